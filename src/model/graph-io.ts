@@ -1,0 +1,29 @@
+/**
+ * The names and shapes of the graph's inputs and outputs: the contract between model/graph.ts,
+ * which builds them, and runtime/, which feeds and fetches them. Nothing else spells these strings.
+ *
+ * Inputs
+ *   input_ids        int64  [1, seq]
+ *   rope_cos/sin     float  [seq, head_dim]   (model/rope.ts, computed in float64)
+ *   attn_row_start   int64  [1]  first query row of the attention output
+ *   attn_row_end     int64  [1]  one past the last (clamped to seq)
+ *   logit_row_start  int64  [1]  first position whose logits are computed
+ *   logit_row_end    int64  [1]
+ * Outputs
+ *   logits                  float [logit rows, vocab]
+ *   attn_rows_l{L}          float [heads, attn rows, seq]  inspected layer L, per head
+ *   attn_rows_mean_l{L}     float [attn rows, seq]         its mean over heads
+ */
+export const INPUT = {
+  ids: 'input_ids',
+  cos: 'rope_cos',
+  sin: 'rope_sin',
+  attnStart: 'attn_row_start',
+  attnEnd: 'attn_row_end',
+  logitStart: 'logit_row_start',
+  logitEnd: 'logit_row_end',
+} as const;
+
+export const LOGITS = 'logits';
+export const attnRowsName = (layer: number) => `attn_rows_l${layer}`;
+export const attnMeanName = (layer: number) => `attn_rows_mean_l${layer}`;

@@ -1,0 +1,156 @@
+import type { ModelSpec } from './config';
+import type { StoredTensor } from './checkpoint';
+import { toFloat32 } from './dtype';
+import { ModelError } from './errors';
+import { INPUT, LOGITS, attnMeanName, attnRowsName } from './graph-io';
+import { DT, GraphBuilder, type ExternalFile } from './onnx-builder';
+import type { LayerWeights, ModelWeights } from './weights';
+
+export interface GraphOptions {
+  /** Layers whose attention rows become outputs. Default: the final layer. */
+  inspectLayers?: number[];
+}
+
+export interface BuiltGraph {
+  /** The serialized ModelProto (graph only; weights are in externalData). */
+  model: Uint8Array;
+  externalData: ExternalFile[];
+  inspectLayers: number[];
+  /** The dtype the graph computes in. */
+  computeDtype: 'fp32';
+  /** How the checkpoint's weights were stored in the graph, for the loader's report. */
+  weightStorage: string;
+  outputNames: string[];
+}
+
+/** Smallest float32, used as the additive mask value exactly as HF does (torch.finfo(float32).min). */
+const MASK_VALUE = -3.4028234663852886e38;
+
+/**
+ * Builds the decoder as an ONNX graph (batch 1, dynamic sequence length), following modeling_llama.py /
+ * modeling_qwen2.py / modeling_qwen3.py. Activations are 2-D [seq, hidden] so every projection is one
+ * Gemm with transB=1 on HF's [out, in] weight: no transposed copies of the weights.
+ */
+export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: GraphOptions = {}): BuiltGraph {
+  const inspect = options.inspectLayers ?? [spec.numLayers - 1];
+  for (const l of inspect) {
+    if (!Number.isInteger(l) || l < 0 || l >= spec.numLayers) {
+      throw new ModelError('config.json', `layer ${l} cannot be inspected: the model has layers 0..${spec.numLayers - 1}`, 'num_hidden_layers');
+    }
+  }
+  const g = new GraphBuilder();
+  const storage = new Set<string>();
+
+  const stored = new Map<string, string>();
+  /**
+   * The fp32 value of a checkpoint tensor, added once (a tied lm_head reuses the embedding's).
+   * F32 as is; F16 kept in half precision and Cast at load (ORT folds it); BF16 widened here.
+   */
+  const weight = (t: StoredTensor): string => {
+    const known = stored.get(t.name);
+    if (known) return known;
+    let value: string;
+    if (t.dtype === 'F16') {
+      storage.add('F16 weights stored as fp16, cast to fp32 at load');
+      value = g.op('Cast', [g.external(`${t.name}.f16`, DT.FLOAT16, t.shape, t.bytes)], { to: DT.FLOAT });
+    } else {
+      storage.add(t.dtype === 'BF16' ? 'BF16 weights widened to fp32' : 'F32 weights');
+      const data = t.dtype === 'F32' ? t.bytes : new Uint8Array(toFloat32(t.dtype, t.bytes).buffer);
+      value = g.external(t.name, DT.FLOAT, t.shape, data);
+    }
+    stored.set(t.name, value);
+    return value;
+  };
+
+  const D = spec.hiddenSize;
+  const H = spec.numHeads;
+  const KV = spec.numKvHeads;
+  const Dh = spec.headDim;
+  const rep = H / KV;
+  const eps = g.float([spec.rmsNormEps], [], 'eps');
+
+  const rmsNorm = (x: string, w: string) => {
+    const ms = g.op('ReduceMean', [g.op('Mul', [x, x])], { axes: [-1], keepdims: 1 });
+    return g.op('Mul', [g.op('Div', [x, g.op('Sqrt', [g.op('Add', [ms, eps])])]), w]);
+  };
+  const linear = (x: string, w: StoredTensor, b?: StoredTensor) => g.op('Gemm', b ? [x, weight(w), weight(b)] : [x, weight(w)], { transB: 1 });
+
+  // Positions and the causal mask, derived from the sequence length.
+  const ids = g.op('Reshape', [INPUT.ids, g.int64([-1])]);
+  const seqLen = g.op('Gather', [g.op('Shape', [ids]), g.int64([0], [])], { axis: 0 });
+  const pos = g.op('Range', [g.int64([0], []), seqLen, g.int64([1], [])]);
+  const future = g.op('Greater', [g.op('Unsqueeze', [pos, g.int64([0])]), g.op('Unsqueeze', [pos, g.int64([1])])]); // [S,S]: key > query
+  const maskValue = g.float([MASK_VALUE], [], 'mask_value');
+  const scale = g.float([1 / Math.sqrt(Dh)], [], 'scale');
+
+  /** x [n, S, Dh] → x*cos + rotate_half(x)*sin, with rotate_half(x) = cat(-x2, x1). */
+  const rope = (x: string) => {
+    const [x1, x2] = g.opN('Split', [x], 2, { axis: -1 });
+    const rotated = g.op('Concat', [g.op('Neg', [x2!]), x1!], { axis: -1 });
+    return g.op('Add', [g.op('Mul', [x, INPUT.cos]), g.op('Mul', [rotated, INPUT.sin])]);
+  };
+
+  const attention = (layer: number, L: LayerWeights, h: string) => {
+    let q = g.op('Reshape', [linear(h, L.q, L.qBias), g.int64([-1, H, Dh])]); // [S,H,Dh]
+    let k = g.op('Reshape', [linear(h, L.k, L.kBias), g.int64([-1, KV, Dh])]);
+    const v = g.op('Reshape', [linear(h, L.v, L.vBias), g.int64([-1, KV, Dh])]);
+    if (L.qNorm && L.kNorm) {
+      q = rmsNorm(q, weight(L.qNorm)); // Qwen3: per-head RMSNorm before RoPE
+      k = rmsNorm(k, weight(L.kNorm));
+    }
+    q = rope(g.op('Transpose', [q], { perm: [1, 0, 2] })); // [H,S,Dh]
+    k = rope(g.op('Transpose', [k], { perm: [1, 0, 2] })); // [KV,S,Dh]
+    // GQA as a broadcast MatMul: query head h = kv*rep + r reads key/value head kv (HF repeat_kv), no copies.
+    const q4 = g.op('Reshape', [q, g.int64([KV, rep, -1, Dh])]);
+    const kT = g.op('Unsqueeze', [g.op('Transpose', [k], { perm: [0, 2, 1] }), g.int64([1])]); // [KV,1,Dh,S]
+    const scores = g.op('Mul', [g.op('MatMul', [q4, kT]), scale]); // [KV,rep,S,S]
+    const probs = g.op('Softmax', [g.op('Where', [future, maskValue, scores])], { axis: -1 });
+    if (inspect.includes(layer)) {
+      const rows = g.op('Slice', [probs, INPUT.attnStart, INPUT.attnEnd, g.int64([2])]); // [KV,rep,Q,S]
+      const shape = g.op('Concat', [g.int64([H]), g.op('Shape', [rows], { start: 2 })], { axis: 0 });
+      g.op('Reshape', [rows, shape], {}, attnRowsName(layer));
+      g.op('ReduceMean', [attnRowsName(layer)], { axes: [0], keepdims: 0 }, attnMeanName(layer));
+    }
+    const v4 = g.op('Unsqueeze', [g.op('Transpose', [v], { perm: [1, 0, 2] }), g.int64([1])]); // [KV,1,S,Dh]
+    const ctx = g.op('Reshape', [g.op('MatMul', [probs, v4]), g.int64([H, -1, Dh])]); // [H,S,Dh]
+    const merged = g.op('Reshape', [g.op('Transpose', [ctx], { perm: [1, 0, 2] }), g.int64([-1, H * Dh])]);
+    return linear(merged, L.o, L.oBias);
+  };
+
+  let x = g.op('Gather', [weight(weights.embed), ids], { axis: 0 }); // [S,D]
+  weights.layers.forEach((L, layer) => {
+    x = g.op('Add', [x, attention(layer, L, rmsNorm(x, weight(L.inputNorm)))]);
+    const h = rmsNorm(x, weight(L.postNorm));
+    const gate = linear(h, L.gate, L.gateBias);
+    const act = g.op('Mul', [g.op('Mul', [gate, g.op('Sigmoid', [gate])]), linear(h, L.up, L.upBias)]); // silu(gate) * up
+    x = g.op('Add', [x, linear(act, L.down, L.downBias)]);
+  });
+  const final = g.op('Slice', [rmsNorm(x, weight(weights.norm)), INPUT.logitStart, INPUT.logitEnd, g.int64([0])]);
+  g.op('Gemm', [final, weight(weights.lmHead)], { transB: 1 }, LOGITS); // tied: the embedding's own initializer
+
+  const outputs = [
+    { name: LOGITS, type: DT.FLOAT, dims: ['logit_rows', spec.vocabSize] },
+    ...inspect.flatMap((l) => [
+      { name: attnRowsName(l), type: DT.FLOAT, dims: [H, 'attn_rows', 'seq'] },
+      { name: attnMeanName(l), type: DT.FLOAT, dims: ['attn_rows', 'seq'] },
+    ]),
+  ];
+  const i64 = (name: string) => ({ name, type: DT.INT64, dims: [1] });
+  const model = g.encode(
+    [
+      { name: INPUT.ids, type: DT.INT64, dims: [1, 'seq'] },
+      { name: INPUT.cos, type: DT.FLOAT, dims: ['seq', Dh] },
+      { name: INPUT.sin, type: DT.FLOAT, dims: ['seq', Dh] },
+      i64(INPUT.attnStart), i64(INPUT.attnEnd), i64(INPUT.logitStart), i64(INPUT.logitEnd),
+    ],
+    outputs,
+  );
+  return {
+    model,
+    externalData: g.externalFiles,
+    inspectLayers: inspect,
+    computeDtype: 'fp32',
+    weightStorage: [...storage].join('; '),
+    outputNames: outputs.map((o) => o.name),
+  };
+}

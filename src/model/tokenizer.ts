@@ -1,0 +1,102 @@
+import { Template } from '@huggingface/jinja';
+import { Tokenizer } from '@huggingface/tokenizers';
+import { ModelError } from './errors';
+import { parseJsonFile, readRequired, type ModelSource } from './source';
+
+export type Role = 'system' | 'user' | 'assistant';
+export interface ChatMessage {
+  role: Role;
+  content: string;
+}
+
+const CONFIG = 'tokenizer_config.json';
+
+/** bos/eos in tokenizer_config.json are strings or AddedToken objects `{content}`. */
+function tokenText(v: unknown): string | null {
+  if (typeof v === 'string') return v;
+  if (v && typeof v === 'object' && typeof (v as { content?: unknown }).content === 'string') return (v as { content: string }).content;
+  return null;
+}
+
+/**
+ * The model's tokenizer and chat template (tokenizer.json + tokenizer_config.json, the template from
+ * its `chat_template` or from chat_template.jinja), built on @huggingface/tokenizers and @huggingface/jinja.
+ */
+export class ChatTokenizer {
+  private constructor(
+    private readonly tokenizer: Tokenizer,
+    private readonly template: Template,
+    readonly bosToken: string | null,
+    readonly eosToken: string | null,
+  ) {}
+
+  static fromJson(tokenizerJson: Record<string, unknown>, config: Record<string, unknown>, templateText?: string): ChatTokenizer {
+    let tokenizer: Tokenizer;
+    try {
+      tokenizer = new Tokenizer(tokenizerJson, config);
+    } catch (e) {
+      throw new ModelError('tokenizer.json', `cannot be loaded: ${(e as Error).message}`);
+    }
+    let text = templateText;
+    let field = 'chat_template';
+    if (text === undefined) {
+      const raw = config.chat_template;
+      if (typeof raw === 'string') text = raw;
+      else if (Array.isArray(raw)) {
+        // Named templates: [{name, template}], "default" is the chat one.
+        const named = raw.find((t) => t?.name === 'default') ?? raw[0];
+        text = typeof named?.template === 'string' ? named.template : undefined;
+        field = 'chat_template[default]';
+      }
+    }
+    if (!text) {
+      throw new ModelError(CONFIG, 'has no chat template, and there is no chat_template.jinja: the conversation cannot be rendered as this model expects', 'chat_template');
+    }
+    let template: Template;
+    try {
+      template = new Template(text);
+    } catch (e) {
+      throw new ModelError(templateText !== undefined ? 'chat_template.jinja' : CONFIG, `the chat template does not parse: ${(e as Error).message}`, field);
+    }
+    return new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token));
+  }
+
+  static async load(source: ModelSource): Promise<ChatTokenizer> {
+    const json = parseJsonFile('tokenizer.json', await readRequired(source, 'tokenizer.json'));
+    const config = parseJsonFile(CONFIG, await readRequired(source, CONFIG));
+    const jinja = config.chat_template ? null : await source.read('chat_template.jinja');
+    return ChatTokenizer.fromJson(json, config, jinja ? new TextDecoder().decode(jinja) : undefined);
+  }
+
+  /** Token ids of text, without adding special tokens (the chat template already wrote them). */
+  encode(text: string): number[] {
+    return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
+  }
+
+  decode(ids: number[], skipSpecial = false): string {
+    return this.tokenizer.decode(ids, { skip_special_tokens: skipSpecial });
+  }
+
+  /** The vocabulary string of one id (e.g. "Ġhello"), or `<id>` when the id has none. */
+  tokenString(id: number): string {
+    return this.tokenizer.id_to_token(id) ?? `<${id}>`;
+  }
+
+  idOf(token: string): number | undefined {
+    return this.tokenizer.token_to_id(token);
+  }
+
+  /** Renders messages through the model's own chat template. */
+  render(messages: ChatMessage[], addGenerationPrompt = false): string {
+    try {
+      return this.template.render({
+        messages,
+        add_generation_prompt: addGenerationPrompt,
+        bos_token: this.bosToken ?? '',
+        eos_token: this.eosToken ?? '',
+      });
+    } catch (e) {
+      throw new ModelError(CONFIG, `the chat template failed on this conversation: ${(e as Error).message}`, 'chat_template');
+    }
+  }
+}

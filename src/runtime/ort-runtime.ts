@@ -1,0 +1,207 @@
+/**
+ * The only module that imports onnxruntime-web. Node gets its wasm build; the browser gets
+ * `onnxruntime-web/webgpu` (ORT's native WebGPU EP, whose bundle also carries the wasm EP) and falls back
+ * to wasm when WebGPU is absent or fails. The backend actually used is always reported.
+ */
+import type * as Ort from 'onnxruntime-web';
+import type { ModelSpec } from '../model/config';
+import type { BuiltGraph } from '../model/graph';
+import { INPUT, LOGITS, attnMeanName, attnRowsName } from '../model/graph-io';
+import { ropeTables } from '../model/rope';
+
+export type Backend = 'webgpu' | 'wasm';
+
+const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
+
+let ortModule: Promise<typeof Ort> | null = null;
+function loadOrt(): Promise<typeof Ort> {
+  ortModule ??= isNode ? import('onnxruntime-web') : import('onnxruntime-web/webgpu');
+  return ortModule;
+}
+
+export interface RuntimeConfig {
+  /** Where the page serves ORT's .wasm/.mjs files (our own copies, never a CDN). Browser only. */
+  wasmPaths?: string;
+  numThreads?: number;
+}
+
+/** Sets ORT's wasm options; call before the first session (ORT reads them once per page). */
+export async function configureRuntime(cfg: RuntimeConfig): Promise<void> {
+  const ort = await loadOrt();
+  if (cfg.wasmPaths) ort.env.wasm.wasmPaths = cfg.wasmPaths;
+  if (cfg.numThreads) ort.env.wasm.numThreads = cfg.numThreads;
+}
+
+export interface BackendReport {
+  backend: Backend;
+  /** Why WebGPU was not used, when it was wanted; null when it runs on what was asked. */
+  fallbackReason: string | null;
+  /** Whether the WebGPU adapter offers shader-f16 (null: no adapter). */
+  adapterHasF16: boolean | null;
+  computeDtype: BuiltGraph['computeDtype'];
+  /** Why that compute dtype: shown next to the backend. */
+  dtypeReason: string;
+}
+
+export interface ForwardRequest {
+  ids: number[];
+  /** Query rows [start, end) of the attention output. Default: the last row. */
+  attnRows?: [number, number];
+  /** Positions [start, end) whose logits are returned. Default: the last one. */
+  logitRows?: [number, number];
+  /** Inspected layers to fetch. Default: all the graph has. */
+  layers?: number[];
+  /** Fetch per-head rows ([heads, rows, seq]); the head mean is always fetched. */
+  perHead?: boolean;
+  /** Skip the logits (attention-only analyses). */
+  skipLogits?: boolean;
+}
+
+export interface LayerAttention {
+  layer: number;
+  /** [heads × rows × seq] row-major, or null when perHead was not asked. */
+  perHead: Float32Array | null;
+  /** [rows × seq] row-major: the head mean. */
+  mean: Float32Array;
+  rowStart: number;
+  rows: number;
+}
+
+export interface ForwardResult {
+  seqLen: number;
+  logits: { data: Float32Array; rowStart: number; rows: number; vocab: number } | null;
+  attention: LayerAttention[];
+}
+
+function clampRange(range: [number, number] | undefined, seqLen: number): [number, number] {
+  const [a, b] = range ?? [seqLen - 1, seqLen];
+  const start = Math.max(0, Math.min(a, seqLen));
+  const end = Math.max(start, Math.min(b, seqLen));
+  if (end <= start) throw new RangeError(`row range [${a}, ${b}) is empty for a sequence of ${seqLen} tokens`);
+  return [start, end];
+}
+
+async function webgpuAdapter(): Promise<{ adapter: unknown; hasF16: boolean } | string> {
+  const gpu = (globalThis.navigator as { gpu?: { requestAdapter(): Promise<{ features: Set<string> } | null> } } | undefined)?.gpu;
+  if (!gpu) return 'this browser exposes no WebGPU (navigator.gpu is missing)';
+  try {
+    const adapter = await gpu.requestAdapter();
+    if (!adapter) return 'no WebGPU adapter was found';
+    return { adapter, hasF16: adapter.features.has('shader-f16') };
+  } catch (e) {
+    return `requesting a WebGPU adapter failed: ${(e as Error).message}`;
+  }
+}
+
+/** A built graph loaded into onnxruntime, with the backend that runs it. */
+export class ModelSession {
+  private constructor(
+    private readonly ort: typeof Ort,
+    private readonly session: Ort.InferenceSession,
+    readonly spec: ModelSpec,
+    readonly graph: Pick<BuiltGraph, 'inspectLayers' | 'outputNames'>,
+    readonly report: BackendReport,
+  ) {}
+
+  /**
+   * Creates the session. In the browser, WebGPU is tried first (with a one-token warm-up run, since
+   * some failures only show at the first run) and wasm is used when it fails; in Node, wasm.
+   */
+  static async create(graph: BuiltGraph, spec: ModelSpec, prefer: Backend[] = isNode ? ['wasm'] : ['webgpu', 'wasm']): Promise<ModelSession> {
+    const ort = await loadOrt();
+    const reasons: string[] = [];
+    let adapterHasF16: boolean | null = null;
+    for (const backend of prefer) {
+      if (backend === 'webgpu') {
+        if (isNode) {
+          reasons.push('WebGPU is not available in Node');
+          continue;
+        }
+        const found = await webgpuAdapter();
+        if (typeof found === 'string') {
+          reasons.push(found);
+          continue;
+        }
+        adapterHasF16 = found.hasF16;
+      }
+      let session: Ort.InferenceSession | null = null;
+      try {
+        session = await ort.InferenceSession.create(graph.model, {
+          executionProviders: [backend],
+          externalData: graph.externalData.map((f) => ({ path: f.path, data: f.data })),
+        });
+        const dtypeReason =
+          adapterHasF16 === false
+            ? 'fp32: the WebGPU adapter lacks shader-f16'
+            : 'fp32: the graph builder computes in fp32 (fp16 compute is not built yet)';
+        const report: BackendReport = {
+          backend,
+          fallbackReason: reasons.length ? reasons.join('; ') : null,
+          adapterHasF16,
+          computeDtype: graph.computeDtype,
+          dtypeReason,
+        };
+        const created = new ModelSession(ort, session, spec, graph, report);
+        if (backend === 'webgpu') await created.forward({ ids: [0], layers: [] });
+        return created;
+      } catch (e) {
+        await session?.release().catch(() => undefined);
+        reasons.push(`${backend} failed: ${(e as Error).message}`);
+      }
+    }
+    throw new Error(`no backend could run the model: ${reasons.join('; ')}`);
+  }
+
+  /** One forward pass over `ids`; fetches only the outputs asked for. */
+  async forward(req: ForwardRequest): Promise<ForwardResult> {
+    const { ort, spec } = this;
+    const S = req.ids.length;
+    if (S === 0) throw new RangeError('cannot run the model on an empty token sequence');
+    const bad = req.ids.find((id) => !Number.isInteger(id) || id < 0 || id >= spec.vocabSize);
+    if (bad !== undefined) throw new RangeError(`token id ${bad} is outside the vocabulary (0..${spec.vocabSize - 1})`);
+    const [aStart, aEnd] = clampRange(req.attnRows, S);
+    const [lStart, lEnd] = clampRange(req.logitRows, S);
+    const { cos, sin } = ropeTables(spec, S);
+    const scalar = (v: number) => new ort.Tensor('int64', BigInt64Array.from([BigInt(v)]), [1]);
+    const feeds: Record<string, Ort.Tensor> = {
+      [INPUT.ids]: new ort.Tensor('int64', BigInt64Array.from(req.ids, (i) => BigInt(i)), [1, S]),
+      [INPUT.cos]: new ort.Tensor('float32', Float32Array.from(cos), [S, spec.headDim]),
+      [INPUT.sin]: new ort.Tensor('float32', Float32Array.from(sin), [S, spec.headDim]),
+      [INPUT.attnStart]: scalar(aStart),
+      [INPUT.attnEnd]: scalar(aEnd),
+      [INPUT.logitStart]: scalar(lStart),
+      [INPUT.logitEnd]: scalar(lEnd),
+    };
+    const layers = req.layers ?? this.graph.inspectLayers;
+    for (const l of layers) {
+      if (!this.graph.inspectLayers.includes(l)) throw new RangeError(`layer ${l} is not an output of this graph (built for ${this.graph.inspectLayers.join(', ')})`);
+    }
+    const fetches = [
+      ...(req.skipLogits ? [] : [LOGITS]),
+      ...layers.flatMap((l) => (req.perHead ? [attnRowsName(l), attnMeanName(l)] : [attnMeanName(l)])),
+    ];
+    if (fetches.length === 0) fetches.push(LOGITS); // ORT needs at least one output
+    const out = await this.session.run(feeds, fetches);
+    const data = (name: string) => {
+      const t = out[name];
+      if (!t) throw new Error(`the session did not return ${name}`);
+      return t.data as Float32Array;
+    };
+    const result: ForwardResult = {
+      seqLen: S,
+      logits: req.skipLogits ? null : { data: data(LOGITS), rowStart: lStart, rows: lEnd - lStart, vocab: spec.vocabSize },
+      attention: layers.map((layer) => ({
+        layer,
+        perHead: req.perHead ? data(attnRowsName(layer)) : null,
+        mean: data(attnMeanName(layer)),
+        rowStart: aStart,
+        rows: aEnd - aStart,
+      })),
+    };
+    return result;
+  }
+
+  async release(): Promise<void> {
+    await this.session.release();
+  }
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { loadCheckpoint } from '../../src/model/checkpoint';
+import { buildGraph } from '../../src/model/graph';
+import { referenceForward } from '../../src/model/reference';
+import { resolveWeights } from '../../src/model/weights';
+import { ModelSession } from '../../src/runtime/ort-runtime';
+import { maxAbsDiff, sliceRows } from '../helpers/compare';
+import { memorySource } from '../helpers/memory-source';
+import { tinyModelFiles, type TinyOptions } from '../helpers/tiny-model';
+
+/** Every family and option the builder claims, each against the float64 reference. */
+const CASES: [string, TinyOptions][] = [
+  ['llama F32 untied MHA', { family: 'llama', seed: 1 }],
+  ['llama F32 tied GQA rep 2, llama3 rope scaling', {
+    family: 'llama', tie: true, heads: 4, kvHeads: 2, seed: 2,
+    // original_max 64 puts the 4 frequencies of head_dim 8 in all three llama3 regimes.
+    ropeScaling: { rope_type: 'llama3', factor: 4, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 64 },
+  }],
+  ['llama F16 with attention and mlp bias, sharded', { family: 'llama', dtype: 'F16', attentionBias: true, mlpBias: true, sharded: true, seed: 3 }],
+  ['llama BF16 linear rope scaling, 3 layers', { family: 'llama', dtype: 'BF16', layers: 3, ropeScaling: { type: 'linear', factor: 2 }, seed: 4 }],
+  ['qwen2 F32 q/k/v bias GQA rep 2', { family: 'qwen2', heads: 4, kvHeads: 2, seed: 5 }],
+  ['qwen2 F16 tied GQA rep 4', { family: 'qwen2', dtype: 'F16', tie: true, heads: 4, kvHeads: 1, seed: 6 }],
+  ['qwen3 BF16 tied q/k norm, head_dim 12 ≠ hidden/heads, GQA rep 3', { family: 'qwen3', dtype: 'BF16', tie: true, heads: 6, kvHeads: 2, headDim: 12, seed: 7 }],
+  ['qwen3 F32 untied MHA', { family: 'qwen3', seed: 8 }],
+];
+
+const TOL = 1e-4;
+
+describe('ONNX graph vs float64 reference on Node wasm', () => {
+  for (const [name, opts] of CASES) {
+    it(name, async () => {
+      const ckpt = await loadCheckpoint(memorySource(tinyModelFiles(opts)));
+      const { spec } = ckpt;
+      const weights = resolveWeights(spec, ckpt);
+      const layers = [0, spec.numLayers - 1];
+      const session = await ModelSession.create(buildGraph(spec, weights, { inspectLayers: layers }), spec);
+      expect(session.report.backend).toBe('wasm');
+      const S = 23;
+      const ids = Array.from({ length: S }, (_, i) => (i * 37 + 11) % spec.vocabSize);
+      const out = await session.forward({ ids, attnRows: [0, S], logitRows: [0, S], perHead: true });
+      for (const layer of layers) {
+        const ref = referenceForward(spec, weights, ids, layer);
+        if (layer === layers[0]) {
+          expect(maxAbsDiff(out.logits!.data, ref.logits)).toBeLessThanOrEqual(TOL);
+        }
+        const att = out.attention.find((a) => a.layer === layer)!;
+        expect(maxAbsDiff(att.perHead!, ref.attention)).toBeLessThanOrEqual(TOL);
+        // Head mean, rows sum to 1, causal.
+        const H = spec.numHeads;
+        const mean = new Float64Array(S * S);
+        for (let h = 0; h < H; h++) for (let i = 0; i < S * S; i++) mean[i]! += ref.attention[h * S * S + i]! / H;
+        expect(maxAbsDiff(att.mean, mean)).toBeLessThanOrEqual(TOL);
+        for (let h = 0; h < H; h++) {
+          for (let i = 0; i < S; i++) {
+            let sum = 0;
+            for (let j = 0; j < S; j++) {
+              const p = att.perHead![(h * S + i) * S + j]!;
+              sum += p;
+              if (j > i) expect(p).toBe(0);
+            }
+            expect(Math.abs(sum - 1)).toBeLessThanOrEqual(1e-5);
+          }
+        }
+      }
+      // A row range fetches exactly those rows of the full matrix, and one logit row equals its full-run row.
+      const part = await session.forward({ ids, attnRows: [5, 12], logitRows: [S - 1, S], perHead: true });
+      const full = out.attention.find((a) => a.layer === spec.numLayers - 1)!;
+      const partAtt = part.attention.find((a) => a.layer === spec.numLayers - 1)!;
+      expect(partAtt.rows).toBe(7);
+      for (let h = 0; h < spec.numHeads; h++) {
+        const want = sliceRows(Float64Array.from(full.perHead!), S, 5, 12, S, h);
+        const got = Float64Array.from(partAtt.perHead!).slice(h * 7 * S, (h + 1) * 7 * S);
+        expect(maxAbsDiff(got, want)).toBeLessThanOrEqual(1e-6);
+      }
+      expect(maxAbsDiff(part.logits!.data, out.logits!.data.slice((S - 1) * spec.vocabSize))).toBeLessThanOrEqual(1e-5);
+      await session.release();
+    });
+  }
+});
