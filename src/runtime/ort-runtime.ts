@@ -28,6 +28,7 @@ export interface RuntimeConfig {
 /** Sets ORT's wasm options; call before the first session (ORT reads them once per page). */
 export async function configureRuntime(cfg: RuntimeConfig): Promise<void> {
   const ort = await loadOrt();
+  ort.env.logLevel = 'error'; // ORT's node-placement warnings are expected (shape ops run on CPU)
   if (cfg.wasmPaths) ort.env.wasm.wasmPaths = cfg.wasmPaths;
   if (cfg.numThreads) ort.env.wasm.numThreads = cfg.numThreads;
 }

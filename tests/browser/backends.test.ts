@@ -1,0 +1,83 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCheckpoint } from '../../src/model/checkpoint';
+import { referenceForward } from '../../src/model/reference';
+import { resolveWeights } from '../../src/model/weights';
+import type { HarnessResult } from './harness';
+import { startAppServer } from '../helpers/app-server';
+import { launchChromium } from '../helpers/chromium';
+import { maxAbsDiff } from '../helpers/compare';
+import { memorySource } from '../helpers/memory-source';
+import { tinyModelFiles, type TinyOptions } from '../helpers/tiny-model';
+
+const MODELS: Record<string, TinyOptions> = {
+  'acme/qwen3-gqa-bf16': { family: 'qwen3', dtype: 'BF16', tie: true, heads: 6, kvHeads: 2, headDim: 12, seed: 21 },
+  'acme/llama3-rope-f16': {
+    family: 'llama', dtype: 'F16', heads: 4, kvHeads: 2, sharded: true, seed: 22,
+    ropeScaling: { rope_type: 'llama3', factor: 4, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 64 },
+  },
+};
+const IDS = Array.from({ length: 40 }, (_, i) => (i * 53 + 7) % 259);
+const TOL = 1e-4;
+
+async function harnessPage(browser: Browser, url: string, hideWebGpu = false): Promise<Page> {
+  const page = await browser.newPage();
+  if (hideWebGpu) await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined }));
+  await page.goto(`${url}/tests/browser/harness.html`);
+  await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', null, { timeout: 120_000 });
+  return page;
+}
+
+function run(page: Page, hub: string, repo: string, prefer: string[]): Promise<HarnessResult> {
+  return page.evaluate(([h, r, p, ids]) => (window as unknown as { harness: { run: Function } }).harness.run(h, r, p, ids), [hub, repo, prefer, IDS] as const);
+}
+
+describe('the graph in Chromium, WebGPU and wasm, against the float64 reference', () => {
+  let browser: Browser;
+  let app: Awaited<ReturnType<typeof startAppServer>>;
+  let page: Page;
+  const repos = Object.fromEntries(Object.entries(MODELS).map(([k, o]) => [k, tinyModelFiles(o)]));
+
+  beforeAll(async () => {
+    app = await startAppServer(repos);
+    browser = await launchChromium();
+    page = await harnessPage(browser, app.url);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.server.close();
+  });
+
+  for (const repo of Object.keys(MODELS)) {
+    for (const backend of ['webgpu', 'wasm'] as const) {
+      it(`${repo} on ${backend}`, async () => {
+        const prefer = backend === 'webgpu' ? ['webgpu', 'wasm'] : ['wasm'];
+        const got = await run(page, app.hub, repo, prefer);
+        // The backend that ran, and why it fell back if it did: part of the test's report.
+        console.log(`${repo}: asked ${prefer.join('→')}, ran ${got.backend}${got.fallbackReason ? ` (fallback: ${got.fallbackReason})` : ''}; ${got.dtypeReason}`);
+        expect(got.backend, got.fallbackReason ?? '').toBe(backend);
+        const ckpt = await loadCheckpoint(memorySource(repos[repo]!));
+        const ref = referenceForward(ckpt.spec, resolveWeights(ckpt.spec, ckpt), IDS);
+        const dLogits = maxAbsDiff(got.logits, ref.logits);
+        const dAttn = maxAbsDiff(got.perHead, ref.attention);
+        console.log(`  max |Δ| logits ${dLogits.toExponential(2)}, attention ${dAttn.toExponential(2)}, forward ${got.ms.toFixed(0)} ms`);
+        expect(dLogits).toBeLessThanOrEqual(TOL);
+        expect(dAttn).toBeLessThanOrEqual(TOL);
+        const S = IDS.length;
+        for (let i = 0; i < S; i++) {
+          const sum = got.mean.slice(i * S, (i + 1) * S).reduce((a, b) => a + b, 0);
+          expect(Math.abs(sum - 1)).toBeLessThanOrEqual(1e-5);
+          for (let j = i + 1; j < S; j++) expect(got.mean[i * S + j]).toBe(0);
+        }
+      });
+    }
+  }
+
+  it('falls back to wasm and says why when the browser has no WebGPU', async () => {
+    const noGpu = await harnessPage(browser, app.url, true);
+    const got = await run(noGpu, app.hub, 'acme/qwen3-gqa-bf16', ['webgpu', 'wasm']);
+    expect(got.backend).toBe('wasm');
+    expect(got.fallbackReason).toBe('this browser exposes no WebGPU (navigator.gpu is missing)');
+    await noGpu.close();
+  });
+});

@@ -1,0 +1,36 @@
+/**
+ * Browser test harness: loads a model from a Hub-style URL with the app's own modules and runs one
+ * forward pass on the backend asked for. The Node side compares the numbers with the float64 reference.
+ */
+import { urlSource } from '../../src/model/source';
+import { configureRuntime, type Backend } from '../../src/runtime/ort-runtime';
+import { openModel } from '../../src/runtime/open-model';
+
+export interface HarnessResult {
+  backend: Backend;
+  fallbackReason: string | null;
+  adapterHasF16: boolean | null;
+  dtypeReason: string;
+  logits: number[];
+  perHead: number[];
+  mean: number[];
+  ms: number;
+}
+
+async function run(base: string, repo: string, prefer: Backend[], ids: number[]): Promise<HarnessResult> {
+  const m = await openModel(urlSource(base, repo), { prefer });
+  const t0 = performance.now();
+  const out = await m.session.forward({ ids, attnRows: [0, ids.length], logitRows: [0, ids.length], perHead: true });
+  const ms = performance.now() - t0;
+  await m.session.release();
+  const att = out.attention[0]!;
+  const r = m.session.report;
+  return {
+    backend: r.backend, fallbackReason: r.fallbackReason, adapterHasF16: r.adapterHasF16, dtypeReason: r.dtypeReason,
+    logits: Array.from(out.logits!.data), perHead: Array.from(att.perHead!), mean: Array.from(att.mean), ms,
+  };
+}
+
+await configureRuntime({ wasmPaths: '/ort/' });
+(window as unknown as { harness: { run: typeof run } }).harness = { run };
+document.getElementById('status')!.textContent = 'ready';
