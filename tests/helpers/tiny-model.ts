@@ -38,10 +38,12 @@ function normals(seed: number): () => number {
   return () => Math.sqrt(-2 * Math.log(uniform() + 1e-12)) * Math.cos(2 * Math.PI * uniform());
 }
 
-function encode(values: number[], dtype: SafetensorsDtype): Uint8Array {
-  if (dtype === 'F32') return new Uint8Array(new Float32Array(values).buffer);
+function encode(values: Float32Array, dtype: SafetensorsDtype): Uint8Array {
+  if (dtype === 'F32') return new Uint8Array(values.buffer);
   const conv = dtype === 'F16' ? f32ToF16 : f32ToBf16;
-  return new Uint8Array(Uint16Array.from(values, conv).buffer);
+  const out = new Uint16Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = conv(values[i]!);
+  return new Uint8Array(out.buffer);
 }
 
 export function tinyConfig(o: TinyOptions): Record<string, unknown> {
@@ -85,7 +87,9 @@ export function tinyModelFiles(o: TinyOptions): Map<string, Uint8Array> {
   // Gains chosen so attention is peaked and layers matter: a test with near-uniform attention proves little.
   const add = (name: string, shape: number[], std: number, mean = 0) => {
     const n = shape.reduce((a, b) => a * b, 1);
-    tensors.push({ name, dtype, shape, bytes: encode(Array.from({ length: n }, () => mean + std * randn()), dtype) });
+    const values = new Float32Array(n);
+    for (let i = 0; i < n; i++) values[i] = mean + std * randn();
+    tensors.push({ name, dtype, shape, bytes: encode(values, dtype) });
   };
   const qkvBias = o.family === 'qwen2' || o.attentionBias === true;
   add('model.embed_tokens.weight', [V, D], 1);

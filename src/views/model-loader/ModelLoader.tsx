@@ -1,0 +1,66 @@
+import { useState, type DragEvent } from 'react';
+import { fileListSource, urlSource } from '../../model/source';
+import { useModelStore } from '../../state/model-store';
+import { LoadProgress } from './LoadProgress';
+
+const HUB = 'https://huggingface.co';
+
+/** Loads a model from a Hub id (+ revision), a Hub-style base URL, or a folder picked or dropped. */
+export function ModelLoader() {
+  const loadModel = useModelStore((s) => s.loadModel);
+  const busy = useModelStore((s) => s.load.status === 'loading');
+  const [repo, setRepo] = useState('');
+  const [revision, setRevision] = useState('main');
+  const [base, setBase] = useState(HUB);
+  const [dragging, setDragging] = useState(false);
+
+  const fromFiles = (files: FileList | null) => {
+    if (files && files.length) void loadModel(fileListSource(Array.from(files), `${files.length} files`));
+  };
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    fromFiles(e.dataTransfer.files);
+  };
+
+  return (
+    <section className="panel" aria-labelledby="loader-title">
+      <h2 id="loader-title">Model</h2>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (repo.trim()) void loadModel(urlSource(base.trim(), repo.trim(), revision.trim() || 'main'));
+        }}
+      >
+        <label>
+          Hub id <input name="repo" value={repo} onChange={(e) => setRepo(e.target.value)} placeholder="HuggingFaceTB/SmolLM2-135M-Instruct" size={36} />
+        </label>
+        <label>
+          revision <input name="revision" value={revision} onChange={(e) => setRevision(e.target.value)} size={8} />
+        </label>
+        <label>
+          from <input name="base" value={base} onChange={(e) => setBase(e.target.value)} size={28} />
+        </label>
+        <button type="submit" disabled={busy || !repo.trim()}>Load</button>
+      </form>
+      <div
+        className={`dropzone${dragging ? ' dragging' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+      >
+        Drop the files of a model folder here (config.json, tokenizer.json, tokenizer_config.json, *.safetensors), or{' '}
+        <label className="linklike">
+          pick them
+          <input type="file" multiple hidden data-testid="pick-files" onChange={(e) => fromFiles(e.target.files)} />
+        </label>
+        .
+      </div>
+      <LoadProgress />
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCheckpoint } from '../../src/model/checkpoint';
+import { referenceForward } from '../../src/model/reference';
+import { ChatTokenizer } from '../../src/model/tokenizer';
+import { resolveWeights } from '../../src/model/weights';
+import { startAppServer } from '../helpers/app-server';
+import { launchChromium } from '../helpers/chromium';
+import { memorySource } from '../helpers/memory-source';
+import { tinyModelFiles } from '../helpers/tiny-model';
+
+const SHOTS = process.env.SCREENSHOT_DIR;
+
+describe('the app, used as a person would', () => {
+  const good = tinyModelFiles({ family: 'qwen2', heads: 4, kvHeads: 2, seed: 31 });
+  const bad = tinyModelFiles({ family: 'llama', seed: 32 });
+  bad.set('config.json', new TextEncoder().encode(JSON.stringify({ ...JSON.parse(new TextDecoder().decode(bad.get('config.json')!)), model_type: 'gpt2' })));
+  let browser: Browser;
+  let app: Awaited<ReturnType<typeof startAppServer>>;
+  let page: Page;
+
+  beforeAll(async () => {
+    app = await startAppServer({ 'acme/tiny-qwen2': good, 'acme/not-a-llama': bad });
+    browser = await launchChromium();
+    page = await browser.newPage();
+    await page.goto(app.url);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.server.close();
+  });
+
+  const loadHub = async (repo: string) => {
+    await page.getByLabel('Hub id').fill(repo);
+    await page.getByLabel('from').fill(app.hub);
+    await page.getByRole('button', { name: 'Load' }).click();
+  };
+
+  it('loads a Hub id, shows WebGPU, and runs a forward pass that matches the reference', async () => {
+    await loadHub('acme/tiny-qwen2');
+    await expect.poll(() => page.getByTestId('backend').textContent(), { timeout: 90_000 }).toBe('WebGPU');
+    const ckpt = await loadCheckpoint(memorySource(good));
+    const params = [...ckpt.tensors.values()].reduce((n, t) => n + t.shape.reduce((a, b) => a * b, 1), 0);
+    await expect.poll(() => page.locator('dl.facts').textContent()).toContain(params.toLocaleString('en-US'));
+
+    const text = 'Which way now?';
+    await page.getByLabel('input text').fill(text);
+    await page.getByRole('button', { name: 'Run' }).click();
+    const result = page.getByTestId('forward-result');
+    await result.waitFor({ timeout: 60_000 });
+    const tok = await ChatTokenizer.load(memorySource(good));
+    const ids = tok.encode(tok.render([{ role: 'user', content: text }], true));
+    const ref = referenceForward(ckpt.spec, resolveWeights(ckpt.spec, ckpt), ids);
+    const V = ckpt.spec.vocabSize;
+    const last = Array.from(ref.logits.subarray((ids.length - 1) * V));
+    const top = last.map((l, id) => ({ id, l })).sort((a, b) => b.l - a.l).slice(0, 5).map((t) => String(t.id));
+    const shownIds = await result.locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(shownIds).toEqual(top);
+    expect(await result.textContent()).toContain(`${ids.length} tokens. Attention of layer 1: [4 × ${ids.length} × ${ids.length}]`);
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'app-loaded.png'), fullPage: true });
+  });
+
+  it('shows an unsupported model by file and field, keeping the loaded model and the typed text', async () => {
+    await page.getByLabel('input text').fill('text I typed');
+    await loadHub('acme/not-a-llama');
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.textContent(), { timeout: 30_000 }).toContain('config.json (model_type): model_type "gpt2" is not supported');
+    expect(await page.getByLabel('input text').inputValue()).toBe('text I typed');
+    expect(await page.getByTestId('backend').textContent()).toBe('WebGPU');
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'app-error.png'), fullPage: true });
+  });
+
+  it('loads files a person picks', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'il-pick-'));
+    mkdirSync(dir, { recursive: true });
+    for (const [name, bytes] of good) writeFileSync(join(dir, name), bytes);
+    await page.getByTestId('pick-files').setInputFiles([...good.keys()].map((n) => join(dir, n)));
+    await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 }).toContain(`${good.size} files`);
+  });
+});
