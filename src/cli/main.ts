@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parameterCount } from '../model/config';
+import type { ComputeDtypeOption } from '../model/compute-dtype';
 import { ModelError } from '../model/errors';
 import { openModel } from '../runtime/open-model';
 import { dirSource } from './dir-source';
@@ -8,8 +9,8 @@ import { topTokens } from '../model/logits';
 const USAGE = `inertia-lens — conversational inertia, measured on a real model's attention
 
 Usage:
-  inertia-lens inspect-model <model-dir> [--layer L]... [--json]
-  inertia-lens forward <model-dir> --text "..." [--chat] [--top K] [--layer L] [--json]
+  inertia-lens inspect-model <model-dir> [--layer L]... [--dtype D] [--json]
+  inertia-lens forward <model-dir> --text "..." [--chat] [--top K] [--layer L] [--dtype D] [--json]
 
 Commands:
   inspect-model   load a Hugging Face model folder, build its attention graph, print the normalized
@@ -21,6 +22,7 @@ Options:
   --text S    the input text, tokenized as is (with --chat: as one user message, through the chat template)
   --layer L   inspect layer L (0-based; repeatable for inspect-model); default the final layer
   --top K     how many next tokens to print (default 5)
+  --dtype D   compute dtype: auto (default; fp32 in Node), fp32, or fp16 (norms and softmax stay fp32)
   --json      print one JSON object instead of text
 `;
 
@@ -29,12 +31,18 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-function open(dir: string, layers: number[] | undefined) {
-  return openModel(dirSource(dir), { ...(layers && { inspectLayers: layers }) });
+interface Common {
+  layers: number[] | undefined;
+  dtype: ComputeDtypeOption;
+  json: boolean;
 }
 
-async function inspectModel(dir: string, layers: number[] | undefined, json: boolean) {
-  const m = await open(dir, layers);
+function open(dir: string, c: Common) {
+  return openModel(dirSource(dir), { computeDtype: c.dtype, ...(c.layers && { inspectLayers: c.layers }) });
+}
+
+async function inspectModel(dir: string, c: Common) {
+  const m = await open(dir, c);
   const { spec, dtypes } = m.checkpoint;
   const info = {
     model: dir,
@@ -43,23 +51,25 @@ async function inspectModel(dir: string, layers: number[] | undefined, json: boo
     weightDtypes: dtypes,
     weightStorage: m.graph.weightStorage,
     computeDtype: m.graph.computeDtype,
+    dtypeReason: m.session.report.dtypeReason,
     backend: m.session.report.backend,
     graph: { bytes: m.graph.model.byteLength, externalFiles: m.graph.externalData.length, inspectLayers: m.graph.inspectLayers, outputs: m.graph.outputNames },
   };
   await m.session.release();
-  if (json) return console.log(JSON.stringify(info, null, 2));
+  if (c.json) return console.log(JSON.stringify(info, null, 2));
   console.log(`model          ${dir}`);
   console.log(`family         ${spec.family}`);
   console.log(`parameters     ${info.parameters.toLocaleString('en-US')}`);
-  console.log(`weights        ${dtypes.join(', ')} (${info.weightStorage}); compute ${info.computeDtype} on ${info.backend}`);
+  console.log(`weights        ${dtypes.join(', ')} (${info.weightStorage})`);
+  console.log(`runs on        ${info.backend}, compute ${info.dtypeReason}`);
   console.log(`graph          ${info.graph.bytes.toLocaleString('en-US')} bytes + ${info.graph.externalFiles} external weight files`);
   console.log(`outputs        ${info.graph.outputs.join(', ')}`);
   console.log('config');
   for (const [k, v] of Object.entries(spec)) console.log(`  ${k.padEnd(22)} ${JSON.stringify(v)}`);
 }
 
-async function forward(dir: string, text: string, chat: boolean, top: number, layer: number | undefined, json: boolean) {
-  const m = await open(dir, layer === undefined ? undefined : [layer]);
+async function forward(dir: string, text: string, chat: boolean, top: number, c: Common) {
+  const m = await open(dir, c);
   const rendered = chat ? m.tokenizer.render([{ role: 'user', content: text }], true) : text;
   const ids = m.tokenizer.encode(rendered);
   if (ids.length === 0) fail('the text tokenizes to no tokens');
@@ -80,11 +90,12 @@ async function forward(dir: string, text: string, chat: boolean, top: number, la
   const result = {
     tokens: S,
     backend: m.session.report.backend,
+    computeDtype: m.graph.computeDtype,
     next,
     attention: { layer: att.layer, shape: [H, att.rows, S], headMeanRowSums: meanRowSums, perHeadRowSumRange: [minSum, maxSum] },
   };
-  if (json) return console.log(JSON.stringify(result, null, 2));
-  console.log(`${S} tokens, backend ${result.backend}`);
+  if (c.json) return console.log(JSON.stringify(result, null, 2));
+  console.log(`${S} tokens, backend ${result.backend}, compute ${result.computeDtype}`);
   console.log('next token      prob      logit');
   for (const t of next) console.log(`  ${JSON.stringify(t.text).padEnd(14)} ${t.prob.toFixed(4).padStart(7)} ${t.logit.toFixed(3).padStart(10)}`);
   console.log(`attention of layer ${att.layer}: shape [heads ${H}, rows ${att.rows}, keys ${S}]`);
@@ -107,6 +118,7 @@ export async function main(argv: string[]): Promise<void> {
         top: { type: 'string', default: '5' },
         layer: { type: 'string', multiple: true },
         json: { type: 'boolean', default: false },
+        dtype: { type: 'string', default: 'auto' },
       },
     });
   } catch (e) {
@@ -122,12 +134,15 @@ export async function main(argv: string[]): Promise<void> {
   });
   const top = Number(values.top);
   if (!Number.isInteger(top) || top < 1) fail(`--top takes a positive whole number, got "${values.top}"`);
+  const dtype = values.dtype;
+  if (dtype !== 'auto' && dtype !== 'fp32' && dtype !== 'fp16') fail(`--dtype takes auto, fp32 or fp16, got "${dtype}"`);
+  const common: Common = { layers, dtype, json: values.json };
   try {
-    if (command === 'inspect-model') await inspectModel(dir, layers, values.json);
+    if (command === 'inspect-model') await inspectModel(dir, common);
     else if (command === 'forward') {
       if (values.text === undefined) fail('forward needs --text "..."');
       if ((layers?.length ?? 0) > 1) fail('forward takes one --layer');
-      await forward(dir, values.text, values.chat, top, layers?.[0], values.json);
+      await forward(dir, values.text, values.chat, top, common);
     } else fail(`unknown command "${command}"\n\n${USAGE}`);
   } catch (e) {
     if (e instanceof ModelError || e instanceof RangeError) fail(e.message);

@@ -55,3 +55,12 @@ export function toFloat32(dtype: 'F32' | 'F16' | 'BF16', bytes: Uint8Array): Flo
   }
   return out;
 }
+
+/** F32/F16/BF16 little-endian bytes → float16 bytes (F16 passes through untouched). */
+export function toFloat16Bytes(dtype: 'F32' | 'F16' | 'BF16', bytes: Uint8Array): Uint8Array {
+  if (dtype === 'F16') return bytes;
+  const values = toFloat32(dtype, bytes);
+  const out = new Uint16Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = f32ToF16(values[i]!);
+  return new Uint8Array(out.buffer);
+}

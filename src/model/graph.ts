@@ -1,6 +1,7 @@
 import type { ModelSpec } from './config';
 import type { StoredTensor } from './checkpoint';
-import { toFloat32 } from './dtype';
+import type { ComputeDtype } from './compute-dtype';
+import { toFloat16Bytes, toFloat32 } from './dtype';
 import { ModelError } from './errors';
 import { INPUT, LOGITS, attnMeanName, attnRowsName } from './graph-io';
 import { DT, GraphBuilder, type ExternalFile } from './onnx-builder';
@@ -9,6 +10,8 @@ import type { LayerWeights, ModelWeights } from './weights';
 export interface GraphOptions {
   /** Layers whose attention rows become outputs. Default: the final layer. */
   inspectLayers?: number[];
+  /** Default fp32. fp16 keeps RMSNorm and softmax in fp32, as transformers does in half precision. */
+  computeDtype?: ComputeDtype;
 }
 
 export interface BuiltGraph {
@@ -16,8 +19,8 @@ export interface BuiltGraph {
   model: Uint8Array;
   externalData: ExternalFile[];
   inspectLayers: number[];
-  /** The dtype the graph computes in. */
-  computeDtype: 'fp32';
+  /** The dtype the graph computes in. Attention outputs and logits are fp32 either way. */
+  computeDtype: ComputeDtype;
   /** How the checkpoint's weights were stored in the graph, for the loader's report. */
   weightStorage: string;
   outputNames: string[];
@@ -38,19 +41,29 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
       throw new ModelError('config.json', `layer ${l} cannot be inspected: the model has layers 0..${spec.numLayers - 1}`, 'num_hidden_layers');
     }
   }
+  const dtype = options.computeDtype ?? 'fp32';
+  const half = dtype === 'fp16';
+  const T = half ? DT.FLOAT16 : DT.FLOAT;
   const g = new GraphBuilder();
   const storage = new Set<string>();
+  /** Casts between the compute dtype and fp32 (no-ops in an fp32 graph). */
+  const toF32 = (x: string) => (half ? g.op('Cast', [x], { to: DT.FLOAT }) : x);
+  const toT = (x: string) => (half ? g.op('Cast', [x], { to: T }) : x);
 
   const stored = new Map<string, string>();
   /**
-   * The fp32 value of a checkpoint tensor, added once (a tied lm_head reuses the embedding's).
-   * F32 as is; F16 kept in half precision and Cast at load (ORT folds it); BF16 widened here.
+   * A checkpoint tensor in the compute dtype, added once (a tied lm_head reuses the embedding's).
+   * fp32 graph: F32 as is; F16 kept in half precision and Cast at load (ORT folds it); BF16 widened here.
+   * fp16 graph: F16 as is; BF16 and F32 narrowed here.
    */
   const weight = (t: StoredTensor): string => {
     const known = stored.get(t.name);
     if (known) return known;
     let value: string;
-    if (t.dtype === 'F16') {
+    if (half) {
+      storage.add(t.dtype === 'F16' ? 'F16 weights used as is' : `${t.dtype} weights narrowed to fp16`);
+      value = g.external(t.name, DT.FLOAT16, t.shape, toFloat16Bytes(t.dtype, t.bytes));
+    } else if (t.dtype === 'F16') {
       storage.add('F16 weights stored as fp16, cast to fp32 at load');
       value = g.op('Cast', [g.external(`${t.name}.f16`, DT.FLOAT16, t.shape, t.bytes)], { to: DT.FLOAT });
     } else {
@@ -69,9 +82,11 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   const rep = H / KV;
   const eps = g.float([spec.rmsNormEps], [], 'eps');
 
+  /** HF's RMSNorm: normalize in fp32, back to the compute dtype, then scale by the weight. */
   const rmsNorm = (x: string, w: string) => {
-    const ms = g.op('ReduceMean', [g.op('Mul', [x, x])], { axes: [-1], keepdims: 1 });
-    return g.op('Mul', [g.op('Div', [x, g.op('Sqrt', [g.op('Add', [ms, eps])])]), w]);
+    const x32 = toF32(x);
+    const ms = g.op('ReduceMean', [g.op('Mul', [x32, x32])], { axes: [-1], keepdims: 1 });
+    return g.op('Mul', [toT(g.op('Div', [x32, g.op('Sqrt', [g.op('Add', [ms, eps])])])), w]);
   };
   const linear = (x: string, w: StoredTensor, b?: StoredTensor) => g.op('Gemm', b ? [x, weight(w), weight(b)] : [x, weight(w)], { transB: 1 });
 
@@ -82,12 +97,14 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   const future = g.op('Greater', [g.op('Unsqueeze', [pos, g.int64([0])]), g.op('Unsqueeze', [pos, g.int64([1])])]); // [S,S]: key > query
   const maskValue = g.float([MASK_VALUE], [], 'mask_value');
   const scale = g.float([1 / Math.sqrt(Dh)], [], 'scale');
+  const cos = toT(INPUT.cos);
+  const sin = toT(INPUT.sin);
 
   /** x [n, S, Dh] → x*cos + rotate_half(x)*sin, with rotate_half(x) = cat(-x2, x1). */
   const rope = (x: string) => {
     const [x1, x2] = g.opN('Split', [x], 2, { axis: -1 });
     const rotated = g.op('Concat', [g.op('Neg', [x2!]), x1!], { axis: -1 });
-    return g.op('Add', [g.op('Mul', [x, INPUT.cos]), g.op('Mul', [rotated, INPUT.sin])]);
+    return g.op('Add', [g.op('Mul', [x, cos]), g.op('Mul', [rotated, sin])]);
   };
 
   const attention = (layer: number, L: LayerWeights, h: string) => {
@@ -103,8 +120,8 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
     // GQA as a broadcast MatMul: query head h = kv*rep + r reads key/value head kv (HF repeat_kv), no copies.
     const q4 = g.op('Reshape', [q, g.int64([KV, rep, -1, Dh])]);
     const kT = g.op('Unsqueeze', [g.op('Transpose', [k], { perm: [0, 2, 1] }), g.int64([1])]); // [KV,1,Dh,S]
-    const scores = g.op('Mul', [g.op('MatMul', [q4, kT]), scale]); // [KV,rep,S,S]
-    const probs = g.op('Softmax', [g.op('Where', [future, maskValue, scores])], { axis: -1 });
+    const scores = g.op('Mul', [toF32(g.op('MatMul', [q4, kT])), scale]); // [KV,rep,S,S], fp32 from here
+    const probs = g.op('Softmax', [g.op('Where', [future, maskValue, scores])], { axis: -1 }); // fp32, as HF
     if (inspect.includes(layer)) {
       const rows = g.op('Slice', [probs, INPUT.attnStart, INPUT.attnEnd, g.int64([2])]); // [KV,rep,Q,S]
       const shape = g.op('Concat', [g.int64([H]), g.op('Shape', [rows], { start: 2 })], { axis: 0 });
@@ -112,7 +129,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
       g.op('ReduceMean', [attnRowsName(layer)], { axes: [0], keepdims: 0 }, attnMeanName(layer));
     }
     const v4 = g.op('Unsqueeze', [g.op('Transpose', [v], { perm: [1, 0, 2] }), g.int64([1])]); // [KV,1,S,Dh]
-    const ctx = g.op('Reshape', [g.op('MatMul', [probs, v4]), g.int64([H, -1, Dh])]); // [H,S,Dh]
+    const ctx = g.op('Reshape', [g.op('MatMul', [toT(probs), v4]), g.int64([H, -1, Dh])]); // [H,S,Dh]
     const merged = g.op('Reshape', [g.op('Transpose', [ctx], { perm: [1, 0, 2] }), g.int64([-1, H * Dh])]);
     return linear(merged, L.o, L.oBias);
   };
@@ -126,7 +143,9 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
     x = g.op('Add', [x, linear(act, L.down, L.downBias)]);
   });
   const final = g.op('Slice', [rmsNorm(x, weight(weights.norm)), INPUT.logitStart, INPUT.logitEnd, g.int64([0])]);
-  g.op('Gemm', [final, weight(weights.lmHead)], { transB: 1 }, LOGITS); // tied: the embedding's own initializer
+  const head = [final, weight(weights.lmHead)]; // tied: the embedding's own initializer
+  if (half) g.op('Cast', [g.op('Gemm', head, { transB: 1 })], { to: DT.FLOAT }, LOGITS);
+  else g.op('Gemm', head, { transB: 1 }, LOGITS);
 
   const outputs = [
     { name: LOGITS, type: DT.FLOAT, dims: ['logit_rows', spec.vocabSize] },
@@ -149,7 +168,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
     model,
     externalData: g.externalFiles,
     inspectLayers: inspect,
-    computeDtype: 'fp32',
+    computeDtype: dtype,
     weightStorage: [...storage].join('; '),
     outputNames: outputs.map((o) => o.name),
   };

@@ -1,9 +1,10 @@
 import { loadCheckpoint, type Checkpoint } from '../model/checkpoint';
+import { chooseComputeDtype, type ComputeDtypeOption } from '../model/compute-dtype';
 import { buildGraph, type BuiltGraph, type GraphOptions } from '../model/graph';
 import type { ModelSource, ReadProgress } from '../model/source';
 import { ChatTokenizer } from '../model/tokenizer';
 import { resolveWeights, type ModelWeights } from '../model/weights';
-import { ModelSession, type Backend } from './ort-runtime';
+import { defaultBackends, ModelSession, probeWebGpu, type Backend } from './ort-runtime';
 
 export type LoadStage = 'download' | 'build' | 'session';
 export interface LoadProgress {
@@ -20,8 +21,10 @@ export interface OpenModel {
   tokenizer: ChatTokenizer;
 }
 
-export interface OpenOptions extends GraphOptions {
+export interface OpenOptions extends Omit<GraphOptions, 'computeDtype'> {
   prefer?: Backend[];
+  /** Default 'auto': fp16 only for half-precision weights on a WebGPU adapter with shader-f16. */
+  computeDtype?: ComputeDtypeOption;
   onProgress?: (p: LoadProgress) => void;
 }
 
@@ -32,9 +35,27 @@ export async function openModel(source: ModelSource, options: OpenOptions = {}):
   const checkpoint = await loadCheckpoint(source, onRead);
   const tokenizer = await ChatTokenizer.load(source);
   progress?.({ stage: 'build' });
-  const weights = resolveWeights(checkpoint.spec, checkpoint);
-  const graph = buildGraph(checkpoint.spec, weights, options);
+  const { spec, dtypes } = checkpoint;
+  const weights = resolveWeights(spec, checkpoint);
+  const prefer = options.prefer ?? defaultBackends();
+  const option = options.computeDtype ?? 'auto';
+  const gpu = prefer.includes('webgpu') ? await probeWebGpu() : 'WebGPU was not asked for';
+  const choice = chooseComputeDtype(option, {
+    weightDtypes: dtypes,
+    webgpu: typeof gpu !== 'string',
+    adapterHasF16: typeof gpu === 'string' ? null : gpu.hasF16,
+  });
+  const graphOptions = { ...(options.inspectLayers && { inspectLayers: options.inspectLayers }) };
+  let graph = buildGraph(spec, weights, { ...graphOptions, computeDtype: choice.dtype });
   progress?.({ stage: 'session' });
-  const session = await ModelSession.create(graph, checkpoint.spec, options.prefer);
+  let session = await ModelSession.create(graph, spec, { prefer, dtypeReason: choice.reason });
+  if (option === 'auto' && choice.dtype === 'fp16' && session.report.backend !== 'webgpu') {
+    // fp16 was chosen for a WebGPU adapter that then failed: wasm runs the fp32 graph instead.
+    await session.release();
+    const fp32 = chooseComputeDtype('auto', { weightDtypes: dtypes, webgpu: false, adapterHasF16: null });
+    graph = buildGraph(spec, weights, { ...graphOptions, computeDtype: fp32.dtype });
+    const prior = session.report.fallbackReason ? [session.report.fallbackReason] : [];
+    session = await ModelSession.create(graph, spec, { prefer: ['wasm'], dtypeReason: fp32.reason, priorReasons: prior });
+  }
   return { checkpoint, weights, graph, session, tokenizer };
 }

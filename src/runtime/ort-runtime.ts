@@ -82,16 +82,31 @@ function clampRange(range: [number, number] | undefined, seqLen: number): [numbe
   return [start, end];
 }
 
-async function webgpuAdapter(): Promise<{ adapter: unknown; hasF16: boolean } | string> {
+/** Whether this environment offers a WebGPU adapter, and with shader-f16; a string says why not. */
+export async function probeWebGpu(): Promise<{ hasF16: boolean } | string> {
+  if (isNode) return 'WebGPU is not available in Node';
   const gpu = (globalThis.navigator as { gpu?: { requestAdapter(): Promise<{ features: Set<string> } | null> } } | undefined)?.gpu;
   if (!gpu) return 'this browser exposes no WebGPU (navigator.gpu is missing)';
   try {
     const adapter = await gpu.requestAdapter();
     if (!adapter) return 'no WebGPU adapter was found';
-    return { adapter, hasF16: adapter.features.has('shader-f16') };
+    return { hasF16: adapter.features.has('shader-f16') };
   } catch (e) {
     return `requesting a WebGPU adapter failed: ${(e as Error).message}`;
   }
+}
+
+export interface SessionOptions {
+  /** Backends to try in order. Default: webgpu then wasm in a browser, wasm in Node. */
+  prefer?: Backend[];
+  /** Why the graph's compute dtype was chosen (model/compute-dtype.ts), for the report. */
+  dtypeReason?: string;
+  /** Fallback reasons from an earlier attempt, carried into this report. */
+  priorReasons?: string[];
+}
+
+export function defaultBackends(): Backend[] {
+  return isNode ? ['wasm'] : ['webgpu', 'wasm'];
 }
 
 /** A built graph loaded into onnxruntime, with the backend that runs it. */
@@ -108,17 +123,13 @@ export class ModelSession {
    * Creates the session. In the browser, WebGPU is tried first (with a one-token warm-up run, since
    * some failures only show at the first run) and wasm is used when it fails; in Node, wasm.
    */
-  static async create(graph: BuiltGraph, spec: ModelSpec, prefer: Backend[] = isNode ? ['wasm'] : ['webgpu', 'wasm']): Promise<ModelSession> {
+  static async create(graph: BuiltGraph, spec: ModelSpec, options: SessionOptions = {}): Promise<ModelSession> {
     const ort = await loadOrt();
-    const reasons: string[] = [];
+    const reasons: string[] = [...(options.priorReasons ?? [])];
     let adapterHasF16: boolean | null = null;
-    for (const backend of prefer) {
+    for (const backend of options.prefer ?? defaultBackends()) {
       if (backend === 'webgpu') {
-        if (isNode) {
-          reasons.push('WebGPU is not available in Node');
-          continue;
-        }
-        const found = await webgpuAdapter();
+        const found = await probeWebGpu();
         if (typeof found === 'string') {
           reasons.push(found);
           continue;
@@ -131,16 +142,12 @@ export class ModelSession {
           executionProviders: [backend],
           externalData: graph.externalData.map((f) => ({ path: f.path, data: f.data })),
         });
-        const dtypeReason =
-          adapterHasF16 === false
-            ? 'fp32: the WebGPU adapter lacks shader-f16'
-            : 'fp32: the graph builder computes in fp32 (fp16 compute is not built yet)';
         const report: BackendReport = {
           backend,
           fallbackReason: reasons.length ? reasons.join('; ') : null,
           adapterHasF16,
           computeDtype: graph.computeDtype,
-          dtypeReason,
+          dtypeReason: options.dtypeReason ?? `${graph.computeDtype}: asked for`,
         };
         const created = new ModelSession(ort, session, spec, graph, report);
         if (backend === 'webgpu') await created.forward({ ids: [0], layers: [] });

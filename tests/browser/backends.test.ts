@@ -56,6 +56,8 @@ describe('the graph in Chromium, WebGPU and wasm, against the float64 reference'
         // The backend that ran, and why it fell back if it did: part of the test's report.
         console.log(`${repo}: asked ${prefer.join('→')}, ran ${got.backend}${got.fallbackReason ? ` (fallback: ${got.fallbackReason})` : ''}; ${got.dtypeReason}`);
         expect(got.backend, got.fallbackReason ?? '').toBe(backend);
+        // SwiftShader has no shader-f16: the half-precision checkpoints must still compute in fp32 there.
+        expect(got.dtypeReason).toBe(backend === 'webgpu' ? 'fp32: the WebGPU adapter lacks shader-f16' : 'fp32: not running on WebGPU');
         const ckpt = await loadCheckpoint(memorySource(repos[repo]!));
         const ref = referenceForward(ckpt.spec, resolveWeights(ckpt.spec, ckpt), IDS);
         const dLogits = maxAbsDiff(got.logits, ref.logits);

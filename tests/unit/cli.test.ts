@@ -45,6 +45,15 @@ describe('inertia-lens CLI', () => {
     for (const s of out.attention.headMeanRowSums) expect(Math.abs(s - 1)).toBeLessThan(1e-5);
   });
 
+  it('forward --dtype fp16 runs the fp16 graph and says so', async () => {
+    const { stdout } = await cli('forward', dir, '--text', 'abc', '--dtype', 'fp16', '--json');
+    const out = JSON.parse(stdout);
+    expect(out.computeDtype).toBe('fp16');
+    for (const s of out.attention.headMeanRowSums) expect(Math.abs(s - 1)).toBeLessThan(1e-5);
+    const bad = await cli('forward', dir, '--text', 'abc', '--dtype', 'fp8').catch((e) => e);
+    expect(bad.stderr).toContain('--dtype takes auto, fp32 or fp16, got "fp8"');
+  });
+
   it('reports a bad folder by file name and exits 1', async () => {
     const err = await cli('inspect-model', join(dir, 'nope')).catch((e) => e);
     expect(err.code).toBe(1);
