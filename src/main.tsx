@@ -4,8 +4,8 @@ import { configureRuntime } from './runtime/ort-runtime';
 import { App } from './views/App';
 import './styles.css';
 
-// ORT's wasm comes from our own server (vite.config.ts copies it under /ort/), never a CDN.
-await configureRuntime({ wasmPaths: `${import.meta.env.BASE_URL}ort/` });
+// ORT's wasm is served by Vite from our own origin (see vite.config.ts), never a CDN.
+await configureRuntime({});
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />

@@ -13,14 +13,17 @@ export type Backend = 'webgpu' | 'wasm';
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
 
+/** Held in a variable so the browser bundle does not pull in the default build (and its 28 MB wasm). */
+const NODE_ENTRY = 'onnxruntime-web';
+
 let ortModule: Promise<typeof Ort> | null = null;
 function loadOrt(): Promise<typeof Ort> {
-  ortModule ??= isNode ? import('onnxruntime-web') : import('onnxruntime-web/webgpu');
+  ortModule ??= isNode ? import(/* @vite-ignore */ NODE_ENTRY) : import('onnxruntime-web/webgpu');
   return ortModule;
 }
 
 export interface RuntimeConfig {
-  /** Where the page serves ORT's .wasm/.mjs files (our own copies, never a CDN). Browser only. */
+  /** Where ORT's .wasm files are served, when not where the bundler put them (our own copies, never a CDN). */
   wasmPaths?: string;
   numThreads?: number;
 }

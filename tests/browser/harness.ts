@@ -31,6 +31,6 @@ async function run(base: string, repo: string, prefer: Backend[], ids: number[])
   };
 }
 
-await configureRuntime({ wasmPaths: '/ort/' });
+await configureRuntime({});
 (window as unknown as { harness: { run: typeof run } }).harness = { run };
 document.getElementById('status')!.textContent = 'ready';

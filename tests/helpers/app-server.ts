@@ -1,7 +1,7 @@
 import { createServer, type ViteDevServer } from 'vite';
 
 /**
- * The app's own Vite dev server (our vite.config.ts: ORT wasm served under /ort/, cross-origin
+ * The app's own Vite dev server (our vite.config.ts: ORT wasm from our own origin, cross-origin
  * isolation), plus a Hub-style route /hub/{repo}/resolve/{revision}/{file} over in-memory repos.
  */
 export async function startAppServer(repos: Record<string, Map<string, Uint8Array>> = {}): Promise<{ url: string; hub: string; server: ViteDevServer }> {

@@ -11,7 +11,7 @@ export async function startHubServer(repos: Record<string, Map<string, Uint8Arra
     const m = /^\/(.+)\/resolve\/([^/]+)\/(.+)$/.exec(req.url ?? '');
     const bytes = m ? repos[m[1]!]?.get(decodeURIComponent(m[3]!)) : undefined;
     if (!bytes) {
-      res.writeHead(404).end('not found');
+      res.writeHead(404, { 'access-control-allow-origin': '*' }).end('not found'); // as the Hub: CORS on 404 too
       return;
     }
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.byteLength, 'access-control-allow-origin': '*' });
