@@ -40,11 +40,14 @@ describe('ONNX graph vs float64 reference on Node wasm', () => {
       const out = await session.forward({ ids, attnRows: [0, S], logitRows: [0, S], perHead: true });
       for (const layer of layers) {
         const ref = referenceForward(spec, weights, ids, layer);
-        if (layer === layers[0]) {
-          expect(maxAbsDiff(out.logits!.data, ref.logits)).toBeLessThanOrEqual(TOL);
-        }
         const att = out.attention.find((a) => a.layer === layer)!;
-        expect(maxAbsDiff(att.perHead!, ref.attention)).toBeLessThanOrEqual(TOL);
+        const dAttn = maxAbsDiff(att.perHead!, ref.attention);
+        if (layer === spec.numLayers - 1) {
+          const dLogits = maxAbsDiff(out.logits!.data, ref.logits);
+          console.log(`${name}: max |Δ| logits ${dLogits.toExponential(2)}, attention (layer ${layer}) ${dAttn.toExponential(2)}`);
+          expect(dLogits).toBeLessThanOrEqual(TOL);
+        }
+        expect(dAttn).toBeLessThanOrEqual(TOL);
         // Head mean, rows sum to 1, causal.
         const H = spec.numHeads;
         const mean = new Float64Array(S * S);

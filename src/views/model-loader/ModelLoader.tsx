@@ -53,9 +53,14 @@ export function ModelLoader() {
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
       >
-        Drop the files of a model folder here (config.json, tokenizer.json, tokenizer_config.json, *.safetensors), or{' '}
+        Drop the files of a model folder here (config.json, tokenizer.json, tokenizer_config.json, *.safetensors), or pick{' '}
         <label className="linklike">
-          pick them
+          the folder
+          <input type="file" hidden {...{ webkitdirectory: '' }} onChange={(e) => fromFiles(e.target.files)} />
+        </label>{' '}
+        or{' '}
+        <label className="linklike">
+          its files
           <input type="file" multiple hidden data-testid="pick-files" onChange={(e) => fromFiles(e.target.files)} />
         </label>
         .
