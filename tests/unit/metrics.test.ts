@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { Category } from '../../src/metrics/categories';
+import { longestCommonRun, ngramOverlap } from '../../src/metrics/copy';
+import { categoryRatios, diagonalRatio, massPerMessage, perHead } from '../../src/metrics/inertia';
+
+const close = (got: number, want: number) => expect(got).toBeCloseTo(want, 12);
+
+/** 12 tokens: 3 sink, system, 2 user, one earlier answer (content 6..8), user, current answer (10, 11). */
+const CATS: Category[] = ['sink', 'sink', 'sink', 'system', 'user', 'user', 'prior', 'prior', 'prior', 'user', 'current', 'current'];
+const ROWS = [
+  [0.3, 0.05, 0.05, 0.1, 0.05, 0.05, 0.2, 0.1, 0.05, 0.02, 0.03, 0],
+  [0.2, 0.1, 0.0, 0.1, 0.0, 0.1, 0.05, 0.15, 0.1, 0.0, 0.1, 0.1],
+];
+const A = { rows: ROWS.flat(), nRows: 2, seqLen: 12 };
+
+describe('category ratios (hand-computed)', () => {
+  it('averages each row’s mass per category', () => {
+    const r = categoryRatios(A, CATS);
+    close(r.sink, 0.35);
+    close(r.system, 0.1);
+    close(r.user, 0.11);
+    close(r.prior, 0.325);
+    close(r.current, 0.115);
+    close(r.sink + r.system + r.user + r.prior + r.current, 1);
+  });
+  it('is zero with no query rows and refuses mismatched categories', () => {
+    expect(categoryRatios({ rows: [], nRows: 0, seqLen: 12 }, CATS).prior).toBe(0);
+    expect(() => categoryRatios(A, CATS.slice(1))).toThrow('11 categories for 12 keys');
+  });
+});
+
+describe('diagonal inertia ratio (hand-computed)', () => {
+  const span = [{ start: 6, length: 3 }];
+  it('r = 0 takes the same offset, r = 1 a band of three', () => {
+    close(diagonalRatio(A, span, 0).total, (0.2 + 0.15) / 2);
+    close(diagonalRatio(A, span, 1).total, (0.3 + 0.3) / 2);
+  });
+  it('a radius that covers the answer (or r = ∞) equals the prior-answer ratio', () => {
+    const prior = categoryRatios(A, CATS).prior;
+    close(diagonalRatio(A, span, 5).total, prior);
+    close(diagonalRatio(A, span, Infinity).total, prior);
+    for (const r of [0, 1, 2, 3]) expect(diagonalRatio(A, span, r).total).toBeLessThanOrEqual(prior + 1e-15);
+  });
+
+  // Two earlier answers, the second shorter than the radius: [sink×3, user, A, A, user, B, current, current].
+  const B = {
+    rows: [
+      [0.1, 0.1, 0.1, 0.1, 0.2, 0.1, 0.1, 0.2, 0.0, 0],
+      [0.1, 0, 0, 0.1, 0.1, 0.3, 0.1, 0.1, 0.1, 0.1],
+    ].flat(),
+    nRows: 2,
+    seqLen: 10,
+  };
+  const spans = [{ start: 4, length: 2 }, { start: 7, length: 1 }];
+  it('breaks down per earlier answer, and an answer shorter than the offset contributes nothing at r = 0', () => {
+    const r0 = diagonalRatio(B, spans, 0);
+    close(r0.perAnswer[0]!, (0.2 + 0.3) / 2);
+    close(r0.perAnswer[1]!, (0.2 + 0) / 2);
+    close(r0.total, 0.35);
+    const r1 = diagonalRatio(B, spans, 1);
+    close(r1.perAnswer[0]!, (0.3 + 0.4) / 2);
+    close(r1.perAnswer[1]!, (0.2 + 0.1) / 2);
+    close(r1.total, 0.5);
+  });
+  it('is zero with no earlier answer and refuses a negative radius', () => {
+    expect(diagonalRatio(B, [], 5)).toEqual({ total: 0, perAnswer: [] });
+    expect(() => diagonalRatio(B, spans, -1)).toThrow('radius must be ≥ 0');
+  });
+});
+
+describe('per message and per head', () => {
+  it('sums the mean attention of each message', () => {
+    const messageOf = [0, 0, 0, 0, 1, 1, 2, 2, 2, 3, 4, 4];
+    const m = massPerMessage(A, messageOf);
+    close(m.get(0)!, (0.5 + 0.4) / 2);
+    close(m.get(2)!, (0.35 + 0.3) / 2);
+    close([...m.values()].reduce((a, b) => a + b, 0), 1);
+  });
+  it('the ratios of the head mean are the mean of the heads’ ratios', () => {
+    const h0 = ROWS.flat();
+    const h1 = [...ROWS[1]!, ...ROWS[0]!];
+    const heads = perHead(Float64Array.from([...h0, ...h1]), 2, 2, 12);
+    const mean = { rows: h0.map((v, i) => (v + h1[i]!) / 2), nRows: 2, seqLen: 12 };
+    const perHeadPrior = heads.map((h) => categoryRatios(h, CATS).prior);
+    close(categoryRatios(mean, CATS).prior, (perHeadPrior[0]! + perHeadPrior[1]!) / 2);
+  });
+});
+
+describe('copy measures', () => {
+  it('longest common run', () => {
+    expect(longestCommonRun([1, 2, 3, 4, 5], [9, 2, 3, 4, 8])).toBe(3);
+    expect(longestCommonRun([1, 2], [3, 4])).toBe(0);
+    expect(longestCommonRun([], [1])).toBe(0);
+  });
+  it('n-gram overlap', () => {
+    expect(ngramOverlap([1, 2, 3, 4], [2, 3, 4, 9], 2)).toBeCloseTo(2 / 3);
+    expect(ngramOverlap([1, 2, 3, 4], [2, 3, 4, 9], 3)).toBeCloseTo(1 / 2);
+    expect(ngramOverlap([1, 2], [1, 2], 3)).toBe(0);
+    expect(ngramOverlap([5, 5, 5], [5, 5], 2)).toBe(1);
+  });
+});
