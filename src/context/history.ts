@@ -1,0 +1,40 @@
+import type { Policy } from './policy';
+
+/** Which earlier rounds (1-based) the model sees before answering round t, and what each clip cut. */
+export interface History {
+  visible: number[];
+  /** For Clip/Summary: the rounds each cut removed, oldest cut first (only cuts before round t). */
+  cuts: number[][];
+}
+
+/**
+ * Paper 2's C_t^trimmed, stateful over the rounds:
+ *   C_t = {r_{t−L+1}, …, r_t}  if |C_{t−1}| + 1 = H,   else C_{t−1} ∪ {r_t}.
+ * The model answering round t sees C_{t−1}.
+ */
+export function clipHistory(h: number, l: number, t: number): History {
+  let c: number[] = [];
+  const cuts: number[][] = [];
+  for (let k = 1; k <= t - 1; k++) {
+    if (c.length + 1 === h) {
+      const kept = Array.from({ length: l }, (_, i) => k - l + 1 + i).filter((r) => r >= 1);
+      cuts.push([...c, k].filter((r) => !kept.includes(r)));
+      c = kept;
+    } else {
+      c = [...c, k];
+    }
+  }
+  return { visible: c, cuts };
+}
+
+export function visibleHistory(p: Policy, t: number): History {
+  const all = Array.from({ length: t - 1 }, (_, i) => i + 1);
+  const last = (n: number) => all.slice(Math.max(0, all.length - n));
+  switch (p.kind) {
+    case 'window': return { visible: last(p.w), cuts: [] };
+    case 'lt': return { visible: last(1), cuts: [] };
+    case 'de': return { visible: [], cuts: [] };
+    case 'clip': case 'summary': return clipHistory(p.h, p.l, t);
+    default: return { visible: all, cuts: [] };
+  }
+}

