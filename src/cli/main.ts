@@ -3,7 +3,9 @@ import { parameterCount } from '../model/config';
 import type { ComputeDtypeOption } from '../model/compute-dtype';
 import { ModelError } from '../model/errors';
 import { openModel } from '../runtime/open-model';
+import { analyzeCommand, batchCommand, InputError, parsePolicies } from './analysis-commands';
 import { dirSource } from './dir-source';
+import { RenderError } from '../context/render';
 import { topTokens } from '../model/logits';
 
 const USAGE = `inertia-lens — conversational inertia, measured on a real model's attention
@@ -11,18 +13,32 @@ const USAGE = `inertia-lens — conversational inertia, measured on a real model
 Usage:
   inertia-lens inspect-model <model-dir> [--layer L]... [--dtype D] [--json]
   inertia-lens forward <model-dir> --text "..." [--chat] [--top K] [--layer L] [--dtype D] [--json]
+  inertia-lens analyze <conversation-file> --model <dir> [--policy SPEC]... [--turn N] [--layer L]
+                       [--radius R] [--sweep] [--json] [--dump-attention]
+  inertia-lens batch <file.jsonl> --model <dir> [--policy SPEC]... [--out results.csv] [--sweep]
+                       [--turn N] [--layer L] [--radius R]
 
 Commands:
   inspect-model   load a Hugging Face model folder, build its attention graph, print the normalized
                   config, parameter count, weight dtype, and the graph's outputs
   forward         run one forward pass; print the top next tokens and the shape and row sums of the
                   inspected layer's attention (default: the final layer)
+  analyze         score one answer of a conversation (default: the last) under each policy: category
+                  shares of the final layer's attention, the diagonal inertia ratio, copy measures, cost
+  batch           the same over a JSONL file (one conversation per line), one CSV row per
+                  conversation × policy (× turn with --sweep); bad lines are reported and skipped
 
 Options:
   --text S    the input text, tokenized as is (with --chat: as one user message, through the chat template)
   --layer L   inspect layer L (0-based; repeatable for inspect-model); default the final layer
   --top K     how many next tokens to print (default 5)
   --dtype D   compute dtype: auto (default; fp32 in Node), fp32, or fp16 (norms and softmax stay fp32)
+  --policy S  full, window:W, clip:H:L, summary:H:L, ao, lt, sum, de, filler (repeatable; default full)
+  --turn N    the assistant turn to score, 1-based (default: the last); later messages are ignored
+  --radius R  diagonal radius r (default 5)
+  --sweep     also score every turn t ≥ 2 (paper 2's Fig. 2 curve)
+  --dump-attention  include the head-mean attention rows of the answer's tokens (analyze --json)
+  --out F     batch: write the CSV to F (default: stdout)
   --json      print one JSON object instead of text
 `;
 
@@ -119,6 +135,13 @@ export async function main(argv: string[]): Promise<void> {
         layer: { type: 'string', multiple: true },
         json: { type: 'boolean', default: false },
         dtype: { type: 'string', default: 'auto' },
+        model: { type: 'string' },
+        policy: { type: 'string', multiple: true },
+        turn: { type: 'string' },
+        radius: { type: 'string' },
+        sweep: { type: 'boolean', default: false },
+        'dump-attention': { type: 'boolean', default: false },
+        out: { type: 'string' },
       },
     });
   } catch (e) {
@@ -126,7 +149,9 @@ export async function main(argv: string[]): Promise<void> {
   }
   const { values, positionals } = parsed;
   const dir = positionals[0];
-  if (!dir) fail(`${command} needs a model folder\n\n${USAGE}`);
+  const analysis = command === 'analyze' || command === 'batch';
+  if (!dir) fail(`${command} needs ${analysis ? 'a conversation file' : 'a model folder'}\n\n${USAGE}`);
+  if (analysis && !values.model) fail(`${command} needs --model <dir>`);
   const layers = values.layer?.map((l) => {
     const n = Number(l);
     if (!Number.isInteger(n)) fail(`--layer takes a whole number, got "${l}"`);
@@ -137,15 +162,40 @@ export async function main(argv: string[]): Promise<void> {
   const dtype = values.dtype;
   if (dtype !== 'auto' && dtype !== 'fp32' && dtype !== 'fp16') fail(`--dtype takes auto, fp32 or fp16, got "${dtype}"`);
   const common: Common = { layers, dtype, json: values.json };
+  const whole = (name: string, v: string | undefined, min: number) => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!(Number.isInteger(n) && n >= min) && !(name === '--radius' && v === 'inf')) fail(`${name} takes a whole number ≥ ${min}, got "${v}"`);
+    return v === 'inf' ? Infinity : n;
+  };
   try {
-    if (command === 'inspect-model') await inspectModel(dir, common);
+    if (analysis) {
+      const policies = parsePolicies(values.policy);
+      const args = {
+        policies,
+        sweep: values.sweep,
+        json: values.json,
+        dumpAttention: values['dump-attention'],
+        ...(values.turn !== undefined && { turn: whole('--turn', values.turn, 1)! }),
+        ...(values.radius !== undefined && { radius: whole('--radius', values.radius, 0)! }),
+        ...(layers?.[0] !== undefined && { layer: layers[0] }),
+      };
+      const model = await open(values.model!, common);
+      try {
+        if (command === 'analyze') await analyzeCommand(model, dir, args, values.model!);
+        else await batchCommand(model, dir, args, values.out);
+      } finally {
+        await model.session.release();
+      }
+    } else if (command === 'inspect-model') await inspectModel(dir, common);
     else if (command === 'forward') {
       if (values.text === undefined) fail('forward needs --text "..."');
       if ((layers?.length ?? 0) > 1) fail('forward takes one --layer');
       await forward(dir, values.text, values.chat, top, common);
     } else fail(`unknown command "${command}"\n\n${USAGE}`);
   } catch (e) {
-    if (e instanceof ModelError || e instanceof RangeError) fail(e.message);
+    if (e instanceof ModelError || e instanceof RangeError || e instanceof InputError || e instanceof RenderError) fail(e.message);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') fail(`cannot read ${(e as NodeJS.ErrnoException).path}: no such file`);
     throw e;
   }
 }

@@ -1,0 +1,170 @@
+import type { Conversation } from '../conversation/types';
+import { selectTurn } from '../conversation/rounds';
+import { applyPolicy, CATEGORY_OF, SUMMARY_PROMPT, summariesNeeded, type ContextMessage, type PolicyInputs, type SourceKind, type Summary } from '../context/apply';
+import { policyCost, type RoundCost } from '../context/cost';
+import { fillerText } from '../context/filler';
+import { parsePolicy, policyLabel, policySpec, type Policy } from '../context/policy';
+import { asRenderer, renderContext } from '../context/render';
+import type { Category, CategoryRatios } from '../metrics/categories';
+import { longestCommonRun, ngramOverlap } from '../metrics/copy';
+import { categoryRatios, diagonalRatio, massPerMessage, perHead } from '../metrics/inertia';
+import type { ChatTokenizer } from '../model/tokenizer';
+import type { ModelSession } from '../runtime/ort-runtime';
+import { greedyGenerate } from './generate';
+
+export interface AnalysisModel {
+  session: ModelSession;
+  tokenizer: ChatTokenizer;
+}
+
+export interface AnalysisOptions {
+  /** 1-based assistant turn to score (default: the last). */
+  turn?: number;
+  /** Layer to read (default: the final one; must be in the graph). */
+  layer?: number;
+  /** Diagonal radius r (default 5, paper 2). */
+  radius?: number;
+  /** n of the n-gram overlap copy measure (default 3). */
+  ngram?: number;
+  /** Include the head-mean attention rows of the query tokens. */
+  dumpAttention?: boolean;
+}
+
+export const DEFAULTS = { radius: 5, ngram: 3 } as const;
+
+export interface ContextMessageInfo {
+  role: ContextMessage['role'];
+  kind: SourceKind;
+  category: Exclude<Category, 'sink'>;
+  /** 1-based original message number, null for text the policy added. */
+  source: number | null;
+  round: number | null;
+  generated: boolean;
+  span: { start: number; length: number };
+  content: { start: number; length: number };
+}
+
+export interface PolicyResult {
+  policy: string;
+  label: string;
+  turn: number;
+  layer: number;
+  radius: number;
+  tokens: { id: number; text: string; category: Category; message: number }[];
+  messages: ContextMessageInfo[];
+  /** The query rows: the current answer's content tokens [start, end). */
+  query: { start: number; end: number };
+  ratios: CategoryRatios;
+  diagonal: number;
+  /** Diagonal ratio per earlier answer (prior-category message) in context order. */
+  diagonalPerAnswer: { message: number; round: number | null; value: number }[];
+  perHead: { ratios: CategoryRatios; diagonal: number }[];
+  /** Mean attention per context message. */
+  perMessage: { message: number; kind: SourceKind; round: number | null; mass: number }[];
+  /** Copy measures between the current answer and each earlier answer in context. */
+  copy: { message: number; round: number | null; longestRun: number; ngramOverlap: number }[];
+  cost: RoundCost[];
+  attention?: number[][];
+}
+
+/** Summaries: from the file, else generated once per message with paper 1's prompt (greedy). */
+export class SummaryCache {
+  private readonly made = new Map<number, Summary>();
+  constructor(private readonly model: AnalysisModel, private readonly conversation: Conversation) {}
+
+  get(message: number): Summary | undefined {
+    const m = this.conversation.messages[message]!;
+    return m.summary !== undefined ? { text: m.summary, generated: false } : this.made.get(message);
+  }
+
+  async ensure(messages: number[], maxTokens = 48): Promise<void> {
+    const tok = this.model.tokenizer;
+    const stop = [...this.model.session.spec.eosTokenIds, ...(tok.eosToken ? [tok.idOf(tok.eosToken)] : [])].filter((i): i is number => i !== undefined);
+    for (const i of messages) {
+      if (this.get(i)) continue;
+      const prompt = tok.encode(tok.render([{ role: 'user', content: SUMMARY_PROMPT.replace('{response}', this.conversation.messages[i]!.content) }], true));
+      const ids = await greedyGenerate(this.model.session, prompt, { maxTokens, stopIds: stop });
+      this.made.set(i, { text: tok.decode(ids, true).trim() || '(empty summary)', generated: true });
+    }
+  }
+}
+
+function inputsFor(model: AnalysisModel, conversation: Conversation, summaries: SummaryCache): PolicyInputs {
+  return {
+    summaryOf: (m) => summaries.get(m),
+    fillerOf: (m) => fillerText(model.tokenizer, model.tokenizer.encode(conversation.messages[m]!.content).length, m + 1),
+  };
+}
+
+/** Scores one answer of a conversation under one policy: one forward pass, the final layer's attention. */
+export async function analyzePolicy(model: AnalysisModel, conversation: Conversation, policy: Policy | string, opts: AnalysisOptions = {}, summaries = new SummaryCache(model, conversation)): Promise<PolicyResult> {
+  const p = typeof policy === 'string' ? parsePolicy(policy) : policy;
+  const radius = opts.radius ?? DEFAULTS.radius;
+  const turns = selectTurn(conversation, opts.turn);
+  const spec = model.session.spec;
+  const layer = opts.layer ?? spec.numLayers - 1;
+  const needed = p.kind === 'summary' || p.kind === 'sum' ? Array.from({ length: turns.current.index }, (_, k) => summariesNeeded(p, selectTurn(conversation, k + 1))).flat() : [];
+  await summaries.ensure([...new Set(needed)]);
+  const inputs = inputsFor(model, conversation, summaries);
+  const msgs = applyPolicy(conversation, turns, p, inputs);
+  const renderer = asRenderer(model.tokenizer);
+  const r = renderContext(renderer, msgs);
+  const cur = r.contentSpans[msgs.length - 1]!;
+  const query = { start: cur.start, end: cur.start + cur.length };
+  const out = await model.session.forward({ ids: r.ids, attnRows: [query.start, query.end], layers: [layer], perHead: true, skipLogits: true });
+  const att = out.attention[0]!;
+  const S = r.ids.length;
+  const rows = { rows: att.mean, nRows: att.rows, seqLen: S };
+  const priorIdx = msgs.map((m, k) => (CATEGORY_OF[m.kind] === 'prior' ? k : -1)).filter((k) => k >= 0);
+  const priorSpans = priorIdx.map((k) => r.contentSpans[k]!);
+  const diag = diagonalRatio(rows, priorSpans, radius);
+  const mass = massPerMessage(rows, r.messageOf);
+  const currentIds = r.ids.slice(query.start, query.end);
+  const encodeChat = (m: { role: ContextMessage['role']; content: string }[], g: boolean) => model.tokenizer.encode(model.tokenizer.render(m, g));
+  const result: PolicyResult = {
+    policy: policySpec(p),
+    label: policyLabel(p),
+    turn: turns.current.index,
+    layer,
+    radius,
+    tokens: r.ids.map((id, i) => ({ id, text: model.tokenizer.decode([id]), category: r.categories[i]!, message: r.messageOf[i]! })),
+    messages: msgs.map((m, k) => ({
+      role: m.role, kind: m.kind, category: CATEGORY_OF[m.kind], source: m.source === null ? null : m.source + 1, round: m.round,
+      generated: m.generated === true, span: r.messageSpans[k]!, content: r.contentSpans[k]!,
+    })),
+    query,
+    ratios: categoryRatios(rows, r.categories),
+    diagonal: diag.total,
+    diagonalPerAnswer: priorIdx.map((k, i) => ({ message: k, round: msgs[k]!.round, value: diag.perAnswer[i]! })),
+    perHead: perHead(att.perHead!, spec.numHeads, att.rows, S).map((h) => ({ ratios: categoryRatios(h, r.categories), diagonal: diagonalRatio(h, priorSpans, radius).total })),
+    perMessage: msgs.map((m, k) => ({ message: k, kind: m.kind, round: m.round, mass: mass.get(k) ?? 0 })),
+    copy: priorIdx.map((k) => {
+      const s = r.contentSpans[k]!;
+      const earlier = r.ids.slice(s.start, s.start + s.length);
+      return { message: k, round: msgs[k]!.round, longestRun: longestCommonRun(currentIds, earlier), ngramOverlap: ngramOverlap(currentIds, earlier, opts.ngram ?? DEFAULTS.ngram) };
+    }),
+    cost: policyCost(conversation, turns.current.index, p, encodeChat, inputs),
+  };
+  if (opts.dumpAttention) result.attention = Array.from({ length: att.rows }, (_, i) => Array.from(att.mean.subarray(i * S, (i + 1) * S)));
+  return result;
+}
+
+export interface SweepPoint {
+  turn: number;
+  tokens: number;
+  ratios: CategoryRatios;
+  diagonal: number;
+}
+
+/** Paper 2's Fig. 2 for one conversation: every assistant turn t ≥ 2 in turn as the scored answer. */
+export async function roundsSweep(model: AnalysisModel, conversation: Conversation, policy: Policy | string, opts: Omit<AnalysisOptions, 'turn'> = {}, onTurn?: (done: number, total: number) => void): Promise<SweepPoint[]> {
+  const total = selectTurn(conversation).current.index;
+  const summaries = new SummaryCache(model, conversation);
+  const points: SweepPoint[] = [];
+  for (let t = 2; t <= total; t++) {
+    const r = await analyzePolicy(model, conversation, policy, { ...opts, turn: t, dumpAttention: false }, summaries);
+    points.push({ turn: t, tokens: r.tokens.length, ratios: r.ratios, diagonal: r.diagonal });
+    onTurn?.(t - 1, total - 1);
+  }
+  return points;
+}

@@ -1,0 +1,76 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { MAZE_TEXT } from '../helpers/maze';
+import { writeTinyModel } from '../helpers/tiny-model';
+
+const run = promisify(execFile);
+const cli = (...args: string[]) => run(process.execPath, ['bin/inertia-lens.mjs', ...args], { maxBuffer: 1 << 26 });
+
+describe('inertia-lens analyze and batch', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'il-analyze-'));
+  const model = writeTinyModel(join(dir, 'model'), { family: 'qwen2', heads: 4, kvHeads: 2, seed: 61 });
+  const maze = join(dir, 'maze.txt');
+  writeFileSync(maze, MAZE_TEXT);
+
+  it('analyze --json follows the documented contract', async () => {
+    const { stdout } = await cli('analyze', maze, '--model', model, '--policy', 'full', '--policy', 'clip:3:1', '--policy', 'ao', '--json', '--dump-attention');
+    const doc = JSON.parse(stdout);
+    expect(doc).toMatchObject({ model, backend: 'wasm', conversation: { format: 'text', messages: 9 } });
+    expect(doc.results.map((r: { policy: string }) => r.policy)).toEqual(['full', 'clip:3:1', 'ao']);
+    for (const r of doc.results) {
+      expect(Object.keys(r)).toEqual(expect.arrayContaining(['policy', 'tokens', 'query', 'ratios', 'diagonal', 'perHead', 'perMessage', 'cost', 'attention']));
+      expect(Object.keys(r.ratios)).toEqual(['sink', 'system', 'user', 'prior', 'current']);
+      expect(r.tokens[0]).toEqual({ id: expect.any(Number), text: expect.any(String), category: 'sink', message: 0 });
+      expect(r.perHead).toHaveLength(4);
+      expect(r.attention).toHaveLength(r.query.end - r.query.start);
+      expect(r.attention[0]).toHaveLength(r.tokens.length);
+      expect(r.cost.map((c: { round: number }) => c.round)).toEqual([1, 2, 3, 4]);
+    }
+    const [full, clip] = doc.results;
+    expect(clip.tokens.length).toBeLessThan(full.tokens.length); // clip:3:1 at turn 4 keeps one earlier round
+  });
+
+  it('prints a readable table without --json', async () => {
+    const { stdout } = await cli('analyze', maze, '--model', model, '--policy', 'window:1', '--turn', '3');
+    expect(stdout).toContain('turn 3');
+    expect(stdout).toMatch(/Window-1\s+\d+\s+0\.\d{4}/);
+  });
+
+  it('reports bad conversations and bad options by name, without a stack trace', async () => {
+    const bad = join(dir, 'bad.txt');
+    writeFileSync(bad, 'User: hi\nAssistant:   \n');
+    const e1 = await cli('analyze', bad, '--model', model).catch((e) => e);
+    expect(e1.code).toBe(1);
+    expect(e1.stderr).toContain('error at message 2, line 2: the assistant message is empty');
+    expect(e1.stderr).not.toContain('    at ');
+    const e2 = await cli('analyze', maze, '--model', model, '--policy', 'clip:2').catch((e) => e);
+    expect(e2.stderr).toContain('policy "clip:2": clip takes 2 numbers');
+    const e3 = await cli('analyze', maze, '--model', model, '--turn', '9').catch((e) => e);
+    expect(e3.stderr).toContain('turn 9 does not exist: the conversation has assistant turns 1..4');
+    const e4 = await cli('analyze', join(dir, 'none.txt'), '--model', model).catch((e) => e);
+    expect(e4.stderr).toContain('no such file');
+  });
+
+  it('batch writes one CSV row per conversation × policy, skips bad lines by number, and sums up', async () => {
+    const jsonl = join(dir, 'many.jsonl');
+    const conv = [
+      { role: 'user', content: 'Position (0,0).' }, { role: 'assistant', content: 'Action: east' },
+      { role: 'user', content: 'Position (1,0).' }, { role: 'assistant', content: 'Action: east' },
+    ];
+    writeFileSync(jsonl, [JSON.stringify(conv), '{"messages": [}', JSON.stringify({ messages: conv.slice(0, 2) })].join('\n'));
+    const out = join(dir, 'results.csv');
+    const { stderr } = await cli('batch', jsonl, '--model', model, '--policy', 'full', '--policy', 'de', '--out', out);
+    const rows = readFileSync(out, 'utf8').trim().split('\n');
+    expect(rows[0]).toBe('line,policy,turn,tokens,sink,system,user,prior,current,diagonal,context_tokens,prefilled');
+    expect(rows.slice(1).map((r) => r.split(',').slice(0, 3).join(','))).toEqual(['1,full,2', '1,de,2', '3,full,1', '3,de,1']);
+    expect(stderr).toMatch(/line 2: skipped: error at line 2(:\d+)?: invalid JSON/); // Node 20 gives no column here
+    expect(stderr).toContain('2 of 3 conversations analysed, 1 skipped; 4 rows written to');
+    expect(stderr).toMatch(/Full\s+mean prior 0\.\d{4}\s+mean diagonal 0\.\d{4}\s+\(2 rows\)/);
+    const swept = await cli('batch', jsonl, '--model', model, '--policy', 'full', '--sweep');
+    expect(swept.stdout.trim().split('\n').slice(1).map((r) => r.split(',').slice(0, 3).join(','))).toEqual(['1,full,2']);
+  });
+});
