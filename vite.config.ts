@@ -1,12 +1,27 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { DEMO_MODEL_FILES, DEMO_MODEL_PATH } from './src/model/demo';
+
+/** The dev server serves the demo model from the repo; the build copies it in. */
+function demoModel(): Plugin {
+  return {
+    name: 'inertia-lens:demo-model',
+    generateBundle() {
+      for (const f of DEMO_MODEL_FILES) {
+        const path = join(DEMO_MODEL_PATH, f);
+        if (existsSync(path)) this.emitFile({ type: 'asset', fileName: path, source: readFileSync(path) });
+      }
+    },
+  };
+}
 
 // Cross-origin isolation lets onnxruntime-web use wasm threads (SharedArrayBuffer).
 const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), demoModel()],
   server: { headers: isolation },
   preview: { headers: isolation },
   optimizeDeps: {

@@ -1,4 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { DEMO_MODEL_PATH } from '../model/demo';
 import { parameterCount } from '../model/config';
 import type { ComputeDtypeOption } from '../model/compute-dtype';
 import { ModelError } from '../model/errors';
@@ -13,9 +15,9 @@ const USAGE = `inertia-lens — conversational inertia, measured on a real model
 Usage:
   inertia-lens inspect-model <model-dir> [--layer L]... [--dtype D] [--json]
   inertia-lens forward <model-dir> --text "..." [--chat] [--top K] [--layer L] [--dtype D] [--json]
-  inertia-lens analyze <conversation-file> --model <dir> [--policy SPEC]... [--turn N] [--layer L]
+  inertia-lens analyze <conversation-file> [--model <dir>] [--policy SPEC]... [--turn N] [--layer L]
                        [--radius R] [--sweep] [--json] [--dump-attention]
-  inertia-lens batch <file.jsonl> --model <dir> [--policy SPEC]... [--out results.csv] [--sweep]
+  inertia-lens batch <file.jsonl> [--model <dir>] [--policy SPEC]... [--out results.csv] [--sweep]
                        [--turn N] [--layer L] [--radius R]
 
 Commands:
@@ -33,6 +35,7 @@ Options:
   --layer L   inspect layer L (0-based; repeatable for inspect-model); default the final layer
   --top K     how many next tokens to print (default 5)
   --dtype D   compute dtype: auto (default; fp32 in Node), fp32, or fp16 (norms and softmax stay fp32)
+  --model D   the model folder for analyze and batch (default: the embedded demo model, models/inertia-demo)
   --policy S  full, window:W, clip:H:L, summary:H:L, ao, lt, sum, de, filler (repeatable; default full)
   --turn N    the assistant turn to score, 1-based (default: the last); later messages are ignored
   --radius R  diagonal radius r (default 5)
@@ -151,7 +154,7 @@ export async function main(argv: string[]): Promise<void> {
   const dir = positionals[0];
   const analysis = command === 'analyze' || command === 'batch';
   if (!dir) fail(`${command} needs ${analysis ? 'a conversation file' : 'a model folder'}\n\n${USAGE}`);
-  if (analysis && !values.model) fail(`${command} needs --model <dir>`);
+  const modelDir = values.model ?? fileURLToPath(new URL(`../../${DEMO_MODEL_PATH}`, import.meta.url));
   const layers = values.layer?.map((l) => {
     const n = Number(l);
     if (!Number.isInteger(n)) fail(`--layer takes a whole number, got "${l}"`);
@@ -180,9 +183,9 @@ export async function main(argv: string[]): Promise<void> {
         ...(values.radius !== undefined && { radius: whole('--radius', values.radius, 0)! }),
         ...(layers?.[0] !== undefined && { layer: layers[0] }),
       };
-      const model = await open(values.model!, common);
+      const model = await open(modelDir, common);
       try {
-        if (command === 'analyze') await analyzeCommand(model, dir, args, values.model!);
+        if (command === 'analyze') await analyzeCommand(model, dir, args, values.model ?? DEMO_MODEL_PATH);
         else await batchCommand(model, dir, args, values.out);
       } finally {
         await model.session.release();

@@ -1,3 +1,5 @@
+import { mulberry32 } from '../util/random';
+
 /**
  * Paper 1 §4.2's control: each earlier answer replaced by neutral text of the same token length, so a
  * person can see whether attention to earlier answers follows their content or only their length.
@@ -15,23 +17,13 @@ export interface TextCodec {
   decode(ids: number[]): string;
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Neutral text whose token count equals `targetTokens` (or is as close as the tokenizer allows). */
 export function fillerText(codec: TextCodec, targetTokens: number, seed: number): string {
   if (targetTokens <= 0) return '';
   let best = '';
   let bestGap = Infinity;
   for (let attempt = 0; attempt < 8; attempt++) {
-    const next = rng(seed * 7919 + attempt);
+    const next = mulberry32(seed * 7919 + attempt);
     let text = '';
     while (codec.encode(text).length < targetTokens) text += (text ? ' ' : '') + WORDS[Math.floor(next() * WORDS.length)];
     const ids = codec.encode(text);

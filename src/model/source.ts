@@ -40,44 +40,56 @@ export function fileListSource(files: Iterable<{ name: string; arrayBuffer(): Pr
  */
 export function urlSource(base: string, repo: string, revision = 'main', fetchImpl: typeof fetch = fetch): ModelSource {
   const root = `${base.replace(/\/+$/, '')}/${repo}/resolve/${revision}`;
+  return { label: root, read: (file, onProgress) => fetchFile(`${root}/${file}`, file, fetchImpl, onProgress) };
+}
+
+/** Fetches one file, streaming progress; null on 404; errors name the file and the URL. */
+async function fetchFile(url: string, file: string, fetchImpl: typeof fetch, onProgress?: (p: ReadProgress) => void): Promise<Uint8Array | null> {
+  let res: Response;
+  try {
+    res = await fetchImpl(url);
+  } catch (e) {
+    throw new ModelError(file, `could not fetch ${url} (${(e as Error).message})`);
+  }
+  if (res.status === 404) return null;
+  if (!res.ok) throw new ModelError(file, `fetching ${url} failed: HTTP ${res.status}`);
+  const lenHeader = res.headers.get('content-length');
+  const total = lenHeader ? Number(lenHeader) : null;
+  if (!res.body) {
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    onProgress?.({ file, loaded: bytes.byteLength, total });
+    return bytes;
+  }
+  const chunks: Uint8Array[] = [];
+  let loaded = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.byteLength;
+    onProgress?.({ file, loaded, total });
+  }
+  if (total !== null && loaded !== total) throw new ModelError(file, `download ended after ${loaded} of ${total} bytes`);
+  const out = new Uint8Array(loaded);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/**
+ * A plain folder URL (`{base}/{file}`) whose files are known in advance, e.g. the embedded demo model
+ * served by the app: files outside the list are absent without a request (a dev server's HTML fallback
+ * cannot pose as a missing file).
+ */
+export function folderUrlSource(base: string, files: readonly string[], label = base, fetchImpl: typeof fetch = fetch): ModelSource {
+  const root = base.replace(/\/+$/, '');
   return {
-    label: root,
-    async read(file, onProgress) {
-      const url = `${root}/${file}`;
-      let res: Response;
-      try {
-        res = await fetchImpl(url);
-      } catch (e) {
-        throw new ModelError(file, `could not fetch ${url} (${(e as Error).message})`);
-      }
-      if (res.status === 404) return null;
-      if (!res.ok) throw new ModelError(file, `fetching ${url} failed: HTTP ${res.status}`);
-      const lenHeader = res.headers.get('content-length');
-      const total = lenHeader ? Number(lenHeader) : null;
-      if (!res.body) {
-        const bytes = new Uint8Array(await res.arrayBuffer());
-        onProgress?.({ file, loaded: bytes.byteLength, total });
-        return bytes;
-      }
-      const chunks: Uint8Array[] = [];
-      let loaded = 0;
-      const reader = res.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        chunks.push(value);
-        loaded += value.byteLength;
-        onProgress?.({ file, loaded, total });
-      }
-      if (total !== null && loaded !== total) throw new ModelError(file, `download ended after ${loaded} of ${total} bytes`);
-      const out = new Uint8Array(loaded);
-      let at = 0;
-      for (const c of chunks) {
-        out.set(c, at);
-        at += c.byteLength;
-      }
-      return out;
-    },
+    label,
+    read: (file, onProgress) => (files.includes(file) ? fetchFile(`${root}/${file}`, file, fetchImpl, onProgress) : Promise.resolve(null)),
   };
 }
 

@@ -45,6 +45,8 @@ const IDLE: LoadState = { status: 'idle', stage: null, file: null, loaded: 0, to
 
 /** The open model lives outside React state: it holds an ORT session, not data to render. */
 let current: OpenModel | null = null;
+/** Only the newest load may land: a slower, older one (say the demo model at start-up) is dropped. */
+let latestLoad = 0;
 
 export const useModelStore = create<ModelState>()((set) => ({
   load: IDLE,
@@ -53,14 +55,22 @@ export const useModelStore = create<ModelState>()((set) => ({
   forwardError: null,
 
   async loadModel(source) {
+    const id = ++latestLoad;
+    const stale = () => id !== latestLoad;
     set({ load: { ...IDLE, status: 'loading', stage: 'download' } });
     try {
       const opened = await openModel(source, {
-        onProgress: (p) =>
+        onProgress: (p) => {
+          if (stale()) return;
           set((s) => ({
             load: { ...s.load, stage: p.stage, ...(p.read && { file: p.read.file, loaded: p.read.loaded, total: p.read.total }) },
-          })),
+          }));
+        },
       });
+      if (stale()) {
+        await opened.session.release();
+        return;
+      }
       await current?.session.release();
       current = opened;
       const { checkpoint, graph, session } = opened;
@@ -79,7 +89,7 @@ export const useModelStore = create<ModelState>()((set) => ({
       });
     } catch (e) {
       // The previously loaded model, if any, stays usable.
-      set((s) => ({ load: { ...s.load, status: 'error', error: (e as Error).message } }));
+      if (!stale()) set((s) => ({ load: { ...s.load, status: 'error', error: (e as Error).message } }));
     }
   },
 

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { f32ToBf16, f32ToF16 } from '../../src/model/dtype';
 import { writeSafetensors, type SafetensorsDtype } from '../../src/model/safetensors';
+import { mulberry32 } from '../../src/util/random';
 import { TINY_VOCAB, tinyTokenizerConfig, tinyTokenizerJson } from './tiny-tokenizer';
 
 /** Options of a tiny random-weight checkpoint written in Hugging Face layout by the tests themselves. */
@@ -27,14 +28,7 @@ export interface TinyOptions {
 
 /** mulberry32 + Box–Muller: deterministic normal samples. */
 function normals(seed: number): () => number {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const uniform = mulberry32(seed);
   return () => Math.sqrt(-2 * Math.log(uniform() + 1e-12)) * Math.cos(2 * Math.PI * uniform());
 }
 

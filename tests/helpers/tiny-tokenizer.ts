@@ -1,25 +1,13 @@
+import { byteChars, CHATML_TEMPLATE } from '../../src/model/chatml';
+
 /**
  * A tiny byte-level BPE tokenizer (256 byte tokens, no merges) plus ChatML special tokens, in the
  * tokenizer.json format @huggingface/tokenizers loads: tests get a real tokenizer without a download.
  */
+export { CHATML_TEMPLATE };
 export const SPECIAL_TOKENS = ['<|im_start|>', '<|im_end|>', '<|endoftext|>'];
 export const TINY_VOCAB = 256 + SPECIAL_TOKENS.length;
 
-export const CHATML_TEMPLATE =
-  "{%- for message in messages %}{{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>\\n' }}{%- endfor %}" +
-  "{%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}{%- endif %}";
-
-/** GPT-2's bytes_to_unicode: printable stand-ins for every byte. */
-function byteChars(): string[] {
-  const keep: number[] = [];
-  for (let b = 33; b <= 126; b++) keep.push(b);
-  for (let b = 161; b <= 172; b++) keep.push(b);
-  for (let b = 174; b <= 255; b++) keep.push(b);
-  const chars: string[] = new Array(256);
-  let extra = 0;
-  for (let b = 0; b < 256; b++) chars[b] = String.fromCharCode(keep.includes(b) ? b : 256 + extra++);
-  return chars;
-}
 
 export function tinyTokenizerJson(): Record<string, unknown> {
   const vocab: Record<string, number> = {};

@@ -1,0 +1,20 @@
+/**
+ * Prints what the embedded demo model shows (issue 4's four figures), measured on the committed model.
+ *   npm run figures
+ */
+import { dirSource } from '../src/cli/dir-source';
+import { openModel } from '../src/runtime/open-model';
+import { DEMO_DIR, heldOutContinuations, inertiaFigures } from '../training/figures';
+
+const model = await openModel(dirSource(DEMO_DIR));
+const f4 = (v: number) => v.toFixed(4);
+const cont = await heldOutContinuations(model);
+console.log(`1. greedy continuation of ${cont.total} held-out conversations: ${cont.wellFormed} well-formed, ${cont.exact} equal to the generator's answer`);
+for (const s of cont.samples) console.log(`     ${s.ok ? 'ok ' : 'BAD'} ${JSON.stringify(s.got)}   (data: ${JSON.stringify(s.expected)})`);
+const f = await inertiaFigures(model);
+console.log(`2. maze example, last answer: diagonal ratio full ${f4(f.diagonalFull)} vs filler ${f4(f.diagonalFiller)}: ×${(f.diagonalFull / f.diagonalFiller).toFixed(2)}`);
+console.log(`3. rounds sweep under full (turns ${f.turns[0]}..${f.turns[f.turns.length - 1]}): prior share Spearman ρ = ${f.priorSpearman.toFixed(3)}; slope per round prior ${f4(f.priorSlope)}, user ${f4(f.userSlope)}`);
+console.log(`     prior: ${f.prior.map(f4).join(' ')}`);
+console.log(`     user:  ${f.user.map(f4).join(' ')}`);
+console.log(`4. mean diagonal over the rounds: ${Object.entries(f.meanDiagonal).map(([k, v]) => `${k} ${f4(v)}`).join(', ')}`);
+await model.session.release();

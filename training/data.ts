@@ -1,0 +1,193 @@
+/**
+ * The demo model's training data: a seeded generator of the multi-turn conversations the papers study.
+ * Read this file to know exactly what the model was taught.
+ *  - maze episodes (paper 2): the user reports position, walls and goal; the assistant answers with a
+ *    thought and an action. Some episodes repeat an earlier wrong action into a wall for a few rounds
+ *    (conversational inertia); most of those then break out of it.
+ *  - incrementally specified arithmetic (paper 1 §4.1): facts arrive turn by turn, the assistant keeps
+ *    a running total, and answers the question at the end.
+ *  - chat: standalone asks mixed into a conversation (paper 1's "new ask") and iterative edit requests.
+ */
+import type { Message } from '../src/conversation/types';
+import { mulberry32 } from '../src/util/random';
+
+export type Rng = () => number;
+export const rng: (seed: number) => Rng = mulberry32;
+const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+
+// ---------------------------------------------------------------- maze
+type Dir = 'north' | 'south' | 'east' | 'west';
+const DIRS: Dir[] = ['north', 'south', 'east', 'west'];
+const STEP: Record<Dir, [number, number]> = { north: [0, -1], south: [0, 1], east: [1, 0], west: [-1, 0] };
+export const MAZE_SYSTEM = 'You are a maze agent. Each turn, answer with one thought and one action: north, south, east or west.';
+
+/** Walls around a cell: the grid border plus seeded inner walls. */
+function wallsAt(x: number, y: number, size: number, seed: number): Dir[] {
+  return DIRS.filter((d) => {
+    const [dx, dy] = STEP[d];
+    const nx = x + dx;
+    const ny = y + dy;
+    if (nx < 0 || ny < 0 || nx >= size || ny >= size) return true;
+    const a = Math.min(x * size + y, nx * size + ny);
+    const b = Math.max(x * size + y, nx * size + ny);
+    return rng(seed * 1000003 + a * 97 + b)() < 0.22;
+  });
+}
+
+function toward(x: number, y: number, gx: number, gy: number, walls: Dir[], r: Rng): { dir: Dir; why: string } {
+  const wanted: Dir[] = [];
+  if (gx > x) wanted.push('east');
+  if (gx < x) wanted.push('west');
+  if (gy > y) wanted.push('south');
+  if (gy < y) wanted.push('north');
+  const open = wanted.filter((d) => !walls.includes(d));
+  if (open.length) {
+    const dir = pick(r, open);
+    return { dir, why: wanted.length > 1 ? `the goal is ${gy > y ? 'south' : 'north'}-${gx > x ? 'east' : 'west'}, go ${dir}` : `the goal is ${dir}` };
+  }
+  const free = DIRS.filter((d) => !walls.includes(d));
+  const dir = pick(r, free.length ? free : DIRS);
+  return { dir, why: `${wanted.join(' and ')} ${wanted.length > 1 ? 'are' : 'is'} blocked, try ${dir}` };
+}
+
+export function mazeEpisode(r: Rng, rounds = int(r, 8, 16)): Message[] {
+  const size = 6;
+  const seed = int(r, 1, 1e6);
+  let x = int(r, 0, 2);
+  let y = int(r, 0, 2);
+  const gx = int(r, 3, 5);
+  const gy = int(r, 3, 5);
+  const msgs: Message[] = [{ role: 'system', content: MAZE_SYSTEM }];
+  // Inertia: from some round on, the agent keeps repeating its last action even into a wall.
+  const stuckFrom = r() < 0.35 ? int(r, 2, rounds - 3) : Infinity;
+  const stuckFor = int(r, 2, 5);
+  const breaksOut = r() < 0.7;
+  let last: Dir = 'east';
+  let bumped = false;
+  for (let t = 1; t <= rounds; t++) {
+    const walls = wallsAt(x, y, size, seed);
+    const wallText = walls.length ? walls.join(', ') : 'none';
+    const bump = bumped ? ' You hit a wall.' : '';
+    msgs.push({ role: 'user', content: `Round ${t}. Position (${x},${y}). Walls: ${wallText}. Goal: (${gx},${gy}).${bump}` });
+    let dir: Dir;
+    let thought: string;
+    if (x === gx && y === gy) {
+      msgs.push({ role: 'assistant', content: 'Thought: I am at the goal.\nAction: stay' });
+      break;
+    }
+    const stuck = t >= stuckFrom && (t < stuckFrom + stuckFor || !breaksOut);
+    if (stuck) {
+      dir = last;
+      thought = `keep going ${dir}`;
+    } else if (bumped && t === stuckFrom + stuckFor) {
+      ({ dir } = toward(x, y, gx, gy, walls, r));
+      thought = `${last} is blocked, I must change direction, go ${dir}`;
+    } else {
+      ({ dir, why: thought } = toward(x, y, gx, gy, walls, r));
+    }
+    msgs.push({ role: 'assistant', content: `Thought: ${thought}.\nAction: ${dir}` });
+    bumped = walls.includes(dir);
+    if (!bumped) {
+      x += STEP[dir][0];
+      y += STEP[dir][1];
+    }
+    last = dir;
+  }
+  return msgs;
+}
+
+// ---------------------------------------------------------------- arithmetic
+const NAMES = ['Tom', 'Ana', 'Lee', 'Mia', 'Sam', 'Eva', 'Ben', 'Ida'];
+const ITEMS = ['apples', 'coins', 'books', 'stamps', 'shells', 'cards', 'pens', 'eggs'];
+export const MATH_SYSTEM = 'You solve a word problem whose facts arrive one turn at a time. Keep a running total.';
+
+export function arithmeticProblem(r: Rng): Message[] {
+  const name = pick(r, NAMES);
+  const item = pick(r, ITEMS);
+  let total = int(r, 2, 20);
+  const msgs: Message[] = [
+    { role: 'system', content: MATH_SYSTEM },
+    { role: 'user', content: `Fact: ${name} has ${total} ${item}.` },
+    { role: 'assistant', content: `So far: ${name} has ${total} ${item}.` },
+  ];
+  const steps = int(r, 2, 6);
+  for (let i = 0; i < steps; i++) {
+    const kind = total > 3 && r() < 0.4 ? 'loses' : r() < 0.2 ? 'doubles' : 'gets';
+    const before = total;
+    let fact: string;
+    let work: string;
+    if (kind === 'doubles') {
+      total *= 2;
+      fact = `${name} doubles the ${item}.`;
+      work = `${before} × 2 = ${total}`;
+    } else {
+      const n = kind === 'loses' ? int(r, 1, Math.min(9, total - 1)) : int(r, 1, 15);
+      total = kind === 'loses' ? total - n : total + n;
+      fact = `${name} ${kind === 'loses' ? 'gives away' : 'gets'} ${n} ${item}.`;
+      work = `${before} ${kind === 'loses' ? '−' : '+'} ${n} = ${total}`;
+    }
+    msgs.push({ role: 'user', content: `Fact: ${fact}` }, { role: 'assistant', content: `So far: ${work} ${item}.` });
+  }
+  msgs.push({ role: 'user', content: `Question: how many ${item} does ${name} have now?` }, { role: 'assistant', content: `Answer: ${total} ${item}.` });
+  return msgs;
+}
+
+// ---------------------------------------------------------------- chat: new asks and edits
+const COLORS = ['red', 'green', 'blue', 'yellow', 'purple', 'orange', 'white', 'black', 'pink', 'gray'];
+const ANIMALS = ['cat', 'dog', 'fox', 'owl', 'bee', 'cow', 'elk', 'ant', 'bat', 'yak'];
+export const CHAT_SYSTEM = 'You are a helpful assistant. Answer briefly.';
+
+function newAsk(r: Rng): [string, string] {
+  const a = int(r, 2, 30);
+  const b = int(r, 2, 30);
+  return pick(r, [
+    (): [string, string] => [`New question: what is ${a} plus ${b}?`, `${a} plus ${b} is ${a + b}.`],
+    (): [string, string] => [`New question: is ${a} larger than ${b}?`, a > b ? `Yes, ${a} is larger than ${b}.` : a === b ? `No, ${a} equals ${b}.` : `No, ${a} is smaller than ${b}.`],
+    (): [string, string] => { const c = pick(r, ANIMALS); return [`New question: how do you spell ${c} backwards?`, `${c} backwards is ${[...c].reverse().join('')}.`]; },
+  ])();
+}
+
+export function chatSession(r: Rng): Message[] {
+  const pool = pick(r, [COLORS, ANIMALS]);
+  const noun = pool === COLORS ? 'colors' : 'animals';
+  let list = [...pool].sort(() => r() - 0.5).slice(0, int(r, 2, 4));
+  const msgs: Message[] = [
+    { role: 'system', content: CHAT_SYSTEM },
+    { role: 'user', content: `Write a list of ${list.length} ${noun}.` },
+    { role: 'assistant', content: `Here is the list: ${list.join(', ')}.` },
+  ];
+  const turns = int(r, 3, 8);
+  for (let i = 0; i < turns; i++) {
+    if (r() < 0.3) {
+      const [q, a] = newAsk(r);
+      msgs.push({ role: 'user', content: q }, { role: 'assistant', content: a });
+      continue;
+    }
+    const unused = pool.filter((p) => !list.includes(p));
+    const op = list.length > 2 && r() < 0.35 ? 'remove' : unused.length && r() < 0.5 ? 'add' : 'replace';
+    let ask: string;
+    if (op === 'remove') {
+      const gone = pick(r, list);
+      list = list.filter((x) => x !== gone);
+      ask = `Remove ${gone}.`;
+    } else if (op === 'add' && unused.length) {
+      const extra = pick(r, unused);
+      list = [...list, extra];
+      ask = `Add ${extra}.`;
+    } else {
+      const old = pick(r, list);
+      const repl = pick(r, unused.length ? unused : pool);
+      list = list.map((x) => (x === old ? repl : x));
+      ask = `Replace ${old} with ${repl}.`;
+    }
+    msgs.push({ role: 'user', content: ask }, { role: 'assistant', content: `Here is the list: ${list.join(', ')}.` });
+  }
+  return msgs;
+}
+
+/** One conversation: half maze, a quarter arithmetic, a quarter chat. */
+export function conversation(r: Rng): Message[] {
+  const u = r();
+  return u < 0.5 ? mazeEpisode(r) : u < 0.75 ? arithmeticProblem(r) : chatSession(r);
+}

@@ -1,0 +1,93 @@
+/**
+ * What the demo model must show (issue 4), measured with the analysis pipeline itself on the
+ * committed model. Shared by `npm run figures` (prints) and tests/unit/demo-model.test.ts (asserts).
+ */
+import { readFileSync } from 'node:fs';
+import { analyzePolicy, roundsSweep, type AnalysisModel } from '../src/analysis/analyze';
+import { greedyGenerate } from '../src/analysis/generate';
+import { parseConversation } from '../src/conversation/parse';
+import type { Conversation, Message } from '../src/conversation/types';
+import { slope, spearman } from '../src/metrics/stats';
+import { conversation, MAZE_SYSTEM, MATH_SYSTEM, rng } from './data';
+
+export const DEMO_DIR = 'models/inertia-demo';
+export const MAZE_EXAMPLE = 'examples/maze.json';
+
+const FORMATS: [string, RegExp][] = [
+  [MAZE_SYSTEM, /^Thought: [^\n]+\.\nAction: (north|south|east|west|stay)$/],
+  [MATH_SYSTEM, /^(So far: [^\n]+\.|Answer: \d+ \w+\.)$/],
+  ['', /^[^\n]+\.$/], // chat: one sentence
+];
+
+export interface ContinuationResult {
+  total: number;
+  wellFormed: number;
+  exact: number;
+  samples: { expected: string; got: string; ok: boolean }[];
+}
+
+/** Greedy continuation of held-out conversations (seeds the training never used), cut at a random turn. */
+export async function heldOutContinuations(model: AnalysisModel, n = 24): Promise<ContinuationResult> {
+  const tok = model.tokenizer;
+  const stop = [tok.idOf('<|im_end|>')!];
+  const out: ContinuationResult = { total: n, wellFormed: 0, exact: 0, samples: [] };
+  for (let i = 0; i < n; i++) {
+    const r = rng(777_000 + i);
+    const msgs: Message[] = conversation(r);
+    const answers = msgs.map((m, k) => (m.role === 'assistant' ? k : -1)).filter((k) => k > 0);
+    const cut = answers[1 + Math.floor(r() * (answers.length - 1))]!;
+    const prompt = tok.encode(tok.render(msgs.slice(0, cut), true));
+    const got = tok.decode(await greedyGenerate(model.session, prompt, { maxTokens: 48, stopIds: stop }), true);
+    const format = FORMATS.find(([sys]) => msgs[0]!.content === sys || sys === '')![1];
+    const ok = format.test(got);
+    out.wellFormed += ok ? 1 : 0;
+    out.exact += got === msgs[cut]!.content ? 1 : 0;
+    if (out.samples.length < 4) out.samples.push({ expected: msgs[cut]!.content, got, ok });
+  }
+  return out;
+}
+
+export function mazeExample(): Conversation {
+  const parsed = parseConversation(readFileSync(MAZE_EXAMPLE, 'utf8'));
+  if (!parsed.conversation) throw new Error(`${MAZE_EXAMPLE} is not a valid conversation`);
+  return parsed.conversation;
+}
+
+export interface InertiaFigures {
+  /** Last answer of the maze example: diagonal ratio under full and under filler. */
+  diagonalFull: number;
+  diagonalFiller: number;
+  /** Sweep under full: turns, prior and user shares, their Spearman ρ with the turn and their slopes. */
+  turns: number[];
+  prior: number[];
+  user: number[];
+  priorSpearman: number;
+  priorSlope: number;
+  userSlope: number;
+  /** Mean diagonal over the sweep's turns under each policy. */
+  meanDiagonal: Record<string, number>;
+}
+
+export async function inertiaFigures(model: AnalysisModel, clips = ['clip:12:1', 'clip:6:1']): Promise<InertiaFigures> {
+  const conv = mazeExample();
+  const full = await analyzePolicy(model, conv, 'full');
+  const filler = await analyzePolicy(model, conv, 'filler');
+  const sweep = await roundsSweep(model, conv, 'full');
+  const turns = sweep.map((p) => p.turn);
+  const prior = sweep.map((p) => p.ratios.prior);
+  const user = sweep.map((p) => p.ratios.user);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const meanDiagonal: Record<string, number> = { full: mean(sweep.map((p) => p.diagonal)) };
+  for (const c of clips) meanDiagonal[c] = mean((await roundsSweep(model, conv, c)).map((p) => p.diagonal));
+  return {
+    diagonalFull: full.diagonal,
+    diagonalFiller: filler.diagonal,
+    turns,
+    prior,
+    user,
+    priorSpearman: spearman(turns, prior),
+    priorSlope: slope(turns, prior),
+    userSlope: slope(turns, user),
+    meanDiagonal,
+  };
+}
