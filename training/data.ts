@@ -4,6 +4,9 @@
  *  - maze episodes (paper 2): the user reports position, walls and goal; the assistant answers with a
  *    thought and an action. Some episodes repeat an earlier wrong action into a wall for a few rounds
  *    (conversational inertia); most of those then break out of it.
+ *  Every conversation keeps one answer style (phrasing, action format, list prefix) chosen at its
+ *  start, as a model keeps the style of its own earlier answers: the right wording of an answer can
+ *  only be read from the earlier answers, which is the imitation the papers describe.
  *  - incrementally specified arithmetic (paper 1 §4.1): facts arrive turn by turn, the assistant keeps
  *    a running total, and answers the question at the end.
  *  - chat: standalone asks mixed into a conversation (paper 1's "new ask") and iterative edit requests.
@@ -35,7 +38,23 @@ function wallsAt(x: number, y: number, size: number, seed: number): Dir[] {
   });
 }
 
-function toward(x: number, y: number, gx: number, gy: number, walls: Dir[], r: Rng): { dir: Dir; why: string } {
+/** One episode's answer style: each situation's phrasing and the action line's format. */
+interface MazeStyle {
+  toward: (dirs: string, dir: Dir) => string;
+  keep: (dir: Dir) => string;
+  blocked: (wanted: string, dir: Dir) => string;
+  change: (last: Dir, dir: Dir) => string;
+  goal: string;
+  action: string;
+}
+const MAZE_STYLES: MazeStyle[] = [
+  { toward: (d, x) => `the goal is ${d}, go ${x}`, keep: (x) => `keep going ${x}`, blocked: (w, x) => `${w} is blocked, try ${x}`, change: (l, x) => `${l} is blocked, I must change direction, go ${x}`, goal: 'I am at the goal', action: 'Action: ' },
+  { toward: (d, x) => `heading ${x}, the goal lies ${d}`, keep: (x) => `same as before, ${x} again`, blocked: (w, x) => `cannot go ${w}, so ${x}`, change: (l, x) => `stop repeating ${l}, turn ${x}`, goal: 'goal reached', action: 'Move: ' },
+  { toward: (d, x) => `moving ${x} brings me closer, goal ${d}`, keep: (x) => `continue ${x} as planned`, blocked: (w, x) => `a wall stops ${w}, use ${x}`, change: (l, x) => `${l} fails every time, switch to ${x}`, goal: 'arrived at the goal', action: 'Next move: ' },
+  { toward: (d, x) => `${x} is the way, target ${d}`, keep: (x) => `stay the course, ${x}`, blocked: (w, x) => `${w} closed, taking ${x}`, change: (l, x) => `enough ${l}, now ${x}`, goal: 'done, this is the goal', action: 'Action -> ' },
+];
+
+function toward(x: number, y: number, gx: number, gy: number, walls: Dir[], r: Rng, style: MazeStyle): { dir: Dir; why: string } {
   const wanted: Dir[] = [];
   if (gx > x) wanted.push('east');
   if (gx < x) wanted.push('west');
@@ -44,11 +63,11 @@ function toward(x: number, y: number, gx: number, gy: number, walls: Dir[], r: R
   const open = wanted.filter((d) => !walls.includes(d));
   if (open.length) {
     const dir = pick(r, open);
-    return { dir, why: wanted.length > 1 ? `the goal is ${gy > y ? 'south' : 'north'}-${gx > x ? 'east' : 'west'}, go ${dir}` : `the goal is ${dir}` };
+    return { dir, why: style.toward(wanted.length > 1 ? `${gy > y ? 'south' : 'north'}-${gx > x ? 'east' : 'west'}` : dir, dir) };
   }
   const free = DIRS.filter((d) => !walls.includes(d));
   const dir = pick(r, free.length ? free : DIRS);
-  return { dir, why: `${wanted.join(' and ')} ${wanted.length > 1 ? 'are' : 'is'} blocked, try ${dir}` };
+  return { dir, why: style.blocked(wanted.join(' and '), dir) };
 }
 
 export function mazeEpisode(r: Rng, rounds = int(r, 8, 16)): Message[] {
@@ -59,10 +78,11 @@ export function mazeEpisode(r: Rng, rounds = int(r, 8, 16)): Message[] {
   const gx = int(r, 3, 5);
   const gy = int(r, 3, 5);
   const msgs: Message[] = [{ role: 'system', content: MAZE_SYSTEM }];
+  const style = pick(r, MAZE_STYLES);
   // Inertia: from some round on, the agent keeps repeating its last action even into a wall.
-  const stuckFrom = r() < 0.35 ? int(r, 2, rounds - 3) : Infinity;
-  const stuckFor = int(r, 2, 5);
-  const breaksOut = r() < 0.7;
+  const stuckFrom = r() < 0.5 ? int(r, 2, rounds - 3) : Infinity;
+  const stuckFor = int(r, 2, 6);
+  const breaksOut = r() < 0.6;
   let last: Dir = 'east';
   let bumped = false;
   for (let t = 1; t <= rounds; t++) {
@@ -73,20 +93,20 @@ export function mazeEpisode(r: Rng, rounds = int(r, 8, 16)): Message[] {
     let dir: Dir;
     let thought: string;
     if (x === gx && y === gy) {
-      msgs.push({ role: 'assistant', content: 'Thought: I am at the goal.\nAction: stay' });
+      msgs.push({ role: 'assistant', content: `Thought: ${style.goal}.\n${style.action}stay` });
       break;
     }
     const stuck = t >= stuckFrom && (t < stuckFrom + stuckFor || !breaksOut);
     if (stuck) {
       dir = last;
-      thought = `keep going ${dir}`;
+      thought = style.keep(dir);
     } else if (bumped && t === stuckFrom + stuckFor) {
-      ({ dir } = toward(x, y, gx, gy, walls, r));
-      thought = `${last} is blocked, I must change direction, go ${dir}`;
+      ({ dir } = toward(x, y, gx, gy, walls, r, style));
+      thought = style.change(last, dir);
     } else {
-      ({ dir, why: thought } = toward(x, y, gx, gy, walls, r));
+      ({ dir, why: thought } = toward(x, y, gx, gy, walls, r, style));
     }
-    msgs.push({ role: 'assistant', content: `Thought: ${thought}.\nAction: ${dir}` });
+    msgs.push({ role: 'assistant', content: `Thought: ${thought}.\n${style.action}${dir}` });
     bumped = walls.includes(dir);
     if (!bumped) {
       x += STEP[dir][0];
@@ -102,14 +122,21 @@ const NAMES = ['Tom', 'Ana', 'Lee', 'Mia', 'Sam', 'Eva', 'Ben', 'Ida'];
 const ITEMS = ['apples', 'coins', 'books', 'stamps', 'shells', 'cards', 'pens', 'eggs'];
 export const MATH_SYSTEM = 'You solve a word problem whose facts arrive one turn at a time. Keep a running total.';
 
+const MATH_STYLES = [
+  { running: 'So far:', answer: 'Answer:' },
+  { running: 'Running total:', answer: 'Final answer:' },
+  { running: 'Now:', answer: 'Result:' },
+];
+
 export function arithmeticProblem(r: Rng): Message[] {
   const name = pick(r, NAMES);
   const item = pick(r, ITEMS);
+  const style = pick(r, MATH_STYLES);
   let total = int(r, 2, 20);
   const msgs: Message[] = [
     { role: 'system', content: MATH_SYSTEM },
     { role: 'user', content: `Fact: ${name} has ${total} ${item}.` },
-    { role: 'assistant', content: `So far: ${name} has ${total} ${item}.` },
+    { role: 'assistant', content: `${style.running} ${name} has ${total} ${item}.` },
   ];
   const steps = int(r, 2, 6);
   for (let i = 0; i < steps; i++) {
@@ -127,9 +154,9 @@ export function arithmeticProblem(r: Rng): Message[] {
       fact = `${name} ${kind === 'loses' ? 'gives away' : 'gets'} ${n} ${item}.`;
       work = `${before} ${kind === 'loses' ? '−' : '+'} ${n} = ${total}`;
     }
-    msgs.push({ role: 'user', content: `Fact: ${fact}` }, { role: 'assistant', content: `So far: ${work} ${item}.` });
+    msgs.push({ role: 'user', content: `Fact: ${fact}` }, { role: 'assistant', content: `${style.running} ${work} ${item}.` });
   }
-  msgs.push({ role: 'user', content: `Question: how many ${item} does ${name} have now?` }, { role: 'assistant', content: `Answer: ${total} ${item}.` });
+  msgs.push({ role: 'user', content: `Question: how many ${item} does ${name} have now?` }, { role: 'assistant', content: `${style.answer} ${total} ${item}.` });
   return msgs;
 }
 
@@ -152,10 +179,11 @@ export function chatSession(r: Rng): Message[] {
   const pool = pick(r, [COLORS, ANIMALS]);
   const noun = pool === COLORS ? 'colors' : 'animals';
   let list = [...pool].sort(() => r() - 0.5).slice(0, int(r, 2, 4));
+  const prefix = pick(r, ['Here is the list:', 'Updated list:', 'The list is now:']);
   const msgs: Message[] = [
     { role: 'system', content: CHAT_SYSTEM },
     { role: 'user', content: `Write a list of ${list.length} ${noun}.` },
-    { role: 'assistant', content: `Here is the list: ${list.join(', ')}.` },
+    { role: 'assistant', content: `${prefix} ${list.join(', ')}.` },
   ];
   const turns = int(r, 3, 8);
   for (let i = 0; i < turns; i++) {
@@ -181,7 +209,7 @@ export function chatSession(r: Rng): Message[] {
       list = list.map((x) => (x === old ? repl : x));
       ask = `Replace ${old} with ${repl}.`;
     }
-    msgs.push({ role: 'user', content: ask }, { role: 'assistant', content: `Here is the list: ${list.join(', ')}.` });
+    msgs.push({ role: 'user', content: ask }, { role: 'assistant', content: `${prefix} ${list.join(', ')}.` });
   }
   return msgs;
 }

@@ -14,8 +14,8 @@ export const DEMO_DIR = 'models/inertia-demo';
 export const MAZE_EXAMPLE = 'examples/maze.json';
 
 const FORMATS: [string, RegExp][] = [
-  [MAZE_SYSTEM, /^Thought: [^\n]+\.\nAction: (north|south|east|west|stay)$/],
-  [MATH_SYSTEM, /^(So far: [^\n]+\.|Answer: \d+ \w+\.)$/],
+  [MAZE_SYSTEM, /^Thought: [^\n]+\.\n(Action: |Move: |Next move: |Action -> )(north|south|east|west|stay)$/],
+  [MATH_SYSTEM, /^((So far|Running total|Now): [^\n]+\.|(Answer|Final answer|Result): \d+ \w+\.)$/],
   ['', /^[^\n]+\.$/], // chat: one sentence
 ];
 
