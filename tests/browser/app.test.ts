@@ -39,12 +39,18 @@ describe('the app, used as a person would', () => {
     await page.getByRole('button', { name: 'Load' }).click();
   };
 
+  it('starts on the embedded demo model, served by the app itself', async () => {
+    await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 }).toContain('Inertia Lens demo model');
+    expect(await page.getByTestId('backend').textContent()).toBe('WebGPU');
+  });
+
   it('loads a Hub id, shows WebGPU, and runs a forward pass that matches the reference', async () => {
     await loadHub('acme/tiny-qwen2');
-    await expect.poll(() => page.getByTestId('backend').textContent(), { timeout: 90_000 }).toBe('WebGPU');
     const ckpt = await loadCheckpoint(memorySource(good));
     const params = [...ckpt.tensors.values()].reduce((n, t) => n + t.shape.reduce((a, b) => a * b, 1), 0);
-    await expect.poll(() => page.locator('dl.facts').textContent()).toContain(params.toLocaleString('en-US'));
+    // The demo model is already shown: wait until the facts are the new model's.
+    await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 }).toContain(params.toLocaleString('en-US'));
+    expect(await page.getByTestId('backend').textContent()).toBe('WebGPU');
 
     const text = 'Which way now?';
     await page.getByLabel('input text').fill(text);

@@ -1,0 +1,76 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dirSource } from '../../src/cli/dir-source';
+import { parseConversation } from '../../src/conversation/parse';
+import { DEMO_MODEL_PATH } from '../../src/model/demo';
+import { referenceForward } from '../../src/model/reference';
+import { openModel, type OpenModel } from '../../src/runtime/open-model';
+import { heldOutContinuations, inertiaFigures, type InertiaFigures } from '../../training/figures';
+import { maxAbsDiff } from '../helpers/compare';
+
+/**
+ * The committed demo model: what it shows (issue 4), measured with the analysis pipeline itself, at the
+ * issue's thresholds. Two of the issue's targets are NOT met by this checkpoint and are not asserted
+ * here (full ≥ 2× filler diagonal; prior share Spearman ρ ≥ 0.8): `npm run figures` prints them with
+ * PASS/FAIL, and the model card records the measurements.
+ */
+describe('the embedded demo model', () => {
+  let model: OpenModel;
+  let figures: InertiaFigures;
+  beforeAll(async () => {
+    model = await openModel(dirSource(DEMO_MODEL_PATH));
+    figures = await inertiaFigures(model);
+  });
+
+  it('is a llama checkpoint in Hugging Face layout, all files together ≤ 25 MB', () => {
+    const files = readdirSync(DEMO_MODEL_PATH);
+    for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'model.safetensors', 'README.md']) expect(files).toContain(f);
+    const bytes = files.reduce((n, f) => n + statSync(join(DEMO_MODEL_PATH, f)).size, 0);
+    expect(bytes).toBeLessThanOrEqual(25 * 1024 * 1024);
+    expect(model.checkpoint.spec.family).toBe('llama');
+  });
+
+  it("reproduces the training script's own logits on the fixed input to 1e-4", async () => {
+    const fx = JSON.parse(readFileSync('tests/fixtures/demo-forward.json', 'utf8')) as { ids: number[]; positions: number[]; logits: number[][] };
+    const out = await model.session.forward({ ids: fx.ids, logitRows: [fx.positions[0]!, fx.positions[fx.positions.length - 1]! + 1], layers: [] });
+    const d = maxAbsDiff(out.logits!.data, fx.logits.flat());
+    console.log(`demo model: max |Δ| logits, ONNX graph vs train.py = ${d.toExponential(2)}`);
+    expect(d).toBeLessThanOrEqual(1e-4);
+    // and the float64 reference agrees with both
+    const ref = referenceForward(model.checkpoint.spec, model.weights, fx.ids).logits;
+    const V = model.checkpoint.spec.vocabSize;
+    expect(maxAbsDiff(ref.subarray(fx.positions[0]! * V), fx.logits.flat())).toBeLessThanOrEqual(1e-4);
+  });
+
+  it('continues held-out conversations in the format it was taught', async () => {
+    const c = await heldOutContinuations(model);
+    console.log(`demo model: ${c.wellFormed}/${c.total} held-out continuations well-formed, ${c.exact} exact`);
+    expect(c.wellFormed / c.total).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('attends more to the content of its earlier answers than to filler of the same length', () => {
+    console.log(`demo model: diagonal full ${figures.diagonalFull.toFixed(4)}, filler ${figures.diagonalFiller.toFixed(4)} (issue target: ≥ 2×, not met)`);
+    expect(figures.diagonalFull).toBeGreaterThan(figures.diagonalFiller);
+  });
+
+  it('over the rounds, the prior-answer share rises faster than the user share (paper 2 Fig. 2)', () => {
+    console.log(`demo model: prior ρ ${figures.priorSpearman.toFixed(3)} (issue target ≥ 0.8, not met), slopes prior ${figures.priorSlope.toFixed(4)} user ${figures.userSlope.toFixed(4)}`);
+    expect(figures.priorSlope).toBeGreaterThan(0);
+    expect(figures.userSlope).toBeLessThan(figures.priorSlope);
+  });
+
+  it('Clip lowers the mean diagonal ratio over the rounds', () => {
+    console.log(`demo model: mean diagonal ${JSON.stringify(figures.meanDiagonal)}`);
+    expect(figures.meanDiagonal['clip:12:1']!).toBeLessThan(figures.meanDiagonal.full!);
+    expect(figures.meanDiagonal['clip:6:1']!).toBeLessThan(figures.meanDiagonal.full!);
+  });
+
+  it('ships example conversations that parse: a maze of ≥ 10 rounds, arithmetic, mixed chat', () => {
+    for (const f of ['maze', 'arithmetic', 'mixed-chat']) {
+      const r = parseConversation(readFileSync(`examples/${f}.json`, 'utf8'));
+      expect(r.conversation, f).not.toBeNull();
+      if (f === 'maze') expect(r.conversation!.messages.filter((m) => m.role === 'assistant').length).toBeGreaterThanOrEqual(10);
+    }
+  });
+});
