@@ -154,17 +154,34 @@ export interface SweepPoint {
   tokens: number;
   ratios: CategoryRatios;
   diagonal: number;
+  /** This turn's prompt length and prefill under the policy (the last entry of its cost). */
+  contextTokens: number;
+  prefilled: number;
+}
+
+export function sweepPoint(r: PolicyResult): SweepPoint {
+  const cost = r.cost[r.cost.length - 1]!;
+  return { turn: r.turn, tokens: r.tokens.length, ratios: r.ratios, diagonal: r.diagonal, contextTokens: cost.contextTokens, prefilled: cost.prefilled };
+}
+
+export interface SweepOptions extends Omit<AnalysisOptions, 'turn' | 'dumpAttention'> {
+  /** Last turn of the sweep (default: the conversation's last answer). */
+  upToTurn?: number;
+  /** An analysis already made for some turn, reused instead of scoring that turn again. */
+  known?: PolicyResult;
+  summaries?: SummaryCache;
+  onTurn?: (done: number, total: number) => void;
 }
 
 /** Paper 2's Fig. 2 for one conversation: every assistant turn t ≥ 2 in turn as the scored answer. */
-export async function roundsSweep(model: AnalysisModel, conversation: Conversation, policy: Policy | string, opts: Omit<AnalysisOptions, 'turn'> = {}, onTurn?: (done: number, total: number) => void): Promise<SweepPoint[]> {
-  const total = selectTurn(conversation).current.index;
-  const summaries = new SummaryCache(model, conversation);
+export async function roundsSweep(model: AnalysisModel, conversation: Conversation, policy: Policy | string, opts: SweepOptions = {}): Promise<SweepPoint[]> {
+  const last = selectTurn(conversation, opts.upToTurn).current.index;
+  const summaries = opts.summaries ?? new SummaryCache(model, conversation);
   const points: SweepPoint[] = [];
-  for (let t = 2; t <= total; t++) {
-    const r = await analyzePolicy(model, conversation, policy, { ...opts, turn: t, dumpAttention: false }, summaries);
-    points.push({ turn: t, tokens: r.tokens.length, ratios: r.ratios, diagonal: r.diagonal });
-    onTurn?.(t - 1, total - 1);
+  for (let t = 2; t <= last; t++) {
+    const r = opts.known?.turn === t ? opts.known : await analyzePolicy(model, conversation, policy, { ...opts, turn: t }, summaries);
+    points.push(sweepPoint(r));
+    opts.onTurn?.(t - 1, last - 1);
   }
   return points;
 }

@@ -1,7 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { analyzePolicy, SummaryCache, type AnalysisOptions, type PolicyResult } from '../analysis/analyze';
+import { analyzePolicy, roundsSweep, SummaryCache, sweepPoint, type AnalysisOptions, type PolicyResult, type SweepPoint } from '../analysis/analyze';
 import { parseConversation, parseJsonl } from '../conversation/parse';
-import { selectTurn } from '../conversation/rounds';
 import { describeIssue, type Conversation } from '../conversation/types';
 import { parsePolicy, type Policy } from '../context/policy';
 import { CATEGORIES } from '../metrics/categories';
@@ -16,24 +15,15 @@ export interface AnalyzeArgs extends AnalysisOptions {
 const f = (v: number) => v.toFixed(4);
 
 /** One conversation, every policy: the results as the README's JSON contract describes. */
-async function analyzeAll(model: OpenModel, conv: Conversation, a: AnalyzeArgs): Promise<(PolicyResult & { sweep?: ReturnType<typeof sweepRow>[] })[]> {
+async function analyzeAll(model: OpenModel, conv: Conversation, a: AnalyzeArgs): Promise<(PolicyResult & { sweep?: SweepPoint[] })[]> {
   const summaries = new SummaryCache(model, conv);
   const out = [];
   for (const p of a.policies) {
     const r = await analyzePolicy(model, conv, p, a, summaries);
-    if (a.sweep) {
-      const last = selectTurn(conv, a.turn).current.index;
-      const sweep = [];
-      for (let t = 2; t <= last; t++) sweep.push(sweepRow(await analyzePolicy(model, conv, p, { ...a, turn: t, dumpAttention: false }, summaries)));
-      out.push({ ...r, sweep });
-    } else out.push(r);
+    const { dumpAttention: _, turn, ...metricOptions } = a;
+    out.push(a.sweep ? { ...r, sweep: await roundsSweep(model, conv, p, { ...metricOptions, ...(turn !== undefined && { upToTurn: turn }), known: r, summaries }) } : r);
   }
   return out;
-}
-
-function sweepRow(r: PolicyResult) {
-  const cost = r.cost[r.cost.length - 1]!;
-  return { turn: r.turn, tokens: r.tokens.length, ratios: r.ratios, diagonal: r.diagonal, contextTokens: cost.contextTokens, prefilled: cost.prefilled };
 }
 
 export async function analyzeCommand(model: OpenModel, file: string, a: AnalyzeArgs, modelDir: string): Promise<void> {
@@ -95,7 +85,7 @@ export async function batchCommand(model: OpenModel, file: string, a: AnalyzeArg
     try {
       if (!result.conversation) throw new InputError(errors.map(describeIssue).join('; '));
       for (const r of await analyzeAll(model, result.conversation, { ...a, dumpAttention: false })) {
-        const points = r.sweep ?? [sweepRow(r)];
+        const points = r.sweep ?? [sweepPoint(r)];
         for (const s of points) {
           rows.push([line, r.policy, s.turn, s.tokens, ...CATEGORIES.map((c) => s.ratios[c].toFixed(6)), s.diagonal.toFixed(6), s.contextTokens, s.prefilled].join(','));
           const agg = sums.get(r.label) ?? { n: 0, prior: 0, diagonal: 0 };
