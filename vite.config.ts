@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { DEMO_MODEL_FILES, DEMO_MODEL_PATH } from './src/model/demo';
+import { DEMO_MODEL_FILES, DEMO_MODEL_PATH } from './src/model/demo.ts';
 
 /** The dev server serves the demo model from the repo; the build copies it in. */
 function demoModel(): Plugin {
