@@ -9,6 +9,7 @@ import { analyzeCommand, batchCommand, InputError, parsePolicies } from './analy
 import { dirSource } from './dir-source';
 import { RenderError } from '../context/render';
 import { topTokens } from '../model/logits';
+import { rowSums } from '../metrics/inertia';
 
 const USAGE = `inertia-lens — conversational inertia, measured on a real model's attention
 
@@ -97,14 +98,10 @@ async function forward(dir: string, text: string, chat: boolean, top: number, c:
   await m.session.release();
   const att = out.attention[0]!;
   const H = m.checkpoint.spec.numHeads;
-  const meanRowSums = Array.from({ length: att.rows }, (_, i) => att.mean.subarray(i * S, (i + 1) * S).reduce((a, b) => a + b, 0));
-  let minSum = Infinity;
-  let maxSum = -Infinity;
-  for (let r = 0; r < H * att.rows; r++) {
-    const s = att.perHead!.subarray(r * S, (r + 1) * S).reduce((a, b) => a + b, 0);
-    minSum = Math.min(minSum, s);
-    maxSum = Math.max(maxSum, s);
-  }
+  const meanRowSums = rowSums(att.mean, att.rows, S);
+  const headRowSums = rowSums(att.perHead!, H * att.rows, S);
+  const minSum = Math.min(...headRowSums);
+  const maxSum = Math.max(...headRowSums);
   const next = topTokens(out.logits!.data, top).map((t) => ({ ...t, token: m.tokenizer.tokenString(t.id), text: m.tokenizer.decode([t.id]) }));
   const result = {
     tokens: S,
@@ -165,11 +162,10 @@ export async function main(argv: string[]): Promise<void> {
   const dtype = values.dtype;
   if (dtype !== 'auto' && dtype !== 'fp32' && dtype !== 'fp16') fail(`--dtype takes auto, fp32 or fp16, got "${dtype}"`);
   const common: Common = { layers, dtype, json: values.json };
-  const whole = (name: string, v: string | undefined, min: number) => {
-    if (v === undefined) return undefined;
+  const whole = (name: string, v: string, min: number) => {
     const n = Number(v);
-    if (!(Number.isInteger(n) && n >= min) && !(name === '--radius' && v === 'inf')) fail(`${name} takes a whole number ≥ ${min}, got "${v}"`);
-    return v === 'inf' ? Infinity : n;
+    if (!Number.isInteger(n) || n < min) fail(`${name} takes a whole number ≥ ${min}, got "${v}"`);
+    return n;
   };
   try {
     if (analysis) {
@@ -179,8 +175,9 @@ export async function main(argv: string[]): Promise<void> {
         sweep: values.sweep,
         json: values.json,
         dumpAttention: values['dump-attention'],
-        ...(values.turn !== undefined && { turn: whole('--turn', values.turn, 1)! }),
-        ...(values.radius !== undefined && { radius: whole('--radius', values.radius, 0)! }),
+        ...(values.turn !== undefined && { turn: whole('--turn', values.turn, 1) }),
+        // r = inf covers whole answers (the diagonal then equals the attention to their content).
+        ...(values.radius !== undefined && { radius: values.radius === 'inf' ? Infinity : whole('--radius', values.radius, 0) }),
         ...(layers?.[0] !== undefined && { layer: layers[0] }),
       };
       const model = await open(modelDir, common);

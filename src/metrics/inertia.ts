@@ -56,6 +56,15 @@ export function massPerMessage(a: AttentionRows, messageOf: readonly number[]): 
   return out;
 }
 
+/** The sum of each row ([nRows × seqLen] row-major): 1 for attention probabilities. */
+export function rowSums(rows: ArrayLike<number>, nRows: number, seqLen: number): number[] {
+  return Array.from({ length: nRows }, (_, i) => {
+    let s = 0;
+    for (let j = 0; j < seqLen; j++) s += rows[i * seqLen + j]!;
+    return s;
+  });
+}
+
 /** Splits [heads × rows × seq] into one AttentionRows per head. */
 export function perHead(rows: Float32Array | Float64Array, heads: number, nRows: number, seqLen: number): AttentionRows[] {
   return Array.from({ length: heads }, (_, h) => ({ rows: rows.subarray(h * nRows * seqLen, (h + 1) * nRows * seqLen), nRows, seqLen }));

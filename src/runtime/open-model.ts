@@ -48,7 +48,7 @@ export async function openModel(source: ModelSource, options: OpenOptions = {}):
   const graphOptions = { ...(options.inspectLayers && { inspectLayers: options.inspectLayers }) };
   let graph = buildGraph(spec, weights, { ...graphOptions, computeDtype: choice.dtype });
   progress?.({ stage: 'session' });
-  let session = await ModelSession.create(graph, spec, { prefer, dtypeReason: choice.reason });
+  let session = await ModelSession.create(graph, spec, { prefer, dtypeReason: choice.reason, webgpu: gpu });
   if (option === 'auto' && choice.dtype === 'fp16' && session.report.backend !== 'webgpu') {
     // fp16 was chosen for a WebGPU adapter that then failed: wasm runs the fp32 graph instead.
     await session.release();

@@ -106,6 +106,8 @@ export interface SessionOptions {
   dtypeReason?: string;
   /** Fallback reasons from an earlier attempt, carried into this report. */
   priorReasons?: string[];
+  /** A probeWebGpu() result already made by the caller (the adapter is not requested twice). */
+  webgpu?: Awaited<ReturnType<typeof probeWebGpu>>;
 }
 
 export function defaultBackends(): Backend[] {
@@ -132,7 +134,7 @@ export class ModelSession {
     let adapterHasF16: boolean | null = null;
     for (const backend of options.prefer ?? defaultBackends()) {
       if (backend === 'webgpu') {
-        const found = await probeWebGpu();
+        const found = options.webgpu ?? (await probeWebGpu());
         if (typeof found === 'string') {
           reasons.push(found);
           continue;

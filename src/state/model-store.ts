@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { parameterCount, type ModelSpec } from '../model/config';
+import { rowSums } from '../metrics/inertia';
 import { topTokens } from '../model/logits';
 import type { ModelSource } from '../model/source';
 import { openModel, type LoadStage, type OpenModel } from '../runtime/open-model';
@@ -103,13 +104,7 @@ export const useModelStore = create<ModelState>()((set) => ({
       const S = ids.length;
       const out = await m.session.forward({ ids, attnRows: [0, S] });
       const att = out.attention[0]!;
-      let lo = Infinity;
-      let hi = -Infinity;
-      for (let r = 0; r < att.rows; r++) {
-        const sum = att.mean.subarray(r * S, (r + 1) * S).reduce((a, b) => a + b, 0);
-        lo = Math.min(lo, sum);
-        hi = Math.max(hi, sum);
-      }
+      const sums = rowSums(att.mean, att.rows, S);
       set({
         forwardError: null,
         forward: {
@@ -118,7 +113,7 @@ export const useModelStore = create<ModelState>()((set) => ({
           next: topTokens(out.logits!.data, 5).map((t) => ({ id: t.id, prob: t.prob, text: m.tokenizer.decode([t.id]) })),
           layer: att.layer,
           shape: [m.checkpoint.spec.numHeads, att.rows, S],
-          rowSumRange: [lo, hi],
+          rowSumRange: [Math.min(...sums), Math.max(...sums)],
         },
       });
     } catch (e) {

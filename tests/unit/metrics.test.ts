@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Category } from '../../src/metrics/categories';
 import { longestCommonRun, ngramOverlap } from '../../src/metrics/copy';
-import { categoryRatios, diagonalRatio, massPerMessage, perHead } from '../../src/metrics/inertia';
+import { categoryRatios, diagonalRatio, massPerMessage, perHead, rowSums } from '../../src/metrics/inertia';
 
 const close = (got: number, want: number) => expect(got).toBeCloseTo(want, 12);
 
@@ -69,6 +69,10 @@ describe('diagonal inertia ratio (hand-computed)', () => {
 });
 
 describe('per message and per head', () => {
+  it('row sums', () => {
+    expect(rowSums([0.25, 0.75, 0.5, 0.25], 2, 2)).toEqual([1, 0.75]);
+    rowSums(A.rows, 2, 12).forEach((s) => close(s, 1));
+  });
   it('sums the mean attention of each message', () => {
     const messageOf = [0, 0, 0, 0, 1, 1, 2, 2, 2, 3, 4, 4];
     const m = massPerMessage(A, messageOf);
