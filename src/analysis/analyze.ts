@@ -10,7 +10,7 @@ import { longestCommonRun, ngramOverlap } from '../metrics/copy';
 import { categoryRatios, diagonalRatio, massPerMessage, perHead } from '../metrics/inertia';
 import type { ChatTokenizer } from '../model/tokenizer';
 import type { ModelSession } from '../runtime/ort-runtime';
-import { greedyGenerate } from './generate';
+import { greedyGenerate, stopIds } from './generate';
 
 export interface AnalysisModel {
   session: ModelSession;
@@ -28,6 +28,25 @@ export interface AnalysisOptions {
   ngram?: number;
   /** Include the head-mean attention rows of the query tokens. */
   dumpAttention?: boolean;
+  /**
+   * Keep the attention for views: the answer's rows (default when set) or every row (the full
+   * causal matrix, for moderate lengths). Metrics always use the answer's rows only.
+   */
+  keepAttention?: 'answer' | 'all';
+  /** With keepAttention 'all': above this many tokens only the answer's rows are kept. */
+  fullMatrixMaxTokens?: number;
+}
+
+/** Attention kept for views: rows [rowStart, rowStart + nRows) of the [seqLen × seqLen] matrix. */
+export interface KeptAttention {
+  rowStart: number;
+  nRows: number;
+  seqLen: number;
+  heads: number;
+  /** [nRows × seqLen] head mean. */
+  mean: Float32Array;
+  /** [heads × nRows × seqLen]; null where only the mean was kept (a cached result). */
+  perHead: Float32Array | null;
 }
 
 export const DEFAULTS = { radius: 5, ngram: 3 } as const;
@@ -65,6 +84,7 @@ export interface PolicyResult {
   copy: { message: number; round: number | null; longestRun: number; ngramOverlap: number }[];
   cost: RoundCost[];
   attention?: number[][];
+  kept?: KeptAttention;
 }
 
 /** Summaries: from the file, else generated once per message with paper 1's prompt (greedy). */
@@ -79,7 +99,7 @@ export class SummaryCache {
 
   async ensure(messages: number[], maxTokens = 48): Promise<void> {
     const tok = this.model.tokenizer;
-    const stop = [...this.model.session.spec.eosTokenIds, ...(tok.eosToken ? [tok.idOf(tok.eosToken)] : [])].filter((i): i is number => i !== undefined);
+    const stop = stopIds(this.model);
     for (const i of messages) {
       if (this.get(i)) continue;
       const prompt = tok.encode(tok.render([{ role: 'user', content: SUMMARY_PROMPT.replace('{response}', this.conversation.messages[i]!.content) }], true));
@@ -96,6 +116,17 @@ function inputsFor(model: AnalysisModel, conversation: Conversation, summaries: 
   };
 }
 
+/**
+ * What the model sees under a policy for scoring turn `turn` (current answer last), with any
+ * summaries it needs generated first, and the inputs that made it (for the cost).
+ */
+export async function policyMessages(model: AnalysisModel, conversation: Conversation, p: Policy, turn: number, summaries: SummaryCache): Promise<{ inputs: PolicyInputs; messages: ContextMessage[] }> {
+  const needed = p.kind === 'summary' || p.kind === 'sum' ? Array.from({ length: turn }, (_, k) => summariesNeeded(p, selectTurn(conversation, k + 1))).flat() : [];
+  await summaries.ensure([...new Set(needed)]);
+  const inputs = inputsFor(model, conversation, summaries);
+  return { inputs, messages: applyPolicy(conversation, selectTurn(conversation, turn), p, inputs) };
+}
+
 /** Scores one answer of a conversation under one policy: one forward pass, the final layer's attention. */
 export async function analyzePolicy(model: AnalysisModel, conversation: Conversation, policy: Policy | string, opts: AnalysisOptions = {}, summaries = new SummaryCache(model, conversation)): Promise<PolicyResult> {
   const p = typeof policy === 'string' ? parsePolicy(policy) : policy;
@@ -103,17 +134,25 @@ export async function analyzePolicy(model: AnalysisModel, conversation: Conversa
   const turns = selectTurn(conversation, opts.turn);
   const spec = model.session.spec;
   const layer = opts.layer ?? spec.numLayers - 1;
-  const needed = p.kind === 'summary' || p.kind === 'sum' ? Array.from({ length: turns.current.index }, (_, k) => summariesNeeded(p, selectTurn(conversation, k + 1))).flat() : [];
-  await summaries.ensure([...new Set(needed)]);
-  const inputs = inputsFor(model, conversation, summaries);
-  const msgs = applyPolicy(conversation, turns, p, inputs);
+  const { inputs, messages: msgs } = await policyMessages(model, conversation, p, turns.current.index, summaries);
   const renderer = asRenderer(model.tokenizer);
   const r = renderContext(renderer, msgs);
   const cur = r.contentSpans[msgs.length - 1]!;
   const query = { start: cur.start, end: cur.start + cur.length };
-  const out = await model.session.forward({ ids: r.ids, attnRows: [query.start, query.end], layers: [layer], perHead: true, skipLogits: true });
-  const att = out.attention[0]!;
   const S = r.ids.length;
+  const all = opts.keepAttention === 'all' && S <= (opts.fullMatrixMaxTokens ?? Infinity);
+  const out = await model.session.forward({ ids: r.ids, attnRows: all ? [0, S] : [query.start, query.end], layers: [layer], perHead: true, skipLogits: true });
+  const fetched = out.attention[0]!;
+  const H = spec.numHeads;
+  const Q = query.end - query.start;
+  // With every row fetched, the metrics still read only the answer's rows.
+  const att = all
+    ? {
+        rows: Q,
+        mean: fetched.mean.subarray(query.start * S, query.end * S),
+        perHead: Float32Array.from({ length: H * Q * S }, (_, k) => fetched.perHead![Math.floor(k / (Q * S)) * S * S + query.start * S + (k % (Q * S))]!),
+      }
+    : { rows: fetched.rows, mean: fetched.mean, perHead: fetched.perHead! };
   const rows = { rows: att.mean, nRows: att.rows, seqLen: S };
   const priorIdx = msgs.map((m, k) => (CATEGORY_OF[m.kind] === 'prior' ? k : -1)).filter((k) => k >= 0);
   const priorSpans = priorIdx.map((k) => r.contentSpans[k]!);
@@ -136,7 +175,7 @@ export async function analyzePolicy(model: AnalysisModel, conversation: Conversa
     ratios: categoryRatios(rows, r.categories),
     diagonal: diag.total,
     diagonalPerAnswer: priorIdx.map((k, i) => ({ message: k, round: msgs[k]!.round, value: diag.perAnswer[i]! })),
-    perHead: perHead(att.perHead!, spec.numHeads, att.rows, S).map((h) => ({ ratios: categoryRatios(h, r.categories), diagonal: diagonalRatio(h, priorSpans, radius).total })),
+    perHead: perHead(att.perHead, H, att.rows, S).map((h) => ({ ratios: categoryRatios(h, r.categories), diagonal: diagonalRatio(h, priorSpans, radius).total })),
     perMessage: msgs.map((m, k) => ({ message: k, kind: m.kind, round: m.round, mass: mass.get(k) ?? 0 })),
     copy: priorIdx.map((k) => {
       const s = r.contentSpans[k]!;
@@ -145,6 +184,7 @@ export async function analyzePolicy(model: AnalysisModel, conversation: Conversa
     }),
     cost: policyCost(conversation, turns.current.index, p, encodeChat, inputs),
   };
+  if (opts.keepAttention) result.kept = { rowStart: all ? 0 : query.start, nRows: fetched.rows, seqLen: S, heads: H, mean: fetched.mean, perHead: fetched.perHead! };
   if (opts.dumpAttention) result.attention = Array.from({ length: att.rows }, (_, i) => Array.from(att.mean.subarray(i * S, (i + 1) * S)));
   return result;
 }
@@ -164,7 +204,7 @@ export function sweepPoint(r: PolicyResult): SweepPoint {
   return { turn: r.turn, tokens: r.tokens.length, ratios: r.ratios, diagonal: r.diagonal, contextTokens: cost.contextTokens, prefilled: cost.prefilled };
 }
 
-export interface SweepOptions extends Omit<AnalysisOptions, 'turn' | 'dumpAttention'> {
+export interface SweepOptions extends Omit<AnalysisOptions, 'turn' | 'dumpAttention' | 'keepAttention' | 'fullMatrixMaxTokens'> {
   /** Last turn of the sweep (default: the conversation's last answer). */
   upToTurn?: number;
   /** An analysis already made for some turn, reused instead of scoring that turn again. */

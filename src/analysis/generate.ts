@@ -1,4 +1,11 @@
+import type { ChatTokenizer } from '../model/tokenizer';
 import type { ModelSession } from '../runtime/ort-runtime';
+
+/** Token ids that end an answer: the config's eos ids and the tokenizer's eos token. */
+export function stopIds(model: { session: ModelSession; tokenizer: ChatTokenizer }): number[] {
+  const tok = model.tokenizer;
+  return [...model.session.spec.eosTokenIds, ...(tok.eosToken ? [tok.idOf(tok.eosToken)] : [])].filter((i): i is number => i !== undefined);
+}
 
 /**
  * Greedy decoding by re-running the forward pass per token (no KV cache yet: acceptable for

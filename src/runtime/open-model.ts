@@ -21,7 +21,9 @@ export interface OpenModel {
   tokenizer: ChatTokenizer;
 }
 
-export interface OpenOptions extends Omit<GraphOptions, 'computeDtype'> {
+export interface OpenOptions extends Omit<GraphOptions, 'computeDtype' | 'inspectLayers'> {
+  /** Layers whose attention the graph outputs (default: the final one); 'all' for a layer selector. */
+  inspectLayers?: number[] | 'all';
   prefer?: Backend[];
   /** Default 'auto': fp16 only for half-precision weights on a WebGPU adapter with shader-f16. */
   computeDtype?: ComputeDtypeOption;
@@ -45,7 +47,8 @@ export async function openModel(source: ModelSource, options: OpenOptions = {}):
     webgpu: typeof gpu !== 'string',
     adapterHasF16: typeof gpu === 'string' ? null : gpu.hasF16,
   });
-  const graphOptions = { ...(options.inspectLayers && { inspectLayers: options.inspectLayers }) };
+  const inspect = options.inspectLayers === 'all' ? Array.from({ length: spec.numLayers }, (_, l) => l) : options.inspectLayers;
+  const graphOptions = { ...(inspect && { inspectLayers: inspect }) };
   let graph = buildGraph(spec, weights, { ...graphOptions, computeDtype: choice.dtype });
   progress?.({ stage: 'session' });
   let session = await ModelSession.create(graph, spec, { prefer, dtypeReason: choice.reason, webgpu: gpu });

@@ -15,8 +15,16 @@ export interface LoadState {
   error: string | null;
 }
 
+/** How a link names the model: the demo, or a Hub id; null for local files (a link cannot carry them). */
+export interface ModelRef {
+  model: string;
+  revision: string;
+  hub: string | null;
+}
+
 export interface ModelInfo {
   source: string;
+  ref: ModelRef | null;
   spec: ModelSpec;
   parameters: number;
   dtypes: string[];
@@ -33,12 +41,18 @@ export interface ForwardView {
   rowSumRange: [number, number];
 }
 
+/** 'auto': WebGPU, then wasm. 'wasm': skip WebGPU (a software adapter can be slower than wasm). */
+export type BackendChoice = 'auto' | 'wasm';
+
 interface ModelState {
+  backend: BackendChoice;
+  /** Reloads the current model on the chosen backend. */
+  setBackend(b: BackendChoice): Promise<void>;
   load: LoadState;
   info: ModelInfo | null;
   forward: ForwardView | null;
   forwardError: string | null;
-  loadModel(source: ModelSource): Promise<void>;
+  loadModel(source: ModelSource, ref?: ModelRef | null): Promise<void>;
   runForward(text: string, asChat: boolean): Promise<void>;
 }
 
@@ -48,19 +62,34 @@ const IDLE: LoadState = { status: 'idle', stage: null, file: null, loaded: 0, to
 let current: OpenModel | null = null;
 /** Only the newest load may land: a slower, older one (say the demo model at start-up) is dropped. */
 let latestLoad = 0;
+let lastLoad: { source: ModelSource; ref: ModelRef | null } | null = null;
 
-export const useModelStore = create<ModelState>()((set) => ({
+/** The open model, for the inspector's actions (null until one is ready). */
+export function currentModel(): OpenModel | null {
+  return current;
+}
+
+export const useModelStore = create<ModelState>()((set, get) => ({
+  backend: 'auto',
+  async setBackend(b) {
+    set({ backend: b });
+    if (lastLoad) await get().loadModel(lastLoad.source, lastLoad.ref);
+  },
   load: IDLE,
   info: null,
   forward: null,
   forwardError: null,
 
-  async loadModel(source) {
+  async loadModel(source, ref = null) {
     const id = ++latestLoad;
+    lastLoad = { source, ref };
     const stale = () => id !== latestLoad;
     set({ load: { ...IDLE, status: 'loading', stage: 'download' } });
     try {
       const opened = await openModel(source, {
+        // Every layer's attention is an output, so the layer selector needs no rebuild; only fetched ones are copied.
+        inspectLayers: 'all',
+        ...(get().backend === 'wasm' && { prefer: ['wasm' as const] }),
         onProgress: (p) => {
           if (stale()) return;
           set((s) => ({
@@ -81,6 +110,7 @@ export const useModelStore = create<ModelState>()((set) => ({
         forwardError: null,
         info: {
           source: checkpoint.source,
+          ref,
           spec: checkpoint.spec,
           parameters: parameterCount(checkpoint.spec),
           dtypes: checkpoint.dtypes,

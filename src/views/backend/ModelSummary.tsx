@@ -3,7 +3,10 @@ import { useModelStore } from '../../state/model-store';
 /** What is loaded and where it runs: the backend in use always visible, with the reason for a fallback. */
 export function ModelSummary() {
   const info = useModelStore((s) => s.info);
-  if (!info) return <p className="muted">No model loaded yet.</p>;
+  const backend = useModelStore((s) => s.backend);
+  const setBackend = useModelStore((s) => s.setBackend);
+  const loading = useModelStore((s) => s.load.status === 'loading');
+  if (!info) return <section className="panel"><p className="muted">{loading ? 'Loading the model…' : 'No model loaded yet.'}</p></section>;
   const { spec, report } = info;
   return (
     <section className="panel" aria-labelledby="summary-title">
@@ -18,6 +21,13 @@ export function ModelSummary() {
         <dt>layers × heads</dt><dd>{spec.numLayers} × {spec.numHeads} ({spec.numKvHeads} key/value heads, head size {spec.headDim})</dd>
         <dt>weights</dt><dd>{info.dtypes.join(', ')}: {info.weightStorage}</dd>
         <dt>compute</dt><dd>{report.dtypeReason}</dd>
+        <dt>run on</dt>
+        <dd>
+          <select aria-label="backend" value={backend} disabled={loading} onChange={(e) => void setBackend(e.target.value as 'auto' | 'wasm')}>
+            <option value="auto">WebGPU when available, else wasm</option>
+            <option value="wasm">wasm only (faster than a software WebGPU adapter)</option>
+          </select>
+        </dd>
       </dl>
     </section>
   );

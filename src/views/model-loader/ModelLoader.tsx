@@ -1,9 +1,15 @@
 import { useState, type DragEvent } from 'react';
 import { fileListSource, urlSource } from '../../model/source';
-import { useModelStore } from '../../state/model-store';
+import { cachingFetch, forgetCachedModels } from '../../state/model-cache';
+import { useModelStore, type ModelRef } from '../../state/model-store';
 import { LoadProgress } from './LoadProgress';
 
-const HUB = 'https://huggingface.co';
+export const HUB = 'https://huggingface.co';
+
+/** A Hub model, its files fetched through the browser's model cache. */
+export function hubSource(ref: ModelRef) {
+  return urlSource(ref.hub ?? HUB, ref.model, ref.revision, cachingFetch());
+}
 
 /** Loads a model from a Hub id (+ revision), a Hub-style base URL, or a folder picked or dropped. */
 export function ModelLoader() {
@@ -30,7 +36,8 @@ export function ModelLoader() {
         className="row"
         onSubmit={(e) => {
           e.preventDefault();
-          if (repo.trim()) void loadModel(urlSource(base.trim(), repo.trim(), revision.trim() || 'main'));
+          const ref = { model: repo.trim(), revision: revision.trim() || 'main', hub: base.trim() === HUB ? null : base.trim() };
+          if (ref.model) void loadModel(hubSource(ref), ref);
         }}
       >
         <label>
@@ -65,6 +72,10 @@ export function ModelLoader() {
         </label>
         .
       </div>
+      <p className="muted">
+        Downloaded models are kept in this browser (Cache Storage, {`"inertia-lens-models-v1"`}) so a second visit loads offline.{' '}
+        <button type="button" className="linkbutton" onClick={() => void forgetCachedModels()}>Forget them</button>
+      </p>
       <LoadProgress />
     </section>
   );

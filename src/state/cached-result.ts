@@ -1,0 +1,20 @@
+import type { PolicyResult, SweepPoint } from '../analysis/analyze';
+import cached from '../../examples/cache/maze-full.json';
+
+/**
+ * The start screen's figures while the demo model loads: the maze example under Full, computed by
+ * `npm run cache-example` on the same model and pinned to a fresh run by tests/unit/cached-result.test.ts.
+ */
+export interface CachedFile {
+  model: string;
+  example: string;
+  policy: string;
+  sweep: SweepPoint[];
+  result: Omit<PolicyResult, 'kept'> & { kept: { rowStart: number; nRows: number; seqLen: number; heads: number; mean: number[] } };
+}
+
+export function cachedStartResult(): { example: string; policy: string; sweep: SweepPoint[]; result: PolicyResult } {
+  const c = cached as unknown as CachedFile;
+  const radius = c.result.radius ?? Infinity;
+  return { example: c.example, policy: c.policy, sweep: c.sweep, result: { ...c.result, radius, kept: { ...c.result.kept, mean: Float32Array.from(c.result.kept.mean), perHead: null } } };
+}

@@ -1,0 +1,17 @@
+// The example conversations ship with the app (Vite inlines them as text).
+import arithmetic from '../../examples/arithmetic.json?raw';
+import maze from '../../examples/maze.json?raw';
+import mixedChat from '../../examples/mixed-chat.json?raw';
+
+export const EXAMPLES: { name: string; title: string; text: string }[] = [
+  { name: 'maze', title: 'Maze episode (14 rounds, an inertia streak)', text: maze },
+  { name: 'arithmetic', title: 'Arithmetic, facts revealed turn by turn', text: arithmetic },
+  { name: 'mixed-chat', title: 'Mixed chat: new asks and edits', text: mixedChat },
+];
+
+export const START_EXAMPLE = EXAMPLES[0]!;
+
+/** The example whose text this is exactly, if any (an edited example is no longer that example). */
+export function exampleNamed(text: string): string | null {
+  return EXAMPLES.find((e) => e.text === text)?.name ?? null;
+}

@@ -1,0 +1,273 @@
+import { create } from 'zustand';
+import { analyzePolicy, roundsSweep, SummaryCache, type PolicyResult, type SweepPoint } from '../analysis/analyze';
+import { generateAnswer, withAnswer } from '../analysis/answer';
+import { parseConversation } from '../conversation/parse';
+import { splitRounds } from '../conversation/rounds';
+import type { Conversation, Message, ParseResult } from '../conversation/types';
+import { parsePolicy, policySpec } from '../context/policy';
+import { cachedStartResult } from './cached-result';
+import { exampleNamed, START_EXAMPLE } from './examples';
+import { hoverReducer, NO_HOVER, type HoverAction, type HoverState } from './hover-lock';
+import { currentModel, useModelStore } from './model-store';
+import type { ViewState } from './url-state';
+
+/** Most tokens for which the full causal matrix (every row, every head) is kept on request. */
+export const FULL_MATRIX_MAX_TOKENS = 2048;
+
+export interface InspectorState {
+  /** What the person pasted or edited: kept as typed, whatever its errors. */
+  text: string;
+  exampleName: string | null;
+  parsed: ParseResult;
+  /** The policies shown: policies[0] alone, or all of them (2–4) in compare mode. */
+  policies: string[];
+  compare: boolean;
+  turn: number | null;
+  layer: number | null;
+  head: 'mean' | number;
+  radius: number;
+  fullMatrix: boolean;
+  results: PolicyResult[];
+  /** 'cache': the start screen's stored figures, shown while the model loads. */
+  resultsFrom: 'model' | 'cache' | null;
+  analyzing: boolean;
+  analysisError: string | null;
+  /** Milliseconds of the last analysis, from the request to the figures. */
+  analysisMs: number | null;
+  /** `key` names what the sweep was computed for, so a stale curve is dropped, not shown under new settings. */
+  sweep: { policy: string; key: string; points: SweepPoint[] } | null;
+  sweeping: { done: number; total: number } | null;
+  /** Answers the model wrote, per policy spec, for the scored turn; they replace the file's answer. */
+  generated: Record<string, string>;
+  generating: { policy: string; text: string } | null;
+  hover: HoverState;
+  setText(text: string): void;
+  setMessages(messages: Message[]): void;
+  setPolicy(spec: string): void;
+  setCompare(on: boolean): void;
+  toggleComparePolicy(spec: string): void;
+  setTurn(turn: number | null): void;
+  setLayer(layer: number | null): void;
+  setHead(head: 'mean' | number): void;
+  setRadius(r: number): void;
+  setFullMatrix(on: boolean): void;
+  applyView(v: ViewState, text: string | null): void;
+  analyze(): Promise<void>;
+  generate(): Promise<void>;
+  clearGenerated(): void;
+  dispatchHover(a: HoverAction): void;
+}
+
+/** The active policies: the first alone, or every one in compare mode. */
+export function activePolicies(s: Pick<InspectorState, 'policies' | 'compare'>): string[] {
+  return s.compare ? s.policies : s.policies.slice(0, 1);
+}
+
+/** The turn scored: the chosen one, else the last assistant turn. */
+export function scoredTurn(s: Pick<InspectorState, 'turn' | 'parsed'>): number | null {
+  const c = s.parsed.conversation;
+  if (!c) return null;
+  const n = splitRounds(c.messages).rounds.length;
+  if (n === 0) return null;
+  return s.turn !== null && s.turn <= n ? s.turn : n;
+}
+
+const cachedStart = cachedStartResult();
+
+function sweepKey(text: string, r: PolicyResult): string {
+  return JSON.stringify([text, r.policy, r.turn, r.layer, r.radius, r.tokens.length]);
+}
+
+// Newest request wins: a slower, older analysis never overwrites a newer one.
+let latest = 0;
+let generationRun = 0;
+let timer: ReturnType<typeof setTimeout> | null = null;
+let summaries: { conversation: Conversation; model: unknown; cache: SummaryCache } | null = null;
+
+function summaryCache(model: NonNullable<ReturnType<typeof currentModel>>, conversation: Conversation): SummaryCache {
+  if (!summaries || summaries.conversation !== conversation || summaries.model !== model) summaries = { conversation, model, cache: new SummaryCache(model, conversation) };
+  return summaries.cache;
+}
+
+export const useInspector = create<InspectorState>()((set, get) => {
+  /** Re-analyse after a change; text edits wait for a pause in typing. */
+  const schedule = (delayMs = 0) => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void get().analyze(), delayMs);
+  };
+  const parse = (text: string) => parseConversation(text);
+
+  return {
+    text: START_EXAMPLE.text,
+    exampleName: START_EXAMPLE.name,
+    parsed: parse(START_EXAMPLE.text),
+    policies: ['full'],
+    compare: false,
+    turn: null,
+    layer: null,
+    head: 'mean',
+    radius: 5,
+    fullMatrix: false,
+    results: [cachedStart.result],
+    resultsFrom: 'cache',
+    analyzing: false,
+    analysisError: null,
+    analysisMs: null,
+    sweep: { policy: cachedStart.policy, key: sweepKey(START_EXAMPLE.text, cachedStart.result), points: cachedStart.sweep },
+    sweeping: null,
+    generated: {},
+    generating: null,
+    hover: NO_HOVER,
+
+    setText(text) {
+      set({ text, exampleName: exampleNamed(text), parsed: parse(text), generated: {}, hover: NO_HOVER });
+      schedule(300);
+    },
+    setMessages(messages) {
+      // The editor writes the conversation back as text, so the text stays the one source of truth.
+      get().setText(`${JSON.stringify(messages.map(({ line: _l, ...m }) => m), null, 2)}\n`);
+    },
+    setPolicy(spec) {
+      const p = policySpec(parsePolicy(spec));
+      set((s) => ({ policies: s.compare ? (s.policies.includes(p) ? s.policies : [...s.policies.slice(0, 3), p]) : [p, ...s.policies.slice(1).filter((x) => x !== p)] }));
+      schedule();
+    },
+    setCompare(on) {
+      set((s) => ({ compare: on, policies: on && s.policies.length < 2 ? [...s.policies, s.policies[0] === 'clip:12:1' ? 'ao' : 'clip:12:1'] : s.policies }));
+      schedule();
+    },
+    toggleComparePolicy(spec) {
+      const p = policySpec(parsePolicy(spec));
+      const s = get();
+      if (s.policies.includes(p)) {
+        if (s.policies.length <= 2) return; // compare needs two
+        set({ policies: s.policies.filter((x) => x !== p) });
+      } else {
+        if (s.policies.length >= 4) return;
+        set({ policies: [...s.policies, p] });
+      }
+      schedule();
+    },
+    setTurn(turn) {
+      set({ turn, generated: {}, hover: NO_HOVER });
+      schedule();
+    },
+    setLayer(layer) {
+      set({ layer });
+      schedule();
+    },
+    setHead(head) {
+      set({ head });
+    },
+    setRadius(r) {
+      set({ radius: r });
+      schedule();
+    },
+    setFullMatrix(on) {
+      set({ fullMatrix: on, hover: NO_HOVER });
+      schedule();
+    },
+    applyView(v, text) {
+      if (text !== null) set({ text, exampleName: exampleNamed(text), parsed: parse(text) });
+      set({ policies: v.policies, compare: v.compare, turn: v.turn, layer: v.layer, head: v.head, radius: v.radius, generated: {} });
+      schedule();
+    },
+
+    async analyze() {
+      const model = currentModel();
+      const s = get();
+      const conversation = s.parsed.conversation;
+      const id = ++latest;
+      if (!model || !conversation) {
+        // Nothing to score yet; the cached start figures stay only while they describe what is on screen.
+        if (s.resultsFrom === 'cache' && !(s.exampleName === cachedStart.example && activePolicies(s).join() === cachedStart.policy && s.turn === null)) set({ results: [], resultsFrom: null });
+        return;
+      }
+      const turn = scoredTurn(s);
+      if (turn === null) {
+        set({ results: [], resultsFrom: null, analysisError: 'the conversation has no assistant answer to score: add one (or mark one) in the editor' });
+        return;
+      }
+      const t0 = performance.now();
+      set({ analyzing: true });
+      try {
+        const opts = { turn, radius: s.radius, ...(s.layer !== null && { layer: s.layer }) };
+        const results: PolicyResult[] = [];
+        for (const spec of activePolicies(s)) {
+          const answer = s.generated[spec];
+          const conv = answer !== undefined ? withAnswer(conversation, turn, answer) : conversation;
+          const cache = answer !== undefined ? new SummaryCache(model, conv) : summaryCache(model, conversation);
+          const keep = { keepAttention: s.fullMatrix ? ('all' as const) : ('answer' as const), fullMatrixMaxTokens: FULL_MATRIX_MAX_TOKENS };
+          results.push(await analyzePolicy(model, conv, spec, { ...opts, ...keep }, cache));
+          if (id !== latest) return;
+        }
+        set({ results, resultsFrom: 'model', analyzing: false, analysisError: null, analysisMs: performance.now() - t0 });
+        void sweepFor(id, results[0]!);
+      } catch (e) {
+        if (id === latest) set({ analyzing: false, analysisError: (e as Error).message });
+      }
+    },
+
+    async generate() {
+      const model = currentModel();
+      const s = get();
+      const conversation = s.parsed.conversation;
+      const turn = scoredTurn(s);
+      if (!model || !conversation || turn === null) return;
+      const run = ++generationRun;
+      const generated = { ...s.generated };
+      try {
+        for (const spec of activePolicies(s)) {
+          set({ generating: { policy: spec, text: '' } });
+          generated[spec] = await generateAnswer(model, conversation, spec, turn, {
+            summaries: summaryCache(model, conversation),
+            onText: (text) => run === generationRun && set({ generating: { policy: spec, text } }),
+          });
+          if (run !== generationRun) return;
+        }
+        set({ generated, generating: null });
+        schedule();
+      } catch (e) {
+        if (run === generationRun) set({ generating: null, analysisError: (e as Error).message });
+      }
+    },
+    clearGenerated() {
+      generationRun++;
+      set({ generated: {}, generating: null });
+      schedule();
+    },
+    dispatchHover(a) {
+      set((s) => ({ hover: hoverReducer(s.hover, a) }));
+    },
+  };
+
+  /** Paper 2's Fig. 2 for the first active policy, reusing the turn just scored. */
+  async function sweepFor(id: number, known: PolicyResult) {
+    const model = currentModel();
+    const s = get();
+    const conversation = s.parsed.conversation;
+    if (!model || !conversation) return;
+    const key = sweepKey(s.text, known);
+    set((st) => ({ sweeping: { done: 0, total: Math.max(0, known.turn - 1) }, sweep: st.sweep?.key === key ? st.sweep : null }));
+    try {
+      const answer = s.generated[known.policy];
+      const conv = answer !== undefined ? withAnswer(conversation, known.turn, answer) : conversation;
+      const points = await roundsSweep(model, conv, known.policy, {
+        upToTurn: known.turn,
+        radius: known.radius,
+        layer: known.layer,
+        known,
+        summaries: answer !== undefined ? new SummaryCache(model, conv) : summaryCache(model, conversation),
+        onTurn: (done, total) => id === latest && set({ sweeping: { done, total } }),
+      });
+      if (id === latest) set({ sweep: { policy: known.policy, key, points }, sweeping: null });
+    } catch (e) {
+      if (id === latest) set({ sweeping: null, analysisError: `rounds sweep: ${(e as Error).message}` });
+    }
+  }
+});
+
+// A newly loaded model scores what is on screen.
+useModelStore.subscribe((s, prev) => {
+  if (s.info && s.info !== prev.info) void useInspector.getState().analyze();
+});

@@ -1,0 +1,42 @@
+import { parsePolicy, policyLabel } from '../../context/policy';
+import { CATEGORIES } from '../../metrics/categories';
+import { useInspector } from '../../state/inspector-store';
+import { CATEGORY_COLORS, CATEGORY_NAMES } from '../heatmap/heatmap-model';
+import { LineChart, type Series } from './LineChart';
+
+/** Colours for policies in the cost chart (Okabe–Ito, the ones the categories do not use). */
+const POLICY_COLORS = ['#0072B2', '#CC79A7', '#E69F00', '#009E73'];
+
+/** Paper 2's Fig. 2 (shares by round) for the first policy, and paper 1's Fig. 4 (cost by round) for every shown one. */
+export function ChartsPanel() {
+  const sweep = useInspector((s) => s.sweep);
+  const sweeping = useInspector((s) => s.sweeping);
+  const results = useInspector((s) => s.results);
+  if (!results.length) return null;
+  const shares: Series[] = sweep
+    ? [
+        ...CATEGORIES.map((c) => ({ name: CATEGORY_NAMES[c], color: CATEGORY_COLORS[c], points: sweep.points.map((p) => ({ x: p.turn, y: p.ratios[c] })) })),
+        { name: 'diagonal ratio', color: CATEGORY_COLORS.prior, dashed: true, points: sweep.points.map((p) => ({ x: p.turn, y: p.diagonal })) },
+      ]
+    : [];
+  const cost: Series[] = results.flatMap((r, k) => [
+    { name: `${r.label} in context`, color: POLICY_COLORS[k % 4]!, points: r.cost.map((c) => ({ x: c.round, y: c.contextTokens })) },
+    { name: `${r.label} prefilled`, color: POLICY_COLORS[k % 4]!, dashed: true, points: r.cost.map((c) => ({ x: c.round, y: c.prefilled })) },
+  ]);
+  return (
+    <section className="panel charts" aria-labelledby="charts-title">
+      <h2 id="charts-title" className="sr-only">Rounds and cost</h2>
+      <div>
+        <h3>Shares by round{sweep ? ` · ${policyLabel(parsePolicy(sweep.policy))}` : ''}</h3>
+        {sweeping && <p className="muted" role="status">scoring every turn: {sweeping.done} of {sweeping.total}…</p>}
+        {sweep && sweep.points.length === 0 && <p className="muted">The rounds sweep needs at least two assistant turns.</p>}
+        {sweep && sweep.points.length > 0 && <LineChart testId="rounds-chart" series={shares} xLabel="round (scored turn)" yLabel="share" yFormat={(v) => v.toFixed(2)} />}
+      </div>
+      <div>
+        <h3>Tokens per round</h3>
+        <LineChart testId="cost-chart" series={cost} xLabel="round" yLabel="tokens" />
+        <p className="muted">Solid: tokens the model reads before answering; dashed: of those, tokens prefilled when the KV cache of the previous round is kept.</p>
+      </div>
+    </section>
+  );
+}

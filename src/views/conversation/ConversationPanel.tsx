@@ -1,0 +1,73 @@
+import { useState, type DragEvent } from 'react';
+import { describeIssue } from '../../conversation/types';
+import { EXAMPLES } from '../../state/examples';
+import { useInspector } from '../../state/inspector-store';
+import { TurnEditor } from './TurnEditor';
+
+/** Paste, drop or open a conversation in any format the CLI reads; problems are shown at their line, the text stays. */
+export function ConversationPanel() {
+  const text = useInspector((s) => s.text);
+  const exampleName = useInspector((s) => s.exampleName);
+  const parsed = useInspector((s) => s.parsed);
+  const setText = useInspector((s) => s.setText);
+  const [dragging, setDragging] = useState(false);
+  const [showText, setShowText] = useState(false);
+
+  const readFile = async (file: File | undefined) => {
+    if (file) setText(await file.text());
+  };
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    void readFile(e.dataTransfer.files[0]);
+  };
+  const errors = parsed.issues.filter((i) => i.severity === 'error');
+  const warnings = parsed.issues.filter((i) => i.severity === 'warning');
+  // Errors open the text: that is where they are fixed.
+  const textOpen = showText || errors.length > 0 || !parsed.conversation;
+
+  return (
+    <section className="panel" aria-labelledby="conv-title">
+      <h2 id="conv-title">Conversation</h2>
+      <div className="row">
+        <label>
+          example{' '}
+          <select aria-label="example" value={exampleName ?? ''} onChange={(e) => EXAMPLES.find((x) => x.name === e.target.value) && setText(EXAMPLES.find((x) => x.name === e.target.value)!.text)}>
+            {exampleName === null && <option value="">(your conversation)</option>}
+            {EXAMPLES.map((x) => (
+              <option key={x.name} value={x.name}>{x.title}</option>
+            ))}
+          </select>
+        </label>
+        <label className="linklike">
+          open a file…
+          <input type="file" hidden accept=".json,.jsonl,.txt,text/plain,application/json" data-testid="open-conversation" onChange={(e) => void readFile(e.target.files?.[0])} />
+        </label>
+        <button type="button" onClick={() => setShowText(!textOpen)} aria-expanded={textOpen} disabled={errors.length > 0}>
+          {textOpen ? 'hide the text' : 'paste or edit as text'}
+        </button>
+        <span className="muted">{parsed.format ? `read as ${parsed.format}` : ''}</span>
+      </div>
+      {textOpen && (
+        <div className={`dropzone${dragging ? ' dragging' : ''}`} onDragOver={(e) => { e.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
+          <textarea
+            aria-label="conversation text"
+            value={text}
+            rows={12}
+            spellCheck={false}
+            onChange={(e) => setText(e.target.value)}
+            placeholder={'Paste a conversation: an OpenAI messages array, {"messages": [...]}, ShareGPT, JSONL, or plain text with "user:" / "assistant:" lines. Or drop a file here.'}
+          />
+        </div>
+      )}
+      {errors.length > 0 && (
+        <div role="alert" className="error" data-testid="conversation-errors">
+          <strong>This conversation cannot be scored yet:</strong>
+          <ul>{errors.map((i, k) => <li key={k}>{describeIssue(i)}</li>)}</ul>
+        </div>
+      )}
+      {warnings.length > 0 && <ul className="warn">{warnings.map((i, k) => <li key={k}>{describeIssue(i)}</li>)}</ul>}
+      {parsed.conversation && <TurnEditor messages={parsed.conversation.messages} />}
+    </section>
+  );
+}

@@ -1,0 +1,111 @@
+import type { PolicyResult } from '../../analysis/analyze';
+import { CATEGORIES, type Category } from '../../metrics/categories';
+import { useInspector } from '../../state/inspector-store';
+import { CATEGORY_COLORS, CATEGORY_NAMES } from '../heatmap/heatmap-model';
+
+const f4 = (v: number) => v.toFixed(4);
+const signed = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(4)}`;
+
+interface Figure {
+  key: string;
+  name: string;
+  value: (r: PolicyResult) => number;
+  fmt: (v: number) => string;
+}
+
+const FIGURES: Figure[] = [
+  ...CATEGORIES.map((c): Figure => ({ key: c, name: `${CATEGORY_NAMES[c]} share`, value: (r) => r.ratios[c], fmt: f4 })),
+  { key: 'diagonal', name: 'diagonal ratio', value: (r) => r.diagonal, fmt: f4 },
+  { key: 'tokens', name: 'tokens scored', value: (r) => r.tokens.length, fmt: String },
+  { key: 'context', name: 'tokens in context', value: (r) => r.cost[r.cost.length - 1]!.contextTokens, fmt: String },
+  { key: 'prefilled', name: 'tokens prefilled', value: (r) => r.cost[r.cost.length - 1]!.prefilled, fmt: String },
+];
+
+/** The five category shares and the diagonal ratio; in compare mode a table with Δ against the first policy. */
+export function FiguresPanel() {
+  const results = useInspector((s) => s.results);
+  const head = useInspector((s) => s.head);
+  if (!results.length) return null;
+  const r0 = results[0]!;
+  const pick = (r: PolicyResult) => (head === 'mean' || !r.perHead[head] ? { ratios: r.ratios, diagonal: r.diagonal } : r.perHead[head]!);
+  return (
+    <section className="panel" aria-labelledby="figures-title">
+      <h2 id="figures-title">
+        Where the answer's attention goes <span className="muted">(turn {r0.turn}, layer {r0.layer}, {head === 'mean' ? 'mean of heads' : `head ${head}`}, r = {r0.radius})</span>
+      </h2>
+      {results.length === 1 ? <Shares r={r0} view={pick(r0)} /> : <CompareTable results={results} />}
+    </section>
+  );
+}
+
+function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category, number>; diagonal: number } }) {
+  const maxAnswer = Math.max(1e-9, ...r.diagonalPerAnswer.map((d) => d.value));
+  return (
+    <div className="figures-grid">
+      <table className="shares" data-testid="figures">
+        <caption className="muted">{r.label}: mean over the answer's {r.query.end - r.query.start} tokens of the attention each category receives</caption>
+        <tbody>
+          {CATEGORIES.map((c) => (
+            <tr key={c}>
+              <th scope="row"><span className="swatch" style={{ background: CATEGORY_COLORS[c] }} /> {CATEGORY_NAMES[c]}</th>
+              <td className="num" data-testid={`figure-${r.policy}-${c}`} data-value={view.ratios[c]}>{f4(view.ratios[c])}</td>
+              <td className="barcell"><span className="bar" style={{ width: `${view.ratios[c] * 100}%`, background: CATEGORY_COLORS[c] }} /></td>
+            </tr>
+          ))}
+          <tr className="diag">
+            <th scope="row">diagonal ratio (r = {r.radius})</th>
+            <td className="num" data-testid={`figure-${r.policy}-diagonal`} data-value={view.diagonal}>{f4(view.diagonal)}</td>
+            <td className="barcell"><span className="bar" style={{ width: `${view.diagonal * 100}%`, background: CATEGORY_COLORS.prior }} /></td>
+          </tr>
+        </tbody>
+      </table>
+      <div>
+        <h3>Diagonal ratio per earlier answer</h3>
+        {r.diagonalPerAnswer.length === 0 ? (
+          <p className="muted">No earlier answer is in this context.</p>
+        ) : (
+          <ol className="per-answer">
+            {r.diagonalPerAnswer.map((d, i) => (
+              <li key={d.message} title={`longest copied run ${r.copy[i]?.longestRun ?? 0} tokens`}>
+                <span className="label">round {d.round ?? '–'}</span>
+                <span className="bar" style={{ width: `${(d.value / maxAnswer) * 70}%`, background: CATEGORY_COLORS.prior }} />
+                <span className="num">{f4(d.value)}</span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function CompareTable({ results }: { results: PolicyResult[] }) {
+  const base = results[0]!;
+  return (
+    <table className="compare" data-testid="figures">
+      <thead>
+        <tr>
+          <th>figure</th>
+          {results.map((r, k) => (
+            <th key={r.policy} colSpan={k === 0 ? 1 : 2}>{r.label}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {FIGURES.map((fig) => (
+          <tr key={fig.key}>
+            <th scope="row">{fig.name}</th>
+            {results.map((r, k) => {
+              const v = fig.value(r);
+              const d = v - fig.value(base);
+              return [
+                <td key={`${r.policy}-v`} className="num" data-testid={`figure-${r.policy}-${fig.key}`} data-value={v}>{fig.fmt(v)}</td>,
+                k > 0 && <td key={`${r.policy}-d`} className={`num delta ${d > 0 ? 'up' : d < 0 ? 'down' : ''}`}>{fig.fmt === f4 ? signed(d) : `${d >= 0 ? '+' : '−'}${Math.abs(d)}`}</td>,
+              ];
+            })}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,210 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import type { PolicyResult } from '../../analysis/analyze';
+import { SINK_TOKENS } from '../../context/render';
+import { heatmapSvg } from '../../export/heatmap-svg';
+import { focusOf, type HoverAction, type HoverState } from '../../state/hover-lock';
+import { download } from '../share/download';
+import { CATEGORY_COLORS, CATEGORY_NAMES, cellAt, clampViewport, colorLut, fitViewport, heatmapPixels, scaleMax, zoomAt, diagonalBand, type Viewport } from './heatmap-model';
+
+const BAND = 10;
+const LUT = colorLut();
+
+/** The values shown: the head mean or one head's rows. */
+export function shownValues(r: PolicyResult, head: 'mean' | number): Float32Array {
+  const k = r.kept!;
+  if (head === 'mean' || !k.perHead || head >= k.heads) return k.mean;
+  return k.perHead.subarray(head * k.nRows * k.seqLen, (head + 1) * k.nRows * k.seqLen);
+}
+
+const tokenLabel = (r: PolicyResult, i: number) => {
+  const t = r.tokens[i]!;
+  const m = r.messages[t.message]!;
+  return `#${i} ${JSON.stringify(t.text)} (${CATEGORY_NAMES[t.category]}${m.round !== null ? `, round ${m.round}` : ''})`;
+};
+
+/**
+ * The attention matrix on a canvas: rows are query tokens (the answer's, or all on request), columns
+ * every token; category bands on both axes; the r-band of the diagonal over each earlier answer.
+ * Wheel or +/− zooms, drag or arrows pan/move, click locks the hovered cell, Escape frees it.
+ */
+export function Heatmap({ r, head, hover, dispatch, height }: { r: PolicyResult; head: 'mean' | number; hover: HoverState; dispatch: (a: HoverAction) => void; height?: number }) {
+  const kept = r.kept!;
+  const { nRows, seqLen: S, rowStart } = kept;
+  const values = useMemo(() => shownValues(r, head), [r, head]);
+  const max = useMemo(() => scaleMax(values, nRows, S, SINK_TOKENS), [values, nRows, S]);
+  const image = useMemo(() => {
+    const t0 = performance.now();
+    const off = document.createElement('canvas');
+    off.width = S;
+    off.height = nRows;
+    off.getContext('2d')!.putImageData(new ImageData(heatmapPixels(values, nRows, S, max, LUT), S, nRows), 0, 0);
+    return { off, ms: performance.now() - t0 };
+  }, [values, nRows, S, max]);
+  const wrap = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [width, setWidth] = useState(900);
+  useEffect(() => {
+    const el = wrap.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setWidth(Math.max(240, Math.floor(el.clientWidth))));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  const areaW = width - BAND - 2;
+  const areaH = height ?? (rowStart === 0 && nRows > 64 ? Math.min(640, areaW) : Math.min(480, Math.max(140, nRows * 10)));
+  const fit = fitViewport(nRows, S, areaW, areaH);
+  const [vpRaw, setVp] = useState<Viewport | null>(null);
+  useEffect(() => setVp(null), [kept]);
+  const vp = clampViewport(vpRaw ?? fit, fit, nRows, S, areaW, areaH);
+  const focus = focusOf(hover);
+  const priors = useMemo(() => r.messages.filter((m) => m.category === 'prior').map((m) => m.content), [r]);
+
+  useEffect(() => {
+    const c = canvas.current;
+    if (!c) return;
+    const t0 = performance.now();
+    const dpr = window.devicePixelRatio || 1;
+    c.width = Math.round(width * dpr);
+    c.height = Math.round((areaH + BAND + 2) * dpr);
+    const ctx = c.getContext('2d')!;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, width, areaH + BAND + 2);
+    // Category bands: columns along the top, query rows down the left.
+    for (let j = 0; j < S; j++) {
+      const x = BAND + vp.tx + j * vp.sx;
+      if (x + vp.sx < BAND || x > width) continue;
+      ctx.fillStyle = CATEGORY_COLORS[r.tokens[j]!.category];
+      ctx.fillRect(Math.max(BAND, x), 0, Math.min(vp.sx, x + vp.sx - BAND), BAND - 1);
+    }
+    for (let i = 0; i < nRows; i++) {
+      const y = BAND + vp.ty + i * vp.sy;
+      if (y + vp.sy < BAND || y > BAND + areaH) continue;
+      ctx.fillStyle = CATEGORY_COLORS[r.tokens[rowStart + i]!.category];
+      ctx.fillRect(0, Math.max(BAND, y), BAND - 1, Math.min(vp.sy, y + vp.sy - BAND));
+    }
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(BAND, BAND, areaW, areaH);
+    ctx.clip();
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(image.off, BAND + vp.tx, BAND + vp.ty, S * vp.sx, nRows * vp.sy);
+    // The r-band of the diagonal over each earlier answer, for the answer's rows.
+    const answerRow0 = r.query.start - rowStart;
+    const X = (col: number) => BAND + vp.tx + col * vp.sx;
+    const Y = (row: number) => BAND + vp.ty + (answerRow0 + row) * vp.sy;
+    for (const p of priors) {
+      const band = diagonalBand(p, r.query.end - r.query.start, r.radius);
+      if (!band.length) continue;
+      ctx.beginPath();
+      band.forEach((b, k) => {
+        if (k === 0) ctx.moveTo(X(b.from), Y(b.row));
+        else ctx.lineTo(X(b.from), Y(b.row));
+        ctx.lineTo(X(b.from), Y(b.row + 1));
+      });
+      for (const b of [...band].reverse()) {
+        ctx.lineTo(X(b.to + 1), Y(b.row + 1));
+        ctx.lineTo(X(b.to + 1), Y(b.row));
+      }
+      ctx.closePath();
+      for (const [style, w] of [['#000', 2.5], ['#fff', 1]] as const) {
+        ctx.strokeStyle = style;
+        ctx.lineWidth = w;
+        ctx.stroke();
+      }
+    }
+    if (focus) {
+      ctx.strokeStyle = '#CC79A7';
+      ctx.lineWidth = 2;
+      ctx.strokeRect(X(focus.col) - 1, BAND + vp.ty + focus.row * vp.sy - 1, Math.max(3, vp.sx) + 2, Math.max(3, vp.sy) + 2);
+    }
+    ctx.restore();
+    c.dataset.renderMs = (image.ms + performance.now() - t0).toFixed(1);
+  });
+
+  useEffect(() => {
+    const c = canvas.current;
+    if (!c) return;
+    const onWheel = (e: WheelEvent) => {
+      e.preventDefault();
+      const rect = c.getBoundingClientRect();
+      setVp((v) => clampViewport(zoomAt(clampViewport(v ?? fit, fit, nRows, S, areaW, areaH), Math.exp(-e.deltaY * 0.002), e.clientX - rect.left - BAND, e.clientY - rect.top - BAND), fit, nRows, S, areaW, areaH));
+    };
+    c.addEventListener('wheel', onWheel, { passive: false });
+    return () => c.removeEventListener('wheel', onWheel);
+  });
+
+  const drag = useRef<{ x: number; y: number; moved: boolean } | null>(null);
+  const at = (e: PointerEvent) => {
+    const rect = canvas.current!.getBoundingClientRect();
+    return cellAt(vp, e.clientX - rect.left - BAND, e.clientY - rect.top - BAND, nRows, S);
+  };
+  const onMove = (e: PointerEvent) => {
+    const d = drag.current;
+    if (d) {
+      const dx = e.clientX - d.x;
+      const dy = e.clientY - d.y;
+      if (d.moved || Math.abs(dx) + Math.abs(dy) > 3) {
+        d.moved = true;
+        d.x = e.clientX;
+        d.y = e.clientY;
+        setVp({ ...vp, tx: vp.tx + dx, ty: vp.ty + dy });
+        return;
+      }
+    }
+    dispatch({ type: 'move', at: at(e) });
+  };
+  const zoom = (factor: number) => setVp(zoomAt(vp, factor, areaW / 2, areaH / 2));
+  const onKey = (e: KeyboardEvent) => {
+    const cur = focus ?? { row: r.query.start - rowStart, col: 0 };
+    const moves: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const m = moves[e.key];
+    if (m) {
+      e.preventDefault();
+      const step = e.shiftKey ? 10 : 1;
+      dispatch({ type: 'click', at: { row: Math.min(nRows - 1, Math.max(0, cur.row + m[0] * step)), col: Math.min(S - 1, Math.max(0, cur.col + m[1] * step)) } });
+    } else if (e.key === 'Escape') dispatch({ type: 'escape' });
+    else if (e.key === '+' || e.key === '=') zoom(1.5);
+    else if (e.key === '-') zoom(1 / 1.5);
+    else if (e.key === '0') setVp(null);
+  };
+  const exportSvg = () => download(`inertia-lens-${r.policy.replace(/:/g, '-')}-turn${r.turn}.svg`, heatmapSvg({ values, nRows, seqLen: S, max, categories: r.tokens.map((t) => t.category), rowStart, title: `${r.label}, turn ${r.turn}, layer ${r.layer}, ${head === 'mean' ? 'mean of heads' : `head ${head}`}` }), 'image/svg+xml');
+  const exportPng = () => canvas.current?.toBlob((b) => b && download(`inertia-lens-${r.policy.replace(/:/g, '-')}-turn${r.turn}.png`, b));
+
+  return (
+    <div className="heatmap" ref={wrap}>
+      <div className="row">
+        <strong>{r.label}</strong>
+        <span className="muted">{nRows} query rows × {S} keys · colour: √ scale, 0 … {max.toFixed(3)} (brighter = more)</span>
+        <button type="button" onClick={() => zoom(1.5)} aria-label="zoom in">+</button>
+        <button type="button" onClick={() => zoom(1 / 1.5)} aria-label="zoom out">−</button>
+        <button type="button" onClick={() => setVp(null)}>fit</button>
+        <button type="button" onClick={exportPng}>PNG</button>
+        <button type="button" onClick={exportSvg}>SVG</button>
+      </div>
+      <canvas
+        ref={canvas}
+        data-testid={`heatmap-${r.policy}`}
+        tabIndex={0}
+        role="img"
+        aria-label={`attention heatmap of ${r.label}: arrow keys move the selected cell, + and − zoom, Escape frees the selection`}
+        style={{ width: `${width}px`, height: `${areaH + BAND + 2}px`, cursor: 'crosshair', touchAction: 'none' }}
+        onPointerDown={(e) => (drag.current = { x: e.clientX, y: e.clientY, moved: false })}
+        onPointerUp={(e) => {
+          if (drag.current && !drag.current.moved) dispatch({ type: 'click', at: at(e) });
+          drag.current = null;
+        }}
+        onPointerMove={onMove}
+        onPointerLeave={() => {
+          drag.current = null;
+          dispatch({ type: 'move', at: null });
+        }}
+        onKeyDown={onKey}
+      />
+      <p className="hover-line" aria-live="polite" data-testid={`heatmap-hover-${r.policy}`}>
+        {focus
+          ? `${hover.locked ? 'locked · ' : ''}query ${tokenLabel(r, rowStart + focus.row)} → key ${tokenLabel(r, focus.col)}: ${values[focus.row * S + focus.col]!.toFixed(5)}`
+          : 'Point at a cell to read both tokens and the weight; click to lock it.'}
+      </p>
+    </div>
+  );
+}

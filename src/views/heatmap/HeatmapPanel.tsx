@@ -1,0 +1,37 @@
+import { useReducer } from 'react';
+import type { PolicyResult } from '../../analysis/analyze';
+import { CATEGORIES } from '../../metrics/categories';
+import { hoverReducer, NO_HOVER } from '../../state/hover-lock';
+import { useInspector } from '../../state/inspector-store';
+import { Heatmap } from './Heatmap';
+import { CATEGORY_COLORS, CATEGORY_NAMES, LEGEND_GRADIENT } from './heatmap-model';
+
+/** One heatmap per shown policy (side by side in compare mode); the first follows the shared hover. */
+export function HeatmapPanel() {
+  const results = useInspector((s) => s.results);
+  const head = useInspector((s) => s.head);
+  const hover = useInspector((s) => s.hover);
+  const dispatch = useInspector((s) => s.dispatchHover);
+  const withAttention = results.filter((r) => r.kept);
+  if (!withAttention.length) return null;
+  return (
+    <section className="panel" aria-labelledby="heatmap-title">
+      <h2 id="heatmap-title">Attention of the scored answer</h2>
+      <div className="row legend" aria-label="legend">
+        {CATEGORIES.map((c) => (
+          <span key={c}><span className="swatch" style={{ background: CATEGORY_COLORS[c] }} /> {CATEGORY_NAMES[c]}</span>
+        ))}
+        <span><span className="swatch band" /> r-band of the diagonal over each earlier answer</span>
+        <span>weight <span className="ramp" style={{ background: LEGEND_GRADIENT }} /></span>
+      </div>
+      <div className={withAttention.length > 1 ? 'compare-grid' : ''}>
+        {withAttention.map((r, k) => (k === 0 ? <Heatmap key={r.policy} r={r} head={head} hover={hover} dispatch={dispatch} /> : <Secondary key={r.policy} r={r} head={head} />))}
+      </div>
+    </section>
+  );
+}
+
+function Secondary({ r, head }: { r: PolicyResult; head: 'mean' | number }) {
+  const [hover, dispatch] = useReducer(hoverReducer, NO_HOVER);
+  return <Heatmap r={r} head={head} hover={hover} dispatch={dispatch} />;
+}

@@ -1,0 +1,108 @@
+import { interpolateCividis } from 'd3-scale-chromatic';
+import type { Category, Span } from '../../metrics/categories';
+
+/**
+ * Okabe–Ito colours: distinguishable with every common colour-vision deficiency. Attention itself
+ * uses cividis, a sequential scale designed to read the same for deuteranopes and trichromats.
+ */
+export const CATEGORY_COLORS: Record<Category, string> = {
+  sink: '#999999',
+  system: '#E69F00',
+  user: '#56B4E9',
+  prior: '#D55E00',
+  current: '#009E73',
+};
+
+export const CATEGORY_NAMES: Record<Category, string> = {
+  sink: 'sink (first 3 tokens)', system: 'system', user: 'user', prior: 'prior assistant', current: 'current answer',
+};
+
+/** 256-entry RGB lookup table of a d3 interpolator (t in [0, 1] → "rgb(r, g, b)" or "#rrggbb"). */
+export function colorLut(interpolate: (t: number) => string = interpolateCividis): Uint8ClampedArray {
+  const lut = new Uint8ClampedArray(256 * 3);
+  for (let i = 0; i < 256; i++) {
+    const c = interpolate(i / 255);
+    const m = /rgb\((\d+),\s*(\d+),\s*(\d+)\)/.exec(c);
+    const rgb = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [1, 3, 5].map((k) => parseInt(c.slice(k, k + 2), 16));
+    lut.set(rgb, i * 3);
+  }
+  return lut;
+}
+
+/**
+ * The top of the colour scale: the largest weight outside the sink columns (the sink takes most of
+ * every row and would leave everything else dark). Weights above it are drawn at full colour.
+ */
+export function scaleMax(values: ArrayLike<number>, nRows: number, seqLen: number, sinkColumns: number): number {
+  let max = 0;
+  for (let i = 0; i < nRows; i++) for (let j = sinkColumns; j < seqLen; j++) max = Math.max(max, values[i * seqLen + j]!);
+  return max > 0 ? max : 1;
+}
+
+/** Square-root scale (small weights stay visible), clamped to [0, 1]. */
+export function scaleIndex(v: number, max: number): number {
+  return Math.round(Math.sqrt(Math.min(1, Math.max(0, v / max))) * 255);
+}
+
+/** The matrix as RGBA pixels, one per cell. */
+export function heatmapPixels(values: ArrayLike<number>, nRows: number, seqLen: number, max: number, lut: Uint8ClampedArray): Uint8ClampedArray<ArrayBuffer> {
+  const px = new Uint8ClampedArray(nRows * seqLen * 4);
+  for (let k = 0; k < nRows * seqLen; k++) {
+    const c = scaleIndex(values[k]!, max) * 3;
+    px[k * 4] = lut[c]!;
+    px[k * 4 + 1] = lut[c + 1]!;
+    px[k * 4 + 2] = lut[c + 2]!;
+    px[k * 4 + 3] = 255;
+  }
+  return px;
+}
+
+/** Screen = translate + cell × size, separately per axis (answer rows are few, keys many). */
+export interface Viewport {
+  sx: number;
+  sy: number;
+  tx: number;
+  ty: number;
+}
+
+export function fitViewport(nRows: number, nCols: number, width: number, height: number): Viewport {
+  return { sx: width / nCols, sy: height / nRows, tx: 0, ty: 0 };
+}
+
+/** Keeps the matrix covering the view: no panning past its edges, no zooming out past the fit. */
+export function clampViewport(v: Viewport, fit: Viewport, nRows: number, nCols: number, width: number, height: number): Viewport {
+  const sx = Math.min(Math.max(v.sx, fit.sx), Math.max(fit.sx, 64));
+  const sy = Math.min(Math.max(v.sy, fit.sy), Math.max(fit.sy, 64));
+  const tx = Math.min(0, Math.max(width - nCols * sx, v.tx));
+  const ty = Math.min(0, Math.max(height - nRows * sy, v.ty));
+  return { sx, sy, tx, ty };
+}
+
+/** Zoom by `factor` keeping the point under (px, py) fixed. */
+export function zoomAt(v: Viewport, factor: number, px: number, py: number): Viewport {
+  return { sx: v.sx * factor, sy: v.sy * factor, tx: px - (px - v.tx) * factor, ty: py - (py - v.ty) * factor };
+}
+
+/** The cell under a screen point, or null outside the matrix. */
+export function cellAt(v: Viewport, px: number, py: number, nRows: number, nCols: number): { row: number; col: number } | null {
+  const col = Math.floor((px - v.tx) / v.sx);
+  const row = Math.floor((py - v.ty) / v.sy);
+  return row >= 0 && row < nRows && col >= 0 && col < nCols ? { row, col } : null;
+}
+
+/**
+ * The diagonal band of radius r over one earlier answer, per answer row: the key columns that
+ * count for the diagonal ratio (design.md). Rows are offsets into the current answer.
+ */
+export function diagonalBand(prior: Span, answerRows: number, radius: number): { row: number; from: number; to: number }[] {
+  const out = [];
+  for (let i = 0; i < answerRows; i++) {
+    const lo = Math.max(0, i - radius);
+    const hi = Math.min(prior.length - 1, i + radius);
+    if (lo <= hi) out.push({ row: i, from: prior.start + lo, to: prior.start + hi });
+  }
+  return out;
+}
+
+/** CSS gradient of the attention scale, for legends. */
+export const LEGEND_GRADIENT = `linear-gradient(to right, ${[0, 0.25, 0.5, 0.75, 1].map((t) => interpolateCividis(t)).join(', ')})`;

@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import { parsePolicy, policyLabel } from '../../context/policy';
+import { activePolicies, useInspector } from '../../state/inspector-store';
+
+/** One click switches the policy; in compare mode the clicks choose 2–4 policies shown side by side. */
+export function PolicyBar() {
+  const policies = useInspector((s) => s.policies);
+  const compare = useInspector((s) => s.compare);
+  const active = activePolicies({ policies, compare });
+  const setPolicy = useInspector((s) => s.setPolicy);
+  const setCompare = useInspector((s) => s.setCompare);
+  const toggle = useInspector((s) => s.toggleComparePolicy);
+  const [w, setW] = useState(6);
+  const [h, setH] = useState(12);
+  const [l, setL] = useState(1);
+  const specs = ['full', `window:${w}`, `clip:${h}:${l}`, `summary:${h}:${l}`, 'ao', 'lt', 'sum', 'de', 'filler'];
+  const valid = h >= 1 && l >= 0 && l < h && w >= 0;
+  const num = (label: string, v: number, set: (n: number) => void) => (
+    <label>
+      {label} <input type="number" min={0} value={v} size={3} style={{ width: '4em' }} onChange={(e) => set(Math.max(0, Math.floor(Number(e.target.value) || 0)))} />
+    </label>
+  );
+  return (
+    <section className="panel" aria-labelledby="policy-title">
+      <h2 id="policy-title">Context policy</h2>
+      <div className="row" role="group" aria-label="policies">
+        {specs.map((spec) => {
+          const on = active.some((a) => a === spec || (a.split(':')[0] === spec.split(':')[0] && !compare));
+          const disabled = !valid && /^(clip|summary|window)/.test(spec);
+          return (
+            <button key={spec} type="button" className={`policy${on ? ' on' : ''}`} aria-pressed={on} disabled={disabled} title={spec}
+              onClick={() => (compare ? toggle(spec) : setPolicy(spec))}>
+              {policyLabel(parsePolicy(spec))}
+            </button>
+          );
+        })}
+      </div>
+      <div className="row">
+        {num('W', w, setW)}
+        {num('H', h, setH)}
+        {num('L', l, setL)}
+        {!valid && <span className="error">Clip and Summary need H ≥ 1 and L &lt; H.</span>}
+        <label>
+          <input type="checkbox" checked={compare} onChange={(e) => setCompare(e.target.checked)} /> compare 2–4 policies side by side
+        </label>
+        {compare && <span className="muted">comparing {policies.map((p) => policyLabel(parsePolicy(p))).join(' · ')}; the first is the baseline of the Δ columns</span>}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+import { splitRounds } from '../../conversation/rounds';
+import { FULL_MATRIX_MAX_TOKENS, activePolicies, scoredTurn, useInspector } from '../../state/inspector-store';
+import { useModelStore } from '../../state/model-store';
+
+/** Turn, layer, head, radius and matrix extent, plus generation: what the figures are computed over. */
+export function ViewControls() {
+  const s = useInspector();
+  const spec = useModelStore((m) => m.info?.spec);
+  const rounds = s.parsed.conversation ? splitRounds(s.parsed.conversation.messages).rounds.length : 0;
+  const turn = scoredTurn(s);
+  const heads = s.results[0]?.kept?.perHead ? s.results[0].kept.heads : 0;
+  const layers = spec?.numLayers ?? 0;
+  const ready = spec !== undefined;
+  const gen = Object.keys(s.generated).length > 0;
+  return (
+    <div className="row controls">
+      <label>
+        turn{' '}
+        <select aria-label="scored turn" value={s.turn ?? ''} onChange={(e) => s.setTurn(e.target.value === '' ? null : Number(e.target.value))}>
+          <option value="">last ({rounds})</option>
+          {Array.from({ length: rounds }, (_, i) => <option key={i} value={i + 1}>{i + 1}</option>)}
+        </select>
+      </label>
+      <label>
+        layer{' '}
+        <select aria-label="layer" value={s.layer ?? ''} disabled={!ready} onChange={(e) => s.setLayer(e.target.value === '' ? null : Number(e.target.value))}>
+          <option value="">final ({Math.max(0, layers - 1)})</option>
+          {Array.from({ length: layers }, (_, i) => <option key={i} value={i}>{i}</option>)}
+        </select>
+      </label>
+      <label>
+        head{' '}
+        <select aria-label="head" value={s.head} disabled={heads === 0} onChange={(e) => s.setHead(e.target.value === 'mean' ? 'mean' : Number(e.target.value))}>
+          <option value="mean">mean of heads</option>
+          {Array.from({ length: heads }, (_, i) => <option key={i} value={i}>{i}</option>)}
+        </select>
+      </label>
+      <label>
+        diagonal radius r <input aria-label="diagonal radius" type="number" min={0} value={s.radius} style={{ width: '4em' }} onChange={(e) => s.setRadius(Math.max(0, Math.floor(Number(e.target.value) || 0)))} />
+      </label>
+      <label title={`every query row, up to ${FULL_MATRIX_MAX_TOKENS} tokens`}>
+        <input type="checkbox" checked={s.fullMatrix} onChange={(e) => s.setFullMatrix(e.target.checked)} /> full matrix
+      </label>
+      <button type="button" disabled={!ready || turn === null || s.generating !== null} onClick={() => void s.generate()}>
+        {activePolicies(s).length > 1 ? 'Generate one answer per policy' : 'Generate the answer'} (turn {turn ?? '–'})
+      </button>
+      {gen && <button type="button" onClick={s.clearGenerated}>use the file's answer</button>}
+    </div>
+  );
+}

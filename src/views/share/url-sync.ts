@@ -1,0 +1,49 @@
+import { DEMO_MODEL_FILES, DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../../model/demo';
+import { folderUrlSource } from '../../model/source';
+import { EXAMPLES } from '../../state/examples';
+import { useInspector, type InspectorState } from '../../state/inspector-store';
+import { useModelStore, type ModelInfo } from '../../state/model-store';
+import { decodeView, encodeView, type ViewState } from '../../state/url-state';
+import { hubSource } from '../model-loader/ModelLoader';
+
+export function viewOf(s: InspectorState, info: ModelInfo | null): ViewState {
+  const ref = info?.ref ?? { model: 'demo', revision: 'main', hub: null };
+  return { model: ref.model, revision: ref.revision, hub: ref.hub, backend: useModelStore.getState().backend, policies: s.policies, compare: s.compare, turn: s.turn, head: s.head, layer: s.layer, radius: s.radius, conversation: null };
+}
+
+/** What the link leaves out, if anything. */
+export function linkNote(s: InspectorState, info: ModelInfo | null): string | null {
+  const notes = [];
+  if (info && !info.ref) notes.push('the link cannot carry a model from local files (it names the demo model)');
+  if (!encodeView(viewOf(s, info), s.text, s.exampleName).conversationCarried) notes.push('the conversation is too long for a link: save it and paste it again');
+  return notes.length ? `Note: ${notes.join('; ')}.` : null;
+}
+
+/** Applies the page's URL (model, view, conversation), then keeps the URL in step with the view. */
+export function startFromUrl(): string[] {
+  const { view, problems } = decodeView(location.search);
+  let text: string | null = null;
+  if (view.conversation && 'text' in view.conversation) text = view.conversation.text;
+  else if (view.conversation && 'example' in view.conversation) {
+    const name = view.conversation.example;
+    const ex = EXAMPLES.find((e) => e.name === name);
+    if (ex) text = ex.text;
+    else problems.push(`the link names an example "${name}" this version does not have`);
+  }
+  if (location.search) useInspector.getState().applyView(view, text);
+  useModelStore.setState({ backend: view.backend });
+  const load = useModelStore.getState().loadModel;
+  if (view.model === 'demo') void load(folderUrlSource(`${import.meta.env.BASE_URL}${DEMO_MODEL_PATH}`, DEMO_MODEL_FILES, DEMO_MODEL_LABEL), { model: 'demo', revision: 'main', hub: null });
+  else {
+    const ref = { model: view.model, revision: view.revision, hub: view.hub };
+    void load(hubSource(ref), ref);
+  }
+  const write = () => {
+    const s = useInspector.getState();
+    const { query } = encodeView(viewOf(s, useModelStore.getState().info), s.text, s.exampleName);
+    if (`?${query}` !== location.search) history.replaceState(null, '', `?${query}`);
+  };
+  useInspector.subscribe(write);
+  useModelStore.subscribe(write);
+  return problems;
+}

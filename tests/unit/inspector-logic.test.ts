@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import type { PolicyResult } from '../../src/analysis/analyze';
+import { figuresCsv, figuresJson } from '../../src/export/figures';
+import { heatmapSvg } from '../../src/export/heatmap-svg';
+import { diagonalRatio } from '../../src/metrics/inertia';
+import { focusOf, hoverReducer, NO_HOVER } from '../../src/state/hover-lock';
+import { decodeView, DEFAULT_VIEW, encodeView, fromBase64Url, MAX_LINK_CONVERSATION, toBase64Url } from '../../src/state/url-state';
+import { cellAt, clampViewport, colorLut, diagonalBand, fitViewport, heatmapPixels, scaleIndex, scaleMax, zoomAt } from '../../src/views/heatmap/heatmap-model';
+
+describe('hover lock', () => {
+  const a = { row: 1, col: 2 };
+  const b = { row: 3, col: 4 };
+  it('follows the pointer until a click locks a cell, then ignores movement', () => {
+    let s = hoverReducer(NO_HOVER, { type: 'move', at: a });
+    expect(focusOf(s)).toEqual(a);
+    s = hoverReducer(s, { type: 'click', at: a });
+    expect(s.locked).toEqual(a);
+    s = hoverReducer(s, { type: 'move', at: b });
+    expect(focusOf(s)).toEqual(a);
+    expect(s.hover).toEqual(b);
+  });
+  it('moves the lock on a click elsewhere; frees it on a second click, a click outside, or Escape', () => {
+    let s = hoverReducer(hoverReducer(NO_HOVER, { type: 'click', at: a }), { type: 'click', at: b });
+    expect(s.locked).toEqual(b);
+    expect(hoverReducer(s, { type: 'click', at: { ...b } }).locked).toBeNull();
+    expect(hoverReducer(s, { type: 'click', at: null }).locked).toBeNull();
+    s = hoverReducer(s, { type: 'escape' });
+    expect(s.locked).toBeNull();
+    expect(focusOf(hoverReducer(s, { type: 'move', at: null }))).toBeNull();
+  });
+  it('returns the same state for a move to the same cell (no re-render)', () => {
+    const s = hoverReducer(NO_HOVER, { type: 'move', at: a });
+    expect(hoverReducer(s, { type: 'move', at: { ...a } })).toBe(s);
+  });
+});
+
+describe('heatmap scales and viewport', () => {
+  it('cividis lookup table runs dark blue to yellow, and the √ scale maps 0, max/4 and max', () => {
+    const lut = colorLut();
+    const [r0, g0, b0] = Array.from(lut.slice(0, 3));
+    expect(b0).toBeGreaterThan(Math.max(r0!, g0!)); // dark blue start
+    expect(r0! + g0! + b0!).toBeLessThan(150);
+    expect(lut[255 * 3]!).toBeGreaterThan(250); // red channel of the yellow end
+    expect(scaleIndex(0, 0.5)).toBe(0);
+    expect(scaleIndex(0.125, 0.5)).toBe(128); // √(1/4) = 0.5 → 127.5 → 128
+    expect(scaleIndex(0.5, 0.5)).toBe(255);
+    expect(scaleIndex(2, 0.5)).toBe(255);
+  });
+  it('takes the top of the scale outside the sink columns', () => {
+    const v = [0.9, 0.05, 0.05, 0.7, 0.2, 0.1];
+    expect(scaleMax(v, 2, 3, 1)).toBe(0.2);
+    const px = heatmapPixels(v, 2, 3, 0.2, colorLut());
+    expect(px.length).toBe(24);
+    expect(px[3]).toBe(255);
+  });
+  it('zooms about the pointer, clamps to the matrix, and finds the cell under a point', () => {
+    const fit = fitViewport(10, 100, 500, 100); // 5 px per column, 10 px per row
+    expect(cellAt(fit, 12, 25, 10, 100)).toEqual({ row: 2, col: 2 });
+    expect(cellAt(fit, -1, 5, 10, 100)).toBeNull();
+    const z = zoomAt(fit, 2, 250, 50);
+    expect(cellAt(z, 250, 50, 10, 100)).toEqual(cellAt(fit, 250, 50, 10, 100));
+    expect(z.sx).toBe(10);
+    const out = clampViewport(zoomAt(fit, 0.5, 0, 0), fit, 10, 100, 500, 100);
+    expect(out).toEqual(fit);
+    const panned = clampViewport({ ...z, tx: 100 }, fit, 10, 100, 500, 100);
+    expect(panned.tx).toBe(0);
+  });
+  it('draws the r-band over exactly the cells the diagonal ratio sums', () => {
+    const S = 40;
+    const prior = { start: 10, length: 7 };
+    const answerRows = 9;
+    const r = 2;
+    const rows = new Float64Array(answerRows * S).map((_, k) => ((k * 7919) % 13) / 1000);
+    const band = diagonalBand(prior, answerRows, r);
+    let inBand = 0;
+    for (const b of band) for (let j = b.from; j <= b.to; j++) inBand += rows[b.row * S + j]!;
+    expect(inBand / answerRows).toBeCloseTo(diagonalRatio({ rows, nRows: answerRows, seqLen: S }, [prior], r).total, 12);
+    // Rows past the answer's end + r have no band.
+    expect(band.map((b) => b.row)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(diagonalBand(prior, 12, 2).length).toBe(9);
+  });
+});
+
+describe('the link', () => {
+  it('round-trips every field, the conversation included', () => {
+    const text = '[{"role":"user","content":"héllo ✓"},{"role":"assistant","content":"hi"}]';
+    const view = { ...DEFAULT_VIEW, model: 'acme/tiny', revision: 'v2', hub: 'http://127.0.0.1:9/hub', backend: 'wasm' as const, policies: ['clip:12:1', 'ao'], compare: true, turn: 3, head: 2, layer: 1, radius: 7 };
+    const { query, conversationCarried } = encodeView(view, text, null);
+    expect(conversationCarried).toBe(true);
+    const back = decodeView(`?${query}`);
+    expect(back.problems).toEqual([]);
+    expect(back.view).toEqual({ ...view, conversation: { text } });
+  });
+  it('names an unchanged example instead of carrying its text, and says when a conversation is too long', () => {
+    expect(decodeView(`?${encodeView(DEFAULT_VIEW, 'x', 'maze').query}`).view.conversation).toEqual({ example: 'maze' });
+    const long = 'a'.repeat(MAX_LINK_CONVERSATION);
+    const e = encodeView(DEFAULT_VIEW, long, null);
+    expect(e.conversationCarried).toBe(false);
+    expect(e.query).not.toContain('conv=');
+  });
+  it('skips what it cannot read and names it', () => {
+    const { view, problems } = decodeView('?policy=clip:3:5,bogus,ao&turn=0&head=x&r=inf&conv=%%%');
+    expect(view.policies).toEqual(['ao']);
+    expect(view.turn).toBeNull();
+    expect(view.head).toBe('mean');
+    expect(view.radius).toBe(Infinity);
+    expect(problems.join('\n')).toMatch(/clip:3:5.*L < H/);
+    expect(problems.join('\n')).toContain('unknown policy "bogus"');
+    expect(problems.join('\n')).toContain('turn=0');
+    expect(problems.join('\n')).toContain('conversation in the link is damaged');
+  });
+  it('base64url survives any UTF-8', () => {
+    const s = 'ü\n"<b>"🙂 +/=';
+    expect(fromBase64Url(toBase64Url(s))).toBe(s);
+    expect(toBase64Url(s)).not.toMatch(/[+/=]/);
+  });
+});
+
+describe('exports', () => {
+  const result = {
+    policy: 'clip:12:1', label: 'Clip-12→1', turn: 4, layer: 3, radius: 5,
+    tokens: [{ id: 1, text: 'a', category: 'sink', message: 0 }, { id: 2, text: 'b', category: 'prior', message: 1 }, { id: 3, text: 'c', category: 'current', message: 2 }],
+    ratios: { sink: 0.5, system: 0, user: 0.1, prior: 0.25, current: 0.15 }, diagonal: 0.125,
+    diagonalPerAnswer: [{ message: 1, round: 3, value: 0.125 }], copy: [{ message: 1, round: 3, longestRun: 4, ngramOverlap: 0.5 }],
+    cost: [{ round: 3, contextTokens: 10, prefilled: 10 }, { round: 4, contextTokens: 14, prefilled: 4 }],
+    kept: { rowStart: 2, nRows: 1, seqLen: 3, heads: 1, mean: new Float32Array([0.5, 0.25, 0.25]), perHead: null },
+  } as unknown as PolicyResult;
+  it('CSV: a row per policy, per earlier answer and per round', () => {
+    const csv = figuresCsv([result]).split('\n');
+    expect(csv[0]).toBe('policy,label,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,context_tokens,prefilled');
+    expect(csv[1]).toBe('clip:12:1,Clip-12→1,4,3,5,3,0.5,0,0.1,0.25,0.15,0.125,14,4');
+    expect(csv).toContain('clip:12:1,3,0.125,4,0.5');
+    expect(csv).toContain('clip:12:1,4,14,4');
+  });
+  it('JSON leaves the attention arrays out', () => {
+    const doc = JSON.parse(figuresJson([result], { model: 'm' }));
+    expect(doc.model).toBe('m');
+    expect(doc.results[0].kept).toBeUndefined();
+    expect(doc.results[0].diagonal).toBe(0.125);
+  });
+  it('SVG: one rect per cell plus the bands, text escaped, blocks averaged above 256 cells', () => {
+    const svg = heatmapSvg({ values: result.kept!.mean, nRows: 1, seqLen: 3, max: 0.25, categories: result.tokens.map((t) => t.category), rowStart: 2, title: 'a < b & c' });
+    expect(svg.match(/<rect /g)!.length).toBe(3 + 3 + 1);
+    expect(svg).toContain('a &lt; b &amp; c');
+    const big = heatmapSvg({ values: new Float32Array(2 * 600).fill(0.001), nRows: 2, seqLen: 600, max: 0.01, categories: Array(600).fill('user'), rowStart: 0, title: 't' });
+    expect(big).toContain('means over 1×3 blocks');
+    expect(big.match(/<rect /g)!.length).toBe(2 * 200 + 200 + 2);
+  });
+});
