@@ -166,7 +166,7 @@ export async function analyzePolicy(model: AnalysisModel, conversation: Conversa
     turn: turns.current.index,
     layer,
     radius,
-    tokens: r.ids.map((id, i) => ({ id, text: model.tokenizer.decode([id]), category: r.categories[i]!, message: r.messageOf[i]! })),
+    tokens: model.tokenizer.pieces(r.ids).map((text, i) => ({ id: r.ids[i]!, text, category: r.categories[i]!, message: r.messageOf[i]! })),
     messages: msgs.map((m, k) => ({
       role: m.role, kind: m.kind, category: CATEGORY_OF[m.kind], source: m.source === null ? null : m.source + 1, round: m.round,
       generated: m.generated === true, span: r.messageSpans[k]!, content: r.contentSpans[k]!,
@@ -211,6 +211,8 @@ export interface SweepOptions extends Omit<AnalysisOptions, 'turn' | 'dumpAttent
   known?: PolicyResult;
   summaries?: SummaryCache;
   onTurn?: (done: number, total: number) => void;
+  /** Checked before each turn: true stops the sweep early (a newer request replaced it). */
+  cancelled?: () => boolean;
 }
 
 /** Paper 2's Fig. 2 for one conversation: every assistant turn t ≥ 2 in turn as the scored answer. */
@@ -219,6 +221,7 @@ export async function roundsSweep(model: AnalysisModel, conversation: Conversati
   const summaries = opts.summaries ?? new SummaryCache(model, conversation);
   const points: SweepPoint[] = [];
   for (let t = 2; t <= last; t++) {
+    if (opts.cancelled?.()) break;
     const r = opts.known?.turn === t ? opts.known : await analyzePolicy(model, conversation, policy, { ...opts, turn: t }, summaries);
     points.push(sweepPoint(r));
     opts.onTurn?.(t - 1, last - 1);

@@ -77,6 +77,27 @@ export class ChatTokenizer {
     return this.tokenizer.decode(ids, { skip_special_tokens: skipSpecial });
   }
 
+  /**
+   * The text of each token, such that joined they give the decoded text. A character split over
+   * several byte-level tokens (‘, emoji) is given to the token that completes it, and the tokens
+   * before it get '' instead of a lone U+FFFD.
+   */
+  pieces(ids: number[]): string[] {
+    const out = ids.map((id) => this.decode([id]));
+    for (let i = 0; i < ids.length; i++) {
+      if (!out[i]!.includes('\uFFFD')) continue;
+      for (let j = i + 1; j < Math.min(ids.length, i + 4); j++) {
+        const joined = this.decode(ids.slice(i, j + 1));
+        if (joined.includes('\uFFFD')) continue;
+        for (let k = i; k < j; k++) out[k] = '';
+        out[j] = joined;
+        i = j;
+        break;
+      }
+    }
+    return out;
+  }
+
   /** The vocabulary string of one id (e.g. "Ġhello"), or `<id>` when the id has none. */
   tokenString(id: number): string {
     return this.tokenizer.id_to_token(id) ?? `<${id}>`;

@@ -114,6 +114,18 @@ export function defaultBackends(): Backend[] {
   return isNode ? ['wasm'] : ['webgpu', 'wasm'];
 }
 
+/**
+ * onnxruntime-web is one wasm instance: a session created or run while another session's run is in
+ * flight corrupts it ("memory access out of bounds"). Every create, run and release, of any session,
+ * goes through this one queue. Never call serial() from inside a serial() task.
+ */
+let ortQueue: Promise<unknown> = Promise.resolve();
+function serial<T>(task: () => Promise<T>): Promise<T> {
+  const run = ortQueue.then(task);
+  ortQueue = run.catch(() => undefined);
+  return run;
+}
+
 /** A built graph loaded into onnxruntime, with the backend that runs it. */
 export class ModelSession {
   private constructor(
@@ -143,10 +155,12 @@ export class ModelSession {
       }
       let session: Ort.InferenceSession | null = null;
       try {
-        session = await ort.InferenceSession.create(graph.model, {
-          executionProviders: [backend],
-          externalData: graph.externalData.map((f) => ({ path: f.path, data: f.data })),
-        });
+        session = await serial(() =>
+          ort.InferenceSession.create(graph.model, {
+            executionProviders: [backend],
+            externalData: graph.externalData.map((f) => ({ path: f.path, data: f.data })),
+          }),
+        );
         const report: BackendReport = {
           backend,
           fallbackReason: reasons.length ? reasons.join('; ') : null,
@@ -158,7 +172,8 @@ export class ModelSession {
         if (backend === 'webgpu') await created.forward({ ids: [0], layers: [] });
         return created;
       } catch (e) {
-        await session?.release().catch(() => undefined);
+        const failed = session;
+        if (failed) await serial(() => failed.release()).catch(() => undefined);
         reasons.push(`${backend} failed: ${(e as Error).message}`);
       }
     }
@@ -166,7 +181,11 @@ export class ModelSession {
   }
 
   /** One forward pass over `ids`; fetches only the outputs asked for. */
-  async forward(req: ForwardRequest): Promise<ForwardResult> {
+  forward(req: ForwardRequest): Promise<ForwardResult> {
+    return serial(() => this.forwardNow(req));
+  }
+
+  private async forwardNow(req: ForwardRequest): Promise<ForwardResult> {
     const { ort, spec } = this;
     const S = req.ids.length;
     if (S === 0) throw new RangeError('cannot run the model on an empty token sequence');
@@ -215,6 +234,7 @@ export class ModelSession {
   }
 
   async release(): Promise<void> {
-    await this.session.release();
+    // Queued: a release during a run would corrupt that run.
+    await serial(() => this.session.release());
   }
 }

@@ -31,6 +31,8 @@ export interface InspectorState {
   /** 'cache': the start screen's stored figures, shown while the model loads. */
   resultsFrom: 'model' | 'cache' | null;
   analyzing: boolean;
+  /** The figures shown are of an earlier conversation: the text now on screen cannot be scored. */
+  stale: boolean;
   analysisError: string | null;
   /** Milliseconds of the last analysis, from the request to the figures. */
   analysisMs: number | null;
@@ -41,7 +43,8 @@ export interface InspectorState {
   generated: Record<string, string>;
   generating: { policy: string; text: string } | null;
   hover: HoverState;
-  setText(text: string): void;
+  /** `fresh`: a new conversation (an example, a file), so the scored turn goes back to the last. */
+  setText(text: string, fresh?: boolean): void;
   setMessages(messages: Message[]): void;
   setPolicy(spec: string): void;
   setCompare(on: boolean): void;
@@ -111,6 +114,7 @@ export const useInspector = create<InspectorState>()((set, get) => {
     results: [cachedStart.result],
     resultsFrom: 'cache',
     analyzing: false,
+    stale: false,
     analysisError: null,
     analysisMs: null,
     sweep: { policy: cachedStart.policy, key: sweepKey(START_EXAMPLE.text, cachedStart.result), points: cachedStart.sweep },
@@ -119,8 +123,8 @@ export const useInspector = create<InspectorState>()((set, get) => {
     generating: null,
     hover: NO_HOVER,
 
-    setText(text) {
-      set({ text, exampleName: exampleNamed(text), parsed: parse(text), generated: {}, hover: NO_HOVER });
+    setText(text, fresh = false) {
+      set((s) => ({ text, exampleName: exampleNamed(text), parsed: parse(text), generated: {}, hover: NO_HOVER, turn: fresh ? null : s.turn }));
       schedule(300);
     },
     setMessages(messages) {
@@ -181,11 +185,12 @@ export const useInspector = create<InspectorState>()((set, get) => {
       if (!model || !conversation) {
         // Nothing to score yet; the cached start figures stay only while they describe what is on screen.
         if (s.resultsFrom === 'cache' && !(s.exampleName === cachedStart.example && activePolicies(s).join() === cachedStart.policy && s.turn === null)) set({ results: [], resultsFrom: null });
+        set({ analyzing: false, stale: !conversation && get().results.length > 0 });
         return;
       }
       const turn = scoredTurn(s);
       if (turn === null) {
-        set({ results: [], resultsFrom: null, analysisError: 'the conversation has no assistant answer to score: add one (or mark one) in the editor' });
+        set({ results: [], resultsFrom: null, analyzing: false, analysisError: 'the conversation has no assistant answer to score: add one (or mark one) in the editor' });
         return;
       }
       const t0 = performance.now();
@@ -201,7 +206,7 @@ export const useInspector = create<InspectorState>()((set, get) => {
           results.push(await analyzePolicy(model, conv, spec, { ...opts, ...keep }, cache));
           if (id !== latest) return;
         }
-        set({ results, resultsFrom: 'model', analyzing: false, analysisError: null, analysisMs: performance.now() - t0 });
+        set({ results, resultsFrom: 'model', analyzing: false, stale: false, analysisError: null, analysisMs: performance.now() - t0 });
         void sweepFor(id, results[0]!);
       } catch (e) {
         if (id === latest) set({ analyzing: false, analysisError: (e as Error).message });
@@ -259,6 +264,7 @@ export const useInspector = create<InspectorState>()((set, get) => {
         known,
         summaries: answer !== undefined ? new SummaryCache(model, conv) : summaryCache(model, conversation),
         onTurn: (done, total) => id === latest && set({ sweeping: { done, total } }),
+        cancelled: () => id !== latest,
       });
       if (id === latest) set({ sweep: { policy: known.policy, key, points }, sweeping: null });
     } catch (e) {
@@ -267,7 +273,13 @@ export const useInspector = create<InspectorState>()((set, get) => {
   }
 });
 
-// A newly loaded model scores what is on screen.
+// A new load stops the old model's work (a rounds sweep can take minutes on a software adapter,
+// and it would hold the device the new session needs); the loaded model scores what is on screen.
 useModelStore.subscribe((s, prev) => {
+  if (s.load.status === 'loading' && prev.load.status !== 'loading') {
+    latest++;
+    generationRun++;
+    useInspector.setState({ analyzing: false, sweeping: null, generating: null });
+  }
   if (s.info && s.info !== prev.info) void useInspector.getState().analyze();
 });

@@ -101,8 +101,10 @@ export const useModelStore = create<ModelState>()((set, get) => ({
         await opened.session.release();
         return;
       }
-      await current?.session.release();
+      // Swap first: the old session is released once its queued runs (say a rounds sweep) are done.
+      const old = current;
       current = opened;
+      void old?.session.release().catch(() => undefined);
       const { checkpoint, graph, session } = opened;
       set({
         load: { ...IDLE, status: 'ready' },
@@ -132,7 +134,7 @@ export const useModelStore = create<ModelState>()((set, get) => ({
       const ids = m.tokenizer.encode(rendered);
       if (ids.length === 0) throw new Error('the text tokenizes to no tokens');
       const S = ids.length;
-      const out = await m.session.forward({ ids, attnRows: [0, S] });
+      const out = await m.session.forward({ ids, attnRows: [0, S], layers: [m.checkpoint.spec.numLayers - 1] });
       const att = out.attention[0]!;
       const sums = rowSums(att.mean, att.rows, S);
       set({

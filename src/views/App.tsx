@@ -38,7 +38,7 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
       <ErrorBoundary name="policy">
         <PolicyBar />
       </ErrorBoundary>
-      <section className="panel sticky" aria-label="view">
+      <section className="panel" aria-label="view">
         <ViewControls />
         <ShareBar linkNote={note} />
         <StatusLine />

@@ -7,6 +7,7 @@ export function StatusLine() {
   const from = useInspector((s) => s.resultsFrom);
   const analyzing = useInspector((s) => s.analyzing);
   const error = useInspector((s) => s.analysisError);
+  const stale = useInspector((s) => s.stale);
   const ms = useInspector((s) => s.analysisMs);
   const generating = useInspector((s) => s.generating);
   const generated = useInspector((s) => s.generated);
@@ -23,6 +24,7 @@ export function StatusLine() {
         <p className="muted" data-testid="fresh-note">Computed in this page on {backend === 'webgpu' ? 'WebGPU' : 'wasm'} in {Math.round(ms)} ms.</p>
       )}
       {analyzing && <p className="muted" role="status">Scoring…</p>}
+      {stale && <p className="warn" data-testid="stale-note">The figures below are of the last conversation that could be scored: fix the error above to score this one.</p>}
       {error && <p role="alert" className="error" data-testid="analysis-error">{error}</p>}
       {generating && (
         <div className="generating" role="status">

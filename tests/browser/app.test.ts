@@ -22,8 +22,9 @@ describe('the app, used as a person would', () => {
   let app: Awaited<ReturnType<typeof startAppServer>>;
   let page: Page;
 
+  const repos: Record<string, Map<string, Uint8Array>> = { 'acme/tiny-qwen2': good, 'acme/not-a-llama': bad };
   beforeAll(async () => {
-    app = await startAppServer({ 'acme/tiny-qwen2': good, 'acme/not-a-llama': bad });
+    app = await startAppServer(repos);
     browser = await launchChromium();
     page = await browser.newPage();
     await page.goto(app.url);
@@ -53,6 +54,7 @@ describe('the app, used as a person would', () => {
     expect(await page.getByTestId('backend').textContent()).toBe('WebGPU');
 
     const text = 'Which way now?';
+    await page.getByText('Raw forward pass').click();
     await page.getByLabel('input text').fill(text);
     await page.getByRole('button', { name: 'Run' }).click();
     const result = page.getByTestId('forward-result');
@@ -77,6 +79,16 @@ describe('the app, used as a person would', () => {
     expect(await page.getByLabel('input text').inputValue()).toBe('text I typed');
     expect(await page.getByTestId('backend').textContent()).toBe('WebGPU');
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'app-error.png'), fullPage: true });
+  });
+
+  it('a model loaded once loads again offline, from the browser cache, by its link', async () => {
+    delete repos['acme/tiny-qwen2']; // the "Hub" no longer has it
+    await page.goto(`${app.url}/?model=acme/tiny-qwen2&hub=${encodeURIComponent(app.hub)}`);
+    const ckpt = await loadCheckpoint(memorySource(good));
+    const params = [...ckpt.tensors.values()].reduce((n, t) => n + t.shape.reduce((a, b) => a * b, 1), 0);
+    await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 }).toContain(params.toLocaleString('en-US'));
+    expect(await page.locator('dl.facts').textContent()).toContain('acme/tiny-qwen2/resolve/main');
+    repos['acme/tiny-qwen2'] = good;
   });
 
   it('loads files a person picks', async () => {

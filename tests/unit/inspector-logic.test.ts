@@ -46,9 +46,14 @@ describe('heatmap scales and viewport', () => {
     expect(scaleIndex(0.5, 0.5)).toBe(255);
     expect(scaleIndex(2, 0.5)).toBe(255);
   });
-  it('takes the top of the scale outside the sink columns', () => {
+  it('takes the top of the scale outside the sink columns, from a quantile of the nonzero weights', () => {
     const v = [0.9, 0.05, 0.05, 0.7, 0.2, 0.1];
-    expect(scaleMax(v, 2, 3, 1)).toBe(0.2);
+    expect(scaleMax(v, 2, 3, 1, 1)).toBe(0.2);
+    expect(scaleMax(v, 2, 3, 1, 0)).toBe(0.05);
+    // 1000 weights 1..1000 (and masked zeros): the 0.995-quantile is 995.
+    const w = [...Array.from({ length: 1000 }, (_, i) => i + 1), ...Array(500).fill(0)];
+    expect(scaleMax(w, 1, 1500, 0)).toBe(995);
+    expect(scaleMax([0, 0], 1, 2, 0)).toBe(1);
     const px = heatmapPixels(v, 2, 3, 0.2, colorLut());
     expect(px.length).toBe(24);
     expect(px[3]).toBe(255);

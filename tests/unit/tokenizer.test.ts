@@ -67,3 +67,21 @@ describe('the tiny test tokenizer', () => {
     expect(tok.decode(ids)).toBe('<|im_start|>user\nhé<|im_end|>\n');
   });
 });
+
+describe('token pieces for display', () => {
+  it('join to the decoded text, a split character going to the token that completes it', async () => {
+    const { dirSource } = await import('../../src/cli/dir-source');
+    const tok = await ChatTokenizer.load(dirSource('models/inertia-demo'));
+    const text = 'shown as ‘[Response provided]’ 🙂 to save memory';
+    const ids = tok.encode(text);
+    const pieces = tok.pieces(ids);
+    expect(pieces.length).toBe(ids.length);
+    expect(pieces.join('')).toBe(tok.decode(ids));
+    expect(pieces.join('')).toBe(text);
+    expect(pieces.some((p) => p.includes('\uFFFD'))).toBe(false);
+    // The demo vocabulary has no merge for these characters: they are split over byte tokens.
+    expect(ids.map((id) => tok.decode([id])).some((p) => p.includes('\uFFFD'))).toBe(true);
+    expect(pieces).toContain('‘');
+    expect(pieces).toContain('🙂');
+  });
+});

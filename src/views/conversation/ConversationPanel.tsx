@@ -14,7 +14,7 @@ export function ConversationPanel() {
   const [showText, setShowText] = useState(false);
 
   const readFile = async (file: File | undefined) => {
-    if (file) setText(await file.text());
+    if (file) setText(await file.text(), true);
   };
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
@@ -32,7 +32,7 @@ export function ConversationPanel() {
       <div className="row">
         <label>
           example{' '}
-          <select aria-label="example" value={exampleName ?? ''} onChange={(e) => EXAMPLES.find((x) => x.name === e.target.value) && setText(EXAMPLES.find((x) => x.name === e.target.value)!.text)}>
+          <select aria-label="example" value={exampleName ?? ''} onChange={(e) => EXAMPLES.find((x) => x.name === e.target.value) && setText(EXAMPLES.find((x) => x.name === e.target.value)!.text, true)}>
             {exampleName === null && <option value="">(your conversation)</option>}
             {EXAMPLES.map((x) => (
               <option key={x.name} value={x.name}>{x.title}</option>

@@ -174,7 +174,7 @@ export function Heatmap({ r, head, hover, dispatch, height }: { r: PolicyResult;
     <div className="heatmap" ref={wrap}>
       <div className="row">
         <strong>{r.label}</strong>
-        <span className="muted">{nRows} query rows × {S} keys · colour: √ scale, 0 … {max.toFixed(3)} (brighter = more)</span>
+        <span className="muted">{nRows} query rows × {S} keys · colour: √ scale, 0 … {max.toFixed(3)} (99.5th percentile outside the sink; brighter = more)</span>
         <button type="button" onClick={() => zoom(1.5)} aria-label="zoom in">+</button>
         <button type="button" onClick={() => zoom(1 / 1.5)} aria-label="zoom out">−</button>
         <button type="button" onClick={() => setVp(null)}>fit</button>

@@ -30,13 +30,25 @@ export function colorLut(interpolate: (t: number) => string = interpolateCividis
 }
 
 /**
- * The top of the colour scale: the largest weight outside the sink columns (the sink takes most of
- * every row and would leave everything else dark). Weights above it are drawn at full colour.
+ * The top of the colour scale: the q-quantile of the nonzero weights outside the sink columns. The
+ * sink takes most of every row, and a few early rows attend almost wholly to one token: either
+ * would leave everything else dark. Weights above the top are drawn at full colour. Masked (future)
+ * cells are exactly 0 and do not count. Large matrices are sampled on a fixed stride.
  */
-export function scaleMax(values: ArrayLike<number>, nRows: number, seqLen: number, sinkColumns: number): number {
-  let max = 0;
-  for (let i = 0; i < nRows; i++) for (let j = sinkColumns; j < seqLen; j++) max = Math.max(max, values[i * seqLen + j]!);
-  return max > 0 ? max : 1;
+export function scaleMax(values: ArrayLike<number>, nRows: number, seqLen: number, sinkColumns: number, q = 0.995): number {
+  const cells = nRows * Math.max(0, seqLen - sinkColumns);
+  const stride = Math.max(1, Math.ceil(cells / 400_000));
+  const picked: number[] = [];
+  let k = 0;
+  for (let i = 0; i < nRows; i++) {
+    for (let j = sinkColumns; j < seqLen; j++, k++) {
+      const v = values[i * seqLen + j]!;
+      if (k % stride === 0 && v > 0) picked.push(v);
+    }
+  }
+  if (!picked.length) return 1;
+  const sorted = Float64Array.from(picked).sort();
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))]!;
 }
 
 /** Square-root scale (small weights stay visible), clamped to [0, 1]. */

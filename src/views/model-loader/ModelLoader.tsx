@@ -2,6 +2,7 @@ import { useState, type DragEvent } from 'react';
 import { fileListSource, urlSource } from '../../model/source';
 import { cachingFetch, forgetCachedModels } from '../../state/model-cache';
 import { useModelStore, type ModelRef } from '../../state/model-store';
+import { droppedFiles } from './dropped-files';
 import { LoadProgress } from './LoadProgress';
 
 export const HUB = 'https://huggingface.co';
@@ -20,13 +21,13 @@ export function ModelLoader() {
   const [base, setBase] = useState(HUB);
   const [dragging, setDragging] = useState(false);
 
-  const fromFiles = (files: FileList | null) => {
-    if (files && files.length) void loadModel(fileListSource(Array.from(files), `${files.length} files`));
+  const fromFiles = (files: File[]) => {
+    if (files.length) void loadModel(fileListSource(files, `${files.length} files`));
   };
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
-    fromFiles(e.dataTransfer.files);
+    void droppedFiles(e.dataTransfer).then(fromFiles);
   };
 
   return (
@@ -60,15 +61,15 @@ export function ModelLoader() {
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
       >
-        Drop the files of a model folder here (config.json, tokenizer.json, tokenizer_config.json, *.safetensors), or pick{' '}
+        Drop a model folder or its files here (config.json, tokenizer.json, tokenizer_config.json, *.safetensors), or pick{' '}
         <label className="linklike">
           the folder
-          <input type="file" hidden {...{ webkitdirectory: '' }} onChange={(e) => fromFiles(e.target.files)} />
+          <input type="file" hidden {...{ webkitdirectory: '' }} onChange={(e) => fromFiles(Array.from(e.target.files ?? []))} />
         </label>{' '}
         or{' '}
         <label className="linklike">
           its files
-          <input type="file" multiple hidden data-testid="pick-files" onChange={(e) => fromFiles(e.target.files)} />
+          <input type="file" multiple hidden data-testid="pick-files" onChange={(e) => fromFiles(Array.from(e.target.files ?? []))} />
         </label>
         .
       </div>

@@ -1,0 +1,23 @@
+/**
+ * The files of what was dropped: plain files as they are, and a dropped folder walked recursively
+ * (DataTransfer.files lists a folder as one empty entry; its contents come from webkitGetAsEntry).
+ */
+export async function droppedFiles(dt: DataTransfer): Promise<File[]> {
+  const entries = Array.from(dt.items, (i) => i.webkitGetAsEntry?.() ?? null);
+  if (!entries.some((e) => e?.isDirectory)) return Array.from(dt.files);
+  const out: File[] = [];
+  const walk = async (e: FileSystemEntry): Promise<void> => {
+    if (e.isFile) out.push(await new Promise<File>((res, rej) => (e as FileSystemFileEntry).file(res, rej)));
+    else if (e.isDirectory) {
+      const reader = (e as FileSystemDirectoryEntry).createReader();
+      // readEntries returns the entries in batches until an empty one.
+      for (;;) {
+        const batch = await new Promise<FileSystemEntry[]>((res, rej) => reader.readEntries(res, rej));
+        if (!batch.length) break;
+        for (const child of batch) await walk(child);
+      }
+    }
+  };
+  for (const e of entries) if (e) await walk(e);
+  return out;
+}
