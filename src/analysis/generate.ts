@@ -8,21 +8,29 @@ export function stopIds(model: { session: ModelSession; tokenizer: ChatTokenizer
 }
 
 /**
- * Greedy decoding by re-running the forward pass per token (no KV cache yet: acceptable for
- * one-sentence summaries and short answers). Stops at a stop id or after maxTokens.
+ * Greedy decoding. With a KV-cache graph the prompt is run once and each new token is one step on
+ * the cache; without one (or with `noCache`, for benchmarks) the whole sequence is run again per token.
+ * Stops at a stop id or after maxTokens.
  */
-export async function greedyGenerate(session: ModelSession, prompt: number[], opts: { maxTokens: number; stopIds: number[]; onToken?: (id: number) => void }): Promise<number[]> {
+export async function greedyGenerate(session: ModelSession, prompt: number[], opts: { maxTokens: number; stopIds: number[]; onToken?: (id: number) => void; noCache?: boolean }): Promise<number[]> {
+  const cached = session.graph.kvCache && !opts.noCache;
   const ids = [...prompt];
   const out: number[] = [];
+  let step = await session.forward({ ids, layers: [], keepCache: cached });
   for (let i = 0; i < opts.maxTokens; i++) {
-    const r = await session.forward({ ids, layers: [] });
-    const logits = r.logits!.data;
-    let best = 0;
-    for (let v = 1; v < logits.length; v++) if (logits[v]! > logits[best]!) best = v;
+    const best = argmax(step.logits!.data);
     if (opts.stopIds.includes(best)) break;
     out.push(best);
     ids.push(best);
     opts.onToken?.(best);
+    if (i + 1 === opts.maxTokens) break;
+    step = cached ? await session.forward({ ids: [best], layers: [], keepCache: true, past: step.present! }) : await session.forward({ ids, layers: [] });
   }
   return out;
+}
+
+function argmax(v: Float32Array): number {
+  let best = 0;
+  for (let i = 1; i < v.length; i++) if (v[i]! > v[best]!) best = i;
+  return best;
 }

@@ -5,6 +5,7 @@ import { parameterCount } from '../model/config';
 import type { ComputeDtypeOption } from '../model/compute-dtype';
 import { ModelError } from '../model/errors';
 import { openModel } from '../runtime/open-model';
+import { MemoryLimitError } from '../runtime/ort-runtime';
 import { analyzeCommand, batchCommand, InputError, parsePolicies } from './analysis-commands';
 import { dirSource } from './dir-source';
 import { RenderError } from '../context/render';
@@ -194,7 +195,7 @@ export async function main(argv: string[]): Promise<void> {
       await forward(dir, values.text, values.chat, top, common);
     } else fail(`unknown command "${command}"\n\n${USAGE}`);
   } catch (e) {
-    if (e instanceof ModelError || e instanceof RangeError || e instanceof InputError || e instanceof RenderError) fail(e.message);
+    if (e instanceof ModelError || e instanceof RangeError || e instanceof InputError || e instanceof RenderError || e instanceof MemoryLimitError) fail(e.message);
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') fail(`cannot read ${(e as NodeJS.ErrnoException).path}: no such file`);
     throw e;
   }

@@ -9,10 +9,15 @@
  *   attn_row_end     int64  [1]  one past the last (clamped to seq)
  *   logit_row_start  int64  [1]  first position whose logits are computed
  *   logit_row_end    int64  [1]
+ *   past_key_l{L}    [1, kv heads, past, head_dim]  (KV-cache graphs only; past = 0 for a whole pass)
+ *   past_value_l{L}  [1, kv heads, past, head_dim]
  * Outputs
  *   logits                  float [logit rows, vocab]
  *   attn_rows_l{L}          float [heads, attn rows, seq]  inspected layer L, per head
  *   attn_rows_mean_l{L}     float [attn rows, seq]         its mean over heads
+ *   present_key_l{L}        [1, kv heads, past + seq, head_dim]  (KV-cache graphs; compute dtype)
+ *   present_value_l{L}      [1, kv heads, past + seq, head_dim]
+ * With a cache, `seq` above counts the new tokens and attention rows span past + seq keys.
  */
 export const INPUT = {
   ids: 'input_ids',
@@ -27,3 +32,7 @@ export const INPUT = {
 export const LOGITS = 'logits';
 export const attnRowsName = (layer: number) => `attn_rows_l${layer}`;
 export const attnMeanName = (layer: number) => `attn_rows_mean_l${layer}`;
+export const pastKeyName = (layer: number) => `past_key_l${layer}`;
+export const pastValueName = (layer: number) => `past_value_l${layer}`;
+export const presentKeyName = (layer: number) => `present_key_l${layer}`;
+export const presentValueName = (layer: number) => `present_value_l${layer}`;

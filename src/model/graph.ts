@@ -3,8 +3,8 @@ import type { StoredTensor } from './checkpoint';
 import type { ComputeDtype } from './compute-dtype';
 import { toFloat16Bytes, toFloat32 } from './dtype';
 import { ModelError } from './errors';
-import { INPUT, LOGITS, attnMeanName, attnRowsName } from './graph-io';
-import { DT, GraphBuilder, type ExternalFile } from './onnx-builder';
+import { INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName } from './graph-io';
+import { DT, FloatAttr, GraphBuilder, type ExternalFile } from './onnx-builder';
 import type { LayerWeights, ModelWeights } from './weights';
 
 export interface GraphOptions {
@@ -12,6 +12,13 @@ export interface GraphOptions {
   inspectLayers?: number[];
   /** Default fp32. fp16 keeps RMSNorm and softmax in fp32, as transformers does in half precision. */
   computeDtype?: ComputeDtype;
+  /** Past/present key-values as inputs/outputs, for generation (graph-io.ts). */
+  kvCache?: boolean;
+  /**
+   * 'fused': layers not inspected run com.microsoft GroupQueryAttention (no [S × S] scores in
+   * memory); inspected layers stay explicit. Default 'explicit' (every layer MatMul→Softmax→MatMul).
+   */
+  attention?: 'explicit' | 'fused';
 }
 
 export interface BuiltGraph {
@@ -24,6 +31,10 @@ export interface BuiltGraph {
   /** How the checkpoint's weights were stored in the graph, for the loader's report. */
   weightStorage: string;
   outputNames: string[];
+  kvCache: boolean;
+  attention: 'explicit' | 'fused';
+  /** Why fused attention was not used where it was asked for. */
+  attentionNote: string | null;
 }
 
 /** Smallest float32, used as the additive mask value exactly as HF does (torch.finfo(float32).min). */
@@ -90,11 +101,21 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   };
   const linear = (x: string, w: StoredTensor, b?: StoredTensor) => g.op('Gemm', b ? [x, weight(w), weight(b)] : [x, weight(w)], { transB: 1 });
 
-  // Positions and the causal mask, derived from the sequence length.
+  const cache = options.kvCache === true;
+  // onnxruntime's GroupQueryAttention needs head_size % 8 == 0; other models keep explicit attention.
+  const fusable = spec.headDim % 8 === 0;
+  const fused = options.attention === 'fused' && fusable;
+  // Positions and the causal mask, derived from the sequence length (and the past length with a cache).
   const ids = g.op('Reshape', [INPUT.ids, g.int64([-1])]);
   const seqLen = g.op('Gather', [g.op('Shape', [ids]), g.int64([0], [])], { axis: 0 });
-  const pos = g.op('Range', [g.int64([0], []), seqLen, g.int64([1], [])]);
-  const future = g.op('Greater', [g.op('Unsqueeze', [pos, g.int64([0])]), g.op('Unsqueeze', [pos, g.int64([1])])]); // [S,S]: key > query
+  const past = cache ? g.op('Gather', [g.op('Shape', [pastKeyName(0)]), g.int64([2], [])], { axis: 0 }) : g.int64([0], []);
+  const total = g.op('Add', [past, seqLen]);
+  const keyPos = g.op('Range', [g.int64([0], []), total, g.int64([1], [])]);
+  const queryPos = g.op('Range', [past, total, g.int64([1], [])]);
+  const future = g.op('Greater', [g.op('Unsqueeze', [keyPos, g.int64([0])]), g.op('Unsqueeze', [queryPos, g.int64([1])])]); // [S,P+S]: key after query
+  // GroupQueryAttention's own bookkeeping: int32 total length and index of the last key.
+  const total32 = fused ? g.op('Cast', [total], { to: DT.INT32 }) : '';
+  const seqlensK = fused ? g.op('Reshape', [g.op('Sub', [total32, g.op('Cast', [g.int64([1], [])], { to: DT.INT32 })]), g.int64([1])]) : '';
   const maskValue = g.float([MASK_VALUE], [], 'mask_value');
   const scale = g.float([1 / Math.sqrt(Dh)], [], 'scale');
   const cos = toT(INPUT.cos);
@@ -117,6 +138,30 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
     }
     q = rope(g.op('Transpose', [q], { perm: [1, 0, 2] })); // [H,S,Dh]
     k = rope(g.op('Transpose', [k], { perm: [1, 0, 2] })); // [KV,S,Dh]
+    if (fused && !inspect.includes(layer)) {
+      // Fused: RoPE (and Qwen3's q/k norm) already applied; GQA is causal, groups heads as HF repeat_kv does.
+      const bsh = (x: string, n: number) => g.op('Reshape', [g.op('Transpose', [x], { perm: [1, 0, 2] }), g.int64([1, -1, n * Dh])]);
+      const vb = g.op('Reshape', [v, g.int64([1, -1, KV * Dh])]);
+      const pasts = cache ? [pastKeyName(layer), pastValueName(layer)] : ['', ''];
+      const presents = cache ? [presentKeyName(layer), presentValueName(layer)] : [`gqa_present_k_l${layer}`, `gqa_present_v_l${layer}`];
+      const [out] = g.opN('GroupQueryAttention', [bsh(q, H), bsh(k, KV), vb, ...pasts, seqlensK, total32], [`gqa_out_l${layer}`, ...presents], {
+        num_heads: H,
+        kv_num_heads: KV,
+        scale: new FloatAttr(1 / Math.sqrt(Dh)),
+      }, 'com.microsoft');
+      return linear(g.op('Reshape', [out!, g.int64([-1, H * Dh])]), L.o, L.oBias);
+    }
+    let vAll = v; // [S,KV,Dh] until the cache is joined
+    if (cache) {
+      // Keys/values of earlier tokens (already rotated) come first; present = past ++ new.
+      const kAll = g.op('Concat', [g.op('Squeeze', [pastKeyName(layer), g.int64([0])]), k], { axis: 1 }); // [KV,P+S,Dh]
+      g.op('Unsqueeze', [kAll, g.int64([0])], {}, presentKeyName(layer));
+      k = kAll;
+      const vNew = g.op('Transpose', [v], { perm: [1, 0, 2] });
+      const vCat = g.op('Concat', [g.op('Squeeze', [pastValueName(layer), g.int64([0])]), vNew], { axis: 1 });
+      g.op('Unsqueeze', [vCat, g.int64([0])], {}, presentValueName(layer));
+      vAll = g.op('Transpose', [vCat], { perm: [1, 0, 2] }); // back to [P+S,KV,Dh]
+    }
     // GQA as a broadcast MatMul: query head h = kv*rep + r reads key/value head kv (HF repeat_kv), no copies.
     const q4 = g.op('Reshape', [q, g.int64([KV, rep, -1, Dh])]);
     const kT = g.op('Unsqueeze', [g.op('Transpose', [k], { perm: [0, 2, 1] }), g.int64([1])]); // [KV,1,Dh,S]
@@ -128,7 +173,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
       g.op('Reshape', [rows, shape], {}, attnRowsName(layer));
       g.op('ReduceMean', [attnRowsName(layer)], { axes: [0], keepdims: 0 }, attnMeanName(layer));
     }
-    const v4 = g.op('Unsqueeze', [g.op('Transpose', [v], { perm: [1, 0, 2] }), g.int64([1])]); // [KV,1,S,Dh]
+    const v4 = g.op('Unsqueeze', [g.op('Transpose', [vAll], { perm: [1, 0, 2] }), g.int64([1])]); // [KV,1,P+S,Dh]
     const ctx = g.op('Reshape', [g.op('MatMul', [toT(probs), v4]), g.int64([H, -1, Dh])]); // [H,S,Dh]
     const merged = g.op('Reshape', [g.op('Transpose', [ctx], { perm: [1, 0, 2] }), g.int64([-1, H * Dh])]);
     return linear(merged, L.o, L.oBias);
@@ -147,13 +192,19 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   if (half) g.op('Cast', [g.op('Gemm', head, { transB: 1 })], { to: DT.FLOAT }, LOGITS);
   else g.op('Gemm', head, { transB: 1 }, LOGITS);
 
-  const outputs = [
+  const outputs: { name: string; type: number; dims: (number | string)[] }[] = [
     { name: LOGITS, type: DT.FLOAT, dims: ['logit_rows', spec.vocabSize] },
     ...inspect.flatMap((l) => [
       { name: attnRowsName(l), type: DT.FLOAT, dims: [H, 'attn_rows', 'seq'] },
       { name: attnMeanName(l), type: DT.FLOAT, dims: ['attn_rows', 'seq'] },
     ]),
   ];
+  const kvDims = (len: string) => [1, KV, len, Dh];
+  if (cache) {
+    for (let l = 0; l < spec.numLayers; l++) {
+      outputs.push({ name: presentKeyName(l), type: T, dims: kvDims('total') }, { name: presentValueName(l), type: T, dims: kvDims('total') });
+    }
+  }
   const i64 = (name: string) => ({ name, type: DT.INT64, dims: [1] });
   const model = g.encode(
     [
@@ -161,6 +212,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
       { name: INPUT.cos, type: DT.FLOAT, dims: ['seq', Dh] },
       { name: INPUT.sin, type: DT.FLOAT, dims: ['seq', Dh] },
       i64(INPUT.attnStart), i64(INPUT.attnEnd), i64(INPUT.logitStart), i64(INPUT.logitEnd),
+      ...(cache ? Array.from({ length: spec.numLayers }, (_, l) => [{ name: pastKeyName(l), type: T, dims: kvDims('past') }, { name: pastValueName(l), type: T, dims: kvDims('past') }]).flat() : []),
     ],
     outputs,
   );
@@ -171,5 +223,8 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
     computeDtype: dtype,
     weightStorage: [...storage].join('; '),
     outputNames: outputs.map((o) => o.name),
+    kvCache: cache,
+    attention: fused ? 'fused' : 'explicit',
+    attentionNote: options.attention === 'fused' && !fusable ? `explicit attention in every layer: onnxruntime's GroupQueryAttention needs a head size divisible by 8, not ${spec.headDim}` : null,
   };
 }

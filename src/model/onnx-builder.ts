@@ -5,10 +5,15 @@ export type NodeProto = onnxProto.onnx.INodeProto;
 export type TensorProto = onnxProto.onnx.ITensorProto;
 
 /** ONNX TensorProto.DataType codes we use. */
-export const DT = { FLOAT: 1, INT64: 7, BOOL: 9, FLOAT16: 10 } as const;
+export const DT = { FLOAT: 1, INT32: 6, INT64: 7, BOOL: 9, FLOAT16: 10 } as const;
 
 /** Attribute values: integers (INT), integer lists (INTS) or strings. Float constants go in as inputs. */
-type Attr = number | number[] | string;
+/** A float attribute (plain numbers are integer attributes). */
+export class FloatAttr {
+  constructor(readonly value: number) {}
+}
+
+type Attr = number | number[] | string | FloatAttr;
 
 /** Bytes of an external-data file the session needs: `{ path, data }` as onnxruntime expects. */
 export interface ExternalFile {
@@ -31,17 +36,22 @@ export class GraphBuilder {
   }
 
   /** Adds one node and returns its output names. */
-  opN(opType: string, inputs: string[], outputs: number | string[], attrs: Record<string, Attr> = {}): string[] {
+  opN(opType: string, inputs: string[], outputs: number | string[], attrs: Record<string, Attr> = {}, domain = ''): string[] {
     const outs = typeof outputs === 'number' ? Array.from({ length: outputs }, () => this.fresh(opType)) : outputs;
     const attribute = Object.entries(attrs).map(([name, v]) => {
       if (typeof v === 'string') return { name, type: 3, s: new TextEncoder().encode(v) };
       if (Array.isArray(v)) return { name, type: 7, ints: v };
-      if (!Number.isInteger(v)) throw new Error(`attribute ${name} of ${opType} must be an integer`);
+      if (v instanceof FloatAttr) return { name, type: 1, f: v.value };
+      if (!Number.isInteger(v)) throw new Error(`attribute ${name} of ${opType} must be an integer (wrap floats in FloatAttr)`);
       return { name, type: 2, i: v };
     });
-    this.nodes.push(onnx.NodeProto.create({ opType, input: inputs, output: outs, name: outs[0], attribute }));
+    if (domain) this.domains.add(domain);
+    this.nodes.push(onnx.NodeProto.create({ opType, input: inputs, output: outs, name: outs[0], attribute, ...(domain && { domain }) }));
     return outs;
   }
+
+  /** Operator domains used besides the default one (e.g. com.microsoft), for the opset imports. */
+  private readonly domains = new Set<string>();
 
   /** Adds one single-output node and returns its output name (or writes to `output` when given). */
   op(opType: string, inputs: string[], attrs: Record<string, Attr> = {}, output?: string): string {
@@ -97,7 +107,8 @@ export class GraphBuilder {
       input: inputs.map(vi),
       output: outputs.map(vi),
     });
-    const model = onnx.ModelProto.create({ irVersion: 8, opsetImport: [{ domain: '', version: 17 }], producerName: 'inertia-lens', graph });
+    const opsetImport = [{ domain: '', version: 17 }, ...[...this.domains].map((domain) => ({ domain, version: 1 }))];
+    const model = onnx.ModelProto.create({ irVersion: 8, opsetImport, producerName: 'inertia-lens', graph });
     return onnx.ModelProto.encode(model).finish();
   }
 }

@@ -31,11 +31,11 @@ export function inverseFrequencies(spec: ModelSpec): Float64Array {
 }
 
 /**
- * cos and sin tables [seqLen, headDim] for positions 0..seqLen-1, computed in float64 and fed to the
+ * cos and sin tables [seqLen, headDim] for positions offset..offset+seqLen-1, computed in float64 and fed to the
  * graph as inputs: more exact than computing them in float32 on the device, and no Sin/Cos kernels needed.
  * Layout follows HF: emb = cat(freqs, freqs), so column j and j + headDim/2 share a frequency.
  */
-export function ropeTables(spec: ModelSpec, seqLen: number): { cos: Float64Array; sin: Float64Array } {
+export function ropeTables(spec: ModelSpec, seqLen: number, offset = 0): { cos: Float64Array; sin: Float64Array } {
   const inv = inverseFrequencies(spec);
   const d = spec.headDim;
   const half = d / 2;
@@ -43,7 +43,7 @@ export function ropeTables(spec: ModelSpec, seqLen: number): { cos: Float64Array
   const sin = new Float64Array(seqLen * d);
   for (let p = 0; p < seqLen; p++) {
     for (let i = 0; i < half; i++) {
-      const a = p * inv[i]!;
+      const a = (offset + p) * inv[i]!;
       const c = Math.cos(a);
       const s = Math.sin(a);
       cos[p * d + i] = c;

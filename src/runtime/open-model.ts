@@ -1,4 +1,5 @@
 import { loadCheckpoint, type Checkpoint } from '../model/checkpoint';
+import type { ModelSpec } from '../model/config';
 import { chooseComputeDtype, type ComputeDtypeOption } from '../model/compute-dtype';
 import { buildGraph, type BuiltGraph, type GraphOptions } from '../model/graph';
 import type { ModelSource, ReadProgress } from '../model/source';
@@ -22,9 +23,17 @@ export interface OpenModel {
 }
 
 export interface OpenOptions extends Omit<GraphOptions, 'computeDtype' | 'inspectLayers'> {
-  /** Layers whose attention the graph outputs (default: the final one); 'all' for a layer selector. */
-  inspectLayers?: number[] | 'all';
+  /** Layers whose attention the graph outputs (default: the final one); 'all' for a layer selector; or chosen from the config. */
+  inspectLayers?: number[] | 'all' | ((spec: ModelSpec) => number[] | 'all');
   prefer?: Backend[];
+  /**
+   * Layers not inspected: 'fused' runs GroupQueryAttention. Default 'explicit': on wasm `npm run bench`
+   * measured onnxruntime's CPU GroupQueryAttention 2–4× slower, and on Chromium's software WebGPU
+   * adapter its logits were off by up to 2.6 from the reference (explicit attention is within 2e-5).
+   */
+  attention?: 'explicit' | 'fused';
+  /** Default true: past/present key-values, so generation runs one token per step. */
+  kvCache?: boolean;
   /** Default 'auto': fp16 only for half-precision weights on a WebGPU adapter with shader-f16. */
   computeDtype?: ComputeDtypeOption;
   onProgress?: (p: LoadProgress) => void;
@@ -47,8 +56,9 @@ export async function openModel(source: ModelSource, options: OpenOptions = {}):
     webgpu: typeof gpu !== 'string',
     adapterHasF16: typeof gpu === 'string' ? null : gpu.hasF16,
   });
-  const inspect = options.inspectLayers === 'all' ? Array.from({ length: spec.numLayers }, (_, l) => l) : options.inspectLayers;
-  const graphOptions = { ...(inspect && { inspectLayers: inspect }) };
+  const asked = typeof options.inspectLayers === 'function' ? options.inspectLayers(spec) : options.inspectLayers;
+  const inspect = asked === 'all' ? Array.from({ length: spec.numLayers }, (_, l) => l) : asked;
+  const graphOptions = { ...(inspect && { inspectLayers: inspect }), attention: options.attention ?? 'explicit', kvCache: options.kvCache ?? true };
   let graph = buildGraph(spec, weights, { ...graphOptions, computeDtype: choice.dtype });
   progress?.({ stage: 'session' });
   let session = await ModelSession.create(graph, spec, { prefer, dtypeReason: choice.reason, webgpu: gpu });

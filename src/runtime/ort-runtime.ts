@@ -6,7 +6,8 @@
 import type * as Ort from 'onnxruntime-web';
 import type { ModelSpec } from '../model/config';
 import type { BuiltGraph } from '../model/graph';
-import { INPUT, LOGITS, attnMeanName, attnRowsName } from '../model/graph-io';
+import { memoryProblem, WASM_LIMITS, type BackendLimits } from '../model/memory';
+import { INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName } from '../model/graph-io';
 import { ropeTables } from '../model/rope';
 
 export type Backend = 'webgpu' | 'wasm';
@@ -45,6 +46,8 @@ export interface BackendReport {
   computeDtype: BuiltGraph['computeDtype'];
   /** Why that compute dtype: shown next to the backend. */
   dtypeReason: string;
+  /** What a pass may use on this backend (model/memory.ts checks every pass against it). */
+  limits: BackendLimits;
 }
 
 export interface ForwardRequest {
@@ -59,6 +62,16 @@ export interface ForwardRequest {
   perHead?: boolean;
   /** Skip the logits (attention-only analyses). */
   skipLogits?: boolean;
+  /** KV-cache graphs: keys/values of the tokens before `ids` (from an earlier result's `present`). */
+  past?: KvCache;
+  /** KV-cache graphs: return the keys/values of past + ids, to continue from. */
+  keepCache?: boolean;
+}
+
+/** Keys and values of the tokens seen so far, as the session's own tensors (opaque to callers). */
+export interface KvCache {
+  readonly length: number;
+  readonly tensors: ReadonlyMap<string, unknown>;
 }
 
 export interface LayerAttention {
@@ -73,6 +86,8 @@ export interface LayerAttention {
 
 export interface ForwardResult {
   seqLen: number;
+  /** With keepCache: the cache after this pass. */
+  present?: KvCache;
   logits: { data: Float32Array; rowStart: number; rows: number; vocab: number } | null;
   attention: LayerAttention[];
 }
@@ -85,15 +100,22 @@ function clampRange(range: [number, number] | undefined, seqLen: number): [numbe
   return [start, end];
 }
 
+/** A pass refused before it runs because it would not fit in the backend's memory. */
+export class MemoryLimitError extends Error {
+  override name = 'MemoryLimitError';
+}
+
 /** Whether this environment offers a WebGPU adapter, and with shader-f16; a string says why not. */
-export async function probeWebGpu(): Promise<{ hasF16: boolean } | string> {
+export async function probeWebGpu(): Promise<{ hasF16: boolean; maxBufferBytes: number } | string> {
   if (isNode) return 'WebGPU is not available in Node';
-  const gpu = (globalThis.navigator as { gpu?: { requestAdapter(): Promise<{ features: Set<string> } | null> } } | undefined)?.gpu;
+  type Adapter = { features: Set<string>; limits: { maxBufferSize: number; maxStorageBufferBindingSize: number } };
+  const gpu = (globalThis.navigator as { gpu?: { requestAdapter(): Promise<Adapter | null> } } | undefined)?.gpu;
   if (!gpu) return 'this browser exposes no WebGPU (navigator.gpu is missing)';
   try {
     const adapter = await gpu.requestAdapter();
     if (!adapter) return 'no WebGPU adapter was found';
-    return { hasF16: adapter.features.has('shader-f16') };
+    // A tensor lives in one storage buffer: the smaller of the two limits bounds it.
+    return { hasF16: adapter.features.has('shader-f16'), maxBufferBytes: Math.min(adapter.limits.maxBufferSize, adapter.limits.maxStorageBufferBindingSize) };
   } catch (e) {
     return `requesting a WebGPU adapter failed: ${(e as Error).message}`;
   }
@@ -132,7 +154,7 @@ export class ModelSession {
     private readonly ort: typeof Ort,
     private readonly session: Ort.InferenceSession,
     readonly spec: ModelSpec,
-    readonly graph: Pick<BuiltGraph, 'inspectLayers' | 'outputNames'>,
+    readonly graph: Pick<BuiltGraph, 'inspectLayers' | 'outputNames' | 'kvCache' | 'computeDtype' | 'attention'>,
     readonly report: BackendReport,
   ) {}
 
@@ -144,6 +166,7 @@ export class ModelSession {
     const ort = await loadOrt();
     const reasons: string[] = [...(options.priorReasons ?? [])];
     let adapterHasF16: boolean | null = null;
+    let maxBufferBytes: number | null = null;
     for (const backend of options.prefer ?? defaultBackends()) {
       if (backend === 'webgpu') {
         const found = options.webgpu ?? (await probeWebGpu());
@@ -152,6 +175,7 @@ export class ModelSession {
           continue;
         }
         adapterHasF16 = found.hasF16;
+        maxBufferBytes = found.maxBufferBytes;
       }
       let session: Ort.InferenceSession | null = null;
       try {
@@ -167,6 +191,7 @@ export class ModelSession {
           adapterHasF16,
           computeDtype: graph.computeDtype,
           dtypeReason: options.dtypeReason ?? `${graph.computeDtype}: asked for`,
+          limits: backend === 'webgpu' ? { backend, totalBytes: null, maxBufferBytes } : WASM_LIMITS,
         };
         const created = new ModelSession(ort, session, spec, graph, report);
         if (backend === 'webgpu') await created.forward({ ids: [0], layers: [] });
@@ -193,7 +218,9 @@ export class ModelSession {
     if (bad !== undefined) throw new RangeError(`token id ${bad} is outside the vocabulary (0..${spec.vocabSize - 1})`);
     const [aStart, aEnd] = clampRange(req.attnRows, S);
     const [lStart, lEnd] = clampRange(req.logitRows, S);
-    const { cos, sin } = ropeTables(spec, S);
+    const P = req.past?.length ?? 0;
+    if ((req.past || req.keepCache) && !this.graph.kvCache) throw new Error('this graph was built without a KV cache (buildGraph kvCache: true)');
+    const { cos, sin } = ropeTables(spec, S, P);
     const scalar = (v: number) => new ort.Tensor('int64', BigInt64Array.from([BigInt(v)]), [1]);
     const feeds: Record<string, Ort.Tensor> = {
       [INPUT.ids]: new ort.Tensor('int64', BigInt64Array.from(req.ids, (i) => BigInt(i)), [1, S]),
@@ -204,7 +231,19 @@ export class ModelSession {
       [INPUT.logitStart]: scalar(lStart),
       [INPUT.logitEnd]: scalar(lEnd),
     };
+    if (this.graph.kvCache) {
+      // No past: empty [1, kv, 0, head_dim] tensors, so one graph serves whole passes and decoding.
+      for (let l = 0; l < spec.numLayers; l++) {
+        for (const name of [pastKeyName(l), pastValueName(l)]) {
+          const given = req.past?.tensors.get(name) as Ort.Tensor | undefined;
+          feeds[name] = given ?? (this.graph.computeDtype === 'fp16' ? new ort.Tensor('float16', new Uint16Array(0), [1, spec.numKvHeads, 0, spec.headDim]) : new ort.Tensor('float32', new Float32Array(0), [1, spec.numKvHeads, 0, spec.headDim]));
+        }
+      }
+    }
     const layers = req.layers ?? this.graph.inspectLayers;
+    // Refuse, with what to do instead, a pass that would exhaust the backend's memory (a crash otherwise).
+    const problem = memoryProblem(spec, this.graph, { tokens: S, past: P, attnRows: aEnd - aStart, fetchedLayers: layers.length, perHead: req.perHead === true, logitRows: req.skipLogits ? 0 : lEnd - lStart }, this.report.limits);
+    if (problem) throw new MemoryLimitError(problem);
     for (const l of layers) {
       if (!this.graph.inspectLayers.includes(l)) throw new RangeError(`layer ${l} is not an output of this graph (built for ${this.graph.inspectLayers.join(', ')})`);
     }
@@ -212,6 +251,7 @@ export class ModelSession {
       ...(req.skipLogits ? [] : [LOGITS]),
       ...layers.flatMap((l) => (req.perHead ? [attnRowsName(l), attnMeanName(l)] : [attnMeanName(l)])),
     ];
+    if (req.keepCache) for (let l = 0; l < spec.numLayers; l++) fetches.push(presentKeyName(l), presentValueName(l));
     if (fetches.length === 0) fetches.push(LOGITS); // ORT needs at least one output
     const out = await this.session.run(feeds, fetches);
     const data = (name: string) => {
@@ -221,6 +261,9 @@ export class ModelSession {
     };
     const result: ForwardResult = {
       seqLen: S,
+      ...(req.keepCache && {
+        present: { length: P + S, tensors: new Map(Array.from({ length: spec.numLayers }, (_, l) => [[pastKeyName(l), out[presentKeyName(l)]], [pastValueName(l), out[presentValueName(l)]]]).flat() as [string, unknown][]) },
+      }),
       logits: req.skipLogits ? null : { data: data(LOGITS), rowStart: lStart, rows: lEnd - lStart, vocab: spec.vocabSize },
       attention: layers.map((layer) => ({
         layer,

@@ -30,6 +30,10 @@ export interface ModelInfo {
   dtypes: string[];
   weightStorage: string;
   report: BackendReport;
+  /** Layers whose attention the graph outputs. */
+  inspectLayers: number[];
+  /** How the other layers compute attention, and why not fused if asked. */
+  attention: string;
 }
 
 export interface ForwardView {
@@ -64,6 +68,9 @@ let current: OpenModel | null = null;
 let latestLoad = 0;
 let lastLoad: { source: ModelSource; ref: ModelRef | null } | null = null;
 
+/** Up to this size every layer is inspectable; above it only the final one (see loadModel). */
+export const ALL_LAYERS_MAX_PARAMETERS = 20_000_000;
+
 /** The open model, for the inspector's actions (null until one is ready). */
 export function currentModel(): OpenModel | null {
   return current;
@@ -87,8 +94,9 @@ export const useModelStore = create<ModelState>()((set, get) => ({
     set({ load: { ...IDLE, status: 'loading', stage: 'download' } });
     try {
       const opened = await openModel(source, {
-        // Every layer's attention is an output, so the layer selector needs no rebuild; only fetched ones are copied.
-        inspectLayers: 'all',
+        // Small models: every layer's attention is an output, so the layer selector needs no rebuild. Larger
+        // ones inspect the final layer only, so the other layers run fused attention (no [S × S] scores).
+        inspectLayers: (spec) => (parameterCount(spec) <= ALL_LAYERS_MAX_PARAMETERS ? 'all' : [spec.numLayers - 1]),
         ...(get().backend === 'wasm' && { prefer: ['wasm' as const] }),
         onProgress: (p) => {
           if (stale()) return;
@@ -118,6 +126,8 @@ export const useModelStore = create<ModelState>()((set, get) => ({
           dtypes: checkpoint.dtypes,
           weightStorage: graph.weightStorage,
           report: session.report,
+          inspectLayers: graph.inspectLayers,
+          attention: graph.attentionNote ?? (graph.attention === 'fused' && graph.inspectLayers.length < checkpoint.spec.numLayers ? 'layers not inspected: fused GroupQueryAttention' : 'explicit in every layer'),
         },
       });
     } catch (e) {

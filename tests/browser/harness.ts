@@ -15,6 +15,10 @@ export interface HarnessResult {
   perHead: number[];
   mean: number[];
   ms: number;
+  attention: 'explicit' | 'fused';
+  /** Logits of the last `decodeSteps` positions, computed one token at a time from the KV cache. */
+  decodeLogits: number[];
+  decodeSteps: number;
 }
 
 async function run(base: string, repo: string, prefer: Backend[], ids: number[]): Promise<HarnessResult> {
@@ -22,12 +26,20 @@ async function run(base: string, repo: string, prefer: Backend[], ids: number[])
   const t0 = performance.now();
   const out = await m.session.forward({ ids, attnRows: [0, ids.length], logitRows: [0, ids.length], perHead: true });
   const ms = performance.now() - t0;
+  const steps = 5;
+  let step = await m.session.forward({ ids: ids.slice(0, ids.length - steps), layers: [], keepCache: true });
+  const decodeLogits: number[] = [];
+  for (let t = ids.length - steps; t < ids.length; t++) {
+    step = await m.session.forward({ ids: [ids[t]!], layers: [], keepCache: true, past: step.present! });
+    decodeLogits.push(...step.logits!.data);
+  }
   await m.session.release();
   const att = out.attention[0]!;
   const r = m.session.report;
   return {
     backend: r.backend, fallbackReason: r.fallbackReason, adapterHasF16: r.adapterHasF16, dtypeReason: r.dtypeReason,
     logits: Array.from(out.logits!.data), perHead: Array.from(att.perHead!), mean: Array.from(att.mean), ms,
+    attention: m.graph.attention, decodeLogits, decodeSteps: steps,
   };
 }
 

@@ -25,7 +25,8 @@ describe('inertia-lens CLI', () => {
     expect(info.parameters).toBe(stored);
     expect(info.spec).toMatchObject({ family: 'llama', numHeads: 4, numKvHeads: 2, headDim: 8 });
     expect(info.weightDtypes).toEqual(['F32']);
-    expect(info.graph.outputs).toEqual(['logits', 'attn_rows_l0', 'attn_rows_mean_l0', 'attn_rows_l1', 'attn_rows_mean_l1']);
+    // Attention rows of both layers, then the KV cache of every layer (generation continues from it).
+    expect(info.graph.outputs).toEqual(['logits', 'attn_rows_l0', 'attn_rows_mean_l0', 'attn_rows_l1', 'attn_rows_mean_l1', 'present_key_l0', 'present_value_l0', 'present_key_l1', 'present_value_l1']);
   });
 
   it('forward prints the reference top tokens and attention rows that sum to 1', async () => {

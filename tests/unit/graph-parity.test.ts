@@ -80,3 +80,45 @@ describe('ONNX graph vs float64 reference on Node wasm', () => {
     });
   }
 });
+
+describe('fused attention (GroupQueryAttention) and the KV cache vs float64 reference on Node wasm', () => {
+  for (const [name, opts] of CASES) {
+    it(name, async () => {
+      const ckpt = await loadCheckpoint(memorySource(tinyModelFiles(opts)));
+      const { spec } = ckpt;
+      const weights = resolveWeights(spec, ckpt);
+      const last = spec.numLayers - 1;
+      // Every layer but the inspected one runs the fused kernel.
+      const graph = buildGraph(spec, weights, { attention: 'fused', kvCache: true });
+      expect(graph.inspectLayers).toEqual([last]);
+      // GroupQueryAttention needs head_size % 8 == 0; otherwise the graph says it stayed explicit.
+      expect(graph.attention).toBe(spec.headDim % 8 === 0 ? 'fused' : 'explicit');
+      if (graph.attention === 'explicit') expect(graph.attentionNote).toContain('head size divisible by 8, not 12');
+      const session = await ModelSession.create(graph, spec);
+      const S = 23;
+      const V = spec.vocabSize;
+      const ids = Array.from({ length: S }, (_, i) => (i * 37 + 11) % V);
+      const ref = referenceForward(spec, weights, ids, last);
+      const whole = await session.forward({ ids, attnRows: [0, S], logitRows: [0, S], perHead: true });
+      const dLogits = maxAbsDiff(whole.logits!.data, ref.logits);
+      const dAttn = maxAbsDiff(whole.attention[0]!.perHead!, ref.attention);
+      // Prefill 15 tokens, then one token at a time from the cache: logits and the new token's attention row.
+      const P = 15;
+      let step = await session.forward({ ids: ids.slice(0, P), layers: [], keepCache: true });
+      let dDecode = 0;
+      let dRow = 0;
+      for (let t = P; t < S; t++) {
+        step = await session.forward({ ids: [ids[t]!], attnRows: [0, 1], perHead: true, keepCache: true, past: step.present! });
+        expect(step.present!.length).toBe(t + 1);
+        dDecode = Math.max(dDecode, maxAbsDiff(step.logits!.data, ref.logits.subarray(t * V, (t + 1) * V)));
+        for (let h = 0; h < spec.numHeads; h++) {
+          const want = ref.attention.subarray((h * S + t) * S, (h * S + t) * S + t + 1);
+          dRow = Math.max(dRow, maxAbsDiff(step.attention[0]!.perHead!.subarray(h * (t + 1), (h + 1) * (t + 1)), want));
+        }
+      }
+      console.log(`${name} (fused + cache): max |Δ| logits ${dLogits.toExponential(2)}, attention ${dAttn.toExponential(2)}, decode logits ${dDecode.toExponential(2)}, decode rows ${dRow.toExponential(2)}`);
+      for (const d of [dLogits, dAttn, dDecode, dRow]) expect(d).toBeLessThanOrEqual(TOL);
+      await session.release();
+    });
+  }
+});

@@ -21,6 +21,7 @@ export function ModelSummary() {
         <dt>layers × heads</dt><dd>{spec.numLayers} × {spec.numHeads} ({spec.numKvHeads} key/value heads, head size {spec.headDim})</dd>
         <dt>weights</dt><dd>{info.dtypes.join(', ')}: {info.weightStorage}</dd>
         <dt>compute</dt><dd>{report.dtypeReason}</dd>
+        <dt>attention</dt><dd>{info.attention}</dd>
         <dt>run on</dt>
         <dd>
           <select aria-label="backend" value={backend} disabled={loading} onChange={(e) => void setBackend(e.target.value as 'auto' | 'wasm')}>

@@ -6,6 +6,7 @@ import { useModelStore } from '../../state/model-store';
 export function ViewControls() {
   const s = useInspector();
   const spec = useModelStore((m) => m.info?.spec);
+  const inspectable = useModelStore((m) => m.info?.inspectLayers) ?? [];
   const rounds = s.parsed.conversation ? splitRounds(s.parsed.conversation.messages).rounds.length : 0;
   const turn = scoredTurn(s);
   const heads = s.results[0]?.kept?.perHead ? s.results[0].kept.heads : 0;
@@ -23,9 +24,9 @@ export function ViewControls() {
       </label>
       <label>
         layer{' '}
-        <select aria-label="layer" value={s.layer ?? ''} disabled={!ready} onChange={(e) => s.setLayer(e.target.value === '' ? null : Number(e.target.value))}>
+        <select aria-label="layer" value={s.layer ?? ''} disabled={!ready || inspectable.length < 2} title={inspectable.length < 2 ? 'this model is large: only the final layer is a graph output' : undefined} onChange={(e) => s.setLayer(e.target.value === '' ? null : Number(e.target.value))}>
           <option value="">final ({Math.max(0, layers - 1)})</option>
-          {Array.from({ length: layers }, (_, i) => <option key={i} value={i}>{i}</option>)}
+          {inspectable.map((i) => <option key={i} value={i}>{i}</option>)}
         </select>
       </label>
       <label>

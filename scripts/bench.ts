@@ -1,0 +1,143 @@
+/**
+ * `npm run bench`: inspection passes and generation on Node wasm, for random-weight models it builds
+ * itself (demo-sized and SmolLM2-135M-shaped), graph as before (every layer explicit) and now (layers
+ * not inspected fused). Each case runs in its own process, so its peak memory is its own. Prints a
+ * table and ratios (this machine is shared: read the ratios), writes docs/bench/latest.json and
+ * docs/bench/README.md. Never pass/fail on time.
+ *   BENCH_TOKENS=512,2048   lengths (default 512,2048,4096)
+ *   BENCH_MODELS=demo       models (demo, 135m)
+ *   BENCH_KINDS=generate    inspect, generate (a partial run replaces its own rows of docs/bench/latest.json)
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadCheckpoint } from '../src/model/checkpoint';
+import { buildGraph } from '../src/model/graph';
+import { resolveWeights } from '../src/model/weights';
+import { ModelSession } from '../src/runtime/ort-runtime';
+import { memorySource } from '../tests/helpers/memory-source';
+import { tinyModelFiles, type TinyOptions } from '../tests/helpers/tiny-model';
+
+const MODELS: Record<string, TinyOptions> = {
+  demo: { family: 'llama', layers: 4, hidden: 192, heads: 6, kvHeads: 2, intermediate: 512, vocab: 902, tie: true, seed: 1 },
+  '135m': { family: 'llama', layers: 30, hidden: 576, heads: 9, kvHeads: 3, intermediate: 1536, vocab: 49152, tie: true, seed: 1 },
+};
+
+interface Case {
+  kind: 'inspect' | 'generate';
+  model: string;
+  graph: 'explicit' | 'fused';
+  tokens: number;
+}
+
+interface Result extends Case {
+  /** inspect: ms per inspection pass and per plain forward; generate: ms per new token with and without the cache. */
+  a: number | null;
+  b: number | null;
+  peakMiB: number;
+  error: string | null;
+}
+
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+async function timed(f: () => Promise<unknown>, repeats: number): Promise<number> {
+  await f(); // warm-up
+  const xs: number[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const t0 = performance.now();
+    await f();
+    xs.push(performance.now() - t0);
+  }
+  return median(xs);
+}
+
+/** One case, in this process (the child). */
+async function runCase(c: Case): Promise<Result> {
+  const ckpt = await loadCheckpoint(memorySource(tinyModelFiles(MODELS[c.model]!)));
+  const { spec } = ckpt;
+  const graph = buildGraph(spec, resolveWeights(spec, ckpt), { attention: c.graph, kvCache: true });
+  const session = await ModelSession.create(graph, spec, { prefer: ['wasm'] });
+  const V = spec.vocabSize;
+  const ids = Array.from({ length: c.tokens }, (_, i) => (i * 31 + 5) % V);
+  const repeats = c.tokens >= 2048 ? 1 : c.model === 'demo' ? 5 : 3;
+  let a: number | null = null;
+  let b: number | null = null;
+  let error: string | null = null;
+  try {
+    if (c.kind === 'inspect') {
+      const rows: [number, number] = [Math.max(0, c.tokens - 64), c.tokens];
+      // Inspection: the final layer's per-head rows of the last 64 tokens, no logits. Plain: last logits only.
+      a = await timed(() => session.forward({ ids, attnRows: rows, perHead: true, skipLogits: true }), repeats);
+      b = await timed(() => session.forward({ ids, layers: [] }), repeats);
+    } else {
+      // Per new token at this context: one cached step, versus one whole forward over context + 1 tokens.
+      const n = 8;
+      let step = await session.forward({ ids, layers: [], keepCache: true });
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) step = await session.forward({ ids: [ids[i]!], layers: [], keepCache: true, past: step.present! });
+      a = (performance.now() - t0) / n;
+      b = await timed(() => session.forward({ ids: [...ids, ids[0]!], layers: [] }), c.model === 'demo' ? 3 : 1);
+    }
+  } catch (e) {
+    error = (e as Error).message.split('\n')[0]!.slice(0, 200);
+  }
+  await session.release();
+  return { ...c, a, b, peakMiB: Math.round(process.resourceUsage().maxRSS / 1024), error };
+}
+
+if (process.argv[2] === '--case') {
+  process.stdout.write(`${JSON.stringify(await runCase(JSON.parse(process.argv[3]!) as Case))}\n`);
+  process.exit(0);
+}
+
+const tokens = (process.env.BENCH_TOKENS ?? '512,2048,4096').split(',').map(Number);
+const kinds = (process.env.BENCH_KINDS ?? 'inspect,generate').split(',');
+const models = (process.env.BENCH_MODELS ?? 'demo,135m').split(',');
+const cases: Case[] = [];
+for (const model of models) {
+  if (kinds.includes('inspect')) for (const t of tokens) for (const graph of ['explicit', 'fused'] as const) cases.push({ kind: 'inspect', model, graph, tokens: t });
+  if (kinds.includes('generate')) cases.push({ kind: 'generate', model, graph: 'explicit', tokens: 1024 });
+}
+
+// A partial run (BENCH_KINDS, BENCH_MODELS, BENCH_TOKENS) replaces its own rows of the last results.
+const same = (x: Case, y: Case) => x.kind === y.kind && x.model === y.model && x.graph === y.graph && x.tokens === y.tokens;
+const earlier: Result[] = existsSync('docs/bench/latest.json') ? (JSON.parse(readFileSync('docs/bench/latest.json', 'utf8')) as { results: Result[] }).results : [];
+const results: Result[] = earlier.filter((r) => !cases.some((c) => same(c, r)));
+for (const c of cases) {
+  process.stderr.write(`${c.kind} ${c.model} ${c.graph} ${c.tokens} … `);
+  let r: Result;
+  try {
+    const out = execFileSync(process.execPath, [...process.execArgv, process.argv[1]!, '--case', JSON.stringify(c)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 20 });
+    r = JSON.parse(out.trim().split('\n').pop()!) as Result;
+  } catch (e) {
+    // The process itself died (out of memory in wasm, for one): that is the result.
+    r = { ...c, a: null, b: null, peakMiB: 0, error: `process failed: ${String((e as { status?: number }).status ?? (e as Error).message).slice(0, 120)}` };
+  }
+  results.push(r);
+  process.stderr.write(r.error ? `${r.error}\n` : `${r.a!.toFixed(0)} / ${r.b!.toFixed(0)} ms\n`);
+}
+
+const order = (r: Case) => `${r.kind}|${r.model === 'demo' ? 0 : 1}|${String(r.tokens).padStart(6)}|${r.graph}`;
+results.sort((x, y) => order(x).localeCompare(order(y)));
+const f0 = (v: number | null) => (v === null ? '—' : v.toFixed(0));
+const ratio = (x: number | null, y: number | null) => (x === null || y === null ? '—' : `${(x / y).toFixed(2)}×`);
+const lines = [
+  '| model | tokens | graph | inspection pass (ms) | plain forward (ms) | inspection ÷ plain | peak RSS (MiB) | note |',
+  '| --- | ---: | --- | ---: | ---: | ---: | ---: | --- |',
+  ...results.filter((r) => r.kind === 'inspect').map((r) => `| ${r.model} | ${r.tokens} | ${r.graph} | ${f0(r.a)} | ${f0(r.b)} | ${ratio(r.a, r.b)} | ${r.peakMiB || '—'} | ${r.error ?? ''} |`),
+  '',
+  '| model | context | graph | ms per new token, KV cache | ms per new token, forward re-run | speed-up | peak RSS (MiB) |',
+  '| --- | ---: | --- | ---: | ---: | ---: | ---: |',
+  ...results.filter((r) => r.kind === 'generate').map((r) => `| ${r.model} | ${r.tokens} | ${r.graph} | ${r.a === null ? '—' : r.a.toFixed(1)} | ${f0(r.b)} | ${ratio(r.b, r.a)} | ${r.peakMiB || '—'} |`),
+];
+const lengths = [...new Set(results.filter((r) => r.kind === 'inspect').map((r) => r.tokens))];
+const speedups = [...new Set(results.map((r) => r.model))].flatMap((m) => lengths.map((t) => {
+  const ex = results.find((r) => r.kind === 'inspect' && r.model === m && r.tokens === t && r.graph === 'explicit');
+  const fu = results.find((r) => r.kind === 'inspect' && r.model === m && r.tokens === t && r.graph === 'fused');
+  return `${m} @ ${t} tokens: explicit ÷ fused inspection pass = ${ratio(ex?.a ?? null, fu?.a ?? null)} (above 1× fused is faster)`;
+}));
+console.log(`\n${lines.join('\n')}\n\n${speedups.join('\n')}`);
+
+mkdirSync('docs/bench', { recursive: true });
+const when = new Date().toISOString();
+writeFileSync('docs/bench/latest.json', `${JSON.stringify({ when, node: process.version, backend: 'onnxruntime-web wasm (Node)', results }, null, 2)}\n`);
+writeFileSync('docs/bench/README.md', `# Benchmarks\n\nLatest \`npm run bench\` (${when}, Node ${process.version}, onnxruntime-web wasm, this 2-core machine: read the ratios).\nEach case runs in its own process; "peak RSS" is that process's maximum resident memory.\n"explicit": every layer MatMul→Softmax→MatMul (the graph before issue 6); "fused": layers not inspected run GroupQueryAttention.\n\n${lines.join('\n')}\n\n${speedups.map((s) => `- ${s}`).join('\n')}\n\nRaw numbers: [latest.json](latest.json).\n`);
+console.log('\nwrote docs/bench/latest.json and docs/bench/README.md');

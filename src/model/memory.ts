@@ -1,0 +1,89 @@
+import { parameterCount, type ModelSpec } from './config';
+
+/** What a graph keeps in memory per pass, as built (model/graph.ts). */
+export interface GraphShape {
+  computeDtype: 'fp32' | 'fp16';
+  attention: 'explicit' | 'fused';
+  inspectLayers: number[];
+}
+
+export interface PassShape {
+  /** New tokens in this pass. */
+  tokens: number;
+  /** Tokens already in the KV cache. */
+  past?: number;
+  /** Attention rows fetched per inspected layer. */
+  attnRows: number;
+  /** Inspected layers fetched. */
+  fetchedLayers: number;
+  perHead: boolean;
+  logitRows: number;
+}
+
+export interface MemoryEstimate {
+  weights: number;
+  /** Peak of the intermediate tensors of one layer plus what stays alive across layers. */
+  activations: number;
+  /** The largest single tensor (WebGPU allocates each in one buffer). */
+  largestTensor: number;
+  total: number;
+}
+
+/**
+ * A deliberately simple upper-bound model of one forward pass, in bytes. The attention scores
+ * dominate: an explicit layer holds its [heads × S × T] scores three times at once (scores, masked,
+ * probabilities, all fp32); onnxruntime's CPU GroupQueryAttention still materializes one copy.
+ * Fetched outputs (attention rows, logits) stay alive to the end of the pass.
+ */
+export function estimatePass(spec: ModelSpec, g: GraphShape, p: PassShape): MemoryEstimate {
+  const el = g.computeDtype === 'fp16' ? 2 : 4;
+  const S = p.tokens;
+  const T = S + (p.past ?? 0);
+  const H = spec.numHeads;
+  const weights = parameterCount(spec) * el;
+  const scores = H * S * T * 4;
+  const explicitLayers = g.attention === 'explicit' ? spec.numLayers : g.inspectLayers.length;
+  const perLayer = (explicitLayers > 0 ? 3 * scores : scores) + S * (3 * spec.intermediateSize + 4 * spec.hiddenSize) * el;
+  const cache = 2 * spec.numLayers * spec.numKvHeads * T * spec.headDim * el;
+  const fetched = p.fetchedLayers * p.attnRows * T * 4 * (p.perHead ? H + 1 : 1) + p.logitRows * spec.vocabSize * 4;
+  const activations = perLayer + cache + fetched;
+  const largestTensor = Math.max(scores, spec.vocabSize * spec.hiddenSize * el, p.logitRows * spec.vocabSize * 4);
+  return { weights, activations, largestTensor, total: weights + activations };
+}
+
+export interface BackendLimits {
+  backend: 'webgpu' | 'wasm';
+  /** wasm: the 4 GiB of a wasm32 heap, less room for onnxruntime's own use. */
+  totalBytes: number | null;
+  /** WebGPU: the adapter's maxBufferSize / maxStorageBufferBindingSize. */
+  maxBufferBytes: number | null;
+}
+
+export const WASM_LIMITS: BackendLimits = { backend: 'wasm', totalBytes: 3.5 * 2 ** 30, maxBufferBytes: null };
+
+const gb = (n: number) => `${(n / 2 ** 30).toFixed(2)} GiB`;
+
+/**
+ * Null when the pass fits; else a message naming what does not fit and what to do: fewer tokens
+ * (the most that fit, found by bisection), WebGPU, or a smaller model.
+ */
+export function memoryProblem(spec: ModelSpec, g: GraphShape, p: PassShape, limits: BackendLimits): string | null {
+  const fits = (q: PassShape) => {
+    const e = estimatePass(spec, g, q);
+    return (limits.totalBytes === null || e.total <= limits.totalBytes) && (limits.maxBufferBytes === null || e.largestTensor <= limits.maxBufferBytes);
+  };
+  if (fits(p)) return null;
+  const e = estimatePass(spec, g, p);
+  let lo = 0;
+  let hi = p.tokens;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (fits({ ...p, tokens: mid, attnRows: Math.min(p.attnRows, mid), logitRows: Math.min(p.logitRows, mid) })) lo = mid;
+    else hi = mid;
+  }
+  const what = limits.totalBytes !== null && e.total > limits.totalBytes
+    ? `about ${gb(e.total)} of memory (weights ${gb(e.weights)}, activations ${gb(e.activations)}), more than the ${gb(limits.totalBytes)} ${limits.backend} can use`
+    : `one ${gb(e.largestTensor)} tensor, more than the ${gb(limits.maxBufferBytes!)} this WebGPU adapter allows in one buffer`;
+  const tips = [lo > 0 ? `fewer tokens (up to about ${lo.toLocaleString('en-US')} fit)` : 'a smaller model', limits.backend === 'wasm' ? 'WebGPU' : null, 'a smaller model'];
+  return `${(p.tokens + (p.past ?? 0)).toLocaleString('en-US')} tokens need ${what}. Try ${[...new Set(tips.filter(Boolean))].join(', or ')}.`;
+}

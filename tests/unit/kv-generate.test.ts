@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { generateAnswer } from '../../src/analysis/answer';
+import { greedyGenerate } from '../../src/analysis/generate';
+import { dirSource } from '../../src/cli/dir-source';
+import { parseConversation } from '../../src/conversation/parse';
+import { DEMO_MODEL_PATH } from '../../src/model/demo';
+import { referenceForward } from '../../src/model/reference';
+import { openModel } from '../../src/runtime/open-model';
+
+describe('generation on the KV cache (demo model)', () => {
+  it('writes the same tokens as re-running the whole forward, which are the float64 reference argmax', async () => {
+    const model = await openModel(dirSource(DEMO_MODEL_PATH));
+    expect(model.graph.kvCache).toBe(true);
+    const conv = parseConversation(readFileSync('examples/maze.json', 'utf8')).conversation!;
+    const prompt = model.tokenizer.encode(model.tokenizer.render(conv.messages.slice(0, 4).map(({ role, content }) => ({ role, content })), true));
+    const cached = await greedyGenerate(model.session, prompt, { maxTokens: 12, stopIds: [] });
+    const rerun = await greedyGenerate(model.session, prompt, { maxTokens: 12, stopIds: [], noCache: true });
+    expect(cached).toEqual(rerun);
+    // Independent check: the reference's argmax at each step.
+    const ids = [...prompt];
+    const V = model.checkpoint.spec.vocabSize;
+    for (let i = 0; i < 4; i++) {
+      const ref = referenceForward(model.checkpoint.spec, model.weights, ids);
+      const last = ref.logits.subarray((ids.length - 1) * V);
+      let best = 0;
+      for (let v = 1; v < V; v++) if (last[v]! > last[best]!) best = v;
+      expect(cached[i]).toBe(best);
+      ids.push(best);
+    }
+    // And through the analysis layer: the answer the app streams.
+    const answer = await generateAnswer(model, conv, 'full', 2);
+    expect(answer.length).toBeGreaterThan(0);
+    await model.session.release();
+  });
+});
