@@ -4,8 +4,9 @@
  * not inspected fused). Each case runs in its own process, so its peak memory is its own. Prints a
  * table and ratios (this machine is shared: read the ratios), writes docs/bench/latest.json and
  * docs/bench/README.md. Never pass/fail on time.
- *   BENCH_TOKENS=512,2048   lengths (default 512,2048,4096)
+ *   BENCH_TOKENS=512,2048   lengths (default 512,2048,4096; the fused graph above 2,048 only with BENCH_FUSED=all)
  *   BENCH_MODELS=demo       models (demo, 135m)
+ *   BENCH_RUNTIMES=native   wasm (onnxruntime-web), native (onnxruntime-node, the CPU reference)
  *   BENCH_KINDS=generate    inspect, generate (a partial run replaces its own rows of docs/bench/latest.json)
  */
 import { execFileSync } from 'node:child_process';
@@ -24,6 +25,8 @@ const MODELS: Record<string, TinyOptions> = {
 
 interface Case {
   kind: 'inspect' | 'generate';
+  /** wasm: onnxruntime-web in Node; native: onnxruntime-node, the machine's CPU reference. */
+  runtime: 'wasm' | 'native';
   model: string;
   graph: 'explicit' | 'fused';
   tokens: number;
@@ -54,7 +57,7 @@ async function runCase(c: Case): Promise<Result> {
   const ckpt = await loadCheckpoint(memorySource(tinyModelFiles(MODELS[c.model]!)));
   const { spec } = ckpt;
   const graph = buildGraph(spec, resolveWeights(spec, ckpt), { attention: c.graph, kvCache: true });
-  const session = await ModelSession.create(graph, spec, { prefer: ['wasm'] });
+  const session = await ModelSession.create(graph, spec, { prefer: [c.runtime] });
   const V = spec.vocabSize;
   const ids = Array.from({ length: c.tokens }, (_, i) => (i * 31 + 5) % V);
   const repeats = c.tokens >= 2048 ? 1 : c.model === 'demo' ? 5 : 3;
@@ -90,19 +93,26 @@ if (process.argv[2] === '--case') {
 
 const tokens = (process.env.BENCH_TOKENS ?? '512,2048,4096').split(',').map(Number);
 const kinds = (process.env.BENCH_KINDS ?? 'inspect,generate').split(',');
+const runtimes = (process.env.BENCH_RUNTIMES ?? 'wasm,native').split(',');
 const models = (process.env.BENCH_MODELS ?? 'demo,135m').split(',');
 const cases: Case[] = [];
 for (const model of models) {
-  if (kinds.includes('inspect')) for (const t of tokens) for (const graph of ['explicit', 'fused'] as const) cases.push({ kind: 'inspect', model, graph, tokens: t });
-  if (kinds.includes('generate')) cases.push({ kind: 'generate', model, graph: 'explicit', tokens: 1024 });
+  for (const t of tokens) {
+    if (!kinds.includes('inspect')) break;
+    // The fused graph is 2–4× slower on wasm: above 2,048 tokens only with BENCH_FUSED=all.
+    const graphs = t <= 2048 || process.env.BENCH_FUSED === 'all' ? (['explicit', 'fused'] as const) : (['explicit'] as const);
+    if (runtimes.includes('wasm')) for (const graph of graphs) cases.push({ kind: 'inspect', runtime: 'wasm', model, graph, tokens: t });
+    if (runtimes.includes('native')) cases.push({ kind: 'inspect', runtime: 'native', model, graph: 'explicit', tokens: t });
+  }
+  if (kinds.includes('generate') && runtimes.includes('wasm')) cases.push({ kind: 'generate', runtime: 'wasm', model, graph: 'explicit', tokens: 1024 });
 }
 
 // A partial run (BENCH_KINDS, BENCH_MODELS, BENCH_TOKENS) replaces its own rows of the last results.
-const same = (x: Case, y: Case) => x.kind === y.kind && x.model === y.model && x.graph === y.graph && x.tokens === y.tokens;
+const same = (x: Case, y: Case) => x.kind === y.kind && (x.runtime ?? 'wasm') === (y.runtime ?? 'wasm') && x.model === y.model && x.graph === y.graph && x.tokens === y.tokens;
 const earlier: Result[] = existsSync('docs/bench/latest.json') ? (JSON.parse(readFileSync('docs/bench/latest.json', 'utf8')) as { results: Result[] }).results : [];
-const results: Result[] = earlier.filter((r) => !cases.some((c) => same(c, r)));
+const results: Result[] = earlier.map((r) => ({ ...r, runtime: r.runtime ?? 'wasm' })).filter((r) => !cases.some((c) => same(c, r)));
 for (const c of cases) {
-  process.stderr.write(`${c.kind} ${c.model} ${c.graph} ${c.tokens} … `);
+  process.stderr.write(`${c.kind} ${c.runtime} ${c.model} ${c.graph} ${c.tokens} … `);
   let r: Result;
   try {
     const out = execFileSync(process.execPath, [...process.execArgv, process.argv[1]!, '--case', JSON.stringify(c)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 20 });
@@ -115,14 +125,14 @@ for (const c of cases) {
   process.stderr.write(r.error ? `${r.error}\n` : `${r.a!.toFixed(0)} / ${r.b!.toFixed(0)} ms\n`);
 }
 
-const order = (r: Case) => `${r.kind}|${r.model === 'demo' ? 0 : 1}|${String(r.tokens).padStart(6)}|${r.graph}`;
+const order = (r: Case) => `${r.kind}|${r.model === 'demo' ? 0 : 1}|${String(r.tokens).padStart(6)}|${r.runtime === 'native' ? 1 : 0}|${r.graph}`;
 results.sort((x, y) => order(x).localeCompare(order(y)));
 const f0 = (v: number | null) => (v === null ? '—' : v.toFixed(0));
 const ratio = (x: number | null, y: number | null) => (x === null || y === null ? '—' : `${(x / y).toFixed(2)}×`);
 const lines = [
-  '| model | tokens | graph | inspection pass (ms) | plain forward (ms) | inspection ÷ plain | peak RSS (MiB) | note |',
-  '| --- | ---: | --- | ---: | ---: | ---: | ---: | --- |',
-  ...results.filter((r) => r.kind === 'inspect').map((r) => `| ${r.model} | ${r.tokens} | ${r.graph} | ${f0(r.a)} | ${f0(r.b)} | ${ratio(r.a, r.b)} | ${r.peakMiB || '—'} | ${r.error ?? ''} |`),
+  '| model | tokens | runtime | graph | inspection pass (ms) | plain forward (ms) | inspection ÷ plain | peak RSS (MiB) | note |',
+  '| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | --- |',
+  ...results.filter((r) => r.kind === 'inspect').map((r) => `| ${r.model} | ${r.tokens} | ${r.runtime} | ${r.graph} | ${f0(r.a)} | ${f0(r.b)} | ${ratio(r.a, r.b)} | ${r.peakMiB || '—'} | ${r.error ?? ''} |`),
   '',
   '| model | context | graph | ms per new token, KV cache | ms per new token, forward re-run | speed-up | peak RSS (MiB) |',
   '| --- | ---: | --- | ---: | ---: | ---: | ---: |',
@@ -130,14 +140,16 @@ const lines = [
 ];
 const lengths = [...new Set(results.filter((r) => r.kind === 'inspect').map((r) => r.tokens))];
 const speedups = [...new Set(results.map((r) => r.model))].flatMap((m) => lengths.map((t) => {
-  const ex = results.find((r) => r.kind === 'inspect' && r.model === m && r.tokens === t && r.graph === 'explicit');
-  const fu = results.find((r) => r.kind === 'inspect' && r.model === m && r.tokens === t && r.graph === 'fused');
-  return `${m} @ ${t} tokens: explicit ÷ fused inspection pass = ${ratio(ex?.a ?? null, fu?.a ?? null)} (above 1× fused is faster)`;
+  const find = (runtime: string, graph: string) => results.find((r) => r.kind === 'inspect' && r.runtime === runtime && r.model === m && r.tokens === t && r.graph === graph);
+  const ex = find('wasm', 'explicit');
+  const fu = find('wasm', 'fused');
+  const nat = find('native', 'explicit');
+  return `${m} @ ${t} tokens: inspection pass wasm ÷ native = ${ratio(ex?.a ?? null, nat?.a ?? null)}; explicit ÷ fused (wasm) = ${ratio(ex?.a ?? null, fu?.a ?? null)} (above 1× fused is faster)`;
 }));
 console.log(`\n${lines.join('\n')}\n\n${speedups.join('\n')}`);
 
 mkdirSync('docs/bench', { recursive: true });
 const when = new Date().toISOString();
-writeFileSync('docs/bench/latest.json', `${JSON.stringify({ when, node: process.version, backend: 'onnxruntime-web wasm (Node)', results }, null, 2)}\n`);
-writeFileSync('docs/bench/README.md', `# Benchmarks\n\nLatest \`npm run bench\` (${when}, Node ${process.version}, onnxruntime-web wasm, this 2-core machine: read the ratios).\nEach case runs in its own process; "peak RSS" is that process's maximum resident memory.\n"explicit": every layer MatMul→Softmax→MatMul (the graph before issue 6); "fused": layers not inspected run GroupQueryAttention.\n\n${lines.join('\n')}\n\n${speedups.map((s) => `- ${s}`).join('\n')}\n\nRaw numbers: [latest.json](latest.json).\n`);
+writeFileSync('docs/bench/latest.json', `${JSON.stringify({ when, node: process.version, runtimes: 'onnxruntime-web 1.30 wasm and onnxruntime-node 1.30 (CPU) in Node', results }, null, 2)}\n`);
+writeFileSync('docs/bench/README.md', `# Benchmarks\n\nLatest \`npm run bench\` (${when}, Node ${process.version}, onnxruntime-web 1.30 wasm and onnxruntime-node 1.30 native CPU, this 2-core machine: read the ratios).\nEach case runs in its own process; "peak RSS" is that process's maximum resident memory.\n"explicit": every layer MatMul→Softmax→MatMul (the graph before issue 6); "fused": layers not inspected run GroupQueryAttention.\n\n${lines.join('\n')}\n\n${speedups.map((s) => `- ${s}`).join('\n')}\n\nRaw numbers: [latest.json](latest.json).\n`);
 console.log('\nwrote docs/bench/latest.json and docs/bench/README.md');

@@ -52,7 +52,7 @@ export function estimatePass(spec: ModelSpec, g: GraphShape, p: PassShape): Memo
 }
 
 export interface BackendLimits {
-  backend: 'webgpu' | 'wasm';
+  backend: 'webgpu' | 'wasm' | 'native';
   /** wasm: the 4 GiB of a wasm32 heap, less room for onnxruntime's own use. */
   totalBytes: number | null;
   /** WebGPU: the adapter's maxBufferSize / maxStorageBufferBindingSize. */

@@ -10,7 +10,8 @@ import { memoryProblem, WASM_LIMITS, type BackendLimits } from '../model/memory'
 import { INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName } from '../model/graph-io';
 import { ropeTables } from '../model/rope';
 
-export type Backend = 'webgpu' | 'wasm';
+/** 'native' is onnxruntime-node (Node only, for the bench's CPU reference); the app uses webgpu and wasm. */
+export type Backend = 'webgpu' | 'wasm' | 'native';
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
 
@@ -18,6 +19,26 @@ const isNode = typeof process !== 'undefined' && !!process.versions?.node && typ
 const NODE_ENTRY = 'onnxruntime-web';
 
 let ortModule: Promise<typeof Ort> | null = null;
+/**
+ * onnxruntime-node, Node only: the machine's native CPU runtime, the reference the bench compares
+ * wasm with. It reads external data from files, so the graph is written to a temporary folder.
+ */
+const NATIVE_ENTRY = 'onnxruntime-node';
+async function createNative(graph: BuiltGraph): Promise<{ ort: typeof Ort; session: Ort.InferenceSession }> {
+  const ort = (await import(/* @vite-ignore */ NATIVE_ENTRY)) as typeof Ort;
+  const fs = await import(/* @vite-ignore */ 'node:fs/promises');
+  const { join } = await import(/* @vite-ignore */ 'node:path');
+  const { tmpdir } = await import(/* @vite-ignore */ 'node:os');
+  const dir = await fs.mkdtemp(join(tmpdir(), 'inertia-lens-native-'));
+  try {
+    await fs.writeFile(join(dir, 'model.onnx'), graph.model);
+    for (const f of graph.externalData) await fs.writeFile(join(dir, f.path), f.data);
+    return { ort, session: await ort.InferenceSession.create(join(dir, 'model.onnx'), { executionProviders: ['cpu'] }) };
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
 function loadOrt(): Promise<typeof Ort> {
   ortModule ??= isNode ? import(/* @vite-ignore */ NODE_ENTRY) : import('onnxruntime-web/webgpu');
   return ortModule;
@@ -179,21 +200,27 @@ export class ModelSession {
       }
       let session: Ort.InferenceSession | null = null;
       try {
-        session = await serial(() =>
-          ort.InferenceSession.create(graph.model, {
-            executionProviders: [backend],
-            externalData: graph.externalData.map((f) => ({ path: f.path, data: f.data })),
-          }),
-        );
+        let sessionOrt = ort;
+        if (backend === 'native') {
+          if (!isNode) throw new Error('the native runtime exists in Node only');
+          ({ ort: sessionOrt, session } = await createNative(graph));
+        } else {
+          session = await serial(() =>
+            ort.InferenceSession.create(graph.model, {
+              executionProviders: [backend],
+              externalData: graph.externalData.map((f) => ({ path: f.path, data: f.data })),
+            }),
+          );
+        }
         const report: BackendReport = {
           backend,
           fallbackReason: reasons.length ? reasons.join('; ') : null,
           adapterHasF16,
           computeDtype: graph.computeDtype,
           dtypeReason: options.dtypeReason ?? `${graph.computeDtype}: asked for`,
-          limits: backend === 'webgpu' ? { backend, totalBytes: null, maxBufferBytes } : WASM_LIMITS,
+          limits: backend === 'webgpu' ? { backend, totalBytes: null, maxBufferBytes } : backend === 'native' ? { backend, totalBytes: null, maxBufferBytes: null } : WASM_LIMITS,
         };
-        const created = new ModelSession(ort, session, spec, graph, report);
+        const created = new ModelSession(sessionOrt, session, spec, graph, report);
         if (backend === 'webgpu') await created.forward({ ids: [0], layers: [] });
         return created;
       } catch (e) {
