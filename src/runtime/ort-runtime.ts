@@ -247,6 +247,10 @@ export class ModelSession {
     const [lStart, lEnd] = clampRange(req.logitRows, S);
     const P = req.past?.length ?? 0;
     if ((req.past || req.keepCache) && !this.graph.kvCache) throw new Error('this graph was built without a KV cache (buildGraph kvCache: true)');
+    const layers = req.layers ?? this.graph.inspectLayers;
+    // Refuse, with what to do instead, a pass that would exhaust the backend's memory (a crash otherwise).
+    const problem = memoryProblem(spec, this.graph, { tokens: S, past: P, attnRows: aEnd - aStart, fetchedLayers: layers.length, perHead: req.perHead === true, logitRows: req.skipLogits ? 0 : lEnd - lStart }, this.report.limits);
+    if (problem) throw new MemoryLimitError(problem);
     const { cos, sin } = ropeTables(spec, S, P);
     const scalar = (v: number) => new ort.Tensor('int64', BigInt64Array.from([BigInt(v)]), [1]);
     const feeds: Record<string, Ort.Tensor> = {
@@ -267,10 +271,6 @@ export class ModelSession {
         }
       }
     }
-    const layers = req.layers ?? this.graph.inspectLayers;
-    // Refuse, with what to do instead, a pass that would exhaust the backend's memory (a crash otherwise).
-    const problem = memoryProblem(spec, this.graph, { tokens: S, past: P, attnRows: aEnd - aStart, fetchedLayers: layers.length, perHead: req.perHead === true, logitRows: req.skipLogits ? 0 : lEnd - lStart }, this.report.limits);
-    if (problem) throw new MemoryLimitError(problem);
     for (const l of layers) {
       if (!this.graph.inspectLayers.includes(l)) throw new RangeError(`layer ${l} is not an output of this graph (built for ${this.graph.inspectLayers.join(', ')})`);
     }

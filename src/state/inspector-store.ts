@@ -87,9 +87,22 @@ let generationRun = 0;
 let timer: ReturnType<typeof setTimeout> | null = null;
 let summaries: { conversation: Conversation; model: unknown; cache: SummaryCache } | null = null;
 
-function summaryCache(model: NonNullable<ReturnType<typeof currentModel>>, conversation: Conversation): SummaryCache {
+type Model = NonNullable<ReturnType<typeof currentModel>>;
+
+function summaryCache(model: Model, conversation: Conversation): SummaryCache {
   if (!summaries || summaries.conversation !== conversation || summaries.model !== model) summaries = { conversation, model, cache: new SummaryCache(model, conversation) };
   return summaries.cache;
+}
+
+/**
+ * The conversation a policy is scored on: the file's, or with the model's own answer for the scored
+ * turn when one was generated under that policy (its summaries then are its own too).
+ */
+function scoredConversation(model: Model, conversation: Conversation, generated: Record<string, string>, spec: string, turn: number): { conv: Conversation; cache: SummaryCache } {
+  const answer = generated[spec];
+  if (answer === undefined) return { conv: conversation, cache: summaryCache(model, conversation) };
+  const conv = withAnswer(conversation, turn, answer);
+  return { conv, cache: new SummaryCache(model, conv) };
 }
 
 export const useInspector = create<InspectorState>()((set, get) => {
@@ -199,9 +212,7 @@ export const useInspector = create<InspectorState>()((set, get) => {
         const opts = { turn, radius: s.radius, ...(s.layer !== null && { layer: s.layer }) };
         const results: PolicyResult[] = [];
         for (const spec of activePolicies(s)) {
-          const answer = s.generated[spec];
-          const conv = answer !== undefined ? withAnswer(conversation, turn, answer) : conversation;
-          const cache = answer !== undefined ? new SummaryCache(model, conv) : summaryCache(model, conversation);
+          const { conv, cache } = scoredConversation(model, conversation, s.generated, spec, turn);
           const keep = { keepAttention: s.fullMatrix ? ('all' as const) : ('answer' as const), fullMatrixMaxTokens: FULL_MATRIX_MAX_TOKENS };
           results.push(await analyzePolicy(model, conv, spec, { ...opts, ...keep }, cache));
           if (id !== latest) return;
@@ -255,14 +266,13 @@ export const useInspector = create<InspectorState>()((set, get) => {
     const key = sweepKey(s.text, known);
     set((st) => ({ sweeping: { done: 0, total: Math.max(0, known.turn - 1) }, sweep: st.sweep?.key === key ? st.sweep : null }));
     try {
-      const answer = s.generated[known.policy];
-      const conv = answer !== undefined ? withAnswer(conversation, known.turn, answer) : conversation;
+      const { conv, cache } = scoredConversation(model, conversation, s.generated, known.policy, known.turn);
       const points = await roundsSweep(model, conv, known.policy, {
         upToTurn: known.turn,
         radius: known.radius,
         layer: known.layer,
         known,
-        summaries: answer !== undefined ? new SummaryCache(model, conv) : summaryCache(model, conversation),
+        summaries: cache,
         onTurn: (done, total) => id === latest && set({ sweeping: { done, total } }),
         cancelled: () => id !== latest,
       });
