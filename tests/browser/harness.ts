@@ -46,3 +46,31 @@ async function run(base: string, repo: string, prefer: Backend[], ids: number[])
 await configureRuntime({});
 (window as unknown as { harness: { run: typeof run } }).harness = { run };
 document.getElementById('status')!.textContent = 'ready';
+
+/** For `npm run bench:browser`: median ms of an inspection pass and of a plain forward per length. */
+async function bench(base: string, repo: string, prefer: Backend[], lengths: number[], repeats: number): Promise<{ backend: Backend; rows: { tokens: number; inspect: number; plain: number }[] }> {
+  const m = await openModel(urlSource(base, repo), { prefer });
+  const V = m.checkpoint.spec.vocabSize;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const time = async (f: () => Promise<unknown>) => {
+    await f(); // warm-up (and, on WebGPU, the shaders for this length)
+    const xs: number[] = [];
+    for (let i = 0; i < repeats; i++) {
+      const t0 = performance.now();
+      await f();
+      xs.push(performance.now() - t0);
+    }
+    return median(xs);
+  };
+  const rows = [];
+  for (const n of lengths) {
+    const ids = Array.from({ length: n }, (_, i) => (i * 31 + 5) % V);
+    const inspect = await time(() => m.session.forward({ ids, attnRows: [Math.max(0, n - 64), n], perHead: true, skipLogits: true }));
+    const plain = await time(() => m.session.forward({ ids, layers: [] }));
+    rows.push({ tokens: n, inspect, plain });
+  }
+  const backend = m.session.report.backend;
+  await m.session.release();
+  return { backend, rows };
+}
+(window as unknown as { harness: { bench: typeof bench } }).harness.bench = bench;
