@@ -8,9 +8,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { startAppServer } from '../tests/helpers/app-server';
 import { launchChromium } from '../tests/helpers/chromium';
 import { tinyModelFiles } from '../tests/helpers/tiny-model';
+import { BENCH_MODELS } from './bench-shared';
 
 const lengths = (process.env.BENCH_TOKENS ?? '512,2048').split(',').map(Number);
-const demo = tinyModelFiles({ family: 'llama', layers: 4, hidden: 192, heads: 6, kvHeads: 2, intermediate: 512, vocab: 902, tie: true, seed: 1 });
+const demo = tinyModelFiles(BENCH_MODELS.demo!);
 const app = await startAppServer({ 'bench/demo': demo });
 const browser = await launchChromium();
 type Out = { backend: string; rows: { tokens: number; inspect: number; plain: number }[] };

@@ -16,12 +16,9 @@ import { buildGraph } from '../src/model/graph';
 import { resolveWeights } from '../src/model/weights';
 import { ModelSession } from '../src/runtime/ort-runtime';
 import { memorySource } from '../tests/helpers/memory-source';
-import { tinyModelFiles, type TinyOptions } from '../tests/helpers/tiny-model';
+import { tinyModelFiles } from '../tests/helpers/tiny-model';
+import { BENCH_MODELS, medianMs } from './bench-shared';
 
-const MODELS: Record<string, TinyOptions> = {
-  demo: { family: 'llama', layers: 4, hidden: 192, heads: 6, kvHeads: 2, intermediate: 512, vocab: 902, tie: true, seed: 1 },
-  '135m': { family: 'llama', layers: 30, hidden: 576, heads: 9, kvHeads: 3, intermediate: 1536, vocab: 49152, tie: true, seed: 1 },
-};
 
 interface Case {
   kind: 'inspect' | 'generate';
@@ -40,21 +37,10 @@ interface Result extends Case {
   error: string | null;
 }
 
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-async function timed(f: () => Promise<unknown>, repeats: number): Promise<number> {
-  await f(); // warm-up
-  const xs: number[] = [];
-  for (let i = 0; i < repeats; i++) {
-    const t0 = performance.now();
-    await f();
-    xs.push(performance.now() - t0);
-  }
-  return median(xs);
-}
 
 /** One case, in this process (the child). */
 async function runCase(c: Case): Promise<Result> {
-  const ckpt = await loadCheckpoint(memorySource(tinyModelFiles(MODELS[c.model]!)));
+  const ckpt = await loadCheckpoint(memorySource(tinyModelFiles(BENCH_MODELS[c.model]!)));
   const { spec } = ckpt;
   const graph = buildGraph(spec, resolveWeights(spec, ckpt), { attention: c.graph, kvCache: true });
   const session = await ModelSession.create(graph, spec, { prefer: [c.runtime] });
@@ -68,8 +54,8 @@ async function runCase(c: Case): Promise<Result> {
     if (c.kind === 'inspect') {
       const rows: [number, number] = [Math.max(0, c.tokens - 64), c.tokens];
       // Inspection: the final layer's per-head rows of the last 64 tokens, no logits. Plain: last logits only.
-      a = await timed(() => session.forward({ ids, attnRows: rows, perHead: true, skipLogits: true }), repeats);
-      b = await timed(() => session.forward({ ids, layers: [] }), repeats);
+      a = await medianMs(() => session.forward({ ids, attnRows: rows, perHead: true, skipLogits: true }), repeats);
+      b = await medianMs(() => session.forward({ ids, layers: [] }), repeats);
     } else {
       // Per new token at this context: one cached step, versus one whole forward over context + 1 tokens.
       const n = 8;
@@ -77,7 +63,7 @@ async function runCase(c: Case): Promise<Result> {
       const t0 = performance.now();
       for (let i = 0; i < n; i++) step = await session.forward({ ids: [ids[i]!], layers: [], keepCache: true, past: step.present! });
       a = (performance.now() - t0) / n;
-      b = await timed(() => session.forward({ ids: [...ids, ids[0]!], layers: [] }), c.model === 'demo' ? 3 : 1);
+      b = await medianMs(() => session.forward({ ids: [...ids, ids[0]!], layers: [] }), c.model === 'demo' ? 3 : 1);
     }
   } catch (e) {
     error = (e as Error).message.split('\n')[0]!.slice(0, 200);

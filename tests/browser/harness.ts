@@ -5,6 +5,7 @@
 import { urlSource } from '../../src/model/source';
 import { configureRuntime, type Backend } from '../../src/runtime/ort-runtime';
 import { openModel } from '../../src/runtime/open-model';
+import { medianMs } from '../../scripts/bench-shared';
 
 export interface HarnessResult {
   backend: Backend;
@@ -51,17 +52,7 @@ document.getElementById('status')!.textContent = 'ready';
 async function bench(base: string, repo: string, prefer: Backend[], lengths: number[], repeats: number): Promise<{ backend: Backend; rows: { tokens: number; inspect: number; plain: number }[] }> {
   const m = await openModel(urlSource(base, repo), { prefer });
   const V = m.checkpoint.spec.vocabSize;
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const time = async (f: () => Promise<unknown>) => {
-    await f(); // warm-up (and, on WebGPU, the shaders for this length)
-    const xs: number[] = [];
-    for (let i = 0; i < repeats; i++) {
-      const t0 = performance.now();
-      await f();
-      xs.push(performance.now() - t0);
-    }
-    return median(xs);
-  };
+  const time = (f: () => Promise<unknown>) => medianMs(f, repeats);
   const rows = [];
   for (const n of lengths) {
     const ids = Array.from({ length: n }, (_, i) => (i * 31 + 5) % V);

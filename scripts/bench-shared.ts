@@ -1,0 +1,19 @@
+/** What both benches share (Node's scripts/bench.ts and the Chromium harness): the model shapes and the timer. */
+import type { TinyOptions } from '../tests/helpers/tiny-model';
+
+export const BENCH_MODELS: Record<string, TinyOptions> = {
+  demo: { family: 'llama', layers: 4, hidden: 192, heads: 6, kvHeads: 2, intermediate: 512, vocab: 902, tie: true, seed: 1 },
+  '135m': { family: 'llama', layers: 30, hidden: 576, heads: 9, kvHeads: 3, intermediate: 1536, vocab: 49152, tie: true, seed: 1 },
+};
+
+/** Median ms of `repeats` runs after one warm-up run (on WebGPU it also compiles the shaders for this shape). */
+export async function medianMs(f: () => Promise<unknown>, repeats: number): Promise<number> {
+  await f();
+  const xs: number[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const t0 = performance.now();
+    await f();
+    xs.push(performance.now() - t0);
+  }
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+}
