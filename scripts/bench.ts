@@ -18,6 +18,7 @@ import { ModelSession } from '../src/runtime/ort-runtime';
 import { memorySource } from '../tests/helpers/memory-source';
 import { tinyModelFiles } from '../tests/helpers/tiny-model';
 import { BENCH_MODELS, medianMs } from './bench-shared';
+import { benchPlotSvg } from './bench-plot';
 
 
 interface Case {
@@ -34,6 +35,8 @@ interface Result extends Case {
   a: number | null;
   b: number | null;
   peakMiB: number;
+  /** wasm: ORT's thread count (before issue 6's follow-up it ran on ORT's default, half the cores). */
+  threads?: number | null;
   error: string | null;
 }
 
@@ -69,7 +72,7 @@ async function runCase(c: Case): Promise<Result> {
     error = (e as Error).message.split('\n')[0]!.slice(0, 200);
   }
   await session.release();
-  return { ...c, a, b, peakMiB: Math.round(process.resourceUsage().maxRSS / 1024), error };
+  return { ...c, a, b, peakMiB: Math.round(process.resourceUsage().maxRSS / 1024), threads: session.report.threads, error };
 }
 
 if (process.argv[2] === '--case') {
@@ -114,11 +117,12 @@ for (const c of cases) {
 const order = (r: Case) => `${r.kind}|${r.model === 'demo' ? 0 : 1}|${String(r.tokens).padStart(6)}|${r.runtime === 'native' ? 1 : 0}|${r.graph}`;
 results.sort((x, y) => order(x).localeCompare(order(y)));
 const f0 = (v: number | null) => (v === null ? '—' : v.toFixed(0));
+const threadsOf = (r: Result) => (r.runtime === 'native' ? 'ORT default' : r.threads == null ? '1 (ORT default)' : String(r.threads));
 const ratio = (x: number | null, y: number | null) => (x === null || y === null ? '—' : `${(x / y).toFixed(2)}×`);
 const lines = [
-  '| model | tokens | runtime | graph | inspection pass (ms) | plain forward (ms) | inspection ÷ plain | peak RSS (MiB) | note |',
-  '| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | --- |',
-  ...results.filter((r) => r.kind === 'inspect').map((r) => `| ${r.model} | ${r.tokens} | ${r.runtime} | ${r.graph} | ${f0(r.a)} | ${f0(r.b)} | ${ratio(r.a, r.b)} | ${r.peakMiB || '—'} | ${r.error ?? ''} |`),
+  '| model | tokens | runtime | threads | graph | inspection pass (ms) | plain forward (ms) | inspection ÷ plain | peak RSS (MiB) | note |',
+  '| --- | ---: | --- | ---: | --- | ---: | ---: | ---: | ---: | --- |',
+  ...results.filter((r) => r.kind === 'inspect').map((r) => `| ${r.model} | ${r.tokens} | ${r.runtime} | ${threadsOf(r)} | ${r.graph} | ${f0(r.a)} | ${f0(r.b)} | ${ratio(r.a, r.b)} | ${r.peakMiB || '—'} | ${r.error ?? ''} |`),
   '',
   '| model | context | graph | ms per new token, KV cache | ms per new token, forward re-run | speed-up | peak RSS (MiB) |',
   '| --- | ---: | --- | ---: | ---: | ---: | ---: |',
@@ -137,5 +141,7 @@ console.log(`\n${lines.join('\n')}\n\n${speedups.join('\n')}`);
 mkdirSync('docs/bench', { recursive: true });
 const when = new Date().toISOString();
 writeFileSync('docs/bench/latest.json', `${JSON.stringify({ when, node: process.version, runtimes: 'onnxruntime-web 1.30 wasm and onnxruntime-node 1.30 (CPU) in Node', results }, null, 2)}\n`);
-writeFileSync('docs/bench/README.md', `# Benchmarks\n\nLatest \`npm run bench\` (${when}, Node ${process.version}, onnxruntime-web 1.30 wasm and onnxruntime-node 1.30 native CPU, this 2-core machine: read the ratios).\nEach case runs in its own process; "peak RSS" is that process's maximum resident memory.\n"explicit": every layer MatMul→Softmax→MatMul (the graph before issue 6); "fused": layers not inspected run GroupQueryAttention.\n\n${lines.join('\n')}\n\n${speedups.map((s) => `- ${s}`).join('\n')}\n\nRaw numbers: [latest.json](latest.json).\n`);
-console.log('\nwrote docs/bench/latest.json and docs/bench/README.md');
+const plotted = results.filter((r) => r.kind === 'inspect' && r.a !== null).map((r) => ({ series: `${r.model} ${r.runtime} ${r.graph}`, tokens: r.tokens, ms: r.a! }));
+writeFileSync('docs/bench/plot.svg', benchPlotSvg(plotted, `Inspection pass, Node (${when.slice(0, 10)}, 2-core machine)`));
+writeFileSync('docs/bench/README.md', `# Benchmarks\n\nLatest \`npm run bench\` (${when}, Node ${process.version}, onnxruntime-web 1.30 wasm and onnxruntime-node 1.30 native CPU, this 2-core machine: read the ratios).\nEach case runs in its own process; "peak RSS" is that process's maximum resident memory.\n"explicit": every layer MatMul→Softmax→MatMul (the graph before issue 6); "fused": layers not inspected run GroupQueryAttention.\n\n![ms per inspection pass against tokens, per model, runtime and graph](plot.svg)\n\n${lines.join('\n')}\n\n${speedups.map((s) => `- ${s}`).join('\n')}\n\nRaw numbers: [latest.json](latest.json). Chromium (WebGPU on the software adapter, and wasm): [browser.md](browser.md).\n`);
+console.log('\nwrote docs/bench/latest.json, docs/bench/plot.svg and docs/bench/README.md');

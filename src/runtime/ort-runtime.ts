@@ -40,8 +40,25 @@ async function createNative(graph: BuiltGraph): Promise<{ ort: typeof Ort; sessi
 }
 
 function loadOrt(): Promise<typeof Ort> {
-  ortModule ??= isNode ? import(/* @vite-ignore */ NODE_ENTRY) : import('onnxruntime-web/webgpu');
+  ortModule ??= (async () => {
+    const ort: typeof Ort = isNode ? await import(/* @vite-ignore */ NODE_ENTRY) : await import('onnxruntime-web/webgpu');
+    ort.env.wasm.numThreads ??= await wasmThreads();
+    return ort;
+  })();
   return ortModule;
+}
+
+/**
+ * Threads for the wasm backend: every logical core (at most 8). ORT's own default is half the cores, which
+ * on a 2-core machine is one thread, half the speed of the native runtime's two. Threads need
+ * SharedArrayBuffer, so a page that is not cross-origin isolated gets one (and no warning).
+ */
+async function wasmThreads(): Promise<number> {
+  let cores: number;
+  if (isNode) cores = (await import(/* @vite-ignore */ 'node:os')).cpus().length;
+  else if (!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated) return 1;
+  else cores = navigator.hardwareConcurrency || 1;
+  return Math.max(1, Math.min(8, cores));
 }
 
 export interface RuntimeConfig {
@@ -69,6 +86,8 @@ export interface BackendReport {
   dtypeReason: string;
   /** What a pass may use on this backend (model/memory.ts checks every pass against it). */
   limits: BackendLimits;
+  /** wasm: the CPU threads ORT runs on (1 when the page cannot share memory); null elsewhere. */
+  threads: number | null;
 }
 
 export interface ForwardRequest {
@@ -219,6 +238,7 @@ export class ModelSession {
           computeDtype: graph.computeDtype,
           dtypeReason: options.dtypeReason ?? `${graph.computeDtype}: asked for`,
           limits: backend === 'webgpu' ? { backend, totalBytes: null, maxBufferBytes } : backend === 'native' ? { backend, totalBytes: null, maxBufferBytes: null } : WASM_LIMITS,
+          threads: backend === 'wasm' ? (ort.env.wasm.numThreads ?? 1) : null,
         };
         const created = new ModelSession(sessionOrt, session, spec, graph, report);
         if (backend === 'webgpu') await created.forward({ ids: [0], layers: [] });

@@ -21,6 +21,7 @@ export function ModelSummary() {
         <dt>layers × heads</dt><dd>{spec.numLayers} × {spec.numHeads} ({spec.numKvHeads} key/value heads, head size {spec.headDim})</dd>
         <dt>weights</dt><dd>{info.dtypes.join(', ')}: {info.weightStorage}</dd>
         <dt>compute</dt><dd>{report.dtypeReason}</dd>
+        {report.threads !== null && <><dt>threads</dt><dd data-testid="threads">{report.threads}{report.threads === 1 ? ' (this page cannot share memory between threads, or the machine has one core)' : ''}</dd></>}
         <dt>attention</dt><dd>{info.attention}</dd>
         <dt>run on</dt>
         <dd>
