@@ -4,7 +4,7 @@
  */
 import { dirSource } from '../src/cli/dir-source';
 import { openModel } from '../src/runtime/open-model';
-import { DEMO_DIR, heldOutContinuations, inertiaFigures } from '../training/figures';
+import { DEMO_DIR, heldOutContinuations, heldOutEpisodeFigures, inertiaFigures, median } from '../training/figures';
 
 const model = await openModel(dirSource(DEMO_DIR));
 const f4 = (v: number) => v.toFixed(4);
@@ -19,4 +19,8 @@ console.log(`3. rounds sweep under full (turns ${f.turns[0]}..${f.turns[f.turns.
 console.log(`     prior: ${f.prior.map(f4).join(' ')}`);
 console.log(`     user:  ${f.user.map(f4).join(' ')}`);
 console.log(`4. mean diagonal over the rounds: ${Object.entries(f.meanDiagonal).map(([k, v]) => `${k} ${f4(v)}`).join(', ')}${verdict(f.meanDiagonal['clip:12:1']! < f.meanDiagonal.full!, 'clip:12:1 < full')}`);
+const eps = await heldOutEpisodeFigures(model);
+const range = (xs: number[], d: number) => `median ${median(xs).toFixed(d)}, range ${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)}`;
+console.log(`5. the same on ${eps.length} held-out maze episodes (seeds ${eps.map((e) => e.seed).join(', ')}):`);
+console.log(`     full ÷ filler diagonal: ${range(eps.map((e) => e.fillerRatio), 2)}; prior share ρ over the rounds: ${range(eps.map((e) => e.priorSpearman), 3)}`);
 await model.session.release();

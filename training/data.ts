@@ -1,8 +1,9 @@
 /**
  * The demo model's training data: a seeded generator of the multi-turn conversations the papers study.
  * Read this file to know exactly what the model was taught.
- *  - maze episodes (paper 2): the user reports position, walls and goal; the assistant answers with a
- *    thought and an action. Some episodes repeat an earlier wrong action into a wall for a few rounds
+ *  - maze episodes (paper 2): the user reports position, walls and goal; the assistant restates its
+ *    path as the cells visited so far (its previous answer's list, copied, plus the current cell), then gives a thought
+ *    and an action. Some episodes repeat an earlier wrong action into a wall for a few rounds
  *    (conversational inertia); most of those then break out of it.
  *  Every conversation keeps one answer style (phrasing, action format, list prefix) chosen at its
  *  start, as a model keeps the style of its own earlier answers: the right wording of an answer can
@@ -23,7 +24,7 @@ const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo +
 type Dir = 'north' | 'south' | 'east' | 'west';
 const DIRS: Dir[] = ['north', 'south', 'east', 'west'];
 const STEP: Record<Dir, [number, number]> = { north: [0, -1], south: [0, 1], east: [1, 0], west: [-1, 0] };
-export const MAZE_SYSTEM = 'You are a maze agent. Each turn, answer with one thought and one action: north, south, east or west.';
+export const MAZE_SYSTEM = 'You are a maze agent on a 6x6 grid; cell = 6y + x + 1. Each turn, list the cells you visited, then give one thought and one action: north, south, east or west.';
 
 /** Walls around a cell: the grid border plus seeded inner walls. */
 function wallsAt(x: number, y: number, size: number, seed: number): Dir[] {
@@ -46,12 +47,14 @@ interface MazeStyle {
   change: (last: Dir, dir: Dir) => string;
   goal: string;
   action: string;
+  /** The line that lists the cells visited so far, e.g. `Visited: 2 3 9.` */
+  history: string;
 }
 const MAZE_STYLES: MazeStyle[] = [
-  { toward: (d, x) => `the goal is ${d}, go ${x}`, keep: (x) => `keep going ${x}`, blocked: (w, x) => `${w} is blocked, try ${x}`, change: (l, x) => `${l} is blocked, I must change direction, go ${x}`, goal: 'I am at the goal', action: 'Action: ' },
-  { toward: (d, x) => `heading ${x}, the goal lies ${d}`, keep: (x) => `same as before, ${x} again`, blocked: (w, x) => `cannot go ${w}, so ${x}`, change: (l, x) => `stop repeating ${l}, turn ${x}`, goal: 'goal reached', action: 'Move: ' },
-  { toward: (d, x) => `moving ${x} brings me closer, goal ${d}`, keep: (x) => `continue ${x} as planned`, blocked: (w, x) => `a wall stops ${w}, use ${x}`, change: (l, x) => `${l} fails every time, switch to ${x}`, goal: 'arrived at the goal', action: 'Next move: ' },
-  { toward: (d, x) => `${x} is the way, target ${d}`, keep: (x) => `stay the course, ${x}`, blocked: (w, x) => `${w} closed, taking ${x}`, change: (l, x) => `enough ${l}, now ${x}`, goal: 'done, this is the goal', action: 'Action -> ' },
+  { toward: (d, x) => `the goal is ${d}, go ${x}`, keep: (x) => `keep going ${x}`, blocked: (w, x) => `${w} is blocked, try ${x}`, change: (l, x) => `${l} is blocked, I must change direction, go ${x}`, goal: 'I am at the goal', action: 'Action: ', history: 'Visited:' },
+  { toward: (d, x) => `heading ${x}, the goal lies ${d}`, keep: (x) => `same as before, ${x} again`, blocked: (w, x) => `cannot go ${w}, so ${x}`, change: (l, x) => `stop repeating ${l}, turn ${x}`, goal: 'goal reached', action: 'Move: ', history: 'Path:' },
+  { toward: (d, x) => `moving ${x} brings me closer, goal ${d}`, keep: (x) => `continue ${x} as planned`, blocked: (w, x) => `a wall stops ${w}, use ${x}`, change: (l, x) => `${l} fails every time, switch to ${x}`, goal: 'arrived at the goal', action: 'Next move: ', history: 'Cells so far:' },
+  { toward: (d, x) => `${x} is the way, target ${d}`, keep: (x) => `stay the course, ${x}`, blocked: (w, x) => `${w} closed, taking ${x}`, change: (l, x) => `enough ${l}, now ${x}`, goal: 'done, this is the goal', action: 'Action -> ', history: 'Been at:' },
 ];
 
 function toward(x: number, y: number, gx: number, gy: number, walls: Dir[], r: Rng, style: MazeStyle): { dir: Dir; why: string } {
@@ -85,15 +88,22 @@ export function mazeEpisode(r: Rng, rounds = int(r, 8, 16)): Message[] {
   const breaksOut = r() < 0.6;
   let last: Dir = 'east';
   let bumped = false;
+  // Every answer starts by listing the cells visited so far, as agents keep their state in their own
+  // words: all but the last cell can only be copied from the previous answer, token by token at the
+  // same offsets (each cell number is one token, so the copy lines up).
+  const cell = (cx: number, cy: number) => 6 * cy + cx + 1;
+  const visited: number[] = [];
+  const recap = () => `${style.history} ${visited.join(' ')}.\n`;
   for (let t = 1; t <= rounds; t++) {
     const walls = wallsAt(x, y, size, seed);
     const wallText = walls.length ? walls.join(', ') : 'none';
     const bump = bumped ? ' You hit a wall.' : '';
-    msgs.push({ role: 'user', content: `Round ${t}. Position (${x},${y}). Walls: ${wallText}. Goal: (${gx},${gy}).${bump}` });
+    msgs.push({ role: 'user', content: `Round ${t}. Position (${x},${y}), cell ${cell(x, y)}. Walls: ${wallText}. Goal: (${gx},${gy}).${bump}` });
+    visited.push(cell(x, y));
     let dir: Dir;
     let thought: string;
     if (x === gx && y === gy) {
-      msgs.push({ role: 'assistant', content: `Thought: ${style.goal}.\n${style.action}stay` });
+      msgs.push({ role: 'assistant', content: `${recap()}Thought: ${style.goal}.\n${style.action}stay` });
       break;
     }
     const stuck = t >= stuckFrom && (t < stuckFrom + stuckFor || !breaksOut);
@@ -106,7 +116,7 @@ export function mazeEpisode(r: Rng, rounds = int(r, 8, 16)): Message[] {
     } else {
       ({ dir, why: thought } = toward(x, y, gx, gy, walls, r, style));
     }
-    msgs.push({ role: 'assistant', content: `Thought: ${thought}.\n${style.action}${dir}` });
+    msgs.push({ role: 'assistant', content: `${recap()}Thought: ${thought}.\n${style.action}${dir}` });
     bumped = walls.includes(dir);
     if (!bumped) {
       x += STEP[dir][0];

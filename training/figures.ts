@@ -8,13 +8,13 @@ import { greedyGenerate } from '../src/analysis/generate';
 import { parseConversation } from '../src/conversation/parse';
 import type { Conversation, Message } from '../src/conversation/types';
 import { slope, spearman } from '../src/metrics/stats';
-import { conversation, MAZE_SYSTEM, MATH_SYSTEM, rng } from './data';
+import { conversation, mazeEpisode, MAZE_SYSTEM, MATH_SYSTEM, rng } from './data';
 
 export const DEMO_DIR = 'models/inertia-demo';
 export const MAZE_EXAMPLE = 'examples/maze.json';
 
 const FORMATS: [string, RegExp][] = [
-  [MAZE_SYSTEM, /^Thought: [^\n]+\.\n(Action: |Move: |Next move: |Action -> )(north|south|east|west|stay)$/],
+  [MAZE_SYSTEM, /^(Visited|Path|Cells so far|Been at):( \d+)+\.\nThought: [^\n]+\.\n(Action: |Move: |Next move: |Action -> )(north|south|east|west|stay)$/],
   [MATH_SYSTEM, /^((So far|Running total|Now): [^\n]+\.|(Answer|Final answer|Result): \d+ \w+\.)$/],
   ['', /^[^\n]+\.$/], // chat: one sentence
 ];
@@ -91,3 +91,36 @@ export async function inertiaFigures(model: AnalysisModel, clips = ['clip:12:1',
     meanDiagonal,
   };
 }
+
+export interface EpisodeFigures {
+  seed: number;
+  rounds: number;
+  /** Diagonal ratio of the last answer, full ÷ filler. */
+  fillerRatio: number;
+  /** Spearman ρ of the prior-assistant share against the round, full, over the rounds sweep. */
+  priorSpearman: number;
+}
+
+/**
+ * The same two figures on maze episodes the training never saw (seeds 990,000 + k), so that what the
+ * example shows can be told apart from what this one conversation happens to show.
+ */
+export async function heldOutEpisodeFigures(model: AnalysisModel, n = 8): Promise<EpisodeFigures[]> {
+  const out: EpisodeFigures[] = [];
+  for (let seed = 990_000; out.length < n; seed++) {
+    const messages = mazeEpisode(rng(seed), 14);
+    const rounds = messages.filter((m) => m.role === 'assistant').length;
+    if (rounds < 10) continue;
+    const conv = parseConversation(JSON.stringify({ messages })).conversation!;
+    const full = await analyzePolicy(model, conv, 'full');
+    const filler = await analyzePolicy(model, conv, 'filler');
+    const sweep = await roundsSweep(model, conv, 'full');
+    out.push({ seed, rounds, fillerRatio: full.diagonal / filler.diagonal, priorSpearman: spearman(sweep.map((p) => p.turn), sweep.map((p) => p.ratios.prior)) });
+  }
+  return out;
+}
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};

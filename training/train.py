@@ -15,7 +15,7 @@ import torch.nn.functional as F
 
 SEED = 1
 MINUTES = float(os.environ.get("TRAIN_MINUTES", "28"))
-HIDDEN, LAYERS, HEADS, KV_HEADS, INTER = 192, 4, 6, 2, 512
+HIDDEN, LAYERS, HEADS, KV_HEADS, INTER = 256, 2, 8, 2, 768
 THETA, EPS, MAX_POS = 10000.0, 1e-5, 2048
 TOKENS_PER_BATCH, LR, WARMUP = 4096, 3e-3, 100
 MODEL_DIR, OUT = "models/inertia-demo", "training/out"

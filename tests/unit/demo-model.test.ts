@@ -6,14 +6,14 @@ import { parseConversation } from '../../src/conversation/parse';
 import { DEMO_MODEL_PATH } from '../../src/model/demo';
 import { referenceForward } from '../../src/model/reference';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
-import { heldOutContinuations, inertiaFigures, type InertiaFigures } from '../../training/figures';
+import { heldOutContinuations, heldOutEpisodeFigures, inertiaFigures, median, type InertiaFigures } from '../../training/figures';
 import { maxAbsDiff } from '../helpers/compare';
 
 /**
  * The committed demo model: what it shows (issue 4), measured with the analysis pipeline itself, at the
- * issue's thresholds. Two of the issue's targets are NOT met by this checkpoint and are not asserted
- * here (full ≥ 2× filler diagonal; prior share Spearman ρ ≥ 0.8): `npm run figures` prints them with
- * PASS/FAIL, and the model card records the measurements.
+ * issue's thresholds. One of the issue's targets is NOT met by this checkpoint and is asserted only in
+ * its weaker form (full > filler, not ≥ 2× filler): `npm run figures` prints it with PASS/FAIL, and the
+ * model card records the measurement.
  */
 describe('the embedded demo model', () => {
   let model: OpenModel;
@@ -54,10 +54,20 @@ describe('the embedded demo model', () => {
     expect(figures.diagonalFull).toBeGreaterThan(figures.diagonalFiller);
   });
 
-  it('over the rounds, the prior-answer share rises faster than the user share (paper 2 Fig. 2)', () => {
-    console.log(`demo model: prior ρ ${figures.priorSpearman.toFixed(3)} (issue target ≥ 0.8, not met), slopes prior ${figures.priorSlope.toFixed(4)} user ${figures.userSlope.toFixed(4)}`);
+  it('over the rounds, the prior-answer share rises with the round (ρ ≥ 0.8) and faster than the user share (paper 2 Fig. 2)', () => {
+    console.log(`demo model: prior ρ ${figures.priorSpearman.toFixed(3)}, slopes prior ${figures.priorSlope.toFixed(4)} user ${figures.userSlope.toFixed(4)}`);
+    expect(figures.priorSpearman).toBeGreaterThanOrEqual(0.8);
     expect(figures.priorSlope).toBeGreaterThan(0);
     expect(figures.userSlope).toBeLessThan(figures.priorSlope);
+  });
+
+  it('shows the same on maze episodes it never saw, not only on the example', async () => {
+    const eps = await heldOutEpisodeFigures(model);
+    const rho = eps.map((e) => e.priorSpearman);
+    const ratio = eps.map((e) => e.fillerRatio);
+    console.log(`demo model, ${eps.length} held-out episodes: prior ρ median ${median(rho).toFixed(3)} (min ${Math.min(...rho).toFixed(3)}), full ÷ filler median ${median(ratio).toFixed(2)}`);
+    expect(median(rho)).toBeGreaterThanOrEqual(0.8);
+    expect(median(ratio)).toBeGreaterThan(1);
   });
 
   it('Clip lowers the mean diagonal ratio over the rounds', () => {
