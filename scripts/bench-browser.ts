@@ -1,45 +1,127 @@
 /**
- * `npm run bench:browser`: the browser half of the bench. The demo-sized random model in headless
- * Chromium, on WebGPU (here the SwiftShader software adapter: ratios only) and on wasm; inspection
- * pass and plain forward per length. Writes docs/bench/browser.json and docs/bench/browser.md.
- *   BENCH_TOKENS=512,2048 (default)
+ * `npm run bench:browser`: the browser half of the bench, in headless Chromium. WebGPU here is the
+ * SwiftShader software adapter (a CPU emulation): read its ratios, not its times.
+ *  - forward: random-weight models on WebGPU and wasm, inspection pass (and plain forward) per length;
+ *  - inspector: the app on the demo model, on wasm, driven as a person would: policy toggle → updated
+ *    figures, a ~1k-token conversation pasted → its full analysis, and the 2,048 × 2,048 heatmap draw.
+ * Writes docs/bench/browser.json and docs/bench/browser.md. Never pass/fail on time.
+ *   BENCH_CASES=demo-webgpu,demo-wasm,135m-wasm,135m-2l-webgpu,inspector   (default: all of them; a
+ *   partial run replaces only its own rows of docs/bench/browser.json)
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirSource } from '../src/cli/dir-source';
+import { parseConversation } from '../src/conversation/parse';
+import { DEMO_MODEL_PATH } from '../src/model/demo';
+import { ChatTokenizer } from '../src/model/tokenizer';
+import { FULL_MATRIX_MAX_TOKENS } from '../src/state/limits';
 import { startAppServer } from '../tests/helpers/app-server';
 import { launchChromium } from '../tests/helpers/chromium';
+import { pasteConversation, repeatRounds, sweepDone, togglePolicy } from '../tests/helpers/inspector-driver';
 import { tinyModelFiles } from '../tests/helpers/tiny-model';
 import { BENCH_MODELS } from './bench-shared';
 
-const lengths = (process.env.BENCH_TOKENS ?? '512,2048').split(',').map(Number);
-const demo = tinyModelFiles(BENCH_MODELS.demo!);
-const app = await startAppServer({ 'bench/demo': demo });
+interface ForwardCase { name: string; model: string; backend: 'webgpu' | 'wasm'; lengths: number[]; repeats: number; plain: boolean }
+const FORWARD: ForwardCase[] = [
+  { name: 'demo-webgpu', model: 'demo', backend: 'webgpu', lengths: [512, 2048], repeats: 3, plain: true },
+  { name: 'demo-wasm', model: 'demo', backend: 'wasm', lengths: [512, 2048], repeats: 3, plain: true },
+  { name: '135m-wasm', model: '135m', backend: 'wasm', lengths: [512, 2048], repeats: 1, plain: true },
+  // 30 layers at 4,096 tokens would take hours on the software adapter; 2 layers have every tensor's size.
+  { name: '135m-2l-webgpu', model: '135m-2l', backend: 'webgpu', lengths: [4096], repeats: 1, plain: false },
+];
+const wanted = (process.env.BENCH_CASES ?? [...FORWARD.map((c) => c.name), 'inspector'].join(',')).split(',');
+
+type Row = { tokens: number; inspect: number | null; plain: number | null; error?: string };
+type Out = { case: string; model: string; backend: string; threads: number | null; rows: Row[] };
+type Step = { step: string; ms: number; note: string };
+// A partial run (BENCH_CASES) replaces only its own parts of the last results.
+const earlier: { forward?: Out[]; inspector?: Step[] } = existsSync('docs/bench/browser.json') ? JSON.parse(readFileSync('docs/bench/browser.json', 'utf8')) : {};
+const forward: Out[] = [];
+let inspector: Step[] = [];
+
+const cases = FORWARD.filter((c) => wanted.includes(c.name));
+const repos = Object.fromEntries([...new Set(cases.map((c) => c.model))].map((m) => [`bench/${m}`, tinyModelFiles(BENCH_MODELS[m]!)]));
+const app = await startAppServer(repos);
 const browser = await launchChromium();
-type Out = { backend: string; rows: { tokens: number; inspect: number; plain: number }[] };
-const results: Record<string, Out> = {};
 try {
-  for (const backend of ['webgpu', 'wasm']) {
+  for (const c of cases) {
     const page = await browser.newPage();
     await page.goto(`${app.url}/tests/browser/harness.html`);
     await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
-    const prefer = backend === 'webgpu' ? ['webgpu'] : ['wasm'];
-    results[backend] = await page.evaluate(([h, p, l]) => (window as unknown as { harness: { bench: Function } }).harness.bench(h, 'bench/demo', p, l, 3), [app.hub, prefer, lengths] as const) as Out;
-    process.stderr.write(`${backend}: ${JSON.stringify(results[backend]!.rows)}\n`);
+    let out: Out;
+    try {
+      const r = (await page.evaluate(([h, repo, p, l, n, plain]) => (window as unknown as { harness: { bench: Function } }).harness.bench(h, repo, p, l, n, plain), [app.hub, `bench/${c.model}`, [c.backend], c.lengths, c.repeats, c.plain] as const)) as Omit<Out, 'case' | 'model'>;
+      out = { case: c.name, model: c.model, ...r };
+    } catch (e) {
+      out = { case: c.name, model: c.model, backend: c.backend, threads: null, rows: c.lengths.map((tokens) => ({ tokens, inspect: null, plain: null, error: (e as Error).message.split('\n')[0]!.slice(0, 160) })) };
+    }
+    forward.push(out);
+    process.stderr.write(`${c.name}: ${JSON.stringify(out.rows)}\n`);
     await page.close();
   }
+  if (wanted.includes('inspector')) await timeInspector();
 } finally {
   await browser.close();
   await app.server.close();
 }
-const f0 = (v: number) => v.toFixed(0);
-const lines = ['| tokens | WebGPU inspection (ms) | WebGPU plain (ms) | wasm inspection (ms) | wasm plain (ms) | WebGPU ÷ wasm (inspection) | inspection ÷ plain (WebGPU / wasm) |', '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |'];
-for (const n of lengths) {
-  const g = results.webgpu!.rows.find((r) => r.tokens === n)!;
-  const w = results.wasm!.rows.find((r) => r.tokens === n)!;
-  lines.push(`| ${n} | ${f0(g.inspect)} | ${f0(g.plain)} | ${f0(w.inspect)} | ${f0(w.plain)} | ${(g.inspect / w.inspect).toFixed(2)}× | ${(g.inspect / g.plain).toFixed(2)}× / ${(w.inspect / w.plain).toFixed(2)}× |`);
+
+/** The app on the demo model, wasm, as a person uses it. */
+async function timeInspector() {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const t0 = Date.now();
+  await page.goto(`${app.url}/?backend=wasm`);
+  await page.getByTestId('fresh-note').waitFor({ timeout: 300_000 });
+  inspector.push({ step: 'start → the demo model\'s own figures (maze example)', ms: Date.now() - t0, note: 'includes loading the model and ORT' });
+  await sweepDone(page);
+  for (const [name, policy] of [['Clip-12→1', 'clip:12:1'], ['AO', 'ao'], ['Full', 'full']] as const) {
+    inspector.push({ step: `toggle to ${name} → updated figures (maze example)`, ms: await togglePolicy(page, name, policy), note: 'after the rounds sweep of the previous view finished' });
+    await sweepDone(page);
+  }
+  const tok = await ChatTokenizer.load(dirSource(DEMO_MODEL_PATH));
+  const maze = parseConversation(readFileSync('examples/maze.json', 'utf8')).conversation!.messages;
+  for (const target of [1024, FULL_MATRIX_MAX_TOKENS]) {
+    const { messages, tokens } = repeatRounds(tok, maze, target);
+    const t1 = Date.now();
+    await pasteConversation(page, messages);
+    await page.locator('.heatmap .muted').filter({ hasText: `× ${tokens} keys` }).first().waitFor({ timeout: 300_000 });
+    await page.getByTestId('fresh-note').waitFor({ timeout: 300_000 });
+    const own = Number(/in (\d+) ms/.exec((await page.getByTestId('fresh-note').textContent()) ?? '')?.[1]);
+    inspector.push({ step: `paste ${tokens} tokens → full analysis on screen`, ms: Date.now() - t1, note: `the app's own timer (model passes + metrics): ${own} ms` });
+    await sweepDone(page);
+  }
+  await page.getByLabel('full matrix').check();
+  const canvas = page.getByTestId('heatmap-full');
+  await page.locator('.heatmap .muted').filter({ hasText: /(\d+) query rows × \1 keys/ }).first().waitFor({ timeout: 300_000 });
+  const rows = /(\d+) query rows/.exec((await page.locator('.heatmap .muted').first().textContent()) ?? '')?.[1];
+  inspector.push({ step: `draw the full ${rows} × ${rows} heatmap`, ms: Number(await canvas.getAttribute('data-render-ms')), note: 'image from the matrix, bands, r-band, canvas' });
+  await page.close();
 }
-console.log(lines.join('\n'));
+
+forward.unshift(...(earlier.forward ?? []).filter((o) => !forward.some((n) => n.case === o.case)));
+forward.sort((x, y) => FORWARD.findIndex((c) => c.name === x.case) - FORWARD.findIndex((c) => c.name === y.case));
+if (!wanted.includes('inspector')) inspector = earlier.inspector ?? [];
+const f0 = (v: number | null) => (v === null ? '—' : v.toFixed(0));
+const ratio = (x: number | null | undefined, y: number | null | undefined) => (x == null || y == null ? '—' : `${(x / y).toFixed(2)}×`);
+const lines = ['| model | backend | threads | tokens | inspection pass (ms) | plain forward (ms) | inspection ÷ plain | note |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |'];
+for (const o of forward) for (const r of o.rows) lines.push(`| ${o.model} | ${o.backend} | ${o.threads ?? '—'} | ${r.tokens} | ${f0(r.inspect)} | ${f0(r.plain)} | ${ratio(r.inspect, r.plain)} | ${r.error ?? ''} |`);
+// Ratios: WebGPU ÷ wasm per model and length; Chromium wasm ÷ Node native (docs/bench/latest.json, the CPU reference).
+const notes: string[] = [];
+const row = (model: string, backend: string, tokens: number) => forward.find((o) => o.model === model && o.backend === backend)?.rows.find((r) => r.tokens === tokens);
+let node: { model: string; runtime: string; kind: string; graph: string; tokens: number; a: number | null }[] = [];
+try {
+  node = (JSON.parse(readFileSync('docs/bench/latest.json', 'utf8')) as { results: typeof node }).results;
+} catch { /* no Node bench yet */ }
+for (const o of forward) {
+  for (const r of o.rows) {
+    const other = row(o.model, 'wasm', r.tokens);
+    if (o.backend === 'webgpu' && other) notes.push(`${o.model} @ ${r.tokens}: WebGPU (software) ÷ wasm = ${ratio(r.inspect, other.inspect)}`);
+    const native = node.find((n) => n.kind === 'inspect' && n.runtime === 'native' && n.model === o.model && n.tokens === r.tokens);
+    if (o.backend === 'wasm' && native) notes.push(`${o.model} @ ${r.tokens}: Chromium wasm ÷ Node native = ${ratio(r.inspect, native.a)}`);
+  }
+}
+const insp = inspector.length ? ['| step (demo model, wasm, Chromium) | ms | note |', '| --- | ---: | --- |', ...inspector.map((s) => `| ${s.step} | ${s.ms} | ${s.note} |`)] : [];
+console.log([...lines, '', ...notes, '', ...insp].join('\n'));
 mkdirSync('docs/bench', { recursive: true });
 const when = new Date().toISOString();
-writeFileSync('docs/bench/browser.json', `${JSON.stringify({ when, browser: 'Debian Chromium, headless, WebGPU on SwiftShader', model: 'demo-sized, random weights', results }, null, 2)}\n`);
-writeFileSync('docs/bench/browser.md', `# Browser benchmark\n\nLatest \`npm run bench:browser\` (${when}): headless Debian Chromium, the demo-sized random model, WebGPU on the SwiftShader *software* adapter (a CPU emulation: compare ratios, not times, and expect a real GPU to differ) and wasm. Median of 3 after a warm-up.\n\n${lines.join('\n')}\n\nRaw numbers: [browser.json](browser.json).\n`);
+writeFileSync('docs/bench/browser.json', `${JSON.stringify({ when, browser: 'Debian Chromium, headless, WebGPU on SwiftShader', forward, inspector }, null, 2)}\n`);
+writeFileSync('docs/bench/browser.md', `# Browser benchmark\n\nLatest \`npm run bench:browser\` (${when}): headless Debian Chromium on this 2-core machine. WebGPU is the SwiftShader *software* adapter (a CPU emulation: compare ratios, not times, and expect a real GPU to differ). Random-weight models of the demo's shape and of SmolLM2-135M's (\`135m-2l\`: its widths, 2 of its 30 layers, so every tensor has the whole model's size). Median of the repeats after a warm-up.\n\n${lines.join('\n')}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\n## The inspector\n\n${insp.join('\n')}\n\nRaw numbers: [browser.json](browser.json). Node: [README.md](README.md).\n`);
 console.log('wrote docs/bench/browser.json and docs/bench/browser.md');

@@ -4,7 +4,8 @@
  * not inspected fused). Each case runs in its own process, so its peak memory is its own. Prints a
  * table and ratios (this machine is shared: read the ratios), writes docs/bench/latest.json and
  * docs/bench/README.md. Never pass/fail on time.
- *   BENCH_TOKENS=512,2048   lengths (default 512,2048,4096; the fused graph above 2,048 only with BENCH_FUSED=all)
+ *   BENCH_TOKENS=512,2048   lengths (default 512,2048,4096; the fused graph above 2,048 only with BENCH_FUSED=all,
+ *                           never with BENCH_FUSED=none: earlier fused rows then stay as they were)
  *   BENCH_MODELS=demo       models (demo, 135m)
  *   BENCH_RUNTIMES=native   wasm (onnxruntime-web), native (onnxruntime-node, the CPU reference)
  *   BENCH_KINDS=generate    inspect, generate (a partial run replaces its own rows of docs/bench/latest.json)
@@ -89,7 +90,8 @@ for (const model of models) {
   for (const t of tokens) {
     if (!kinds.includes('inspect')) break;
     // The fused graph is 2–4× slower on wasm: above 2,048 tokens only with BENCH_FUSED=all.
-    const graphs = t <= 2048 || process.env.BENCH_FUSED === 'all' ? (['explicit', 'fused'] as const) : (['explicit'] as const);
+    const fusedToo = process.env.BENCH_FUSED === 'all' || (t <= 2048 && process.env.BENCH_FUSED !== 'none');
+    const graphs = fusedToo ? (['explicit', 'fused'] as const) : (['explicit'] as const);
     if (runtimes.includes('wasm')) for (const graph of graphs) cases.push({ kind: 'inspect', runtime: 'wasm', model, graph, tokens: t });
     if (runtimes.includes('native')) cases.push({ kind: 'inspect', runtime: 'native', model, graph: 'explicit', tokens: t });
   }
@@ -134,7 +136,9 @@ const speedups = [...new Set(results.map((r) => r.model))].flatMap((m) => length
   const ex = find('wasm', 'explicit');
   const fu = find('wasm', 'fused');
   const nat = find('native', 'explicit');
-  return `${m} @ ${t} tokens: inspection pass wasm ÷ native = ${ratio(ex?.a ?? null, nat?.a ?? null)}; explicit ÷ fused (wasm) = ${ratio(ex?.a ?? null, fu?.a ?? null)} (above 1× fused is faster)`;
+  // Rows from runs on different thread counts are not compared.
+  const fused = ex && fu && (ex.threads ?? 1) !== (fu.threads ?? 1) ? '— (rows of different thread counts)' : ratio(ex?.a ?? null, fu?.a ?? null);
+  return `${m} @ ${t} tokens: wasm ÷ native = ${ratio(ex?.a ?? null, nat?.a ?? null)} (inspection pass), ${ratio(ex?.b ?? null, nat?.b ?? null)} (plain forward); explicit ÷ fused (wasm) = ${fused} (above 1× fused is faster)`;
 }));
 console.log(`\n${lines.join('\n')}\n\n${speedups.join('\n')}`);
 

@@ -213,6 +213,8 @@ export interface SweepOptions extends Omit<AnalysisOptions, 'turn' | 'dumpAttent
   onTurn?: (done: number, total: number) => void;
   /** Checked before each turn: true stops the sweep early (a newer request replaced it). */
   cancelled?: () => boolean;
+  /** Awaited before each turn: the page uses it to paint between turns (ORT's wasm runs on its thread). */
+  pause?: () => Promise<void>;
 }
 
 /** Paper 2's Fig. 2 for one conversation: every assistant turn t ≥ 2 in turn as the scored answer. */
@@ -221,6 +223,7 @@ export async function roundsSweep(model: AnalysisModel, conversation: Conversati
   const summaries = opts.summaries ?? new SummaryCache(model, conversation);
   const points: SweepPoint[] = [];
   for (let t = 2; t <= last; t++) {
+    await opts.pause?.();
     if (opts.cancelled?.()) break;
     const r = opts.known?.turn === t ? opts.known : await analyzePolicy(model, conversation, policy, { ...opts, turn: t }, summaries);
     points.push(sweepPoint(r));

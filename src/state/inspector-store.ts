@@ -10,9 +10,9 @@ import { exampleNamed, START_EXAMPLE } from './examples';
 import { hoverReducer, NO_HOVER, type HoverAction, type HoverState } from './hover-lock';
 import { currentModel, useModelStore } from './model-store';
 import type { ViewState } from './url-state';
+import { FULL_MATRIX_MAX_TOKENS } from './limits';
 
-/** Most tokens for which the full causal matrix (every row, every head) is kept on request. */
-export const FULL_MATRIX_MAX_TOKENS = 2048;
+export { FULL_MATRIX_MAX_TOKENS };
 
 export interface InspectorState {
   /** What the person pasted or edited: kept as typed, whatever its errors. */
@@ -258,6 +258,20 @@ export const useInspector = create<InspectorState>()((set, get) => {
   };
 
   /** Paper 2's Fig. 2 for the first active policy, reusing the turn just scored. */
+  /**
+   * Resolves after the browser has painted a frame (or after 100 ms in a hidden tab, where frames stop).
+   * ORT's wasm runs on the page's thread and each model pass resolves at once, so without this the whole
+   * sweep would run before React could show the figures it follows.
+   */
+  const nextPaint = () => new Promise<void>((resolve) => {
+    if (typeof requestAnimationFrame === 'undefined') return void setTimeout(resolve, 0);
+    const fallback = setTimeout(resolve, 100);
+    requestAnimationFrame(() => {
+      clearTimeout(fallback);
+      setTimeout(resolve, 0);
+    });
+  });
+
   async function sweepFor(id: number, known: PolicyResult) {
     const model = currentModel();
     const s = get();
@@ -275,6 +289,7 @@ export const useInspector = create<InspectorState>()((set, get) => {
         summaries: cache,
         onTurn: (done, total) => id === latest && set({ sweeping: { done, total } }),
         cancelled: () => id !== latest,
+        pause: nextPaint,
       });
       if (id === latest) set({ sweep: { policy: known.policy, key, points }, sweeping: null });
     } catch (e) {

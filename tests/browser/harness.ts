@@ -49,7 +49,7 @@ await configureRuntime({});
 document.getElementById('status')!.textContent = 'ready';
 
 /** For `npm run bench:browser`: median ms of an inspection pass and of a plain forward per length. */
-async function bench(base: string, repo: string, prefer: Backend[], lengths: number[], repeats: number): Promise<{ backend: Backend; rows: { tokens: number; inspect: number; plain: number }[] }> {
+async function bench(base: string, repo: string, prefer: Backend[], lengths: number[], repeats: number, plainToo = true): Promise<{ backend: Backend; threads: number | null; rows: { tokens: number; inspect: number; plain: number | null }[] }> {
   const m = await openModel(urlSource(base, repo), { prefer });
   const V = m.checkpoint.spec.vocabSize;
   const time = (f: () => Promise<unknown>) => medianMs(f, repeats);
@@ -57,11 +57,11 @@ async function bench(base: string, repo: string, prefer: Backend[], lengths: num
   for (const n of lengths) {
     const ids = Array.from({ length: n }, (_, i) => (i * 31 + 5) % V);
     const inspect = await time(() => m.session.forward({ ids, attnRows: [Math.max(0, n - 64), n], perHead: true, skipLogits: true }));
-    const plain = await time(() => m.session.forward({ ids, layers: [] }));
+    const plain = plainToo ? await time(() => m.session.forward({ ids, layers: [] })) : null;
     rows.push({ tokens: n, inspect, plain });
   }
-  const backend = m.session.report.backend;
+  const { backend, threads } = m.session.report;
   await m.session.release();
-  return { backend, rows };
+  return { backend, threads, rows };
 }
 (window as unknown as { harness: { bench: typeof bench } }).harness.bench = bench;

@@ -13,10 +13,11 @@ import { CATEGORIES } from '../../src/metrics/categories';
 import { DEMO_MODEL_PATH } from '../../src/model/demo';
 import { ChatTokenizer } from '../../src/model/tokenizer';
 import { openModel } from '../../src/runtime/open-model';
-import { FULL_MATRIX_MAX_TOKENS } from '../../src/state/inspector-store';
+import { FULL_MATRIX_MAX_TOKENS } from '../../src/state/limits';
 import { cachedStartResult } from '../../src/state/cached-result';
 import { startAppServer } from '../helpers/app-server';
 import { launchChromium } from '../helpers/chromium';
+import { pasteConversation, repeatRounds, sweepDone, togglePolicy } from '../helpers/inspector-driver';
 
 const SHOTS = process.env.SCREENSHOT_DIR;
 const POLICIES = ['full', 'clip:12:1', 'ao'] as const;
@@ -79,10 +80,7 @@ describe('the inspector, used as a person would', () => {
 
   it("toggling Full → Clip-12→1 → AO shows what `inertia-lens analyze` prints, to 1e-4", async () => {
     for (const [name, policy] of [['Clip-12→1', 'clip:12:1'], ['AO', 'ao']] as const) {
-      const t0 = Date.now();
-      await page.getByRole('button', { name, exact: true }).click();
-      await page.getByTestId(`figure-${policy}-diagonal`).waitFor({ timeout: 150_000 });
-      timings.push(`toggle to ${name} → updated figures (WebGPU, software adapter): ${Date.now() - t0} ms`);
+      timings.push(`toggle to ${name} → updated figures (WebGPU, software adapter): ${await togglePolicy(page, name, policy)} ms`);
       expectClose(await shownFigures(page, policy), cli[policy]!);
       expect(await page.getByRole('button', { name, exact: true }).getAttribute('aria-pressed')).toBe('true');
       await shot(page, `inspector-3-${policy.replace(/:/g, '-')}`);
@@ -186,10 +184,7 @@ describe('the inspector on wasm: generation and long conversations', () => {
 
   it('toggles policies (timed on wasm)', async () => {
     for (const [name, policy] of [['Clip-12→1', 'clip:12:1'], ['AO', 'ao'], ['Full', 'full']] as const) {
-      const t0 = Date.now();
-      await page.getByRole('button', { name, exact: true }).click();
-      await page.getByTestId(`figure-${policy}-diagonal`).waitFor({ timeout: 60_000 });
-      timings.push(`toggle to ${name} → updated figures: ${Date.now() - t0} ms`);
+      timings.push(`toggle to ${name} → updated figures: ${await togglePolicy(page, name, policy, 60_000)} ms`);
     }
   }, 200_000);
 
@@ -238,23 +233,15 @@ describe('the inspector on wasm: generation and long conversations', () => {
   it('draws a ~2,048-token conversation: the answer rows, then the full matrix (render time printed)', async () => {
     const tok = await ChatTokenizer.load(dirSource(DEMO_MODEL_PATH));
     const maze = parseConversation(readFileSync('examples/maze.json', 'utf8')).conversation!.messages;
-    const [system, ...rest] = maze;
-    let messages = [system!];
-    for (let k = 0; ; k++) {
-      const next = [...messages, rest[(2 * k) % rest.length]!, rest[(2 * k + 1) % rest.length]!];
-      if (tok.encode(tok.render(next, false)).length > FULL_MATRIX_MAX_TOKENS) break;
-      messages = next;
-    }
-    const S = tok.encode(tok.render(messages, false)).length;
+    const { messages, tokens: S } = repeatRounds(tok, maze, FULL_MATRIX_MAX_TOKENS);
     await page.getByLabel('scored turn', { exact: true }).selectOption('');
-    await page.getByRole('button', { name: 'paste or edit as text' }).click();
-    await page.getByLabel('conversation text').fill(JSON.stringify(messages.map(({ role, content }) => ({ role, content }))));
+    await pasteConversation(page, messages);
     const canvas = page.getByTestId('heatmap-full');
     await expect.poll(async () => (await page.locator('.heatmap .muted').first().textContent()) ?? '', { timeout: 120_000 }).toContain(`× ${S} keys`);
     await canvas.scrollIntoViewIfNeeded();
     timings.push(`${S} tokens, answer rows: heatmap drawn in ${await canvas.getAttribute('data-render-ms')} ms`);
     // ORT's wasm runs on the page's main thread: let the 40-turn rounds sweep finish before clicking.
-    await page.getByText(/scoring every turn/).waitFor({ state: 'detached', timeout: 300_000 });
+    await sweepDone(page);
     await page.getByLabel('full matrix').check();
     await expect.poll(async () => (await page.locator('.heatmap .muted').first().textContent()) ?? '', { timeout: 180_000 }).toContain(`${S} query rows × ${S} keys`);
     timings.push(`${S} tokens, full ${S} × ${S} matrix: heatmap drawn in ${await canvas.getAttribute('data-render-ms')} ms`);
