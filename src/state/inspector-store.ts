@@ -84,6 +84,20 @@ function sweepKey(text: string, r: PolicyResult): string {
 // Newest request wins: a slower, older analysis never overwrites a newer one.
 let latest = 0;
 let generationRun = 0;
+/**
+ * Resolves after the browser has painted a frame (or after 100 ms in a hidden tab, where frames stop).
+ * ORT's wasm runs on the page's thread and each model pass resolves at once, so without this the whole
+ * sweep would run before React could show the figures it follows.
+ */
+const nextPaint = () => new Promise<void>((resolve) => {
+  if (typeof requestAnimationFrame === 'undefined') return void setTimeout(resolve, 0);
+  const fallback = setTimeout(resolve, 100);
+  requestAnimationFrame(() => {
+    clearTimeout(fallback);
+    setTimeout(resolve, 0);
+  });
+});
+
 let timer: ReturnType<typeof setTimeout> | null = null;
 let summaries: { conversation: Conversation; model: unknown; cache: SummaryCache } | null = null;
 
@@ -258,20 +272,6 @@ export const useInspector = create<InspectorState>()((set, get) => {
   };
 
   /** Paper 2's Fig. 2 for the first active policy, reusing the turn just scored. */
-  /**
-   * Resolves after the browser has painted a frame (or after 100 ms in a hidden tab, where frames stop).
-   * ORT's wasm runs on the page's thread and each model pass resolves at once, so without this the whole
-   * sweep would run before React could show the figures it follows.
-   */
-  const nextPaint = () => new Promise<void>((resolve) => {
-    if (typeof requestAnimationFrame === 'undefined') return void setTimeout(resolve, 0);
-    const fallback = setTimeout(resolve, 100);
-    requestAnimationFrame(() => {
-      clearTimeout(fallback);
-      setTimeout(resolve, 0);
-    });
-  });
-
   async function sweepFor(id: number, known: PolicyResult) {
     const model = currentModel();
     const s = get();

@@ -20,6 +20,8 @@ import { launchChromium } from '../helpers/chromium';
 import { pasteConversation, repeatRounds, sweepDone, togglePolicy } from '../helpers/inspector-driver';
 
 const SHOTS = process.env.SCREENSHOT_DIR;
+/** The demo model's final layer, the one the figures are of by default. */
+const FINAL_LAYER = (JSON.parse(readFileSync(join(DEMO_MODEL_PATH, 'config.json'), 'utf8')) as { num_hidden_layers: number }).num_hidden_layers - 1;
 const POLICIES = ['full', 'clip:12:1', 'ao'] as const;
 type Figures = { [k: string]: number; diagonal: number };
 
@@ -212,9 +214,9 @@ describe('the inspector on wasm: generation and long conversations', () => {
     await page.getByLabel('example').selectOption('maze');
     await page.getByLabel('scored turn', { exact: true }).selectOption('9');
     await page.getByLabel('diagonal radius').fill('3');
-    await expect.poll(async () => (await page.locator('#figures-title').textContent()) ?? '', { timeout: 150_000 }).toContain('turn 9, layer 3, mean of heads, r = 3');
+    await expect.poll(async () => (await page.locator('#figures-title').textContent()) ?? '', { timeout: 150_000 }).toContain(`turn 9, layer ${FINAL_LAYER}, mean of heads, r = 3`);
     await page.getByLabel('head', { exact: true }).selectOption('1');
-    await expect.poll(async () => (await page.locator('#figures-title').textContent()) ?? '').toContain('turn 9, layer 3, head 1, r = 3');
+    await expect.poll(async () => (await page.locator('#figures-title').textContent()) ?? '').toContain(`turn 9, layer ${FINAL_LAYER}, head 1, r = 3`);
     const url = page.url();
     expect(url).toContain('turn=9');
     expect(url).toContain('r=3');
@@ -224,7 +226,7 @@ describe('the inspector on wasm: generation and long conversations', () => {
     const other = await browser.newPage();
     expect(url).toContain('backend=wasm');
     await other.goto(url);
-    await expect.poll(async () => (await other.locator('#figures-title').textContent()) ?? '', { timeout: 150_000 }).toContain('turn 9, layer 3, head 1, r = 3');
+    await expect.poll(async () => (await other.locator('#figures-title').textContent()) ?? '', { timeout: 150_000 }).toContain(`turn 9, layer ${FINAL_LAYER}, head 1, r = 3`);
     await other.getByTestId('fresh-note').waitFor({ timeout: 150_000 });
     expect(await other.getByTestId('backend').textContent()).toBe('wasm');
     expectClose(await shownFigures(other, 'full'), want);

@@ -36,4 +36,7 @@ export async function togglePolicy(page: Page, name: string, policy: string, tim
 /** Waits until the rounds sweep that runs behind the figures is done (ORT's wasm shares the page's thread). */
 export async function sweepDone(page: Page, timeout = 300_000): Promise<void> {
   await page.getByText(/scoring every turn/).waitFor({ state: 'detached', timeout });
+  // A sweep that failed is also "done": say so instead of timing nothing.
+  const error = page.getByTestId('analysis-error');
+  if (await error.count()) throw new Error(`the page shows an analysis error: ${await error.textContent()}`);
 }

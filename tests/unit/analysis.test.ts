@@ -86,4 +86,20 @@ describe('analysis on a real (tiny) model against the float64 reference', () => 
     expect(points.map((p) => p.turn)).toEqual([2, 3, 4]);
     expect(points[0]!.tokens).toBeLessThan(points[2]!.tokens);
   });
+
+  it('awaits the pause hook before every turn, and a cancellation seen after a pause stops the sweep', async () => {
+    const log: string[] = [];
+    let stop = false;
+    const pause = async () => {
+      log.push('pause');
+      await new Promise((r) => setTimeout(r, 0));
+    };
+    const points = await roundsSweep(model, conv, 'full', { pause, onTurn: (d) => log.push(`turn ${d}`), cancelled: () => stop });
+    expect(points).toHaveLength(3);
+    expect(log).toEqual(['pause', 'turn 1', 'pause', 'turn 2', 'pause', 'turn 3']);
+    let pauses = 0;
+    // A newer request arrives while the page paints before the second turn: only the first turn is scored.
+    const cut = await roundsSweep(model, conv, 'full', { pause: async () => void (stop = ++pauses === 2), cancelled: () => stop });
+    expect(cut.map((p) => p.turn)).toEqual([2]);
+  });
 });
