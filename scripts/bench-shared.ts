@@ -1,4 +1,5 @@
 /** What both benches share (Node's scripts/bench.ts and the Chromium harness): the model shapes and the timer. */
+import { median } from '../src/metrics/stats';
 import type { TinyOptions } from '../tests/helpers/tiny-model';
 
 export const BENCH_MODELS: Record<string, TinyOptions> = {
@@ -18,5 +19,5 @@ export async function medianMs(f: () => Promise<unknown>, repeats: number): Prom
     await f();
     xs.push(performance.now() - t0);
   }
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return median(xs);
 }

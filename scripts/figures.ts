@@ -4,7 +4,8 @@
  */
 import { dirSource } from '../src/cli/dir-source';
 import { openModel } from '../src/runtime/open-model';
-import { DEMO_DIR, heldOutContinuations, heldOutEpisodeFigures, inertiaFigures, median } from '../training/figures';
+import { median } from '../src/metrics/stats';
+import { DEMO_DIR, heldOutContinuations, heldOutEpisodeFigures, inertiaFigures } from '../training/figures';
 
 const model = await openModel(dirSource(DEMO_DIR));
 const f4 = (v: number) => v.toFixed(4);

@@ -119,8 +119,3 @@ export async function heldOutEpisodeFigures(model: AnalysisModel, n = 8): Promis
   }
   return out;
 }
-
-export const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};

@@ -45,3 +45,11 @@ export function slope(xs: readonly number[], ys: readonly number[]): number {
   }
   return den === 0 ? 0 : num / den;
 }
+
+/** The median (the mean of the two middle values for an even count). */
+export function median(xs: readonly number[]): number {
+  if (!xs.length) throw new RangeError('median of no values');
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}

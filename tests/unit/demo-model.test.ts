@@ -6,7 +6,8 @@ import { parseConversation } from '../../src/conversation/parse';
 import { DEMO_MODEL_PATH } from '../../src/model/demo';
 import { referenceForward } from '../../src/model/reference';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
-import { heldOutContinuations, heldOutEpisodeFigures, inertiaFigures, median, type InertiaFigures } from '../../training/figures';
+import { median } from '../../src/metrics/stats';
+import { heldOutContinuations, heldOutEpisodeFigures, inertiaFigures, type InertiaFigures } from '../../training/figures';
 import { maxAbsDiff } from '../helpers/compare';
 
 /**

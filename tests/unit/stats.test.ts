@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slope, spearman } from '../../src/metrics/stats';
+import { median, slope, spearman } from '../../src/metrics/stats';
 
 describe('rank correlation and slope (hand-computed)', () => {
   it('spearman', () => {
@@ -14,5 +14,12 @@ describe('rank correlation and slope (hand-computed)', () => {
   it('slope', () => {
     expect(slope([1, 2, 3], [2, 4, 6])).toBeCloseTo(2);
     expect(slope([1, 2, 3], [5, 5, 5])).toBe(0);
+  });
+
+  it('median: the middle value, or the mean of the two middle ones', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([7])).toBe(7);
+    expect(() => median([])).toThrow(RangeError);
   });
 });
