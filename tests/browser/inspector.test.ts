@@ -177,6 +177,9 @@ describe('the inspector on wasm: generation and long conversations', () => {
     await page.goto(`${app.url}/?backend=wasm`);
     await page.getByTestId('fresh-note').waitFor({ timeout: 150_000 });
     expect(await page.getByTestId('backend').textContent()).toBe('wasm');
+    // The page is cross-origin isolated, so wasm runs on every core the browser reports (at most 8).
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    expect(await page.getByTestId('threads').textContent()).toMatch(new RegExp(`^${Math.min(8, cores)}\\b`));
   }, 200_000);
   afterAll(async () => {
     if (timings.length) console.log(`inspector timings on wasm (this machine, Chromium):\n  ${timings.join('\n  ')}`);

@@ -16,6 +16,7 @@ describe('the native runtime (onnxruntime-node) against the float64 reference', 
     const weights = resolveWeights(spec, ckpt);
     const session = await ModelSession.create(buildGraph(spec, weights, { kvCache: true }), spec, { prefer: ['native'] });
     expect(session.report.backend).toBe('native');
+    expect(session.report.threads).toBeNull();
     const S = 23;
     const V = spec.vocabSize;
     const ids = Array.from({ length: S }, (_, i) => (i * 37 + 11) % V);
@@ -28,6 +29,15 @@ describe('the native runtime (onnxruntime-node) against the float64 reference', 
       step = await session.forward({ ids: [ids[t]!], layers: [], keepCache: true, past: step.present! });
       expect(maxAbsDiff(step.logits!.data, ref.logits.subarray(t * V, (t + 1) * V))).toBeLessThanOrEqual(1e-4);
     }
+    await session.release();
+  });
+
+  it("beside it, wasm runs on every core (at most 8), not on ORT's default of half of them", async () => {
+    const { cpus } = await import('node:os');
+    const ckpt = await loadCheckpoint(memorySource(tinyModelFiles({ family: 'llama', seed: 6 })));
+    const session = await ModelSession.create(buildGraph(ckpt.spec, resolveWeights(ckpt.spec, ckpt)), ckpt.spec, { prefer: ['wasm'] });
+    expect(session.report.backend).toBe('wasm');
+    expect(session.report.threads).toBe(Math.min(8, cpus().length));
     await session.release();
   });
 });
