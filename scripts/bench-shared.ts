@@ -10,8 +10,13 @@ export const BENCH_MODELS: Record<string, TinyOptions> = {
   '135m-2l': { family: 'llama', layers: 2, hidden: 576, heads: 9, kvHeads: 3, intermediate: 1536, vocab: 49152, tie: true, seed: 1 },
 };
 
-/** Median ms of `repeats` runs after one warm-up run (on WebGPU it also compiles the shaders for this shape). */
+/**
+ * Median ms of `repeats` runs after two warm-up runs. onnxruntime-node's first two runs of a new shape
+ * are 5× slower than the rest (its memory arena grows); one warm-up left the second slow run in the
+ * timing. On WebGPU the warm-up also compiles the shaders for this shape.
+ */
 export async function medianMs(f: () => Promise<unknown>, repeats: number): Promise<number> {
+  await f();
   await f();
   const xs: number[] = [];
   for (let i = 0; i < repeats; i++) {
