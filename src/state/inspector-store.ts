@@ -12,8 +12,6 @@ import { currentModel, useModelStore } from './model-store';
 import type { ViewState } from './url-state';
 import { FULL_MATRIX_MAX_TOKENS } from './limits';
 
-export { FULL_MATRIX_MAX_TOKENS };
-
 export interface InspectorState {
   /** What the person pasted or edited: kept as typed, whatever its errors. */
   text: string;

@@ -1,5 +1,6 @@
 import { splitRounds } from '../../conversation/rounds';
-import { FULL_MATRIX_MAX_TOKENS, activePolicies, scoredTurn, useInspector } from '../../state/inspector-store';
+import { activePolicies, scoredTurn, useInspector } from '../../state/inspector-store';
+import { FULL_MATRIX_MAX_TOKENS } from '../../state/limits';
 import { useModelStore } from '../../state/model-store';
 
 /** Turn, layer, head, radius and matrix extent, plus generation: what the figures are computed over. */
