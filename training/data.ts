@@ -2,7 +2,8 @@
  * The demo model's training data: a seeded generator of the multi-turn conversations the papers study.
  * Read this file to know exactly what the model was taught.
  *  - maze episodes (paper 2): the user reports position, walls and goal; the assistant restates its
- *    path as the cells visited so far (its previous answer's list, copied, plus the current cell), then gives a thought
+ *    path as the cells visited so far (its previous answer's list, copied, plus the current cell, which it
+ *    works out from the position: the user never names cells), then gives a thought
  *    and an action. Some episodes repeat an earlier wrong action into a wall for a few rounds
  *    (conversational inertia); most of those then break out of it.
  *  Every conversation keeps one answer style (phrasing, action format, list prefix) chosen at its
@@ -90,7 +91,9 @@ export function mazeEpisode(r: Rng, rounds = int(r, 8, 16)): Message[] {
   let bumped = false;
   // Every answer starts by listing the cells visited so far, as agents keep their state in their own
   // words: all but the last cell can only be copied from the previous answer, token by token at the
-  // same offsets (each cell number is one token, so the copy lines up).
+  // same offsets (each cell number is one token, so the copy lines up). The user gives positions, not
+  // cells: with cell numbers in the user turns too, a longer-trained model learned to rebuild the list
+  // from the user turns instead of reading its own answers.
   const cell = (cx: number, cy: number) => 6 * cy + cx + 1;
   const visited: number[] = [];
   const recap = () => `${style.history} ${visited.join(' ')}.\n`;
@@ -98,7 +101,7 @@ export function mazeEpisode(r: Rng, rounds = int(r, 8, 16)): Message[] {
     const walls = wallsAt(x, y, size, seed);
     const wallText = walls.length ? walls.join(', ') : 'none';
     const bump = bumped ? ' You hit a wall.' : '';
-    msgs.push({ role: 'user', content: `Round ${t}. Position (${x},${y}), cell ${cell(x, y)}. Walls: ${wallText}. Goal: (${gx},${gy}).${bump}` });
+    msgs.push({ role: 'user', content: `Round ${t}. Position (${x},${y}). Walls: ${wallText}. Goal: (${gx},${gy}).${bump}` });
     visited.push(cell(x, y));
     let dir: Dir;
     let thought: string;

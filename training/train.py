@@ -14,11 +14,11 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 SEED = 1
-MINUTES = float(os.environ.get("TRAIN_MINUTES", "28"))
+MINUTES = float(os.environ.get("TRAIN_MINUTES", "30"))
 HIDDEN, LAYERS, HEADS, KV_HEADS, INTER = 256, 2, 8, 2, 768
 THETA, EPS, MAX_POS = 10000.0, 1e-5, 2048
-TOKENS_PER_BATCH, LR, WARMUP = 4096, 3e-3, 100
-MODEL_DIR, OUT = "models/inertia-demo", "training/out"
+TOKENS_PER_BATCH, LR, WARMUP = 2048, 3e-3, 100
+MODEL_DIR, OUT = os.environ.get("MODEL_DIR", "models/inertia-demo"), "training/out"
 
 torch.set_num_threads(int(os.environ.get("THREADS", "2")))
 torch.manual_seed(SEED)

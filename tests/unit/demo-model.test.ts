@@ -12,9 +12,8 @@ import { maxAbsDiff } from '../helpers/compare';
 
 /**
  * The committed demo model: what it shows (issue 4), measured with the analysis pipeline itself, at the
- * issue's thresholds. One of the issue's targets is NOT met by this checkpoint and is asserted only in
- * its weaker form (full > filler, not ≥ 2× filler): `npm run figures` prints it with PASS/FAIL, and the
- * model card records the measurement.
+ * issue's thresholds (the figures are deterministic for a given checkpoint; the margins are in the model
+ * card). On held-out episodes full ÷ filler is lower than on the example (median ×1.5): asserted as > 1.
  */
 describe('the embedded demo model', () => {
   let model: OpenModel;
@@ -50,9 +49,9 @@ describe('the embedded demo model', () => {
     expect(c.wellFormed / c.total).toBeGreaterThanOrEqual(0.8);
   });
 
-  it('attends more to the content of its earlier answers than to filler of the same length', () => {
-    console.log(`demo model: diagonal full ${figures.diagonalFull.toFixed(4)}, filler ${figures.diagonalFiller.toFixed(4)} (issue target: ≥ 2×, not met)`);
-    expect(figures.diagonalFull).toBeGreaterThan(figures.diagonalFiller);
+  it('attends to the content of its earlier answers: diagonal ratio ≥ 2× that on filler of the same length', () => {
+    console.log(`demo model: diagonal full ${figures.diagonalFull.toFixed(4)}, filler ${figures.diagonalFiller.toFixed(4)}, ×${(figures.diagonalFull / figures.diagonalFiller).toFixed(2)}`);
+    expect(figures.diagonalFull).toBeGreaterThanOrEqual(2 * figures.diagonalFiller);
   });
 
   it('over the rounds, the prior-answer share rises with the round (ρ ≥ 0.8) and faster than the user share (paper 2 Fig. 2)', () => {
