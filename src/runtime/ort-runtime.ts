@@ -24,7 +24,7 @@ let ortModule: Promise<typeof Ort> | null = null;
  * wasm with. It reads external data from files, so the graph is written to a temporary folder.
  */
 const NATIVE_ENTRY = 'onnxruntime-node';
-async function createNative(graph: BuiltGraph): Promise<{ ort: typeof Ort; session: Ort.InferenceSession }> {
+async function createNative(graph: BuiltGraph, profile: ProfileOption | undefined): Promise<{ ort: typeof Ort; session: Ort.InferenceSession }> {
   const ort = (await import(/* @vite-ignore */ NATIVE_ENTRY)) as typeof Ort;
   const fs = await import(/* @vite-ignore */ 'node:fs/promises');
   const { join } = await import(/* @vite-ignore */ 'node:path');
@@ -33,7 +33,8 @@ async function createNative(graph: BuiltGraph): Promise<{ ort: typeof Ort; sessi
   try {
     await fs.writeFile(join(dir, 'model.onnx'), graph.model);
     for (const f of graph.externalData) await fs.writeFile(join(dir, f.path), f.data);
-    return { ort, session: await ort.InferenceSession.create(join(dir, 'model.onnx'), { executionProviders: ['cpu'] }) };
+    const profiling = profile ? { enableProfiling: true, profileFilePrefix: profile.filePrefix } : {};
+    return { ort, session: await ort.InferenceSession.create(join(dir, 'model.onnx'), { executionProviders: ['cpu'], ...profiling }) };
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
@@ -170,6 +171,16 @@ export interface SessionOptions {
   priorReasons?: string[];
   /** A probeWebGpu() result already made by the caller (the adapter is not requested twice). */
   webgpu?: Awaited<ReturnType<typeof probeWebGpu>>;
+  /** onnxruntime's per-node profiler, for `npm run bench:ops` only (it slows every run). */
+  profile?: ProfileOption;
+}
+
+/**
+ * Where the profile goes when the session ends it (endProfiling): native writes a JSON file starting
+ * with filePrefix; the wasm build prints the same events to stdout (the console in a browser).
+ */
+export interface ProfileOption {
+  filePrefix: string;
 }
 
 export function defaultBackends(): Backend[] {
@@ -222,11 +233,12 @@ export class ModelSession {
         let sessionOrt = ort;
         if (backend === 'native') {
           if (!isNode) throw new Error('the native runtime exists in Node only');
-          ({ ort: sessionOrt, session } = await createNative(graph));
+          ({ ort: sessionOrt, session } = await createNative(graph, options.profile));
         } else {
           session = await serial(() =>
             ort.InferenceSession.create(graph.model, {
               executionProviders: [backend],
+              ...(options.profile && { enableProfiling: true }),
               externalData: graph.externalData.map((f) => ({ path: f.path, data: f.data })),
             }),
           );
@@ -321,6 +333,11 @@ export class ModelSession {
       })),
     };
     return result;
+  }
+
+  /** Ends onnxruntime's profiler (sessions created with `profile`), which writes out its events. */
+  endProfiling(): Promise<void> {
+    return serial(async () => this.session.endProfiling());
   }
 
   async release(): Promise<void> {

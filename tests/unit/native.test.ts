@@ -40,4 +40,23 @@ describe('the native runtime (onnxruntime-node) against the float64 reference', 
     expect(session.report.threads).toBe(Math.min(8, cpus().length));
     await session.release();
   });
+
+  it("with the profiler on (npm run bench:ops), writes one timed event per node of each pass", async () => {
+    const { mkdtempSync, readdirSync, readFileSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'inertia-lens-profile-'));
+    const ckpt = await loadCheckpoint(memorySource(tinyModelFiles({ family: 'llama', seed: 7 })));
+    const session = await ModelSession.create(buildGraph(ckpt.spec, resolveWeights(ckpt.spec, ckpt)), ckpt.spec, { prefer: ['native'], profile: { filePrefix: join(dir, 'p') } });
+    await session.forward({ ids: [1, 2, 3, 4], layers: [] });
+    await session.endProfiling();
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    const events = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as { cat: string; name: string; args?: { op_name?: string } }[];
+    expect(events.filter((e) => e.name === 'model_run')).toHaveLength(1);
+    const ops = new Set(events.filter((e) => e.cat === 'Node' && e.name.endsWith('_kernel_time')).map((e) => e.args?.op_name));
+    for (const op of ['Gemm', 'Softmax']) expect(ops).toContain(op);
+    await session.release();
+    rmSync(dir, { recursive: true, force: true });
+  });
 });
