@@ -52,7 +52,13 @@ document.getElementById('status')!.textContent = 'ready';
 async function bench(base: string, repo: string, prefer: Backend[], lengths: number[], repeats: number, plainToo = true): Promise<{ backend: Backend; threads: number | null; rows: { tokens: number; inspect: number; plain: number | null }[] }> {
   const m = await openModel(urlSource(base, repo), { prefer });
   const V = m.checkpoint.spec.vocabSize;
-  const time = (f: () => Promise<unknown>) => medianMs(f, repeats);
+  // repeats 0: one cold run, no warm-up (shader compilation included), for runs too slow to repeat.
+  const once = async (f: () => Promise<unknown>) => {
+    const t0 = performance.now();
+    await f();
+    return performance.now() - t0;
+  };
+  const time = (f: () => Promise<unknown>) => (repeats === 0 ? once(f) : medianMs(f, repeats));
   const rows = [];
   for (const n of lengths) {
     const ids = Array.from({ length: n }, (_, i) => (i * 31 + 5) % V);

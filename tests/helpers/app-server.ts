@@ -6,7 +6,8 @@ import { createServer, type ViteDevServer } from 'vite';
  */
 export async function startAppServer(repos: Record<string, Map<string, Uint8Array>> = {}): Promise<{ url: string; hub: string; server: ViteDevServer }> {
   const server = await createServer({
-    server: { port: 0, host: '127.0.0.1' },
+    // No HMR and no file watcher: an edit made while a test or a long bench runs must not reload its page.
+    server: { port: 0, host: '127.0.0.1', hmr: false, watch: null },
     logLevel: 'warn',
     plugins: [
       {
