@@ -3,7 +3,7 @@
     npx tsx training/prepare.ts && /usr/bin/python3 training/train.py
 
 Reads training/out/{tokens.bin,meta.json} (written by prepare.ts), writes models/inertia-demo/
-{config.json, model.safetensors, README.md} and tests/fixtures/demo-forward.json (this script's own
+{config.json, model.safetensors, training.json} and tests/fixtures/demo-forward.json (this script's own
 logits on a fixed input, which the TypeScript graph must reproduce). Debian's python3-torch, CPU only.
 The module names follow transformers' modeling_llama.py, so the state dict is the HF checkpoint.
 """
@@ -228,9 +228,11 @@ def main():
     }
     json.dump(config, open(f"{MODEL_DIR}/config.json", "w"), indent=2)
     last = logits[-8:]
-    os.makedirs("tests/fixtures", exist_ok=True)
+    # A trial run into another folder (MODEL_DIR) keeps its fixture there, not over the committed one.
+    fixture = "tests/fixtures/demo-forward.json" if MODEL_DIR == "models/inertia-demo" else f"{MODEL_DIR}/demo-forward.json"
+    os.makedirs(os.path.dirname(fixture), exist_ok=True)
     json.dump({"ids": fixture_ids, "positions": list(range(len(fixture_ids) - 8, len(fixture_ids))),
-               "logits": [[round(float(v), 7) for v in row] for row in last]}, open("tests/fixtures/demo-forward.json", "w"))
+               "logits": [[round(float(v), 7) for v in row] for row in last]}, open(fixture, "w"))
     stats = {"parameters": params, "steps": step, "epochs": epoch, "tokens": tokens, "minutes": round(minutes, 1),
              "train_loss": round(loss.item(), 4), "held_out_loss": round(val_loss, 4), "seed": SEED, "torch": torch.__version__,
              "threads": torch.get_num_threads()}
