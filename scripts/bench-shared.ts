@@ -3,8 +3,8 @@ import { median } from '../src/metrics/stats';
 import type { TinyOptions } from '../tests/helpers/tiny-model';
 
 export const BENCH_MODELS: Record<string, TinyOptions> = {
-  // 'demo' is the shape of the demo model before its 2-layer retraining; the committed results use it.
-  demo: { family: 'llama', layers: 4, hidden: 192, heads: 6, kvHeads: 2, intermediate: 512, vocab: 902, tie: true, seed: 1 },
+  // The demo model's shape (models/inertia-demo/config.json).
+  demo: { family: 'llama', layers: 2, hidden: 256, heads: 8, kvHeads: 2, intermediate: 768, vocab: 917, tie: true, seed: 1 },
   '135m': { family: 'llama', layers: 30, hidden: 576, heads: 9, kvHeads: 3, intermediate: 1536, vocab: 49152, tie: true, seed: 1 },
   /** The 135M shape cut to 2 of its 30 layers: every tensor the same size as in the whole model, for the
    *  runs the software WebGPU adapter is too slow to do 30 layers of (the 1 GiB buffer limit is per tensor). */
