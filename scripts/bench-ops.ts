@@ -17,7 +17,7 @@ import { resolveWeights } from '../src/model/weights';
 import { ModelSession } from '../src/runtime/ort-runtime';
 import { memorySource } from '../tests/helpers/memory-source';
 import { tinyModelFiles } from '../tests/helpers/tiny-model';
-import { BENCH_MODELS } from './bench-shared';
+import { BENCH_MODELS, benchIds, inspectionPass } from './bench-shared';
 
 type Runtime = 'wasm' | 'native';
 interface ProfileEvent { cat: string; name: string; dur: number; ts: number; args?: { op_name?: string } }
@@ -29,8 +29,8 @@ async function child(runtime: Runtime, model: string, tokens: number): Promise<v
   const graph = buildGraph(spec, resolveWeights(spec, ckpt), { attention: 'explicit', kvCache: true });
   const dir = mkdtempSync(join(tmpdir(), 'inertia-lens-ops-'));
   const session = await ModelSession.create(graph, spec, { prefer: [runtime], profile: { filePrefix: join(dir, 'profile') } });
-  const ids = Array.from({ length: tokens }, (_, i) => (i * 31 + 5) % spec.vocabSize);
-  for (let i = 0; i < 3; i++) await session.forward({ ids, attnRows: [Math.max(0, tokens - 64), tokens], perHead: true, skipLogits: true });
+  const pass = inspectionPass(benchIds(tokens, spec.vocabSize));
+  for (let i = 0; i < 3; i++) await session.forward(pass);
   await session.endProfiling(); // wasm: printed to stdout by onnxruntime itself
   // native: a file. Written out before the process exits (a pipe would otherwise cut it short).
   const files = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');

@@ -1,5 +1,6 @@
 /** What both benches share (Node's scripts/bench.ts and the Chromium harness): the model shapes and the timer. */
 import { median } from '../src/metrics/stats';
+import type { ForwardRequest } from '../src/runtime/ort-runtime';
 import type { TinyOptions } from '../tests/helpers/tiny-model';
 
 export const BENCH_MODELS: Record<string, TinyOptions> = {
@@ -10,6 +11,16 @@ export const BENCH_MODELS: Record<string, TinyOptions> = {
    *  runs the software WebGPU adapter is too slow to do 30 layers of (the 1 GiB buffer limit is per tensor). */
   '135m-2l': { family: 'llama', layers: 2, hidden: 576, heads: 9, kvHeads: 3, intermediate: 1536, vocab: 49152, tie: true, seed: 1 },
 };
+
+/** The benches' input: `n` token ids spread over the vocabulary. */
+export function benchIds(n: number, vocabSize: number): number[] {
+  return Array.from({ length: n }, (_, i) => (i * 31 + 5) % vocabSize);
+}
+
+/** The benches' inspection pass: the final layer's per-head rows of the last 64 tokens, no logits. */
+export function inspectionPass(ids: number[]): ForwardRequest {
+  return { ids, attnRows: [Math.max(0, ids.length - 64), ids.length], perHead: true, skipLogits: true };
+}
 
 /**
  * Median ms of `repeats` runs after two warm-up runs. onnxruntime-node's first two runs of a new shape

@@ -18,7 +18,7 @@ import { resolveWeights } from '../src/model/weights';
 import { ModelSession } from '../src/runtime/ort-runtime';
 import { memorySource } from '../tests/helpers/memory-source';
 import { tinyModelFiles } from '../tests/helpers/tiny-model';
-import { BENCH_MODELS, medianMs } from './bench-shared';
+import { BENCH_MODELS, benchIds, inspectionPass, medianMs } from './bench-shared';
 import { benchPlotSvg } from './bench-plot';
 
 
@@ -49,16 +49,15 @@ async function runCase(c: Case): Promise<Result> {
   const graph = buildGraph(spec, resolveWeights(spec, ckpt), { attention: c.graph, kvCache: true });
   const session = await ModelSession.create(graph, spec, { prefer: [c.runtime] });
   const V = spec.vocabSize;
-  const ids = Array.from({ length: c.tokens }, (_, i) => (i * 31 + 5) % V);
+  const ids = benchIds(c.tokens, V);
   const repeats = c.tokens >= 2048 ? 1 : c.model === 'demo' ? 5 : 3;
   let a: number | null = null;
   let b: number | null = null;
   let error: string | null = null;
   try {
     if (c.kind === 'inspect') {
-      const rows: [number, number] = [Math.max(0, c.tokens - 64), c.tokens];
-      // Inspection: the final layer's per-head rows of the last 64 tokens, no logits. Plain: last logits only.
-      a = await medianMs(() => session.forward({ ids, attnRows: rows, perHead: true, skipLogits: true }), repeats);
+      // Plain forward: the last position's logits only.
+      a = await medianMs(() => session.forward(inspectionPass(ids)), repeats);
       b = await medianMs(() => session.forward({ ids, layers: [] }), repeats);
     } else {
       // Per new token at this context: one cached step, versus one whole forward over context + 1 tokens.

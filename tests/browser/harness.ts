@@ -5,7 +5,7 @@
 import { urlSource } from '../../src/model/source';
 import { configureRuntime, type Backend } from '../../src/runtime/ort-runtime';
 import { openModel } from '../../src/runtime/open-model';
-import { medianMs } from '../../scripts/bench-shared';
+import { benchIds, inspectionPass, medianMs } from '../../scripts/bench-shared';
 
 export interface HarnessResult {
   backend: Backend;
@@ -61,8 +61,8 @@ async function bench(base: string, repo: string, prefer: Backend[], lengths: num
   const time = (f: () => Promise<unknown>) => (repeats === 0 ? once(f) : medianMs(f, repeats));
   const rows = [];
   for (const n of lengths) {
-    const ids = Array.from({ length: n }, (_, i) => (i * 31 + 5) % V);
-    const inspect = await time(() => m.session.forward({ ids, attnRows: [Math.max(0, n - 64), n], perHead: true, skipLogits: true }));
+    const ids = benchIds(n, V);
+    const inspect = await time(() => m.session.forward(inspectionPass(ids)));
     const plain = plainToo ? await time(() => m.session.forward({ ids, layers: [] })) : null;
     rows.push({ tokens: n, inspect, plain });
   }
