@@ -9,7 +9,7 @@
  *   run replaces only its own rows of docs/bench/browser.json). 135m-webgpu (all 30 layers at 4,096
  *   tokens, one cold run, about an hour on the software adapter) runs only when named.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirSource } from '../src/cli/dir-source';
 import { parseConversation } from '../src/conversation/parse';
 import { DEMO_MODEL_PATH } from '../src/model/demo';
@@ -35,7 +35,7 @@ const OPT_IN = ['135m-webgpu'];
 const wanted = (process.env.BENCH_CASES ?? [...FORWARD.map((c) => c.name).filter((n) => !OPT_IN.includes(n)), 'inspector'].join(',')).split(',');
 
 type Row = { tokens: number; inspect: number | null; plain: number | null; error?: string };
-type Out = { case: string; model: string; backend: string; threads: number | null; rows: Row[] };
+type Out = { case: string; model: string; backend: string; threads: number | null; segments?: number | null; gpuPeakMiB?: number | null; rows: Row[] };
 type Step = { step: string; ms: number; note: string };
 // A partial run (BENCH_CASES) replaces only its own parts of the last results.
 const earlier: { forward?: Out[]; inspector?: Step[] } = existsSync('docs/bench/browser.json') ? JSON.parse(readFileSync('docs/bench/browser.json', 'utf8')) : {};
@@ -52,12 +52,17 @@ try {
     await page.goto(`${app.url}/tests/browser/harness.html`);
     await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
     let out: Out;
+    const gpu = watchGpuProcess();
     try {
       const r = (await page.evaluate(([h, repo, p, l, n, plain]) => (window as unknown as { harness: { bench: Function } }).harness.bench(h, repo, p, l, n, plain), [app.hub, `bench/${c.model}`, [c.backend], c.lengths, c.repeats, c.plain] as const)) as Omit<Out, 'case' | 'model'>;
       out = { case: c.name, model: c.model, ...r };
     } catch (e) {
-      out = { case: c.name, model: c.model, backend: c.backend, threads: null, rows: c.lengths.map((tokens) => ({ tokens, inspect: null, plain: null, error: (e as Error).message.split('\n')[0]!.slice(0, 160) })) };
+      // onnxruntime's messages start with its source path: keep what follows it.
+      const msg = (e as Error).message.split('\n')[0]!.replace(/\/\S+\/onnxruntime\/\S+ /, '');
+      out = { case: c.name, model: c.model, backend: c.backend, threads: null, rows: c.lengths.map((tokens) => ({ tokens, inspect: null, plain: null, error: msg.slice(0, 300) })) };
     }
+    const gpuPeak = gpu.stop();
+    out.gpuPeakMiB = c.backend === 'webgpu' ? gpuPeak : null;
     forward.push(out);
     process.stderr.write(`${c.name}: ${JSON.stringify(out.rows)}\n`);
     await page.close();
@@ -66,6 +71,28 @@ try {
 } finally {
   await browser.close();
   await app.server.close();
+}
+
+/**
+ * Peak resident memory of Chromium's GPU process while a case runs (Linux /proc, sampled every 250 ms).
+ * The software adapter keeps WebGPU buffers there, so for WebGPU cases it is the GPU memory used.
+ */
+function watchGpuProcess(): { stop(): number | null } {
+  let peak = 0;
+  const sample = () => {
+    let rss = 0;
+    try {
+      for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+        try {
+          if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=gpu-process')) continue;
+          rss += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+        } catch { /* the process ended */ }
+      }
+    } catch { /* no /proc */ }
+    peak = Math.max(peak, rss);
+  };
+  const timer = setInterval(sample, 250);
+  return { stop: () => (clearInterval(timer), sample(), peak > 0 ? Math.round(peak) : null) };
 }
 
 /** The app on the demo model, wasm, as a person uses it. */
@@ -105,9 +132,9 @@ forward.sort((x, y) => FORWARD.findIndex((c) => c.name === x.case) - FORWARD.fin
 if (!wanted.includes('inspector')) inspector = earlier.inspector ?? [];
 const f0 = (v: number | null) => (v === null ? '—' : v.toFixed(0));
 const ratio = (x: number | null | undefined, y: number | null | undefined) => (x == null || y == null ? '—' : `${(x / y).toFixed(2)}×`);
-const lines = ['| model | backend | threads | tokens | inspection pass (ms) | plain forward (ms) | inspection ÷ plain | note |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |'];
+const lines = ['| model | backend | threads | sessions | tokens | inspection pass (ms) | plain forward (ms) | inspection ÷ plain | GPU-process peak RSS (MiB) | note |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |'];
 const cold = (o: Out) => (FORWARD.find((c) => c.name === o.case)?.repeats === 0 ? 'one cold run, no warm-up' : '');
-for (const o of forward) for (const r of o.rows) lines.push(`| ${o.model} | ${o.backend} | ${o.threads ?? '—'} | ${r.tokens} | ${f0(r.inspect)} | ${f0(r.plain)} | ${ratio(r.inspect, r.plain)} | ${r.error ?? cold(o)} |`);
+for (const o of forward) for (const r of o.rows) lines.push(`| ${o.model} | ${o.backend} | ${o.threads ?? '—'} | ${o.segments ?? '—'} | ${r.tokens} | ${f0(r.inspect)} | ${f0(r.plain)} | ${ratio(r.inspect, r.plain)} | ${o.gpuPeakMiB ?? '—'} | ${r.error ?? cold(o)} |`);
 // Ratios: WebGPU ÷ wasm per model and length; Chromium wasm ÷ Node native (docs/bench/latest.json, the CPU reference).
 const notes: string[] = [];
 const row = (model: string, backend: string, tokens: number) => forward.find((o) => o.model === model && o.backend === backend)?.rows.find((r) => r.tokens === tokens);

@@ -74,7 +74,7 @@ async function inspectModel(dir: string, c: Common) {
     computeDtype: m.graph.computeDtype,
     dtypeReason: m.session.report.dtypeReason,
     backend: m.session.report.backend,
-    graph: { bytes: m.graph.model.byteLength, externalFiles: m.graph.externalData.length, inspectLayers: m.graph.inspectLayers, outputs: m.graph.outputNames },
+    graph: { bytes: m.graph.bytes, externalFiles: m.graph.externalFiles, segments: m.graph.segments, inspectLayers: m.graph.inspectLayers, outputs: m.graph.outputNames },
   };
   await m.session.release();
   if (c.json) return console.log(JSON.stringify(info, null, 2));

@@ -11,12 +11,15 @@
  *   logit_row_end    int64  [1]
  *   past_key_l{L}    [1, kv heads, past, head_dim]  (KV-cache graphs only; past = 0 for a whole pass)
  *   past_value_l{L}  [1, kv heads, past, head_dim]
+ *   hidden_in        [seq, hidden]  instead of input_ids, in a segment that starts after layer 0
  * Outputs
  *   logits                  float [logit rows, vocab]
  *   attn_rows_l{L}          float [heads, attn rows, seq]  inspected layer L, per head
  *   attn_rows_mean_l{L}     float [attn rows, seq]         its mean over heads
  *   present_key_l{L}        [1, kv heads, past + seq, head_dim]  (KV-cache graphs; compute dtype)
  *   present_value_l{L}      [1, kv heads, past + seq, head_dim]
+ *   hidden_out              [seq, hidden]  compute dtype; a segment that ends before the last layer
+ * A segment (GraphOptions.layers) has the past/present and attention names of its own layers only.
  * With a cache, `seq` above counts the new tokens and attention rows span past + seq keys.
  */
 export const INPUT = {
@@ -27,7 +30,10 @@ export const INPUT = {
   attnEnd: 'attn_row_end',
   logitStart: 'logit_row_start',
   logitEnd: 'logit_row_end',
+  hidden: 'hidden_in',
 } as const;
+
+export const HIDDEN_OUT = 'hidden_out';
 
 export const LOGITS = 'logits';
 export const attnRowsName = (layer: number) => `attn_rows_l${layer}`;

@@ -3,7 +3,7 @@ import type { StoredTensor } from './checkpoint';
 import type { ComputeDtype } from './compute-dtype';
 import { toFloat16Bytes, toFloat32 } from './dtype';
 import { ModelError } from './errors';
-import { INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName } from './graph-io';
+import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName } from './graph-io';
 import { DT, FloatAttr, GraphBuilder, type ExternalFile } from './onnx-builder';
 import type { LayerWeights, ModelWeights } from './weights';
 
@@ -19,6 +19,11 @@ export interface GraphOptions {
    * memory); inspected layers stay explicit. Default 'explicit' (every layer MatMul→Softmax→MatMul).
    */
   attention?: 'explicit' | 'fused';
+  /**
+   * The layers [first, end) this graph runs: one segment of the model (default: all). A segment after
+   * layer 0 starts from `hidden_in`; one that ends before the last layer returns `hidden_out`.
+   */
+  layers?: [number, number];
 }
 
 export interface BuiltGraph {
@@ -35,6 +40,8 @@ export interface BuiltGraph {
   attention: 'explicit' | 'fused';
   /** Why fused attention was not used where it was asked for. */
   attentionNote: string | null;
+  /** The layers [first, end) it runs. */
+  layers: [number, number];
 }
 
 /** Smallest float32, used as the additive mask value exactly as HF does (torch.finfo(float32).min). */
@@ -46,12 +53,20 @@ const MASK_VALUE = -3.4028234663852886e38;
  * Gemm with transB=1 on HF's [out, in] weight: no transposed copies of the weights.
  */
 export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: GraphOptions = {}): BuiltGraph {
-  const inspect = options.inspectLayers ?? [spec.numLayers - 1];
-  for (const l of inspect) {
+  const asked = options.inspectLayers ?? [spec.numLayers - 1];
+  for (const l of asked) {
     if (!Number.isInteger(l) || l < 0 || l >= spec.numLayers) {
       throw new ModelError('config.json', `layer ${l} cannot be inspected: the model has layers 0..${spec.numLayers - 1}`, 'num_hidden_layers');
     }
   }
+  const [first, end] = options.layers ?? [0, spec.numLayers];
+  if (!(Number.isInteger(first) && Number.isInteger(end) && 0 <= first && first < end && end <= spec.numLayers)) {
+    throw new RangeError(`layers [${first}, ${end}) is not a segment of layers 0..${spec.numLayers - 1}`);
+  }
+  const inSegment = (l: number) => l >= first && l < end;
+  const isFirst = first === 0;
+  const isLast = end === spec.numLayers;
+  const inspect = asked.filter(inSegment);
   const dtype = options.computeDtype ?? 'fp32';
   const half = dtype === 'fp16';
   const T = half ? DT.FLOAT16 : DT.FLOAT;
@@ -106,9 +121,9 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   const fusable = spec.headDim % 8 === 0;
   const fused = options.attention === 'fused' && fusable;
   // Positions and the causal mask, derived from the sequence length (and the past length with a cache).
-  const ids = g.op('Reshape', [INPUT.ids, g.int64([-1])]);
-  const seqLen = g.op('Gather', [g.op('Shape', [ids]), g.int64([0], [])], { axis: 0 });
-  const past = cache ? g.op('Gather', [g.op('Shape', [pastKeyName(0)]), g.int64([2], [])], { axis: 0 }) : g.int64([0], []);
+  const ids = isFirst ? g.op('Reshape', [INPUT.ids, g.int64([-1])]) : '';
+  const seqLen = g.op('Gather', [g.op('Shape', [isFirst ? ids : INPUT.hidden]), g.int64([0], [])], { axis: 0 });
+  const past = cache ? g.op('Gather', [g.op('Shape', [pastKeyName(first)]), g.int64([2], [])], { axis: 0 }) : g.int64([0], []);
   const total = g.op('Add', [past, seqLen]);
   const keyPos = g.op('Range', [g.int64([0], []), total, g.int64([1], [])]);
   const queryPos = g.op('Range', [past, total, g.int64([1], [])]);
@@ -179,21 +194,26 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
     return linear(merged, L.o, L.oBias);
   };
 
-  let x = g.op('Gather', [weight(weights.embed), ids], { axis: 0 }); // [S,D]
+  let x = isFirst ? g.op('Gather', [weight(weights.embed), ids], { axis: 0 }) : INPUT.hidden; // [S,D]
   weights.layers.forEach((L, layer) => {
+    if (!inSegment(layer)) return;
     x = g.op('Add', [x, attention(layer, L, rmsNorm(x, weight(L.inputNorm)))]);
     const h = rmsNorm(x, weight(L.postNorm));
     const gate = linear(h, L.gate, L.gateBias);
     const act = g.op('Mul', [g.op('Mul', [gate, g.op('Sigmoid', [gate])]), linear(h, L.up, L.upBias)]); // silu(gate) * up
     x = g.op('Add', [x, linear(act, L.down, L.downBias)]);
   });
-  const final = g.op('Slice', [rmsNorm(x, weight(weights.norm)), INPUT.logitStart, INPUT.logitEnd, g.int64([0])]);
-  const head = [final, weight(weights.lmHead)]; // tied: the embedding's own initializer
-  if (half) g.op('Cast', [g.op('Gemm', head, { transB: 1 })], { to: DT.FLOAT }, LOGITS);
-  else g.op('Gemm', head, { transB: 1 }, LOGITS);
+  if (isLast) {
+    const final = g.op('Slice', [rmsNorm(x, weight(weights.norm)), INPUT.logitStart, INPUT.logitEnd, g.int64([0])]);
+    const head = [final, weight(weights.lmHead)]; // tied: the embedding's own initializer
+    if (half) g.op('Cast', [g.op('Gemm', head, { transB: 1 })], { to: DT.FLOAT }, LOGITS);
+    else g.op('Gemm', head, { transB: 1 }, LOGITS);
+  } else {
+    g.op('Identity', [x], {}, HIDDEN_OUT);
+  }
 
   const outputs: { name: string; type: number; dims: (number | string)[] }[] = [
-    { name: LOGITS, type: DT.FLOAT, dims: ['logit_rows', spec.vocabSize] },
+    isLast ? { name: LOGITS, type: DT.FLOAT, dims: ['logit_rows', spec.vocabSize] } : { name: HIDDEN_OUT, type: T, dims: ['seq', D] },
     ...inspect.flatMap((l) => [
       { name: attnRowsName(l), type: DT.FLOAT, dims: [H, 'attn_rows', 'seq'] },
       { name: attnMeanName(l), type: DT.FLOAT, dims: ['attn_rows', 'seq'] },
@@ -201,18 +221,18 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   ];
   const kvDims = (len: string) => [1, KV, len, Dh];
   if (cache) {
-    for (let l = 0; l < spec.numLayers; l++) {
+    for (let l = first; l < end; l++) {
       outputs.push({ name: presentKeyName(l), type: T, dims: kvDims('total') }, { name: presentValueName(l), type: T, dims: kvDims('total') });
     }
   }
   const i64 = (name: string) => ({ name, type: DT.INT64, dims: [1] });
   const model = g.encode(
     [
-      { name: INPUT.ids, type: DT.INT64, dims: [1, 'seq'] },
+      isFirst ? { name: INPUT.ids, type: DT.INT64, dims: [1, 'seq'] } : { name: INPUT.hidden, type: T, dims: ['seq', D] },
       { name: INPUT.cos, type: DT.FLOAT, dims: ['seq', Dh] },
       { name: INPUT.sin, type: DT.FLOAT, dims: ['seq', Dh] },
       i64(INPUT.attnStart), i64(INPUT.attnEnd), i64(INPUT.logitStart), i64(INPUT.logitEnd),
-      ...(cache ? Array.from({ length: spec.numLayers }, (_, l) => [{ name: pastKeyName(l), type: T, dims: kvDims('past') }, { name: pastValueName(l), type: T, dims: kvDims('past') }]).flat() : []),
+      ...(cache ? Array.from({ length: end - first }, (_, i) => [{ name: pastKeyName(first + i), type: T, dims: kvDims('past') }, { name: pastValueName(first + i), type: T, dims: kvDims('past') }]).flat() : []),
     ],
     outputs,
   );
@@ -226,5 +246,43 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
     kvCache: cache,
     attention: fused ? 'fused' : 'explicit',
     attentionNote: options.attention === 'fused' && !fusable ? `explicit attention in every layer: onnxruntime's GroupQueryAttention needs a head size divisible by 8, not ${spec.headDim}` : null,
+    layers: [first, end],
+  };
+}
+
+/** The model as consecutive segments of at most `perSegment` layers; runtime/ort-runtime.ts chains them. */
+export function buildSegments(spec: ModelSpec, weights: ModelWeights, options: Omit<GraphOptions, 'layers'>, perSegment: number): BuiltGraph[] {
+  const n = Math.max(1, Math.floor(perSegment));
+  const out: BuiltGraph[] = [];
+  for (let a = 0; a < spec.numLayers; a += n) out.push(buildGraph(spec, weights, { ...options, layers: [a, Math.min(spec.numLayers, a + n)] }));
+  return out;
+}
+
+/** What a model's graph computes, whole or in segments: for reports, the CLI and the runtime. */
+export interface GraphSummary extends Pick<BuiltGraph, 'inspectLayers' | 'computeDtype' | 'weightStorage' | 'outputNames' | 'kvCache' | 'attention' | 'attentionNote'> {
+  segments: number;
+  /** The serialized graphs' bytes, weights not included. */
+  bytes: number;
+  externalFiles: number;
+}
+
+export function summarizeGraphs(graphs: BuiltGraph[]): GraphSummary {
+  const last = graphs[graphs.length - 1]!;
+  return {
+    inspectLayers: graphs.flatMap((g) => g.inspectLayers),
+    computeDtype: last.computeDtype,
+    weightStorage: [...new Set(graphs.flatMap((g) => g.weightStorage.split('; ')))].join('; '),
+    // As a whole graph lists them; the segments' hidden_out stays between segments.
+    outputNames: [
+      LOGITS,
+      ...graphs.flatMap((g) => g.inspectLayers.flatMap((l) => [attnRowsName(l), attnMeanName(l)])),
+      ...(last.kvCache ? Array.from({ length: last.layers[1] }, (_, l) => [presentKeyName(l), presentValueName(l)]).flat() : []),
+    ],
+    kvCache: last.kvCache,
+    attention: last.attention,
+    attentionNote: last.attentionNote,
+    segments: graphs.length,
+    bytes: graphs.reduce((s, g) => s + g.model.byteLength, 0),
+    externalFiles: graphs.reduce((s, g) => s + g.externalData.length, 0),
   };
 }

@@ -87,3 +87,21 @@ export function memoryProblem(spec: ModelSpec, g: GraphShape, p: PassShape, limi
   const tips = [lo > 0 ? `fewer tokens (up to about ${lo.toLocaleString('en-US')} fit)` : 'a smaller model', limits.backend === 'wasm' ? 'WebGPU' : null, 'a smaller model'];
   return `${(p.tokens + (p.past ?? 0)).toLocaleString('en-US')} tokens need ${what}. Try ${[...new Set(tips.filter(Boolean))].join(', or ')}.`;
 }
+
+/** The pass a WebGPU model is split for (layersPerSegment): its longest planned input and the queue budget. */
+export const WEBGPU_SEGMENT_PLAN = { tokens: 4096, bytes: 2 * 2 ** 30 };
+
+/**
+ * Layers per onnxruntime session on WebGPU. Its WebGPU EP records a whole run without waiting for the
+ * GPU, and a buffer stays allocated while a queued command still uses it: every layer's [heads × S × S]
+ * buffers (scores, scaled, masked, softmax) are alive at once. For the 135M shape at 4,096 tokens that
+ * is over 70 GB, and the software adapter's GPU process died at 15 GB. A run per segment ends when the
+ * GPU has finished it (its output is read back), so only one segment's buffers are ever queued.
+ */
+export function layersPerSegment(spec: ModelSpec, g: Pick<GraphShape, 'attention' | 'computeDtype'>, plan = WEBGPU_SEGMENT_PLAN): number {
+  const el = g.computeDtype === 'fp16' ? 2 : 4;
+  const S = plan.tokens;
+  const scores = g.attention === 'explicit' ? 4 * spec.numHeads * S * S * 4 : 0;
+  const perLayer = scores + S * (3 * spec.intermediateSize + 4 * spec.hiddenSize) * el;
+  return Math.max(1, Math.min(spec.numLayers, Math.floor(plan.bytes / perLayer)));
+}

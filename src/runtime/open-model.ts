@@ -1,7 +1,8 @@
 import { loadCheckpoint, type Checkpoint } from '../model/checkpoint';
 import type { ModelSpec } from '../model/config';
 import { chooseComputeDtype, type ComputeDtypeOption } from '../model/compute-dtype';
-import { buildGraph, type BuiltGraph, type GraphOptions } from '../model/graph';
+import { buildGraph, buildSegments, summarizeGraphs, type BuiltGraph, type GraphOptions, type GraphSummary } from '../model/graph';
+import { layersPerSegment } from '../model/memory';
 import type { ModelSource, ReadProgress } from '../model/source';
 import { ChatTokenizer } from '../model/tokenizer';
 import { resolveWeights, type ModelWeights } from '../model/weights';
@@ -17,7 +18,8 @@ export interface LoadProgress {
 export interface OpenModel {
   checkpoint: Checkpoint;
   weights: ModelWeights;
-  graph: BuiltGraph;
+  /** What the session's graph computes; on WebGPU a model may run as several segments (model/memory.ts). */
+  graph: GraphSummary;
   session: ModelSession;
   tokenizer: ChatTokenizer;
 }
@@ -59,16 +61,21 @@ export async function openModel(source: ModelSource, options: OpenOptions = {}):
   const asked = typeof options.inspectLayers === 'function' ? options.inspectLayers(spec) : options.inspectLayers;
   const inspect = asked === 'all' ? Array.from({ length: spec.numLayers }, (_, l) => l) : asked;
   const graphOptions = { ...(inspect && { inspectLayers: inspect }), attention: options.attention ?? 'explicit', kvCache: options.kvCache ?? true };
-  let graph = buildGraph(spec, weights, { ...graphOptions, computeDtype: choice.dtype });
+  // WebGPU runs the model in segments (see layersPerSegment); the CPU backends run it whole.
+  let built: BuiltGraph[] = [];
+  const graphsFor = (computeDtype: BuiltGraph['computeDtype']) => (backend: Backend) => {
+    const options = { ...graphOptions, computeDtype };
+    built = backend === 'webgpu' ? buildSegments(spec, weights, options, layersPerSegment(spec, options)) : [buildGraph(spec, weights, options)];
+    return built;
+  };
   progress?.({ stage: 'session' });
-  let session = await ModelSession.create(graph, spec, { prefer, dtypeReason: choice.reason, webgpu: gpu });
+  let session = await ModelSession.create(graphsFor(choice.dtype), spec, { prefer, dtypeReason: choice.reason, webgpu: gpu });
   if (option === 'auto' && choice.dtype === 'fp16' && session.report.backend !== 'webgpu') {
     // fp16 was chosen for a WebGPU adapter that then failed: wasm runs the fp32 graph instead.
     await session.release();
     const fp32 = chooseComputeDtype('auto', { weightDtypes: dtypes, webgpu: false, adapterHasF16: null });
-    graph = buildGraph(spec, weights, { ...graphOptions, computeDtype: fp32.dtype });
     const prior = session.report.fallbackReason ? [session.report.fallbackReason] : [];
-    session = await ModelSession.create(graph, spec, { prefer: ['wasm'], dtypeReason: fp32.reason, priorReasons: prior });
+    session = await ModelSession.create(graphsFor(fp32.dtype), spec, { prefer: ['wasm'], dtypeReason: fp32.reason, priorReasons: prior });
   }
-  return { checkpoint, weights, graph, session, tokenizer };
+  return { checkpoint, weights, graph: summarizeGraphs(built), session, tokenizer };
 }

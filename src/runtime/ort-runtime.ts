@@ -5,9 +5,9 @@
  */
 import type * as Ort from 'onnxruntime-web';
 import type { ModelSpec } from '../model/config';
-import type { BuiltGraph } from '../model/graph';
+import { summarizeGraphs, type BuiltGraph, type GraphSummary } from '../model/graph';
 import { memoryProblem, WASM_LIMITS, type BackendLimits } from '../model/memory';
-import { INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName } from '../model/graph-io';
+import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName } from '../model/graph-io';
 import { ropeTables } from '../model/rope';
 
 /** 'native' is onnxruntime-node (Node only, for the bench's CPU reference); the app uses webgpu and wasm. */
@@ -89,6 +89,8 @@ export interface BackendReport {
   limits: BackendLimits;
   /** wasm: the CPU threads ORT runs on (1 when the page cannot share memory); null elsewhere. */
   threads: number | null;
+  /** onnxruntime sessions the model runs as, one per segment of layers (1: the whole graph). */
+  segments: number;
 }
 
 export interface ForwardRequest {
@@ -199,23 +201,36 @@ function serial<T>(task: () => Promise<T>): Promise<T> {
   return run;
 }
 
-/** A built graph loaded into onnxruntime, with the backend that runs it. */
+/** One onnxruntime session: a whole graph, or one segment of the model's layers. */
+interface Part {
+  session: Ort.InferenceSession;
+  layers: [number, number];
+  inspectLayers: number[];
+}
+
+/**
+ * A built graph loaded into onnxruntime, with the backend that runs it. A model split into segments
+ * (model/memory.ts layersPerSegment) is one session per segment, run in order: each hands its hidden
+ * state to the next, so a caller sees one forward pass either way.
+ */
 export class ModelSession {
   private constructor(
     private readonly ort: typeof Ort,
-    private readonly session: Ort.InferenceSession,
+    private readonly parts: Part[],
     readonly spec: ModelSpec,
-    readonly graph: Pick<BuiltGraph, 'inspectLayers' | 'outputNames' | 'kvCache' | 'computeDtype' | 'attention'>,
+    readonly graph: Pick<GraphSummary, 'inspectLayers' | 'outputNames' | 'kvCache' | 'computeDtype' | 'attention' | 'segments'>,
     readonly report: BackendReport,
   ) {}
 
   /**
-   * Creates the session. In the browser, WebGPU is tried first (with a one-token warm-up run, since
-   * some failures only show at the first run) and wasm is used when it fails; in Node, wasm.
+   * Creates the session(s). In the browser, WebGPU is tried first (with a one-token warm-up run, since
+   * some failures only show at the first run) and wasm is used when it fails; in Node, wasm. `graph` may
+   * depend on the backend (WebGPU gets a model split into segments, wasm the whole graph).
    */
-  static async create(graph: BuiltGraph, spec: ModelSpec, options: SessionOptions = {}): Promise<ModelSession> {
+  static async create(graph: BuiltGraph | BuiltGraph[] | ((backend: Backend) => BuiltGraph[]), spec: ModelSpec, options: SessionOptions = {}): Promise<ModelSession> {
     const ort = await loadOrt();
     const reasons: string[] = [...(options.priorReasons ?? [])];
+    const graphsFor = (b: Backend) => (typeof graph === 'function' ? graph(b) : Array.isArray(graph) ? graph : [graph]);
     let adapterHasF16: boolean | null = null;
     let maxBufferBytes: number | null = null;
     for (const backend of options.prefer ?? defaultBackends()) {
@@ -228,36 +243,42 @@ export class ModelSession {
         adapterHasF16 = found.hasF16;
         maxBufferBytes = found.maxBufferBytes;
       }
-      let session: Ort.InferenceSession | null = null;
+      const parts: Part[] = [];
       try {
+        const graphs = graphsFor(backend);
         let sessionOrt = ort;
-        if (backend === 'native') {
-          if (!isNode) throw new Error('the native runtime exists in Node only');
-          ({ ort: sessionOrt, session } = await createNative(graph, options.profile));
-        } else {
-          session = await serial(() =>
-            ort.InferenceSession.create(graph.model, {
-              executionProviders: [backend],
-              ...(options.profile && { enableProfiling: true }),
-              externalData: graph.externalData.map((f) => ({ path: f.path, data: f.data })),
-            }),
-          );
+        for (const g of graphs) {
+          let session: Ort.InferenceSession;
+          if (backend === 'native') {
+            if (!isNode) throw new Error('the native runtime exists in Node only');
+            ({ ort: sessionOrt, session } = await createNative(g, options.profile));
+          } else {
+            session = await serial(() =>
+              ort.InferenceSession.create(g.model, {
+                executionProviders: [backend],
+                ...(options.profile && { enableProfiling: true }),
+                externalData: g.externalData.map((f) => ({ path: f.path, data: f.data })),
+              }),
+            );
+          }
+          parts.push({ session, layers: g.layers, inspectLayers: g.inspectLayers });
         }
+        const summary = summarizeGraphs(graphs);
         const report: BackendReport = {
           backend,
           fallbackReason: reasons.length ? reasons.join('; ') : null,
           adapterHasF16,
-          computeDtype: graph.computeDtype,
-          dtypeReason: options.dtypeReason ?? `${graph.computeDtype}: asked for`,
+          computeDtype: summary.computeDtype,
+          dtypeReason: options.dtypeReason ?? `${summary.computeDtype}: asked for`,
           limits: backend === 'webgpu' ? { backend, totalBytes: null, maxBufferBytes } : backend === 'native' ? { backend, totalBytes: null, maxBufferBytes: null } : WASM_LIMITS,
           threads: backend === 'wasm' ? (ort.env.wasm.numThreads ?? 1) : null,
+          segments: parts.length,
         };
-        const created = new ModelSession(sessionOrt, session, spec, graph, report);
+        const created = new ModelSession(sessionOrt, parts, spec, summary, report);
         if (backend === 'webgpu') await created.forward({ ids: [0], layers: [] });
         return created;
       } catch (e) {
-        const failed = session;
-        if (failed) await serial(() => failed.release()).catch(() => undefined);
+        for (const p of parts) await serial(() => p.session.release()).catch(() => undefined);
         reasons.push(`${backend} failed: ${(e as Error).message}`);
       }
     }
@@ -280,13 +301,15 @@ export class ModelSession {
     const P = req.past?.length ?? 0;
     if ((req.past || req.keepCache) && !this.graph.kvCache) throw new Error('this graph was built without a KV cache (buildGraph kvCache: true)');
     const layers = req.layers ?? this.graph.inspectLayers;
+    for (const l of layers) {
+      if (!this.graph.inspectLayers.includes(l)) throw new RangeError(`layer ${l} is not an output of this graph (built for ${this.graph.inspectLayers.join(', ')})`);
+    }
     // Refuse, with what to do instead, a pass that would exhaust the backend's memory (a crash otherwise).
     const problem = memoryProblem(spec, this.graph, { tokens: S, past: P, attnRows: aEnd - aStart, fetchedLayers: layers.length, perHead: req.perHead === true, logitRows: req.skipLogits ? 0 : lEnd - lStart }, this.report.limits);
     if (problem) throw new MemoryLimitError(problem);
     const { cos, sin } = ropeTables(spec, S, P);
     const scalar = (v: number) => new ort.Tensor('int64', BigInt64Array.from([BigInt(v)]), [1]);
-    const feeds: Record<string, Ort.Tensor> = {
-      [INPUT.ids]: new ort.Tensor('int64', BigInt64Array.from(req.ids, (i) => BigInt(i)), [1, S]),
+    const common: Record<string, Ort.Tensor> = {
       [INPUT.cos]: new ort.Tensor('float32', Float32Array.from(cos), [S, spec.headDim]),
       [INPUT.sin]: new ort.Tensor('float32', Float32Array.from(sin), [S, spec.headDim]),
       [INPUT.attnStart]: scalar(aStart),
@@ -294,25 +317,30 @@ export class ModelSession {
       [INPUT.logitStart]: scalar(lStart),
       [INPUT.logitEnd]: scalar(lEnd),
     };
-    if (this.graph.kvCache) {
-      // No past: empty [1, kv, 0, head_dim] tensors, so one graph serves whole passes and decoding.
-      for (let l = 0; l < spec.numLayers; l++) {
-        for (const name of [pastKeyName(l), pastValueName(l)]) {
-          const given = req.past?.tensors.get(name) as Ort.Tensor | undefined;
-          feeds[name] = given ?? (this.graph.computeDtype === 'fp16' ? new ort.Tensor('float16', new Uint16Array(0), [1, spec.numKvHeads, 0, spec.headDim]) : new ort.Tensor('float32', new Float32Array(0), [1, spec.numKvHeads, 0, spec.headDim]));
+    const emptyPast = () => (this.graph.computeDtype === 'fp16' ? new ort.Tensor('float16', new Uint16Array(0), [1, spec.numKvHeads, 0, spec.headDim]) : new ort.Tensor('float32', new Float32Array(0), [1, spec.numKvHeads, 0, spec.headDim]));
+    const out: Record<string, Ort.Tensor> = {};
+    let hidden: Ort.Tensor | null = null;
+    for (const [i, part] of this.parts.entries()) {
+      const last = i === this.parts.length - 1;
+      const feeds: Record<string, Ort.Tensor> = { ...common };
+      if (part.layers[0] === 0) feeds[INPUT.ids] = new ort.Tensor('int64', BigInt64Array.from(req.ids, (id) => BigInt(id)), [1, S]);
+      else feeds[INPUT.hidden] = hidden!;
+      if (this.graph.kvCache) {
+        // No past: empty [1, kv, 0, head_dim] tensors, so one graph serves whole passes and decoding.
+        for (let l = part.layers[0]; l < part.layers[1]; l++) {
+          for (const name of [pastKeyName(l), pastValueName(l)]) feeds[name] = (req.past?.tensors.get(name) as Ort.Tensor | undefined) ?? emptyPast();
         }
       }
+      const mine = layers.filter((l) => part.inspectLayers.includes(l));
+      const fetches = [
+        ...(last ? (req.skipLogits ? [] : [LOGITS]) : [HIDDEN_OUT]),
+        ...mine.flatMap((l) => (req.perHead ? [attnRowsName(l), attnMeanName(l)] : [attnMeanName(l)])),
+      ];
+      if (req.keepCache) for (let l = part.layers[0]; l < part.layers[1]; l++) fetches.push(presentKeyName(l), presentValueName(l));
+      if (fetches.length === 0) fetches.push(LOGITS); // ORT needs at least one output
+      Object.assign(out, await part.session.run(feeds, fetches));
+      if (!last) hidden = out[HIDDEN_OUT]!;
     }
-    for (const l of layers) {
-      if (!this.graph.inspectLayers.includes(l)) throw new RangeError(`layer ${l} is not an output of this graph (built for ${this.graph.inspectLayers.join(', ')})`);
-    }
-    const fetches = [
-      ...(req.skipLogits ? [] : [LOGITS]),
-      ...layers.flatMap((l) => (req.perHead ? [attnRowsName(l), attnMeanName(l)] : [attnMeanName(l)])),
-    ];
-    if (req.keepCache) for (let l = 0; l < spec.numLayers; l++) fetches.push(presentKeyName(l), presentValueName(l));
-    if (fetches.length === 0) fetches.push(LOGITS); // ORT needs at least one output
-    const out = await this.session.run(feeds, fetches);
     const data = (name: string) => {
       const t = out[name];
       if (!t) throw new Error(`the session did not return ${name}`);
@@ -337,11 +365,15 @@ export class ModelSession {
 
   /** Ends onnxruntime's profiler (sessions created with `profile`), which writes out its events. */
   endProfiling(): Promise<void> {
-    return serial(async () => this.session.endProfiling());
+    return serial(async () => {
+      for (const p of this.parts) await p.session.endProfiling();
+    });
   }
 
   async release(): Promise<void> {
     // Queued: a release during a run would corrupt that run.
-    await serial(() => this.session.release());
+    await serial(async () => {
+      for (const p of this.parts) await p.session.release();
+    });
   }
 }

@@ -65,7 +65,9 @@ describe('the graph in Chromium, WebGPU and wasm, against the float64 reference'
         // The last positions again, one token at a time from the KV cache.
         const V = ckpt.spec.vocabSize;
         const dDecode = maxAbsDiff(got.decodeLogits, ref.logits.subarray((IDS.length - got.decodeSteps) * V));
-        console.log(`  ${got.attention} attention; max |Δ| logits ${dLogits.toExponential(2)}, attention ${dAttn.toExponential(2)}, decode logits ${dDecode.toExponential(2)}, forward ${got.ms.toFixed(0)} ms`);
+        // WebGPU runs one session per layer here (model/memory.ts layersPerSegment), handing the hidden state on.
+        expect(got.segments).toBe(backend === 'webgpu' ? ckpt.spec.numLayers : 1);
+        console.log(`  ${got.attention} attention, ${got.segments} segment(s); max |Δ| logits ${dLogits.toExponential(2)}, attention ${dAttn.toExponential(2)}, decode logits ${dDecode.toExponential(2)}, forward ${got.ms.toFixed(0)} ms`);
         expect(dLogits).toBeLessThanOrEqual(TOL);
         expect(dDecode).toBeLessThanOrEqual(TOL);
         expect(dAttn).toBeLessThanOrEqual(TOL);

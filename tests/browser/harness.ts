@@ -17,6 +17,8 @@ export interface HarnessResult {
   mean: number[];
   ms: number;
   attention: 'explicit' | 'fused';
+  /** onnxruntime sessions the model ran as (WebGPU splits it into segments of layers). */
+  segments: number;
   /** Logits of the last `decodeSteps` positions, computed one token at a time from the KV cache. */
   decodeLogits: number[];
   decodeSteps: number;
@@ -40,7 +42,7 @@ async function run(base: string, repo: string, prefer: Backend[], ids: number[])
   return {
     backend: r.backend, fallbackReason: r.fallbackReason, adapterHasF16: r.adapterHasF16, dtypeReason: r.dtypeReason,
     logits: Array.from(out.logits!.data), perHead: Array.from(att.perHead!), mean: Array.from(att.mean), ms,
-    attention: m.graph.attention, decodeLogits, decodeSteps: steps,
+    attention: m.graph.attention, segments: r.segments, decodeLogits, decodeSteps: steps,
   };
 }
 
@@ -49,7 +51,7 @@ await configureRuntime({});
 document.getElementById('status')!.textContent = 'ready';
 
 /** For `npm run bench:browser`: median ms of an inspection pass and of a plain forward per length. */
-async function bench(base: string, repo: string, prefer: Backend[], lengths: number[], repeats: number, plainToo = true): Promise<{ backend: Backend; threads: number | null; rows: { tokens: number; inspect: number; plain: number | null }[] }> {
+async function bench(base: string, repo: string, prefer: Backend[], lengths: number[], repeats: number, plainToo = true): Promise<{ backend: Backend; threads: number | null; segments: number; rows: { tokens: number; inspect: number; plain: number | null }[] }> {
   const m = await openModel(urlSource(base, repo), { prefer });
   const V = m.checkpoint.spec.vocabSize;
   // repeats 0: one cold run, no warm-up (shader compilation included), for runs too slow to repeat.
@@ -66,8 +68,8 @@ async function bench(base: string, repo: string, prefer: Backend[], lengths: num
     const plain = plainToo ? await time(() => m.session.forward({ ids, layers: [] })) : null;
     rows.push({ tokens: n, inspect, plain });
   }
-  const { backend, threads } = m.session.report;
+  const { backend, threads, segments } = m.session.report;
   await m.session.release();
-  return { backend, threads, rows };
+  return { backend, threads, segments, rows };
 }
 (window as unknown as { harness: { bench: typeof bench } }).harness.bench = bench;

@@ -74,6 +74,8 @@ describe('the inspector, used as a person would', () => {
     await page.getByTestId('fresh-note').waitFor({ timeout: 150_000 });
     timings.push(`start → demo model's own figures: ${Date.now() - t0} ms`);
     expect(await page.getByTestId('backend').textContent()).toBe('WebGPU');
+    // On WebGPU each of the demo's 2 layers is its own session (model/memory.ts layersPerSegment).
+    expect(await page.getByTestId('segments').textContent()).toMatch(/^2 onnxruntime sessions of up to 1 layer,/);
     expect(await page.getByTestId('fresh-note').textContent()).toContain('on WebGPU');
     expectClose(await shownFigures(page, 'full'), cli.full!);
     await page.getByTestId('rounds-chart').waitFor();

@@ -23,6 +23,7 @@ export function ModelSummary() {
         <dt>compute</dt><dd>{report.dtypeReason}</dd>
         {report.threads !== null && <><dt>threads</dt><dd data-testid="threads">{report.threads}{report.threads === 1 ? ' (this page cannot share memory between threads, or the machine has one core)' : ''}</dd></>}
         <dt>attention</dt><dd>{info.attention}</dd>
+        {report.segments > 1 && <><dt>segments</dt><dd data-testid="segments">{report.segments} onnxruntime sessions of up to {Math.ceil(spec.numLayers / report.segments)} layer{spec.numLayers === report.segments ? '' : 's'}, run one after the other, so the GPU never holds more than one segment's attention buffers</dd></>}
         <dt>run on</dt>
         <dd>
           <select aria-label="backend" value={backend} disabled={loading} onChange={(e) => void setBackend(e.target.value as 'auto' | 'wasm')}>
