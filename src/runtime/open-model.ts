@@ -31,7 +31,8 @@ export interface OpenOptions extends Omit<GraphOptions, 'computeDtype' | 'inspec
   /**
    * Layers not inspected: 'fused' runs GroupQueryAttention. Default 'explicit': on wasm `npm run bench`
    * measured onnxruntime's CPU GroupQueryAttention 2–4× slower, and on Chromium's software WebGPU
-   * adapter its logits were off by up to 2.6 from the reference (explicit attention is within 2e-5).
+   * adapter (subgroup size 4) every query row after the fourth is wrong once a pass has 32 tokens or more
+   * (explicit attention is within 2e-5).
    */
   attention?: 'explicit' | 'fused';
   /** Default true: past/present key-values, so generation runs one token per step. */
