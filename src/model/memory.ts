@@ -43,12 +43,17 @@ export function estimatePass(spec: ModelSpec, g: GraphShape, p: PassShape): Memo
   const weights = parameterCount(spec) * el;
   const scores = H * S * T * 4;
   const explicitLayers = g.attention === 'explicit' ? spec.numLayers : g.inspectLayers.length;
-  const perLayer = (explicitLayers > 0 ? 3 * scores : scores) + S * (3 * spec.intermediateSize + 4 * spec.hiddenSize) * el;
+  const perLayer = (explicitLayers > 0 ? 3 * scores : scores) + layerActivations(spec, S, el);
   const cache = 2 * spec.numLayers * spec.numKvHeads * T * spec.headDim * el;
   const fetched = p.fetchedLayers * p.attnRows * T * 4 * (p.perHead ? H + 1 : 1) + p.logitRows * spec.vocabSize * 4;
   const activations = perLayer + cache + fetched;
   const largestTensor = Math.max(scores, spec.vocabSize * spec.hiddenSize * el, p.logitRows * spec.vocabSize * 4);
   return { weights, activations, largestTensor, total: weights + activations };
+}
+
+/** One layer's activations besides the attention scores: the MLP's three and the residual stream's four [S × width] tensors. */
+function layerActivations(spec: ModelSpec, S: number, el: number): number {
+  return S * (3 * spec.intermediateSize + 4 * spec.hiddenSize) * el;
 }
 
 export interface BackendLimits {
@@ -102,6 +107,6 @@ export function layersPerSegment(spec: ModelSpec, g: Pick<GraphShape, 'attention
   const el = g.computeDtype === 'fp16' ? 2 : 4;
   const S = plan.tokens;
   const scores = g.attention === 'explicit' ? 4 * spec.numHeads * S * S * 4 : 0;
-  const perLayer = scores + S * (3 * spec.intermediateSize + 4 * spec.hiddenSize) * el;
+  const perLayer = scores + layerActivations(spec, S, el);
   return Math.max(1, Math.min(spec.numLayers, Math.floor(plan.bytes / perLayer)));
 }

@@ -1,7 +1,7 @@
 import { loadCheckpoint, type Checkpoint } from '../model/checkpoint';
 import type { ModelSpec } from '../model/config';
 import { chooseComputeDtype, type ComputeDtypeOption } from '../model/compute-dtype';
-import { buildGraph, buildSegments, summarizeGraphs, type BuiltGraph, type GraphOptions, type GraphSummary } from '../model/graph';
+import { buildGraph, buildSegments, type BuiltGraph, type GraphOptions, type GraphSummary } from '../model/graph';
 import { layersPerSegment } from '../model/memory';
 import type { ModelSource, ReadProgress } from '../model/source';
 import { ChatTokenizer } from '../model/tokenizer';
@@ -63,11 +63,9 @@ export async function openModel(source: ModelSource, options: OpenOptions = {}):
   const inspect = asked === 'all' ? Array.from({ length: spec.numLayers }, (_, l) => l) : asked;
   const graphOptions = { ...(inspect && { inspectLayers: inspect }), attention: options.attention ?? 'explicit', kvCache: options.kvCache ?? true };
   // WebGPU runs the model in segments (see layersPerSegment); the CPU backends run it whole.
-  let built: BuiltGraph[] = [];
   const graphsFor = (computeDtype: BuiltGraph['computeDtype']) => (backend: Backend) => {
     const options = { ...graphOptions, computeDtype };
-    built = backend === 'webgpu' ? buildSegments(spec, weights, options, layersPerSegment(spec, options)) : [buildGraph(spec, weights, options)];
-    return built;
+    return backend === 'webgpu' ? buildSegments(spec, weights, options, layersPerSegment(spec, options)) : [buildGraph(spec, weights, options)];
   };
   progress?.({ stage: 'session' });
   let session = await ModelSession.create(graphsFor(choice.dtype), spec, { prefer, dtypeReason: choice.reason, webgpu: gpu });
@@ -78,5 +76,5 @@ export async function openModel(source: ModelSource, options: OpenOptions = {}):
     const prior = session.report.fallbackReason ? [session.report.fallbackReason] : [];
     session = await ModelSession.create(graphsFor(fp32.dtype), spec, { prefer: ['wasm'], dtypeReason: fp32.reason, priorReasons: prior });
   }
-  return { checkpoint, weights, graph: summarizeGraphs(built), session, tokenizer };
+  return { checkpoint, weights, graph: session.graph, session, tokenizer };
 }

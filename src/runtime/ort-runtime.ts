@@ -218,7 +218,7 @@ export class ModelSession {
     private readonly ort: typeof Ort,
     private readonly parts: Part[],
     readonly spec: ModelSpec,
-    readonly graph: Pick<GraphSummary, 'inspectLayers' | 'outputNames' | 'kvCache' | 'computeDtype' | 'attention' | 'segments'>,
+    readonly graph: GraphSummary,
     readonly report: BackendReport,
   ) {}
 
