@@ -319,12 +319,11 @@ export class ModelSession {
     };
     const emptyPast = () => (this.graph.computeDtype === 'fp16' ? new ort.Tensor('float16', new Uint16Array(0), [1, spec.numKvHeads, 0, spec.headDim]) : new ort.Tensor('float32', new Float32Array(0), [1, spec.numKvHeads, 0, spec.headDim]));
     const out: Record<string, Ort.Tensor> = {};
-    let hidden: Ort.Tensor | null = null;
     for (const [i, part] of this.parts.entries()) {
       const last = i === this.parts.length - 1;
       const feeds: Record<string, Ort.Tensor> = { ...common };
       if (part.layers[0] === 0) feeds[INPUT.ids] = new ort.Tensor('int64', BigInt64Array.from(req.ids, (id) => BigInt(id)), [1, S]);
-      else feeds[INPUT.hidden] = hidden!;
+      else feeds[INPUT.hidden] = out[HIDDEN_OUT]!; // the previous segment's
       if (this.graph.kvCache) {
         // No past: empty [1, kv, 0, head_dim] tensors, so one graph serves whole passes and decoding.
         for (let l = part.layers[0]; l < part.layers[1]; l++) {
@@ -339,7 +338,6 @@ export class ModelSession {
       if (req.keepCache) for (let l = part.layers[0]; l < part.layers[1]; l++) fetches.push(presentKeyName(l), presentValueName(l));
       if (fetches.length === 0) fetches.push(LOGITS); // ORT needs at least one output
       Object.assign(out, await part.session.run(feeds, fetches));
-      if (!last) hidden = out[HIDDEN_OUT]!;
     }
     const data = (name: string) => {
       const t = out[name];
