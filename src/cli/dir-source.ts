@@ -1,24 +1,58 @@
-import { readFile, stat } from 'node:fs/promises';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ModelError } from '../model/errors';
-import type { ModelSource } from '../model/source';
+import type { ModelSource, SourceFile } from '../model/source';
 
-/** A model folder on disk (Node only). */
+/** Reads [start, end) of a file on disk: no size limit (Node's readFile refuses files over 2 GiB). */
+function readRange(path: string, start: number, end: number): Uint8Array {
+  const out = new Uint8Array(end - start);
+  const fd = openSync(path, 'r');
+  try {
+    let at = 0;
+    while (at < out.byteLength) {
+      const n = readSync(fd, out, at, Math.min(out.byteLength - at, 1 << 30), start + at);
+      if (n === 0) throw new Error(`file ended at byte ${start + at}`);
+      at += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return out;
+}
+
+/** A model folder on disk (Node only), read by ranges: a tensor is read when it is needed. */
 export function dirSource(dir: string): ModelSource {
   return {
     label: dir,
-    async read(file, onProgress) {
+    async open(file) {
       const path = join(dir, file);
+      let size: number;
       try {
-        const info = await stat(path);
+        const info = statSync(path);
         if (!info.isFile()) throw new ModelError(file, `${path} is not a file`);
+        size = info.size;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw e;
       }
-      const bytes = new Uint8Array(await readFile(path));
-      onProgress?.({ file, loaded: bytes.byteLength, total: bytes.byteLength });
-      return bytes;
+      const readSync = (start: number, end: number) => {
+        try {
+          return readRange(path, start, end);
+        } catch (e) {
+          throw new ModelError(file, `cannot be read: ${(e as Error).message}`);
+        }
+      };
+      const f: SourceFile = {
+        name: file,
+        size,
+        async read(start, end, onProgress) {
+          const bytes = readSync(start, end);
+          onProgress?.(bytes.byteLength);
+          return bytes;
+        },
+        readSync,
+      };
+      return f;
     },
   };
 }

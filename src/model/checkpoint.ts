@@ -1,62 +1,88 @@
 import { normalizeConfig, type ModelSpec } from './config';
 import { ModelError } from './errors';
-import { parseSafetensors, type TensorInfo } from './safetensors';
-import { parseJsonFile, readRequired, type ModelSource, type ReadProgress } from './source';
+import { readSafetensorsHeader, type TensorInfo } from './safetensors';
+import { parseJsonFile, readRequired, readWhole, type ModelSource, type ReadProgress } from './source';
+import { fileRange, type TensorBytes } from './tensor-bytes';
 
 export const INDEX_FILE = 'model.safetensors.index.json';
 export const SINGLE_FILE = 'model.safetensors';
 
-export interface StoredTensor extends TensorInfo {
+export interface StoredTensor extends Omit<TensorInfo, 'start' | 'end'> {
   /** The safetensors file it came from (for messages). */
   file: string;
+  /** Its bytes, read only when the runtime (or the reference) asks for them. */
+  data: TensorBytes;
 }
 
-/** A checkpoint in memory: the normalized spec, the raw config, and every tensor by HF name. */
+/**
+ * A checkpoint as its headers describe it: the normalized spec, the raw config, and every tensor by
+ * HF name, with its bytes still in the files. Reading it costs the JSON files and a few KB of
+ * safetensors headers, so memory can be planned before any weight is fetched.
+ */
 export interface Checkpoint {
   spec: ModelSpec;
   config: Record<string, unknown>;
   tensors: Map<string, StoredTensor>;
   /** The dtypes present among the weights, e.g. ['BF16']. */
   dtypes: string[];
+  /** The weights files and their sizes in bytes. */
+  weightFiles: { name: string; size: number }[];
   source: string;
 }
 
+/** A shard name from the index must name a file in the model folder itself, not a path out of it. */
+function checkShardName(shard: string, tensor: string): void {
+  if (!/^[\w.-]+$/.test(shard) || shard === '.' || shard === '..') {
+    throw new ModelError(INDEX_FILE, `shard "${shard.slice(0, 80)}" is not a file name in the model folder`, `weight_map.${tensor}`);
+  }
+}
+
 /**
- * Reads config.json and the weights (`model.safetensors`, or the shards listed by
- * `model.safetensors.index.json`) from any ModelSource.
+ * Reads config.json and the safetensors headers (`model.safetensors`, or the shards listed by
+ * `model.safetensors.index.json`) from any ModelSource. `onProgress` also reports the weights' reads
+ * when the runtime makes them later, per file.
  */
 export async function loadCheckpoint(source: ModelSource, onProgress?: (p: ReadProgress) => void): Promise<Checkpoint> {
   const config = parseJsonFile('config.json', await readRequired(source, 'config.json', onProgress));
   const spec = normalizeConfig(config);
   const tensors = new Map<string, StoredTensor>();
-  const add = (file: string, bytes: Uint8Array, only?: Set<string>) => {
-    for (const [name, t] of parseSafetensors(file, bytes)) {
+  const weightFiles: { name: string; size: number }[] = [];
+  const add = async (file: string, only?: Set<string>) => {
+    const f = await source.open(file);
+    if (!f) throw new ModelError(file, only ? `is missing from ${source.label} (${INDEX_FILE} names it)` : `is missing from ${source.label} (and there is no ${INDEX_FILE} for a sharded checkpoint)`);
+    weightFiles.push({ name: file, size: f.size });
+    let loaded = 0;
+    const onRead = (n: number) => {
+      loaded += n;
+      onProgress?.({ file, loaded, total: f.size });
+    };
+    for (const [name, t] of await readSafetensorsHeader(file, f)) {
       if (only && !only.has(name)) continue;
-      tensors.set(name, { ...t, file });
+      if (tensors.has(name)) throw new ModelError(file, `holds ${name} a second time (also in ${tensors.get(name)!.file})`, name);
+      tensors.set(name, { name, dtype: t.dtype, shape: t.shape, file, data: fileRange(f, t.start, t.end, onRead) });
     }
   };
-  const indexBytes = await source.read(INDEX_FILE, onProgress);
+  const indexBytes = await readWhole(source, INDEX_FILE, onProgress);
   if (indexBytes) {
     const index = parseJsonFile(INDEX_FILE, indexBytes);
     const map = index.weight_map;
-    if (typeof map !== 'object' || map === null) throw new ModelError(INDEX_FILE, 'has no weight_map object', 'weight_map');
+    if (typeof map !== 'object' || map === null || Array.isArray(map)) throw new ModelError(INDEX_FILE, 'has no weight_map object', 'weight_map');
     const byShard = new Map<string, Set<string>>();
     for (const [name, shard] of Object.entries(map as Record<string, unknown>)) {
       if (typeof shard !== 'string') throw new ModelError(INDEX_FILE, 'shard name must be a string', `weight_map.${name}`);
+      checkShardName(shard, name);
       if (!byShard.has(shard)) byShard.set(shard, new Set());
       byShard.get(shard)!.add(name);
     }
     for (const [shard, names] of byShard) {
-      add(shard, await readRequired(source, shard, onProgress), names);
+      await add(shard, names);
       for (const n of names) {
-        if (!tensors.has(n)) throw new ModelError(shard, `does not contain ${n}, which ${INDEX_FILE} places there`, n);
+        if (tensors.get(n)?.file !== shard) throw new ModelError(shard, `does not contain ${n}, which ${INDEX_FILE} places there`, n);
       }
     }
   } else {
-    const single = await source.read(SINGLE_FILE, onProgress);
-    if (!single) throw new ModelError(SINGLE_FILE, `is missing from ${source.label} (and there is no ${INDEX_FILE} for a sharded checkpoint)`);
-    add(SINGLE_FILE, single);
+    await add(SINGLE_FILE);
   }
   const dtypes = [...new Set([...tensors.values()].map((t) => t.dtype))].sort();
-  return { spec, config, tensors, dtypes, source: source.label };
+  return { spec, config, tensors, dtypes, weightFiles, source: source.label };
 }

@@ -45,7 +45,8 @@ export function f32ToBf16(value: number): number {
 export function toFloat32(dtype: 'F32' | 'F16' | 'BF16', bytes: Uint8Array): Float32Array {
   if (dtype === 'F32') return new Float32Array(bytes.slice().buffer);
   const n = bytes.byteLength / 2;
-  const u16 = new Uint16Array(bytes.slice().buffer);
+  // A view when aligned (one tensor of a file read by ranges usually is), else a copy.
+  const u16 = bytes.byteOffset % 2 === 0 ? new Uint16Array(bytes.buffer, bytes.byteOffset, n) : new Uint16Array(bytes.slice().buffer);
   const out = new Float32Array(n);
   if (dtype === 'BF16') {
     const u32 = new Uint32Array(out.buffer);

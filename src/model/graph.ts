@@ -3,6 +3,7 @@ import type { StoredTensor } from './checkpoint';
 import type { ComputeDtype } from './compute-dtype';
 import { toFloat16Bytes, toFloat32 } from './dtype';
 import { ModelError } from './errors';
+import { mapBytes } from './tensor-bytes';
 import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName } from './graph-io';
 import { DT, FloatAttr, GraphBuilder, type ExternalFile } from './onnx-builder';
 import type { LayerWeights, ModelWeights } from './weights';
@@ -85,16 +86,18 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   const weight = (t: StoredTensor): string => {
     const known = stored.get(t.name);
     if (known) return known;
+    const n = t.shape.reduce((a, b) => a * b, 1);
     let value: string;
     if (half) {
       storage.add(t.dtype === 'F16' ? 'F16 weights used as is' : `${t.dtype} weights narrowed to fp16`);
-      value = g.external(t.name, DT.FLOAT16, t.shape, toFloat16Bytes(t.dtype, t.bytes));
+      const data = t.dtype === 'F16' ? t.data : mapBytes(t.data, 2 * n, (raw) => toFloat16Bytes(t.dtype, raw));
+      value = g.external(t.name, DT.FLOAT16, t.shape, data);
     } else if (t.dtype === 'F16') {
       storage.add('F16 weights stored as fp16, cast to fp32 at load');
-      value = g.op('Cast', [g.external(`${t.name}.f16`, DT.FLOAT16, t.shape, t.bytes)], { to: DT.FLOAT });
+      value = g.op('Cast', [g.external(`${t.name}.f16`, DT.FLOAT16, t.shape, t.data)], { to: DT.FLOAT });
     } else {
       storage.add(t.dtype === 'BF16' ? 'BF16 weights widened to fp32' : 'F32 weights');
-      const data = t.dtype === 'F32' ? t.bytes : new Uint8Array(toFloat32(t.dtype, t.bytes).buffer);
+      const data = t.dtype === 'F32' ? t.data : mapBytes(t.data, 4 * n, (raw) => new Uint8Array(toFloat32(t.dtype, raw).buffer));
       value = g.external(t.name, DT.FLOAT, t.shape, data);
     }
     stored.set(t.name, value);

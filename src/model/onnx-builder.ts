@@ -1,4 +1,5 @@
 import onnxProto from 'onnx-proto';
+import type { TensorBytes } from './tensor-bytes';
 
 const { onnx } = onnxProto;
 export type NodeProto = onnxProto.onnx.INodeProto;
@@ -15,10 +16,10 @@ export class FloatAttr {
 
 type Attr = number | number[] | string | FloatAttr;
 
-/** Bytes of an external-data file the session needs: `{ path, data }` as onnxruntime expects. */
+/** An external-data file the session needs: its path in the graph, and its bytes, read when the runtime asks. */
 export interface ExternalFile {
   path: string;
-  data: Uint8Array;
+  data: TensorBytes;
 }
 
 /**
@@ -74,7 +75,7 @@ export class GraphBuilder {
   }
 
   /** A weight stored as external data: the graph keeps only its name, shape and file reference. */
-  external(name: string, dataType: number, dims: number[], data: Uint8Array): string {
+  external(name: string, dataType: number, dims: number[], data: TensorBytes): string {
     const path = `w${this.externalFiles.length}.bin`;
     this.externalFiles.push({ path, data });
     this.initializers.push(

@@ -2,6 +2,7 @@ import type { ModelSpec } from './config';
 import { toFloat32 } from './dtype';
 import type { StoredTensor } from './checkpoint';
 import { ropeTables } from './rope';
+import { readBytes } from './tensor-bytes';
 import type { ModelWeights } from './weights';
 
 /**
@@ -18,8 +19,12 @@ export interface ReferenceOutput {
 
 type Mat = Float64Array;
 
-function f64(t: StoredTensor): Float64Array {
-  return Float64Array.from(toFloat32(t.dtype, t.bytes));
+/** Every tensor the weights name, read and widened to float64 (the reference runs tiny models only). */
+async function loadValues(w: ModelWeights): Promise<Map<StoredTensor, Float64Array>> {
+  const all = [w.embed, w.norm, w.lmHead, ...w.layers.flatMap((L) => Object.values(L) as StoredTensor[])];
+  const out = new Map<StoredTensor, Float64Array>();
+  for (const t of all) if (!out.has(t)) out.set(t, Float64Array.from(toFloat32(t.dtype, await readBytes(t.data))));
+  return out;
 }
 
 /** y[s, o] = sum_i x[s, i] * w[o, i] (+ b[o]): an nn.Linear with HF's [out, in] weight. */
@@ -63,7 +68,9 @@ function applyRope(x: Mat, seq: number, heads: number, d: number, cos: Float64Ar
   }
 }
 
-export function referenceForward(spec: ModelSpec, w: ModelWeights, ids: number[], inspectLayer = spec.numLayers - 1): ReferenceOutput {
+export async function referenceForward(spec: ModelSpec, w: ModelWeights, ids: number[], inspectLayer = spec.numLayers - 1): Promise<ReferenceOutput> {
+  const values = await loadValues(w);
+  const f64 = (t: StoredTensor) => values.get(t)!;
   const S = ids.length;
   const D = spec.hiddenSize;
   const H = spec.numHeads;

@@ -8,35 +8,49 @@ export interface TensorInfo {
   name: string;
   dtype: SafetensorsDtype;
   shape: number[];
-  /** The tensor's bytes, a view into the file (no copy). */
-  bytes: Uint8Array;
+  /** Where its bytes are in the file: [start, end), absolute. */
+  start: number;
+  end: number;
 }
 
 /** Headers above this are not weights files; refuse before allocating. */
 const MAX_HEADER = 100 * 1024 * 1024;
 
+/** Bytes per element of a dtype we read. */
+export function dtypeBytes(d: SafetensorsDtype): number {
+  return BYTES[d];
+}
+
 /**
- * Parses a .safetensors file: 8-byte little-endian header length, a JSON header
- * `{name: {dtype, shape, data_offsets: [begin, end]}}`, then the data. Every size the header claims
- * is checked against the file, so a truncated or lying file fails here with its name, not later as NaN.
+ * Reads a .safetensors file's header (a few KB, by two ranged reads: the 8-byte little-endian header
+ * length, then the JSON `{name: {dtype, shape, data_offsets: [begin, end]}}`). The data is not read.
+ * Every size the header claims is checked against the file size, so a truncated or lying file fails
+ * here with its name, before any weight is fetched.
  */
-export function parseSafetensors(file: string, data: Uint8Array): Map<string, TensorInfo> {
-  if (data.byteLength < 8) throw new ModelError(file, `file is ${data.byteLength} bytes, too short for a safetensors header`);
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const headerLen = Number(view.getBigUint64(0, true));
-  if (headerLen > MAX_HEADER || 8 + headerLen > data.byteLength) {
-    throw new ModelError(file, `header length ${headerLen} exceeds the file size ${data.byteLength} (truncated or not safetensors)`);
+export async function readSafetensorsHeader(file: string, f: { size: number; read(start: number, end: number): Promise<Uint8Array> }): Promise<Map<string, TensorInfo>> {
+  if (f.size < 8) throw new ModelError(file, `file is ${f.size} bytes, too short for a safetensors header`);
+  const lenBytes = await f.read(0, 8);
+  const headerLen = Number(new DataView(lenBytes.buffer, lenBytes.byteOffset, 8).getBigUint64(0, true));
+  if (headerLen > MAX_HEADER || 8 + headerLen > f.size) {
+    throw new ModelError(file, `header length ${headerLen} exceeds the file size ${f.size} (truncated or not safetensors)`);
   }
-  let header: Record<string, unknown>;
+  return parseHeader(file, await f.read(8, 8 + headerLen), f.size);
+}
+
+function parseHeader(file: string, headerBytes: Uint8Array, fileSize: number): Map<string, TensorInfo> {
+  let header: unknown;
   try {
-    header = JSON.parse(new TextDecoder().decode(data.subarray(8, 8 + headerLen)));
+    header = JSON.parse(new TextDecoder().decode(headerBytes));
   } catch (e) {
     throw new ModelError(file, `header is not valid JSON (${(e as Error).message})`);
   }
-  const body = data.subarray(8 + headerLen);
+  if (typeof header !== 'object' || header === null || Array.isArray(header)) throw new ModelError(file, 'header is not a JSON object of tensors');
+  const dataStart = 8 + headerBytes.byteLength;
+  const dataBytes = fileSize - dataStart;
   const tensors = new Map<string, TensorInfo>();
   for (const [name, raw] of Object.entries(header)) {
     if (name === '__metadata__') continue;
+    if (typeof raw !== 'object' || raw === null) throw new ModelError(file, 'tensor entry is not an object', name);
     const entry = raw as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
     const dtype = entry.dtype;
     if (dtype !== 'F32' && dtype !== 'F16' && dtype !== 'BF16') {
@@ -55,12 +69,24 @@ export function parseSafetensors(file: string, data: Uint8Array): Map<string, Te
     if (end - begin !== expected) {
       throw new ModelError(file, `data_offsets span ${end - begin} bytes but ${dtype}${JSON.stringify(shape)} needs ${expected}`, name);
     }
-    if (end > body.byteLength) {
-      throw new ModelError(file, `data ends at byte ${end} but the file holds ${body.byteLength} bytes of data (truncated)`, name);
+    if (end > dataBytes) {
+      throw new ModelError(file, `data ends at byte ${end} but the file holds ${dataBytes} bytes of data (truncated)`, name);
     }
-    tensors.set(name, { name, dtype, shape: shape as number[], bytes: body.subarray(begin, end) });
+    tensors.set(name, { name, dtype, shape: shape as number[], start: dataStart + begin, end: dataStart + end });
   }
   return tensors;
+}
+
+/** A whole safetensors file already in memory: its tensors with their bytes (tests rewrite checkpoints with it). */
+export function parseSafetensors(file: string, data: Uint8Array): Map<string, TensorInfo & { bytes: Uint8Array }> {
+  if (data.byteLength < 8) throw new ModelError(file, `file is ${data.byteLength} bytes, too short for a safetensors header`);
+  const headerLen = Number(new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(0, true));
+  if (headerLen > MAX_HEADER || 8 + headerLen > data.byteLength) {
+    throw new ModelError(file, `header length ${headerLen} exceeds the file size ${data.byteLength} (truncated or not safetensors)`);
+  }
+  const out = new Map<string, TensorInfo & { bytes: Uint8Array }>();
+  for (const [name, t] of parseHeader(file, data.subarray(8, 8 + headerLen), data.byteLength)) out.set(name, { ...t, bytes: data.subarray(t.start, t.end) });
+  return out;
 }
 
 /** Serializes tensors as safetensors (tests write their own checkpoints with it). */

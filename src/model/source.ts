@@ -3,101 +3,123 @@ import { ModelError } from './errors';
 export interface ReadProgress {
   file: string;
   loaded: number;
-  /** Total bytes when known (Content-Length, File.size). */
+  /** Total bytes when known (Content-Length, File.size, the tensors' sizes). */
   total: number | null;
 }
 
 /**
+ * One file of a model, opened for ranged reads: weights are read a tensor at a time, never whole, so
+ * no file size limit applies and no file is held in memory twice.
+ */
+export interface SourceFile {
+  readonly name: string;
+  readonly size: number;
+  /** Bytes [start, end). */
+  read(start: number, end: number, onProgress?: (loaded: number) => void): Promise<Uint8Array>;
+  /** The same, synchronously, where the source can (a file on disk): the runtime then reads a tensor only when onnxruntime copies it in. */
+  readSync?(start: number, end: number): Uint8Array;
+}
+
+/**
  * Where a model's files come from: a folder on disk (Node, see cli/dir-source.ts), files a person
- * dropped or picked, or a base URL laid out like the Hub. One interface, so loading is one code path.
+ * dropped or picked, a base URL, or the Hub. One interface, so loading is one code path.
  */
 export interface ModelSource {
   /** Shown in messages: the folder, the URL, "dropped files". */
   readonly label: string;
-  /** The file's bytes, or null when the source has no such file. */
-  read(file: string, onProgress?: (p: ReadProgress) => void): Promise<Uint8Array | null>;
+  /** The file opened for ranged reads, or null when the source has no such file. */
+  open(file: string): Promise<SourceFile | null>;
+  /** Sizes of the source's files when it can list them before reading (the Hub's metadata), for the memory plan. */
+  sizes?(): Promise<Map<string, number>>;
 }
 
-/** Files a person dropped or picked in the browser (or any Blob-like), matched by base name. */
-export function fileListSource(files: Iterable<{ name: string; arrayBuffer(): Promise<ArrayBuffer>; size: number }>, label = 'dropped files'): ModelSource {
-  const byName = new Map<string, { name: string; arrayBuffer(): Promise<ArrayBuffer>; size: number }>();
+/** A whole small file (JSON, a template), or null when the source has none. */
+export async function readWhole(source: ModelSource, file: string, onProgress?: (p: ReadProgress) => void): Promise<Uint8Array | null> {
+  const f = await source.open(file);
+  if (!f) return null;
+  let last = -1;
+  const bytes = await f.read(0, f.size, (loaded) => onProgress?.({ file, loaded: (last = loaded), total: f.size }));
+  if (last !== bytes.byteLength) onProgress?.({ file, loaded: bytes.byteLength, total: f.size });
+  return bytes;
+}
+
+/** Reads a required small file or throws naming it and the source. */
+export async function readRequired(source: ModelSource, file: string, onProgress?: (p: ReadProgress) => void): Promise<Uint8Array> {
+  const bytes = await readWhole(source, file, onProgress);
+  if (!bytes) throw new ModelError(file, `is missing from ${source.label}`);
+  return bytes;
+}
+
+interface BlobLike {
+  name: string;
+  size: number;
+  slice(start: number, end: number): { arrayBuffer(): Promise<ArrayBuffer> };
+}
+
+/** Files a person dropped or picked in the browser (or any Blob-like), matched by base name; read by Blob.slice. */
+export function fileListSource(files: Iterable<BlobLike>, label = 'dropped files'): ModelSource {
+  const byName = new Map<string, BlobLike>();
   for (const f of files) byName.set(f.name.split('/').pop()!, f);
   return {
     label,
-    async read(file, onProgress) {
+    async open(file) {
       const f = byName.get(file);
       if (!f) return null;
-      const bytes = new Uint8Array(await f.arrayBuffer());
-      onProgress?.({ file, loaded: bytes.byteLength, total: f.size });
-      return bytes;
+      return {
+        name: file,
+        size: f.size,
+        async read(start, end, onProgress) {
+          const bytes = new Uint8Array(await f.slice(start, end).arrayBuffer());
+          onProgress?.(bytes.byteLength);
+          return bytes;
+        },
+      };
+    },
+    async sizes() {
+      return new Map([...byName].map(([name, f]) => [name, f.size]));
     },
   };
 }
 
 /**
- * A Hub-style URL: `{base}/{repo}/resolve/{revision}/{file}`. With base "https://huggingface.co" a
- * Hub id works when there is network; tests point base at a local server.
+ * A plain folder URL (`{base}/{file}`) whose files are known in advance, e.g. the embedded demo model
+ * served by the app: files outside the list are absent without a request (a dev server's HTML fallback
+ * cannot pose as a missing file). Each file is fetched whole once, then served from memory.
  */
-export function urlSource(base: string, repo: string, revision = 'main', fetchImpl: typeof fetch = fetch): ModelSource {
-  const root = `${base.replace(/\/+$/, '')}/${repo}/resolve/${revision}`;
-  return { label: root, read: (file, onProgress) => fetchFile(`${root}/${file}`, file, fetchImpl, onProgress) };
+export function folderUrlSource(base: string, files: readonly string[], label = base, fetchImpl: typeof fetch = fetch): ModelSource {
+  const root = base.replace(/\/+$/, '');
+  return {
+    label,
+    async open(file) {
+      if (!files.includes(file)) return null;
+      return wholeFile(file, await fetchWhole(`${root}/${file}`, file, fetchImpl));
+    },
+  };
 }
 
-/** Fetches one file, streaming progress; null on 404; errors name the file and the URL. */
-async function fetchFile(url: string, file: string, fetchImpl: typeof fetch, onProgress?: (p: ReadProgress) => void): Promise<Uint8Array | null> {
+/** A file already in memory, served by ranges. */
+export function wholeFile(name: string, bytes: Uint8Array): SourceFile {
+  return {
+    name,
+    size: bytes.byteLength,
+    async read(start, end, onProgress) {
+      onProgress?.(end - start);
+      return bytes.subarray(start, end);
+    },
+    readSync: (start, end) => bytes.subarray(start, end),
+  };
+}
+
+/** Fetches one file whole; errors name the file and the URL. */
+export async function fetchWhole(url: string, file: string, fetchImpl: typeof fetch): Promise<Uint8Array> {
   let res: Response;
   try {
     res = await fetchImpl(url);
   } catch (e) {
     throw new ModelError(file, `could not fetch ${url} (${(e as Error).message})`);
   }
-  if (res.status === 404) return null;
   if (!res.ok) throw new ModelError(file, `fetching ${url} failed: HTTP ${res.status}`);
-  const lenHeader = res.headers.get('content-length');
-  const total = lenHeader ? Number(lenHeader) : null;
-  if (!res.body) {
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    onProgress?.({ file, loaded: bytes.byteLength, total });
-    return bytes;
-  }
-  const chunks: Uint8Array[] = [];
-  let loaded = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    loaded += value.byteLength;
-    onProgress?.({ file, loaded, total });
-  }
-  if (total !== null && loaded !== total) throw new ModelError(file, `download ended after ${loaded} of ${total} bytes`);
-  const out = new Uint8Array(loaded);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
-
-/**
- * A plain folder URL (`{base}/{file}`) whose files are known in advance, e.g. the embedded demo model
- * served by the app: files outside the list are absent without a request (a dev server's HTML fallback
- * cannot pose as a missing file).
- */
-export function folderUrlSource(base: string, files: readonly string[], label = base, fetchImpl: typeof fetch = fetch): ModelSource {
-  const root = base.replace(/\/+$/, '');
-  return {
-    label,
-    read: (file, onProgress) => (files.includes(file) ? fetchFile(`${root}/${file}`, file, fetchImpl, onProgress) : Promise.resolve(null)),
-  };
-}
-
-/** Reads a required file or throws naming it and the source. */
-export async function readRequired(source: ModelSource, file: string, onProgress?: (p: ReadProgress) => void): Promise<Uint8Array> {
-  const bytes = await source.read(file, onProgress);
-  if (!bytes) throw new ModelError(file, `is missing from ${source.label}`);
-  return bytes;
+  return new Uint8Array(await res.arrayBuffer());
 }
 
 /** Parses a JSON file, reporting line:column of a syntax error. */

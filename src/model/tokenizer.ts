@@ -1,7 +1,7 @@
 import { Template } from '@huggingface/jinja';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { ModelError } from './errors';
-import { parseJsonFile, readRequired, type ModelSource } from './source';
+import { parseJsonFile, readRequired, readWhole, type ModelSource } from './source';
 
 export type Role = 'system' | 'user' | 'assistant';
 export interface ChatMessage {
@@ -64,7 +64,7 @@ export class ChatTokenizer {
   static async load(source: ModelSource): Promise<ChatTokenizer> {
     const json = parseJsonFile('tokenizer.json', await readRequired(source, 'tokenizer.json'));
     const config = parseJsonFile(CONFIG, await readRequired(source, CONFIG));
-    const jinja = config.chat_template ? null : await source.read('chat_template.jinja');
+    const jinja = config.chat_template ? null : await readWhole(source, 'chat_template.jinja');
     return ChatTokenizer.fromJson(json, config, jinja ? new TextDecoder().decode(jinja) : undefined);
   }
 

@@ -9,6 +9,7 @@ import { summarizeGraphs, type BuiltGraph, type GraphSummary } from '../model/gr
 import { memoryProblem, WASM_LIMITS, type BackendLimits } from '../model/memory';
 import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName } from '../model/graph-io';
 import { ropeTables } from '../model/rope';
+import { deferredExternalData } from './external-data';
 
 /** 'native' is onnxruntime-node (Node only, for the bench's CPU reference); the app uses webgpu and wasm. */
 export type Backend = 'webgpu' | 'wasm' | 'native';
@@ -32,7 +33,8 @@ async function createNative(graph: BuiltGraph, profile: ProfileOption | undefine
   const dir = await fs.mkdtemp(join(tmpdir(), 'inertia-lens-native-'));
   try {
     await fs.writeFile(join(dir, 'model.onnx'), graph.model);
-    for (const f of graph.externalData) await fs.writeFile(join(dir, f.path), f.data);
+    // One tensor at a time: read, written, dropped.
+    for (const f of graph.externalData) await fs.writeFile(join(dir, f.path), (await f.data.prepare())());
     const profiling = profile ? { enableProfiling: true, profileFilePrefix: profile.filePrefix } : {};
     return { ort, session: await ort.InferenceSession.create(join(dir, 'model.onnx'), { executionProviders: ['cpu'], ...profiling }) };
   } finally {
@@ -253,11 +255,12 @@ export class ModelSession {
             if (!isNode) throw new Error('the native runtime exists in Node only');
             ({ ort: sessionOrt, session } = await createNative(g, options.profile));
           } else {
+            const externalData = await deferredExternalData(g.externalData);
             session = await serial(() =>
               ort.InferenceSession.create(g.model, {
                 executionProviders: [backend],
                 ...(options.profile && { enableProfiling: true }),
-                externalData: g.externalData.map((f) => ({ path: f.path, data: f.data })),
+                externalData,
               }),
             );
           }

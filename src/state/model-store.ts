@@ -56,7 +56,7 @@ interface ModelState {
   info: ModelInfo | null;
   forward: ForwardView | null;
   forwardError: string | null;
-  loadModel(source: ModelSource, ref?: ModelRef | null): Promise<void>;
+  loadModel(source: ModelSource | Promise<ModelSource>, ref?: ModelRef | null): Promise<void>;
   runForward(text: string, asChat: boolean): Promise<void>;
 }
 
@@ -66,7 +66,7 @@ const IDLE: LoadState = { status: 'idle', stage: null, file: null, loaded: 0, to
 let current: OpenModel | null = null;
 /** Only the newest load may land: a slower, older one (say the demo model at start-up) is dropped. */
 let latestLoad = 0;
-let lastLoad: { source: ModelSource; ref: ModelRef | null } | null = null;
+let lastLoad: { source: ModelSource | Promise<ModelSource>; ref: ModelRef | null } | null = null;
 
 /** Up to this size every layer is inspectable; above it only the final one (see loadModel). */
 export const ALL_LAYERS_MAX_PARAMETERS = 20_000_000;
@@ -93,7 +93,7 @@ export const useModelStore = create<ModelState>()((set, get) => ({
     const stale = () => id !== latestLoad;
     set({ load: { ...IDLE, status: 'loading', stage: 'download' } });
     try {
-      const opened = await openModel(source, {
+      const opened = await openModel(await source, {
         // Small models: every layer's attention is an output, so the layer selector needs no rebuild. Larger
         // ones inspect the final layer only, so the other layers run fused attention (no [S × S] scores).
         inspectLayers: (spec) => (parameterCount(spec) <= ALL_LAYERS_MAX_PARAMETERS ? 'all' : [spec.numLayers - 1]),

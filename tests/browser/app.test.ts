@@ -61,7 +61,7 @@ describe('the app, used as a person would', () => {
     await result.waitFor({ timeout: 60_000 });
     const tok = await ChatTokenizer.load(memorySource(good));
     const ids = tok.encode(tok.render([{ role: 'user', content: text }], true));
-    const ref = referenceForward(ckpt.spec, resolveWeights(ckpt.spec, ckpt), ids);
+    const ref = await referenceForward(ckpt.spec, resolveWeights(ckpt.spec, ckpt), ids);
     const V = ckpt.spec.vocabSize;
     const last = Array.from(ref.logits.subarray((ids.length - 1) * V));
     const top = last.map((l, id) => ({ id, l })).sort((a, b) => b.l - a.l).slice(0, 5).map((t) => String(t.id));
@@ -82,13 +82,14 @@ describe('the app, used as a person would', () => {
   });
 
   it('a model loaded once loads again offline, from the browser cache, by its link', async () => {
-    delete repos['acme/tiny-qwen2']; // the "Hub" no longer has it
+    app.hubOptions.offline = true; // the Hub can no longer be reached
     await page.goto(`${app.url}/?model=acme/tiny-qwen2&hub=${encodeURIComponent(app.hub)}`);
     const ckpt = await loadCheckpoint(memorySource(good));
     const params = [...ckpt.tensors.values()].reduce((n, t) => n + t.shape.reduce((a, b) => a * b, 1), 0);
     await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 }).toContain(params.toLocaleString('en-US'));
-    expect(await page.locator('dl.facts').textContent()).toContain('acme/tiny-qwen2/resolve/main');
-    repos['acme/tiny-qwen2'] = good;
+    expect(await page.locator('dl.facts').textContent()).toContain('acme/tiny-qwen2@');
+    expect(await page.locator('dl.facts').textContent()).toContain("offline: from this browser's cache");
+    app.hubOptions.offline = false;
   });
 
   it('loads files a person picks', async () => {

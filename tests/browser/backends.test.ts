@@ -59,7 +59,7 @@ describe('the graph in Chromium, WebGPU and wasm, against the float64 reference'
         // SwiftShader has no shader-f16: the half-precision checkpoints must still compute in fp32 there.
         expect(got.dtypeReason).toBe(backend === 'webgpu' ? 'fp32: the WebGPU adapter lacks shader-f16' : 'fp32: not running on WebGPU');
         const ckpt = await loadCheckpoint(memorySource(repos[repo]!));
-        const ref = referenceForward(ckpt.spec, resolveWeights(ckpt.spec, ckpt), IDS);
+        const ref = await referenceForward(ckpt.spec, resolveWeights(ckpt.spec, ckpt), IDS);
         const dLogits = maxAbsDiff(got.logits, ref.logits);
         const dAttn = maxAbsDiff(got.perHead, ref.attention);
         // The last positions again, one token at a time from the KV cache.

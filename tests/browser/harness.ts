@@ -2,7 +2,7 @@
  * Browser test harness: loads a model from a Hub-style URL with the app's own modules and runs one
  * forward pass on the backend asked for. The Node side compares the numbers with the float64 reference.
  */
-import { urlSource } from '../../src/model/source';
+import { hubSource, resolveHubRepo } from '../../src/model/hub-source';
 import { configureRuntime, type Backend } from '../../src/runtime/ort-runtime';
 import { openModel } from '../../src/runtime/open-model';
 import { benchIds, inspectionPass, medianMs } from '../../scripts/bench-shared';
@@ -25,7 +25,7 @@ export interface HarnessResult {
 }
 
 async function run(base: string, repo: string, prefer: Backend[], ids: number[]): Promise<HarnessResult> {
-  const m = await openModel(urlSource(base, repo), { prefer });
+  const m = await openModel(hubSource(await resolveHubRepo({ repo, revision: 'main', hubUrl: base })), { prefer });
   const t0 = performance.now();
   const out = await m.session.forward({ ids, attnRows: [0, ids.length], logitRows: [0, ids.length], perHead: true });
   const ms = performance.now() - t0;
@@ -52,7 +52,7 @@ document.getElementById('status')!.textContent = 'ready';
 
 /** For `npm run bench:browser`: median ms of an inspection pass and of a plain forward per length. */
 async function bench(base: string, repo: string, prefer: Backend[], lengths: number[], repeats: number, plainToo = true): Promise<{ backend: Backend; threads: number | null; segments: number; rows: { tokens: number; inspect: number; plain: number | null }[] }> {
-  const m = await openModel(urlSource(base, repo), { prefer });
+  const m = await openModel(hubSource(await resolveHubRepo({ repo, revision: 'main', hubUrl: base })), { prefer });
   const V = m.checkpoint.spec.vocabSize;
   // repeats 0: one cold run, no warm-up (shader compilation included), for runs too slow to repeat.
   const once = async (f: () => Promise<unknown>) => {

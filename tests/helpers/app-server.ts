@@ -1,10 +1,12 @@
 import { createServer, type ViteDevServer } from 'vite';
+import { hubHandler, type HubOptions, type TestRepo } from './hub-server';
 
 /**
  * The app's own Vite dev server (our vite.config.ts: ORT wasm from our own origin, cross-origin
- * isolation), plus a Hub-style route /hub/{repo}/resolve/{revision}/{file} over in-memory repos.
+ * isolation), plus a local Hub under /hub (tests/helpers/hub-server.ts) over in-memory repos.
  */
-export async function startAppServer(repos: Record<string, Map<string, Uint8Array>> = {}): Promise<{ url: string; hub: string; server: ViteDevServer }> {
+export async function startAppServer(repos: Record<string, Map<string, Uint8Array> | TestRepo> = {}, hubOptions: HubOptions = {}): Promise<{ url: string; hub: string; server: ViteDevServer; hubOptions: HubOptions }> {
+  let hub = '';
   const server = await createServer({
     // No HMR and no file watcher: an edit made while a test or a long bench runs must not reload its page.
     server: { port: 0, host: '127.0.0.1', hmr: false, watch: null },
@@ -13,23 +15,13 @@ export async function startAppServer(repos: Record<string, Map<string, Uint8Arra
       {
         name: 'test-hub',
         configureServer(s) {
-          s.middlewares.use('/hub/', (req, res) => {
-            const m = /^\/(.+)\/resolve\/([^/]+)\/(.+)$/.exec(req.url ?? '');
-            const bytes = m ? repos[m[1]!]?.get(decodeURIComponent(m[3]!)) : undefined;
-            if (!bytes) {
-              res.statusCode = 404;
-              res.end();
-              return;
-            }
-            res.setHeader('Content-Type', 'application/octet-stream');
-            res.setHeader('Content-Length', bytes.byteLength);
-            res.end(bytes);
-          });
+          s.middlewares.use('/hub', hubHandler(repos, () => hub, hubOptions));
         },
       },
     ],
   });
   await server.listen();
   const url = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
-  return { url, hub: `${url}/hub`, server };
+  hub = `${url}/hub`;
+  return { url, hub, server, hubOptions };
 }

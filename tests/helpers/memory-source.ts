@@ -3,7 +3,7 @@ import { fileListSource, type ModelSource } from '../../src/model/source';
 /** A ModelSource over in-memory files, through the same code path as files dropped in the browser. */
 export function memorySource(files: Map<string, Uint8Array>, label = 'test files'): ModelSource {
   return fileListSource(
-    [...files].map(([name, bytes]) => ({ name, size: bytes.byteLength, arrayBuffer: async () => bytes.slice().buffer })),
+    [...files].map(([name, bytes]) => ({ name, size: bytes.byteLength, slice: (a: number, b: number) => ({ arrayBuffer: async () => bytes.slice(a, b).buffer }) })),
     label,
   );
 }

@@ -21,7 +21,7 @@ describe('analysis on a real (tiny) model against the float64 reference', () => 
       const r = await analyzePolicy(model, conv, spec, { radius: 5 });
       const ids = r.tokens.map((t) => t.id);
       const { spec: s } = model.checkpoint;
-      const ref = referenceForward(s, model.weights, ids).attention; // [H, S, S]
+      const ref = (await referenceForward(s, model.weights, ids)).attention; // [H, S, S]
       const S = ids.length;
       const H = s.numHeads;
       const rows = Array.from({ length: r.query.end - r.query.start }, (_, i) => r.query.start + i);
@@ -75,7 +75,7 @@ describe('analysis on a real (tiny) model against the float64 reference', () => 
     const got = await greedyGenerate(model.session, prompt, { maxTokens: 3, stopIds: [] });
     const ids = [...prompt];
     for (const g of got) {
-      const logits = referenceForward(model.checkpoint.spec, model.weights, ids).logits.subarray((ids.length - 1) * 259);
+      const logits = (await referenceForward(model.checkpoint.spec, model.weights, ids)).logits.subarray((ids.length - 1) * 259);
       expect(g).toBe(logits.indexOf(Math.max(...logits)));
       ids.push(g);
     }

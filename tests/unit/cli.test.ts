@@ -35,7 +35,7 @@ describe('inertia-lens CLI', () => {
     const out = JSON.parse(stdout);
     const ckpt = await loadCheckpoint(dirSource(dir));
     const ids = (await ChatTokenizer.load(dirSource(dir))).encode(text);
-    const ref = referenceForward(ckpt.spec, resolveWeights(ckpt.spec, ckpt), ids);
+    const ref = await referenceForward(ckpt.spec, resolveWeights(ckpt.spec, ckpt), ids);
     const V = ckpt.spec.vocabSize;
     const last = Array.from(ref.logits.subarray((ids.length - 1) * V));
     const want = last.map((l, id) => ({ id, l })).sort((a, b) => b.l - a.l).slice(0, 3);

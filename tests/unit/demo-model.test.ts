@@ -38,7 +38,7 @@ describe('the embedded demo model', () => {
     console.log(`demo model: max |Δ| logits, ONNX graph vs train.py = ${d.toExponential(2)}`);
     expect(d).toBeLessThanOrEqual(1e-4);
     // and the float64 reference agrees with both
-    const ref = referenceForward(model.checkpoint.spec, model.weights, fx.ids).logits;
+    const ref = (await referenceForward(model.checkpoint.spec, model.weights, fx.ids)).logits;
     const V = model.checkpoint.spec.vocabSize;
     expect(maxAbsDiff(ref.subarray(fx.positions[0]! * V), fx.logits.flat())).toBeLessThanOrEqual(1e-4);
   });

@@ -45,7 +45,7 @@ describe('fp16 compute against the float64 reference on Node wasm', () => {
       const ids = Array.from({ length: S }, (_, i) => (i * 53 + 7) % 259);
       const out = await session.forward({ ids, attnRows: [0, S], logitRows: [0, S], perHead: true });
       await session.release();
-      const ref = referenceForward(ckpt.spec, weights, ids);
+      const ref = await referenceForward(ckpt.spec, weights, ids);
       const scale = Math.max(1, ...Array.from(ref.logits, Math.abs));
       expect(maxAbsDiff(out.logits!.data, ref.logits)).toBeLessThanOrEqual(4e-3 * scale);
       expect(maxAbsDiff(out.attention[0]!.perHead!, ref.attention)).toBeLessThanOrEqual(1e-2);

@@ -39,7 +39,7 @@ describe('ONNX graph vs float64 reference on Node wasm', () => {
       const ids = Array.from({ length: S }, (_, i) => (i * 37 + 11) % spec.vocabSize);
       const out = await session.forward({ ids, attnRows: [0, S], logitRows: [0, S], perHead: true });
       for (const layer of layers) {
-        const ref = referenceForward(spec, weights, ids, layer);
+        const ref = await referenceForward(spec, weights, ids, layer);
         const att = out.attention.find((a) => a.layer === layer)!;
         const dAttn = maxAbsDiff(att.perHead!, ref.attention);
         if (layer === spec.numLayers - 1) {
@@ -98,7 +98,7 @@ describe('fused attention (GroupQueryAttention) and the KV cache vs float64 refe
       const S = 23;
       const V = spec.vocabSize;
       const ids = Array.from({ length: S }, (_, i) => (i * 37 + 11) % V);
-      const ref = referenceForward(spec, weights, ids, last);
+      const ref = await referenceForward(spec, weights, ids, last);
       const whole = await session.forward({ ids, attnRows: [0, S], logitRows: [0, S], perHead: true });
       const dLogits = maxAbsDiff(whole.logits!.data, ref.logits);
       const dAttn = maxAbsDiff(whole.attention[0]!.perHead!, ref.attention);

@@ -21,7 +21,7 @@ describe('generation on the KV cache (demo model)', () => {
     const ids = [...prompt];
     const V = model.checkpoint.spec.vocabSize;
     for (let i = 0; i < 4; i++) {
-      const ref = referenceForward(model.checkpoint.spec, model.weights, ids);
+      const ref = await referenceForward(model.checkpoint.spec, model.weights, ids);
       const last = ref.logits.subarray((ids.length - 1) * V);
       let best = 0;
       for (let v = 1; v < V; v++) if (last[v]! > last[best]!) best = v;

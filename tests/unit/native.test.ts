@@ -20,7 +20,7 @@ describe('the native runtime (onnxruntime-node) against the float64 reference', 
     const S = 23;
     const V = spec.vocabSize;
     const ids = Array.from({ length: S }, (_, i) => (i * 37 + 11) % V);
-    const ref = referenceForward(spec, weights, ids);
+    const ref = await referenceForward(spec, weights, ids);
     const out = await session.forward({ ids, attnRows: [0, S], logitRows: [0, S], perHead: true });
     expect(maxAbsDiff(out.logits!.data, ref.logits)).toBeLessThanOrEqual(1e-4);
     expect(maxAbsDiff(out.attention[0]!.perHead!, ref.attention)).toBeLessThanOrEqual(1e-4);

@@ -32,12 +32,12 @@ describe('a model split into segments (one onnxruntime session per group of laye
       const out = await session.forward({ ids, attnRows: [0, S], logitRows: [0, S], perHead: true });
       let worst = 0;
       for (const layer of inspect) {
-        const ref = referenceForward(spec, weights, ids, layer);
+        const ref = await referenceForward(spec, weights, ids, layer);
         worst = Math.max(worst, maxAbsDiff(out.attention.find((a) => a.layer === layer)!.perHead!, ref.attention));
         if (layer === 2) worst = Math.max(worst, maxAbsDiff(out.logits!.data, ref.logits));
       }
       // Prefill, then one token at a time from the cache the segments return.
-      const ref = referenceForward(spec, weights, ids, 2);
+      const ref = await referenceForward(spec, weights, ids, 2);
       let step = await session.forward({ ids: ids.slice(0, 13), layers: [], keepCache: true });
       for (let t = 13; t < S; t++) {
         step = await session.forward({ ids: [ids[t]!], layers: [], keepCache: true, past: step.present! });

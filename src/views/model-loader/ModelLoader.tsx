@@ -1,15 +1,19 @@
 import { useState, type DragEvent } from 'react';
-import { fileListSource, urlSource } from '../../model/source';
-import { cachingFetch, forgetCachedModels } from '../../state/model-cache';
+import { hubSource, resolveHubRepo } from '../../model/hub-source';
+import type { ModelSource } from '../../model/source';
+import { fileListSource } from '../../model/source';
+import { forgetCachedModels, rangeCache } from '../../state/model-cache';
 import { useModelStore, type ModelRef } from '../../state/model-store';
 import { droppedFiles } from './dropped-files';
 import { LoadProgress } from './LoadProgress';
 
 export const HUB = 'https://huggingface.co';
 
-/** A Hub model, its files fetched through the browser's model cache. */
-export function hubSource(ref: ModelRef) {
-  return urlSource(ref.hub ?? HUB, ref.model, ref.revision, cachingFetch());
+/** A Hub model at its resolved commit, its reads kept in the browser's model cache. */
+export async function hubModelSource(ref: ModelRef): Promise<ModelSource> {
+  const hubRef = { repo: ref.model, revision: ref.revision, hubUrl: ref.hub };
+  const cache = rangeCache();
+  return hubSource(await resolveHubRepo(hubRef, { cache }), { cache });
 }
 
 /** Loads a model from a Hub id (+ revision), a Hub-style base URL, or a folder picked or dropped. */
@@ -38,7 +42,7 @@ export function ModelLoader() {
         onSubmit={(e) => {
           e.preventDefault();
           const ref = { model: repo.trim(), revision: revision.trim() || 'main', hub: base.trim() === HUB ? null : base.trim() };
-          if (ref.model) void loadModel(hubSource(ref), ref);
+          if (ref.model) void loadModel(hubModelSource(ref), ref);
         }}
       >
         <label>

@@ -4,7 +4,7 @@ import { EXAMPLES } from '../../state/examples';
 import { useInspector, type InspectorState } from '../../state/inspector-store';
 import { useModelStore, type ModelInfo } from '../../state/model-store';
 import { decodeView, encodeView, type ViewState } from '../../state/url-state';
-import { hubSource } from '../model-loader/ModelLoader';
+import { hubModelSource } from '../model-loader/ModelLoader';
 
 export function viewOf(s: InspectorState, info: ModelInfo | null): ViewState {
   const ref = info?.ref ?? { model: 'demo', revision: 'main', hub: null };
@@ -36,7 +36,7 @@ export function startFromUrl(): string[] {
   if (view.model === 'demo') void load(folderUrlSource(`${import.meta.env.BASE_URL}${DEMO_MODEL_PATH}`, DEMO_MODEL_FILES, DEMO_MODEL_LABEL), { model: 'demo', revision: 'main', hub: null });
   else {
     const ref = { model: view.model, revision: view.revision, hub: view.hub };
-    void load(hubSource(ref), ref);
+    void load(hubModelSource(ref), ref);
   }
   const write = () => {
     const s = useInspector.getState();

@@ -1,0 +1,55 @@
+import type { SourceFile } from './source';
+
+/**
+ * The bytes of one tensor, read when the runtime asks for them: a checkpoint never holds its weights,
+ * so a model is never in memory twice (file + widened copy) and no file size limit applies.
+ */
+export interface TensorBytes {
+  readonly byteLength: number;
+  /**
+   * Does the asynchronous part of the read (a download, a Blob read) and returns a synchronous producer
+   * of the bytes. A source that reads synchronously (a file on disk) holds nothing until it is called,
+   * and a widened copy exists only while the producer's result is in use.
+   */
+  prepare(): Promise<() => Uint8Array>;
+}
+
+export async function readBytes(t: TensorBytes): Promise<Uint8Array> {
+  return (await t.prepare())();
+}
+
+/** Bytes [start, end) of a model file. `onRead` counts the bytes actually fetched (for progress). */
+export function fileRange(f: SourceFile, start: number, end: number, onRead?: (bytes: number) => void): TensorBytes {
+  return {
+    byteLength: end - start,
+    async prepare() {
+      if (f.readSync) {
+        const readSync = f.readSync.bind(f);
+        return () => {
+          const bytes = readSync(start, end);
+          onRead?.(bytes.byteLength);
+          return bytes;
+        };
+      }
+      const bytes = await f.read(start, end);
+      onRead?.(bytes.byteLength);
+      return () => bytes;
+    },
+  };
+}
+
+/** `src` transformed (widened, narrowed) when it is produced, one tensor at a time. */
+export function mapBytes(src: TensorBytes, byteLength: number, fn: (raw: Uint8Array) => Uint8Array): TensorBytes {
+  return {
+    byteLength,
+    async prepare() {
+      const produce = await src.prepare();
+      return () => fn(produce());
+    },
+  };
+}
+
+/** Bytes already in memory (tests, small constants). */
+export function bytesOf(bytes: Uint8Array): TensorBytes {
+  return { byteLength: bytes.byteLength, prepare: async () => () => bytes };
+}

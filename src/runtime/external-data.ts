@@ -1,0 +1,38 @@
+import type { ExternalFile } from '../model/onnx-builder';
+
+/**
+ * onnxruntime-web copies an external-data file into the wasm heap (or uploads it to the GPU) when the
+ * session reads that initializer: its reader looks the mounted file up, checks `byteLength`, and copies
+ * `subarray(offset, offset + length)`; `loadFile` passes a Uint8Array through untouched (onnxruntime-web
+ * 1.30, lib/wasm/wasm-utils-load-file.ts and the EM_ASM reader in ort-wasm-*.mjs). Mounted as this view,
+ * a tensor is produced (read, widened) at that moment, so one tensor's copy exists at a time instead of
+ * every tensor's at once. The parity tests run every session through this path: a change in how
+ * onnxruntime reads mounted files fails them.
+ */
+class DeferredBytes extends Uint8Array {
+  readonly #size: number;
+  readonly #produce: () => Uint8Array;
+  constructor(size: number, produce: () => Uint8Array) {
+    super(0);
+    this.#size = size;
+    this.#produce = produce;
+  }
+  override get byteLength(): number {
+    return this.#size;
+  }
+  override subarray(start?: number, end?: number): Uint8Array<ArrayBuffer> {
+    const bytes = this.#produce();
+    if (bytes.byteLength !== this.#size) throw new Error(`external data produced ${bytes.byteLength} bytes, not ${this.#size}`);
+    return bytes.subarray(start, end) as Uint8Array<ArrayBuffer>;
+  }
+}
+
+/**
+ * The graph's external files, ready to mount: every asynchronous read done first (downloads, Blob
+ * reads), the bytes themselves produced when onnxruntime copies each one in.
+ */
+export async function deferredExternalData(files: ExternalFile[]): Promise<{ path: string; data: Uint8Array }[]> {
+  const out: { path: string; data: Uint8Array }[] = [];
+  for (const f of files) out.push({ path: f.path, data: new DeferredBytes(f.data.byteLength, await f.data.prepare()) });
+  return out;
+}
