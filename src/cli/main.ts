@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEMO_MODEL_PATH } from '../model/demo';
-import { parameterCount } from '../model/config';
+import { parameterCount } from '../model/weights';
 import type { ComputeDtypeOption } from '../model/compute-dtype';
 import { ModelError } from '../model/errors';
 import { openModel } from '../runtime/open-model';

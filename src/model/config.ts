@@ -1,13 +1,20 @@
+import { bool, CONFIG_FILE, has, num, object, posInt, positive, type Cfg } from './config-fields';
 import { ModelError } from './errors';
+import { parseRopeScaling, type Rope, type RopeScaling } from './rope-config';
 
-/** Families the graph builder knows, keyed by the config's `model_type`. */
-export type Family = 'llama' | 'qwen2' | 'qwen3';
-const FAMILIES: readonly Family[] = ['llama', 'qwen2', 'qwen3'];
+export type { Rope, RopeScaling };
 
-export type RopeScaling =
-  | { type: 'default' }
-  | { type: 'linear'; factor: number }
-  | { type: 'llama3'; factor: number; lowFreqFactor: number; highFreqFactor: number; originalMaxPositionEmbeddings: number };
+/** Families the graph builder knows, keyed by the config's `model_type`, each ported from its modeling_*.py. */
+export const FAMILIES = ['llama', 'mistral', 'qwen2', 'qwen3', 'granite', 'smollm3', 'olmo2', 'gemma3_text', 'phi3'] as const;
+export type Family = (typeof FAMILIES)[number];
+
+/** One decoder layer's attention: which rotary embedding (null: none, SmolLM3's NoPE layers) and its window. */
+export interface LayerSpec {
+  /** Index into ModelSpec.ropes, or null when this layer does not rotate q and k. */
+  rope: number | null;
+  /** Keys a query sees in a sliding-window layer, itself included (q − W < k ≤ q), or null: all earlier keys. */
+  window: number | null;
+}
 
 /**
  * The one normalized description of a checkpoint. Everything downstream (weights, graph, reference,
@@ -23,123 +30,228 @@ export interface ModelSpec {
   numKvHeads: number;
   headDim: number;
   rmsNormEps: number;
-  ropeTheta: number;
-  ropeScaling: RopeScaling;
   maxPositionEmbeddings: number;
   tieWordEmbeddings: boolean;
-  /** q/k/v projections carry a bias (Qwen2 always; Llama/Qwen3 when `attention_bias`). */
+  /** q/k/v projections carry a bias (Qwen2 always; others when `attention_bias`). */
   qkvBias: boolean;
-  /** o_proj carries a bias (Llama/Qwen3 `attention_bias`; never Qwen2). */
+  /** o_proj carries a bias (`attention_bias`; never Qwen2). */
   oBias: boolean;
   mlpBias: boolean;
-  /** Per-head RMSNorm of q and k before RoPE (Qwen3). */
-  qkNorm: boolean;
+  /** RMSNorm of q and k before RoPE: per head over head_dim (Qwen3, Gemma 3) or over the whole projection (OLMo 2). */
+  qkNorm: 'none' | 'head' | 'projection';
+  /**
+   * Where the layer norms sit. pre: input_layernorm before attention, post_attention_layernorm before the
+   * MLP (Llama). post: norms of each branch's output, inside the residual (OLMo 2). sandwich: both (Gemma 3).
+   */
+  norms: 'pre' | 'post' | 'sandwich';
+  /** Gemma's RMSNorm scales by (1 + weight): weights are stored zero-centred. */
+  normOffset: 0 | 1;
+  /** The MLP's gate activation: SiLU, or GELU with the tanh approximation (gelu_pytorch_tanh). */
+  activation: 'silu' | 'gelu_tanh';
+  /** Phi-3 stores q, k, v as one qkv_proj and gate, up as one gate_up_proj. */
+  fusedQkv: boolean;
+  fusedGateUp: boolean;
+  /** Multiplies q·kᵀ: head_dim^-½, Granite's attention_multiplier, Gemma's query_pre_attn_scalar^-½. */
+  attentionScale: number;
+  /** Multiplies the looked-up embeddings (Granite's embedding_multiplier; Gemma's √hidden in the checkpoint's dtype). */
+  embeddingScale: number;
+  /** Multiplies each branch's output before the residual add (Granite's residual_multiplier). */
+  residualScale: number;
+  /** Multiplies the logits (Granite: 1 / logits_scaling). */
+  logitScale: number;
+  /** Gemma's final_logit_softcapping: logits = c·tanh(logits / c); null: none. */
+  finalSoftcap: number | null;
+  ropes: Rope[];
+  layers: LayerSpec[];
   bosTokenId: number | null;
   eosTokenIds: number[];
+  /** What the normalization decided where a config is silent or differs from transformers' newest reading, for the model panel. */
+  notes: string[];
 }
 
-const FILE = 'config.json';
+/** Per-family architecture, from each modeling_*.py (notes on each: README, Models). */
+interface FamilyTraits {
+  qkvBias: (cfg: Cfg) => boolean;
+  oBias: (cfg: Cfg) => boolean;
+  qkNorm: ModelSpec['qkNorm'];
+  norms: ModelSpec['norms'];
+  tieDefault: boolean;
+  epsDefault: number;
+}
 
-function num(cfg: Record<string, unknown>, field: string, fallback?: number): number {
-  const v = cfg[field];
-  if (v === undefined || v === null) {
-    if (fallback !== undefined) return fallback;
-    throw new ModelError(FILE, 'is missing', field);
+const attentionBias = (cfg: Cfg) => bool(cfg, 'attention_bias', false);
+const LLAMA: FamilyTraits = { qkvBias: attentionBias, oBias: attentionBias, qkNorm: 'none', norms: 'pre', tieDefault: false, epsDefault: 1e-6 };
+const TRAITS: Record<Family, FamilyTraits> = {
+  llama: LLAMA,
+  granite: LLAMA,
+  // Mistral has no biases at all (modeling_mistral.py).
+  mistral: { ...LLAMA, qkvBias: () => false, oBias: () => false },
+  qwen2: { ...LLAMA, qkvBias: () => true, oBias: () => false },
+  qwen3: { ...LLAMA, qkNorm: 'head' },
+  smollm3: { ...LLAMA, tieDefault: true },
+  olmo2: { ...LLAMA, qkNorm: 'projection', norms: 'post', epsDefault: 1e-5 },
+  gemma3_text: { ...LLAMA, qkNorm: 'head', norms: 'sandwich', tieDefault: true },
+  phi3: { ...LLAMA, epsDefault: 1e-5 },
+};
+
+/** Rounds x to the nearest value of a dtype (round to nearest even), as a torch buffer cast to it. */
+function roundTo(x: number, dtype: string): number {
+  const f = Math.fround(x);
+  if (dtype === 'bfloat16') {
+    const u = new Uint32Array(new Float32Array([f]).buffer)[0]!;
+    return new Float32Array(new Uint32Array([((u + 0x7fff + ((u >>> 16) & 1)) >>> 16) << 16]).buffer)[0]!;
   }
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ModelError(FILE, `must be a number, got ${JSON.stringify(v)}`, field);
-  return v;
-}
-
-function posInt(cfg: Record<string, unknown>, field: string, fallback?: number): number {
-  const v = num(cfg, field, fallback);
-  if (!Number.isInteger(v) || v <= 0) throw new ModelError(FILE, `must be a positive integer, got ${v}`, field);
-  return v;
-}
-
-function ropeScaling(cfg: Record<string, unknown>): RopeScaling {
-  // Transformers ≥ 4.5x writes `rope_parameters` (type under `rope_type`); older configs `rope_scaling`.
-  const field = cfg.rope_scaling != null ? 'rope_scaling' : 'rope_parameters';
-  const raw = cfg[field] as Record<string, unknown> | null | undefined;
-  if (raw == null) return { type: 'default' };
-  if (typeof raw !== 'object') throw new ModelError(FILE, 'must be an object', field);
-  const type = raw.rope_type ?? raw.type ?? 'default';
-  const sub = (key: string, fallback?: number) => num(raw, key, fallback);
-  try {
-    if (type === 'default') return { type: 'default' };
-    if (type === 'linear') return { type: 'linear', factor: sub('factor') };
-    if (type === 'llama3') {
-      return {
-        type: 'llama3',
-        factor: sub('factor'),
-        lowFreqFactor: sub('low_freq_factor'),
-        highFreqFactor: sub('high_freq_factor'),
-        originalMaxPositionEmbeddings: sub('original_max_position_embeddings'),
-      };
-    }
-  } catch (e) {
-    if (e instanceof ModelError) throw new ModelError(FILE, e.detail, `${field}.${e.field}`);
-    throw e;
+  if (dtype === 'float16') {
+    const e = Math.floor(Math.log2(Math.abs(f)));
+    const step = 2 ** (e - 10);
+    return Math.round(f / step) * step;
   }
-  throw new ModelError(FILE, `rope type "${String(type)}" is not supported (default, linear, llama3 are)`, `${field}.rope_type`);
+  return f;
+}
+
+/** Layer i's kind from `layer_types` when the config lists it, else from the family's rule. */
+function layerTypes(cfg: Cfg, n: number, rule: (i: number) => 'sliding_attention' | 'full_attention'): ('sliding_attention' | 'full_attention')[] {
+  const given = cfg.layer_types;
+  if (given == null) return Array.from({ length: n }, (_, i) => rule(i));
+  if (!Array.isArray(given) || given.length !== n || !given.every((t) => t === 'sliding_attention' || t === 'full_attention')) {
+    throw new ModelError(CONFIG_FILE, `must list ${n} entries, each "sliding_attention" or "full_attention"`, 'layer_types');
+  }
+  return given;
 }
 
 /** Validates config.json and turns it into a ModelSpec, or throws a ModelError naming the field. */
-export function normalizeConfig(cfg: Record<string, unknown>): ModelSpec {
+export function normalizeConfig(cfg: Cfg): ModelSpec {
   const modelType = cfg.model_type;
-  if (typeof modelType !== 'string' || !FAMILIES.includes(modelType as Family)) {
-    throw new ModelError(FILE, `model_type ${JSON.stringify(modelType)} is not supported (${FAMILIES.join(', ')} are)`, 'model_type');
+  if (modelType === 'gemma3' && typeof cfg.text_config === 'object') {
+    throw new ModelError(CONFIG_FILE, 'is a Gemma 3 image-and-text model (model_type "gemma3"): load its text-only sibling (model_type "gemma3_text", e.g. gemma-3-1b-it)', 'model_type');
+  }
+  if (typeof modelType !== 'string' || !(FAMILIES as readonly string[]).includes(modelType)) {
+    throw new ModelError(CONFIG_FILE, `model_type ${JSON.stringify(modelType)?.slice(0, 60)} is not supported (${FAMILIES.join(', ')} are)`, 'model_type');
   }
   const family = modelType as Family;
-  const act = cfg.hidden_act ?? 'silu';
-  if (act !== 'silu') throw new ModelError(FILE, `activation ${JSON.stringify(act)} is not supported (silu is)`, 'hidden_act');
-  if (cfg.use_sliding_window === true) {
-    throw new ModelError(FILE, 'sliding-window attention is not supported yet', 'use_sliding_window');
-  }
-  const partial = cfg.partial_rotary_factor ?? (cfg.rope_parameters as Record<string, unknown> | undefined)?.partial_rotary_factor;
-  if (partial !== undefined && partial !== 1 && partial !== 1.0) {
-    throw new ModelError(FILE, `partial rotary embeddings (${String(partial)}) are not supported`, 'partial_rotary_factor');
-  }
+  const t = TRAITS[family];
+  const notes: string[] = [];
+  const actField = family === 'gemma3_text' && has(cfg, 'hidden_activation') ? 'hidden_activation' : 'hidden_act';
+  const act = cfg[actField] ?? (family === 'gemma3_text' ? 'gelu_pytorch_tanh' : 'silu');
+  const activation = act === 'silu' ? 'silu' : act === 'gelu_pytorch_tanh' && family === 'gemma3_text' ? 'gelu_tanh' : null;
+  if (!activation) throw new ModelError(CONFIG_FILE, `activation ${JSON.stringify(act)?.slice(0, 40)} is not supported (silu is; gelu_pytorch_tanh for Gemma 3)`, actField);
+
   const hiddenSize = posInt(cfg, 'hidden_size');
   const numHeads = posInt(cfg, 'num_attention_heads');
   const numKvHeads = posInt(cfg, 'num_key_value_heads', numHeads);
   if (numHeads % numKvHeads !== 0) {
-    throw new ModelError(FILE, `${numHeads} attention heads are not a multiple of ${numKvHeads} key/value heads`, 'num_key_value_heads');
+    throw new ModelError(CONFIG_FILE, `${numHeads} attention heads are not a multiple of ${numKvHeads} key/value heads`, 'num_key_value_heads');
   }
-  const headDim = posInt(cfg, 'head_dim', hiddenSize / numHeads);
-  if (headDim % 2 !== 0) throw new ModelError(FILE, `head_dim ${headDim} must be even for rotary embeddings`, 'head_dim');
-  const attentionBias = cfg.attention_bias === true;
-  const ropeParams = cfg.rope_parameters as Record<string, unknown> | undefined;
+  if (!has(cfg, 'head_dim') && hiddenSize % numHeads !== 0) {
+    throw new ModelError(CONFIG_FILE, `hidden_size ${hiddenSize} is not divisible by ${numHeads} heads, and there is no head_dim`, 'num_attention_heads');
+  }
+  // Phi-3's attention takes hidden / heads whatever head_dim says; the others read head_dim when given.
+  const headDim = family === 'phi3' ? hiddenSize / numHeads : posInt(cfg, 'head_dim', family === 'gemma3_text' ? 256 : hiddenSize / numHeads);
+  if (headDim % 2 !== 0) throw new ModelError(CONFIG_FILE, `head_dim ${headDim} must be even for rotary embeddings`, 'head_dim');
+  const numLayers = posInt(cfg, 'num_hidden_layers');
+  const maxPos = posInt(cfg, 'max_position_embeddings', 2048);
+
+  // Rotary embeddings: one for every layer, but Gemma 3 has a local one for its sliding layers.
+  const ropeParams = object(cfg, 'rope_parameters');
+  const nested = ropeParams !== null && ('full_attention' in ropeParams || 'sliding_attention' in ropeParams);
+  const partial = num(cfg, 'partial_rotary_factor', typeof ropeParams?.partial_rotary_factor === 'number' ? ropeParams.partial_rotary_factor : 1);
+  if (!(partial > 0 && partial <= 1)) throw new ModelError(CONFIG_FILE, `must be in (0, 1], got ${partial}`, 'partial_rotary_factor');
+  const rotaryDim = Math.floor(headDim * partial);
+  if (rotaryDim % 2 !== 0 || rotaryDim === 0) throw new ModelError(CONFIG_FILE, `head_dim ${headDim} × ${partial} = ${rotaryDim} rotary dims, which must be even and positive`, 'partial_rotary_factor');
+  const originalMax = family === 'phi3' && has(cfg, 'original_max_position_embeddings') ? posInt(cfg, 'original_max_position_embeddings') : null;
+  const scalingOf = (raw: Cfg | null, field: string) => parseRopeScaling(raw, field, { maxPos, originalMax, rotaryDim, aliasYarnToLongrope: family === 'phi3' });
+  const topScaling = () => {
+    const rs = object(cfg, 'rope_scaling');
+    if (rs) return scalingOf(rs, 'rope_scaling');
+    return scalingOf(ropeParams && !nested ? ropeParams : null, 'rope_parameters');
+  };
+  /** A rope base: the top-level field (old spelling), else the rope_parameters entry's rope_theta (new spelling), else the family's default. */
+  const theta = (field: string, params: Cfg | null, paramsField: string, fallback: number) =>
+    has(cfg, field) ? positive(cfg, field) : params && has(params, 'rope_theta') ? positive(params, 'rope_theta', undefined, `${paramsField}.`) : fallback;
+  const ropes: Rope[] = [];
+  let localRope: number | null = null;
+  if (family === 'gemma3_text') {
+    const full = nested ? (ropeParams!.full_attention as Cfg) ?? null : null;
+    const local = nested ? (ropeParams!.sliding_attention as Cfg) ?? null : null;
+    ropes.push({ theta: theta('rope_theta', full, 'rope_parameters.full_attention', 1_000_000), rotaryDim, scaling: object(cfg, 'rope_scaling') ? topScaling() : scalingOf(full, 'rope_parameters.full_attention') });
+    // Sliding layers: rope_local_base_freq, never scaled (modeling_gemma3.py).
+    ropes.push({ theta: theta('rope_local_base_freq', local, 'rope_parameters.sliding_attention', 10_000), rotaryDim, scaling: { type: 'default' } });
+    localRope = 1;
+  } else {
+    const fallback = family === 'smollm3' ? 2_000_000 : 10_000;
+    ropes.push({ theta: theta('rope_theta', ropeParams && !nested ? ropeParams : null, 'rope_parameters', fallback), rotaryDim, scaling: topScaling() });
+  }
+
+  // Sliding windows and NoPE layers, per family (each from its configuration_*.py / modeling_*.py).
+  const window = has(cfg, 'sliding_window') ? posInt(cfg, 'sliding_window') : null;
+  let layers: LayerSpec[];
+  if (family === 'gemma3_text') {
+    const pattern = posInt(cfg, has(cfg, 'sliding_window_pattern') ? 'sliding_window_pattern' : '_sliding_window_pattern', 6);
+    const types = layerTypes(cfg, numLayers, (i) => ((i + 1) % pattern ? 'sliding_attention' : 'full_attention'));
+    const w = window ?? 4096;
+    layers = types.map((k) => (k === 'sliding_attention' ? { rope: localRope, window: w } : { rope: 0, window: null }));
+  } else if (family === 'smollm3') {
+    const interval = posInt(cfg, 'no_rope_layer_interval', 4);
+    const raw = cfg.no_rope_layers;
+    if (raw != null && (!Array.isArray(raw) || raw.length < numLayers || !raw.slice(0, numLayers).every((x) => x === 0 || x === 1))) {
+      throw new ModelError(CONFIG_FILE, `must list at least ${numLayers} entries, each 1 (RoPE) or 0 (NoPE)`, 'no_rope_layers');
+    }
+    const usesRope = (i: number) => (raw != null ? (raw as number[])[i] === 1 : (i + 1) % interval !== 0);
+    const sliding = bool(cfg, 'use_sliding_window', false) && window !== null;
+    const types = layerTypes(cfg, numLayers, (i) => (sliding && !usesRope(i) ? 'sliding_attention' : 'full_attention'));
+    layers = types.map((k, i) => ({ rope: usesRope(i) ? 0 : null, window: sliding && k === 'sliding_attention' ? window : null }));
+  } else if (family === 'qwen2' || family === 'qwen3') {
+    // configuration_qwen2.py: sliding_window counts only with use_sliding_window, and from max_window_layers on.
+    const sliding = bool(cfg, 'use_sliding_window', false) ? window : null;
+    const from = posInt(cfg, 'max_window_layers', numLayers);
+    const types = layerTypes(cfg, numLayers, (i) => (sliding !== null && i >= from ? 'sliding_attention' : 'full_attention'));
+    layers = types.map((k) => ({ rope: 0, window: k === 'sliding_attention' ? (sliding ?? window) : null }));
+  } else if (family === 'mistral' || family === 'phi3') {
+    // Every layer slides when sliding_window is set (modeling_mistral.py; Phi-3 follows Mistral's model).
+    layers = Array.from({ length: numLayers }, () => ({ rope: 0, window }));
+  } else {
+    if (window !== null && family === 'llama') notes.push('sliding_window is ignored: Llama attends to every earlier token');
+    layers = Array.from({ length: numLayers }, () => ({ rope: 0, window: null }));
+  }
+  if (layers.some((l) => l.window !== null && l.window >= maxPos)) notes.push(`sliding window of ${layers.find((l) => l.window !== null)!.window!.toLocaleString('en-US')} tokens, at least max_position_embeddings: no pass is long enough for it to cut`);
+
+  const granite = family === 'granite';
+  const weightDtype = typeof cfg.torch_dtype === 'string' ? cfg.torch_dtype : typeof cfg.dtype === 'string' ? cfg.dtype : 'float32';
+  const attentionScale = granite ? positive(cfg, 'attention_multiplier', 1) : family === 'gemma3_text' ? positive(cfg, 'query_pre_attn_scalar', 256) ** -0.5 : headDim ** -0.5;
+  if (family === 'gemma3_text') notes.push(`embeddings × √${hiddenSize} held in ${weightDtype} (config.json torch_dtype), as transformers does: ${roundTo(Math.sqrt(hiddenSize), weightDtype)}`);
+  if (family === 'gemma3_text' && has(cfg, 'attn_logit_softcapping')) notes.push('attn_logit_softcapping is not applied: Gemma 3 never passes it to attention (modeling_gemma3.py)');
   const eos = cfg.eos_token_id;
   return {
     family,
     vocabSize: posInt(cfg, 'vocab_size'),
     hiddenSize,
     intermediateSize: posInt(cfg, 'intermediate_size'),
-    numLayers: posInt(cfg, 'num_hidden_layers'),
+    numLayers,
     numHeads,
     numKvHeads,
     headDim,
-    rmsNormEps: num(cfg, 'rms_norm_eps', 1e-6),
-    ropeTheta: num(cfg, 'rope_theta', typeof ropeParams?.rope_theta === 'number' ? ropeParams.rope_theta : 10000),
-    ropeScaling: ropeScaling(cfg),
-    maxPositionEmbeddings: posInt(cfg, 'max_position_embeddings', 2048),
-    tieWordEmbeddings: cfg.tie_word_embeddings === true,
-    qkvBias: family === 'qwen2' || attentionBias,
-    oBias: family !== 'qwen2' && attentionBias,
-    mlpBias: cfg.mlp_bias === true,
-    qkNorm: family === 'qwen3',
+    rmsNormEps: positive(cfg, 'rms_norm_eps', t.epsDefault),
+    maxPositionEmbeddings: maxPos,
+    tieWordEmbeddings: bool(cfg, 'tie_word_embeddings', t.tieDefault),
+    qkvBias: t.qkvBias(cfg),
+    oBias: t.oBias(cfg),
+    mlpBias: family === 'mistral' || family === 'gemma3_text' || family === 'phi3' ? false : bool(cfg, 'mlp_bias', false),
+    qkNorm: t.qkNorm,
+    norms: t.norms,
+    normOffset: family === 'gemma3_text' ? 1 : 0,
+    activation,
+    fusedQkv: family === 'phi3',
+    fusedGateUp: family === 'phi3',
+    attentionScale,
+    // Gemma 3: √hidden held as an fp32 buffer, cast to the weights' dtype when it multiplies (modeling_gemma3.py).
+    embeddingScale: granite ? positive(cfg, 'embedding_multiplier', 1) : family === 'gemma3_text' ? roundTo(Math.sqrt(hiddenSize), weightDtype) : 1,
+    residualScale: granite ? positive(cfg, 'residual_multiplier', 1) : 1,
+    logitScale: granite ? 1 / positive(cfg, 'logits_scaling', 1) : 1,
+    finalSoftcap: family === 'gemma3_text' && has(cfg, 'final_logit_softcapping') ? positive(cfg, 'final_logit_softcapping') : null,
+    ropes,
+    layers,
     bosTokenId: typeof cfg.bos_token_id === 'number' ? cfg.bos_token_id : null,
     eosTokenIds: Array.isArray(eos) ? eos.filter((e): e is number => typeof e === 'number') : typeof eos === 'number' ? [eos] : [],
+    notes,
   };
-}
-
-/** Number of parameters the spec implies (lm_head counted only when untied). */
-export function parameterCount(s: ModelSpec): number {
-  const q = s.numHeads * s.headDim;
-  const kv = s.numKvHeads * s.headDim;
-  const attn = s.hiddenSize * (q + 2 * kv) + q * s.hiddenSize + (s.qkvBias ? q + 2 * kv : 0) + (s.oBias ? s.hiddenSize : 0) + (s.qkNorm ? 2 * s.headDim : 0);
-  const mlp = 3 * s.hiddenSize * s.intermediateSize + (s.mlpBias ? 2 * s.intermediateSize + s.hiddenSize : 0);
-  const layer = attn + mlp + 2 * s.hiddenSize;
-  const embed = s.vocabSize * s.hiddenSize;
-  return embed + s.numLayers * layer + s.hiddenSize + (s.tieWordEmbeddings ? 0 : embed);
 }

@@ -4,7 +4,7 @@
  *
  * Inputs
  *   input_ids        int64  [1, seq]
- *   rope_cos/sin     float  [seq, head_dim]   (model/rope.ts, computed in float64)
+ *   rope_cos_r{R}/rope_sin_r{R}  float  [seq, rotary_dim]  rotary embedding R of ModelSpec.ropes (model/rope.ts, in float64)
  *   attn_row_start   int64  [1]  first query row of the attention output
  *   attn_row_end     int64  [1]  one past the last (clamped to seq)
  *   logit_row_start  int64  [1]  first position whose logits are computed
@@ -24,8 +24,6 @@
  */
 export const INPUT = {
   ids: 'input_ids',
-  cos: 'rope_cos',
-  sin: 'rope_sin',
   attnStart: 'attn_row_start',
   attnEnd: 'attn_row_end',
   logitStart: 'logit_row_start',
@@ -34,6 +32,8 @@ export const INPUT = {
 } as const;
 
 export const HIDDEN_OUT = 'hidden_out';
+export const ropeCosName = (rope: number) => `rope_cos_r${rope}`;
+export const ropeSinName = (rope: number) => `rope_sin_r${rope}`;
 
 export const LOGITS = 'logits';
 export const attnRowsName = (layer: number) => `attn_rows_l${layer}`;

@@ -1,10 +1,9 @@
 import type { ModelSpec } from './config';
 import type { StoredTensor } from './checkpoint';
 import type { ComputeDtype } from './compute-dtype';
-import { toFloat16Bytes, toFloat32 } from './dtype';
 import { ModelError } from './errors';
-import { mapBytes } from './tensor-bytes';
-import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName } from './graph-io';
+import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from './graph-io';
+import { GraphWeights } from './graph-weights';
 import { DT, FloatAttr, GraphBuilder, type ExternalFile } from './onnx-builder';
 import type { LayerWeights, ModelWeights } from './weights';
 
@@ -49,9 +48,9 @@ export interface BuiltGraph {
 const MASK_VALUE = -3.4028234663852886e38;
 
 /**
- * Builds the decoder as an ONNX graph (batch 1, dynamic sequence length), following modeling_llama.py /
- * modeling_qwen2.py / modeling_qwen3.py. Activations are 2-D [seq, hidden] so every projection is one
- * Gemm with transB=1 on HF's [out, in] weight: no transposed copies of the weights.
+ * Builds the decoder as an ONNX graph (batch 1, dynamic sequence length), following each family's
+ * modeling_*.py (see ModelSpec for what differs between them). Activations are 2-D [seq, hidden] so
+ * every projection is one Gemm with transB=1 on HF's [out, in] weight: no transposed copies of the weights.
  */
 export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: GraphOptions = {}): BuiltGraph {
   const asked = options.inspectLayers ?? [spec.numLayers - 1];
@@ -72,37 +71,12 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   const half = dtype === 'fp16';
   const T = half ? DT.FLOAT16 : DT.FLOAT;
   const g = new GraphBuilder();
-  const storage = new Set<string>();
+  const W = new GraphWeights(g, half);
   /** Casts between the compute dtype and fp32 (no-ops in an fp32 graph). */
   const toF32 = (x: string) => (half ? g.op('Cast', [x], { to: DT.FLOAT }) : x);
   const toT = (x: string) => (half ? g.op('Cast', [x], { to: T }) : x);
-
-  const stored = new Map<string, string>();
-  /**
-   * A checkpoint tensor in the compute dtype, added once (a tied lm_head reuses the embedding's).
-   * fp32 graph: F32 as is; F16 kept in half precision and Cast at load (ORT folds it); BF16 widened here.
-   * fp16 graph: F16 as is; BF16 and F32 narrowed here.
-   */
-  const weight = (t: StoredTensor): string => {
-    const known = stored.get(t.name);
-    if (known) return known;
-    const n = t.shape.reduce((a, b) => a * b, 1);
-    let value: string;
-    if (half) {
-      storage.add(t.dtype === 'F16' ? 'F16 weights used as is' : `${t.dtype} weights narrowed to fp16`);
-      const data = t.dtype === 'F16' ? t.data : mapBytes(t.data, 2 * n, (raw) => toFloat16Bytes(t.dtype, raw));
-      value = g.external(t.name, DT.FLOAT16, t.shape, data);
-    } else if (t.dtype === 'F16') {
-      storage.add('F16 weights stored as fp16, cast to fp32 at load');
-      value = g.op('Cast', [g.external(`${t.name}.f16`, DT.FLOAT16, t.shape, t.data)], { to: DT.FLOAT });
-    } else {
-      storage.add(t.dtype === 'BF16' ? 'BF16 weights widened to fp32' : 'F32 weights');
-      const data = t.dtype === 'F32' ? t.data : mapBytes(t.data, 4 * n, (raw) => new Uint8Array(toFloat32(t.dtype, raw).buffer));
-      value = g.external(t.name, DT.FLOAT, t.shape, data);
-    }
-    stored.set(t.name, value);
-    return value;
-  };
+  /** A scalar in the compute dtype. */
+  const scalarT = (v: number) => toT(g.float([v], []));
 
   const D = spec.hiddenSize;
   const H = spec.numHeads;
@@ -110,54 +84,78 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   const Dh = spec.headDim;
   const rep = H / KV;
   const eps = g.float([spec.rmsNormEps], [], 'eps');
+  // Gemma (1 + w) and OLMo 2 multiply by the weight in fp32, then cast; Llama casts, then multiplies.
+  const normInF32 = spec.normOffset === 1 || spec.family === 'olmo2';
 
-  /** HF's RMSNorm: normalize in fp32, back to the compute dtype, then scale by the weight. */
-  const rmsNorm = (x: string, w: string) => {
+  /** RMSNorm over the last axis: normalize in fp32, scale by the weight (see normInF32). */
+  const rmsNorm = (x: string, w: StoredTensor) => {
     const x32 = toF32(x);
     const ms = g.op('ReduceMean', [g.op('Mul', [x32, x32])], { axes: [-1], keepdims: 1 });
-    return g.op('Mul', [toT(g.op('Div', [x32, g.op('Sqrt', [g.op('Add', [ms, eps])])])), w]);
+    const n = g.op('Div', [x32, g.op('Sqrt', [g.op('Add', [ms, eps])])]);
+    return normInF32 ? toT(g.op('Mul', [n, W.fp32(w, spec.normOffset)])) : g.op('Mul', [toT(n), W.get(w)]);
   };
-  const linear = (x: string, w: StoredTensor, b?: StoredTensor) => g.op('Gemm', b ? [x, weight(w), weight(b)] : [x, weight(w)], { transB: 1 });
+  const linear = (x: string, w: StoredTensor, b?: StoredTensor) => g.op('Gemm', b ? [x, W.get(w), W.get(b)] : [x, W.get(w)], { transB: 1 });
+  const scaled = (x: string, s: number) => (s === 1 ? x : g.op('Mul', [x, scalarT(s)]));
+  /** gelu_pytorch_tanh: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))). */
+  const activate = (x: string) => {
+    if (spec.activation === 'silu') return g.op('Mul', [x, g.op('Sigmoid', [x])]);
+    const inner = g.op('Mul', [scalarT(Math.sqrt(2 / Math.PI)), g.op('Add', [x, g.op('Mul', [scalarT(0.044715), g.op('Mul', [x, g.op('Mul', [x, x])])])])]);
+    return g.op('Mul', [g.op('Mul', [scalarT(0.5), x]), g.op('Add', [scalarT(1), g.op('Tanh', [inner])])]);
+  };
 
   const cache = options.kvCache === true;
   // onnxruntime's GroupQueryAttention needs head_size % 8 == 0; other models keep explicit attention.
   const fusable = spec.headDim % 8 === 0;
   const fused = options.attention === 'fused' && fusable;
-  // Positions and the causal mask, derived from the sequence length (and the past length with a cache).
+  // Positions and masks, derived from the sequence length (and the past length with a cache).
   const ids = isFirst ? g.op('Reshape', [INPUT.ids, g.int64([-1])]) : '';
   const seqLen = g.op('Gather', [g.op('Shape', [isFirst ? ids : INPUT.hidden]), g.int64([0], [])], { axis: 0 });
   const past = cache ? g.op('Gather', [g.op('Shape', [pastKeyName(first)]), g.int64([2], [])], { axis: 0 }) : g.int64([0], []);
   const total = g.op('Add', [past, seqLen]);
   const keyPos = g.op('Range', [g.int64([0], []), total, g.int64([1], [])]);
   const queryPos = g.op('Range', [past, total, g.int64([1], [])]);
-  const future = g.op('Greater', [g.op('Unsqueeze', [keyPos, g.int64([0])]), g.op('Unsqueeze', [queryPos, g.int64([1])])]); // [S,P+S]: key after query
+  const keyRow = g.op('Unsqueeze', [keyPos, g.int64([0])]);
+  const queryCol = g.op('Unsqueeze', [queryPos, g.int64([1])]);
+  const future = g.op('Greater', [keyRow, queryCol]); // [S,P+S]: key after query
+  const masks = new Map<number | null, string>([[null, future]]);
+  /** Causal, and for a sliding layer also keys at or before q − W (so a query sees W keys: masking_utils.py). */
+  const maskFor = (window: number | null) => {
+    if (!masks.has(window)) masks.set(window, g.op('Or', [future, g.op('LessOrEqual', [g.op('Add', [keyRow, g.int64([window!], [])]), queryCol])]));
+    return masks.get(window)!;
+  };
   // GroupQueryAttention's own bookkeeping: int32 total length and index of the last key.
   const total32 = fused ? g.op('Cast', [total], { to: DT.INT32 }) : '';
   const seqlensK = fused ? g.op('Reshape', [g.op('Sub', [total32, g.op('Cast', [g.int64([1], [])], { to: DT.INT32 })]), g.int64([1])]) : '';
   const maskValue = g.float([MASK_VALUE], [], 'mask_value');
-  const scale = g.float([1 / Math.sqrt(Dh)], [], 'scale');
-  const cos = toT(INPUT.cos);
-  const sin = toT(INPUT.sin);
+  const scale = g.float([spec.attentionScale], [], 'scale');
+  const usedRopes = [...new Set(spec.layers.slice(first, end).map((l) => l.rope).filter((r): r is number => r !== null))].sort();
+  const tables = new Map(usedRopes.map((r) => [r, { cos: toT(ropeCosName(r)), sin: toT(ropeSinName(r)) }]));
 
-  /** x [n, S, Dh] → x*cos + rotate_half(x)*sin, with rotate_half(x) = cat(-x2, x1). */
-  const rope = (x: string) => {
-    const [x1, x2] = g.opN('Split', [x], 2, { axis: -1 });
-    const rotated = g.op('Concat', [g.op('Neg', [x2!]), x1!], { axis: -1 });
-    return g.op('Add', [g.op('Mul', [x, cos]), g.op('Mul', [rotated, sin])]);
+  /** x [n, S, Dh] → x*cos + rotate_half(x)*sin over the first rotaryDim dims; the rest pass through (Phi-3's partial rotary). */
+  const rope = (x: string, r: number) => {
+    const rd = spec.ropes[r]!.rotaryDim;
+    const { cos, sin } = tables.get(r)!;
+    const [xr, pass] = rd === Dh ? [x, null] : g.opN('Split', [x, g.int64([rd, Dh - rd])], 2, { axis: -1 });
+    const [x1, x2] = g.opN('Split', [xr!], 2, { axis: -1 });
+    const rotated = g.op('Add', [g.op('Mul', [xr!, cos]), g.op('Mul', [g.op('Concat', [g.op('Neg', [x2!]), x1!], { axis: -1 }), sin])]);
+    return pass ? g.op('Concat', [rotated, pass], { axis: -1 }) : rotated;
   };
 
   const attention = (layer: number, L: LayerWeights, h: string) => {
-    let q = g.op('Reshape', [linear(h, L.q, L.qBias), g.int64([-1, H, Dh])]); // [S,H,Dh]
-    let k = g.op('Reshape', [linear(h, L.k, L.kBias), g.int64([-1, KV, Dh])]);
-    const v = g.op('Reshape', [linear(h, L.v, L.vBias), g.int64([-1, KV, Dh])]);
-    if (L.qNorm && L.kNorm) {
-      q = rmsNorm(q, weight(L.qNorm)); // Qwen3: per-head RMSNorm before RoPE
-      k = rmsNorm(k, weight(L.kNorm));
-    }
-    q = rope(g.op('Transpose', [q], { perm: [1, 0, 2] })); // [H,S,Dh]
-    k = rope(g.op('Transpose', [k], { perm: [1, 0, 2] })); // [KV,S,Dh]
-    if (fused && !inspect.includes(layer)) {
-      // Fused: RoPE (and Qwen3's q/k norm) already applied; GQA is causal, groups heads as HF repeat_kv does.
+    const { rope: ropeIndex, window } = spec.layers[layer]!;
+    let qf: string, kf: string, vf: string;
+    if (L.qkv) [qf, kf, vf] = g.opN('Split', [linear(h, L.qkv), g.int64([H * Dh, KV * Dh, KV * Dh])], 3, { axis: 1 }) as [string, string, string];
+    else [qf, kf, vf] = [linear(h, L.q!, L.qBias), linear(h, L.k!, L.kBias), linear(h, L.v!, L.vBias)];
+    if (spec.qkNorm === 'projection') [qf, kf] = [rmsNorm(qf, L.qNorm!), rmsNorm(kf, L.kNorm!)]; // OLMo 2: over all heads at once
+    let q = g.op('Reshape', [qf, g.int64([-1, H, Dh])]); // [S,H,Dh]
+    let k = g.op('Reshape', [kf, g.int64([-1, KV, Dh])]);
+    const v = g.op('Reshape', [vf, g.int64([-1, KV, Dh])]);
+    if (spec.qkNorm === 'head') [q, k] = [rmsNorm(q, L.qNorm!), rmsNorm(k, L.kNorm!)]; // Qwen3, Gemma 3: per head, before RoPE
+    q = g.op('Transpose', [q], { perm: [1, 0, 2] }); // [H,S,Dh]
+    k = g.op('Transpose', [k], { perm: [1, 0, 2] }); // [KV,S,Dh]
+    if (ropeIndex !== null) [q, k] = [rope(q, ropeIndex), rope(k, ropeIndex)];
+    if (fused && !inspect.includes(layer) && window === null) {
+      // Fused: RoPE and q/k norms already applied; GQA is causal, groups heads as HF repeat_kv does.
       const bsh = (x: string, n: number) => g.op('Reshape', [g.op('Transpose', [x], { perm: [1, 0, 2] }), g.int64([1, -1, n * Dh])]);
       const vb = g.op('Reshape', [v, g.int64([1, -1, KV * Dh])]);
       const pasts = cache ? [pastKeyName(layer), pastValueName(layer)] : ['', ''];
@@ -165,7 +163,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
       const [out] = g.opN('GroupQueryAttention', [bsh(q, H), bsh(k, KV), vb, ...pasts, seqlensK, total32], [`gqa_out_l${layer}`, ...presents], {
         num_heads: H,
         kv_num_heads: KV,
-        scale: new FloatAttr(1 / Math.sqrt(Dh)),
+        scale: new FloatAttr(spec.attentionScale),
       }, 'com.microsoft');
       return linear(g.op('Reshape', [out!, g.int64([-1, H * Dh])]), L.o, L.oBias);
     }
@@ -184,7 +182,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
     const q4 = g.op('Reshape', [q, g.int64([KV, rep, -1, Dh])]);
     const kT = g.op('Unsqueeze', [g.op('Transpose', [k], { perm: [0, 2, 1] }), g.int64([1])]); // [KV,1,Dh,S]
     const scores = g.op('Mul', [toF32(g.op('MatMul', [q4, kT])), scale]); // [KV,rep,S,S], fp32 from here
-    const probs = g.op('Softmax', [g.op('Where', [future, maskValue, scores])], { axis: -1 }); // fp32, as HF
+    const probs = g.op('Softmax', [g.op('Where', [maskFor(window), maskValue, scores])], { axis: -1 }); // fp32, as HF
     if (inspect.includes(layer)) {
       const rows = g.op('Slice', [probs, INPUT.attnStart, INPUT.attnEnd, g.int64([2])]); // [KV,rep,Q,S]
       const shape = g.op('Concat', [g.int64([H]), g.op('Shape', [rows], { start: 2 })], { axis: 0 });
@@ -197,20 +195,31 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
     return linear(merged, L.o, L.oBias);
   };
 
-  let x = isFirst ? g.op('Gather', [weight(weights.embed), ids], { axis: 0 }) : INPUT.hidden; // [S,D]
+  const mlp = (L: LayerWeights, h: string) => {
+    const [gate, up] = L.gateUp ? g.opN('Split', [linear(h, L.gateUp)], 2, { axis: -1 }) : [linear(h, L.gate!, L.gateBias), linear(h, L.up!, L.upBias)];
+    return linear(g.op('Mul', [activate(gate!), up!]), L.down, L.downBias);
+  };
+
+  let x = isFirst ? scaled(g.op('Gather', [W.get(weights.embed), ids], { axis: 0 }), spec.embeddingScale) : INPUT.hidden; // [S,D]
   weights.layers.forEach((L, layer) => {
     if (!inSegment(layer)) return;
-    x = g.op('Add', [x, attention(layer, L, rmsNorm(x, weight(L.inputNorm)))]);
-    const h = rmsNorm(x, weight(L.postNorm));
-    const gate = linear(h, L.gate, L.gateBias);
-    const act = g.op('Mul', [g.op('Mul', [gate, g.op('Sigmoid', [gate])]), linear(h, L.up, L.upBias)]); // silu(gate) * up
-    x = g.op('Add', [x, linear(act, L.down, L.downBias)]);
+    // Each branch: optional norm in, the block, optional norm out, Granite's residual multiplier, then the residual add.
+    let a = attention(layer, L, L.attnInNorm ? rmsNorm(x, L.attnInNorm) : x);
+    if (L.attnOutNorm) a = rmsNorm(a, L.attnOutNorm);
+    x = g.op('Add', [x, scaled(a, spec.residualScale)]);
+    let m = mlp(L, L.mlpInNorm ? rmsNorm(x, L.mlpInNorm) : x);
+    if (L.mlpOutNorm) m = rmsNorm(m, L.mlpOutNorm);
+    x = g.op('Add', [x, scaled(m, spec.residualScale)]);
   });
   if (isLast) {
-    const final = g.op('Slice', [rmsNorm(x, weight(weights.norm)), INPUT.logitStart, INPUT.logitEnd, g.int64([0])]);
-    const head = [final, weight(weights.lmHead)]; // tied: the embedding's own initializer
-    if (half) g.op('Cast', [g.op('Gemm', head, { transB: 1 })], { to: DT.FLOAT }, LOGITS);
-    else g.op('Gemm', head, { transB: 1 }, LOGITS);
+    const final = g.op('Slice', [rmsNorm(x, weights.norm), INPUT.logitStart, INPUT.logitEnd, g.int64([0])]);
+    let logits = toF32(g.op('Gemm', [final, W.get(weights.lmHead)], { transB: 1 })); // tied: the embedding's own initializer
+    if (spec.logitScale !== 1) logits = g.op('Mul', [logits, g.float([spec.logitScale], [])]);
+    if (spec.finalSoftcap !== null) {
+      const c = g.float([spec.finalSoftcap], []);
+      logits = g.op('Mul', [g.op('Tanh', [g.op('Div', [logits, c])]), c]); // Gemma: c·tanh(logits / c)
+    }
+    g.op('Identity', [logits], {}, LOGITS);
   } else {
     g.op('Identity', [x], {}, HIDDEN_OUT);
   }
@@ -232,23 +241,28 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   const model = g.encode(
     [
       isFirst ? { name: INPUT.ids, type: DT.INT64, dims: [1, 'seq'] } : { name: INPUT.hidden, type: T, dims: ['seq', D] },
-      { name: INPUT.cos, type: DT.FLOAT, dims: ['seq', Dh] },
-      { name: INPUT.sin, type: DT.FLOAT, dims: ['seq', Dh] },
+      ...usedRopes.flatMap((r) => [
+        { name: ropeCosName(r), type: DT.FLOAT, dims: ['seq', spec.ropes[r]!.rotaryDim] },
+        { name: ropeSinName(r), type: DT.FLOAT, dims: ['seq', spec.ropes[r]!.rotaryDim] },
+      ]),
       i64(INPUT.attnStart), i64(INPUT.attnEnd), i64(INPUT.logitStart), i64(INPUT.logitEnd),
       ...(cache ? Array.from({ length: end - first }, (_, i) => [{ name: pastKeyName(first + i), type: T, dims: kvDims('past') }, { name: pastValueName(first + i), type: T, dims: kvDims('past') }]).flat() : []),
     ],
     outputs,
   );
+  const slidingKept = fused && spec.layers.some((l, i) => l.window !== null && !inspect.includes(i) && inSegment(i));
   return {
     model,
     externalData: g.externalFiles,
     inspectLayers: inspect,
     computeDtype: dtype,
-    weightStorage: [...storage].join('; '),
+    weightStorage: [...W.storage].join('; '),
     outputNames: outputs.map((o) => o.name),
     kvCache: cache,
     attention: fused ? 'fused' : 'explicit',
-    attentionNote: options.attention === 'fused' && !fusable ? `explicit attention in every layer: onnxruntime's GroupQueryAttention needs a head size divisible by 8, not ${spec.headDim}` : null,
+    attentionNote: options.attention === 'fused' && !fusable
+      ? `explicit attention in every layer: onnxruntime's GroupQueryAttention needs a head size divisible by 8, not ${spec.headDim}`
+      : slidingKept ? 'sliding-window layers keep explicit attention (their window is exact there)' : null,
     layers: [first, end],
   };
 }

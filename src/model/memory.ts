@@ -1,4 +1,5 @@
-import { parameterCount, type ModelSpec } from './config';
+import type { ModelSpec } from './config';
+import { parameterCount } from './weights';
 
 /** What a graph keeps in memory per pass, as built (model/graph.ts). */
 export interface GraphShape {

@@ -6,9 +6,10 @@ import { readBytes } from './tensor-bytes';
 import type { ModelWeights } from './weights';
 
 /**
- * The float64 reference forward pass: plain loops that follow transformers' modeling_llama.py,
- * modeling_qwen2.py and modeling_qwen3.py line by line. Written for clarity, not speed; it is the
- * independent computation the ONNX graph is tested against (never used to show numbers in the UI).
+ * The float64 reference forward pass: plain loops that follow transformers' modeling_*.py of each
+ * family (llama, mistral, qwen2, qwen3, granite, smollm3, olmo2, gemma3, phi3), line by line where they
+ * differ. Written for clarity, not speed; it is the independent computation the ONNX graph is tested
+ * against (never used to show numbers in the UI).
  */
 export interface ReferenceOutput {
   /** [seqLen, vocab] row-major. */
@@ -40,37 +41,51 @@ function linear(x: Mat, rows: number, inDim: number, w: Mat, outDim: number, b?:
   return y;
 }
 
-/** RMSNorm over the last axis of width `dim`: x / sqrt(mean(x²) + eps) * weight. */
-function rmsNorm(x: Mat, dim: number, weight: Mat, eps: number): Mat {
+/** RMSNorm over the last axis of width `dim`: x / sqrt(mean(x²) + eps) * (offset + weight); Gemma's offset is 1. */
+function rmsNorm(x: Mat, dim: number, weight: Mat, eps: number, offset: number): Mat {
   const y = new Float64Array(x.length);
   for (let r = 0; r < x.length / dim; r++) {
     let ss = 0;
     for (let i = 0; i < dim; i++) ss += x[r * dim + i]! ** 2;
     const inv = 1 / Math.sqrt(ss / dim + eps);
-    for (let i = 0; i < dim; i++) y[r * dim + i] = x[r * dim + i]! * inv * weight[i]!;
+    for (let i = 0; i < dim; i++) y[r * dim + i] = x[r * dim + i]! * inv * (offset + weight[i]!);
   }
   return y;
 }
 
-/** Applies RoPE in place to x laid out [seq, heads, headDim]: x*cos + rotate_half(x)*sin. */
-function applyRope(x: Mat, seq: number, heads: number, d: number, cos: Float64Array, sin: Float64Array): void {
-  const half = d / 2;
-  const tmp = new Float64Array(d);
+/** Columns [from, from + width) of a row-major [rows, cols] matrix (Phi-3's fused projections, split). */
+function cols(x: Mat, rows: number, ncols: number, from: number, width: number): Mat {
+  const y = new Float64Array(rows * width);
+  for (let r = 0; r < rows; r++) y.set(x.subarray(r * ncols + from, r * ncols + from + width), r * width);
+  return y;
+}
+
+/**
+ * Applies RoPE in place to x laid out [seq, heads, headDim] over the first `rd` dims of each head:
+ * x*cos + rotate_half(x)*sin, rotate_half within those dims; the rest pass through (partial rotary).
+ */
+function applyRope(x: Mat, seq: number, heads: number, d: number, rd: number, cos: Float64Array, sin: Float64Array): void {
+  const half = rd / 2;
+  const tmp = new Float64Array(rd);
   for (let s = 0; s < seq; s++) {
     for (let h = 0; h < heads; h++) {
       const base = (s * heads + h) * d;
-      for (let i = 0; i < d; i++) {
+      for (let i = 0; i < rd; i++) {
         const rotated = i < half ? -x[base + i + half]! : x[base + i - half]!;
-        tmp[i] = x[base + i]! * cos[s * d + i]! + rotated * sin[s * d + i]!;
+        tmp[i] = x[base + i]! * cos[s * rd + i]! + rotated * sin[s * rd + i]!;
       }
       x.set(tmp, base);
     }
   }
 }
 
+const geluTanh = (x: number) => 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + 0.044715 * x ** 3)));
+const silu = (x: number) => x / (1 + Math.exp(-x));
+
 export async function referenceForward(spec: ModelSpec, w: ModelWeights, ids: number[], inspectLayer = spec.numLayers - 1): Promise<ReferenceOutput> {
   const values = await loadValues(w);
   const f64 = (t: StoredTensor) => values.get(t)!;
+  const opt = (t?: StoredTensor) => (t ? f64(t) : undefined);
   const S = ids.length;
   const D = spec.hiddenSize;
   const H = spec.numHeads;
@@ -79,63 +94,99 @@ export async function referenceForward(spec: ModelSpec, w: ModelWeights, ids: nu
   const rep = H / KV;
   const I = spec.intermediateSize;
   const V = spec.vocabSize;
-  const { cos, sin } = ropeTables(spec, S);
+  const tables = ropeTables(spec, S);
+  const norm = (x: Mat, dim: number, t: StoredTensor) => rmsNorm(x, dim, f64(t), spec.rmsNormEps, spec.normOffset);
+  const act = spec.activation === 'silu' ? silu : geluTanh;
 
   const embed = f64(w.embed);
   let x = new Float64Array(S * D);
-  for (let s = 0; s < S; s++) x.set(embed.subarray(ids[s]! * D, (ids[s]! + 1) * D), s * D);
+  for (let s = 0; s < S; s++) {
+    for (let i = 0; i < D; i++) x[s * D + i] = embed[ids[s]! * D + i]! * spec.embeddingScale;
+  }
 
   let attention = new Float64Array(0);
   for (let l = 0; l < spec.numLayers; l++) {
     const L = w.layers[l]!;
-    const opt = (t?: StoredTensor) => (t ? f64(t) : undefined);
+    const layer = spec.layers[l]!;
     // --- self-attention ---
-    const h = rmsNorm(x, D, f64(L.inputNorm), spec.rmsNormEps);
-    let q = linear(h, S, D, f64(L.q), H * Dh, opt(L.qBias));
-    let k = linear(h, S, D, f64(L.k), KV * Dh, opt(L.kBias));
-    const v = linear(h, S, D, f64(L.v), KV * Dh, opt(L.vBias));
-    if (L.qNorm && L.kNorm) {
-      q = rmsNorm(q, Dh, f64(L.qNorm), spec.rmsNormEps);
-      k = rmsNorm(k, Dh, f64(L.kNorm), spec.rmsNormEps);
+    const h = L.attnInNorm ? norm(x, D, L.attnInNorm) : x;
+    let q: Mat, k: Mat, v: Mat;
+    if (L.qkv) {
+      // Phi-3: one qkv_proj, split [Q | K | V] along the last dim.
+      const all = linear(h, S, D, f64(L.qkv), (H + 2 * KV) * Dh);
+      q = cols(all, S, (H + 2 * KV) * Dh, 0, H * Dh);
+      k = cols(all, S, (H + 2 * KV) * Dh, H * Dh, KV * Dh);
+      v = cols(all, S, (H + 2 * KV) * Dh, (H + KV) * Dh, KV * Dh);
+    } else {
+      q = linear(h, S, D, f64(L.q!), H * Dh, opt(L.qBias));
+      k = linear(h, S, D, f64(L.k!), KV * Dh, opt(L.kBias));
+      v = linear(h, S, D, f64(L.v!), KV * Dh, opt(L.vBias));
     }
-    applyRope(q, S, H, Dh, cos, sin);
-    applyRope(k, S, KV, Dh, cos, sin);
-    const scale = 1 / Math.sqrt(Dh);
+    if (spec.qkNorm === 'projection') {
+      q = norm(q, H * Dh, L.qNorm!); // OLMo 2: one norm over the whole projection
+      k = norm(k, KV * Dh, L.kNorm!);
+    } else if (spec.qkNorm === 'head') {
+      q = norm(q, Dh, L.qNorm!); // Qwen3, Gemma 3: per head
+      k = norm(k, Dh, L.kNorm!);
+    }
+    if (layer.rope !== null) {
+      const { cos, sin } = tables[layer.rope]!;
+      const rd = spec.ropes[layer.rope]!.rotaryDim;
+      applyRope(q, S, H, Dh, rd, cos, sin);
+      applyRope(k, S, KV, Dh, rd, cos, sin);
+    }
     const probs = new Float64Array(H * S * S);
     const ctx = new Float64Array(S * H * Dh);
     for (let hd = 0; hd < H; hd++) {
       const kvh = Math.floor(hd / rep); // repeat_kv: query head hd reads key/value head hd // rep
       for (let i = 0; i < S; i++) {
+        // Causal; a sliding layer sees the W keys i − W < j ≤ i (masking_utils.sliding_window_overlay).
+        const j0 = layer.window === null ? 0 : Math.max(0, i - layer.window + 1);
         const row = new Float64Array(i + 1);
         let max = -Infinity;
-        for (let j = 0; j <= i; j++) {
+        for (let j = j0; j <= i; j++) {
           let dot = 0;
           for (let d = 0; d < Dh; d++) dot += q[(i * H + hd) * Dh + d]! * k[(j * KV + kvh) * Dh + d]!;
-          row[j] = dot * scale;
+          row[j] = dot * spec.attentionScale;
           max = Math.max(max, row[j]!);
         }
         let sum = 0;
-        for (let j = 0; j <= i; j++) sum += row[j] = Math.exp(row[j]! - max);
-        for (let j = 0; j <= i; j++) {
-          const p = row[j]! / sum; // positions j > i stay 0: the causal mask
+        for (let j = j0; j <= i; j++) sum += row[j] = Math.exp(row[j]! - max);
+        for (let j = j0; j <= i; j++) {
+          const p = row[j]! / sum; // masked positions stay 0
           probs[(hd * S + i) * S + j] = p;
           for (let d = 0; d < Dh; d++) ctx[(i * H + hd) * Dh + d]! += p * v[(j * KV + kvh) * Dh + d]!;
         }
       }
     }
     if (l === inspectLayer) attention = probs;
-    const attnOut = linear(ctx, S, H * Dh, f64(L.o), D, opt(L.oBias));
-    for (let i = 0; i < x.length; i++) x[i]! += attnOut[i]!;
-    // --- MLP: down(silu(gate(x)) * up(x)) ---
-    const h2 = rmsNorm(x, D, f64(L.postNorm), spec.rmsNormEps);
-    const g = linear(h2, S, D, f64(L.gate), I, opt(L.gateBias));
-    const u = linear(h2, S, D, f64(L.up), I, opt(L.upBias));
-    for (let i = 0; i < g.length; i++) g[i] = (g[i]! / (1 + Math.exp(-g[i]!))) * u[i]!;
-    const down = linear(g, S, I, f64(L.down), D, opt(L.downBias));
+    let attnOut = linear(ctx, S, H * Dh, f64(L.o), D, opt(L.oBias));
+    if (L.attnOutNorm) attnOut = norm(attnOut, D, L.attnOutNorm);
+    for (let i = 0; i < x.length; i++) x[i]! += attnOut[i]! * spec.residualScale;
+    // --- MLP: down(act(gate(x)) * up(x)) ---
+    const h2 = L.mlpInNorm ? norm(x, D, L.mlpInNorm) : x;
+    let g: Mat, u: Mat;
+    if (L.gateUp) {
+      // Phi-3: gate_up_proj, first half gate, second half up (chunk(2)).
+      const both = linear(h2, S, D, f64(L.gateUp), 2 * I);
+      g = cols(both, S, 2 * I, 0, I);
+      u = cols(both, S, 2 * I, I, I);
+    } else {
+      g = linear(h2, S, D, f64(L.gate!), I, opt(L.gateBias));
+      u = linear(h2, S, D, f64(L.up!), I, opt(L.upBias));
+    }
+    for (let i = 0; i < g.length; i++) g[i] = act(g[i]!) * u[i]!;
+    let down = linear(g, S, I, f64(L.down), D, opt(L.downBias));
+    if (L.mlpOutNorm) down = norm(down, D, L.mlpOutNorm);
     const next = new Float64Array(x.length);
-    for (let i = 0; i < x.length; i++) next[i] = x[i]! + down[i]!;
+    for (let i = 0; i < x.length; i++) next[i] = x[i]! + down[i]! * spec.residualScale;
     x = next;
   }
-  const xn = rmsNorm(x, D, f64(w.norm), spec.rmsNormEps);
-  return { logits: linear(xn, S, D, f64(w.lmHead), V), attention };
+  const logits = linear(norm(x, D, w.norm), S, D, f64(w.lmHead), V);
+  for (let i = 0; i < logits.length; i++) {
+    let z = logits[i]! * spec.logitScale; // Granite divides by logits_scaling
+    if (spec.finalSoftcap !== null) z = spec.finalSoftcap * Math.tanh(z / spec.finalSoftcap); // Gemma
+    logits[i] = z;
+  }
+  return { logits, attention };
 }

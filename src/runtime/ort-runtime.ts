@@ -7,7 +7,7 @@ import type * as Ort from 'onnxruntime-web';
 import type { ModelSpec } from '../model/config';
 import { summarizeGraphs, type BuiltGraph, type GraphSummary } from '../model/graph';
 import { memoryProblem, WASM_LIMITS, type BackendLimits } from '../model/memory';
-import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName } from '../model/graph-io';
+import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from '../model/graph-io';
 import { ropeTables } from '../model/rope';
 import { deferredExternalData } from './external-data';
 
@@ -310,11 +310,12 @@ export class ModelSession {
     // Refuse, with what to do instead, a pass that would exhaust the backend's memory (a crash otherwise).
     const problem = memoryProblem(spec, this.graph, { tokens: S, past: P, attnRows: aEnd - aStart, fetchedLayers: layers.length, perHead: req.perHead === true, logitRows: req.skipLogits ? 0 : lEnd - lStart }, this.report.limits);
     if (problem) throw new MemoryLimitError(problem);
-    const { cos, sin } = ropeTables(spec, S, P);
     const scalar = (v: number) => new ort.Tensor('int64', BigInt64Array.from([BigInt(v)]), [1]);
     const common: Record<string, Ort.Tensor> = {
-      [INPUT.cos]: new ort.Tensor('float32', Float32Array.from(cos), [S, spec.headDim]),
-      [INPUT.sin]: new ort.Tensor('float32', Float32Array.from(sin), [S, spec.headDim]),
+      ...Object.fromEntries(ropeTables(spec, S, P).flatMap(({ cos, sin }, r) => {
+        const dims = [S, spec.ropes[r]!.rotaryDim];
+        return [[ropeCosName(r), new ort.Tensor('float32', Float32Array.from(cos), dims)], [ropeSinName(r), new ort.Tensor('float32', Float32Array.from(sin), dims)]];
+      })),
       [INPUT.attnStart]: scalar(aStart),
       [INPUT.attnEnd]: scalar(aEnd),
       [INPUT.logitStart]: scalar(lStart),
@@ -324,7 +325,8 @@ export class ModelSession {
     const out: Record<string, Ort.Tensor> = {};
     for (const [i, part] of this.parts.entries()) {
       const last = i === this.parts.length - 1;
-      const feeds: Record<string, Ort.Tensor> = { ...common };
+      // Only the inputs this session has (a segment may use one of a model's rotary embeddings only).
+      const feeds: Record<string, Ort.Tensor> = Object.fromEntries(Object.entries(common).filter(([name]) => part.session.inputNames.includes(name)));
       if (part.layers[0] === 0) feeds[INPUT.ids] = new ort.Tensor('int64', BigInt64Array.from(req.ids, (id) => BigInt(id)), [1, S]);
       else feeds[INPUT.hidden] = out[HIDDEN_OUT]!; // the previous segment's
       if (this.graph.kvCache) {

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import { parameterCount, type ModelSpec } from '../model/config';
+import type { ModelSpec } from '../model/config';
+import { parameterCount } from '../model/weights';
 import { rowSums } from '../metrics/inertia';
 import { topTokens } from '../model/logits';
 import type { ModelSource } from '../model/source';

@@ -16,6 +16,16 @@ const MODELS: Record<string, TinyOptions> = {
     family: 'llama', dtype: 'F16', heads: 4, kvHeads: 2, sharded: true, seed: 22,
     ropeScaling: { rope_type: 'llama3', factor: 4, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 64 },
   },
+  // Sliding windows (Or, LessOrEqual), GeGLU and softcap (Tanh), local and global rotary tables.
+  'acme/gemma3-sliding-bf16': {
+    family: 'gemma3_text', dtype: 'BF16', tie: true, layers: 3, heads: 4, kvHeads: 1, headDim: 16, seed: 23,
+    config: { layer_types: ['sliding_attention', 'full_attention', 'sliding_attention'], sliding_window: 9, query_pre_attn_scalar: 24, rope_local_base_freq: 100, final_logit_softcapping: 5 },
+  },
+  // Fused projections split by sizes, partial rotary, LongRoPE.
+  'acme/phi3-partial-rope': {
+    family: 'phi3', heads: 4, kvHeads: 2, seed: 24,
+    config: { partial_rotary_factor: 0.5, original_max_position_embeddings: 16, max_position_embeddings: 64, rope_scaling: { type: 'longrope', short_factor: [1, 1.5], long_factor: [2, 5] } },
+  },
 };
 const IDS = Array.from({ length: 40 }, (_, i) => (i * 53 + 7) % 259);
 const TOL = 1e-4;

@@ -26,18 +26,25 @@ const fails = (f: Map<string, Uint8Array>) => expect(loadAll(f)).rejects;
 
 describe('clear errors for bad model folders', () => {
   it('names an unsupported model_type', async () => {
-    await fails(withConfig({ model_type: 'gpt2' })).toThrow('config.json (model_type): model_type "gpt2" is not supported (llama, qwen2, qwen3 are)');
+    await fails(withConfig({ model_type: 'gpt2' })).toThrow('config.json (model_type): model_type "gpt2" is not supported (llama, mistral, qwen2, qwen3, granite, smollm3, olmo2, gemma3_text, phi3 are)');
+    await fails(withConfig({ model_type: 'gemma3', text_config: {} })).toThrow('config.json (model_type): is a Gemma 3 image-and-text model');
   });
   it('names an unsupported rope scaling type', async () => {
-    await fails(withConfig({ rope_scaling: { rope_type: 'yarn', factor: 4 } })).toThrow('config.json (rope_scaling.rope_type): rope type "yarn" is not supported');
+    await fails(withConfig({ rope_scaling: { rope_type: 'ntk-by-parts', factor: 4 } })).toThrow('config.json (rope_scaling.rope_type): rope type "ntk-by-parts" is not supported (default, linear, llama3, dynamic, yarn, longrope are)');
+    await fails(withConfig({ rope_scaling: { rope_type: 'longrope', short_factor: [1], long_factor: [1, 2] } }, { family: 'phi3' })).toThrow('config.json (rope_scaling.short_factor): must be a list of 4 numbers');
   });
   it('names a missing llama3 rope field', async () => {
     await fails(withConfig({ rope_scaling: { rope_type: 'llama3', factor: 8, high_freq_factor: 4, original_max_position_embeddings: 8192 } }))
       .toThrow('config.json (rope_scaling.low_freq_factor): is missing');
   });
-  it('names unsupported activation, sliding window, and bad head counts', async () => {
+  it('names unsupported activation, bad numbers, and bad head counts', async () => {
     await fails(withConfig({ hidden_act: 'gelu' })).toThrow('config.json (hidden_act)');
-    await fails(withConfig({ use_sliding_window: true }, { family: 'qwen2' })).toThrow('config.json (use_sliding_window)');
+    await fails(withConfig({ rms_norm_eps: -1 })).toThrow('config.json (rms_norm_eps): must be greater than 0, got -1');
+    await fails(withConfig({ rope_theta: 0 })).toThrow('config.json (rope_theta): must be greater than 0, got 0');
+    await fails(withConfig({ rope_scaling: { type: 'linear', factor: -2 } })).toThrow('config.json (rope_scaling.factor): must be greater than 0');
+    await fails(withConfig({ sliding_window: 0 }, { family: 'mistral' })).toThrow('config.json (sliding_window): must be a positive integer');
+    await fails(withConfig({ no_rope_layers: [1, 2] }, { family: 'smollm3' })).toThrow('config.json (no_rope_layers): must list at least 2 entries, each 1 (RoPE) or 0 (NoPE)');
+    await fails(withConfig({ layer_types: ['full_attention'] }, { family: 'gemma3_text' })).toThrow('config.json (layer_types): must list 2 entries');
     await fails(withConfig({ num_key_value_heads: 3 })).toThrow('config.json (num_key_value_heads): 4 attention heads are not a multiple of 3');
     await fails(withConfig({ hidden_size: 'big' })).toThrow('config.json (hidden_size): must be a number');
   });

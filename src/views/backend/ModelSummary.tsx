@@ -1,4 +1,15 @@
+import type { ModelSpec } from '../../model/config';
 import { useModelStore } from '../../state/model-store';
+
+/** Sliding-window and NoPE layers, said once: ", layers 0–4, 6–10 see the last 512 tokens". */
+function windowNote(spec: ModelSpec): string {
+  const sliding = spec.layers.filter((l) => l.window !== null).length;
+  const nope = spec.layers.filter((l) => l.rope === null).length;
+  const parts = [];
+  if (sliding) parts.push(`${sliding} of ${spec.numLayers} layers see only the last ${spec.layers.find((l) => l.window !== null)!.window!.toLocaleString('en-US')} tokens`);
+  if (nope) parts.push(`${nope} layers use no rotary embedding`);
+  return parts.length ? `; ${parts.join('; ')}` : '';
+}
 
 /** What is loaded and where it runs: the backend in use always visible, with the reason for a fallback. */
 export function ModelSummary() {
@@ -22,7 +33,8 @@ export function ModelSummary() {
         <dt>weights</dt><dd>{info.dtypes.join(', ')}: {info.weightStorage}</dd>
         <dt>compute</dt><dd>{report.dtypeReason}</dd>
         {report.threads !== null && <><dt>threads</dt><dd data-testid="threads">{report.threads}{report.threads === 1 ? ' (this page cannot share memory between threads, or the machine has one core)' : ''}</dd></>}
-        <dt>attention</dt><dd>{info.attention}</dd>
+        <dt>attention</dt><dd>{info.attention}{windowNote(spec)}</dd>
+        {spec.notes.length > 0 && <><dt>notes</dt><dd>{spec.notes.join('; ')}</dd></>}
         {report.segments > 1 && <><dt>segments</dt><dd data-testid="segments">{report.segments} onnxruntime sessions of up to {Math.ceil(spec.numLayers / report.segments)} layer{spec.numLayers === report.segments ? '' : 's'}, run one after the other, so the GPU never holds more than one segment's attention buffers</dd></>}
         <dt>run on</dt>
         <dd>
