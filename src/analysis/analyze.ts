@@ -4,7 +4,7 @@ import { applyPolicy, CATEGORY_OF, SUMMARY_PROMPT, summariesNeeded, type Context
 import { policyCost, type RoundCost } from '../context/cost';
 import { fillerText } from '../context/filler';
 import { parsePolicy, policyLabel, policySpec, type Policy } from '../context/policy';
-import { asRenderer, renderContext } from '../context/render';
+import { asRenderer, encodeChat, renderContext } from '../context/render';
 import type { Category, CategoryRatios } from '../metrics/categories';
 import { longestCommonRun, ngramOverlap } from '../metrics/copy';
 import { categoryRatios, diagonalRatio, massPerMessage, perHead } from '../metrics/inertia';
@@ -83,6 +83,8 @@ export interface PolicyResult {
   /** Copy measures between the current answer and each earlier answer in context. */
   copy: { message: number; round: number | null; longestRun: number; ngramOverlap: number }[];
   cost: RoundCost[];
+  /** What the model's template did to the conversation (merged, moved, dropped, trimmed, added a system prompt). */
+  notes: string[];
   attention?: number[][];
   kept?: KeptAttention;
 }
@@ -134,9 +136,10 @@ export async function analyzePolicy(model: AnalysisModel, conversation: Conversa
   const turns = selectTurn(conversation, opts.turn);
   const spec = model.session.spec;
   const layer = opts.layer ?? spec.numLayers - 1;
-  const { inputs, messages: msgs } = await policyMessages(model, conversation, p, turns.current.index, summaries);
+  const { inputs, messages: policyMsgs } = await policyMessages(model, conversation, p, turns.current.index, summaries);
   const renderer = asRenderer(model.tokenizer);
-  const r = renderContext(renderer, msgs);
+  const r = renderContext(renderer, policyMsgs);
+  const msgs = r.messages; // the policy's, plus a system prompt the template adds of its own
   const cur = r.contentSpans[msgs.length - 1]!;
   const query = { start: cur.start, end: cur.start + cur.length };
   const S = r.ids.length;
@@ -159,7 +162,7 @@ export async function analyzePolicy(model: AnalysisModel, conversation: Conversa
   const diag = diagonalRatio(rows, priorSpans, radius);
   const mass = massPerMessage(rows, r.messageOf);
   const currentIds = r.ids.slice(query.start, query.end);
-  const encodeChat = (m: { role: ContextMessage['role']; content: string }[], g: boolean) => model.tokenizer.encode(model.tokenizer.render(m, g));
+  const encode = (m: { role: ContextMessage['role']; content: string }[], g: boolean) => encodeChat(renderer, m, g);
   const result: PolicyResult = {
     policy: policySpec(p),
     label: policyLabel(p),
@@ -182,7 +185,8 @@ export async function analyzePolicy(model: AnalysisModel, conversation: Conversa
       const earlier = r.ids.slice(s.start, s.start + s.length);
       return { message: k, round: msgs[k]!.round, longestRun: longestCommonRun(currentIds, earlier), ngramOverlap: ngramOverlap(currentIds, earlier, opts.ngram ?? DEFAULTS.ngram) };
     }),
-    cost: policyCost(conversation, turns.current.index, p, encodeChat, inputs),
+    cost: policyCost(conversation, turns.current.index, p, encode, inputs),
+    notes: r.notes,
   };
   if (opts.keepAttention) result.kept = { rowStart: all ? 0 : query.start, nRows: fetched.rows, seqLen: S, heads: H, mean: fetched.mean, perHead: fetched.perHead! };
   if (opts.dumpAttention) result.attention = Array.from({ length: att.rows }, (_, i) => Array.from(att.mean.subarray(i * S, (i + 1) * S)));

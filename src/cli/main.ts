@@ -4,6 +4,7 @@ import { DEMO_MODEL_PATH } from '../model/demo';
 import { parameterCount } from '../model/weights';
 import type { ComputeDtypeOption } from '../model/compute-dtype';
 import { ModelError } from '../model/errors';
+import { DEFAULT_TEMPLATE_DATE, parseTemplateDate } from '../model/template-date';
 import { openModel } from '../runtime/open-model';
 import { MemoryLimitError } from '../runtime/ort-runtime';
 import { analyzeCommand, batchCommand, InputError, parsePolicies } from './analysis-commands';
@@ -44,6 +45,8 @@ Options:
   --sweep     also score every turn t ≥ 2 (paper 2's Fig. 2 curve)
   --dump-attention  include the head-mean attention rows of the answer's tokens (analyze --json)
   --out F     batch: write the CSV to F (default: stdout)
+  --date D    the date (YYYY-MM-DD) a chat template that asks for today's date gets (default 2024-07-26,
+              fixed so figures are reproducible)
   --json      print one JSON object instead of text
 `;
 
@@ -56,10 +59,13 @@ interface Common {
   layers: number[] | undefined;
   dtype: ComputeDtypeOption;
   json: boolean;
+  date: string;
 }
 
-function open(dir: string, c: Common) {
-  return openModel(dirSource(dir), { computeDtype: c.dtype, ...(c.layers && { inspectLayers: c.layers }) });
+async function open(dir: string, c: Common) {
+  const m = await openModel(dirSource(dir), { computeDtype: c.dtype, ...(c.layers && { inspectLayers: c.layers }) });
+  m.tokenizer.templateDate = c.date;
+  return m;
 }
 
 async function inspectModel(dir: string, c: Common) {
@@ -143,6 +149,7 @@ export async function main(argv: string[]): Promise<void> {
         sweep: { type: 'boolean', default: false },
         'dump-attention': { type: 'boolean', default: false },
         out: { type: 'string' },
+        date: { type: 'string', default: DEFAULT_TEMPLATE_DATE },
       },
     });
   } catch (e) {
@@ -162,7 +169,8 @@ export async function main(argv: string[]): Promise<void> {
   if (!Number.isInteger(top) || top < 1) fail(`--top takes a positive whole number, got "${values.top}"`);
   const dtype = values.dtype;
   if (dtype !== 'auto' && dtype !== 'fp32' && dtype !== 'fp16') fail(`--dtype takes auto, fp32 or fp16, got "${dtype}"`);
-  const common: Common = { layers, dtype, json: values.json };
+  if (!parseTemplateDate(values.date)) fail(`--date takes a date as YYYY-MM-DD, got "${values.date}"`);
+  const common: Common = { layers, dtype, json: values.json, date: values.date };
   const whole = (name: string, v: string, min: number) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < min) fail(`${name} takes a whole number ≥ ${min}, got "${v}"`);

@@ -12,7 +12,7 @@ export const AO_SYSTEM_PROMPT =
 export const SUMMARY_PROMPT = 'Summarize the following assistant response in exactly one sentence: {response}';
 
 /** What a message the model sees stands for. */
-export type SourceKind = 'system' | 'ao-system' | 'user' | 'assistant' | 'placeholder' | 'summary' | 'summary-list' | 'filler' | 'current';
+export type SourceKind = 'system' | 'ao-system' | 'template-system' | 'user' | 'assistant' | 'placeholder' | 'summary' | 'summary-list' | 'filler' | 'current';
 
 export interface ContextMessage {
   role: Role;
@@ -27,7 +27,7 @@ export interface ContextMessage {
 }
 
 export const CATEGORY_OF: Record<SourceKind, Exclude<Category, 'sink'>> = {
-  system: 'system', 'ao-system': 'system', user: 'user', current: 'current',
+  system: 'system', 'ao-system': 'system', 'template-system': 'system', user: 'user', current: 'current',
   assistant: 'prior', placeholder: 'prior', summary: 'prior', 'summary-list': 'prior', filler: 'prior',
 };
 

@@ -1,13 +1,17 @@
 import type { Role } from '../conversation/types';
 import type { Category, Span } from '../metrics/categories';
 import { CATEGORY_OF, type ContextMessage } from './apply';
+import { acceptedPlan, layoutConversation, RenderError, toMessages, type TemplateRenderer } from './layout';
 
-/** What rendering needs from a tokenizer: the model's chat template and its encoder. */
-export interface ChatRenderer {
-  render(messages: { role: Role; content: string }[], addGenerationPrompt: boolean): string;
+export { RenderError };
+
+/** What rendering needs from a tokenizer: the model's chat template, its encoder, and each token's bytes. */
+export interface ChatRenderer extends TemplateRenderer {
   encode(text: string): number[];
-  /** End-of-turn strings of the template (e.g. "<|im_end|>", "<|eot_id|>"): a turn's frame ends after them. */
-  endMarkers: string[];
+  /** The bytes of text each token stands for (model/token-bytes.ts). */
+  tokenBytes(ids: number[]): Uint8Array[];
+  /** The text as the tokenizer's normalizer sees it (NFC for Qwen). */
+  normalize(text: string): string;
 }
 
 export const SINK_TOKENS = 3;
@@ -15,94 +19,118 @@ export const SINK_TOKENS = 3;
 export interface RenderedContext {
   text: string;
   ids: number[];
-  /** Per token: index into the context messages. */
+  /**
+   * The messages as the model sees them: the policy's, plus a system prompt the template adds of its own
+   * (kind 'template-system'), first. Every index below refers to this list.
+   */
+  messages: ContextMessage[];
+  /** Per token: index into messages. */
   messageOf: number[];
   /** Per token: sink (first 3 tokens) or its message's category. */
   categories: Category[];
-  /** Per message: its content tokens (template tokens excluded). */
+  /** Per message: its content tokens (template tokens excluded); length 0 when the template drops it. */
   contentSpans: Span[];
   /** Per message: all its tokens, template included. */
   messageSpans: Span[];
-}
-
-export class RenderError extends Error {
-  override name = 'RenderError';
+  /** What the template did (merged, moved, dropped, trimmed, added), for the figures. */
+  notes: string[];
 }
 
 /**
- * Message boundaries in the rendered text. A boundary is exact where rendering the first k messages
- * gives a prefix of the whole; otherwise (templates that change a message when it is last, like
- * Qwen3's think block) it falls right after the first end-of-turn marker and the newlines after it.
+ * Each token's [start, end) in the text, in UTF-16 units: its bytes aligned with the text's UTF-8 bytes.
+ * A tokenizer may insert spaces the text does not have (SentencePiece's ▁ at the start of a piece): those
+ * bytes stand for no character. Anything else that differs is an error naming the place.
  */
-function boundaries(r: ChatRenderer, msgs: { role: Role; content: string }[], full: string): { bounds: number[]; content: [number, number][] } {
-  const content: [number, number][] = [];
-  const bounds: number[] = [];
-  let cursor = 0;
-  const prefixEnds = msgs.map((_, k) => {
-    if (k === msgs.length - 1) return full.length;
-    const p = r.render(msgs.slice(0, k + 1), false);
-    return full.startsWith(p) ? p.length : null;
+function tokenChars(text: string, tokenBytes: Uint8Array[]): [number, number][] {
+  const bytes = new TextEncoder().encode(text);
+  const charAt = new Int32Array(bytes.byteLength + 1); // byte index → UTF-16 index of the character it belongs to
+  let b = 0;
+  for (let c = 0; c < text.length; c++) {
+    const cp = text.codePointAt(c)!;
+    const n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    for (let i = 0; i < n; i++) charAt[b++] = c;
+    if (cp >= 0x10000) c++;
+  }
+  charAt[bytes.byteLength] = text.length;
+  const out: [number, number][] = [];
+  let i = 0;
+  tokenBytes.forEach((tb, t) => {
+    let first = -1;
+    let last = -1;
+    for (const byte of tb) {
+      if (i < bytes.byteLength && byte === bytes[i]) {
+        if (first < 0) first = i;
+        last = i++;
+      } else if (byte !== 0x20) {
+        throw new RenderError(`token ${t} does not match the rendered text at character ${charAt[Math.min(i, bytes.byteLength)]}: tokens cannot be placed in the text`);
+      }
+    }
+    const start = charAt[first >= 0 ? first : i]!;
+    out.push([start, last >= 0 ? charAt[last]! + (text.codePointAt(charAt[last]!)! >= 0x10000 ? 2 : 1) : start]);
   });
-  msgs.forEach((m, k) => {
-    const end = prefixEnds[k];
-    // Search the content inside the message's own segment, from its end, so content equal to a role name is not found in the header.
-    const at = end != null ? full.lastIndexOf(m.content, end - m.content.length) : full.indexOf(m.content, cursor);
-    if (at < cursor || at < 0) throw new RenderError(`the chat template changes the text of message ${k + 1} (${m.role}): its tokens cannot be located`);
-    content.push([at, at + m.content.length]);
-    cursor = at + m.content.length;
-  });
-  msgs.forEach((_, k) => {
-    const known = prefixEnds[k];
-    if (known != null) return bounds.push(known);
-    const gapStart = content[k]![1];
-    const gap = full.slice(gapStart, content[k + 1]![0]);
-    const marks = r.endMarkers.map((m) => ({ m, i: gap.indexOf(m) })).filter((x) => x.i >= 0).sort((a, b) => a.i - b.i);
-    if (!marks.length) return bounds.push(gapStart);
-    let b = marks[0]!.i + marks[0]!.m.length;
-    while (gap[b] === '\n') b++;
-    bounds.push(gapStart + b);
-  });
-  return { bounds, content };
+  if (i !== bytes.byteLength) throw new RenderError(`the tokens cover the rendered text only up to character ${charAt[i]}: tokens cannot be placed in the text`);
+  return out;
 }
 
-/** Renders the policy's messages through the template, tokenizes, and assigns every token. */
-export function renderContext(r: ChatRenderer, messages: ContextMessage[]): RenderedContext {
-  const plain = messages.map(({ role, content }) => ({ role, content }));
-  const text = r.render(plain, false);
-  const { bounds, content } = boundaries(r, plain, text);
-  const ids: number[] = [];
-  const messageOf: number[] = [];
-  const categories: Category[] = [];
-  const contentSpans: Span[] = [];
-  const messageSpans: Span[] = [];
-  messages.forEach((m, k) => {
-    const start = k === 0 ? 0 : bounds[k - 1]!;
-    const [cs, ce] = content[k]!;
-    const head = r.encode(text.slice(start, cs));
-    const body = r.encode(text.slice(cs, ce));
-    const tail = r.encode(text.slice(ce, bounds[k]!));
-    messageSpans.push({ start: ids.length, length: head.length + body.length + tail.length });
-    contentSpans.push({ start: ids.length + head.length, length: body.length });
-    for (const id of [...head, ...body, ...tail]) {
-      ids.push(id);
-      messageOf.push(k);
-      categories.push(ids.length <= SINK_TOKENS ? 'sink' : CATEGORY_OF[m.kind]);
-    }
-  });
-  const whole = r.encode(text);
-  if (whole.length !== ids.length || whole.some((id, i) => id !== ids[i])) {
-    const i = whole.findIndex((id, j) => id !== ids[j]);
-    throw new RenderError(`message boundaries are not token boundaries for this tokenizer (first difference at token ${i}, message ${messageOf[i]! + 1}): tokens cannot be split by message`);
+/**
+ * Renders the policy's messages through the model's template once, tokenizes the whole text once, and
+ * gives every token to one message: the message whose text (template included) holds its first
+ * character. A message's content tokens are its tokens that overlap its content, so a token that joins
+ * content and template ("." with "\n\n") stays with the content. Boundaries come from the one encoding:
+ * tokenizing pieces separately differs from the whole for SentencePiece tokenizers.
+ */
+export function renderContext(r: ChatRenderer, policyMessages: ContextMessage[]): RenderedContext {
+  const contents = policyMessages.map((m) => r.normalize(m.content));
+  const layout = layoutConversation(r, policyMessages.map((m) => m.role), contents);
+  const messages = [...policyMessages];
+  const spans = [...layout.spans];
+  const content = [...layout.content];
+  if (layout.injected) {
+    messages.unshift({ role: 'system', content: layout.injected.content, kind: 'template-system', source: null, round: null });
+    spans.unshift(layout.injected.span);
+    content.unshift(layout.injected.contentSpan);
   }
-  return { text, ids, messageOf, categories, contentSpans, messageSpans };
+  const { text } = layout;
+  const ids = r.encode(text);
+  const chars = tokenChars(text, r.tokenBytes(ids));
+  // The message owning each character: spans partition the text.
+  const owner = new Int32Array(text.length + 1).fill(-1);
+  spans.forEach((s, k) => {
+    if (s) owner.fill(k, s[0], s[1]);
+  });
+  const messageOf = chars.map(([a]) => owner[Math.min(a, text.length - 1)] ?? -1);
+  const unowned = messageOf.indexOf(-1);
+  if (unowned >= 0) throw new RenderError(`token ${unowned} falls outside every message: tokens cannot be split by message`);
+  const messageSpans: Span[] = [];
+  const contentSpans: Span[] = [];
+  messages.forEach((_, k) => {
+    const mine = messageOf.map((m, t) => (m === k ? t : -1)).filter((t) => t >= 0);
+    if (mine.length && mine[mine.length - 1]! - mine[0]! + 1 !== mine.length) throw new RenderError(`the tokens of message ${k + 1} are not contiguous: tokens cannot be split by message`);
+    messageSpans.push({ start: mine[0] ?? ids.length, length: mine.length });
+    const c = content[k];
+    const inContent = c ? mine.filter((t) => chars[t]![1] > c[0] && chars[t]![0] < c[1] || (chars[t]![0] === chars[t]![1] && chars[t]![0] >= c[0] && chars[t]![0] < c[1])) : [];
+    contentSpans.push({ start: inContent[0] ?? messageSpans[k]!.start, length: inContent.length });
+  });
+  const categories = messageOf.map((k, t): Category => (t < SINK_TOKENS ? 'sink' : CATEGORY_OF[messages[k]!.kind]));
+  return { text, ids, messages, messageOf, categories, contentSpans, messageSpans, notes: layout.notes };
+}
+
+/** Renders and tokenizes messages as the model's template accepts them (folding a rejected system role), for costs and prompts. */
+export function encodeChat(r: ChatRenderer, messages: { role: Role; content: string }[], addGenerationPrompt: boolean): number[] {
+  const contents = messages.map((m) => r.normalize(m.content));
+  const { plan } = acceptedPlan(r, messages.map((m) => m.role), contents);
+  return r.encode(r.render(toMessages(plan, (k) => contents[k]!), addGenerationPrompt));
 }
 
 /** End-of-turn markers to try: the tokenizer's eos token and those of common templates. */
 export function endMarkersFor(eosToken: string | null): string[] {
-  return [...new Set([...(eosToken ? [eosToken] : []), '<|im_end|>', '<|eot_id|>', '<end_of_turn>', '<|end|>', '</s>'])];
+  return [...new Set([...(eosToken ? [eosToken] : []), '<|im_end|>', '<|eot_id|>', '<end_of_turn>', '<|end|>', '</s>', '<|endoftext|>', '<|end_of_text|>', '[/INST]'])];
 }
 
+/** Start-of-turn markers of common templates. */
+export const START_MARKERS = ['<|im_start|>', '<|start_header_id|>', '<start_of_turn>', '<|system|>', '<|user|>', '<|assistant|>', '<|start_of_role|>', '[INST]'];
+
 /** A ChatRenderer over the model's tokenizer (model/tokenizer.ts ChatTokenizer or anything shaped like it). */
-export function asRenderer(tok: { render: ChatRenderer['render']; encode: ChatRenderer['encode']; eosToken: string | null }): ChatRenderer {
-  return { render: (m, g) => tok.render(m, g), encode: (t) => tok.encode(t), endMarkers: endMarkersFor(tok.eosToken) };
+export function asRenderer(tok: { render: ChatRenderer['render']; encode: ChatRenderer['encode']; tokenBytes: ChatRenderer['tokenBytes']; normalize: ChatRenderer['normalize']; eosToken: string | null }): ChatRenderer {
+  return { render: (m, g) => tok.render(m, g), encode: (t) => tok.encode(t), tokenBytes: (ids) => tok.tokenBytes(ids), normalize: (s) => tok.normalize(s), endMarkers: endMarkersFor(tok.eosToken), startMarkers: START_MARKERS };
 }

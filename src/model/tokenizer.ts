@@ -2,6 +2,8 @@ import { Template } from '@huggingface/jinja';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { ModelError } from './errors';
 import { parseJsonFile, readRequired, readWhole, type ModelSource } from './source';
+import { DEFAULT_TEMPLATE_DATE, strftimeAt } from './template-date';
+import { tokenBytesFor, type TokenBytesOf } from './token-bytes';
 
 export type Role = 'system' | 'user' | 'assistant';
 export interface ChatMessage {
@@ -10,6 +12,7 @@ export interface ChatMessage {
 }
 
 const CONFIG = 'tokenizer_config.json';
+const DATE_FUNCTION = 'inertia_lens_strftime_now';
 
 /** bos/eos in tokenizer_config.json are strings or AddedToken objects `{content}`. */
 function tokenText(v: unknown): string | null {
@@ -23,11 +26,21 @@ function tokenText(v: unknown): string | null {
  * its `chat_template` or from chat_template.jinja), built on @huggingface/tokenizers and @huggingface/jinja.
  */
 export class ChatTokenizer {
+  /** The date `strftime_now` gives the template (template-date.ts): fixed, so figures are reproducible. */
+  templateDate = DEFAULT_TEMPLATE_DATE;
+
   private constructor(
     private readonly tokenizer: Tokenizer,
     private readonly template: Template,
     readonly bosToken: string | null,
     readonly eosToken: string | null,
+    private readonly bytesOf: TokenBytesOf,
+    /** The Unicode normalization the tokenizer applies first (Qwen: NFC), applied to pasted text before rendering. */
+    readonly normalization: 'NFC' | 'NFKC' | null,
+    /** Whether the template asks for today's date. */
+    readonly usesDate: boolean,
+    /** Where the template came from, for messages: tokenizer_config.json's chat_template or chat_template.jinja. */
+    readonly templateFile: { file: string; field?: string },
   ) {}
 
   static fromJson(tokenizerJson: Record<string, unknown>, config: Record<string, unknown>, templateText?: string): ChatTokenizer {
@@ -54,11 +67,14 @@ export class ChatTokenizer {
     }
     let template: Template;
     try {
-      template = new Template(text);
+      // strftime_now is a global of the Jinja runtime that render() cannot override: the template calls ours by another name.
+      template = new Template(text.replace(/\bstrftime_now\b/g, DATE_FUNCTION));
     } catch (e) {
       throw new ModelError(templateText !== undefined ? 'chat_template.jinja' : CONFIG, `the chat template does not parse: ${(e as Error).message}`, field);
     }
-    return new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token));
+    const { bytesOf, normalization } = tokenBytesFor(tokenizerJson);
+    const templateFile = templateText !== undefined ? { file: 'chat_template.jinja' } : { file: CONFIG, field };
+    return new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token), bytesOf, normalization, text.includes('strftime_now'), templateFile);
   }
 
   static async load(source: ModelSource): Promise<ChatTokenizer> {
@@ -98,6 +114,16 @@ export class ChatTokenizer {
     return out;
   }
 
+  /** The bytes of text each token stands for (token-bytes.ts). */
+  tokenBytes(ids: number[]): Uint8Array[] {
+    return ids.map((id) => this.bytesOf(id, this.tokenizer.id_to_token(id)));
+  }
+
+  /** Text as the tokenizer's normalizer will see it (NFC for Qwen), so rendered text and tokens align. */
+  normalize(text: string): string {
+    return this.normalization ? text.normalize(this.normalization) : text;
+  }
+
   /** The vocabulary string of one id (e.g. "Ġhello"), or `<id>` when the id has none. */
   tokenString(id: number): string {
     return this.tokenizer.id_to_token(id) ?? `<${id}>`;
@@ -115,9 +141,10 @@ export class ChatTokenizer {
         add_generation_prompt: addGenerationPrompt,
         bos_token: this.bosToken ?? '',
         eos_token: this.eosToken ?? '',
+        [DATE_FUNCTION]: (format: unknown) => strftimeAt(this.templateDate, String(format)),
       });
     } catch (e) {
-      throw new ModelError(CONFIG, `the chat template failed on this conversation: ${(e as Error).message}`, 'chat_template');
+      throw new ModelError(this.templateFile.file, `the chat template failed on this conversation: ${(e as Error).message}`, this.templateFile.field);
     }
   }
 }

@@ -4,6 +4,7 @@ import { parameterCount } from '../model/weights';
 import { rowSums } from '../metrics/inertia';
 import { topTokens } from '../model/logits';
 import type { ModelSource } from '../model/source';
+import { parseTemplateDate } from '../model/template-date';
 import { openModel, type LoadStage, type OpenModel } from '../runtime/open-model';
 import type { BackendReport } from '../runtime/ort-runtime';
 
@@ -35,6 +36,8 @@ export interface ModelInfo {
   inspectLayers: number[];
   /** How the other layers compute attention, and why not fused if asked. */
   attention: string;
+  /** The date the chat template's strftime_now gives (null: the template writes no date). */
+  templateDate: string | null;
 }
 
 export interface ForwardView {
@@ -58,6 +61,8 @@ interface ModelState {
   forward: ForwardView | null;
   forwardError: string | null;
   loadModel(source: ModelSource | Promise<ModelSource>, ref?: ModelRef | null): Promise<void>;
+  /** The date the template writes (YYYY-MM-DD); the figures are computed again. False when it is not a date. */
+  setTemplateDate(date: string): boolean;
   runForward(text: string, asChat: boolean): Promise<void>;
 }
 
@@ -128,6 +133,7 @@ export const useModelStore = create<ModelState>()((set, get) => ({
           weightStorage: graph.weightStorage,
           report: session.report,
           inspectLayers: graph.inspectLayers,
+          templateDate: opened.tokenizer.usesDate ? opened.tokenizer.templateDate : null,
           attention: graph.attentionNote ?? (graph.attention === 'fused' && graph.inspectLayers.length < checkpoint.spec.numLayers ? 'layers not inspected: fused GroupQueryAttention' : 'explicit in every layer'),
         },
       });
@@ -135,6 +141,14 @@ export const useModelStore = create<ModelState>()((set, get) => ({
       // The previously loaded model, if any, stays usable.
       if (!stale()) set((s) => ({ load: { ...s.load, status: 'error', error: (e as Error).message } }));
     }
+  },
+
+  setTemplateDate(date) {
+    const info = get().info;
+    if (!current || !info || info.templateDate === null || !parseTemplateDate(date)) return false;
+    current.tokenizer.templateDate = date;
+    set({ info: { ...info, templateDate: date } });
+    return true;
   },
 
   async runForward(text, asChat) {

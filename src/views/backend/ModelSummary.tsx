@@ -1,5 +1,20 @@
+import { useState } from 'react';
 import type { ModelSpec } from '../../model/config';
+import { parseTemplateDate } from '../../model/template-date';
 import { useModelStore } from '../../state/model-store';
+
+/** The chat template writes "today's" date into the conversation: a fixed date keeps figures reproducible. */
+function TemplateDate({ date }: { date: string }) {
+  const setTemplateDate = useModelStore((s) => s.setTemplateDate);
+  const [text, setText] = useState(date);
+  const bad = text !== date && !parseTemplateDate(text);
+  return (
+    <>
+      <input aria-label="template date" value={text} size={10} onChange={(e) => setText(e.target.value)} onBlur={() => setTemplateDate(text)} onKeyDown={(e) => e.key === 'Enter' && setTemplateDate(text)} />{' '}
+      <span className={bad ? 'warn' : 'muted'}>{bad ? 'a date is YYYY-MM-DD' : "this template writes today's date into the conversation; it gets this fixed one, so the figures do not change from day to day"}</span>
+    </>
+  );
+}
 
 /** Sliding-window and NoPE layers, said once: ", layers 0–4, 6–10 see the last 512 tokens". */
 function windowNote(spec: ModelSpec): string {
@@ -35,6 +50,7 @@ export function ModelSummary() {
         {report.threads !== null && <><dt>threads</dt><dd data-testid="threads">{report.threads}{report.threads === 1 ? ' (this page cannot share memory between threads, or the machine has one core)' : ''}</dd></>}
         <dt>attention</dt><dd>{info.attention}{windowNote(spec)}</dd>
         {spec.notes.length > 0 && <><dt>notes</dt><dd>{spec.notes.join('; ')}</dd></>}
+        {info.templateDate !== null && <><dt>template date</dt><dd><TemplateDate date={info.templateDate} /></dd></>}
         {report.segments > 1 && <><dt>segments</dt><dd data-testid="segments">{report.segments} onnxruntime sessions of up to {Math.ceil(spec.numLayers / report.segments)} layer{spec.numLayers === report.segments ? '' : 's'}, run one after the other, so the GPU never holds more than one segment's attention buffers</dd></>}
         <dt>run on</dt>
         <dd>

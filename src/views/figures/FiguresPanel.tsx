@@ -34,7 +34,19 @@ export function FiguresPanel() {
         Where the answer's attention goes <span className="muted">(turn {r0.turn}, layer {r0.layer}, {head === 'mean' ? 'mean of heads' : `head ${head}`}, r = {r0.radius})</span>
       </h2>
       {results.length === 1 ? <Shares r={r0} view={pick(r0)} /> : <CompareTable results={results} />}
+      <TemplateNotes results={results} />
     </section>
+  );
+}
+
+/** What the model's own chat template did to the conversation (merged, moved, dropped, added a system prompt). */
+function TemplateNotes({ results }: { results: PolicyResult[] }) {
+  const notes = [...new Set(results.flatMap((r) => r.notes ?? []))];
+  if (!notes.length) return null;
+  return (
+    <ul className="notes" data-testid="template-notes" aria-label="what the chat template did">
+      {notes.map((n) => <li key={n}>Chat template: {n}.</li>)}
+    </ul>
   );
 }
 

