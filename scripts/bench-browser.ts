@@ -9,7 +9,7 @@
  *   run replaces only its own rows of docs/bench/browser.json). 135m-webgpu (all 30 layers at 4,096
  *   tokens, one cold run, about an hour on the software adapter) runs only when named.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirSource } from '../src/cli/dir-source';
 import { parseConversation } from '../src/conversation/parse';
 import { DEMO_MODEL_PATH } from '../src/model/demo';
@@ -18,6 +18,7 @@ import { FULL_MATRIX_MAX_TOKENS } from '../src/state/limits';
 import { startAppServer } from '../tests/helpers/app-server';
 import { launchChromium } from '../tests/helpers/chromium';
 import { pasteConversation, repeatRounds, sweepDone, togglePolicy } from '../tests/helpers/inspector-driver';
+import { watchProcesses } from '../tests/helpers/process-memory';
 import { tinyModelFiles } from '../tests/helpers/tiny-model';
 import { BENCH_MODELS } from './bench-shared';
 
@@ -52,7 +53,7 @@ try {
     await page.goto(`${app.url}/tests/browser/harness.html`);
     await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
     let out: Out;
-    const gpu = watchGpuProcess();
+    const gpu = watchProcesses('--type=gpu-process');
     try {
       const r = (await page.evaluate(([h, repo, p, l, n, plain]) => (window as unknown as { harness: { bench: Function } }).harness.bench(h, repo, p, l, n, plain), [app.hub, `bench/${c.model}`, [c.backend], c.lengths, c.repeats, c.plain] as const)) as Omit<Out, 'case' | 'model'>;
       out = { case: c.name, model: c.model, ...r };
@@ -71,28 +72,6 @@ try {
 } finally {
   await browser.close();
   await app.server.close();
-}
-
-/**
- * Peak resident memory of Chromium's GPU process while a case runs (Linux /proc, sampled every 250 ms).
- * The software adapter keeps WebGPU buffers there, so for WebGPU cases it is the GPU memory used.
- */
-function watchGpuProcess(): { stop(): number | null } {
-  let peak = 0;
-  const sample = () => {
-    let rss = 0;
-    try {
-      for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-        try {
-          if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=gpu-process')) continue;
-          rss += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-        } catch { /* the process ended */ }
-      }
-    } catch { /* no /proc */ }
-    peak = Math.max(peak, rss);
-  };
-  const timer = setInterval(sample, 250);
-  return { stop: () => (clearInterval(timer), sample(), peak > 0 ? Math.round(peak) : null) };
 }
 
 /** The app on the demo model, wasm, as a person uses it. */

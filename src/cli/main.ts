@@ -5,6 +5,7 @@ import { parameterCount } from '../model/weights';
 import type { ComputeDtypeOption } from '../model/compute-dtype';
 import { ModelError } from '../model/errors';
 import { DEFAULT_TEMPLATE_DATE, parseTemplateDate } from '../model/template-date';
+import { describePlan } from '../model/load-plan';
 import { openModel } from '../runtime/open-model';
 import { MemoryLimitError } from '../runtime/ort-runtime';
 import { analyzeCommand, batchCommand, InputError, parsePolicies } from './analysis-commands';
@@ -45,6 +46,10 @@ Options:
   --sweep     also score every turn t ≥ 2 (paper 2's Fig. 2 curve)
   --dump-attention  include the head-mean attention rows of the answer's tokens (analyze --json)
   --out F     batch: write the CSV to F (default: stdout)
+  --backend B wasm (default: onnxruntime-web, as in the browser) or native (onnxruntime-node: the machine's
+              own runtime, faster, and not bound by wasm's 4 GiB)
+  --device D  with --backend native: cpu (default) or cuda (an NVIDIA GPU, when onnxruntime-node's CUDA
+              libraries are installed: ONNXRUNTIME_NODE_INSTALL=cuda12 npm rebuild onnxruntime-node)
   --date D    the date (YYYY-MM-DD) a chat template that asks for today's date gets (default 2024-07-26,
               fixed so figures are reproducible)
   --json      print one JSON object instead of text
@@ -60,10 +65,18 @@ interface Common {
   dtype: ComputeDtypeOption;
   json: boolean;
   date: string;
+  backend: 'wasm' | 'native';
+  device: 'cpu' | 'cuda';
 }
 
 async function open(dir: string, c: Common) {
-  const m = await openModel(dirSource(dir), { computeDtype: c.dtype, ...(c.layers && { inspectLayers: c.layers }) });
+  const m = await openModel(dirSource(dir), {
+    computeDtype: c.dtype,
+    prefer: [c.backend],
+    nativeDevices: c.device === 'cuda' ? ['cuda', 'cpu'] : ['cpu'],
+    ...(c.layers && { inspectLayers: c.layers }),
+  });
+  if (c.device === 'cuda' && m.session.report.device !== 'cuda') process.stderr.write(`inertia-lens: running on the CPU: ${m.session.report.fallbackReason ?? 'CUDA did not start'}\n`);
   m.tokenizer.templateDate = c.date;
   return m;
 }
@@ -80,6 +93,8 @@ async function inspectModel(dir: string, c: Common) {
     computeDtype: m.graph.computeDtype,
     dtypeReason: m.session.report.dtypeReason,
     backend: m.session.report.backend,
+    device: m.session.report.device,
+    plan: m.session.report.plan,
     graph: { bytes: m.graph.bytes, externalFiles: m.graph.externalFiles, segments: m.graph.segments, inspectLayers: m.graph.inspectLayers, outputs: m.graph.outputNames },
   };
   await m.session.release();
@@ -88,7 +103,8 @@ async function inspectModel(dir: string, c: Common) {
   console.log(`family         ${spec.family}`);
   console.log(`parameters     ${info.parameters.toLocaleString('en-US')}`);
   console.log(`weights        ${dtypes.join(', ')} (${info.weightStorage})`);
-  console.log(`runs on        ${info.backend}, compute ${info.dtypeReason}`);
+  console.log(`runs on        ${info.backend}${info.device ? ` (${info.device})` : ''}, compute ${info.dtypeReason}`);
+  if (info.plan) console.log(`memory         ${describePlan(info.plan)}`);
   console.log(`graph          ${info.graph.bytes.toLocaleString('en-US')} bytes + ${info.graph.externalFiles} external weight files`);
   console.log(`outputs        ${info.graph.outputs.join(', ')}`);
   console.log('config');
@@ -150,6 +166,8 @@ export async function main(argv: string[]): Promise<void> {
         'dump-attention': { type: 'boolean', default: false },
         out: { type: 'string' },
         date: { type: 'string', default: DEFAULT_TEMPLATE_DATE },
+        backend: { type: 'string', default: 'wasm' },
+        device: { type: 'string', default: 'cpu' },
       },
     });
   } catch (e) {
@@ -170,7 +188,12 @@ export async function main(argv: string[]): Promise<void> {
   const dtype = values.dtype;
   if (dtype !== 'auto' && dtype !== 'fp32' && dtype !== 'fp16') fail(`--dtype takes auto, fp32 or fp16, got "${dtype}"`);
   if (!parseTemplateDate(values.date)) fail(`--date takes a date as YYYY-MM-DD, got "${values.date}"`);
-  const common: Common = { layers, dtype, json: values.json, date: values.date };
+  const backend = values.backend;
+  if (backend !== 'wasm' && backend !== 'native') fail(`--backend takes wasm or native, got "${backend}"`);
+  const device = values.device;
+  if (device !== 'cpu' && device !== 'cuda') fail(`--device takes cpu or cuda, got "${device}"`);
+  if (device === 'cuda' && backend !== 'native') fail('--device cuda needs --backend native');
+  const common: Common = { layers, dtype, json: values.json, date: values.date, backend, device };
   const whole = (name: string, v: string, min: number) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < min) fail(`${name} takes a whole number ≥ ${min}, got "${v}"`);

@@ -27,6 +27,8 @@ export interface Checkpoint {
   dtypes: string[];
   /** The weights files and their sizes in bytes. */
   weightFiles: { name: string; size: number }[];
+  /** Every weights file reads synchronously (a folder on disk): a tensor is read only when onnxruntime copies it in, so no file's bytes are held meanwhile. */
+  syncReads: boolean;
   source: string;
 }
 
@@ -47,10 +49,12 @@ export async function loadCheckpoint(source: ModelSource, onProgress?: (p: ReadP
   const spec = normalizeConfig(config);
   const tensors = new Map<string, StoredTensor>();
   const weightFiles: { name: string; size: number }[] = [];
+  let syncReads = true;
   const add = async (file: string, only?: Set<string>) => {
     const f = await source.open(file);
     if (!f) throw new ModelError(file, only ? `is missing from ${source.label} (${INDEX_FILE} names it)` : `is missing from ${source.label} (and there is no ${INDEX_FILE} for a sharded checkpoint)`);
     weightFiles.push({ name: file, size: f.size });
+    syncReads &&= f.readSync !== undefined;
     let loaded = 0;
     const onRead = (n: number) => {
       loaded += n;
@@ -84,5 +88,5 @@ export async function loadCheckpoint(source: ModelSource, onProgress?: (p: ReadP
     await add(SINGLE_FILE);
   }
   const dtypes = [...new Set([...tensors.values()].map((t) => t.dtype))].sort();
-  return { spec, config, tensors, dtypes, weightFiles, source: source.label };
+  return { spec, config, tensors, dtypes, weightFiles, syncReads, source: source.label };
 }

@@ -14,7 +14,44 @@ export class GraphWeights {
   /** How the weights were stored, for the loader's report. */
   readonly storage = new Set<string>();
 
-  constructor(private readonly g: GraphBuilder, private readonly half: boolean) {}
+  /**
+   * `keepHalf`: in an fp32 graph, F16/BF16 matrices stay in half precision and are widened where each is
+   * used, every pass (GraphOptions.weightStorage 'half'): half the memory, for models that do not fit as
+   * fp32. Each widening waits on the activation it multiplies, so onnxruntime runs it just before its
+   * layer and frees it after: one layer's fp32 copy at a time, not every weight widened up front.
+   */
+  constructor(private readonly g: GraphBuilder, private readonly half: boolean, private readonly keepHalf = false) {}
+
+  /** A 2-D half-precision weight kept as it is stored; null when it is widened at load instead. */
+  private kept(t: StoredTensor): string | null {
+    if (this.half || !this.keepHalf || t.dtype === 'F32' || t.shape.length !== 2) return null;
+    const key = `${t.name}#kept`;
+    if (!this.stored.has(key)) {
+      this.storage.add(`${t.dtype} matrices kept in half precision, widened to fp32 where used, every pass`);
+      this.stored.set(key, this.g.external(`${t.name}.${t.dtype.toLowerCase()}`, t.dtype === 'BF16' ? DT.BFLOAT16 : DT.FLOAT16, t.shape, t.data));
+    }
+    return this.stored.get(key)!;
+  }
+
+  /**
+   * The weight as fp32, widened from its kept half-precision initializer after `dep` (an activation) is
+   * computed: Reshape to its own shape plus a zero taken from `dep`'s shape, so nothing folds it at load.
+   */
+  widenedAfter(t: StoredTensor, dep: string): string {
+    const k = this.kept(t);
+    if (!k) return this.get(t);
+    const g = this.g;
+    const zero = g.op('Mul', [g.op('Gather', [g.op('Shape', [dep]), g.int64([0], [])], { axis: 0 }), g.int64([0], [])]);
+    const shape = g.op('Add', [g.int64(t.shape), zero]);
+    return g.op('Cast', [g.op('Reshape', [k, shape])], { to: DT.FLOAT });
+  }
+
+  /** Rows of an embedding: gathered from the kept half-precision matrix, then widened (no whole-matrix copy). */
+  gatherRows(t: StoredTensor, ids: string): string {
+    const k = this.kept(t);
+    if (!k) return this.g.op('Gather', [this.get(t), ids], { axis: 0 });
+    return this.g.op('Cast', [this.g.op('Gather', [k, ids], { axis: 0 })], { to: DT.FLOAT });
+  }
 
   get(t: StoredTensor): string {
     const known = this.stored.get(t.name);

@@ -24,6 +24,11 @@ export interface GraphOptions {
    * layer 0 starts from `hidden_in`; one that ends before the last layer returns `hidden_out`.
    */
   layers?: [number, number];
+  /**
+   * fp32 graphs only. 'compute' (default): weights widened to fp32 at load. 'half': F16/BF16 matrices
+   * kept as stored and widened where used, every pass (half the weights' memory; slower passes).
+   */
+  weightStorage?: 'compute' | 'half';
 }
 
 export interface BuiltGraph {
@@ -71,7 +76,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   const half = dtype === 'fp16';
   const T = half ? DT.FLOAT16 : DT.FLOAT;
   const g = new GraphBuilder();
-  const W = new GraphWeights(g, half);
+  const W = new GraphWeights(g, half, options.weightStorage === 'half');
   /** Casts between the compute dtype and fp32 (no-ops in an fp32 graph). */
   const toF32 = (x: string) => (half ? g.op('Cast', [x], { to: DT.FLOAT }) : x);
   const toT = (x: string) => (half ? g.op('Cast', [x], { to: T }) : x);
@@ -94,7 +99,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
     const n = g.op('Div', [x32, g.op('Sqrt', [g.op('Add', [ms, eps])])]);
     return normInF32 ? toT(g.op('Mul', [n, W.fp32(w, spec.normOffset)])) : g.op('Mul', [toT(n), W.get(w)]);
   };
-  const linear = (x: string, w: StoredTensor, b?: StoredTensor) => g.op('Gemm', b ? [x, W.get(w), W.get(b)] : [x, W.get(w)], { transB: 1 });
+  const linear = (x: string, w: StoredTensor, b?: StoredTensor) => g.op('Gemm', b ? [x, W.widenedAfter(w, x), W.get(b)] : [x, W.widenedAfter(w, x)], { transB: 1 });
   const scaled = (x: string, s: number) => (s === 1 ? x : g.op('Mul', [x, scalarT(s)]));
   /** gelu_pytorch_tanh: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))). */
   const activate = (x: string) => {
@@ -200,7 +205,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
     return linear(g.op('Mul', [activate(gate!), up!]), L.down, L.downBias);
   };
 
-  let x = isFirst ? scaled(g.op('Gather', [W.get(weights.embed), ids], { axis: 0 }), spec.embeddingScale) : INPUT.hidden; // [S,D]
+  let x = isFirst ? scaled(W.gatherRows(weights.embed, ids), spec.embeddingScale) : INPUT.hidden; // [S,D]
   weights.layers.forEach((L, layer) => {
     if (!inSegment(layer)) return;
     // Each branch: optional norm in, the block, optional norm out, Granite's residual multiplier, then the residual add.
@@ -213,7 +218,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   });
   if (isLast) {
     const final = g.op('Slice', [rmsNorm(x, weights.norm), INPUT.logitStart, INPUT.logitEnd, g.int64([0])]);
-    let logits = toF32(g.op('Gemm', [final, W.get(weights.lmHead)], { transB: 1 })); // tied: the embedding's own initializer
+    let logits = toF32(g.op('Gemm', [final, W.widenedAfter(weights.lmHead, final)], { transB: 1 })); // tied: the embedding's own initializer
     if (spec.logitScale !== 1) logits = g.op('Mul', [logits, g.float([spec.logitScale], [])]);
     if (spec.finalSoftcap !== null) {
       const c = g.float([spec.finalSoftcap], []);

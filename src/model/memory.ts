@@ -6,6 +6,8 @@ export interface GraphShape {
   computeDtype: 'fp32' | 'fp16';
   attention: 'explicit' | 'fused';
   inspectLayers: number[];
+  /** Bytes the weights take as the session holds them (the load plan's), when known; else parameters × the compute dtype. */
+  heldBytes?: number;
 }
 
 export interface PassShape {
@@ -41,7 +43,7 @@ export function estimatePass(spec: ModelSpec, g: GraphShape, p: PassShape): Memo
   const S = p.tokens;
   const T = S + (p.past ?? 0);
   const H = spec.numHeads;
-  const weights = parameterCount(spec) * el;
+  const weights = g.heldBytes ?? parameterCount(spec) * el;
   const scores = H * S * T * 4;
   const explicitLayers = g.attention === 'explicit' ? spec.numLayers : g.inspectLayers.length;
   const perLayer = (explicitLayers > 0 ? 3 * scores : scores) + layerActivations(spec, S, el);

@@ -6,7 +6,7 @@ export type NodeProto = onnxProto.onnx.INodeProto;
 export type TensorProto = onnxProto.onnx.ITensorProto;
 
 /** ONNX TensorProto.DataType codes we use. */
-export const DT = { FLOAT: 1, INT32: 6, INT64: 7, BOOL: 9, FLOAT16: 10 } as const;
+export const DT = { FLOAT: 1, INT32: 6, INT64: 7, BOOL: 9, FLOAT16: 10, BFLOAT16: 16 } as const;
 
 /** Attribute values: integers (INT), integer lists (INTS) or strings. Float constants go in as inputs. */
 /** A float attribute (plain numbers are integer attributes). */

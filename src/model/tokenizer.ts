@@ -41,6 +41,8 @@ export class ChatTokenizer {
     readonly usesDate: boolean,
     /** Where the template came from, for messages: tokenizer_config.json's chat_template or chat_template.jinja. */
     readonly templateFile: { file: string; field?: string },
+    /** One more than the largest id the tokenizer can produce. */
+    readonly vocabSize: number,
   ) {}
 
   static fromJson(tokenizerJson: Record<string, unknown>, config: Record<string, unknown>, templateText?: string): ChatTokenizer {
@@ -72,9 +74,9 @@ export class ChatTokenizer {
     } catch (e) {
       throw new ModelError(templateText !== undefined ? 'chat_template.jinja' : CONFIG, `the chat template does not parse: ${(e as Error).message}`, field);
     }
-    const { bytesOf, normalization } = tokenBytesFor(tokenizerJson);
+    const { bytesOf, normalization, vocabSize } = tokenBytesFor(tokenizerJson);
     const templateFile = templateText !== undefined ? { file: 'chat_template.jinja' } : { file: CONFIG, field };
-    return new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token), bytesOf, normalization, text.includes('strftime_now'), templateFile);
+    return new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token), bytesOf, normalization, text.includes('strftime_now'), templateFile, vocabSize);
   }
 
   static async load(source: ModelSource): Promise<ChatTokenizer> {

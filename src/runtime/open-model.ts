@@ -1,12 +1,15 @@
 import { loadCheckpoint, type Checkpoint } from '../model/checkpoint';
 import type { ModelSpec } from '../model/config';
-import { chooseComputeDtype, type ComputeDtypeOption } from '../model/compute-dtype';
+import { chooseComputeDtype, type ComputeDtypeChoice, type ComputeDtypeOption } from '../model/compute-dtype';
 import { buildGraph, buildSegments, type BuiltGraph, type GraphOptions, type GraphSummary } from '../model/graph';
-import { layersPerSegment } from '../model/memory';
+import { noFitMessage, planBackend, type BackendPlan } from '../model/load-plan';
+import { layersPerSegment, WASM_LIMITS, type BackendLimits } from '../model/memory';
+import { ModelError } from '../model/errors';
 import type { ModelSource, ReadProgress } from '../model/source';
 import { ChatTokenizer } from '../model/tokenizer';
-import { resolveWeights, type ModelWeights } from '../model/weights';
-import { defaultBackends, ModelSession, probeWebGpu, type Backend } from './ort-runtime';
+import { parameterCount, resolveWeights, type ModelWeights } from '../model/weights';
+import { nativeMemoryBytes, type NativeDevice } from './native';
+import { defaultBackends, MemoryLimitError, ModelSession, probeWebGpu, type Backend } from './ort-runtime';
 
 export type LoadStage = 'download' | 'build' | 'session';
 export interface LoadProgress {
@@ -24,7 +27,7 @@ export interface OpenModel {
   tokenizer: ChatTokenizer;
 }
 
-export interface OpenOptions extends Omit<GraphOptions, 'computeDtype' | 'inspectLayers'> {
+export interface OpenOptions extends Omit<GraphOptions, 'computeDtype' | 'inspectLayers' | 'weightStorage'> {
   /** Layers whose attention the graph outputs (default: the final one); 'all' for a layer selector; or chosen from the config. */
   inspectLayers?: number[] | 'all' | ((spec: ModelSpec) => number[] | 'all');
   prefer?: Backend[];
@@ -39,42 +42,91 @@ export interface OpenOptions extends Omit<GraphOptions, 'computeDtype' | 'inspec
   kvCache?: boolean;
   /** Default 'auto': fp16 only for half-precision weights on a WebGPU adapter with shader-f16. */
   computeDtype?: ComputeDtypeOption;
+  /** native: devices to try in order (default cpu). */
+  nativeDevices?: NativeDevice[];
+  /** The pass the memory plan makes room for (default 1,024 tokens; each pass is checked again when it runs). */
+  plannedTokens?: number;
   onProgress?: (p: LoadProgress) => void;
 }
 
-/** Source → checkpoint → graph → session, plus the tokenizer: the one path every model takes. */
-export async function openModel(source: ModelSource, options: OpenOptions = {}): Promise<OpenModel> {
-  const progress = options.onProgress;
-  const onRead = (read: ReadProgress) => progress?.({ stage: 'download', read });
+/** A model as its small files describe it, before any weight is read: what a person confirms before a download. */
+export interface PreparedModel {
+  checkpoint: Checkpoint;
+  tokenizer: ChatTokenizer;
+  prefer: Backend[];
+  webgpu: Awaited<ReturnType<typeof probeWebGpu>>;
+  dtype: ComputeDtypeChoice;
+  /** Each preferred backend's plan, in order; the first that fits is used. */
+  plans: BackendPlan[];
+  /** Bytes of weights still to read. */
+  weightBytes: number;
+}
+
+/** The limits each backend has here. */
+async function limitsFor(backend: Backend, webgpu: PreparedModel['webgpu']): Promise<BackendLimits> {
+  if (backend === 'wasm') return WASM_LIMITS;
+  if (backend === 'webgpu') return { backend, totalBytes: null, maxBufferBytes: typeof webgpu === 'string' ? null : webgpu.maxBufferBytes };
+  return { backend, totalBytes: 0.85 * (await nativeMemoryBytes()), maxBufferBytes: null };
+}
+
+/** Reads config.json, the safetensors headers and the tokenizer, and plans the memory on each backend: no weight is read. */
+export async function prepareModel(source: ModelSource, options: OpenOptions = {}): Promise<PreparedModel> {
+  const onRead = (read: ReadProgress) => options.onProgress?.({ stage: 'download', read });
   const checkpoint = await loadCheckpoint(source, onRead);
   const tokenizer = await ChatTokenizer.load(source);
-  progress?.({ stage: 'build' });
-  const { spec, dtypes } = checkpoint;
-  const weights = resolveWeights(spec, checkpoint);
+  if (tokenizer.vocabSize > checkpoint.spec.vocabSize) {
+    throw new ModelError('config.json', `vocab_size ${checkpoint.spec.vocabSize.toLocaleString('en-US')} is smaller than tokenizer.json's ${tokenizer.vocabSize.toLocaleString('en-US')} tokens: the embedding has no row for the last ids`, 'vocab_size');
+  }
   const prefer = options.prefer ?? defaultBackends();
-  const option = options.computeDtype ?? 'auto';
-  const gpu = prefer.includes('webgpu') ? await probeWebGpu() : 'WebGPU was not asked for';
-  const choice = chooseComputeDtype(option, {
-    weightDtypes: dtypes,
-    webgpu: typeof gpu !== 'string',
-    adapterHasF16: typeof gpu === 'string' ? null : gpu.hasF16,
-  });
+  const webgpu = prefer.includes('webgpu') ? await probeWebGpu() : 'WebGPU was not asked for';
+  const dtype = chooseComputeDtype(options.computeDtype ?? 'auto', { weightDtypes: checkpoint.dtypes, webgpu: typeof webgpu !== 'string', adapterHasF16: typeof webgpu === 'string' ? null : webgpu.hasF16 });
+  const dtypes = new Map([...checkpoint.tensors].map(([n, t]) => [n, t.dtype]));
+  const plans: BackendPlan[] = [];
+  for (const backend of prefer) {
+    if (backend === 'webgpu' && typeof webgpu === 'string') continue;
+    // fp16 is chosen for WebGPU only; the CPU backends compute in fp32 unless it was asked for.
+    const computeDtype = backend === 'webgpu' || options.computeDtype === 'fp16' ? dtype.dtype : 'fp32';
+    plans.push(planBackend({ spec: checkpoint.spec, dtypes, holdsFileBytes: !checkpoint.syncReads, plannedTokens: options.plannedTokens ?? 1024, computeDtype }, await limitsFor(backend, webgpu)));
+  }
+  return { checkpoint, tokenizer, prefer, webgpu, dtype, plans, weightBytes: checkpoint.weightFiles.reduce((n, f) => n + f.size, 0) };
+}
+
+/** Builds the graph and the session on the first preferred backend whose plan fits, reading the weights as onnxruntime takes them. */
+export async function startModel(prepared: PreparedModel, options: OpenOptions = {}): Promise<OpenModel> {
+  const { checkpoint, tokenizer, dtype, webgpu } = prepared;
+  const { spec, dtypes } = checkpoint;
+  const fits = prepared.plans.filter((p) => !p.problem);
+  if (!fits.length) {
+    throw new MemoryLimitError(noFitMessage(spec, prepared.plans, `This model (${parameterCount(spec).toLocaleString('en-US')} parameters)`));
+  }
+  const refused = prepared.plans.filter((p) => p.problem).map((p) => `${p.backend} does not fit (${p.problem})`);
+  const planOf = (b: Backend) => fits.find((p) => p.backend === b) ?? null;
+  options.onProgress?.({ stage: 'build' });
+  const weights = resolveWeights(spec, checkpoint);
   const asked = typeof options.inspectLayers === 'function' ? options.inspectLayers(spec) : options.inspectLayers;
   const inspect = asked === 'all' ? Array.from({ length: spec.numLayers }, (_, l) => l) : asked;
   const graphOptions = { ...(inspect && { inspectLayers: inspect }), attention: options.attention ?? 'explicit', kvCache: options.kvCache ?? true };
   // WebGPU runs the model in segments (see layersPerSegment); the CPU backends run it whole.
   const graphsFor = (computeDtype: BuiltGraph['computeDtype']) => (backend: Backend) => {
-    const options = { ...graphOptions, computeDtype };
-    return backend === 'webgpu' ? buildSegments(spec, weights, options, layersPerSegment(spec, options)) : [buildGraph(spec, weights, options)];
+    const o = { ...graphOptions, computeDtype, weightStorage: planOf(backend)?.storage ?? 'compute' };
+    return backend === 'webgpu' ? buildSegments(spec, weights, o, layersPerSegment(spec, o)) : [buildGraph(spec, weights, o)];
   };
-  progress?.({ stage: 'session' });
-  let session = await ModelSession.create(graphsFor(choice.dtype), spec, { prefer, dtypeReason: choice.reason, webgpu: gpu });
-  if (option === 'auto' && choice.dtype === 'fp16' && session.report.backend !== 'webgpu') {
-    // fp16 was chosen for a WebGPU adapter that then failed: wasm runs the fp32 graph instead.
+  options.onProgress?.({ stage: 'session' });
+  const cpuDtype = options.computeDtype === 'fp16' ? dtype : chooseComputeDtype('auto', { weightDtypes: dtypes, webgpu: false, adapterHasF16: null });
+  const common = { plan: planOf, nativeDevices: options.nativeDevices, limits: (b: Backend) => ({ ...(b === 'wasm' ? WASM_LIMITS : { backend: b, totalBytes: null, maxBufferBytes: b === 'webgpu' && typeof webgpu !== 'string' ? webgpu.maxBufferBytes : null }) }) };
+  const order = fits.map((p) => p.backend);
+  const first = order[0] === 'webgpu' ? dtype : cpuDtype;
+  let session = await ModelSession.create(graphsFor(first.dtype), spec, { prefer: order, dtypeReason: first.reason, webgpu, priorReasons: refused, ...common });
+  if (options.computeDtype !== 'fp16' && first.dtype === 'fp16' && session.report.backend !== 'webgpu') {
+    // fp16 was chosen for a WebGPU adapter that then failed: the CPU backends run the fp32 graph instead.
     await session.release();
-    const fp32 = chooseComputeDtype('auto', { weightDtypes: dtypes, webgpu: false, adapterHasF16: null });
     const prior = session.report.fallbackReason ? [session.report.fallbackReason] : [];
-    session = await ModelSession.create(graphsFor(fp32.dtype), spec, { prefer: ['wasm'], dtypeReason: fp32.reason, priorReasons: prior });
+    session = await ModelSession.create(graphsFor(cpuDtype.dtype), spec, { prefer: order.filter((b) => b !== 'webgpu'), dtypeReason: cpuDtype.reason, priorReasons: prior, ...common });
   }
   return { checkpoint, weights, graph: session.graph, session, tokenizer };
+}
+
+/** Source → checkpoint → plan → graph → session, plus the tokenizer: the one path every model takes. */
+export async function openModel(source: ModelSource, options: OpenOptions = {}): Promise<OpenModel> {
+  return startModel(await prepareModel(source, options), options);
 }

@@ -10,6 +10,8 @@ import { memoryProblem, WASM_LIMITS, type BackendLimits } from '../model/memory'
 import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from '../model/graph-io';
 import { ropeTables } from '../model/rope';
 import { deferredExternalData } from './external-data';
+import type { BackendPlan } from '../model/load-plan';
+import { createNativeSession, type NativeDevice } from './native';
 
 /** 'native' is onnxruntime-node (Node only, for the bench's CPU reference); the app uses webgpu and wasm. */
 export type Backend = 'webgpu' | 'wasm' | 'native';
@@ -20,27 +22,6 @@ const isNode = typeof process !== 'undefined' && !!process.versions?.node && typ
 const NODE_ENTRY = 'onnxruntime-web';
 
 let ortModule: Promise<typeof Ort> | null = null;
-/**
- * onnxruntime-node, Node only: the machine's native CPU runtime, the reference the bench compares
- * wasm with. It reads external data from files, so the graph is written to a temporary folder.
- */
-const NATIVE_ENTRY = 'onnxruntime-node';
-async function createNative(graph: BuiltGraph, profile: ProfileOption | undefined): Promise<{ ort: typeof Ort; session: Ort.InferenceSession }> {
-  const ort = (await import(/* @vite-ignore */ NATIVE_ENTRY)) as typeof Ort;
-  const fs = await import(/* @vite-ignore */ 'node:fs/promises');
-  const { join } = await import(/* @vite-ignore */ 'node:path');
-  const { tmpdir } = await import(/* @vite-ignore */ 'node:os');
-  const dir = await fs.mkdtemp(join(tmpdir(), 'inertia-lens-native-'));
-  try {
-    await fs.writeFile(join(dir, 'model.onnx'), graph.model);
-    // One tensor at a time: read, written, dropped.
-    for (const f of graph.externalData) await fs.writeFile(join(dir, f.path), (await f.data.prepare())());
-    const profiling = profile ? { enableProfiling: true, profileFilePrefix: profile.filePrefix } : {};
-    return { ort, session: await ort.InferenceSession.create(join(dir, 'model.onnx'), { executionProviders: ['cpu'], ...profiling }) };
-  } finally {
-    await fs.rm(dir, { recursive: true, force: true });
-  }
-}
 
 function loadOrt(): Promise<typeof Ort> {
   ortModule ??= (async () => {
@@ -93,6 +74,10 @@ export interface BackendReport {
   threads: number | null;
   /** onnxruntime sessions the model runs as, one per segment of layers (1: the whole graph). */
   segments: number;
+  /** native: the device it runs on (cpu, or cuda when the machine has it); null elsewhere. */
+  device: NativeDevice | null;
+  /** The load plan it runs on: how the weights are held and the memory they take (model/load-plan.ts). */
+  plan: BackendPlan | null;
 }
 
 export interface ForwardRequest {
@@ -177,6 +162,12 @@ export interface SessionOptions {
   webgpu?: Awaited<ReturnType<typeof probeWebGpu>>;
   /** onnxruntime's per-node profiler, for `npm run bench:ops` only (it slows every run). */
   profile?: ProfileOption;
+  /** The load plan per backend (model/load-plan.ts): prepacking, and the bytes the weights take, for every pass's memory check. */
+  plan?: (backend: Backend) => BackendPlan | null;
+  /** native: devices to try in order (default cpu). */
+  nativeDevices?: NativeDevice[];
+  /** The limits each backend has, when the caller worked them out already (backendLimits). */
+  limits?: (backend: Backend) => BackendLimits;
 }
 
 /**
@@ -246,6 +237,8 @@ export class ModelSession {
         maxBufferBytes = found.maxBufferBytes;
       }
       const parts: Part[] = [];
+      const plan = options.plan?.(backend) ?? null;
+      let device: NativeDevice | null = null;
       try {
         const graphs = graphsFor(backend);
         let sessionOrt = ort;
@@ -253,13 +246,16 @@ export class ModelSession {
           let session: Ort.InferenceSession;
           if (backend === 'native') {
             if (!isNode) throw new Error('the native runtime exists in Node only');
-            ({ ort: sessionOrt, session } = await createNative(g, options.profile));
+            const native = await createNativeSession(g, { devices: options.nativeDevices, prepack: plan?.prepack ?? true, profileFilePrefix: options.profile?.filePrefix });
+            ({ ort: sessionOrt, session, device } = native);
+            reasons.push(...native.reasons);
           } else {
             const externalData = await deferredExternalData(g.externalData);
             session = await serial(() =>
               ort.InferenceSession.create(g.model, {
                 executionProviders: [backend],
                 ...(options.profile && { enableProfiling: true }),
+                ...(plan && !plan.prepack && { extra: { session: { disable_prepacking: '1' } } }),
                 externalData,
               }),
             );
@@ -273,9 +269,11 @@ export class ModelSession {
           adapterHasF16,
           computeDtype: summary.computeDtype,
           dtypeReason: options.dtypeReason ?? `${summary.computeDtype}: asked for`,
-          limits: backend === 'webgpu' ? { backend, totalBytes: null, maxBufferBytes } : backend === 'native' ? { backend, totalBytes: null, maxBufferBytes: null } : WASM_LIMITS,
+          limits: options.limits?.(backend) ?? (backend === 'webgpu' ? { backend, totalBytes: null, maxBufferBytes } : backend === 'native' ? { backend, totalBytes: null, maxBufferBytes: null } : WASM_LIMITS),
           threads: backend === 'wasm' ? (ort.env.wasm.numThreads ?? 1) : null,
           segments: parts.length,
+          device,
+          plan,
         };
         const created = new ModelSession(sessionOrt, parts, spec, summary, report);
         if (backend === 'webgpu') await created.forward({ ids: [0], layers: [] });
@@ -308,7 +306,7 @@ export class ModelSession {
       if (!this.graph.inspectLayers.includes(l)) throw new RangeError(`layer ${l} is not an output of this graph (built for ${this.graph.inspectLayers.join(', ')})`);
     }
     // Refuse, with what to do instead, a pass that would exhaust the backend's memory (a crash otherwise).
-    const problem = memoryProblem(spec, this.graph, { tokens: S, past: P, attnRows: aEnd - aStart, fetchedLayers: layers.length, perHead: req.perHead === true, logitRows: req.skipLogits ? 0 : lEnd - lStart }, this.report.limits);
+    const problem = memoryProblem(spec, { ...this.graph, ...(this.report.plan && { heldBytes: this.report.plan.held }) }, { tokens: S, past: P, attnRows: aEnd - aStart, fetchedLayers: layers.length, perHead: req.perHead === true, logitRows: req.skipLogits ? 0 : lEnd - lStart }, this.report.limits);
     if (problem) throw new MemoryLimitError(problem);
     const scalar = (v: number) => new ort.Tensor('int64', BigInt64Array.from([BigInt(v)]), [1]);
     const common: Record<string, Ort.Tensor> = {

@@ -4,8 +4,12 @@ import { parameterCount } from '../model/weights';
 import { rowSums } from '../metrics/inertia';
 import { topTokens } from '../model/logits';
 import type { ModelSource } from '../model/source';
+import { hubSource, resolveHubRepo, HubError } from '../model/hub-source';
+import { describePlan, noFitMessage } from '../model/load-plan';
 import { parseTemplateDate } from '../model/template-date';
-import { openModel, type LoadStage, type OpenModel } from '../runtime/open-model';
+import { prepareModel, startModel, type LoadStage, type OpenModel, type OpenOptions, type PreparedModel } from '../runtime/open-model';
+import { linkOffer, rememberedToken, storeToken, type LinkOffer } from './hub-access';
+import { rangeCache } from './model-cache';
 import type { BackendReport } from '../runtime/ort-runtime';
 
 export interface LoadState {
@@ -60,11 +64,38 @@ interface ModelState {
   info: ModelInfo | null;
   forward: ForwardView | null;
   forwardError: string | null;
-  loadModel(source: ModelSource | Promise<ModelSource>, ref?: ModelRef | null): Promise<void>;
+  /** Loads from files or the demo model's folder: planned, then started (nothing to confirm: nothing to download). */
+  loadModel(source: ModelSource, ref?: ModelRef | null): Promise<void>;
+  /** A Hub model: resolved to a commit, its small files and headers read, memory planned; a large download waits for confirmDownload. */
+  openHub(ref: ModelRef): Promise<void>;
+  pending: PendingDownload | null;
+  /** Hub downloads of at least this many bytes wait for confirmDownload. */
+  confirmAboveBytes: number;
+  confirmDownload(): Promise<void>;
+  cancelDownload(): void;
+  /** A model a link names: shown with its host and loaded only on a click (openHub). */
+  linkOffer: LinkOffer | null;
+  offerLink(ref: ModelRef | null): void;
+  /** The Hub access token (gated models): in memory, or in this browser when remembered; never in a link. */
+  accessToken: string;
+  rememberToken: boolean;
+  setAccessToken(token: string, remember: boolean): void;
   /** The date the template writes (YYYY-MM-DD); the figures are computed again. False when it is not a date. */
   setTemplateDate(date: string): boolean;
   runForward(text: string, asChat: boolean): Promise<void>;
 }
+
+/** A Hub model resolved and planned, waiting for the person to confirm its download. */
+export interface PendingDownload {
+  ref: ModelRef;
+  /** repo@commit as the source names it. */
+  label: string;
+  files: number;
+  bytes: number;
+  /** Where it fits, one line per backend (model/load-plan.ts describePlan). */
+  plans: string[];
+}
+
 
 const IDLE: LoadState = { status: 'idle', stage: null, file: null, loaded: 0, total: null, error: null };
 
@@ -72,7 +103,10 @@ const IDLE: LoadState = { status: 'idle', stage: null, file: null, loaded: 0, to
 let current: OpenModel | null = null;
 /** Only the newest load may land: a slower, older one (say the demo model at start-up) is dropped. */
 let latestLoad = 0;
-let lastLoad: { source: ModelSource | Promise<ModelSource>; ref: ModelRef | null } | null = null;
+/** What the model in use was loaded from, for reloading it on another backend (set only when a load lands). */
+let lastLoad: { source: ModelSource; ref: ModelRef | null } | { hub: ModelRef } | null = null;
+/** The prepared model behind `pending`. */
+let pendingPrepared: PreparedModel | null = null;
 
 /** Up to this size every layer is inspectable; above it only the final one (see loadModel). */
 export const ALL_LAYERS_MAX_PARAMETERS = 20_000_000;
@@ -82,66 +116,135 @@ export function currentModel(): OpenModel | null {
   return current;
 }
 
-export const useModelStore = create<ModelState>()((set, get) => ({
-  backend: 'auto',
-  async setBackend(b) {
-    set({ backend: b });
-    if (lastLoad) await get().loadModel(lastLoad.source, lastLoad.ref);
-  },
-  load: IDLE,
-  info: null,
-  forward: null,
-  forwardError: null,
-
-  async loadModel(source, ref = null) {
+export const useModelStore = create<ModelState>()((set, get) => {
+  const options = (stale: () => boolean): OpenOptions => ({
+    // Small models: every layer's attention is an output, so the layer selector needs no rebuild. Larger
+    // ones inspect the final layer only, so the other layers run fused attention (no [S × S] scores).
+    inspectLayers: (spec) => (parameterCount(spec) <= ALL_LAYERS_MAX_PARAMETERS ? 'all' : [spec.numLayers - 1]),
+    ...(get().backend === 'wasm' && { prefer: ['wasm' as const] }),
+    onProgress: (p) => {
+      if (stale()) return;
+      set((s) => ({ load: { ...s.load, stage: p.stage, ...(p.read && { file: p.read.file, loaded: p.read.loaded, total: p.read.total }) } }));
+    },
+  });
+  const begin = () => {
     const id = ++latestLoad;
-    lastLoad = { source, ref };
-    const stale = () => id !== latestLoad;
-    set({ load: { ...IDLE, status: 'loading', stage: 'download' } });
-    try {
-      const opened = await openModel(await source, {
-        // Small models: every layer's attention is an output, so the layer selector needs no rebuild. Larger
-        // ones inspect the final layer only, so the other layers run fused attention (no [S × S] scores).
-        inspectLayers: (spec) => (parameterCount(spec) <= ALL_LAYERS_MAX_PARAMETERS ? 'all' : [spec.numLayers - 1]),
-        ...(get().backend === 'wasm' && { prefer: ['wasm' as const] }),
-        onProgress: (p) => {
-          if (stale()) return;
-          set((s) => ({
-            load: { ...s.load, stage: p.stage, ...(p.read && { file: p.read.file, loaded: p.read.loaded, total: p.read.total }) },
-          }));
-        },
-      });
-      if (stale()) {
-        await opened.session.release();
-        return;
-      }
-      // Swap first: the old session is released once its queued runs (say a rounds sweep) are done.
-      const old = current;
-      current = opened;
-      void old?.session.release().catch(() => undefined);
-      const { checkpoint, graph, session } = opened;
-      set({
-        load: { ...IDLE, status: 'ready' },
-        forward: null,
-        forwardError: null,
-        info: {
-          source: checkpoint.source,
-          ref,
-          spec: checkpoint.spec,
-          parameters: parameterCount(checkpoint.spec),
-          dtypes: checkpoint.dtypes,
-          weightStorage: graph.weightStorage,
-          report: session.report,
-          inspectLayers: graph.inspectLayers,
-          templateDate: opened.tokenizer.usesDate ? opened.tokenizer.templateDate : null,
-          attention: graph.attentionNote ?? (graph.attention === 'fused' && graph.inspectLayers.length < checkpoint.spec.numLayers ? 'layers not inspected: fused GroupQueryAttention' : 'explicit in every layer'),
-        },
-      });
-    } catch (e) {
-      // The previously loaded model, if any, stays usable.
-      if (!stale()) set((s) => ({ load: { ...s.load, status: 'error', error: (e as Error).message } }));
+    set({ load: { ...IDLE, status: 'loading', stage: 'download' }, pending: null });
+    return () => id !== latestLoad;
+  };
+  const fail = (stale: () => boolean, e: unknown) => {
+    // The model in use, if any, stays as it was, and so do its controls.
+    if (!stale()) set((s) => ({ load: { ...s.load, status: 'error', error: (e as Error).message } }));
+  };
+  /** Starts a prepared model and swaps it in, if no newer load began meanwhile. */
+  const finish = async (prepared: PreparedModel, ref: ModelRef | null, from: NonNullable<typeof lastLoad>, stale: () => boolean) => {
+    const opened = await startModel(prepared, options(stale));
+    if (stale()) {
+      await opened.session.release();
+      return;
     }
-  },
+    // Swap first: the old session is released once its queued runs (say a rounds sweep) are done.
+    const old = current;
+    current = opened;
+    lastLoad = from;
+    void old?.session.release().catch(() => undefined);
+    const { checkpoint, graph, session } = opened;
+    set({
+      load: { ...IDLE, status: 'ready' },
+      forward: null,
+      forwardError: null,
+      info: {
+        source: checkpoint.source,
+        ref,
+        spec: checkpoint.spec,
+        parameters: parameterCount(checkpoint.spec),
+        dtypes: checkpoint.dtypes,
+        weightStorage: graph.weightStorage,
+        report: session.report,
+        inspectLayers: graph.inspectLayers,
+        templateDate: opened.tokenizer.usesDate ? opened.tokenizer.templateDate : null,
+        attention: graph.attentionNote ?? (graph.attention === 'fused' && graph.inspectLayers.length < checkpoint.spec.numLayers ? 'layers not inspected: fused GroupQueryAttention' : 'explicit in every layer'),
+      },
+    });
+  };
+  return {
+    backend: 'auto',
+    async setBackend(b) {
+      set({ backend: b });
+      if (!lastLoad) return;
+      if ('hub' in lastLoad) await get().openHub(lastLoad.hub);
+      else await get().loadModel(lastLoad.source, lastLoad.ref);
+    },
+    load: IDLE,
+    info: null,
+    forward: null,
+    forwardError: null,
+    pending: null,
+    confirmAboveBytes: 200e6,
+    linkOffer: null,
+    accessToken: rememberedToken(),
+    rememberToken: rememberedToken() !== '',
+    setAccessToken(token, remember) {
+      storeToken(token.trim(), remember);
+      set({ accessToken: token.trim(), rememberToken: remember });
+    },
+    offerLink(ref) {
+      set({ linkOffer: ref ? linkOffer(ref) : null });
+    },
+
+    async loadModel(source, ref = null) {
+      const stale = begin();
+      try {
+        await finish(await prepareModel(source, options(stale)), ref, { source, ref }, stale);
+      } catch (e) {
+        fail(stale, e);
+      }
+    },
+
+    async openHub(ref) {
+      const stale = begin();
+      set({ linkOffer: null });
+      try {
+        const token = get().accessToken || undefined;
+        const cache = rangeCache();
+        const hubRef = { repo: ref.model, revision: ref.revision, hubUrl: ref.hub };
+        const repo = await resolveHubRepo(hubRef, { accessToken: token, cache });
+        // A gated repo without a token: say what to do before any file is asked for.
+        if (repo.gated && !token) throw new HubError('gated', `${ref.model} is gated: accept its licence on its Hub page, then give an access token below (huggingface.co → Settings → Access Tokens, "read")`, 401);
+        const prepared = await prepareModel(hubSource(repo, { accessToken: token, cache }), options(stale));
+        if (stale()) return;
+        if (!prepared.plans.some((p) => !p.problem)) throw new Error(noFitMessage(prepared.checkpoint.spec, prepared.plans, `${ref.model} (${parameterCount(prepared.checkpoint.spec).toLocaleString('en-US')} parameters)`));
+        if (prepared.weightBytes >= get().confirmAboveBytes) {
+          pendingPrepared = prepared;
+          set({
+            load: IDLE,
+            pending: { ref, label: prepared.checkpoint.source, files: prepared.checkpoint.weightFiles.length, bytes: prepared.weightBytes, plans: prepared.plans.map(describePlan) },
+          });
+          return;
+        }
+        await finish(prepared, ref, { hub: ref }, stale);
+      } catch (e) {
+        fail(stale, e);
+      }
+    },
+
+    async confirmDownload() {
+      const pending = get().pending;
+      const prepared = pendingPrepared;
+      if (!pending || !prepared) return;
+      pendingPrepared = null;
+      const stale = begin();
+      try {
+        await finish(prepared, pending.ref, { hub: pending.ref }, stale);
+      } catch (e) {
+        fail(stale, e);
+      }
+    },
+
+    cancelDownload() {
+      pendingPrepared = null;
+      set({ pending: null });
+    },
 
   setTemplateDate(date) {
     const info = get().info;
@@ -177,4 +280,5 @@ export const useModelStore = create<ModelState>()((set, get) => ({
       set({ forwardError: (e as Error).message });
     }
   },
-}));
+  };
+});

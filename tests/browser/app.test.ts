@@ -81,9 +81,15 @@ describe('the app, used as a person would', () => {
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'app-error.png'), fullPage: true });
   });
 
-  it('a model loaded once loads again offline, from the browser cache, by its link', async () => {
+  it('a link names a model: shown with its host, loaded only on a click; loaded once, it loads again offline', async () => {
     app.hubOptions.offline = true; // the Hub can no longer be reached
+    const asked = app.requests.length;
     await page.goto(`${app.url}/?model=acme/tiny-qwen2&hub=${encodeURIComponent(app.hub)}`);
+    const offer = page.getByTestId('link-offer');
+    await expect.poll(() => offer.textContent(), { timeout: 30_000 }).toContain('This link names the model acme/tiny-qwen2 at revision main, from 127.0.0.1');
+    expect(await offer.textContent()).toContain('not the Hugging Face Hub');
+    expect(app.requests.length).toBe(asked); // nothing asked of the named host before the click
+    await offer.getByRole('button', { name: 'Look it up' }).click();
     const ckpt = await loadCheckpoint(memorySource(good));
     const params = [...ckpt.tensors.values()].reduce((n, t) => n + t.shape.reduce((a, b) => a * b, 1), 0);
     await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 }).toContain(params.toLocaleString('en-US'));

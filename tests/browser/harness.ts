@@ -6,6 +6,8 @@ import { hubSource, resolveHubRepo } from '../../src/model/hub-source';
 import { configureRuntime, type Backend } from '../../src/runtime/ort-runtime';
 import { openModel } from '../../src/runtime/open-model';
 import { benchIds, inspectionPass, medianMs } from '../../scripts/bench-shared';
+import { analyzePolicy } from '../../src/analysis/analyze';
+import { parseConversation } from '../../src/conversation/parse';
 
 export interface HarnessResult {
   backend: Backend;
@@ -73,3 +75,27 @@ async function bench(base: string, repo: string, prefer: Backend[], lengths: num
   return { backend, threads, segments, rows };
 }
 (window as unknown as { harness: { bench: typeof bench } }).harness.bench = bench;
+
+/** For `npm run rehearse`: load a model and run a 16-token pass (the load's peak), keeping it for rehearseAnalyze. */
+let rehearsed: Awaited<ReturnType<typeof openModel>> | null = null;
+async function rehearseLoad(base: string, repo: string, prefer: Backend[]): Promise<{ backend: Backend | null; loadMs: number; error: string | null }> {
+  const t0 = performance.now();
+  try {
+    rehearsed = await openModel(hubSource(await resolveHubRepo({ repo, revision: 'main', hubUrl: base })), { prefer });
+    await rehearsed.session.forward({ ids: Array.from({ length: 16 }, (_, i) => i + 10), layers: [] });
+    return { backend: rehearsed.session.report.backend, loadMs: performance.now() - t0, error: null };
+  } catch (e) {
+    return { backend: null, loadMs: performance.now() - t0, error: (e as Error).message };
+  }
+}
+/** One conversation's last answer scored under Full, as `analyze` does, on the model rehearseLoad loaded. */
+async function rehearseAnalyze(conversationText: string): Promise<{ tokens: number; ms: number; diagonal: number; error: string | null }> {
+  const t0 = performance.now();
+  try {
+    const r = await analyzePolicy(rehearsed!, parseConversation(conversationText).conversation!, 'full');
+    return { tokens: r.tokens.length, ms: performance.now() - t0, diagonal: r.diagonal, error: null };
+  } catch (e) {
+    return { tokens: 0, ms: performance.now() - t0, diagonal: NaN, error: (e as Error).message };
+  }
+}
+Object.assign((window as unknown as { harness: object }).harness, { rehearseLoad, rehearseAnalyze });

@@ -2,9 +2,15 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 
+/** A file the test Hub makes up as it is read: a checkpoint larger than this machine's memory costs nothing until read. */
+export interface VirtualFile {
+  size: number;
+  read(start: number, end: number): Uint8Array;
+}
+
 /** A repo on the test Hub: its files, and optionally gated behind a token. */
 export interface TestRepo {
-  files: Map<string, Uint8Array>;
+  files: Map<string, Uint8Array | VirtualFile>;
   gated?: 'auto' | 'manual';
   /** The token that has access to a gated repo. */
   token?: string;
@@ -14,8 +20,10 @@ export interface TestRepo {
 
 const EXPOSE = 'X-Repo-Commit,X-Request-Id,X-Error-Code,X-Error-Message,X-Total-Count,ETag,Link,Accept-Ranges,Content-Range,X-Linked-Size,X-Linked-ETag,X-Xet-Hash';
 const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSE };
-const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-const gitOid = (b: Uint8Array) => createHash('sha1').update(`blob ${b.byteLength}\0`).update(b).digest('hex');
+const sizeOf = (b: Uint8Array | VirtualFile) => (b instanceof Uint8Array ? b.byteLength : b.size);
+const slice = (b: Uint8Array | VirtualFile, s: number, e: number) => (b instanceof Uint8Array ? b.subarray(s, e) : b.read(s, e));
+const sha256 = (b: Uint8Array | VirtualFile) => (b instanceof Uint8Array ? createHash('sha256').update(b).digest('hex') : createHash('sha256').update(`virtual ${b.size}`).digest('hex'));
+const gitOid = (b: Uint8Array | VirtualFile) => (b instanceof Uint8Array ? createHash('sha1').update(`blob ${b.byteLength}\0`).update(b).digest('hex') : createHash('sha1').update(`virtual ${b.size}`).digest('hex'));
 export const commitOf = (repo: string, rev = 'main') => createHash('sha1').update(`${repo}@${rev}`).digest('hex');
 
 export interface HubOptions {
@@ -33,7 +41,7 @@ export interface HubOptions {
  * (EntryNotFound, RepoNotFound, RevisionNotFound, GatedRepo) in headers a browser may read. `repos` is
  * read on every request, so a test can add or remove repos; `base()` is the URL the server is reached at.
  */
-export function hubHandler(repos: Record<string, Map<string, Uint8Array> | TestRepo>, base: () => string, opts: HubOptions = {}, requests: string[] = []): (req: IncomingMessage, res: ServerResponse) => void {
+export function hubHandler(repos: Record<string, Map<string, Uint8Array | VirtualFile> | TestRepo>, base: () => string, opts: HubOptions = {}, requests: string[] = [], served = { bytes: 0 }): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     requests.push(req.url ?? '');
     if (opts.offline) return void req.socket.destroy();
@@ -78,7 +86,7 @@ export function hubHandler(repos: Record<string, Map<string, Uint8Array> | TestR
       const repo = access(id, true);
       if (!repo) return;
       if (!commit(id, repo, decodeURIComponent(m[2]!))) return err(404, 'RevisionNotFound', `Invalid rev id: ${m[2]}`, true);
-      const entries = [...repo.files].map(([path, bytes]) => ({ type: 'file', oid: gitOid(bytes), size: bytes.byteLength, path, ...(path.endsWith('.safetensors') && { lfs: { oid: sha256(bytes), size: bytes.byteLength, pointerSize: 134 } }) }));
+      const entries = [...repo.files].map(([path, bytes]) => ({ type: 'file', oid: gitOid(bytes), size: sizeOf(bytes), path, ...(path.endsWith('.safetensors') && { lfs: { oid: sha256(bytes), size: sizeOf(bytes), pointerSize: 134 } }) }));
       const size = opts.pageSize ?? 1000;
       const start = Number(url.searchParams.get('cursor') ?? 0);
       const h: Record<string, string> = { ...CORS, 'content-type': 'application/json; charset=utf-8' };
@@ -103,20 +111,24 @@ export function hubHandler(repos: Record<string, Map<string, Uint8Array> | TestR
         return err(404, 'EntryNotFound', 'Entry not found', false);
       }
       const head = { ...CORS, 'x-repo-commit': sha, etag: `"${gitOid(bytes)}"`, 'accept-ranges': 'bytes', 'content-type': 'application/octet-stream' };
+      const size = sizeOf(bytes);
       const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
       if (range) {
         const s = Number(range[1]);
-        const e = range[2] ? Math.min(Number(range[2]), bytes.byteLength - 1) : bytes.byteLength - 1;
-        if (s >= bytes.byteLength) return void res.writeHead(416, { ...head, 'content-range': `bytes */${bytes.byteLength}` }).end();
-        res.writeHead(206, { ...head, 'content-range': `bytes ${s}-${e}/${bytes.byteLength}`, 'content-length': e - s + 1 }).end(bytes.subarray(s, e + 1));
+        const e = range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+        if (s >= size) return void res.writeHead(416, { ...head, 'content-range': `bytes */${size}` }).end();
+        served.bytes += e - s + 1;
+        res.writeHead(206, { ...head, 'content-range': `bytes ${s}-${e}/${size}`, 'content-length': e - s + 1 }).end(slice(bytes, s, e + 1));
         return;
       }
+      const whole = slice(bytes, 0, size);
+      served.bytes += size;
       if (opts.gzip && /gzip/.test(String(req.headers['accept-encoding'] ?? ''))) {
-        const gz = gzipSync(bytes);
+        const gz = gzipSync(whole);
         res.writeHead(200, { ...head, 'content-encoding': 'gzip', 'content-length': gz.byteLength }).end(gz);
         return;
       }
-      res.writeHead(200, { ...head, 'content-length': bytes.byteLength }).end(bytes);
+      res.writeHead(200, { ...head, 'content-length': size }).end(whole);
       return;
     }
     err(404, null, "Sorry, we can't find the page you are looking for.", false);
@@ -124,11 +136,12 @@ export function hubHandler(repos: Record<string, Map<string, Uint8Array> | TestR
 }
 
 /** A local Hub (see hubHandler) on a port of its own. */
-export async function startHubServer(repos: Record<string, Map<string, Uint8Array> | TestRepo>, opts: HubOptions = {}): Promise<{ base: string; server: Server; requests: string[]; opts: HubOptions }> {
+export async function startHubServer(repos: Record<string, Map<string, Uint8Array | VirtualFile> | TestRepo>, opts: HubOptions = {}): Promise<{ base: string; server: Server; requests: string[]; opts: HubOptions; served: { bytes: number } }> {
   const requests: string[] = [];
+  const served = { bytes: 0 };
   let base = '';
-  const server = createServer(hubHandler(repos, () => base, opts, requests));
+  const server = createServer(hubHandler(repos, () => base, opts, requests, served));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  return { base, server, requests, opts };
+  return { base, server, requests, opts, served };
 }

@@ -28,7 +28,10 @@ export function shippedTokenizer(name: Shipped, template?: { text: string; bos?:
   return ChatTokenizer.fromJson(json, { ...rest, bos_token: template.bos ?? rest.bos_token, eos_token: template.eos ?? rest.eos_token }, template.text);
 }
 
-/** Each rehearsal model's real template, with the shipped tokenizer it runs on here. */
+/**
+ * Each rehearsal model's real template, with the shipped tokenizer it runs on here: its own where a
+ * package ships it, else a stand-in of no more tokens than the model's vocabulary (so every id is valid).
+ */
 export const REAL_TEMPLATES: { model: string; tokenizer: Shipped; own: boolean }[] = [
   { model: 'Qwen--Qwen2.5-0.5B-Instruct', tokenizer: 'qwen2_5', own: true },
   { model: 'Qwen--Qwen3-0.6B', tokenizer: 'qwen3', own: true },
@@ -36,14 +39,31 @@ export const REAL_TEMPLATES: { model: string; tokenizer: Shipped; own: boolean }
   { model: 'meta-llama--Llama-3.2-1B-Instruct', tokenizer: 'llama3_1', own: true },
   { model: 'google--gemma-3-1b-it', tokenizer: 'gemma3', own: true },
   { model: 'TinyLlama--TinyLlama-1.1B-Chat-v1.0', tokenizer: 'llama2', own: true },
-  { model: 'HuggingFaceTB--SmolLM2-135M-Instruct', tokenizer: 'qwen2_5', own: false },
+  { model: 'HuggingFaceTB--SmolLM2-135M-Instruct', tokenizer: 'llama2', own: false },
   { model: 'HuggingFaceTB--SmolLM3-3B', tokenizer: 'llama3_1', own: false },
   { model: 'microsoft--Phi-3.5-mini-instruct', tokenizer: 'llama2', own: false },
   { model: 'microsoft--Phi-4-mini-instruct', tokenizer: 'qwen2_5', own: false },
   { model: 'mistralai--Mistral-7B-Instruct-v0.3', tokenizer: 'llama2', own: false },
-  { model: 'allenai--OLMo-2-0425-1B-Instruct', tokenizer: 'llama3', own: false },
-  { model: 'ibm-granite--granite-3.3-2b-instruct', tokenizer: 'qwen2_5', own: false },
+  { model: 'allenai--OLMo-2-0425-1B-Instruct', tokenizer: 'llama2', own: false },
+  { model: 'ibm-granite--granite-3.3-2b-instruct', tokenizer: 'llama2', own: false },
 ];
+
+/** The other rehearsal models share a template (and tokenizer) with one above. */
+export const SAME_TEMPLATE: Record<string, string> = {
+  'Qwen--Qwen2.5-1.5B-Instruct': 'Qwen--Qwen2.5-0.5B-Instruct',
+  'Qwen--Qwen3-1.7B': 'Qwen--Qwen3-0.6B',
+  'Qwen--Qwen3-8B': 'Qwen--Qwen3-0.6B',
+  'meta-llama--Llama-3.2-3B-Instruct': 'meta-llama--Llama-3.2-1B-Instruct',
+  'google--gemma-3-270m-it': 'google--gemma-3-1b-it',
+  'HuggingFaceTB--SmolLM2-360M-Instruct': 'HuggingFaceTB--SmolLM2-135M-Instruct',
+};
+
+/** The pairing of any of the 19 rehearsal models. */
+export function pairingOf(model: string): { model: string; tokenizer: Shipped; own: boolean } {
+  const p = REAL_TEMPLATES.find((t) => t.model === (SAME_TEMPLATE[model] ?? model));
+  if (!p) throw new Error(`no tokenizer pairing for ${model}`);
+  return { ...p, model };
+}
 
 export function realTemplateTokenizer(model: string, tokenizer: Shipped): ChatTokenizer {
   const dir = join(process.cwd(), 'tests/fixtures/real-models', model);

@@ -55,6 +55,19 @@ describe('inertia-lens CLI', () => {
     expect(bad.stderr).toContain('--dtype takes auto, fp32 or fp16, got "fp8"');
   });
 
+  it('--backend native runs onnxruntime-node: the same top tokens as wasm, its plan and device in the JSON', async () => {
+    const text = 'The maze goes east.';
+    const wasm = JSON.parse((await cli('forward', dir, '--text', text, '--top', '3', '--json')).stdout);
+    const native = JSON.parse((await cli('forward', dir, '--text', text, '--top', '3', '--json', '--backend', 'native')).stdout);
+    expect(native.backend).toBe('native');
+    expect(native.next.map((t: { id: number }) => t.id)).toEqual(wasm.next.map((t: { id: number }) => t.id));
+    native.next.forEach((t: { logit: number }, i: number) => expect(Math.abs(t.logit - wasm.next[i].logit)).toBeLessThan(1e-4));
+    const info = JSON.parse((await cli('inspect-model', dir, '--json', '--backend', 'native')).stdout);
+    expect(info).toMatchObject({ backend: 'native', device: 'cpu', plan: { backend: 'native', storage: 'compute', prepack: true, problem: null } });
+    const bad = await cli('forward', dir, '--text', 'abc', '--device', 'cuda').catch((e) => e);
+    expect(bad.stderr).toContain('--device cuda needs --backend native');
+  });
+
   it('reports a bad folder by file name and exits 1', async () => {
     const err = await cli('inspect-model', join(dir, 'nope')).catch((e) => e);
     expect(err.code).toBe(1);

@@ -1,25 +1,23 @@
 import { useState, type DragEvent } from 'react';
-import { hubSource, resolveHubRepo } from '../../model/hub-source';
-import type { ModelSource } from '../../model/source';
+import { HUB_URL } from '../../model/hub-source';
 import { fileListSource } from '../../model/source';
-import { forgetCachedModels, rangeCache } from '../../state/model-cache';
-import { useModelStore, type ModelRef } from '../../state/model-store';
+import { forgetCachedModels, MODEL_CACHE } from '../../state/model-cache';
+import { useModelStore } from '../../state/model-store';
 import { droppedFiles } from './dropped-files';
+import { LinkOfferNote } from './LinkOfferNote';
 import { LoadProgress } from './LoadProgress';
+import { PendingDownloadNote } from './PendingDownloadNote';
 
-export const HUB = 'https://huggingface.co';
+export const HUB = HUB_URL;
 
-/** A Hub model at its resolved commit, its reads kept in the browser's model cache. */
-export async function hubModelSource(ref: ModelRef): Promise<ModelSource> {
-  const hubRef = { repo: ref.model, revision: ref.revision, hubUrl: ref.hub };
-  const cache = rangeCache();
-  return hubSource(await resolveHubRepo(hubRef, { cache }), { cache });
-}
-
-/** Loads a model from a Hub id (+ revision), a Hub-style base URL, or a folder picked or dropped. */
+/** Loads from a Hub id (+ revision, + token for gated repos), a Hub-style base URL, or a folder picked or dropped. */
 export function ModelLoader() {
   const loadModel = useModelStore((s) => s.loadModel);
+  const openHub = useModelStore((s) => s.openHub);
   const busy = useModelStore((s) => s.load.status === 'loading');
+  const token = useModelStore((s) => s.accessToken);
+  const remember = useModelStore((s) => s.rememberToken);
+  const setAccessToken = useModelStore((s) => s.setAccessToken);
   const [repo, setRepo] = useState('');
   const [revision, setRevision] = useState('main');
   const [base, setBase] = useState(HUB);
@@ -37,12 +35,13 @@ export function ModelLoader() {
   return (
     <section className="panel" aria-labelledby="loader-title">
       <h2 id="loader-title">Model</h2>
+      <LinkOfferNote />
       <form
         className="row"
         onSubmit={(e) => {
           e.preventDefault();
-          const ref = { model: repo.trim(), revision: revision.trim() || 'main', hub: base.trim() === HUB ? null : base.trim() };
-          if (ref.model) void loadModel(hubModelSource(ref), ref);
+          const ref = { model: repo.trim(), revision: revision.trim() || 'main', hub: base.trim().replace(/\/+$/, '') === HUB ? null : base.trim() };
+          if (ref.model) void openHub(ref);
         }}
       >
         <label>
@@ -56,6 +55,16 @@ export function ModelLoader() {
         </label>
         <button type="submit" disabled={busy || !repo.trim()}>Load</button>
       </form>
+      <div className="row">
+        <label>
+          access token <input name="token" type="password" autoComplete="off" value={token} onChange={(e) => setAccessToken(e.target.value, remember)} placeholder="hf_… (gated models only)" size={24} />
+        </label>
+        <label>
+          <input type="checkbox" checked={remember} onChange={(e) => setAccessToken(token, e.target.checked)} /> remember it in this browser
+        </label>
+        <span className="muted">Sent to the Hub only, never put in a link.</span>
+      </div>
+      <PendingDownloadNote />
       <div
         className={`dropzone${dragging ? ' dragging' : ''}`}
         onDragOver={(e) => {
@@ -78,7 +87,7 @@ export function ModelLoader() {
         .
       </div>
       <p className="muted">
-        Downloaded models are kept in this browser (Cache Storage, {`"inertia-lens-models-v1"`}) so a second visit loads offline.{' '}
+        Downloads are kept in this browser (Cache Storage, {`"${MODEL_CACHE}"`}, under the commit they came from) so a second visit loads offline.{' '}
         <button type="button" className="linkbutton" onClick={() => void forgetCachedModels()}>Forget them</button>
       </p>
       <LoadProgress />

@@ -4,7 +4,6 @@ import { EXAMPLES } from '../../state/examples';
 import { useInspector, type InspectorState } from '../../state/inspector-store';
 import { useModelStore, type ModelInfo } from '../../state/model-store';
 import { decodeView, encodeView, type ViewState } from '../../state/url-state';
-import { hubModelSource } from '../model-loader/ModelLoader';
 
 export function viewOf(s: InspectorState, info: ModelInfo | null): ViewState {
   const ref = info?.ref ?? { model: 'demo', revision: 'main', hub: null };
@@ -32,12 +31,10 @@ export function startFromUrl(): string[] {
   }
   if (location.search) useInspector.getState().applyView(view, text);
   useModelStore.setState({ backend: view.backend });
-  const load = useModelStore.getState().loadModel;
-  if (view.model === 'demo') void load(folderUrlSource(`${import.meta.env.BASE_URL}${DEMO_MODEL_PATH}`, DEMO_MODEL_FILES, DEMO_MODEL_LABEL), { model: 'demo', revision: 'main', hub: null });
-  else {
-    const ref = { model: view.model, revision: view.revision, hub: view.hub };
-    void load(hubModelSource(ref), ref);
-  }
+  const { loadModel, offerLink } = useModelStore.getState();
+  // The demo model always; a model the link names is shown, and loads only on a click.
+  void loadModel(folderUrlSource(`${import.meta.env.BASE_URL}${DEMO_MODEL_PATH}`, DEMO_MODEL_FILES, DEMO_MODEL_LABEL), { model: 'demo', revision: 'main', hub: null });
+  if (view.model !== 'demo') offerLink({ model: view.model, revision: view.revision, hub: view.hub });
   const write = () => {
     const s = useInspector.getState();
     const { query } = encodeView(viewOf(s, useModelStore.getState().info), s.text, s.exampleName);

