@@ -15,7 +15,7 @@
  *                                 CPU emulation: minutes per pass); by default WebGPU loads and runs 16 tokens only then
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConversation } from '../src/conversation/parse';
 import { selectTurn } from '../src/conversation/rounds';
@@ -26,12 +26,16 @@ import { asRenderer, renderContext } from '../src/context/render';
 import { normalizeConfig } from '../src/model/config';
 import { planBackend, type BackendPlan } from '../src/model/load-plan';
 import { WASM_LIMITS } from '../src/model/memory';
+import type { ModelSource } from '../src/model/source';
 import { parameterCount, tensorPlan } from '../src/model/weights';
+import { openModel } from '../src/runtime/open-model';
+import type { VirtualFile } from '../tests/helpers/hub-server';
+import { virtualCheckpoint } from '../tests/helpers/virtual-checkpoint';
 import { startAppServer } from '../tests/helpers/app-server';
 import { launchChromium } from '../tests/helpers/chromium';
 import { repeatRounds } from '../tests/helpers/inspector-driver';
 import { watchProcesses } from '../tests/helpers/process-memory';
-import { pairingOf, realTemplateTokenizer } from '../tests/helpers/real-tokenizers';
+import { pairingOf, realTemplateTokenizer, shippedFiles } from '../tests/helpers/real-tokenizers';
 import { buildRehearsalModel, REAL_MODELS_DIR } from './rehearse/build-model';
 
 const env = process.env;
@@ -60,12 +64,17 @@ interface Run {
 interface Row {
   model: string; family: string | null; parameters: number | null; accepted: string; rendered: string; tokenizer: string;
   notes: string[]; plans: BackendPlan[]; layers: number | null; cutParameters: number | null; runs: Run[];
+  /** Where the whole model's plan says it does not fit: what loading it says, and the bytes it read first. */
+  refusals: { backend: string; message: string; bytesRead: number }[];
 }
+// A partial run (REHEARSE_MODELS, REHEARSE_RUN=0) keeps the other rows and the measured runs it did not repeat.
+const earlier: Row[] = existsSync('docs/rehearsal.json') ? JSON.parse(readFileSync('docs/rehearsal.json', 'utf8')) : [];
 const rows: Row[] = [];
 const maze = parseConversation(readFileSync('examples/maze.json', 'utf8')).conversation!;
 
 for (const model of models) {
-  const row: Row = { model: model.replace('--', '/'), family: null, parameters: null, accepted: '', rendered: '', tokenizer: '', notes: [], plans: [], layers: null, cutParameters: null, runs: [] };
+  const before = earlier.find((r) => r.model === model.replace('--', '/'));
+  const row: Row = { model: model.replace('--', '/'), family: null, parameters: null, accepted: '', rendered: '', tokenizer: '', notes: [], plans: [], layers: before?.layers ?? null, cutParameters: before?.cutParameters ?? null, runs: before?.runs ?? [], refusals: [] };
   rows.push(row);
   const full = JSON.parse(readFileSync(join(REAL_MODELS_DIR, model, 'config.json'), 'utf8')) as Record<string, unknown>;
   let spec;
@@ -109,7 +118,16 @@ for (const model of models) {
     planBackend(input(false), { backend: 'native', totalBytes: 0.85 * MACHINE_BYTES, maxBufferBytes: null }),
   ];
   process.stderr.write(`${row.model}: accepted, rendered ${row.rendered}; fits ${row.plans.filter((p) => !p.problem).map((p) => p.backend).join(', ') || 'nowhere here'}\n`);
+  // Where the whole model does not fit Node's wasm or native: load it as a person would, from a checkpoint
+  // made up as it is read, and keep the message it is refused with and the bytes it read first.
+  for (const backend of ['wasm', 'native'] as const) {
+    if (!row.plans.find((p) => p.backend === backend)?.problem) continue;
+    const { source, bytesRead } = virtualModel(full, pair.tokenizer, model);
+    const err = await openModel(source, { prefer: [backend] }).then(() => null, (e: Error) => e.message);
+    row.refusals.push({ backend, message: err ?? 'loaded (the estimate said it would not fit)', bytesRead: bytesRead() });
+  }
   if (env.REHEARSE_RUN === '0') continue;
+  row.runs = [];
 
   // Measured: a cut checkpoint (or the whole model), through analyze on each backend.
   const bf16Bytes = 2 * row.parameters;
@@ -133,6 +151,29 @@ for (const model of models) {
   if (env.REHEARSE_BROWSER !== '0') row.runs.push(...(await browserRuns(built.dir, model, convFiles.map((f) => readFileSync(f, 'utf8')), row.cutParameters, built.layers)));
   rmSync(built.dir, { recursive: true, force: true });
   process.stderr.write(`  ${row.runs.map((r) => `${r.backend}: ${r.error ?? `${r.bytesPerParam?.toFixed(1)} B/param; ${r.analyses?.map((a) => `${a.tokens} tokens ${(a.ms / 1000).toFixed(1)} s`).join(', ')}`}`).join('; ')}\n`);
+}
+
+/** A whole model as a source whose weights are made up as they are read (zeros), counting the bytes read. */
+function virtualModel(config: Record<string, unknown>, tokenizer: Parameters<typeof shippedFiles>[0], model: string): { source: ModelSource; bytesRead: () => number } {
+  const { json, config: tokConfig } = shippedFiles(tokenizer);
+  const { chat_template: _, ...rest } = tokConfig;
+  const enc = (v: unknown) => new TextEncoder().encode(typeof v === 'string' ? v : JSON.stringify(v));
+  const files = new Map<string, Uint8Array | VirtualFile>([
+    ['config.json', enc(config)], ['tokenizer.json', enc(json)], ['tokenizer_config.json', enc(rest)],
+    ['chat_template.jinja', enc(readFileSync(join(REAL_MODELS_DIR, model, 'chat_template.jinja'), 'utf8'))],
+    ['model.safetensors', virtualCheckpoint(config)],
+  ]);
+  let read = 0;
+  const source: ModelSource = {
+    label: `${model} (weights made up as read)`,
+    async open(file) {
+      const f = files.get(file);
+      if (!f) return null;
+      const size = f instanceof Uint8Array ? f.byteLength : f.size;
+      return { name: file, size, read: async (a: number, b: number) => ((read += b - a), f instanceof Uint8Array ? f.subarray(a, b) : f.read(a, b)) };
+    },
+  };
+  return { source, bytesRead: () => read };
 }
 
 /** The model served by a local Hub, loaded in a fresh Chromium per backend: the page's (and GPU process's) peak memory, then each analysis. */
@@ -171,6 +212,8 @@ async function browserRuns(dir: string, model: string, conversations: string[], 
   return runs;
 }
 
+for (const r of earlier) if (!rows.some((x) => x.model === r.model)) rows.push(r);
+rows.sort((a, b) => a.model.localeCompare(b.model));
 writeFileSync('docs/rehearsal.json', `${JSON.stringify(rows, null, 1)}\n`);
 const gib = (n: number) => `${(n / 2 ** 30).toFixed(1)} GiB`;
 const fits = (r: Row) => r.plans.length ? r.plans.map((p) => (p.problem ? `${p.backend} ✗` : `${p.backend} ${gib(p.held)}${p.storage === 'half' ? ' half' : ''}${p.maxTokens !== null ? ` ≤${(p.maxTokens / 1000).toFixed(1)}k tok` : ''}`)).join(' · ') : '–';
@@ -187,10 +230,11 @@ const table = [
   ...rows.map((r) => `| ${r.model} | ${r.family ?? '–'} | ${r.parameters?.toLocaleString('en-US') ?? '–'} | ${r.accepted} | ${r.rendered} | ${r.tokenizer} | ${fits(r)} | ${r.layers ? `${r.layers} of ${normalizeConfig(JSON.parse(readFileSync(join(REAL_MODELS_DIR, r.model.replace('/', '--'), 'config.json'), 'utf8'))).numLayers}` : '–'} | ${cell(r, 'node-wasm')} | ${cell(r, 'node-native')} | ${cell(r, 'chromium-wasm')} | ${cell(r, 'chromium-webgpu')} |`),
 ].join('\n');
 const notes = rows.filter((r) => r.notes.length).map((r) => `- **${r.model}**: ${r.notes.join('; ')}.`).join('\n');
+const refusals = rows.flatMap((r) => (r.refusals ?? []).map((x) => `- **${r.model}**, ${x.backend}, after reading ${x.bytesRead.toLocaleString('en-US')} bytes (config, tokenizer, safetensors header): ${x.message}`)).join('\n');
 const when = new Date().toISOString().slice(0, 10);
-writeFileSync('docs/rehearsal.md', `# Rehearsal\n\n\`npm run rehearse\` (${when}), this 2-core machine. Random BF16 weights in each model's real layout; its real config.json and chat template (tests/fixtures/real-models, SOURCES.md). "rendered": the maze example and a ~2,000-token conversation under all ${POLICIES.length} policies. "fits" is **estimated** for the whole model (model/load-plan.ts): wasm's 3.5 GiB heap, this machine's WebGPU adapter (SwiftShader, 1 GiB per buffer), native within 85% of 24 GiB. The four run columns are **measured**, on the whole model where "ran" says so and else on a checkpoint cut to the layers shown (every tensor its real size): \`analyze\` under Full on the maze example / the ~2,000-token conversation (seconds), then the peak memory that loading the model and a 16-token pass added (Node: the process; Chromium: the page's renderer, and on WebGPU also the GPU process, where the software adapter keeps its buffers) and that peak per parameter of the checkpoint that ran. Where more than 6 layers ran, WebGPU (a CPU emulation on this machine: minutes per pass) loads the model and runs 16 tokens only.\n\n${table}\n\nWhat the templates do:\n\n${notes}\n`);
+writeFileSync('docs/rehearsal.md', `# Rehearsal\n\n\`npm run rehearse\` (${when}), this 2-core machine. Random BF16 weights in each model's real layout; its real config.json and chat template (tests/fixtures/real-models, SOURCES.md). "rendered": the maze example and a ~2,000-token conversation under all ${POLICIES.length} policies. "fits" is **estimated** for the whole model (model/load-plan.ts): wasm's 3.5 GiB heap, this machine's WebGPU adapter (SwiftShader, 1 GiB per buffer), native within 85% of 24 GiB. The four run columns are **measured**, on the whole model where "ran" says so and else on a checkpoint cut to the layers shown (every tensor its real size): \`analyze\` under Full on the maze example / the ~2,000-token conversation (seconds), then the peak memory that loading the model and a 16-token pass added (Node: the process; Chromium: the page's renderer, and on WebGPU also the GPU process, where the software adapter keeps its buffers) and that peak per parameter of the checkpoint that ran. Where more than 6 layers ran, WebGPU (a CPU emulation on this machine: minutes per pass) loads the model and runs 16 tokens only.\n\n${table}\n\nWhat the templates do:\n\n${notes}\n\nWhere the whole model does not fit Node's wasm or native runtime, loading it as a person would (its weights made up as they are read) is refused before any weight is read:\n\n${refusals}\n`);
 process.stdout.write(`${table}\n`);
 // The README's Models section carries the same table (between its rehearsal markers).
 const readme = readFileSync('README.md', 'utf8');
 const marked = /(<!-- rehearsal:start -->\n)[\s\S]*?(<!-- rehearsal:end -->)/;
-if (marked.test(readme) && !only) writeFileSync('README.md', readme.replace(marked, `$1${table}\n$2`));
+if (marked.test(readme)) writeFileSync('README.md', readme.replace(marked, `$1${table}\n$2`));

@@ -186,7 +186,7 @@ export async function analyzePolicy(model: AnalysisModel, conversation: Conversa
       return { message: k, round: msgs[k]!.round, longestRun: longestCommonRun(currentIds, earlier), ngramOverlap: ngramOverlap(currentIds, earlier, opts.ngram ?? DEFAULTS.ngram) };
     }),
     cost: policyCost(conversation, turns.current.index, p, encode, inputs),
-    notes: r.notes,
+    notes: S > spec.maxPositionEmbeddings ? [...r.notes, `${S.toLocaleString('en-US')} tokens, more than this model's max_position_embeddings (${spec.maxPositionEmbeddings.toLocaleString('en-US')}): it was never trained on positions this far`] : r.notes,
   };
   if (opts.keepAttention) result.kept = { rowStart: all ? 0 : query.start, nRows: fetched.rows, seqLen: S, heads: H, mean: fetched.mean, perHead: fetched.perHead! };
   if (opts.dumpAttention) result.attention = Array.from({ length: att.rows }, (_, i) => Array.from(att.mean.subarray(i * S, (i + 1) * S)));

@@ -43,7 +43,7 @@ export async function analyzeCommand(model: OpenModel, file: string, a: AnalyzeA
     return;
   }
   const r0 = results[0]!;
-  for (const n of [...new Set(results.flatMap((r) => r.notes))]) process.stderr.write(`${file}: chat template: ${n}\n`);
+  for (const n of [...new Set(results.flatMap((r) => r.notes))]) process.stderr.write(`${file}: note: ${n}\n`);
   console.log(`${modelDir} (${model.checkpoint.spec.family}, ${model.session.report.backend}) · ${file} · turn ${r0.turn} · layer ${r0.layer} · r = ${r0.radius}`);
   console.log(`${'policy'.padEnd(14)} ${'tokens'.padStart(6)} ${CATEGORIES.map((c) => c.padStart(8)).join('')} ${'diagonal'.padStart(9)} ${'context'.padStart(8)} ${'prefill'.padStart(8)}`);
   for (const r of results) {

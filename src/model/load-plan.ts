@@ -45,8 +45,11 @@ export interface LoadPlanInput {
 }
 
 const gib = (n: number) => `${(n / 2 ** 30).toFixed(2)} GiB`;
-/** Above this many fp32 weight bytes, wasm skips prepacking: memory matters more than its ~7% speed. */
-const PREPACK_MAX_BYTES = 2 ** 30;
+/**
+ * Prepacking costs ~55% more memory for ~7% speed (Qwen2.5-0.5B's shape on wasm): wasm, whose heap is
+ * 4 GiB, prepacks only models of at most this many fp32 weight bytes; native prepacks whatever fits.
+ */
+const WASM_PREPACK_MAX_BYTES = 256 * 2 ** 20;
 const SESSION_FIXED = 64 * 2 ** 20;
 
 /** The plan for one backend, with the least memory-hungry storage that fits (or the reason none does). */
@@ -76,7 +79,7 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
     // The GPU holds the weights (a tied embedding twice: the first segment and the last each carry it).
     candidates.push({ backend: 'webgpu', storage: 'compute', prepack: false, weights: compute + (spec.tieWordEmbeddings ? spec.vocabSize * spec.hiddenSize * el : 0), overhead: pass.activations, transient, largestTensor: Math.max(largest, pass.largestTensor), problem: null, held: 0, maxTokens: null });
   } else {
-    const prepackable = compute <= PREPACK_MAX_BYTES;
+    const prepackable = limits.backend === 'native' || compute <= WASM_PREPACK_MAX_BYTES;
     if (prepackable) candidates.push({ backend: limits.backend, storage: 'compute', prepack: true, weights: compute, overhead: 0.55 * compute + SESSION_FIXED + pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
     candidates.push({ backend: limits.backend, storage: 'compute', prepack: false, weights: compute, overhead: 0.1 * compute + SESSION_FIXED + pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
     // Half-precision matrices: their fp32 copy exists one layer at a time, plus a tied head's whole.

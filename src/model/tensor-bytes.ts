@@ -31,6 +31,8 @@ export function fileRange(f: SourceFile, start: number, end: number, onRead?: (b
           return bytes;
         };
       }
+      // Held until the session is made: onnxruntime may read an initializer more than once (its
+      // constant folding loads some before the session does).
       const bytes = await f.read(start, end);
       onRead?.(bytes.byteLength);
       return () => bytes;

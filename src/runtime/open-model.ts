@@ -99,7 +99,10 @@ export async function startModel(prepared: PreparedModel, options: OpenOptions =
   if (!fits.length) {
     throw new MemoryLimitError(noFitMessage(spec, prepared.plans, `This model (${parameterCount(spec).toLocaleString('en-US')} parameters)`));
   }
-  const refused = prepared.plans.filter((p) => p.problem).map((p) => `${p.backend} does not fit (${p.problem})`);
+  const refused = [
+    ...(prepared.prefer.includes('webgpu') && typeof webgpu === 'string' ? [webgpu] : []),
+    ...prepared.plans.filter((p) => p.problem).map((p) => `${p.backend} does not fit (${p.problem})`),
+  ];
   const planOf = (b: Backend) => fits.find((p) => p.backend === b) ?? null;
   options.onProgress?.({ stage: 'build' });
   const weights = resolveWeights(spec, checkpoint);

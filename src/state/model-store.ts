@@ -18,6 +18,9 @@ export interface LoadState {
   file: string | null;
   loaded: number;
   total: number | null;
+  /** The weights read so far, over all files, and their total (known once the headers are read). */
+  allLoaded: number;
+  allTotal: number | null;
   error: string | null;
 }
 
@@ -97,7 +100,7 @@ export interface PendingDownload {
 }
 
 
-const IDLE: LoadState = { status: 'idle', stage: null, file: null, loaded: 0, total: null, error: null };
+const IDLE: LoadState = { status: 'idle', stage: null, file: null, loaded: 0, total: null, allLoaded: 0, allTotal: null, error: null };
 
 /** The open model lives outside React state: it holds an ORT session, not data to render. */
 let current: OpenModel | null = null;
@@ -117,16 +120,21 @@ export function currentModel(): OpenModel | null {
 }
 
 export const useModelStore = create<ModelState>()((set, get) => {
-  const options = (stale: () => boolean): OpenOptions => ({
+  const options = (stale: () => boolean, weightBytes: number | null = null): OpenOptions => {
+    const perFile = new Map<string, number>();
+    return {
     // Small models: every layer's attention is an output, so the layer selector needs no rebuild. Larger
     // ones inspect the final layer only, so the other layers run fused attention (no [S × S] scores).
     inspectLayers: (spec) => (parameterCount(spec) <= ALL_LAYERS_MAX_PARAMETERS ? 'all' : [spec.numLayers - 1]),
     ...(get().backend === 'wasm' && { prefer: ['wasm' as const] }),
     onProgress: (p) => {
       if (stale()) return;
-      set((s) => ({ load: { ...s.load, stage: p.stage, ...(p.read && { file: p.read.file, loaded: p.read.loaded, total: p.read.total }) } }));
+      if (p.read && weightBytes !== null) perFile.set(p.read.file, p.read.loaded);
+      const allLoaded = [...perFile.values()].reduce((a, b) => a + b, 0);
+      set((s) => ({ load: { ...s.load, stage: p.stage, allLoaded, allTotal: weightBytes, ...(p.read && { file: p.read.file, loaded: p.read.loaded, total: p.read.total }) } }));
     },
-  });
+    };
+  };
   const begin = () => {
     const id = ++latestLoad;
     set({ load: { ...IDLE, status: 'loading', stage: 'download' }, pending: null });
@@ -138,7 +146,7 @@ export const useModelStore = create<ModelState>()((set, get) => {
   };
   /** Starts a prepared model and swaps it in, if no newer load began meanwhile. */
   const finish = async (prepared: PreparedModel, ref: ModelRef | null, from: NonNullable<typeof lastLoad>, stale: () => boolean) => {
-    const opened = await startModel(prepared, options(stale));
+    const opened = await startModel(prepared, options(stale, prepared.weightBytes));
     if (stale()) {
       await opened.session.release();
       return;

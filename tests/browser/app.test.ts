@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -11,6 +11,9 @@ import { startAppServer } from '../helpers/app-server';
 import { launchChromium } from '../helpers/chromium';
 import { memorySource } from '../helpers/memory-source';
 import { tinyModelFiles } from '../helpers/tiny-model';
+import { tinyTokenizerConfig, tinyTokenizerJson } from '../helpers/tiny-tokenizer';
+import { virtualCheckpoint } from '../helpers/virtual-checkpoint';
+import type { VirtualFile } from '../helpers/hub-server';
 
 const SHOTS = process.env.SCREENSHOT_DIR;
 
@@ -22,7 +25,17 @@ describe('the app, used as a person would', () => {
   let app: Awaited<ReturnType<typeof startAppServer>>;
   let page: Page;
 
-  const repos: Record<string, Map<string, Uint8Array>> = { 'acme/tiny-qwen2': good, 'acme/not-a-llama': bad };
+  // Real configs with checkpoints made up as they are read: 16 GB and 1 GB that cost nothing until read.
+  const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
+  const real = (m: string) => JSON.parse(readFileSync(`tests/fixtures/real-models/${m}/config.json`, 'utf8'));
+  const virtualRepo = (config: Record<string, unknown>) => new Map<string, Uint8Array | VirtualFile>([
+    ['config.json', enc(config)], ['tokenizer.json', enc(tinyTokenizerJson())], ['tokenizer_config.json', enc(tinyTokenizerConfig())], ['model.safetensors', virtualCheckpoint(config)],
+  ]);
+  const repos: Record<string, Map<string, Uint8Array | VirtualFile>> = {
+    'acme/tiny-qwen2': good, 'acme/not-a-llama': bad,
+    'meta-llama/Llama-3.1-8B-Instruct': virtualRepo(real('meta-llama--Llama-3.1-8B-Instruct')),
+    'Qwen/Qwen2.5-0.5B-Instruct': virtualRepo(real('Qwen--Qwen2.5-0.5B-Instruct')),
+  };
   beforeAll(async () => {
     app = await startAppServer(repos);
     browser = await launchChromium();
@@ -79,6 +92,24 @@ describe('the app, used as a person would', () => {
     expect(await page.getByLabel('input text').inputValue()).toBe('text I typed');
     expect(await page.getByTestId('backend').textContent()).toBe('WebGPU');
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'app-error.png'), fullPage: true });
+  });
+
+  it('refuses a model that fits nowhere before fetching its weights; shows a large download before it starts', async () => {
+    app.served.bytes = 0;
+    await loadHub('meta-llama/Llama-3.1-8B-Instruct');
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.textContent(), { timeout: 60_000 }).toContain('cannot be loaded here, and nothing was downloaded');
+    expect(app.served.bytes).toBeLessThan(200_000); // of 16 GB: config, tokenizer, the safetensors header
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'app-refused.png'), fullPage: true });
+    await loadHub('Qwen/Qwen2.5-0.5B-Instruct');
+    const pending = page.getByTestId('pending-download');
+    await expect.poll(() => pending.textContent(), { timeout: 60_000 }).toMatch(/Qwen\/Qwen2\.5-0\.5B-Instruct@[0-9a-f]{10} \(main\): 988 MB of weights in 1 file/);
+    expect(await pending.textContent()).toMatch(/webgpu: about [\d.]+ GiB/);
+    expect(app.served.bytes).toBeLessThan(400_000);
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'app-pending-download.png'), fullPage: true });
+    await pending.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => pending.count()).toBe(0);
+    expect(await page.locator('dl.facts').textContent()).toContain('acme/tiny-qwen2'); // the model in use stays
   });
 
   it('a link names a model: shown with its host, loaded only on a click; loaded once, it loads again offline', async () => {

@@ -22,8 +22,19 @@ const EXPOSE = 'X-Repo-Commit,X-Request-Id,X-Error-Code,X-Error-Message,X-Total-
 const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSE };
 const sizeOf = (b: Uint8Array | VirtualFile) => (b instanceof Uint8Array ? b.byteLength : b.size);
 const slice = (b: Uint8Array | VirtualFile, s: number, e: number) => (b instanceof Uint8Array ? b.subarray(s, e) : b.read(s, e));
-const sha256 = (b: Uint8Array | VirtualFile) => (b instanceof Uint8Array ? createHash('sha256').update(b).digest('hex') : createHash('sha256').update(`virtual ${b.size}`).digest('hex'));
-const gitOid = (b: Uint8Array | VirtualFile) => (b instanceof Uint8Array ? createHash('sha1').update(`blob ${b.byteLength}\0`).update(b).digest('hex') : createHash('sha1').update(`virtual ${b.size}`).digest('hex'));
+/** Hashes are computed once per file: a ranged read of a large checkpoint must not hash it again. */
+const hashes = new WeakMap<object, { sha256: string; oid: string }>();
+function hashOf(b: Uint8Array | VirtualFile): { sha256: string; oid: string } {
+  let h = hashes.get(b);
+  if (!h) {
+    const data = b instanceof Uint8Array ? b : new TextEncoder().encode(`virtual ${b.size}`);
+    h = { sha256: createHash('sha256').update(data).digest('hex'), oid: createHash('sha1').update(`blob ${data.byteLength}\0`).update(data).digest('hex') };
+    hashes.set(b, h);
+  }
+  return h;
+}
+const sha256 = (b: Uint8Array | VirtualFile) => hashOf(b).sha256;
+const gitOid = (b: Uint8Array | VirtualFile) => hashOf(b).oid;
 export const commitOf = (repo: string, rev = 'main') => createHash('sha1').update(`${repo}@${rev}`).digest('hex');
 
 export interface HubOptions {

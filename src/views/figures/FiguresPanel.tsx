@@ -39,13 +39,13 @@ export function FiguresPanel() {
   );
 }
 
-/** What the model's own chat template did to the conversation (merged, moved, dropped, added a system prompt). */
+/** What the model's own chat template did to the conversation (merged, moved, dropped, added a system prompt), and positions past the model's training. */
 function TemplateNotes({ results }: { results: PolicyResult[] }) {
   const notes = [...new Set(results.flatMap((r) => r.notes ?? []))];
   if (!notes.length) return null;
   return (
-    <ul className="notes" data-testid="template-notes" aria-label="what the chat template did">
-      {notes.map((n) => <li key={n}>Chat template: {n}.</li>)}
+    <ul className="notes" data-testid="analysis-notes" aria-label="notes on this analysis">
+      {notes.map((n) => <li key={n}>{n[0]!.toUpperCase() + n.slice(1)}.</li>)}
     </ul>
   );
 }

@@ -1,6 +1,6 @@
 import { useModelStore } from '../../state/model-store';
 
-const STAGES = { download: 'Reading files', build: 'Building the attention graph', session: 'Starting the inference session' };
+const STAGES = { download: 'Reading files', build: 'Building the attention graph', session: 'Reading the weights into the inference session' };
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
 /** Stage, file and bytes of the load in progress, or the error that ended it. */
@@ -8,12 +8,13 @@ export function LoadProgress() {
   const load = useModelStore((s) => s.load);
   if (load.status === 'error') return <p role="alert" className="error">Could not load the model: {load.error}</p>;
   if (load.status !== 'loading' || !load.stage) return null;
-  const fraction = load.stage === 'download' && load.total ? load.loaded / load.total : undefined;
+  const fraction = load.allTotal ? load.allLoaded / load.allTotal : load.stage === 'download' && load.total ? load.loaded / load.total : undefined;
   return (
     <div className="progress" role="status">
       <span>
         {STAGES[load.stage]}
-        {load.stage === 'download' && load.file && ` · ${load.file} ${mb(load.loaded)}${load.total ? ` of ${mb(load.total)}` : ''}`}
+        {load.file && load.loaded > 0 && ` · ${load.file} ${mb(load.loaded)}${load.total ? ` of ${mb(load.total)}` : ''}`}
+        {load.allTotal !== null && ` · weights in all ${mb(load.allLoaded)} of ${mb(load.allTotal)}`}
       </span>
       <progress value={fraction} max={1} />
     </div>
