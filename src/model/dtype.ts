@@ -41,13 +41,19 @@ export function f32ToBf16(value: number): number {
   return ((x + 0x7fff + ((x >>> 16) & 1)) >>> 16) & 0xffff;
 }
 
-/** Decodes F32/F16/BF16 little-endian bytes to float32 values (always a fresh, aligned copy). */
-export function toFloat32(dtype: 'F32' | 'F16' | 'BF16', bytes: Uint8Array): Float32Array {
-  if (dtype === 'F32') return new Float32Array(bytes.slice().buffer);
-  const n = bytes.byteLength / 2;
+/**
+ * Decodes F32/F16/BF16 little-endian bytes to float32 values: a fresh, aligned copy, or written into
+ * `into` (4-byte aligned, at least 4 bytes per value) when given.
+ */
+export function toFloat32(dtype: 'F32' | 'F16' | 'BF16', bytes: Uint8Array, into?: Uint8Array): Float32Array {
+  const n = dtype === 'F32' ? bytes.byteLength / 4 : bytes.byteLength / 2;
+  const out = into ? new Float32Array(into.buffer, into.byteOffset, n) : new Float32Array(n);
+  if (dtype === 'F32') {
+    new Uint8Array(out.buffer, out.byteOffset, 4 * n).set(bytes);
+    return out;
+  }
   // A view when aligned (one tensor of a file read by ranges usually is), else a copy.
   const u16 = bytes.byteOffset % 2 === 0 ? new Uint16Array(bytes.buffer, bytes.byteOffset, n) : new Uint16Array(bytes.slice().buffer);
-  const out = new Float32Array(n);
   if (dtype === 'BF16') {
     const u32 = new Uint32Array(out.buffer);
     for (let i = 0; i < n; i++) u32[i] = u16[i]! << 16;
@@ -57,11 +63,14 @@ export function toFloat32(dtype: 'F32' | 'F16' | 'BF16', bytes: Uint8Array): Flo
   return out;
 }
 
-/** F32/F16/BF16 little-endian bytes → float16 bytes (F16 passes through untouched). */
-export function toFloat16Bytes(dtype: 'F32' | 'F16' | 'BF16', bytes: Uint8Array): Uint8Array {
-  if (dtype === 'F16') return bytes;
-  const values = toFloat32(dtype, bytes);
-  const out = new Uint16Array(values.length);
-  for (let i = 0; i < values.length; i++) out[i] = f32ToF16(values[i]!);
-  return new Uint8Array(out.buffer);
+/** F32/F16/BF16 little-endian bytes → float16 bytes (F16 copied as is), into `into` when given. */
+export function toFloat16Bytes(dtype: 'F32' | 'F16' | 'BF16', bytes: Uint8Array, into?: Uint8Array): Uint8Array {
+  const n = dtype === 'F32' ? bytes.byteLength / 4 : bytes.byteLength / 2;
+  const out = into ? new Uint16Array(into.buffer, into.byteOffset, n) : new Uint16Array(n);
+  if (dtype === 'F16') out.set(new Uint16Array(bytes.slice().buffer));
+  else {
+    const values = toFloat32(dtype, bytes);
+    for (let i = 0; i < n; i++) out[i] = f32ToF16(values[i]!);
+  }
+  return new Uint8Array(out.buffer, out.byteOffset, 2 * n);
 }

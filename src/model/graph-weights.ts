@@ -60,13 +60,13 @@ export class GraphWeights {
     let value: string;
     if (this.half) {
       this.storage.add(t.dtype === 'F16' ? 'F16 weights used as is' : `${t.dtype} weights narrowed to fp16`);
-      value = this.g.external(t.name, DT.FLOAT16, t.shape, t.dtype === 'F16' ? t.data : mapBytes(t.data, 2 * n, (raw) => toFloat16Bytes(t.dtype, raw)));
+      value = this.g.external(t.name, DT.FLOAT16, t.shape, t.dtype === 'F16' ? t.data : mapBytes(t.data, 2 * n, (raw, into) => void toFloat16Bytes(t.dtype, raw, into)));
     } else if (t.dtype === 'F16') {
       this.storage.add('F16 weights stored as fp16, cast to fp32 at load');
       value = this.g.op('Cast', [this.g.external(`${t.name}.f16`, DT.FLOAT16, t.shape, t.data)], { to: DT.FLOAT });
     } else {
       this.storage.add(t.dtype === 'BF16' ? 'BF16 weights widened to fp32' : 'F32 weights');
-      value = this.g.external(t.name, DT.FLOAT, t.shape, t.dtype === 'F32' ? t.data : mapBytes(t.data, 4 * n, (raw) => new Uint8Array(toFloat32(t.dtype, raw).buffer)));
+      value = this.g.external(t.name, DT.FLOAT, t.shape, t.dtype === 'F32' ? t.data : mapBytes(t.data, 4 * n, (raw, into) => void toFloat32(t.dtype, raw, into)));
     }
     this.stored.set(t.name, value);
     return value;
@@ -78,10 +78,9 @@ export class GraphWeights {
     const key = `${t.name}#fp32+${offset}`;
     const known = this.stored.get(key);
     if (known) return known;
-    const data = mapBytes(t.data, 4 * count(t), (raw) => {
-      const v = toFloat32(t.dtype, raw);
+    const data = mapBytes(t.data, 4 * count(t), (raw, into) => {
+      const v = toFloat32(t.dtype, raw, into);
       if (offset) for (let i = 0; i < v.length; i++) v[i]! += offset;
-      return new Uint8Array(v.buffer);
     });
     const value = this.g.external(offset ? `${t.name}.plus${offset}` : `${t.name}.fp32`, DT.FLOAT, t.shape, data);
     this.stored.set(key, value);

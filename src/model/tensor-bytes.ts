@@ -6,13 +6,22 @@ import type { SourceFile } from './source';
  */
 export interface TensorBytes {
   readonly byteLength: number;
+  /** Producing it writes new bytes (widened, narrowed): a scratch buffer can take them (Produce). */
+  readonly transformed?: boolean;
   /**
    * Does the asynchronous part of the read (a download, a Blob read) and returns a synchronous producer
    * of the bytes. A source that reads synchronously (a file on disk) holds nothing until it is called,
    * and a widened copy exists only while the producer's result is in use.
    */
-  prepare(): Promise<() => Uint8Array>;
+  prepare(): Promise<Produce>;
 }
+
+/**
+ * Makes a tensor's bytes. A transformed tensor (widened, narrowed) writes into `into` when it is given
+ * and large enough: the runtime hands one scratch buffer to every tensor in turn, since onnxruntime
+ * copies each as soon as it is made, so no widened copy is left behind for the garbage collector.
+ */
+export type Produce = (into?: Uint8Array) => Uint8Array;
 
 export async function readBytes(t: TensorBytes): Promise<Uint8Array> {
   return (await t.prepare())();
@@ -40,16 +49,22 @@ export function fileRange(f: SourceFile, start: number, end: number, onRead?: (b
   };
 }
 
-/** `src` transformed (widened, narrowed) when it is produced, one tensor at a time. */
-export function mapBytes(src: TensorBytes, byteLength: number, fn: (raw: Uint8Array) => Uint8Array): TensorBytes {
+/** `src` transformed (widened, narrowed) when it is produced, one tensor at a time, into a given buffer when there is one. */
+export function mapBytes(src: TensorBytes, byteLength: number, fn: (raw: Uint8Array, into: Uint8Array) => void): TensorBytes {
   return {
+    transformed: true,
     byteLength,
     async prepare() {
       const produce = await src.prepare();
-      return () => fn(produce());
+      return (into) => {
+        const out = into && into.byteLength >= byteLength ? into.subarray(0, byteLength) : new Uint8Array(byteLength);
+        fn(produce(), out);
+        return out;
+      };
     },
   };
 }
+
 
 /** Bytes already in memory (tests, small constants). */
 export function bytesOf(bytes: Uint8Array): TensorBytes {

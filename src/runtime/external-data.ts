@@ -29,10 +29,18 @@ class DeferredBytes extends Uint8Array {
 
 /**
  * The graph's external files, ready to mount: every asynchronous read done first (downloads, Blob
- * reads), the bytes themselves produced when onnxruntime copies each one in.
+ * reads), the bytes themselves produced when onnxruntime copies each one in. Widened tensors are all
+ * written into one scratch buffer the size of the largest: onnxruntime copies each before it asks for
+ * the next, so a load leaves no widened copies behind for the garbage collector.
  */
 export async function deferredExternalData(files: ExternalFile[]): Promise<{ path: string; data: Uint8Array }[]> {
+  const largest = Math.max(0, ...files.filter((f) => f.data.transformed).map((f) => f.data.byteLength));
+  let scratch: Uint8Array | null = null;
   const out: { path: string; data: Uint8Array }[] = [];
-  for (const f of files) out.push({ path: f.path, data: new DeferredBytes(f.data.byteLength, await f.data.prepare()) });
+  for (const f of files) {
+    const produce = await f.data.prepare();
+    const useScratch = f.data.transformed === true;
+    out.push({ path: f.path, data: new DeferredBytes(f.data.byteLength, () => (useScratch ? produce((scratch ??= new Uint8Array(largest))) : produce())) });
+  }
   return out;
 }
