@@ -218,7 +218,7 @@ export function normalizeConfig(cfg: Cfg): ModelSpec {
   const granite = family === 'granite';
   const weightDtype = typeof cfg.torch_dtype === 'string' ? cfg.torch_dtype : typeof cfg.dtype === 'string' ? cfg.dtype : 'float32';
   const attentionScale = granite ? positive(cfg, 'attention_multiplier', 1) : family === 'gemma3_text' ? positive(cfg, 'query_pre_attn_scalar', 256) ** -0.5 : headDim ** -0.5;
-  if (family === 'gemma3_text') notes.push(`embeddings × √${hiddenSize} held in ${weightDtype} (config.json torch_dtype), as transformers does: ${roundTo(Math.sqrt(hiddenSize), weightDtype)}`);
+  if (family === 'gemma3_text') notes.push(`embeddings × √${hiddenSize} held in ${weightDtype} (config.json torch_dtype), as transformers does: ${+roundTo(Math.sqrt(hiddenSize), weightDtype).toFixed(4)}`);
   if (family === 'gemma3_text' && has(cfg, 'attn_logit_softcapping')) notes.push('attn_logit_softcapping is not applied: Gemma 3 never passes it to attention (modeling_gemma3.py)');
   const eos = cfg.eos_token_id;
   return {

@@ -13,8 +13,7 @@ export function LoadProgress() {
     <div className="progress" role="status">
       <span>
         {STAGES[load.stage]}
-        {load.file && load.loaded > 0 && ` · ${load.file} ${mb(load.loaded)}${load.total ? ` of ${mb(load.total)}` : ''}`}
-        {load.allTotal !== null && ` · weights in all ${mb(load.allLoaded)} of ${mb(load.allTotal)}`}
+        {load.allTotal ? ` · weights ${mb(load.allLoaded)} of ${mb(load.allTotal)}${load.file && load.loaded ? ` (${load.file})` : ''}` : load.file && load.total ? ` · ${load.file} ${mb(load.loaded)} of ${mb(load.total)}` : ''}
       </span>
       <progress value={fraction} max={1} />
     </div>
