@@ -51,6 +51,8 @@ const gib = (n: number) => `${(n / 2 ** 30).toFixed(2)} GiB`;
  */
 const WASM_PREPACK_MAX_BYTES = 256 * 2 ** 20;
 const SESSION_FIXED = 64 * 2 ** 20;
+/** The shortest pass a plan must leave room for, to fit at all. */
+const MIN_TOKENS = 128;
 
 /** The plan for one backend, with the least memory-hungry storage that fits (or the reason none does). */
 export function planBackend(input: LoadPlanInput, limits: BackendLimits): BackendPlan {
@@ -77,7 +79,7 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
   const candidates: BackendPlan[] = [];
   if (limits.backend === 'webgpu') {
     // The GPU holds the weights (a tied embedding twice: the first segment and the last each carry it).
-    candidates.push({ backend: 'webgpu', storage: 'compute', prepack: false, weights: compute + (spec.tieWordEmbeddings ? spec.vocabSize * spec.hiddenSize * el : 0), overhead: pass.activations, transient, largestTensor: Math.max(largest, pass.largestTensor), problem: null, held: 0, maxTokens: null });
+    candidates.push({ backend: 'webgpu', storage: 'compute', prepack: false, weights: compute + (spec.tieWordEmbeddings ? spec.vocabSize * spec.hiddenSize * el : 0), overhead: pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
   } else {
     const prepackable = limits.backend === 'native' || compute <= WASM_PREPACK_MAX_BYTES;
     if (prepackable) candidates.push({ backend: limits.backend, storage: 'compute', prepack: true, weights: compute, overhead: 0.55 * compute + SESSION_FIXED + pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
@@ -85,18 +87,23 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
     // Half-precision matrices: their fp32 copy exists one layer at a time, plus a tied head's whole.
     if (half < compute) candidates.push({ backend: limits.backend, storage: 'half', prepack: false, weights: half, overhead: 0.1 * half + SESSION_FIXED + tiedHead + pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
   }
+  // A plan fits when a short pass fits beside what the session holds; the first that also fits the planned
+  // pass wins, else the one that allows the longest passes (longer ones are refused when they run).
+  const short = passOf(MIN_TOKENS);
   for (const c of candidates) {
     c.held = c.weights + c.overhead - pass.activations;
     c.maxTokens = longestPass(c, limits, passOf);
-    const total = c.weights + c.overhead;
+    const total = c.held + short.activations;
     if (limits.totalBytes !== null && total > limits.totalBytes) {
-      c.problem = `needs about ${gib(total)} (weights ${gib(c.weights)}${c.storage === 'half' ? ' in half precision' : ''}), more than the ${gib(limits.totalBytes)} ${limits.backend} can use`;
+      c.problem = `needs about ${gib(total)} (weights ${gib(c.weights)}${c.storage === 'half' ? ' in half precision' : ''}) even for a ${MIN_TOKENS}-token pass, more than the ${gib(limits.totalBytes)} ${limits.backend} can use`;
     } else if (limits.maxBufferBytes !== null && c.largestTensor > limits.maxBufferBytes) {
       c.problem = `one ${gib(c.largestTensor)} tensor, more than the ${gib(limits.maxBufferBytes)} this WebGPU adapter allows in one buffer`;
     }
-    if (!c.problem) return c;
   }
-  return candidates[candidates.length - 1]!;
+  const fitting = candidates.filter((c) => !c.problem);
+  return fitting.find((c) => c.maxTokens === null || c.maxTokens >= input.plannedTokens)
+    ?? [...fitting].sort((a, b) => (b.maxTokens ?? Infinity) - (a.maxTokens ?? Infinity))[0]
+    ?? candidates[candidates.length - 1]!;
 }
 
 /** The most tokens whose pass fits beside what the session holds (bisection; null when nothing bounds it). */

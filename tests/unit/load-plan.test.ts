@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { normalizeConfig } from '../../src/model/config';
+import { noFitMessage, planBackend } from '../../src/model/load-plan';
+import { WASM_LIMITS } from '../../src/model/memory';
+import { parameterCount, tensorPlan } from '../../src/model/weights';
+
+/** The memory plan of real models in BF16, against figures worked out by hand. */
+const spec = (m: string) => normalizeConfig(JSON.parse(readFileSync(`tests/fixtures/real-models/${m}/config.json`, 'utf8')));
+const input = (m: string, holdsFileBytes = false) => {
+  const s = spec(m);
+  return { spec: s, dtypes: new Map(tensorPlan(s).map((t) => [t.name, 'BF16'])), holdsFileBytes, plannedTokens: 1024, computeDtype: 'fp32' as const };
+};
+const GiB = 2 ** 30;
+const native = { backend: 'native' as const, totalBytes: 20 * GiB, maxBufferBytes: null };
+const swiftshader = { backend: 'webgpu' as const, totalBytes: null, maxBufferBytes: GiB };
+
+describe('the load plan', () => {
+  it('SmolLM2-135M on wasm: fp32 weights without prepacking (over 256 MiB of fp32), ~10% and 64 MiB beside them', () => {
+    const p = planBackend(input('HuggingFaceTB--SmolLM2-135M-Instruct'), WASM_LIMITS);
+    expect(p).toMatchObject({ backend: 'wasm', storage: 'compute', prepack: false, problem: null, weights: 134_515_008 * 4 });
+    expect(p.held).toBeCloseTo(134_515_008 * 4 * 1.1 + 64 * 2 ** 20, 0);
+    expect(p.maxTokens).toBeGreaterThan(1024);
+    // Native prepacks whatever fits: 55% more beside the weights.
+    const n = planBackend(input('HuggingFaceTB--SmolLM2-135M-Instruct'), native);
+    expect(n).toMatchObject({ storage: 'compute', prepack: true });
+    expect(n.held).toBeCloseTo(134_515_008 * 4 * 1.55 + 64 * 2 ** 20, 0);
+  });
+
+  it('a browser holds the files it read until the session is made: their bytes count as transient', () => {
+    const p = planBackend(input('Qwen--Qwen2.5-0.5B-Instruct', true), WASM_LIMITS);
+    const embed = 151_936 * 896 * 4;
+    expect(p.transient).toBe(494_032_768 * 2 + embed); // the BF16 file, and the largest tensor widened
+  });
+
+  it('TinyLlama on wasm keeps its matrices in half precision: fp32 would not leave room for a pass', () => {
+    const p = planBackend(input('TinyLlama--TinyLlama-1.1B-Chat-v1.0'), WASM_LIMITS);
+    expect(p).toMatchObject({ storage: 'half', problem: null });
+    const s = spec('TinyLlama--TinyLlama-1.1B-Chat-v1.0');
+    const norms = tensorPlan(s).filter((t) => t.shape.length === 1).reduce((n, t) => n + t.shape[0]!, 0);
+    expect(p.weights).toBe((parameterCount(s) - norms) * 2 + norms * 4);
+  });
+
+  it('Llama-3.1-8B: refused on wasm, half precision on a 20 GiB native runtime; the message says what would fit', () => {
+    const wasm = planBackend(input('meta-llama--Llama-3.1-8B-Instruct'), WASM_LIMITS);
+    expect(wasm.problem).toMatch(/^needs about \d+\.\d\d GiB \(weights 14\.96 GiB in half precision\) even for a 128-token pass, more than the 3\.50 GiB wasm can use$/);
+    expect(planBackend(input('meta-llama--Llama-3.1-8B-Instruct'), native)).toMatchObject({ storage: 'half', problem: null });
+    const msg = noFitMessage(spec('meta-llama--Llama-3.1-8B-Instruct'), [wasm], 'Llama-3.1-8B');
+    expect(msg).toBe(`Llama-3.1-8B cannot be loaded here, and nothing was downloaded: wasm: ${wasm.problem}. Try WebGPU (in a browser with a GPU), or the command line with --backend native, or a smaller model.`);
+  });
+
+  it("WebGPU: a tensor must fit one of the adapter's buffers (Qwen3-1.7B's fp32 embedding is 1.16 GiB)", () => {
+    const p = planBackend(input('Qwen--Qwen3-1.7B', true), swiftshader);
+    expect(p.problem).toBe('one 1.16 GiB tensor, more than the 1.00 GiB this WebGPU adapter allows in one buffer');
+    const ok = planBackend(input('Qwen--Qwen3-0.6B', true), swiftshader);
+    expect(ok.problem).toBeNull();
+    // Its [heads × S × S] scores must fit a buffer too: 16 × S² × 4 bytes ≤ 1 GiB → S ≤ 4,096.
+    expect(ok.maxTokens).toBe(4096);
+  });
+});
