@@ -11,8 +11,8 @@
  *   REHEARSE_BROWSER=0            skip Chromium
  *   REHEARSE_FULL=1               run whole models (not cut) where the plan fits this machine; by default only
  *                                 models of at most 1 GB of BF16 weights run whole
- *   REHEARSE_WEBGPU_ANALYZE=1     also analyze on WebGPU when more than 6 layers run (this machine's adapter is a
- *                                 CPU emulation: minutes per pass); by default WebGPU loads and runs 16 tokens only then
+ *   REHEARSE_WEBGPU_ANALYZE=1     also analyze on WebGPU (this machine's adapter is a CPU emulation: tens of
+ *                                 minutes per model); by default WebGPU loads the model and runs 16 tokens
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -126,7 +126,10 @@ for (const model of models) {
     const err = await openModel(source, { prefer: [backend] }).then(() => null, (e: Error) => e.message);
     row.refusals.push({ backend, message: err ?? 'loaded (the estimate said it would not fit)', bytesRead: bytesRead() });
   }
-  if (env.REHEARSE_RUN === '0') continue;
+  if (env.REHEARSE_RUN === '0') {
+    writeDocs();
+    continue;
+  }
   row.runs = [];
 
   // Measured: a cut checkpoint (or the whole model), through analyze on each backend.
@@ -148,8 +151,9 @@ for (const model of models) {
       row.runs.push({ backend: `node-${backend}`, error: (e as Error).message.split('\n')[0] });
     }
   }
-  if (env.REHEARSE_BROWSER !== '0') row.runs.push(...(await browserRuns(built.dir, model, convFiles.map((f) => readFileSync(f, 'utf8')), row.cutParameters, built.layers)));
+  if (env.REHEARSE_BROWSER !== '0') row.runs.push(...(await browserRuns(built.dir, model, convFiles.map((f) => readFileSync(f, 'utf8')), row.cutParameters)));
   rmSync(built.dir, { recursive: true, force: true });
+  writeDocs(); // after every model: an interrupted run keeps what it measured
   process.stderr.write(`  ${row.runs.map((r) => `${r.backend}: ${r.error ?? `${r.bytesPerParam?.toFixed(1)} B/param; ${r.analyses?.map((a) => `${a.tokens} tokens ${(a.ms / 1000).toFixed(1)} s`).join(', ')}`}`).join('; ')}\n`);
 }
 
@@ -177,7 +181,7 @@ function virtualModel(config: Record<string, unknown>, tokenizer: Parameters<typ
 }
 
 /** The model served by a local Hub, loaded in a fresh Chromium per backend: the page's (and GPU process's) peak memory, then each analysis. */
-async function browserRuns(dir: string, model: string, conversations: string[], params: number, layers: number): Promise<Run[]> {
+async function browserRuns(dir: string, model: string, conversations: string[], params: number): Promise<Run[]> {
   const files = new Map(readdirSync(dir).map((f) => [f, new Uint8Array(readFileSync(join(dir, f)))]));
   const app = await startAppServer({ [`rehearse/${model}`]: files });
   const runs: Run[] = [];
@@ -197,7 +201,7 @@ async function browserRuns(dir: string, model: string, conversations: string[], 
         const gpuPeak = gpu.stop();
         const delta = peak !== null && base !== null ? (peak - base) * 2 ** 20 : null;
         const run: Run = { backend: `chromium-${backend}`, loadMs: load.loadMs, loadMiB: delta === null ? null : Math.round(delta / 2 ** 20), bytesPerParam: delta === null ? null : delta / params, gpuMiB: backend === 'webgpu' ? gpuPeak : null, error: load.error, analyses: [] };
-        const slow = backend === 'webgpu' && layers > 6 && env.REHEARSE_WEBGPU_ANALYZE !== '1';
+        const slow = backend === 'webgpu' && env.REHEARSE_WEBGPU_ANALYZE !== '1';
         if (!load.error && !slow) {
           for (const c of conversations) run.analyses!.push(await page.evaluate((text) => (window as unknown as { harness: H }).harness.rehearseAnalyze(text), c));
         }
@@ -212,29 +216,34 @@ async function browserRuns(dir: string, model: string, conversations: string[], 
   return runs;
 }
 
-for (const r of earlier) if (!rows.some((x) => x.model === r.model)) rows.push(r);
-rows.sort((a, b) => a.model.localeCompare(b.model));
-writeFileSync('docs/rehearsal.json', `${JSON.stringify(rows, null, 1)}\n`);
-const gib = (n: number) => `${(n / 2 ** 30).toFixed(1)} GiB`;
-const fits = (r: Row) => r.plans.length ? r.plans.map((p) => (p.problem ? `${p.backend} ✗` : `${p.backend} ${gib(p.held)}${p.storage === 'half' ? ' half' : ''}${p.maxTokens !== null ? ` ≤${(p.maxTokens / 1000).toFixed(1)}k tok` : ''}`)).join(' · ') : '–';
-const cell = (r: Row, b: string) => {
-  const run = r.runs.find((x) => x.backend === b);
-  if (!run) return '–';
-  if (run.error) return `✗ ${run.error.slice(0, 90)}`;
-  const times = (run.analyses ?? []).map((a) => (a.error ? `✗ ${a.error.slice(0, 60)}` : `${(a.ms / 1000).toFixed(1)}`)).join(' / ');
-  return `${times ? `${times} s` : 'loaded, 16 tokens'}; ${run.loadMiB} MiB, ${run.bytesPerParam?.toFixed(1)} B/p${run.gpuMiB ? `; GPU ${run.gpuMiB} MiB` : ''}`;
-};
-const table = [
-  '| model | family | parameters | accepted | rendered | tokenizer | fits, whole model (estimated) | ran (layers) | Node wasm | Node native | Chromium wasm | Chromium WebGPU |',
-  '| --- | --- | ---: | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-  ...rows.map((r) => `| ${r.model} | ${r.family ?? '–'} | ${r.parameters?.toLocaleString('en-US') ?? '–'} | ${r.accepted} | ${r.rendered} | ${r.tokenizer} | ${fits(r)} | ${r.layers ? `${r.layers} of ${normalizeConfig(JSON.parse(readFileSync(join(REAL_MODELS_DIR, r.model.replace('/', '--'), 'config.json'), 'utf8'))).numLayers}` : '–'} | ${cell(r, 'node-wasm')} | ${cell(r, 'node-native')} | ${cell(r, 'chromium-wasm')} | ${cell(r, 'chromium-webgpu')} |`),
-].join('\n');
-const notes = rows.filter((r) => r.notes.length).map((r) => `- **${r.model}**: ${r.notes.join('; ')}.`).join('\n');
-const refusals = rows.flatMap((r) => (r.refusals ?? []).map((x) => `- **${r.model}**, ${x.backend}, after reading ${x.bytesRead.toLocaleString('en-US')} bytes (config, tokenizer, safetensors header): ${x.message}`)).join('\n');
-const when = new Date().toISOString().slice(0, 10);
-writeFileSync('docs/rehearsal.md', `# Rehearsal\n\n\`npm run rehearse\` (${when}), this 2-core machine. Random BF16 weights in each model's real layout; its real config.json and chat template (tests/fixtures/real-models, SOURCES.md). "rendered": the maze example and a ~2,000-token conversation under all ${POLICIES.length} policies. "fits" is **estimated** for the whole model (model/load-plan.ts): wasm's 3.5 GiB heap, this machine's WebGPU adapter (SwiftShader, 1 GiB per buffer), native within 85% of 24 GiB. The four run columns are **measured**, on the whole model where "ran" says so and else on a checkpoint cut to the layers shown (every tensor its real size): \`analyze\` under Full on the maze example / the ~2,000-token conversation (seconds), then the peak memory that loading the model and a 16-token pass added (Node: the process; Chromium: the page's renderer, and on WebGPU also the GPU process, where the software adapter keeps its buffers) and that peak per parameter of the checkpoint that ran. Where more than 6 layers ran, WebGPU (a CPU emulation on this machine: minutes per pass) loads the model and runs 16 tokens only.\n\n${table}\n\nWhat the templates do:\n\n${notes}\n\nWhere the whole model does not fit Node's wasm or native runtime, loading it as a person would (its weights made up as they are read) is refused before any weight is read:\n\n${refusals}\n`);
-process.stdout.write(`${table}\n`);
-// The README's Models section carries the same table (between its rehearsal markers).
-const readme = readFileSync('README.md', 'utf8');
-const marked = /(<!-- rehearsal:start -->\n)[\s\S]*?(<!-- rehearsal:end -->)/;
-if (marked.test(readme)) writeFileSync('README.md', readme.replace(marked, `$1${table}\n$2`));
+writeDocs();
+process.stdout.write(`${readFileSync('docs/rehearsal.md', 'utf8')}\n`);
+
+/** docs/rehearsal.json and .md, and the README's table, from the rows so far and the earlier rows not redone. */
+function writeDocs(): void {
+  const all = [...rows, ...earlier.filter((r) => !rows.some((x) => x.model === r.model))].sort((a, b) => a.model.localeCompare(b.model));
+  writeFileSync('docs/rehearsal.json', `${JSON.stringify(all, null, 1)}\n`);
+  const gib = (n: number) => `${(n / 2 ** 30).toFixed(1)} GiB`;
+  const fits = (r: Row) => r.plans.length ? r.plans.map((p) => (p.problem ? `${p.backend} ✗` : `${p.backend} ${gib(p.held)}${p.storage === 'half' ? ' half' : ''}${p.maxTokens !== null ? ` ≤${(p.maxTokens / 1000).toFixed(1)}k tok` : ''}`)).join(' · ') : '–';
+  const cell = (r: Row, b: string) => {
+    const run = r.runs.find((x) => x.backend === b);
+    if (!run) return '–';
+    if (run.error) return `✗ ${run.error.slice(0, 90)}`;
+    const times = (run.analyses ?? []).map((a) => (a.error ? `✗ ${a.error.slice(0, 60)}` : `${(a.ms / 1000).toFixed(1)}`)).join(' / ');
+    return `${times ? `${times} s` : 'loaded, 16 tokens'}; ${run.loadMiB} MiB, ${run.bytesPerParam?.toFixed(1)} B/p${run.gpuMiB ? `; GPU ${run.gpuMiB} MiB` : ''}`;
+  };
+  const table = [
+    '| model | family | parameters | accepted | rendered | tokenizer | fits, whole model (estimated) | ran (layers) | Node wasm | Node native | Chromium wasm | Chromium WebGPU |',
+    '| --- | --- | ---: | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...all.map((r) => `| ${r.model} | ${r.family ?? '–'} | ${r.parameters?.toLocaleString('en-US') ?? '–'} | ${r.accepted} | ${r.rendered} | ${r.tokenizer} | ${fits(r)} | ${r.layers ? `${r.layers} of ${normalizeConfig(JSON.parse(readFileSync(join(REAL_MODELS_DIR, r.model.replace('/', '--'), 'config.json'), 'utf8'))).numLayers}` : '–'} | ${cell(r, 'node-wasm')} | ${cell(r, 'node-native')} | ${cell(r, 'chromium-wasm')} | ${cell(r, 'chromium-webgpu')} |`),
+  ].join('\n');
+  const notes = all.filter((r) => r.notes.length).map((r) => `- **${r.model}**: ${r.notes.join('; ')}.`).join('\n');
+  const refusals = all.flatMap((r) => (r.refusals ?? []).map((x) => `- **${r.model}**, ${x.backend}, after reading ${x.bytesRead.toLocaleString('en-US')} bytes (config, tokenizer, safetensors header): ${x.message}`)).join('\n');
+  const when = new Date().toISOString().slice(0, 10);
+  writeFileSync('docs/rehearsal.md', `# Rehearsal\n\n\`npm run rehearse\` (${when}), this 2-core machine. Random BF16 weights in each model's real layout; its real config.json and chat template (tests/fixtures/real-models, SOURCES.md). "rendered": the maze example and a ~2,000-token conversation under all ${POLICIES.length} policies. "fits" is **estimated** for the whole model (model/load-plan.ts): wasm's 3.5 GiB heap, this machine's WebGPU adapter (SwiftShader, 1 GiB per buffer), native within 85% of 24 GiB. The four run columns are **measured**, on the whole model where "ran" says so and else on a checkpoint cut to the layers shown (every tensor its real size): \`analyze\` under Full on the maze example / the ~2,000-token conversation (seconds), then the peak memory that loading the model and a 16-token pass added (Node: the process; Chromium: the page's renderer, and on WebGPU also the GPU process, where the software adapter keeps its buffers) and that peak per parameter of the checkpoint that ran. WebGPU (a CPU emulation on this machine: minutes per pass) loads the model and runs 16 tokens; the parity tests check its numbers (REHEARSE_WEBGPU_ANALYZE=1 analyzes there too).\n\n${table}\n\nWhat the templates do:\n\n${notes}\n\nWhere the whole model does not fit Node's wasm or native runtime, loading it as a person would (its weights made up as they are read) is refused before any weight is read:\n\n${refusals}\n`);
+
+  // The README's Models section carries the same table (between its rehearsal markers).
+  const readme = readFileSync('README.md', 'utf8');
+  const marked = /(<!-- rehearsal:start -->\n)[\s\S]*?(<!-- rehearsal:end -->)/;
+  if (marked.test(readme)) writeFileSync('README.md', readme.replace(marked, `$1${table}\n$2`));
+}
