@@ -55,7 +55,7 @@ export function toFloat32(dtype: 'F32' | 'F16' | 'BF16', bytes: Uint8Array, into
   // A view when aligned (one tensor of a file read by ranges usually is), else a copy.
   const u16 = bytes.byteOffset % 2 === 0 ? new Uint16Array(bytes.buffer, bytes.byteOffset, n) : new Uint16Array(bytes.slice().buffer);
   if (dtype === 'BF16') {
-    const u32 = new Uint32Array(out.buffer);
+    const u32 = new Uint32Array(out.buffer, out.byteOffset, n);
     for (let i = 0; i < n; i++) u32[i] = u16[i]! << 16;
   } else {
     for (let i = 0; i < n; i++) out[i] = f16ToF32(u16[i]!);

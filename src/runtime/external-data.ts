@@ -29,18 +29,23 @@ class DeferredBytes extends Uint8Array {
 
 /**
  * The graph's external files, ready to mount: every asynchronous read done first (downloads, Blob
- * reads), the bytes themselves produced when onnxruntime copies each one in. Widened tensors are all
- * written into one scratch buffer the size of the largest: onnxruntime copies each before it asks for
- * the next, so a load leaves no widened copies behind for the garbage collector.
+ * reads), the bytes themselves produced when onnxruntime copies each one in. Widened tensors are
+ * written into a scratch buffer reused while the tensors that follow are of its size (the layers'
+ * matrices come in same-sized runs): onnxruntime copies each before it asks for the next, so few
+ * widened copies are left for the garbage collector, and the scratch never outlives its size class
+ * (a scratch kept the size of the largest tensor would add that tensor to the load's peak).
  */
 export async function deferredExternalData(files: ExternalFile[]): Promise<{ path: string; data: Uint8Array }[]> {
-  const largest = Math.max(0, ...files.filter((f) => f.data.transformed).map((f) => f.data.byteLength));
   let scratch: Uint8Array | null = null;
+  const scratchFor = (n: number) => {
+    if (!scratch || scratch.byteLength < n || scratch.byteLength > 2 * n) scratch = new Uint8Array(n);
+    return scratch;
+  };
   const out: { path: string; data: Uint8Array }[] = [];
   for (const f of files) {
     const produce = await f.data.prepare();
-    const useScratch = f.data.transformed === true;
-    out.push({ path: f.path, data: new DeferredBytes(f.data.byteLength, () => (useScratch ? produce((scratch ??= new Uint8Array(largest))) : produce())) });
+    const n = f.data.byteLength;
+    out.push({ path: f.path, data: new DeferredBytes(n, () => (f.data.transformed ? produce(scratchFor(n)) : produce())) });
   }
   return out;
 }
