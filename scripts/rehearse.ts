@@ -30,7 +30,7 @@ import type { ModelSource } from '../src/model/source';
 import { parameterCount, tensorPlan } from '../src/model/weights';
 import { openModel } from '../src/runtime/open-model';
 import type { VirtualFile } from '../tests/helpers/hub-server';
-import { virtualCheckpoint } from '../tests/helpers/virtual-checkpoint';
+import { virtualCheckpoint, virtualSource } from '../tests/helpers/virtual-checkpoint';
 import { startAppServer } from '../tests/helpers/app-server';
 import { launchChromium } from '../tests/helpers/chromium';
 import { repeatRounds } from '../tests/helpers/inspector-driver';
@@ -162,22 +162,11 @@ function virtualModel(config: Record<string, unknown>, tokenizer: Parameters<typ
   const { json, config: tokConfig } = shippedFiles(tokenizer);
   const { chat_template: _, ...rest } = tokConfig;
   const enc = (v: unknown) => new TextEncoder().encode(typeof v === 'string' ? v : JSON.stringify(v));
-  const files = new Map<string, Uint8Array | VirtualFile>([
+  return virtualSource(new Map<string, Uint8Array | VirtualFile>([
     ['config.json', enc(config)], ['tokenizer.json', enc(json)], ['tokenizer_config.json', enc(rest)],
     ['chat_template.jinja', enc(readFileSync(join(REAL_MODELS_DIR, model, 'chat_template.jinja'), 'utf8'))],
     ['model.safetensors', virtualCheckpoint(config)],
-  ]);
-  let read = 0;
-  const source: ModelSource = {
-    label: `${model} (weights made up as read)`,
-    async open(file) {
-      const f = files.get(file);
-      if (!f) return null;
-      const size = f instanceof Uint8Array ? f.byteLength : f.size;
-      return { name: file, size, read: async (a: number, b: number) => ((read += b - a), f instanceof Uint8Array ? f.subarray(a, b) : f.read(a, b)) };
-    },
-  };
-  return { source, bytesRead: () => read };
+  ]), `${model} (weights made up as read)`);
 }
 
 /** The model served by a local Hub, loaded in a fresh Chromium per backend: the page's (and GPU process's) peak memory, then each analysis. */

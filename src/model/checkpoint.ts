@@ -88,5 +88,9 @@ export async function loadCheckpoint(source: ModelSource, onProgress?: (p: ReadP
     await add(SINGLE_FILE);
   }
   const dtypes = [...new Set([...tensors.values()].map((t) => t.dtype))].sort();
-  return { spec, config, tensors, dtypes, weightFiles, syncReads, source: source.label };
+  // A config without torch_dtype: what depends on the dtype (Gemma's embedding scale) takes the weights' own.
+  const stored = tensors.get('model.embed_tokens.weight')?.dtype;
+  const named = { F32: 'float32', F16: 'float16', BF16: 'bfloat16' } as const;
+  const withDtype = config.torch_dtype == null && config.dtype == null && stored ? normalizeConfig(config, named[stored]) : spec;
+  return { spec: withDtype, config, tensors, dtypes, weightFiles, syncReads, source: source.label };
 }

@@ -119,8 +119,11 @@ function layerTypes(cfg: Cfg, n: number, rule: (i: number) => 'sliding_attention
   return given;
 }
 
-/** Validates config.json and turns it into a ModelSpec, or throws a ModelError naming the field. */
-export function normalizeConfig(cfg: Cfg): ModelSpec {
+/**
+ * Validates config.json and turns it into a ModelSpec, or throws a ModelError naming the field.
+ * `weightsDtype`: the dtype the checkpoint's tensors are stored in, for a config that does not say.
+ */
+export function normalizeConfig(cfg: Cfg, weightsDtype?: string): ModelSpec {
   const modelType = cfg.model_type;
   if (modelType === 'gemma3' && typeof cfg.text_config === 'object') {
     throw new ModelError(CONFIG_FILE, 'is a Gemma 3 image-and-text model (model_type "gemma3"): load its text-only sibling (model_type "gemma3_text", e.g. gemma-3-1b-it)', 'model_type');
@@ -142,11 +145,12 @@ export function normalizeConfig(cfg: Cfg): ModelSpec {
   if (numHeads % numKvHeads !== 0) {
     throw new ModelError(CONFIG_FILE, `${numHeads} attention heads are not a multiple of ${numKvHeads} key/value heads`, 'num_key_value_heads');
   }
-  if (!has(cfg, 'head_dim') && hiddenSize % numHeads !== 0) {
+  // head_dim when given, else the family's default (Gemma 3: 256, Qwen3: 128), else hidden / heads.
+  const defaultHeadDim = family === 'gemma3_text' ? 256 : family === 'qwen3' ? 128 : null;
+  if (!has(cfg, 'head_dim') && defaultHeadDim === null && hiddenSize % numHeads !== 0) {
     throw new ModelError(CONFIG_FILE, `hidden_size ${hiddenSize} is not divisible by ${numHeads} heads, and there is no head_dim`, 'num_attention_heads');
   }
-  // Phi-3's attention takes hidden / heads whatever head_dim says; the others read head_dim when given.
-  const headDim = family === 'phi3' ? hiddenSize / numHeads : posInt(cfg, 'head_dim', family === 'gemma3_text' ? 256 : hiddenSize / numHeads);
+  const headDim = posInt(cfg, 'head_dim', defaultHeadDim ?? hiddenSize / numHeads);
   if (headDim % 2 !== 0) throw new ModelError(CONFIG_FILE, `head_dim ${headDim} must be even for rotary embeddings`, 'head_dim');
   const numLayers = posInt(cfg, 'num_hidden_layers');
   const maxPos = posInt(cfg, 'max_position_embeddings', 2048);
@@ -154,7 +158,8 @@ export function normalizeConfig(cfg: Cfg): ModelSpec {
   // Rotary embeddings: one for every layer, but Gemma 3 has a local one for its sliding layers.
   const ropeParams = object(cfg, 'rope_parameters');
   const nested = ropeParams !== null && ('full_attention' in ropeParams || 'sliding_attention' in ropeParams);
-  const partial = num(cfg, 'partial_rotary_factor', typeof ropeParams?.partial_rotary_factor === 'number' ? ropeParams.partial_rotary_factor : 1);
+  // transformers (convert_rope_params_to_dict): rope_parameters' own entries win over the top-level fields.
+  const partial = typeof ropeParams?.partial_rotary_factor === 'number' ? num(ropeParams, 'partial_rotary_factor', undefined, 'rope_parameters.') : num(cfg, 'partial_rotary_factor', 1);
   if (!(partial > 0 && partial <= 1)) throw new ModelError(CONFIG_FILE, `must be in (0, 1], got ${partial}`, 'partial_rotary_factor');
   const rotaryDim = Math.floor(headDim * partial);
   if (rotaryDim % 2 !== 0 || rotaryDim === 0) throw new ModelError(CONFIG_FILE, `head_dim ${headDim} × ${partial} = ${rotaryDim} rotary dims, which must be even and positive`, 'partial_rotary_factor');
@@ -165,9 +170,9 @@ export function normalizeConfig(cfg: Cfg): ModelSpec {
     if (rs) return scalingOf(rs, 'rope_scaling');
     return scalingOf(ropeParams && !nested ? ropeParams : null, 'rope_parameters');
   };
-  /** A rope base: the top-level field (old spelling), else the rope_parameters entry's rope_theta (new spelling), else the family's default. */
+  /** A rope base: the rope_parameters entry's rope_theta (new spelling), else the top-level field (old), else the family's default. */
   const theta = (field: string, params: Cfg | null, paramsField: string, fallback: number) =>
-    has(cfg, field) ? positive(cfg, field) : params && has(params, 'rope_theta') ? positive(params, 'rope_theta', undefined, `${paramsField}.`) : fallback;
+    params && has(params, 'rope_theta') ? positive(params, 'rope_theta', undefined, `${paramsField}.`) : has(cfg, field) ? positive(cfg, field) : fallback;
   const ropes: Rope[] = [];
   let localRope: number | null = null;
   if (family === 'gemma3_text') {
@@ -203,7 +208,7 @@ export function normalizeConfig(cfg: Cfg): ModelSpec {
   } else if (family === 'qwen2' || family === 'qwen3') {
     // configuration_qwen2.py: sliding_window counts only with use_sliding_window, and from max_window_layers on.
     const sliding = bool(cfg, 'use_sliding_window', false) ? window : null;
-    const from = posInt(cfg, 'max_window_layers', numLayers);
+    const from = num(cfg, 'max_window_layers', 28); // transformers' default
     const types = layerTypes(cfg, numLayers, (i) => (sliding !== null && i >= from ? 'sliding_attention' : 'full_attention'));
     layers = types.map((k) => ({ rope: 0, window: k === 'sliding_attention' ? (sliding ?? window) : null }));
   } else if (family === 'mistral' || family === 'phi3') {
@@ -213,12 +218,18 @@ export function normalizeConfig(cfg: Cfg): ModelSpec {
     if (window !== null && family === 'llama') notes.push('sliding_window is ignored: Llama attends to every earlier token');
     layers = Array.from({ length: numLayers }, () => ({ rope: 0, window: null }));
   }
-  if (layers.some((l) => l.window !== null && l.window >= maxPos)) notes.push(`sliding window of ${layers.find((l) => l.window !== null)!.window!.toLocaleString('en-US')} tokens, at least max_position_embeddings: no pass is long enough for it to cut`);
+  // A window as long as the positions the model knows cuts nothing it was trained on: attend to every key.
+  const wide = layers.find((l) => l.window !== null && l.window >= maxPos)?.window;
+  if (wide !== undefined && wide !== null) {
+    layers = layers.map((l) => (l.window !== null && l.window >= maxPos ? { ...l, window: null } : l));
+    notes.push(`sliding_window ${wide.toLocaleString('en-US')} is at least max_position_embeddings (${maxPos.toLocaleString('en-US')}): those layers attend to every earlier token`);
+  }
 
   const granite = family === 'granite';
-  const weightDtype = typeof cfg.torch_dtype === 'string' ? cfg.torch_dtype : typeof cfg.dtype === 'string' ? cfg.dtype : 'float32';
+  const declared = typeof cfg.torch_dtype === 'string' ? cfg.torch_dtype : typeof cfg.dtype === 'string' ? cfg.dtype : null;
+  const weightDtype = declared ?? weightsDtype ?? 'float32';
   const attentionScale = granite ? positive(cfg, 'attention_multiplier', 1) : family === 'gemma3_text' ? positive(cfg, 'query_pre_attn_scalar', 256) ** -0.5 : headDim ** -0.5;
-  if (family === 'gemma3_text') notes.push(`embeddings × √${hiddenSize} held in ${weightDtype} (config.json torch_dtype), as transformers does: ${+roundTo(Math.sqrt(hiddenSize), weightDtype).toFixed(4)}`);
+  if (family === 'gemma3_text') notes.push(`embeddings × √${hiddenSize} held in ${weightDtype} (${declared ? 'config.json torch_dtype' : weightsDtype ? 'the dtype the weights are stored in: config.json has no torch_dtype' : 'config.json has no torch_dtype'}), as transformers does: ${+roundTo(Math.sqrt(hiddenSize), weightDtype).toFixed(4)}`);
   if (family === 'gemma3_text' && has(cfg, 'attn_logit_softcapping')) notes.push('attn_logit_softcapping is not applied: Gemma 3 never passes it to attention (modeling_gemma3.py)');
   const eos = cfg.eos_token_id;
   return {

@@ -302,7 +302,7 @@ export function summarizeGraphs(graphs: BuiltGraph[]): GraphSummary {
     ],
     kvCache: last.kvCache,
     attention: last.attention,
-    attentionNote: last.attentionNote,
+    attentionNote: [...new Set(graphs.map((g) => g.attentionNote).filter((n): n is string => n !== null))].join('; ') || null,
     segments: graphs.length,
     bytes: graphs.reduce((s, g) => s + g.model.byteLength, 0),
     externalFiles: graphs.reduce((s, g) => s + g.externalData.length, 0),

@@ -147,10 +147,16 @@ export function hubSource(repo: HubRepo, opts: HubOptions = {}): ModelSource {
       if (size === undefined) return null;
       const key = (start: number, end: number) => `${hubUrl}/${ref.repo}/resolve/${commit}/${file}#${start}-${end}`;
       const blob = async () => {
-        const b = await downloadFile({
-          repo: ref.repo, path: file, revision: commit, hubUrl, fetch: fetchImpl, xet: false,
-          ...(opts.accessToken && { accessToken: opts.accessToken }),
-        });
+        let b: Blob | null;
+        try {
+          b = await downloadFile({
+            repo: ref.repo, path: file, revision: commit, hubUrl, fetch: fetchImpl, xet: false,
+            ...(opts.accessToken && { accessToken: opts.accessToken }),
+          });
+        } catch (e) {
+          // The library's own format errors ("Expected ETag") carry no file name.
+          throw e instanceof HubError || e instanceof ModelError ? e : new ModelError(file, `could not be opened on ${label}: ${(e as Error).message}`);
+        }
         if (!b) throw new ModelError(file, `is listed by ${label} but could not be read (HTTP 404)`);
         return b;
       };
@@ -164,7 +170,11 @@ export function hubSource(repo: HubRepo, opts: HubOptions = {}): ModelSource {
             onProgress?.(cached.byteLength);
             return cached;
           }
-          opened ??= blob();
+          // A failed open is not kept: the next read tries again.
+          opened ??= blob().catch((e: unknown) => {
+            opened = null;
+            throw e;
+          });
           const bytes = await readRange(file, await opened, start, end, onProgress);
           if (bytes.byteLength !== end - start) throw new ModelError(file, `download of bytes ${start}–${end} ended after ${bytes.byteLength} of ${end - start} bytes`);
           await opts.cache?.put(key(start, end), bytes).catch(() => undefined);
@@ -187,7 +197,7 @@ async function readRange(file: string, blob: Blob, start: number, end: number, o
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (loaded + value.byteLength > out.byteLength) throw new Error(`the server sent more than the ${out.byteLength} bytes asked for`);
+      if (loaded + value.byteLength > out.byteLength) throw new ModelError(file, `the server sent more than the ${out.byteLength} bytes asked for (it does not answer range requests)`);
       out.set(value, loaded);
       loaded += value.byteLength;
       onProgress(loaded);

@@ -75,7 +75,8 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
   const passOf = (tokens: number) => estimatePass(spec, { computeDtype: input.computeDtype, attention: 'explicit', inspectLayers: [spec.numLayers - 1] }, { tokens, attnRows: Math.min(64, tokens), fetchedLayers: 1, perHead: true, logitRows: 1 });
   const pass = passOf(input.plannedTokens);
   const transient = (input.holdsFileBytes ? file : 0) + largest;
-  const tiedHead = spec.tieWordEmbeddings ? spec.vocabSize * spec.hiddenSize * 4 : 0;
+  // With half-precision matrices the head (the tied embedding, or lm_head) is widened whole for the logits, every pass.
+  const headFp32 = spec.vocabSize * spec.hiddenSize * 4;
   const candidates: BackendPlan[] = [];
   if (limits.backend === 'webgpu') {
     // The GPU holds the weights (a tied embedding twice: the first segment and the last each carry it).
@@ -84,8 +85,8 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
     const prepackable = limits.backend === 'native' || compute <= WASM_PREPACK_MAX_BYTES;
     if (prepackable) candidates.push({ backend: limits.backend, storage: 'compute', prepack: true, weights: compute, overhead: 0.55 * compute + SESSION_FIXED + pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
     candidates.push({ backend: limits.backend, storage: 'compute', prepack: false, weights: compute, overhead: 0.1 * compute + SESSION_FIXED + pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
-    // Half-precision matrices: their fp32 copy exists one layer at a time, plus a tied head's whole.
-    if (half < compute) candidates.push({ backend: limits.backend, storage: 'half', prepack: false, weights: half, overhead: 0.1 * half + SESSION_FIXED + tiedHead + pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
+    // Half-precision matrices: their fp32 copy exists one layer at a time, plus the head's whole.
+    if (half < compute) candidates.push({ backend: limits.backend, storage: 'half', prepack: false, weights: half, overhead: 0.1 * half + SESSION_FIXED + headFp32 + pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
   }
   // A plan fits when a short pass fits beside what the session holds; the first that also fits the planned
   // pass wins, else the one that allows the longest passes (longer ones are refused when they run).

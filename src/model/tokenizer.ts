@@ -41,8 +41,10 @@ export class ChatTokenizer {
     readonly usesDate: boolean,
     /** Where the template came from, for messages: tokenizer_config.json's chat_template or chat_template.jinja. */
     readonly templateFile: { file: string; field?: string },
-    /** One more than the largest id the tokenizer can produce. */
+    /** One more than the largest id the tokenizer can produce, added tokens included. */
     readonly vocabSize: number,
+    /** The same for its vocabulary alone (without added tokens): every id of ordinary text is below it. */
+    readonly modelVocabSize: number,
   ) {}
 
   static fromJson(tokenizerJson: Record<string, unknown>, config: Record<string, unknown>, templateText?: string): ChatTokenizer {
@@ -74,9 +76,9 @@ export class ChatTokenizer {
     } catch (e) {
       throw new ModelError(templateText !== undefined ? 'chat_template.jinja' : CONFIG, `the chat template does not parse: ${(e as Error).message}`, field);
     }
-    const { bytesOf, normalization, vocabSize } = tokenBytesFor(tokenizerJson);
+    const { bytesOf, normalization, vocabSize, modelVocabSize } = tokenBytesFor(tokenizerJson);
     const templateFile = templateText !== undefined ? { file: 'chat_template.jinja' } : { file: CONFIG, field };
-    return new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token), bytesOf, normalization, text.includes('strftime_now'), templateFile, vocabSize);
+    return new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token), bytesOf, normalization, text.includes('strftime_now'), templateFile, vocabSize, modelVocabSize);
   }
 
   static async load(source: ModelSource): Promise<ChatTokenizer> {

@@ -46,6 +46,8 @@ export interface OpenOptions extends Omit<GraphOptions, 'computeDtype' | 'inspec
   nativeDevices?: NativeDevice[];
   /** The pass the memory plan makes room for (default 1,024 tokens; each pass is checked again when it runs). */
   plannedTokens?: number;
+  /** Bytes another session already holds on a backend (a page's model in use shares wasm's heap with the new one). */
+  heldElsewhere?: Partial<Record<Backend, number>>;
   onProgress?: (p: LoadProgress) => void;
 }
 
@@ -60,6 +62,10 @@ export interface PreparedModel {
   plans: BackendPlan[];
   /** Bytes of weights still to read. */
   weightBytes: number;
+  /** The limits each plan was made for (each pass is checked against them too). */
+  limits: Map<Backend, BackendLimits>;
+  /** Where the weights' read progress goes: startModel points it at its own onProgress (the reads happen there). */
+  progress: { to: OpenOptions['onProgress'] };
 }
 
 /** The limits each backend has here. */
@@ -71,24 +77,36 @@ async function limitsFor(backend: Backend, webgpu: PreparedModel['webgpu']): Pro
 
 /** Reads config.json, the safetensors headers and the tokenizer, and plans the memory on each backend: no weight is read. */
 export async function prepareModel(source: ModelSource, options: OpenOptions = {}): Promise<PreparedModel> {
-  const onRead = (read: ReadProgress) => options.onProgress?.({ stage: 'download', read });
-  const checkpoint = await loadCheckpoint(source, onRead);
+  const progress: PreparedModel['progress'] = { to: options.onProgress };
+  let stage: LoadStage = 'download';
+  const checkpoint = await loadCheckpoint(source, (read) => progress.to?.({ stage, read }));
   const tokenizer = await ChatTokenizer.load(source);
-  if (tokenizer.vocabSize > checkpoint.spec.vocabSize) {
-    throw new ModelError('config.json', `vocab_size ${checkpoint.spec.vocabSize.toLocaleString('en-US')} is smaller than tokenizer.json's ${tokenizer.vocabSize.toLocaleString('en-US')} tokens: the embedding has no row for the last ids`, 'vocab_size');
+  const V = checkpoint.spec.vocabSize;
+  if (tokenizer.modelVocabSize > V) {
+    throw new ModelError('config.json', `vocab_size ${V.toLocaleString('en-US')} is smaller than tokenizer.json's vocabulary of ${tokenizer.modelVocabSize.toLocaleString('en-US')} tokens: the embedding has no row for the last ids`, 'vocab_size');
   }
+  // Added tokens past the embedding (Gemma 3's image tokens in a text model's tokenizer): refused if they ever appear.
+  if (tokenizer.vocabSize > V) checkpoint.spec.notes.push(`tokenizer.json adds ${tokenizer.vocabSize - V} special token${tokenizer.vocabSize - V === 1 ? '' : 's'} past vocab_size (${V.toLocaleString('en-US')}): a text holding one is refused`);
   const prefer = options.prefer ?? defaultBackends();
   const webgpu = prefer.includes('webgpu') ? await probeWebGpu() : 'WebGPU was not asked for';
   const dtype = chooseComputeDtype(options.computeDtype ?? 'auto', { weightDtypes: checkpoint.dtypes, webgpu: typeof webgpu !== 'string', adapterHasF16: typeof webgpu === 'string' ? null : webgpu.hasF16 });
   const dtypes = new Map([...checkpoint.tensors].map(([n, t]) => [n, t.dtype]));
   const plans: BackendPlan[] = [];
+  const limits = new Map<Backend, BackendLimits>();
   for (const backend of prefer) {
     if (backend === 'webgpu' && typeof webgpu === 'string') continue;
     // fp16 is chosen for WebGPU only; the CPU backends compute in fp32 unless it was asked for.
     const computeDtype = backend === 'webgpu' || options.computeDtype === 'fp16' ? dtype.dtype : 'fp32';
-    plans.push(planBackend({ spec: checkpoint.spec, dtypes, holdsFileBytes: !checkpoint.syncReads, plannedTokens: options.plannedTokens ?? 1024, computeDtype }, await limitsFor(backend, webgpu)));
+    const own = await limitsFor(backend, webgpu);
+    const other = options.heldElsewhere?.[backend] ?? 0;
+    const lim = own.totalBytes !== null && other > 0 ? { ...own, totalBytes: own.totalBytes - other } : own;
+    limits.set(backend, own);
+    const plan = planBackend({ spec: checkpoint.spec, dtypes, holdsFileBytes: !checkpoint.syncReads, plannedTokens: options.plannedTokens ?? 1024, computeDtype }, lim);
+    if (plan.problem && other > 0) plan.problem += ` with the model in use still holding ${(other / 2 ** 30).toFixed(2)} GiB of it`;
+    plans.push(plan);
   }
-  return { checkpoint, tokenizer, prefer, webgpu, dtype, plans, weightBytes: checkpoint.weightFiles.reduce((n, f) => n + f.size, 0) };
+  stage = 'session'; // from here on, weights are read as onnxruntime takes them
+  return { checkpoint, tokenizer, prefer, webgpu, dtype, plans, weightBytes: checkpoint.weightFiles.reduce((n, f) => n + f.size, 0), limits, progress };
 }
 
 /** Builds the graph and the session on the first preferred backend whose plan fits, reading the weights as onnxruntime takes them. */
@@ -99,6 +117,7 @@ export async function startModel(prepared: PreparedModel, options: OpenOptions =
   if (!fits.length) {
     throw new MemoryLimitError(noFitMessage(spec, prepared.plans, `This model (${parameterCount(spec).toLocaleString('en-US')} parameters)`));
   }
+  prepared.progress.to = options.onProgress;
   const refused = [
     ...(prepared.prefer.includes('webgpu') && typeof webgpu === 'string' ? [webgpu] : []),
     ...prepared.plans.filter((p) => p.problem).map((p) => `${p.backend} does not fit (${p.problem})`),
@@ -116,7 +135,7 @@ export async function startModel(prepared: PreparedModel, options: OpenOptions =
   };
   options.onProgress?.({ stage: 'session' });
   const cpuDtype = options.computeDtype === 'fp16' ? dtype : chooseComputeDtype('auto', { weightDtypes: dtypes, webgpu: false, adapterHasF16: null });
-  const common = { plan: planOf, nativeDevices: options.nativeDevices, limits: (b: Backend) => ({ ...(b === 'wasm' ? WASM_LIMITS : { backend: b, totalBytes: null, maxBufferBytes: b === 'webgpu' && typeof webgpu !== 'string' ? webgpu.maxBufferBytes : null }) }) };
+  const common = { plan: planOf, nativeDevices: options.nativeDevices, limits: (b: Backend) => prepared.limits.get(b) ?? WASM_LIMITS };
   const order = fits.map((p) => p.backend);
   const first = order[0] === 'webgpu' ? dtype : cpuDtype;
   let session = await ModelSession.create(graphsFor(first.dtype), spec, { prefer: order, dtypeReason: first.reason, webgpu, priorReasons: refused, ...common });

@@ -4,7 +4,7 @@ import { parameterCount } from '../model/weights';
 import { rowSums } from '../metrics/inertia';
 import { topTokens } from '../model/logits';
 import type { ModelSource } from '../model/source';
-import { hubSource, resolveHubRepo, HubError } from '../model/hub-source';
+import { HUB_URL, hubSource, resolveHubRepo, HubError } from '../model/hub-source';
 import { describePlan, noFitMessage } from '../model/load-plan';
 import { parseTemplateDate } from '../model/template-date';
 import { prepareModel, startModel, type LoadStage, type OpenModel, type OpenOptions, type PreparedModel } from '../runtime/open-model';
@@ -70,7 +70,7 @@ interface ModelState {
   /** Loads from files or the demo model's folder: planned, then started (nothing to confirm: nothing to download). */
   loadModel(source: ModelSource, ref?: ModelRef | null): Promise<void>;
   /** A Hub model: resolved to a commit, its small files and headers read, memory planned; a large download waits for confirmDownload. */
-  openHub(ref: ModelRef): Promise<void>;
+  openHub(ref: ModelRef, origin?: 'form' | 'link'): Promise<void>;
   pending: PendingDownload | null;
   /** Hub downloads of at least this many bytes wait for confirmDownload. */
   confirmAboveBytes: number;
@@ -109,7 +109,9 @@ let latestLoad = 0;
 /** What the model in use was loaded from, for reloading it on another backend (set only when a load lands). */
 let lastLoad: { source: ModelSource; ref: ModelRef | null } | { hub: ModelRef } | null = null;
 /** The prepared model behind `pending`. */
-let pendingPrepared: PreparedModel | null = null;
+let pendingPrepared: { prepared: PreparedModel; releaseFirst: boolean } | null = null;
+/** Lookups (resolving, reading headers, planning): the newest wins, without stopping a load under way. */
+let latestLook = 0;
 
 /** Up to this size every layer is inspectable; above it only the final one (see loadModel). */
 export const ALL_LAYERS_MAX_PARAMETERS = 20_000_000;
@@ -135,17 +137,41 @@ export const useModelStore = create<ModelState>()((set, get) => {
     },
     };
   };
+  /**
+   * A new lookup: it shows as loading, and supersedes an earlier lookup, but not a load already under way
+   * (the demo model at start-up): only starting a session (finish) claims the model slot.
+   */
   const begin = () => {
-    const id = ++latestLoad;
+    const id = ++latestLook;
+    pendingPrepared = null;
     set({ load: { ...IDLE, status: 'loading', stage: 'download' }, pending: null });
-    return () => id !== latestLoad;
+    return () => id !== latestLook;
+  };
+  /** Plans a model beside the one in use (they share wasm's heap while the new one loads), else alone. */
+  const prepare = async (source: ModelSource, stale: () => boolean): Promise<{ prepared: PreparedModel; releaseFirst: boolean }> => {
+    const heldElsewhere = current?.session.report.backend === 'wasm' && current.session.report.plan ? { wasm: current.session.report.plan.held } : undefined;
+    const prepared = await prepareModel(source, { ...options(stale), ...(heldElsewhere && { heldElsewhere }) });
+    if (prepared.plans.some((p) => !p.problem) || !heldElsewhere) return { prepared, releaseFirst: false };
+    const alone = await prepareModel(source, options(stale));
+    return { prepared: alone, releaseFirst: alone.plans.some((p) => !p.problem) };
   };
   const fail = (stale: () => boolean, e: unknown) => {
     // The model in use, if any, stays as it was, and so do its controls.
     if (!stale()) set((s) => ({ load: { ...s.load, status: 'error', error: (e as Error).message } }));
   };
-  /** Starts a prepared model and swaps it in, if no newer load began meanwhile. */
-  const finish = async (prepared: PreparedModel, ref: ModelRef | null, from: NonNullable<typeof lastLoad>, stale: () => boolean) => {
+  /**
+   * Starts a prepared model and swaps it in, if no newer load began meanwhile. `releaseFirst`: it fits only
+   * alone, so the model in use is released before (and is gone if this load then fails).
+   */
+  const finish = async (prepared: PreparedModel, ref: ModelRef | null, from: NonNullable<typeof lastLoad>, releaseFirst = false) => {
+    const id = ++latestLoad;
+    const stale = () => id !== latestLoad;
+    if (releaseFirst && current) {
+      const old = current;
+      current = null;
+      set({ info: null });
+      await old.session.release().catch(() => undefined);
+    }
     const opened = await startModel(prepared, options(stale, prepared.weightBytes));
     if (stale()) {
       await opened.session.release();
@@ -203,34 +229,36 @@ export const useModelStore = create<ModelState>()((set, get) => {
     async loadModel(source, ref = null) {
       const stale = begin();
       try {
-        await finish(await prepareModel(source, options(stale)), ref, { source, ref }, stale);
+        const { prepared, releaseFirst } = await prepare(source, stale);
+        if (stale()) return;
+        await finish(prepared, ref, { source, ref }, releaseFirst);
       } catch (e) {
         fail(stale, e);
       }
     },
 
-    async openHub(ref) {
+    async openHub(ref, origin = 'form') {
       const stale = begin();
       set({ linkOffer: null });
       try {
-        const token = get().accessToken || undefined;
+        // The token goes to the Hub, or to a host the person typed in themselves, never to one a link named.
+        const token = (ref.hub === null || ref.hub.replace(/\/+$/, '') === HUB_URL || origin === 'form' ? get().accessToken : '') || undefined;
         const cache = rangeCache();
         const hubRef = { repo: ref.model, revision: ref.revision, hubUrl: ref.hub };
         const repo = await resolveHubRepo(hubRef, { accessToken: token, cache });
         // A gated repo without a token: say what to do before any file is asked for.
         if (repo.gated && !token) throw new HubError('gated', `${ref.model} is gated: accept its licence on its Hub page, then give an access token below (huggingface.co → Settings → Access Tokens, "read")`, 401);
-        const prepared = await prepareModel(hubSource(repo, { accessToken: token, cache }), options(stale));
+        const { prepared, releaseFirst } = await prepare(hubSource(repo, { accessToken: token, cache }), stale);
         if (stale()) return;
         if (!prepared.plans.some((p) => !p.problem)) throw new Error(noFitMessage(prepared.checkpoint.spec, prepared.plans, `${ref.model} (${parameterCount(prepared.checkpoint.spec).toLocaleString('en-US')} parameters)`));
-        if (prepared.weightBytes >= get().confirmAboveBytes) {
-          pendingPrepared = prepared;
-          set({
-            load: IDLE,
-            pending: { ref, label: prepared.checkpoint.source, files: prepared.checkpoint.weightFiles.length, bytes: prepared.weightBytes, plans: prepared.plans.map(describePlan) },
-          });
+        if (prepared.weightBytes >= get().confirmAboveBytes || releaseFirst) {
+          pendingPrepared = { prepared, releaseFirst };
+          const plans = prepared.plans.map(describePlan);
+          if (releaseFirst) plans.push('it fits only alone: the model in use will be released first');
+          set({ load: IDLE, pending: { ref, label: prepared.checkpoint.source, files: prepared.checkpoint.weightFiles.length, bytes: prepared.weightBytes, plans } });
           return;
         }
-        await finish(prepared, ref, { hub: ref }, stale);
+        await finish(prepared, ref, { hub: ref });
       } catch (e) {
         fail(stale, e);
       }
@@ -238,12 +266,11 @@ export const useModelStore = create<ModelState>()((set, get) => {
 
     async confirmDownload() {
       const pending = get().pending;
-      const prepared = pendingPrepared;
-      if (!pending || !prepared) return;
-      pendingPrepared = null;
+      const held = pendingPrepared;
+      if (!pending || !held) return;
       const stale = begin();
       try {
-        await finish(prepared, pending.ref, { hub: pending.ref }, stale);
+        await finish(held.prepared, pending.ref, { hub: pending.ref }, held.releaseFirst);
       } catch (e) {
         fail(stale, e);
       }

@@ -1,5 +1,6 @@
 import { normalizeConfig } from '../../src/model/config';
 import { tensorPlan } from '../../src/model/weights';
+import type { ModelSource } from '../../src/model/source';
 import type { VirtualFile } from './hub-server';
 
 /**
@@ -28,4 +29,19 @@ export function virtualCheckpoint(config: Record<string, unknown>): VirtualFile 
       return out;
     },
   };
+}
+
+/** A model folder whose files may be made up as they are read, counting the bytes read. */
+export function virtualSource(files: Map<string, Uint8Array | VirtualFile>, label = 'made-up files'): { source: ModelSource; bytesRead: () => number } {
+  let read = 0;
+  const source: ModelSource = {
+    label,
+    async open(file) {
+      const f = files.get(file);
+      if (!f) return null;
+      const size = f instanceof Uint8Array ? f.byteLength : f.size;
+      return { name: file, size, read: async (a: number, b: number) => ((read += b - a), f instanceof Uint8Array ? f.subarray(a, b) : f.read(a, b)) };
+    },
+  };
+  return { source, bytesRead: () => read };
 }

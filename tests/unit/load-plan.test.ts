@@ -4,6 +4,10 @@ import { normalizeConfig } from '../../src/model/config';
 import { noFitMessage, planBackend } from '../../src/model/load-plan';
 import { WASM_LIMITS } from '../../src/model/memory';
 import { parameterCount, tensorPlan } from '../../src/model/weights';
+import { prepareModel } from '../../src/runtime/open-model';
+import { shippedFiles } from '../helpers/real-tokenizers';
+import type { VirtualFile } from '../helpers/hub-server';
+import { virtualCheckpoint, virtualSource } from '../helpers/virtual-checkpoint';
 
 /** The memory plan of real models in BF16, against figures worked out by hand. */
 const spec = (m: string) => normalizeConfig(JSON.parse(readFileSync(`tests/fixtures/real-models/${m}/config.json`, 'utf8')));
@@ -56,5 +60,19 @@ describe('the load plan', () => {
     expect(ok.problem).toBeNull();
     // Its [heads × S × S] scores must fit a buffer too: 16 × S² × 4 bytes ≤ 1 GiB → S ≤ 4,096.
     expect(ok.maxTokens).toBe(4096);
+  });
+});
+
+describe('preparing a real model reads no weight', () => {
+  it("Gemma 3 1B with the shipped Gemma 3 tokenizer: its one image token past vocab_size is noted, not refused; a few hundred KB read of 2 GB", async () => {
+    const config = JSON.parse(readFileSync('tests/fixtures/real-models/google--gemma-3-1b-it/config.json', 'utf8'));
+    const { json, config: tok } = shippedFiles('gemma3');
+    const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
+    const { source, bytesRead } = virtualSource(new Map<string, Uint8Array | VirtualFile>([['config.json', enc(config)], ['tokenizer.json', enc(json)], ['tokenizer_config.json', enc(tok)], ['model.safetensors', virtualCheckpoint(config)]]));
+    const p = await prepareModel(source, { prefer: ['wasm'] });
+    expect(p.checkpoint.spec.notes.join(' ')).toContain('tokenizer.json adds 1 special token past vocab_size (262,144)');
+    expect(p.plans[0]).toMatchObject({ backend: 'wasm', storage: 'half', problem: null });
+    const small = ['config.json', 'tokenizer.json', 'tokenizer_config.json'].reduce((n, f) => n + enc(f === 'config.json' ? config : f === 'tokenizer.json' ? json : tok).byteLength, 0);
+    expect(bytesRead() - small).toBeLessThan(100_000); // the safetensors header only
   });
 });

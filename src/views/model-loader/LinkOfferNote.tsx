@@ -14,11 +14,11 @@ export function LinkOfferNote() {
       ) : (
         <p>
           This link names the model <strong>{ref.model}</strong> at revision <code>{ref.revision}</code>, from{' '}
-          <strong>{offer.host}</strong>{offer.foreign && ' (not the Hugging Face Hub: load it only if you trust that server)'}. Nothing has been fetched.
+          <strong>{offer.host}</strong>{offer.foreign && ' (not the Hugging Face Hub: load it only if you trust that server; your access token is not sent to it)'}. Nothing has been fetched.
         </p>
       )}
       <p className="row">
-        {!offer.problem && <button type="button" onClick={() => void openHub(ref)}>Look it up</button>}
+        {!offer.problem && <button type="button" onClick={() => void openHub(ref, 'link')}>Look it up</button>}
         <button type="button" onClick={() => dismiss(null)}>Dismiss</button>
       </p>
     </div>
