@@ -46,6 +46,11 @@ export interface OpenOptions extends Omit<GraphOptions, 'computeDtype' | 'inspec
   nativeDevices?: NativeDevice[];
   /** The pass the memory plan makes room for (default 1,024 tokens; each pass is checked again when it runs). */
   plannedTokens?: number;
+  /**
+   * 'avoid': a software WebGPU adapter (SwiftShader) counts as no WebGPU, so wasm runs (the app's 'auto';
+   * it measured 18–66× slower than wasm here). Default 'use'.
+   */
+  softwareWebGpu?: 'use' | 'avoid';
   /** Bytes another session already holds on a backend (a page's model in use shares wasm's heap with the new one). */
   heldElsewhere?: Partial<Record<Backend, number>>;
   onProgress?: (p: LoadProgress) => void;
@@ -88,7 +93,10 @@ export async function prepareModel(source: ModelSource, options: OpenOptions = {
   // Added tokens past the embedding (Gemma 3's image tokens in a text model's tokenizer): refused if they ever appear.
   if (tokenizer.vocabSize > V) checkpoint.spec.notes.push(`tokenizer.json adds ${tokenizer.vocabSize - V} special token${tokenizer.vocabSize - V === 1 ? '' : 's'} past vocab_size (${V.toLocaleString('en-US')}): a text holding one is refused`);
   const prefer = options.prefer ?? defaultBackends();
-  const webgpu = prefer.includes('webgpu') ? await probeWebGpu() : 'WebGPU was not asked for';
+  const probed = prefer.includes('webgpu') ? await probeWebGpu() : 'WebGPU was not asked for';
+  const webgpu = typeof probed !== 'string' && probed.software && options.softwareWebGpu === 'avoid'
+    ? `this WebGPU adapter is a software one (${probed.name}), slower than wasm: running on wasm (choose WebGPU to use it anyway)`
+    : probed;
   const dtype = chooseComputeDtype(options.computeDtype ?? 'auto', { weightDtypes: checkpoint.dtypes, webgpu: typeof webgpu !== 'string', adapterHasF16: typeof webgpu === 'string' ? null : webgpu.hasF16 });
   const dtypes = new Map([...checkpoint.tensors].map(([n, t]) => [n, t.dtype]));
   const plans: BackendPlan[] = [];

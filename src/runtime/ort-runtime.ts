@@ -136,16 +136,25 @@ export class MemoryLimitError extends Error {
 }
 
 /** Whether this environment offers a WebGPU adapter, and with shader-f16; a string says why not. */
-export async function probeWebGpu(): Promise<{ hasF16: boolean; maxBufferBytes: number } | string> {
+export async function probeWebGpu(): Promise<{ hasF16: boolean; maxBufferBytes: number; software: boolean; name: string } | string> {
   if (isNode) return 'WebGPU is not available in Node';
-  type Adapter = { features: Set<string>; limits: { maxBufferSize: number; maxStorageBufferBindingSize: number } };
+  type Adapter = {
+    features: Set<string>;
+    limits: { maxBufferSize: number; maxStorageBufferBindingSize: number };
+    info?: { vendor?: string; architecture?: string; description?: string; isFallbackAdapter?: boolean };
+    isFallbackAdapter?: boolean;
+  };
   const gpu = (globalThis.navigator as { gpu?: { requestAdapter(): Promise<Adapter | null> } } | undefined)?.gpu;
   if (!gpu) return 'this browser exposes no WebGPU (navigator.gpu is missing)';
   try {
     const adapter = await gpu.requestAdapter();
     if (!adapter) return 'no WebGPU adapter was found';
+    // A software adapter (SwiftShader on a machine without a GPU) emulates the GPU on the CPU: wasm is faster.
+    const info = adapter.info ?? {};
+    const name = [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') || 'unnamed adapter';
+    const software = info.isFallbackAdapter === true || adapter.isFallbackAdapter === true || /swiftshader|llvmpipe|software/i.test(name);
     // A tensor lives in one storage buffer: the smaller of the two limits bounds it.
-    return { hasF16: adapter.features.has('shader-f16'), maxBufferBytes: Math.min(adapter.limits.maxBufferSize, adapter.limits.maxStorageBufferBindingSize) };
+    return { hasF16: adapter.features.has('shader-f16'), maxBufferBytes: Math.min(adapter.limits.maxBufferSize, adapter.limits.maxStorageBufferBindingSize), software, name };
   } catch (e) {
     return `requesting a WebGPU adapter failed: ${(e as Error).message}`;
   }

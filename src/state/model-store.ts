@@ -56,8 +56,8 @@ export interface ForwardView {
   rowSumRange: [number, number];
 }
 
-/** 'auto': WebGPU, then wasm. 'wasm': skip WebGPU (a software adapter can be slower than wasm). */
-export type BackendChoice = 'auto' | 'wasm';
+/** 'auto': WebGPU on a GPU, wasm where the adapter is a software one. 'wasm': skip WebGPU. 'webgpu': WebGPU even on a software adapter. */
+export type BackendChoice = 'auto' | 'wasm' | 'webgpu';
 
 interface ModelState {
   backend: BackendChoice;
@@ -129,6 +129,7 @@ export const useModelStore = create<ModelState>()((set, get) => {
     // ones inspect the final layer only, so the other layers run fused attention (no [S × S] scores).
     inspectLayers: (spec) => (parameterCount(spec) <= ALL_LAYERS_MAX_PARAMETERS ? 'all' : [spec.numLayers - 1]),
     ...(get().backend === 'wasm' && { prefer: ['wasm' as const] }),
+    softwareWebGpu: get().backend === 'auto' ? 'avoid' : 'use',
     onProgress: (p) => {
       if (stale()) return;
       if (p.read && weightBytes !== null) perFile.set(p.read.file, p.read.loaded);

@@ -53,9 +53,14 @@ describe('the app, used as a person would', () => {
     await page.getByRole('button', { name: 'Load' }).click();
   };
 
-  it('starts on the embedded demo model, served by the app itself', async () => {
+  it('starts on the embedded demo model, served by the app itself: on wasm, since this WebGPU adapter is a software one', async () => {
     await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 }).toContain('Inertia Lens demo model');
-    expect(await page.getByTestId('backend').textContent()).toBe('WebGPU');
+    expect(await page.getByTestId('backend').textContent()).toBe('wasm');
+    expect(await page.getByTestId('fallback').textContent()).toMatch(/this WebGPU adapter is a software one \(google swiftshader\), slower than wasm: running on wasm/);
+    // Asked for, WebGPU runs on it all the same.
+    await page.goto(`${app.url}/?backend=webgpu`);
+    await expect.poll(() => page.getByTestId('backend').textContent(), { timeout: 90_000 }).toBe('WebGPU');
+    expect(await page.getByLabel('backend').inputValue()).toBe('webgpu');
   });
 
   it('loads a Hub id, shows WebGPU, and runs a forward pass that matches the reference', async () => {
@@ -115,7 +120,7 @@ describe('the app, used as a person would', () => {
   it('a link names a model: shown with its host, loaded only on a click; loaded once, it loads again offline', async () => {
     app.hubOptions.offline = true; // the Hub can no longer be reached
     const asked = app.requests.length;
-    await page.goto(`${app.url}/?model=acme/tiny-qwen2&hub=${encodeURIComponent(app.hub)}`);
+    await page.goto(`${app.url}/?model=acme/tiny-qwen2&hub=${encodeURIComponent(app.hub)}&backend=webgpu`);
     const offer = page.getByTestId('link-offer');
     await expect.poll(() => offer.textContent(), { timeout: 30_000 }).toContain('This link names the model acme/tiny-qwen2 at revision main, from 127.0.0.1');
     expect(await offer.textContent()).toContain('not the Hugging Face Hub');

@@ -66,7 +66,7 @@ describe('the inspector, used as a person would', () => {
 
   it('starts on the maze example with cached figures at once, then the demo model computes its own on WebGPU', async () => {
     const t0 = Date.now();
-    await page.goto(app.url);
+    await page.goto(`${app.url}/?backend=webgpu`); // auto would pick wasm on this software adapter
     await page.getByTestId('cached-note').waitFor({ timeout: 30_000 });
     const cached = cachedStartResult().result;
     expectClose(await shownFigures(page, 'full'), { ...cached.ratios, diagonal: cached.diagonal }, 1e-6);

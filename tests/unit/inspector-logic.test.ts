@@ -95,6 +95,8 @@ describe('the link', () => {
     const back = decodeView(`?${query}`);
     expect(back.problems).toEqual([]);
     expect(back.view).toEqual({ ...view, conversation: { text } });
+    expect(decodeView(`?${encodeView({ ...DEFAULT_VIEW, backend: 'webgpu' }, 'x', null).query}`).view.backend).toBe('webgpu');
+    expect(decodeView('?backend=tpu').problems).toContain('backend=tpu is not auto, wasm or webgpu');
   });
   it('names an unchanged example instead of carrying its text, and says when a conversation is too long', () => {
     expect(decodeView(`?${encodeView(DEFAULT_VIEW, 'x', 'maze').query}`).view.conversation).toEqual({ example: 'maze' });
