@@ -11,6 +11,7 @@ import { categoryRatios, diagonalRatio, massPerMessage, perHead } from '../metri
 import type { ChatTokenizer } from '../model/tokenizer';
 import type { ModelSession } from '../runtime/ort-runtime';
 import { greedyGenerate, stopIds } from './generate';
+import type { SweepRows } from './rescore';
 
 export interface AnalysisModel {
   session: ModelSession;
@@ -131,11 +132,19 @@ export async function policyMessages(model: AnalysisModel, conversation: Convers
 
 /** Scores one answer of a conversation under one policy: one forward pass, the final layer's attention. */
 export async function analyzePolicy(model: AnalysisModel, conversation: Conversation, policy: Policy | string, opts: AnalysisOptions = {}, summaries = new SummaryCache(model, conversation)): Promise<PolicyResult> {
+  const layer = opts.layer ?? model.session.spec.numLayers - 1;
+  return (await analyzePolicyLayers(model, conversation, policy, [layer], opts, summaries))[0]!;
+}
+
+/**
+ * The same for each of `layers` (all in the graph), from one forward pass that fetches them all: the
+ * rendering, the cost and the copy measures are the same for every layer; only the attention differs.
+ */
+export async function analyzePolicyLayers(model: AnalysisModel, conversation: Conversation, policy: Policy | string, layers: number[], opts: AnalysisOptions = {}, summaries = new SummaryCache(model, conversation)): Promise<PolicyResult[]> {
   const p = typeof policy === 'string' ? parsePolicy(policy) : policy;
   const radius = opts.radius ?? DEFAULTS.radius;
   const turns = selectTurn(conversation, opts.turn);
   const spec = model.session.spec;
-  const layer = opts.layer ?? spec.numLayers - 1;
   const { inputs, messages: policyMsgs } = await policyMessages(model, conversation, p, turns.current.index, summaries);
   const renderer = asRenderer(model.tokenizer);
   const r = renderContext(renderer, policyMsgs);
@@ -144,30 +153,18 @@ export async function analyzePolicy(model: AnalysisModel, conversation: Conversa
   const query = { start: cur.start, end: cur.start + cur.length };
   const S = r.ids.length;
   const all = opts.keepAttention === 'all' && S <= (opts.fullMatrixMaxTokens ?? Infinity);
-  const out = await model.session.forward({ ids: r.ids, attnRows: all ? [0, S] : [query.start, query.end], layers: [layer], perHead: true, skipLogits: true });
-  const fetched = out.attention[0]!;
+  const out = await model.session.forward({ ids: r.ids, attnRows: all ? [0, S] : [query.start, query.end], layers, perHead: true, skipLogits: true });
   const H = spec.numHeads;
   const Q = query.end - query.start;
-  // With every row fetched, the metrics still read only the answer's rows.
-  const att = all
-    ? {
-        rows: Q,
-        mean: fetched.mean.subarray(query.start * S, query.end * S),
-        perHead: Float32Array.from({ length: H * Q * S }, (_, k) => fetched.perHead![Math.floor(k / (Q * S)) * S * S + query.start * S + (k % (Q * S))]!),
-      }
-    : { rows: fetched.rows, mean: fetched.mean, perHead: fetched.perHead! };
-  const rows = { rows: att.mean, nRows: att.rows, seqLen: S };
   const priorIdx = msgs.map((m, k) => (CATEGORY_OF[m.kind] === 'prior' ? k : -1)).filter((k) => k >= 0);
   const priorSpans = priorIdx.map((k) => r.contentSpans[k]!);
-  const diag = diagonalRatio(rows, priorSpans, radius);
-  const mass = massPerMessage(rows, r.messageOf);
   const currentIds = r.ids.slice(query.start, query.end);
   const encode = (m: { role: ContextMessage['role']; content: string }[], g: boolean) => encodeChat(renderer, m, g);
-  const result: PolicyResult = {
+  // What every layer shares.
+  const shared = {
     policy: policySpec(p),
     label: policyLabel(p),
     turn: turns.current.index,
-    layer,
     radius,
     tokens: model.tokenizer.pieces(r.ids).map((text, i) => ({ id: r.ids[i]!, text, category: r.categories[i]!, message: r.messageOf[i]! })),
     messages: msgs.map((m, k) => ({
@@ -175,11 +172,6 @@ export async function analyzePolicy(model: AnalysisModel, conversation: Conversa
       generated: m.generated === true, span: r.messageSpans[k]!, content: r.contentSpans[k]!,
     })),
     query,
-    ratios: categoryRatios(rows, r.categories),
-    diagonal: diag.total,
-    diagonalPerAnswer: priorIdx.map((k, i) => ({ message: k, round: msgs[k]!.round, value: diag.perAnswer[i]! })),
-    perHead: perHead(att.perHead, H, att.rows, S).map((h) => ({ ratios: categoryRatios(h, r.categories), diagonal: diagonalRatio(h, priorSpans, radius).total })),
-    perMessage: msgs.map((m, k) => ({ message: k, kind: m.kind, round: m.round, mass: mass.get(k) ?? 0 })),
     copy: priorIdx.map((k) => {
       const s = r.contentSpans[k]!;
       const earlier = r.ids.slice(s.start, s.start + s.length);
@@ -188,9 +180,31 @@ export async function analyzePolicy(model: AnalysisModel, conversation: Conversa
     cost: policyCost(conversation, turns.current.index, p, encode, inputs),
     notes: S > spec.maxPositionEmbeddings ? [...r.notes, `${S.toLocaleString('en-US')} tokens, more than this model's max_position_embeddings (${spec.maxPositionEmbeddings.toLocaleString('en-US')}): it was never trained on positions this far`] : r.notes,
   };
-  if (opts.keepAttention) result.kept = { rowStart: all ? 0 : query.start, nRows: fetched.rows, seqLen: S, heads: H, mean: fetched.mean, perHead: fetched.perHead! };
-  if (opts.dumpAttention) result.attention = Array.from({ length: att.rows }, (_, i) => Array.from(att.mean.subarray(i * S, (i + 1) * S)));
-  return result;
+  return out.attention.map((fetched) => {
+    // With every row fetched, the metrics still read only the answer's rows.
+    const att = all
+      ? {
+          rows: Q,
+          mean: fetched.mean.subarray(query.start * S, query.end * S),
+          perHead: Float32Array.from({ length: H * Q * S }, (_, k) => fetched.perHead![Math.floor(k / (Q * S)) * S * S + query.start * S + (k % (Q * S))]!),
+        }
+      : { rows: fetched.rows, mean: fetched.mean, perHead: fetched.perHead! };
+    const rows = { rows: att.mean, nRows: att.rows, seqLen: S };
+    const diag = diagonalRatio(rows, priorSpans, radius);
+    const mass = massPerMessage(rows, r.messageOf);
+    const result: PolicyResult = {
+      ...shared,
+      layer: fetched.layer,
+      ratios: categoryRatios(rows, r.categories),
+      diagonal: diag.total,
+      diagonalPerAnswer: priorIdx.map((k, i) => ({ message: k, round: msgs[k]!.round, value: diag.perAnswer[i]! })),
+      perHead: perHead(att.perHead, H, att.rows, S).map((h) => ({ ratios: categoryRatios(h, r.categories), diagonal: diagonalRatio(h, priorSpans, radius).total })),
+      perMessage: msgs.map((m, k) => ({ message: k, kind: m.kind, round: m.round, mass: mass.get(k) ?? 0 })),
+    };
+    if (opts.keepAttention) result.kept = { rowStart: all ? 0 : query.start, nRows: fetched.rows, seqLen: S, heads: H, mean: fetched.mean, perHead: fetched.perHead! };
+    if (opts.dumpAttention) result.attention = Array.from({ length: att.rows }, (_, i) => Array.from(att.mean.subarray(i * S, (i + 1) * S)));
+    return result;
+  });
 }
 
 export interface SweepPoint {
@@ -219,19 +233,59 @@ export interface SweepOptions extends Omit<AnalysisOptions, 'turn' | 'dumpAttent
   cancelled?: () => boolean;
   /** Awaited before each turn: the page uses it to paint between turns (ORT's wasm runs on its thread). */
   pause?: () => Promise<void>;
+  /** Filled with each turn's answer rows (head mean) and earlier answers, so another radius needs no pass (rescore.ts). */
+  keepRows?: Map<number, SweepRows>;
+}
+
+/** The answer's head-mean rows of a result that kept its attention, with its earlier answers' spans. */
+export function answerRows(r: PolicyResult): SweepRows | null {
+  const k = r.kept;
+  if (!k) return null;
+  const Q = r.query.end - r.query.start;
+  const from = r.query.start - k.rowStart;
+  if (from < 0 || from + Q > k.nRows) return null;
+  return { rows: k.mean.subarray(from * k.seqLen, (from + Q) * k.seqLen), nRows: Q, seqLen: k.seqLen, priorSpans: r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content) };
 }
 
 /** Paper 2's Fig. 2 for one conversation: every assistant turn t ≥ 2 in turn as the scored answer. */
 export async function roundsSweep(model: AnalysisModel, conversation: Conversation, policy: Policy | string, opts: SweepOptions = {}): Promise<SweepPoint[]> {
+  const layer = opts.layer ?? model.session.spec.numLayers - 1;
+  const { keepRows, ...rest } = opts;
+  const by = await roundsSweepLayers(model, conversation, policy, [layer], rest);
+  const one = by.get(layer)!;
+  if (keepRows) for (const [t, r] of one.rows) keepRows.set(t, r);
+  return one.points;
+}
+
+/** A layer's rounds sweep, with each turn's answer rows kept (rescore.ts). */
+export interface LayerSweep {
+  points: SweepPoint[];
+  rows: Map<number, SweepRows>;
+}
+
+/**
+ * The rounds sweep for each of `layers` at once: one pass per turn fetches them all, so a person who
+ * switches layers sees that layer's curve without another pass. `known` (a result of one of the layers)
+ * stands in for its turn where it matches.
+ */
+export async function roundsSweepLayers(model: AnalysisModel, conversation: Conversation, policy: Policy | string, layers: number[], opts: Omit<SweepOptions, 'keepRows' | 'layer'> & { knownLayers?: PolicyResult[] } = {}): Promise<Map<number, LayerSweep>> {
   const last = selectTurn(conversation, opts.upToTurn).current.index;
   const summaries = opts.summaries ?? new SummaryCache(model, conversation);
-  const points: SweepPoint[] = [];
+  const out = new Map(layers.map((l) => [l, { points: [] as SweepPoint[], rows: new Map<number, SweepRows>() }]));
+  const known = [...(opts.knownLayers ?? []), ...(opts.known ? [opts.known] : [])];
   for (let t = 2; t <= last; t++) {
     await opts.pause?.();
     if (opts.cancelled?.()) break;
-    const r = opts.known?.turn === t ? opts.known : await analyzePolicy(model, conversation, policy, { ...opts, turn: t }, summaries);
-    points.push(sweepPoint(r));
+    const have = layers.map((l) => known.find((k) => k.turn === t && k.layer === l));
+    const { known: _k, knownLayers: _kl, ...rest } = opts;
+    const results = have.every(Boolean) ? (have as PolicyResult[]) : await analyzePolicyLayers(model, conversation, policy, layers, { ...rest, turn: t, keepAttention: 'answer' }, summaries);
+    for (const r of results) {
+      const l = out.get(r.layer)!;
+      l.points.push(sweepPoint(r));
+      const kept = answerRows(r);
+      if (kept) l.rows.set(t, kept);
+    }
     opts.onTurn?.(t - 1, last - 1);
   }
-  return points;
+  return out;
 }

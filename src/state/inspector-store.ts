@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import { analyzePolicy, roundsSweep, SummaryCache, type PolicyResult, type SweepPoint } from '../analysis/analyze';
+import { analyzePolicyLayers, roundsSweepLayers, SummaryCache, type LayerSweep, type PolicyResult, type SweepPoint } from '../analysis/analyze';
+import { atRadius, sweepAtRadius } from '../analysis/rescore';
 import { generateAnswer, withAnswer } from '../analysis/answer';
 import { parseConversation } from '../conversation/parse';
 import { splitRounds } from '../conversation/rounds';
@@ -35,7 +36,7 @@ export interface InspectorState {
   /** Milliseconds of the last analysis, from the request to the figures. */
   analysisMs: number | null;
   /** `key` names what the sweep was computed for, so a stale curve is dropped, not shown under new settings. */
-  sweep: { policy: string; key: string; points: SweepPoint[] } | null;
+  sweep: { policy: string; key: string; radius: number; points: SweepPoint[] } | null;
   sweeping: { done: number; total: number } | null;
   /** Answers the model wrote, per policy spec, for the scored turn; they replace the file's answer. */
   generated: Record<string, string>;
@@ -75,8 +76,10 @@ export function scoredTurn(s: Pick<InspectorState, 'turn' | 'parsed'>): number |
 
 const cachedStart = cachedStartResult();
 
-function sweepKey(text: string, r: PolicyResult): string {
-  return JSON.stringify([text, r.policy, r.turn, r.layer, r.radius, r.tokens.length]);
+/** What a sweep was computed for: the model, the text, the policy and the turn (the layers come together; the radius is re-read). */
+function sweepKey(model: object | null, text: string, r: PolicyResult): string {
+  if (model && !modelIds.has(model)) modelIds.set(model, ++nextModelId);
+  return JSON.stringify([model ? modelIds.get(model) : null, text, r.policy, r.turn, r.tokens.length]);
 }
 
 // Newest request wins: a slower, older analysis never overwrites a newer one.
@@ -104,6 +107,32 @@ type Model = NonNullable<ReturnType<typeof currentModel>>;
 function summaryCache(model: Model, conversation: Conversation): SummaryCache {
   if (!summaries || summaries.conversation !== conversation || summaries.model !== model) summaries = { conversation, model, cache: new SummaryCache(model, conversation) };
   return summaries.cache;
+}
+
+/**
+ * Results already computed, so a change that needs no new pass needs none: a policy added to compare (or
+ * compare turned off), a layer the last pass fetched, a radius (re-read from the attention kept). Keyed
+ * by everything a pass depends on; the model by identity.
+ */
+const RESULTS_KEPT = 24;
+const results = new Map<string, PolicyResult>();
+const modelIds = new WeakMap<object, number>();
+let nextModelId = 0;
+function resultKey(model: Model, text: string, answer: string | undefined, spec: string, turn: number, layer: number, fullMatrix: boolean): string {
+  if (!modelIds.has(model)) modelIds.set(model, ++nextModelId);
+  return JSON.stringify([modelIds.get(model), text, answer ?? null, spec, turn, layer, fullMatrix]);
+}
+function keepResult(key: string, r: PolicyResult): void {
+  results.delete(key);
+  results.set(key, r);
+  while (results.size > RESULTS_KEPT) results.delete(results.keys().next().value!);
+}
+/** The last sweep, every layer it fetched, with each turn's answer rows (so a layer or a radius needs no pass). */
+let sweeps: { key: string; byLayer: Map<number, LayerSweep> } | null = null;
+/** A computed sweep read at a layer and a radius, or null when it was not computed for that layer. */
+function sweepAt(key: string, layer: number, radius: number): SweepPoint[] | null {
+  const l = sweeps?.key === key ? sweeps.byLayer.get(layer) : undefined;
+  return l ? sweepAtRadius(l.points, l.rows, radius) : null;
 }
 
 /**
@@ -142,7 +171,7 @@ export const useInspector = create<InspectorState>()((set, get) => {
     stale: false,
     analysisError: null,
     analysisMs: null,
-    sweep: { policy: cachedStart.policy, key: sweepKey(START_EXAMPLE.text, cachedStart.result), points: cachedStart.sweep },
+    sweep: { policy: cachedStart.policy, key: sweepKey(null, START_EXAMPLE.text, cachedStart.result), radius: cachedStart.result.radius, points: cachedStart.sweep },
     sweeping: null,
     generated: {},
     generating: null,
@@ -189,6 +218,15 @@ export const useInspector = create<InspectorState>()((set, get) => {
       set({ head });
     },
     setRadius(r) {
+      // The diagonal is re-read from the attention each result kept: no model pass.
+      const s = get();
+      const rescored = s.results.map((x) => atRadius(x, r));
+      const r0 = s.results[0];
+      const sweep = s.sweep && r0 ? sweepAt(s.sweep.key, r0.layer, r) : null;
+      if (rescored.every((x): x is PolicyResult => x !== null) && (sweep || !s.sweep)) {
+        set({ radius: r, results: rescored, ...(s.sweep && sweep && { sweep: { ...s.sweep, radius: r, points: sweep } }) });
+        return;
+      }
       set({ radius: r });
       schedule();
     },
@@ -221,16 +259,26 @@ export const useInspector = create<InspectorState>()((set, get) => {
       const t0 = performance.now();
       set({ analyzing: true });
       try {
-        const opts = { turn, radius: s.radius, ...(s.layer !== null && { layer: s.layer }) };
-        const results: PolicyResult[] = [];
+        const layer = s.layer ?? model.session.spec.numLayers - 1;
+        // One pass fetches every layer the graph has (a few, for small models), so the layer selector re-reads them; the full matrix only the one shown.
+        const inspectable = model.graph.inspectLayers;
+        const layers = s.fullMatrix || inspectable.length > 8 ? [layer] : inspectable;
+        const out: PolicyResult[] = [];
         for (const spec of activePolicies(s)) {
-          const { conv, cache } = scoredConversation(model, conversation, s.generated, spec, turn);
-          const keep = { keepAttention: s.fullMatrix ? ('all' as const) : ('answer' as const), fullMatrixMaxTokens: FULL_MATRIX_MAX_TOKENS };
-          results.push(await analyzePolicy(model, conv, spec, { ...opts, ...keep }, cache));
-          if (id !== latest) return;
+          const key = (l: number) => resultKey(model, s.text, s.generated[spec], spec, turn, l, s.fullMatrix);
+          let r = results.get(key(layer));
+          if (!r) {
+            const { conv, cache } = scoredConversation(model, conversation, s.generated, spec, turn);
+            const keep = { keepAttention: s.fullMatrix ? ('all' as const) : ('answer' as const), fullMatrixMaxTokens: FULL_MATRIX_MAX_TOKENS };
+            const all = await analyzePolicyLayers(model, conv, spec, layers.includes(layer) ? layers : [layer], { turn, radius: s.radius, ...keep }, cache);
+            if (id !== latest) return;
+            for (const x of all) keepResult(key(x.layer), x);
+            r = all.find((x) => x.layer === layer)!;
+          }
+          out.push(atRadius(r, s.radius) ?? r);
         }
-        set({ results, resultsFrom: 'model', analyzing: false, stale: false, analysisError: null, analysisMs: performance.now() - t0 });
-        void sweepFor(id, results[0]!);
+        set({ results: out, resultsFrom: 'model', analyzing: false, stale: false, analysisError: null, analysisMs: performance.now() - t0 });
+        void sweepFor(id, out[0]!);
       } catch (e) {
         if (id === latest) set({ analyzing: false, analysisError: (e as Error).message });
       }
@@ -275,25 +323,36 @@ export const useInspector = create<InspectorState>()((set, get) => {
     const s = get();
     const conversation = s.parsed.conversation;
     if (!model || !conversation) return;
-    const key = sweepKey(s.text, known);
+    const key = sweepKey(model, s.text, known);
+    // Computed already for this layer (at any radius): re-read, no pass.
+    const ready = sweepAt(key, known.layer, known.radius);
+    if (ready) return void set({ sweep: { policy: known.policy, key, radius: known.radius, points: ready }, sweeping: null });
     set((st) => ({ sweeping: { done: 0, total: Math.max(0, known.turn - 1) }, sweep: st.sweep?.key === key ? st.sweep : null }));
     try {
       const { conv, cache } = scoredConversation(model, conversation, s.generated, known.policy, known.turn);
-      const points = await roundsSweep(model, conv, known.policy, {
+      // Every layer the analysis fetched, each turn in one pass; the scored turn's results are reused.
+      const inspectable = model.graph.inspectLayers;
+      const layers = s.fullMatrix || inspectable.length > 8 ? [known.layer] : inspectable;
+      const knownLayers = layers.map((l) => results.get(resultKey(model, s.text, s.generated[known.policy], known.policy, known.turn, l, s.fullMatrix))).filter((r): r is PolicyResult => r !== undefined);
+      const byLayer = await roundsSweepLayers(model, conv, known.policy, layers, {
         upToTurn: known.turn,
         radius: known.radius,
-        layer: known.layer,
         known,
+        knownLayers,
         summaries: cache,
         onTurn: (done, total) => id === latest && set({ sweeping: { done, total } }),
         cancelled: () => id !== latest,
         pause: nextPaint,
       });
-      if (id === latest) set({ sweep: { policy: known.policy, key, points }, sweeping: null });
+      if (id === latest) {
+        sweeps = { key, byLayer };
+        set({ sweep: { policy: known.policy, key, radius: known.radius, points: byLayer.get(known.layer)!.points }, sweeping: null });
+      }
     } catch (e) {
       if (id === latest) set({ sweeping: null, analysisError: `rounds sweep: ${(e as Error).message}` });
     }
   }
+
 });
 
 // A new load stops the old model's work (a rounds sweep can take minutes on a software adapter,

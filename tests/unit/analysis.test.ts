@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzePolicy, roundsSweep, SummaryCache } from '../../src/analysis/analyze';
+import { analyzePolicy, analyzePolicyLayers, roundsSweep, SummaryCache } from '../../src/analysis/analyze';
+import { atRadius, sweepAtRadius, type SweepRows } from '../../src/analysis/rescore';
 import { greedyGenerate } from '../../src/analysis/generate';
 import { parseConversation } from '../../src/conversation/parse';
 import { referenceForward } from '../../src/model/reference';
@@ -101,5 +102,46 @@ describe('analysis on a real (tiny) model against the float64 reference', () => 
     // A newer request arrives while the page paints before the second turn: only the first turn is scored.
     const cut = await roundsSweep(model, conv, 'full', { pause: async () => void (stop = ++pauses === 2), cancelled: () => stop });
     expect(cut.map((p) => p.turn)).toEqual([2]);
+  });
+});
+
+describe('work done once: figures re-read from what a pass kept', () => {
+  let model: OpenModel;
+  beforeAll(async () => {
+    model = await openModel(memorySource(tinyModelFiles({ family: 'llama', heads: 4, kvHeads: 2, layers: 3, seed: 52 })), { inspectLayers: 'all' });
+  });
+  const close = (a: number, b: number) => expect(Math.abs(a - b)).toBeLessThan(1e-6);
+
+  it('one pass for every layer gives what one pass per layer gives', async () => {
+    const all = await analyzePolicyLayers(model, conv, 'full', [0, 1, 2], { keepAttention: 'answer' });
+    for (const r of all) {
+      const one = await analyzePolicy(model, conv, 'full', { layer: r.layer });
+      close(r.diagonal, one.diagonal);
+      for (const c of ['sink', 'system', 'user', 'prior', 'current'] as const) close(r.ratios[c], one.ratios[c]);
+      r.perHead.forEach((h, i) => close(h.diagonal, one.perHead[i]!.diagonal));
+    }
+  });
+
+  it('another radius, re-read from the kept attention, equals a new analysis at that radius (answer rows and full matrix)', async () => {
+    for (const keepAttention of ['answer', 'all'] as const) {
+      const r5 = await analyzePolicy(model, conv, 'full', { radius: 5, keepAttention });
+      for (const radius of [0, 2, Infinity]) {
+        const re = atRadius(r5, radius)!;
+        const fresh = await analyzePolicy(model, conv, 'full', { radius });
+        expect(re.radius).toBe(radius);
+        close(re.diagonal, fresh.diagonal);
+        re.diagonalPerAnswer.forEach((d, i) => close(d.value, fresh.diagonalPerAnswer[i]!.value));
+        re.perHead.forEach((h, i) => close(h.diagonal, fresh.perHead[i]!.diagonal));
+      }
+    }
+    expect(atRadius({ ...(await analyzePolicy(model, conv, 'full')), kept: undefined }, 2)).toBeNull(); // nothing kept: score again
+  });
+
+  it("the rounds sweep keeps each turn's rows: another radius re-reads every point", async () => {
+    const keepRows = new Map<number, SweepRows>();
+    const at5 = await roundsSweep(model, conv, 'full', { radius: 5, keepRows });
+    const at1 = await roundsSweep(model, conv, 'full', { radius: 1 });
+    const re = sweepAtRadius(at5, keepRows, 1)!;
+    re.forEach((p, i) => close(p.diagonal, at1[i]!.diagonal));
   });
 });
