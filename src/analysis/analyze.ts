@@ -1,7 +1,7 @@
 import type { Conversation } from '../conversation/types';
 import { selectTurn } from '../conversation/rounds';
 import { applyPolicy, CATEGORY_OF, SUMMARY_PROMPT, summariesNeeded, type ContextMessage, type PolicyInputs, type SourceKind, type Summary } from '../context/apply';
-import { policyCost, type RoundCost } from '../context/cost';
+import { CostSeries, type RoundCost } from '../context/cost';
 import { fillerText } from '../context/filler';
 import { parsePolicy, policyLabel, policySpec, type Policy } from '../context/policy';
 import { asRenderer, encodeChat, renderContext } from '../context/render';
@@ -130,6 +130,16 @@ export async function policyMessages(model: AnalysisModel, conversation: Convers
   return { inputs, messages: applyPolicy(conversation, selectTurn(conversation, turn), p, inputs) };
 }
 
+/** Cost series kept per (tokenizer, conversation, summaries, policy): a sweep's turns share one. */
+const costSeriesKept = new WeakMap<object, WeakMap<Conversation, WeakMap<SummaryCache, Map<string, CostSeries>>>>();
+function costSeries(model: AnalysisModel, conversation: Conversation, summaries: SummaryCache, p: Policy, make: () => CostSeries): CostSeries {
+  const byConv = costSeriesKept.get(model.tokenizer) ?? costSeriesKept.set(model.tokenizer, new WeakMap()).get(model.tokenizer)!;
+  const bySummaries = byConv.get(conversation) ?? byConv.set(conversation, new WeakMap()).get(conversation)!;
+  const byPolicy = bySummaries.get(summaries) ?? bySummaries.set(summaries, new Map()).get(summaries)!;
+  const key = `${policySpec(p)}|${model.tokenizer.templateDate}`;
+  return byPolicy.get(key) ?? byPolicy.set(key, make()).get(key)!;
+}
+
 /** Scores one answer of a conversation under one policy: one forward pass, the final layer's attention. */
 export async function analyzePolicy(model: AnalysisModel, conversation: Conversation, policy: Policy | string, opts: AnalysisOptions = {}, summaries = new SummaryCache(model, conversation)): Promise<PolicyResult> {
   const layer = opts.layer ?? model.session.spec.numLayers - 1;
@@ -177,7 +187,7 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
       const earlier = r.ids.slice(s.start, s.start + s.length);
       return { message: k, round: msgs[k]!.round, longestRun: longestCommonRun(currentIds, earlier), ngramOverlap: ngramOverlap(currentIds, earlier, opts.ngram ?? DEFAULTS.ngram) };
     }),
-    cost: policyCost(conversation, turns.current.index, p, encode, inputs),
+    cost: costSeries(model, conversation, summaries, p, () => new CostSeries(conversation, p, encode, inputs)).upTo(turns.current.index),
     notes: S > spec.maxPositionEmbeddings ? [...r.notes, `${S.toLocaleString('en-US')} tokens, more than this model's max_position_embeddings (${spec.maxPositionEmbeddings.toLocaleString('en-US')}): it was never trained on positions this far`] : r.notes,
   };
   return out.attention.map((fetched) => {
