@@ -11,7 +11,6 @@ import { categoryRatios, diagonalRatio, massPerMessage, perHead } from '../metri
 import type { ChatTokenizer } from '../model/tokenizer';
 import type { ModelSession } from '../runtime/ort-runtime';
 import { greedyGenerate, stopIds } from './generate';
-import type { SweepRows } from './rescore';
 
 export interface AnalysisModel {
   session: ModelSession;
@@ -132,11 +131,13 @@ export async function policyMessages(model: AnalysisModel, conversation: Convers
 
 /** Cost series kept per (tokenizer, conversation, summaries, policy): a sweep's turns share one. */
 const costSeriesKept = new WeakMap<object, WeakMap<Conversation, WeakMap<SummaryCache, Map<string, CostSeries>>>>();
-function costSeries(model: AnalysisModel, conversation: Conversation, summaries: SummaryCache, p: Policy, make: () => CostSeries): CostSeries {
+export function costSeriesFor(model: AnalysisModel, conversation: Conversation, summaries: SummaryCache, p: Policy): CostSeries {
   const byConv = costSeriesKept.get(model.tokenizer) ?? costSeriesKept.set(model.tokenizer, new WeakMap()).get(model.tokenizer)!;
   const bySummaries = byConv.get(conversation) ?? byConv.set(conversation, new WeakMap()).get(conversation)!;
   const byPolicy = bySummaries.get(summaries) ?? bySummaries.set(summaries, new Map()).get(summaries)!;
   const key = `${policySpec(p)}|${model.tokenizer.templateDate}`;
+  const renderer = asRenderer(model.tokenizer);
+  const make = () => new CostSeries(conversation, p, (m, g) => encodeChat(renderer, m, g), inputsFor(model, conversation, summaries));
   return byPolicy.get(key) ?? byPolicy.set(key, make()).get(key)!;
 }
 
@@ -155,7 +156,7 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
   const radius = opts.radius ?? DEFAULTS.radius;
   const turns = selectTurn(conversation, opts.turn);
   const spec = model.session.spec;
-  const { inputs, messages: policyMsgs } = await policyMessages(model, conversation, p, turns.current.index, summaries);
+  const { messages: policyMsgs } = await policyMessages(model, conversation, p, turns.current.index, summaries);
   const renderer = asRenderer(model.tokenizer);
   const r = renderContext(renderer, policyMsgs);
   const msgs = r.messages; // the policy's, plus a system prompt the template adds of its own
@@ -169,7 +170,6 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
   const priorIdx = msgs.map((m, k) => (CATEGORY_OF[m.kind] === 'prior' ? k : -1)).filter((k) => k >= 0);
   const priorSpans = priorIdx.map((k) => r.contentSpans[k]!);
   const currentIds = r.ids.slice(query.start, query.end);
-  const encode = (m: { role: ContextMessage['role']; content: string }[], g: boolean) => encodeChat(renderer, m, g);
   // What every layer shares.
   const shared = {
     policy: policySpec(p),
@@ -187,7 +187,7 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
       const earlier = r.ids.slice(s.start, s.start + s.length);
       return { message: k, round: msgs[k]!.round, longestRun: longestCommonRun(currentIds, earlier), ngramOverlap: ngramOverlap(currentIds, earlier, opts.ngram ?? DEFAULTS.ngram) };
     }),
-    cost: costSeries(model, conversation, summaries, p, () => new CostSeries(conversation, p, encode, inputs)).upTo(turns.current.index),
+    cost: costSeriesFor(model, conversation, summaries, p).upTo(turns.current.index),
     notes: S > spec.maxPositionEmbeddings ? [...r.notes, `${S.toLocaleString('en-US')} tokens, more than this model's max_position_embeddings (${spec.maxPositionEmbeddings.toLocaleString('en-US')}): it was never trained on positions this far`] : r.notes,
   };
   return out.attention.map((fetched) => {
@@ -217,85 +217,3 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
   });
 }
 
-export interface SweepPoint {
-  turn: number;
-  tokens: number;
-  ratios: CategoryRatios;
-  diagonal: number;
-  /** This turn's prompt length and prefill under the policy (the last entry of its cost). */
-  contextTokens: number;
-  prefilled: number;
-}
-
-export function sweepPoint(r: PolicyResult): SweepPoint {
-  const cost = r.cost[r.cost.length - 1]!;
-  return { turn: r.turn, tokens: r.tokens.length, ratios: r.ratios, diagonal: r.diagonal, contextTokens: cost.contextTokens, prefilled: cost.prefilled };
-}
-
-export interface SweepOptions extends Omit<AnalysisOptions, 'turn' | 'dumpAttention' | 'keepAttention' | 'fullMatrixMaxTokens'> {
-  /** Last turn of the sweep (default: the conversation's last answer). */
-  upToTurn?: number;
-  /** An analysis already made for some turn, reused instead of scoring that turn again. */
-  known?: PolicyResult;
-  summaries?: SummaryCache;
-  onTurn?: (done: number, total: number) => void;
-  /** Checked before each turn: true stops the sweep early (a newer request replaced it). */
-  cancelled?: () => boolean;
-  /** Awaited before each turn: the page uses it to paint between turns (ORT's wasm runs on its thread). */
-  pause?: () => Promise<void>;
-  /** Filled with each turn's answer rows (head mean) and earlier answers, so another radius needs no pass (rescore.ts). */
-  keepRows?: Map<number, SweepRows>;
-}
-
-/** The answer's head-mean rows of a result that kept its attention, with its earlier answers' spans. */
-export function answerRows(r: PolicyResult): SweepRows | null {
-  const k = r.kept;
-  if (!k) return null;
-  const Q = r.query.end - r.query.start;
-  const from = r.query.start - k.rowStart;
-  if (from < 0 || from + Q > k.nRows) return null;
-  return { rows: k.mean.subarray(from * k.seqLen, (from + Q) * k.seqLen), nRows: Q, seqLen: k.seqLen, priorSpans: r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content) };
-}
-
-/** Paper 2's Fig. 2 for one conversation: every assistant turn t ≥ 2 in turn as the scored answer. */
-export async function roundsSweep(model: AnalysisModel, conversation: Conversation, policy: Policy | string, opts: SweepOptions = {}): Promise<SweepPoint[]> {
-  const layer = opts.layer ?? model.session.spec.numLayers - 1;
-  const { keepRows, ...rest } = opts;
-  const by = await roundsSweepLayers(model, conversation, policy, [layer], rest);
-  const one = by.get(layer)!;
-  if (keepRows) for (const [t, r] of one.rows) keepRows.set(t, r);
-  return one.points;
-}
-
-/** A layer's rounds sweep, with each turn's answer rows kept (rescore.ts). */
-export interface LayerSweep {
-  points: SweepPoint[];
-  rows: Map<number, SweepRows>;
-}
-
-/**
- * The rounds sweep for each of `layers` at once: one pass per turn fetches them all, so a person who
- * switches layers sees that layer's curve without another pass. `known` (a result of one of the layers)
- * stands in for its turn where it matches.
- */
-export async function roundsSweepLayers(model: AnalysisModel, conversation: Conversation, policy: Policy | string, layers: number[], opts: Omit<SweepOptions, 'keepRows' | 'layer'> & { knownLayers?: PolicyResult[] } = {}): Promise<Map<number, LayerSweep>> {
-  const last = selectTurn(conversation, opts.upToTurn).current.index;
-  const summaries = opts.summaries ?? new SummaryCache(model, conversation);
-  const out = new Map(layers.map((l) => [l, { points: [] as SweepPoint[], rows: new Map<number, SweepRows>() }]));
-  const known = [...(opts.knownLayers ?? []), ...(opts.known ? [opts.known] : [])];
-  for (let t = 2; t <= last; t++) {
-    await opts.pause?.();
-    if (opts.cancelled?.()) break;
-    const have = layers.map((l) => known.find((k) => k.turn === t && k.layer === l));
-    const { known: _k, knownLayers: _kl, ...rest } = opts;
-    const results = have.every(Boolean) ? (have as PolicyResult[]) : await analyzePolicyLayers(model, conversation, policy, layers, { ...rest, turn: t, keepAttention: 'answer' }, summaries);
-    for (const r of results) {
-      const l = out.get(r.layer)!;
-      l.points.push(sweepPoint(r));
-      const kept = answerRows(r);
-      if (kept) l.rows.set(t, kept);
-    }
-    opts.onTurn?.(t - 1, last - 1);
-  }
-  return out;
-}

@@ -1,6 +1,7 @@
 import { diagonalRatio } from '../metrics/inertia';
 import type { Span } from '../metrics/categories';
-import type { PolicyResult, SweepPoint } from './analyze';
+import type { PolicyResult } from './analyze';
+import type { SweepPoint } from './sweep';
 
 /**
  * The same analysis at another diagonal radius, re-read from the attention it kept: no model pass.

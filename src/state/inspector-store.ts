@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import { analyzePolicyLayers, roundsSweepLayers, SummaryCache, type LayerSweep, type PolicyResult, type SweepPoint } from '../analysis/analyze';
+import { analyzePolicyLayers, SummaryCache, type PolicyResult } from '../analysis/analyze';
+import { roundsSweepLayers, type LayerSweep, type SweepPoint } from '../analysis/sweep';
 import { atRadius, sweepAtRadius } from '../analysis/rescore';
 import { generateAnswer, withAnswer } from '../analysis/answer';
 import { parseConversation } from '../conversation/parse';

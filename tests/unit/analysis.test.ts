@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzePolicy, analyzePolicyLayers, roundsSweep, SummaryCache } from '../../src/analysis/analyze';
+import { analyzePolicy, analyzePolicyLayers, SummaryCache } from '../../src/analysis/analyze';
+import { roundsSweep } from '../../src/analysis/sweep';
 import { atRadius, sweepAtRadius, type SweepRows } from '../../src/analysis/rescore';
 import { greedyGenerate } from '../../src/analysis/generate';
 import { parseConversation } from '../../src/conversation/parse';
@@ -135,6 +136,24 @@ describe('work done once: figures re-read from what a pass kept', () => {
       }
     }
     expect(atRadius({ ...(await analyzePolicy(model, conv, 'full')), kept: undefined }, 2)).toBeNull(); // nothing kept: score again
+  });
+
+  it('under Full the whole rounds sweep is one pass, equal to a pass per turn within 1e-5; other policies one per turn', async () => {
+    let passes = 0;
+    const counting = { ...model, session: Object.assign(Object.create(model.session), { forward: (req: Parameters<typeof model.session.forward>[0]) => (passes++, model.session.forward(req)) }) };
+    const swept = await roundsSweep(counting, conv, 'full', { radius: 5 });
+    expect(passes).toBe(1);
+    expect(swept.map((p) => p.turn)).toEqual([2, 3, 4]);
+    for (const p of swept) {
+      const own = await analyzePolicy(model, conv, 'full', { turn: p.turn, radius: 5 });
+      expect(p.tokens).toBe(own.tokens.length);
+      expect(Math.abs(p.diagonal - own.diagonal)).toBeLessThan(1e-5);
+      for (const c of ['sink', 'system', 'user', 'prior', 'current'] as const) expect(Math.abs(p.ratios[c] - own.ratios[c])).toBeLessThan(1e-5);
+      expect([p.contextTokens, p.prefilled]).toEqual([own.cost[own.cost.length - 1]!.contextTokens, own.cost[own.cost.length - 1]!.prefilled]);
+    }
+    passes = 0;
+    await roundsSweep(counting, conv, 'window:1', {});
+    expect(passes).toBe(3);
   });
 
   it("the rounds sweep keeps each turn's rows: another radius re-reads every point", async () => {

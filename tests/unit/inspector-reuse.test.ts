@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzePolicy, roundsSweep } from '../../src/analysis/analyze';
+import { analyzePolicy } from '../../src/analysis/analyze';
+import { roundsSweep } from '../../src/analysis/sweep';
 import { useInspector } from '../../src/state/inspector-store';
 import { currentModel, useModelStore } from '../../src/state/model-store';
 import { MAZE_TEXT } from '../helpers/maze';
