@@ -8,6 +8,7 @@ import { referenceForward } from '../../src/model/reference';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
 import { memorySource } from '../helpers/memory-source';
 import { MAZE_TEXT } from '../helpers/maze';
+import { shippedFiles } from '../helpers/real-tokenizers';
 import { tinyModelFiles } from '../helpers/tiny-model';
 
 const conv = parseConversation(MAZE_TEXT).conversation!;
@@ -154,6 +155,19 @@ describe('work done once: figures re-read from what a pass kept', () => {
     passes = 0;
     await roundsSweep(counting, conv, 'window:1', {});
     expect(passes).toBe(3);
+  });
+
+  it("falls back to a pass per turn where earlier turns render differently (Qwen3's template adds a think block to the scored answer only)", async () => {
+    const files = tinyModelFiles({ family: 'qwen3', hidden: 16, heads: 2, kvHeads: 1, headDim: 8, intermediate: 16, vocab: 151_936, seed: 53 });
+    const { json, config } = shippedFiles('qwen3');
+    files.set('tokenizer.json', new TextEncoder().encode(JSON.stringify(json)));
+    files.set('tokenizer_config.json', new TextEncoder().encode(JSON.stringify(config)));
+    const qwen = await openModel(memorySource(files));
+    let passes = 0;
+    const counting = { ...qwen, session: Object.assign(Object.create(qwen.session), { forward: (req: Parameters<typeof qwen.session.forward>[0]) => (passes++, qwen.session.forward(req)) }) };
+    const swept = await roundsSweep(counting, conv, 'full', {});
+    expect(passes).toBe(swept.length); // no turn's tokens are a prefix of the last turn's
+    await qwen.session.release();
   });
 
   it("the rounds sweep keeps each turn's rows: another radius re-reads every point", async () => {
