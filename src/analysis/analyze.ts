@@ -9,7 +9,7 @@ import type { Category, CategoryRatios } from '../metrics/categories';
 import { longestCommonRun, ngramOverlap } from '../metrics/copy';
 import { categoryRatios, diagonalRatio, massPerMessage, perHead } from '../metrics/inertia';
 import type { ChatTokenizer } from '../model/tokenizer';
-import type { ModelSession } from '../runtime/ort-runtime';
+import type { ForwardResult, KvCache, ModelSession } from '../runtime/ort-runtime';
 import { greedyGenerate, stopIds } from './generate';
 
 export interface AnalysisModel {
@@ -141,6 +141,38 @@ export function costSeriesFor(model: AnalysisModel, conversation: Conversation, 
   return byPolicy.get(key) ?? byPolicy.set(key, make()).get(key)!;
 }
 
+/**
+ * The last pass's keys and values, per session: the next pass over ids that share a prefix with it (the
+ * system prompt and the rounds two policies keep alike, Clip before its cut, the same conversation at
+ * another turn) runs on the new tokens only, from that prefix's cache. Kept on the CPU backends (on
+ * WebGPU each pass would read every layer's cache back) and below a size.
+ */
+const prefixCache = new WeakMap<object, { ids: number[]; present: KvCache }>();
+const PREFIX_CACHE_MAX_BYTES = 256 * 2 ** 20;
+const MIN_SHARED_PREFIX = 16;
+
+/** One pass over `ids` for attention rows [rowStart, rowEnd), from a shared prefix's cache where there is one. */
+async function passWithPrefix(model: AnalysisModel, ids: number[], rowStart: number, rowEnd: number, layers: number[]): Promise<ForwardResult> {
+  const session = model.session;
+  const spec = session.spec;
+  const cacheBytes = 2 * spec.numLayers * spec.numKvHeads * ids.length * spec.headDim * 4;
+  const usable = session.graph.kvCache && session.report.backend !== 'webgpu' && cacheBytes <= PREFIX_CACHE_MAX_BYTES;
+  if (!usable) return session.forward({ ids, attnRows: [rowStart, rowEnd], layers, perHead: true, skipLogits: true });
+  const kept = prefixCache.get(session);
+  let shared = 0;
+  if (kept) while (shared < kept.ids.length && shared < ids.length && kept.ids[shared] === ids[shared]) shared++;
+  shared = Math.min(shared, rowStart); // the rows asked for are computed in this pass
+  if (!kept || shared < MIN_SHARED_PREFIX) {
+    const out = await session.forward({ ids, attnRows: [rowStart, rowEnd], layers, perHead: true, skipLogits: true, keepCache: true });
+    prefixCache.set(session, { ids, present: out.present! });
+    return out;
+  }
+  const past = session.truncateCache(kept.present, shared);
+  const out = await session.forward({ ids: ids.slice(shared), past, attnRows: [rowStart - shared, rowEnd - shared], layers, perHead: true, skipLogits: true, keepCache: true });
+  prefixCache.set(session, { ids, present: out.present! });
+  return out;
+}
+
 /** Scores one answer of a conversation under one policy: one forward pass, the final layer's attention. */
 export async function analyzePolicy(model: AnalysisModel, conversation: Conversation, policy: Policy | string, opts: AnalysisOptions = {}, summaries = new SummaryCache(model, conversation)): Promise<PolicyResult> {
   const layer = opts.layer ?? model.session.spec.numLayers - 1;
@@ -164,7 +196,7 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
   const query = { start: cur.start, end: cur.start + cur.length };
   const S = r.ids.length;
   const all = opts.keepAttention === 'all' && S <= (opts.fullMatrixMaxTokens ?? Infinity);
-  const out = await model.session.forward({ ids: r.ids, attnRows: all ? [0, S] : [query.start, query.end], layers, perHead: true, skipLogits: true });
+  const out = await passWithPrefix(model, r.ids, all ? 0 : query.start, all ? S : query.end, layers);
   const H = spec.numHeads;
   const Q = query.end - query.start;
   const priorIdx = msgs.map((m, k) => (CATEGORY_OF[m.kind] === 'prior' ? k : -1)).filter((k) => k >= 0);

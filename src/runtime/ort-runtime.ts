@@ -373,6 +373,27 @@ export class ModelSession {
     return result;
   }
 
+  /**
+   * The first `length` tokens of a cache (a prefix another pass shares): each layer's keys and values
+   * cut along the sequence axis, copied (onnxruntime tensors cannot be views).
+   */
+  truncateCache(cache: KvCache, length: number): KvCache {
+    if (length >= cache.length) return cache;
+    const { ort, spec } = this;
+    const KV = spec.numKvHeads;
+    const D = spec.headDim;
+    const T = cache.length;
+    const tensors = new Map<string, unknown>();
+    for (const [name, t] of cache.tensors) {
+      const tensor = t as Ort.Tensor;
+      const data = tensor.data as Float32Array | Uint16Array;
+      const cut = new (data.constructor as Float32ArrayConstructor | Uint16ArrayConstructor)(KV * length * D);
+      for (let h = 0; h < KV; h++) cut.set(data.subarray(h * T * D, h * T * D + length * D), h * length * D);
+      tensors.set(name, new ort.Tensor(tensor.type as 'float32', cut as Float32Array, [1, KV, length, D]));
+    }
+    return { length, tensors };
+  }
+
   /** Ends onnxruntime's profiler (sessions created with `profile`), which writes out its events. */
   endProfiling(): Promise<void> {
     return serial(async () => {

@@ -170,6 +170,18 @@ describe('work done once: figures re-read from what a pass kept', () => {
     await qwen.session.release();
   });
 
+  it('a pass over tokens that share a prefix with the last runs on the new tokens only, from its cache; figures equal a fresh pass', async () => {
+    const fed: number[] = [];
+    const counting = { ...model, session: Object.assign(Object.create(model.session), { forward: (req: Parameters<typeof model.session.forward>[0]) => (fed.push(req.ids.length), model.session.forward(req)) }) };
+    const full = await analyzePolicy(counting, conv, 'full', { turn: 3 });
+    const later = await analyzePolicy(counting, conv, 'full', { turn: 4 }); // turn 3's conversation is a prefix of turn 4's
+    expect(fed[1]!).toBeLessThan(later.tokens.length);
+    const fresh = await analyzePolicy({ ...model, session: Object.create(model.session) }, conv, 'full', { turn: 4 }); // a session object with no cache yet: a whole pass
+    expect(Math.abs(later.diagonal - fresh.diagonal)).toBeLessThan(1e-5);
+    for (const c of ['sink', 'system', 'user', 'prior', 'current'] as const) expect(Math.abs(later.ratios[c] - fresh.ratios[c])).toBeLessThan(1e-5);
+    expect(full.turn).toBe(3);
+  });
+
   it("the rounds sweep keeps each turn's rows: another radius re-reads every point", async () => {
     const keepRows = new Map<number, SweepRows>();
     const at5 = await roundsSweep(model, conv, 'full', { radius: 5, keepRows });
