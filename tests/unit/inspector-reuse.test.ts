@@ -1,8 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzePolicy } from '../../src/analysis/analyze';
 import { roundsSweep } from '../../src/analysis/sweep';
+import { openModel, type OpenModel } from '../../src/runtime/open-model';
+import { ModelSession } from '../../src/runtime/ort-runtime';
+import { setModelClient } from '../../src/state/model-client';
 import { useInspector } from '../../src/state/inspector-store';
-import { currentModel, useModelStore } from '../../src/state/model-store';
+import { useModelStore } from '../../src/state/model-store';
+import { inProcessClient, memoryFiles } from '../helpers/in-process-worker';
 import { MAZE_TEXT } from '../helpers/maze';
 import { memorySource } from '../helpers/memory-source';
 import { tinyModelFiles } from '../helpers/tiny-model';
@@ -26,14 +30,21 @@ const idle = () => new Promise<void>((resolve) => {
 
 describe('the inspector reuses what it computed', () => {
   let passes = 0;
+  let counting = true;
+  /** The same model, opened here, for independent fresh analyses. */
+  let reference: OpenModel;
   beforeAll(async () => {
-    await useModelStore.getState().loadModel(memorySource(tinyModelFiles({ family: 'llama', heads: 4, kvHeads: 2, layers: 2, seed: 61 })));
-    const session = currentModel()!.session;
-    const forward = session.forward.bind(session);
-    session.forward = (req) => {
-      passes++;
-      return forward(req);
+    // The stores talk to the model worker's host over a MessageChannel, as in the page.
+    setModelClient(inProcessClient());
+    const files = tinyModelFiles({ family: 'llama', heads: 4, kvHeads: 2, layers: 2, seed: 61 });
+    const forward = ModelSession.prototype.forward;
+    ModelSession.prototype.forward = function (this: ModelSession, req) {
+      if (counting) passes++;
+      return forward.call(this, req);
     };
+    await useModelStore.getState().loadModel(memoryFiles(files));
+    expect(useModelStore.getState().load.error).toBeNull();
+    reference = await openModel(memorySource(files), { inspectLayers: 'all' });
     useInspector.getState().setText(MAZE_TEXT, true);
     await idle();
   });
@@ -52,9 +63,11 @@ describe('the inspector reuses what it computed', () => {
     expect(s.sweep!.radius).toBe(1);
     expect(r5.diagonal).not.toBe(s.results[0]!.diagonal);
     // What was re-read equals a fresh pass at that layer and radius (figures and sweep).
-    const fresh = await analyzePolicy(currentModel()!, s.parsed.conversation!, 'full', { layer: 0, radius: 1 });
+    counting = false;
+    const fresh = await analyzePolicy(reference, s.parsed.conversation!, 'full', { layer: 0, radius: 1 });
     expect(Math.abs(fresh.diagonal - s.results[0]!.diagonal)).toBeLessThan(1e-6);
-    const sweep = await roundsSweep(currentModel()!, s.parsed.conversation!, 'full', { layer: 0, radius: 1 });
+    const sweep = await roundsSweep(reference, s.parsed.conversation!, 'full', { layer: 0, radius: 1 });
+    counting = true;
     sweep.forEach((p, i) => expect(Math.abs(p.diagonal - s.sweep!.points[i]!.diagonal)).toBeLessThan(1e-6));
   });
 

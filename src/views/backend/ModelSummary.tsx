@@ -10,7 +10,7 @@ function TemplateDate({ date }: { date: string }) {
   const bad = text !== date && !parseTemplateDate(text);
   return (
     <>
-      <input aria-label="template date" value={text} size={10} onChange={(e) => setText(e.target.value)} onBlur={() => setTemplateDate(text)} onKeyDown={(e) => e.key === 'Enter' && setTemplateDate(text)} />{' '}
+      <input aria-label="template date" value={text} size={10} onChange={(e) => setText(e.target.value)} onBlur={() => void setTemplateDate(text)} onKeyDown={(e) => e.key === 'Enter' && void setTemplateDate(text)} />{' '}
       <span className={bad ? 'warn' : 'muted'}>{bad ? 'a date is YYYY-MM-DD' : "this template writes today's date into the conversation; it gets this fixed one, so the figures do not change from day to day"}</span>
     </>
   );
