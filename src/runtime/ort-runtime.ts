@@ -49,6 +49,8 @@ export interface RuntimeConfig {
   /** Where ORT's .wasm files are served, when not where the bundler put them (our own copies, never a CDN). */
   wasmPaths?: string;
   numThreads?: number;
+  /** ORT's own proxy worker for wasm sessions (measured against our model worker in `npm run bench:browser`; off in the app). */
+  proxy?: boolean;
 }
 
 /** Sets ORT's wasm options; call before the first session (ORT reads them once per page). */
@@ -57,6 +59,7 @@ export async function configureRuntime(cfg: RuntimeConfig): Promise<void> {
   ort.env.logLevel = 'error'; // ORT's node-placement warnings are expected (shape ops run on CPU)
   if (cfg.wasmPaths) ort.env.wasm.wasmPaths = cfg.wasmPaths;
   if (cfg.numThreads) ort.env.wasm.numThreads = cfg.numThreads;
+  if (cfg.proxy !== undefined) ort.env.wasm.proxy = cfg.proxy;
 }
 
 export interface BackendReport {

@@ -8,7 +8,7 @@ import type { Message, ParseResult } from '../conversation/types';
 import { parsePolicy, policySpec } from '../context/policy';
 import { cachedStartResult } from './cached-result';
 import { exampleNamed, START_EXAMPLE } from './examples';
-import { hoverReducer, NO_HOVER, type HoverAction, type HoverState } from './hover-lock';
+import { resetHover } from './hover-store';
 import { useModelStore, type ModelInfo } from './model-store';
 import { modelClient } from './model-client';
 import { STALE_MODEL } from '../worker/api';
@@ -44,7 +44,6 @@ export interface InspectorState {
   /** Answers the model wrote, per policy spec, for the scored turn; they replace the file's answer. */
   generated: Record<string, string>;
   generating: { policy: string; text: string } | null;
-  hover: HoverState;
   /** `fresh`: a new conversation (an example, a file), so the scored turn goes back to the last. */
   setText(text: string, fresh?: boolean): void;
   setMessages(messages: Message[]): void;
@@ -60,7 +59,6 @@ export interface InspectorState {
   analyze(): Promise<void>;
   generate(): Promise<void>;
   clearGenerated(): void;
-  dispatchHover(a: HoverAction): void;
 }
 
 /** The active policies: the first alone, or every one in compare mode. */
@@ -150,10 +148,10 @@ export const useInspector = create<InspectorState>()((set, get) => {
     sweeping: null,
     generated: {},
     generating: null,
-    hover: NO_HOVER,
 
     setText(text, fresh = false) {
-      set((s) => ({ text, exampleName: exampleNamed(text), parsed: parse(text), generated: {}, hover: NO_HOVER, turn: fresh ? null : s.turn }));
+      resetHover();
+      set((s) => ({ text, exampleName: exampleNamed(text), parsed: parse(text), generated: {}, turn: fresh ? null : s.turn }));
       schedule(300);
     },
     setMessages(messages) {
@@ -182,7 +180,8 @@ export const useInspector = create<InspectorState>()((set, get) => {
       schedule();
     },
     setTurn(turn) {
-      set({ turn, generated: {}, hover: NO_HOVER });
+      resetHover();
+      set({ turn, generated: {} });
       schedule();
     },
     setLayer(layer) {
@@ -206,7 +205,8 @@ export const useInspector = create<InspectorState>()((set, get) => {
       schedule();
     },
     setFullMatrix(on) {
-      set({ fullMatrix: on, hover: NO_HOVER });
+      resetHover();
+      set({ fullMatrix: on });
       schedule();
     },
     applyView(v, text) {
@@ -293,9 +293,6 @@ export const useInspector = create<InspectorState>()((set, get) => {
       generationCall = null;
       set({ generated: {}, generating: null });
       schedule();
-    },
-    dispatchHover(a) {
-      set((s) => ({ hover: hoverReducer(s.hover, a) }));
     },
   };
 

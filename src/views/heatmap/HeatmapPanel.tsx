@@ -2,6 +2,7 @@ import { useReducer } from 'react';
 import type { PolicyResult } from '../../analysis/analyze';
 import { CATEGORIES } from '../../metrics/categories';
 import { hoverReducer, NO_HOVER } from '../../state/hover-lock';
+import { useHover } from '../../state/hover-store';
 import { useInspector } from '../../state/inspector-store';
 import { Heatmap } from './Heatmap';
 import { CATEGORY_COLORS, CATEGORY_NAMES, LEGEND_GRADIENT } from './heatmap-model';
@@ -10,8 +11,8 @@ import { CATEGORY_COLORS, CATEGORY_NAMES, LEGEND_GRADIENT } from './heatmap-mode
 export function HeatmapPanel() {
   const results = useInspector((s) => s.results);
   const head = useInspector((s) => s.head);
-  const hover = useInspector((s) => s.hover);
-  const dispatch = useInspector((s) => s.dispatchHover);
+  const hover = useHover((s) => s.hover);
+  const dispatch = useHover((s) => s.dispatch);
   const withAttention = results.filter((r) => r.kept);
   if (!withAttention.length) return null;
   return (

@@ -36,19 +36,42 @@ export function colorLut(interpolate: (t: number) => string = interpolateCividis
  * cells are exactly 0 and do not count. Large matrices are sampled on a fixed stride.
  */
 export function scaleMax(values: ArrayLike<number>, nRows: number, seqLen: number, sinkColumns: number, q = 0.995): number {
-  const cells = nRows * Math.max(0, seqLen - sinkColumns);
+  const width = Math.max(0, seqLen - sinkColumns);
+  const cells = nRows * width;
   const stride = Math.max(1, Math.ceil(cells / 400_000));
-  const picked: number[] = [];
-  let k = 0;
-  for (let i = 0; i < nRows; i++) {
-    for (let j = sinkColumns; j < seqLen; j++, k++) {
-      const v = values[i * seqLen + j]!;
-      if (k % stride === 0 && v > 0) picked.push(v);
-    }
+  // Every stride-th cell outside the sink columns, in row order: visited directly, not by scanning all.
+  const picked = new Float64Array(Math.ceil(cells / stride));
+  let n = 0;
+  for (let k = 0; k < cells; k += stride) {
+    const v = values[Math.floor(k / width) * seqLen + sinkColumns + (k % width)]!;
+    if (v > 0) picked[n++] = v;
   }
-  if (!picked.length) return 1;
-  const sorted = Float64Array.from(picked).sort();
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))]!;
+  if (!n) return 1;
+  return kthSmallest(picked.subarray(0, n), Math.min(n - 1, Math.floor(q * (n - 1))));
+}
+
+/** The k-th smallest value (0-based), by quickselect: the same value a sort would put at k, in linear time. Reorders `a`. */
+export function kthSmallest(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i++] = a[j]!;
+        a[j--] = t;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k]!;
+  }
+  return a[k]!;
 }
 
 /** Square-root scale (small weights stay visible), clamped to [0, 1]. */
@@ -56,17 +79,31 @@ export function scaleIndex(v: number, max: number): number {
   return Math.round(Math.sqrt(Math.min(1, Math.max(0, v / max))) * 255);
 }
 
-/** The matrix as RGBA pixels, one per cell. */
+/** The matrix as RGBA pixels, one per cell: one 32-bit store per cell from a packed table (the scale of scaleIndex). */
 export function heatmapPixels(values: ArrayLike<number>, nRows: number, seqLen: number, max: number, lut: Uint8ClampedArray): Uint8ClampedArray<ArrayBuffer> {
   const px = new Uint8ClampedArray(nRows * seqLen * 4);
+  const px32 = new Uint32Array(px.buffer);
+  const packed = new Uint32Array(256);
+  const bytes = new Uint8ClampedArray(packed.buffer);
+  for (let c = 0; c < 256; c++) bytes.set([lut[c * 3]!, lut[c * 3 + 1]!, lut[c * 3 + 2]!, 255], c * 4);
+  const inv = 1 / max;
   for (let k = 0; k < nRows * seqLen; k++) {
-    const c = scaleIndex(values[k]!, max) * 3;
-    px[k * 4] = lut[c]!;
-    px[k * 4 + 1] = lut[c + 1]!;
-    px[k * 4 + 2] = lut[c + 2]!;
-    px[k * 4 + 3] = 255;
+    // scaleIndex inlined: sqrt(v / max) clamped to [0, 1], rounded to 0..255 (NaN for v < 0 gives 0).
+    const s = Math.sqrt(values[k]! * inv);
+    px32[k] = packed[s >= 1 ? 255 : (s * 255 + 0.5) | 0]!;
   }
   return px;
+}
+
+/** Runs of equal category, [from, to) each: a band is drawn as a few rectangles, not one per token. */
+export function categoryRuns(categories: Category[]): { from: number; to: number; category: Category }[] {
+  const out: { from: number; to: number; category: Category }[] = [];
+  categories.forEach((c, i) => {
+    const last = out[out.length - 1];
+    if (last && last.category === c) last.to = i + 1;
+    else out.push({ from: i, to: i + 1, category: c });
+  });
+  return out;
 }
 
 /** Screen = translate + cell × size, separately per axis (answer rows are few, keys many). */
