@@ -14,7 +14,7 @@ import { startAppServer } from '../tests/helpers/app-server';
 import { launchChromium } from '../tests/helpers/chromium';
 import { watchProcesses } from '../tests/helpers/process-memory';
 import { tinyModelFiles } from '../tests/helpers/tiny-model';
-import { BENCH_MODELS } from './bench-shared';
+import { BENCH_MODELS } from '../tests/helpers/bench-shapes';
 import { timeInspector, type InspectorStep } from './bench-inspector';
 
 interface ForwardCase { name: string; model: string; backend: 'webgpu' | 'wasm'; lengths: number[]; repeats: number; plain: boolean }

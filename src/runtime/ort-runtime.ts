@@ -167,7 +167,7 @@ export interface SessionOptions {
   /** Backends to try in order. Default: webgpu then wasm in a browser, wasm in Node. */
   prefer?: Backend[];
   /** Why the graph's compute dtype was chosen (model/compute-dtype.ts), for the report. */
-  dtypeReason?: string;
+  dtypeReason?: string | ((backend: Backend) => string);
   /** Fallback reasons from an earlier attempt, carried into this report. */
   priorReasons?: string[];
   /** A probeWebGpu() result already made by the caller (the adapter is not requested twice). */
@@ -280,7 +280,7 @@ export class ModelSession {
           fallbackReason: reasons.length ? reasons.join('; ') : null,
           adapterHasF16,
           computeDtype: summary.computeDtype,
-          dtypeReason: options.dtypeReason ?? `${summary.computeDtype}: asked for`,
+          dtypeReason: (typeof options.dtypeReason === 'function' ? options.dtypeReason(backend) : options.dtypeReason) ?? `${summary.computeDtype}: asked for`,
           limits: options.limits?.(backend) ?? (backend === 'webgpu' ? { backend, totalBytes: null, maxBufferBytes } : backend === 'native' ? { backend, totalBytes: null, maxBufferBytes: null } : WASM_LIMITS),
           threads: backend === 'wasm' ? (ort.env.wasm.numThreads ?? 1) : null,
           segments: parts.length,

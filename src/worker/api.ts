@@ -3,6 +3,7 @@
  * only (no code crosses). Every model-touching step runs in the worker; the page keeps state and views.
  */
 import type { PolicyResult } from '../analysis/analyze';
+import type { ForwardProbe } from '../analysis/forward-probe';
 import type { LayerSweep } from '../analysis/sweep';
 import type { Conversation } from '../conversation/types';
 import type { ModelSpec } from '../model/config';
@@ -59,13 +60,9 @@ export interface LoadedSummary {
   templateDate: string | null;
 }
 
-export interface ForwardView {
+/** The raw forward pass's result (analysis/forward-probe.ts) and the text it ran on. */
+export interface ForwardView extends ForwardProbe {
   text: string;
-  tokens: number;
-  next: { id: number; text: string; prob: number }[];
-  layer: number;
-  shape: [number, number, number];
-  rowSumRange: [number, number];
 }
 
 /** What a request about the conversation names: the model it was made for, and the conversation scored. */

@@ -5,13 +5,12 @@
  */
 import { analyzePolicyLayers, SummaryCache, type PolicyResult } from '../analysis/analyze';
 import { generateAnswer, withAnswer } from '../analysis/answer';
+import { forwardProbe } from '../analysis/forward-probe';
 import { roundsSweepLayers, type LayerSweep } from '../analysis/sweep';
 import type { Conversation } from '../conversation/types';
-import { rowSums } from '../metrics/inertia';
 import { watchGuards } from '../model/guard';
 import { HubError, hubSource, resolveHubRepo } from '../model/hub-source';
 import { describePlan, noFitMessage } from '../model/load-plan';
-import { topTokens } from '../model/logits';
 import { rangeCache } from '../model/range-cache';
 import { fileListSource, folderUrlSource, type ModelSource } from '../model/source';
 import { parseTemplateDate } from '../model/template-date';
@@ -207,22 +206,7 @@ export function modelHost(): Handlers<ModelApi> {
     },
 
     async forward({ modelId: id, text, asChat }) {
-      const m = model(id);
-      const rendered = asChat ? m.tokenizer.render([{ role: 'user', content: text }], true) : text;
-      const ids = m.tokenizer.encode(rendered);
-      if (ids.length === 0) throw new Error('the text tokenizes to no tokens');
-      const S = ids.length;
-      const out = await m.session.forward({ ids, attnRows: [0, S], layers: [m.checkpoint.spec.numLayers - 1] });
-      const att = out.attention[0]!;
-      const sums = rowSums(att.mean, att.rows, S);
-      return {
-        text,
-        tokens: S,
-        next: topTokens(out.logits!.data, 5).map((t) => ({ id: t.id, prob: t.prob, text: m.tokenizer.decode([t.id]) })),
-        layer: att.layer,
-        shape: [m.checkpoint.spec.numHeads, att.rows, S],
-        rowSumRange: [Math.min(...sums), Math.max(...sums)],
-      };
+      return { text, ...(await forwardProbe(model(id), text, { chat: asChat })) };
     },
 
     async setTemplateDate({ modelId: id, date }) {

@@ -5,7 +5,7 @@
 import { hubSource, resolveHubRepo } from '../../src/model/hub-source';
 import { configureRuntime, type Backend } from '../../src/runtime/ort-runtime';
 import { openModel } from '../../src/runtime/open-model';
-import { benchIds, inspectionPass, medianMs } from '../../scripts/bench-shared';
+import { benchIds, inspectionPass, medianMs } from '../helpers/bench-shapes';
 import { analyzePolicy } from '../../src/analysis/analyze';
 import { parseConversation } from '../../src/conversation/parse';
 import { DEMO_MODEL_FILES, DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../../src/model/demo';

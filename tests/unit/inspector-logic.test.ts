@@ -5,7 +5,8 @@ import { heatmapSvg } from '../../src/export/heatmap-svg';
 import { diagonalRatio } from '../../src/metrics/inertia';
 import { focusOf, hoverReducer, NO_HOVER } from '../../src/state/hover-lock';
 import { decodeView, DEFAULT_VIEW, encodeView, fromBase64Url, MAX_LINK_CONVERSATION, toBase64Url } from '../../src/state/url-state';
-import { categoryRuns, cellAt, clampViewport, colorLut, diagonalBand, fitViewport, heatmapPixels, kthSmallest, scaleIndex, scaleMax, zoomAt } from '../../src/views/heatmap/heatmap-model';
+import { categoryRuns, cellAt, clampViewport, diagonalBand, fitViewport, heatmapPixels, zoomAt } from '../../src/views/heatmap/heatmap-model';
+import { colorLut, kthSmallest, scaleIndex, scaleMax } from '../../src/palette';
 
 describe('hover lock', () => {
   const a = { row: 1, col: 2 };

@@ -4,7 +4,8 @@ import { SINK_TOKENS } from '../../context/render';
 import { heatmapSvg } from '../../export/heatmap-svg';
 import { focusOf, type HoverAction, type HoverState } from '../../state/hover-lock';
 import { download } from '../share/download';
-import { CATEGORY_COLORS, CATEGORY_NAMES, categoryRuns, cellAt, clampViewport, colorLut, fitViewport, heatmapPixels, scaleMax, zoomAt, diagonalBand, type Viewport } from './heatmap-model';
+import { categoryRuns, cellAt, clampViewport, fitViewport, heatmapPixels, zoomAt, diagonalBand, type Viewport } from './heatmap-model';
+import { CATEGORY_COLORS, CATEGORY_NAMES, colorLut, scaleMax } from '../../palette';
 
 const BAND = 10;
 const LUT = colorLut();

@@ -5,7 +5,7 @@ import { hoverReducer, NO_HOVER } from '../../state/hover-lock';
 import { useHover } from '../../state/hover-store';
 import { useInspector } from '../../state/inspector-store';
 import { Heatmap } from './Heatmap';
-import { CATEGORY_COLORS, CATEGORY_NAMES, LEGEND_GRADIENT } from './heatmap-model';
+import { CATEGORY_COLORS, CATEGORY_NAMES, LEGEND_GRADIENT } from '../../palette';
 
 /** One heatmap per shown policy (side by side in compare mode); the first follows the shared hover. */
 export function HeatmapPanel() {

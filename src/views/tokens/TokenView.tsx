@@ -3,7 +3,7 @@ import type { PolicyResult } from '../../analysis/analyze';
 import { useFocusRow, useHover } from '../../state/hover-store';
 import type { HoverAction } from '../../state/hover-lock';
 import { useInspector } from '../../state/inspector-store';
-import { CATEGORY_COLORS, CATEGORY_NAMES } from '../heatmap/heatmap-model';
+import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
 import { shownValues } from '../heatmap/Heatmap';
 
 /** Attention each token receives from one query row, or the mean over the answer's rows. */
