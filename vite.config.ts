@@ -32,4 +32,6 @@ export default defineConfig({
     entries: ['index.html', ...(existsSync('tests/browser') ? readdirSync('tests/browser').filter((f) => f.endsWith('.html')).map((f) => `tests/browser/${f}`) : [])],
   },
   build: { target: 'es2022', chunkSizeWarningLimit: 2048 },
+  // The model worker is a module worker: it imports onnxruntime-web on demand, as the page did.
+  worker: { format: 'es' },
 });

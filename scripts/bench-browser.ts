@@ -10,17 +10,12 @@
  *   tokens, one cold run, about an hour on the software adapter) runs only when named.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirSource } from '../src/cli/dir-source';
-import { parseConversation } from '../src/conversation/parse';
-import { DEMO_MODEL_PATH } from '../src/model/demo';
-import { ChatTokenizer } from '../src/model/tokenizer';
-import { FULL_MATRIX_MAX_TOKENS } from '../src/state/limits';
 import { startAppServer } from '../tests/helpers/app-server';
 import { launchChromium } from '../tests/helpers/chromium';
-import { pasteConversation, repeatRounds, sweepDone, togglePolicy } from '../tests/helpers/inspector-driver';
 import { watchProcesses } from '../tests/helpers/process-memory';
 import { tinyModelFiles } from '../tests/helpers/tiny-model';
-import { BENCH_MODELS } from './bench-shared';
+import { BENCH_MODELS } from '../tests/helpers/bench-shapes';
+import { timeInspector, type InspectorStep } from './bench-inspector';
 
 interface ForwardCase { name: string; model: string; backend: 'webgpu' | 'wasm'; lengths: number[]; repeats: number; plain: boolean }
 const FORWARD: ForwardCase[] = [
@@ -37,14 +32,14 @@ const wanted = (process.env.BENCH_CASES ?? [...FORWARD.map((c) => c.name).filter
 
 type Row = { tokens: number; inspect: number | null; plain: number | null; error?: string };
 type Out = { case: string; model: string; backend: string; threads: number | null; segments?: number | null; gpuPeakMiB?: number | null; rows: Row[] };
-type Step = { step: string; ms: number; note: string };
 // A partial run (BENCH_CASES) replaces only its own parts of the last results.
-const earlier: { forward?: Out[]; inspector?: Step[] } = existsSync('docs/bench/browser.json') ? JSON.parse(readFileSync('docs/bench/browser.json', 'utf8')) : {};
+const earlier: { forward?: Out[]; inspector?: InspectorStep[] } = existsSync('docs/bench/browser.json') ? JSON.parse(readFileSync('docs/bench/browser.json', 'utf8')) : {};
 const forward: Out[] = [];
-let inspector: Step[] = [];
+let inspector: InspectorStep[] = [];
 
 const cases = FORWARD.filter((c) => wanted.includes(c.name));
-const repos = Object.fromEntries([...new Set(cases.map((c) => c.model))].map((m) => [`bench/${m}`, tinyModelFiles(BENCH_MODELS[m]!)]));
+// The inspector's bench loads the 135M shape in the app as well.
+const repos = Object.fromEntries([...new Set([...cases.map((c) => c.model), ...(wanted.includes('inspector') ? ['135m'] : [])])].map((m) => [`bench/${m}`, tinyModelFiles(BENCH_MODELS[m]!)]));
 const app = await startAppServer(repos);
 const browser = await launchChromium();
 try {
@@ -68,42 +63,10 @@ try {
     process.stderr.write(`${c.name}: ${JSON.stringify(out.rows)}\n`);
     await page.close();
   }
-  if (wanted.includes('inspector')) await timeInspector();
+  if (wanted.includes('inspector')) inspector = await timeInspector(browser, app.url, app.hub, repos['bench/135m']!);
 } finally {
   await browser.close();
   await app.server.close();
-}
-
-/** The app on the demo model, wasm, as a person uses it. */
-async function timeInspector() {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const t0 = Date.now();
-  await page.goto(`${app.url}/?backend=wasm`);
-  await page.getByTestId('fresh-note').waitFor({ timeout: 300_000 });
-  inspector.push({ step: 'start → the demo model\'s own figures (maze example)', ms: Date.now() - t0, note: 'includes loading the model and ORT' });
-  await sweepDone(page);
-  for (const [name, policy] of [['Clip-12→1', 'clip:12:1'], ['AO', 'ao'], ['Full', 'full']] as const) {
-    inspector.push({ step: `toggle to ${name} → updated figures (maze example)`, ms: await togglePolicy(page, name, policy), note: 'after the rounds sweep of the previous view finished' });
-    await sweepDone(page);
-  }
-  const tok = await ChatTokenizer.load(dirSource(DEMO_MODEL_PATH));
-  const maze = parseConversation(readFileSync('examples/maze.json', 'utf8')).conversation!.messages;
-  for (const target of [1024, FULL_MATRIX_MAX_TOKENS]) {
-    const { messages, tokens } = repeatRounds(tok, maze, target);
-    const t1 = Date.now();
-    await pasteConversation(page, messages);
-    await page.locator('.heatmap .muted').filter({ hasText: `× ${tokens} keys` }).first().waitFor({ timeout: 300_000 });
-    await page.getByTestId('fresh-note').waitFor({ timeout: 300_000 });
-    const own = Number(/in (\d+) ms/.exec((await page.getByTestId('fresh-note').textContent()) ?? '')?.[1]);
-    inspector.push({ step: `paste ${tokens} tokens → full analysis on screen`, ms: Date.now() - t1, note: `the app's own timer (model passes + metrics): ${own} ms` });
-    await sweepDone(page);
-  }
-  await page.getByLabel('full matrix').check();
-  const canvas = page.getByTestId('heatmap-full');
-  await page.locator('.heatmap .muted').filter({ hasText: /(\d+) query rows × \1 keys/ }).first().waitFor({ timeout: 300_000 });
-  const rows = /(\d+) query rows/.exec((await page.locator('.heatmap .muted').first().textContent()) ?? '')?.[1];
-  inspector.push({ step: `draw the full ${rows} × ${rows} heatmap`, ms: Number(await canvas.getAttribute('data-render-ms')), note: 'image from the matrix, bands, r-band, canvas' });
-  await page.close();
 }
 
 forward.unshift(...(earlier.forward ?? []).filter((o) => !forward.some((n) => n.case === o.case)));
@@ -129,7 +92,11 @@ for (const o of forward) {
     if (o.backend === 'wasm' && native) notes.push(`${o.model} @ ${r.tokens}: Chromium wasm ÷ Node native = ${ratio(r.inspect, native.a)}`);
   }
 }
-const insp = inspector.length ? ['| step (demo model, wasm, Chromium) | ms | note |', '| --- | ---: | --- |', ...inspector.map((s) => `| ${s.step} | ${s.ms} | ${s.note} |`)] : [];
+const num = (x: number | null | undefined) => (x === null || x === undefined ? '' : Math.round(x).toLocaleString('en-US'));
+const insp = inspector.length
+  ? ['| step (demo model unless named; wasm; Chromium) | ms | ÷ forward | = ratio | target | before | note |', '| --- | ---: | ---: | ---: | --- | --- | --- |',
+    ...inspector.map((s) => `| ${s.step} | ${num(s.ms)} | ${num(s.againstMs)} | ${s.ratio ?? ''} | ${s.target ?? ''} | ${s.before ?? ''} | ${s.note} |`)]
+  : [];
 console.log([...lines, '', ...notes, '', ...insp].join('\n'));
 mkdirSync('docs/bench', { recursive: true });
 const when = new Date().toISOString();

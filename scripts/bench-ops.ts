@@ -17,7 +17,7 @@ import { resolveWeights } from '../src/model/weights';
 import { ModelSession } from '../src/runtime/ort-runtime';
 import { memorySource } from '../tests/helpers/memory-source';
 import { tinyModelFiles } from '../tests/helpers/tiny-model';
-import { BENCH_MODELS, benchIds, inspectionPass } from './bench-shared';
+import { BENCH_MODELS, benchIds, inspectionPass } from '../tests/helpers/bench-shapes';
 
 type Runtime = 'wasm' | 'native';
 interface ProfileEvent { cat: string; name: string; dur: number; ts: number; args?: { op_name?: string } }

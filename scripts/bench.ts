@@ -18,7 +18,7 @@ import { resolveWeights } from '../src/model/weights';
 import { ModelSession } from '../src/runtime/ort-runtime';
 import { memorySource } from '../tests/helpers/memory-source';
 import { tinyModelFiles } from '../tests/helpers/tiny-model';
-import { BENCH_MODELS, benchIds, inspectionPass, medianMs } from './bench-shared';
+import { BENCH_MODELS, benchIds, inspectionPass, medianMs } from '../tests/helpers/bench-shapes';
 import { benchPlotSvg } from './bench-plot';
 
 

@@ -1,6 +1,7 @@
 // Writes examples/cache/maze-full.json: the start screen's figures while the demo model loads.
 import { readFile, writeFile } from 'node:fs/promises';
-import { analyzePolicy, roundsSweep } from '../src/analysis/analyze';
+import { analyzePolicy } from '../src/analysis/analyze';
+import { roundsSweep } from '../src/analysis/sweep';
 import { dirSource } from '../src/cli/dir-source';
 import { parseConversation } from '../src/conversation/parse';
 import { DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../src/model/demo';

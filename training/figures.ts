@@ -3,7 +3,8 @@
  * committed model. Shared by `npm run figures` (prints) and tests/unit/demo-model.test.ts (asserts).
  */
 import { readFileSync } from 'node:fs';
-import { analyzePolicy, roundsSweep, type AnalysisModel } from '../src/analysis/analyze';
+import { analyzePolicy, type AnalysisModel } from '../src/analysis/analyze';
+import { roundsSweep } from '../src/analysis/sweep';
 import { greedyGenerate } from '../src/analysis/generate';
 import { parseConversation } from '../src/conversation/parse';
 import type { Conversation, Message } from '../src/conversation/types';

@@ -1,7 +1,7 @@
 import type { Conversation } from '../conversation/types';
 import { selectTurn } from '../conversation/rounds';
 import { applyPolicy, CATEGORY_OF, SUMMARY_PROMPT, summariesNeeded, type ContextMessage, type PolicyInputs, type SourceKind, type Summary } from '../context/apply';
-import { policyCost, type RoundCost } from '../context/cost';
+import { CostSeries, type RoundCost } from '../context/cost';
 import { fillerText } from '../context/filler';
 import { parsePolicy, policyLabel, policySpec, type Policy } from '../context/policy';
 import { asRenderer, encodeChat, renderContext } from '../context/render';
@@ -9,7 +9,7 @@ import type { Category, CategoryRatios } from '../metrics/categories';
 import { longestCommonRun, ngramOverlap } from '../metrics/copy';
 import { categoryRatios, diagonalRatio, massPerMessage, perHead } from '../metrics/inertia';
 import type { ChatTokenizer } from '../model/tokenizer';
-import type { ModelSession } from '../runtime/ort-runtime';
+import type { ForwardResult, KvCache, ModelSession } from '../runtime/ort-runtime';
 import { greedyGenerate, stopIds } from './generate';
 
 export interface AnalysisModel {
@@ -129,14 +129,66 @@ export async function policyMessages(model: AnalysisModel, conversation: Convers
   return { inputs, messages: applyPolicy(conversation, selectTurn(conversation, turn), p, inputs) };
 }
 
+/** Cost series kept per (tokenizer, conversation, summaries, policy): a sweep's turns share one. */
+const costSeriesKept = new WeakMap<object, WeakMap<Conversation, WeakMap<SummaryCache, Map<string, CostSeries>>>>();
+export function costSeriesFor(model: AnalysisModel, conversation: Conversation, summaries: SummaryCache, p: Policy): CostSeries {
+  const byConv = costSeriesKept.get(model.tokenizer) ?? costSeriesKept.set(model.tokenizer, new WeakMap()).get(model.tokenizer)!;
+  const bySummaries = byConv.get(conversation) ?? byConv.set(conversation, new WeakMap()).get(conversation)!;
+  const byPolicy = bySummaries.get(summaries) ?? bySummaries.set(summaries, new Map()).get(summaries)!;
+  const key = `${policySpec(p)}|${model.tokenizer.templateDate}`;
+  const renderer = asRenderer(model.tokenizer);
+  const make = () => new CostSeries(conversation, p, (m, g) => encodeChat(renderer, m, g), inputsFor(model, conversation, summaries));
+  return byPolicy.get(key) ?? byPolicy.set(key, make()).get(key)!;
+}
+
+/**
+ * The last pass's keys and values, per session: the next pass over ids that share a prefix with it (the
+ * system prompt and the rounds two policies keep alike, Clip before its cut, the same conversation at
+ * another turn) runs on the new tokens only, from that prefix's cache. Kept on the CPU backends (on
+ * WebGPU each pass would read every layer's cache back) and below a size.
+ */
+const prefixCache = new WeakMap<object, { ids: number[]; present: KvCache }>();
+const PREFIX_CACHE_MAX_BYTES = 256 * 2 ** 20;
+const MIN_SHARED_PREFIX = 16;
+
+/** One pass over `ids` for attention rows [rowStart, rowEnd), from a shared prefix's cache where there is one. */
+async function passWithPrefix(model: AnalysisModel, ids: number[], rowStart: number, rowEnd: number, layers: number[]): Promise<ForwardResult> {
+  const session = model.session;
+  const spec = session.spec;
+  const cacheBytes = 2 * spec.numLayers * spec.numKvHeads * ids.length * spec.headDim * 4;
+  const usable = session.graph.kvCache && session.report.backend !== 'webgpu' && cacheBytes <= PREFIX_CACHE_MAX_BYTES;
+  if (!usable) return session.forward({ ids, attnRows: [rowStart, rowEnd], layers, perHead: true, skipLogits: true });
+  const kept = prefixCache.get(session);
+  let shared = 0;
+  if (kept) while (shared < kept.ids.length && shared < ids.length && kept.ids[shared] === ids[shared]) shared++;
+  shared = Math.min(shared, rowStart); // the rows asked for are computed in this pass
+  if (!kept || shared < MIN_SHARED_PREFIX) {
+    const out = await session.forward({ ids, attnRows: [rowStart, rowEnd], layers, perHead: true, skipLogits: true, keepCache: true });
+    prefixCache.set(session, { ids, present: out.present! });
+    return out;
+  }
+  const past = session.truncateCache(kept.present, shared);
+  const out = await session.forward({ ids: ids.slice(shared), past, attnRows: [rowStart - shared, rowEnd - shared], layers, perHead: true, skipLogits: true, keepCache: true });
+  prefixCache.set(session, { ids, present: out.present! });
+  return out;
+}
+
 /** Scores one answer of a conversation under one policy: one forward pass, the final layer's attention. */
 export async function analyzePolicy(model: AnalysisModel, conversation: Conversation, policy: Policy | string, opts: AnalysisOptions = {}, summaries = new SummaryCache(model, conversation)): Promise<PolicyResult> {
+  const layer = opts.layer ?? model.session.spec.numLayers - 1;
+  return (await analyzePolicyLayers(model, conversation, policy, [layer], opts, summaries))[0]!;
+}
+
+/**
+ * The same for each of `layers` (all in the graph), from one forward pass that fetches them all: the
+ * rendering, the cost and the copy measures are the same for every layer; only the attention differs.
+ */
+export async function analyzePolicyLayers(model: AnalysisModel, conversation: Conversation, policy: Policy | string, layers: number[], opts: AnalysisOptions = {}, summaries = new SummaryCache(model, conversation)): Promise<PolicyResult[]> {
   const p = typeof policy === 'string' ? parsePolicy(policy) : policy;
   const radius = opts.radius ?? DEFAULTS.radius;
   const turns = selectTurn(conversation, opts.turn);
   const spec = model.session.spec;
-  const layer = opts.layer ?? spec.numLayers - 1;
-  const { inputs, messages: policyMsgs } = await policyMessages(model, conversation, p, turns.current.index, summaries);
+  const { messages: policyMsgs } = await policyMessages(model, conversation, p, turns.current.index, summaries);
   const renderer = asRenderer(model.tokenizer);
   const r = renderContext(renderer, policyMsgs);
   const msgs = r.messages; // the policy's, plus a system prompt the template adds of its own
@@ -144,30 +196,17 @@ export async function analyzePolicy(model: AnalysisModel, conversation: Conversa
   const query = { start: cur.start, end: cur.start + cur.length };
   const S = r.ids.length;
   const all = opts.keepAttention === 'all' && S <= (opts.fullMatrixMaxTokens ?? Infinity);
-  const out = await model.session.forward({ ids: r.ids, attnRows: all ? [0, S] : [query.start, query.end], layers: [layer], perHead: true, skipLogits: true });
-  const fetched = out.attention[0]!;
+  const out = await passWithPrefix(model, r.ids, all ? 0 : query.start, all ? S : query.end, layers);
   const H = spec.numHeads;
   const Q = query.end - query.start;
-  // With every row fetched, the metrics still read only the answer's rows.
-  const att = all
-    ? {
-        rows: Q,
-        mean: fetched.mean.subarray(query.start * S, query.end * S),
-        perHead: Float32Array.from({ length: H * Q * S }, (_, k) => fetched.perHead![Math.floor(k / (Q * S)) * S * S + query.start * S + (k % (Q * S))]!),
-      }
-    : { rows: fetched.rows, mean: fetched.mean, perHead: fetched.perHead! };
-  const rows = { rows: att.mean, nRows: att.rows, seqLen: S };
   const priorIdx = msgs.map((m, k) => (CATEGORY_OF[m.kind] === 'prior' ? k : -1)).filter((k) => k >= 0);
   const priorSpans = priorIdx.map((k) => r.contentSpans[k]!);
-  const diag = diagonalRatio(rows, priorSpans, radius);
-  const mass = massPerMessage(rows, r.messageOf);
   const currentIds = r.ids.slice(query.start, query.end);
-  const encode = (m: { role: ContextMessage['role']; content: string }[], g: boolean) => encodeChat(renderer, m, g);
-  const result: PolicyResult = {
+  // What every layer shares.
+  const shared = {
     policy: policySpec(p),
     label: policyLabel(p),
     turn: turns.current.index,
-    layer,
     radius,
     tokens: model.tokenizer.pieces(r.ids).map((text, i) => ({ id: r.ids[i]!, text, category: r.categories[i]!, message: r.messageOf[i]! })),
     messages: msgs.map((m, k) => ({
@@ -175,63 +214,38 @@ export async function analyzePolicy(model: AnalysisModel, conversation: Conversa
       generated: m.generated === true, span: r.messageSpans[k]!, content: r.contentSpans[k]!,
     })),
     query,
-    ratios: categoryRatios(rows, r.categories),
-    diagonal: diag.total,
-    diagonalPerAnswer: priorIdx.map((k, i) => ({ message: k, round: msgs[k]!.round, value: diag.perAnswer[i]! })),
-    perHead: perHead(att.perHead, H, att.rows, S).map((h) => ({ ratios: categoryRatios(h, r.categories), diagonal: diagonalRatio(h, priorSpans, radius).total })),
-    perMessage: msgs.map((m, k) => ({ message: k, kind: m.kind, round: m.round, mass: mass.get(k) ?? 0 })),
     copy: priorIdx.map((k) => {
       const s = r.contentSpans[k]!;
       const earlier = r.ids.slice(s.start, s.start + s.length);
       return { message: k, round: msgs[k]!.round, longestRun: longestCommonRun(currentIds, earlier), ngramOverlap: ngramOverlap(currentIds, earlier, opts.ngram ?? DEFAULTS.ngram) };
     }),
-    cost: policyCost(conversation, turns.current.index, p, encode, inputs),
+    cost: costSeriesFor(model, conversation, summaries, p).upTo(turns.current.index),
     notes: S > spec.maxPositionEmbeddings ? [...r.notes, `${S.toLocaleString('en-US')} tokens, more than this model's max_position_embeddings (${spec.maxPositionEmbeddings.toLocaleString('en-US')}): it was never trained on positions this far`] : r.notes,
   };
-  if (opts.keepAttention) result.kept = { rowStart: all ? 0 : query.start, nRows: fetched.rows, seqLen: S, heads: H, mean: fetched.mean, perHead: fetched.perHead! };
-  if (opts.dumpAttention) result.attention = Array.from({ length: att.rows }, (_, i) => Array.from(att.mean.subarray(i * S, (i + 1) * S)));
-  return result;
+  return out.attention.map((fetched) => {
+    // With every row fetched, the metrics still read only the answer's rows.
+    const att = all
+      ? {
+          rows: Q,
+          mean: fetched.mean.subarray(query.start * S, query.end * S),
+          perHead: Float32Array.from({ length: H * Q * S }, (_, k) => fetched.perHead![Math.floor(k / (Q * S)) * S * S + query.start * S + (k % (Q * S))]!),
+        }
+      : { rows: fetched.rows, mean: fetched.mean, perHead: fetched.perHead! };
+    const rows = { rows: att.mean, nRows: att.rows, seqLen: S };
+    const diag = diagonalRatio(rows, priorSpans, radius);
+    const mass = massPerMessage(rows, r.messageOf);
+    const result: PolicyResult = {
+      ...shared,
+      layer: fetched.layer,
+      ratios: categoryRatios(rows, r.categories),
+      diagonal: diag.total,
+      diagonalPerAnswer: priorIdx.map((k, i) => ({ message: k, round: msgs[k]!.round, value: diag.perAnswer[i]! })),
+      perHead: perHead(att.perHead, H, att.rows, S).map((h) => ({ ratios: categoryRatios(h, r.categories), diagonal: diagonalRatio(h, priorSpans, radius).total })),
+      perMessage: msgs.map((m, k) => ({ message: k, kind: m.kind, round: m.round, mass: mass.get(k) ?? 0 })),
+    };
+    if (opts.keepAttention) result.kept = { rowStart: all ? 0 : query.start, nRows: fetched.rows, seqLen: S, heads: H, mean: fetched.mean, perHead: fetched.perHead! };
+    if (opts.dumpAttention) result.attention = Array.from({ length: att.rows }, (_, i) => Array.from(att.mean.subarray(i * S, (i + 1) * S)));
+    return result;
+  });
 }
 
-export interface SweepPoint {
-  turn: number;
-  tokens: number;
-  ratios: CategoryRatios;
-  diagonal: number;
-  /** This turn's prompt length and prefill under the policy (the last entry of its cost). */
-  contextTokens: number;
-  prefilled: number;
-}
-
-export function sweepPoint(r: PolicyResult): SweepPoint {
-  const cost = r.cost[r.cost.length - 1]!;
-  return { turn: r.turn, tokens: r.tokens.length, ratios: r.ratios, diagonal: r.diagonal, contextTokens: cost.contextTokens, prefilled: cost.prefilled };
-}
-
-export interface SweepOptions extends Omit<AnalysisOptions, 'turn' | 'dumpAttention' | 'keepAttention' | 'fullMatrixMaxTokens'> {
-  /** Last turn of the sweep (default: the conversation's last answer). */
-  upToTurn?: number;
-  /** An analysis already made for some turn, reused instead of scoring that turn again. */
-  known?: PolicyResult;
-  summaries?: SummaryCache;
-  onTurn?: (done: number, total: number) => void;
-  /** Checked before each turn: true stops the sweep early (a newer request replaced it). */
-  cancelled?: () => boolean;
-  /** Awaited before each turn: the page uses it to paint between turns (ORT's wasm runs on its thread). */
-  pause?: () => Promise<void>;
-}
-
-/** Paper 2's Fig. 2 for one conversation: every assistant turn t ≥ 2 in turn as the scored answer. */
-export async function roundsSweep(model: AnalysisModel, conversation: Conversation, policy: Policy | string, opts: SweepOptions = {}): Promise<SweepPoint[]> {
-  const last = selectTurn(conversation, opts.upToTurn).current.index;
-  const summaries = opts.summaries ?? new SummaryCache(model, conversation);
-  const points: SweepPoint[] = [];
-  for (let t = 2; t <= last; t++) {
-    await opts.pause?.();
-    if (opts.cancelled?.()) break;
-    const r = opts.known?.turn === t ? opts.known : await analyzePolicy(model, conversation, policy, { ...opts, turn: t }, summaries);
-    points.push(sweepPoint(r));
-    opts.onTurn?.(t - 1, last - 1);
-  }
-  return points;
-}

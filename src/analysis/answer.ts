@@ -12,7 +12,7 @@ export async function generateAnswer(
   conversation: Conversation,
   policy: Policy | string,
   turn: number,
-  opts: { maxTokens?: number; onText?: (text: string) => void; summaries?: SummaryCache } = {},
+  opts: { maxTokens?: number; onText?: (text: string) => void; summaries?: SummaryCache; between?: () => Promise<boolean> } = {},
 ): Promise<string> {
   const p = typeof policy === 'string' ? parsePolicy(policy) : policy;
   const { messages } = await policyMessages(model, conversation, p, turn, opts.summaries ?? new SummaryCache(model, conversation));
@@ -22,6 +22,7 @@ export async function generateAnswer(
   await greedyGenerate(model.session, prompt, {
     maxTokens: opts.maxTokens ?? 96,
     stopIds: stopIds(model),
+    ...(opts.between && { between: opts.between }),
     onToken: (id) => {
       ids.push(id);
       opts.onText?.(model.tokenizer.decode(ids, true));

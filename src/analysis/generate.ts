@@ -10,9 +10,9 @@ export function stopIds(model: { session: ModelSession; tokenizer: ChatTokenizer
 /**
  * Greedy decoding. With a KV-cache graph the prompt is run once and each new token is one step on
  * the cache; without one (or with `noCache`, for benchmarks) the whole sequence is run again per token.
- * Stops at a stop id or after maxTokens.
+ * Stops at a stop id, after maxTokens, or when `between` (awaited after each token) says so.
  */
-export async function greedyGenerate(session: ModelSession, prompt: number[], opts: { maxTokens: number; stopIds: number[]; onToken?: (id: number) => void; noCache?: boolean }): Promise<number[]> {
+export async function greedyGenerate(session: ModelSession, prompt: number[], opts: { maxTokens: number; stopIds: number[]; onToken?: (id: number) => void; noCache?: boolean; between?: () => Promise<boolean> }): Promise<number[]> {
   const cached = session.graph.kvCache && !opts.noCache;
   const ids = [...prompt];
   const out: number[] = [];
@@ -24,6 +24,8 @@ export async function greedyGenerate(session: ModelSession, prompt: number[], op
     ids.push(best);
     opts.onToken?.(best);
     if (i + 1 === opts.maxTokens) break;
+    // The model worker yields here, so a cancel can reach it; true stops.
+    if (opts.between && (await opts.between())) break;
     step = cached ? await session.forward({ ids: [best], layers: [], keepCache: true, past: step.present! }) : await session.forward({ ids, layers: [] });
   }
   return out;

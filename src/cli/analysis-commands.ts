@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { analyzePolicy, roundsSweep, SummaryCache, sweepPoint, type AnalysisOptions, type PolicyResult, type SweepPoint } from '../analysis/analyze';
+import { analyzePolicy, SummaryCache, type AnalysisOptions, type PolicyResult } from '../analysis/analyze';
+import { roundsSweep, sweepPoint, type SweepPoint } from '../analysis/sweep';
 import { parseConversation, parseJsonl } from '../conversation/parse';
 import { describeIssue, type Conversation } from '../conversation/types';
 import { parsePolicy, type Policy } from '../context/policy';

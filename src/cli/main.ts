@@ -11,8 +11,7 @@ import { MemoryLimitError } from '../runtime/ort-runtime';
 import { analyzeCommand, batchCommand, InputError, parsePolicies } from './analysis-commands';
 import { dirSource } from './dir-source';
 import { RenderError } from '../context/render';
-import { topTokens } from '../model/logits';
-import { rowSums } from '../metrics/inertia';
+import { forwardProbe } from '../analysis/forward-probe';
 
 const USAGE = `inertia-lens — conversational inertia, measured on a real model's attention
 
@@ -113,33 +112,29 @@ async function inspectModel(dir: string, c: Common) {
 
 async function forward(dir: string, text: string, chat: boolean, top: number, c: Common) {
   const m = await open(dir, c);
-  const rendered = chat ? m.tokenizer.render([{ role: 'user', content: text }], true) : text;
-  const ids = m.tokenizer.encode(rendered);
-  if (ids.length === 0) fail('the text tokenizes to no tokens');
-  const S = ids.length;
-  const out = await m.session.forward({ ids, attnRows: [0, S], perHead: true });
-  await m.session.release();
-  const att = out.attention[0]!;
-  const H = m.checkpoint.spec.numHeads;
-  const meanRowSums = rowSums(att.mean, att.rows, S);
-  const headRowSums = rowSums(att.perHead!, H * att.rows, S);
-  const minSum = Math.min(...headRowSums);
-  const maxSum = Math.max(...headRowSums);
-  const next = topTokens(out.logits!.data, top).map((t) => ({ ...t, token: m.tokenizer.tokenString(t.id), text: m.tokenizer.decode([t.id]) }));
+  let probe;
+  try {
+    probe = await forwardProbe(m, text, { chat, top });
+  } catch (e) {
+    fail((e as Error).message);
+  } finally {
+    await m.session.release();
+  }
+  const { next, layer, shape, headMeanRowSums, perHeadRowSumRange } = probe;
   const result = {
-    tokens: S,
+    tokens: probe.tokens,
     backend: m.session.report.backend,
     computeDtype: m.graph.computeDtype,
     next,
-    attention: { layer: att.layer, shape: [H, att.rows, S], headMeanRowSums: meanRowSums, perHeadRowSumRange: [minSum, maxSum] },
+    attention: { layer, shape, headMeanRowSums, perHeadRowSumRange },
   };
   if (c.json) return console.log(JSON.stringify(result, null, 2));
-  console.log(`${S} tokens, backend ${result.backend}, compute ${result.computeDtype}`);
+  console.log(`${result.tokens} tokens, backend ${result.backend}, compute ${result.computeDtype}`);
   console.log('next token      prob      logit');
   for (const t of next) console.log(`  ${JSON.stringify(t.text).padEnd(14)} ${t.prob.toFixed(4).padStart(7)} ${t.logit.toFixed(3).padStart(10)}`);
-  console.log(`attention of layer ${att.layer}: shape [heads ${H}, rows ${att.rows}, keys ${S}]`);
-  console.log(`  row sums per head in [${minSum.toFixed(7)}, ${maxSum.toFixed(7)}]`);
-  const shown = meanRowSums.length <= 16 ? meanRowSums.map((s) => s.toFixed(6)).join(' ') : `in [${Math.min(...meanRowSums).toFixed(7)}, ${Math.max(...meanRowSums).toFixed(7)}]`;
+  console.log(`attention of layer ${layer}: shape [heads ${shape[0]}, rows ${shape[1]}, keys ${shape[2]}]`);
+  console.log(`  row sums per head in [${perHeadRowSumRange[0].toFixed(7)}, ${perHeadRowSumRange[1].toFixed(7)}]`);
+  const shown = headMeanRowSums.length <= 16 ? headMeanRowSums.map((s) => s.toFixed(6)).join(' ') : `in [${Math.min(...headMeanRowSums).toFixed(7)}, ${Math.max(...headMeanRowSums).toFixed(7)}]`;
   console.log(`  head-mean row sums: ${shown}`);
 }
 

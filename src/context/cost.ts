@@ -28,13 +28,26 @@ function commonPrefix(a: number[], b: number[]): number {
  * boundary shifts every round, re-prefills everything (paper 2 §2.2, Appendix E).
  */
 export function policyCost(conversation: Conversation, upToTurn: number, p: Policy, encodeChat: EncodeChat, inputs: PolicyInputs = {}): RoundCost[] {
-  const out: RoundCost[] = [];
-  let cache: number[] = [];
-  for (let k = 1; k <= upToTurn; k++) {
-    const seen = applyPolicy(conversation, selectTurn(conversation, k), p, inputs).map(({ role, content }) => ({ role, content }));
-    const prompt = encodeChat(seen.slice(0, -1), true);
-    out.push({ round: k, contextTokens: prompt.length, prefilled: prompt.length - commonPrefix(prompt, cache) });
-    cache = encodeChat(seen, false);
+  return new CostSeries(conversation, p, encodeChat, inputs).upTo(upToTurn);
+}
+
+/**
+ * The cost series of one policy over one conversation, computed a round at a time and kept: every
+ * turn's analysis (a rounds sweep scores each) reads its prefix, so the series costs one pass over the
+ * rounds in all, not one per turn.
+ */
+export class CostSeries {
+  private readonly rounds: RoundCost[] = [];
+  private cache: number[] = [];
+  constructor(private readonly conversation: Conversation, private readonly p: Policy, private readonly encodeChat: EncodeChat, private readonly inputs: PolicyInputs = {}) {}
+
+  upTo(turn: number): RoundCost[] {
+    for (let k = this.rounds.length + 1; k <= turn; k++) {
+      const seen = applyPolicy(this.conversation, selectTurn(this.conversation, k), this.p, this.inputs).map(({ role, content }) => ({ role, content }));
+      const prompt = this.encodeChat(seen.slice(0, -1), true);
+      this.rounds.push({ round: k, contextTokens: prompt.length, prefilled: prompt.length - commonPrefix(prompt, this.cache) });
+      this.cache = this.encodeChat(seen, false);
+    }
+    return this.rounds.slice(0, turn);
   }
-  return out;
 }

@@ -1,5 +1,5 @@
 import type { Category } from '../metrics/categories';
-import { CATEGORY_COLORS, colorLut, scaleIndex } from '../views/heatmap/heatmap-model';
+import { CATEGORY_COLORS, colorLut, scaleIndex } from '../palette';
 
 export interface SvgHeatmap {
   values: ArrayLike<number>;

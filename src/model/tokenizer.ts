@@ -1,6 +1,7 @@
 import { Template } from '@huggingface/jinja';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { ModelError } from './errors';
+import { guarded } from './guard';
 import { parseJsonFile, readRequired, readWhole, type ModelSource } from './source';
 import { DEFAULT_TEMPLATE_DATE, strftimeAt } from './template-date';
 import { tokenBytesFor, type TokenBytesOf } from './token-bytes';
@@ -50,7 +51,7 @@ export class ChatTokenizer {
   static fromJson(tokenizerJson: Record<string, unknown>, config: Record<string, unknown>, templateText?: string): ChatTokenizer {
     let tokenizer: Tokenizer;
     try {
-      tokenizer = new Tokenizer(tokenizerJson, config);
+      tokenizer = guarded('tokenizer-load', 'tokenizer.json', () => new Tokenizer(tokenizerJson, config));
     } catch (e) {
       throw new ModelError('tokenizer.json', `cannot be loaded: ${(e as Error).message}`);
     }
@@ -72,7 +73,8 @@ export class ChatTokenizer {
     let template: Template;
     try {
       // strftime_now is a global of the Jinja runtime that render() cannot override: the template calls ours by another name.
-      template = new Template(text.replace(/\bstrftime_now\b/g, DATE_FUNCTION));
+      const source = text.replace(/\bstrftime_now\b/g, DATE_FUNCTION);
+      template = guarded('template', templateText !== undefined ? 'chat_template.jinja' : CONFIG, () => new Template(source));
     } catch (e) {
       throw new ModelError(templateText !== undefined ? 'chat_template.jinja' : CONFIG, `the chat template does not parse: ${(e as Error).message}`, field);
     }
@@ -90,7 +92,7 @@ export class ChatTokenizer {
 
   /** Token ids of text, without adding special tokens (the chat template already wrote them). */
   encode(text: string): number[] {
-    return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
+    return guarded('tokenizer', 'tokenizer.json', () => this.tokenizer.encode(text, { add_special_tokens: false }).ids);
   }
 
   decode(ids: number[], skipSpecial = false): string {
@@ -140,13 +142,13 @@ export class ChatTokenizer {
   /** Renders messages through the model's own chat template. */
   render(messages: ChatMessage[], addGenerationPrompt = false): string {
     try {
-      return this.template.render({
+      return guarded('template', this.templateFile.file, () => this.template.render({
         messages,
         add_generation_prompt: addGenerationPrompt,
         bos_token: this.bosToken ?? '',
         eos_token: this.eosToken ?? '',
         [DATE_FUNCTION]: (format: unknown) => strftimeAt(this.templateDate, String(format)),
-      });
+      }));
     } catch (e) {
       throw new ModelError(this.templateFile.file, `the chat template failed on this conversation: ${(e as Error).message}`, this.templateFile.field);
     }

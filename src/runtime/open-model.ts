@@ -1,7 +1,7 @@
 import { loadCheckpoint, type Checkpoint } from '../model/checkpoint';
 import type { ModelSpec } from '../model/config';
 import { chooseComputeDtype, type ComputeDtypeChoice, type ComputeDtypeOption } from '../model/compute-dtype';
-import { buildGraph, buildSegments, type BuiltGraph, type GraphOptions, type GraphSummary } from '../model/graph';
+import { buildGraph, buildSegments, type GraphOptions, type GraphSummary } from '../model/graph';
 import { noFitMessage, planBackend, type BackendPlan } from '../model/load-plan';
 import { layersPerSegment, WASM_LIMITS, type BackendLimits } from '../model/memory';
 import { ModelError } from '../model/errors';
@@ -46,6 +46,11 @@ export interface OpenOptions extends Omit<GraphOptions, 'computeDtype' | 'inspec
   nativeDevices?: NativeDevice[];
   /** The pass the memory plan makes room for (default 1,024 tokens; each pass is checked again when it runs). */
   plannedTokens?: number;
+  /**
+   * 'avoid': a software WebGPU adapter (SwiftShader) counts as no WebGPU, so wasm runs (the app's 'auto';
+   * it measured 18–66× slower than wasm here). Default 'use'.
+   */
+  softwareWebGpu?: 'use' | 'avoid';
   /** Bytes another session already holds on a backend (a page's model in use shares wasm's heap with the new one). */
   heldElsewhere?: Partial<Record<Backend, number>>;
   onProgress?: (p: LoadProgress) => void;
@@ -88,7 +93,10 @@ export async function prepareModel(source: ModelSource, options: OpenOptions = {
   // Added tokens past the embedding (Gemma 3's image tokens in a text model's tokenizer): refused if they ever appear.
   if (tokenizer.vocabSize > V) checkpoint.spec.notes.push(`tokenizer.json adds ${tokenizer.vocabSize - V} special token${tokenizer.vocabSize - V === 1 ? '' : 's'} past vocab_size (${V.toLocaleString('en-US')}): a text holding one is refused`);
   const prefer = options.prefer ?? defaultBackends();
-  const webgpu = prefer.includes('webgpu') ? await probeWebGpu() : 'WebGPU was not asked for';
+  const probed = prefer.includes('webgpu') ? await probeWebGpu() : 'WebGPU was not asked for';
+  const webgpu = typeof probed !== 'string' && probed.software && options.softwareWebGpu === 'avoid'
+    ? `this WebGPU adapter is a software one (${probed.name}), slower than wasm: running on wasm (choose WebGPU to use it anyway)`
+    : probed;
   const dtype = chooseComputeDtype(options.computeDtype ?? 'auto', { weightDtypes: checkpoint.dtypes, webgpu: typeof webgpu !== 'string', adapterHasF16: typeof webgpu === 'string' ? null : webgpu.hasF16 });
   const dtypes = new Map([...checkpoint.tensors].map(([n, t]) => [n, t.dtype]));
   const plans: BackendPlan[] = [];
@@ -128,23 +136,25 @@ export async function startModel(prepared: PreparedModel, options: OpenOptions =
   const asked = typeof options.inspectLayers === 'function' ? options.inspectLayers(spec) : options.inspectLayers;
   const inspect = asked === 'all' ? Array.from({ length: spec.numLayers }, (_, l) => l) : asked;
   const graphOptions = { ...(inspect && { inspectLayers: inspect }), attention: options.attention ?? 'explicit', kvCache: options.kvCache ?? true };
+  // Each backend's compute dtype is decided before anything is built: fp16 only for a WebGPU adapter
+  // with shader-f16 (or when asked for), so a WebGPU failure falls back to a wasm graph built for wasm.
+  const cpuDtype = options.computeDtype === 'fp16' ? dtype : chooseComputeDtype('auto', { weightDtypes: dtypes, webgpu: false, adapterHasF16: null });
+  const dtypeOf = (backend: Backend) => (backend === 'webgpu' ? dtype : cpuDtype);
   // WebGPU runs the model in segments (see layersPerSegment); the CPU backends run it whole.
-  const graphsFor = (computeDtype: BuiltGraph['computeDtype']) => (backend: Backend) => {
-    const o = { ...graphOptions, computeDtype, weightStorage: planOf(backend)?.storage ?? 'compute' };
+  const graphsFor = (backend: Backend) => {
+    const o = { ...graphOptions, computeDtype: dtypeOf(backend).dtype, weightStorage: planOf(backend)?.storage ?? 'compute' };
     return backend === 'webgpu' ? buildSegments(spec, weights, o, layersPerSegment(spec, o)) : [buildGraph(spec, weights, o)];
   };
   options.onProgress?.({ stage: 'session' });
-  const cpuDtype = options.computeDtype === 'fp16' ? dtype : chooseComputeDtype('auto', { weightDtypes: dtypes, webgpu: false, adapterHasF16: null });
-  const common = { plan: planOf, nativeDevices: options.nativeDevices, limits: (b: Backend) => prepared.limits.get(b) ?? WASM_LIMITS };
-  const order = fits.map((p) => p.backend);
-  const first = order[0] === 'webgpu' ? dtype : cpuDtype;
-  let session = await ModelSession.create(graphsFor(first.dtype), spec, { prefer: order, dtypeReason: first.reason, webgpu, priorReasons: refused, ...common });
-  if (options.computeDtype !== 'fp16' && first.dtype === 'fp16' && session.report.backend !== 'webgpu') {
-    // fp16 was chosen for a WebGPU adapter that then failed: the CPU backends run the fp32 graph instead.
-    await session.release();
-    const prior = session.report.fallbackReason ? [session.report.fallbackReason] : [];
-    session = await ModelSession.create(graphsFor(cpuDtype.dtype), spec, { prefer: order.filter((b) => b !== 'webgpu'), dtypeReason: cpuDtype.reason, priorReasons: prior, ...common });
-  }
+  const session = await ModelSession.create(graphsFor, spec, {
+    prefer: fits.map((p) => p.backend),
+    dtypeReason: (b) => dtypeOf(b).reason,
+    webgpu,
+    priorReasons: refused,
+    plan: planOf,
+    nativeDevices: options.nativeDevices,
+    limits: (b: Backend) => prepared.limits.get(b) ?? WASM_LIMITS,
+  });
   return { checkpoint, weights, graph: session.graph, session, tokenizer };
 }
 

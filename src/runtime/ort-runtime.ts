@@ -49,6 +49,8 @@ export interface RuntimeConfig {
   /** Where ORT's .wasm files are served, when not where the bundler put them (our own copies, never a CDN). */
   wasmPaths?: string;
   numThreads?: number;
+  /** ORT's own proxy worker for wasm sessions (measured against our model worker in `npm run bench:browser`; off in the app). */
+  proxy?: boolean;
 }
 
 /** Sets ORT's wasm options; call before the first session (ORT reads them once per page). */
@@ -57,6 +59,7 @@ export async function configureRuntime(cfg: RuntimeConfig): Promise<void> {
   ort.env.logLevel = 'error'; // ORT's node-placement warnings are expected (shape ops run on CPU)
   if (cfg.wasmPaths) ort.env.wasm.wasmPaths = cfg.wasmPaths;
   if (cfg.numThreads) ort.env.wasm.numThreads = cfg.numThreads;
+  if (cfg.proxy !== undefined) ort.env.wasm.proxy = cfg.proxy;
 }
 
 export interface BackendReport {
@@ -136,16 +139,25 @@ export class MemoryLimitError extends Error {
 }
 
 /** Whether this environment offers a WebGPU adapter, and with shader-f16; a string says why not. */
-export async function probeWebGpu(): Promise<{ hasF16: boolean; maxBufferBytes: number } | string> {
+export async function probeWebGpu(): Promise<{ hasF16: boolean; maxBufferBytes: number; software: boolean; name: string } | string> {
   if (isNode) return 'WebGPU is not available in Node';
-  type Adapter = { features: Set<string>; limits: { maxBufferSize: number; maxStorageBufferBindingSize: number } };
+  type Adapter = {
+    features: Set<string>;
+    limits: { maxBufferSize: number; maxStorageBufferBindingSize: number };
+    info?: { vendor?: string; architecture?: string; description?: string; isFallbackAdapter?: boolean };
+    isFallbackAdapter?: boolean;
+  };
   const gpu = (globalThis.navigator as { gpu?: { requestAdapter(): Promise<Adapter | null> } } | undefined)?.gpu;
   if (!gpu) return 'this browser exposes no WebGPU (navigator.gpu is missing)';
   try {
     const adapter = await gpu.requestAdapter();
     if (!adapter) return 'no WebGPU adapter was found';
+    // A software adapter (SwiftShader on a machine without a GPU) emulates the GPU on the CPU: wasm is faster.
+    const info = adapter.info ?? {};
+    const name = [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') || 'unnamed adapter';
+    const software = info.isFallbackAdapter === true || adapter.isFallbackAdapter === true || /swiftshader|llvmpipe|software/i.test(name);
     // A tensor lives in one storage buffer: the smaller of the two limits bounds it.
-    return { hasF16: adapter.features.has('shader-f16'), maxBufferBytes: Math.min(adapter.limits.maxBufferSize, adapter.limits.maxStorageBufferBindingSize) };
+    return { hasF16: adapter.features.has('shader-f16'), maxBufferBytes: Math.min(adapter.limits.maxBufferSize, adapter.limits.maxStorageBufferBindingSize), software, name };
   } catch (e) {
     return `requesting a WebGPU adapter failed: ${(e as Error).message}`;
   }
@@ -155,7 +167,7 @@ export interface SessionOptions {
   /** Backends to try in order. Default: webgpu then wasm in a browser, wasm in Node. */
   prefer?: Backend[];
   /** Why the graph's compute dtype was chosen (model/compute-dtype.ts), for the report. */
-  dtypeReason?: string;
+  dtypeReason?: string | ((backend: Backend) => string);
   /** Fallback reasons from an earlier attempt, carried into this report. */
   priorReasons?: string[];
   /** A probeWebGpu() result already made by the caller (the adapter is not requested twice). */
@@ -268,7 +280,7 @@ export class ModelSession {
           fallbackReason: reasons.length ? reasons.join('; ') : null,
           adapterHasF16,
           computeDtype: summary.computeDtype,
-          dtypeReason: options.dtypeReason ?? `${summary.computeDtype}: asked for`,
+          dtypeReason: (typeof options.dtypeReason === 'function' ? options.dtypeReason(backend) : options.dtypeReason) ?? `${summary.computeDtype}: asked for`,
           limits: options.limits?.(backend) ?? (backend === 'webgpu' ? { backend, totalBytes: null, maxBufferBytes } : backend === 'native' ? { backend, totalBytes: null, maxBufferBytes: null } : WASM_LIMITS),
           threads: backend === 'wasm' ? (ort.env.wasm.numThreads ?? 1) : null,
           segments: parts.length,
@@ -362,6 +374,27 @@ export class ModelSession {
       })),
     };
     return result;
+  }
+
+  /**
+   * The first `length` tokens of a cache (a prefix another pass shares): each layer's keys and values
+   * cut along the sequence axis, copied (onnxruntime tensors cannot be views).
+   */
+  truncateCache(cache: KvCache, length: number): KvCache {
+    if (length >= cache.length) return cache;
+    const { ort, spec } = this;
+    const KV = spec.numKvHeads;
+    const D = spec.headDim;
+    const T = cache.length;
+    const tensors = new Map<string, unknown>();
+    for (const [name, t] of cache.tensors) {
+      const tensor = t as Ort.Tensor;
+      const data = tensor.data as Float32Array | Uint16Array;
+      const cut = new (data.constructor as Float32ArrayConstructor | Uint16ArrayConstructor)(KV * length * D);
+      for (let h = 0; h < KV; h++) cut.set(data.subarray(h * T * D, h * T * D + length * D), h * length * D);
+      tensors.set(name, new ort.Tensor(tensor.type as 'float32', cut as Float32Array, [1, KV, length, D]));
+    }
+    return { length, tensors };
   }
 
   /** Ends onnxruntime's profiler (sessions created with `profile`), which writes out its events. */

@@ -1,4 +1,5 @@
-import type { PolicyResult, SweepPoint } from '../analysis/analyze';
+import type { PolicyResult } from '../analysis/analyze';
+import type { SweepPoint } from '../analysis/sweep';
 import cached from '../../examples/cache/maze-full.json';
 
 /**

@@ -1,14 +1,18 @@
 import { create } from 'zustand';
-import { analyzePolicy, roundsSweep, SummaryCache, type PolicyResult, type SweepPoint } from '../analysis/analyze';
-import { generateAnswer, withAnswer } from '../analysis/answer';
+import type { PolicyResult } from '../analysis/analyze';
+import type { LayerSweep, SweepPoint } from '../analysis/sweep';
+import { atRadius, sweepAtRadius } from '../analysis/rescore';
 import { parseConversation } from '../conversation/parse';
 import { splitRounds } from '../conversation/rounds';
-import type { Conversation, Message, ParseResult } from '../conversation/types';
+import type { Message, ParseResult } from '../conversation/types';
 import { parsePolicy, policySpec } from '../context/policy';
 import { cachedStartResult } from './cached-result';
 import { exampleNamed, START_EXAMPLE } from './examples';
-import { hoverReducer, NO_HOVER, type HoverAction, type HoverState } from './hover-lock';
-import { currentModel, useModelStore } from './model-store';
+import { resetHover } from './hover-store';
+import { useModelStore, type ModelInfo } from './model-store';
+import { modelClient } from './model-client';
+import { STALE_MODEL } from '../worker/api';
+import type { Call } from '../worker/rpc';
 import type { ViewState } from './url-state';
 import { FULL_MATRIX_MAX_TOKENS } from './limits';
 
@@ -35,12 +39,11 @@ export interface InspectorState {
   /** Milliseconds of the last analysis, from the request to the figures. */
   analysisMs: number | null;
   /** `key` names what the sweep was computed for, so a stale curve is dropped, not shown under new settings. */
-  sweep: { policy: string; key: string; points: SweepPoint[] } | null;
+  sweep: { policy: string; key: string; radius: number; points: SweepPoint[] } | null;
   sweeping: { done: number; total: number } | null;
   /** Answers the model wrote, per policy spec, for the scored turn; they replace the file's answer. */
   generated: Record<string, string>;
   generating: { policy: string; text: string } | null;
-  hover: HoverState;
   /** `fresh`: a new conversation (an example, a file), so the scored turn goes back to the last. */
   setText(text: string, fresh?: boolean): void;
   setMessages(messages: Message[]): void;
@@ -56,7 +59,6 @@ export interface InspectorState {
   analyze(): Promise<void>;
   generate(): Promise<void>;
   clearGenerated(): void;
-  dispatchHover(a: HoverAction): void;
 }
 
 /** The active policies: the first alone, or every one in compare mode. */
@@ -75,47 +77,47 @@ export function scoredTurn(s: Pick<InspectorState, 'turn' | 'parsed'>): number |
 
 const cachedStart = cachedStartResult();
 
-function sweepKey(text: string, r: PolicyResult): string {
-  return JSON.stringify([text, r.policy, r.turn, r.layer, r.radius, r.tokens.length]);
+/** A model as the results depend on it: which one, and the date its template writes. */
+const modelKey = (info: ModelInfo | null) => (info ? [info.modelId, info.templateDate] : null);
+
+/** What a sweep was computed for: the model, the text, the policy and the turn (the layers come together; the radius is re-read). */
+function sweepKey(info: ModelInfo | null, text: string, generated: string | undefined, r: PolicyResult): string {
+  return JSON.stringify([modelKey(info), text, generated ?? null, r.policy, r.turn, r.tokens.length]);
 }
 
 // Newest request wins: a slower, older analysis never overwrites a newer one.
 let latest = 0;
-let generationRun = 0;
-/**
- * Resolves after the browser has painted a frame (or after 100 ms in a hidden tab, where frames stop).
- * ORT's wasm runs on the page's thread and each model pass resolves at once, so without this the whole
- * sweep would run before React could show the figures it follows.
- */
-const nextPaint = () => new Promise<void>((resolve) => {
-  if (typeof requestAnimationFrame === 'undefined') return void setTimeout(resolve, 0);
-  const fallback = setTimeout(resolve, 100);
-  requestAnimationFrame(() => {
-    clearTimeout(fallback);
-    setTimeout(resolve, 0);
-  });
-});
-
 let timer: ReturnType<typeof setTimeout> | null = null;
-let summaries: { conversation: Conversation; model: unknown; cache: SummaryCache } | null = null;
-
-type Model = NonNullable<ReturnType<typeof currentModel>>;
-
-function summaryCache(model: Model, conversation: Conversation): SummaryCache {
-  if (!summaries || summaries.conversation !== conversation || summaries.model !== model) summaries = { conversation, model, cache: new SummaryCache(model, conversation) };
-  return summaries.cache;
-}
+/** The sweep and the generation under way in the worker, cancelled when something newer starts. */
+let sweepCall: Call<unknown> | null = null;
+let generationCall: Call<unknown> | null = null;
+const isStale = (e: unknown) => (e as Error)?.name === STALE_MODEL;
 
 /**
- * The conversation a policy is scored on: the file's, or with the model's own answer for the scored
- * turn when one was generated under that policy (its summaries then are its own too).
+ * Results already computed, so a change that needs no new pass needs none: a policy added to compare (or
+ * compare turned off), a layer the last pass fetched, a radius (re-read from the attention kept). Keyed
+ * by everything a pass depends on; the model by identity.
  */
-function scoredConversation(model: Model, conversation: Conversation, generated: Record<string, string>, spec: string, turn: number): { conv: Conversation; cache: SummaryCache } {
-  const answer = generated[spec];
-  if (answer === undefined) return { conv: conversation, cache: summaryCache(model, conversation) };
-  const conv = withAnswer(conversation, turn, answer);
-  return { conv, cache: new SummaryCache(model, conv) };
+const RESULTS_KEPT = 24;
+const results = new Map<string, PolicyResult>();
+function resultKey(info: ModelInfo, text: string, answer: string | undefined, spec: string, turn: number, layer: number, fullMatrix: boolean): string {
+  return JSON.stringify([modelKey(info), text, answer ?? null, spec, turn, layer, fullMatrix]);
 }
+function keepResult(key: string, r: PolicyResult): void {
+  results.delete(key);
+  results.set(key, r);
+  while (results.size > RESULTS_KEPT) results.delete(results.keys().next().value!);
+}
+/** The last sweep, every layer it fetched, with each turn's answer rows (so a layer or a radius needs no pass). */
+let sweeps: { key: string; byLayer: Map<number, LayerSweep> } | null = null;
+/** A computed sweep read at a layer and a radius, or null when it was not computed for that layer. */
+function sweepAt(key: string, layer: number, radius: number): SweepPoint[] | null {
+  const l = sweeps?.key === key ? sweeps.byLayer.get(layer) : undefined;
+  return l ? sweepAtRadius(l.points, l.rows, radius) : null;
+}
+
+/** A result as the sweep reuses it: its answer rows (the head mean), not every head. */
+const withoutHeads = (r: PolicyResult): PolicyResult => (r.kept ? { ...r, kept: { ...r.kept, perHead: null } } : r);
 
 export const useInspector = create<InspectorState>()((set, get) => {
   /** Re-analyse after a change; text edits wait for a pause in typing. */
@@ -142,14 +144,14 @@ export const useInspector = create<InspectorState>()((set, get) => {
     stale: false,
     analysisError: null,
     analysisMs: null,
-    sweep: { policy: cachedStart.policy, key: sweepKey(START_EXAMPLE.text, cachedStart.result), points: cachedStart.sweep },
+    sweep: { policy: cachedStart.policy, key: sweepKey(null, START_EXAMPLE.text, undefined, cachedStart.result), radius: cachedStart.result.radius, points: cachedStart.sweep },
     sweeping: null,
     generated: {},
     generating: null,
-    hover: NO_HOVER,
 
     setText(text, fresh = false) {
-      set((s) => ({ text, exampleName: exampleNamed(text), parsed: parse(text), generated: {}, hover: NO_HOVER, turn: fresh ? null : s.turn }));
+      resetHover();
+      set((s) => ({ text, exampleName: exampleNamed(text), parsed: parse(text), generated: {}, turn: fresh ? null : s.turn }));
       schedule(300);
     },
     setMessages(messages) {
@@ -178,7 +180,8 @@ export const useInspector = create<InspectorState>()((set, get) => {
       schedule();
     },
     setTurn(turn) {
-      set({ turn, generated: {}, hover: NO_HOVER });
+      resetHover();
+      set({ turn, generated: {} });
       schedule();
     },
     setLayer(layer) {
@@ -189,11 +192,21 @@ export const useInspector = create<InspectorState>()((set, get) => {
       set({ head });
     },
     setRadius(r) {
+      // The diagonal is re-read from the attention each result kept: no model pass.
+      const s = get();
+      const rescored = s.results.map((x) => atRadius(x, r));
+      const r0 = s.results[0];
+      const sweep = s.sweep && r0 ? sweepAt(s.sweep.key, r0.layer, r) : null;
+      if (rescored.every((x): x is PolicyResult => x !== null) && (sweep || !s.sweep)) {
+        set({ radius: r, results: rescored, ...(s.sweep && sweep && { sweep: { ...s.sweep, radius: r, points: sweep } }) });
+        return;
+      }
       set({ radius: r });
       schedule();
     },
     setFullMatrix(on) {
-      set({ fullMatrix: on, hover: NO_HOVER });
+      resetHover();
+      set({ fullMatrix: on });
       schedule();
     },
     applyView(v, text) {
@@ -203,11 +216,12 @@ export const useInspector = create<InspectorState>()((set, get) => {
     },
 
     async analyze() {
-      const model = currentModel();
+      const info = useModelStore.getState().info;
       const s = get();
       const conversation = s.parsed.conversation;
       const id = ++latest;
-      if (!model || !conversation) {
+      sweepCall?.cancel();
+      if (!info || !conversation) {
         // Nothing to score yet; the cached start figures stay only while they describe what is on screen.
         if (s.resultsFrom === 'cache' && !(s.exampleName === cachedStart.example && activePolicies(s).join() === cachedStart.policy && s.turn === null)) set({ results: [], resultsFrom: null });
         set({ analyzing: false, stale: !conversation && get().results.length > 0 });
@@ -221,79 +235,99 @@ export const useInspector = create<InspectorState>()((set, get) => {
       const t0 = performance.now();
       set({ analyzing: true });
       try {
-        const opts = { turn, radius: s.radius, ...(s.layer !== null && { layer: s.layer }) };
-        const results: PolicyResult[] = [];
+        const layer = s.layer ?? info.spec.numLayers - 1;
+        // One pass fetches every layer the graph has (a few, for small models), so the layer selector re-reads them; the full matrix only the one shown.
+        const inspectable = info.inspectLayers;
+        const layers = s.fullMatrix || inspectable.length > 8 ? [layer] : inspectable;
+        const out: PolicyResult[] = [];
         for (const spec of activePolicies(s)) {
-          const { conv, cache } = scoredConversation(model, conversation, s.generated, spec, turn);
-          const keep = { keepAttention: s.fullMatrix ? ('all' as const) : ('answer' as const), fullMatrixMaxTokens: FULL_MATRIX_MAX_TOKENS };
-          results.push(await analyzePolicy(model, conv, spec, { ...opts, ...keep }, cache));
-          if (id !== latest) return;
+          const key = (l: number) => resultKey(info, s.text, s.generated[spec], spec, turn, l, s.fullMatrix);
+          let r = results.get(key(layer));
+          if (!r) {
+            const all = await modelClient().call('analyze', {
+              modelId: info.modelId, conversation, ...(s.generated[spec] !== undefined && { answer: s.generated[spec] }), policy: spec, turn,
+              layers: layers.includes(layer) ? layers : [layer], radius: s.radius, keep: s.fullMatrix ? 'all' : 'answer', fullMatrixMaxTokens: FULL_MATRIX_MAX_TOKENS,
+            }).promise;
+            if (id !== latest) return;
+            for (const x of all) keepResult(key(x.layer), x);
+            r = all.find((x) => x.layer === layer)!;
+          }
+          out.push(r);
         }
-        set({ results, resultsFrom: 'model', analyzing: false, stale: false, analysisError: null, analysisMs: performance.now() - t0 });
-        void sweepFor(id, results[0]!);
+        // The radius may have changed while the passes ran: it is re-read, not recomputed.
+        const radius = get().radius;
+        out.splice(0, out.length, ...out.map((r) => atRadius(r, radius) ?? r));
+        set({ results: out, resultsFrom: 'model', analyzing: false, stale: false, analysisError: null, analysisMs: performance.now() - t0 });
+        void sweepFor(id, info, out[0]!);
       } catch (e) {
-        if (id === latest) set({ analyzing: false, analysisError: (e as Error).message });
+        if (id === latest && !isStale(e)) set({ analyzing: false, analysisError: (e as Error).message });
       }
     },
 
     async generate() {
-      const model = currentModel();
+      const info = useModelStore.getState().info;
       const s = get();
       const conversation = s.parsed.conversation;
       const turn = scoredTurn(s);
-      if (!model || !conversation || turn === null) return;
-      const run = ++generationRun;
+      if (!info || !conversation || turn === null) return;
+      generationCall?.cancel();
       const generated = { ...s.generated };
+      let call: Call<string> | null = null;
       try {
         for (const spec of activePolicies(s)) {
           set({ generating: { policy: spec, text: '' } });
-          generated[spec] = await generateAnswer(model, conversation, spec, turn, {
-            summaries: summaryCache(model, conversation),
-            onText: (text) => run === generationRun && set({ generating: { policy: spec, text } }),
-          });
-          if (run !== generationRun) return;
+          call = modelClient().call('generate', { modelId: info.modelId, conversation, policy: spec, turn }, (text) => generationCall === call && set({ generating: { policy: spec, text } }));
+          generationCall = call;
+          generated[spec] = await call.promise;
+          if (generationCall !== call) return;
         }
+        generationCall = null;
         set({ generated, generating: null });
         schedule();
       } catch (e) {
-        if (run === generationRun) set({ generating: null, analysisError: (e as Error).message });
+        if (generationCall === call && !isStale(e)) set({ generating: null, analysisError: (e as Error).message });
       }
     },
     clearGenerated() {
-      generationRun++;
+      generationCall?.cancel();
+      generationCall = null;
       set({ generated: {}, generating: null });
       schedule();
-    },
-    dispatchHover(a) {
-      set((s) => ({ hover: hoverReducer(s.hover, a) }));
     },
   };
 
   /** Paper 2's Fig. 2 for the first active policy, reusing the turn just scored. */
-  async function sweepFor(id: number, known: PolicyResult) {
-    const model = currentModel();
+  async function sweepFor(id: number, info: ModelInfo, known: PolicyResult) {
     const s = get();
     const conversation = s.parsed.conversation;
-    if (!model || !conversation) return;
-    const key = sweepKey(s.text, known);
+    if (!conversation) return;
+    const answer = s.generated[known.policy];
+    const key = sweepKey(info, s.text, answer, known);
+    // Computed already for this layer (at any radius): re-read, no pass.
+    const ready = sweepAt(key, known.layer, known.radius);
+    if (ready) return void set({ sweep: { policy: known.policy, key, radius: known.radius, points: ready }, sweeping: null });
     set((st) => ({ sweeping: { done: 0, total: Math.max(0, known.turn - 1) }, sweep: st.sweep?.key === key ? st.sweep : null }));
     try {
-      const { conv, cache } = scoredConversation(model, conversation, s.generated, known.policy, known.turn);
-      const points = await roundsSweep(model, conv, known.policy, {
-        upToTurn: known.turn,
-        radius: known.radius,
-        layer: known.layer,
-        known,
-        summaries: cache,
-        onTurn: (done, total) => id === latest && set({ sweeping: { done, total } }),
-        cancelled: () => id !== latest,
-        pause: nextPaint,
-      });
-      if (id === latest) set({ sweep: { policy: known.policy, key, points }, sweeping: null });
+      // Every layer the analysis fetched, each turn in one pass; the scored turn's results are reused.
+      const inspectable = info.inspectLayers;
+      const layers = s.fullMatrix || inspectable.length > 8 ? [known.layer] : inspectable;
+      const knownLayers = layers.map((l) => results.get(resultKey(info, s.text, answer, known.policy, known.turn, l, s.fullMatrix))).filter((r): r is PolicyResult => r !== undefined);
+      const call = modelClient().call('sweep', {
+        modelId: info.modelId, conversation, ...(answer !== undefined && { answer }), policy: known.policy, turn: known.turn,
+        layers: [known.layer, ...layers.filter((l) => l !== known.layer)], radius: known.radius, known: [known, ...knownLayers].map(withoutHeads),
+      }, ({ done, total }) => id === latest && set({ sweeping: { done, total } }));
+      sweepCall = call;
+      const byLayer = await call.promise;
+      if (id === latest) {
+        sweeps = { key, byLayer };
+        const radius = get().radius;
+        set({ sweep: { policy: known.policy, key, radius, points: sweepAt(key, known.layer, radius) ?? byLayer.get(known.layer)!.points }, sweeping: null });
+      }
     } catch (e) {
-      if (id === latest) set({ sweeping: null, analysisError: `rounds sweep: ${(e as Error).message}` });
+      if (id === latest && !isStale(e)) set({ sweeping: null, analysisError: `rounds sweep: ${(e as Error).message}` });
     }
   }
+
 });
 
 // A new load stops the old model's work (a rounds sweep can take minutes on a software adapter,
@@ -301,8 +335,12 @@ export const useInspector = create<InspectorState>()((set, get) => {
 useModelStore.subscribe((s, prev) => {
   if (s.load.status === 'loading' && prev.load.status !== 'loading') {
     latest++;
-    generationRun++;
+    sweepCall?.cancel();
+    generationCall?.cancel();
+    generationCall = null;
     useInspector.setState({ analyzing: false, sweeping: null, generating: null });
   }
   if (s.info && s.info !== prev.info) void useInspector.getState().analyze();
+  // The model was released (its worker stopped, or a model that fits only alone replaces it): its figures go with it.
+  if (!s.info && prev.info && useInspector.getState().resultsFrom === 'model') useInspector.setState({ results: [], resultsFrom: null, sweep: null, sweeping: null, analyzing: false });
 });

@@ -1,16 +1,13 @@
 import { create } from 'zustand';
-import type { ModelSpec } from '../model/config';
-import { parameterCount } from '../model/weights';
-import { rowSums } from '../metrics/inertia';
-import { topTokens } from '../model/logits';
-import type { ModelSource } from '../model/source';
-import { HUB_URL, hubSource, resolveHubRepo, HubError } from '../model/hub-source';
-import { describePlan, noFitMessage } from '../model/load-plan';
+import { HUB_URL } from '../model/hub-source';
 import { parseTemplateDate } from '../model/template-date';
-import { prepareModel, startModel, type LoadStage, type OpenModel, type OpenOptions, type PreparedModel } from '../runtime/open-model';
+import type { LoadStage } from '../runtime/open-model';
+import type { BackendChoice, ForwardView, LoadedSummary, LoadEvent, ModelApi, PreparedSummary, SourceSpec } from '../worker/api';
+import { STALE_MODEL } from '../worker/api';
 import { linkOffer, rememberedToken, storeToken, type LinkOffer } from './hub-access';
-import { rangeCache } from './model-cache';
-import type { BackendReport } from '../runtime/ort-runtime';
+import { modelClient, onWorkerLost } from './model-client';
+
+export type { BackendChoice, ForwardView } from '../worker/api';
 
 export interface LoadState {
   status: 'idle' | 'loading' | 'ready' | 'error';
@@ -31,33 +28,10 @@ export interface ModelRef {
   hub: string | null;
 }
 
-export interface ModelInfo {
-  source: string;
+/** The model in use, as the worker described it when it started, and how a link names it. */
+export interface ModelInfo extends LoadedSummary {
   ref: ModelRef | null;
-  spec: ModelSpec;
-  parameters: number;
-  dtypes: string[];
-  weightStorage: string;
-  report: BackendReport;
-  /** Layers whose attention the graph outputs. */
-  inspectLayers: number[];
-  /** How the other layers compute attention, and why not fused if asked. */
-  attention: string;
-  /** The date the chat template's strftime_now gives (null: the template writes no date). */
-  templateDate: string | null;
 }
-
-export interface ForwardView {
-  text: string;
-  tokens: number;
-  next: { id: number; text: string; prob: number }[];
-  layer: number;
-  shape: [number, number, number];
-  rowSumRange: [number, number];
-}
-
-/** 'auto': WebGPU, then wasm. 'wasm': skip WebGPU (a software adapter can be slower than wasm). */
-export type BackendChoice = 'auto' | 'wasm';
 
 interface ModelState {
   backend: BackendChoice;
@@ -68,7 +42,7 @@ interface ModelState {
   forward: ForwardView | null;
   forwardError: string | null;
   /** Loads from files or the demo model's folder: planned, then started (nothing to confirm: nothing to download). */
-  loadModel(source: ModelSource, ref?: ModelRef | null): Promise<void>;
+  loadModel(source: Exclude<SourceSpec, { kind: 'hub' }>, ref?: ModelRef | null): Promise<void>;
   /** A Hub model: resolved to a commit, its small files and headers read, memory planned; a large download waits for confirmDownload. */
   openHub(ref: ModelRef, origin?: 'form' | 'link'): Promise<void>;
   pending: PendingDownload | null;
@@ -84,7 +58,7 @@ interface ModelState {
   rememberToken: boolean;
   setAccessToken(token: string, remember: boolean): void;
   /** The date the template writes (YYYY-MM-DD); the figures are computed again. False when it is not a date. */
-  setTemplateDate(date: string): boolean;
+  setTemplateDate(date: string): Promise<boolean>;
   runForward(text: string, asChat: boolean): Promise<void>;
 }
 
@@ -102,39 +76,36 @@ export interface PendingDownload {
 
 const IDLE: LoadState = { status: 'idle', stage: null, file: null, loaded: 0, total: null, allLoaded: 0, allTotal: null, error: null };
 
-/** The open model lives outside React state: it holds an ORT session, not data to render. */
-let current: OpenModel | null = null;
 /** Only the newest load may land: a slower, older one (say the demo model at start-up) is dropped. */
 let latestLoad = 0;
 /** What the model in use was loaded from, for reloading it on another backend (set only when a load lands). */
-let lastLoad: { source: ModelSource; ref: ModelRef | null } | { hub: ModelRef } | null = null;
-/** The prepared model behind `pending`. */
-let pendingPrepared: { prepared: PreparedModel; releaseFirst: boolean } | null = null;
+let lastLoad: { source: SourceSpec; ref: ModelRef | null } | { hub: ModelRef } | null = null;
+/** The worker's prepared model behind `pending`. */
+let pendingPrepared: PreparedSummary | null = null;
 /** Lookups (resolving, reading headers, planning): the newest wins, without stopping a load under way. */
 let latestLook = 0;
 
-/** Up to this size every layer is inspectable; above it only the final one (see loadModel). */
-export const ALL_LAYERS_MAX_PARAMETERS = 20_000_000;
-
-/** The open model, for the inspector's actions (null until one is ready). */
-export function currentModel(): OpenModel | null {
-  return current;
-}
+const isStale = (e: unknown) => (e as Error)?.name === STALE_MODEL;
 
 export const useModelStore = create<ModelState>()((set, get) => {
-  const options = (stale: () => boolean, weightBytes: number | null = null): OpenOptions => {
+  // Looked up on each call: a test may put its own client in place.
+  const client = { call: <M extends keyof ModelApi & string>(m: M, args: ModelApi[M]['args'], onEvent?: (e: ModelApi[M]['event']) => void) => modelClient().call(m, args, onEvent) };
+  // The worker was replaced (a template or tokenizer ran past its budget): its model is gone.
+  onWorkerLost((message) => {
+    latestLoad++;
+    latestLook++;
+    pendingPrepared = null;
+    set({ info: null, pending: null, load: { ...IDLE, status: 'error', error: message } });
+  });
+
+  /** Load progress as the store shows it; weight bytes are summed over files when their total is known. */
+  const progress = (stale: () => boolean, weightBytes: number | null = null) => {
     const perFile = new Map<string, number>();
-    return {
-    // Small models: every layer's attention is an output, so the layer selector needs no rebuild. Larger
-    // ones inspect the final layer only, so the other layers run fused attention (no [S × S] scores).
-    inspectLayers: (spec) => (parameterCount(spec) <= ALL_LAYERS_MAX_PARAMETERS ? 'all' : [spec.numLayers - 1]),
-    ...(get().backend === 'wasm' && { prefer: ['wasm' as const] }),
-    onProgress: (p) => {
+    return (p: LoadEvent) => {
       if (stale()) return;
       if (p.read && weightBytes !== null) perFile.set(p.read.file, p.read.loaded);
       const allLoaded = [...perFile.values()].reduce((a, b) => a + b, 0);
-      set((s) => ({ load: { ...s.load, stage: p.stage, allLoaded, allTotal: weightBytes, ...(p.read && { file: p.read.file, loaded: p.read.loaded, total: p.read.total }) } }));
-    },
+      set((s) => ({ load: { ...s.load, stage: p.stage as LoadStage, allLoaded, allTotal: weightBytes, ...(p.read && { file: p.read.file, loaded: p.read.loaded, total: p.read.total }) } }));
     };
   };
   /**
@@ -143,63 +114,25 @@ export const useModelStore = create<ModelState>()((set, get) => {
    */
   const begin = () => {
     const id = ++latestLook;
+    if (pendingPrepared) void client.call('discard', { preparedId: pendingPrepared.preparedId }).promise.catch(() => undefined);
     pendingPrepared = null;
     set({ load: { ...IDLE, status: 'loading', stage: 'download' }, pending: null });
     return () => id !== latestLook;
   };
-  /** Plans a model beside the one in use (they share wasm's heap while the new one loads), else alone. */
-  const prepare = async (source: ModelSource, stale: () => boolean): Promise<{ prepared: PreparedModel; releaseFirst: boolean }> => {
-    const heldElsewhere = current?.session.report.backend === 'wasm' && current.session.report.plan ? { wasm: current.session.report.plan.held } : undefined;
-    const prepared = await prepareModel(source, { ...options(stale), ...(heldElsewhere && { heldElsewhere }) });
-    if (prepared.plans.some((p) => !p.problem) || !heldElsewhere) return { prepared, releaseFirst: false };
-    const alone = await prepareModel(source, options(stale));
-    return { prepared: alone, releaseFirst: alone.plans.some((p) => !p.problem) };
-  };
+  const prepare = (source: SourceSpec, stale: () => boolean) => client.call('prepare', { source, backend: get().backend }, progress(stale)).promise;
   const fail = (stale: () => boolean, e: unknown) => {
     // The model in use, if any, stays as it was, and so do its controls.
     if (!stale()) set((s) => ({ load: { ...s.load, status: 'error', error: (e as Error).message } }));
   };
-  /**
-   * Starts a prepared model and swaps it in, if no newer load began meanwhile. `releaseFirst`: it fits only
-   * alone, so the model in use is released before (and is gone if this load then fails).
-   */
-  const finish = async (prepared: PreparedModel, ref: ModelRef | null, from: NonNullable<typeof lastLoad>, releaseFirst = false) => {
+  /** Starts a prepared model in the worker and shows it, if no newer load began meanwhile. */
+  const finish = async (prepared: PreparedSummary, ref: ModelRef | null, from: NonNullable<typeof lastLoad>) => {
     const id = ++latestLoad;
     const stale = () => id !== latestLoad;
-    if (releaseFirst && current) {
-      const old = current;
-      current = null;
-      set({ info: null });
-      await old.session.release().catch(() => undefined);
-    }
-    const opened = await startModel(prepared, options(stale, prepared.weightBytes));
-    if (stale()) {
-      await opened.session.release();
-      return;
-    }
-    // Swap first: the old session is released once its queued runs (say a rounds sweep) are done.
-    const old = current;
-    current = opened;
+    if (prepared.releaseFirst) set({ info: null });
+    const loaded = await client.call('start', { preparedId: prepared.preparedId }, progress(stale, prepared.bytes)).promise;
+    if (!loaded || stale()) return;
     lastLoad = from;
-    void old?.session.release().catch(() => undefined);
-    const { checkpoint, graph, session } = opened;
-    set({
-      load: { ...IDLE, status: 'ready' },
-      forward: null,
-      forwardError: null,
-      info: {
-        source: checkpoint.source,
-        ref,
-        spec: checkpoint.spec,
-        parameters: parameterCount(checkpoint.spec),
-        dtypes: checkpoint.dtypes,
-        weightStorage: graph.weightStorage,
-        report: session.report,
-        inspectLayers: graph.inspectLayers,
-        templateDate: opened.tokenizer.usesDate ? opened.tokenizer.templateDate : null,
-        attention: graph.attentionNote ?? (graph.attention === 'fused' && graph.inspectLayers.length < checkpoint.spec.numLayers ? 'layers not inspected: fused GroupQueryAttention' : 'explicit in every layer'),
-      },
-    });
+    set({ load: { ...IDLE, status: 'ready' }, forward: null, forwardError: null, info: { ...loaded, ref } });
   };
   return {
     backend: 'auto',
@@ -207,7 +140,7 @@ export const useModelStore = create<ModelState>()((set, get) => {
       set({ backend: b });
       if (!lastLoad) return;
       if ('hub' in lastLoad) await get().openHub(lastLoad.hub);
-      else await get().loadModel(lastLoad.source, lastLoad.ref);
+      else await get().loadModel(lastLoad.source as Exclude<SourceSpec, { kind: 'hub' }>, lastLoad.ref);
     },
     load: IDLE,
     info: null,
@@ -229,9 +162,10 @@ export const useModelStore = create<ModelState>()((set, get) => {
     async loadModel(source, ref = null) {
       const stale = begin();
       try {
-        const { prepared, releaseFirst } = await prepare(source, stale);
+        const prepared = await prepare(source, stale);
         if (stale()) return;
-        await finish(prepared, ref, { source, ref }, releaseFirst);
+        if (prepared.noFit) throw new Error(prepared.noFit);
+        await finish(prepared, ref, { source, ref });
       } catch (e) {
         fail(stale, e);
       }
@@ -243,19 +177,12 @@ export const useModelStore = create<ModelState>()((set, get) => {
       try {
         // The token goes to the Hub, or to a host the person typed in themselves, never to one a link named.
         const token = (ref.hub === null || ref.hub.replace(/\/+$/, '') === HUB_URL || origin === 'form' ? get().accessToken : '') || undefined;
-        const cache = rangeCache();
-        const hubRef = { repo: ref.model, revision: ref.revision, hubUrl: ref.hub };
-        const repo = await resolveHubRepo(hubRef, { accessToken: token, cache });
-        // A gated repo without a token: say what to do before any file is asked for.
-        if (repo.gated && !token) throw new HubError('gated', `${ref.model} is gated: accept its licence on its Hub page, then give an access token below (huggingface.co → Settings → Access Tokens, "read")`, 401);
-        const { prepared, releaseFirst } = await prepare(hubSource(repo, { accessToken: token, cache }), stale);
+        const prepared = await prepare({ kind: 'hub', repo: ref.model, revision: ref.revision, hubUrl: ref.hub, ...(token && { accessToken: token }) }, stale);
         if (stale()) return;
-        if (!prepared.plans.some((p) => !p.problem)) throw new Error(noFitMessage(prepared.checkpoint.spec, prepared.plans, `${ref.model} (${parameterCount(prepared.checkpoint.spec).toLocaleString('en-US')} parameters)`));
-        if (prepared.weightBytes >= get().confirmAboveBytes || releaseFirst) {
-          pendingPrepared = { prepared, releaseFirst };
-          const plans = prepared.plans.map(describePlan);
-          if (releaseFirst) plans.push('it fits only alone: the model in use will be released first');
-          set({ load: IDLE, pending: { ref, label: prepared.checkpoint.source, files: prepared.checkpoint.weightFiles.length, bytes: prepared.weightBytes, plans } });
+        if (prepared.noFit) throw new Error(prepared.noFit);
+        if (prepared.bytes >= get().confirmAboveBytes || prepared.releaseFirst) {
+          pendingPrepared = prepared;
+          set({ load: IDLE, pending: { ref, label: prepared.label, files: prepared.files, bytes: prepared.bytes, plans: prepared.plans } });
           return;
         }
         await finish(prepared, ref, { hub: ref });
@@ -268,52 +195,38 @@ export const useModelStore = create<ModelState>()((set, get) => {
       const pending = get().pending;
       const held = pendingPrepared;
       if (!pending || !held) return;
+      pendingPrepared = null;
       const stale = begin();
       try {
-        await finish(held.prepared, pending.ref, { hub: pending.ref }, held.releaseFirst);
+        await finish(held, pending.ref, { hub: pending.ref });
       } catch (e) {
         fail(stale, e);
       }
     },
 
     cancelDownload() {
+      if (pendingPrepared) void client.call('discard', { preparedId: pendingPrepared.preparedId }).promise.catch(() => undefined);
       pendingPrepared = null;
       set({ pending: null });
     },
 
-  setTemplateDate(date) {
-    const info = get().info;
-    if (!current || !info || info.templateDate === null || !parseTemplateDate(date)) return false;
-    current.tokenizer.templateDate = date;
-    set({ info: { ...info, templateDate: date } });
-    return true;
-  },
+    async setTemplateDate(date) {
+      const info = get().info;
+      if (!info || info.templateDate === null || !parseTemplateDate(date)) return false;
+      const ok = await client.call('setTemplateDate', { modelId: info.modelId, date }).promise.catch(() => false);
+      if (ok && get().info?.modelId === info.modelId) set({ info: { ...info, templateDate: date } });
+      return ok;
+    },
 
-  async runForward(text, asChat) {
-    const m = current;
-    if (!m) return;
-    try {
-      const rendered = asChat ? m.tokenizer.render([{ role: 'user', content: text }], true) : text;
-      const ids = m.tokenizer.encode(rendered);
-      if (ids.length === 0) throw new Error('the text tokenizes to no tokens');
-      const S = ids.length;
-      const out = await m.session.forward({ ids, attnRows: [0, S], layers: [m.checkpoint.spec.numLayers - 1] });
-      const att = out.attention[0]!;
-      const sums = rowSums(att.mean, att.rows, S);
-      set({
-        forwardError: null,
-        forward: {
-          text,
-          tokens: S,
-          next: topTokens(out.logits!.data, 5).map((t) => ({ id: t.id, prob: t.prob, text: m.tokenizer.decode([t.id]) })),
-          layer: att.layer,
-          shape: [m.checkpoint.spec.numHeads, att.rows, S],
-          rowSumRange: [Math.min(...sums), Math.max(...sums)],
-        },
-      });
-    } catch (e) {
-      set({ forwardError: (e as Error).message });
-    }
-  },
+    async runForward(text, asChat) {
+      const info = get().info;
+      if (!info) return;
+      try {
+        const forward = await client.call('forward', { modelId: info.modelId, text, asChat }).promise;
+        set({ forwardError: null, forward });
+      } catch (e) {
+        if (!isStale(e)) set({ forwardError: (e as Error).message });
+      }
+    },
   };
 });

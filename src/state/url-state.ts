@@ -7,7 +7,7 @@ export interface ViewState {
   revision: string;
   hub: string | null;
   /** 'wasm' skips WebGPU. */
-  backend: 'auto' | 'wasm';
+  backend: 'auto' | 'wasm' | 'webgpu';
   /** The policies shown: one, or 2–4 in compare mode. */
   policies: string[];
   compare: boolean;
@@ -49,7 +49,7 @@ export function encodeView(v: ViewState, conversationText: string | null, exampl
   q.set('model', v.model);
   if (v.model !== 'demo' && v.revision !== 'main') q.set('rev', v.revision);
   if (v.model !== 'demo' && v.hub) q.set('hub', v.hub);
-  if (v.backend === 'wasm') q.set('backend', 'wasm');
+  if (v.backend !== 'auto') q.set('backend', v.backend);
   q.set('policy', v.policies.join(','));
   if (v.compare) q.set('compare', '1');
   if (v.turn !== null) q.set('turn', String(v.turn));
@@ -85,8 +85,8 @@ export function decodeView(search: string): { view: ViewState; problems: string[
   view.revision = q.get('rev') || 'main';
   view.hub = q.get('hub');
   const backend = q.get('backend');
-  if (backend === 'wasm' || backend === 'auto') view.backend = backend;
-  else if (backend !== null) problems.push(`backend=${backend} is not auto or wasm`);
+  if (backend === 'wasm' || backend === 'auto' || backend === 'webgpu') view.backend = backend;
+  else if (backend !== null) problems.push(`backend=${backend.slice(0, 40)} is not auto, wasm or webgpu`);
   const policies = (q.get('policy') ?? 'full').split(',').filter(Boolean);
   const ok: string[] = [];
   for (const p of policies) {

@@ -31,8 +31,13 @@ describe('the app, used as a person would', () => {
   const virtualRepo = (config: Record<string, unknown>) => new Map<string, Uint8Array | VirtualFile>([
     ['config.json', enc(config)], ['tokenizer.json', enc(tinyTokenizerJson())], ['tokenizer_config.json', enc(tinyTokenizerConfig())], ['model.safetensors', virtualCheckpoint(config)],
   ]);
+  // A chat template that loops for minutes: the model worker must be stopped, not the page.
+  const looping = new Map(good);
+  const loopConfig = tinyTokenizerConfig();
+  loopConfig.chat_template = `{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}${loopConfig.chat_template}`;
+  looping.set('tokenizer_config.json', enc(loopConfig));
   const repos: Record<string, Map<string, Uint8Array | VirtualFile>> = {
-    'acme/tiny-qwen2': good, 'acme/not-a-llama': bad,
+    'acme/tiny-qwen2': good, 'acme/not-a-llama': bad, 'acme/looping-template': looping,
     'meta-llama/Llama-3.1-8B-Instruct': virtualRepo(real('meta-llama--Llama-3.1-8B-Instruct')),
     'Qwen/Qwen2.5-0.5B-Instruct': virtualRepo(real('Qwen--Qwen2.5-0.5B-Instruct')),
   };
@@ -53,9 +58,14 @@ describe('the app, used as a person would', () => {
     await page.getByRole('button', { name: 'Load' }).click();
   };
 
-  it('starts on the embedded demo model, served by the app itself', async () => {
+  it('starts on the embedded demo model, served by the app itself: on wasm, since this WebGPU adapter is a software one', async () => {
     await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 }).toContain('Inertia Lens demo model');
-    expect(await page.getByTestId('backend').textContent()).toBe('WebGPU');
+    expect(await page.getByTestId('backend').textContent()).toBe('wasm');
+    expect(await page.getByTestId('fallback').textContent()).toMatch(/this WebGPU adapter is a software one \(google swiftshader\), slower than wasm: running on wasm/);
+    // Asked for, WebGPU runs on it all the same.
+    await page.goto(`${app.url}/?backend=webgpu`);
+    await expect.poll(() => page.getByTestId('backend').textContent(), { timeout: 90_000 }).toBe('WebGPU');
+    expect(await page.getByLabel('backend').inputValue()).toBe('webgpu');
   });
 
   it('loads a Hub id, shows WebGPU, and runs a forward pass that matches the reference', async () => {
@@ -115,7 +125,7 @@ describe('the app, used as a person would', () => {
   it('a link names a model: shown with its host, loaded only on a click; loaded once, it loads again offline', async () => {
     app.hubOptions.offline = true; // the Hub can no longer be reached
     const asked = app.requests.length;
-    await page.goto(`${app.url}/?model=acme/tiny-qwen2&hub=${encodeURIComponent(app.hub)}`);
+    await page.goto(`${app.url}/?model=acme/tiny-qwen2&hub=${encodeURIComponent(app.hub)}&backend=webgpu`);
     const offer = page.getByTestId('link-offer');
     await expect.poll(() => offer.textContent(), { timeout: 30_000 }).toContain('This link names the model acme/tiny-qwen2 at revision main, from 127.0.0.1');
     expect(await offer.textContent()).toContain('not the Hugging Face Hub');
@@ -135,5 +145,19 @@ describe('the app, used as a person would', () => {
     for (const [name, bytes] of good) writeFileSync(join(dir, name), bytes);
     await page.getByTestId('pick-files').setInputFiles([...good.keys()].map((n) => join(dir, n)));
     await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 }).toContain(`${good.size} files`);
+  });
+
+  it('a chat template that runs away is stopped after its budget, naming the file; the page and the pasted text stay', async () => {
+    await page.getByRole('button', { name: 'paste or edit as text' }).click();
+    const text = 'user: Which way out of the maze?\nassistant: Left, then right.\nuser: And then?\nassistant: Right again.\n';
+    await page.getByLabel('conversation text').fill(text);
+    await loadHub('acme/looping-template');
+    const alert = page.getByRole('alert').filter({ hasText: 'the chat template ran for more than 5 s' }).first();
+    await expect.poll(() => alert.textContent(), { timeout: 90_000 }).toContain('tokenizer_config.json: the chat template ran for more than 5 s on one call and was stopped');
+    expect(await page.getByLabel('conversation text').inputValue()).toBe(text);
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'app-template-stopped.png'), fullPage: true });
+    // A fresh worker took its place: another model loads and runs.
+    await loadHub('acme/tiny-qwen2');
+    await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 }).toContain('acme/tiny-qwen2@');
   });
 });

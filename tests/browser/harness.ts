@@ -5,9 +5,11 @@
 import { hubSource, resolveHubRepo } from '../../src/model/hub-source';
 import { configureRuntime, type Backend } from '../../src/runtime/ort-runtime';
 import { openModel } from '../../src/runtime/open-model';
-import { benchIds, inspectionPass, medianMs } from '../../scripts/bench-shared';
+import { benchIds, inspectionPass, medianMs } from '../helpers/bench-shapes';
 import { analyzePolicy } from '../../src/analysis/analyze';
 import { parseConversation } from '../../src/conversation/parse';
+import { DEMO_MODEL_FILES, DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../../src/model/demo';
+import { folderUrlSource } from '../../src/model/source';
 
 export interface HarnessResult {
   backend: Backend;
@@ -48,7 +50,8 @@ async function run(base: string, repo: string, prefer: Backend[], ids: number[])
   };
 }
 
-await configureRuntime({});
+// ?proxy: onnxruntime-web's own proxy worker runs the wasm sessions (the bench compares it with our model worker).
+await configureRuntime({ proxy: new URLSearchParams(location.search).has('proxy') });
 (window as unknown as { harness: { run: typeof run } }).harness = { run };
 document.getElementById('status')!.textContent = 'ready';
 
@@ -99,3 +102,43 @@ async function rehearseAnalyze(conversationText: string): Promise<{ tokens: numb
   }
 }
 Object.assign((window as unknown as { harness: object }).harness, { rehearseLoad, rehearseAnalyze });
+
+/** Main-thread tasks over 50 ms (Long Tasks API), from the observer the bench installs before the page loads. */
+const longTasks = () => ((window as unknown as { __longTasks?: { start: number; ms: number }[] }).__longTasks ?? []);
+
+/**
+ * For `npm run bench:browser`: the app's work done on this page's thread (load, then one answer scored
+ * under Full), with wasm's sessions on the page or in ORT's proxy worker; the longest main-thread task
+ * of each phase.
+ */
+async function pageThreadProbe(base: string, repo: string, conversationText: string): Promise<{ loadMs: number; analyzeMs: number; tokens: number; longestLoadTask: number; longestAnalyzeTask: number; tasksOver50: number; error: string | null }> {
+  const t0 = performance.now();
+  const worst = (from: number) => Math.max(0, ...longTasks().filter((t) => t.start >= from).map((t) => t.ms));
+  try {
+    const m = await openModel(hubSource(await resolveHubRepo({ repo, revision: 'main', hubUrl: base })), { prefer: ['wasm'] });
+    const t1 = performance.now();
+    const longestLoadTask = worst(t0);
+    const r = await analyzePolicy(m, parseConversation(conversationText).conversation!, 'full');
+    const t2 = performance.now();
+    await m.session.release();
+    return { loadMs: t1 - t0, analyzeMs: t2 - t1, tokens: r.tokens.length, longestLoadTask, longestAnalyzeTask: worst(t1), tasksOver50: longTasks().filter((t) => t.start >= t1).length, error: null };
+  } catch (e) {
+    return { loadMs: performance.now() - t0, analyzeMs: 0, tokens: 0, longestLoadTask: worst(t0), longestAnalyzeTask: 0, tasksOver50: 0, error: (e as Error).message };
+  }
+}
+
+/**
+ * For `npm run bench:browser`: one policy's own forward pass on the demo model (what the app's analysis
+ * runs: the answer's rows of every layer, per head), median of 3 after a warm-up, for the ratios the
+ * inspector's timings are read against.
+ */
+let demo: Awaited<ReturnType<typeof openModel>> | null = null;
+async function policyPassMs(conversationText: string, policy: string): Promise<{ tokens: number; ms: number }> {
+  demo ??= await openModel(folderUrlSource(`${location.origin}/${DEMO_MODEL_PATH}`, DEMO_MODEL_FILES, DEMO_MODEL_LABEL), { prefer: ['wasm'], inspectLayers: 'all' });
+  const r = await analyzePolicy(demo, parseConversation(conversationText).conversation!, policy);
+  const ids = r.tokens.map((t) => t.id);
+  const layers = Array.from({ length: demo.checkpoint.spec.numLayers }, (_, l) => l);
+  const pass = () => demo!.session.forward({ ids, attnRows: [r.query.start, r.query.end], layers, perHead: true, skipLogits: true });
+  return { tokens: ids.length, ms: await medianMs(pass, 3) };
+}
+Object.assign((window as unknown as { harness: object }).harness, { pageThreadProbe, policyPassMs });

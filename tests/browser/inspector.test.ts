@@ -66,7 +66,7 @@ describe('the inspector, used as a person would', () => {
 
   it('starts on the maze example with cached figures at once, then the demo model computes its own on WebGPU', async () => {
     const t0 = Date.now();
-    await page.goto(app.url);
+    await page.goto(`${app.url}/?backend=webgpu`); // auto would pick wasm on this software adapter
     await page.getByTestId('cached-note').waitFor({ timeout: 30_000 });
     const cached = cachedStartResult().result;
     expectClose(await shownFigures(page, 'full'), { ...cached.ratios, diagonal: cached.diagonal }, 1e-6);
@@ -247,8 +247,17 @@ describe('the inspector on wasm: generation and long conversations', () => {
     await expect.poll(async () => (await page.locator('.heatmap .muted').first().textContent()) ?? '', { timeout: 120_000 }).toContain(`× ${S} keys`);
     await canvas.scrollIntoViewIfNeeded();
     timings.push(`${S} tokens, answer rows: heatmap drawn in ${await canvas.getAttribute('data-render-ms')} ms`);
-    // ORT's wasm runs on the page's main thread: let the 40-turn rounds sweep finish before clicking.
     await sweepDone(page);
+    // Hover along one row of the heatmap: the token view follows the row, so not one of its spans re-renders.
+    const box = (await canvas.boundingBox())!;
+    const renders = () => page.evaluate(() => (window as unknown as { __tokenRenders: { count: number } }).__tokenRenders.count);
+    await canvas.hover({ position: { x: box.width * 0.3, y: box.height * 0.5 } });
+    await expect.poll(() => page.getByTestId('token-source').textContent()).toMatch(/from query token #\d+/);
+    const before = await renders();
+    for (const f of [0.4, 0.5, 0.6, 0.7]) await canvas.hover({ position: { x: box.width * f, y: box.height * 0.5 } });
+    await expect.poll(() => page.getByTestId('heatmap-hover-full').textContent()).toMatch(/→ key #\d+/);
+    expect(await renders()).toBe(before);
+    await canvas.hover({ position: { x: 2, y: 2 } });
     await page.getByLabel('full matrix').check();
     await expect.poll(async () => (await page.locator('.heatmap .muted').first().textContent()) ?? '', { timeout: 180_000 }).toContain(`${S} query rows × ${S} keys`);
     timings.push(`${S} tokens, full ${S} × ${S} matrix: heatmap drawn in ${await canvas.getAttribute('data-render-ms')} ms`);

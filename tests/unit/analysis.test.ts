@@ -1,11 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzePolicy, roundsSweep, SummaryCache } from '../../src/analysis/analyze';
+import { analyzePolicy, analyzePolicyLayers, SummaryCache } from '../../src/analysis/analyze';
+import { roundsSweep } from '../../src/analysis/sweep';
+import { atRadius, sweepAtRadius, type SweepRows } from '../../src/analysis/rescore';
 import { greedyGenerate } from '../../src/analysis/generate';
 import { parseConversation } from '../../src/conversation/parse';
 import { referenceForward } from '../../src/model/reference';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
 import { memorySource } from '../helpers/memory-source';
 import { MAZE_TEXT } from '../helpers/maze';
+import { shippedFiles } from '../helpers/real-tokenizers';
 import { tinyModelFiles } from '../helpers/tiny-model';
 
 const conv = parseConversation(MAZE_TEXT).conversation!;
@@ -101,5 +104,89 @@ describe('analysis on a real (tiny) model against the float64 reference', () => 
     // A newer request arrives while the page paints before the second turn: only the first turn is scored.
     const cut = await roundsSweep(model, conv, 'full', { pause: async () => void (stop = ++pauses === 2), cancelled: () => stop });
     expect(cut.map((p) => p.turn)).toEqual([2]);
+  });
+});
+
+describe('work done once: figures re-read from what a pass kept', () => {
+  let model: OpenModel;
+  beforeAll(async () => {
+    model = await openModel(memorySource(tinyModelFiles({ family: 'llama', heads: 4, kvHeads: 2, layers: 3, seed: 52 })), { inspectLayers: 'all' });
+  });
+  const close = (a: number, b: number) => expect(Math.abs(a - b)).toBeLessThan(1e-6);
+
+  it('one pass for every layer gives what one pass per layer gives', async () => {
+    const all = await analyzePolicyLayers(model, conv, 'full', [0, 1, 2], { keepAttention: 'answer' });
+    for (const r of all) {
+      const one = await analyzePolicy(model, conv, 'full', { layer: r.layer });
+      close(r.diagonal, one.diagonal);
+      for (const c of ['sink', 'system', 'user', 'prior', 'current'] as const) close(r.ratios[c], one.ratios[c]);
+      r.perHead.forEach((h, i) => close(h.diagonal, one.perHead[i]!.diagonal));
+    }
+  });
+
+  it('another radius, re-read from the kept attention, equals a new analysis at that radius (answer rows and full matrix)', async () => {
+    for (const keepAttention of ['answer', 'all'] as const) {
+      const r5 = await analyzePolicy(model, conv, 'full', { radius: 5, keepAttention });
+      for (const radius of [0, 2, Infinity]) {
+        const re = atRadius(r5, radius)!;
+        const fresh = await analyzePolicy(model, conv, 'full', { radius });
+        expect(re.radius).toBe(radius);
+        close(re.diagonal, fresh.diagonal);
+        re.diagonalPerAnswer.forEach((d, i) => close(d.value, fresh.diagonalPerAnswer[i]!.value));
+        re.perHead.forEach((h, i) => close(h.diagonal, fresh.perHead[i]!.diagonal));
+      }
+    }
+    expect(atRadius({ ...(await analyzePolicy(model, conv, 'full')), kept: undefined }, 2)).toBeNull(); // nothing kept: score again
+  });
+
+  it('under Full the whole rounds sweep is one pass, equal to a pass per turn within 1e-5; other policies one per turn', async () => {
+    let passes = 0;
+    const counting = { ...model, session: Object.assign(Object.create(model.session), { forward: (req: Parameters<typeof model.session.forward>[0]) => (passes++, model.session.forward(req)) }) };
+    const swept = await roundsSweep(counting, conv, 'full', { radius: 5 });
+    expect(passes).toBe(1);
+    expect(swept.map((p) => p.turn)).toEqual([2, 3, 4]);
+    for (const p of swept) {
+      const own = await analyzePolicy(model, conv, 'full', { turn: p.turn, radius: 5 });
+      expect(p.tokens).toBe(own.tokens.length);
+      expect(Math.abs(p.diagonal - own.diagonal)).toBeLessThan(1e-5);
+      for (const c of ['sink', 'system', 'user', 'prior', 'current'] as const) expect(Math.abs(p.ratios[c] - own.ratios[c])).toBeLessThan(1e-5);
+      expect([p.contextTokens, p.prefilled]).toEqual([own.cost[own.cost.length - 1]!.contextTokens, own.cost[own.cost.length - 1]!.prefilled]);
+    }
+    passes = 0;
+    await roundsSweep(counting, conv, 'window:1', {});
+    expect(passes).toBe(3);
+  });
+
+  it("falls back to a pass per turn where earlier turns render differently (Qwen3's template adds a think block to the scored answer only)", async () => {
+    const files = tinyModelFiles({ family: 'qwen3', hidden: 16, heads: 2, kvHeads: 1, headDim: 8, intermediate: 16, vocab: 151_936, seed: 53 });
+    const { json, config } = shippedFiles('qwen3');
+    files.set('tokenizer.json', new TextEncoder().encode(JSON.stringify(json)));
+    files.set('tokenizer_config.json', new TextEncoder().encode(JSON.stringify(config)));
+    const qwen = await openModel(memorySource(files));
+    let passes = 0;
+    const counting = { ...qwen, session: Object.assign(Object.create(qwen.session), { forward: (req: Parameters<typeof qwen.session.forward>[0]) => (passes++, qwen.session.forward(req)) }) };
+    const swept = await roundsSweep(counting, conv, 'full', {});
+    expect(passes).toBe(swept.length); // no turn's tokens are a prefix of the last turn's
+    await qwen.session.release();
+  });
+
+  it('a pass over tokens that share a prefix with the last runs on the new tokens only, from its cache; figures equal a fresh pass', async () => {
+    const fed: number[] = [];
+    const counting = { ...model, session: Object.assign(Object.create(model.session), { forward: (req: Parameters<typeof model.session.forward>[0]) => (fed.push(req.ids.length), model.session.forward(req)) }) };
+    const full = await analyzePolicy(counting, conv, 'full', { turn: 3 });
+    const later = await analyzePolicy(counting, conv, 'full', { turn: 4 }); // turn 3's conversation is a prefix of turn 4's
+    expect(fed[1]!).toBeLessThan(later.tokens.length);
+    const fresh = await analyzePolicy({ ...model, session: Object.create(model.session) }, conv, 'full', { turn: 4 }); // a session object with no cache yet: a whole pass
+    expect(Math.abs(later.diagonal - fresh.diagonal)).toBeLessThan(1e-5);
+    for (const c of ['sink', 'system', 'user', 'prior', 'current'] as const) expect(Math.abs(later.ratios[c] - fresh.ratios[c])).toBeLessThan(1e-5);
+    expect(full.turn).toBe(3);
+  });
+
+  it("the rounds sweep keeps each turn's rows: another radius re-reads every point", async () => {
+    const keepRows = new Map<number, SweepRows>();
+    const at5 = await roundsSweep(model, conv, 'full', { radius: 5, keepRows });
+    const at1 = await roundsSweep(model, conv, 'full', { radius: 1 });
+    const re = sweepAtRadius(at5, keepRows, 1)!;
+    re.forEach((p, i) => close(p.diagonal, at1[i]!.diagonal));
   });
 });

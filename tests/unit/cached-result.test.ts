@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzePolicy, roundsSweep, type PolicyResult } from '../../src/analysis/analyze';
+import { analyzePolicy, type PolicyResult } from '../../src/analysis/analyze';
+import { roundsSweep } from '../../src/analysis/sweep';
 import { dirSource } from '../../src/cli/dir-source';
 import { parseConversation } from '../../src/conversation/parse';
 import { CATEGORIES } from '../../src/metrics/categories';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConversation } from '../../src/conversation/parse';
 import { selectTurn } from '../../src/conversation/rounds';
 import { AO_PLACEHOLDER, AO_SYSTEM_PROMPT, applyPolicy, summariesNeeded } from '../../src/context/apply';
-import { policyCost } from '../../src/context/cost';
+import { CostSeries, policyCost } from '../../src/context/cost';
 import { fillerText } from '../../src/context/filler';
 import { clipHistory } from '../../src/context/history';
 import { parsePolicy, policyLabel, policySpec } from '../../src/context/policy';
@@ -138,6 +138,17 @@ describe('cost per round', () => {
       expect(win[k - 1]!.prefilled).toBe(win[k - 1]!.contextTokens - systemTokens - sharedUserStart);
       expect(win[k - 1]!.prefilled).toBeGreaterThan(2 * full[k - 1]!.prefilled);
     }
+  });
+  it('a cost series is computed once: later turns extend it, earlier ones read its prefix', () => {
+    let calls = 0;
+    const counted = (m: { role: 'system' | 'user' | 'assistant'; content: string }[], g: boolean) => (calls++, enc(m, g));
+    const series = new CostSeries(conv, parsePolicy('full'), counted);
+    const six = series.upTo(6);
+    expect(calls).toBe(12); // two encodings per round
+    expect(series.upTo(4)).toEqual(six.slice(0, 4));
+    expect(series.upTo(6)).toEqual(six);
+    expect(calls).toBe(12);
+    expect(six).toEqual(policyCost(conv, 6, parsePolicy('full'), enc));
   });
   it('Clip reuses the cache between cuts and re-prefills at a cut', () => {
     const clip = policyCost(conv, 6, parsePolicy('clip:3:1'), enc);

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { setModelClient } from '../../src/state/model-client';
 import { useModelStore } from '../../src/state/model-store';
+import { inProcessClient } from '../helpers/in-process-worker';
 import { startHubServer } from '../helpers/hub-server';
 import { tinyModelFiles } from '../helpers/tiny-model';
 import { tinyTokenizerConfig, tinyTokenizerJson } from '../helpers/tiny-tokenizer';
@@ -22,6 +24,7 @@ describe('loading a Hub model through the store', () => {
     check();
   });
   beforeAll(async () => {
+    setModelClient(inProcessClient()); // the model worker's host, over a MessageChannel
     hub = await startHubServer({
       'acme/tiny': tiny,
       'acme/gated': { files: tiny, gated: 'manual', token: 'hf_granted' },

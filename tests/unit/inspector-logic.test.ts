@@ -5,7 +5,8 @@ import { heatmapSvg } from '../../src/export/heatmap-svg';
 import { diagonalRatio } from '../../src/metrics/inertia';
 import { focusOf, hoverReducer, NO_HOVER } from '../../src/state/hover-lock';
 import { decodeView, DEFAULT_VIEW, encodeView, fromBase64Url, MAX_LINK_CONVERSATION, toBase64Url } from '../../src/state/url-state';
-import { cellAt, clampViewport, colorLut, diagonalBand, fitViewport, heatmapPixels, scaleIndex, scaleMax, zoomAt } from '../../src/views/heatmap/heatmap-model';
+import { categoryRuns, cellAt, clampViewport, diagonalBand, fitViewport, heatmapPixels, zoomAt } from '../../src/views/heatmap/heatmap-model';
+import { colorLut, kthSmallest, scaleIndex, scaleMax } from '../../src/palette';
 
 describe('hover lock', () => {
   const a = { row: 1, col: 2 };
@@ -58,6 +59,24 @@ describe('heatmap scales and viewport', () => {
     expect(px.length).toBe(24);
     expect(px[3]).toBe(255);
   });
+  it('draws fast what the plain definitions give: pixels by scaleIndex, the quantile a sort gives, bands as runs', () => {
+    const rand = (() => { let x = 7; return () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31); })();
+    const S = 300;
+    const v = Float32Array.from({ length: 40 * S }, (_, k) => (k % S > 40 + Math.floor(k / S) ? 0 : rand() ** 3));
+    v[5] = 0.2; // above the top: full colour
+    const lut = colorLut();
+    const px = heatmapPixels(v, 40, S, 0.05, lut);
+    for (let k = 0; k < v.length; k++) {
+      const c = scaleIndex(v[k]!, 0.05) * 3;
+      expect([px[k * 4], px[k * 4 + 1], px[k * 4 + 2], px[k * 4 + 3]]).toEqual([lut[c], lut[c + 1], lut[c + 2], 255]);
+    }
+    const xs = Float64Array.from({ length: 5001 }, () => Math.floor(rand() * 50)); // many ties
+    const sorted = Float64Array.from(xs).sort();
+    for (const k of [0, 1, 2500, 4975, 5000]) expect(kthSmallest(Float64Array.from(xs), k)).toBe(sorted[k]);
+    expect(categoryRuns(['sink', 'sink', 'user', 'prior', 'prior', 'user'])).toEqual([
+      { from: 0, to: 2, category: 'sink' }, { from: 2, to: 3, category: 'user' }, { from: 3, to: 5, category: 'prior' }, { from: 5, to: 6, category: 'user' },
+    ]);
+  });
   it('zooms about the pointer, clamps to the matrix, and finds the cell under a point', () => {
     const fit = fitViewport(10, 100, 500, 100); // 5 px per column, 10 px per row
     expect(cellAt(fit, 12, 25, 10, 100)).toEqual({ row: 2, col: 2 });
@@ -95,6 +114,8 @@ describe('the link', () => {
     const back = decodeView(`?${query}`);
     expect(back.problems).toEqual([]);
     expect(back.view).toEqual({ ...view, conversation: { text } });
+    expect(decodeView(`?${encodeView({ ...DEFAULT_VIEW, backend: 'webgpu' }, 'x', null).query}`).view.backend).toBe('webgpu');
+    expect(decodeView('?backend=tpu').problems).toContain('backend=tpu is not auto, wasm or webgpu');
   });
   it('names an unchanged example instead of carrying its text, and says when a conversation is too long', () => {
     expect(decodeView(`?${encodeView(DEFAULT_VIEW, 'x', 'maze').query}`).view.conversation).toEqual({ example: 'maze' });

@@ -5,7 +5,7 @@ import { layersPerSegment, WEBGPU_SEGMENT_PLAN } from '../../src/model/memory';
 import { referenceForward } from '../../src/model/reference';
 import { resolveWeights } from '../../src/model/weights';
 import { ModelSession } from '../../src/runtime/ort-runtime';
-import { BENCH_MODELS } from '../../scripts/bench-shared';
+import { BENCH_MODELS } from '../helpers/bench-shapes';
 import { maxAbsDiff } from '../helpers/compare';
 import { memorySource } from '../helpers/memory-source';
 import { tinyModelFiles } from '../helpers/tiny-model';

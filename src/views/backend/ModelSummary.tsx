@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ModelSpec } from '../../model/config';
 import { parseTemplateDate } from '../../model/template-date';
-import { useModelStore } from '../../state/model-store';
+import { useModelStore, type BackendChoice } from '../../state/model-store';
 
 /** The chat template writes "today's" date into the conversation: a fixed date keeps figures reproducible. */
 function TemplateDate({ date }: { date: string }) {
@@ -10,7 +10,7 @@ function TemplateDate({ date }: { date: string }) {
   const bad = text !== date && !parseTemplateDate(text);
   return (
     <>
-      <input aria-label="template date" value={text} size={10} onChange={(e) => setText(e.target.value)} onBlur={() => setTemplateDate(text)} onKeyDown={(e) => e.key === 'Enter' && setTemplateDate(text)} />{' '}
+      <input aria-label="template date" value={text} size={10} onChange={(e) => setText(e.target.value)} onBlur={() => void setTemplateDate(text)} onKeyDown={(e) => e.key === 'Enter' && void setTemplateDate(text)} />{' '}
       <span className={bad ? 'warn' : 'muted'}>{bad ? 'a date is YYYY-MM-DD' : "this template writes today's date into the conversation; it gets this fixed one, so the figures do not change from day to day"}</span>
     </>
   );
@@ -39,7 +39,7 @@ export function ModelSummary() {
       <h2 id="summary-title">
         Loaded <span className="badge" data-testid="backend">{report.backend === 'webgpu' ? 'WebGPU' : 'wasm'}</span>
       </h2>
-      {report.fallbackReason && <p className="warn" data-testid="fallback">Not on WebGPU: {report.fallbackReason}</p>}
+      {report.fallbackReason && <p className={report.fallbackReason.includes('software one') ? 'muted' : 'warn'} data-testid="fallback">Not on WebGPU: {report.fallbackReason}</p>}
       <dl className="facts">
         <dt>source</dt><dd>{info.source}</dd>
         <dt>family</dt><dd>{spec.family}</dd>
@@ -54,9 +54,10 @@ export function ModelSummary() {
         {report.segments > 1 && <><dt>segments</dt><dd data-testid="segments">{report.segments} onnxruntime sessions of up to {Math.ceil(spec.numLayers / report.segments)} layer{spec.numLayers === report.segments ? '' : 's'}, run one after the other, so the GPU never holds more than one segment's attention buffers</dd></>}
         <dt>run on</dt>
         <dd>
-          <select aria-label="backend" value={backend} disabled={loading} onChange={(e) => void setBackend(e.target.value as 'auto' | 'wasm')}>
-            <option value="auto">WebGPU when available, else wasm</option>
-            <option value="wasm">wasm only (faster than a software WebGPU adapter)</option>
+          <select aria-label="backend" value={backend} disabled={loading} onChange={(e) => void setBackend(e.target.value as BackendChoice)}>
+            <option value="auto">WebGPU on a GPU, else wasm</option>
+            <option value="wasm">wasm only</option>
+            <option value="webgpu">WebGPU, even a software adapter</option>
           </select>
         </dd>
       </dl>

@@ -1,7 +1,7 @@
 import { parsePolicy, policyLabel } from '../../context/policy';
 import { CATEGORIES } from '../../metrics/categories';
 import { useInspector } from '../../state/inspector-store';
-import { CATEGORY_COLORS, CATEGORY_NAMES } from '../heatmap/heatmap-model';
+import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
 import { LineChart, type Series } from './LineChart';
 
 /** Colours for policies in the cost chart (Okabe–Ito, the ones the categories do not use). */

@@ -1,7 +1,7 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import { CATEGORIES, type Category } from '../../metrics/categories';
 import { useInspector } from '../../state/inspector-store';
-import { CATEGORY_COLORS, CATEGORY_NAMES } from '../heatmap/heatmap-model';
+import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
 
 const f4 = (v: number) => v.toFixed(4);
 const signed = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(4)}`;

@@ -25,7 +25,7 @@ export function ForwardPanel() {
         <div data-testid="forward-result">
           <p>
             {result.tokens} tokens. Attention of layer {result.layer}: [{result.shape.join(' × ')}] (heads × query rows × keys),
-            head-mean row sums in [{result.rowSumRange[0].toFixed(6)}, {result.rowSumRange[1].toFixed(6)}].
+            row sums of every head in [{result.perHeadRowSumRange[0].toFixed(6)}, {result.perHeadRowSumRange[1].toFixed(6)}] (each row of attention is a distribution: 1).
           </p>
           <table>
             <thead><tr><th>next token</th><th>id</th><th>probability</th></tr></thead>

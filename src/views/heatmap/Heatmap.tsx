@@ -4,7 +4,8 @@ import { SINK_TOKENS } from '../../context/render';
 import { heatmapSvg } from '../../export/heatmap-svg';
 import { focusOf, type HoverAction, type HoverState } from '../../state/hover-lock';
 import { download } from '../share/download';
-import { CATEGORY_COLORS, CATEGORY_NAMES, cellAt, clampViewport, colorLut, fitViewport, heatmapPixels, scaleMax, zoomAt, diagonalBand, type Viewport } from './heatmap-model';
+import { categoryRuns, cellAt, clampViewport, fitViewport, heatmapPixels, zoomAt, diagonalBand, type Viewport } from './heatmap-model';
+import { CATEGORY_COLORS, CATEGORY_NAMES, colorLut, scaleMax } from '../../palette';
 
 const BAND = 10;
 const LUT = colorLut();
@@ -58,6 +59,8 @@ export function Heatmap({ r, head, hover, dispatch, height }: { r: PolicyResult;
   const vp = clampViewport(vpRaw ?? fit, fit, nRows, S, areaW, areaH);
   const focus = focusOf(hover);
   const priors = useMemo(() => r.messages.filter((m) => m.category === 'prior').map((m) => m.content), [r]);
+  const colRuns = useMemo(() => categoryRuns(r.tokens.map((t) => t.category)), [r]);
+  const rowRuns = useMemo(() => categoryRuns(r.tokens.slice(rowStart, rowStart + nRows).map((t) => t.category)), [r, rowStart, nRows]);
 
   useEffect(() => {
     const c = canvas.current;
@@ -69,18 +72,20 @@ export function Heatmap({ r, head, hover, dispatch, height }: { r: PolicyResult;
     const ctx = c.getContext('2d')!;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, width, areaH + BAND + 2);
-    // Category bands: columns along the top, query rows down the left.
-    for (let j = 0; j < S; j++) {
-      const x = BAND + vp.tx + j * vp.sx;
-      if (x + vp.sx < BAND || x > width) continue;
-      ctx.fillStyle = CATEGORY_COLORS[r.tokens[j]!.category];
-      ctx.fillRect(Math.max(BAND, x), 0, Math.min(vp.sx, x + vp.sx - BAND), BAND - 1);
+    // Category bands: columns along the top, query rows down the left, a rectangle per run of one category.
+    for (const run of colRuns) {
+      const x0 = Math.max(BAND, BAND + vp.tx + run.from * vp.sx);
+      const x1 = Math.min(width, BAND + vp.tx + run.to * vp.sx);
+      if (x1 <= x0) continue;
+      ctx.fillStyle = CATEGORY_COLORS[run.category];
+      ctx.fillRect(x0, 0, x1 - x0, BAND - 1);
     }
-    for (let i = 0; i < nRows; i++) {
-      const y = BAND + vp.ty + i * vp.sy;
-      if (y + vp.sy < BAND || y > BAND + areaH) continue;
-      ctx.fillStyle = CATEGORY_COLORS[r.tokens[rowStart + i]!.category];
-      ctx.fillRect(0, Math.max(BAND, y), BAND - 1, Math.min(vp.sy, y + vp.sy - BAND));
+    for (const run of rowRuns) {
+      const y0 = Math.max(BAND, BAND + vp.ty + run.from * vp.sy);
+      const y1 = Math.min(BAND + areaH, BAND + vp.ty + run.to * vp.sy);
+      if (y1 <= y0) continue;
+      ctx.fillStyle = CATEGORY_COLORS[run.category];
+      ctx.fillRect(0, y0, BAND - 1, y1 - y0);
     }
     ctx.save();
     ctx.beginPath();

@@ -2,16 +2,17 @@ import { useReducer } from 'react';
 import type { PolicyResult } from '../../analysis/analyze';
 import { CATEGORIES } from '../../metrics/categories';
 import { hoverReducer, NO_HOVER } from '../../state/hover-lock';
+import { useHover } from '../../state/hover-store';
 import { useInspector } from '../../state/inspector-store';
 import { Heatmap } from './Heatmap';
-import { CATEGORY_COLORS, CATEGORY_NAMES, LEGEND_GRADIENT } from './heatmap-model';
+import { CATEGORY_COLORS, CATEGORY_NAMES, LEGEND_GRADIENT } from '../../palette';
 
 /** One heatmap per shown policy (side by side in compare mode); the first follows the shared hover. */
 export function HeatmapPanel() {
   const results = useInspector((s) => s.results);
   const head = useInspector((s) => s.head);
-  const hover = useInspector((s) => s.hover);
-  const dispatch = useInspector((s) => s.dispatchHover);
+  const hover = useHover((s) => s.hover);
+  const dispatch = useHover((s) => s.dispatch);
   const withAttention = results.filter((r) => r.kept);
   if (!withAttention.length) return null;
   return (

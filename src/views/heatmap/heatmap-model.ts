@@ -1,72 +1,30 @@
-import { interpolateCividis } from 'd3-scale-chromatic';
 import type { Category, Span } from '../../metrics/categories';
 
-/**
- * Okabe–Ito colours: distinguishable with every common colour-vision deficiency. Attention itself
- * uses cividis, a sequential scale designed to read the same for deuteranopes and trichromats.
- */
-export const CATEGORY_COLORS: Record<Category, string> = {
-  sink: '#999999',
-  system: '#E69F00',
-  user: '#56B4E9',
-  prior: '#D55E00',
-  current: '#009E73',
-};
-
-export const CATEGORY_NAMES: Record<Category, string> = {
-  sink: 'sink (first 3 tokens)', system: 'system', user: 'user', prior: 'prior assistant', current: 'current answer',
-};
-
-/** 256-entry RGB lookup table of a d3 interpolator (t in [0, 1] → "rgb(r, g, b)" or "#rrggbb"). */
-export function colorLut(interpolate: (t: number) => string = interpolateCividis): Uint8ClampedArray {
-  const lut = new Uint8ClampedArray(256 * 3);
-  for (let i = 0; i < 256; i++) {
-    const c = interpolate(i / 255);
-    const m = /rgb\((\d+),\s*(\d+),\s*(\d+)\)/.exec(c);
-    const rgb = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [1, 3, 5].map((k) => parseInt(c.slice(k, k + 2), 16));
-    lut.set(rgb, i * 3);
-  }
-  return lut;
-}
-
-/**
- * The top of the colour scale: the q-quantile of the nonzero weights outside the sink columns. The
- * sink takes most of every row, and a few early rows attend almost wholly to one token: either
- * would leave everything else dark. Weights above the top are drawn at full colour. Masked (future)
- * cells are exactly 0 and do not count. Large matrices are sampled on a fixed stride.
- */
-export function scaleMax(values: ArrayLike<number>, nRows: number, seqLen: number, sinkColumns: number, q = 0.995): number {
-  const cells = nRows * Math.max(0, seqLen - sinkColumns);
-  const stride = Math.max(1, Math.ceil(cells / 400_000));
-  const picked: number[] = [];
-  let k = 0;
-  for (let i = 0; i < nRows; i++) {
-    for (let j = sinkColumns; j < seqLen; j++, k++) {
-      const v = values[i * seqLen + j]!;
-      if (k % stride === 0 && v > 0) picked.push(v);
-    }
-  }
-  if (!picked.length) return 1;
-  const sorted = Float64Array.from(picked).sort();
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))]!;
-}
-
-/** Square-root scale (small weights stay visible), clamped to [0, 1]. */
-export function scaleIndex(v: number, max: number): number {
-  return Math.round(Math.sqrt(Math.min(1, Math.max(0, v / max))) * 255);
-}
-
-/** The matrix as RGBA pixels, one per cell. */
+/** The matrix as RGBA pixels, one per cell: one 32-bit store per cell from a packed table (the scale of scaleIndex). */
 export function heatmapPixels(values: ArrayLike<number>, nRows: number, seqLen: number, max: number, lut: Uint8ClampedArray): Uint8ClampedArray<ArrayBuffer> {
   const px = new Uint8ClampedArray(nRows * seqLen * 4);
+  const px32 = new Uint32Array(px.buffer);
+  const packed = new Uint32Array(256);
+  const bytes = new Uint8ClampedArray(packed.buffer);
+  for (let c = 0; c < 256; c++) bytes.set([lut[c * 3]!, lut[c * 3 + 1]!, lut[c * 3 + 2]!, 255], c * 4);
+  const inv = 1 / max;
   for (let k = 0; k < nRows * seqLen; k++) {
-    const c = scaleIndex(values[k]!, max) * 3;
-    px[k * 4] = lut[c]!;
-    px[k * 4 + 1] = lut[c + 1]!;
-    px[k * 4 + 2] = lut[c + 2]!;
-    px[k * 4 + 3] = 255;
+    // scaleIndex inlined: sqrt(v / max) clamped to [0, 1], rounded to 0..255 (NaN for v < 0 gives 0).
+    const s = Math.sqrt(values[k]! * inv);
+    px32[k] = packed[s >= 1 ? 255 : (s * 255 + 0.5) | 0]!;
   }
   return px;
+}
+
+/** Runs of equal category, [from, to) each: a band is drawn as a few rectangles, not one per token. */
+export function categoryRuns(categories: Category[]): { from: number; to: number; category: Category }[] {
+  const out: { from: number; to: number; category: Category }[] = [];
+  categories.forEach((c, i) => {
+    const last = out[out.length - 1];
+    if (last && last.category === c) last.to = i + 1;
+    else out.push({ from: i, to: i + 1, category: c });
+  });
+  return out;
 }
 
 /** Screen = translate + cell × size, separately per axis (answer rows are few, keys many). */
@@ -116,5 +74,3 @@ export function diagonalBand(prior: Span, answerRows: number, radius: number): {
   return out;
 }
 
-/** CSS gradient of the attention scale, for legends. */
-export const LEGEND_GRADIENT = `linear-gradient(to right, ${[0, 0.25, 0.5, 0.75, 1].map((t) => interpolateCividis(t)).join(', ')})`;

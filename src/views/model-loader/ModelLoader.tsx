@@ -1,7 +1,6 @@
 import { useState, type DragEvent } from 'react';
 import { HUB_URL } from '../../model/hub-source';
-import { fileListSource } from '../../model/source';
-import { forgetCachedModels, MODEL_CACHE } from '../../state/model-cache';
+import { forgetCachedModels, MODEL_CACHE } from '../../model/range-cache';
 import { useModelStore } from '../../state/model-store';
 import { droppedFiles } from './dropped-files';
 import { LinkOfferNote } from './LinkOfferNote';
@@ -24,7 +23,7 @@ export function ModelLoader() {
   const [dragging, setDragging] = useState(false);
 
   const fromFiles = (files: File[]) => {
-    if (files.length) void loadModel(fileListSource(files, `${files.length} files`));
+    if (files.length) void loadModel({ kind: 'files', files, names: files.map((f) => f.name), label: `${files.length} files` });
   };
   const onDrop = (e: DragEvent) => {
     e.preventDefault();

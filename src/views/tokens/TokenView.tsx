@@ -1,8 +1,9 @@
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import type { PolicyResult } from '../../analysis/analyze';
-import { focusOf } from '../../state/hover-lock';
+import { useFocusRow, useHover } from '../../state/hover-store';
+import type { HoverAction } from '../../state/hover-lock';
 import { useInspector } from '../../state/inspector-store';
-import { CATEGORY_COLORS, CATEGORY_NAMES } from '../heatmap/heatmap-model';
+import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
 import { shownValues } from '../heatmap/Heatmap';
 
 /** Attention each token receives from one query row, or the mean over the answer's rows. */
@@ -15,24 +16,49 @@ export function receivedAttention(r: PolicyResult, values: Float32Array, row: nu
   return out;
 }
 
+/** Token spans rendered, counted for the browser test that hovering re-renders none it need not. */
+export const tokenRenders = { count: 0 };
+if (import.meta.env?.DEV && typeof window !== 'undefined') (window as unknown as { __tokenRenders: typeof tokenRenders }).__tokenRenders = tokenRenders;
+
+interface TokenProps {
+  text: string;
+  /** The shade, already rounded: a span re-renders only when what it shows changes. */
+  alpha: string;
+  className: string;
+  title: string;
+  /** The query cell a pointer on this token selects (answer tokens only). */
+  row: number | null;
+  col: number;
+  dispatch: (a: HoverAction) => void;
+}
+
+const Token = memo(function Token({ text, alpha, className, title, row, col, dispatch }: TokenProps) {
+  tokenRenders.count++;
+  return (
+    <span className={className} style={{ background: `rgba(213, 94, 0, ${alpha})` }} title={title} onMouseEnter={row !== null ? () => dispatch({ type: 'move', at: { row, col } }) : undefined}>
+      {text}
+    </span>
+  );
+});
+
 /**
  * The rendered conversation as text, token by token, shaded by the attention it receives from the
  * hovered or locked query token (or from the whole answer), inside role-coloured message frames.
- * Hovering a query token selects it, as the heatmap does.
+ * Hovering a query token selects it, as the heatmap does. It follows the focused row only: moving
+ * along a row of the heatmap changes nothing here.
  */
 export function TokenView() {
   const r = useInspector((s) => s.results[0]);
   const head = useInspector((s) => s.head);
-  const hover = useInspector((s) => s.hover);
-  const dispatch = useInspector((s) => s.dispatchHover);
-  const focus = focusOf(hover);
+  const focusRow = useFocusRow();
+  const dispatch = useHover((s) => s.dispatch);
   const values = useMemo(() => (r?.kept ? shownValues(r, head) : null), [r, head]);
-  const weights = useMemo(() => (r && values ? receivedAttention(r, values, focus?.row ?? null) : null), [r, values, focus?.row]);
+  const weights = useMemo(() => (r && values ? receivedAttention(r, values, focusRow) : null), [r, values, focusRow]);
   if (!r?.kept || !weights) return null;
   const k = r.kept;
   let max = 0;
   for (let j = 3; j < weights.length; j++) max = Math.max(max, weights[j]!);
-  const from = focus ? `query token #${k.rowStart + focus.row} ${JSON.stringify(r.tokens[k.rowStart + focus.row]!.text)}` : `the whole answer (mean over its ${r.query.end - r.query.start} tokens)`;
+  const from = focusRow !== null ? `query token #${k.rowStart + focusRow} ${JSON.stringify(r.tokens[k.rowStart + focusRow]!.text)}` : `the whole answer (mean over its ${r.query.end - r.query.start} tokens)`;
   return (
     <section className="panel" aria-labelledby="tokens-title">
       <h2 id="tokens-title">Tokens</h2>
@@ -47,19 +73,19 @@ export function TokenView() {
               {Array.from({ length: m.span.length }, (_, t) => {
                 const j = m.span.start + t;
                 const w = weights[j]!;
-                const a = Math.sqrt(Math.min(1, w / (max || 1)));
                 const row = j - k.rowStart;
                 const isQuery = row >= 0 && row < k.nRows && j >= r.query.start && j < r.query.end;
                 return (
-                  <span
+                  <Token
                     key={j}
-                    className={`tok${isQuery ? ' query' : ''}${focus && focus.row === row ? ' focused' : ''}`}
-                    style={{ background: `rgba(213, 94, 0, ${a.toFixed(3)})` }}
+                    text={r.tokens[j]!.text}
+                    alpha={Math.sqrt(Math.min(1, w / (max || 1))).toFixed(3)}
+                    className={`tok${isQuery ? ' query' : ''}${focusRow === row ? ' focused' : ''}`}
                     title={`#${j} ${CATEGORY_NAMES[r.tokens[j]!.category]}: ${w.toFixed(5)}`}
-                    onMouseEnter={isQuery ? () => dispatch({ type: 'move', at: { row, col: j } }) : undefined}
-                  >
-                    {r.tokens[j]!.text}
-                  </span>
+                    row={isQuery ? row : null}
+                    col={j}
+                    dispatch={dispatch}
+                  />
                 );
               })}
             </div>

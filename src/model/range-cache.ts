@@ -1,4 +1,4 @@
-import type { RangeCache } from '../model/hub-source';
+import type { RangeCache } from './hub-source';
 
 /**
  * Downloaded model bytes kept in the browser's Cache Storage, so a second visit loads offline. The

@@ -1,7 +1,7 @@
-/** What both benches share (Node's scripts/bench.ts and the Chromium harness): the model shapes and the timer. */
-import { median } from '../src/metrics/stats';
-import type { ForwardRequest } from '../src/runtime/ort-runtime';
-import type { TinyOptions } from '../tests/helpers/tiny-model';
+/** The shapes and the timer the benches and the tests share (Node's scripts/bench.ts, the Chromium harness, the segment tests). */
+import { median } from '../../src/metrics/stats';
+import type { ForwardRequest } from '../../src/runtime/ort-runtime';
+import type { TinyOptions } from './tiny-model';
 
 export const BENCH_MODELS: Record<string, TinyOptions> = {
   // The demo model's shape (models/inertia-demo/config.json).

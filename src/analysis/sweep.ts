@@ -1,0 +1,152 @@
+import type { Conversation } from '../conversation/types';
+import { selectTurn } from '../conversation/rounds';
+import { applyPolicy, CATEGORY_OF } from '../context/apply';
+import { parsePolicy, type Policy } from '../context/policy';
+import { asRenderer, renderContext } from '../context/render';
+import type { CategoryRatios } from '../metrics/categories';
+import { categoryRatios, diagonalRatio } from '../metrics/inertia';
+import { analyzePolicyLayers, costSeriesFor, DEFAULTS, SummaryCache, type AnalysisModel, type AnalysisOptions, type PolicyResult } from './analyze';
+import type { SweepRows } from './rescore';
+
+export interface SweepPoint {
+  turn: number;
+  tokens: number;
+  ratios: CategoryRatios;
+  diagonal: number;
+  /** This turn's prompt length and prefill under the policy (the last entry of its cost). */
+  contextTokens: number;
+  prefilled: number;
+}
+
+export function sweepPoint(r: PolicyResult): SweepPoint {
+  const cost = r.cost[r.cost.length - 1]!;
+  return { turn: r.turn, tokens: r.tokens.length, ratios: r.ratios, diagonal: r.diagonal, contextTokens: cost.contextTokens, prefilled: cost.prefilled };
+}
+
+export interface SweepOptions extends Omit<AnalysisOptions, 'turn' | 'dumpAttention' | 'keepAttention' | 'fullMatrixMaxTokens'> {
+  /** Last turn of the sweep (default: the conversation's last answer). */
+  upToTurn?: number;
+  /** An analysis already made for some turn, reused instead of scoring that turn again. */
+  known?: PolicyResult;
+  summaries?: SummaryCache;
+  onTurn?: (done: number, total: number) => void;
+  /** Checked before each turn: true stops the sweep early (a newer request replaced it). */
+  cancelled?: () => boolean;
+  /** Awaited before each turn: the page uses it to paint between turns (ORT's wasm runs on its thread). */
+  pause?: () => Promise<void>;
+  /** Filled with each turn's answer rows (head mean) and earlier answers, so another radius needs no pass (rescore.ts). */
+  keepRows?: Map<number, SweepRows>;
+}
+
+/** The answer's head-mean rows of a result that kept its attention, with its earlier answers' spans. */
+export function answerRows(r: PolicyResult): SweepRows | null {
+  const k = r.kept;
+  if (!k) return null;
+  const Q = r.query.end - r.query.start;
+  const from = r.query.start - k.rowStart;
+  if (from < 0 || from + Q > k.nRows) return null;
+  return { rows: k.mean.subarray(from * k.seqLen, (from + Q) * k.seqLen), nRows: Q, seqLen: k.seqLen, priorSpans: r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content) };
+}
+
+/** Paper 2's Fig. 2 for one conversation: every assistant turn t ≥ 2 in turn as the scored answer. */
+export async function roundsSweep(model: AnalysisModel, conversation: Conversation, policy: Policy | string, opts: SweepOptions = {}): Promise<SweepPoint[]> {
+  const layer = opts.layer ?? model.session.spec.numLayers - 1;
+  const { keepRows, ...rest } = opts;
+  const by = await roundsSweepLayers(model, conversation, policy, [layer], rest);
+  const one = by.get(layer)!;
+  if (keepRows) for (const [t, r] of one.rows) keepRows.set(t, r);
+  return one.points;
+}
+
+/** A layer's rounds sweep, with each turn's answer rows kept (rescore.ts). */
+export interface LayerSweep {
+  points: SweepPoint[];
+  rows: Map<number, SweepRows>;
+}
+
+/**
+ * The rounds sweep for each of `layers` at once: one pass per turn fetches them all, so a person who
+ * switches layers sees that layer's curve without another pass. `known` (a result of one of the layers)
+ * stands in for its turn where it matches. Under Full one pass can serve every turn (sharedFullPass).
+ */
+export async function roundsSweepLayers(model: AnalysisModel, conversation: Conversation, policy: Policy | string, layers: number[], opts: Omit<SweepOptions, 'keepRows' | 'layer'> & { knownLayers?: PolicyResult[] } = {}): Promise<Map<number, LayerSweep>> {
+  const p = typeof policy === 'string' ? parsePolicy(policy) : policy;
+  const last = selectTurn(conversation, opts.upToTurn).current.index;
+  const summaries = opts.summaries ?? new SummaryCache(model, conversation);
+  const out = new Map(layers.map((l) => [l, { points: [] as SweepPoint[], rows: new Map<number, SweepRows>() }]));
+  const known = [...(opts.knownLayers ?? []), ...(opts.known ? [opts.known] : [])];
+  const knownAt = (t: number) => layers.map((l) => known.find((k) => k.turn === t && k.layer === l));
+  const turns = Array.from({ length: Math.max(0, last - 1) }, (_, i) => i + 2);
+  const shared = p.kind === 'full' ? await sharedFullPass(model, conversation, p, layers, turns.filter((t) => !knownAt(t).every(Boolean)), opts.radius ?? DEFAULTS.radius, summaries) : new Map();
+  const { known: _k, knownLayers: _kl, ...rest } = opts;
+  for (const t of turns) {
+    await opts.pause?.();
+    if (opts.cancelled?.()) break;
+    const have = knownAt(t);
+    if (have.every(Boolean)) {
+      for (const r of have as PolicyResult[]) {
+        const l = out.get(r.layer)!;
+        l.points.push(sweepPoint(r));
+        const kept = answerRows(r);
+        if (kept) l.rows.set(t, kept);
+      }
+    } else if (shared.has(t)) {
+      for (const [layer, { point, rows }] of shared.get(t)!) {
+        out.get(layer)!.points.push(point);
+        out.get(layer)!.rows.set(t, rows);
+      }
+    } else {
+      for (const r of await analyzePolicyLayers(model, conversation, p, layers, { ...rest, turn: t, keepAttention: 'answer' }, summaries)) {
+        const l = out.get(r.layer)!;
+        l.points.push(sweepPoint(r));
+        const kept = answerRows(r);
+        if (kept) l.rows.set(t, kept);
+      }
+    }
+    opts.onTurn?.(t - 1, last - 1);
+  }
+  return out;
+}
+
+/**
+ * Under Full, turn t's context is the conversation up to its answer: where its tokens are a prefix of
+ * the last turn's (a template that renders earlier turns the same whatever follows; not Qwen3's, which
+ * rewrites them), turn t's answer rows are rows of the last turn's pass, over its first keys, since
+ * causal attention sees nothing later. So one pass (the head mean of the rows from the first answer to
+ * the last) serves every such turn; a turn whose tokens are not a prefix is left to its own pass.
+ */
+async function sharedFullPass(model: AnalysisModel, conversation: Conversation, p: Policy, layers: number[], turns: number[], radius: number, summaries: SummaryCache): Promise<Map<number, Map<number, { point: SweepPoint; rows: SweepRows }>>> {
+  const out = new Map<number, Map<number, { point: SweepPoint; rows: SweepRows }>>();
+  if (turns.length < 2) return out;
+  const renderer = asRenderer(model.tokenizer);
+  const render = (t: number) => renderContext(renderer, applyPolicy(conversation, selectTurn(conversation, t), p));
+  const whole = render(turns[turns.length - 1]!);
+  const prefix = (ids: number[]) => ids.length <= whole.ids.length && ids.every((id, i) => id === whole.ids[i]);
+  const each = turns.map((t) => ({ t, r: render(t) })).filter((x) => prefix(x.r.ids));
+  if (each.length < 2) return out;
+  const query = (r: ReturnType<typeof render>) => r.contentSpans[r.messages.length - 1]!;
+  const from = Math.min(...each.map((x) => query(x.r).start));
+  const to = Math.max(...each.map((x) => query(x.r).start + query(x.r).length));
+  const S = whole.ids.length;
+  const pass = await model.session.forward({ ids: whole.ids, attnRows: [from, to], layers, skipLogits: true });
+  for (const { t, r } of each) {
+    const q = query(r);
+    const St = r.ids.length;
+    const priorSpans = r.messages.map((m, k) => (CATEGORY_OF[m.kind] === 'prior' ? r.contentSpans[k]! : null)).filter((x) => x !== null);
+    const cost = costSeriesFor(model, conversation, summaries, p).upTo(t);
+    const byLayer = new Map<number, { point: SweepPoint; rows: SweepRows }>();
+    for (const a of pass.attention) {
+      // This turn's answer rows, over its own keys.
+      const rows = new Float32Array(q.length * St);
+      for (let i = 0; i < q.length; i++) rows.set(a.mean.subarray((q.start + i - from) * S, (q.start + i - from) * S + St), i * St);
+      const att = { rows, nRows: q.length, seqLen: St };
+      const c = cost[cost.length - 1]!;
+      byLayer.set(a.layer, {
+        point: { turn: t, tokens: St, ratios: categoryRatios(att, r.categories), diagonal: diagonalRatio(att, priorSpans, radius).total, contextTokens: c.contextTokens, prefilled: c.prefilled },
+        rows: { rows, nRows: q.length, seqLen: St, priorSpans },
+      });
+    }
+    out.set(t, byLayer);
+  }
+  return out;
+}

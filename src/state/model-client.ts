@@ -1,0 +1,78 @@
+import { RemoteError, RpcClient, type Call, type PortLike } from '../worker/rpc';
+import type { ModelApi } from '../worker/api';
+import { guardBuffer, guardReader, stuckMessage } from '../worker/watchdog';
+
+/** How often the page reads the worker's watchdog words. */
+const WATCH_EVERY_MS = 250;
+export const WORKER_LOST = 'WorkerLostError';
+
+/**
+ * The page's one door to the model worker (worker/model-worker.ts). A call into the model's template or
+ * tokenizer that runs past its budget ends the worker: every request in flight fails with a message
+ * naming the file, a fresh worker takes its place (with no model), and `onLost` tells the store.
+ */
+/** What the client needs of a worker: a Worker, or (in Node tests) a MessagePort with a host behind it. */
+export type WorkerLike = PortLike & { terminate(): void; addEventListener(type: 'error', listener: (e: ErrorEvent) => void): void };
+
+export class ModelClient {
+  private worker!: WorkerLike;
+  private rpc!: RpcClient<ModelApi>;
+  private watch: ReturnType<typeof setInterval> | null = null;
+
+  constructor(private readonly spawn: () => WorkerLike = defaultWorker) {
+    this.start();
+  }
+
+  call<M extends keyof ModelApi & string>(method: M, args: ModelApi[M]['args'], onEvent?: (e: ModelApi[M]['event']) => void): Call<ModelApi[M]['result']> {
+    return this.rpc.call(method, args, onEvent);
+  }
+
+  private start(): void {
+    this.worker = this.spawn();
+    this.rpc = new RpcClient<ModelApi>(this.worker);
+    this.worker.addEventListener('error', (e) => {
+      e.preventDefault();
+      this.replace(`the model worker stopped: ${e.message || 'it failed to start'}`);
+    });
+    const buffer = guardBuffer();
+    void this.rpc.call('init', { guard: buffer }).promise.catch(() => undefined);
+    if (buffer) {
+      const reader = guardReader(buffer);
+      this.watch = setInterval(() => {
+        const stuck = reader.check(performance.now());
+        if (stuck) this.replace(stuckMessage(stuck));
+      }, WATCH_EVERY_MS);
+    }
+  }
+
+  /** Ends the worker (whatever it is doing) and starts a fresh one. */
+  private replace(message: string): void {
+    if (this.watch) clearInterval(this.watch);
+    this.worker.terminate();
+    this.rpc.failAll(new RemoteError(WORKER_LOST, message));
+    this.start();
+    for (const l of lostListeners) l(message);
+  }
+}
+
+const lostListeners: ((message: string) => void)[] = [];
+/** Called with the reason whenever the worker had to be replaced (its model is gone). */
+export function onWorkerLost(listener: (message: string) => void): void {
+  lostListeners.push(listener);
+}
+
+function defaultWorker(): WorkerLike {
+  return new Worker(new URL('../worker/model-worker.ts', import.meta.url), { type: 'module', name: 'inertia-lens-model' });
+}
+
+let client: ModelClient | null = null;
+/** The page's model worker, started on first use. */
+export function modelClient(): ModelClient {
+  client ??= new ModelClient();
+  return client;
+}
+
+/** Puts another client in place (Node tests: a host on a MessageChannel, tests/helpers/in-process-worker.ts). */
+export function setModelClient(c: ModelClient): void {
+  client = c;
+}

@@ -1,0 +1,95 @@
+/**
+ * What the page asks the model worker, and what comes back: plain data only (structured clone), types
+ * only (no code crosses). Every model-touching step runs in the worker; the page keeps state and views.
+ */
+import type { PolicyResult } from '../analysis/analyze';
+import type { ForwardProbe } from '../analysis/forward-probe';
+import type { LayerSweep } from '../analysis/sweep';
+import type { Conversation } from '../conversation/types';
+import type { ModelSpec } from '../model/config';
+import type { ReadProgress } from '../model/source';
+import type { LoadStage } from '../runtime/open-model';
+import type { BackendReport } from '../runtime/ort-runtime';
+
+/** 'auto': WebGPU on a GPU, wasm where the adapter is a software one. 'wasm': skip WebGPU. 'webgpu': WebGPU even on a software adapter. */
+export type BackendChoice = 'auto' | 'wasm' | 'webgpu';
+
+/** Where the model's files are: rebuilt as a ModelSource inside the worker. */
+export type SourceSpec =
+  /** Files at a base URL (the demo model): absolute, since the worker resolves URLs against its own. */
+  | { kind: 'url'; base: string; files: string[]; label: string }
+  /** Files a person dropped or picked (File objects clone without copying their bytes); `names` beside them, since Node's clone of a File drops its name. */
+  | { kind: 'files'; files: Blob[]; names: string[]; label: string }
+  /** A Hub repo; the token only where the page decided it may go (state/model-store.ts). */
+  | { kind: 'hub'; repo: string; revision: string; hubUrl: string | null; accessToken?: string };
+
+export interface LoadEvent {
+  stage: LoadStage;
+  read?: ReadProgress;
+}
+
+/** A model planned from its small files, held in the worker under `preparedId` until started or discarded. */
+export interface PreparedSummary {
+  preparedId: number;
+  /** repo@commit, the folder, "3 files". */
+  label: string;
+  files: number;
+  bytes: number;
+  /** One line per backend (model/load-plan.ts describePlan). */
+  plans: string[];
+  /** Why it fits nowhere, or null. */
+  noFit: string | null;
+  /** It fits only without the model in use: starting it releases that one first. */
+  releaseFirst: boolean;
+}
+
+/** A started model, as the page shows it. `modelId` names it in every later request. */
+export interface LoadedSummary {
+  modelId: number;
+  source: string;
+  spec: ModelSpec;
+  parameters: number;
+  dtypes: string[];
+  weightStorage: string;
+  report: BackendReport;
+  /** Layers whose attention the graph outputs. */
+  inspectLayers: number[];
+  /** How the other layers compute attention, and why not fused if asked. */
+  attention: string;
+  /** The date the chat template's strftime_now gives (null: the template writes no date). */
+  templateDate: string | null;
+}
+
+/** The raw forward pass's result (analysis/forward-probe.ts) and the text it ran on. */
+export interface ForwardView extends ForwardProbe {
+  text: string;
+}
+
+/** What a request about the conversation names: the model it was made for, and the conversation scored. */
+interface OnConversation {
+  modelId: number;
+  conversation: Conversation;
+  /** The model's own answer for `turn`, replacing the file's (generated under this policy). */
+  answer?: string;
+  policy: string;
+  turn: number;
+}
+
+export type ModelApi = {
+  /** The page's shared word array for the watchdog (worker/watchdog.ts); sent once after the worker starts. */
+  init: { args: { guard: SharedArrayBuffer | null }; result: void; event: never };
+  prepare: { args: { source: SourceSpec; backend: BackendChoice }; result: PreparedSummary; event: LoadEvent };
+  /** null: a newer start replaced this one (its session was released). */
+  start: { args: { preparedId: number }; result: LoadedSummary | null; event: LoadEvent };
+  discard: { args: { preparedId: number }; result: void; event: never };
+  analyze: { args: OnConversation & { layers: number[]; radius: number; keep: 'answer' | 'all'; fullMatrixMaxTokens: number }; result: PolicyResult[]; event: never };
+  /** Results already made for the scored turn (`known`) are reused, not recomputed. */
+  sweep: { args: OnConversation & { layers: number[]; radius: number; known: PolicyResult[] }; result: Map<number, LayerSweep>; event: { done: number; total: number } };
+  /** Streams the text so far. */
+  generate: { args: OnConversation; result: string; event: string };
+  forward: { args: { modelId: number; text: string; asChat: boolean }; result: ForwardView; event: never };
+  setTemplateDate: { args: { modelId: number; date: string }; result: boolean; event: never };
+};
+
+/** Thrown (by name) when a request names a model the worker no longer holds: the page drops its answer. */
+export const STALE_MODEL = 'StaleModelError';

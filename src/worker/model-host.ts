@@ -1,0 +1,220 @@
+/**
+ * The model worker's state and handlers: the open model, models prepared and waiting, summaries. Plain
+ * code over the runtime and the analysis, so Node tests drive it over a MessageChannel as the page
+ * drives the worker.
+ */
+import { analyzePolicyLayers, SummaryCache, type PolicyResult } from '../analysis/analyze';
+import { generateAnswer, withAnswer } from '../analysis/answer';
+import { forwardProbe } from '../analysis/forward-probe';
+import { roundsSweepLayers, type LayerSweep } from '../analysis/sweep';
+import type { Conversation } from '../conversation/types';
+import { watchGuards } from '../model/guard';
+import { HubError, hubSource, resolveHubRepo } from '../model/hub-source';
+import { describePlan, noFitMessage } from '../model/load-plan';
+import { rangeCache } from '../model/range-cache';
+import { fileListSource, folderUrlSource, type ModelSource } from '../model/source';
+import { parseTemplateDate } from '../model/template-date';
+import { parameterCount } from '../model/weights';
+import { prepareModel, startModel, type OpenModel, type OpenOptions, type PreparedModel } from '../runtime/open-model';
+import { reply, type Handlers } from './rpc';
+import { STALE_MODEL, type BackendChoice, type LoadedSummary, type ModelApi, type SourceSpec } from './api';
+import { sharedWatcher } from './watchdog';
+
+/** Up to this size every layer is inspectable; above it only the final one. */
+export const ALL_LAYERS_MAX_PARAMETERS = 20_000_000;
+/** Prepared models waiting for a start (a lookup, a download to confirm): the oldest goes first. */
+const PREPARED_KEPT = 3;
+
+/** Yields to the worker's event loop, so a cancel or a newer request can arrive between steps. */
+const yieldToMessages = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+class StaleModelError extends Error {
+  override name = STALE_MODEL;
+}
+
+/** The typed arrays of results, to transfer instead of copy (the worker keeps none of them). */
+function buffersOf(results: PolicyResult[]): Transferable[] {
+  const out: Transferable[] = [];
+  for (const r of results) for (const a of [r.kept?.mean, r.kept?.perHead]) if (a && a.buffer instanceof ArrayBuffer) out.push(a.buffer);
+  return out;
+}
+
+function sourceOf(spec: Exclude<SourceSpec, { kind: 'hub' }>): ModelSource {
+  if (spec.kind === 'url') return folderUrlSource(spec.base, spec.files, spec.label);
+  return fileListSource(spec.files.map((f, i) => ({ name: spec.names[i]!, size: f.size, slice: (a: number, b: number) => f.slice(a, b) })), spec.label);
+}
+
+function summaryOf(m: OpenModel, modelId: number): LoadedSummary {
+  const { checkpoint, graph, session } = m;
+  return {
+    modelId,
+    source: checkpoint.source,
+    spec: checkpoint.spec,
+    parameters: parameterCount(checkpoint.spec),
+    dtypes: checkpoint.dtypes,
+    weightStorage: graph.weightStorage,
+    report: session.report,
+    inspectLayers: graph.inspectLayers,
+    templateDate: m.tokenizer.usesDate ? m.tokenizer.templateDate : null,
+    attention: graph.attentionNote ?? (graph.attention === 'fused' && graph.inspectLayers.length < checkpoint.spec.numLayers ? 'layers not inspected: fused GroupQueryAttention' : 'explicit in every layer'),
+  };
+}
+
+export function modelHost(): Handlers<ModelApi> {
+  let current: OpenModel | null = null;
+  let modelId = 0;
+  let nextPrepared = 0;
+  let latestStart = 0;
+  const prepared = new Map<number, { prepared: PreparedModel; backend: BackendChoice; releaseFirst: boolean }>();
+  /** Conversations seen, by their text, so the analysis's caches (summaries, cost series) see one object per conversation. */
+  const conversations = new Map<string, { conv: Conversation; summaries: SummaryCache }>();
+
+  const options = (backend: BackendChoice, onProgress?: OpenOptions['onProgress']): OpenOptions => ({
+    // Small models: every layer's attention is an output, so the layer selector needs no rebuild. Larger
+    // ones inspect the final layer only (no [S × S] scores kept for the others).
+    inspectLayers: (spec) => (parameterCount(spec) <= ALL_LAYERS_MAX_PARAMETERS ? 'all' : [spec.numLayers - 1]),
+    ...(backend === 'wasm' && { prefer: ['wasm' as const] }),
+    softwareWebGpu: backend === 'auto' ? 'avoid' : 'use',
+    ...(onProgress && { onProgress }),
+  });
+
+  const model = (id: number): OpenModel => {
+    if (!current || id !== modelId) throw new StaleModelError('the model changed since this request');
+    return current;
+  };
+
+  /** The conversation scored (the model's answer in place of the file's, when given), the same object each time. */
+  const scored = (m: OpenModel, conversation: Conversation, turn: number, answer: string | undefined) => {
+    const key = JSON.stringify([modelId, answer === undefined ? null : turn, answer ?? null, conversation.messages]);
+    let kept = conversations.get(key);
+    if (!kept) {
+      const conv = answer === undefined ? conversation : withAnswer(conversation, turn, answer);
+      kept = { conv, summaries: new SummaryCache(m, conv) };
+      conversations.set(key, kept);
+      while (conversations.size > 4) conversations.delete(conversations.keys().next().value!);
+    }
+    return kept;
+  };
+
+  return {
+    async init({ guard }) {
+      if (guard) watchGuards(sharedWatcher(guard));
+    },
+
+    async prepare({ source, backend }, ctx) {
+      let src: ModelSource;
+      if (source.kind === 'hub') {
+        const cache = rangeCache();
+        const token = source.accessToken;
+        const repo = await resolveHubRepo({ repo: source.repo, revision: source.revision, hubUrl: source.hubUrl }, { accessToken: token, cache });
+        // A gated repo without a token: say what to do before any file is asked for.
+        if (repo.gated && !token) throw new HubError('gated', `${source.repo} is gated: accept its licence on its Hub page, then give an access token below (huggingface.co → Settings → Access Tokens, "read")`, 401);
+        src = hubSource(repo, { accessToken: token, cache });
+      } else src = sourceOf(source);
+      const onProgress: OpenOptions['onProgress'] = (p) => ctx.emit(p);
+      // Planned beside the model in use (they share wasm's heap while the new one loads), else alone.
+      const held = current?.session.report.backend === 'wasm' ? current.session.report.plan?.held : undefined;
+      let p = await prepareModel(src, { ...options(backend, onProgress), ...(held && { heldElsewhere: { wasm: held } }) });
+      let releaseFirst = false;
+      if (held && !p.plans.some((x) => !x.problem)) {
+        const alone = await prepareModel(src, options(backend, onProgress));
+        releaseFirst = alone.plans.some((x) => !x.problem);
+        if (releaseFirst) p = alone;
+      }
+      const preparedId = ++nextPrepared;
+      prepared.set(preparedId, { prepared: p, backend, releaseFirst });
+      while (prepared.size > PREPARED_KEPT) prepared.delete(prepared.keys().next().value!);
+      const fits = p.plans.some((x) => !x.problem);
+      const label = source.kind === 'hub' ? `${source.repo} (${parameterCount(p.checkpoint.spec).toLocaleString('en-US')} parameters)` : `This model (${parameterCount(p.checkpoint.spec).toLocaleString('en-US')} parameters)`;
+      return {
+        preparedId,
+        label: p.checkpoint.source,
+        files: p.checkpoint.weightFiles.length,
+        bytes: p.weightBytes,
+        plans: [...p.plans.map(describePlan), ...(releaseFirst ? ['it fits only alone: the model in use will be released first'] : [])],
+        noFit: fits ? null : noFitMessage(p.checkpoint.spec, p.plans, label),
+        releaseFirst,
+      };
+    },
+
+    async discard({ preparedId }) {
+      prepared.delete(preparedId);
+    },
+
+    async start({ preparedId }, ctx) {
+      const held = prepared.get(preparedId);
+      if (!held) throw new Error('that model is no longer prepared here: look it up again');
+      prepared.delete(preparedId);
+      const id = ++latestStart;
+      if (held.releaseFirst && current) {
+        const old = current;
+        current = null;
+        modelId++;
+        await old.session.release().catch(() => undefined);
+      }
+      const opened = await startModel(held.prepared, options(held.backend, (p) => ctx.emit(p)));
+      if (id !== latestStart) {
+        await opened.session.release();
+        return null;
+      }
+      // Swap first: the old session is released once its queued runs are done.
+      const old = current;
+      current = opened;
+      modelId++;
+      conversations.clear();
+      void old?.session.release().catch(() => undefined);
+      return summaryOf(opened, modelId);
+    },
+
+    async analyze(a) {
+      const m = model(a.modelId);
+      const { conv, summaries } = scored(m, a.conversation, a.turn, a.answer);
+      const results = await analyzePolicyLayers(m, conv, a.policy, a.layers, { turn: a.turn, radius: a.radius, keepAttention: a.keep, fullMatrixMaxTokens: a.fullMatrixMaxTokens }, summaries);
+      return reply(results, buffersOf(results));
+    },
+
+    async sweep(a, ctx) {
+      const m = model(a.modelId);
+      const { conv, summaries } = scored(m, a.conversation, a.turn, a.answer);
+      const known = a.known.find((k) => k.turn === a.turn && k.layer === a.layers[0]);
+      const byLayer: Map<number, LayerSweep> = await roundsSweepLayers(m, conv, a.policy, a.layers, {
+        upToTurn: a.turn,
+        radius: a.radius,
+        ...(known && { known }),
+        knownLayers: a.known,
+        summaries,
+        onTurn: (done, total) => ctx.emit({ done, total }),
+        cancelled: () => ctx.cancelled() || a.modelId !== modelId,
+        pause: yieldToMessages,
+      });
+      const buffers: Transferable[] = [];
+      for (const l of byLayer.values()) for (const r of l.rows.values()) if (r.rows.buffer instanceof ArrayBuffer) buffers.push(r.rows.buffer);
+      return reply(byLayer, buffers);
+    },
+
+    async generate(a, ctx) {
+      const m = model(a.modelId);
+      const { summaries } = scored(m, a.conversation, a.turn, undefined);
+      return generateAnswer(m, a.conversation, a.policy, a.turn, {
+        summaries,
+        onText: (text) => ctx.emit(text),
+        between: async () => {
+          await yieldToMessages();
+          return ctx.cancelled() || a.modelId !== modelId;
+        },
+      });
+    },
+
+    async forward({ modelId: id, text, asChat }) {
+      return { text, ...(await forwardProbe(model(id), text, { chat: asChat })) };
+    },
+
+    async setTemplateDate({ modelId: id, date }) {
+      const m = model(id);
+      if (!m.tokenizer.usesDate || !parseTemplateDate(date)) return false;
+      m.tokenizer.templateDate = date;
+      conversations.clear(); // generated summaries were written under the old date
+      return true;
+    },
+  };
+}

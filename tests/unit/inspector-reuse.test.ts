@@ -1,0 +1,84 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyzePolicy } from '../../src/analysis/analyze';
+import { roundsSweep } from '../../src/analysis/sweep';
+import { openModel, type OpenModel } from '../../src/runtime/open-model';
+import { ModelSession } from '../../src/runtime/ort-runtime';
+import { setModelClient } from '../../src/state/model-client';
+import { useInspector } from '../../src/state/inspector-store';
+import { useModelStore } from '../../src/state/model-store';
+import { inProcessClient, memoryFiles } from '../helpers/in-process-worker';
+import { MAZE_TEXT } from '../helpers/maze';
+import { memorySource } from '../helpers/memory-source';
+import { tinyModelFiles } from '../helpers/tiny-model';
+
+/**
+ * The inspector does work once: a change that only re-reads what a pass computed (the radius, the
+ * head, a layer the pass fetched, a policy already scored) runs no model pass. Counted, not timed.
+ */
+const idle = () => new Promise<void>((resolve) => {
+  const check = () => {
+    const s = useInspector.getState();
+    if (!s.analyzing && !s.sweeping && useModelStore.getState().load.status !== 'loading') setTimeout(() => {
+      const t = useInspector.getState();
+      if (!t.analyzing && !t.sweeping) resolve();
+      else check();
+    }, 400);
+    else setTimeout(check, 50);
+  };
+  check();
+});
+
+describe('the inspector reuses what it computed', () => {
+  let passes = 0;
+  let counting = true;
+  /** The same model, opened here, for independent fresh analyses. */
+  let reference: OpenModel;
+  beforeAll(async () => {
+    // The stores talk to the model worker's host over a MessageChannel, as in the page.
+    setModelClient(inProcessClient());
+    const files = tinyModelFiles({ family: 'llama', heads: 4, kvHeads: 2, layers: 2, seed: 61 });
+    const forward = ModelSession.prototype.forward;
+    ModelSession.prototype.forward = function (this: ModelSession, req) {
+      if (counting) passes++;
+      return forward.call(this, req);
+    };
+    await useModelStore.getState().loadModel(memoryFiles(files));
+    expect(useModelStore.getState().load.error).toBeNull();
+    reference = await openModel(memorySource(files), { inspectLayers: 'all' });
+    useInspector.getState().setText(MAZE_TEXT, true);
+    await idle();
+  });
+
+  it('radius, head and layer: no pass; figures equal a fresh analysis', async () => {
+    const before = passes;
+    const r5 = useInspector.getState().results[0]!;
+    expect(useInspector.getState().sweep!.points.length).toBeGreaterThan(0);
+    useInspector.getState().setRadius(1);
+    useInspector.getState().setHead(2);
+    useInspector.getState().setLayer(0);
+    await idle();
+    expect(passes).toBe(before);
+    const s = useInspector.getState();
+    expect(s.results[0]).toMatchObject({ layer: 0, radius: 1 });
+    expect(s.sweep!.radius).toBe(1);
+    expect(r5.diagonal).not.toBe(s.results[0]!.diagonal);
+    // What was re-read equals a fresh pass at that layer and radius (figures and sweep).
+    counting = false;
+    const fresh = await analyzePolicy(reference, s.parsed.conversation!, 'full', { layer: 0, radius: 1 });
+    expect(Math.abs(fresh.diagonal - s.results[0]!.diagonal)).toBeLessThan(1e-6);
+    const sweep = await roundsSweep(reference, s.parsed.conversation!, 'full', { layer: 0, radius: 1 });
+    counting = true;
+    sweep.forEach((p, i) => expect(Math.abs(p.diagonal - s.sweep!.points[i]!.diagonal)).toBeLessThan(1e-6));
+  });
+
+  it('compare: a new policy costs its own passes only; turning compare off costs none', async () => {
+    const before = passes;
+    useInspector.getState().setCompare(true); // adds Clip-12→1 beside Full
+    await idle();
+    expect(useInspector.getState().results.map((r) => r.policy)).toEqual(['full', 'clip:12:1']);
+    expect(passes).toBe(before + 1); // Clip's pass; Full and its sweep are reused
+    useInspector.getState().setCompare(false);
+    await idle();
+    expect(passes).toBe(before + 1);
+  });
+});
