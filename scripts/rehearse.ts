@@ -15,7 +15,7 @@
  *                                 minutes per model); by default WebGPU loads the model and runs 16 tokens
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConversation } from '../src/conversation/parse';
 import { selectTurn } from '../src/conversation/rounds';
@@ -171,7 +171,17 @@ function virtualModel(config: Record<string, unknown>, tokenizer: Parameters<typ
 
 /** The model served by a local Hub, loaded in a fresh Chromium per backend: the page's (and GPU process's) peak memory, then each analysis. */
 async function browserRuns(dir: string, model: string, conversations: string[], params: number): Promise<Run[]> {
-  const files = new Map(readdirSync(dir).map((f) => [f, new Uint8Array(readFileSync(join(dir, f)))]));
+  // Served from disk by ranges: a cut checkpoint can pass 2 GiB, more than one Node buffer holds.
+  const fds: number[] = [];
+  const files = new Map<string, VirtualFile>(readdirSync(dir).map((f) => {
+    const fd = openSync(join(dir, f), 'r');
+    fds.push(fd);
+    return [f, { size: fstatSync(fd).size, read: (start: number, end: number) => {
+      const out = new Uint8Array(end - start);
+      readSync(fd, out, 0, out.length, start);
+      return out;
+    } }];
+  }));
   const app = await startAppServer({ [`rehearse/${model}`]: files });
   const runs: Run[] = [];
   type H = { rehearseLoad: Function; rehearseAnalyze: Function };
@@ -201,6 +211,7 @@ async function browserRuns(dir: string, model: string, conversations: string[], 
     }
   } finally {
     await app.server.close();
+    for (const fd of fds) closeSync(fd);
   }
   return runs;
 }
