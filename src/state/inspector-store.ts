@@ -13,7 +13,7 @@ import { useModelStore, type ModelInfo } from './model-store';
 import { modelClient } from './model-client';
 import { STALE_MODEL } from '../worker/api';
 import type { Call } from '../worker/rpc';
-import type { ViewState } from './url-state';
+import { DEFAULT_VIEW, pickInspectorView, type ViewState } from './url-state';
 import { FULL_MATRIX_MAX_TOKENS } from './limits';
 
 export interface InspectorState {
@@ -131,12 +131,8 @@ export const useInspector = create<InspectorState>()((set, get) => {
     text: START_EXAMPLE.text,
     exampleName: START_EXAMPLE.name,
     parsed: parse(START_EXAMPLE.text),
-    policies: ['full'],
-    compare: false,
-    turn: null,
-    layer: null,
-    head: 'mean',
-    radius: 5,
+    // The view's defaults, from the one table the link's codec uses too.
+    ...pickInspectorView(DEFAULT_VIEW),
     fullMatrix: false,
     results: [cachedStart.result],
     resultsFrom: 'cache',
@@ -211,7 +207,7 @@ export const useInspector = create<InspectorState>()((set, get) => {
     },
     applyView(v, text) {
       if (text !== null) set({ text, exampleName: exampleNamed(text), parsed: parse(text) });
-      set({ policies: v.policies, compare: v.compare, turn: v.turn, layer: v.layer, head: v.head, radius: v.radius, generated: {} });
+      set({ ...pickInspectorView(v), generated: {} });
       schedule();
     },
 

@@ -2,11 +2,11 @@ import { DEMO_MODEL_FILES, DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../../model
 import { EXAMPLES } from '../../state/examples';
 import { useInspector, type InspectorState } from '../../state/inspector-store';
 import { useModelStore, type ModelInfo } from '../../state/model-store';
-import { decodeView, encodeView, type ViewState } from '../../state/url-state';
+import { decodeView, encodeView, pickInspectorView, type ViewState } from '../../state/url-state';
 
 export function viewOf(s: InspectorState, info: ModelInfo | null): ViewState {
   const ref = info?.ref ?? { model: 'demo', revision: 'main', hub: null };
-  return { model: ref.model, revision: ref.revision, hub: ref.hub, backend: useModelStore.getState().backend, policies: s.policies, compare: s.compare, turn: s.turn, head: s.head, layer: s.layer, radius: s.radius, conversation: null };
+  return { model: ref.model, revision: ref.revision, hub: ref.hub, backend: useModelStore.getState().backend, ...pickInspectorView(s), conversation: null };
 }
 
 /** What the link leaves out, if anything. */
