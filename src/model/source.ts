@@ -18,6 +18,11 @@ export interface SourceFile {
   read(start: number, end: number, onProgress?: (loaded: number) => void): Promise<Uint8Array>;
   /** The same, synchronously, where the source can (a file on disk): the runtime then reads a tensor only when onnxruntime copies it in. */
   readSync?(start: number, end: number): Uint8Array;
+  /**
+   * Makes [start, end) readable by readSync, where a download must land somewhere first (the model
+   * worker writes it to the origin's private file system): its bytes are then on disk, not in memory.
+   */
+  spool?(start: number, end: number, onProgress?: (loaded: number) => void): Promise<void>;
 }
 
 /**
@@ -58,6 +63,8 @@ interface BlobLike {
 
 /** Files a person dropped or picked in the browser (or any Blob-like), matched by base name; read by Blob.slice. */
 export function fileListSource(files: Iterable<BlobLike>, label = 'dropped files'): ModelSource {
+  const Reader = (globalThis as { FileReaderSync?: new () => { readAsArrayBuffer(b: Blob): ArrayBuffer } }).FileReaderSync;
+  const syncReader = Reader ? new Reader() : null;
   const byName = new Map<string, BlobLike>();
   for (const f of files) byName.set(f.name.split('/').pop()!, f);
   return {
@@ -73,6 +80,8 @@ export function fileListSource(files: Iterable<BlobLike>, label = 'dropped files
           onProgress?.(bytes.byteLength);
           return bytes;
         },
+        // In a worker a File reads synchronously: weights are then read as onnxruntime copies them, never held.
+        ...(syncReader && { readSync: (start: number, end: number) => new Uint8Array(syncReader.readAsArrayBuffer(f.slice(start, end) as Blob)) }),
       };
     },
     async sizes() {

@@ -17,6 +17,7 @@ import { parseTemplateDate } from '../model/template-date';
 import { parameterCount } from '../model/weights';
 import { prepareModel, startModel, type OpenModel, type OpenOptions, type PreparedModel } from '../runtime/open-model';
 import { reply, type Handlers } from './rpc';
+import { spooledSource } from './spool';
 import { STALE_MODEL, type BackendChoice, type LoadedSummary, type ModelApi, type SourceSpec } from './api';
 import { sharedWatcher } from './watchdog';
 
@@ -65,7 +66,12 @@ export function modelHost(): Handlers<ModelApi> {
   let modelId = 0;
   let nextPrepared = 0;
   let latestStart = 0;
-  const prepared = new Map<number, { prepared: PreparedModel; backend: BackendChoice; releaseFirst: boolean }>();
+  const prepared = new Map<number, { prepared: PreparedModel; backend: BackendChoice; releaseFirst: boolean; spool: () => Promise<void> }>();
+  /** Drops a prepared model, and the weights it spooled to disk. */
+  const forget = (id: number) => {
+    void prepared.get(id)?.spool().catch(() => undefined);
+    prepared.delete(id);
+  };
   /** Conversations seen, by their text, so the analysis's caches (summaries, cost series) see one object per conversation. */
   const conversations = new Map<string, { conv: Conversation; summaries: SummaryCache }>();
 
@@ -103,13 +109,17 @@ export function modelHost(): Handlers<ModelApi> {
 
     async prepare({ source, backend }, ctx) {
       let src: ModelSource;
+      let spool = async () => undefined as void;
       if (source.kind === 'hub') {
         const cache = rangeCache();
         const token = source.accessToken;
         const repo = await resolveHubRepo({ repo: source.repo, revision: source.revision, hubUrl: source.hubUrl }, { accessToken: token, cache });
         // A gated repo without a token: say what to do before any file is asked for.
         if (repo.gated && !token) throw new HubError('gated', `${source.repo} is gated: accept its licence on its Hub page, then give an access token below (huggingface.co → Settings → Access Tokens, "read")`, 401);
-        src = hubSource(repo, { accessToken: token, cache });
+        // Downloads go to disk as they arrive and are read from there as onnxruntime copies each tensor.
+        const spooled = await spooledSource(hubSource(repo, { accessToken: token, cache }));
+        src = spooled.source;
+        spool = spooled.release;
       } else src = sourceOf(source);
       const onProgress: OpenOptions['onProgress'] = (p) => ctx.emit(p);
       // Planned beside the model in use (they share wasm's heap while the new one loads), else alone.
@@ -122,8 +132,8 @@ export function modelHost(): Handlers<ModelApi> {
         if (releaseFirst) p = alone;
       }
       const preparedId = ++nextPrepared;
-      prepared.set(preparedId, { prepared: p, backend, releaseFirst });
-      while (prepared.size > PREPARED_KEPT) prepared.delete(prepared.keys().next().value!);
+      prepared.set(preparedId, { prepared: p, backend, releaseFirst, spool });
+      while (prepared.size > PREPARED_KEPT) forget(prepared.keys().next().value!);
       const fits = p.plans.some((x) => !x.problem);
       const label = source.kind === 'hub' ? `${source.repo} (${parameterCount(p.checkpoint.spec).toLocaleString('en-US')} parameters)` : `This model (${parameterCount(p.checkpoint.spec).toLocaleString('en-US')} parameters)`;
       return {
@@ -138,7 +148,7 @@ export function modelHost(): Handlers<ModelApi> {
     },
 
     async discard({ preparedId }) {
-      prepared.delete(preparedId);
+      forget(preparedId);
     },
 
     async start({ preparedId }, ctx) {
@@ -152,7 +162,8 @@ export function modelHost(): Handlers<ModelApi> {
         modelId++;
         await old.session.release().catch(() => undefined);
       }
-      const opened = await startModel(held.prepared, options(held.backend, (p) => ctx.emit(p)));
+      // The session holds the weights once made: the spooled copies go either way.
+      const opened = await startModel(held.prepared, options(held.backend, (p) => ctx.emit(p))).finally(() => held.spool().catch(() => undefined));
       if (id !== latestStart) {
         await opened.session.release();
         return null;
