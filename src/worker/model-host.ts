@@ -45,7 +45,7 @@ function sourceOf(spec: Exclude<SourceSpec, { kind: 'hub' }>): ModelSource {
   return fileListSource(spec.files.map((f, i) => ({ name: spec.names[i]!, size: f.size, slice: (a: number, b: number) => f.slice(a, b) })), spec.label);
 }
 
-function summaryOf(m: OpenModel, modelId: number): LoadedSummary {
+function summaryOf(m: OpenModel, modelId: number, spooled: boolean): LoadedSummary {
   const { checkpoint, graph, session } = m;
   return {
     modelId,
@@ -57,6 +57,7 @@ function summaryOf(m: OpenModel, modelId: number): LoadedSummary {
     report: session.report,
     inspectLayers: graph.inspectLayers,
     templateDate: m.tokenizer.usesDate ? m.tokenizer.templateDate : null,
+    weightReads: !checkpoint.syncReads ? 'held in memory until the session was made' : spooled ? "downloaded to this browser's disk, then read a tensor at a time as onnxruntime copied it" : 'read a tensor at a time as onnxruntime copied it',
     attention: graph.attentionNote ?? (graph.attention === 'fused' && graph.inspectLayers.length < checkpoint.spec.numLayers ? 'layers not inspected: fused GroupQueryAttention' : 'explicit in every layer'),
   };
 }
@@ -66,7 +67,7 @@ export function modelHost(): Handlers<ModelApi> {
   let modelId = 0;
   let nextPrepared = 0;
   let latestStart = 0;
-  const prepared = new Map<number, { prepared: PreparedModel; backend: BackendChoice; releaseFirst: boolean; spool: () => Promise<void> }>();
+  const prepared = new Map<number, { prepared: PreparedModel; backend: BackendChoice; releaseFirst: boolean; spool: () => Promise<void>; spooled: boolean }>();
   /** Drops a prepared model, and the weights it spooled to disk. */
   const forget = (id: number) => {
     void prepared.get(id)?.spool().catch(() => undefined);
@@ -132,7 +133,7 @@ export function modelHost(): Handlers<ModelApi> {
         if (releaseFirst) p = alone;
       }
       const preparedId = ++nextPrepared;
-      prepared.set(preparedId, { prepared: p, backend, releaseFirst, spool });
+      prepared.set(preparedId, { prepared: p, backend, releaseFirst, spool, spooled: source.kind === 'hub' });
       while (prepared.size > PREPARED_KEPT) forget(prepared.keys().next().value!);
       const fits = p.plans.some((x) => !x.problem);
       const label = source.kind === 'hub' ? `${source.repo} (${parameterCount(p.checkpoint.spec).toLocaleString('en-US')} parameters)` : `This model (${parameterCount(p.checkpoint.spec).toLocaleString('en-US')} parameters)`;
@@ -174,7 +175,7 @@ export function modelHost(): Handlers<ModelApi> {
       modelId++;
       conversations.clear();
       void old?.session.release().catch(() => undefined);
-      return summaryOf(opened, modelId);
+      return summaryOf(opened, modelId, held.spooled);
     },
 
     async analyze(a) {
