@@ -5,12 +5,15 @@ import { parseConversation, parseJsonl } from '../conversation/parse';
 import { describeIssue, type Conversation } from '../conversation/types';
 import { parsePolicy, type Policy } from '../context/policy';
 import { CATEGORIES } from '../metrics/categories';
+import type { AttentionSlab } from '../metrics/slab';
 import type { OpenModel } from '../runtime/open-model';
 
 export interface AnalyzeArgs extends AnalysisOptions {
   policies: Policy[];
   sweep: boolean;
   json: boolean;
+  /** analyze --json: include the head-mean attention rows of the answer's tokens. */
+  dumpAttention?: boolean;
 }
 
 const f = (v: number) => v.toFixed(4);
@@ -20,11 +23,16 @@ async function analyzeAll(model: OpenModel, conv: Conversation, a: AnalyzeArgs):
   const summaries = new SummaryCache(model, conv);
   const out = [];
   for (const p of a.policies) {
-    const r = await analyzePolicy(model, conv, p, a, summaries);
-    const { dumpAttention: _, turn, ...metricOptions } = a;
+    const { dumpAttention, turn, ...metricOptions } = a;
+    const r = await analyzePolicy(model, conv, p, { ...metricOptions, ...(turn !== undefined && { turn }), ...(dumpAttention && { keepAttention: 'answer' as const }) }, summaries);
     out.push(a.sweep ? { ...r, sweep: await roundsSweep(model, conv, p, { ...metricOptions, ...(turn !== undefined && { upToTurn: turn }), known: r, summaries }) } : r);
   }
   return out;
+}
+
+/** The answer's head-mean rows as nested arrays, one per answer token (the --dump-attention contract). */
+function answerRowsJson(mean: AttentionSlab): number[][] {
+  return Array.from({ length: mean.rows }, (_, i) => Array.from(mean.data.subarray(i * mean.seqLen, (i + 1) * mean.seqLen)));
 }
 
 export async function analyzeCommand(model: OpenModel, file: string, a: AnalyzeArgs, modelDir: string): Promise<void> {
@@ -38,7 +46,7 @@ export async function analyzeCommand(model: OpenModel, file: string, a: AnalyzeA
       backend: model.session.report.backend,
       computeDtype: model.graph.computeDtype,
       conversation: { file, format: parsed.format, messages: parsed.conversation.messages.length, warnings: parsed.issues.map(describeIssue) },
-      results,
+      results: results.map(({ attention, ...figures }) => (a.dumpAttention && attention ? { ...figures, attention: answerRowsJson(attention.mean) } : figures)),
     };
     process.stdout.write(`${JSON.stringify(doc)}\n`);
     return;

@@ -20,5 +20,5 @@ export function figuresCsv(results: PolicyResult[]): string {
 
 /** The figures as JSON: the analysis results without the attention arrays (those go to the heatmap exports). */
 export function figuresJson(results: PolicyResult[], meta: Record<string, unknown>): string {
-  return `${JSON.stringify({ ...meta, results: results.map(({ kept: _k, attention: _a, ...rest }) => rest) }, (_, v) => (v === Infinity ? null : v), 2)}\n`;
+  return `${JSON.stringify({ ...meta, results: results.map(({ attention: _a, ...figures }) => figures) }, (_, v) => (v === Infinity ? null : v), 2)}\n`;
 }

@@ -9,6 +9,7 @@ import { summarizeGraphs, type BuiltGraph, type GraphSummary } from '../model/gr
 import { memoryProblem, WASM_LIMITS, type BackendLimits } from '../model/memory';
 import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from '../model/graph-io';
 import { ropeTables } from '../model/rope';
+import { slab, type LayerAttention } from '../metrics/slab';
 import { DT, GraphBuilder } from '../model/onnx-builder';
 import { deferredExternalData } from './external-data';
 import type { BackendPlan } from '../model/load-plan';
@@ -106,16 +107,6 @@ export interface ForwardRequest {
 export interface KvCache {
   readonly length: number;
   readonly tensors: ReadonlyMap<string, unknown>;
-}
-
-export interface LayerAttention {
-  layer: number;
-  /** [heads × rows × seq] row-major, or null when perHead was not asked. */
-  perHead: Float32Array | null;
-  /** [rows × seq] row-major: the head mean. */
-  mean: Float32Array;
-  rowStart: number;
-  rows: number;
 }
 
 export interface ForwardResult {
@@ -382,12 +373,11 @@ export class ModelSession {
         present: { length: P + S, tensors: new Map(Array.from({ length: spec.numLayers }, (_, l) => [[pastKeyName(l), out[presentKeyName(l)]], [pastValueName(l), out[presentValueName(l)]]]).flat() as [string, unknown][]) },
       }),
       logits: req.skipLogits ? null : { data: data(LOGITS), rowStart: lStart, rows: lEnd - lStart, vocab: spec.vocabSize },
+      // Rows and keys by absolute position: after a cache of P tokens, row 0 of this pass is position P.
       attention: layers.map((layer) => ({
         layer,
-        perHead: req.perHead ? data(attnRowsName(layer)) : null,
-        mean: data(attnMeanName(layer)),
-        rowStart: aStart,
-        rows: aEnd - aStart,
+        perHead: req.perHead ? slab(data(attnRowsName(layer)), aEnd - aStart, P + S, P + aStart, spec.numHeads) : null,
+        mean: slab(data(attnMeanName(layer)), aEnd - aStart, P + S, P + aStart),
       })),
     };
     return result;

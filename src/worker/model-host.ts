@@ -35,9 +35,10 @@ class StaleModelError extends Error {
 
 /** The typed arrays of results, to transfer instead of copy (the worker keeps none of them). */
 function buffersOf(results: PolicyResult[]): Transferable[] {
-  const out: Transferable[] = [];
-  for (const r of results) for (const a of [r.kept?.mean, r.kept?.perHead]) if (a && a.buffer instanceof ArrayBuffer) out.push(a.buffer);
-  return out;
+  // A set: a buffer listed twice (two views of one) makes postMessage throw.
+  const out = new Set<ArrayBuffer>();
+  for (const r of results) for (const a of [r.attention?.mean, r.attention?.perHead]) if (a && a.data.buffer instanceof ArrayBuffer) out.add(a.data.buffer);
+  return [...out];
 }
 
 function sourceOf(spec: Exclude<SourceSpec, { kind: 'hub' }>): ModelSource {
@@ -199,9 +200,9 @@ export function modelHost(): Handlers<ModelApi> {
         cancelled: () => ctx.cancelled() || a.modelId !== modelId,
         pause: yieldToMessages,
       });
-      const buffers: Transferable[] = [];
-      for (const l of byLayer.values()) for (const r of l.rows.values()) if (r.rows.buffer instanceof ArrayBuffer) buffers.push(r.rows.buffer);
-      return reply(byLayer, buffers);
+      const buffers = new Set<ArrayBuffer>();
+      for (const l of byLayer.values()) for (const r of l.rows.values()) if (r.mean.data.buffer instanceof ArrayBuffer) buffers.add(r.mean.data.buffer);
+      return reply(byLayer, [...buffers]);
     },
 
     async generate(a, ctx) {

@@ -3,6 +3,7 @@ import type { PolicyResult } from '../../src/analysis/analyze';
 import { figuresCsv, figuresJson } from '../../src/export/figures';
 import { heatmapSvg } from '../../src/export/heatmap-svg';
 import { diagonalRatio } from '../../src/metrics/inertia';
+import { slab } from '../../src/metrics/slab';
 import { focusOf, hoverReducer, NO_HOVER } from '../../src/state/hover-lock';
 import { decodeView, DEFAULT_VIEW, encodeView, fromBase64Url, MAX_LINK_CONVERSATION, toBase64Url } from '../../src/state/url-state';
 import { categoryRuns, cellAt, clampViewport, diagonalBand, fitViewport, heatmapPixels, zoomAt } from '../../src/views/heatmap/heatmap-model';
@@ -49,13 +50,13 @@ describe('heatmap scales and viewport', () => {
   });
   it('takes the top of the scale outside the sink columns, from a quantile of the nonzero weights', () => {
     const v = [0.9, 0.05, 0.05, 0.7, 0.2, 0.1];
-    expect(scaleMax(v, 2, 3, 1, 1)).toBe(0.2);
-    expect(scaleMax(v, 2, 3, 1, 0)).toBe(0.05);
+    expect(scaleMax(slab(v, 2, 3), 1, 1)).toBe(0.2);
+    expect(scaleMax(slab(v, 2, 3), 1, 0)).toBe(0.05);
     // 1000 weights 1..1000 (and masked zeros): the 0.995-quantile is 995.
     const w = [...Array.from({ length: 1000 }, (_, i) => i + 1), ...Array(500).fill(0)];
-    expect(scaleMax(w, 1, 1500, 0)).toBe(995);
-    expect(scaleMax([0, 0], 1, 2, 0)).toBe(1);
-    const px = heatmapPixels(v, 2, 3, 0.2, colorLut());
+    expect(scaleMax(slab(w, 1, 1500), 0)).toBe(995);
+    expect(scaleMax(slab([0, 0], 1, 2), 0)).toBe(1);
+    const px = heatmapPixels(slab(v, 2, 3), 0.2, colorLut());
     expect(px.length).toBe(24);
     expect(px[3]).toBe(255);
   });
@@ -65,7 +66,7 @@ describe('heatmap scales and viewport', () => {
     const v = Float32Array.from({ length: 40 * S }, (_, k) => (k % S > 40 + Math.floor(k / S) ? 0 : rand() ** 3));
     v[5] = 0.2; // above the top: full colour
     const lut = colorLut();
-    const px = heatmapPixels(v, 40, S, 0.05, lut);
+    const px = heatmapPixels(slab(v, 40, S), 0.05, lut);
     for (let k = 0; k < v.length; k++) {
       const c = scaleIndex(v[k]!, 0.05) * 3;
       expect([px[k * 4], px[k * 4 + 1], px[k * 4 + 2], px[k * 4 + 3]]).toEqual([lut[c], lut[c + 1], lut[c + 2], 255]);
@@ -98,7 +99,7 @@ describe('heatmap scales and viewport', () => {
     const band = diagonalBand(prior, answerRows, r);
     let inBand = 0;
     for (const b of band) for (let j = b.from; j <= b.to; j++) inBand += rows[b.row * S + j]!;
-    expect(inBand / answerRows).toBeCloseTo(diagonalRatio({ rows, nRows: answerRows, seqLen: S }, [prior], r).total, 12);
+    expect(inBand / answerRows).toBeCloseTo(diagonalRatio(slab(rows, answerRows, S), [prior], r).total, 12);
     // Rows past the answer's end + r have no band.
     expect(band.map((b) => b.row)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
     expect(diagonalBand(prior, 12, 2).length).toBe(9);
@@ -149,7 +150,7 @@ describe('exports', () => {
     ratios: { sink: 0.5, system: 0, user: 0.1, prior: 0.25, current: 0.15 }, diagonal: 0.125,
     diagonalPerAnswer: [{ message: 1, round: 3, value: 0.125 }], copy: [{ message: 1, round: 3, longestRun: 4, ngramOverlap: 0.5 }],
     cost: [{ round: 3, contextTokens: 10, prefilled: 10 }, { round: 4, contextTokens: 14, prefilled: 4 }],
-    kept: { rowStart: 2, nRows: 1, seqLen: 3, heads: 1, mean: new Float32Array([0.5, 0.25, 0.25]), perHead: null },
+    attention: { layer: 3, mean: slab(new Float32Array([0.5, 0.25, 0.25]), 1, 3, 2), perHead: null },
   } as unknown as PolicyResult;
   it('CSV: a row per policy, per earlier answer and per round', () => {
     const csv = figuresCsv([result]).split('\n');
@@ -161,14 +162,14 @@ describe('exports', () => {
   it('JSON leaves the attention arrays out', () => {
     const doc = JSON.parse(figuresJson([result], { model: 'm' }));
     expect(doc.model).toBe('m');
-    expect(doc.results[0].kept).toBeUndefined();
+    expect(doc.results[0].attention).toBeUndefined();
     expect(doc.results[0].diagonal).toBe(0.125);
   });
   it('SVG: one rect per cell plus the bands, text escaped, blocks averaged above 256 cells', () => {
-    const svg = heatmapSvg({ values: result.kept!.mean, nRows: 1, seqLen: 3, max: 0.25, categories: result.tokens.map((t) => t.category), rowStart: 2, title: 'a < b & c' });
+    const svg = heatmapSvg({ attention: result.attention!.mean, max: 0.25, categories: result.tokens.map((t) => t.category), title: 'a < b & c' });
     expect(svg.match(/<rect /g)!.length).toBe(3 + 3 + 1);
     expect(svg).toContain('a &lt; b &amp; c');
-    const big = heatmapSvg({ values: new Float32Array(2 * 600).fill(0.001), nRows: 2, seqLen: 600, max: 0.01, categories: Array(600).fill('user'), rowStart: 0, title: 't' });
+    const big = heatmapSvg({ attention: slab(new Float32Array(2 * 600).fill(0.001), 2, 600), max: 0.01, categories: Array(600).fill('user'), title: 't' });
     expect(big).toContain('means over 1×3 blocks');
     expect(big.match(/<rect /g)!.length).toBe(2 * 200 + 200 + 2);
   });

@@ -51,7 +51,7 @@ function sweepAt(key: string, layer: number, radius: number): SweepPoint[] | nul
 }
 
 /** A result as the sweep reuses it: its answer rows (the head mean), not every head. */
-const withoutHeads = (r: PolicyResult): PolicyResult => (r.kept ? { ...r, kept: { ...r.kept, perHead: null } } : r);
+const withoutHeads = (r: PolicyResult): PolicyResult => (r.attention ? { ...r, attention: { ...r.attention, perHead: null } } : r);
 
 /** The layers one pass fetches: every layer the graph has (a few, for small models), so the layer selector re-reads them; the full matrix only the one shown. */
 const layersFor = (s: InspectorState, info: ModelInfo, layer: number) => (s.fullMatrix || info.inspectLayers.length > 8 ? [layer] : info.inspectLayers);
