@@ -101,28 +101,35 @@ export function fromBase64Url(s: string): string {
 }
 
 /**
- * The view as a query string. The conversation rides along when its encoding is short; otherwise
- * the link names the example it came from, or carries no conversation (and `conversationCarried` says so).
+ * The view as a link: the query string, and the conversation in the fragment (after #), which the
+ * browser never sends to the server hosting the page. The conversation rides along when its encoding
+ * is short; otherwise the link names the example it came from, or carries no conversation (and
+ * `conversationCarried` says so).
  */
-export function encodeView(v: ViewState, conversationText: string | null, exampleName: string | null): { query: string; conversationCarried: boolean } {
+export function encodeView(v: ViewState, conversationText: string | null, exampleName: string | null): { query: string; fragment: string; conversationCarried: boolean } {
   const q = new URLSearchParams();
   for (const k of FIELD_KEYS) {
     const written = (VIEW_FIELDS[k].write as (x: unknown, view: Fields) => string | null)(v[k], v);
     if (written !== null) q.set(VIEW_FIELDS[k].param, written);
   }
   let carried = true;
+  let fragment = '';
   if (exampleName !== null) q.set('example', exampleName);
   else if (conversationText !== null) {
     const enc = toBase64Url(conversationText);
-    if (enc.length <= MAX_LINK_CONVERSATION) q.set('conv', enc);
+    if (enc.length <= MAX_LINK_CONVERSATION) fragment = `conv=${enc}`;
     else carried = false;
   }
-  return { query: q.toString(), conversationCarried: carried };
+  return { query: q.toString(), fragment, conversationCarried: carried };
 }
 
-/** Reads a query string back; what cannot be read is skipped and named in `problems`. */
-export function decodeView(search: string): { view: ViewState; problems: string[] } {
+/**
+ * Reads a link back (its query string and fragment); what cannot be read is skipped and named in
+ * `problems`. A conversation in the query string (links made before it moved to the fragment) is read too.
+ */
+export function decodeView(search: string, hash = ''): { view: ViewState; problems: string[] } {
   const q = new URLSearchParams(search);
+  const h = new URLSearchParams(hash.replace(/^#/, ''));
   const problems: string[] = [];
   const view: ViewState = { ...DEFAULT_VIEW, policies: [...DEFAULT_VIEW.policies] };
   const fields = view as unknown as Record<string, unknown>;
@@ -133,7 +140,7 @@ export function decodeView(search: string): { view: ViewState; problems: string[
     if (value !== undefined) fields[k] = value;
   }
   const example = q.get('example');
-  const conv = q.get('conv');
+  const conv = h.get('conv') ?? q.get('conv');
   if (example) view.conversation = { example };
   else if (conv) {
     try {

@@ -110,9 +110,12 @@ describe('the link', () => {
   it('round-trips every field, the conversation included', () => {
     const text = '[{"role":"user","content":"héllo ✓"},{"role":"assistant","content":"hi"}]';
     const view = { ...DEFAULT_VIEW, model: 'acme/tiny', revision: 'v2', hub: 'http://127.0.0.1:9/hub', backend: 'wasm' as const, policies: ['clip:12:1', 'ao'], compare: true, turn: 3, head: 2, layer: 1, radius: 7 };
-    const { query, conversationCarried } = encodeView(view, text, null);
+    const { query, fragment, conversationCarried } = encodeView(view, text, null);
     expect(conversationCarried).toBe(true);
-    const back = decodeView(`?${query}`);
+    // The conversation is in the fragment, which the browser never sends to the page's server.
+    expect(query).not.toContain('conv=');
+    expect(fragment).toMatch(/^conv=/);
+    const back = decodeView(`?${query}`, `#${fragment}`);
     expect(back.problems).toEqual([]);
     expect(back.view).toEqual({ ...view, conversation: { text } });
     expect(decodeView(`?${encodeView({ ...DEFAULT_VIEW, backend: 'webgpu' }, 'x', null).query}`).view.backend).toBe('webgpu');
@@ -124,6 +127,11 @@ describe('the link', () => {
     const e = encodeView(DEFAULT_VIEW, long, null);
     expect(e.conversationCarried).toBe(false);
     expect(e.query).not.toContain('conv=');
+    expect(e.fragment).toBe('');
+  });
+  it('still reads a conversation from the query string of an older link', () => {
+    const { fragment } = encodeView(DEFAULT_VIEW, 'hello', null);
+    expect(decodeView(`?${fragment}`).view.conversation).toEqual({ text: 'hello' });
   });
   it('skips what it cannot read and names it', () => {
     const { view, problems } = decodeView('?policy=clip:3:5,bogus,ao&turn=0&head=x&r=inf&conv=%%%');

@@ -19,7 +19,7 @@ export function linkNote(s: InspectorState, info: ModelInfo | null): string | nu
 
 /** Applies the page's URL (model, view, conversation), then keeps the URL in step with the view. */
 export function startFromUrl(): string[] {
-  const { view, problems } = decodeView(location.search);
+  const { view, problems } = decodeView(location.search, location.hash);
   let text: string | null = null;
   if (view.conversation && 'text' in view.conversation) text = view.conversation.text;
   else if (view.conversation && 'example' in view.conversation) {
@@ -28,7 +28,7 @@ export function startFromUrl(): string[] {
     if (ex) text = ex.text;
     else problems.push(`the link names an example "${name}" this version does not have`);
   }
-  if (location.search) useInspector.getState().applyView(view, text);
+  if (location.search || location.hash) useInspector.getState().applyView(view, text);
   useModelStore.setState({ backend: view.backend });
   const { loadModel, offerLink } = useModelStore.getState();
   // The demo model always; a model the link names is shown, and loads only on a click.
@@ -38,8 +38,9 @@ export function startFromUrl(): string[] {
   if (view.model !== 'demo') offerLink({ model: view.model, revision: view.revision, hub: view.hub });
   const write = () => {
     const s = useInspector.getState();
-    const { query } = encodeView(viewOf(s, useModelStore.getState().info), s.text, s.exampleName);
-    if (`?${query}` !== location.search) history.replaceState(null, '', `?${query}`);
+    const { query, fragment } = encodeView(viewOf(s, useModelStore.getState().info), s.text, s.exampleName);
+    const link = `?${query}${fragment ? `#${fragment}` : ''}`;
+    if (link !== `${location.search}${location.hash}`) history.replaceState(null, '', link);
   };
   useInspector.subscribe(write);
   useModelStore.subscribe(write);
