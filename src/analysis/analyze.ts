@@ -8,6 +8,7 @@ import { asRenderer, encodeChat, renderContext } from '../context/render';
 import type { Category, CategoryRatios } from '../metrics/categories';
 import { longestCommonRun, ngramOverlap } from '../metrics/copy';
 import { categoryRatios, diagonalRatio, massPerMessage } from '../metrics/inertia';
+import { checkFinite } from '../metrics/finite';
 import { headsOf, layerRows, type LayerAttention } from '../metrics/slab';
 import type { ChatTokenizer } from '../model/tokenizer';
 import type { ForwardResult, KvCache, ModelSession } from '../runtime/ort-runtime';
@@ -218,6 +219,7 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
     notes: S > spec.maxPositionEmbeddings ? [...r.notes, `${S.toLocaleString('en-US')} tokens, more than this model's max_position_embeddings (${spec.maxPositionEmbeddings.toLocaleString('en-US')}): it was never trained on positions this far`] : r.notes,
   };
   return out.attention.map((fetched) => {
+    checkFinite(fetched, shared.tokens.map((t) => t.text));
     // With every row fetched, the metrics still read only the answer's rows.
     const answer = layerRows(fetched, query.start, query.end)!;
     const diag = diagonalRatio(answer.mean, priorSpans, radius);

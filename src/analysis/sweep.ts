@@ -5,6 +5,7 @@ import { parsePolicy, type Policy } from '../context/policy';
 import { asRenderer, renderContext } from '../context/render';
 import type { CategoryRatios } from '../metrics/categories';
 import { categoryRatios, diagonalRatio } from '../metrics/inertia';
+import { checkFinite } from '../metrics/finite';
 import { rowsOf, slab } from '../metrics/slab';
 import { analyzePolicyLayers, costSeriesFor, DEFAULTS, SummaryCache, type AnalysisModel, type AnalysisOptions, type PolicyResult } from './analyze';
 import type { SweepRows } from './rescore';
@@ -126,6 +127,7 @@ async function sharedFullPass(model: AnalysisModel, conversation: Conversation, 
   const to = Math.max(...each.map((x) => query(x.r).start + query(x.r).length));
   const S = whole.ids.length;
   const pass = await model.session.forward({ ids: whole.ids, attnRows: [from, to], layers, skipLogits: true });
+  for (const a of pass.attention) checkFinite(a);
   for (const { t, r } of each) {
     const q = query(r);
     const St = r.ids.length;

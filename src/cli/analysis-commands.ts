@@ -1,4 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { closeSync, existsSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { analyzePolicy, SummaryCache, type AnalysisOptions, type PolicyResult } from '../analysis/analyze';
 import { roundsSweep, sweepPoint, type SweepPoint } from '../analysis/sweep';
 import { parseConversation, parseJsonl } from '../conversation/parse';
@@ -78,44 +80,93 @@ export class InputError extends Error {
 
 const CSV_HEADER = ['line', 'policy', 'turn', 'tokens', ...CATEGORIES, 'diagonal', 'context_tokens', 'prefilled'];
 
-export async function batchCommand(model: OpenModel, file: string, a: AnalyzeArgs, out: string | undefined): Promise<void> {
+/** Where batch writes, checked before the model loads: a folder, or a file in a folder that does not exist, fails after all the work otherwise. */
+export function checkOut(out: string | undefined): void {
+  if (out === undefined) return;
+  if (existsSync(out) && statSync(out).isDirectory()) throw new InputError(`--out ${out} is a folder: give a file name (e.g. ${join(out, 'results.csv')})`);
+  const folder = dirname(resolve(out));
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new InputError(`--out ${out}: the folder ${folder} does not exist`);
+}
+
+const MAX_SKIP_MESSAGES = 20;
+/** A skipped line's reason, one line (an error's message, never its stack). */
+const cliError = (e: unknown) => String((e as Error)?.message ?? e).split('\n')[0]!.slice(0, 500);
+
+/** Exit codes of batch: every line analysed, some lines skipped (the rest written), interrupted. */
+export const BATCH_EXIT = { ok: 0, skipped: 2, interrupted: 130 } as const;
+
+/**
+ * One CSV row per conversation × policy (× turn with --sweep), each written as it finishes: to stdout,
+ * or to `out`.partial, renamed to `out` at the end or when interrupted (Ctrl-C), so the file at `out` is
+ * always a valid CSV of what was done, never an older run's. Returns the exit code.
+ */
+export async function batchCommand(model: OpenModel, file: string, a: AnalyzeArgs, out: string | undefined): Promise<number> {
+  checkOut(out);
   const entries = parseJsonl(await readFile(file, 'utf8'));
-  const rows: string[] = [CSV_HEADER.join(',')];
+  const partial = out && `${out}.partial`;
+  const fd = partial ? openSync(partial, 'w') : 1;
+  let rows = 0;
+  const write = (line: string) => writeSync(fd, `${line}\n`);
+  write(CSV_HEADER.join(','));
   const sums = new Map<string, { n: number; prior: number; diagonal: number }>();
   let ok = 0;
   let skipped = 0;
-  const bar = (done: number) => {
+  let done = 0;
+  const finish = () => {
+    if (partial) {
+      closeSync(fd);
+      renameSync(partial, out!);
+    }
+  };
+  const onInterrupt = () => {
+    finish();
+    process.stderr.write(`\ninterrupted after ${done} of ${entries.length} conversations: ${rows} rows${out ? ` in ${out}` : ''} (a partial result)\n`);
+    process.exit(BATCH_EXIT.interrupted);
+  };
+  process.once('SIGINT', onInterrupt);
+  const bar = () => {
     const w = 24;
     const filled = Math.round((done / Math.max(1, entries.length)) * w);
     process.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(w - filled)}] ${done}/${entries.length} conversations`);
   };
-  bar(0);
-  for (const [k, { line, result }] of entries.entries()) {
-    const errors = result.issues.filter((i) => i.severity === 'error');
-    try {
-      if (!result.conversation) throw new InputError(errors.map(describeIssue).join('; '));
-      for (const r of await analyzeAll(model, result.conversation, { ...a, dumpAttention: false })) {
-        const points = r.sweep ?? [sweepPoint(r)];
-        for (const s of points) {
-          rows.push([line, r.policy, s.turn, s.tokens, ...CATEGORIES.map((c) => s.ratios[c].toFixed(6)), s.diagonal.toFixed(6), s.contextTokens, s.prefilled].join(','));
-          const agg = sums.get(r.label) ?? { n: 0, prior: 0, diagonal: 0 };
-          sums.set(r.label, { n: agg.n + 1, prior: agg.prior + s.ratios.prior, diagonal: agg.diagonal + s.diagonal });
+  try {
+    bar();
+    for (const { line, result } of entries) {
+      const errors = result.issues.filter((i) => i.severity === 'error');
+      try {
+        if (!result.conversation) throw new InputError(errors.map(describeIssue).join('; '));
+        const lines: string[] = [];
+        for (const r of await analyzeAll(model, result.conversation, { ...a, dumpAttention: false })) {
+          for (const s of r.sweep ?? [sweepPoint(r)]) {
+            lines.push([line, r.policy, s.turn, s.tokens, ...CATEGORIES.map((c) => s.ratios[c].toFixed(6)), s.diagonal.toFixed(6), s.contextTokens, s.prefilled].join(','));
+            const agg = sums.get(r.label) ?? { n: 0, prior: 0, diagonal: 0 };
+            sums.set(r.label, { n: agg.n + 1, prior: agg.prior + s.ratios.prior, diagonal: agg.diagonal + s.diagonal });
+          }
         }
+        // A conversation's rows go out together: an interrupted run holds whole conversations only.
+        for (const l of lines) write(l);
+        rows += lines.length;
+        ok++;
+      } catch (e) {
+        skipped++;
+        // A binary or wholly broken file would print one line per line of it: the first few, then a count.
+        if (skipped <= MAX_SKIP_MESSAGES) process.stderr.write(`\n${file}: line ${line}: skipped: ${cliError(e)}\n`);
+        else if (skipped === MAX_SKIP_MESSAGES + 1) process.stderr.write(`\n${file}: more lines skipped; only their count is given below\n`);
       }
-      ok++;
-    } catch (e) {
-      skipped++;
-      process.stderr.write(`\n${file}: line ${line}: skipped: ${(e as Error).message}\n`);
+      done++;
+      bar();
+      // The passes resolve as microtasks: without a turn of the event loop, Ctrl-C would wait for the end.
+      await new Promise((r) => setImmediate(r));
     }
-    bar(k + 1);
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    finish();
   }
   process.stderr.write('\n');
-  const csv = `${rows.join('\n')}\n`;
-  if (out) await writeFile(out, csv);
-  else process.stdout.write(csv);
-  process.stderr.write(`${ok} of ${entries.length} conversations analysed, ${skipped} skipped${out ? `; ${rows.length - 1} rows written to ${out}` : ''}\n`);
+  process.stderr.write(`${ok} of ${entries.length} conversations analysed, ${skipped} skipped${out ? `; ${rows} rows written to ${out}` : ''}\n`);
   for (const [label, s] of sums) process.stderr.write(`  ${label.padEnd(14)} mean prior ${f(s.prior / s.n)}  mean diagonal ${f(s.diagonal / s.n)}  (${s.n} rows)\n`);
   if (ok === 0) throw new InputError(`${file}: no conversation could be analysed`);
+  return skipped ? BATCH_EXIT.skipped : BATCH_EXIT.ok;
 }
 
 export function parsePolicies(specs: string[] | undefined): Policy[] {

@@ -7,8 +7,10 @@ import { ModelError } from '../model/errors';
 import { DEFAULT_TEMPLATE_DATE, parseTemplateDate } from '../model/template-date';
 import { describePlan } from '../model/load-plan';
 import { openModel } from '../runtime/open-model';
-import { MemoryLimitError } from '../runtime/ort-runtime';
-import { analyzeCommand, batchCommand, InputError, parsePolicies } from './analysis-commands';
+import { BackendError, MemoryLimitError } from '../runtime/ort-runtime';
+import { NumericError } from '../metrics/finite';
+import { HubError } from '../model/hub-source';
+import { analyzeCommand, batchCommand, checkOut, InputError, parsePolicies } from './analysis-commands';
 import { dirSource } from './dir-source';
 import { RenderError } from '../context/render';
 import { forwardProbe } from '../analysis/forward-probe';
@@ -53,6 +55,21 @@ Options:
               fixed so figures are reproducible)
   --json      print one JSON object instead of text
 `;
+
+const KNOWN = [ModelError, RangeError, InputError, RenderError, MemoryLimitError, NumericError, BackendError, HubError];
+const ERRNO: Record<string, string> = {
+  ENOENT: 'no such file', EISDIR: 'is a folder, not a file', ENOTDIR: 'a part of the path is not a folder', ELOOP: 'a symbolic link loop',
+  EACCES: 'permission denied', EPERM: 'permission denied', EMFILE: 'too many open files', ENOSPC: 'no space left on the disk',
+};
+
+/** Every failure as one line naming what went wrong: input errors as they are, file errors by path, a bug as a bug (no stack unless asked). */
+export function cliMessage(e: unknown): string {
+  if (KNOWN.some((K) => e instanceof K)) return (e as Error).message;
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code && ERRNO[err.code]) return `cannot read ${err.path ?? 'a file'}: ${ERRNO[err.code]}`;
+  if (process.env.INERTIA_LENS_DEBUG) return String(err?.stack ?? e);
+  return `internal error: ${err?.message ?? String(e)} (a bug; INERTIA_LENS_DEBUG=1 prints where it happened)`;
+}
 
 function fail(message: string): never {
   process.stderr.write(`inertia-lens: ${message}\n`);
@@ -207,10 +224,11 @@ export async function main(argv: string[]): Promise<void> {
         ...(values.radius !== undefined && { radius: values.radius === 'inf' ? Infinity : whole('--radius', values.radius, 0) }),
         ...(layers?.[0] !== undefined && { layer: layers[0] }),
       };
+      if (command === 'batch') checkOut(values.out);
       const model = await open(modelDir, common);
       try {
         if (command === 'analyze') await analyzeCommand(model, dir, args, values.model ?? DEMO_MODEL_PATH);
-        else await batchCommand(model, dir, args, values.out);
+        else process.exitCode = await batchCommand(model, dir, args, values.out);
       } finally {
         await model.session.release();
       }
@@ -221,8 +239,6 @@ export async function main(argv: string[]): Promise<void> {
       await forward(dir, values.text, values.chat, top, common);
     } else fail(`unknown command "${command}"\n\n${USAGE}`);
   } catch (e) {
-    if (e instanceof ModelError || e instanceof RangeError || e instanceof InputError || e instanceof RenderError || e instanceof MemoryLimitError) fail(e.message);
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') fail(`cannot read ${(e as NodeJS.ErrnoException).path}: no such file`);
-    throw e;
+    fail(cliMessage(e));
   }
 }

@@ -1,4 +1,5 @@
 import type { ConversationFormat, InputIssue, Message, ParseResult, Role } from './types';
+import { jsonErrorOffset } from './json-offset';
 import { validateConversation } from './validate';
 
 const SHAREGPT_ROLES: ReadonlyMap<string, Role> = new Map([['human', 'user'], ['user', 'user'], ['gpt', 'assistant'], ['assistant', 'assistant'], ['system', 'system'], ['chatgpt', 'assistant'], ['bing', 'assistant']]);
@@ -44,13 +45,16 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
 }
 
 function jsonError(text: string, e: Error, lineOffset = 0): InputIssue {
-  // Some engines' messages carry no position for a truncated text: the problem is at its end.
-  const m = /position (\d+)/.exec(e.message) ?? (/end of (JSON )?input|unterminated|unexpected end/i.test(e.message) ? [, String(text.trimEnd().length)] : null);
-  if (m) {
-    const { line, column } = lineColumn(text, Number(m[1]));
-    return { severity: 'error', line: line + lineOffset, column, text: `invalid JSON (${e.message.replace(/ in JSON at position \d+.*$/, '')})` };
+  // The engine's position where it gives one, else our own reading of the grammar (Node 20 often gives none).
+  const m = /position (\d+)/.exec(e.message);
+  const at = m ? Number(m[1]) : jsonErrorOffset(text);
+  // V8 quotes the whole text in some messages: a 5 MB paste is not repeated in the error.
+  const what = e.message.replace(/ in JSON at position \d+.*$/, '').replace(/, ".*" is not valid JSON$/s, '');
+  if (at >= 0) {
+    const { line, column } = lineColumn(text, at);
+    return { severity: 'error', line: line + lineOffset, column, text: `invalid JSON (${what})` };
   }
-  return { severity: 'error', ...(lineOffset && { line: lineOffset + 1 }), text: `invalid JSON (${e.message})` };
+  return { severity: 'error', ...(lineOffset && { line: lineOffset + 1 }), text: `invalid JSON (${what})` };
 }
 
 /** Turns one parsed JSON value into messages, naming the message and field of each problem. */

@@ -26,6 +26,9 @@ function tokenText(v: unknown): string | null {
  * The model's tokenizer and chat template (tokenizer.json + tokenizer_config.json, the template from
  * its `chat_template` or from chat_template.jinja), built on @huggingface/tokenizers and @huggingface/jinja.
  */
+/** What a chat template may add beyond 4× the conversation's text: role markers, a dated system prompt, tool instructions. */
+export const TEMPLATE_OVERHEAD_CHARS = 200_000;
+
 export class ChatTokenizer {
   /** The date `strftime_now` gives the template (template-date.ts): fixed, so figures are reproducible. */
   templateDate = DEFAULT_TEMPLATE_DATE;
@@ -76,7 +79,9 @@ export class ChatTokenizer {
       const source = text.replace(/\bstrftime_now\b/g, DATE_FUNCTION);
       template = guarded('template', templateText !== undefined ? 'chat_template.jinja' : CONFIG, () => new Template(source));
     } catch (e) {
-      throw new ModelError(templateText !== undefined ? 'chat_template.jinja' : CONFIG, `the chat template does not parse: ${(e as Error).message}`, field);
+      // A TypeError is the Jinja parser tripping over malformed input (a tag cut short): its own words mean nothing here.
+      const why = e instanceof TypeError ? 'a tag or expression is cut short or malformed' : (e as Error).message;
+      throw new ModelError(templateText !== undefined ? 'chat_template.jinja' : CONFIG, `the chat template does not parse: ${why}`, templateText !== undefined ? undefined : field);
     }
     const { bytesOf, normalization, vocabSize, modelVocabSize } = tokenBytesFor(tokenizerJson);
     const templateFile = templateText !== undefined ? { file: 'chat_template.jinja' } : { file: CONFIG, field };
@@ -141,8 +146,9 @@ export class ChatTokenizer {
 
   /** Renders messages through the model's own chat template. */
   render(messages: ChatMessage[], addGenerationPrompt = false): string {
+    let out: string;
     try {
-      return guarded('template', this.templateFile.file, () => this.template.render({
+      out = guarded('template', this.templateFile.file, () => this.template.render({
         messages,
         add_generation_prompt: addGenerationPrompt,
         bos_token: this.bosToken ?? '',
@@ -152,5 +158,10 @@ export class ChatTokenizer {
     } catch (e) {
       throw new ModelError(this.templateFile.file, `the chat template failed on this conversation: ${(e as Error).message}`, this.templateFile.field);
     }
+    // A template adds role markers and a system prompt, never a book: far more text than it was given is a template gone wrong.
+    const given = messages.reduce((n, m) => n + m.content.length, 0);
+    const most = 4 * given + TEMPLATE_OVERHEAD_CHARS;
+    if (out.length > most) throw new ModelError(this.templateFile.file, `the chat template wrote ${out.length.toLocaleString('en-US')} characters for ${given.toLocaleString('en-US')} characters of conversation (at most ${most.toLocaleString('en-US')} are accepted)`, this.templateFile.field);
+    return out;
   }
 }

@@ -125,6 +125,11 @@ function clampRange(range: [number, number] | undefined, seqLen: number): [numbe
   return [start, end];
 }
 
+/** No backend could make a session; the message gives each one's reason. */
+export class BackendError extends Error {
+  override name = 'BackendError';
+}
+
 /** A pass refused before it runs because it would not fit in the backend's memory. */
 export class MemoryLimitError extends Error {
   override name = 'MemoryLimitError';
@@ -243,6 +248,7 @@ export class ModelSession {
   static async create(graph: BuiltGraph | BuiltGraph[] | ((backend: Backend) => BuiltGraph[]), spec: ModelSpec, options: SessionOptions = {}): Promise<ModelSession> {
     const ort = await loadOrt();
     const reasons: string[] = [...(options.priorReasons ?? [])];
+    const failures: Error[] = [];
     const graphsFor = (b: Backend) => (typeof graph === 'function' ? graph(b) : Array.isArray(graph) ? graph : [graph]);
     let adapterHasF16: boolean | null = null;
     let maxBufferBytes: number | null = null;
@@ -301,9 +307,12 @@ export class ModelSession {
       } catch (e) {
         for (const p of parts) await serial(() => p.session.release()).catch(() => undefined);
         reasons.push(`${backend} failed: ${(e as Error).message}`);
+        failures.push(e as Error);
       }
     }
-    throw new Error(`no backend could run the model: ${reasons.join('; ')}`);
+    // One backend tried, failing with an error of its own kind (a memory refusal, a bad layer): that error, unwrapped.
+    if (failures.length === 1 && reasons.length === 1 && failures[0]!.name !== 'Error') throw failures[0]!;
+    throw new BackendError(`no backend could run the model: ${reasons.join('; ')}`);
   }
 
   /** One forward pass over `ids`; fetches only the outputs asked for. */

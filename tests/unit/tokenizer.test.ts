@@ -85,3 +85,13 @@ describe('token pieces for display', () => {
     expect(pieces).toContain('🙂');
   });
 });
+
+describe('a chat template is bounded', () => {
+  it('refuses an output far larger than the conversation, naming the file', () => {
+    const tok = ChatTokenizer.fromJson(tinyTokenizerJson(), tinyTokenizerConfig(), '{% for i in range(30000) %}0123456789{% endfor %}{{ messages[0].content }}');
+    expect(() => tok.render([{ role: 'user', content: 'hi' }])).toThrow('chat_template.jinja: the chat template wrote 300,002 characters for 2 characters of conversation (at most 200,008 are accepted)');
+  });
+  it('names a template cut short without the Jinja parser’s internal TypeError', () => {
+    expect(() => ChatTokenizer.fromJson(tinyTokenizerJson(), tinyTokenizerConfig(), '{% for m in messages %}{{ m.')).toThrow(/^chat_template\.jinja: the chat template does not parse: /);
+  });
+});
