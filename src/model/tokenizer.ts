@@ -14,6 +14,9 @@ export interface ChatMessage {
 
 const CONFIG = 'tokenizer_config.json';
 const DATE_FUNCTION = 'inertia_lens_strftime_now';
+const RANGE_FUNCTION = 'inertia_lens_range';
+/** Items every range() of one render may make together: loops over a conversation need thousands, not billions. */
+export const TEMPLATE_RANGE_ITEMS = 1_000_000;
 
 /** bos/eos in tokenizer_config.json are strings or AddedToken objects `{content}`. */
 function tokenText(v: unknown): string | null {
@@ -76,7 +79,8 @@ export class ChatTokenizer {
     let template: Template;
     try {
       // strftime_now is a global of the Jinja runtime that render() cannot override: the template calls ours by another name.
-      const source = text.replace(/\bstrftime_now\b/g, DATE_FUNCTION);
+      // range too: ours counts what it makes, so `range(1000000000)` is refused instead of running for minutes.
+      const source = text.replace(/\bstrftime_now\b/g, DATE_FUNCTION).replace(/\brange(?=\s*\()/g, RANGE_FUNCTION);
       template = guarded('template', templateText !== undefined ? 'chat_template.jinja' : CONFIG, () => new Template(source));
     } catch (e) {
       // A TypeError is the Jinja parser tripping over malformed input (a tag cut short): its own words mean nothing here.
@@ -147,6 +151,15 @@ export class ChatTokenizer {
   /** Renders messages through the model's own chat template. */
   render(messages: ChatMessage[], addGenerationPrompt = false): string {
     let out: string;
+    let made = 0;
+    const range = (...args: unknown[]): number[] => {
+      const [start, stop, step] = args.length === 1 ? [0, Number(args[0]), 1] : [Number(args[0]), Number(args[1]), args.length > 2 ? Number(args[2]) : 1];
+      if (![start, stop, step].every(Number.isInteger) || step === 0) throw new Error(`range(${args.map(String).join(', ')}) needs whole numbers and a step other than 0`);
+      const n = Math.max(0, Math.ceil((stop - start) / step));
+      made += n;
+      if (made > TEMPLATE_RANGE_ITEMS) throw new Error(`range(${args.map(String).join(', ')}) would make ${n.toLocaleString('en-US')} items; one render may make at most ${TEMPLATE_RANGE_ITEMS.toLocaleString('en-US')}`);
+      return Array.from({ length: n }, (_, i) => start + i * step);
+    };
     try {
       out = guarded('template', this.templateFile.file, () => this.template.render({
         messages,
@@ -154,6 +167,7 @@ export class ChatTokenizer {
         bos_token: this.bosToken ?? '',
         eos_token: this.eosToken ?? '',
         [DATE_FUNCTION]: (format: unknown) => strftimeAt(this.templateDate, String(format)),
+        [RANGE_FUNCTION]: range,
       }));
     } catch (e) {
       throw new ModelError(this.templateFile.file, `the chat template failed on this conversation: ${(e as Error).message}`, this.templateFile.field);
