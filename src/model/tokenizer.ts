@@ -52,6 +52,8 @@ export class ChatTokenizer {
     readonly vocabSize: number,
     /** The same for its vocabulary alone (without added tokens): every id of ordinary text is below it. */
     readonly modelVocabSize: number,
+    /** tokenizer.json's special added tokens ("<|im_end|>", "<start_of_turn>"), as text. */
+    readonly specialTokens: readonly string[],
   ) {}
 
   static fromJson(tokenizerJson: Record<string, unknown>, config: Record<string, unknown>, templateText?: string): ChatTokenizer {
@@ -89,7 +91,9 @@ export class ChatTokenizer {
     }
     const { bytesOf, normalization, vocabSize, modelVocabSize } = tokenBytesFor(tokenizerJson);
     const templateFile = templateText !== undefined ? { file: 'chat_template.jinja' } : { file: CONFIG, field };
-    return new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token), bytesOf, normalization, text.includes('strftime_now'), templateFile, vocabSize, modelVocabSize);
+    const added = Array.isArray(tokenizerJson.added_tokens) ? (tokenizerJson.added_tokens as { content?: unknown; special?: unknown }[]) : [];
+    const specials = added.filter((t) => t?.special === true && typeof t.content === 'string').map((t) => t.content as string);
+    return new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token), bytesOf, normalization, text.includes('strftime_now'), templateFile, vocabSize, modelVocabSize, specials);
   }
 
   static async load(source: ModelSource): Promise<ChatTokenizer> {
