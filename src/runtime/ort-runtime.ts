@@ -10,7 +10,6 @@ import { memoryProblem, WASM_LIMITS, type BackendLimits } from '../model/memory'
 import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from '../model/graph-io';
 import { ropeTables } from '../model/rope';
 import { slab, type LayerAttention } from '../metrics/slab';
-import { DT, GraphBuilder } from '../model/onnx-builder';
 import { deferredExternalData } from './external-data';
 import type { BackendPlan } from '../model/load-plan';
 import { createNativeSession, type NativeDevice } from './native';
@@ -201,22 +200,6 @@ function serial<T>(task: () => Promise<T>): Promise<T> {
   const run = ortQueue.then(task);
   ortQueue = run.catch(() => undefined);
   return run;
-}
-
-/**
- * Starts onnxruntime's wasm runtime now (compiling its ~27 MB module happens off the thread), with a
- * one-node session made and released, so the model's own session does not wait for it: the model
- * worker calls this at once, while the model's files are still being read.
- */
-export function warmUpRuntime(): Promise<void> {
-  return serial(async () => {
-    const ort = await loadOrt();
-    const g = new GraphBuilder();
-    g.op('Identity', ['x'], {}, 'y');
-    const model = g.encode([{ name: 'x', type: DT.FLOAT, dims: [1] }], [{ name: 'y', type: DT.FLOAT, dims: [1] }]);
-    const session = await ort.InferenceSession.create(model, { executionProviders: ['wasm'] });
-    await session.release();
-  }).catch(() => undefined); // a failure here shows again, with its reason, when the model's session is made
 }
 
 /** One onnxruntime session: a whole graph, or one segment of the model's layers. */
