@@ -137,10 +137,14 @@ export const useModelStore = create<ModelState>()((set, get) => {
   return {
     backend: 'auto',
     async setBackend(b) {
+      const before = get().backend;
       set({ backend: b });
+      // The model in use (lastLoad is set only when a load succeeded), not a request that failed since.
       if (!lastLoad) return;
       if ('hub' in lastLoad) await get().openHub(lastLoad.hub);
       else await get().loadModel(lastLoad.source as Exclude<SourceSpec, { kind: 'hub' }>, lastLoad.ref);
+      // Refused there: the model keeps running where it was, and the choice shown says so.
+      if (get().load.status === 'error' && get().backend === b) set({ backend: before });
     },
     load: IDLE,
     info: null,

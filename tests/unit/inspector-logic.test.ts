@@ -152,24 +152,27 @@ describe('the link', () => {
 });
 
 describe('exports', () => {
+  const FROM = { model: 'acme/tiny@0123abc', revision: 'v2', backend: 'wasm', head: 'mean' as const };
   const result = {
     policy: 'clip:12:1', label: 'Clip-12→1', turn: 4, layer: 3, radius: 5,
     tokens: [{ id: 1, text: 'a', category: 'sink', message: 0 }, { id: 2, text: 'b', category: 'prior', message: 1 }, { id: 3, text: 'c', category: 'current', message: 2 }],
+    messages: [{ kind: 'system', generated: false }, { kind: 'assistant', generated: false }, { kind: 'current', generated: true }],
     ratios: { sink: 0.5, system: 0, user: 0.1, prior: 0.25, current: 0.15 }, diagonal: 0.125,
     diagonalPerAnswer: [{ message: 1, round: 3, value: 0.125 }], copy: [{ message: 1, round: 3, longestRun: 4, ngramOverlap: 0.5 }],
     cost: [{ round: 3, contextTokens: 10, prefilled: 10 }, { round: 4, contextTokens: 14, prefilled: 4 }],
     attention: { layer: 3, mean: slab(new Float32Array([0.5, 0.25, 0.25]), 1, 3, 2), perHead: null },
   } as unknown as PolicyResult;
   it('CSV: a row per policy, per earlier answer and per round', () => {
-    const csv = figuresCsv([result]).split('\n');
-    expect(csv[0]).toBe('policy,label,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,context_tokens,prefilled');
-    expect(csv[1]).toBe('clip:12:1,Clip-12→1,4,3,5,3,0.5,0,0.1,0.25,0.15,0.125,14,4');
+    const csv = figuresCsv([result], FROM).split('\n');
+    expect(csv[0]).toBe('policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,context_tokens,prefilled,model,revision,backend');
+    expect(csv[1]).toBe('clip:12:1,Clip-12→1,model,4,3,5,3,0.5,0,0.1,0.25,0.15,0.125,14,4,acme/tiny@0123abc,v2,wasm');
     expect(csv).toContain('clip:12:1,3,0.125,4,0.5');
     expect(csv).toContain('clip:12:1,4,14,4');
   });
   it('JSON leaves the attention arrays out', () => {
-    const doc = JSON.parse(figuresJson([result], { model: 'm' }));
-    expect(doc.model).toBe('m');
+    const doc = JSON.parse(figuresJson([result], FROM));
+    expect(doc).toMatchObject({ model: 'acme/tiny@0123abc', revision: 'v2', backend: 'wasm', head: 'mean' });
+    expect(doc.results[0].answer).toBe('model'); // the model wrote the scored answer in the page
     expect(doc.results[0].attention).toBeUndefined();
     expect(doc.results[0].diagonal).toBe(0.125);
   });

@@ -162,7 +162,8 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
         set({ results: shown, resultsFrom: 'model', analyzing: false, stale: false, analysisError: null, analysisMs: performance.now() - t0 });
         void sweepFor(id, info, shown[0]!);
       } catch (e) {
-        if (id === latest && !isStale(e)) set({ analyzing: false, analysisError: (e as Error).message });
+        // Figures already on screen are of the view before this one: marked as such, not passed off as its own.
+        if (id === latest && !isStale(e)) set({ analyzing: false, analysisError: (e as Error).message, stale: get().results.length > 0 });
       }
     },
   };

@@ -14,6 +14,7 @@ export function linkNote(s: InspectorState, info: ModelInfo | null): string | nu
   const notes = [];
   if (info && !info.ref) notes.push('the link cannot carry a model from local files (it names the demo model)');
   if (!encodeView(viewOf(s, info), s.text, s.exampleName).conversationCarried) notes.push('the conversation is too long for a link: save it and paste it again');
+  if (Object.keys(s.generated).length) notes.push("it carries the conversation's own answer, not the one the model wrote here (its page scores that one)");
   return notes.length ? `Note: ${notes.join('; ')}.` : null;
 }
 
