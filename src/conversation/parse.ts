@@ -117,6 +117,7 @@ function fromText(text: string): { messages: Message[]; issues: InputIssue[] } {
   const close = () => {
     if (current) messages.push({ role: current.role, content: current.parts.join('\n').trim(), line: current.line });
   };
+  let orphans = 0;
   lines.forEach((l, i) => {
     const m = TEXT_MARKER.exec(l);
     if (m) {
@@ -124,10 +125,12 @@ function fromText(text: string): { messages: Message[]; issues: InputIssue[] } {
       current = { role: m[1]!.toLowerCase() as Role, line: i + 1, parts: [m[2]!] };
     } else if (current) {
       current.parts.push(l);
-    } else if (l.trim()) {
+    } else if (l.trim() && orphans++ === 0) {
+      // Said once, at its first line: a binary file or a stray document would give one error per line.
       issues.push({ severity: 'error', line: i + 1, text: 'text before the first "System:", "User:" or "Assistant:" line belongs to no message' });
     }
   });
+  if (orphans > 1) issues[0]!.text += ` (and ${orphans - 1} more such line${orphans > 2 ? 's' : ''})`;
   close();
   return { messages, issues };
 }

@@ -66,12 +66,20 @@ export function fileListSource(files: Iterable<BlobLike>, label = 'dropped files
   const Reader = (globalThis as { FileReaderSync?: new () => { readAsArrayBuffer(b: Blob): ArrayBuffer } }).FileReaderSync;
   const syncReader = Reader ? new Reader() : null;
   const byName = new Map<string, BlobLike>();
-  for (const f of files) byName.set(f.name.split('/').pop()!, f);
+  // Files are found by name: two of one name (two checkpoints dropped together) are refused, not one picked silently.
+  const paths = new Map<string, string[]>();
+  for (const f of files) {
+    const base = f.name.split('/').pop()!;
+    byName.set(base, f);
+    paths.set(base, [...(paths.get(base) ?? []), f.name]);
+  }
   return {
     label,
     async open(file) {
       const f = byName.get(file);
       if (!f) return null;
+      const same = paths.get(file)!;
+      if (same.length > 1) throw new ModelError(file, `${same.length} of the files given are named ${file} (${same.slice(0, 3).join(', ')}): give one model's folder at a time`);
       return {
         name: file,
         size: f.size,

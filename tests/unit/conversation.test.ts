@@ -101,6 +101,9 @@ describe('hostile and careless input', () => {
     const t = parseConversation('User: q\nAssistant: one\u2028two');
     expect(t.conversation!.messages.map((m) => [m.role, m.content])).toEqual([['user', 'q'], ['assistant', 'one\u2028two']]);
   });
+  it('names text outside any message once, with a count (a binary file is not 787 errors)', () => {
+    expect(bad('\u0000\u0001\n\u00ff\u00fe\nmore\nUser: q\nAssistant: a')).toEqual(['error at line 1: text before the first "System:", "User:" or "Assistant:" line belongs to no message (and 2 more such lines)']);
+  });
   it('says when messages after the last answer are not scored', () => {
     expect(bad('User: q\nAssistant: a\nUser: and then?')).toEqual(['warning at message 3: the conversation ends with a user message after the last answer: it is not scored (the last answer is)']);
   });
