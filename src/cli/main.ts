@@ -20,9 +20,9 @@ const USAGE = `inertia-lens — conversational inertia, measured on a real model
 Usage:
   inertia-lens inspect-model <model-dir> [--layer L]... [--dtype D] [--json]
   inertia-lens forward <model-dir> --text "..." [--chat] [--top K] [--layer L] [--dtype D] [--json]
-  inertia-lens analyze <conversation-file> [--model <dir>] [--policy SPEC]... [--turn N] [--layer L]
+  inertia-lens analyze <conversation-file> [--model <dir>]... [--policy SPEC]... [--turn N] [--layer L]
                        [--radius R] [--sweep] [--json] [--dump-attention]
-  inertia-lens batch <file.jsonl> [--model <dir>] [--policy SPEC]... [--out results.csv] [--sweep]
+  inertia-lens batch <file.jsonl> [--model <dir>]... [--policy SPEC]... [--out results.csv] [--sweep]
                        [--turn N] [--layer L] [--radius R]
 
 Commands:
@@ -40,7 +40,8 @@ Options:
   --layer L   inspect layer L (0-based; repeatable for inspect-model); default the final layer
   --top K     how many next tokens to print (default 5)
   --dtype D   compute dtype: auto (default; fp32 in Node), fp32, or fp16 (norms and softmax stay fp32)
-  --model D   the model folder for analyze and batch (default: the embedded demo model, models/inertia-demo)
+  --model D   the model folder for analyze and batch (default: the embedded demo model, models/inertia-demo);
+              repeat it to compare models: each runs in turn, and analyze prints each against the first
   --policy S  full, window:W, clip:H:L, summary:H:L, ao, lt, sum, de, filler (repeatable; default full)
   --turn N    the assistant turn to score, 1-based (default: the last); later messages are ignored
   --radius R  diagonal radius r (default 5)
@@ -170,7 +171,7 @@ export async function main(argv: string[]): Promise<void> {
         layer: { type: 'string', multiple: true },
         json: { type: 'boolean', default: false },
         dtype: { type: 'string', default: 'auto' },
-        model: { type: 'string' },
+        model: { type: 'string', multiple: true },
         policy: { type: 'string', multiple: true },
         turn: { type: 'string' },
         radius: { type: 'string' },
@@ -189,7 +190,7 @@ export async function main(argv: string[]): Promise<void> {
   const dir = positionals[0];
   const analysis = command === 'analyze' || command === 'batch';
   if (!dir) fail(`${command} needs ${analysis ? 'a conversation file' : 'a model folder'}\n\n${USAGE}`);
-  const modelDir = values.model ?? fileURLToPath(new URL(`../../${DEMO_MODEL_PATH}`, import.meta.url));
+  const modelDirs = values.model?.length ? values.model : [fileURLToPath(new URL(`../../${DEMO_MODEL_PATH}`, import.meta.url))];
   const layers = values.layer?.map((l) => {
     const n = Number(l);
     if (!Number.isInteger(n)) fail(`--layer takes a whole number, got "${l}"`);
@@ -225,13 +226,10 @@ export async function main(argv: string[]): Promise<void> {
         ...(layers?.[0] !== undefined && { layer: layers[0] }),
       };
       if (command === 'batch') checkOut(values.out);
-      const model = await open(modelDir, common);
-      try {
-        if (command === 'analyze') await analyzeCommand(model, dir, args, values.model ?? DEMO_MODEL_PATH);
-        else process.exitCode = await batchCommand(model, dir, args, values.out);
-      } finally {
-        await model.session.release();
-      }
+      // Each model opens in turn and is released before the next (two never share memory).
+      const models = modelDirs.map((d, i) => ({ label: values.model?.[i] ?? DEMO_MODEL_PATH, open: () => open(d, common) }));
+      if (command === 'analyze') await analyzeCommand(models, dir, args);
+      else process.exitCode = await batchCommand(models, dir, args, values.out);
     } else if (command === 'inspect-model') await inspectModel(dir, common);
     else if (command === 'forward') {
       if (values.text === undefined) fail('forward needs --text "..."');

@@ -76,3 +76,34 @@ describe('inertia-lens analyze and batch', () => {
     expect(swept.stdout.trim().split('\n').slice(1).map((r: string) => r.split(',').slice(0, 3).join(','))).toEqual(['1,full,2']);
   });
 });
+
+describe('two models on one conversation', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'il-two-'));
+  const a = writeTinyModel(join(dir, 'a'), { family: 'qwen2', heads: 4, kvHeads: 2, seed: 61 });
+  const b = writeTinyModel(join(dir, 'b'), { family: 'llama', heads: 4, kvHeads: 2, seed: 7 });
+  const maze = join(dir, 'maze.txt');
+  writeFileSync(maze, MAZE_TEXT);
+
+  it('analyze --model A --model B: each model scored as it is alone, then B against A', async () => {
+    const both = JSON.parse((await cli('analyze', maze, '--model', a, '--model', b, '--policy', 'full', '--policy', 'ao', '--json')).stdout);
+    expect(both.conversation).toMatchObject({ format: 'text', messages: 9 });
+    expect(both.models.map((m: { model: string }) => m.model)).toEqual([a, b]);
+    for (const [i, dirOf] of [a, b].entries()) {
+      const alone = JSON.parse((await cli('analyze', maze, '--model', dirOf, '--policy', 'full', '--policy', 'ao', '--json')).stdout);
+      expect(both.models[i].results.map((r: { diagonal: number }) => r.diagonal)).toEqual(alone.results.map((r: { diagonal: number }) => r.diagonal));
+    }
+    const text = (await cli('analyze', maze, '--model', a, '--model', b, '--policy', 'full')).stdout;
+    expect(text).toMatch(new RegExp(`${b.replace(/[/.]/g, '\\$&')} against ${a.replace(/[/.]/g, '\\$&')}:\\n  Full\\s+prior 0\\.\\d{4} vs 0\\.\\d{4} \\(-?\\d+\\.\\d %\\)\\s+diagonal`));
+  });
+
+  it('batch with two models: a model column, every conversation under each', async () => {
+    const jsonl = join(dir, 'two.jsonl');
+    const conv = [{ role: 'user', content: 'Position (0,0).' }, { role: 'assistant', content: 'Action: east' }, { role: 'user', content: 'Position (1,0).' }, { role: 'assistant', content: 'Action: east' }];
+    writeFileSync(jsonl, [JSON.stringify(conv), JSON.stringify(conv)].join('\n'));
+    const { stdout, stderr } = await cli('batch', jsonl, '--model', a, '--model', b);
+    const rows = stdout.trim().split('\n');
+    expect(rows[0]).toBe('model,line,policy,turn,tokens,sink,system,user,prior,current,diagonal,context_tokens,prefilled');
+    expect(rows.slice(1).map((r) => r.split(',').slice(0, 2).join(','))).toEqual([`${a},1`, `${a},2`, `${b},1`, `${b},2`]);
+    expect(stderr).toContain('4 of 4 conversation × model runs analysed, 0 skipped');
+  });
+});
