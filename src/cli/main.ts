@@ -12,6 +12,7 @@ import { NumericError } from '../metrics/finite';
 import { HubError } from '../model/hub-source';
 import { analyzeCommand, batchCommand, checkOut, InputError, parsePolicies } from './analysis-commands';
 import { dirSource } from './dir-source';
+import { startCliWatchdog } from './watchdog';
 import { RenderError } from '../context/render';
 import { forwardProbe } from '../analysis/forward-probe';
 
@@ -157,6 +158,7 @@ async function forward(dir: string, text: string, chat: boolean, top: number, c:
 }
 
 export async function main(argv: string[]): Promise<void> {
+  startCliWatchdog();
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') return void process.stdout.write(USAGE);
   let parsed;

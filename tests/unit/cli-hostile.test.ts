@@ -79,6 +79,19 @@ describe('the CLI under hostile and broken input', () => {
     expect(existsSync(`${out}.partial`)).toBe(false);
   });
 
+  it("stops a tokenizer regex that backtracks without end, naming the file (the model's code is watched, as in the page)", async () => {
+    const slow = writeTinyModel(join(dir, 'slow'), { family: 'llama', seed: 5 });
+    const tj = JSON.parse(readFileSync(join(slow, 'tokenizer.json'), 'utf8'));
+    tj.pre_tokenizer = { type: 'Sequence', pretokenizers: [{ type: 'Split', pattern: { Regex: '(a|a)+$' }, behavior: 'Isolated', invert: false }, tj.pre_tokenizer] };
+    writeFileSync(join(slow, 'tokenizer.json'), JSON.stringify(tj));
+    const conv = join(dir, 'aaaa.txt');
+    writeFileSync(conv, `User: ${'a'.repeat(60)}!\nAssistant: ok`);
+    const r = await cli('analyze', conv, '--model', slow);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('inertia-lens: tokenizer.json: the tokenizer ran for more than 5 s on one call and was stopped');
+    expect(r.stderr).not.toContain('    at ');
+  }, 120_000);
+
   it('batch interrupted (Ctrl-C) leaves a valid CSV of the conversations done and says how far it got', async () => {
     const jsonl = join(dir, 'long.jsonl');
     writeFileSync(jsonl, Array(3000).fill(conv).join('\n'));
