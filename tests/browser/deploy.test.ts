@@ -1,30 +1,12 @@
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSP } from '../../src/deploy/csp';
 import { launchChromium } from '../helpers/chromium';
-
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json' };
-
-/** A plain static host: files and content types, no COOP/COEP or CSP headers (as GitHub Pages or a bucket). */
-function staticHost(root: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url!, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    let file = join(root, path);
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    if (!existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Length': statSync(file).size });
-    createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` })));
-}
+import { buildApp, staticHost } from '../helpers/static-host';
 
 describe('the built app on a plain static host', () => {
   const out = mkdtempSync(join(tmpdir(), 'il-dist-'));
@@ -32,14 +14,7 @@ describe('the built app on a plain static host', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    // As `npm run build` does: vitest's NODE_ENV=test would otherwise build a non-production app.
-    const env = process.env.NODE_ENV;
-    process.env.NODE_ENV = 'production';
-    try {
-      await build({ mode: 'production', logLevel: 'warn', build: { outDir: out, emptyOutDir: true } });
-    } finally {
-      process.env.NODE_ENV = env;
-    }
+    await buildApp(out);
     host = await staticHost(out);
     browser = await launchChromium();
   }, 300_000);
