@@ -180,35 +180,35 @@ export async function batchCommand(models: ModelToRun[], file: string, a: Analyz
   try {
     bar();
     await eachModel(models, async (model, label) => {
-    for (const { line, result } of entries) {
-      const errors = result.issues.filter((i) => i.severity === 'error');
-      try {
-        if (!result.conversation) throw new InputError(errors.map(describeIssue).join('; '));
-        const lines: string[] = [];
-        for (const r of await analyzeAll(model, result.conversation, { ...a, dumpAttention: false })) {
-          for (const s of r.sweep ?? [sweepPoint(r)]) {
-            const row = [line, r.policy, s.turn, s.tokens, ...CATEGORIES.map((c) => s.ratios[c].toFixed(6)), s.diagonal.toFixed(6), s.contextTokens, s.prefilled];
-            lines.push((several ? [csvField(label), ...row] : row).join(','));
-            const key = several ? `${label} · ${r.label}` : r.label;
-            const agg = sums.get(key) ?? { n: 0, prior: 0, diagonal: 0 };
-            sums.set(key, { n: agg.n + 1, prior: agg.prior + s.ratios.prior, diagonal: agg.diagonal + s.diagonal });
+      for (const { line, result } of entries) {
+        const errors = result.issues.filter((i) => i.severity === 'error');
+        try {
+          if (!result.conversation) throw new InputError(errors.map(describeIssue).join('; '));
+          const lines: string[] = [];
+          for (const r of await analyzeAll(model, result.conversation, { ...a, dumpAttention: false })) {
+            for (const s of r.sweep ?? [sweepPoint(r)]) {
+              const row = [line, r.policy, s.turn, s.tokens, ...CATEGORIES.map((c) => s.ratios[c].toFixed(6)), s.diagonal.toFixed(6), s.contextTokens, s.prefilled];
+              lines.push((several ? [csvField(label), ...row] : row).join(','));
+              const key = several ? `${label} · ${r.label}` : r.label;
+              const agg = sums.get(key) ?? { n: 0, prior: 0, diagonal: 0 };
+              sums.set(key, { n: agg.n + 1, prior: agg.prior + s.ratios.prior, diagonal: agg.diagonal + s.diagonal });
+            }
           }
+          // A conversation's rows go out together: an interrupted run holds whole conversations only.
+          for (const l of lines) write(l);
+          rows += lines.length;
+          ok++;
+        } catch (e) {
+          skipped++;
+          // A binary or wholly broken file would print one line per line of it: the first few, then a count.
+          if (skipped <= MAX_SKIP_MESSAGES) process.stderr.write(`\n${file}: line ${line}: skipped: ${cliError(e)}\n`);
+          else if (skipped === MAX_SKIP_MESSAGES + 1) process.stderr.write(`\n${file}: more lines skipped; only their count is given below\n`);
         }
-        // A conversation's rows go out together: an interrupted run holds whole conversations only.
-        for (const l of lines) write(l);
-        rows += lines.length;
-        ok++;
-      } catch (e) {
-        skipped++;
-        // A binary or wholly broken file would print one line per line of it: the first few, then a count.
-        if (skipped <= MAX_SKIP_MESSAGES) process.stderr.write(`\n${file}: line ${line}: skipped: ${cliError(e)}\n`);
-        else if (skipped === MAX_SKIP_MESSAGES + 1) process.stderr.write(`\n${file}: more lines skipped; only their count is given below\n`);
+        done++;
+        bar();
+        // The passes resolve as microtasks: without a turn of the event loop, Ctrl-C would wait for the end.
+        await new Promise((r) => setImmediate(r));
       }
-      done++;
-      bar();
-      // The passes resolve as microtasks: without a turn of the event loop, Ctrl-C would wait for the end.
-      await new Promise((r) => setImmediate(r));
-    }
     });
   } finally {
     process.off('SIGINT', onInterrupt);
