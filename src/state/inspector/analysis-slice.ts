@@ -7,7 +7,7 @@ import { cachedStartResult } from '../cached-result';
 import { START_EXAMPLE } from '../examples';
 import { FULL_MATRIX_MAX_TOKENS } from '../limits';
 import { modelClient } from '../model-client';
-import { useModelStore, type ModelInfo } from '../model-store';
+import { mark, useModelStore, type ModelInfo } from '../model-store';
 import { activePolicies, scoredTurn, type AnalysisSlice, type InspectorState, type Slice } from './types';
 
 const cachedStart = cachedStartResult();
@@ -160,6 +160,7 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
         const radius = get().radius;
         const shown = out.map((r) => atRadius(r, radius) ?? r);
         set({ results: shown, resultsFrom: 'model', analyzing: false, stale: false, analysisError: null, analysisMs: performance.now() - t0 });
+        mark('figures: shown');
         void sweepFor(id, info, shown[0]!);
       } catch (e) {
         // Figures already on screen are of the view before this one: marked as such, not passed off as its own.
