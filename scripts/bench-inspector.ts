@@ -53,9 +53,10 @@ export async function timeInspector(browser: Browser, appUrl: string, hub: strin
   await page.goto(`${appUrl}/?backend=wasm`);
   await page.getByTestId('fresh-note').waitFor({ timeout: 300_000 });
   const start = Date.now() - t0;
+  const startMarks = await page.evaluate(() => performance.getEntriesByType('mark').filter((m) => m.name.startsWith('inertia-lens ')).map((m) => `${m.name.slice(13)} ${Math.round(m.startTime)} ms`));
   const maze = readFileSync('examples/maze.json', 'utf8');
   const mazeFull = await passMs(maze, 'full');
-  steps.push({ step: "start → the demo model's own figures (maze example, dev server)", ms: start, againstMs: null, ratio: null, target: '≤ 2,000 ms', before: '10,581 ms', note: 'page load, ORT, the model, one analysis' });
+  steps.push({ step: "start → the demo model's own figures (maze example, dev server)", ms: start, againstMs: null, ratio: null, target: '≤ 2,000 ms', before: '10,581 ms', note: `page load, ORT, the model, one analysis; ${startMarks.join(', ')}` });
   const sweepStart = Date.now();
   await sweepDone(page);
   steps.push({ step: 'the rounds sweep under Full (maze, 14 rounds), after the figures', ms: Date.now() - sweepStart, againstMs: mazeFull.ms, ratio: r2((Date.now() - sweepStart) / mazeFull.ms), target: '≤ 1.3× one forward of the whole conversation', before: 'one pass per turn', note: `${mazeFull.tokens} tokens` });
