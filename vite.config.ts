@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { DEMO_MODEL_FILES, DEMO_MODEL_PATH } from './src/model/demo.ts';
+import { CSP, headersFile } from './src/deploy/csp.ts';
 
 /** The dev server serves the demo model from the repo; the build copies it in. */
 function demoModel(): Plugin {
@@ -17,11 +18,23 @@ function demoModel(): Plugin {
   };
 }
 
+/** The build for any static host: the CSP in index.html, a _headers file (see src/deploy/). Dev keeps Vite's inline HMR script. */
+function deployable(): Plugin {
+  return {
+    name: 'inertia-lens:deployable',
+    apply: 'build',
+    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CSP }, injectTo: 'head' }],
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: '_headers', source: headersFile() });
+    },
+  };
+}
+
 // Cross-origin isolation lets onnxruntime-web use wasm threads (SharedArrayBuffer).
 const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
 export default defineConfig({
-  plugins: [react(), demoModel()],
+  plugins: [react(), demoModel(), deployable()],
   server: { headers: isolation },
   preview: { headers: isolation },
   optimizeDeps: {

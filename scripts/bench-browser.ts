@@ -2,10 +2,11 @@
  * `npm run bench:browser`: the browser half of the bench, in headless Chromium. WebGPU here is the
  * SwiftShader software adapter (a CPU emulation): read its ratios, not its times.
  *  - forward: random-weight models on WebGPU and wasm, inspection pass (and plain forward) per length;
- *  - inspector: the app on the demo model, on wasm, driven as a person would: policy toggle → updated
- *    figures, a ~1k-token conversation pasted → its full analysis, and the 2,048 × 2,048 heatmap draw.
+ *  - inspector: the app driven as a person would, each step as a ratio to its own forward pass, and the
+ *    page's longest task while a 135M-shaped model runs (scripts/bench-inspector.ts);
+ *  - memory: a BF16 SmolLM2-135M loaded by the app and by the page's thread (scripts/bench-app-memory.ts).
  * Writes docs/bench/browser.json and docs/bench/browser.md. Never pass/fail on time.
- *   BENCH_CASES=demo-webgpu,demo-wasm,135m-wasm,135m-2l-webgpu,inspector   (default: these; a partial
+ *   BENCH_CASES=demo-webgpu,demo-wasm,135m-wasm,135m-2l-webgpu,inspector,memory   (default: these; a partial
  *   run replaces only its own rows of docs/bench/browser.json). 135m-webgpu (all 30 layers at 4,096
  *   tokens, one cold run, about an hour on the software adapter) runs only when named.
  */
@@ -16,6 +17,7 @@ import { watchProcesses } from '../tests/helpers/process-memory';
 import { tinyModelFiles } from '../tests/helpers/tiny-model';
 import { BENCH_MODELS } from '../tests/helpers/bench-shapes';
 import { timeInspector, type InspectorStep } from './bench-inspector';
+import { measureMemory, MEMORY_MODEL, memoryModel, type MemoryRow } from './bench-app-memory';
 
 interface ForwardCase { name: string; model: string; backend: 'webgpu' | 'wasm'; lengths: number[]; repeats: number; plain: boolean }
 const FORWARD: ForwardCase[] = [
@@ -28,19 +30,21 @@ const FORWARD: ForwardCase[] = [
   { name: '135m-webgpu', model: '135m', backend: 'webgpu', lengths: [4096], repeats: 0, plain: false },
 ];
 const OPT_IN = ['135m-webgpu'];
-const wanted = (process.env.BENCH_CASES ?? [...FORWARD.map((c) => c.name).filter((n) => !OPT_IN.includes(n)), 'inspector'].join(',')).split(',');
+const wanted = (process.env.BENCH_CASES ?? [...FORWARD.map((c) => c.name).filter((n) => !OPT_IN.includes(n)), 'inspector', 'memory'].join(',')).split(',');
 
 type Row = { tokens: number; inspect: number | null; plain: number | null; error?: string };
 type Out = { case: string; model: string; backend: string; threads: number | null; segments?: number | null; gpuPeakMiB?: number | null; rows: Row[] };
 // A partial run (BENCH_CASES) replaces only its own parts of the last results.
-const earlier: { forward?: Out[]; inspector?: InspectorStep[] } = existsSync('docs/bench/browser.json') ? JSON.parse(readFileSync('docs/bench/browser.json', 'utf8')) : {};
+const earlier: { forward?: Out[]; inspector?: InspectorStep[]; memory?: MemoryRow[] } = existsSync('docs/bench/browser.json') ? JSON.parse(readFileSync('docs/bench/browser.json', 'utf8')) : {};
 const forward: Out[] = [];
 let inspector: InspectorStep[] = [];
 
 const cases = FORWARD.filter((c) => wanted.includes(c.name));
 // The inspector's bench loads the 135M shape in the app as well.
 const repos = Object.fromEntries([...new Set([...cases.map((c) => c.model), ...(wanted.includes('inspector') ? ['135m'] : [])])].map((m) => [`bench/${m}`, tinyModelFiles(BENCH_MODELS[m]!)]));
+const mem = wanted.includes('memory') ? memoryModel(repos) : null;
 const app = await startAppServer(repos);
+let memory: MemoryRow[] = [];
 const browser = await launchChromium();
 try {
   for (const c of cases) {
@@ -64,6 +68,7 @@ try {
     await page.close();
   }
   if (wanted.includes('inspector')) inspector = await timeInspector(browser, app.url, app.hub, repos['bench/135m']!);
+  if (mem) memory = await measureMemory(app.url, app.hub, mem.dir, mem.params);
 } finally {
   await browser.close();
   await app.server.close();
@@ -72,6 +77,11 @@ try {
 forward.unshift(...(earlier.forward ?? []).filter((o) => !forward.some((n) => n.case === o.case)));
 forward.sort((x, y) => FORWARD.findIndex((c) => c.name === x.case) - FORWARD.findIndex((c) => c.name === y.case));
 if (!wanted.includes('inspector')) inspector = earlier.inspector ?? [];
+if (!mem) memory = earlier.memory ?? [];
+mem?.cleanup();
+const memLines = memory.length
+  ? [`SmolLM2-135M's config, whole (${MEMORY_MODEL.replace('--', '/')}, random BF16 weights), on wasm: the renderer processes' peak RSS added by the load.`, '', '| how | peak MiB | bytes per parameter | load ms | error |', '| --- | ---: | ---: | ---: | --- |', ...memory.map((m) => `| ${m.how} | ${m.peakMiB ?? ''} | ${m.bytesPerParam ?? ''} | ${m.loadMs.toLocaleString('en-US')} | ${m.error ?? ''} |`)]
+  : [];
 const f0 = (v: number | null) => (v === null ? '—' : v.toFixed(0));
 const ratio = (x: number | null | undefined, y: number | null | undefined) => (x == null || y == null ? '—' : `${(x / y).toFixed(2)}×`);
 const lines = ['| model | backend | threads | sessions | tokens | inspection pass (ms) | plain forward (ms) | inspection ÷ plain | GPU-process peak RSS (MiB) | note |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |'];
@@ -100,6 +110,6 @@ const insp = inspector.length
 console.log([...lines, '', ...notes, '', ...insp].join('\n'));
 mkdirSync('docs/bench', { recursive: true });
 const when = new Date().toISOString();
-writeFileSync('docs/bench/browser.json', `${JSON.stringify({ when, browser: 'Debian Chromium, headless, WebGPU on SwiftShader', forward, inspector }, null, 2)}\n`);
-writeFileSync('docs/bench/browser.md', `# Browser benchmark\n\nLatest \`npm run bench:browser\` (${when}): headless Debian Chromium on this 2-core machine. WebGPU is the SwiftShader *software* adapter (a CPU emulation: compare ratios, not times, and expect a real GPU to differ). Random-weight models of the demo's shape and of SmolLM2-135M's (\`135m-2l\`: its widths, 2 of its 30 layers, so every tensor has the whole model's size). Median of the repeats after two warm-ups, unless the note says otherwise. \"sessions\": on WebGPU the model runs as segments of layers, one onnxruntime session each (model/memory.ts \`layersPerSegment\`). \"GPU-process peak RSS\": Chromium's GPU process, where the software adapter keeps its buffers, while the case ran (model loading included).\n\n${lines.join('\n')}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\n## The inspector\n\n${insp.join('\n')}\n\nRaw numbers: [browser.json](browser.json). Node: [README.md](README.md).\n`);
+writeFileSync('docs/bench/browser.json', `${JSON.stringify({ when, browser: 'Debian Chromium, headless, WebGPU on SwiftShader', forward, inspector, memory }, null, 2)}\n`);
+writeFileSync('docs/bench/browser.md', `# Browser benchmark\n\nLatest \`npm run bench:browser\` (${when}): headless Debian Chromium on this 2-core machine. WebGPU is the SwiftShader *software* adapter (a CPU emulation: compare ratios, not times, and expect a real GPU to differ). Random-weight models of the demo's shape and of SmolLM2-135M's (\`135m-2l\`: its widths, 2 of its 30 layers, so every tensor has the whole model's size). Median of the repeats after two warm-ups, unless the note says otherwise. \"sessions\": on WebGPU the model runs as segments of layers, one onnxruntime session each (model/memory.ts \`layersPerSegment\`). \"GPU-process peak RSS\": Chromium's GPU process, where the software adapter keeps its buffers, while the case ran (model loading included).\n\n${lines.join('\n')}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\n## The inspector\n\n${insp.join('\n')}\n\n## Loading memory\n\n${memLines.join('\n')}\n\nRaw numbers: [browser.json](browser.json). Node: [README.md](README.md).\n`);
 console.log('wrote docs/bench/browser.json and docs/bench/browser.md');

@@ -4,7 +4,9 @@
  * page's longest main-thread task while a 135M-shaped model runs 2,048 tokens, against the same work
  * on the page's thread (wasm on the page, or in onnxruntime-web's own proxy worker).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { dirSource } from '../src/cli/dir-source';
 import { parseConversation } from '../src/conversation/parse';
@@ -14,6 +16,7 @@ import { ChatTokenizer } from '../src/model/tokenizer';
 import { FULL_MATRIX_MAX_TOKENS } from '../src/state/limits';
 import { pasteConversation, repeatRounds, sweepDone, togglePolicy } from '../tests/helpers/inspector-driver';
 import { memorySource } from '../tests/helpers/memory-source';
+import { buildApp, staticHost } from '../tests/helpers/static-host';
 
 export interface InspectorStep {
   step: string;
@@ -50,9 +53,10 @@ export async function timeInspector(browser: Browser, appUrl: string, hub: strin
   await page.goto(`${appUrl}/?backend=wasm`);
   await page.getByTestId('fresh-note').waitFor({ timeout: 300_000 });
   const start = Date.now() - t0;
+  const startMarks = await page.evaluate(() => performance.getEntriesByType('mark').filter((m) => m.name.startsWith('inertia-lens ')).map((m) => `${m.name.slice(13)} ${Math.round(m.startTime)} ms`));
   const maze = readFileSync('examples/maze.json', 'utf8');
   const mazeFull = await passMs(maze, 'full');
-  steps.push({ step: "start → the demo model's own figures (maze example)", ms: start, againstMs: null, ratio: null, target: '≤ 2,000 ms', before: '10,581 ms', note: 'page load, ORT, the model, one analysis' });
+  steps.push({ step: "start → the demo model's own figures (maze example, dev server)", ms: start, againstMs: null, ratio: null, target: '≤ 2,000 ms', before: '10,581 ms', note: `page load, ORT, the model, one analysis; ${startMarks.join(', ')}` });
   const sweepStart = Date.now();
   await sweepDone(page);
   steps.push({ step: 'the rounds sweep under Full (maze, 14 rounds), after the figures', ms: Date.now() - sweepStart, againstMs: mazeFull.ms, ratio: r2((Date.now() - sweepStart) / mazeFull.ms), target: '≤ 1.3× one forward of the whole conversation', before: 'one pass per turn', note: `${mazeFull.tokens} tokens` });
@@ -118,5 +122,38 @@ export async function timeInspector(browser: Browser, appUrl: string, hub: strin
     await p.close();
   }
   await harness.close();
+  steps.push(...(await builtAppStart(browser)));
+  return steps;
+}
+
+/**
+ * Start → figures in the built app on a plain static host (what a deployed copy gives): the first visit
+ * (service worker installed, one reload for isolation) and a second one (the worker's copy, isolated at
+ * once). The dev server's start above includes Vite transforming each module on request.
+ */
+async function builtAppStart(browser: Browser): Promise<InspectorStep[]> {
+  const out = mkdtempSync(join(tmpdir(), 'il-bench-dist-'));
+  await buildApp(out);
+  const host = await staticHost(out);
+  const steps: InspectorStep[] = [];
+  const context = await browser.newContext();
+  try {
+    for (const visit of ['first visit', 'second visit'] as const) {
+      const page = await context.newPage();
+      const t0 = Date.now();
+      await page.goto(`${host.url}/?backend=wasm`);
+      await page.getByTestId('fresh-note').waitFor({ timeout: 300_000 });
+      const ms = Date.now() - t0;
+      const isolated = await page.evaluate(() => window.crossOriginIsolated);
+      // Where the time went: the app's own marks on the page's timeline (since the page's navigation began).
+      const marks = await page.evaluate(() => performance.getEntriesByType('mark').filter((m) => m.name.startsWith('inertia-lens ')).map((m) => `${m.name.slice(13)} ${Math.round(m.startTime)} ms`));
+      steps.push({ step: `start → the demo model's own figures, built app on a static host (${visit})`, ms, againstMs: null, ratio: null, target: '≤ 2,000 ms', before: '10,581 ms (dev server)', note: `${visit === 'first visit' ? 'service worker installed, one reload for isolation; ' : ''}${isolated ? 'isolated (wasm threads)' : 'not isolated'}; after the last load: ${marks.join(', ')}` });
+      await page.close();
+    }
+  } finally {
+    await context.close();
+    host.server.close();
+    rmSync(out, { recursive: true, force: true });
+  }
   return steps;
 }

@@ -12,14 +12,16 @@ const conv = parseConversation(await readFile('examples/maze.json', 'utf8')).con
 const r = await analyzePolicy(model, conv, 'full', { keepAttention: 'answer' });
 const sweep = await roundsSweep(model, conv, 'full', { known: r });
 const round = (v: number) => Number(v.toPrecision(7));
-const { kept, ...rest } = r;
+const { attention, ...rest } = r;
+const mean = attention!.mean;
 const doc = {
   model: DEMO_MODEL_LABEL,
   example: 'maze',
   policy: 'full',
   sweep,
-  result: { ...rest, kept: { rowStart: kept!.rowStart, nRows: kept!.nRows, seqLen: kept!.seqLen, heads: kept!.heads, mean: Array.from(kept!.mean, round) } },
+  // The head mean only: per-head rows would make the file several times larger, and a new r or head runs the model.
+  result: { ...rest, attention: { layer: attention!.layer, mean: { ...mean, data: Array.from(mean.data, round) }, perHead: null } },
 };
 await writeFile('examples/cache/maze-full.json', `${JSON.stringify(doc, (_, v) => (v === Infinity ? null : v))}\n`);
-console.log(`examples/cache/maze-full.json: ${r.tokens.length} tokens, ${kept!.nRows} answer rows, diagonal ${r.diagonal.toFixed(4)}`);
+console.log(`examples/cache/maze-full.json: ${r.tokens.length} tokens, ${mean.rows} answer rows, diagonal ${r.diagonal.toFixed(4)}`);
 await model.session.release();

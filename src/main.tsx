@@ -2,8 +2,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './views/App';
 import { startFromUrl } from './views/share/url-sync';
+import { startOffline } from './deploy/offline';
 import './styles.css';
 
+// The built app: isolation and the offline shell on any static host (the dev server sends the headers itself).
+if (import.meta.env.PROD) startOffline(import.meta.env.BASE_URL);
 // The URL names the model (the embedded demo model by default) and the view; both start loading now.
 const linkProblems = startFromUrl();
 createRoot(document.getElementById('root')!).render(

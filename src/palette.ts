@@ -1,5 +1,6 @@
 import { interpolateCividis } from 'd3-scale-chromatic';
 import type { Category } from './metrics/categories';
+import type { AttentionSlab } from './metrics/slab';
 
 /**
  * The palette every view and export shares: category colours and names, and the attention scale
@@ -38,7 +39,8 @@ export function colorLut(interpolate: (t: number) => string = interpolateCividis
  * would leave everything else dark. Weights above the top are drawn at full colour. Masked (future)
  * cells are exactly 0 and do not count. Large matrices are sampled on a fixed stride.
  */
-export function scaleMax(values: ArrayLike<number>, nRows: number, seqLen: number, sinkColumns: number, q = 0.995): number {
+export function scaleMax(attention: AttentionSlab<ArrayLike<number>>, sinkColumns: number, q = 0.995): number {
+  const { data: values, rows: nRows, seqLen } = attention;
   const width = Math.max(0, seqLen - sinkColumns);
   const cells = nRows * width;
   const stride = Math.max(1, Math.ceil(cells / 400_000));

@@ -7,7 +7,9 @@ import { parsePolicy, policyLabel, policySpec, type Policy } from '../context/po
 import { asRenderer, encodeChat, renderContext } from '../context/render';
 import type { Category, CategoryRatios } from '../metrics/categories';
 import { longestCommonRun, ngramOverlap } from '../metrics/copy';
-import { categoryRatios, diagonalRatio, massPerMessage, perHead } from '../metrics/inertia';
+import { categoryRatios, diagonalRatio, massPerMessage } from '../metrics/inertia';
+import { checkFinite } from '../metrics/finite';
+import { headsOf, layerRows, type LayerAttention } from '../metrics/slab';
 import type { ChatTokenizer } from '../model/tokenizer';
 import type { ForwardResult, KvCache, ModelSession } from '../runtime/ort-runtime';
 import { greedyGenerate, stopIds } from './generate';
@@ -26,8 +28,6 @@ export interface AnalysisOptions {
   radius?: number;
   /** n of the n-gram overlap copy measure (default 3). */
   ngram?: number;
-  /** Include the head-mean attention rows of the query tokens. */
-  dumpAttention?: boolean;
   /**
    * Keep the attention for views: the answer's rows (default when set) or every row (the full
    * causal matrix, for moderate lengths). Metrics always use the answer's rows only.
@@ -35,18 +35,6 @@ export interface AnalysisOptions {
   keepAttention?: 'answer' | 'all';
   /** With keepAttention 'all': above this many tokens only the answer's rows are kept. */
   fullMatrixMaxTokens?: number;
-}
-
-/** Attention kept for views: rows [rowStart, rowStart + nRows) of the [seqLen × seqLen] matrix. */
-export interface KeptAttention {
-  rowStart: number;
-  nRows: number;
-  seqLen: number;
-  heads: number;
-  /** [nRows × seqLen] head mean. */
-  mean: Float32Array;
-  /** [heads × nRows × seqLen]; null where only the mean was kept (a cached result). */
-  perHead: Float32Array | null;
 }
 
 export const DEFAULTS = { radius: 5, ngram: 3 } as const;
@@ -63,16 +51,8 @@ export interface ContextMessageInfo {
   content: { start: number; length: number };
 }
 
-export interface PolicyResult {
-  policy: string;
-  label: string;
-  turn: number;
-  layer: number;
-  radius: number;
-  tokens: { id: number; text: string; category: Category; message: number }[];
-  messages: ContextMessageInfo[];
-  /** The query rows: the current answer's content tokens [start, end). */
-  query: { start: number; end: number };
+/** Every number the analysis measured for one policy: what the figures and the CLI's table show. */
+export interface PolicyFigures {
   ratios: CategoryRatios;
   diagonal: number;
   /** Diagonal ratio per earlier answer (prior-category message) in context order. */
@@ -83,10 +63,26 @@ export interface PolicyResult {
   /** Copy measures between the current answer and each earlier answer in context. */
   copy: { message: number; round: number | null; longestRun: number; ngramOverlap: number }[];
   cost: RoundCost[];
+}
+
+/**
+ * One policy's analysis: what the model read (tokens, messages, the answer's rows), the figures, and,
+ * for the views alone, the attention they were computed from (the only large part; kept once).
+ */
+export interface PolicyResult extends PolicyFigures {
+  policy: string;
+  label: string;
+  turn: number;
+  layer: number;
+  radius: number;
+  tokens: { id: number; text: string; category: Category; message: number }[];
+  messages: ContextMessageInfo[];
+  /** The query rows: the current answer's content tokens [start, end). */
+  query: { start: number; end: number };
   /** What the model's template did to the conversation (merged, moved, dropped, trimmed, added a system prompt). */
   notes: string[];
-  attention?: number[][];
-  kept?: KeptAttention;
+  /** With keepAttention: the answer's rows, or every row of the causal matrix. */
+  attention?: LayerAttention;
 }
 
 /** Summaries: from the file, else generated once per message with paper 1's prompt (greedy). */
@@ -223,28 +219,21 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
     notes: S > spec.maxPositionEmbeddings ? [...r.notes, `${S.toLocaleString('en-US')} tokens, more than this model's max_position_embeddings (${spec.maxPositionEmbeddings.toLocaleString('en-US')}): it was never trained on positions this far`] : r.notes,
   };
   return out.attention.map((fetched) => {
+    checkFinite(fetched, shared.tokens.map((t) => t.text));
     // With every row fetched, the metrics still read only the answer's rows.
-    const att = all
-      ? {
-          rows: Q,
-          mean: fetched.mean.subarray(query.start * S, query.end * S),
-          perHead: Float32Array.from({ length: H * Q * S }, (_, k) => fetched.perHead![Math.floor(k / (Q * S)) * S * S + query.start * S + (k % (Q * S))]!),
-        }
-      : { rows: fetched.rows, mean: fetched.mean, perHead: fetched.perHead! };
-    const rows = { rows: att.mean, nRows: att.rows, seqLen: S };
-    const diag = diagonalRatio(rows, priorSpans, radius);
-    const mass = massPerMessage(rows, r.messageOf);
+    const answer = layerRows(fetched, query.start, query.end)!;
+    const diag = diagonalRatio(answer.mean, priorSpans, radius);
+    const mass = massPerMessage(answer.mean, r.messageOf);
     const result: PolicyResult = {
       ...shared,
       layer: fetched.layer,
-      ratios: categoryRatios(rows, r.categories),
+      ratios: categoryRatios(answer.mean, r.categories),
       diagonal: diag.total,
       diagonalPerAnswer: priorIdx.map((k, i) => ({ message: k, round: msgs[k]!.round, value: diag.perAnswer[i]! })),
-      perHead: perHead(att.perHead, H, att.rows, S).map((h) => ({ ratios: categoryRatios(h, r.categories), diagonal: diagonalRatio(h, priorSpans, radius).total })),
+      perHead: headsOf(answer.perHead!).map((h) => ({ ratios: categoryRatios(h, r.categories), diagonal: diagonalRatio(h, priorSpans, radius).total })),
       perMessage: msgs.map((m, k) => ({ message: k, kind: m.kind, round: m.round, mass: mass.get(k) ?? 0 })),
     };
-    if (opts.keepAttention) result.kept = { rowStart: all ? 0 : query.start, nRows: fetched.rows, seqLen: S, heads: H, mean: fetched.mean, perHead: fetched.perHead! };
-    if (opts.dumpAttention) result.attention = Array.from({ length: att.rows }, (_, i) => Array.from(att.mean.subarray(i * S, (i + 1) * S)));
+    if (opts.keepAttention) result.attention = fetched;
     return result;
   });
 }

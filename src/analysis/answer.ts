@@ -38,7 +38,7 @@ export function withAnswer(conversation: Conversation, turn: number, answer: str
     messages: conversation.messages.map((m) => {
       if (m.role !== 'assistant') return m;
       seen++;
-      return seen === turn ? { role: m.role, content: answer } : m;
+      return seen === turn ? { role: m.role, content: answer, generated: true } : m;
     }),
   };
 }

@@ -26,14 +26,13 @@ export async function forwardProbe(m: AnalysisModel, text: string, opts: { chat:
   const layer = m.session.spec.numLayers - 1;
   const out = await m.session.forward({ ids, attnRows: [0, S], perHead: true, layers: [layer] });
   const att = out.attention[0]!;
-  const H = m.session.spec.numHeads;
-  const headSums = rowSums(att.perHead!, H * att.rows, S);
+  const headSums = rowSums(att.perHead!);
   return {
     tokens: S,
     next: topTokens(out.logits!.data, opts.top ?? 5).map((t) => ({ ...t, token: m.tokenizer.tokenString(t.id), text: m.tokenizer.decode([t.id]) })),
     layer: att.layer,
-    shape: [H, att.rows, S],
-    headMeanRowSums: rowSums(att.mean, att.rows, S),
+    shape: [att.perHead!.heads, att.mean.rows, S],
+    headMeanRowSums: rowSums(att.mean),
     perHeadRowSumRange: [Math.min(...headSums), Math.max(...headSums)],
   };
 }

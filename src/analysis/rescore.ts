@@ -1,5 +1,6 @@
 import { diagonalRatio } from '../metrics/inertia';
 import type { Span } from '../metrics/categories';
+import { headsOf, layerRows, type AttentionSlab } from '../metrics/slab';
 import type { PolicyResult } from './analyze';
 import type { SweepPoint } from './sweep';
 
@@ -9,18 +10,12 @@ import type { SweepPoint } from './sweep';
  */
 export function atRadius(r: PolicyResult, radius: number): PolicyResult | null {
   if (r.radius === radius) return r;
-  const kept = r.kept;
-  if (!kept?.perHead) return null;
-  const S = kept.seqLen;
-  const Q = r.query.end - r.query.start;
   // The answer's rows among those kept (all of them, or every row of the full matrix).
-  const from = r.query.start - kept.rowStart;
-  if (from < 0 || from + Q > kept.nRows) return null;
-  const mean = kept.mean.subarray(from * S, (from + Q) * S);
-  const all = kept.perHead;
-  const heads = Array.from({ length: kept.heads }, (_, h) => ({ rows: all.subarray((h * kept.nRows + from) * S, (h * kept.nRows + from + Q) * S), nRows: Q, seqLen: S }));
+  const answer = r.attention?.perHead ? layerRows(r.attention, r.query.start, r.query.end) : null;
+  if (!answer) return null;
   const spans = r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content);
-  const diag = diagonalRatio({ rows: mean, nRows: Q, seqLen: S }, spans, radius);
+  const diag = diagonalRatio(answer.mean, spans, radius);
+  const heads = headsOf(answer.perHead!);
   return {
     ...r,
     radius,
@@ -32,9 +27,7 @@ export function atRadius(r: PolicyResult, radius: number): PolicyResult | null {
 
 /** One sweep point's answer rows (head mean) and earlier answers, kept so a new radius needs no pass. */
 export interface SweepRows {
-  rows: Float32Array;
-  nRows: number;
-  seqLen: number;
+  mean: AttentionSlab;
   priorSpans: Span[];
 }
 
@@ -42,6 +35,6 @@ export function sweepAtRadius(points: SweepPoint[], kept: Map<number, SweepRows>
   if (!points.every((p) => kept.has(p.turn))) return null;
   return points.map((p) => {
     const k = kept.get(p.turn)!;
-    return { ...p, diagonal: diagonalRatio({ rows: k.rows, nRows: k.nRows, seqLen: k.seqLen }, k.priorSpans, radius).total };
+    return { ...p, diagonal: diagonalRatio(k.mean, k.priorSpans, radius).total };
   });
 }

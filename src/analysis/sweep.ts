@@ -5,6 +5,8 @@ import { parsePolicy, type Policy } from '../context/policy';
 import { asRenderer, renderContext } from '../context/render';
 import type { CategoryRatios } from '../metrics/categories';
 import { categoryRatios, diagonalRatio } from '../metrics/inertia';
+import { checkFinite } from '../metrics/finite';
+import { rowsOf, slab } from '../metrics/slab';
 import { analyzePolicyLayers, costSeriesFor, DEFAULTS, SummaryCache, type AnalysisModel, type AnalysisOptions, type PolicyResult } from './analyze';
 import type { SweepRows } from './rescore';
 
@@ -23,7 +25,7 @@ export function sweepPoint(r: PolicyResult): SweepPoint {
   return { turn: r.turn, tokens: r.tokens.length, ratios: r.ratios, diagonal: r.diagonal, contextTokens: cost.contextTokens, prefilled: cost.prefilled };
 }
 
-export interface SweepOptions extends Omit<AnalysisOptions, 'turn' | 'dumpAttention' | 'keepAttention' | 'fullMatrixMaxTokens'> {
+export interface SweepOptions extends Omit<AnalysisOptions, 'turn' | 'keepAttention' | 'fullMatrixMaxTokens'> {
   /** Last turn of the sweep (default: the conversation's last answer). */
   upToTurn?: number;
   /** An analysis already made for some turn, reused instead of scoring that turn again. */
@@ -40,12 +42,8 @@ export interface SweepOptions extends Omit<AnalysisOptions, 'turn' | 'dumpAttent
 
 /** The answer's head-mean rows of a result that kept its attention, with its earlier answers' spans. */
 export function answerRows(r: PolicyResult): SweepRows | null {
-  const k = r.kept;
-  if (!k) return null;
-  const Q = r.query.end - r.query.start;
-  const from = r.query.start - k.rowStart;
-  if (from < 0 || from + Q > k.nRows) return null;
-  return { rows: k.mean.subarray(from * k.seqLen, (from + Q) * k.seqLen), nRows: Q, seqLen: k.seqLen, priorSpans: r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content) };
+  const mean = r.attention && rowsOf(r.attention.mean, r.query.start, r.query.end);
+  return mean ? { mean, priorSpans: r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content) } : null;
 }
 
 /** Paper 2's Fig. 2 for one conversation: every assistant turn t ≥ 2 in turn as the scored answer. */
@@ -129,6 +127,7 @@ async function sharedFullPass(model: AnalysisModel, conversation: Conversation, 
   const to = Math.max(...each.map((x) => query(x.r).start + query(x.r).length));
   const S = whole.ids.length;
   const pass = await model.session.forward({ ids: whole.ids, attnRows: [from, to], layers, skipLogits: true });
+  for (const a of pass.attention) checkFinite(a);
   for (const { t, r } of each) {
     const q = query(r);
     const St = r.ids.length;
@@ -138,12 +137,12 @@ async function sharedFullPass(model: AnalysisModel, conversation: Conversation, 
     for (const a of pass.attention) {
       // This turn's answer rows, over its own keys.
       const rows = new Float32Array(q.length * St);
-      for (let i = 0; i < q.length; i++) rows.set(a.mean.subarray((q.start + i - from) * S, (q.start + i - from) * S + St), i * St);
-      const att = { rows, nRows: q.length, seqLen: St };
+      for (let i = 0; i < q.length; i++) rows.set(a.mean.data.subarray((q.start + i - from) * S, (q.start + i - from) * S + St), i * St);
+      const att = slab(rows, q.length, St, q.start);
       const c = cost[cost.length - 1]!;
       byLayer.set(a.layer, {
         point: { turn: t, tokens: St, ratios: categoryRatios(att, r.categories), diagonal: diagonalRatio(att, priorSpans, radius).total, contextTokens: c.contextTokens, prefilled: c.prefilled },
-        rows: { rows, nRows: q.length, seqLen: St, priorSpans },
+        rows: { mean: att, priorSpans },
       });
     }
     out.set(t, byLayer);

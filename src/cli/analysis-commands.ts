@@ -1,16 +1,21 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { closeSync, existsSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { analyzePolicy, SummaryCache, type AnalysisOptions, type PolicyResult } from '../analysis/analyze';
 import { roundsSweep, sweepPoint, type SweepPoint } from '../analysis/sweep';
 import { parseConversation, parseJsonl } from '../conversation/parse';
 import { describeIssue, type Conversation } from '../conversation/types';
 import { parsePolicy, type Policy } from '../context/policy';
 import { CATEGORIES } from '../metrics/categories';
+import type { AttentionSlab } from '../metrics/slab';
 import type { OpenModel } from '../runtime/open-model';
 
 export interface AnalyzeArgs extends AnalysisOptions {
   policies: Policy[];
   sweep: boolean;
   json: boolean;
+  /** analyze --json: include the head-mean attention rows of the answer's tokens. */
+  dumpAttention?: boolean;
 }
 
 const f = (v: number) => v.toFixed(4);
@@ -20,32 +25,64 @@ async function analyzeAll(model: OpenModel, conv: Conversation, a: AnalyzeArgs):
   const summaries = new SummaryCache(model, conv);
   const out = [];
   for (const p of a.policies) {
-    const r = await analyzePolicy(model, conv, p, a, summaries);
-    const { dumpAttention: _, turn, ...metricOptions } = a;
+    const { dumpAttention, turn, ...metricOptions } = a;
+    const r = await analyzePolicy(model, conv, p, { ...metricOptions, ...(turn !== undefined && { turn }), ...(dumpAttention && { keepAttention: 'answer' as const }) }, summaries);
     out.push(a.sweep ? { ...r, sweep: await roundsSweep(model, conv, p, { ...metricOptions, ...(turn !== undefined && { upToTurn: turn }), known: r, summaries }) } : r);
   }
   return out;
 }
 
-export async function analyzeCommand(model: OpenModel, file: string, a: AnalyzeArgs, modelDir: string): Promise<void> {
+/** The answer's head-mean rows as nested arrays, one per answer token (the --dump-attention contract). */
+function answerRowsJson(mean: AttentionSlab): number[][] {
+  return Array.from({ length: mean.rows }, (_, i) => Array.from(mean.data.subarray(i * mean.seqLen, (i + 1) * mean.seqLen)));
+}
+
+/** A model the command runs on: opened when its turn comes and released after, so two never share memory. */
+export interface ModelToRun {
+  label: string;
+  open(): Promise<OpenModel>;
+}
+
+/** Runs `work` on each model in turn, releasing each before the next opens. */
+async function eachModel<T>(models: ModelToRun[], work: (m: OpenModel, label: string) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (const { label, open } of models) {
+    const m = await open();
+    try {
+      out.push(await work(m, label));
+    } finally {
+      await m.session.release();
+    }
+  }
+  return out;
+}
+
+export async function analyzeCommand(models: ModelToRun[], file: string, a: AnalyzeArgs): Promise<void> {
   const parsed = parseConversation(await readFile(file, 'utf8'));
   for (const i of parsed.issues) process.stderr.write(`${file}: ${describeIssue(i)}\n`);
   if (!parsed.conversation) throw new InputError(`${file}: the conversation cannot be analysed (see above)`);
-  const results = await analyzeAll(model, parsed.conversation, a);
+  const conversation = { file, format: parsed.format, messages: parsed.conversation.messages.length, warnings: parsed.issues.map(describeIssue) };
+  const runs = await eachModel(models, async (model, label) => ({ label, model, results: await analyzeAll(model, parsed.conversation!, a) }));
   if (a.json) {
-    const doc = {
-      model: modelDir,
+    const docs = runs.map(({ label, model, results }) => ({
+      model: label,
       backend: model.session.report.backend,
       computeDtype: model.graph.computeDtype,
-      conversation: { file, format: parsed.format, messages: parsed.conversation.messages.length, warnings: parsed.issues.map(describeIssue) },
-      results,
-    };
+      results: results.map(({ attention, ...figures }) => (a.dumpAttention && attention ? { ...figures, attention: answerRowsJson(attention.mean) } : figures)),
+    }));
+    // One model: the documented single-model object; several: the conversation once, then one entry per model.
+    const doc = docs.length === 1 ? { ...docs[0]!, conversation, results: docs[0]!.results } : { conversation, models: docs };
     process.stdout.write(`${JSON.stringify(doc)}\n`);
     return;
   }
+  for (const { label, model, results } of runs) printTable(file, label, model, results);
+  if (runs.length > 1) printModelDeltas(runs);
+}
+
+function printTable(file: string, label: string, model: OpenModel, results: (PolicyResult & { sweep?: SweepPoint[] })[]): void {
   const r0 = results[0]!;
   for (const n of [...new Set(results.flatMap((r) => r.notes))]) process.stderr.write(`${file}: note: ${n}\n`);
-  console.log(`${modelDir} (${model.checkpoint.spec.family}, ${model.session.report.backend}) · ${file} · turn ${r0.turn} · layer ${r0.layer} · r = ${r0.radius}`);
+  console.log(`${label} (${model.checkpoint.spec.family}, ${model.session.report.backend}) · ${file} · turn ${r0.turn} · layer ${r0.layer} · r = ${r0.radius}`);
   console.log(`${'policy'.padEnd(14)} ${'tokens'.padStart(6)} ${CATEGORIES.map((c) => c.padStart(8)).join('')} ${'diagonal'.padStart(9)} ${'context'.padStart(8)} ${'prefill'.padStart(8)}`);
   for (const r of results) {
     const c = r.cost[r.cost.length - 1]!;
@@ -61,6 +98,21 @@ export async function analyzeCommand(model: OpenModel, file: string, a: AnalyzeA
     console.log(`  ${r.label}: ${parts.join('; ')}`);
     if (r.sweep) console.log(`    sweep prior: ${r.sweep.map((s) => `t${s.turn} ${f(s.ratios.prior)}`).join('  ')}`);
   }
+  console.log('');
+}
+
+/** Each later model against the first, per policy: the difference and the change in per cent. */
+function printModelDeltas(runs: { label: string; results: PolicyResult[] }[]): void {
+  const [base, ...others] = runs;
+  const pct = (b: number, a: number) => (a !== 0 ? `${(((b - a) / a) * 100).toFixed(1)} %` : '—');
+  for (const o of others) {
+    const sameTokens = o.results.every((r, i) => r.tokens.length === base!.results[i]?.tokens.length);
+    console.log(`${o.label} against ${base!.label}${sameTokens ? '' : ' (their tokenizers differ: shares and ratios compare, token positions do not)'}:`);
+    for (const r of o.results) {
+      const a = base!.results.find((x) => x.policy === r.policy)!;
+      console.log(`  ${r.label.padEnd(14)} prior ${f(r.ratios.prior)} vs ${f(a.ratios.prior)} (${pct(r.ratios.prior, a.ratios.prior)})   diagonal ${f(r.diagonal)} vs ${f(a.diagonal)} (${pct(r.diagonal, a.diagonal)})`);
+    }
+  }
 }
 
 /** Bad input from the person (not a bug): printed without a stack trace. */
@@ -70,44 +122,103 @@ export class InputError extends Error {
 
 const CSV_HEADER = ['line', 'policy', 'turn', 'tokens', ...CATEGORIES, 'diagonal', 'context_tokens', 'prefilled'];
 
-export async function batchCommand(model: OpenModel, file: string, a: AnalyzeArgs, out: string | undefined): Promise<void> {
+/** Where batch writes, checked before the model loads: a folder, or a file in a folder that does not exist, fails after all the work otherwise. */
+export function checkOut(out: string | undefined): void {
+  if (out === undefined) return;
+  if (existsSync(out) && statSync(out).isDirectory()) throw new InputError(`--out ${out} is a folder: give a file name (e.g. ${join(out, 'results.csv')})`);
+  const folder = dirname(resolve(out));
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new InputError(`--out ${out}: the folder ${folder} does not exist`);
+}
+
+const MAX_SKIP_MESSAGES = 20;
+/** A CSV field: quoted when it holds a comma, a quote or a line break (a model's folder path may). */
+const csvField = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+/** A skipped line's reason, one line (an error's message, never its stack). */
+const cliError = (e: unknown) => String((e as Error)?.message ?? e).split('\n')[0]!.slice(0, 500);
+
+/** Exit codes of batch: every line analysed, some lines skipped (the rest written), interrupted. */
+export const BATCH_EXIT = { ok: 0, skipped: 2, interrupted: 130 } as const;
+
+/**
+ * One CSV row per conversation × policy (× turn with --sweep), each written as it finishes: to stdout,
+ * or to `out`.partial, renamed to `out` at the end or when interrupted (Ctrl-C), so the file at `out` is
+ * always a valid CSV of what was done, never an older run's. Returns the exit code.
+ */
+export async function batchCommand(models: ModelToRun[], file: string, a: AnalyzeArgs, out: string | undefined): Promise<number> {
+  checkOut(out);
   const entries = parseJsonl(await readFile(file, 'utf8'));
-  const rows: string[] = [CSV_HEADER.join(',')];
+  const partial = out && `${out}.partial`;
+  const fd = partial ? openSync(partial, 'w') : 1;
+  let rows = 0;
+  const write = (line: string) => writeSync(fd, `${line}\n`);
+  // Several models: a leading model column (one model keeps the documented columns).
+  const several = models.length > 1;
+  write((several ? ['model', ...CSV_HEADER] : CSV_HEADER).join(','));
+  const total = entries.length * models.length;
+  const unit = several ? 'conversation × model runs' : 'conversations';
   const sums = new Map<string, { n: number; prior: number; diagonal: number }>();
   let ok = 0;
   let skipped = 0;
-  const bar = (done: number) => {
-    const w = 24;
-    const filled = Math.round((done / Math.max(1, entries.length)) * w);
-    process.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(w - filled)}] ${done}/${entries.length} conversations`);
-  };
-  bar(0);
-  for (const [k, { line, result }] of entries.entries()) {
-    const errors = result.issues.filter((i) => i.severity === 'error');
-    try {
-      if (!result.conversation) throw new InputError(errors.map(describeIssue).join('; '));
-      for (const r of await analyzeAll(model, result.conversation, { ...a, dumpAttention: false })) {
-        const points = r.sweep ?? [sweepPoint(r)];
-        for (const s of points) {
-          rows.push([line, r.policy, s.turn, s.tokens, ...CATEGORIES.map((c) => s.ratios[c].toFixed(6)), s.diagonal.toFixed(6), s.contextTokens, s.prefilled].join(','));
-          const agg = sums.get(r.label) ?? { n: 0, prior: 0, diagonal: 0 };
-          sums.set(r.label, { n: agg.n + 1, prior: agg.prior + s.ratios.prior, diagonal: agg.diagonal + s.diagonal });
-        }
-      }
-      ok++;
-    } catch (e) {
-      skipped++;
-      process.stderr.write(`\n${file}: line ${line}: skipped: ${(e as Error).message}\n`);
+  let done = 0;
+  const finish = () => {
+    if (partial) {
+      closeSync(fd);
+      renameSync(partial, out!);
     }
-    bar(k + 1);
+  };
+  const onInterrupt = () => {
+    finish();
+    process.stderr.write(`\ninterrupted after ${done} of ${total} ${unit}: ${rows} rows${out ? ` in ${out}` : ''} (a partial result)\n`);
+    process.exit(BATCH_EXIT.interrupted);
+  };
+  process.once('SIGINT', onInterrupt);
+  const bar = () => {
+    const w = 24;
+    const filled = Math.round((done / Math.max(1, total)) * w);
+    process.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(w - filled)}] ${done}/${total} ${unit}`);
+  };
+  try {
+    bar();
+    await eachModel(models, async (model, label) => {
+      for (const { line, result } of entries) {
+        const errors = result.issues.filter((i) => i.severity === 'error');
+        try {
+          if (!result.conversation) throw new InputError(errors.map(describeIssue).join('; '));
+          const lines: string[] = [];
+          for (const r of await analyzeAll(model, result.conversation, { ...a, dumpAttention: false })) {
+            for (const s of r.sweep ?? [sweepPoint(r)]) {
+              const row = [line, r.policy, s.turn, s.tokens, ...CATEGORIES.map((c) => s.ratios[c].toFixed(6)), s.diagonal.toFixed(6), s.contextTokens, s.prefilled];
+              lines.push((several ? [csvField(label), ...row] : row).join(','));
+              const key = several ? `${label} · ${r.label}` : r.label;
+              const agg = sums.get(key) ?? { n: 0, prior: 0, diagonal: 0 };
+              sums.set(key, { n: agg.n + 1, prior: agg.prior + s.ratios.prior, diagonal: agg.diagonal + s.diagonal });
+            }
+          }
+          // A conversation's rows go out together: an interrupted run holds whole conversations only.
+          for (const l of lines) write(l);
+          rows += lines.length;
+          ok++;
+        } catch (e) {
+          skipped++;
+          // A binary or wholly broken file would print one line per line of it: the first few, then a count.
+          if (skipped <= MAX_SKIP_MESSAGES) process.stderr.write(`\n${file}: line ${line}: skipped: ${cliError(e)}\n`);
+          else if (skipped === MAX_SKIP_MESSAGES + 1) process.stderr.write(`\n${file}: more lines skipped; only their count is given below\n`);
+        }
+        done++;
+        bar();
+        // The passes resolve as microtasks: without a turn of the event loop, Ctrl-C would wait for the end.
+        await new Promise((r) => setImmediate(r));
+      }
+    });
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    finish();
   }
   process.stderr.write('\n');
-  const csv = `${rows.join('\n')}\n`;
-  if (out) await writeFile(out, csv);
-  else process.stdout.write(csv);
-  process.stderr.write(`${ok} of ${entries.length} conversations analysed, ${skipped} skipped${out ? `; ${rows.length - 1} rows written to ${out}` : ''}\n`);
+  process.stderr.write(`${ok} of ${total} ${unit} analysed, ${skipped} skipped${out ? `; ${rows} rows written to ${out}` : ''}\n`);
   for (const [label, s] of sums) process.stderr.write(`  ${label.padEnd(14)} mean prior ${f(s.prior / s.n)}  mean diagonal ${f(s.diagonal / s.n)}  (${s.n} rows)\n`);
   if (ok === 0) throw new InputError(`${file}: no conversation could be analysed`);
+  return skipped ? BATCH_EXIT.skipped : BATCH_EXIT.ok;
 }
 
 export function parsePolicies(specs: string[] | undefined): Policy[] {

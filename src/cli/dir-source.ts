@@ -1,5 +1,5 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { ModelError } from '../model/errors';
 import type { ModelSource, SourceFile } from '../model/source';
 
@@ -30,9 +30,16 @@ export function dirSource(dir: string): ModelSource {
       try {
         const info = statSync(path);
         if (!info.isFile()) throw new ModelError(file, `${path} is not a file`);
+        // A link may point anywhere: only files inside the model folder are read.
+        const root = realpathSync(dir);
+        const real = realpathSync(path);
+        if (real !== root && !real.startsWith(root + sep)) throw new ModelError(file, `is a link to ${real}, outside the model folder: copy the file in instead`);
         size = info.size;
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') return null;
+        if (code === 'ELOOP') throw new ModelError(file, 'is a symbolic link loop');
+        if (code === 'EACCES' || code === 'EPERM') throw new ModelError(file, 'cannot be read: permission denied');
         throw e;
       }
       const readSync = (start: number, end: number) => {

@@ -7,9 +7,12 @@ import { ModelError } from '../model/errors';
 import { DEFAULT_TEMPLATE_DATE, parseTemplateDate } from '../model/template-date';
 import { describePlan } from '../model/load-plan';
 import { openModel } from '../runtime/open-model';
-import { MemoryLimitError } from '../runtime/ort-runtime';
-import { analyzeCommand, batchCommand, InputError, parsePolicies } from './analysis-commands';
+import { BackendError, MemoryLimitError } from '../runtime/ort-runtime';
+import { NumericError } from '../metrics/finite';
+import { HubError } from '../model/hub-source';
+import { analyzeCommand, batchCommand, checkOut, InputError, parsePolicies } from './analysis-commands';
 import { dirSource } from './dir-source';
+import { startCliWatchdog } from './watchdog';
 import { RenderError } from '../context/render';
 import { forwardProbe } from '../analysis/forward-probe';
 
@@ -18,9 +21,9 @@ const USAGE = `inertia-lens — conversational inertia, measured on a real model
 Usage:
   inertia-lens inspect-model <model-dir> [--layer L]... [--dtype D] [--json]
   inertia-lens forward <model-dir> --text "..." [--chat] [--top K] [--layer L] [--dtype D] [--json]
-  inertia-lens analyze <conversation-file> [--model <dir>] [--policy SPEC]... [--turn N] [--layer L]
+  inertia-lens analyze <conversation-file> [--model <dir>]... [--policy SPEC]... [--turn N] [--layer L]
                        [--radius R] [--sweep] [--json] [--dump-attention]
-  inertia-lens batch <file.jsonl> [--model <dir>] [--policy SPEC]... [--out results.csv] [--sweep]
+  inertia-lens batch <file.jsonl> [--model <dir>]... [--policy SPEC]... [--out results.csv] [--sweep]
                        [--turn N] [--layer L] [--radius R]
 
 Commands:
@@ -38,7 +41,8 @@ Options:
   --layer L   inspect layer L (0-based; repeatable for inspect-model); default the final layer
   --top K     how many next tokens to print (default 5)
   --dtype D   compute dtype: auto (default; fp32 in Node), fp32, or fp16 (norms and softmax stay fp32)
-  --model D   the model folder for analyze and batch (default: the embedded demo model, models/inertia-demo)
+  --model D   the model folder for analyze and batch (default: the embedded demo model, models/inertia-demo);
+              repeat it to compare models: each runs in turn, and analyze prints each against the first
   --policy S  full, window:W, clip:H:L, summary:H:L, ao, lt, sum, de, filler (repeatable; default full)
   --turn N    the assistant turn to score, 1-based (default: the last); later messages are ignored
   --radius R  diagonal radius r (default 5)
@@ -53,6 +57,21 @@ Options:
               fixed so figures are reproducible)
   --json      print one JSON object instead of text
 `;
+
+const KNOWN = [ModelError, RangeError, InputError, RenderError, MemoryLimitError, NumericError, BackendError, HubError];
+const ERRNO: Record<string, string> = {
+  ENOENT: 'no such file', EISDIR: 'is a folder, not a file', ENOTDIR: 'a part of the path is not a folder', ELOOP: 'a symbolic link loop',
+  EACCES: 'permission denied', EPERM: 'permission denied', EMFILE: 'too many open files', ENOSPC: 'no space left on the disk',
+};
+
+/** Every failure as one line naming what went wrong: input errors as they are, file errors by path, a bug as a bug (no stack unless asked). */
+export function cliMessage(e: unknown): string {
+  if (KNOWN.some((K) => e instanceof K)) return (e as Error).message;
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code && ERRNO[err.code]) return `cannot read ${err.path ?? 'a file'}: ${ERRNO[err.code]}`;
+  if (process.env.INERTIA_LENS_DEBUG) return String(err?.stack ?? e);
+  return `internal error: ${err?.message ?? String(e)} (a bug; INERTIA_LENS_DEBUG=1 prints where it happened)`;
+}
 
 function fail(message: string): never {
   process.stderr.write(`inertia-lens: ${message}\n`);
@@ -139,6 +158,7 @@ async function forward(dir: string, text: string, chat: boolean, top: number, c:
 }
 
 export async function main(argv: string[]): Promise<void> {
+  startCliWatchdog();
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') return void process.stdout.write(USAGE);
   let parsed;
@@ -153,7 +173,7 @@ export async function main(argv: string[]): Promise<void> {
         layer: { type: 'string', multiple: true },
         json: { type: 'boolean', default: false },
         dtype: { type: 'string', default: 'auto' },
-        model: { type: 'string' },
+        model: { type: 'string', multiple: true },
         policy: { type: 'string', multiple: true },
         turn: { type: 'string' },
         radius: { type: 'string' },
@@ -172,7 +192,7 @@ export async function main(argv: string[]): Promise<void> {
   const dir = positionals[0];
   const analysis = command === 'analyze' || command === 'batch';
   if (!dir) fail(`${command} needs ${analysis ? 'a conversation file' : 'a model folder'}\n\n${USAGE}`);
-  const modelDir = values.model ?? fileURLToPath(new URL(`../../${DEMO_MODEL_PATH}`, import.meta.url));
+  const modelDirs = values.model?.length ? values.model : [fileURLToPath(new URL(`../../${DEMO_MODEL_PATH}`, import.meta.url))];
   const layers = values.layer?.map((l) => {
     const n = Number(l);
     if (!Number.isInteger(n)) fail(`--layer takes a whole number, got "${l}"`);
@@ -207,13 +227,11 @@ export async function main(argv: string[]): Promise<void> {
         ...(values.radius !== undefined && { radius: values.radius === 'inf' ? Infinity : whole('--radius', values.radius, 0) }),
         ...(layers?.[0] !== undefined && { layer: layers[0] }),
       };
-      const model = await open(modelDir, common);
-      try {
-        if (command === 'analyze') await analyzeCommand(model, dir, args, values.model ?? DEMO_MODEL_PATH);
-        else await batchCommand(model, dir, args, values.out);
-      } finally {
-        await model.session.release();
-      }
+      if (command === 'batch') checkOut(values.out);
+      // Each model opens in turn and is released before the next (two never share memory).
+      const models = modelDirs.map((d, i) => ({ label: values.model?.[i] ?? DEMO_MODEL_PATH, open: () => open(d, common) }));
+      if (command === 'analyze') await analyzeCommand(models, dir, args);
+      else process.exitCode = await batchCommand(models, dir, args, values.out);
     } else if (command === 'inspect-model') await inspectModel(dir, common);
     else if (command === 'forward') {
       if (values.text === undefined) fail('forward needs --text "..."');
@@ -221,8 +239,6 @@ export async function main(argv: string[]): Promise<void> {
       await forward(dir, values.text, values.chat, top, common);
     } else fail(`unknown command "${command}"\n\n${USAGE}`);
   } catch (e) {
-    if (e instanceof ModelError || e instanceof RangeError || e instanceof InputError || e instanceof RenderError || e instanceof MemoryLimitError) fail(e.message);
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') fail(`cannot read ${(e as NodeJS.ErrnoException).path}: no such file`);
-    throw e;
+    fail(cliMessage(e));
   }
 }

@@ -102,6 +102,6 @@ export function applyPolicy(conversation: Conversation, turns: Turns, p: Policy,
   }
   const cur = turns.current;
   for (const u of cur.users) out.push({ role: 'user', content: msgs[u]!.content, kind: 'user', source: u, round: cur.index });
-  out.push({ role: 'assistant', content: msgs[cur.assistant]!.content, kind: 'current', source: cur.assistant, round: cur.index });
+  out.push({ role: 'assistant', content: msgs[cur.assistant]!.content, kind: 'current', source: cur.assistant, round: cur.index, ...(msgs[cur.assistant]!.generated && { generated: true }) });
   return out;
 }

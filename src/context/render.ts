@@ -12,6 +12,23 @@ export interface ChatRenderer extends TemplateRenderer {
   tokenBytes(ids: number[]): Uint8Array[];
   /** The text as the tokenizer's normalizer sees it (NFC for Qwen). */
   normalize(text: string): string;
+  /** The tokenizer's special tokens ("<|im_end|>", "[INST]"): in pasted text they are read as the real ones. */
+  controlTokens?: readonly string[];
+}
+
+/**
+ * Where the conversation's own text holds a control string of this model (its special tokens, its
+ * template's markers): the tokenizer reads it as the real one, so the model sees turns the person did
+ * not write. Said, not silently escaped: a researcher may paste them on purpose.
+ */
+export function controlTokenNotes(r: ChatRenderer, messages: readonly { content: string; source?: number | null }[]): string[] {
+  const controls = [...new Set([...(r.controlTokens ?? []), ...r.startMarkers, ...r.endMarkers])].filter((c) => c.length >= 3);
+  const notes: string[] = [];
+  messages.forEach((m, k) => {
+    const found = controls.filter((c) => m.content.includes(c));
+    if (found.length) notes.push(`message ${(m.source ?? k) + 1} holds ${found.slice(0, 3).map((c) => JSON.stringify(c)).join(', ')}, ${found.length > 1 ? 'control strings' : 'a control string'} of this model: the tokenizer reads ${found.length > 1 ? 'them' : 'it'} as the real thing, so the model sees a structure the text does not show`);
+  });
+  return notes;
 }
 
 export const SINK_TOKENS = 3;
@@ -80,6 +97,18 @@ function tokenChars(text: string, tokenBytes: Uint8Array[]): [number, number][] 
  * tokenizing pieces separately differs from the whole for SentencePiece tokenizers.
  */
 export function renderContext(r: ChatRenderer, policyMessages: ContextMessage[]): RenderedContext {
+  const control = controlTokenNotes(r, policyMessages);
+  try {
+    const rendered = renderContextOnce(r, policyMessages);
+    return control.length ? { ...rendered, notes: [...rendered.notes, ...control] } : rendered;
+  } catch (e) {
+    // A control string in the text is the likely reason the rendering cannot be split by message: say so.
+    if (e instanceof RenderError && control.length) throw new RenderError(`${e.message} (${control.join('; ')})`);
+    throw e;
+  }
+}
+
+function renderContextOnce(r: ChatRenderer, policyMessages: ContextMessage[]): RenderedContext {
   const contents = policyMessages.map((m) => r.normalize(m.content));
   const layout = layoutConversation(r, policyMessages.map((m) => m.role), contents);
   const messages = [...policyMessages];
@@ -131,6 +160,6 @@ export function endMarkersFor(eosToken: string | null): string[] {
 export const START_MARKERS = ['<|im_start|>', '<|start_header_id|>', '<start_of_turn>', '<|system|>', '<|user|>', '<|assistant|>', '<|start_of_role|>', '[INST]'];
 
 /** A ChatRenderer over the model's tokenizer (model/tokenizer.ts ChatTokenizer or anything shaped like it). */
-export function asRenderer(tok: { render: ChatRenderer['render']; encode: ChatRenderer['encode']; tokenBytes: ChatRenderer['tokenBytes']; normalize: ChatRenderer['normalize']; eosToken: string | null }): ChatRenderer {
-  return { render: (m, g) => tok.render(m, g), encode: (t) => tok.encode(t), tokenBytes: (ids) => tok.tokenBytes(ids), normalize: (s) => tok.normalize(s), endMarkers: endMarkersFor(tok.eosToken), startMarkers: START_MARKERS };
+export function asRenderer(tok: { render: ChatRenderer['render']; encode: ChatRenderer['encode']; tokenBytes: ChatRenderer['tokenBytes']; normalize: ChatRenderer['normalize']; eosToken: string | null; specialTokens?: readonly string[] }): ChatRenderer {
+  return { render: (m, g) => tok.render(m, g), encode: (t) => tok.encode(t), tokenBytes: (ids) => tok.tokenBytes(ids), normalize: (s) => tok.normalize(s), endMarkers: endMarkersFor(tok.eosToken), startMarkers: START_MARKERS, ...(tok.specialTokens && { controlTokens: tok.specialTokens }) };
 }

@@ -7,6 +7,8 @@ export interface Message {
   summary?: string;
   /** 1-based line in the pasted text where the message starts (text and JSONL formats). */
   line?: number;
+  /** Written by the model in this page ("Generate"), in place of the conversation's own answer. */
+  generated?: boolean;
 }
 
 export interface Conversation {

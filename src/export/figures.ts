@@ -1,13 +1,26 @@
 import type { PolicyResult } from '../analysis/analyze';
 import { CATEGORIES } from '../metrics/categories';
 
-/** The figures of one or more policies as CSV: one row per policy, then one per earlier answer. */
-export function figuresCsv(results: PolicyResult[]): string {
+/** What the figures were computed from, written into every export beside them. */
+export interface Provenance {
+  /** The model's source (a Hub id, a folder, the demo model) and its revision (a commit where known). */
+  model: string | null;
+  revision: string | null;
+  backend: string | null;
+  /** The head the views show (the figures' ratios are of the head mean; perHead has every head). */
+  head: 'mean' | number;
+}
+
+/** Whose answer was scored: the conversation's own, or the one the model wrote in this page. */
+export const answerOf = (r: PolicyResult): 'conversation' | 'model' => (r.messages[r.messages.length - 1]?.generated ? 'model' : 'conversation');
+
+/** The figures of one or more policies as CSV: one row per policy (with what it was computed from), then one per earlier answer. */
+export function figuresCsv(results: PolicyResult[], from: Provenance): string {
   const esc = (v: string | number | null) => (typeof v === 'string' && /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v ?? ''));
-  const lines = [['policy', 'label', 'turn', 'layer', 'radius', 'tokens', ...CATEGORIES, 'diagonal', 'context_tokens', 'prefilled'].join(',')];
+  const lines = [['policy', 'label', 'answer', 'turn', 'layer', 'radius', 'tokens', ...CATEGORIES, 'diagonal', 'context_tokens', 'prefilled', 'model', 'revision', 'backend'].join(',')];
   for (const r of results) {
     const c = r.cost[r.cost.length - 1]!;
-    lines.push([r.policy, r.label, r.turn, r.layer, Number.isFinite(r.radius) ? r.radius : 'inf', r.tokens.length, ...CATEGORIES.map((k) => r.ratios[k]), r.diagonal, c.contextTokens, c.prefilled].map(esc).join(','));
+    lines.push([r.policy, r.label, answerOf(r), r.turn, r.layer, Number.isFinite(r.radius) ? r.radius : 'inf', r.tokens.length, ...CATEGORIES.map((k) => r.ratios[k]), r.diagonal, c.contextTokens, c.prefilled, from.model, from.revision, from.backend].map(esc).join(','));
   }
   lines.push('', ['policy', 'earlier_answer_round', 'diagonal', 'longest_copied_run', 'ngram_overlap'].join(','));
   for (const r of results) {
@@ -18,7 +31,7 @@ export function figuresCsv(results: PolicyResult[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The figures as JSON: the analysis results without the attention arrays (those go to the heatmap exports). */
-export function figuresJson(results: PolicyResult[], meta: Record<string, unknown>): string {
-  return `${JSON.stringify({ ...meta, results: results.map(({ kept: _k, attention: _a, ...rest }) => rest) }, (_, v) => (v === Infinity ? null : v), 2)}\n`;
+/** The figures as JSON: what they were computed from, then the results without the attention arrays (those go to the heatmap exports). */
+export function figuresJson(results: PolicyResult[], from: Provenance): string {
+  return `${JSON.stringify({ ...from, results: results.map(({ attention: _a, ...figures }) => ({ ...figures, answer: answerOf(figures as PolicyResult) })) }, (_, v) => (v === Infinity ? null : v), 2)}\n`;
 }

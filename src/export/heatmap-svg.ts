@@ -1,14 +1,13 @@
 import type { Category } from '../metrics/categories';
+import type { AttentionSlab } from '../metrics/slab';
 import { CATEGORY_COLORS, colorLut, scaleIndex } from '../palette';
 
 export interface SvgHeatmap {
-  values: ArrayLike<number>;
-  nRows: number;
-  seqLen: number;
+  /** One head (or the head mean). */
+  attention: AttentionSlab<ArrayLike<number>>;
   max: number;
-  /** Category of every key column (and of every row's token, from rowStart). */
+  /** Category of every key column (and so of every row's token). */
   categories: readonly Category[];
-  rowStart: number;
   title: string;
 }
 
@@ -17,10 +16,11 @@ export const SVG_MAX_CELLS = 256;
 
 /** The heatmap as a standalone SVG: cells, category bands along both axes, a title. */
 export function heatmapSvg(h: SvgHeatmap): string {
-  const bx = Math.ceil(h.seqLen / SVG_MAX_CELLS);
-  const by = Math.ceil(h.nRows / SVG_MAX_CELLS);
-  const cols = Math.ceil(h.seqLen / bx);
-  const rows = Math.ceil(h.nRows / by);
+  const { data: values, rows: nRows, seqLen, rowStart } = h.attention;
+  const bx = Math.ceil(seqLen / SVG_MAX_CELLS);
+  const by = Math.ceil(nRows / SVG_MAX_CELLS);
+  const cols = Math.ceil(seqLen / bx);
+  const rows = Math.ceil(nRows / by);
   const cw = 640 / cols;
   const ch = Math.max(2, Math.min(640 / rows, 24));
   const band = 8;
@@ -33,9 +33,9 @@ export function heatmapSvg(h: SvgHeatmap): string {
     for (let c = 0; c < cols; c++) {
       let s = 0;
       let n = 0;
-      for (let i = r * by; i < Math.min(h.nRows, (r + 1) * by); i++) {
-        for (let j = c * bx; j < Math.min(h.seqLen, (c + 1) * bx); j++) {
-          s += h.values[i * h.seqLen + j]!;
+      for (let i = r * by; i < Math.min(nRows, (r + 1) * by); i++) {
+        for (let j = c * bx; j < Math.min(seqLen, (c + 1) * bx); j++) {
+          s += values[i * seqLen + j]!;
           n++;
         }
       }
@@ -43,7 +43,7 @@ export function heatmapSvg(h: SvgHeatmap): string {
     }
   }
   for (let c = 0; c < cols; c++) out.push(`<rect x="${(left + c * cw).toFixed(2)}" y="28" width="${cw.toFixed(2)}" height="${band}" fill="${CATEGORY_COLORS[h.categories[c * bx]!]}"/>`);
-  for (let r = 0; r < rows; r++) out.push(`<rect x="0" y="${(top + r * ch).toFixed(2)}" width="${band}" height="${ch.toFixed(2)}" fill="${CATEGORY_COLORS[h.categories[h.rowStart + r * by]!]}"/>`);
+  for (let r = 0; r < rows; r++) out.push(`<rect x="0" y="${(top + r * ch).toFixed(2)}" width="${band}" height="${ch.toFixed(2)}" fill="${CATEGORY_COLORS[h.categories[rowStart + r * by]!]}"/>`);
   const W = left + cols * cw;
   const H = top + rows * ch;
   const note = bx > 1 || by > 1 ? ` (means over ${by}×${bx} blocks)` : '';

@@ -9,12 +9,3 @@ export interface Span {
   length: number;
 }
 
-/**
- * Attention rows of the query tokens: `rows` is [nRows × seqLen] row-major, row i holds the
- * attention of query position queryStart + i over all keys.
- */
-export interface AttentionRows {
-  rows: ArrayLike<number>;
-  nRows: number;
-  seqLen: number;
-}

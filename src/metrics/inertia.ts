@@ -1,17 +1,26 @@
-import { CATEGORIES, type AttentionRows, type Category, type CategoryRatios, type Span } from './categories';
+import { CATEGORIES, type Category, type CategoryRatios, type Span } from './categories';
+import type { AttentionSlab } from './slab';
+
+/** The metrics read the answer's rows of one head (or of the head mean). */
+type Rows = AttentionSlab<ArrayLike<number>>;
+
+function oneHead(a: Rows): void {
+  if (a.heads !== 1) throw new RangeError(`a metric reads one head at a time, got ${a.heads}`);
+}
 
 /**
  * Category ratios: for each query row, the attention mass per category; then the mean over rows.
  * With rows that sum to 1 the five ratios sum to 1.
  */
-export function categoryRatios(a: AttentionRows, categories: readonly Category[]): CategoryRatios {
+export function categoryRatios(a: Rows, categories: readonly Category[]): CategoryRatios {
+  oneHead(a);
   if (categories.length !== a.seqLen) throw new RangeError(`${categories.length} categories for ${a.seqLen} keys`);
   const out = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as CategoryRatios;
-  if (a.nRows === 0) return out;
-  for (let i = 0; i < a.nRows; i++) {
-    for (let j = 0; j < a.seqLen; j++) out[categories[j]!] += a.rows[i * a.seqLen + j]!;
+  if (a.rows === 0) return out;
+  for (let i = 0; i < a.rows; i++) {
+    for (let j = 0; j < a.seqLen; j++) out[categories[j]!] += a.data[i * a.seqLen + j]!;
   }
-  for (const c of CATEGORIES) out[c] /= a.nRows;
+  for (const c of CATEGORIES) out[c] /= a.rows;
   return out;
 }
 
@@ -27,45 +36,42 @@ export interface DiagonalResult {
  * offset i; for each earlier answer p with content span [s_p, s_p + n_p), add the attention to
  * s_p + j for j in [i − r, i + r] ∩ [0, n_p). Sum over p, mean over rows. r = Infinity covers whole spans.
  */
-export function diagonalRatio(a: AttentionRows, priorSpans: readonly Span[], radius: number): DiagonalResult {
+export function diagonalRatio(a: Rows, priorSpans: readonly Span[], radius: number): DiagonalResult {
+  oneHead(a);
   if (!(radius >= 0)) throw new RangeError(`radius must be ≥ 0, got ${radius}`);
   const perAnswer = priorSpans.map(() => 0);
-  if (a.nRows === 0) return { total: 0, perAnswer };
-  for (let i = 0; i < a.nRows; i++) {
+  if (a.rows === 0) return { total: 0, perAnswer };
+  for (let i = 0; i < a.rows; i++) {
     const row = i * a.seqLen;
     priorSpans.forEach((p, k) => {
       const lo = Math.max(0, i - radius);
       const hi = Math.min(p.length - 1, i + radius);
-      for (let j = lo; j <= hi; j++) perAnswer[k]! += a.rows[row + p.start + j]!;
+      for (let j = lo; j <= hi; j++) perAnswer[k]! += a.data[row + p.start + j]!;
     });
   }
-  for (let k = 0; k < perAnswer.length; k++) perAnswer[k]! /= a.nRows;
+  for (let k = 0; k < perAnswer.length; k++) perAnswer[k]! /= a.rows;
   return { total: perAnswer.reduce((s, v) => s + v, 0), perAnswer };
 }
 
 /** Mean attention mass per message (keys grouped by the message they belong to; -1 for none). */
-export function massPerMessage(a: AttentionRows, messageOf: readonly number[]): Map<number, number> {
+export function massPerMessage(a: Rows, messageOf: readonly number[]): Map<number, number> {
+  oneHead(a);
   const out = new Map<number, number>();
-  if (a.nRows === 0) return out;
-  for (let i = 0; i < a.nRows; i++) {
+  if (a.rows === 0) return out;
+  for (let i = 0; i < a.rows; i++) {
     for (let j = 0; j < a.seqLen; j++) {
       const m = messageOf[j]!;
-      out.set(m, (out.get(m) ?? 0) + a.rows[i * a.seqLen + j]! / a.nRows);
+      out.set(m, (out.get(m) ?? 0) + a.data[i * a.seqLen + j]! / a.rows);
     }
   }
   return out;
 }
 
-/** The sum of each row ([nRows × seqLen] row-major): 1 for attention probabilities. */
-export function rowSums(rows: ArrayLike<number>, nRows: number, seqLen: number): number[] {
-  return Array.from({ length: nRows }, (_, i) => {
+/** The sum of each row of every head: 1 for attention probabilities. */
+export function rowSums(a: Rows): number[] {
+  return Array.from({ length: a.heads * a.rows }, (_, i) => {
     let s = 0;
-    for (let j = 0; j < seqLen; j++) s += rows[i * seqLen + j]!;
+    for (let j = 0; j < a.seqLen; j++) s += a.data[i * a.seqLen + j]!;
     return s;
   });
-}
-
-/** Splits [heads × rows × seq] into one AttentionRows per head. */
-export function perHead(rows: Float32Array | Float64Array, heads: number, nRows: number, seqLen: number): AttentionRows[] {
-  return Array.from({ length: heads }, (_, h) => ({ rows: rows.subarray(h * nRows * seqLen, (h + 1) * nRows * seqLen), nRows, seqLen }));
 }

@@ -54,7 +54,7 @@ function parseHeader(file: string, headerBytes: Uint8Array, fileSize: number): M
     const entry = raw as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
     const dtype = entry.dtype;
     if (dtype !== 'F32' && dtype !== 'F16' && dtype !== 'BF16') {
-      throw new ModelError(file, `dtype ${String(dtype)} is not supported (F32, F16, BF16 are)`, name);
+      throw new ModelError(file, dtype === undefined ? 'has no dtype' : `dtype ${JSON.stringify(dtype)?.slice(0, 40)} is not supported (F32, F16, BF16 are)`, name);
     }
     const shape = entry.shape;
     const offsets = entry.data_offsets;

@@ -18,6 +18,11 @@ export interface SourceFile {
   read(start: number, end: number, onProgress?: (loaded: number) => void): Promise<Uint8Array>;
   /** The same, synchronously, where the source can (a file on disk): the runtime then reads a tensor only when onnxruntime copies it in. */
   readSync?(start: number, end: number): Uint8Array;
+  /**
+   * Makes [start, end) readable by readSync, where a download must land somewhere first (the model
+   * worker writes it to the origin's private file system): its bytes are then on disk, not in memory.
+   */
+  spool?(start: number, end: number, onProgress?: (loaded: number) => void): Promise<void>;
 }
 
 /**
@@ -58,13 +63,23 @@ interface BlobLike {
 
 /** Files a person dropped or picked in the browser (or any Blob-like), matched by base name; read by Blob.slice. */
 export function fileListSource(files: Iterable<BlobLike>, label = 'dropped files'): ModelSource {
+  const Reader = (globalThis as { FileReaderSync?: new () => { readAsArrayBuffer(b: Blob): ArrayBuffer } }).FileReaderSync;
+  const syncReader = Reader ? new Reader() : null;
   const byName = new Map<string, BlobLike>();
-  for (const f of files) byName.set(f.name.split('/').pop()!, f);
+  // Files are found by name: two of one name (two checkpoints dropped together) are refused, not one picked silently.
+  const paths = new Map<string, string[]>();
+  for (const f of files) {
+    const base = f.name.split('/').pop()!;
+    byName.set(base, f);
+    paths.set(base, [...(paths.get(base) ?? []), f.name]);
+  }
   return {
     label,
     async open(file) {
       const f = byName.get(file);
       if (!f) return null;
+      const same = paths.get(file)!;
+      if (same.length > 1) throw new ModelError(file, `${same.length} of the files given are named ${file} (${same.slice(0, 3).join(', ')}): give one model's folder at a time`);
       return {
         name: file,
         size: f.size,
@@ -73,6 +88,8 @@ export function fileListSource(files: Iterable<BlobLike>, label = 'dropped files
           onProgress?.(bytes.byteLength);
           return bytes;
         },
+        // In a worker a File reads synchronously: weights are then read as onnxruntime copies them, never held.
+        ...(syncReader && { readSync: (start: number, end: number) => new Uint8Array(syncReader.readAsArrayBuffer(f.slice(start, end) as Blob)) }),
       };
     },
     async sizes() {

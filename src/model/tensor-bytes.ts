@@ -32,6 +32,13 @@ export function fileRange(f: SourceFile, start: number, end: number, onRead?: (b
   return {
     byteLength: end - start,
     async prepare() {
+      if (f.spool && f.readSync) {
+        // A download spooled to disk now (that is the progress), read from there when onnxruntime asks.
+        await f.spool(start, end);
+        onRead?.(end - start);
+        const readSync = f.readSync.bind(f);
+        return () => readSync(start, end);
+      }
       if (f.readSync) {
         const readSync = f.readSync.bind(f);
         return () => {

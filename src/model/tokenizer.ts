@@ -14,6 +14,9 @@ export interface ChatMessage {
 
 const CONFIG = 'tokenizer_config.json';
 const DATE_FUNCTION = 'inertia_lens_strftime_now';
+const RANGE_FUNCTION = 'inertia_lens_range';
+/** Items every range() of one render may make together: loops over a conversation need thousands, not billions. */
+export const TEMPLATE_RANGE_ITEMS = 1_000_000;
 
 /** bos/eos in tokenizer_config.json are strings or AddedToken objects `{content}`. */
 function tokenText(v: unknown): string | null {
@@ -26,6 +29,9 @@ function tokenText(v: unknown): string | null {
  * The model's tokenizer and chat template (tokenizer.json + tokenizer_config.json, the template from
  * its `chat_template` or from chat_template.jinja), built on @huggingface/tokenizers and @huggingface/jinja.
  */
+/** What a chat template may add beyond 4× the conversation's text: role markers, a dated system prompt, tool instructions. */
+export const TEMPLATE_OVERHEAD_CHARS = 200_000;
+
 export class ChatTokenizer {
   /** The date `strftime_now` gives the template (template-date.ts): fixed, so figures are reproducible. */
   templateDate = DEFAULT_TEMPLATE_DATE;
@@ -46,6 +52,8 @@ export class ChatTokenizer {
     readonly vocabSize: number,
     /** The same for its vocabulary alone (without added tokens): every id of ordinary text is below it. */
     readonly modelVocabSize: number,
+    /** tokenizer.json's special added tokens ("<|im_end|>", "<start_of_turn>"), as text. */
+    readonly specialTokens: readonly string[],
   ) {}
 
   static fromJson(tokenizerJson: Record<string, unknown>, config: Record<string, unknown>, templateText?: string): ChatTokenizer {
@@ -73,14 +81,19 @@ export class ChatTokenizer {
     let template: Template;
     try {
       // strftime_now is a global of the Jinja runtime that render() cannot override: the template calls ours by another name.
-      const source = text.replace(/\bstrftime_now\b/g, DATE_FUNCTION);
+      // range too: ours counts what it makes, so `range(1000000000)` is refused instead of running for minutes.
+      const source = text.replace(/\bstrftime_now\b/g, DATE_FUNCTION).replace(/\brange(?=\s*\()/g, RANGE_FUNCTION);
       template = guarded('template', templateText !== undefined ? 'chat_template.jinja' : CONFIG, () => new Template(source));
     } catch (e) {
-      throw new ModelError(templateText !== undefined ? 'chat_template.jinja' : CONFIG, `the chat template does not parse: ${(e as Error).message}`, field);
+      // A TypeError is the Jinja parser tripping over malformed input (a tag cut short): its own words mean nothing here.
+      const why = e instanceof TypeError ? 'a tag or expression is cut short or malformed' : (e as Error).message;
+      throw new ModelError(templateText !== undefined ? 'chat_template.jinja' : CONFIG, `the chat template does not parse: ${why}`, templateText !== undefined ? undefined : field);
     }
     const { bytesOf, normalization, vocabSize, modelVocabSize } = tokenBytesFor(tokenizerJson);
     const templateFile = templateText !== undefined ? { file: 'chat_template.jinja' } : { file: CONFIG, field };
-    return new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token), bytesOf, normalization, text.includes('strftime_now'), templateFile, vocabSize, modelVocabSize);
+    const added = Array.isArray(tokenizerJson.added_tokens) ? (tokenizerJson.added_tokens as { content?: unknown; special?: unknown }[]) : [];
+    const specials = added.filter((t) => t?.special === true && typeof t.content === 'string').map((t) => t.content as string);
+    return new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token), bytesOf, normalization, text.includes('strftime_now'), templateFile, vocabSize, modelVocabSize, specials);
   }
 
   static async load(source: ModelSource): Promise<ChatTokenizer> {
@@ -141,16 +154,32 @@ export class ChatTokenizer {
 
   /** Renders messages through the model's own chat template. */
   render(messages: ChatMessage[], addGenerationPrompt = false): string {
+    let out: string;
+    let made = 0;
+    const range = (...args: unknown[]): number[] => {
+      const [start, stop, step] = args.length === 1 ? [0, Number(args[0]), 1] : [Number(args[0]), Number(args[1]), args.length > 2 ? Number(args[2]) : 1];
+      if (![start, stop, step].every(Number.isInteger) || step === 0) throw new Error(`range(${args.map(String).join(', ')}) needs whole numbers and a step other than 0`);
+      const n = Math.max(0, Math.ceil((stop - start) / step));
+      made += n;
+      if (made > TEMPLATE_RANGE_ITEMS) throw new Error(`range(${args.map(String).join(', ')}) would make ${n.toLocaleString('en-US')} items; one render may make at most ${TEMPLATE_RANGE_ITEMS.toLocaleString('en-US')}`);
+      return Array.from({ length: n }, (_, i) => start + i * step);
+    };
     try {
-      return guarded('template', this.templateFile.file, () => this.template.render({
+      out = guarded('template', this.templateFile.file, () => this.template.render({
         messages,
         add_generation_prompt: addGenerationPrompt,
         bos_token: this.bosToken ?? '',
         eos_token: this.eosToken ?? '',
         [DATE_FUNCTION]: (format: unknown) => strftimeAt(this.templateDate, String(format)),
+        [RANGE_FUNCTION]: range,
       }));
     } catch (e) {
       throw new ModelError(this.templateFile.file, `the chat template failed on this conversation: ${(e as Error).message}`, this.templateFile.field);
     }
+    // A template adds role markers and a system prompt, never a book: far more text than it was given is a template gone wrong.
+    const given = messages.reduce((n, m) => n + m.content.length, 0);
+    const most = 4 * given + TEMPLATE_OVERHEAD_CHARS;
+    if (out.length > most) throw new ModelError(this.templateFile.file, `the chat template wrote ${out.length.toLocaleString('en-US')} characters for ${given.toLocaleString('en-US')} characters of conversation (at most ${most.toLocaleString('en-US')} are accepted)`, this.templateFile.field);
+    return out;
   }
 }

@@ -135,6 +135,8 @@ export async function startModel(prepared: PreparedModel, options: OpenOptions =
   const weights = resolveWeights(spec, checkpoint);
   const asked = typeof options.inspectLayers === 'function' ? options.inspectLayers(spec) : options.inspectLayers;
   const inspect = asked === 'all' ? Array.from({ length: spec.numLayers }, (_, l) => l) : asked;
+  const missing = inspect?.find((l) => !Number.isInteger(l) || l < 0 || l >= spec.numLayers);
+  if (missing !== undefined) throw new RangeError(`layer ${missing} does not exist: this model has ${spec.numLayers} layers (0..${spec.numLayers - 1}; num_hidden_layers in config.json)`);
   const graphOptions = { ...(inspect && { inspectLayers: inspect }), attention: options.attention ?? 'explicit', kvCache: options.kvCache ?? true };
   // Each backend's compute dtype is decided before anything is built: fp16 only for a WebGPU adapter
   // with shader-f16 (or when asked for), so a WebGPU failure falls back to a wasm graph built for wasm.

@@ -9,6 +9,7 @@ import { summarizeGraphs, type BuiltGraph, type GraphSummary } from '../model/gr
 import { memoryProblem, WASM_LIMITS, type BackendLimits } from '../model/memory';
 import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from '../model/graph-io';
 import { ropeTables } from '../model/rope';
+import { slab, type LayerAttention } from '../metrics/slab';
 import { deferredExternalData } from './external-data';
 import type { BackendPlan } from '../model/load-plan';
 import { createNativeSession, type NativeDevice } from './native';
@@ -107,16 +108,6 @@ export interface KvCache {
   readonly tensors: ReadonlyMap<string, unknown>;
 }
 
-export interface LayerAttention {
-  layer: number;
-  /** [heads × rows × seq] row-major, or null when perHead was not asked. */
-  perHead: Float32Array | null;
-  /** [rows × seq] row-major: the head mean. */
-  mean: Float32Array;
-  rowStart: number;
-  rows: number;
-}
-
 export interface ForwardResult {
   seqLen: number;
   /** With keepCache: the cache after this pass. */
@@ -131,6 +122,11 @@ function clampRange(range: [number, number] | undefined, seqLen: number): [numbe
   const end = Math.max(start, Math.min(b, seqLen));
   if (end <= start) throw new RangeError(`row range [${a}, ${b}) is empty for a sequence of ${seqLen} tokens`);
   return [start, end];
+}
+
+/** No backend could make a session; the message gives each one's reason. */
+export class BackendError extends Error {
+  override name = 'BackendError';
 }
 
 /** A pass refused before it runs because it would not fit in the backend's memory. */
@@ -235,6 +231,7 @@ export class ModelSession {
   static async create(graph: BuiltGraph | BuiltGraph[] | ((backend: Backend) => BuiltGraph[]), spec: ModelSpec, options: SessionOptions = {}): Promise<ModelSession> {
     const ort = await loadOrt();
     const reasons: string[] = [...(options.priorReasons ?? [])];
+    const failures: Error[] = [];
     const graphsFor = (b: Backend) => (typeof graph === 'function' ? graph(b) : Array.isArray(graph) ? graph : [graph]);
     let adapterHasF16: boolean | null = null;
     let maxBufferBytes: number | null = null;
@@ -293,9 +290,12 @@ export class ModelSession {
       } catch (e) {
         for (const p of parts) await serial(() => p.session.release()).catch(() => undefined);
         reasons.push(`${backend} failed: ${(e as Error).message}`);
+        failures.push(e as Error);
       }
     }
-    throw new Error(`no backend could run the model: ${reasons.join('; ')}`);
+    // One backend tried, failing with an error of its own kind (a memory refusal, a bad layer): that error, unwrapped.
+    if (failures.length === 1 && reasons.length === 1 && failures[0]!.name !== 'Error') throw failures[0]!;
+    throw new BackendError(`no backend could run the model: ${reasons.join('; ')}`);
   }
 
   /** One forward pass over `ids`; fetches only the outputs asked for. */
@@ -365,12 +365,11 @@ export class ModelSession {
         present: { length: P + S, tensors: new Map(Array.from({ length: spec.numLayers }, (_, l) => [[pastKeyName(l), out[presentKeyName(l)]], [pastValueName(l), out[presentValueName(l)]]]).flat() as [string, unknown][]) },
       }),
       logits: req.skipLogits ? null : { data: data(LOGITS), rowStart: lStart, rows: lEnd - lStart, vocab: spec.vocabSize },
+      // Rows and keys by absolute position: after a cache of P tokens, row 0 of this pass is position P.
       attention: layers.map((layer) => ({
         layer,
-        perHead: req.perHead ? data(attnRowsName(layer)) : null,
-        mean: data(attnMeanName(layer)),
-        rowStart: aStart,
-        rows: aEnd - aStart,
+        perHead: req.perHead ? slab(data(attnRowsName(layer)), aEnd - aStart, P + S, P + aStart, spec.numHeads) : null,
+        mean: slab(data(attnMeanName(layer)), aEnd - aStart, P + S, P + aStart),
       })),
     };
     return result;

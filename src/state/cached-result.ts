@@ -1,5 +1,6 @@
 import type { PolicyResult } from '../analysis/analyze';
 import type { SweepPoint } from '../analysis/sweep';
+import type { AttentionSlab } from '../metrics/slab';
 import cached from '../../examples/cache/maze-full.json';
 
 /**
@@ -11,11 +12,11 @@ export interface CachedFile {
   example: string;
   policy: string;
   sweep: SweepPoint[];
-  result: Omit<PolicyResult, 'kept'> & { kept: { rowStart: number; nRows: number; seqLen: number; heads: number; mean: number[] } };
+  result: Omit<PolicyResult, 'attention'> & { attention: { layer: number; mean: AttentionSlab<number[]>; perHead: null } };
 }
 
 export function cachedStartResult(): { example: string; policy: string; sweep: SweepPoint[]; result: PolicyResult } {
   const c = cached as unknown as CachedFile;
   const radius = c.result.radius ?? Infinity;
-  return { example: c.example, policy: c.policy, sweep: c.sweep, result: { ...c.result, radius, kept: { ...c.result.kept, mean: Float32Array.from(c.result.kept.mean), perHead: null } } };
+  return { example: c.example, policy: c.policy, sweep: c.sweep, result: { ...c.result, radius, attention: { ...c.result.attention, mean: { ...c.result.attention.mean, data: Float32Array.from(c.result.attention.mean.data) } } } };
 }

@@ -18,12 +18,16 @@ export class ModelClient {
   private worker!: WorkerLike;
   private rpc!: RpcClient<ModelApi>;
   private watch: ReturnType<typeof setInterval> | null = null;
+  /** Set once a worker answered: a worker that fails before that is not started again (it would fail the same way). */
+  private started = false;
+  private broken: string | null = null;
 
   constructor(private readonly spawn: () => WorkerLike = defaultWorker) {
     this.start();
   }
 
   call<M extends keyof ModelApi & string>(method: M, args: ModelApi[M]['args'], onEvent?: (e: ModelApi[M]['event']) => void): Call<ModelApi[M]['result']> {
+    if (this.broken) return { promise: Promise.reject(new RemoteError(WORKER_LOST, this.broken)), cancel: () => undefined };
     return this.rpc.call(method, args, onEvent);
   }
 
@@ -35,7 +39,7 @@ export class ModelClient {
       this.replace(`the model worker stopped: ${e.message || 'it failed to start'}`);
     });
     const buffer = guardBuffer();
-    void this.rpc.call('init', { guard: buffer }).promise.catch(() => undefined);
+    void this.rpc.call('init', { guard: buffer }).promise.then(() => (this.started = true), () => undefined);
     if (buffer) {
       const reader = guardReader(buffer);
       this.watch = setInterval(() => {
@@ -49,9 +53,10 @@ export class ModelClient {
   private replace(message: string): void {
     if (this.watch) clearInterval(this.watch);
     this.worker.terminate();
-    this.rpc.failAll(new RemoteError(WORKER_LOST, message));
-    this.start();
-    for (const l of lostListeners) l(message);
+    if (!this.started) this.broken = `the model worker could not start (${message}): this browser cannot run the model`;
+    this.rpc.failAll(new RemoteError(WORKER_LOST, this.broken ?? message));
+    if (!this.broken) this.start();
+    for (const l of lostListeners) l(this.broken ?? message);
   }
 }
 

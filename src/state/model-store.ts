@@ -76,6 +76,9 @@ export interface PendingDownload {
 
 const IDLE: LoadState = { status: 'idle', stage: null, file: null, loaded: 0, total: null, allLoaded: 0, allTotal: null, error: null };
 
+/** A mark on the page's performance timeline, for the bench's account of where start-up time goes. */
+export const mark = (name: string) => void globalThis.performance?.mark?.(`inertia-lens ${name}`);
+
 /** Only the newest load may land: a slower, older one (say the demo model at start-up) is dropped. */
 let latestLoad = 0;
 /** What the model in use was loaded from, for reloading it on another backend (set only when a load lands). */
@@ -137,10 +140,14 @@ export const useModelStore = create<ModelState>()((set, get) => {
   return {
     backend: 'auto',
     async setBackend(b) {
+      const before = get().backend;
       set({ backend: b });
+      // The model in use (lastLoad is set only when a load succeeded), not a request that failed since.
       if (!lastLoad) return;
       if ('hub' in lastLoad) await get().openHub(lastLoad.hub);
       else await get().loadModel(lastLoad.source as Exclude<SourceSpec, { kind: 'hub' }>, lastLoad.ref);
+      // Refused there: the model keeps running where it was, and the choice shown says so.
+      if (get().load.status === 'error' && get().backend === b) set({ backend: before });
     },
     load: IDLE,
     info: null,
@@ -162,10 +169,13 @@ export const useModelStore = create<ModelState>()((set, get) => {
     async loadModel(source, ref = null) {
       const stale = begin();
       try {
+        mark('load: asked');
         const prepared = await prepare(source, stale);
+        mark('load: prepared (files read, memory planned)');
         if (stale()) return;
         if (prepared.noFit) throw new Error(prepared.noFit);
         await finish(prepared, ref, { source, ref });
+        mark('load: session made');
       } catch (e) {
         fail(stale, e);
       }

@@ -21,9 +21,69 @@ export interface ViewState {
   conversation: { text: string } | { example: string } | null;
 }
 
-export const DEFAULT_VIEW: ViewState = {
-  model: 'demo', revision: 'main', hub: null, backend: 'auto', policies: ['full'], compare: false, turn: null, head: 'mean', layer: null, radius: 5, conversation: null,
+type Fields = Omit<ViewState, 'conversation'>;
+/** Reads one parameter: the value, or undefined (the default stays) after naming the problem. */
+type Reader<T> = (raw: string, problem: (p: string) => void, view: Fields) => T | undefined;
+
+/** One field of the view: its default, its query parameter, how it is written (null: left out) and read. */
+interface Field<K extends keyof Fields> {
+  fallback: Fields[K];
+  param: string;
+  write(value: Fields[K], view: Fields): string | null;
+  read: Reader<Fields[K]>;
+}
+
+const wholeNumber = (name: string, min: number): Reader<number> => (raw, problem) => {
+  const n = Number(raw);
+  if (Number.isInteger(n) && n >= min) return n;
+  problem(`${name}=${raw} is not a whole number ≥ ${min}`);
+  return undefined;
 };
+
+/**
+ * The view, declared once: the defaults, the link's codec, and what the inspector applies from a link
+ * all come from this table. Order matters where a field reads another (compare needs the policies).
+ */
+export const VIEW_FIELDS: { [K in keyof Fields]: Field<K> } = {
+  model: { fallback: 'demo', param: 'model', write: (m) => m, read: (raw) => raw || undefined },
+  revision: { fallback: 'main', param: 'rev', write: (r, v) => (v.model !== 'demo' && r !== 'main' ? r : null), read: (raw) => raw || undefined },
+  hub: { fallback: null, param: 'hub', write: (h, v) => (v.model !== 'demo' && h ? h : null), read: (raw) => raw },
+  backend: {
+    fallback: 'auto', param: 'backend', write: (b) => (b !== 'auto' ? b : null),
+    read: (raw, problem) => (raw === 'wasm' || raw === 'auto' || raw === 'webgpu' ? raw : void problem(`backend=${raw.slice(0, 40)} is not auto, wasm or webgpu`)),
+  },
+  policies: {
+    fallback: ['full'], param: 'policy', write: (p) => p.join(','),
+    read: (raw, problem) => {
+      const ok: string[] = [];
+      for (const p of raw.split(',').filter(Boolean)) {
+        try {
+          ok.push(policySpec(parsePolicy(p)));
+        } catch (e) {
+          problem((e as Error).message);
+        }
+      }
+      return ok.length ? ok.slice(0, 4) : undefined;
+    },
+  },
+  compare: { fallback: false, param: 'compare', write: (c) => (c ? '1' : null), read: (raw, _p, v) => raw === '1' && v.policies.length > 1 },
+  turn: { fallback: null, param: 'turn', write: (t) => (t !== null ? String(t) : null), read: wholeNumber('turn', 1) },
+  head: { fallback: 'mean', param: 'head', write: (h) => (h !== 'mean' ? String(h) : null), read: (raw, problem) => (raw === 'mean' ? 'mean' : wholeNumber('head', 0)(raw, problem, {} as Fields)) },
+  layer: { fallback: null, param: 'layer', write: (l) => (l !== null ? String(l) : null), read: wholeNumber('layer', 0) },
+  radius: { fallback: 5, param: 'r', write: (r) => (r !== 5 ? (Number.isFinite(r) ? String(r) : 'inf') : null), read: (raw, problem) => (raw === 'inf' ? Infinity : wholeNumber('r', 0)(raw, problem, {} as Fields)) },
+};
+
+const FIELD_KEYS = Object.keys(VIEW_FIELDS) as (keyof Fields)[];
+
+export const DEFAULT_VIEW: ViewState = {
+  ...(Object.fromEntries(FIELD_KEYS.map((k) => [k, VIEW_FIELDS[k].fallback])) as Fields),
+  conversation: null,
+};
+
+/** The fields of the view the inspector holds (the rest belong to the model store). */
+export const INSPECTOR_VIEW_KEYS = ['policies', 'compare', 'turn', 'head', 'layer', 'radius'] as const satisfies readonly (keyof Fields)[];
+export type InspectorView = Pick<ViewState, (typeof INSPECTOR_VIEW_KEYS)[number]>;
+export const pickInspectorView = (v: InspectorView): InspectorView => Object.fromEntries(INSPECTOR_VIEW_KEYS.map((k) => [k, v[k]])) as unknown as InspectorView;
 
 /** Longest conversation carried in a link, in base64url characters (links stay well under browsers' limits). */
 export const MAX_LINK_CONVERSATION = 6000;
@@ -41,74 +101,46 @@ export function fromBase64Url(s: string): string {
 }
 
 /**
- * The view as a query string. The conversation rides along when its encoding is short; otherwise
- * the link names the example it came from, or carries no conversation (and `conversationCarried` says so).
+ * The view as a link: the query string, and the conversation in the fragment (after #), which the
+ * browser never sends to the server hosting the page. The conversation rides along when its encoding
+ * is short; otherwise the link names the example it came from, or carries no conversation (and
+ * `conversationCarried` says so).
  */
-export function encodeView(v: ViewState, conversationText: string | null, exampleName: string | null): { query: string; conversationCarried: boolean } {
+export function encodeView(v: ViewState, conversationText: string | null, exampleName: string | null): { query: string; fragment: string; conversationCarried: boolean } {
   const q = new URLSearchParams();
-  q.set('model', v.model);
-  if (v.model !== 'demo' && v.revision !== 'main') q.set('rev', v.revision);
-  if (v.model !== 'demo' && v.hub) q.set('hub', v.hub);
-  if (v.backend !== 'auto') q.set('backend', v.backend);
-  q.set('policy', v.policies.join(','));
-  if (v.compare) q.set('compare', '1');
-  if (v.turn !== null) q.set('turn', String(v.turn));
-  if (v.head !== 'mean') q.set('head', String(v.head));
-  if (v.layer !== null) q.set('layer', String(v.layer));
-  if (v.radius !== 5) q.set('r', Number.isFinite(v.radius) ? String(v.radius) : 'inf');
+  for (const k of FIELD_KEYS) {
+    const written = (VIEW_FIELDS[k].write as (x: unknown, view: Fields) => string | null)(v[k], v);
+    if (written !== null) q.set(VIEW_FIELDS[k].param, written);
+  }
   let carried = true;
+  let fragment = '';
   if (exampleName !== null) q.set('example', exampleName);
   else if (conversationText !== null) {
     const enc = toBase64Url(conversationText);
-    if (enc.length <= MAX_LINK_CONVERSATION) q.set('conv', enc);
+    if (enc.length <= MAX_LINK_CONVERSATION) fragment = `conv=${enc}`;
     else carried = false;
   }
-  return { query: q.toString(), conversationCarried: carried };
+  return { query: q.toString(), fragment, conversationCarried: carried };
 }
 
-/** Reads a query string back; what cannot be read is skipped and named in `problems`. */
-export function decodeView(search: string): { view: ViewState; problems: string[] } {
+/**
+ * Reads a link back (its query string and fragment); what cannot be read is skipped and named in
+ * `problems`. A conversation in the query string (links made before it moved to the fragment) is read too.
+ */
+export function decodeView(search: string, hash = ''): { view: ViewState; problems: string[] } {
   const q = new URLSearchParams(search);
+  const h = new URLSearchParams(hash.replace(/^#/, ''));
   const problems: string[] = [];
   const view: ViewState = { ...DEFAULT_VIEW, policies: [...DEFAULT_VIEW.policies] };
-  const int = (name: string, min: number): number | null => {
-    const raw = q.get(name);
-    if (raw === null) return null;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min) {
-      problems.push(`${name}=${raw} is not a whole number ≥ ${min}`);
-      return null;
-    }
-    return n;
-  };
-  view.model = q.get('model') || 'demo';
-  view.revision = q.get('rev') || 'main';
-  view.hub = q.get('hub');
-  const backend = q.get('backend');
-  if (backend === 'wasm' || backend === 'auto' || backend === 'webgpu') view.backend = backend;
-  else if (backend !== null) problems.push(`backend=${backend.slice(0, 40)} is not auto, wasm or webgpu`);
-  const policies = (q.get('policy') ?? 'full').split(',').filter(Boolean);
-  const ok: string[] = [];
-  for (const p of policies) {
-    try {
-      ok.push(policySpec(parsePolicy(p)));
-    } catch (e) {
-      problems.push((e as Error).message);
-    }
-  }
-  view.policies = ok.length ? ok.slice(0, 4) : ['full'];
-  view.compare = q.get('compare') === '1' && view.policies.length > 1;
-  view.turn = int('turn', 1);
-  const head = q.get('head');
-  view.head = head === null || head === 'mean' ? 'mean' : (int('head', 0) ?? 'mean');
-  view.layer = int('layer', 0);
-  const r = q.get('r');
-  if (r !== null) {
-    if (r === 'inf') view.radius = Infinity;
-    else view.radius = int('r', 0) ?? 5;
+  const fields = view as unknown as Record<string, unknown>;
+  for (const k of FIELD_KEYS) {
+    const raw = q.get(VIEW_FIELDS[k].param);
+    if (raw === null) continue;
+    const value = VIEW_FIELDS[k].read(raw, (p) => problems.push(p), view);
+    if (value !== undefined) fields[k] = value;
   }
   const example = q.get('example');
-  const conv = q.get('conv');
+  const conv = h.get('conv') ?? q.get('conv');
   if (example) view.conversation = { example };
   else if (conv) {
     try {

@@ -11,6 +11,8 @@ export function StatusLine() {
   const ms = useInspector((s) => s.analysisMs);
   const generating = useInspector((s) => s.generating);
   const generated = useInspector((s) => s.generated);
+  const results = useInspector((s) => s.results);
+  const shown = results.map((r) => r.policy);
   const loading = useModelStore((s) => s.load.status === 'loading');
   const backend = useModelStore((s) => s.info?.report.backend);
   return (
@@ -24,7 +26,11 @@ export function StatusLine() {
         <p className="muted" data-testid="fresh-note">Computed in this page on {backend === 'webgpu' ? 'WebGPU' : 'wasm'} in {Math.round(ms)} ms.</p>
       )}
       {analyzing && <p className="muted" role="status">Scoring…</p>}
-      {stale && <p className="warn" data-testid="stale-note">The figures below are of the last conversation that could be scored: fix the error above to score this one.</p>}
+      {stale && (
+        <p className="warn" data-testid="stale-note">
+          {error ? 'The figures below are from before this change, not of what the controls show now: it could not be scored (below).' : 'The figures below are of the last conversation that could be scored: fix the error above to score this one.'}
+        </p>
+      )}
       {error && <p role="alert" className="error" data-testid="analysis-error">{error}</p>}
       {generating && (
         <div className="generating" role="status">
@@ -35,7 +41,7 @@ export function StatusLine() {
       {!generating && Object.keys(generated).length > 0 && (
         <div className="generated" data-testid="generated">
           {Object.entries(generated).map(([p, text]) => (
-            <p key={p}><strong>{policyLabel(parsePolicy(p))}, the model's answer (scored below):</strong> <span className="answer">{text || '(empty)'}</span></p>
+            <p key={p}><strong>{policyLabel(parsePolicy(p))}, the model's answer ({shown.includes(p) ? 'scored below' : `not shown now: choose ${policyLabel(parsePolicy(p))} to see it scored`}):</strong> <span className="answer">{text || '(empty)'}</span></p>
           ))}
         </div>
       )}

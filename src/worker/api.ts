@@ -58,6 +58,8 @@ export interface LoadedSummary {
   attention: string;
   /** The date the chat template's strftime_now gives (null: the template writes no date). */
   templateDate: string | null;
+  /** How the weights reached onnxruntime: read as it copied each tensor, or held until the session was made. */
+  weightReads: string;
 }
 
 /** The raw forward pass's result (analysis/forward-probe.ts) and the text it ran on. */

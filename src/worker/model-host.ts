@@ -17,6 +17,7 @@ import { parseTemplateDate } from '../model/template-date';
 import { parameterCount } from '../model/weights';
 import { prepareModel, startModel, type OpenModel, type OpenOptions, type PreparedModel } from '../runtime/open-model';
 import { reply, type Handlers } from './rpc';
+import { spooledSource } from './spool';
 import { STALE_MODEL, type BackendChoice, type LoadedSummary, type ModelApi, type SourceSpec } from './api';
 import { sharedWatcher } from './watchdog';
 
@@ -34,9 +35,10 @@ class StaleModelError extends Error {
 
 /** The typed arrays of results, to transfer instead of copy (the worker keeps none of them). */
 function buffersOf(results: PolicyResult[]): Transferable[] {
-  const out: Transferable[] = [];
-  for (const r of results) for (const a of [r.kept?.mean, r.kept?.perHead]) if (a && a.buffer instanceof ArrayBuffer) out.push(a.buffer);
-  return out;
+  // A set: a buffer listed twice (two views of one) makes postMessage throw.
+  const out = new Set<ArrayBuffer>();
+  for (const r of results) for (const a of [r.attention?.mean, r.attention?.perHead]) if (a && a.data.buffer instanceof ArrayBuffer) out.add(a.data.buffer);
+  return [...out];
 }
 
 function sourceOf(spec: Exclude<SourceSpec, { kind: 'hub' }>): ModelSource {
@@ -44,7 +46,7 @@ function sourceOf(spec: Exclude<SourceSpec, { kind: 'hub' }>): ModelSource {
   return fileListSource(spec.files.map((f, i) => ({ name: spec.names[i]!, size: f.size, slice: (a: number, b: number) => f.slice(a, b) })), spec.label);
 }
 
-function summaryOf(m: OpenModel, modelId: number): LoadedSummary {
+function summaryOf(m: OpenModel, modelId: number, spooled: boolean): LoadedSummary {
   const { checkpoint, graph, session } = m;
   return {
     modelId,
@@ -56,6 +58,7 @@ function summaryOf(m: OpenModel, modelId: number): LoadedSummary {
     report: session.report,
     inspectLayers: graph.inspectLayers,
     templateDate: m.tokenizer.usesDate ? m.tokenizer.templateDate : null,
+    weightReads: !checkpoint.syncReads ? 'held in memory until the session was made' : spooled ? "downloaded to this browser's disk, then read a tensor at a time as onnxruntime copied it" : 'read a tensor at a time as onnxruntime copied it',
     attention: graph.attentionNote ?? (graph.attention === 'fused' && graph.inspectLayers.length < checkpoint.spec.numLayers ? 'layers not inspected: fused GroupQueryAttention' : 'explicit in every layer'),
   };
 }
@@ -65,7 +68,12 @@ export function modelHost(): Handlers<ModelApi> {
   let modelId = 0;
   let nextPrepared = 0;
   let latestStart = 0;
-  const prepared = new Map<number, { prepared: PreparedModel; backend: BackendChoice; releaseFirst: boolean }>();
+  const prepared = new Map<number, { prepared: PreparedModel; backend: BackendChoice; releaseFirst: boolean; spool: () => Promise<void>; spooled: boolean }>();
+  /** Drops a prepared model, and the weights it spooled to disk. */
+  const forget = (id: number) => {
+    void prepared.get(id)?.spool().catch(() => undefined);
+    prepared.delete(id);
+  };
   /** Conversations seen, by their text, so the analysis's caches (summaries, cost series) see one object per conversation. */
   const conversations = new Map<string, { conv: Conversation; summaries: SummaryCache }>();
 
@@ -103,13 +111,17 @@ export function modelHost(): Handlers<ModelApi> {
 
     async prepare({ source, backend }, ctx) {
       let src: ModelSource;
+      let spool = async () => undefined as void;
       if (source.kind === 'hub') {
         const cache = rangeCache();
         const token = source.accessToken;
         const repo = await resolveHubRepo({ repo: source.repo, revision: source.revision, hubUrl: source.hubUrl }, { accessToken: token, cache });
         // A gated repo without a token: say what to do before any file is asked for.
         if (repo.gated && !token) throw new HubError('gated', `${source.repo} is gated: accept its licence on its Hub page, then give an access token below (huggingface.co → Settings → Access Tokens, "read")`, 401);
-        src = hubSource(repo, { accessToken: token, cache });
+        // Downloads go to disk as they arrive and are read from there as onnxruntime copies each tensor.
+        const spooled = await spooledSource(hubSource(repo, { accessToken: token, cache }));
+        src = spooled.source;
+        spool = spooled.release;
       } else src = sourceOf(source);
       const onProgress: OpenOptions['onProgress'] = (p) => ctx.emit(p);
       // Planned beside the model in use (they share wasm's heap while the new one loads), else alone.
@@ -122,8 +134,8 @@ export function modelHost(): Handlers<ModelApi> {
         if (releaseFirst) p = alone;
       }
       const preparedId = ++nextPrepared;
-      prepared.set(preparedId, { prepared: p, backend, releaseFirst });
-      while (prepared.size > PREPARED_KEPT) prepared.delete(prepared.keys().next().value!);
+      prepared.set(preparedId, { prepared: p, backend, releaseFirst, spool, spooled: source.kind === 'hub' });
+      while (prepared.size > PREPARED_KEPT) forget(prepared.keys().next().value!);
       const fits = p.plans.some((x) => !x.problem);
       const label = source.kind === 'hub' ? `${source.repo} (${parameterCount(p.checkpoint.spec).toLocaleString('en-US')} parameters)` : `This model (${parameterCount(p.checkpoint.spec).toLocaleString('en-US')} parameters)`;
       return {
@@ -138,7 +150,7 @@ export function modelHost(): Handlers<ModelApi> {
     },
 
     async discard({ preparedId }) {
-      prepared.delete(preparedId);
+      forget(preparedId);
     },
 
     async start({ preparedId }, ctx) {
@@ -152,7 +164,8 @@ export function modelHost(): Handlers<ModelApi> {
         modelId++;
         await old.session.release().catch(() => undefined);
       }
-      const opened = await startModel(held.prepared, options(held.backend, (p) => ctx.emit(p)));
+      // The session holds the weights once made: the spooled copies go either way.
+      const opened = await startModel(held.prepared, options(held.backend, (p) => ctx.emit(p))).finally(() => held.spool().catch(() => undefined));
       if (id !== latestStart) {
         await opened.session.release();
         return null;
@@ -163,7 +176,7 @@ export function modelHost(): Handlers<ModelApi> {
       modelId++;
       conversations.clear();
       void old?.session.release().catch(() => undefined);
-      return summaryOf(opened, modelId);
+      return summaryOf(opened, modelId, held.spooled);
     },
 
     async analyze(a) {
@@ -187,9 +200,9 @@ export function modelHost(): Handlers<ModelApi> {
         cancelled: () => ctx.cancelled() || a.modelId !== modelId,
         pause: yieldToMessages,
       });
-      const buffers: Transferable[] = [];
-      for (const l of byLayer.values()) for (const r of l.rows.values()) if (r.rows.buffer instanceof ArrayBuffer) buffers.push(r.rows.buffer);
-      return reply(byLayer, buffers);
+      const buffers = new Set<ArrayBuffer>();
+      for (const l of byLayer.values()) for (const r of l.rows.values()) if (r.mean.data.buffer instanceof ArrayBuffer) buffers.add(r.mean.data.buffer);
+      return reply(byLayer, [...buffers]);
     },
 
     async generate(a, ctx) {

@@ -6,12 +6,13 @@ import { GUARD_BUDGET_MS, type GuardedKind, type GuardWatcher } from '../model/g
  * worker is stuck in it: the page ends the worker and names the file. Shared memory, not messages,
  * because a stuck worker sends none, and because a conversation makes thousands of such calls.
  */
-const KINDS: GuardedKind[] = ['template', 'tokenizer', 'tokenizer-load'];
-const FILES = ['a model file', 'tokenizer.json', 'tokenizer_config.json', 'chat_template.jinja'];
+export const KINDS: GuardedKind[] = ['template', 'tokenizer', 'tokenizer-load'];
+export const FILES = ['a model file', 'tokenizer.json', 'tokenizer_config.json', 'chat_template.jinja'];
 // Words: [call counter, active (0/1), kind index, file index].
 const SLOTS = 4;
 
 export function guardBuffer(): SharedArrayBuffer | null {
+  // Node has SharedArrayBuffer and no crossOriginIsolated: allowed there (the CLI's watchdog thread).
   return typeof SharedArrayBuffer !== 'undefined' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false ? new SharedArrayBuffer(SLOTS * 4) : null;
 }
 
@@ -37,7 +38,7 @@ export interface Stuck {
   ms: number;
 }
 
-const WHAT: Record<GuardedKind, string> = { template: 'the chat template', tokenizer: 'the tokenizer', 'tokenizer-load': 'building the tokenizer' };
+export const WHAT: Record<GuardedKind, string> = { template: 'the chat template', tokenizer: 'the tokenizer', 'tokenizer-load': 'building the tokenizer' };
 
 export function stuckMessage(s: Stuck): string {
   return `${s.file}: ${WHAT[s.kind]} ran for more than ${(s.ms / 1000).toFixed(0)} s on one call and was stopped. The model was released; the conversation is kept. A template or tokenizer that takes this long is likely looping: check the file, or load another model.`;

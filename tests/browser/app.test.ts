@@ -75,6 +75,8 @@ describe('the app, used as a person would', () => {
     // The demo model is already shown: wait until the facts are the new model's.
     await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 }).toContain(params.toLocaleString('en-US'));
     expect(await page.getByTestId('backend').textContent()).toBe('WebGPU');
+    // The download went to the origin's private file system, not the page's memory.
+    expect(await page.getByTestId('weight-reads').textContent()).toBe("downloaded to this browser's disk, then read a tensor at a time as onnxruntime copied it");
 
     const text = 'Which way now?';
     await page.getByText('Raw forward pass').click();
@@ -145,6 +147,7 @@ describe('the app, used as a person would', () => {
     for (const [name, bytes] of good) writeFileSync(join(dir, name), bytes);
     await page.getByTestId('pick-files').setInputFiles([...good.keys()].map((n) => join(dir, n)));
     await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 }).toContain(`${good.size} files`);
+    expect(await page.getByTestId('weight-reads').textContent()).toBe('read a tensor at a time as onnxruntime copied it');
   });
 
   it('a chat template that runs away is stopped after its budget, naming the file; the page and the pasted text stay', async () => {

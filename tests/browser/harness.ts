@@ -45,7 +45,7 @@ async function run(base: string, repo: string, prefer: Backend[], ids: number[])
   const r = m.session.report;
   return {
     backend: r.backend, fallbackReason: r.fallbackReason, adapterHasF16: r.adapterHasF16, dtypeReason: r.dtypeReason,
-    logits: Array.from(out.logits!.data), perHead: Array.from(att.perHead!), mean: Array.from(att.mean), ms,
+    logits: Array.from(out.logits!.data), perHead: Array.from(att.perHead!.data), mean: Array.from(att.mean.data), ms,
     attention: m.graph.attention, segments: r.segments, decodeLogits, decodeSteps: steps,
   };
 }

@@ -211,6 +211,12 @@ describe('the inspector on wasm: generation and long conversations', () => {
     const scored = await analyzePolicy(model, withAnswer(conv, turn, expected), 'full');
     await expect.poll(async () => Number(await page.getByTestId('figure-full-diagonal').getAttribute('data-value')), { timeout: 60_000 }).toBeCloseTo(scored.diagonal, 4);
     await shot(page, 'inspector-8-generated');
+    // Every figure says whose answer it scored; switching policy, the note says the model's answer is not the one shown.
+    expect(await page.getByTestId('figures-from').textContent()).toContain('Full: the answer the model wrote here');
+    await togglePolicy(page, 'AO', 'ao', 60_000);
+    expect(await page.getByTestId('generated').textContent()).toContain('not shown now: choose Full to see it scored');
+    expect(await page.getByTestId('figures-from').textContent()).toContain("AO: the conversation's answer");
+    await togglePolicy(page, 'Full', 'full', 60_000);
     await page.getByRole('button', { name: "use the file's answer" }).click();
     await model.session.release();
   }, 300_000);

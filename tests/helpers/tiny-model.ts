@@ -26,6 +26,8 @@ export interface TinyOptions {
   /** Write two shards and model.safetensors.index.json. */
   sharded?: boolean;
   seed?: number;
+  /** A tensor written as NaN throughout (a broken checkpoint). */
+  poison?: string;
 }
 
 const ARCHITECTURES: Record<Family, string> = {
@@ -64,6 +66,11 @@ export function tinyConfig(o: TinyOptions): Record<string, unknown> {
 export function tinyModelFiles(o: TinyOptions): Map<string, Uint8Array> {
   const cfg = tinyConfig(o);
   const tensors = [...randomTensors(cfg, o.dtype ?? 'F32', o.seed ?? 1)];
+  if (o.poison) {
+    const t = tensors.find((x) => x.name === o.poison);
+    if (!t) throw new Error(`no tensor ${o.poison} to poison`);
+    t.bytes = new Uint8Array(t.bytes.byteLength).fill(0xff); // all-ones bits: NaN in F32, F16 and BF16
+  }
   const files = new Map<string, Uint8Array>();
   const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v, null, 2));
   files.set('config.json', json(cfg));

@@ -136,7 +136,7 @@ describe('work done once: figures re-read from what a pass kept', () => {
         re.perHead.forEach((h, i) => close(h.diagonal, fresh.perHead[i]!.diagonal));
       }
     }
-    expect(atRadius({ ...(await analyzePolicy(model, conv, 'full')), kept: undefined }, 2)).toBeNull(); // nothing kept: score again
+    expect(atRadius({ ...(await analyzePolicy(model, conv, 'full')), attention: undefined }, 2)).toBeNull(); // nothing kept: score again
   });
 
   it('under Full the whole rounds sweep is one pass, equal to a pass per turn within 1e-5; other policies one per turn', async () => {

@@ -27,7 +27,7 @@ describe('cached start figures', () => {
     for (const k of CATEGORIES) expect(Math.abs(c.ratios[k] - fresh.ratios[k])).toBeLessThanOrEqual(1e-4);
     expect(Math.abs(c.diagonal - fresh.diagonal)).toBeLessThanOrEqual(1e-4);
     expect(c.cost).toEqual(fresh.cost);
-    expect(maxAbsDiff(c.kept!.mean, fresh.kept!.mean)).toBeLessThanOrEqual(1e-4);
+    expect(maxAbsDiff(c.attention!.mean.data, fresh.attention!.mean.data)).toBeLessThanOrEqual(1e-4);
   });
 
   it('carry the rounds sweep of the same model', async () => {
@@ -39,12 +39,12 @@ describe('cached start figures', () => {
   it('keeping every row changes no figure, and the answer rows are the same rows', async () => {
     const all = await analyzePolicy(model, conv, cached.policy, { keepAttention: 'all' });
     const S = all.tokens.length;
-    expect(all.kept!.rowStart).toBe(0);
-    expect(all.kept!.nRows).toBe(S);
+    expect(all.attention!.mean.rowStart).toBe(0);
+    expect(all.attention!.mean.rows).toBe(S);
     for (const k of CATEGORIES) expect(Math.abs(all.ratios[k] - fresh.ratios[k])).toBeLessThanOrEqual(1e-6);
     expect(maxAbsDiff(all.perHead.map((h) => h.diagonal), fresh.perHead.map((h) => h.diagonal))).toBeLessThanOrEqual(1e-6);
-    expect(maxAbsDiff(all.kept!.mean.subarray(fresh.query.start * S, fresh.query.end * S), fresh.kept!.mean)).toBeLessThanOrEqual(1e-6);
+    expect(maxAbsDiff(all.attention!.mean.data.subarray(fresh.query.start * S, fresh.query.end * S), fresh.attention!.mean.data)).toBeLessThanOrEqual(1e-6);
     const capped = await analyzePolicy(model, conv, cached.policy, { keepAttention: 'all', fullMatrixMaxTokens: S - 1 });
-    expect(capped.kept!.rowStart).toBe(fresh.query.start);
+    expect(capped.attention!.mean.rowStart).toBe(fresh.query.start);
   });
 });

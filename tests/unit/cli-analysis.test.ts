@@ -63,14 +63,47 @@ describe('inertia-lens analyze and batch', () => {
     ];
     writeFileSync(jsonl, [JSON.stringify(conv), '{"messages": [}', JSON.stringify({ messages: conv.slice(0, 2) })].join('\n'));
     const out = join(dir, 'results.csv');
-    const { stderr } = await cli('batch', jsonl, '--model', model, '--policy', 'full', '--policy', 'de', '--out', out);
+    // Exit code 2: rows written, some lines skipped.
+    const { code, stderr } = await cli('batch', jsonl, '--model', model, '--policy', 'full', '--policy', 'de', '--out', out).catch((e) => e);
+    expect(code).toBe(2);
     const rows = readFileSync(out, 'utf8').trim().split('\n');
     expect(rows[0]).toBe('line,policy,turn,tokens,sink,system,user,prior,current,diagonal,context_tokens,prefilled');
     expect(rows.slice(1).map((r) => r.split(',').slice(0, 3).join(','))).toEqual(['1,full,2', '1,de,2', '3,full,1', '3,de,1']);
-    expect(stderr).toMatch(/line 2: skipped: error at line 2(:\d+)?: invalid JSON/); // Node 20 gives no column here
+    expect(stderr).toMatch(/line 2: skipped: error at line 2:15: invalid JSON \(Unexpected token '}'\)/); // located by our reading where Node 20 gives no position
     expect(stderr).toContain('2 of 3 conversations analysed, 1 skipped; 4 rows written to');
     expect(stderr).toMatch(/Full\s+mean prior 0\.\d{4}\s+mean diagonal 0\.\d{4}\s+\(2 rows\)/);
-    const swept = await cli('batch', jsonl, '--model', model, '--policy', 'full', '--sweep');
-    expect(swept.stdout.trim().split('\n').slice(1).map((r) => r.split(',').slice(0, 3).join(','))).toEqual(['1,full,2']);
+    const swept = await cli('batch', jsonl, '--model', model, '--policy', 'full', '--sweep').catch((e) => e);
+    expect(swept.stdout.trim().split('\n').slice(1).map((r: string) => r.split(',').slice(0, 3).join(','))).toEqual(['1,full,2']);
+  });
+});
+
+describe('two models on one conversation', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'il-two-'));
+  const a = writeTinyModel(join(dir, 'a'), { family: 'qwen2', heads: 4, kvHeads: 2, seed: 61 });
+  const b = writeTinyModel(join(dir, 'b'), { family: 'llama', heads: 4, kvHeads: 2, seed: 7 });
+  const maze = join(dir, 'maze.txt');
+  writeFileSync(maze, MAZE_TEXT);
+
+  it('analyze --model A --model B: each model scored as it is alone, then B against A', async () => {
+    const both = JSON.parse((await cli('analyze', maze, '--model', a, '--model', b, '--policy', 'full', '--policy', 'ao', '--json')).stdout);
+    expect(both.conversation).toMatchObject({ format: 'text', messages: 9 });
+    expect(both.models.map((m: { model: string }) => m.model)).toEqual([a, b]);
+    for (const [i, dirOf] of [a, b].entries()) {
+      const alone = JSON.parse((await cli('analyze', maze, '--model', dirOf, '--policy', 'full', '--policy', 'ao', '--json')).stdout);
+      expect(both.models[i].results.map((r: { diagonal: number }) => r.diagonal)).toEqual(alone.results.map((r: { diagonal: number }) => r.diagonal));
+    }
+    const text = (await cli('analyze', maze, '--model', a, '--model', b, '--policy', 'full')).stdout;
+    expect(text).toMatch(new RegExp(`${b.replace(/[/.]/g, '\\$&')} against ${a.replace(/[/.]/g, '\\$&')}:\\n  Full\\s+prior 0\\.\\d{4} vs 0\\.\\d{4} \\(-?\\d+\\.\\d %\\)\\s+diagonal`));
+  });
+
+  it('batch with two models: a model column, every conversation under each', async () => {
+    const jsonl = join(dir, 'two.jsonl');
+    const conv = [{ role: 'user', content: 'Position (0,0).' }, { role: 'assistant', content: 'Action: east' }, { role: 'user', content: 'Position (1,0).' }, { role: 'assistant', content: 'Action: east' }];
+    writeFileSync(jsonl, [JSON.stringify(conv), JSON.stringify(conv)].join('\n'));
+    const { stdout, stderr } = await cli('batch', jsonl, '--model', a, '--model', b);
+    const rows = stdout.trim().split('\n');
+    expect(rows[0]).toBe('model,line,policy,turn,tokens,sink,system,user,prior,current,diagonal,context_tokens,prefilled');
+    expect(rows.slice(1).map((r) => r.split(',').slice(0, 2).join(','))).toEqual([`${a},1`, `${a},2`, `${b},1`, `${b},2`]);
+    expect(stderr).toContain('4 of 4 conversation × model runs analysed, 0 skipped');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConversation, parseJsonl } from '../../src/conversation/parse';
+import { CONVERSATION_LIMITS, parseConversation, parseJsonl, tooDeepAt } from '../../src/conversation/parse';
 import { selectTurn, splitRounds } from '../../src/conversation/rounds';
 import { describeIssue } from '../../src/conversation/types';
 
@@ -60,8 +60,52 @@ describe('reading conversations', () => {
     expect(out.map((o) => o.line)).toEqual([1, 2, 4]);
     expect(out[0]!.result.conversation).not.toBeNull();
     expect(out[1]!.result.conversation).toBeNull();
-    expect(describeIssue(out[1]!.result.issues[0]!)).toMatch(/^error at line 2: invalid JSON \(Unexpected end of JSON input/); // no position to give
+    // The engine gives no position for a truncated line: the problem is at its end.
+    expect(describeIssue(out[1]!.result.issues[0]!)).toMatch(/^error at line 2:15: invalid JSON \(Unexpected end of JSON input/);
     expect(out[2]!.result.conversation!.messages).toHaveLength(2);
+  });
+});
+
+describe('hostile and careless input', () => {
+  const bad = (s: string) => parseConversation(s).issues.map(describeIssue);
+  it('refuses deep nesting by a scan, before anything recurses (no stack overflow)', () => {
+    const deep = `[{"role": ${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}, "content": "x"}]`;
+    // The array and its object are 2 levels; the 31st {"a": (at 10 + 30 × 5 characters) is the 33rd.
+    expect(CONVERSATION_LIMITS.depth).toBe(32);
+    expect(bad(deep)).toEqual([`error at line 1:161: nested more than ${CONVERSATION_LIMITS.depth} levels deep (a message is one object with string fields)`]);
+    expect(tooDeepAt('[{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\\"[["}]', 3)).toBe(-1); // brackets inside strings do not count
+    const lines = parseJsonl([JSON.stringify(openai), '['.repeat(100_000), JSON.stringify(openai)].join('\n'));
+    expect(lines.map((l) => l.result.conversation !== null)).toEqual([true, false, true]);
+    expect(describeIssue(lines[1]!.result.issues[0]!)).toMatch(/^error at line 2:33: nested more than/);
+    // Plain text may hold any brackets.
+    expect(parseConversation(`User: ${'['.repeat(100)}\nAssistant: ok`).conversation).not.toBeNull();
+  });
+  it('looks roles up as the conversation’s own string fields', () => {
+    for (const from of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      expect(bad(JSON.stringify({ conversations: [{ from: 'human', value: 'q' }, { from, value: 'a' }] }))).toEqual([`error at message 2: unknown role "${from}" (human, gpt, system are known)`]);
+    }
+    expect(bad('{"conversations": [{"from": "human", "value": "q"}, {"from": ["gpt"], "value": "a"}]}')).toEqual(['error at message 2: unknown role an array (human, gpt, system are known)']);
+    expect(bad('[{"content": "q"}, {"role": "assistant", "content": "a"}]')).toEqual(['error at message 1: no "role" (system, user, assistant are known)']);
+    // An inherited "content" is no content.
+    expect(bad('[{"role": "user", "content": "q"}, {"role": "assistant", "__proto__": {"content": "a"}}]')).toEqual(['error at message 2: "content" must be a string']);
+  });
+  it('names a huge value briefly, and refuses what is over the stated limits', () => {
+    const role = 'x'.repeat(5_000_000 / 10);
+    expect(bad(JSON.stringify([{ role, content: 'q' }, { role: 'assistant', content: 'a' }]))[0]).toBe(`error at message 1: unknown role "${'x'.repeat(40)}…" (system, user, assistant are known)`);
+    expect(bad('x'.repeat(CONVERSATION_LIMITS.chars + 1))[0]).toMatch(/^error: 4,000,001 characters, more than the 4,000,000/);
+    const many = Array.from({ length: CONVERSATION_LIMITS.messages + 1 }, (_, i) => `${i % 2 ? 'Assistant' : 'User'}: ${i}`).join('\n');
+    expect(bad(many)).toContain('error: 10,001 messages, more than the 10,000 a conversation may have');
+  });
+  it('reads a byte-order mark as nothing and a line separator as text of its line', () => {
+    expect(parseConversation(`\uFEFF${JSON.stringify(openai)}`).conversation!.messages).toHaveLength(5);
+    const t = parseConversation('User: q\nAssistant: one\u2028two');
+    expect(t.conversation!.messages.map((m) => [m.role, m.content])).toEqual([['user', 'q'], ['assistant', 'one\u2028two']]);
+  });
+  it('names text outside any message once, with a count (a binary file is not 787 errors)', () => {
+    expect(bad('\u0000\u0001\n\u00ff\u00fe\nmore\nUser: q\nAssistant: a')).toEqual(['error at line 1: text before the first "System:", "User:" or "Assistant:" line belongs to no message (and 2 more such lines)']);
+  });
+  it('says when messages after the last answer are not scored', () => {
+    expect(bad('User: q\nAssistant: a\nUser: and then?')).toEqual(['warning at message 3: the conversation ends with a user message after the last answer: it is not scored (the last answer is)']);
   });
 });
 

@@ -65,7 +65,7 @@ describe('ONNX graph vs float64 reference on Node wasm', () => {
       for (const layer of layers) {
         const ref = await referenceForward(spec, weights, ids, layer);
         const att = out.attention.find((a) => a.layer === layer)!;
-        const dAttn = maxAbsDiff(att.perHead!, ref.attention);
+        const dAttn = maxAbsDiff(att.perHead!.data, ref.attention);
         if (layer === spec.numLayers - 1) {
           const dLogits = maxAbsDiff(out.logits!.data, ref.logits);
           console.log(`${name}: max |Δ| logits ${dLogits.toExponential(2)}, attention (layer ${layer}) ${dAttn.toExponential(2)}`);
@@ -76,12 +76,12 @@ describe('ONNX graph vs float64 reference on Node wasm', () => {
         const H = spec.numHeads;
         const mean = new Float64Array(S * S);
         for (let h = 0; h < H; h++) for (let i = 0; i < S * S; i++) mean[i]! += ref.attention[h * S * S + i]! / H;
-        expect(maxAbsDiff(att.mean, mean)).toBeLessThanOrEqual(TOL);
+        expect(maxAbsDiff(att.mean.data, mean)).toBeLessThanOrEqual(TOL);
         for (let h = 0; h < H; h++) {
           for (let i = 0; i < S; i++) {
             let sum = 0;
             for (let j = 0; j < S; j++) {
-              const p = att.perHead![(h * S + i) * S + j]!;
+              const p = att.perHead!.data[(h * S + i) * S + j]!;
               sum += p;
               if (j > i) expect(p).toBe(0);
               const w = spec.layers[layer]!.window;
@@ -95,10 +95,11 @@ describe('ONNX graph vs float64 reference on Node wasm', () => {
       const part = await session.forward({ ids, attnRows: [5, 12], logitRows: [S - 1, S], perHead: true });
       const full = out.attention.find((a) => a.layer === spec.numLayers - 1)!;
       const partAtt = part.attention.find((a) => a.layer === spec.numLayers - 1)!;
-      expect(partAtt.rows).toBe(7);
+      expect(partAtt.mean).toMatchObject({ rowStart: 5, rows: 7, seqLen: S, heads: 1 });
+      expect(partAtt.perHead).toMatchObject({ rowStart: 5, rows: 7, seqLen: S, heads: spec.numHeads });
       for (let h = 0; h < spec.numHeads; h++) {
-        const want = sliceRows(Float64Array.from(full.perHead!), S, 5, 12, S, h);
-        const got = Float64Array.from(partAtt.perHead!).slice(h * 7 * S, (h + 1) * 7 * S);
+        const want = sliceRows(Float64Array.from(full.perHead!.data), S, 5, 12, S, h);
+        const got = Float64Array.from(partAtt.perHead!.data).slice(h * 7 * S, (h + 1) * 7 * S);
         expect(maxAbsDiff(got, want)).toBeLessThanOrEqual(1e-6);
       }
       expect(maxAbsDiff(part.logits!.data, out.logits!.data.slice((S - 1) * spec.vocabSize))).toBeLessThanOrEqual(1e-5);
@@ -127,7 +128,7 @@ describe('fused attention (GroupQueryAttention) and the KV cache vs float64 refe
       const ref = await referenceForward(spec, weights, ids, last);
       const whole = await session.forward({ ids, attnRows: [0, S], logitRows: [0, S], perHead: true });
       const dLogits = maxAbsDiff(whole.logits!.data, ref.logits);
-      const dAttn = maxAbsDiff(whole.attention[0]!.perHead!, ref.attention);
+      const dAttn = maxAbsDiff(whole.attention[0]!.perHead!.data, ref.attention);
       // Prefill 15 tokens, then one token at a time from the cache: logits and the new token's attention row.
       const P = 15;
       let step = await session.forward({ ids: ids.slice(0, P), layers: [], keepCache: true });
@@ -136,10 +137,12 @@ describe('fused attention (GroupQueryAttention) and the KV cache vs float64 refe
       for (let t = P; t < S; t++) {
         step = await session.forward({ ids: [ids[t]!], attnRows: [0, 1], perHead: true, keepCache: true, past: step.present! });
         expect(step.present!.length).toBe(t + 1);
+        // After the cache, rows and keys are absolute positions: this token's row is row t over t + 1 keys.
+        expect(step.attention[0]!.mean).toMatchObject({ rowStart: t, rows: 1, seqLen: t + 1 });
         dDecode = Math.max(dDecode, maxAbsDiff(step.logits!.data, ref.logits.subarray(t * V, (t + 1) * V)));
         for (let h = 0; h < spec.numHeads; h++) {
           const want = ref.attention.subarray((h * S + t) * S, (h * S + t) * S + t + 1);
-          dRow = Math.max(dRow, maxAbsDiff(step.attention[0]!.perHead!.subarray(h * (t + 1), (h + 1) * (t + 1)), want));
+          dRow = Math.max(dRow, maxAbsDiff(step.attention[0]!.perHead!.data.subarray(h * (t + 1), (h + 1) * (t + 1)), want));
         }
       }
       if (lengthDependent(opts)) dDecode = dRow = 0; // each cached step has its own frequencies (as in transformers)

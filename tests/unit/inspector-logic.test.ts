@@ -3,6 +3,7 @@ import type { PolicyResult } from '../../src/analysis/analyze';
 import { figuresCsv, figuresJson } from '../../src/export/figures';
 import { heatmapSvg } from '../../src/export/heatmap-svg';
 import { diagonalRatio } from '../../src/metrics/inertia';
+import { slab } from '../../src/metrics/slab';
 import { focusOf, hoverReducer, NO_HOVER } from '../../src/state/hover-lock';
 import { decodeView, DEFAULT_VIEW, encodeView, fromBase64Url, MAX_LINK_CONVERSATION, toBase64Url } from '../../src/state/url-state';
 import { categoryRuns, cellAt, clampViewport, diagonalBand, fitViewport, heatmapPixels, zoomAt } from '../../src/views/heatmap/heatmap-model';
@@ -49,13 +50,13 @@ describe('heatmap scales and viewport', () => {
   });
   it('takes the top of the scale outside the sink columns, from a quantile of the nonzero weights', () => {
     const v = [0.9, 0.05, 0.05, 0.7, 0.2, 0.1];
-    expect(scaleMax(v, 2, 3, 1, 1)).toBe(0.2);
-    expect(scaleMax(v, 2, 3, 1, 0)).toBe(0.05);
+    expect(scaleMax(slab(v, 2, 3), 1, 1)).toBe(0.2);
+    expect(scaleMax(slab(v, 2, 3), 1, 0)).toBe(0.05);
     // 1000 weights 1..1000 (and masked zeros): the 0.995-quantile is 995.
     const w = [...Array.from({ length: 1000 }, (_, i) => i + 1), ...Array(500).fill(0)];
-    expect(scaleMax(w, 1, 1500, 0)).toBe(995);
-    expect(scaleMax([0, 0], 1, 2, 0)).toBe(1);
-    const px = heatmapPixels(v, 2, 3, 0.2, colorLut());
+    expect(scaleMax(slab(w, 1, 1500), 0)).toBe(995);
+    expect(scaleMax(slab([0, 0], 1, 2), 0)).toBe(1);
+    const px = heatmapPixels(slab(v, 2, 3), 0.2, colorLut());
     expect(px.length).toBe(24);
     expect(px[3]).toBe(255);
   });
@@ -65,7 +66,7 @@ describe('heatmap scales and viewport', () => {
     const v = Float32Array.from({ length: 40 * S }, (_, k) => (k % S > 40 + Math.floor(k / S) ? 0 : rand() ** 3));
     v[5] = 0.2; // above the top: full colour
     const lut = colorLut();
-    const px = heatmapPixels(v, 40, S, 0.05, lut);
+    const px = heatmapPixels(slab(v, 40, S), 0.05, lut);
     for (let k = 0; k < v.length; k++) {
       const c = scaleIndex(v[k]!, 0.05) * 3;
       expect([px[k * 4], px[k * 4 + 1], px[k * 4 + 2], px[k * 4 + 3]]).toEqual([lut[c], lut[c + 1], lut[c + 2], 255]);
@@ -98,7 +99,7 @@ describe('heatmap scales and viewport', () => {
     const band = diagonalBand(prior, answerRows, r);
     let inBand = 0;
     for (const b of band) for (let j = b.from; j <= b.to; j++) inBand += rows[b.row * S + j]!;
-    expect(inBand / answerRows).toBeCloseTo(diagonalRatio({ rows, nRows: answerRows, seqLen: S }, [prior], r).total, 12);
+    expect(inBand / answerRows).toBeCloseTo(diagonalRatio(slab(rows, answerRows, S), [prior], r).total, 12);
     // Rows past the answer's end + r have no band.
     expect(band.map((b) => b.row)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
     expect(diagonalBand(prior, 12, 2).length).toBe(9);
@@ -109,9 +110,12 @@ describe('the link', () => {
   it('round-trips every field, the conversation included', () => {
     const text = '[{"role":"user","content":"héllo ✓"},{"role":"assistant","content":"hi"}]';
     const view = { ...DEFAULT_VIEW, model: 'acme/tiny', revision: 'v2', hub: 'http://127.0.0.1:9/hub', backend: 'wasm' as const, policies: ['clip:12:1', 'ao'], compare: true, turn: 3, head: 2, layer: 1, radius: 7 };
-    const { query, conversationCarried } = encodeView(view, text, null);
+    const { query, fragment, conversationCarried } = encodeView(view, text, null);
     expect(conversationCarried).toBe(true);
-    const back = decodeView(`?${query}`);
+    // The conversation is in the fragment, which the browser never sends to the page's server.
+    expect(query).not.toContain('conv=');
+    expect(fragment).toMatch(/^conv=/);
+    const back = decodeView(`?${query}`, `#${fragment}`);
     expect(back.problems).toEqual([]);
     expect(back.view).toEqual({ ...view, conversation: { text } });
     expect(decodeView(`?${encodeView({ ...DEFAULT_VIEW, backend: 'webgpu' }, 'x', null).query}`).view.backend).toBe('webgpu');
@@ -123,6 +127,11 @@ describe('the link', () => {
     const e = encodeView(DEFAULT_VIEW, long, null);
     expect(e.conversationCarried).toBe(false);
     expect(e.query).not.toContain('conv=');
+    expect(e.fragment).toBe('');
+  });
+  it('still reads a conversation from the query string of an older link', () => {
+    const { fragment } = encodeView(DEFAULT_VIEW, 'hello', null);
+    expect(decodeView(`?${fragment}`).view.conversation).toEqual({ text: 'hello' });
   });
   it('skips what it cannot read and names it', () => {
     const { view, problems } = decodeView('?policy=clip:3:5,bogus,ao&turn=0&head=x&r=inf&conv=%%%');
@@ -143,32 +152,35 @@ describe('the link', () => {
 });
 
 describe('exports', () => {
+  const FROM = { model: 'acme/tiny@0123abc', revision: 'v2', backend: 'wasm', head: 'mean' as const };
   const result = {
     policy: 'clip:12:1', label: 'Clip-12→1', turn: 4, layer: 3, radius: 5,
     tokens: [{ id: 1, text: 'a', category: 'sink', message: 0 }, { id: 2, text: 'b', category: 'prior', message: 1 }, { id: 3, text: 'c', category: 'current', message: 2 }],
+    messages: [{ kind: 'system', generated: false }, { kind: 'assistant', generated: false }, { kind: 'current', generated: true }],
     ratios: { sink: 0.5, system: 0, user: 0.1, prior: 0.25, current: 0.15 }, diagonal: 0.125,
     diagonalPerAnswer: [{ message: 1, round: 3, value: 0.125 }], copy: [{ message: 1, round: 3, longestRun: 4, ngramOverlap: 0.5 }],
     cost: [{ round: 3, contextTokens: 10, prefilled: 10 }, { round: 4, contextTokens: 14, prefilled: 4 }],
-    kept: { rowStart: 2, nRows: 1, seqLen: 3, heads: 1, mean: new Float32Array([0.5, 0.25, 0.25]), perHead: null },
+    attention: { layer: 3, mean: slab(new Float32Array([0.5, 0.25, 0.25]), 1, 3, 2), perHead: null },
   } as unknown as PolicyResult;
   it('CSV: a row per policy, per earlier answer and per round', () => {
-    const csv = figuresCsv([result]).split('\n');
-    expect(csv[0]).toBe('policy,label,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,context_tokens,prefilled');
-    expect(csv[1]).toBe('clip:12:1,Clip-12→1,4,3,5,3,0.5,0,0.1,0.25,0.15,0.125,14,4');
+    const csv = figuresCsv([result], FROM).split('\n');
+    expect(csv[0]).toBe('policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,context_tokens,prefilled,model,revision,backend');
+    expect(csv[1]).toBe('clip:12:1,Clip-12→1,model,4,3,5,3,0.5,0,0.1,0.25,0.15,0.125,14,4,acme/tiny@0123abc,v2,wasm');
     expect(csv).toContain('clip:12:1,3,0.125,4,0.5');
     expect(csv).toContain('clip:12:1,4,14,4');
   });
   it('JSON leaves the attention arrays out', () => {
-    const doc = JSON.parse(figuresJson([result], { model: 'm' }));
-    expect(doc.model).toBe('m');
-    expect(doc.results[0].kept).toBeUndefined();
+    const doc = JSON.parse(figuresJson([result], FROM));
+    expect(doc).toMatchObject({ model: 'acme/tiny@0123abc', revision: 'v2', backend: 'wasm', head: 'mean' });
+    expect(doc.results[0].answer).toBe('model'); // the model wrote the scored answer in the page
+    expect(doc.results[0].attention).toBeUndefined();
     expect(doc.results[0].diagonal).toBe(0.125);
   });
   it('SVG: one rect per cell plus the bands, text escaped, blocks averaged above 256 cells', () => {
-    const svg = heatmapSvg({ values: result.kept!.mean, nRows: 1, seqLen: 3, max: 0.25, categories: result.tokens.map((t) => t.category), rowStart: 2, title: 'a < b & c' });
+    const svg = heatmapSvg({ attention: result.attention!.mean, max: 0.25, categories: result.tokens.map((t) => t.category), title: 'a < b & c' });
     expect(svg.match(/<rect /g)!.length).toBe(3 + 3 + 1);
     expect(svg).toContain('a &lt; b &amp; c');
-    const big = heatmapSvg({ values: new Float32Array(2 * 600).fill(0.001), nRows: 2, seqLen: 600, max: 0.01, categories: Array(600).fill('user'), rowStart: 0, title: 't' });
+    const big = heatmapSvg({ attention: slab(new Float32Array(2 * 600).fill(0.001), 2, 600), max: 0.01, categories: Array(600).fill('user'), title: 't' });
     expect(big).toContain('means over 1×3 blocks');
     expect(big.match(/<rect /g)!.length).toBe(2 * 200 + 200 + 2);
   });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzePolicy } from '../../src/analysis/analyze';
 import { roundsSweep } from '../../src/analysis/sweep';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
-import { ModelSession } from '../../src/runtime/ort-runtime';
+import { MemoryLimitError, ModelSession } from '../../src/runtime/ort-runtime';
 import { setModelClient } from '../../src/state/model-client';
 import { useInspector } from '../../src/state/inspector-store';
 import { useModelStore } from '../../src/state/model-store';
@@ -31,6 +31,8 @@ const idle = () => new Promise<void>((resolve) => {
 describe('the inspector reuses what it computed', () => {
   let passes = 0;
   let counting = true;
+  /** Every pass refused, as the memory check refuses a paste too long for the backend. */
+  let refuse = false;
   /** The same model, opened here, for independent fresh analyses. */
   let reference: OpenModel;
   beforeAll(async () => {
@@ -40,6 +42,7 @@ describe('the inspector reuses what it computed', () => {
     const forward = ModelSession.prototype.forward;
     ModelSession.prototype.forward = function (this: ModelSession, req) {
       if (counting) passes++;
+      if (refuse) return Promise.reject(new MemoryLimitError('wasm: needs about 9 GiB for this pass (test refusal)'));
       return forward.call(this, req);
     };
     await useModelStore.getState().loadModel(memoryFiles(files));
@@ -80,5 +83,20 @@ describe('the inspector reuses what it computed', () => {
     useInspector.getState().setCompare(false);
     await idle();
     expect(passes).toBe(before + 1);
+  });
+
+  it('a refused analysis marks the figures on screen as stale: they are of the view before', async () => {
+    const before = useInspector.getState().results[0]!;
+    refuse = true;
+    useInspector.getState().setTurn(2);
+    await idle();
+    refuse = false;
+    const s = useInspector.getState();
+    expect(s.analysisError).toContain('test refusal');
+    expect(s.stale).toBe(true);
+    expect(s.results[0]!.turn).toBe(before.turn); // still the earlier figures, and marked as such
+    useInspector.getState().setTurn(null);
+    await idle();
+    expect(useInspector.getState()).toMatchObject({ stale: false, analysisError: null });
   });
 });

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generateAnswer } from '../../src/analysis/answer';
+import { analyzePolicy } from '../../src/analysis/analyze';
+import { generateAnswer, withAnswer } from '../../src/analysis/answer';
+import { answerOf } from '../../src/export/figures';
 import { greedyGenerate } from '../../src/analysis/generate';
 import { dirSource } from '../../src/cli/dir-source';
 import { parseConversation } from '../../src/conversation/parse';
@@ -31,6 +33,11 @@ describe('generation on the KV cache (demo model)', () => {
     // And through the analysis layer: the answer the app streams.
     const answer = await generateAnswer(model, conv, 'full', 2);
     expect(answer.length).toBeGreaterThan(0);
+    // Scored in place of the conversation's own, it is marked as the model's, as every export then says.
+    const scored = await analyzePolicy(model, withAnswer(conv, 2, answer), 'ao', { turn: 2 });
+    expect(scored.messages[scored.messages.length - 1]).toMatchObject({ kind: 'current', generated: true });
+    expect(answerOf(scored)).toBe('model');
+    expect(answerOf(await analyzePolicy(model, conv, 'ao', { turn: 2 }))).toBe('conversation');
     await model.session.release();
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Category } from '../../src/metrics/categories';
 import { longestCommonRun, ngramOverlap } from '../../src/metrics/copy';
-import { categoryRatios, diagonalRatio, massPerMessage, perHead, rowSums } from '../../src/metrics/inertia';
+import { categoryRatios, diagonalRatio, massPerMessage, rowSums } from '../../src/metrics/inertia';
+import { headOf, headsOf, layerRows, rowsOf, slab } from '../../src/metrics/slab';
 
 const close = (got: number, want: number) => expect(got).toBeCloseTo(want, 12);
 
@@ -11,7 +12,7 @@ const ROWS = [
   [0.3, 0.05, 0.05, 0.1, 0.05, 0.05, 0.2, 0.1, 0.05, 0.02, 0.03, 0],
   [0.2, 0.1, 0.0, 0.1, 0.0, 0.1, 0.05, 0.15, 0.1, 0.0, 0.1, 0.1],
 ];
-const A = { rows: ROWS.flat(), nRows: 2, seqLen: 12 };
+const A = slab(ROWS.flat(), 2, 12, 10);
 
 describe('category ratios (hand-computed)', () => {
   it('averages each row’s mass per category', () => {
@@ -24,7 +25,7 @@ describe('category ratios (hand-computed)', () => {
     close(r.sink + r.system + r.user + r.prior + r.current, 1);
   });
   it('is zero with no query rows and refuses mismatched categories', () => {
-    expect(categoryRatios({ rows: [], nRows: 0, seqLen: 12 }, CATS).prior).toBe(0);
+    expect(categoryRatios(slab([], 0, 12), CATS).prior).toBe(0);
     expect(() => categoryRatios(A, CATS.slice(1))).toThrow('11 categories for 12 keys');
   });
 });
@@ -43,14 +44,15 @@ describe('diagonal inertia ratio (hand-computed)', () => {
   });
 
   // Two earlier answers, the second shorter than the radius: [sink×3, user, A, A, user, B, current, current].
-  const B = {
-    rows: [
+  const B = slab(
+    [
       [0.1, 0.1, 0.1, 0.1, 0.2, 0.1, 0.1, 0.2, 0.0, 0],
       [0.1, 0, 0, 0.1, 0.1, 0.3, 0.1, 0.1, 0.1, 0.1],
     ].flat(),
-    nRows: 2,
-    seqLen: 10,
-  };
+    2,
+    10,
+    8,
+  );
   const spans = [{ start: 4, length: 2 }, { start: 7, length: 1 }];
   it('breaks down per earlier answer, and an answer shorter than the offset contributes nothing at r = 0', () => {
     const r0 = diagonalRatio(B, spans, 0);
@@ -70,8 +72,9 @@ describe('diagonal inertia ratio (hand-computed)', () => {
 
 describe('per message and per head', () => {
   it('row sums', () => {
-    expect(rowSums([0.25, 0.75, 0.5, 0.25], 2, 2)).toEqual([1, 0.75]);
-    rowSums(A.rows, 2, 12).forEach((s) => close(s, 1));
+    expect(rowSums(slab([0.25, 0.75, 0.5, 0.25], 2, 2))).toEqual([1, 0.75]);
+    expect(rowSums(slab([0.25, 0.75, 0.5, 0.25], 1, 2, 0, 2))).toEqual([1, 0.75]);
+    rowSums(A).forEach((s) => close(s, 1));
   });
   it('sums the mean attention of each message', () => {
     const messageOf = [0, 0, 0, 0, 1, 1, 2, 2, 2, 3, 4, 4];
@@ -83,10 +86,37 @@ describe('per message and per head', () => {
   it('the ratios of the head mean are the mean of the heads’ ratios', () => {
     const h0 = ROWS.flat();
     const h1 = [...ROWS[1]!, ...ROWS[0]!];
-    const heads = perHead(Float64Array.from([...h0, ...h1]), 2, 2, 12);
-    const mean = { rows: h0.map((v, i) => (v + h1[i]!) / 2), nRows: 2, seqLen: 12 };
+    const heads = headsOf(slab(Float64Array.from([...h0, ...h1]), 2, 12, 10, 2));
+    const mean = slab(h0.map((v, i) => (v + h1[i]!) / 2), 2, 12, 10);
     const perHeadPrior = heads.map((h) => categoryRatios(h, CATS).prior);
     close(categoryRatios(mean, CATS).prior, (perHeadPrior[0]! + perHeadPrior[1]!) / 2);
+  });
+});
+
+describe('attention slabs', () => {
+  // 2 heads × 3 rows (positions 4, 5, 6) × 2 keys; value = 100·head + 10·row + key.
+  const data = Float32Array.from({ length: 12 }, (_, k) => 100 * Math.floor(k / 6) + 10 * Math.floor((k % 6) / 2) + (k % 2));
+  const heads = slab(data, 3, 2, 4, 2);
+  it('checks its length against its dimensions', () => {
+    expect(() => slab(new Float32Array(11), 3, 2, 4, 2)).toThrow('11 values for 2 × 3 × 2');
+  });
+  it('a head is a view of its rows', () => {
+    expect(Array.from(headOf(heads, 1).data)).toEqual([100, 101, 110, 111, 120, 121]);
+    expect(headOf(heads, 1).data.buffer).toBe(data.buffer);
+  });
+  it('rows by absolute position, every head kept; null where the slab lacks some', () => {
+    const two = rowsOf(heads, 5, 7)!;
+    expect(two).toMatchObject({ heads: 2, rowStart: 5, rows: 2, seqLen: 2 });
+    expect(Array.from(two.data)).toEqual([10, 11, 20, 21, 110, 111, 120, 121]);
+    expect(rowsOf(heads, 3, 5)).toBeNull();
+    expect(rowsOf(heads, 6, 8)).toBeNull();
+    expect(rowsOf(heads, 4, 7)).toBe(heads);
+    const layer = { layer: 0, mean: headOf(heads, 0), perHead: heads };
+    expect(Array.from(layerRows(layer, 6, 7)!.perHead!.data)).toEqual([20, 21, 120, 121]);
+    expect(Array.from(layerRows(layer, 6, 7)!.mean.data)).toEqual([20, 21]);
+  });
+  it('a metric refuses several heads at once (it would add them up)', () => {
+    expect(() => categoryRatios(heads, ['sink', 'user'])).toThrow('one head at a time, got 2');
   });
 });
 

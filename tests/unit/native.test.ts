@@ -23,7 +23,7 @@ describe('the native runtime (onnxruntime-node) against the float64 reference', 
     const ref = await referenceForward(spec, weights, ids);
     const out = await session.forward({ ids, attnRows: [0, S], logitRows: [0, S], perHead: true });
     expect(maxAbsDiff(out.logits!.data, ref.logits)).toBeLessThanOrEqual(1e-4);
-    expect(maxAbsDiff(out.attention[0]!.perHead!, ref.attention)).toBeLessThanOrEqual(1e-4);
+    expect(maxAbsDiff(out.attention[0]!.perHead!.data, ref.attention)).toBeLessThanOrEqual(1e-4);
     let step = await session.forward({ ids: ids.slice(0, 20), layers: [], keepCache: true });
     for (let t = 20; t < S; t++) {
       step = await session.forward({ ids: [ids[t]!], layers: [], keepCache: true, past: step.present! });

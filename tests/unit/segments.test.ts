@@ -33,7 +33,7 @@ describe('a model split into segments (one onnxruntime session per group of laye
       let worst = 0;
       for (const layer of inspect) {
         const ref = await referenceForward(spec, weights, ids, layer);
-        worst = Math.max(worst, maxAbsDiff(out.attention.find((a) => a.layer === layer)!.perHead!, ref.attention));
+        worst = Math.max(worst, maxAbsDiff(out.attention.find((a) => a.layer === layer)!.perHead!.data, ref.attention));
         if (layer === 2) worst = Math.max(worst, maxAbsDiff(out.logits!.data, ref.logits));
       }
       // Prefill, then one token at a time from the cache the segments return.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCheckpoint } from '../../src/model/checkpoint';
 import { hubSource, resolveHubRepo, type HubRef } from '../../src/model/hub-source';
 import { readBytes } from '../../src/model/tensor-bytes';
+import { fileListSource } from '../../src/model/source';
 import { tinyModelFiles } from '../helpers/tiny-model';
 import { commitOf, startHubServer } from '../helpers/hub-server';
 
@@ -59,5 +60,15 @@ describe('a Hub source', () => {
     expect(ok.spec.family).toBe('qwen2');
     await expect(resolveHubRepo(ref('../../admin?q=1'))).rejects.toThrow('is not a Hub model id');
     await expect(resolveHubRepo(ref('acme/x', 'main/../../admin'))).rejects.toThrow('is not a branch, tag or commit name');
+  });
+});
+
+describe('picked or dropped files', () => {
+  const blob = (name: string, text: string) => ({ name, size: text.length, slice: (a: number, b: number) => new Blob([text.slice(a, b)]) });
+  it('are found by name, and two of one name (two checkpoints dropped together) are refused naming both paths', async () => {
+    const src = fileListSource([blob('a/config.json', '{}'), blob('a/model.safetensors', 'x'), blob('b/model.safetensors', 'yy'), blob('tokenizer.json', '{}')]);
+    expect((await src.open('config.json'))!.size).toBe(2);
+    expect(await src.open('missing.json')).toBeNull();
+    await expect(src.open('model.safetensors')).rejects.toThrow('model.safetensors: 2 of the files given are named model.safetensors (a/model.safetensors, b/model.safetensors): give one model\'s folder at a time');
   });
 });

@@ -1,6 +1,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { GUARD_BUDGET_MS, guarded, watchGuards } from '../../src/model/guard';
+import { ModelClient, type WorkerLike } from '../../src/state/model-client';
 import { reply, RpcClient, serve, type PortLike } from '../../src/worker/rpc';
 import { guardReader, sharedWatcher, stuckMessage } from '../../src/worker/watchdog';
 
@@ -102,5 +103,22 @@ describe('the watchdog over calls into model files', () => {
     expect(stuckMessage(stuck!)).toMatch(/^chat_template\.jinja: the chat template ran for more than 1 s/);
     expect(reader.check(200_000)).toBeNull();
     watchGuards(null);
+  });
+});
+
+describe('the page\'s client of the model worker', () => {
+  it('does not start again a worker that fails before it answers, and says so', async () => {
+    let spawned = 0;
+    const failing = (): WorkerLike => {
+      spawned++;
+      const errors: ((e: ErrorEvent) => void)[] = [];
+      setTimeout(() => errors.forEach((l) => l({ message: 'SyntaxError in model-worker.ts', preventDefault() {} } as ErrorEvent)), 5);
+      return { postMessage() {}, addEventListener: ((type: string, l: (e: ErrorEvent) => void) => void (type === 'error' && errors.push(l))) as unknown as WorkerLike['addEventListener'], terminate() {} };
+    };
+    const client = new ModelClient(failing);
+    const first = client.call('discard', { preparedId: 1 }).promise;
+    await expect(first).rejects.toThrow(/the model worker could not start \(the model worker stopped: SyntaxError in model-worker\.ts\)/);
+    await expect(client.call('discard', { preparedId: 2 }).promise).rejects.toThrow(/could not start/);
+    expect(spawned).toBe(1);
   });
 });

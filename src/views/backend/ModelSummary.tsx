@@ -45,7 +45,7 @@ export function ModelSummary() {
         <dt>family</dt><dd>{spec.family}</dd>
         <dt>parameters</dt><dd>{info.parameters.toLocaleString('en-US')}</dd>
         <dt>layers × heads</dt><dd>{spec.numLayers} × {spec.numHeads} ({spec.numKvHeads} key/value heads, head size {spec.headDim})</dd>
-        <dt>weights</dt><dd>{info.dtypes.join(', ')}: {info.weightStorage}</dd>
+        <dt>weights</dt><dd>{info.dtypes.join(', ')}: {info.weightStorage}; <span data-testid="weight-reads">{info.weightReads}</span></dd>
         <dt>compute</dt><dd>{report.dtypeReason}</dd>
         {report.threads !== null && <><dt>threads</dt><dd data-testid="threads">{report.threads}{report.threads === 1 ? ' (this page cannot share memory between threads, or the machine has one core)' : ''}</dd></>}
         <dt>attention</dt><dd>{info.attention}{windowNote(spec)}</dd>

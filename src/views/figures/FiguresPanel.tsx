@@ -1,6 +1,9 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import { CATEGORIES, type Category } from '../../metrics/categories';
+import { answerOf } from '../../export/figures';
+import { DEMO_MODEL_LABEL } from '../../model/demo';
 import { useInspector } from '../../state/inspector-store';
+import { useModelStore } from '../../state/model-store';
 import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
 
 const f4 = (v: number) => v.toFixed(4);
@@ -25,6 +28,9 @@ const FIGURES: Figure[] = [
 export function FiguresPanel() {
   const results = useInspector((s) => s.results);
   const head = useInspector((s) => s.head);
+  const from = useInspector((s) => s.resultsFrom);
+  const source = useModelStore((s) => s.info?.source ?? null);
+  const backend = useModelStore((s) => s.info?.report.backend ?? null);
   if (!results.length) return null;
   const r0 = results[0]!;
   const pick = (r: PolicyResult) => (head === 'mean' || !r.perHead[head] ? { ratios: r.ratios, diagonal: r.diagonal } : r.perHead[head]!);
@@ -33,10 +39,18 @@ export function FiguresPanel() {
       <h2 id="figures-title">
         Where the answer's attention goes <span className="muted">(turn {r0.turn}, layer {r0.layer}, {head === 'mean' ? 'mean of heads' : `head ${head}`}, r = {r0.radius})</span>
       </h2>
+      <p className="muted" data-testid="figures-from">{provenance(results, from, source, backend)}</p>
       {results.length === 1 ? <Shares r={r0} view={pick(r0)} /> : <CompareTable results={results} />}
       <TemplateNotes results={results} />
     </section>
   );
+}
+
+/** What the figures were computed from: the model and backend, and whose answer each policy scored. */
+function provenance(results: PolicyResult[], from: 'cache' | 'model' | null, source: string | null, backend: string | null): string {
+  const model = from === 'cache' ? `${DEMO_MODEL_LABEL}, earlier (cached)` : `${source ?? 'no model'}${backend ? ` on ${backend === 'webgpu' ? 'WebGPU' : backend}` : ''}`;
+  const answers = results.map((r) => `${r.label}: ${answerOf(r) === 'model' ? "the answer the model wrote here" : "the conversation's answer"}`);
+  return `Computed from ${model}; scored answer: ${answers.join('; ')}.`;
 }
 
 /** What the model's own chat template did to the conversation (merged, moved, dropped, added a system prompt), and positions past the model's training. */

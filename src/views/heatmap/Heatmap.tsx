@@ -6,15 +6,16 @@ import { focusOf, type HoverAction, type HoverState } from '../../state/hover-lo
 import { download } from '../share/download';
 import { categoryRuns, cellAt, clampViewport, fitViewport, heatmapPixels, zoomAt, diagonalBand, type Viewport } from './heatmap-model';
 import { CATEGORY_COLORS, CATEGORY_NAMES, colorLut, scaleMax } from '../../palette';
+import { headOf, type AttentionSlab } from '../../metrics/slab';
 
 const BAND = 10;
 const LUT = colorLut();
 
-/** The values shown: the head mean or one head's rows. */
-export function shownValues(r: PolicyResult, head: 'mean' | number): Float32Array {
-  const k = r.kept!;
-  if (head === 'mean' || !k.perHead || head >= k.heads) return k.mean;
-  return k.perHead.subarray(head * k.nRows * k.seqLen, (head + 1) * k.nRows * k.seqLen);
+/** The attention shown: the head mean or one head's rows. */
+export function shownSlab(r: PolicyResult, head: 'mean' | number): AttentionSlab {
+  const a = r.attention!;
+  if (head === 'mean' || !a.perHead || head >= a.perHead.heads) return a.mean;
+  return headOf(a.perHead, head);
 }
 
 const tokenLabel = (r: PolicyResult, i: number) => {
@@ -29,18 +30,18 @@ const tokenLabel = (r: PolicyResult, i: number) => {
  * Wheel or +/− zooms, drag or arrows pan/move, click locks the hovered cell, Escape frees it.
  */
 export function Heatmap({ r, head, hover, dispatch, height }: { r: PolicyResult; head: 'mean' | number; hover: HoverState; dispatch: (a: HoverAction) => void; height?: number }) {
-  const kept = r.kept!;
-  const { nRows, seqLen: S, rowStart } = kept;
-  const values = useMemo(() => shownValues(r, head), [r, head]);
-  const max = useMemo(() => scaleMax(values, nRows, S, SINK_TOKENS), [values, nRows, S]);
+  const attention = r.attention!;
+  const shown = useMemo(() => shownSlab(r, head), [r, head]);
+  const { rows: nRows, seqLen: S, rowStart } = shown;
+  const max = useMemo(() => scaleMax(shown, SINK_TOKENS), [shown]);
   const image = useMemo(() => {
     const t0 = performance.now();
     const off = document.createElement('canvas');
     off.width = S;
     off.height = nRows;
-    off.getContext('2d')!.putImageData(new ImageData(heatmapPixels(values, nRows, S, max, LUT), S, nRows), 0, 0);
+    off.getContext('2d')!.putImageData(new ImageData(heatmapPixels(shown, max, LUT), S, nRows), 0, 0);
     return { off, ms: performance.now() - t0 };
-  }, [values, nRows, S, max]);
+  }, [shown, nRows, S, max]);
   const wrap = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const [width, setWidth] = useState(900);
@@ -55,7 +56,7 @@ export function Heatmap({ r, head, hover, dispatch, height }: { r: PolicyResult;
   const areaH = height ?? (rowStart === 0 && nRows > 64 ? Math.min(640, areaW) : Math.min(480, Math.max(140, nRows * 10)));
   const fit = fitViewport(nRows, S, areaW, areaH);
   const [vpRaw, setVp] = useState<Viewport | null>(null);
-  useEffect(() => setVp(null), [kept]);
+  useEffect(() => setVp(null), [attention]);
   const vp = clampViewport(vpRaw ?? fit, fit, nRows, S, areaW, areaH);
   const focus = focusOf(hover);
   const priors = useMemo(() => r.messages.filter((m) => m.category === 'prior').map((m) => m.content), [r]);
@@ -172,7 +173,7 @@ export function Heatmap({ r, head, hover, dispatch, height }: { r: PolicyResult;
     else if (e.key === '-') zoom(1 / 1.5);
     else if (e.key === '0') setVp(null);
   };
-  const exportSvg = () => download(`inertia-lens-${r.policy.replace(/:/g, '-')}-turn${r.turn}.svg`, heatmapSvg({ values, nRows, seqLen: S, max, categories: r.tokens.map((t) => t.category), rowStart, title: `${r.label}, turn ${r.turn}, layer ${r.layer}, ${head === 'mean' ? 'mean of heads' : `head ${head}`}` }), 'image/svg+xml');
+  const exportSvg = () => download(`inertia-lens-${r.policy.replace(/:/g, '-')}-turn${r.turn}.svg`, heatmapSvg({ attention: shown, max, categories: r.tokens.map((t) => t.category), title: `${r.label}, turn ${r.turn}, layer ${r.layer}, ${head === 'mean' ? 'mean of heads' : `head ${head}`}` }), 'image/svg+xml');
   const exportPng = () => canvas.current?.toBlob((b) => b && download(`inertia-lens-${r.policy.replace(/:/g, '-')}-turn${r.turn}.png`, b));
 
   return (
@@ -207,7 +208,7 @@ export function Heatmap({ r, head, hover, dispatch, height }: { r: PolicyResult;
       />
       <p className="hover-line" aria-live="polite" data-testid={`heatmap-hover-${r.policy}`}>
         {focus
-          ? `${hover.locked ? 'locked · ' : ''}query ${tokenLabel(r, rowStart + focus.row)} → key ${tokenLabel(r, focus.col)}: ${values[focus.row * S + focus.col]!.toFixed(5)}`
+          ? `${hover.locked ? 'locked · ' : ''}query ${tokenLabel(r, rowStart + focus.row)} → key ${tokenLabel(r, focus.col)}: ${shown.data[focus.row * S + focus.col]!.toFixed(5)}`
           : 'Point at a cell to read both tokens and the weight; click to lock it.'}
       </p>
     </div>

@@ -13,7 +13,7 @@ export function HeatmapPanel() {
   const head = useInspector((s) => s.head);
   const hover = useHover((s) => s.hover);
   const dispatch = useHover((s) => s.dispatch);
-  const withAttention = results.filter((r) => r.kept);
+  const withAttention = results.filter((r) => r.attention);
   if (!withAttention.length) return null;
   return (
     <section className="panel" aria-labelledby="heatmap-title">

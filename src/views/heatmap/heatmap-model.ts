@@ -1,7 +1,9 @@
 import type { Category, Span } from '../../metrics/categories';
+import type { AttentionSlab } from '../../metrics/slab';
 
 /** The matrix as RGBA pixels, one per cell: one 32-bit store per cell from a packed table (the scale of scaleIndex). */
-export function heatmapPixels(values: ArrayLike<number>, nRows: number, seqLen: number, max: number, lut: Uint8ClampedArray): Uint8ClampedArray<ArrayBuffer> {
+export function heatmapPixels(attention: AttentionSlab<ArrayLike<number>>, max: number, lut: Uint8ClampedArray): Uint8ClampedArray<ArrayBuffer> {
+  const { data: values, rows: nRows, seqLen } = attention;
   const px = new Uint8ClampedArray(nRows * seqLen * 4);
   const px32 = new Uint32Array(px.buffer);
   const packed = new Uint32Array(256);

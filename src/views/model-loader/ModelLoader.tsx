@@ -22,9 +22,11 @@ export function ModelLoader() {
   const [base, setBase] = useState(HUB);
   const [dragging, setDragging] = useState(false);
 
-  const fromFiles = (files: File[]) => {
-    if (files.length) void loadModel({ kind: 'files', files, names: files.map((f) => f.name), label: `${files.length} files` });
+  // Each file named by its path in what was picked or dropped (a folder's webkitRelativePath), so the worker sees duplicates.
+  const fromFiles = (picked: { file: File; path: string }[]) => {
+    if (picked.length) void loadModel({ kind: 'files', files: picked.map((p) => p.file), names: picked.map((p) => p.path), label: `${picked.length} files` });
   };
+  const fromInput = (list: FileList | null) => fromFiles(Array.from(list ?? [], (file) => ({ file, path: file.webkitRelativePath || file.name })));
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
@@ -76,12 +78,12 @@ export function ModelLoader() {
         Drop a model folder or its files here (config.json, tokenizer.json, tokenizer_config.json, *.safetensors), or pick{' '}
         <label className="linklike">
           the folder
-          <input type="file" hidden {...{ webkitdirectory: '' }} onChange={(e) => fromFiles(Array.from(e.target.files ?? []))} />
+          <input type="file" hidden {...{ webkitdirectory: '' }} onChange={(e) => fromInput(e.target.files)} />
         </label>{' '}
         or{' '}
         <label className="linklike">
           its files
-          <input type="file" multiple hidden data-testid="pick-files" onChange={(e) => fromFiles(Array.from(e.target.files ?? []))} />
+          <input type="file" multiple hidden data-testid="pick-files" onChange={(e) => fromInput(e.target.files)} />
         </label>
         .
       </div>

@@ -10,7 +10,7 @@ export function ViewControls() {
   const inspectable = useModelStore((m) => m.info?.inspectLayers) ?? [];
   const rounds = s.parsed.conversation ? splitRounds(s.parsed.conversation.messages).rounds.length : 0;
   const turn = scoredTurn(s);
-  const heads = s.results[0]?.kept?.perHead ? s.results[0].kept.heads : 0;
+  const heads = s.results[0]?.attention?.perHead?.heads ?? 0;
   const layers = spec?.numLayers ?? 0;
   const ready = spec !== undefined;
   const gen = Object.keys(s.generated).length > 0;

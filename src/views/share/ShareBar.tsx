@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { figuresCsv, figuresJson } from '../../export/figures';
+import { figuresCsv, figuresJson, type Provenance } from '../../export/figures';
+import { DEMO_MODEL_LABEL } from '../../model/demo';
 import { useInspector } from '../../state/inspector-store';
 import { useModelStore } from '../../state/model-store';
 import { download } from './download';
@@ -7,15 +8,20 @@ import { download } from './download';
 /** Figures as CSV or JSON, and the link that reproduces this view. */
 export function ShareBar({ linkNote }: { linkNote: string | null }) {
   const results = useInspector((s) => s.results);
+  const head = useInspector((s) => s.head);
+  const resultsFrom = useInspector((s) => s.resultsFrom);
   const info = useModelStore((s) => s.info);
   const [copied, setCopied] = useState(false);
   if (!results.length) return null;
   const name = `inertia-lens-turn${results[0]!.turn}`;
-  const meta = { model: info?.source ?? null, backend: info?.report.backend ?? null };
+  // Cached start figures were computed on the demo model, not on the model in use.
+  const from: Provenance = resultsFrom === 'cache'
+    ? { model: `${DEMO_MODEL_LABEL} (cached figures)`, revision: null, backend: null, head }
+    : { model: info?.source ?? null, revision: info?.ref?.revision ?? null, backend: info?.report.backend ?? null, head };
   return (
     <div className="row share">
-      <button type="button" onClick={() => download(`${name}.csv`, figuresCsv(results), 'text/csv')}>Figures as CSV</button>
-      <button type="button" onClick={() => download(`${name}.json`, figuresJson(results, meta), 'application/json')}>Figures as JSON</button>
+      <button type="button" onClick={() => download(`${name}.csv`, figuresCsv(results, from), 'text/csv')}>Figures as CSV</button>
+      <button type="button" onClick={() => download(`${name}.json`, figuresJson(results, from), 'application/json')}>Figures as JSON</button>
       <button
         type="button"
         onClick={() => {

@@ -2,11 +2,11 @@ import { DEMO_MODEL_FILES, DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../../model
 import { EXAMPLES } from '../../state/examples';
 import { useInspector, type InspectorState } from '../../state/inspector-store';
 import { useModelStore, type ModelInfo } from '../../state/model-store';
-import { decodeView, encodeView, type ViewState } from '../../state/url-state';
+import { decodeView, encodeView, pickInspectorView, type ViewState } from '../../state/url-state';
 
 export function viewOf(s: InspectorState, info: ModelInfo | null): ViewState {
   const ref = info?.ref ?? { model: 'demo', revision: 'main', hub: null };
-  return { model: ref.model, revision: ref.revision, hub: ref.hub, backend: useModelStore.getState().backend, policies: s.policies, compare: s.compare, turn: s.turn, head: s.head, layer: s.layer, radius: s.radius, conversation: null };
+  return { model: ref.model, revision: ref.revision, hub: ref.hub, backend: useModelStore.getState().backend, ...pickInspectorView(s), conversation: null };
 }
 
 /** What the link leaves out, if anything. */
@@ -14,12 +14,13 @@ export function linkNote(s: InspectorState, info: ModelInfo | null): string | nu
   const notes = [];
   if (info && !info.ref) notes.push('the link cannot carry a model from local files (it names the demo model)');
   if (!encodeView(viewOf(s, info), s.text, s.exampleName).conversationCarried) notes.push('the conversation is too long for a link: save it and paste it again');
+  if (Object.keys(s.generated).length) notes.push("it carries the conversation's own answer, not the one the model wrote here (its page scores that one)");
   return notes.length ? `Note: ${notes.join('; ')}.` : null;
 }
 
 /** Applies the page's URL (model, view, conversation), then keeps the URL in step with the view. */
 export function startFromUrl(): string[] {
-  const { view, problems } = decodeView(location.search);
+  const { view, problems } = decodeView(location.search, location.hash);
   let text: string | null = null;
   if (view.conversation && 'text' in view.conversation) text = view.conversation.text;
   else if (view.conversation && 'example' in view.conversation) {
@@ -28,7 +29,7 @@ export function startFromUrl(): string[] {
     if (ex) text = ex.text;
     else problems.push(`the link names an example "${name}" this version does not have`);
   }
-  if (location.search) useInspector.getState().applyView(view, text);
+  if (location.search || location.hash) useInspector.getState().applyView(view, text);
   useModelStore.setState({ backend: view.backend });
   const { loadModel, offerLink } = useModelStore.getState();
   // The demo model always; a model the link names is shown, and loads only on a click.
@@ -38,8 +39,9 @@ export function startFromUrl(): string[] {
   if (view.model !== 'demo') offerLink({ model: view.model, revision: view.revision, hub: view.hub });
   const write = () => {
     const s = useInspector.getState();
-    const { query } = encodeView(viewOf(s, useModelStore.getState().info), s.text, s.exampleName);
-    if (`?${query}` !== location.search) history.replaceState(null, '', `?${query}`);
+    const { query, fragment } = encodeView(viewOf(s, useModelStore.getState().info), s.text, s.exampleName);
+    const link = `?${query}${fragment ? `#${fragment}` : ''}`;
+    if (link !== `${location.search}${location.hash}`) history.replaceState(null, '', link);
   };
   useInspector.subscribe(write);
   useModelStore.subscribe(write);

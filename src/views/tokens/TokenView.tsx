@@ -4,15 +4,15 @@ import { useFocusRow, useHover } from '../../state/hover-store';
 import type { HoverAction } from '../../state/hover-lock';
 import { useInspector } from '../../state/inspector-store';
 import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
-import { shownValues } from '../heatmap/Heatmap';
+import { shownSlab } from '../heatmap/Heatmap';
+import type { AttentionSlab } from '../../metrics/slab';
 
 /** Attention each token receives from one query row, or the mean over the answer's rows. */
-export function receivedAttention(r: PolicyResult, values: Float32Array, row: number | null): Float64Array {
-  const k = r.kept!;
-  const S = k.seqLen;
+export function receivedAttention(r: PolicyResult, shown: AttentionSlab, row: number | null): Float64Array {
+  const S = shown.seqLen;
   const out = new Float64Array(S);
-  const rows = row !== null ? [row] : Array.from({ length: r.query.end - r.query.start }, (_, i) => r.query.start - k.rowStart + i);
-  for (const i of rows) for (let j = 0; j < S; j++) out[j]! += values[i * S + j]! / rows.length;
+  const rows = row !== null ? [row] : Array.from({ length: r.query.end - r.query.start }, (_, i) => r.query.start - shown.rowStart + i);
+  for (const i of rows) for (let j = 0; j < S; j++) out[j]! += shown.data[i * S + j]! / rows.length;
   return out;
 }
 
@@ -52,10 +52,10 @@ export function TokenView() {
   const head = useInspector((s) => s.head);
   const focusRow = useFocusRow();
   const dispatch = useHover((s) => s.dispatch);
-  const values = useMemo(() => (r?.kept ? shownValues(r, head) : null), [r, head]);
-  const weights = useMemo(() => (r && values ? receivedAttention(r, values, focusRow) : null), [r, values, focusRow]);
-  if (!r?.kept || !weights) return null;
-  const k = r.kept;
+  const shown = useMemo(() => (r?.attention ? shownSlab(r, head) : null), [r, head]);
+  const weights = useMemo(() => (r && shown ? receivedAttention(r, shown, focusRow) : null), [r, shown, focusRow]);
+  if (!r || !shown || !weights) return null;
+  const k = shown;
   let max = 0;
   for (let j = 3; j < weights.length; j++) max = Math.max(max, weights[j]!);
   const from = focusRow !== null ? `query token #${k.rowStart + focusRow} ${JSON.stringify(r.tokens[k.rowStart + focusRow]!.text)}` : `the whole answer (mean over its ${r.query.end - r.query.start} tokens)`;
@@ -74,7 +74,7 @@ export function TokenView() {
                 const j = m.span.start + t;
                 const w = weights[j]!;
                 const row = j - k.rowStart;
-                const isQuery = row >= 0 && row < k.nRows && j >= r.query.start && j < r.query.end;
+                const isQuery = row >= 0 && row < k.rows && j >= r.query.start && j < r.query.end;
                 return (
                   <Token
                     key={j}

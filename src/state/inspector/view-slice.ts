@@ -1,0 +1,61 @@
+import { parseConversation } from '../../conversation/parse';
+import { parsePolicy, policySpec } from '../../context/policy';
+import { exampleNamed } from '../examples';
+import { resetHover } from '../hover-store';
+import { DEFAULT_VIEW, pickInspectorView } from '../url-state';
+import type { Slice, ViewSlice } from './types';
+
+export const viewSlice: Slice<ViewSlice> = (set, get) => ({
+  // The view's defaults, from the one table the link's codec uses too.
+  ...pickInspectorView(DEFAULT_VIEW),
+  fullMatrix: false,
+  setPolicy(spec) {
+    const p = policySpec(parsePolicy(spec));
+    set((s) => ({ policies: s.compare ? (s.policies.includes(p) ? s.policies : [...s.policies.slice(0, 3), p]) : [p, ...s.policies.slice(1).filter((x) => x !== p)] }));
+    get().scheduleAnalysis();
+  },
+  setCompare(on) {
+    set((s) => ({ compare: on, policies: on && s.policies.length < 2 ? [...s.policies, s.policies[0] === 'clip:12:1' ? 'ao' : 'clip:12:1'] : s.policies }));
+    get().scheduleAnalysis();
+  },
+  toggleComparePolicy(spec) {
+    const p = policySpec(parsePolicy(spec));
+    const s = get();
+    if (s.policies.includes(p)) {
+      if (s.policies.length <= 2) return; // compare needs two
+      set({ policies: s.policies.filter((x) => x !== p) });
+    } else {
+      if (s.policies.length >= 4) return;
+      set({ policies: [...s.policies, p] });
+    }
+    get().scheduleAnalysis();
+  },
+  setTurn(turn) {
+    resetHover();
+    set({ turn, generated: {} });
+    get().scheduleAnalysis();
+  },
+  setLayer(layer) {
+    set({ layer });
+    get().scheduleAnalysis();
+  },
+  setHead(head) {
+    set({ head }); // every head is in the results already
+  },
+  setRadius(r) {
+    // The diagonal is re-read from the attention each result kept: no model pass.
+    if (get().rereadRadius(r)) return;
+    set({ radius: r });
+    get().scheduleAnalysis();
+  },
+  setFullMatrix(on) {
+    resetHover();
+    set({ fullMatrix: on });
+    get().scheduleAnalysis();
+  },
+  applyView(v, text) {
+    if (text !== null) set({ text, exampleName: exampleNamed(text), parsed: parseConversation(text) });
+    set({ ...pickInspectorView(v), generated: {} });
+    get().scheduleAnalysis();
+  },
+});
