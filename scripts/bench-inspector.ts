@@ -94,12 +94,18 @@ export async function timeInspector(browser: Browser, appUrl: string, hub: strin
   // The page's thread while a 135M-shaped model (30 layers, random weights) runs 2,048 tokens.
   const tok135 = await ChatTokenizer.load(memorySource(bench135m));
   const long = text(repeatRounds(tok135, mazeMessages, 2048).messages);
+  // Back to the maze example first: the long paste above has more tokens under the 135M model's byte-level
+  // tokenizer than wasm can hold, and the new model scores what is on screen as soon as it is loaded.
+  await page.getByLabel('example').selectOption('maze');
+  await page.getByTestId('fresh-note').waitFor({ timeout: 300_000 });
+  await sweepDone(page);
   const from = await now(page);
   await page.getByLabel('Hub id').fill('bench/135m');
   await page.getByLabel('from').fill(hub);
   await page.getByRole('button', { name: 'Load' }).click();
   await page.getByRole('button', { name: /^Download .* and load$/ }).click({ timeout: 120_000 });
   await page.locator('dl.facts').filter({ hasText: 'bench/135m' }).waitFor({ timeout: 600_000 });
+  await sweepDone(page, 900_000); // the maze under the new model, scored on load
   const loaded = await longestSince(page, from);
   const t2 = Date.now();
   const from2 = await now(page);

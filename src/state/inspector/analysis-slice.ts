@@ -137,7 +137,8 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
         return;
       }
       const t0 = performance.now();
-      set({ analyzing: true });
+      // An earlier refusal was of the earlier request: this one gets its own answer.
+      set({ analyzing: true, analysisError: null });
       try {
         const layer = s.layer ?? info.spec.numLayers - 1;
         const layers = layersFor(s, info, layer);
