@@ -28,7 +28,11 @@ export function StatusLine() {
       {analyzing && <p className="muted" role="status">Scoring…</p>}
       {stale && (
         <p className="warn" data-testid="stale-note">
-          {error ? 'The figures below are from before this change, not of what the controls show now: it could not be scored (below).' : 'The figures below are of the last conversation that could be scored: fix the error above to score this one.'}
+          {analyzing
+            ? 'The figures below are of the view before this one, until it is scored.'
+            : error
+              ? 'The figures below are from before this change, not of what the controls show now: it could not be scored (below).'
+              : 'The figures below are of the last conversation that could be scored: fix the error above to score this one.'}
         </p>
       )}
       {error && <p role="alert" className="error" data-testid="analysis-error">{error}</p>}
