@@ -34,7 +34,8 @@ describe('the app, used as a person would', () => {
   // A chat template that loops for minutes: the model worker must be stopped, not the page.
   const looping = new Map(good);
   const loopConfig = tinyTokenizerConfig();
-  loopConfig.chat_template = `{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}${loopConfig.chat_template}`;
+  // Within range()'s 1,000,000-item bound (tokenizer.ts), but each turn searches a string that keeps growing: minutes.
+  loopConfig.chat_template = `{% set ns = namespace(s='') %}{% for i in range(1000) %}{% for j in range(990) %}{% set ns.s = ns.s ~ 'xxxxxxxxxx' %}{% if 'y' in ns.s %}{% endif %}{% endfor %}{% endfor %}${loopConfig.chat_template}`;
   looping.set('tokenizer_config.json', enc(loopConfig));
   const repos: Record<string, Map<string, Uint8Array | VirtualFile>> = {
     'acme/tiny-qwen2': good, 'acme/not-a-llama': bad, 'acme/looping-template': looping,

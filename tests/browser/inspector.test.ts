@@ -120,10 +120,14 @@ describe('the inspector, used as a person would', () => {
     const csv = await save('Figures as CSV');
     expect(csv.name).toBe('inertia-lens-turn14.csv');
     const rows = csv.bytes.toString('utf8').split('\n');
-    expect(rows[0]).toContain('policy,label,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal');
-    expect(Math.abs(Number(rows[1]!.split(',')[11]) - cli.ao!.diagonal)).toBeLessThanOrEqual(1e-4);
+    expect(rows[0]).toBe('policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,context_tokens,prefilled,model,revision,backend');
+    expect(Math.abs(Number(rows[1]!.split(',')[12]) - cli.ao!.diagonal)).toBeLessThanOrEqual(1e-4);
+    // What the figures were computed from travels with them.
+    expect(rows[1]!.split(',').slice(-3)).toEqual(['Inertia Lens demo model', 'main', 'webgpu']);
+    expect(rows[1]!.split(',')[2]).toBe('conversation');
     const json = JSON.parse((await save('Figures as JSON')).bytes.toString('utf8'));
-    expect(json.results[0].policy).toBe('ao');
+    expect(json).toMatchObject({ model: 'Inertia Lens demo model', revision: 'main', backend: 'webgpu', head: 'mean' });
+    expect(json.results[0]).toMatchObject({ policy: 'ao', answer: 'conversation' });
     const png = await save('PNG');
     expect(png.name).toBe('inertia-lens-ao-turn14.png');
     expect(png.bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
