@@ -103,7 +103,9 @@ function fromJson(value: unknown, line?: number): { format: ConversationFormat |
     }
     const summary = own('summary');
     if (summary !== undefined && typeof summary !== 'string') issues.push({ severity: 'error', ...at(n), text: '"summary" must be a string' });
-    messages.push({ role, content, ...(typeof summary === 'string' && { summary }), ...(line !== undefined && { line }) });
+    // An answer the model wrote in the app ("answer the last message") keeps that mark when saved and pasted again.
+    const generated = role === 'assistant' && own('generated') === true;
+    messages.push({ role, content, ...(typeof summary === 'string' && { summary }), ...(generated && { generated }), ...(line !== undefined && { line }) });
   });
   return { format, messages, issues };
 }

@@ -6,7 +6,7 @@ import type { InspectorState } from './inspector/types';
 import { viewSlice } from './inspector/view-slice';
 import { useModelStore } from './model-store';
 
-export { activePolicies, scoredTurn, type InspectorState } from './inspector/types';
+export { activePolicies, scoredTurn, unanswered, type InspectorState } from './inspector/types';
 
 /**
  * The inspector's state, in slices (state/inspector/): the conversation as typed, the view (what a link

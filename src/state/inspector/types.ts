@@ -64,6 +64,8 @@ export interface GenerationSlice {
   generated: Record<string, string>;
   generating: { policy: string; text: string } | null;
   generate(): Promise<void>;
+  /** The conversation ends with a user message: the model writes its answer, added to the conversation (marked generated). */
+  answerLast(): Promise<void>;
   clearGenerated(): void;
   stopGeneration(): void;
 }
@@ -74,6 +76,13 @@ export type Slice<T> = StateCreator<InspectorState, [], [], T>;
 /** The active policies: the first alone, or every one in compare mode. */
 export function activePolicies(s: Pick<InspectorState, 'policies' | 'compare'>): string[] {
   return s.compare ? s.policies : s.policies.slice(0, 1);
+}
+
+/** Messages after the last answer (user messages the conversation ends with): none are scored. */
+export function unanswered(s: Pick<InspectorState, 'parsed'>): number {
+  const m = s.parsed.conversation?.messages ?? [];
+  const last = m.map((x) => x.role).lastIndexOf('assistant');
+  return last < 0 ? 0 : m.length - 1 - last;
 }
 
 /** The turn scored: the chosen one, else the last assistant turn. */

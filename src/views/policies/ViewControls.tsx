@@ -1,5 +1,5 @@
 import { splitRounds } from '../../conversation/rounds';
-import { activePolicies, scoredTurn, useInspector } from '../../state/inspector-store';
+import { activePolicies, scoredTurn, unanswered, useInspector } from '../../state/inspector-store';
 import { FULL_MATRIX_MAX_TOKENS } from '../../state/limits';
 import { useModelStore } from '../../state/model-store';
 
@@ -47,6 +47,11 @@ export function ViewControls() {
         {activePolicies(s).length > 1 ? 'Generate one answer per policy' : 'Generate the answer'} (turn {turn ?? '–'})
       </button>
       {gen && <button type="button" onClick={s.clearGenerated}>use the file's answer</button>}
+      {unanswered(s) > 0 && (
+        <button type="button" disabled={!ready || s.generating !== null} onClick={() => void s.answerLast()} title="the conversation ends with a user message: the model writes its answer, which is added to the conversation and scored">
+          Answer the last message
+        </button>
+      )}
     </div>
   );
 }
