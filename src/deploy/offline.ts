@@ -1,5 +1,5 @@
 /**
- * The built app on a static host: registers public/sw.js, which adds cross-origin isolation where the
+ * The built app on a static host: registers sw.js (src/deploy/sw.js, written by the build), which adds cross-origin isolation where the
  * host sends no COOP/COEP headers and keeps the app shell for offline use. A page that is not isolated
  * yet reloads once, when the worker controls it; a second time it does not (the flag below), so a
  * browser that refuses service workers still gets the app, on single-threaded wasm.
