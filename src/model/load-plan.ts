@@ -1,5 +1,5 @@
 import type { ModelSpec } from './config';
-import { estimatePass, type BackendLimits } from './memory';
+import { estimatePass, tensorLimitText, type BackendLimits } from './memory';
 import { tensorPlan } from './weights';
 
 /**
@@ -63,14 +63,17 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
   let half = 0;
   let file = 0;
   let largest = 0;
+  let largestHalf = 0;
   for (const t of plan) {
     const n = t.shape.reduce((a, b) => a * b, 1);
     const stored = input.dtypes.get(t.name) === 'F32' ? 4 : 2;
     compute += n * el;
     // Matrices stored in F16/BF16 can stay so ('half'); norms and F32 tensors are widened either way.
-    half += t.shape.length === 2 && stored === 2 && el === 4 ? 2 * n : n * el;
+    const halfBytes = t.shape.length === 2 && stored === 2 && el === 4 ? 2 * n : n * el;
+    half += halfBytes;
     file += n * stored;
     largest = Math.max(largest, n * el);
+    largestHalf = Math.max(largestHalf, halfBytes);
   }
   const passOf = (tokens: number) => estimatePass(spec, { computeDtype: input.computeDtype, attention: 'explicit', inspectLayers: [spec.numLayers - 1] }, { tokens, attnRows: Math.min(64, tokens), fetchedLayers: 1, perHead: true, logitRows: 1 });
   const pass = passOf(input.plannedTokens);
@@ -86,7 +89,7 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
     if (prepackable) candidates.push({ backend: limits.backend, storage: 'compute', prepack: true, weights: compute, overhead: 0.55 * compute + SESSION_FIXED + pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
     candidates.push({ backend: limits.backend, storage: 'compute', prepack: false, weights: compute, overhead: 0.1 * compute + SESSION_FIXED + pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
     // Half-precision matrices: their fp32 copy exists one layer at a time, plus the head's whole.
-    if (half < compute) candidates.push({ backend: limits.backend, storage: 'half', prepack: false, weights: half, overhead: 0.1 * half + SESSION_FIXED + headFp32 + pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
+    if (half < compute) candidates.push({ backend: limits.backend, storage: 'half', prepack: false, weights: half, overhead: 0.1 * half + SESSION_FIXED + headFp32 + pass.activations, transient, largestTensor: Math.max(largestHalf, headFp32), problem: null, held: 0, maxTokens: null });
   }
   // A plan fits when a short pass fits beside what the session holds; the first that also fits the planned
   // pass wins, else the one that allows the longest passes (longer ones are refused when they run).
@@ -98,13 +101,17 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
     if (limits.totalBytes !== null && total > limits.totalBytes) {
       c.problem = `needs about ${gib(total)} (weights ${gib(c.weights)}${c.storage === 'half' ? ' in half precision' : ''}) even for a ${MIN_TOKENS}-token pass, more than the ${gib(limits.totalBytes)} ${limits.backend} can use`;
     } else if (limits.maxBufferBytes !== null && c.largestTensor > limits.maxBufferBytes) {
-      c.problem = `one ${gib(c.largestTensor)} tensor, more than the ${gib(limits.maxBufferBytes)} this WebGPU adapter allows in one buffer`;
+      c.problem = `one ${gib(c.largestTensor)} tensor, more than the ${gib(limits.maxBufferBytes)} ${tensorLimitText(limits)}`;
     }
   }
   const fitting = candidates.filter((c) => !c.problem);
-  return fitting.find((c) => c.maxTokens === null || c.maxTokens >= input.plannedTokens)
-    ?? [...fitting].sort((a, b) => (b.maxTokens ?? Infinity) - (a.maxTokens ?? Infinity))[0]
-    ?? candidates[candidates.length - 1]!;
+  const chosen = fitting.find((c) => c.maxTokens === null || c.maxTokens >= input.plannedTokens)
+    ?? [...fitting].sort((a, b) => (b.maxTokens ?? Infinity) - (a.maxTokens ?? Infinity))[0];
+  if (chosen) return chosen;
+  // None fits: the last (the leanest) says why, and a full-precision plan refused for one tensor says so too.
+  const last = candidates[candidates.length - 1]!;
+  const tensor = candidates.find((c) => c !== last && c.problem?.startsWith('one '));
+  return tensor && last.problem !== tensor.problem ? { ...last, problem: `${last.problem}; in full precision, ${tensor.problem}` } : last;
 }
 
 /** The most tokens whose pass fits beside what the session holds (bisection; null when nothing bounds it). */

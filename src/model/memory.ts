@@ -63,11 +63,20 @@ export interface BackendLimits {
   backend: 'webgpu' | 'wasm' | 'native';
   /** wasm: the 4 GiB of a wasm32 heap, less room for onnxruntime's own use. */
   totalBytes: number | null;
-  /** WebGPU: the adapter's maxBufferSize / maxStorageBufferBindingSize. */
+  /** The most bytes one tensor may have. WebGPU: the adapter's maxBufferSize / maxStorageBufferBindingSize. */
   maxBufferBytes: number | null;
 }
 
-export const WASM_LIMITS: BackendLimits = { backend: 'wasm', totalBytes: 3.5 * 2 ** 30, maxBufferBytes: null };
+/**
+ * onnxruntime's wasm build sizes tensors in 32 bits: one of 2 GiB or more fails in session creation
+ * ("SafeInt … Integer overflow", Phi-4-mini's 200k × 3072 embedding in fp32), so it is refused first.
+ */
+export const WASM_LIMITS: BackendLimits = { backend: 'wasm', totalBytes: 3.5 * 2 ** 30, maxBufferBytes: 2 ** 31 - 1 };
+
+/** Why one tensor is too large, on this backend. */
+export function tensorLimitText(limits: BackendLimits): string {
+  return limits.backend === 'webgpu' ? 'this WebGPU adapter allows in one buffer' : `onnxruntime's ${limits.backend} build can hold in one tensor (its sizes are 32-bit)`;
+}
 
 const gb = (n: number) => `${(n / 2 ** 30).toFixed(2)} GiB`;
 
@@ -91,7 +100,7 @@ export function memoryProblem(spec: ModelSpec, g: GraphShape, p: PassShape, limi
   }
   const what = limits.totalBytes !== null && e.total > limits.totalBytes
     ? `about ${gb(e.total)} of memory (weights ${gb(e.weights)}, activations ${gb(e.activations)}), more than the ${gb(limits.totalBytes)} ${limits.backend} can use`
-    : `one ${gb(e.largestTensor)} tensor, more than the ${gb(limits.maxBufferBytes!)} this WebGPU adapter allows in one buffer`;
+    : `one ${gb(e.largestTensor)} tensor, more than the ${gb(limits.maxBufferBytes!)} ${tensorLimitText(limits)}`;
   const tips = [lo > 0 ? `fewer tokens (up to about ${lo.toLocaleString('en-US')} fit)` : 'a smaller model', limits.backend === 'wasm' ? 'WebGPU' : null, 'a smaller model'];
   return `${(p.tokens + (p.past ?? 0)).toLocaleString('en-US')} tokens need ${what}. Try ${[...new Set(tips.filter(Boolean))].join(', or ')}.`;
 }

@@ -8,6 +8,7 @@ import { prepareModel } from '../../src/runtime/open-model';
 import { shippedFiles } from '../helpers/real-tokenizers';
 import type { VirtualFile } from '../helpers/hub-server';
 import { virtualCheckpoint, virtualSource } from '../helpers/virtual-checkpoint';
+import { cutConfig } from '../../scripts/rehearse/build-model';
 
 /** The memory plan of real models in BF16, against figures worked out by hand. */
 const spec = (m: string) => normalizeConfig(JSON.parse(readFileSync(`tests/fixtures/real-models/${m}/config.json`, 'utf8')));
@@ -29,6 +30,14 @@ describe('the load plan', () => {
     const n = planBackend(input('HuggingFaceTB--SmolLM2-135M-Instruct'), native);
     expect(n).toMatchObject({ storage: 'compute', prepack: true });
     expect(n.held).toBeCloseTo(134_515_008 * 4 * 1.55 + 64 * 2 ** 20, 0);
+  });
+
+  it("Phi-4-mini cut to 2 layers: refused on wasm before loading, its 200k × 3,072 embedding over the 2 GiB one tensor may have there", () => {
+    const cut = normalizeConfig(cutConfig(JSON.parse(readFileSync('tests/fixtures/real-models/microsoft--Phi-4-mini-instruct/config.json', 'utf8')), 2));
+    const p = planBackend({ spec: cut, dtypes: new Map(tensorPlan(cut).map((t) => [t.name, 'BF16'])), holdsFileBytes: false, plannedTokens: 1024, computeDtype: 'fp32' }, WASM_LIMITS);
+    // As the rehearsal found it: onnxruntime-web failed in session creation with "SafeInt … Integer overflow".
+    expect(p.problem).toBe("needs about 4.05 GiB (weights 1.52 GiB in half precision) even for a 128-token pass, more than the 3.50 GiB wasm can use; in full precision, one 2.29 GiB tensor, more than the 2.00 GiB onnxruntime's wasm build can hold in one tensor (its sizes are 32-bit)");
+    expect(200_064 * 3072 * 4).toBeGreaterThan(2 ** 31);
   });
 
   it('a browser holds the files it read until the session is made: their bytes count as transient', () => {
