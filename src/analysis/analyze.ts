@@ -193,8 +193,6 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
   const S = r.ids.length;
   const all = opts.keepAttention === 'all' && S <= (opts.fullMatrixMaxTokens ?? Infinity);
   const out = await passWithPrefix(model, r.ids, all ? 0 : query.start, all ? S : query.end, layers);
-  const H = spec.numHeads;
-  const Q = query.end - query.start;
   const priorIdx = msgs.map((m, k) => (CATEGORY_OF[m.kind] === 'prior' ? k : -1)).filter((k) => k >= 0);
   const priorSpans = priorIdx.map((k) => r.contentSpans[k]!);
   const currentIds = r.ids.slice(query.start, query.end);

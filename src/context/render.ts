@@ -16,16 +16,37 @@ export interface ChatRenderer extends TemplateRenderer {
   controlTokens?: readonly string[];
 }
 
+/** Per set of control strings, what each message text holds: the sweep renders every turn, and its texts repeat. */
+const controlsSeen = new Map<string, Map<string, string[]>>();
+
+function controlsFinder(r: ChatRenderer): (content: string) => string[] {
+  const controls = [...new Set([...(r.controlTokens ?? []), ...r.startMarkers, ...r.endMarkers])].filter((c) => c.length >= 3);
+  const key = controls.join('\u0000');
+  let seen = controlsSeen.get(key);
+  if (!seen) {
+    if (controlsSeen.size >= 8) controlsSeen.clear();
+    controlsSeen.set(key, (seen = new Map()));
+  }
+  return (content) => {
+    let found = seen.get(content);
+    if (!found) {
+      if (seen.size >= 20_000) seen.clear();
+      seen.set(content, (found = controls.filter((c) => content.includes(c))));
+    }
+    return found;
+  };
+}
+
 /**
  * Where the conversation's own text holds a control string of this model (its special tokens, its
  * template's markers): the tokenizer reads it as the real one, so the model sees turns the person did
  * not write. Said, not silently escaped: a researcher may paste them on purpose.
  */
 export function controlTokenNotes(r: ChatRenderer, messages: readonly { content: string; source?: number | null }[]): string[] {
-  const controls = [...new Set([...(r.controlTokens ?? []), ...r.startMarkers, ...r.endMarkers])].filter((c) => c.length >= 3);
+  const foundIn = controlsFinder(r);
   const notes: string[] = [];
   messages.forEach((m, k) => {
-    const found = controls.filter((c) => m.content.includes(c));
+    const found = foundIn(m.content);
     if (found.length) notes.push(`message ${(m.source ?? k) + 1} holds ${found.slice(0, 3).map((c) => JSON.stringify(c)).join(', ')}, ${found.length > 1 ? 'control strings' : 'a control string'} of this model: the tokenizer reads ${found.length > 1 ? 'them' : 'it'} as the real thing, so the model sees a structure the text does not show`);
   });
   return notes;
