@@ -6,6 +6,7 @@ import { roundsSweep, sweepPoint, type SweepPoint } from '../analysis/sweep';
 import { parseConversation, parseJsonl } from '../conversation/parse';
 import { describeIssue, type Conversation } from '../conversation/types';
 import { parsePolicy, type Policy } from '../context/policy';
+import { csvField } from '../export/figures';
 import { CATEGORIES } from '../metrics/categories';
 import type { AttentionSlab } from '../metrics/slab';
 import type { OpenModel } from '../runtime/open-model';
@@ -131,8 +132,6 @@ export function checkOut(out: string | undefined): void {
 }
 
 const MAX_SKIP_MESSAGES = 20;
-/** A CSV field: quoted when it holds a comma, a quote or a line break (a model's folder path may). */
-const csvField = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 /** A skipped line's reason, one line (an error's message, never its stack). */
 const cliError = (e: unknown) => String((e as Error)?.message ?? e).split('\n')[0]!.slice(0, 500);
 

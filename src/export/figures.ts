@@ -1,6 +1,9 @@
 import type { PolicyResult } from '../analysis/analyze';
 import { CATEGORIES } from '../metrics/categories';
 
+/** A CSV field: quoted when it holds a comma, a quote or a line break (a label, a model's folder path). */
+export const csvField = (v: string | number | null): string => (typeof v === 'string' && /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v ?? ''));
+
 /** What the figures were computed from, written into every export beside them. */
 export interface Provenance {
   /** The model's source (a Hub id, a folder, the demo model) and its revision (a commit where known). */
@@ -16,18 +19,17 @@ export const answerOf = (r: PolicyResult): 'conversation' | 'model' => (r.messag
 
 /** The figures of one or more policies as CSV: one row per policy (with what it was computed from), then one per earlier answer. */
 export function figuresCsv(results: PolicyResult[], from: Provenance): string {
-  const esc = (v: string | number | null) => (typeof v === 'string' && /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v ?? ''));
   const lines = [['policy', 'label', 'answer', 'turn', 'layer', 'radius', 'tokens', ...CATEGORIES, 'diagonal', 'context_tokens', 'prefilled', 'model', 'revision', 'backend'].join(',')];
   for (const r of results) {
     const c = r.cost[r.cost.length - 1]!;
-    lines.push([r.policy, r.label, answerOf(r), r.turn, r.layer, Number.isFinite(r.radius) ? r.radius : 'inf', r.tokens.length, ...CATEGORIES.map((k) => r.ratios[k]), r.diagonal, c.contextTokens, c.prefilled, from.model, from.revision, from.backend].map(esc).join(','));
+    lines.push([r.policy, r.label, answerOf(r), r.turn, r.layer, Number.isFinite(r.radius) ? r.radius : 'inf', r.tokens.length, ...CATEGORIES.map((k) => r.ratios[k]), r.diagonal, c.contextTokens, c.prefilled, from.model, from.revision, from.backend].map(csvField).join(','));
   }
   lines.push('', ['policy', 'earlier_answer_round', 'diagonal', 'longest_copied_run', 'ngram_overlap'].join(','));
   for (const r of results) {
-    r.diagonalPerAnswer.forEach((d, i) => lines.push([r.policy, d.round, d.value, r.copy[i]?.longestRun ?? '', r.copy[i]?.ngramOverlap ?? ''].map(esc).join(',')));
+    r.diagonalPerAnswer.forEach((d, i) => lines.push([r.policy, d.round, d.value, r.copy[i]?.longestRun ?? '', r.copy[i]?.ngramOverlap ?? ''].map(csvField).join(',')));
   }
   lines.push('', ['policy', 'round', 'context_tokens', 'prefilled'].join(','));
-  for (const r of results) for (const c of r.cost) lines.push([r.policy, c.round, c.contextTokens, c.prefilled].map(esc).join(','));
+  for (const r of results) for (const c of r.cost) lines.push([r.policy, c.round, c.contextTokens, c.prefilled].map(csvField).join(','));
   return `${lines.join('\n')}\n`;
 }
 
