@@ -11,14 +11,14 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { configCase, CONVERSATION_SEEDS, CRAFTED_CONVERSATIONS, linkCase, mutate, rng, safetensorsCase, tokenizerCase } from '../tests/helpers/fuzz';
+import { brokenInvariant, configCase, CONVERSATION_SEEDS, CRAFTED_CONVERSATIONS, ENGINE_WORDS, linkCase, mutate, rng, safetensorsCase, tokenizerCase, unsafeLinkModel } from '../tests/helpers/fuzz';
 
 const src = resolve(process.argv[2] ?? 'src');
 const load = async <T,>(path: string): Promise<T> => (await import(pathToFileURL(resolve(src, path)).href)) as T;
 
 type Conv = { parseConversation(t: string): { conversation: { messages: { role: string; content: unknown }[] } | null; issues: { severity: string; text: string; line?: number; message?: number }[] } };
 const { parseConversation } = await load<Conv>('conversation/parse.ts');
-const { normalizeConfig } = await load<{ normalizeConfig(c: Record<string, unknown>): { rmsNormEps: number; numHeads: number; numKvHeads: number; headDim: number; numLayers: number; layers: unknown[]; ropes: { theta: number }[] } }>('model/config.ts');
+const { normalizeConfig } = await load<{ normalizeConfig(c: Record<string, unknown>): Parameters<typeof brokenInvariant>[0] }>('model/config.ts');
 const { ModelError } = await load<{ ModelError: new (...a: never[]) => Error & { file: string; field?: string } }>('model/errors.ts');
 const { readSafetensorsHeader } = await load<{ readSafetensorsHeader(f: string, s: { size: number; read(a: number, b: number): Promise<Uint8Array> }): Promise<Map<string, { end: number }>> }>('model/safetensors.ts');
 const { ChatTokenizer } = await load<{ ChatTokenizer: { fromJson(j: Record<string, unknown>, c: Record<string, unknown>): { render(m: { role: string; content: string }[], g: boolean): string; encode(t: string): number[] } } }>('model/tokenizer.ts');
@@ -27,7 +27,7 @@ const { linkOffer } = await load<{ linkOffer(r: { model: string; revision: strin
 
 interface Tally { tried: number; crash: number; slow: number; wrongAccepted: number; unnamed: number }
 const rows = new Map<string, Tally>();
-const internal = /TypeError|Cannot read prop|undefined is not|Maximum call stack|\n\s+at /;
+const internal = ENGINE_WORDS;
 
 async function count(category: string, n: number, one: (k: number) => Promise<'ok' | 'wrong' | 'unnamed'> | 'ok' | 'wrong' | 'unnamed') {
   const t: Tally = rows.get(category) ?? { tried: 0, crash: 0, slow: 0, wrongAccepted: 0, unnamed: 0 };
@@ -75,16 +75,13 @@ const conversationOutcome = (text: string) => {
     const { view } = decodeView(search, hash);
     const offer = linkOffer(view);
     if (offer.problem !== null && internal.test(offer.problem)) return 'unnamed';
-    const bad = !/^[\w.-]+\/[\w.-]+$/.test(view.model) || view.model.split('/').includes('..') || /\.\.|[?#%]/.test(view.revision) || (view.hub !== null && !/^https?:\/\//.test(view.hub));
-    return offer.problem === null && view.model !== 'demo' && bad ? 'wrong' : 'ok';
+    return offer.problem === null && view.model !== 'demo' && unsafeLinkModel(view) ? 'wrong' : 'ok';
   });
 }
 {
   const r = rng(5);
   await count('configs', 2000, () => {
-    const s = normalizeConfig(configCase(r));
-    const ok = s.rmsNormEps > 0 && s.numHeads % s.numKvHeads === 0 && s.headDim % 2 === 0 && s.layers.length === s.numLayers && s.ropes.every((x) => x.theta > 0);
-    return ok ? 'ok' : 'wrong';
+    return brokenInvariant(normalizeConfig(configCase(r))) ? 'wrong' : 'ok';
   });
 }
 {

@@ -97,3 +97,25 @@ export function tokenizerCase(r: Rng): { json: Record<string, unknown>; config: 
     return null;
   }
 }
+
+/** An engine's own words in a message (a stack, a TypeError): such a message names nothing a person can act on. */
+export const ENGINE_WORDS = /\n\s+at |TypeError|Cannot read prop|undefined is not|Maximum call stack/;
+
+/** What makes a model a link offers (with no problem found) unsafe to fetch, or null. */
+export function unsafeLinkModel(view: { model: string; revision: string; hub: string | null }): string | null {
+  if (!/^[\w.-]+\/[\w.-]+$/.test(view.model) || view.model.split('/').includes('..')) return `model ${view.model}`;
+  if (/\.\.|[?#%]/.test(view.revision)) return `revision ${view.revision}`;
+  if (view.hub !== null && !/^https?:\/\//.test(view.hub)) return `hub ${view.hub}`;
+  return null;
+}
+
+/** The invariant an accepted spec breaks (what the graph, the reference and the plan rely on), or null. */
+export function brokenInvariant(s: { rmsNormEps: number; numHeads: number; numKvHeads: number; headDim: number; numLayers: number; layers: unknown[]; ropes: { theta: number }[]; attentionScale: number; embeddingScale: number; residualScale: number; logitScale: number }): string | null {
+  if (!(s.rmsNormEps > 0)) return 'rmsNormEps > 0';
+  if (s.numHeads % s.numKvHeads !== 0) return 'heads a multiple of key/value heads';
+  if (s.headDim % 2 !== 0) return 'even head_dim';
+  if (!s.ropes.every((r) => r.theta > 0)) return 'rope θ > 0';
+  if (![s.attentionScale, s.embeddingScale, s.residualScale, s.logitScale].every((v) => Number.isFinite(v) && v > 0)) return 'finite positive scales';
+  if (s.layers.length !== s.numLayers) return 'one entry per layer';
+  return null;
+}
