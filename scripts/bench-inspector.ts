@@ -37,6 +37,8 @@ const longestSince = (page: Page, from: number) => page.evaluate((f) => {
   const t = ((window as unknown as { __longTasks: { start: number; ms: number }[] }).__longTasks).filter((x) => x.start >= f);
   return { longest: Math.max(0, ...t.map((x) => x.ms)), count: t.length };
 }, from);
+/** The app's own marks on the page's timeline (model-store.ts `mark`), since the page's navigation began. */
+const loadMarks = (page: Page) => page.evaluate(() => performance.getEntriesByType('mark').filter((m) => m.name.startsWith('inertia-lens ')).map((m) => `${m.name.slice(13)} ${Math.round(m.startTime)} ms`));
 const text = (messages: Message[]) => JSON.stringify(messages.map(({ role, content }) => ({ role, content })));
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -53,7 +55,7 @@ export async function timeInspector(browser: Browser, appUrl: string, hub: strin
   await page.goto(`${appUrl}/?backend=wasm`);
   await page.getByTestId('fresh-note').waitFor({ timeout: 300_000 });
   const start = Date.now() - t0;
-  const startMarks = await page.evaluate(() => performance.getEntriesByType('mark').filter((m) => m.name.startsWith('inertia-lens ')).map((m) => `${m.name.slice(13)} ${Math.round(m.startTime)} ms`));
+  const startMarks = await loadMarks(page);
   const maze = readFileSync('examples/maze.json', 'utf8');
   const mazeFull = await passMs(maze, 'full');
   steps.push({ step: "start → the demo model's own figures (maze example, dev server)", ms: start, againstMs: null, ratio: null, target: '≤ 2,000 ms', before: '10,581 ms', note: `page load, ORT, the model, one analysis; ${startMarks.join(', ')}` });
@@ -151,8 +153,8 @@ async function builtAppStart(browser: Browser): Promise<InspectorStep[]> {
       await page.getByTestId('fresh-note').waitFor({ timeout: 300_000 });
       const ms = Date.now() - t0;
       const isolated = await page.evaluate(() => window.crossOriginIsolated);
-      // Where the time went: the app's own marks on the page's timeline (since the page's navigation began).
-      const marks = await page.evaluate(() => performance.getEntriesByType('mark').filter((m) => m.name.startsWith('inertia-lens ')).map((m) => `${m.name.slice(13)} ${Math.round(m.startTime)} ms`));
+      // Where the time went.
+      const marks = await loadMarks(page);
       steps.push({ step: `start → the demo model's own figures, built app on a static host (${visit})`, ms, againstMs: null, ratio: null, target: '≤ 2,000 ms', before: '10,581 ms (dev server)', note: `${visit === 'first visit' ? 'service worker installed, one reload for isolation; ' : ''}${isolated ? 'isolated (wasm threads)' : 'not isolated'}; after the last load: ${marks.join(', ')}` });
       await page.close();
     }
