@@ -81,26 +81,20 @@ export async function roundsSweepLayers(model: AnalysisModel, conversation: Conv
     await opts.pause?.();
     if (opts.cancelled?.()) break;
     const have = knownAt(t);
-    if (have.every(Boolean)) {
-      for (const r of have as PolicyResult[]) {
-        const l = out.get(r.layer)!;
-        l.points.push(sweepPoint(r));
-        const kept = answerRows(r);
-        if (kept) l.rows.set(t, kept);
-      }
-    } else if (shared.has(t)) {
+    // A turn's point per layer, and its answer rows where the result kept them.
+    const take = (r: PolicyResult) => {
+      const l = out.get(r.layer)!;
+      l.points.push(sweepPoint(r));
+      const kept = answerRows(r);
+      if (kept) l.rows.set(t, kept);
+    };
+    if (have.every(Boolean)) (have as PolicyResult[]).forEach(take);
+    else if (shared.has(t)) {
       for (const [layer, { point, rows }] of shared.get(t)!) {
         out.get(layer)!.points.push(point);
         out.get(layer)!.rows.set(t, rows);
       }
-    } else {
-      for (const r of await analyzePolicyLayers(model, conversation, p, layers, { ...rest, turn: t, keepAttention: 'answer' }, summaries)) {
-        const l = out.get(r.layer)!;
-        l.points.push(sweepPoint(r));
-        const kept = answerRows(r);
-        if (kept) l.rows.set(t, kept);
-      }
-    }
+    } else (await analyzePolicyLayers(model, conversation, p, layers, { ...rest, turn: t, keepAttention: 'answer' }, summaries)).forEach(take);
     opts.onTurn?.(t - 1, last - 1);
   }
   return out;

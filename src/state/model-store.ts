@@ -63,14 +63,8 @@ interface ModelState {
 }
 
 /** A Hub model resolved and planned, waiting for the person to confirm its download. */
-export interface PendingDownload {
+export interface PendingDownload extends Pick<PreparedSummary, 'label' | 'files' | 'bytes' | 'plans'> {
   ref: ModelRef;
-  /** repo@commit as the source names it. */
-  label: string;
-  files: number;
-  bytes: number;
-  /** Where it fits, one line per backend (model/load-plan.ts describePlan). */
-  plans: string[];
 }
 
 
