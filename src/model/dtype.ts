@@ -11,8 +11,11 @@ export function f16ToF32(h: number): number {
 
 /** Round-to-nearest-even float32 → float16 bits. */
 export function f32ToF16(value: number): number {
-  const f = new Float32Array([value]);
-  const x = new Uint32Array(f.buffer)[0]!;
+  return f32BitsToF16(new Uint32Array(new Float32Array([value]).buffer)[0]!);
+}
+
+/** The same from float32 bits (no allocation: BF16 → fp16 runs it per weight). */
+export function f32BitsToF16(x: number): number {
   const sign = (x >>> 16) & 0x8000;
   const exp = (x >>> 23) & 0xff;
   let mant = x & 0x7fffff;
@@ -68,7 +71,11 @@ export function toFloat16Bytes(dtype: 'F32' | 'F16' | 'BF16', bytes: Uint8Array,
   const n = dtype === 'F32' ? bytes.byteLength / 4 : bytes.byteLength / 2;
   const out = into ? new Uint16Array(into.buffer, into.byteOffset, n) : new Uint16Array(n);
   if (dtype === 'F16') out.set(new Uint16Array(bytes.slice().buffer));
-  else {
+  else if (dtype === 'BF16') {
+    // bf16 bits are float32's top half: no float32 copy of the tensor.
+    const u16 = bytes.byteOffset % 2 === 0 ? new Uint16Array(bytes.buffer, bytes.byteOffset, n) : new Uint16Array(bytes.slice().buffer);
+    for (let i = 0; i < n; i++) out[i] = f32BitsToF16(u16[i]! << 16 >>> 0);
+  } else {
     const values = toFloat32(dtype, bytes);
     for (let i = 0; i < n; i++) out[i] = f32ToF16(values[i]!);
   }

@@ -1,6 +1,7 @@
 import type { StoredTensor } from './checkpoint';
 import { toFloat16Bytes, toFloat32 } from './dtype';
 import { DT, type GraphBuilder } from './onnx-builder';
+import { ModelError } from './errors';
 import { mapBytes } from './tensor-bytes';
 
 /**
@@ -20,15 +21,20 @@ export class GraphWeights {
    * fp32. Each widening waits on the activation it multiplies, so onnxruntime runs it just before its
    * layer and frees it after: one layer's fp32 copy at a time, not every weight widened up front.
    */
-  constructor(private readonly g: GraphBuilder, private readonly half: boolean, private readonly keepHalf = false) {}
+  constructor(private readonly g: GraphBuilder, private readonly half: boolean, private readonly keepHalf = false, private readonly keptBf16: 'bf16' | 'fp16' = 'bf16') {}
 
-  /** A 2-D half-precision weight kept as it is stored; null when it is widened at load instead. */
+  /** A 2-D half-precision weight kept in half precision; null when it is widened at load instead. */
   private kept(t: StoredTensor): string | null {
     if (this.half || !this.keepHalf || t.dtype === 'F32' || t.shape.length !== 2) return null;
     const key = `${t.name}#kept`;
     if (!this.stored.has(key)) {
-      this.storage.add(`${t.dtype} matrices kept in half precision, widened to fp32 where used, every pass`);
-      this.stored.set(key, this.g.external(`${t.name}.${t.dtype.toLowerCase()}`, t.dtype === 'BF16' ? DT.BFLOAT16 : DT.FLOAT16, t.shape, t.data));
+      if (t.dtype === 'BF16' && this.keptBf16 === 'fp16') {
+        this.storage.add('BF16 matrices kept in half precision as fp16 (this runtime cannot cast BF16), widened to fp32 where used, every pass');
+        this.stored.set(key, this.g.external(`${t.name}.f16`, DT.FLOAT16, t.shape, mapBytes(t.data, t.data.byteLength, (raw, into) => bf16ToF16Checked(t, raw, into))));
+      } else {
+        this.storage.add(`${t.dtype} matrices kept in half precision, widened to fp32 where used, every pass`);
+        this.stored.set(key, this.g.external(`${t.name}.${t.dtype.toLowerCase()}`, t.dtype === 'BF16' ? DT.BFLOAT16 : DT.FLOAT16, t.shape, t.data));
+      }
     }
     return this.stored.get(key)!;
   }
@@ -90,4 +96,22 @@ export class GraphWeights {
 
 function count(t: StoredTensor): number {
   return t.shape.reduce((a, b) => a * b, 1);
+}
+
+/**
+ * BF16 → fp16 bits: bf16's 8-bit significand fits fp16's 11, so every value in fp16's normal range is
+ * exact; smaller ones round to fp16's subnormals (error ≤ 2^-25). A value fp16 cannot hold is refused.
+ */
+function bf16ToF16Checked(t: StoredTensor, raw: Uint8Array, into: Uint8Array): void {
+  toFloat16Bytes('BF16', raw, into);
+  const n = raw.byteLength / 2;
+  const bits = new Uint16Array(into.buffer, into.byteOffset, n);
+  const src = raw.byteOffset % 2 === 0 ? new Uint16Array(raw.buffer, raw.byteOffset, n) : new Uint16Array(raw.slice().buffer);
+  for (let i = 0; i < bits.length; i++) {
+    // Infinity in fp16 from a finite bf16 value: out of range (a stored inf/NaN stays what it was).
+    if ((bits[i]! & 0x7c00) === 0x7c00 && (src[i]! & 0x7f80) !== 0x7f80) {
+      const value = new Float32Array(new Uint32Array([src[i]! << 16]).buffer)[0]!;
+      throw new ModelError(t.file, `${t.name} holds ${value.toExponential(3)}, beyond the ±65,504 fp16 can hold: this runtime keeps BF16 matrices as fp16 (it has no BF16 Cast); run it where BF16 is cast (Node, the native runtime) or in full precision`);
+    }
+  }
 }

@@ -29,6 +29,12 @@ export interface GraphOptions {
    * kept as stored and widened where used, every pass (half the weights' memory; slower passes).
    */
   weightStorage?: 'compute' | 'half';
+  /**
+   * 'half' storage of BF16 matrices: 'bf16' (default) as stored, or 'fp16' for a runtime with no BF16 Cast
+   * (the browser's onnxruntime-web): exact for |w| in fp16's normal range, rounded to within 3e-8 below it;
+   * a weight beyond ±65,504 is refused by name.
+   */
+  keptBf16?: 'bf16' | 'fp16';
 }
 
 export interface BuiltGraph {
@@ -76,7 +82,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   const half = dtype === 'fp16';
   const T = half ? DT.FLOAT16 : DT.FLOAT;
   const g = new GraphBuilder();
-  const W = new GraphWeights(g, half, options.weightStorage === 'half');
+  const W = new GraphWeights(g, half, options.weightStorage === 'half', options.keptBf16 ?? 'bf16');
   /** Casts between the compute dtype and fp32 (no-ops in an fp32 graph). */
   const toF32 = (x: string) => (half ? g.op('Cast', [x], { to: DT.FLOAT }) : x);
   const toT = (x: string) => (half ? g.op('Cast', [x], { to: T }) : x);

@@ -27,6 +27,21 @@ class DeferredBytes extends Uint8Array {
   }
 }
 
+/** The first error a producer threw: onnxruntime reports it only as "Unknown error occurred in memory copy". */
+export class ProducerFailure {
+  error: Error | null = null;
+  wrap(produce: () => Uint8Array): () => Uint8Array {
+    return () => {
+      try {
+        return produce();
+      } catch (e) {
+        this.error ??= e as Error;
+        throw e;
+      }
+    };
+  }
+}
+
 /**
  * The graph's external files, ready to mount: every asynchronous read done first (downloads, Blob
  * reads), the bytes themselves produced when onnxruntime copies each one in. Widened tensors are
@@ -35,7 +50,7 @@ class DeferredBytes extends Uint8Array {
  * widened copies are left for the garbage collector, and the scratch never outlives its size class
  * (a scratch kept the size of the largest tensor would add that tensor to the load's peak).
  */
-export async function deferredExternalData(files: ExternalFile[]): Promise<{ path: string; data: Uint8Array }[]> {
+export async function deferredExternalData(files: ExternalFile[], failure = new ProducerFailure()): Promise<{ path: string; data: Uint8Array }[]> {
   let scratch: Uint8Array | null = null;
   const scratchFor = (n: number) => {
     if (!scratch || scratch.byteLength < n || scratch.byteLength > 2 * n) scratch = new Uint8Array(n);
@@ -45,7 +60,7 @@ export async function deferredExternalData(files: ExternalFile[]): Promise<{ pat
   for (const f of files) {
     const produce = await f.data.prepare();
     const n = f.data.byteLength;
-    out.push({ path: f.path, data: new DeferredBytes(n, () => (f.data.transformed ? produce(scratchFor(n)) : produce())) });
+    out.push({ path: f.path, data: new DeferredBytes(n, failure.wrap(() => (f.data.transformed ? produce(scratchFor(n)) : produce()))) });
   }
   return out;
 }

@@ -9,7 +9,7 @@ import type { ModelSource, ReadProgress } from '../model/source';
 import { ChatTokenizer } from '../model/tokenizer';
 import { parameterCount, resolveWeights, type ModelWeights } from '../model/weights';
 import { nativeMemoryBytes, type NativeDevice } from './native';
-import { defaultBackends, MemoryLimitError, ModelSession, probeWebGpu, type Backend } from './ort-runtime';
+import { castsBf16, defaultBackends, MemoryLimitError, ModelSession, probeWebGpu, type Backend } from './ort-runtime';
 
 export type LoadStage = 'download' | 'build' | 'session';
 export interface LoadProgress {
@@ -144,7 +144,7 @@ export async function startModel(prepared: PreparedModel, options: OpenOptions =
   const dtypeOf = (backend: Backend) => (backend === 'webgpu' ? dtype : cpuDtype);
   // WebGPU runs the model in segments (see layersPerSegment); the CPU backends run it whole.
   const graphsFor = (backend: Backend) => {
-    const o = { ...graphOptions, computeDtype: dtypeOf(backend).dtype, weightStorage: planOf(backend)?.storage ?? 'compute' };
+    const o = { ...graphOptions, computeDtype: dtypeOf(backend).dtype, weightStorage: planOf(backend)?.storage ?? 'compute', keptBf16: castsBf16(backend) ? 'bf16' as const : 'fp16' as const };
     return backend === 'webgpu' ? buildSegments(spec, weights, o, layersPerSegment(spec, o)) : [buildGraph(spec, weights, o)];
   };
   options.onProgress?.({ stage: 'session' });

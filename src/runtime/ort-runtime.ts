@@ -10,7 +10,7 @@ import { memoryProblem, WASM_LIMITS, type BackendLimits } from '../model/memory'
 import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from '../model/graph-io';
 import { ropeTables } from '../model/rope';
 import { slab, type LayerAttention } from '../metrics/slab';
-import { deferredExternalData } from './external-data';
+import { deferredExternalData, ProducerFailure } from './external-data';
 import type { BackendPlan } from '../model/load-plan';
 import { createNativeSession, type NativeDevice } from './native';
 
@@ -23,10 +23,12 @@ const isNode = typeof process !== 'undefined' && !!process.versions?.node && typ
 const NODE_ENTRY = 'onnxruntime-web';
 
 let ortModule: Promise<typeof Ort> | null = null;
+/** Node only: load the browser's build instead (`configureRuntime({ nodeBuild: 'webgpu' })`), so tests see its kernels. */
+let nodeBuild: 'wasm' | 'webgpu' = 'wasm';
 
 function loadOrt(): Promise<typeof Ort> {
   ortModule ??= (async () => {
-    const ort: typeof Ort = isNode ? await import(/* @vite-ignore */ NODE_ENTRY) : await import('onnxruntime-web/webgpu');
+    const ort: typeof Ort = isNode && nodeBuild === 'wasm' ? await import(/* @vite-ignore */ NODE_ENTRY) : await import('onnxruntime-web/webgpu');
     ort.env.wasm.numThreads ??= await wasmThreads();
     return ort;
   })();
@@ -52,10 +54,13 @@ export interface RuntimeConfig {
   numThreads?: number;
   /** ORT's own proxy worker for wasm sessions (measured against our model worker in `npm run bench:browser`; off in the app). */
   proxy?: boolean;
+  /** Node only, before the first session: 'webgpu' loads the browser's build (whose CPU kernels lack some types) instead of the plain wasm one. */
+  nodeBuild?: 'wasm' | 'webgpu';
 }
 
 /** Sets ORT's wasm options; call before the first session (ORT reads them once per page). */
 export async function configureRuntime(cfg: RuntimeConfig): Promise<void> {
+  if (cfg.nodeBuild && !ortModule) nodeBuild = cfg.nodeBuild;
   const ort = await loadOrt();
   ort.env.logLevel = 'error'; // ORT's node-placement warnings are expected (shape ops run on CPU)
   if (cfg.wasmPaths) ort.env.wasm.wasmPaths = cfg.wasmPaths;
@@ -186,6 +191,15 @@ export interface ProfileOption {
   filePrefix: string;
 }
 
+/**
+ * Whether a backend can Cast BF16 to fp32. The browser's build of onnxruntime-web (the one with WebGPU)
+ * has no BF16 Cast kernel, on wasm or WebGPU ("Could not find an implementation for Cast(13)"); Node's
+ * plain wasm build and onnxruntime-node have one. tests/unit/half-storage.test.ts pins both.
+ */
+export function castsBf16(backend: Backend): boolean {
+  return backend === 'native' || (isNode && nodeBuild === 'wasm');
+}
+
 export function defaultBackends(): Backend[] {
   return isNode ? ['wasm'] : ['webgpu', 'wasm'];
 }
@@ -246,6 +260,7 @@ export class ModelSession {
         maxBufferBytes = found.maxBufferBytes;
       }
       const parts: Part[] = [];
+      const produced = new ProducerFailure();
       const plan = options.plan?.(backend) ?? null;
       let device: NativeDevice | null = null;
       try {
@@ -259,7 +274,7 @@ export class ModelSession {
             ({ ort: sessionOrt, session, device } = native);
             reasons.push(...native.reasons);
           } else {
-            const externalData = await deferredExternalData(g.externalData);
+            const externalData = await deferredExternalData(g.externalData, produced);
             session = await serial(() =>
               ort.InferenceSession.create(g.model, {
                 executionProviders: [backend],
@@ -287,10 +302,12 @@ export class ModelSession {
         const created = new ModelSession(sessionOrt, parts, spec, summary, report);
         if (backend === 'webgpu') await created.forward({ ids: [0], layers: [] });
         return created;
-      } catch (e) {
+      } catch (caught) {
         for (const p of parts) await serial(() => p.session.release()).catch(() => undefined);
-        reasons.push(`${backend} failed: ${(e as Error).message}`);
-        failures.push(e as Error);
+        // A weight that could not be read or converted: its own error, not onnxruntime's copy failure.
+        const e = produced.error ?? (caught as Error);
+        reasons.push(`${backend} failed: ${e.message}`);
+        failures.push(e);
       }
     }
     // One backend tried, failing with an error of its own kind (a memory refusal, a bad layer): that error, unwrapped.
