@@ -3,17 +3,19 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { DEMO_MODEL_FILES, DEMO_MODEL_PATH } from './src/model/demo.ts';
+import { CPL_MODEL_PATH, DEMO_MODEL_FILES, DEMO_MODEL_PATH } from './src/model/demo.ts';
 import { CSP, headersFile } from './src/deploy/csp.ts';
 
-/** The dev server serves the demo model from the repo; the build copies it in. */
+/** The dev server serves the demo models from the repo; the build copies them in. */
 function demoModel(): Plugin {
   return {
     name: 'inertia-lens:demo-model',
     generateBundle() {
-      for (const f of DEMO_MODEL_FILES) {
-        const path = join(DEMO_MODEL_PATH, f);
-        if (existsSync(path)) this.emitFile({ type: 'asset', fileName: path, source: readFileSync(path) });
+      for (const dir of [DEMO_MODEL_PATH, CPL_MODEL_PATH]) {
+        for (const f of DEMO_MODEL_FILES) {
+          const path = join(dir, f);
+          if (existsSync(path)) this.emitFile({ type: 'asset', fileName: path, source: readFileSync(path) });
+        }
       }
     },
   };

@@ -83,6 +83,8 @@ export interface PolicyResult extends PolicyFigures {
   notes: string[];
   /** With keepAttention: the answer's rows, or every row of the causal matrix. */
   attention?: LayerAttention;
+  /** 'b' when the inspector scored it with the second of two models compared ("compare models"). */
+  model?: 'b';
 }
 
 /** Summaries: from the file, else generated once per message with paper 1's prompt (greedy). */

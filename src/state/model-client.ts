@@ -21,6 +21,8 @@ export class ModelClient {
   /** Set once a worker answered: a worker that fails before that is not started again (it would fail the same way). */
   private started = false;
   private broken: string | null = null;
+  /** Told the reason whenever the worker had to be replaced (its model is gone); set by the slot it serves. */
+  onLost: (message: string) => void = () => undefined;
 
   constructor(private readonly spawn: () => WorkerLike = defaultWorker) {
     this.start();
@@ -56,28 +58,34 @@ export class ModelClient {
     if (!this.started) this.broken = `the model worker could not start (${message}): this browser cannot run the model`;
     this.rpc.failAll(new RemoteError(WORKER_LOST, this.broken ?? message));
     if (!this.broken) this.start();
-    for (const l of lostListeners) l(this.broken ?? message);
+    this.onLost(this.broken ?? message);
   }
 }
 
-const lostListeners: ((message: string) => void)[] = [];
-/** Called with the reason whenever the worker had to be replaced (its model is gone). */
-export function onWorkerLost(listener: (message: string) => void): void {
-  lostListeners.push(listener);
+/** The page's models: 'a', the one inspected, and 'b', the one it is compared with; each in a worker of its own. */
+export type ModelSlot = 'a' | 'b';
+
+const lostListeners: Record<ModelSlot, ((message: string) => void)[]> = { a: [], b: [] };
+/** Called with the reason whenever the slot's worker had to be replaced (its model is gone). */
+export function onWorkerLost(listener: (message: string) => void, slot: ModelSlot = 'a'): void {
+  lostListeners[slot].push(listener);
 }
 
 function defaultWorker(): WorkerLike {
   return new Worker(new URL('../worker/model-worker.ts', import.meta.url), { type: 'module', name: 'inertia-lens-model' });
 }
 
-let client: ModelClient | null = null;
-/** The page's model worker, started on first use. */
-export function modelClient(): ModelClient {
-  client ??= new ModelClient();
-  return client;
+const clients: Partial<Record<ModelSlot, ModelClient>> = {};
+/** A slot's model worker, started on first use (model B's only when a second model is loaded). */
+export function modelClient(slot: ModelSlot = 'a'): ModelClient {
+  return clients[slot] ?? setModelClient(new ModelClient(), slot);
 }
 
 /** Puts another client in place (Node tests: a host on a MessageChannel, tests/helpers/in-process-worker.ts). */
-export function setModelClient(c: ModelClient): void {
-  client = c;
+export function setModelClient(c: ModelClient, slot: ModelSlot = 'a'): ModelClient {
+  c.onLost = (message) => {
+    for (const l of lostListeners[slot]) l(message);
+  };
+  clients[slot] = c;
+  return c;
 }

@@ -5,7 +5,7 @@ import type { LoadStage } from '../runtime/open-model';
 import type { BackendChoice, ForwardView, LoadedSummary, LoadEvent, ModelApi, PreparedSummary, SourceSpec } from '../worker/api';
 import { STALE_MODEL } from '../worker/api';
 import { linkOffer, rememberedToken, storeToken, type LinkOffer } from './hub-access';
-import { modelClient, onWorkerLost } from './model-client';
+import { modelClient, onWorkerLost, type ModelSlot } from './model-client';
 
 export type { BackendChoice, ForwardView } from '../worker/api';
 
@@ -73,164 +73,173 @@ const IDLE: LoadState = { status: 'idle', stage: null, file: null, loaded: 0, to
 /** A mark on the page's performance timeline, for the bench's account of where start-up time goes. */
 export const mark = (name: string) => void globalThis.performance?.mark?.(`inertia-lens ${name}`);
 
-/** Only the newest load may land: a slower, older one (say the demo model at start-up) is dropped. */
-let latestLoad = 0;
-/** What the model in use was loaded from, for reloading it on another backend (set only when a load lands). */
-let lastLoad: { source: SourceSpec; ref: ModelRef | null } | { hub: ModelRef } | null = null;
-/** The worker's prepared model behind `pending`. */
-let pendingPrepared: PreparedSummary | null = null;
-/** Lookups (resolving, reading headers, planning): the newest wins, without stopping a load under way. */
-let latestLook = 0;
-
 const isStale = (e: unknown) => (e as Error)?.name === STALE_MODEL;
 
-export const useModelStore = create<ModelState>()((set, get) => {
-  // Looked up on each call: a test may put its own client in place.
-  const client = { call: <M extends keyof ModelApi & string>(m: M, args: ModelApi[M]['args'], onEvent?: (e: ModelApi[M]['event']) => void) => modelClient().call(m, args, onEvent) };
-  // The worker was replaced (a template or tokenizer ran past its budget): its model is gone.
-  onWorkerLost((message) => {
-    latestLoad++;
-    latestLook++;
-    pendingPrepared = null;
-    set({ info: null, pending: null, load: { ...IDLE, status: 'error', error: message } });
-  });
+/** The store of one model slot: 'a' is the model inspected, 'b' the one it is compared with (its own worker). */
+function createModelStore(slot: ModelSlot) {
+  /** Only the newest load may land: a slower, older one (say the demo model at start-up) is dropped. */
+  let latestLoad = 0;
+  /** What the model in use was loaded from, for reloading it on another backend (set only when a load lands). */
+  let lastLoad: { source: SourceSpec; ref: ModelRef | null } | { hub: ModelRef } | null = null;
+  /** The worker's prepared model behind `pending`. */
+  let pendingPrepared: PreparedSummary | null = null;
+  /** Lookups (resolving, reading headers, planning): the newest wins, without stopping a load under way. */
+  let latestLook = 0;
+  const marks = slot === 'a' ? mark : () => undefined;
 
-  /** Load progress as the store shows it; weight bytes are summed over files when their total is known. */
-  const progress = (stale: () => boolean, weightBytes: number | null = null) => {
-    const perFile = new Map<string, number>();
-    return (p: LoadEvent) => {
-      if (stale()) return;
-      if (p.read && weightBytes !== null) perFile.set(p.read.file, p.read.loaded);
-      const allLoaded = [...perFile.values()].reduce((a, b) => a + b, 0);
-      set((s) => ({ load: { ...s.load, stage: p.stage as LoadStage, allLoaded, allTotal: weightBytes, ...(p.read && { file: p.read.file, loaded: p.read.loaded, total: p.read.total }) } }));
-    };
-  };
-  /**
-   * A new lookup: it shows as loading, and supersedes an earlier lookup, but not a load already under way
-   * (the demo model at start-up): only starting a session (finish) claims the model slot.
-   */
-  const begin = () => {
-    const id = ++latestLook;
-    if (pendingPrepared) void client.call('discard', { preparedId: pendingPrepared.preparedId }).promise.catch(() => undefined);
-    pendingPrepared = null;
-    set({ load: { ...IDLE, status: 'loading', stage: 'download' }, pending: null });
-    return () => id !== latestLook;
-  };
-  const prepare = (source: SourceSpec, stale: () => boolean) => client.call('prepare', { source, backend: get().backend }, progress(stale)).promise;
-  const fail = (stale: () => boolean, e: unknown) => {
-    // The model in use, if any, stays as it was, and so do its controls.
-    if (!stale()) set((s) => ({ load: { ...s.load, status: 'error', error: (e as Error).message } }));
-  };
-  /** Starts a prepared model in the worker and shows it, if no newer load began meanwhile. */
-  const finish = async (prepared: PreparedSummary, ref: ModelRef | null, from: NonNullable<typeof lastLoad>) => {
-    const id = ++latestLoad;
-    const stale = () => id !== latestLoad;
-    if (prepared.releaseFirst) set({ info: null });
-    const loaded = await client.call('start', { preparedId: prepared.preparedId }, progress(stale, prepared.bytes)).promise;
-    if (!loaded || stale()) return;
-    lastLoad = from;
-    set({ load: { ...IDLE, status: 'ready' }, forward: null, forwardError: null, info: { ...loaded, ref } });
-  };
-  return {
-    backend: 'auto',
-    async setBackend(b) {
-      const before = get().backend;
-      set({ backend: b });
-      // The model in use (lastLoad is set only when a load succeeded), not a request that failed since.
-      if (!lastLoad) return;
-      if ('hub' in lastLoad) await get().openHub(lastLoad.hub);
-      else await get().loadModel(lastLoad.source as Exclude<SourceSpec, { kind: 'hub' }>, lastLoad.ref);
-      // Refused there: the model keeps running where it was, and the choice shown says so.
-      if (get().load.status === 'error' && get().backend === b) set({ backend: before });
-    },
-    load: IDLE,
-    info: null,
-    forward: null,
-    forwardError: null,
-    pending: null,
-    confirmAboveBytes: 200e6,
-    linkOffer: null,
-    accessToken: rememberedToken(),
-    rememberToken: rememberedToken() !== '',
-    setAccessToken(token, remember) {
-      storeToken(token.trim(), remember);
-      set({ accessToken: token.trim(), rememberToken: remember });
-    },
-    offerLink(ref) {
-      set({ linkOffer: ref ? linkOffer(ref) : null });
-    },
-
-    async loadModel(source, ref = null) {
-      const stale = begin();
-      try {
-        mark('load: asked');
-        const prepared = await prepare(source, stale);
-        mark('load: prepared (files read, memory planned)');
-        if (stale()) return;
-        if (prepared.noFit) throw new Error(prepared.noFit);
-        await finish(prepared, ref, { source, ref });
-        mark('load: session made');
-      } catch (e) {
-        fail(stale, e);
-      }
-    },
-
-    async openHub(ref, origin = 'form') {
-      const stale = begin();
-      set({ linkOffer: null });
-      try {
-        // The token goes to the Hub, or to a host the person typed in themselves, never to one a link named.
-        const token = (ref.hub === null || ref.hub.replace(/\/+$/, '') === HUB_URL || origin === 'form' ? get().accessToken : '') || undefined;
-        const prepared = await prepare({ kind: 'hub', repo: ref.model, revision: ref.revision, hubUrl: ref.hub, ...(token && { accessToken: token }) }, stale);
-        if (stale()) return;
-        if (prepared.noFit) throw new Error(prepared.noFit);
-        if (prepared.bytes >= get().confirmAboveBytes || prepared.releaseFirst) {
-          pendingPrepared = prepared;
-          set({ load: IDLE, pending: { ref, label: prepared.label, files: prepared.files, bytes: prepared.bytes, plans: prepared.plans } });
-          return;
-        }
-        await finish(prepared, ref, { hub: ref });
-      } catch (e) {
-        fail(stale, e);
-      }
-    },
-
-    async confirmDownload() {
-      const pending = get().pending;
-      const held = pendingPrepared;
-      if (!pending || !held) return;
+  return create<ModelState>()((set, get) => {
+    // Looked up on each call: a test may put its own client in place.
+    const client = { call: <M extends keyof ModelApi & string>(m: M, args: ModelApi[M]['args'], onEvent?: (e: ModelApi[M]['event']) => void) => modelClient(slot).call(m, args, onEvent) };
+    // The worker was replaced (a template or tokenizer ran past its budget): its model is gone.
+    onWorkerLost((message) => {
+      latestLoad++;
+      latestLook++;
       pendingPrepared = null;
-      const stale = begin();
-      try {
-        await finish(held, pending.ref, { hub: pending.ref });
-      } catch (e) {
-        fail(stale, e);
-      }
-    },
+      set({ info: null, pending: null, load: { ...IDLE, status: 'error', error: message } });
+    }, slot);
 
-    cancelDownload() {
+    /** Load progress as the store shows it; weight bytes are summed over files when their total is known. */
+    const progress = (stale: () => boolean, weightBytes: number | null = null) => {
+      const perFile = new Map<string, number>();
+      return (p: LoadEvent) => {
+        if (stale()) return;
+        if (p.read && weightBytes !== null) perFile.set(p.read.file, p.read.loaded);
+        const allLoaded = [...perFile.values()].reduce((a, b) => a + b, 0);
+        set((s) => ({ load: { ...s.load, stage: p.stage as LoadStage, allLoaded, allTotal: weightBytes, ...(p.read && { file: p.read.file, loaded: p.read.loaded, total: p.read.total }) } }));
+      };
+    };
+    /**
+     * A new lookup: it shows as loading, and supersedes an earlier lookup, but not a load already under way
+     * (the demo model at start-up): only starting a session (finish) claims the model slot.
+     */
+    const begin = () => {
+      const id = ++latestLook;
       if (pendingPrepared) void client.call('discard', { preparedId: pendingPrepared.preparedId }).promise.catch(() => undefined);
       pendingPrepared = null;
-      set({ pending: null });
-    },
+      set({ load: { ...IDLE, status: 'loading', stage: 'download' }, pending: null });
+      return () => id !== latestLook;
+    };
+    const prepare = (source: SourceSpec, stale: () => boolean) => client.call('prepare', { source, backend: get().backend }, progress(stale)).promise;
+    const fail = (stale: () => boolean, e: unknown) => {
+      // The model in use, if any, stays as it was, and so do its controls.
+      if (!stale()) set((s) => ({ load: { ...s.load, status: 'error', error: (e as Error).message } }));
+    };
+    /** Starts a prepared model in the worker and shows it, if no newer load began meanwhile. */
+    const finish = async (prepared: PreparedSummary, ref: ModelRef | null, from: NonNullable<typeof lastLoad>) => {
+      const id = ++latestLoad;
+      const stale = () => id !== latestLoad;
+      if (prepared.releaseFirst) set({ info: null });
+      const loaded = await client.call('start', { preparedId: prepared.preparedId }, progress(stale, prepared.bytes)).promise;
+      if (!loaded || stale()) return;
+      lastLoad = from;
+      set({ load: { ...IDLE, status: 'ready' }, forward: null, forwardError: null, info: { ...loaded, ref } });
+    };
+    return {
+      backend: 'auto',
+      async setBackend(b) {
+        const before = get().backend;
+        set({ backend: b });
+        // The model in use (lastLoad is set only when a load succeeded), not a request that failed since.
+        if (!lastLoad) return;
+        if ('hub' in lastLoad) await get().openHub(lastLoad.hub);
+        else await get().loadModel(lastLoad.source as Exclude<SourceSpec, { kind: 'hub' }>, lastLoad.ref);
+        // Refused there: the model keeps running where it was, and the choice shown says so.
+        if (get().load.status === 'error' && get().backend === b) set({ backend: before });
+      },
+      load: IDLE,
+      info: null,
+      forward: null,
+      forwardError: null,
+      pending: null,
+      confirmAboveBytes: 200e6,
+      linkOffer: null,
+      accessToken: rememberedToken(),
+      rememberToken: rememberedToken() !== '',
+      setAccessToken(token, remember) {
+        storeToken(token.trim(), remember);
+        set({ accessToken: token.trim(), rememberToken: remember });
+      },
+      offerLink(ref) {
+        set({ linkOffer: ref ? linkOffer(ref) : null });
+      },
 
-    async setTemplateDate(date) {
-      const info = get().info;
-      if (!info || info.templateDate === null || !parseTemplateDate(date)) return false;
-      const ok = await client.call('setTemplateDate', { modelId: info.modelId, date }).promise.catch(() => false);
-      if (ok && get().info?.modelId === info.modelId) set({ info: { ...info, templateDate: date } });
-      return ok;
-    },
+      async loadModel(source, ref = null) {
+        const stale = begin();
+        try {
+          marks('load: asked');
+          const prepared = await prepare(source, stale);
+          marks('load: prepared (files read, memory planned)');
+          if (stale()) return;
+          if (prepared.noFit) throw new Error(prepared.noFit);
+          await finish(prepared, ref, { source, ref });
+          marks('load: session made');
+        } catch (e) {
+          fail(stale, e);
+        }
+      },
 
-    async runForward(text, asChat) {
-      const info = get().info;
-      if (!info) return;
-      try {
-        const forward = await client.call('forward', { modelId: info.modelId, text, asChat }).promise;
-        set({ forwardError: null, forward });
-      } catch (e) {
-        if (!isStale(e)) set({ forwardError: (e as Error).message });
-      }
-    },
-  };
-});
+      async openHub(ref, origin = 'form') {
+        const stale = begin();
+        set({ linkOffer: null });
+        try {
+          // The token goes to the Hub, or to a host the person typed in themselves, never to one a link named.
+          const token = (ref.hub === null || ref.hub.replace(/\/+$/, '') === HUB_URL || origin === 'form' ? get().accessToken : '') || undefined;
+          const prepared = await prepare({ kind: 'hub', repo: ref.model, revision: ref.revision, hubUrl: ref.hub, ...(token && { accessToken: token }) }, stale);
+          if (stale()) return;
+          if (prepared.noFit) throw new Error(prepared.noFit);
+          if (prepared.bytes >= get().confirmAboveBytes || prepared.releaseFirst) {
+            pendingPrepared = prepared;
+            set({ load: IDLE, pending: { ref, label: prepared.label, files: prepared.files, bytes: prepared.bytes, plans: prepared.plans } });
+            return;
+          }
+          await finish(prepared, ref, { hub: ref });
+        } catch (e) {
+          fail(stale, e);
+        }
+      },
+
+      async confirmDownload() {
+        const pending = get().pending;
+        const held = pendingPrepared;
+        if (!pending || !held) return;
+        pendingPrepared = null;
+        const stale = begin();
+        try {
+          await finish(held, pending.ref, { hub: pending.ref });
+        } catch (e) {
+          fail(stale, e);
+        }
+      },
+
+      cancelDownload() {
+        if (pendingPrepared) void client.call('discard', { preparedId: pendingPrepared.preparedId }).promise.catch(() => undefined);
+        pendingPrepared = null;
+        set({ pending: null });
+      },
+
+      async setTemplateDate(date) {
+        const info = get().info;
+        if (!info || info.templateDate === null || !parseTemplateDate(date)) return false;
+        const ok = await client.call('setTemplateDate', { modelId: info.modelId, date }).promise.catch(() => false);
+        if (ok && get().info?.modelId === info.modelId) set({ info: { ...info, templateDate: date } });
+        return ok;
+      },
+
+      async runForward(text, asChat) {
+        const info = get().info;
+        if (!info) return;
+        try {
+          const forward = await client.call('forward', { modelId: info.modelId, text, asChat }).promise;
+          set({ forwardError: null, forward });
+        } catch (e) {
+          if (!isStale(e)) set({ forwardError: (e as Error).message });
+        }
+      },
+    };
+  });
+}
+
+/** The model inspected. */
+export const useModelStore = createModelStore('a');
+/** The model it is compared with ("compare models"), loaded only when asked for. */
+export const useModelBStore = createModelStore('b');

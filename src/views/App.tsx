@@ -7,6 +7,7 @@ import { ConversationPanel } from './conversation/ConversationPanel';
 import { FiguresPanel } from './figures/FiguresPanel';
 import { ForwardPanel } from './forward/ForwardPanel';
 import { HeatmapPanel } from './heatmap/HeatmapPanel';
+import { ModelBPanel } from './model-loader/ModelBPanel';
 import { ModelLoader } from './model-loader/ModelLoader';
 import { PolicyBar } from './policies/PolicyBar';
 import { ViewControls } from './policies/ViewControls';
@@ -37,6 +38,9 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
       </ErrorBoundary>
       <ErrorBoundary name="policy">
         <PolicyBar />
+      </ErrorBoundary>
+      <ErrorBoundary name="model B">
+        <ModelBPanel />
       </ErrorBoundary>
       <section className="panel" aria-label="view">
         <ViewControls />

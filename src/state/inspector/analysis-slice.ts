@@ -7,13 +7,14 @@ import { cachedStartResult } from '../cached-result';
 import { START_EXAMPLE } from '../examples';
 import { FULL_MATRIX_MAX_TOKENS } from '../limits';
 import { modelClient } from '../model-client';
-import { mark, useModelStore, type ModelInfo } from '../model-store';
+import { mark, useModelBStore, useModelStore, type ModelInfo } from '../model-store';
+import type { ModelSlot } from '../model-client';
 import { activePolicies, scoredTurn, type AnalysisSlice, type InspectorState, type Slice } from './types';
 
 const cachedStart = cachedStartResult();
 
-/** A model as the results depend on it: which one, and the date its template writes. */
-const modelKey = (info: ModelInfo | null) => (info ? [info.modelId, info.templateDate] : null);
+/** A model as the results depend on it: its slot (each has its own worker and ids), which one, and the date its template writes. */
+const modelKey = (info: ModelInfo | null, slot: ModelSlot = 'a') => (info ? [slot, info.modelId, info.templateDate] : null);
 
 /** What a sweep was computed for: the model, the text, the policy and the turn (the layers come together; the radius is re-read). */
 function sweepKey(info: ModelInfo | null, text: string, generated: string | undefined, r: PolicyResult): string {
@@ -34,8 +35,8 @@ const isStale = (e: unknown) => (e as Error)?.name === STALE_MODEL;
  */
 const RESULTS_KEPT = 24;
 const results = new Map<string, PolicyResult>();
-function resultKey(info: ModelInfo, text: string, answer: string | undefined, spec: string, turn: number, layer: number, fullMatrix: boolean): string {
-  return JSON.stringify([modelKey(info), text, answer ?? null, spec, turn, layer, fullMatrix]);
+function resultKey(info: ModelInfo, text: string, answer: string | undefined, spec: string, turn: number, layer: number, fullMatrix: boolean, slot: ModelSlot = 'a'): string {
+  return JSON.stringify([modelKey(info, slot), text, answer ?? null, spec, turn, layer, fullMatrix]);
 }
 function keepResult(key: string, r: PolicyResult): void {
   results.delete(key);
@@ -143,24 +144,44 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
         const layer = s.layer ?? info.spec.numLayers - 1;
         const layers = layersFor(s, info, layer);
         const out: PolicyResult[] = [];
+        /** One policy scored by the model in a slot, or the result kept from an earlier request. */
+        const score = async (slot: ModelSlot, m: ModelInfo, spec: string, at: number, asked: number[]): Promise<PolicyResult | null> => {
+          const key = (l: number) => resultKey(m, s.text, s.generated[spec], spec, turn, l, s.fullMatrix, slot);
+          const kept = results.get(key(at));
+          if (kept) return kept;
+          const all = await modelClient(slot).call('analyze', {
+            modelId: m.modelId, conversation, ...(s.generated[spec] !== undefined && { answer: s.generated[spec] }), policy: spec, turn,
+            layers: asked, radius: s.radius, keep: s.fullMatrix ? 'all' : 'answer', fullMatrixMaxTokens: FULL_MATRIX_MAX_TOKENS,
+          }).promise;
+          if (id !== latest) return null;
+          const tagged = slot === 'b' ? all.map((x) => ({ ...x, model: 'b' as const, label: `${x.label} · model B` })) : all;
+          for (const x of tagged) keepResult(key(x.layer), x);
+          return tagged.find((x) => x.layer === at)!;
+        };
         for (const spec of activePolicies(s)) {
-          const key = (l: number) => resultKey(info, s.text, s.generated[spec], spec, turn, l, s.fullMatrix);
-          let r = results.get(key(layer));
-          if (!r) {
-            const all = await modelClient().call('analyze', {
-              modelId: info.modelId, conversation, ...(s.generated[spec] !== undefined && { answer: s.generated[spec] }), policy: spec, turn,
-              layers: layers.includes(layer) ? layers : [layer], radius: s.radius, keep: s.fullMatrix ? 'all' : 'answer', fullMatrixMaxTokens: FULL_MATRIX_MAX_TOKENS,
-            }).promise;
-            if (id !== latest) return;
-            for (const x of all) keepResult(key(x.layer), x);
-            r = all.find((x) => x.layer === layer)!;
-          }
+          const r = await score('a', info, spec, layer, layers.includes(layer) ? layers : [layer]);
+          if (!r) return;
           out.push(r);
+        }
+        // Compare models: the same conversation, turn and policy scored by model B, at its own final layer.
+        const infoB = s.compareModels ? useModelBStore.getState().info : null;
+        let errorB: string | null = null;
+        if (infoB) {
+          const lastB = infoB.spec.numLayers - 1;
+          try {
+            const r = await score('b', infoB, out[0]!.policy, lastB, [lastB]);
+            if (!r) return;
+            out.push(r);
+          } catch (e) {
+            // Model A's figures stand; B's failure is said as B's.
+            if (isStale(e)) return;
+            errorB = `model B: ${(e as Error).message}`;
+          }
         }
         // The radius may have changed while the passes ran: it is re-read, not recomputed.
         const radius = get().radius;
         const shown = out.map((r) => atRadius(r, radius) ?? r);
-        set({ results: shown, resultsFrom: 'model', analyzing: false, stale: false, analysisError: null, analysisMs: performance.now() - t0 });
+        set({ results: shown, resultsFrom: 'model', analyzing: false, stale: false, analysisError: errorB, analysisMs: performance.now() - t0 });
         mark('figures: shown');
         void sweepFor(id, info, shown[0]!);
       } catch (e) {

@@ -20,6 +20,8 @@ export interface ViewSlice {
   /** The policies shown: policies[0] alone, or all of them (2–4) in compare mode. */
   policies: string[];
   compare: boolean;
+  /** The first policy scored by model A and by model B (useModelBStore), side by side. */
+  compareModels: boolean;
   turn: number | null;
   layer: number | null;
   head: 'mean' | number;
@@ -27,6 +29,7 @@ export interface ViewSlice {
   fullMatrix: boolean;
   setPolicy(spec: string): void;
   setCompare(on: boolean): void;
+  setCompareModels(on: boolean): void;
   toggleComparePolicy(spec: string): void;
   setTurn(turn: number | null): void;
   setLayer(layer: number | null): void;
@@ -73,9 +76,9 @@ export interface GenerationSlice {
 export type InspectorState = ConversationSlice & ViewSlice & AnalysisSlice & GenerationSlice;
 export type Slice<T> = StateCreator<InspectorState, [], [], T>;
 
-/** The active policies: the first alone, or every one in compare mode. */
-export function activePolicies(s: Pick<InspectorState, 'policies' | 'compare'>): string[] {
-  return s.compare ? s.policies : s.policies.slice(0, 1);
+/** The active policies: the first alone, or every one in compare mode (comparing models, the first). */
+export function activePolicies(s: Pick<InspectorState, 'policies' | 'compare' | 'compareModels'>): string[] {
+  return s.compare && !s.compareModels ? s.policies : s.policies.slice(0, 1);
 }
 
 /** Messages after the last answer (user messages the conversation ends with): none are scored. */

@@ -9,6 +9,11 @@ export const viewSlice: Slice<ViewSlice> = (set, get) => ({
   // The view's defaults, from the one table the link's codec uses too.
   ...pickInspectorView(DEFAULT_VIEW),
   fullMatrix: false,
+  compareModels: false,
+  setCompareModels(on) {
+    set({ compareModels: on });
+    get().scheduleAnalysis();
+  },
   setPolicy(spec) {
     const p = policySpec(parsePolicy(spec));
     set((s) => ({ policies: s.compare ? (s.policies.includes(p) ? s.policies : [...s.policies.slice(0, 3), p]) : [p, ...s.policies.slice(1).filter((x) => x !== p)] }));

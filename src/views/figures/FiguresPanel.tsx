@@ -3,8 +3,9 @@ import { CATEGORIES, type Category } from '../../metrics/categories';
 import { answerOf } from '../../export/figures';
 import { DEMO_MODEL_LABEL } from '../../model/demo';
 import { useInspector } from '../../state/inspector-store';
-import { useModelStore } from '../../state/model-store';
+import { useModelBStore, useModelStore } from '../../state/model-store';
 import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
+import { resultId, sameTokens } from '../result-id';
 
 const f4 = (v: number) => v.toFixed(4);
 const signed = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(4)}`;
@@ -41,6 +42,7 @@ export function FiguresPanel() {
       </h2>
       <p className="muted" data-testid="figures-from">{provenance(results, from, source, backend)}</p>
       {results.length === 1 ? <Shares r={r0} view={pick(r0)} /> : <CompareTable results={results} />}
+      <ModelsNote results={results} />
       <TemplateNotes results={results} />
     </section>
   );
@@ -51,6 +53,20 @@ function provenance(results: PolicyResult[], from: 'cache' | 'model' | null, sou
   const model = from === 'cache' ? `${DEMO_MODEL_LABEL}, earlier (cached)` : `${source ?? 'no model'}${backend ? ` on ${backend === 'webgpu' ? 'WebGPU' : backend}` : ''}`;
   const answers = results.map((r) => `${r.label}: ${answerOf(r) === 'model' ? "the answer the model wrote here" : "the conversation's answer"}`);
   return `Computed from ${model}; scored answer: ${answers.join('; ')}.`;
+}
+
+/** Comparing models: which is which, and how they are compared when their tokenizers differ. */
+function ModelsNote({ results }: { results: PolicyResult[] }) {
+  const b = results.find((r) => r.model === 'b');
+  const sourceB = useModelBStore((s) => s.info?.source ?? null);
+  if (!b) return null;
+  const a = results[0]!;
+  return (
+    <p className="muted" data-testid="models-note">
+      Model B is {sourceB ?? 'the second model'}, scoring the same conversation, turn and policy at its own final layer (layer {b.layer}); the Δ column is B − A.{' '}
+      {sameTokens(a, b) ? 'Both split the text into the same tokens.' : `The two split the text into different tokens (${a.tokens.length} and ${b.tokens.length}): they are compared by message (the category shares and the diagonal ratio are per answer), and each heatmap shows its own model's tokens.`}
+    </p>
+  );
 }
 
 /** What the model's own chat template did to the conversation (merged, moved, dropped, added a system prompt), and positions past the model's training. */
@@ -113,7 +129,7 @@ function CompareTable({ results }: { results: PolicyResult[] }) {
         <tr>
           <th>figure</th>
           {results.map((r, k) => (
-            <th key={r.policy} colSpan={k === 0 ? 1 : 2}>{r.label}</th>
+            <th key={resultId(r)} colSpan={k === 0 ? 1 : 2}>{r.label}</th>
           ))}
         </tr>
       </thead>
@@ -125,8 +141,8 @@ function CompareTable({ results }: { results: PolicyResult[] }) {
               const v = fig.value(r);
               const d = v - fig.value(base);
               return [
-                <td key={`${r.policy}-v`} className="num" data-testid={`figure-${r.policy}-${fig.key}`} data-value={v}>{fig.fmt(v)}</td>,
-                k > 0 && <td key={`${r.policy}-d`} className={`num delta ${d > 0 ? 'up' : d < 0 ? 'down' : ''}`}>{fig.fmt === f4 ? signed(d) : `${d >= 0 ? '+' : '−'}${Math.abs(d)}`}</td>,
+                <td key={`${resultId(r)}-v`} className="num" data-testid={`figure-${resultId(r)}-${fig.key}`} data-value={v}>{fig.fmt(v)}</td>,
+                k > 0 && <td key={`${resultId(r)}-d`} className={`num delta ${d > 0 ? 'up' : d < 0 ? 'down' : ''}`}>{fig.fmt === f4 ? signed(d) : `${d >= 0 ? '+' : '−'}${Math.abs(d)}`}</td>,
               ];
             })}
           </tr>

@@ -1,3 +1,4 @@
+import { resultId } from '../result-id';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { PolicyResult } from '../../analysis/analyze';
 import { SINK_TOKENS } from '../../context/render';
@@ -189,7 +190,7 @@ export function Heatmap({ r, head, hover, dispatch, height }: { r: PolicyResult;
       </div>
       <canvas
         ref={canvas}
-        data-testid={`heatmap-${r.policy}`}
+        data-testid={`heatmap-${resultId(r)}`}
         tabIndex={0}
         role="img"
         aria-label={`attention heatmap of ${r.label}: arrow keys move the selected cell, + and − zoom, Escape frees the selection`}
@@ -206,7 +207,7 @@ export function Heatmap({ r, head, hover, dispatch, height }: { r: PolicyResult;
         }}
         onKeyDown={onKey}
       />
-      <p className="hover-line" aria-live="polite" data-testid={`heatmap-hover-${r.policy}`}>
+      <p className="hover-line" aria-live="polite" data-testid={`heatmap-hover-${resultId(r)}`}>
         {focus
           ? `${hover.locked ? 'locked · ' : ''}query ${tokenLabel(r, rowStart + focus.row)} → key ${tokenLabel(r, focus.col)}: ${shown.data[focus.row * S + focus.col]!.toFixed(5)}`
           : 'Point at a cell to read both tokens and the weight; click to lock it.'}

@@ -1,3 +1,4 @@
+import { resultId } from '../result-id';
 import { useReducer } from 'react';
 import type { PolicyResult } from '../../analysis/analyze';
 import { CATEGORIES } from '../../metrics/categories';
@@ -26,7 +27,7 @@ export function HeatmapPanel() {
         <span>weight <span className="ramp" style={{ background: LEGEND_GRADIENT }} /></span>
       </div>
       <div className={withAttention.length > 1 ? 'compare-grid' : ''}>
-        {withAttention.map((r, k) => (k === 0 ? <Heatmap key={r.policy} r={r} head={head} hover={hover} dispatch={dispatch} /> : <Secondary key={r.policy} r={r} head={head} />))}
+        {withAttention.map((r, k) => (k === 0 ? <Heatmap key={resultId(r)} r={r} head={head} hover={hover} dispatch={dispatch} /> : <Secondary key={resultId(r)} r={r} head={head} />))}
       </div>
     </section>
   );

@@ -1,10 +1,11 @@
-import { useModelStore } from '../../state/model-store';
+import { useSlot } from './slot';
 
 /** A model the link names: nothing is fetched until the person clicks, and a host other than the Hub is said plainly. */
 export function LinkOfferNote() {
-  const offer = useModelStore((s) => s.linkOffer);
-  const openHub = useModelStore((s) => s.openHub);
-  const dismiss = useModelStore((s) => s.offerLink);
+  const { store: useModel } = useSlot();
+  const offer = useModel((s) => s.linkOffer);
+  const openHub = useModel((s) => s.openHub);
+  const dismiss = useModel((s) => s.offerLink);
   if (!offer) return null;
   const { ref } = offer;
   return (

@@ -1,11 +1,12 @@
-import { useModelStore } from '../../state/model-store';
+import { useSlot } from './slot';
 
 const STAGES = { download: 'Reading files', build: 'Building the attention graph', session: 'Reading the weights into the inference session' };
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
 /** Stage, file and bytes of the load in progress, or the error that ended it. */
 export function LoadProgress() {
-  const load = useModelStore((s) => s.load);
+  const { store: useModel } = useSlot();
+  const load = useModel((s) => s.load);
   if (load.status === 'error') return <p role="alert" className="error">Could not load the model: {load.error}</p>;
   if (load.status !== 'loading' || !load.stage) return null;
   const fraction = load.allTotal ? load.allLoaded / load.allTotal : load.stage === 'download' && load.total ? load.loaded / load.total : undefined;

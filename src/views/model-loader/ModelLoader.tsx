@@ -1,7 +1,7 @@
 import { useState, type DragEvent } from 'react';
 import { HUB_URL } from '../../model/hub-source';
 import { forgetCachedModels, MODEL_CACHE } from '../../model/range-cache';
-import { useModelStore } from '../../state/model-store';
+import { useSlot } from './slot';
 import { droppedFiles } from './dropped-files';
 import { LinkOfferNote } from './LinkOfferNote';
 import { LoadProgress } from './LoadProgress';
@@ -11,12 +11,13 @@ export const HUB = HUB_URL;
 
 /** Loads from a Hub id (+ revision, + token for gated repos), a Hub-style base URL, or a folder picked or dropped. */
 export function ModelLoader() {
-  const loadModel = useModelStore((s) => s.loadModel);
-  const openHub = useModelStore((s) => s.openHub);
-  const busy = useModelStore((s) => s.load.status === 'loading');
-  const token = useModelStore((s) => s.accessToken);
-  const remember = useModelStore((s) => s.rememberToken);
-  const setAccessToken = useModelStore((s) => s.setAccessToken);
+  const { slot, store: useModel } = useSlot();
+  const loadModel = useModel((s) => s.loadModel);
+  const openHub = useModel((s) => s.openHub);
+  const busy = useModel((s) => s.load.status === 'loading');
+  const token = useModel((s) => s.accessToken);
+  const remember = useModel((s) => s.rememberToken);
+  const setAccessToken = useModel((s) => s.setAccessToken);
   const [repo, setRepo] = useState('');
   const [revision, setRevision] = useState('main');
   const [base, setBase] = useState(HUB);
@@ -34,8 +35,8 @@ export function ModelLoader() {
   };
 
   return (
-    <section className="panel" aria-labelledby="loader-title">
-      <h2 id="loader-title">Model</h2>
+    <section className="panel" aria-labelledby={`loader-title-${slot}`}>
+      <h2 id={`loader-title-${slot}`}>{slot === 'a' ? 'Model' : 'Model B'}</h2>
       <LinkOfferNote />
       <form
         className="row"
@@ -83,7 +84,7 @@ export function ModelLoader() {
         or{' '}
         <label className="linklike">
           its files
-          <input type="file" multiple hidden data-testid="pick-files" onChange={(e) => fromInput(e.target.files)} />
+          <input type="file" multiple hidden data-testid={slot === 'a' ? 'pick-files' : 'pick-files-b'} onChange={(e) => fromInput(e.target.files)} />
         </label>
         .
       </div>

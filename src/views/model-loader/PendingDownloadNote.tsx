@@ -1,12 +1,13 @@
-import { useModelStore } from '../../state/model-store';
+import { useSlot } from './slot';
 
 const size = (n: number) => (n >= 1e9 ? `${(n / 1e9).toFixed(2)} GB` : `${(n / 1e6).toFixed(0)} MB`);
 
 /** A large Hub download, shown before it starts: the commit, the size, and where the model fits. */
 export function PendingDownloadNote() {
-  const pending = useModelStore((s) => s.pending);
-  const confirm = useModelStore((s) => s.confirmDownload);
-  const cancel = useModelStore((s) => s.cancelDownload);
+  const { store: useModel } = useSlot();
+  const pending = useModel((s) => s.pending);
+  const confirm = useModel((s) => s.confirmDownload);
+  const cancel = useModel((s) => s.cancelDownload);
   if (!pending) return null;
   return (
     <div className="pending" role="dialog" aria-label="confirm the download" data-testid="pending-download">

@@ -5,8 +5,10 @@ import { activePolicies, useInspector } from '../../state/inspector-store';
 /** One click switches the policy; in compare mode the clicks choose 2–4 policies shown side by side. */
 export function PolicyBar() {
   const policies = useInspector((s) => s.policies);
-  const compare = useInspector((s) => s.compare);
-  const active = activePolicies({ policies, compare });
+  const compareModels = useInspector((s) => s.compareModels);
+  // Comparing models, one policy is scored by both: the clicks choose it.
+  const compare = useInspector((s) => s.compare) && !compareModels;
+  const active = activePolicies({ policies, compare, compareModels });
   const setPolicy = useInspector((s) => s.setPolicy);
   const setCompare = useInspector((s) => s.setCompare);
   const toggle = useInspector((s) => s.toggleComparePolicy);
@@ -41,7 +43,7 @@ export function PolicyBar() {
         {num('L', l, setL)}
         {!valid && <span className="error">Clip and Summary need H ≥ 1 and L &lt; H.</span>}
         <label>
-          <input type="checkbox" checked={compare} onChange={(e) => setCompare(e.target.checked)} /> compare 2–4 policies side by side
+          <input type="checkbox" checked={compare} disabled={compareModels} onChange={(e) => setCompare(e.target.checked)} /> compare 2–4 policies side by side
         </label>
         {compare && <span className="muted">comparing {policies.map((p) => policyLabel(parsePolicy(p))).join(' · ')}; the first is the baseline of the Δ columns</span>}
       </div>

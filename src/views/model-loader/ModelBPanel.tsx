@@ -1,0 +1,56 @@
+import { useEffect } from 'react';
+import { CPL_MODEL_LABEL, CPL_MODEL_PATH, DEMO_MODEL_FILES, DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../../model/demo';
+import { useInspector } from '../../state/inspector-store';
+import { useModelBStore } from '../../state/model-store';
+import { LoadProgress } from './LoadProgress';
+import { ModelLoader } from './ModelLoader';
+import { ModelSlotContext } from './slot';
+
+/** A committed demo model as model B: the worker fetches it, so the URL is absolute. */
+const demoSource = (path: string, label: string) => ({ kind: 'url' as const, base: new URL(`${import.meta.env.BASE_URL}${path}`, location.href).href, files: [...DEMO_MODEL_FILES], label });
+
+/**
+ * Compare models: a second model, in a worker of its own, scores the same conversation, turn and policy
+ * (paper 2's base model against its CPL-tuned twin is one click).
+ */
+export function ModelBPanel() {
+  const on = useInspector((s) => s.compareModels);
+  const setOn = useInspector((s) => s.setCompareModels);
+  const schedule = useInspector((s) => s.scheduleAnalysis);
+  const info = useModelBStore((s) => s.info);
+  const load = useModelBStore((s) => s.loadModel);
+  const busy = useModelBStore((s) => s.load.status === 'loading');
+  // A model B that just loaded (or went) changes what is compared.
+  useEffect(() => {
+    if (on) schedule();
+  }, [info?.modelId, on, schedule]);
+  return (
+    <section className="panel" aria-labelledby="model-b-title">
+      <h2 id="model-b-title">Compare two models</h2>
+      <label>
+        <input type="checkbox" checked={on} onChange={(e) => setOn(e.target.checked)} data-testid="compare-models" /> score this conversation with a second model too: the same turn and policy, side by side, with the difference
+      </label>
+      {on && (
+        <>
+          <p className="row">
+            <button type="button" disabled={busy} onClick={() => void load(demoSource(CPL_MODEL_PATH, CPL_MODEL_LABEL), { model: 'demo-cpl', revision: 'main', hub: null })}>Compare with the CPL-tuned demo model</button>
+            <button type="button" disabled={busy} onClick={() => void load(demoSource(DEMO_MODEL_PATH, DEMO_MODEL_LABEL), { model: 'demo', revision: 'main', hub: null })}>with the demo model itself</button>
+            <span className="muted">
+              {info ? `Model B: ${info.source}, ${info.parameters.toLocaleString('en-US')} parameters, on ${info.report.backend === 'webgpu' ? 'WebGPU' : 'wasm'}.` : busy ? 'Loading model B…' : 'No model B yet: pick one here, or load any model below.'}
+            </span>
+          </p>
+          <p className="muted">
+            The CPL-tuned twin is the demo model after Context Preference Learning (paper 2, §2.1): trained to prefer the answer it gives from a short context over the one it gives from the whole history.
+          </p>
+          <ModelSlotContext.Provider value={{ slot: 'b', store: useModelBStore }}>
+            <details>
+              <summary>Load model B from the Hub or from files</summary>
+              <ModelLoader />
+            </details>
+            {!info && <LoadProgress />}
+          </ModelSlotContext.Provider>
+        </>
+      )}
+    </section>
+  );
+}
