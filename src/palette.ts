@@ -17,6 +17,9 @@ export const CATEGORY_COLORS: Record<Category, string> = {
   current: '#009E73',
 };
 
+/** Model B's lines over model A's when two models are compared (no category uses black). */
+export const MODEL_B_COLOR = '#000000';
+
 export const CATEGORY_NAMES: Record<Category, string> = {
   sink: 'sink (first 3 tokens)', system: 'system', user: 'user', prior: 'prior assistant', current: 'current answer',
 };

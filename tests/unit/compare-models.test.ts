@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { analyzePolicy } from '../../src/analysis/analyze';
 import { DEMO_MODEL_FILES, DEMO_MODEL_PATH } from '../../src/model/demo';
 import { openModel } from '../../src/runtime/open-model';
@@ -55,6 +55,11 @@ describe('compare models: one conversation, turn and policy scored by two models
       for (const c of Object.keys(fresh.ratios) as (keyof typeof fresh.ratios)[]) expect(Math.abs(r.ratios[c] - fresh.ratios[c])).toBeLessThan(1e-6);
     }
     expect(sameTokens(s.results[0]!, s.results[1]!)).toBe(false);
+    // Model B's rounds sweep (it starts after A's), drawn over A's: one point per scored turn, the last one the turn shown.
+    await vi.waitFor(() => expect(useInspector.getState().sweepB).not.toBeNull(), { timeout: 60_000 });
+    const b = useInspector.getState().sweepB!.points;
+    expect(b.length).toBe(s.sweep!.points.length);
+    expect(Math.abs(b[b.length - 1]!.diagonal - s.results[1]!.diagonal)).toBeLessThan(1e-6);
   });
 
   it('turning it off shows model A alone again, from what was computed', async () => {

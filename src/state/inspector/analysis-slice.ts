@@ -17,8 +17,8 @@ const cachedStart = cachedStartResult();
 const modelKey = (info: ModelInfo | null, slot: ModelSlot = 'a') => (info ? [slot, info.modelId, info.templateDate] : null);
 
 /** What a sweep was computed for: the model, the text, the policy and the turn (the layers come together; the radius is re-read). */
-function sweepKey(info: ModelInfo | null, text: string, generated: string | undefined, r: PolicyResult): string {
-  return JSON.stringify([modelKey(info), text, generated ?? null, r.policy, r.turn, r.tokens.length]);
+function sweepKey(info: ModelInfo | null, text: string, generated: string | undefined, r: PolicyResult, slot: ModelSlot = 'a'): string {
+  return JSON.stringify([modelKey(info, slot), text, generated ?? null, r.policy, r.turn, r.tokens.length]);
 }
 
 // Newest request wins: a slower, older analysis never overwrites a newer one.
@@ -89,6 +89,26 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
     }
   }
 
+  /** Compare models: model B's sweep under the same policy, after model A's (each worker runs its own). */
+  async function sweepOfB(id: number, known: PolicyResult | undefined) {
+    const info = useModelBStore.getState().info;
+    const s = get();
+    const conversation = s.parsed.conversation;
+    if (!known || !info || !conversation || id !== latest) return void (known || set({ sweepB: null }));
+    // Its points are read at the radius they were computed for (no re-read kept for B).
+    const key = `${sweepKey(info, s.text, s.generated[known.policy], known, 'b')}@${known.radius}`;
+    if (s.sweepB?.key === key) return;
+    try {
+      const answer = s.generated[known.policy];
+      const byLayer = await modelClient('b').call('sweep', {
+        modelId: info.modelId, conversation, ...(answer !== undefined && { answer }), policy: known.policy, turn: known.turn, layers: [known.layer], radius: known.radius, known: [withoutHeads(known)],
+      }).promise;
+      if (id === latest) set({ sweepB: { key, points: byLayer.get(known.layer)!.points } });
+    } catch (e) {
+      if (id === latest && !isStale(e)) set({ sweepB: null, analysisError: `model B's rounds sweep: ${(e as Error).message}` });
+    }
+  }
+
   return {
     results: [cachedStart.result],
     resultsFrom: 'cache',
@@ -98,6 +118,7 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
     analysisMs: null,
     sweep: { policy: cachedStart.policy, key: sweepKey(null, START_EXAMPLE.text, undefined, cachedStart.result), radius: cachedStart.result.radius, points: cachedStart.sweep },
     sweeping: null,
+    sweepB: null,
 
     scheduleAnalysis(delayMs = 0) {
       if (timer) clearTimeout(timer);
@@ -110,7 +131,9 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
       const r0 = s.results[0];
       const sweep = s.sweep && r0 ? sweepAt(s.sweep.key, r0.layer, r) : null;
       if (!rescored.every((x): x is PolicyResult => x !== null) || (s.sweep && !sweep)) return false;
-      set({ radius: r, results: rescored, ...(s.sweep && sweep && { sweep: { ...s.sweep, radius: r, points: sweep } }) });
+      set({ radius: r, results: rescored, sweepB: null, ...(s.sweep && sweep && { sweep: { ...s.sweep, radius: r, points: sweep } }) });
+      // Model B's sweep is computed again at this radius (its rows are not kept).
+      void sweepOfB(latest, rescored.find((x) => x.model === 'b'));
       return true;
     },
 
@@ -183,7 +206,7 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
         const shown = out.map((r) => atRadius(r, radius) ?? r);
         set({ results: shown, resultsFrom: 'model', analyzing: false, stale: false, analysisError: errorB, analysisMs: performance.now() - t0 });
         mark('figures: shown');
-        void sweepFor(id, info, shown[0]!);
+        void sweepFor(id, info, shown[0]!).then(() => sweepOfB(id, shown.find((r) => r.model === 'b')));
       } catch (e) {
         // Figures already on screen are of the view before this one: marked as such, not passed off as its own.
         if (id === latest && !isStale(e)) set({ analyzing: false, analysisError: (e as Error).message, stale: get().results.length > 0 });

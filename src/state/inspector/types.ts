@@ -53,6 +53,8 @@ export interface AnalysisSlice {
   /** `key` names what the sweep was computed for, so a stale curve is dropped, not shown under new settings. */
   sweep: { policy: string; key: string; radius: number; points: SweepPoint[] } | null;
   sweeping: { done: number; total: number } | null;
+  /** Compare models: model B's rounds sweep under the same policy, drawn over model A's. */
+  sweepB: { key: string; points: SweepPoint[] } | null;
   analyze(): Promise<void>;
   /** Analyses again after `delayMs` (text edits wait for a pause in typing); a newer call replaces it. */
   scheduleAnalysis(delayMs?: number): void;

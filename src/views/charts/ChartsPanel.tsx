@@ -1,7 +1,7 @@
 import { parsePolicy, policyLabel } from '../../context/policy';
 import { CATEGORIES } from '../../metrics/categories';
 import { useInspector } from '../../state/inspector-store';
-import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
+import { CATEGORY_COLORS, CATEGORY_NAMES, MODEL_B_COLOR } from '../../palette';
 import { LineChart, type Series } from './LineChart';
 
 /** Colours for policies in the cost chart (Okabe–Ito, the ones the categories do not use). */
@@ -12,11 +12,19 @@ export function ChartsPanel() {
   const sweep = useInspector((s) => s.sweep);
   const sweeping = useInspector((s) => s.sweeping);
   const results = useInspector((s) => s.results);
+  const sweepB = useInspector((s) => s.sweepB);
   if (!results.length) return null;
   const shares: Series[] = sweep
     ? [
         ...CATEGORIES.map((c) => ({ name: CATEGORY_NAMES[c], color: CATEGORY_COLORS[c], points: sweep.points.map((p) => ({ x: p.turn, y: p.ratios[c] })) })),
         { name: 'diagonal ratio', color: CATEGORY_COLORS.prior, dashed: true, points: sweep.points.map((p) => ({ x: p.turn, y: p.diagonal })) },
+        // Compare models: model B's prior share and diagonal, in black over A's.
+        ...(sweepB && results.some((r) => r.model === 'b')
+          ? [
+              { name: `model B: ${CATEGORY_NAMES.prior} share`, color: MODEL_B_COLOR, points: sweepB.points.map((p) => ({ x: p.turn, y: p.ratios.prior })) },
+              { name: 'model B: diagonal ratio', color: MODEL_B_COLOR, dashed: true, points: sweepB.points.map((p) => ({ x: p.turn, y: p.diagonal })) },
+            ]
+          : []),
       ]
     : [];
   const cost: Series[] = results.flatMap((r, k) => [
