@@ -22,7 +22,7 @@ const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]
 const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 
 // ---------------------------------------------------------------- maze
-type Dir = 'north' | 'south' | 'east' | 'west';
+export type Dir = 'north' | 'south' | 'east' | 'west';
 const DIRS: Dir[] = ['north', 'south', 'east', 'west'];
 const STEP: Record<Dir, [number, number]> = { north: [0, -1], south: [0, 1], east: [1, 0], west: [-1, 0] };
 export const MAZE_SYSTEM = 'You are a maze agent on a 6x6 grid; cell = 6y + x + 1. Each turn, list the cells you visited, then give one thought and one action: north, south, east or west.';
@@ -74,13 +74,42 @@ function toward(x: number, y: number, gx: number, gy: number, walls: Dir[], r: R
   return { dir, why: style.blocked(wanted.join(' and '), dir) };
 }
 
+/** A maze as the environment knows it: where the agent is, the goal, and the seed of its inner walls. */
+export interface MazeWorld {
+  x: number;
+  y: number;
+  gx: number;
+  gy: number;
+  seed: number;
+}
+
+/** A maze drawn from `r` (the same draws mazeEpisode makes): start in the top-left 3×3, goal in the bottom-right. */
+export function mazeWorld(r: Rng): MazeWorld {
+  const seed = int(r, 1, 1e6);
+  const x = int(r, 0, 2);
+  const y = int(r, 0, 2);
+  return { seed, x, y, gx: int(r, 3, 5), gy: int(r, 3, 5) };
+}
+
+/** The user turn of round `t`, as the training data writes it. */
+export function mazeObservation(w: MazeWorld, t: number, bumped: boolean): string {
+  const walls = wallsAt(w.x, w.y, 6, w.seed);
+  return `Round ${t}. Position (${w.x},${w.y}). Walls: ${walls.length ? walls.join(', ') : 'none'}. Goal: (${w.gx},${w.gy}).${bumped ? ' You hit a wall.' : ''}`;
+}
+
+/** The world after an action; a wall (or an action that is not a move) leaves the agent where it was. */
+export function mazeMove(w: MazeWorld, action: string): { world: MazeWorld; bumped: boolean } {
+  const dir = action as Dir;
+  if (!DIRS.includes(dir)) return { world: w, bumped: false };
+  if (wallsAt(w.x, w.y, 6, w.seed).includes(dir)) return { world: w, bumped: true };
+  return { world: { ...w, x: w.x + STEP[dir][0], y: w.y + STEP[dir][1] }, bumped: false };
+}
+
 export function mazeEpisode(r: Rng, rounds = int(r, 8, 16)): Message[] {
   const size = 6;
-  const seed = int(r, 1, 1e6);
-  let x = int(r, 0, 2);
-  let y = int(r, 0, 2);
-  const gx = int(r, 3, 5);
-  const gy = int(r, 3, 5);
+  const world = mazeWorld(r);
+  const { seed, gx, gy } = world;
+  let { x, y } = world;
   const msgs: Message[] = [{ role: 'system', content: MAZE_SYSTEM }];
   const style = pick(r, MAZE_STYLES);
   // Inertia: from some round on, the agent keeps repeating its last action even into a wall.
@@ -99,9 +128,7 @@ export function mazeEpisode(r: Rng, rounds = int(r, 8, 16)): Message[] {
   const recap = () => `${style.history} ${visited.join(' ')}.\n`;
   for (let t = 1; t <= rounds; t++) {
     const walls = wallsAt(x, y, size, seed);
-    const wallText = walls.length ? walls.join(', ') : 'none';
-    const bump = bumped ? ' You hit a wall.' : '';
-    msgs.push({ role: 'user', content: `Round ${t}. Position (${x},${y}). Walls: ${wallText}. Goal: (${gx},${gy}).${bump}` });
+    msgs.push({ role: 'user', content: mazeObservation({ ...world, x, y }, t, bumped) });
     visited.push(cell(x, y));
     let dir: Dir;
     let thought: string;

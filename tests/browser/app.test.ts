@@ -3,10 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzePolicy } from '../../src/analysis/analyze';
+import { dirSource } from '../../src/cli/dir-source';
+import { parseConversation } from '../../src/conversation/parse';
 import { loadCheckpoint } from '../../src/model/checkpoint';
+import { CPL_MODEL_LABEL, CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../../src/model/demo';
 import { referenceForward } from '../../src/model/reference';
 import { ChatTokenizer } from '../../src/model/tokenizer';
 import { resolveWeights } from '../../src/model/weights';
+import { openModel } from '../../src/runtime/open-model';
 import { startAppServer } from '../helpers/app-server';
 import { launchChromium } from '../helpers/chromium';
 import { memorySource } from '../helpers/memory-source';
@@ -163,5 +168,26 @@ describe('the app, used as a person would', () => {
     // A fresh worker took its place: another model loads and runs.
     await loadHub('acme/tiny-qwen2');
     await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 }).toContain('acme/tiny-qwen2@');
+  });
+
+  it('compares the demo model with its CPL-tuned twin in one click: both scored in the page, each equal to its own analysis', async () => {
+    const p = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await p.goto(`${app.url}/?backend=wasm`);
+    await p.getByTestId('fresh-note').waitFor({ timeout: 90_000 });
+    await p.getByTestId('compare-models').check();
+    await p.getByRole('button', { name: 'Compare with the CPL-tuned demo model' }).click();
+    const diagB = p.getByTestId('figure-b-full-diagonal');
+    await diagB.waitFor({ timeout: 90_000 });
+    expect(await p.getByTestId('models-note').textContent()).toContain(`Model B is ${CPL_MODEL_LABEL}`);
+    expect(await p.getByTestId('models-note').textContent()).toContain('Both split the text into the same tokens.');
+    const maze = parseConversation(readFileSync('examples/maze.json', 'utf8')).conversation!;
+    for (const [testId, dir] of [['figure-full-diagonal', DEMO_MODEL_PATH], ['figure-b-full-diagonal', CPL_MODEL_PATH]] as const) {
+      const m = await openModel(dirSource(dir));
+      const fresh = await analyzePolicy(m, maze, 'full');
+      await m.session.release();
+      expect(Math.abs(Number(await p.getByTestId(testId).getAttribute('data-value')) - fresh.diagonal)).toBeLessThan(1e-4);
+    }
+    if (SHOTS) await p.screenshot({ path: join(SHOTS, 'app-compare-models.png'), fullPage: true });
+    await p.close();
   });
 });
