@@ -25,13 +25,67 @@ export async function pasteConversation(page: Page, messages: Message[]): Promis
   await editor.fill(JSON.stringify(messages.map(({ role, content }) => ({ role, content }))));
 }
 
-/** Clicks a policy button and waits for its figures; returns the milliseconds from click to figures. */
-export async function togglePolicy(page: Page, name: string, policy: string, timeout = 150_000): Promise<number> {
-  const t0 = Date.now();
-  await page.getByRole('button', { name, exact: true }).click();
-  await page.getByTestId(`figure-${policy}-diagonal`).waitFor({ timeout });
-  return Date.now() - t0;
+/** What a step waits for: these elements in the page (with this text, when given), or, `absent`, none of them. */
+export type Shown = { selector: string; text?: string; absent?: true }[];
+
+/**
+ * Milliseconds from `act` (the first input event it causes: click, input or keydown, caught in the
+ * capture phase) to the first frame that shows each stage in turn, timed in the page (a MutationObserver,
+ * then the next animation frame), so that Playwright's own polling interval is not counted.
+ */
+export async function timeStagesInPage(page: Page, act: () => Promise<void>, stages: Shown[], timeout = 150_000): Promise<number[]> {
+  const shown = page.evaluate(([wanted, ms]) => new Promise<number[]>((resolve, reject) => {
+    let t0: number | null = null;
+    const start = () => void (t0 ??= performance.now());
+    for (const type of ['click', 'input', 'keydown']) addEventListener(type, start, { capture: true, once: true });
+    const holds = (stage: typeof wanted[number]) => stage.every((w) => {
+      const found = [...document.querySelectorAll(w.selector)].some((e) => w.text === undefined || (e.textContent ?? '').includes(w.text));
+      return w.absent ? !found : found;
+    });
+    const times: number[] = [];
+    let pending = false;
+    const obs = new MutationObserver(() => {
+      if (t0 === null || pending || !holds(wanted[times.length]!)) return;
+      // Timed at the next frame: the one that paints it.
+      pending = true;
+      const began = t0;
+      requestAnimationFrame(() => {
+        const t = performance.now() - began;
+        times.push(t);
+        // A later stage shown in the same frame is timed with it.
+        while (times.length < wanted.length && holds(wanted[times.length]!)) times.push(t);
+        pending = false;
+        if (times.length === wanted.length) {
+          obs.disconnect();
+          resolve(times);
+        }
+      });
+    });
+    obs.observe(document.body, { childList: true, subtree: true, characterData: true });
+    setTimeout(() => reject(new Error(`not shown within ${ms} ms: ${JSON.stringify(wanted[times.length])}`)), ms);
+  }), [stages, timeout] as const);
+  await act();
+  return (await shown).map(Math.round);
 }
+
+/** The same for one stage. */
+export async function timeInPage(page: Page, act: () => Promise<void>, until: Shown, timeout = 150_000): Promise<number> {
+  return (await timeStagesInPage(page, act, [until], timeout))[0]!;
+}
+
+/** Clicks a policy button and waits for its figures; returns the milliseconds from the click to the frame that shows them. */
+export function togglePolicy(page: Page, name: string, policy: string, timeout = 150_000): Promise<number> {
+  return timeInPage(page, () => page.getByRole('button', { name, exact: true }).click(), [{ selector: `[data-testid="figure-${policy}-diagonal"]` }], timeout);
+}
+
+/** Milliseconds from the navigation's start to the first frame showing `selector` (recorded by an init script). */
+export async function firstShownAt(page: Page, selector: string, timeout = 300_000): Promise<number> {
+  await page.locator(selector).first().waitFor({ timeout });
+  return page.evaluate(() => (window as unknown as { __firstShown: number | null }).__firstShown ?? NaN);
+}
+
+/** The init script firstShownAt reads: the first frame in which `selector` is in the page. */
+export const FIRST_SHOWN = (selector: string) => `window.__firstShown = null; new MutationObserver((_, o) => { if (document.querySelector(${JSON.stringify(selector)})) { o.disconnect(); requestAnimationFrame(() => { window.__firstShown = performance.now(); }); } }).observe(document, { childList: true, subtree: true });`;
 
 /** Waits until the rounds sweep that runs behind the figures is done (ORT's wasm shares the page's thread). */
 export async function sweepDone(page: Page, timeout = 300_000): Promise<void> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { changedChars } from '../../src/state/inspector/conversation-slice';
 import type { PolicyResult } from '../../src/analysis/analyze';
 import { figuresCsv, figuresJson } from '../../src/export/figures';
 import { heatmapSvg } from '../../src/export/heatmap-svg';
@@ -183,5 +184,15 @@ describe('exports', () => {
     const big = heatmapSvg({ attention: slab(new Float32Array(2 * 600).fill(0.001), 2, 600), max: 0.01, categories: Array(600).fill('user'), title: 't' });
     expect(big).toContain('means over 1×3 blocks');
     expect(big.match(/<rect /g)!.length).toBe(2 * 200 + 200 + 2);
+  });
+});
+
+describe('a paste is scored at once, typing after a pause', () => {
+  it('counts the characters between the common prefix and suffix', () => {
+    expect(changedChars('hello world', 'hello world')).toBe(0);
+    expect(changedChars('hello world', 'hello, world')).toBe(1);
+    expect(changedChars('abc', 'aXYZc')).toBe(3);
+    expect(changedChars('', 'x'.repeat(500))).toBe(500);
+    expect(changedChars('aaaa', 'aa')).toBe(2);
   });
 });
