@@ -34,39 +34,38 @@ export type Shown = { selector: string; text?: string; absent?: true }[];
  * then the next animation frame), so that Playwright's own polling interval is not counted.
  */
 export async function timeStagesInPage(page: Page, act: () => Promise<void>, stages: Shown[], timeout = 150_000): Promise<number[]> {
-  const shown = page.evaluate(([wanted, ms]) => new Promise<number[]>((resolve, reject) => {
-    let t0: number | null = null;
-    const start = () => void (t0 ??= performance.now());
-    for (const type of ['click', 'input', 'keydown']) addEventListener(type, start, { capture: true, once: true });
-    const holds = (stage: typeof wanted[number]) => stage.every((w) => {
-      const found = [...document.querySelectorAll(w.selector)].some((e) => w.text === undefined || (e.textContent ?? '').includes(w.text));
-      return w.absent ? !found : found;
-    });
-    const times: number[] = [];
-    let pending = false;
-    const obs = new MutationObserver(() => {
-      if (t0 === null || pending || !holds(wanted[times.length]!)) return;
-      // Timed at the next frame: the one that paints it.
-      pending = true;
-      const began = t0;
-      requestAnimationFrame(() => {
-        const t = performance.now() - began;
-        times.push(t);
-        // A later stage shown in the same frame is timed with it.
-        while (times.length < wanted.length && holds(wanted[times.length]!)) times.push(t);
-        pending = false;
-        if (times.length === wanted.length) {
-          obs.disconnect();
-          resolve(times);
-        }
-      });
-    });
-    obs.observe(document.body, { childList: true, subtree: true, characterData: true });
-    setTimeout(() => reject(new Error(`not shown within ${ms} ms: ${JSON.stringify(wanted[times.length])}`)), ms);
-  }), [stages, timeout] as const);
+  const shown = page.evaluate(`(${STAGE_TIMER})(${JSON.stringify(stages)}, ${timeout})`) as Promise<number[]>;
   await act();
   return (await shown).map(Math.round);
 }
+
+// The page's side, as source text: a function passed to page.evaluate would carry the bundler's helpers (tsx's __name) into the page.
+const STAGE_TIMER = `(wanted, ms) => new Promise((resolve, reject) => {
+  let t0 = null;
+  for (const type of ['click', 'input', 'keydown']) addEventListener(type, () => { t0 ??= performance.now(); }, { capture: true, once: true });
+  const holds = (stage) => stage.every((w) => {
+    const found = [...document.querySelectorAll(w.selector)].some((e) => w.text === undefined || (e.textContent ?? '').includes(w.text));
+    return w.absent ? !found : found;
+  });
+  const times = [];
+  let pending = false;
+  const obs = new MutationObserver(() => {
+    if (t0 === null || pending || !holds(wanted[times.length])) return;
+    // Timed at the next frame: the one that paints it.
+    pending = true;
+    const began = t0;
+    requestAnimationFrame(() => {
+      const t = performance.now() - began;
+      times.push(t);
+      // A later stage shown in the same frame is timed with it.
+      while (times.length < wanted.length && holds(wanted[times.length])) times.push(t);
+      pending = false;
+      if (times.length === wanted.length) { obs.disconnect(); resolve(times); }
+    });
+  });
+  obs.observe(document.body, { childList: true, subtree: true, characterData: true });
+  setTimeout(() => reject(new Error('not shown within ' + ms + ' ms: ' + JSON.stringify(wanted[times.length]))), ms);
+})`;
 
 /** The same for one stage. */
 export async function timeInPage(page: Page, act: () => Promise<void>, until: Shown, timeout = 150_000): Promise<number> {

@@ -1,3 +1,4 @@
+import { useDeferredValue } from 'react';
 import { parsePolicy, policyLabel } from '../../context/policy';
 import { CATEGORIES } from '../../metrics/categories';
 import { useInspector } from '../../state/inspector-store';
@@ -9,10 +10,10 @@ const POLICY_COLORS = ['#0072B2', '#CC79A7', '#E69F00', '#009E73'];
 
 /** Paper 2's Fig. 2 (shares by round) for the first policy, and paper 1's Fig. 4 (cost by round) for every shown one. */
 export function ChartsPanel() {
-  const sweep = useInspector((s) => s.sweep);
+  const sweep = useDeferredValue(useInspector((s) => s.sweep));
   const sweeping = useInspector((s) => s.sweeping);
-  const results = useInspector((s) => s.results);
-  const sweepB = useInspector((s) => s.sweepB);
+  const results = useDeferredValue(useInspector((s) => s.results));
+  const sweepB = useDeferredValue(useInspector((s) => s.sweepB));
   if (!results.length) return null;
   const shares: Series[] = sweep
     ? [

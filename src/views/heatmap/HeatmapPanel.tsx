@@ -1,5 +1,5 @@
 import { resultId } from '../result-id';
-import { useReducer } from 'react';
+import { useDeferredValue, useReducer } from 'react';
 import type { PolicyResult } from '../../analysis/analyze';
 import { CATEGORIES } from '../../metrics/categories';
 import { hoverReducer, NO_HOVER } from '../../state/hover-lock';
@@ -10,7 +10,8 @@ import { CATEGORY_COLORS, CATEGORY_NAMES, LEGEND_GRADIENT } from '../../palette'
 
 /** One heatmap per shown policy (side by side in compare mode); the first follows the shared hover. */
 export function HeatmapPanel() {
-  const results = useInspector((s) => s.results);
+  // Deferred, as the token view: the figures first, the heatmaps in the frame after.
+  const results = useDeferredValue(useInspector((s) => s.results));
   const head = useInspector((s) => s.head);
   const hover = useHover((s) => s.hover);
   const dispatch = useHover((s) => s.dispatch);

@@ -1,4 +1,4 @@
-import { memo, useMemo } from 'react';
+import { memo, useDeferredValue, useMemo } from 'react';
 import type { PolicyResult } from '../../analysis/analyze';
 import { useFocusRow, useHover } from '../../state/hover-store';
 import type { HoverAction } from '../../state/hover-lock';
@@ -48,7 +48,8 @@ const Token = memo(function Token({ text, alpha, className, title, row, col, dis
  * along a row of the heatmap changes nothing here.
  */
 export function TokenView() {
-  const r = useInspector((s) => s.results[0]);
+  // Deferred: the figures show the new result first; a thousand token spans follow in a later frame.
+  const r = useDeferredValue(useInspector((s) => s.results[0]));
   const head = useInspector((s) => s.head);
   const focusRow = useFocusRow();
   const dispatch = useHover((s) => s.dispatch);
