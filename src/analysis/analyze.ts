@@ -33,6 +33,11 @@ export interface AnalysisOptions {
    * causal matrix, for moderate lengths). Metrics always use the answer's rows only.
    */
   keepAttention?: 'answer' | 'all';
+  /**
+   * 'series' (default): `cost` holds every round up to the turn. 'last': the scored round only (two
+   * encodings, not two per round), for a view that shows the figures first and asks for the series after.
+   */
+  cost?: 'series' | 'last';
   /** With keepAttention 'all': above this many tokens only the answer's rows are kept. */
   fullMatrixMaxTokens?: number;
 }
@@ -215,7 +220,7 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
       const earlier = r.ids.slice(s.start, s.start + s.length);
       return { message: k, round: msgs[k]!.round, longestRun: longestCommonRun(currentIds, earlier), ngramOverlap: ngramOverlap(currentIds, earlier, opts.ngram ?? DEFAULTS.ngram) };
     }),
-    cost: costSeriesFor(model, conversation, summaries, p).upTo(turns.current.index),
+    cost: opts.cost === 'last' ? [costSeriesFor(model, conversation, summaries, p).at(turns.current.index)] : costSeriesFor(model, conversation, summaries, p).upTo(turns.current.index),
     notes: S > spec.maxPositionEmbeddings ? [...r.notes, `${S.toLocaleString('en-US')} tokens, more than this model's max_position_embeddings (${spec.maxPositionEmbeddings.toLocaleString('en-US')}): it was never trained on positions this far`] : r.notes,
   };
   return out.attention.map((fetched) => {

@@ -43,11 +43,24 @@ export class CostSeries {
 
   upTo(turn: number): RoundCost[] {
     for (let k = this.rounds.length + 1; k <= turn; k++) {
-      const seen = applyPolicy(this.conversation, selectTurn(this.conversation, k), this.p, this.inputs).map(({ role, content }) => ({ role, content }));
+      const seen = this.seen(k);
       const prompt = this.encodeChat(seen.slice(0, -1), true);
       this.rounds.push({ round: k, contextTokens: prompt.length, prefilled: prompt.length - commonPrefix(prompt, this.cache) });
       this.cache = this.encodeChat(seen, false);
     }
     return this.rounds.slice(0, turn);
+  }
+
+  /** Round `turn` alone, from two encodings instead of two per round: what the figures need before the series. */
+  at(turn: number): RoundCost {
+    if (this.rounds.length >= turn) return this.rounds[turn - 1]!;
+    const prompt = this.encodeChat(this.seen(turn).slice(0, -1), true);
+    const before = turn > 1 ? this.encodeChat(this.seen(turn - 1), false) : [];
+    return { round: turn, contextTokens: prompt.length, prefilled: prompt.length - commonPrefix(prompt, before) };
+  }
+
+  /** The messages the model sees in round k, its answer last. */
+  private seen(k: number) {
+    return applyPolicy(this.conversation, selectTurn(this.conversation, k), this.p, this.inputs).map(({ role, content }) => ({ role, content }));
   }
 }

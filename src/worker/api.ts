@@ -3,6 +3,7 @@
  * only (no code crosses). Every model-touching step runs in the worker; the page keeps state and views.
  */
 import type { PolicyResult } from '../analysis/analyze';
+import type { RoundCost } from '../context/cost';
 import type { ForwardProbe } from '../analysis/forward-probe';
 import type { LayerSweep } from '../analysis/sweep';
 import type { Conversation } from '../conversation/types';
@@ -84,7 +85,10 @@ export type ModelApi = {
   /** null: a newer start replaced this one (its session was released). */
   start: { args: { preparedId: number }; result: LoadedSummary | null; event: LoadEvent };
   discard: { args: { preparedId: number }; result: void; event: never };
+  /** Each result's `cost` holds the scored round only: the series follows from `cost`. */
   analyze: { args: OnConversation & { layers: number[]; radius: number; keep: 'answer' | 'all'; fullMatrixMaxTokens: number }; result: PolicyResult[]; event: never };
+  /** The tokens-per-round series of a policy up to the turn (paper 1's Fig. 4), asked for after the figures. */
+  cost: { args: OnConversation; result: RoundCost[]; event: never };
   /** Results already made for the scored turn (`known`) are reused, not recomputed. */
   sweep: { args: OnConversation & { layers: number[]; radius: number; known: PolicyResult[] }; result: Map<number, LayerSweep>; event: { done: number; total: number } };
   /** Streams the text so far. */

@@ -3,7 +3,10 @@
  * code over the runtime and the analysis, so Node tests drive it over a MessageChannel as the page
  * drives the worker.
  */
-import { analyzePolicyLayers, SummaryCache, type PolicyResult } from '../analysis/analyze';
+import { analyzePolicyLayers, costSeriesFor, SummaryCache, type PolicyResult } from '../analysis/analyze';
+import { summariesNeeded } from '../context/apply';
+import { parsePolicy } from '../context/policy';
+import { selectTurn } from '../conversation/rounds';
 import { generateAnswer, withAnswer } from '../analysis/answer';
 import { forwardProbe } from '../analysis/forward-probe';
 import { roundsSweepLayers, type LayerSweep } from '../analysis/sweep';
@@ -182,8 +185,16 @@ export function modelHost(): Handlers<ModelApi> {
     async analyze(a) {
       const m = model(a.modelId);
       const { conv, summaries } = scored(m, a.conversation, a.turn, a.answer);
-      const results = await analyzePolicyLayers(m, conv, a.policy, a.layers, { turn: a.turn, radius: a.radius, keepAttention: a.keep, fullMatrixMaxTokens: a.fullMatrixMaxTokens }, summaries);
+      const results = await analyzePolicyLayers(m, conv, a.policy, a.layers, { turn: a.turn, radius: a.radius, keepAttention: a.keep, fullMatrixMaxTokens: a.fullMatrixMaxTokens, cost: 'last' }, summaries);
       return reply(results, buffersOf(results));
+    },
+
+    async cost(a) {
+      const m = model(a.modelId);
+      const { conv, summaries } = scored(m, a.conversation, a.turn, a.answer);
+      const p = parsePolicy(a.policy);
+      await summaries.ensure(summariesNeeded(p, selectTurn(conv, a.turn)));
+      return costSeriesFor(m, conv, summaries, p).upTo(a.turn);
     },
 
     async sweep(a, ctx) {

@@ -51,6 +51,9 @@ describe('compare models: one conversation, turn and policy scored by two models
       const fresh = await analyzePolicy(m, conv, 'clip:12:1');
       await m.session.release();
       expect(r.layer).toBe(fresh.layer);
+      // The tokens-per-round series follows the figures (the analysis sends the scored round first).
+      const model = r.model;
+      await vi.waitFor(() => expect(useInspector.getState().results.find((x) => x.model === model)!.cost).toEqual(fresh.cost), { timeout: 60_000 });
       expect(Math.abs(r.diagonal - fresh.diagonal)).toBeLessThan(1e-6);
       for (const c of Object.keys(fresh.ratios) as (keyof typeof fresh.ratios)[]) expect(Math.abs(r.ratios[c] - fresh.ratios[c])).toBeLessThan(1e-6);
     }

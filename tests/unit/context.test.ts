@@ -150,6 +150,15 @@ describe('cost per round', () => {
     expect(calls).toBe(12);
     expect(six).toEqual(policyCost(conv, 6, parsePolicy('full'), enc));
   });
+  it("one round alone (two encodings) equals that round of the series, under every kind of policy", () => {
+    for (const spec of ['full', 'window:1', 'clip:3:1', 'ao', 'lt']) {
+      const series = policyCost(conv, 6, parsePolicy(spec), enc);
+      let calls = 0;
+      const alone = new CostSeries(conv, parsePolicy(spec), (m, g) => (calls++, enc(m, g)));
+      for (let k = 1; k <= 6; k++) expect(alone.at(k), `${spec}, round ${k}`).toEqual(series[k - 1]);
+      expect(calls).toBe(11); // round 1 needs one encoding, the others two
+    }
+  });
   it('Clip reuses the cache between cuts and re-prefills at a cut', () => {
     const clip = policyCost(conv, 6, parsePolicy('clip:3:1'), enc);
     const full = policyCost(conv, 6, parsePolicy('full'), enc);

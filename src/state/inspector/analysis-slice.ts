@@ -89,6 +89,33 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
     }
   }
 
+  /**
+   * The tokens-per-round series of each shown result (paper 1's Fig. 4): the analysis sends the scored
+   * round only, so the figures do not wait for two template renders per round; the series follows.
+   */
+  async function costsFor(id: number, shown: PolicyResult[]) {
+    const s = get();
+    const conversation = s.parsed.conversation;
+    if (!conversation) return;
+    for (const r of shown) {
+      if (r.cost.length >= r.turn) continue;
+      const slot = r.model ?? 'a';
+      const info = (slot === 'b' ? useModelBStore : useModelStore).getState().info;
+      if (!info) return;
+      try {
+        const answer = s.generated[r.policy];
+        const cost = await modelClient(slot).call('cost', { modelId: info.modelId, conversation, ...(answer !== undefined && { answer }), policy: r.policy, turn: r.turn }).promise;
+        if (id !== latest) return;
+        // One pass's results (every layer it fetched) share their token list: each kept one gets the series.
+        for (const [k, v] of results) if (v.tokens === r.tokens) results.set(k, { ...v, cost });
+        const same = (x: PolicyResult) => x.policy === r.policy && x.turn === r.turn && x.model === r.model && x.tokens === r.tokens;
+        set((st) => ({ results: st.results.map((x) => (same(x) ? { ...x, cost } : x)) }));
+      } catch (e) {
+        if (id === latest && !isStale(e)) set({ analysisError: `tokens per round: ${(e as Error).message}` });
+      }
+    }
+  }
+
   /** Compare models: model B's sweep under the same policy, after model A's (each worker runs its own). */
   async function sweepOfB(id: number, known: PolicyResult | undefined) {
     const info = useModelBStore.getState().info;
@@ -206,6 +233,7 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
         const shown = out.map((r) => atRadius(r, radius) ?? r);
         set({ results: shown, resultsFrom: 'model', analyzing: false, stale: false, analysisError: errorB, analysisMs: performance.now() - t0 });
         mark('figures: shown');
+        void costsFor(id, shown);
         void sweepFor(id, info, shown[0]!).then(() => sweepOfB(id, shown.find((r) => r.model === 'b')));
       } catch (e) {
         // Figures already on screen are of the view before this one: marked as such, not passed off as its own.
