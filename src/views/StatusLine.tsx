@@ -11,6 +11,7 @@ export function StatusLine() {
   const ms = useInspector((s) => s.analysisMs);
   const generating = useInspector((s) => s.generating);
   const generated = useInspector((s) => s.generated);
+  const generatedB = useInspector((s) => s.generatedB);
   const results = useInspector((s) => s.results);
   const shown = results.map((r) => r.policy);
   const loading = useModelStore((s) => s.load.status === 'loading');
@@ -38,7 +39,7 @@ export function StatusLine() {
       {error && <p role="alert" className="error" data-testid="analysis-error">{error}</p>}
       {generating && (
         <div className="generating" role="status">
-          <strong>{policyLabel(parsePolicy(generating.policy))} is writing the answer:</strong>
+          <strong>{policyLabel(parsePolicy(generating.policy))}{generating.model === 'b' ? ', model B,' : ''} is writing the answer:</strong>
           <pre data-testid="generated-stream">{generating.text}</pre>
         </div>
       )}
@@ -46,6 +47,9 @@ export function StatusLine() {
         <div className="generated" data-testid="generated">
           {Object.entries(generated).map(([p, text]) => (
             <p key={p}><strong>{policyLabel(parsePolicy(p))}, the model's answer ({shown.includes(p) ? 'scored below' : `not shown now: choose ${policyLabel(parsePolicy(p))} to see it scored`}):</strong> <span className="answer">{text || '(empty)'}</span></p>
+          ))}
+          {Object.entries(generatedB).map(([p, text]) => (
+            <p key={`b-${p}`}><strong>{policyLabel(parsePolicy(p))}, model B's answer:</strong> <span className="answer" data-testid="generated-b">{text || '(empty)'}</span></p>
           ))}
         </div>
       )}

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { analyzePolicy } from '../../src/analysis/analyze';
+import { withAnswer } from '../../src/analysis/answer';
 import { DEMO_MODEL_FILES, DEMO_MODEL_PATH } from '../../src/model/demo';
 import { openModel } from '../../src/runtime/open-model';
 import { setModelClient } from '../../src/state/model-client';
@@ -63,6 +64,24 @@ describe('compare models: one conversation, turn and policy scored by two models
     const b = useInspector.getState().sweepB!.points;
     expect(b.length).toBe(s.sweep!.points.length);
     expect(Math.abs(b[b.length - 1]!.diagonal - s.results[1]!.diagonal)).toBeLessThan(1e-6);
+  });
+
+  it("generation: each model writes its own answer under the policy, and each model's figures score its own", async () => {
+    await useInspector.getState().generate();
+    await idle();
+    const s = useInspector.getState();
+    const [a, b] = [s.generated['clip:12:1'], s.generatedB['clip:12:1']];
+    expect(a).toBeDefined();
+    expect(b).toBeDefined();
+    const conv = s.parsed.conversation!;
+    const turn = s.results[0]!.turn;
+    for (const [r, files, answer] of [[s.results[0]!, filesA, a!], [s.results[1]!, filesB, b!]] as const) {
+      const m = await openModel(memorySource(files));
+      const fresh = await analyzePolicy(m, withAnswer(conv, turn, answer), 'clip:12:1', { turn });
+      await m.session.release();
+      expect(Math.abs(r.diagonal - fresh.diagonal)).toBeLessThan(1e-6);
+      expect(r.messages.find((x) => x.kind === 'current')!.generated).toBe(true);
+    }
   });
 
   it('turning it off shows model A alone again, from what was computed', async () => {

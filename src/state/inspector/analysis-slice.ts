@@ -51,6 +51,9 @@ function sweepAt(key: string, layer: number, radius: number): SweepPoint[] | nul
   return l ? sweepAtRadius(l.points, l.rows, radius) : null;
 }
 
+/** The answer a slot's model wrote for a policy (it replaces the file's), if any. */
+const answerIn = (s: InspectorState, slot: ModelSlot, spec: string) => (slot === 'b' ? s.generatedB : s.generated)[spec];
+
 /** A result as the sweep reuses it: its answer rows (the head mean), not every head. */
 const withoutHeads = (r: PolicyResult): PolicyResult => (r.attention ? { ...r, attention: { ...r.attention, perHead: null } } : r);
 
@@ -103,7 +106,7 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
       const info = (slot === 'b' ? useModelBStore : useModelStore).getState().info;
       if (!info) return;
       try {
-        const answer = s.generated[r.policy];
+        const answer = answerIn(s, slot, r.policy);
         const cost = await modelClient(slot).call('cost', { modelId: info.modelId, conversation, ...(answer !== undefined && { answer }), policy: r.policy, turn: r.turn }).promise;
         if (id !== latest) return;
         // One pass's results (every layer it fetched) share their token list: each kept one gets the series.
@@ -123,10 +126,10 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
     const conversation = s.parsed.conversation;
     if (!known || !info || !conversation || id !== latest) return void (known || set({ sweepB: null }));
     // Its points are read at the radius they were computed for (no re-read kept for B).
-    const key = `${sweepKey(info, s.text, s.generated[known.policy], known, 'b')}@${known.radius}`;
+    const answer = answerIn(s, 'b', known.policy);
+    const key = `${sweepKey(info, s.text, answer, known, 'b')}@${known.radius}`;
     if (s.sweepB?.key === key) return;
     try {
-      const answer = s.generated[known.policy];
       const byLayer = await modelClient('b').call('sweep', {
         modelId: info.modelId, conversation, ...(answer !== undefined && { answer }), policy: known.policy, turn: known.turn, layers: [known.layer], radius: known.radius, known: [withoutHeads(known)],
       }).promise;
@@ -196,11 +199,12 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
         const out: PolicyResult[] = [];
         /** One policy scored by the model in a slot, or the result kept from an earlier request. */
         const score = async (slot: ModelSlot, m: ModelInfo, spec: string, at: number, asked: number[]): Promise<PolicyResult | null> => {
-          const key = (l: number) => resultKey(m, s.text, s.generated[spec], spec, turn, l, s.fullMatrix, slot);
+          const answer = answerIn(s, slot, spec);
+          const key = (l: number) => resultKey(m, s.text, answer, spec, turn, l, s.fullMatrix, slot);
           const kept = results.get(key(at));
           if (kept) return kept;
           const all = await modelClient(slot).call('analyze', {
-            modelId: m.modelId, conversation, ...(s.generated[spec] !== undefined && { answer: s.generated[spec] }), policy: spec, turn,
+            modelId: m.modelId, conversation, ...(answer !== undefined && { answer }), policy: spec, turn,
             layers: asked, radius: s.radius, keep: s.fullMatrix ? 'all' : 'answer', fullMatrixMaxTokens: FULL_MATRIX_MAX_TOKENS,
           }).promise;
           if (id !== latest) return null;

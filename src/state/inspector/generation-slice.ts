@@ -1,8 +1,8 @@
 import type { Conversation } from '../../conversation/types';
 import { STALE_MODEL } from '../../worker/api';
 import type { Call } from '../../worker/rpc';
-import { modelClient } from '../model-client';
-import { useModelStore } from '../model-store';
+import { modelClient, type ModelSlot } from '../model-client';
+import { useModelBStore, useModelStore } from '../model-store';
 import { activePolicies, scoredTurn, unanswered, type GenerationSlice, type Slice } from './types';
 
 /** The generation under way in the worker, cancelled when something newer starts. */
@@ -13,9 +13,10 @@ export const generationSlice: Slice<GenerationSlice> = (set, get) => {
    * One answer written by the model in the worker, streamed into `generating`; null when something newer
    * took over (that newer call owns the state). Errors other than a model change are shown.
    */
-  const write = async (modelId: number, conversation: Conversation, policy: string, turn: number): Promise<string | null> => {
-    set({ generating: { policy, text: '' } });
-    const call: Call<string> = modelClient().call('generate', { modelId, conversation, policy, turn }, (text) => generationCall === call && set({ generating: { policy, text } }));
+  const write = async (modelId: number, conversation: Conversation, policy: string, turn: number, slot: ModelSlot = 'a'): Promise<string | null> => {
+    const model = slot === 'b' ? { model: 'b' as const } : {};
+    set({ generating: { policy, text: '', ...model } });
+    const call: Call<string> = modelClient(slot).call('generate', { modelId, conversation, policy, turn }, (text) => generationCall === call && set({ generating: { policy, text, ...model } }));
     generationCall = call;
     try {
       const answer = await call.promise;
@@ -28,6 +29,7 @@ export const generationSlice: Slice<GenerationSlice> = (set, get) => {
 
   return {
     generated: {},
+    generatedB: {},
     generating: null,
     async generate() {
       const info = useModelStore.getState().info;
@@ -42,8 +44,17 @@ export const generationSlice: Slice<GenerationSlice> = (set, get) => {
         if (answer === null) return;
         generated[spec] = answer;
       }
+      // Compare models: model B writes its own answer under the same policy, and its figures score it.
+      const infoB = s.compareModels ? useModelBStore.getState().info : null;
+      const generatedB = { ...s.generatedB };
+      if (infoB) {
+        const spec = activePolicies(s)[0]!;
+        const answer = await write(infoB.modelId, conversation, spec, turn, 'b');
+        if (answer === null) return;
+        generatedB[spec] = answer;
+      }
       generationCall = null;
-      set({ generated, generating: null });
+      set({ generated, generatedB, generating: null });
       get().scheduleAnalysis();
     },
     async answerLast() {
@@ -64,7 +75,7 @@ export const generationSlice: Slice<GenerationSlice> = (set, get) => {
     },
     clearGenerated() {
       get().stopGeneration();
-      set({ generated: {} });
+      set({ generated: {}, generatedB: {} });
       get().scheduleAnalysis();
     },
     stopGeneration() {

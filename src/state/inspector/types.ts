@@ -67,7 +67,9 @@ export interface AnalysisSlice {
 /** Answers the model writes for the scored turn, per policy spec; they replace the file's answer. */
 export interface GenerationSlice {
   generated: Record<string, string>;
-  generating: { policy: string; text: string } | null;
+  /** Compare models: the answers model B writes (per policy spec), which B's figures score. */
+  generatedB: Record<string, string>;
+  generating: { policy: string; text: string; model?: 'b' } | null;
   generate(): Promise<void>;
   /** The conversation ends with a user message: the model writes its answer, added to the conversation (marked generated). */
   answerLast(): Promise<void>;

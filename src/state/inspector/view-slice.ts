@@ -37,7 +37,7 @@ export const viewSlice: Slice<ViewSlice> = (set, get) => ({
   },
   setTurn(turn) {
     resetHover();
-    set({ turn, generated: {} });
+    set({ turn, generated: {}, generatedB: {} });
     get().scheduleAnalysis();
   },
   setLayer(layer) {
@@ -60,7 +60,7 @@ export const viewSlice: Slice<ViewSlice> = (set, get) => ({
   },
   applyView(v, text) {
     if (text !== null) set({ text, exampleName: exampleNamed(text), parsed: parseConversation(text) });
-    set({ ...pickInspectorView(v), generated: {} });
+    set({ ...pickInspectorView(v), generated: {}, generatedB: {} });
     get().scheduleAnalysis();
   },
 });

@@ -44,7 +44,7 @@ export function ViewControls() {
         <input type="checkbox" checked={s.fullMatrix} onChange={(e) => s.setFullMatrix(e.target.checked)} /> full matrix
       </label>
       <button type="button" disabled={!ready || turn === null || s.generating !== null} onClick={() => void s.generate()}>
-        {activePolicies(s).length > 1 ? 'Generate one answer per policy' : 'Generate the answer'} (turn {turn ?? '–'})
+        {activePolicies(s).length > 1 ? 'Generate one answer per policy' : s.compareModels ? "Generate each model's answer" : 'Generate the answer'} (turn {turn ?? '–'})
       </button>
       {gen && <button type="button" onClick={s.clearGenerated}>use the file's answer</button>}
       {unanswered(s) > 0 && (
