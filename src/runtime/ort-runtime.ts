@@ -22,17 +22,37 @@ const isNode = typeof process !== 'undefined' && !!process.versions?.node && typ
 /** Held in a variable so the browser bundle does not pull in the default build (and its 28 MB wasm). */
 const NODE_ENTRY = 'onnxruntime-web';
 
-let ortModule: Promise<typeof Ort> | null = null;
+/**
+ * onnxruntime-web's builds: 'webgpu' (WebGPU and wasm, a 27 MB wasm module) and 'wasm' (wasm only, 14 MB:
+ * half the compile at start, and it has the BF16 Cast the other lacks). A page loads the one its backend
+ * needs; a WebGPU failure falls back to the wasm build.
+ */
+type Build = 'wasm' | 'webgpu';
+const ortModules = new Map<Build, Promise<typeof Ort>>();
+let runtimeConfig: RuntimeConfig = {};
 /** Node only: load the browser's build instead (`configureRuntime({ nodeBuild: 'webgpu' })`), so tests see its kernels. */
-let nodeBuild: 'wasm' | 'webgpu' = 'wasm';
+let nodeBuild: Build = 'wasm';
 
-function loadOrt(): Promise<typeof Ort> {
-  ortModule ??= (async () => {
-    const ort: typeof Ort = isNode && nodeBuild === 'wasm' ? await import(/* @vite-ignore */ NODE_ENTRY) : await import('onnxruntime-web/webgpu');
-    ort.env.wasm.numThreads ??= await wasmThreads();
-    return ort;
-  })();
-  return ortModule;
+function loadOrt(wanted: Build = 'wasm'): Promise<typeof Ort> {
+  const build = isNode ? nodeBuild : wanted;
+  let m = ortModules.get(build);
+  if (!m) {
+    m = (async () => {
+      const ort: typeof Ort = isNode && build === 'wasm' ? await import(/* @vite-ignore */ NODE_ENTRY) : build === 'webgpu' ? await import('onnxruntime-web/webgpu') : await import('onnxruntime-web/wasm');
+      ort.env.wasm.numThreads ??= await wasmThreads();
+      applyConfig(ort, runtimeConfig);
+      return ort;
+    })();
+    ortModules.set(build, m);
+  }
+  return m;
+}
+
+function applyConfig(ort: typeof Ort, cfg: RuntimeConfig): void {
+  ort.env.logLevel = 'error'; // ORT's node-placement warnings are expected (shape ops run on CPU)
+  if (cfg.wasmPaths) ort.env.wasm.wasmPaths = cfg.wasmPaths;
+  if (cfg.numThreads) ort.env.wasm.numThreads = cfg.numThreads;
+  if (cfg.proxy !== undefined) ort.env.wasm.proxy = cfg.proxy;
 }
 
 /**
@@ -58,14 +78,13 @@ export interface RuntimeConfig {
   nodeBuild?: 'wasm' | 'webgpu';
 }
 
-/** Sets ORT's wasm options; call before the first session (ORT reads them once per page). */
+/** Sets ORT's wasm options (for every build, loaded or not); call before the first session (ORT reads them once). */
 export async function configureRuntime(cfg: RuntimeConfig): Promise<void> {
-  if (cfg.nodeBuild && !ortModule) nodeBuild = cfg.nodeBuild;
-  const ort = await loadOrt();
-  ort.env.logLevel = 'error'; // ORT's node-placement warnings are expected (shape ops run on CPU)
-  if (cfg.wasmPaths) ort.env.wasm.wasmPaths = cfg.wasmPaths;
-  if (cfg.numThreads) ort.env.wasm.numThreads = cfg.numThreads;
-  if (cfg.proxy !== undefined) ort.env.wasm.proxy = cfg.proxy;
+  if (cfg.nodeBuild && !ortModules.size) nodeBuild = cfg.nodeBuild;
+  runtimeConfig = { ...runtimeConfig, ...cfg };
+  // The wasm build's script is loaded now (its module is compiled at the first session).
+  await loadOrt('wasm');
+  for (const m of ortModules.values()) applyConfig(await m, runtimeConfig);
 }
 
 export interface BackendReport {
@@ -192,12 +211,14 @@ export interface ProfileOption {
 }
 
 /**
- * Whether a backend can Cast BF16 to fp32. The browser's build of onnxruntime-web (the one with WebGPU)
- * has no BF16 Cast kernel, on wasm or WebGPU ("Could not find an implementation for Cast(13)"); Node's
- * plain wasm build and onnxruntime-node have one. tests/unit/half-storage.test.ts pins both.
+ * Whether a backend can Cast BF16 to fp32. onnxruntime-web's WebGPU build has no BF16 Cast kernel, on
+ * its WebGPU or its wasm provider ("Could not find an implementation for Cast(13)"); its wasm-only build,
+ * which the page's wasm sessions use, and onnxruntime-node have one. tests/unit/browser-build.test.ts
+ * pins the missing kernel.
  */
 export function castsBf16(backend: Backend): boolean {
-  return backend === 'native' || (isNode && nodeBuild === 'wasm');
+  if (backend === 'native') return true;
+  return isNode ? nodeBuild === 'wasm' : backend === 'wasm';
 }
 
 export function defaultBackends(): Backend[] {
@@ -243,7 +264,6 @@ export class ModelSession {
    * depend on the backend (WebGPU gets a model split into segments, wasm the whole graph).
    */
   static async create(graph: BuiltGraph | BuiltGraph[] | ((backend: Backend) => BuiltGraph[]), spec: ModelSpec, options: SessionOptions = {}): Promise<ModelSession> {
-    const ort = await loadOrt();
     const reasons: string[] = [...(options.priorReasons ?? [])];
     const failures: Error[] = [];
     const graphsFor = (b: Backend) => (typeof graph === 'function' ? graph(b) : Array.isArray(graph) ? graph : [graph]);
@@ -265,6 +285,7 @@ export class ModelSession {
       let device: NativeDevice | null = null;
       try {
         const graphs = graphsFor(backend);
+        const ort = await loadOrt(backend === 'webgpu' ? 'webgpu' : 'wasm');
         let sessionOrt = ort;
         for (const g of graphs) {
           let session: Ort.InferenceSession;

@@ -7,11 +7,11 @@ import { HALF_CASES, halfParity } from '../helpers/half-parity';
 import { memorySource } from '../helpers/memory-source';
 import { tinyModelFiles } from '../helpers/tiny-model';
 
-// The browser's onnxruntime-web build (the one with WebGPU), loaded in Node: its wasm kernels are the page's.
-// One thread: its threaded build fetches its worker script, which Node's fetch cannot read from a path.
+// onnxruntime-web's WebGPU build (the one the page's WebGPU sessions use, with their CPU kernels), loaded in
+// Node. One thread: its threaded build fetches its worker script, which Node's fetch cannot read from a path.
 await configureRuntime({ nodeBuild: 'webgpu', numThreads: 1 });
 
-describe("the browser's onnxruntime-web build on wasm", () => {
+describe("onnxruntime-web's WebGPU build, on its wasm provider", () => {
   it('has no BF16 Cast, so BF16 matrices cannot be kept as stored', async () => {
     expect(castsBf16('wasm')).toBe(false);
     const ckpt = await loadCheckpoint(memorySource(tinyModelFiles(HALF_CASES[0]![1])));
