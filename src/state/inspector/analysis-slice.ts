@@ -6,9 +6,8 @@ import type { Call } from '../../worker/rpc';
 import { cachedStartResult } from '../cached-result';
 import { START_EXAMPLE } from '../examples';
 import { FULL_MATRIX_MAX_TOKENS } from '../limits';
-import { modelClient } from '../model-client';
+import { modelClient, type ModelSlot } from '../model-client';
 import { mark, useModelBStore, useModelStore, type ModelInfo } from '../model-store';
-import type { ModelSlot } from '../model-client';
 import { activePolicies, scoredTurn, type AnalysisSlice, type InspectorState, type Slice } from './types';
 
 const cachedStart = cachedStartResult();
