@@ -111,7 +111,7 @@ function bf16ToF16Checked(t: StoredTensor, raw: Uint8Array, into: Uint8Array): v
     // Infinity in fp16 from a finite bf16 value: out of range (a stored inf/NaN stays what it was).
     if ((bits[i]! & 0x7c00) === 0x7c00 && (src[i]! & 0x7f80) !== 0x7f80) {
       const value = new Float32Array(new Uint32Array([src[i]! << 16]).buffer)[0]!;
-      throw new ModelError(t.file, `${t.name} holds ${value.toExponential(3)}, beyond the ±65,504 fp16 can hold: this runtime keeps BF16 matrices as fp16 (it has no BF16 Cast); run it where BF16 is cast (Node, the native runtime) or in full precision`);
+      throw new ModelError(t.file, `${t.name} holds ${value.toExponential(3)}, beyond the ±65,504 fp16 can hold: this runtime keeps BF16 matrices as fp16 (it has no BF16 Cast); run it where BF16 is cast (wasm, the native runtime) or in full precision`);
     }
   }
 }

@@ -31,7 +31,7 @@ export interface GraphOptions {
   weightStorage?: 'compute' | 'half';
   /**
    * 'half' storage of BF16 matrices: 'bf16' (default) as stored, or 'fp16' for a runtime with no BF16 Cast
-   * (the browser's onnxruntime-web): exact for |w| in fp16's normal range, rounded to within 3e-8 below it;
+   * (onnxruntime-web's WebGPU build): exact for |w| in fp16's normal range, rounded to within 3e-8 below it;
    * a weight beyond ±65,504 is refused by name.
    */
   keptBf16?: 'bf16' | 'fp16';

@@ -3,10 +3,8 @@
  * code over the runtime and the analysis, so Node tests drive it over a MessageChannel as the page
  * drives the worker.
  */
-import { analyzePolicyLayers, costSeriesFor, SummaryCache, type PolicyResult } from '../analysis/analyze';
-import { summariesNeeded } from '../context/apply';
+import { analyzePolicyLayers, costSeriesFor, policyMessages, SummaryCache, type PolicyResult } from '../analysis/analyze';
 import { parsePolicy } from '../context/policy';
-import { selectTurn } from '../conversation/rounds';
 import { generateAnswer, withAnswer } from '../analysis/answer';
 import { forwardProbe } from '../analysis/forward-probe';
 import { roundsSweepLayers, type LayerSweep } from '../analysis/sweep';
@@ -193,7 +191,8 @@ export function modelHost(): Handlers<ModelApi> {
       const m = model(a.modelId);
       const { conv, summaries } = scored(m, a.conversation, a.turn, a.answer);
       const p = parsePolicy(a.policy);
-      await summaries.ensure(summariesNeeded(p, selectTurn(conv, a.turn)));
+      // The summaries every round up to the turn needs (kept from the analysis, which made them).
+      await policyMessages(m, conv, p, a.turn, summaries);
       return costSeriesFor(m, conv, summaries, p).upTo(a.turn);
     },
 

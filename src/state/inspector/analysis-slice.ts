@@ -123,7 +123,8 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
     const info = useModelBStore.getState().info;
     const s = get();
     const conversation = s.parsed.conversation;
-    if (!known || !info || !conversation || id !== latest) return void (known || set({ sweepB: null }));
+    if (!known) return void set({ sweepB: null });
+    if (!info || !conversation || id !== latest) return;
     // Its points are read at the radius they were computed for (no re-read kept for B).
     const answer = answerIn(s, 'b', known.policy);
     const key = `${sweepKey(info, s.text, answer, known, 'b')}@${known.radius}`;

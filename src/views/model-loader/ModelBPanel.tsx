@@ -1,13 +1,11 @@
 import { useEffect } from 'react';
-import { CPL_MODEL_LABEL, CPL_MODEL_PATH, DEMO_MODEL_FILES, DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../../model/demo';
+import { CPL_MODEL_LABEL, CPL_MODEL_PATH, DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../../model/demo';
 import { useInspector } from '../../state/inspector-store';
 import { useModelBStore } from '../../state/model-store';
 import { LoadProgress } from './LoadProgress';
 import { ModelLoader } from './ModelLoader';
+import { demoSource } from '../demo-source';
 import { ModelSlotContext } from './slot';
-
-/** A committed demo model as model B: the worker fetches it, so the URL is absolute. */
-const demoSource = (path: string, label: string) => ({ kind: 'url' as const, base: new URL(`${import.meta.env.BASE_URL}${path}`, location.href).href, files: [...DEMO_MODEL_FILES], label });
 
 /**
  * Compare models: a second model, in a worker of its own, scores the same conversation, turn and policy

@@ -1,4 +1,5 @@
-import { DEMO_MODEL_FILES, DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../../model/demo';
+import { DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../../model/demo';
+import { demoSource } from '../demo-source';
 import { EXAMPLES } from '../../state/examples';
 import { useInspector, type InspectorState } from '../../state/inspector-store';
 import { useModelStore, type ModelInfo } from '../../state/model-store';
@@ -33,9 +34,7 @@ export function startFromUrl(): string[] {
   useModelStore.setState({ backend: view.backend });
   const { loadModel, offerLink } = useModelStore.getState();
   // The demo model always; a model the link names is shown, and loads only on a click.
-  // The worker fetches it, so the URL is absolute (a worker resolves relative URLs against its own script).
-  const base = new URL(`${import.meta.env.BASE_URL}${DEMO_MODEL_PATH}`, location.href).href;
-  void loadModel({ kind: 'url', base, files: [...DEMO_MODEL_FILES], label: DEMO_MODEL_LABEL }, { model: 'demo', revision: 'main', hub: null });
+  void loadModel(demoSource(DEMO_MODEL_PATH, DEMO_MODEL_LABEL), { model: 'demo', revision: 'main', hub: null });
   if (view.model !== 'demo') offerLink({ model: view.model, revision: view.revision, hub: view.hub });
   const write = () => {
     const s = useInspector.getState();
