@@ -4,13 +4,11 @@
  * tests/unit/cpl-model.test.ts (asserts).
  */
 import { analyzePolicy, type AnalysisModel } from '../src/analysis/analyze';
-import { greedyGenerate } from '../src/analysis/generate';
-import { parseConversation } from '../src/conversation/parse';
 import type { Conversation, Message } from '../src/conversation/types';
 import { median } from '../src/metrics/stats';
-import { actionOf } from './cpl-pairs';
-import { MAZE_SYSTEM, mazeEpisode, mazeMove, mazeObservation, mazeWorld, rng } from './data';
-import { mazeExample } from './figures';
+import { actionOf, greedyAnswer } from './cpl-pairs';
+import { MAZE_SYSTEM, mazeMove, mazeObservation, mazeWorld, rng } from './data';
+import { heldOutEpisodes, mazeExample } from './figures';
 
 export const CPL_DIR = 'models/inertia-demo-cpl';
 export const CPL_POLICIES = ['full', 'clip:12:1'] as const;
@@ -34,11 +32,7 @@ async function attentionFigures(model: AnalysisModel, conv: Conversation): Promi
 /** The maze example, then the held-out episodes of training/figures.ts (seeds from 990,000, 10+ rounds). */
 export async function cplAttention(model: AnalysisModel, n = 8): Promise<{ example: AttentionFigures; episodes: AttentionFigures[] }> {
   const episodes: AttentionFigures[] = [];
-  for (let seed = 990_000; episodes.length < n; seed++) {
-    const messages = mazeEpisode(rng(seed), 14);
-    if (messages.filter((m) => m.role === 'assistant').length < 10) continue;
-    episodes.push(await attentionFigures(model, parseConversation(JSON.stringify({ messages })).conversation!));
-  }
+  for (const { conv } of heldOutEpisodes(n)) episodes.push(await attentionFigures(model, conv));
   return { example: await attentionFigures(model, mazeExample()), episodes };
 }
 
@@ -54,8 +48,6 @@ export interface RolloutFigures {
 
 /** The model plays held-out mazes (seeds 700,000 + k) greedily under Full, as the environment answers. */
 export async function cplRollouts(model: AnalysisModel, episodes = 40, rounds = 16): Promise<RolloutFigures> {
-  const tok = model.tokenizer;
-  const end = tok.idOf('<|im_end|>')!;
   const out: RolloutFigures = { episodes, reachedGoal: 0, afterBump: 0, repeatedIntoWall: 0, malformed: 0 };
   for (let k = 0; k < episodes; k++) {
     let world = mazeWorld(rng(700_000 + k));
@@ -64,8 +56,7 @@ export async function cplRollouts(model: AnalysisModel, episodes = 40, rounds = 
     const history: Message[] = [{ role: 'system', content: MAZE_SYSTEM }];
     for (let t = 1; t <= rounds; t++) {
       history.push({ role: 'user', content: mazeObservation(world, t, bumped) });
-      const ids = await greedyGenerate(model.session, tok.encode(tok.render(history, true)), { maxTokens: 96, stopIds: [end] });
-      const text = tok.decode(ids, true);
+      const { text } = await greedyAnswer(model, history);
       history.push({ role: 'assistant', content: text });
       const act = actionOf(text);
       if (act === null) {

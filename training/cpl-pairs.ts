@@ -10,6 +10,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirSource } from '../src/cli/dir-source';
+import type { AnalysisModel } from '../src/analysis/analyze';
 import { greedyGenerate } from '../src/analysis/generate';
 import type { Message } from '../src/conversation/types';
 import { openModel } from '../src/runtime/open-model';
@@ -34,15 +35,18 @@ export function windowContext(history: Message[], window: number): Message[] {
   return [system!, ...rest.slice(Math.max(0, rest.length - 1 - 2 * window))];
 }
 
-async function main() {
-  const model = await openModel(dirSource(DEMO_DIR));
+/** The model's greedy answer to the messages: its prompt ids, its ids with the end of turn, its text. */
+export async function greedyAnswer(model: AnalysisModel, messages: Message[]): Promise<{ prompt: number[]; ids: number[]; text: string }> {
   const tok = model.tokenizer;
   const end = tok.idOf('<|im_end|>')!;
-  const answer = async (messages: Message[]) => {
-    const prompt = tok.encode(tok.render(messages, true));
-    const ids = await greedyGenerate(model.session, prompt, { maxTokens: 96, stopIds: [end] });
-    return { prompt, ids: [...ids, end], text: tok.decode(ids, true) };
-  };
+  const prompt = tok.encode(tok.render(messages, true));
+  const ids = await greedyGenerate(model.session, prompt, { maxTokens: 96, stopIds: [end] });
+  return { prompt, ids: [...ids, end], text: tok.decode(ids, true) };
+}
+
+async function main() {
+  const model = await openModel(dirSource(DEMO_DIR));
+  const answer = (messages: Message[]) => greedyAnswer(model, messages);
   const pairs: { seed: number; round: number; prompt: number[]; chosen: number[]; rejected: number[]; chosenAction: string | null; rejectedAction: string | null }[] = [];
   let rounds = 0;
   let considered = 0;

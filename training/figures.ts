@@ -93,6 +93,17 @@ export async function inertiaFigures(model: AnalysisModel, clips = ['clip:12:1',
   };
 }
 
+/** The first n maze episodes from seed 990,000 on with 10 rounds or more: ones the training never saw. */
+export function heldOutEpisodes(n: number): { seed: number; rounds: number; conv: Conversation }[] {
+  const out: { seed: number; rounds: number; conv: Conversation }[] = [];
+  for (let seed = 990_000; out.length < n; seed++) {
+    const messages = mazeEpisode(rng(seed), 14);
+    const rounds = messages.filter((m) => m.role === 'assistant').length;
+    if (rounds >= 10) out.push({ seed, rounds, conv: parseConversation(JSON.stringify({ messages })).conversation! });
+  }
+  return out;
+}
+
 export interface EpisodeFigures {
   seed: number;
   rounds: number;
@@ -108,11 +119,7 @@ export interface EpisodeFigures {
  */
 export async function heldOutEpisodeFigures(model: AnalysisModel, n = 8): Promise<EpisodeFigures[]> {
   const out: EpisodeFigures[] = [];
-  for (let seed = 990_000; out.length < n; seed++) {
-    const messages = mazeEpisode(rng(seed), 14);
-    const rounds = messages.filter((m) => m.role === 'assistant').length;
-    if (rounds < 10) continue;
-    const conv = parseConversation(JSON.stringify({ messages })).conversation!;
+  for (const { seed, rounds, conv } of heldOutEpisodes(n)) {
     const full = await analyzePolicy(model, conv, 'full');
     const filler = await analyzePolicy(model, conv, 'filler');
     const sweep = await roundsSweep(model, conv, 'full');
