@@ -151,16 +151,24 @@ function renderContextOnce(r: ChatRenderer, policyMessages: ContextMessage[]): R
   const messageOf = chars.map(([a]) => owner[Math.min(a, text.length - 1)] ?? -1);
   const unowned = messageOf.indexOf(-1);
   if (unowned >= 0) throw new RenderError(`token ${unowned} falls outside every message: tokens cannot be split by message`);
-  const messageSpans: Span[] = [];
-  const contentSpans: Span[] = [];
-  messages.forEach((_, k) => {
-    const mine = messageOf.map((m, t) => (m === k ? t : -1)).filter((t) => t >= 0);
-    if (mine.length && mine[mine.length - 1]! - mine[0]! + 1 !== mine.length) throw new RenderError(`the tokens of message ${k + 1} are not contiguous: tokens cannot be split by message`);
-    messageSpans.push({ start: mine[0] ?? ids.length, length: mine.length });
+  // Each message's tokens in one walk over them (first, count, and the same for those inside its content).
+  const first = new Int32Array(messages.length).fill(-1);
+  const count = new Int32Array(messages.length);
+  const firstIn = new Int32Array(messages.length).fill(-1);
+  const countIn = new Int32Array(messages.length);
+  messageOf.forEach((k, t) => {
+    if (first[k] === -1) first[k] = t;
+    else if (first[k]! + count[k]! !== t) throw new RenderError(`the tokens of message ${k + 1} are not contiguous: tokens cannot be split by message`);
+    count[k]!++;
     const c = content[k];
-    const inContent = c ? mine.filter((t) => chars[t]![1] > c[0] && chars[t]![0] < c[1] || (chars[t]![0] === chars[t]![1] && chars[t]![0] >= c[0] && chars[t]![0] < c[1])) : [];
-    contentSpans.push({ start: inContent[0] ?? messageSpans[k]!.start, length: inContent.length });
+    const [a, b] = chars[t]!;
+    if (c && ((b > c[0] && a < c[1]) || (a === b && a >= c[0] && a < c[1]))) {
+      if (firstIn[k] === -1) firstIn[k] = t;
+      countIn[k]!++;
+    }
   });
+  const messageSpans: Span[] = messages.map((_, k) => ({ start: first[k] === -1 ? ids.length : first[k]!, length: count[k]! }));
+  const contentSpans: Span[] = messages.map((_, k) => ({ start: firstIn[k] === -1 ? messageSpans[k]!.start : firstIn[k]!, length: countIn[k]! }));
   const categories = messageOf.map((k, t): Category => (t < SINK_TOKENS ? 'sink' : CATEGORY_OF[messages[k]!.kind]));
   return { text, ids, messages, messageOf, categories, contentSpans, messageSpans, notes: layout.notes };
 }

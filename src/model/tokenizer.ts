@@ -32,7 +32,15 @@ function tokenText(v: unknown): string | null {
 /** What a chat template may add beyond 4× the conversation's text: role markers, a dated system prompt, tool instructions. */
 export const TEMPLATE_OVERHEAD_CHARS = 200_000;
 
+/**
+ * Texts encoded lately, up to this many characters in all: the analysis, the cost series and the rounds
+ * sweep encode the same renderings (a round's context is the next round's prefix), so each is encoded once.
+ */
+const ENCODED_KEPT_CHARS = 2_000_000;
+
 export class ChatTokenizer {
+  private readonly encoded = new Map<string, number[]>();
+  private encodedChars = 0;
   /** The date `strftime_now` gives the template (template-date.ts): fixed, so figures are reproducible. */
   templateDate = DEFAULT_TEMPLATE_DATE;
 
@@ -105,7 +113,22 @@ export class ChatTokenizer {
 
   /** Token ids of text, without adding special tokens (the chat template already wrote them). */
   encode(text: string): number[] {
-    return guarded('tokenizer', 'tokenizer.json', () => this.tokenizer.encode(text, { add_special_tokens: false }).ids);
+    const kept = this.encoded.get(text);
+    if (kept) {
+      // Most recent last; a copy, so a caller that edits its ids edits its own.
+      this.encoded.delete(text);
+      this.encoded.set(text, kept);
+      return kept.slice();
+    }
+    const ids = guarded('tokenizer', 'tokenizer.json', () => this.tokenizer.encode(text, { add_special_tokens: false }).ids);
+    this.encoded.set(text, ids);
+    this.encodedChars += text.length;
+    while (this.encodedChars > ENCODED_KEPT_CHARS && this.encoded.size > 1) {
+      const [oldest] = this.encoded.keys();
+      this.encodedChars -= oldest!.length;
+      this.encoded.delete(oldest!);
+    }
+    return ids.slice();
   }
 
   decode(ids: number[], skipSpecial = false): string {

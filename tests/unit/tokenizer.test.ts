@@ -23,6 +23,17 @@ describe("Qwen3's real tokenizer and chat template, offline", () => {
   const vocab = tokenizerJson.model.vocab as Record<string, number>;
   const added = new Map<string, number>((tokenizerJson.added_tokens as { content: string; id: number }[]).map((t) => [t.content, t.id]));
 
+  it('encodes a text it has seen from its memo: equal ids, a fresh array each time', () => {
+    const text = tok.render(conversation);
+    const a = tok.encode(text);
+    a[0] = -1; // a caller's edit stays its own
+    const b = tok.encode(text);
+    expect(b[0]).not.toBe(-1);
+    expect(b).not.toBe(tok.encode(text));
+    // The memo's answer is the tokenizer's own: a fresh tokenizer with no memo gives the same ids.
+    expect(b).toEqual(ChatTokenizer.fromJson(tokenizerJson, readJson('tokenizer_config.json')).encode(text));
+  });
+
   it('renders a 3-turn conversation in ChatML', () => {
     const text = tok.render(conversation);
     expect(text.startsWith('<|im_start|>system\nYou are a maze agent.<|im_end|>\n<|im_start|>user\n')).toBe(true);
