@@ -49,13 +49,18 @@ const Token = memo(function Token({ text, alpha, className, title, row, col, dis
  */
 export function TokenView() {
   // Deferred: the figures show the new result first; a thousand token spans follow in a later frame.
+  // The urgent render passes the old result to a memo, so it builds none of them.
   const r = useDeferredValue(useInspector((s) => s.results[0]));
   const head = useInspector((s) => s.head);
+  return r ? <TokenFrames r={r} head={head} /> : null;
+}
+
+const TokenFrames = memo(function TokenFrames({ r, head }: { r: PolicyResult; head: 'mean' | number }) {
   const focusRow = useFocusRow();
   const dispatch = useHover((s) => s.dispatch);
-  const shown = useMemo(() => (r?.attention ? shownSlab(r, head) : null), [r, head]);
-  const weights = useMemo(() => (r && shown ? receivedAttention(r, shown, focusRow) : null), [r, shown, focusRow]);
-  if (!r || !shown || !weights) return null;
+  const shown = useMemo(() => (r.attention ? shownSlab(r, head) : null), [r, head]);
+  const weights = useMemo(() => (shown ? receivedAttention(r, shown, focusRow) : null), [r, shown, focusRow]);
+  if (!shown || !weights) return null;
   const k = shown;
   let max = 0;
   for (let j = 3; j < weights.length; j++) max = Math.max(max, weights[j]!);
@@ -95,4 +100,4 @@ export function TokenView() {
       </div>
     </section>
   );
-}
+});
