@@ -7,8 +7,7 @@ import { useModelBStore, useModelStore } from '../../state/model-store';
 import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
 import { resultId, sameTokens } from '../result-id';
 
-const f4 = (v: number) => v.toFixed(4);
-const signed = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(4)}`;
+import { fmtShare as f4, fmtSigned as signed } from './format';
 
 interface Figure {
   key: string;

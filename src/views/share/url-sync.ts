@@ -3,7 +3,9 @@ import { demoSource } from '../demo-source';
 import { EXAMPLES } from '../../state/examples';
 import { useInspector, type InspectorState } from '../../state/inspector-store';
 import { useModelStore, type ModelInfo } from '../../state/model-store';
+import { useLesson } from '../../state/lesson-store';
 import { decodeView, encodeView, pickInspectorView, type ViewState } from '../../state/url-state';
+import { LESSON } from '../lesson/steps';
 
 export function viewOf(s: InspectorState, info: ModelInfo | null): ViewState {
   const ref = info?.ref ?? { model: 'demo', revision: 'main', hub: null };
@@ -31,6 +33,13 @@ export function startFromUrl(): string[] {
     else problems.push(`the link names an example "${name}" this version does not have`);
   }
   if (location.search || location.hash) useInspector.getState().applyView(view, text);
+  // #lesson=N (1-based) opens the lesson at that step.
+  const lesson = new URLSearchParams(location.hash.replace(/^#/, '')).get('lesson');
+  if (lesson !== null) {
+    const n = Number(lesson);
+    if (Number.isInteger(n) && n >= 1 && n <= LESSON.length) useLesson.getState().open(n - 1);
+    else problems.push(`lesson=${lesson.slice(0, 20)} is not a step from 1 to ${LESSON.length}`);
+  }
   useModelStore.setState({ backend: view.backend });
   const { loadModel, offerLink } = useModelStore.getState();
   // The demo model always; a model the link names is shown, and loads only on a click.
@@ -38,11 +47,14 @@ export function startFromUrl(): string[] {
   if (view.model !== 'demo') offerLink({ model: view.model, revision: view.revision, hub: view.hub });
   const write = () => {
     const s = useInspector.getState();
-    const { query, fragment } = encodeView(viewOf(s, useModelStore.getState().info), s.text, s.exampleName);
+    const { query, fragment: conv } = encodeView(viewOf(s, useModelStore.getState().info), s.text, s.exampleName);
+    const step = useLesson.getState().step;
+    const fragment = [conv, step !== null ? `lesson=${step + 1}` : ''].filter(Boolean).join('&');
     const link = `?${query}${fragment ? `#${fragment}` : ''}`;
     if (link !== `${location.search}${location.hash}`) history.replaceState(null, '', link);
   };
   useInspector.subscribe(write);
   useModelStore.subscribe(write);
+  useLesson.subscribe(write);
   return problems;
 }

@@ -1,0 +1,28 @@
+import { create } from 'zustand';
+
+/**
+ * The lesson's own state: whether it is open, the step, and what the learner answered in its card
+ * (guesses, quiz answers). What the steps check is read from the inspector (views/lesson/steps.ts).
+ */
+export interface LessonState {
+  /** The step shown (0-based), or null when the lesson is closed. */
+  step: number | null;
+  guesses: Record<string, number>;
+  answers: Record<number, number>;
+  open(step?: number): void;
+  close(): void;
+  goTo(step: number): void;
+  guess(key: string, value: number): void;
+  answer(question: number, option: number): void;
+}
+
+export const useLesson = create<LessonState>()((set) => ({
+  step: null,
+  guesses: {},
+  answers: {},
+  open: (step = 0) => set({ step }),
+  close: () => set({ step: null }),
+  goTo: (step) => set({ step }),
+  guess: (key, value) => set((s) => ({ guesses: { ...s.guesses, [key]: value } })),
+  answer: (question, option) => set((s) => ({ answers: { ...s.answers, [question]: option } })),
+}));

@@ -1,0 +1,117 @@
+import { useEffect, useRef } from 'react';
+import { splitRounds } from '../../conversation/rounds';
+import { focusOf } from '../../state/hover-lock';
+import { useHover } from '../../state/hover-store';
+import { activePolicies, useInspector } from '../../state/inspector-store';
+import { useLesson } from '../../state/lesson-store';
+import { LESSON, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion } from './steps';
+
+/** The snapshot of the page the steps read (steps.ts). */
+function useLessonWorld(): LessonWorld {
+  const results = useInspector((s) => s.results);
+  const fromModel = useInspector((s) => s.resultsFrom === 'model');
+  const policies = useInspector((s) => s.policies);
+  const compare = useInspector((s) => s.compare);
+  const compareModels = useInspector((s) => s.compareModels);
+  const turn = useInspector((s) => s.turn);
+  const parsed = useInspector((s) => s.parsed);
+  const radius = useInspector((s) => s.radius);
+  const exampleName = useInspector((s) => s.exampleName);
+  const generated = useInspector((s) => s.generated);
+  const pointed = useHover((s) => focusOf(s.hover));
+  const guesses = useLesson((s) => s.guesses);
+  const answers = useLesson((s) => s.answers);
+  const rounds = parsed.conversation ? splitRounds(parsed.conversation.messages).rounds.length : 0;
+  return { results, fromModel, shown: activePolicies({ policies, compare, compareModels }), compareModels, turn, rounds, radius, pointed, exampleName, generated, guesses, answers };
+}
+
+/** Outlines the region a step points at (its data-lesson attribute) and brings it into view. */
+function useHighlight(region: LessonRegion, present: unknown) {
+  useEffect(() => {
+    const el = document.querySelector(`[data-lesson="${region}"]`);
+    if (!el || region === 'card') return;
+    el.classList.add('lesson-focus');
+    const calm = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    el.scrollIntoView({ block: 'start', behavior: calm ? 'auto' : 'smooth' });
+    return () => el.classList.remove('lesson-focus');
+  }, [region, present]);
+}
+
+/** The lesson's card beside the inspector: the step, what to do, the reveal, and the way around. */
+export function LessonCard() {
+  const step = useLesson((s) => s.step);
+  return step === null ? null : <Card index={Math.min(step, LESSON.length - 1)} />;
+}
+
+function Card({ index }: { index: number }) {
+  const w = useLessonWorld();
+  const { goTo, close } = useLesson();
+  const s = LESSON[index]!;
+  const done = s.done(w);
+  const last = index === LESSON.length - 1;
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Each step takes the focus, so a keyboard (and a screen reader) starts reading it at its title.
+  useEffect(() => heading.current?.focus(), [index]);
+  useHighlight(s.region, w.results);
+  return (
+    <aside className="lesson" aria-label="Lesson" data-testid="lesson-card" data-lesson="card">
+      <p className="muted">Lesson · step {index + 1} of {LESSON.length}</p>
+      <h2 tabIndex={-1} ref={heading} data-testid="lesson-title">{s.title}</h2>
+      <div aria-live="polite">
+        <p data-testid="lesson-text">{s.text(w)}</p>
+        <p className="lesson-action" data-testid="lesson-action"><strong>{done && !last ? 'Done' : 'Your turn'}:</strong> {s.action}</p>
+        {s.guess && <Guess step={s} />}
+        {s.quiz && <Quiz questions={s.quiz} />}
+        {done && s.reveal && <p className="lesson-reveal" data-testid="lesson-reveal">{s.reveal(w)}</p>}
+      </div>
+      <div className="row">
+        <button type="button" onClick={() => goTo(index - 1)} disabled={index === 0}>Back</button>
+        <button type="button" className="primary" disabled={!done} onClick={() => (last ? close() : goTo(index + 1))}>{last ? 'Finish' : 'Next'}</button>
+        {!last && <button type="button" onClick={() => goTo(index + 1)}>Skip</button>}
+        <button type="button" onClick={close}>Close the lesson</button>
+      </div>
+      <details>
+        <summary>All steps</summary>
+        <ol className="lesson-steps">
+          {LESSON.map((x, i) => (
+            <li key={x.id}><button type="button" className="link" aria-current={i === index ? 'step' : undefined} onClick={() => goTo(i)}>{x.title}</button></li>
+          ))}
+        </ol>
+      </details>
+    </aside>
+  );
+}
+
+function Guess({ step }: { step: LessonStep }) {
+  const { key, label } = step.guess!;
+  const value = useLesson((s) => s.guesses[key]);
+  const guess = useLesson((s) => s.guess);
+  return (
+    <label className="lesson-guess">
+      your guess, {label}: <strong>{value === undefined ? '–' : `${Math.round(value * 100)} %`}</strong>
+      <input type="range" min={0} max={100} step={1} value={Math.round((value ?? 0) * 100)} aria-label={`your guess, ${label}, in percent`} onChange={(e) => guess(key, Number(e.target.value) / 100)} />
+    </label>
+  );
+}
+
+function Quiz({ questions }: { questions: QuizQuestion[] }) {
+  const answers = useLesson((s) => s.answers);
+  const answer = useLesson((s) => s.answer);
+  return (
+    <div className="lesson-quiz">
+      {questions.map((q, i) => (
+        <fieldset key={q.question}>
+          <legend>{i + 1}. {q.question}</legend>
+          {q.options.map((o, k) => (
+            <label key={o}>
+              <input type="radio" name={`lesson-q${i}`} checked={answers[i] === k} onChange={() => answer(i, k)} /> {o}
+            </label>
+          ))}
+          {answers[i] !== undefined && (
+            <p className={answers[i] === q.correct ? 'ok' : 'warn'} data-testid={`lesson-feedback-${i}`}>{answers[i] === q.correct ? 'Right. ' : 'Not quite. '}{q.why}</p>
+          )}
+        </fieldset>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,177 @@
+/**
+ * The lesson: short steps over the live inspector, each with one thing to do and a reveal made of the
+ * model's own figures. Plain functions of a snapshot of what is on screen (LessonWorld), so the gates
+ * and the texts are tested without a page; numbers are written with the figures panel's own format.
+ */
+import type { PolicyResult } from '../../analysis/analyze';
+import { SINK_TOKENS } from '../../context/render';
+import { fmtShare } from '../figures/format';
+
+/** What the steps read: the figures on screen and what the learner has done. */
+export interface LessonWorld {
+  /** The figures on screen: model A's policies first, then model B's (compare models). */
+  results: PolicyResult[];
+  /** The figures are the loaded model's (not the cached start figures). */
+  fromModel: boolean;
+  /** The policies shown, and whether several (or two models) are compared. */
+  shown: string[];
+  compareModels: boolean;
+  /** The scored turn as chosen (null: the last) and the number of rounds. */
+  turn: number | null;
+  rounds: number;
+  radius: number;
+  /** The cell pointed at or locked (row: query token, col: key token), or null. */
+  pointed: { row: number; col: number } | null;
+  exampleName: string | null;
+  /** Answers the model wrote, per policy. */
+  generated: Record<string, string>;
+  /** Guesses (0–1) and quiz answers given in the lesson card. */
+  guesses: Record<string, number>;
+  answers: Record<string, number>;
+}
+
+/** A region of the inspector a step points at (the element's data-lesson attribute). */
+export type LessonRegion = 'conversation' | 'tokens' | 'heatmap' | 'figures' | 'policies' | 'view' | 'charts' | 'model-b' | 'card';
+
+export interface QuizQuestion {
+  question: string;
+  options: string[];
+  correct: number;
+  /** Why the right option is right, shown once answered. */
+  why: string;
+}
+
+export interface LessonStep {
+  id: string;
+  title: string;
+  region: LessonRegion;
+  /** At most three sentences. */
+  text(w: LessonWorld): string;
+  /** The one thing the learner does to go on. */
+  action: string;
+  done(w: LessonWorld): boolean;
+  /** What the live figures say, once the step is done. */
+  reveal?(w: LessonWorld): string;
+  /** A guess asked before the reveal: its key in `guesses`. */
+  guess?: { key: string; label: string };
+  quiz?: QuizQuestion[];
+}
+
+/** Model A's figures under a policy (the first shown when none is named), from the model. */
+export function figuresOf(w: LessonWorld, policy?: string): PolicyResult | null {
+  if (!w.fromModel) return null;
+  return w.results.find((r) => r.model === undefined && (policy === undefined || r.policy === policy)) ?? null;
+}
+const modelB = (w: LessonWorld) => (w.fromModel ? (w.results.find((r) => r.model === 'b') ?? null) : null);
+const share = (v: number) => fmtShare(v);
+const percent = (v: number) => `${Math.round(v * 100)} %`;
+const only = (w: LessonWorld, policy: string) => w.shown.length === 1 && w.shown[0] === policy && figuresOf(w, policy) !== null;
+
+export const QUIZ: QuizQuestion[] = [
+  {
+    question: 'Conversational inertia is…',
+    options: ['the model reading its own earlier answers and repeating their shape', 'the model forgetting the system prompt', 'attention that is spread evenly over every token'],
+    correct: 0,
+    why: 'The answer leans on the answers before it, token by token: the diagonal in the heatmap.',
+  },
+  {
+    question: 'The diagonal ratio adds up the attention that token i of the answer gives to…',
+    options: ['the first tokens of the conversation', 'tokens near position i of each earlier answer', 'the user turns'],
+    correct: 1,
+    why: 'Within r tokens of the same offset in every earlier answer (paper 2, §3.4).',
+  },
+  {
+    question: 'Under Filler the earlier answers are replaced by neutral text of the same length. If the diagonal falls, the model was following…',
+    options: ['the position of the tokens only', 'what the earlier answers say'],
+    correct: 1,
+    why: 'Positions are the same under Filler; only the content changed, so the diagonal is read from content.',
+  },
+];
+
+export const LESSON: LessonStep[] = [
+  {
+    id: 'case', title: 'An agent that repeats itself', region: 'conversation',
+    text: (w) => `This is a conversation with a maze agent: a small language model, running in this page, answers ${w.rounds} rounds. Each answer lists the cells visited so far, copied from its previous answer, then a thought and a move. Leaning on its own earlier answers like this is conversational inertia, and this lesson shows how to see it in the model's attention.`,
+    action: 'Look over a few rounds of the conversation, then press Next.',
+    done: () => true,
+  },
+  {
+    id: 'reads', title: 'Where the answer reads', region: 'tokens',
+    text: () => 'Attention is where each token of the answer reads from: every earlier token gets a weight, and one token\'s weights add up to 1. The figures on this page are read from the last layer of the model.',
+    action: 'Point at a token of the last answer (the outlined tokens) in the Tokens panel.',
+    done: (w) => w.pointed !== null,
+    reveal: () => 'The shading now follows that token: the darker a token, the more of its attention it gets.',
+  },
+  {
+    id: 'sink', title: 'The sink', region: 'heatmap',
+    text: () => `The first ${SINK_TOKENS} tokens of a conversation soak up attention whatever they say, a habit of transformers known as the attention sink. The tool counts them apart, so they do not blur the other categories.`,
+    action: 'Point at the bright column at the left edge of the heatmap.',
+    done: (w) => w.pointed !== null && w.pointed.col < SINK_TOKENS,
+    reveal: (w) => { const r = figuresOf(w); return r ? `Here the sink takes ${share(r.ratios.sink)} of the answer's attention (the figure "sink share").` : 'The model is still loading: its figures follow.'; },
+  },
+  {
+    id: 'shares', title: 'Five categories', region: 'figures',
+    text: () => 'Every token the answer reads belongs to one category: sink, system prompt, user turns, earlier (prior) assistant answers, or the answer itself. Guess what share of the answer\'s attention goes to the earlier answers.',
+    action: 'Set your guess with the slider.',
+    guess: { key: 'prior', label: 'share on earlier answers' },
+    done: (w) => w.guesses.prior !== undefined,
+    reveal: (w) => { const r = figuresOf(w); return r ? `The model puts ${share(r.ratios.prior)} on its earlier answers, ${share(r.ratios.user)} on the user turns and ${share(r.ratios.system)} on the system prompt (you guessed ${percent(w.guesses.prior ?? 0)}).` : 'The model is still loading: its figures follow.'; },
+  },
+  {
+    id: 'diagonal', title: 'The diagonal', region: 'heatmap',
+    text: (w) => `Inertia has a shape: token i of the answer reads token i of each earlier answer, a diagonal line in every earlier answer's block of the heatmap. The diagonal ratio adds up the attention within r = ${w.radius} tokens of that line (the dashed band), averaged over the answer's tokens. Guess it.`,
+    action: 'Set your guess with the slider.',
+    guess: { key: 'diagonal', label: 'diagonal ratio' },
+    done: (w) => w.guesses.diagonal !== undefined,
+    reveal: (w) => { const r = figuresOf(w); return r ? `It is ${share(r.diagonal)}, out of the ${share(r.ratios.prior)} the earlier answers get (you guessed ${percent(w.guesses.diagonal ?? 0)}).` : 'The model is still loading: its figures follow.'; },
+  },
+  {
+    id: 'filler', title: 'Content, not position', region: 'policies',
+    text: () => 'Is the diagonal about what the earlier answers say, or only where their tokens sit? Filler replaces each earlier answer with neutral text of the same length: the positions stay, the content goes.',
+    action: 'Click Filler.',
+    done: (w) => only(w, 'filler'),
+    reveal: (w) => { const r = figuresOf(w, 'filler'); return r ? `Under Filler the diagonal ratio is ${share(r.diagonal)}. Click Full again to compare: the drop is what the content carried.` : ''; },
+  },
+  {
+    id: 'rounds', title: 'It grows with the rounds', region: 'view',
+    text: () => 'The longer the conversation, the more there is to lean on. The chart "by round" scores every turn of the conversation under Full (paper 2, Fig. 2).',
+    action: 'Click Full, then choose an earlier turn in "turn" (the view controls).',
+    done: (w) => only(w, 'full') && w.turn !== null && w.turn < w.rounds,
+    reveal: (w) => { const r = figuresOf(w, 'full'); return r ? `At turn ${r.turn} the earlier answers get ${share(r.ratios.prior)} and the diagonal ratio is ${share(r.diagonal)}; set the turn back to the last to see it grow.` : ''; },
+  },
+  {
+    id: 'policies', title: 'What a policy cuts', region: 'policies',
+    text: () => 'A context policy decides which earlier rounds the model sees. Clip-12→1 lets the history grow to 12 rounds, then keeps only the last one; AO (assistant-omitted) keeps every user turn but none of the model\'s own answers.',
+    action: 'Click Clip-12→1.',
+    done: (w) => only(w, 'clip:12:1'),
+    reveal: (w) => { const r = figuresOf(w, 'clip:12:1'); const c = r?.cost[r.cost.length - 1]; return r && c ? `Under Clip-12→1 the model reads ${c.contextTokens} tokens before answering, and the diagonal ratio is ${share(r.diagonal)}. Try AO too: with no earlier answers there is no diagonal to follow.` : ''; },
+  },
+  {
+    id: 'generate', title: 'Does it change what the model says?', region: 'view',
+    text: () => 'The figures score the conversation\'s own answer. The model can also write its own answer under the policy, and the figures then score that one.',
+    action: 'Click "Generate the answer".',
+    done: (w) => Object.keys(w.generated).length > 0,
+    reveal: (w) => { const [p, text] = Object.entries(w.generated)[0] ?? []; return p ? `Under ${p} the model wrote: "${text}". Generate under another policy to see whether the answer changes.` : ''; },
+  },
+  {
+    id: 'cpl', title: 'A model trained against it', region: 'model-b',
+    text: () => 'Context Preference Learning (paper 2, §2.1) tunes a model to prefer the answer it gives from a short context over the one it gives from the whole history. The CPL-tuned twin of the demo model was trained that way.',
+    action: 'Click "Compare with the CPL-tuned demo model".',
+    done: (w) => w.compareModels && modelB(w) !== null,
+    reveal: (w) => { const a = figuresOf(w); const b = modelB(w); return a && b ? `Diagonal ratio: ${share(a.diagonal)} for the demo model, ${share(b.diagonal)} for its CPL twin; share on earlier answers: ${share(a.ratios.prior)} and ${share(b.ratios.prior)}.` : ''; },
+  },
+  {
+    id: 'own', title: 'Your own conversation', region: 'conversation',
+    text: () => 'Everything here works on any conversation and on real chat models from the Hub. Paste a conversation, or pick another example.',
+    action: 'Pick another example, or paste a conversation.',
+    done: (w) => w.exampleName !== 'maze',
+  },
+  {
+    id: 'check', title: 'Check yourself', region: 'card',
+    text: () => 'Three questions on what you saw.',
+    action: 'Answer the three questions.',
+    quiz: QUIZ,
+    done: (w) => QUIZ.every((q, i) => w.answers[i] === q.correct),
+    reveal: () => 'That is the whole lesson. The inspector stays open: every panel has its "what is this".',
+  },
+];

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { PolicyResult } from '../../src/analysis/analyze';
+import { LESSON, QUIZ, type LessonWorld } from '../../src/views/lesson/steps';
+
+/** Figures as the page holds them, only the fields the steps read (the browser test reads real ones). */
+const figures = (policy: string, diagonal: number, prior: number, extra: Partial<PolicyResult> = {}): PolicyResult =>
+  ({ policy, turn: 14, diagonal, ratios: { sink: 0.5123, system: 0.0456, user: 0.1789, prior, current: 0.1 }, cost: [{ round: 14, contextTokens: 236, prefilled: 40 }], ...extra }) as unknown as PolicyResult;
+
+const start: LessonWorld = {
+  results: [figures('full', 0.1133, 0.2991)], fromModel: true, shown: ['full'], compareModels: false, turn: null, rounds: 14, radius: 5,
+  pointed: null, exampleName: 'maze', generated: {}, guesses: {}, answers: {},
+};
+const step = (id: string) => LESSON.find((s) => s.id === id)!;
+const sentences = (t: string) => t.split(/(?<=[.!?])\s+(?=[A-Z"(])/).filter(Boolean).length;
+
+describe('the lesson', () => {
+  it('has 8–12 steps, each at most three sentences, one action and a region', () => {
+    expect(LESSON.length).toBeGreaterThanOrEqual(8);
+    expect(LESSON.length).toBeLessThanOrEqual(12);
+    for (const s of LESSON) {
+      expect(sentences(s.text(start)), s.id).toBeLessThanOrEqual(3);
+      expect(s.action.length, s.id).toBeGreaterThan(0);
+      expect(s.region, s.id).toBeTruthy();
+    }
+    expect(new Set(LESSON.map((s) => s.id)).size).toBe(LESSON.length);
+  });
+
+  it('gates each step on its action: not done before it, done after', () => {
+    const cases: [string, Partial<LessonWorld>][] = [
+      ['reads', { pointed: { row: 2, col: 40 } }],
+      ['sink', { pointed: { row: 2, col: 1 } }],
+      ['shares', { guesses: { prior: 0.3 } }],
+      ['diagonal', { guesses: { diagonal: 0.05 } }],
+      ['filler', { shown: ['filler'], results: [figures('filler', 0.046, 0.2)] }],
+      ['rounds', { turn: 6 }],
+      ['policies', { shown: ['clip:12:1'], results: [figures('clip:12:1', 0.09, 0.1)] }],
+      ['generate', { generated: { full: 'Path: 8 9.' } }],
+      ['cpl', { compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.08, 0.29, { model: 'b' })] }],
+      ['own', { exampleName: null }],
+      ['check', { answers: Object.fromEntries(QUIZ.map((q, i) => [i, q.correct])) }],
+    ];
+    for (const [id, change] of cases) {
+      expect(step(id).done(start), `${id} before`).toBe(false);
+      expect(step(id).done({ ...start, ...change }), `${id} after`).toBe(true);
+    }
+    // The sink step wants the sink's columns, not any cell.
+    expect(step('sink').done({ ...start, pointed: { row: 2, col: 3 } })).toBe(false);
+    // A wrong quiz answer does not pass.
+    expect(step('check').done({ ...start, answers: { 0: 0, 1: 0, 2: 1 } })).toBe(false);
+    // The cached start figures are not the model's: a step that needs figures waits for them.
+    expect(step('policies').done({ ...start, fromModel: false, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.09, 0.1)] })).toBe(false);
+  });
+
+  it('fills its numbers from the figures, written as the figures panel writes them', () => {
+    const w = { ...start, guesses: { prior: 0.3, diagonal: 0.05 } };
+    expect(step('sink').reveal!(w)).toContain('0.5123');
+    expect(step('shares').reveal!(w)).toMatch(/0\.2991.*0\.1789.*0\.0456.*30 %/);
+    expect(step('diagonal').reveal!(w)).toMatch(/0\.1133.*0\.2991.*5 %/);
+    expect(step('diagonal').text({ ...w, radius: 8 })).toContain('r = 8');
+    const clip = { ...w, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.0917, 0.1)] };
+    expect(step('policies').reveal!(clip)).toMatch(/236 tokens.*0\.0917/);
+    const cpl = { ...w, compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.0824, 0.2876, { model: 'b' })] };
+    expect(step('cpl').reveal!(cpl)).toMatch(/0\.1133.*0\.0824.*0\.2991.*0\.2876/);
+  });
+});
