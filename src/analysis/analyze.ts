@@ -6,7 +6,7 @@ import { fillerText } from '../context/filler';
 import { parsePolicy, policyLabel, policySpec, type Policy } from '../context/policy';
 import { asRenderer, encodeChat, renderContext } from '../context/render';
 import type { Category, CategoryRatios } from '../metrics/categories';
-import { longestCommonRun, ngramOverlap } from '../metrics/copy';
+import { copyShift, longestCommonRun, ngramOverlap } from '../metrics/copy';
 import { categoryRatios, diagonalRatio, massPerMessage } from '../metrics/inertia';
 import { checkFinite } from '../metrics/finite';
 import { headsOf, layerRows, type LayerAttention } from '../metrics/slab';
@@ -60,13 +60,15 @@ export interface ContextMessageInfo {
 export interface PolicyFigures {
   ratios: CategoryRatios;
   diagonal: number;
+  /** The diagonal with each earlier answer's band moved to where the answer copies it (copyShift). */
+  diagonalCopyAligned: number;
   /** Diagonal ratio per earlier answer (prior-category message) in context order. */
   diagonalPerAnswer: { message: number; round: number | null; value: number }[];
-  perHead: { ratios: CategoryRatios; diagonal: number }[];
+  perHead: { ratios: CategoryRatios; diagonal: number; diagonalCopyAligned: number }[];
   /** Mean attention per context message. */
   perMessage: { message: number; kind: SourceKind; round: number | null; mass: number }[];
   /** Copy measures between the current answer and each earlier answer in context. */
-  copy: { message: number; round: number | null; longestRun: number; ngramOverlap: number }[];
+  copy: { message: number; round: number | null; longestRun: number; ngramOverlap: number; shift: number }[];
   cost: RoundCost[];
 }
 
@@ -218,7 +220,7 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
     copy: priorIdx.map((k) => {
       const s = r.contentSpans[k]!;
       const earlier = r.ids.slice(s.start, s.start + s.length);
-      return { message: k, round: msgs[k]!.round, longestRun: longestCommonRun(currentIds, earlier), ngramOverlap: ngramOverlap(currentIds, earlier, opts.ngram ?? DEFAULTS.ngram) };
+      return { message: k, round: msgs[k]!.round, longestRun: longestCommonRun(currentIds, earlier), ngramOverlap: ngramOverlap(currentIds, earlier, opts.ngram ?? DEFAULTS.ngram), shift: copyShift(currentIds, earlier) };
     }),
     cost: opts.cost === 'last' ? [costSeriesFor(model, conversation, summaries, p).at(turns.current.index)] : costSeriesFor(model, conversation, summaries, p).upTo(turns.current.index),
     notes: S > spec.maxPositionEmbeddings ? [...r.notes, `${S.toLocaleString('en-US')} tokens, more than this model's max_position_embeddings (${spec.maxPositionEmbeddings.toLocaleString('en-US')}): it was never trained on positions this far`] : r.notes,
@@ -228,14 +230,16 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
     // With every row fetched, the metrics still read only the answer's rows.
     const answer = layerRows(fetched, query.start, query.end)!;
     const diag = diagonalRatio(answer.mean, priorSpans, radius);
+    const shifts = shared.copy.map((c) => c.shift);
     const mass = massPerMessage(answer.mean, r.messageOf);
     const result: PolicyResult = {
       ...shared,
       layer: fetched.layer,
       ratios: categoryRatios(answer.mean, r.categories),
       diagonal: diag.total,
+      diagonalCopyAligned: diagonalRatio(answer.mean, priorSpans, radius, shifts).total,
       diagonalPerAnswer: priorIdx.map((k, i) => ({ message: k, round: msgs[k]!.round, value: diag.perAnswer[i]! })),
-      perHead: headsOf(answer.perHead!).map((h) => ({ ratios: categoryRatios(h, r.categories), diagonal: diagonalRatio(h, priorSpans, radius).total })),
+      perHead: headsOf(answer.perHead!).map((h) => ({ ratios: categoryRatios(h, r.categories), diagonal: diagonalRatio(h, priorSpans, radius).total, diagonalCopyAligned: diagonalRatio(h, priorSpans, radius, shifts).total })),
       perMessage: msgs.map((m, k) => ({ message: k, kind: m.kind, round: m.round, mass: mass.get(k) ?? 0 })),
     };
     if (opts.keepAttention) result.attention = fetched;

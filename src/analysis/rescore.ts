@@ -15,13 +15,15 @@ export function atRadius(r: PolicyResult, radius: number): PolicyResult | null {
   if (!answer) return null;
   const spans = r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content);
   const diag = diagonalRatio(answer.mean, spans, radius);
+  const shifts = r.copy.map((c) => c.shift);
   const heads = headsOf(answer.perHead!);
   return {
     ...r,
     radius,
     diagonal: diag.total,
+    diagonalCopyAligned: diagonalRatio(answer.mean, spans, radius, shifts).total,
     diagonalPerAnswer: r.diagonalPerAnswer.map((d, i) => ({ ...d, value: diag.perAnswer[i]! })),
-    perHead: r.perHead.map((h, i) => ({ ...h, diagonal: diagonalRatio(heads[i]!, spans, radius).total })),
+    perHead: r.perHead.map((h, i) => ({ ...h, diagonal: diagonalRatio(heads[i]!, spans, radius).total, diagonalCopyAligned: diagonalRatio(heads[i]!, spans, radius, shifts).total })),
   };
 }
 

@@ -35,8 +35,9 @@ export interface DiagonalResult {
  * Diagonal inertia ratio (paper 2 §3.4, design.md): query row i is the current answer's token at
  * offset i; for each earlier answer p with content span [s_p, s_p + n_p), add the attention to
  * s_p + j for j in [i − r, i + r] ∩ [0, n_p). Sum over p, mean over rows. r = Infinity covers whole spans.
+ * With `shifts`, answer p's band is centred on i + shifts[p] instead (copyShift in copy.ts).
  */
-export function diagonalRatio(a: Rows, priorSpans: readonly Span[], radius: number): DiagonalResult {
+export function diagonalRatio(a: Rows, priorSpans: readonly Span[], radius: number, shifts: readonly number[] = []): DiagonalResult {
   oneHead(a);
   if (!(radius >= 0)) throw new RangeError(`radius must be ≥ 0, got ${radius}`);
   const perAnswer = priorSpans.map(() => 0);
@@ -44,8 +45,10 @@ export function diagonalRatio(a: Rows, priorSpans: readonly Span[], radius: numb
   for (let i = 0; i < a.rows; i++) {
     const row = i * a.seqLen;
     priorSpans.forEach((p, k) => {
-      const lo = Math.max(0, i - radius);
-      const hi = Math.min(p.length - 1, i + radius);
+      // Paper 2 aligns offset i with offset i; a shift aligns it with i + shift (the copy-aligned diagonal).
+      const c = i + (shifts[k] ?? 0);
+      const lo = Math.max(0, c - radius);
+      const hi = Math.min(p.length - 1, c + radius);
       for (let j = lo; j <= hi; j++) perAnswer[k]! += a.data[row + p.start + j]!;
     });
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Category } from '../../src/metrics/categories';
-import { longestCommonRun, ngramOverlap } from '../../src/metrics/copy';
+import { copyShift, longestCommonRun, longestCommonRunAt, ngramOverlap } from '../../src/metrics/copy';
 import { categoryRatios, diagonalRatio, massPerMessage, rowSums } from '../../src/metrics/inertia';
 import { headOf, headsOf, layerRows, rowsOf, slab } from '../../src/metrics/slab';
 
@@ -35,6 +35,14 @@ describe('diagonal inertia ratio (hand-computed)', () => {
   it('r = 0 takes the same offset, r = 1 a band of three', () => {
     close(diagonalRatio(A, span, 0).total, (0.2 + 0.15) / 2);
     close(diagonalRatio(A, span, 1).total, (0.3 + 0.3) / 2);
+  });
+  it('a shift moves the band: offset i reads i + shift of the earlier answer (the copy-aligned diagonal)', () => {
+    // +1: row 0 reads key 7 (0.1), row 1 key 8 (0.1). −1: row 0 falls before the answer, row 1 reads key 6 (0.05).
+    close(diagonalRatio(A, span, 0, [1]).total, (0.1 + 0.1) / 2);
+    close(diagonalRatio(A, span, 0, [-1]).total, (0 + 0.05) / 2);
+    // r = 1 around i + 1: row 0 keys 6..8 (0.35), row 1 keys 7..8 (0.25).
+    close(diagonalRatio(A, span, 1, [1]).total, (0.35 + 0.25) / 2);
+    close(diagonalRatio(A, span, 1, [0]).total, diagonalRatio(A, span, 1).total);
   });
   it('a radius that covers the answer (or r = ∞) equals the prior-answer ratio', () => {
     const prior = categoryRatios(A, CATS).prior;
@@ -131,5 +139,17 @@ describe('copy measures', () => {
     expect(ngramOverlap([1, 2, 3, 4], [2, 3, 4, 9], 3)).toBeCloseTo(1 / 2);
     expect(ngramOverlap([1, 2], [1, 2], 3)).toBe(0);
     expect(ngramOverlap([5, 5, 5], [5, 5], 2)).toBe(1);
+  });
+});
+
+describe('copy alignment (hand-computed)', () => {
+  it('finds where the longest shared run starts in each, and the shift it implies', () => {
+    expect(longestCommonRunAt([9, 1, 2, 3, 4, 7], [5, 5, 1, 2, 3, 4])).toEqual({ length: 4, a: 1, b: 2 });
+    expect(copyShift([9, 1, 2, 3, 4, 7], [5, 5, 1, 2, 3, 4])).toBe(1);
+    expect(copyShift([1, 2, 3, 4, 5], [7, 1, 2, 3, 4, 5])).toBe(1);
+    // A copy that starts earlier in the answer than in the earlier answer: negative.
+    expect(copyShift([0, 0, 0, 1, 2, 3, 4], [1, 2, 3, 4])).toBe(-3);
+    // Shorter than 4 tokens: chance, so paper 2's alignment.
+    expect(copyShift([9, 1, 2, 3], [5, 1, 2, 3])).toBe(0);
   });
 });
