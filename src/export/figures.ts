@@ -17,19 +17,32 @@ export interface Provenance {
 /** Whose answer was scored: the conversation's own, or the one the model wrote in this page. */
 export const answerOf = (r: PolicyResult): 'conversation' | 'model' => (r.messages[r.messages.length - 1]?.generated ? 'model' : 'conversation');
 
-/** The figures of one or more policies as CSV: one row per policy (with what it was computed from), then one per earlier answer. */
+/**
+ * The exports as tidy CSV tables, one kind of row per file (spreadsheets and pandas read each as it is):
+ * the figures, one row per policy, with what they were computed from.
+ */
 export function figuresCsv(results: PolicyResult[], from: Provenance): string {
-  const lines = [['policy', 'label', 'answer', 'turn', 'layer', 'radius', 'tokens', ...CATEGORIES, 'diagonal', 'context_tokens', 'prefilled', 'model', 'revision', 'backend'].join(',')];
+  const lines = [['policy', 'label', 'answer', 'turn', 'layer', 'radius', 'tokens', ...CATEGORIES, 'diagonal', 'diagonal_copy_aligned', 'context_tokens', 'prefilled', 'model', 'revision', 'backend'].join(',')];
   for (const r of results) {
     const c = r.cost[r.cost.length - 1]!;
-    lines.push([r.policy, r.label, answerOf(r), r.turn, r.layer, Number.isFinite(r.radius) ? r.radius : 'inf', r.tokens.length, ...CATEGORIES.map((k) => r.ratios[k]), r.diagonal, c.contextTokens, c.prefilled, from.model, from.revision, from.backend].map(csvField).join(','));
+    lines.push([r.policy, r.label, answerOf(r), r.turn, r.layer, Number.isFinite(r.radius) ? r.radius : 'inf', r.tokens.length, ...CATEGORIES.map((k) => r.ratios[k]), r.diagonal, r.diagonalCopyAligned, c.contextTokens, c.prefilled, from.model, from.revision, from.backend].map(csvField).join(','));
   }
-  lines.push('', ['policy', 'earlier_answer_round', 'diagonal', 'longest_copied_run', 'ngram_overlap'].join(','));
+  return `${lines.join('\n')}\n`;
+}
+
+/** One row per earlier answer of each policy: its diagonal ratio and the copy measures. */
+export function perAnswerCsv(results: PolicyResult[], from: Provenance): string {
+  const lines = [['policy', 'turn', 'earlier_answer_round', 'diagonal', 'longest_copied_run', 'copy_offset', 'ngram_overlap', 'model'].join(',')];
   for (const r of results) {
-    r.diagonalPerAnswer.forEach((d, i) => lines.push([r.policy, d.round, d.value, r.copy[i]?.longestRun ?? '', r.copy[i]?.ngramOverlap ?? ''].map(csvField).join(',')));
+    r.diagonalPerAnswer.forEach((d, i) => lines.push([r.policy, r.turn, d.round, d.value, r.copy[i]?.longestRun ?? '', r.copy[i]?.shift ?? '', r.copy[i]?.ngramOverlap ?? '', from.model].map(csvField).join(',')));
   }
-  lines.push('', ['policy', 'round', 'context_tokens', 'prefilled'].join(','));
-  for (const r of results) for (const c of r.cost) lines.push([r.policy, c.round, c.contextTokens, c.prefilled].map(csvField).join(','));
+  return `${lines.join('\n')}\n`;
+}
+
+/** One row per round of each policy: the tokens in context and those prefilled (paper 1, Fig. 4). */
+export function roundsCsv(results: PolicyResult[], from: Provenance): string {
+  const lines = [['policy', 'round', 'context_tokens', 'prefilled', 'model'].join(',')];
+  for (const r of results) for (const c of r.cost) lines.push([r.policy, c.round, c.contextTokens, c.prefilled, from.model].map(csvField).join(','));
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { changedChars } from '../../src/state/inspector/conversation-slice';
 import type { PolicyResult } from '../../src/analysis/analyze';
-import { figuresCsv, figuresJson } from '../../src/export/figures';
+import { figuresCsv, figuresJson, perAnswerCsv, roundsCsv } from '../../src/export/figures';
 import { heatmapSvg } from '../../src/export/heatmap-svg';
 import { diagonalRatio } from '../../src/metrics/inertia';
 import { slab } from '../../src/metrics/slab';
 import { focusOf, hoverReducer, NO_HOVER } from '../../src/state/hover-lock';
 import { decodeView, DEFAULT_VIEW, encodeView, fromBase64Url, MAX_LINK_CONVERSATION, toBase64Url } from '../../src/state/url-state';
-import { categoryRuns, cellAt, clampViewport, diagonalBand, fitViewport, heatmapPixels, zoomAt } from '../../src/views/heatmap/heatmap-model';
+import { categoryRuns, cellAt, clampViewport, diagonalBand, fitViewport, followCell, heatmapPixels, zoomAt } from '../../src/views/heatmap/heatmap-model';
 import { colorLut, kthSmallest, scaleIndex, scaleMax } from '../../src/palette';
 
 describe('hover lock', () => {
@@ -91,6 +91,13 @@ describe('heatmap scales and viewport', () => {
     const panned = clampViewport({ ...z, tx: 100 }, fit, 10, 100, 500, 100);
     expect(panned.tx).toBe(0);
   });
+  it('moves a zoomed view the least that brings a selected cell into it', () => {
+    const v = { sx: 10, sy: 10, tx: -200, ty: 0 }; // columns 20–69 of a 500 × 100 view
+    expect(followCell(v, { row: 1, col: 30 }, 500, 100)).toBe(v); // in view: unchanged
+    expect(followCell(v, { row: 1, col: 5 }, 500, 100).tx).toBe(-50); // left of it: the cell at the left edge
+    const right = followCell(v, { row: 12, col: 80 }, 500, 100);
+    expect(cellAt(right, 499, 99, 20, 100)).toEqual({ row: 12, col: 80 }); // right of and below: at the far corner
+  });
   it('draws the r-band over exactly the cells the diagonal ratio sums', () => {
     const S = 40;
     const prior = { start: 10, length: 7 };
@@ -158,17 +165,18 @@ describe('exports', () => {
     policy: 'clip:12:1', label: 'Clip-12→1', turn: 4, layer: 3, radius: 5,
     tokens: [{ id: 1, text: 'a', category: 'sink', message: 0 }, { id: 2, text: 'b', category: 'prior', message: 1 }, { id: 3, text: 'c', category: 'current', message: 2 }],
     messages: [{ kind: 'system', generated: false }, { kind: 'assistant', generated: false }, { kind: 'current', generated: true }],
-    ratios: { sink: 0.5, system: 0, user: 0.1, prior: 0.25, current: 0.15 }, diagonal: 0.125,
-    diagonalPerAnswer: [{ message: 1, round: 3, value: 0.125 }], copy: [{ message: 1, round: 3, longestRun: 4, ngramOverlap: 0.5 }],
+    ratios: { sink: 0.5, system: 0, user: 0.1, prior: 0.25, current: 0.15 }, diagonal: 0.125, diagonalCopyAligned: 0.2,
+    diagonalPerAnswer: [{ message: 1, round: 3, value: 0.125 }], copy: [{ message: 1, round: 3, longestRun: 4, ngramOverlap: 0.5, shift: 2 }],
     cost: [{ round: 3, contextTokens: 10, prefilled: 10 }, { round: 4, contextTokens: 14, prefilled: 4 }],
     attention: { layer: 3, mean: slab(new Float32Array([0.5, 0.25, 0.25]), 1, 3, 2), perHead: null },
   } as unknown as PolicyResult;
-  it('CSV: a row per policy, per earlier answer and per round', () => {
+  it('CSV: tidy tables, one kind of row per file (per policy, per earlier answer, per round)', () => {
     const csv = figuresCsv([result], FROM).split('\n');
-    expect(csv[0]).toBe('policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,context_tokens,prefilled,model,revision,backend');
-    expect(csv[1]).toBe('clip:12:1,Clip-12→1,model,4,3,5,3,0.5,0,0.1,0.25,0.15,0.125,14,4,acme/tiny@0123abc,v2,wasm');
-    expect(csv).toContain('clip:12:1,3,0.125,4,0.5');
-    expect(csv).toContain('clip:12:1,4,14,4');
+    expect(csv[0]).toBe('policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend');
+    expect(csv[1]).toBe('clip:12:1,Clip-12→1,model,4,3,5,3,0.5,0,0.1,0.25,0.15,0.125,0.2,14,4,acme/tiny@0123abc,v2,wasm');
+    expect(csv).toHaveLength(3); // the header, one row, the final newline
+    expect(perAnswerCsv([result], FROM).split('\n')).toEqual(['policy,turn,earlier_answer_round,diagonal,longest_copied_run,copy_offset,ngram_overlap,model', 'clip:12:1,4,3,0.125,4,2,0.5,acme/tiny@0123abc', '']);
+    expect(roundsCsv([result], FROM).split('\n')).toEqual(['policy,round,context_tokens,prefilled,model', 'clip:12:1,3,10,10,acme/tiny@0123abc', 'clip:12:1,4,14,4,acme/tiny@0123abc', '']);
   });
   it('JSON leaves the attention arrays out', () => {
     const doc = JSON.parse(figuresJson([result], FROM));

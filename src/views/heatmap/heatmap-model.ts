@@ -50,6 +50,15 @@ export function clampViewport(v: Viewport, fit: Viewport, nRows: number, nCols: 
   return { sx, sy, tx, ty };
 }
 
+/** The viewport moved the least so that a cell is in view (a cell selected by keyboard while zoomed in). */
+export function followCell(v: Viewport, cell: { row: number; col: number }, width: number, height: number): Viewport {
+  const x = v.tx + cell.col * v.sx;
+  const y = v.ty + cell.row * v.sy;
+  const tx = x < 0 ? -cell.col * v.sx : x + v.sx > width ? width - (cell.col + 1) * v.sx : v.tx;
+  const ty = y < 0 ? -cell.row * v.sy : y + v.sy > height ? height - (cell.row + 1) * v.sy : v.ty;
+  return tx === v.tx && ty === v.ty ? v : { ...v, tx, ty };
+}
+
 /** Zoom by `factor` keeping the point under (px, py) fixed. */
 export function zoomAt(v: Viewport, factor: number, px: number, py: number): Viewport {
   return { sx: v.sx * factor, sy: v.sy * factor, tx: px - (px - v.tx) * factor, ty: py - (py - v.ty) * factor };
