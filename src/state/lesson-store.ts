@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { Hideable } from '../views/lesson/hide';
 
 /**
  * The lesson's own state: whether it is open, the step, and what the learner answered in its card
@@ -9,7 +10,13 @@ export interface LessonState {
   step: number | null;
   guesses: Record<string, number>;
   answers: Record<number, number>;
+  /** Steps whose action was done once: they stay done (a pointer that moves on does not undo a step). */
+  reached: Record<number, true>;
+  /** Regions a teacher's link hides (`hide=`). */
+  hidden: Hideable[];
   open(step?: number): void;
+  setHidden(hidden: Hideable[]): void;
+  reach(step: number): void;
   close(): void;
   goTo(step: number): void;
   guess(key: string, value: number): void;
@@ -20,7 +27,11 @@ export const useLesson = create<LessonState>()((set) => ({
   step: null,
   guesses: {},
   answers: {},
+  reached: {},
+  hidden: [],
   open: (step = 0) => set({ step }),
+  setHidden: (hidden) => set({ hidden }),
+  reach: (step) => set((s) => (s.reached[step] ? s : { reached: { ...s.reached, [step]: true } })),
   close: () => set({ step: null }),
   goTo: (step) => set({ step }),
   guess: (key, value) => set((s) => ({ guesses: { ...s.guesses, [key]: value } })),

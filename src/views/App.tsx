@@ -18,16 +18,24 @@ import { TokenView } from './tokens/TokenView';
 import { LessonCard } from './lesson/LessonCard';
 import { LESSON } from './lesson/steps';
 import { useLesson } from '../state/lesson-store';
+import { HIDEABLE_NAMES, type Hideable } from './lesson/hide';
 
 export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
   const info = useModelStore((s) => s.info);
   const note = useInspector((s) => linkNote(s, info));
   const lessonOpen = useLesson((s) => s.step !== null);
+  const hidden = useLesson((s) => s.hidden);
+  const hides = (r: Hideable) => hidden.includes(r);
   const openLesson = useLesson((s) => s.open);
+  // Your own conversation: the text editor opened and focused, ready for a paste.
   const inspect = () => {
-    const editor = document.querySelector<HTMLElement>('[data-lesson="conversation"] textarea, [data-lesson="conversation"] button');
-    editor?.scrollIntoView({ block: 'start' });
-    editor?.focus();
+    const panel = document.querySelector<HTMLElement>('[data-lesson="conversation"]');
+    const open = [...(panel?.querySelectorAll('button') ?? [])].find((b) => b.textContent === 'paste or edit as text');
+    open?.click();
+    requestAnimationFrame(() => {
+      panel?.scrollIntoView({ block: 'start' });
+      panel?.querySelector<HTMLElement>('textarea')?.focus();
+    });
   };
   return (
     <main className={lessonOpen ? 'with-lesson' : undefined}>
@@ -41,43 +49,53 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
           <button type="button" className="primary" onClick={() => openLesson(0)} disabled={lessonOpen}>Learn: {LESSON.length} short steps on the live model</button>
           <button type="button" onClick={inspect}>Inspect your own conversation</button>
         </div>
-        <p className="muted">The model runs in this page, on WebGPU when it can, and nothing you load or type leaves the browser.</p>
+        <p className="muted" data-testid="model-line">
+          {info ? `Model: ${info.source}, on ${info.report.backend === 'webgpu' ? 'WebGPU' : 'wasm'}. ` : 'Loading the model… '}
+          <a href="#model-panel" onClick={(e) => { e.preventDefault(); document.getElementById('model-panel')?.scrollIntoView({ block: 'start' }); }}>Change the model</a>
+          {' · '}It runs in this page, on WebGPU when it can, and nothing you load or type leaves the browser.
+        </p>
+        {hidden.length > 0 && (
+          <p className="muted" data-testid="hidden-note">
+            This exercise hides {hidden.map((h) => HIDEABLE_NAMES[h]).join(', ')}.{' '}
+            <button type="button" className="link" onClick={() => useLesson.getState().setHidden([])}>show everything</button>
+          </p>
+        )}
         {linkProblems.length > 0 && <p className="warn" role="alert">Parts of the link were not used: {linkProblems.join('; ')}</p>}
       </header>
-      <div className="columns">
-        <ModelSummary />
-        <ModelLoader />
-      </div>
+      <ErrorBoundary name="lesson">
+        <LessonCard />
+      </ErrorBoundary>
       <ErrorBoundary name="conversation">
-        <div data-lesson="conversation"><ConversationPanel /></div>
+        <div data-lesson="conversation" hidden={hides('conversation')}><ConversationPanel /></div>
       </ErrorBoundary>
       <ErrorBoundary name="policy">
-        <div data-lesson="policies"><PolicyBar /></div>
+        <div data-lesson="policies" hidden={hides('policies')}><PolicyBar /></div>
       </ErrorBoundary>
-      <ErrorBoundary name="model B">
-        <div data-lesson="model-b"><ModelBPanel /></div>
-      </ErrorBoundary>
-      <section className="panel" aria-label="view" data-lesson="view">
+      <section className="panel" aria-label="view" data-lesson="view" hidden={hides('view')}>
         <ViewControls />
         <ShareBar linkNote={note} />
         <StatusLine />
       </section>
       <ErrorBoundary name="figures">
-        <div data-lesson="figures"><FiguresPanel /></div>
+        <div data-lesson="figures" hidden={hides('figures')}><FiguresPanel /></div>
       </ErrorBoundary>
       <ErrorBoundary name="heatmap">
-        <div data-lesson="heatmap"><HeatmapPanel /></div>
+        <div data-lesson="heatmap" hidden={hides('heatmap')}><HeatmapPanel /></div>
       </ErrorBoundary>
       <ErrorBoundary name="token">
-        <div data-lesson="tokens"><TokenView /></div>
+        <div data-lesson="tokens" hidden={hides('tokens')}><TokenView /></div>
       </ErrorBoundary>
       <ErrorBoundary name="charts">
-        <div data-lesson="charts"><ChartsPanel /></div>
+        <div data-lesson="charts" hidden={hides('charts')}><ChartsPanel /></div>
       </ErrorBoundary>
-      <ErrorBoundary name="lesson">
-        <LessonCard />
+      <div className="columns" id="model-panel" data-lesson="model" hidden={hides('model')}>
+        <ModelSummary />
+        <ModelLoader />
+      </div>
+      <ErrorBoundary name="model B">
+        <div data-lesson="model-b" hidden={hides('model-b')}><ModelBPanel /></div>
       </ErrorBoundary>
-      <details className="panel">
+      <details className="panel" data-lesson="forward" hidden={hides('forward')}>
         <summary>Raw forward pass (next-token probabilities)</summary>
         <ForwardPanel />
       </details>

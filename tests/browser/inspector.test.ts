@@ -120,7 +120,7 @@ describe('the inspector, used as a person would', () => {
     const csv = await save('Figures as CSV');
     expect(csv.name).toBe('inertia-lens-turn14.csv');
     const rows = csv.bytes.toString('utf8').split('\n');
-    expect(rows[0]).toBe('policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,context_tokens,prefilled,model,revision,backend');
+    expect(rows[0]).toBe('policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend');
     expect(Math.abs(Number(rows[1]!.split(',')[12]) - cli.ao!.diagonal)).toBeLessThanOrEqual(1e-4);
     // What the figures were computed from travels with them.
     expect(rows[1]!.split(',').slice(-3)).toEqual(['Inertia Lens demo model', 'main', 'webgpu']);
@@ -144,6 +144,15 @@ describe('the inspector, used as a person would', () => {
     expectClose(await shownFigures(page, 'clip:12:1'), cli['clip:12:1']!);
     const delta = await table.locator('tr', { hasText: 'diagonal ratio' }).locator('td.delta').textContent();
     expect(Number(delta!.replace('−', '-'))).toBeCloseTo(cli['clip:12:1']!.diagonal - cli.ao!.diagonal, 3);
+    // One colour scale for both heatmaps, so brightness compares; the switch gives each its own.
+    const scales = () => page.locator('.heatmap .muted').allTextContents().then((t) => t.map((x) => /0 … ([\d.]+)/.exec(x)?.[1]));
+    const shared = await scales();
+    expect(shared).toHaveLength(2);
+    expect(shared[0]).toBe(shared[1]);
+    await page.getByTestId('one-scale').uncheck();
+    await expect.poll(async () => new Set(await scales()).size).toBe(2);
+    expect((await scales()).map(Number).every((m) => m <= Number(shared[0]))).toBe(true);
+    await page.getByTestId('one-scale').check();
     await shot(page, 'inspector-6-compare');
     await page.getByLabel('compare 2–4 policies side by side').uncheck();
   }, 200_000);

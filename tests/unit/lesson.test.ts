@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyResult } from '../../src/analysis/analyze';
+import { lessonFragment, parseHide } from '../../src/views/lesson/hide';
 import { LESSON, QUIZ, type LessonWorld } from '../../src/views/lesson/steps';
 
 /** Figures as the page holds them, only the fields the steps read (the browser test reads real ones). */
 const figures = (policy: string, diagonal: number, prior: number, extra: Partial<PolicyResult> = {}): PolicyResult =>
-  ({ policy, turn: 14, diagonal, ratios: { sink: 0.5123, system: 0.0456, user: 0.1789, prior, current: 0.1 }, cost: [{ round: 14, contextTokens: 236, prefilled: 40 }], ...extra }) as unknown as PolicyResult;
+  ({ policy, label: policy, turn: 14, diagonal, ratios: { sink: 0.5123, system: 0.0456, user: 0.1789, prior, current: 0.1 }, cost: [{ round: 14, contextTokens: 236, prefilled: 40 }], ...extra }) as unknown as PolicyResult;
 
 const start: LessonWorld = {
   results: [figures('full', 0.1133, 0.2991)], fromModel: true, shown: ['full'], compareModels: false, turn: null, rounds: 14, radius: 5,
@@ -61,5 +62,12 @@ describe('the lesson', () => {
     expect(step('policies').reveal!(clip)).toMatch(/236 tokens.*0\.0917/);
     const cpl = { ...w, compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.0824, 0.2876, { model: 'b' })] };
     expect(step('cpl').reveal!(cpl)).toMatch(/0\.1133.*0\.0824.*0\.2991.*0\.2876/);
+  });
+
+  it("reads a teacher's hide= and writes lesson= and hide= back", () => {
+    expect(parseHide('policies, heatmap,policies')).toEqual({ hidden: ['policies', 'heatmap'], problems: [] });
+    expect(parseHide('figures,<script>').problems).toEqual(['hide=<script> is not one of model, conversation, policies, model-b, view, figures, heatmap, tokens, charts, forward']);
+    expect(lessonFragment(3, ['policies', 'view'])).toBe('lesson=4&hide=policies,view');
+    expect(lessonFragment(null, [])).toBe('');
   });
 });

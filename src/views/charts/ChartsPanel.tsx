@@ -4,6 +4,7 @@ import { CATEGORIES } from '../../metrics/categories';
 import { useInspector } from '../../state/inspector-store';
 import { CATEGORY_COLORS, CATEGORY_NAMES, MODEL_B_COLOR } from '../../palette';
 import { LineChart, type Series } from './LineChart';
+import { Explain } from '../explain/Explain';
 
 /** Colours for policies in the cost chart (Okabe–Ito, the ones the categories do not use). */
 const POLICY_COLORS = ['#0072B2', '#CC79A7', '#E69F00', '#009E73'];
@@ -36,7 +37,7 @@ export function ChartsPanel() {
     <section className="panel charts" aria-labelledby="charts-title">
       <h2 id="charts-title" className="sr-only">Rounds and cost</h2>
       <div>
-        <h3>Shares by round{sweep ? ` · ${policyLabel(parsePolicy(sweep.policy))}` : ''}</h3>
+        <h3>Shares by round{sweep ? ` · ${policyLabel(parsePolicy(sweep.policy))}` : ''}<Explain id="charts" /></h3>
         {sweeping && <p className="muted" role="status">scoring every turn: {sweeping.done} of {sweeping.total}…</p>}
         {sweep && sweep.points.length === 0 && <p className="muted">The rounds sweep needs at least two assistant turns.</p>}
         {sweep && sweep.points.length > 0 && <LineChart testId="rounds-chart" series={shares} xLabel="round (scored turn)" yLabel="share" yFormat={(v) => v.toFixed(2)} />}

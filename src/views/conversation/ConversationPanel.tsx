@@ -3,6 +3,7 @@ import { describeIssue } from '../../conversation/types';
 import { EXAMPLES } from '../../state/examples';
 import { useInspector } from '../../state/inspector-store';
 import { TurnEditor } from './TurnEditor';
+import { Explain } from '../explain/Explain';
 
 /** Paste, drop or open a conversation in any format the CLI reads; problems are shown at their line, the text stays. */
 export function ConversationPanel() {
@@ -28,7 +29,7 @@ export function ConversationPanel() {
 
   return (
     <section className="panel" aria-labelledby="conv-title">
-      <h2 id="conv-title">Conversation</h2>
+      <h2 id="conv-title">Conversation<Explain id="conversation" /></h2>
       <div className="row">
         <label>
           example{' '}
@@ -41,7 +42,7 @@ export function ConversationPanel() {
         </label>
         <label className="linklike">
           open a file…
-          <input type="file" hidden accept=".json,.jsonl,.txt,text/plain,application/json" data-testid="open-conversation" onChange={(e) => void readFile(e.target.files?.[0])} />
+          <input type="file" className="sr-only" accept=".json,.jsonl,.txt,text/plain,application/json" data-testid="open-conversation" onChange={(e) => void readFile(e.target.files?.[0])} />
         </label>
         <button type="button" onClick={() => setShowText(!textOpen)} aria-expanded={textOpen} disabled={errors.length > 0}>
           {textOpen ? 'hide the text' : 'paste or edit as text'}

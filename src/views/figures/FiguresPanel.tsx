@@ -8,6 +8,8 @@ import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
 import { resultId, sameTokens } from '../result-id';
 
 import { fmtShare as f4, fmtSigned as signed } from './format';
+import { Explain } from '../explain/Explain';
+import type { ExplainId } from '../explain/explanations';
 
 interface Figure {
   key: string;
@@ -19,6 +21,7 @@ interface Figure {
 const FIGURES: Figure[] = [
   ...CATEGORIES.map((c): Figure => ({ key: c, name: `${CATEGORY_NAMES[c]} share`, value: (r) => r.ratios[c], fmt: f4 })),
   { key: 'diagonal', name: 'diagonal ratio', value: (r) => r.diagonal, fmt: f4 },
+  { key: 'diagonalCopy', name: 'copy-aligned diagonal', value: (r) => r.diagonalCopyAligned, fmt: f4 },
   { key: 'tokens', name: 'tokens scored', value: (r) => r.tokens.length, fmt: String },
   { key: 'context', name: 'tokens in context', value: (r) => r.cost[r.cost.length - 1]!.contextTokens, fmt: String },
   { key: 'prefilled', name: 'tokens prefilled', value: (r) => r.cost[r.cost.length - 1]!.prefilled, fmt: String },
@@ -33,14 +36,15 @@ export function FiguresPanel() {
   const backend = useModelStore((s) => s.info?.report.backend ?? null);
   if (!results.length) return null;
   const r0 = results[0]!;
-  const pick = (r: PolicyResult) => (head === 'mean' || !r.perHead[head] ? { ratios: r.ratios, diagonal: r.diagonal } : r.perHead[head]!);
+  const pick = (r: PolicyResult) => (head === 'mean' || !r.perHead[head] ? { ratios: r.ratios, diagonal: r.diagonal, diagonalCopyAligned: r.diagonalCopyAligned } : r.perHead[head]!);
   return (
     <section className="panel" aria-labelledby="figures-title">
       <h2 id="figures-title">
         Where the answer's attention goes <span className="muted">(turn {r0.turn}, layer {r0.layer}, {head === 'mean' ? 'mean of heads' : `head ${head}`}, r = {r0.radius})</span>
+        <Explain id="figures" />
       </h2>
       <p className="muted" data-testid="figures-from">{provenance(results, from, source, backend)}</p>
-      {results.length === 1 ? <Shares r={r0} view={pick(r0)} /> : <CompareTable results={results} />}
+      {results.length === 1 ? <Shares r={r0} view={pick(r0)} /> : <div className="scroll-x"><CompareTable results={results} /></div>}
       <ModelsNote results={results} />
       <TemplateNotes results={results} />
     </section>
@@ -79,7 +83,7 @@ function TemplateNotes({ results }: { results: PolicyResult[] }) {
   );
 }
 
-function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category, number>; diagonal: number } }) {
+function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category, number>; diagonal: number; diagonalCopyAligned: number } }) {
   const maxAnswer = Math.max(1e-9, ...r.diagonalPerAnswer.map((d) => d.value));
   return (
     <div className="figures-grid">
@@ -88,29 +92,40 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
         <tbody>
           {CATEGORIES.map((c) => (
             <tr key={c}>
-              <th scope="row"><span className="swatch" style={{ background: CATEGORY_COLORS[c] }} /> {CATEGORY_NAMES[c]}</th>
+              <th scope="row"><span className="swatch" style={{ background: CATEGORY_COLORS[c] }} /> {CATEGORY_NAMES[c]}<Explain id={c} /></th>
               <td className="num" data-testid={`figure-${r.policy}-${c}`} data-value={view.ratios[c]}>{f4(view.ratios[c])}</td>
               <td className="barcell"><span className="bar" style={{ width: `${view.ratios[c] * 100}%`, background: CATEGORY_COLORS[c] }} /></td>
             </tr>
           ))}
           <tr className="diag">
-            <th scope="row">diagonal ratio (r = {r.radius})</th>
+            <th scope="row">diagonal ratio (r = {r.radius})<Explain id="diagonal" /></th>
             <td className="num" data-testid={`figure-${r.policy}-diagonal`} data-value={view.diagonal}>{f4(view.diagonal)}</td>
             <td className="barcell"><span className="bar" style={{ width: `${view.diagonal * 100}%`, background: CATEGORY_COLORS.prior }} /></td>
           </tr>
+          <tr className="diag">
+            <th scope="row">copy-aligned diagonal<Explain id="diagonalCopy" /></th>
+            <td className="num" data-testid={`figure-${r.policy}-diagonalCopy`} data-value={view.diagonalCopyAligned}>{f4(view.diagonalCopyAligned)}</td>
+            <td className="barcell"><span className="bar" style={{ width: `${view.diagonalCopyAligned * 100}%`, background: CATEGORY_COLORS.prior }} /></td>
+          </tr>
         </tbody>
       </table>
+      <p className="muted cost-line" data-testid="figure-cost">
+        <span>tokens scored <strong className="num">{r.tokens.length}</strong><Explain id="tokens" /></span>{' · '}
+        <span>in context <strong className="num">{r.cost[r.cost.length - 1]!.contextTokens}</strong><Explain id="context" /></span>{' · '}
+        <span>prefilled <strong className="num">{r.cost[r.cost.length - 1]!.prefilled}</strong><Explain id="prefilled" /></span>
+      </p>
       <div>
-        <h3>Diagonal ratio per earlier answer</h3>
+        <h3>Per earlier answer: diagonal ratio, longest copied run, shared n-grams<Explain id="copy" /></h3>
         {r.diagonalPerAnswer.length === 0 ? (
           <p className="muted">No earlier answer is in this context.</p>
         ) : (
           <ol className="per-answer">
             {r.diagonalPerAnswer.map((d, i) => (
-              <li key={d.message} title={`longest copied run ${r.copy[i]?.longestRun ?? 0} tokens`}>
+              <li key={d.message}>
                 <span className="label">round {d.round ?? '–'}</span>
                 <span className="bar" style={{ width: `${(d.value / maxAnswer) * 70}%`, background: CATEGORY_COLORS.prior }} />
                 <span className="num">{f4(d.value)}</span>
+                <span className="muted copy" data-testid={`copy-${d.round ?? i}`}>copied run {r.copy[i]?.longestRun ?? 0}{r.copy[i]?.shift ? ` (offset ${r.copy[i]!.shift > 0 ? '+' : '−'}${Math.abs(r.copy[i]!.shift)})` : ''} · {r.copy[i] ? `${Math.round(r.copy[i]!.ngramOverlap * 100)} %` : '–'} n-grams</span>
               </li>
             ))}
           </ol>
@@ -135,7 +150,7 @@ function CompareTable({ results }: { results: PolicyResult[] }) {
       <tbody>
         {FIGURES.map((fig) => (
           <tr key={fig.key}>
-            <th scope="row">{fig.name}</th>
+            <th scope="row">{fig.name}<Explain id={fig.key as ExplainId} /></th>
             {results.map((r, k) => {
               const v = fig.value(r);
               const d = v - fig.value(base);

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useModelStore } from '../../state/model-store';
+import { Explain } from '../explain/Explain';
 
 /** One forward pass on the loaded model: next-token probabilities and the final layer's attention shape. */
 export function ForwardPanel() {
@@ -12,7 +13,7 @@ export function ForwardPanel() {
   if (!ready) return null;
   return (
     <section className="panel" aria-labelledby="forward-title">
-      <h2 id="forward-title">Forward pass</h2>
+      <h2 id="forward-title">Forward pass<Explain id="forward" /></h2>
       <textarea aria-label="input text" value={text} onChange={(e) => setText(e.target.value)} rows={3} />
       <div className="row">
         <label>

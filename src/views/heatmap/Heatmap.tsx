@@ -5,7 +5,7 @@ import { SINK_TOKENS } from '../../context/render';
 import { heatmapSvg } from '../../export/heatmap-svg';
 import { focusOf, type HoverAction, type HoverState } from '../../state/hover-lock';
 import { download } from '../share/download';
-import { categoryRuns, cellAt, clampViewport, fitViewport, heatmapPixels, zoomAt, diagonalBand, type Viewport } from './heatmap-model';
+import { categoryRuns, cellAt, clampViewport, fitViewport, heatmapPixels, zoomAt, diagonalBand, followCell, type Viewport } from './heatmap-model';
 import { CATEGORY_COLORS, CATEGORY_NAMES, colorLut, scaleMax } from '../../palette';
 import { headOf, type AttentionSlab } from '../../metrics/slab';
 
@@ -30,11 +30,13 @@ const tokenLabel = (r: PolicyResult, i: number) => {
  * every token; category bands on both axes; the r-band of the diagonal over each earlier answer.
  * Wheel or +/− zooms, drag or arrows pan/move, click locks the hovered cell, Escape frees it.
  */
-export function Heatmap({ r, head, hover, dispatch, height }: { r: PolicyResult; head: 'mean' | number; hover: HoverState; dispatch: (a: HoverAction) => void; height?: number }) {
+export function Heatmap({ r, head, hover, dispatch, height, sharedMax }: { r: PolicyResult; head: 'mean' | number; hover: HoverState; dispatch: (a: HoverAction) => void; height?: number; sharedMax?: number }) {
   const attention = r.attention!;
   const shown = useMemo(() => shownSlab(r, head), [r, head]);
   const { rows: nRows, seqLen: S, rowStart } = shown;
-  const max = useMemo(() => scaleMax(shown, SINK_TOKENS), [shown]);
+  const own = useMemo(() => scaleMax(shown, SINK_TOKENS), [shown]);
+  // Compare mode: one scale for every heatmap, so brightness compares across them.
+  const max = sharedMax ?? own;
   const image = useMemo(() => {
     const t0 = performance.now();
     const off = document.createElement('canvas');
@@ -60,6 +62,12 @@ export function Heatmap({ r, head, hover, dispatch, height }: { r: PolicyResult;
   useEffect(() => setVp(null), [attention]);
   const vp = clampViewport(vpRaw ?? fit, fit, nRows, S, areaW, areaH);
   const focus = focusOf(hover);
+  // Zoomed in, the locked cell stays in view as the arrow keys move it.
+  useEffect(() => {
+    if (!hover.locked || !vpRaw) return;
+    const moved = followCell(vp, hover.locked, areaW, areaH);
+    if (moved !== vp) setVp(moved);
+  }, [hover.locked]); // eslint-disable-line react-hooks/exhaustive-deps
   const priors = useMemo(() => r.messages.filter((m) => m.category === 'prior').map((m) => m.content), [r]);
   const colRuns = useMemo(() => categoryRuns(r.tokens.map((t) => t.category)), [r]);
   const rowRuns = useMemo(() => categoryRuns(r.tokens.slice(rowStart, rowStart + nRows).map((t) => t.category)), [r, rowStart, nRows]);
@@ -169,6 +177,10 @@ export function Heatmap({ r, head, hover, dispatch, height }: { r: PolicyResult;
       e.preventDefault();
       const step = e.shiftKey ? 10 : 1;
       dispatch({ type: 'click', at: { row: Math.min(nRows - 1, Math.max(0, cur.row + m[0] * step)), col: Math.min(S - 1, Math.max(0, cur.col + m[1] * step)) } });
+    } else if (e.key === 'Home' || e.key === 'End') {
+      // The row's first key (the sink) or its last.
+      e.preventDefault();
+      dispatch({ type: 'click', at: { row: Math.min(nRows - 1, Math.max(0, cur.row)), col: e.key === 'Home' ? 0 : S - 1 } });
     } else if (e.key === 'Escape') dispatch({ type: 'escape' });
     else if (e.key === '+' || e.key === '=') zoom(1.5);
     else if (e.key === '-') zoom(1 / 1.5);
@@ -181,7 +193,7 @@ export function Heatmap({ r, head, hover, dispatch, height }: { r: PolicyResult;
     <div className="heatmap" ref={wrap}>
       <div className="row">
         <strong>{r.label}</strong>
-        <span className="muted">{nRows} query rows × {S} keys · colour: √ scale, 0 … {max.toFixed(3)} (99.5th percentile outside the sink; brighter = more)</span>
+        <span className="muted">{nRows} query rows × {S} keys · colour: √ scale, 0 … {max.toFixed(3)} ({sharedMax !== undefined ? 'shared by every heatmap: the highest of their' : 'the'} 99.5th percentile outside the sink; brighter = more)</span>
         <button type="button" onClick={() => zoom(1.5)} aria-label="zoom in">+</button>
         <button type="button" onClick={() => zoom(1 / 1.5)} aria-label="zoom out">−</button>
         <button type="button" onClick={() => setVp(null)}>fit</button>
@@ -193,8 +205,8 @@ export function Heatmap({ r, head, hover, dispatch, height }: { r: PolicyResult;
         data-testid={`heatmap-${resultId(r)}`}
         tabIndex={0}
         role="img"
-        aria-label={`attention heatmap of ${r.label}: arrow keys move the selected cell, + and − zoom, Escape frees the selection`}
-        style={{ width: `${width}px`, height: `${areaH + BAND + 2}px`, cursor: 'crosshair', touchAction: 'none' }}
+        aria-label={`attention heatmap of ${r.label}: arrow keys move the selected cell, Home and End go to the row's first and last key, + and − zoom, Escape frees the selection`}
+        style={{ width: `${width}px`, height: `${areaH + BAND + 2}px`, cursor: 'crosshair', touchAction: 'pan-y' }}
         onPointerDown={(e) => (drag.current = { x: e.clientX, y: e.clientY, moved: false })}
         onPointerUp={(e) => {
           if (drag.current && !drag.current.moved) dispatch({ type: 'click', at: at(e) });

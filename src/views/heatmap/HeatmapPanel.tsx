@@ -1,12 +1,15 @@
 import { resultId } from '../result-id';
-import { useDeferredValue, useReducer } from 'react';
+import { useDeferredValue, useMemo, useReducer, useState } from 'react';
 import type { PolicyResult } from '../../analysis/analyze';
 import { CATEGORIES } from '../../metrics/categories';
 import { hoverReducer, NO_HOVER } from '../../state/hover-lock';
 import { useHover } from '../../state/hover-store';
 import { useInspector } from '../../state/inspector-store';
-import { Heatmap } from './Heatmap';
+import { Heatmap, shownSlab } from './Heatmap';
+import { scaleMax } from '../../palette';
+import { SINK_TOKENS } from '../../context/render';
 import { CATEGORY_COLORS, CATEGORY_NAMES, LEGEND_GRADIENT } from '../../palette';
+import { Explain } from '../explain/Explain';
 
 /** One heatmap per shown policy (side by side in compare mode); the first follows the shared hover. */
 export function HeatmapPanel() {
@@ -16,25 +19,31 @@ export function HeatmapPanel() {
   const hover = useHover((s) => s.hover);
   const dispatch = useHover((s) => s.dispatch);
   const withAttention = results.filter((r) => r.attention);
+  const [oneScale, setOneScale] = useState(true);
+  const shared = useMemo(() => (withAttention.length > 1 ? Math.max(...withAttention.map((r) => scaleMax(shownSlab(r, head), SINK_TOKENS))) : undefined), [withAttention, head]);
+  const sharedMax = oneScale ? shared : undefined;
   if (!withAttention.length) return null;
   return (
     <section className="panel" aria-labelledby="heatmap-title">
-      <h2 id="heatmap-title">Attention of the scored answer</h2>
+      <h2 id="heatmap-title">Attention of the scored answer<Explain id="heatmap" /></h2>
       <div className="row legend" aria-label="legend">
         {CATEGORIES.map((c) => (
           <span key={c}><span className="swatch" style={{ background: CATEGORY_COLORS[c] }} /> {CATEGORY_NAMES[c]}</span>
         ))}
         <span><span className="swatch band" /> r-band of the diagonal over each earlier answer</span>
         <span>weight <span className="ramp" style={{ background: LEGEND_GRADIENT }} /></span>
+        {withAttention.length > 1 && (
+          <label><input type="checkbox" checked={oneScale} onChange={(e) => setOneScale(e.target.checked)} data-testid="one-scale" /> one colour scale for all (off: each heatmap its own)</label>
+        )}
       </div>
       <div className={withAttention.length > 1 ? 'compare-grid' : ''}>
-        {withAttention.map((r, k) => (k === 0 ? <Heatmap key={resultId(r)} r={r} head={head} hover={hover} dispatch={dispatch} /> : <Secondary key={resultId(r)} r={r} head={head} />))}
+        {withAttention.map((r, k) => (k === 0 ? <Heatmap key={resultId(r)} r={r} head={head} hover={hover} dispatch={dispatch} {...(sharedMax !== undefined && { sharedMax })} /> : <Secondary key={resultId(r)} r={r} head={head} sharedMax={sharedMax} />))}
       </div>
     </section>
   );
 }
 
-function Secondary({ r, head }: { r: PolicyResult; head: 'mean' | number }) {
+function Secondary({ r, head, sharedMax }: { r: PolicyResult; head: 'mean' | number; sharedMax: number | undefined }) {
   const [hover, dispatch] = useReducer(hoverReducer, NO_HOVER);
-  return <Heatmap r={r} head={head} hover={hover} dispatch={dispatch} />;
+  return <Heatmap r={r} head={head} hover={hover} dispatch={dispatch} {...(sharedMax !== undefined && { sharedMax })} />;
 }

@@ -45,9 +45,15 @@ export function LessonCard() {
 
 function Card({ index }: { index: number }) {
   const w = useLessonWorld();
-  const { goTo, close } = useLesson();
+  const { goTo, close, reach } = useLesson();
+  const reached = useLesson((st) => st.reached[index] === true);
   const s = LESSON[index]!;
-  const done = s.done(w);
+  const doneNow = s.done(w);
+  // The quiz counts as it stands (an answer changed to a wrong one undoes it); the other steps latch.
+  const done = s.quiz ? doneNow : doneNow || reached;
+  useEffect(() => {
+    if (doneNow) reach(index);
+  }, [doneNow, index, reach]);
   const last = index === LESSON.length - 1;
   const heading = useRef<HTMLHeadingElement>(null);
   // Each step takes the focus, so a keyboard (and a screen reader) starts reading it at its title.

@@ -98,14 +98,14 @@ export const LESSON: LessonStep[] = [
   {
     id: 'reads', title: 'Where the answer reads', region: 'tokens',
     text: () => 'Attention is where each token of the answer reads from: every earlier token gets a weight, and one token\'s weights add up to 1. The figures on this page are read from the last layer of the model.',
-    action: 'Point at a token of the last answer (the outlined tokens) in the Tokens panel.',
+    action: 'Point at a token of the last answer (the outlined tokens) in the Tokens panel, or Tab to one.',
     done: (w) => w.pointed !== null,
     reveal: () => 'The shading now follows that token: the darker a token, the more of its attention it gets.',
   },
   {
     id: 'sink', title: 'The sink', region: 'heatmap',
     text: () => `The first ${SINK_TOKENS} tokens of a conversation soak up attention whatever they say, a habit of transformers known as the attention sink. The tool counts them apart, so they do not blur the other categories.`,
-    action: 'Point at the bright column at the left edge of the heatmap.',
+    action: 'Point at the bright column at the left edge of the heatmap (or focus the heatmap and press Home).',
     done: (w) => w.pointed !== null && w.pointed.col < SINK_TOKENS,
     reveal: (w) => { const r = figuresOf(w); return r ? `Here the sink takes ${share(r.ratios.sink)} of the answer's attention (the figure "sink share").` : 'The model is still loading: its figures follow.'; },
   },
@@ -141,9 +141,9 @@ export const LESSON: LessonStep[] = [
   },
   {
     id: 'policies', title: 'What a policy cuts', region: 'policies',
-    text: () => 'A context policy decides which earlier rounds the model sees. Clip-12→1 lets the history grow to 12 rounds, then keeps only the last one; AO (assistant-omitted) keeps every user turn but none of the model\'s own answers.',
-    action: 'Click Clip-12→1.',
-    done: (w) => only(w, 'clip:12:1'),
+    text: () => 'A context policy decides which earlier rounds the model sees. Clip-12→1 lets the history grow to 12 rounds, then keeps only the last one; AO (assistant-omitted) keeps every user turn and puts a placeholder in place of each of the model\'s own answers.',
+    action: 'Set "turn" back to the last, then click Clip-12→1.',
+    done: (w) => only(w, 'clip:12:1') && w.turn === null,
     reveal: (w) => { const r = figuresOf(w, 'clip:12:1'); const c = r?.cost[r.cost.length - 1]; return r && c ? `Under Clip-12→1 the model reads ${c.contextTokens} tokens before answering, and the diagonal ratio is ${share(r.diagonal)}. Try AO too: with no earlier answers there is no diagonal to follow.` : ''; },
   },
   {
@@ -156,9 +156,9 @@ export const LESSON: LessonStep[] = [
   {
     id: 'cpl', title: 'A model trained against it', region: 'model-b',
     text: () => 'Context Preference Learning (paper 2, §2.1) tunes a model to prefer the answer it gives from a short context over the one it gives from the whole history. The CPL-tuned twin of the demo model was trained that way.',
-    action: 'Click "Compare with the CPL-tuned demo model".',
+    action: 'Tick "score this conversation with a second model too" (Compare two models), then click "Compare with the CPL-tuned demo model".',
     done: (w) => w.compareModels && modelB(w) !== null,
-    reveal: (w) => { const a = figuresOf(w); const b = modelB(w); return a && b ? `Diagonal ratio: ${share(a.diagonal)} for the demo model, ${share(b.diagonal)} for its CPL twin; share on earlier answers: ${share(a.ratios.prior)} and ${share(b.ratios.prior)}.` : ''; },
+    reveal: (w) => { const a = figuresOf(w); const b = modelB(w); return a && b ? `Under ${a.label}, diagonal ratio: ${share(a.diagonal)} for the demo model, ${share(b.diagonal)} for its CPL twin; share on earlier answers: ${share(a.ratios.prior)} and ${share(b.ratios.prior)}.` : ''; },
   },
   {
     id: 'own', title: 'Your own conversation', region: 'conversation',

@@ -6,6 +6,7 @@ import { LoadProgress } from './LoadProgress';
 import { ModelLoader } from './ModelLoader';
 import { demoSource } from '../demo-source';
 import { ModelSlotContext } from './slot';
+import { Explain } from '../explain/Explain';
 
 /**
  * Compare models: a second model, in a worker of its own, scores the same conversation, turn and policy
@@ -24,7 +25,7 @@ export function ModelBPanel() {
   }, [info?.modelId, on, schedule]);
   return (
     <section className="panel" aria-labelledby="model-b-title">
-      <h2 id="model-b-title">Compare two models</h2>
+      <h2 id="model-b-title">Compare two models<Explain id="model-b" /></h2>
       <label>
         <input type="checkbox" checked={on} onChange={(e) => setOn(e.target.checked)} data-testid="compare-models" /> score this conversation with a second model too: the same turn and policy, side by side, with the difference
       </label>

@@ -6,6 +6,7 @@ import { droppedFiles } from './dropped-files';
 import { LinkOfferNote } from './LinkOfferNote';
 import { LoadProgress } from './LoadProgress';
 import { PendingDownloadNote } from './PendingDownloadNote';
+import { Explain } from '../explain/Explain';
 
 export const HUB = HUB_URL;
 
@@ -36,7 +37,7 @@ export function ModelLoader() {
 
   return (
     <section className="panel" aria-labelledby={`loader-title-${slot}`}>
-      <h2 id={`loader-title-${slot}`}>{slot === 'a' ? 'Model' : 'Model B'}</h2>
+      <h2 id={`loader-title-${slot}`}>{slot === 'a' ? 'Model' : 'Model B'}<Explain id="model" /></h2>
       <LinkOfferNote />
       <form
         className="row"
@@ -79,12 +80,12 @@ export function ModelLoader() {
         Drop a model folder or its files here (config.json, tokenizer.json, tokenizer_config.json, *.safetensors), or pick{' '}
         <label className="linklike">
           the folder
-          <input type="file" hidden {...{ webkitdirectory: '' }} onChange={(e) => fromInput(e.target.files)} />
+          <input type="file" className="sr-only" {...{ webkitdirectory: '' }} onChange={(e) => fromInput(e.target.files)} />
         </label>{' '}
         or{' '}
         <label className="linklike">
           its files
-          <input type="file" multiple hidden data-testid={slot === 'a' ? 'pick-files' : 'pick-files-b'} onChange={(e) => fromInput(e.target.files)} />
+          <input type="file" multiple className="sr-only" data-testid={slot === 'a' ? 'pick-files' : 'pick-files-b'} onChange={(e) => fromInput(e.target.files)} />
         </label>
         .
       </div>

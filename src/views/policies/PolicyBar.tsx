@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { parsePolicy, policyLabel } from '../../context/policy';
 import { activePolicies, useInspector } from '../../state/inspector-store';
+import { Explain } from '../explain/Explain';
 
 /** One click switches the policy; in compare mode the clicks choose 2–4 policies shown side by side. */
 export function PolicyBar() {
@@ -24,7 +25,7 @@ export function PolicyBar() {
   );
   return (
     <section className="panel" aria-labelledby="policy-title">
-      <h2 id="policy-title">Context policy</h2>
+      <h2 id="policy-title">Context policy<Explain id="policies" /></h2>
       <div className="row" role="group" aria-label="policies">
         {specs.map((spec) => {
           const on = active.some((a) => a === spec || (a.split(':')[0] === spec.split(':')[0] && !compare));

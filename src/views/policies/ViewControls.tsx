@@ -2,6 +2,7 @@ import { splitRounds } from '../../conversation/rounds';
 import { activePolicies, scoredTurn, unanswered, useInspector } from '../../state/inspector-store';
 import { FULL_MATRIX_MAX_TOKENS } from '../../state/limits';
 import { useModelStore } from '../../state/model-store';
+import { Explain } from '../explain/Explain';
 
 /** Turn, layer, head, radius and matrix extent, plus generation: what the figures are computed over. */
 export function ViewControls() {
@@ -16,6 +17,7 @@ export function ViewControls() {
   const gen = Object.keys(s.generated).length > 0;
   return (
     <div className="row controls">
+      <Explain id="view" />
       <label>
         turn{' '}
         <select aria-label="scored turn" value={s.turn ?? ''} onChange={(e) => s.setTurn(e.target.value === '' ? null : Number(e.target.value))}>
@@ -23,6 +25,7 @@ export function ViewControls() {
           {Array.from({ length: rounds }, (_, i) => <option key={i} value={i + 1}>{i + 1}</option>)}
         </select>
       </label>
+      <Explain id="turn" />
       <label>
         layer{' '}
         <select aria-label="layer" value={s.layer ?? ''} disabled={!ready || inspectable.length < 2} title={inspectable.length < 2 ? 'this model is large: only the final layer is a graph output' : undefined} onChange={(e) => s.setLayer(e.target.value === '' ? null : Number(e.target.value))}>
@@ -30,6 +33,7 @@ export function ViewControls() {
           {inspectable.map((i) => <option key={i} value={i}>{i}</option>)}
         </select>
       </label>
+      <Explain id="layer" />
       <label>
         head{' '}
         <select aria-label="head" value={s.head} disabled={heads === 0} onChange={(e) => s.setHead(e.target.value === 'mean' ? 'mean' : Number(e.target.value))}>
@@ -37,15 +41,19 @@ export function ViewControls() {
           {Array.from({ length: heads }, (_, i) => <option key={i} value={i}>{i}</option>)}
         </select>
       </label>
+      <Explain id="head" />
       <label>
         diagonal radius r <input aria-label="diagonal radius" type="number" min={0} value={s.radius} style={{ width: '4em' }} onChange={(e) => s.setRadius(Math.max(0, Math.floor(Number(e.target.value) || 0)))} />
       </label>
+      <Explain id="radius" />
       <label title={`every query row, up to ${FULL_MATRIX_MAX_TOKENS} tokens`}>
         <input type="checkbox" checked={s.fullMatrix} onChange={(e) => s.setFullMatrix(e.target.checked)} /> full matrix
       </label>
+      <Explain id="fullMatrix" />
       <button type="button" disabled={!ready || turn === null || s.generating !== null} onClick={() => void s.generate()}>
         {activePolicies(s).length > 1 ? 'Generate one answer per policy' : s.compareModels ? "Generate each model's answer" : 'Generate the answer'} (turn {turn ?? '–'})
       </button>
+      <Explain id="generate" />
       {gen && <button type="button" onClick={s.clearGenerated}>use the file's answer</button>}
       {unanswered(s) > 0 && (
         <button type="button" disabled={!ready || s.generating !== null} onClick={() => void s.answerLast()} title="the conversation ends with a user message: the model writes its answer, which is added to the conversation and scored">

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { figuresCsv, figuresJson, type Provenance } from '../../export/figures';
+import { figuresCsv, figuresJson, perAnswerCsv, roundsCsv, type Provenance } from '../../export/figures';
 import { DEMO_MODEL_LABEL } from '../../model/demo';
 import { useInspector } from '../../state/inspector-store';
 import { useModelStore } from '../../state/model-store';
 import { download } from './download';
+import { ExerciseLink } from './ExerciseLink';
 
 /** Figures as CSV or JSON, and the link that reproduces this view. */
 export function ShareBar({ linkNote }: { linkNote: string | null }) {
@@ -21,6 +22,8 @@ export function ShareBar({ linkNote }: { linkNote: string | null }) {
   return (
     <div className="row share">
       <button type="button" onClick={() => download(`${name}.csv`, figuresCsv(results, from), 'text/csv')}>Figures as CSV</button>
+      <button type="button" onClick={() => download(`${name}-per-answer.csv`, perAnswerCsv(results, from), 'text/csv')}>Per answer as CSV</button>
+      <button type="button" onClick={() => download(`${name}-rounds.csv`, roundsCsv(results, from), 'text/csv')}>Tokens per round as CSV</button>
       <button type="button" onClick={() => download(`${name}.json`, figuresJson(results, from), 'application/json')}>Figures as JSON</button>
       <button
         type="button"
@@ -31,6 +34,7 @@ export function ShareBar({ linkNote }: { linkNote: string | null }) {
         {copied ? 'Link copied' : 'Copy link to this view'}
       </button>
       {linkNote && <span className="muted">{linkNote}</span>}
+      <ExerciseLink />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { useInspector, type InspectorState } from '../../state/inspector-store';
 import { useModelStore, type ModelInfo } from '../../state/model-store';
 import { useLesson } from '../../state/lesson-store';
 import { decodeView, encodeView, pickInspectorView, type ViewState } from '../../state/url-state';
+import { lessonFragment, parseHide } from '../lesson/hide';
 import { LESSON } from '../lesson/steps';
 
 export function viewOf(s: InspectorState, info: ModelInfo | null): ViewState {
@@ -34,11 +35,19 @@ export function startFromUrl(): string[] {
   }
   if (location.search || location.hash) useInspector.getState().applyView(view, text);
   // #lesson=N (1-based) opens the lesson at that step.
-  const lesson = new URLSearchParams(location.hash.replace(/^#/, '')).get('lesson');
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const lesson = fragment.get('lesson');
   if (lesson !== null) {
     const n = Number(lesson);
     if (Number.isInteger(n) && n >= 1 && n <= LESSON.length) useLesson.getState().open(n - 1);
     else problems.push(`lesson=${lesson.slice(0, 20)} is not a step from 1 to ${LESSON.length}`);
+  }
+  // hide=policies,view: a teacher's exercise with chosen parts of the inspector hidden.
+  const hide = fragment.get('hide');
+  if (hide !== null) {
+    const { hidden, problems: bad } = parseHide(hide);
+    useLesson.getState().setHidden(hidden);
+    problems.push(...bad);
   }
   useModelStore.setState({ backend: view.backend });
   const { loadModel, offerLink } = useModelStore.getState();
@@ -48,8 +57,8 @@ export function startFromUrl(): string[] {
   const write = () => {
     const s = useInspector.getState();
     const { query, fragment: conv } = encodeView(viewOf(s, useModelStore.getState().info), s.text, s.exampleName);
-    const step = useLesson.getState().step;
-    const fragment = [conv, step !== null ? `lesson=${step + 1}` : ''].filter(Boolean).join('&');
+    const { step, hidden } = useLesson.getState();
+    const fragment = [conv, lessonFragment(step, hidden)].filter(Boolean).join('&');
     const link = `?${query}${fragment ? `#${fragment}` : ''}`;
     if (link !== `${location.search}${location.hash}`) history.replaceState(null, '', link);
   };

@@ -6,6 +6,7 @@ import { useInspector } from '../../state/inspector-store';
 import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
 import { shownSlab } from '../heatmap/Heatmap';
 import type { AttentionSlab } from '../../metrics/slab';
+import { Explain } from '../explain/Explain';
 
 /** Attention each token receives from one query row, or the mean over the answer's rows. */
 export function receivedAttention(r: PolicyResult, shown: AttentionSlab, row: number | null): Float64Array {
@@ -35,7 +36,12 @@ interface TokenProps {
 const Token = memo(function Token({ text, alpha, className, title, row, col, dispatch }: TokenProps) {
   tokenRenders.count++;
   return (
-    <span className={className} style={{ background: `rgba(213, 94, 0, ${alpha})` }} title={title} onMouseEnter={row !== null ? () => dispatch({ type: 'move', at: { row, col } }) : undefined}>
+    <span className={className} style={{ background: `rgba(213, 94, 0, ${alpha})` }} title={title}
+      // The answer's tokens are reachable by Tab too: focusing one selects it as pointing at it does.
+      tabIndex={row !== null ? 0 : undefined}
+      onMouseEnter={row !== null ? () => dispatch({ type: 'move', at: { row, col } }) : undefined}
+      onFocus={row !== null ? () => dispatch({ type: 'move', at: { row, col } }) : undefined}
+      onBlur={row !== null ? () => dispatch({ type: 'move', at: null }) : undefined}>
       {text}
     </span>
   );
@@ -67,7 +73,7 @@ const TokenFrames = memo(function TokenFrames({ r, head }: { r: PolicyResult; he
   const from = focusRow !== null ? `query token #${k.rowStart + focusRow} ${JSON.stringify(r.tokens[k.rowStart + focusRow]!.text)}` : `the whole answer (mean over its ${r.query.end - r.query.start} tokens)`;
   return (
     <section className="panel" aria-labelledby="tokens-title">
-      <h2 id="tokens-title">Tokens</h2>
+      <h2 id="tokens-title">Tokens<Explain id="tokenView" /></h2>
       <p className="muted" data-testid="token-source">Shaded by the attention they receive from {from}. Point at a token of the answer to follow it.</p>
       <div className="tokens" data-testid="token-view">
         {r.messages.map((m, mi) => (
