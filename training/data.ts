@@ -12,7 +12,11 @@
  *  - incrementally specified arithmetic (paper 1 §4.1): facts arrive turn by turn, the assistant keeps
  *    a running total, and answers the question at the end.
  *  - chat: standalone asks mixed into a conversation (paper 1's "new ask") and iterative edit requests.
+ *  - summaries: paper 1's summary prompt over one answer of the three kinds above, answered in one
+ *    sentence that keeps what a later round needs (the cell and the move; the total; the list), so the
+ *    SUM and Summary policies have real summaries to score.
  */
+import { SUMMARY_PROMPT } from '../src/context/apply';
 import type { Message } from '../src/conversation/types';
 import { mulberry32 } from '../src/util/random';
 
@@ -254,8 +258,37 @@ export function chatSession(r: Rng): Message[] {
   return msgs;
 }
 
-/** One conversation: half maze, a quarter arithmetic, a quarter chat. */
+// ---------------------------------------------------------------- summaries
+/** The one-sentence summary of an answer: the last cell and the move; the running total; the list. */
+export function summaryOf(answer: string): string {
+  const maze = /^[^:\n]+:((?: \d+)+)\.\nThought: [^\n]+\.\n[^\n]*?(north|south|east|west|stay)$/.exec(answer);
+  if (maze) {
+    const cell = maze[1]!.trim().split(' ').pop();
+    return maze[2] === 'stay' ? `At cell ${cell} the agent reached the goal.` : `At cell ${cell} the agent moved ${maze[2]}.`;
+  }
+  const total = /^(?:So far|Running total|Now): (?:.* = )?(.+)\.$/.exec(answer);
+  if (total) return `The running total is ${total[1]}.`;
+  const final = /^(?:Answer|Final answer|Result): (.+)\.$/.exec(answer);
+  if (final) return `The answer is ${final[1]}.`;
+  const list = /^(?:Here is the list|Updated list|The list is now): (.+)\.$/.exec(answer);
+  if (list) return `The list is ${list[1]}.`;
+  return answer; // a one-sentence answer is its own summary
+}
+
+/** Paper 1's summary prompt over one answer of a fresh conversation, and its summary. */
+export function summaryTask(r: Rng): Message[] {
+  const u = r();
+  const source = u < 0.6 ? mazeEpisode(r) : u < 0.8 ? arithmeticProblem(r) : chatSession(r);
+  const answers = source.filter((m) => m.role === 'assistant');
+  const answer = pick(r, answers).content;
+  return [
+    { role: 'user', content: SUMMARY_PROMPT.replace('{response}', answer) },
+    { role: 'assistant', content: summaryOf(answer) },
+  ];
+}
+
+/** One conversation: 45 % maze, 20 % arithmetic, 20 % chat, 15 % a summary. */
 export function conversation(r: Rng): Message[] {
   const u = r();
-  return u < 0.5 ? mazeEpisode(r) : u < 0.75 ? arithmeticProblem(r) : chatSession(r);
+  return u < 0.45 ? mazeEpisode(r) : u < 0.65 ? arithmeticProblem(r) : u < 0.85 ? chatSession(r) : summaryTask(r);
 }

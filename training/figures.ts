@@ -36,7 +36,8 @@ export async function heldOutContinuations(model: AnalysisModel, n = 24): Promis
     const r = rng(777_000 + i);
     const msgs: Message[] = conversation(r);
     const answers = msgs.map((m, k) => (m.role === 'assistant' ? k : -1)).filter((k) => k > 0);
-    const cut = answers[1 + Math.floor(r() * (answers.length - 1))]!;
+    // A summary task has one answer; the others are cut after their first.
+    const cut = answers.length === 1 ? answers[0]! : answers[1 + Math.floor(r() * (answers.length - 1))]!;
     const prompt = tok.encode(tok.render(msgs.slice(0, cut), true));
     const got = tok.decode(await greedyGenerate(model.session, prompt, { maxTokens: 48, stopIds: stop }), true);
     const format = FORMATS.find(([sys]) => msgs[0]!.content === sys || sys === '')![1];
