@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ModelSpec } from '../../model/config';
 import { parseTemplateDate } from '../../model/template-date';
 import { useModelStore, type BackendChoice } from '../../state/model-store';
+import { Explain } from '../explain/Explain';
 
 /** The chat template writes "today's" date into the conversation: a fixed date keeps figures reproducible. */
 function TemplateDate({ date }: { date: string }) {
@@ -37,7 +38,7 @@ export function ModelSummary() {
   return (
     <section className="panel" aria-labelledby="summary-title">
       <h2 id="summary-title">
-        Loaded <span className="badge" data-testid="backend">{report.backend === 'webgpu' ? 'WebGPU' : 'wasm'}</span>
+        Loaded <span className="badge" data-testid="backend">{report.backend === 'webgpu' ? 'WebGPU' : 'wasm'}</span><Explain id="loaded" />
       </h2>
       {report.fallbackReason && <p className={report.fallbackReason.includes('software one') ? 'muted' : 'warn'} data-testid="fallback">Not on WebGPU: {report.fallbackReason}</p>}
       <dl className="facts">

@@ -6,10 +6,13 @@ import { EXPLANATIONS, type ExplainId } from './explanations';
 export function Explain({ id }: { id: ExplainId }) {
   const [open, setOpen] = useState(false);
   const boxId = useId();
+  const nameId = useId();
   const e = EXPLANATIONS[id];
+  // Named "what is this?" and described by what it explains: the control beside it keeps its own name alone.
   return (
     <span className="explain">
-      <button type="button" className="explain-button" aria-expanded={open} aria-controls={boxId} aria-label={`what is ${e.title}?`} title={`what is ${e.title}?`} data-explain={id} onClick={() => setOpen(!open)}>?</button>
+      <span id={nameId} className="sr-only">{e.title}</span>
+      <button type="button" className="explain-button" aria-expanded={open} aria-controls={boxId} aria-label="what is this?" aria-describedby={nameId} title={`what is ${e.title}?`} data-explain={id} onClick={() => setOpen(!open)}>?</button>
       {open && (
         <span className="explain-box" id={boxId} role="note" data-testid={`explain-${id}`}>
           <strong>{e.title}.</strong> {e.what}

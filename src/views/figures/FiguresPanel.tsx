@@ -87,6 +87,7 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
   const maxAnswer = Math.max(1e-9, ...r.diagonalPerAnswer.map((d) => d.value));
   return (
     <div className="figures-grid">
+      <div>
       <table className="shares" data-testid="figures">
         <caption className="muted">{r.label}: mean over the answer's {r.query.end - r.query.start} tokens of the attention each category receives</caption>
         <tbody>
@@ -114,6 +115,7 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
         <span>in context <strong className="num">{r.cost[r.cost.length - 1]!.contextTokens}</strong><Explain id="context" /></span>{' · '}
         <span>prefilled <strong className="num">{r.cost[r.cost.length - 1]!.prefilled}</strong><Explain id="prefilled" /></span>
       </p>
+      </div>
       <div>
         <h3>Per earlier answer: diagonal ratio, longest copied run, shared n-grams<Explain id="copy" /></h3>
         {r.diagonalPerAnswer.length === 0 ? (

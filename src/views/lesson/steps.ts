@@ -104,10 +104,14 @@ export const LESSON: LessonStep[] = [
   },
   {
     id: 'sink', title: 'The sink', region: 'heatmap',
-    text: () => `The first ${SINK_TOKENS} tokens of a conversation soak up attention whatever they say, a habit of transformers known as the attention sink. The tool counts them apart, so they do not blur the other categories.`,
-    action: 'Point at the bright column at the left edge of the heatmap (or focus the heatmap and press Home).',
+    text: () => `Large language models often pour much of their attention onto the first few tokens, whatever those say: the attention sink. So the tool counts the first ${SINK_TOKENS} tokens as a category of their own, where they cannot blur the others.`,
+    action: 'Point at one of the first 3 columns of the heatmap, at its left edge (or focus the heatmap and press Home).',
     done: (w) => w.pointed !== null && w.pointed.col < SINK_TOKENS,
-    reveal: (w) => { const r = figuresOf(w); return r ? `Here the sink takes ${share(r.ratios.sink)} of the answer's attention (the figure "sink share").` : 'The model is still loading: its figures follow.'; },
+    reveal: (w) => {
+      const r = figuresOf(w);
+      if (!r) return 'The model is still loading: its figures follow.';
+      return `Here the sink takes ${share(r.ratios.sink)} of the answer's attention (the figure "sink share"): ${r.ratios.sink >= 0.2 ? 'this model has a strong sink, as most large models do.' : 'this model has little of one, unlike most large models; load a real chat model to see a strong sink.'}`;
+    },
   },
   {
     id: 'shares', title: 'Five categories', region: 'figures',
@@ -119,7 +123,7 @@ export const LESSON: LessonStep[] = [
   },
   {
     id: 'diagonal', title: 'The diagonal', region: 'heatmap',
-    text: (w) => `Inertia has a shape: token i of the answer reads token i of each earlier answer, a diagonal line in every earlier answer's block of the heatmap. The diagonal ratio adds up the attention within r = ${w.radius} tokens of that line (the dashed band), averaged over the answer's tokens. Guess it.`,
+    text: (w) => `Inertia has a shape: token i of the answer reads token i of each earlier answer, a diagonal line in every earlier answer's block of the heatmap. The diagonal ratio adds up the attention within r = ${w.radius} tokens of that line (the outlined r-band), averaged over the answer's tokens. Guess it.`,
     action: 'Set your guess with the slider.',
     guess: { key: 'diagonal', label: 'diagonal ratio' },
     done: (w) => w.guesses.diagonal !== undefined,
