@@ -17,7 +17,7 @@ import { openModel } from '../src/runtime/open-model';
 import { MAZE_SYSTEM, mazeMove, mazeObservation, mazeWorld, rng } from './data';
 import { DEMO_DIR } from './figures';
 
-export const WINDOW = 1;
+export const WINDOW = Number(process.env.CPL_WINDOW ?? 1);
 export const K = 3;
 const ROUNDS = 16;
 const EPISODES = Number(process.env.CPL_EPISODES ?? 400);

@@ -85,7 +85,7 @@ describe('the app, used as a person would', () => {
     expect(await page.getByTestId('weight-reads').textContent()).toBe("downloaded to this browser's disk, then read a tensor at a time as onnxruntime copied it");
 
     const text = 'Which way now?';
-    await page.getByText('Raw forward pass').click();
+    await page.getByText('Raw forward pass (next-token probabilities)').click();
     await page.getByLabel('input text').fill(text);
     await page.getByRole('button', { name: 'Run' }).click();
     const result = page.getByTestId('forward-result');
