@@ -31,19 +31,18 @@ describe('the CPL-tuned demo model', () => {
     expect(maxAbsDiff(out.logits!.data, fx.logits.flat())).toBeLessThanOrEqual(1e-4);
   });
 
-  it('lowers the diagonal ratio under Full, on the maze example and over held-out episodes, more than the prior-assistant share', () => {
+  it('lowers the diagonal ratio under Full: on the maze example more than the prior-assistant share (−13.3% against −8.4%), over held-out episodes about as much (−9.6% against −9.5%)', () => {
     const d = (x: typeof a) => x.episodes.map((e) => e.diagonal.full!);
-    const p = (x: typeof a) => x.episodes.map((e) => e.prior.full!);
     expect(change(a.example.diagonal.full!, b.example.diagonal.full!)).toBeLessThan(-0.1);
+    expect(change(a.example.diagonal.full!, b.example.diagonal.full!)).toBeLessThan(change(a.example.prior.full!, b.example.prior.full!));
     expect(medianChange(d(a), d(b))).toBeLessThan(-0.05);
-    expect(medianChange(d(a), d(b))).toBeLessThan(medianChange(p(a), p(b)));
   });
 
-  it('lowers the diagonal ratio under Clip-12→1 over held-out episodes, if only a little (measured −3.1%: less than the paper)', () => {
-    expect(medianChange(a.episodes.map((e) => e.diagonal['clip:12:1']!), b.episodes.map((e) => e.diagonal['clip:12:1']!))).toBeLessThan(-0.02);
+  it('lowers the diagonal ratio under Clip-12→1 over held-out episodes by 10% or more (measured −30.4%)', () => {
+    expect(medianChange(a.episodes.map((e) => e.diagonal['clip:12:1']!), b.episodes.map((e) => e.diagonal['clip:12:1']!))).toBeLessThan(-0.1);
   });
 
-  it('still continues its formats, mostly (measured 21 of 24; the base model 24)', async () => {
+  it('still continues its formats, mostly (measured 23 of 24; the base model 23)', async () => {
     const c = await heldOutContinuations(cpl);
     expect(c.wellFormed).toBeGreaterThanOrEqual(20);
   });
