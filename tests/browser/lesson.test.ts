@@ -91,10 +91,14 @@ describe('the lesson, walked with the keyboard only', () => {
       await expect.poll(() => next.isDisabled(), { timeout: 120_000 }).toBe(false);
       const reveal = card.getByTestId('lesson-reveal');
       if (s.reveal && (await reveal.count())) {
-        // Every figure the reveal quotes is on the figures panel, as written there.
-        const quoted = ((await reveal.textContent()) ?? '').match(/\d+\.\d{4}/g) ?? [];
-        const shown = (await figures.textContent()) ?? '';
-        for (const q of quoted) expect(shown, `step ${n + 1} (${s.id}) quotes ${q}`).toContain(q);
+        // Every figure the reveal quotes is on the figures panel, as written there (read together, once
+        // the analysis the action started has settled: both follow the same store).
+        const unmatched = async () => {
+          const quoted = ((await reveal.textContent()) ?? '').match(/\d+\.\d{4}/g) ?? [];
+          const shown = (await figures.textContent()) ?? '';
+          return quoted.filter((q) => !shown.includes(q));
+        };
+        await expect.poll(unmatched, { message: `step ${n + 1} (${s.id}) quotes only figures on screen`, timeout: 60_000 }).toEqual([]);
       }
       if (shots) await page.screenshot({ path: join(shots, `step-${String(n + 1).padStart(2, '0')}-${s.id}.png`) });
       await tabTo(page, next);

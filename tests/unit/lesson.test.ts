@@ -33,7 +33,7 @@ describe('the lesson', () => {
       ['shares', { guesses: { prior: 0.3 } }],
       ['diagonal', { guesses: { diagonal: 0.05 } }],
       ['filler', { shown: ['filler'], results: [figures('filler', 0.046, 0.2)] }],
-      ['rounds', { turn: 6 }],
+      ['rounds', { turn: 6, results: [figures('full', 0.08, 0.25, { turn: 6 })] }],
       ['policies', { shown: ['clip:12:1'], results: [figures('clip:12:1', 0.09, 0.1)] }],
       ['generate', { generated: { full: 'Path: 8 9.' } }],
       ['cpl', { compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.08, 0.29, { model: 'b' })] }],

@@ -140,7 +140,7 @@ export const LESSON: LessonStep[] = [
     id: 'rounds', title: 'It grows with the rounds', region: 'view',
     text: () => 'The longer the conversation, the more there is to lean on. The chart "by round" scores every turn of the conversation under Full (paper 2, Fig. 2).',
     action: 'Click Full, then choose an earlier turn in "turn" (the view controls).',
-    done: (w) => only(w, 'full') && w.turn !== null && w.turn < w.rounds,
+    done: (w) => only(w, 'full') && w.turn !== null && w.turn < w.rounds && figuresOf(w, 'full')?.turn === w.turn,
     reveal: (w) => { const r = figuresOf(w, 'full'); return r ? `At turn ${r.turn} the earlier answers get ${share(r.ratios.prior)} and the diagonal ratio is ${share(r.diagonal)}; set the turn back to the last to see it grow.` : ''; },
   },
   {
