@@ -133,6 +133,9 @@ describe('the inspector, used as a person would', () => {
     expect(png.bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
     const svg = await save('SVG');
     expect(svg.bytes.toString('utf8')).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg".*<\/svg>\n$/s);
+    // The PNG is the SVG's figure (title, legend, axes, scale) at twice its size: IHDR's width and height.
+    const [w, h] = /<svg [^>]*width="(\d+)" height="(\d+)"/.exec(svg.bytes.toString('utf8'))!.slice(1).map(Number);
+    expect([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)]).toEqual([2 * w!, 2 * h!]);
   });
 
   it('compare mode puts policies side by side with the deltas', async () => {

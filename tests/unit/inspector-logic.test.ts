@@ -186,12 +186,19 @@ describe('exports', () => {
     expect(doc.results[0].diagonal).toBe(0.125);
   });
   it('SVG: one rect per cell plus the bands, text escaped, blocks averaged above 256 cells', () => {
-    const svg = heatmapSvg({ attention: result.attention!.mean, max: 0.25, categories: result.tokens.map((t) => t.category), title: 'a < b & c' });
-    expect(svg.match(/<rect /g)!.length).toBe(3 + 3 + 1);
+    const svg = heatmapSvg({ attention: result.attention!.mean, max: 0.25, categories: result.tokens.map((t) => t.category), title: 'a < b & c', band: { priors: [{ start: 1, length: 1 }], radius: 5, answerRow: 0, answerRows: 1 } });
+    const group = (name: string, doc = svg) => new RegExp(`<g class="${name}"[^>]*>(.*?)</g>`).exec(doc)![1]!;
+    expect(group('cells').match(/<rect /g)!.length).toBe(3); // one row × three keys
+    expect(group('bands').match(/<rect /g)!.length).toBe(3 + 1);
     expect(svg).toContain('a &lt; b &amp; c');
+    // A figure for slides: no seams, a legend, axes, the colour scale, the r-band's two edges.
+    expect(svg).toContain('shape-rendering="crispEdges"');
+    for (const name of ['sink (first 3 tokens)', 'prior assistant', 'r-band (r = 5)', 'key tokens', 'query tokens', 'attention weight', '0.250']) expect(svg).toContain(name);
+    expect(svg.match(/<polyline /g)!.length).toBe(4);
     const big = heatmapSvg({ attention: slab(new Float32Array(2 * 600).fill(0.001), 2, 600), max: 0.01, categories: Array(600).fill('user'), title: 't' });
     expect(big).toContain('means over 1×3 blocks');
-    expect(big.match(/<rect /g)!.length).toBe(2 * 200 + 200 + 2);
+    expect(group('cells', big).match(/<rect /g)!.length).toBe(2 * 200);
+    expect(group('bands', big).match(/<rect /g)!.length).toBe(200 + 2);
   });
 });
 

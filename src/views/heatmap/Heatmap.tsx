@@ -19,6 +19,25 @@ export function shownSlab(r: PolicyResult, head: 'mean' | number): AttentionSlab
   return headOf(a.perHead, head);
 }
 
+/** An SVG figure rasterised at `scale`× (a blob URL: no network, allowed by the CSP's img-src). */
+async function svgToPng(svg: string, scale = 2): Promise<Blob> {
+  const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  try {
+    const img = new Image();
+    img.src = url;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.naturalWidth * scale;
+    c.height = img.naturalHeight * scale;
+    const ctx = c.getContext('2d')!;
+    ctx.scale(scale, scale);
+    ctx.drawImage(img, 0, 0);
+    return await new Promise<Blob>((resolve, reject) => c.toBlob((b) => (b ? resolve(b) : reject(new Error('the PNG could not be made'))), 'image/png'));
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
 const tokenLabel = (r: PolicyResult, i: number) => {
   const t = r.tokens[i]!;
   const m = r.messages[t.message]!;
@@ -186,8 +205,11 @@ export function Heatmap({ r, head, hover, dispatch, height, sharedMax }: { r: Po
     else if (e.key === '-') zoom(1 / 1.5);
     else if (e.key === '0') setVp(null);
   };
-  const exportSvg = () => download(`inertia-lens-${r.policy.replace(/:/g, '-')}-turn${r.turn}.svg`, heatmapSvg({ attention: shown, max, categories: r.tokens.map((t) => t.category), title: `${r.label}, turn ${r.turn}, layer ${r.layer}, ${head === 'mean' ? 'mean of heads' : `head ${head}`}` }), 'image/svg+xml');
-  const exportPng = () => canvas.current?.toBlob((b) => b && download(`inertia-lens-${r.policy.replace(/:/g, '-')}-turn${r.turn}.png`, b));
+  const name = `inertia-lens-${r.policy.replace(/:/g, '-')}-turn${r.turn}`;
+  const figure = () => heatmapSvg({ attention: shown, max, categories: r.tokens.map((t) => t.category), band: { priors, radius: r.radius, answerRow: r.query.start - rowStart, answerRows: r.query.end - r.query.start }, title: `${r.label}, turn ${r.turn}, layer ${r.layer}, ${head === 'mean' ? 'mean of heads' : `head ${head}`}` });
+  const exportSvg = () => download(`${name}.svg`, figure(), 'image/svg+xml');
+  // The PNG is the same figure (title, legend, axes, colour scale), drawn at twice its size.
+  const exportPng = () => void svgToPng(figure()).then((b) => download(`${name}.png`, b));
 
   return (
     <div className="heatmap" ref={wrap}>

@@ -1,4 +1,4 @@
-import type { Category, Span } from '../../metrics/categories';
+import type { Category } from '../../metrics/categories';
 import type { AttentionSlab } from '../../metrics/slab';
 
 /** The matrix as RGBA pixels, one per cell: one 32-bit store per cell from a packed table (the scale of scaleIndex). */
@@ -71,17 +71,5 @@ export function cellAt(v: Viewport, px: number, py: number, nRows: number, nCols
   return row >= 0 && row < nRows && col >= 0 && col < nCols ? { row, col } : null;
 }
 
-/**
- * The diagonal band of radius r over one earlier answer, per answer row: the key columns that
- * count for the diagonal ratio (design.md). Rows are offsets into the current answer.
- */
-export function diagonalBand(prior: Span, answerRows: number, radius: number): { row: number; from: number; to: number }[] {
-  const out = [];
-  for (let i = 0; i < answerRows; i++) {
-    const lo = Math.max(0, i - radius);
-    const hi = Math.min(prior.length - 1, i + radius);
-    if (lo <= hi) out.push({ row: i, from: prior.start + lo, to: prior.start + hi });
-  }
-  return out;
-}
+export { diagonalBand } from '../../metrics/band';
 
