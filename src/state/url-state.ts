@@ -8,6 +8,8 @@ export interface ViewState {
   hub: string | null;
   /** 'wasm' skips WebGPU. */
   backend: 'auto' | 'wasm' | 'webgpu';
+  /** Compare models: model B, one of the embedded demo models (they load from the app itself, no download). */
+  modelB: 'demo' | 'demo-cpl' | null;
   /** The policies shown: one, or 2–4 in compare mode. */
   policies: string[];
   compare: boolean;
@@ -51,6 +53,10 @@ export const VIEW_FIELDS: { [K in keyof Fields]: Field<K> } = {
   backend: {
     fallback: 'auto', param: 'backend', write: (b) => (b !== 'auto' ? b : null),
     read: (raw, problem) => (raw === 'wasm' || raw === 'auto' || raw === 'webgpu' ? raw : void problem(`backend=${raw.slice(0, 40)} is not auto, wasm or webgpu`)),
+  },
+  modelB: {
+    fallback: null, param: 'mb', write: (m) => m,
+    read: (raw, problem) => (raw === 'demo' || raw === 'demo-cpl' ? raw : void problem(`mb=${raw.slice(0, 40)} is not demo or demo-cpl (a link names only the embedded models as model B)`)),
   },
   policies: {
     fallback: ['full'], param: 'policy', write: (p) => p.join(','),

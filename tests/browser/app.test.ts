@@ -188,6 +188,13 @@ describe('the app, used as a person would', () => {
       expect(Math.abs(Number(await p.getByTestId(testId).getAttribute('data-value')) - fresh.diagonal)).toBeLessThan(1e-4);
     }
     if (SHOTS) await p.screenshot({ path: join(SHOTS, 'app-compare-models.png'), fullPage: true });
+    // The link carries model B (an embedded one): opened, it compares the same two models again.
+    await expect.poll(() => p.evaluate(() => location.search)).toContain('mb=demo-cpl');
+    const again = await browser.newPage();
+    await again.goto(await p.evaluate(() => location.href));
+    await again.getByTestId('figure-b-full-diagonal').waitFor({ timeout: 90_000 });
+    expect(await again.getByTestId('figure-b-full-diagonal').getAttribute('data-value')).toBe(await diagB.getAttribute('data-value'));
+    await again.close();
     await p.close();
   });
 });

@@ -5,7 +5,7 @@ import { LESSON, QUIZ, type LessonWorld } from '../../src/views/lesson/steps';
 
 /** Figures as the page holds them, only the fields the steps read (the browser test reads real ones). */
 const figures = (policy: string, diagonal: number, prior: number, extra: Partial<PolicyResult> = {}): PolicyResult =>
-  ({ policy, label: policy, turn: 14, diagonal, ratios: { sink: 0.5123, system: 0.0456, user: 0.1789, prior, current: 0.1 }, cost: [{ round: 14, contextTokens: 236, prefilled: 40 }], ...extra }) as unknown as PolicyResult;
+  ({ policy, label: policy, turn: 14, diagonal, diagonalCopyAligned: diagonal + 0.01, ratios: { sink: 0.5123, system: 0.0456, user: 0.1789, prior, current: 0.1 }, cost: [{ round: 14, contextTokens: 236, prefilled: 40 }], ...extra }) as unknown as PolicyResult;
 
 const start: LessonWorld = {
   results: [figures('full', 0.1133, 0.2991)], fromModel: true, shown: ['full'], compareModels: false, turn: null, rounds: 14, radius: 5,
@@ -56,7 +56,7 @@ describe('the lesson', () => {
     const w = { ...start, guesses: { prior: 0.3, diagonal: 0.05 } };
     expect(step('sink').reveal!(w)).toContain('0.5123');
     expect(step('shares').reveal!(w)).toMatch(/0\.2991.*0\.1789.*0\.0456.*30 %/);
-    expect(step('diagonal').reveal!(w)).toMatch(/0\.1133.*0\.2991.*5 %/);
+    expect(step('diagonal').reveal!(w)).toMatch(/0\.1133.*0\.2991.*5 %.*0\.1233/);
     expect(step('diagonal').text({ ...w, radius: 8 })).toContain('r = 8');
     const clip = { ...w, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.0917, 0.1)] };
     expect(step('policies').reveal!(clip)).toMatch(/236 tokens.*0\.0917/);

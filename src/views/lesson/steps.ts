@@ -127,7 +127,12 @@ export const LESSON: LessonStep[] = [
     action: 'Set your guess with the slider.',
     guess: { key: 'diagonal', label: 'diagonal ratio' },
     done: (w) => w.guesses.diagonal !== undefined,
-    reveal: (w) => { const r = figuresOf(w); return r ? `It is ${share(r.diagonal)}, out of the ${share(r.ratios.prior)} the earlier answers get (you guessed ${percent(w.guesses.diagonal ?? 0)}).` : 'The model is still loading: its figures follow.'; },
+    reveal: (w) => {
+      const r = figuresOf(w);
+      if (!r) return 'The model is still loading: its figures follow.';
+      // Paper 2 aligns offset i with offset i; a copy that starts elsewhere falls outside that band.
+      return `It is ${share(r.diagonal)}, out of the ${share(r.ratios.prior)} the earlier answers get (you guessed ${percent(w.guesses.diagonal ?? 0)}). When the answer copies an earlier one from another offset, paper 2's band misses the copy: the copy-aligned diagonal moves the band to it, ${share(r.diagonalCopyAligned)} here, and "Per earlier answer" lists each copied run and its offset.`;
+    },
   },
   {
     id: 'filler', title: 'Content, not position', region: 'policies',

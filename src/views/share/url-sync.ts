@@ -1,8 +1,8 @@
-import { DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../../model/demo';
+import { CPL_MODEL_LABEL, CPL_MODEL_PATH, DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../../model/demo';
 import { demoSource } from '../demo-source';
 import { EXAMPLES } from '../../state/examples';
 import { useInspector, type InspectorState } from '../../state/inspector-store';
-import { useModelStore, type ModelInfo } from '../../state/model-store';
+import { useModelBStore, useModelStore, type ModelInfo } from '../../state/model-store';
 import { useLesson } from '../../state/lesson-store';
 import { decodeView, encodeView, pickInspectorView, type ViewState } from '../../state/url-state';
 import { lessonFragment, parseHide } from '../lesson/hide';
@@ -10,7 +10,9 @@ import { LESSON } from '../lesson/steps';
 
 export function viewOf(s: InspectorState, info: ModelInfo | null): ViewState {
   const ref = info?.ref ?? { model: 'demo', revision: 'main', hub: null };
-  return { model: ref.model, revision: ref.revision, hub: ref.hub, backend: useModelStore.getState().backend, ...pickInspectorView(s), conversation: null };
+  const b = useModelBStore.getState().info?.ref?.model;
+  const modelB = s.compareModels && (b === 'demo' || b === 'demo-cpl') ? b : null;
+  return { model: ref.model, revision: ref.revision, hub: ref.hub, backend: useModelStore.getState().backend, modelB, ...pickInspectorView(s), conversation: null };
 }
 
 /** What the link leaves out, if anything. */
@@ -54,6 +56,12 @@ export function startFromUrl(): string[] {
   // The demo model always; a model the link names is shown, and loads only on a click.
   void loadModel(demoSource(DEMO_MODEL_PATH, DEMO_MODEL_LABEL), { model: 'demo', revision: 'main', hub: null });
   if (view.model !== 'demo') offerLink({ model: view.model, revision: view.revision, hub: view.hub });
+  // Model B, when the link names an embedded one: compare models on, B loaded from the app itself.
+  if (view.modelB) {
+    useInspector.getState().setCompareModels(true);
+    const [path, label] = view.modelB === 'demo-cpl' ? [CPL_MODEL_PATH, CPL_MODEL_LABEL] : [DEMO_MODEL_PATH, DEMO_MODEL_LABEL];
+    void useModelBStore.getState().loadModel(demoSource(path, label), { model: view.modelB, revision: 'main', hub: null });
+  }
   const write = () => {
     const s = useInspector.getState();
     const { query, fragment: conv } = encodeView(viewOf(s, useModelStore.getState().info), s.text, s.exampleName);
@@ -64,6 +72,7 @@ export function startFromUrl(): string[] {
   };
   useInspector.subscribe(write);
   useModelStore.subscribe(write);
+  useModelBStore.subscribe(write);
   useLesson.subscribe(write);
   return problems;
 }
