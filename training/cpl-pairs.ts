@@ -44,10 +44,24 @@ export async function greedyAnswer(model: AnalysisModel, messages: Message[]): P
   return { prompt, ids: [...ids, end], text: tok.decode(ids, true) };
 }
 
+/**
+ * Where an answer's decision starts: the index of the token that ends its first line (the list of
+ * cells, copied from the previous answer). cpl.py can score the thought and the action from there on.
+ */
+export function decisionStart(pieces: readonly string[]): number {
+  let text = '';
+  for (let i = 0; i < pieces.length; i++) {
+    text += pieces[i];
+    if (text.includes('\n')) return i;
+  }
+  return 0;
+}
+
 async function main() {
   const model = await openModel(dirSource(DEMO_DIR));
   const answer = (messages: Message[]) => greedyAnswer(model, messages);
-  const pairs: { seed: number; round: number; prompt: number[]; chosen: number[]; rejected: number[]; chosenAction: string | null; rejectedAction: string | null }[] = [];
+  const pairs: { seed: number; round: number; prompt: number[]; chosen: number[]; rejected: number[]; chosenFrom: number; rejectedFrom: number; chosenAction: string | null; rejectedAction: string | null }[] = [];
+  const from = (ids: number[]) => decisionStart(model.tokenizer.pieces(ids));
   let rounds = 0;
   let considered = 0;
   let sameAction = 0;
@@ -68,7 +82,7 @@ async function main() {
         const short = await answer(shortContext);
         const [a, b] = [actionOf(short.text), actionOf(long.text)];
         if (a === b) sameAction++;
-        else pairs.push({ seed, round: t, prompt: short.prompt, chosen: short.ids, rejected: long.ids, chosenAction: a, rejectedAction: b });
+        else pairs.push({ seed, round: t, prompt: short.prompt, chosen: short.ids, rejected: long.ids, chosenFrom: from(short.ids), rejectedFrom: from(long.ids), chosenAction: a, rejectedAction: b });
       }
       history.push({ role: 'assistant', content: long.text });
       const act = actionOf(long.text);

@@ -20,6 +20,9 @@ SEED = 1
 RANK, ALPHA = int(os.environ.get("CPL_RANK", "4")), float(os.environ.get("CPL_ALPHA", "4"))
 BETA, LR, EPOCHS = float(os.environ.get("CPL_BETA", "0.1")), float(os.environ.get("CPL_LR", "1e-3")), int(os.environ.get("CPL_EPOCHS", "3"))
 TARGETS = tuple(os.environ.get("CPL_TARGETS", "q_proj,k_proj,v_proj,o_proj").split(","))
+# What DPO scores of each answer: all of it (the paper), or its decision only ("decision": the thought
+# and the action, from the token that ends the copied list of cells; cpl-pairs.ts marks it).
+SCORE = os.environ.get("CPL_SCORE", "answer")
 BASE = "models/inertia-demo"
 MODEL_DIR = os.environ.get("MODEL_DIR", "models/inertia-demo-cpl")
 PAIRS = "training/out/cpl-pairs.json"
@@ -70,21 +73,23 @@ def with_lora(model):
 
 
 def response_logprobs(model, seqs):
-    """For each (prompt, response): the sum of log p(response tokens | prompt, earlier response tokens),
-    from one right-padded batch (causal attention: padding after a sequence changes nothing in it)."""
-    width = max(len(p) + len(r) for p, r in seqs)
+    """For each (prompt, response, first scored token): the sum of log p(response tokens | prompt, earlier
+    response tokens) from that token on, from one right-padded batch (causal attention: padding after a
+    sequence changes nothing in it)."""
+    width = max(len(p) + len(r) for p, r, _ in seqs)
     ids = torch.zeros((len(seqs), width), dtype=torch.long)
     scored = torch.zeros((len(seqs), width - 1))
-    for i, (p, r) in enumerate(seqs):
+    for i, (p, r, f) in enumerate(seqs):
         ids[i, : len(p) + len(r)] = torch.tensor(p + r)
-        scored[i, len(p) - 1 : len(p) + len(r) - 1] = 1
+        scored[i, len(p) - 1 + f : len(p) + len(r) - 1] = 1
     logp = F.log_softmax(model(ids[:, :-1]), -1).gather(2, ids[:, 1:, None])[..., 0]
     return (logp * scored).sum(1)
 
 
 def pair_logprobs(model, batch):
     """Chosen and rejected log-probabilities of each pair, both given the pair's short context."""
-    out = response_logprobs(model, [(p["prompt"], p["chosen"]) for p in batch] + [(p["prompt"], p["rejected"]) for p in batch])
+    start = (lambda p, k: p[k] if SCORE == "decision" else 0)
+    out = response_logprobs(model, [(p["prompt"], p["chosen"], start(p, "chosenFrom")) for p in batch] + [(p["prompt"], p["rejected"], start(p, "rejectedFrom")) for p in batch])
     return out[: len(batch)], out[len(batch) :]
 
 
@@ -165,7 +170,7 @@ def main():
     stats = {
         "base": BASE, "pairs": data["summary"], "train_pairs": len(tr), "held_out_pairs": len(val),
         "lora": {"rank": RANK, "alpha": ALPHA, "targets": list(TARGETS), "trainable": n_train, "share": round(n_train / n_all, 4)},
-        "dpo": {"beta": BETA, "lr": LR, "epochs": EPOCHS, "batch": 8, "steps": step}, "before": {"held_out_loss": round(loss0, 4), "chosen_preferred": round(acc0, 3)},
+        "dpo": {"beta": BETA, "lr": LR, "epochs": EPOCHS, "batch": 8, "steps": step, "scored": SCORE}, "before": {"held_out_loss": round(loss0, 4), "chosen_preferred": round(acc0, 3)},
         "epochs": log, "minutes": round((time.time() - start) / 60, 1), "seed": SEED, "torch": torch.__version__, "threads": torch.get_num_threads(),
     }
     json.dump(stats, open(f"{MODEL_DIR}/training.json", "w"), indent=2)
