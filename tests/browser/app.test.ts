@@ -197,4 +197,19 @@ describe('the app, used as a person would', () => {
     await again.close();
     await p.close();
   });
+
+  it("says model B's load error once, with its loader open, and keeps model A", async () => {
+    const p = await browser.newPage();
+    await p.goto(`${app.url}/?backend=wasm`);
+    await p.getByTestId('fresh-note').waitFor({ timeout: 90_000 });
+    await p.getByTestId('compare-models').check();
+    const panel = p.locator('[data-lesson="model-b"]');
+    await panel.getByText('Load model B from the Hub or from files').click();
+    await panel.getByLabel('Hub id').fill('acme/not-a-llama');
+    await panel.getByLabel('from').fill(app.hub);
+    await panel.getByRole('button', { name: 'Load', exact: true }).click();
+    await expect.poll(() => panel.getByRole('alert').allTextContents(), { timeout: 30_000 }).toEqual([expect.stringContaining('model_type "gpt2" is not supported')]);
+    expect(await p.getByTestId('figure-full-diagonal').count()).toBe(1);
+    await p.close();
+  });
 });

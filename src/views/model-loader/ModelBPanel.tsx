@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { CPL_MODEL_LABEL, CPL_MODEL_PATH, DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../../model/demo';
 import { useInspector } from '../../state/inspector-store';
 import { useModelBStore } from '../../state/model-store';
@@ -19,6 +19,8 @@ export function ModelBPanel() {
   const info = useModelBStore((s) => s.info);
   const load = useModelBStore((s) => s.loadModel);
   const busy = useModelBStore((s) => s.load.status === 'loading');
+  // The loader inside the details shows the load's progress itself when open: shown once, not twice.
+  const [loaderOpen, setLoaderOpen] = useState(false);
   // A model B that just loaded (or went) changes what is compared.
   useEffect(() => {
     if (on) schedule();
@@ -42,11 +44,11 @@ export function ModelBPanel() {
             The CPL-tuned twin is the demo model after Context Preference Learning (paper 2, §2.1): trained to prefer the answer it gives from a short context over the one it gives from the whole history.
           </p>
           <ModelSlotContext.Provider value={{ slot: 'b', store: useModelBStore }}>
-            <details>
+            <details onToggle={(e) => setLoaderOpen((e.target as HTMLDetailsElement).open)}>
               <summary>Load model B from the Hub or from files</summary>
               <ModelLoader />
             </details>
-            {!info && <LoadProgress />}
+            {!info && !loaderOpen && <LoadProgress />}
           </ModelSlotContext.Provider>
         </>
       )}
