@@ -53,9 +53,8 @@ export function Heatmap({ r, head, hover, dispatch, height, sharedMax }: { r: Po
   const attention = r.attention!;
   const shown = useMemo(() => shownSlab(r, head), [r, head]);
   const { rows: nRows, seqLen: S, rowStart } = shown;
-  const own = useMemo(() => scaleMax(shown, SINK_TOKENS), [shown]);
-  // Compare mode: one scale for every heatmap, so brightness compares across them.
-  const max = sharedMax ?? own;
+  // Compare mode: one scale for every heatmap (computed by the panel), so brightness compares across them.
+  const max = useMemo(() => sharedMax ?? scaleMax(shown, SINK_TOKENS), [shown, sharedMax]);
   const image = useMemo(() => {
     const t0 = performance.now();
     const off = document.createElement('canvas');

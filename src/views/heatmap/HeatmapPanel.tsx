@@ -18,10 +18,10 @@ export function HeatmapPanel() {
   const head = useInspector((s) => s.head);
   const hover = useHover((s) => s.hover);
   const dispatch = useHover((s) => s.dispatch);
-  const withAttention = results.filter((r) => r.attention);
+  const withAttention = useMemo(() => results.filter((r) => r.attention), [results]);
   const [oneScale, setOneScale] = useState(true);
-  const shared = useMemo(() => (withAttention.length > 1 ? Math.max(...withAttention.map((r) => scaleMax(shownSlab(r, head), SINK_TOKENS))) : undefined), [withAttention, head]);
-  const sharedMax = oneScale ? shared : undefined;
+  // Computed once per result and head (not on every hover), and only when the scale is shared.
+  const sharedMax = useMemo(() => (oneScale && withAttention.length > 1 ? Math.max(...withAttention.map((r) => scaleMax(shownSlab(r, head), SINK_TOKENS))) : undefined), [withAttention, head, oneScale]);
   if (!withAttention.length) return null;
   return (
     <section className="panel" aria-labelledby="heatmap-title">
