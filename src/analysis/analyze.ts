@@ -7,7 +7,7 @@ import { parsePolicy, policyLabel, policySpec, type Policy } from '../context/po
 import { asRenderer, encodeChat, renderContext } from '../context/render';
 import type { Category, CategoryRatios } from '../metrics/categories';
 import { copyShift, longestCommonRun, ngramOverlap } from '../metrics/copy';
-import { categoryRatios, diagonalRatio, massPerMessage } from '../metrics/inertia';
+import { categoryRatios, diagonals, massPerMessage } from '../metrics/inertia';
 import { checkFinite } from '../metrics/finite';
 import { headsOf, layerRows, type LayerAttention } from '../metrics/slab';
 import type { ChatTokenizer } from '../model/tokenizer';
@@ -229,17 +229,20 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
     checkFinite(fetched, shared.tokens.map((t) => t.text));
     // With every row fetched, the metrics still read only the answer's rows.
     const answer = layerRows(fetched, query.start, query.end)!;
-    const diag = diagonalRatio(answer.mean, priorSpans, radius);
     const shifts = shared.copy.map((c) => c.shift);
+    const diag = diagonals(answer.mean, priorSpans, radius, shifts);
     const mass = massPerMessage(answer.mean, r.messageOf);
     const result: PolicyResult = {
       ...shared,
       layer: fetched.layer,
       ratios: categoryRatios(answer.mean, r.categories),
       diagonal: diag.total,
-      diagonalCopyAligned: diagonalRatio(answer.mean, priorSpans, radius, shifts).total,
+      diagonalCopyAligned: diag.copyAligned,
       diagonalPerAnswer: priorIdx.map((k, i) => ({ message: k, round: msgs[k]!.round, value: diag.perAnswer[i]! })),
-      perHead: headsOf(answer.perHead!).map((h) => ({ ratios: categoryRatios(h, r.categories), diagonal: diagonalRatio(h, priorSpans, radius).total, diagonalCopyAligned: diagonalRatio(h, priorSpans, radius, shifts).total })),
+      perHead: headsOf(answer.perHead!).map((h) => {
+        const d = diagonals(h, priorSpans, radius, shifts);
+        return { ratios: categoryRatios(h, r.categories), diagonal: d.total, diagonalCopyAligned: d.copyAligned };
+      }),
       perMessage: msgs.map((m, k) => ({ message: k, kind: m.kind, round: m.round, mass: mass.get(k) ?? 0 })),
     };
     if (opts.keepAttention) result.attention = fetched;

@@ -1,4 +1,4 @@
-import { diagonalRatio } from '../metrics/inertia';
+import { diagonalRatio, diagonals } from '../metrics/inertia';
 import type { Span } from '../metrics/categories';
 import { headsOf, layerRows, type AttentionSlab } from '../metrics/slab';
 import type { PolicyResult } from './analyze';
@@ -14,16 +14,19 @@ export function atRadius(r: PolicyResult, radius: number): PolicyResult | null {
   const answer = r.attention?.perHead ? layerRows(r.attention, r.query.start, r.query.end) : null;
   if (!answer) return null;
   const spans = r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content);
-  const diag = diagonalRatio(answer.mean, spans, radius);
   const shifts = r.copy.map((c) => c.shift);
+  const diag = diagonals(answer.mean, spans, radius, shifts);
   const heads = headsOf(answer.perHead!);
   return {
     ...r,
     radius,
     diagonal: diag.total,
-    diagonalCopyAligned: diagonalRatio(answer.mean, spans, radius, shifts).total,
+    diagonalCopyAligned: diag.copyAligned,
     diagonalPerAnswer: r.diagonalPerAnswer.map((d, i) => ({ ...d, value: diag.perAnswer[i]! })),
-    perHead: r.perHead.map((h, i) => ({ ...h, diagonal: diagonalRatio(heads[i]!, spans, radius).total, diagonalCopyAligned: diagonalRatio(heads[i]!, spans, radius, shifts).total })),
+    perHead: r.perHead.map((h, i) => {
+      const d = diagonals(heads[i]!, spans, radius, shifts);
+      return { ...h, diagonal: d.total, diagonalCopyAligned: d.copyAligned };
+    }),
   };
 }
 

@@ -56,6 +56,15 @@ export function diagonalRatio(a: Rows, priorSpans: readonly Span[], radius: numb
   return { total: perAnswer.reduce((s, v) => s + v, 0), perAnswer };
 }
 
+/**
+ * Both diagonals of one head (or the head mean): paper 2's, with its breakdown per earlier answer, and
+ * the copy-aligned one (each band moved by its answer's copy shift). What the analysis and a re-read at
+ * another radius both report.
+ */
+export function diagonals(a: Rows, priorSpans: readonly Span[], radius: number, shifts: readonly number[]): DiagonalResult & { copyAligned: number } {
+  return { ...diagonalRatio(a, priorSpans, radius), copyAligned: diagonalRatio(a, priorSpans, radius, shifts).total };
+}
+
 /** Mean attention mass per message (keys grouped by the message they belong to; -1 for none). */
 export function massPerMessage(a: Rows, messageOf: readonly number[]): Map<number, number> {
   oneHead(a);
