@@ -25,16 +25,24 @@ function useLessonWorld(): LessonWorld {
   return { results, fromModel, shown: activePolicies({ policies, compare, compareModels }), compareModels, turn, rounds, radius, pointed, exampleName, generated, guesses, answers };
 }
 
-/** Outlines the region a step points at (its data-lesson attribute) and brings it into view. */
-function useHighlight(region: LessonRegion, present: unknown) {
+/**
+ * Outlines the region a step points at (its data-lesson attribute) and brings it into view once per
+ * step. `present` re-runs it when new figures may have made the region appear; it does not scroll the
+ * page back while the learner acts elsewhere.
+ */
+function useHighlight(step: number, region: LessonRegion, present: unknown) {
+  const scrolledFor = useRef<number | null>(null);
   useEffect(() => {
     const el = document.querySelector(`[data-lesson="${region}"]`);
     if (!el || region === 'card') return;
     el.classList.add('lesson-focus');
-    const calm = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
-    el.scrollIntoView({ block: 'start', behavior: calm ? 'auto' : 'smooth' });
+    if (scrolledFor.current !== step) {
+      scrolledFor.current = step;
+      const calm = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+      el.scrollIntoView({ block: 'start', behavior: calm ? 'auto' : 'smooth' });
+    }
     return () => el.classList.remove('lesson-focus');
-  }, [region, present]);
+  }, [step, region, present]);
 }
 
 /** The lesson's card beside the inspector: the step, what to do, the reveal, and the way around. */
@@ -58,7 +66,7 @@ function Card({ index }: { index: number }) {
   const heading = useRef<HTMLHeadingElement>(null);
   // Each step takes the focus, so a keyboard (and a screen reader) starts reading it at its title.
   useEffect(() => heading.current?.focus(), [index]);
-  useHighlight(s.region, w.results);
+  useHighlight(index, s.region, w.results);
   return (
     <aside className="lesson" aria-label="Lesson" data-testid="lesson-card" data-lesson="card">
       <p className="muted">Lesson · step {index + 1} of {LESSON.length}</p>
