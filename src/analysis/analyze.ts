@@ -9,10 +9,13 @@ import type { Category, CategoryRatios } from '../metrics/categories';
 import { copyShift, longestCommonRun, ngramOverlap } from '../metrics/copy';
 import { categoryRatios, diagonals, massPerMessage } from '../metrics/inertia';
 import { checkFinite } from '../metrics/finite';
-import { headsOf, layerRows, type LayerAttention } from '../metrics/slab';
+import { headsOf, layerRows, rowsOf, slab, type AttentionSlab, type LayerAttention } from '../metrics/slab';
 import type { ChatTokenizer } from '../model/tokenizer';
 import type { ForwardResult, KvCache, ModelSession } from '../runtime/ort-runtime';
 import { greedyGenerate, stopIds } from './generate';
+import { keepSweepRows, sweepRowsStart } from './sweep-rows';
+
+const copyOf = (s: AttentionSlab): AttentionSlab => slab(s.data.slice(), s.rows, s.seqLen, s.rowStart, s.heads);
 
 export interface AnalysisModel {
   session: ModelSession;
@@ -156,24 +159,28 @@ const prefixCache = new WeakMap<object, { ids: number[]; present: KvCache }>();
 const PREFIX_CACHE_MAX_BYTES = 256 * 2 ** 20;
 const MIN_SHARED_PREFIX = 16;
 
-/** One pass over `ids` for attention rows [rowStart, rowEnd), from a shared prefix's cache where there is one. */
-async function passWithPrefix(model: AnalysisModel, ids: number[], rowStart: number, rowEnd: number, layers: number[]): Promise<ForwardResult> {
+/**
+ * One pass over `ids` for attention rows [rowStart, rowEnd) (head mean from meanStart ≤ rowStart), from a
+ * shared prefix's cache where there is one.
+ */
+async function passWithPrefix(model: AnalysisModel, ids: number[], rowStart: number, rowEnd: number, layers: number[], meanStart = rowStart): Promise<ForwardResult> {
   const session = model.session;
   const spec = session.spec;
   const cacheBytes = 2 * spec.numLayers * spec.numKvHeads * ids.length * spec.headDim * 4;
   const usable = session.graph.kvCache && session.report.backend !== 'webgpu' && cacheBytes <= PREFIX_CACHE_MAX_BYTES;
-  if (!usable) return session.forward({ ids, attnRows: [rowStart, rowEnd], layers, perHead: true, skipLogits: true });
+  const rows = (shift: number) => ({ attnRows: [rowStart - shift, rowEnd - shift] as [number, number], meanRows: [meanStart - shift, rowEnd - shift] as [number, number], layers, perHead: true, skipLogits: true });
+  if (!usable) return session.forward({ ids, ...rows(0) });
   const kept = prefixCache.get(session);
   let shared = 0;
   if (kept) while (shared < kept.ids.length && shared < ids.length && kept.ids[shared] === ids[shared]) shared++;
-  shared = Math.min(shared, rowStart); // the rows asked for are computed in this pass
+  shared = Math.min(shared, meanStart); // the rows asked for are computed in this pass
   if (!kept || shared < MIN_SHARED_PREFIX) {
-    const out = await session.forward({ ids, attnRows: [rowStart, rowEnd], layers, perHead: true, skipLogits: true, keepCache: true });
+    const out = await session.forward({ ids, ...rows(0), keepCache: true });
     prefixCache.set(session, { ids, present: out.present! });
     return out;
   }
   const past = session.truncateCache(kept.present, shared);
-  const out = await session.forward({ ids: ids.slice(shared), past, attnRows: [rowStart - shared, rowEnd - shared], layers, perHead: true, skipLogits: true, keepCache: true });
+  const out = await session.forward({ ids: ids.slice(shared), past, ...rows(shared), keepCache: true });
   prefixCache.set(session, { ids, present: out.present! });
   return out;
 }
@@ -201,7 +208,12 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
   const query = { start: cur.start, end: cur.start + cur.length };
   const S = r.ids.length;
   const all = opts.keepAttention === 'all' && S <= (opts.fullMatrixMaxTokens ?? Infinity);
-  const out = await passWithPrefix(model, r.ids, all ? 0 : query.start, all ? S : query.end, layers);
+  const rowStart = all ? 0 : query.start;
+  const sweepFrom = p.kind === 'full' ? sweepRowsStart(msgs, r.contentSpans, query.start, S, layers.length) : null;
+  const meanStart = Math.min(rowStart, sweepFrom ?? rowStart);
+  const out = await passWithPrefix(model, r.ids, rowStart, all ? S : query.end, layers, meanStart);
+  // Kept apart from what the result carries (the worker transfers that to the page).
+  if (sweepFrom !== null) keepSweepRows(model.session, r.ids, new Map(out.attention.map((a) => [a.layer, meanStart === rowStart ? copyOf(a.mean) : a.mean])));
   const priorIdx = msgs.map((m, k) => (CATEGORY_OF[m.kind] === 'prior' ? k : -1)).filter((k) => k >= 0);
   const priorSpans = priorIdx.map((k) => r.contentSpans[k]!);
   const currentIds = r.ids.slice(query.start, query.end);
@@ -225,8 +237,10 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
     cost: opts.cost === 'last' ? [costSeriesFor(model, conversation, summaries, p).at(turns.current.index)] : costSeriesFor(model, conversation, summaries, p).upTo(turns.current.index),
     notes: S > spec.maxPositionEmbeddings ? [...r.notes, `${S.toLocaleString('en-US')} tokens, more than this model's max_position_embeddings (${spec.maxPositionEmbeddings.toLocaleString('en-US')}): it was never trained on positions this far`] : r.notes,
   };
-  return out.attention.map((fetched) => {
-    checkFinite(fetched, shared.tokens.map((t) => t.text));
+  return out.attention.map((wide) => {
+    checkFinite(wide, shared.tokens.map((t) => t.text));
+    // The rows asked for, the mean's own copy where it was read wider (the wide rows stay with the sweep).
+    const fetched = wide.mean.rowStart === rowStart ? wide : { ...wide, mean: copyOf(rowsOf(wide.mean, rowStart, all ? S : query.end)!) };
     // With every row fetched, the metrics still read only the answer's rows.
     const answer = layerRows(fetched, query.start, query.end)!;
     const shifts = shared.copy.map((c) => c.shift);

@@ -9,6 +9,7 @@ import { checkFinite } from '../metrics/finite';
 import { rowsOf, slab } from '../metrics/slab';
 import { analyzePolicyLayers, costSeriesFor, DEFAULTS, SummaryCache, type AnalysisModel, type AnalysisOptions, type PolicyResult } from './analyze';
 import type { SweepRows } from './rescore';
+import { keptSweepRows } from './sweep-rows';
 
 export interface SweepPoint {
   turn: number;
@@ -119,19 +120,21 @@ async function sharedFullPass(model: AnalysisModel, conversation: Conversation, 
   const query = (r: ReturnType<typeof render>) => r.contentSpans[r.messages.length - 1]!;
   const from = Math.min(...each.map((x) => query(x.r).start));
   const to = Math.max(...each.map((x) => query(x.r).start + query(x.r).length));
-  const S = whole.ids.length;
-  const pass = await model.session.forward({ ids: whole.ids, attnRows: [from, to], layers, skipLogits: true });
-  for (const a of pass.attention) checkFinite(a);
+  // The analysis's own pass kept these rows where it scored the whole conversation under Full (sweep-rows.ts).
+  const kept = keptSweepRows(model.session, whole.ids, from, to, layers);
+  const attention = kept ? layers.map((layer) => ({ layer, mean: kept.get(layer)!, perHead: null })) : (await model.session.forward({ ids: whole.ids, attnRows: [from, to], layers, skipLogits: true })).attention;
+  if (!kept) for (const a of attention) checkFinite(a);
   for (const { t, r } of each) {
     const q = query(r);
     const St = r.ids.length;
     const priorSpans = r.messages.map((m, k) => (CATEGORY_OF[m.kind] === 'prior' ? r.contentSpans[k]! : null)).filter((x) => x !== null);
     const cost = costSeriesFor(model, conversation, summaries, p).upTo(t);
     const byLayer = new Map<number, { point: SweepPoint; rows: SweepRows }>();
-    for (const a of pass.attention) {
-      // This turn's answer rows, over its own keys.
+    for (const a of attention) {
+      // This turn's answer rows, over its own keys (the first St of the pass's S).
+      const { seqLen: S, rowStart } = a.mean;
       const rows = new Float32Array(q.length * St);
-      for (let i = 0; i < q.length; i++) rows.set(a.mean.data.subarray((q.start + i - from) * S, (q.start + i - from) * S + St), i * St);
+      for (let i = 0; i < q.length; i++) rows.set(a.mean.data.subarray((q.start + i - rowStart) * S, (q.start + i - rowStart) * S + St), i * St);
       const att = slab(rows, q.length, St, q.start);
       const c = cost[cost.length - 1]!;
       byLayer.set(a.layer, {

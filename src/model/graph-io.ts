@@ -7,6 +7,8 @@
  *   rope_cos_r{R}/rope_sin_r{R}  float  [seq, rotary_dim]  rotary embedding R of ModelSpec.ropes (model/rope.ts, in float64)
  *   attn_row_start   int64  [1]  first query row of the attention output
  *   attn_row_end     int64  [1]  one past the last (clamped to seq)
+ *   attn_mean_start  int64  [1]  first query row of the head-mean output (its own range: the rounds
+ *   attn_mean_end    int64  [1]  sweep reads every answer's mean rows, the figures one answer's heads)
  *   logit_row_start  int64  [1]  first position whose logits are computed
  *   logit_row_end    int64  [1]
  *   past_key_l{L}    [1, kv heads, past, head_dim]  (KV-cache graphs only; past = 0 for a whole pass)
@@ -15,7 +17,7 @@
  * Outputs
  *   logits                  float [logit rows, vocab]
  *   attn_rows_l{L}          float [heads, attn rows, seq]  inspected layer L, per head
- *   attn_rows_mean_l{L}     float [attn rows, seq]         its mean over heads
+ *   attn_rows_mean_l{L}     float [mean rows, seq]         the mean over heads, of rows attn_mean_start..end
  *   present_key_l{L}        [1, kv heads, past + seq, head_dim]  (KV-cache graphs; compute dtype)
  *   present_value_l{L}      [1, kv heads, past + seq, head_dim]
  *   hidden_out              [seq, hidden]  compute dtype; a segment that ends before the last layer
@@ -26,6 +28,8 @@ export const INPUT = {
   ids: 'input_ids',
   attnStart: 'attn_row_start',
   attnEnd: 'attn_row_end',
+  meanStart: 'attn_mean_start',
+  meanEnd: 'attn_mean_end',
   logitStart: 'logit_row_start',
   logitEnd: 'logit_row_end',
   hidden: 'hidden_in',

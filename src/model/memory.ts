@@ -15,8 +15,10 @@ export interface PassShape {
   tokens: number;
   /** Tokens already in the KV cache. */
   past?: number;
-  /** Attention rows fetched per inspected layer. */
+  /** Attention rows fetched per inspected layer (per head, when perHead). */
   attnRows: number;
+  /** Head-mean rows fetched per inspected layer (default attnRows). */
+  meanRows?: number;
   /** Inspected layers fetched. */
   fetchedLayers: number;
   perHead: boolean;
@@ -48,7 +50,7 @@ export function estimatePass(spec: ModelSpec, g: GraphShape, p: PassShape): Memo
   const explicitLayers = g.attention === 'explicit' ? spec.numLayers : g.inspectLayers.length;
   const perLayer = (explicitLayers > 0 ? 3 * scores : scores) + layerActivations(spec, S, el);
   const cache = 2 * spec.numLayers * spec.numKvHeads * T * spec.headDim * el;
-  const fetched = p.fetchedLayers * p.attnRows * T * 4 * (p.perHead ? H + 1 : 1) + p.logitRows * spec.vocabSize * 4;
+  const fetched = p.fetchedLayers * T * 4 * ((p.perHead ? H * p.attnRows : 0) + (p.meanRows ?? p.attnRows)) + p.logitRows * spec.vocabSize * 4;
   const activations = perLayer + cache + fetched;
   const largestTensor = Math.max(scores, spec.vocabSize * spec.hiddenSize * el, p.logitRows * spec.vocabSize * 4);
   return { weights, activations, largestTensor, total: weights + activations };
@@ -95,7 +97,7 @@ export function memoryProblem(spec: ModelSpec, g: GraphShape, p: PassShape, limi
   let hi = p.tokens;
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
-    if (fits({ ...p, tokens: mid, attnRows: Math.min(p.attnRows, mid), logitRows: Math.min(p.logitRows, mid) })) lo = mid;
+    if (fits({ ...p, tokens: mid, attnRows: Math.min(p.attnRows, mid), meanRows: Math.min(p.meanRows ?? p.attnRows, mid), logitRows: Math.min(p.logitRows, mid) })) lo = mid;
     else hi = mid;
   }
   const what = limits.totalBytes !== null && e.total > limits.totalBytes

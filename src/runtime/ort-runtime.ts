@@ -112,6 +112,8 @@ export interface ForwardRequest {
   ids: number[];
   /** Query rows [start, end) of the attention output. Default: the last row. */
   attnRows?: [number, number];
+  /** Query rows [start, end) of the head-mean output. Default: attnRows. */
+  meanRows?: [number, number];
   /** Positions [start, end) whose logits are returned. Default: the last one. */
   logitRows?: [number, number];
   /** Inspected layers to fetch. Default: all the graph has. */
@@ -348,6 +350,7 @@ export class ModelSession {
     const bad = req.ids.find((id) => !Number.isInteger(id) || id < 0 || id >= spec.vocabSize);
     if (bad !== undefined) throw new RangeError(`token id ${bad} is outside the vocabulary (0..${spec.vocabSize - 1})`);
     const [aStart, aEnd] = clampRange(req.attnRows, S);
+    const [mStart, mEnd] = req.meanRows ? clampRange(req.meanRows, S) : [aStart, aEnd];
     const [lStart, lEnd] = clampRange(req.logitRows, S);
     const P = req.past?.length ?? 0;
     if ((req.past || req.keepCache) && !this.graph.kvCache) throw new Error('this graph was built without a KV cache (buildGraph kvCache: true)');
@@ -356,7 +359,7 @@ export class ModelSession {
       if (!this.graph.inspectLayers.includes(l)) throw new RangeError(`layer ${l} is not an output of this graph (built for ${this.graph.inspectLayers.join(', ')})`);
     }
     // Refuse, with what to do instead, a pass that would exhaust the backend's memory (a crash otherwise).
-    const problem = memoryProblem(spec, { ...this.graph, ...(this.report.plan && { heldBytes: this.report.plan.held }) }, { tokens: S, past: P, attnRows: aEnd - aStart, fetchedLayers: layers.length, perHead: req.perHead === true, logitRows: req.skipLogits ? 0 : lEnd - lStart }, this.report.limits);
+    const problem = memoryProblem(spec, { ...this.graph, ...(this.report.plan && { heldBytes: this.report.plan.held }) }, { tokens: S, past: P, attnRows: aEnd - aStart, meanRows: mEnd - mStart, fetchedLayers: layers.length, perHead: req.perHead === true, logitRows: req.skipLogits ? 0 : lEnd - lStart }, this.report.limits);
     if (problem) throw new MemoryLimitError(problem);
     const scalar = (v: number) => new ort.Tensor('int64', BigInt64Array.from([BigInt(v)]), [1]);
     const common: Record<string, Ort.Tensor> = {
@@ -366,6 +369,8 @@ export class ModelSession {
       })),
       [INPUT.attnStart]: scalar(aStart),
       [INPUT.attnEnd]: scalar(aEnd),
+      [INPUT.meanStart]: scalar(mStart),
+      [INPUT.meanEnd]: scalar(mEnd),
       [INPUT.logitStart]: scalar(lStart),
       [INPUT.logitEnd]: scalar(lEnd),
     };
@@ -407,7 +412,7 @@ export class ModelSession {
       attention: layers.map((layer) => ({
         layer,
         perHead: req.perHead ? slab(data(attnRowsName(layer)), aEnd - aStart, P + S, P + aStart, spec.numHeads) : null,
-        mean: slab(data(attnMeanName(layer)), aEnd - aStart, P + S, P + aStart),
+        mean: slab(data(attnMeanName(layer)), mEnd - mStart, P + S, P + mStart),
       })),
     };
     return result;

@@ -157,6 +157,25 @@ describe('work done once: figures re-read from what a pass kept', () => {
     expect(passes).toBe(3);
   });
 
+  it("under Full the analysis's own pass serves its rounds sweep: one pass in all, points equal a pass per turn, the result's buffers the page's alone", async () => {
+    let passes = 0;
+    const counting = { ...model, session: Object.assign(Object.create(model.session), { forward: (req: Parameters<typeof model.session.forward>[0]) => (passes++, model.session.forward(req)) }) };
+    for (const keep of ['answer', 'all'] as const) {
+      passes = 0;
+      const [last] = await analyzePolicyLayers(counting, conv, 'full', [1], { radius: 5, keepAttention: keep });
+      // The worker transfers the result's attention to the page: the sweep must not read those buffers.
+      structuredClone(last!.attention!.mean.data.buffer, { transfer: [last!.attention!.mean.data.buffer as ArrayBuffer] });
+      const swept = await roundsSweep(counting, conv, 'full', { radius: 5, layer: 1, known: { ...last!, attention: undefined } });
+      expect(passes).toBe(1);
+      expect(swept.map((p) => p.turn)).toEqual([2, 3, 4]);
+      for (const p of swept.slice(0, -1)) {
+        const own = await analyzePolicy(model, conv, 'full', { turn: p.turn, radius: 5, layer: 1 });
+        expect(Math.abs(p.diagonal - own.diagonal)).toBeLessThan(1e-5);
+        for (const c of ['sink', 'system', 'user', 'prior', 'current'] as const) expect(Math.abs(p.ratios[c] - own.ratios[c])).toBeLessThan(1e-5);
+      }
+    }
+  });
+
   it("falls back to a pass per turn where earlier turns render differently (Qwen3's template adds a think block to the scored answer only)", async () => {
     const files = tinyModelFiles({ family: 'qwen3', hidden: 16, heads: 2, kvHeads: 1, headDim: 8, intermediate: 16, vocab: 151_936, seed: 53 });
     const { json, config } = shippedFiles('qwen3');
