@@ -17,12 +17,18 @@ export function categoryRatios(a: Rows, categories: readonly Category[]): Catego
   if (categories.length !== a.seqLen) throw new RangeError(`${categories.length} categories for ${a.seqLen} keys`);
   const out = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as CategoryRatios;
   if (a.rows === 0) return out;
+  // Sums by category index, not by property name: this loop visits every answer row × key of every head.
+  const idx = Int32Array.from(categories, (c) => CATEGORY_INDEX.get(c)!);
+  const sums = new Float64Array(CATEGORIES.length);
   for (let i = 0; i < a.rows; i++) {
-    for (let j = 0; j < a.seqLen; j++) out[categories[j]!] += a.data[i * a.seqLen + j]!;
+    const row = i * a.seqLen;
+    for (let j = 0; j < a.seqLen; j++) sums[idx[j]!]! += a.data[row + j]!;
   }
-  for (const c of CATEGORIES) out[c] /= a.rows;
+  CATEGORIES.forEach((c, k) => (out[c] = sums[k]! / a.rows));
   return out;
 }
+
+const CATEGORY_INDEX = new Map<Category, number>(CATEGORIES.map((c, k) => [c, k]));
 
 export interface DiagonalResult {
   /** Mean over query rows of the attention inside the diagonal bands of every earlier answer. */
@@ -70,12 +76,17 @@ export function massPerMessage(a: Rows, messageOf: readonly number[]): Map<numbe
   oneHead(a);
   const out = new Map<number, number>();
   if (a.rows === 0) return out;
+  // Sums in an array indexed by message + 1 (-1, no message, at 0), then the map of those present.
+  let top = -1;
+  for (let j = 0; j < a.seqLen; j++) top = Math.max(top, messageOf[j]!);
+  const sums = new Float64Array(top + 2);
+  const seen = new Uint8Array(top + 2);
+  for (let j = 0; j < a.seqLen; j++) seen[messageOf[j]! + 1] = 1;
   for (let i = 0; i < a.rows; i++) {
-    for (let j = 0; j < a.seqLen; j++) {
-      const m = messageOf[j]!;
-      out.set(m, (out.get(m) ?? 0) + a.data[i * a.seqLen + j]! / a.rows);
-    }
+    const row = i * a.seqLen;
+    for (let j = 0; j < a.seqLen; j++) sums[messageOf[j]! + 1]! += a.data[row + j]!;
   }
+  for (let m = -1; m <= top; m++) if (seen[m + 1]) out.set(m, sums[m + 1]! / a.rows);
   return out;
 }
 
