@@ -71,7 +71,11 @@ function writeExamples() {
   const maze = find((r) => mazeEpisode(r, 14), (c) => rounds(c) >= 12 && c.some((m) => m.content.includes('You hit a wall')), 900001);
   const math = find(arithmeticProblem, (c) => rounds(c) >= 6, 900101);
   const chat = find(chatSession, (c) => rounds(c) >= 7 && c.some((m) => m.content.startsWith('New question')), 900201);
-  for (const [name, c] of [['maze', maze], ['arithmetic', math], ['mixed-chat', chat]] as const) {
+  // The maze with its last answer reordered (thought and move before the path): the lesson's copy at another offset.
+  const last = maze[maze.length - 1]!;
+  const [path, ...rest] = last.content.split('\n');
+  const shifted = [...maze.slice(0, -1), { ...last, content: [...rest, path].join('\n') }];
+  for (const [name, c] of [['maze', maze], ['maze-shifted', shifted], ['arithmetic', math], ['mixed-chat', chat]] as const) {
     writeFileSync(join('examples', `${name}.json`), `${JSON.stringify({ messages: c.map(({ role, content }) => ({ role, content })) }, null, 2)}\n`);
   }
 }

@@ -1,10 +1,13 @@
 // The example conversations ship with the app (Vite inlines them as text).
 import arithmetic from '../../examples/arithmetic.json?raw';
 import maze from '../../examples/maze.json?raw';
+import mazeShifted from '../../examples/maze-shifted.json?raw';
 import mixedChat from '../../examples/mixed-chat.json?raw';
 
 export const EXAMPLES: { name: string; title: string; text: string }[] = [
   { name: 'maze', title: 'Maze episode (14 rounds, an inertia streak)', text: maze },
+  // The same episode, its last answer giving thought and move before the path: a copy at another offset.
+  { name: 'maze-shifted', title: 'Maze, last answer reordered (a shifted copy)', text: mazeShifted },
   { name: 'arithmetic', title: 'Arithmetic, facts revealed turn by turn', text: arithmetic },
   { name: 'mixed-chat', title: 'Mixed chat: new asks and edits', text: mixedChat },
 ];

@@ -146,6 +146,7 @@ describe('the lesson, walked with the keyboard only', () => {
       await page.keyboard.press('Enter');
     }, page.locator('[data-testid^="figure-b-"][data-testid$="-diagonal"]'));
     await step(10, async () => {
+      // The option after the maze: its reordered twin (a copy at another offset).
       await tabTo(page, page.getByRole('combobox', { name: 'example', exact: true }));
       await page.keyboard.press('ArrowDown');
     });

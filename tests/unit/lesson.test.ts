@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyResult } from '../../src/analysis/analyze';
 import { lessonFragment, parseHide } from '../../src/views/lesson/hide';
-import { LESSON, QUIZ, type LessonWorld } from '../../src/views/lesson/steps';
+import { LESSON, QUIZ, SHIFTED, SHIFTED_TITLE, type LessonWorld } from '../../src/views/lesson/steps';
+import { EXAMPLES } from '../../src/state/examples';
 
 /** Figures as the page holds them, only the fields the steps read (the browser test reads real ones). */
 const figures = (policy: string, diagonal: number, prior: number, extra: Partial<PolicyResult> = {}): PolicyResult =>
   ({ policy, label: policy, turn: 14, diagonal, diagonalCopyAligned: diagonal + 0.01, ratios: { sink: 0.5123, system: 0.0456, user: 0.1789, prior, current: 0.1 }, cost: [{ round: 14, contextTokens: 236, prefilled: 40 }], ...extra }) as unknown as PolicyResult;
 
 const start: LessonWorld = {
-  results: [figures('full', 0.1133, 0.2991)], fromModel: true, shown: ['full'], compareModels: false, turn: null, rounds: 14, radius: 5,
+  results: [figures('full', 0.1133, 0.2991)], fromModel: true, fromCache: false, shown: ['full'], compareModels: false, turn: null, rounds: 14, radius: 5,
   pointed: null, exampleName: 'maze', generated: {}, guesses: {}, answers: {},
 };
 const step = (id: string) => LESSON.find((s) => s.id === id)!;
@@ -37,7 +38,7 @@ describe('the lesson', () => {
       ['policies', { shown: ['clip:12:1'], results: [figures('clip:12:1', 0.09, 0.1)] }],
       ['generate', { generated: { full: 'Path: 8 9.' } }],
       ['cpl', { compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.08, 0.29, { model: 'b' })] }],
-      ['own', { exampleName: null }],
+      ['shifted', { exampleName: SHIFTED }],
       ['check', { answers: Object.fromEntries(QUIZ.map((q, i) => [i, q.correct])) }],
     ];
     for (const [id, change] of cases) {
@@ -50,18 +51,28 @@ describe('the lesson', () => {
     expect(step('check').done({ ...start, answers: { 0: 0, 1: 0, 2: 1 } })).toBe(false);
     // The cached start figures are not the model's: a step that needs figures waits for them.
     expect(step('policies').done({ ...start, fromModel: false, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.09, 0.1)] })).toBe(false);
+    // While the model loads, the example's stored figures serve the steps that read Full at the last turn.
+    const cached = { ...start, fromModel: false, fromCache: true, guesses: { prior: 0.3 } };
+    expect(step('shares').reveal!(cached)).toContain('0.2991');
+    expect(step('shares').reveal!({ ...cached, fromCache: false })).toMatch(/still loading/);
   });
 
   it('fills its numbers from the figures, written as the figures panel writes them', () => {
     const w = { ...start, guesses: { prior: 0.3, diagonal: 0.05 } };
     expect(step('sink').reveal!(w)).toContain('0.5123');
     expect(step('shares').reveal!(w)).toMatch(/0\.2991.*0\.1789.*0\.0456.*30 %/);
-    expect(step('diagonal').reveal!(w)).toMatch(/0\.1133.*0\.2991.*5 %.*0\.1233/);
+    expect(step('diagonal').reveal!(w)).toMatch(/0\.1133.*0\.2991.*5 %/);
     expect(step('diagonal').text({ ...w, radius: 8 })).toContain('r = 8');
     const clip = { ...w, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.0917, 0.1)] };
     expect(step('policies').reveal!(clip)).toMatch(/236 tokens.*0\.0917/);
     const cpl = { ...w, compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.0824, 0.2876, { model: 'b' })] };
     expect(step('cpl').reveal!(cpl)).toMatch(/0\.1133.*0\.0824.*0\.2991.*0\.2876/);
+    const shifted = { ...w, exampleName: SHIFTED, results: [figures('full', 0.1479, 0.6119, { copy: [{ message: 24, round: 12, longestRun: 14, ngramOverlap: 0.5, shift: -14 }, { message: 26, round: 13, longestRun: 15, ngramOverlap: 0.6, shift: -14 }] })] };
+    expect(step('shifted').reveal!(shifted)).toMatch(/15 tokens of round 13's answer, sits 14 tokens later in this answer than in round 13's.*Under full.*0\.1479.*0\.1579: the attention follows the copy/);
+    const apart = { ...shifted, results: [{ ...shifted.results[0]!, diagonalCopyAligned: 0.047 }] };
+    expect(step('shifted').reveal!(apart)).toMatch(/0\.0470: the attention stays nearer paper 2's alignment/);
+    // The example it names is one the page offers.
+    expect(EXAMPLES.find((e) => e.name === SHIFTED)?.title).toContain(SHIFTED_TITLE);
   });
 
   it("reads a teacher's hide= and writes lesson= and hide= back", () => {

@@ -142,6 +142,7 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
   return {
     results: [cachedStart.result],
     resultsFrom: 'cache',
+    resultsText: START_EXAMPLE.text,
     analyzing: false,
     stale: false,
     analysisError: null,
@@ -235,7 +236,7 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
         // The radius may have changed while the passes ran: it is re-read, not recomputed.
         const radius = get().radius;
         const shown = out.map((r) => atRadius(r, radius) ?? r);
-        set({ results: shown, resultsFrom: 'model', analyzing: false, stale: false, analysisError: errorB, analysisMs: performance.now() - t0 });
+        set({ results: shown, resultsFrom: 'model', resultsText: s.text, analyzing: false, stale: false, analysisError: errorB, analysisMs: performance.now() - t0 });
         mark('figures: shown');
         void costsFor(id, shown);
         void sweepFor(id, info, shown[0]!).then(() => sweepOfB(id, shown.find((r) => r.model === 'b')));

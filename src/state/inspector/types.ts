@@ -44,6 +44,8 @@ export interface AnalysisSlice {
   results: PolicyResult[];
   /** 'cache': the start screen's stored figures, shown while the model loads. */
   resultsFrom: 'model' | 'cache' | null;
+  /** The conversation text the results score (the editor may hold a newer one while they are made). */
+  resultsText: string | null;
   analyzing: boolean;
   /** The figures shown are of an earlier conversation: the text now on screen cannot be scored. */
   stale: boolean;

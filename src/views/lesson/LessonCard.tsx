@@ -9,7 +9,9 @@ import { LESSON, type LessonRegion, type LessonStep, type LessonWorld, type Quiz
 /** The snapshot of the page the steps read (steps.ts). */
 function useLessonWorld(): LessonWorld {
   const results = useInspector((s) => s.results);
-  const fromModel = useInspector((s) => s.resultsFrom === 'model');
+  // The model's figures of the conversation on screen (not of the one before an example was picked).
+  const fromModel = useInspector((s) => s.resultsFrom === 'model' && s.resultsText === s.text);
+  const fromCache = useInspector((s) => s.resultsFrom === 'cache' && s.resultsText === s.text);
   const policies = useInspector((s) => s.policies);
   const compare = useInspector((s) => s.compare);
   const compareModels = useInspector((s) => s.compareModels);
@@ -22,7 +24,7 @@ function useLessonWorld(): LessonWorld {
   const guesses = useLesson((s) => s.guesses);
   const answers = useLesson((s) => s.answers);
   const rounds = parsed.conversation ? splitRounds(parsed.conversation.messages).rounds.length : 0;
-  return { results, fromModel, shown: activePolicies({ policies, compare, compareModels }), compareModels, turn, rounds, radius, pointed, exampleName, generated, guesses, answers };
+  return { results, fromModel, fromCache, shown: activePolicies({ policies, compare, compareModels }), compareModels, turn, rounds, radius, pointed, exampleName, generated, guesses, answers };
 }
 
 /**
@@ -77,6 +79,7 @@ function Card({ index }: { index: number }) {
         {s.guess && <Guess step={s} />}
         {s.quiz && <Quiz questions={s.quiz} />}
         {done && s.reveal && <p className="lesson-reveal" data-testid="lesson-reveal">{s.reveal(w)}</p>}
+        {done && s.reveal && w.fromCache && !w.fromModel && <p className="muted" data-testid="lesson-cached">These are the example's stored figures (marked cached in the figures panel); the model's own replace them once it has loaded.</p>}
       </div>
       <div className="row">
         <button type="button" onClick={() => goTo(index - 1)} disabled={index === 0}>Back</button>

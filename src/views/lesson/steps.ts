@@ -11,8 +11,10 @@ import { fmtShare } from '../figures/format';
 export interface LessonWorld {
   /** The figures on screen: model A's policies first, then model B's (compare models). */
   results: PolicyResult[];
-  /** The figures are the loaded model's (not the cached start figures). */
+  /** The figures are the loaded model's, of the conversation on screen. */
   fromModel: boolean;
+  /** The figures are the example's stored ones (examples/cache/), shown while the model loads. */
+  fromCache: boolean;
   /** The policies shown, and whether several (or two models) are compared. */
   shown: string[];
   compareModels: boolean;
@@ -57,15 +59,22 @@ export interface LessonStep {
   quiz?: QuizQuestion[];
 }
 
-/** Model A's figures under a policy (the first shown when none is named), from the model. */
+/**
+ * Model A's figures under a policy (the first shown when none is named): the model's, or while it loads
+ * the example's stored ones (the model's own, computed offline and pinned by a test to a live pass).
+ */
 export function figuresOf(w: LessonWorld, policy?: string): PolicyResult | null {
-  if (!w.fromModel) return null;
+  if (!w.fromModel && !w.fromCache) return null;
   return w.results.find((r) => r.model === undefined && (policy === undefined || r.policy === policy)) ?? null;
 }
 const modelB = (w: LessonWorld) => (w.fromModel ? (w.results.find((r) => r.model === 'b') ?? null) : null);
 const share = (v: number) => fmtShare(v);
 const percent = (v: number) => `${Math.round(v * 100)} %`;
 const only = (w: LessonWorld, policy: string) => w.shown.length === 1 && w.shown[0] === policy && figuresOf(w, policy) !== null;
+
+/** The example the lesson uses for a copy at another offset (state/examples.ts). */
+export const SHIFTED = 'maze-shifted';
+export const SHIFTED_TITLE = 'Maze, last answer reordered';
 
 export const QUIZ: QuizQuestion[] = [
   {
@@ -130,8 +139,7 @@ export const LESSON: LessonStep[] = [
     reveal: (w) => {
       const r = figuresOf(w);
       if (!r) return 'The model is still loading: its figures follow.';
-      // Paper 2 aligns offset i with offset i; a copy that starts elsewhere falls outside that band.
-      return `It is ${share(r.diagonal)}, out of the ${share(r.ratios.prior)} the earlier answers get (you guessed ${percent(w.guesses.diagonal ?? 0)}). When the answer copies an earlier one from another offset, paper 2's band misses the copy: the copy-aligned diagonal moves the band to it, ${share(r.diagonalCopyAligned)} here, and "Per earlier answer" lists each copied run and its offset.`;
+      return `It is ${share(r.diagonal)}, out of the ${share(r.ratios.prior)} the earlier answers get (you guessed ${percent(w.guesses.diagonal ?? 0)}).`;
     },
   },
   {
@@ -170,10 +178,19 @@ export const LESSON: LessonStep[] = [
     reveal: (w) => { const a = figuresOf(w); const b = modelB(w); return a && b ? `Under ${a.label}, diagonal ratio: ${share(a.diagonal)} for the demo model, ${share(b.diagonal)} for its CPL twin; share on earlier answers: ${share(a.ratios.prior)} and ${share(b.ratios.prior)}.` : ''; },
   },
   {
-    id: 'own', title: 'Your own conversation', region: 'conversation',
-    text: () => 'Everything here works on any conversation and on real chat models from the Hub. Paste a conversation, or pick another example.',
-    action: 'Pick another example, or paste a conversation.',
-    done: (w) => w.exampleName !== 'maze',
+    id: 'shifted', title: 'When the copy moves', region: 'conversation',
+    text: () => `Everything here works on any conversation, and not every copy sits where paper 2's diagonal looks: it pairs token i of the answer with token i of each earlier answer. In the example "${SHIFTED_TITLE}" the last answer gives its thought and move first and the path after them, so the copied path starts later than in every earlier answer.`,
+    action: `Pick the example "${SHIFTED_TITLE}" in the Conversation panel.`,
+    done: (w) => w.exampleName === SHIFTED && figuresOf(w) !== null,
+    reveal: (w) => {
+      const r = figuresOf(w);
+      const c = r && [...r.copy].sort((a, b) => b.longestRun - a.longestRun)[0];
+      if (!r || !c) return '';
+      const where = c.shift === 0 ? 'at the same offset' : `${Math.abs(c.shift)} tokens ${c.shift < 0 ? 'later' : 'earlier'} in this answer than in round ${c.round}'s`;
+      // Which way they part is the model's to say: the text is a copy either way, the attention may not follow it.
+      const reads = r.diagonalCopyAligned > r.diagonal ? 'the attention follows the copy, and paper 2\'s band misses part of it' : 'the attention stays nearer paper 2\'s alignment than the copy\'s';
+      return `Its longest copy, ${c.longestRun} tokens of round ${c.round}'s answer, sits ${where}. Under ${r.label}, paper 2's diagonal reads ${share(r.diagonal)} and the copy-aligned diagonal, which moves each band to its answer's copy, ${share(r.diagonalCopyAligned)}: ${reads}. The tool reports paper 2's by default; read the two together when an answer moves text around, and paste your own conversation, or load a chat model from the Hub, to try yours.`;
+    },
   },
   {
     id: 'check', title: 'Check yourself', region: 'card',
