@@ -14,6 +14,9 @@ export interface LessonState {
   reached: Record<number, true>;
   /** Regions a teacher's link hides (`hide=`). */
   hidden: Hideable[];
+  /** The card shows its title, action and buttons only (a phone's screen has room for little else). */
+  folded: boolean;
+  setFolded(folded: boolean): void;
   open(step?: number): void;
   setHidden(hidden: Hideable[]): void;
   reach(step: number): void;
@@ -29,6 +32,8 @@ export const useLesson = create<LessonState>()((set) => ({
   answers: {},
   reached: {},
   hidden: [],
+  folded: false,
+  setFolded: (folded) => set({ folded }),
   open: (step = 0) => set({ step }),
   setHidden: (hidden) => set({ hidden }),
   reach: (step) => set((s) => (s.reached[step] ? s : { reached: { ...s.reached, [step]: true } })),

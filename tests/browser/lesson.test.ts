@@ -182,5 +182,19 @@ describe('the lesson, walked with the keyboard only', () => {
     await exercise.getByRole('button', { name: 'show everything' }).click();
     expect(await exercise.locator('[data-lesson="policies"]').isVisible()).toBe(true);
     await exercise.close();
+
+    // On a phone the card folds to its title, action and buttons, and unfolds again.
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await phone.goto(`${app.url}/?backend=wasm#lesson=4`);
+    const phoneCard = phone.getByTestId('lesson-card');
+    await phoneCard.waitFor();
+    const tall = (await phoneCard.boundingBox())!.height;
+    await phoneCard.getByRole('button', { name: 'fold the card' }).click();
+    expect(await phone.getByTestId('lesson-text').isHidden()).toBe(true);
+    expect(await phone.getByTestId('lesson-action').isVisible()).toBe(true);
+    expect((await phoneCard.boundingBox())!.height).toBeLessThan(tall * 0.75);
+    await phoneCard.getByRole('button', { name: 'unfold the card' }).click();
+    expect(await phone.getByTestId('lesson-text').isVisible()).toBe(true);
+    await phone.close();
   }, 600_000);
 });

@@ -55,7 +55,7 @@ export function LessonCard() {
 
 function Card({ index }: { index: number }) {
   const w = useLessonWorld();
-  const { goTo, close, reach } = useLesson();
+  const { goTo, close, reach, folded, setFolded } = useLesson();
   const reached = useLesson((st) => st.reached[index] === true);
   const s = LESSON[index]!;
   const doneNow = s.done(w);
@@ -70,16 +70,21 @@ function Card({ index }: { index: number }) {
   useEffect(() => heading.current?.focus(), [index]);
   useHighlight(index, s.region, w.results);
   return (
-    <aside className="lesson" aria-label="Lesson" data-testid="lesson-card" data-lesson="card">
-      <p className="muted">Lesson · step {index + 1} of {LESSON.length}</p>
+    <aside className={folded ? 'lesson folded' : 'lesson'} aria-label="Lesson" data-testid="lesson-card" data-lesson="card">
+      <div className="lesson-head">
+        <p className="muted">Lesson · step {index + 1} of {LESSON.length}</p>
+        <button type="button" className="link" aria-expanded={!folded} aria-controls="lesson-body" onClick={() => setFolded(!folded)}>{folded ? 'unfold the card' : 'fold the card'}</button>
+      </div>
       <h2 tabIndex={-1} ref={heading} data-testid="lesson-title">{s.title}</h2>
       <div aria-live="polite">
-        <p data-testid="lesson-text">{s.text(w)}</p>
+        <div id="lesson-body" hidden={folded}>
+          <p data-testid="lesson-text">{s.text(w)}</p>
+        </div>
         <p className="lesson-action" data-testid="lesson-action"><strong>{done && !last ? 'Done' : 'Your turn'}:</strong> {s.action}</p>
         {s.guess && <Guess step={s} />}
         {s.quiz && <Quiz questions={s.quiz} />}
-        {done && s.reveal && <p className="lesson-reveal" data-testid="lesson-reveal">{s.reveal(w)}</p>}
-        {done && s.reveal && w.fromCache && !w.fromModel && <p className="muted" data-testid="lesson-cached">These are the example's stored figures (marked cached in the figures panel); the model's own replace them once it has loaded.</p>}
+        {done && s.reveal && !folded && <p className="lesson-reveal" data-testid="lesson-reveal">{s.reveal(w)}</p>}
+        {done && s.reveal && !folded && w.fromCache && !w.fromModel && <p className="muted" data-testid="lesson-cached">These are the example's stored figures (marked cached in the figures panel); the model's own replace them once it has loaded.</p>}
       </div>
       <div className="row">
         <button type="button" onClick={() => goTo(index - 1)} disabled={index === 0}>Back</button>
@@ -87,7 +92,7 @@ function Card({ index }: { index: number }) {
         {!last && <button type="button" onClick={() => goTo(index + 1)}>Skip</button>}
         <button type="button" onClick={close}>Close the lesson</button>
       </div>
-      <details>
+      <details hidden={folded}>
         <summary>All steps</summary>
         <ol className="lesson-steps">
           {LESSON.map((x, i) => (
