@@ -1,4 +1,8 @@
 import { parsePolicy, policySpec } from '../context/policy';
+import { checkRepoId, checkRevision } from '../model/hub-source';
+
+/** The models a link can name as model B that load from the app itself. */
+export const isEmbedded = (m: string): m is 'demo' | 'demo-cpl' => m === 'demo' || m === 'demo-cpl';
 
 /** What a link reproduces: the model, the policies, the turn, the head, the layer, r, and the conversation. */
 export interface ViewState {
@@ -8,8 +12,13 @@ export interface ViewState {
   hub: string | null;
   /** 'wasm' skips WebGPU. */
   backend: 'auto' | 'wasm' | 'webgpu';
-  /** Compare models: model B, one of the embedded demo models (they load from the app itself, no download). */
-  modelB: 'demo' | 'demo-cpl' | null;
+  /**
+   * Compare models: model B, one of the embedded demo models (they load from the app itself, no
+   * download), or a Hub id (huggingface.co), which is offered and loads only on a click.
+   */
+  modelB: string | null;
+  /** Model B's revision, when it is a Hub model. */
+  revisionB: string;
   /** The policies shown: one, or 2–4 in compare mode. */
   policies: string[];
   compare: boolean;
@@ -56,7 +65,14 @@ export const VIEW_FIELDS: { [K in keyof Fields]: Field<K> } = {
   },
   modelB: {
     fallback: null, param: 'mb', write: (m) => m,
-    read: (raw, problem) => (raw === 'demo' || raw === 'demo-cpl' ? raw : void problem(`mb=${raw.slice(0, 40)} is not demo or demo-cpl (a link names only the embedded models as model B)`)),
+    read: (raw, problem) => {
+      const bad = raw === 'demo' || raw === 'demo-cpl' ? null : checkRepoId(raw);
+      return bad ? void problem(`mb=${raw.slice(0, 40)} is not demo, demo-cpl or a Hub model id (owner/name)`) : raw;
+    },
+  },
+  revisionB: {
+    fallback: 'main', param: 'mbrev', write: (r, v) => (v.modelB !== null && !isEmbedded(v.modelB) && r !== 'main' ? r : null),
+    read: (raw, problem) => (checkRevision(raw) ? void problem(`mbrev=${raw.slice(0, 40)} is not a branch, tag or commit name`) : raw),
   },
   policies: {
     fallback: ['full'], param: 'policy', write: (p) => p.join(','),

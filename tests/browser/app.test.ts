@@ -198,6 +198,20 @@ describe('the app, used as a person would', () => {
     await p.close();
   });
 
+  it('a link names a Hub model as model B: compare models on, the model offered in its panel, nothing fetched before a click', async () => {
+    const p = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const urls: string[] = [];
+    p.on('request', (r) => urls.push(r.url()));
+    await p.goto(`${app.url}/?backend=wasm&mb=acme/tiny-qwen2&mbrev=v2`);
+    await p.getByTestId('fresh-note').waitFor({ timeout: 90_000 });
+    expect(await p.getByTestId('compare-models').isChecked()).toBe(true);
+    const offer = p.locator('section[aria-labelledby="model-b-title"]').getByTestId('link-offer');
+    await expect.poll(() => offer.textContent(), { timeout: 30_000 }).toContain('This link names the model acme/tiny-qwen2 at revision v2, from huggingface.co');
+    expect(await offer.getByRole('button', { name: 'Look it up' }).isVisible()).toBe(true);
+    expect(urls.filter((u) => !u.startsWith(app.url))).toEqual([]);
+    await p.close();
+  });
+
   it("says model B's load error once, with its loader open, and keeps model A", async () => {
     const p = await browser.newPage();
     await p.goto(`${app.url}/?backend=wasm`);

@@ -117,7 +117,7 @@ describe('heatmap scales and viewport', () => {
 describe('the link', () => {
   it('round-trips every field, the conversation included', () => {
     const text = '[{"role":"user","content":"héllo ✓"},{"role":"assistant","content":"hi"}]';
-    const view = { ...DEFAULT_VIEW, model: 'acme/tiny', revision: 'v2', hub: 'http://127.0.0.1:9/hub', backend: 'wasm' as const, modelB: 'demo-cpl' as const, policies: ['clip:12:1', 'ao'], compare: true, turn: 3, head: 2, layer: 1, radius: 7 };
+    const view = { ...DEFAULT_VIEW, model: 'acme/tiny', revision: 'v2', hub: 'http://127.0.0.1:9/hub', backend: 'wasm' as const, modelB: 'acme/twin', revisionB: 'v1', policies: ['clip:12:1', 'ao'], compare: true, turn: 3, head: 2, layer: 1, radius: 7 };
     const { query, fragment, conversationCarried } = encodeView(view, text, null);
     expect(conversationCarried).toBe(true);
     // The conversation is in the fragment, which the browser never sends to the page's server.
@@ -128,8 +128,11 @@ describe('the link', () => {
     expect(back.view).toEqual({ ...view, conversation: { text } });
     expect(decodeView(`?${encodeView({ ...DEFAULT_VIEW, backend: 'webgpu' }, 'x', null).query}`).view.backend).toBe('webgpu');
     expect(decodeView('?backend=tpu').problems).toContain('backend=tpu is not auto, wasm or webgpu');
-    // Model B only as one of the embedded models: a link loads nothing from elsewhere without a click.
-    expect(decodeView('?mb=acme/other').problems).toEqual(['mb=acme/other is not demo or demo-cpl (a link names only the embedded models as model B)']);
+    // Model B: an embedded model, or a Hub id with its revision (offered; the page loads it only on a click).
+    expect(decodeView('?mb=acme/other&mbrev=v3').view).toMatchObject({ modelB: 'acme/other', revisionB: 'v3' });
+    expect(decodeView(`?${encodeView({ ...DEFAULT_VIEW, modelB: 'acme/other', revisionB: 'v3' }, null, null).query}`).view).toMatchObject({ modelB: 'acme/other', revisionB: 'v3' });
+    expect(encodeView({ ...DEFAULT_VIEW, modelB: 'demo-cpl', revisionB: 'v3' }, null, null).query).not.toContain('mbrev');
+    expect(decodeView('?mb=<script>&mbrev=../x').problems).toEqual(['mb=<script> is not demo, demo-cpl or a Hub model id (owner/name)', 'mbrev=../x is not a branch, tag or commit name']);
   });
   it('names an unchanged example instead of carrying its text, and says when a conversation is too long', () => {
     expect(decodeView(`?${encodeView(DEFAULT_VIEW, 'x', 'maze').query}`).view.conversation).toEqual({ example: 'maze' });

@@ -20,7 +20,9 @@ export function ModelBPanel() {
   const load = useModelBStore((s) => s.loadModel);
   const busy = useModelBStore((s) => s.load.status === 'loading');
   // The loader inside the details shows the load's progress itself when open: shown once, not twice.
-  const [loaderOpen, setLoaderOpen] = useState(false);
+  // Open from the start when a link names a Hub model B: its offer (and, after a click, its download's
+  // confirmation) are in the loader.
+  const [loaderOpen, setLoaderOpen] = useState(() => useModelBStore.getState().linkOffer !== null);
   // A model B that just loaded (or went) changes what is compared.
   useEffect(() => {
     if (on) schedule();
@@ -44,7 +46,7 @@ export function ModelBPanel() {
             The CPL-tuned twin is the demo model after Context Preference Learning (paper 2, §2.1): trained to prefer the answer it gives from a short context over the one it gives from the whole history.
           </p>
           <ModelSlotContext.Provider value={{ slot: 'b', store: useModelBStore }}>
-            <details onToggle={(e) => setLoaderOpen((e.target as HTMLDetailsElement).open)}>
+            <details open={loaderOpen} onToggle={(e) => setLoaderOpen((e.target as HTMLDetailsElement).open)}>
               <summary>Load model B from the Hub or from files</summary>
               <ModelLoader />
             </details>

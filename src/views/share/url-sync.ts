@@ -4,15 +4,16 @@ import { EXAMPLES } from '../../state/examples';
 import { useInspector, type InspectorState } from '../../state/inspector-store';
 import { useModelBStore, useModelStore, type ModelInfo } from '../../state/model-store';
 import { useLesson } from '../../state/lesson-store';
-import { decodeView, encodeView, pickInspectorView, type ViewState } from '../../state/url-state';
+import { decodeView, encodeView, isEmbedded, pickInspectorView, type ViewState } from '../../state/url-state';
 import { lessonFragment, parseHide } from '../lesson/hide';
 import { LESSON } from '../lesson/steps';
 
 export function viewOf(s: InspectorState, info: ModelInfo | null): ViewState {
   const ref = info?.ref ?? { model: 'demo', revision: 'main', hub: null };
-  const b = useModelBStore.getState().info?.ref?.model;
-  const modelB = s.compareModels && (b === 'demo' || b === 'demo-cpl') ? b : null;
-  return { model: ref.model, revision: ref.revision, hub: ref.hub, backend: useModelStore.getState().backend, modelB, ...pickInspectorView(s), conversation: null };
+  // Model B as the link can name it: an embedded model, or a model from huggingface.co.
+  const b = useModelBStore.getState().info?.ref;
+  const named = s.compareModels && b && (isEmbedded(b.model) || b.hub === null) ? b : null;
+  return { model: ref.model, revision: ref.revision, hub: ref.hub, backend: useModelStore.getState().backend, modelB: named?.model ?? null, revisionB: named?.revision ?? 'main', ...pickInspectorView(s), conversation: null };
 }
 
 /** What the link leaves out, if anything. */
@@ -56,11 +57,13 @@ export function startFromUrl(): string[] {
   // The demo model always; a model the link names is shown, and loads only on a click.
   void loadModel(demoSource(DEMO_MODEL_PATH, DEMO_MODEL_LABEL), { model: 'demo', revision: 'main', hub: null });
   if (view.model !== 'demo') offerLink({ model: view.model, revision: view.revision, hub: view.hub });
-  // Model B, when the link names an embedded one: compare models on, B loaded from the app itself.
+  // Model B: compare models on; an embedded one loads from the app itself, a Hub one is offered (a click looks it up).
   if (view.modelB) {
     useInspector.getState().setCompareModels(true);
-    const [path, label] = view.modelB === 'demo-cpl' ? [CPL_MODEL_PATH, CPL_MODEL_LABEL] : [DEMO_MODEL_PATH, DEMO_MODEL_LABEL];
-    void useModelBStore.getState().loadModel(demoSource(path, label), { model: view.modelB, revision: 'main', hub: null });
+    if (isEmbedded(view.modelB)) {
+      const [path, label] = view.modelB === 'demo-cpl' ? [CPL_MODEL_PATH, CPL_MODEL_LABEL] : [DEMO_MODEL_PATH, DEMO_MODEL_LABEL];
+      void useModelBStore.getState().loadModel(demoSource(path, label), { model: view.modelB, revision: 'main', hub: null });
+    } else useModelBStore.getState().offerLink({ model: view.modelB, revision: view.revisionB, hub: null });
   }
   const write = () => {
     const s = useInspector.getState();
