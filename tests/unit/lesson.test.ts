@@ -71,6 +71,12 @@ describe('the lesson', () => {
     expect(step('shifted').reveal!(shifted)).toMatch(/15 tokens of round 13's answer, sits 14 tokens later in this answer than in round 13's.*Under full.*0\.1479.*0\.1579: the attention follows the copy/);
     const apart = { ...shifted, results: [{ ...shifted.results[0]!, diagonalCopyAligned: 0.047 }] };
     expect(step('shifted').reveal!(apart)).toMatch(/0\.0470: the attention stays nearer paper 2's alignment/);
+    const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
+    expect(step('generate').reveal!(one)).toMatch(/^Under Clip-12→1 the model wrote: "Path: 8 9\.\nThought: go\.\nMove: west"\. Click another policy/);
+    const two = { ...w, generated: { ...one.generated, 'window:1': 'Path: 8.\nThought: up.\nMove: north' } };
+    expect(step('generate').reveal!(two)).toMatch(/Under Window-1: [\s\S]*: a different answer and a different move\.$/);
+    const sameMove = { ...w, generated: { ...one.generated, full: 'Path: 8 9 10.\nThought: go.\nMove: west' } };
+    expect(step('generate').reveal!(sameMove)).toMatch(/a different answer, the same move \(west\)\.$/);
     // The example it names is one the page offers.
     expect(EXAMPLES.find((e) => e.name === SHIFTED)?.title).toContain(SHIFTED_TITLE);
   });

@@ -6,6 +6,7 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import { SINK_TOKENS } from '../../context/render';
 import { fmtShare } from '../figures/format';
+import { parsePolicy, policyLabel } from '../../context/policy';
 
 /** What the steps read: the figures on screen and what the learner has done. */
 export interface LessonWorld {
@@ -71,6 +72,16 @@ const modelB = (w: LessonWorld) => (w.fromModel ? (w.results.find((r) => r.model
 const share = (v: number) => fmtShare(v);
 const percent = (v: number) => `${Math.round(v * 100)} %`;
 const only = (w: LessonWorld, policy: string) => w.shown.length === 1 && w.shown[0] === policy && figuresOf(w, policy) !== null;
+
+const labelOf = (spec: string) => {
+  try {
+    return policyLabel(parsePolicy(spec));
+  } catch {
+    return spec;
+  }
+};
+/** A maze answer's move ("Move: north"; the demo model also writes "Action -> east"), or null. */
+const moveOf = (answer: string) => /(?:Move|Action)\s*(?::|->)\s*(\w+)/.exec(answer)?.[1] ?? null;
 
 /** The example the lesson uses for a copy at another offset (state/examples.ts). */
 export const SHIFTED = 'maze-shifted';
@@ -168,7 +179,17 @@ export const LESSON: LessonStep[] = [
     text: () => 'The figures score the conversation\'s own answer. The model can also write its own answer under the policy, and the figures then score that one.',
     action: 'Click "Generate the answer".',
     done: (w) => Object.keys(w.generated).length > 0,
-    reveal: (w) => { const [p, text] = Object.entries(w.generated)[0] ?? []; return p ? `Under ${p} the model wrote: "${text}". Generate under another policy to see whether the answer changes.` : ''; },
+    reveal: (w) => {
+      const written = Object.entries(w.generated);
+      if (!written.length) return '';
+      const [p, text] = written[0]!;
+      const first = `Under ${labelOf(p)} the model wrote: "${text}".`;
+      if (written.length < 2) return `${first} Click another policy and generate again (Window with W = 1 keeps only the last round) to see whether the answer changes.`;
+      const [q, other] = written[written.length - 1]!;
+      // Compared as written: the same text, or which part changed (the maze's move is its last line).
+      const verdict = text === other ? 'the same answer' : moveOf(text) !== null && moveOf(text) === moveOf(other) ? `a different answer, the same move (${moveOf(text)})` : 'a different answer and a different move';
+      return `${first} Under ${labelOf(q)}: "${other}": ${verdict}.`;
+    },
   },
   {
     id: 'cpl', title: 'A model trained against it', region: 'model-b',
