@@ -66,7 +66,9 @@ describe('the lesson', () => {
     const clip = { ...w, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.0917, 0.1)] };
     expect(step('policies').reveal!(clip)).toMatch(/236 tokens.*0\.0917/);
     const cpl = { ...w, compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.0824, 0.2876, { model: 'b' })] };
-    expect(step('cpl').reveal!(cpl)).toMatch(/0\.1133.*0\.0824.*0\.2991.*0\.2876/);
+    expect(step('cpl').reveal!(cpl)).toMatch(/0\.1133.*0\.0824 for its CPL twin \(27 % lower\).*0\.2991.*0\.2876 \(4 % lower\): the diagonal falls more than the share/);
+    const notLower = { ...cpl, results: [figures('clip:12:1', 0.1334, 0.3899), figures('clip:12:1', 0.1447, 0.2985, { model: 'b' })] };
+    expect(step('cpl').reveal!(notLower)).toMatch(/\(8 % higher\).*the twin leans on the copy no less than the base/);
     const shifted = { ...w, exampleName: SHIFTED, results: [figures('full', 0.1479, 0.6119, { copy: [{ message: 24, round: 12, longestRun: 14, ngramOverlap: 0.5, shift: -14 }, { message: 26, round: 13, longestRun: 15, ngramOverlap: 0.6, shift: -14 }] })] };
     expect(step('shifted').reveal!(shifted)).toMatch(/15 tokens of round 13's answer, sits 14 tokens later in this answer than in round 13's.*Under full.*0\.1479.*0\.1579: the attention follows the copy/);
     const apart = { ...shifted, results: [{ ...shifted.results[0]!, diagonalCopyAligned: 0.047 }] };

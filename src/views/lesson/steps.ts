@@ -196,7 +196,15 @@ export const LESSON: LessonStep[] = [
     text: () => 'Context Preference Learning (paper 2, §2.1) tunes a model to prefer the answer it gives from a short context over the one it gives from the whole history. The CPL-tuned twin of the demo model was trained that way.',
     action: 'Tick "score this conversation with a second model too" (Compare two models), then click "Compare with the CPL-tuned demo model".',
     done: (w) => w.compareModels && modelB(w) !== null,
-    reveal: (w) => { const a = figuresOf(w); const b = modelB(w); return a && b ? `Under ${a.label}, diagonal ratio: ${share(a.diagonal)} for the demo model, ${share(b.diagonal)} for its CPL twin; share on earlier answers: ${share(a.ratios.prior)} and ${share(b.ratios.prior)}.` : ''; },
+    reveal: (w) => {
+      const a = figuresOf(w);
+      const b = modelB(w);
+      if (!a || !b) return '';
+      const change = (x: number, y: number) => (x > 0 ? `${Math.abs(Math.round(((y - x) / x) * 100))} % ${y < x ? 'lower' : 'higher'}` : 'not comparable');
+      // Paper 2 (Fig. 7): CPL lowers the diagonal more than the share on earlier answers. Said as this pair measures.
+      const verdict = b.diagonal < a.diagonal ? (b.diagonal / a.diagonal < b.ratios.prior / a.ratios.prior ? 'the diagonal falls more than the share, as paper 2 reports' : 'the diagonal falls, but not more than the share') : 'here the twin leans on the copy no less than the base: try Full, or another turn';
+      return `Under ${a.label}, diagonal ratio: ${share(a.diagonal)} for the demo model, ${share(b.diagonal)} for its CPL twin (${change(a.diagonal, b.diagonal)}); share on earlier answers: ${share(a.ratios.prior)} and ${share(b.ratios.prior)} (${change(a.ratios.prior, b.ratios.prior)}): ${verdict}.`;
+    },
   },
   {
     id: 'shifted', title: 'When the copy moves', region: 'conversation',
