@@ -13,7 +13,7 @@ import { headsOf, layerRows, rowsOf, slab, type AttentionSlab, type LayerAttenti
 import type { ChatTokenizer } from '../model/tokenizer';
 import type { ForwardResult, KvCache, ModelSession } from '../runtime/ort-runtime';
 import { greedyGenerate, stopIds } from './generate';
-import { keepSweepRows, sweepRowsStart } from './sweep-rows';
+import { joinRows, keepSweepRows, reusableSweepRows, sweepRowsStart } from './sweep-rows';
 
 const copyOf = (s: AttentionSlab): AttentionSlab => slab(s.data.slice(), s.rows, s.seqLen, s.rowStart, s.heads);
 
@@ -209,11 +209,18 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
   const S = r.ids.length;
   const all = opts.keepAttention === 'all' && S <= (opts.fullMatrixMaxTokens ?? Infinity);
   const rowStart = all ? 0 : query.start;
+  const rowEnd = all ? S : query.end;
+  // Under Full the mean rows of every answer from round 2's on are read too, for the rounds sweep;
+  // those of a prefix an earlier pass shares come from it.
   const sweepFrom = p.kind === 'full' ? sweepRowsStart(msgs, r.contentSpans, query.start, S, layers.length) : null;
-  const meanStart = Math.min(rowStart, sweepFrom ?? rowStart);
-  const out = await passWithPrefix(model, r.ids, rowStart, all ? S : query.end, layers, meanStart);
-  // Kept apart from what the result carries (the worker transfers that to the page).
-  if (sweepFrom !== null) keepSweepRows(model.session, r.ids, new Map(out.attention.map((a) => [a.layer, meanStart === rowStart ? copyOf(a.mean) : a.mean])));
+  const reused = sweepFrom !== null ? reusableSweepRows(model.session, r.ids, sweepFrom, rowEnd, layers) : null;
+  const meanStart = sweepFrom === null ? rowStart : Math.min(rowStart, reused?.upTo ?? sweepFrom);
+  const out = await passWithPrefix(model, r.ids, rowStart, rowEnd, layers, meanStart);
+  if (sweepFrom !== null) {
+    // Kept apart from what the result carries (the worker transfers that to the page).
+    const rows = (a: LayerAttention) => (reused ? joinRows(sweepFrom, rowEnd, a.mean.seqLen, reused.byLayer.get(a.layer)!, a.mean) : meanStart === rowStart ? copyOf(a.mean) : a.mean);
+    keepSweepRows(model.session, r.ids, new Map(out.attention.map((a) => [a.layer, rows(a)])));
+  }
   const priorIdx = msgs.map((m, k) => (CATEGORY_OF[m.kind] === 'prior' ? k : -1)).filter((k) => k >= 0);
   const priorSpans = priorIdx.map((k) => r.contentSpans[k]!);
   const currentIds = r.ids.slice(query.start, query.end);
@@ -240,7 +247,7 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
   return out.attention.map((wide) => {
     checkFinite(wide, shared.tokens.map((t) => t.text));
     // The rows asked for, the mean's own copy where it was read wider (the wide rows stay with the sweep).
-    const fetched = wide.mean.rowStart === rowStart ? wide : { ...wide, mean: copyOf(rowsOf(wide.mean, rowStart, all ? S : query.end)!) };
+    const fetched = wide.mean.rowStart === rowStart ? wide : { ...wide, mean: copyOf(rowsOf(wide.mean, rowStart, rowEnd)!) };
     // With every row fetched, the metrics still read only the answer's rows.
     const answer = layerRows(fetched, query.start, query.end)!;
     const shifts = shared.copy.map((c) => c.shift);

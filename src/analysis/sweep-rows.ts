@@ -8,7 +8,7 @@
 import type { ContextMessage } from '../context/apply';
 import { CATEGORY_OF } from '../context/apply';
 import type { Span } from '../metrics/categories';
-import { rowsOf, type AttentionSlab } from '../metrics/slab';
+import { rowsOf, slab, type AttentionSlab } from '../metrics/slab';
 
 /** At most this many bytes of kept mean rows (the demo model at 2,048 tokens takes 32 MiB). */
 export const SWEEP_ROWS_MAX_BYTES = 96 * 2 ** 20;
@@ -28,6 +28,38 @@ export function sweepRowsStart(messages: ContextMessage[], contentSpans: Span[],
 
 export function keepSweepRows(session: object, ids: number[], byLayer: Map<number, AttentionSlab>): void {
   kept.set(session, { ids, byLayer });
+}
+
+/**
+ * The kept rows a new pass over `ids` need not compute: rows [from, upTo ≤ end) of the tokens it shares with
+ * the kept pass (a row depends only on the tokens up to it), for every layer; null when none. So a
+ * conversation that grows by a turn runs its pass from the shared prefix's KV cache, as other policies do.
+ */
+export function reusableSweepRows(session: object, ids: number[], from: number, end: number, layers: number[]): { upTo: number; byLayer: Map<number, AttentionSlab> } | null {
+  const k = kept.get(session);
+  if (!k) return null;
+  let shared = 0;
+  while (shared < k.ids.length && shared < ids.length && k.ids[shared] === ids[shared]) shared++;
+  const slabs = layers.map((l) => k.byLayer.get(l));
+  if (slabs.some((x) => !x || x.rowStart > from)) return null;
+  const upTo = Math.min(shared, end, ...slabs.map((x) => x!.rowStart + x!.rows));
+  if (upTo <= from) return null;
+  return { upTo, byLayer: new Map(layers.map((l, i) => [l, rowsOf(slabs[i]!, from, upTo)!])) };
+}
+
+/** Rows [from, end) over `seqLen` keys: reused rows first (their keys cut or padded: past a row's own position all are 0), then the pass's. */
+export function joinRows(from: number, end: number, seqLen: number, reused: AttentionSlab, fresh: AttentionSlab): AttentionSlab {
+  const out = new Float32Array((end - from) * seqLen);
+  const n = Math.min(reused.seqLen, seqLen);
+  for (let q = reused.rowStart; q < reused.rowStart + reused.rows; q++) {
+    const at = (q - reused.rowStart) * reused.seqLen;
+    out.set(reused.data.subarray(at, at + n), (q - from) * seqLen);
+  }
+  for (let q = Math.max(from, fresh.rowStart); q < Math.min(end, fresh.rowStart + fresh.rows); q++) {
+    const at = (q - fresh.rowStart) * fresh.seqLen;
+    out.set(fresh.data.subarray(at, at + fresh.seqLen), (q - from) * seqLen);
+  }
+  return slab(out, end - from, seqLen, from);
 }
 
 /**

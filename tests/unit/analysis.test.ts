@@ -176,6 +176,22 @@ describe('work done once: figures re-read from what a pass kept', () => {
     }
   });
 
+  it('a conversation that grows by a turn: its pass under Full starts from the shared prefix, and its sweep still needs none', async () => {
+    const fed: number[] = [];
+    const counting = { ...model, session: Object.assign(Object.create(model.session), { forward: (req: Parameters<typeof model.session.forward>[0]) => (fed.push(req.ids.length), model.session.forward(req)) }) };
+    const earlier = await analyzePolicy(counting, conv, 'full', { turn: 3, layer: 1 });
+    const [later] = await analyzePolicyLayers(counting, conv, 'full', [1], { turn: 4, radius: 5 });
+    // Turn 3's conversation is a prefix of turn 4's: the kept rows of its answers serve, so the pass runs on what is new.
+    expect(fed[1]!).toBeLessThan(later!.tokens.length - earlier.tokens.length / 2);
+    const swept = await roundsSweep(counting, conv, 'full', { radius: 5, layer: 1, known: later });
+    expect(fed.length).toBe(2);
+    for (const p of swept.slice(0, -1)) {
+      const own = await analyzePolicy(model, conv, 'full', { turn: p.turn, radius: 5, layer: 1 });
+      expect(Math.abs(p.diagonal - own.diagonal)).toBeLessThan(1e-5);
+      for (const c of ['sink', 'system', 'user', 'prior', 'current'] as const) expect(Math.abs(p.ratios[c] - own.ratios[c])).toBeLessThan(1e-5);
+    }
+  });
+
   it("falls back to a pass per turn where earlier turns render differently (Qwen3's template adds a think block to the scored answer only)", async () => {
     const files = tinyModelFiles({ family: 'qwen3', hidden: 16, heads: 2, kvHeads: 1, headDim: 8, intermediate: 16, vocab: 151_936, seed: 53 });
     const { json, config } = shippedFiles('qwen3');
