@@ -11,9 +11,10 @@ import { categoryRatios, diagonals, massPerMessage } from '../metrics/inertia';
 import { checkFinite } from '../metrics/finite';
 import { headsOf, layerRows, rowsOf, slab, type AttentionSlab, type LayerAttention } from '../metrics/slab';
 import type { ChatTokenizer } from '../model/tokenizer';
-import type { ForwardResult, KvCache, ModelSession } from '../runtime/ort-runtime';
+import type { ModelSession } from '../runtime/ort-runtime';
 import { greedyGenerate, stopIds } from './generate';
 import { joinRows, keepSweepRows, reusableSweepRows, sweepRowsStart } from './sweep-rows';
+import { passWithPrefix } from './prefix-pass';
 
 const copyOf = (s: AttentionSlab): AttentionSlab => slab(s.data.slice(), s.rows, s.seqLen, s.rowStart, s.heads);
 
@@ -149,42 +150,6 @@ export function costSeriesFor(model: AnalysisModel, conversation: Conversation, 
   return byPolicy.get(key) ?? byPolicy.set(key, make()).get(key)!;
 }
 
-/**
- * The last pass's keys and values, per session: the next pass over ids that share a prefix with it (the
- * system prompt and the rounds two policies keep alike, Clip before its cut, the same conversation at
- * another turn) runs on the new tokens only, from that prefix's cache. Kept on the CPU backends (on
- * WebGPU each pass would read every layer's cache back) and below a size.
- */
-const prefixCache = new WeakMap<object, { ids: number[]; present: KvCache }>();
-const PREFIX_CACHE_MAX_BYTES = 256 * 2 ** 20;
-const MIN_SHARED_PREFIX = 16;
-
-/**
- * One pass over `ids` for attention rows [rowStart, rowEnd) (head mean from meanStart ≤ rowStart), from a
- * shared prefix's cache where there is one.
- */
-async function passWithPrefix(model: AnalysisModel, ids: number[], rowStart: number, rowEnd: number, layers: number[], meanStart = rowStart): Promise<ForwardResult> {
-  const session = model.session;
-  const spec = session.spec;
-  const cacheBytes = 2 * spec.numLayers * spec.numKvHeads * ids.length * spec.headDim * 4;
-  const usable = session.graph.kvCache && session.report.backend !== 'webgpu' && cacheBytes <= PREFIX_CACHE_MAX_BYTES;
-  const rows = (shift: number) => ({ attnRows: [rowStart - shift, rowEnd - shift] as [number, number], meanRows: [meanStart - shift, rowEnd - shift] as [number, number], layers, perHead: true, skipLogits: true });
-  if (!usable) return session.forward({ ids, ...rows(0) });
-  const kept = prefixCache.get(session);
-  let shared = 0;
-  if (kept) while (shared < kept.ids.length && shared < ids.length && kept.ids[shared] === ids[shared]) shared++;
-  shared = Math.min(shared, meanStart); // the rows asked for are computed in this pass
-  if (!kept || shared < MIN_SHARED_PREFIX) {
-    const out = await session.forward({ ids, ...rows(0), keepCache: true });
-    prefixCache.set(session, { ids, present: out.present! });
-    return out;
-  }
-  const past = session.truncateCache(kept.present, shared);
-  const out = await session.forward({ ids: ids.slice(shared), past, ...rows(shared), keepCache: true });
-  prefixCache.set(session, { ids, present: out.present! });
-  return out;
-}
-
 /** Scores one answer of a conversation under one policy: one forward pass, the final layer's attention. */
 export async function analyzePolicy(model: AnalysisModel, conversation: Conversation, policy: Policy | string, opts: AnalysisOptions = {}, summaries = new SummaryCache(model, conversation)): Promise<PolicyResult> {
   const layer = opts.layer ?? model.session.spec.numLayers - 1;
@@ -215,7 +180,7 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
   const sweepFrom = p.kind === 'full' ? sweepRowsStart(msgs, r.contentSpans, query.start, S, layers.length) : null;
   const reused = sweepFrom !== null ? reusableSweepRows(model.session, r.ids, sweepFrom, rowEnd, layers) : null;
   const meanStart = sweepFrom === null ? rowStart : Math.min(rowStart, reused?.upTo ?? sweepFrom);
-  const out = await passWithPrefix(model, r.ids, rowStart, rowEnd, layers, meanStart);
+  const out = await passWithPrefix(model.session, p.kind, r.ids, rowStart, rowEnd, layers, meanStart);
   if (sweepFrom !== null) {
     // Kept apart from what the result carries (the worker transfers that to the page).
     const rows = (a: LayerAttention) => (reused ? joinRows(sweepFrom, rowEnd, a.mean.seqLen, reused.byLayer.get(a.layer)!, a.mean) : meanStart === rowStart ? copyOf(a.mean) : a.mean);

@@ -217,6 +217,18 @@ describe('work done once: figures re-read from what a pass kept', () => {
     expect(full.turn).toBe(3);
   });
 
+  it('a pass under another policy in between does not cost Full its prefix: one cache is kept per kind of policy', async () => {
+    const fed: number[] = [];
+    const counting = { ...model, session: Object.assign(Object.create(model.session), { forward: (req: Parameters<typeof model.session.forward>[0]) => (fed.push(req.ids.length), model.session.forward(req)) }) };
+    const earlier = await analyzePolicy(counting, conv, 'full', { turn: 3 });
+    await analyzePolicy(counting, conv, 'ao', { turn: 4 }); // these two share little with Full's tokens
+    await analyzePolicy(counting, conv, 'window:1', { turn: 4 });
+    const later = await analyzePolicy(counting, conv, 'full', { turn: 4 });
+    expect(fed[3]!).toBeLessThan(later.tokens.length - earlier.tokens.length / 2);
+    const fresh = await analyzePolicy({ ...model, session: Object.create(model.session) }, conv, 'full', { turn: 4 });
+    expect(Math.abs(later.diagonal - fresh.diagonal)).toBeLessThan(1e-5);
+  });
+
   it("the rounds sweep keeps each turn's rows: another radius re-reads every point", async () => {
     const keepRows = new Map<number, SweepRows>();
     const at5 = await roundsSweep(model, conv, 'full', { radius: 5, keepRows });
