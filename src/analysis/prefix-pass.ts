@@ -7,6 +7,7 @@
  * (on WebGPU each pass would read every layer's cache back).
  */
 import type { ForwardResult, KvCache, ModelSession } from '../runtime/ort-runtime';
+import { commonPrefix } from '../util/common-prefix';
 
 const PREFIX_CACHE_MAX_BYTES = 256 * 2 ** 20;
 const KEPT = 4;
@@ -20,12 +21,6 @@ interface Kept {
   bytes: number;
 }
 const kept = new WeakMap<object, Kept[]>();
-
-function sharedLength(a: number[], b: number[]): number {
-  let n = 0;
-  while (n < a.length && n < b.length && a[n] === b[n]) n++;
-  return n;
-}
 
 /** Keeps a pass's cache, newest first, in place of its kind's; the oldest go past KEPT or past the size. */
 function keep(session: object, entry: Kept): void {
@@ -47,7 +42,7 @@ export async function passWithPrefix(session: ModelSession, kind: string, ids: n
   let best: Kept | null = null;
   let shared = 0;
   for (const k of kept.get(session) ?? []) {
-    const n = sharedLength(k.ids, ids);
+    const n = commonPrefix(k.ids, ids);
     if (n > shared) [best, shared] = [k, n];
   }
   shared = Math.min(shared, meanStart); // the rows asked for are computed in this pass

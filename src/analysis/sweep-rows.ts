@@ -9,6 +9,7 @@ import type { ContextMessage } from '../context/apply';
 import { CATEGORY_OF } from '../context/apply';
 import type { Span } from '../metrics/categories';
 import { rowsOf, slab, type AttentionSlab } from '../metrics/slab';
+import { commonPrefix } from '../util/common-prefix';
 
 /** At most this many bytes of kept mean rows (the demo model at 2,048 tokens takes 32 MiB). */
 export const SWEEP_ROWS_MAX_BYTES = 96 * 2 ** 20;
@@ -38,8 +39,7 @@ export function keepSweepRows(session: object, ids: number[], byLayer: Map<numbe
 export function reusableSweepRows(session: object, ids: number[], from: number, end: number, layers: number[]): { upTo: number; byLayer: Map<number, AttentionSlab> } | null {
   const k = kept.get(session);
   if (!k) return null;
-  let shared = 0;
-  while (shared < k.ids.length && shared < ids.length && k.ids[shared] === ids[shared]) shared++;
+  const shared = commonPrefix(k.ids, ids);
   const slabs = layers.map((l) => k.byLayer.get(l));
   if (slabs.some((x) => !x || x.rowStart > from)) return null;
   const upTo = Math.min(shared, end, ...slabs.map((x) => x!.rowStart + x!.rows));
@@ -69,7 +69,7 @@ export function joinRows(from: number, end: number, seqLen: number, reused: Atte
  */
 export function keptSweepRows(session: object, ids: number[], from: number, to: number, layers: number[]): Map<number, AttentionSlab> | null {
   const k = kept.get(session);
-  if (!k || k.ids.length < ids.length || ids.some((id, i) => id !== k.ids[i])) return null;
+  if (!k || commonPrefix(k.ids, ids) < ids.length) return null;
   const out = new Map<number, AttentionSlab>();
   for (const l of layers) {
     const s = k.byLayer.get(l);

@@ -10,6 +10,7 @@ import { rowsOf, slab } from '../metrics/slab';
 import { analyzePolicyLayers, costSeriesFor, DEFAULTS, SummaryCache, type AnalysisModel, type AnalysisOptions, type PolicyResult } from './analyze';
 import type { SweepRows } from './rescore';
 import { keptSweepRows } from './sweep-rows';
+import { commonPrefix } from '../util/common-prefix';
 
 export interface SweepPoint {
   turn: number;
@@ -114,7 +115,7 @@ async function sharedFullPass(model: AnalysisModel, conversation: Conversation, 
   const renderer = asRenderer(model.tokenizer);
   const render = (t: number) => renderContext(renderer, applyPolicy(conversation, selectTurn(conversation, t), p));
   const whole = render(turns[turns.length - 1]!);
-  const prefix = (ids: number[]) => ids.length <= whole.ids.length && ids.every((id, i) => id === whole.ids[i]);
+  const prefix = (ids: number[]) => commonPrefix(ids, whole.ids) === ids.length;
   const each = turns.map((t) => ({ t, r: render(t) })).filter((x) => prefix(x.r.ids));
   if (each.length < 2) return out;
   const query = (r: ReturnType<typeof render>) => r.contentSpans[r.messages.length - 1]!;

@@ -3,6 +3,7 @@ import type { Conversation } from '../conversation/types';
 import { selectTurn } from '../conversation/rounds';
 import { applyPolicy, type PolicyInputs } from './apply';
 import type { Policy } from './policy';
+import { commonPrefix } from '../util/common-prefix';
 
 export interface RoundCost {
   round: number;
@@ -14,12 +15,6 @@ export interface RoundCost {
 
 /** Renders messages through the chat template and tokenizes them. */
 export type EncodeChat = (messages: { role: Role; content: string }[], addGenerationPrompt: boolean) => number[];
-
-function commonPrefix(a: number[], b: number[]): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return i;
-}
 
 /**
  * Cost of a policy per round, from real token sequences: after round k − 1 the cache holds that
