@@ -66,7 +66,7 @@ export const VIEW_FIELDS: { [K in keyof Fields]: Field<K> } = {
   modelB: {
     fallback: null, param: 'mb', write: (m) => m,
     read: (raw, problem) => {
-      const bad = raw === 'demo' || raw === 'demo-cpl' ? null : checkRepoId(raw);
+      const bad = isEmbedded(raw) ? null : checkRepoId(raw);
       return bad ? void problem(`mb=${raw.slice(0, 40)} is not demo, demo-cpl or a Hub model id (owner/name)`) : raw;
     },
   },

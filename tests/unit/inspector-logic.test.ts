@@ -7,7 +7,8 @@ import { diagonalRatio } from '../../src/metrics/inertia';
 import { slab } from '../../src/metrics/slab';
 import { focusOf, hoverReducer, NO_HOVER } from '../../src/state/hover-lock';
 import { decodeView, DEFAULT_VIEW, encodeView, fromBase64Url, MAX_LINK_CONVERSATION, toBase64Url } from '../../src/state/url-state';
-import { categoryRuns, cellAt, clampViewport, diagonalBand, fitViewport, followCell, heatmapPixels, zoomAt } from '../../src/views/heatmap/heatmap-model';
+import { categoryRuns, cellAt, clampViewport, fitViewport, followCell, heatmapPixels, zoomAt } from '../../src/views/heatmap/heatmap-model';
+import { diagonalBand } from '../../src/metrics/band';
 import { colorLut, kthSmallest, scaleIndex, scaleMax } from '../../src/palette';
 
 describe('hover lock', () => {

@@ -5,7 +5,8 @@ import { SINK_TOKENS } from '../../context/render';
 import { heatmapSvg } from '../../export/heatmap-svg';
 import { focusOf, type HoverAction, type HoverState } from '../../state/hover-lock';
 import { download } from '../share/download';
-import { categoryRuns, cellAt, clampViewport, fitViewport, heatmapPixels, zoomAt, diagonalBand, followCell, type Viewport } from './heatmap-model';
+import { categoryRuns, cellAt, clampViewport, fitViewport, heatmapPixels, zoomAt, followCell, type Viewport } from './heatmap-model';
+import { diagonalBand } from '../../metrics/band';
 import { CATEGORY_COLORS, CATEGORY_NAMES, colorLut, scaleMax } from '../../palette';
 import { headOf, type AttentionSlab } from '../../metrics/slab';
 

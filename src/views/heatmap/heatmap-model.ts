@@ -70,6 +70,3 @@ export function cellAt(v: Viewport, px: number, py: number, nRows: number, nCols
   const row = Math.floor((py - v.ty) / v.sy);
   return row >= 0 && row < nRows && col >= 0 && col < nCols ? { row, col } : null;
 }
-
-export { diagonalBand } from '../../metrics/band';
-

@@ -73,13 +73,8 @@ const share = (v: number) => fmtShare(v);
 const percent = (v: number) => `${Math.round(v * 100)} %`;
 const only = (w: LessonWorld, policy: string) => w.shown.length === 1 && w.shown[0] === policy && figuresOf(w, policy) !== null;
 
-const labelOf = (spec: string) => {
-  try {
-    return policyLabel(parsePolicy(spec));
-  } catch {
-    return spec;
-  }
-};
+// Generated answers are keyed by the policy specs the page itself wrote, as the other views read them.
+const labelOf = (spec: string) => policyLabel(parsePolicy(spec));
 /** A maze answer's move ("Move: north"; the demo model also writes "Action -> east"), or null. */
 const moveOf = (answer: string) => /(?:Move|Action)\s*(?::|->)\s*(\w+)/.exec(answer)?.[1] ?? null;
 
