@@ -173,11 +173,22 @@ function renderContextOnce(r: ChatRenderer, policyMessages: ContextMessage[]): R
   return { text, ids, messages, messageOf, categories, contentSpans, messageSpans, notes: layout.notes };
 }
 
-/** Renders and tokenizes messages as the model's template accepts them (folding a rejected system role), for costs and prompts. */
+/**
+ * Renders and tokenizes messages as the model's template accepts them (folding a rejected system role), for
+ * costs and prompts. The messages as they are first, with the generation prompt asked for: what almost every
+ * template accepts, in one render instead of a check and a render (the cost series makes two per round).
+ */
 export function encodeChat(r: ChatRenderer, messages: { role: Role; content: string }[], addGenerationPrompt: boolean): number[] {
   const contents = messages.map((m) => r.normalize(m.content));
-  const { plan } = acceptedPlan(r, messages.map((m) => m.role), contents);
-  return r.encode(r.render(toMessages(plan, (k) => contents[k]!), addGenerationPrompt));
+  const roles = messages.map((m) => m.role);
+  let text: string;
+  try {
+    text = r.render(roles.map((role, k) => ({ role, content: contents[k]! })), addGenerationPrompt);
+  } catch {
+    const { plan } = acceptedPlan(r, roles, contents);
+    text = r.render(toMessages(plan, (k) => contents[k]!), addGenerationPrompt);
+  }
+  return r.encode(text);
 }
 
 /** End-of-turn markers to try: the tokenizer's eos token and those of common templates. */

@@ -2,6 +2,8 @@ import { Template } from '@huggingface/jinja';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { ModelError } from './errors';
 import { guarded } from './guard';
+import { KeptByText } from '../util/kept-by-text';
+import { chunkerFor, type AddedTokenEntry, type ChunkText } from './encode-chunks';
 import { parseJsonFile, readRequired, readWhole, type ModelSource } from './source';
 import { DEFAULT_TEMPLATE_DATE, strftimeAt } from './template-date';
 import { tokenBytesFor, type TokenBytesOf } from './token-bytes';
@@ -33,14 +35,18 @@ function tokenText(v: unknown): string | null {
 export const TEMPLATE_OVERHEAD_CHARS = 200_000;
 
 /**
- * Texts encoded lately, up to this many characters in all: the analysis, the cost series and the rounds
- * sweep encode the same renderings (a round's context is the next round's prefix), so each is encoded once.
+ * Texts encoded and conversations rendered lately, up to this many characters each: the analysis, the
+ * cost series and the rounds sweep render and encode the same turns (a round's context is the next
+ * round's prompt; a layout's first render is the plan check's), so each is done once.
  */
-const ENCODED_KEPT_CHARS = 2_000_000;
+const KEPT_CHARS = 2_000_000;
 
 export class ChatTokenizer {
-  private readonly encoded = new Map<string, number[]>();
-  private encodedChars = 0;
+  private readonly encoded = new KeptByText<number[]>(KEPT_CHARS);
+  private readonly rendered = new KeptByText<string>(2 * KEPT_CHARS, (text) => text.length);
+  private readonly pieceIds = new KeptByText<number[]>(KEPT_CHARS);
+  /** Cut texts still to check against a whole encoding. */
+  private chunkChecks = 4;
   /** The date `strftime_now` gives the template (template-date.ts): fixed, so figures are reproducible. */
   templateDate = DEFAULT_TEMPLATE_DATE;
 
@@ -62,6 +68,8 @@ export class ChatTokenizer {
     readonly modelVocabSize: number,
     /** tokenizer.json's special added tokens ("<|im_end|>", "<start_of_turn>"), as text. */
     readonly specialTokens: readonly string[],
+    /** How texts are cut to be encoded a turn at a time (encode-chunks.ts); null: whole. */
+    private chunks: ChunkText | null,
   ) {}
 
   static fromJson(tokenizerJson: Record<string, unknown>, config: Record<string, unknown>, templateText?: string): ChatTokenizer {
@@ -99,9 +107,10 @@ export class ChatTokenizer {
     }
     const { bytesOf, normalization, vocabSize, modelVocabSize } = tokenBytesFor(tokenizerJson);
     const templateFile = templateText !== undefined ? { file: 'chat_template.jinja' } : { file: CONFIG, field };
-    const added = Array.isArray(tokenizerJson.added_tokens) ? (tokenizerJson.added_tokens as { content?: unknown; special?: unknown }[]) : [];
+    const added = Array.isArray(tokenizerJson.added_tokens) ? (tokenizerJson.added_tokens as AddedTokenEntry[]) : [];
     const specials = added.filter((t) => t?.special === true && typeof t.content === 'string').map((t) => t.content as string);
-    return new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token), bytesOf, normalization, text.includes('strftime_now'), templateFile, vocabSize, modelVocabSize, specials);
+    const chunks = chunkerFor(added, tokenizerJson.normalizer != null);
+    return new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token), bytesOf, normalization, text.includes('strftime_now'), templateFile, vocabSize, modelVocabSize, specials, chunks);
   }
 
   static async load(source: ModelSource): Promise<ChatTokenizer> {
@@ -113,22 +122,35 @@ export class ChatTokenizer {
 
   /** Token ids of text, without adding special tokens (the chat template already wrote them). */
   encode(text: string): number[] {
+    // A copy either way, so a caller that edits its ids edits its own.
     const kept = this.encoded.get(text);
-    if (kept) {
-      // Most recent last; a copy, so a caller that edits its ids edits its own.
-      this.encoded.delete(text);
-      this.encoded.set(text, kept);
-      return kept.slice();
+    if (kept) return kept.slice();
+    const pieces = this.chunks?.(text) ?? null;
+    let ids = pieces ? pieces.flatMap((p) => this.encodePiece(p)) : this.encodeWhole(text);
+    if (pieces && this.chunkChecks > 0) {
+      // The cut's premise (encode-chunks.ts), checked on this tokenizer's first cut texts: one that differs ends the cutting.
+      this.chunkChecks--;
+      const whole = this.encodeWhole(text);
+      if (whole.length !== ids.length || whole.some((id, i) => id !== ids[i])) {
+        this.chunks = null;
+        ids = whole;
+      }
     }
-    const ids = guarded('tokenizer', 'tokenizer.json', () => this.tokenizer.encode(text, { add_special_tokens: false }).ids);
     this.encoded.set(text, ids);
-    this.encodedChars += text.length;
-    while (this.encodedChars > ENCODED_KEPT_CHARS && this.encoded.size > 1) {
-      const [oldest] = this.encoded.keys();
-      this.encodedChars -= oldest!.length;
-      this.encoded.delete(oldest!);
-    }
     return ids.slice();
+  }
+
+  private encodeWhole(text: string): number[] {
+    return guarded('tokenizer', 'tokenizer.json', () => this.tokenizer.encode(text, { add_special_tokens: false }).ids);
+  }
+
+  /** A piece's ids, kept apart from whole texts' (the same turn recurs in every later prefix). */
+  private encodePiece(piece: string): number[] {
+    const kept = this.pieceIds.get(piece);
+    if (kept) return kept;
+    const ids = this.encodeWhole(piece);
+    this.pieceIds.set(piece, ids);
+    return ids;
   }
 
   decode(ids: number[], skipSpecial = false): string {
@@ -185,6 +207,16 @@ export class ChatTokenizer {
 
   /** Renders messages through the model's own chat template. */
   render(messages: ChatMessage[], addGenerationPrompt = false): string {
+    // The template is a function of these alone (its date is ours, fixed): the same inputs, the same text.
+    const key = JSON.stringify([addGenerationPrompt, this.templateDate, messages.map((m) => [m.role, m.content])]);
+    const kept = this.rendered.get(key);
+    if (kept !== undefined) return kept;
+    const out = this.renderNow(messages, addGenerationPrompt);
+    this.rendered.set(key, out);
+    return out;
+  }
+
+  private renderNow(messages: ChatMessage[], addGenerationPrompt: boolean): string {
     let out: string;
     let made = 0;
     const range = (...args: unknown[]): number[] => {
@@ -197,7 +229,7 @@ export class ChatTokenizer {
     };
     try {
       out = guarded('template', this.templateFile.file, () => this.template.render({
-        messages,
+        messages: messages.map(({ role, content }) => ({ role, content })), // what the key covers, nothing else
         add_generation_prompt: addGenerationPrompt,
         bos_token: this.bosToken ?? '',
         eos_token: this.eosToken ?? '',
