@@ -98,6 +98,8 @@ async function long135(bench135m: Map<string, Uint8Array>): Promise<string> {
   return text(repeatRounds(tok, parseConversation(readFileSync('examples/maze.json', 'utf8')).conversation!.messages, 2048).messages);
 }
 
+const firstUser = (messages: { role: string }[]) => messages.findIndex((m) => m.role === 'user');
+
 type PassMs = (conversation: string, policy: string) => Promise<{ tokens: number; ms: number }>;
 
 /** The steps a person takes after the start, on a page that shows the maze example's figures. */
@@ -125,6 +127,8 @@ async function stepsOnPage(page: Page, steps: InspectorStep[], passMs: PassMs, h
     { from: mazeMessages, target: 1024, note: "it extends the maze on screen: its pass runs from that one's KV cache" },
     { from: mazeMessages, target: FULL_MATRIX_MAX_TOKENS, note: "it extends the first paste: its pass runs from that one's KV cache" },
     { from: arithmetic, target: FULL_MATRIX_MAX_TOKENS, note: 'another conversation (the arithmetic example, repeated): a whole pass' },
+    // The same again with another first message (no prefix shared): a whole pass at a length the session has met.
+    { from: arithmetic.map((m, k) => (k === firstUser(arithmetic) ? { ...m, content: `Once more. ${m.content}` } : m)), target: FULL_MATRIX_MAX_TOKENS, note: 'a third conversation of that length (the arithmetic example, its first question reworded): a whole pass, at a length the session has met' },
   ];
   for (const { from, target, note } of pastes) {
     const { messages, tokens } = repeatRounds(tok, from, target);
