@@ -127,8 +127,9 @@ async function stepsOnPage(page: Page, steps: InspectorStep[], passMs: PassMs, h
     { from: mazeMessages, target: 1024, note: "it extends the maze on screen: its pass runs from that one's KV cache" },
     { from: mazeMessages, target: FULL_MATRIX_MAX_TOKENS, note: "it extends the first paste: its pass runs from that one's KV cache" },
     { from: arithmetic, target: FULL_MATRIX_MAX_TOKENS, note: 'another conversation (the arithmetic example, repeated): a whole pass' },
-    // The same again with another first message (no prefix shared): a whole pass at a length the session has met.
-    { from: arithmetic.map((m, k) => (k === firstUser(arithmetic) ? { ...m, content: `Once more. ${m.content}` } : m)), target: FULL_MATRIX_MAX_TOKENS, note: 'a third conversation of that length (the arithmetic example, its first question reworded): a whole pass, at a length the session has met' },
+    // The same again with another first message (no prefix shared), a little shorter (so that its figures are
+    // told from the last ones by their length): a whole pass at a length the session has met.
+    { from: arithmetic.map((m, k) => (k === firstUser(arithmetic) ? { ...m, content: `Once more. ${m.content}` } : m)), target: FULL_MATRIX_MAX_TOKENS - 100, note: 'a third conversation (the arithmetic example, its first question reworded), a little shorter: a whole pass, at a length the session has met' },
   ];
   for (const { from, target, note } of pastes) {
     const { messages, tokens } = repeatRounds(tok, from, target);
