@@ -32,6 +32,7 @@ export function chunkerFor(added: readonly AddedTokenEntry[], hasNormalizer: boo
   // library's own splitter: Gemma 3 has thousands of added tokens, Llama 3 hundreds of special ones.
   const all = trieOf(tokens.map((t) => t.content));
   const cutAt = trieOf(cutBefore);
+  const strippingLeft = new Set(tokens.filter((t) => t.lstrip === true).map((t) => t.content));
   // Whether an added token starts before `at` and ends after it (the library would match it there).
   const spanned = (text: string, at: number) => {
     for (let i = Math.max(0, at - all.longest + 1); i < at; i++) if (matchEnds(all.root, text, i).some((end) => end > at)) return true;
@@ -44,7 +45,8 @@ export function chunkerFor(added: readonly AddedTokenEntry[], hasNormalizer: boo
     const pieces: string[] = [];
     let start = 0;
     for (const at of cuts) {
-      if (at <= start || spanned(text, at)) continue;
+      // The library matches the longest token at the cut: none of those starting there may strip to its left.
+      if (at <= start || spanned(text, at) || matchEnds(all.root, text, at).some((end) => strippingLeft.has(text.slice(at, end)))) continue;
       pieces.push(text.slice(start, at));
       start = at;
     }

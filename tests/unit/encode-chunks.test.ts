@@ -66,11 +66,14 @@ describe('encoding a text a turn at a time', () => {
       { content: '<x>', special: true, lstrip: true },
       { content: '<y>', special: true },
       { content: 'a<y>b', special: false, normalized: false },
+      { content: '<y>z', special: false, normalized: false, lstrip: true },
     ];
     const cut = chunkerFor(added, false)!;
     expect(cut('one <x> two')).toBeNull();
     expect(cut('one<y>two')).toEqual(['one', '<y>two']);
     expect(cut('one a<y>b two')).toBeNull();
+    // The library would match the longer '<y>z' there, which strips the space before it.
+    expect(cut('one <y>z two')).toBeNull();
     // Nothing special to cut before: no cutting at all.
     expect(chunkerFor([{ content: '<z>', special: false }], true)).toBeNull();
   });
