@@ -3,6 +3,7 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import { ModelError } from './errors';
 import { guarded } from './guard';
 import { KeptByText } from '../util/kept-by-text';
+import { commonPrefix } from '../util/common-prefix';
 import { chunkerFor, type AddedTokenEntry, type ChunkText } from './encode-chunks';
 import { parseJsonFile, readRequired, readWhole, type ModelSource } from './source';
 import { DEFAULT_TEMPLATE_DATE, strftimeAt } from './template-date';
@@ -131,7 +132,7 @@ export class ChatTokenizer {
       // The cut's premise (encode-chunks.ts), checked on this tokenizer's first cut texts: one that differs ends the cutting.
       this.chunkChecks--;
       const whole = this.encodeWhole(text);
-      if (whole.length !== ids.length || whole.some((id, i) => id !== ids[i])) {
+      if (whole.length !== ids.length || commonPrefix(whole, ids) !== whole.length) {
         this.chunks = null;
         ids = whole;
       }
