@@ -94,10 +94,16 @@ export async function inertiaFigures(model: AnalysisModel, clips = ['clip:12:1',
   };
 }
 
-/** The first n maze episodes from seed 990,000 on with 10 rounds or more: ones the training never saw. */
-export function heldOutEpisodes(n: number): { seed: number; rounds: number; conv: Conversation }[] {
+/**
+ * The first n maze episodes from seed 990,000 on with 10 rounds or more: ones the training never saw.
+ * Seeds from 980,000 on are the validation episodes that choose a training snapshot (training/pick.ts),
+ * so that the held-out figures are not the ones the choice was made on.
+ */
+export const HELD_OUT_SEED = 990_000;
+export const VALIDATION_SEED = 980_000;
+export function heldOutEpisodes(n: number, from = HELD_OUT_SEED): { seed: number; rounds: number; conv: Conversation }[] {
   const out: { seed: number; rounds: number; conv: Conversation }[] = [];
-  for (let seed = 990_000; out.length < n; seed++) {
+  for (let seed = from; out.length < n; seed++) {
     const messages = mazeEpisode(rng(seed), 14);
     const rounds = messages.filter((m) => m.role === 'assistant').length;
     if (rounds >= 10) out.push({ seed, rounds, conv: parseConversation(JSON.stringify({ messages })).conversation! });
@@ -118,9 +124,9 @@ export interface EpisodeFigures {
  * The same two figures on maze episodes the training never saw (seeds 990,000 + k), so that what the
  * example shows can be told apart from what this one conversation happens to show.
  */
-export async function heldOutEpisodeFigures(model: AnalysisModel, n = 8): Promise<EpisodeFigures[]> {
+export async function heldOutEpisodeFigures(model: AnalysisModel, n = 8, from = HELD_OUT_SEED): Promise<EpisodeFigures[]> {
   const out: EpisodeFigures[] = [];
-  for (const { seed, rounds, conv } of heldOutEpisodes(n)) {
+  for (const { seed, rounds, conv } of heldOutEpisodes(n, from)) {
     const full = await analyzePolicy(model, conv, 'full');
     const filler = await analyzePolicy(model, conv, 'filler');
     const sweep = await roundsSweep(model, conv, 'full');

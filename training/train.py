@@ -15,6 +15,13 @@ import torch.nn.functional as F
 
 SEED = 1
 MINUTES = float(os.environ.get("TRAIN_MINUTES", "30"))
+# Steps, not minutes, make the run the same on any machine. TRAIN_STEPS is the cosine horizon, STOP_AT
+# the step to stop at: the committed model is step 2,950 of a 3,300-step run, the snapshot that
+# training/pick.ts chose. TRAIN_STEPS=0 trains for TRAIN_MINUTES instead (the horizon then comes from
+# the measured speed). SNAPSHOTS="from:every" also writes the model at those steps into MODEL_DIR/step-N.
+STEPS = int(os.environ.get("TRAIN_STEPS", "3300"))
+STOP = int(os.environ.get("STOP_AT", "2950" if STEPS == 3300 else "0")) or STEPS
+SNAPSHOTS = [int(v) for v in os.environ.get("SNAPSHOTS", "0:0").split(":")]
 HIDDEN, LAYERS, HEADS, KV_HEADS, INTER = 256, 2, 8, 2, 768
 THETA, EPS, MAX_POS = 10000.0, 1e-5, 2048
 TOKENS_PER_BATCH, LR, WARMUP = 2048, 3e-3, 100
@@ -167,6 +174,21 @@ def save_safetensors(path, tensors):
         f.write(struct.pack("<Q", len(h)) + h + b"".join(blobs))
 
 
+def save_model(folder, model, meta):
+    """The checkpoint in Hugging Face layout: model.safetensors and config.json."""
+    os.makedirs(folder, exist_ok=True)
+    save_safetensors(f"{folder}/model.safetensors", {k: v for k, v in model.state_dict().items()})
+    config = {
+        "architectures": ["LlamaForCausalLM"], "model_type": "llama", "vocab_size": meta["vocab_size"], "hidden_size": HIDDEN,
+        "intermediate_size": INTER, "num_hidden_layers": LAYERS, "num_attention_heads": HEADS,
+        "num_key_value_heads": KV_HEADS, "hidden_act": "silu", "rms_norm_eps": EPS, "rope_theta": THETA,
+        "rope_scaling": None, "max_position_embeddings": MAX_POS, "tie_word_embeddings": True,
+        "attention_bias": False, "mlp_bias": False, "bos_token_id": None, "eos_token_id": meta["eos_id"],
+        "pad_token_id": meta["pad_id"], "torch_dtype": "float32",
+    }
+    json.dump(config, open(f"{folder}/config.json", "w"), indent=2)
+
+
 def main():
     meta = json.load(open(f"{OUT}/meta.json"))
     vocab, pad = meta["vocab_size"], meta["pad_id"]
@@ -187,7 +209,9 @@ def main():
         random.shuffle(train)
         for ids, targets in train:
             elapsed = time.time() - start
-            if step == 50:
+            if STEPS:
+                est_total = STEPS
+            elif step == 50:
                 est_total = int(50 * MINUTES * 60 / elapsed)  # cosine horizon from the measured speed
             horizon = est_total or 10**9
             lr = LR * min(1.0, (step + 1) / WARMUP) * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, step / horizon))))
@@ -204,7 +228,9 @@ def main():
                 line = f"step {step} epoch {epoch} loss {loss.item():.4f} lr {lr:.2e} {tokens / (time.time() - start):.0f} tok/s"
                 print(line, flush=True)
                 log.write(line + "\n")
-            if time.time() - start > MINUTES * 60:
+            if SNAPSHOTS[1] and step >= SNAPSHOTS[0] and (step - SNAPSHOTS[0]) % SNAPSHOTS[1] == 0:
+                save_model(f"{MODEL_DIR}/step-{step}", model, meta)
+            if (step >= STOP) if STOP else (time.time() - start > MINUTES * 60):
                 done = True
                 break
     minutes = (time.time() - start) / 60
@@ -216,17 +242,7 @@ def main():
         logits = model(torch.tensor([fixture_ids]))[0]
     print(f"done: {step} steps, {tokens:,} tokens, {minutes:.1f} min, last train loss {loss.item():.4f}, held-out loss {val_loss:.4f}", flush=True)
 
-    os.makedirs(MODEL_DIR, exist_ok=True)
-    save_safetensors(f"{MODEL_DIR}/model.safetensors", {k: v for k, v in model.state_dict().items()})
-    config = {
-        "architectures": ["LlamaForCausalLM"], "model_type": "llama", "vocab_size": vocab, "hidden_size": HIDDEN,
-        "intermediate_size": INTER, "num_hidden_layers": LAYERS, "num_attention_heads": HEADS,
-        "num_key_value_heads": KV_HEADS, "hidden_act": "silu", "rms_norm_eps": EPS, "rope_theta": THETA,
-        "rope_scaling": None, "max_position_embeddings": MAX_POS, "tie_word_embeddings": True,
-        "attention_bias": False, "mlp_bias": False, "bos_token_id": None, "eos_token_id": meta["eos_id"],
-        "pad_token_id": pad, "torch_dtype": "float32",
-    }
-    json.dump(config, open(f"{MODEL_DIR}/config.json", "w"), indent=2)
+    save_model(MODEL_DIR, model, meta)
     last = logits[-8:]
     # A trial run into another folder (MODEL_DIR) keeps its fixture there, not over the committed one.
     fixture = "tests/fixtures/demo-forward.json" if MODEL_DIR == "models/inertia-demo" else f"{MODEL_DIR}/demo-forward.json"
@@ -234,7 +250,7 @@ def main():
     json.dump({"ids": fixture_ids, "positions": list(range(len(fixture_ids) - 8, len(fixture_ids))),
                "logits": [[round(float(v), 7) for v in row] for row in last]}, open(fixture, "w"))
     stats = {"parameters": params, "steps": step, "epochs": epoch, "tokens": tokens, "minutes": round(minutes, 1),
-             "train_loss": round(loss.item(), 4), "held_out_loss": round(val_loss, 4), "seed": SEED, "torch": torch.__version__,
+             "horizon": est_total, "train_loss": round(loss.item(), 4), "held_out_loss": round(val_loss, 4), "seed": SEED, "torch": torch.__version__,
              "threads": torch.get_num_threads()}
     json.dump(stats, open(f"{MODEL_DIR}/training.json", "w"), indent=2)
     print(json.dumps(stats), flush=True)
