@@ -31,18 +31,24 @@ describe('the CPL-tuned demo model', () => {
     expect(maxAbsDiff(out.logits!.data, fx.logits.flat())).toBeLessThanOrEqual(1e-4);
   });
 
-  it('lowers the diagonal ratio under Full: on the maze example more than the prior-assistant share (−13.3% against −8.4%), over held-out episodes about as much (−9.6% against −9.5%)', () => {
+  // The figures are deterministic for the checkpoint. Paper 2 reports −10% or more under every policy;
+  // this twin falls short under Full and under Clip on held-out episodes (its model card), and the
+  // thresholds pin what it does, not the paper's figure.
+  it('lowers the diagonal ratio under Full, more than the prior-assistant share (measured: example −5.3% against −3.7%, held-out median −7.2% against −4.8%)', () => {
     const d = (x: typeof a) => x.episodes.map((e) => e.diagonal.full!);
-    expect(change(a.example.diagonal.full!, b.example.diagonal.full!)).toBeLessThan(-0.1);
+    const p = (x: typeof a) => x.episodes.map((e) => e.prior.full!);
+    expect(change(a.example.diagonal.full!, b.example.diagonal.full!)).toBeLessThan(-0.03);
     expect(change(a.example.diagonal.full!, b.example.diagonal.full!)).toBeLessThan(change(a.example.prior.full!, b.example.prior.full!));
     expect(medianChange(d(a), d(b))).toBeLessThan(-0.05);
+    expect(medianChange(d(a), d(b))).toBeLessThan(medianChange(p(a), p(b)));
   });
 
-  it('lowers the diagonal ratio under Clip-12→1 over held-out episodes by 10% or more (measured −30.4%)', () => {
-    expect(medianChange(a.episodes.map((e) => e.diagonal['clip:12:1']!), b.episodes.map((e) => e.diagonal['clip:12:1']!))).toBeLessThan(-0.1);
+  it('lowers the diagonal ratio under Clip-12→1 (measured: example −11.9%, held-out median −7.2%)', () => {
+    expect(change(a.example.diagonal['clip:12:1']!, b.example.diagonal['clip:12:1']!)).toBeLessThan(-0.08);
+    expect(medianChange(a.episodes.map((e) => e.diagonal['clip:12:1']!), b.episodes.map((e) => e.diagonal['clip:12:1']!))).toBeLessThan(-0.05);
   });
 
-  it('still continues its formats, mostly (measured 23 of 24; the base model 23)', async () => {
+  it('still continues its formats, mostly (measured 23 of 24; the base model 24)', async () => {
     const c = await heldOutContinuations(cpl);
     expect(c.wellFormed).toBeGreaterThanOrEqual(20);
   });
