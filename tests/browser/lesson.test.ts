@@ -144,6 +144,13 @@ describe('the lesson, walked with the keyboard only', () => {
       await page.keyboard.press('Space');
       await tabTo(page, button('Compare with the CPL-tuned demo model'));
       await page.keyboard.press('Enter');
+      // Model A still scores the answer it wrote in the step before: the reveal says so and compares nothing,
+      // then both score the conversation's answer.
+      const reveal = card.getByTestId('lesson-reveal');
+      await expect.poll(() => reveal.textContent(), { timeout: 120_000 }).toContain('two different texts');
+      await tabTo(page, button("use the file's answer"));
+      await page.keyboard.press('Enter');
+      await expect.poll(() => reveal.textContent(), { timeout: 120_000 }).toContain('for its CPL twin');
     }, page.locator('[data-testid^="figure-b-"][data-testid$="-diagonal"]'));
     await step(10, async () => {
       // The option after the maze: its reordered twin (a copy at another offset).
