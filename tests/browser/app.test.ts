@@ -195,6 +195,9 @@ describe('the app, used as a person would', () => {
     await again.getByTestId('figure-b-full-diagonal').waitFor({ timeout: 90_000 });
     expect(await again.getByTestId('figure-b-full-diagonal').getAttribute('data-value')).toBe(await diagB.getAttribute('data-value'));
     await again.close();
+    // Each model writes its own answer: two texts, and still one tokenizer (read over the shared context).
+    await p.getByRole('button', { name: /^Generate each model's answer/ }).click();
+    await expect.poll(() => p.getByTestId('models-note').textContent(), { timeout: 120_000 }).toContain('Each model scores the answer it wrote. Both split the text into the same tokens.');
     await p.close();
   });
 

@@ -148,9 +148,11 @@ describe('the lesson, walked with the keyboard only', () => {
       // then both score the conversation's answer.
       const reveal = card.getByTestId('lesson-reveal');
       await expect.poll(() => reveal.textContent(), { timeout: 120_000 }).toContain('two different texts');
+      expect(await page.getByTestId('models-answers-differ').textContent()).toContain('Model A scores the answer it wrote, model B the conversation');
       await tabTo(page, button("use the file's answer"));
       await page.keyboard.press('Enter');
       await expect.poll(() => reveal.textContent(), { timeout: 120_000 }).toContain('for its CPL twin');
+      expect(await page.getByTestId('models-answers-differ').count()).toBe(0);
     }, page.locator('[data-testid^="figure-b-"][data-testid$="-diagonal"]'));
     await step(10, async () => {
       // The option after the maze: its reordered twin (a copy at another offset).
