@@ -6,7 +6,7 @@ import { roundsSweep, sweepPoint, type SweepPoint } from '../analysis/sweep';
 import { parseConversation, parseJsonl } from '../conversation/parse';
 import { describeIssue, type Conversation } from '../conversation/types';
 import { parsePolicy, type Policy } from '../context/policy';
-import { csvField } from '../export/figures';
+import { csvField, sameTokens } from '../export/figures';
 import { CATEGORIES } from '../metrics/categories';
 import type { AttentionSlab } from '../metrics/slab';
 import type { OpenModel } from '../runtime/open-model';
@@ -107,10 +107,10 @@ function printModelDeltas(runs: { label: string; results: PolicyResult[] }[]): v
   const [base, ...others] = runs;
   const pct = (b: number, a: number) => (a !== 0 ? `${(((b - a) / a) * 100).toFixed(1)} %` : '—');
   for (const o of others) {
-    const sameTokens = o.results.every((r, i) => r.tokens.length === base!.results[i]?.tokens.length);
-    console.log(`${o.label} against ${base!.label}${sameTokens ? '' : ' (their tokenizers differ: shares and ratios compare, token positions do not)'}:`);
-    for (const r of o.results) {
-      const a = base!.results.find((x) => x.policy === r.policy)!;
+    const pairs = o.results.map((r) => [base!.results.find((x) => x.policy === r.policy)!, r] as const);
+    const same = pairs.every(([a, r]) => sameTokens(a, r));
+    console.log(`${o.label} against ${base!.label}${same ? '' : ' (their tokenizers differ: shares and ratios compare, token positions do not)'}:`);
+    for (const [a, r] of pairs) {
       console.log(`  ${r.label.padEnd(14)} prior ${f(r.ratios.prior)} vs ${f(a.ratios.prior)} (${pct(r.ratios.prior, a.ratios.prior)})   diagonal ${f(r.diagonal)} vs ${f(a.diagonal)} (${pct(r.diagonal, a.diagonal)})`);
     }
   }

@@ -18,6 +18,14 @@ export interface Provenance {
 export const answerOf = (r: PolicyResult): 'conversation' | 'model' => (r.messages[r.messages.length - 1]?.generated ? 'model' : 'conversation');
 
 /**
+ * Whether two results split the same text into the same tokens (same tokenizer); when not, they compare
+ * by message only. Read over the context before the scored answer: when a model wrote its own answer,
+ * the two answers are different texts whatever the tokenizers.
+ */
+export const sameTokens = (a: PolicyResult, b: PolicyResult): boolean =>
+  a.query.start === b.query.start && a.tokens.slice(0, a.query.start).every((t, i) => t.text === b.tokens[i]!.text);
+
+/**
  * The exports as tidy CSV tables, one kind of row per file (spreadsheets and pandas read each as it is):
  * the figures, one row per policy, with what they were computed from.
  */

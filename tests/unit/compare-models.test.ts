@@ -8,7 +8,7 @@ import { openModel } from '../../src/runtime/open-model';
 import { setModelClient } from '../../src/state/model-client';
 import { useInspector } from '../../src/state/inspector-store';
 import { useModelBStore, useModelStore } from '../../src/state/model-store';
-import { sameTokens } from '../../src/views/result-id';
+import { sameTokens } from '../../src/export/figures';
 import { inProcessClient, memoryFiles } from '../helpers/in-process-worker';
 import { MAZE_TEXT } from '../helpers/maze';
 import { memorySource } from '../helpers/memory-source';

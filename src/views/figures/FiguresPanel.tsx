@@ -1,11 +1,11 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import { CATEGORIES, type Category } from '../../metrics/categories';
-import { answerOf } from '../../export/figures';
+import { answerOf, sameTokens } from '../../export/figures';
 import { DEMO_MODEL_LABEL } from '../../model/demo';
 import { useInspector } from '../../state/inspector-store';
 import { useModelBStore, useModelStore } from '../../state/model-store';
 import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
-import { resultId, sameTokens } from '../result-id';
+import { resultId } from '../result-id';
 
 import { fmtShare as f4, fmtSigned as signed } from './format';
 import { Explain } from '../explain/Explain';
