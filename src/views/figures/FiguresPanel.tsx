@@ -67,14 +67,26 @@ function ModelsNote({ results }: { results: PolicyResult[] }) {
   return (
     <p className="muted" data-testid="models-note">
       Model B is {sourceB ?? 'the second model'}, scoring the same conversation, turn and policy at its own final layer (layer {b.layer}); the Δ column is B − A.{' '}
-      {answerOf(a) !== answerOf(b) ? (
-        // Two different texts: their token counts differ whatever the tokenizers, so that is what to say.
-        <strong data-testid="models-answers-differ">
-          Model {answerOf(a) === 'model' ? 'A' : 'B'} scores the answer it wrote, model {answerOf(a) === 'model' ? 'B' : 'A'} the conversation&apos;s: the Δ compares two texts, not two models. Click &quot;use the file&apos;s answer&quot; or &quot;Generate each model&apos;s answer&quot; to score like with like.
-        </strong>
-      ) : (answerOf(a) === 'model' ? 'Each model scores the answer it wrote. ' : '') + (sameTokens(a, b) ? 'Both split the text into the same tokens.' : `The two split the text into different tokens (${a.tokens.length} and ${b.tokens.length}): they are compared by message (the category shares and the diagonal ratio are per answer), and each heatmap shows its own model's tokens.`)}
+      <ComparedHow a={a} b={b} />
     </p>
   );
+}
+
+/** What the two scored answers are, and whether the two models split the text alike. */
+function ComparedHow({ a, b }: { a: PolicyResult; b: PolicyResult }) {
+  const wroteA = answerOf(a) === 'model';
+  if (wroteA !== (answerOf(b) === 'model')) {
+    // Two different texts: their token counts differ whatever the tokenizers, so that is what to say.
+    return (
+      <strong data-testid="models-answers-differ">
+        Model {wroteA ? 'A' : 'B'} scores the answer it wrote, model {wroteA ? 'B' : 'A'} the conversation&apos;s: the Δ compares two texts, not two models. Click &quot;use the file&apos;s answer&quot; or &quot;Generate each model&apos;s answer&quot; to score like with like.
+      </strong>
+    );
+  }
+  const split = sameTokens(a, b)
+    ? 'Both split the text into the same tokens.'
+    : `The two split the text into different tokens (${a.tokens.length} and ${b.tokens.length}): they are compared by message (the category shares and the diagonal ratio are per answer), and each heatmap shows its own model's tokens.`;
+  return <>{wroteA ? `Each model scores the answer it wrote. ${split}` : split}</>;
 }
 
 /** What the model's own chat template did to the conversation (merged, moved, dropped, added a system prompt), and positions past the model's training. */

@@ -197,7 +197,8 @@ export const LESSON: LessonStep[] = [
       const b = modelB(w);
       if (!a || !b) return '';
       // An answer the demo model wrote (the step before) against the conversation's answer would compare two texts, not two models.
-      if (answerOf(a) !== answerOf(b)) return `The demo model's figures score ${answerOf(a) === 'model' ? 'the answer it wrote' : "the conversation's answer"}, its twin's ${answerOf(b) === 'model' ? 'the answer it wrote' : "the conversation's answer"}: two different texts. Click "use the file's answer" (the view controls) to score the same answer with both, or "Generate each model's answer" to have each write its own.`;
+      const scored = (r: PolicyResult) => (answerOf(r) === 'model' ? 'the answer it wrote' : "the conversation's answer");
+      if (answerOf(a) !== answerOf(b)) return `The demo model's figures score ${scored(a)}, its twin's ${scored(b)}: two different texts. Click "use the file's answer" (the view controls) to score the same answer with both, or "Generate each model's answer" to have each write its own.`;
       const change = (x: number, y: number) => (x > 0 ? `${Math.abs(Math.round(((y - x) / x) * 100))} % ${y < x ? 'lower' : 'higher'}` : 'not comparable');
       // Paper 2 (Fig. 7): CPL lowers the diagonal more than the share on earlier answers. Said as this pair measures.
       const verdict = b.diagonal < a.diagonal ? (b.diagonal / a.diagonal < b.ratios.prior / a.ratios.prior ? 'the diagonal falls more than the share, as paper 2 reports' : 'the diagonal falls, but not more than the share') : 'here the twin leans on the copy no less than the base: try Full, or another turn';
