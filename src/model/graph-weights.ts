@@ -3,6 +3,7 @@ import { toFloat16Bytes, toFloat32 } from './dtype';
 import { DT, type GraphBuilder } from './onnx-builder';
 import { ModelError } from './errors';
 import { mapBytes } from './tensor-bytes';
+import { blocksOf, quantizedTensor, schemeOf, type Quant, type QuantScheme } from './quantize';
 
 /**
  * How checkpoint tensors become graph initializers, each added once (a tied lm_head reuses the
@@ -21,7 +22,38 @@ export class GraphWeights {
    * fp32. Each widening waits on the activation it multiplies, so onnxruntime runs it just before its
    * layer and frees it after: one layer's fp32 copy at a time, not every weight widened up front.
    */
-  constructor(private readonly g: GraphBuilder, private readonly half: boolean, private readonly keepHalf = false, private readonly keptBf16: 'bf16' | 'fp16' = 'bf16') {}
+  private readonly scheme: QuantScheme | null;
+
+  constructor(private readonly g: GraphBuilder, private readonly half: boolean, private readonly keepHalf = false, private readonly keptBf16: 'bf16' | 'fp16' = 'bf16', quant: Quant = 'none') {
+    this.scheme = quant === 'none' ? null : schemeOf(quant);
+  }
+
+  /** A 2-D matrix's MatMulNBits initializers (packed weights, scales, zero points), each added once. */
+  private quantized(t: StoredTensor): { packed: string; scales: string; zeros: string; scheme: QuantScheme } | null {
+    const s = this.scheme;
+    if (!s || t.shape.length !== 2) return null;
+    const [N, K] = t.shape as [number, number];
+    const kb = blocksOf(K, s);
+    const key = `${t.name}#q${s.bits}`;
+    if (!this.stored.has(key)) {
+      this.storage.add(`linear layers, head and embedding quantized to ${s.bits} bits (blocks of ${s.blockSize}, a scale and zero point each) as they are read`);
+      const q = quantizedTensor(t, s, this.half ? 'fp16' : 'fp32');
+      this.g.external(`${key}.packed`, DT.UINT8, [N, kb, (s.blockSize * s.bits) / 8], q.packed);
+      this.g.external(`${key}.scales`, this.half ? DT.FLOAT16 : DT.FLOAT, [N * kb], q.scales);
+      this.g.external(`${key}.zeros`, DT.UINT8, [s.bits === 8 ? N * kb : N * Math.ceil(kb / 2)], q.zeros);
+      this.stored.set(key, key);
+    }
+    return { packed: `${key}.packed`, scales: `${key}.scales`, zeros: `${key}.zeros`, scheme: s };
+  }
+
+  /** x · tᵀ for an HF [out, in] weight: MatMulNBits when quantizing, else Gemm on the stored (or widened) weight. */
+  matmul(x: string, t: StoredTensor, bias?: StoredTensor): string {
+    const q = this.quantized(t);
+    if (!q) return this.g.op('Gemm', [x, this.widenedAfter(t, x), ...(bias ? [this.get(bias)] : [])], { transB: 1 });
+    const [N, K] = t.shape as [number, number];
+    const y = this.g.op('MatMulNBits', [x, q.packed, q.scales, q.zeros], { K, N, bits: q.scheme.bits, block_size: q.scheme.blockSize, accuracy_level: 0 }, undefined, 'com.microsoft');
+    return bias ? this.g.op('Add', [y, this.get(bias)]) : y;
+  }
 
   /** A 2-D half-precision weight kept in half precision; null when it is widened at load instead. */
   private kept(t: StoredTensor): string | null {
@@ -52,11 +84,42 @@ export class GraphWeights {
     return g.op('Cast', [g.op('Reshape', [k, shape])], { to: DT.FLOAT });
   }
 
-  /** Rows of an embedding: gathered from the kept half-precision matrix, then widened (no whole-matrix copy). */
+  /**
+   * Rows of an embedding: gathered from the kept half-precision matrix, then widened (no whole-matrix copy).
+   * Quantized: the rows' blocks gathered from the head's own packed initializer (a tied embedding is stored
+   * once) and dequantized with plain arithmetic, which every backend runs; only the pass's rows are widened.
+   */
   gatherRows(t: StoredTensor, ids: string): string {
+    const q = this.quantized(t);
+    if (q) return this.dequantizedRows(t, q, ids);
     const k = this.kept(t);
     if (!k) return this.g.op('Gather', [this.get(t), ids], { axis: 0 });
     return this.g.op('Cast', [this.g.op('Gather', [k, ids], { axis: 0 })], { to: DT.FLOAT });
+  }
+
+  private dequantizedRows(t: StoredTensor, q: NonNullable<ReturnType<GraphWeights['quantized']>>, ids: string): string {
+    const g = this.g;
+    const [N, K] = t.shape as [number, number];
+    const { bits, blockSize } = q.scheme;
+    const kb = blocksOf(K, q.scheme);
+    const T = this.half ? DT.FLOAT16 : DT.FLOAT;
+    const f = (x: string) => g.op('Cast', [x], { to: DT.FLOAT });
+    /** uint8 bytes → their two nibbles as floats, low first, along a new last axis then flattened. */
+    const nibbles = (bytes: string, dims: number[]) => {
+      const v = f(bytes);
+      const hi = g.op('Floor', [g.op('Div', [v, g.float([16], [])])]);
+      const lo = g.op('Sub', [v, g.op('Mul', [hi, g.float([16], [])])]);
+      const pair = g.op('Concat', [g.op('Unsqueeze', [lo, g.int64([-1])]), g.op('Unsqueeze', [hi, g.int64([-1])])], { axis: -1 });
+      return g.op('Reshape', [pair, g.int64(dims)]);
+    };
+    const packed = g.op('Gather', [q.packed, ids], { axis: 0 }); // [S, kb, blob]
+    const values = bits === 8 ? f(packed) : nibbles(packed, [-1, kb, blockSize]); // [S, kb, block]
+    const scales = f(g.op('Gather', [g.op('Reshape', [q.scales, g.int64([N, kb])]), ids], { axis: 0 })); // [S, kb]
+    const zRows = g.op('Gather', [g.op('Reshape', [q.zeros, g.int64([N, -1])]), ids], { axis: 0 });
+    const zeros = bits === 8 ? f(zRows) : g.op('Slice', [nibbles(zRows, [-1, 2 * Math.ceil(kb / 2)]), g.int64([0]), g.int64([kb]), g.int64([1])]); // [S, kb]
+    const deq = g.op('Mul', [g.op('Sub', [values, g.op('Unsqueeze', [zeros, g.int64([-1])])]), g.op('Unsqueeze', [scales, g.int64([-1])])]);
+    const rows = g.op('Slice', [g.op('Reshape', [deq, g.int64([-1, kb * blockSize])]), g.int64([0]), g.int64([K]), g.int64([1])]); // drop the padding
+    return T === DT.FLOAT ? rows : g.op('Cast', [rows], { to: T });
   }
 
   get(t: StoredTensor): string {

@@ -5,6 +5,7 @@ import { ModelError } from './errors';
 import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from './graph-io';
 import { GraphWeights } from './graph-weights';
 import { DT, FloatAttr, GraphBuilder, type ExternalFile } from './onnx-builder';
+import type { Quant } from './quantize';
 import type { LayerWeights, ModelWeights } from './weights';
 
 export interface GraphOptions {
@@ -35,6 +36,8 @@ export interface GraphOptions {
    * a weight beyond ±65,504 is refused by name.
    */
   keptBf16?: 'bf16' | 'fp16';
+  /** 'q8' / 'q4': linear layers, head and embedding quantized as read (model/quantize.ts). Default 'none'. */
+  quant?: Quant;
 }
 
 export interface BuiltGraph {
@@ -82,7 +85,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   const half = dtype === 'fp16';
   const T = half ? DT.FLOAT16 : DT.FLOAT;
   const g = new GraphBuilder();
-  const W = new GraphWeights(g, half, options.weightStorage === 'half', options.keptBf16 ?? 'bf16');
+  const W = new GraphWeights(g, half, options.weightStorage === 'half', options.keptBf16 ?? 'bf16', options.quant ?? 'none');
   /** Casts between the compute dtype and fp32 (no-ops in an fp32 graph). */
   const toF32 = (x: string) => (half ? g.op('Cast', [x], { to: DT.FLOAT }) : x);
   const toT = (x: string) => (half ? g.op('Cast', [x], { to: T }) : x);
@@ -105,7 +108,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
     const n = g.op('Div', [x32, g.op('Sqrt', [g.op('Add', [ms, eps])])]);
     return normInF32 ? toT(g.op('Mul', [n, W.fp32(w, spec.normOffset)])) : g.op('Mul', [toT(n), W.get(w)]);
   };
-  const linear = (x: string, w: StoredTensor, b?: StoredTensor) => g.op('Gemm', b ? [x, W.widenedAfter(w, x), W.get(b)] : [x, W.widenedAfter(w, x)], { transB: 1 });
+  const linear = (x: string, w: StoredTensor, b?: StoredTensor) => W.matmul(x, w, b);
   const scaled = (x: string, s: number) => (s === 1 ? x : g.op('Mul', [x, scalarT(s)]));
   /** gelu_pytorch_tanh: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))). */
   const activate = (x: string) => {
@@ -227,7 +230,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   });
   if (isLast) {
     const final = g.op('Slice', [rmsNorm(x, weights.norm), INPUT.logitStart, INPUT.logitEnd, g.int64([0])]);
-    let logits = toF32(g.op('Gemm', [final, W.widenedAfter(weights.lmHead, final)], { transB: 1 })); // tied: the embedding's own initializer
+    let logits = toF32(W.matmul(final, weights.lmHead)); // tied: the embedding's own initializer
     if (spec.logitScale !== 1) logits = g.op('Mul', [logits, g.float([spec.logitScale], [])]);
     if (spec.finalSoftcap !== null) {
       const c = g.float([spec.finalSoftcap], []);

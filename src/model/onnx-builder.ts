@@ -6,7 +6,7 @@ export type NodeProto = onnxProto.onnx.INodeProto;
 export type TensorProto = onnxProto.onnx.ITensorProto;
 
 /** ONNX TensorProto.DataType codes we use. */
-export const DT = { FLOAT: 1, INT32: 6, INT64: 7, BOOL: 9, FLOAT16: 10, BFLOAT16: 16 } as const;
+export const DT = { FLOAT: 1, UINT8: 2, INT32: 6, INT64: 7, BOOL: 9, FLOAT16: 10, BFLOAT16: 16 } as const;
 
 /** Attribute values: integers (INT), integer lists (INTS) or strings. Float constants go in as inputs. */
 /** A float attribute (plain numbers are integer attributes). */
@@ -55,8 +55,8 @@ export class GraphBuilder {
   private readonly domains = new Set<string>();
 
   /** Adds one single-output node and returns its output name (or writes to `output` when given). */
-  op(opType: string, inputs: string[], attrs: Record<string, Attr> = {}, output?: string): string {
-    return this.opN(opType, inputs, output ? [output] : 1, attrs)[0]!;
+  op(opType: string, inputs: string[], attrs: Record<string, Attr> = {}, output?: string, domain = ''): string {
+    return this.opN(opType, inputs, output ? [output] : 1, attrs, domain)[0]!;
   }
 
   int64(values: number[], dims: number[] = [values.length], hint = 'i64'): string {

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { loadCheckpoint, type StoredTensor } from '../../src/model/checkpoint';
+import { toFloat32 } from '../../src/model/dtype';
+import { buildGraph } from '../../src/model/graph';
+import { quantizeTensorBytes, quantizeRows, schemeOf, type QuantizedMatrix, type QuantScheme } from '../../src/model/quantize';
+import { referenceForward } from '../../src/model/reference';
+import { bytesOf, readBytes } from '../../src/model/tensor-bytes';
+import { resolveWeights, type LayerWeights, type ModelWeights } from '../../src/model/weights';
+import { ModelSession } from '../../src/runtime/ort-runtime';
+import { maxAbsDiff } from '../helpers/compare';
+import { FAMILY_CASES } from '../helpers/family-cases';
+import { memorySource } from '../helpers/memory-source';
+import { tinyModelFiles } from '../helpers/tiny-model';
+
+/**
+ * MatMulNBits' layout, written out here on its own (onnxruntime's contrib op spec), so a packing or nibble
+ * order mistake in model/quantize.ts cannot cancel itself out: W[n, k] = (q − zero) · scale.
+ */
+function dequantize(m: QuantizedMatrix, N: number, K: number, s: QuantScheme): Float64Array {
+  const blocks = Math.ceil(K / s.blockSize);
+  const bytesPerBlock = (s.blockSize * s.bits) / 8;
+  const zerosPerRow = s.bits === 8 ? blocks : Math.ceil(blocks / 2);
+  const out = new Float64Array(N * K);
+  for (let n = 0; n < N; n++) {
+    for (let k = 0; k < K; k++) {
+      const b = Math.floor(k / s.blockSize);
+      const i = k - b * s.blockSize;
+      const byte = m.packed[(n * blocks + b) * bytesPerBlock + Math.floor((i * s.bits) / 8)]!;
+      const q = s.bits === 8 ? byte : i % 2 === 0 ? byte & 0x0f : byte >> 4;
+      const zByte = m.zeros[n * zerosPerRow + Math.floor((b * s.bits) / 8)]!;
+      const zero = s.bits === 8 ? zByte : b % 2 === 0 ? zByte & 0x0f : zByte >> 4;
+      out[n * K + k] = (q - zero) * m.scales[n * blocks + b]!;
+    }
+  }
+  return out;
+}
+
+/** The checkpoint as the quantized graph sees it: every matrix replaced by its dequantized values, in F32. */
+async function dequantizedWeights(w: ModelWeights, s: QuantScheme): Promise<ModelWeights> {
+  const done = new Map<StoredTensor, StoredTensor>();
+  const swap = async (t: StoredTensor | undefined): Promise<StoredTensor | undefined> => {
+    if (!t || t.shape.length !== 2) return t;
+    if (!done.has(t)) {
+      const [N, K] = t.shape as [number, number];
+      const m = quantizeTensorBytes(t.dtype as 'F32', await readBytes(t.data), N, K, s);
+      const values = Float32Array.from(dequantize(m, N, K, s));
+      done.set(t, { ...t, dtype: 'F32', data: bytesOf(new Uint8Array(values.buffer)) });
+    }
+    return done.get(t)!;
+  };
+  const layers: LayerWeights[] = [];
+  for (const L of w.layers) {
+    const out: Partial<LayerWeights> = {};
+    for (const [k, t] of Object.entries(L) as [keyof LayerWeights, StoredTensor][]) out[k] = (await swap(t))!;
+    layers.push(out as LayerWeights);
+  }
+  return { embed: (await swap(w.embed))!, layers, norm: w.norm, lmHead: (await swap(w.lmHead))! };
+}
+
+describe('quantizer', () => {
+  it('packs blocks, pads the last one and keeps 0 exact', () => {
+    const K = 40; // one whole block of 32 and one of 8, padded
+    const N = 3;
+    const w = Float32Array.from({ length: N * K }, (_, i) => (i % 7 === 0 ? 0 : Math.sin(i * 1.3) * (1 + (i % 5))));
+    for (const quant of ['q8', 'q4'] as const) {
+      const s = schemeOf(quant);
+      const m = quantizeRows((n, into) => into.set(w.subarray(n * K, (n + 1) * K)), N, K, s);
+      expect(m.packed.byteLength).toBe(N * 2 * (32 * s.bits) / 8);
+      const back = dequantize(m, N, K, s);
+      for (let i = 0; i < N * K; i++) {
+        const b = Math.floor((i % K) / 32);
+        const step = m.scales[Math.floor(i / K) * 2 + b]!;
+        expect(Math.abs(back[i]! - w[i]!)).toBeLessThanOrEqual(step / 2 + 1e-7); // within half a step
+        if (w[i] === 0) expect(Math.abs(back[i]!)).toBeLessThanOrEqual(1e-6 * step);
+      }
+    }
+  });
+
+  it('reads F16 and BF16 rows as their float values', () => {
+    const values = Float32Array.from({ length: 64 }, (_, i) => (i - 30) / 8); // exact in both
+    const f32 = quantizeTensorBytes('F32', new Uint8Array(values.buffer), 2, 32, schemeOf('q4'));
+    const bf16 = new Uint16Array(64).map((_, i) => new Uint32Array(values.buffer)[i]! >>> 16);
+    const fromBf16 = quantizeTensorBytes('BF16', new Uint8Array(bf16.buffer), 2, 32, schemeOf('q4'));
+    expect(fromBf16).toEqual(f32);
+    expect(Array.from(toFloat32('BF16', new Uint8Array(bf16.buffer)))).toEqual(Array.from(values));
+  });
+});
+
+/** Tolerances: the graph runs the dequantized weights in fp32, the reference in float64 (as unquantized graphs, 1e-4). */
+const TOL = 1e-4;
+
+describe('q8 and q4 graphs (MatMulNBits) vs the float64 reference on the same dequantized weights, Node wasm', () => {
+  for (const [name, opts] of FAMILY_CASES) {
+    for (const quant of ['q8', 'q4'] as const) {
+      it(`${quant}: ${name}`, async () => {
+        const ckpt = await loadCheckpoint(memorySource(tinyModelFiles(opts)));
+        const { spec } = ckpt;
+        const weights = resolveWeights(spec, ckpt);
+        const last = spec.numLayers - 1;
+        const graph = buildGraph(spec, weights, { inspectLayers: [0, last], quant });
+        expect(graph.weightStorage).toContain(`quantized to ${quant === 'q8' ? 8 : 4} bits`);
+        const session = await ModelSession.create(graph, spec);
+        const S = 23;
+        const ids = Array.from({ length: S }, (_, i) => (i * 37 + 11) % spec.vocabSize);
+        const out = await session.forward({ ids, attnRows: [0, S], logitRows: [0, S], perHead: true });
+        const deq = await dequantizedWeights(weights, schemeOf(quant));
+        for (const layer of [0, last]) {
+          const ref = await referenceForward(spec, deq, ids, layer);
+          expect(maxAbsDiff(out.attention.find((a) => a.layer === layer)!.perHead!.data, ref.attention)).toBeLessThanOrEqual(TOL);
+          if (layer === last) expect(maxAbsDiff(out.logits!.data, ref.logits)).toBeLessThanOrEqual(TOL);
+        }
+        await session.release();
+      });
+    }
+  }
+});
