@@ -69,6 +69,7 @@ export async function analyzeCommand(models: ModelToRun[], file: string, a: Anal
       model: label,
       backend: model.session.report.backend,
       computeDtype: model.graph.computeDtype,
+      precision: model.graph.quant,
       results: results.map(({ attention, ...figures }) => (a.dumpAttention && attention ? { ...figures, attention: answerRowsJson(attention.mean) } : figures)),
     }));
     // One model: the documented single-model object; several: the conversation once, then one entry per model.
@@ -83,7 +84,8 @@ export async function analyzeCommand(models: ModelToRun[], file: string, a: Anal
 function printTable(file: string, label: string, model: OpenModel, results: (PolicyResult & { sweep?: SweepPoint[] })[]): void {
   const r0 = results[0]!;
   for (const n of [...new Set(results.flatMap((r) => r.notes))]) process.stderr.write(`${file}: note: ${n}\n`);
-  console.log(`${label} (${model.checkpoint.spec.family}, ${model.session.report.backend}) · ${file} · turn ${r0.turn} · layer ${r0.layer} · r = ${r0.radius}`);
+  const precision = model.graph.quant === 'none' ? '' : `, weights at ${model.graph.quant}`;
+  console.log(`${label} (${model.checkpoint.spec.family}, ${model.session.report.backend}${precision}) · ${file} · turn ${r0.turn} · layer ${r0.layer} · r = ${r0.radius}`);
   console.log(`${'policy'.padEnd(14)} ${'tokens'.padStart(6)} ${CATEGORIES.map((c) => c.padStart(8)).join('')} ${'diagonal'.padStart(9)} ${'context'.padStart(8)} ${'prefill'.padStart(8)}`);
   for (const r of results) {
     const c = r.cost[r.cost.length - 1]!;

@@ -6,6 +6,7 @@ import type { ComputeDtypeOption } from '../model/compute-dtype';
 import { ModelError } from '../model/errors';
 import { DEFAULT_TEMPLATE_DATE, parseTemplateDate } from '../model/template-date';
 import { describePlan } from '../model/load-plan';
+import { QUANTS, quantLabel, type Quant } from '../model/quantize';
 import { openModel } from '../runtime/open-model';
 import { BackendError, MemoryLimitError } from '../runtime/ort-runtime';
 import { NumericError } from '../metrics/finite';
@@ -41,6 +42,8 @@ Options:
   --layer L   inspect layer L (0-based; repeatable for inspect-model); default the final layer
   --top K     how many next tokens to print (default 5)
   --dtype D   compute dtype: auto (default; fp32 in Node), fp32, or fp16 (norms and softmax stay fp32)
+  --quant Q   weight precision: none (default: the checkpoint's own), q8 or q4 (every linear layer, the head
+              and the embedding quantized in blocks of 32 as they are read; named in every figure)
   --model D   the model folder for analyze and batch (default: the embedded demo model, models/inertia-demo);
               repeat it to compare models: each runs in turn, and analyze prints each against the first
   --policy S  full, window:W, clip:H:L, summary:H:L, ao, lt, sum, de, filler (repeatable; default full)
@@ -85,11 +88,13 @@ interface Common {
   date: string;
   backend: 'wasm' | 'native';
   device: 'cpu' | 'cuda';
+  quant: Quant;
 }
 
 async function open(dir: string, c: Common) {
   const m = await openModel(dirSource(dir), {
     computeDtype: c.dtype,
+    quant: c.quant,
     prefer: [c.backend],
     nativeDevices: c.device === 'cuda' ? ['cuda', 'cpu'] : ['cpu'],
     ...(c.layers && { inspectLayers: c.layers }),
@@ -108,6 +113,7 @@ async function inspectModel(dir: string, c: Common) {
     parameters: parameterCount(spec),
     weightDtypes: dtypes,
     weightStorage: m.graph.weightStorage,
+    precision: m.graph.quant,
     computeDtype: m.graph.computeDtype,
     dtypeReason: m.session.report.dtypeReason,
     backend: m.session.report.backend,
@@ -121,6 +127,7 @@ async function inspectModel(dir: string, c: Common) {
   console.log(`family         ${spec.family}`);
   console.log(`parameters     ${info.parameters.toLocaleString('en-US')}`);
   console.log(`weights        ${dtypes.join(', ')} (${info.weightStorage})`);
+  console.log(`precision      ${quantLabel(info.precision)}`);
   console.log(`runs on        ${info.backend}${info.device ? ` (${info.device})` : ''}, compute ${info.dtypeReason}`);
   if (info.plan) console.log(`memory         ${describePlan(info.plan)}`);
   console.log(`graph          ${info.graph.bytes.toLocaleString('en-US')} bytes + ${info.graph.externalFiles} external weight files`);
@@ -144,11 +151,12 @@ async function forward(dir: string, text: string, chat: boolean, top: number, c:
     tokens: probe.tokens,
     backend: m.session.report.backend,
     computeDtype: m.graph.computeDtype,
+    precision: m.graph.quant,
     next,
     attention: { layer, shape, headMeanRowSums, perHeadRowSumRange },
   };
   if (c.json) return console.log(JSON.stringify(result, null, 2));
-  console.log(`${result.tokens} tokens, backend ${result.backend}, compute ${result.computeDtype}`);
+  console.log(`${result.tokens} tokens, backend ${result.backend}, compute ${result.computeDtype}${result.precision === 'none' ? '' : `, weights at ${result.precision}`}`);
   console.log('next token      prob      logit');
   for (const t of next) console.log(`  ${JSON.stringify(t.text).padEnd(14)} ${t.prob.toFixed(4).padStart(7)} ${t.logit.toFixed(3).padStart(10)}`);
   console.log(`attention of layer ${layer}: shape [heads ${shape[0]}, rows ${shape[1]}, keys ${shape[2]}]`);
@@ -183,6 +191,7 @@ export async function main(argv: string[]): Promise<void> {
         date: { type: 'string', default: DEFAULT_TEMPLATE_DATE },
         backend: { type: 'string', default: 'wasm' },
         device: { type: 'string', default: 'cpu' },
+        quant: { type: 'string', default: 'none' },
       },
     });
   } catch (e) {
@@ -208,7 +217,9 @@ export async function main(argv: string[]): Promise<void> {
   const device = values.device;
   if (device !== 'cpu' && device !== 'cuda') fail(`--device takes cpu or cuda, got "${device}"`);
   if (device === 'cuda' && backend !== 'native') fail('--device cuda needs --backend native');
-  const common: Common = { layers, dtype, json: values.json, date: values.date, backend, device };
+  const quant = values.quant as Quant;
+  if (!QUANTS.includes(quant)) fail(`--quant takes ${QUANTS.join(', ')}, got "${values.quant}"`);
+  const common: Common = { layers, dtype, json: values.json, date: values.date, backend, device, quant };
   const whole = (name: string, v: string, min: number) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < min) fail(`${name} takes a whole number ≥ ${min}, got "${v}"`);

@@ -49,6 +49,8 @@ export interface BuiltGraph {
   computeDtype: ComputeDtype;
   /** How the checkpoint's weights were stored in the graph, for the loader's report. */
   weightStorage: string;
+  /** The weights' precision: 'none' (the checkpoint's own), or quantized. */
+  quant: Quant;
   outputNames: string[];
   kvCache: boolean;
   attention: 'explicit' | 'fused';
@@ -274,6 +276,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
     inspectLayers: inspect,
     computeDtype: dtype,
     weightStorage: [...W.storage].join('; '),
+    quant: options.quant ?? 'none',
     outputNames: outputs.map((o) => o.name),
     kvCache: cache,
     attention: fused ? 'fused' : 'explicit',
@@ -293,7 +296,7 @@ export function buildSegments(spec: ModelSpec, weights: ModelWeights, options: O
 }
 
 /** What a model's graph computes, whole or in segments: for reports, the CLI and the runtime. */
-export interface GraphSummary extends Pick<BuiltGraph, 'inspectLayers' | 'computeDtype' | 'weightStorage' | 'outputNames' | 'kvCache' | 'attention' | 'attentionNote'> {
+export interface GraphSummary extends Pick<BuiltGraph, 'inspectLayers' | 'computeDtype' | 'weightStorage' | 'quant' | 'outputNames' | 'kvCache' | 'attention' | 'attentionNote'> {
   segments: number;
   /** The serialized graphs' bytes, weights not included. */
   bytes: number;
@@ -306,6 +309,7 @@ export function summarizeGraphs(graphs: BuiltGraph[]): GraphSummary {
     inspectLayers: graphs.flatMap((g) => g.inspectLayers),
     computeDtype: last.computeDtype,
     weightStorage: [...new Set(graphs.flatMap((g) => g.weightStorage.split('; ')))].join('; '),
+    quant: last.quant,
     // As a whole graph lists them; the segments' hidden_out stays between segments.
     outputNames: [
       LOGITS,

@@ -1,5 +1,6 @@
 import type { ModelSpec } from './config';
 import { estimatePass, tensorLimitText, type BackendLimits } from './memory';
+import { quantizedBytes, schemeOf, type Quant } from './quantize';
 import { tensorPlan } from './weights';
 
 /**
@@ -9,7 +10,7 @@ import { tensorPlan } from './weights';
  * the linear layers' weights for its matrix kernel adds ~55% more (measured on Qwen2.5-0.5B's shape:
  * 6.2 bytes per parameter with it, 4.4 without, 2.4 with half-precision matrices).
  */
-export type WeightStorage = 'compute' | 'half';
+export type WeightStorage = 'compute' | 'half' | 'q8' | 'q4';
 
 export interface BackendPlan {
   backend: BackendLimits['backend'];
@@ -42,6 +43,8 @@ export interface LoadPlanInput {
   /** The pass the plan makes room for. */
   plannedTokens: number;
   computeDtype: 'fp32' | 'fp16';
+  /** The precision the person chose (default 'none': the checkpoint's own, widened or kept in half). */
+  quant?: Quant;
 }
 
 const gib = (n: number) => `${(n / 2 ** 30).toFixed(2)} GiB`;
@@ -64,6 +67,9 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
   let file = 0;
   let largest = 0;
   let largestHalf = 0;
+  let quantized = 0;
+  let largestQuantized = 0;
+  const scheme = input.quant && input.quant !== 'none' ? schemeOf(input.quant) : null;
   for (const t of plan) {
     const n = t.shape.reduce((a, b) => a * b, 1);
     const stored = input.dtypes.get(t.name) === 'F32' ? 4 : 2;
@@ -74,6 +80,13 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
     file += n * stored;
     largest = Math.max(largest, n * el);
     largestHalf = Math.max(largestHalf, halfBytes);
+    if (scheme) {
+      // Matrices as MatMulNBits holds them (scales in the compute dtype); norms in the compute dtype.
+      const q = t.shape.length === 2 ? quantizedBytes(t.shape[0]!, t.shape[1]!, scheme) : null;
+      const bytes = q ? q.packed + (q.scales * el) / 4 + q.zeros : n * el;
+      quantized += bytes;
+      largestQuantized = Math.max(largestQuantized, q ? q.packed : bytes);
+    }
   }
   const passOf = (tokens: number) => estimatePass(spec, { computeDtype: input.computeDtype, attention: 'explicit', inspectLayers: [spec.numLayers - 1] }, { tokens, attnRows: Math.min(64, tokens), fetchedLayers: 1, perHead: true, logitRows: 1 });
   const pass = passOf(input.plannedTokens);
@@ -81,7 +94,14 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
   // With half-precision matrices the head (the tied embedding, or lm_head) is widened whole for the logits, every pass.
   const headFp32 = spec.vocabSize * spec.hiddenSize * 4;
   const candidates: BackendPlan[] = [];
-  if (limits.backend === 'webgpu') {
+  if (scheme) {
+    // The person chose the precision: one candidate. A tied embedding is the head's own packed matrix (on
+    // WebGPU the first and last segments each hold it); only a pass's rows are dequantized.
+    const embed = spec.tieWordEmbeddings && limits.backend === 'webgpu' ? quantizedBytes(spec.vocabSize, spec.hiddenSize, scheme).packed : 0;
+    const weights = quantized + embed;
+    const overhead = (limits.backend === 'webgpu' ? 0 : 0.1 * weights + SESSION_FIXED) + pass.activations;
+    candidates.push({ backend: limits.backend, storage: input.quant as 'q8' | 'q4', prepack: false, weights, overhead, transient: (input.holdsFileBytes ? file : 0) + largestQuantized, largestTensor: largestQuantized, problem: null, held: 0, maxTokens: null });
+  } else if (limits.backend === 'webgpu') {
     // The GPU holds the weights (a tied embedding twice: the first segment and the last each carry it).
     candidates.push({ backend: 'webgpu', storage: 'compute', prepack: false, weights: compute + (spec.tieWordEmbeddings ? spec.vocabSize * spec.hiddenSize * el : 0), overhead: pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
   } else {
@@ -99,7 +119,7 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
     c.maxTokens = longestPass(c, limits, passOf);
     const total = c.held + short.activations;
     if (limits.totalBytes !== null && total > limits.totalBytes) {
-      c.problem = `needs about ${gib(total)} (weights ${gib(c.weights)}${c.storage === 'half' ? ' in half precision' : ''}) even for a ${MIN_TOKENS}-token pass, more than the ${gib(limits.totalBytes)} ${limits.backend} can use`;
+      c.problem = `needs about ${gib(total)} (weights ${gib(c.weights)}${c.storage === 'half' ? ' in half precision' : c.storage === 'compute' ? '' : ` at ${c.storage}`}) even for a ${MIN_TOKENS}-token pass, more than the ${gib(limits.totalBytes)} ${limits.backend} can use`;
     } else if (limits.maxBufferBytes !== null && c.largestTensor > limits.maxBufferBytes) {
       c.problem = `one ${gib(c.largestTensor)} tensor, more than the ${gib(limits.maxBufferBytes)} ${tensorLimitText(limits)}`;
     }
@@ -134,9 +154,9 @@ function longestPass(c: BackendPlan, limits: BackendLimits, passOf: (tokens: num
 }
 
 /** What to say when no backend fits: each backend's reason, then what would. */
-export function noFitMessage(spec: ModelSpec, plans: BackendPlan[], paramsLabel: string): string {
-  const why = plans.map((p) => `${p.backend}: ${p.problem}`).join('; ');
-  const tips: string[] = [];
+export function noFitMessage(spec: ModelSpec, plans: BackendPlan[], paramsLabel: string, fits: PrecisionFit[] = []): string {
+  const why = plans.map((p) => `${p.backend}: ${p.problem}${p.storage === 'q8' || p.storage === 'q4' ? ` at ${p.storage}` : ''}`).join('; ');
+  const tips: string[] = fits.filter((f) => f.fits).map((f) => `${f.quant === 'none' ? 'full precision' : f.quant} (fits ${f.backend}${f.maxTokens !== null ? `, passes up to about ${f.maxTokens.toLocaleString('en-US')} tokens` : ''})`);
   if (!plans.some((p) => p.backend === 'webgpu')) tips.push('WebGPU (in a browser with a GPU)');
   if (!plans.some((p) => p.backend === 'native')) tips.push('the command line with --backend native');
   if (plans.some((p) => p.backend === 'webgpu' && p.problem?.includes('one buffer'))) tips.push('an adapter with shader-f16 (fp16 halves the largest tensor)');
@@ -147,7 +167,40 @@ export function noFitMessage(spec: ModelSpec, plans: BackendPlan[], paramsLabel:
 /** Lines a person reads before a download: size, and where it fits. */
 export function describePlan(p: BackendPlan): string {
   const total = p.weights + p.overhead;
-  const how = p.storage === 'half' ? 'half-precision matrices widened per pass (passes about as fast; generation several times slower per token)' : `weights in fp32${p.prepack ? ', prepacked' : ''}`;
+  const how = p.storage === 'half' ? 'half-precision matrices widened per pass (passes about as fast; generation several times slower per token)'
+    : p.storage === 'q8' || p.storage === 'q4' ? `weights at ${p.storage} (${schemeOf(p.storage).bits}-bit blocks of ${schemeOf(p.storage).blockSize})`
+    : `weights in fp32${p.prepack ? ', prepacked' : ''}`;
   const upTo = p.maxTokens !== null ? `, passes up to about ${p.maxTokens.toLocaleString('en-US')} tokens` : '';
   return p.problem ? `${p.backend}: does not fit (${p.problem})` : `${p.backend}: about ${gib(total)}, ${how}${upTo}`;
+}
+
+/** One backend at one precision: does it fit, and up to how many tokens. */
+export interface PrecisionFit {
+  quant: Quant;
+  backend: BackendPlan['backend'];
+  fits: boolean;
+  /** Bytes the session would hold. */
+  held: number;
+  maxTokens: number | null;
+}
+
+/** The plan at every precision on each backend: what the person chooses from, before any weight is read. */
+export function planPrecisions(input: Omit<LoadPlanInput, 'quant'>, limits: BackendLimits[], quants: readonly Quant[] = ['none', 'q8', 'q4']): PrecisionFit[] {
+  return limits.flatMap((lim) => quants.map((quant) => {
+    const p = planBackend({ ...input, quant }, lim);
+    return { quant, backend: lim.backend, fits: !p.problem, held: p.weights + p.overhead, maxTokens: p.maxTokens };
+  }));
+}
+
+/** "fits wasm at q4 (about 1,400 tokens); at full precision it does not": one line per backend. */
+export function describeFits(fits: PrecisionFit[]): string[] {
+  const name = (q: Quant) => (q === 'none' ? 'full precision' : q);
+  const backends = [...new Set(fits.map((f) => f.backend))];
+  return backends.map((b) => {
+    const mine = fits.filter((f) => f.backend === b);
+    const yes = mine.filter((f) => f.fits).map((f) => `${name(f.quant)} (${gib(f.held)}${f.maxTokens !== null ? `, passes up to about ${f.maxTokens.toLocaleString('en-US')} tokens` : ''})`);
+    const no = mine.filter((f) => !f.fits).map((f) => name(f.quant));
+    if (!yes.length) return `${b}: fits at no precision`;
+    return `${b}: fits at ${yes.join(', ')}${no.length ? `; at ${no.join(' and ')} it does not` : ''}`;
+  });
 }

@@ -2,7 +2,8 @@ import { loadCheckpoint, type Checkpoint } from '../model/checkpoint';
 import type { ModelSpec } from '../model/config';
 import { chooseComputeDtype, type ComputeDtypeChoice, type ComputeDtypeOption } from '../model/compute-dtype';
 import { buildGraph, buildSegments, type GraphOptions, type GraphSummary } from '../model/graph';
-import { noFitMessage, planBackend, type BackendPlan } from '../model/load-plan';
+import { noFitMessage, planBackend, planPrecisions, type BackendPlan, type PrecisionFit } from '../model/load-plan';
+import type { Quant } from '../model/quantize';
 import { layersPerSegment, WASM_LIMITS, type BackendLimits } from '../model/memory';
 import { ModelError } from '../model/errors';
 import type { ModelSource, ReadProgress } from '../model/source';
@@ -27,7 +28,9 @@ export interface OpenModel {
   tokenizer: ChatTokenizer;
 }
 
-export interface OpenOptions extends Omit<GraphOptions, 'computeDtype' | 'inspectLayers' | 'weightStorage'> {
+export interface OpenOptions extends Omit<GraphOptions, 'computeDtype' | 'inspectLayers' | 'weightStorage' | 'quant'> {
+  /** Weight precision, the person's choice (default 'none': the checkpoint's own). */
+  quant?: Quant;
   /** Layers whose attention the graph outputs (default: the final one); 'all' for a layer selector; or chosen from the config. */
   inspectLayers?: number[] | 'all' | ((spec: ModelSpec) => number[] | 'all');
   prefer?: Backend[];
@@ -63,8 +66,12 @@ export interface PreparedModel {
   prefer: Backend[];
   webgpu: Awaited<ReturnType<typeof probeWebGpu>>;
   dtype: ComputeDtypeChoice;
-  /** Each preferred backend's plan, in order; the first that fits is used. */
+  /** Each preferred backend's plan at the chosen precision, in order; the first that fits is used. */
   plans: BackendPlan[];
+  /** The chosen precision. */
+  quant: Quant;
+  /** Every precision on every backend planned: what fits where, to choose from before the download. */
+  fits: PrecisionFit[];
   /** Bytes of weights still to read. */
   weightBytes: number;
   /** The limits each plan was made for (each pass is checked against them too). */
@@ -100,6 +107,8 @@ export async function prepareModel(source: ModelSource, options: OpenOptions = {
   const dtype = chooseComputeDtype(options.computeDtype ?? 'auto', { weightDtypes: checkpoint.dtypes, webgpu: typeof webgpu !== 'string', adapterHasF16: typeof webgpu === 'string' ? null : webgpu.hasF16 });
   const dtypes = new Map([...checkpoint.tensors].map(([n, t]) => [n, t.dtype]));
   const plans: BackendPlan[] = [];
+  const fits: PrecisionFit[] = [];
+  const quant = options.quant ?? 'none';
   const limits = new Map<Backend, BackendLimits>();
   for (const backend of prefer) {
     if (backend === 'webgpu' && typeof webgpu === 'string') continue;
@@ -109,12 +118,14 @@ export async function prepareModel(source: ModelSource, options: OpenOptions = {
     const other = options.heldElsewhere?.[backend] ?? 0;
     const lim = own.totalBytes !== null && other > 0 ? { ...own, totalBytes: own.totalBytes - other } : own;
     limits.set(backend, own);
-    const plan = planBackend({ spec: checkpoint.spec, dtypes, holdsFileBytes: !checkpoint.syncReads, plannedTokens: options.plannedTokens ?? 1024, computeDtype }, lim);
+    const input = { spec: checkpoint.spec, dtypes, holdsFileBytes: !checkpoint.syncReads, plannedTokens: options.plannedTokens ?? 1024, computeDtype };
+    const plan = planBackend({ ...input, quant }, lim);
+    fits.push(...planPrecisions(input, [lim]));
     if (plan.problem && other > 0) plan.problem += ` with the model in use still holding ${(other / 2 ** 30).toFixed(2)} GiB of it`;
     plans.push(plan);
   }
   stage = 'session'; // from here on, weights are read as onnxruntime takes them
-  return { checkpoint, tokenizer, prefer, webgpu, dtype, plans, weightBytes: checkpoint.weightFiles.reduce((n, f) => n + f.size, 0), limits, progress };
+  return { checkpoint, tokenizer, prefer, webgpu, dtype, plans, quant, fits, weightBytes: checkpoint.weightFiles.reduce((n, f) => n + f.size, 0), limits, progress };
 }
 
 /** Builds the graph and the session on the first preferred backend whose plan fits, reading the weights as onnxruntime takes them. */
@@ -123,7 +134,7 @@ export async function startModel(prepared: PreparedModel, options: OpenOptions =
   const { spec, dtypes } = checkpoint;
   const fits = prepared.plans.filter((p) => !p.problem);
   if (!fits.length) {
-    throw new MemoryLimitError(noFitMessage(spec, prepared.plans, `This model (${parameterCount(spec).toLocaleString('en-US')} parameters)`));
+    throw new MemoryLimitError(noFitMessage(spec, prepared.plans, `This model (${parameterCount(spec).toLocaleString('en-US')} parameters)`, prepared.fits));
   }
   prepared.progress.to = options.onProgress;
   const refused = [
@@ -144,7 +155,9 @@ export async function startModel(prepared: PreparedModel, options: OpenOptions =
   const dtypeOf = (backend: Backend) => (backend === 'webgpu' ? dtype : cpuDtype);
   // WebGPU runs the model in segments (see layersPerSegment); the CPU backends run it whole.
   const graphsFor = (backend: Backend) => {
-    const o = { ...graphOptions, computeDtype: dtypeOf(backend).dtype, weightStorage: planOf(backend)?.storage ?? 'compute', keptBf16: castsBf16(backend) ? 'bf16' as const : 'fp16' as const };
+    const storage = planOf(backend)?.storage ?? 'compute';
+    const quantized = storage === 'q8' || storage === 'q4';
+    const o = { ...graphOptions, computeDtype: dtypeOf(backend).dtype, weightStorage: quantized ? 'compute' as const : storage, quant: quantized ? storage : 'none' as const, keptBf16: castsBf16(backend) ? 'bf16' as const : 'fp16' as const };
     return backend === 'webgpu' ? buildSegments(spec, weights, o, layersPerSegment(spec, o)) : [buildGraph(spec, weights, o)];
   };
   options.onProgress?.({ stage: 'session' });

@@ -157,7 +157,7 @@ export function modelHost(): Handlers<ModelApi> {
         files: p.checkpoint.weightFiles.length,
         bytes: p.weightBytes,
         plans: [...p.plans.map(describePlan), ...(releaseFirst ? ['it fits only alone: the model in use will be released first'] : [])],
-        noFit: fits ? null : noFitMessage(p.checkpoint.spec, p.plans, label),
+        noFit: fits ? null : noFitMessage(p.checkpoint.spec, p.plans, label, p.fits),
         releaseFirst,
       };
     },
