@@ -195,7 +195,7 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
     label: policyLabel(p),
     turn: turns.current.index,
     radius,
-    tokens: model.tokenizer.pieces(r.ids).map((text, i) => ({ id: r.ids[i]!, text, category: r.categories[i]!, message: r.messageOf[i]! })),
+    tokens: r.tokenTexts.map((text, i) => ({ id: r.ids[i]!, text, category: r.categories[i]!, message: r.messageOf[i]! })),
     messages: msgs.map((m, k) => ({
       role: m.role, kind: m.kind, category: CATEGORY_OF[m.kind], source: m.source === null ? null : m.source + 1, round: m.round,
       generated: m.generated === true, span: r.messageSpans[k]!, content: r.contentSpans[k]!,

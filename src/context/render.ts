@@ -14,6 +14,13 @@ export interface ChatRenderer extends TemplateRenderer {
   normalize(text: string): string;
   /** The tokenizer's special tokens ("<|im_end|>", "[INST]"): in pasted text they are read as the real ones. */
   controlTokens?: readonly string[];
+  /**
+   * Added tokens that take the whitespace beside them (tokenizer.json's `lstrip` / `rstrip`: Phi-3's
+   * `<|assistant|>` eats the "\n" its template writes after it); undefined for the others.
+   */
+  tokenStrip?(id: number): { lstrip: boolean; rstrip: boolean } | undefined;
+  /** The file tokens come from, for messages (tokenizer.json). */
+  tokenizerFile?: string;
 }
 
 /** Per set of control strings, what each message text holds: the sweep renders every turn, and its texts repeat. */
@@ -72,14 +79,25 @@ export interface RenderedContext {
   messageSpans: Span[];
   /** What the template did (merged, moved, dropped, trimmed, added), for the figures. */
   notes: string[];
+  /** Per token: its text, cut from the rendered text, so that joined they are the rendered text. */
+  tokenTexts: string[];
 }
+
+/** A token that cannot be placed in the rendered text: which, and where (renderContextOnce names the message). */
+class PlacementError extends RenderError {
+  constructor(readonly token: number, readonly char: number, what: string) {
+    super(what);
+  }
+}
+
+const isSpaceByte = (b: number | undefined) => b === 0x20 || b === 0x0a || b === 0x09 || b === 0x0d || b === 0x0b || b === 0x0c;
 
 /**
  * Each token's [start, end) in the text, in UTF-16 units: its bytes aligned with the text's UTF-8 bytes.
  * A tokenizer may insert spaces the text does not have (SentencePiece's ▁ at the start of a piece): those
  * bytes stand for no character. Anything else that differs is an error naming the place.
  */
-function tokenChars(text: string, tokenBytes: Uint8Array[]): [number, number][] {
+function tokenChars(text: string, tokenBytes: Uint8Array[], strips: ({ lstrip: boolean; rstrip: boolean } | undefined)[] = []): [number, number][] {
   const bytes = new TextEncoder().encode(text);
   const charAt = new Int32Array(bytes.byteLength + 1); // byte index → UTF-16 index of the character it belongs to
   let b = 0;
@@ -95,18 +113,26 @@ function tokenChars(text: string, tokenBytes: Uint8Array[]): [number, number][] 
   tokenBytes.forEach((tb, t) => {
     let first = -1;
     let last = -1;
+    const strip = strips[t];
+    // lstrip / rstrip: the whitespace beside the token is part of it, with no bytes of its own.
+    if (strip?.lstrip && tb.length && tb[0] !== bytes[i]) {
+      let j = i;
+      while (isSpaceByte(bytes[j])) j++;
+      if (j > i && bytes[j] === tb[0]) [first, i] = [i, j];
+    }
     for (const byte of tb) {
       if (i < bytes.byteLength && byte === bytes[i]) {
         if (first < 0) first = i;
         last = i++;
       } else if (byte !== 0x20) {
-        throw new RenderError(`token ${t} does not match the rendered text at character ${charAt[Math.min(i, bytes.byteLength)]}: tokens cannot be placed in the text`);
+        throw new PlacementError(t, charAt[Math.min(i, bytes.byteLength)]!, `token ${t} does not match the rendered text at character ${charAt[Math.min(i, bytes.byteLength)]}`);
       }
     }
+    if (strip?.rstrip) while (isSpaceByte(bytes[i])) last = i++;
     const start = charAt[first >= 0 ? first : i]!;
     out.push([start, last >= 0 ? charAt[last]! + (text.codePointAt(charAt[last]!)! >= 0x10000 ? 2 : 1) : start]);
   });
-  if (i !== bytes.byteLength) throw new RenderError(`the tokens cover the rendered text only up to character ${charAt[i]}: tokens cannot be placed in the text`);
+  if (i !== bytes.byteLength) throw new PlacementError(tokenBytes.length, charAt[i]!, `the tokens cover the rendered text only up to character ${charAt[i]}`);
   return out;
 }
 
@@ -142,12 +168,19 @@ function renderContextOnce(r: ChatRenderer, policyMessages: ContextMessage[]): R
   }
   const { text } = layout;
   const ids = r.encode(text);
-  const chars = tokenChars(text, r.tokenBytes(ids));
   // The message owning each character: spans partition the text.
   const owner = new Int32Array(text.length + 1).fill(-1);
   spans.forEach((s, k) => {
     if (s) owner.fill(k, s[0], s[1]);
   });
+  const tokenBytes = r.tokenBytes(ids);
+  let chars: [number, number][];
+  try {
+    chars = tokenChars(text, tokenBytes, r.tokenStrip ? ids.map((id) => r.tokenStrip!(id)) : []);
+  } catch (e) {
+    if (!(e instanceof PlacementError)) throw e;
+    throw new RenderError(placementMessage(e, text, ids, tokenBytes, owner, messages, r.tokenizerFile ?? 'tokenizer.json'));
+  }
   const messageOf = chars.map(([a]) => owner[Math.min(a, text.length - 1)] ?? -1);
   const unowned = messageOf.indexOf(-1);
   if (unowned >= 0) throw new RenderError(`token ${unowned} falls outside every message: tokens cannot be split by message`);
@@ -170,7 +203,20 @@ function renderContextOnce(r: ChatRenderer, policyMessages: ContextMessage[]): R
   const messageSpans: Span[] = messages.map((_, k) => ({ start: first[k] === -1 ? ids.length : first[k]!, length: count[k]! }));
   const contentSpans: Span[] = messages.map((_, k) => ({ start: firstIn[k] === -1 ? messageSpans[k]!.start : firstIn[k]!, length: countIn[k]! }));
   const categories = messageOf.map((k, t): Category => (t < SINK_TOKENS ? 'sink' : CATEGORY_OF[messages[k]!.kind]));
-  return { text, ids, messages, messageOf, categories, contentSpans, messageSpans, notes: layout.notes };
+  // Each token's text runs from its start to the next token's: joined, they are the rendered text.
+  const starts = chars.map(([a], t) => (t === 0 ? 0 : a));
+  const tokenTexts = starts.map((a, t) => text.slice(a, t + 1 < starts.length ? starts[t + 1] : text.length));
+  return { text, ids, messages, messageOf, categories, contentSpans, messageSpans, notes: layout.notes, tokenTexts };
+}
+
+/** A placement failure said with the token, the message it falls in and the tokenizer file. */
+function placementMessage(e: PlacementError, text: string, ids: number[], tokenBytes: Uint8Array[], owner: Int32Array, messages: ContextMessage[], file: string): string {
+  const k = owner[Math.min(e.char, text.length - 1)] ?? -1;
+  const m = messages[k];
+  const where = m ? ` in message ${(m.source ?? k) + 1} (${m.role}${m.kind === 'template-system' ? ', added by the template' : ''})` : '';
+  const token = e.token < ids.length ? ` ${JSON.stringify(new TextDecoder().decode(tokenBytes[e.token]))} (id ${ids[e.token]})` : '';
+  const near = JSON.stringify(text.slice(Math.max(0, e.char - 12), e.char + 12));
+  return `${e.message}${where}: ${file} encodes the text as tokens that do not spell it (token${token}, near ${near}), so tokens cannot be placed in the text`;
 }
 
 /**
@@ -200,6 +246,11 @@ export function endMarkersFor(eosToken: string | null): string[] {
 export const START_MARKERS = ['<|im_start|>', '<|start_header_id|>', '<start_of_turn>', '<|system|>', '<|user|>', '<|assistant|>', '<|start_of_role|>', '[INST]'];
 
 /** A ChatRenderer over the model's tokenizer (model/tokenizer.ts ChatTokenizer or anything shaped like it). */
-export function asRenderer(tok: { render: ChatRenderer['render']; encode: ChatRenderer['encode']; tokenBytes: ChatRenderer['tokenBytes']; normalize: ChatRenderer['normalize']; eosToken: string | null; specialTokens?: readonly string[] }): ChatRenderer {
-  return { render: (m, g) => tok.render(m, g), encode: (t) => tok.encode(t), tokenBytes: (ids) => tok.tokenBytes(ids), normalize: (s) => tok.normalize(s), endMarkers: endMarkersFor(tok.eosToken), startMarkers: START_MARKERS, ...(tok.specialTokens && { controlTokens: tok.specialTokens }) };
+export function asRenderer(tok: { render: ChatRenderer['render']; encode: ChatRenderer['encode']; tokenBytes: ChatRenderer['tokenBytes']; normalize: ChatRenderer['normalize']; eosToken: string | null; specialTokens?: readonly string[]; tokenStrip?: ChatRenderer['tokenStrip'] }): ChatRenderer {
+  return {
+    render: (m, g) => tok.render(m, g), encode: (t) => tok.encode(t), tokenBytes: (ids) => tok.tokenBytes(ids), normalize: (s) => tok.normalize(s),
+    endMarkers: endMarkersFor(tok.eosToken), startMarkers: START_MARKERS,
+    ...(tok.specialTokens && { controlTokens: tok.specialTokens }),
+    ...(tok.tokenStrip && { tokenStrip: (id: number) => tok.tokenStrip!(id) }),
+  };
 }

@@ -9,8 +9,10 @@
 
 /** An entry of tokenizer.json's `added_tokens`. */
 export interface AddedTokenEntry {
+  id?: unknown;
   content?: unknown;
   lstrip?: unknown;
+  rstrip?: unknown;
   normalized?: unknown;
   special?: unknown;
 }

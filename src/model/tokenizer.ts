@@ -71,7 +71,14 @@ export class ChatTokenizer {
     readonly specialTokens: readonly string[],
     /** How texts are cut to be encoded a turn at a time (encode-chunks.ts); null: whole. */
     private chunks: ChunkText | null,
+    /** Added tokens with lstrip / rstrip, by id: they take the whitespace beside them. */
+    private readonly strips: ReadonlyMap<number, { lstrip: boolean; rstrip: boolean }> = new Map(),
   ) {}
+
+  /** Whether an added token takes the whitespace beside it (tokenizer.json's lstrip / rstrip). */
+  tokenStrip(id: number): { lstrip: boolean; rstrip: boolean } | undefined {
+    return this.strips.get(id);
+  }
 
   static fromJson(tokenizerJson: Record<string, unknown>, config: Record<string, unknown>, templateText?: string): ChatTokenizer {
     let tokenizer: Tokenizer;
@@ -111,7 +118,8 @@ export class ChatTokenizer {
     const added = Array.isArray(tokenizerJson.added_tokens) ? (tokenizerJson.added_tokens as AddedTokenEntry[]) : [];
     const specials = added.filter((t) => t?.special === true && typeof t.content === 'string').map((t) => t.content as string);
     const chunks = chunkerFor(added, tokenizerJson.normalizer != null);
-    return new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token), bytesOf, normalization, text.includes('strftime_now'), templateFile, vocabSize, modelVocabSize, specials, chunks);
+    const strips = new Map(added.filter((t) => typeof t?.id === 'number' && (t.lstrip === true || t.rstrip === true)).map((t) => [t.id as number, { lstrip: t.lstrip === true, rstrip: t.rstrip === true }]));
+    return new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token), bytesOf, normalization, text.includes('strftime_now'), templateFile, vocabSize, modelVocabSize, specials, chunks, strips);
   }
 
   static async load(source: ModelSource): Promise<ChatTokenizer> {

