@@ -1,4 +1,5 @@
 import { normalizeConfig, type ModelSpec } from './config';
+import { textTensorName } from './multimodal';
 import { ModelError } from './errors';
 import { readSafetensorsHeader, type TensorInfo } from './safetensors';
 import { parseJsonFile, readRequired, readWhole, type ModelSource, type ReadProgress } from './source';
@@ -87,10 +88,26 @@ export async function loadCheckpoint(source: ModelSource, onProgress?: (p: ReadP
   } else {
     await add(SINGLE_FILE);
   }
+  let skipped = 0;
+  if (spec.multimodal) {
+    // The text model's tensors under its own names; the vision tower's stay unread (they are not planned, fetched or built).
+    const text = new Map<string, StoredTensor>();
+    for (const [name, t] of tensors) {
+      const own = textTensorName(name);
+      if (own !== null) {
+        if (text.has(own)) throw new ModelError(t.file, `holds the text model's ${own} twice (as ${text.get(own)!.name} and ${name})`, name);
+        text.set(own, t);
+      }
+    }
+    skipped = tensors.size - text.size;
+    tensors.clear();
+    for (const [n, t] of text) tensors.set(n, t);
+  }
   const dtypes = [...new Set([...tensors.values()].map((t) => t.dtype))].sort();
   // A config without torch_dtype: what depends on the dtype (Gemma's embedding scale) takes the weights' own.
   const stored = tensors.get('model.embed_tokens.weight')?.dtype;
   const named = { F32: 'float32', F16: 'float16', BF16: 'bfloat16' } as const;
   const withDtype = config.torch_dtype == null && config.dtype == null && stored ? normalizeConfig(config, named[stored]) : spec;
+  if (skipped) withDtype.notes.push(`${skipped.toLocaleString('en-US')} tensors of the vision tower and projector are never read`);
   return { spec: withDtype, config, tensors, dtypes, weightFiles, syncReads, source: source.label };
 }

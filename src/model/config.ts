@@ -1,5 +1,6 @@
 import { bool, CONFIG_FILE, has, num, object, posInt, positive, type Cfg } from './config-fields';
 import { ModelError } from './errors';
+import { isMultimodal, textConfigOf, type Multimodal } from './multimodal';
 import { parseRopeScaling, type Rope, type RopeScaling } from './rope-config';
 
 export type { Rope, RopeScaling };
@@ -22,6 +23,8 @@ export interface LayerSpec {
  */
 export interface ModelSpec {
   family: Family;
+  /** An image-and-text checkpoint whose text model this is (model/multimodal.ts): its weights are renamed, its vision tower never read. */
+  multimodal?: Multimodal;
   vocabSize: number;
   hiddenSize: number;
   intermediateSize: number;
@@ -125,8 +128,18 @@ function layerTypes(cfg: Cfg, n: number, rule: (i: number) => 'sliding_attention
  */
 export function normalizeConfig(cfg: Cfg, weightsDtype?: string): ModelSpec {
   const modelType = cfg.model_type;
-  if (modelType === 'gemma3' && typeof cfg.text_config === 'object') {
-    throw new ModelError(CONFIG_FILE, 'is a Gemma 3 image-and-text model (model_type "gemma3"): load its text-only sibling (model_type "gemma3_text", e.g. gemma-3-1b-it)', 'model_type');
+  if (isMultimodal(modelType)) {
+    const text = cfg.text_config;
+    if (!text || typeof text !== 'object' || Array.isArray(text)) throw new ModelError(CONFIG_FILE, `model_type "${modelType}" is an image-and-text model, but there is no text_config object to read its text model from`, 'text_config');
+    let spec: ModelSpec;
+    try {
+      spec = normalizeConfig(textConfigOf(modelType, cfg, text as Cfg), weightsDtype);
+    } catch (e) {
+      if (e instanceof ModelError && e.field) throw new ModelError(e.file, e.detail, `text_config.${e.field}`);
+      throw e;
+    }
+    spec.notes.unshift(`an image-and-text model (model_type "${modelType}"): its text model (${spec.family}) is read from text_config, with transformers' defaults for what it leaves out; the vision tower is never read, so images are not part of the analysis`);
+    return { ...spec, multimodal: modelType };
   }
   if (typeof modelType !== 'string' || !(FAMILIES as readonly string[]).includes(modelType)) {
     throw new ModelError(CONFIG_FILE, `model_type ${JSON.stringify(modelType)?.slice(0, 60)} is not supported (${FAMILIES.join(', ')} are)`, 'model_type');

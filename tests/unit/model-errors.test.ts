@@ -27,7 +27,8 @@ const fails = (f: Map<string, Uint8Array>) => expect(loadAll(f)).rejects;
 describe('clear errors for bad model folders', () => {
   it('names an unsupported model_type', async () => {
     await fails(withConfig({ model_type: 'gpt2' })).toThrow('config.json (model_type): model_type "gpt2" is not supported (llama, mistral, qwen2, qwen3, granite, smollm3, olmo2, gemma3_text, phi3 are)');
-    await fails(withConfig({ model_type: 'gemma3', text_config: {} })).toThrow('config.json (model_type): is a Gemma 3 image-and-text model');
+    await fails(withConfig({ model_type: 'gemma3', text_config: null })).toThrow('config.json (text_config): model_type "gemma3" is an image-and-text model, but there is no text_config object to read its text model from');
+    await fails(withConfig({ model_type: 'mistral3', text_config: { hidden_size: -4 } })).toThrow('config.json (text_config.hidden_size): must be a positive integer, got -4');
   });
   it('names an unsupported rope scaling type', async () => {
     await fails(withConfig({ rope_scaling: { rope_type: 'ntk-by-parts', factor: 4 } })).toThrow('config.json (rope_scaling.rope_type): rope type "ntk-by-parts" is not supported (default, linear, llama3, dynamic, yarn, longrope are)');
