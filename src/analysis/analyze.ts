@@ -98,6 +98,10 @@ export interface PolicyResult extends PolicyFigures {
   model?: 'b';
 }
 
+/** The mark every figure of a model rendered with a fallback template carries. */
+export const fallbackNote = (t: string): string =>
+  `rendered with the fallback ${t === 'chatml' ? 'ChatML' : 'plain "User: …"'} template, chosen for a model that has no chat template of its own: a base model was never trained on this format`;
+
 /** Summaries: from the file, else generated once per message with paper 1's prompt (greedy). */
 export class SummaryCache {
   private readonly made = new Map<number, Summary>();
@@ -207,7 +211,11 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
       return { message: k, round: msgs[k]!.round, longestRun: longestCommonRun(currentIds, earlier), ngramOverlap: ngramOverlap(currentIds, earlier, opts.ngram ?? DEFAULTS.ngram), shift: copyShift(currentIds, earlier) };
     }),
     cost: opts.cost === 'last' ? [costSeriesFor(model, conversation, summaries, p).at(turns.current.index)] : costSeriesFor(model, conversation, summaries, p).upTo(turns.current.index),
-    notes: S > spec.maxPositionEmbeddings ? [...r.notes, `${S.toLocaleString('en-US')} tokens, more than this model's max_position_embeddings (${spec.maxPositionEmbeddings.toLocaleString('en-US')}): it was never trained on positions this far`] : r.notes,
+    notes: [
+      ...(model.tokenizer.fallbackTemplate ? [fallbackNote(model.tokenizer.fallbackTemplate)] : []),
+      ...r.notes,
+      ...(S > spec.maxPositionEmbeddings ? [`${S.toLocaleString('en-US')} tokens, more than this model's max_position_embeddings (${spec.maxPositionEmbeddings.toLocaleString('en-US')}): it was never trained on positions this far`] : []),
+    ],
   };
   return out.attention.map((wide) => {
     checkFinite(wide, shared.tokens.map((t) => t.text));

@@ -70,6 +70,7 @@ export async function analyzeCommand(models: ModelToRun[], file: string, a: Anal
       backend: model.session.report.backend,
       computeDtype: model.graph.computeDtype,
       precision: model.graph.quant,
+      template: model.tokenizer.fallbackTemplate ?? 'own',
       results: results.map(({ attention, ...figures }) => (a.dumpAttention && attention ? { ...figures, attention: answerRowsJson(attention.mean) } : figures)),
     }));
     // One model: the documented single-model object; several: the conversation once, then one entry per model.

@@ -7,6 +7,7 @@ import { ModelError } from '../model/errors';
 import { DEFAULT_TEMPLATE_DATE, parseTemplateDate } from '../model/template-date';
 import { describePlan } from '../model/load-plan';
 import { QUANTS, quantLabel, type Quant } from '../model/quantize';
+import { FALLBACK_TEMPLATES, type FallbackTemplate } from '../model/chatml';
 import { openModel } from '../runtime/open-model';
 import { BackendError, MemoryLimitError } from '../runtime/ort-runtime';
 import { NumericError } from '../metrics/finite';
@@ -42,6 +43,8 @@ Options:
   --layer L   inspect layer L (0-based; repeatable for inspect-model); default the final layer
   --top K     how many next tokens to print (default 5)
   --dtype D   compute dtype: auto (default; fp32 in Node), fp32, or fp16 (norms and softmax stay fp32)
+  --template T  for a model with no chat template (a base model): render with the named fallback, chatml or
+              plain ("User: …" turns), marked on every figure; a model with a template of its own ignores it
   --quant Q   weight precision: none (default: the checkpoint's own), q8 or q4 (every linear layer, the head
               and the embedding quantized in blocks of 32 as they are read; named in every figure)
   --model D   the model folder for analyze and batch (default: the embedded demo model, models/inertia-demo);
@@ -89,12 +92,14 @@ interface Common {
   backend: 'wasm' | 'native';
   device: 'cpu' | 'cuda';
   quant: Quant;
+  template: FallbackTemplate | undefined;
 }
 
 async function open(dir: string, c: Common) {
   const m = await openModel(dirSource(dir), {
     computeDtype: c.dtype,
     quant: c.quant,
+    ...(c.template && { template: c.template }),
     prefer: [c.backend],
     nativeDevices: c.device === 'cuda' ? ['cuda', 'cpu'] : ['cpu'],
     ...(c.layers && { inspectLayers: c.layers }),
@@ -192,6 +197,7 @@ export async function main(argv: string[]): Promise<void> {
         backend: { type: 'string', default: 'wasm' },
         device: { type: 'string', default: 'cpu' },
         quant: { type: 'string', default: 'none' },
+        template: { type: 'string' },
       },
     });
   } catch (e) {
@@ -219,7 +225,9 @@ export async function main(argv: string[]): Promise<void> {
   if (device === 'cuda' && backend !== 'native') fail('--device cuda needs --backend native');
   const quant = values.quant as Quant;
   if (!QUANTS.includes(quant)) fail(`--quant takes ${QUANTS.join(', ')}, got "${values.quant}"`);
-  const common: Common = { layers, dtype, json: values.json, date: values.date, backend, device, quant };
+  const template = values.template as FallbackTemplate | undefined;
+  if (template !== undefined && !(template in FALLBACK_TEMPLATES)) fail(`--template takes ${Object.keys(FALLBACK_TEMPLATES).join(' or ')}, got "${values.template}"`);
+  const common: Common = { layers, dtype, json: values.json, date: values.date, backend, device, quant, template };
   const whole = (name: string, v: string, min: number) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < min) fail(`${name} takes a whole number ≥ ${min}, got "${v}"`);

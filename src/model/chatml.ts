@@ -3,6 +3,18 @@ export const CHATML_TEMPLATE =
   "{%- for message in messages %}{{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>\\n' }}{%- endfor %}" +
   "{%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}{%- endif %}";
 
+/**
+ * Named templates for a model that has none (a base model): chosen by the person, never silently, and named
+ * on every figure. 'chatml' as above; 'plain' writes "User: …" turns, for a model that never saw ChatML's markers.
+ */
+export const FALLBACK_TEMPLATES = {
+  chatml: CHATML_TEMPLATE,
+  plain:
+    "{%- for message in messages %}{{- (message.role | capitalize) + ': ' + message.content + '\n\n' }}{%- endfor %}" +
+    "{%- if add_generation_prompt %}{{- 'Assistant:' }}{%- endif %}",
+} as const;
+export type FallbackTemplate = keyof typeof FALLBACK_TEMPLATES;
+
 /** GPT-2's bytes_to_unicode: the printable stand-in of every byte in byte-level BPE vocabularies. */
 export function byteChars(): string[] {
   const keep = new Set<number>();

@@ -4,6 +4,7 @@ import { ModelError } from './errors';
 import { guarded } from './guard';
 import { KeptByText } from '../util/kept-by-text';
 import { commonPrefix } from '../util/common-prefix';
+import { FALLBACK_TEMPLATES, type FallbackTemplate } from './chatml';
 import { chunkerFor, type AddedTokenEntry, type ChunkText } from './encode-chunks';
 import { parseJsonFile, readRequired, readWhole, type ModelSource } from './source';
 import { DEFAULT_TEMPLATE_DATE, strftimeAt } from './template-date';
@@ -80,7 +81,10 @@ export class ChatTokenizer {
     return this.strips.get(id);
   }
 
-  static fromJson(tokenizerJson: Record<string, unknown>, config: Record<string, unknown>, templateText?: string): ChatTokenizer {
+  /** The named template used because the model has none of its own (a base model), or null. */
+  fallbackTemplate: FallbackTemplate | null = null;
+
+  static fromJson(tokenizerJson: Record<string, unknown>, config: Record<string, unknown>, templateText?: string, fallback?: FallbackTemplate): ChatTokenizer {
     let tokenizer: Tokenizer;
     try {
       tokenizer = guarded('tokenizer-load', 'tokenizer.json', () => new Tokenizer(tokenizerJson, config));
@@ -99,8 +103,13 @@ export class ChatTokenizer {
         field = 'chat_template[default]';
       }
     }
+    let usedFallback: FallbackTemplate | null = null;
+    if (!text && fallback) {
+      text = FALLBACK_TEMPLATES[fallback];
+      usedFallback = fallback;
+    }
     if (!text) {
-      throw new ModelError(CONFIG, 'has no chat template, and there is no chat_template.jinja: the conversation cannot be rendered as this model expects', 'chat_template');
+      throw new ModelError(CONFIG, 'has no chat template, and there is no chat_template.jinja: the conversation cannot be rendered as this model expects (a base model has none). To go on, render it with a named fallback template, marked on every figure: ChatML (--template chatml) or plain "User: …" turns (--template plain); or load the model\'s instruction-tuned sibling', 'chat_template');
     }
     let template: Template;
     try {
@@ -119,14 +128,17 @@ export class ChatTokenizer {
     const specials = added.filter((t) => t?.special === true && typeof t.content === 'string').map((t) => t.content as string);
     const chunks = chunkerFor(added, tokenizerJson.normalizer != null);
     const strips = new Map(added.filter((t) => typeof t?.id === 'number' && (t.lstrip === true || t.rstrip === true)).map((t) => [t.id as number, { lstrip: t.lstrip === true, rstrip: t.rstrip === true }]));
-    return new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token), bytesOf, normalization, text.includes('strftime_now'), templateFile, vocabSize, modelVocabSize, specials, chunks, strips);
+    const made = new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token), bytesOf, normalization, text.includes('strftime_now'), usedFallback ? { file: `the fallback ${usedFallback} template` } : templateFile, vocabSize, modelVocabSize, specials, chunks, strips);
+    made.fallbackTemplate = usedFallback;
+    return made;
   }
 
-  static async load(source: ModelSource): Promise<ChatTokenizer> {
+  /** `fallback`: the named template to render with when the model has none of its own (never used otherwise). */
+  static async load(source: ModelSource, fallback?: FallbackTemplate): Promise<ChatTokenizer> {
     const json = parseJsonFile('tokenizer.json', await readRequired(source, 'tokenizer.json'));
     const config = parseJsonFile(CONFIG, await readRequired(source, CONFIG));
     const jinja = config.chat_template ? null : await readWhole(source, 'chat_template.jinja');
-    return ChatTokenizer.fromJson(json, config, jinja ? new TextDecoder().decode(jinja) : undefined);
+    return ChatTokenizer.fromJson(json, config, jinja ? new TextDecoder().decode(jinja) : undefined, fallback);
   }
 
   /** Token ids of text, without adding special tokens (the chat template already wrote them). */

@@ -4,6 +4,7 @@ import { chooseComputeDtype, type ComputeDtypeChoice, type ComputeDtypeOption } 
 import { buildGraph, buildSegments, type GraphOptions, type GraphSummary } from '../model/graph';
 import { noFitMessage, planBackend, planPrecisions, type BackendPlan, type PrecisionFit } from '../model/load-plan';
 import type { Quant } from '../model/quantize';
+import type { FallbackTemplate } from '../model/chatml';
 import { layersPerSegment, WASM_LIMITS, type BackendLimits } from '../model/memory';
 import { ModelError } from '../model/errors';
 import type { ModelSource, ReadProgress } from '../model/source';
@@ -31,6 +32,8 @@ export interface OpenModel {
 export interface OpenOptions extends Omit<GraphOptions, 'computeDtype' | 'inspectLayers' | 'weightStorage' | 'quant'> {
   /** Weight precision, the person's choice (default 'none': the checkpoint's own). */
   quant?: Quant;
+  /** A named template for a model with no chat template of its own (a base model); unused otherwise. */
+  template?: FallbackTemplate;
   /** Layers whose attention the graph outputs (default: the final one); 'all' for a layer selector; or chosen from the config. */
   inspectLayers?: number[] | 'all' | ((spec: ModelSpec) => number[] | 'all');
   prefer?: Backend[];
@@ -92,7 +95,7 @@ export async function prepareModel(source: ModelSource, options: OpenOptions = {
   const progress: PreparedModel['progress'] = { to: options.onProgress };
   let stage: LoadStage = 'download';
   const checkpoint = await loadCheckpoint(source, (read) => progress.to?.({ stage, read }));
-  const tokenizer = await ChatTokenizer.load(source);
+  const tokenizer = await ChatTokenizer.load(source, options.template);
   const V = checkpoint.spec.vocabSize;
   if (tokenizer.modelVocabSize > V) {
     throw new ModelError('config.json', `vocab_size ${V.toLocaleString('en-US')} is smaller than tokenizer.json's vocabulary of ${tokenizer.modelVocabSize.toLocaleString('en-US')} tokens: the embedding has no row for the last ids`, 'vocab_size');
