@@ -93,10 +93,10 @@ function frameEnd(gap: string, r: TemplateRenderer): number | null {
  * render (as given, or trimmed where the template trims). The template text between two contents
  * goes to the first message up to its first end-of-turn marker (and newlines), the rest to the next.
  */
-export function layoutConversation(r: TemplateRenderer, roles: Role[], contents: string[]): Layout {
+export function layoutConversation(r: TemplateRenderer, roles: Role[], contents: string[], addGenerationPrompt = false): Layout {
   const { plan, notes } = acceptedPlan(r, roles, contents);
-  const text = r.render(toMessages(plan, (k) => contents[k]!), false);
-  const marked = r.render(toMessages(plan, mark), false);
+  const text = r.render(toMessages(plan, (k) => contents[k]!), addGenerationPrompt);
+  const marked = r.render(toMessages(plan, mark), addGenerationPrompt);
   // Markers in order of appearance, with the template text before each.
   const order: number[] = [];
   const literal: string[] = [];
@@ -171,6 +171,37 @@ export function layoutConversation(r: TemplateRenderer, roles: Role[], contents:
   });
   if (injected) notes.push(injected.content ? `the chat template adds a system prompt of its own (“${injected.content.slice(0, 60)}${injected.content.length > 60 ? '…' : ''}”): counted as system` : 'the chat template writes a system turn of its own (a date header): counted as system');
   return { text, spans, content, injected, notes };
+}
+
+/**
+ * The answer (the last message) in the context its model had when it wrote it: the messages before it
+ * rendered with the generation prompt, then the answer's text. Null when the whole conversation's rendering
+ * begins with that same prompt (almost every template): the whole rendering is then what the model saw,
+ * and what it holds between the prompt and the answer (Qwen3's empty think block) is the answer's own frame.
+ * Some templates render the turns before the last differently once an answer follows: Mistral-Nemo's writes
+ * the system prompt into the last [INST] only when that user message is the conversation's last message.
+ */
+export function generationTimeLayout(r: TemplateRenderer, roles: Role[], contents: string[], whole: string): Layout | null {
+  if (roles.length < 2 || roles[roles.length - 1] !== 'assistant') return null;
+  const before = layoutConversation(r, roles.slice(0, -1), contents.slice(0, -1), true);
+  if (whole.startsWith(before.text)) return null;
+  const answer = contents[contents.length - 1]!;
+  // The last message before the answer keeps its frame up to its end marker; the generation prompt after it is the answer's.
+  const lastShown = before.spans.reduce<number>((best, s, k) => (s && (best < 0 || s[1] > before.spans[best]![1]) ? k : best), -1);
+  const contentEnd = before.content[lastShown]![1];
+  const cut = contentEnd + (frameEnd(before.text.slice(contentEnd), r) ?? 0);
+  const spans = [...before.spans];
+  spans[lastShown] = [spans[lastShown]![0], cut];
+  return {
+    text: before.text + answer,
+    spans: [...spans, [cut, before.text.length + answer.length]],
+    content: [...before.content, [before.text.length, before.text.length + answer.length]],
+    injected: before.injected,
+    notes: [
+      ...before.notes,
+      'this template renders the conversation differently once the answer follows it (as Mistral-Nemo moves its system prompt): the answer is scored as its model saw it when writing it, the conversation before it rendered with the generation prompt, then the answer',
+    ],
+  };
 }
 
 /**

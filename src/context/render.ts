@@ -1,7 +1,7 @@
 import type { Role } from '../conversation/types';
 import type { Category, Span } from '../metrics/categories';
 import { CATEGORY_OF, type ContextMessage } from './apply';
-import { acceptedPlan, layoutConversation, RenderError, toMessages, type TemplateRenderer } from './layout';
+import { acceptedPlan, generationTimeLayout, layoutConversation, RenderError, toMessages, type TemplateRenderer } from './layout';
 
 export { RenderError };
 
@@ -157,7 +157,10 @@ export function renderContext(r: ChatRenderer, policyMessages: ContextMessage[])
 
 function renderContextOnce(r: ChatRenderer, policyMessages: ContextMessage[]): RenderedContext {
   const contents = policyMessages.map((m) => r.normalize(m.content));
-  const layout = layoutConversation(r, policyMessages.map((m) => m.role), contents);
+  const roles = policyMessages.map((m) => m.role);
+  const whole = layoutConversation(r, roles, contents);
+  const scored = policyMessages[policyMessages.length - 1]?.kind === 'current';
+  const layout = (scored && generationTimeLayout(r, roles, contents, whole.text)) || whole;
   const messages = [...policyMessages];
   const spans = [...layout.spans];
   const content = [...layout.content];

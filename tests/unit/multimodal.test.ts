@@ -10,7 +10,7 @@ import { ModelSession } from '../../src/runtime/ort-runtime';
 import { randomTensors } from '../helpers/random-checkpoint';
 import { tinyConfig, tinyModelFiles, type TinyOptions } from '../helpers/tiny-model';
 
-const real = (model: string) => JSON.parse(readFileSync(`tests/fixtures/real-models/${model}/config.json`, 'utf8'));
+const real = (model: string) => JSON.parse(readFileSync(`tests/fixtures/multimodal/${model}/config.json`, 'utf8'));
 
 describe('image-and-text checkpoints: their text model', () => {
   it('gemma-3-4b-it: text_config with transformers\' defaults for what it leaves out', () => {

@@ -8,8 +8,8 @@ import { fillerText } from '../../src/context/filler';
 import { parsePolicy } from '../../src/context/policy';
 import { asRenderer, renderContext } from '../../src/context/render';
 import type { ChatTokenizer } from '../../src/model/tokenizer';
-import { SYSTEM_MOVING_TEMPLATE, SYSTEM_REJECTING_TEMPLATE } from '../fixtures/templates';
-import { phi3StyleTokenizer, REAL_TEMPLATES, realTemplateTokenizer, shippedTokenizer } from '../helpers/real-tokenizers';
+import { NEMO_TEMPLATE, SYSTEM_MOVING_TEMPLATE, SYSTEM_REJECTING_TEMPLATE } from '../fixtures/templates';
+import { nemoStyleTokenizer, phi3StyleTokenizer, REAL_TEMPLATES, realTemplateTokenizer, shippedTokenizer } from '../helpers/real-tokenizers';
 
 /**
  * Rendering through real templates and tokenizers: every shipped tokenizer with its own template, each
@@ -23,6 +23,7 @@ const TOKENIZERS: [string, () => ChatTokenizer][] = [
   ...REAL_TEMPLATES.map((t): [string, () => ChatTokenizer] => [`${t.model} template on ${t.tokenizer}${t.own ? '' : ' (stand-in tokenizer)'}`, () => realTemplateTokenizer(t.model, t.tokenizer)]),
   ['Gemma 2-style system-rejecting template on gemma2', () => shippedTokenizer('gemma2', { text: SYSTEM_REJECTING_TEMPLATE })],
   ['Mistral-style system-moving template on llama2', () => shippedTokenizer('llama2', { text: SYSTEM_MOVING_TEMPLATE })],
+  ['Mistral-Nemo-style template (system prompt in the last [INST] only when it is the last message) on llama2 with [INST] tokens', () => nemoStyleTokenizer(NEMO_TEMPLATE)],
   ['Phi-3.5 template on llama2 with Phi-3\'s role tokens added as they ship (rstrip: they take the "\\n" after them)', () => phi3StyleTokenizer()],
 ];
 
@@ -108,6 +109,26 @@ describe('rendering through real chat templates and tokenizers', () => {
     const padded = { ...maze, messages: maze.messages.map((m, i) => (i === 2 ? { ...m, content: `  ${m.content}\n` } : m)) };
     expect(notesOf(shippedTokenizer('llama3'), padded)).toContain('trims the whitespace');
     expect(notesOf(shippedTokenizer('llama3'), maze)).not.toContain('trims');
+  });
+
+  it('scores an answer in the context its model had when writing it (Mistral-Nemo: the system prompt it saw)', () => {
+    const tok = nemoStyleTokenizer(NEMO_TEMPLATE);
+    const r = asRenderer(tok);
+    for (const spec of ['full', 'ao']) {
+      const msgs = applyPolicy(maze, selectTurn(maze), parsePolicy(spec));
+      const rc = renderContext(r, msgs);
+      const system = msgs[0]!.content;
+      // The whole conversation's rendering drops the system prompt; the prompt the answer was written to had it.
+      expect(tok.render(msgs.map(({ role, content }) => ({ role, content })), false)).not.toContain(system.slice(0, 40));
+      expect(rc.text).toContain(system.slice(0, 40));
+      expect(rc.text.endsWith(msgs[msgs.length - 1]!.content)).toBe(true);
+      expect(rc.notes.join(' ')).toContain('scored as its model saw it when writing it');
+      expect(rc.categories.filter((c) => c === 'system').length).toBeGreaterThan(10);
+      expect(rc.notes.join(' ')).not.toContain('never sees the system prompt');
+    }
+    // Where the whole rendering starts with the prompt (Qwen3's empty think block follows it), nothing changes.
+    const qwen = renderContext(asRenderer(shippedTokenizer('qwen3')), applyPolicy(maze, selectTurn(maze), parsePolicy('full')));
+    expect(qwen.notes.join(' ')).not.toContain('scored as its model saw it');
   });
 
   it('gives strftime_now a fixed date, changeable', () => {
