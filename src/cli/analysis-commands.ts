@@ -8,6 +8,7 @@ import { describeIssue, type Conversation } from '../conversation/types';
 import { parsePolicy, type Policy } from '../context/policy';
 import { csvField, sameTokens } from '../export/figures';
 import { CATEGORIES } from '../metrics/categories';
+import { precisionName } from '../model/quantize';
 import type { AttentionSlab } from '../metrics/slab';
 import type { OpenModel } from '../runtime/open-model';
 
@@ -69,7 +70,7 @@ export async function analyzeCommand(models: ModelToRun[], file: string, a: Anal
       model: label,
       backend: model.session.report.backend,
       computeDtype: model.graph.computeDtype,
-      precision: model.graph.quant,
+      precision: precisionName(model.graph.quant, model.checkpoint.spec.awq),
       template: model.tokenizer.fallbackTemplate ?? 'own',
       results: results.map(({ attention, ...figures }) => (a.dumpAttention && attention ? { ...figures, attention: answerRowsJson(attention.mean) } : figures)),
     }));
@@ -85,7 +86,8 @@ export async function analyzeCommand(models: ModelToRun[], file: string, a: Anal
 function printTable(file: string, label: string, model: OpenModel, results: (PolicyResult & { sweep?: SweepPoint[] })[]): void {
   const r0 = results[0]!;
   for (const n of [...new Set(results.flatMap((r) => r.notes))]) process.stderr.write(`${file}: note: ${n}\n`);
-  const precision = model.graph.quant === 'none' ? '' : `, weights at ${model.graph.quant}`;
+  const name = precisionName(model.graph.quant, model.checkpoint.spec.awq);
+  const precision = name === 'none' ? '' : `, weights ${name}`;
   console.log(`${label} (${model.checkpoint.spec.family}, ${model.session.report.backend}${precision}) · ${file} · turn ${r0.turn} · layer ${r0.layer} · r = ${r0.radius}`);
   console.log(`${'policy'.padEnd(14)} ${'tokens'.padStart(6)} ${CATEGORIES.map((c) => c.padStart(8)).join('')} ${'diagonal'.padStart(9)} ${'context'.padStart(8)} ${'prefill'.padStart(8)}`);
   for (const r of results) {

@@ -6,7 +6,7 @@ import type { ComputeDtypeOption } from '../model/compute-dtype';
 import { ModelError } from '../model/errors';
 import { DEFAULT_TEMPLATE_DATE, parseTemplateDate } from '../model/template-date';
 import { describePlan } from '../model/load-plan';
-import { QUANTS, quantLabel, type Quant } from '../model/quantize';
+import { precisionName, QUANTS, quantLabel, type Quant } from '../model/quantize';
 import { FALLBACK_TEMPLATES, type FallbackTemplate } from '../model/chatml';
 import { openModel } from '../runtime/open-model';
 import { BackendError, MemoryLimitError } from '../runtime/ort-runtime';
@@ -132,7 +132,7 @@ async function inspectModel(dir: string, c: Common) {
   console.log(`family         ${spec.family}`);
   console.log(`parameters     ${info.parameters.toLocaleString('en-US')}`);
   console.log(`weights        ${dtypes.join(', ')} (${info.weightStorage})`);
-  console.log(`precision      ${quantLabel(info.precision)}`);
+  console.log(`precision      ${quantLabel(m.graph.quant, spec.awq)}`);
   console.log(`runs on        ${info.backend}${info.device ? ` (${info.device})` : ''}, compute ${info.dtypeReason}`);
   if (info.plan) console.log(`memory         ${describePlan(info.plan)}`);
   console.log(`graph          ${info.graph.bytes.toLocaleString('en-US')} bytes + ${info.graph.externalFiles} external weight files`);
@@ -156,12 +156,12 @@ async function forward(dir: string, text: string, chat: boolean, top: number, c:
     tokens: probe.tokens,
     backend: m.session.report.backend,
     computeDtype: m.graph.computeDtype,
-    precision: m.graph.quant,
+    precision: precisionName(m.graph.quant, m.checkpoint.spec.awq),
     next,
     attention: { layer, shape, headMeanRowSums, perHeadRowSumRange },
   };
   if (c.json) return console.log(JSON.stringify(result, null, 2));
-  console.log(`${result.tokens} tokens, backend ${result.backend}, compute ${result.computeDtype}${result.precision === 'none' ? '' : `, weights at ${result.precision}`}`);
+  console.log(`${result.tokens} tokens, backend ${result.backend}, compute ${result.computeDtype}${result.precision === 'none' ? '' : `, weights ${result.precision}`}`);
   console.log('next token      prob      logit');
   for (const t of next) console.log(`  ${JSON.stringify(t.text).padEnd(14)} ${t.prob.toFixed(4).padStart(7)} ${t.logit.toFixed(3).padStart(10)}`);
   console.log(`attention of layer ${layer}: shape [heads ${shape[0]}, rows ${shape[1]}, keys ${shape[2]}]`);

@@ -1,18 +1,29 @@
 import { normalizeConfig, type ModelSpec } from './config';
 import { textTensorName } from './multimodal';
 import { ModelError } from './errors';
-import { readSafetensorsHeader, type TensorInfo } from './safetensors';
+import { awqConfigOf, packAwq, type PackedMatrix } from './awq';
+import { readSafetensorsHeader, type SafetensorsDtype, type TensorInfo } from './safetensors';
 import { parseJsonFile, readRequired, readWhole, type ModelSource, type ReadProgress } from './source';
 import { fileRange, type TensorBytes } from './tensor-bytes';
 
 export const INDEX_FILE = 'model.safetensors.index.json';
 export const SINGLE_FILE = 'model.safetensors';
 
-export interface StoredTensor extends Omit<TensorInfo, 'start' | 'end'> {
+/** A tensor as a safetensors file holds it (any dtype we read, I32 included). */
+export interface RawTensor extends Omit<TensorInfo, 'start' | 'end'> {
   /** The safetensors file it came from (for messages). */
   file: string;
   /** Its bytes, read only when the runtime (or the reference) asks for them. */
   data: TensorBytes;
+}
+
+export type FloatDtype = Exclude<SafetensorsDtype, 'I32'>;
+
+/** A weight of the model: floating point, or a matrix stored packed (AWQ) whose `data` is its dequantization. */
+export interface StoredTensor extends RawTensor {
+  dtype: FloatDtype;
+  /** A published 4-bit matrix (model/awq.ts): these parts go to MatMulNBits as they are. */
+  packed?: PackedMatrix;
 }
 
 /**
@@ -48,7 +59,7 @@ function checkShardName(shard: string, tensor: string): void {
 export async function loadCheckpoint(source: ModelSource, onProgress?: (p: ReadProgress) => void): Promise<Checkpoint> {
   const config = parseJsonFile('config.json', await readRequired(source, 'config.json', onProgress));
   const spec = normalizeConfig(config);
-  const tensors = new Map<string, StoredTensor>();
+  const tensors = new Map<string, RawTensor>();
   const weightFiles: { name: string; size: number }[] = [];
   let syncReads = true;
   const add = async (file: string, only?: Set<string>) => {
@@ -91,7 +102,7 @@ export async function loadCheckpoint(source: ModelSource, onProgress?: (p: ReadP
   let skipped = 0;
   if (spec.multimodal) {
     // The text model's tensors under its own names; the vision tower's stay unread (they are not planned, fetched or built).
-    const text = new Map<string, StoredTensor>();
+    const text = new Map<string, RawTensor>();
     for (const [name, t] of tensors) {
       const own = textTensorName(name);
       if (own !== null) {
@@ -103,11 +114,19 @@ export async function loadCheckpoint(source: ModelSource, onProgress?: (p: ReadP
     tensors.clear();
     for (const [n, t] of text) tensors.set(n, t);
   }
-  const dtypes = [...new Set([...tensors.values()].map((t) => t.dtype))].sort();
+  const awq = awqConfigOf(config);
+  const weights = awq ? packAwq(tensors, awq) : tensors;
+  const floats = new Map<string, StoredTensor>();
+  for (const [n, t] of weights) {
+    if (t.dtype === 'I32') throw new ModelError(t.file, `dtype I32 is read only as AWQ's packed weights (qweight, qzeros)${awq ? '' : ': config.json has no quantization_config'}`, t.name);
+    floats.set(n, t as StoredTensor);
+  }
+  const dtypes = [...new Set([...tensors.values()].filter((t) => t.dtype !== 'I32').map((t) => t.dtype))].sort();
   // A config without torch_dtype: what depends on the dtype (Gemma's embedding scale) takes the weights' own.
-  const stored = tensors.get('model.embed_tokens.weight')?.dtype;
+  const stored = floats.get('model.embed_tokens.weight')?.dtype;
   const named = { F32: 'float32', F16: 'float16', BF16: 'bfloat16' } as const;
   const withDtype = config.torch_dtype == null && config.dtype == null && stored ? normalizeConfig(config, named[stored]) : spec;
   if (skipped) withDtype.notes.push(`${skipped.toLocaleString('en-US')} tensors of the vision tower and projector are never read`);
-  return { spec: withDtype, config, tensors, dtypes, weightFiles, syncReads, source: source.label };
+  if (awq) withDtype.notes.push(`AWQ ${awq.bits}-bit weights (groups of ${awq.groupSize}), run as published: not dequantized`);
+  return { spec: awq ? { ...withDtype, awq } : withDtype, config, tensors: floats, dtypes, weightFiles, syncReads, source: source.label };
 }

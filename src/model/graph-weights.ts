@@ -3,6 +3,7 @@ import { toFloat16Bytes, toFloat32 } from './dtype';
 import { DT, type GraphBuilder } from './onnx-builder';
 import { ModelError } from './errors';
 import { mapBytes } from './tensor-bytes';
+import { awqScalesToMatMulNBits, awqToMatMulNBits, awqZerosToMatMulNBits } from './awq';
 import { blocksOf, quantizedTensor, schemeOf, type Quant, type QuantScheme } from './quantize';
 
 /**
@@ -30,6 +31,7 @@ export class GraphWeights {
 
   /** A 2-D matrix's MatMulNBits initializers (packed weights, scales, zero points), each added once. */
   private quantized(t: StoredTensor): { packed: string; scales: string; zeros: string; scheme: QuantScheme } | null {
+    if (t.packed) return this.published(t);
     const s = this.scheme;
     if (!s || t.shape.length !== 2) return null;
     const [N, K] = t.shape as [number, number];
@@ -44,6 +46,23 @@ export class GraphWeights {
       this.stored.set(key, key);
     }
     return { packed: `${key}.packed`, scales: `${key}.scales`, zeros: `${key}.zeros`, scheme: s };
+  }
+
+  /** A published AWQ matrix: its packed weights, zero points and scales rearranged for MatMulNBits, never dequantized. */
+  private published(t: StoredTensor): { packed: string; scales: string; zeros: string; scheme: QuantScheme } {
+    const p = t.packed!;
+    const [N, K] = t.shape as [number, number];
+    const groups = K / p.groupSize;
+    const key = `${t.name}#awq`;
+    if (!this.stored.has(key)) {
+      this.storage.add(`linear layers in AWQ's ${p.bits} bits as published (groups of ${p.groupSize}), run packed`);
+      const half = this.half;
+      this.g.external(`${key}.packed`, DT.UINT8, [N, groups, p.groupSize / 2], mapBytes(p.qweight.data, (N * K) / 2, (raw, into) => awqToMatMulNBits(p, N, K, raw, into)));
+      this.g.external(`${key}.scales`, half ? DT.FLOAT16 : DT.FLOAT, [N * groups], mapBytes(p.scales.data, N * groups * (half ? 2 : 4), (raw, into) => awqScalesToMatMulNBits(N, groups, p.scales.dtype, raw, half, into)));
+      this.g.external(`${key}.zeros`, DT.UINT8, [N * Math.ceil(groups / 2)], mapBytes(p.qzeros.data, N * Math.ceil(groups / 2), (raw, into) => awqZerosToMatMulNBits(N, groups, raw, into)));
+      this.stored.set(key, key);
+    }
+    return { packed: `${key}.packed`, scales: `${key}.scales`, zeros: `${key}.zeros`, scheme: { bits: p.bits, blockSize: p.groupSize } };
   }
 
   /** x · tᵀ for an HF [out, in] weight: MatMulNBits when quantizing, else Gemm on the stored (or widened) weight. */

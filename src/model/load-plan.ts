@@ -57,6 +57,12 @@ const SESSION_FIXED = 64 * 2 ** 20;
 /** The shortest pass a plan must leave room for, to fit at all. */
 const MIN_TOKENS = 128;
 
+/** The group size of a matrix the dtypes map marks as published AWQ ("AWQ:128"), else null. */
+const publishedGroup = (dtype: string | undefined): number | null => (dtype?.startsWith('AWQ:') ? Number(dtype.slice(4)) : null);
+
+/** A tensor's dtype as the plan reads it: packed AWQ matrices as "AWQ:<group>". */
+export const planDtype = (t: { dtype: string; packed?: { groupSize: number } }): string => (t.packed ? `AWQ:${t.packed.groupSize}` : t.dtype);
+
 /** The plan for one backend, with the least memory-hungry storage that fits (or the reason none does). */
 export function planBackend(input: LoadPlanInput, limits: BackendLimits): BackendPlan {
   const { spec } = input;
@@ -72,6 +78,18 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
   const scheme = input.quant && input.quant !== 'none' ? schemeOf(input.quant) : null;
   for (const t of plan) {
     const n = t.shape.reduce((a, b) => a * b, 1);
+    const group = publishedGroup(input.dtypes.get(t.name));
+    if (group !== null) {
+      // A published AWQ matrix runs packed at every precision: its 4-bit weights, zero points and scales.
+      const q = quantizedBytes(t.shape[0]!, t.shape[1]!, { bits: 4, blockSize: group });
+      const held = q.packed + (q.scales * el) / 4 + q.zeros;
+      compute += held;
+      half += held;
+      quantized += held;
+      file += q.packed + q.scales / 2 + q.zeros;
+      largestQuantized = Math.max(largestQuantized, q.packed);
+      continue;
+    }
     const stored = input.dtypes.get(t.name) === 'F32' ? 4 : 2;
     compute += n * el;
     // Matrices stored in F16/BF16 can stay so ('half'); norms and F32 tensors are widened either way.

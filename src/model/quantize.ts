@@ -27,10 +27,19 @@ export function schemeOf(quant: Exclude<Quant, 'none'>): QuantScheme {
 }
 
 /** What the name says, for figures, exports and the plan ("q4 (4-bit, block 32, zero points)"). */
-export function quantLabel(quant: Quant): string {
-  if (quant === 'none') return "the checkpoint's own precision";
+export function quantLabel(quant: Quant, awq?: { groupSize: number } | null): string {
+  const own = awq ? `AWQ 4-bit linear layers as published (groups of ${awq.groupSize})` : null;
+  if (quant === 'none') return own ?? "the checkpoint's own precision";
   const s = schemeOf(quant);
-  return `${quant} (${s.bits}-bit weights, blocks of ${s.blockSize} with a scale and zero point each)`;
+  return `${own ? `${own}; the rest at ` : ''}${quant} (${s.bits}-bit weights, blocks of ${s.blockSize} with a scale and zero point each)`;
+}
+
+/**
+ * The precision a model runs at, as figures and exports name it: 'none' (its own), 'q8' / 'q4' (chosen),
+ * 'awq4-g128' (a published AWQ checkpoint, run packed), or 'awq4-g128+q4' (the rest quantized too).
+ */
+export function precisionName(quant: Quant, awq?: { groupSize: number } | null): string {
+  return [awq ? `awq4-g${awq.groupSize}` : null, quant !== 'none' ? quant : null].filter(Boolean).join('+') || 'none';
 }
 
 /** A [N, K] matrix in MatMulNBits' layout. */

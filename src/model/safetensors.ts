@@ -1,8 +1,8 @@
 import { ModelError } from './errors';
 
-/** The dtypes we read. Others (I8, F64, …) are reported as unsupported by name. */
-export type SafetensorsDtype = 'F32' | 'F16' | 'BF16';
-const BYTES: Record<SafetensorsDtype, number> = { F32: 4, F16: 2, BF16: 2 };
+/** The dtypes we read. Others (I8, F64, …) are reported as unsupported by name. I32 holds packed 4-bit weights (AWQ) only. */
+export type SafetensorsDtype = 'F32' | 'F16' | 'BF16' | 'I32';
+const BYTES: Record<SafetensorsDtype, number> = { F32: 4, F16: 2, BF16: 2, I32: 4 };
 
 export interface TensorInfo {
   name: string;
@@ -53,8 +53,8 @@ function parseHeader(file: string, headerBytes: Uint8Array, fileSize: number): M
     if (typeof raw !== 'object' || raw === null) throw new ModelError(file, 'tensor entry is not an object', name);
     const entry = raw as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
     const dtype = entry.dtype;
-    if (dtype !== 'F32' && dtype !== 'F16' && dtype !== 'BF16') {
-      throw new ModelError(file, dtype === undefined ? 'has no dtype' : `dtype ${JSON.stringify(dtype)?.slice(0, 40)} is not supported (F32, F16, BF16 are)`, name);
+    if (dtype !== 'F32' && dtype !== 'F16' && dtype !== 'BF16' && dtype !== 'I32') {
+      throw new ModelError(file, dtype === undefined ? 'has no dtype' : `dtype ${JSON.stringify(dtype)?.slice(0, 40)} is not supported (F32, F16, BF16 are; I32 for AWQ's packed weights)`, name);
     }
     const shape = entry.shape;
     const offsets = entry.data_offsets;

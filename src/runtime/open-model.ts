@@ -2,7 +2,7 @@ import { loadCheckpoint, type Checkpoint } from '../model/checkpoint';
 import type { ModelSpec } from '../model/config';
 import { chooseComputeDtype, type ComputeDtypeChoice, type ComputeDtypeOption } from '../model/compute-dtype';
 import { buildGraph, buildSegments, type GraphOptions, type GraphSummary } from '../model/graph';
-import { noFitMessage, planBackend, planPrecisions, type BackendPlan, type PrecisionFit } from '../model/load-plan';
+import { noFitMessage, planBackend, planDtype, planPrecisions, type BackendPlan, type PrecisionFit } from '../model/load-plan';
 import type { Quant } from '../model/quantize';
 import type { FallbackTemplate } from '../model/chatml';
 import { layersPerSegment, WASM_LIMITS, type BackendLimits } from '../model/memory';
@@ -108,7 +108,7 @@ export async function prepareModel(source: ModelSource, options: OpenOptions = {
     ? `this WebGPU adapter is a software one (${probed.name}), slower than wasm: running on wasm (choose WebGPU to use it anyway)`
     : probed;
   const dtype = chooseComputeDtype(options.computeDtype ?? 'auto', { weightDtypes: checkpoint.dtypes, webgpu: typeof webgpu !== 'string', adapterHasF16: typeof webgpu === 'string' ? null : webgpu.hasF16 });
-  const dtypes = new Map([...checkpoint.tensors].map(([n, t]) => [n, t.dtype]));
+  const dtypes = new Map([...checkpoint.tensors].map(([n, t]) => [n, planDtype(t)]));
   const plans: BackendPlan[] = [];
   const fits: PrecisionFit[] = [];
   const quant = options.quant ?? 'none';

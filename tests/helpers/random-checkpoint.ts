@@ -23,6 +23,7 @@ function normals(seed: number): () => number {
 }
 
 function encode(values: Float32Array, dtype: SafetensorsDtype): Uint8Array {
+  if (dtype === 'I32') throw new Error('random tensors are floating point');
   if (dtype === 'F32') return new Uint8Array(values.buffer);
   const conv = dtype === 'F16' ? f32ToF16 : f32ToBf16;
   const out = new Uint16Array(values.length);

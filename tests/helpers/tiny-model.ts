@@ -1,14 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Family } from '../../src/model/config';
-import { writeSafetensors, type SafetensorsDtype } from '../../src/model/safetensors';
+import type { FloatDtype } from '../../src/model/checkpoint';
+import { writeSafetensors } from '../../src/model/safetensors';
 import { randomTensors } from './random-checkpoint';
 import { TINY_VOCAB, tinyTokenizerConfig, tinyTokenizerJson } from './tiny-tokenizer';
 
 /** Options of a tiny random-weight checkpoint written in Hugging Face layout by the tests themselves. */
 export interface TinyOptions {
   family: Family;
-  dtype?: SafetensorsDtype;
+  dtype?: FloatDtype;
   tie?: boolean;
   layers?: number;
   hidden?: number;
