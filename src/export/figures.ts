@@ -10,6 +10,8 @@ export interface Provenance {
   model: string | null;
   revision: string | null;
   backend: string | null;
+  /** The weights' precision ('none', 'q8', 'q4', 'awq4-g128'…: model/quantize.ts precisionName). */
+  precision: string | null;
   /** The head the views show (the figures' ratios are of the head mean; perHead has every head). */
   head: 'mean' | number;
 }
@@ -30,10 +32,10 @@ export const sameTokens = (a: PolicyResult, b: PolicyResult): boolean =>
  * the figures, one row per policy, with what they were computed from.
  */
 export function figuresCsv(results: PolicyResult[], from: Provenance): string {
-  const lines = [['policy', 'label', 'answer', 'turn', 'layer', 'radius', 'tokens', ...CATEGORIES, 'diagonal', 'diagonal_copy_aligned', 'context_tokens', 'prefilled', 'model', 'revision', 'backend'].join(',')];
+  const lines = [['policy', 'label', 'answer', 'turn', 'layer', 'radius', 'tokens', ...CATEGORIES, 'diagonal', 'diagonal_copy_aligned', 'context_tokens', 'prefilled', 'model', 'revision', 'backend', 'precision'].join(',')];
   for (const r of results) {
     const c = r.cost[r.cost.length - 1]!;
-    lines.push([r.policy, r.label, answerOf(r), r.turn, r.layer, Number.isFinite(r.radius) ? r.radius : 'inf', r.tokens.length, ...CATEGORIES.map((k) => r.ratios[k]), r.diagonal, r.diagonalCopyAligned, c.contextTokens, c.prefilled, from.model, from.revision, from.backend].map(csvField).join(','));
+    lines.push([r.policy, r.label, answerOf(r), r.turn, r.layer, Number.isFinite(r.radius) ? r.radius : 'inf', r.tokens.length, ...CATEGORIES.map((k) => r.ratios[k]), r.diagonal, r.diagonalCopyAligned, c.contextTokens, c.prefilled, from.model, from.revision, from.backend, from.precision].map(csvField).join(','));
   }
   return `${lines.join('\n')}\n`;
 }

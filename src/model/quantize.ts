@@ -133,9 +133,12 @@ export function quantizedTensor(t: StoredTensor, s: QuantScheme, scaleDtype: 'fp
     return m;
   };
   const scaleBytes = scaleDtype === 'fp16' ? bytes.scales / 2 : bytes.scales;
+  // One read of the tensor for its three parts: a browser holds what it reads until the session is made.
+  let read: ReturnType<TensorBytes['prepare']> | null = null;
+  const src: TensorBytes = { byteLength: t.data.byteLength, prepare: () => (read ??= t.data.prepare()) };
   return {
-    packed: mapBytes(t.data, bytes.packed, (raw, into) => into.set(take(raw).packed)),
-    scales: mapBytes(t.data, scaleBytes, (raw, into) => {
+    packed: mapBytes(src, bytes.packed, (raw, into) => into.set(take(raw).packed)),
+    scales: mapBytes(src, scaleBytes, (raw, into) => {
       const sc = take(raw).scales;
       if (scaleDtype === 'fp32') into.set(new Uint8Array(sc.buffer, sc.byteOffset, sc.byteLength));
       else {
@@ -144,7 +147,7 @@ export function quantizedTensor(t: StoredTensor, s: QuantScheme, scaleDtype: 'fp
         into.set(new Uint8Array(h.buffer));
       }
     }),
-    zeros: mapBytes(t.data, bytes.zeros, (raw, into) => into.set(take(raw).zeros)),
+    zeros: mapBytes(src, bytes.zeros, (raw, into) => into.set(take(raw).zeros)),
   };
 }
 

@@ -109,7 +109,7 @@ export class ChatTokenizer {
       usedFallback = fallback;
     }
     if (!text) {
-      throw new ModelError(CONFIG, 'has no chat template, and there is no chat_template.jinja: the conversation cannot be rendered as this model expects (a base model has none). To go on, render it with a named fallback template, marked on every figure: ChatML (--template chatml) or plain "User: …" turns (--template plain); or load the model\'s instruction-tuned sibling', 'chat_template');
+      throw new ModelError(CONFIG, 'has no chat template, and there is no chat_template.jinja: the conversation cannot be rendered as this model expects (a base model has none). To go on, render it with a named fallback template, marked on every figure: ChatML or plain "User: …" turns (command line: --template chatml or --template plain); or load the model\'s instruction-tuned sibling', 'chat_template');
     }
     let template: Template;
     try {

@@ -2,6 +2,8 @@ import { create } from 'zustand';
 import { HUB_URL } from '../model/hub-source';
 import { parseTemplateDate } from '../model/template-date';
 import type { LoadStage } from '../runtime/open-model';
+import type { FallbackTemplate } from '../model/chatml';
+import type { Quant } from '../model/quantize';
 import type { BackendChoice, ForwardView, LoadedSummary, LoadEvent, ModelApi, PreparedSummary, SourceSpec } from '../worker/api';
 import { STALE_MODEL } from '../worker/api';
 import { linkOffer, rememberedToken, storeToken, type LinkOffer } from './hub-access';
@@ -37,11 +39,23 @@ interface ModelState {
   backend: BackendChoice;
   /** Reloads the current model on the chosen backend. */
   setBackend(b: BackendChoice): Promise<void>;
+  /** The weight precision chosen (model/quantize.ts): 'none' is the checkpoint's own. */
+  quant: Quant;
+  /** Plans the model waiting for confirmation again at this precision, or reloads the model in use at it. */
+  setQuant(q: Quant): Promise<void>;
+  /** The named template for a model with none of its own; null until the person chooses one after the refusal. */
+  template: FallbackTemplate | null;
+  /** Chooses the fallback template and tries the model asked for last again. */
+  useTemplate(t: FallbackTemplate): Promise<void>;
+  /** Where the model in use came from (null: none loaded), to load the same model into another slot. */
+  origin(): LoadOrigin | null;
+  /** Loads a model from where another slot's came from (compare a model with itself at another precision). */
+  loadFrom(origin: LoadOrigin): Promise<void>;
   load: LoadState;
   info: ModelInfo | null;
   forward: ForwardView | null;
   forwardError: string | null;
-  /** Loads from files or the demo model's folder: planned, then started (nothing to confirm: nothing to download). */
+  /** Loads from files or the demo model's folder: planned, then started; picked files of confirmAboveBytes or more wait for confirmDownload, as a download does. */
   loadModel(source: Exclude<SourceSpec, { kind: 'hub' }>, ref?: ModelRef | null): Promise<void>;
   /** A Hub model: resolved to a commit, its small files and headers read, memory planned; a large download waits for confirmDownload. */
   openHub(ref: ModelRef, origin?: 'form' | 'link'): Promise<void>;
@@ -62,11 +76,15 @@ interface ModelState {
   runForward(text: string, asChat: boolean): Promise<void>;
 }
 
-/** A Hub model resolved and planned, waiting for the person to confirm its download. */
-export interface PendingDownload extends Pick<PreparedSummary, 'label' | 'files' | 'bytes' | 'plans'> {
-  ref: ModelRef;
+/** A model resolved and planned, waiting for the person to confirm its download (Hub) or its load (picked files). */
+export interface PendingDownload extends Pick<PreparedSummary, 'label' | 'files' | 'bytes' | 'plans' | 'fits' | 'quant'> {
+  /** The Hub model; null for picked or dropped files (nothing to download: they are read from disk). */
+  ref: ModelRef | null;
 }
 
+
+/** Where a model came from: files or a folder URL (with how a link names it), or a Hub repo. */
+export type LoadOrigin = { source: SourceSpec; ref: ModelRef | null } | { hub: ModelRef };
 
 const IDLE: LoadState = { status: 'idle', stage: null, file: null, loaded: 0, total: null, allLoaded: 0, allTotal: null, error: null };
 
@@ -80,7 +98,11 @@ function createModelStore(slot: ModelSlot) {
   /** Only the newest load may land: a slower, older one (say the demo model at start-up) is dropped. */
   let latestLoad = 0;
   /** What the model in use was loaded from, for reloading it on another backend (set only when a load lands). */
-  let lastLoad: { source: SourceSpec; ref: ModelRef | null } | { hub: ModelRef } | null = null;
+  let lastLoad: LoadOrigin | null = null;
+  /** What was asked for last, landed or not: planned again when the precision or the fallback template changes. */
+  let lastAsked: LoadOrigin | null = null;
+  /** Where the model waiting for confirmation came from. */
+  let pendingFrom: LoadOrigin | null = null;
   /** The worker's prepared model behind `pending`. */
   let pendingPrepared: PreparedSummary | null = null;
   /** Lookups (resolving, reading headers, planning): the newest wins, without stopping a load under way. */
@@ -119,13 +141,24 @@ function createModelStore(slot: ModelSlot) {
       set({ load: { ...IDLE, status: 'loading', stage: 'download' }, pending: null });
       return () => id !== latestLook;
     };
-    const prepare = (source: SourceSpec, stale: () => boolean) => client.call('prepare', { source, backend: get().backend }, progress(stale)).promise;
+    const prepare = (source: SourceSpec, stale: () => boolean) => client.call('prepare', { source, backend: get().backend, quant: get().quant, template: get().template }, progress(stale)).promise;
+    /** The last model asked for, asked for again (a new precision, backend or template). */
+    const again = async (what: LoadOrigin) => {
+      if ('hub' in what) await get().openHub(what.hub);
+      else await get().loadModel(what.source as Exclude<SourceSpec, { kind: 'hub' }>, what.ref);
+    };
+    /** Holds a prepared model for the person to confirm, with its plan at every precision. */
+    const hold = (prepared: PreparedSummary, ref: ModelRef | null, from: LoadOrigin) => {
+      pendingPrepared = prepared;
+      pendingFrom = from;
+      set({ load: IDLE, pending: { ref, label: prepared.label, files: prepared.files, bytes: prepared.bytes, plans: prepared.plans, fits: prepared.fits, quant: prepared.quant } });
+    };
     const fail = (stale: () => boolean, e: unknown) => {
       // The model in use, if any, stays as it was, and so do its controls.
       if (!stale()) set((s) => ({ load: { ...s.load, status: 'error', error: (e as Error).message } }));
     };
     /** Starts a prepared model in the worker and shows it, if no newer load began meanwhile. */
-    const finish = async (prepared: PreparedSummary, ref: ModelRef | null, from: NonNullable<typeof lastLoad>) => {
+    const finish = async (prepared: PreparedSummary, ref: ModelRef | null, from: LoadOrigin) => {
       const id = ++latestLoad;
       const stale = () => id !== latestLoad;
       if (prepared.releaseFirst) set({ info: null });
@@ -141,10 +174,26 @@ function createModelStore(slot: ModelSlot) {
         set({ backend: b });
         // The model in use (lastLoad is set only when a load succeeded), not a request that failed since.
         if (!lastLoad) return;
-        if ('hub' in lastLoad) await get().openHub(lastLoad.hub);
-        else await get().loadModel(lastLoad.source as Exclude<SourceSpec, { kind: 'hub' }>, lastLoad.ref);
+        await again(lastLoad);
         // Refused there: the model keeps running where it was, and the choice shown says so.
         if (get().load.status === 'error' && get().backend === b) set({ backend: before });
+      },
+      quant: 'none',
+      async setQuant(q) {
+        const before = get().quant;
+        set({ quant: q });
+        // A model waiting for confirmation is planned again; else the model in use is loaded again at q.
+        const what = get().pending ? pendingFrom : lastLoad;
+        if (!what) return;
+        await again(what);
+        if (get().load.status === 'error' && get().quant === q && !get().pending) set({ quant: before });
+      },
+      origin: () => lastLoad,
+      loadFrom: (origin) => again(origin),
+      template: null,
+      async useTemplate(t) {
+        set({ template: t });
+        if (lastAsked) await again(lastAsked);
       },
       load: IDLE,
       info: null,
@@ -165,12 +214,15 @@ function createModelStore(slot: ModelSlot) {
 
       async loadModel(source, ref = null) {
         const stale = begin();
+        lastAsked = { source, ref };
         try {
           marks('load: asked');
           const prepared = await prepare(source, stale);
           marks('load: prepared (files read, memory planned)');
           if (stale()) return;
           if (prepared.noFit) throw new Error(prepared.noFit);
+          // Picked or dropped files are shown with their plan before they are read, as a download is.
+          if (source.kind === 'files' && (prepared.bytes >= get().confirmAboveBytes || prepared.releaseFirst)) return hold(prepared, ref, { source, ref });
           await finish(prepared, ref, { source, ref });
           marks('load: session made');
         } catch (e) {
@@ -181,17 +233,14 @@ function createModelStore(slot: ModelSlot) {
       async openHub(ref, origin = 'form') {
         const stale = begin();
         set({ linkOffer: null });
+        lastAsked = { hub: ref };
         try {
           // The token goes to the Hub, or to a host the person typed in themselves, never to one a link named.
           const token = (ref.hub === null || ref.hub.replace(/\/+$/, '') === HUB_URL || origin === 'form' ? get().accessToken : '') || undefined;
           const prepared = await prepare({ kind: 'hub', repo: ref.model, revision: ref.revision, hubUrl: ref.hub, ...(token && { accessToken: token }) }, stale);
           if (stale()) return;
           if (prepared.noFit) throw new Error(prepared.noFit);
-          if (prepared.bytes >= get().confirmAboveBytes || prepared.releaseFirst) {
-            pendingPrepared = prepared;
-            set({ load: IDLE, pending: { ref, label: prepared.label, files: prepared.files, bytes: prepared.bytes, plans: prepared.plans } });
-            return;
-          }
+          if (prepared.bytes >= get().confirmAboveBytes || prepared.releaseFirst) return hold(prepared, ref, { hub: ref });
           await finish(prepared, ref, { hub: ref });
         } catch (e) {
           fail(stale, e);
@@ -201,11 +250,12 @@ function createModelStore(slot: ModelSlot) {
       async confirmDownload() {
         const pending = get().pending;
         const held = pendingPrepared;
-        if (!pending || !held) return;
+        const from = pendingFrom;
+        if (!pending || !held || !from) return;
         pendingPrepared = null;
         const stale = begin();
         try {
-          await finish(held, pending.ref, { hub: pending.ref });
+          await finish(held, pending.ref, from);
         } catch (e) {
           fail(stale, e);
         }
@@ -214,7 +264,8 @@ function createModelStore(slot: ModelSlot) {
       cancelDownload() {
         if (pendingPrepared) void client.call('discard', { preparedId: pendingPrepared.preparedId }).promise.catch(() => undefined);
         pendingPrepared = null;
-        set({ pending: null });
+        // A precision chosen for the model not loaded goes with it: the select shows the model in use again.
+        set((s) => ({ pending: null, quant: s.info?.quant ?? s.quant }));
       },
 
       async setTemplateDate(date) {

@@ -1,5 +1,6 @@
 import { parsePolicy, policySpec } from '../context/policy';
 import { checkRepoId, checkRevision } from '../model/hub-source';
+import { QUANTS, type Quant } from '../model/quantize';
 
 /** The models a link can name as model B that load from the app itself. */
 export const isEmbedded = (m: string): m is 'demo' | 'demo-cpl' => m === 'demo' || m === 'demo-cpl';
@@ -12,6 +13,9 @@ export interface ViewState {
   hub: string | null;
   /** 'wasm' skips WebGPU. */
   backend: 'auto' | 'wasm' | 'webgpu';
+  /** The weight precision of model A, and of model B (model/quantize.ts). */
+  quant: Quant;
+  quantB: Quant;
   /**
    * Compare models: model B, one of the embedded demo models (they load from the app itself, no
    * download), or a Hub id (huggingface.co), which is offered and loads only on a click.
@@ -51,6 +55,8 @@ const wholeNumber = (name: string, min: number): Reader<number> => (raw, problem
   return undefined;
 };
 
+const readQuant = (param: string): Reader<Quant> => (raw, problem) => (QUANTS.includes(raw as Quant) ? (raw as Quant) : void problem(`${param}=${raw.slice(0, 40)} is not ${QUANTS.join(', ')}`));
+
 /**
  * The view, declared once: the defaults, the link's codec, and what the inspector applies from a link
  * all come from this table. Order matters where a field reads another (compare needs the policies).
@@ -63,6 +69,7 @@ export const VIEW_FIELDS: { [K in keyof Fields]: Field<K> } = {
     fallback: 'auto', param: 'backend', write: (b) => (b !== 'auto' ? b : null),
     read: (raw, problem) => (raw === 'wasm' || raw === 'auto' || raw === 'webgpu' ? raw : void problem(`backend=${raw.slice(0, 40)} is not auto, wasm or webgpu`)),
   },
+  quant: { fallback: 'none', param: 'q', write: (q) => (q !== 'none' ? q : null), read: readQuant('q') },
   modelB: {
     fallback: null, param: 'mb', write: (m) => m,
     read: (raw, problem) => {
@@ -74,6 +81,7 @@ export const VIEW_FIELDS: { [K in keyof Fields]: Field<K> } = {
     fallback: 'main', param: 'mbrev', write: (r, v) => (v.modelB !== null && !isEmbedded(v.modelB) && r !== 'main' ? r : null),
     read: (raw, problem) => (checkRevision(raw) ? void problem(`mbrev=${raw.slice(0, 40)} is not a branch, tag or commit name`) : raw),
   },
+  quantB: { fallback: 'none', param: 'qb', write: (q, v) => (v.modelB !== null && q !== 'none' ? q : null), read: readQuant('qb') },
   policies: {
     fallback: ['full'], param: 'policy', write: (p) => p.join(','),
     read: (raw, problem) => {

@@ -50,7 +50,7 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
           <button type="button" onClick={inspect}>Inspect your own conversation</button>
         </div>
         <p className="muted" data-testid="model-line">
-          {info ? `Model: ${info.source}, on ${info.report.backend === 'webgpu' ? 'WebGPU' : 'wasm'}. ` : 'Loading the model… '}
+          {info ? `Model: ${info.source}, on ${info.report.backend === 'webgpu' ? 'WebGPU' : 'wasm'}${info.precision !== 'none' ? `, weights ${info.precision}` : ''}. ` : 'Loading the model… '}
           <a href="#model-panel" onClick={(e) => { e.preventDefault(); document.getElementById('model-panel')?.scrollIntoView({ block: 'start' }); }}>Change the model</a>
           {' · '}It runs in this page, on WebGPU when it can, and nothing you load or type leaves the browser.
         </p>

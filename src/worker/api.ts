@@ -11,6 +11,8 @@ import type { ModelSpec } from '../model/config';
 import type { ReadProgress } from '../model/source';
 import type { LoadStage } from '../runtime/open-model';
 import type { BackendReport } from '../runtime/ort-runtime';
+import type { FallbackTemplate } from '../model/chatml';
+import type { Quant } from '../model/quantize';
 
 /** 'auto': WebGPU on a GPU, wasm where the adapter is a software one. 'wasm': skip WebGPU. 'webgpu': WebGPU even on a software adapter. */
 export type BackendChoice = 'auto' | 'wasm' | 'webgpu';
@@ -29,6 +31,14 @@ export interface LoadEvent {
   read?: ReadProgress;
 }
 
+/** How a model is to be loaded besides its source: where it runs, at which precision, with which template if it has none. */
+export interface LoadChoice {
+  backend: BackendChoice;
+  quant: Quant;
+  /** A named template for a model with none of its own (a base model); null: the model's own only. */
+  template: FallbackTemplate | null;
+}
+
 /** A model planned from its small files, held in the worker under `preparedId` until started or discarded. */
 export interface PreparedSummary {
   preparedId: number;
@@ -36,8 +46,12 @@ export interface PreparedSummary {
   label: string;
   files: number;
   bytes: number;
-  /** One line per backend (model/load-plan.ts describePlan). */
+  /** One line per backend (model/load-plan.ts describePlan), at the precision asked for. */
   plans: string[];
+  /** Where it fits at each precision, one line per backend (describeFits): what the person chooses from. */
+  fits: string[];
+  /** The precision these plans are for. */
+  quant: Quant;
   /** Why it fits nowhere, or null. */
   noFit: string | null;
   /** It fits only without the model in use: starting it releases that one first. */
@@ -61,6 +75,11 @@ export interface LoadedSummary {
   templateDate: string | null;
   /** How the weights reached onnxruntime: read as it copied each tensor, or held until the session was made. */
   weightReads: string;
+  /** The precision chosen, and as every figure names it ('none', 'q4', 'awq4-g128'…; model/quantize.ts precisionName). */
+  quant: Quant;
+  precision: string;
+  /** The named template it renders with, when it has none of its own; null: its own. */
+  fallbackTemplate: FallbackTemplate | null;
 }
 
 /** The raw forward pass's result (analysis/forward-probe.ts) and the text it ran on. */
@@ -81,7 +100,7 @@ interface OnConversation {
 export type ModelApi = {
   /** The page's shared word array for the watchdog (worker/watchdog.ts); sent once after the worker starts. */
   init: { args: { guard: SharedArrayBuffer | null }; result: void; event: never };
-  prepare: { args: { source: SourceSpec; backend: BackendChoice }; result: PreparedSummary; event: LoadEvent };
+  prepare: { args: { source: SourceSpec } & LoadChoice; result: PreparedSummary; event: LoadEvent };
   /** null: a newer start replaced this one (its session was released). */
   start: { args: { preparedId: number }; result: LoadedSummary | null; event: LoadEvent };
   discard: { args: { preparedId: number }; result: void; event: never };

@@ -11,7 +11,8 @@ import { roundsSweepLayers, type LayerSweep } from '../analysis/sweep';
 import type { Conversation } from '../conversation/types';
 import { watchGuards } from '../model/guard';
 import { HubError, hubSource, resolveHubRepo } from '../model/hub-source';
-import { describePlan, noFitMessage } from '../model/load-plan';
+import { describeFits, describePlan, noFitMessage } from '../model/load-plan';
+import { precisionName } from '../model/quantize';
 import { rangeCache } from '../model/range-cache';
 import { fileListSource, folderUrlSource, type ModelSource } from '../model/source';
 import { parseTemplateDate } from '../model/template-date';
@@ -19,7 +20,7 @@ import { parameterCount } from '../model/weights';
 import { prepareModel, startModel, type OpenModel, type OpenOptions, type PreparedModel } from '../runtime/open-model';
 import { reply, type Handlers } from './rpc';
 import { spooledSource } from './spool';
-import { STALE_MODEL, type BackendChoice, type LoadedSummary, type ModelApi, type SourceSpec } from './api';
+import { STALE_MODEL, type LoadChoice, type LoadedSummary, type ModelApi, type SourceSpec } from './api';
 import { sharedWatcher } from './watchdog';
 
 /** Up to this size every layer is inspectable; above it only the final one. */
@@ -73,6 +74,9 @@ function summaryOf(m: OpenModel, modelId: number, spooled: boolean): LoadedSumma
     templateDate: m.tokenizer.usesDate ? m.tokenizer.templateDate : null,
     weightReads: !checkpoint.syncReads ? 'held in memory until the session was made' : spooled ? "downloaded to this browser's disk, then read a tensor at a time as onnxruntime copied it" : 'read a tensor at a time as onnxruntime copied it',
     attention: graph.attentionNote ?? (graph.attention === 'fused' && graph.inspectLayers.length < checkpoint.spec.numLayers ? 'layers not inspected: fused GroupQueryAttention' : 'explicit in every layer'),
+    quant: graph.quant,
+    precision: precisionName(graph.quant, checkpoint.spec.awq),
+    fallbackTemplate: m.tokenizer.fallbackTemplate,
   };
 }
 
@@ -81,7 +85,7 @@ export function modelHost(): Handlers<ModelApi> {
   let modelId = 0;
   let nextPrepared = 0;
   let latestStart = 0;
-  const prepared = new Map<number, { prepared: PreparedModel; backend: BackendChoice; releaseFirst: boolean; spool: () => Promise<void>; spooled: boolean }>();
+  const prepared = new Map<number, { prepared: PreparedModel; choice: LoadChoice; releaseFirst: boolean; spool: () => Promise<void>; spooled: boolean }>();
   /** Drops a prepared model, and the weights it spooled to disk. */
   const forget = (id: number) => {
     void prepared.get(id)?.spool().catch(() => undefined);
@@ -90,7 +94,9 @@ export function modelHost(): Handlers<ModelApi> {
   /** Conversations seen, by their text, so the analysis's caches (summaries, cost series) see one object per conversation. */
   const conversations = new Map<string, { conv: Conversation; summaries: SummaryCache }>();
 
-  const options = (backend: BackendChoice, onProgress?: OpenOptions['onProgress']): OpenOptions => ({
+  const options = ({ backend, quant, template }: LoadChoice, onProgress?: OpenOptions['onProgress']): OpenOptions => ({
+    quant,
+    ...(template && { template }),
     // Small models: every layer's attention is an output, so the layer selector needs no rebuild. Larger
     // ones inspect the final layer only (no [S × S] scores kept for the others).
     inspectLayers: (spec) => (parameterCount(spec) <= ALL_LAYERS_MAX_PARAMETERS ? 'all' : [spec.numLayers - 1]),
@@ -122,7 +128,7 @@ export function modelHost(): Handlers<ModelApi> {
       if (guard) watchGuards(sharedWatcher(guard));
     },
 
-    async prepare({ source, backend }, ctx) {
+    async prepare({ source, ...choice }, ctx) {
       let src: ModelSource;
       let spool = async () => undefined as void;
       if (source.kind === 'hub') {
@@ -139,15 +145,15 @@ export function modelHost(): Handlers<ModelApi> {
       const onProgress: OpenOptions['onProgress'] = (p) => ctx.emit(p);
       // Planned beside the model in use (they share wasm's heap while the new one loads), else alone.
       const held = current?.session.report.backend === 'wasm' ? current.session.report.plan?.held : undefined;
-      let p = await prepareModel(src, { ...options(backend, onProgress), ...(held && { heldElsewhere: { wasm: held } }) });
+      let p = await prepareModel(src, { ...options(choice, onProgress), ...(held && { heldElsewhere: { wasm: held } }) });
       let releaseFirst = false;
       if (held && !p.plans.some((x) => !x.problem)) {
-        const alone = await prepareModel(src, options(backend, onProgress));
+        const alone = await prepareModel(src, options(choice, onProgress));
         releaseFirst = alone.plans.some((x) => !x.problem);
         if (releaseFirst) p = alone;
       }
       const preparedId = ++nextPrepared;
-      prepared.set(preparedId, { prepared: p, backend, releaseFirst, spool, spooled: source.kind === 'hub' });
+      prepared.set(preparedId, { prepared: p, choice, releaseFirst, spool, spooled: source.kind === 'hub' });
       while (prepared.size > PREPARED_KEPT) forget(prepared.keys().next().value!);
       const fits = p.plans.some((x) => !x.problem);
       const label = source.kind === 'hub' ? `${source.repo} (${parameterCount(p.checkpoint.spec).toLocaleString('en-US')} parameters)` : `This model (${parameterCount(p.checkpoint.spec).toLocaleString('en-US')} parameters)`;
@@ -157,6 +163,8 @@ export function modelHost(): Handlers<ModelApi> {
         files: p.checkpoint.weightFiles.length,
         bytes: p.weightBytes,
         plans: [...p.plans.map(describePlan), ...(releaseFirst ? ['it fits only alone: the model in use will be released first'] : [])],
+        fits: describeFits(p.fits),
+        quant: p.quant,
         noFit: fits ? null : noFitMessage(p.checkpoint.spec, p.plans, label, p.fits),
         releaseFirst,
       };
@@ -178,7 +186,7 @@ export function modelHost(): Handlers<ModelApi> {
         await old.session.release().catch(() => undefined);
       }
       // The session holds the weights once made: the spooled copies go either way.
-      const opened = await startModel(held.prepared, options(held.backend, (p) => ctx.emit(p))).finally(() => held.spool().catch(() => undefined));
+      const opened = await startModel(held.prepared, options(held.choice, (p) => ctx.emit(p))).finally(() => held.spool().catch(() => undefined));
       if (id !== latestStart) {
         await opened.session.release();
         return null;

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -68,6 +68,15 @@ describe('the app, used as a person would', () => {
     await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 }).toContain('Inertia Lens demo model');
     expect(await page.getByTestId('backend').textContent()).toBe('wasm');
     expect(await page.getByTestId('fallback').textContent()).toMatch(/this WebGPU adapter is a software one \(google swiftshader\), slower than wasm: running on wasm/);
+    // Loaded again at q4, by the person's choice: named in the model panel, the figures and the link.
+    await page.locator('dl.facts').getByLabel('weight precision').selectOption('q4');
+    await expect.poll(() => page.getByTestId('precision').textContent(), { timeout: 150_000 }).toContain('q4 (4-bit weights, blocks of 32');
+    expect(await page.locator('dl.facts').textContent()).toContain('quantized to 4 bits');
+    await expect.poll(() => page.getByTestId('figures-from').textContent(), { timeout: 60_000 }).toContain('weights q4');
+    expect(page.url()).toContain('q=q4');
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'app-q4.png'), fullPage: true });
+    await page.locator('dl.facts').getByLabel('weight precision').selectOption('none');
+    await expect.poll(() => page.getByTestId('precision').textContent(), { timeout: 90_000 }).toBe("the checkpoint's own precision");
     // Asked for, WebGPU runs on it all the same.
     await page.goto(`${app.url}/?backend=webgpu`);
     await expect.poll(() => page.getByTestId('backend').textContent(), { timeout: 90_000 }).toBe('WebGPU');
@@ -154,6 +163,35 @@ describe('the app, used as a person would', () => {
     await page.getByTestId('pick-files').setInputFiles([...good.keys()].map((n) => join(dir, n)));
     await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 }).toContain(`${good.size} files`);
     expect(await page.getByTestId('weight-reads').textContent()).toBe('read a tensor at a time as onnxruntime copied it');
+  });
+
+  it('picked files of a real model are planned before they are read: where they fit at each precision, and a click to load', async () => {
+    // Qwen2.5-0.5B-Instruct's real shape, 988 MB of BF16, as a sparse file: a real header, zeros the disk does not hold.
+    const dir = mkdtempSync(join(tmpdir(), 'il-pick-real-'));
+    const config = real('Qwen--Qwen2.5-0.5B-Instruct');
+    const weights = virtualCheckpoint(config);
+    const fd = openSync(join(dir, 'model.safetensors'), 'w');
+    writeSync(fd, weights.read(0, 100_000));
+    ftruncateSync(fd, weights.size);
+    closeSync(fd);
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
+    writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tinyTokenizerJson()));
+    writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify(tinyTokenizerConfig()));
+    const before = await page.locator('dl.facts').textContent();
+    await page.getByTestId('pick-files').setInputFiles(['config.json', 'tokenizer.json', 'tokenizer_config.json', 'model.safetensors'].map((n) => join(dir, n)));
+    const pending = page.getByTestId('pending-download');
+    await expect.poll(() => pending.textContent(), { timeout: 60_000 }).toContain('988 MB of weights in 1 file, read a tensor at a time from your disk');
+    const fits = await pending.getByTestId('fits').textContent();
+    expect(fits).toMatch(/fits at full precision \([\d.]+ GiB, passes up to about [\d,]+ tokens\), q8 \([\d.]+ GiB.*q4 \([\d.]+ GiB/);
+    expect(await pending.getByRole('button', { name: /^Load 988 MB$/ }).count()).toBe(1);
+    // Choosing q4 there plans it again at q4: nothing loads before the click.
+    await pending.getByLabel('weight precision').selectOption('q4');
+    await expect.poll(() => pending.getByRole('button', { name: 'Load 988 MB at q4' }).count(), { timeout: 60_000 }).toBe(1);
+    expect(await pending.textContent()).toMatch(/weights at q4 \(4-bit blocks of 32\)/);
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'app-pending-files.png'), fullPage: true });
+    await pending.getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.locator('dl.facts').getByLabel('weight precision').inputValue()).toBe('none');
+    expect(await page.locator('dl.facts').textContent()).toBe(before); // the model in use stays
   });
 
   it('a chat template that runs away is stopped after its budget, naming the file; the page and the pasted text stay', async () => {

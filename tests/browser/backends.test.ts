@@ -9,6 +9,9 @@ import { launchChromium } from '../helpers/chromium';
 import { maxAbsDiff } from '../helpers/compare';
 import { memorySource } from '../helpers/memory-source';
 import { tinyModelFiles, type TinyOptions } from '../helpers/tiny-model';
+import { awqModelFiles, withDequantized } from '../helpers/awq-checkpoint';
+import { dequantizedWeights } from '../helpers/quant-reference';
+import { schemeOf } from '../../src/model/quantize';
 
 const MODELS: Record<string, TinyOptions> = {
   'acme/qwen3-gqa-bf16': { family: 'qwen3', dtype: 'BF16', tie: true, heads: 6, kvHeads: 2, headDim: 12, seed: 21 },
@@ -38,15 +41,27 @@ async function harnessPage(browser: Browser, url: string, hideWebGpu = false): P
   return page;
 }
 
-function run(page: Page, hub: string, repo: string, prefer: string[]): Promise<HarnessResult> {
-  return page.evaluate(([h, r, p, ids]) => (window as unknown as { harness: { run: Function } }).harness.run(h, r, p, ids), [hub, repo, prefer, IDS] as const);
+function run(page: Page, hub: string, repo: string, prefer: string[], quant = 'none'): Promise<HarnessResult> {
+  return page.evaluate(([h, r, p, ids, q]) => (window as unknown as { harness: { run: Function } }).harness.run(h, r, p, ids, q), [hub, repo, prefer, IDS, quant] as const);
 }
+
+/**
+ * Quantized weights in the browser: q8 and q4 made as the weights are read, and a published AWQ checkpoint,
+ * each against the float64 reference on the same dequantized weights (tests/unit/quant-parity.test.ts and
+ * awq.test.ts run every family on Node wasm).
+ */
+const AWQ = awqModelFiles({ family: 'llama', heads: 4, kvHeads: 2, seed: 25 }, 16);
+const QUANTIZED: [string, 'q8' | 'q4' | 'none', ('webgpu' | 'wasm')[]][] = [
+  ['acme/llama3-rope-f16', 'q4', ['webgpu', 'wasm']],
+  ['acme/qwen3-gqa-bf16', 'q8', ['webgpu']],
+  ['acme/llama-awq', 'none', ['webgpu', 'wasm']],
+];
 
 describe('the graph in Chromium, WebGPU and wasm, against the float64 reference', () => {
   let browser: Browser;
   let app: Awaited<ReturnType<typeof startAppServer>>;
   let page: Page;
-  const repos = Object.fromEntries(Object.entries(MODELS).map(([k, o]) => [k, tinyModelFiles(o)]));
+  const repos: Record<string, Map<string, Uint8Array>> = { ...Object.fromEntries(Object.entries(MODELS).map(([k, o]) => [k, tinyModelFiles(o)])), 'acme/llama-awq': AWQ.files };
 
   beforeAll(async () => {
     app = await startAppServer(repos);
@@ -87,6 +102,24 @@ describe('the graph in Chromium, WebGPU and wasm, against the float64 reference'
           expect(Math.abs(sum - 1)).toBeLessThanOrEqual(1e-5);
           for (let j = i + 1; j < S; j++) expect(got.mean[i * S + j]).toBe(0);
         }
+      });
+    }
+  }
+
+  for (const [repo, quant, backends] of QUANTIZED) {
+    for (const backend of backends) {
+      it(`${repo} ${quant === 'none' ? '(AWQ as published)' : `at ${quant}`} on ${backend}`, async () => {
+        const got = await run(page, app.hub, repo, backend === 'webgpu' ? ['webgpu', 'wasm'] : ['wasm'], quant);
+        expect(got.backend, got.fallbackReason ?? '').toBe(backend);
+        const ckpt = await loadCheckpoint(memorySource(repos[repo]!));
+        const weights = resolveWeights(ckpt.spec, ckpt);
+        const deq = quant === 'none' ? withDequantized(weights, AWQ.dequantized) : await dequantizedWeights(weights, schemeOf(quant));
+        const ref = await referenceForward(ckpt.spec, deq, IDS);
+        const [dLogits, dAttn] = [maxAbsDiff(got.logits, ref.logits), maxAbsDiff(got.perHead, ref.attention)];
+        console.log(`${repo} ${quant} on ${backend}: max |Δ| logits ${dLogits.toExponential(2)}, attention ${dAttn.toExponential(2)}`);
+        expect(dLogits).toBeLessThanOrEqual(TOL);
+        expect(dAttn).toBeLessThanOrEqual(TOL);
+        expect(maxAbsDiff(got.decodeLogits, ref.logits.subarray((IDS.length - got.decodeSteps) * ckpt.spec.vocabSize))).toBeLessThanOrEqual(TOL);
       });
     }
   }

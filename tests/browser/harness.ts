@@ -10,6 +10,7 @@ import { analyzePolicy } from '../../src/analysis/analyze';
 import { parseConversation } from '../../src/conversation/parse';
 import { DEMO_MODEL_FILES, DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../../src/model/demo';
 import { folderUrlSource } from '../../src/model/source';
+import type { Quant } from '../../src/model/quantize';
 
 export interface HarnessResult {
   backend: Backend;
@@ -28,8 +29,8 @@ export interface HarnessResult {
   decodeSteps: number;
 }
 
-async function run(base: string, repo: string, prefer: Backend[], ids: number[]): Promise<HarnessResult> {
-  const m = await openModel(hubSource(await resolveHubRepo({ repo, revision: 'main', hubUrl: base })), { prefer });
+async function run(base: string, repo: string, prefer: Backend[], ids: number[], quant: Quant = 'none'): Promise<HarnessResult> {
+  const m = await openModel(hubSource(await resolveHubRepo({ repo, revision: 'main', hubUrl: base })), { prefer, quant });
   const t0 = performance.now();
   const out = await m.session.forward({ ids, attnRows: [0, ids.length], logitRows: [0, ids.length], perHead: true });
   const ms = performance.now() - t0;

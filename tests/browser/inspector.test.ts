@@ -120,7 +120,7 @@ describe('the inspector, used as a person would', () => {
     const csv = await save('Figures as CSV');
     expect(csv.name).toBe('inertia-lens-turn14.csv');
     const rows = csv.bytes.toString('utf8').split('\n');
-    expect(rows[0]).toBe('policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend');
+    expect(rows[0]).toBe('policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend,precision');
     expect(Math.abs(Number(rows[1]!.split(',')[12]) - cli.ao!.diagonal)).toBeLessThanOrEqual(1e-4);
     // What the figures were computed from travels with them.
     expect(rows[1]!.split(',').slice(-3)).toEqual(['Inertia Lens demo model', 'main', 'webgpu']);

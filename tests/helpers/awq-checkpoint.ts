@@ -1,5 +1,8 @@
 import { f16ToF32, f32ToF16 } from '../../src/model/dtype';
+import type { StoredTensor } from '../../src/model/checkpoint';
 import { writeSafetensors } from '../../src/model/safetensors';
+import { bytesOf } from '../../src/model/tensor-bytes';
+import type { LayerWeights, ModelWeights } from '../../src/model/weights';
 import { randomTensors, type RandomTensor } from './random-checkpoint';
 import { tinyConfig, tinyModelFiles, type TinyOptions } from './tiny-model';
 
@@ -64,3 +67,14 @@ export function awqModelFiles(o: TinyOptions, group: number): { files: Map<strin
   files.set('model.safetensors', writeSafetensors(out));
   return { files, dequantized };
 }
+
+/** The model with each packed matrix replaced by the float64 dequantization the test computed itself. */
+export function withDequantized(w: ModelWeights, deq: Map<string, Float64Array>): ModelWeights {
+  const swap = (t: StoredTensor): StoredTensor => {
+    const d = deq.get(t.name);
+    return d ? { name: t.name, dtype: 'F32', shape: t.shape, file: t.file, data: bytesOf(new Uint8Array(Float32Array.from(d).buffer)) } : t;
+  };
+  const layers = w.layers.map((L) => Object.fromEntries(Object.entries(L).map(([k, t]) => [k, swap(t as StoredTensor)])) as unknown as LayerWeights);
+  return { ...w, layers };
+}
+

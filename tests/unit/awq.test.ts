@@ -1,26 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint, type StoredTensor } from '../../src/model/checkpoint';
+import { loadCheckpoint } from '../../src/model/checkpoint';
 import { buildGraph } from '../../src/model/graph';
 import { planBackend, planDtype } from '../../src/model/load-plan';
 import { WASM_LIMITS } from '../../src/model/memory';
 import { referenceForward } from '../../src/model/reference';
-import { bytesOf, readBytes } from '../../src/model/tensor-bytes';
-import { resolveWeights, type LayerWeights, type ModelWeights } from '../../src/model/weights';
+import { readBytes } from '../../src/model/tensor-bytes';
+import { resolveWeights } from '../../src/model/weights';
 import { ModelSession } from '../../src/runtime/ort-runtime';
-import { awqModelFiles } from '../helpers/awq-checkpoint';
+import { awqModelFiles, withDequantized } from '../helpers/awq-checkpoint';
 import { maxAbsDiff } from '../helpers/compare';
 import { memorySource } from '../helpers/memory-source';
 import { tinyModelFiles, type TinyOptions } from '../helpers/tiny-model';
-
-/** The model with each packed matrix replaced by the float64 dequantization the test computed itself. */
-function withDequantized(w: ModelWeights, deq: Map<string, Float64Array>): ModelWeights {
-  const swap = (t: StoredTensor): StoredTensor => {
-    const d = deq.get(t.name);
-    return d ? { name: t.name, dtype: 'F32', shape: t.shape, file: t.file, data: bytesOf(new Uint8Array(Float32Array.from(d).buffer)) } : t;
-  };
-  const layers = w.layers.map((L) => Object.fromEntries(Object.entries(L).map(([k, t]) => [k, swap(t as StoredTensor)])) as unknown as LayerWeights);
-  return { ...w, layers };
-}
 
 const CASES: [string, TinyOptions, number][] = [
   ['llama GQA rep 2, untied, groups of 16', { family: 'llama', heads: 4, kvHeads: 2, seed: 31 }, 16],

@@ -24,7 +24,7 @@ const conv = parseConversation(JSON.stringify([
 
 describe('a model with no chat template', () => {
   it('is refused with the next step named', async () => {
-    await expect(openModel(memorySource(baseModelFiles()))).rejects.toThrow(/tokenizer_config\.json \(chat_template\): has no chat template.*--template chatml.*--template plain/);
+    await expect(openModel(memorySource(baseModelFiles()))).rejects.toThrow(/tokenizer_config\.json \(chat_template\): has no chat template.*ChatML.*--template chatml or --template plain/);
   });
 
   for (const template of ['chatml', 'plain'] as const) {

@@ -129,6 +129,10 @@ describe('the link', () => {
     expect(back.view).toEqual({ ...view, conversation: { text } });
     expect(decodeView(`?${encodeView({ ...DEFAULT_VIEW, backend: 'webgpu' }, 'x', null).query}`).view.backend).toBe('webgpu');
     expect(decodeView('?backend=tpu').problems).toContain('backend=tpu is not auto, wasm or webgpu');
+    // The weight precision of each model travels with the link; model B's only with model B.
+    expect(decodeView(`?${encodeView({ ...DEFAULT_VIEW, quant: 'q4', modelB: 'demo', quantB: 'q8' }, null, null).query}`).view).toMatchObject({ quant: 'q4', quantB: 'q8' });
+    expect(encodeView({ ...DEFAULT_VIEW, quantB: 'q8' }, null, null).query).not.toContain('qb=');
+    expect(decodeView('?q=q3').problems).toEqual(['q=q3 is not none, q8, q4']);
     // Model B: an embedded model, or a Hub id with its revision (offered; the page loads it only on a click).
     expect(decodeView('?mb=acme/other&mbrev=v3').view).toMatchObject({ modelB: 'acme/other', revisionB: 'v3' });
     expect(decodeView(`?${encodeView({ ...DEFAULT_VIEW, modelB: 'acme/other', revisionB: 'v3' }, null, null).query}`).view).toMatchObject({ modelB: 'acme/other', revisionB: 'v3' });
@@ -166,7 +170,7 @@ describe('the link', () => {
 });
 
 describe('exports', () => {
-  const FROM = { model: 'acme/tiny@0123abc', revision: 'v2', backend: 'wasm', head: 'mean' as const };
+  const FROM = { model: 'acme/tiny@0123abc', revision: 'v2', backend: 'wasm', precision: 'q4', head: 'mean' as const };
   const result = {
     policy: 'clip:12:1', label: 'Clip-12→1', turn: 4, layer: 3, radius: 5,
     tokens: [{ id: 1, text: 'a', category: 'sink', message: 0 }, { id: 2, text: 'b', category: 'prior', message: 1 }, { id: 3, text: 'c', category: 'current', message: 2 }],
@@ -178,15 +182,15 @@ describe('exports', () => {
   } as unknown as PolicyResult;
   it('CSV: tidy tables, one kind of row per file (per policy, per earlier answer, per round)', () => {
     const csv = figuresCsv([result], FROM).split('\n');
-    expect(csv[0]).toBe('policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend');
-    expect(csv[1]).toBe('clip:12:1,Clip-12→1,model,4,3,5,3,0.5,0,0.1,0.25,0.15,0.125,0.2,14,4,acme/tiny@0123abc,v2,wasm');
+    expect(csv[0]).toBe('policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend,precision');
+    expect(csv[1]).toBe('clip:12:1,Clip-12→1,model,4,3,5,3,0.5,0,0.1,0.25,0.15,0.125,0.2,14,4,acme/tiny@0123abc,v2,wasm,q4');
     expect(csv).toHaveLength(3); // the header, one row, the final newline
     expect(perAnswerCsv([result], FROM).split('\n')).toEqual(['policy,turn,earlier_answer_round,diagonal,longest_copied_run,copy_offset,ngram_overlap,model', 'clip:12:1,4,3,0.125,4,2,0.5,acme/tiny@0123abc', '']);
     expect(roundsCsv([result], FROM).split('\n')).toEqual(['policy,round,context_tokens,prefilled,model', 'clip:12:1,3,10,10,acme/tiny@0123abc', 'clip:12:1,4,14,4,acme/tiny@0123abc', '']);
   });
   it('JSON leaves the attention arrays out', () => {
     const doc = JSON.parse(figuresJson([result], FROM));
-    expect(doc).toMatchObject({ model: 'acme/tiny@0123abc', revision: 'v2', backend: 'wasm', head: 'mean' });
+    expect(doc).toMatchObject({ model: 'acme/tiny@0123abc', revision: 'v2', backend: 'wasm', precision: 'q4', head: 'mean' });
     expect(doc.results[0].answer).toBe('model'); // the model wrote the scored answer in the page
     expect(doc.results[0].attention).toBeUndefined();
     expect(doc.results[0].diagonal).toBe(0.125);

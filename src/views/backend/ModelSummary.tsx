@@ -2,7 +2,9 @@ import { useState } from 'react';
 import type { ModelSpec } from '../../model/config';
 import { parseTemplateDate } from '../../model/template-date';
 import { useModelStore, type BackendChoice } from '../../state/model-store';
+import { quantLabel } from '../../model/quantize';
 import { Explain } from '../explain/Explain';
+import { PrecisionSelect } from '../model-loader/PrecisionSelect';
 
 /** The chat template writes "today's" date into the conversation: a fixed date keeps figures reproducible. */
 function TemplateDate({ date }: { date: string }) {
@@ -47,6 +49,9 @@ export function ModelSummary() {
         <dt>parameters</dt><dd>{info.parameters.toLocaleString('en-US')}</dd>
         <dt>layers × heads</dt><dd>{spec.numLayers} × {spec.numHeads} ({spec.numKvHeads} key/value heads, head size {spec.headDim})</dd>
         <dt>weights</dt><dd>{info.dtypes.join(', ')}: {info.weightStorage}; <span data-testid="weight-reads">{info.weightReads}</span></dd>
+        <dt>precision<Explain id="precision" /></dt>
+        <dd><span data-testid="precision">{quantLabel(info.quant, spec.awq)}</span>{' '}<PrecisionSelect /></dd>
+        {info.fallbackTemplate && <><dt>template</dt><dd className="warn" data-testid="fallback-template">the fallback {info.fallbackTemplate === 'chatml' ? 'ChatML' : 'plain “User: …”'} template: this model has none of its own, and was never trained on this format</dd></>}
         <dt>compute</dt><dd>{report.dtypeReason}</dd>
         {report.threads !== null && <><dt>threads</dt><dd data-testid="threads">{report.threads}{report.threads === 1 ? ' (this page cannot share memory between threads, or the machine has one core)' : ''}</dd></>}
         <dt>attention</dt><dd>{info.attention}{windowNote(spec)}</dd>

@@ -34,6 +34,7 @@ export function FiguresPanel() {
   const from = useInspector((s) => s.resultsFrom);
   const source = useModelStore((s) => s.info?.source ?? null);
   const backend = useModelStore((s) => s.info?.report.backend ?? null);
+  const precision = useModelStore((s) => s.info?.precision ?? null);
   if (!results.length) return null;
   const r0 = results[0]!;
   const pick = (r: PolicyResult) => (head === 'mean' || !r.perHead[head] ? { ratios: r.ratios, diagonal: r.diagonal, diagonalCopyAligned: r.diagonalCopyAligned } : r.perHead[head]!);
@@ -43,7 +44,7 @@ export function FiguresPanel() {
         Where the answer's attention goes <span className="muted">(turn {r0.turn}, layer {r0.layer}, {head === 'mean' ? 'mean of heads' : `head ${head}`}, r = {r0.radius})</span>
         <Explain id="figures" />
       </h2>
-      <p className="muted" data-testid="figures-from">{provenance(results, from, source, backend)}</p>
+      <p className="muted" data-testid="figures-from">{provenance(results, from, source, backend, precision)}</p>
       {results.length === 1 ? <Shares r={r0} view={pick(r0)} /> : <div className="scroll-x"><CompareTable results={results} /></div>}
       <ModelsNote results={results} />
       <TemplateNotes results={results} />
@@ -52,8 +53,9 @@ export function FiguresPanel() {
 }
 
 /** What the figures were computed from: the model and backend, and whose answer each policy scored. */
-function provenance(results: PolicyResult[], from: 'cache' | 'model' | null, source: string | null, backend: string | null): string {
-  const model = from === 'cache' ? `${DEMO_MODEL_LABEL}, earlier (cached)` : `${source ?? 'no model'}${backend ? ` on ${backend === 'webgpu' ? 'WebGPU' : backend}` : ''}`;
+function provenance(results: PolicyResult[], from: 'cache' | 'model' | null, source: string | null, backend: string | null, precision: string | null): string {
+  const weights = precision && precision !== 'none' ? `, weights ${precision}` : '';
+  const model = from === 'cache' ? `${DEMO_MODEL_LABEL}, earlier (cached)` : `${source ?? 'no model'}${backend ? ` on ${backend === 'webgpu' ? 'WebGPU' : backend}` : ''}${weights}`;
   const answers = results.map((r) => `${r.label}: ${answerOf(r) === 'model' ? "the answer the model wrote here" : "the conversation's answer"}`);
   return `Computed from ${model}; scored answer: ${answers.join('; ')}.`;
 }

@@ -7,7 +7,22 @@ const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 export function LoadProgress() {
   const { store: useModel } = useSlot();
   const load = useModel((s) => s.load);
-  if (load.status === 'error') return <p role="alert" className="error">Could not load the model: {load.error}</p>;
+  const useTemplate = useModel((s) => s.useTemplate);
+  if (load.status === 'error') {
+    // A model with no chat template (a base model): the next step is a named fallback template, chosen here.
+    const noTemplate = load.error?.includes('has no chat template') === true;
+    return (
+      <div role="alert" className="error">
+        <p>Could not load the model: {load.error}</p>
+        {noTemplate && (
+          <p className="row">
+            <button type="button" onClick={() => void useTemplate('chatml')}>Render it with ChatML</button>
+            <button type="button" onClick={() => void useTemplate('plain')}>Render it with plain “User: …” turns</button>
+          </p>
+        )}
+      </div>
+    );
+  }
   if (load.status !== 'loading' || !load.stage) return null;
   const fraction = load.allTotal ? load.allLoaded / load.allTotal : load.stage === 'download' && load.total ? load.loaded / load.total : undefined;
   return (

@@ -17,8 +17,8 @@ export function ShareBar({ linkNote }: { linkNote: string | null }) {
   const name = `inertia-lens-turn${results[0]!.turn}`;
   // Cached start figures were computed on the demo model, not on the model in use.
   const from: Provenance = resultsFrom === 'cache'
-    ? { model: `${DEMO_MODEL_LABEL} (cached figures)`, revision: null, backend: null, head }
-    : { model: info?.source ?? null, revision: info?.ref?.revision ?? null, backend: info?.report.backend ?? null, head };
+    ? { model: `${DEMO_MODEL_LABEL} (cached figures)`, revision: null, backend: null, precision: 'none', head }
+    : { model: info?.source ?? null, revision: info?.ref?.revision ?? null, backend: info?.report.backend ?? null, precision: info?.precision ?? null, head };
   return (
     <div className="row share">
       <button type="button" onClick={() => download(`${name}.csv`, figuresCsv(results, from), 'text/csv')}>Figures as CSV</button>

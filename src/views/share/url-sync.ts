@@ -13,7 +13,8 @@ export function viewOf(s: InspectorState, info: ModelInfo | null): ViewState {
   // Model B as the link can name it: an embedded model, or a model from huggingface.co.
   const b = useModelBStore.getState().info?.ref;
   const named = s.compareModels && b && (isEmbedded(b.model) || b.hub === null) ? b : null;
-  return { model: ref.model, revision: ref.revision, hub: ref.hub, backend: useModelStore.getState().backend, modelB: named?.model ?? null, revisionB: named?.revision ?? 'main', ...pickInspectorView(s), conversation: null };
+  const { backend, quant } = useModelStore.getState();
+  return { model: ref.model, revision: ref.revision, hub: ref.hub, backend, quant, modelB: named?.model ?? null, revisionB: named?.revision ?? 'main', quantB: useModelBStore.getState().quant, ...pickInspectorView(s), conversation: null };
 }
 
 /** What the link leaves out, if anything. */
@@ -52,7 +53,8 @@ export function startFromUrl(): string[] {
     useLesson.getState().setHidden(hidden);
     problems.push(...bad);
   }
-  useModelStore.setState({ backend: view.backend });
+  useModelStore.setState({ backend: view.backend, quant: view.quant });
+  useModelBStore.setState({ quant: view.quantB });
   const { loadModel, offerLink } = useModelStore.getState();
   // The demo model always; a model the link names is shown, and loads only on a click.
   void loadModel(demoSource(DEMO_MODEL_PATH, DEMO_MODEL_LABEL), { model: 'demo', revision: 'main', hub: null });

@@ -1,0 +1,17 @@
+import { QUANTS, type Quant } from '../../model/quantize';
+import { useSlot } from './slot';
+
+const LABELS: Record<Quant, string> = { none: "its own (16/32-bit, or AWQ as published)", q8: 'q8: 8-bit weights', q4: 'q4: 4-bit weights' };
+
+/** The weight precision: the person's choice, never made silently (model/quantize.ts). */
+export function PrecisionSelect() {
+  const { store: useModel } = useSlot();
+  const quant = useModel((s) => s.quant);
+  const setQuant = useModel((s) => s.setQuant);
+  const loading = useModel((s) => s.load.status === 'loading');
+  return (
+    <select aria-label="weight precision" value={quant} disabled={loading} onChange={(e) => void setQuant(e.target.value as Quant)}>
+      {QUANTS.map((q) => <option key={q} value={q}>{LABELS[q]}</option>)}
+    </select>
+  );
+}
