@@ -39,12 +39,16 @@ export interface BuiltModel {
   layers: number;
 }
 
-export function buildRehearsalModel(model: string, outRoot: string, whole = false, seed = 1): BuiltModel {
+/**
+ * `other`: another model's config (outside the 19), cut to `layers`, with this model's tokenizer and template
+ * (a sibling of the same family: Qwen3-4B with Qwen3-0.6B's).
+ */
+export function buildRehearsalModel(model: string, outRoot: string, whole = false, seed = 1, other?: { name: string; config: Record<string, unknown>; layers: number }): BuiltModel {
   const src = join(REAL_MODELS_DIR, model);
-  const full = JSON.parse(readFileSync(join(src, 'config.json'), 'utf8')) as Record<string, unknown>;
-  const layers = whole ? (full.num_hidden_layers as number) : cutLayers(full);
+  const full = other?.config ?? (JSON.parse(readFileSync(join(src, 'config.json'), 'utf8')) as Record<string, unknown>);
+  const layers = other?.layers ?? (whole ? (full.num_hidden_layers as number) : cutLayers(full));
   const config = cutConfig(full, layers);
-  const dir = join(outRoot, `${model}${whole ? '' : `-${layers}l`}`);
+  const dir = join(outRoot, `${other?.name ?? model}${whole ? '' : `-${layers}l`}`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config, null, 2));
   const pair = pairingOf(model);

@@ -3,6 +3,7 @@
  * backend and run a 16-token pass (the load's peak), then score each conversation's last answer under
  * Full with `analyze`'s own code; print one JSON line.
  *   tsx scripts/rehearse/node-case.ts <model-dir> <wasm|native> <conversation.json>...
+ *   QUANT=q8|q4   the weight precision (default none)
  */
 import { readFileSync } from 'node:fs';
 import { analyzePolicy } from '../../src/analysis/analyze';
@@ -10,6 +11,7 @@ import { dirSource } from '../../src/cli/dir-source';
 import { parseConversation } from '../../src/conversation/parse';
 import { parameterCount } from '../../src/model/weights';
 import { openModel } from '../../src/runtime/open-model';
+import type { Quant } from '../../src/model/quantize';
 
 const [dir, backend, ...convFiles] = process.argv.slice(2) as [string, 'wasm' | 'native', ...string[]];
 const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
@@ -17,7 +19,7 @@ const base = kb('VmRSS');
 const out: Record<string, unknown> = { backend, analyses: [] };
 try {
   const t0 = performance.now();
-  const model = await openModel(dirSource(dir), { prefer: [backend] });
+  const model = await openModel(dirSource(dir), { prefer: [backend], quant: (process.env.QUANT ?? 'none') as Quant });
   await model.session.forward({ ids: Array.from({ length: 16 }, (_, i) => i + 10), layers: [] });
   out.loadMs = performance.now() - t0;
   out.loadPeakBytes = kb('VmHWM') - base;

@@ -106,7 +106,8 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
       largestQuantized = Math.max(largestQuantized, q ? q.packed : bytes);
     }
   }
-  const passOf = (tokens: number) => estimatePass(spec, { computeDtype: input.computeDtype, attention: 'explicit', inspectLayers: [spec.numLayers - 1] }, { tokens, attnRows: Math.min(64, tokens), fetchedLayers: 1, perHead: true, logitRows: 1 });
+  // The pass alone: each candidate's largest weight is checked on its own (c.largestTensor).
+  const passOf = (tokens: number) => estimatePass(spec, { computeDtype: input.computeDtype, attention: 'explicit', inspectLayers: [spec.numLayers - 1], largestWeight: 0 }, { tokens, attnRows: Math.min(64, tokens), fetchedLayers: 1, perHead: true, logitRows: 1 });
   const pass = passOf(input.plannedTokens);
   const transient = (input.holdsFileBytes ? file : 0) + largest;
   // With half-precision matrices the head (the tied embedding, or lm_head) is widened whole for the logits, every pass.

@@ -8,6 +8,8 @@ export interface GraphShape {
   inspectLayers: number[];
   /** Bytes the weights take as the session holds them (the load plan's), when known; else parameters × the compute dtype. */
   heldBytes?: number;
+  /** The largest weight tensor as held (the load plan's); else the embedding in the compute dtype. Quantized, it is far smaller. */
+  largestWeight?: number;
 }
 
 export interface PassShape {
@@ -52,7 +54,7 @@ export function estimatePass(spec: ModelSpec, g: GraphShape, p: PassShape): Memo
   const cache = 2 * spec.numLayers * spec.numKvHeads * T * spec.headDim * el;
   const fetched = p.fetchedLayers * T * 4 * ((p.perHead ? H * p.attnRows : 0) + (p.meanRows ?? p.attnRows)) + p.logitRows * spec.vocabSize * 4;
   const activations = perLayer + cache + fetched;
-  const largestTensor = Math.max(scores, spec.vocabSize * spec.hiddenSize * el, p.logitRows * spec.vocabSize * 4);
+  const largestTensor = Math.max(scores, g.largestWeight ?? spec.vocabSize * spec.hiddenSize * el, p.logitRows * spec.vocabSize * 4);
   return { weights, activations, largestTensor, total: weights + activations };
 }
 

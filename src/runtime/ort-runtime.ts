@@ -359,7 +359,7 @@ export class ModelSession {
       if (!this.graph.inspectLayers.includes(l)) throw new RangeError(`layer ${l} is not an output of this graph (built for ${this.graph.inspectLayers.join(', ')})`);
     }
     // Refuse, with what to do instead, a pass that would exhaust the backend's memory (a crash otherwise).
-    const problem = memoryProblem(spec, { ...this.graph, ...(this.report.plan && { heldBytes: this.report.plan.held }) }, { tokens: S, past: P, attnRows: aEnd - aStart, meanRows: mEnd - mStart, fetchedLayers: layers.length, perHead: req.perHead === true, logitRows: req.skipLogits ? 0 : lEnd - lStart }, this.report.limits);
+    const problem = memoryProblem(spec, { ...this.graph, ...(this.report.plan && { heldBytes: this.report.plan.held, largestWeight: this.report.plan.largestTensor }) }, { tokens: S, past: P, attnRows: aEnd - aStart, meanRows: mEnd - mStart, fetchedLayers: layers.length, perHead: req.perHead === true, logitRows: req.skipLogits ? 0 : lEnd - lStart }, this.report.limits);
     if (problem) throw new MemoryLimitError(problem);
     const scalar = (v: number) => new ort.Tensor('int64', BigInt64Array.from([BigInt(v)]), [1]);
     const common: Record<string, Ort.Tensor> = {

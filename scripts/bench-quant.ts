@@ -1,0 +1,149 @@
+/**
+ * `npm run bench:quant`: what q8 and q4 weights cost and save, measured, and where real models fit at each
+ * precision, planned. Writes docs/bench/quant-memory.md and .json. Each measured case runs in its own process.
+ *   1. Speed: the inspection pass of the SmolLM2-135M shape (random weights) at each precision, wasm and native.
+ *   2. Memory: Qwen2.5-0.5B-Instruct's real shape, whole, loaded at each precision on wasm and native (the peak
+ *      the load and a 16-token pass add, per parameter, beyond a fixed overhead measured on a 1.7M-parameter
+ *      model); Qwen3-4B-Instruct-2507 cut to 2 of its 36 layers (every tensor its real size) at q4 on wasm,
+ *      against what the plan says for it.
+ *   3. Plans: every real config here, at each precision: wasm (3.5 GiB) and WebGPU at 2,048 tokens.
+ *   BENCH_QUANT_PARTS=speed,memory,plans   which parts (default all)
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { normalizeConfig } from '../src/model/config';
+import { planBackend } from '../src/model/load-plan';
+import { WASM_LIMITS } from '../src/model/memory';
+import type { Quant } from '../src/model/quantize';
+import { parameterCount, tensorPlan } from '../src/model/weights';
+import { loadCheckpoint } from '../src/model/checkpoint';
+import { resolveWeights } from '../src/model/weights';
+import { buildGraph } from '../src/model/graph';
+import { ModelSession } from '../src/runtime/ort-runtime';
+import { memorySource } from '../tests/helpers/memory-source';
+import { tinyModelFiles } from '../tests/helpers/tiny-model';
+import { BENCH_MODELS, benchIds, inspectionPass, medianMs } from '../tests/helpers/bench-shapes';
+import { buildRehearsalModel } from './rehearse/build-model';
+
+const QUANTS: Quant[] = ['none', 'q8', 'q4'];
+const parts = (process.env.BENCH_QUANT_PARTS ?? 'speed,memory,plans').split(',');
+const OUT = '.tmp/bench-quant';
+const gib = (n: number) => (n / 2 ** 30).toFixed(2);
+
+/** The speed case, in the child process. */
+async function speedCase(runtime: 'wasm' | 'native', quant: Quant, tokens: number) {
+  const ckpt = await loadCheckpoint(memorySource(tinyModelFiles({ ...BENCH_MODELS['135m']!, dtype: 'BF16' })));
+  const session = await ModelSession.create(buildGraph(ckpt.spec, resolveWeights(ckpt.spec, ckpt), { quant }), ckpt.spec, { prefer: [runtime] });
+  const ids = benchIds(tokens, ckpt.spec.vocabSize);
+  const ms = await medianMs(() => session.forward(inspectionPass(ids)), tokens >= 2048 ? 1 : 3);
+  await session.release();
+  return { ms, peakMiB: Math.round(process.resourceUsage().maxRSS / 1024) };
+}
+
+if (process.argv[2] === '--speed') {
+  const [runtime, quant, tokens] = process.argv.slice(3) as ['wasm' | 'native', Quant, string];
+  process.stdout.write(`${JSON.stringify(await speedCase(runtime, quant, Number(tokens)))}\n`);
+  process.exit(0);
+}
+
+const child = (args: string[], env: Record<string, string> = {}) => JSON.parse(execFileSync(process.execPath, [...process.execArgv, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...env }, maxBuffer: 1 << 24 }).trim().split('\n').pop()!);
+const earlier = existsSync('docs/bench/quant-memory.json') ? JSON.parse(readFileSync('docs/bench/quant-memory.json', 'utf8')) : {};
+const doc: Record<string, unknown> = { ...earlier, when: new Date().toISOString().slice(0, 10) };
+
+if (parts.includes('speed')) {
+  const rows = [];
+  for (const runtime of ['wasm', 'native'] as const) {
+    for (const tokens of [512, 2048]) {
+      for (const quant of QUANTS) {
+        process.stderr.write(`speed ${runtime} ${tokens} ${quant} … `);
+        const r = child([process.argv[1]!, '--speed', runtime, quant, String(tokens)]);
+        process.stderr.write(`${r.ms.toFixed(0)} ms\n`);
+        rows.push({ runtime, tokens, quant, ...r });
+      }
+    }
+  }
+  doc.speed = rows;
+}
+
+if (parts.includes('memory')) {
+  const rows = [];
+  const nodeCase = (dir: string, backend: string, quant: Quant) => child(['scripts/rehearse/node-case.ts', dir, backend], { QUANT: quant });
+  // The fixed overhead: onnxruntime's runtime and our own code, with a model of 1.7M parameters.
+  const fixed: Record<string, number> = {};
+  for (const backend of ['wasm', 'native']) fixed[backend] = nodeCase('models/inertia-demo', backend, 'none').loadPeakBytes;
+  const qwen = buildRehearsalModel('Qwen--Qwen2.5-0.5B-Instruct', OUT, true);
+  const params = parameterCount(normalizeConfig(qwen.config));
+  for (const backend of ['wasm', 'native']) {
+    for (const quant of QUANTS) {
+      process.stderr.write(`memory Qwen2.5-0.5B ${backend} ${quant} … `);
+      const r = nodeCase(qwen.dir, backend, quant);
+      const beyond = r.loadPeakBytes - fixed[backend]!;
+      process.stderr.write(`${r.error ?? `${(r.loadPeakBytes / 2 ** 20).toFixed(0)} MiB, ${(beyond / params).toFixed(2)} B/param beyond the fixed ${(fixed[backend]! / 2 ** 20).toFixed(0)} MiB`}\n`);
+      rows.push({ model: 'Qwen/Qwen2.5-0.5B-Instruct (whole)', params, backend, quant, peakBytes: r.loadPeakBytes, fixedBytes: fixed[backend], bytesPerParam: beyond / params, plannedHeld: r.plan?.held ?? null, loadMs: r.loadMs, error: r.error ?? null });
+    }
+  }
+  // Qwen3-4B cut to 2 layers: the embedding (389M) and two layers, every tensor its real size.
+  const config4b = JSON.parse(readFileSync('tests/fixtures/more-models/Qwen--Qwen3-4B-Instruct-2507/config.json', 'utf8'));
+  const q4Dir = buildRehearsalModel('Qwen--Qwen3-0.6B', OUT, false, 1, { name: 'Qwen--Qwen3-4B-Instruct-2507', config: config4b, layers: 2 });
+  const cutParams = parameterCount(normalizeConfig(q4Dir.config));
+  for (const backend of ['wasm', 'native']) {
+    process.stderr.write(`memory Qwen3-4B cut ${backend} q4 … `);
+    const r = nodeCase(q4Dir.dir, backend, 'q4');
+    process.stderr.write(`${r.error ?? `${(r.loadPeakBytes / 2 ** 20).toFixed(0)} MiB`}\n`);
+    rows.push({ model: 'Qwen/Qwen3-4B-Instruct-2507 (2 of 36 layers)', params: cutParams, backend, quant: 'q4', peakBytes: r.loadPeakBytes, fixedBytes: fixed[backend], bytesPerParam: (r.loadPeakBytes - fixed[backend]!) / cutParams, plannedHeld: r.plan?.held ?? null, loadMs: r.loadMs, error: r.error ?? null });
+  }
+  doc.memory = rows;
+}
+
+if (parts.includes('plans')) {
+  const dirs = ['tests/fixtures/real-models', 'tests/fixtures/more-models', 'tests/fixtures/multimodal'];
+  const rows = [];
+  for (const base of dirs) {
+    for (const m of readdirSync(base).filter((d) => d.includes('--')).sort()) {
+      const spec = normalizeConfig(JSON.parse(readFileSync(join(base, m, 'config.json'), 'utf8')));
+      const dtypes = new Map(tensorPlan(spec).map((t) => [t.name, 'BF16']));
+      const plan = (quant: Quant, tokens: number, limits: typeof WASM_LIMITS, computeDtype: 'fp32' | 'fp16' = 'fp32') => planBackend({ spec, dtypes, holdsFileBytes: true, plannedTokens: tokens, computeDtype, quant }, limits);
+      const row: Record<string, unknown> = { model: m.replace('--', '/'), parameters: parameterCount(spec) };
+      for (const quant of QUANTS) {
+        const w = plan(quant, 1024, WASM_LIMITS);
+        // WebGPU: the weights and one 2,048-token pass (GPU memory, unbounded here: the figure is the point).
+        const gpu = { backend: 'webgpu' as const, totalBytes: null, maxBufferBytes: null };
+        const [g, h] = [plan(quant, 2048, gpu), plan(quant, 2048, gpu, 'fp16')];
+        row[quant] = { wasmFits: !w.problem, wasmMaxTokens: w.maxTokens, wasmHeld: w.weights + w.overhead, webgpu2048: g.weights + g.overhead, webgpu2048f16: h.weights + h.overhead };
+      }
+      rows.push(row);
+    }
+  }
+  doc.plans = rows;
+}
+
+writeFileSync('docs/bench/quant-memory.json', `${JSON.stringify(doc, null, 1)}\n`);
+writeFileSync('docs/bench/quant-memory.md', markdown(doc));
+process.stdout.write(markdown(doc));
+
+function markdown(d: Record<string, any>): string {
+  const out = [`# Quantized weights: speed, memory and where models fit\n\nLatest \`npm run bench:quant\` (${d.when}), this 2-core machine (read the ratios). q8 / q4: every linear layer, the head and the embedding in 8 / 4 bits, blocks of 32 with a scale and zero point each, run by onnxruntime's MatMulNBits.\n`];
+  if (d.speed) {
+    out.push('## Speed: the inspection pass, SmolLM2-135M shape (random BF16 weights)\n\n| runtime | tokens | none (ms) | q8 (ms) | q4 (ms) | q8 ÷ none | q4 ÷ none | peak RSS none / q8 / q4 (MiB) |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+    for (const runtime of ['wasm', 'native']) for (const tokens of [512, 2048]) {
+      const r = (q: string) => d.speed.find((x: any) => x.runtime === runtime && x.tokens === tokens && x.quant === q);
+      if (!r('none')) continue;
+      out.push(`| ${runtime} | ${tokens} | ${r('none').ms.toFixed(0)} | ${r('q8').ms.toFixed(0)} | ${r('q4').ms.toFixed(0)} | ${(r('q8').ms / r('none').ms).toFixed(2)} | ${(r('q4').ms / r('none').ms).toFixed(2)} | ${r('none').peakMiB} / ${r('q8').peakMiB} / ${r('q4').peakMiB} |`);
+    }
+    out.push('');
+  }
+  if (d.memory) {
+    out.push('## Memory, measured: the peak a load and a 16-token pass add (Node, the process\'s VmHWM)\n\n| model | parameters | runtime | precision | peak (MiB) | bytes per parameter beyond the fixed overhead | planned (MiB) |\n| --- | ---: | --- | --- | ---: | ---: | ---: |');
+    for (const r of d.memory) out.push(`| ${r.model} | ${r.params.toLocaleString('en-US')} | ${r.backend} | ${r.quant} | ${r.error ? `✗ ${r.error.slice(0, 80)}` : (r.peakBytes / 2 ** 20).toFixed(0)} | ${r.error ? '–' : r.bytesPerParam.toFixed(2)} | ${r.plannedHeld ? (r.plannedHeld / 2 ** 20).toFixed(0) : '–'} |`);
+    const f = d.memory[0];
+    out.push(`\nThe fixed overhead (onnxruntime and this tool, with the 1.7M-parameter demo model): ${(f.fixedBytes / 2 ** 20).toFixed(0)} MiB on ${f.backend}${d.memory.find((x: any) => x.backend !== f.backend) ? `, ${(d.memory.find((x: any) => x.backend !== f.backend).fixedBytes / 2 ** 20).toFixed(0)} MiB on ${d.memory.find((x: any) => x.backend !== f.backend).backend}` : ''}.\n`);
+  }
+  if (d.plans) {
+    out.push('## Where real models fit, planned before any weight is read (model/load-plan.ts)\n\nwasm: fits its 3.5 GiB heap, and the longest pass that does; WebGPU: GPU memory for the weights and one 2,048-token pass (explicit attention in every layer), computing in fp32 (an adapter without shader-f16, as this machine\'s) and, after the slash, in fp16 (one with it: norms, softmax and the attention probabilities stay fp32).\n\n| model | parameters | wasm none | wasm q8 | wasm q4 | WebGPU none | WebGPU q8 | WebGPU q4 |\n| --- | ---: | --- | --- | --- | ---: | ---: | ---: |');
+    const cell = (x: any) => (x.wasmFits ? `${gib(x.wasmHeld)} GiB, ≤ ${x.wasmMaxTokens === null ? '∞' : x.wasmMaxTokens.toLocaleString('en-US')} tok` : '✗');
+    for (const r of d.plans) out.push(`| ${r.model} | ${r.parameters.toLocaleString('en-US')} | ${cell(r.none)} | ${cell(r.q8)} | ${cell(r.q4)} | ${['none', 'q8', 'q4'].map((q) => `${gib(r[q].webgpu2048)} / ${gib(r[q].webgpu2048f16)} GiB`).join(' | ')} |`);
+    out.push('');
+  }
+  return `${out.join('\n')}\n`;
+}
