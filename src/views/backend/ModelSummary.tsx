@@ -49,8 +49,8 @@ export function ModelSummary() {
         <dt>parameters</dt><dd>{info.parameters.toLocaleString('en-US')}</dd>
         <dt>layers × heads</dt><dd>{spec.numLayers} × {spec.numHeads} ({spec.numKvHeads} key/value heads, head size {spec.headDim})</dd>
         <dt>weights</dt><dd>{info.dtypes.join(', ')}: {info.weightStorage}; <span data-testid="weight-reads">{info.weightReads}</span></dd>
-        <dt>precision<Explain id="precision" /></dt>
-        <dd><span data-testid="precision">{quantLabel(info.quant, spec.awq)}</span>{' '}<PrecisionSelect /></dd>
+        <dt>precision</dt>
+        <dd><span data-testid="precision">{quantLabel(info.quant, spec.awq)}</span>{' '}<PrecisionSelect /><Explain id="precision" /></dd>
         {info.fallbackTemplate && <><dt>template</dt><dd className="warn" data-testid="fallback-template">the fallback {info.fallbackTemplate === 'chatml' ? 'ChatML' : 'plain “User: …”'} template: this model has none of its own, and was never trained on this format</dd></>}
         <dt>compute</dt><dd>{report.dtypeReason}</dd>
         {report.threads !== null && <><dt>threads</dt><dd data-testid="threads">{report.threads}{report.threads === 1 ? ' (this page cannot share memory between threads, or the machine has one core)' : ''}</dd></>}

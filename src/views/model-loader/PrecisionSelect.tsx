@@ -1,7 +1,7 @@
 import { QUANTS, type Quant } from '../../model/quantize';
 import { useSlot } from './slot';
 
-const LABELS: Record<Quant, string> = { none: "its own (16/32-bit, or AWQ as published)", q8: 'q8: 8-bit weights', q4: 'q4: 4-bit weights' };
+const LABELS: Record<Quant, string> = { none: 'its own', q8: 'q8 (8-bit)', q4: 'q4 (4-bit)' };
 
 /** The weight precision: the person's choice, never made silently (model/quantize.ts). */
 export function PrecisionSelect() {
