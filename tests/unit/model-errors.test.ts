@@ -77,7 +77,7 @@ describe('clear errors for bad model folders', () => {
     const bytes = new Uint8Array(8 + i8.length + 2);
     new DataView(bytes.buffer).setBigUint64(0, BigInt(i8.length), true);
     bytes.set(i8, 8);
-    await fails(files({}, (f) => f.set('model.safetensors', bytes))).toThrow('model.safetensors (x): dtype "I8" is not supported (F32, F16, BF16 are)');
+    await fails(files({}, (f) => f.set('model.safetensors', bytes))).toThrow('model.safetensors (x): dtype "I8" is not supported (F32, F16, BF16 are; I32 for AWQ\'s packed weights)');
   });
   it('names a missing or misshapen tensor', async () => {
     const drop = (name: string) => (f: Map<string, Uint8Array>) => {
