@@ -1,6 +1,6 @@
 import type { StoredTensor } from './checkpoint';
 import { f32ToF16, toFloat32 } from './dtype';
-import { mapBytes, type TensorBytes } from './tensor-bytes';
+import type { Produce, TensorBytes } from './tensor-bytes';
 
 /**
  * Weight precision a person chooses per load. 'none': the checkpoint's own precision (as before).
@@ -125,21 +125,34 @@ export function dequantizedAt(m: QuantizedMatrix, K: number, s: QuantScheme, n: 
 export function quantizedTensor(t: StoredTensor, s: QuantScheme, scaleDtype: 'fp32' | 'fp16'): { packed: TensorBytes; scales: TensorBytes; zeros: TensorBytes } {
   const [N, K] = t.shape as [number, number];
   const bytes = quantizedBytes(N, K, s);
+  const dtype = t.dtype as 'F32' | 'F16' | 'BF16';
+  // One read of the tensor for its three parts: a browser holds what it reads until the session is made.
+  let read: Promise<Produce> | null = null;
   let kept: { m: QuantizedMatrix; left: number } | null = null;
-  const take = (raw: Uint8Array): QuantizedMatrix => {
-    if (!kept) kept = { m: quantizeTensorBytes(t.dtype as 'F32' | 'F16' | 'BF16', raw, N, K, s), left: 3 };
+  const take = (produce: Produce): QuantizedMatrix => {
+    // A synchronous source is read a block of rows at a time: no copy of the whole tensor is made.
+    kept ??= { m: t.data.readSync ? quantizeRowBlocks(dtype, t.data.readSync, N, K, s) : quantizeTensorBytes(dtype, produce(), N, K, s), left: 3 };
     const m = kept.m;
     if (--kept.left === 0) kept = null;
     return m;
   };
+  const part = (byteLength: number, write: (m: QuantizedMatrix, into: Uint8Array) => void): TensorBytes => ({
+    transformed: true,
+    byteLength,
+    async prepare() {
+      const produce = await (read ??= t.data.prepare());
+      return (into) => {
+        const out = into && into.byteLength >= byteLength ? into.subarray(0, byteLength) : new Uint8Array(byteLength);
+        write(take(produce), out);
+        return out;
+      };
+    },
+  });
   const scaleBytes = scaleDtype === 'fp16' ? bytes.scales / 2 : bytes.scales;
-  // One read of the tensor for its three parts: a browser holds what it reads until the session is made.
-  let read: ReturnType<TensorBytes['prepare']> | null = null;
-  const src: TensorBytes = { byteLength: t.data.byteLength, prepare: () => (read ??= t.data.prepare()) };
   return {
-    packed: mapBytes(src, bytes.packed, (raw, into) => into.set(take(raw).packed)),
-    scales: mapBytes(src, scaleBytes, (raw, into) => {
-      const sc = take(raw).scales;
+    packed: part(bytes.packed, (m, into) => into.set(m.packed)),
+    scales: part(scaleBytes, (m, into) => {
+      const sc = m.scales;
       if (scaleDtype === 'fp32') into.set(new Uint8Array(sc.buffer, sc.byteOffset, sc.byteLength));
       else {
         const h = new Uint16Array(sc.length);
@@ -147,8 +160,27 @@ export function quantizedTensor(t: StoredTensor, s: QuantScheme, scaleDtype: 'fp
         into.set(new Uint8Array(h.buffer));
       }
     }),
-    zeros: mapBytes(src, bytes.zeros, (raw, into) => into.set(take(raw).zeros)),
+    zeros: part(bytes.zeros, (m, into) => into.set(m.zeros)),
   };
+}
+
+/** Rows read per block from a synchronous source (a few MB at most for the widest matrices). */
+const ROW_BLOCK = 64;
+
+/** Quantizes a tensor read ROW_BLOCK rows at a time. */
+function quantizeRowBlocks(dtype: 'F32' | 'F16' | 'BF16', readSync: (start: number, end: number) => Uint8Array, N: number, K: number, s: QuantScheme): QuantizedMatrix {
+  const el = dtype === 'F32' ? 4 : 2;
+  const scratch = new Uint8Array(4 * K);
+  let block: Uint8Array | null = null;
+  let first = -1;
+  return quantizeRows((n, into) => {
+    if (block === null || n >= first + ROW_BLOCK || n < first) {
+      first = n;
+      block = readSync(n * K * el, Math.min(N, n + ROW_BLOCK) * K * el);
+    }
+    const at = (n - first) * K * el;
+    into.set(toFloat32(dtype, block.subarray(at, at + K * el), scratch));
+  }, N, K, s);
 }
 
 /** Quantizes a tensor's stored bytes a row at a time: no float32 copy of the whole matrix. */

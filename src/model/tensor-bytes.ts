@@ -14,6 +14,12 @@ export interface TensorBytes {
    * and a widened copy exists only while the producer's result is in use.
    */
   prepare(): Promise<Produce>;
+  /**
+   * Bytes [start, end) of the tensor, read now, once `prepare` has resolved; only where the source reads
+   * synchronously (a file on disk, a spooled download). A transform that works a few rows at a time
+   * (quantization) reads through it, so no copy of the whole tensor is made.
+   */
+  readonly readSync?: (start: number, end: number) => Uint8Array;
 }
 
 /**
@@ -29,8 +35,15 @@ export async function readBytes(t: TensorBytes): Promise<Uint8Array> {
 
 /** Bytes [start, end) of a model file. `onRead` counts the bytes actually fetched (for progress). */
 export function fileRange(f: SourceFile, start: number, end: number, onRead?: (bytes: number) => void): TensorBytes {
+  const sync = f.readSync?.bind(f);
   return {
     byteLength: end - start,
+    // A spooled download was counted as it arrived; a file on disk is counted as it is read.
+    ...(sync && { readSync: (a: number, b: number) => {
+      const bytes = sync(start + a, start + b);
+      if (!f.spool) onRead?.(bytes.byteLength);
+      return bytes;
+    } }),
     async prepare() {
       if (f.spool && f.readSync) {
         // A download spooled to disk now (that is the progress), read from there when onnxruntime asks.

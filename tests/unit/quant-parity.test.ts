@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { loadCheckpoint } from '../../src/model/checkpoint';
 import { toFloat32 } from '../../src/model/dtype';
 import { buildGraph } from '../../src/model/graph';
-import { quantizeTensorBytes, quantizeRows, schemeOf } from '../../src/model/quantize';
+import { quantizedTensor, quantizeTensorBytes, quantizeRows, schemeOf } from '../../src/model/quantize';
+import { bytesOf } from '../../src/model/tensor-bytes';
 import { referenceForward } from '../../src/model/reference';
 import { resolveWeights } from '../../src/model/weights';
 import { ModelSession } from '../../src/runtime/ort-runtime';
@@ -29,6 +30,22 @@ describe('quantizer', () => {
         if (w[i] === 0) expect(Math.abs(back[i]!)).toBeLessThanOrEqual(1e-6 * step);
       }
     }
+  });
+
+  it('a synchronous source is quantized a block of rows at a time, to the same bytes as the whole tensor', async () => {
+    const N = 150; // more than two blocks of 64 rows, the last one short
+    const K = 40;
+    const values = Float32Array.from({ length: N * K }, (_, i) => Math.sin(i * 0.37) * (1 + (i % 7)));
+    const raw = new Uint8Array(values.buffer);
+    let reads = 0;
+    const source = { ...bytesOf(raw), readSync: (a: number, b: number) => (reads++, raw.slice(a, b)) };
+    const t = { name: 'w', dtype: 'F32' as const, shape: [N, K], file: 'x', data: source };
+    const parts = quantizedTensor(t, schemeOf('q4'), 'fp32');
+    const whole = quantizeTensorBytes('F32', raw, N, K, schemeOf('q4'));
+    expect((await parts.packed.prepare())()).toEqual(whole.packed);
+    expect((await parts.zeros.prepare())()).toEqual(whole.zeros);
+    expect(new Float32Array((await parts.scales.prepare())().slice().buffer)).toEqual(whole.scales);
+    expect(reads).toBe(3); // blocks of 64, 64 and 22 rows, once for all three parts
   });
 
   it('reads F16 and BF16 rows as their float values', () => {
