@@ -4,7 +4,19 @@ import { DT, type GraphBuilder } from './onnx-builder';
 import { ModelError } from './errors';
 import { mapBytes } from './tensor-bytes';
 import { awqScalesToMatMulNBits, awqToMatMulNBits, awqZerosToMatMulNBits } from './awq';
-import { blocksOf, quantizedTensor, schemeOf, type Quant, type QuantScheme } from './quantize';
+import { blocksOf, onceRead, quantizedTensor, rowSlices, schemeOf, SLICE_ROWS, type Quant, type QuantScheme } from './quantize';
+
+/** One slice of rows of a quantized matrix: its MatMulNBits initializers. */
+interface QuantSlice {
+  rows: [number, number];
+  packed: string;
+  scales: string;
+  zeros: string;
+}
+interface Quantized {
+  slices: QuantSlice[];
+  scheme: QuantScheme;
+}
 
 /**
  * How checkpoint tensors become graph initializers, each added once (a tied lm_head reuses the
@@ -25,52 +37,61 @@ export class GraphWeights {
    */
   private readonly scheme: QuantScheme | null;
 
-  constructor(private readonly g: GraphBuilder, private readonly half: boolean, private readonly keepHalf = false, private readonly keptBf16: 'bf16' | 'fp16' = 'bf16', quant: Quant = 'none') {
+  constructor(private readonly g: GraphBuilder, private readonly half: boolean, private readonly keepHalf = false, private readonly keptBf16: 'bf16' | 'fp16' = 'bf16', quant: Quant = 'none', private readonly sliceRows = SLICE_ROWS) {
     this.scheme = quant === 'none' ? null : schemeOf(quant);
   }
 
-  /** A 2-D matrix's MatMulNBits initializers (packed weights, scales, zero points), each added once. */
-  private quantized(t: StoredTensor): { packed: string; scales: string; zeros: string; scheme: QuantScheme } | null {
+  /** A 2-D matrix's MatMulNBits initializers (packed weights, scales, zero points) per slice of rows, each added once. */
+  private quantized(t: StoredTensor): Quantized | null {
     if (t.packed) return this.published(t);
     const s = this.scheme;
     if (!s || t.shape.length !== 2) return null;
     const [N, K] = t.shape as [number, number];
     const kb = blocksOf(K, s);
     const key = `${t.name}#q${s.bits}`;
-    if (!this.stored.has(key)) {
+    if (!this.quantizedKept.has(key)) {
       this.storage.add(`linear layers, head and embedding quantized to ${s.bits} bits (blocks of ${s.blockSize}, a scale and zero point each) as they are read`);
-      const q = quantizedTensor(t, s, this.half ? 'fp16' : 'fp32');
-      this.g.external(`${key}.packed`, DT.UINT8, [N, kb, (s.blockSize * s.bits) / 8], q.packed);
-      this.g.external(`${key}.scales`, this.half ? DT.FLOAT16 : DT.FLOAT, [N * kb], q.scales);
-      this.g.external(`${key}.zeros`, DT.UINT8, [s.bits === 8 ? N * kb : N * Math.ceil(kb / 2)], q.zeros);
-      this.stored.set(key, key);
+      const once = onceRead(t);
+      const slices = rowSlices(N, this.sliceRows).map(([r0, r1], i) => {
+        const n = r1 - r0;
+        const name = `${key}.${i}`;
+        const q = quantizedTensor(once, s, this.half ? 'fp16' : 'fp32', [r0, r1]);
+        this.g.external(`${name}.packed`, DT.UINT8, [n, kb, (s.blockSize * s.bits) / 8], q.packed);
+        this.g.external(`${name}.scales`, this.half ? DT.FLOAT16 : DT.FLOAT, [n * kb], q.scales);
+        this.g.external(`${name}.zeros`, DT.UINT8, [s.bits === 8 ? n * kb : n * Math.ceil(kb / 2)], q.zeros);
+        return { rows: [r0, r1] as [number, number], packed: `${name}.packed`, scales: `${name}.scales`, zeros: `${name}.zeros` };
+      });
+      this.quantizedKept.set(key, { slices, scheme: s });
     }
-    return { packed: `${key}.packed`, scales: `${key}.scales`, zeros: `${key}.zeros`, scheme: s };
+    return this.quantizedKept.get(key)!;
   }
 
+  private readonly quantizedKept = new Map<string, Quantized>();
+
   /** A published AWQ matrix: its packed weights, zero points and scales rearranged for MatMulNBits, never dequantized. */
-  private published(t: StoredTensor): { packed: string; scales: string; zeros: string; scheme: QuantScheme } {
+  private published(t: StoredTensor): Quantized {
     const p = t.packed!;
     const [N, K] = t.shape as [number, number];
     const groups = K / p.groupSize;
     const key = `${t.name}#awq`;
-    if (!this.stored.has(key)) {
+    if (!this.quantizedKept.has(key)) {
       this.storage.add(`linear layers in AWQ's ${p.bits} bits as published (groups of ${p.groupSize}), run packed`);
       const half = this.half;
       this.g.external(`${key}.packed`, DT.UINT8, [N, groups, p.groupSize / 2], mapBytes(p.qweight.data, (N * K) / 2, (raw, into) => awqToMatMulNBits(p, N, K, raw, into)));
       this.g.external(`${key}.scales`, half ? DT.FLOAT16 : DT.FLOAT, [N * groups], mapBytes(p.scales.data, N * groups * (half ? 2 : 4), (raw, into) => awqScalesToMatMulNBits(N, groups, p.scales.dtype, raw, half, into)));
       this.g.external(`${key}.zeros`, DT.UINT8, [N * Math.ceil(groups / 2)], mapBytes(p.qzeros.data, N * Math.ceil(groups / 2), (raw, into) => awqZerosToMatMulNBits(N, groups, raw, into)));
-      this.stored.set(key, key);
+      this.quantizedKept.set(key, { slices: [{ rows: [0, N], packed: `${key}.packed`, scales: `${key}.scales`, zeros: `${key}.zeros` }], scheme: { bits: p.bits, blockSize: p.groupSize } });
     }
-    return { packed: `${key}.packed`, scales: `${key}.scales`, zeros: `${key}.zeros`, scheme: { bits: p.bits, blockSize: p.groupSize } };
+    return this.quantizedKept.get(key)!;
   }
 
-  /** x · tᵀ for an HF [out, in] weight: MatMulNBits when quantizing, else Gemm on the stored (or widened) weight. */
+  /** x · tᵀ for an HF [out, in] weight: MatMulNBits when quantizing (a slice of rows at a time, joined), else Gemm on the stored (or widened) weight. */
   matmul(x: string, t: StoredTensor, bias?: StoredTensor): string {
     const q = this.quantized(t);
     if (!q) return this.g.op('Gemm', [x, this.widenedAfter(t, x), ...(bias ? [this.get(bias)] : [])], { transB: 1 });
-    const [N, K] = t.shape as [number, number];
-    const y = this.g.op('MatMulNBits', [x, q.packed, q.scales, q.zeros], { K, N, bits: q.scheme.bits, block_size: q.scheme.blockSize, accuracy_level: 0 }, undefined, 'com.microsoft');
+    const K = t.shape[1]!;
+    const parts = q.slices.map((sl) => this.g.op('MatMulNBits', [x, sl.packed, sl.scales, sl.zeros], { K, N: sl.rows[1] - sl.rows[0], bits: q.scheme.bits, block_size: q.scheme.blockSize, accuracy_level: 0 }, undefined, 'com.microsoft'));
+    const y = parts.length === 1 ? parts[0]! : this.g.op('Concat', parts, { axis: -1 });
     return bias ? this.g.op('Add', [y, this.get(bias)]) : y;
   }
 
@@ -110,17 +131,37 @@ export class GraphWeights {
    */
   gatherRows(t: StoredTensor, ids: string): string {
     const q = this.quantized(t);
-    if (q) return this.dequantizedRows(t, q, ids);
+    if (q) return q.slices.length === 1 ? this.dequantizedRows(t, q.slices[0]!, q.scheme, ids) : this.slicedRows(t, q, ids);
     const k = this.kept(t);
     if (!k) return this.g.op('Gather', [this.get(t), ids], { axis: 0 });
     return this.g.op('Cast', [this.g.op('Gather', [k, ids], { axis: 0 })], { to: DT.FLOAT });
   }
 
-  private dequantizedRows(t: StoredTensor, q: NonNullable<ReturnType<GraphWeights['quantized']>>, ids: string): string {
+  /**
+   * Rows of a matrix quantized in slices: each slice gathers the ids it holds (the others clamped into it and
+   * masked out), and the slices' rows are added. Index arithmetic in float (exact for any vocabulary below 2^24),
+   * which every backend runs.
+   */
+  private slicedRows(t: StoredTensor, q: Quantized, ids: string): string {
     const g = this.g;
-    const [N, K] = t.shape as [number, number];
-    const { bits, blockSize } = q.scheme;
-    const kb = blocksOf(K, q.scheme);
+    const fid = g.op('Cast', [ids], { to: DT.FLOAT });
+    const zero = this.half ? g.op('Cast', [g.float([0], [])], { to: DT.FLOAT16 }) : g.float([0], []);
+    const terms = q.slices.map((sl) => {
+      const [r0, r1] = sl.rows;
+      const local = g.op('Cast', [g.op('Min', [g.op('Max', [g.op('Sub', [fid, g.float([r0], [])]), g.float([0], [])]), g.float([r1 - r0 - 1], [])])], { to: DT.INT64 });
+      const inside = g.op('And', [g.op('GreaterOrEqual', [fid, g.float([r0], [])]), g.op('Less', [fid, g.float([r1], [])])]);
+      const rows = this.dequantizedRows(t, sl, q.scheme, local);
+      return g.op('Where', [g.op('Unsqueeze', [inside, g.int64([-1])]), rows, zero]);
+    });
+    return terms.reduce((a, b) => g.op('Add', [a, b]));
+  }
+
+  private dequantizedRows(t: StoredTensor, q: QuantSlice, scheme: QuantScheme, ids: string): string {
+    const g = this.g;
+    const K = t.shape[1]!;
+    const N = q.rows[1] - q.rows[0];
+    const { bits, blockSize } = scheme;
+    const kb = blocksOf(K, scheme);
     const T = this.half ? DT.FLOAT16 : DT.FLOAT;
     const f = (x: string) => g.op('Cast', [x], { to: DT.FLOAT });
     /** uint8 bytes → their two nibbles as floats, low first, along a new last axis then flattened. */

@@ -38,6 +38,8 @@ export interface GraphOptions {
   keptBf16?: 'bf16' | 'fp16';
   /** 'q8' / 'q4': linear layers, head and embedding quantized as read (model/quantize.ts). Default 'none'. */
   quant?: Quant;
+  /** Rows per slice of a quantized matrix (default SLICE_ROWS; tests make it small to slice a tiny vocabulary). */
+  quantSliceRows?: number;
 }
 
 export interface BuiltGraph {
@@ -87,7 +89,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   const half = dtype === 'fp16';
   const T = half ? DT.FLOAT16 : DT.FLOAT;
   const g = new GraphBuilder();
-  const W = new GraphWeights(g, half, options.weightStorage === 'half', options.keptBf16 ?? 'bf16', options.quant ?? 'none');
+  const W = new GraphWeights(g, half, options.weightStorage === 'half', options.keptBf16 ?? 'bf16', options.quant ?? 'none', options.quantSliceRows);
   /** Casts between the compute dtype and fp32 (no-ops in an fp32 graph). */
   const toF32 = (x: string) => (half ? g.op('Cast', [x], { to: DT.FLOAT }) : x);
   const toT = (x: string) => (half ? g.op('Cast', [x], { to: T }) : x);

@@ -122,16 +122,23 @@ export function dequantizedAt(m: QuantizedMatrix, K: number, s: QuantScheme, n: 
  * a node's initializers one after another, so the matrix is quantized once: the first part read keeps the
  * result until its other parts have been taken. Scales in `scaleDtype` (MatMulNBits wants A's type).
  */
-export function quantizedTensor(t: StoredTensor, s: QuantScheme, scaleDtype: 'fp32' | 'fp16'): { packed: TensorBytes; scales: TensorBytes; zeros: TensorBytes } {
-  const [N, K] = t.shape as [number, number];
+export function quantizedTensor(t: StoredTensor, s: QuantScheme, scaleDtype: 'fp32' | 'fp16', rows: [number, number] = [0, t.shape[0]!]): { packed: TensorBytes; scales: TensorBytes; zeros: TensorBytes } {
+  const K = t.shape[1]!;
+  const [r0, r1] = rows;
+  const N = r1 - r0;
   const bytes = quantizedBytes(N, K, s);
   const dtype = t.dtype as 'F32' | 'F16' | 'BF16';
-  // One read of the tensor for its three parts: a browser holds what it reads until the session is made.
+  // One read of the tensor for its three parts (t.data may share it with other row ranges: onceRead).
   let read: Promise<Produce> | null = null;
   let kept: { m: QuantizedMatrix; left: number } | null = null;
   const take = (produce: Produce): QuantizedMatrix => {
     // A synchronous source is read a block of rows at a time: no copy of the whole tensor is made.
-    kept ??= { m: t.data.readSync ? quantizeRowBlocks(dtype, t.data.readSync, N, K, s) : quantizeTensorBytes(dtype, produce(), N, K, s), left: 3 };
+    const el = dtype === 'F32' ? 4 : 2;
+    const readSync = t.data.readSync;
+    kept ??= {
+      m: readSync ? quantizeRowBlocks(dtype, (a, b) => readSync(r0 * K * el + a, r0 * K * el + b), N, K, s) : quantizeTensorBytes(dtype, produce().subarray(r0 * K * el, r1 * K * el), N, K, s),
+      left: 3,
+    };
     const m = kept.m;
     if (--kept.left === 0) kept = null;
     return m;
@@ -162,6 +169,26 @@ export function quantizedTensor(t: StoredTensor, s: QuantScheme, scaleDtype: 'fp
     }),
     zeros: part(bytes.zeros, (m, into) => into.set(m.zeros)),
   };
+}
+
+/**
+ * A matrix with more rows than this (an output head: 150k–260k rows) is quantized and run in slices of it:
+ * onnxruntime's CPU MatMulNBits without a native 4/8-bit kernel (the wasm build) dequantizes its whole
+ * matrix to fp32 for each call, which for a head is the model's largest transient (Qwen2.5-0.5B: 544 MB).
+ */
+export const SLICE_ROWS = 8192;
+
+/** The row ranges a [N, K] matrix is quantized in. */
+export function rowSlices(N: number, size = SLICE_ROWS): [number, number][] {
+  const out: [number, number][] = [];
+  for (let r = 0; r < N; r += size) out.push([r, Math.min(N, r + size)]);
+  return out;
+}
+
+/** A tensor whose bytes are read once however many parts and slices ask for them. */
+export function onceRead(t: StoredTensor): StoredTensor {
+  let read: Promise<Produce> | null = null;
+  return { ...t, data: { ...t.data, prepare: () => (read ??= t.data.prepare()) } };
 }
 
 /** Rows read per block from a synchronous source (a few MB at most for the widest matrices). */

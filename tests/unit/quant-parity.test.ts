@@ -61,6 +61,27 @@ describe('quantizer', () => {
 /** Tolerances: the graph runs the dequantized weights in fp32, the reference in float64 (as unquantized graphs, 1e-4). */
 const TOL = 1e-4;
 
+describe('a quantized matrix run in slices of rows (an output head): the same as whole', () => {
+  for (const [name, opts] of [FAMILY_CASES[0]!, FAMILY_CASES[5]!]) {
+    it(`q4, slices of 64 rows: ${name}`, async () => {
+      const ckpt = await loadCheckpoint(memorySource(tinyModelFiles(opts)));
+      const { spec } = ckpt;
+      const weights = resolveWeights(spec, ckpt);
+      const graph = buildGraph(spec, weights, { quant: 'q4', quantSliceRows: 64 });
+      // The vocabulary (259 rows) in 5 slices: embedding rows gathered from the slice that holds each id.
+      expect(graph.externalData.length).toBeGreaterThan(buildGraph(spec, weights, { quant: 'q4' }).externalData.length);
+      const session = await ModelSession.create(graph, spec);
+      const S = 23;
+      const ids = Array.from({ length: S }, (_, i) => (i * 37 + 11) % spec.vocabSize);
+      const out = await session.forward({ ids, attnRows: [0, S], logitRows: [0, S], perHead: true });
+      const ref = await referenceForward(spec, await dequantizedWeights(weights, schemeOf('q4')), ids);
+      expect(maxAbsDiff(out.logits!.data, ref.logits)).toBeLessThanOrEqual(TOL);
+      expect(maxAbsDiff(out.attention[0]!.perHead!.data, ref.attention)).toBeLessThanOrEqual(TOL);
+      await session.release();
+    });
+  }
+});
+
 describe('q8 and q4 graphs (MatMulNBits) vs the float64 reference on the same dequantized weights, Node wasm', () => {
   for (const [name, opts] of FAMILY_CASES) {
     for (const quant of ['q8', 'q4'] as const) {
