@@ -24,7 +24,33 @@ import { ModelSession } from '../src/runtime/ort-runtime';
 import { memorySource } from '../tests/helpers/memory-source';
 import { tinyModelFiles } from '../tests/helpers/tiny-model';
 import { BENCH_MODELS, benchIds, inspectionPass, medianMs } from '../tests/helpers/bench-shapes';
-import { buildRehearsalModel } from './rehearse/build-model';
+import { cutConfig } from './rehearse/build-model';
+import { virtualCheckpoint } from '../tests/helpers/virtual-checkpoint';
+import { f32ToBf16 } from '../src/model/dtype';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { shippedFiles } from '../tests/helpers/real-tokenizers';
+
+/**
+ * A checkpoint for memory measurements: the real config's header, then one block of random BF16 values
+ * repeated (memory does not depend on the values; random ones for every weight take minutes to write).
+ */
+function writeModel(name: string, config: Record<string, unknown>): { dir: string; config: Record<string, unknown> } {
+  const dir = join(OUT, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
+  const { json, config: tok } = shippedFiles('qwen2_5');
+  writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(json));
+  writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify(tok));
+  const v = virtualCheckpoint(config);
+  const headLength = 8 + Number(new DataView(v.read(0, 8).buffer).getBigUint64(0, true));
+  const block = new Uint16Array(1 << 20);
+  for (let i = 0; i < block.length; i++) block[i] = f32ToBf16(Math.sin(i * 12.9898) * 0.05);
+  const fd = openSync(join(dir, 'model.safetensors'), 'w');
+  writeSync(fd, v.read(0, headLength));
+  for (let left = v.size - headLength; left > 0; left -= block.byteLength) writeSync(fd, new Uint8Array(block.buffer), 0, Math.min(left, block.byteLength));
+  closeSync(fd);
+  return { dir, config };
+}
 
 const QUANTS: Quant[] = ['none', 'q8', 'q4'];
 const parts = (process.env.BENCH_QUANT_PARTS ?? 'speed,memory,plans').split(',');
@@ -71,27 +97,26 @@ if (parts.includes('memory')) {
   const nodeCase = (dir: string, backend: string, quant: Quant) => child(['scripts/rehearse/node-case.ts', dir, backend], { QUANT: quant });
   // The fixed overhead: onnxruntime's runtime and our own code, with a model of 1.7M parameters.
   const fixed: Record<string, number> = {};
-  for (const backend of ['wasm', 'native']) fixed[backend] = nodeCase('models/inertia-demo', backend, 'none').loadPeakBytes;
-  const qwen = buildRehearsalModel('Qwen--Qwen2.5-0.5B-Instruct', OUT, true);
+  for (const backend of ['wasm', 'native']) fixed[backend] = nodeCase('models/inertia-demo', backend, 'none').peakBytes;
+  const qwen = writeModel('Qwen--Qwen2.5-0.5B-Instruct', JSON.parse(readFileSync('tests/fixtures/real-models/Qwen--Qwen2.5-0.5B-Instruct/config.json', 'utf8')));
   const params = parameterCount(normalizeConfig(qwen.config));
   for (const backend of ['wasm', 'native']) {
     for (const quant of QUANTS) {
       process.stderr.write(`memory Qwen2.5-0.5B ${backend} ${quant} … `);
       const r = nodeCase(qwen.dir, backend, quant);
-      const beyond = r.loadPeakBytes - fixed[backend]!;
-      process.stderr.write(`${r.error ?? `${(r.loadPeakBytes / 2 ** 20).toFixed(0)} MiB, ${(beyond / params).toFixed(2)} B/param beyond the fixed ${(fixed[backend]! / 2 ** 20).toFixed(0)} MiB`}\n`);
-      rows.push({ model: 'Qwen/Qwen2.5-0.5B-Instruct (whole)', params, backend, quant, peakBytes: r.loadPeakBytes, fixedBytes: fixed[backend], bytesPerParam: beyond / params, plannedHeld: r.plan?.held ?? null, loadMs: r.loadMs, error: r.error ?? null });
+      const beyond = r.peakBytes - fixed[backend]!;
+      process.stderr.write(`${r.error ?? `${(r.peakBytes / 2 ** 20).toFixed(0)} MiB, ${(beyond / params).toFixed(2)} B/param beyond the fixed ${(fixed[backend]! / 2 ** 20).toFixed(0)} MiB`}\n`);
+      rows.push({ model: 'Qwen/Qwen2.5-0.5B-Instruct (whole)', params, backend, quant, peakBytes: r.peakBytes, fixedBytes: fixed[backend], bytesPerParam: beyond / params, plannedHeld: r.plan ? r.plan.weights + r.plan.overhead : null, loadMs: r.loadMs, error: r.error ?? null });
     }
   }
   // Qwen3-4B cut to 2 layers: the embedding (389M) and two layers, every tensor its real size.
-  const config4b = JSON.parse(readFileSync('tests/fixtures/more-models/Qwen--Qwen3-4B-Instruct-2507/config.json', 'utf8'));
-  const q4Dir = buildRehearsalModel('Qwen--Qwen3-0.6B', OUT, false, 1, { name: 'Qwen--Qwen3-4B-Instruct-2507', config: config4b, layers: 2 });
+  const q4Dir = writeModel('Qwen--Qwen3-4B-Instruct-2507-2l', cutConfig(JSON.parse(readFileSync('tests/fixtures/more-models/Qwen--Qwen3-4B-Instruct-2507/config.json', 'utf8')), 2));
   const cutParams = parameterCount(normalizeConfig(q4Dir.config));
   for (const backend of ['wasm', 'native']) {
     process.stderr.write(`memory Qwen3-4B cut ${backend} q4 … `);
     const r = nodeCase(q4Dir.dir, backend, 'q4');
-    process.stderr.write(`${r.error ?? `${(r.loadPeakBytes / 2 ** 20).toFixed(0)} MiB`}\n`);
-    rows.push({ model: 'Qwen/Qwen3-4B-Instruct-2507 (2 of 36 layers)', params: cutParams, backend, quant: 'q4', peakBytes: r.loadPeakBytes, fixedBytes: fixed[backend], bytesPerParam: (r.loadPeakBytes - fixed[backend]!) / cutParams, plannedHeld: r.plan?.held ?? null, loadMs: r.loadMs, error: r.error ?? null });
+    process.stderr.write(`${r.error ?? `${(r.peakBytes / 2 ** 20).toFixed(0)} MiB`}\n`);
+    rows.push({ model: 'Qwen/Qwen3-4B-Instruct-2507 (2 of 36 layers)', params: cutParams, backend, quant: 'q4', peakBytes: r.peakBytes, fixedBytes: fixed[backend], bytesPerParam: (r.peakBytes - fixed[backend]!) / cutParams, plannedHeld: r.plan ? r.plan.weights + r.plan.overhead : null, loadMs: r.loadMs, error: r.error ?? null });
   }
   doc.memory = rows;
 }

@@ -1,6 +1,6 @@
 import type { ModelSpec } from './config';
 import { estimatePass, tensorLimitText, type BackendLimits } from './memory';
-import { quantizedBytes, schemeOf, type Quant } from './quantize';
+import { quantizedBytes, schemeOf, SLICE_ROWS, type Quant } from './quantize';
 import { tensorPlan } from './weights';
 
 /**
@@ -118,7 +118,13 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
     // WebGPU the first and last segments each hold it); only a pass's rows are dequantized.
     const embed = spec.tieWordEmbeddings && limits.backend === 'webgpu' ? quantizedBytes(spec.vocabSize, spec.hiddenSize, scheme).packed : 0;
     const weights = quantized + embed;
-    const overhead = (limits.backend === 'webgpu' ? 0 : 0.1 * weights + SESSION_FIXED) + pass.activations;
+    // Measured (npm run bench:quant, Qwen2.5-0.5B whole and Qwen3-4B cut, Node): a load peaks at 1.85× the
+    // quantized weights on wasm (onnxruntime's copy of each initializer as it reads it, and its heap's growth)
+    // and 1.3–1.4× on native; a pass adds the largest matrix dequantized to fp32, which wasm's MatMulNBits
+    // makes per call (a head runs in slices of SLICE_ROWS rows, so that is a slice or an MLP matrix).
+    const dequantized = 4 * Math.max(...tensorPlan(spec).filter((t) => t.shape.length === 2).map((t) => Math.min(t.shape[0]!, SLICE_ROWS) * t.shape[1]!));
+    const factor = limits.backend === 'wasm' ? 0.85 : limits.backend === 'native' ? 0.4 : 0;
+    const overhead = (limits.backend === 'webgpu' ? 0 : factor * weights + SESSION_FIXED + dequantized) + pass.activations;
     candidates.push({ backend: limits.backend, storage: input.quant as 'q8' | 'q4', prepack: false, weights, overhead, transient: (input.holdsFileBytes ? file : 0) + largestQuantized, largestTensor: largestQuantized, problem: null, held: 0, maxTokens: null });
   } else if (limits.backend === 'webgpu') {
     // The GPU holds the weights (a tied embedding twice: the first segment and the last each carry it).
