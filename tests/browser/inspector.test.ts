@@ -123,10 +123,10 @@ describe('the inspector, used as a person would', () => {
     expect(rows[0]).toBe('policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend,precision');
     expect(Math.abs(Number(rows[1]!.split(',')[12]) - cli.ao!.diagonal)).toBeLessThanOrEqual(1e-4);
     // What the figures were computed from travels with them.
-    expect(rows[1]!.split(',').slice(-3)).toEqual(['Inertia Lens demo model', 'main', 'webgpu']);
+    expect(rows[1]!.split(',').slice(-4)).toEqual(['Inertia Lens demo model', 'main', 'webgpu', 'none']);
     expect(rows[1]!.split(',')[2]).toBe('conversation');
     const json = JSON.parse((await save('Figures as JSON')).bytes.toString('utf8'));
-    expect(json).toMatchObject({ model: 'Inertia Lens demo model', revision: 'main', backend: 'webgpu', head: 'mean' });
+    expect(json).toMatchObject({ model: 'Inertia Lens demo model', revision: 'main', backend: 'webgpu', precision: 'none', head: 'mean' });
     expect(json.results[0]).toMatchObject({ policy: 'ao', answer: 'conversation' });
     const png = await save('PNG');
     expect(png.name).toBe('inertia-lens-ao-turn14.png');
