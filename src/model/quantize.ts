@@ -103,20 +103,6 @@ export function quantizeRows(rows: (n: number, into: Float32Array) => void, N: n
   return out;
 }
 
-/** The float64 value of element [n, k]: the dequantization MatMulNBits computes, for tests and the reference. */
-export function dequantizedAt(m: QuantizedMatrix, K: number, s: QuantScheme, n: number, k: number): number {
-  const kb = blocksOf(K, s);
-  const b = Math.floor(k / s.blockSize);
-  const i = k % s.blockSize;
-  const blob = (s.blockSize * s.bits) / 8;
-  const byte = m.packed[(n * kb + b) * blob + (s.bits === 8 ? i : i >> 1)]!;
-  const q = s.bits === 8 ? byte : (byte >> ((i & 1) * 4)) & 15;
-  const zeroRow = s.bits === 8 ? kb : Math.ceil(kb / 2);
-  const zb = m.zeros[n * zeroRow + (s.bits === 8 ? b : b >> 1)]!;
-  const zero = s.bits === 8 ? zb : (zb >> ((b & 1) * 4)) & 15;
-  return (q - zero) * m.scales[n * kb + b]!;
-}
-
 /**
  * The three initializers of one quantized matrix, each produced when onnxruntime reads it. The runtime reads
  * a node's initializers one after another, so the matrix is quantized once: the first part read keeps the
