@@ -97,7 +97,13 @@ if (parts.includes('memory')) {
   const nodeCase = (dir: string, backend: string, quant: Quant) => child(['scripts/rehearse/node-case.ts', dir, backend], { QUANT: quant });
   // The fixed overhead: onnxruntime's runtime and our own code, with a model of 1.7M parameters.
   const fixed: Record<string, number> = {};
-  for (const backend of ['wasm', 'native']) fixed[backend] = nodeCase('models/inertia-demo', backend, 'none').peakBytes;
+  let fixedHeap = 0;
+  for (const backend of ['wasm', 'native']) {
+    const r = nodeCase('models/inertia-demo', backend, 'none');
+    fixed[backend] = r.peakBytes;
+    if (backend === 'wasm') fixedHeap = r.wasmHeapBytes;
+  }
+  const heapCols = (r: any, params: number) => ({ wasmHeapBytes: r.wasmHeapBytes ?? null, fixedHeapBytes: r.wasmHeapBytes ? fixedHeap : null, heapBytesPerParam: r.wasmHeapBytes ? (r.wasmHeapBytes - fixedHeap) / params : null });
   const qwen = writeModel('Qwen--Qwen2.5-0.5B-Instruct', JSON.parse(readFileSync('tests/fixtures/real-models/Qwen--Qwen2.5-0.5B-Instruct/config.json', 'utf8')));
   const params = parameterCount(normalizeConfig(qwen.config));
   for (const backend of ['wasm', 'native']) {
@@ -106,17 +112,19 @@ if (parts.includes('memory')) {
       const r = nodeCase(qwen.dir, backend, quant);
       const beyond = r.peakBytes - fixed[backend]!;
       process.stderr.write(`${r.error ?? `${(r.peakBytes / 2 ** 20).toFixed(0)} MiB, ${(beyond / params).toFixed(2)} B/param beyond the fixed ${(fixed[backend]! / 2 ** 20).toFixed(0)} MiB`}\n`);
-      rows.push({ model: 'Qwen/Qwen2.5-0.5B-Instruct (whole)', params, backend, quant, peakBytes: r.peakBytes, fixedBytes: fixed[backend], bytesPerParam: beyond / params, plannedHeld: r.plan ? r.plan.weights + r.plan.overhead : null, loadMs: r.loadMs, error: r.error ?? null });
+      rows.push({ model: 'Qwen/Qwen2.5-0.5B-Instruct (whole)', params, backend, quant, peakBytes: r.peakBytes, fixedBytes: fixed[backend], bytesPerParam: beyond / params, plannedHeld: r.plan ? r.plan.weights + r.plan.overhead : null, loadMs: r.loadMs, error: r.error ?? null, ...heapCols(r, params) });
     }
   }
   // Qwen3-4B cut to 2 layers: the embedding (389M) and two layers, every tensor its real size.
   const q4Dir = writeModel('Qwen--Qwen3-4B-Instruct-2507-2l', cutConfig(JSON.parse(readFileSync('tests/fixtures/more-models/Qwen--Qwen3-4B-Instruct-2507/config.json', 'utf8')), 2));
   const cutParams = parameterCount(normalizeConfig(q4Dir.config));
   for (const backend of ['wasm', 'native']) {
-    process.stderr.write(`memory Qwen3-4B cut ${backend} q4 … `);
-    const r = nodeCase(q4Dir.dir, backend, 'q4');
-    process.stderr.write(`${r.error ?? `${(r.peakBytes / 2 ** 20).toFixed(0)} MiB`}\n`);
-    rows.push({ model: 'Qwen/Qwen3-4B-Instruct-2507 (2 of 36 layers)', params: cutParams, backend, quant: 'q4', peakBytes: r.peakBytes, fixedBytes: fixed[backend], bytesPerParam: (r.peakBytes - fixed[backend]!) / cutParams, plannedHeld: r.plan ? r.plan.weights + r.plan.overhead : null, loadMs: r.loadMs, error: r.error ?? null });
+    for (const quant of ['q8', 'q4'] as const) {
+      process.stderr.write(`memory Qwen3-4B cut ${backend} ${quant} … `);
+      const r = nodeCase(q4Dir.dir, backend, quant);
+      process.stderr.write(`${r.error ?? `${(r.peakBytes / 2 ** 20).toFixed(0)} MiB`}\n`);
+      rows.push({ model: 'Qwen/Qwen3-4B-Instruct-2507 (2 of 36 layers)', params: cutParams, backend, quant, peakBytes: r.peakBytes, fixedBytes: fixed[backend], bytesPerParam: (r.peakBytes - fixed[backend]!) / cutParams, plannedHeld: r.plan ? r.plan.weights + r.plan.overhead : null, loadMs: r.loadMs, error: r.error ?? null, ...heapCols(r, cutParams) });
+    }
   }
   doc.memory = rows;
 }
@@ -124,12 +132,16 @@ if (parts.includes('memory')) {
 if (parts.includes('plans')) {
   const dirs = ['tests/fixtures/real-models', 'tests/fixtures/more-models', 'tests/fixtures/multimodal'];
   const rows = [];
-  for (const base of dirs) {
-    for (const m of readdirSync(base).filter((d) => d.includes('--')).sort()) {
+  // The papers' two models as their published AWQ checkpoints: every layer's matrices 4-bit in groups of 128
+  // (hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4, Qwen/Qwen3-8B-AWQ), the embedding and head in F16.
+  const awq = ['meta-llama--Llama-3.1-8B-Instruct', 'Qwen--Qwen3-8B'].map((m) => ({ base: 'tests/fixtures/real-models', m, awq: true }));
+  const cases = [...dirs.flatMap((base) => readdirSync(base).filter((d) => d.includes('--')).sort().map((m) => ({ base, m, awq: false }))), ...awq];
+  {
+    for (const { base, m, awq: published } of cases) {
       const spec = normalizeConfig(JSON.parse(readFileSync(join(base, m, 'config.json'), 'utf8')));
-      const dtypes = new Map(tensorPlan(spec).map((t) => [t.name, 'BF16']));
+      const dtypes = new Map(tensorPlan(spec).map((t) => [t.name, published ? (t.shape.length === 2 && t.name.includes('.layers.') ? 'AWQ:128' : 'F16') : 'BF16']));
       const plan = (quant: Quant, tokens: number, limits: typeof WASM_LIMITS, computeDtype: 'fp32' | 'fp16' = 'fp32') => planBackend({ spec, dtypes, holdsFileBytes: true, plannedTokens: tokens, computeDtype, quant }, limits);
-      const row: Record<string, unknown> = { model: m.replace('--', '/'), parameters: parameterCount(spec) };
+      const row: Record<string, unknown> = { model: `${m.replace('--', '/')}${published ? ', published AWQ (4-bit, groups of 128; the rest at the precision chosen)' : ''}`, parameters: parameterCount(spec) };
       for (const quant of QUANTS) {
         const w = plan(quant, 1024, WASM_LIMITS);
         // WebGPU: the weights and one 2,048-token pass (GPU memory, unbounded here: the figure is the point).
@@ -159,10 +171,10 @@ function markdown(d: Record<string, any>): string {
     out.push('');
   }
   if (d.memory) {
-    out.push('## Memory, measured: the peak a load and a 16-token pass add (Node, the process\'s VmHWM)\n\n| model | parameters | runtime | precision | peak (MiB) | bytes per parameter beyond the fixed overhead | planned (MiB) |\n| --- | ---: | --- | --- | ---: | ---: | ---: |');
-    for (const r of d.memory) out.push(`| ${r.model} | ${r.params.toLocaleString('en-US')} | ${r.backend} | ${r.quant} | ${r.error ? `✗ ${r.error.slice(0, 80)}` : (r.peakBytes / 2 ** 20).toFixed(0)} | ${r.error ? '–' : r.bytesPerParam.toFixed(2)} | ${r.plannedHeld ? (r.plannedHeld / 2 ** 20).toFixed(0) : '–'} |`);
+    out.push('## Memory, measured: the peak a load and a 16-token pass add (Node)\n\nTwo measures. The process\'s peak (VmHWM): everything, the JavaScript side\'s garbage (each tensor\'s quantized copy before onnxruntime takes it) included. On wasm, onnxruntime\'s heap besides: what the wasm backend is limited by (4 GiB, planned as 3.5), and what the plan forecasts for it; it never shrinks, so its size after the pass is its peak. A browser holds the JavaScript side outside that limit.\n\n| model | parameters | runtime | precision | process peak (MiB) | B/param beyond the fixed | wasm heap (MiB) | heap B/param beyond the fixed | planned (MiB) |\n| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |');
+    for (const r of d.memory) out.push(`| ${r.model} | ${r.params.toLocaleString('en-US')} | ${r.backend} | ${r.quant} | ${r.error ? `✗ ${r.error.slice(0, 80)}` : (r.peakBytes / 2 ** 20).toFixed(0)} | ${r.error ? '–' : r.bytesPerParam.toFixed(2)} | ${r.wasmHeapBytes ? (r.wasmHeapBytes / 2 ** 20).toFixed(0) : '–'} | ${r.heapBytesPerParam ? r.heapBytesPerParam.toFixed(2) : '–'} | ${r.plannedHeld ? (r.plannedHeld / 2 ** 20).toFixed(0) : '–'} |`);
     const f = d.memory[0];
-    out.push(`\nThe fixed overhead (onnxruntime and this tool, with the 1.7M-parameter demo model): ${(f.fixedBytes / 2 ** 20).toFixed(0)} MiB on ${f.backend}${d.memory.find((x: any) => x.backend !== f.backend) ? `, ${(d.memory.find((x: any) => x.backend !== f.backend).fixedBytes / 2 ** 20).toFixed(0)} MiB on ${d.memory.find((x: any) => x.backend !== f.backend).backend}` : ''}.\n`);
+    out.push(`\nThe fixed overhead (onnxruntime and this tool, with the 1.7M-parameter demo model): ${(f.fixedBytes / 2 ** 20).toFixed(0)} MiB on ${f.backend}${d.memory.find((x: any) => x.backend !== f.backend) ? `, ${(d.memory.find((x: any) => x.backend !== f.backend).fixedBytes / 2 ** 20).toFixed(0)} MiB on ${d.memory.find((x: any) => x.backend !== f.backend).backend}` : ''}; its wasm heap ${f.fixedHeapBytes ? (f.fixedHeapBytes / 2 ** 20).toFixed(0) : '–'} MiB.\n`);
   }
   if (d.plans) {
     out.push('## Where real models fit, planned before any weight is read (model/load-plan.ts)\n\nwasm: fits its 3.5 GiB heap, and the longest pass that does; WebGPU: GPU memory for the weights and one 2,048-token pass (explicit attention in every layer), computing in fp32 (an adapter without shader-f16, as this machine\'s) and, after the slash, in fp16 (one with it: norms, softmax and the attention probabilities stay fp32).\n\n| model | parameters | wasm none | wasm q8 | wasm q4 | WebGPU none | WebGPU q8 | WebGPU q4 |\n| --- | ---: | --- | --- | --- | ---: | ---: | ---: |');

@@ -4,7 +4,9 @@
  * Full with `analyze`'s own code; print one JSON line.
  *   tsx scripts/rehearse/node-case.ts <model-dir> <wasm|native> <conversation.json>...
  *   QUANT=q8|q4   the weight precision (default none)
+ * Prints the process's peak (VmHWM) and, on wasm, onnxruntime's heap at the end (its peak: it never shrinks).
  */
+import { wasmHeapBytes } from './wasm-heap';
 import { readFileSync } from 'node:fs';
 import { analyzePolicy } from '../../src/analysis/analyze';
 import { dirSource } from '../../src/cli/dir-source';
@@ -36,4 +38,6 @@ try {
   out.error = (e as Error).message;
 }
 out.peakBytes = kb('VmHWM') - base;
+// The wasm backend's own limit is its heap (null on native).
+out.wasmHeapBytes = backend === 'wasm' ? wasmHeapBytes() : null;
 process.stdout.write(`${JSON.stringify(out)}\n`);

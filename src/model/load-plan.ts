@@ -54,6 +54,8 @@ const gib = (n: number) => `${(n / 2 ** 30).toFixed(2)} GiB`;
  */
 const WASM_PREPACK_MAX_BYTES = 256 * 2 ** 20;
 const SESSION_FIXED = 64 * 2 ** 20;
+/** The most a wasm heap overshoots what it needs when it grows (Emscripten's geometric step is capped at 96 MiB). */
+const WASM_GROWTH = 96 * 2 ** 20;
 /** The shortest pass a plan must leave room for, to fit at all. */
 const MIN_TOKENS = 128;
 
@@ -118,13 +120,14 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
     // WebGPU the first and last segments each hold it); only a pass's rows are dequantized.
     const embed = spec.tieWordEmbeddings && limits.backend === 'webgpu' ? quantizedBytes(spec.vocabSize, spec.hiddenSize, scheme).packed : 0;
     const weights = quantized + embed;
-    // Measured (npm run bench:quant, Qwen2.5-0.5B whole and Qwen3-4B cut, Node): a load peaks at 1.85× the
-    // quantized weights on wasm (onnxruntime's copy of each initializer as it reads it, and its heap's growth)
-    // and 1.3–1.4× on native; a pass adds the largest matrix dequantized to fp32, which wasm's MatMulNBits
-    // makes per call (a head runs in slices of SLICE_ROWS rows, so that is a slice or an MLP matrix).
+    // Measured (npm run bench:quant: Qwen2.5-0.5B whole and Qwen3-4B cut). wasm, its heap (the 4 GiB that
+    // limits it): the quantized weights plus ≤ 8% and a growth step (Emscripten grows it by up to
+    // 96 MiB more than asked), and a pass adds twice the largest matrix dequantized to fp32: MatMulNBits dequantizes
+    // its whole matrix per call (a head runs in slices of SLICE_ROWS rows, so that is a slice or an MLP
+    // matrix). native, the process: 1.3–1.4× the quantized weights, and one dequantized matrix.
     const dequantized = 4 * Math.max(...tensorPlan(spec).filter((t) => t.shape.length === 2).map((t) => Math.min(t.shape[0]!, SLICE_ROWS) * t.shape[1]!));
-    const factor = limits.backend === 'wasm' ? 0.85 : limits.backend === 'native' ? 0.4 : 0;
-    const overhead = (limits.backend === 'webgpu' ? 0 : factor * weights + SESSION_FIXED + dequantized) + pass.activations;
+    const overhead = pass.activations + (limits.backend === 'wasm' ? 0.08 * weights + WASM_GROWTH + SESSION_FIXED + 2 * dequantized
+      : limits.backend === 'native' ? 0.4 * weights + SESSION_FIXED + dequantized : 0);
     candidates.push({ backend: limits.backend, storage: input.quant as 'q8' | 'q4', prepack: false, weights, overhead, transient: (input.holdsFileBytes ? file : 0) + largestQuantized, largestTensor: largestQuantized, problem: null, held: 0, maxTokens: null });
   } else if (limits.backend === 'webgpu') {
     // The GPU holds the weights (a tied embedding twice: the first segment and the last each carry it).
