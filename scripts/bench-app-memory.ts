@@ -2,7 +2,8 @@
  * The memory half of `npm run bench:browser`: SmolLM2-135M's real config, whole, random BF16 weights
  * (the rehearsal's checkpoint), loaded on wasm three ways, each in a fresh Chromium: the app from the
  * local Hub (the model worker spools the download to the origin's private file system and reads each
- * tensor back as onnxruntime copies it), the app from picked files (read synchronously in the worker),
+ * tensor back as onnxruntime copies it), the app from picked files (read synchronously in the worker; at full
+ * precision, q8 and q4),
  * and the harness page (the page's own thread, which holds the downloaded bytes until the session is
  * made: the way every page loaded before the worker). Each figure is the renderer processes' peak RSS
  * added by the load, with onnxruntime already started (the demo model first), per parameter.
@@ -70,10 +71,20 @@ export async function measureMemory(appUrl: string, hub: string, dir: string, pa
     await page.getByRole('button', { name: /^Download .* and load$/ }).click({ timeout: 120_000 });
     await shown(page, 'bench/smollm2-135m-bf16');
   });
-  await measure('the app, from picked files (model worker, read synchronously)', appReady, async (page) => {
-    await page.getByTestId('pick-files').setInputFiles(readdirSync(dir).map((f) => join(dir, f)));
-    await shown(page, `${readdirSync(dir).length} files`);
-  });
+  // Picked files of this size are planned first, and load at the precision chosen there.
+  for (const quant of ['none', 'q8', 'q4'] as const) {
+    await measure(`the app, from picked files (model worker, read synchronously)${quant === 'none' ? '' : ` at ${quant}`}`, appReady, async (page) => {
+      await page.getByTestId('pick-files').setInputFiles(readdirSync(dir).map((f) => join(dir, f)));
+      const pending = page.getByTestId('pending-download');
+      await pending.getByRole('button', { name: /^Load / }).waitFor({ timeout: 120_000 });
+      if (quant !== 'none') {
+        await pending.getByLabel('weight precision').selectOption(quant);
+        await pending.getByRole('button', { name: new RegExp(`^Load .* at ${quant}$`) }).waitFor({ timeout: 120_000 });
+      }
+      await pending.getByRole('button', { name: /^Load / }).click();
+      await shown(page, `${readdirSync(dir).length} files`);
+    });
+  }
   await measure("the harness page, from the Hub (the page's thread: downloaded bytes held until the session is made)", async (page) => {
     await page.goto(`${appUrl}/tests/browser/harness.html`);
     await page.getByText('ready').waitFor({ timeout: 120_000 });
