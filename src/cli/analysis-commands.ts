@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { analyzePolicy, SummaryCache, type AnalysisOptions, type PolicyResult } from '../analysis/analyze';
 import { roundsSweep, sweepPoint, type SweepPoint } from '../analysis/sweep';
 import { parseConversation, parseJsonl } from '../conversation/parse';
-import { describeIssue, type Conversation } from '../conversation/types';
+import { describeIssue, type Conversation, type ParseResult } from '../conversation/types';
 import { parsePolicy, type Policy } from '../context/policy';
 import { csvField, sameTokens } from '../export/figures';
 import { CATEGORIES } from '../metrics/categories';
@@ -46,7 +46,7 @@ export interface ModelToRun {
 }
 
 /** Runs `work` on each model in turn, releasing each before the next opens. */
-async function eachModel<T>(models: ModelToRun[], work: (m: OpenModel, label: string) => Promise<T>): Promise<T[]> {
+export async function eachModel<T>(models: ModelToRun[], work: (m: OpenModel, label: string) => Promise<T>): Promise<T[]> {
   const out: T[] = [];
   for (const { label, open } of models) {
     const m = await open();
@@ -136,9 +136,37 @@ export function checkOut(out: string | undefined): void {
   if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new InputError(`--out ${out}: the folder ${folder} does not exist`);
 }
 
-const MAX_SKIP_MESSAGES = 20;
+export const MAX_SKIP_MESSAGES = 20;
 /** A skipped line's reason, one line (an error's message, never its stack). */
-const cliError = (e: unknown) => String((e as Error)?.message ?? e).split('\n')[0]!.slice(0, 500);
+export const cliError = (e: unknown) => String((e as Error)?.message ?? e).split('\n')[0]!.slice(0, 500);
+
+/** Each policy's mean prior share and diagonal ratio over the rows written, for the closing summary. */
+export type BatchSums = Map<string, { n: number; prior: number; diagonal: number }>;
+
+/** One conversation's CSV rows, every policy (every turn with --sweep); throws when it cannot be analysed. */
+export async function conversationRows(model: OpenModel, label: string, several: boolean, line: number, result: ParseResult, a: AnalyzeArgs, sums: BatchSums): Promise<string[]> {
+  if (!result.conversation) throw new InputError(result.issues.filter((i) => i.severity === 'error').map(describeIssue).join('; '));
+  const lines: string[] = [];
+  for (const r of await analyzeAll(model, result.conversation, { ...a, dumpAttention: false })) {
+    for (const s of r.sweep ?? [sweepPoint(r)]) {
+      const row = [line, r.policy, s.turn, s.tokens, ...CATEGORIES.map((c) => s.ratios[c].toFixed(6)), s.diagonal.toFixed(6), s.contextTokens, s.prefilled];
+      lines.push((several ? [csvField(label), ...row] : row).join(','));
+      const key = several ? `${label} · ${r.label}` : r.label;
+      const agg = sums.get(key) ?? { n: 0, prior: 0, diagonal: 0 };
+      sums.set(key, { n: agg.n + 1, prior: agg.prior + s.ratios.prior, diagonal: agg.diagonal + s.diagonal });
+    }
+  }
+  return lines;
+}
+
+/** The batch CSV's header (with a leading model column when several models run). */
+export const batchHeader = (several: boolean): string => (several ? ['model', ...CSV_HEADER] : CSV_HEADER).join(',');
+
+/** The closing summary on stderr: counts, then each policy's means. */
+export function printBatchSummary(ok: number, skipped: number, total: number, unit: string, where: string, sums: BatchSums): void {
+  process.stderr.write(`${ok} of ${total} ${unit} analysed, ${skipped} skipped${where}\n`);
+  for (const [label, s] of sums) process.stderr.write(`  ${label.padEnd(14)} mean prior ${f(s.prior / s.n)}  mean diagonal ${f(s.diagonal / s.n)}  (${s.n} rows)\n`);
+}
 
 /** Exit codes of batch: every line analysed, some lines skipped (the rest written), interrupted. */
 export const BATCH_EXIT = { ok: 0, skipped: 2, interrupted: 130 } as const;
@@ -157,10 +185,10 @@ export async function batchCommand(models: ModelToRun[], file: string, a: Analyz
   const write = (line: string) => writeSync(fd, `${line}\n`);
   // Several models: a leading model column (one model keeps the documented columns).
   const several = models.length > 1;
-  write((several ? ['model', ...CSV_HEADER] : CSV_HEADER).join(','));
+  write(batchHeader(several));
   const total = entries.length * models.length;
   const unit = several ? 'conversation × model runs' : 'conversations';
-  const sums = new Map<string, { n: number; prior: number; diagonal: number }>();
+  const sums: BatchSums = new Map();
   let ok = 0;
   let skipped = 0;
   let done = 0;
@@ -185,19 +213,8 @@ export async function batchCommand(models: ModelToRun[], file: string, a: Analyz
     bar();
     await eachModel(models, async (model, label) => {
       for (const { line, result } of entries) {
-        const errors = result.issues.filter((i) => i.severity === 'error');
         try {
-          if (!result.conversation) throw new InputError(errors.map(describeIssue).join('; '));
-          const lines: string[] = [];
-          for (const r of await analyzeAll(model, result.conversation, { ...a, dumpAttention: false })) {
-            for (const s of r.sweep ?? [sweepPoint(r)]) {
-              const row = [line, r.policy, s.turn, s.tokens, ...CATEGORIES.map((c) => s.ratios[c].toFixed(6)), s.diagonal.toFixed(6), s.contextTokens, s.prefilled];
-              lines.push((several ? [csvField(label), ...row] : row).join(','));
-              const key = several ? `${label} · ${r.label}` : r.label;
-              const agg = sums.get(key) ?? { n: 0, prior: 0, diagonal: 0 };
-              sums.set(key, { n: agg.n + 1, prior: agg.prior + s.ratios.prior, diagonal: agg.diagonal + s.diagonal });
-            }
-          }
+          const lines = await conversationRows(model, label, several, line, result, a, sums);
           // A conversation's rows go out together: an interrupted run holds whole conversations only.
           for (const l of lines) write(l);
           rows += lines.length;
@@ -219,8 +236,7 @@ export async function batchCommand(models: ModelToRun[], file: string, a: Analyz
     finish();
   }
   process.stderr.write('\n');
-  process.stderr.write(`${ok} of ${total} ${unit} analysed, ${skipped} skipped${out ? `; ${rows} rows written to ${out}` : ''}\n`);
-  for (const [label, s] of sums) process.stderr.write(`  ${label.padEnd(14)} mean prior ${f(s.prior / s.n)}  mean diagonal ${f(s.diagonal / s.n)}  (${s.n} rows)\n`);
+  printBatchSummary(ok, skipped, total, unit, out ? `; ${rows} rows written to ${out}` : '', sums);
   if (ok === 0) throw new InputError(`${file}: no conversation could be analysed`);
   return skipped ? BATCH_EXIT.skipped : BATCH_EXIT.ok;
 }

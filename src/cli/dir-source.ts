@@ -20,8 +20,11 @@ function readRange(path: string, start: number, end: number): Uint8Array {
   return out;
 }
 
-/** A model folder on disk (Node only), read by ranges: a tensor is read when it is needed. */
-export function dirSource(dir: string): ModelSource {
+/**
+ * A model folder on disk (Node only), read by ranges: a tensor is read when it is needed. Links may lead
+ * only inside the folder, or inside `linksWithin` (a Hugging Face cache snapshot's links into its blobs).
+ */
+export function dirSource(dir: string, opts: { linksWithin?: string } = {}): ModelSource {
   return {
     label: dir,
     async open(file) {
@@ -33,7 +36,8 @@ export function dirSource(dir: string): ModelSource {
         // A link may point anywhere: only files inside the model folder are read.
         const root = realpathSync(dir);
         const real = realpathSync(path);
-        if (real !== root && !real.startsWith(root + sep)) throw new ModelError(file, `is a link to ${real}, outside the model folder: copy the file in instead`);
+        const within = opts.linksWithin ? realpathSync(opts.linksWithin) + sep : null;
+        if (real !== root && !real.startsWith(root + sep) && !(within && real.startsWith(within))) throw new ModelError(file, `is a link to ${real}, outside the model folder: copy the file in instead`);
         size = info.size;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;

@@ -9,11 +9,17 @@ import { describePlan } from '../model/load-plan';
 import { precisionName, QUANTS, quantLabel, type Quant } from '../model/quantize';
 import { FALLBACK_TEMPLATES, type FallbackTemplate } from '../model/chatml';
 import { openModel } from '../runtime/open-model';
-import { BackendError, MemoryLimitError } from '../runtime/ort-runtime';
+import { BackendError, configureRuntime, MemoryLimitError } from '../runtime/ort-runtime';
 import { NumericError } from '../metrics/finite';
 import { HubError } from '../model/hub-source';
 import { analyzeCommand, batchCommand, checkOut, InputError, parsePolicies } from './analysis-commands';
 import { dirSource } from './dir-source';
+import { shardBatchCommand } from './batch-shard';
+import { mergeCommand } from './merge';
+import { folderDigest } from './part-files';
+import { parseShard } from './shard';
+import { hubModel, parseHubModel } from './hub-cache';
+import { policySpec } from '../context/policy';
 import { startCliWatchdog } from './watchdog';
 import { RenderError } from '../context/render';
 import { forwardProbe } from '../analysis/forward-probe';
@@ -26,7 +32,8 @@ Usage:
   inertia-lens analyze <conversation-file> [--model <dir>]... [--policy SPEC]... [--turn N] [--layer L]
                        [--radius R] [--sweep] [--json] [--dump-attention]
   inertia-lens batch <file.jsonl> [--model <dir>]... [--policy SPEC]... [--out results.csv] [--sweep]
-                       [--turn N] [--layer L] [--radius R]
+                       [--turn N] [--layer L] [--radius R] [--shard K/N|auto [--shards N] --out DIR]
+  inertia-lens merge <DIR> [--out results.csv]
 
 Commands:
   inspect-model   load a Hugging Face model folder, build its attention graph, print the normalized
@@ -36,7 +43,11 @@ Commands:
   analyze         score one answer of a conversation (default: the last) under each policy: category
                   shares of the final layer's attention, the diagonal inertia ratio, copy measures, cost
   batch           the same over a JSONL file (one conversation per line), one CSV row per
-                  conversation × policy (× turn with --sweep); bad lines are reported and skipped
+                  conversation × policy (× turn with --sweep); bad lines are reported and skipped.
+                  With --shard, one task of a job array: its lines into DIR/part-K-of-N.csv and .json
+                  (a manifest); run again, it resumes where it stopped
+  merge           the parts of a sharded batch in DIR as one CSV, in line order (the same bytes one
+                  unsharded batch writes); exits 2 naming the shards and lines still missing
 
 Options:
   --text S    the input text, tokenized as is (with --chat: as one user message, through the chat template)
@@ -47,18 +58,28 @@ Options:
               plain ("User: …" turns), marked on every figure; a model with a template of its own ignores it
   --quant Q   weight precision: none (default: the checkpoint's own), q8 or q4 (every linear layer, the head
               and the embedding quantized in blocks of 32 as they are read; named in every figure)
-  --model D   the model folder for analyze and batch (default: the embedded demo model, models/inertia-demo);
-              repeat it to compare models: each runs in turn, and analyze prints each against the first
+  --model D   the model for analyze and batch: a folder (default: the embedded demo model, models/inertia-demo)
+              or a Hub id, owner/name[@revision], downloaded once into the Hugging Face cache (HF_HOME,
+              HF_HUB_CACHE, HF_TOKEN, HF_ENDPOINT, HF_HUB_OFFLINE as the Python tools read them); repeat it to
+              compare models: each runs in turn, and analyze prints each against the first
   --policy S  full, window:W, clip:H:L, summary:H:L, ao, lt, sum, de, filler (repeatable; default full)
   --turn N    the assistant turn to score, 1-based (default: the last); later messages are ignored
   --radius R  diagonal radius r (default 5)
   --sweep     also score every turn t ≥ 2 (paper 2's Fig. 2 curve)
   --dump-attention  include the head-mean attention rows of the answer's tokens (analyze --json)
-  --out F     batch: write the CSV to F (default: stdout)
+  --out F     batch: write the CSV to F (default: stdout); with --shard, the folder for the parts;
+              merge: the merged CSV (default: stdout)
+  --shard S   batch: K/N (K from 0) analyses the lines n with (n − 1) mod N = K; auto reads K and N from
+              the scheduler: Slurm arrays (SLURM_ARRAY_TASK_ID/COUNT), AWS Batch, Cloud Run, Kubernetes
+              Indexed Jobs (JOB_COMPLETION_INDEX, with --shards N)
+  --shards N  batch --shard auto: the number of shards, where the scheduler does not say it (Kubernetes) or
+              says another (a Slurm task resubmitted alone)
   --backend B wasm (default: onnxruntime-web, as in the browser) or native (onnxruntime-node: the machine's
               own runtime, faster, and not bound by wasm's 4 GiB)
   --device D  with --backend native: cpu (default) or cuda (an NVIDIA GPU, when onnxruntime-node's CUDA
               libraries are installed: ONNXRUNTIME_NODE_INSTALL=cuda12 npm rebuild onnxruntime-node)
+  --threads T threads per pass (default: every core, at most 8 on wasm); give cores ÷ N to N processes
+              sharing a machine (N shards of one batch)
   --date D    the date (YYYY-MM-DD) a chat template that asks for today's date gets (default 2024-07-26,
               fixed so figures are reproducible)
   --json      print one JSON object instead of text
@@ -95,8 +116,8 @@ interface Common {
   template: FallbackTemplate | undefined;
 }
 
-async function open(dir: string, c: Common) {
-  const m = await openModel(dirSource(dir), {
+async function open(dir: string, c: Common, linksWithin?: string) {
+  const m = await openModel(dirSource(dir, { linksWithin }), {
     computeDtype: c.dtype,
     quant: c.quant,
     ...(c.template && { template: c.template }),
@@ -198,6 +219,9 @@ export async function main(argv: string[]): Promise<void> {
         device: { type: 'string', default: 'cpu' },
         quant: { type: 'string', default: 'none' },
         template: { type: 'string' },
+        shard: { type: 'string' },
+        threads: { type: 'string' },
+        shards: { type: 'string' },
       },
     });
   } catch (e) {
@@ -205,6 +229,15 @@ export async function main(argv: string[]): Promise<void> {
   }
   const { values, positionals } = parsed;
   const dir = positionals[0];
+  if (command === 'merge') {
+    if (!dir) fail(`merge needs the folder the shards wrote to\n\n${USAGE}`);
+    try {
+      process.exitCode = mergeCommand(dir, values.out);
+    } catch (e) {
+      fail(cliMessage(e));
+    }
+    return;
+  }
   const analysis = command === 'analyze' || command === 'batch';
   if (!dir) fail(`${command} needs ${analysis ? 'a conversation file' : 'a model folder'}\n\n${USAGE}`);
   const modelDirs = values.model?.length ? values.model : [fileURLToPath(new URL(`../../${DEMO_MODEL_PATH}`, import.meta.url))];
@@ -234,6 +267,7 @@ export async function main(argv: string[]): Promise<void> {
     return n;
   };
   try {
+    if (values.threads !== undefined) await configureRuntime({ numThreads: whole('--threads', values.threads, 1) });
     if (analysis) {
       const policies = parsePolicies(values.policy);
       const args = {
@@ -246,11 +280,31 @@ export async function main(argv: string[]): Promise<void> {
         ...(values.radius !== undefined && { radius: values.radius === 'inf' ? Infinity : whole('--radius', values.radius, 0) }),
         ...(layers?.[0] !== undefined && { layer: layers[0] }),
       };
-      if (command === 'batch') checkOut(values.out);
+      const shard = values.shard !== undefined ? parseShard(values.shard, process.env, values.shards === undefined ? undefined : whole('--shards', values.shards, 1)) : null;
+      if (values.shards !== undefined && !shard) fail('--shards goes with --shard auto');
+      if (shard && command !== 'batch') fail('--shard is for batch');
+      if (shard && values.out === undefined) fail('batch --shard needs --out DIR: the folder each shard writes its part to');
+      if (command === 'batch' && !shard) checkOut(values.out);
       // Each model opens in turn and is released before the next (two never share memory).
-      const models = modelDirs.map((d, i) => ({ label: values.model?.[i] ?? DEMO_MODEL_PATH, open: () => open(d, common) }));
+      // A --model that names no folder but reads as owner/name[@revision] comes from the Hub, through its cache.
+      const models = [];
+      for (const [i, d] of modelDirs.entries()) {
+        const label = values.model?.[i] ?? DEMO_MODEL_PATH;
+        const ref = values.model?.[i] ? parseHubModel(values.model[i]!) : null;
+        if (!ref) {
+          models.push({ label, open: () => open(d, common), identity: () => ({ files: folderDigest(d) }) });
+          continue;
+        }
+        const h = await hubModel(ref).catch((e: Error) => {
+          throw new InputError(`--model ${label}: no such folder here, and as a Hub model: ${cliMessage(e)}`);
+        });
+        models.push({ label, open: () => open(h.dir, common, h.storage), identity: () => ({ hub: h.hub, repo: h.repo, revision: h.revision, commit: h.commit }) });
+      }
       if (command === 'analyze') await analyzeCommand(models, dir, args);
-      else process.exitCode = await batchCommand(models, dir, args, values.out);
+      else if (shard) {
+        const options = { policies: policies.map(policySpec), sweep: values.sweep, turn: args.turn ?? null, layer: args.layer ?? null, radius: values.radius ?? null, quant, backend, device, dtype, date: values.date, template: template ?? null };
+        process.exitCode = await shardBatchCommand(models, dir, args, values.out!, { shard, options });
+      } else process.exitCode = await batchCommand(models, dir, args, values.out);
     } else if (command === 'inspect-model') await inspectModel(dir, common);
     else if (command === 'forward') {
       if (values.text === undefined) fail('forward needs --text "..."');

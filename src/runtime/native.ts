@@ -17,6 +17,8 @@ export interface NativeOptions {
   devices?: NativeDevice[];
   prepack?: boolean;
   profileFilePrefix?: string;
+  /** Threads for one operator (onnxruntime's default: every core). Several processes on one machine share it. */
+  threads?: number;
 }
 
 export async function createNativeSession(graph: BuiltGraph, opts: NativeOptions = {}): Promise<{ ort: typeof Ort; session: Ort.InferenceSession; device: NativeDevice; reasons: string[] }> {
@@ -33,6 +35,7 @@ export async function createNativeSession(graph: BuiltGraph, opts: NativeOptions
     const common = {
       ...(opts.profileFilePrefix && { enableProfiling: true, profileFilePrefix: opts.profileFilePrefix }),
       ...(opts.prepack === false && { extra: { session: { disable_prepacking: '1' } } }),
+      ...(opts.threads && { intraOpNumThreads: opts.threads }),
     };
     for (const device of opts.devices ?? ['cpu']) {
       try {

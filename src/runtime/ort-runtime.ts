@@ -71,6 +71,7 @@ async function wasmThreads(): Promise<number> {
 export interface RuntimeConfig {
   /** Where ORT's .wasm files are served, when not where the bundler put them (our own copies, never a CDN). */
   wasmPaths?: string;
+  /** Threads per pass: wasm's, and native's per operator (default: every core, at most 8 on wasm). */
   numThreads?: number;
   /** ORT's own proxy worker for wasm sessions (measured against our model worker in `npm run bench:browser`; off in the app). */
   proxy?: boolean;
@@ -293,7 +294,7 @@ export class ModelSession {
           let session: Ort.InferenceSession;
           if (backend === 'native') {
             if (!isNode) throw new Error('the native runtime exists in Node only');
-            const native = await createNativeSession(g, { devices: options.nativeDevices, prepack: plan?.prepack ?? true, profileFilePrefix: options.profile?.filePrefix });
+            const native = await createNativeSession(g, { devices: options.nativeDevices, prepack: plan?.prepack ?? true, profileFilePrefix: options.profile?.filePrefix, threads: runtimeConfig.numThreads });
             ({ ort: sessionOrt, session, device } = native);
             reasons.push(...native.reasons);
           } else {
@@ -317,7 +318,7 @@ export class ModelSession {
           computeDtype: summary.computeDtype,
           dtypeReason: (typeof options.dtypeReason === 'function' ? options.dtypeReason(backend) : options.dtypeReason) ?? `${summary.computeDtype}: asked for`,
           limits: options.limits?.(backend) ?? (backend === 'webgpu' ? { backend, totalBytes: null, maxBufferBytes } : backend === 'native' ? { backend, totalBytes: null, maxBufferBytes: null } : WASM_LIMITS),
-          threads: backend === 'wasm' ? (ort.env.wasm.numThreads ?? 1) : null,
+          threads: backend === 'wasm' ? (ort.env.wasm.numThreads ?? 1) : (runtimeConfig.numThreads ?? null),
           segments: parts.length,
           device,
           plan,
