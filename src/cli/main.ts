@@ -16,6 +16,7 @@ import { analyzeCommand, batchCommand, checkOut, InputError, parsePolicies } fro
 import { dirSource } from './dir-source';
 import { shardBatchCommand } from './batch-shard';
 import { mergeCommand } from './merge';
+import { reportCommand } from './report';
 import { folderDigest } from './part-files';
 import { parseShard } from './shard';
 import { hubModel, parseHubModel } from './hub-cache';
@@ -34,6 +35,7 @@ Usage:
   inertia-lens batch <file.jsonl> [--model <dir>]... [--policy SPEC]... [--out results.csv] [--sweep]
                        [--turn N] [--layer L] [--radius R] [--shard K/N|auto [--shards N] --out DIR]
   inertia-lens merge <DIR> [--out results.csv]
+  inertia-lens report <results.csv> --out DIR [--by model,policy,...] [--group-field F --input file.jsonl]
 
 Commands:
   inspect-model   load a Hugging Face model folder, build its attention graph, print the normalized
@@ -48,6 +50,10 @@ Commands:
                   (a manifest); run again, it resumes where it stopped
   merge           the parts of a sharded batch in DIR as one CSV, in line order (the same bytes one
                   unsharded batch writes); exits 2 naming the shards and lines still missing
+  report          a batch CSV's tables and figures (paper 2's Table 13, Fig. 2, Fig. 6): per group the mean
+                  and a seeded bootstrap 95 % interval of each share and the diagonal ratio (table.csv,
+                  table.md), the shares by turn with --sweep rows (rounds.csv, rounds.svg), and each
+                  policy's change against Full (policy-change.csv, policy-change.svg)
 
 Options:
   --text S    the input text, tokenized as is (with --chat: as one user message, through the chat template)
@@ -78,6 +84,9 @@ Options:
               own runtime, faster, and not bound by wasm's 4 GiB)
   --device D  with --backend native: cpu (default) or cuda (an NVIDIA GPU, when onnxruntime-node's CUDA
               libraries are installed: ONNXRUNTIME_NODE_INSTALL=cuda12 npm rebuild onnxruntime-node)
+  --by K,...  report: the columns to group by (default model, policy and the group field)
+  --group-field F  report: group by the field F of each JSONL line (e.g. env), read from --input
+  --input F   report: the JSONL file the batch read
   --threads T threads per pass (default: every core, at most 8 on wasm); give cores ÷ N to N processes
               sharing a machine (N shards of one batch)
   --date D    the date (YYYY-MM-DD) a chat template that asks for today's date gets (default 2024-07-26,
@@ -221,6 +230,9 @@ export async function main(argv: string[]): Promise<void> {
         template: { type: 'string' },
         shard: { type: 'string' },
         threads: { type: 'string' },
+        by: { type: 'string' },
+        'group-field': { type: 'string' },
+        input: { type: 'string' },
         shards: { type: 'string' },
       },
     });
@@ -233,6 +245,16 @@ export async function main(argv: string[]): Promise<void> {
     if (!dir) fail(`merge needs the folder the shards wrote to\n\n${USAGE}`);
     try {
       process.exitCode = mergeCommand(dir, values.out);
+    } catch (e) {
+      fail(cliMessage(e));
+    }
+    return;
+  }
+  if (command === 'report') {
+    if (!dir) fail(`report needs the batch's CSV\n\n${USAGE}`);
+    if (values.out === undefined) fail('report needs --out DIR: the folder for its tables and figures');
+    try {
+      reportCommand(dir, { out: values.out, ...(values.by && { by: values.by.split(',').map((k) => k.trim()).filter(Boolean) }), ...(values['group-field'] && { groupField: values['group-field'] }), ...(values.input && { input: values.input }) });
     } catch (e) {
       fail(cliMessage(e));
     }
