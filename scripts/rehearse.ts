@@ -5,7 +5,7 @@
  * ~2,000-token conversation under every policy; the memory plan of the whole model on each backend
  * (estimated); then a checkpoint cut to a few layers (every tensor its real size) scored by `analyze` on
  * Node wasm and native and in Chromium on wasm and WebGPU (measured: time, peak memory, bytes per
- * parameter). Writes docs/rehearsal.md, docs/rehearsal.json and the README's Models table.
+ * parameter). Writes docs/rehearsal.md, docs/rehearsal.json and the table in docs/models.md.
  *   REHEARSE_MODELS=gemma,Qwen3   only the models whose name contains one of these
  *   REHEARSE_RUN=0                accepted / rendered / plan only (seconds)
  *   REHEARSE_BROWSER=0            skip Chromium
@@ -225,7 +225,7 @@ async function browserRuns(dir: string, model: string, conversations: string[], 
 writeDocs();
 process.stdout.write(`${readFileSync('docs/rehearsal.md', 'utf8')}\n`);
 
-/** docs/rehearsal.json and .md, and the README's table, from the rows so far and the earlier rows not redone. */
+/** docs/rehearsal.json and .md, and docs/models.md's table, from the rows so far and the earlier rows not redone. */
 function writeDocs(): void {
   const all = [...rows, ...earlier.filter((r) => !rows.some((x) => x.model === r.model))].sort((a, b) => a.model.localeCompare(b.model));
   writeFileSync('docs/rehearsal.json', `${JSON.stringify(all, null, 1)}\n`);
@@ -248,10 +248,10 @@ function writeDocs(): void {
   const notes = all.filter((r) => r.notes.length).map((r) => `- **${r.model}**: ${r.notes.join('; ')}.`).join('\n');
   const refusals = all.flatMap((r) => (r.refusals ?? []).map((x) => `- **${r.model}**, ${x.backend}, after reading ${x.bytesRead.toLocaleString('en-US')} bytes (config, tokenizer, safetensors header): ${x.message}`)).join('\n');
   const when = new Date().toISOString().slice(0, 10);
-  writeFileSync('docs/rehearsal.md', `# Rehearsal\n\n\`npm run rehearse\` (${when}), this 2-core machine. Random BF16 weights in each model's real layout; its real config.json and chat template (tests/fixtures/real-models, SOURCES.md). "rendered": the maze example and a ~2,000-token conversation under all ${POLICIES.length} policies. "fits" is **estimated** for the whole model (model/load-plan.ts): wasm's 3.5 GiB heap, this machine's WebGPU adapter (SwiftShader, 1 GiB per buffer), native within 85% of 24 GiB. "fits at q8 and q4": the same estimate with the weights quantized as they are read (README Models). The four run columns are **measured**, at the checkpoint's own precision, on the whole model where "ran" says so and else on a checkpoint cut to the layers shown (every tensor its real size): \`analyze\` under Full on the maze example / the ~2,000-token conversation (seconds), then the peak memory that loading the model and a 16-token pass added (Node: the process; Chromium: the page's renderer, and on WebGPU also the GPU process, where the software adapter keeps its buffers) and that peak per parameter of the checkpoint that ran. WebGPU (a CPU emulation on this machine: minutes per pass) loads the model and runs 16 tokens; the parity tests check its numbers (REHEARSE_WEBGPU_ANALYZE=1 analyzes there too).\n\n${table}\n\nWhat the templates do:\n\n${notes}\n\nWhere the whole model does not fit Node's wasm or native runtime, loading it as a person would (its weights made up as they are read) is refused before any weight is read:\n\n${refusals}\n`);
+  writeFileSync('docs/rehearsal.md', `# Rehearsal\n\n\`npm run rehearse\` (${when}), this 2-core machine. Random BF16 weights in each model's real layout; its real config.json and chat template (tests/fixtures/real-models, SOURCES.md). "rendered": the maze example and a ~2,000-token conversation under all ${POLICIES.length} policies. "fits" is **estimated** for the whole model (model/load-plan.ts): wasm's 3.5 GiB heap, this machine's WebGPU adapter (SwiftShader, 1 GiB per buffer), native within 85% of 24 GiB. "fits at q8 and q4": the same estimate with the weights quantized as they are read (docs/models.md). The four run columns are **measured**, at the checkpoint's own precision, on the whole model where "ran" says so and else on a checkpoint cut to the layers shown (every tensor its real size): \`analyze\` under Full on the maze example / the ~2,000-token conversation (seconds), then the peak memory that loading the model and a 16-token pass added (Node: the process; Chromium: the page's renderer, and on WebGPU also the GPU process, where the software adapter keeps its buffers) and that peak per parameter of the checkpoint that ran. WebGPU (a CPU emulation on this machine: minutes per pass) loads the model and runs 16 tokens; the parity tests check its numbers (REHEARSE_WEBGPU_ANALYZE=1 analyzes there too).\n\n${table}\n\nWhat the templates do:\n\n${notes}\n\nWhere the whole model does not fit Node's wasm or native runtime, loading it as a person would (its weights made up as they are read) is refused before any weight is read:\n\n${refusals}\n`);
 
-  // The README's Models section carries the same table (between its rehearsal markers).
-  const readme = readFileSync('README.md', 'utf8');
+  // docs/models.md carries the same table (between its rehearsal markers).
+  const readme = readFileSync('docs/models.md', 'utf8');
   const marked = /(<!-- rehearsal:start -->\n)[\s\S]*?(<!-- rehearsal:end -->)/;
-  if (marked.test(readme)) writeFileSync('README.md', readme.replace(marked, `$1${table}\n$2`));
+  if (marked.test(readme)) writeFileSync('docs/models.md', readme.replace(marked, `$1${table}\n$2`));
 }

@@ -22,7 +22,7 @@ export interface AnalyzeArgs extends AnalysisOptions {
 
 const f = (v: number) => v.toFixed(4);
 
-/** One conversation, every policy: the results as the README's JSON contract describes. */
+/** One conversation, every policy: the results as docs/command-line.md's JSON contract describes. */
 async function analyzeAll(model: OpenModel, conv: Conversation, a: AnalyzeArgs): Promise<(PolicyResult & { sweep?: SweepPoint[] })[]> {
   const summaries = new SummaryCache(model, conv);
   const out = [];

@@ -75,7 +75,7 @@ export interface ModelSpec {
   notes: string[];
 }
 
-/** Per-family architecture, from each modeling_*.py (notes on each: README, Models). */
+/** Per-family architecture, from each modeling_*.py (notes on each: docs/models.md). */
 interface FamilyTraits {
   qkvBias: (cfg: Cfg) => boolean;
   oBias: (cfg: Cfg) => boolean;

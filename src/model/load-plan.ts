@@ -5,7 +5,7 @@ import { tensorPlan } from './weights';
 
 /**
  * The memory a load will take on each backend, decided from config.json and the safetensors headers
- * before any weight is fetched. The session overheads are measured (`npm run rehearse`, README Models):
+ * before any weight is fetched. The session overheads are measured (`npm run rehearse`, docs/models.md):
  * onnxruntime-web's wasm heap holds the fp32 weights plus ~10% (its arena, the graph), and prepacking
  * the linear layers' weights for its matrix kernel adds ~55% more (measured on Qwen2.5-0.5B's shape:
  * 6.2 bytes per parameter with it, 4.4 without, 2.4 with half-precision matrices).

@@ -57,7 +57,7 @@ export function parseRopeScaling(raw: Cfg | null, field: string, ctx: { maxPos: 
     case 'yarn': {
       const o = orig();
       // Newest transformers: an explicit factor as given, else max / original (up to v4.5x an original length
-      // replaced the factor with max / original; README Models says which is followed).
+      // replaced the factor with max / original; docs/models.md says which is followed).
       const factor = raw.factor != null ? positive(raw, 'factor', undefined, p) : ctx.maxPos / o;
       const m = raw.mscale != null ? num(raw, 'mscale', undefined, p) : 0;
       const mAll = raw.mscale_all_dim != null ? num(raw, 'mscale_all_dim', undefined, p) : 0;

@@ -33,7 +33,7 @@ describe('batch on a Slurm job array', () => {
     const jsonl = join(dir, 'in.jsonl');
     writeFileSync(jsonl, `${Array.from({ length: 24 }, (_, i) => examples[i % 4]).join('\n')}\n`);
     const out = join(dir, 'parts');
-    // The job script a person would write (README: Running on a cluster), on the embedded demo model.
+    // The job script a person would write (docs/cluster.md; docs/cluster/slurm-job.sh), on the embedded demo model.
     const job = join(dir, 'job.sh');
     writeFileSync(job, `#!/bin/bash\nexec ${process.execPath} ${ROOT}/bin/inertia-lens.mjs batch ${jsonl} --policy full --policy clip:2:1 --shard auto --shards 4 --out ${out}\n`);
     const submit = (array: string) => sh('sbatch', ['--parsable', `--array=${array}`, '--cpus-per-task=1', `--chdir=${ROOT}`, `--output=${dir}/task-%a.log`, job]).trim();
