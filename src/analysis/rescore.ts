@@ -3,6 +3,7 @@ import type { Span } from '../metrics/categories';
 import { headsOf, layerRows, type AttentionSlab } from '../metrics/slab';
 import type { PolicyResult } from './analyze';
 import type { SweepPoint } from './sweep';
+import type { SweepRows } from './sweep-rows';
 
 /**
  * The same analysis at another diagonal radius, re-read from the attention it kept: no model pass.
@@ -28,12 +29,6 @@ export function atRadius(r: PolicyResult, radius: number): PolicyResult | null {
       return { ...h, diagonal: d.total, diagonalCopyAligned: d.copyAligned };
     }),
   };
-}
-
-/** One sweep point's answer rows (head mean) and earlier answers, kept so a new radius needs no pass. */
-export interface SweepRows {
-  mean: AttentionSlab;
-  priorSpans: Span[];
 }
 
 export function sweepAtRadius(points: SweepPoint[], kept: Map<number, SweepRows>, radius: number): SweepPoint[] | null {

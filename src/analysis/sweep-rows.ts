@@ -11,6 +11,12 @@ import type { Span } from '../metrics/categories';
 import { rowsOf, slab, type AttentionSlab } from '../metrics/slab';
 import { commonPrefix } from '../util/common-prefix';
 
+/** One sweep point's answer rows (head mean) and prior assistant answers, kept so a new radius needs no pass (rescore.ts). */
+export interface SweepRows {
+  mean: AttentionSlab;
+  priorSpans: Span[];
+}
+
 /** At most this many bytes of kept mean rows (the demo model at 2,048 tokens takes 32 MiB). */
 export const SWEEP_ROWS_MAX_BYTES = 96 * 2 ** 20;
 

@@ -8,8 +8,7 @@ import { categoryRatios, diagonalRatio } from '../metrics/inertia';
 import { checkFinite } from '../metrics/finite';
 import { rowsOf, slab } from '../metrics/slab';
 import { analyzePolicyLayers, costSeriesFor, DEFAULTS, SummaryCache, type AnalysisModel, type AnalysisOptions, type PolicyResult } from './analyze';
-import type { SweepRows } from './rescore';
-import { keptSweepRows } from './sweep-rows';
+import { keptSweepRows, type SweepRows } from './sweep-rows';
 import { commonPrefix } from '../util/common-prefix';
 
 export interface SweepPoint {

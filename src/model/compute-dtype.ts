@@ -2,6 +2,9 @@
 export type ComputeDtype = 'fp32' | 'fp16';
 export type ComputeDtypeOption = 'auto' | ComputeDtype;
 
+/** Bytes per element of a compute dtype. */
+export const computeBytes = (d: ComputeDtype): 2 | 4 => (d === 'fp16' ? 2 : 4);
+
 export interface ComputeDtypeChoice {
   dtype: ComputeDtype;
   reason: string;

@@ -1,4 +1,5 @@
 import type { ModelSpec } from './config';
+import { computeBytes } from './compute-dtype';
 import { estimatePass, tensorLimitText, type BackendLimits } from './memory';
 import { quantizedBytes, schemeOf, SLICE_ROWS, type Quant } from './quantize';
 import { tensorPlan } from './weights';
@@ -69,7 +70,7 @@ export const planDtype = (t: { dtype: string; packed?: { groupSize: number } }):
 export function planBackend(input: LoadPlanInput, limits: BackendLimits): BackendPlan {
   const { spec } = input;
   const plan = tensorPlan(spec);
-  const el = input.computeDtype === 'fp16' ? 2 : 4;
+  const el = computeBytes(input.computeDtype);
   let compute = 0;
   let half = 0;
   let file = 0;

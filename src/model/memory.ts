@@ -1,4 +1,5 @@
 import type { ModelSpec } from './config';
+import { computeBytes } from './compute-dtype';
 import { parameterCount } from './weights';
 
 /** What a graph keeps in memory per pass, as built (model/graph.ts). */
@@ -43,7 +44,7 @@ export interface MemoryEstimate {
  * Fetched outputs (attention rows, logits) stay alive to the end of the pass.
  */
 export function estimatePass(spec: ModelSpec, g: GraphShape, p: PassShape): MemoryEstimate {
-  const el = g.computeDtype === 'fp16' ? 2 : 4;
+  const el = computeBytes(g.computeDtype);
   const S = p.tokens;
   const T = S + (p.past ?? 0);
   const H = spec.numHeads;
@@ -120,7 +121,7 @@ export const WEBGPU_SEGMENT_PLAN = { tokens: 4096, bytes: 2 * 2 ** 30 };
  * GPU has finished it (its output is read back), so only one segment's buffers are ever queued.
  */
 export function layersPerSegment(spec: ModelSpec, g: Pick<GraphShape, 'attention' | 'computeDtype'>, plan = WEBGPU_SEGMENT_PLAN): number {
-  const el = g.computeDtype === 'fp16' ? 2 : 4;
+  const el = computeBytes(g.computeDtype);
   const S = plan.tokens;
   const scores = g.attention === 'explicit' ? 4 * spec.numHeads * S * S * 4 : 0;
   const perLayer = scores + layerActivations(spec, S, el);

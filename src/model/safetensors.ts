@@ -16,11 +16,6 @@ export interface TensorInfo {
 /** Headers above this are not weights files; refuse before allocating. */
 const MAX_HEADER = 100 * 1024 * 1024;
 
-/** Bytes per element of a dtype we read. */
-export function dtypeBytes(d: SafetensorsDtype): number {
-  return BYTES[d];
-}
-
 /**
  * Reads a .safetensors file's header (a few KB, by two ranged reads: the 8-byte little-endian header
  * length, then the JSON `{name: {dtype, shape, data_offsets: [begin, end]}}`). The data is not read.

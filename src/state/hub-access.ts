@@ -1,5 +1,15 @@
 import { checkRepoId, checkRevision, HUB_URL } from '../model/hub-source';
-import type { ModelRef } from './model-store';
+
+/** A model as a link names it: the demo models by name, Hub models by id, revision and Hub. */
+export interface ModelRef {
+  model: string;
+  revision: string;
+  hub: string | null;
+}
+
+/** The two embedded models as links name them. */
+export const DEMO_REF: ModelRef = { model: 'demo', revision: 'main', hub: null };
+export const CPL_REF: ModelRef = { model: 'demo-cpl', revision: 'main', hub: null };
 
 /**
  * The Hub access token: kept in memory, or on request in this browser only (localStorage); never in a

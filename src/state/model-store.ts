@@ -6,7 +6,7 @@ import type { FallbackTemplate } from '../model/chatml';
 import type { Quant } from '../model/quantize';
 import type { BackendChoice, ForwardView, LoadedSummary, LoadEvent, ModelApi, PreparedSummary, SourceSpec } from '../worker/api';
 import { STALE_MODEL } from '../worker/api';
-import { linkOffer, rememberedToken, storeToken, type LinkOffer } from './hub-access';
+import { linkOffer, rememberedToken, storeToken, type LinkOffer, type ModelRef } from './hub-access';
 import { modelClient, onWorkerLost, type ModelSlot } from './model-client';
 
 export type { BackendChoice, ForwardView } from '../worker/api';
@@ -24,11 +24,7 @@ export interface LoadState {
 }
 
 /** How a link names the model: the demo, or a Hub id; null for local files (a link cannot carry them). */
-export interface ModelRef {
-  model: string;
-  revision: string;
-  hub: string | null;
-}
+export type { ModelRef } from './hub-access';
 
 /** The model in use, as the worker described it when it started, and how a link names it. */
 export interface ModelInfo extends LoadedSummary {

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzePolicy, analyzePolicyLayers, SummaryCache } from '../../src/analysis/analyze';
 import { roundsSweep } from '../../src/analysis/sweep';
-import { atRadius, sweepAtRadius, type SweepRows } from '../../src/analysis/rescore';
+import { atRadius, sweepAtRadius } from '../../src/analysis/rescore';
+import type { SweepRows } from '../../src/analysis/sweep-rows';
 import { greedyGenerate } from '../../src/analysis/generate';
 import { parseConversation } from '../../src/conversation/parse';
 import { referenceForward } from '../../src/model/reference';

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { CPL_MODEL_LABEL, CPL_MODEL_PATH, DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../../model/demo';
 import { useInspector } from '../../state/inspector-store';
 import { useModelBStore, useModelStore } from '../../state/model-store';
+import { CPL_REF, DEMO_REF } from '../../state/hub-access';
 import { PrecisionSelect } from './PrecisionSelect';
 import { LoadProgress } from './LoadProgress';
 import { ModelLoader } from './ModelLoader';
@@ -44,8 +45,8 @@ export function ModelBPanel() {
       {on && (
         <>
           <p className="row">
-            <button type="button" disabled={busy} onClick={() => void load(demoSource(CPL_MODEL_PATH, CPL_MODEL_LABEL), { model: 'demo-cpl', revision: 'main', hub: null })}>Compare with the CPL-tuned demo model</button>
-            <button type="button" disabled={busy} onClick={() => void load(demoSource(DEMO_MODEL_PATH, DEMO_MODEL_LABEL), { model: 'demo', revision: 'main', hub: null })}>with the demo model itself</button>
+            <button type="button" disabled={busy} onClick={() => void load(demoSource(CPL_MODEL_PATH, CPL_MODEL_LABEL), CPL_REF)}>Compare with the CPL-tuned demo model</button>
+            <button type="button" disabled={busy} onClick={() => void load(demoSource(DEMO_MODEL_PATH, DEMO_MODEL_LABEL), DEMO_REF)}>with the demo model itself</button>
             <button type="button" disabled={busy || !infoA} onClick={sameAsA} data-testid="b-same-as-a">with model A itself, at model B&apos;s precision</button>
             <span className="muted">
               {info ? `Model B: ${info.source}, ${info.parameters.toLocaleString('en-US')} parameters, on ${info.report.backend === 'webgpu' ? 'WebGPU' : 'wasm'}${info.precision !== 'none' ? `, weights ${info.precision}` : ''}.` : busy ? 'Loading model B…' : 'No model B yet: pick one here, or load any model below.'}

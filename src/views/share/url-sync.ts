@@ -5,11 +5,12 @@ import { useInspector, type InspectorState } from '../../state/inspector-store';
 import { useModelBStore, useModelStore, type ModelInfo } from '../../state/model-store';
 import { useLesson } from '../../state/lesson-store';
 import { decodeView, encodeView, isEmbedded, pickInspectorView, type ViewState } from '../../state/url-state';
+import { CPL_REF, DEMO_REF } from '../../state/hub-access';
 import { lessonFragment, parseHide } from '../lesson/hide';
 import { LESSON } from '../lesson/steps';
 
 export function viewOf(s: InspectorState, info: ModelInfo | null): ViewState {
-  const ref = info?.ref ?? { model: 'demo', revision: 'main', hub: null };
+  const ref = info?.ref ?? DEMO_REF;
   // Model B as the link can name it: an embedded model, or a model from huggingface.co.
   const b = useModelBStore.getState().info?.ref;
   const named = s.compareModels && b && (isEmbedded(b.model) || b.hub === null) ? b : null;
@@ -57,13 +58,13 @@ export function startFromUrl(): string[] {
   useModelBStore.setState({ quant: view.quantB });
   const { loadModel, offerLink } = useModelStore.getState();
   // The demo model always; a model the link names is shown, and loads only on a click.
-  void loadModel(demoSource(DEMO_MODEL_PATH, DEMO_MODEL_LABEL), { model: 'demo', revision: 'main', hub: null });
-  if (view.model !== 'demo') offerLink({ model: view.model, revision: view.revision, hub: view.hub });
+  void loadModel(demoSource(DEMO_MODEL_PATH, DEMO_MODEL_LABEL), DEMO_REF);
+  if (view.model !== DEMO_REF.model) offerLink({ model: view.model, revision: view.revision, hub: view.hub });
   // Model B: compare models on; an embedded one loads from the app itself, a Hub one is offered (a click looks it up).
   if (view.modelB) {
     useInspector.getState().setCompareModels(true);
     if (isEmbedded(view.modelB)) {
-      const [path, label] = view.modelB === 'demo-cpl' ? [CPL_MODEL_PATH, CPL_MODEL_LABEL] : [DEMO_MODEL_PATH, DEMO_MODEL_LABEL];
+      const [path, label] = view.modelB === CPL_REF.model ? [CPL_MODEL_PATH, CPL_MODEL_LABEL] : [DEMO_MODEL_PATH, DEMO_MODEL_LABEL];
       void useModelBStore.getState().loadModel(demoSource(path, label), { model: view.modelB, revision: 'main', hub: null });
     } else useModelBStore.getState().offerLink({ model: view.modelB, revision: view.revisionB, hub: null });
   }
