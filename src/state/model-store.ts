@@ -42,7 +42,7 @@ interface ModelState {
   /** The named template for a model with none of its own; null until the person chooses one after the refusal. */
   template: FallbackTemplate | null;
   /** Chooses the fallback template and tries the model asked for last again. */
-  useTemplate(t: FallbackTemplate): Promise<void>;
+  renderWithTemplate(t: FallbackTemplate): Promise<void>;
   /** Where the model in use came from (null: none loaded), to load the same model into another slot. */
   origin(): LoadOrigin | null;
   /** Loads a model from where another slot's came from (compare a model with itself at another precision). */
@@ -187,7 +187,7 @@ function createModelStore(slot: ModelSlot) {
       origin: () => lastLoad,
       loadFrom: (origin) => again(origin),
       template: null,
-      async useTemplate(t) {
+      async renderWithTemplate(t) {
         set({ template: t });
         if (lastAsked) await again(lastAsked);
       },

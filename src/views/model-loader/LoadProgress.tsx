@@ -7,7 +7,7 @@ const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 export function LoadProgress() {
   const { store: useModel } = useSlot();
   const load = useModel((s) => s.load);
-  const useTemplate = useModel((s) => s.useTemplate);
+  const renderWithTemplate = useModel((s) => s.renderWithTemplate);
   if (load.status === 'error') {
     // A model with no chat template (a base model): the next step is a named fallback template, chosen here.
     const noTemplate = load.error?.includes('has no chat template') === true;
@@ -16,8 +16,8 @@ export function LoadProgress() {
         <p>Could not load the model: {load.error}</p>
         {noTemplate && (
           <p className="row">
-            <button type="button" onClick={() => void useTemplate('chatml')}>Render it with ChatML</button>
-            <button type="button" onClick={() => void useTemplate('plain')}>Render it with plain “User: …” turns</button>
+            <button type="button" onClick={() => void renderWithTemplate('chatml')}>Render it with ChatML</button>
+            <button type="button" onClick={() => void renderWithTemplate('plain')}>Render it with plain “User: …” turns</button>
           </p>
         )}
       </div>
