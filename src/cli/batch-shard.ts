@@ -70,7 +70,6 @@ export async function shardBatchCommand(models: ShardModel[], file: string, a: A
     }
     // A kill between the CSV's rename and the manifest's last write: the rows are whole, the rename is undone.
     if (existsSync(csvPath) && !existsSync(partialPath)) renameSync(csvPath, partialPath);
-    manifest ??= null;
     const m: Manifest = manifest
       ? { ...manifest, host: hostname(), pid: process.pid, updated: now(), finished: null }
       : { tool: toolIdentity(), settings, shard: { ...run.shard }, ran: [], host: hostname(), pid: process.pid, started: now(), updated: now(), finished: null, done: [], skipped: [], csvBytes: 0 };
