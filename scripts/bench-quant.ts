@@ -7,7 +7,10 @@
  *      model); Qwen3-4B-Instruct-2507 cut to 2 of its 36 layers (every tensor its real size) at q4 on wasm,
  *      against what the plan says for it.
  *   3. Plans: every real config here, at each precision: wasm (3.5 GiB) and WebGPU at 2,048 tokens.
- *   BENCH_QUANT_PARTS=speed,memory,plans   which parts (default all)
+ *   4. GPU (not by default): Llama-3.1-8B cut to 2 layers at q4g128 and q4 on Chromium's software WebGPU
+ *      adapter, the GPU process's memory against the plan.
+ *   BENCH_QUANT_PARTS=speed,memory,plans,gpu   which parts (default the first three)
+ *   BENCH_QUANT_SPEED=none,q4g128   which precisions the speed part times again (default all)
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,16 +32,20 @@ import { virtualCheckpoint } from '../tests/helpers/virtual-checkpoint';
 import { f32ToBf16 } from '../src/model/dtype';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { shippedFiles } from '../tests/helpers/real-tokenizers';
+import { startAppServer } from '../tests/helpers/app-server';
+import { diskRepo } from '../tests/helpers/hub-server';
+import { launchChromium } from '../tests/helpers/chromium';
+import { watchProcesses } from '../tests/helpers/process-memory';
 
 /**
  * A checkpoint for memory measurements: the real config's header, then one block of random BF16 values
  * repeated (memory does not depend on the values; random ones for every weight take minutes to write).
  */
-function writeModel(name: string, config: Record<string, unknown>): { dir: string; config: Record<string, unknown> } {
+function writeModel(name: string, config: Record<string, unknown>, tokenizer: Parameters<typeof shippedFiles>[0] = 'qwen2_5'): { dir: string; config: Record<string, unknown> } {
   const dir = join(OUT, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
-  const { json, config: tok } = shippedFiles('qwen2_5');
+  const { json, config: tok } = shippedFiles(tokenizer);
   writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(json));
   writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify(tok));
   const v = virtualCheckpoint(config);
@@ -52,7 +59,7 @@ function writeModel(name: string, config: Record<string, unknown>): { dir: strin
   return { dir, config };
 }
 
-const QUANTS: Quant[] = ['none', 'q8', 'q4'];
+const QUANTS: Quant[] = ['none', 'q8', 'q4', 'q4g128'];
 const parts = (process.env.BENCH_QUANT_PARTS ?? 'speed,memory,plans').split(',');
 const OUT = '.tmp/bench-quant';
 const gib = (n: number) => (n / 2 ** 30).toFixed(2);
@@ -78,10 +85,12 @@ const earlier = existsSync('docs/bench/quant-memory.json') ? JSON.parse(readFile
 const doc: Record<string, unknown> = { ...earlier, when: new Date().toISOString().slice(0, 10) };
 
 if (parts.includes('speed')) {
-  const rows = [];
+  // BENCH_QUANT_SPEED=none,q4g128: only these precisions are timed again (each case builds a 135M model: minutes); the others' rows are kept.
+  const timed = (process.env.BENCH_QUANT_SPEED?.split(',') ?? QUANTS) as Quant[];
+  const rows = ((earlier.speed ?? []) as { quant: Quant }[]).filter((r) => !timed.includes(r.quant));
   for (const runtime of ['wasm', 'native'] as const) {
     for (const tokens of [512, 2048]) {
-      for (const quant of QUANTS) {
+      for (const quant of timed) {
         process.stderr.write(`speed ${runtime} ${tokens} ${quant} … `);
         const r = child([process.argv[1]!, '--speed', runtime, quant, String(tokens)]);
         process.stderr.write(`${r.ms.toFixed(0)} ms\n`);
@@ -119,7 +128,7 @@ if (parts.includes('memory')) {
   const q4Dir = writeModel('Qwen--Qwen3-4B-Instruct-2507-2l', cutConfig(JSON.parse(readFileSync('tests/fixtures/more-models/Qwen--Qwen3-4B-Instruct-2507/config.json', 'utf8')), 2));
   const cutParams = parameterCount(normalizeConfig(q4Dir.config));
   for (const backend of ['wasm', 'native']) {
-    for (const quant of ['q8', 'q4'] as const) {
+    for (const quant of ['q8', 'q4', 'q4g128'] as const) {
       process.stderr.write(`memory Qwen3-4B cut ${backend} ${quant} … `);
       const r = nodeCase(q4Dir.dir, backend, quant);
       process.stderr.write(`${r.error ?? `${(r.peakBytes / 2 ** 20).toFixed(0)} MiB`}\n`);
@@ -127,6 +136,42 @@ if (parts.includes('memory')) {
     }
   }
   doc.memory = rows;
+}
+
+if (parts.includes('gpu')) {
+  // The GPU buffers of an 8B model at q4g128, measured on Chromium's software WebGPU adapter (SwiftShader keeps
+  // them in its GPU process's memory) for Llama-3.1-8B cut to 2 of its 32 layers (every tensor its real size),
+  // against the plan for the same cut. Not in the default parts: a 3 GB checkpoint and minutes of SwiftShader.
+  const cut = writeModel('meta-llama--Llama-3.1-8B-Instruct-2l', cutConfig(JSON.parse(readFileSync('tests/fixtures/real-models/meta-llama--Llama-3.1-8B-Instruct/config.json', 'utf8')), 2), 'llama3_1');
+  const spec = normalizeConfig(cut.config);
+  const disk = diskRepo(cut.dir);
+  const app = await startAppServer({ 'bench/llama-8b-2l': disk.files });
+  const rows = [];
+  try {
+    for (const quant of ['q4g128', 'q4'] as const) {
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        await page.goto(`${app.url}/tests/browser/harness.html`);
+        await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', null, { timeout: 120_000 });
+        const before = watchProcesses('--type=gpu-process').stop() ?? 0;
+        const gpu = watchProcesses('--type=gpu-process');
+        process.stderr.write(`gpu Llama-3.1-8B cut webgpu ${quant} … `);
+        type H = { rehearseLoad: Function };
+        const load = await page.evaluate(([h, q]) => (window as unknown as { harness: H }).harness.rehearseLoad(h, 'bench/llama-8b-2l', ['webgpu'], q), [app.hub, quant] as const);
+        const peak = gpu.stop() ?? 0;
+        const plan = planBackend({ spec, dtypes: new Map(tensorPlan(spec).map((t) => [t.name, 'BF16'])), holdsFileBytes: true, plannedTokens: 16, computeDtype: 'fp32', quant }, { backend: 'webgpu', totalBytes: null, maxBufferBytes: null });
+        process.stderr.write(`${load.error ?? `${load.backend}, GPU process +${peak - before} MiB, planned ${((plan.weights + plan.overhead) / 2 ** 20).toFixed(0)} MiB`}\n`);
+        rows.push({ model: 'meta-llama/Llama-3.1-8B-Instruct (2 of 32 layers)', params: parameterCount(spec), quant, backend: load.backend, gpuBeforeMiB: before, gpuPeakMiB: peak, gpuAddedMiB: peak - before, plannedMiB: (plan.weights + plan.overhead) / 2 ** 20, plannedWeightsMiB: plan.weights / 2 ** 20, loadMs: load.loadMs, error: load.error });
+      } finally {
+        await browser.close();
+      }
+    }
+  } finally {
+    await app.server.close();
+    disk.close();
+  }
+  doc.gpu = rows;
 }
 
 if (parts.includes('plans')) {
@@ -160,13 +205,14 @@ writeFileSync('docs/bench/quant-memory.md', markdown(doc));
 process.stdout.write(markdown(doc));
 
 function markdown(d: Record<string, any>): string {
-  const out = [`# Quantized weights: speed, memory and where models fit\n\nLatest \`npm run bench:quant\` (${d.when}), this 2-core machine (read the ratios). q8 / q4: every linear layer, the head and the embedding in 8 / 4 bits, blocks of 32 with a scale and zero point each, run by onnxruntime's MatMulNBits.\n`];
+  const out = [`# Quantized weights: speed, memory and where models fit\n\nLatest \`npm run bench:quant\` (${d.when}), this 2-core machine (read the ratios). q8 / q4 / q4g128: every linear layer, the head and the embedding in 8 / 4 / 4 bits, blocks of 32 / 32 / 128 with a scale and zero point each, run by onnxruntime's MatMulNBits.\n`];
   if (d.speed) {
-    out.push('## Speed: the inspection pass, SmolLM2-135M shape (random BF16 weights)\n\n| runtime | tokens | none (ms) | q8 (ms) | q4 (ms) | q8 ÷ none | q4 ÷ none | peak RSS none / q8 / q4 (MiB) |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+    const qs = QUANTS.filter((q) => q !== 'none' && d.speed.some((x: any) => x.quant === q));
+    out.push(`## Speed: the inspection pass, SmolLM2-135M shape (random BF16 weights)\n\n| runtime | tokens | none (ms) | ${qs.map((q) => `${q} (ms)`).join(' | ')} | ${qs.map((q) => `${q} ÷ none`).join(' | ')} | peak RSS none / ${qs.join(' / ')} (MiB) |\n| --- | ---: | ---: | ${qs.map(() => '---: | ---:').join(' | ')} | --- |`);
     for (const runtime of ['wasm', 'native']) for (const tokens of [512, 2048]) {
       const r = (q: string) => d.speed.find((x: any) => x.runtime === runtime && x.tokens === tokens && x.quant === q);
       if (!r('none')) continue;
-      out.push(`| ${runtime} | ${tokens} | ${r('none').ms.toFixed(0)} | ${r('q8').ms.toFixed(0)} | ${r('q4').ms.toFixed(0)} | ${(r('q8').ms / r('none').ms).toFixed(2)} | ${(r('q4').ms / r('none').ms).toFixed(2)} | ${r('none').peakMiB} / ${r('q8').peakMiB} / ${r('q4').peakMiB} |`);
+      out.push(`| ${runtime} | ${tokens} | ${r('none').ms.toFixed(0)} | ${qs.map((q) => r(q).ms.toFixed(0)).join(' | ')} | ${qs.map((q) => (r(q).ms / r('none').ms).toFixed(2)).join(' | ')} | ${['none', ...qs].map((q) => r(q).peakMiB).join(' / ')} |`);
     }
     out.push('');
   }
@@ -176,10 +222,15 @@ function markdown(d: Record<string, any>): string {
     const f = d.memory[0];
     out.push(`\nThe fixed overhead (onnxruntime and this tool, with the 1.7M-parameter demo model): ${(f.fixedBytes / 2 ** 20).toFixed(0)} MiB on ${f.backend}${d.memory.find((x: any) => x.backend !== f.backend) ? `, ${(d.memory.find((x: any) => x.backend !== f.backend).fixedBytes / 2 ** 20).toFixed(0)} MiB on ${d.memory.find((x: any) => x.backend !== f.backend).backend}` : ''}; its wasm heap ${f.fixedHeapBytes ? (f.fixedHeapBytes / 2 ** 20).toFixed(0) : '–'} MiB.\n`);
   }
+  if (d.gpu) {
+    out.push('## GPU memory, measured: an 8B model cut to 2 layers on Chromium\'s software WebGPU adapter\n\n`BENCH_QUANT_PARTS=gpu`. SwiftShader keeps the GPU buffers in Chromium\'s GPU process: its peak resident memory while the model loads and runs 16 tokens, beyond what it held before, against the plan for the same cut (fp32 compute: this adapter has no shader-f16).\n\n| model | parameters | precision | backend | GPU process added (MiB) | planned (MiB) | of which weights (MiB) | added ÷ planned |\n| --- | ---: | --- | --- | ---: | ---: | ---: | ---: |');
+    for (const r of d.gpu) out.push(`| ${r.model} | ${r.params.toLocaleString('en-US')} | ${r.quant} | ${r.backend ?? '–'} | ${r.error ? `✗ ${r.error.slice(0, 80)}` : r.gpuAddedMiB} | ${r.plannedMiB.toFixed(0)} | ${r.plannedWeightsMiB.toFixed(0)} | ${r.error ? '–' : (r.gpuAddedMiB / r.plannedMiB).toFixed(2)} |`);
+    out.push('\nThe plan is of GPU memory on a hardware adapter: the weights as the graph holds them and one pass. The software adapter\'s process also holds, at its peak, the staging copies each tensor is uploaded through (its buffers live in the same host memory), so it measures more than the plan; the rehearsal finds the same for fp32 weights on this adapter (docs/rehearsal.md, "GPU"). On this adapter the app runs wasm unless asked for WebGPU.\n');
+  }
   if (d.plans) {
-    out.push('## Where real models fit, planned before any weight is read (model/load-plan.ts)\n\nwasm: fits its 3.5 GiB heap, and the longest pass that does; WebGPU: GPU memory for the weights and one 2,048-token pass (explicit attention in every layer), computing in fp32 (an adapter without shader-f16, as this machine\'s) and, after the slash, in fp16 (one with it: norms, softmax and the attention probabilities stay fp32).\n\n| model | parameters | wasm none | wasm q8 | wasm q4 | WebGPU none | WebGPU q8 | WebGPU q4 |\n| --- | ---: | --- | --- | --- | ---: | ---: | ---: |');
+    out.push(`## Where real models fit, planned before any weight is read (model/load-plan.ts)\n\nwasm: fits its 3.5 GiB heap, and the longest pass that does; WebGPU: GPU memory for the weights and one 2,048-token pass (explicit attention in every layer), computing in fp32 (an adapter without shader-f16, as this machine's) and, after the slash, in fp16 (one with it: norms, softmax and the attention probabilities stay fp32).\n\n| model | parameters | ${QUANTS.map((q) => `wasm ${q}`).join(' | ')} | ${QUANTS.map((q) => `WebGPU ${q}`).join(' | ')} |\n| --- | ---: | ${QUANTS.map(() => '---').join(' | ')} | ${QUANTS.map(() => '---:').join(' | ')} |`);
     const cell = (x: any) => (x.wasmFits ? `${gib(x.wasmHeld)} GiB, ≤ ${x.wasmMaxTokens === null ? '∞' : x.wasmMaxTokens.toLocaleString('en-US')} tok` : '✗');
-    for (const r of d.plans) out.push(`| ${r.model} | ${r.parameters.toLocaleString('en-US')} | ${cell(r.none)} | ${cell(r.q8)} | ${cell(r.q4)} | ${['none', 'q8', 'q4'].map((q) => `${gib(r[q].webgpu2048)} / ${gib(r[q].webgpu2048f16)} GiB`).join(' | ')} |`);
+    for (const r of d.plans) out.push(`| ${r.model} | ${r.parameters.toLocaleString('en-US')} | ${QUANTS.map((q) => (r[q] ? cell(r[q]) : '–')).join(' | ')} | ${QUANTS.map((q) => (r[q] ? `${gib(r[q].webgpu2048)} / ${gib(r[q].webgpu2048f16)} GiB` : '–')).join(' | ')} |`);
     out.push('');
   }
   return `${out.join('\n')}\n`;

@@ -1,5 +1,5 @@
 /**
- * How much q8 and q4 weights move the figures: the largest |Δ| of each category share and of the diagonal
+ * How much q8, q4 and q4g128 weights move the figures: the largest |Δ| of each category share and of the diagonal
  * ratio against the same model in its own precision, on the demo models (trained weights) over their example
  * conversations and policies, and on every family's tiny random checkpoint. Writes docs/bench/quant.md and
  * docs/bench/quant-fidelity.json (the precision selector's "?" reads the latter).
@@ -16,6 +16,7 @@ import type { Conversation } from '../src/conversation/types';
 import { CATEGORIES } from '../src/metrics/categories';
 import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../src/model/demo';
 import type { ModelSource } from '../src/model/source';
+import type { Quant } from '../src/model/quantize';
 import { openModel } from '../src/runtime/open-model';
 import { FAMILY_CASES } from '../tests/helpers/family-cases';
 import { memorySource } from '../tests/helpers/memory-source';
@@ -23,7 +24,7 @@ import { tinyModelFiles } from '../tests/helpers/tiny-model';
 
 const EXAMPLES = ['maze', 'arithmetic', 'mixed-chat'];
 const POLICIES = ['full', 'clip:12:1', 'ao'];
-const QUANTS = ['q8', 'q4'] as const;
+const QUANTS = ['q8', 'q4', 'q4g128'] as const;
 
 const conversation = (name: string): Conversation => parseConversation(readFileSync(`examples/${name}.json`, 'utf8')).conversation!;
 const TINY_CHAT: Conversation = {
@@ -39,7 +40,7 @@ const TINY_CHAT: Conversation = {
 };
 
 /** The figures of every (conversation, policy) at one precision. */
-async function figures(source: () => ModelSource, quant: 'none' | 'q8' | 'q4', convs: Conversation[], policies: string[]) {
+async function figures(source: () => ModelSource, quant: Quant, convs: Conversation[], policies: string[]) {
   const model = await openModel(source(), { quant });
   const out = [];
   for (const c of convs) for (const p of policies) out.push(await analyzePolicy(model, c, p));
@@ -77,7 +78,7 @@ writeFileSync('docs/bench/quant-fidelity.json', `${JSON.stringify({ when: new Da
 writeFileSync('docs/bench/quant.md', `# Quantized weights: how far the figures move
 
 Latest \`npx tsx scripts/quant-fidelity.ts\` (${new Date().toISOString().slice(0, 10)}, Node wasm): the largest |Δ| of each category
-share and of the diagonal ratio (r = 5) at q8 and q4 against the same model in its own precision, final layer, head mean.
+share and of the diagonal ratio (r = 5) at q8, q4 (blocks of 32) and q4g128 (groups of 128) against the same model in its own precision, final layer, head mean.
 The demo models have trained weights; the tiny checkpoints are random (their attention is nearly uniform, so their changes are small by nature).
 
 ${header}

@@ -15,7 +15,7 @@
  *                                 minutes per model); by default WebGPU loads the model and runs 16 tokens
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConversation } from '../src/conversation/parse';
 import { selectTurn } from '../src/conversation/rounds';
@@ -26,11 +26,11 @@ import { asRenderer, renderContext } from '../src/context/render';
 import { normalizeConfig } from '../src/model/config';
 import { planBackend, type BackendPlan } from '../src/model/load-plan';
 import { WASM_LIMITS } from '../src/model/memory';
-import type { Quant } from '../src/model/quantize';
+import type { Quant, QuantLevel } from '../src/model/quantize';
 import type { ModelSource } from '../src/model/source';
 import { parameterCount, tensorPlan } from '../src/model/weights';
 import { openModel } from '../src/runtime/open-model';
-import type { VirtualFile } from '../tests/helpers/hub-server';
+import { diskRepo, type VirtualFile } from '../tests/helpers/hub-server';
 import { virtualCheckpoint, virtualSource } from '../tests/helpers/virtual-checkpoint';
 import { startAppServer } from '../tests/helpers/app-server';
 import { launchChromium } from '../tests/helpers/chromium';
@@ -65,8 +65,8 @@ interface Run {
 interface Row {
   model: string; family: string | null; parameters: number | null; accepted: string; rendered: string; tokenizer: string;
   notes: string[]; plans: BackendPlan[];
-  /** The same plans with the weights at q8 and at q4 (model/quantize.ts). */
-  quantPlans?: Record<'q8' | 'q4', BackendPlan[]>;
+  /** The same plans with the weights at q8, q4 and q4g128 (model/quantize.ts). */
+  quantPlans?: Partial<Record<QuantLevel, BackendPlan[]>>;
   layers: number | null; cutParameters: number | null; runs: Run[];
   /** Where the whole model's plan says it does not fit: what loading it says, and the bytes it read first. */
   refusals: { backend: string; message: string; bytesRead: number }[];
@@ -122,7 +122,7 @@ for (const model of models) {
     planBackend(input(false, quant), { backend: 'native', totalBytes: 0.85 * MACHINE_BYTES, maxBufferBytes: null }),
   ];
   row.plans = plansAt('none');
-  row.quantPlans = { q8: plansAt('q8'), q4: plansAt('q4') };
+  row.quantPlans = { q8: plansAt('q8'), q4: plansAt('q4'), q4g128: plansAt('q4g128') };
   process.stderr.write(`${row.model}: accepted, rendered ${row.rendered}; fits ${row.plans.filter((p) => !p.problem).map((p) => p.backend).join(', ') || 'nowhere here'}\n`);
   // Where the whole model does not fit Node's wasm or native: load it as a person would, from a checkpoint
   // made up as it is read, and keep the message it is refused with and the bytes it read first.
@@ -177,18 +177,8 @@ function virtualModel(config: Record<string, unknown>, tokenizer: Parameters<typ
 
 /** The model served by a local Hub, loaded in a fresh Chromium per backend: the page's (and GPU process's) peak memory, then each analysis. */
 async function browserRuns(dir: string, model: string, conversations: string[], params: number): Promise<Run[]> {
-  // Served from disk by ranges: a cut checkpoint can pass 2 GiB, more than one Node buffer holds.
-  const fds: number[] = [];
-  const files = new Map<string, VirtualFile>(readdirSync(dir).map((f) => {
-    const fd = openSync(join(dir, f), 'r');
-    fds.push(fd);
-    return [f, { size: fstatSync(fd).size, read: (start: number, end: number) => {
-      const out = new Uint8Array(end - start);
-      readSync(fd, out, 0, out.length, start);
-      return out;
-    } }];
-  }));
-  const app = await startAppServer({ [`rehearse/${model}`]: files });
+  const disk = diskRepo(dir);
+  const app = await startAppServer({ [`rehearse/${model}`]: disk.files });
   const runs: Run[] = [];
   type H = { rehearseLoad: Function; rehearseAnalyze: Function };
   try {
@@ -217,7 +207,7 @@ async function browserRuns(dir: string, model: string, conversations: string[], 
     }
   } finally {
     await app.server.close();
-    for (const fd of fds) closeSync(fd);
+    disk.close();
   }
   return runs;
 }
@@ -232,7 +222,7 @@ function writeDocs(): void {
   const gib = (n: number) => `${(n / 2 ** 30).toFixed(1)} GiB`;
   const fitsOf = (plans: BackendPlan[] | undefined) => plans?.length ? plans.map((p) => (p.problem ? `${p.backend} ✗` : `${p.backend} ${gib(p.held)}${p.storage === 'half' ? ' half' : ''}${p.maxTokens !== null ? ` ≤${(p.maxTokens / 1000).toFixed(1)}k tok` : ''}`)).join(' · ') : '–';
   const fits = (r: Row) => fitsOf(r.plans);
-  const fitsQuant = (r: Row) => (r.quantPlans ? `q8: ${fitsOf(r.quantPlans.q8)}<br>q4: ${fitsOf(r.quantPlans.q4)}` : '–');
+  const fitsQuant = (r: Row) => (r.quantPlans ? (['q8', 'q4', 'q4g128'] as const).filter((q) => r.quantPlans![q]).map((q) => `${q}: ${fitsOf(r.quantPlans![q]!)}`).join('<br>') : '–');
   const cell = (r: Row, b: string) => {
     const run = r.runs.find((x) => x.backend === b);
     if (!run) return '–';
@@ -241,14 +231,14 @@ function writeDocs(): void {
     return `${times ? `${times} s` : 'loaded, 16 tokens'}; ${run.loadMiB} MiB, ${run.bytesPerParam?.toFixed(1)} B/p${run.gpuMiB ? `; GPU ${run.gpuMiB} MiB` : ''}`;
   };
   const table = [
-    '| model | family | parameters | accepted | rendered | tokenizer | fits, whole model (estimated) | fits at q8 and q4 (estimated) | ran (layers) | Node wasm | Node native | Chromium wasm | Chromium WebGPU |',
+    '| model | family | parameters | accepted | rendered | tokenizer | fits, whole model (estimated) | fits at q8, q4 and q4g128 (estimated) | ran (layers) | Node wasm | Node native | Chromium wasm | Chromium WebGPU |',
     '| --- | --- | ---: | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...all.map((r) => `| ${r.model} | ${r.family ?? '–'} | ${r.parameters?.toLocaleString('en-US') ?? '–'} | ${r.accepted} | ${r.rendered} | ${r.tokenizer} | ${fits(r)} | ${fitsQuant(r)} | ${r.layers ? `${r.layers} of ${normalizeConfig(JSON.parse(readFileSync(join(REAL_MODELS_DIR, r.model.replace('/', '--'), 'config.json'), 'utf8'))).numLayers}` : '–'} | ${cell(r, 'node-wasm')} | ${cell(r, 'node-native')} | ${cell(r, 'chromium-wasm')} | ${cell(r, 'chromium-webgpu')} |`),
   ].join('\n');
   const notes = all.filter((r) => r.notes.length).map((r) => `- **${r.model}**: ${r.notes.join('; ')}.`).join('\n');
   const refusals = all.flatMap((r) => (r.refusals ?? []).map((x) => `- **${r.model}**, ${x.backend}, after reading ${x.bytesRead.toLocaleString('en-US')} bytes (config, tokenizer, safetensors header): ${x.message}`)).join('\n');
   const when = new Date().toISOString().slice(0, 10);
-  writeFileSync('docs/rehearsal.md', `# Rehearsal\n\n\`npm run rehearse\` (${when}), this 2-core machine. Random BF16 weights in each model's real layout; its real config.json and chat template (tests/fixtures/real-models, SOURCES.md). "rendered": the maze example and a ~2,000-token conversation under all ${POLICIES.length} policies. "fits" is **estimated** for the whole model (model/load-plan.ts): wasm's 3.5 GiB heap, this machine's WebGPU adapter (SwiftShader, 1 GiB per buffer), native within 85% of 24 GiB. "fits at q8 and q4": the same estimate with the weights quantized as they are read (docs/models.md). The four run columns are **measured**, at the checkpoint's own precision, on the whole model where "ran" says so and else on a checkpoint cut to the layers shown (every tensor its real size): \`analyze\` under Full on the maze example / the ~2,000-token conversation (seconds), then the peak memory that loading the model and a 16-token pass added (Node: the process; Chromium: the page's renderer, and on WebGPU also the GPU process, where the software adapter keeps its buffers) and that peak per parameter of the checkpoint that ran. WebGPU (a CPU emulation on this machine: minutes per pass) loads the model and runs 16 tokens; the parity tests check its numbers (REHEARSE_WEBGPU_ANALYZE=1 analyzes there too).\n\n${table}\n\nWhat the templates do:\n\n${notes}\n\nWhere the whole model does not fit Node's wasm or native runtime, loading it as a person would (its weights made up as they are read) is refused before any weight is read:\n\n${refusals}\n`);
+  writeFileSync('docs/rehearsal.md', `# Rehearsal\n\n\`npm run rehearse\` (${when}), this 2-core machine. Random BF16 weights in each model's real layout; its real config.json and chat template (tests/fixtures/real-models, SOURCES.md). "rendered": the maze example and a ~2,000-token conversation under all ${POLICIES.length} policies. "fits" is **estimated** for the whole model (model/load-plan.ts): wasm's 3.5 GiB heap, this machine's WebGPU adapter (SwiftShader, 1 GiB per buffer), native within 85% of 24 GiB. "fits at q8, q4 and q4g128": the same estimate with the weights quantized as they are read (docs/models.md). The four run columns are **measured**, at the checkpoint's own precision, on the whole model where "ran" says so and else on a checkpoint cut to the layers shown (every tensor its real size): \`analyze\` under Full on the maze example / the ~2,000-token conversation (seconds), then the peak memory that loading the model and a 16-token pass added (Node: the process; Chromium: the page's renderer, and on WebGPU also the GPU process, where the software adapter keeps its buffers) and that peak per parameter of the checkpoint that ran. WebGPU (a CPU emulation on this machine: minutes per pass) loads the model and runs 16 tokens; the parity tests check its numbers (REHEARSE_WEBGPU_ANALYZE=1 analyzes there too).\n\n${table}\n\nWhat the templates do:\n\n${notes}\n\nWhere the whole model does not fit Node's wasm or native runtime, loading it as a person would (its weights made up as they are read) is refused before any weight is read:\n\n${refusals}\n`);
 
   // docs/models.md carries the same table (between its rehearsal markers).
   const readme = readFileSync('docs/models.md', 'utf8');

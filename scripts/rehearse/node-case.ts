@@ -3,7 +3,7 @@
  * backend and run a 16-token pass (the load's peak), then score each conversation's last answer under
  * Full with `analyze`'s own code; print one JSON line.
  *   tsx scripts/rehearse/node-case.ts <model-dir> <wasm|native> <conversation.json>...
- *   QUANT=q8|q4   the weight precision (default none)
+ *   QUANT=q8|q4|q4g128   the weight precision (default none)
  * Prints the process's peak (VmHWM) and, on wasm, onnxruntime's heap at the end (its peak: it never shrinks).
  */
 import { wasmHeapBytes } from './wasm-heap';

@@ -62,8 +62,9 @@ Options:
   --dtype D   compute dtype: auto (default; fp32 in Node), fp32, or fp16 (norms and softmax stay fp32)
   --template T  for a model with no chat template (a base model): render with the named fallback, chatml or
               plain ("User: …" turns), marked on every figure; a model with a template of its own ignores it
-  --quant Q   weight precision: none (default: the checkpoint's own), q8 or q4 (every linear layer, the head
-              and the embedding quantized in blocks of 32 as they are read; named in every figure)
+  --quant Q   weight precision: none (default: the checkpoint's own), q8, q4 or q4g128 (every linear layer,
+              the head and the embedding quantized as they are read, in blocks of 32; q4g128 in AWQ's groups
+              of 128: smaller, coarser; named in every figure)
   --model D   the model for analyze and batch: a folder (default: the embedded demo model, models/inertia-demo)
               or a Hub id, owner/name[@revision], downloaded once into the Hugging Face cache (HF_HOME,
               HF_HUB_CACHE, HF_TOKEN, HF_ENDPOINT, HF_HUB_OFFLINE as the Python tools read them); repeat it to

@@ -1,7 +1,7 @@
 import type { ModelSpec } from './config';
 import { computeBytes } from './compute-dtype';
 import { estimatePass, tensorLimitText, type BackendLimits } from './memory';
-import { quantizedBytes, schemeOf, SLICE_ROWS, type Quant } from './quantize';
+import { isQuantLevel, QUANTS, quantizedBytes, schemeOf, SLICE_ROWS, type Quant, type QuantLevel } from './quantize';
 import { tensorPlan } from './weights';
 
 /**
@@ -11,7 +11,7 @@ import { tensorPlan } from './weights';
  * the linear layers' weights for its matrix kernel adds ~55% more (measured on Qwen2.5-0.5B's shape:
  * 6.2 bytes per parameter with it, 4.4 without, 2.4 with half-precision matrices).
  */
-export type WeightStorage = 'compute' | 'half' | 'q8' | 'q4';
+export type WeightStorage = 'compute' | 'half' | QuantLevel;
 
 export interface BackendPlan {
   backend: BackendLimits['backend'];
@@ -129,7 +129,7 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
     const dequantized = 4 * Math.max(...tensorPlan(spec).filter((t) => t.shape.length === 2).map((t) => Math.min(t.shape[0]!, SLICE_ROWS) * t.shape[1]!));
     const overhead = pass.activations + (limits.backend === 'wasm' ? 0.08 * weights + WASM_GROWTH + SESSION_FIXED + 2 * dequantized
       : limits.backend === 'native' ? 0.4 * weights + SESSION_FIXED + dequantized : 0);
-    candidates.push({ backend: limits.backend, storage: input.quant as 'q8' | 'q4', prepack: false, weights, overhead, transient: (input.holdsFileBytes ? file : 0) + largestQuantized, largestTensor: largestQuantized, problem: null, held: 0, maxTokens: null });
+    candidates.push({ backend: limits.backend, storage: input.quant as QuantLevel, prepack: false, weights, overhead, transient: (input.holdsFileBytes ? file : 0) + largestQuantized, largestTensor: largestQuantized, problem: null, held: 0, maxTokens: null });
   } else if (limits.backend === 'webgpu') {
     // The GPU holds the weights (a tied embedding twice: the first segment and the last each carry it).
     candidates.push({ backend: 'webgpu', storage: 'compute', prepack: false, weights: compute + (spec.tieWordEmbeddings ? spec.vocabSize * spec.hiddenSize * el : 0), overhead: pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
@@ -184,7 +184,7 @@ function longestPass(c: BackendPlan, limits: BackendLimits, passOf: (tokens: num
 
 /** What to say when no backend fits: each backend's reason, then what would. */
 export function noFitMessage(spec: ModelSpec, plans: BackendPlan[], paramsLabel: string, fits: PrecisionFit[] = []): string {
-  const why = plans.map((p) => `${p.backend}: ${p.problem}${p.storage === 'q8' || p.storage === 'q4' ? ` at ${p.storage}` : ''}`).join('; ');
+  const why = plans.map((p) => `${p.backend}: ${p.problem}${isQuantLevel(p.storage) ? ` at ${p.storage}` : ''}`).join('; ');
   const tips: string[] = fits.filter((f) => f.fits).map((f) => `${f.quant === 'none' ? 'full precision' : f.quant} (fits ${f.backend}${f.maxTokens !== null ? `, passes up to about ${f.maxTokens.toLocaleString('en-US')} tokens` : ''})`);
   if (!plans.some((p) => p.backend === 'webgpu')) tips.push('WebGPU (in a browser with a GPU)');
   if (!plans.some((p) => p.backend === 'native')) tips.push('the command line with --backend native');
@@ -197,7 +197,7 @@ export function noFitMessage(spec: ModelSpec, plans: BackendPlan[], paramsLabel:
 export function describePlan(p: BackendPlan): string {
   const total = p.weights + p.overhead;
   const how = p.storage === 'half' ? 'half-precision matrices widened per pass (passes about as fast; generation several times slower per token)'
-    : p.storage === 'q8' || p.storage === 'q4' ? `weights at ${p.storage} (${schemeOf(p.storage).bits}-bit blocks of ${schemeOf(p.storage).blockSize})`
+    : isQuantLevel(p.storage) ? `weights at ${p.storage} (${schemeOf(p.storage).bits}-bit blocks of ${schemeOf(p.storage).blockSize})`
     : `weights in fp32${p.prepack ? ', prepacked' : ''}`;
   const upTo = p.maxTokens !== null ? `, passes up to about ${p.maxTokens.toLocaleString('en-US')} tokens` : '';
   return p.problem ? `${p.backend}: does not fit (${p.problem})` : `${p.backend}: about ${gib(total)}, ${how}${upTo}`;
@@ -214,7 +214,7 @@ export interface PrecisionFit {
 }
 
 /** The plan at every precision on each backend: what the person chooses from, before any weight is read. */
-export function planPrecisions(input: Omit<LoadPlanInput, 'quant'>, limits: BackendLimits[], quants: readonly Quant[] = ['none', 'q8', 'q4']): PrecisionFit[] {
+export function planPrecisions(input: Omit<LoadPlanInput, 'quant'>, limits: BackendLimits[], quants: readonly Quant[] = QUANTS): PrecisionFit[] {
   return limits.flatMap((lim) => quants.map((quant) => {
     const p = planBackend({ ...input, quant }, lim);
     return { quant, backend: lim.backend, fits: !p.problem, held: p.weights + p.overhead, maxTokens: p.maxTokens };

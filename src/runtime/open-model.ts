@@ -3,7 +3,7 @@ import type { ModelSpec } from '../model/config';
 import { chooseComputeDtype, type ComputeDtypeChoice, type ComputeDtypeOption } from '../model/compute-dtype';
 import { buildGraph, buildSegments, type GraphOptions, type GraphSummary } from '../model/graph';
 import { noFitMessage, planBackend, planDtype, planPrecisions, type BackendPlan, type PrecisionFit } from '../model/load-plan';
-import type { Quant } from '../model/quantize';
+import { isQuantLevel, type Quant } from '../model/quantize';
 import type { FallbackTemplate } from '../model/chatml';
 import { layersPerSegment, WASM_LIMITS, type BackendLimits } from '../model/memory';
 import { ModelError } from '../model/errors';
@@ -159,7 +159,7 @@ export async function startModel(prepared: PreparedModel, options: OpenOptions =
   // WebGPU runs the model in segments (see layersPerSegment); the CPU backends run it whole.
   const graphsFor = (backend: Backend) => {
     const storage = planOf(backend)?.storage ?? 'compute';
-    const quantized = storage === 'q8' || storage === 'q4';
+    const quantized = isQuantLevel(storage);
     const o = { ...graphOptions, computeDtype: dtypeOf(backend).dtype, weightStorage: quantized ? 'compute' as const : storage, quant: quantized ? storage : 'none' as const, keptBf16: castsBf16(backend) ? 'bf16' as const : 'fp16' as const };
     return backend === 'webgpu' ? buildSegments(spec, weights, o, layersPerSegment(spec, o)) : [buildGraph(spec, weights, o)];
   };

@@ -11,7 +11,7 @@ import { memorySource } from '../helpers/memory-source';
 import { tinyModelFiles, type TinyOptions } from '../helpers/tiny-model';
 import { awqModelFiles, withDequantized } from '../helpers/awq-checkpoint';
 import { dequantizedWeights } from '../helpers/quant-reference';
-import { schemeOf } from '../../src/model/quantize';
+import { schemeOf, type Quant } from '../../src/model/quantize';
 
 const MODELS: Record<string, TinyOptions> = {
   'acme/qwen3-gqa-bf16': { family: 'qwen3', dtype: 'BF16', tie: true, heads: 6, kvHeads: 2, headDim: 12, seed: 21 },
@@ -46,14 +46,15 @@ function run(page: Page, hub: string, repo: string, prefer: string[], quant = 'n
 }
 
 /**
- * Quantized weights in the browser: q8 and q4 made as the weights are read, and a published AWQ checkpoint,
+ * Quantized weights in the browser: q8, q4 and q4g128 made as the weights are read, and a published AWQ checkpoint,
  * each against the float64 reference on the same dequantized weights (tests/unit/quant-parity.test.ts and
  * awq.test.ts run every family on Node wasm).
  */
 const AWQ = awqModelFiles({ family: 'llama', heads: 4, kvHeads: 2, seed: 25 }, 16);
-const QUANTIZED: [string, 'q8' | 'q4' | 'none', ('webgpu' | 'wasm')[]][] = [
+const QUANTIZED: [string, Quant, ('webgpu' | 'wasm')[]][] = [
   ['acme/llama3-rope-f16', 'q4', ['webgpu', 'wasm']],
   ['acme/qwen3-gqa-bf16', 'q8', ['webgpu']],
+  ['acme/qwen3-gqa-bf16', 'q4g128', ['webgpu']],
   ['acme/llama-awq', 'none', ['webgpu', 'wasm']],
 ];
 

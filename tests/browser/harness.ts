@@ -82,10 +82,10 @@ async function bench(base: string, repo: string, prefer: Backend[], lengths: num
 
 /** For `npm run rehearse`: load a model and run a 16-token pass (the load's peak), keeping it for rehearseAnalyze. */
 let rehearsed: Awaited<ReturnType<typeof openModel>> | null = null;
-async function rehearseLoad(base: string, repo: string, prefer: Backend[]): Promise<{ backend: Backend | null; loadMs: number; error: string | null }> {
+async function rehearseLoad(base: string, repo: string, prefer: Backend[], quant: Quant = 'none'): Promise<{ backend: Backend | null; loadMs: number; error: string | null }> {
   const t0 = performance.now();
   try {
-    rehearsed = await openModel(hubSource(await resolveHubRepo({ repo, revision: 'main', hubUrl: base })), { prefer });
+    rehearsed = await openModel(hubSource(await resolveHubRepo({ repo, revision: 'main', hubUrl: base })), { prefer, quant });
     await rehearsed.session.forward({ ids: Array.from({ length: 16 }, (_, i) => i + 10), layers: [] });
     return { backend: rehearsed.session.report.backend, loadMs: performance.now() - t0, error: null };
   } catch (e) {

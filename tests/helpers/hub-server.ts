@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 
@@ -6,6 +7,21 @@ import { gzipSync } from 'node:zlib';
 export interface VirtualFile {
   size: number;
   read(start: number, end: number): Uint8Array;
+}
+
+/** A folder's files served from disk by ranges (a checkpoint can pass 2 GiB, more than one Node buffer holds); close() when done. */
+export function diskRepo(dir: string): { files: Map<string, VirtualFile>; close(): void } {
+  const fds: number[] = [];
+  const files = new Map<string, VirtualFile>(readdirSync(dir).map((f) => {
+    const fd = openSync(`${dir}/${f}`, 'r');
+    fds.push(fd);
+    return [f, { size: fstatSync(fd).size, read: (start: number, end: number) => {
+      const out = new Uint8Array(end - start);
+      readSync(fd, out, 0, out.length, start);
+      return out;
+    } }];
+  }));
+  return { files, close: () => fds.forEach((fd) => closeSync(fd)) };
 }
 
 /** A repo on the test Hub: its files, and optionally gated behind a token. */

@@ -132,7 +132,7 @@ describe('the link', () => {
     // The weight precision of each model travels with the link; model B's only with model B.
     expect(decodeView(`?${encodeView({ ...DEFAULT_VIEW, quant: 'q4', modelB: 'demo', quantB: 'q8' }, null, null).query}`).view).toMatchObject({ quant: 'q4', quantB: 'q8' });
     expect(encodeView({ ...DEFAULT_VIEW, quantB: 'q8' }, null, null).query).not.toContain('qb=');
-    expect(decodeView('?q=q3').problems).toEqual(['q=q3 is not none, q8, q4']);
+    expect(decodeView('?q=q3').problems).toEqual(['q=q3 is not none, q8, q4, q4g128']);
     // Model B: an embedded model, or a Hub id with its revision (offered; the page loads it only on a click).
     expect(decodeView('?mb=acme/other&mbrev=v3').view).toMatchObject({ modelB: 'acme/other', revisionB: 'v3' });
     expect(decodeView(`?${encodeView({ ...DEFAULT_VIEW, modelB: 'acme/other', revisionB: 'v3' }, null, null).query}`).view).toMatchObject({ modelB: 'acme/other', revisionB: 'v3' });

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { normalizeConfig } from '../../src/model/config';
-import { noFitMessage, planBackend } from '../../src/model/load-plan';
+import { describeFits, noFitMessage, planBackend, planPrecisions } from '../../src/model/load-plan';
+import { quantizedBytes, schemeOf } from '../../src/model/quantize';
 import { WASM_LIMITS } from '../../src/model/memory';
 import { parameterCount, tensorPlan } from '../../src/model/weights';
 import { prepareModel } from '../../src/runtime/open-model';
@@ -69,6 +70,41 @@ describe('the load plan', () => {
     expect(ok.problem).toBeNull();
     // Its [heads × S × S] scores must fit a buffer too: 16 × S² × 4 bytes ≤ 1 GiB → S ≤ 4,096.
     expect(ok.maxTokens).toBe(4096);
+  });
+});
+
+describe('the load plan at q8, q4 and q4g128', () => {
+  const more = (m: string) => normalizeConfig(JSON.parse(readFileSync(`tests/fixtures/more-models/${m}/config.json`, 'utf8')));
+  const bf16 = (s: ReturnType<typeof spec>) => new Map(tensorPlan(s).map((t) => [t.name, 'BF16']));
+  const gpu = { backend: 'webgpu' as const, totalBytes: null, maxBufferBytes: null };
+
+  it('a matrix at q4g128 holds 4 bits a weight, an fp32 scale and a 4-bit zero point per 128 (hand-computed)', () => {
+    // 896 × 4,864: 38 blocks of 128 per row; zero points two to a byte (19 bytes a row).
+    expect(quantizedBytes(896, 4864, schemeOf('q4g128'))).toEqual({ packed: 896 * 4864 / 2, scales: 896 * 38 * 4, zeros: 896 * 19 });
+    expect(quantizedBytes(896, 4864, schemeOf('q4'))).toEqual({ packed: 896 * 4864 / 2, scales: 896 * 152 * 4, zeros: 896 * 76 });
+  });
+
+  it('Qwen3-4B-Instruct-2507 fits wasm for 1,024 tokens at q4g128; at q4 for fewer, at q8 and full precision not at all', () => {
+    const s = more('Qwen--Qwen3-4B-Instruct-2507');
+    const fits = planPrecisions({ spec: s, dtypes: bf16(s), holdsFileBytes: true, plannedTokens: 1024, computeDtype: 'fp32' }, [WASM_LIMITS]);
+    const at = (q: string) => fits.find((f) => f.quant === q)!;
+    expect(at('none').fits).toBe(false);
+    expect(at('q4g128')).toMatchObject({ fits: true });
+    expect(at('q4g128').maxTokens).toBeGreaterThanOrEqual(1024);
+    expect(at('q4').maxTokens).toBeLessThan(at('q4g128').maxTokens!);
+    expect(describeFits(fits)).toEqual(['wasm: fits at q4 (3.75 GiB, passes up to about 792 tokens), q4g128 (3.32 GiB, passes up to about 1,169 tokens); at full precision and q8 it does not']);
+  });
+
+  it('Llama-3.1-8B and Qwen3-8B at q4g128: within 6 GiB of GPU memory at 2,048 tokens on a WebGPU adapter with shader-f16', () => {
+    for (const m of ['meta-llama--Llama-3.1-8B-Instruct', 'Qwen--Qwen3-8B']) {
+      const s = spec(m);
+      const p = planBackend({ spec: s, dtypes: bf16(s), holdsFileBytes: true, plannedTokens: 2048, computeDtype: 'fp16', quant: 'q4g128' }, gpu);
+      expect(p.problem).toBeNull();
+      expect(p.weights + p.overhead).toBeLessThanOrEqual(6 * GiB);
+      // q4 (blocks of 32) holds 0.094 byte more per weight of every matrix: over 6 GiB for both.
+      const q4 = planBackend({ spec: s, dtypes: bf16(s), holdsFileBytes: true, plannedTokens: 2048, computeDtype: 'fp16', quant: 'q4' }, gpu);
+      expect(q4.weights + q4.overhead).toBeGreaterThan(6 * GiB);
+    }
   });
 });
 

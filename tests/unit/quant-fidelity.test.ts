@@ -5,12 +5,13 @@ import { figureChange, largestChange, largestShareChange } from '../../src/analy
 import { dirSource } from '../../src/cli/dir-source';
 import { parseConversation } from '../../src/conversation/parse';
 import { DEMO_MODEL_PATH } from '../../src/model/demo';
+import type { Quant } from '../../src/model/quantize';
 import { openModel } from '../../src/runtime/open-model';
 
 const EXAMPLES = ['maze', 'arithmetic', 'mixed-chat'];
 const POLICIES = ['full', 'clip:12:1'];
 
-async function figures(quant: 'none' | 'q8' | 'q4'): Promise<PolicyResult[]> {
+async function figures(quant: Quant): Promise<PolicyResult[]> {
   const model = await openModel(dirSource(DEMO_MODEL_PATH), { quant });
   expect(model.graph.quant).toBe(quant);
   const out: PolicyResult[] = [];
@@ -22,13 +23,14 @@ async function figures(quant: 'none' | 'q8' | 'q4'): Promise<PolicyResult[]> {
   return out;
 }
 
-describe('quantized demo model: what q8 and q4 do to the figures (docs/bench/quant.md)', () => {
-  it('q8 moves no share and no diagonal by more than 0.005; q4 moves them, by less than 0.05 (at most 0.018 in docs/bench/quant.md)', async () => {
+describe('quantized demo model: what q8, q4 and q4g128 do to the figures (docs/bench/quant.md)', () => {
+  it('q8 moves no share and no diagonal by more than 0.005; q4 and q4g128 move them, by less than 0.05 (docs/bench/quant.md)', async () => {
     const base = await figures('none');
-    const [q8, q4] = [await figures('q8'), await figures('q4')];
+    const [q8, q4, g128] = [await figures('q8'), await figures('q4'), await figures('q4g128')];
     const c8 = largestChange(base.map((b, i) => figureChange(b, q8[i]!)));
     const c4 = largestChange(base.map((b, i) => figureChange(b, q4[i]!)));
-    console.log(`demo model, largest |Δ| share / diagonal: q8 ${largestShareChange(c8).toFixed(4)} / ${c8.diagonal.toFixed(4)}, q4 ${largestShareChange(c4).toFixed(4)} / ${c4.diagonal.toFixed(4)}`);
+    const c128 = largestChange(base.map((b, i) => figureChange(b, g128[i]!)));
+    console.log(`demo model, largest |Δ| share / diagonal: q8 ${largestShareChange(c8).toFixed(4)} / ${c8.diagonal.toFixed(4)}, q4 ${largestShareChange(c4).toFixed(4)} / ${c4.diagonal.toFixed(4)}, q4g128 ${largestShareChange(c128).toFixed(4)} / ${c128.diagonal.toFixed(4)}`);
     expect(largestShareChange(c8)).toBeLessThanOrEqual(0.005);
     expect(c8.diagonal).toBeLessThanOrEqual(0.005);
     // The weights really are quantized: the figures move, q4 more than q8.
@@ -36,6 +38,9 @@ describe('quantized demo model: what q8 and q4 do to the figures (docs/bench/qua
     expect(largestShareChange(c4)).toBeGreaterThan(largestShareChange(c8));
     expect(largestShareChange(c4)).toBeLessThan(0.05);
     expect(c4.diagonal).toBeLessThan(0.05);
+    expect(largestShareChange(c128)).toBeGreaterThan(largestShareChange(c8));
+    expect(largestShareChange(c128)).toBeLessThan(0.05);
+    expect(c128.diagonal).toBeLessThan(0.05);
   });
 
   it('figureChange is |Δ| per figure (a hand-computed case)', () => {

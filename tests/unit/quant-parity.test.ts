@@ -82,9 +82,9 @@ describe('a quantized matrix run in slices of rows (an output head): the same as
   }
 });
 
-describe('q8 and q4 graphs (MatMulNBits) vs the float64 reference on the same dequantized weights, Node wasm', () => {
+describe('q8, q4 and q4g128 graphs (MatMulNBits) vs the float64 reference on the same dequantized weights, Node wasm', () => {
   for (const [name, opts] of FAMILY_CASES) {
-    for (const quant of ['q8', 'q4'] as const) {
+    for (const quant of ['q8', 'q4', 'q4g128'] as const) {
       it(`${quant}: ${name}`, async () => {
         const ckpt = await loadCheckpoint(memorySource(tinyModelFiles(opts)));
         const { spec } = ckpt;

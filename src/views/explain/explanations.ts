@@ -5,6 +5,7 @@
  * "Mitigating conversational inertia".
  */
 import type { Category } from '../../metrics/categories';
+import type { QuantLevel } from '../../model/quantize';
 import fidelity from '../../../docs/bench/quant-fidelity.json';
 
 /** A formula as text pieces; a piece with a category is drawn in that category's colour. */
@@ -28,7 +29,7 @@ const SHARE = (c: Category, name: string): Explanation => ({
 });
 
 /** The largest change q8 / q4 made to any share and to the diagonal on the trained demo models, as last measured (scripts/quant-fidelity.ts). */
-function measuredChange(q: 'q8' | 'q4'): string {
+function measuredChange(q: QuantLevel): string {
   const t = fidelity.summary[q].trained;
   return `${Math.max(...Object.values(t.shares)).toFixed(4)} in a share and ${t.diagonal.toFixed(4)} in the diagonal`;
 }
@@ -37,7 +38,7 @@ export const EXPLANATIONS = {
   conversation: { title: 'the conversation', what: 'The multi-turn conversation scored: a system prompt, then rounds of a user message and an assistant answer. Paste JSON ({"messages": [...]}), a list of messages, or "role: text" lines; errors are shown at their line and the text is kept.', source: 'the papers score such conversations turn by turn (paper 2, §3.4)' },
   precision: {
     title: 'the weight precision',
-    what: `How the weights are held. "Its own" keeps the checkpoint's numbers (16- or 32-bit; a published AWQ checkpoint stays 4-bit as published). q8 and q4 round every linear layer, the output head and the embedding to 8 or 4 bits as the weights are read (blocks of 32, each with its own scale and zero point): about 4× (q8) and 7× (q4) less memory than 32-bit, so larger models fit. Quantized attention is close to the model's own, not equal: on the demo models, over their examples and three policies (measured ${fidelity.when}), q8 moved the figures by at most ${measuredChange('q8')}, q4 by at most ${measuredChange('q4')}. To see the difference on your model, compare it with itself at full precision as the second model.`,
+    what: `How the weights are held. "Its own" keeps the checkpoint's numbers (16- or 32-bit; a published AWQ checkpoint stays 4-bit as published). q8 and q4 round every linear layer, the output head and the embedding to 8 or 4 bits as the weights are read (blocks of 32, each with its own scale and zero point): about 4× (q8) and 7× (q4) less memory than 32-bit, so larger models fit. q4g128 uses blocks of 128, as published AWQ and GPTQ checkpoints do: about 16% smaller than q4, with coarser rounding. Quantized attention is close to the model's own, not equal: on the demo models, over their examples and three policies (measured ${fidelity.when}), q8 moved the figures by at most ${measuredChange('q8')}, q4 by at most ${measuredChange('q4')}, q4g128 by at most ${measuredChange('q4g128')}. To see the difference on your model, compare it with itself at full precision as the second model.`,
     source: 'not in the papers (they read 16-bit 8B models); onnxruntime\'s MatMulNBits runs the 4- and 8-bit weights',
     choice: 'The choice is yours and is named on every figure, export and link; the plan says before any weight is read what fits at each precision.',
   },
