@@ -17,8 +17,10 @@ export const CATEGORY_COLORS: Record<Category, string> = {
   current: '#009E73',
 };
 
-/** Model B's lines over model A's when two models are compared (no category uses black). */
-export const MODEL_B_COLOR = '#000000';
+/** The lines of models B, C and D over model A's when models are compared: black, then the Okabe–Ito colours no category uses. */
+export const COMPARED_MODEL_COLORS = ['#000000', '#0072B2', '#CC79A7'] as const;
+/** A compared model's colour (slot 1–3). */
+export const modelColor = (slot: number): string => COMPARED_MODEL_COLORS[(slot - 1) % COMPARED_MODEL_COLORS.length]!;
 
 export const CATEGORY_NAMES: Record<Category, string> = {
   sink: 'sink (first 3 tokens)', system: 'system', user: 'user', prior: 'prior assistant', current: 'current answer',

@@ -94,8 +94,8 @@ export interface PolicyResult extends PolicyFigures {
   notes: string[];
   /** With keepAttention: the answer's rows, or every row of the causal matrix. */
   attention?: LayerAttention;
-  /** 'b' when the inspector scored it with the second of two models compared ("compare models"). */
-  model?: 'b';
+  /** The model slot that scored it when the inspector compares models (1–3; absent: the first model). */
+  slot?: number;
 }
 
 /** The mark every figure of a model rendered with a fallback template carries. */

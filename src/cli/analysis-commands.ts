@@ -98,8 +98,8 @@ function printTable(file: string, label: string, model: OpenModel, results: (Pol
     const top = [...r.diagonalPerAnswer].sort((x, y) => y.value - x.value)[0];
     const copy = [...r.copy].sort((x, y) => y.longestRun - x.longestRun)[0];
     const parts = [
-      top ? `diagonal highest on round ${top.round} (${f(top.value)})` : 'no earlier answer in context',
-      copy ? `longest copied run ${copy.longestRun} tokens (round ${copy.round})` : '',
+      top ? `diagonal highest on turn ${top.round} (${f(top.value)})` : 'no prior assistant answer in context',
+      copy ? `longest copied run ${copy.longestRun} tokens (turn ${copy.round})` : '',
     ].filter(Boolean);
     console.log(`  ${r.label}: ${parts.join('; ')}`);
     if (r.sweep) console.log(`    sweep prior: ${r.sweep.map((s) => `t${s.turn} ${f(s.ratios.prior)}`).join('  ')}`);

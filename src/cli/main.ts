@@ -52,7 +52,7 @@ Commands:
                   unsharded batch writes); exits 2 naming the shards and lines still missing
   report          a batch CSV's tables and figures (paper 2's Table 13, Fig. 2, Fig. 6): per group the mean
                   and a seeded bootstrap 95 % interval of each share and the diagonal ratio (table.csv,
-                  table.md), the shares by turn with --sweep rows (rounds.csv, rounds.svg), and each
+                  table.md), the shares by turn with --sweep rows (turns.csv, turns.svg), and each
                   policy's change against Full (policy-change.csv, policy-change.svg)
 
 Options:

@@ -92,8 +92,8 @@ export function reportCommand(file: string, a: ReportArgs): void {
 
   if (rows.some((r) => r.turn !== rows[0]!.turn) && rows.length > new Set(rows.map((r) => `${r.line}:${r.fields.model}:${r.fields.policy}`)).size) {
     const curves = roundsCurve(rows, by);
-    write('rounds.csv', `${[...by, 'turn', 'n', ...METRICS].join(',')}\n${curves.flatMap((c) => c.turns.map((t) => [...by.map((k) => csvField(c.key[k]!)), t.turn, t.n, ...METRICS.map((m) => f(t.means[m]))].join(','))).join('\n')}\n`);
-    write('rounds.svg', roundsSvg(curves.map(named), 'Attention shares of the answer at each turn (paper 2, Fig. 2)'));
+    write('turns.csv', `${[...by, 'turn', 'n', ...METRICS].join(',')}\n${curves.flatMap((c) => c.turns.map((t) => [...by.map((k) => csvField(c.key[k]!)), t.turn, t.n, ...METRICS.map((m) => f(t.means[m]))].join(','))).join('\n')}\n`);
+    write('turns.svg', roundsSvg(curves.map(named), 'Attention shares of the answer at each turn (paper 2, Fig. 2)'));
   }
   const changes = by.includes('policy') ? policyChange(rows, by) : [];
   if (changes.length) {

@@ -16,6 +16,10 @@ export interface Provenance {
   head: 'mean' | number;
 }
 
+/** One provenance for every result, or each result's own (compared models: each slot's model). */
+export type ProvenanceOf = Provenance | ((r: PolicyResult) => Provenance);
+const of = (from: ProvenanceOf, r: PolicyResult): Provenance => (typeof from === 'function' ? from(r) : from);
+
 /** Whose answer was scored: the conversation's own, or the one the model wrote in this page. */
 export const answerOf = (r: PolicyResult): 'conversation' | 'model' => (r.messages[r.messages.length - 1]?.generated ? 'model' : 'conversation');
 
@@ -31,32 +35,36 @@ export const sameTokens = (a: PolicyResult, b: PolicyResult): boolean =>
  * The exports as tidy CSV tables, one kind of row per file (spreadsheets and pandas read each as it is):
  * the figures, one row per policy, with what they were computed from.
  */
-export function figuresCsv(results: PolicyResult[], from: Provenance): string {
+export function figuresCsv(results: PolicyResult[], from: ProvenanceOf): string {
   const lines = [['policy', 'label', 'answer', 'turn', 'layer', 'radius', 'tokens', ...CATEGORIES, 'diagonal', 'diagonal_copy_aligned', 'context_tokens', 'prefilled', 'model', 'revision', 'backend', 'precision'].join(',')];
   for (const r of results) {
     const c = r.cost[r.cost.length - 1]!;
-    lines.push([r.policy, r.label, answerOf(r), r.turn, r.layer, Number.isFinite(r.radius) ? r.radius : 'inf', r.tokens.length, ...CATEGORIES.map((k) => r.ratios[k]), r.diagonal, r.diagonalCopyAligned, c.contextTokens, c.prefilled, from.model, from.revision, from.backend, from.precision].map(csvField).join(','));
+    const p = of(from, r);
+    lines.push([r.policy, r.label, answerOf(r), r.turn, r.layer, Number.isFinite(r.radius) ? r.radius : 'inf', r.tokens.length, ...CATEGORIES.map((k) => r.ratios[k]), r.diagonal, r.diagonalCopyAligned, c.contextTokens, c.prefilled, p.model, p.revision, p.backend, p.precision].map(csvField).join(','));
   }
   return `${lines.join('\n')}\n`;
 }
 
-/** One row per earlier answer of each policy: its diagonal ratio and the copy measures. */
-export function perAnswerCsv(results: PolicyResult[], from: Provenance): string {
-  const lines = [['policy', 'turn', 'earlier_answer_round', 'diagonal', 'longest_copied_run', 'copy_offset', 'ngram_overlap', 'model'].join(',')];
+/** One row per prior assistant answer of each policy: its diagonal ratio and the copy measures. */
+export function perAnswerCsv(results: PolicyResult[], from: ProvenanceOf): string {
+  const lines = [['policy', 'turn', 'prior_turn', 'diagonal', 'longest_copied_run', 'copy_offset', 'ngram_overlap', 'model'].join(',')];
   for (const r of results) {
-    r.diagonalPerAnswer.forEach((d, i) => lines.push([r.policy, r.turn, d.round, d.value, r.copy[i]?.longestRun ?? '', r.copy[i]?.shift ?? '', r.copy[i]?.ngramOverlap ?? '', from.model].map(csvField).join(',')));
+    r.diagonalPerAnswer.forEach((d, i) => lines.push([r.policy, r.turn, d.round, d.value, r.copy[i]?.longestRun ?? '', r.copy[i]?.shift ?? '', r.copy[i]?.ngramOverlap ?? '', of(from, r).model].map(csvField).join(',')));
   }
   return `${lines.join('\n')}\n`;
 }
 
 /** One row per round of each policy: the tokens in context and those prefilled (paper 1, Fig. 4). */
-export function roundsCsv(results: PolicyResult[], from: Provenance): string {
-  const lines = [['policy', 'round', 'context_tokens', 'prefilled', 'model'].join(',')];
-  for (const r of results) for (const c of r.cost) lines.push([r.policy, c.round, c.contextTokens, c.prefilled, from.model].map(csvField).join(','));
+export function roundsCsv(results: PolicyResult[], from: ProvenanceOf): string {
+  const lines = [['policy', 'turn', 'context_tokens', 'prefilled', 'model'].join(',')];
+  for (const r of results) for (const c of r.cost) lines.push([r.policy, c.round, c.contextTokens, c.prefilled, of(from, r).model].map(csvField).join(','));
   return `${lines.join('\n')}\n`;
 }
 
-/** The figures as JSON: what they were computed from, then the results without the attention arrays (those go to the heatmap exports). */
-export function figuresJson(results: PolicyResult[], from: Provenance): string {
-  return `${JSON.stringify({ ...from, results: results.map(({ attention: _a, ...figures }) => ({ ...figures, answer: answerOf(figures as PolicyResult) })) }, (_, v) => (v === Infinity ? null : v), 2)}\n`;
+/** The figures as JSON: what they were computed from (a compared model's result: its own), then the results without the attention arrays (those go to the heatmap exports). */
+export function figuresJson(results: PolicyResult[], from: ProvenanceOf): string {
+  const first = results[0] ? of(from, results[0]) : null;
+  // A compared model's result names its own model, backend and precision.
+  const own = (r: PolicyResult) => (r.slot ? (({ head: _h, ...p }) => p)(of(from, r)) : {});
+  return `${JSON.stringify({ ...first, results: results.map(({ attention: _a, ...figures }) => ({ ...figures, ...own(figures as PolicyResult), answer: answerOf(figures as PolicyResult) })) }, (_, v) => (v === Infinity ? null : v), 2)}\n`;
 }

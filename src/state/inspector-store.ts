@@ -4,7 +4,7 @@ import { conversationSlice } from './inspector/conversation-slice';
 import { generationSlice } from './inspector/generation-slice';
 import type { InspectorState } from './inspector/types';
 import { viewSlice } from './inspector/view-slice';
-import { useModelStore } from './model-store';
+import { modelStores, useModelStore } from './model-store';
 
 export { activePolicies, scoredTurn, unanswered, type InspectorState } from './inspector/types';
 
@@ -28,5 +28,11 @@ useModelStore.subscribe((s, prev) => {
   }
   if (s.info && s.info !== prev.info) void useInspector.getState().analyze();
   // The model was released (its worker stopped, or a model that fits only alone replaces it): its figures go with it.
-  if (!s.info && prev.info && useInspector.getState().resultsFrom === 'model') useInspector.setState({ results: [], resultsFrom: null, sweep: null, sweeping: null, analyzing: false });
+  if (!s.info && prev.info && useInspector.getState().resultsFrom === 'model') useInspector.setState({ results: [], resultsFrom: null, sweeps: [], sweeping: null, analyzing: false });
 });
+// A compared model that loaded (or went) changes what is compared.
+for (const store of modelStores().slice(1)) {
+  store.subscribe((s, prev) => {
+    if (s.info !== prev.info && useInspector.getState().compareModels) useInspector.getState().scheduleAnalysis();
+  });
+}

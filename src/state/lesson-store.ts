@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { Hideable } from '../views/lesson/hide';
+import type { Hideable } from './regions';
 
 /**
  * The lesson's own state: whether it is open, the step, and what the learner answered in its card

@@ -62,30 +62,34 @@ export class ModelClient {
   }
 }
 
-/** The page's models: 'a', the one inspected, and 'b', the one it is compared with; each in a worker of its own. */
-export type ModelSlot = 'a' | 'b';
+/** The page's models: slot 0 is the one inspected, slots 1–3 the ones compared with it; each in a worker of its own. */
+export type ModelSlot = number;
+/** At most this many models side by side (compare models). */
+export const MAX_MODELS = 4;
+/** How the page names a slot's model: A, B, C, D. */
+export const slotName = (slot: ModelSlot): string => 'ABCD'[slot] ?? String(slot + 1);
 
-const lostListeners: Record<ModelSlot, ((message: string) => void)[]> = { a: [], b: [] };
+const lostListeners = new Map<ModelSlot, ((message: string) => void)[]>();
 /** Called with the reason whenever the slot's worker had to be replaced (its model is gone). */
-export function onWorkerLost(listener: (message: string) => void, slot: ModelSlot = 'a'): void {
-  lostListeners[slot].push(listener);
+export function onWorkerLost(listener: (message: string) => void, slot: ModelSlot = 0): void {
+  lostListeners.set(slot, [...(lostListeners.get(slot) ?? []), listener]);
 }
 
 function defaultWorker(): WorkerLike {
   return new Worker(new URL('../worker/model-worker.ts', import.meta.url), { type: 'module', name: 'inertia-lens-model' });
 }
 
-const clients: Partial<Record<ModelSlot, ModelClient>> = {};
-/** A slot's model worker, started on first use (model B's only when a second model is loaded). */
-export function modelClient(slot: ModelSlot = 'a'): ModelClient {
-  return clients[slot] ?? setModelClient(new ModelClient(), slot);
+const clients = new Map<ModelSlot, ModelClient>();
+/** A slot's model worker, started on first use (a compared model's only when one is loaded there). */
+export function modelClient(slot: ModelSlot = 0): ModelClient {
+  return clients.get(slot) ?? setModelClient(new ModelClient(), slot);
 }
 
 /** Puts another client in place (Node tests: a host on a MessageChannel, tests/helpers/in-process-worker.ts). */
-export function setModelClient(c: ModelClient, slot: ModelSlot = 'a'): ModelClient {
+export function setModelClient(c: ModelClient, slot: ModelSlot = 0): ModelClient {
   c.onLost = (message) => {
-    for (const l of lostListeners[slot]) l(message);
+    for (const l of lostListeners.get(slot) ?? []) l(message);
   };
-  clients[slot] = c;
+  clients.set(slot, c);
   return c;
 }

@@ -7,7 +7,7 @@ import type { Quant } from '../model/quantize';
 import type { BackendChoice, ForwardView, LoadedSummary, LoadEvent, ModelApi, PreparedSummary, SourceSpec } from '../worker/api';
 import { STALE_MODEL } from '../worker/api';
 import { linkOffer, rememberedToken, storeToken, type LinkOffer, type ModelRef } from './hub-access';
-import { modelClient, onWorkerLost, type ModelSlot } from './model-client';
+import { MAX_MODELS, modelClient, onWorkerLost, type ModelSlot } from './model-client';
 
 export type { BackendChoice, ForwardView } from '../worker/api';
 
@@ -89,7 +89,7 @@ export const mark = (name: string) => void globalThis.performance?.mark?.(`inert
 
 const isStale = (e: unknown) => (e as Error)?.name === STALE_MODEL;
 
-/** The store of one model slot: 'a' is the model inspected, 'b' the one it is compared with (its own worker). */
+/** The store of one model slot: slot 0 is the model inspected, the others the ones compared with it (each its own worker). */
 function createModelStore(slot: ModelSlot) {
   /** Only the newest load may land: a slower, older one (say the demo model at start-up) is dropped. */
   let latestLoad = 0;
@@ -103,7 +103,7 @@ function createModelStore(slot: ModelSlot) {
   let pendingPrepared: PreparedSummary | null = null;
   /** Lookups (resolving, reading headers, planning): the newest wins, without stopping a load under way. */
   let latestLook = 0;
-  const marks = slot === 'a' ? mark : () => undefined;
+  const marks = slot === 0 ? mark : () => undefined;
 
   return create<ModelState>()((set, get) => {
     // Looked up on each call: a test may put its own client in place.
@@ -286,7 +286,16 @@ function createModelStore(slot: ModelSlot) {
   });
 }
 
-/** The model inspected. */
-export const useModelStore = createModelStore('a');
-/** The model it is compared with ("compare models"), loaded only when asked for. */
-export const useModelBStore = createModelStore('b');
+export type ModelStore = ReturnType<typeof createModelStore>;
+/** Every slot's store (a store is cheap; a slot's worker starts only when its first model loads). */
+const stores: readonly ModelStore[] = Array.from({ length: MAX_MODELS }, (_, slot) => createModelStore(slot));
+/** A slot's store. */
+export function modelStore(slot: ModelSlot): ModelStore {
+  const s = stores[slot];
+  if (!s) throw new RangeError(`model slot ${slot}: there are ${MAX_MODELS} (0–${MAX_MODELS - 1})`);
+  return s;
+}
+/** The model inspected (slot 0). */
+export const useModelStore = modelStore(0);
+/** Every slot's store, slot 0 first. */
+export const modelStores = (): readonly ModelStore[] => stores;

@@ -2,7 +2,7 @@ import { parsePolicy, policySpec } from '../context/policy';
 import { checkRepoId, checkRevision } from '../model/hub-source';
 import { QUANTS, type Quant } from '../model/quantize';
 
-/** The models a link can name as model B that load from the app itself. */
+/** The models a link can name as a compared model that load from the app itself. */
 export const isEmbedded = (m: string): m is 'demo' | 'demo-cpl' => m === 'demo' || m === 'demo-cpl';
 
 /** What a link reproduces: the model, the policies, the turn, the head, the layer, r, and the conversation. */
@@ -13,16 +13,10 @@ export interface ViewState {
   hub: string | null;
   /** 'wasm' skips WebGPU. */
   backend: 'auto' | 'wasm' | 'webgpu';
-  /** The weight precision of model A, and of model B (model/quantize.ts). */
+  /** The weight precision of model A (model/quantize.ts). */
   quant: Quant;
-  quantB: Quant;
-  /**
-   * Compare models: model B, one of the embedded demo models (they load from the app itself, no
-   * download), or a Hub id (huggingface.co), which is offered and loads only on a click.
-   */
-  modelB: string | null;
-  /** Model B's revision, when it is a Hub model. */
-  revisionB: string;
+  /** Compare models: models B, C and D, in slot order. */
+  compared: ComparedModel[];
   /** The policies shown: one, or 2–4 in compare mode. */
   policies: string[];
   compare: boolean;
@@ -36,7 +30,20 @@ export interface ViewState {
   conversation: { text: string } | { example: string } | null;
 }
 
-type Fields = Omit<ViewState, 'conversation'>;
+/**
+ * A compared model as a link names it: one of the embedded demo models (they load from the app itself, no
+ * download), or a Hub id (huggingface.co), which is offered and loads only on a click; its revision (a Hub
+ * model's) and its precision. Written as mb/mbrev/qb, mc/mcrev/qc, md/mdrev/qd.
+ */
+export interface ComparedModel {
+  model: string;
+  revision: string;
+  quant: Quant;
+}
+/** The letters of the compared slots in a link (B, C, D: slots 1–3). */
+const COMPARED_LETTERS = ['b', 'c', 'd'] as const;
+
+type Fields = Omit<ViewState, 'conversation' | 'compared'>;
 /** Reads one parameter: the value, or undefined (the default stays) after naming the problem. */
 type Reader<T> = (raw: string, problem: (p: string) => void, view: Fields) => T | undefined;
 
@@ -70,18 +77,6 @@ export const VIEW_FIELDS: { [K in keyof Fields]: Field<K> } = {
     read: (raw, problem) => (raw === 'wasm' || raw === 'auto' || raw === 'webgpu' ? raw : void problem(`backend=${raw.slice(0, 40)} is not auto, wasm or webgpu`)),
   },
   quant: { fallback: 'none', param: 'q', write: (q) => (q !== 'none' ? q : null), read: readQuant('q') },
-  modelB: {
-    fallback: null, param: 'mb', write: (m) => m,
-    read: (raw, problem) => {
-      const bad = isEmbedded(raw) ? null : checkRepoId(raw);
-      return bad ? void problem(`mb=${raw.slice(0, 40)} is not demo, demo-cpl or a Hub model id (owner/name)`) : raw;
-    },
-  },
-  revisionB: {
-    fallback: 'main', param: 'mbrev', write: (r, v) => (v.modelB !== null && !isEmbedded(v.modelB) && r !== 'main' ? r : null),
-    read: (raw, problem) => (checkRevision(raw) ? void problem(`mbrev=${raw.slice(0, 40)} is not a branch, tag or commit name`) : raw),
-  },
-  quantB: { fallback: 'none', param: 'qb', write: (q, v) => (v.modelB !== null && q !== 'none' ? q : null), read: readQuant('qb') },
   policies: {
     fallback: ['full'], param: 'policy', write: (p) => p.join(','),
     read: (raw, problem) => {
@@ -107,8 +102,37 @@ const FIELD_KEYS = Object.keys(VIEW_FIELDS) as (keyof Fields)[];
 
 export const DEFAULT_VIEW: ViewState = {
   ...(Object.fromEntries(FIELD_KEYS.map((k) => [k, VIEW_FIELDS[k].fallback])) as Fields),
+  compared: [],
   conversation: null,
 };
+
+/** The compared models' parameters: mb=…&mbrev=…&qb=…, then c, then d (a Hub model's revision only when not main). */
+function writeCompared(q: URLSearchParams, compared: ComparedModel[]): void {
+  compared.slice(0, COMPARED_LETTERS.length).forEach((c, i) => {
+    const l = COMPARED_LETTERS[i]!;
+    q.set(`m${l}`, c.model);
+    if (!isEmbedded(c.model) && c.revision !== 'main') q.set(`m${l}rev`, c.revision);
+    if (c.quant !== 'none') q.set(`q${l}`, c.quant);
+  });
+}
+
+/** Reads them back, in slot order, up to the first letter the link leaves out. */
+function readCompared(q: URLSearchParams, problem: (p: string) => void): ComparedModel[] {
+  const out: ComparedModel[] = [];
+  for (const l of COMPARED_LETTERS) {
+    const model = q.get(`m${l}`);
+    if (model === null) break;
+    const bad = isEmbedded(model) ? null : checkRepoId(model);
+    if (bad) {
+      problem(`m${l}=${model.slice(0, 40)} is not demo, demo-cpl or a Hub model id (owner/name)`);
+      break;
+    }
+    const rev = q.get(`m${l}rev`);
+    const revision = rev === null ? 'main' : checkRevision(rev) ? (problem(`m${l}rev=${rev.slice(0, 40)} is not a branch, tag or commit name`), 'main') : rev;
+    out.push({ model, revision, quant: readQuant(`q${l}`)(q.get(`q${l}`) ?? 'none', problem, {} as Fields) ?? 'none' });
+  }
+  return out;
+}
 
 /** The fields of the view the inspector holds (the rest belong to the model store). */
 export const INSPECTOR_VIEW_KEYS = ['policies', 'compare', 'turn', 'head', 'layer', 'radius'] as const satisfies readonly (keyof Fields)[];
@@ -142,6 +166,7 @@ export function encodeView(v: ViewState, conversationText: string | null, exampl
     const written = (VIEW_FIELDS[k].write as (x: unknown, view: Fields) => string | null)(v[k], v);
     if (written !== null) q.set(VIEW_FIELDS[k].param, written);
   }
+  writeCompared(q, v.compared);
   let carried = true;
   let fragment = '';
   if (exampleName !== null) q.set('example', exampleName);
@@ -161,7 +186,7 @@ export function decodeView(search: string, hash = ''): { view: ViewState; proble
   const q = new URLSearchParams(search);
   const h = new URLSearchParams(hash.replace(/^#/, ''));
   const problems: string[] = [];
-  const view: ViewState = { ...DEFAULT_VIEW, policies: [...DEFAULT_VIEW.policies] };
+  const view: ViewState = { ...DEFAULT_VIEW, policies: [...DEFAULT_VIEW.policies], compared: [] };
   const fields = view as unknown as Record<string, unknown>;
   for (const k of FIELD_KEYS) {
     const raw = q.get(VIEW_FIELDS[k].param);
@@ -169,6 +194,7 @@ export function decodeView(search: string, hash = ''): { view: ViewState; proble
     const value = VIEW_FIELDS[k].read(raw, (p) => problems.push(p), view);
     if (value !== undefined) fields[k] = value;
   }
+  view.compared = readCompared(q, (p) => problems.push(p));
   const example = q.get('example');
   const conv = h.get('conv') ?? q.get('conv');
   if (example) view.conversation = { example };

@@ -2,37 +2,36 @@ import { useInspector } from '../state/inspector-store';
 import { useModelStore } from '../state/model-store';
 import { ModelSummary } from './backend/ModelSummary';
 import { ErrorBoundary } from './ErrorBoundary';
+import { Region } from './Region';
 import { ChartsPanel } from './charts/ChartsPanel';
 import { ConversationPanel } from './conversation/ConversationPanel';
 import { FiguresPanel } from './figures/FiguresPanel';
 import { ForwardPanel } from './forward/ForwardPanel';
 import { HeatmapPanel } from './heatmap/HeatmapPanel';
-import { ModelBPanel } from './model-loader/ModelBPanel';
+import { ComparePanel } from './model-loader/ComparePanel';
 import { ModelLoader } from './model-loader/ModelLoader';
 import { PolicyBar } from './policies/PolicyBar';
 import { ViewControls } from './policies/ViewControls';
 import { ShareBar } from './share/ShareBar';
-import { linkNote } from './share/url-sync';
+import { linkNote } from '../state/start';
 import { StatusLine } from './StatusLine';
 import { TokenView } from './tokens/TokenView';
 import { LessonCard } from './lesson/LessonCard';
 import { LESSON } from './lesson/steps';
 import { useLesson } from '../state/lesson-store';
-import { HIDEABLE_NAMES, type Hideable } from './lesson/hide';
+import { HIDEABLE_NAMES } from '../state/regions';
 
 export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
   const info = useModelStore((s) => s.info);
   const note = useInspector((s) => linkNote(s, info));
   const lessonOpen = useLesson((s) => s.step !== null);
   const hidden = useLesson((s) => s.hidden);
-  const hides = (r: Hideable) => hidden.includes(r);
   const openLesson = useLesson((s) => s.open);
   // Your own conversation: the text editor opened and focused, ready for a paste.
   const inspect = () => {
-    const panel = document.querySelector<HTMLElement>('[data-lesson="conversation"]');
-    const open = [...(panel?.querySelectorAll('button') ?? [])].find((b) => b.textContent === 'paste or edit as text');
-    open?.click();
+    useInspector.getState().showTextEditor(true);
     requestAnimationFrame(() => {
+      const panel = document.querySelector<HTMLElement>('[data-lesson="conversation"]');
       panel?.scrollIntoView({ block: 'start' });
       panel?.querySelector<HTMLElement>('textarea')?.focus();
     });
@@ -42,7 +41,7 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
       <header>
         <h1>Inertia Lens</h1>
         <p className="lede">
-          See how much a language model's next answer leans on its own earlier answers ("conversational inertia"), read
+          See how much a language model's next answer leans on its own prior assistant answers ("conversational inertia"), read
           from the model's own attention, live in this page.
         </p>
         <div className="row">
@@ -65,40 +64,30 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
       <ErrorBoundary name="lesson">
         <LessonCard />
       </ErrorBoundary>
-      <ErrorBoundary name="conversation">
-        <div data-lesson="conversation" hidden={hides('conversation')}><ConversationPanel /></div>
-      </ErrorBoundary>
-      <ErrorBoundary name="policy">
-        <div data-lesson="policies" hidden={hides('policies')}><PolicyBar /></div>
-      </ErrorBoundary>
-      <section className="panel" aria-label="view" data-lesson="view" hidden={hides('view')}>
-        <ViewControls />
-        <ShareBar linkNote={note} />
-        <StatusLine />
-      </section>
-      <ErrorBoundary name="figures">
-        <div data-lesson="figures" hidden={hides('figures')}><FiguresPanel /></div>
-      </ErrorBoundary>
-      <ErrorBoundary name="heatmap">
-        <div data-lesson="heatmap" hidden={hides('heatmap')}><HeatmapPanel /></div>
-      </ErrorBoundary>
-      <ErrorBoundary name="token">
-        <div data-lesson="tokens" hidden={hides('tokens')}><TokenView /></div>
-      </ErrorBoundary>
-      <ErrorBoundary name="charts">
-        <div data-lesson="charts" hidden={hides('charts')}><ChartsPanel /></div>
-      </ErrorBoundary>
-      <div className="columns" id="model-panel" data-lesson="model" hidden={hides('model')}>
+      <Region name="conversation"><ConversationPanel /></Region>
+      <Region name="policies"><PolicyBar /></Region>
+      <Region name="view">
+        <section className="panel" aria-label="view">
+          <ViewControls />
+          <ShareBar linkNote={note} />
+          <StatusLine />
+        </section>
+      </Region>
+      <Region name="figures"><FiguresPanel /></Region>
+      <Region name="heatmap"><HeatmapPanel /></Region>
+      <Region name="tokens"><TokenView /></Region>
+      <Region name="charts"><ChartsPanel /></Region>
+      <Region name="model" id="model-panel" className="columns">
         <ModelSummary />
         <ModelLoader />
-      </div>
-      <ErrorBoundary name="model B">
-        <div data-lesson="model-b" hidden={hides('model-b')}><ModelBPanel /></div>
-      </ErrorBoundary>
-      <details className="panel" data-lesson="forward" hidden={hides('forward')}>
-        <summary>Raw forward pass (next-token probabilities)</summary>
-        <ForwardPanel />
-      </details>
+      </Region>
+      <Region name="compare-models"><ComparePanel /></Region>
+      <Region name="forward">
+        <details className="panel">
+          <summary>Raw forward pass (next-token probabilities)</summary>
+          <ForwardPanel />
+        </details>
+      </Region>
     </main>
   );
 }

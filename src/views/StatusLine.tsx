@@ -1,5 +1,6 @@
 import { parsePolicy, policyLabel } from '../context/policy';
 import { useInspector } from '../state/inspector-store';
+import { slotName } from '../state/model-client';
 import { useModelStore } from '../state/model-store';
 
 /** Where the figures come from right now: cached, being computed, failed, or fresh (and how long they took). */
@@ -11,7 +12,8 @@ export function StatusLine() {
   const ms = useInspector((s) => s.analysisMs);
   const generating = useInspector((s) => s.generating);
   const generated = useInspector((s) => s.generated);
-  const generatedB = useInspector((s) => s.generatedB);
+  const own = generated[0] ?? {};
+  const others = generated.slice(1).flatMap((g, i) => Object.entries(g ?? {}).map(([p, text]) => ({ slot: i + 1, p, text })));
   const results = useInspector((s) => s.results);
   const shown = results.map((r) => r.policy);
   const loading = useModelStore((s) => s.load.status === 'loading');
@@ -39,17 +41,17 @@ export function StatusLine() {
       {error && <p role="alert" className="error" data-testid="analysis-error">{error}</p>}
       {generating && (
         <div className="generating" role="status">
-          <strong>{policyLabel(parsePolicy(generating.policy))}{generating.model === 'b' ? ', model B,' : ''} is writing the answer:</strong>
+          <strong>{policyLabel(parsePolicy(generating.policy))}{generating.slot > 0 ? `, model ${slotName(generating.slot)},` : ''} is writing the answer:</strong>
           <pre data-testid="generated-stream">{generating.text}</pre>
         </div>
       )}
-      {!generating && Object.keys(generated).length > 0 && (
+      {!generating && (Object.keys(own).length > 0 || others.length > 0) && (
         <div className="generated" data-testid="generated">
-          {Object.entries(generated).map(([p, text]) => (
+          {Object.entries(own).map(([p, text]) => (
             <p key={p}><strong>{policyLabel(parsePolicy(p))}, the model's answer ({shown.includes(p) ? 'scored below' : `not shown now: choose ${policyLabel(parsePolicy(p))} to see it scored`}):</strong> <span className="answer">{text || '(empty)'}</span></p>
           ))}
-          {Object.entries(generatedB).map(([p, text]) => (
-            <p key={`b-${p}`}><strong>{policyLabel(parsePolicy(p))}, model B's answer:</strong> <span className="answer" data-testid="generated-b">{text || '(empty)'}</span></p>
+          {others.map(({ slot, p, text }) => (
+            <p key={`${slot}-${p}`}><strong>{policyLabel(parsePolicy(p))}, model {slotName(slot)}&apos;s answer:</strong> <span className="answer" data-testid={`generated-${slotName(slot).toLowerCase()}`}>{text || '(empty)'}</span></p>
           ))}
         </div>
       )}

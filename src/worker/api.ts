@@ -5,7 +5,7 @@
 import type { PolicyResult } from '../analysis/analyze';
 import type { RoundCost } from '../context/cost';
 import type { ForwardProbe } from '../analysis/forward-probe';
-import type { LayerSweep } from '../analysis/sweep';
+import type { SweepPoint } from '../analysis/sweep';
 import type { Conversation } from '../conversation/types';
 import type { ModelSpec } from '../model/config';
 import type { ReadProgress } from '../model/source';
@@ -91,11 +91,39 @@ export interface ForwardView extends ForwardProbe {
 interface OnConversation {
   modelId: number;
   conversation: Conversation;
-  /** The model's own answer for `turn`, replacing the file's (generated under this policy). */
-  answer?: string;
   policy: string;
   turn: number;
 }
+
+/** One model slot's view of the conversation: everything its figures, series and sweep depend on. */
+export interface InspectRequest {
+  modelId: number;
+  conversation: Conversation;
+  /** The model's own answers for `turn`, per policy spec: each replaces the file's answer under its policy. */
+  generated: Record<string, string>;
+  /** The policies scored, in the order shown. */
+  policies: string[];
+  turn: number;
+  /** The layer shown, and the layers one pass fetches (the layer selector re-reads them without a pass). */
+  layer: number;
+  layers: number[];
+  radius: number;
+  /** Keep every row of the attention (the full causal matrix) up to fullMatrixMaxTokens tokens. */
+  fullMatrix: boolean;
+  fullMatrixMaxTokens: number;
+  /** The policy whose rounds sweep follows the figures; null for none. */
+  sweep: string | null;
+}
+
+/** What an inspection brings, in this order, each as soon as it is ready. */
+export type InspectEvent =
+  /** Each policy's result at the layer and radius asked for (its `cost` holds the scored round only, until its series comes). */
+  | { kind: 'figures'; results: PolicyResult[] }
+  /** A policy's tokens-per-round series up to the turn (paper 1's Fig. 4). */
+  | { kind: 'cost'; policy: string; cost: RoundCost[] }
+  | { kind: 'sweeping'; done: number; total: number }
+  /** Paper 2's Fig. 2: the rounds sweep of the first policy. */
+  | { kind: 'sweep'; policy: string; radius: number; points: SweepPoint[] };
 
 export type ModelApi = {
   /** The page's shared word array for the watchdog (worker/watchdog.ts); sent once after the worker starts. */
@@ -104,12 +132,8 @@ export type ModelApi = {
   /** null: a newer start replaced this one (its session was released). */
   start: { args: { preparedId: number }; result: LoadedSummary | null; event: LoadEvent };
   discard: { args: { preparedId: number }; result: void; event: never };
-  /** Each result's `cost` holds the scored round only: the series follows from `cost`. */
-  analyze: { args: OnConversation & { layers: number[]; radius: number; keep: 'answer' | 'all'; fullMatrixMaxTokens: number }; result: PolicyResult[]; event: never };
-  /** The tokens-per-round series of a policy up to the turn (paper 1's Fig. 4), asked for after the figures. */
-  cost: { args: OnConversation; result: RoundCost[]; event: never };
-  /** Results already made for the scored turn (`known`) are reused, not recomputed. */
-  sweep: { args: OnConversation & { layers: number[]; radius: number; known: PolicyResult[] }; result: Map<number, LayerSweep>; event: { done: number; total: number } };
+  /** Everything the figures, the series and the sweep of one model slot need: one request per edit, its answers as events. */
+  inspect: { args: InspectRequest; result: void; event: InspectEvent };
   /** Streams the text so far. */
   generate: { args: OnConversation; result: string; event: string };
   forward: { args: { modelId: number; text: string; asChat: boolean }; result: ForwardView; event: never };

@@ -3,12 +3,8 @@
  * code over the runtime and the analysis, so Node tests drive it over a MessageChannel as the page
  * drives the worker.
  */
-import { analyzePolicyLayers, costSeriesFor, policyMessages, SummaryCache, type PolicyResult } from '../analysis/analyze';
-import { parsePolicy } from '../context/policy';
-import { generateAnswer, withAnswer } from '../analysis/answer';
+import { generateAnswer } from '../analysis/answer';
 import { forwardProbe } from '../analysis/forward-probe';
-import { roundsSweepLayers, type LayerSweep } from '../analysis/sweep';
-import type { Conversation } from '../conversation/types';
 import { watchGuards } from '../model/guard';
 import { HubError, hubSource, resolveHubRepo } from '../model/hub-source';
 import { describeFits, describePlan, noFitMessage } from '../model/load-plan';
@@ -18,7 +14,8 @@ import { fileListSource, folderUrlSource, type ModelSource } from '../model/sour
 import { parseTemplateDate } from '../model/template-date';
 import { parameterCount } from '../model/weights';
 import { prepareModel, startModel, type OpenModel, type OpenOptions, type PreparedModel } from '../runtime/open-model';
-import { reply, type Handlers } from './rpc';
+import type { Handlers } from './rpc';
+import { Inspection } from './inspection';
 import { spooledSource } from './spool';
 import { STALE_MODEL, type LoadChoice, type LoadedSummary, type ModelApi, type SourceSpec } from './api';
 import { sharedWatcher } from './watchdog';
@@ -45,14 +42,6 @@ function yieldEvery(ms: number): () => Promise<void> {
 
 class StaleModelError extends Error {
   override name = STALE_MODEL;
-}
-
-/** The typed arrays of results, to transfer instead of copy (the worker keeps none of them). */
-function buffersOf(results: PolicyResult[]): Transferable[] {
-  // A set: a buffer listed twice (two views of one) makes postMessage throw.
-  const out = new Set<ArrayBuffer>();
-  for (const r of results) for (const a of [r.attention?.mean, r.attention?.perHead]) if (a && a.data.buffer instanceof ArrayBuffer) out.add(a.data.buffer);
-  return [...out];
 }
 
 function sourceOf(spec: Exclude<SourceSpec, { kind: 'hub' }>): ModelSource {
@@ -91,8 +80,8 @@ export function modelHost(): Handlers<ModelApi> {
     void prepared.get(id)?.spool().catch(() => undefined);
     prepared.delete(id);
   };
-  /** Conversations seen, by their text, so the analysis's caches (summaries, cost series) see one object per conversation. */
-  const conversations = new Map<string, { conv: Conversation; summaries: SummaryCache }>();
+  /** The model in use's results, series and sweeps, kept beside it. */
+  let inspection: Inspection | null = null;
 
   const options = ({ backend, quant, template }: LoadChoice, onProgress?: OpenOptions['onProgress']): OpenOptions => ({
     quant,
@@ -108,19 +97,6 @@ export function modelHost(): Handlers<ModelApi> {
   const model = (id: number): OpenModel => {
     if (!current || id !== modelId) throw new StaleModelError('the model changed since this request');
     return current;
-  };
-
-  /** The conversation scored (the model's answer in place of the file's, when given), the same object each time. */
-  const scored = (m: OpenModel, conversation: Conversation, turn: number, answer: string | undefined) => {
-    const key = JSON.stringify([modelId, answer === undefined ? null : turn, answer ?? null, conversation.messages]);
-    let kept = conversations.get(key);
-    if (!kept) {
-      const conv = answer === undefined ? conversation : withAnswer(conversation, turn, answer);
-      kept = { conv, summaries: new SummaryCache(m, conv) };
-      conversations.set(key, kept);
-      while (conversations.size > 4) conversations.delete(conversations.keys().next().value!);
-    }
-    return kept;
   };
 
   return {
@@ -182,6 +158,7 @@ export function modelHost(): Handlers<ModelApi> {
       if (held.releaseFirst && current) {
         const old = current;
         current = null;
+        inspection = null;
         modelId++;
         await old.session.release().catch(() => undefined);
       }
@@ -195,49 +172,24 @@ export function modelHost(): Handlers<ModelApi> {
       const old = current;
       current = opened;
       modelId++;
-      conversations.clear();
+      inspection = new Inspection(opened);
       void old?.session.release().catch(() => undefined);
       return summaryOf(opened, modelId, held.spooled);
     },
 
-    async analyze(a) {
-      const m = model(a.modelId);
-      const { conv, summaries } = scored(m, a.conversation, a.turn, a.answer);
-      const results = await analyzePolicyLayers(m, conv, a.policy, a.layers, { turn: a.turn, radius: a.radius, keepAttention: a.keep, fullMatrixMaxTokens: a.fullMatrixMaxTokens, cost: 'last' }, summaries);
-      return reply(results, buffersOf(results));
-    },
-
-    async cost(a) {
-      const m = model(a.modelId);
-      const { conv, summaries } = scored(m, a.conversation, a.turn, a.answer);
-      const p = parsePolicy(a.policy);
-      // The summaries every round up to the turn needs (kept from the analysis, which made them).
-      await policyMessages(m, conv, p, a.turn, summaries);
-      return costSeriesFor(m, conv, summaries, p).upTo(a.turn);
-    },
-
-    async sweep(a, ctx) {
-      const m = model(a.modelId);
-      const { conv, summaries } = scored(m, a.conversation, a.turn, a.answer);
-      const known = a.known.find((k) => k.turn === a.turn && k.layer === a.layers[0]);
-      const byLayer: Map<number, LayerSweep> = await roundsSweepLayers(m, conv, a.policy, a.layers, {
-        upToTurn: a.turn,
-        radius: a.radius,
-        ...(known && { known }),
-        knownLayers: a.known,
-        summaries,
-        onTurn: (done, total) => ctx.emit({ done, total }),
+    async inspect(a, ctx) {
+      model(a.modelId);
+      const pause = yieldEvery(20);
+      await inspection!.inspect(a, {
+        emit: (e) => ctx.emit(e),
         cancelled: () => ctx.cancelled() || a.modelId !== modelId,
-        pause: yieldEvery(20),
+        pause,
       });
-      const buffers = new Set<ArrayBuffer>();
-      for (const l of byLayer.values()) for (const r of l.rows.values()) if (r.mean.data.buffer instanceof ArrayBuffer) buffers.add(r.mean.data.buffer);
-      return reply(byLayer, [...buffers]);
     },
 
     async generate(a, ctx) {
       const m = model(a.modelId);
-      const { summaries } = scored(m, a.conversation, a.turn, undefined);
+      const { summaries } = await inspection!.scored(a.conversation, a.turn, undefined);
       return generateAnswer(m, a.conversation, a.policy, a.turn, {
         summaries,
         onText: (text) => ctx.emit(text),
@@ -256,7 +208,7 @@ export function modelHost(): Handlers<ModelApi> {
       const m = model(id);
       if (!m.tokenizer.usesDate || !parseTemplateDate(date)) return false;
       m.tokenizer.templateDate = date;
-      conversations.clear(); // generated summaries were written under the old date
+      inspection?.clear(); // summaries and renderings were made under the old date
       return true;
     },
   };

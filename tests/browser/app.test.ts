@@ -240,6 +240,28 @@ describe('the app, used as a person would', () => {
     await p.close();
   });
 
+  it('compares four models: a link names B and C, a click adds D; each scored, the link carries all three', async () => {
+    const p = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await p.goto(`${app.url}/?backend=wasm&mb=demo-cpl&mc=demo&qc=q8`);
+    await p.getByTestId('figure-c-full-diagonal').waitFor({ timeout: 120_000 });
+    expect(await p.getByTestId('compare-models').isChecked()).toBe(true);
+    await p.getByTestId('add-model').click();
+    await p.getByTestId('compare-slot-d').getByRole('button', { name: 'Compare with the CPL-tuned demo model' }).click();
+    await p.getByTestId('figure-d-full-diagonal').waitFor({ timeout: 120_000 });
+    // B and D are the same model at the same precision: the same figures; C is the demo model at q8, close to A.
+    expect(await p.getByTestId('figure-d-full-diagonal').getAttribute('data-value')).toBe(await p.getByTestId('figure-b-full-diagonal').getAttribute('data-value'));
+    const [a, c] = await Promise.all(['figure-full-diagonal', 'figure-c-full-diagonal'].map(async (id) => Number(await p.getByTestId(id).getAttribute('data-value'))));
+    expect(Math.abs(a! - c!)).toBeLessThan(0.005);
+    expect(a).not.toBe(c);
+    const note = await p.getByTestId('models-note').textContent();
+    for (const name of ['B', 'C', 'D']) expect(note).toContain(`Model ${name} is `);
+    await expect.poll(() => p.evaluate(() => location.search)).toContain('mb=demo-cpl&mc=demo&qc=q8&md=demo-cpl');
+    // The rounds chart draws each compared model's lines over A's.
+    await expect.poll(() => p.getByTestId('rounds-chart').textContent(), { timeout: 120_000 }).toContain('model D: diagonal ratio');
+    if (SHOTS) await p.screenshot({ path: join(SHOTS, 'app-compare-four.png'), fullPage: true });
+    await p.close();
+  });
+
   it('a link names a Hub model as model B: compare models on, the model offered in its panel, nothing fetched before a click', async () => {
     const p = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     const urls: string[] = [];
@@ -247,7 +269,7 @@ describe('the app, used as a person would', () => {
     await p.goto(`${app.url}/?backend=wasm&mb=acme/tiny-qwen2&mbrev=v2`);
     await p.getByTestId('fresh-note').waitFor({ timeout: 90_000 });
     expect(await p.getByTestId('compare-models').isChecked()).toBe(true);
-    const offer = p.locator('section[aria-labelledby="model-b-title"]').getByTestId('link-offer');
+    const offer = p.locator('[data-testid="compare-slot-b"]').getByTestId('link-offer');
     await expect.poll(() => offer.textContent(), { timeout: 30_000 }).toContain('This link names the model acme/tiny-qwen2 at revision v2, from huggingface.co');
     expect(await offer.getByRole('button', { name: 'Look it up' }).isVisible()).toBe(true);
     expect(urls.filter((u) => !u.startsWith(app.url))).toEqual([]);
@@ -259,7 +281,7 @@ describe('the app, used as a person would', () => {
     await p.goto(`${app.url}/?backend=wasm`);
     await p.getByTestId('fresh-note').waitFor({ timeout: 90_000 });
     await p.getByTestId('compare-models').check();
-    const panel = p.locator('[data-lesson="model-b"]');
+    const panel = p.locator('[data-lesson="compare-models"]');
     await panel.getByText('Load model B from the Hub or from files').click();
     await panel.getByLabel('Hub id').fill('acme/not-a-llama');
     await panel.getByLabel('from').fill(app.hub);

@@ -77,7 +77,7 @@ describe('inertia-lens analyze and batch', () => {
   });
 });
 
-describe('two models on one conversation', () => {
+describe('two to four models on one conversation', () => {
   const dir = mkdtempSync(join(tmpdir(), 'il-two-'));
   const a = writeTinyModel(join(dir, 'a'), { family: 'qwen2', heads: 4, kvHeads: 2, seed: 61 });
   const b = writeTinyModel(join(dir, 'b'), { family: 'llama', heads: 4, kvHeads: 2, seed: 7 });
@@ -94,6 +94,16 @@ describe('two models on one conversation', () => {
     }
     const text = (await cli('analyze', maze, '--model', a, '--model', b, '--policy', 'full')).stdout;
     expect(text).toMatch(new RegExp(`${b.replace(/[/.]/g, '\\$&')} against ${a.replace(/[/.]/g, '\\$&')}:\\n  Full\\s+prior 0\\.\\d{4} vs 0\\.\\d{4} \\(-?\\d+\\.\\d %\\)\\s+diagonal`));
+  });
+
+  it('analyze with four models: each against the first', async () => {
+    const c = writeTinyModel(join(dir, 'c'), { family: 'qwen3', heads: 4, kvHeads: 2, seed: 62 });
+    const d = writeTinyModel(join(dir, 'd'), { family: 'mistral', heads: 4, kvHeads: 2, seed: 63 });
+    const four = JSON.parse((await cli('analyze', maze, '--model', a, '--model', b, '--model', c, '--model', d, '--policy', 'full', '--json')).stdout);
+    expect(four.models.map((m: { model: string }) => m.model)).toEqual([a, b, c, d]);
+    const text = (await cli('analyze', maze, '--model', a, '--model', b, '--model', c, '--model', d, '--policy', 'full')).stdout;
+    expect(text.match(/ against /g)?.length).toBe(3);
+    for (const other of [b, c, d]) expect(text).toContain(`${other} against ${a}:`);
   });
 
   it('batch with two models: a model column, every conversation under each', async () => {

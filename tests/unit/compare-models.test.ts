@@ -5,9 +5,11 @@ import { analyzePolicy } from '../../src/analysis/analyze';
 import { withAnswer } from '../../src/analysis/answer';
 import { DEMO_MODEL_FILES, DEMO_MODEL_PATH } from '../../src/model/demo';
 import { openModel } from '../../src/runtime/open-model';
-import { setModelClient } from '../../src/state/model-client';
+import { modelClient, setModelClient } from '../../src/state/model-client';
 import { useInspector } from '../../src/state/inspector-store';
-import { useModelBStore, useModelStore } from '../../src/state/model-store';
+import { modelStore, useModelStore } from '../../src/state/model-store';
+
+const storeB = modelStore(1);
 import { sameTokens } from '../../src/export/figures';
 import { inProcessClient, memoryFiles } from '../helpers/in-process-worker';
 import { MAZE_TEXT } from '../helpers/maze';
@@ -17,23 +19,23 @@ import { tinyModelFiles } from '../helpers/tiny-model';
 const idle = () => new Promise<void>((resolve) => {
   const check = () => {
     const s = useInspector.getState();
-    const loading = useModelStore.getState().load.status === 'loading' || useModelBStore.getState().load.status === 'loading';
+    const loading = useModelStore.getState().load.status === 'loading' || storeB.getState().load.status === 'loading';
     if (!s.analyzing && !s.sweeping && !loading) setTimeout(() => (useInspector.getState().analyzing ? check() : resolve()), 300);
     else setTimeout(check, 50);
   };
   check();
 });
 
-describe('compare models: one conversation, turn and policy scored by two models, each in its own worker', () => {
+describe('compare models: one conversation, turn and policy scored by two to four models, each in its own worker', () => {
   const filesA = tinyModelFiles({ family: 'llama', heads: 4, kvHeads: 2, layers: 2, seed: 71 });
   const filesB = new Map(DEMO_MODEL_FILES.map((f) => [f, new Uint8Array(readFileSync(join(DEMO_MODEL_PATH, f)))]));
   beforeAll(async () => {
-    setModelClient(inProcessClient(), 'a');
-    setModelClient(inProcessClient(), 'b');
+    setModelClient(inProcessClient(), 0);
+    setModelClient(inProcessClient(), 1);
     await useModelStore.getState().loadModel(memoryFiles(filesA, 'model A'));
-    await useModelBStore.getState().loadModel(memoryFiles(filesB, 'model B'));
+    await storeB.getState().loadModel(memoryFiles(filesB, 'model B'));
     expect(useModelStore.getState().load.error).toBeNull();
-    expect(useModelBStore.getState().load.error).toBeNull();
+    expect(storeB.getState().load.error).toBeNull();
     useInspector.getState().setText(MAZE_TEXT, true);
     await idle();
   });
@@ -44,7 +46,7 @@ describe('compare models: one conversation, turn and policy scored by two models
     await idle();
     const s = useInspector.getState();
     expect(s.analysisError).toBeNull();
-    expect(s.results.map((r) => [r.policy, r.model ?? 'a'])).toEqual([['clip:12:1', 'a'], ['clip:12:1', 'b']]);
+    expect(s.results.map((r) => [r.policy, r.slot ?? 0])).toEqual([['clip:12:1', 0], ['clip:12:1', 1]]);
     expect(s.results[1]!.label).toBe('Clip-12→1 · model B');
     const conv = s.parsed.conversation!;
     for (const [r, files] of [[s.results[0]!, filesA], [s.results[1]!, filesB]] as const) {
@@ -53,16 +55,16 @@ describe('compare models: one conversation, turn and policy scored by two models
       await m.session.release();
       expect(r.layer).toBe(fresh.layer);
       // The tokens-per-round series follows the figures (the analysis sends the scored round first).
-      const model = r.model;
-      await vi.waitFor(() => expect(useInspector.getState().results.find((x) => x.model === model)!.cost).toEqual(fresh.cost), { timeout: 60_000 });
+      const slot = r.slot;
+      await vi.waitFor(() => expect(useInspector.getState().results.find((x) => x.slot === slot)!.cost).toEqual(fresh.cost), { timeout: 60_000 });
       expect(Math.abs(r.diagonal - fresh.diagonal)).toBeLessThan(1e-6);
       for (const c of Object.keys(fresh.ratios) as (keyof typeof fresh.ratios)[]) expect(Math.abs(r.ratios[c] - fresh.ratios[c])).toBeLessThan(1e-6);
     }
     expect(sameTokens(s.results[0]!, s.results[1]!)).toBe(false);
     // Model B's rounds sweep (it starts after A's), drawn over A's: one point per scored turn, the last one the turn shown.
-    await vi.waitFor(() => expect(useInspector.getState().sweepB).not.toBeNull(), { timeout: 60_000 });
-    const b = useInspector.getState().sweepB!.points;
-    expect(b.length).toBe(s.sweep!.points.length);
+    await vi.waitFor(() => expect(useInspector.getState().sweeps[1]).toBeTruthy(), { timeout: 60_000 });
+    const b = useInspector.getState().sweeps[1]!.points;
+    expect(b.length).toBe(useInspector.getState().sweeps[0]!.points.length);
     expect(Math.abs(b[b.length - 1]!.diagonal - s.results[1]!.diagonal)).toBeLessThan(1e-6);
   });
 
@@ -70,7 +72,7 @@ describe('compare models: one conversation, turn and policy scored by two models
     await useInspector.getState().generate();
     await idle();
     const s = useInspector.getState();
-    const [a, b] = [s.generated['clip:12:1'], s.generatedB['clip:12:1']];
+    const [a, b] = [s.generated[0]?.['clip:12:1'], s.generated[1]?.['clip:12:1']];
     expect(a).toBeDefined();
     expect(b).toBeDefined();
     const conv = s.parsed.conversation!;
@@ -84,10 +86,50 @@ describe('compare models: one conversation, turn and policy scored by two models
     }
   });
 
+  it('four models: one inspect request per model slot per edit, each slot its own figures, sweep and Δ against A', async () => {
+    const files = [tinyModelFiles({ family: 'qwen3', heads: 4, kvHeads: 2, layers: 2, seed: 72 }), tinyModelFiles({ family: 'gemma3_text', heads: 4, kvHeads: 1, layers: 2, seed: 73 })];
+    for (const [i, f] of files.entries()) {
+      setModelClient(inProcessClient(), i + 2);
+      await modelStore(i + 2).getState().loadModel(memoryFiles(f, `model ${'CD'[i]}`));
+      expect(modelStore(i + 2).getState().load.error).toBeNull();
+    }
+    useInspector.getState().clearGenerated();
+    await idle();
+    // Count the requests each slot's worker gets for one edit.
+    const asked: Record<number, string[]> = {};
+    const clients = [0, 1, 2, 3].map((slot) => modelClient(slot));
+    const calls = clients.map((c) => c.call.bind(c));
+    clients.forEach((c, slot) => {
+      c.call = ((method: string, ...rest: unknown[]) => {
+        (asked[slot] ??= []).push(method);
+        return (calls[slot] as (...a: unknown[]) => unknown)(method, ...rest);
+      }) as typeof c.call;
+    });
+    try {
+      useInspector.getState().setText(MAZE_TEXT.replace('north', 'north '));
+      await idle();
+    } finally {
+      clients.forEach((c, slot) => (c.call = calls[slot]!));
+    }
+    expect(asked).toEqual({ 0: ['inspect'], 1: ['inspect'], 2: ['inspect'], 3: ['inspect'] });
+    const s = useInspector.getState();
+    expect(s.analysisError).toBeNull();
+    expect(s.results.map((r) => [r.slot ?? 0, r.label])).toEqual([[0, 'Clip-12→1'], [1, 'Clip-12→1 · model B'], [2, 'Clip-12→1 · model C'], [3, 'Clip-12→1 · model D']]);
+    for (const [i, f] of files.entries()) {
+      const r = s.results[i + 2]!;
+      const m = await openModel(memorySource(f));
+      const fresh = await analyzePolicy(m, s.parsed.conversation!, 'clip:12:1');
+      await m.session.release();
+      expect(Math.abs(r.diagonal - fresh.diagonal)).toBeLessThan(1e-6);
+      expect(Math.abs(r.ratios.prior - fresh.ratios.prior)).toBeLessThan(1e-6);
+    }
+    await vi.waitFor(() => expect(useInspector.getState().sweeps.filter(Boolean).length).toBe(4), { timeout: 60_000 });
+  });
+
   it('turning it off shows model A alone again, from what was computed', async () => {
     useInspector.getState().setCompareModels(false);
     await idle();
     const s = useInspector.getState();
-    expect(s.results.map((r) => r.model ?? 'a')).toEqual(['a']);
+    expect(s.results.map((r) => r.slot ?? 0)).toEqual([0]);
   });
 });

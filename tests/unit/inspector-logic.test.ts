@@ -118,7 +118,7 @@ describe('heatmap scales and viewport', () => {
 describe('the link', () => {
   it('round-trips every field, the conversation included', () => {
     const text = '[{"role":"user","content":"héllo ✓"},{"role":"assistant","content":"hi"}]';
-    const view = { ...DEFAULT_VIEW, model: 'acme/tiny', revision: 'v2', hub: 'http://127.0.0.1:9/hub', backend: 'wasm' as const, modelB: 'acme/twin', revisionB: 'v1', policies: ['clip:12:1', 'ao'], compare: true, turn: 3, head: 2, layer: 1, radius: 7 };
+    const view = { ...DEFAULT_VIEW, model: 'acme/tiny', revision: 'v2', hub: 'http://127.0.0.1:9/hub', backend: 'wasm' as const, compared: [{ model: 'acme/twin', revision: 'v1', quant: 'none' as const }], policies: ['clip:12:1', 'ao'], compare: true, turn: 3, head: 2, layer: 1, radius: 7 };
     const { query, fragment, conversationCarried } = encodeView(view, text, null);
     expect(conversationCarried).toBe(true);
     // The conversation is in the fragment, which the browser never sends to the page's server.
@@ -129,15 +129,19 @@ describe('the link', () => {
     expect(back.view).toEqual({ ...view, conversation: { text } });
     expect(decodeView(`?${encodeView({ ...DEFAULT_VIEW, backend: 'webgpu' }, 'x', null).query}`).view.backend).toBe('webgpu');
     expect(decodeView('?backend=tpu').problems).toContain('backend=tpu is not auto, wasm or webgpu');
-    // The weight precision of each model travels with the link; model B's only with model B.
-    expect(decodeView(`?${encodeView({ ...DEFAULT_VIEW, quant: 'q4', modelB: 'demo', quantB: 'q8' }, null, null).query}`).view).toMatchObject({ quant: 'q4', quantB: 'q8' });
-    expect(encodeView({ ...DEFAULT_VIEW, quantB: 'q8' }, null, null).query).not.toContain('qb=');
+    // The weight precision of each model travels with the link, each compared model's with it.
+    const three = [{ model: 'demo', revision: 'main', quant: 'q8' as const }, { model: 'acme/other', revision: 'v3', quant: 'none' as const }, { model: 'demo-cpl', revision: 'main', quant: 'q4g128' as const }];
+    const q3 = encodeView({ ...DEFAULT_VIEW, quant: 'q4g128', compared: three }, null, null).query;
+    expect(q3).toBe('model=demo&q=q4g128&policy=full&mb=demo&qb=q8&mc=acme%2Fother&mcrev=v3&md=demo-cpl&qd=q4g128');
+    expect(decodeView(`?${q3}`).view).toMatchObject({ quant: 'q4g128', compared: three });
     expect(decodeView('?q=q3').problems).toEqual(['q=q3 is not none, q8, q4, q4g128']);
-    // Model B: an embedded model, or a Hub id with its revision (offered; the page loads it only on a click).
-    expect(decodeView('?mb=acme/other&mbrev=v3').view).toMatchObject({ modelB: 'acme/other', revisionB: 'v3' });
-    expect(decodeView(`?${encodeView({ ...DEFAULT_VIEW, modelB: 'acme/other', revisionB: 'v3' }, null, null).query}`).view).toMatchObject({ modelB: 'acme/other', revisionB: 'v3' });
-    expect(encodeView({ ...DEFAULT_VIEW, modelB: 'demo-cpl', revisionB: 'v3' }, null, null).query).not.toContain('mbrev');
-    expect(decodeView('?mb=<script>&mbrev=../x').problems).toEqual(['mb=<script> is not demo, demo-cpl or a Hub model id (owner/name)', 'mbrev=../x is not a branch, tag or commit name']);
+    // A compared model: an embedded model, or a Hub id with its revision (offered; the page loads it only on a click).
+    expect(decodeView('?mb=acme/other&mbrev=v3').view.compared).toEqual([{ model: 'acme/other', revision: 'v3', quant: 'none' }]);
+    expect(encodeView({ ...DEFAULT_VIEW, compared: [{ model: 'demo-cpl', revision: 'v3', quant: 'none' }] }, null, null).query).not.toContain('mbrev');
+    // The slots are read in order: C without B is not a link this app writes.
+    expect(decodeView('?mc=demo').view.compared).toEqual([]);
+    expect(decodeView('?mb=<script>&mbrev=../x').problems).toEqual(['mb=<script> is not demo, demo-cpl or a Hub model id (owner/name)']);
+    expect(decodeView('?mb=acme/x&mbrev=../x&qb=q2').problems).toEqual(['mbrev=../x is not a branch, tag or commit name', 'qb=q2 is not none, q8, q4, q4g128']);
   });
   it('names an unchanged example instead of carrying its text, and says when a conversation is too long', () => {
     expect(decodeView(`?${encodeView(DEFAULT_VIEW, 'x', 'maze').query}`).view.conversation).toEqual({ example: 'maze' });
@@ -180,13 +184,23 @@ describe('exports', () => {
     cost: [{ round: 3, contextTokens: 10, prefilled: 10 }, { round: 4, contextTokens: 14, prefilled: 4 }],
     attention: { layer: 3, mean: slab(new Float32Array([0.5, 0.25, 0.25]), 1, 3, 2), perHead: null },
   } as unknown as PolicyResult;
-  it('CSV: tidy tables, one kind of row per file (per policy, per earlier answer, per round)', () => {
+  it('CSV: tidy tables, one kind of row per file (per policy, per prior assistant answer, per turn)', () => {
     const csv = figuresCsv([result], FROM).split('\n');
     expect(csv[0]).toBe('policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend,precision');
     expect(csv[1]).toBe('clip:12:1,Clip-12→1,model,4,3,5,3,0.5,0,0.1,0.25,0.15,0.125,0.2,14,4,acme/tiny@0123abc,v2,wasm,q4');
     expect(csv).toHaveLength(3); // the header, one row, the final newline
-    expect(perAnswerCsv([result], FROM).split('\n')).toEqual(['policy,turn,earlier_answer_round,diagonal,longest_copied_run,copy_offset,ngram_overlap,model', 'clip:12:1,4,3,0.125,4,2,0.5,acme/tiny@0123abc', '']);
-    expect(roundsCsv([result], FROM).split('\n')).toEqual(['policy,round,context_tokens,prefilled,model', 'clip:12:1,3,10,10,acme/tiny@0123abc', 'clip:12:1,4,14,4,acme/tiny@0123abc', '']);
+    expect(perAnswerCsv([result], FROM).split('\n')).toEqual(['policy,turn,prior_turn,diagonal,longest_copied_run,copy_offset,ngram_overlap,model', 'clip:12:1,4,3,0.125,4,2,0.5,acme/tiny@0123abc', '']);
+    expect(roundsCsv([result], FROM).split('\n')).toEqual(['policy,turn,context_tokens,prefilled,model', 'clip:12:1,3,10,10,acme/tiny@0123abc', 'clip:12:1,4,14,4,acme/tiny@0123abc', '']);
+  });
+  it('compared models: each row names the model that scored it', () => {
+    const other = { ...result, slot: 1, label: 'Clip-12→1 · model B' } as PolicyResult;
+    const fromOf = (r: PolicyResult) => (r.slot ? { ...FROM, model: 'acme/twin', precision: 'none' } : FROM);
+    expect(perAnswerCsv([result, other], fromOf).split('\n').slice(1, 3).map((l) => l.split(',').pop())).toEqual(['acme/tiny@0123abc', 'acme/twin']);
+    expect(roundsCsv([result, other], fromOf).split('\n').slice(1, 5).map((l) => l.split(',').pop())).toEqual(['acme/tiny@0123abc', 'acme/tiny@0123abc', 'acme/twin', 'acme/twin']);
+    expect(figuresCsv([result, other], fromOf).split('\n')[2]).toMatch(/,acme\/twin,v2,wasm,none$/);
+    const doc = JSON.parse(figuresJson([result, other], fromOf));
+    expect(doc.model).toBe('acme/tiny@0123abc');
+    expect(doc.results.map((r: { model?: string }) => r.model)).toEqual([undefined, 'acme/twin']);
   });
   it('JSON leaves the attention arrays out', () => {
     const doc = JSON.parse(figuresJson([result], FROM));

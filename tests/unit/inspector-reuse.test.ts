@@ -55,7 +55,7 @@ describe('the inspector reuses what it computed', () => {
   it('radius, head and layer: no pass; figures equal a fresh analysis', async () => {
     const before = passes;
     const r5 = useInspector.getState().results[0]!;
-    expect(useInspector.getState().sweep!.points.length).toBeGreaterThan(0);
+    expect(useInspector.getState().sweeps[0]!.points.length).toBeGreaterThan(0);
     useInspector.getState().setRadius(1);
     useInspector.getState().setHead(2);
     useInspector.getState().setLayer(0);
@@ -63,7 +63,7 @@ describe('the inspector reuses what it computed', () => {
     expect(passes).toBe(before);
     const s = useInspector.getState();
     expect(s.results[0]).toMatchObject({ layer: 0, radius: 1 });
-    expect(s.sweep!.radius).toBe(1);
+    expect(s.sweeps[0]!.radius).toBe(1);
     expect(r5.diagonal).not.toBe(s.results[0]!.diagonal);
     // What was re-read equals a fresh pass at that layer and radius (figures and sweep).
     counting = false;
@@ -71,7 +71,7 @@ describe('the inspector reuses what it computed', () => {
     expect(Math.abs(fresh.diagonal - s.results[0]!.diagonal)).toBeLessThan(1e-6);
     const sweep = await roundsSweep(reference, s.parsed.conversation!, 'full', { layer: 0, radius: 1 });
     counting = true;
-    sweep.forEach((p, i) => expect(Math.abs(p.diagonal - s.sweep!.points[i]!.diagonal)).toBeLessThan(1e-6));
+    sweep.forEach((p, i) => expect(Math.abs(p.diagonal - s.sweeps[0]!.points[i]!.diagonal)).toBeLessThan(1e-6));
   });
 
   it('compare: a new policy costs its own passes only; turning compare off costs none', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyResult } from '../../src/analysis/analyze';
-import { lessonFragment, parseHide } from '../../src/views/lesson/hide';
+import { lessonFragment, parseHide } from '../../src/state/regions';
 import { LESSON, QUIZ, SHIFTED, SHIFTED_TITLE, type LessonWorld } from '../../src/views/lesson/steps';
 import { EXAMPLES } from '../../src/state/examples';
 
@@ -34,10 +34,10 @@ describe('the lesson', () => {
       ['shares', { guesses: { prior: 0.3 } }],
       ['diagonal', { guesses: { diagonal: 0.05 } }],
       ['filler', { shown: ['filler'], results: [figures('filler', 0.046, 0.2)] }],
-      ['rounds', { turn: 6, results: [figures('full', 0.08, 0.25, { turn: 6 })] }],
+      ['turns', { turn: 6, results: [figures('full', 0.08, 0.25, { turn: 6 })] }],
       ['policies', { shown: ['clip:12:1'], results: [figures('clip:12:1', 0.09, 0.1)] }],
       ['generate', { generated: { full: 'Path: 8 9.' } }],
-      ['cpl', { compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.08, 0.29, { model: 'b' })] }],
+      ['cpl', { compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.08, 0.29, { slot: 1 })] }],
       ['shifted', { exampleName: SHIFTED }],
       ['check', { answers: Object.fromEntries(QUIZ.map((q, i) => [i, q.correct])) }],
     ];
@@ -65,15 +65,15 @@ describe('the lesson', () => {
     expect(step('diagonal').text({ ...w, radius: 8 })).toContain('r = 8');
     const clip = { ...w, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.0917, 0.1)] };
     expect(step('policies').reveal!(clip)).toMatch(/236 tokens.*0\.0917/);
-    const cpl = { ...w, compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.0824, 0.2876, { model: 'b' })] };
+    const cpl = { ...w, compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.0824, 0.2876, { slot: 1 })] };
     expect(step('cpl').reveal!(cpl)).toMatch(/0\.1133.*0\.0824 for its CPL twin \(27 % lower\).*0\.2991.*0\.2876 \(4 % lower\): the diagonal falls more than the share/);
     const wrote = { ...cpl, results: [figures('full', 0.0811, 0.3291, { messages: [{ role: 'assistant', content: 'Move: west', generated: true }] } as unknown as Partial<PolicyResult>), cpl.results[1]!] };
     expect(step('cpl').reveal!(wrote)).toMatch(/^The demo model's figures score the answer it wrote, its twin's the conversation's answer: two different texts\. Click "use the file's answer"/);
     expect(step('cpl').reveal!(wrote)).not.toMatch(/\d\.\d{4}/);
-    const notLower = { ...cpl, results: [figures('clip:12:1', 0.1334, 0.3899), figures('clip:12:1', 0.1447, 0.2985, { model: 'b' })] };
+    const notLower = { ...cpl, results: [figures('clip:12:1', 0.1334, 0.3899), figures('clip:12:1', 0.1447, 0.2985, { slot: 1 })] };
     expect(step('cpl').reveal!(notLower)).toMatch(/\(8 % higher\).*the twin leans on the copy no less than the base/);
     const shifted = { ...w, exampleName: SHIFTED, results: [figures('full', 0.1479, 0.6119, { copy: [{ message: 24, round: 12, longestRun: 14, ngramOverlap: 0.5, shift: -14 }, { message: 26, round: 13, longestRun: 15, ngramOverlap: 0.6, shift: -14 }] })] };
-    expect(step('shifted').reveal!(shifted)).toMatch(/15 tokens of round 13's answer, sits 14 tokens later in this answer than in round 13's.*Under full.*0\.1479.*0\.1579: the attention follows the copy/);
+    expect(step('shifted').reveal!(shifted)).toMatch(/15 tokens of turn 13's answer, sits 14 tokens later in this answer than in turn 13's.*Under full.*0\.1479.*0\.1579: the attention follows the copy/);
     const apart = { ...shifted, results: [{ ...shifted.results[0]!, diagonalCopyAligned: 0.047 }] };
     expect(step('shifted').reveal!(apart)).toMatch(/0\.0470: the attention stays nearer paper 2's alignment/);
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
@@ -88,7 +88,9 @@ describe('the lesson', () => {
 
   it("reads a teacher's hide= and writes lesson= and hide= back", () => {
     expect(parseHide('policies, heatmap,policies')).toEqual({ hidden: ['policies', 'heatmap'], problems: [] });
-    expect(parseHide('figures,<script>').problems).toEqual(['hide=<script> is not one of model, conversation, policies, model-b, view, figures, heatmap, tokens, charts, forward']);
+    expect(parseHide('figures,<script>').problems).toEqual(['hide=<script> is not one of model, conversation, policies, compare-models, view, figures, heatmap, tokens, charts, forward']);
+    // Links from before the panel compared up to four models named it model-b.
+    expect(parseHide('model-b').hidden).toEqual(['compare-models']);
     expect(lessonFragment(3, ['policies', 'view'])).toBe('lesson=4&hide=policies,view');
     expect(lessonFragment(null, [])).toBe('');
   });

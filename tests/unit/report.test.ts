@@ -74,7 +74,7 @@ describe('inertia-lens report, from a batch over the examples with both demo mod
       expect(Number(g.diagonal_hi95)).toBeGreaterThanOrEqual(Number(g.diagonal) - 1e-4);
     }
     // Fig. 2: the mean prior share at each turn, over the conversations that reach it.
-    const rounds = csvParse(readFileSync(join(out, 'rounds.csv'), 'utf8'));
+    const rounds = csvParse(readFileSync(join(out, 'turns.csv'), 'utf8'));
     for (const p of rounds) {
       const at = rows.filter((x) => x.model === p.model && x.policy === p.policy && envOf.get(x.line!) === p.env && x.turn === p.turn);
       expect(Number(p.n)).toBe(at.length);
@@ -93,17 +93,17 @@ describe('inertia-lens report, from a batch over the examples with both demo mod
       const d = [...clip].map(([line, v]) => v - full.get(line)!);
       expect(Number(c.diagonal_change)).toBeCloseTo(d.reduce((s, x) => s + x, 0) / d.length, 4);
     }
-    for (const svg of ['rounds.svg', 'policy-change.svg']) {
+    for (const svg of ['turns.svg', 'policy-change.svg']) {
       const text = readFileSync(join(out, svg), 'utf8');
       expect(text).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
       expect(text).toContain('paper 2, Fig.');
       expect(text).not.toMatch(/NaN|undefined/);
     }
-    expect(readFileSync(join(out, 'rounds.svg'), 'utf8')).toContain('models/inertia-demo-cpl · Clip-2→1 · arithmetic');
+    expect(readFileSync(join(out, 'turns.svg'), 'utf8')).toContain('models/inertia-demo-cpl · Clip-2→1 · arithmetic');
     // Seeded: a second report is the same bytes.
     const again = join(dir, 'report2');
     await cli(['report', csv, '--group-field', 'env', '--input', jsonl, '--out', again]);
-    for (const f of ['table.csv', 'rounds.csv', 'policy-change.csv', 'rounds.svg']) expect(readFileSync(join(again, f), 'utf8')).toBe(readFileSync(join(out, f), 'utf8'));
+    for (const f of ['table.csv', 'turns.csv', 'policy-change.csv', 'turns.svg']) expect(readFileSync(join(again, f), 'utf8')).toBe(readFileSync(join(out, f), 'utf8'));
     // Table 13 itself: by model alone, Full only.
     const t13 = join(dir, 't13');
     writeFileSync(join(dir, 'full.csv'), readFileSync(csv, 'utf8').split('\n').filter((l, i) => i === 0 || l.includes(',full,')).join('\n'));

@@ -23,9 +23,13 @@ export const conversationSlice: Slice<ConversationSlice> = (set, get) => ({
   setText(text, fresh = false) {
     resetHover();
     const before = get().text;
-    set((s) => ({ text, exampleName: exampleNamed(text), parsed: parseConversation(text), generated: {}, generatedB: {}, turn: fresh ? null : s.turn }));
+    set((s) => ({ text, exampleName: exampleNamed(text), parsed: parseConversation(text), generated: [], turn: fresh ? null : s.turn }));
     // Typing waits for a pause; a new conversation, or many characters at once (a paste, a drop), is scored now.
     get().scheduleAnalysis(fresh || changedChars(before, text) > PASTE_CHARS ? 0 : TYPING_PAUSE_MS);
+  },
+  textEditorOpen: false,
+  showTextEditor(open) {
+    set({ textEditorOpen: open });
   },
   setMessages(messages) {
     // The editor writes the conversation back as text, so the text stays the one source of truth.

@@ -2,21 +2,20 @@ import type { Conversation } from '../../conversation/types';
 import { STALE_MODEL } from '../../worker/api';
 import type { Call } from '../../worker/rpc';
 import { modelClient, type ModelSlot } from '../model-client';
-import { useModelBStore, useModelStore } from '../model-store';
-import { activePolicies, scoredTurn, unanswered, type GenerationSlice, type Slice } from './types';
-
-/** The generation under way in the worker, cancelled when something newer starts. */
-let generationCall: Call<unknown> | null = null;
+import { modelStores, useModelStore } from '../model-store';
+import { activePolicies, generatedIn, scoredTurn, unanswered, type GenerationSlice, type Slice } from './types';
 
 export const generationSlice: Slice<GenerationSlice> = (set, get) => {
+  /** The generation under way in a worker, cancelled when something newer starts. */
+  let generationCall: Call<unknown> | null = null;
+
   /**
    * One answer written by the model in the worker, streamed into `generating`; null when something newer
    * took over (that newer call owns the state). Errors other than a model change are shown.
    */
-  const write = async (modelId: number, conversation: Conversation, policy: string, turn: number, slot: ModelSlot = 'a'): Promise<string | null> => {
-    const model = slot === 'b' ? { model: 'b' as const } : {};
-    set({ generating: { policy, text: '', ...model } });
-    const call: Call<string> = modelClient(slot).call('generate', { modelId, conversation, policy, turn }, (text) => generationCall === call && set({ generating: { policy, text, ...model } }));
+  const write = async (modelId: number, conversation: Conversation, policy: string, turn: number, slot: ModelSlot = 0): Promise<string | null> => {
+    set({ generating: { policy, text: '', slot } });
+    const call: Call<string> = modelClient(slot).call('generate', { modelId, conversation, policy, turn }, (text) => generationCall === call && set({ generating: { policy, text, slot } }));
     generationCall = call;
     try {
       const answer = await call.promise;
@@ -28,8 +27,7 @@ export const generationSlice: Slice<GenerationSlice> = (set, get) => {
   };
 
   return {
-    generated: {},
-    generatedB: {},
+    generated: [],
     generating: null,
     async generate() {
       const info = useModelStore.getState().info;
@@ -38,23 +36,25 @@ export const generationSlice: Slice<GenerationSlice> = (set, get) => {
       const turn = scoredTurn(s);
       if (!info || !conversation || turn === null) return;
       generationCall?.cancel();
-      const generated = { ...s.generated };
+      const generated = [{ ...generatedIn(s, 0) }];
       for (const spec of activePolicies(s)) {
         const answer = await write(info.modelId, conversation, spec, turn);
         if (answer === null) return;
-        generated[spec] = answer;
+        generated[0]![spec] = answer;
       }
-      // Compare models: model B writes its own answer under the same policy, and its figures score it.
-      const infoB = s.compareModels ? useModelBStore.getState().info : null;
-      const generatedB = { ...s.generatedB };
-      if (infoB) {
-        const spec = activePolicies(s)[0]!;
-        const answer = await write(infoB.modelId, conversation, spec, turn, 'b');
+      // Compare models: each compared model writes its own answer under the same policy, and its figures score it.
+      const spec = activePolicies(s)[0]!;
+      for (const [slot, store] of modelStores().entries()) {
+        if (slot === 0) continue;
+        const other = s.compareModels ? store.getState().info : null;
+        generated[slot] = { ...generatedIn(s, slot) };
+        if (!other) continue;
+        const answer = await write(other.modelId, conversation, spec, turn, slot);
         if (answer === null) return;
-        generatedB[spec] = answer;
+        generated[slot]![spec] = answer;
       }
       generationCall = null;
-      set({ generated, generatedB, generating: null });
+      set({ generated, generating: null });
       get().scheduleAnalysis();
     },
     async answerLast() {
@@ -75,7 +75,7 @@ export const generationSlice: Slice<GenerationSlice> = (set, get) => {
     },
     clearGenerated() {
       get().stopGeneration();
-      set({ generated: {}, generatedB: {} });
+      set({ generated: [] });
       get().scheduleAnalysis();
     },
     stopGeneration() {

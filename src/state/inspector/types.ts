@@ -13,6 +13,9 @@ export interface ConversationSlice {
   /** `fresh`: a new conversation (an example, a file), so the scored turn goes back to the last. */
   setText(text: string, fresh?: boolean): void;
   setMessages(messages: Message[]): void;
+  /** The conversation's text editor is open (errors open it too). */
+  textEditorOpen: boolean;
+  showTextEditor(open: boolean): void;
 }
 
 /** How the conversation is looked at: the fields a link carries (url-state.ts), and the full matrix. */
@@ -20,7 +23,7 @@ export interface ViewSlice {
   /** The policies shown: policies[0] alone, or all of them (2–4) in compare mode. */
   policies: string[];
   compare: boolean;
-  /** The first policy scored by model A and by model B (useModelBStore), side by side. */
+  /** The first policy scored by every model loaded (slots 0–3, model-store.ts modelStore), side by side. */
   compareModels: boolean;
   turn: number | null;
   layer: number | null;
@@ -52,32 +55,46 @@ export interface AnalysisSlice {
   analysisError: string | null;
   /** Milliseconds of the last analysis, from the request to the figures. */
   analysisMs: number | null;
-  /** `key` names what the sweep was computed for, so a stale curve is dropped, not shown under new settings. */
-  sweep: { policy: string; key: string; radius: number; points: SweepPoint[] } | null;
+  /**
+   * Each model slot's rounds sweep (index: the slot): the first model's is the chart's curve, the others are
+   * drawn over it. `of` names what it was computed for, so a stale curve is dropped, not shown under new settings.
+   */
+  sweeps: (SweepState | null)[];
+  /** The first model's sweep under way: turns done of total. */
   sweeping: { done: number; total: number } | null;
-  /** Compare models: model B's rounds sweep under the same policy, drawn over model A's. */
-  sweepB: { key: string; points: SweepPoint[] } | null;
+  /** One `inspect` request per model slot; their events set the figures, the series and the sweeps. */
   analyze(): Promise<void>;
   /** Analyses again after `delayMs` (text edits wait for a pause in typing); a newer call replaces it. */
   scheduleAnalysis(delayMs?: number): void;
-  /** Re-reads the figures and the sweep at another radius from the attention kept; false when a pass is needed. */
-  rereadRadius(r: number): boolean;
   /** Stops what the old model was doing (a new model is loading). */
   stopAnalysis(): void;
 }
 
-/** Answers the model writes for the scored turn, per policy spec; they replace the file's answer. */
+/** Answers the models write for the scored turn; they replace the file's answer. */
 export interface GenerationSlice {
-  generated: Record<string, string>;
-  /** Compare models: the answers model B writes (per policy spec), which B's figures score. */
-  generatedB: Record<string, string>;
-  generating: { policy: string; text: string; model?: 'b' } | null;
+  /** Per model slot (index), per policy spec: the answer that slot's model wrote, which its figures score. */
+  generated: Record<string, string>[];
+  generating: { policy: string; text: string; slot: number } | null;
   generate(): Promise<void>;
   /** The conversation ends with a user message: the model writes its answer, added to the conversation (marked generated). */
   answerLast(): Promise<void>;
   clearGenerated(): void;
   stopGeneration(): void;
 }
+
+/** A rounds sweep as shown: its points, the radius they are read at, and what they were computed for. */
+export interface SweepState {
+  policy: string;
+  radius: number;
+  points: SweepPoint[];
+  of: SweepOf;
+}
+/** What a sweep depends on besides the radius: the slot's model, the text, the answer scored, the policy, turn and layer. */
+export type SweepOf = readonly [modelId: number, text: string, answer: string | null, policy: string, turn: number, layer: number];
+export const sameSweepOf = (a: SweepOf, b: SweepOf): boolean => a.every((x, i) => x === b[i]);
+
+/** The answers a slot's model wrote (none yet: an empty record). */
+export const generatedIn = (s: Pick<GenerationSlice, 'generated'>, slot: number): Record<string, string> => s.generated[slot] ?? {};
 
 export type InspectorState = ConversationSlice & ViewSlice & AnalysisSlice & GenerationSlice;
 export type Slice<T> = StateCreator<InspectorState, [], [], T>;

@@ -37,7 +37,7 @@ export const viewSlice: Slice<ViewSlice> = (set, get) => ({
   },
   setTurn(turn) {
     resetHover();
-    set({ turn, generated: {}, generatedB: {} });
+    set({ turn, generated: [] });
     get().scheduleAnalysis();
   },
   setLayer(layer) {
@@ -48,8 +48,7 @@ export const viewSlice: Slice<ViewSlice> = (set, get) => ({
     set({ head }); // every head is in the results already
   },
   setRadius(r) {
-    // The diagonal is re-read from the attention each result kept: no model pass.
-    if (get().rereadRadius(r)) return;
+    // The worker re-reads the diagonal from the attention it kept: no model pass.
     set({ radius: r });
     get().scheduleAnalysis();
   },
@@ -60,7 +59,7 @@ export const viewSlice: Slice<ViewSlice> = (set, get) => ({
   },
   applyView(v, text) {
     if (text !== null) set({ text, exampleName: exampleNamed(text), parsed: parseConversation(text) });
-    set({ ...pickInspectorView(v), generated: {}, generatedB: {} });
+    set({ ...pickInspectorView(v), generated: [] });
     get().scheduleAnalysis();
   },
 });

@@ -2,7 +2,8 @@ import { useDeferredValue } from 'react';
 import { parsePolicy, policyLabel } from '../../context/policy';
 import { CATEGORIES } from '../../metrics/categories';
 import { useInspector } from '../../state/inspector-store';
-import { CATEGORY_COLORS, CATEGORY_NAMES, MODEL_B_COLOR } from '../../palette';
+import { CATEGORY_COLORS, CATEGORY_NAMES, modelColor } from '../../palette';
+import { slotName } from '../../state/model-client';
 import { LineChart, type Series } from './LineChart';
 import { Explain } from '../explain/Explain';
 
@@ -11,22 +12,22 @@ const POLICY_COLORS = ['#0072B2', '#CC79A7', '#E69F00', '#009E73'];
 
 /** Paper 2's Fig. 2 (shares by round) for the first policy, and paper 1's Fig. 4 (cost by round) for every shown one. */
 export function ChartsPanel() {
-  const sweep = useDeferredValue(useInspector((s) => s.sweep));
+  const sweeps = useDeferredValue(useInspector((s) => s.sweeps));
+  const sweep = sweeps[0] ?? null;
   const sweeping = useInspector((s) => s.sweeping);
   const results = useDeferredValue(useInspector((s) => s.results));
-  const sweepB = useDeferredValue(useInspector((s) => s.sweepB));
   if (!results.length) return null;
   const shares: Series[] = sweep
     ? [
         ...CATEGORIES.map((c) => ({ name: CATEGORY_NAMES[c], color: CATEGORY_COLORS[c], points: sweep.points.map((p) => ({ x: p.turn, y: p.ratios[c] })) })),
         { name: 'diagonal ratio', color: CATEGORY_COLORS.prior, dashed: true, points: sweep.points.map((p) => ({ x: p.turn, y: p.diagonal })) },
-        // Compare models: model B's prior share and diagonal, in black over A's.
-        ...(sweepB && results.some((r) => r.model === 'b')
+        // Compare models: each compared model's prior share and diagonal, in its own colour over A's.
+        ...sweeps.flatMap((other, slot) => (slot > 0 && other && results.some((r) => r.slot === slot)
           ? [
-              { name: `model B: ${CATEGORY_NAMES.prior} share`, color: MODEL_B_COLOR, points: sweepB.points.map((p) => ({ x: p.turn, y: p.ratios.prior })) },
-              { name: 'model B: diagonal ratio', color: MODEL_B_COLOR, dashed: true, points: sweepB.points.map((p) => ({ x: p.turn, y: p.diagonal })) },
+              { name: `model ${slotName(slot)}: ${CATEGORY_NAMES.prior} share`, color: modelColor(slot), points: other.points.map((p) => ({ x: p.turn, y: p.ratios.prior })) },
+              { name: `model ${slotName(slot)}: diagonal ratio`, color: modelColor(slot), dashed: true, points: other.points.map((p) => ({ x: p.turn, y: p.diagonal })) },
             ]
-          : []),
+          : [])),
       ]
     : [];
   const cost: Series[] = results.flatMap((r, k) => [
@@ -35,17 +36,17 @@ export function ChartsPanel() {
   ]);
   return (
     <section className="panel charts" aria-labelledby="charts-title">
-      <h2 id="charts-title" className="sr-only">Rounds and cost</h2>
+      <h2 id="charts-title" className="sr-only">Turns and cost</h2>
       <div>
-        <h3>Shares by round{sweep ? ` · ${policyLabel(parsePolicy(sweep.policy))}` : ''}<Explain id="charts" /></h3>
+        <h3>Shares by turn{sweep ? ` · ${policyLabel(parsePolicy(sweep.policy))}` : ''}<Explain id="charts" /></h3>
         {sweeping && <p className="muted" role="status">scoring every turn: {sweeping.done} of {sweeping.total}…</p>}
-        {sweep && sweep.points.length === 0 && <p className="muted">The rounds sweep needs at least two assistant turns.</p>}
-        {sweep && sweep.points.length > 0 && <LineChart testId="rounds-chart" series={shares} xLabel="round (scored turn)" yLabel="share" yFormat={(v) => v.toFixed(2)} />}
+        {sweep && sweep.points.length === 0 && <p className="muted">The sweep over turns needs at least two assistant turns.</p>}
+        {sweep && sweep.points.length > 0 && <LineChart testId="rounds-chart" series={shares} xLabel="scored turn" yLabel="share" yFormat={(v) => v.toFixed(2)} />}
       </div>
       <div>
-        <h3>Tokens per round</h3>
-        <LineChart testId="cost-chart" series={cost} xLabel="round" yLabel="tokens" />
-        <p className="muted">Solid: tokens the model reads before answering; dashed: of those, tokens prefilled when the KV cache of the previous round is kept.</p>
+        <h3>Tokens per turn</h3>
+        <LineChart testId="cost-chart" series={cost} xLabel="turn" yLabel="tokens" />
+        <p className="muted">Solid: tokens the model reads before answering; dashed: of those, tokens prefilled when the KV cache of the previous turn is kept.</p>
       </div>
     </section>
   );

@@ -12,7 +12,8 @@ export function ConversationPanel() {
   const parsed = useInspector((s) => s.parsed);
   const setText = useInspector((s) => s.setText);
   const [dragging, setDragging] = useState(false);
-  const [showText, setShowText] = useState(false);
+  const showText = useInspector((s) => s.textEditorOpen);
+  const setShowText = useInspector((s) => s.showTextEditor);
 
   const readFile = async (file: File | undefined) => {
     if (file) setText(await file.text(), true);

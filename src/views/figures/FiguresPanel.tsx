@@ -3,7 +3,8 @@ import { CATEGORIES, type Category } from '../../metrics/categories';
 import { answerOf, sameTokens } from '../../export/figures';
 import { DEMO_MODEL_LABEL } from '../../model/demo';
 import { useInspector } from '../../state/inspector-store';
-import { useModelBStore, useModelStore } from '../../state/model-store';
+import { slotName } from '../../state/model-client';
+import { modelStore, useModelStore } from '../../state/model-store';
 import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
 import { resultId } from '../result-id';
 
@@ -62,26 +63,34 @@ function provenance(results: PolicyResult[], from: 'cache' | 'model' | null, sou
 
 /** Comparing models: which is which, and how they are compared when their tokenizers differ. */
 function ModelsNote({ results }: { results: PolicyResult[] }) {
-  const b = results.find((r) => r.model === 'b');
-  const sourceB = useModelBStore((s) => s.info?.source ?? null);
-  if (!b) return null;
+  const others = results.filter((r) => r.slot);
+  if (!others.length) return null;
   const a = results[0]!;
   return (
-    <p className="muted" data-testid="models-note">
-      Model B is {sourceB ?? 'the second model'}, scoring the same conversation, turn and policy at its own final layer (layer {b.layer}); the Δ column is B − A.{' '}
-      <ComparedHow a={a} b={b} />
-    </p>
+    <div className="muted" data-testid="models-note">
+      {others.map((b) => {
+        // Read when the results change, which they do whenever a compared model does.
+        const source = modelStore(b.slot!).getState().info?.source ?? 'the model loaded there';
+        const name = slotName(b.slot!);
+        return (
+          <p key={b.slot}>
+            Model {name} is {source}, scoring the same conversation, turn and policy at its own final layer (layer {b.layer}); its Δ column is {name} − A.{' '}
+            <ComparedHow a={a} b={b} name={name} />
+          </p>
+        );
+      })}
+    </div>
   );
 }
 
 /** What the two scored answers are, and whether the two models split the text alike. */
-function ComparedHow({ a, b }: { a: PolicyResult; b: PolicyResult }) {
+function ComparedHow({ a, b, name }: { a: PolicyResult; b: PolicyResult; name: string }) {
   const wroteA = answerOf(a) === 'model';
   if (wroteA !== (answerOf(b) === 'model')) {
     // Two different texts: their token counts differ whatever the tokenizers, so that is what to say.
     return (
       <strong data-testid="models-answers-differ">
-        Model {wroteA ? 'A' : 'B'} scores the answer it wrote, model {wroteA ? 'B' : 'A'} the conversation&apos;s: the Δ compares two texts, not two models. Click &quot;use the file&apos;s answer&quot; or &quot;Generate each model&apos;s answer&quot; to score like with like.
+        Model {wroteA ? 'A' : name} scores the answer it wrote, model {wroteA ? name : 'A'} the conversation&apos;s: the Δ compares two texts, not two models. Click &quot;use the file&apos;s answer&quot; or &quot;Generate each model&apos;s answer&quot; to score like with like.
       </strong>
     );
   }
@@ -136,14 +145,14 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
       </p>
       </div>
       <div>
-        <h3>Per earlier answer: diagonal ratio, longest copied run, shared n-grams<Explain id="copy" /></h3>
+        <h3>Per prior assistant answer: diagonal ratio, longest copied run, shared n-grams<Explain id="copy" /></h3>
         {r.diagonalPerAnswer.length === 0 ? (
-          <p className="muted">No earlier answer is in this context.</p>
+          <p className="muted">No prior assistant answer is in this context.</p>
         ) : (
           <ol className="per-answer">
             {r.diagonalPerAnswer.map((d, i) => (
               <li key={d.message}>
-                <span className="label">round {d.round ?? '–'}</span>
+                <span className="label">turn {d.round ?? '–'}</span>
                 <span className="bar" style={{ width: `${(d.value / maxAnswer) * 70}%`, background: CATEGORY_COLORS.prior }} />
                 <span className="num">{f4(d.value)}</span>
                 <span className="muted copy" data-testid={`copy-${d.round ?? i}`}>copied run {r.copy[i]?.longestRun ?? 0}{r.copy[i]?.shift ? ` (offset ${r.copy[i]!.shift > 0 ? '+' : '−'}${Math.abs(r.copy[i]!.shift)})` : ''} · {r.copy[i] ? `${Math.round(r.copy[i]!.ngramOverlap * 100)} %` : '–'} n-grams</span>

@@ -42,12 +42,12 @@ async function svgToPng(svg: string, scale = 2): Promise<Blob> {
 const tokenLabel = (r: PolicyResult, i: number) => {
   const t = r.tokens[i]!;
   const m = r.messages[t.message]!;
-  return `#${i} ${JSON.stringify(t.text)} (${CATEGORY_NAMES[t.category]}${m.round !== null ? `, round ${m.round}` : ''})`;
+  return `#${i} ${JSON.stringify(t.text)} (${CATEGORY_NAMES[t.category]}${m.round !== null ? `, turn ${m.round}` : ''})`;
 };
 
 /**
  * The attention matrix on a canvas: rows are query tokens (the answer's, or all on request), columns
- * every token; category bands on both axes; the r-band of the diagonal over each earlier answer.
+ * every token; category bands on both axes; the r-band of the diagonal over each prior assistant answer.
  * Wheel or +/− zooms, drag or arrows pan/move, click locks the hovered cell, Escape frees it.
  */
 export function Heatmap({ r, head, hover, dispatch, height, sharedMax }: { r: PolicyResult; head: 'mean' | number; hover: HoverState; dispatch: (a: HoverAction) => void; height?: number; sharedMax?: number }) {
@@ -122,7 +122,7 @@ export function Heatmap({ r, head, hover, dispatch, height, sharedMax }: { r: Po
     ctx.clip();
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(image.off, BAND + vp.tx, BAND + vp.ty, S * vp.sx, nRows * vp.sy);
-    // The r-band of the diagonal over each earlier answer, for the answer's rows.
+    // The r-band of the diagonal over each prior assistant answer, for the answer's rows.
     const answerRow0 = r.query.start - rowStart;
     const X = (col: number) => BAND + vp.tx + col * vp.sx;
     const Y = (row: number) => BAND + vp.ty + (answerRow0 + row) * vp.sy;

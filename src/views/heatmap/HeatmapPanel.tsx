@@ -30,7 +30,7 @@ export function HeatmapPanel() {
         {CATEGORIES.map((c) => (
           <span key={c}><span className="swatch" style={{ background: CATEGORY_COLORS[c] }} /> {CATEGORY_NAMES[c]}</span>
         ))}
-        <span><span className="swatch band" /> r-band of the diagonal over each earlier answer</span>
+        <span><span className="swatch band" /> r-band of the diagonal over each prior assistant answer</span>
         <span>weight <span className="ramp" style={{ background: LEGEND_GRADIENT }} /></span>
         {withAttention.length > 1 && (
           <label><input type="checkbox" checked={oneScale} onChange={(e) => setOneScale(e.target.checked)} data-testid="one-scale" /> one colour scale for all (off: each heatmap its own)</label>

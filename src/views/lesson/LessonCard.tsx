@@ -6,6 +6,9 @@ import { activePolicies, useInspector } from '../../state/inspector-store';
 import { useLesson } from '../../state/lesson-store';
 import { LESSON, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion } from './steps';
 
+/** No answers written yet (one object, so the selector's result is stable). */
+const NONE: Record<string, string> = {};
+
 /** The snapshot of the page the steps read (steps.ts). */
 function useLessonWorld(): LessonWorld {
   const results = useInspector((s) => s.results);
@@ -19,7 +22,8 @@ function useLessonWorld(): LessonWorld {
   const parsed = useInspector((s) => s.parsed);
   const radius = useInspector((s) => s.radius);
   const exampleName = useInspector((s) => s.exampleName);
-  const generated = useInspector((s) => s.generated);
+  // The lesson reads the first model's answers.
+  const generated = useInspector((s) => s.generated[0] ?? NONE);
   const pointed = useHover((s) => focusOf(s.hover));
   const guesses = useLesson((s) => s.guesses);
   const answers = useLesson((s) => s.answers);

@@ -35,7 +35,7 @@ export interface LessonWorld {
 }
 
 /** A region of the inspector a step points at (the element's data-lesson attribute). */
-export type LessonRegion = 'conversation' | 'tokens' | 'heatmap' | 'figures' | 'policies' | 'view' | 'charts' | 'model-b' | 'card';
+export type LessonRegion = 'conversation' | 'tokens' | 'heatmap' | 'figures' | 'policies' | 'view' | 'charts' | 'compare-models' | 'card';
 
 export interface QuizQuestion {
   question: string;
@@ -67,9 +67,9 @@ export interface LessonStep {
  */
 export function figuresOf(w: LessonWorld, policy?: string): PolicyResult | null {
   if (!w.fromModel && !w.fromCache) return null;
-  return w.results.find((r) => r.model === undefined && (policy === undefined || r.policy === policy)) ?? null;
+  return w.results.find((r) => !r.slot && (policy === undefined || r.policy === policy)) ?? null;
 }
-const modelB = (w: LessonWorld) => (w.fromModel ? (w.results.find((r) => r.model === 'b') ?? null) : null);
+const twinOf = (w: LessonWorld) => (w.fromModel ? (w.results.find((r) => r.slot === 1) ?? null) : null);
 const share = (v: number) => fmtShare(v);
 const percent = (v: number) => `${Math.round(v * 100)} %`;
 const only = (w: LessonWorld, policy: string) => w.shown.length === 1 && w.shown[0] === policy && figuresOf(w, policy) !== null;
@@ -86,19 +86,19 @@ export const SHIFTED_TITLE = 'Maze, last answer reordered';
 export const QUIZ: QuizQuestion[] = [
   {
     question: 'Conversational inertia is…',
-    options: ['the model reading its own earlier answers and repeating their shape', 'the model forgetting the system prompt', 'attention that is spread evenly over every token'],
+    options: ['the model reading its own prior assistant answers and repeating their shape', 'the model forgetting the system prompt', 'attention that is spread evenly over every token'],
     correct: 0,
     why: 'The answer leans on the answers before it, token by token: the diagonal in the heatmap.',
   },
   {
     question: 'The diagonal ratio adds up the attention that token i of the answer gives to…',
-    options: ['the first tokens of the conversation', 'tokens near position i of each earlier answer', 'the user turns'],
+    options: ['the first tokens of the conversation', 'tokens near position i of each prior assistant answer', 'the user turns'],
     correct: 1,
-    why: 'Within r tokens of the same offset in every earlier answer (paper 2, §3.4).',
+    why: 'Within r tokens of the same offset in every prior assistant answer (paper 2, §3.4).',
   },
   {
-    question: 'Under Filler the earlier answers are replaced by neutral text of the same length. If the diagonal falls, the model was following…',
-    options: ['the position of the tokens only', 'what the earlier answers say'],
+    question: 'Under Filler the prior assistant answers are replaced by neutral text of the same length. If the diagonal falls, the model was following…',
+    options: ['the position of the tokens only', 'what the prior assistant answers say'],
     correct: 1,
     why: 'Positions are the same under Filler; only the content changed, so the diagonal is read from content.',
   },
@@ -107,8 +107,8 @@ export const QUIZ: QuizQuestion[] = [
 export const LESSON: LessonStep[] = [
   {
     id: 'case', title: 'An agent that repeats itself', region: 'conversation',
-    text: (w) => `This is a conversation with a maze agent: a small language model, running in this page, answers ${w.rounds} rounds. Each answer lists the cells visited so far, copied from its previous answer, then a thought and a move. Leaning on its own earlier answers like this is conversational inertia, and this lesson shows how to see it in the model's attention.`,
-    action: 'Look over a few rounds of the conversation, then press Next.',
+    text: (w) => `This is a conversation with a maze agent: a small language model, running in this page, answers ${w.rounds} turns. Each answer lists the cells visited so far, copied from its previous answer, then a thought and a move. Leaning on its own prior assistant answers like this is conversational inertia, and this lesson shows how to see it in the model's attention.`,
+    action: 'Look over a few turns of the conversation, then press Next.',
     done: () => true,
   },
   {
@@ -131,44 +131,44 @@ export const LESSON: LessonStep[] = [
   },
   {
     id: 'shares', title: 'Five categories', region: 'figures',
-    text: () => 'Every token the answer reads belongs to one category: sink, system prompt, user turns, earlier (prior) assistant answers, or the answer itself. Guess what share of the answer\'s attention goes to the earlier answers.',
+    text: () => 'Every token the answer reads belongs to one category: sink, system prompt, user turns, prior assistant answers, or the answer itself. Guess what share of the answer\'s attention goes to the prior assistant answers.',
     action: 'Set your guess with the slider.',
-    guess: { key: 'prior', label: 'share on earlier answers' },
+    guess: { key: 'prior', label: 'share on prior assistant answers' },
     done: (w) => w.guesses.prior !== undefined,
-    reveal: (w) => { const r = figuresOf(w); return r ? `The model puts ${share(r.ratios.prior)} on its earlier answers, ${share(r.ratios.user)} on the user turns and ${share(r.ratios.system)} on the system prompt (you guessed ${percent(w.guesses.prior ?? 0)}).` : 'The model is still loading: its figures follow.'; },
+    reveal: (w) => { const r = figuresOf(w); return r ? `The model puts ${share(r.ratios.prior)} on its prior assistant answers, ${share(r.ratios.user)} on the user turns and ${share(r.ratios.system)} on the system prompt (you guessed ${percent(w.guesses.prior ?? 0)}).` : 'The model is still loading: its figures follow.'; },
   },
   {
     id: 'diagonal', title: 'The diagonal', region: 'heatmap',
-    text: (w) => `Inertia has a shape: token i of the answer reads token i of each earlier answer, a diagonal line in every earlier answer's block of the heatmap. The diagonal ratio adds up the attention within r = ${w.radius} tokens of that line (the outlined r-band), averaged over the answer's tokens. Guess it.`,
+    text: (w) => `Inertia has a shape: token i of the answer reads token i of each prior assistant answer, a diagonal line in every prior assistant answer's block of the heatmap. The diagonal ratio adds up the attention within r = ${w.radius} tokens of that line (the outlined r-band), averaged over the answer's tokens. Guess it.`,
     action: 'Set your guess with the slider.',
     guess: { key: 'diagonal', label: 'diagonal ratio' },
     done: (w) => w.guesses.diagonal !== undefined,
     reveal: (w) => {
       const r = figuresOf(w);
       if (!r) return 'The model is still loading: its figures follow.';
-      return `It is ${share(r.diagonal)}, out of the ${share(r.ratios.prior)} the earlier answers get (you guessed ${percent(w.guesses.diagonal ?? 0)}).`;
+      return `It is ${share(r.diagonal)}, out of the ${share(r.ratios.prior)} the prior assistant answers get (you guessed ${percent(w.guesses.diagonal ?? 0)}).`;
     },
   },
   {
     id: 'filler', title: 'Content, not position', region: 'policies',
-    text: () => 'Is the diagonal about what the earlier answers say, or only where their tokens sit? Filler replaces each earlier answer with neutral text of the same length: the positions stay, the content goes.',
+    text: () => 'Is the diagonal about what the prior assistant answers say, or only where their tokens sit? Filler replaces each prior assistant answer with neutral text of the same length: the positions stay, the content goes.',
     action: 'Click Filler.',
     done: (w) => only(w, 'filler'),
     reveal: (w) => { const r = figuresOf(w, 'filler'); return r ? `Under Filler the diagonal ratio is ${share(r.diagonal)}. Click Full again to compare: the drop is what the content carried.` : ''; },
   },
   {
-    id: 'rounds', title: 'It grows with the rounds', region: 'view',
-    text: () => 'The longer the conversation, the more there is to lean on. The chart "by round" scores every turn of the conversation under Full (paper 2, Fig. 2).',
+    id: 'turns', title: 'It grows with the turns', region: 'view',
+    text: () => 'The longer the conversation, the more there is to lean on. The chart "Shares by turn" scores every turn of the conversation under Full (paper 2, Fig. 2).',
     action: 'Click Full, then choose an earlier turn in "turn" (the view controls).',
     done: (w) => only(w, 'full') && w.turn !== null && w.turn < w.rounds && figuresOf(w, 'full')?.turn === w.turn,
-    reveal: (w) => { const r = figuresOf(w, 'full'); return r ? `At turn ${r.turn} the earlier answers get ${share(r.ratios.prior)} and the diagonal ratio is ${share(r.diagonal)}; set the turn back to the last to see it grow.` : ''; },
+    reveal: (w) => { const r = figuresOf(w, 'full'); return r ? `At turn ${r.turn} the prior assistant answers get ${share(r.ratios.prior)} and the diagonal ratio is ${share(r.diagonal)}; set the turn back to the last to see it grow.` : ''; },
   },
   {
     id: 'policies', title: 'What a policy cuts', region: 'policies',
-    text: () => 'A context policy decides which earlier rounds the model sees. Clip-12→1 lets the history grow to 12 rounds, then keeps only the last one; AO (assistant-omitted) keeps every user turn and puts a placeholder in place of each of the model\'s own answers.',
+    text: () => 'A context policy decides which earlier turns the model sees. Clip-12→1 lets the history grow to 12 turns, then keeps only the last one; AO (assistant-omitted) keeps every user turn and puts a placeholder in place of each of the model\'s own answers.',
     action: 'Set "turn" back to the last, then click Clip-12→1.',
     done: (w) => only(w, 'clip:12:1') && w.turn === null,
-    reveal: (w) => { const r = figuresOf(w, 'clip:12:1'); const c = r?.cost[r.cost.length - 1]; return r && c ? `Under Clip-12→1 the model reads ${c.contextTokens} tokens before answering, and the diagonal ratio is ${share(r.diagonal)}. Try AO too: with no earlier answers there is no diagonal to follow.` : ''; },
+    reveal: (w) => { const r = figuresOf(w, 'clip:12:1'); const c = r?.cost[r.cost.length - 1]; return r && c ? `Under Clip-12→1 the model reads ${c.contextTokens} tokens before answering, and the diagonal ratio is ${share(r.diagonal)}. Try AO too: with no prior assistant answers there is no diagonal to follow.` : ''; },
   },
   {
     id: 'generate', title: 'Does it change what the model says?', region: 'view',
@@ -180,7 +180,7 @@ export const LESSON: LessonStep[] = [
       if (!written.length) return '';
       const [p, text] = written[0]!;
       const first = `Under ${labelOf(p)} the model wrote: "${text}".`;
-      if (written.length < 2) return `${first} Click another policy and generate again (Window with W = 1 keeps only the last round) to see whether the answer changes.`;
+      if (written.length < 2) return `${first} Click another policy and generate again (Window with W = 1 keeps only the last turn) to see whether the answer changes.`;
       const [q, other] = written[written.length - 1]!;
       // Compared as written: the same text, or which part changed (the maze's move is its last line).
       const verdict = text === other ? 'the same answer' : moveOf(text) !== null && moveOf(text) === moveOf(other) ? `a different answer, the same move (${moveOf(text)})` : 'a different answer and a different move';
@@ -188,36 +188,36 @@ export const LESSON: LessonStep[] = [
     },
   },
   {
-    id: 'cpl', title: 'A model trained against it', region: 'model-b',
+    id: 'cpl', title: 'A model trained against it', region: 'compare-models',
     text: () => 'Context Preference Learning (paper 2, §2.1) tunes a model to prefer the answer it gives from a short context over the one it gives from the whole history. The CPL-tuned twin of the demo model was trained that way.',
-    action: 'Tick "score this conversation with a second model too" (Compare two models), then click "Compare with the CPL-tuned demo model".',
-    done: (w) => w.compareModels && modelB(w) !== null,
+    action: 'Tick "score this conversation with more models too" (Compare models), then click "Compare with the CPL-tuned demo model".',
+    done: (w) => w.compareModels && twinOf(w) !== null,
     reveal: (w) => {
       const a = figuresOf(w);
-      const b = modelB(w);
+      const b = twinOf(w);
       if (!a || !b) return '';
       // An answer the demo model wrote (the step before) against the conversation's answer would compare two texts, not two models.
       const scored = (r: PolicyResult) => (answerOf(r) === 'model' ? 'the answer it wrote' : "the conversation's answer");
       if (answerOf(a) !== answerOf(b)) return `The demo model's figures score ${scored(a)}, its twin's ${scored(b)}: two different texts. Click "use the file's answer" (the view controls) to score the same answer with both, or "Generate each model's answer" to have each write its own.`;
       const change = (x: number, y: number) => (x > 0 ? `${Math.abs(Math.round(((y - x) / x) * 100))} % ${y < x ? 'lower' : 'higher'}` : 'not comparable');
-      // Paper 2 (Fig. 7): CPL lowers the diagonal more than the share on earlier answers. Said as this pair measures.
+      // Paper 2 (Fig. 7): CPL lowers the diagonal more than the share on prior assistant answers. Said as this pair measures.
       const verdict = b.diagonal < a.diagonal ? (b.diagonal / a.diagonal < b.ratios.prior / a.ratios.prior ? 'the diagonal falls more than the share, as paper 2 reports' : 'the diagonal falls, but not more than the share') : 'here the twin leans on the copy no less than the base: try Full, or another turn';
-      return `Under ${a.label}, diagonal ratio: ${share(a.diagonal)} for the demo model, ${share(b.diagonal)} for its CPL twin (${change(a.diagonal, b.diagonal)}); share on earlier answers: ${share(a.ratios.prior)} and ${share(b.ratios.prior)} (${change(a.ratios.prior, b.ratios.prior)}): ${verdict}.`;
+      return `Under ${a.label}, diagonal ratio: ${share(a.diagonal)} for the demo model, ${share(b.diagonal)} for its CPL twin (${change(a.diagonal, b.diagonal)}); share on prior assistant answers: ${share(a.ratios.prior)} and ${share(b.ratios.prior)} (${change(a.ratios.prior, b.ratios.prior)}): ${verdict}.`;
     },
   },
   {
     id: 'shifted', title: 'When the copy moves', region: 'conversation',
-    text: () => `Everything here works on any conversation, and not every copy sits where paper 2's diagonal looks: it pairs token i of the answer with token i of each earlier answer. In the example "${SHIFTED_TITLE}" the last answer gives its thought and move first and the path after them, so the copied path starts later than in every earlier answer.`,
+    text: () => `Everything here works on any conversation, and not every copy sits where paper 2's diagonal looks: it pairs token i of the answer with token i of each prior assistant answer. In the example "${SHIFTED_TITLE}" the last answer gives its thought and move first and the path after them, so the copied path starts later than in every prior assistant answer.`,
     action: `Pick the example "${SHIFTED_TITLE}" in the Conversation panel.`,
     done: (w) => w.exampleName === SHIFTED && figuresOf(w) !== null,
     reveal: (w) => {
       const r = figuresOf(w);
       const c = r && [...r.copy].sort((a, b) => b.longestRun - a.longestRun)[0];
       if (!r || !c) return '';
-      const where = c.shift === 0 ? 'at the same offset' : `${Math.abs(c.shift)} tokens ${c.shift < 0 ? 'later' : 'earlier'} in this answer than in round ${c.round}'s`;
+      const where = c.shift === 0 ? 'at the same offset' : `${Math.abs(c.shift)} tokens ${c.shift < 0 ? 'later' : 'earlier'} in this answer than in turn ${c.round}'s`;
       // Which way they part is the model's to say: the text is a copy either way, the attention may not follow it.
       const reads = r.diagonalCopyAligned > r.diagonal ? 'the attention follows the copy, and paper 2\'s band misses part of it' : 'the attention stays nearer paper 2\'s alignment than the copy\'s';
-      return `Its longest copy, ${c.longestRun} tokens of round ${c.round}'s answer, sits ${where}. Under ${r.label}, paper 2's diagonal reads ${share(r.diagonal)} and the copy-aligned diagonal, which moves each band to its answer's copy, ${share(r.diagonalCopyAligned)}: ${reads}. The tool reports paper 2's by default; read the two together when an answer moves text around, and paste your own conversation, or load a chat model from the Hub, to try yours.`;
+      return `Its longest copy, ${c.longestRun} tokens of turn ${c.round}'s answer, sits ${where}. Under ${r.label}, paper 2's diagonal reads ${share(r.diagonal)} and the copy-aligned diagonal, which moves each band to its answer's copy, ${share(r.diagonalCopyAligned)}: ${reads}. The tool reports paper 2's by default; read the two together when an answer moves text around, and paste your own conversation, or load a chat model from the Hub, to try yours.`;
     },
   },
   {

@@ -2,6 +2,7 @@ import { useState, type DragEvent } from 'react';
 import { HUB_URL } from '../../model/hub-source';
 import { forgetCachedModels, MODEL_CACHE } from '../../model/range-cache';
 import { useSlot } from './slot';
+import { slotName } from '../../state/model-client';
 import { droppedFiles } from './dropped-files';
 import { LinkOfferNote } from './LinkOfferNote';
 import { LoadProgress } from './LoadProgress';
@@ -37,7 +38,7 @@ export function ModelLoader() {
 
   return (
     <section className="panel" aria-labelledby={`loader-title-${slot}`}>
-      <h2 id={`loader-title-${slot}`}>{slot === 'a' ? 'Model' : 'Model B'}<Explain id="model" /></h2>
+      <h2 id={`loader-title-${slot}`}>{slot === 0 ? 'Model' : `Model ${slotName(slot)}`}<Explain id="model" /></h2>
       <LinkOfferNote />
       <form
         className="row"
@@ -85,7 +86,7 @@ export function ModelLoader() {
         or{' '}
         <label className="linklike">
           its files
-          <input type="file" multiple className="sr-only" data-testid={slot === 'a' ? 'pick-files' : 'pick-files-b'} onChange={(e) => fromInput(e.target.files)} />
+          <input type="file" multiple className="sr-only" data-testid={slot === 0 ? 'pick-files' : `pick-files-${slotName(slot).toLowerCase()}`} onChange={(e) => fromInput(e.target.files)} />
         </label>
         .
       </div>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useLesson } from '../../state/lesson-store';
-import { HIDEABLE, HIDEABLE_NAMES, lessonFragment, type Hideable } from '../lesson/hide';
+import { HIDEABLE, HIDEABLE_NAMES, lessonFragment, type Hideable } from '../../state/regions';
 import { LESSON } from '../lesson/steps';
 
 /**

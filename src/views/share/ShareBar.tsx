@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { figuresCsv, figuresJson, perAnswerCsv, roundsCsv, type Provenance } from '../../export/figures';
 import { DEMO_MODEL_LABEL } from '../../model/demo';
 import { useInspector } from '../../state/inspector-store';
-import { useModelStore } from '../../state/model-store';
+import { modelStore, useModelStore } from '../../state/model-store';
+import type { PolicyResult } from '../../analysis/analyze';
 import { download } from './download';
 import { ExerciseLink } from './ExerciseLink';
 
@@ -15,15 +16,17 @@ export function ShareBar({ linkNote }: { linkNote: string | null }) {
   const [copied, setCopied] = useState(false);
   if (!results.length) return null;
   const name = `inertia-lens-turn${results[0]!.turn}`;
-  // Cached start figures were computed on the demo model, not on the model in use.
-  const from: Provenance = resultsFrom === 'cache'
-    ? { model: `${DEMO_MODEL_LABEL} (cached figures)`, revision: null, backend: null, precision: 'none', head }
-    : { model: info?.source ?? null, revision: info?.ref?.revision ?? null, backend: info?.report.backend ?? null, precision: info?.precision ?? null, head };
+  // Cached start figures were computed on the demo model, not on the model in use; a compared model's, on its own model.
+  const from = (r: PolicyResult): Provenance => {
+    if (resultsFrom === 'cache') return { model: `${DEMO_MODEL_LABEL} (cached figures)`, revision: null, backend: null, precision: 'none', head };
+    const m = r.slot ? modelStore(r.slot).getState().info : info;
+    return { model: m?.source ?? null, revision: m?.ref?.revision ?? null, backend: m?.report.backend ?? null, precision: m?.precision ?? null, head };
+  };
   return (
     <div className="row share">
       <button type="button" onClick={() => download(`${name}.csv`, figuresCsv(results, from), 'text/csv')}>Figures as CSV</button>
       <button type="button" onClick={() => download(`${name}-per-answer.csv`, perAnswerCsv(results, from), 'text/csv')}>Per answer as CSV</button>
-      <button type="button" onClick={() => download(`${name}-rounds.csv`, roundsCsv(results, from), 'text/csv')}>Tokens per round as CSV</button>
+      <button type="button" onClick={() => download(`${name}-turns.csv`, roundsCsv(results, from), 'text/csv')}>Tokens per turn as CSV</button>
       <button type="button" onClick={() => download(`${name}.json`, figuresJson(results, from), 'application/json')}>Figures as JSON</button>
       <button
         type="button"

@@ -79,7 +79,7 @@ const TokenFrames = memo(function TokenFrames({ r, head }: { r: PolicyResult; he
         {r.messages.map((m, mi) => (
           <div key={mi} className="frame" style={{ borderColor: CATEGORY_COLORS[m.category] }}>
             <div className="frame-title" style={{ color: CATEGORY_COLORS[m.category] }}>
-              {CATEGORY_NAMES[m.category]}{m.round !== null ? ` · round ${m.round}` : ''}{m.kind !== 'assistant' && m.kind !== 'user' && m.kind !== 'system' && m.kind !== 'current' ? ` · ${m.kind}` : ''}{m.generated ? ' · written by the model' : ''}
+              {CATEGORY_NAMES[m.category]}{m.round !== null ? ` · turn ${m.round}` : ''}{m.kind !== 'assistant' && m.kind !== 'user' && m.kind !== 'system' && m.kind !== 'current' ? ` · ${m.kind}` : ''}{m.generated ? ' · written by the model' : ''}
             </div>
             <div className="frame-text">
               {Array.from({ length: m.span.length }, (_, t) => {

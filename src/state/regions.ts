@@ -1,9 +1,9 @@
 /** What a teacher's link can hide (`hide=` in the fragment): the inspector's regions, by their data-lesson name. */
-export const HIDEABLE = ['model', 'conversation', 'policies', 'model-b', 'view', 'figures', 'heatmap', 'tokens', 'charts', 'forward'] as const;
+export const HIDEABLE = ['model', 'conversation', 'policies', 'compare-models', 'view', 'figures', 'heatmap', 'tokens', 'charts', 'forward'] as const;
 export type Hideable = (typeof HIDEABLE)[number];
 
 export const HIDEABLE_NAMES: Record<Hideable, string> = {
-  model: 'the model panels', conversation: 'the conversation', policies: 'the policies', 'model-b': 'compare two models', view: 'the view controls',
+  model: 'the model panels', conversation: 'the conversation', policies: 'the policies', 'compare-models': 'compare models', view: 'the view controls',
   figures: 'the figures', heatmap: 'the heatmap', tokens: 'the tokens', charts: 'the charts', forward: 'the raw forward pass',
 };
 
@@ -12,7 +12,9 @@ export function parseHide(raw: string): { hidden: Hideable[]; problems: string[]
   const hidden: Hideable[] = [];
   const problems: string[] = [];
   for (const name of raw.split(',').map((x) => x.trim()).filter(Boolean)) {
-    if ((HIDEABLE as readonly string[]).includes(name)) hidden.push(name as Hideable);
+    // Links written before the panel compared up to four models named it model-b.
+    const region = name === 'model-b' ? 'compare-models' : name;
+    if ((HIDEABLE as readonly string[]).includes(region)) hidden.push(region as Hideable);
     else problems.push(`hide=${name.slice(0, 30)} is not one of ${HIDEABLE.join(', ')}`);
   }
   return { hidden: [...new Set(hidden)], problems };
