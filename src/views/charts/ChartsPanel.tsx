@@ -41,7 +41,7 @@ export function ChartsPanel() {
         <h3>Shares by turn{sweep ? ` · ${policyLabel(parsePolicy(sweep.policy))}` : ''}<Explain id="charts" /></h3>
         {sweeping && <p className="muted" role="status">scoring every turn: {sweeping.done} of {sweeping.total}…</p>}
         {sweep && sweep.points.length === 0 && <p className="muted">The sweep over turns needs at least two assistant turns.</p>}
-        {sweep && sweep.points.length > 0 && <LineChart testId="rounds-chart" series={shares} xLabel="scored turn" yLabel="share" yFormat={(v) => v.toFixed(2)} />}
+        {sweep && sweep.points.length > 0 && <LineChart testId="rounds-chart" series={shares} xLabel="turn" yLabel="share" yFormat={(v) => v.toFixed(2)} />}
       </div>
       <div>
         <h3>Tokens per turn</h3>

@@ -33,7 +33,7 @@ export function ComparePanel() {
     <section className="panel" aria-labelledby="compare-models-title">
       <h2 id="compare-models-title">Compare models<Explain id="compare-models" /></h2>
       <label>
-        <input type="checkbox" checked={on} onChange={(e) => setOn(e.target.checked)} data-testid="compare-models" /> score this conversation with more models too: the same turn and policy, side by side, each with its difference from model A
+        <input type="checkbox" checked={on} onChange={(e) => setOn(e.target.checked)} data-testid="compare-models" /> score this conversation with more models too: the same turn and policy, side by side, each compared with model A
       </label>
       {on && (
         <>
