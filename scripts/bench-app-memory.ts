@@ -11,8 +11,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { normalizeConfig } from '../src/model/config';
-import { parameterCount } from '../src/model/weights';
+import { normalizeConfig } from '../src/model/config/config';
+import { parameterCount } from '../src/model/checkpoint/weights';
 import type { startAppServer } from '../tests/helpers/app-server';
 import { launchChromium } from '../tests/helpers/chromium';
 import { watchProcesses } from '../tests/helpers/process-memory';

@@ -12,7 +12,7 @@ import { dirSource } from '../src/cli/dir-source';
 import { parseConversation } from '../src/conversation/parse';
 import type { Message } from '../src/conversation/types';
 import { DEMO_MODEL_PATH } from '../src/model/demo';
-import { ChatTokenizer } from '../src/model/tokenizer';
+import { ChatTokenizer } from '../src/model/tokenizer/tokenizer';
 import { FULL_MATRIX_MAX_TOKENS } from '../src/state/limits';
 import { FIRST_SHOWN, firstShownAt, pasteConversation, repeatRounds, sweepDone, timeStagesInPage, togglePolicy } from '../tests/helpers/inspector-driver';
 import { memorySource } from '../tests/helpers/memory-source';

@@ -15,21 +15,21 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { normalizeConfig } from '../src/model/config';
-import { planBackend } from '../src/model/load-plan';
-import { WASM_LIMITS } from '../src/model/memory';
-import type { Quant } from '../src/model/quantize';
-import { parameterCount, tensorPlan } from '../src/model/weights';
-import { loadCheckpoint } from '../src/model/checkpoint';
-import { resolveWeights } from '../src/model/weights';
-import { buildGraph } from '../src/model/graph';
+import { normalizeConfig } from '../src/model/config/config';
+import { planBackend } from '../src/model/memory/load-plan';
+import { WASM_LIMITS } from '../src/model/memory/memory';
+import type { Quant } from '../src/model/precision/quantize';
+import { parameterCount, tensorPlan } from '../src/model/checkpoint/weights';
+import { loadCheckpoint } from '../src/model/checkpoint/checkpoint';
+import { resolveWeights } from '../src/model/checkpoint/weights';
+import { buildGraph } from '../src/model/graph/graph';
 import { ModelSession } from '../src/runtime/ort-runtime';
 import { memorySource } from '../tests/helpers/memory-source';
 import { tinyModelFiles } from '../tests/helpers/tiny-model';
 import { BENCH_MODELS, benchIds, inspectionPass, medianMs } from '../tests/helpers/bench-shapes';
 import { cutConfig } from './rehearse/build-model';
 import { virtualCheckpoint } from '../tests/helpers/virtual-checkpoint';
-import { f32ToBf16 } from '../src/model/dtype';
+import { f32ToBf16 } from '../src/model/precision/dtype';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { shippedFiles } from '../tests/helpers/real-tokenizers';
 import { startAppServer } from '../tests/helpers/app-server';
@@ -228,7 +228,7 @@ function markdown(d: Record<string, any>): string {
     out.push('\nThe plan is of GPU memory on a hardware adapter: the weights as the graph holds them and one pass. The software adapter\'s process also holds, at its peak, the staging copies each tensor is uploaded through (its buffers live in the same host memory), so it measures more than the plan; the rehearsal finds the same for fp32 weights on this adapter (docs/rehearsal.md, "GPU"). On this adapter the app runs wasm unless asked for WebGPU.\n');
   }
   if (d.plans) {
-    out.push(`## Where real models fit, planned before any weight is read (model/load-plan.ts)\n\nwasm: fits its 3.5 GiB heap, and the longest pass that does; WebGPU: GPU memory for the weights and one 2,048-token pass (explicit attention in every layer), computing in fp32 (an adapter without shader-f16, as this machine's) and, after the slash, in fp16 (one with it: norms, softmax and the attention probabilities stay fp32).\n\n| model | parameters | ${QUANTS.map((q) => `wasm ${q}`).join(' | ')} | ${QUANTS.map((q) => `WebGPU ${q}`).join(' | ')} |\n| --- | ---: | ${QUANTS.map(() => '---').join(' | ')} | ${QUANTS.map(() => '---:').join(' | ')} |`);
+    out.push(`## Where real models fit, planned before any weight is read (model/memory/load-plan.ts)\n\nwasm: fits its 3.5 GiB heap, and the longest pass that does; WebGPU: GPU memory for the weights and one 2,048-token pass (explicit attention in every layer), computing in fp32 (an adapter without shader-f16, as this machine's) and, after the slash, in fp16 (one with it: norms, softmax and the attention probabilities stay fp32).\n\n| model | parameters | ${QUANTS.map((q) => `wasm ${q}`).join(' | ')} | ${QUANTS.map((q) => `WebGPU ${q}`).join(' | ')} |\n| --- | ---: | ${QUANTS.map(() => '---').join(' | ')} | ${QUANTS.map(() => '---:').join(' | ')} |`);
     const cell = (x: any) => (x.wasmFits ? `${gib(x.wasmHeld)} GiB, ≤ ${x.wasmMaxTokens === null ? '∞' : x.wasmMaxTokens.toLocaleString('en-US')} tok` : '✗');
     for (const r of d.plans) out.push(`| ${r.model} | ${r.parameters.toLocaleString('en-US')} | ${QUANTS.map((q) => (r[q] ? cell(r[q]) : '–')).join(' | ')} | ${QUANTS.map((q) => (r[q] ? `${gib(r[q].webgpu2048)} / ${gib(r[q].webgpu2048f16)} GiB` : '–')).join(' | ')} |`);
     out.push('');

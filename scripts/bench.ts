@@ -12,9 +12,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { loadCheckpoint } from '../src/model/checkpoint';
-import { buildGraph } from '../src/model/graph';
-import { resolveWeights } from '../src/model/weights';
+import { loadCheckpoint } from '../src/model/checkpoint/checkpoint';
+import { buildGraph } from '../src/model/graph/graph';
+import { resolveWeights } from '../src/model/checkpoint/weights';
 import { ModelSession } from '../src/runtime/ort-runtime';
 import { memorySource } from '../tests/helpers/memory-source';
 import { tinyModelFiles } from '../tests/helpers/tiny-model';

@@ -18,10 +18,10 @@ const load = async <T,>(path: string): Promise<T> => (await import(pathToFileURL
 
 type Conv = { parseConversation(t: string): { conversation: { messages: { role: string; content: unknown }[] } | null; issues: { severity: string; text: string; line?: number; message?: number }[] } };
 const { parseConversation } = await load<Conv>('conversation/parse.ts');
-const { normalizeConfig } = await load<{ normalizeConfig(c: Record<string, unknown>): Parameters<typeof brokenInvariant>[0] }>('model/config.ts');
+const { normalizeConfig } = await load<{ normalizeConfig(c: Record<string, unknown>): Parameters<typeof brokenInvariant>[0] }>('model/config/config.ts');
 const { ModelError } = await load<{ ModelError: new (...a: never[]) => Error & { file: string; field?: string } }>('model/errors.ts');
-const { readSafetensorsHeader } = await load<{ readSafetensorsHeader(f: string, s: { size: number; read(a: number, b: number): Promise<Uint8Array> }): Promise<Map<string, { end: number }>> }>('model/safetensors.ts');
-const { ChatTokenizer } = await load<{ ChatTokenizer: { fromJson(j: Record<string, unknown>, c: Record<string, unknown>): { render(m: { role: string; content: string }[], g: boolean): string; encode(t: string): number[] } } }>('model/tokenizer.ts');
+const { readSafetensorsHeader } = await load<{ readSafetensorsHeader(f: string, s: { size: number; read(a: number, b: number): Promise<Uint8Array> }): Promise<Map<string, { end: number }>> }>('model/checkpoint/safetensors.ts');
+const { ChatTokenizer } = await load<{ ChatTokenizer: { fromJson(j: Record<string, unknown>, c: Record<string, unknown>): { render(m: { role: string; content: string }[], g: boolean): string; encode(t: string): number[] } } }>('model/tokenizer/tokenizer.ts');
 const { decodeView } = await load<{ decodeView(s: string, h?: string): { view: { model: string; revision: string; hub: string | null } } }>('state/url-state.ts');
 const { linkOffer } = await load<{ linkOffer(r: { model: string; revision: string; hub: string | null }): { problem: string | null } }>('state/hub-access.ts');
 

@@ -23,12 +23,12 @@ import { applyPolicy } from '../src/context/apply';
 import { fillerText } from '../src/context/filler';
 import { parsePolicy } from '../src/context/policy';
 import { asRenderer, renderContext } from '../src/context/render';
-import { normalizeConfig } from '../src/model/config';
-import { planBackend, type BackendPlan } from '../src/model/load-plan';
-import { WASM_LIMITS } from '../src/model/memory';
-import type { Quant, QuantLevel } from '../src/model/quantize';
-import type { ModelSource } from '../src/model/source';
-import { parameterCount, tensorPlan } from '../src/model/weights';
+import { normalizeConfig } from '../src/model/config/config';
+import { planBackend, type BackendPlan } from '../src/model/memory/load-plan';
+import { WASM_LIMITS } from '../src/model/memory/memory';
+import type { Quant, QuantLevel } from '../src/model/precision/quantize';
+import type { ModelSource } from '../src/model/source/source';
+import { parameterCount, tensorPlan } from '../src/model/checkpoint/weights';
 import { openModel } from '../src/runtime/open-model';
 import { diskRepo, type VirtualFile } from '../tests/helpers/hub-server';
 import { virtualCheckpoint, virtualSource } from '../tests/helpers/virtual-checkpoint';
@@ -65,7 +65,7 @@ interface Run {
 interface Row {
   model: string; family: string | null; parameters: number | null; accepted: string; rendered: string; tokenizer: string;
   notes: string[]; plans: BackendPlan[];
-  /** The same plans with the weights at q8, q4 and q4g128 (model/quantize.ts). */
+  /** The same plans with the weights at q8, q4 and q4g128 (model/precision/quantize.ts). */
   quantPlans?: Partial<Record<QuantLevel, BackendPlan[]>>;
   layers: number | null; cutParameters: number | null; runs: Run[];
   /** Where the whole model's plan says it does not fit: what loading it says, and the bytes it read first. */
@@ -238,7 +238,7 @@ function writeDocs(): void {
   const notes = all.filter((r) => r.notes.length).map((r) => `- **${r.model}**: ${r.notes.join('; ')}.`).join('\n');
   const refusals = all.flatMap((r) => (r.refusals ?? []).map((x) => `- **${r.model}**, ${x.backend}, after reading ${x.bytesRead.toLocaleString('en-US')} bytes (config, tokenizer, safetensors header): ${x.message}`)).join('\n');
   const when = new Date().toISOString().slice(0, 10);
-  writeFileSync('docs/rehearsal.md', `# Rehearsal\n\n\`npm run rehearse\` (${when}), this 2-core machine. Random BF16 weights in each model's real layout; its real config.json and chat template (tests/fixtures/real-models, SOURCES.md). "rendered": the maze example and a ~2,000-token conversation under all ${POLICIES.length} policies. "fits" is **estimated** for the whole model (model/load-plan.ts): wasm's 3.5 GiB heap, this machine's WebGPU adapter (SwiftShader, 1 GiB per buffer), native within 85% of 24 GiB. "fits at q8, q4 and q4g128": the same estimate with the weights quantized as they are read (docs/models.md). The four run columns are **measured**, at the checkpoint's own precision, on the whole model where "ran" says so and else on a checkpoint cut to the layers shown (every tensor its real size): \`analyze\` under Full on the maze example / the ~2,000-token conversation (seconds), then the peak memory that loading the model and a 16-token pass added (Node: the process; Chromium: the page's renderer, and on WebGPU also the GPU process, where the software adapter keeps its buffers) and that peak per parameter of the checkpoint that ran. WebGPU (a CPU emulation on this machine: minutes per pass) loads the model and runs 16 tokens; the parity tests check its numbers (REHEARSE_WEBGPU_ANALYZE=1 analyzes there too).\n\n${table}\n\nWhat the templates do:\n\n${notes}\n\nWhere the whole model does not fit Node's wasm or native runtime, loading it as a person would (its weights made up as they are read) is refused before any weight is read:\n\n${refusals}\n`);
+  writeFileSync('docs/rehearsal.md', `# Rehearsal\n\n\`npm run rehearse\` (${when}), this 2-core machine. Random BF16 weights in each model's real layout; its real config.json and chat template (tests/fixtures/real-models, SOURCES.md). "rendered": the maze example and a ~2,000-token conversation under all ${POLICIES.length} policies. "fits" is **estimated** for the whole model (model/memory/load-plan.ts): wasm's 3.5 GiB heap, this machine's WebGPU adapter (SwiftShader, 1 GiB per buffer), native within 85% of 24 GiB. "fits at q8, q4 and q4g128": the same estimate with the weights quantized as they are read (docs/models.md). The four run columns are **measured**, at the checkpoint's own precision, on the whole model where "ran" says so and else on a checkpoint cut to the layers shown (every tensor its real size): \`analyze\` under Full on the maze example / the ~2,000-token conversation (seconds), then the peak memory that loading the model and a 16-token pass added (Node: the process; Chromium: the page's renderer, and on WebGPU also the GPU process, where the software adapter keeps its buffers) and that peak per parameter of the checkpoint that ran. WebGPU (a CPU emulation on this machine: minutes per pass) loads the model and runs 16 tokens; the parity tests check its numbers (REHEARSE_WEBGPU_ANALYZE=1 analyzes there too).\n\n${table}\n\nWhat the templates do:\n\n${notes}\n\nWhere the whole model does not fit Node's wasm or native runtime, loading it as a person would (its weights made up as they are read) is refused before any weight is read:\n\n${refusals}\n`);
 
   // docs/models.md carries the same table (between its rehearsal markers).
   const readme = readFileSync('docs/models.md', 'utf8');

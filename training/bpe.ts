@@ -3,7 +3,7 @@
  * break by the pair's text. Writes a tokenizer.json that @huggingface/tokenizers loads.
  */
 
-import { byteChars } from '../src/model/chatml';
+import { byteChars } from '../src/model/tokenizer/chatml';
 
 /** GPT-2's pre-tokenization pattern, as the ByteLevel pre-tokenizer applies it (use_regex: true). */
 const GPT2_SPLIT = /'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+/gu;

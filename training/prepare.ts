@@ -5,8 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHATML_TEMPLATE } from '../src/model/chatml';
-import { ChatTokenizer } from '../src/model/tokenizer';
+import { CHATML_TEMPLATE } from '../src/model/tokenizer/chatml';
+import { ChatTokenizer } from '../src/model/tokenizer/tokenizer';
 import type { Message } from '../src/conversation/types';
 import { arithmeticProblem, chatSession, conversation, mazeEpisode, rng } from './data';
 import { tokenizerJson, trainBpe } from './bpe';

@@ -7,8 +7,8 @@
  */
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { normalizeConfig } from '../../src/model/config';
-import { tensorPlan } from '../../src/model/weights';
+import { normalizeConfig } from '../../src/model/config/config';
+import { tensorPlan } from '../../src/model/checkpoint/weights';
 import { randomTensors } from '../../tests/helpers/random-checkpoint';
 import { pairingOf, shippedFiles, type Shipped } from '../../tests/helpers/real-tokenizers';
 

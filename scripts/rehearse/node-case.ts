@@ -11,9 +11,9 @@ import { readFileSync } from 'node:fs';
 import { analyzePolicy } from '../../src/analysis/analyze';
 import { dirSource } from '../../src/cli/dir-source';
 import { parseConversation } from '../../src/conversation/parse';
-import { parameterCount } from '../../src/model/weights';
+import { parameterCount } from '../../src/model/checkpoint/weights';
 import { openModel } from '../../src/runtime/open-model';
-import type { Quant } from '../../src/model/quantize';
+import type { Quant } from '../../src/model/precision/quantize';
 
 const [dir, backend, ...convFiles] = process.argv.slice(2) as [string, 'wasm' | 'native', ...string[]];
 const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;

@@ -1,6 +1,6 @@
 /**
  * The size of onnxruntime-web's wasm heap, for the benchmarks. A wasm32 heap is what limits the wasm
- * backend (4 GiB, planned as 3.5: model/memory.ts WASM_LIMITS), and it never shrinks, so its size after a
+ * backend (4 GiB, planned as 3.5: model/memory/memory.ts WASM_LIMITS), and it never shrinks, so its size after a
  * load and a pass is their peak. onnxruntime does not expose its module, so the memory is caught where it
  * is made: the threaded build constructs it in JavaScript, the single-threaded one exports it. Import this
  * before onnxruntime-web starts.

@@ -10,7 +10,7 @@ import { copyShift, longestCommonRun, ngramOverlap } from '../metrics/copy';
 import { categoryRatios, diagonals, massPerMessage } from '../metrics/inertia';
 import { checkFinite } from '../metrics/finite';
 import { headsOf, layerRows, rowsOf, slab, type AttentionSlab, type LayerAttention } from '../metrics/slab';
-import type { ChatTokenizer } from '../model/tokenizer';
+import type { ChatTokenizer } from '../model/tokenizer/tokenizer';
 import type { ModelSession } from '../runtime/ort-runtime';
 import { greedyGenerate, stopIds } from './generate';
 import { joinRows, keepSweepRows, reusableSweepRows, sweepRowsStart } from './sweep-rows';

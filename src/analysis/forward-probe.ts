@@ -1,5 +1,5 @@
 import { rowSums } from '../metrics/inertia';
-import { topTokens } from '../model/logits';
+import { topTokens } from '../model/graph/logits';
 import type { AnalysisModel } from './analyze';
 
 export interface ForwardProbe {

@@ -1,4 +1,4 @@
-import type { ChatTokenizer } from '../model/tokenizer';
+import type { ChatTokenizer } from '../model/tokenizer/tokenizer';
 import type { ModelSession } from '../runtime/ort-runtime';
 
 /** Token ids that end an answer: the config's eos ids and the tokenizer's eos token. */

@@ -8,7 +8,7 @@ import { describeIssue, type Conversation, type ParseResult } from '../conversat
 import { parsePolicy, type Policy } from '../context/policy';
 import { csvField, sameTokens } from '../export/figures';
 import { CATEGORIES } from '../metrics/categories';
-import { precisionName } from '../model/quantize';
+import { precisionName } from '../model/precision/quantize';
 import type { AttentionSlab } from '../metrics/slab';
 import type { OpenModel } from '../runtime/open-model';
 

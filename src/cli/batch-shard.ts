@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseJsonl } from '../conversation/parse';
-import { precisionName } from '../model/quantize';
+import { precisionName } from '../model/precision/quantize';
 import type { OpenModel } from '../runtime/open-model';
 import { BATCH_EXIT, batchHeader, cliError, conversationRows, InputError, MAX_SKIP_MESSAGES, printBatchSummary, type AnalyzeArgs, type BatchSums, type ModelToRun } from './analysis-commands';
 import { readManifest, settingsDiff, sha256File, takeLock, writeAtomic, type Manifest } from './part-files';

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { ModelError } from '../model/errors';
-import type { ModelSource, SourceFile } from '../model/source';
+import type { ModelSource, SourceFile } from '../model/source/source';
 
 /** Reads [start, end) of a file on disk: no size limit (Node's readFile refuses files over 2 GiB). */
 function readRange(path: string, start: number, end: number): Uint8Array {

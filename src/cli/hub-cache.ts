@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebStream } from 'node:stream/web';
 import { downloadFile, getRepoFolderName, listFiles } from '@huggingface/hub';
-import { checkRepoId, checkRevision, HubError, HUB_URL, resolveHubRepo } from '../model/hub-source';
+import { checkRepoId, checkRevision, HubError, HUB_URL, resolveHubRepo } from '../model/source/hub-source';
 import { InputError } from './analysis-commands';
 
 /**

@@ -1,10 +1,10 @@
 import { Worker } from 'node:worker_threads';
-import { GUARD_BUDGET_MS, watchGuards } from '../model/guard';
+import { GUARD_BUDGET_MS, watchGuards } from '../model/tokenizer/guard';
 import { FILES, guardBuffer, guardReader, KINDS, sharedWatcher, WHAT } from '../worker/watchdog';
 
 /**
  * The CLI's watchdog over the model's own code (chat template, tokenizer), as the page watches the
- * model worker: the main thread marks each call in shared words (model/guard.ts), and a thread of its
+ * model worker: the main thread marks each call in shared words (model/tokenizer/guard.ts), and a thread of its
  * own reads them. A call past its budget cannot be interrupted from outside, so that thread names the
  * file and ends the process (exit code 143). The reader is the page's own guardReader, its source
  * handed to the thread (a thread cannot import TypeScript here).

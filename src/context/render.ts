@@ -8,7 +8,7 @@ export { RenderError };
 /** What rendering needs from a tokenizer: the model's chat template, its encoder, and each token's bytes. */
 export interface ChatRenderer extends TemplateRenderer {
   encode(text: string): number[];
-  /** The bytes of text each token stands for (model/token-bytes.ts). */
+  /** The bytes of text each token stands for (model/tokenizer/token-bytes.ts). */
   tokenBytes(ids: number[]): Uint8Array[];
   /** The text as the tokenizer's normalizer sees it (NFC for Qwen). */
   normalize(text: string): string;
@@ -248,7 +248,7 @@ export function endMarkersFor(eosToken: string | null): string[] {
 /** Start-of-turn markers of common templates. */
 export const START_MARKERS = ['<|im_start|>', '<|start_header_id|>', '<start_of_turn>', '<|system|>', '<|user|>', '<|assistant|>', '<|start_of_role|>', '[INST]'];
 
-/** A ChatRenderer over the model's tokenizer (model/tokenizer.ts ChatTokenizer or anything shaped like it). */
+/** A ChatRenderer over the model's tokenizer (model/tokenizer/tokenizer.ts ChatTokenizer or anything shaped like it). */
 export function asRenderer(tok: { render: ChatRenderer['render']; encode: ChatRenderer['encode']; tokenBytes: ChatRenderer['tokenBytes']; normalize: ChatRenderer['normalize']; eosToken: string | null; specialTokens?: readonly string[]; tokenStrip?: ChatRenderer['tokenStrip'] }): ChatRenderer {
   return {
     render: (m, g) => tok.render(m, g), encode: (t) => tok.encode(t), tokenBytes: (ids) => tok.tokenBytes(ids), normalize: (s) => tok.normalize(s),

@@ -10,7 +10,7 @@ export interface Provenance {
   model: string | null;
   revision: string | null;
   backend: string | null;
-  /** The weights' precision ('none', 'q8', 'q4', 'awq4-g128'…: model/quantize.ts precisionName). */
+  /** The weights' precision ('none', 'q8', 'q4', 'awq4-g128'…: model/precision/quantize.ts precisionName). */
   precision: string | null;
   /** The head the views show (the figures' ratios are of the head mean; perHead has every head). */
   head: 'mean' | number;

@@ -1,4 +1,4 @@
-import type { ExternalFile } from '../model/onnx-builder';
+import type { ExternalFile } from '../model/graph/onnx-builder';
 
 /**
  * onnxruntime-web copies an external-data file into the wasm heap (or uploads it to the GPU) when the

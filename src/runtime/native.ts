@@ -5,7 +5,7 @@
  * It reads external data from files, so the graph is written to a temporary folder, one tensor at a time.
  */
 import type * as Ort from 'onnxruntime-web';
-import type { BuiltGraph } from '../model/graph';
+import type { BuiltGraph } from '../model/graph/graph';
 
 /** Held in a variable so no bundler pulls it into the browser build. */
 const NATIVE_ENTRY = 'onnxruntime-node';

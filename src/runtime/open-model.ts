@@ -1,15 +1,15 @@
-import { loadCheckpoint, type Checkpoint } from '../model/checkpoint';
-import type { ModelSpec } from '../model/config';
-import { chooseComputeDtype, type ComputeDtypeChoice, type ComputeDtypeOption } from '../model/compute-dtype';
-import { buildGraph, buildSegments, type GraphOptions, type GraphSummary } from '../model/graph';
-import { noFitMessage, planBackend, planDtype, planPrecisions, type BackendPlan, type PrecisionFit } from '../model/load-plan';
-import { isQuantLevel, type Quant } from '../model/quantize';
-import type { FallbackTemplate } from '../model/chatml';
-import { layersPerSegment, WASM_LIMITS, type BackendLimits } from '../model/memory';
+import { loadCheckpoint, type Checkpoint } from '../model/checkpoint/checkpoint';
+import type { ModelSpec } from '../model/config/config';
+import { chooseComputeDtype, type ComputeDtypeChoice, type ComputeDtypeOption } from '../model/precision/compute-dtype';
+import { buildGraph, buildSegments, type GraphOptions, type GraphSummary } from '../model/graph/graph';
+import { noFitMessage, planBackend, planDtype, planPrecisions, type BackendPlan, type PrecisionFit } from '../model/memory/load-plan';
+import { isQuantLevel, type Quant } from '../model/precision/quantize';
+import type { FallbackTemplate } from '../model/tokenizer/chatml';
+import { layersPerSegment, WASM_LIMITS, type BackendLimits } from '../model/memory/memory';
 import { ModelError } from '../model/errors';
-import type { ModelSource, ReadProgress } from '../model/source';
-import { ChatTokenizer } from '../model/tokenizer';
-import { parameterCount, resolveWeights, type ModelWeights } from '../model/weights';
+import type { ModelSource, ReadProgress } from '../model/source/source';
+import { ChatTokenizer } from '../model/tokenizer/tokenizer';
+import { parameterCount, resolveWeights, type ModelWeights } from '../model/checkpoint/weights';
 import { nativeMemoryBytes, type NativeDevice } from './native';
 import { castsBf16, defaultBackends, MemoryLimitError, ModelSession, probeWebGpu, type Backend } from './ort-runtime';
 
@@ -23,7 +23,7 @@ export interface LoadProgress {
 export interface OpenModel {
   checkpoint: Checkpoint;
   weights: ModelWeights;
-  /** What the session's graph computes; on WebGPU a model may run as several segments (model/memory.ts). */
+  /** What the session's graph computes; on WebGPU a model may run as several segments (model/memory/memory.ts). */
   graph: GraphSummary;
   session: ModelSession;
   tokenizer: ChatTokenizer;

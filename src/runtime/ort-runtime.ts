@@ -4,14 +4,14 @@
  * to wasm when WebGPU is absent or fails. The backend actually used is always reported.
  */
 import type * as Ort from 'onnxruntime-web';
-import type { ModelSpec } from '../model/config';
-import { summarizeGraphs, type BuiltGraph, type GraphSummary } from '../model/graph';
-import { memoryProblem, WASM_LIMITS, type BackendLimits } from '../model/memory';
-import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from '../model/graph-io';
-import { ropeTables } from '../model/rope';
+import type { ModelSpec } from '../model/config/config';
+import { summarizeGraphs, type BuiltGraph, type GraphSummary } from '../model/graph/graph';
+import { memoryProblem, WASM_LIMITS, type BackendLimits } from '../model/memory/memory';
+import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from '../model/graph/graph-io';
+import { ropeTables } from '../model/graph/rope';
 import { slab, type LayerAttention } from '../metrics/slab';
 import { deferredExternalData, ProducerFailure } from './external-data';
-import type { BackendPlan } from '../model/load-plan';
+import type { BackendPlan } from '../model/memory/load-plan';
 import { createNativeSession, type NativeDevice } from './native';
 
 /** 'native' is onnxruntime-node (Node only, for the bench's CPU reference); the app uses webgpu and wasm. */
@@ -97,7 +97,7 @@ export interface BackendReport {
   computeDtype: BuiltGraph['computeDtype'];
   /** Why that compute dtype: shown next to the backend. */
   dtypeReason: string;
-  /** What a pass may use on this backend (model/memory.ts checks every pass against it). */
+  /** What a pass may use on this backend (model/memory/memory.ts checks every pass against it). */
   limits: BackendLimits;
   /** wasm: the CPU threads ORT runs on (1 when the page cannot share memory); null elsewhere. */
   threads: number | null;
@@ -105,7 +105,7 @@ export interface BackendReport {
   segments: number;
   /** native: the device it runs on (cpu, or cuda when the machine has it); null elsewhere. */
   device: NativeDevice | null;
-  /** The load plan it runs on: how the weights are held and the memory they take (model/load-plan.ts). */
+  /** The load plan it runs on: how the weights are held and the memory they take (model/memory/load-plan.ts). */
   plan: BackendPlan | null;
 }
 
@@ -189,7 +189,7 @@ export async function probeWebGpu(): Promise<{ hasF16: boolean; maxBufferBytes: 
 export interface SessionOptions {
   /** Backends to try in order. Default: webgpu then wasm in a browser, wasm in Node. */
   prefer?: Backend[];
-  /** Why the graph's compute dtype was chosen (model/compute-dtype.ts), for the report. */
+  /** Why the graph's compute dtype was chosen (model/precision/compute-dtype.ts), for the report. */
   dtypeReason?: string | ((backend: Backend) => string);
   /** Fallback reasons from an earlier attempt, carried into this report. */
   priorReasons?: string[];
@@ -197,7 +197,7 @@ export interface SessionOptions {
   webgpu?: Awaited<ReturnType<typeof probeWebGpu>>;
   /** onnxruntime's per-node profiler, for `npm run bench:ops` only (it slows every run). */
   profile?: ProfileOption;
-  /** The load plan per backend (model/load-plan.ts): prepacking, and the bytes the weights take, for every pass's memory check. */
+  /** The load plan per backend (model/memory/load-plan.ts): prepacking, and the bytes the weights take, for every pass's memory check. */
   plan?: (backend: Backend) => BackendPlan | null;
   /** native: devices to try in order (default cpu). */
   nativeDevices?: NativeDevice[];
@@ -249,7 +249,7 @@ interface Part {
 
 /**
  * A built graph loaded into onnxruntime, with the backend that runs it. A model split into segments
- * (model/memory.ts layersPerSegment) is one session per segment, run in order: each hands its hidden
+ * (model/memory/memory.ts layersPerSegment) is one session per segment, run in order: each hands its hidden
  * state to the next, so a caller sees one forward pass either way.
  */
 export class ModelSession {

@@ -1,4 +1,4 @@
-import { checkRepoId, checkRevision, HUB_URL } from '../model/hub-source';
+import { checkRepoId, checkRevision, HUB_URL } from '../model/source/hub-source';
 
 /** A model as a link names it: the demo models by name, Hub models by id, revision and Hub. */
 export interface ModelRef {

@@ -1,9 +1,9 @@
 import { create } from 'zustand';
-import { HUB_URL } from '../model/hub-source';
-import { parseTemplateDate } from '../model/template-date';
+import { HUB_URL } from '../model/source/hub-source';
+import { parseTemplateDate } from '../model/tokenizer/template-date';
 import type { LoadStage } from '../runtime/open-model';
-import type { FallbackTemplate } from '../model/chatml';
-import type { Quant } from '../model/quantize';
+import type { FallbackTemplate } from '../model/tokenizer/chatml';
+import type { Quant } from '../model/precision/quantize';
 import type { BackendChoice, ForwardView, LoadedSummary, LoadEvent, ModelApi, PreparedSummary, SourceSpec } from '../worker/api';
 import { STALE_MODEL } from '../worker/api';
 import { linkOffer, rememberedToken, storeToken, type LinkOffer, type ModelRef } from './hub-access';
@@ -35,7 +35,7 @@ interface ModelState {
   backend: BackendChoice;
   /** Reloads the current model on the chosen backend. */
   setBackend(b: BackendChoice): Promise<void>;
-  /** The weight precision chosen (model/quantize.ts): 'none' is the checkpoint's own. */
+  /** The weight precision chosen (model/precision/quantize.ts): 'none' is the checkpoint's own. */
   quant: Quant;
   /** Plans the model waiting for confirmation again at this precision, or reloads the model in use at it. */
   setQuant(q: Quant): Promise<void>;

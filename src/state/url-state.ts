@@ -1,6 +1,6 @@
 import { parsePolicy, policySpec } from '../context/policy';
-import { checkRepoId, checkRevision } from '../model/hub-source';
-import { QUANTS, type Quant } from '../model/quantize';
+import { checkRepoId, checkRevision } from '../model/source/hub-source';
+import { QUANTS, type Quant } from '../model/precision/quantize';
 
 /** The models a link can name as a compared model that load from the app itself. */
 export const isEmbedded = (m: string): m is 'demo' | 'demo-cpl' => m === 'demo' || m === 'demo-cpl';
@@ -13,7 +13,7 @@ export interface ViewState {
   hub: string | null;
   /** 'wasm' skips WebGPU. */
   backend: 'auto' | 'wasm' | 'webgpu';
-  /** The weight precision of model A (model/quantize.ts). */
+  /** The weight precision of model A (model/precision/quantize.ts). */
   quant: Quant;
   /** Compare models: models B, C and D, in slot order. */
   compared: ComparedModel[];

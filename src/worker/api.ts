@@ -7,12 +7,12 @@ import type { RoundCost } from '../context/cost';
 import type { ForwardProbe } from '../analysis/forward-probe';
 import type { SweepPoint } from '../analysis/sweep';
 import type { Conversation } from '../conversation/types';
-import type { ModelSpec } from '../model/config';
-import type { ReadProgress } from '../model/source';
+import type { ModelSpec } from '../model/config/config';
+import type { ReadProgress } from '../model/source/source';
 import type { LoadStage } from '../runtime/open-model';
 import type { BackendReport } from '../runtime/ort-runtime';
-import type { FallbackTemplate } from '../model/chatml';
-import type { Quant } from '../model/quantize';
+import type { FallbackTemplate } from '../model/tokenizer/chatml';
+import type { Quant } from '../model/precision/quantize';
 
 /** 'auto': WebGPU on a GPU, wasm where the adapter is a software one. 'wasm': skip WebGPU. 'webgpu': WebGPU even on a software adapter. */
 export type BackendChoice = 'auto' | 'wasm' | 'webgpu';
@@ -46,7 +46,7 @@ export interface PreparedSummary {
   label: string;
   files: number;
   bytes: number;
-  /** One line per backend (model/load-plan.ts describePlan), at the precision asked for. */
+  /** One line per backend (model/memory/load-plan.ts describePlan), at the precision asked for. */
   plans: string[];
   /** Where it fits at each precision, one line per backend (describeFits): what the person chooses from. */
   fits: string[];
@@ -75,7 +75,7 @@ export interface LoadedSummary {
   templateDate: string | null;
   /** How the weights reached onnxruntime: read as it copied each tensor, or held until the session was made. */
   weightReads: string;
-  /** The precision chosen, and as every figure names it ('none', 'q4', 'awq4-g128'…; model/quantize.ts precisionName). */
+  /** The precision chosen, and as every figure names it ('none', 'q4', 'awq4-g128'…; model/precision/quantize.ts precisionName). */
   quant: Quant;
   precision: string;
   /** The named template it renders with, when it has none of its own; null: its own. */

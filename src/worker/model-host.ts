@@ -5,14 +5,14 @@
  */
 import { generateAnswer } from '../analysis/answer';
 import { forwardProbe } from '../analysis/forward-probe';
-import { watchGuards } from '../model/guard';
-import { HubError, hubSource, resolveHubRepo } from '../model/hub-source';
-import { describeFits, describePlan, noFitMessage } from '../model/load-plan';
-import { precisionName } from '../model/quantize';
-import { rangeCache } from '../model/range-cache';
-import { fileListSource, folderUrlSource, type ModelSource } from '../model/source';
-import { parseTemplateDate } from '../model/template-date';
-import { parameterCount } from '../model/weights';
+import { watchGuards } from '../model/tokenizer/guard';
+import { HubError, hubSource, resolveHubRepo } from '../model/source/hub-source';
+import { describeFits, describePlan, noFitMessage } from '../model/memory/load-plan';
+import { precisionName } from '../model/precision/quantize';
+import { rangeCache } from '../model/source/range-cache';
+import { fileListSource, folderUrlSource, type ModelSource } from '../model/source/source';
+import { parseTemplateDate } from '../model/tokenizer/template-date';
+import { parameterCount } from '../model/checkpoint/weights';
 import { prepareModel, startModel, type OpenModel, type OpenOptions, type PreparedModel } from '../runtime/open-model';
 import type { Handlers } from './rpc';
 import { Inspection } from './inspection';

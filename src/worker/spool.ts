@@ -1,4 +1,4 @@
-import type { ModelSource, SourceFile } from '../model/source';
+import type { ModelSource, SourceFile } from '../model/source/source';
 
 /** The parts of the origin private file system's sync access handle (dedicated workers only) used here. */
 interface SyncHandle {

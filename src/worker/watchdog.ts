@@ -1,7 +1,7 @@
-import { GUARD_BUDGET_MS, type GuardedKind, type GuardWatcher } from '../model/guard';
+import { GUARD_BUDGET_MS, type GuardedKind, type GuardWatcher } from '../model/tokenizer/guard';
 
 /**
- * The model worker marks each call into the model's template or tokenizer (model/guard.ts) in a shared
+ * The model worker marks each call into the model's template or tokenizer (model/tokenizer/guard.ts) in a shared
  * word array; the page reads it a few times a second. A call seen running past its budget means the
  * worker is stuck in it: the page ends the worker and names the file. Shared memory, not messages,
  * because a stuck worker sends none, and because a conversation makes thousands of such calls.

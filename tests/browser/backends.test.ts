@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../src/model/checkpoint';
-import { referenceForward } from '../../src/model/reference';
-import { resolveWeights } from '../../src/model/weights';
+import { loadCheckpoint } from '../../src/model/checkpoint/checkpoint';
+import { referenceForward } from '../../src/model/graph/reference';
+import { resolveWeights } from '../../src/model/checkpoint/weights';
 import type { HarnessResult } from './harness';
 import { startAppServer } from '../helpers/app-server';
 import { launchChromium } from '../helpers/chromium';
@@ -11,7 +11,7 @@ import { memorySource } from '../helpers/memory-source';
 import { tinyModelFiles, type TinyOptions } from '../helpers/tiny-model';
 import { awqModelFiles, withDequantized } from '../helpers/awq-checkpoint';
 import { dequantizedWeights } from '../helpers/quant-reference';
-import { schemeOf, type Quant } from '../../src/model/quantize';
+import { schemeOf, type Quant } from '../../src/model/precision/quantize';
 
 const MODELS: Record<string, TinyOptions> = {
   'acme/qwen3-gqa-bf16': { family: 'qwen3', dtype: 'BF16', tie: true, heads: 6, kvHeads: 2, headDim: 12, seed: 21 },
@@ -91,7 +91,7 @@ describe('the graph in Chromium, WebGPU and wasm, against the float64 reference'
         // The last positions again, one token at a time from the KV cache.
         const V = ckpt.spec.vocabSize;
         const dDecode = maxAbsDiff(got.decodeLogits, ref.logits.subarray((IDS.length - got.decodeSteps) * V));
-        // WebGPU runs one session per layer here (model/memory.ts layersPerSegment), handing the hidden state on.
+        // WebGPU runs one session per layer here (model/memory/memory.ts layersPerSegment), handing the hidden state on.
         expect(got.segments).toBe(backend === 'webgpu' ? ckpt.spec.numLayers : 1);
         console.log(`  ${got.attention} attention, ${got.segments} segment(s); max |Δ| logits ${dLogits.toExponential(2)}, attention ${dAttn.toExponential(2)}, decode logits ${dDecode.toExponential(2)}, forward ${got.ms.toFixed(0)} ms`);
         expect(dLogits).toBeLessThanOrEqual(TOL);

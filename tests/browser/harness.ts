@@ -2,15 +2,15 @@
  * Browser test harness: loads a model from a Hub-style URL with the app's own modules and runs one
  * forward pass on the backend asked for. The Node side compares the numbers with the float64 reference.
  */
-import { hubSource, resolveHubRepo } from '../../src/model/hub-source';
+import { hubSource, resolveHubRepo } from '../../src/model/source/hub-source';
 import { configureRuntime, type Backend } from '../../src/runtime/ort-runtime';
 import { openModel } from '../../src/runtime/open-model';
 import { benchIds, inspectionPass, medianMs } from '../helpers/bench-shapes';
 import { analyzePolicy } from '../../src/analysis/analyze';
 import { parseConversation } from '../../src/conversation/parse';
 import { DEMO_MODEL_FILES, DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../../src/model/demo';
-import { folderUrlSource } from '../../src/model/source';
-import type { Quant } from '../../src/model/quantize';
+import { folderUrlSource } from '../../src/model/source/source';
+import type { Quant } from '../../src/model/precision/quantize';
 
 export interface HarnessResult {
   backend: Backend;

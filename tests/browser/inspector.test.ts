@@ -11,7 +11,7 @@ import { parseConversation } from '../../src/conversation/parse';
 import { selectTurn } from '../../src/conversation/rounds';
 import { CATEGORIES } from '../../src/metrics/categories';
 import { DEMO_MODEL_PATH } from '../../src/model/demo';
-import { ChatTokenizer } from '../../src/model/tokenizer';
+import { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
 import { openModel } from '../../src/runtime/open-model';
 import { FULL_MATRIX_MAX_TOKENS } from '../../src/state/limits';
 import { cachedStartResult } from '../../src/state/cached-result';
@@ -74,7 +74,7 @@ describe('the inspector, used as a person would', () => {
     await page.getByTestId('fresh-note').waitFor({ timeout: 150_000 });
     timings.push(`start → demo model's own figures: ${Date.now() - t0} ms`);
     expect(await page.getByTestId('backend').textContent()).toBe('WebGPU');
-    // On WebGPU each of the demo's 2 layers is its own session (model/memory.ts layersPerSegment).
+    // On WebGPU each of the demo's 2 layers is its own session (model/memory/memory.ts layersPerSegment).
     expect(await page.getByTestId('segments').textContent()).toMatch(/^2 onnxruntime sessions of up to 1 layer,/);
     expect(await page.getByTestId('fresh-note').textContent()).toContain('on WebGPU');
     expectClose(await shownFigures(page, 'full'), cli.full!);

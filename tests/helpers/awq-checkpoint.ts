@@ -1,8 +1,8 @@
-import { f16ToF32, f32ToF16 } from '../../src/model/dtype';
-import type { StoredTensor } from '../../src/model/checkpoint';
-import { writeSafetensors } from '../../src/model/safetensors';
-import { bytesOf } from '../../src/model/tensor-bytes';
-import type { LayerWeights, ModelWeights } from '../../src/model/weights';
+import { f16ToF32, f32ToF16 } from '../../src/model/precision/dtype';
+import type { StoredTensor } from '../../src/model/checkpoint/checkpoint';
+import { writeSafetensors } from '../../src/model/checkpoint/safetensors';
+import { bytesOf } from '../../src/model/checkpoint/tensor-bytes';
+import type { LayerWeights, ModelWeights } from '../../src/model/checkpoint/weights';
 import { randomTensors, type RandomTensor } from './random-checkpoint';
 import { tinyConfig, tinyModelFiles, type TinyOptions } from './tiny-model';
 

@@ -3,7 +3,7 @@
  * (which counts outcomes, on this tree or another): seeded, so every run tries the same inputs.
  */
 import { readFileSync } from 'node:fs';
-import { writeSafetensors } from '../../src/model/safetensors';
+import { writeSafetensors } from '../../src/model/checkpoint/safetensors';
 import { MAZE_TEXT } from './maze';
 import { tinyConfig } from './tiny-model';
 import { tinyTokenizerConfig, tinyTokenizerJson } from './tiny-tokenizer';

@@ -4,7 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { Message } from '../../src/conversation/types';
-import type { ChatTokenizer } from '../../src/model/tokenizer';
+import type { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
 
 /** The system prompt, then the conversation's rounds repeated for as long as the rendering stays ≤ maxTokens. */
 export function repeatRounds(tok: ChatTokenizer, messages: Message[], maxTokens: number): { messages: Message[]; tokens: number } {

@@ -1,4 +1,4 @@
-import { fileListSource, type ModelSource } from '../../src/model/source';
+import { fileListSource, type ModelSource } from '../../src/model/source/source';
 
 /** A ModelSource over in-memory files, through the same code path as files dropped in the browser. */
 export function memorySource(files: Map<string, Uint8Array>, label = 'test files'): ModelSource {

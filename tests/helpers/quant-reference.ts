@@ -1,11 +1,11 @@
-import type { StoredTensor } from '../../src/model/checkpoint';
-import { quantizeTensorBytes, type QuantizedMatrix, type QuantScheme } from '../../src/model/quantize';
-import { bytesOf, readBytes } from '../../src/model/tensor-bytes';
-import type { LayerWeights, ModelWeights } from '../../src/model/weights';
+import type { StoredTensor } from '../../src/model/checkpoint/checkpoint';
+import { quantizeTensorBytes, type QuantizedMatrix, type QuantScheme } from '../../src/model/precision/quantize';
+import { bytesOf, readBytes } from '../../src/model/checkpoint/tensor-bytes';
+import type { LayerWeights, ModelWeights } from '../../src/model/checkpoint/weights';
 
 /**
  * MatMulNBits' layout, written out here on its own (onnxruntime's contrib op spec), so a packing or nibble
- * order mistake in model/quantize.ts cannot cancel itself out: W[n, k] = (q − zero) · scale.
+ * order mistake in model/precision/quantize.ts cannot cancel itself out: W[n, k] = (q − zero) · scale.
  */
 export function dequantize(m: QuantizedMatrix, N: number, K: number, s: QuantScheme): Float64Array {
   const blocks = Math.ceil(K / s.blockSize);

@@ -1,12 +1,12 @@
-import { normalizeConfig, type ModelSpec } from '../../src/model/config';
-import { f32ToBf16, f32ToF16 } from '../../src/model/dtype';
-import type { SafetensorsDtype } from '../../src/model/safetensors';
-import { tensorPlan, type PlannedTensor } from '../../src/model/weights';
+import { normalizeConfig, type ModelSpec } from '../../src/model/config/config';
+import { f32ToBf16, f32ToF16 } from '../../src/model/precision/dtype';
+import type { SafetensorsDtype } from '../../src/model/checkpoint/safetensors';
+import { tensorPlan, type PlannedTensor } from '../../src/model/checkpoint/weights';
 import { mulberry32 } from '../../src/util/random';
 
 /**
  * Random weights for any config, tensor by tensor, in the checkpoint's HF layout (the tensor plan of
- * src/model/weights.ts): the tests' tiny checkpoints and the rehearsal's real-shape ones. Gains are
+ * src/model/checkpoint/weights.ts): the tests' tiny checkpoints and the rehearsal's real-shape ones. Gains are
  * chosen so attention is peaked and layers matter: a test with near-uniform attention proves little.
  */
 export interface RandomTensor {

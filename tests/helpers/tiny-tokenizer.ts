@@ -1,4 +1,4 @@
-import { byteChars, CHATML_TEMPLATE } from '../../src/model/chatml';
+import { byteChars, CHATML_TEMPLATE } from '../../src/model/tokenizer/chatml';
 
 /**
  * A tiny byte-level BPE tokenizer (256 byte tokens, no merges) plus ChatML special tokens, in the

@@ -1,6 +1,6 @@
-import { normalizeConfig } from '../../src/model/config';
-import { tensorPlan } from '../../src/model/weights';
-import type { ModelSource } from '../../src/model/source';
+import { normalizeConfig } from '../../src/model/config/config';
+import { tensorPlan } from '../../src/model/checkpoint/weights';
+import type { ModelSource } from '../../src/model/source/source';
 import type { VirtualFile } from './hub-server';
 
 /**

@@ -5,7 +5,7 @@ import { atRadius, sweepAtRadius } from '../../src/analysis/rescore';
 import type { SweepRows } from '../../src/analysis/sweep-rows';
 import { greedyGenerate } from '../../src/analysis/generate';
 import { parseConversation } from '../../src/conversation/parse';
-import { referenceForward } from '../../src/model/reference';
+import { referenceForward } from '../../src/model/graph/reference';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
 import { memorySource } from '../helpers/memory-source';
 import { MAZE_TEXT } from '../helpers/maze';

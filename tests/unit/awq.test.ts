@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../src/model/checkpoint';
-import { buildGraph } from '../../src/model/graph';
-import { planBackend, planDtype } from '../../src/model/load-plan';
-import { WASM_LIMITS } from '../../src/model/memory';
-import { referenceForward } from '../../src/model/reference';
-import { readBytes } from '../../src/model/tensor-bytes';
-import { resolveWeights } from '../../src/model/weights';
+import { loadCheckpoint } from '../../src/model/checkpoint/checkpoint';
+import { buildGraph } from '../../src/model/graph/graph';
+import { planBackend, planDtype } from '../../src/model/memory/load-plan';
+import { WASM_LIMITS } from '../../src/model/memory/memory';
+import { referenceForward } from '../../src/model/graph/reference';
+import { readBytes } from '../../src/model/checkpoint/tensor-bytes';
+import { resolveWeights } from '../../src/model/checkpoint/weights';
 import { ModelSession } from '../../src/runtime/ort-runtime';
 import { awqModelFiles, withDequantized } from '../helpers/awq-checkpoint';
 import { maxAbsDiff } from '../helpers/compare';

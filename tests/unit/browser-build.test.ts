@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../src/model/checkpoint';
-import { buildGraph } from '../../src/model/graph';
-import { resolveWeights } from '../../src/model/weights';
+import { loadCheckpoint } from '../../src/model/checkpoint/checkpoint';
+import { buildGraph } from '../../src/model/graph/graph';
+import { resolveWeights } from '../../src/model/checkpoint/weights';
 import { castsBf16, configureRuntime, ModelSession } from '../../src/runtime/ort-runtime';
 import { HALF_CASES, halfParity } from '../helpers/half-parity';
 import { memorySource } from '../helpers/memory-source';

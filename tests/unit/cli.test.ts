@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../src/model/checkpoint';
-import { referenceForward } from '../../src/model/reference';
-import { ChatTokenizer } from '../../src/model/tokenizer';
-import { resolveWeights } from '../../src/model/weights';
+import { loadCheckpoint } from '../../src/model/checkpoint/checkpoint';
+import { referenceForward } from '../../src/model/graph/reference';
+import { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
+import { resolveWeights } from '../../src/model/checkpoint/weights';
 import { dirSource } from '../../src/cli/dir-source';
 import { writeTinyModel } from '../helpers/tiny-model';
 

@@ -9,7 +9,7 @@ import { fillerText } from '../../src/context/filler';
 import { clipHistory } from '../../src/context/history';
 import { parsePolicy, policyLabel, policySpec } from '../../src/context/policy';
 import { asRenderer, renderContext } from '../../src/context/render';
-import { ChatTokenizer } from '../../src/model/tokenizer';
+import { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
 import { tinyTokenizerConfig, tinyTokenizerJson } from '../helpers/tiny-tokenizer';
 
 const MAZE = [

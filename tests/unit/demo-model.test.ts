@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { dirSource } from '../../src/cli/dir-source';
 import { parseConversation } from '../../src/conversation/parse';
 import { DEMO_MODEL_PATH } from '../../src/model/demo';
-import { referenceForward } from '../../src/model/reference';
+import { referenceForward } from '../../src/model/graph/reference';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
 import { median } from '../../src/metrics/stats';
 import { heldOutContinuations, heldOutEpisodeFigures, heldOutEpisodes, inertiaFigures, mazeExample, type InertiaFigures } from '../../training/figures';

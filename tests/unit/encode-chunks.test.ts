@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { describe, expect, it } from 'vitest';
 import { parseConversation } from '../../src/conversation/parse';
-import { chunkerFor, type AddedTokenEntry } from '../../src/model/encode-chunks';
-import { ChatTokenizer } from '../../src/model/tokenizer';
+import { chunkerFor, type AddedTokenEntry } from '../../src/model/tokenizer/encode-chunks';
+import { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
 import { DEMO_MODEL_PATH } from '../../src/model/demo';
 import { REAL_TEMPLATES, realTemplateTokenizer, SHIPPED, shippedFiles, shippedTokenizer } from '../helpers/real-tokenizers';
 

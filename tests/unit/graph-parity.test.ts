@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../src/model/checkpoint';
-import { buildGraph } from '../../src/model/graph';
-import { referenceForward } from '../../src/model/reference';
-import { resolveWeights } from '../../src/model/weights';
+import { loadCheckpoint } from '../../src/model/checkpoint/checkpoint';
+import { buildGraph } from '../../src/model/graph/graph';
+import { referenceForward } from '../../src/model/graph/reference';
+import { resolveWeights } from '../../src/model/checkpoint/weights';
 import { ModelSession } from '../../src/runtime/ort-runtime';
 import { maxAbsDiff, sliceRows } from '../helpers/compare';
 import { memorySource } from '../helpers/memory-source';

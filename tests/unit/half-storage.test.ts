@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../src/model/checkpoint';
-import { f32ToBf16 } from '../../src/model/dtype';
-import { buildGraph } from '../../src/model/graph';
-import { mapBytes, readBytes } from '../../src/model/tensor-bytes';
-import { resolveWeights } from '../../src/model/weights';
+import { loadCheckpoint } from '../../src/model/checkpoint/checkpoint';
+import { f32ToBf16 } from '../../src/model/precision/dtype';
+import { buildGraph } from '../../src/model/graph/graph';
+import { mapBytes, readBytes } from '../../src/model/checkpoint/tensor-bytes';
+import { resolveWeights } from '../../src/model/checkpoint/weights';
 import { castsBf16, ModelSession } from '../../src/runtime/ort-runtime';
 import { HALF_CASES, halfParity } from '../helpers/half-parity';
 import { memorySource } from '../helpers/memory-source';

@@ -7,7 +7,7 @@ import { greedyGenerate } from '../../src/analysis/generate';
 import { dirSource } from '../../src/cli/dir-source';
 import { parseConversation } from '../../src/conversation/parse';
 import { DEMO_MODEL_PATH } from '../../src/model/demo';
-import { referenceForward } from '../../src/model/reference';
+import { referenceForward } from '../../src/model/graph/reference';
 import { openModel } from '../../src/runtime/open-model';
 
 describe('generation on the KV cache (demo model)', () => {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { normalizeConfig } from '../../src/model/config';
-import { describeFits, noFitMessage, planBackend, planPrecisions } from '../../src/model/load-plan';
-import { quantizedBytes, schemeOf } from '../../src/model/quantize';
-import { WASM_LIMITS } from '../../src/model/memory';
-import { parameterCount, tensorPlan } from '../../src/model/weights';
+import { normalizeConfig } from '../../src/model/config/config';
+import { describeFits, noFitMessage, planBackend, planPrecisions } from '../../src/model/memory/load-plan';
+import { quantizedBytes, schemeOf } from '../../src/model/precision/quantize';
+import { WASM_LIMITS } from '../../src/model/memory/memory';
+import { parameterCount, tensorPlan } from '../../src/model/checkpoint/weights';
 import { prepareModel } from '../../src/runtime/open-model';
 import { shippedFiles } from '../helpers/real-tokenizers';
 import type { VirtualFile } from '../helpers/hub-server';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeConfig } from '../../src/model/config';
-import { estimatePass, memoryProblem, WASM_LIMITS } from '../../src/model/memory';
+import { normalizeConfig } from '../../src/model/config/config';
+import { estimatePass, memoryProblem, WASM_LIMITS } from '../../src/model/memory/memory';
 
 // SmolLM2-135M's shape: 30 layers, hidden 576, 9/3 heads, MLP 1536, vocab 49152, tied.
 const spec = normalizeConfig({
@@ -43,9 +43,9 @@ describe('memory estimate of one pass', () => {
 
 describe('a session refuses a pass that would not fit', () => {
   it('throws MemoryLimitError with the message, before running anything', async () => {
-    const { loadCheckpoint } = await import('../../src/model/checkpoint');
-    const { buildGraph } = await import('../../src/model/graph');
-    const { resolveWeights } = await import('../../src/model/weights');
+    const { loadCheckpoint } = await import('../../src/model/checkpoint/checkpoint');
+    const { buildGraph } = await import('../../src/model/graph/graph');
+    const { resolveWeights } = await import('../../src/model/checkpoint/weights');
     const { MemoryLimitError, ModelSession } = await import('../../src/runtime/ort-runtime');
     const { memorySource } = await import('../helpers/memory-source');
     const { tinyModelFiles } = await import('../helpers/tiny-model');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../src/model/checkpoint';
-import { buildGraph } from '../../src/model/graph';
-import { parseSafetensors, writeSafetensors } from '../../src/model/safetensors';
-import { ChatTokenizer } from '../../src/model/tokenizer';
-import { resolveWeights } from '../../src/model/weights';
+import { loadCheckpoint } from '../../src/model/checkpoint/checkpoint';
+import { buildGraph } from '../../src/model/graph/graph';
+import { parseSafetensors, writeSafetensors } from '../../src/model/checkpoint/safetensors';
+import { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
+import { resolveWeights } from '../../src/model/checkpoint/weights';
 import { memorySource } from '../helpers/memory-source';
 import { tinyModelFiles, type TinyOptions } from '../helpers/tiny-model';
 

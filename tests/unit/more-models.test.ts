@@ -5,9 +5,9 @@ import { selectTurn } from '../../src/conversation/rounds';
 import { applyPolicy } from '../../src/context/apply';
 import { parsePolicy } from '../../src/context/policy';
 import { asRenderer, renderContext } from '../../src/context/render';
-import { normalizeConfig } from '../../src/model/config';
-import { ChatTokenizer } from '../../src/model/tokenizer';
-import { parameterCount } from '../../src/model/weights';
+import { normalizeConfig } from '../../src/model/config/config';
+import { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
+import { parameterCount } from '../../src/model/checkpoint/weights';
 import { NEMO_TEMPLATE } from '../fixtures/templates';
 import { nemoStyleTokenizer, phi3StyleTokenizer, realTemplateTokenizer, shippedFiles, shippedTokenizer } from '../helpers/real-tokenizers';
 

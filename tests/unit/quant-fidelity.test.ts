@@ -5,7 +5,7 @@ import { figureChange, largestChange, largestShareChange } from '../../src/analy
 import { dirSource } from '../../src/cli/dir-source';
 import { parseConversation } from '../../src/conversation/parse';
 import { DEMO_MODEL_PATH } from '../../src/model/demo';
-import type { Quant } from '../../src/model/quantize';
+import type { Quant } from '../../src/model/precision/quantize';
 import { openModel } from '../../src/runtime/open-model';
 
 const EXAMPLES = ['maze', 'arithmetic', 'mixed-chat'];

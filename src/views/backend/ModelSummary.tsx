@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import type { ModelSpec } from '../../model/config';
-import { parseTemplateDate } from '../../model/template-date';
+import type { ModelSpec } from '../../model/config/config';
+import { parseTemplateDate } from '../../model/tokenizer/template-date';
 import { useModelStore, type BackendChoice } from '../../state/model-store';
-import { quantLabel } from '../../model/quantize';
+import { quantLabel } from '../../model/precision/quantize';
 import { Explain } from '../explain/Explain';
 import { PrecisionSelect } from '../model-loader/PrecisionSelect';
 

@@ -5,7 +5,7 @@
  * "Mitigating conversational inertia".
  */
 import type { Category } from '../../metrics/categories';
-import type { QuantLevel } from '../../model/quantize';
+import type { QuantLevel } from '../../model/precision/quantize';
 import fidelity from '../../../docs/bench/quant-fidelity.json';
 
 /** A formula as text pieces; a piece with a category is drawn in that category's colour. */

@@ -1,6 +1,6 @@
 import { useState, type DragEvent } from 'react';
-import { HUB_URL } from '../../model/hub-source';
-import { forgetCachedModels, MODEL_CACHE } from '../../model/range-cache';
+import { HUB_URL } from '../../model/source/hub-source';
+import { forgetCachedModels, MODEL_CACHE } from '../../model/source/range-cache';
 import { useSlot } from './slot';
 import { slotName } from '../../state/model-client';
 import { droppedFiles } from './dropped-files';

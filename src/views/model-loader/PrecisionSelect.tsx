@@ -1,9 +1,9 @@
-import { QUANTS, type Quant } from '../../model/quantize';
+import { QUANTS, type Quant } from '../../model/precision/quantize';
 import { useSlot } from './slot';
 
 const LABELS: Record<Quant, string> = { none: 'its own', q8: 'q8 (8-bit)', q4: 'q4 (4-bit)', q4g128: 'q4g128 (4-bit, coarser)' };
 
-/** The weight precision: the person's choice, never made silently (model/quantize.ts). */
+/** The weight precision: the person's choice, never made silently (model/precision/quantize.ts). */
 export function PrecisionSelect() {
   const { store: useModel } = useSlot();
   const quant = useModel((s) => s.quant);

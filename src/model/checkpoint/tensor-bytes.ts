@@ -1,4 +1,4 @@
-import type { SourceFile } from './source';
+import type { SourceFile } from '../source/source';
 
 /**
  * The bytes of one tensor, read when the runtime asks for them: a checkpoint never holds its weights,

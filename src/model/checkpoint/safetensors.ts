@@ -1,4 +1,4 @@
-import { ModelError } from './errors';
+import { ModelError } from '../errors';
 
 /** The dtypes we read. Others (I8, F64, …) are reported as unsupported by name. I32 holds packed 4-bit weights (AWQ) only. */
 export type SafetensorsDtype = 'F32' | 'F16' | 'BF16' | 'I32';

@@ -1,9 +1,9 @@
-import type { ModelSpec } from './config';
-import { toFloat32 } from './dtype';
-import type { StoredTensor } from './checkpoint';
+import type { ModelSpec } from '../config/config';
+import { toFloat32 } from '../precision/dtype';
+import type { StoredTensor } from '../checkpoint/checkpoint';
 import { ropeTables } from './rope';
-import { readBytes } from './tensor-bytes';
-import type { ModelWeights } from './weights';
+import { readBytes } from '../checkpoint/tensor-bytes';
+import type { ModelWeights } from '../checkpoint/weights';
 
 /**
  * The float64 reference forward pass: plain loops that follow transformers' modeling_*.py of each

@@ -1,12 +1,12 @@
-import type { ModelSpec } from './config';
-import type { StoredTensor } from './checkpoint';
-import type { ComputeDtype } from './compute-dtype';
-import { ModelError } from './errors';
+import type { ModelSpec } from '../config/config';
+import type { StoredTensor } from '../checkpoint/checkpoint';
+import type { ComputeDtype } from '../precision/compute-dtype';
+import { ModelError } from '../errors';
 import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from './graph-io';
 import { GraphWeights } from './graph-weights';
 import { DT, FloatAttr, GraphBuilder, type ExternalFile } from './onnx-builder';
-import type { Quant } from './quantize';
-import type { LayerWeights, ModelWeights } from './weights';
+import type { Quant } from '../precision/quantize';
+import type { LayerWeights, ModelWeights } from '../checkpoint/weights';
 
 export interface GraphOptions {
   /** Layers whose attention rows become outputs. Default: the final layer. */
@@ -36,7 +36,7 @@ export interface GraphOptions {
    * a weight beyond ±65,504 is refused by name.
    */
   keptBf16?: 'bf16' | 'fp16';
-  /** 'q8' / 'q4': linear layers, head and embedding quantized as read (model/quantize.ts). Default 'none'. */
+  /** 'q8' / 'q4': linear layers, head and embedding quantized as read (model/precision/quantize.ts). Default 'none'. */
   quant?: Quant;
   /** Rows per slice of a quantized matrix (default SLICE_ROWS; tests make it small to slice a tiny vocabulary). */
   quantSliceRows?: number;

@@ -1,5 +1,5 @@
-import type { ModelSpec } from './config';
-import type { Rope } from './rope-config';
+import type { ModelSpec } from '../config/config';
+import type { Rope } from '../config/rope-config';
 
 /**
  * Inverse frequencies of one rotary embedding for a pass that ends at position `end` (exclusive), in

@@ -1,5 +1,5 @@
 import onnxProto from 'onnx-proto';
-import type { TensorBytes } from './tensor-bytes';
+import type { TensorBytes } from '../checkpoint/tensor-bytes';
 
 const { onnx } = onnxProto;
 export type NodeProto = onnxProto.onnx.INodeProto;

@@ -1,5 +1,5 @@
 import { CONFIG_FILE, num, numList, positive, type Cfg } from './config-fields';
-import { ModelError } from './errors';
+import { ModelError } from '../errors';
 
 /**
  * The rotary embedding's scaling, as transformers' modeling_rope_utils.py defines each type. Constants

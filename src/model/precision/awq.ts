@@ -1,9 +1,9 @@
-import type { Cfg } from './config-fields';
-import { CONFIG_FILE } from './config-fields';
-import { ModelError } from './errors';
+import type { Cfg } from '../config/config-fields';
+import { CONFIG_FILE } from '../config/config-fields';
+import { ModelError } from '../errors';
 import { f32ToF16 as f16, toFloat32 } from './dtype';
-import type { FloatDtype, RawTensor, StoredTensor } from './checkpoint';
-import type { TensorBytes } from './tensor-bytes';
+import type { FloatDtype, RawTensor, StoredTensor } from '../checkpoint/checkpoint';
+import type { TensorBytes } from '../checkpoint/tensor-bytes';
 
 /**
  * Published AWQ checkpoints (AutoAWQ's GEMM format, as transformers loads them), read straight into

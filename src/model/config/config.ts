@@ -1,7 +1,7 @@
 import { bool, CONFIG_FILE, has, num, object, posInt, positive, type Cfg } from './config-fields';
-import { ModelError } from './errors';
+import { ModelError } from '../errors';
 import { isMultimodal, textConfigOf, type Multimodal } from './multimodal';
-import type { AwqConfig } from './awq';
+import type { AwqConfig } from '../precision/awq';
 import { parseRopeScaling, type Rope, type RopeScaling } from './rope-config';
 
 export type { Rope, RopeScaling };
@@ -24,9 +24,9 @@ export interface LayerSpec {
  */
 export interface ModelSpec {
   family: Family;
-  /** An image-and-text checkpoint whose text model this is (model/multimodal.ts): its weights are renamed, its vision tower never read. */
+  /** An image-and-text checkpoint whose text model this is (model/config/multimodal.ts): its weights are renamed, its vision tower never read. */
   multimodal?: Multimodal;
-  /** A published AWQ checkpoint's quantization (model/awq.ts): its linear layers run packed, as stored. */
+  /** A published AWQ checkpoint's quantization (model/precision/awq.ts): its linear layers run packed, as stored. */
   awq?: AwqConfig;
   vocabSize: number;
   hiddenSize: number;

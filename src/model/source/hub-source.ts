@@ -1,5 +1,5 @@
 import { downloadFile, listFiles, modelInfo } from '@huggingface/hub';
-import { ModelError } from './errors';
+import { ModelError } from '../errors';
 import type { ModelSource, SourceFile } from './source';
 
 export const HUB_URL = 'https://huggingface.co';

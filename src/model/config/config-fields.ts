@@ -1,4 +1,4 @@
-import { ModelError } from './errors';
+import { ModelError } from '../errors';
 
 /** Typed reads of config.json fields, each failing with a ModelError that names the field. */
 export const CONFIG_FILE = 'config.json';

@@ -1,8 +1,8 @@
-import type { ModelSpec } from './config';
-import { computeBytes } from './compute-dtype';
-import { parameterCount } from './weights';
+import type { ModelSpec } from '../config/config';
+import { computeBytes } from '../precision/compute-dtype';
+import { parameterCount } from '../checkpoint/weights';
 
-/** What a graph keeps in memory per pass, as built (model/graph.ts). */
+/** What a graph keeps in memory per pass, as built (model/graph/graph.ts). */
 export interface GraphShape {
   computeDtype: 'fp32' | 'fp16';
   attention: 'explicit' | 'fused';

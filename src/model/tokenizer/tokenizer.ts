@@ -1,12 +1,12 @@
 import { Template } from '@huggingface/jinja';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { ModelError } from './errors';
+import { ModelError } from '../errors';
 import { guarded } from './guard';
-import { KeptByText } from '../util/kept-by-text';
-import { commonPrefix } from '../util/common-prefix';
+import { KeptByText } from '../../util/kept-by-text';
+import { commonPrefix } from '../../util/common-prefix';
 import { FALLBACK_TEMPLATES, type FallbackTemplate } from './chatml';
 import { chunkerFor, type AddedTokenEntry, type ChunkText } from './encode-chunks';
-import { parseJsonFile, readRequired, readWhole, type ModelSource } from './source';
+import { parseJsonFile, readRequired, readWhole, type ModelSource } from '../source/source';
 import { DEFAULT_TEMPLATE_DATE, strftimeAt } from './template-date';
 import { tokenBytesFor, type TokenBytesOf } from './token-bytes';
 

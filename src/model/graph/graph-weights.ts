@@ -1,10 +1,10 @@
-import type { StoredTensor } from './checkpoint';
-import { toFloat16Bytes, toFloat32 } from './dtype';
+import type { StoredTensor } from '../checkpoint/checkpoint';
+import { toFloat16Bytes, toFloat32 } from '../precision/dtype';
 import { DT, type GraphBuilder } from './onnx-builder';
-import { ModelError } from './errors';
-import { mapBytes } from './tensor-bytes';
-import { awqScalesToMatMulNBits, awqToMatMulNBits, awqZerosToMatMulNBits } from './awq';
-import { blocksOf, onceRead, quantizedTensor, rowSlices, schemeOf, SLICE_ROWS, type Quant, type QuantScheme } from './quantize';
+import { ModelError } from '../errors';
+import { mapBytes } from '../checkpoint/tensor-bytes';
+import { awqScalesToMatMulNBits, awqToMatMulNBits, awqZerosToMatMulNBits } from '../precision/awq';
+import { blocksOf, onceRead, quantizedTensor, rowSlices, schemeOf, SLICE_ROWS, type Quant, type QuantScheme } from '../precision/quantize';
 
 /** One slice of rows of a quantized matrix: its MatMulNBits initializers. */
 interface QuantSlice {

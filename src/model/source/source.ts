@@ -1,4 +1,4 @@
-import { ModelError } from './errors';
+import { ModelError } from '../errors';
 
 export interface ReadProgress {
   file: string;

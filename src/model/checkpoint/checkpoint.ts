@@ -1,9 +1,9 @@
-import { normalizeConfig, type ModelSpec } from './config';
-import { textTensorName } from './multimodal';
-import { ModelError } from './errors';
-import { awqConfigOf, packAwq, type PackedMatrix } from './awq';
+import { normalizeConfig, type ModelSpec } from '../config/config';
+import { textTensorName } from '../config/multimodal';
+import { ModelError } from '../errors';
+import { awqConfigOf, packAwq, type PackedMatrix } from '../precision/awq';
 import { readSafetensorsHeader, type SafetensorsDtype, type TensorInfo } from './safetensors';
-import { parseJsonFile, readRequired, readWhole, type ModelSource, type ReadProgress } from './source';
+import { parseJsonFile, readRequired, readWhole, type ModelSource, type ReadProgress } from '../source/source';
 import { fileRange, type TensorBytes } from './tensor-bytes';
 
 export const INDEX_FILE = 'model.safetensors.index.json';
@@ -22,7 +22,7 @@ export type FloatDtype = Exclude<SafetensorsDtype, 'I32'>;
 /** A weight of the model: floating point, or a matrix stored packed (AWQ) whose `data` is its dequantization. */
 export interface StoredTensor extends RawTensor {
   dtype: FloatDtype;
-  /** A published 4-bit matrix (model/awq.ts): these parts go to MatMulNBits as they are. */
+  /** A published 4-bit matrix (model/precision/awq.ts): these parts go to MatMulNBits as they are. */
   packed?: PackedMatrix;
 }
 

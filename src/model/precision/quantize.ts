@@ -1,6 +1,6 @@
-import type { StoredTensor } from './checkpoint';
+import type { StoredTensor } from '../checkpoint/checkpoint';
 import { f32ToF16, toFloat32 } from './dtype';
-import type { Produce, TensorBytes } from './tensor-bytes';
+import type { Produce, TensorBytes } from '../checkpoint/tensor-bytes';
 
 /**
  * Weight precision a person chooses per load. 'none': the checkpoint's own precision (as before).

@@ -1,8 +1,8 @@
-import type { ModelSpec } from './config';
-import { computeBytes } from './compute-dtype';
+import type { ModelSpec } from '../config/config';
+import { computeBytes } from '../precision/compute-dtype';
 import { estimatePass, tensorLimitText, type BackendLimits } from './memory';
-import { isQuantLevel, QUANTS, quantizedBytes, schemeOf, SLICE_ROWS, type Quant, type QuantLevel } from './quantize';
-import { tensorPlan } from './weights';
+import { isQuantLevel, QUANTS, quantizedBytes, schemeOf, SLICE_ROWS, type Quant, type QuantLevel } from '../precision/quantize';
+import { tensorPlan } from '../checkpoint/weights';
 
 /**
  * The memory a load will take on each backend, decided from config.json and the safetensors headers

@@ -1,10 +1,10 @@
 /**
- * The names and shapes of the graph's inputs and outputs: the contract between model/graph.ts,
+ * The names and shapes of the graph's inputs and outputs: the contract between model/graph/graph.ts,
  * which builds them, and runtime/, which feeds and fetches them. Nothing else spells these strings.
  *
  * Inputs
  *   input_ids        int64  [1, seq]
- *   rope_cos_r{R}/rope_sin_r{R}  float  [seq, rotary_dim]  rotary embedding R of ModelSpec.ropes (model/rope.ts, in float64)
+ *   rope_cos_r{R}/rope_sin_r{R}  float  [seq, rotary_dim]  rotary embedding R of ModelSpec.ropes (model/graph/rope.ts, in float64)
  *   attn_row_start   int64  [1]  first query row of the attention output
  *   attn_row_end     int64  [1]  one past the last (clamped to seq)
  *   attn_mean_start  int64  [1]  first query row of the head-mean output (its own range: the rounds

@@ -1,6 +1,6 @@
-import type { ModelSpec } from './config';
+import type { ModelSpec } from '../config/config';
 import { INDEX_FILE, SINGLE_FILE, type Checkpoint, type StoredTensor } from './checkpoint';
-import { ModelError } from './errors';
+import { ModelError } from '../errors';
 
 /**
  * One decoder layer's tensors by role, in HF layout ([out, in] for linear weights). Which are present
