@@ -181,7 +181,6 @@ if (parts.includes('plans')) {
   // (hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4, Qwen/Qwen3-8B-AWQ), the embedding and head in F16.
   const awq = ['meta-llama--Llama-3.1-8B-Instruct', 'Qwen--Qwen3-8B'].map((m) => ({ base: 'tests/fixtures/real-models', m, awq: true }));
   const cases = [...dirs.flatMap((base) => readdirSync(base).filter((d) => d.includes('--')).sort().map((m) => ({ base, m, awq: false }))), ...awq];
-  {
     for (const { base, m, awq: published } of cases) {
       const spec = normalizeConfig(JSON.parse(readFileSync(join(base, m, 'config.json'), 'utf8')));
       const dtypes = new Map(tensorPlan(spec).map((t) => [t.name, published ? (t.shape.length === 2 && t.name.includes('.layers.') ? 'AWQ:128' : 'F16') : 'BF16']));
@@ -196,7 +195,6 @@ if (parts.includes('plans')) {
       }
       rows.push(row);
     }
-  }
   doc.plans = rows;
 }
 

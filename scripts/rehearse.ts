@@ -81,7 +81,7 @@ for (const model of models) {
   const row: Row = { model: model.replace('--', '/'), family: null, parameters: null, accepted: '', rendered: '', tokenizer: '', notes: [], plans: [], layers: before?.layers ?? null, cutParameters: before?.cutParameters ?? null, runs: before?.runs ?? [], refusals: [] };
   rows.push(row);
   const full = JSON.parse(readFileSync(join(REAL_MODELS_DIR, model, 'config.json'), 'utf8')) as Record<string, unknown>;
-  let spec;
+  let spec: ReturnType<typeof normalizeConfig>;
   try {
     spec = normalizeConfig(full);
     row.family = spec.family;

@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh --browser
 npx tsc -p .
+npx biome lint
 npx vitest run "$@"

@@ -59,7 +59,7 @@ export async function shardBatchCommand(models: ShardModel[], file: string, a: A
       ...run.options,
     };
     const now = () => new Date().toISOString();
-    let manifest = readManifest(manifestPath);
+    const manifest = readManifest(manifestPath);
     if (manifest) {
       const diff = settingsDiff(manifest.settings, settings);
       if (diff.length) throw new InputError(`${manifestPath} was made by a different run; this one differs in ${diff.join('; ')}. Use another --out folder, or remove this shard's files to start it afresh`);

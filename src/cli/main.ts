@@ -174,7 +174,7 @@ async function inspectModel(dir: string, c: Common) {
 
 async function forward(dir: string, text: string, chat: boolean, top: number, c: Common) {
   const m = await open(dir, c);
-  let probe;
+  let probe: Awaited<ReturnType<typeof forwardProbe>>;
   try {
     probe = await forwardProbe(m, text, { chat, top });
   } catch (e) {
@@ -201,76 +201,58 @@ async function forward(dir: string, text: string, chat: boolean, top: number, c:
   console.log(`  head-mean row sums: ${shown}`);
 }
 
-export async function main(argv: string[]): Promise<void> {
-  startCliWatchdog();
-  const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === '-h' || command === 'help') return void process.stdout.write(USAGE);
-  let parsed;
+/** Every option of every command (node:util parseArgs). */
+const OPTIONS = {
+  text: { type: 'string' },
+  chat: { type: 'boolean', default: false },
+  top: { type: 'string', default: '5' },
+  layer: { type: 'string', multiple: true },
+  json: { type: 'boolean', default: false },
+  dtype: { type: 'string', default: 'auto' },
+  model: { type: 'string', multiple: true },
+  policy: { type: 'string', multiple: true },
+  turn: { type: 'string' },
+  radius: { type: 'string' },
+  sweep: { type: 'boolean', default: false },
+  'dump-attention': { type: 'boolean', default: false },
+  out: { type: 'string' },
+  date: { type: 'string', default: DEFAULT_TEMPLATE_DATE },
+  backend: { type: 'string', default: 'wasm' },
+  device: { type: 'string', default: 'cpu' },
+  quant: { type: 'string', default: 'none' },
+  template: { type: 'string' },
+  shard: { type: 'string' },
+  threads: { type: 'string' },
+  by: { type: 'string' },
+  'group-field': { type: 'string' },
+  input: { type: 'string' },
+  shards: { type: 'string' },
+} as const;
+
+type Values = ReturnType<typeof parseCli>['values'];
+
+function parseCli(args: string[]) {
   try {
-    parsed = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: {
-        text: { type: 'string' },
-        chat: { type: 'boolean', default: false },
-        top: { type: 'string', default: '5' },
-        layer: { type: 'string', multiple: true },
-        json: { type: 'boolean', default: false },
-        dtype: { type: 'string', default: 'auto' },
-        model: { type: 'string', multiple: true },
-        policy: { type: 'string', multiple: true },
-        turn: { type: 'string' },
-        radius: { type: 'string' },
-        sweep: { type: 'boolean', default: false },
-        'dump-attention': { type: 'boolean', default: false },
-        out: { type: 'string' },
-        date: { type: 'string', default: DEFAULT_TEMPLATE_DATE },
-        backend: { type: 'string', default: 'wasm' },
-        device: { type: 'string', default: 'cpu' },
-        quant: { type: 'string', default: 'none' },
-        template: { type: 'string' },
-        shard: { type: 'string' },
-        threads: { type: 'string' },
-        by: { type: 'string' },
-        'group-field': { type: 'string' },
-        input: { type: 'string' },
-        shards: { type: 'string' },
-      },
-    });
+    return parseArgs({ args, allowPositionals: true, options: OPTIONS });
   } catch (e) {
     fail(`${(e as Error).message}\n\n${USAGE}`);
   }
-  const { values, positionals } = parsed;
-  const dir = positionals[0];
-  if (command === 'merge') {
-    if (!dir) fail(`merge needs the folder the shards wrote to\n\n${USAGE}`);
-    try {
-      process.exitCode = mergeCommand(dir, values.out);
-    } catch (e) {
-      fail(cliMessage(e));
-    }
-    return;
-  }
-  if (command === 'report') {
-    if (!dir) fail(`report needs the batch's CSV\n\n${USAGE}`);
-    if (values.out === undefined) fail('report needs --out DIR: the folder for its tables and figures');
-    try {
-      reportCommand(dir, { out: values.out, ...(values.by && { by: values.by.split(',').map((k) => k.trim()).filter(Boolean) }), ...(values['group-field'] && { groupField: values['group-field'] }), ...(values.input && { input: values.input }) });
-    } catch (e) {
-      fail(cliMessage(e));
-    }
-    return;
-  }
-  const analysis = command === 'analyze' || command === 'batch';
-  if (!dir) fail(`${command} needs ${analysis ? 'a conversation file' : 'a model folder'}\n\n${USAGE}`);
-  const modelDirs = values.model?.length ? values.model : [fileURLToPath(new URL(`../../${DEMO_MODEL_PATH}`, import.meta.url))];
+}
+
+/** A whole number option, at least `min`. */
+function whole(name: string, v: string, min: number): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) fail(`${name} takes a whole number ≥ ${min}, got "${v}"`);
+  return n;
+}
+
+/** The options every model-opening command shares, checked. */
+function commonOptions(values: Values): Common {
   const layers = values.layer?.map((l) => {
     const n = Number(l);
     if (!Number.isInteger(n)) fail(`--layer takes a whole number, got "${l}"`);
     return n;
   });
-  const top = Number(values.top);
-  if (!Number.isInteger(top) || top < 1) fail(`--top takes a positive whole number, got "${values.top}"`);
   const dtype = values.dtype;
   if (dtype !== 'auto' && dtype !== 'fp32' && dtype !== 'fp16') fail(`--dtype takes auto, fp32 or fp16, got "${dtype}"`);
   if (!parseTemplateDate(values.date)) fail(`--date takes a date as YYYY-MM-DD, got "${values.date}"`);
@@ -283,55 +265,88 @@ export async function main(argv: string[]): Promise<void> {
   if (!QUANTS.includes(quant)) fail(`--quant takes ${QUANTS.join(', ')}, got "${values.quant}"`);
   const template = values.template as FallbackTemplate | undefined;
   if (template !== undefined && !(template in FALLBACK_TEMPLATES)) fail(`--template takes ${Object.keys(FALLBACK_TEMPLATES).join(' or ')}, got "${values.template}"`);
-  const common: Common = { layers, dtype, json: values.json, date: values.date, backend, device, quant, template };
-  const whole = (name: string, v: string, min: number) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min) fail(`${name} takes a whole number ≥ ${min}, got "${v}"`);
-    return n;
+  return { layers, dtype, json: values.json, date: values.date, backend, device, quant, template };
+}
+
+/**
+ * The models `--model` names, each opened when its turn comes and released before the next (two never share
+ * memory). A --model that names no folder but reads as owner/name[@revision] comes from the Hub, through its cache.
+ */
+async function namedModels(values: Values, common: Common) {
+  const dirs = values.model?.length ? values.model : [fileURLToPath(new URL(`../../${DEMO_MODEL_PATH}`, import.meta.url))];
+  const models = [];
+  for (const [i, d] of dirs.entries()) {
+    const label = values.model?.[i] ?? DEMO_MODEL_PATH;
+    const ref = values.model?.[i] ? parseHubModel(values.model[i]!) : null;
+    if (!ref) {
+      models.push({ label, open: () => open(d, common), identity: () => ({ files: folderDigest(d) }) });
+      continue;
+    }
+    const h = await hubModel(ref).catch((e: Error) => {
+      throw new InputError(`--model ${label}: no such folder here, and as a Hub model: ${cliMessage(e)}`);
+    });
+    models.push({ label, open: () => open(h.dir, common, h.storage), identity: () => ({ hub: h.hub, repo: h.repo, revision: h.revision, commit: h.commit }) });
+  }
+  return models;
+}
+
+/** analyze and batch (sharded or not). */
+async function analysisCommand(command: string, dir: string, values: Values, common: Common): Promise<void> {
+  const policies = parsePolicies(values.policy);
+  const args = {
+    policies,
+    sweep: values.sweep,
+    json: values.json,
+    dumpAttention: values['dump-attention'],
+    ...(values.turn !== undefined && { turn: whole('--turn', values.turn, 1) }),
+    // r = inf covers whole answers (the diagonal then equals the attention to their content).
+    ...(values.radius !== undefined && { radius: values.radius === 'inf' ? Infinity : whole('--radius', values.radius, 0) }),
+    ...(common.layers?.[0] !== undefined && { layer: common.layers[0] }),
   };
+  const shard = values.shard !== undefined ? parseShard(values.shard, process.env, values.shards === undefined ? undefined : whole('--shards', values.shards, 1)) : null;
+  if (values.shards !== undefined && !shard) fail('--shards goes with --shard auto');
+  if (shard && command !== 'batch') fail('--shard is for batch');
+  if (shard && values.out === undefined) fail('batch --shard needs --out DIR: the folder each shard writes its part to');
+  if (command === 'batch' && !shard) checkOut(values.out);
+  const models = await namedModels(values, common);
+  if (command === 'analyze') return analyzeCommand(models, dir, args);
+  if (!shard) return void (process.exitCode = await batchCommand(models, dir, args, values.out));
+  const { quant, backend, device, dtype, date, template } = common;
+  const options = { policies: policies.map(policySpec), sweep: values.sweep, turn: args.turn ?? null, layer: args.layer ?? null, radius: values.radius ?? null, quant, backend, device, dtype, date, template: template ?? null };
+  process.exitCode = await shardBatchCommand(models, dir, args, values.out!, { shard, options });
+}
+
+/** merge and report: they read files, not models. */
+function filesCommand(command: 'merge' | 'report', dir: string | undefined, values: Values): void {
+  if (command === 'merge') {
+    if (!dir) fail(`merge needs the folder the shards wrote to\n\n${USAGE}`);
+    process.exitCode = mergeCommand(dir, values.out);
+    return;
+  }
+  if (!dir) fail(`report needs the batch's CSV\n\n${USAGE}`);
+  if (values.out === undefined) fail('report needs --out DIR: the folder for its tables and figures');
+  reportCommand(dir, { out: values.out, ...(values.by && { by: values.by.split(',').map((k) => k.trim()).filter(Boolean) }), ...(values['group-field'] && { groupField: values['group-field'] }), ...(values.input && { input: values.input }) });
+}
+
+export async function main(argv: string[]): Promise<void> {
+  startCliWatchdog();
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') return void process.stdout.write(USAGE);
+  const { values, positionals } = parseCli(rest);
+  const dir = positionals[0];
   try {
+    if (command === 'merge' || command === 'report') return filesCommand(command, dir, values);
+    const analysis = command === 'analyze' || command === 'batch';
+    if (!dir) fail(`${command} needs ${analysis ? 'a conversation file' : 'a model folder'}\n\n${USAGE}`);
+    const top = Number(values.top);
+    if (!Number.isInteger(top) || top < 1) fail(`--top takes a positive whole number, got "${values.top}"`);
+    const common = commonOptions(values);
     if (values.threads !== undefined) await configureRuntime({ numThreads: whole('--threads', values.threads, 1) });
-    if (analysis) {
-      const policies = parsePolicies(values.policy);
-      const args = {
-        policies,
-        sweep: values.sweep,
-        json: values.json,
-        dumpAttention: values['dump-attention'],
-        ...(values.turn !== undefined && { turn: whole('--turn', values.turn, 1) }),
-        // r = inf covers whole answers (the diagonal then equals the attention to their content).
-        ...(values.radius !== undefined && { radius: values.radius === 'inf' ? Infinity : whole('--radius', values.radius, 0) }),
-        ...(layers?.[0] !== undefined && { layer: layers[0] }),
-      };
-      const shard = values.shard !== undefined ? parseShard(values.shard, process.env, values.shards === undefined ? undefined : whole('--shards', values.shards, 1)) : null;
-      if (values.shards !== undefined && !shard) fail('--shards goes with --shard auto');
-      if (shard && command !== 'batch') fail('--shard is for batch');
-      if (shard && values.out === undefined) fail('batch --shard needs --out DIR: the folder each shard writes its part to');
-      if (command === 'batch' && !shard) checkOut(values.out);
-      // Each model opens in turn and is released before the next (two never share memory).
-      // A --model that names no folder but reads as owner/name[@revision] comes from the Hub, through its cache.
-      const models = [];
-      for (const [i, d] of modelDirs.entries()) {
-        const label = values.model?.[i] ?? DEMO_MODEL_PATH;
-        const ref = values.model?.[i] ? parseHubModel(values.model[i]!) : null;
-        if (!ref) {
-          models.push({ label, open: () => open(d, common), identity: () => ({ files: folderDigest(d) }) });
-          continue;
-        }
-        const h = await hubModel(ref).catch((e: Error) => {
-          throw new InputError(`--model ${label}: no such folder here, and as a Hub model: ${cliMessage(e)}`);
-        });
-        models.push({ label, open: () => open(h.dir, common, h.storage), identity: () => ({ hub: h.hub, repo: h.repo, revision: h.revision, commit: h.commit }) });
-      }
-      if (command === 'analyze') await analyzeCommand(models, dir, args);
-      else if (shard) {
-        const options = { policies: policies.map(policySpec), sweep: values.sweep, turn: args.turn ?? null, layer: args.layer ?? null, radius: values.radius ?? null, quant, backend, device, dtype, date: values.date, template: template ?? null };
-        process.exitCode = await shardBatchCommand(models, dir, args, values.out!, { shard, options });
-      } else process.exitCode = await batchCommand(models, dir, args, values.out);
-    } else if (command === 'inspect-model') await inspectModel(dir, common);
+    if (analysis) await analysisCommand(command, dir, values, common);
+    else if (command === 'inspect-model') await inspectModel(dir, common);
     else if (command === 'forward') {
       if (values.text === undefined) fail('forward needs --text "..."');
-      if ((layers?.length ?? 0) > 1) fail('forward takes one --layer');
+      if ((common.layers?.length ?? 0) > 1) fail('forward takes one --layer');
       await forward(dir, values.text, values.chat, top, common);
     } else fail(`unknown command "${command}"\n\n${USAGE}`);
   } catch (e) {

@@ -35,7 +35,7 @@ export function jsonErrorOffset(text: string): number {
   };
   const number = () => {
     const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (!m || !m[0] || m[0] === '-') fail();
+    if (!m?.[0] || m[0] === '-') fail();
     i += m![0].length;
   };
   const value = (): void => {

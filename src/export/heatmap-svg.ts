@@ -41,8 +41,8 @@ export function heatmapSvg(h: SvgHeatmap): string {
   const top = 58 + band + 2;
   const W = left + cols * cw + 12;
   const plotBottom = top + rows * ch;
-  const X = (col: number) => left + (col / bx) * cw;
-  const Y = (row: number) => top + (row / by) * ch;
+  const xOf = (col: number) => left + (col / bx) * cw;
+  const yOf = (row: number) => top + (row / by) * ch;
 
   const cells: string[] = [];
   for (let r = 0; r < rows; r++) {
@@ -68,8 +68,8 @@ export function heatmapSvg(h: SvgHeatmap): string {
     for (const p of h.band.priors) {
       const rowsOf = diagonalBand(p, h.band.answerRows, h.band.radius);
       if (!rowsOf.length) continue;
-      const edge = (x: (b: (typeof rowsOf)[number]) => number) => rowsOf.map((b) => `${f(x(b))},${f(Y(h.band!.answerRow + b.row))} ${f(x(b))},${f(Y(h.band!.answerRow + b.row + 1))}`).join(' ');
-      for (const pts of [edge((b) => X(b.from)), edge((b) => X(b.to + 1))]) rBand.push(`<polyline points="${pts}" fill="none" stroke="#000" stroke-width="2"/><polyline points="${pts}" fill="none" stroke="#fff" stroke-width="1"/>`);
+      const edge = (x: (b: (typeof rowsOf)[number]) => number) => rowsOf.map((b) => `${f(x(b))},${f(yOf(h.band!.answerRow + b.row))} ${f(x(b))},${f(yOf(h.band!.answerRow + b.row + 1))}`).join(' ');
+      for (const pts of [edge((b) => xOf(b.from)), edge((b) => xOf(b.to + 1))]) rBand.push(`<polyline points="${pts}" fill="none" stroke="#000" stroke-width="2"/><polyline points="${pts}" fill="none" stroke="#fff" stroke-width="1"/>`);
     }
   }
 
@@ -77,9 +77,9 @@ export function heatmapSvg(h: SvgHeatmap): string {
   const ticks: string[] = [];
   for (const k of [0, 0.25, 0.5, 0.75, 1]) {
     const col = Math.round(k * (seqLen - 1));
-    ticks.push(`<text x="${f(X(col) + cw / 2)}" y="${f(plotBottom + 14)}" font-size="10" text-anchor="middle">${col}</text>`);
+    ticks.push(`<text x="${f(xOf(col) + cw / 2)}" y="${f(plotBottom + 14)}" font-size="10" text-anchor="middle">${col}</text>`);
   }
-  for (const row of [0, nRows - 1]) ticks.push(`<text x="${axis - 3}" y="${f(Y(row) + Math.min(ch, 10))}" font-size="10" text-anchor="end">${rowStart + row}</text>`);
+  for (const row of [0, nRows - 1]) ticks.push(`<text x="${axis - 3}" y="${f(yOf(row) + Math.min(ch, 10))}" font-size="10" text-anchor="end">${rowStart + row}</text>`);
   ticks.push(`<text x="${f(left + (cols * cw) / 2)}" y="${f(plotBottom + 30)}" font-size="11" text-anchor="middle">key tokens: the whole context, in order (token #)</text>`);
   ticks.push(`<text transform="translate(12 ${f(top + (rows * ch) / 2)}) rotate(-90)" font-size="11" text-anchor="middle">query tokens (#)</text>`);
 

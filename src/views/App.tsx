@@ -50,7 +50,7 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
         </div>
         <p className="muted" data-testid="model-line">
           {info ? `Model: ${info.source}, on ${info.report.backend === 'webgpu' ? 'WebGPU' : 'wasm'}${info.precision !== 'none' ? `, weights ${info.precision}` : ''}. ` : 'Loading the model… '}
-          <a href="#model-panel" onClick={(e) => { e.preventDefault(); document.getElementById('model-panel')?.scrollIntoView({ block: 'start' }); }}>Change the model</a>
+          <button type="button" className="linkbutton" onClick={() => document.getElementById('model-panel')?.scrollIntoView({ block: 'start' })}>Change the model</button>
           {' · '}It runs in this page, on WebGPU when it can, and nothing you load or type leaves the browser.
         </p>
         {hidden.length > 0 && (

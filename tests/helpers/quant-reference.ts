@@ -30,7 +30,7 @@ export function dequantize(m: QuantizedMatrix, N: number, K: number, s: QuantSch
 export async function dequantizedWeights(w: ModelWeights, s: QuantScheme): Promise<ModelWeights> {
   const done = new Map<StoredTensor, StoredTensor>();
   const swap = async (t: StoredTensor | undefined): Promise<StoredTensor | undefined> => {
-    if (!t || t.shape.length !== 2) return t;
+    if (t?.shape.length !== 2) return t;
     if (!done.has(t)) {
       const [N, K] = t.shape as [number, number];
       const m = quantizeTensorBytes(t.dtype as 'F32', await readBytes(t.data), N, K, s);

@@ -22,7 +22,7 @@ const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true 
  * text; not comments, regular expressions, identifiers or module paths. A small scanner: enough for this
  * code base's TypeScript (a `/` after an operator, a bracket or `return` starts a regular expression).
  */
-export function uiStrings(source: string): { text: string; line: number }[] {
+function uiStrings(source: string): { text: string; line: number }[] {
   const out: { text: string; line: number }[] = [];
   const code = source.split('');
   const lineAt = (i: number) => source.slice(0, i).split('\n').length;

@@ -50,7 +50,7 @@ describe("Qwen3's real tokenizer and chat template, offline", () => {
     expect(ids.filter((i) => i === added.get('<think>'))).toHaveLength(1);
     expect(ids.filter((i) => i === imEnd)).toHaveLength(7);
     // "<|im_start|>system\n" is three tokens, ids read straight from tokenizer.json (Ċ is GPT-2's byte for \n).
-    expect(ids.slice(0, 3)).toEqual([imStart, vocab['system'], vocab['Ċ']]);
+    expect(ids.slice(0, 3)).toEqual([imStart, vocab.system, vocab.Ċ]);
     expect(tok.decode(ids)).toBe(text);
   });
 

@@ -183,7 +183,7 @@ function longestPass(c: BackendPlan, limits: BackendLimits, passOf: (tokens: num
 }
 
 /** What to say when no backend fits: each backend's reason, then what would. */
-export function noFitMessage(spec: ModelSpec, plans: BackendPlan[], paramsLabel: string, fits: PrecisionFit[] = []): string {
+export function noFitMessage(_spec: ModelSpec, plans: BackendPlan[], paramsLabel: string, fits: PrecisionFit[] = []): string {
   const why = plans.map((p) => `${p.backend}: ${p.problem}${isQuantLevel(p.storage) ? ` at ${p.storage}` : ''}`).join('; ');
   const tips: string[] = fits.filter((f) => f.fits).map((f) => `${f.quant === 'none' ? 'full precision' : f.quant} (fits ${f.backend}${f.maxTokens !== null ? `, passes up to about ${f.maxTokens.toLocaleString('en-US')} tokens` : ''})`);
   if (!plans.some((p) => p.backend === 'webgpu')) tips.push('WebGPU (in a browser with a GPU)');

@@ -120,7 +120,7 @@ function dequantizedBytes(p: PackedMatrix, N: number, K: number): TensorBytes {
 }
 
 /** MatMulNBits' B [N, K/g, g/2]: weight k of a block in the low nibble when k is even (onnxruntime's contrib op). */
-export function awqToMatMulNBits(p: PackedMatrix, N: number, K: number, qweightBytes: Uint8Array, into: Uint8Array): void {
+export function awqToMatMulNBits(_p: PackedMatrix, N: number, K: number, qweightBytes: Uint8Array, into: Uint8Array): void {
   const q = words(qweightBytes);
   const N8 = N / 8;
   const half = K / 2;

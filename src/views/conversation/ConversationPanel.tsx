@@ -51,6 +51,7 @@ export function ConversationPanel() {
         <span className="muted">{parsed.format ? `read as ${parsed.format}` : ''}</span>
       </div>
       {textOpen && (
+        // biome-ignore lint/a11y/noStaticElementInteractions: a drop target for the mouse; the file pickers beside it are the keyboard's way
         <div className={`dropzone${dragging ? ' dragging' : ''}`} onDragOver={(e) => { e.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
           <textarea
             aria-label="conversation text"

@@ -19,7 +19,7 @@ export function ForwardPanel() {
         <label>
           <input type="checkbox" checked={asChat} onChange={(e) => setAsChat(e.target.checked)} /> as a user message, through the chat template
         </label>
-        <button onClick={() => void runForward(text, asChat)}>Run</button>
+        <button type="button" onClick={() => void runForward(text, asChat)}>Run</button>
       </div>
       {error && <p role="alert" className="error">{error}</p>}
       {result && (

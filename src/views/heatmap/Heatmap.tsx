@@ -78,15 +78,17 @@ export function Heatmap({ r, head, hover, dispatch, height, sharedMax }: { r: Po
   const areaH = height ?? (rowStart === 0 && nRows > 64 ? Math.min(640, areaW) : Math.min(480, Math.max(140, nRows * 10)));
   const fit = fitViewport(nRows, S, areaW, areaH);
   const [vpRaw, setVp] = useState<Viewport | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new attention (another pass) resets the zoom
   useEffect(() => setVp(null), [attention]);
   const vp = clampViewport(vpRaw ?? fit, fit, nRows, S, areaW, areaH);
   const focus = focusOf(hover);
   // Zoomed in, the locked cell stays in view as the arrow keys move it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the locked cell's moves pan; a pan itself must not
   useEffect(() => {
     if (!hover.locked || !vpRaw) return;
     const moved = followCell(vp, hover.locked, areaW, areaH);
     if (moved !== vp) setVp(moved);
-  }, [hover.locked]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [hover.locked]);
   const priors = useMemo(() => r.messages.filter((m) => m.category === 'prior').map((m) => m.content), [r]);
   const colRuns = useMemo(() => categoryRuns(r.tokens.map((t) => t.category)), [r]);
   const rowRuns = useMemo(() => categoryRuns(r.tokens.slice(rowStart, rowStart + nRows).map((t) => t.category)), [r, rowStart, nRows]);
@@ -124,20 +126,20 @@ export function Heatmap({ r, head, hover, dispatch, height, sharedMax }: { r: Po
     ctx.drawImage(image.off, BAND + vp.tx, BAND + vp.ty, S * vp.sx, nRows * vp.sy);
     // The r-band of the diagonal over each prior assistant answer, for the answer's rows.
     const answerRow0 = r.query.start - rowStart;
-    const X = (col: number) => BAND + vp.tx + col * vp.sx;
-    const Y = (row: number) => BAND + vp.ty + (answerRow0 + row) * vp.sy;
+    const xOf = (col: number) => BAND + vp.tx + col * vp.sx;
+    const yOf = (row: number) => BAND + vp.ty + (answerRow0 + row) * vp.sy;
     for (const p of priors) {
       const band = diagonalBand(p, r.query.end - r.query.start, r.radius);
       if (!band.length) continue;
       ctx.beginPath();
       band.forEach((b, k) => {
-        if (k === 0) ctx.moveTo(X(b.from), Y(b.row));
-        else ctx.lineTo(X(b.from), Y(b.row));
-        ctx.lineTo(X(b.from), Y(b.row + 1));
+        if (k === 0) ctx.moveTo(xOf(b.from), yOf(b.row));
+        else ctx.lineTo(xOf(b.from), yOf(b.row));
+        ctx.lineTo(xOf(b.from), yOf(b.row + 1));
       });
       for (const b of [...band].reverse()) {
-        ctx.lineTo(X(b.to + 1), Y(b.row + 1));
-        ctx.lineTo(X(b.to + 1), Y(b.row));
+        ctx.lineTo(xOf(b.to + 1), yOf(b.row + 1));
+        ctx.lineTo(xOf(b.to + 1), yOf(b.row));
       }
       ctx.closePath();
       for (const [style, w] of [['#000', 2.5], ['#fff', 1]] as const) {
@@ -149,7 +151,7 @@ export function Heatmap({ r, head, hover, dispatch, height, sharedMax }: { r: Po
     if (focus) {
       ctx.strokeStyle = '#CC79A7';
       ctx.lineWidth = 2;
-      ctx.strokeRect(X(focus.col) - 1, BAND + vp.ty + focus.row * vp.sy - 1, Math.max(3, vp.sx) + 2, Math.max(3, vp.sy) + 2);
+      ctx.strokeRect(xOf(focus.col) - 1, BAND + vp.ty + focus.row * vp.sy - 1, Math.max(3, vp.sx) + 2, Math.max(3, vp.sy) + 2);
     }
     ctx.restore();
     c.dataset.renderMs = (image.ms + performance.now() - t0).toFixed(1);

@@ -26,7 +26,7 @@ export function HeatmapPanel() {
   return (
     <section className="panel" aria-labelledby="heatmap-title">
       <h2 id="heatmap-title">Attention of the scored answer<Explain id="heatmap" /></h2>
-      <div className="row legend" aria-label="legend">
+      <div className="row legend">
         {CATEGORIES.map((c) => (
           <span key={c}><span className="swatch" style={{ background: CATEGORY_COLORS[c] }} /> {CATEGORY_NAMES[c]}</span>
         ))}

@@ -38,6 +38,7 @@ function useLessonWorld(): LessonWorld {
  */
 function useHighlight(step: number, region: LessonRegion, present: unknown) {
   const scrolledFor = useRef<number | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `present` is what changes when the region may have appeared
   useEffect(() => {
     const el = document.querySelector(`[data-lesson="${region}"]`);
     if (!el || region === 'card') return;
@@ -71,6 +72,7 @@ function Card({ index }: { index: number }) {
   const last = index === LESSON.length - 1;
   const heading = useRef<HTMLHeadingElement>(null);
   // Each step takes the focus, so a keyboard (and a screen reader) starts reading it at its title.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves when the step does
   useEffect(() => heading.current?.focus(), [index]);
   useHighlight(index, s.region, w.results);
   return (

@@ -69,6 +69,7 @@ export function ModelLoader() {
         <span className="muted">Sent to the Hub only, never put in a link.</span>
       </div>
       <PendingDownloadNote />
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target for the mouse; the file pickers beside it are the keyboard's way */}
       <div
         className={`dropzone${dragging ? ' dragging' : ''}`}
         onDragOver={(e) => {

@@ -26,7 +26,7 @@ export function PolicyBar() {
   return (
     <section className="panel" aria-labelledby="policy-title">
       <h2 id="policy-title">Context policy<Explain id="policies" /></h2>
-      <div className="row" role="group" aria-label="policies">
+      <fieldset className="row bare" aria-label="policies">
         {specs.map((spec) => {
           const on = active.some((a) => a === spec || (a.split(':')[0] === spec.split(':')[0] && !compare));
           const disabled = !valid && /^(clip|summary|window)/.test(spec);
@@ -37,7 +37,7 @@ export function PolicyBar() {
             </button>
           );
         })}
-      </div>
+      </fieldset>
       <div className="row">
         {num('W', w, setW)}
         {num('H', h, setH)}

@@ -36,6 +36,7 @@ interface TokenProps {
 const Token = memo(function Token({ text, alpha, className, title, row, col, dispatch }: TokenProps) {
   tokenRenders.count++;
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: focusing a token selects it, as pointing at it does; there is nothing to activate
     <span className={className} style={{ background: `rgba(213, 94, 0, ${alpha})` }} title={title}
       // The answer's tokens are reachable by Tab too: focusing one selects it as pointing at it does.
       tabIndex={row !== null ? 0 : undefined}
