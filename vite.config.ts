@@ -48,7 +48,14 @@ export default defineConfig({
     // (dev) or emits (build) the wasm from our own origin. No CDN, works offline.
     exclude: ['onnxruntime-web'],
     include: ['onnx-proto', '@huggingface/tokenizers', '@huggingface/jinja', 'react', 'react-dom', 'react-dom/client', 'zustand'],
-    entries: ['index.html', ...(existsSync('tests/browser') ? readdirSync('tests/browser').filter((f) => f.endsWith('.html')).map((f) => `tests/browser/${f}`) : [])],
+    entries: [
+      'index.html',
+      ...(existsSync('tests/browser')
+        ? readdirSync('tests/browser')
+            .filter((f) => f.endsWith('.html'))
+            .map((f) => `tests/browser/${f}`)
+        : []),
+    ],
   },
   build: { target: 'es2022', chunkSizeWarningLimit: 2048 },
   // The model worker is a module worker: it imports onnxruntime-web on demand, as the page did.

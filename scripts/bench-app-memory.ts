@@ -38,7 +38,11 @@ export function memoryModel(repos: Parameters<typeof startAppServer>[0]): { dir:
 
 export async function measureMemory(appUrl: string, hub: string, dir: string, params: number): Promise<MemoryRow[]> {
   const rows: MemoryRow[] = [];
-  const measure = async (how: string, setup: (page: import('playwright-core').Page) => Promise<void>, load: (page: import('playwright-core').Page) => Promise<void>) => {
+  const measure = async (
+    how: string,
+    setup: (page: import('playwright-core').Page) => Promise<void>,
+    load: (page: import('playwright-core').Page) => Promise<void>,
+  ) => {
     const browser = await launchChromium();
     try {
       const page = await browser.newPage();
@@ -54,7 +58,13 @@ export async function measureMemory(appUrl: string, hub: string, dir: string, pa
       }
       const peak = watch.stop();
       const delta = peak !== null && base !== null ? peak - base : null;
-      rows.push({ how, peakMiB: delta === null ? null : Math.round(delta), bytesPerParam: delta === null ? null : Math.round((delta * 2 ** 20 / params) * 10) / 10, loadMs: Date.now() - t0, error });
+      rows.push({
+        how,
+        peakMiB: delta === null ? null : Math.round(delta),
+        bytesPerParam: delta === null ? null : Math.round(((delta * 2 ** 20) / params) * 10) / 10,
+        loadMs: Date.now() - t0,
+        error,
+      });
     } finally {
       await browser.close();
     }
@@ -85,13 +95,25 @@ export async function measureMemory(appUrl: string, hub: string, dir: string, pa
       await shown(page, `${readdirSync(dir).length} files`);
     });
   }
-  await measure("the harness page, from the Hub (the page's thread: downloaded bytes held until the session is made)", async (page) => {
-    await page.goto(`${appUrl}/tests/browser/harness.html`);
-    await page.getByText('ready').waitFor({ timeout: 120_000 });
-    await page.evaluate(() => (window as unknown as { harness: { policyPassMs: Function } }).harness.policyPassMs('[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]', 'full'));
-  }, async (page) => {
-    const r = (await page.evaluate(([h]) => (window as unknown as { harness: { rehearseLoad: Function } }).harness.rehearseLoad(h, 'bench/smollm2-135m-bf16', ['wasm']), [hub] as const)) as { error: string | null };
-    if (r.error) throw new Error(r.error);
-  });
+  await measure(
+    "the harness page, from the Hub (the page's thread: downloaded bytes held until the session is made)",
+    async (page) => {
+      await page.goto(`${appUrl}/tests/browser/harness.html`);
+      await page.getByText('ready').waitFor({ timeout: 120_000 });
+      await page.evaluate(() =>
+        (window as unknown as { harness: { policyPassMs: Function } }).harness.policyPassMs(
+          '[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]',
+          'full',
+        ),
+      );
+    },
+    async (page) => {
+      const r = (await page.evaluate(
+        ([h]) => (window as unknown as { harness: { rehearseLoad: Function } }).harness.rehearseLoad(h, 'bench/smollm2-135m-bf16', ['wasm']),
+        [hub] as const,
+      )) as { error: string | null };
+      if (r.error) throw new Error(r.error);
+    },
+  );
   return rows;
 }

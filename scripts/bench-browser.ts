@@ -19,7 +19,14 @@ import { BENCH_MODELS } from '../tests/helpers/bench-shapes';
 import { timeInspector, type InspectorStep } from './bench-inspector';
 import { measureMemory, MEMORY_MODEL, memoryModel, type MemoryRow } from './bench-app-memory';
 
-interface ForwardCase { name: string; model: string; backend: 'webgpu' | 'wasm'; lengths: number[]; repeats: number; plain: boolean }
+interface ForwardCase {
+  name: string;
+  model: string;
+  backend: 'webgpu' | 'wasm';
+  lengths: number[];
+  repeats: number;
+  plain: boolean;
+}
 const FORWARD: ForwardCase[] = [
   { name: 'demo-webgpu', model: 'demo', backend: 'webgpu', lengths: [512, 2048], repeats: 3, plain: true },
   { name: 'demo-wasm', model: 'demo', backend: 'wasm', lengths: [512, 2048], repeats: 3, plain: true },
@@ -35,13 +42,17 @@ const wanted = (process.env.BENCH_CASES ?? [...FORWARD.map((c) => c.name).filter
 type Row = { tokens: number; inspect: number | null; plain: number | null; error?: string };
 type Out = { case: string; model: string; backend: string; threads: number | null; segments?: number | null; gpuPeakMiB?: number | null; rows: Row[] };
 // A partial run (BENCH_CASES) replaces only its own parts of the last results.
-const earlier: { forward?: Out[]; inspector?: InspectorStep[]; memory?: MemoryRow[] } = existsSync('docs/bench/browser.json') ? JSON.parse(readFileSync('docs/bench/browser.json', 'utf8')) : {};
+const earlier: { forward?: Out[]; inspector?: InspectorStep[]; memory?: MemoryRow[] } = existsSync('docs/bench/browser.json')
+  ? JSON.parse(readFileSync('docs/bench/browser.json', 'utf8'))
+  : {};
 const forward: Out[] = [];
 let inspector: InspectorStep[] = [];
 
 const cases = FORWARD.filter((c) => wanted.includes(c.name));
 // The inspector's bench loads the 135M shape in the app as well.
-const repos = Object.fromEntries([...new Set([...cases.map((c) => c.model), ...(wanted.includes('inspector') ? ['135m'] : [])])].map((m) => [`bench/${m}`, tinyModelFiles(BENCH_MODELS[m]!)]));
+const repos = Object.fromEntries(
+  [...new Set([...cases.map((c) => c.model), ...(wanted.includes('inspector') ? ['135m'] : [])])].map((m) => [`bench/${m}`, tinyModelFiles(BENCH_MODELS[m]!)]),
+);
 const mem = wanted.includes('memory') ? memoryModel(repos) : null;
 const app = await startAppServer(repos);
 let memory: MemoryRow[] = [];
@@ -54,12 +65,21 @@ try {
     let out: Out;
     const gpu = watchProcesses('--type=gpu-process');
     try {
-      const r = (await page.evaluate(([h, repo, p, l, n, plain]) => (window as unknown as { harness: { bench: Function } }).harness.bench(h, repo, p, l, n, plain), [app.hub, `bench/${c.model}`, [c.backend], c.lengths, c.repeats, c.plain] as const)) as Omit<Out, 'case' | 'model'>;
+      const r = (await page.evaluate(
+        ([h, repo, p, l, n, plain]) => (window as unknown as { harness: { bench: Function } }).harness.bench(h, repo, p, l, n, plain),
+        [app.hub, `bench/${c.model}`, [c.backend], c.lengths, c.repeats, c.plain] as const,
+      )) as Omit<Out, 'case' | 'model'>;
       out = { case: c.name, model: c.model, ...r };
     } catch (e) {
       // onnxruntime's messages start with its source path: keep what follows it.
       const msg = (e as Error).message.split('\n')[0]!.replace(/\/\S+\/onnxruntime\/\S+ /, '');
-      out = { case: c.name, model: c.model, backend: c.backend, threads: null, rows: c.lengths.map((tokens) => ({ tokens, inspect: null, plain: null, error: msg.slice(0, 300) })) };
+      out = {
+        case: c.name,
+        model: c.model,
+        backend: c.backend,
+        threads: null,
+        rows: c.lengths.map((tokens) => ({ tokens, inspect: null, plain: null, error: msg.slice(0, 300) })),
+      };
     }
     const gpuPeak = gpu.stop();
     out.gpuPeakMiB = c.backend === 'webgpu' ? gpuPeak : null;
@@ -80,20 +100,36 @@ if (!wanted.includes('inspector')) inspector = earlier.inspector ?? [];
 if (!mem) memory = earlier.memory ?? [];
 mem?.cleanup();
 const memLines = memory.length
-  ? [`SmolLM2-135M's config, whole (${MEMORY_MODEL.replace('--', '/')}, random BF16 weights), on wasm: the renderer processes' peak RSS added by the load.`, '', '| how | peak MiB | bytes per parameter | load ms | error |', '| --- | ---: | ---: | ---: | --- |', ...memory.map((m) => `| ${m.how} | ${m.peakMiB ?? ''} | ${m.bytesPerParam ?? ''} | ${m.loadMs.toLocaleString('en-US')} | ${m.error ?? ''} |`)]
+  ? [
+      `SmolLM2-135M's config, whole (${MEMORY_MODEL.replace('--', '/')}, random BF16 weights), on wasm: the renderer processes' peak RSS added by the load.`,
+      '',
+      '| how | peak MiB | bytes per parameter | load ms | error |',
+      '| --- | ---: | ---: | ---: | --- |',
+      ...memory.map((m) => `| ${m.how} | ${m.peakMiB ?? ''} | ${m.bytesPerParam ?? ''} | ${m.loadMs.toLocaleString('en-US')} | ${m.error ?? ''} |`),
+    ]
   : [];
 const f0 = (v: number | null) => (v === null ? '—' : v.toFixed(0));
 const ratio = (x: number | null | undefined, y: number | null | undefined) => (x == null || y == null ? '—' : `${(x / y).toFixed(2)}×`);
-const lines = ['| model | backend | threads | sessions | tokens | inspection pass (ms) | plain forward (ms) | inspection ÷ plain | GPU-process peak RSS (MiB) | note |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |'];
+const lines = [
+  '| model | backend | threads | sessions | tokens | inspection pass (ms) | plain forward (ms) | inspection ÷ plain | GPU-process peak RSS (MiB) | note |',
+  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+];
 const cold = (o: Out) => (FORWARD.find((c) => c.name === o.case)?.repeats === 0 ? 'one cold run, no warm-up' : '');
-for (const o of forward) for (const r of o.rows) lines.push(`| ${o.model} | ${o.backend} | ${o.threads ?? '—'} | ${o.segments ?? '—'} | ${r.tokens} | ${f0(r.inspect)} | ${f0(r.plain)} | ${ratio(r.inspect, r.plain)} | ${o.gpuPeakMiB ?? '—'} | ${r.error ?? cold(o)} |`);
+for (const o of forward)
+  for (const r of o.rows)
+    lines.push(
+      `| ${o.model} | ${o.backend} | ${o.threads ?? '—'} | ${o.segments ?? '—'} | ${r.tokens} | ${f0(r.inspect)} | ${f0(r.plain)} | ${ratio(r.inspect, r.plain)} | ${o.gpuPeakMiB ?? '—'} | ${r.error ?? cold(o)} |`,
+    );
 // Ratios: WebGPU ÷ wasm per model and length; Chromium wasm ÷ Node native (docs/bench/latest.json, the CPU reference).
 const notes: string[] = [];
-const row = (model: string, backend: string, tokens: number) => forward.find((o) => o.model === model && o.backend === backend)?.rows.find((r) => r.tokens === tokens);
+const row = (model: string, backend: string, tokens: number) =>
+  forward.find((o) => o.model === model && o.backend === backend)?.rows.find((r) => r.tokens === tokens);
 let node: { model: string; runtime: string; kind: string; graph: string; tokens: number; a: number | null }[] = [];
 try {
   node = (JSON.parse(readFileSync('docs/bench/latest.json', 'utf8')) as { results: typeof node }).results;
-} catch { /* no Node bench yet */ }
+} catch {
+  /* no Node bench yet */
+}
 for (const o of forward) {
   for (const r of o.rows) {
     const other = row(o.model, 'wasm', r.tokens);
@@ -104,12 +140,21 @@ for (const o of forward) {
 }
 const num = (x: number | null | undefined) => (x === null || x === undefined ? '' : Math.round(x).toLocaleString('en-US'));
 const insp = inspector.length
-  ? ['| step (demo model unless named; wasm; Chromium) | ms | ÷ forward | = ratio | target | before | note |', '| --- | ---: | ---: | ---: | --- | --- | --- |',
-    ...inspector.map((s) => `| ${s.step} | ${num(s.ms)} | ${num(s.againstMs)} | ${s.ratio ?? ''} | ${s.target ?? ''} | ${s.before ?? ''} | ${s.note} |`)]
+  ? [
+      '| step (demo model unless named; wasm; Chromium) | ms | ÷ forward | = ratio | target | before | note |',
+      '| --- | ---: | ---: | ---: | --- | --- | --- |',
+      ...inspector.map((s) => `| ${s.step} | ${num(s.ms)} | ${num(s.againstMs)} | ${s.ratio ?? ''} | ${s.target ?? ''} | ${s.before ?? ''} | ${s.note} |`),
+    ]
   : [];
 console.log([...lines, '', ...notes, '', ...insp].join('\n'));
 mkdirSync('docs/bench', { recursive: true });
 const when = new Date().toISOString();
-writeFileSync('docs/bench/browser.json', `${JSON.stringify({ when, browser: 'Debian Chromium, headless, WebGPU on SwiftShader', forward, inspector, memory }, null, 2)}\n`);
-writeFileSync('docs/bench/browser.md', `# Browser benchmark\n\nLatest \`npm run bench:browser\` (${when}): headless Debian Chromium on this 2-core machine. WebGPU is the SwiftShader *software* adapter (a CPU emulation: compare ratios, not times, and expect a real GPU to differ). Random-weight models of the demo's shape and of SmolLM2-135M's (\`135m-2l\`: its widths, 2 of its 30 layers, so every tensor has the whole model's size). Median of the repeats after two warm-ups, unless the note says otherwise. "sessions": on WebGPU the model runs as segments of layers, one onnxruntime session each (model/memory/memory.ts \`layersPerSegment\`). "GPU-process peak RSS": Chromium's GPU process, where the software adapter keeps its buffers, while the case ran (model loading included).\n\n${lines.join('\n')}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\n## The inspector\n\n${insp.join('\n')}\n\n## Loading memory\n\n${memLines.join('\n')}\n\nRaw numbers: [browser.json](browser.json). Node: [README.md](README.md).\n`);
+writeFileSync(
+  'docs/bench/browser.json',
+  `${JSON.stringify({ when, browser: 'Debian Chromium, headless, WebGPU on SwiftShader', forward, inspector, memory }, null, 2)}\n`,
+);
+writeFileSync(
+  'docs/bench/browser.md',
+  `# Browser benchmark\n\nLatest \`npm run bench:browser\` (${when}): headless Debian Chromium on this 2-core machine. WebGPU is the SwiftShader *software* adapter (a CPU emulation: compare ratios, not times, and expect a real GPU to differ). Random-weight models of the demo's shape and of SmolLM2-135M's (\`135m-2l\`: its widths, 2 of its 30 layers, so every tensor has the whole model's size). Median of the repeats after two warm-ups, unless the note says otherwise. "sessions": on WebGPU the model runs as segments of layers, one onnxruntime session each (model/memory/memory.ts \`layersPerSegment\`). "GPU-process peak RSS": Chromium's GPU process, where the software adapter keeps its buffers, while the case ran (model loading included).\n\n${lines.join('\n')}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\n## The inspector\n\n${insp.join('\n')}\n\n## Loading memory\n\n${memLines.join('\n')}\n\nRaw numbers: [browser.json](browser.json). Node: [README.md](README.md).\n`,
+);
 console.log('wrote docs/bench/browser.json and docs/bench/browser.md');

@@ -33,12 +33,19 @@ export interface InspectorStep {
 /** Records every main-thread task over 50 ms (the Long Tasks API) from the page's first script on. */
 const LONG_TASKS = `window.__longTasks = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push({ start: e.startTime, ms: e.duration }); }).observe({ type: 'longtask', buffered: true });`;
 const now = (page: Page) => page.evaluate(() => performance.now());
-const longestSince = (page: Page, from: number) => page.evaluate((f) => {
-  const t = ((window as unknown as { __longTasks: { start: number; ms: number }[] }).__longTasks).filter((x) => x.start >= f);
-  return { longest: Math.max(0, ...t.map((x) => x.ms)), count: t.length };
-}, from);
+const longestSince = (page: Page, from: number) =>
+  page.evaluate((f) => {
+    const t = (window as unknown as { __longTasks: { start: number; ms: number }[] }).__longTasks.filter((x) => x.start >= f);
+    return { longest: Math.max(0, ...t.map((x) => x.ms)), count: t.length };
+  }, from);
 /** The app's own marks on the page's timeline (model-store.ts `mark`), since the page's navigation began. */
-const loadMarks = (page: Page) => page.evaluate(() => performance.getEntriesByType('mark').filter((m) => m.name.startsWith('inertia-lens ')).map((m) => `${m.name.slice(13)} ${Math.round(m.startTime)} ms`));
+const loadMarks = (page: Page) =>
+  page.evaluate(() =>
+    performance
+      .getEntriesByType('mark')
+      .filter((m) => m.name.startsWith('inertia-lens '))
+      .map((m) => `${m.name.slice(13)} ${Math.round(m.startTime)} ms`),
+  );
 const text = (messages: Message[]) => JSON.stringify(messages.map(({ role, content }) => ({ role, content })));
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -47,14 +54,26 @@ export async function timeInspector(browser: Browser, appUrl: string, hub: strin
   const harness = await browser.newPage();
   await harness.goto(`${appUrl}/tests/browser/harness.html`);
   await harness.getByText('ready').waitFor({ timeout: 120_000 });
-  const passMs = (conversation: string, policy: string) => harness.evaluate(([c, p]) => (window as unknown as { harness: { policyPassMs: Function } }).harness.policyPassMs(c, p), [conversation, policy] as const) as Promise<{ tokens: number; ms: number }>;
+  const passMs = (conversation: string, policy: string) =>
+    harness.evaluate(([c, p]) => (window as unknown as { harness: { policyPassMs: Function } }).harness.policyPassMs(c, p), [
+      conversation,
+      policy,
+    ] as const) as Promise<{ tokens: number; ms: number }>;
 
   // The dev server's start, for reference: Vite transforms each module on request, React runs its development build.
   const dev = await browser.newPage();
   await dev.addInitScript(FIRST_SHOWN('[data-testid="fresh-note"]'));
   await dev.goto(`${appUrl}/?backend=wasm`);
   const devStart = Math.round(await firstShownAt(dev, '[data-testid="fresh-note"]'));
-  steps.push({ step: "start → the demo model's own figures (maze example, dev server: `npm run dev`)", ms: devStart, againstMs: null, ratio: null, target: '≤ 2,000 ms', before: '10,581 ms', note: `page load, ORT, the model, one analysis; ${(await loadMarks(dev)).join(', ')}` });
+  steps.push({
+    step: "start → the demo model's own figures (maze example, dev server: `npm run dev`)",
+    ms: devStart,
+    againstMs: null,
+    ratio: null,
+    target: '≤ 2,000 ms',
+    before: '10,581 ms',
+    note: `page load, ORT, the model, one analysis; ${(await loadMarks(dev)).join(', ')}`,
+  });
   await dev.close();
 
   // Every step after this one runs in the built app (what `npm start` and a deployed copy serve), second visit.
@@ -83,9 +102,30 @@ export async function timeInspector(browser: Browser, appUrl: string, hub: strin
     await p.addInitScript(LONG_TASKS);
     await p.goto(`${appUrl}/tests/browser/harness.html${proxy ? '?proxy' : ''}`);
     await p.getByText('ready').waitFor({ timeout: 120_000 });
-    const r = (await p.evaluate(([h, c]) => (window as unknown as { harness: { pageThreadProbe: Function } }).harness.pageThreadProbe(h, 'bench/135m', c), [hub, long] as const)) as { loadMs: number; analyzeMs: number; tokens: number; longestLoadTask: number; longestAnalyzeTask: number; tasksOver50: number; error: string | null };
+    const r = (await p.evaluate(([h, c]) => (window as unknown as { harness: { pageThreadProbe: Function } }).harness.pageThreadProbe(h, 'bench/135m', c), [
+      hub,
+      long,
+    ] as const)) as {
+      loadMs: number;
+      analyzeMs: number;
+      tokens: number;
+      longestLoadTask: number;
+      longestAnalyzeTask: number;
+      tasksOver50: number;
+      error: string | null;
+    };
     const what = proxy ? "the page's thread, wasm in onnxruntime-web's proxy worker (env.wasm.proxy)" : "the page's thread, wasm on it (before)";
-    steps.push({ step: `longest main-thread task: 135M shape, load + ${r.tokens} tokens analysed (${what})`, ms: Math.max(r.longestLoadTask, r.longestAnalyzeTask), againstMs: null, ratio: null, target: '≤ 50 ms', before: '', note: r.error ? `failed: ${r.error.slice(0, 200)}` : `load: ${Math.round(r.longestLoadTask)} ms, analysis: ${Math.round(r.longestAnalyzeTask)} ms (${Math.round(r.analyzeMs)} ms in all, ${r.tasksOver50} tasks over 50 ms)` });
+    steps.push({
+      step: `longest main-thread task: 135M shape, load + ${r.tokens} tokens analysed (${what})`,
+      ms: Math.max(r.longestLoadTask, r.longestAnalyzeTask),
+      againstMs: null,
+      ratio: null,
+      target: '≤ 50 ms',
+      before: '',
+      note: r.error
+        ? `failed: ${r.error.slice(0, 200)}`
+        : `load: ${Math.round(r.longestLoadTask)} ms, analysis: ${Math.round(r.longestAnalyzeTask)} ms (${Math.round(r.analyzeMs)} ms in all, ${r.tasksOver50} tasks over 50 ms)`,
+    });
     await p.close();
   }
   await harness.close();
@@ -108,12 +148,32 @@ async function stepsOnPage(page: Page, steps: InspectorStep[], passMs: PassMs, h
   const mazeFull = await passMs(maze, 'full');
   const sweepStart = Date.now();
   await sweepDone(page);
-  steps.push({ step: 'the rounds sweep under Full (maze, 14 rounds), after the figures', ms: Date.now() - sweepStart, againstMs: mazeFull.ms, ratio: r2((Date.now() - sweepStart) / mazeFull.ms), target: '≤ 1.3× one forward of the whole conversation', before: 'one pass per turn', note: `${mazeFull.tokens} tokens` });
+  steps.push({
+    step: 'the rounds sweep under Full (maze, 14 rounds), after the figures',
+    ms: Date.now() - sweepStart,
+    againstMs: mazeFull.ms,
+    ratio: r2((Date.now() - sweepStart) / mazeFull.ms),
+    target: '≤ 1.3× one forward of the whole conversation',
+    before: 'one pass per turn',
+    note: `${mazeFull.tokens} tokens`,
+  });
 
-  for (const [name, policy, before] of [['Clip-12→1', 'clip:12:1', '296 ms'], ['AO', 'ao', '704 ms (pass about 150 ms)'], ['Full', 'full', '618 ms']] as const) {
+  for (const [name, policy, before] of [
+    ['Clip-12→1', 'clip:12:1', '296 ms'],
+    ['AO', 'ao', '704 ms (pass about 150 ms)'],
+    ['Full', 'full', '618 ms'],
+  ] as const) {
     const ms = await togglePolicy(page, name, policy);
     const own = await passMs(maze, policy);
-    steps.push({ step: `toggle to ${name} → updated figures (maze)`, ms, againstMs: own.ms, ratio: r2(ms / own.ms), target: "≤ 1.2× that policy's own forward", before, note: policy === 'full' ? 'kept from the start: no pass' : `${own.tokens} tokens` });
+    steps.push({
+      step: `toggle to ${name} → updated figures (maze)`,
+      ms,
+      againstMs: own.ms,
+      ratio: r2(ms / own.ms),
+      target: "≤ 1.2× that policy's own forward",
+      before,
+      note: policy === 'full' ? 'kept from the start: no pass' : `${own.tokens} tokens`,
+    });
     await sweepDone(page);
   }
 
@@ -129,28 +189,65 @@ async function stepsOnPage(page: Page, steps: InspectorStep[], passMs: PassMs, h
     { from: arithmetic, target: FULL_MATRIX_MAX_TOKENS, note: 'another conversation (the arithmetic example, repeated): a whole pass' },
     // The same again with another first message (no prefix shared), a little shorter (so that its figures are
     // told from the last ones by their length): a whole pass at a length the session has met.
-    { from: arithmetic.map((m, k) => (k === firstUser(arithmetic) ? { ...m, content: `Once more. ${m.content}` } : m)), target: FULL_MATRIX_MAX_TOKENS - 100, note: 'a third conversation (the arithmetic example, its first question reworded), a little shorter: a whole pass, at a length the session has met' },
+    {
+      from: arithmetic.map((m, k) => (k === firstUser(arithmetic) ? { ...m, content: `Once more. ${m.content}` } : m)),
+      target: FULL_MATRIX_MAX_TOKENS - 100,
+      note: 'a third conversation (the arithmetic example, its first question reworded), a little shorter: a whole pass, at a length the session has met',
+    },
   ];
   for (const { from, target, note } of pastes) {
     const { messages, tokens } = repeatRounds(tok, from, target);
     // Figures, then the rounds sweep (no "scoring every turn" left, the chart drawn), timed in the page.
-    const [ms = NaN, swept = NaN] = await timeStagesInPage(page, () => pasteConversation(page, messages), [
-      [{ selector: '.heatmap .muted', text: `× ${tokens} keys` }, { selector: '[data-testid="fresh-note"]' }],
-      [{ selector: '.charts p', text: 'scoring every turn', absent: true }, { selector: '[data-testid="rounds-chart"]' }],
-    ], 300_000);
+    const [ms = NaN, swept = NaN] = await timeStagesInPage(
+      page,
+      () => pasteConversation(page, messages),
+      [
+        [{ selector: '.heatmap .muted', text: `× ${tokens} keys` }, { selector: '[data-testid="fresh-note"]' }],
+        [{ selector: '.charts p', text: 'scoring every turn', absent: true }, { selector: '[data-testid="rounds-chart"]' }],
+      ],
+      300_000,
+    );
     await sweepDone(page);
     pasted.push({ tokens, rounds: messages.filter((m) => m.role === 'assistant').length, conversation: text(messages), ms, swept, note });
   }
   for (const { tokens, rounds, conversation, ms, swept, note } of pasted) {
     const own = await passMs(conversation, 'full');
-    steps.push({ step: `paste ${tokens} tokens → figures`, ms, againstMs: own.ms, ratio: r2(ms / own.ms), target: '≤ 1.5× one forward', before: tokens > 1500 ? '2,969 ms (forward 447 ms)' : '968 ms', note });
-    steps.push({ step: `its rounds sweep under Full (${rounds} rounds), after the figures`, ms: swept - ms, againstMs: own.ms, ratio: r2((swept - ms) / own.ms), target: '≤ 1.3× one forward of the whole conversation', before: 'one pass per turn', note: '' });
+    steps.push({
+      step: `paste ${tokens} tokens → figures`,
+      ms,
+      againstMs: own.ms,
+      ratio: r2(ms / own.ms),
+      target: '≤ 1.5× one forward',
+      before: tokens > 1500 ? '2,969 ms (forward 447 ms)' : '968 ms',
+      note,
+    });
+    steps.push({
+      step: `its rounds sweep under Full (${rounds} rounds), after the figures`,
+      ms: swept - ms,
+      againstMs: own.ms,
+      ratio: r2((swept - ms) / own.ms),
+      target: '≤ 1.3× one forward of the whole conversation',
+      before: 'one pass per turn',
+      note: '',
+    });
   }
   await page.getByLabel('full matrix').check();
   const canvas = page.getByTestId('heatmap-full');
-  await page.locator('.heatmap .muted').filter({ hasText: /(\d+) query rows × \1 keys/ }).first().waitFor({ timeout: 300_000 });
+  await page
+    .locator('.heatmap .muted')
+    .filter({ hasText: /(\d+) query rows × \1 keys/ })
+    .first()
+    .waitFor({ timeout: 300_000 });
   const rows = /(\d+) query rows/.exec((await page.locator('.heatmap .muted').first().textContent()) ?? '')?.[1];
-  steps.push({ step: `draw the full ${rows} × ${rows} heatmap`, ms: Number(await canvas.getAttribute('data-render-ms')), againstMs: null, ratio: null, target: '< 100 ms', before: '192 ms', note: 'image from the matrix, bands, r-band, canvas' });
+  steps.push({
+    step: `draw the full ${rows} × ${rows} heatmap`,
+    ms: Number(await canvas.getAttribute('data-render-ms')),
+    againstMs: null,
+    ratio: null,
+    target: '< 100 ms',
+    before: '192 ms',
+    note: 'image from the matrix, bands, r-band, canvas',
+  });
   await page.getByLabel('full matrix').uncheck();
 
   // The page's thread while a 135M-shaped model (30 layers, random weights) runs 2,048 tokens.
@@ -172,10 +269,22 @@ async function stepsOnPage(page: Page, steps: InspectorStep[], passMs: PassMs, h
   const from2 = await now(page);
   await pasteConversation(page, parseConversation(long).conversation!.messages);
   await page.getByTestId('fresh-note').filter({ hasText: 'in' }).waitFor({ timeout: 600_000 });
-  await page.locator('.heatmap .muted').filter({ hasText: /× 20\d\d keys|× 19\d\d keys/ }).first().waitFor({ timeout: 600_000 });
+  await page
+    .locator('.heatmap .muted')
+    .filter({ hasText: /× 20\d\d keys|× 19\d\d keys/ })
+    .first()
+    .waitFor({ timeout: 600_000 });
   await sweepDone(page, 900_000);
   const analysed = await longestSince(page, from2);
-  steps.push({ step: 'longest main-thread task: 135M shape, load + 2,048 tokens analysed and swept (the built app, model worker)', ms: Math.max(loaded.longest, analysed.longest), againstMs: null, ratio: null, target: '≤ 50 ms', before: '17 s (wasm on the page)', note: `load: ${Math.round(loaded.longest)} ms, analysis: ${Math.round(analysed.longest)} ms; tasks over 50 ms: ${loaded.count + analysed.count}; analysis and sweep ${Date.now() - t2} ms` });
+  steps.push({
+    step: 'longest main-thread task: 135M shape, load + 2,048 tokens analysed and swept (the built app, model worker)',
+    ms: Math.max(loaded.longest, analysed.longest),
+    againstMs: null,
+    ratio: null,
+    target: '≤ 50 ms',
+    before: '17 s (wasm on the page)',
+    note: `load: ${Math.round(loaded.longest)} ms, analysis: ${Math.round(analysed.longest)} ms; tasks over 50 ms: ${loaded.count + analysed.count}; analysis and sweep ${Date.now() - t2} ms`,
+  });
 }
 
 /**
@@ -196,7 +305,15 @@ async function builtAppStart(context: BrowserContext, url: string): Promise<Insp
     const isolated = await page.evaluate(() => window.crossOriginIsolated);
     // Where the time went.
     const marks = await loadMarks(page);
-    steps.push({ step: `start → the demo model's own figures, built app on a static host (${visit})`, ms, againstMs: null, ratio: null, target: '≤ 2,000 ms', before: '10,581 ms (dev server)', note: `${visit === 'first visit' ? 'service worker installed, one reload for isolation; ' : ''}${isolated ? 'isolated (wasm threads)' : 'not isolated'}; after the last load: ${marks.join(', ')}` });
+    steps.push({
+      step: `start → the demo model's own figures, built app on a static host (${visit})`,
+      ms,
+      againstMs: null,
+      ratio: null,
+      target: '≤ 2,000 ms',
+      before: '10,581 ms (dev server)',
+      note: `${visit === 'first visit' ? 'service worker installed, one reload for isolation; ' : ''}${isolated ? 'isolated (wasm threads)' : 'not isolated'}; after the last load: ${marks.join(', ')}`,
+    });
     await page.close();
   }
   return steps;

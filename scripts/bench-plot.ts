@@ -21,8 +21,13 @@ export function benchPlotSvg(points: PlotPoint[], title: string): string {
   const series = [...new Set(points.map((p) => p.series))];
   const tokens = [...new Set(points.map((p) => p.tokens))].sort((a, b) => a - b);
   const ms = points.map((p) => p.ms);
-  const x = scaleLog().domain([tokens[0]! / 1.2, tokens[tokens.length - 1]! * 1.2]).range([m.left, W - m.right]);
-  const y = scaleLog().domain([Math.min(...ms) / 1.5, Math.max(...ms) * 1.5]).range([H - m.bottom, m.top]).nice();
+  const x = scaleLog()
+    .domain([tokens[0]! / 1.2, tokens[tokens.length - 1]! * 1.2])
+    .range([m.left, W - m.right]);
+  const y = scaleLog()
+    .domain([Math.min(...ms) / 1.5, Math.max(...ms) * 1.5])
+    .range([H - m.bottom, m.top])
+    .nice();
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
     `<rect width="${W}" height="${H}" fill="#fff"/>`,
@@ -42,7 +47,9 @@ export function benchPlotSvg(points: PlotPoint[], title: string): string {
     const color = COLORS[i % COLORS.length]!;
     const pts = points.filter((p) => p.series === s).sort((a, b) => a.tokens - b.tokens);
     const dash = s.includes('native') ? ' stroke-dasharray="6 4"' : '';
-    out.push(`<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${pts.map((p) => `${x(p.tokens).toFixed(1)},${y(p.ms).toFixed(1)}`).join(' ')}"/>`);
+    out.push(
+      `<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${pts.map((p) => `${x(p.tokens).toFixed(1)},${y(p.ms).toFixed(1)}`).join(' ')}"/>`,
+    );
     for (const p of pts) out.push(`<circle cx="${x(p.tokens).toFixed(1)}" cy="${y(p.ms).toFixed(1)}" r="3.5" fill="${color}"/>`);
     const ly = m.top + 8 + i * 20;
     out.push(`<line x1="${W - m.right + 14}" x2="${W - m.right + 40}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2"${dash}/>`);

@@ -41,7 +41,11 @@ import { watchProcesses } from '../tests/helpers/process-memory';
  * A checkpoint for memory measurements: the real config's header, then one block of random BF16 values
  * repeated (memory does not depend on the values; random ones for every weight take minutes to write).
  */
-function writeModel(name: string, config: Record<string, unknown>, tokenizer: Parameters<typeof shippedFiles>[0] = 'qwen2_5'): { dir: string; config: Record<string, unknown> } {
+function writeModel(
+  name: string,
+  config: Record<string, unknown>,
+  tokenizer: Parameters<typeof shippedFiles>[0] = 'qwen2_5',
+): { dir: string; config: Record<string, unknown> } {
   const dir = join(OUT, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
@@ -80,7 +84,18 @@ if (process.argv[2] === '--speed') {
   process.exit(0);
 }
 
-const child = (args: string[], env: Record<string, string> = {}) => JSON.parse(execFileSync(process.execPath, [...process.execArgv, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...env }, maxBuffer: 1 << 24 }).trim().split('\n').pop()!);
+const child = (args: string[], env: Record<string, string> = {}) =>
+  JSON.parse(
+    execFileSync(process.execPath, [...process.execArgv, ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, ...env },
+      maxBuffer: 1 << 24,
+    })
+      .trim()
+      .split('\n')
+      .pop()!,
+  );
 const earlier = existsSync('docs/bench/quant-memory.json') ? JSON.parse(readFileSync('docs/bench/quant-memory.json', 'utf8')) : {};
 const doc: Record<string, unknown> = { ...earlier, when: new Date().toISOString().slice(0, 10) };
 
@@ -112,27 +127,63 @@ if (parts.includes('memory')) {
     fixed[backend] = r.peakBytes;
     if (backend === 'wasm') fixedHeap = r.wasmHeapBytes;
   }
-  const heapCols = (r: any, params: number) => ({ wasmHeapBytes: r.wasmHeapBytes ?? null, fixedHeapBytes: r.wasmHeapBytes ? fixedHeap : null, heapBytesPerParam: r.wasmHeapBytes ? (r.wasmHeapBytes - fixedHeap) / params : null });
-  const qwen = writeModel('Qwen--Qwen2.5-0.5B-Instruct', JSON.parse(readFileSync('tests/fixtures/real-models/Qwen--Qwen2.5-0.5B-Instruct/config.json', 'utf8')));
+  const heapCols = (r: any, params: number) => ({
+    wasmHeapBytes: r.wasmHeapBytes ?? null,
+    fixedHeapBytes: r.wasmHeapBytes ? fixedHeap : null,
+    heapBytesPerParam: r.wasmHeapBytes ? (r.wasmHeapBytes - fixedHeap) / params : null,
+  });
+  const qwen = writeModel(
+    'Qwen--Qwen2.5-0.5B-Instruct',
+    JSON.parse(readFileSync('tests/fixtures/real-models/Qwen--Qwen2.5-0.5B-Instruct/config.json', 'utf8')),
+  );
   const params = parameterCount(normalizeConfig(qwen.config));
   for (const backend of ['wasm', 'native']) {
     for (const quant of QUANTS) {
       process.stderr.write(`memory Qwen2.5-0.5B ${backend} ${quant} … `);
       const r = nodeCase(qwen.dir, backend, quant);
       const beyond = r.peakBytes - fixed[backend]!;
-      process.stderr.write(`${r.error ?? `${(r.peakBytes / 2 ** 20).toFixed(0)} MiB, ${(beyond / params).toFixed(2)} B/param beyond the fixed ${(fixed[backend]! / 2 ** 20).toFixed(0)} MiB`}\n`);
-      rows.push({ model: 'Qwen/Qwen2.5-0.5B-Instruct (whole)', params, backend, quant, peakBytes: r.peakBytes, fixedBytes: fixed[backend], bytesPerParam: beyond / params, plannedHeld: r.plan ? r.plan.weights + r.plan.overhead : null, loadMs: r.loadMs, error: r.error ?? null, ...heapCols(r, params) });
+      process.stderr.write(
+        `${r.error ?? `${(r.peakBytes / 2 ** 20).toFixed(0)} MiB, ${(beyond / params).toFixed(2)} B/param beyond the fixed ${(fixed[backend]! / 2 ** 20).toFixed(0)} MiB`}\n`,
+      );
+      rows.push({
+        model: 'Qwen/Qwen2.5-0.5B-Instruct (whole)',
+        params,
+        backend,
+        quant,
+        peakBytes: r.peakBytes,
+        fixedBytes: fixed[backend],
+        bytesPerParam: beyond / params,
+        plannedHeld: r.plan ? r.plan.weights + r.plan.overhead : null,
+        loadMs: r.loadMs,
+        error: r.error ?? null,
+        ...heapCols(r, params),
+      });
     }
   }
   // Qwen3-4B cut to 2 layers: the embedding (389M) and two layers, every tensor its real size.
-  const q4Dir = writeModel('Qwen--Qwen3-4B-Instruct-2507-2l', cutConfig(JSON.parse(readFileSync('tests/fixtures/more-models/Qwen--Qwen3-4B-Instruct-2507/config.json', 'utf8')), 2));
+  const q4Dir = writeModel(
+    'Qwen--Qwen3-4B-Instruct-2507-2l',
+    cutConfig(JSON.parse(readFileSync('tests/fixtures/more-models/Qwen--Qwen3-4B-Instruct-2507/config.json', 'utf8')), 2),
+  );
   const cutParams = parameterCount(normalizeConfig(q4Dir.config));
   for (const backend of ['wasm', 'native']) {
     for (const quant of ['q8', 'q4', 'q4g128'] as const) {
       process.stderr.write(`memory Qwen3-4B cut ${backend} ${quant} … `);
       const r = nodeCase(q4Dir.dir, backend, quant);
       process.stderr.write(`${r.error ?? `${(r.peakBytes / 2 ** 20).toFixed(0)} MiB`}\n`);
-      rows.push({ model: 'Qwen/Qwen3-4B-Instruct-2507 (2 of 36 layers)', params: cutParams, backend, quant, peakBytes: r.peakBytes, fixedBytes: fixed[backend], bytesPerParam: (r.peakBytes - fixed[backend]!) / cutParams, plannedHeld: r.plan ? r.plan.weights + r.plan.overhead : null, loadMs: r.loadMs, error: r.error ?? null, ...heapCols(r, cutParams) });
+      rows.push({
+        model: 'Qwen/Qwen3-4B-Instruct-2507 (2 of 36 layers)',
+        params: cutParams,
+        backend,
+        quant,
+        peakBytes: r.peakBytes,
+        fixedBytes: fixed[backend],
+        bytesPerParam: (r.peakBytes - fixed[backend]!) / cutParams,
+        plannedHeld: r.plan ? r.plan.weights + r.plan.overhead : null,
+        loadMs: r.loadMs,
+        error: r.error ?? null,
+        ...heapCols(r, cutParams),
+      });
     }
   }
   doc.memory = rows;
@@ -142,7 +193,11 @@ if (parts.includes('gpu')) {
   // The GPU buffers of an 8B model at q4g128, measured on Chromium's software WebGPU adapter (SwiftShader keeps
   // them in its GPU process's memory) for Llama-3.1-8B cut to 2 of its 32 layers (every tensor its real size),
   // against the plan for the same cut. Not in the default parts: a 3 GB checkpoint and minutes of SwiftShader.
-  const cut = writeModel('meta-llama--Llama-3.1-8B-Instruct-2l', cutConfig(JSON.parse(readFileSync('tests/fixtures/real-models/meta-llama--Llama-3.1-8B-Instruct/config.json', 'utf8')), 2), 'llama3_1');
+  const cut = writeModel(
+    'meta-llama--Llama-3.1-8B-Instruct-2l',
+    cutConfig(JSON.parse(readFileSync('tests/fixtures/real-models/meta-llama--Llama-3.1-8B-Instruct/config.json', 'utf8')), 2),
+    'llama3_1',
+  );
   const spec = normalizeConfig(cut.config);
   const disk = diskRepo(cut.dir);
   const app = await startAppServer({ 'bench/llama-8b-2l': disk.files });
@@ -158,11 +213,31 @@ if (parts.includes('gpu')) {
         const gpu = watchProcesses('--type=gpu-process');
         process.stderr.write(`gpu Llama-3.1-8B cut webgpu ${quant} … `);
         type H = { rehearseLoad: Function };
-        const load = await page.evaluate(([h, q]) => (window as unknown as { harness: H }).harness.rehearseLoad(h, 'bench/llama-8b-2l', ['webgpu'], q), [app.hub, quant] as const);
+        const load = await page.evaluate(([h, q]) => (window as unknown as { harness: H }).harness.rehearseLoad(h, 'bench/llama-8b-2l', ['webgpu'], q), [
+          app.hub,
+          quant,
+        ] as const);
         const peak = gpu.stop() ?? 0;
-        const plan = planBackend({ spec, dtypes: new Map(tensorPlan(spec).map((t) => [t.name, 'BF16'])), holdsFileBytes: true, plannedTokens: 16, computeDtype: 'fp32', quant }, { backend: 'webgpu', totalBytes: null, maxBufferBytes: null });
-        process.stderr.write(`${load.error ?? `${load.backend}, GPU process +${peak - before} MiB, planned ${((plan.weights + plan.overhead) / 2 ** 20).toFixed(0)} MiB`}\n`);
-        rows.push({ model: 'meta-llama/Llama-3.1-8B-Instruct (2 of 32 layers)', params: parameterCount(spec), quant, backend: load.backend, gpuBeforeMiB: before, gpuPeakMiB: peak, gpuAddedMiB: peak - before, plannedMiB: (plan.weights + plan.overhead) / 2 ** 20, plannedWeightsMiB: plan.weights / 2 ** 20, loadMs: load.loadMs, error: load.error });
+        const plan = planBackend(
+          { spec, dtypes: new Map(tensorPlan(spec).map((t) => [t.name, 'BF16'])), holdsFileBytes: true, plannedTokens: 16, computeDtype: 'fp32', quant },
+          { backend: 'webgpu', totalBytes: null, maxBufferBytes: null },
+        );
+        process.stderr.write(
+          `${load.error ?? `${load.backend}, GPU process +${peak - before} MiB, planned ${((plan.weights + plan.overhead) / 2 ** 20).toFixed(0)} MiB`}\n`,
+        );
+        rows.push({
+          model: 'meta-llama/Llama-3.1-8B-Instruct (2 of 32 layers)',
+          params: parameterCount(spec),
+          quant,
+          backend: load.backend,
+          gpuBeforeMiB: before,
+          gpuPeakMiB: peak,
+          gpuAddedMiB: peak - before,
+          plannedMiB: (plan.weights + plan.overhead) / 2 ** 20,
+          plannedWeightsMiB: plan.weights / 2 ** 20,
+          loadMs: load.loadMs,
+          error: load.error,
+        });
       } finally {
         await browser.close();
       }
@@ -180,21 +255,41 @@ if (parts.includes('plans')) {
   // The papers' two models as their published AWQ checkpoints: every layer's matrices 4-bit in groups of 128
   // (hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4, Qwen/Qwen3-8B-AWQ), the embedding and head in F16.
   const awq = ['meta-llama--Llama-3.1-8B-Instruct', 'Qwen--Qwen3-8B'].map((m) => ({ base: 'tests/fixtures/real-models', m, awq: true }));
-  const cases = [...dirs.flatMap((base) => readdirSync(base).filter((d) => d.includes('--')).sort().map((m) => ({ base, m, awq: false }))), ...awq];
-    for (const { base, m, awq: published } of cases) {
-      const spec = normalizeConfig(JSON.parse(readFileSync(join(base, m, 'config.json'), 'utf8')));
-      const dtypes = new Map(tensorPlan(spec).map((t) => [t.name, published ? (t.shape.length === 2 && t.name.includes('.layers.') ? 'AWQ:128' : 'F16') : 'BF16']));
-      const plan = (quant: Quant, tokens: number, limits: typeof WASM_LIMITS, computeDtype: 'fp32' | 'fp16' = 'fp32') => planBackend({ spec, dtypes, holdsFileBytes: true, plannedTokens: tokens, computeDtype, quant }, limits);
-      const row: Record<string, unknown> = { model: `${m.replace('--', '/')}${published ? ', published AWQ (4-bit, groups of 128; the rest at the precision chosen)' : ''}`, parameters: parameterCount(spec) };
-      for (const quant of QUANTS) {
-        const w = plan(quant, 1024, WASM_LIMITS);
-        // WebGPU: the weights and one 2,048-token pass (GPU memory, unbounded here: the figure is the point).
-        const gpu = { backend: 'webgpu' as const, totalBytes: null, maxBufferBytes: null };
-        const [g, h] = [plan(quant, 2048, gpu), plan(quant, 2048, gpu, 'fp16')];
-        row[quant] = { wasmFits: !w.problem, wasmMaxTokens: w.maxTokens, wasmHeld: w.weights + w.overhead, webgpu2048: g.weights + g.overhead, webgpu2048f16: h.weights + h.overhead };
-      }
-      rows.push(row);
+  const cases = [
+    ...dirs.flatMap((base) =>
+      readdirSync(base)
+        .filter((d) => d.includes('--'))
+        .sort()
+        .map((m) => ({ base, m, awq: false })),
+    ),
+    ...awq,
+  ];
+  for (const { base, m, awq: published } of cases) {
+    const spec = normalizeConfig(JSON.parse(readFileSync(join(base, m, 'config.json'), 'utf8')));
+    const dtypes = new Map(
+      tensorPlan(spec).map((t) => [t.name, published ? (t.shape.length === 2 && t.name.includes('.layers.') ? 'AWQ:128' : 'F16') : 'BF16']),
+    );
+    const plan = (quant: Quant, tokens: number, limits: typeof WASM_LIMITS, computeDtype: 'fp32' | 'fp16' = 'fp32') =>
+      planBackend({ spec, dtypes, holdsFileBytes: true, plannedTokens: tokens, computeDtype, quant }, limits);
+    const row: Record<string, unknown> = {
+      model: `${m.replace('--', '/')}${published ? ', published AWQ (4-bit, groups of 128; the rest at the precision chosen)' : ''}`,
+      parameters: parameterCount(spec),
+    };
+    for (const quant of QUANTS) {
+      const w = plan(quant, 1024, WASM_LIMITS);
+      // WebGPU: the weights and one 2,048-token pass (GPU memory, unbounded here: the figure is the point).
+      const gpu = { backend: 'webgpu' as const, totalBytes: null, maxBufferBytes: null };
+      const [g, h] = [plan(quant, 2048, gpu), plan(quant, 2048, gpu, 'fp16')];
+      row[quant] = {
+        wasmFits: !w.problem,
+        wasmMaxTokens: w.maxTokens,
+        wasmHeld: w.weights + w.overhead,
+        webgpu2048: g.weights + g.overhead,
+        webgpu2048f16: h.weights + h.overhead,
+      };
     }
+    rows.push(row);
+  }
   doc.plans = rows;
 }
 
@@ -203,32 +298,58 @@ writeFileSync('docs/bench/quant-memory.md', markdown(doc));
 process.stdout.write(markdown(doc));
 
 function markdown(d: Record<string, any>): string {
-  const out = [`# Quantized weights: speed, memory and where models fit\n\nLatest \`npm run bench:quant\` (${d.when}), this 2-core machine (read the ratios). q8 / q4 / q4g128: every linear layer, the head and the embedding in 8 / 4 / 4 bits, blocks of 32 / 32 / 128 with a scale and zero point each, run by onnxruntime's MatMulNBits.\n`];
+  const out = [
+    `# Quantized weights: speed, memory and where models fit\n\nLatest \`npm run bench:quant\` (${d.when}), this 2-core machine (read the ratios). q8 / q4 / q4g128: every linear layer, the head and the embedding in 8 / 4 / 4 bits, blocks of 32 / 32 / 128 with a scale and zero point each, run by onnxruntime's MatMulNBits.\n`,
+  ];
   if (d.speed) {
     const qs = QUANTS.filter((q) => q !== 'none' && d.speed.some((x: any) => x.quant === q));
-    out.push(`## Speed: the inspection pass, SmolLM2-135M shape (random BF16 weights)\n\n| runtime | tokens | none (ms) | ${qs.map((q) => `${q} (ms)`).join(' | ')} | ${qs.map((q) => `${q} ÷ none`).join(' | ')} | peak RSS none / ${qs.join(' / ')} (MiB) |\n| --- | ---: | ---: | ${qs.map(() => '---: | ---:').join(' | ')} | --- |`);
-    for (const runtime of ['wasm', 'native']) for (const tokens of [512, 2048]) {
-      const r = (q: string) => d.speed.find((x: any) => x.runtime === runtime && x.tokens === tokens && x.quant === q);
-      if (!r('none')) continue;
-      out.push(`| ${runtime} | ${tokens} | ${r('none').ms.toFixed(0)} | ${qs.map((q) => r(q).ms.toFixed(0)).join(' | ')} | ${qs.map((q) => (r(q).ms / r('none').ms).toFixed(2)).join(' | ')} | ${['none', ...qs].map((q) => r(q).peakMiB).join(' / ')} |`);
-    }
+    out.push(
+      `## Speed: the inspection pass, SmolLM2-135M shape (random BF16 weights)\n\n| runtime | tokens | none (ms) | ${qs.map((q) => `${q} (ms)`).join(' | ')} | ${qs.map((q) => `${q} ÷ none`).join(' | ')} | peak RSS none / ${qs.join(' / ')} (MiB) |\n| --- | ---: | ---: | ${qs.map(() => '---: | ---:').join(' | ')} | --- |`,
+    );
+    for (const runtime of ['wasm', 'native'])
+      for (const tokens of [512, 2048]) {
+        const r = (q: string) => d.speed.find((x: any) => x.runtime === runtime && x.tokens === tokens && x.quant === q);
+        if (!r('none')) continue;
+        out.push(
+          `| ${runtime} | ${tokens} | ${r('none').ms.toFixed(0)} | ${qs.map((q) => r(q).ms.toFixed(0)).join(' | ')} | ${qs.map((q) => (r(q).ms / r('none').ms).toFixed(2)).join(' | ')} | ${['none', ...qs].map((q) => r(q).peakMiB).join(' / ')} |`,
+        );
+      }
     out.push('');
   }
   if (d.memory) {
-    out.push('## Memory, measured: the peak a load and a 16-token pass add (Node)\n\nTwo measures. The process\'s peak (VmHWM): everything, the JavaScript side\'s garbage (each tensor\'s quantized copy before onnxruntime takes it) included. On wasm, onnxruntime\'s heap besides: what the wasm backend is limited by (4 GiB, planned as 3.5), and what the plan forecasts for it; it never shrinks, so its size after the pass is its peak. A browser holds the JavaScript side outside that limit.\n\n| model | parameters | runtime | precision | process peak (MiB) | B/param beyond the fixed | wasm heap (MiB) | heap B/param beyond the fixed | planned (MiB) |\n| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |');
-    for (const r of d.memory) out.push(`| ${r.model} | ${r.params.toLocaleString('en-US')} | ${r.backend} | ${r.quant} | ${r.error ? `✗ ${r.error.slice(0, 80)}` : (r.peakBytes / 2 ** 20).toFixed(0)} | ${r.error ? '–' : r.bytesPerParam.toFixed(2)} | ${r.wasmHeapBytes ? (r.wasmHeapBytes / 2 ** 20).toFixed(0) : '–'} | ${r.heapBytesPerParam ? r.heapBytesPerParam.toFixed(2) : '–'} | ${r.plannedHeld ? (r.plannedHeld / 2 ** 20).toFixed(0) : '–'} |`);
+    out.push(
+      "## Memory, measured: the peak a load and a 16-token pass add (Node)\n\nTwo measures. The process's peak (VmHWM): everything, the JavaScript side's garbage (each tensor's quantized copy before onnxruntime takes it) included. On wasm, onnxruntime's heap besides: what the wasm backend is limited by (4 GiB, planned as 3.5), and what the plan forecasts for it; it never shrinks, so its size after the pass is its peak. A browser holds the JavaScript side outside that limit.\n\n| model | parameters | runtime | precision | process peak (MiB) | B/param beyond the fixed | wasm heap (MiB) | heap B/param beyond the fixed | planned (MiB) |\n| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |",
+    );
+    for (const r of d.memory)
+      out.push(
+        `| ${r.model} | ${r.params.toLocaleString('en-US')} | ${r.backend} | ${r.quant} | ${r.error ? `✗ ${r.error.slice(0, 80)}` : (r.peakBytes / 2 ** 20).toFixed(0)} | ${r.error ? '–' : r.bytesPerParam.toFixed(2)} | ${r.wasmHeapBytes ? (r.wasmHeapBytes / 2 ** 20).toFixed(0) : '–'} | ${r.heapBytesPerParam ? r.heapBytesPerParam.toFixed(2) : '–'} | ${r.plannedHeld ? (r.plannedHeld / 2 ** 20).toFixed(0) : '–'} |`,
+      );
     const f = d.memory[0];
-    out.push(`\nThe fixed overhead (onnxruntime and this tool, with the 1.7M-parameter demo model): ${(f.fixedBytes / 2 ** 20).toFixed(0)} MiB on ${f.backend}${d.memory.find((x: any) => x.backend !== f.backend) ? `, ${(d.memory.find((x: any) => x.backend !== f.backend).fixedBytes / 2 ** 20).toFixed(0)} MiB on ${d.memory.find((x: any) => x.backend !== f.backend).backend}` : ''}; its wasm heap ${f.fixedHeapBytes ? (f.fixedHeapBytes / 2 ** 20).toFixed(0) : '–'} MiB.\n`);
+    out.push(
+      `\nThe fixed overhead (onnxruntime and this tool, with the 1.7M-parameter demo model): ${(f.fixedBytes / 2 ** 20).toFixed(0)} MiB on ${f.backend}${d.memory.find((x: any) => x.backend !== f.backend) ? `, ${(d.memory.find((x: any) => x.backend !== f.backend).fixedBytes / 2 ** 20).toFixed(0)} MiB on ${d.memory.find((x: any) => x.backend !== f.backend).backend}` : ''}; its wasm heap ${f.fixedHeapBytes ? (f.fixedHeapBytes / 2 ** 20).toFixed(0) : '–'} MiB.\n`,
+    );
   }
   if (d.gpu) {
-    out.push('## GPU memory, measured: an 8B model cut to 2 layers on Chromium\'s software WebGPU adapter\n\n`BENCH_QUANT_PARTS=gpu`. SwiftShader keeps the GPU buffers in Chromium\'s GPU process: its peak resident memory while the model loads and runs 16 tokens, beyond what it held before, against the plan for the same cut (fp32 compute: this adapter has no shader-f16).\n\n| model | parameters | precision | backend | GPU process added (MiB) | planned (MiB) | of which weights (MiB) | added ÷ planned |\n| --- | ---: | --- | --- | ---: | ---: | ---: | ---: |');
-    for (const r of d.gpu) out.push(`| ${r.model} | ${r.params.toLocaleString('en-US')} | ${r.quant} | ${r.backend ?? '–'} | ${r.error ? `✗ ${r.error.slice(0, 80)}` : r.gpuAddedMiB} | ${r.plannedMiB.toFixed(0)} | ${r.plannedWeightsMiB.toFixed(0)} | ${r.error ? '–' : (r.gpuAddedMiB / r.plannedMiB).toFixed(2)} |`);
-    out.push('\nThe plan is of GPU memory on a hardware adapter: the weights as the graph holds them and one pass. The software adapter\'s process also holds, at its peak, the staging copies each tensor is uploaded through (its buffers live in the same host memory), so it measures more than the plan; the rehearsal finds the same for fp32 weights on this adapter (docs/rehearsal.md, "GPU"). On this adapter the app runs wasm unless asked for WebGPU.\n');
+    out.push(
+      "## GPU memory, measured: an 8B model cut to 2 layers on Chromium's software WebGPU adapter\n\n`BENCH_QUANT_PARTS=gpu`. SwiftShader keeps the GPU buffers in Chromium's GPU process: its peak resident memory while the model loads and runs 16 tokens, beyond what it held before, against the plan for the same cut (fp32 compute: this adapter has no shader-f16).\n\n| model | parameters | precision | backend | GPU process added (MiB) | planned (MiB) | of which weights (MiB) | added ÷ planned |\n| --- | ---: | --- | --- | ---: | ---: | ---: | ---: |",
+    );
+    for (const r of d.gpu)
+      out.push(
+        `| ${r.model} | ${r.params.toLocaleString('en-US')} | ${r.quant} | ${r.backend ?? '–'} | ${r.error ? `✗ ${r.error.slice(0, 80)}` : r.gpuAddedMiB} | ${r.plannedMiB.toFixed(0)} | ${r.plannedWeightsMiB.toFixed(0)} | ${r.error ? '–' : (r.gpuAddedMiB / r.plannedMiB).toFixed(2)} |`,
+      );
+    out.push(
+      '\nThe plan is of GPU memory on a hardware adapter: the weights as the graph holds them and one pass. The software adapter\'s process also holds, at its peak, the staging copies each tensor is uploaded through (its buffers live in the same host memory), so it measures more than the plan; the rehearsal finds the same for fp32 weights on this adapter (docs/rehearsal.md, "GPU"). On this adapter the app runs wasm unless asked for WebGPU.\n',
+    );
   }
   if (d.plans) {
-    out.push(`## Where real models fit, planned before any weight is read (model/memory/load-plan.ts)\n\nwasm: fits its 3.5 GiB heap, and the longest pass that does; WebGPU: GPU memory for the weights and one 2,048-token pass (explicit attention in every layer), computing in fp32 (an adapter without shader-f16, as this machine's) and, after the slash, in fp16 (one with it: norms, softmax and the attention probabilities stay fp32).\n\n| model | parameters | ${QUANTS.map((q) => `wasm ${q}`).join(' | ')} | ${QUANTS.map((q) => `WebGPU ${q}`).join(' | ')} |\n| --- | ---: | ${QUANTS.map(() => '---').join(' | ')} | ${QUANTS.map(() => '---:').join(' | ')} |`);
+    out.push(
+      `## Where real models fit, planned before any weight is read (model/memory/load-plan.ts)\n\nwasm: fits its 3.5 GiB heap, and the longest pass that does; WebGPU: GPU memory for the weights and one 2,048-token pass (explicit attention in every layer), computing in fp32 (an adapter without shader-f16, as this machine's) and, after the slash, in fp16 (one with it: norms, softmax and the attention probabilities stay fp32).\n\n| model | parameters | ${QUANTS.map((q) => `wasm ${q}`).join(' | ')} | ${QUANTS.map((q) => `WebGPU ${q}`).join(' | ')} |\n| --- | ---: | ${QUANTS.map(() => '---').join(' | ')} | ${QUANTS.map(() => '---:').join(' | ')} |`,
+    );
     const cell = (x: any) => (x.wasmFits ? `${gib(x.wasmHeld)} GiB, ≤ ${x.wasmMaxTokens === null ? '∞' : x.wasmMaxTokens.toLocaleString('en-US')} tok` : '✗');
-    for (const r of d.plans) out.push(`| ${r.model} | ${r.parameters.toLocaleString('en-US')} | ${QUANTS.map((q) => (r[q] ? cell(r[q]) : '–')).join(' | ')} | ${QUANTS.map((q) => (r[q] ? `${gib(r[q].webgpu2048)} / ${gib(r[q].webgpu2048f16)} GiB` : '–')).join(' | ')} |`);
+    for (const r of d.plans)
+      out.push(
+        `| ${r.model} | ${r.parameters.toLocaleString('en-US')} | ${QUANTS.map((q) => (r[q] ? cell(r[q]) : '–')).join(' | ')} | ${QUANTS.map((q) => (r[q] ? `${gib(r[q].webgpu2048)} / ${gib(r[q].webgpu2048f16)} GiB` : '–')).join(' | ')} |`,
+      );
     out.push('');
   }
   return `${out.join('\n')}\n`;

@@ -36,10 +36,12 @@ function cli(args: string[]): Promise<{ ms: number; peakMiB: number; code: numbe
       /* exited */
     }
   }, 50);
-  return new Promise((resolve) => child.on('exit', (code) => {
-    clearInterval(timer);
-    resolve({ ms: performance.now() - t0, peakMiB: Math.round(peak), code, stderr });
-  }));
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      resolve({ ms: performance.now() - t0, peakMiB: Math.round(peak), code, stderr });
+    }),
+  );
 }
 
 const models: Record<string, string> = { demo: 'models/inertia-demo' };
@@ -60,15 +62,31 @@ for (const [name, dir] of Object.entries(models).filter(([n]) => wanted.includes
       const threads = Math.max(1, Math.floor(CORES / n));
       process.stderr.write(`${name} ${backend}: ${n} shards side by side, ${threads} thread(s) each … `);
       const t0 = performance.now();
-      const runs = await Promise.all(Array.from({ length: n }, (_, k) => cli(['batch', input, ...common, '--threads', String(threads), '--shard', `${k}/${n}`, '--out', parts])));
+      const runs = await Promise.all(
+        Array.from({ length: n }, (_, k) => cli(['batch', input, ...common, '--threads', String(threads), '--shard', `${k}/${n}`, '--out', parts])),
+      );
       const ms = performance.now() - t0;
       const merged = `${parts}.csv`;
       await cli(['merge', parts, '--out', merged]);
       const identical = readFileSync(merged, 'utf8') === readFileSync(single, 'utf8');
       process.stderr.write(`${(ms / 1000).toFixed(1)} s; merged ${identical ? 'identical to' : 'DIFFERENT from'} the single run\n`);
-      shardRuns.push({ shards: n, threads, ms, perMinute: (LINES / ms) * 60_000, peakMiB: Math.max(...runs.map((r) => r.peakMiB)), identical, failed: runs.filter((r) => r.code !== 0).map((r) => r.stderr.slice(-300)) });
+      shardRuns.push({
+        shards: n,
+        threads,
+        ms,
+        perMinute: (LINES / ms) * 60_000,
+        peakMiB: Math.max(...runs.map((r) => r.peakMiB)),
+        identical,
+        failed: runs.filter((r) => r.code !== 0).map((r) => r.stderr.slice(-300)),
+      });
     }
-    rows.push({ model: name, backend, lines: LINES, single: { threads: CORES, ms: one.ms, perMinute: (LINES / one.ms) * 60_000, peakMiB: one.peakMiB }, sharded: shardRuns });
+    rows.push({
+      model: name,
+      backend,
+      lines: LINES,
+      single: { threads: CORES, ms: one.ms, perMinute: (LINES / one.ms) * 60_000, peakMiB: one.peakMiB },
+      sharded: shardRuns,
+    });
   }
 }
 
@@ -96,13 +114,23 @@ writeFileSync(`${base}.json`, JSON.stringify(m));
 const resume = await cli(['batch', big, '--model', 'models/inertia-demo', '--policy', 'full', '--shard', '0/1', '--out', rparts]);
 if (resume.code !== 0) throw new Error(resume.stderr);
 renameSync(`${base}.csv`, `${base}.done.csv`);
-const doc = { when: new Date().toISOString().slice(0, 10), cores: CORES, rows, resume: { lines: RESUME_LINES, ms: resume.ms, linesPerSecond: (RESUME_LINES / resume.ms) * 1000, peakMiB: resume.peakMiB } };
+const doc = {
+  when: new Date().toISOString().slice(0, 10),
+  cores: CORES,
+  rows,
+  resume: { lines: RESUME_LINES, ms: resume.ms, linesPerSecond: (RESUME_LINES / resume.ms) * 1000, peakMiB: resume.peakMiB },
+};
 writeFileSync('docs/bench/shards.json', `${JSON.stringify(doc, null, 1)}\n`);
 const md = [
   `# Sharded batch: throughput and resume\n\nLatest \`npm run bench:shards\` (${doc.when}), this ${CORES}-core machine. ${LINES} conversations (the four examples, repeated), policies Full and Clip-2→1, each batch run as the CLI runs it (its own process: start-up and model load included). "one process": \`--threads ${CORES}\`; "N shards": N processes side by side, \`--shard K/N --threads cores÷N\`. Peak: the largest process's VmHWM.\n`,
   '| model | runtime | one process (conv/min) | peak MiB | shards × threads | conv/min | ÷ one process | peak MiB per shard | merged = one process |',
   '| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- |',
-  ...rows.flatMap((r) => r.sharded.map((s) => `| ${r.model} | ${r.backend} | ${r.single.perMinute.toFixed(1)} | ${r.single.peakMiB} | ${s.shards} × ${s.threads} | ${s.perMinute.toFixed(1)} | ${(s.perMinute / r.single.perMinute).toFixed(2)} | ${s.peakMiB} | ${s.identical ? 'byte for byte' : '**differs**'}${s.failed.length ? ` (${s.failed.length} failed)` : ''} |`)),
+  ...rows.flatMap((r) =>
+    r.sharded.map(
+      (s) =>
+        `| ${r.model} | ${r.backend} | ${r.single.perMinute.toFixed(1)} | ${r.single.peakMiB} | ${s.shards} × ${s.threads} | ${s.perMinute.toFixed(1)} | ${(s.perMinute / r.single.perMinute).toFixed(2)} | ${s.peakMiB} | ${s.identical ? 'byte for byte' : '**differs**'}${s.failed.length ? ` (${s.failed.length} failed)` : ''} |`,
+    ),
+  ),
   `\nResume: a shard with all ${RESUME_LINES.toLocaleString('en-US')} lines recorded, rerun: ${(resume.ms / 1000).toFixed(1)} s in all (${Math.round(doc.resume.linesPerSecond).toLocaleString('en-US')} lines skipped per second, process start-up included; the model is never opened), peak ${resume.peakMiB} MiB.\n`,
 ];
 writeFileSync('docs/bench/shards.md', md.join('\n'));

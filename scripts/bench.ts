@@ -21,7 +21,6 @@ import { tinyModelFiles } from '../tests/helpers/tiny-model';
 import { BENCH_MODELS, benchIds, inspectionPass, medianMs } from '../tests/helpers/bench-shapes';
 import { benchPlotSvg } from './bench-plot';
 
-
 interface Case {
   kind: 'inspect' | 'generate';
   /** wasm: onnxruntime-web in Node; native: onnxruntime-node, the machine's CPU reference. */
@@ -40,7 +39,6 @@ interface Result extends Case {
   threads?: number | null;
   error: string | null;
 }
-
 
 /** One case, in this process (the child). */
 async function runCase(c: Case): Promise<Result> {
@@ -98,14 +96,21 @@ for (const model of models) {
 }
 
 // A partial run (BENCH_KINDS, BENCH_MODELS, BENCH_TOKENS) replaces its own rows of the last results.
-const same = (x: Case, y: Case) => x.kind === y.kind && (x.runtime ?? 'wasm') === (y.runtime ?? 'wasm') && x.model === y.model && x.graph === y.graph && x.tokens === y.tokens;
-const earlier: Result[] = existsSync('docs/bench/latest.json') ? (JSON.parse(readFileSync('docs/bench/latest.json', 'utf8')) as { results: Result[] }).results : [];
+const same = (x: Case, y: Case) =>
+  x.kind === y.kind && (x.runtime ?? 'wasm') === (y.runtime ?? 'wasm') && x.model === y.model && x.graph === y.graph && x.tokens === y.tokens;
+const earlier: Result[] = existsSync('docs/bench/latest.json')
+  ? (JSON.parse(readFileSync('docs/bench/latest.json', 'utf8')) as { results: Result[] }).results
+  : [];
 const results: Result[] = earlier.map((r) => ({ ...r, runtime: r.runtime ?? 'wasm' })).filter((r) => !cases.some((c) => same(c, r)));
 for (const c of cases) {
   process.stderr.write(`${c.kind} ${c.runtime} ${c.model} ${c.graph} ${c.tokens} … `);
   let r: Result;
   try {
-    const out = execFileSync(process.execPath, [...process.execArgv, process.argv[1]!, '--case', JSON.stringify(c)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 20 });
+    const out = execFileSync(process.execPath, [...process.execArgv, process.argv[1]!, '--case', JSON.stringify(c)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 1 << 20,
+    });
     r = JSON.parse(out.trim().split('\n').pop()!) as Result;
   } catch (e) {
     // The process itself died (out of memory in wasm, for one): that is the result.
@@ -123,28 +128,46 @@ const ratio = (x: number | null, y: number | null) => (x === null || y === null 
 const lines = [
   '| model | tokens | runtime | threads | graph | inspection pass (ms) | plain forward (ms) | inspection ÷ plain | peak RSS (MiB) | note |',
   '| --- | ---: | --- | ---: | --- | ---: | ---: | ---: | ---: | --- |',
-  ...results.filter((r) => r.kind === 'inspect').map((r) => `| ${r.model} | ${r.tokens} | ${r.runtime} | ${threadsOf(r)} | ${r.graph} | ${f0(r.a)} | ${f0(r.b)} | ${ratio(r.a, r.b)} | ${r.peakMiB || '—'} | ${r.error ?? ''} |`),
+  ...results
+    .filter((r) => r.kind === 'inspect')
+    .map(
+      (r) =>
+        `| ${r.model} | ${r.tokens} | ${r.runtime} | ${threadsOf(r)} | ${r.graph} | ${f0(r.a)} | ${f0(r.b)} | ${ratio(r.a, r.b)} | ${r.peakMiB || '—'} | ${r.error ?? ''} |`,
+    ),
   '',
   '| model | context | graph | ms per new token, KV cache | ms per new token, forward re-run | speed-up | peak RSS (MiB) |',
   '| --- | ---: | --- | ---: | ---: | ---: | ---: |',
-  ...results.filter((r) => r.kind === 'generate').map((r) => `| ${r.model} | ${r.tokens} | ${r.graph} | ${r.a === null ? '—' : r.a.toFixed(1)} | ${f0(r.b)} | ${ratio(r.b, r.a)} | ${r.peakMiB || '—'} |`),
+  ...results
+    .filter((r) => r.kind === 'generate')
+    .map((r) => `| ${r.model} | ${r.tokens} | ${r.graph} | ${r.a === null ? '—' : r.a.toFixed(1)} | ${f0(r.b)} | ${ratio(r.b, r.a)} | ${r.peakMiB || '—'} |`),
 ];
 const lengths = [...new Set(results.filter((r) => r.kind === 'inspect').map((r) => r.tokens))];
-const speedups = [...new Set(results.map((r) => r.model))].flatMap((m) => lengths.map((t) => {
-  const find = (runtime: string, graph: string) => results.find((r) => r.kind === 'inspect' && r.runtime === runtime && r.model === m && r.tokens === t && r.graph === graph);
-  const ex = find('wasm', 'explicit');
-  const fu = find('wasm', 'fused');
-  const nat = find('native', 'explicit');
-  // Rows from runs on different thread counts are not compared.
-  const fused = ex && fu && (ex.threads ?? 1) !== (fu.threads ?? 1) ? '— (rows of different thread counts)' : ratio(ex?.a ?? null, fu?.a ?? null);
-  return `${m} @ ${t} tokens: wasm ÷ native = ${ratio(ex?.a ?? null, nat?.a ?? null)} (inspection pass), ${ratio(ex?.b ?? null, nat?.b ?? null)} (plain forward); explicit ÷ fused (wasm) = ${fused} (above 1× fused is faster)`;
-}));
+const speedups = [...new Set(results.map((r) => r.model))].flatMap((m) =>
+  lengths.map((t) => {
+    const find = (runtime: string, graph: string) =>
+      results.find((r) => r.kind === 'inspect' && r.runtime === runtime && r.model === m && r.tokens === t && r.graph === graph);
+    const ex = find('wasm', 'explicit');
+    const fu = find('wasm', 'fused');
+    const nat = find('native', 'explicit');
+    // Rows from runs on different thread counts are not compared.
+    const fused = ex && fu && (ex.threads ?? 1) !== (fu.threads ?? 1) ? '— (rows of different thread counts)' : ratio(ex?.a ?? null, fu?.a ?? null);
+    return `${m} @ ${t} tokens: wasm ÷ native = ${ratio(ex?.a ?? null, nat?.a ?? null)} (inspection pass), ${ratio(ex?.b ?? null, nat?.b ?? null)} (plain forward); explicit ÷ fused (wasm) = ${fused} (above 1× fused is faster)`;
+  }),
+);
 console.log(`\n${lines.join('\n')}\n\n${speedups.join('\n')}`);
 
 mkdirSync('docs/bench', { recursive: true });
 const when = new Date().toISOString();
-writeFileSync('docs/bench/latest.json', `${JSON.stringify({ when, node: process.version, runtimes: 'onnxruntime-web 1.30 wasm and onnxruntime-node 1.30 (CPU) in Node', results }, null, 2)}\n`);
-const plotted = results.filter((r) => r.kind === 'inspect' && r.a !== null).map((r) => ({ series: `${r.model} ${r.runtime} ${r.graph}`, tokens: r.tokens, ms: r.a! }));
+writeFileSync(
+  'docs/bench/latest.json',
+  `${JSON.stringify({ when, node: process.version, runtimes: 'onnxruntime-web 1.30 wasm and onnxruntime-node 1.30 (CPU) in Node', results }, null, 2)}\n`,
+);
+const plotted = results
+  .filter((r) => r.kind === 'inspect' && r.a !== null)
+  .map((r) => ({ series: `${r.model} ${r.runtime} ${r.graph}`, tokens: r.tokens, ms: r.a! }));
 writeFileSync('docs/bench/plot.svg', benchPlotSvg(plotted, `Inspection pass, Node (${when.slice(0, 10)}, 2-core machine)`));
-writeFileSync('docs/bench/README.md', `# Benchmarks\n\nLatest \`npm run bench\` (${when}, Node ${process.version}, onnxruntime-web 1.30 wasm and onnxruntime-node 1.30 native CPU, this 2-core machine: read the ratios).\nEach case runs in its own process; "peak RSS" is that process's maximum resident memory.\n"explicit": every layer MatMul→Softmax→MatMul (the graph before issue 6); "fused": layers not inspected run GroupQueryAttention.\n\n![ms per inspection pass against tokens, per model, runtime and graph](plot.svg)\n\n${lines.join('\n')}\n\n${speedups.map((s) => `- ${s}`).join('\n')}\n\nRaw numbers: [latest.json](latest.json). Where the wasm time goes, per operator: [ops.md](ops.md). Chromium (WebGPU on the software adapter, and wasm): [browser.md](browser.md).\n`);
+writeFileSync(
+  'docs/bench/README.md',
+  `# Benchmarks\n\nLatest \`npm run bench\` (${when}, Node ${process.version}, onnxruntime-web 1.30 wasm and onnxruntime-node 1.30 native CPU, this 2-core machine: read the ratios).\nEach case runs in its own process; "peak RSS" is that process's maximum resident memory.\n"explicit": every layer MatMul→Softmax→MatMul (the graph before issue 6); "fused": layers not inspected run GroupQueryAttention.\n\n![ms per inspection pass against tokens, per model, runtime and graph](plot.svg)\n\n${lines.join('\n')}\n\n${speedups.map((s) => `- ${s}`).join('\n')}\n\nRaw numbers: [latest.json](latest.json). Where the wasm time goes, per operator: [ops.md](ops.md). Chromium (WebGPU on the software adapter, and wasm): [browser.md](browser.md).\n`,
+);
 console.log('\nwrote docs/bench/latest.json, docs/bench/plot.svg and docs/bench/README.md');

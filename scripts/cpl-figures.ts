@@ -18,15 +18,29 @@ async function measure(dir: string) {
   await model.session.release();
   return { attention, rollouts, format };
 }
-for (const [name, dir] of [['base', DEMO_DIR], ['CPL', process.env.MODEL_DIR ?? CPL_DIR]] as const) rows[name] = await measure(dir);
+for (const [name, dir] of [
+  ['base', DEMO_DIR],
+  ['CPL', process.env.MODEL_DIR ?? CPL_DIR],
+] as const)
+  rows[name] = await measure(dir);
 const [b, c] = [rows.base!, rows.CPL!];
 for (const p of CPL_POLICIES) {
-  console.log(`${p}: maze example, last answer: diagonal ${f4(b.attention.example.diagonal[p]!)} → ${f4(c.attention.example.diagonal[p]!)} (${pct(change(b.attention.example.diagonal[p]!, c.attention.example.diagonal[p]!))}), prior share ${f4(b.attention.example.prior[p]!)} → ${f4(c.attention.example.prior[p]!)} (${pct(change(b.attention.example.prior[p]!, c.attention.example.prior[p]!))})`);
-  const d = medianChange(b.attention.episodes.map((e) => e.diagonal[p]!), c.attention.episodes.map((e) => e.diagonal[p]!));
-  const pr = medianChange(b.attention.episodes.map((e) => e.prior[p]!), c.attention.episodes.map((e) => e.prior[p]!));
+  console.log(
+    `${p}: maze example, last answer: diagonal ${f4(b.attention.example.diagonal[p]!)} → ${f4(c.attention.example.diagonal[p]!)} (${pct(change(b.attention.example.diagonal[p]!, c.attention.example.diagonal[p]!))}), prior share ${f4(b.attention.example.prior[p]!)} → ${f4(c.attention.example.prior[p]!)} (${pct(change(b.attention.example.prior[p]!, c.attention.example.prior[p]!))})`,
+  );
+  const d = medianChange(
+    b.attention.episodes.map((e) => e.diagonal[p]!),
+    c.attention.episodes.map((e) => e.diagonal[p]!),
+  );
+  const pr = medianChange(
+    b.attention.episodes.map((e) => e.prior[p]!),
+    c.attention.episodes.map((e) => e.prior[p]!),
+  );
   console.log(`${p}: ${b.attention.episodes.length} held-out episodes, median change: diagonal ${pct(d)}, prior share ${pct(pr)}`);
 }
 for (const [name, r] of Object.entries(rows)) {
   const o = r.rollouts;
-  console.log(`${name}: ${o.episodes} held-out mazes played greedily under Full: goal reached ${o.reachedGoal}, after a wall the same action again ${o.repeatedIntoWall} of ${o.afterBump}, malformed answers ${o.malformed}; format check ${r.format.wellFormed}/${r.format.total} well-formed`);
+  console.log(
+    `${name}: ${o.episodes} held-out mazes played greedily under Full: goal reached ${o.reachedGoal}, after a wall the same action again ${o.repeatedIntoWall} of ${o.afterBump}, malformed answers ${o.malformed}; format check ${r.format.wellFormed}/${r.format.total} well-formed`,
+  );
 }

@@ -11,21 +11,55 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { brokenInvariant, configCase, CONVERSATION_SEEDS, CRAFTED_CONVERSATIONS, ENGINE_WORDS, linkCase, mutate, rng, safetensorsCase, tokenizerCase, unsafeLinkModel } from '../tests/helpers/fuzz';
+import {
+  brokenInvariant,
+  configCase,
+  CONVERSATION_SEEDS,
+  CRAFTED_CONVERSATIONS,
+  ENGINE_WORDS,
+  linkCase,
+  mutate,
+  rng,
+  safetensorsCase,
+  tokenizerCase,
+  unsafeLinkModel,
+} from '../tests/helpers/fuzz';
 
 const src = resolve(process.argv[2] ?? 'src');
-const load = async <T,>(path: string): Promise<T> => (await import(pathToFileURL(resolve(src, path)).href)) as T;
+const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(resolve(src, path)).href)) as T;
 
-type Conv = { parseConversation(t: string): { conversation: { messages: { role: string; content: unknown }[] } | null; issues: { severity: string; text: string; line?: number; message?: number }[] } };
+type Conv = {
+  parseConversation(t: string): {
+    conversation: { messages: { role: string; content: unknown }[] } | null;
+    issues: { severity: string; text: string; line?: number; message?: number }[];
+  };
+};
 const { parseConversation } = await load<Conv>('conversation/parse.ts');
 const { normalizeConfig } = await load<{ normalizeConfig(c: Record<string, unknown>): Parameters<typeof brokenInvariant>[0] }>('model/config/config.ts');
 const { ModelError } = await load<{ ModelError: new (...a: never[]) => Error & { file: string; field?: string } }>('model/errors.ts');
-const { readSafetensorsHeader } = await load<{ readSafetensorsHeader(f: string, s: { size: number; read(a: number, b: number): Promise<Uint8Array> }): Promise<Map<string, { end: number }>> }>('model/checkpoint/safetensors.ts');
-const { ChatTokenizer } = await load<{ ChatTokenizer: { fromJson(j: Record<string, unknown>, c: Record<string, unknown>): { render(m: { role: string; content: string }[], g: boolean): string; encode(t: string): number[] } } }>('model/tokenizer/tokenizer.ts');
-const { decodeView } = await load<{ decodeView(s: string, h?: string): { view: { model: string; revision: string; hub: string | null } } }>('state/url-state.ts');
+const { readSafetensorsHeader } = await load<{
+  readSafetensorsHeader(f: string, s: { size: number; read(a: number, b: number): Promise<Uint8Array> }): Promise<Map<string, { end: number }>>;
+}>('model/checkpoint/safetensors.ts');
+const { ChatTokenizer } = await load<{
+  ChatTokenizer: {
+    fromJson(
+      j: Record<string, unknown>,
+      c: Record<string, unknown>,
+    ): { render(m: { role: string; content: string }[], g: boolean): string; encode(t: string): number[] };
+  };
+}>('model/tokenizer/tokenizer.ts');
+const { decodeView } = await load<{ decodeView(s: string, h?: string): { view: { model: string; revision: string; hub: string | null } } }>(
+  'state/url-state.ts',
+);
 const { linkOffer } = await load<{ linkOffer(r: { model: string; revision: string; hub: string | null }): { problem: string | null } }>('state/hub-access.ts');
 
-interface Tally { tried: number; crash: number; slow: number; wrongAccepted: number; unnamed: number }
+interface Tally {
+  tried: number;
+  crash: number;
+  slow: number;
+  wrongAccepted: number;
+  unnamed: number;
+}
 const rows = new Map<string, Tally>();
 const internal = ENGINE_WORDS;
 
@@ -50,10 +84,13 @@ async function count(category: string, n: number, one: (k: number) => Promise<'o
 
 const conversationOutcome = (text: string) => {
   const out = parseConversation(text);
-  if (out.issues.some((i) => internal.test(i.text) || (i.text.startsWith('invalid JSON') && i.line === undefined) || i.text.length > 400)) return 'unnamed' as const;
+  if (out.issues.some((i) => internal.test(i.text) || (i.text.startsWith('invalid JSON') && i.line === undefined) || i.text.length > 400))
+    return 'unnamed' as const;
   if (out.conversation) {
-    const ok = out.conversation.messages.every((m) => ['system', 'user', 'assistant'].includes(m.role) && typeof m.content === 'string') && out.conversation.messages.some((m) => m.role === 'assistant');
-    return ok ? 'ok' as const : 'wrong' as const;
+    const ok =
+      out.conversation.messages.every((m) => ['system', 'user', 'assistant'].includes(m.role) && typeof m.content === 'string') &&
+      out.conversation.messages.some((m) => m.role === 'assistant');
+    return ok ? ('ok' as const) : ('wrong' as const);
   }
   return 'ok' as const;
 };
@@ -98,7 +135,15 @@ const conversationOutcome = (text: string) => {
     const files = tokenizerCase(r);
     if (!files) return 'ok';
     const tok = ChatTokenizer.fromJson(files.json, files.config);
-    tok.encode(tok.render([{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }], false));
+    tok.encode(
+      tok.render(
+        [
+          { role: 'user', content: 'hello' },
+          { role: 'assistant', content: 'hi' },
+        ],
+        false,
+      ),
+    );
     return 'ok';
   });
 }

@@ -59,23 +59,31 @@ async function fidelity(source: () => ModelSource, convs: Conversation[], polici
 }
 
 const rows: { model: string; over: string; quant: string; change: FigureChange }[] = [];
-for (const [name, dir] of [['demo model', DEMO_MODEL_PATH], ['CPL twin', CPL_MODEL_PATH]] as const) {
+for (const [name, dir] of [
+  ['demo model', DEMO_MODEL_PATH],
+  ['CPL twin', CPL_MODEL_PATH],
+] as const) {
   const r = await fidelity(() => dirSource(dir), EXAMPLES.map(conversation), POLICIES);
   for (const q of QUANTS) rows.push({ model: name, over: `${EXAMPLES.length} examples × ${POLICIES.join(', ')}`, quant: q, change: r[q]! });
   console.log(`${name} done`);
 }
 for (const [name, opts] of FAMILY_CASES) {
   const r = await fidelity(() => memorySource(tinyModelFiles(opts)), [TINY_CHAT], ['full', 'ao']);
-  for (const q of QUANTS) rows.push({ model: `tiny ${name.split(' ')[0]} (seed ${opts.seed})`, over: 'a 3-round list chat × full, ao', quant: q, change: r[q]! });
+  for (const q of QUANTS)
+    rows.push({ model: `tiny ${name.split(' ')[0]} (seed ${opts.seed})`, over: 'a 3-round list chat × full, ao', quant: q, change: r[q]! });
 }
 
 const f = (v: number) => v.toFixed(4);
 const header = `| model | over | precision | ${CATEGORIES.join(' | ')} | diagonal |\n| --- | --- | --- | ${CATEGORIES.map(() => '---:').join(' | ')} | ---: |`;
-const lines = rows.map((r) => `| ${r.model} | ${r.over} | ${r.quant} | ${CATEGORIES.map((c) => f(r.change.shares[c])).join(' | ')} | ${f(r.change.diagonal)} |`);
+const lines = rows.map(
+  (r) => `| ${r.model} | ${r.over} | ${r.quant} | ${CATEGORIES.map((c) => f(r.change.shares[c])).join(' | ')} | ${f(r.change.diagonal)} |`,
+);
 const worst = (q: string, tiny: boolean) => largestChange(rows.filter((r) => r.quant === q && r.model.startsWith('tiny') === tiny).map((r) => r.change));
 const summary = Object.fromEntries(QUANTS.map((q) => [q, { trained: worst(q, false), tiny: worst(q, true) }]));
 writeFileSync('docs/bench/quant-fidelity.json', `${JSON.stringify({ when: new Date().toISOString().slice(0, 10), rows, summary }, null, 1)}\n`);
-writeFileSync('docs/bench/quant.md', `# Quantized weights: how far the figures move
+writeFileSync(
+  'docs/bench/quant.md',
+  `# Quantized weights: how far the figures move
 
 Latest \`npx tsx scripts/quant-fidelity.ts\` (${new Date().toISOString().slice(0, 10)}, Node wasm): the largest |Δ| of each category
 share and of the diagonal ratio (r = 5) at q8, q4 (blocks of 32) and q4g128 (groups of 128) against the same model in its own precision, final layer, head mean.
@@ -85,5 +93,6 @@ ${header}
 ${lines.join('\n')}
 
 Raw numbers: [quant-fidelity.json](quant-fidelity.json).
-`);
+`,
+);
 console.log(`${header}\n${lines.join('\n')}`);

@@ -49,7 +49,12 @@ const MACHINE_BYTES = 24 * 2 ** 30;
 const SWIFTSHADER_BUFFER = 2 ** 30;
 mkdirSync(OUT, { recursive: true });
 
-interface Analysis { tokens: number; ms: number; diagonal: number; error?: string | null }
+interface Analysis {
+  tokens: number;
+  ms: number;
+  diagonal: number;
+  error?: string | null;
+}
 interface Run {
   backend: string;
   loadMs?: number;
@@ -63,11 +68,19 @@ interface Run {
   error?: string | null;
 }
 interface Row {
-  model: string; family: string | null; parameters: number | null; accepted: string; rendered: string; tokenizer: string;
-  notes: string[]; plans: BackendPlan[];
+  model: string;
+  family: string | null;
+  parameters: number | null;
+  accepted: string;
+  rendered: string;
+  tokenizer: string;
+  notes: string[];
+  plans: BackendPlan[];
   /** The same plans with the weights at q8, q4 and q4g128 (model/precision/quantize.ts). */
   quantPlans?: Partial<Record<QuantLevel, BackendPlan[]>>;
-  layers: number | null; cutParameters: number | null; runs: Run[];
+  layers: number | null;
+  cutParameters: number | null;
+  runs: Run[];
   /** Where the whole model's plan says it does not fit: what loading it says, and the bytes it read first. */
   refusals: { backend: string; message: string; bytesRead: number }[];
 }
@@ -78,7 +91,20 @@ const maze = parseConversation(readFileSync('examples/maze.json', 'utf8')).conve
 
 for (const model of models) {
   const before = earlier.find((r) => r.model === model.replace('--', '/'));
-  const row: Row = { model: model.replace('--', '/'), family: null, parameters: null, accepted: '', rendered: '', tokenizer: '', notes: [], plans: [], layers: before?.layers ?? null, cutParameters: before?.cutParameters ?? null, runs: before?.runs ?? [], refusals: [] };
+  const row: Row = {
+    model: model.replace('--', '/'),
+    family: null,
+    parameters: null,
+    accepted: '',
+    rendered: '',
+    tokenizer: '',
+    notes: [],
+    plans: [],
+    layers: before?.layers ?? null,
+    cutParameters: before?.cutParameters ?? null,
+    runs: before?.runs ?? [],
+    refusals: [],
+  };
   rows.push(row);
   const full = JSON.parse(readFileSync(join(REAL_MODELS_DIR, model, 'config.json'), 'utf8')) as Record<string, unknown>;
   let spec: ReturnType<typeof normalizeConfig>;
@@ -102,7 +128,10 @@ for (const model of models) {
   for (const conv of convs) {
     for (const p of POLICIES) {
       try {
-        const inputs = { summaryOf: (m: number) => ({ text: `Summary of message ${m + 1}.`, generated: false }), fillerOf: (m: number) => fillerText(tok, tok.encode(conv.messages[m]!.content).length, m + 1) };
+        const inputs = {
+          summaryOf: (m: number) => ({ text: `Summary of message ${m + 1}.`, generated: false }),
+          fillerOf: (m: number) => fillerText(tok, tok.encode(conv.messages[m]!.content).length, m + 1),
+        };
         const r = renderContext(asRenderer(tok), applyPolicy(conv, selectTurn(conv), parsePolicy(p), inputs));
         r.notes.forEach((n) => row.notes.includes(n) || row.notes.push(n));
         ok++;
@@ -123,13 +152,23 @@ for (const model of models) {
   ];
   row.plans = plansAt('none');
   row.quantPlans = { q8: plansAt('q8'), q4: plansAt('q4'), q4g128: plansAt('q4g128') };
-  process.stderr.write(`${row.model}: accepted, rendered ${row.rendered}; fits ${row.plans.filter((p) => !p.problem).map((p) => p.backend).join(', ') || 'nowhere here'}\n`);
+  process.stderr.write(
+    `${row.model}: accepted, rendered ${row.rendered}; fits ${
+      row.plans
+        .filter((p) => !p.problem)
+        .map((p) => p.backend)
+        .join(', ') || 'nowhere here'
+    }\n`,
+  );
   // Where the whole model does not fit Node's wasm or native: load it as a person would, from a checkpoint
   // made up as it is read, and keep the message it is refused with and the bytes it read first.
   for (const backend of ['wasm', 'native'] as const) {
     if (!row.plans.find((p) => p.backend === backend)?.problem) continue;
     const { source, bytesRead } = virtualModel(full, pair.tokenizer, model);
-    const err = await openModel(source, { prefer: [backend] }).then(() => null, (e: Error) => e.message);
+    const err = await openModel(source, { prefer: [backend] }).then(
+      () => null,
+      (e: Error) => e.message,
+    );
     row.refusals.push({ backend, message: err ?? 'loaded (the estimate said it would not fit)', bytesRead: bytesRead() });
   }
   if (env.REHEARSE_RUN === '0') {
@@ -151,28 +190,63 @@ for (const model of models) {
   });
   for (const backend of ['wasm', 'native']) {
     try {
-      const out = JSON.parse(execFileSync('npx', ['tsx', 'scripts/rehearse/node-case.ts', built.dir, backend, ...convFiles], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 24 }).trim().split('\n').pop()!);
-      row.runs.push({ backend: `node-${backend}`, loadMs: out.loadMs, loadMiB: out.loadPeakBytes ? Math.round(out.loadPeakBytes / 2 ** 20) : null, bytesPerParam: out.loadPeakBytes ? out.loadPeakBytes / row.cutParameters : null, analyses: out.analyses, error: out.error ?? null });
+      const out = JSON.parse(
+        execFileSync('npx', ['tsx', 'scripts/rehearse/node-case.ts', built.dir, backend, ...convFiles], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+          maxBuffer: 1 << 24,
+        })
+          .trim()
+          .split('\n')
+          .pop()!,
+      );
+      row.runs.push({
+        backend: `node-${backend}`,
+        loadMs: out.loadMs,
+        loadMiB: out.loadPeakBytes ? Math.round(out.loadPeakBytes / 2 ** 20) : null,
+        bytesPerParam: out.loadPeakBytes ? out.loadPeakBytes / row.cutParameters : null,
+        analyses: out.analyses,
+        error: out.error ?? null,
+      });
     } catch (e) {
       row.runs.push({ backend: `node-${backend}`, error: (e as Error).message.split('\n')[0] });
     }
   }
-  if (env.REHEARSE_BROWSER !== '0') row.runs.push(...(await browserRuns(built.dir, model, convFiles.map((f) => readFileSync(f, 'utf8')), row.cutParameters)));
+  if (env.REHEARSE_BROWSER !== '0')
+    row.runs.push(
+      ...(await browserRuns(
+        built.dir,
+        model,
+        convFiles.map((f) => readFileSync(f, 'utf8')),
+        row.cutParameters,
+      )),
+    );
   rmSync(built.dir, { recursive: true, force: true });
   writeDocs(); // after every model: an interrupted run keeps what it measured
-  process.stderr.write(`  ${row.runs.map((r) => `${r.backend}: ${r.error ?? `${r.bytesPerParam?.toFixed(1)} B/param; ${r.analyses?.map((a) => `${a.tokens} tokens ${(a.ms / 1000).toFixed(1)} s`).join(', ')}`}`).join('; ')}\n`);
+  process.stderr.write(
+    `  ${row.runs.map((r) => `${r.backend}: ${r.error ?? `${r.bytesPerParam?.toFixed(1)} B/param; ${r.analyses?.map((a) => `${a.tokens} tokens ${(a.ms / 1000).toFixed(1)} s`).join(', ')}`}`).join('; ')}\n`,
+  );
 }
 
 /** A whole model as a source whose weights are made up as they are read (zeros), counting the bytes read. */
-function virtualModel(config: Record<string, unknown>, tokenizer: Parameters<typeof shippedFiles>[0], model: string): { source: ModelSource; bytesRead: () => number } {
+function virtualModel(
+  config: Record<string, unknown>,
+  tokenizer: Parameters<typeof shippedFiles>[0],
+  model: string,
+): { source: ModelSource; bytesRead: () => number } {
   const { json, config: tokConfig } = shippedFiles(tokenizer);
   const { chat_template: _, ...rest } = tokConfig;
   const enc = (v: unknown) => new TextEncoder().encode(typeof v === 'string' ? v : JSON.stringify(v));
-  return virtualSource(new Map<string, Uint8Array | VirtualFile>([
-    ['config.json', enc(config)], ['tokenizer.json', enc(json)], ['tokenizer_config.json', enc(rest)],
-    ['chat_template.jinja', enc(readFileSync(join(REAL_MODELS_DIR, model, 'chat_template.jinja'), 'utf8'))],
-    ['model.safetensors', virtualCheckpoint(config)],
-  ]), `${model} (weights made up as read)`);
+  return virtualSource(
+    new Map<string, Uint8Array | VirtualFile>([
+      ['config.json', enc(config)],
+      ['tokenizer.json', enc(json)],
+      ['tokenizer_config.json', enc(rest)],
+      ['chat_template.jinja', enc(readFileSync(join(REAL_MODELS_DIR, model, 'chat_template.jinja'), 'utf8'))],
+      ['model.safetensors', virtualCheckpoint(config)],
+    ]),
+    `${model} (weights made up as read)`,
+  );
 }
 
 /** The model served by a local Hub, loaded in a fresh Chromium per backend: the page's (and GPU process's) peak memory, then each analysis. */
@@ -191,14 +265,27 @@ async function browserRuns(dir: string, model: string, conversations: string[], 
         const base = watchProcesses('--type=renderer').stop();
         const renderer = watchProcesses('--type=renderer');
         const gpu = watchProcesses('--type=gpu-process');
-        const load = await page.evaluate(([h, r, p]) => (window as unknown as { harness: H }).harness.rehearseLoad(h, r, p), [app.hub, `rehearse/${model}`, [backend]] as const);
+        const load = await page.evaluate(([h, r, p]) => (window as unknown as { harness: H }).harness.rehearseLoad(h, r, p), [
+          app.hub,
+          `rehearse/${model}`,
+          [backend],
+        ] as const);
         const peak = renderer.stop();
         const gpuPeak = gpu.stop();
         const delta = peak !== null && base !== null ? (peak - base) * 2 ** 20 : null;
-        const run: Run = { backend: `chromium-${backend}`, loadMs: load.loadMs, loadMiB: delta === null ? null : Math.round(delta / 2 ** 20), bytesPerParam: delta === null ? null : delta / params, gpuMiB: backend === 'webgpu' ? gpuPeak : null, error: load.error, analyses: [] };
+        const run: Run = {
+          backend: `chromium-${backend}`,
+          loadMs: load.loadMs,
+          loadMiB: delta === null ? null : Math.round(delta / 2 ** 20),
+          bytesPerParam: delta === null ? null : delta / params,
+          gpuMiB: backend === 'webgpu' ? gpuPeak : null,
+          error: load.error,
+          analyses: [],
+        };
         const slow = backend === 'webgpu' && env.REHEARSE_WEBGPU_ANALYZE !== '1';
         if (!load.error && !slow) {
-          for (const c of conversations) run.analyses!.push(await page.evaluate((text) => (window as unknown as { harness: H }).harness.rehearseAnalyze(text), c));
+          for (const c of conversations)
+            run.analyses!.push(await page.evaluate((text) => (window as unknown as { harness: H }).harness.rehearseAnalyze(text), c));
         }
         runs.push(run);
       } finally {
@@ -220,9 +307,24 @@ function writeDocs(): void {
   const all = [...rows, ...earlier.filter((r) => !rows.some((x) => x.model === r.model))].sort((a, b) => a.model.localeCompare(b.model));
   writeFileSync('docs/rehearsal.json', `${JSON.stringify(all, null, 1)}\n`);
   const gib = (n: number) => `${(n / 2 ** 30).toFixed(1)} GiB`;
-  const fitsOf = (plans: BackendPlan[] | undefined) => plans?.length ? plans.map((p) => (p.problem ? `${p.backend} ✗` : `${p.backend} ${gib(p.held)}${p.storage === 'half' ? ' half' : ''}${p.maxTokens !== null ? ` ≤${(p.maxTokens / 1000).toFixed(1)}k tok` : ''}`)).join(' · ') : '–';
+  const fitsOf = (plans: BackendPlan[] | undefined) =>
+    plans?.length
+      ? plans
+          .map((p) =>
+            p.problem
+              ? `${p.backend} ✗`
+              : `${p.backend} ${gib(p.held)}${p.storage === 'half' ? ' half' : ''}${p.maxTokens !== null ? ` ≤${(p.maxTokens / 1000).toFixed(1)}k tok` : ''}`,
+          )
+          .join(' · ')
+      : '–';
   const fits = (r: Row) => fitsOf(r.plans);
-  const fitsQuant = (r: Row) => (r.quantPlans ? (['q8', 'q4', 'q4g128'] as const).filter((q) => r.quantPlans![q]).map((q) => `${q}: ${fitsOf(r.quantPlans![q]!)}`).join('<br>') : '–');
+  const fitsQuant = (r: Row) =>
+    r.quantPlans
+      ? (['q8', 'q4', 'q4g128'] as const)
+          .filter((q) => r.quantPlans![q])
+          .map((q) => `${q}: ${fitsOf(r.quantPlans![q]!)}`)
+          .join('<br>')
+      : '–';
   const cell = (r: Row, b: string) => {
     const run = r.runs.find((x) => x.backend === b);
     if (!run) return '–';
@@ -233,12 +335,28 @@ function writeDocs(): void {
   const table = [
     '| model | family | parameters | accepted | rendered | tokenizer | fits, whole model (estimated) | fits at q8, q4 and q4g128 (estimated) | ran (layers) | Node wasm | Node native | Chromium wasm | Chromium WebGPU |',
     '| --- | --- | ---: | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    ...all.map((r) => `| ${r.model} | ${r.family ?? '–'} | ${r.parameters?.toLocaleString('en-US') ?? '–'} | ${r.accepted} | ${r.rendered} | ${r.tokenizer} | ${fits(r)} | ${fitsQuant(r)} | ${r.layers ? `${r.layers} of ${normalizeConfig(JSON.parse(readFileSync(join(REAL_MODELS_DIR, r.model.replace('/', '--'), 'config.json'), 'utf8'))).numLayers}` : '–'} | ${cell(r, 'node-wasm')} | ${cell(r, 'node-native')} | ${cell(r, 'chromium-wasm')} | ${cell(r, 'chromium-webgpu')} |`),
+    ...all.map(
+      (r) =>
+        `| ${r.model} | ${r.family ?? '–'} | ${r.parameters?.toLocaleString('en-US') ?? '–'} | ${r.accepted} | ${r.rendered} | ${r.tokenizer} | ${fits(r)} | ${fitsQuant(r)} | ${r.layers ? `${r.layers} of ${normalizeConfig(JSON.parse(readFileSync(join(REAL_MODELS_DIR, r.model.replace('/', '--'), 'config.json'), 'utf8'))).numLayers}` : '–'} | ${cell(r, 'node-wasm')} | ${cell(r, 'node-native')} | ${cell(r, 'chromium-wasm')} | ${cell(r, 'chromium-webgpu')} |`,
+    ),
   ].join('\n');
-  const notes = all.filter((r) => r.notes.length).map((r) => `- **${r.model}**: ${r.notes.join('; ')}.`).join('\n');
-  const refusals = all.flatMap((r) => (r.refusals ?? []).map((x) => `- **${r.model}**, ${x.backend}, after reading ${x.bytesRead.toLocaleString('en-US')} bytes (config, tokenizer, safetensors header): ${x.message}`)).join('\n');
+  const notes = all
+    .filter((r) => r.notes.length)
+    .map((r) => `- **${r.model}**: ${r.notes.join('; ')}.`)
+    .join('\n');
+  const refusals = all
+    .flatMap((r) =>
+      (r.refusals ?? []).map(
+        (x) =>
+          `- **${r.model}**, ${x.backend}, after reading ${x.bytesRead.toLocaleString('en-US')} bytes (config, tokenizer, safetensors header): ${x.message}`,
+      ),
+    )
+    .join('\n');
   const when = new Date().toISOString().slice(0, 10);
-  writeFileSync('docs/rehearsal.md', `# Rehearsal\n\n\`npm run rehearse\` (${when}), this 2-core machine. Random BF16 weights in each model's real layout; its real config.json and chat template (tests/fixtures/real-models, SOURCES.md). "rendered": the maze example and a ~2,000-token conversation under all ${POLICIES.length} policies. "fits" is **estimated** for the whole model (model/memory/load-plan.ts): wasm's 3.5 GiB heap, this machine's WebGPU adapter (SwiftShader, 1 GiB per buffer), native within 85% of 24 GiB. "fits at q8, q4 and q4g128": the same estimate with the weights quantized as they are read (docs/models.md). The four run columns are **measured**, at the checkpoint's own precision, on the whole model where "ran" says so and else on a checkpoint cut to the layers shown (every tensor its real size): \`analyze\` under Full on the maze example / the ~2,000-token conversation (seconds), then the peak memory that loading the model and a 16-token pass added (Node: the process; Chromium: the page's renderer, and on WebGPU also the GPU process, where the software adapter keeps its buffers) and that peak per parameter of the checkpoint that ran. WebGPU (a CPU emulation on this machine: minutes per pass) loads the model and runs 16 tokens; the parity tests check its numbers (REHEARSE_WEBGPU_ANALYZE=1 analyzes there too).\n\n${table}\n\nWhat the templates do:\n\n${notes}\n\nWhere the whole model does not fit Node's wasm or native runtime, loading it as a person would (its weights made up as they are read) is refused before any weight is read:\n\n${refusals}\n`);
+  writeFileSync(
+    'docs/rehearsal.md',
+    `# Rehearsal\n\n\`npm run rehearse\` (${when}), this 2-core machine. Random BF16 weights in each model's real layout; its real config.json and chat template (tests/fixtures/real-models, SOURCES.md). "rendered": the maze example and a ~2,000-token conversation under all ${POLICIES.length} policies. "fits" is **estimated** for the whole model (model/memory/load-plan.ts): wasm's 3.5 GiB heap, this machine's WebGPU adapter (SwiftShader, 1 GiB per buffer), native within 85% of 24 GiB. "fits at q8, q4 and q4g128": the same estimate with the weights quantized as they are read (docs/models.md). The four run columns are **measured**, at the checkpoint's own precision, on the whole model where "ran" says so and else on a checkpoint cut to the layers shown (every tensor its real size): \`analyze\` under Full on the maze example / the ~2,000-token conversation (seconds), then the peak memory that loading the model and a 16-token pass added (Node: the process; Chromium: the page's renderer, and on WebGPU also the GPU process, where the software adapter keeps its buffers) and that peak per parameter of the checkpoint that ran. WebGPU (a CPU emulation on this machine: minutes per pass) loads the model and runs 16 tokens; the parity tests check its numbers (REHEARSE_WEBGPU_ANALYZE=1 analyzes there too).\n\n${table}\n\nWhat the templates do:\n\n${notes}\n\nWhere the whole model does not fit Node's wasm or native runtime, loading it as a person would (its weights made up as they are read) is refused before any weight is read:\n\n${refusals}\n`,
+  );
 
   // docs/models.md carries the same table (between its rehearsal markers).
   const readme = readFileSync('docs/models.md', 'utf8');

@@ -4,5 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh --browser
 npx tsc -p .
-npx biome lint
+npx biome ci --reporter=summary .
 npx vitest run "$@"

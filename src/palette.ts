@@ -23,7 +23,11 @@ export const COMPARED_MODEL_COLORS = ['#000000', '#0072B2', '#CC79A7'] as const;
 export const modelColor = (slot: number): string => COMPARED_MODEL_COLORS[(slot - 1) % COMPARED_MODEL_COLORS.length]!;
 
 export const CATEGORY_NAMES: Record<Category, string> = {
-  sink: 'sink (first 3 tokens)', system: 'system', user: 'user', prior: 'prior assistant', current: 'current answer',
+  sink: 'sink (first 3 tokens)',
+  system: 'system',
+  user: 'user',
+  prior: 'prior assistant',
+  current: 'current answer',
 };
 
 /** 256-entry RGB lookup table of a d3 interpolator (t in [0, 1] → "rgb(r, g, b)" or "#rrggbb"). */

@@ -8,7 +8,6 @@ import { byteChars } from '../src/model/tokenizer/chatml';
 /** GPT-2's pre-tokenization pattern, as the ByteLevel pre-tokenizer applies it (use_regex: true). */
 const GPT2_SPLIT = /'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+/gu;
 
-
 export interface TrainedBpe {
   vocab: Record<string, number>;
   merges: [string, string][];
@@ -69,8 +68,16 @@ export function tokenizerJson(bpe: TrainedBpe, specials: string[]): Record<strin
     post_processor: null,
     decoder: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: true },
     model: {
-      type: 'BPE', dropout: null, unk_token: null, continuing_subword_prefix: null, end_of_word_suffix: null,
-      fuse_unk: false, byte_fallback: false, ignore_merges: false, vocab: bpe.vocab, merges: bpe.merges,
+      type: 'BPE',
+      dropout: null,
+      unk_token: null,
+      continuing_subword_prefix: null,
+      end_of_word_suffix: null,
+      fuse_unk: false,
+      byte_fallback: false,
+      ignore_merges: false,
+      vocab: bpe.vocab,
+      merges: bpe.merges,
     },
   };
 }

@@ -60,7 +60,17 @@ export function decisionStart(pieces: readonly string[]): number {
 async function main() {
   const model = await openModel(dirSource(DEMO_DIR));
   const answer = (messages: Message[]) => greedyAnswer(model, messages);
-  const pairs: { seed: number; round: number; prompt: number[]; chosen: number[]; rejected: number[]; chosenFrom: number; rejectedFrom: number; chosenAction: string | null; rejectedAction: string | null }[] = [];
+  const pairs: {
+    seed: number;
+    round: number;
+    prompt: number[];
+    chosen: number[];
+    rejected: number[];
+    chosenFrom: number;
+    rejectedFrom: number;
+    chosenAction: string | null;
+    rejectedAction: string | null;
+  }[] = [];
   const from = (ids: number[]) => decisionStart(model.tokenizer.pieces(ids));
   let rounds = 0;
   let considered = 0;
@@ -82,18 +92,42 @@ async function main() {
         const short = await answer(shortContext);
         const [a, b] = [actionOf(short.text), actionOf(long.text)];
         if (a === b) sameAction++;
-        else pairs.push({ seed, round: t, prompt: short.prompt, chosen: short.ids, rejected: long.ids, chosenFrom: from(short.ids), rejectedFrom: from(long.ids), chosenAction: a, rejectedAction: b });
+        else
+          pairs.push({
+            seed,
+            round: t,
+            prompt: short.prompt,
+            chosen: short.ids,
+            rejected: long.ids,
+            chosenFrom: from(short.ids),
+            rejectedFrom: from(long.ids),
+            chosenAction: a,
+            rejectedAction: b,
+          });
       }
       history.push({ role: 'assistant', content: long.text });
       const act = actionOf(long.text);
       if (act === null || act === 'stay' || (world.x === world.gx && world.y === world.gy)) break;
       ({ world, bumped } = mazeMove(world, act));
     }
-    if ((k + 1) % 50 === 0) console.log(`${k + 1} episodes, ${rounds} rounds, ${considered} candidate rounds, ${pairs.length} pairs kept, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    if ((k + 1) % 50 === 0)
+      console.log(
+        `${k + 1} episodes, ${rounds} rounds, ${considered} candidate rounds, ${pairs.length} pairs kept, ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+      );
   }
   await model.session.release();
   mkdirSync('training/out', { recursive: true });
-  const summary = { episodes: EPISODES, firstSeed: FIRST_SEED, window: WINDOW, K, rounds, candidates: considered, droppedSameAction: sameAction, kept: pairs.length, seconds: Math.round((Date.now() - t0) / 1000) };
+  const summary = {
+    episodes: EPISODES,
+    firstSeed: FIRST_SEED,
+    window: WINDOW,
+    K,
+    rounds,
+    candidates: considered,
+    droppedSameAction: sameAction,
+    kept: pairs.length,
+    seconds: Math.round((Date.now() - t0) / 1000),
+  };
   writeFileSync('training/out/cpl-pairs.json', JSON.stringify({ summary, pairs }));
   console.log(JSON.stringify(summary));
 }

@@ -29,7 +29,8 @@ const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo +
 export type Dir = 'north' | 'south' | 'east' | 'west';
 const DIRS: Dir[] = ['north', 'south', 'east', 'west'];
 const STEP: Record<Dir, [number, number]> = { north: [0, -1], south: [0, 1], east: [1, 0], west: [-1, 0] };
-export const MAZE_SYSTEM = 'You are a maze agent on a 6x6 grid; cell = 6y + x + 1. Each turn, list the cells you visited, then give one thought and one action: north, south, east or west.';
+export const MAZE_SYSTEM =
+  'You are a maze agent on a 6x6 grid; cell = 6y + x + 1. Each turn, list the cells you visited, then give one thought and one action: north, south, east or west.';
 
 /** Walls around a cell: the grid border plus seeded inner walls. */
 function wallsAt(x: number, y: number, size: number, seed: number): Dir[] {
@@ -56,10 +57,42 @@ interface MazeStyle {
   history: string;
 }
 const MAZE_STYLES: MazeStyle[] = [
-  { toward: (d, x) => `the goal is ${d}, go ${x}`, keep: (x) => `keep going ${x}`, blocked: (w, x) => `${w} is blocked, try ${x}`, change: (l, x) => `${l} is blocked, I must change direction, go ${x}`, goal: 'I am at the goal', action: 'Action: ', history: 'Visited:' },
-  { toward: (d, x) => `heading ${x}, the goal lies ${d}`, keep: (x) => `same as before, ${x} again`, blocked: (w, x) => `cannot go ${w}, so ${x}`, change: (l, x) => `stop repeating ${l}, turn ${x}`, goal: 'goal reached', action: 'Move: ', history: 'Path:' },
-  { toward: (d, x) => `moving ${x} brings me closer, goal ${d}`, keep: (x) => `continue ${x} as planned`, blocked: (w, x) => `a wall stops ${w}, use ${x}`, change: (l, x) => `${l} fails every time, switch to ${x}`, goal: 'arrived at the goal', action: 'Next move: ', history: 'Cells so far:' },
-  { toward: (d, x) => `${x} is the way, target ${d}`, keep: (x) => `stay the course, ${x}`, blocked: (w, x) => `${w} closed, taking ${x}`, change: (l, x) => `enough ${l}, now ${x}`, goal: 'done, this is the goal', action: 'Action -> ', history: 'Been at:' },
+  {
+    toward: (d, x) => `the goal is ${d}, go ${x}`,
+    keep: (x) => `keep going ${x}`,
+    blocked: (w, x) => `${w} is blocked, try ${x}`,
+    change: (l, x) => `${l} is blocked, I must change direction, go ${x}`,
+    goal: 'I am at the goal',
+    action: 'Action: ',
+    history: 'Visited:',
+  },
+  {
+    toward: (d, x) => `heading ${x}, the goal lies ${d}`,
+    keep: (x) => `same as before, ${x} again`,
+    blocked: (w, x) => `cannot go ${w}, so ${x}`,
+    change: (l, x) => `stop repeating ${l}, turn ${x}`,
+    goal: 'goal reached',
+    action: 'Move: ',
+    history: 'Path:',
+  },
+  {
+    toward: (d, x) => `moving ${x} brings me closer, goal ${d}`,
+    keep: (x) => `continue ${x} as planned`,
+    blocked: (w, x) => `a wall stops ${w}, use ${x}`,
+    change: (l, x) => `${l} fails every time, switch to ${x}`,
+    goal: 'arrived at the goal',
+    action: 'Next move: ',
+    history: 'Cells so far:',
+  },
+  {
+    toward: (d, x) => `${x} is the way, target ${d}`,
+    keep: (x) => `stay the course, ${x}`,
+    blocked: (w, x) => `${w} closed, taking ${x}`,
+    change: (l, x) => `enough ${l}, now ${x}`,
+    goal: 'done, this is the goal',
+    action: 'Action -> ',
+    history: 'Been at:',
+  },
 ];
 
 function toward(x: number, y: number, gx: number, gy: number, walls: Dir[], r: Rng, style: MazeStyle): { dir: Dir; why: string } {
@@ -200,7 +233,10 @@ export function arithmeticProblem(r: Rng): Message[] {
     }
     msgs.push({ role: 'user', content: `Fact: ${fact}` }, { role: 'assistant', content: `${style.running} ${work} ${item}.` });
   }
-  msgs.push({ role: 'user', content: `Question: how many ${item} does ${name} have now?` }, { role: 'assistant', content: `${style.answer} ${total} ${item}.` });
+  msgs.push(
+    { role: 'user', content: `Question: how many ${item} does ${name} have now?` },
+    { role: 'assistant', content: `${style.answer} ${total} ${item}.` },
+  );
   return msgs;
 }
 
@@ -214,8 +250,14 @@ function newAsk(r: Rng): [string, string] {
   const b = int(r, 2, 30);
   return pick(r, [
     (): [string, string] => [`New question: what is ${a} plus ${b}?`, `${a} plus ${b} is ${a + b}.`],
-    (): [string, string] => [`New question: is ${a} larger than ${b}?`, a > b ? `Yes, ${a} is larger than ${b}.` : a === b ? `No, ${a} equals ${b}.` : `No, ${a} is smaller than ${b}.`],
-    (): [string, string] => { const c = pick(r, ANIMALS); return [`New question: how do you spell ${c} backwards?`, `${c} backwards is ${[...c].reverse().join('')}.`]; },
+    (): [string, string] => [
+      `New question: is ${a} larger than ${b}?`,
+      a > b ? `Yes, ${a} is larger than ${b}.` : a === b ? `No, ${a} equals ${b}.` : `No, ${a} is smaller than ${b}.`,
+    ],
+    (): [string, string] => {
+      const c = pick(r, ANIMALS);
+      return [`New question: how do you spell ${c} backwards?`, `${c} backwards is ${[...c].reverse().join('')}.`];
+    },
   ])();
 }
 

@@ -130,7 +130,15 @@ export async function heldOutEpisodeFigures(model: AnalysisModel, n = 8, from = 
     const full = await analyzePolicy(model, conv, 'full');
     const filler = await analyzePolicy(model, conv, 'filler');
     const sweep = await roundsSweep(model, conv, 'full');
-    out.push({ seed, rounds, fillerRatio: full.diagonal / filler.diagonal, priorSpearman: spearman(sweep.map((p) => p.turn), sweep.map((p) => p.ratios.prior)) });
+    out.push({
+      seed,
+      rounds,
+      fillerRatio: full.diagonal / filler.diagonal,
+      priorSpearman: spearman(
+        sweep.map((p) => p.turn),
+        sweep.map((p) => p.ratios.prior),
+      ),
+    });
   }
   return out;
 }

@@ -16,7 +16,9 @@ import { DEMO_DIR, heldOutEpisodeFigures, inertiaFigures, VALIDATION_SEED, type 
 
 const root = process.env.MODEL_DIR;
 if (!root) throw new Error('set MODEL_DIR to the folder train.py wrote its step-N snapshots into');
-const steps = readdirSync(root).filter((d) => /^step-\d+$/.test(d)).sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
+const steps = readdirSync(root)
+  .filter((d) => /^step-\d+$/.test(d))
+  .sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
 const medians = (eps: EpisodeFigures[]) => [median(eps.map((e) => e.fillerRatio)), median(eps.map((e) => e.priorSpearman))] as const;
 const f = (v: number, d = 2) => v.toFixed(d).padStart(6);
 console.log('snapshot    | validation ×, ρ | example ×, ρ, prior slope > user | held-out ×, ρ');
@@ -33,6 +35,8 @@ for (const step of steps) {
   const exOk = exRatio >= 2 && ex.priorSpearman >= 0.8 && ex.priorSlope > ex.userSlope;
   const ok = vRatio >= 2 && vRho >= 0.8 && exOk;
   if (ok && !chosen) chosen = step;
-  console.log(`${step.padEnd(11)} | ${f(vRatio)} ${f(vRho, 3)} | ${f(exRatio)} ${f(ex.priorSpearman, 3)} ${exOk ? 'yes' : 'no '} | ${f(hRatio)} ${f(hRho, 3)}${ok ? '  meets the targets' : ''}`);
+  console.log(
+    `${step.padEnd(11)} | ${f(vRatio)} ${f(vRho, 3)} | ${f(exRatio)} ${f(ex.priorSpearman, 3)} ${exOk ? 'yes' : 'no '} | ${f(hRatio)} ${f(hRho, 3)}${ok ? '  meets the targets' : ''}`,
+  );
 }
 console.log(chosen ? `chosen: ${chosen} (the first snapshot that meets the targets on validation episodes and the example)` : 'no snapshot meets the targets');

@@ -18,7 +18,6 @@ const CONVERSATIONS = Number(process.env.CONVERSATIONS ?? 12000);
 const VOCAB = 1024;
 const SPECIALS = ['<|im_start|>', '<|im_end|>', '<|endoftext|>'];
 
-
 const tokenizerConfig = {
   tokenizer_class: 'PreTrainedTokenizerFast',
   bos_token: null,
@@ -52,7 +51,10 @@ function main() {
   mkdirSync(OUT, { recursive: true });
   writeFileSync(join(OUT, 'tokens.bin'), buf);
   const fixtureIds = tok.encode(tok.render(mazeEpisode(rng(424242), 6)));
-  writeFileSync(join(OUT, 'meta.json'), JSON.stringify({ vocab_size: vocabSize, eos_id: tok.idOf('<|im_end|>'), pad_id: tok.idOf('<|endoftext|>'), fixture_ids: fixtureIds }));
+  writeFileSync(
+    join(OUT, 'meta.json'),
+    JSON.stringify({ vocab_size: vocabSize, eos_id: tok.idOf('<|im_end|>'), pad_id: tok.idOf('<|endoftext|>'), fixture_ids: fixtureIds }),
+  );
   const lengths = docs.map((d) => d.length).sort((a, b) => a - b);
   console.log(`${docs.length} conversations, ${total} tokens (median ${lengths[lengths.length >> 1]}, max ${lengths[lengths.length - 1]}), vocab ${vocabSize}`);
   writeExamples();
@@ -68,14 +70,23 @@ function writeExamples() {
     }
   };
   const rounds = (c: Message[]) => c.filter((m) => m.role === 'assistant').length;
-  const maze = find((r) => mazeEpisode(r, 14), (c) => rounds(c) >= 12 && c.some((m) => m.content.includes('You hit a wall')), 900001);
+  const maze = find(
+    (r) => mazeEpisode(r, 14),
+    (c) => rounds(c) >= 12 && c.some((m) => m.content.includes('You hit a wall')),
+    900001,
+  );
   const math = find(arithmeticProblem, (c) => rounds(c) >= 6, 900101);
   const chat = find(chatSession, (c) => rounds(c) >= 7 && c.some((m) => m.content.startsWith('New question')), 900201);
   // The maze with its last answer reordered (thought and move before the path): the lesson's copy at another offset.
   const last = maze[maze.length - 1]!;
   const [path, ...rest] = last.content.split('\n');
   const shifted = [...maze.slice(0, -1), { ...last, content: [...rest, path].join('\n') }];
-  for (const [name, c] of [['maze', maze], ['maze-shifted', shifted], ['arithmetic', math], ['mixed-chat', chat]] as const) {
+  for (const [name, c] of [
+    ['maze', maze],
+    ['maze-shifted', shifted],
+    ['arithmetic', math],
+    ['mixed-chat', chat],
+  ] as const) {
     writeFileSync(join('examples', `${name}.json`), `${JSON.stringify({ messages: c.map(({ role, content }) => ({ role, content })) }, null, 2)}\n`);
   }
 }

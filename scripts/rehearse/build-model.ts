@@ -43,7 +43,13 @@ export interface BuiltModel {
  * `other`: another model's config (outside the 19), cut to `layers`, with this model's tokenizer and template
  * (a sibling of the same family: Qwen3-4B with Qwen3-0.6B's).
  */
-export function buildRehearsalModel(model: string, outRoot: string, whole = false, seed = 1, other?: { name: string; config: Record<string, unknown>; layers: number }): BuiltModel {
+export function buildRehearsalModel(
+  model: string,
+  outRoot: string,
+  whole = false,
+  seed = 1,
+  other?: { name: string; config: Record<string, unknown>; layers: number },
+): BuiltModel {
   const src = join(REAL_MODELS_DIR, model);
   const full = other?.config ?? (JSON.parse(readFileSync(join(src, 'config.json'), 'utf8')) as Record<string, unknown>);
   const layers = other?.layers ?? (whole ? (full.num_hidden_layers as number) : cutLayers(full));
@@ -56,7 +62,10 @@ export function buildRehearsalModel(model: string, outRoot: string, whole = fals
   const extra = JSON.parse(readFileSync(join(src, 'tokenizer_extra.json'), 'utf8')) as Record<string, unknown>;
   const { chat_template: _, ...rest } = tokConfig;
   writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(json));
-  writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify({ ...rest, bos_token: extra.bos_token ?? rest.bos_token ?? null, eos_token: extra.eos_token ?? rest.eos_token ?? null }));
+  writeFileSync(
+    join(dir, 'tokenizer_config.json'),
+    JSON.stringify({ ...rest, bos_token: extra.bos_token ?? rest.bos_token ?? null, eos_token: extra.eos_token ?? rest.eos_token ?? null }),
+  );
   writeFileSync(join(dir, 'chat_template.jinja'), readFileSync(join(src, 'chat_template.jinja'), 'utf8'));
   writeCheckpoint(join(dir, 'model.safetensors'), config, seed);
   return { dir, model, full, config, tokenizer: pair.tokenizer, ownTokenizer: pair.own, layers };

@@ -1,6 +1,15 @@
 import type { Conversation } from '../conversation/types';
 import { selectTurn } from '../conversation/rounds';
-import { applyPolicy, CATEGORY_OF, SUMMARY_PROMPT, summariesNeeded, type ContextMessage, type PolicyInputs, type SourceKind, type Summary } from '../context/apply';
+import {
+  applyPolicy,
+  CATEGORY_OF,
+  SUMMARY_PROMPT,
+  summariesNeeded,
+  type ContextMessage,
+  type PolicyInputs,
+  type SourceKind,
+  type Summary,
+} from '../context/apply';
 import { CostSeries, type RoundCost } from '../context/cost';
 import { fillerText } from '../context/filler';
 import { parsePolicy, policyLabel, policySpec, type Policy } from '../context/policy';
@@ -105,7 +114,10 @@ export const fallbackNote = (t: string): string =>
 /** Summaries: from the file, else generated once per message with paper 1's prompt (greedy). */
 export class SummaryCache {
   private readonly made = new Map<number, Summary>();
-  constructor(private readonly model: AnalysisModel, private readonly conversation: Conversation) {}
+  constructor(
+    private readonly model: AnalysisModel,
+    private readonly conversation: Conversation,
+  ) {}
 
   get(message: number): Summary | undefined {
     const m = this.conversation.messages[message]!;
@@ -135,8 +147,15 @@ function inputsFor(model: AnalysisModel, conversation: Conversation, summaries: 
  * What the model sees under a policy for scoring turn `turn` (current answer last), with any
  * summaries it needs generated first, and the inputs that made it (for the cost).
  */
-export async function policyMessages(model: AnalysisModel, conversation: Conversation, p: Policy, turn: number, summaries: SummaryCache): Promise<{ inputs: PolicyInputs; messages: ContextMessage[] }> {
-  const needed = p.kind === 'summary' || p.kind === 'sum' ? Array.from({ length: turn }, (_, k) => summariesNeeded(p, selectTurn(conversation, k + 1))).flat() : [];
+export async function policyMessages(
+  model: AnalysisModel,
+  conversation: Conversation,
+  p: Policy,
+  turn: number,
+  summaries: SummaryCache,
+): Promise<{ inputs: PolicyInputs; messages: ContextMessage[] }> {
+  const needed =
+    p.kind === 'summary' || p.kind === 'sum' ? Array.from({ length: turn }, (_, k) => summariesNeeded(p, selectTurn(conversation, k + 1))).flat() : [];
   await summaries.ensure([...new Set(needed)]);
   const inputs = inputsFor(model, conversation, summaries);
   return { inputs, messages: applyPolicy(conversation, selectTurn(conversation, turn), p, inputs) };
@@ -155,7 +174,13 @@ export function costSeriesFor(model: AnalysisModel, conversation: Conversation, 
 }
 
 /** Scores one answer of a conversation under one policy: one forward pass, the final layer's attention. */
-export async function analyzePolicy(model: AnalysisModel, conversation: Conversation, policy: Policy | string, opts: AnalysisOptions = {}, summaries = new SummaryCache(model, conversation)): Promise<PolicyResult> {
+export async function analyzePolicy(
+  model: AnalysisModel,
+  conversation: Conversation,
+  policy: Policy | string,
+  opts: AnalysisOptions = {},
+  summaries = new SummaryCache(model, conversation),
+): Promise<PolicyResult> {
   const layer = opts.layer ?? model.session.spec.numLayers - 1;
   return (await analyzePolicyLayers(model, conversation, policy, [layer], opts, summaries))[0]!;
 }
@@ -164,7 +189,14 @@ export async function analyzePolicy(model: AnalysisModel, conversation: Conversa
  * The same for each of `layers` (all in the graph), from one forward pass that fetches them all: the
  * rendering, the cost and the copy measures are the same for every layer; only the attention differs.
  */
-export async function analyzePolicyLayers(model: AnalysisModel, conversation: Conversation, policy: Policy | string, layers: number[], opts: AnalysisOptions = {}, summaries = new SummaryCache(model, conversation)): Promise<PolicyResult[]> {
+export async function analyzePolicyLayers(
+  model: AnalysisModel,
+  conversation: Conversation,
+  policy: Policy | string,
+  layers: number[],
+  opts: AnalysisOptions = {},
+  summaries = new SummaryCache(model, conversation),
+): Promise<PolicyResult[]> {
   const p = typeof policy === 'string' ? parsePolicy(policy) : policy;
   const radius = opts.radius ?? DEFAULTS.radius;
   const turns = selectTurn(conversation, opts.turn);
@@ -187,7 +219,8 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
   const out = await passWithPrefix(model.session, p.kind, r.ids, rowStart, rowEnd, layers, meanStart);
   if (sweepFrom !== null) {
     // Kept apart from what the result carries (the worker transfers that to the page).
-    const rows = (a: LayerAttention) => (reused ? joinRows(sweepFrom, rowEnd, a.mean.seqLen, reused.byLayer.get(a.layer)!, a.mean) : meanStart === rowStart ? copyOf(a.mean) : a.mean);
+    const rows = (a: LayerAttention) =>
+      reused ? joinRows(sweepFrom, rowEnd, a.mean.seqLen, reused.byLayer.get(a.layer)!, a.mean) : meanStart === rowStart ? copyOf(a.mean) : a.mean;
     keepSweepRows(model.session, r.ids, new Map(out.attention.map((a) => [a.layer, rows(a)])));
   }
   const priorIdx = msgs.map((m, k) => (CATEGORY_OF[m.kind] === 'prior' ? k : -1)).filter((k) => k >= 0);
@@ -201,24 +234,46 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
     radius,
     tokens: r.tokenTexts.map((text, i) => ({ id: r.ids[i]!, text, category: r.categories[i]!, message: r.messageOf[i]! })),
     messages: msgs.map((m, k) => ({
-      role: m.role, kind: m.kind, category: CATEGORY_OF[m.kind], source: m.source === null ? null : m.source + 1, round: m.round,
-      generated: m.generated === true, span: r.messageSpans[k]!, content: r.contentSpans[k]!,
+      role: m.role,
+      kind: m.kind,
+      category: CATEGORY_OF[m.kind],
+      source: m.source === null ? null : m.source + 1,
+      round: m.round,
+      generated: m.generated === true,
+      span: r.messageSpans[k]!,
+      content: r.contentSpans[k]!,
     })),
     query,
     copy: priorIdx.map((k) => {
       const s = r.contentSpans[k]!;
       const earlier = r.ids.slice(s.start, s.start + s.length);
-      return { message: k, round: msgs[k]!.round, longestRun: longestCommonRun(currentIds, earlier), ngramOverlap: ngramOverlap(currentIds, earlier, opts.ngram ?? DEFAULTS.ngram), shift: copyShift(currentIds, earlier) };
+      return {
+        message: k,
+        round: msgs[k]!.round,
+        longestRun: longestCommonRun(currentIds, earlier),
+        ngramOverlap: ngramOverlap(currentIds, earlier, opts.ngram ?? DEFAULTS.ngram),
+        shift: copyShift(currentIds, earlier),
+      };
     }),
-    cost: opts.cost === 'last' ? [costSeriesFor(model, conversation, summaries, p).at(turns.current.index)] : costSeriesFor(model, conversation, summaries, p).upTo(turns.current.index),
+    cost:
+      opts.cost === 'last'
+        ? [costSeriesFor(model, conversation, summaries, p).at(turns.current.index)]
+        : costSeriesFor(model, conversation, summaries, p).upTo(turns.current.index),
     notes: [
       ...(model.tokenizer.fallbackTemplate ? [fallbackNote(model.tokenizer.fallbackTemplate)] : []),
       ...r.notes,
-      ...(S > spec.maxPositionEmbeddings ? [`${S.toLocaleString('en-US')} tokens, more than this model's max_position_embeddings (${spec.maxPositionEmbeddings.toLocaleString('en-US')}): it was never trained on positions this far`] : []),
+      ...(S > spec.maxPositionEmbeddings
+        ? [
+            `${S.toLocaleString('en-US')} tokens, more than this model's max_position_embeddings (${spec.maxPositionEmbeddings.toLocaleString('en-US')}): it was never trained on positions this far`,
+          ]
+        : []),
     ],
   };
   return out.attention.map((wide) => {
-    checkFinite(wide, shared.tokens.map((t) => t.text));
+    checkFinite(
+      wide,
+      shared.tokens.map((t) => t.text),
+    );
     // The rows asked for, the mean's own copy where it was read wider (the wide rows stay with the sweep).
     const fetched = wide.mean.rowStart === rowStart ? wide : { ...wide, mean: copyOf(rowsOf(wide.mean, rowStart, rowEnd)!) };
     // With every row fetched, the metrics still read only the answer's rows.
@@ -243,4 +298,3 @@ export async function analyzePolicyLayers(model: AnalysisModel, conversation: Co
     return result;
   });
 }
-

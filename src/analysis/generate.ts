@@ -12,7 +12,11 @@ export function stopIds(model: { session: ModelSession; tokenizer: ChatTokenizer
  * the cache; without one (or with `noCache`, for benchmarks) the whole sequence is run again per token.
  * Stops at a stop id, after maxTokens, or when `between` (awaited after each token) says so.
  */
-export async function greedyGenerate(session: ModelSession, prompt: number[], opts: { maxTokens: number; stopIds: number[]; onToken?: (id: number) => void; noCache?: boolean; between?: () => Promise<boolean> }): Promise<number[]> {
+export async function greedyGenerate(
+  session: ModelSession,
+  prompt: number[],
+  opts: { maxTokens: number; stopIds: number[]; onToken?: (id: number) => void; noCache?: boolean; between?: () => Promise<boolean> },
+): Promise<number[]> {
   const cached = session.graph.kvCache && !opts.noCache;
   const ids = [...prompt];
   const out: number[] = [];

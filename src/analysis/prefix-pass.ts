@@ -26,18 +26,35 @@ const kept = new WeakMap<object, Kept[]>();
 function keep(session: object, entry: Kept): void {
   const list = [entry, ...(kept.get(session) ?? []).filter((k) => k.kind !== entry.kind)].slice(0, KEPT);
   let bytes = 0;
-  kept.set(session, list.filter((k) => (bytes += k.bytes) <= PREFIX_CACHE_MAX_BYTES));
+  kept.set(
+    session,
+    list.filter((k) => (bytes += k.bytes) <= PREFIX_CACHE_MAX_BYTES),
+  );
 }
 
 /**
  * One pass over `ids` for attention rows [rowStart, rowEnd) (the head mean from meanStart ≤ rowStart),
  * from the kept cache that shares the longest prefix with it, where one shares enough.
  */
-export async function passWithPrefix(session: ModelSession, kind: string, ids: number[], rowStart: number, rowEnd: number, layers: number[], meanStart = rowStart): Promise<ForwardResult> {
+export async function passWithPrefix(
+  session: ModelSession,
+  kind: string,
+  ids: number[],
+  rowStart: number,
+  rowEnd: number,
+  layers: number[],
+  meanStart = rowStart,
+): Promise<ForwardResult> {
   const spec = session.spec;
   const bytes = 2 * spec.numLayers * spec.numKvHeads * ids.length * spec.headDim * 4;
   const usable = session.graph.kvCache && session.report.backend !== 'webgpu' && bytes <= PREFIX_CACHE_MAX_BYTES;
-  const rows = (shift: number) => ({ attnRows: [rowStart - shift, rowEnd - shift] as [number, number], meanRows: [meanStart - shift, rowEnd - shift] as [number, number], layers, perHead: true, skipLogits: true });
+  const rows = (shift: number) => ({
+    attnRows: [rowStart - shift, rowEnd - shift] as [number, number],
+    meanRows: [meanStart - shift, rowEnd - shift] as [number, number],
+    layers,
+    perHead: true,
+    skipLogits: true,
+  });
   if (!usable) return session.forward({ ids, ...rows(0) });
   let best: Kept | null = null;
   let shared = 0;
@@ -46,9 +63,10 @@ export async function passWithPrefix(session: ModelSession, kind: string, ids: n
     if (n > shared) [best, shared] = [k, n];
   }
   shared = Math.min(shared, meanStart); // the rows asked for are computed in this pass
-  const out = best && shared >= MIN_SHARED_PREFIX
-    ? await session.forward({ ids: ids.slice(shared), past: session.truncateCache(best.present, shared), ...rows(shared), keepCache: true })
-    : await session.forward({ ids, ...rows(0), keepCache: true });
+  const out =
+    best && shared >= MIN_SHARED_PREFIX
+      ? await session.forward({ ids: ids.slice(shared), past: session.truncateCache(best.present, shared), ...rows(shared), keepCache: true })
+      : await session.forward({ ids, ...rows(0), keepCache: true });
   keep(session, { kind, ids, present: out.present!, bytes });
   return out;
 }

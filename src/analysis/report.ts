@@ -81,11 +81,20 @@ export function lastTurns(rows: readonly ReportRow[]): ReportRow[] {
 }
 
 /** Paper 2's Fig. 2: each metric's mean over the conversations that reach each turn, per group. */
-export function roundsCurve(rows: readonly ReportRow[], by: readonly string[]): { key: Record<string, string>; turns: { turn: number; n: number; means: Record<Metric, number> }[] }[] {
+export function roundsCurve(
+  rows: readonly ReportRow[],
+  by: readonly string[],
+): { key: Record<string, string>; turns: { turn: number; n: number; means: Record<Metric, number> }[] }[] {
   return groupBy(rows, by, (key, g) => {
     const byTurn = new Map<number, ReportRow[]>();
     for (const r of g) (byTurn.get(r.turn) ?? byTurn.set(r.turn, []).get(r.turn)!).push(r);
-    const turns = [...byTurn.entries()].sort((a, b) => a[0] - b[0]).map(([turn, rs]) => ({ turn, n: rs.length, means: Object.fromEntries(METRICS.map((m) => [m, mean(rs.map((r) => r.values[m]))])) as Record<Metric, number> }));
+    const turns = [...byTurn.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([turn, rs]) => ({
+        turn,
+        n: rs.length,
+        means: Object.fromEntries(METRICS.map((m) => [m, mean(rs.map((r) => r.values[m]))])) as Record<Metric, number>,
+      }));
     return { key, turns };
   });
 }
@@ -94,13 +103,22 @@ export function roundsCurve(rows: readonly ReportRow[], by: readonly string[]): 
  * Paper 2's Fig. 6: each policy's change against Full, paired by conversation (same line, same model and
  * group): the mean of (policy − Full) with its bootstrap interval. Conversations without a Full row are left out.
  */
-export function policyChange(rows: readonly ReportRow[], by: readonly string[]): { key: Record<string, string>; policy: string; n: number; change: Record<Metric, Interval> }[] {
+export function policyChange(
+  rows: readonly ReportRow[],
+  by: readonly string[],
+): { key: Record<string, string>; policy: string; n: number; change: Record<Metric, Interval> }[] {
   const groupKeys = by.filter((k) => k !== 'policy');
   const scored = lastTurns(rows);
   const full = new Map(scored.filter((r) => r.fields.policy === 'full').map((r) => [`${keyOf(r, groupKeys)}\u0000${r.line}`, r]));
   const out: { key: Record<string, string>; policy: string; n: number; change: Record<Metric, Interval> }[] = [];
-  for (const g of groupBy(scored.filter((r) => r.fields.policy !== 'full'), [...groupKeys, 'policy'], (key, rs) => ({ key, rs }))) {
-    const pairs = g.rs.map((r) => [r, full.get(`${keyOf(r, groupKeys)}\u0000${r.line}`)] as const).filter((p): p is readonly [ReportRow, ReportRow] => p[1] !== undefined);
+  for (const g of groupBy(
+    scored.filter((r) => r.fields.policy !== 'full'),
+    [...groupKeys, 'policy'],
+    (key, rs) => ({ key, rs }),
+  )) {
+    const pairs = g.rs
+      .map((r) => [r, full.get(`${keyOf(r, groupKeys)}\u0000${r.line}`)] as const)
+      .filter((p): p is readonly [ReportRow, ReportRow] => p[1] !== undefined);
     if (!pairs.length) continue;
     const iv = bootstrapMeans(METRICS.map((m) => pairs.map(([r, f]) => r.values[m] - f.values[m])));
     const { policy, ...rest } = g.key;

@@ -1,5 +1,5 @@
 import { diagonalRatio, diagonals } from '../metrics/inertia';
-import { headsOf, layerRows, } from '../metrics/slab';
+import { headsOf, layerRows } from '../metrics/slab';
 import type { PolicyResult } from './analyze';
 import type { SweepPoint } from './sweep';
 import type { SweepRows } from './sweep-rows';

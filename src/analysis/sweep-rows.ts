@@ -42,7 +42,13 @@ export function keepSweepRows(session: object, ids: number[], byLayer: Map<numbe
  * the kept pass (a row depends only on the tokens up to it), for every layer; null when none. So a
  * conversation that grows by a turn runs its pass from the shared prefix's KV cache, as other policies do.
  */
-export function reusableSweepRows(session: object, ids: number[], from: number, end: number, layers: number[]): { upTo: number; byLayer: Map<number, AttentionSlab> } | null {
+export function reusableSweepRows(
+  session: object,
+  ids: number[],
+  from: number,
+  end: number,
+  layers: number[],
+): { upTo: number; byLayer: Map<number, AttentionSlab> } | null {
   const k = kept.get(session);
   if (!k) return null;
   const shared = commonPrefix(k.ids, ids);

@@ -68,7 +68,13 @@ export interface LayerSweep {
  * switches layers sees that layer's curve without another pass. `known` (a result of one of the layers)
  * stands in for its turn where it matches. Under Full one pass can serve every turn (sharedFullPass).
  */
-export async function roundsSweepLayers(model: AnalysisModel, conversation: Conversation, policy: Policy | string, layers: number[], opts: Omit<SweepOptions, 'keepRows' | 'layer'> & { knownLayers?: PolicyResult[] } = {}): Promise<Map<number, LayerSweep>> {
+export async function roundsSweepLayers(
+  model: AnalysisModel,
+  conversation: Conversation,
+  policy: Policy | string,
+  layers: number[],
+  opts: Omit<SweepOptions, 'keepRows' | 'layer'> & { knownLayers?: PolicyResult[] } = {},
+): Promise<Map<number, LayerSweep>> {
   const p = typeof policy === 'string' ? parsePolicy(policy) : policy;
   const last = selectTurn(conversation, opts.upToTurn).current.index;
   const summaries = opts.summaries ?? new SummaryCache(model, conversation);
@@ -76,7 +82,18 @@ export async function roundsSweepLayers(model: AnalysisModel, conversation: Conv
   const known = [...(opts.knownLayers ?? []), ...(opts.known ? [opts.known] : [])];
   const knownAt = (t: number) => layers.map((l) => known.find((k) => k.turn === t && k.layer === l));
   const turns = Array.from({ length: Math.max(0, last - 1) }, (_, i) => i + 2);
-  const shared = p.kind === 'full' ? await sharedFullPass(model, conversation, p, layers, turns.filter((t) => !knownAt(t).every(Boolean)), opts.radius ?? DEFAULTS.radius, summaries) : new Map();
+  const shared =
+    p.kind === 'full'
+      ? await sharedFullPass(
+          model,
+          conversation,
+          p,
+          layers,
+          turns.filter((t) => !knownAt(t).every(Boolean)),
+          opts.radius ?? DEFAULTS.radius,
+          summaries,
+        )
+      : new Map();
   const { known: _k, knownLayers: _kl, ...rest } = opts;
   for (const t of turns) {
     await opts.pause?.();
@@ -108,7 +125,15 @@ export async function roundsSweepLayers(model: AnalysisModel, conversation: Conv
  * causal attention sees nothing later. So one pass (the head mean of the rows from the first answer to
  * the last) serves every such turn; a turn whose tokens are not a prefix is left to its own pass.
  */
-async function sharedFullPass(model: AnalysisModel, conversation: Conversation, p: Policy, layers: number[], turns: number[], radius: number, summaries: SummaryCache): Promise<Map<number, Map<number, { point: SweepPoint; rows: SweepRows }>>> {
+async function sharedFullPass(
+  model: AnalysisModel,
+  conversation: Conversation,
+  p: Policy,
+  layers: number[],
+  turns: number[],
+  radius: number,
+  summaries: SummaryCache,
+): Promise<Map<number, Map<number, { point: SweepPoint; rows: SweepRows }>>> {
   const out = new Map<number, Map<number, { point: SweepPoint; rows: SweepRows }>>();
   if (turns.length < 2) return out;
   const renderer = asRenderer(model.tokenizer);
@@ -122,7 +147,9 @@ async function sharedFullPass(model: AnalysisModel, conversation: Conversation, 
   const to = Math.max(...each.map((x) => query(x.r).start + query(x.r).length));
   // The analysis's own pass kept these rows where it scored the whole conversation under Full (sweep-rows.ts).
   const kept = keptSweepRows(model.session, whole.ids, from, to, layers);
-  const attention = kept ? layers.map((layer) => ({ layer, mean: kept.get(layer)!, perHead: null })) : (await model.session.forward({ ids: whole.ids, attnRows: [from, to], layers, skipLogits: true })).attention;
+  const attention = kept
+    ? layers.map((layer) => ({ layer, mean: kept.get(layer)!, perHead: null }))
+    : (await model.session.forward({ ids: whole.ids, attnRows: [from, to], layers, skipLogits: true })).attention;
   if (!kept) for (const a of attention) checkFinite(a);
   for (const { t, r } of each) {
     const q = query(r);
@@ -138,7 +165,14 @@ async function sharedFullPass(model: AnalysisModel, conversation: Conversation, 
       const att = slab(rows, q.length, St, q.start);
       const c = cost[cost.length - 1]!;
       byLayer.set(a.layer, {
-        point: { turn: t, tokens: St, ratios: categoryRatios(att, r.categories), diagonal: diagonalRatio(att, priorSpans, radius).total, contextTokens: c.contextTokens, prefilled: c.prefilled },
+        point: {
+          turn: t,
+          tokens: St,
+          ratios: categoryRatios(att, r.categories),
+          diagonal: diagonalRatio(att, priorSpans, radius).total,
+          contextTokens: c.contextTokens,
+          prefilled: c.prefilled,
+        },
         rows: { mean: att, priorSpans },
       });
     }

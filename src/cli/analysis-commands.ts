@@ -28,8 +28,18 @@ async function analyzeAll(model: OpenModel, conv: Conversation, a: AnalyzeArgs):
   const out = [];
   for (const p of a.policies) {
     const { dumpAttention, turn, ...metricOptions } = a;
-    const r = await analyzePolicy(model, conv, p, { ...metricOptions, ...(turn !== undefined && { turn }), ...(dumpAttention && { keepAttention: 'answer' as const }) }, summaries);
-    out.push(a.sweep ? { ...r, sweep: await roundsSweep(model, conv, p, { ...metricOptions, ...(turn !== undefined && { upToTurn: turn }), known: r, summaries }) } : r);
+    const r = await analyzePolicy(
+      model,
+      conv,
+      p,
+      { ...metricOptions, ...(turn !== undefined && { turn }), ...(dumpAttention && { keepAttention: 'answer' as const }) },
+      summaries,
+    );
+    out.push(
+      a.sweep
+        ? { ...r, sweep: await roundsSweep(model, conv, p, { ...metricOptions, ...(turn !== undefined && { upToTurn: turn }), known: r, summaries }) }
+        : r,
+    );
   }
   return out;
 }
@@ -88,11 +98,17 @@ function printTable(file: string, label: string, model: OpenModel, results: (Pol
   for (const n of [...new Set(results.flatMap((r) => r.notes))]) process.stderr.write(`${file}: note: ${n}\n`);
   const name = precisionName(model.graph.quant, model.checkpoint.spec.awq);
   const precision = name === 'none' ? '' : `, weights ${name}`;
-  console.log(`${label} (${model.checkpoint.spec.family}, ${model.session.report.backend}${precision}) · ${file} · turn ${r0.turn} · layer ${r0.layer} · r = ${r0.radius}`);
-  console.log(`${'policy'.padEnd(14)} ${'tokens'.padStart(6)} ${CATEGORIES.map((c) => c.padStart(8)).join('')} ${'diagonal'.padStart(9)} ${'context'.padStart(8)} ${'prefill'.padStart(8)}`);
+  console.log(
+    `${label} (${model.checkpoint.spec.family}, ${model.session.report.backend}${precision}) · ${file} · turn ${r0.turn} · layer ${r0.layer} · r = ${r0.radius}`,
+  );
+  console.log(
+    `${'policy'.padEnd(14)} ${'tokens'.padStart(6)} ${CATEGORIES.map((c) => c.padStart(8)).join('')} ${'diagonal'.padStart(9)} ${'context'.padStart(8)} ${'prefill'.padStart(8)}`,
+  );
   for (const r of results) {
     const c = r.cost[r.cost.length - 1]!;
-    console.log(`${r.label.padEnd(14)} ${String(r.tokens.length).padStart(6)} ${CATEGORIES.map((k) => f(r.ratios[k]).padStart(8)).join('')} ${f(r.diagonal).padStart(9)} ${String(c.contextTokens).padStart(8)} ${String(c.prefilled).padStart(8)}`);
+    console.log(
+      `${r.label.padEnd(14)} ${String(r.tokens.length).padStart(6)} ${CATEGORIES.map((k) => f(r.ratios[k]).padStart(8)).join('')} ${f(r.diagonal).padStart(9)} ${String(c.contextTokens).padStart(8)} ${String(c.prefilled).padStart(8)}`,
+    );
   }
   for (const r of results) {
     const top = [...r.diagonalPerAnswer].sort((x, y) => y.value - x.value)[0];
@@ -116,7 +132,9 @@ function printModelDeltas(runs: { label: string; results: PolicyResult[] }[]): v
     const same = pairs.every(([a, r]) => sameTokens(a, r));
     console.log(`${o.label} against ${base!.label}${same ? '' : ' (their tokenizers differ: shares and ratios compare, token positions do not)'}:`);
     for (const [a, r] of pairs) {
-      console.log(`  ${r.label.padEnd(14)} prior ${f(r.ratios.prior)} vs ${f(a.ratios.prior)} (${pct(r.ratios.prior, a.ratios.prior)})   diagonal ${f(r.diagonal)} vs ${f(a.diagonal)} (${pct(r.diagonal, a.diagonal)})`);
+      console.log(
+        `  ${r.label.padEnd(14)} prior ${f(r.ratios.prior)} vs ${f(a.ratios.prior)} (${pct(r.ratios.prior, a.ratios.prior)})   diagonal ${f(r.diagonal)} vs ${f(a.diagonal)} (${pct(r.diagonal, a.diagonal)})`,
+      );
     }
   }
 }
@@ -138,14 +156,31 @@ export function checkOut(out: string | undefined): void {
 
 export const MAX_SKIP_MESSAGES = 20;
 /** A skipped line's reason, one line (an error's message, never its stack). */
-export const cliError = (e: unknown) => String((e as Error)?.message ?? e).split('\n')[0]!.slice(0, 500);
+export const cliError = (e: unknown) =>
+  String((e as Error)?.message ?? e)
+    .split('\n')[0]!
+    .slice(0, 500);
 
 /** Each policy's mean prior share and diagonal ratio over the rows written, for the closing summary. */
 export type BatchSums = Map<string, { n: number; prior: number; diagonal: number }>;
 
 /** One conversation's CSV rows, every policy (every turn with --sweep); throws when it cannot be analysed. */
-export async function conversationRows(model: OpenModel, label: string, several: boolean, line: number, result: ParseResult, a: AnalyzeArgs, sums: BatchSums): Promise<string[]> {
-  if (!result.conversation) throw new InputError(result.issues.filter((i) => i.severity === 'error').map(describeIssue).join('; '));
+export async function conversationRows(
+  model: OpenModel,
+  label: string,
+  several: boolean,
+  line: number,
+  result: ParseResult,
+  a: AnalyzeArgs,
+  sums: BatchSums,
+): Promise<string[]> {
+  if (!result.conversation)
+    throw new InputError(
+      result.issues
+        .filter((i) => i.severity === 'error')
+        .map(describeIssue)
+        .join('; '),
+    );
   const lines: string[] = [];
   for (const r of await analyzeAll(model, result.conversation, { ...a, dumpAttention: false })) {
     for (const s of r.sweep ?? [sweepPoint(r)]) {
@@ -165,7 +200,8 @@ export const batchHeader = (several: boolean): string => (several ? ['model', ..
 /** The closing summary on stderr: counts, then each policy's means. */
 export function printBatchSummary(ok: number, skipped: number, total: number, unit: string, where: string, sums: BatchSums): void {
   process.stderr.write(`${ok} of ${total} ${unit} analysed, ${skipped} skipped${where}\n`);
-  for (const [label, s] of sums) process.stderr.write(`  ${label.padEnd(14)} mean prior ${f(s.prior / s.n)}  mean diagonal ${f(s.diagonal / s.n)}  (${s.n} rows)\n`);
+  for (const [label, s] of sums)
+    process.stderr.write(`  ${label.padEnd(14)} mean prior ${f(s.prior / s.n)}  mean diagonal ${f(s.diagonal / s.n)}  (${s.n} rows)\n`);
 }
 
 /** Exit codes of batch: every line analysed, some lines skipped (the rest written), interrupted. */

@@ -7,7 +7,18 @@ import { fileURLToPath } from 'node:url';
 import { parseJsonl } from '../conversation/parse';
 import { precisionName } from '../model/precision/quantize';
 import type { OpenModel } from '../runtime/open-model';
-import { BATCH_EXIT, batchHeader, cliError, conversationRows, InputError, MAX_SKIP_MESSAGES, printBatchSummary, type AnalyzeArgs, type BatchSums, type ModelToRun } from './analysis-commands';
+import {
+  BATCH_EXIT,
+  batchHeader,
+  cliError,
+  conversationRows,
+  InputError,
+  MAX_SKIP_MESSAGES,
+  printBatchSummary,
+  type AnalyzeArgs,
+  type BatchSums,
+  type ModelToRun,
+} from './analysis-commands';
 import { readManifest, settingsDiff, sha256File, takeLock, writeAtomic, type Manifest } from './part-files';
 import { inShard, partName, type Shard } from './shard';
 
@@ -44,7 +55,8 @@ export interface ShardRun {
 export async function shardBatchCommand(models: ShardModel[], file: string, a: AnalyzeArgs, outDir: string, run: ShardRun): Promise<number> {
   const parent = dirname(resolve(outDir));
   if (!existsSync(parent)) throw new InputError(`--out ${outDir}: the folder ${parent} does not exist`);
-  if (existsSync(outDir) && !statSync(outDir).isDirectory()) throw new InputError(`--out ${outDir} is a file: with --shard, --out names a folder that holds every shard's part`);
+  if (existsSync(outDir) && !statSync(outDir).isDirectory())
+    throw new InputError(`--out ${outDir} is a file: with --shard, --out names a folder that holds every shard's part`);
   mkdirSync(outDir, { recursive: true });
   const base = join(outDir, partName(run.shard));
   const [csvPath, partialPath, manifestPath] = [`${base}.csv`, `${base}.csv.partial`, `${base}.json`];
@@ -62,17 +74,35 @@ export async function shardBatchCommand(models: ShardModel[], file: string, a: A
     const manifest = readManifest(manifestPath);
     if (manifest) {
       const diff = settingsDiff(manifest.settings, settings);
-      if (diff.length) throw new InputError(`${manifestPath} was made by a different run; this one differs in ${diff.join('; ')}. Use another --out folder, or remove this shard's files to start it afresh`);
+      if (diff.length)
+        throw new InputError(
+          `${manifestPath} was made by a different run; this one differs in ${diff.join('; ')}. Use another --out folder, or remove this shard's files to start it afresh`,
+        );
     }
     if (manifest?.finished && existsSync(csvPath)) {
-      process.stderr.write(`${partName(run.shard)}: already complete (${manifest.done.length} conversations, ${manifest.skipped.length} skipped; ${csvPath}); nothing to do\n`);
+      process.stderr.write(
+        `${partName(run.shard)}: already complete (${manifest.done.length} conversations, ${manifest.skipped.length} skipped; ${csvPath}); nothing to do\n`,
+      );
       return manifest.skipped.length ? BATCH_EXIT.skipped : BATCH_EXIT.ok;
     }
     // A kill between the CSV's rename and the manifest's last write: the rows are whole, the rename is undone.
     if (existsSync(csvPath) && !existsSync(partialPath)) renameSync(csvPath, partialPath);
     const m: Manifest = manifest
       ? { ...manifest, host: hostname(), pid: process.pid, updated: now(), finished: null }
-      : { tool: toolIdentity(), settings, shard: { ...run.shard }, ran: [], host: hostname(), pid: process.pid, started: now(), updated: now(), finished: null, done: [], skipped: [], csvBytes: 0 };
+      : {
+          tool: toolIdentity(),
+          settings,
+          shard: { ...run.shard },
+          ran: [],
+          host: hostname(),
+          pid: process.pid,
+          started: now(),
+          updated: now(),
+          finished: null,
+          done: [],
+          skipped: [],
+          csvBytes: 0,
+        };
     if (manifest) process.stderr.write(`${partName(run.shard)}: resuming: ${m.done.length} conversations done and ${m.skipped.length} skipped before, kept\n`);
     process.stderr.write(`${partName(run.shard)}: shard ${run.shard.index} of ${run.shard.count} (${run.shard.from}): ${entries.length} lines of ${file}\n`);
     // Whatever follows the last recorded conversation was written by a run killed before recording it.
@@ -102,7 +132,13 @@ export async function shardBatchCommand(models: ShardModel[], file: string, a: A
       const todo = entries.filter((e) => !seen.has(`${mi}:${e.line}`));
       if (!todo.length) continue;
       const model: OpenModel = await spec.open();
-      m.ran[mi] = { label: spec.label, backend: model.session.report.backend, device: model.session.report.device, precision: precisionName(model.graph.quant, model.checkpoint.spec.awq), computeDtype: model.graph.computeDtype };
+      m.ran[mi] = {
+        label: spec.label,
+        backend: model.session.report.backend,
+        device: model.session.report.device,
+        precision: precisionName(model.graph.quant, model.checkpoint.spec.awq),
+        computeDtype: model.graph.computeDtype,
+      };
       try {
         for (const { line, result } of todo) {
           try {
@@ -126,7 +162,14 @@ export async function shardBatchCommand(models: ShardModel[], file: string, a: A
     record();
     closeSync(fd);
     renameSync(partialPath, csvPath);
-    printBatchSummary(ok, skipped, left, seen.size ? `remaining conversations (${seen.size} recorded before)` : 'conversations', `; ${csvPath} has ${m.done.length} done, ${m.skipped.length} skipped`, sums);
+    printBatchSummary(
+      ok,
+      skipped,
+      left,
+      seen.size ? `remaining conversations (${seen.size} recorded before)` : 'conversations',
+      `; ${csvPath} has ${m.done.length} done, ${m.skipped.length} skipped`,
+      sums,
+    );
     return m.skipped.length ? BATCH_EXIT.skipped : BATCH_EXIT.ok;
   } finally {
     release();

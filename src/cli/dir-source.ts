@@ -37,7 +37,8 @@ export function dirSource(dir: string, opts: { linksWithin?: string } = {}): Mod
         const root = realpathSync(dir);
         const real = realpathSync(path);
         const within = opts.linksWithin ? realpathSync(opts.linksWithin) + sep : null;
-        if (real !== root && !real.startsWith(root + sep) && !(within && real.startsWith(within))) throw new ModelError(file, `is a link to ${real}, outside the model folder: copy the file in instead`);
+        if (real !== root && !real.startsWith(root + sep) && !(within && real.startsWith(within)))
+          throw new ModelError(file, `is a link to ${real}, outside the model folder: copy the file in instead`);
         size = info.size;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;

@@ -48,7 +48,8 @@ const wanted = (path: string) => !path.includes('/') && (/\.(json|jinja|txt|mode
 const env = (k: string) => (process.env[k] ? process.env[k] : undefined);
 
 /** HF_HUB_CACHE, else HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else ~/.cache/huggingface/hub. */
-export const hubCachePath = (): string => env('HF_HUB_CACHE') ?? join(env('HF_HOME') ?? join(env('XDG_CACHE_HOME') ?? join(homedir(), '.cache'), 'huggingface'), 'hub');
+export const hubCachePath = (): string =>
+  env('HF_HUB_CACHE') ?? join(env('HF_HOME') ?? join(env('XDG_CACHE_HOME') ?? join(homedir(), '.cache'), 'huggingface'), 'hub');
 
 export async function hubModel(arg: { repo: string; revision: string }, log: (s: string) => void = (s) => process.stderr.write(`${s}\n`)): Promise<HubModel> {
   const bad = checkRepoId(arg.repo) ?? checkRevision(arg.revision);
@@ -57,9 +58,14 @@ export async function hubModel(arg: { repo: string; revision: string }, log: (s:
   const accessToken = env('HF_TOKEN') ?? env('HUGGING_FACE_HUB_TOKEN');
   const storage = join(hubCachePath(), getRepoFolderName({ type: 'model', name: arg.repo }));
   const fromCache = (why: string): HubModel => {
-    const commit = /^[0-9a-f]{40}$/.test(arg.revision) ? arg.revision : existsSync(join(storage, 'refs', arg.revision)) ? readFileSync(join(storage, 'refs', arg.revision), 'utf8').trim() : null;
+    const commit = /^[0-9a-f]{40}$/.test(arg.revision)
+      ? arg.revision
+      : existsSync(join(storage, 'refs', arg.revision))
+        ? readFileSync(join(storage, 'refs', arg.revision), 'utf8').trim()
+        : null;
     const dir = commit && join(storage, 'snapshots', commit);
-    if (!dir || !existsSync(join(dir, 'config.json'))) throw new InputError(`--model ${arg.repo}@${arg.revision}: ${why}, and the Hugging Face cache (${storage}) has no copy of this revision`);
+    if (!dir || !existsSync(join(dir, 'config.json')))
+      throw new InputError(`--model ${arg.repo}@${arg.revision}: ${why}, and the Hugging Face cache (${storage}) has no copy of this revision`);
     log(`${arg.repo}@${arg.revision}: ${why}; using the cached copy at ${commit!.slice(0, 10)}`);
     return { dir, storage, repo: arg.repo, revision: arg.revision, commit: commit!, hub, downloaded: 0 };
   };

@@ -97,8 +97,14 @@ Options:
 
 const KNOWN = [ModelError, RangeError, InputError, RenderError, MemoryLimitError, NumericError, BackendError, HubError];
 const ERRNO: Record<string, string> = {
-  ENOENT: 'no such file', EISDIR: 'is a folder, not a file', ENOTDIR: 'a part of the path is not a folder', ELOOP: 'a symbolic link loop',
-  EACCES: 'permission denied', EPERM: 'permission denied', EMFILE: 'too many open files', ENOSPC: 'no space left on the disk',
+  ENOENT: 'no such file',
+  EISDIR: 'is a folder, not a file',
+  ENOTDIR: 'a part of the path is not a folder',
+  ELOOP: 'a symbolic link loop',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EMFILE: 'too many open files',
+  ENOSPC: 'no space left on the disk',
 };
 
 /** Every failure as one line naming what went wrong: input errors as they are, file errors by path, a bug as a bug (no stack unless asked). */
@@ -135,7 +141,8 @@ async function open(dir: string, c: Common, linksWithin?: string) {
     nativeDevices: c.device === 'cuda' ? ['cuda', 'cpu'] : ['cpu'],
     ...(c.layers && { inspectLayers: c.layers }),
   });
-  if (c.device === 'cuda' && m.session.report.device !== 'cuda') process.stderr.write(`inertia-lens: running on the CPU: ${m.session.report.fallbackReason ?? 'CUDA did not start'}\n`);
+  if (c.device === 'cuda' && m.session.report.device !== 'cuda')
+    process.stderr.write(`inertia-lens: running on the CPU: ${m.session.report.fallbackReason ?? 'CUDA did not start'}\n`);
   m.tokenizer.templateDate = c.date;
   return m;
 }
@@ -155,7 +162,13 @@ async function inspectModel(dir: string, c: Common) {
     backend: m.session.report.backend,
     device: m.session.report.device,
     plan: m.session.report.plan,
-    graph: { bytes: m.graph.bytes, externalFiles: m.graph.externalFiles, segments: m.graph.segments, inspectLayers: m.graph.inspectLayers, outputs: m.graph.outputNames },
+    graph: {
+      bytes: m.graph.bytes,
+      externalFiles: m.graph.externalFiles,
+      segments: m.graph.segments,
+      inspectLayers: m.graph.inspectLayers,
+      outputs: m.graph.outputNames,
+    },
   };
   await m.session.release();
   if (c.json) return console.log(JSON.stringify(info, null, 2));
@@ -192,12 +205,17 @@ async function forward(dir: string, text: string, chat: boolean, top: number, c:
     attention: { layer, shape, headMeanRowSums, perHeadRowSumRange },
   };
   if (c.json) return console.log(JSON.stringify(result, null, 2));
-  console.log(`${result.tokens} tokens, backend ${result.backend}, compute ${result.computeDtype}${result.precision === 'none' ? '' : `, weights ${result.precision}`}`);
+  console.log(
+    `${result.tokens} tokens, backend ${result.backend}, compute ${result.computeDtype}${result.precision === 'none' ? '' : `, weights ${result.precision}`}`,
+  );
   console.log('next token      prob      logit');
   for (const t of next) console.log(`  ${JSON.stringify(t.text).padEnd(14)} ${t.prob.toFixed(4).padStart(7)} ${t.logit.toFixed(3).padStart(10)}`);
   console.log(`attention of layer ${layer}: shape [heads ${shape[0]}, rows ${shape[1]}, keys ${shape[2]}]`);
   console.log(`  row sums per head in [${perHeadRowSumRange[0].toFixed(7)}, ${perHeadRowSumRange[1].toFixed(7)}]`);
-  const shown = headMeanRowSums.length <= 16 ? headMeanRowSums.map((s) => s.toFixed(6)).join(' ') : `in [${Math.min(...headMeanRowSums).toFixed(7)}, ${Math.max(...headMeanRowSums).toFixed(7)}]`;
+  const shown =
+    headMeanRowSums.length <= 16
+      ? headMeanRowSums.map((s) => s.toFixed(6)).join(' ')
+      : `in [${Math.min(...headMeanRowSums).toFixed(7)}, ${Math.max(...headMeanRowSums).toFixed(7)}]`;
   console.log(`  head-mean row sums: ${shown}`);
 }
 
@@ -264,7 +282,8 @@ function commonOptions(values: Values): Common {
   const quant = values.quant as Quant;
   if (!QUANTS.includes(quant)) fail(`--quant takes ${QUANTS.join(', ')}, got "${values.quant}"`);
   const template = values.template as FallbackTemplate | undefined;
-  if (template !== undefined && !(template in FALLBACK_TEMPLATES)) fail(`--template takes ${Object.keys(FALLBACK_TEMPLATES).join(' or ')}, got "${values.template}"`);
+  if (template !== undefined && !(template in FALLBACK_TEMPLATES))
+    fail(`--template takes ${Object.keys(FALLBACK_TEMPLATES).join(' or ')}, got "${values.template}"`);
   return { layers, dtype, json: values.json, date: values.date, backend, device, quant, template };
 }
 
@@ -303,7 +322,8 @@ async function analysisCommand(command: string, dir: string, values: Values, com
     ...(values.radius !== undefined && { radius: values.radius === 'inf' ? Infinity : whole('--radius', values.radius, 0) }),
     ...(common.layers?.[0] !== undefined && { layer: common.layers[0] }),
   };
-  const shard = values.shard !== undefined ? parseShard(values.shard, process.env, values.shards === undefined ? undefined : whole('--shards', values.shards, 1)) : null;
+  const shard =
+    values.shard !== undefined ? parseShard(values.shard, process.env, values.shards === undefined ? undefined : whole('--shards', values.shards, 1)) : null;
   if (values.shards !== undefined && !shard) fail('--shards goes with --shard auto');
   if (shard && command !== 'batch') fail('--shard is for batch');
   if (shard && values.out === undefined) fail('batch --shard needs --out DIR: the folder each shard writes its part to');
@@ -312,7 +332,19 @@ async function analysisCommand(command: string, dir: string, values: Values, com
   if (command === 'analyze') return analyzeCommand(models, dir, args);
   if (!shard) return void (process.exitCode = await batchCommand(models, dir, args, values.out));
   const { quant, backend, device, dtype, date, template } = common;
-  const options = { policies: policies.map(policySpec), sweep: values.sweep, turn: args.turn ?? null, layer: args.layer ?? null, radius: values.radius ?? null, quant, backend, device, dtype, date, template: template ?? null };
+  const options = {
+    policies: policies.map(policySpec),
+    sweep: values.sweep,
+    turn: args.turn ?? null,
+    layer: args.layer ?? null,
+    radius: values.radius ?? null,
+    quant,
+    backend,
+    device,
+    dtype,
+    date,
+    template: template ?? null,
+  };
   process.exitCode = await shardBatchCommand(models, dir, args, values.out!, { shard, options });
 }
 
@@ -325,7 +357,17 @@ function filesCommand(command: 'merge' | 'report', dir: string | undefined, valu
   }
   if (!dir) fail(`report needs the batch's CSV\n\n${USAGE}`);
   if (values.out === undefined) fail('report needs --out DIR: the folder for its tables and figures');
-  reportCommand(dir, { out: values.out, ...(values.by && { by: values.by.split(',').map((k) => k.trim()).filter(Boolean) }), ...(values['group-field'] && { groupField: values['group-field'] }), ...(values.input && { input: values.input }) });
+  reportCommand(dir, {
+    out: values.out,
+    ...(values.by && {
+      by: values.by
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+    }),
+    ...(values['group-field'] && { groupField: values['group-field'] }),
+    ...(values.input && { input: values.input }),
+  });
 }
 
 export async function main(argv: string[]): Promise<void> {

@@ -13,10 +13,15 @@ export const MERGE_EXIT = { ok: 0, missing: 2 } as const;
 export function mergeCommand(dir: string, out: string | undefined): number {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`merge: ${dir} is not a folder (give the --out folder the shards wrote to)`);
   checkOut(out);
-  const names = readdirSync(dir).map((f) => /^part-(\d+)-of-(\d+)\.json$/.exec(f)).filter((m) => m !== null);
+  const names = readdirSync(dir)
+    .map((f) => /^part-(\d+)-of-(\d+)\.json$/.exec(f))
+    .filter((m) => m !== null);
   if (!names.length) throw new InputError(`merge: ${dir} holds no part-K-of-N.json: no shard has run with --out ${dir}`);
   const counts = [...new Set(names.map((m) => Number(m[2])))];
-  if (counts.length > 1) throw new InputError(`merge: ${dir} holds parts of ${counts.join(' and ')} shards: runs with different --shard counts wrote here; keep one run's parts per folder`);
+  if (counts.length > 1)
+    throw new InputError(
+      `merge: ${dir} holds parts of ${counts.join(' and ')} shards: runs with different --shard counts wrote here; keep one run's parts per folder`,
+    );
   const N = counts[0]!;
   const parts: { k: number; m: Manifest; csv: string }[] = [];
   const missing: string[] = [];
@@ -27,7 +32,9 @@ export function mergeCommand(dir: string, out: string | undefined): number {
     if (!m) missing.push(`shard ${k}: never ran (${lines})`);
     else if (!m.finished || !existsSync(`${base}.csv`)) {
       const last = m.done.length ? Math.max(...m.done.map((d) => d.line)) : null;
-      missing.push(`shard ${k}: unfinished, ${m.done.length + m.skipped.length} conversations recorded${last ? ` (up to line ${last})` : ''}; the rest of its ${lines} missing. Rerun it: it resumes`);
+      missing.push(
+        `shard ${k}: unfinished, ${m.done.length + m.skipped.length} conversations recorded${last ? ` (up to line ${last})` : ''}; the rest of its ${lines} missing. Rerun it: it resumes`,
+      );
     } else parts.push({ k, m, csv: `${base}.csv` });
   }
   if (missing.length) {
@@ -55,7 +62,8 @@ export function mergeCommand(dir: string, out: string | undefined): number {
       rowsOf.set(`${d.model}:${d.line}`, rows.slice(at, at + d.rows));
       at += d.rows;
     }
-    if (at !== rows.length) throw new InputError(`merge: ${p.csv} holds ${rows.length} rows, its manifest ${at}: the part was changed after the shard wrote it`);
+    if (at !== rows.length)
+      throw new InputError(`merge: ${p.csv} holds ${rows.length} rows, its manifest ${at}: the part was changed after the shard wrote it`);
     skipped.push(...p.m.skipped);
   }
   const keys = [...rowsOf.keys()].map((k) => k.split(':').map(Number) as [number, number]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
@@ -63,7 +71,10 @@ export function mergeCommand(dir: string, out: string | undefined): number {
   const text = `${[header!, ...body].join('\n')}\n`;
   if (out) writeAtomic(out, text);
   else process.stdout.write(text);
-  for (const s of skipped.sort((x, y) => x.model - y.model || x.line - y.line).slice(0, 20)) process.stderr.write(`merge: line ${s.line} was skipped: ${s.reason}\n`);
-  process.stderr.write(`merge: ${N} shards, ${keys.length} conversations, ${body.length} rows${skipped.length ? `, ${skipped.length} lines skipped by the shards` : ''}${out ? ` → ${out}` : ''}\n`);
+  for (const s of skipped.sort((x, y) => x.model - y.model || x.line - y.line).slice(0, 20))
+    process.stderr.write(`merge: line ${s.line} was skipped: ${s.reason}\n`);
+  process.stderr.write(
+    `merge: ${N} shards, ${keys.length} conversations, ${body.length} rows${skipped.length ? `, ${skipped.length} lines skipped by the shards` : ''}${out ? ` → ${out}` : ''}\n`,
+  );
   return MERGE_EXIT.ok;
 }

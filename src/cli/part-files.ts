@@ -1,5 +1,18 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from './analysis-commands';
@@ -134,7 +147,10 @@ export function takeLock(path: string, now = Date.now): () => void {
       }
       const age = now() - statSync(path).mtimeMs;
       const gone = (owner.host === me.host && typeof owner.pid === 'number' && !alive(owner.pid)) || age > LOCK_STALE_MS;
-      if (!gone) throw new InputError(`this shard is being run by process ${owner.pid ?? '?'} on ${owner.host ?? '?'} (since ${owner.since ?? '?'}; ${path}): two runs of one shard would write the same file`);
+      if (!gone)
+        throw new InputError(
+          `this shard is being run by process ${owner.pid ?? '?'} on ${owner.host ?? '?'} (since ${owner.since ?? '?'}; ${path}): two runs of one shard would write the same file`,
+        );
       unlinkSync(path);
     }
   }

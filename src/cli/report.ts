@@ -54,15 +54,17 @@ function readRows(file: string, groupField?: string, input?: string): { rows: Re
 function fieldOf(field: string, input?: string): Map<number, string> {
   if (!input) throw new InputError(`--group-field ${field} reads the field from the batch's input: give it with --input file.jsonl`);
   const out = new Map<number, string>();
-  readFileSync(input, 'utf8').split(/\r?\n/).forEach((l, i) => {
-    if (!l.trim()) return;
-    try {
-      const v = (JSON.parse(l) as Record<string, unknown>)?.[field];
-      if (v !== undefined && v !== null && typeof v !== 'object') out.set(i + 1, String(v));
-    } catch {
-      /* batch skipped this line too: it has no rows */
-    }
-  });
+  readFileSync(input, 'utf8')
+    .split(/\r?\n/)
+    .forEach((l, i) => {
+      if (!l.trim()) return;
+      try {
+        const v = (JSON.parse(l) as Record<string, unknown>)?.[field];
+        if (v !== undefined && v !== null && typeof v !== 'object') out.set(i + 1, String(v));
+      } catch {
+        /* batch skipped this line too: it has no rows */
+      }
+    });
   return out;
 }
 
@@ -75,7 +77,10 @@ export function reportCommand(file: string, a: ReportArgs): void {
   if (!rows.length) throw new InputError(`${file}: no rows`);
   const by = a.by ?? [...(hasModel ? ['model'] : []), 'policy', ...(a.groupField ? [a.groupField] : [])];
   const unknown = by.filter((k) => !(k in rows[0]!.fields));
-  if (unknown.length) throw new InputError(`--by ${unknown.join(',')}: the rows have ${Object.keys(rows[0]!.fields).join(', ')} to group by${a.groupField ? '' : ' (a field of the input: --group-field NAME --input file.jsonl)'}`);
+  if (unknown.length)
+    throw new InputError(
+      `--by ${unknown.join(',')}: the rows have ${Object.keys(rows[0]!.fields).join(', ')} to group by${a.groupField ? '' : ' (a field of the input: --group-field NAME --input file.jsonl)'}`,
+    );
   mkdirSync(a.out, { recursive: true });
   const written: string[] = [];
   const write = (name: string, text: string) => {
@@ -84,22 +89,48 @@ export function reportCommand(file: string, a: ReportArgs): void {
   };
 
   const table = groupTable(rows, by);
-  write('table.csv', `${[...by, 'n', ...METRICS.flatMap((m) => [m, `${m}_lo95`, `${m}_hi95`])].join(',')}\n${table.map((g) => [...by.map((k) => csvField(g.key[k]!)), g.n, ...METRICS.flatMap((m) => [g.stats[m].mean, g.stats[m].lo, g.stats[m].hi].map(f))].join(',')).join('\n')}\n`);
+  write(
+    'table.csv',
+    `${[...by, 'n', ...METRICS.flatMap((m) => [m, `${m}_lo95`, `${m}_hi95`])].join(',')}\n${table.map((g) => [...by.map((k) => csvField(g.key[k]!)), g.n, ...METRICS.flatMap((m) => [g.stats[m].mean, g.stats[m].lo, g.stats[m].hi].map(f))].join(',')).join('\n')}\n`,
+  );
   const head = `| ${by.join(' | ')} | n | diagonal | prior assistant | user | system | sink | current |`;
-  const md = [head, `|${' --- |'.repeat(by.length + 7)}`, ...table.map((g) => `| ${by.map((k) => g.key[k]).join(' | ')} | ${g.n} | ${(['diagonal', 'prior', 'user', 'system', 'sink', 'current'] as Metric[]).map((m) => cell(g.stats[m])).join(' | ')} |`)];
-  write('table.md', `Means over the scored answers, with bootstrap 95 % intervals (paper 2, Table 13: "Diag. Attn" is the diagonal ratio, "Asst. Attn" the prior-assistant share).\n\n${md.join('\n')}\n`);
+  const md = [
+    head,
+    `|${' --- |'.repeat(by.length + 7)}`,
+    ...table.map(
+      (g) =>
+        `| ${by.map((k) => g.key[k]).join(' | ')} | ${g.n} | ${(['diagonal', 'prior', 'user', 'system', 'sink', 'current'] as Metric[]).map((m) => cell(g.stats[m])).join(' | ')} |`,
+    ),
+  ];
+  write(
+    'table.md',
+    `Means over the scored answers, with bootstrap 95 % intervals (paper 2, Table 13: "Diag. Attn" is the diagonal ratio, "Asst. Attn" the prior-assistant share).\n\n${md.join('\n')}\n`,
+  );
   process.stdout.write(`${md.join('\n')}\n`);
 
   if (rows.some((r) => r.turn !== rows[0]!.turn) && rows.length > new Set(rows.map((r) => `${r.line}:${r.fields.model}:${r.fields.policy}`)).size) {
     const curves = roundsCurve(rows, by);
-    write('turns.csv', `${[...by, 'turn', 'n', ...METRICS].join(',')}\n${curves.flatMap((c) => c.turns.map((t) => [...by.map((k) => csvField(c.key[k]!)), t.turn, t.n, ...METRICS.map((m) => f(t.means[m]))].join(','))).join('\n')}\n`);
+    write(
+      'turns.csv',
+      `${[...by, 'turn', 'n', ...METRICS].join(',')}\n${curves.flatMap((c) => c.turns.map((t) => [...by.map((k) => csvField(c.key[k]!)), t.turn, t.n, ...METRICS.map((m) => f(t.means[m]))].join(','))).join('\n')}\n`,
+    );
     write('turns.svg', roundsSvg(curves.map(named), 'Attention shares of the answer at each turn (paper 2, Fig. 2)'));
   }
   const changes = by.includes('policy') ? policyChange(rows, by) : [];
   if (changes.length) {
     const keys = by.filter((k) => k !== 'policy');
-    write('policy-change.csv', `${[...keys, 'policy', 'n', ...METRICS.flatMap((m) => [`${m}_change`, `${m}_lo95`, `${m}_hi95`])].join(',')}\n${changes.map((c) => [...keys.map((k) => csvField(c.key[k]!)), c.policy, c.n, ...METRICS.flatMap((m) => [c.change[m].mean, c.change[m].lo, c.change[m].hi].map(f))].join(',')).join('\n')}\n`);
-    write('policy-change.svg', policyChangeSvg(changes.map((c) => ({ ...c, policy: shown(c.policy) })), ['prior', 'diagonal'], 'Each policy against Full (paper 2, Fig. 6)'));
+    write(
+      'policy-change.csv',
+      `${[...keys, 'policy', 'n', ...METRICS.flatMap((m) => [`${m}_change`, `${m}_lo95`, `${m}_hi95`])].join(',')}\n${changes.map((c) => [...keys.map((k) => csvField(c.key[k]!)), c.policy, c.n, ...METRICS.flatMap((m) => [c.change[m].mean, c.change[m].lo, c.change[m].hi].map(f))].join(',')).join('\n')}\n`,
+    );
+    write(
+      'policy-change.svg',
+      policyChangeSvg(
+        changes.map((c) => ({ ...c, policy: shown(c.policy) })),
+        ['prior', 'diagonal'],
+        'Each policy against Full (paper 2, Fig. 6)',
+      ),
+    );
   }
   process.stderr.write(`report: ${rows.length} rows in ${table.length} groups (by ${by.join(', ')}) → ${written.map((w) => join(a.out, w)).join(', ')}\n`);
 }

@@ -49,13 +49,16 @@ export function parseShard(arg: string, env: Env, shards?: number): Shard {
   let count: number | null = shards ?? null;
   let from = `${found.name}: ${found.index}=${index}`;
   if (count !== null) from += `, --shards ${count}`;
-  else if (found.count === null) throw new RangeError(`--shard auto: ${found.name} gives the task's index (${found.index}) but not how many there are: add --shards N`);
+  else if (found.count === null)
+    throw new RangeError(`--shard auto: ${found.name} gives the task's index (${found.index}) but not how many there are: add --shards N`);
   else {
     count = whole(env[found.count]);
     if (count === null) throw new RangeError(`--shard auto: ${found.count}="${env[found.count]}" is not a whole number; add --shards N`);
     // An array numbered otherwise than 0…N−1 (a resubmitted task, --array=1-4): its index is not a shard number.
     if (found.first && found.last && (whole(env[found.first]) !== 0 || whole(env[found.last]) !== count - 1)) {
-      throw new RangeError(`--shard auto: this ${found.name} array runs ${env[found.first]}–${env[found.last]}, not 0–${count - 1}: number the array from 0 and, to rerun some of its tasks alone, add --shards N (the whole array's size)`);
+      throw new RangeError(
+        `--shard auto: this ${found.name} array runs ${env[found.first]}–${env[found.last]}, not 0–${count - 1}: number the array from 0 and, to rerun some of its tasks alone, add --shards N (the whole array's size)`,
+      );
     }
     from += `, ${found.count}=${count}`;
   }

@@ -27,8 +27,16 @@ export interface ContextMessage {
 }
 
 export const CATEGORY_OF: Record<SourceKind, Exclude<Category, 'sink'>> = {
-  system: 'system', 'ao-system': 'system', 'template-system': 'system', user: 'user', current: 'current',
-  assistant: 'prior', placeholder: 'prior', summary: 'prior', 'summary-list': 'prior', filler: 'prior',
+  system: 'system',
+  'ao-system': 'system',
+  'template-system': 'system',
+  user: 'user',
+  current: 'current',
+  assistant: 'prior',
+  placeholder: 'prior',
+  summary: 'prior',
+  'summary-list': 'prior',
+  filler: 'prior',
 };
 
 export interface Summary {
@@ -84,7 +92,14 @@ export function applyPolicy(conversation: Conversation, turns: Turns, p: Policy,
       });
       return `Rounds ${rounds[0]}–${rounds[rounds.length - 1]}: ${texts.join(' ')}`;
     });
-    out.push({ role: 'user', content: `Summary of earlier rounds:\n${lines.join('\n')}`, kind: 'summary-list', source: null, round: null, ...(generated ? { generated: true } : {}) });
+    out.push({
+      role: 'user',
+      content: `Summary of earlier rounds:\n${lines.join('\n')}`,
+      kind: 'summary-list',
+      source: null,
+      round: null,
+      ...(generated ? { generated: true } : {}),
+    });
   }
   for (const r of visible) {
     const round = turns.rounds[r - 1]!;
@@ -102,6 +117,13 @@ export function applyPolicy(conversation: Conversation, turns: Turns, p: Policy,
   }
   const cur = turns.current;
   for (const u of cur.users) out.push({ role: 'user', content: msgs[u]!.content, kind: 'user', source: u, round: cur.index });
-  out.push({ role: 'assistant', content: msgs[cur.assistant]!.content, kind: 'current', source: cur.assistant, round: cur.index, ...(msgs[cur.assistant]!.generated && { generated: true }) });
+  out.push({
+    role: 'assistant',
+    content: msgs[cur.assistant]!.content,
+    kind: 'current',
+    source: cur.assistant,
+    round: cur.index,
+    ...(msgs[cur.assistant]!.generated && { generated: true }),
+  });
   return out;
 }

@@ -34,7 +34,12 @@ export function policyCost(conversation: Conversation, upToTurn: number, p: Poli
 export class CostSeries {
   private readonly rounds: RoundCost[] = [];
   private cache: number[] = [];
-  constructor(private readonly conversation: Conversation, private readonly p: Policy, private readonly encodeChat: EncodeChat, private readonly inputs: PolicyInputs = {}) {}
+  constructor(
+    private readonly conversation: Conversation,
+    private readonly p: Policy,
+    private readonly encodeChat: EncodeChat,
+    private readonly inputs: PolicyInputs = {},
+  ) {}
 
   upTo(turn: number): RoundCost[] {
     for (let k = this.rounds.length + 1; k <= turn; k++) {

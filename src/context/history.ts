@@ -31,10 +31,16 @@ export function visibleHistory(p: Policy, t: number): History {
   const all = Array.from({ length: t - 1 }, (_, i) => i + 1);
   const last = (n: number) => all.slice(Math.max(0, all.length - n));
   switch (p.kind) {
-    case 'window': return { visible: last(p.w), cuts: [] };
-    case 'lt': return { visible: last(1), cuts: [] };
-    case 'de': return { visible: [], cuts: [] };
-    case 'clip': case 'summary': return clipHistory(p.h, p.l, t);
-    default: return { visible: all, cuts: [] };
+    case 'window':
+      return { visible: last(p.w), cuts: [] };
+    case 'lt':
+      return { visible: last(1), cuts: [] };
+    case 'de':
+      return { visible: [], cuts: [] };
+    case 'clip':
+    case 'summary':
+      return clipHistory(p.h, p.l, t);
+    default:
+      return { visible: all, cuts: [] };
   }
 }

@@ -50,18 +50,29 @@ export function acceptedPlan(r: TemplateRenderer, roles: Role[], contents: strin
   const tries: { plan: PlanMessage[]; note: string | null }[] = [{ plan: plain, note: null }];
   const sys = roles[0] === 'system' && roles[1] === 'user';
   const folded = sys ? [{ role: 'user' as Role, parts: [0, '\n\n', 1] }, ...plain.slice(2)] : plain;
-  if (sys) tries.push({ plan: folded, note: 'this template has no system role: the system prompt was merged into the first user message, as Gemma’s own template does' });
+  if (sys)
+    tries.push({
+      plan: folded,
+      note: 'this template has no system role: the system prompt was merged into the first user message, as Gemma’s own template does',
+    });
   const joined: PlanMessage[] = [];
   for (const m of folded) {
     const last = joined[joined.length - 1];
     if (last && last.role === m.role) last.parts.push('\n\n', ...m.parts);
     else joined.push({ role: m.role, parts: [...m.parts] });
   }
-  if (joined.length < folded.length) tries.push({ plan: joined, note: `this template needs roles to alternate: consecutive messages of one role were joined${sys ? ', and the system prompt merged into the first user message' : ''}` });
+  if (joined.length < folded.length)
+    tries.push({
+      plan: joined,
+      note: `this template needs roles to alternate: consecutive messages of one role were joined${sys ? ', and the system prompt merged into the first user message' : ''}`,
+    });
   let first: Error | null = null;
   for (const t of tries) {
     try {
-      r.render(toMessages(t.plan, (k) => contents[k]!), false);
+      r.render(
+        toMessages(t.plan, (k) => contents[k]!),
+        false,
+      );
       return { plan: t.plan, notes: t.note ? [t.note] : [] };
     } catch (e) {
       first ??= e as Error;
@@ -76,7 +87,11 @@ export function acceptedPlan(r: TemplateRenderer, roles: Role[], contents: strin
  * before the next turn's start marker; null when the gap has neither (one turn holds both messages).
  */
 function frameEnd(gap: string, r: TemplateRenderer): number | null {
-  const first = (markers: string[]) => markers.map((m) => ({ m, i: gap.indexOf(m) })).filter((x) => x.i >= 0).sort((a, b) => a.i - b.i)[0];
+  const first = (markers: string[]) =>
+    markers
+      .map((m) => ({ m, i: gap.indexOf(m) }))
+      .filter((x) => x.i >= 0)
+      .sort((a, b) => a.i - b.i)[0];
   const end = first(r.endMarkers);
   if (end) {
     let b = end.i + end.m.length;
@@ -95,7 +110,10 @@ function frameEnd(gap: string, r: TemplateRenderer): number | null {
  */
 export function layoutConversation(r: TemplateRenderer, roles: Role[], contents: string[], addGenerationPrompt = false): Layout {
   const { plan, notes } = acceptedPlan(r, roles, contents);
-  const text = r.render(toMessages(plan, (k) => contents[k]!), addGenerationPrompt);
+  const text = r.render(
+    toMessages(plan, (k) => contents[k]!),
+    addGenerationPrompt,
+  );
   const marked = r.render(toMessages(plan, mark), addGenerationPrompt);
   // Markers in order of appearance, with the template text before each.
   const order: number[] = [];
@@ -119,11 +137,15 @@ export function layoutConversation(r: TemplateRenderer, roles: Role[], contents:
   let trimmed = false;
   for (let i = 0; i < order.length; i++) {
     const before = literal[i]!;
-    if (!text.startsWith(before, pos)) throw new RenderError(`the chat template writes different text around message ${order[i]! + 1} (${roles[order[i]!]}) when its content changes: its tokens cannot be located`);
+    if (!text.startsWith(before, pos))
+      throw new RenderError(
+        `the chat template writes different text around message ${order[i]! + 1} (${roles[order[i]!]}) when its content changes: its tokens cannot be located`,
+      );
     pos += before.length;
     const next = i + 1 < order.length ? literal[i + 1]! : tail;
     const c = contents[order[i]!]!;
-    const fits = (cand: string) => text.startsWith(cand, pos) && (i + 1 < order.length ? text.startsWith(next, pos + cand.length) : text.slice(pos + cand.length) === next);
+    const fits = (cand: string) =>
+      text.startsWith(cand, pos) && (i + 1 < order.length ? text.startsWith(next, pos + cand.length) : text.slice(pos + cand.length) === next);
     const cand = [c, c.trim(), c.trimEnd(), c.trimStart()].find(fits);
     let len: number;
     if (cand !== undefined) {
@@ -132,7 +154,8 @@ export function layoutConversation(r: TemplateRenderer, roles: Role[], contents:
     } else {
       // The template rewrote this content (Qwen3 drops earlier reasoning): what lies up to the next template text is it.
       const end = i + 1 < order.length ? text.indexOf(next, pos) : text.length - next.length;
-      if (end < pos || (i + 1 >= order.length && !text.endsWith(next))) throw new RenderError(`the chat template changes the text of message ${order[i]! + 1} (${roles[order[i]!]}): its tokens cannot be located`);
+      if (end < pos || (i + 1 >= order.length && !text.endsWith(next)))
+        throw new RenderError(`the chat template changes the text of message ${order[i]! + 1} (${roles[order[i]!]}): its tokens cannot be located`);
       len = end - pos;
       notes.push(`the chat template rewrote message ${order[i]! + 1} (${roles[order[i]!]}); its rendered text is scored as that message`);
     }
@@ -141,11 +164,16 @@ export function layoutConversation(r: TemplateRenderer, roles: Role[], contents:
   }
   if (trimmed) notes.push('this template trims the whitespace around message text');
   const dropped = roles.map((_, k) => k).filter((k) => !order.includes(k));
-  for (const k of dropped) notes.push(`this template drops the ${roles[k]} message${roles[k] === 'system' ? ': the model never sees the system prompt' : ` ${k + 1}`}`);
+  for (const k of dropped)
+    notes.push(`this template drops the ${roles[k]} message${roles[k] === 'system' ? ': the model never sees the system prompt' : ` ${k + 1}`}`);
   if (order.some((k, i) => i > 0 && k < order[i - 1]!)) {
     // The one message whose removal leaves the rest in order is the one the template moved.
     const moved = order.find((_, i) => order.filter((__, j) => j !== i).every((k, j, rest) => j === 0 || k > rest[j - 1]!));
-    notes.push(moved !== undefined ? `this template moves the ${roles[moved]} message${moved === 0 ? '' : ` ${moved + 1}`} (it renders it after later messages)` : 'this template renders messages out of their order');
+    notes.push(
+      moved !== undefined
+        ? `this template moves the ${roles[moved]} message${moved === 0 ? '' : ` ${moved + 1}`} (it renders it after later messages)`
+        : 'this template renders messages out of their order',
+    );
   }
   // Template text: the preamble to the first message shown (or a prompt of the template's own), each gap split at a frame's end, the tail to the last.
   const injected = roles[0] === 'system' ? null : injectedSystem(r, plan, literal[0] ?? marked);
@@ -169,7 +197,12 @@ export function layoutConversation(r: TemplateRenderer, roles: Role[], contents:
     spans[k] = [start, end];
     start = end;
   });
-  if (injected) notes.push(injected.content ? `the chat template adds a system prompt of its own (“${injected.content.slice(0, 60)}${injected.content.length > 60 ? '…' : ''}”): counted as system` : 'the chat template writes a system turn of its own (a date header): counted as system');
+  if (injected)
+    notes.push(
+      injected.content
+        ? `the chat template adds a system prompt of its own (“${injected.content.slice(0, 60)}${injected.content.length > 60 ? '…' : ''}”): counted as system`
+        : 'the chat template writes a system turn of its own (a date header): counted as system',
+    );
   return { text, spans, content, injected, notes };
 }
 

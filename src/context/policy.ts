@@ -24,7 +24,12 @@ export function parsePolicy(spec: string): Policy {
     });
   };
   switch (name) {
-    case 'full': case 'ao': case 'lt': case 'sum': case 'de': case 'filler':
+    case 'full':
+    case 'ao':
+    case 'lt':
+    case 'sum':
+    case 'de':
+    case 'filler':
       ints(0);
       return { kind: name };
     case 'window':
@@ -50,11 +55,17 @@ export function policySpec(p: Policy): string {
 /** The papers' names: Full, Window-6, Clip-12→1, Summary-12→1, AO, LT, SUM, DE, Filler. */
 export function policyLabel(p: Policy): string {
   switch (p.kind) {
-    case 'full': return 'Full';
-    case 'window': return `Window-${p.w}`;
-    case 'clip': return `Clip-${p.h}→${p.l}`;
-    case 'summary': return `Summary-${p.h}→${p.l}`;
-    case 'filler': return 'Filler';
-    default: return p.kind.toUpperCase();
+    case 'full':
+      return 'Full';
+    case 'window':
+      return `Window-${p.w}`;
+    case 'clip':
+      return `Clip-${p.h}→${p.l}`;
+    case 'summary':
+      return `Summary-${p.h}→${p.l}`;
+    case 'filler':
+      return 'Filler';
+    default:
+      return p.kind.toUpperCase();
   }
 }

@@ -54,7 +54,15 @@ export function controlTokenNotes(r: ChatRenderer, messages: readonly { content:
   const notes: string[] = [];
   messages.forEach((m, k) => {
     const found = foundIn(m.content);
-    if (found.length) notes.push(`message ${(m.source ?? k) + 1} holds ${found.slice(0, 3).map((c) => JSON.stringify(c)).join(', ')}, ${found.length > 1 ? 'control strings' : 'a control string'} of this model: the tokenizer reads ${found.length > 1 ? 'them' : 'it'} as the real thing, so the model sees a structure the text does not show`);
+    if (found.length)
+      notes.push(
+        `message ${(m.source ?? k) + 1} holds ${found
+          .slice(0, 3)
+          .map((c) => JSON.stringify(c))
+          .join(
+            ', ',
+          )}, ${found.length > 1 ? 'control strings' : 'a control string'} of this model: the tokenizer reads ${found.length > 1 ? 'them' : 'it'} as the real thing, so the model sees a structure the text does not show`,
+      );
   });
   return notes;
 }
@@ -85,7 +93,11 @@ export interface RenderedContext {
 
 /** A token that cannot be placed in the rendered text: which, and where (renderContextOnce names the message). */
 class PlacementError extends RenderError {
-  constructor(readonly token: number, readonly char: number, what: string) {
+  constructor(
+    readonly token: number,
+    readonly char: number,
+    what: string,
+  ) {
     super(what);
   }
 }
@@ -125,7 +137,11 @@ function tokenChars(text: string, tokenBytes: Uint8Array[], strips: ({ lstrip: b
         if (first < 0) first = i;
         last = i++;
       } else if (byte !== 0x20) {
-        throw new PlacementError(t, charAt[Math.min(i, bytes.byteLength)]!, `token ${t} does not match the rendered text at character ${charAt[Math.min(i, bytes.byteLength)]}`);
+        throw new PlacementError(
+          t,
+          charAt[Math.min(i, bytes.byteLength)]!,
+          `token ${t} does not match the rendered text at character ${charAt[Math.min(i, bytes.byteLength)]}`,
+        );
       }
     }
     if (strip?.rstrip) while (isSpaceByte(bytes[i])) last = i++;
@@ -213,7 +229,15 @@ function renderContextOnce(r: ChatRenderer, policyMessages: ContextMessage[]): R
 }
 
 /** A placement failure said with the token, the message it falls in and the tokenizer file. */
-function placementMessage(e: PlacementError, text: string, ids: number[], tokenBytes: Uint8Array[], owner: Int32Array, messages: ContextMessage[], file: string): string {
+function placementMessage(
+  e: PlacementError,
+  text: string,
+  ids: number[],
+  tokenBytes: Uint8Array[],
+  owner: Int32Array,
+  messages: ContextMessage[],
+  file: string,
+): string {
   const k = owner[Math.min(e.char, text.length - 1)] ?? -1;
   const m = messages[k];
   const where = m ? ` in message ${(m.source ?? k) + 1} (${m.role}${m.kind === 'template-system' ? ', added by the template' : ''})` : '';
@@ -232,27 +256,66 @@ export function encodeChat(r: ChatRenderer, messages: { role: Role; content: str
   const roles = messages.map((m) => m.role);
   let text: string;
   try {
-    text = r.render(roles.map((role, k) => ({ role, content: contents[k]! })), addGenerationPrompt);
+    text = r.render(
+      roles.map((role, k) => ({ role, content: contents[k]! })),
+      addGenerationPrompt,
+    );
   } catch {
     const { plan } = acceptedPlan(r, roles, contents);
-    text = r.render(toMessages(plan, (k) => contents[k]!), addGenerationPrompt);
+    text = r.render(
+      toMessages(plan, (k) => contents[k]!),
+      addGenerationPrompt,
+    );
   }
   return r.encode(text);
 }
 
 /** End-of-turn markers to try: the tokenizer's eos token and those of common templates. */
 export function endMarkersFor(eosToken: string | null): string[] {
-  return [...new Set([...(eosToken ? [eosToken] : []), '<|im_end|>', '<|eot_id|>', '<end_of_turn>', '<|end|>', '</s>', '<|endoftext|>', '<|end_of_text|>', '[/INST]'])];
+  return [
+    ...new Set([
+      ...(eosToken ? [eosToken] : []),
+      '<|im_end|>',
+      '<|eot_id|>',
+      '<end_of_turn>',
+      '<|end|>',
+      '</s>',
+      '<|endoftext|>',
+      '<|end_of_text|>',
+      '[/INST]',
+    ]),
+  ];
 }
 
 /** Start-of-turn markers of common templates. */
-export const START_MARKERS = ['<|im_start|>', '<|start_header_id|>', '<start_of_turn>', '<|system|>', '<|user|>', '<|assistant|>', '<|start_of_role|>', '[INST]'];
+export const START_MARKERS = [
+  '<|im_start|>',
+  '<|start_header_id|>',
+  '<start_of_turn>',
+  '<|system|>',
+  '<|user|>',
+  '<|assistant|>',
+  '<|start_of_role|>',
+  '[INST]',
+];
 
 /** A ChatRenderer over the model's tokenizer (model/tokenizer/tokenizer.ts ChatTokenizer or anything shaped like it). */
-export function asRenderer(tok: { render: ChatRenderer['render']; encode: ChatRenderer['encode']; tokenBytes: ChatRenderer['tokenBytes']; normalize: ChatRenderer['normalize']; eosToken: string | null; specialTokens?: readonly string[]; tokenStrip?: ChatRenderer['tokenStrip'] }): ChatRenderer {
+export function asRenderer(tok: {
+  render: ChatRenderer['render'];
+  encode: ChatRenderer['encode'];
+  tokenBytes: ChatRenderer['tokenBytes'];
+  normalize: ChatRenderer['normalize'];
+  eosToken: string | null;
+  specialTokens?: readonly string[];
+  tokenStrip?: ChatRenderer['tokenStrip'];
+}): ChatRenderer {
   return {
-    render: (m, g) => tok.render(m, g), encode: (t) => tok.encode(t), tokenBytes: (ids) => tok.tokenBytes(ids), normalize: (s) => tok.normalize(s),
-    endMarkers: endMarkersFor(tok.eosToken), startMarkers: START_MARKERS,
+    render: (m, g) => tok.render(m, g),
+    encode: (t) => tok.encode(t),
+    tokenBytes: (ids) => tok.tokenBytes(ids),
+    normalize: (s) => tok.normalize(s),
+    endMarkers: endMarkersFor(tok.eosToken),
+    startMarkers: START_MARKERS,
     ...(tok.specialTokens && { controlTokens: tok.specialTokens }),
     ...(tok.tokenStrip && { tokenStrip: (id: number) => tok.tokenStrip!(id) }),
   };

@@ -2,7 +2,15 @@ import type { ConversationFormat, InputIssue, Message, ParseResult, Role } from 
 import { jsonErrorOffset } from './json-offset';
 import { validateConversation } from './validate';
 
-const SHAREGPT_ROLES: ReadonlyMap<string, Role> = new Map([['human', 'user'], ['user', 'user'], ['gpt', 'assistant'], ['assistant', 'assistant'], ['system', 'system'], ['chatgpt', 'assistant'], ['bing', 'assistant']]);
+const SHAREGPT_ROLES: ReadonlyMap<string, Role> = new Map([
+  ['human', 'user'],
+  ['user', 'user'],
+  ['gpt', 'assistant'],
+  ['assistant', 'assistant'],
+  ['system', 'system'],
+  ['chatgpt', 'assistant'],
+  ['bing', 'assistant'],
+]);
 const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant']);
 // dotAll: a U+2028 or U+2029 inside a line is text of that line, not the end of the marker's match.
 const TEXT_MARKER = /^(system|user|assistant)\s*:\s?(.*)$/is;
@@ -28,7 +36,8 @@ export function tooDeepAt(text: string, max: number): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 91 || c === 123) {
@@ -77,7 +86,11 @@ function fromJson(value: unknown, line?: number): { format: ConversationFormat |
     roleKey = 'from';
     contentKey = 'value';
   } else {
-    issues.push({ severity: 'error', ...(line !== undefined && { line }), text: 'expected a JSON array of {role, content} messages, {"messages": [...]}, or ShareGPT {"conversations": [{from, value}]}' });
+    issues.push({
+      severity: 'error',
+      ...(line !== undefined && { line }),
+      text: 'expected a JSON array of {role, content} messages, {"messages": [...]}, or ShareGPT {"conversations": [{from, value}]}',
+    });
     return { format: null, messages: [], issues };
   }
   const messages: Message[] = [];
@@ -91,9 +104,20 @@ function fromJson(value: unknown, line?: number): { format: ConversationFormat |
     // Own properties only, and a role must be a string: "constructor", "__proto__" or ["gpt"] are no roles.
     const own = (k: string) => (Object.hasOwn(o, k) ? o[k] : undefined);
     const rawRole = own(roleKey);
-    const role = typeof rawRole !== 'string' ? undefined : format === 'sharegpt' ? SHAREGPT_ROLES.get(rawRole.toLowerCase()) : ROLES.has(rawRole) ? (rawRole as Role) : undefined;
+    const role =
+      typeof rawRole !== 'string'
+        ? undefined
+        : format === 'sharegpt'
+          ? SHAREGPT_ROLES.get(rawRole.toLowerCase())
+          : ROLES.has(rawRole)
+            ? (rawRole as Role)
+            : undefined;
     if (!role) {
-      issues.push({ severity: 'error', ...at(n), text: `${rawRole === undefined ? `no "${roleKey}"` : `unknown role ${describeValue(rawRole)}`} (${format === 'sharegpt' ? 'human, gpt, system' : 'system, user, assistant'} are known)` });
+      issues.push({
+        severity: 'error',
+        ...at(n),
+        text: `${rawRole === undefined ? `no "${roleKey}"` : `unknown role ${describeValue(rawRole)}`} (${format === 'sharegpt' ? 'human, gpt, system' : 'system, user, assistant'} are known)`,
+      });
       return;
     }
     const content = own(contentKey);
@@ -165,7 +189,12 @@ export function parseConversation(pasted: string): ParseResult {
 /** A conversation larger or deeper than CONVERSATION_LIMITS, named with where it went too far. */
 function limitIssue(text: string, lineOffset: number, json: boolean): InputIssue | null {
   const L = CONVERSATION_LIMITS;
-  if (text.length > L.chars) return { severity: 'error', ...(lineOffset && { line: lineOffset + 1 }), text: `${text.length.toLocaleString('en-US')} characters, more than the ${L.chars.toLocaleString('en-US')} a conversation may have` };
+  if (text.length > L.chars)
+    return {
+      severity: 'error',
+      ...(lineOffset && { line: lineOffset + 1 }),
+      text: `${text.length.toLocaleString('en-US')} characters, more than the ${L.chars.toLocaleString('en-US')} a conversation may have`,
+    };
   const deep = json ? tooDeepAt(text, L.depth) : -1;
   if (deep < 0) return null;
   const { line, column } = lineColumn(text, deep);
@@ -174,7 +203,13 @@ function limitIssue(text: string, lineOffset: number, json: boolean): InputIssue
 
 function finish(format: ConversationFormat | null, messages: Message[], issues: InputIssue[]): ParseResult {
   if (messages.length > CONVERSATION_LIMITS.messages) {
-    issues = [...issues, { severity: 'error', text: `${messages.length.toLocaleString('en-US')} messages, more than the ${CONVERSATION_LIMITS.messages.toLocaleString('en-US')} a conversation may have` }];
+    issues = [
+      ...issues,
+      {
+        severity: 'error',
+        text: `${messages.length.toLocaleString('en-US')} messages, more than the ${CONVERSATION_LIMITS.messages.toLocaleString('en-US')} a conversation may have`,
+      },
+    ];
   }
   const all = [...issues, ...(issues.some((i) => i.severity === 'error') ? [] : validateConversation(messages))];
   return { format, conversation: all.some((i) => i.severity === 'error') ? null : { messages }, issues: all };

@@ -37,6 +37,9 @@ export interface ParseResult {
 
 /** "message 3 (line 7): text" — how an issue reads in the CLI and the app. */
 export function describeIssue(i: InputIssue): string {
-  const where = [i.message !== undefined && `message ${i.message}`, i.line !== undefined && `line ${i.line}${i.column !== undefined ? `:${i.column}` : ''}`].filter(Boolean);
+  const where = [
+    i.message !== undefined && `message ${i.message}`,
+    i.line !== undefined && `line ${i.line}${i.column !== undefined ? `:${i.column}` : ''}`,
+  ].filter(Boolean);
   return `${i.severity}${where.length ? ` at ${where.join(', ')}` : ''}: ${i.text}`;
 }

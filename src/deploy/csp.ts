@@ -19,5 +19,13 @@ export const CSP = [
 
 /** Headers for static hosts that read a _headers file (Netlify, Cloudflare Pages): isolation, the CSP, no framing. */
 export function headersFile(): string {
-  return ['/*', '  Cross-Origin-Opener-Policy: same-origin', '  Cross-Origin-Embedder-Policy: require-corp', `  Content-Security-Policy: ${CSP}; frame-ancestors 'none'`, '  X-Content-Type-Options: nosniff', '  Referrer-Policy: no-referrer', ''].join('\n');
+  return [
+    '/*',
+    '  Cross-Origin-Opener-Policy: same-origin',
+    '  Cross-Origin-Embedder-Policy: require-corp',
+    `  Content-Security-Policy: ${CSP}; frame-ancestors 'none'`,
+    '  X-Content-Type-Options: nosniff',
+    '  Referrer-Policy: no-referrer',
+    '',
+  ].join('\n');
 }

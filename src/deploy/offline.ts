@@ -20,12 +20,16 @@ export function startOffline(base: string): void {
         location.reload();
       } else if (!navigator.serviceWorker.controller) {
         // The first visit: the worker takes the page over (clients.claim), then the reload isolates it.
-        navigator.serviceWorker.addEventListener('controllerchange', () => {
-          if (!sessionStorage.getItem(RELOADED)) {
-            sessionStorage.setItem(RELOADED, '1');
-            location.reload();
-          }
-        }, { once: true });
+        navigator.serviceWorker.addEventListener(
+          'controllerchange',
+          () => {
+            if (!sessionStorage.getItem(RELOADED)) {
+              sessionStorage.setItem(RELOADED, '1');
+              location.reload();
+            }
+          },
+          { once: true },
+        );
       }
     },
     () => undefined, // no service worker (private mode, a refused scope): the app runs without it

@@ -36,11 +36,51 @@ export const sameTokens = (a: PolicyResult, b: PolicyResult): boolean =>
  * the figures, one row per policy, with what they were computed from.
  */
 export function figuresCsv(results: PolicyResult[], from: ProvenanceOf): string {
-  const lines = [['policy', 'label', 'answer', 'turn', 'layer', 'radius', 'tokens', ...CATEGORIES, 'diagonal', 'diagonal_copy_aligned', 'context_tokens', 'prefilled', 'model', 'revision', 'backend', 'precision'].join(',')];
+  const lines = [
+    [
+      'policy',
+      'label',
+      'answer',
+      'turn',
+      'layer',
+      'radius',
+      'tokens',
+      ...CATEGORIES,
+      'diagonal',
+      'diagonal_copy_aligned',
+      'context_tokens',
+      'prefilled',
+      'model',
+      'revision',
+      'backend',
+      'precision',
+    ].join(','),
+  ];
   for (const r of results) {
     const c = r.cost[r.cost.length - 1]!;
     const p = of(from, r);
-    lines.push([r.policy, r.label, answerOf(r), r.turn, r.layer, Number.isFinite(r.radius) ? r.radius : 'inf', r.tokens.length, ...CATEGORIES.map((k) => r.ratios[k]), r.diagonal, r.diagonalCopyAligned, c.contextTokens, c.prefilled, p.model, p.revision, p.backend, p.precision].map(csvField).join(','));
+    lines.push(
+      [
+        r.policy,
+        r.label,
+        answerOf(r),
+        r.turn,
+        r.layer,
+        Number.isFinite(r.radius) ? r.radius : 'inf',
+        r.tokens.length,
+        ...CATEGORIES.map((k) => r.ratios[k]),
+        r.diagonal,
+        r.diagonalCopyAligned,
+        c.contextTokens,
+        c.prefilled,
+        p.model,
+        p.revision,
+        p.backend,
+        p.precision,
+      ]
+        .map(csvField)
+        .join(','),
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -49,7 +89,13 @@ export function figuresCsv(results: PolicyResult[], from: ProvenanceOf): string 
 export function perAnswerCsv(results: PolicyResult[], from: ProvenanceOf): string {
   const lines = [['policy', 'turn', 'prior_turn', 'diagonal', 'longest_copied_run', 'copy_offset', 'ngram_overlap', 'model'].join(',')];
   for (const r of results) {
-    r.diagonalPerAnswer.forEach((d, i) => lines.push([r.policy, r.turn, d.round, d.value, r.copy[i]?.longestRun ?? '', r.copy[i]?.shift ?? '', r.copy[i]?.ngramOverlap ?? '', of(from, r).model].map(csvField).join(',')));
+    r.diagonalPerAnswer.forEach((d, i) =>
+      lines.push(
+        [r.policy, r.turn, d.round, d.value, r.copy[i]?.longestRun ?? '', r.copy[i]?.shift ?? '', r.copy[i]?.ngramOverlap ?? '', of(from, r).model]
+          .map(csvField)
+          .join(','),
+      ),
+    );
   }
   return `${lines.join('\n')}\n`;
 }

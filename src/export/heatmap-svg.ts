@@ -59,8 +59,10 @@ export function heatmapSvg(h: SvgHeatmap): string {
     }
   }
   const bands: string[] = [];
-  for (let c = 0; c < cols; c++) bands.push(`<rect x="${f(left + c * cw)}" y="58" width="${f(cw)}" height="${band}" fill="${CATEGORY_COLORS[h.categories[c * bx]!]}"/>`);
-  for (let r = 0; r < rows; r++) bands.push(`<rect x="${axis}" y="${f(top + r * ch)}" width="${band}" height="${f(ch)}" fill="${CATEGORY_COLORS[h.categories[rowStart + r * by]!]}"/>`);
+  for (let c = 0; c < cols; c++)
+    bands.push(`<rect x="${f(left + c * cw)}" y="58" width="${f(cw)}" height="${band}" fill="${CATEGORY_COLORS[h.categories[c * bx]!]}"/>`);
+  for (let r = 0; r < rows; r++)
+    bands.push(`<rect x="${axis}" y="${f(top + r * ch)}" width="${band}" height="${f(ch)}" fill="${CATEGORY_COLORS[h.categories[rowStart + r * by]!]}"/>`);
 
   // The r-band over each earlier answer: its two edges, row by row, as the inspector draws them.
   const rBand: string[] = [];
@@ -68,8 +70,12 @@ export function heatmapSvg(h: SvgHeatmap): string {
     for (const p of h.band.priors) {
       const rowsOf = diagonalBand(p, h.band.answerRows, h.band.radius);
       if (!rowsOf.length) continue;
-      const edge = (x: (b: (typeof rowsOf)[number]) => number) => rowsOf.map((b) => `${f(x(b))},${f(yOf(h.band!.answerRow + b.row))} ${f(x(b))},${f(yOf(h.band!.answerRow + b.row + 1))}`).join(' ');
-      for (const pts of [edge((b) => xOf(b.from)), edge((b) => xOf(b.to + 1))]) rBand.push(`<polyline points="${pts}" fill="none" stroke="#000" stroke-width="2"/><polyline points="${pts}" fill="none" stroke="#fff" stroke-width="1"/>`);
+      const edge = (x: (b: (typeof rowsOf)[number]) => number) =>
+        rowsOf.map((b) => `${f(x(b))},${f(yOf(h.band!.answerRow + b.row))} ${f(x(b))},${f(yOf(h.band!.answerRow + b.row + 1))}`).join(' ');
+      for (const pts of [edge((b) => xOf(b.from)), edge((b) => xOf(b.to + 1))])
+        rBand.push(
+          `<polyline points="${pts}" fill="none" stroke="#000" stroke-width="2"/><polyline points="${pts}" fill="none" stroke="#fff" stroke-width="1"/>`,
+        );
     }
   }
 
@@ -79,18 +85,26 @@ export function heatmapSvg(h: SvgHeatmap): string {
     const col = Math.round(k * (seqLen - 1));
     ticks.push(`<text x="${f(xOf(col) + cw / 2)}" y="${f(plotBottom + 14)}" font-size="10" text-anchor="middle">${col}</text>`);
   }
-  for (const row of [0, nRows - 1]) ticks.push(`<text x="${axis - 3}" y="${f(yOf(row) + Math.min(ch, 10))}" font-size="10" text-anchor="end">${rowStart + row}</text>`);
-  ticks.push(`<text x="${f(left + (cols * cw) / 2)}" y="${f(plotBottom + 30)}" font-size="11" text-anchor="middle">key tokens: the whole context, in order (token #)</text>`);
+  for (const row of [0, nRows - 1])
+    ticks.push(`<text x="${axis - 3}" y="${f(yOf(row) + Math.min(ch, 10))}" font-size="10" text-anchor="end">${rowStart + row}</text>`);
+  ticks.push(
+    `<text x="${f(left + (cols * cw) / 2)}" y="${f(plotBottom + 30)}" font-size="11" text-anchor="middle">key tokens: the whole context, in order (token #)</text>`,
+  );
   ticks.push(`<text transform="translate(12 ${f(top + (rows * ch) / 2)}) rotate(-90)" font-size="11" text-anchor="middle">query tokens (#)</text>`);
 
   // Legend: categories and the r-band, above the plot.
   const legend: string[] = [];
   let lx = 0;
   for (const c of CATEGORIES) {
-    legend.push(`<rect x="${lx}" y="30" width="10" height="10" fill="${CATEGORY_COLORS[c]}"/><text x="${lx + 14}" y="39" font-size="11">${esc(CATEGORY_NAMES[c])}</text>`);
+    legend.push(
+      `<rect x="${lx}" y="30" width="10" height="10" fill="${CATEGORY_COLORS[c]}"/><text x="${lx + 14}" y="39" font-size="11">${esc(CATEGORY_NAMES[c])}</text>`,
+    );
     lx += 22 + CATEGORY_NAMES[c].length * 6;
   }
-  if (h.band) legend.push(`<rect x="${lx}" y="30" width="10" height="10" fill="none" stroke="#000" stroke-width="1.5"/><text x="${lx + 14}" y="39" font-size="11">r-band (r = ${Number.isFinite(h.band.radius) ? h.band.radius : '∞'}) of the diagonal</text>`);
+  if (h.band)
+    legend.push(
+      `<rect x="${lx}" y="30" width="10" height="10" fill="none" stroke="#000" stroke-width="1.5"/><text x="${lx + 14}" y="39" font-size="11">r-band (r = ${Number.isFinite(h.band.radius) ? h.band.radius : '∞'}) of the diagonal</text>`,
+    );
 
   // The colour scale: value t·max gets the colour the cells use (a square root), 0 … max.
   const scaleY = plotBottom + 42;

@@ -8,4 +8,3 @@ export interface Span {
   start: number;
   length: number;
 }
-

@@ -60,7 +60,13 @@ export async function deferredExternalData(files: ExternalFile[], failure = new 
   for (const f of files) {
     const produce = await f.data.prepare();
     const n = f.data.byteLength;
-    out.push({ path: f.path, data: new DeferredBytes(n, failure.wrap(() => (f.data.transformed ? produce(scratchFor(n)) : produce()))) });
+    out.push({
+      path: f.path,
+      data: new DeferredBytes(
+        n,
+        failure.wrap(() => (f.data.transformed ? produce(scratchFor(n)) : produce())),
+      ),
+    });
   }
   return out;
 }

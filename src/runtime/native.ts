@@ -21,7 +21,10 @@ export interface NativeOptions {
   threads?: number;
 }
 
-export async function createNativeSession(graph: BuiltGraph, opts: NativeOptions = {}): Promise<{ ort: typeof Ort; session: Ort.InferenceSession; device: NativeDevice; reasons: string[] }> {
+export async function createNativeSession(
+  graph: BuiltGraph,
+  opts: NativeOptions = {},
+): Promise<{ ort: typeof Ort; session: Ort.InferenceSession; device: NativeDevice; reasons: string[] }> {
   const ort = (await import(/* @vite-ignore */ NATIVE_ENTRY)) as typeof Ort;
   const fs = await import(/* @vite-ignore */ 'node:fs/promises');
   const { join } = await import(/* @vite-ignore */ 'node:path');

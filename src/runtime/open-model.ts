@@ -98,16 +98,28 @@ export async function prepareModel(source: ModelSource, options: OpenOptions = {
   const tokenizer = await ChatTokenizer.load(source, options.template);
   const V = checkpoint.spec.vocabSize;
   if (tokenizer.modelVocabSize > V) {
-    throw new ModelError('config.json', `vocab_size ${V.toLocaleString('en-US')} is smaller than tokenizer.json's vocabulary of ${tokenizer.modelVocabSize.toLocaleString('en-US')} tokens: the embedding has no row for the last ids`, 'vocab_size');
+    throw new ModelError(
+      'config.json',
+      `vocab_size ${V.toLocaleString('en-US')} is smaller than tokenizer.json's vocabulary of ${tokenizer.modelVocabSize.toLocaleString('en-US')} tokens: the embedding has no row for the last ids`,
+      'vocab_size',
+    );
   }
   // Added tokens past the embedding (Gemma 3's image tokens in a text model's tokenizer): refused if they ever appear.
-  if (tokenizer.vocabSize > V) checkpoint.spec.notes.push(`tokenizer.json adds ${tokenizer.vocabSize - V} special token${tokenizer.vocabSize - V === 1 ? '' : 's'} past vocab_size (${V.toLocaleString('en-US')}): a text holding one is refused`);
+  if (tokenizer.vocabSize > V)
+    checkpoint.spec.notes.push(
+      `tokenizer.json adds ${tokenizer.vocabSize - V} special token${tokenizer.vocabSize - V === 1 ? '' : 's'} past vocab_size (${V.toLocaleString('en-US')}): a text holding one is refused`,
+    );
   const prefer = options.prefer ?? defaultBackends();
   const probed = prefer.includes('webgpu') ? await probeWebGpu() : 'WebGPU was not asked for';
-  const webgpu = typeof probed !== 'string' && probed.software && options.softwareWebGpu === 'avoid'
-    ? `this WebGPU adapter is a software one (${probed.name}), slower than wasm: running on wasm (choose WebGPU to use it anyway)`
-    : probed;
-  const dtype = chooseComputeDtype(options.computeDtype ?? 'auto', { weightDtypes: checkpoint.dtypes, webgpu: typeof webgpu !== 'string', adapterHasF16: typeof webgpu === 'string' ? null : webgpu.hasF16 });
+  const webgpu =
+    typeof probed !== 'string' && probed.software && options.softwareWebGpu === 'avoid'
+      ? `this WebGPU adapter is a software one (${probed.name}), slower than wasm: running on wasm (choose WebGPU to use it anyway)`
+      : probed;
+  const dtype = chooseComputeDtype(options.computeDtype ?? 'auto', {
+    weightDtypes: checkpoint.dtypes,
+    webgpu: typeof webgpu !== 'string',
+    adapterHasF16: typeof webgpu === 'string' ? null : webgpu.hasF16,
+  });
   const dtypes = new Map([...checkpoint.tensors].map(([n, t]) => [n, planDtype(t)]));
   const plans: BackendPlan[] = [];
   const fits: PrecisionFit[] = [];
@@ -128,7 +140,19 @@ export async function prepareModel(source: ModelSource, options: OpenOptions = {
     plans.push(plan);
   }
   stage = 'session'; // from here on, weights are read as onnxruntime takes them
-  return { checkpoint, tokenizer, prefer, webgpu, dtype, plans, quant, fits, weightBytes: checkpoint.weightFiles.reduce((n, f) => n + f.size, 0), limits, progress };
+  return {
+    checkpoint,
+    tokenizer,
+    prefer,
+    webgpu,
+    dtype,
+    plans,
+    quant,
+    fits,
+    weightBytes: checkpoint.weightFiles.reduce((n, f) => n + f.size, 0),
+    limits,
+    progress,
+  };
 }
 
 /** Builds the graph and the session on the first preferred backend whose plan fits, reading the weights as onnxruntime takes them. */
@@ -150,7 +174,10 @@ export async function startModel(prepared: PreparedModel, options: OpenOptions =
   const asked = typeof options.inspectLayers === 'function' ? options.inspectLayers(spec) : options.inspectLayers;
   const inspect = asked === 'all' ? Array.from({ length: spec.numLayers }, (_, l) => l) : asked;
   const missing = inspect?.find((l) => !Number.isInteger(l) || l < 0 || l >= spec.numLayers);
-  if (missing !== undefined) throw new RangeError(`layer ${missing} does not exist: this model has ${spec.numLayers} layers (0..${spec.numLayers - 1}; num_hidden_layers in config.json)`);
+  if (missing !== undefined)
+    throw new RangeError(
+      `layer ${missing} does not exist: this model has ${spec.numLayers} layers (0..${spec.numLayers - 1}; num_hidden_layers in config.json)`,
+    );
   const graphOptions = { ...(inspect && { inspectLayers: inspect }), attention: options.attention ?? 'explicit', kvCache: options.kvCache ?? true };
   // Each backend's compute dtype is decided before anything is built: fp16 only for a WebGPU adapter
   // with shader-f16 (or when asked for), so a WebGPU failure falls back to a wasm graph built for wasm.
@@ -160,7 +187,13 @@ export async function startModel(prepared: PreparedModel, options: OpenOptions =
   const graphsFor = (backend: Backend) => {
     const storage = planOf(backend)?.storage ?? 'compute';
     const quantized = isQuantLevel(storage);
-    const o = { ...graphOptions, computeDtype: dtypeOf(backend).dtype, weightStorage: quantized ? 'compute' as const : storage, quant: quantized ? storage : 'none' as const, keptBf16: castsBf16(backend) ? 'bf16' as const : 'fp16' as const };
+    const o = {
+      ...graphOptions,
+      computeDtype: dtypeOf(backend).dtype,
+      weightStorage: quantized ? ('compute' as const) : storage,
+      quant: quantized ? storage : ('none' as const),
+      keptBf16: castsBf16(backend) ? ('bf16' as const) : ('fp16' as const),
+    };
     return backend === 'webgpu' ? buildSegments(spec, weights, o, layersPerSegment(spec, o)) : [buildGraph(spec, weights, o)];
   };
   options.onProgress?.({ stage: 'session' });

@@ -7,7 +7,19 @@ import type * as Ort from 'onnxruntime-web';
 import type { ModelSpec } from '../model/config/config';
 import { summarizeGraphs, type BuiltGraph, type GraphSummary } from '../model/graph/graph';
 import { memoryProblem, WASM_LIMITS, type BackendLimits } from '../model/memory/memory';
-import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from '../model/graph/graph-io';
+import {
+  HIDDEN_OUT,
+  INPUT,
+  LOGITS,
+  attnMeanName,
+  attnRowsName,
+  pastKeyName,
+  pastValueName,
+  presentKeyName,
+  presentValueName,
+  ropeCosName,
+  ropeSinName,
+} from '../model/graph/graph-io';
 import { ropeTables } from '../model/graph/rope';
 import { slab, type LayerAttention } from '../metrics/slab';
 import { deferredExternalData, ProducerFailure } from './external-data';
@@ -38,7 +50,12 @@ function loadOrt(wanted: Build = 'wasm'): Promise<typeof Ort> {
   let m = ortModules.get(build);
   if (!m) {
     m = (async () => {
-      const ort: typeof Ort = isNode && build === 'wasm' ? await import(/* @vite-ignore */ NODE_ENTRY) : build === 'webgpu' ? await import('onnxruntime-web/webgpu') : await import('onnxruntime-web/wasm');
+      const ort: typeof Ort =
+        isNode && build === 'wasm'
+          ? await import(/* @vite-ignore */ NODE_ENTRY)
+          : build === 'webgpu'
+            ? await import('onnxruntime-web/webgpu')
+            : await import('onnxruntime-web/wasm');
       ort.env.wasm.numThreads ??= await wasmThreads();
       applyConfig(ort, runtimeConfig);
       return ort;
@@ -180,7 +197,12 @@ export async function probeWebGpu(): Promise<{ hasF16: boolean; maxBufferBytes: 
     const name = [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') || 'unnamed adapter';
     const software = info.isFallbackAdapter === true || adapter.isFallbackAdapter === true || /swiftshader|llvmpipe|software/i.test(name);
     // A tensor lives in one storage buffer: the smaller of the two limits bounds it.
-    return { hasF16: adapter.features.has('shader-f16'), maxBufferBytes: Math.min(adapter.limits.maxBufferSize, adapter.limits.maxStorageBufferBindingSize), software, name };
+    return {
+      hasF16: adapter.features.has('shader-f16'),
+      maxBufferBytes: Math.min(adapter.limits.maxBufferSize, adapter.limits.maxStorageBufferBindingSize),
+      software,
+      name,
+    };
   } catch (e) {
     return `requesting a WebGPU adapter failed: ${(e as Error).message}`;
   }
@@ -266,7 +288,11 @@ export class ModelSession {
    * some failures only show at the first run) and wasm is used when it fails; in Node, wasm. `graph` may
    * depend on the backend (WebGPU gets a model split into segments, wasm the whole graph).
    */
-  static async create(graph: BuiltGraph | BuiltGraph[] | ((backend: Backend) => BuiltGraph[]), spec: ModelSpec, options: SessionOptions = {}): Promise<ModelSession> {
+  static async create(
+    graph: BuiltGraph | BuiltGraph[] | ((backend: Backend) => BuiltGraph[]),
+    spec: ModelSpec,
+    options: SessionOptions = {},
+  ): Promise<ModelSession> {
     const reasons: string[] = [...(options.priorReasons ?? [])];
     const failures: Error[] = [];
     const graphsFor = (b: Backend) => (typeof graph === 'function' ? graph(b) : Array.isArray(graph) ? graph : [graph]);
@@ -294,7 +320,12 @@ export class ModelSession {
           let session: Ort.InferenceSession;
           if (backend === 'native') {
             if (!isNode) throw new Error('the native runtime exists in Node only');
-            const native = await createNativeSession(g, { devices: options.nativeDevices, prepack: plan?.prepack ?? true, profileFilePrefix: options.profile?.filePrefix, threads: runtimeConfig.numThreads });
+            const native = await createNativeSession(g, {
+              devices: options.nativeDevices,
+              prepack: plan?.prepack ?? true,
+              profileFilePrefix: options.profile?.filePrefix,
+              threads: runtimeConfig.numThreads,
+            });
             ({ ort: sessionOrt, session, device } = native);
             reasons.push(...native.reasons);
           } else {
@@ -317,7 +348,13 @@ export class ModelSession {
           adapterHasF16,
           computeDtype: summary.computeDtype,
           dtypeReason: (typeof options.dtypeReason === 'function' ? options.dtypeReason(backend) : options.dtypeReason) ?? `${summary.computeDtype}: asked for`,
-          limits: options.limits?.(backend) ?? (backend === 'webgpu' ? { backend, totalBytes: null, maxBufferBytes } : backend === 'native' ? { backend, totalBytes: null, maxBufferBytes: null } : WASM_LIMITS),
+          limits:
+            options.limits?.(backend) ??
+            (backend === 'webgpu'
+              ? { backend, totalBytes: null, maxBufferBytes }
+              : backend === 'native'
+                ? { backend, totalBytes: null, maxBufferBytes: null }
+                : WASM_LIMITS),
           threads: backend === 'wasm' ? (ort.env.wasm.numThreads ?? 1) : (runtimeConfig.numThreads ?? null),
           segments: parts.length,
           device,
@@ -357,17 +394,36 @@ export class ModelSession {
     if ((req.past || req.keepCache) && !this.graph.kvCache) throw new Error('this graph was built without a KV cache (buildGraph kvCache: true)');
     const layers = req.layers ?? this.graph.inspectLayers;
     for (const l of layers) {
-      if (!this.graph.inspectLayers.includes(l)) throw new RangeError(`layer ${l} is not an output of this graph (built for ${this.graph.inspectLayers.join(', ')})`);
+      if (!this.graph.inspectLayers.includes(l))
+        throw new RangeError(`layer ${l} is not an output of this graph (built for ${this.graph.inspectLayers.join(', ')})`);
     }
     // Refuse, with what to do instead, a pass that would exhaust the backend's memory (a crash otherwise).
-    const problem = memoryProblem(spec, { ...this.graph, ...(this.report.plan && { heldBytes: this.report.plan.held, largestWeight: this.report.plan.largestTensor }) }, { tokens: S, past: P, attnRows: aEnd - aStart, meanRows: mEnd - mStart, fetchedLayers: layers.length, perHead: req.perHead === true, logitRows: req.skipLogits ? 0 : lEnd - lStart }, this.report.limits);
+    const problem = memoryProblem(
+      spec,
+      { ...this.graph, ...(this.report.plan && { heldBytes: this.report.plan.held, largestWeight: this.report.plan.largestTensor }) },
+      {
+        tokens: S,
+        past: P,
+        attnRows: aEnd - aStart,
+        meanRows: mEnd - mStart,
+        fetchedLayers: layers.length,
+        perHead: req.perHead === true,
+        logitRows: req.skipLogits ? 0 : lEnd - lStart,
+      },
+      this.report.limits,
+    );
     if (problem) throw new MemoryLimitError(problem);
     const scalar = (v: number) => new ort.Tensor('int64', BigInt64Array.from([BigInt(v)]), [1]);
     const common: Record<string, Ort.Tensor> = {
-      ...Object.fromEntries(ropeTables(spec, S, P).flatMap(({ cos, sin }, r) => {
-        const dims = [S, spec.ropes[r]!.rotaryDim];
-        return [[ropeCosName(r), new ort.Tensor('float32', Float32Array.from(cos), dims)], [ropeSinName(r), new ort.Tensor('float32', Float32Array.from(sin), dims)]];
-      })),
+      ...Object.fromEntries(
+        ropeTables(spec, S, P).flatMap(({ cos, sin }, r) => {
+          const dims = [S, spec.ropes[r]!.rotaryDim];
+          return [
+            [ropeCosName(r), new ort.Tensor('float32', Float32Array.from(cos), dims)],
+            [ropeSinName(r), new ort.Tensor('float32', Float32Array.from(sin), dims)],
+          ];
+        }),
+      ),
       [INPUT.attnStart]: scalar(aStart),
       [INPUT.attnEnd]: scalar(aEnd),
       [INPUT.meanStart]: scalar(mStart),
@@ -375,13 +431,21 @@ export class ModelSession {
       [INPUT.logitStart]: scalar(lStart),
       [INPUT.logitEnd]: scalar(lEnd),
     };
-    const emptyPast = () => (this.graph.computeDtype === 'fp16' ? new ort.Tensor('float16', new Uint16Array(0), [1, spec.numKvHeads, 0, spec.headDim]) : new ort.Tensor('float32', new Float32Array(0), [1, spec.numKvHeads, 0, spec.headDim]));
+    const emptyPast = () =>
+      this.graph.computeDtype === 'fp16'
+        ? new ort.Tensor('float16', new Uint16Array(0), [1, spec.numKvHeads, 0, spec.headDim])
+        : new ort.Tensor('float32', new Float32Array(0), [1, spec.numKvHeads, 0, spec.headDim]);
     const out: Record<string, Ort.Tensor> = {};
     for (const [i, part] of this.parts.entries()) {
       const last = i === this.parts.length - 1;
       // Only the inputs this session has (a segment may use one of a model's rotary embeddings only).
       const feeds: Record<string, Ort.Tensor> = Object.fromEntries(Object.entries(common).filter(([name]) => part.session.inputNames.includes(name)));
-      if (part.layers[0] === 0) feeds[INPUT.ids] = new ort.Tensor('int64', BigInt64Array.from(req.ids, (id) => BigInt(id)), [1, S]);
+      if (part.layers[0] === 0)
+        feeds[INPUT.ids] = new ort.Tensor(
+          'int64',
+          BigInt64Array.from(req.ids, (id) => BigInt(id)),
+          [1, S],
+        );
       else feeds[INPUT.hidden] = out[HIDDEN_OUT]!; // the previous segment's
       if (this.graph.kvCache) {
         // No past: empty [1, kv, 0, head_dim] tensors, so one graph serves whole passes and decoding.
@@ -406,7 +470,15 @@ export class ModelSession {
     const result: ForwardResult = {
       seqLen: S,
       ...(req.keepCache && {
-        present: { length: P + S, tensors: new Map(Array.from({ length: spec.numLayers }, (_, l) => [[pastKeyName(l), out[presentKeyName(l)]], [pastValueName(l), out[presentValueName(l)]]]).flat() as [string, unknown][]) },
+        present: {
+          length: P + S,
+          tensors: new Map(
+            Array.from({ length: spec.numLayers }, (_, l) => [
+              [pastKeyName(l), out[presentKeyName(l)]],
+              [pastValueName(l), out[presentValueName(l)]],
+            ]).flat() as [string, unknown][],
+          ),
+        },
       }),
       logits: req.skipLogits ? null : { data: data(LOGITS), rowStart: lStart, rows: lEnd - lStart, vocab: spec.vocabSize },
       // Rows and keys by absolute position: after a cache of P tokens, row 0 of this pass is position P.

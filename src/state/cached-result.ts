@@ -18,5 +18,14 @@ export interface CachedFile {
 export function cachedStartResult(): { example: string; policy: string; sweep: SweepPoint[]; result: PolicyResult } {
   const c = cached as unknown as CachedFile;
   const radius = c.result.radius ?? Infinity;
-  return { example: c.example, policy: c.policy, sweep: c.sweep, result: { ...c.result, radius, attention: { ...c.result.attention, mean: { ...c.result.attention.mean, data: Float32Array.from(c.result.attention.mean.data) } } } };
+  return {
+    example: c.example,
+    policy: c.policy,
+    sweep: c.sweep,
+    result: {
+      ...c.result,
+      radius,
+      attention: { ...c.result.attention, mean: { ...c.result.attention.mean, data: Float32Array.from(c.result.attention.mean.data) } },
+    },
+  };
 }

@@ -7,10 +7,11 @@ import { focusOf, hoverReducer, NO_HOVER, type Cell, type HoverAction, type Hove
  */
 export const useHover = create<{ hover: HoverState; dispatch(a: HoverAction): void }>()((set) => ({
   hover: NO_HOVER,
-  dispatch: (a) => set((s) => {
-    const next = hoverReducer(s.hover, a);
-    return next === s.hover ? s : { hover: next };
-  }),
+  dispatch: (a) =>
+    set((s) => {
+      const next = hoverReducer(s.hover, a);
+      return next === s.hover ? s : { hover: next };
+    }),
 }));
 
 /** Forgets the cell (a new conversation, turn or matrix: the old cell means nothing there). */

@@ -28,7 +28,8 @@ useModelStore.subscribe((s, prev) => {
   }
   if (s.info && s.info !== prev.info) void useInspector.getState().analyze();
   // The model was released (its worker stopped, or a model that fits only alone replaces it): its figures go with it.
-  if (!s.info && prev.info && useInspector.getState().resultsFrom === 'model') useInspector.setState({ results: [], resultsFrom: null, sweeps: [], sweeping: null, analyzing: false });
+  if (!s.info && prev.info && useInspector.getState().resultsFrom === 'model')
+    useInspector.setState({ results: [], resultsFrom: null, sweeps: [], sweeping: null, analyzing: false });
 });
 // A compared model that loaded (or went) changes what is compared.
 for (const store of modelStores().slice(1)) {

@@ -41,7 +41,10 @@ export class ModelClient {
       this.replace(`the model worker stopped: ${e.message || 'it failed to start'}`);
     });
     const buffer = guardBuffer();
-    void this.rpc.call('init', { guard: buffer }).promise.then(() => (this.started = true), () => undefined);
+    void this.rpc.call('init', { guard: buffer }).promise.then(
+      () => (this.started = true),
+      () => undefined,
+    );
     if (buffer) {
       const reader = guardReader(buffer);
       this.watch = setInterval(() => {

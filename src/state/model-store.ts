@@ -78,7 +78,6 @@ export interface PendingDownload extends Pick<PreparedSummary, 'label' | 'files'
   ref: ModelRef | null;
 }
 
-
 /** Where a model came from: files or a folder URL (with how a link names it), or a Hub repo. */
 export type LoadOrigin = { source: SourceSpec; ref: ModelRef | null } | { hub: ModelRef };
 
@@ -107,7 +106,10 @@ function createModelStore(slot: ModelSlot) {
 
   return create<ModelState>()((set, get) => {
     // Looked up on each call: a test may put its own client in place.
-    const client = { call: <M extends keyof ModelApi & string>(m: M, args: ModelApi[M]['args'], onEvent?: (e: ModelApi[M]['event']) => void) => modelClient(slot).call(m, args, onEvent) };
+    const client = {
+      call: <M extends keyof ModelApi & string>(m: M, args: ModelApi[M]['args'], onEvent?: (e: ModelApi[M]['event']) => void) =>
+        modelClient(slot).call(m, args, onEvent),
+    };
     // The worker was replaced (a template or tokenizer ran past its budget): its model is gone.
     onWorkerLost((message) => {
       latestLoad++;
@@ -123,7 +125,15 @@ function createModelStore(slot: ModelSlot) {
         if (stale()) return;
         if (p.read && weightBytes !== null) perFile.set(p.read.file, p.read.loaded);
         const allLoaded = [...perFile.values()].reduce((a, b) => a + b, 0);
-        set((s) => ({ load: { ...s.load, stage: p.stage as LoadStage, allLoaded, allTotal: weightBytes, ...(p.read && { file: p.read.file, loaded: p.read.loaded, total: p.read.total }) } }));
+        set((s) => ({
+          load: {
+            ...s.load,
+            stage: p.stage as LoadStage,
+            allLoaded,
+            allTotal: weightBytes,
+            ...(p.read && { file: p.read.file, loaded: p.read.loaded, total: p.read.total }),
+          },
+        }));
       };
     };
     /**
@@ -137,7 +147,8 @@ function createModelStore(slot: ModelSlot) {
       set({ load: { ...IDLE, status: 'loading', stage: 'download' }, pending: null });
       return () => id !== latestLook;
     };
-    const prepare = (source: SourceSpec, stale: () => boolean) => client.call('prepare', { source, backend: get().backend, quant: get().quant, template: get().template }, progress(stale)).promise;
+    const prepare = (source: SourceSpec, stale: () => boolean) =>
+      client.call('prepare', { source, backend: get().backend, quant: get().quant, template: get().template }, progress(stale)).promise;
     /** The last model asked for, asked for again (a new precision, backend or template). */
     const again = async (what: LoadOrigin) => {
       if ('hub' in what) await get().openHub(what.hub);
@@ -147,7 +158,18 @@ function createModelStore(slot: ModelSlot) {
     const hold = (prepared: PreparedSummary, ref: ModelRef | null, from: LoadOrigin) => {
       pendingPrepared = prepared;
       pendingFrom = from;
-      set({ load: IDLE, pending: { ref, label: prepared.label, files: prepared.files, bytes: prepared.bytes, plans: prepared.plans, fits: prepared.fits, quant: prepared.quant } });
+      set({
+        load: IDLE,
+        pending: {
+          ref,
+          label: prepared.label,
+          files: prepared.files,
+          bytes: prepared.bytes,
+          plans: prepared.plans,
+          fits: prepared.fits,
+          quant: prepared.quant,
+        },
+      });
     };
     const fail = (stale: () => boolean, e: unknown) => {
       // The model in use, if any, stays as it was, and so do its controls.
@@ -233,7 +255,10 @@ function createModelStore(slot: ModelSlot) {
         try {
           // The token goes to the Hub, or to a host the person typed in themselves, never to one a link named.
           const token = (ref.hub === null || ref.hub.replace(/\/+$/, '') === HUB_URL || origin === 'form' ? get().accessToken : '') || undefined;
-          const prepared = await prepare({ kind: 'hub', repo: ref.model, revision: ref.revision, hubUrl: ref.hub, ...(token && { accessToken: token }) }, stale);
+          const prepared = await prepare(
+            { kind: 'hub', repo: ref.model, revision: ref.revision, hubUrl: ref.hub, ...(token && { accessToken: token }) },
+            stale,
+          );
           if (stale()) return;
           if (prepared.noFit) throw new Error(prepared.noFit);
           if (prepared.bytes >= get().confirmAboveBytes || prepared.releaseFirst) return hold(prepared, ref, { hub: ref });

@@ -3,15 +3,26 @@ export const HIDEABLE = ['model', 'conversation', 'policies', 'compare-models', 
 export type Hideable = (typeof HIDEABLE)[number];
 
 export const HIDEABLE_NAMES: Record<Hideable, string> = {
-  model: 'the model panels', conversation: 'the conversation', policies: 'the policies', 'compare-models': 'compare models', view: 'the view controls',
-  figures: 'the figures', heatmap: 'the heatmap', tokens: 'the tokens', charts: 'the charts', forward: 'the raw forward pass',
+  model: 'the model panels',
+  conversation: 'the conversation',
+  policies: 'the policies',
+  'compare-models': 'compare models',
+  view: 'the view controls',
+  figures: 'the figures',
+  heatmap: 'the heatmap',
+  tokens: 'the tokens',
+  charts: 'the charts',
+  forward: 'the raw forward pass',
 };
 
 /** Reads `hide=a,b`: the regions named, and a problem for each name that is not one. */
 export function parseHide(raw: string): { hidden: Hideable[]; problems: string[] } {
   const hidden: Hideable[] = [];
   const problems: string[] = [];
-  for (const name of raw.split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const name of raw
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     // Links written before the panel compared up to four models named it model-b.
     const region = name === 'model-b' ? 'compare-models' : name;
     if ((HIDEABLE as readonly string[]).includes(region)) hidden.push(region as Hideable);

@@ -36,8 +36,10 @@ export function viewOf(s: InspectorState, info: ModelInfo | null): ViewState {
 export function linkNote(s: InspectorState, info: ModelInfo | null): string | null {
   const notes = [];
   if (info && !info.ref) notes.push('the link cannot carry a model from local files (it names the demo model)');
-  if (!encodeView(viewOf(s, info), s.text, s.exampleName).conversationCarried) notes.push('the conversation is too long for a link: save it and paste it again');
-  if (s.generated.some((g) => g && Object.keys(g).length)) notes.push("it carries the conversation's own answer, not the one the model wrote here (its page scores that one)");
+  if (!encodeView(viewOf(s, info), s.text, s.exampleName).conversationCarried)
+    notes.push('the conversation is too long for a link: save it and paste it again');
+  if (s.generated.some((g) => g && Object.keys(g).length))
+    notes.push("it carries the conversation's own answer, not the one the model wrote here (its page scores that one)");
   return notes.length ? `Note: ${notes.join('; ')}.` : null;
 }
 

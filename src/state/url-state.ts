@@ -55,14 +55,19 @@ interface Field<K extends keyof Fields> {
   read: Reader<Fields[K]>;
 }
 
-const wholeNumber = (name: string, min: number): Reader<number> => (raw, problem) => {
-  const n = Number(raw);
-  if (Number.isInteger(n) && n >= min) return n;
-  problem(`${name}=${raw} is not a whole number ≥ ${min}`);
-  return undefined;
-};
+const wholeNumber =
+  (name: string, min: number): Reader<number> =>
+  (raw, problem) => {
+    const n = Number(raw);
+    if (Number.isInteger(n) && n >= min) return n;
+    problem(`${name}=${raw} is not a whole number ≥ ${min}`);
+    return undefined;
+  };
 
-const readQuant = (param: string): Reader<Quant> => (raw, problem) => (QUANTS.includes(raw as Quant) ? (raw as Quant) : void problem(`${param}=${raw.slice(0, 40)} is not ${QUANTS.join(', ')}`));
+const readQuant =
+  (param: string): Reader<Quant> =>
+  (raw, problem) =>
+    QUANTS.includes(raw as Quant) ? (raw as Quant) : void problem(`${param}=${raw.slice(0, 40)} is not ${QUANTS.join(', ')}`);
 
 /**
  * The view, declared once: the defaults, the link's codec, and what the inspector applies from a link
@@ -73,12 +78,17 @@ export const VIEW_FIELDS: { [K in keyof Fields]: Field<K> } = {
   revision: { fallback: 'main', param: 'rev', write: (r, v) => (v.model !== 'demo' && r !== 'main' ? r : null), read: (raw) => raw || undefined },
   hub: { fallback: null, param: 'hub', write: (h, v) => (v.model !== 'demo' && h ? h : null), read: (raw) => raw },
   backend: {
-    fallback: 'auto', param: 'backend', write: (b) => (b !== 'auto' ? b : null),
-    read: (raw, problem) => (raw === 'wasm' || raw === 'auto' || raw === 'webgpu' ? raw : void problem(`backend=${raw.slice(0, 40)} is not auto, wasm or webgpu`)),
+    fallback: 'auto',
+    param: 'backend',
+    write: (b) => (b !== 'auto' ? b : null),
+    read: (raw, problem) =>
+      raw === 'wasm' || raw === 'auto' || raw === 'webgpu' ? raw : void problem(`backend=${raw.slice(0, 40)} is not auto, wasm or webgpu`),
   },
   quant: { fallback: 'none', param: 'q', write: (q) => (q !== 'none' ? q : null), read: readQuant('q') },
   policies: {
-    fallback: ['full'], param: 'policy', write: (p) => p.join(','),
+    fallback: ['full'],
+    param: 'policy',
+    write: (p) => p.join(','),
     read: (raw, problem) => {
       const ok: string[] = [];
       for (const p of raw.split(',').filter(Boolean)) {
@@ -93,9 +103,19 @@ export const VIEW_FIELDS: { [K in keyof Fields]: Field<K> } = {
   },
   compare: { fallback: false, param: 'compare', write: (c) => (c ? '1' : null), read: (raw, _p, v) => raw === '1' && v.policies.length > 1 },
   turn: { fallback: null, param: 'turn', write: (t) => (t !== null ? String(t) : null), read: wholeNumber('turn', 1) },
-  head: { fallback: 'mean', param: 'head', write: (h) => (h !== 'mean' ? String(h) : null), read: (raw, problem) => (raw === 'mean' ? 'mean' : wholeNumber('head', 0)(raw, problem, {} as Fields)) },
+  head: {
+    fallback: 'mean',
+    param: 'head',
+    write: (h) => (h !== 'mean' ? String(h) : null),
+    read: (raw, problem) => (raw === 'mean' ? 'mean' : wholeNumber('head', 0)(raw, problem, {} as Fields)),
+  },
   layer: { fallback: null, param: 'layer', write: (l) => (l !== null ? String(l) : null), read: wholeNumber('layer', 0) },
-  radius: { fallback: 5, param: 'r', write: (r) => (r !== 5 ? (Number.isFinite(r) ? String(r) : 'inf') : null), read: (raw, problem) => (raw === 'inf' ? Infinity : wholeNumber('r', 0)(raw, problem, {} as Fields)) },
+  radius: {
+    fallback: 5,
+    param: 'r',
+    write: (r) => (r !== 5 ? (Number.isFinite(r) ? String(r) : 'inf') : null),
+    read: (raw, problem) => (raw === 'inf' ? Infinity : wholeNumber('r', 0)(raw, problem, {} as Fields)),
+  },
 };
 
 const FIELD_KEYS = Object.keys(VIEW_FIELDS) as (keyof Fields)[];
@@ -160,7 +180,11 @@ export function fromBase64Url(s: string): string {
  * is short; otherwise the link names the example it came from, or carries no conversation (and
  * `conversationCarried` says so).
  */
-export function encodeView(v: ViewState, conversationText: string | null, exampleName: string | null): { query: string; fragment: string; conversationCarried: boolean } {
+export function encodeView(
+  v: ViewState,
+  conversationText: string | null,
+  exampleName: string | null,
+): { query: string; fragment: string; conversationCarried: boolean } {
   const q = new URLSearchParams();
   for (const k of FIELD_KEYS) {
     const written = (VIEW_FIELDS[k].write as (x: unknown, view: Fields) => string | null)(v[k], v);

@@ -5,7 +5,10 @@
 export class KeptByText<V> {
   private readonly kept = new Map<string, V>();
   private chars = 0;
-  constructor(private readonly maxChars: number, private readonly charsOf: (v: V) => number = () => 0) {}
+  constructor(
+    private readonly maxChars: number,
+    private readonly charsOf: (v: V) => number = () => 0,
+  ) {}
 
   get(key: string): V | undefined {
     const v = this.kept.get(key);

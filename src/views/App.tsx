@@ -41,31 +41,49 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
       <header>
         <h1>Inertia Lens</h1>
         <p className="lede">
-          See how much a language model's next answer leans on its own prior assistant answers ("conversational inertia"), read
-          from the model's own attention, live in this page.
+          See how much a language model's next answer leans on its own prior assistant answers ("conversational inertia"), read from the model's own attention,
+          live in this page.
         </p>
         <div className="row">
-          <button type="button" className="primary" onClick={() => openLesson(0)} disabled={lessonOpen}>Learn: {LESSON.length} short steps on the live model</button>
-          <button type="button" onClick={inspect}>Inspect your own conversation</button>
+          <button type="button" className="primary" onClick={() => openLesson(0)} disabled={lessonOpen}>
+            Learn: {LESSON.length} short steps on the live model
+          </button>
+          <button type="button" onClick={inspect}>
+            Inspect your own conversation
+          </button>
         </div>
         <p className="muted" data-testid="model-line">
-          {info ? `Model: ${info.source}, on ${info.report.backend === 'webgpu' ? 'WebGPU' : 'wasm'}${info.precision !== 'none' ? `, weights ${info.precision}` : ''}. ` : 'Loading the model… '}
-          <button type="button" className="linkbutton" onClick={() => document.getElementById('model-panel')?.scrollIntoView({ block: 'start' })}>Change the model</button>
+          {info
+            ? `Model: ${info.source}, on ${info.report.backend === 'webgpu' ? 'WebGPU' : 'wasm'}${info.precision !== 'none' ? `, weights ${info.precision}` : ''}. `
+            : 'Loading the model… '}
+          <button type="button" className="linkbutton" onClick={() => document.getElementById('model-panel')?.scrollIntoView({ block: 'start' })}>
+            Change the model
+          </button>
           {' · '}It runs in this page, on WebGPU when it can, and nothing you load or type leaves the browser.
         </p>
         {hidden.length > 0 && (
           <p className="muted" data-testid="hidden-note">
             This exercise hides {hidden.map((h) => HIDEABLE_NAMES[h]).join(', ')}.{' '}
-            <button type="button" className="link" onClick={() => useLesson.getState().setHidden([])}>show everything</button>
+            <button type="button" className="link" onClick={() => useLesson.getState().setHidden([])}>
+              show everything
+            </button>
           </p>
         )}
-        {linkProblems.length > 0 && <p className="warn" role="alert">Parts of the link were not used: {linkProblems.join('; ')}</p>}
+        {linkProblems.length > 0 && (
+          <p className="warn" role="alert">
+            Parts of the link were not used: {linkProblems.join('; ')}
+          </p>
+        )}
       </header>
       <ErrorBoundary name="lesson">
         <LessonCard />
       </ErrorBoundary>
-      <Region name="conversation"><ConversationPanel /></Region>
-      <Region name="policies"><PolicyBar /></Region>
+      <Region name="conversation">
+        <ConversationPanel />
+      </Region>
+      <Region name="policies">
+        <PolicyBar />
+      </Region>
       <Region name="view">
         <section className="panel" aria-label="view">
           <ViewControls />
@@ -73,15 +91,25 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
           <StatusLine />
         </section>
       </Region>
-      <Region name="figures"><FiguresPanel /></Region>
-      <Region name="heatmap"><HeatmapPanel /></Region>
-      <Region name="tokens"><TokenView /></Region>
-      <Region name="charts"><ChartsPanel /></Region>
+      <Region name="figures">
+        <FiguresPanel />
+      </Region>
+      <Region name="heatmap">
+        <HeatmapPanel />
+      </Region>
+      <Region name="tokens">
+        <TokenView />
+      </Region>
+      <Region name="charts">
+        <ChartsPanel />
+      </Region>
       <Region name="model" id="model-panel" className="columns">
         <ModelSummary />
         <ModelLoader />
       </Region>
-      <Region name="compare-models"><ComparePanel /></Region>
+      <Region name="compare-models">
+        <ComparePanel />
+      </Region>
       <Region name="forward">
         <details className="panel">
           <summary>Raw forward pass (next-token probabilities)</summary>

@@ -10,8 +10,12 @@ export class ErrorBoundary extends Component<{ name: string; children: ReactNode
     if (!this.state.error) return this.props.children;
     return (
       <section className="panel" role="alert">
-        <p className="error">The {this.props.name} view failed: {this.state.error.message}</p>
-        <button type="button" onClick={() => this.setState({ error: null })}>try again</button>
+        <p className="error">
+          The {this.props.name} view failed: {this.state.error.message}
+        </p>
+        <button type="button" onClick={() => this.setState({ error: null })}>
+          try again
+        </button>
       </section>
     );
   }

@@ -11,8 +11,10 @@ import { HIDEABLE_NAMES, type Hideable } from '../state/regions';
 export function Region({ name, id, className, children }: { name: Hideable; id?: string; className?: string; children: ReactNode }) {
   const hidden = useLesson((s) => s.hidden.includes(name));
   return (
-    <ErrorBoundary name={HIDEABLE_NAMES[name].replace(/^the /, "")}>
-      <div data-lesson={name} id={id} className={className} hidden={hidden}>{children}</div>
+    <ErrorBoundary name={HIDEABLE_NAMES[name].replace(/^the /, '')}>
+      <div data-lesson={name} id={id} className={className} hidden={hidden}>
+        {children}
+      </div>
     </ErrorBoundary>
   );
 }

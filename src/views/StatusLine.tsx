@@ -26,9 +26,15 @@ export function StatusLine() {
         </p>
       )}
       {from === 'model' && !analyzing && ms !== null && (
-        <p className="muted" data-testid="fresh-note">Computed in this page on {backend === 'webgpu' ? 'WebGPU' : 'wasm'} in {Math.round(ms)} ms.</p>
+        <p className="muted" data-testid="fresh-note">
+          Computed in this page on {backend === 'webgpu' ? 'WebGPU' : 'wasm'} in {Math.round(ms)} ms.
+        </p>
       )}
-      {analyzing && <p className="muted" role="status">Scoring…</p>}
+      {analyzing && (
+        <p className="muted" role="status">
+          Scoring…
+        </p>
+      )}
       {stale && (
         <p className="warn" data-testid="stale-note">
           {analyzing
@@ -38,20 +44,40 @@ export function StatusLine() {
               : 'The figures below are of the last conversation that could be scored: fix the error above to score this one.'}
         </p>
       )}
-      {error && <p role="alert" className="error" data-testid="analysis-error">{error}</p>}
+      {error && (
+        <p role="alert" className="error" data-testid="analysis-error">
+          {error}
+        </p>
+      )}
       {generating && (
         <div className="generating" role="status">
-          <strong>{policyLabel(parsePolicy(generating.policy))}{generating.slot > 0 ? `, model ${slotName(generating.slot)},` : ''} is writing the answer:</strong>
+          <strong>
+            {policyLabel(parsePolicy(generating.policy))}
+            {generating.slot > 0 ? `, model ${slotName(generating.slot)},` : ''} is writing the answer:
+          </strong>
           <pre data-testid="generated-stream">{generating.text}</pre>
         </div>
       )}
       {!generating && (Object.keys(own).length > 0 || others.length > 0) && (
         <div className="generated" data-testid="generated">
           {Object.entries(own).map(([p, text]) => (
-            <p key={p}><strong>{policyLabel(parsePolicy(p))}, the model's answer ({shown.includes(p) ? 'scored below' : `not shown now: choose ${policyLabel(parsePolicy(p))} to see it scored`}):</strong> <span className="answer">{text || '(empty)'}</span></p>
+            <p key={p}>
+              <strong>
+                {policyLabel(parsePolicy(p))}, the model's answer (
+                {shown.includes(p) ? 'scored below' : `not shown now: choose ${policyLabel(parsePolicy(p))} to see it scored`}):
+              </strong>{' '}
+              <span className="answer">{text || '(empty)'}</span>
+            </p>
           ))}
           {others.map(({ slot, p, text }) => (
-            <p key={`${slot}-${p}`}><strong>{policyLabel(parsePolicy(p))}, model {slotName(slot)}&apos;s answer:</strong> <span className="answer" data-testid={`generated-${slotName(slot).toLowerCase()}`}>{text || '(empty)'}</span></p>
+            <p key={`${slot}-${p}`}>
+              <strong>
+                {policyLabel(parsePolicy(p))}, model {slotName(slot)}&apos;s answer:
+              </strong>{' '}
+              <span className="answer" data-testid={`generated-${slotName(slot).toLowerCase()}`}>
+                {text || '(empty)'}
+              </span>
+            </p>
           ))}
         </div>
       )}

@@ -121,9 +121,20 @@ export class Inspection {
     const cost = this.costs.get([s.key, policy, req.turn].join('|'));
     if (reread) return cost ? { ...reread, cost } : reread;
     const layers = req.layers.includes(req.layer) ? req.layers : [req.layer];
-    const all = await analyzePolicyLayers(this.model, s.conv, policy, layers, {
-      turn: req.turn, radius: req.radius, keepAttention: req.fullMatrix ? 'all' : 'answer', fullMatrixMaxTokens: req.fullMatrixMaxTokens, cost: 'last',
-    }, s.summaries);
+    const all = await analyzePolicyLayers(
+      this.model,
+      s.conv,
+      policy,
+      layers,
+      {
+        turn: req.turn,
+        radius: req.radius,
+        keepAttention: req.fullMatrix ? 'all' : 'answer',
+        fullMatrixMaxTokens: req.fullMatrixMaxTokens,
+        cost: 'last',
+      },
+      s.summaries,
+    );
     for (const r of all) this.results.set(key(r.layer), r);
     const r = all.find((x) => x.layer === req.layer)!;
     return cost ? { ...r, cost } : r;
@@ -153,7 +164,10 @@ export class Inspection {
     const ready = kept && pointsOf(kept);
     if (ready) return ctx.emit({ kind: 'sweep', policy, radius: req.radius, points: ready });
     const layers = req.layers.includes(req.layer) ? req.layers : [req.layer];
-    const known = layers.map((l) => this.results.get(this.resultKey(s, policy, req.turn, l, req.fullMatrix))).map((r) => r && atRadius(r, req.radius)).filter((r) => !!r);
+    const known = layers
+      .map((l) => this.results.get(this.resultKey(s, policy, req.turn, l, req.fullMatrix)))
+      .map((r) => r && atRadius(r, req.radius))
+      .filter((r) => !!r);
     const byLayer = await roundsSweepLayers(this.model, s.conv, policy, [req.layer, ...layers.filter((l) => l !== req.layer)], {
       upToTurn: req.turn,
       radius: req.radius,

@@ -46,7 +46,10 @@ class StaleModelError extends Error {
 
 function sourceOf(spec: Exclude<SourceSpec, { kind: 'hub' }>): ModelSource {
   if (spec.kind === 'url') return folderUrlSource(spec.base, spec.files, spec.label);
-  return fileListSource(spec.files.map((f, i) => ({ name: spec.names[i]!, size: f.size, slice: (a: number, b: number) => f.slice(a, b) })), spec.label);
+  return fileListSource(
+    spec.files.map((f, i) => ({ name: spec.names[i]!, size: f.size, slice: (a: number, b: number) => f.slice(a, b) })),
+    spec.label,
+  );
 }
 
 function summaryOf(m: OpenModel, modelId: number, spooled: boolean): LoadedSummary {
@@ -61,8 +64,16 @@ function summaryOf(m: OpenModel, modelId: number, spooled: boolean): LoadedSumma
     report: session.report,
     inspectLayers: graph.inspectLayers,
     templateDate: m.tokenizer.usesDate ? m.tokenizer.templateDate : null,
-    weightReads: !checkpoint.syncReads ? 'held in memory until the session was made' : spooled ? "downloaded to this browser's disk, then read a tensor at a time as onnxruntime copied it" : 'read a tensor at a time as onnxruntime copied it',
-    attention: graph.attentionNote ?? (graph.attention === 'fused' && graph.inspectLayers.length < checkpoint.spec.numLayers ? 'layers not inspected: fused GroupQueryAttention' : 'explicit in every layer'),
+    weightReads: !checkpoint.syncReads
+      ? 'held in memory until the session was made'
+      : spooled
+        ? "downloaded to this browser's disk, then read a tensor at a time as onnxruntime copied it"
+        : 'read a tensor at a time as onnxruntime copied it',
+    attention:
+      graph.attentionNote ??
+      (graph.attention === 'fused' && graph.inspectLayers.length < checkpoint.spec.numLayers
+        ? 'layers not inspected: fused GroupQueryAttention'
+        : 'explicit in every layer'),
     quant: graph.quant,
     precision: precisionName(graph.quant, checkpoint.spec.awq),
     fallbackTemplate: m.tokenizer.fallbackTemplate,
@@ -77,7 +88,10 @@ export function modelHost(): Handlers<ModelApi> {
   const prepared = new Map<number, { prepared: PreparedModel; choice: LoadChoice; releaseFirst: boolean; spool: () => Promise<void>; spooled: boolean }>();
   /** Drops a prepared model, and the weights it spooled to disk. */
   const forget = (id: number) => {
-    void prepared.get(id)?.spool().catch(() => undefined);
+    void prepared
+      .get(id)
+      ?.spool()
+      .catch(() => undefined);
     prepared.delete(id);
   };
   /** The model in use's results, series and sweeps, kept beside it. */
@@ -112,7 +126,12 @@ export function modelHost(): Handlers<ModelApi> {
         const token = source.accessToken;
         const repo = await resolveHubRepo({ repo: source.repo, revision: source.revision, hubUrl: source.hubUrl }, { accessToken: token, cache });
         // A gated repo without a token: say what to do before any file is asked for.
-        if (repo.gated && !token) throw new HubError('gated', `${source.repo} is gated: accept its licence on its Hub page, then give an access token below (huggingface.co → Settings → Access Tokens, "read")`, 401);
+        if (repo.gated && !token)
+          throw new HubError(
+            'gated',
+            `${source.repo} is gated: accept its licence on its Hub page, then give an access token below (huggingface.co → Settings → Access Tokens, "read")`,
+            401,
+          );
         // Downloads go to disk as they arrive and are read from there as onnxruntime copies each tensor.
         const spooled = await spooledSource(hubSource(repo, { accessToken: token, cache }));
         src = spooled.source;
@@ -132,7 +151,10 @@ export function modelHost(): Handlers<ModelApi> {
       prepared.set(preparedId, { prepared: p, choice, releaseFirst, spool, spooled: source.kind === 'hub' });
       while (prepared.size > PREPARED_KEPT) forget(prepared.keys().next().value!);
       const fits = p.plans.some((x) => !x.problem);
-      const label = source.kind === 'hub' ? `${source.repo} (${parameterCount(p.checkpoint.spec).toLocaleString('en-US')} parameters)` : `This model (${parameterCount(p.checkpoint.spec).toLocaleString('en-US')} parameters)`;
+      const label =
+        source.kind === 'hub'
+          ? `${source.repo} (${parameterCount(p.checkpoint.spec).toLocaleString('en-US')} parameters)`
+          : `This model (${parameterCount(p.checkpoint.spec).toLocaleString('en-US')} parameters)`;
       return {
         preparedId,
         label: p.checkpoint.source,
@@ -163,7 +185,10 @@ export function modelHost(): Handlers<ModelApi> {
         await old.session.release().catch(() => undefined);
       }
       // The session holds the weights once made: the spooled copies go either way.
-      const opened = await startModel(held.prepared, options(held.choice, (p) => ctx.emit(p))).finally(() => held.spool().catch(() => undefined));
+      const opened = await startModel(
+        held.prepared,
+        options(held.choice, (p) => ctx.emit(p)),
+      ).finally(() => held.spool().catch(() => undefined));
       if (id !== latestStart) {
         await opened.session.release();
         return null;

@@ -12,5 +12,7 @@ import type { ModelApi } from './api';
 const ready = configureRuntime({});
 const host = modelHost();
 // Listening starts at once (a message that arrives before a listener is lost); each request waits for ORT.
-const handlers = Object.fromEntries(Object.entries(host).map(([name, h]) => [name, async (args: never, ctx: never) => (await ready, (h as (a: never, c: never) => unknown)(args, ctx))])) as unknown as Handlers<ModelApi>;
+const handlers = Object.fromEntries(
+  Object.entries(host).map(([name, h]) => [name, async (args: never, ctx: never) => (await ready, (h as (a: never, c: never) => unknown)(args, ctx))]),
+) as unknown as Handlers<ModelApi>;
 serve<ModelApi>(self as unknown as PortLike, handlers);

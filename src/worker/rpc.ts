@@ -47,10 +47,12 @@ export function serve<A extends ApiShape>(port: PortLike, handlers: Handlers<A>)
     const handler = handlers[method as keyof A];
     if (!handler) return post({ id, error: { name: 'Error', message: `unknown request ${method}` } });
     const ctx: CallContext<unknown> = { emit: (event, transfer) => post({ id, event }, transfer), cancelled: () => cancelled.has(id) };
-    handler(args as never, ctx as never).then(
-      (r) => (isReply(r) ? post({ id, result: r.value }, r.transfer) : post({ id, result: r })),
-      (err: unknown) => post({ id, error: { name: (err as Error)?.name ?? 'Error', message: (err as Error)?.message ?? String(err) } }),
-    ).finally(() => cancelled.delete(id));
+    handler(args as never, ctx as never)
+      .then(
+        (r) => (isReply(r) ? post({ id, result: r.value }, r.transfer) : post({ id, result: r })),
+        (err: unknown) => post({ id, error: { name: (err as Error)?.name ?? 'Error', message: (err as Error)?.message ?? String(err) } }),
+      )
+      .finally(() => cancelled.delete(id));
   });
   port.start?.();
 }

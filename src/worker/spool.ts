@@ -21,7 +21,11 @@ const SPOOL_DIR = 'inertia-lens-spool';
  * there is no OPFS sync access (outside a worker, an old browser) the source is returned as it is.
  */
 export async function spooledSource(source: ModelSource): Promise<{ source: ModelSource; release(): Promise<void> }> {
-  const storage = (globalThis.navigator as unknown as { storage?: { getDirectory?(): Promise<{ getDirectoryHandle(n: string, o: { create: boolean }): Promise<Directory> }> } } | undefined)?.storage;
+  const storage = (
+    globalThis.navigator as unknown as
+      | { storage?: { getDirectory?(): Promise<{ getDirectoryHandle(n: string, o: { create: boolean }): Promise<Directory> }> } }
+      | undefined
+  )?.storage;
   let dir: Directory | null = null;
   try {
     dir = storage?.getDirectory ? await (await storage.getDirectory()).getDirectoryHandle(SPOOL_DIR, { create: true }) : null;

@@ -13,7 +13,9 @@ const SLOTS = 4;
 
 export function guardBuffer(): SharedArrayBuffer | null {
   // Node has SharedArrayBuffer and no crossOriginIsolated: allowed there (the CLI's watchdog thread).
-  return typeof SharedArrayBuffer !== 'undefined' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false ? new SharedArrayBuffer(SLOTS * 4) : null;
+  return typeof SharedArrayBuffer !== 'undefined' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false
+    ? new SharedArrayBuffer(SLOTS * 4)
+    : null;
 }
 
 /** The worker's side: writes each call's start and end. */

@@ -33,9 +33,13 @@ describe('the app, used as a person would', () => {
   // Real configs with checkpoints made up as they are read: 16 GB and 1 GB that cost nothing until read.
   const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
   const real = (m: string) => JSON.parse(readFileSync(`tests/fixtures/real-models/${m}/config.json`, 'utf8'));
-  const virtualRepo = (config: Record<string, unknown>) => new Map<string, Uint8Array | VirtualFile>([
-    ['config.json', enc(config)], ['tokenizer.json', enc(tinyTokenizerJson())], ['tokenizer_config.json', enc(tinyTokenizerConfig())], ['model.safetensors', virtualCheckpoint(config)],
-  ]);
+  const virtualRepo = (config: Record<string, unknown>) =>
+    new Map<string, Uint8Array | VirtualFile>([
+      ['config.json', enc(config)],
+      ['tokenizer.json', enc(tinyTokenizerJson())],
+      ['tokenizer_config.json', enc(tinyTokenizerConfig())],
+      ['model.safetensors', virtualCheckpoint(config)],
+    ]);
   // A chat template that loops for minutes: the model worker must be stopped, not the page.
   const looping = new Map(good);
   const loopConfig = tinyTokenizerConfig();
@@ -43,7 +47,9 @@ describe('the app, used as a person would', () => {
   loopConfig.chat_template = `{% set ns = namespace(s='') %}{% for i in range(1000) %}{% for j in range(990) %}{% set ns.s = ns.s ~ 'xxxxxxxxxx' %}{% if 'y' in ns.s %}{% endif %}{% endfor %}{% endfor %}${loopConfig.chat_template}`;
   looping.set('tokenizer_config.json', enc(loopConfig));
   const repos: Record<string, Map<string, Uint8Array | VirtualFile>> = {
-    'acme/tiny-qwen2': good, 'acme/not-a-llama': bad, 'acme/looping-template': looping,
+    'acme/tiny-qwen2': good,
+    'acme/not-a-llama': bad,
+    'acme/looping-template': looping,
     'meta-llama/Llama-3.1-8B-Instruct': virtualRepo(real('meta-llama--Llama-3.1-8B-Instruct')),
     'Qwen/Qwen2.5-0.5B-Instruct': virtualRepo(real('Qwen--Qwen2.5-0.5B-Instruct')),
   };
@@ -67,7 +73,9 @@ describe('the app, used as a person would', () => {
   it('starts on the embedded demo model, served by the app itself: on wasm, since this WebGPU adapter is a software one', async () => {
     await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 }).toContain('Inertia Lens demo model');
     expect(await page.getByTestId('backend').textContent()).toBe('wasm');
-    expect(await page.getByTestId('fallback').textContent()).toMatch(/this WebGPU adapter is a software one \(google swiftshader\), slower than wasm: running on wasm/);
+    expect(await page.getByTestId('fallback').textContent()).toMatch(
+      /this WebGPU adapter is a software one \(google swiftshader\), slower than wasm: running on wasm/,
+    );
     // Loaded again at q4, by the person's choice: named in the model panel, the figures and the link.
     await page.locator('dl.facts').getByLabel('weight precision').selectOption('q4');
     await expect.poll(() => page.getByTestId('precision').textContent(), { timeout: 150_000 }).toContain('q4 (4-bit weights, blocks of 32');
@@ -92,7 +100,9 @@ describe('the app, used as a person would', () => {
     await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 150_000 }).toContain(params.toLocaleString('en-US'));
     expect(await page.getByTestId('backend').textContent()).toBe('WebGPU');
     // The download went to the origin's private file system, not the page's memory.
-    expect(await page.getByTestId('weight-reads').textContent()).toBe("downloaded to this browser's disk, then read a tensor at a time as onnxruntime copied it");
+    expect(await page.getByTestId('weight-reads').textContent()).toBe(
+      "downloaded to this browser's disk, then read a tensor at a time as onnxruntime copied it",
+    );
 
     const text = 'Which way now?';
     await page.getByText('Raw forward pass (next-token probabilities)').click();
@@ -105,7 +115,11 @@ describe('the app, used as a person would', () => {
     const ref = await referenceForward(ckpt.spec, resolveWeights(ckpt.spec, ckpt), ids);
     const V = ckpt.spec.vocabSize;
     const last = Array.from(ref.logits.subarray((ids.length - 1) * V));
-    const top = last.map((l, id) => ({ id, l })).sort((a, b) => b.l - a.l).slice(0, 5).map((t) => String(t.id));
+    const top = last
+      .map((l, id) => ({ id, l }))
+      .sort((a, b) => b.l - a.l)
+      .slice(0, 5)
+      .map((t) => String(t.id));
     const shownIds = await result.locator('tbody tr td:nth-child(2)').allTextContents();
     expect(shownIds).toEqual(top);
     expect(await result.textContent()).toContain(`${ids.length} tokens. Attention of layer 1: [4 × ${ids.length} × ${ids.length}]`);
@@ -131,7 +145,9 @@ describe('the app, used as a person would', () => {
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'app-refused.png'), fullPage: true });
     await loadHub('Qwen/Qwen2.5-0.5B-Instruct');
     const pending = page.getByTestId('pending-download');
-    await expect.poll(() => pending.textContent(), { timeout: 60_000 }).toMatch(/Qwen\/Qwen2\.5-0\.5B-Instruct@[0-9a-f]{10} \(main\): 988 MB of weights in 1 file/);
+    await expect
+      .poll(() => pending.textContent(), { timeout: 60_000 })
+      .toMatch(/Qwen\/Qwen2\.5-0\.5B-Instruct@[0-9a-f]{10} \(main\): 988 MB of weights in 1 file/);
     expect(await pending.textContent()).toMatch(/webgpu: about [\d.]+ GiB/);
     expect(app.served.bytes).toBeLessThan(400_000);
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'app-pending-download.png'), fullPage: true });
@@ -179,7 +195,9 @@ describe('the app, used as a person would', () => {
     writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tinyTokenizerJson()));
     writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify(tinyTokenizerConfig()));
     const before = await page.locator('dl.facts').textContent();
-    await page.getByTestId('pick-files').setInputFiles(['config.json', 'tokenizer.json', 'tokenizer_config.json', 'model.safetensors'].map((n) => join(dir, n)));
+    await page
+      .getByTestId('pick-files')
+      .setInputFiles(['config.json', 'tokenizer.json', 'tokenizer_config.json', 'model.safetensors'].map((n) => join(dir, n)));
     const pending = page.getByTestId('pending-download');
     await expect.poll(() => pending.textContent(), { timeout: 60_000 }).toContain('988 MB of weights in 1 file, read a tensor at a time from your disk');
     const fits = await pending.getByTestId('fits').textContent();
@@ -201,7 +219,9 @@ describe('the app, used as a person would', () => {
     await page.getByLabel('conversation text').fill(text);
     await loadHub('acme/looping-template');
     const alert = page.getByRole('alert').filter({ hasText: 'the chat template ran for more than 5 s' }).first();
-    await expect.poll(() => alert.textContent(), { timeout: 90_000 }).toContain('tokenizer_config.json: the chat template ran for more than 5 s on one call and was stopped');
+    await expect
+      .poll(() => alert.textContent(), { timeout: 90_000 })
+      .toContain('tokenizer_config.json: the chat template ran for more than 5 s on one call and was stopped');
     expect(await page.getByLabel('conversation text').inputValue()).toBe(text);
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'app-template-stopped.png'), fullPage: true });
     // A fresh worker took its place: another model loads and runs.
@@ -220,7 +240,10 @@ describe('the app, used as a person would', () => {
     expect(await p.getByTestId('models-note').textContent()).toContain(`Model B is ${CPL_MODEL_LABEL}`);
     expect(await p.getByTestId('models-note').textContent()).toContain('Both split the text into the same tokens.');
     const maze = parseConversation(readFileSync('examples/maze.json', 'utf8')).conversation!;
-    for (const [testId, dir] of [['figure-full-diagonal', DEMO_MODEL_PATH], ['figure-b-full-diagonal', CPL_MODEL_PATH]] as const) {
+    for (const [testId, dir] of [
+      ['figure-full-diagonal', DEMO_MODEL_PATH],
+      ['figure-b-full-diagonal', CPL_MODEL_PATH],
+    ] as const) {
       const m = await openModel(dirSource(dir));
       const fresh = await analyzePolicy(m, maze, 'full');
       await m.session.release();
@@ -236,7 +259,9 @@ describe('the app, used as a person would', () => {
     await again.close();
     // Each model writes its own answer: two texts, and still one tokenizer (read over the shared context).
     await p.getByRole('button', { name: /^Generate each model's answer/ }).click();
-    await expect.poll(() => p.getByTestId('models-note').textContent(), { timeout: 120_000 }).toContain('Each model scores the answer it wrote. Both split the text into the same tokens.');
+    await expect
+      .poll(() => p.getByTestId('models-note').textContent(), { timeout: 120_000 })
+      .toContain('Each model scores the answer it wrote. Both split the text into the same tokens.');
     await p.close();
   });
 
@@ -249,8 +274,12 @@ describe('the app, used as a person would', () => {
     await p.getByTestId('compare-slot-d').getByRole('button', { name: 'Compare with the CPL-tuned demo model' }).click();
     await p.getByTestId('figure-d-full-diagonal').waitFor({ timeout: 120_000 });
     // B and D are the same model at the same precision: the same figures; C is the demo model at q8, close to A.
-    expect(await p.getByTestId('figure-d-full-diagonal').getAttribute('data-value')).toBe(await p.getByTestId('figure-b-full-diagonal').getAttribute('data-value'));
-    const [a, c] = await Promise.all(['figure-full-diagonal', 'figure-c-full-diagonal'].map(async (id) => Number(await p.getByTestId(id).getAttribute('data-value'))));
+    expect(await p.getByTestId('figure-d-full-diagonal').getAttribute('data-value')).toBe(
+      await p.getByTestId('figure-b-full-diagonal').getAttribute('data-value'),
+    );
+    const [a, c] = await Promise.all(
+      ['figure-full-diagonal', 'figure-c-full-diagonal'].map(async (id) => Number(await p.getByTestId(id).getAttribute('data-value'))),
+    );
     expect(Math.abs(a! - c!)).toBeLessThan(0.005);
     expect(a).not.toBe(c);
     const note = await p.getByTestId('models-note').textContent();
@@ -270,7 +299,9 @@ describe('the app, used as a person would', () => {
     await p.getByTestId('fresh-note').waitFor({ timeout: 90_000 });
     expect(await p.getByTestId('compare-models').isChecked()).toBe(true);
     const offer = p.locator('[data-testid="compare-slot-b"]').getByTestId('link-offer');
-    await expect.poll(() => offer.textContent(), { timeout: 30_000 }).toContain('This link names the model acme/tiny-qwen2 at revision v2, from huggingface.co');
+    await expect
+      .poll(() => offer.textContent(), { timeout: 30_000 })
+      .toContain('This link names the model acme/tiny-qwen2 at revision v2, from huggingface.co');
     expect(await offer.getByRole('button', { name: 'Look it up' }).isVisible()).toBe(true);
     expect(urls.filter((u) => !u.startsWith(app.url))).toEqual([]);
     await p.close();
@@ -286,7 +317,9 @@ describe('the app, used as a person would', () => {
     await panel.getByLabel('Hub id').fill('acme/not-a-llama');
     await panel.getByLabel('from').fill(app.hub);
     await panel.getByRole('button', { name: 'Load', exact: true }).click();
-    await expect.poll(() => panel.getByRole('alert').allTextContents(), { timeout: 30_000 }).toEqual([expect.stringContaining('model_type "gpt2" is not supported')]);
+    await expect
+      .poll(() => panel.getByRole('alert').allTextContents(), { timeout: 30_000 })
+      .toEqual([expect.stringContaining('model_type "gpt2" is not supported')]);
     expect(await p.getByTestId('figure-full-diagonal').count()).toBe(1);
     await p.close();
   });

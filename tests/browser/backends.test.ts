@@ -16,18 +16,44 @@ import { schemeOf, type Quant } from '../../src/model/precision/quantize';
 const MODELS: Record<string, TinyOptions> = {
   'acme/qwen3-gqa-bf16': { family: 'qwen3', dtype: 'BF16', tie: true, heads: 6, kvHeads: 2, headDim: 12, seed: 21 },
   'acme/llama3-rope-f16': {
-    family: 'llama', dtype: 'F16', heads: 4, kvHeads: 2, sharded: true, seed: 22,
+    family: 'llama',
+    dtype: 'F16',
+    heads: 4,
+    kvHeads: 2,
+    sharded: true,
+    seed: 22,
     ropeScaling: { rope_type: 'llama3', factor: 4, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 64 },
   },
   // Sliding windows (Or, LessOrEqual), GeGLU and softcap (Tanh), local and global rotary tables.
   'acme/gemma3-sliding-bf16': {
-    family: 'gemma3_text', dtype: 'BF16', tie: true, layers: 3, heads: 4, kvHeads: 1, headDim: 16, seed: 23,
-    config: { layer_types: ['sliding_attention', 'full_attention', 'sliding_attention'], sliding_window: 9, query_pre_attn_scalar: 24, rope_local_base_freq: 100, final_logit_softcapping: 5 },
+    family: 'gemma3_text',
+    dtype: 'BF16',
+    tie: true,
+    layers: 3,
+    heads: 4,
+    kvHeads: 1,
+    headDim: 16,
+    seed: 23,
+    config: {
+      layer_types: ['sliding_attention', 'full_attention', 'sliding_attention'],
+      sliding_window: 9,
+      query_pre_attn_scalar: 24,
+      rope_local_base_freq: 100,
+      final_logit_softcapping: 5,
+    },
   },
   // Fused projections split by sizes, partial rotary, LongRoPE.
   'acme/phi3-partial-rope': {
-    family: 'phi3', heads: 4, kvHeads: 2, seed: 24,
-    config: { partial_rotary_factor: 0.5, original_max_position_embeddings: 16, max_position_embeddings: 64, rope_scaling: { type: 'longrope', short_factor: [1, 1.5], long_factor: [2, 5] } },
+    family: 'phi3',
+    heads: 4,
+    kvHeads: 2,
+    seed: 24,
+    config: {
+      partial_rotary_factor: 0.5,
+      original_max_position_embeddings: 16,
+      max_position_embeddings: 64,
+      rope_scaling: { type: 'longrope', short_factor: [1, 1.5], long_factor: [2, 5] },
+    },
   },
 };
 const IDS = Array.from({ length: 40 }, (_, i) => (i * 53 + 7) % 259);
@@ -42,7 +68,13 @@ async function harnessPage(browser: Browser, url: string, hideWebGpu = false): P
 }
 
 function run(page: Page, hub: string, repo: string, prefer: string[], quant = 'none'): Promise<HarnessResult> {
-  return page.evaluate(([h, r, p, ids, q]) => (window as unknown as { harness: { run: Function } }).harness.run(h, r, p, ids, q), [hub, repo, prefer, IDS, quant] as const);
+  return page.evaluate(([h, r, p, ids, q]) => (window as unknown as { harness: { run: Function } }).harness.run(h, r, p, ids, q), [
+    hub,
+    repo,
+    prefer,
+    IDS,
+    quant,
+  ] as const);
 }
 
 /**
@@ -62,7 +94,10 @@ describe('the graph in Chromium, WebGPU and wasm, against the float64 reference'
   let browser: Browser;
   let app: Awaited<ReturnType<typeof startAppServer>>;
   let page: Page;
-  const repos: Record<string, Map<string, Uint8Array>> = { ...Object.fromEntries(Object.entries(MODELS).map(([k, o]) => [k, tinyModelFiles(o)])), 'acme/llama-awq': AWQ.files };
+  const repos: Record<string, Map<string, Uint8Array>> = {
+    ...Object.fromEntries(Object.entries(MODELS).map(([k, o]) => [k, tinyModelFiles(o)])),
+    'acme/llama-awq': AWQ.files,
+  };
 
   beforeAll(async () => {
     app = await startAppServer(repos);
@@ -80,7 +115,9 @@ describe('the graph in Chromium, WebGPU and wasm, against the float64 reference'
         const prefer = backend === 'webgpu' ? ['webgpu', 'wasm'] : ['wasm'];
         const got = await run(page, app.hub, repo, prefer);
         // The backend that ran, and why it fell back if it did: part of the test's report.
-        console.log(`${repo}: asked ${prefer.join('→')}, ran ${got.backend}${got.fallbackReason ? ` (fallback: ${got.fallbackReason})` : ''}; ${got.dtypeReason}`);
+        console.log(
+          `${repo}: asked ${prefer.join('→')}, ran ${got.backend}${got.fallbackReason ? ` (fallback: ${got.fallbackReason})` : ''}; ${got.dtypeReason}`,
+        );
         expect(got.backend, got.fallbackReason ?? '').toBe(backend);
         // SwiftShader has no shader-f16: the half-precision checkpoints must still compute in fp32 there.
         expect(got.dtypeReason).toBe(backend === 'webgpu' ? 'fp32: the WebGPU adapter lacks shader-f16' : 'fp32: not running on WebGPU');
@@ -93,7 +130,9 @@ describe('the graph in Chromium, WebGPU and wasm, against the float64 reference'
         const dDecode = maxAbsDiff(got.decodeLogits, ref.logits.subarray((IDS.length - got.decodeSteps) * V));
         // WebGPU runs one session per layer here (model/memory/memory.ts layersPerSegment), handing the hidden state on.
         expect(got.segments).toBe(backend === 'webgpu' ? ckpt.spec.numLayers : 1);
-        console.log(`  ${got.attention} attention, ${got.segments} segment(s); max |Δ| logits ${dLogits.toExponential(2)}, attention ${dAttn.toExponential(2)}, decode logits ${dDecode.toExponential(2)}, forward ${got.ms.toFixed(0)} ms`);
+        console.log(
+          `  ${got.attention} attention, ${got.segments} segment(s); max |Δ| logits ${dLogits.toExponential(2)}, attention ${dAttn.toExponential(2)}, decode logits ${dDecode.toExponential(2)}, forward ${got.ms.toFixed(0)} ms`,
+        );
         expect(dLogits).toBeLessThanOrEqual(TOL);
         expect(dDecode).toBeLessThanOrEqual(TOL);
         expect(dAttn).toBeLessThanOrEqual(TOL);

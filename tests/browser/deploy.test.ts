@@ -38,7 +38,9 @@ describe('the built app on a plain static host', () => {
     const context = await browser.newContext();
     await context.addInitScript(() => {
       (window as unknown as { __csp: string[] }).__csp = [];
-      document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { __csp: string[] }).__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { __csp: string[] }).__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
+      );
     });
     const page = await context.newPage();
     await page.goto(`${host.url}/`);

@@ -45,9 +45,18 @@ async function run(base: string, repo: string, prefer: Backend[], ids: number[],
   const att = out.attention[0]!;
   const r = m.session.report;
   return {
-    backend: r.backend, fallbackReason: r.fallbackReason, adapterHasF16: r.adapterHasF16, dtypeReason: r.dtypeReason,
-    logits: Array.from(out.logits!.data), perHead: Array.from(att.perHead!.data), mean: Array.from(att.mean.data), ms,
-    attention: m.graph.attention, segments: r.segments, decodeLogits, decodeSteps: steps,
+    backend: r.backend,
+    fallbackReason: r.fallbackReason,
+    adapterHasF16: r.adapterHasF16,
+    dtypeReason: r.dtypeReason,
+    logits: Array.from(out.logits!.data),
+    perHead: Array.from(att.perHead!.data),
+    mean: Array.from(att.mean.data),
+    ms,
+    attention: m.graph.attention,
+    segments: r.segments,
+    decodeLogits,
+    decodeSteps: steps,
   };
 }
 
@@ -57,7 +66,14 @@ await configureRuntime({ proxy: new URLSearchParams(location.search).has('proxy'
 document.getElementById('status')!.textContent = 'ready';
 
 /** For `npm run bench:browser`: median ms of an inspection pass and of a plain forward per length. */
-async function bench(base: string, repo: string, prefer: Backend[], lengths: number[], repeats: number, plainToo = true): Promise<{ backend: Backend; threads: number | null; segments: number; rows: { tokens: number; inspect: number; plain: number | null }[] }> {
+async function bench(
+  base: string,
+  repo: string,
+  prefer: Backend[],
+  lengths: number[],
+  repeats: number,
+  plainToo = true,
+): Promise<{ backend: Backend; threads: number | null; segments: number; rows: { tokens: number; inspect: number; plain: number | null }[] }> {
   const m = await openModel(hubSource(await resolveHubRepo({ repo, revision: 'main', hubUrl: base })), { prefer });
   const V = m.checkpoint.spec.vocabSize;
   // repeats 0: one cold run, no warm-up (shader compilation included), for runs too slow to repeat.
@@ -82,7 +98,12 @@ async function bench(base: string, repo: string, prefer: Backend[], lengths: num
 
 /** For `npm run rehearse`: load a model and run a 16-token pass (the load's peak), keeping it for rehearseAnalyze. */
 let rehearsed: Awaited<ReturnType<typeof openModel>> | null = null;
-async function rehearseLoad(base: string, repo: string, prefer: Backend[], quant: Quant = 'none'): Promise<{ backend: Backend | null; loadMs: number; error: string | null }> {
+async function rehearseLoad(
+  base: string,
+  repo: string,
+  prefer: Backend[],
+  quant: Quant = 'none',
+): Promise<{ backend: Backend | null; loadMs: number; error: string | null }> {
   const t0 = performance.now();
   try {
     rehearsed = await openModel(hubSource(await resolveHubRepo({ repo, revision: 'main', hubUrl: base })), { prefer, quant });
@@ -105,16 +126,34 @@ async function rehearseAnalyze(conversationText: string): Promise<{ tokens: numb
 Object.assign((window as unknown as { harness: object }).harness, { rehearseLoad, rehearseAnalyze });
 
 /** Main-thread tasks over 50 ms (Long Tasks API), from the observer the bench installs before the page loads. */
-const longTasks = () => ((window as unknown as { __longTasks?: { start: number; ms: number }[] }).__longTasks ?? []);
+const longTasks = () => (window as unknown as { __longTasks?: { start: number; ms: number }[] }).__longTasks ?? [];
 
 /**
  * For `npm run bench:browser`: the app's work done on this page's thread (load, then one answer scored
  * under Full), with wasm's sessions on the page or in ORT's proxy worker; the longest main-thread task
  * of each phase.
  */
-async function pageThreadProbe(base: string, repo: string, conversationText: string): Promise<{ loadMs: number; analyzeMs: number; tokens: number; longestLoadTask: number; longestAnalyzeTask: number; tasksOver50: number; error: string | null }> {
+async function pageThreadProbe(
+  base: string,
+  repo: string,
+  conversationText: string,
+): Promise<{
+  loadMs: number;
+  analyzeMs: number;
+  tokens: number;
+  longestLoadTask: number;
+  longestAnalyzeTask: number;
+  tasksOver50: number;
+  error: string | null;
+}> {
   const t0 = performance.now();
-  const worst = (from: number) => Math.max(0, ...longTasks().filter((t) => t.start >= from).map((t) => t.ms));
+  const worst = (from: number) =>
+    Math.max(
+      0,
+      ...longTasks()
+        .filter((t) => t.start >= from)
+        .map((t) => t.ms),
+    );
   try {
     const m = await openModel(hubSource(await resolveHubRepo({ repo, revision: 'main', hubUrl: base })), { prefer: ['wasm'] });
     const t1 = performance.now();
@@ -122,9 +161,25 @@ async function pageThreadProbe(base: string, repo: string, conversationText: str
     const r = await analyzePolicy(m, parseConversation(conversationText).conversation!, 'full');
     const t2 = performance.now();
     await m.session.release();
-    return { loadMs: t1 - t0, analyzeMs: t2 - t1, tokens: r.tokens.length, longestLoadTask, longestAnalyzeTask: worst(t1), tasksOver50: longTasks().filter((t) => t.start >= t1).length, error: null };
+    return {
+      loadMs: t1 - t0,
+      analyzeMs: t2 - t1,
+      tokens: r.tokens.length,
+      longestLoadTask,
+      longestAnalyzeTask: worst(t1),
+      tasksOver50: longTasks().filter((t) => t.start >= t1).length,
+      error: null,
+    };
   } catch (e) {
-    return { loadMs: performance.now() - t0, analyzeMs: 0, tokens: 0, longestLoadTask: worst(t0), longestAnalyzeTask: 0, tasksOver50: 0, error: (e as Error).message };
+    return {
+      loadMs: performance.now() - t0,
+      analyzeMs: 0,
+      tokens: 0,
+      longestLoadTask: worst(t0),
+      longestAnalyzeTask: 0,
+      tasksOver50: 0,
+      error: (e as Error).message,
+    };
   }
 }
 
@@ -135,7 +190,10 @@ async function pageThreadProbe(base: string, repo: string, conversationText: str
  */
 let demo: Awaited<ReturnType<typeof openModel>> | null = null;
 async function policyPassMs(conversationText: string, policy: string): Promise<{ tokens: number; ms: number }> {
-  demo ??= await openModel(folderUrlSource(`${location.origin}/${DEMO_MODEL_PATH}`, DEMO_MODEL_FILES, DEMO_MODEL_LABEL), { prefer: ['wasm'], inspectLayers: 'all' });
+  demo ??= await openModel(folderUrlSource(`${location.origin}/${DEMO_MODEL_PATH}`, DEMO_MODEL_FILES, DEMO_MODEL_LABEL), {
+    prefer: ['wasm'],
+    inspectLayers: 'all',
+  });
   const r = await analyzePolicy(demo, parseConversation(conversationText).conversation!, policy);
   const ids = r.tokens.map((t) => t.id);
   const layers = Array.from({ length: demo.checkpoint.spec.numLayers }, (_, l) => l);

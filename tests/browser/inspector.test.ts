@@ -82,8 +82,11 @@ describe('the inspector, used as a person would', () => {
     await shot(page, 'inspector-2-full-webgpu');
   }, 200_000);
 
-  it("toggling Full → Clip-12→1 → AO shows what `inertia-lens analyze` prints, to 1e-4", async () => {
-    for (const [name, policy] of [['Clip-12→1', 'clip:12:1'], ['AO', 'ao']] as const) {
+  it('toggling Full → Clip-12→1 → AO shows what `inertia-lens analyze` prints, to 1e-4', async () => {
+    for (const [name, policy] of [
+      ['Clip-12→1', 'clip:12:1'],
+      ['AO', 'ao'],
+    ] as const) {
       timings.push(`toggle to ${name} → updated figures (WebGPU, software adapter): ${await togglePolicy(page, name, policy)} ms`);
       expectClose(await shownFigures(page, policy), cli[policy]!);
       expect(await page.getByRole('button', { name, exact: true }).getAttribute('aria-pressed')).toBe('true');
@@ -120,7 +123,9 @@ describe('the inspector, used as a person would', () => {
     const csv = await save('Figures as CSV');
     expect(csv.name).toBe('inertia-lens-turn14.csv');
     const rows = csv.bytes.toString('utf8').split('\n');
-    expect(rows[0]).toBe('policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend,precision');
+    expect(rows[0]).toBe(
+      'policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend,precision',
+    );
     expect(Math.abs(Number(rows[1]!.split(',')[12]) - cli.ao!.diagonal)).toBeLessThanOrEqual(1e-4);
     // What the figures were computed from travels with them.
     expect(rows[1]!.split(',').slice(-4)).toEqual(['Inertia Lens demo model', 'main', 'webgpu', 'none']);
@@ -148,7 +153,11 @@ describe('the inspector, used as a person would', () => {
     const delta = await table.locator('tr', { hasText: 'diagonal ratio' }).locator('td.delta').textContent();
     expect(Number(delta!.replace('−', '-'))).toBeCloseTo(cli['clip:12:1']!.diagonal - cli.ao!.diagonal, 3);
     // One colour scale for both heatmaps, so brightness compares; the switch gives each its own.
-    const scales = () => page.locator('.heatmap .muted').allTextContents().then((t) => t.map((x) => /0 … ([\d.]+)/.exec(x)?.[1]));
+    const scales = () =>
+      page
+        .locator('.heatmap .muted')
+        .allTextContents()
+        .then((t) => t.map((x) => /0 … ([\d.]+)/.exec(x)?.[1]));
     const shared = await scales();
     expect(shared).toHaveLength(2);
     expect(shared[0]).toBe(shared[1]);
@@ -206,7 +215,11 @@ describe('the inspector on wasm: generation and long conversations', () => {
   });
 
   it('toggles policies (timed on wasm)', async () => {
-    for (const [name, policy] of [['Clip-12→1', 'clip:12:1'], ['AO', 'ao'], ['Full', 'full']] as const) {
+    for (const [name, policy] of [
+      ['Clip-12→1', 'clip:12:1'],
+      ['AO', 'ao'],
+      ['Full', 'full'],
+    ] as const) {
       timings.push(`toggle to ${name} → updated figures: ${await togglePolicy(page, name, policy, 60_000)} ms`);
     }
   }, 200_000);
@@ -225,7 +238,9 @@ describe('the inspector on wasm: generation and long conversations', () => {
     // The scored answer is now the model's own: its tokens are the current-answer frame of the token view.
     await expect.poll(async () => (await page.getByTestId('token-view').locator('.frame').last().textContent()) ?? '', { timeout: 60_000 }).toContain(expected);
     const scored = await analyzePolicy(model, withAnswer(conv, turn, expected), 'full');
-    await expect.poll(async () => Number(await page.getByTestId('figure-full-diagonal').getAttribute('data-value')), { timeout: 60_000 }).toBeCloseTo(scored.diagonal, 4);
+    await expect
+      .poll(async () => Number(await page.getByTestId('figure-full-diagonal').getAttribute('data-value')), { timeout: 60_000 })
+      .toBeCloseTo(scored.diagonal, 4);
     await shot(page, 'inspector-8-generated');
     // Every figure says whose answer it scored; switching policy, the note says the model's answer is not the one shown.
     expect(await page.getByTestId('figures-from').textContent()).toContain('Full: the answer the model wrote here');
@@ -241,7 +256,9 @@ describe('the inspector on wasm: generation and long conversations', () => {
     await page.getByLabel('example').selectOption('maze');
     await page.getByLabel('scored turn', { exact: true }).selectOption('9');
     await page.getByLabel('diagonal radius').fill('3');
-    await expect.poll(async () => (await page.locator('#figures-title').textContent()) ?? '', { timeout: 150_000 }).toContain(`turn 9, layer ${FINAL_LAYER}, mean of heads, r = 3`);
+    await expect
+      .poll(async () => (await page.locator('#figures-title').textContent()) ?? '', { timeout: 150_000 })
+      .toContain(`turn 9, layer ${FINAL_LAYER}, mean of heads, r = 3`);
     await page.getByLabel('head', { exact: true }).selectOption('1');
     await expect.poll(async () => (await page.locator('#figures-title').textContent()) ?? '').toContain(`turn 9, layer ${FINAL_LAYER}, head 1, r = 3`);
     const url = page.url();
@@ -253,7 +270,9 @@ describe('the inspector on wasm: generation and long conversations', () => {
     const other = await browser.newPage();
     expect(url).toContain('backend=wasm');
     await other.goto(url);
-    await expect.poll(async () => (await other.locator('#figures-title').textContent()) ?? '', { timeout: 150_000 }).toContain(`turn 9, layer ${FINAL_LAYER}, head 1, r = 3`);
+    await expect
+      .poll(async () => (await other.locator('#figures-title').textContent()) ?? '', { timeout: 150_000 })
+      .toContain(`turn 9, layer ${FINAL_LAYER}, head 1, r = 3`);
     await other.getByTestId('fresh-note').waitFor({ timeout: 150_000 });
     expect(await other.getByTestId('backend').textContent()).toBe('wasm');
     expectClose(await shownFigures(other, 'full'), want);
@@ -281,7 +300,9 @@ describe('the inspector on wasm: generation and long conversations', () => {
     expect(await renders()).toBe(before);
     await canvas.hover({ position: { x: 2, y: 2 } });
     await page.getByLabel('full matrix').check();
-    await expect.poll(async () => (await page.locator('.heatmap .muted').first().textContent()) ?? '', { timeout: 180_000 }).toContain(`${S} query rows × ${S} keys`);
+    await expect
+      .poll(async () => (await page.locator('.heatmap .muted').first().textContent()) ?? '', { timeout: 180_000 })
+      .toContain(`${S} query rows × ${S} keys`);
     timings.push(`${S} tokens, full ${S} × ${S} matrix: heatmap drawn in ${await canvas.getAttribute('data-render-ms')} ms`);
     await shot(page, 'inspector-9-full-matrix-2048');
     expect(S).toBeGreaterThan(1900);

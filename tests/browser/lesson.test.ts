@@ -10,7 +10,9 @@ const SHOTS = process.env.SCREENSHOT_DIR;
 
 /** Presses Tab (Shift+Tab when the target comes before the focus) until `target` has the focus: what a keyboard user does. */
 async function tabTo(page: Page, target: Locator, max = 400): Promise<void> {
-  const before = await target.evaluate((el) => (document.activeElement ? (el.compareDocumentPosition(document.activeElement) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0 : false));
+  const before = await target.evaluate((el) =>
+    document.activeElement ? (el.compareDocumentPosition(document.activeElement) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0 : false,
+  );
   const key = before ? 'Shift+Tab' : 'Tab';
   for (let i = 0; i < max; i++) {
     if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
@@ -40,12 +42,16 @@ describe('the lesson, walked with the keyboard only', () => {
       const out: string[] = [];
       const has = (el: Element | null) => el !== null && el.querySelector('[data-explain]') !== null;
       // Every visible panel heading, every figure row, every control of the view.
-      for (const h of document.querySelectorAll('main h2:not(.sr-only)')) if (!h.closest('[data-testid="lesson-card"]') && !has(h)) out.push(`heading "${h.textContent}"`);
+      for (const h of document.querySelectorAll('main h2:not(.sr-only)'))
+        if (!h.closest('[data-testid="lesson-card"]') && !has(h)) out.push(`heading "${h.textContent}"`);
       for (const th of document.querySelectorAll('[data-testid="figures"] th[scope="row"]')) if (!has(th)) out.push(`figure "${th.textContent}"`);
-      const controls = [...document.querySelectorAll('.controls select, .controls input')].concat([...document.querySelectorAll('.controls button')].filter((b) => /^Generate/.test(b.textContent ?? '')));
+      const controls = [...document.querySelectorAll('.controls select, .controls input')].concat(
+        [...document.querySelectorAll('.controls button')].filter((b) => /^Generate/.test(b.textContent ?? '')),
+      );
       for (const c of controls) {
         const next = (c.closest('label') ?? c).nextElementSibling;
-        if (!next?.matches('.explain')) out.push(`control "${(c.getAttribute('aria-label') ?? c.closest('label')?.textContent ?? c.textContent ?? '').slice(0, 40)}"`);
+        if (!next?.matches('.explain'))
+          out.push(`control "${(c.getAttribute('aria-label') ?? c.closest('label')?.textContent ?? c.textContent ?? '').slice(0, 40)}"`);
       }
       return out;
     });
@@ -118,10 +124,14 @@ describe('the lesson, walked with the keyboard only', () => {
         for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
       });
     }
-    await step(5, async () => {
-      await tabTo(page, button('Filler'));
-      await page.keyboard.press('Enter');
-    }, page.getByTestId('figure-filler-diagonal'));
+    await step(
+      5,
+      async () => {
+        await tabTo(page, button('Filler'));
+        await page.keyboard.press('Enter');
+      },
+      page.getByTestId('figure-filler-diagonal'),
+    );
     await step(6, async () => {
       await tabTo(page, button('Full'));
       await page.keyboard.press('Enter');
@@ -129,31 +139,39 @@ describe('the lesson, walked with the keyboard only', () => {
       await tabTo(page, page.getByRole('combobox', { name: 'scored turn', exact: true }));
       for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowDown');
     });
-    await step(7, async () => {
-      await tabTo(page, page.getByRole('combobox', { name: 'scored turn', exact: true }));
-      await page.keyboard.press('Home');
-      await tabTo(page, button('Clip-12→1'));
-      await page.keyboard.press('Enter');
-    }, page.getByTestId('figure-clip:12:1-diagonal'));
+    await step(
+      7,
+      async () => {
+        await tabTo(page, page.getByRole('combobox', { name: 'scored turn', exact: true }));
+        await page.keyboard.press('Home');
+        await tabTo(page, button('Clip-12→1'));
+        await page.keyboard.press('Enter');
+      },
+      page.getByTestId('figure-clip:12:1-diagonal'),
+    );
     await step(8, async () => {
       await tabTo(page, button(/^Generate/));
       await page.keyboard.press('Enter');
     });
-    await step(9, async () => {
-      await tabTo(page, page.getByTestId('compare-models'));
-      await page.keyboard.press('Space');
-      await tabTo(page, button('Compare with the CPL-tuned demo model'));
-      await page.keyboard.press('Enter');
-      // Model A still scores the answer it wrote in the step before: the reveal says so and compares nothing,
-      // then both score the conversation's answer.
-      const reveal = card.getByTestId('lesson-reveal');
-      await expect.poll(() => reveal.textContent(), { timeout: 120_000 }).toContain('two different texts');
-      expect(await page.getByTestId('models-answers-differ').textContent()).toContain('Model A scores the answer it wrote, model B the conversation');
-      await tabTo(page, button("use the file's answer"));
-      await page.keyboard.press('Enter');
-      await expect.poll(() => reveal.textContent(), { timeout: 120_000 }).toContain('for its CPL twin');
-      expect(await page.getByTestId('models-answers-differ').count()).toBe(0);
-    }, page.locator('[data-testid^="figure-b-"][data-testid$="-diagonal"]'));
+    await step(
+      9,
+      async () => {
+        await tabTo(page, page.getByTestId('compare-models'));
+        await page.keyboard.press('Space');
+        await tabTo(page, button('Compare with the CPL-tuned demo model'));
+        await page.keyboard.press('Enter');
+        // Model A still scores the answer it wrote in the step before: the reveal says so and compares nothing,
+        // then both score the conversation's answer.
+        const reveal = card.getByTestId('lesson-reveal');
+        await expect.poll(() => reveal.textContent(), { timeout: 120_000 }).toContain('two different texts');
+        expect(await page.getByTestId('models-answers-differ').textContent()).toContain('Model A scores the answer it wrote, model B the conversation');
+        await tabTo(page, button("use the file's answer"));
+        await page.keyboard.press('Enter');
+        await expect.poll(() => reveal.textContent(), { timeout: 120_000 }).toContain('for its CPL twin');
+        expect(await page.getByTestId('models-answers-differ').count()).toBe(0);
+      },
+      page.locator('[data-testid^="figure-b-"][data-testid$="-diagonal"]'),
+    );
     await step(10, async () => {
       // The option after the maze: its reordered twin (a copy at another offset).
       await tabTo(page, page.getByRole('combobox', { name: 'example', exact: true }));

@@ -37,7 +37,14 @@ describe('a long session', () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless=new', '--no-sandbox', '--js-flags=--expose-gc', '--enable-blink-features=ForceEagerMeasureMemory', '--disable-background-networking', '--no-first-run'],
+      args: [
+        '--headless=new',
+        '--no-sandbox',
+        '--js-flags=--expose-gc',
+        '--enable-blink-features=ForceEagerMeasureMemory',
+        '--disable-background-networking',
+        '--no-first-run',
+      ],
     });
   });
   afterAll(async () => {
@@ -55,7 +62,10 @@ describe('a long session', () => {
     await page.getByRole('button', { name: 'paste or edit as text' }).click();
     const editor = page.getByLabel('conversation text');
     const original = await editor.inputValue();
-    const turns = await page.getByLabel('scored turn', { exact: true }).locator('option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+    const turns = await page
+      .getByLabel('scored turn', { exact: true })
+      .locator('option')
+      .evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
     const policies = ['Window-6', 'Clip-12→1', 'AO', 'LT', 'Full'];
     let warm: { page: number; workers: number } | null = null;
     for (let i = 0; i < ACTIONS; i++) {
@@ -71,7 +81,9 @@ describe('a long session', () => {
     await settled(page);
     const end = await memory(page);
     const mib = (n: number) => (n / 2 ** 20).toFixed(1);
-    console.log(`memory after ${WARM} actions: page ${mib(warm!.page)} MiB, workers ${mib(warm!.workers)} MiB; after ${ACTIONS}: page ${mib(end.page)} MiB, workers ${mib(end.workers)} MiB`);
+    console.log(
+      `memory after ${WARM} actions: page ${mib(warm!.page)} MiB, workers ${mib(warm!.workers)} MiB; after ${ACTIONS}: page ${mib(end.page)} MiB, workers ${mib(end.workers)} MiB`,
+    );
     expect(errors).toEqual([]);
     expect(await page.getByTestId('analysis-error').count()).toBe(0);
     expect(warm!.workers).toBeGreaterThan(0);

@@ -13,14 +13,18 @@ const ROOT = resolve('.');
 const SLURM_ROOT = process.env.SLURM_TEST_ROOT ?? '/tmp/inertia-lens-slurm';
 let conf = '';
 let startedHere = false;
-const sh = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8', env: { ...process.env, SLURM_CONF: conf, PATH: `${process.env.PATH}:/usr/sbin` } });
+const sh = (cmd: string, args: string[]) =>
+  execFileSync(cmd, args, { encoding: 'utf8', env: { ...process.env, SLURM_CONF: conf, PATH: `${process.env.PATH}:/usr/sbin` } });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('batch on a Slurm job array', () => {
   beforeAll(() => {
     // Stop only daemons this test started: a cluster already up (someone's session) is used and left running.
     const running = existsSync(join(SLURM_ROOT, 'slurmctld.pid'));
-    conf = execFileSync('bash', ['scripts/slurm-cluster.sh', 'start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop()!;
+    conf = execFileSync('bash', ['scripts/slurm-cluster.sh', 'start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+      .trim()
+      .split('\n')
+      .pop()!;
     startedHere = !running;
   }, 300_000);
   afterAll(() => {
@@ -35,8 +39,12 @@ describe('batch on a Slurm job array', () => {
     const out = join(dir, 'parts');
     // The job script a person would write (docs/cluster.md; docs/cluster/slurm-job.sh), on the embedded demo model.
     const job = join(dir, 'job.sh');
-    writeFileSync(job, `#!/bin/bash\nexec ${process.execPath} ${ROOT}/bin/inertia-lens.mjs batch ${jsonl} --policy full --policy clip:2:1 --shard auto --shards 4 --out ${out}\n`);
-    const submit = (array: string) => sh('sbatch', ['--parsable', `--array=${array}`, '--cpus-per-task=1', `--chdir=${ROOT}`, `--output=${dir}/task-%a.log`, job]).trim();
+    writeFileSync(
+      job,
+      `#!/bin/bash\nexec ${process.execPath} ${ROOT}/bin/inertia-lens.mjs batch ${jsonl} --policy full --policy clip:2:1 --shard auto --shards 4 --out ${out}\n`,
+    );
+    const submit = (array: string) =>
+      sh('sbatch', ['--parsable', `--array=${array}`, '--cpus-per-task=1', `--chdir=${ROOT}`, `--output=${dir}/task-%a.log`, job]).trim();
     const jobId = submit('0-3');
     const running = () => sh('squeue', ['-h', '-j', jobId, '-o', '%i']).trim();
     // Kill task 2's process with SIGKILL once it has recorded a conversation (its lock names the pid).
@@ -76,6 +84,7 @@ describe('batch on a Slurm job array', () => {
     const whole = join(dir, 'whole.csv');
     sh(process.execPath, ['bin/inertia-lens.mjs', 'batch', jsonl, '--policy', 'full', '--policy', 'clip:2:1', '--out', whole]);
     expect(readFileSync(merged, 'utf8')).toBe(readFileSync(whole, 'utf8'));
-    for (const k of [0, 1, 3]) expect(readFileSync(join(dir, `task-${k}.log`), 'utf8')).toContain(`shard ${k} of 4 (Slurm: SLURM_ARRAY_TASK_ID=${k}, --shards 4)`);
+    for (const k of [0, 1, 3])
+      expect(readFileSync(join(dir, `task-${k}.log`), 'utf8')).toContain(`shard ${k} of 4 (Slurm: SLURM_ARRAY_TASK_ID=${k}, --shards 4)`);
   }, 600_000);
 });

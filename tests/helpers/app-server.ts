@@ -5,7 +5,10 @@ import { hubHandler, type HubOptions, type TestRepo, type VirtualFile } from './
  * The app's own Vite dev server (our vite.config.ts: ORT wasm from our own origin, cross-origin
  * isolation), plus a local Hub under /hub (tests/helpers/hub-server.ts) over in-memory repos.
  */
-export async function startAppServer(repos: Record<string, Map<string, Uint8Array | VirtualFile> | TestRepo> = {}, hubOptions: HubOptions = {}): Promise<{ url: string; hub: string; server: ViteDevServer; hubOptions: HubOptions; requests: string[]; served: { bytes: number } }> {
+export async function startAppServer(
+  repos: Record<string, Map<string, Uint8Array | VirtualFile> | TestRepo> = {},
+  hubOptions: HubOptions = {},
+): Promise<{ url: string; hub: string; server: ViteDevServer; hubOptions: HubOptions; requests: string[]; served: { bytes: number } }> {
   let hub = '';
   const requests: string[] = [];
   const served = { bytes: 0 };
@@ -17,7 +20,10 @@ export async function startAppServer(repos: Record<string, Map<string, Uint8Arra
       {
         name: 'test-hub',
         configureServer(s) {
-          s.middlewares.use('/hub', hubHandler(repos, () => hub, hubOptions, requests, served));
+          s.middlewares.use(
+            '/hub',
+            hubHandler(repos, () => hub, hubOptions, requests, served),
+          );
         },
       },
     ],

@@ -18,7 +18,10 @@ const LINEAR = /^model\.layers\.\d+\.(self_attn\.(q|k|v|o)_proj|mlp\.(gate|up|do
  * matrix, [N, K] like nn.Linear, computed here: (q − z) · s.
  */
 export function awqModelFiles(o: TinyOptions, group: number): { files: Map<string, Uint8Array>; dequantized: Map<string, Float64Array> } {
-  const cfg = { ...tinyConfig({ ...o, dtype: 'F16' }), quantization_config: { quant_method: 'awq', bits: 4, group_size: group, version: 'gemm', zero_point: true, modules_to_not_convert: null } };
+  const cfg = {
+    ...tinyConfig({ ...o, dtype: 'F16' }),
+    quantization_config: { quant_method: 'awq', bits: 4, group_size: group, version: 'gemm', zero_point: true, modules_to_not_convert: null },
+  };
   const out: RandomTensor[] = [];
   const dequantized = new Map<string, Float64Array>();
   for (const t of randomTensors(cfg, 'F16', o.seed ?? 1)) {
@@ -53,7 +56,8 @@ export function awqModelFiles(o: TinyOptions, group: number): { files: Map<strin
     }
     const pack = (rows: number, v: Int32Array) => {
       const words = new Uint32Array(rows * (N / 8));
-      for (let r = 0; r < rows; r++) for (let c = 0; c < N / 8; c++) for (let i = 0; i < 8; i++) words[r * (N / 8) + c]! |= v[r * N + 8 * c + AWQ_ORDER[i]!]! << (4 * i);
+      for (let r = 0; r < rows; r++)
+        for (let c = 0; c < N / 8; c++) for (let i = 0; i < 8; i++) words[r * (N / 8) + c]! |= v[r * N + 8 * c + AWQ_ORDER[i]!]! << (4 * i);
       return new Uint8Array(words.buffer);
     };
     const base = t.name.slice(0, -'.weight'.length);
@@ -77,4 +81,3 @@ export function withDequantized(w: ModelWeights, deq: Map<string, Float64Array>)
   const layers = w.layers.map((L) => Object.fromEntries(Object.entries(L).map(([k, t]) => [k, swap(t as StoredTensor)])) as unknown as LayerWeights);
   return { ...w, layers };
 }
-

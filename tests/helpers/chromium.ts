@@ -11,9 +11,17 @@ export function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     headless: true,
     args: [
-      '--headless=new', '--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader',
-      '--use-webgpu-adapter=swiftshader', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync',
+      '--headless=new',
+      '--no-sandbox',
+      '--enable-unsafe-webgpu',
+      '--enable-features=Vulkan',
+      '--use-vulkan=swiftshader',
+      '--use-webgpu-adapter=swiftshader',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
     ],
   });
 }

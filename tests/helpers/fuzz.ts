@@ -19,11 +19,34 @@ export function rng(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (n: number) => Math.floor(next() * n);
-  return { next, int, pick: <T,>(xs: readonly T[]): T => xs[int(xs.length)]! };
+  return { next, int, pick: <T>(xs: readonly T[]): T => xs[int(xs.length)]! };
 }
 export type Rng = ReturnType<typeof rng>;
 
-const NASTY = ['', '{', '}', '[', ']', '"', '\\', ',', ':', '\u0000', '\u2028', '\uFEFF', '\uD800', 'null', '-1', '1e999', '__proto__', 'constructor', '<|im_end|>', '\n', 'Assistant:', 'User: '];
+const NASTY = [
+  '',
+  '{',
+  '}',
+  '[',
+  ']',
+  '"',
+  '\\',
+  ',',
+  ':',
+  '\u0000',
+  '\u2028',
+  '\uFEFF',
+  '\uD800',
+  'null',
+  '-1',
+  '1e999',
+  '__proto__',
+  'constructor',
+  '<|im_end|>',
+  '\n',
+  'Assistant:',
+  'User: ',
+];
 
 export function mutate(text: string, r: Rng): string {
   let s = text;
@@ -40,22 +63,67 @@ export function mutate(text: string, r: Rng): string {
 export const CONVERSATION_SEEDS = [
   MAZE_TEXT,
   readFileSync('examples/maze.json', 'utf8'),
-  JSON.stringify({ conversations: [{ from: 'human', value: 'q' }, { from: 'gpt', value: 'a', summary: 's' }] }),
-  JSON.stringify({ messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }] }),
+  JSON.stringify({
+    conversations: [
+      { from: 'human', value: 'q' },
+      { from: 'gpt', value: 'a', summary: 's' },
+    ],
+  }),
+  JSON.stringify({
+    messages: [
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: 'a' },
+    ],
+  }),
 ];
 
 /** The hostile conversations a careless or hostile person pastes: each should be refused, by name. */
 export const CRAFTED_CONVERSATIONS: [string, string][] = [
   ['role nested 5,000 deep', `[{"role": ${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}, "content": "x"}, {"role": "assistant", "content": "y"}]`],
   ['content nested 100,000 deep', `[{"role": "user", "content": ${'['.repeat(100_000)}${']'.repeat(100_000)}}, {"role": "assistant", "content": "y"}]`],
-  ['ShareGPT from "constructor"', JSON.stringify({ conversations: [{ from: 'human', value: 'q' }, { from: 'constructor', value: 'a' }] })],
+  [
+    'ShareGPT from "constructor"',
+    JSON.stringify({
+      conversations: [
+        { from: 'human', value: 'q' },
+        { from: 'constructor', value: 'a' },
+      ],
+    }),
+  ],
   ['ShareGPT from "__proto__"', '{"conversations": [{"from": "human", "value": "q"}, {"from": "__proto__", "value": "a"}]}'],
   ['ShareGPT from ["gpt"]', '{"conversations": [{"from": "human", "value": "q"}, {"from": ["gpt"], "value": "a"}]}'],
   ['inherited content', '[{"role": "user", "content": "q"}, {"role": "assistant", "__proto__": {"content": "a"}}]'],
-  ['3 MB role', JSON.stringify([{ role: 'x'.repeat(3_000_000), content: 'q' }, { role: 'assistant', content: 'a' }])],
+  [
+    '3 MB role',
+    JSON.stringify([
+      { role: 'x'.repeat(3_000_000), content: 'q' },
+      { role: 'assistant', content: 'a' },
+    ]),
+  ],
 ];
 
-export const LINK_PARTS = ['model=a/b', 'model=../../x', 'model=a/b?c', 'rev=main/../../../admin%3Fq%3D', 'rev=v1', 'hub=http://192.168.1.1', 'hub=javascript:alert(1)', 'hub=https://u:p@h', 'policy=clip:3:1', 'policy=%%%', 'turn=-1', 'head=1e9', 'r=inf', 'layer=NaN', 'backend=tpu', 'example=nope', 'conv=%%%', 'conv=AAAA', 'compare=1'];
+export const LINK_PARTS = [
+  'model=a/b',
+  'model=../../x',
+  'model=a/b?c',
+  'rev=main/../../../admin%3Fq%3D',
+  'rev=v1',
+  'hub=http://192.168.1.1',
+  'hub=javascript:alert(1)',
+  'hub=https://u:p@h',
+  'policy=clip:3:1',
+  'policy=%%%',
+  'turn=-1',
+  'head=1e9',
+  'r=inf',
+  'layer=NaN',
+  'backend=tpu',
+  'example=nope',
+  'conv=%%%',
+  'conv=AAAA',
+  'compare=1',
+];
 
 export function linkCase(r: Rng): { search: string; hash: string } {
   const q = Array.from({ length: 1 + r.int(5) }, () => (r.next() < 0.3 ? mutate(r.pick(LINK_PARTS), r) : r.pick(LINK_PARTS))).join('&');
@@ -72,12 +140,17 @@ export function configCase(r: Rng): Record<string, unknown> {
   return cfg;
 }
 
-const SAFETENSORS = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [2, 3], bytes: new Uint8Array(24) }, { name: 'b', dtype: 'F16', shape: [4], bytes: new Uint8Array(8) }]);
+const SAFETENSORS = writeSafetensors([
+  { name: 'w', dtype: 'F32', shape: [2, 3], bytes: new Uint8Array(24) },
+  { name: 'b', dtype: 'F16', shape: [4], bytes: new Uint8Array(8) },
+]);
 const HEADER = new TextDecoder().decode(SAFETENSORS.subarray(8, 8 + Number(new DataView(SAFETENSORS.buffer).getBigUint64(0, true))));
 
 /** A safetensors file whose header is mutated (or replaced by a hostile one), with 32 bytes of data. */
 export function safetensorsCase(r: Rng): Uint8Array {
-  const h = new TextEncoder().encode(r.next() < 0.1 ? r.pick(['null', '[]', '{"w": null}', '{"w": {"dtype": "F32", "shape": null}}', '"x"']) : mutate(HEADER, r));
+  const h = new TextEncoder().encode(
+    r.next() < 0.1 ? r.pick(['null', '[]', '{"w": null}', '{"w": {"dtype": "F32", "shape": null}}', '"x"']) : mutate(HEADER, r),
+  );
   const bytes = new Uint8Array(8 + h.byteLength + 32);
   new DataView(bytes.buffer).setBigUint64(0, BigInt(r.next() < 0.05 ? r.int(1e9) : h.byteLength), true);
   bytes.set(h, 8);
@@ -110,7 +183,19 @@ export function unsafeLinkModel(view: { model: string; revision: string; hub: st
 }
 
 /** The invariant an accepted spec breaks (what the graph, the reference and the plan rely on), or null. */
-export function brokenInvariant(s: { rmsNormEps: number; numHeads: number; numKvHeads: number; headDim: number; numLayers: number; layers: unknown[]; ropes: { theta: number }[]; attentionScale: number; embeddingScale: number; residualScale: number; logitScale: number }): string | null {
+export function brokenInvariant(s: {
+  rmsNormEps: number;
+  numHeads: number;
+  numKvHeads: number;
+  headDim: number;
+  numLayers: number;
+  layers: unknown[];
+  ropes: { theta: number }[];
+  attentionScale: number;
+  embeddingScale: number;
+  residualScale: number;
+  logitScale: number;
+}): string | null {
   if (!(s.rmsNormEps > 0)) return 'rmsNormEps > 0';
   if (s.numHeads % s.numKvHeads !== 0) return 'heads a multiple of key/value heads';
   if (s.headDim % 2 !== 0) return 'even head_dim';

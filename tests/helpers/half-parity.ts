@@ -12,7 +12,20 @@ import { tinyModelFiles, type TinyOptions } from './tiny-model';
 export const HALF_CASES: [string, TinyOptions][] = [
   ['llama BF16 tied (embedding rows gathered from the kept matrix)', { family: 'llama', dtype: 'BF16', tie: true, heads: 4, kvHeads: 2, seed: 31 }],
   ['qwen3 BF16 untied, q/k norm', { family: 'qwen3', dtype: 'BF16', heads: 6, kvHeads: 2, headDim: 12, seed: 32 }],
-  ['gemma3_text BF16 tied, (1+w) norms, sliding layer', { family: 'gemma3_text', dtype: 'BF16', tie: true, layers: 2, heads: 4, kvHeads: 1, headDim: 16, seed: 33, config: { layer_types: ['sliding_attention', 'full_attention'], sliding_window: 5 } }],
+  [
+    'gemma3_text BF16 tied, (1+w) norms, sliding layer',
+    {
+      family: 'gemma3_text',
+      dtype: 'BF16',
+      tie: true,
+      layers: 2,
+      heads: 4,
+      kvHeads: 1,
+      headDim: 16,
+      seed: 33,
+      config: { layer_types: ['sliding_attention', 'full_attention'], sliding_window: 5 },
+    },
+  ],
   ['qwen2 F16 with biases', { family: 'qwen2', dtype: 'F16', heads: 4, kvHeads: 2, seed: 34 }],
 ];
 

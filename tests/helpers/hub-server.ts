@@ -12,15 +12,23 @@ export interface VirtualFile {
 /** A folder's files served from disk by ranges (a checkpoint can pass 2 GiB, more than one Node buffer holds); close() when done. */
 export function diskRepo(dir: string): { files: Map<string, VirtualFile>; close(): void } {
   const fds: number[] = [];
-  const files = new Map<string, VirtualFile>(readdirSync(dir).map((f) => {
-    const fd = openSync(`${dir}/${f}`, 'r');
-    fds.push(fd);
-    return [f, { size: fstatSync(fd).size, read: (start: number, end: number) => {
-      const out = new Uint8Array(end - start);
-      readSync(fd, out, 0, out.length, start);
-      return out;
-    } }];
-  }));
+  const files = new Map<string, VirtualFile>(
+    readdirSync(dir).map((f) => {
+      const fd = openSync(`${dir}/${f}`, 'r');
+      fds.push(fd);
+      return [
+        f,
+        {
+          size: fstatSync(fd).size,
+          read: (start: number, end: number) => {
+            const out = new Uint8Array(end - start);
+            readSync(fd, out, 0, out.length, start);
+            return out;
+          },
+        },
+      ];
+    }),
+  );
   return { files, close: () => fds.forEach((fd) => closeSync(fd)) };
 }
 
@@ -34,7 +42,8 @@ export interface TestRepo {
   refs?: Record<string, string>;
 }
 
-const EXPOSE = 'X-Repo-Commit,X-Request-Id,X-Error-Code,X-Error-Message,X-Total-Count,ETag,Link,Accept-Ranges,Content-Range,X-Linked-Size,X-Linked-ETag,X-Xet-Hash';
+const EXPOSE =
+  'X-Repo-Commit,X-Request-Id,X-Error-Code,X-Error-Message,X-Total-Count,ETag,Link,Accept-Ranges,Content-Range,X-Linked-Size,X-Linked-ETag,X-Xet-Hash';
 const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSE };
 const sizeOf = (b: Uint8Array | VirtualFile) => (b instanceof Uint8Array ? b.byteLength : b.size);
 const slice = (b: Uint8Array | VirtualFile, s: number, e: number) => (b instanceof Uint8Array ? b.subarray(s, e) : b.read(s, e));
@@ -68,7 +77,13 @@ export interface HubOptions {
  * (EntryNotFound, RepoNotFound, RevisionNotFound, GatedRepo) in headers a browser may read. `repos` is
  * read on every request, so a test can add or remove repos; `base()` is the URL the server is reached at.
  */
-export function hubHandler(repos: Record<string, Map<string, Uint8Array | VirtualFile> | TestRepo>, base: () => string, opts: HubOptions = {}, requests: string[] = [], served = { bytes: 0 }): (req: IncomingMessage, res: ServerResponse) => void {
+export function hubHandler(
+  repos: Record<string, Map<string, Uint8Array | VirtualFile> | TestRepo>,
+  base: () => string,
+  opts: HubOptions = {},
+  requests: string[] = [],
+  served = { bytes: 0 },
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     requests.push(req.url ?? '');
     if (opts.offline) return void req.socket.destroy();
@@ -76,12 +91,21 @@ export function hubHandler(repos: Record<string, Map<string, Uint8Array | Virtua
     const url = new URL(req.url ?? '/', 'http://x');
     const auth = req.headers.authorization ?? null;
     if (req.method === 'OPTIONS') {
-      res.writeHead(204, { ...CORS, 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'Authorization, Range, Accept, Content-Type', 'access-control-max-age': '86400' }).end();
+      res
+        .writeHead(204, {
+          ...CORS,
+          'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+          'access-control-allow-headers': 'Authorization, Range, Accept, Content-Type',
+          'access-control-max-age': '86400',
+        })
+        .end();
       return;
     }
     const err = (status: number, code: string | null, message: string, json: boolean) => {
       const h = { ...CORS, 'x-error-message': message, ...(code && { 'x-error-code': code }) };
-      res.writeHead(status, { ...h, 'content-type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8' }).end(json ? JSON.stringify({ error: message }) : message);
+      res
+        .writeHead(status, { ...h, 'content-type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8' })
+        .end(json ? JSON.stringify({ error: message }) : message);
     };
     const access = (id: string, api: boolean): TestRepo | null => {
       const repo = all.get(id);
@@ -91,12 +115,26 @@ export function hubHandler(repos: Record<string, Map<string, Uint8Array | Virtua
         return null;
       }
       if (repo.gated && !api) {
-        if (!auth) return err(401, 'GatedRepo', `Access to model ${id} is restricted. You must have access to it and be authenticated to access it. Please log in.`, false), null;
-        if (auth !== `Bearer ${repo.token}`) return err(403, 'GatedRepo', `Access to model ${id} is restricted and you are not in the authorized list. Visit ${base()}/${id} to ask for access.`, false), null;
+        if (!auth)
+          return (
+            err(401, 'GatedRepo', `Access to model ${id} is restricted. You must have access to it and be authenticated to access it. Please log in.`, false),
+            null
+          );
+        if (auth !== `Bearer ${repo.token}`)
+          return (
+            err(
+              403,
+              'GatedRepo',
+              `Access to model ${id} is restricted and you are not in the authorized list. Visit ${base()}/${id} to ask for access.`,
+              false,
+            ),
+            null
+          );
       }
       return repo;
     };
-    const commit = (id: string, repo: TestRepo, rev: string) => (/^[0-9a-f]{40}$/.test(rev) ? rev : (repo.refs ?? { main: commitOf(id) })[rev === 'HEAD' ? 'main' : rev]);
+    const commit = (id: string, repo: TestRepo, rev: string) =>
+      /^[0-9a-f]{40}$/.test(rev) ? rev : (repo.refs ?? { main: commitOf(id) })[rev === 'HEAD' ? 'main' : rev];
     let m: RegExpExecArray | null;
     if ((m = /^\/api\/models\/([^/]+\/[^/]+)\/revision\/([^/?]+)$/.exec(url.pathname))) {
       const id = m[1]!;
@@ -105,7 +143,18 @@ export function hubHandler(repos: Record<string, Map<string, Uint8Array | Virtua
       if (!repo) return;
       const sha = commit(id, repo, rev);
       if (!sha) return err(404, 'RevisionNotFound', `Invalid rev id: ${rev}`, true);
-      res.writeHead(200, { ...CORS, 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ _id: '0123456789abcdef01234567', id, private: false, gated: repo.gated ?? false, downloads: 0, likes: 0, lastModified: '2026-01-01T00:00:00.000Z', sha }));
+      res.writeHead(200, { ...CORS, 'content-type': 'application/json; charset=utf-8' }).end(
+        JSON.stringify({
+          _id: '0123456789abcdef01234567',
+          id,
+          private: false,
+          gated: repo.gated ?? false,
+          downloads: 0,
+          likes: 0,
+          lastModified: '2026-01-01T00:00:00.000Z',
+          sha,
+        }),
+      );
       return;
     }
     if ((m = /^\/api\/models\/([^/]+\/[^/]+)\/tree\/([^/]+)(?:\/(.*))?$/.exec(url.pathname))) {
@@ -113,7 +162,13 @@ export function hubHandler(repos: Record<string, Map<string, Uint8Array | Virtua
       const repo = access(id, true);
       if (!repo) return;
       if (!commit(id, repo, decodeURIComponent(m[2]!))) return err(404, 'RevisionNotFound', `Invalid rev id: ${m[2]}`, true);
-      const entries = [...repo.files].map(([path, bytes]) => ({ type: 'file', oid: gitOid(bytes), size: sizeOf(bytes), path, ...(path.endsWith('.safetensors') && { lfs: { oid: sha256(bytes), size: sizeOf(bytes), pointerSize: 134 } }) }));
+      const entries = [...repo.files].map(([path, bytes]) => ({
+        type: 'file',
+        oid: gitOid(bytes),
+        size: sizeOf(bytes),
+        path,
+        ...(path.endsWith('.safetensors') && { lfs: { oid: sha256(bytes), size: sizeOf(bytes), pointerSize: 134 } }),
+      }));
       const size = opts.pageSize ?? 1000;
       const start = Number(url.searchParams.get('cursor') ?? 0);
       const h: Record<string, string> = { ...CORS, 'content-type': 'application/json; charset=utf-8' };
@@ -163,7 +218,10 @@ export function hubHandler(repos: Record<string, Map<string, Uint8Array | Virtua
 }
 
 /** A local Hub (see hubHandler) on a port of its own. */
-export async function startHubServer(repos: Record<string, Map<string, Uint8Array | VirtualFile> | TestRepo>, opts: HubOptions = {}): Promise<{ base: string; server: Server; requests: string[]; opts: HubOptions; served: { bytes: number } }> {
+export async function startHubServer(
+  repos: Record<string, Map<string, Uint8Array | VirtualFile> | TestRepo>,
+  opts: HubOptions = {},
+): Promise<{ base: string; server: Server; requests: string[]; opts: HubOptions; served: { bytes: number } }> {
   const requests: string[] = [];
   const served = { bytes: 0 };
   let base = '';

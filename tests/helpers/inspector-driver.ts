@@ -84,7 +84,8 @@ export async function firstShownAt(page: Page, selector: string, timeout = 300_0
 }
 
 /** The init script firstShownAt reads: the first frame in which `selector` is in the page. */
-export const FIRST_SHOWN = (selector: string) => `window.__firstShown = null; new MutationObserver((_, o) => { if (document.querySelector(${JSON.stringify(selector)})) { o.disconnect(); requestAnimationFrame(() => { window.__firstShown = performance.now(); }); } }).observe(document, { childList: true, subtree: true });`;
+export const FIRST_SHOWN = (selector: string) =>
+  `window.__firstShown = null; new MutationObserver((_, o) => { if (document.querySelector(${JSON.stringify(selector)})) { o.disconnect(); requestAnimationFrame(() => { window.__firstShown = performance.now(); }); } }).observe(document, { childList: true, subtree: true });`;
 
 /** Waits until the rounds sweep that runs behind the figures is done (ORT's wasm shares the page's thread). */
 export async function sweepDone(page: Page, timeout = 300_000): Promise<void> {

@@ -14,9 +14,13 @@ export function watchProcesses(flag: string): { stop(): number | null } {
         try {
           if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(flag)) continue;
           rss += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-        } catch { /* the process ended */ }
+        } catch {
+          /* the process ended */
+        }
       }
-    } catch { /* no /proc */ }
+    } catch {
+      /* no /proc */
+    }
     peak = Math.max(peak, rss);
   };
   sample();

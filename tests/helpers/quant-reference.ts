@@ -47,4 +47,3 @@ export async function dequantizedWeights(w: ModelWeights, s: QuantScheme): Promi
   }
   return { embed: (await swap(w.embed))!, layers, norm: w.norm, lmHead: (await swap(w.lmHead))! };
 }
-

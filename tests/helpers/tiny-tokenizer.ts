@@ -8,7 +8,6 @@ export { CHATML_TEMPLATE };
 export const SPECIAL_TOKENS = ['<|im_start|>', '<|im_end|>', '<|endoftext|>'];
 export const TINY_VOCAB = 256 + SPECIAL_TOKENS.length;
 
-
 export function tinyTokenizerJson(): Record<string, unknown> {
   const vocab: Record<string, number> = {};
   byteChars().forEach((c, i) => (vocab[c] = i));
@@ -17,13 +16,29 @@ export function tinyTokenizerJson(): Record<string, unknown> {
     truncation: null,
     padding: null,
     added_tokens: SPECIAL_TOKENS.map((content, i) => ({
-      id: 256 + i, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true,
+      id: 256 + i,
+      content,
+      single_word: false,
+      lstrip: false,
+      rstrip: false,
+      normalized: false,
+      special: true,
     })),
     normalizer: null,
     pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: true },
     post_processor: null,
     decoder: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: true },
-    model: { type: 'BPE', dropout: null, unk_token: null, continuing_subword_prefix: null, end_of_word_suffix: null, fuse_unk: false, byte_fallback: false, vocab, merges: [] },
+    model: {
+      type: 'BPE',
+      dropout: null,
+      unk_token: null,
+      continuing_subword_prefix: null,
+      end_of_word_suffix: null,
+      fuse_unk: false,
+      byte_fallback: false,
+      vocab,
+      merges: [],
+    },
   };
 }
 

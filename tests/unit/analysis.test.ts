@@ -75,7 +75,9 @@ describe('analysis on a real (tiny) model against the float64 reference', () => 
     expect(summaries).toHaveLength(3);
     expect(summaries.every((m) => m.generated)).toBe(true);
     // Greedy decoding's first tokens are the reference's argmax, step by step.
-    const prompt = model.tokenizer.encode(model.tokenizer.render([{ role: 'user', content: 'Summarize the following assistant response in exactly one sentence: hi' }], true));
+    const prompt = model.tokenizer.encode(
+      model.tokenizer.render([{ role: 'user', content: 'Summarize the following assistant response in exactly one sentence: hi' }], true),
+    );
     const got = await greedyGenerate(model.session, prompt, { maxTokens: 3, stopIds: [] });
     const ids = [...prompt];
     for (const g of got) {
@@ -142,7 +144,12 @@ describe('work done once: figures re-read from what a pass kept', () => {
 
   it('under Full the whole rounds sweep is one pass, equal to a pass per turn within 1e-5; other policies one per turn', async () => {
     let passes = 0;
-    const counting = { ...model, session: Object.assign(Object.create(model.session), { forward: (req: Parameters<typeof model.session.forward>[0]) => (passes++, model.session.forward(req)) }) };
+    const counting = {
+      ...model,
+      session: Object.assign(Object.create(model.session), {
+        forward: (req: Parameters<typeof model.session.forward>[0]) => (passes++, model.session.forward(req)),
+      }),
+    };
     const swept = await roundsSweep(counting, conv, 'full', { radius: 5 });
     expect(passes).toBe(1);
     expect(swept.map((p) => p.turn)).toEqual([2, 3, 4]);
@@ -160,7 +167,12 @@ describe('work done once: figures re-read from what a pass kept', () => {
 
   it("under Full the analysis's own pass serves its rounds sweep: one pass in all, points equal a pass per turn, the result's buffers the page's alone", async () => {
     let passes = 0;
-    const counting = { ...model, session: Object.assign(Object.create(model.session), { forward: (req: Parameters<typeof model.session.forward>[0]) => (passes++, model.session.forward(req)) }) };
+    const counting = {
+      ...model,
+      session: Object.assign(Object.create(model.session), {
+        forward: (req: Parameters<typeof model.session.forward>[0]) => (passes++, model.session.forward(req)),
+      }),
+    };
     for (const keep of ['answer', 'all'] as const) {
       passes = 0;
       const [last] = await analyzePolicyLayers(counting, conv, 'full', [1], { radius: 5, keepAttention: keep });
@@ -179,7 +191,12 @@ describe('work done once: figures re-read from what a pass kept', () => {
 
   it('a conversation that grows by a turn: its pass under Full starts from the shared prefix, and its sweep still needs none', async () => {
     const fed: number[] = [];
-    const counting = { ...model, session: Object.assign(Object.create(model.session), { forward: (req: Parameters<typeof model.session.forward>[0]) => (fed.push(req.ids.length), model.session.forward(req)) }) };
+    const counting = {
+      ...model,
+      session: Object.assign(Object.create(model.session), {
+        forward: (req: Parameters<typeof model.session.forward>[0]) => (fed.push(req.ids.length), model.session.forward(req)),
+      }),
+    };
     const earlier = await analyzePolicy(counting, conv, 'full', { turn: 3, layer: 1 });
     const [later] = await analyzePolicyLayers(counting, conv, 'full', [1], { turn: 4, radius: 5 });
     // Turn 3's conversation is a prefix of turn 4's: the kept rows of its answers serve, so the pass runs on what is new.
@@ -200,7 +217,12 @@ describe('work done once: figures re-read from what a pass kept', () => {
     files.set('tokenizer_config.json', new TextEncoder().encode(JSON.stringify(config)));
     const qwen = await openModel(memorySource(files));
     let passes = 0;
-    const counting = { ...qwen, session: Object.assign(Object.create(qwen.session), { forward: (req: Parameters<typeof qwen.session.forward>[0]) => (passes++, qwen.session.forward(req)) }) };
+    const counting = {
+      ...qwen,
+      session: Object.assign(Object.create(qwen.session), {
+        forward: (req: Parameters<typeof qwen.session.forward>[0]) => (passes++, qwen.session.forward(req)),
+      }),
+    };
     const swept = await roundsSweep(counting, conv, 'full', {});
     expect(passes).toBe(swept.length); // no turn's tokens are a prefix of the last turn's
     await qwen.session.release();
@@ -208,7 +230,12 @@ describe('work done once: figures re-read from what a pass kept', () => {
 
   it('a pass over tokens that share a prefix with the last runs on the new tokens only, from its cache; figures equal a fresh pass', async () => {
     const fed: number[] = [];
-    const counting = { ...model, session: Object.assign(Object.create(model.session), { forward: (req: Parameters<typeof model.session.forward>[0]) => (fed.push(req.ids.length), model.session.forward(req)) }) };
+    const counting = {
+      ...model,
+      session: Object.assign(Object.create(model.session), {
+        forward: (req: Parameters<typeof model.session.forward>[0]) => (fed.push(req.ids.length), model.session.forward(req)),
+      }),
+    };
     const full = await analyzePolicy(counting, conv, 'full', { turn: 3 });
     const later = await analyzePolicy(counting, conv, 'full', { turn: 4 }); // turn 3's conversation is a prefix of turn 4's
     expect(fed[1]!).toBeLessThan(later.tokens.length);
@@ -220,7 +247,12 @@ describe('work done once: figures re-read from what a pass kept', () => {
 
   it('a pass under another policy in between does not cost Full its prefix: one cache is kept per kind of policy', async () => {
     const fed: number[] = [];
-    const counting = { ...model, session: Object.assign(Object.create(model.session), { forward: (req: Parameters<typeof model.session.forward>[0]) => (fed.push(req.ids.length), model.session.forward(req)) }) };
+    const counting = {
+      ...model,
+      session: Object.assign(Object.create(model.session), {
+        forward: (req: Parameters<typeof model.session.forward>[0]) => (fed.push(req.ids.length), model.session.forward(req)),
+      }),
+    };
     const earlier = await analyzePolicy(counting, conv, 'full', { turn: 3 });
     await analyzePolicy(counting, conv, 'ao', { turn: 4 }); // these two share little with Full's tokens
     await analyzePolicy(counting, conv, 'window:1', { turn: 4 });

@@ -10,14 +10,16 @@ import { inProcessClient, memoryFiles } from '../helpers/in-process-worker';
 import { memorySource } from '../helpers/memory-source';
 import { tinyModelFiles } from '../helpers/tiny-model';
 
-const idle = () => new Promise<void>((resolve) => {
-  const check = () => {
-    const s = useInspector.getState();
-    if (!s.analyzing && !s.sweeping && !s.generating && useModelStore.getState().load.status !== 'loading') setTimeout(() => (useInspector.getState().analyzing ? check() : resolve()), 400);
-    else setTimeout(check, 50);
-  };
-  check();
-});
+const idle = () =>
+  new Promise<void>((resolve) => {
+    const check = () => {
+      const s = useInspector.getState();
+      if (!s.analyzing && !s.sweeping && !s.generating && useModelStore.getState().load.status !== 'loading')
+        setTimeout(() => (useInspector.getState().analyzing ? check() : resolve()), 400);
+      else setTimeout(check, 50);
+    };
+    check();
+  });
 
 describe('a conversation that ends with a user message', () => {
   const files = tinyModelFiles({ family: 'llama', heads: 4, kvHeads: 2, layers: 2, seed: 61 });
@@ -32,7 +34,12 @@ describe('a conversation that ends with a user message', () => {
     useInspector.getState().setText(text, true);
     await idle();
     expect(unanswered(useInspector.getState())).toBe(1);
-    expect(useInspector.getState().parsed.issues.map((i) => i.text).join()).toContain('not scored');
+    expect(
+      useInspector
+        .getState()
+        .parsed.issues.map((i) => i.text)
+        .join(),
+    ).toContain('not scored');
     await useInspector.getState().answerLast();
     await idle();
     const s = useInspector.getState();

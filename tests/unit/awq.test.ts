@@ -56,7 +56,11 @@ describe('published AWQ checkpoints (GEMM, 4-bit) run packed in MatMulNBits', ()
     const { files } = awqModelFiles(CASES[0]![1], 16);
     const ckpt = await loadCheckpoint(memorySource(files));
     const plain = await loadCheckpoint(memorySource(tinyModelFiles({ ...CASES[0]![1], dtype: 'F16' })));
-    const plan = (c: typeof ckpt) => planBackend({ spec: c.spec, dtypes: new Map([...c.tensors].map(([n, t]) => [n, planDtype(t)])), holdsFileBytes: false, plannedTokens: 128, computeDtype: 'fp32' }, WASM_LIMITS);
+    const plan = (c: typeof ckpt) =>
+      planBackend(
+        { spec: c.spec, dtypes: new Map([...c.tensors].map(([n, t]) => [n, planDtype(t)])), holdsFileBytes: false, plannedTokens: 128, computeDtype: 'fp32' },
+        WASM_LIMITS,
+      );
     const [a, p] = [plan(ckpt), plan(plain)];
     // Linear layers at 4 bits (plus a scale and zero per 16) against fp32: far less; embedding and head as before.
     expect(a.weights).toBeLessThan(p.weights);

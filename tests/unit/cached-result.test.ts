@@ -33,7 +33,12 @@ describe('cached start figures', () => {
   it('carry the rounds sweep of the same model', async () => {
     const sweep = await roundsSweep(model, conv, cached.policy, { known: fresh });
     expect(sweep.map((p) => p.turn)).toEqual(cached.sweep.map((p) => p.turn));
-    expect(maxAbsDiff(sweep.map((p) => p.ratios.prior), cached.sweep.map((p) => p.ratios.prior))).toBeLessThanOrEqual(1e-4);
+    expect(
+      maxAbsDiff(
+        sweep.map((p) => p.ratios.prior),
+        cached.sweep.map((p) => p.ratios.prior),
+      ),
+    ).toBeLessThanOrEqual(1e-4);
   });
 
   it('keeping every row changes no figure, and the answer rows are the same rows', async () => {
@@ -42,7 +47,12 @@ describe('cached start figures', () => {
     expect(all.attention!.mean.rowStart).toBe(0);
     expect(all.attention!.mean.rows).toBe(S);
     for (const k of CATEGORIES) expect(Math.abs(all.ratios[k] - fresh.ratios[k])).toBeLessThanOrEqual(1e-6);
-    expect(maxAbsDiff(all.perHead.map((h) => h.diagonal), fresh.perHead.map((h) => h.diagonal))).toBeLessThanOrEqual(1e-6);
+    expect(
+      maxAbsDiff(
+        all.perHead.map((h) => h.diagonal),
+        fresh.perHead.map((h) => h.diagonal),
+      ),
+    ).toBeLessThanOrEqual(1e-6);
     expect(maxAbsDiff(all.attention!.mean.data.subarray(fresh.query.start * S, fresh.query.end * S), fresh.attention!.mean.data)).toBeLessThanOrEqual(1e-6);
     const capped = await analyzePolicy(model, conv, cached.policy, { keepAttention: 'all', fullMatrixMaxTokens: S - 1 });
     expect(capped.attention!.mean.rowStart).toBe(fresh.query.start);

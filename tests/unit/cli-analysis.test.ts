@@ -58,8 +58,10 @@ describe('inertia-lens analyze and batch', () => {
   it('batch writes one CSV row per conversation × policy, skips bad lines by number, and sums up', async () => {
     const jsonl = join(dir, 'many.jsonl');
     const conv = [
-      { role: 'user', content: 'Position (0,0).' }, { role: 'assistant', content: 'Action: east' },
-      { role: 'user', content: 'Position (1,0).' }, { role: 'assistant', content: 'Action: east' },
+      { role: 'user', content: 'Position (0,0).' },
+      { role: 'assistant', content: 'Action: east' },
+      { role: 'user', content: 'Position (1,0).' },
+      { role: 'assistant', content: 'Action: east' },
     ];
     writeFileSync(jsonl, [JSON.stringify(conv), '{"messages": [}', JSON.stringify({ messages: conv.slice(0, 2) })].join('\n'));
     const out = join(dir, 'results.csv');
@@ -73,7 +75,13 @@ describe('inertia-lens analyze and batch', () => {
     expect(stderr).toContain('2 of 3 conversations analysed, 1 skipped; 4 rows written to');
     expect(stderr).toMatch(/Full\s+mean prior 0\.\d{4}\s+mean diagonal 0\.\d{4}\s+\(2 rows\)/);
     const swept = await cli('batch', jsonl, '--model', model, '--policy', 'full', '--sweep').catch((e) => e);
-    expect(swept.stdout.trim().split('\n').slice(1).map((r: string) => r.split(',').slice(0, 3).join(','))).toEqual(['1,full,2']);
+    expect(
+      swept.stdout
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((r: string) => r.split(',').slice(0, 3).join(',')),
+    ).toEqual(['1,full,2']);
   });
 });
 
@@ -93,7 +101,11 @@ describe('two to four models on one conversation', () => {
       expect(both.models[i].results.map((r: { diagonal: number }) => r.diagonal)).toEqual(alone.results.map((r: { diagonal: number }) => r.diagonal));
     }
     const text = (await cli('analyze', maze, '--model', a, '--model', b, '--policy', 'full')).stdout;
-    expect(text).toMatch(new RegExp(`${b.replace(/[/.]/g, '\\$&')} against ${a.replace(/[/.]/g, '\\$&')}:\\n  Full\\s+prior 0\\.\\d{4} vs 0\\.\\d{4} \\(-?\\d+\\.\\d %\\)\\s+diagonal`));
+    expect(text).toMatch(
+      new RegExp(
+        `${b.replace(/[/.]/g, '\\$&')} against ${a.replace(/[/.]/g, '\\$&')}:\\n  Full\\s+prior 0\\.\\d{4} vs 0\\.\\d{4} \\(-?\\d+\\.\\d %\\)\\s+diagonal`,
+      ),
+    );
   });
 
   it('analyze with four models: each against the first', async () => {
@@ -108,7 +120,12 @@ describe('two to four models on one conversation', () => {
 
   it('batch with two models: a model column, every conversation under each', async () => {
     const jsonl = join(dir, 'two.jsonl');
-    const conv = [{ role: 'user', content: 'Position (0,0).' }, { role: 'assistant', content: 'Action: east' }, { role: 'user', content: 'Position (1,0).' }, { role: 'assistant', content: 'Action: east' }];
+    const conv = [
+      { role: 'user', content: 'Position (0,0).' },
+      { role: 'assistant', content: 'Action: east' },
+      { role: 'user', content: 'Position (1,0).' },
+      { role: 'assistant', content: 'Action: east' },
+    ];
     writeFileSync(jsonl, [JSON.stringify(conv), JSON.stringify(conv)].join('\n'));
     const { stdout, stderr } = await cli('batch', jsonl, '--model', a, '--model', b);
     const rows = stdout.trim().split('\n');

@@ -8,7 +8,11 @@ import { MAZE_TEXT } from '../helpers/maze';
 import { writeTinyModel } from '../helpers/tiny-model';
 
 const run = promisify(execFile);
-const cli = (...args: string[]) => run(process.execPath, ['bin/inertia-lens.mjs', ...args], { maxBuffer: 1 << 26 }).then((r) => ({ code: 0, ...r }), (e) => e as { code: number; stdout: string; stderr: string });
+const cli = (...args: string[]) =>
+  run(process.execPath, ['bin/inertia-lens.mjs', ...args], { maxBuffer: 1 << 26 }).then(
+    (r) => ({ code: 0, ...r }),
+    (e) => e as { code: number; stdout: string; stderr: string },
+  );
 
 /** What every refusal must look like: exit code 1, one named message, no stack trace. */
 function refused(r: { code: number; stderr: string }, says: string | RegExp): void {
@@ -22,7 +26,12 @@ describe('the CLI under hostile and broken input', () => {
   const model = writeTinyModel(join(dir, 'model'), { family: 'llama', seed: 5 });
   const maze = join(dir, 'maze.txt');
   writeFileSync(maze, MAZE_TEXT);
-  const conv = JSON.stringify([{ role: 'user', content: 'Position (0,0).' }, { role: 'assistant', content: 'Action: east' }, { role: 'user', content: 'Position (1,0).' }, { role: 'assistant', content: 'Action: east' }]);
+  const conv = JSON.stringify([
+    { role: 'user', content: 'Position (0,0).' },
+    { role: 'assistant', content: 'Action: east' },
+    { role: 'user', content: 'Position (1,0).' },
+    { role: 'assistant', content: 'Action: east' },
+  ]);
 
   it('names the file and the problem, never with a stack trace', async () => {
     const deep = join(dir, 'deep.json');
@@ -31,7 +40,15 @@ describe('the CLI under hostile and broken input', () => {
     refused(await cli('analyze', dir, '--model', model), /is a folder, not a file/);
     refused(await cli('analyze', maze, '--model', model, '--layer', '7'), 'layer 7 does not exist: this model has 2 layers (0..1');
     const share = join(dir, 'proto.json');
-    writeFileSync(share, JSON.stringify({ conversations: [{ from: 'human', value: 'q' }, { from: '__proto__', value: 'a' }] }));
+    writeFileSync(
+      share,
+      JSON.stringify({
+        conversations: [
+          { from: 'human', value: 'q' },
+          { from: '__proto__', value: 'a' },
+        ],
+      }),
+    );
     refused(await cli('analyze', share, '--model', model), 'error at message 2: unknown role "__proto__"');
   });
 
@@ -75,14 +92,22 @@ describe('the CLI under hostile and broken input', () => {
     expect(r.stderr.match(/skipped: /g)).toHaveLength(20);
     expect(r.stderr).toContain('more lines skipped; only their count is given below');
     expect(r.stderr).toContain('2 of 32 conversations analysed, 30 skipped; 2 rows written to');
-    expect(readFileSync(out, 'utf8').trim().split('\n').map((l) => l.split(',')[0])).toEqual(['line', '1', '32']);
+    expect(
+      readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(',')[0]),
+    ).toEqual(['line', '1', '32']);
     expect(existsSync(`${out}.partial`)).toBe(false);
   });
 
   it("stops a tokenizer regex that backtracks without end, naming the file (the model's code is watched, as in the page)", async () => {
     const slow = writeTinyModel(join(dir, 'slow'), { family: 'llama', seed: 5 });
     const tj = JSON.parse(readFileSync(join(slow, 'tokenizer.json'), 'utf8'));
-    tj.pre_tokenizer = { type: 'Sequence', pretokenizers: [{ type: 'Split', pattern: { Regex: '(a|a)+$' }, behavior: 'Isolated', invert: false }, tj.pre_tokenizer] };
+    tj.pre_tokenizer = {
+      type: 'Sequence',
+      pretokenizers: [{ type: 'Split', pattern: { Regex: '(a|a)+$' }, behavior: 'Isolated', invert: false }, tj.pre_tokenizer],
+    };
     writeFileSync(join(slow, 'tokenizer.json'), JSON.stringify(tj));
     const conv = join(dir, 'aaaa.txt');
     writeFileSync(conv, `User: ${'a'.repeat(60)}!\nAssistant: ok`);

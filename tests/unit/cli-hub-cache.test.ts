@@ -21,7 +21,15 @@ describe('--model owner/name@revision: the Hub, through the Hugging Face cache',
   afterAll(() => hub.server.close());
   const dir = mkdtempSync(join(tmpdir(), 'il-hub-cache-'));
   const conv = join(dir, 'c.json');
-  writeFileSync(conv, JSON.stringify([{ role: 'user', content: 'Position (0,0).' }, { role: 'assistant', content: 'Action: east' }, { role: 'user', content: 'Position (1,0).' }, { role: 'assistant', content: 'Action: east' }]));
+  writeFileSync(
+    conv,
+    JSON.stringify([
+      { role: 'user', content: 'Position (0,0).' },
+      { role: 'assistant', content: 'Action: east' },
+      { role: 'user', content: 'Position (1,0).' },
+      { role: 'assistant', content: 'Action: east' },
+    ]),
+  );
   const home = join(dir, 'hf');
   const env = { HF_HOME: home, HF_ENDPOINT: hub.base, HF_HUB_CACHE: '', HF_HUB_OFFLINE: '' };
   const storage = join(home, 'hub', 'models--acme--tiny');
@@ -54,7 +62,9 @@ describe('--model owner/name@revision: the Hub, through the Hugging Face cache',
     expect(down.stderr).toContain('the Hub (http://127.0.0.1:9) cannot be reached; using the cached copy');
     const never = await cli(['analyze', conv, '--model', 'acme/tiny@v2'], { ...env, HF_HUB_OFFLINE: '1' });
     expect(never.code).toBe(1);
-    expect(never.stderr).toContain('--model acme/tiny@v2: no such folder here, and as a Hub model: --model acme/tiny@v2: HF_HUB_OFFLINE=1, and the Hugging Face cache');
+    expect(never.stderr).toContain(
+      '--model acme/tiny@v2: no such folder here, and as a Hub model: --model acme/tiny@v2: HF_HUB_OFFLINE=1, and the Hugging Face cache',
+    );
     const unknown = await cli(['analyze', conv, '--model', 'acme/nothing'], env);
     expect(unknown.stderr).toContain('no model "acme/nothing"');
   });

@@ -30,7 +30,11 @@ describe('which lines a shard takes', () => {
 
   it('reads K and N from each scheduler, and says which it used', () => {
     expect(parseShard('2/4', {})).toEqual({ index: 2, count: 4, from: '--shard 2/4' });
-    expect(parseShard('auto', { SLURM_ARRAY_TASK_ID: '3', SLURM_ARRAY_TASK_COUNT: '4', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_MAX: '3' })).toMatchObject({ index: 3, count: 4, from: 'Slurm: SLURM_ARRAY_TASK_ID=3, SLURM_ARRAY_TASK_COUNT=4' });
+    expect(parseShard('auto', { SLURM_ARRAY_TASK_ID: '3', SLURM_ARRAY_TASK_COUNT: '4', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_MAX: '3' })).toMatchObject({
+      index: 3,
+      count: 4,
+      from: 'Slurm: SLURM_ARRAY_TASK_ID=3, SLURM_ARRAY_TASK_COUNT=4',
+    });
     expect(parseShard('auto', { AWS_BATCH_JOB_ARRAY_INDEX: '1', AWS_BATCH_JOB_ARRAY_SIZE: '5' })).toMatchObject({ index: 1, count: 5 });
     expect(parseShard('auto', { CLOUD_RUN_TASK_INDEX: '0', CLOUD_RUN_TASK_COUNT: '2' })).toMatchObject({ index: 0, count: 2 });
     expect(parseShard('auto', { JOB_COMPLETION_INDEX: '6' }, 8)).toMatchObject({ index: 6, count: 8, from: 'Kubernetes: JOB_COMPLETION_INDEX=6, --shards 8' });
@@ -42,7 +46,9 @@ describe('which lines a shard takes', () => {
 
   it('refuses what cannot be a shard, saying why', () => {
     expect(() => parseShard('auto', {})).toThrow(/no scheduler's task index is set \(SLURM_ARRAY_TASK_ID, .*JOB_COMPLETION_INDEX\); give --shard K\/N/);
-    expect(() => parseShard('auto', { JOB_COMPLETION_INDEX: '1' })).toThrow(/Kubernetes gives the task's index \(JOB_COMPLETION_INDEX\) but not how many there are: add --shards N/);
+    expect(() => parseShard('auto', { JOB_COMPLETION_INDEX: '1' })).toThrow(
+      /Kubernetes gives the task's index \(JOB_COMPLETION_INDEX\) but not how many there are: add --shards N/,
+    );
     expect(() => parseShard('4/4', {})).toThrow(/K must be below N/);
     expect(() => parseShard('1of4', {})).toThrow(/--shard takes K\/N/);
     expect(() => parseShard('auto', { CLOUD_RUN_TASK_INDEX: 'x', CLOUD_RUN_TASK_COUNT: '2' })).toThrow(/CLOUD_RUN_TASK_INDEX="x" is not a whole number/);
@@ -53,7 +59,13 @@ describe('inertia-lens batch --shard, and merge', () => {
   const dir = mkdtempSync(join(tmpdir(), 'il-shards-'));
   const a = writeTinyModel(join(dir, 'a'), { family: 'qwen2', heads: 4, kvHeads: 2, seed: 71 });
   const b = writeTinyModel(join(dir, 'b'), { family: 'llama', heads: 4, kvHeads: 4, seed: 72 });
-  const conv = (n: number) => JSON.stringify(Array.from({ length: 2 * (1 + (n % 3)) }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: i % 2 ? `Action: ${['east', 'north', 'west'][(n + i) % 3]}` : `Position (${n},${i}).` })));
+  const conv = (n: number) =>
+    JSON.stringify(
+      Array.from({ length: 2 * (1 + (n % 3)) }, (_, i) => ({
+        role: i % 2 ? 'assistant' : 'user',
+        content: i % 2 ? `Action: ${['east', 'north', 'west'][(n + i) % 3]}` : `Position (${n},${i}).`,
+      })),
+    );
   const jsonl = join(dir, 'in.jsonl');
   // 13 lines, one of them broken: shards of unequal size, and a skipped line in one of them.
   writeFileSync(jsonl, `${Array.from({ length: 13 }, (_, i) => (i === 5 ? '{"messages": [' : conv(i))).join('\n')}\n`);
@@ -74,7 +86,10 @@ describe('inertia-lens batch --shard, and merge', () => {
     expect(m.settings.models.map((x: { label: string }) => x.label)).toEqual([a, b]);
     expect(Object.keys(m.settings.models[0].files)).toEqual(['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json']);
     expect(m.settings).toMatchObject({ policies: ['full', 'ao'], shards: 3, quant: 'none', backend: 'wasm' });
-    expect(m.skipped).toEqual([{ model: 0, line: 6, reason: expect.stringContaining('invalid JSON') }, { model: 1, line: 6, reason: expect.stringContaining('invalid JSON') }]);
+    expect(m.skipped).toEqual([
+      { model: 0, line: 6, reason: expect.stringContaining('invalid JSON') },
+      { model: 1, line: 6, reason: expect.stringContaining('invalid JSON') },
+    ]);
     expect(m.done.map((d: { line: number }) => d.line)).toEqual([3, 9, 12, 3, 9, 12]);
     expect(m.finished).not.toBeNull();
     const merged = join(dir, 'merged.csv');
@@ -96,7 +111,9 @@ describe('inertia-lens batch --shard, and merge', () => {
     const r = await cli(['merge', parts, '--out', out]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('merge: shard 1: never ran (lines n with (n − 1) mod 4 = 1)');
-    expect(r.stderr).toMatch(/merge: shard 2: unfinished, 3 conversations recorded \(up to line 11\); the rest of its lines n with \(n − 1\) mod 4 = 2 missing/);
+    expect(r.stderr).toMatch(
+      /merge: shard 2: unfinished, 3 conversations recorded \(up to line 11\); the rest of its lines n with \(n − 1\) mod 4 = 2 missing/,
+    );
     expect(r.stderr).toContain('merge: shard 3: never ran');
     expect(existsSync(out)).toBe(false);
   });
@@ -105,7 +122,9 @@ describe('inertia-lens batch --shard, and merge', () => {
     const whole = join(dir, 'whole-a.csv');
     await cli(['batch', jsonl, '--model', a, ...opts, '--out', whole]);
     const parts = join(dir, 'killed');
-    const child = spawn(process.execPath, ['bin/inertia-lens.mjs', 'batch', jsonl, '--model', a, ...opts, '--shard', '0/1', '--out', parts], { stdio: 'ignore' });
+    const child = spawn(process.execPath, ['bin/inertia-lens.mjs', 'batch', jsonl, '--model', a, ...opts, '--shard', '0/1', '--out', parts], {
+      stdio: 'ignore',
+    });
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_c, sig) => resolve(sig)));
     const done = () => (existsSync(join(parts, 'part-0-of-1.json')) ? manifest(parts, 0, 1).done.length : 0);
     while (done() < 4) await new Promise((r) => setTimeout(r, 20));
@@ -132,7 +151,9 @@ describe('inertia-lens batch --shard, and merge', () => {
     await cli(['batch', jsonl, '--model', a, ...opts, '--shard', '1/2', '--out', parts]);
     const other = await cli(['batch', jsonl, '--model', a, '--policy', 'full', '--radius', '3', '--shard', '1/2', '--out', parts]);
     expect(other.code).toBe(1);
-    expect(other.stderr).toContain('part-1-of-2.json was made by a different run; this one differs in policies: was ["full","ao"], now ["full"]; radius: was null, now "3"');
+    expect(other.stderr).toContain(
+      'part-1-of-2.json was made by a different run; this one differs in policies: was ["full","ao"], now ["full"]; radius: was null, now "3"',
+    );
     writeFileSync(jsonl.replace('in.jsonl', 'in2.jsonl'), readFileSync(jsonl, 'utf8').replace('Position (0,0)', 'Position (9,9)'));
     const input = await cli(['batch', join(dir, 'in2.jsonl'), '--model', a, ...opts, '--shard', '1/2', '--out', parts]);
     expect(input.stderr).toMatch(/differs in input: was \{"file":"in.jsonl","sha256":"[0-9a-f]+"\}, now \{"file":"in2.jsonl"/);
@@ -152,7 +173,7 @@ describe('inertia-lens batch --shard, and merge', () => {
     expect((await cli(['batch', jsonl, '--model', a, ...opts, '--shard', '0/2', '--out', lock])).code).toBe(0);
   });
 
-  it('--shard auto takes the task from the scheduler\'s variables; the flags are checked', async () => {
+  it("--shard auto takes the task from the scheduler's variables; the flags are checked", async () => {
     const parts = join(dir, 'auto');
     const r = await cli(['batch', jsonl, '--model', a, ...opts, '--shard', 'auto', '--shards', '5', '--out', parts], { JOB_COMPLETION_INDEX: '4' });
     expect(r.stderr).toContain('part-4-of-5: shard 4 of 5 (Kubernetes: JOB_COMPLETION_INDEX=4, --shards 5): 2 lines of');

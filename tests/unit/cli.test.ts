@@ -26,7 +26,17 @@ describe('inertia-lens CLI', () => {
     expect(info.spec).toMatchObject({ family: 'llama', numHeads: 4, numKvHeads: 2, headDim: 8 });
     expect(info.weightDtypes).toEqual(['F32']);
     // Attention rows of both layers, then the KV cache of every layer (generation continues from it).
-    expect(info.graph.outputs).toEqual(['logits', 'attn_rows_l0', 'attn_rows_mean_l0', 'attn_rows_l1', 'attn_rows_mean_l1', 'present_key_l0', 'present_value_l0', 'present_key_l1', 'present_value_l1']);
+    expect(info.graph.outputs).toEqual([
+      'logits',
+      'attn_rows_l0',
+      'attn_rows_mean_l0',
+      'attn_rows_l1',
+      'attn_rows_mean_l1',
+      'present_key_l0',
+      'present_value_l0',
+      'present_key_l1',
+      'present_value_l1',
+    ]);
   });
 
   it('forward prints the reference top tokens and attention rows that sum to 1', async () => {
@@ -38,7 +48,10 @@ describe('inertia-lens CLI', () => {
     const ref = await referenceForward(ckpt.spec, resolveWeights(ckpt.spec, ckpt), ids);
     const V = ckpt.spec.vocabSize;
     const last = Array.from(ref.logits.subarray((ids.length - 1) * V));
-    const want = last.map((l, id) => ({ id, l })).sort((a, b) => b.l - a.l).slice(0, 3);
+    const want = last
+      .map((l, id) => ({ id, l }))
+      .sort((a, b) => b.l - a.l)
+      .slice(0, 3);
     expect(out.tokens).toBe(ids.length);
     expect(out.next.map((t: { id: number }) => t.id)).toEqual(want.map((w) => w.id));
     out.next.forEach((t: { logit: number }, i: number) => expect(Math.abs(t.logit - want[i]!.l)).toBeLessThan(1e-4));

@@ -16,15 +16,16 @@ import { MAZE_TEXT } from '../helpers/maze';
 import { memorySource } from '../helpers/memory-source';
 import { tinyModelFiles } from '../helpers/tiny-model';
 
-const idle = () => new Promise<void>((resolve) => {
-  const check = () => {
-    const s = useInspector.getState();
-    const loading = useModelStore.getState().load.status === 'loading' || storeB.getState().load.status === 'loading';
-    if (!s.analyzing && !s.sweeping && !loading) setTimeout(() => (useInspector.getState().analyzing ? check() : resolve()), 300);
-    else setTimeout(check, 50);
-  };
-  check();
-});
+const idle = () =>
+  new Promise<void>((resolve) => {
+    const check = () => {
+      const s = useInspector.getState();
+      const loading = useModelStore.getState().load.status === 'loading' || storeB.getState().load.status === 'loading';
+      if (!s.analyzing && !s.sweeping && !loading) setTimeout(() => (useInspector.getState().analyzing ? check() : resolve()), 300);
+      else setTimeout(check, 50);
+    };
+    check();
+  });
 
 describe('compare models: one conversation, turn and policy scored by two to four models, each in its own worker', () => {
   const filesA = tinyModelFiles({ family: 'llama', heads: 4, kvHeads: 2, layers: 2, seed: 71 });
@@ -46,10 +47,16 @@ describe('compare models: one conversation, turn and policy scored by two to fou
     await idle();
     const s = useInspector.getState();
     expect(s.analysisError).toBeNull();
-    expect(s.results.map((r) => [r.policy, r.slot ?? 0])).toEqual([['clip:12:1', 0], ['clip:12:1', 1]]);
+    expect(s.results.map((r) => [r.policy, r.slot ?? 0])).toEqual([
+      ['clip:12:1', 0],
+      ['clip:12:1', 1],
+    ]);
     expect(s.results[1]!.label).toBe('Clip-12→1 · model B');
     const conv = s.parsed.conversation!;
-    for (const [r, files] of [[s.results[0]!, filesA], [s.results[1]!, filesB]] as const) {
+    for (const [r, files] of [
+      [s.results[0]!, filesA],
+      [s.results[1]!, filesB],
+    ] as const) {
       const m = await openModel(memorySource(files));
       const fresh = await analyzePolicy(m, conv, 'clip:12:1');
       await m.session.release();
@@ -77,7 +84,10 @@ describe('compare models: one conversation, turn and policy scored by two to fou
     expect(b).toBeDefined();
     const conv = s.parsed.conversation!;
     const turn = s.results[0]!.turn;
-    for (const [r, files, answer] of [[s.results[0]!, filesA, a!], [s.results[1]!, filesB, b!]] as const) {
+    for (const [r, files, answer] of [
+      [s.results[0]!, filesA, a!],
+      [s.results[1]!, filesB, b!],
+    ] as const) {
       const m = await openModel(memorySource(files));
       const fresh = await analyzePolicy(m, withAnswer(conv, turn, answer), 'clip:12:1', { turn });
       await m.session.release();
@@ -87,10 +97,15 @@ describe('compare models: one conversation, turn and policy scored by two to fou
   });
 
   it('four models: one inspect request per model slot per edit, each slot its own figures, sweep and Δ against A', async () => {
-    const files = [tinyModelFiles({ family: 'qwen3', heads: 4, kvHeads: 2, layers: 2, seed: 72 }), tinyModelFiles({ family: 'gemma3_text', heads: 4, kvHeads: 1, layers: 2, seed: 73 })];
+    const files = [
+      tinyModelFiles({ family: 'qwen3', heads: 4, kvHeads: 2, layers: 2, seed: 72 }),
+      tinyModelFiles({ family: 'gemma3_text', heads: 4, kvHeads: 1, layers: 2, seed: 73 }),
+    ];
     for (const [i, f] of files.entries()) {
       setModelClient(inProcessClient(), i + 2);
-      await modelStore(i + 2).getState().loadModel(memoryFiles(f, `model ${'CD'[i]}`));
+      await modelStore(i + 2)
+        .getState()
+        .loadModel(memoryFiles(f, `model ${'CD'[i]}`));
       expect(modelStore(i + 2).getState().load.error).toBeNull();
     }
     useInspector.getState().clearGenerated();
@@ -114,7 +129,12 @@ describe('compare models: one conversation, turn and policy scored by two to fou
     expect(asked).toEqual({ 0: ['inspect'], 1: ['inspect'], 2: ['inspect'], 3: ['inspect'] });
     const s = useInspector.getState();
     expect(s.analysisError).toBeNull();
-    expect(s.results.map((r) => [r.slot ?? 0, r.label])).toEqual([[0, 'Clip-12→1'], [1, 'Clip-12→1 · model B'], [2, 'Clip-12→1 · model C'], [3, 'Clip-12→1 · model D']]);
+    expect(s.results.map((r) => [r.slot ?? 0, r.label])).toEqual([
+      [0, 'Clip-12→1'],
+      [1, 'Clip-12→1 · model B'],
+      [2, 'Clip-12→1 · model C'],
+      [3, 'Clip-12→1 · model D'],
+    ]);
     for (const [i, f] of files.entries()) {
       const r = s.results[i + 2]!;
       const m = await openModel(memorySource(f));

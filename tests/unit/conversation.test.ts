@@ -37,13 +37,20 @@ describe('reading conversations', () => {
   it('names the problem and where it is', () => {
     const bad = (s: string) => parseConversation(s).issues.map(describeIssue);
     expect(bad('[{"role": "user", "content": "hi"},\n {"role": "assistant" "content": "x"}]')[0]).toMatch(/^error at line 2:\d+: invalid JSON/);
-    expect(bad(JSON.stringify([{ role: 'bot', content: 'x' }, { role: 'assistant', content: 'y' }]))).toEqual([
-      'error at message 1: unknown role "bot" (system, user, assistant are known)',
-    ]);
+    expect(
+      bad(
+        JSON.stringify([
+          { role: 'bot', content: 'x' },
+          { role: 'assistant', content: 'y' },
+        ]),
+      ),
+    ).toEqual(['error at message 1: unknown role "bot" (system, user, assistant are known)']);
     expect(bad('User: hi\nAssistant:   \n')).toEqual(['error at message 2, line 2: the assistant message is empty']);
     expect(bad('System: a\nSystem: b\nUser: c\nAssistant: d')).toEqual(['error at message 2, line 2: a second system message (only one is allowed, first)']);
     expect(bad('User: only a question')).toEqual(['error: there is no assistant message to score']);
-    expect(bad('hello\nUser: hi\nAssistant: x')).toEqual(['error at line 1: text before the first "System:", "User:" or "Assistant:" line belongs to no message']);
+    expect(bad('hello\nUser: hi\nAssistant: x')).toEqual([
+      'error at line 1: text before the first "System:", "User:" or "Assistant:" line belongs to no message',
+    ]);
     expect(bad('{"foo": 1}')[0]).toContain('expected a JSON array of {role, content} messages');
     expect(parseConversation('   ').issues.map(describeIssue)).toEqual(['error: the conversation is empty']);
   });
@@ -55,7 +62,17 @@ describe('reading conversations', () => {
   });
 
   it('reads JSONL line by line, reporting bad lines by number without losing the others', () => {
-    const lines = [JSON.stringify(openai), '{"messages": [', '', JSON.stringify({ conversations: [{ from: 'human', value: 'q' }, { from: 'gpt', value: 'a' }] })];
+    const lines = [
+      JSON.stringify(openai),
+      '{"messages": [',
+      '',
+      JSON.stringify({
+        conversations: [
+          { from: 'human', value: 'q' },
+          { from: 'gpt', value: 'a' },
+        ],
+      }),
+    ];
     const out = parseJsonl(lines.join('\n'));
     expect(out.map((o) => o.line)).toEqual([1, 2, 4]);
     expect(out[0]!.result.conversation).not.toBeNull();
@@ -82,16 +99,36 @@ describe('hostile and careless input', () => {
   });
   it('looks roles up as the conversation’s own string fields', () => {
     for (const from of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
-      expect(bad(JSON.stringify({ conversations: [{ from: 'human', value: 'q' }, { from, value: 'a' }] }))).toEqual([`error at message 2: unknown role "${from}" (human, gpt, system are known)`]);
+      expect(
+        bad(
+          JSON.stringify({
+            conversations: [
+              { from: 'human', value: 'q' },
+              { from, value: 'a' },
+            ],
+          }),
+        ),
+      ).toEqual([`error at message 2: unknown role "${from}" (human, gpt, system are known)`]);
     }
-    expect(bad('{"conversations": [{"from": "human", "value": "q"}, {"from": ["gpt"], "value": "a"}]}')).toEqual(['error at message 2: unknown role an array (human, gpt, system are known)']);
+    expect(bad('{"conversations": [{"from": "human", "value": "q"}, {"from": ["gpt"], "value": "a"}]}')).toEqual([
+      'error at message 2: unknown role an array (human, gpt, system are known)',
+    ]);
     expect(bad('[{"content": "q"}, {"role": "assistant", "content": "a"}]')).toEqual(['error at message 1: no "role" (system, user, assistant are known)']);
     // An inherited "content" is no content.
-    expect(bad('[{"role": "user", "content": "q"}, {"role": "assistant", "__proto__": {"content": "a"}}]')).toEqual(['error at message 2: "content" must be a string']);
+    expect(bad('[{"role": "user", "content": "q"}, {"role": "assistant", "__proto__": {"content": "a"}}]')).toEqual([
+      'error at message 2: "content" must be a string',
+    ]);
   });
   it('names a huge value briefly, and refuses what is over the stated limits', () => {
     const role = 'x'.repeat(5_000_000 / 10);
-    expect(bad(JSON.stringify([{ role, content: 'q' }, { role: 'assistant', content: 'a' }]))[0]).toBe(`error at message 1: unknown role "${'x'.repeat(40)}…" (system, user, assistant are known)`);
+    expect(
+      bad(
+        JSON.stringify([
+          { role, content: 'q' },
+          { role: 'assistant', content: 'a' },
+        ]),
+      )[0],
+    ).toBe(`error at message 1: unknown role "${'x'.repeat(40)}…" (system, user, assistant are known)`);
     expect(bad('x'.repeat(CONVERSATION_LIMITS.chars + 1))[0]).toMatch(/^error: 4,000,001 characters, more than the 4,000,000/);
     const many = Array.from({ length: CONVERSATION_LIMITS.messages + 1 }, (_, i) => `${i % 2 ? 'Assistant' : 'User'}: ${i}`).join('\n');
     expect(bad(many)).toContain('error: 10,001 messages, more than the 10,000 a conversation may have');
@@ -99,18 +136,26 @@ describe('hostile and careless input', () => {
   it('reads a byte-order mark as nothing and a line separator as text of its line', () => {
     expect(parseConversation(`\uFEFF${JSON.stringify(openai)}`).conversation!.messages).toHaveLength(5);
     const t = parseConversation('User: q\nAssistant: one\u2028two');
-    expect(t.conversation!.messages.map((m) => [m.role, m.content])).toEqual([['user', 'q'], ['assistant', 'one\u2028two']]);
+    expect(t.conversation!.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'q'],
+      ['assistant', 'one\u2028two'],
+    ]);
   });
   it('names text outside any message once, with a count (a binary file is not 787 errors)', () => {
-    expect(bad('\u0000\u0001\n\u00ff\u00fe\nmore\nUser: q\nAssistant: a')).toEqual(['error at line 1: text before the first "System:", "User:" or "Assistant:" line belongs to no message (and 2 more such lines)']);
+    expect(bad('\u0000\u0001\n\u00ff\u00fe\nmore\nUser: q\nAssistant: a')).toEqual([
+      'error at line 1: text before the first "System:", "User:" or "Assistant:" line belongs to no message (and 2 more such lines)',
+    ]);
   });
   it('says when messages after the last answer are not scored', () => {
-    expect(bad('User: q\nAssistant: a\nUser: and then?')).toEqual(['warning at message 3: the conversation ends with a user message after the last answer: it is not scored (the last answer is)']);
+    expect(bad('User: q\nAssistant: a\nUser: and then?')).toEqual([
+      'warning at message 3: the conversation ends with a user message after the last answer: it is not scored (the last answer is)',
+    ]);
   });
 });
 
 describe('rounds and the scored turn', () => {
-  const conv = parseConversation('System: s\nUser: u1\nAssistant: a1\nUser: u2a\nUser: u2b\nAssistant: a2\nUser: u3\nAssistant: a3\nUser: trailing').conversation!;
+  const conv = parseConversation('System: s\nUser: u1\nAssistant: a1\nUser: u2a\nUser: u2b\nAssistant: a2\nUser: u3\nAssistant: a3\nUser: trailing')
+    .conversation!;
   it('groups user messages with the answer that closes them', () => {
     const { system, rounds } = splitRounds(conv.messages);
     expect(system).toBe(0);

@@ -45,7 +45,12 @@ describe('the CPL-tuned demo model', () => {
 
   it('lowers the diagonal ratio under Clip-12→1 (measured: example −11.9%, held-out median −7.2%)', () => {
     expect(change(a.example.diagonal['clip:12:1']!, b.example.diagonal['clip:12:1']!)).toBeLessThan(-0.08);
-    expect(medianChange(a.episodes.map((e) => e.diagonal['clip:12:1']!), b.episodes.map((e) => e.diagonal['clip:12:1']!))).toBeLessThan(-0.05);
+    expect(
+      medianChange(
+        a.episodes.map((e) => e.diagonal['clip:12:1']!),
+        b.episodes.map((e) => e.diagonal['clip:12:1']!),
+      ),
+    ).toBeLessThan(-0.05);
   });
 
   it('still continues its formats, mostly (measured 23 of 24; the base model 24)', async () => {

@@ -52,7 +52,9 @@ describe('the embedded demo model', () => {
   });
 
   it('attends to the content of its earlier answers: diagonal ratio ≥ 2× that on filler of the same length', () => {
-    console.log(`demo model: diagonal full ${figures.diagonalFull.toFixed(4)}, filler ${figures.diagonalFiller.toFixed(4)}, ×${(figures.diagonalFull / figures.diagonalFiller).toFixed(2)}`);
+    console.log(
+      `demo model: diagonal full ${figures.diagonalFull.toFixed(4)}, filler ${figures.diagonalFiller.toFixed(4)}, ×${(figures.diagonalFull / figures.diagonalFiller).toFixed(2)}`,
+    );
     expect(figures.diagonalFull).toBeGreaterThanOrEqual(2 * figures.diagonalFiller);
   });
 
@@ -67,14 +69,19 @@ describe('the embedded demo model', () => {
     const eps = await heldOutEpisodeFigures(model);
     const rho = eps.map((e) => e.priorSpearman);
     const ratio = eps.map((e) => e.fillerRatio);
-    console.log(`demo model, ${eps.length} held-out episodes: prior ρ median ${median(rho).toFixed(3)} (min ${Math.min(...rho).toFixed(3)}), full ÷ filler median ${median(ratio).toFixed(2)}`);
+    console.log(
+      `demo model, ${eps.length} held-out episodes: prior ρ median ${median(rho).toFixed(3)} (min ${Math.min(...rho).toFixed(3)}), full ÷ filler median ${median(ratio).toFixed(2)}`,
+    );
     expect(median(rho)).toBeGreaterThanOrEqual(0.8);
     expect(median(ratio)).toBeGreaterThanOrEqual(2);
   });
 
   it("summarises its own answers with paper 1's prompt, naming the cell and the move (SUM and Summary score real summaries)", async () => {
     // The maze example and four held-out episodes: 69 answers.
-    let n = 0, formed = 0, cell = 0, move = 0;
+    let n = 0,
+      formed = 0,
+      cell = 0,
+      move = 0;
     const cellOf = (t: string) => /cell (\d+)/.exec(t)?.[1];
     const moveOf = (t: string) => /(moved \w+|reached the goal)/.exec(t)?.[1];
     for (const conv of [mazeExample(), ...heldOutEpisodes(4).map((e) => e.conv)]) {

@@ -16,15 +16,21 @@ function baseModelFiles(): Map<string, Uint8Array> {
   files.set('tokenizer_config.json', new TextEncoder().encode(JSON.stringify(tinyTokenizerConfig(false))));
   return files;
 }
-const conv = parseConversation(JSON.stringify([
-  { role: 'system', content: 'Keep a list.' },
-  { role: 'user', content: 'Start with ant.' }, { role: 'assistant', content: 'ant' },
-  { role: 'user', content: 'Add bee.' }, { role: 'assistant', content: 'ant, bee' },
-])).conversation!;
+const conv = parseConversation(
+  JSON.stringify([
+    { role: 'system', content: 'Keep a list.' },
+    { role: 'user', content: 'Start with ant.' },
+    { role: 'assistant', content: 'ant' },
+    { role: 'user', content: 'Add bee.' },
+    { role: 'assistant', content: 'ant, bee' },
+  ]),
+).conversation!;
 
 describe('a model with no chat template', () => {
   it('is refused with the next step named', async () => {
-    await expect(openModel(memorySource(baseModelFiles()))).rejects.toThrow(/tokenizer_config\.json \(chat_template\): has no chat template.*ChatML.*--template chatml or --template plain/);
+    await expect(openModel(memorySource(baseModelFiles()))).rejects.toThrow(
+      /tokenizer_config\.json \(chat_template\): has no chat template.*ChatML.*--template chatml or --template plain/,
+    );
   });
 
   for (const template of ['chatml', 'plain'] as const) {
@@ -34,8 +40,19 @@ describe('a model with no chat template', () => {
       const r = await analyzePolicy(model, conv, 'full');
       expect(r.notes[0]).toContain(`rendered with the fallback ${template === 'chatml' ? 'ChatML' : 'plain'}`);
       // The answer's content tokens are its text; the earlier answer is the prior category.
-      expect(r.tokens.slice(r.query.start, r.query.end).map((t) => t.text).join('').trim()).toBe('ant, bee');
-      expect(r.tokens.filter((t) => t.category === 'prior').map((t) => t.text).join('')).toContain('ant');
+      expect(
+        r.tokens
+          .slice(r.query.start, r.query.end)
+          .map((t) => t.text)
+          .join('')
+          .trim(),
+      ).toBe('ant, bee');
+      expect(
+        r.tokens
+          .filter((t) => t.category === 'prior')
+          .map((t) => t.text)
+          .join(''),
+      ).toContain('ant');
       expect(r.tokens.map((t) => t.text).join('')).toContain(template === 'plain' ? 'User: Add bee.' : '<|im_start|>user\nAdd bee.');
       await model.session.release();
     });
@@ -53,7 +70,9 @@ describe('a model with no chat template', () => {
     writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify(tinyTokenizerConfig(false)));
     const file = join(dir, 'chat.json');
     writeFileSync(file, JSON.stringify(conv.messages));
-    const out = JSON.parse(execFileSync('node', ['bin/inertia-lens.mjs', 'analyze', file, '--model', dir, '--template', 'plain', '--json'], { encoding: 'utf8' }));
+    const out = JSON.parse(
+      execFileSync('node', ['bin/inertia-lens.mjs', 'analyze', file, '--model', dir, '--template', 'plain', '--json'], { encoding: 'utf8' }),
+    );
     expect(out.template).toBe('plain');
     expect(out.results[0].notes[0]).toContain('fallback plain');
     let err = '';

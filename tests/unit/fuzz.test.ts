@@ -14,7 +14,19 @@ import { readSafetensorsHeader } from '../../src/model/checkpoint/safetensors';
 import { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
 import { linkOffer } from '../../src/state/hub-access';
 import { decodeView } from '../../src/state/url-state';
-import { brokenInvariant, configCase, CONVERSATION_SEEDS, CRAFTED_CONVERSATIONS, ENGINE_WORDS, linkCase, mutate, rng, safetensorsCase, tokenizerCase, unsafeLinkModel } from '../helpers/fuzz';
+import {
+  brokenInvariant,
+  configCase,
+  CONVERSATION_SEEDS,
+  CRAFTED_CONVERSATIONS,
+  ENGINE_WORDS,
+  linkCase,
+  mutate,
+  rng,
+  safetensorsCase,
+  tokenizerCase,
+  unsafeLinkModel,
+} from '../helpers/fuzz';
 
 const noStack = (m: string) => expect(m).not.toMatch(ENGINE_WORDS);
 
@@ -67,7 +79,10 @@ describe('fuzz: conversations', () => {
   });
   it('JSONL: a bad line never costs the good ones', () => {
     const r = rng(3);
-    const good = JSON.stringify([{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }]);
+    const good = JSON.stringify([
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: 'a' },
+    ]);
     for (let n = 0; n < 200; n++) {
       const lines = Array.from({ length: 5 }, (_, k) => (k % 2 ? mutate(good, r).replace(/[\r\n]/g, ' ') : good));
       const out = parseJsonl(lines.join('\n'));
@@ -130,7 +145,15 @@ describe('fuzz: model files', () => {
       if (!files) continue; // not JSON: refused before it reaches the tokenizer (model-errors.test.ts)
       try {
         const tok = ChatTokenizer.fromJson(files.json, files.config);
-        tok.encode(tok.render([{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }], false));
+        tok.encode(
+          tok.render(
+            [
+              { role: 'user', content: 'hello' },
+              { role: 'assistant', content: 'hi' },
+            ],
+            false,
+          ),
+        );
       } catch (e) {
         expect(e).toBeInstanceOf(ModelError);
         expect((e as Error).message).toMatch(/^(tokenizer\.json|tokenizer_config\.json)/);

@@ -9,7 +9,6 @@ import { memorySource } from '../helpers/memory-source';
 import { FAMILY_CASES as CASES } from '../helpers/family-cases';
 import { tinyModelFiles, type TinyOptions } from '../helpers/tiny-model';
 
-
 /** Rotary embeddings whose frequencies depend on the pass's length: a cached decode cannot equal one whole pass. */
 const lengthDependent = (o: TinyOptions) => ['dynamic'].includes(String(o.ropeScaling?.rope_type));
 
@@ -111,7 +110,9 @@ describe('fused attention (GroupQueryAttention) and the KV cache vs float64 refe
         }
       }
       if (lengthDependent(opts)) dDecode = dRow = 0; // each cached step has its own frequencies (as in transformers)
-      console.log(`${name} (fused + cache): max |Δ| logits ${dLogits.toExponential(2)}, attention ${dAttn.toExponential(2)}, decode logits ${dDecode.toExponential(2)}, decode rows ${dRow.toExponential(2)}`);
+      console.log(
+        `${name} (fused + cache): max |Δ| logits ${dLogits.toExponential(2)}, attention ${dAttn.toExponential(2)}, decode logits ${dDecode.toExponential(2)}, decode rows ${dRow.toExponential(2)}`,
+      );
       for (const d of [dLogits, dAttn, dDecode, dRow]) expect(d).toBeLessThanOrEqual(TOL);
       await session.release();
     });

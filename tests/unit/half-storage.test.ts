@@ -27,9 +27,18 @@ describe("'half' weight storage on Node's wasm build, against the float64 refere
     const ckpt = await loadCheckpoint(memorySource(tinyModelFiles({ family: 'llama', dtype: 'BF16', seed: 35 })));
     const t = ckpt.tensors.get('model.layers.0.mlp.up_proj.weight')!;
     const big = f32ToBf16(1e5);
-    ckpt.tensors.set(t.name, { ...t, data: mapBytes(t.data, t.data.byteLength, (raw, into) => { into.set(raw); into[0] = big & 0xff; into[1] = big >> 8; }) });
+    ckpt.tensors.set(t.name, {
+      ...t,
+      data: mapBytes(t.data, t.data.byteLength, (raw, into) => {
+        into.set(raw);
+        into[0] = big & 0xff;
+        into[1] = big >> 8;
+      }),
+    });
     expect(Array.from((await readBytes(ckpt.tensors.get(t.name)!.data)).slice(0, 2))).toEqual([big & 0xff, big >> 8]);
     const built = buildGraph(ckpt.spec, resolveWeights(ckpt.spec, ckpt), { weightStorage: 'half', keptBf16: 'fp16' });
-    await expect(ModelSession.create(built, ckpt.spec)).rejects.toThrow(/model\.safetensors: model\.layers\.0\.mlp\.up_proj\.weight holds 9\.984e\+4, beyond the ±65,504 fp16 can hold/);
+    await expect(ModelSession.create(built, ckpt.spec)).rejects.toThrow(
+      /model\.safetensors: model\.layers\.0\.mlp\.up_proj\.weight holds 9\.984e\+4, beyond the ±65,504 fp16 can hold/,
+    );
   });
 });

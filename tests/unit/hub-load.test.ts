@@ -19,10 +19,11 @@ describe('loading a Hub model through the store', () => {
   const tiny = tinyModelFiles({ family: 'qwen2', seed: 41 });
   let hub: Awaited<ReturnType<typeof startHubServer>>;
   const ref = (model: string) => ({ model, revision: 'main', hub: hub.base });
-  const settle = () => new Promise<void>((resolve) => {
-    const check = () => (useModelStore.getState().load.status !== 'loading' ? resolve() : setTimeout(check, 20));
-    check();
-  });
+  const settle = () =>
+    new Promise<void>((resolve) => {
+      const check = () => (useModelStore.getState().load.status !== 'loading' ? resolve() : setTimeout(check, 20));
+      check();
+    });
   beforeAll(async () => {
     setModelClient(inProcessClient()); // the model worker's host, over a MessageChannel
     hub = await startHubServer({
@@ -30,7 +31,9 @@ describe('loading a Hub model through the store', () => {
       'acme/gated': { files: tiny, gated: 'manual', token: 'hf_granted' },
       // Llama-3.1-8B's real config and a 16 GB checkpoint made up as it is read.
       'meta-llama/Llama-3.1-8B-Instruct': new Map<string, Uint8Array | ReturnType<typeof virtualCheckpoint>>([
-        ['config.json', json(llama8b)], ['tokenizer.json', json(tinyTokenizerJson())], ['tokenizer_config.json', json(tinyTokenizerConfig())],
+        ['config.json', json(llama8b)],
+        ['tokenizer.json', json(tinyTokenizerJson())],
+        ['tokenizer_config.json', json(tinyTokenizerConfig())],
         ['model.safetensors', virtualCheckpoint(llama8b)],
       ]),
     });
@@ -43,7 +46,9 @@ describe('loading a Hub model through the store', () => {
     await useModelStore.getState().openHub(ref('meta-llama/Llama-3.1-8B-Instruct'));
     const { load } = useModelStore.getState();
     expect(load.status).toBe('error');
-    expect(load.error).toMatch(/^meta-llama\/Llama-3\.1-8B-Instruct \(8,030,261,248 parameters\) cannot be loaded here, and nothing was downloaded: wasm: needs about [\d.]+ GiB .*more than the 3\.50 GiB wasm can use\. Try WebGPU .*, or the command line with --backend native, or a smaller model\.$/);
+    expect(load.error).toMatch(
+      /^meta-llama\/Llama-3\.1-8B-Instruct \(8,030,261,248 parameters\) cannot be loaded here, and nothing was downloaded: wasm: needs about [\d.]+ GiB .*more than the 3\.50 GiB wasm can use\. Try WebGPU .*, or the command line with --backend native, or a smaller model\.$/,
+    );
     expect(hub.served.bytes).toBeLessThan(200_000); // config, tokenizer and the safetensors header only, of 16 GB
   });
 
@@ -82,7 +87,11 @@ describe('loading a Hub model through the store', () => {
   it('offers a model a link names, and refuses a malformed one, without fetching anything', () => {
     const n = hub.requests.length;
     useModelStore.getState().offerLink({ model: 'a/b', revision: 'main/../../admin?q=1', hub: 'http://192.168.1.1' });
-    expect(useModelStore.getState().linkOffer).toMatchObject({ host: '192.168.1.1', foreign: true, problem: '"main/../../admin?q=1" is not a branch, tag or commit name' });
+    expect(useModelStore.getState().linkOffer).toMatchObject({
+      host: '192.168.1.1',
+      foreign: true,
+      problem: '"main/../../admin?q=1" is not a branch, tag or commit name',
+    });
     useModelStore.getState().offerLink({ model: 'HuggingFaceTB/SmolLM2-135M-Instruct', revision: 'main', hub: null });
     expect(useModelStore.getState().linkOffer).toMatchObject({ host: 'huggingface.co', foreign: false, problem: null });
     expect(hub.requests.length).toBe(n);

@@ -63,7 +63,10 @@ describe('heatmap scales and viewport', () => {
     expect(px[3]).toBe(255);
   });
   it('draws fast what the plain definitions give: pixels by scaleIndex, the quantile a sort gives, bands as runs', () => {
-    const rand = (() => { let x = 7; return () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31); })();
+    const rand = (() => {
+      let x = 7;
+      return () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    })();
     const S = 300;
     const v = Float32Array.from({ length: 40 * S }, (_, k) => (k % S > 40 + Math.floor(k / S) ? 0 : rand() ** 3));
     v[5] = 0.2; // above the top: full colour
@@ -77,7 +80,10 @@ describe('heatmap scales and viewport', () => {
     const sorted = Float64Array.from(xs).sort();
     for (const k of [0, 1, 2500, 4975, 5000]) expect(kthSmallest(Float64Array.from(xs), k)).toBe(sorted[k]);
     expect(categoryRuns(['sink', 'sink', 'user', 'prior', 'prior', 'user'])).toEqual([
-      { from: 0, to: 2, category: 'sink' }, { from: 2, to: 3, category: 'user' }, { from: 3, to: 5, category: 'prior' }, { from: 5, to: 6, category: 'user' },
+      { from: 0, to: 2, category: 'sink' },
+      { from: 2, to: 3, category: 'user' },
+      { from: 3, to: 5, category: 'prior' },
+      { from: 5, to: 6, category: 'user' },
     ]);
   });
   it('zooms about the pointer, clamps to the matrix, and finds the cell under a point', () => {
@@ -118,7 +124,20 @@ describe('heatmap scales and viewport', () => {
 describe('the link', () => {
   it('round-trips every field, the conversation included', () => {
     const text = '[{"role":"user","content":"héllo ✓"},{"role":"assistant","content":"hi"}]';
-    const view = { ...DEFAULT_VIEW, model: 'acme/tiny', revision: 'v2', hub: 'http://127.0.0.1:9/hub', backend: 'wasm' as const, compared: [{ model: 'acme/twin', revision: 'v1', quant: 'none' as const }], policies: ['clip:12:1', 'ao'], compare: true, turn: 3, head: 2, layer: 1, radius: 7 };
+    const view = {
+      ...DEFAULT_VIEW,
+      model: 'acme/tiny',
+      revision: 'v2',
+      hub: 'http://127.0.0.1:9/hub',
+      backend: 'wasm' as const,
+      compared: [{ model: 'acme/twin', revision: 'v1', quant: 'none' as const }],
+      policies: ['clip:12:1', 'ao'],
+      compare: true,
+      turn: 3,
+      head: 2,
+      layer: 1,
+      radius: 7,
+    };
     const { query, fragment, conversationCarried } = encodeView(view, text, null);
     expect(conversationCarried).toBe(true);
     // The conversation is in the fragment, which the browser never sends to the page's server.
@@ -130,7 +149,11 @@ describe('the link', () => {
     expect(decodeView(`?${encodeView({ ...DEFAULT_VIEW, backend: 'webgpu' }, 'x', null).query}`).view.backend).toBe('webgpu');
     expect(decodeView('?backend=tpu').problems).toContain('backend=tpu is not auto, wasm or webgpu');
     // The weight precision of each model travels with the link, each compared model's with it.
-    const three = [{ model: 'demo', revision: 'main', quant: 'q8' as const }, { model: 'acme/other', revision: 'v3', quant: 'none' as const }, { model: 'demo-cpl', revision: 'main', quant: 'q4g128' as const }];
+    const three = [
+      { model: 'demo', revision: 'main', quant: 'q8' as const },
+      { model: 'acme/other', revision: 'v3', quant: 'none' as const },
+      { model: 'demo-cpl', revision: 'main', quant: 'q4g128' as const },
+    ];
     const q3 = encodeView({ ...DEFAULT_VIEW, quant: 'q4g128', compared: three }, null, null).query;
     expect(q3).toBe('model=demo&q=q4g128&policy=full&mb=demo&qb=q8&mc=acme%2Fother&mcrev=v3&md=demo-cpl&qd=q4g128');
     expect(decodeView(`?${q3}`).view).toMatchObject({ quant: 'q4g128', compared: three });
@@ -176,27 +199,66 @@ describe('the link', () => {
 describe('exports', () => {
   const FROM = { model: 'acme/tiny@0123abc', revision: 'v2', backend: 'wasm', precision: 'q4', head: 'mean' as const };
   const result = {
-    policy: 'clip:12:1', label: 'Clip-12→1', turn: 4, layer: 3, radius: 5,
-    tokens: [{ id: 1, text: 'a', category: 'sink', message: 0 }, { id: 2, text: 'b', category: 'prior', message: 1 }, { id: 3, text: 'c', category: 'current', message: 2 }],
-    messages: [{ kind: 'system', generated: false }, { kind: 'assistant', generated: false }, { kind: 'current', generated: true }],
-    ratios: { sink: 0.5, system: 0, user: 0.1, prior: 0.25, current: 0.15 }, diagonal: 0.125, diagonalCopyAligned: 0.2,
-    diagonalPerAnswer: [{ message: 1, round: 3, value: 0.125 }], copy: [{ message: 1, round: 3, longestRun: 4, ngramOverlap: 0.5, shift: 2 }],
-    cost: [{ round: 3, contextTokens: 10, prefilled: 10 }, { round: 4, contextTokens: 14, prefilled: 4 }],
+    policy: 'clip:12:1',
+    label: 'Clip-12→1',
+    turn: 4,
+    layer: 3,
+    radius: 5,
+    tokens: [
+      { id: 1, text: 'a', category: 'sink', message: 0 },
+      { id: 2, text: 'b', category: 'prior', message: 1 },
+      { id: 3, text: 'c', category: 'current', message: 2 },
+    ],
+    messages: [
+      { kind: 'system', generated: false },
+      { kind: 'assistant', generated: false },
+      { kind: 'current', generated: true },
+    ],
+    ratios: { sink: 0.5, system: 0, user: 0.1, prior: 0.25, current: 0.15 },
+    diagonal: 0.125,
+    diagonalCopyAligned: 0.2,
+    diagonalPerAnswer: [{ message: 1, round: 3, value: 0.125 }],
+    copy: [{ message: 1, round: 3, longestRun: 4, ngramOverlap: 0.5, shift: 2 }],
+    cost: [
+      { round: 3, contextTokens: 10, prefilled: 10 },
+      { round: 4, contextTokens: 14, prefilled: 4 },
+    ],
     attention: { layer: 3, mean: slab(new Float32Array([0.5, 0.25, 0.25]), 1, 3, 2), perHead: null },
   } as unknown as PolicyResult;
   it('CSV: tidy tables, one kind of row per file (per policy, per prior assistant answer, per turn)', () => {
     const csv = figuresCsv([result], FROM).split('\n');
-    expect(csv[0]).toBe('policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend,precision');
+    expect(csv[0]).toBe(
+      'policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend,precision',
+    );
     expect(csv[1]).toBe('clip:12:1,Clip-12→1,model,4,3,5,3,0.5,0,0.1,0.25,0.15,0.125,0.2,14,4,acme/tiny@0123abc,v2,wasm,q4');
     expect(csv).toHaveLength(3); // the header, one row, the final newline
-    expect(perAnswerCsv([result], FROM).split('\n')).toEqual(['policy,turn,prior_turn,diagonal,longest_copied_run,copy_offset,ngram_overlap,model', 'clip:12:1,4,3,0.125,4,2,0.5,acme/tiny@0123abc', '']);
-    expect(roundsCsv([result], FROM).split('\n')).toEqual(['policy,turn,context_tokens,prefilled,model', 'clip:12:1,3,10,10,acme/tiny@0123abc', 'clip:12:1,4,14,4,acme/tiny@0123abc', '']);
+    expect(perAnswerCsv([result], FROM).split('\n')).toEqual([
+      'policy,turn,prior_turn,diagonal,longest_copied_run,copy_offset,ngram_overlap,model',
+      'clip:12:1,4,3,0.125,4,2,0.5,acme/tiny@0123abc',
+      '',
+    ]);
+    expect(roundsCsv([result], FROM).split('\n')).toEqual([
+      'policy,turn,context_tokens,prefilled,model',
+      'clip:12:1,3,10,10,acme/tiny@0123abc',
+      'clip:12:1,4,14,4,acme/tiny@0123abc',
+      '',
+    ]);
   });
   it('compared models: each row names the model that scored it', () => {
     const other = { ...result, slot: 1, label: 'Clip-12→1 · model B' } as PolicyResult;
     const fromOf = (r: PolicyResult) => (r.slot ? { ...FROM, model: 'acme/twin', precision: 'none' } : FROM);
-    expect(perAnswerCsv([result, other], fromOf).split('\n').slice(1, 3).map((l) => l.split(',').pop())).toEqual(['acme/tiny@0123abc', 'acme/twin']);
-    expect(roundsCsv([result, other], fromOf).split('\n').slice(1, 5).map((l) => l.split(',').pop())).toEqual(['acme/tiny@0123abc', 'acme/tiny@0123abc', 'acme/twin', 'acme/twin']);
+    expect(
+      perAnswerCsv([result, other], fromOf)
+        .split('\n')
+        .slice(1, 3)
+        .map((l) => l.split(',').pop()),
+    ).toEqual(['acme/tiny@0123abc', 'acme/twin']);
+    expect(
+      roundsCsv([result, other], fromOf)
+        .split('\n')
+        .slice(1, 5)
+        .map((l) => l.split(',').pop()),
+    ).toEqual(['acme/tiny@0123abc', 'acme/tiny@0123abc', 'acme/twin', 'acme/twin']);
     expect(figuresCsv([result, other], fromOf).split('\n')[2]).toMatch(/,acme\/twin,v2,wasm,none$/);
     const doc = JSON.parse(figuresJson([result, other], fromOf));
     expect(doc.model).toBe('acme/tiny@0123abc');
@@ -210,14 +272,21 @@ describe('exports', () => {
     expect(doc.results[0].diagonal).toBe(0.125);
   });
   it('SVG: one rect per cell plus the bands, text escaped, blocks averaged above 256 cells', () => {
-    const svg = heatmapSvg({ attention: result.attention!.mean, max: 0.25, categories: result.tokens.map((t) => t.category), title: 'a < b & c', band: { priors: [{ start: 1, length: 1 }], radius: 5, answerRow: 0, answerRows: 1 } });
+    const svg = heatmapSvg({
+      attention: result.attention!.mean,
+      max: 0.25,
+      categories: result.tokens.map((t) => t.category),
+      title: 'a < b & c',
+      band: { priors: [{ start: 1, length: 1 }], radius: 5, answerRow: 0, answerRows: 1 },
+    });
     const group = (name: string, doc = svg) => new RegExp(`<g class="${name}"[^>]*>(.*?)</g>`).exec(doc)![1]!;
     expect(group('cells').match(/<rect /g)!.length).toBe(3); // one row × three keys
     expect(group('bands').match(/<rect /g)!.length).toBe(3 + 1);
     expect(svg).toContain('a &lt; b &amp; c');
     // A figure for slides: no seams, a legend, axes, the colour scale, the r-band's two edges.
     expect(svg).toContain('shape-rendering="crispEdges"');
-    for (const name of ['sink (first 3 tokens)', 'prior assistant', 'r-band (r = 5)', 'key tokens', 'query tokens', 'attention weight', '0.250']) expect(svg).toContain(name);
+    for (const name of ['sink (first 3 tokens)', 'prior assistant', 'r-band (r = 5)', 'key tokens', 'query tokens', 'attention weight', '0.250'])
+      expect(svg).toContain(name);
     expect(svg.match(/<polyline /g)!.length).toBe(4);
     const big = heatmapSvg({ attention: slab(new Float32Array(2 * 600).fill(0.001), 2, 600), max: 0.01, categories: Array(600).fill('user'), title: 't' });
     expect(big).toContain('means over 1×3 blocks');

@@ -15,18 +15,20 @@ import { tinyModelFiles } from '../helpers/tiny-model';
  * The inspector does work once: a change that only re-reads what a pass computed (the radius, the
  * head, a layer the pass fetched, a policy already scored) runs no model pass. Counted, not timed.
  */
-const idle = () => new Promise<void>((resolve) => {
-  const check = () => {
-    const s = useInspector.getState();
-    if (!s.analyzing && !s.sweeping && useModelStore.getState().load.status !== 'loading') setTimeout(() => {
-      const t = useInspector.getState();
-      if (!t.analyzing && !t.sweeping) resolve();
-      else check();
-    }, 400);
-    else setTimeout(check, 50);
-  };
-  check();
-});
+const idle = () =>
+  new Promise<void>((resolve) => {
+    const check = () => {
+      const s = useInspector.getState();
+      if (!s.analyzing && !s.sweeping && useModelStore.getState().load.status !== 'loading')
+        setTimeout(() => {
+          const t = useInspector.getState();
+          if (!t.analyzing && !t.sweeping) resolve();
+          else check();
+        }, 400);
+      else setTimeout(check, 50);
+    };
+    check();
+  });
 
 describe('the inspector reuses what it computed', () => {
   let passes = 0;

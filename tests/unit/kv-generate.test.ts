@@ -15,7 +15,12 @@ describe('generation on the KV cache (demo model)', () => {
     const model = await openModel(dirSource(DEMO_MODEL_PATH));
     expect(model.graph.kvCache).toBe(true);
     const conv = parseConversation(readFileSync('examples/maze.json', 'utf8')).conversation!;
-    const prompt = model.tokenizer.encode(model.tokenizer.render(conv.messages.slice(0, 4).map(({ role, content }) => ({ role, content })), true));
+    const prompt = model.tokenizer.encode(
+      model.tokenizer.render(
+        conv.messages.slice(0, 4).map(({ role, content }) => ({ role, content })),
+        true,
+      ),
+    );
     const cached = await greedyGenerate(model.session, prompt, { maxTokens: 12, stopIds: [] });
     const rerun = await greedyGenerate(model.session, prompt, { maxTokens: 12, stopIds: [], noCache: true });
     expect(cached).toEqual(rerun);

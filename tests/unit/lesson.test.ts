@@ -6,11 +6,32 @@ import { EXAMPLES } from '../../src/state/examples';
 
 /** Figures as the page holds them, only the fields the steps read (the browser test reads real ones). */
 const figures = (policy: string, diagonal: number, prior: number, extra: Partial<PolicyResult> = {}): PolicyResult =>
-  ({ policy, label: policy, turn: 14, diagonal, diagonalCopyAligned: diagonal + 0.01, ratios: { sink: 0.5123, system: 0.0456, user: 0.1789, prior, current: 0.1 }, cost: [{ round: 14, contextTokens: 236, prefilled: 40 }], messages: [{ role: 'assistant', content: 'Move: east' }], ...extra }) as unknown as PolicyResult;
+  ({
+    policy,
+    label: policy,
+    turn: 14,
+    diagonal,
+    diagonalCopyAligned: diagonal + 0.01,
+    ratios: { sink: 0.5123, system: 0.0456, user: 0.1789, prior, current: 0.1 },
+    cost: [{ round: 14, contextTokens: 236, prefilled: 40 }],
+    messages: [{ role: 'assistant', content: 'Move: east' }],
+    ...extra,
+  }) as unknown as PolicyResult;
 
 const start: LessonWorld = {
-  results: [figures('full', 0.1133, 0.2991)], fromModel: true, fromCache: false, shown: ['full'], compareModels: false, turn: null, rounds: 14, radius: 5,
-  pointed: null, exampleName: 'maze', generated: {}, guesses: {}, answers: {},
+  results: [figures('full', 0.1133, 0.2991)],
+  fromModel: true,
+  fromCache: false,
+  shown: ['full'],
+  compareModels: false,
+  turn: null,
+  rounds: 14,
+  radius: 5,
+  pointed: null,
+  exampleName: 'maze',
+  generated: {},
+  guesses: {},
+  answers: {},
 };
 const step = (id: string) => LESSON.find((s) => s.id === id)!;
 const sentences = (t: string) => t.split(/(?<=[.!?])\s+(?=[A-Z"(])/).filter(Boolean).length;
@@ -66,14 +87,37 @@ describe('the lesson', () => {
     const clip = { ...w, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.0917, 0.1)] };
     expect(step('policies').reveal!(clip)).toMatch(/236 tokens.*0\.0917/);
     const cpl = { ...w, compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.0824, 0.2876, { slot: 1 })] };
-    expect(step('cpl').reveal!(cpl)).toMatch(/0\.1133.*0\.0824 for its CPL twin \(27 % lower\).*0\.2991.*0\.2876 \(4 % lower\): the diagonal falls more than the share/);
-    const wrote = { ...cpl, results: [figures('full', 0.0811, 0.3291, { messages: [{ role: 'assistant', content: 'Move: west', generated: true }] } as unknown as Partial<PolicyResult>), cpl.results[1]!] };
-    expect(step('cpl').reveal!(wrote)).toMatch(/^The demo model's figures score the answer it wrote, its twin's the conversation's answer: two different texts\. Click "use the file's answer"/);
+    expect(step('cpl').reveal!(cpl)).toMatch(
+      /0\.1133.*0\.0824 for its CPL twin \(27 % lower\).*0\.2991.*0\.2876 \(4 % lower\): the diagonal falls more than the share/,
+    );
+    const wrote = {
+      ...cpl,
+      results: [
+        figures('full', 0.0811, 0.3291, { messages: [{ role: 'assistant', content: 'Move: west', generated: true }] } as unknown as Partial<PolicyResult>),
+        cpl.results[1]!,
+      ],
+    };
+    expect(step('cpl').reveal!(wrote)).toMatch(
+      /^The demo model's figures score the answer it wrote, its twin's the conversation's answer: two different texts\. Click "use the file's answer"/,
+    );
     expect(step('cpl').reveal!(wrote)).not.toMatch(/\d\.\d{4}/);
     const notLower = { ...cpl, results: [figures('clip:12:1', 0.1334, 0.3899), figures('clip:12:1', 0.1447, 0.2985, { slot: 1 })] };
     expect(step('cpl').reveal!(notLower)).toMatch(/\(8 % higher\).*the twin leans on the copy no less than the base/);
-    const shifted = { ...w, exampleName: SHIFTED, results: [figures('full', 0.1479, 0.6119, { copy: [{ message: 24, round: 12, longestRun: 14, ngramOverlap: 0.5, shift: -14 }, { message: 26, round: 13, longestRun: 15, ngramOverlap: 0.6, shift: -14 }] })] };
-    expect(step('shifted').reveal!(shifted)).toMatch(/15 tokens of turn 13's answer, sits 14 tokens later in this answer than in turn 13's.*Under full.*0\.1479.*0\.1579: the attention follows the copy/);
+    const shifted = {
+      ...w,
+      exampleName: SHIFTED,
+      results: [
+        figures('full', 0.1479, 0.6119, {
+          copy: [
+            { message: 24, round: 12, longestRun: 14, ngramOverlap: 0.5, shift: -14 },
+            { message: 26, round: 13, longestRun: 15, ngramOverlap: 0.6, shift: -14 },
+          ],
+        }),
+      ],
+    };
+    expect(step('shifted').reveal!(shifted)).toMatch(
+      /15 tokens of turn 13's answer, sits 14 tokens later in this answer than in turn 13's.*Under full.*0\.1479.*0\.1579: the attention follows the copy/,
+    );
     const apart = { ...shifted, results: [{ ...shifted.results[0]!, diagonalCopyAligned: 0.047 }] };
     expect(step('shifted').reveal!(apart)).toMatch(/0\.0470: the attention stays nearer paper 2's alignment/);
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
@@ -88,7 +132,9 @@ describe('the lesson', () => {
 
   it("reads a teacher's hide= and writes lesson= and hide= back", () => {
     expect(parseHide('policies, heatmap,policies')).toEqual({ hidden: ['policies', 'heatmap'], problems: [] });
-    expect(parseHide('figures,<script>').problems).toEqual(['hide=<script> is not one of model, conversation, policies, compare-models, view, figures, heatmap, tokens, charts, forward']);
+    expect(parseHide('figures,<script>').problems).toEqual([
+      'hide=<script> is not one of model, conversation, policies, compare-models, view, figures, heatmap, tokens, charts, forward',
+    ]);
     // Links from before the panel compared up to four models named it model-b.
     expect(parseHide('model-b').hidden).toEqual(['compare-models']);
     expect(lessonFragment(3, ['policies', 'view'])).toBe('lesson=4&hide=policies,view');

@@ -33,11 +33,16 @@ describe('the load plan', () => {
     expect(n.held).toBeCloseTo(134_515_008 * 4 * 1.55 + 64 * 2 ** 20, 0);
   });
 
-  it("Phi-4-mini cut to 2 layers: refused on wasm before loading, its 200k × 3,072 embedding over the 2 GiB one tensor may have there", () => {
+  it('Phi-4-mini cut to 2 layers: refused on wasm before loading, its 200k × 3,072 embedding over the 2 GiB one tensor may have there', () => {
     const cut = normalizeConfig(cutConfig(JSON.parse(readFileSync('tests/fixtures/real-models/microsoft--Phi-4-mini-instruct/config.json', 'utf8')), 2));
-    const p = planBackend({ spec: cut, dtypes: new Map(tensorPlan(cut).map((t) => [t.name, 'BF16'])), holdsFileBytes: false, plannedTokens: 1024, computeDtype: 'fp32' }, WASM_LIMITS);
+    const p = planBackend(
+      { spec: cut, dtypes: new Map(tensorPlan(cut).map((t) => [t.name, 'BF16'])), holdsFileBytes: false, plannedTokens: 1024, computeDtype: 'fp32' },
+      WASM_LIMITS,
+    );
     // As the rehearsal found it: onnxruntime-web failed in session creation with "SafeInt … Integer overflow".
-    expect(p.problem).toBe("needs about 4.05 GiB (weights 1.52 GiB in half precision) even for a 128-token pass, more than the 3.50 GiB wasm can use; in full precision, one 2.29 GiB tensor, more than the 2.00 GiB onnxruntime's wasm build can hold in one tensor (its sizes are 32-bit)");
+    expect(p.problem).toBe(
+      "needs about 4.05 GiB (weights 1.52 GiB in half precision) even for a 128-token pass, more than the 3.50 GiB wasm can use; in full precision, one 2.29 GiB tensor, more than the 2.00 GiB onnxruntime's wasm build can hold in one tensor (its sizes are 32-bit)",
+    );
     expect(200_064 * 3072 * 4).toBeGreaterThan(2 ** 31);
   });
 
@@ -51,16 +56,22 @@ describe('the load plan', () => {
     const p = planBackend(input('TinyLlama--TinyLlama-1.1B-Chat-v1.0'), WASM_LIMITS);
     expect(p).toMatchObject({ storage: 'half', problem: null });
     const s = spec('TinyLlama--TinyLlama-1.1B-Chat-v1.0');
-    const norms = tensorPlan(s).filter((t) => t.shape.length === 1).reduce((n, t) => n + t.shape[0]!, 0);
+    const norms = tensorPlan(s)
+      .filter((t) => t.shape.length === 1)
+      .reduce((n, t) => n + t.shape[0]!, 0);
     expect(p.weights).toBe((parameterCount(s) - norms) * 2 + norms * 4);
   });
 
   it('Llama-3.1-8B: refused on wasm, half precision on a 20 GiB native runtime; the message says what would fit', () => {
     const wasm = planBackend(input('meta-llama--Llama-3.1-8B-Instruct'), WASM_LIMITS);
-    expect(wasm.problem).toMatch(/^needs about \d+\.\d\d GiB \(weights 14\.96 GiB in half precision\) even for a 128-token pass, more than the 3\.50 GiB wasm can use$/);
+    expect(wasm.problem).toMatch(
+      /^needs about \d+\.\d\d GiB \(weights 14\.96 GiB in half precision\) even for a 128-token pass, more than the 3\.50 GiB wasm can use$/,
+    );
     expect(planBackend(input('meta-llama--Llama-3.1-8B-Instruct'), native)).toMatchObject({ storage: 'half', problem: null });
     const msg = noFitMessage(spec('meta-llama--Llama-3.1-8B-Instruct'), [wasm], 'Llama-3.1-8B');
-    expect(msg).toBe(`Llama-3.1-8B cannot be loaded here, and nothing was downloaded: wasm: ${wasm.problem}. Try WebGPU (in a browser with a GPU), or the command line with --backend native, or a smaller model.`);
+    expect(msg).toBe(
+      `Llama-3.1-8B cannot be loaded here, and nothing was downloaded: wasm: ${wasm.problem}. Try WebGPU (in a browser with a GPU), or the command line with --backend native, or a smaller model.`,
+    );
   });
 
   it("WebGPU: a tensor must fit one of the adapter's buffers (Qwen3-1.7B's fp32 embedding is 1.16 GiB)", () => {
@@ -80,8 +91,8 @@ describe('the load plan at q8, q4 and q4g128', () => {
 
   it('a matrix at q4g128 holds 4 bits a weight, an fp32 scale and a 4-bit zero point per 128 (hand-computed)', () => {
     // 896 × 4,864: 38 blocks of 128 per row; zero points two to a byte (19 bytes a row).
-    expect(quantizedBytes(896, 4864, schemeOf('q4g128'))).toEqual({ packed: 896 * 4864 / 2, scales: 896 * 38 * 4, zeros: 896 * 19 });
-    expect(quantizedBytes(896, 4864, schemeOf('q4'))).toEqual({ packed: 896 * 4864 / 2, scales: 896 * 152 * 4, zeros: 896 * 76 });
+    expect(quantizedBytes(896, 4864, schemeOf('q4g128'))).toEqual({ packed: (896 * 4864) / 2, scales: 896 * 38 * 4, zeros: 896 * 19 });
+    expect(quantizedBytes(896, 4864, schemeOf('q4'))).toEqual({ packed: (896 * 4864) / 2, scales: 896 * 152 * 4, zeros: 896 * 76 });
   });
 
   it('Qwen3-4B-Instruct-2507 fits wasm for 1,024 tokens at q4g128; at q4 for fewer, at q8 and full precision not at all', () => {
@@ -92,7 +103,9 @@ describe('the load plan at q8, q4 and q4g128', () => {
     expect(at('q4g128')).toMatchObject({ fits: true });
     expect(at('q4g128').maxTokens).toBeGreaterThanOrEqual(1024);
     expect(at('q4').maxTokens).toBeLessThan(at('q4g128').maxTokens!);
-    expect(describeFits(fits)).toEqual(['wasm: fits at q4 (3.75 GiB, passes up to about 792 tokens), q4g128 (3.32 GiB, passes up to about 1,169 tokens); at full precision and q8 it does not']);
+    expect(describeFits(fits)).toEqual([
+      'wasm: fits at q4 (3.75 GiB, passes up to about 792 tokens), q4g128 (3.32 GiB, passes up to about 1,169 tokens); at full precision and q8 it does not',
+    ]);
   });
 
   it('Llama-3.1-8B and Qwen3-8B at q4g128: within 6 GiB of GPU memory at 2,048 tokens on a WebGPU adapter with shader-f16', () => {
@@ -109,15 +122,25 @@ describe('the load plan at q8, q4 and q4g128', () => {
 });
 
 describe('preparing a real model reads no weight', () => {
-  it("Gemma 3 1B with the shipped Gemma 3 tokenizer: its one image token past vocab_size is noted, not refused; a few hundred KB read of 2 GB", async () => {
+  it('Gemma 3 1B with the shipped Gemma 3 tokenizer: its one image token past vocab_size is noted, not refused; a few hundred KB read of 2 GB', async () => {
     const config = JSON.parse(readFileSync('tests/fixtures/real-models/google--gemma-3-1b-it/config.json', 'utf8'));
     const { json, config: tok } = shippedFiles('gemma3');
     const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
-    const { source, bytesRead } = virtualSource(new Map<string, Uint8Array | VirtualFile>([['config.json', enc(config)], ['tokenizer.json', enc(json)], ['tokenizer_config.json', enc(tok)], ['model.safetensors', virtualCheckpoint(config)]]));
+    const { source, bytesRead } = virtualSource(
+      new Map<string, Uint8Array | VirtualFile>([
+        ['config.json', enc(config)],
+        ['tokenizer.json', enc(json)],
+        ['tokenizer_config.json', enc(tok)],
+        ['model.safetensors', virtualCheckpoint(config)],
+      ]),
+    );
     const p = await prepareModel(source, { prefer: ['wasm'] });
     expect(p.checkpoint.spec.notes.join(' ')).toContain('tokenizer.json adds 1 special token past vocab_size (262,144)');
     expect(p.plans[0]).toMatchObject({ backend: 'wasm', storage: 'half', problem: null });
-    const small = ['config.json', 'tokenizer.json', 'tokenizer_config.json'].reduce((n, f) => n + enc(f === 'config.json' ? config : f === 'tokenizer.json' ? json : tok).byteLength, 0);
+    const small = ['config.json', 'tokenizer.json', 'tokenizer_config.json'].reduce(
+      (n, f) => n + enc(f === 'config.json' ? config : f === 'tokenizer.json' ? json : tok).byteLength,
+      0,
+    );
     expect(bytesRead() - small).toBeLessThan(100_000); // the safetensors header only
   });
 });

@@ -4,8 +4,17 @@ import { estimatePass, memoryProblem, WASM_LIMITS } from '../../src/model/memory
 
 // SmolLM2-135M's shape: 30 layers, hidden 576, 9/3 heads, MLP 1536, vocab 49152, tied.
 const spec = normalizeConfig({
-  model_type: 'llama', hidden_size: 576, intermediate_size: 1536, num_hidden_layers: 30, num_attention_heads: 9, num_key_value_heads: 3,
-  vocab_size: 49152, rms_norm_eps: 1e-5, rope_theta: 100000, tie_word_embeddings: true, max_position_embeddings: 8192,
+  model_type: 'llama',
+  hidden_size: 576,
+  intermediate_size: 1536,
+  num_hidden_layers: 30,
+  num_attention_heads: 9,
+  num_key_value_heads: 3,
+  vocab_size: 49152,
+  rms_norm_eps: 1e-5,
+  rope_theta: 100000,
+  tie_word_embeddings: true,
+  max_position_embeddings: 8192,
 });
 const explicit = { computeDtype: 'fp32' as const, attention: 'explicit' as const, inspectLayers: [29] };
 const fused = { ...explicit, attention: 'fused' as const };
@@ -28,7 +37,9 @@ describe('memory estimate of one pass', () => {
   it('refuses what does not fit, naming the size, the limit and how many tokens would fit', () => {
     expect(memoryProblem(spec, fused, pass(4096), WASM_LIMITS)).toBeNull();
     const msg = memoryProblem(spec, fused, pass(16384), WASM_LIMITS)!;
-    expect(msg).toMatch(/^16,384 tokens need about \d+\.\d\d GiB of memory \(weights 0\.50 GiB, activations \d+\.\d\d GiB\), more than the 3\.50 GiB wasm can use\. Try fewer tokens \(up to about [\d,]+ fit\), or WebGPU, or a smaller model\.$/);
+    expect(msg).toMatch(
+      /^16,384 tokens need about \d+\.\d\d GiB of memory \(weights 0\.50 GiB, activations \d+\.\d\d GiB\), more than the 3\.50 GiB wasm can use\. Try fewer tokens \(up to about [\d,]+ fit\), or WebGPU, or a smaller model\.$/,
+    );
     const fit = Number(/up to about ([\d,]+)/.exec(msg)![1]!.replace(/,/g, ''));
     expect(memoryProblem(spec, fused, pass(fit), WASM_LIMITS)).toBeNull();
     expect(memoryProblem(spec, fused, pass(fit + 1), WASM_LIMITS)).not.toBeNull();
@@ -37,7 +48,9 @@ describe('memory estimate of one pass', () => {
   it("on WebGPU the bound is the adapter's largest buffer", () => {
     const gpu = { backend: 'webgpu' as const, totalBytes: null, maxBufferBytes: 2 ** 30 };
     expect(memoryProblem(spec, fused, pass(4096), gpu)).toBeNull(); // 9 × 4096² × 4 B = 0.56 GiB
-    expect(memoryProblem(spec, fused, pass(8192), gpu)).toMatch(/one 2\.25 GiB tensor, more than the 1\.00 GiB this WebGPU adapter allows in one buffer\. Try fewer tokens \(up to about 5,461 fit\), or a smaller model\./);
+    expect(memoryProblem(spec, fused, pass(8192), gpu)).toMatch(
+      /one 2\.25 GiB tensor, more than the 1\.00 GiB this WebGPU adapter allows in one buffer\. Try fewer tokens \(up to about 5,461 fit\), or a smaller model\./,
+    );
   });
 });
 
@@ -55,7 +68,9 @@ describe('a session refuses a pass that would not fit', () => {
     const ids = Array.from({ length: 40_000 }, (_, i) => i % ckpt.spec.vocabSize);
     const err = await session.forward({ ids, layers: [] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MemoryLimitError);
-    expect((err as Error).message).toMatch(/^40,000 tokens need about .* more than the 3\.50 GiB wasm can use\. Try fewer tokens \(up to about [\d,]+ fit\), or WebGPU, or a smaller model\.$/);
+    expect((err as Error).message).toMatch(
+      /^40,000 tokens need about .* more than the 3\.50 GiB wasm can use\. Try fewer tokens \(up to about [\d,]+ fit\), or WebGPU, or a smaller model\.$/,
+    );
     // The session still works.
     expect((await session.forward({ ids: ids.slice(0, 8), layers: [] })).logits!.rows).toBe(1);
     await session.release();

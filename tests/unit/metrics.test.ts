@@ -61,7 +61,10 @@ describe('diagonal inertia ratio (hand-computed)', () => {
     10,
     8,
   );
-  const spans = [{ start: 4, length: 2 }, { start: 7, length: 1 }];
+  const spans = [
+    { start: 4, length: 2 },
+    { start: 7, length: 1 },
+  ];
   it('breaks down per earlier answer, and an answer shorter than the offset contributes nothing at r = 0', () => {
     const r0 = diagonalRatio(B, spans, 0);
     close(r0.perAnswer[0]!, (0.2 + 0.3) / 2);
@@ -89,13 +92,21 @@ describe('per message and per head', () => {
     const m = massPerMessage(A, messageOf);
     close(m.get(0)!, (0.5 + 0.4) / 2);
     close(m.get(2)!, (0.35 + 0.3) / 2);
-    close([...m.values()].reduce((a, b) => a + b, 0), 1);
+    close(
+      [...m.values()].reduce((a, b) => a + b, 0),
+      1,
+    );
   });
   it('the ratios of the head mean are the mean of the heads’ ratios', () => {
     const h0 = ROWS.flat();
     const h1 = [...ROWS[1]!, ...ROWS[0]!];
     const heads = headsOf(slab(Float64Array.from([...h0, ...h1]), 2, 12, 10, 2));
-    const mean = slab(h0.map((v, i) => (v + h1[i]!) / 2), 2, 12, 10);
+    const mean = slab(
+      h0.map((v, i) => (v + h1[i]!) / 2),
+      2,
+      12,
+      10,
+    );
     const perHeadPrior = heads.map((h) => categoryRatios(h, CATS).prior);
     close(categoryRatios(mean, CATS).prior, (perHeadPrior[0]! + perHeadPrior[1]!) / 2);
   });

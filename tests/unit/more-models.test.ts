@@ -18,8 +18,12 @@ import { nemoStyleTokenizer, phi3StyleTokenizer, realTemplateTokenizer, shippedF
  */
 const DIR = 'tests/fixtures/more-models';
 const HUB_BILLIONS: Record<string, number> = {
-  'microsoft--Phi-3-mini-4k-instruct': 3.82, 'mistralai--Mistral-Nemo-Instruct-2407': 12.2, 'meta-llama--Llama-3.2-1B': 1.24,
-  'deepseek-ai--DeepSeek-R1-Distill-Qwen-1.5B': 1.78, 'HuggingFaceTB--SmolLM2-1.7B-Instruct': 1.71, 'ibm-granite--granite-3.1-2b-instruct': 2.53,
+  'microsoft--Phi-3-mini-4k-instruct': 3.82,
+  'mistralai--Mistral-Nemo-Instruct-2407': 12.2,
+  'meta-llama--Llama-3.2-1B': 1.24,
+  'deepseek-ai--DeepSeek-R1-Distill-Qwen-1.5B': 1.78,
+  'HuggingFaceTB--SmolLM2-1.7B-Instruct': 1.71,
+  'ibm-granite--granite-3.1-2b-instruct': 2.53,
   'Qwen--Qwen3-4B-Instruct-2507': 4.02,
 };
 const baseModel = () => {
@@ -30,12 +34,28 @@ const baseModel = () => {
 const RENDERERS: [string, string, () => ChatTokenizer][] = [
   ['microsoft/Phi-3-mini-4k-instruct', "Phi-3.5's template and Phi-3's role tokens (rstrip) on Llama 2's vocabulary", phi3StyleTokenizer],
   ['google/gemma-3-4b-it', 'gemma3, shipped with its template', () => shippedTokenizer('gemma3')],
-  ['mistralai/Mistral-Nemo-Instruct-2407', "its rule (system prompt in the last [INST] when it is the last message), [INST] tokens", () => nemoStyleTokenizer(NEMO_TEMPLATE)],
+  [
+    'mistralai/Mistral-Nemo-Instruct-2407',
+    'its rule (system prompt in the last [INST] when it is the last message), [INST] tokens',
+    () => nemoStyleTokenizer(NEMO_TEMPLATE),
+  ],
   ['meta-llama/Llama-3.2-1B', 'llama3_1 without a template: the ChatML fallback, chosen', baseModel],
-  ['deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B', "qwen2_5's tokenizer and Qwen2.5's template (stand-in)", () => realTemplateTokenizer('Qwen--Qwen2.5-0.5B-Instruct', 'qwen2_5')],
+  [
+    'deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B',
+    "qwen2_5's tokenizer and Qwen2.5's template (stand-in)",
+    () => realTemplateTokenizer('Qwen--Qwen2.5-0.5B-Instruct', 'qwen2_5'),
+  ],
   ['Qwen/Qwen3-4B-Instruct-2507', 'qwen3, shipped with its template', () => shippedTokenizer('qwen3')],
-  ['HuggingFaceTB/SmolLM2-1.7B-Instruct', "SmolLM2-135M's template (the family's) on llama2 (stand-in)", () => realTemplateTokenizer('HuggingFaceTB--SmolLM2-135M-Instruct', 'llama2')],
-  ['ibm-granite/granite-3.1-2b-instruct', "granite-3.3's template (the family's) on llama2 (stand-in)", () => realTemplateTokenizer('ibm-granite--granite-3.3-2b-instruct', 'llama2')],
+  [
+    'HuggingFaceTB/SmolLM2-1.7B-Instruct',
+    "SmolLM2-135M's template (the family's) on llama2 (stand-in)",
+    () => realTemplateTokenizer('HuggingFaceTB--SmolLM2-135M-Instruct', 'llama2'),
+  ],
+  [
+    'ibm-granite/granite-3.1-2b-instruct',
+    "granite-3.3's template (the family's) on llama2 (stand-in)",
+    () => realTemplateTokenizer('ibm-granite--granite-3.3-2b-instruct', 'llama2'),
+  ],
 ];
 const read = (f: string) => parseConversation(readFileSync(`examples/${f}.json`, 'utf8')).conversation!;
 const CONVERSATIONS = ['maze', 'arithmetic', 'mixed-chat'].map((n) => [n, read(n)] as const);
@@ -62,7 +82,9 @@ describe('eight popular models outside the rehearsal', () => {
           expect(rc.tokenTexts.join(''), `${name} ${p}`).toBe(rc.text);
           expect(rc.ids, `${name} ${p}`).toEqual(tok.encode(rc.text));
           const last = rc.contentSpans[rc.contentSpans.length - 1]!;
-          expect(squash(rc.tokenTexts.slice(last.start, last.start + last.length).join('')), `${name} ${p}`).toContain(squash(conv.messages[conv.messages.length - 1]!.content).slice(0, 40));
+          expect(squash(rc.tokenTexts.slice(last.start, last.start + last.length).join('')), `${name} ${p}`).toContain(
+            squash(conv.messages[conv.messages.length - 1]!.content).slice(0, 40),
+          );
         }
       }
     });

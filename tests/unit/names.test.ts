@@ -15,7 +15,8 @@ const DIRS = ['src/views', 'src/export', 'src/cli'];
 /** Strings that are code, not text: the watchdog's worker, written as JavaScript source. */
 const CODE_STRINGS = ['src/cli/watchdog.ts'];
 
-const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
+const files = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
 
 /**
  * The texts a person can read in a source file: string literals (a template's `${…}` left out) and JSX
@@ -38,9 +39,24 @@ function uiStrings(source: string): { text: string; line: number }[] {
     const inTemplateText = templates.length > 0 && !inExpr;
     if (inTemplateText) {
       const t = templates[templates.length - 1]!;
-      if (c === '\\') { t.text += source.slice(i, i + 2); i++; continue; }
-      if (c === '`') { templates.pop(); out.push({ text: t.text, line: lineAt(t.start) }); blank(t.start, i + 1); last = 'x'; continue; }
-      if (c === '$' && source[i + 1] === '{') { t.depth = 1; t.text += ' '; i++; continue; }
+      if (c === '\\') {
+        t.text += source.slice(i, i + 2);
+        i++;
+        continue;
+      }
+      if (c === '`') {
+        templates.pop();
+        out.push({ text: t.text, line: lineAt(t.start) });
+        blank(t.start, i + 1);
+        last = 'x';
+        continue;
+      }
+      if (c === '$' && source[i + 1] === '{') {
+        t.depth = 1;
+        t.text += ' ';
+        i++;
+        continue;
+      }
       t.text += c;
       continue;
     }
@@ -50,13 +66,27 @@ function uiStrings(source: string): { text: string; line: number }[] {
       last = c;
       continue;
     }
-    if (c === '/' && source[i + 1] === '/') { const e = source.indexOf('\n', i); const end = e < 0 ? source.length : e; blank(i, end); i = end - 1; continue; }
-    if (c === '/' && source[i + 1] === '*') { const end = source.indexOf('*/', i + 2) + 2; blank(i, end); i = end - 1; continue; }
+    if (c === '/' && source[i + 1] === '/') {
+      const e = source.indexOf('\n', i);
+      const end = e < 0 ? source.length : e;
+      blank(i, end);
+      i = end - 1;
+      continue;
+    }
+    if (c === '/' && source[i + 1] === '*') {
+      const end = source.indexOf('*/', i + 2) + 2;
+      blank(i, end);
+      i = end - 1;
+      continue;
+    }
     if (c === '/' && (last === '' || /[(,=:[!&|?{};]/.test(last) || /\breturn$/.test(source.slice(Math.max(0, i - 7), i).trimEnd()))) {
       let k = i + 1;
       let cls = false;
       for (; k < source.length && source[k] !== '\n'; k++) {
-        if (source[k] === '\\') { k++; continue; }
+        if (source[k] === '\\') {
+          k++;
+          continue;
+        }
         if (source[k] === '[') cls = true;
         else if (source[k] === ']') cls = false;
         else if (source[k] === '/' && !cls) break;
@@ -76,7 +106,10 @@ function uiStrings(source: string): { text: string; line: number }[] {
       last = 'x';
       continue;
     }
-    if (c === '`') { templates.push({ start: i, text: '', depth: 0 }); continue; }
+    if (c === '`') {
+      templates.push({ start: i, text: '', depth: 0 });
+      continue;
+    }
     if (!/\s/.test(c)) last = c;
   }
   // JSX text: between a tag's `>` and the next `<`, in what is left of the code.

@@ -41,13 +41,16 @@ describe('the native runtime (onnxruntime-node) against the float64 reference', 
     await session.release();
   });
 
-  it("with the profiler on (npm run bench:ops), writes one timed event per node of each pass", async () => {
+  it('with the profiler on (npm run bench:ops), writes one timed event per node of each pass', async () => {
     const { mkdtempSync, readdirSync, readFileSync, rmSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(join(tmpdir(), 'inertia-lens-profile-'));
     const ckpt = await loadCheckpoint(memorySource(tinyModelFiles({ family: 'llama', seed: 7 })));
-    const session = await ModelSession.create(buildGraph(ckpt.spec, resolveWeights(ckpt.spec, ckpt)), ckpt.spec, { prefer: ['native'], profile: { filePrefix: join(dir, 'p') } });
+    const session = await ModelSession.create(buildGraph(ckpt.spec, resolveWeights(ckpt.spec, ckpt)), ckpt.spec, {
+      prefer: ['native'],
+      profile: { filePrefix: join(dir, 'p') },
+    });
     await session.forward({ ids: [1, 2, 3, 4], layers: [] });
     await session.endProfiling();
     const files = readdirSync(dir);

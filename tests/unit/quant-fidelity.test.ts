@@ -30,7 +30,9 @@ describe('quantized demo model: what q8, q4 and q4g128 do to the figures (docs/b
     const c8 = largestChange(base.map((b, i) => figureChange(b, q8[i]!)));
     const c4 = largestChange(base.map((b, i) => figureChange(b, q4[i]!)));
     const c128 = largestChange(base.map((b, i) => figureChange(b, g128[i]!)));
-    console.log(`demo model, largest |Δ| share / diagonal: q8 ${largestShareChange(c8).toFixed(4)} / ${c8.diagonal.toFixed(4)}, q4 ${largestShareChange(c4).toFixed(4)} / ${c4.diagonal.toFixed(4)}, q4g128 ${largestShareChange(c128).toFixed(4)} / ${c128.diagonal.toFixed(4)}`);
+    console.log(
+      `demo model, largest |Δ| share / diagonal: q8 ${largestShareChange(c8).toFixed(4)} / ${c8.diagonal.toFixed(4)}, q4 ${largestShareChange(c4).toFixed(4)} / ${c4.diagonal.toFixed(4)}, q4g128 ${largestShareChange(c128).toFixed(4)} / ${c128.diagonal.toFixed(4)}`,
+    );
     expect(largestShareChange(c8)).toBeLessThanOrEqual(0.005);
     expect(c8.diagonal).toBeLessThanOrEqual(0.005);
     // The weights really are quantized: the figures move, q4 more than q8.

@@ -21,7 +21,7 @@ describe('quantizer', () => {
     for (const quant of ['q8', 'q4'] as const) {
       const s = schemeOf(quant);
       const m = quantizeRows((n, into) => into.set(w.subarray(n * K, (n + 1) * K)), N, K, s);
-      expect(m.packed.byteLength).toBe(N * 2 * (32 * s.bits) / 8);
+      expect(m.packed.byteLength).toBe((N * 2 * (32 * s.bits)) / 8);
       const back = dequantize(m, N, K, s);
       for (let i = 0; i < N * K; i++) {
         const b = Math.floor((i % K) / 32);

@@ -36,7 +36,9 @@ const PARAMETERS: Record<string, number> = {
 
 describe('the 19 real configs', () => {
   it('are all here, accepted, with the parameter counts their Hub pages state', () => {
-    const models = readdirSync(DIR).filter((d) => d.includes('--')).sort();
+    const models = readdirSync(DIR)
+      .filter((d) => d.includes('--'))
+      .sort();
     expect(models).toEqual(Object.keys(PARAMETERS).sort());
     for (const m of models) expect([m, parameterCount(spec(m))]).toEqual([m, PARAMETERS[m]]);
   });

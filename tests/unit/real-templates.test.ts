@@ -19,11 +19,20 @@ import { nemoStyleTokenizer, phi3StyleTokenizer, REAL_TEMPLATES, realTemplateTok
  * category, the sink the first 3 tokens, the current answer's content span exact.
  */
 const TOKENIZERS: [string, () => ChatTokenizer][] = [
-  ...(['qwen3', 'qwen2_5', 'llama3_1', 'llama3', 'gemma3'] as const).map((s): [string, () => ChatTokenizer] => [`${s} (shipped template)`, () => shippedTokenizer(s)]),
-  ...REAL_TEMPLATES.map((t): [string, () => ChatTokenizer] => [`${t.model} template on ${t.tokenizer}${t.own ? '' : ' (stand-in tokenizer)'}`, () => realTemplateTokenizer(t.model, t.tokenizer)]),
+  ...(['qwen3', 'qwen2_5', 'llama3_1', 'llama3', 'gemma3'] as const).map((s): [string, () => ChatTokenizer] => [
+    `${s} (shipped template)`,
+    () => shippedTokenizer(s),
+  ]),
+  ...REAL_TEMPLATES.map((t): [string, () => ChatTokenizer] => [
+    `${t.model} template on ${t.tokenizer}${t.own ? '' : ' (stand-in tokenizer)'}`,
+    () => realTemplateTokenizer(t.model, t.tokenizer),
+  ]),
   ['Gemma 2-style system-rejecting template on gemma2', () => shippedTokenizer('gemma2', { text: SYSTEM_REJECTING_TEMPLATE })],
   ['Mistral-style system-moving template on llama2', () => shippedTokenizer('llama2', { text: SYSTEM_MOVING_TEMPLATE })],
-  ['Mistral-Nemo-style template (system prompt in the last [INST] only when it is the last message) on llama2 with [INST] tokens', () => nemoStyleTokenizer(NEMO_TEMPLATE)],
+  [
+    'Mistral-Nemo-style template (system prompt in the last [INST] only when it is the last message) on llama2 with [INST] tokens',
+    () => nemoStyleTokenizer(NEMO_TEMPLATE),
+  ],
   ['Phi-3.5 template on llama2 with Phi-3\'s role tokens added as they ship (rstrip: they take the "\\n" after them)', () => phi3StyleTokenizer()],
 ];
 
@@ -66,7 +75,10 @@ describe('rendering through real chat templates and tokenizers', () => {
               expect(rc.categories[t], where).toBe(t < 3 ? 'sink' : CATEGORY_OF[rc.messages[k]!.kind]);
             }
           });
-          expect(seen.every((n) => n === 1), `${where}: every token once`).toBe(true);
+          expect(
+            seen.every((n) => n === 1),
+            `${where}: every token once`,
+          ).toBe(true);
           // Each message's content tokens hold its text and little else (a token joining content and template may add a character).
           rc.messages.forEach((m, k) => {
             const c = rc.contentSpans[k]!;
@@ -83,7 +95,10 @@ describe('rendering through real chat templates and tokenizers', () => {
           const answer = squash(tok.normalize(rc.messages[last]!.content));
           const got = squash(tok.decode(rc.ids.slice(cur.start, cur.start + cur.length)));
           const after = rc.text.slice(rc.text.lastIndexOf(rc.messages[last]!.content.trim()) + rc.messages[last]!.content.trim().length);
-          expect(got === answer || (got.startsWith(answer) && after.startsWith(got.slice(answer.length)) && got.length - answer.length <= 2), `${where}: current answer ${JSON.stringify(got)}`).toBe(true);
+          expect(
+            got === answer || (got.startsWith(answer) && after.startsWith(got.slice(answer.length)) && got.length - answer.length <= 2),
+            `${where}: current answer ${JSON.stringify(got)}`,
+          ).toBe(true);
           // A system prompt of the template's own appears only when the conversation has none.
           const injected = rc.messages.filter((m) => m.kind === 'template-system').length;
           if (conv.messages[0]!.role === 'system') expect(injected, where).toBe(0);
@@ -95,13 +110,18 @@ describe('rendering through real chat templates and tokenizers', () => {
 
   it('names what the templates do: add, merge, move, drop the system prompt', () => {
     const noSystem = { ...maze, messages: maze.messages.slice(1) };
-    const notesOf = (tok: ChatTokenizer, conv: Conversation) => renderContext(asRenderer(tok), applyPolicy(conv, selectTurn(conv), parsePolicy('full'))).notes.join(' | ');
+    const notesOf = (tok: ChatTokenizer, conv: Conversation) =>
+      renderContext(asRenderer(tok), applyPolicy(conv, selectTurn(conv), parsePolicy('full'))).notes.join(' | ');
     const qwen25 = renderContext(asRenderer(shippedTokenizer('qwen2_5')), applyPolicy(noSystem, selectTurn(noSystem), parsePolicy('full')));
     expect(qwen25.messages[0]).toMatchObject({ kind: 'template-system', content: 'You are Qwen, created by Alibaba Cloud. You are a helpful assistant.' });
     expect(new Set(qwen25.categories.slice(3, qwen25.messageSpans[0]!.length))).toEqual(new Set(['system']));
-    expect(notesOf(realTemplateTokenizer('meta-llama--Llama-3.2-1B-Instruct', 'llama3_1'), noSystem)).toContain('writes a system turn of its own (a date header)');
+    expect(notesOf(realTemplateTokenizer('meta-llama--Llama-3.2-1B-Instruct', 'llama3_1'), noSystem)).toContain(
+      'writes a system turn of its own (a date header)',
+    );
     expect(notesOf(shippedTokenizer('gemma3'), maze)).toContain('it writes the system prompt at the start of the first user message');
-    expect(notesOf(shippedTokenizer('gemma2', { text: SYSTEM_REJECTING_TEMPLATE }), maze)).toContain('this template has no system role: the system prompt was merged into the first user message');
+    expect(notesOf(shippedTokenizer('gemma2', { text: SYSTEM_REJECTING_TEMPLATE }), maze)).toContain(
+      'this template has no system role: the system prompt was merged into the first user message',
+    );
     const moving = notesOf(shippedTokenizer('llama2', { text: SYSTEM_MOVING_TEMPLATE }), maze);
     expect(moving).toContain('this template moves the system message (it renders it after later messages)');
     expect(moving).toContain('it writes the system prompt at the start of the last user message');
@@ -119,7 +139,12 @@ describe('rendering through real chat templates and tokenizers', () => {
       const rc = renderContext(r, msgs);
       const system = msgs[0]!.content;
       // The whole conversation's rendering drops the system prompt; the prompt the answer was written to had it.
-      expect(tok.render(msgs.map(({ role, content }) => ({ role, content })), false)).not.toContain(system.slice(0, 40));
+      expect(
+        tok.render(
+          msgs.map(({ role, content }) => ({ role, content })),
+          false,
+        ),
+      ).not.toContain(system.slice(0, 40));
       expect(rc.text).toContain(system.slice(0, 40));
       expect(rc.text.endsWith(msgs[msgs.length - 1]!.content)).toBe(true);
       expect(rc.notes.join(' ')).toContain('scored as its model saw it when writing it');

@@ -13,7 +13,12 @@ const cli = (args: string[]) =>
     (r) => ({ code: 0, ...r }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );
-const row = (line: number, policy: string, diagonal: number, prior = 0.5, turn = 2, model = 'm'): ReportRow => ({ line, turn, fields: { model, policy }, values: { sink: 0.1, system: 0.1, user: 0.2, prior, current: 1 - 0.4 - prior, diagonal } });
+const row = (line: number, policy: string, diagonal: number, prior = 0.5, turn = 2, model = 'm'): ReportRow => ({
+  line,
+  turn,
+  fields: { model, policy },
+  values: { sink: 0.1, system: 0.1, user: 0.2, prior, current: 1 - 0.4 - prior, diagonal },
+});
 
 describe('report: the statistics, on cases worked by hand', () => {
   it('the bootstrap interval of the mean', () => {
@@ -34,7 +39,10 @@ describe('report: the statistics, on cases worked by hand', () => {
   it('groups, the last turn of swept rows, and the change against Full paired by conversation', () => {
     const rows = [row(1, 'full', 0.2, 0.6, 1), row(1, 'full', 0.3, 0.6, 2), row(2, 'full', 0.5), row(1, 'ao', 0.1), row(2, 'ao', 0.2), row(3, 'ao', 0.9)];
     const t = groupTable(rows, ['policy']);
-    expect(t.map((g) => [g.key.policy, g.n, g.stats.diagonal.mean])).toEqual([['full', 2, 0.4], ['ao', 3, expect.closeTo(0.4, 12)]]);
+    expect(t.map((g) => [g.key.policy, g.n, g.stats.diagonal.mean])).toEqual([
+      ['full', 2, 0.4],
+      ['ao', 3, expect.closeTo(0.4, 12)],
+    ]);
     // Line 3 has no Full row: it is left out of the pairs. (0.1 − 0.3 + 0.2 − 0.5) / 2 = −0.25.
     const c = policyChange(rows, ['policy']);
     expect(c).toHaveLength(1);
@@ -49,18 +57,40 @@ describe('inertia-lens report, from a batch over the examples with both demo mod
   const envs = ['maze', 'arithmetic', 'mixed-chat', 'maze-shifted'];
   const jsonl = join(dir, 'in.jsonl');
   // Each line an object with an env field beside its messages, as a dataset of agent runs is kept.
-  writeFileSync(jsonl, `${envs.map((e) => JSON.stringify({ env: e.replace('-shifted', ''), messages: JSON.parse(readFileSync(`examples/${e}.json`, 'utf8')).messages ?? JSON.parse(readFileSync(`examples/${e}.json`, 'utf8')) })).join('\n')}\n`);
+  writeFileSync(
+    jsonl,
+    `${envs.map((e) => JSON.stringify({ env: e.replace('-shifted', ''), messages: JSON.parse(readFileSync(`examples/${e}.json`, 'utf8')).messages ?? JSON.parse(readFileSync(`examples/${e}.json`, 'utf8')) })).join('\n')}\n`,
+  );
   const csv = join(dir, 'results.csv');
 
   it('writes the Table 13 layout, the Fig. 2 curve and the Fig. 6 changes, each equal to a direct computation from the rows', async () => {
-    const b = await cli(['batch', jsonl, '--model', 'models/inertia-demo', '--model', 'models/inertia-demo-cpl', '--policy', 'full', '--policy', 'clip:2:1', '--sweep', '--out', csv]);
+    const b = await cli([
+      'batch',
+      jsonl,
+      '--model',
+      'models/inertia-demo',
+      '--model',
+      'models/inertia-demo-cpl',
+      '--policy',
+      'full',
+      '--policy',
+      'clip:2:1',
+      '--sweep',
+      '--out',
+      csv,
+    ]);
     expect(b.code).toBe(0);
     const out = join(dir, 'report');
     const r = await cli(['report', csv, '--group-field', 'env', '--input', jsonl, '--out', out]);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('| model | policy | env | n | diagonal | prior assistant | user | system | sink | current |');
     const rows = csvParse(readFileSync(csv, 'utf8'));
-    const envOf = new Map(readFileSync(jsonl, 'utf8').trim().split('\n').map((l, i) => [String(i + 1), JSON.parse(l).env as string]));
+    const envOf = new Map(
+      readFileSync(jsonl, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l, i) => [String(i + 1), JSON.parse(l).env as string]),
+    );
     // Table: each group's mean of the last turn's rows, computed here from the CSV.
     const table = csvParse(readFileSync(join(out, 'table.csv'), 'utf8'));
     expect(table.length).toBe(2 * 2 * 3); // models × policies × envs (maze twice)
@@ -87,7 +117,11 @@ describe('inertia-lens report, from a batch over the examples with both demo mod
     for (const c of change) {
       const last = (pol: string) => {
         const mine = rows.filter((x) => x.model === c.model && x.policy === pol && envOf.get(x.line!) === c.env);
-        return new Map(mine.filter((x) => Number(x.turn) === Math.max(...mine.filter((y) => y.line === x.line).map((y) => Number(y.turn)))).map((x) => [x.line, Number(x.diagonal)]));
+        return new Map(
+          mine
+            .filter((x) => Number(x.turn) === Math.max(...mine.filter((y) => y.line === x.line).map((y) => Number(y.turn))))
+            .map((x) => [x.line, Number(x.diagonal)]),
+        );
       };
       const [clip, full] = [last('clip:2:1'), last('full')];
       const d = [...clip].map(([line, v]) => v - full.get(line)!);
@@ -103,10 +137,17 @@ describe('inertia-lens report, from a batch over the examples with both demo mod
     // Seeded: a second report is the same bytes.
     const again = join(dir, 'report2');
     await cli(['report', csv, '--group-field', 'env', '--input', jsonl, '--out', again]);
-    for (const f of ['table.csv', 'turns.csv', 'policy-change.csv', 'turns.svg']) expect(readFileSync(join(again, f), 'utf8')).toBe(readFileSync(join(out, f), 'utf8'));
+    for (const f of ['table.csv', 'turns.csv', 'policy-change.csv', 'turns.svg'])
+      expect(readFileSync(join(again, f), 'utf8')).toBe(readFileSync(join(out, f), 'utf8'));
     // Table 13 itself: by model alone, Full only.
     const t13 = join(dir, 't13');
-    writeFileSync(join(dir, 'full.csv'), readFileSync(csv, 'utf8').split('\n').filter((l, i) => i === 0 || l.includes(',full,')).join('\n'));
+    writeFileSync(
+      join(dir, 'full.csv'),
+      readFileSync(csv, 'utf8')
+        .split('\n')
+        .filter((l, i) => i === 0 || l.includes(',full,'))
+        .join('\n'),
+    );
     const r13 = await cli(['report', join(dir, 'full.csv'), '--by', 'model', '--out', t13]);
     expect(r13.stdout).toMatch(/^\| model \| n \| diagonal \| prior assistant .*\n.*\n\| models\/inertia-demo \| 4 \| 0\.\d{4} \[0\.\d{4}, 0\.\d{4}\] \|/);
     expect(existsSync(join(t13, 'policy-change.csv'))).toBe(false);
@@ -116,7 +157,9 @@ describe('inertia-lens report, from a batch over the examples with both demo mod
     const bad = join(dir, 'bad.csv');
     writeFileSync(bad, 'a,b\n1,2\n');
     expect((await cli(['report', bad, '--out', join(dir, 'x')])).stderr).toContain('not a batch CSV (no line, policy, turn, sink');
-    expect((await cli(['report', csv, '--group-field', 'env', '--out', join(dir, 'y')])).stderr).toContain('--group-field env reads the field from the batch\'s input: give it with --input file.jsonl');
+    expect((await cli(['report', csv, '--group-field', 'env', '--out', join(dir, 'y')])).stderr).toContain(
+      "--group-field env reads the field from the batch's input: give it with --input file.jsonl",
+    );
     expect((await cli(['report', csv, '--by', 'env', '--out', join(dir, 'z')])).stderr).toContain('--by env: the rows have policy, model to group by');
     expect((await cli(['report', csv])).stderr).toContain('report needs --out DIR');
   });

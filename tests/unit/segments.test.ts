@@ -13,7 +13,7 @@ import { tinyModelFiles } from '../helpers/tiny-model';
 const TOL = 1e-4;
 
 describe('a model split into segments (one onnxruntime session per group of layers)', () => {
-  it('gives the whole graph\'s logits, attention and KV cache (3 layers as 1 + 1 + 1 and 2 + 1, Node wasm)', async () => {
+  it("gives the whole graph's logits, attention and KV cache (3 layers as 1 + 1 + 1 and 2 + 1, Node wasm)", async () => {
     const ckpt = await loadCheckpoint(memorySource(tinyModelFiles({ family: 'qwen3', dtype: 'BF16', layers: 3, heads: 4, kvHeads: 2, seed: 31 })));
     const { spec } = ckpt;
     const weights = resolveWeights(spec, ckpt);
@@ -23,7 +23,18 @@ describe('a model split into segments (one onnxruntime session per group of laye
     const inspect = [0, 2];
     for (const per of [1, 2]) {
       const graphs = buildSegments(spec, weights, { inspectLayers: inspect, kvCache: true }, per);
-      expect(graphs.map((g) => g.layers)).toEqual(per === 1 ? [[0, 1], [1, 2], [2, 3]] : [[0, 2], [2, 3]]);
+      expect(graphs.map((g) => g.layers)).toEqual(
+        per === 1
+          ? [
+              [0, 1],
+              [1, 2],
+              [2, 3],
+            ]
+          : [
+              [0, 2],
+              [2, 3],
+            ],
+      );
       // The segments together list what the whole graph lists.
       const whole = buildGraph(spec, weights, { inspectLayers: inspect, kvCache: true });
       expect(summarizeGraphs(graphs).outputNames).toEqual(whole.outputNames);
@@ -57,7 +68,7 @@ describe('a model split into segments (one onnxruntime session per group of laye
     expect(buildGraph(ckpt.spec, weights, { layers: [0, 1] }).outputNames[0]).toBe('hidden_out');
   });
 
-  it('layersPerSegment keeps one segment\'s explicit attention at 4,096 tokens near 2 GiB', () => {
+  it("layersPerSegment keeps one segment's explicit attention at 4,096 tokens near 2 GiB", () => {
     const spec = (name: string) => {
       const o = BENCH_MODELS[name]!;
       return { numLayers: o.layers!, numHeads: o.heads!, hiddenSize: o.hidden!, intermediateSize: o.intermediate! } as Parameters<typeof layersPerSegment>[0];
@@ -67,7 +78,9 @@ describe('a model split into segments (one onnxruntime session per group of laye
     expect(layersPerSegment(spec('135m'), explicit)).toBe(1);
     expect(layersPerSegment(spec('demo'), explicit)).toBe(1);
     // A 1,024-token plan: 16× less per layer, so 13 of the 135M's layers fit in 2 GiB (4 × 37.7 MB + MLP).
-    expect(layersPerSegment(spec('135m'), explicit, { ...WEBGPU_SEGMENT_PLAN, tokens: 1024 })).toBe(Math.floor(2 ** 31 / (4 * 9 * 1024 * 1024 * 4 + 1024 * (3 * 1536 + 4 * 576) * 4)));
+    expect(layersPerSegment(spec('135m'), explicit, { ...WEBGPU_SEGMENT_PLAN, tokens: 1024 })).toBe(
+      Math.floor(2 ** 31 / (4 * 9 * 1024 * 1024 * 4 + 1024 * (3 * 1536 + 4 * 576) * 4)),
+    );
     // Fused layers hold no [S × S] scores, only the MLP's and projections' 4,096 × 6,912 floats (113 MB).
     expect(layersPerSegment(spec('135m'), { ...explicit, attention: 'fused' })).toBe(18);
   });

@@ -12,11 +12,14 @@ describe('a Hub source', () => {
   let hub: Awaited<ReturnType<typeof startHubServer>>;
   const ref = (repo: string, revision = 'main'): HubRef => ({ repo, revision, hubUrl: hub.base });
   beforeAll(async () => {
-    hub = await startHubServer({
-      'acme/tiny-qwen2': single,
-      'acme/tiny-sharded': { files: sharded, refs: { main: commitOf('acme/tiny-sharded'), v1: commitOf('acme/tiny-sharded', 'v1') } },
-      'acme/gated': { files: single, gated: 'manual', token: 'hf_granted' },
-    }, { gzip: true });
+    hub = await startHubServer(
+      {
+        'acme/tiny-qwen2': single,
+        'acme/tiny-sharded': { files: sharded, refs: { main: commitOf('acme/tiny-sharded'), v1: commitOf('acme/tiny-sharded', 'v1') } },
+        'acme/gated': { files: single, gated: 'manual', token: 'hf_granted' },
+      },
+      { gzip: true },
+    );
   });
   afterAll(() => hub.server.close());
 
@@ -66,9 +69,16 @@ describe('a Hub source', () => {
 describe('picked or dropped files', () => {
   const blob = (name: string, text: string) => ({ name, size: text.length, slice: (a: number, b: number) => new Blob([text.slice(a, b)]) });
   it('are found by name, and two of one name (two checkpoints dropped together) are refused naming both paths', async () => {
-    const src = fileListSource([blob('a/config.json', '{}'), blob('a/model.safetensors', 'x'), blob('b/model.safetensors', 'yy'), blob('tokenizer.json', '{}')]);
+    const src = fileListSource([
+      blob('a/config.json', '{}'),
+      blob('a/model.safetensors', 'x'),
+      blob('b/model.safetensors', 'yy'),
+      blob('tokenizer.json', '{}'),
+    ]);
     expect((await src.open('config.json'))!.size).toBe(2);
     expect(await src.open('missing.json')).toBeNull();
-    await expect(src.open('model.safetensors')).rejects.toThrow('model.safetensors: 2 of the files given are named model.safetensors (a/model.safetensors, b/model.safetensors): give one model\'s folder at a time');
+    await expect(src.open('model.safetensors')).rejects.toThrow(
+      "model.safetensors: 2 of the files given are named model.safetensors (a/model.safetensors, b/model.safetensors): give one model's folder at a time",
+    );
   });
 });

@@ -59,9 +59,7 @@ describe("Qwen3's real tokenizer and chat template, offline", () => {
     // Qwen3's template frames the answer after the last user turn with an empty think block;
     // earlier answers are rendered bare. (Issue 3's category map must count it as template tokens.)
     const last = conversation.length - 1;
-    const pieces = conversation.flatMap((m, i) =>
-      tok.encode(`<|im_start|>${m.role}\n${i === last ? '<think>\n\n</think>\n\n' : ''}${m.content}<|im_end|>\n`),
-    );
+    const pieces = conversation.flatMap((m, i) => tok.encode(`<|im_start|>${m.role}\n${i === last ? '<think>\n\n</think>\n\n' : ''}${m.content}<|im_end|>\n`));
     expect(whole).toEqual(pieces);
   });
 
@@ -99,19 +97,33 @@ describe('token pieces for display', () => {
 
 describe('a chat template is bounded', () => {
   it('refuses an output far larger than the conversation, naming the file', () => {
-    const tok = ChatTokenizer.fromJson(tinyTokenizerJson(), tinyTokenizerConfig(), '{% for i in range(30000) %}0123456789{% endfor %}{{ messages[0].content }}');
-    expect(() => tok.render([{ role: 'user', content: 'hi' }])).toThrow('chat_template.jinja: the chat template wrote 300,002 characters for 2 characters of conversation (at most 200,008 are accepted)');
+    const tok = ChatTokenizer.fromJson(
+      tinyTokenizerJson(),
+      tinyTokenizerConfig(),
+      '{% for i in range(30000) %}0123456789{% endfor %}{{ messages[0].content }}',
+    );
+    expect(() => tok.render([{ role: 'user', content: 'hi' }])).toThrow(
+      'chat_template.jinja: the chat template wrote 300,002 characters for 2 characters of conversation (at most 200,008 are accepted)',
+    );
   });
   it('names a template cut short without the Jinja parser’s internal TypeError', () => {
-    expect(() => ChatTokenizer.fromJson(tinyTokenizerJson(), tinyTokenizerConfig(), '{% for m in messages %}{{ m.')).toThrow(/^chat_template\.jinja: the chat template does not parse: /);
+    expect(() => ChatTokenizer.fromJson(tinyTokenizerJson(), tinyTokenizerConfig(), '{% for m in messages %}{{ m.')).toThrow(
+      /^chat_template\.jinja: the chat template does not parse: /,
+    );
   });
 });
 
 describe("a chat template's loops are bounded", () => {
   it('range works as Jinja’s, and a billion-item range is refused at once, naming the file', () => {
-    const tok = ChatTokenizer.fromJson(tinyTokenizerJson(), tinyTokenizerConfig(), '{% for i in range(3) %}{{ i }}{% endfor %}|{{ range(2, 10, 3) | join(",") }}|{{ range(5, 0, -2) | join(",") }}|{{ messages[0].content }}');
+    const tok = ChatTokenizer.fromJson(
+      tinyTokenizerJson(),
+      tinyTokenizerConfig(),
+      '{% for i in range(3) %}{{ i }}{% endfor %}|{{ range(2, 10, 3) | join(",") }}|{{ range(5, 0, -2) | join(",") }}|{{ messages[0].content }}',
+    );
     expect(tok.render([{ role: 'user', content: 'hi' }])).toBe('012|2,5,8|5,3,1|hi');
     const loop = ChatTokenizer.fromJson(tinyTokenizerJson(), tinyTokenizerConfig(), '{% for i in range(1000000000) %}x{% endfor %}');
-    expect(() => loop.render([{ role: 'user', content: 'hi' }])).toThrow('chat_template.jinja: the chat template failed on this conversation: range(1000000000) would make 1,000,000,000 items; one render may make at most 1,000,000');
+    expect(() => loop.render([{ role: 'user', content: 'hi' }])).toThrow(
+      'chat_template.jinja: the chat template failed on this conversation: range(1000000000) would make 1,000,000,000 items; one render may make at most 1,000,000',
+    );
   });
 });

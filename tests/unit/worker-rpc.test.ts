@@ -106,14 +106,19 @@ describe('the watchdog over calls into model files', () => {
   });
 });
 
-describe('the page\'s client of the model worker', () => {
+describe("the page's client of the model worker", () => {
   it('does not start again a worker that fails before it answers, and says so', async () => {
     let spawned = 0;
     const failing = (): WorkerLike => {
       spawned++;
       const errors: ((e: ErrorEvent) => void)[] = [];
       setTimeout(() => errors.forEach((l) => l({ message: 'SyntaxError in model-worker.ts', preventDefault() {} } as ErrorEvent)), 5);
-      return { postMessage() {}, addEventListener: ((type: string, l: (e: ErrorEvent) => void) => void (type === 'error' && errors.push(l))) as unknown as WorkerLike['addEventListener'], terminate() {} };
+      return {
+        postMessage() {},
+        addEventListener: ((type: string, l: (e: ErrorEvent) => void) =>
+          void (type === 'error' && errors.push(l))) as unknown as WorkerLike['addEventListener'],
+        terminate() {},
+      };
     };
     const client = new ModelClient(failing);
     const first = client.call('discard', { preparedId: 1 }).promise;

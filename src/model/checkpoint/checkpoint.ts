@@ -64,7 +64,13 @@ export async function loadCheckpoint(source: ModelSource, onProgress?: (p: ReadP
   let syncReads = true;
   const add = async (file: string, only?: Set<string>) => {
     const f = await source.open(file);
-    if (!f) throw new ModelError(file, only ? `is missing from ${source.label} (${INDEX_FILE} names it)` : `is missing from ${source.label} (and there is no ${INDEX_FILE} for a sharded checkpoint)`);
+    if (!f)
+      throw new ModelError(
+        file,
+        only
+          ? `is missing from ${source.label} (${INDEX_FILE} names it)`
+          : `is missing from ${source.label} (and there is no ${INDEX_FILE} for a sharded checkpoint)`,
+      );
     weightFiles.push({ name: file, size: f.size });
     syncReads &&= f.readSync !== undefined;
     let loaded = 0;
@@ -118,7 +124,12 @@ export async function loadCheckpoint(source: ModelSource, onProgress?: (p: ReadP
   const weights = awq ? packAwq(tensors, awq) : tensors;
   const floats = new Map<string, StoredTensor>();
   for (const [n, t] of weights) {
-    if (t.dtype === 'I32') throw new ModelError(t.file, `dtype I32 is read only as AWQ's packed weights (qweight, qzeros)${awq ? '' : ': config.json has no quantization_config'}`, t.name);
+    if (t.dtype === 'I32')
+      throw new ModelError(
+        t.file,
+        `dtype I32 is read only as AWQ's packed weights (qweight, qzeros)${awq ? '' : ': config.json has no quantization_config'}`,
+        t.name,
+      );
     floats.set(n, t as StoredTensor);
   }
   const dtypes = [...new Set([...tensors.values()].filter((t) => t.dtype !== 'I32').map((t) => t.dtype))].sort();

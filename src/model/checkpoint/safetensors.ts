@@ -22,7 +22,10 @@ const MAX_HEADER = 100 * 1024 * 1024;
  * Every size the header claims is checked against the file size, so a truncated or lying file fails
  * here with its name, before any weight is fetched.
  */
-export async function readSafetensorsHeader(file: string, f: { size: number; read(start: number, end: number): Promise<Uint8Array> }): Promise<Map<string, TensorInfo>> {
+export async function readSafetensorsHeader(
+  file: string,
+  f: { size: number; read(start: number, end: number): Promise<Uint8Array> },
+): Promise<Map<string, TensorInfo>> {
   if (f.size < 8) throw new ModelError(file, `file is ${f.size} bytes, too short for a safetensors header`);
   const lenBytes = await f.read(0, 8);
   const headerLen = Number(new DataView(lenBytes.buffer, lenBytes.byteOffset, 8).getBigUint64(0, true));
@@ -49,7 +52,13 @@ function parseHeader(file: string, headerBytes: Uint8Array, fileSize: number): M
     const entry = raw as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
     const dtype = entry.dtype;
     if (dtype !== 'F32' && dtype !== 'F16' && dtype !== 'BF16' && dtype !== 'I32') {
-      throw new ModelError(file, dtype === undefined ? 'has no dtype' : `dtype ${JSON.stringify(dtype)?.slice(0, 40)} is not supported (F32, F16, BF16 are; I32 for AWQ's packed weights)`, name);
+      throw new ModelError(
+        file,
+        dtype === undefined
+          ? 'has no dtype'
+          : `dtype ${JSON.stringify(dtype)?.slice(0, 40)} is not supported (F32, F16, BF16 are; I32 for AWQ's packed weights)`,
+        name,
+      );
     }
     const shape = entry.shape;
     const offsets = entry.data_offsets;

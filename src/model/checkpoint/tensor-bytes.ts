@@ -39,11 +39,13 @@ export function fileRange(f: SourceFile, start: number, end: number, onRead?: (b
   return {
     byteLength: end - start,
     // A spooled download was counted as it arrived; a file on disk is counted as it is read.
-    ...(sync && { readSync: (a: number, b: number) => {
-      const bytes = sync(start + a, start + b);
-      if (!f.spool) onRead?.(bytes.byteLength);
-      return bytes;
-    } }),
+    ...(sync && {
+      readSync: (a: number, b: number) => {
+        const bytes = sync(start + a, start + b);
+        if (!f.spool) onRead?.(bytes.byteLength);
+        return bytes;
+      },
+    }),
     async prepare() {
       if (f.spool && f.readSync) {
         // A download spooled to disk now (that is the progress), read from there when onnxruntime asks.
@@ -84,7 +86,6 @@ export function mapBytes(src: TensorBytes, byteLength: number, fn: (raw: Uint8Ar
     },
   };
 }
-
 
 /** Bytes already in memory (tests, small constants). */
 export function bytesOf(bytes: Uint8Array): TensorBytes {

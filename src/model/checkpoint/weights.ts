@@ -15,15 +15,24 @@ export interface LayerWeights {
   mlpInNorm?: StoredTensor;
   /** On the MLP's output (post_feedforward_layernorm of OLMo 2 and Gemma 3). */
   mlpOutNorm?: StoredTensor;
-  q?: StoredTensor; k?: StoredTensor; v?: StoredTensor;
+  q?: StoredTensor;
+  k?: StoredTensor;
+  v?: StoredTensor;
   qkv?: StoredTensor;
   o: StoredTensor;
-  qBias?: StoredTensor; kBias?: StoredTensor; vBias?: StoredTensor; oBias?: StoredTensor;
-  qNorm?: StoredTensor; kNorm?: StoredTensor;
-  gate?: StoredTensor; up?: StoredTensor;
+  qBias?: StoredTensor;
+  kBias?: StoredTensor;
+  vBias?: StoredTensor;
+  oBias?: StoredTensor;
+  qNorm?: StoredTensor;
+  kNorm?: StoredTensor;
+  gate?: StoredTensor;
+  up?: StoredTensor;
   gateUp?: StoredTensor;
   down: StoredTensor;
-  gateBias?: StoredTensor; upBias?: StoredTensor; downBias?: StoredTensor;
+  gateBias?: StoredTensor;
+  upBias?: StoredTensor;
+  downBias?: StoredTensor;
 }
 
 export interface ModelWeights {

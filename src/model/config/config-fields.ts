@@ -15,7 +15,8 @@ export function num(cfg: Cfg, field: string, fallback?: number, prefix = ''): nu
     if (fallback !== undefined) return fallback;
     throw new ModelError(CONFIG_FILE, 'is missing', prefix + field);
   }
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ModelError(CONFIG_FILE, `must be a number, got ${JSON.stringify(v)?.slice(0, 80)}`, prefix + field);
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new ModelError(CONFIG_FILE, `must be a number, got ${JSON.stringify(v)?.slice(0, 80)}`, prefix + field);
   return v;
 }
 
@@ -28,15 +29,23 @@ export function positive(cfg: Cfg, field: string, fallback?: number, prefix = ''
 
 /** Sizes beyond any released model by orders of magnitude: a config past them is broken (and would exhaust memory before saying so). */
 const MAXIMA: Record<string, number> = {
-  num_hidden_layers: 1024, num_attention_heads: 1024, num_key_value_heads: 1024, head_dim: 4096,
-  hidden_size: 1 << 17, intermediate_size: 1 << 20, vocab_size: 1 << 24, max_position_embeddings: 1 << 24, sliding_window: 1 << 24,
+  num_hidden_layers: 1024,
+  num_attention_heads: 1024,
+  num_key_value_heads: 1024,
+  head_dim: 4096,
+  hidden_size: 1 << 17,
+  intermediate_size: 1 << 20,
+  vocab_size: 1 << 24,
+  max_position_embeddings: 1 << 24,
+  sliding_window: 1 << 24,
 };
 
 export function posInt(cfg: Cfg, field: string, fallback?: number, prefix = ''): number {
   const v = num(cfg, field, fallback, prefix);
   if (!Number.isInteger(v) || v <= 0) throw new ModelError(CONFIG_FILE, `must be a positive integer, got ${v}`, prefix + field);
   const max = MAXIMA[field];
-  if (max !== undefined && v > max) throw new ModelError(CONFIG_FILE, `must be at most ${max.toLocaleString('en-US')} (no model comes close), got ${v}`, prefix + field);
+  if (max !== undefined && v > max)
+    throw new ModelError(CONFIG_FILE, `must be at most ${max.toLocaleString('en-US')} (no model comes close), got ${v}`, prefix + field);
   return v;
 }
 

@@ -133,7 +133,12 @@ export function normalizeConfig(cfg: Cfg, weightsDtype?: string): ModelSpec {
   const modelType = cfg.model_type;
   if (isMultimodal(modelType)) {
     const text = cfg.text_config;
-    if (!text || typeof text !== 'object' || Array.isArray(text)) throw new ModelError(CONFIG_FILE, `model_type "${modelType}" is an image-and-text model, but there is no text_config object to read its text model from`, 'text_config');
+    if (!text || typeof text !== 'object' || Array.isArray(text))
+      throw new ModelError(
+        CONFIG_FILE,
+        `model_type "${modelType}" is an image-and-text model, but there is no text_config object to read its text model from`,
+        'text_config',
+      );
     let spec: ModelSpec;
     try {
       spec = normalizeConfig(textConfigOf(modelType, cfg, text as Cfg), weightsDtype);
@@ -141,7 +146,9 @@ export function normalizeConfig(cfg: Cfg, weightsDtype?: string): ModelSpec {
       if (e instanceof ModelError && e.field) throw new ModelError(e.file, e.detail, `text_config.${e.field}`);
       throw e;
     }
-    spec.notes.unshift(`an image-and-text model (model_type "${modelType}"): its text model (${spec.family}) is read from text_config, with transformers' defaults for what it leaves out; the vision tower is never read, so images are not part of the analysis`);
+    spec.notes.unshift(
+      `an image-and-text model (model_type "${modelType}"): its text model (${spec.family}) is read from text_config, with transformers' defaults for what it leaves out; the vision tower is never read, so images are not part of the analysis`,
+    );
     return { ...spec, multimodal: modelType };
   }
   if (typeof modelType !== 'string' || !(FAMILIES as readonly string[]).includes(modelType)) {
@@ -153,7 +160,8 @@ export function normalizeConfig(cfg: Cfg, weightsDtype?: string): ModelSpec {
   const actField = family === 'gemma3_text' && has(cfg, 'hidden_activation') ? 'hidden_activation' : 'hidden_act';
   const act = cfg[actField] ?? (family === 'gemma3_text' ? 'gelu_pytorch_tanh' : 'silu');
   const activation = act === 'silu' ? 'silu' : act === 'gelu_pytorch_tanh' && family === 'gemma3_text' ? 'gelu_tanh' : null;
-  if (!activation) throw new ModelError(CONFIG_FILE, `activation ${JSON.stringify(act)?.slice(0, 40)} is not supported (silu is; gelu_pytorch_tanh for Gemma 3)`, actField);
+  if (!activation)
+    throw new ModelError(CONFIG_FILE, `activation ${JSON.stringify(act)?.slice(0, 40)} is not supported (silu is; gelu_pytorch_tanh for Gemma 3)`, actField);
 
   const hiddenSize = posInt(cfg, 'hidden_size');
   const numHeads = posInt(cfg, 'num_attention_heads');
@@ -175,12 +183,17 @@ export function normalizeConfig(cfg: Cfg, weightsDtype?: string): ModelSpec {
   const ropeParams = object(cfg, 'rope_parameters');
   const nested = ropeParams !== null && ('full_attention' in ropeParams || 'sliding_attention' in ropeParams);
   // transformers (convert_rope_params_to_dict): rope_parameters' own entries win over the top-level fields.
-  const partial = typeof ropeParams?.partial_rotary_factor === 'number' ? num(ropeParams, 'partial_rotary_factor', undefined, 'rope_parameters.') : num(cfg, 'partial_rotary_factor', 1);
+  const partial =
+    typeof ropeParams?.partial_rotary_factor === 'number'
+      ? num(ropeParams, 'partial_rotary_factor', undefined, 'rope_parameters.')
+      : num(cfg, 'partial_rotary_factor', 1);
   if (!(partial > 0 && partial <= 1)) throw new ModelError(CONFIG_FILE, `must be in (0, 1], got ${partial}`, 'partial_rotary_factor');
   const rotaryDim = Math.floor(headDim * partial);
-  if (rotaryDim % 2 !== 0 || rotaryDim === 0) throw new ModelError(CONFIG_FILE, `head_dim ${headDim} × ${partial} = ${rotaryDim} rotary dims, which must be even and positive`, 'partial_rotary_factor');
+  if (rotaryDim % 2 !== 0 || rotaryDim === 0)
+    throw new ModelError(CONFIG_FILE, `head_dim ${headDim} × ${partial} = ${rotaryDim} rotary dims, which must be even and positive`, 'partial_rotary_factor');
   const originalMax = family === 'phi3' && has(cfg, 'original_max_position_embeddings') ? posInt(cfg, 'original_max_position_embeddings') : null;
-  const scalingOf = (raw: Cfg | null, field: string) => parseRopeScaling(raw, field, { maxPos, originalMax, rotaryDim, aliasYarnToLongrope: family === 'phi3' });
+  const scalingOf = (raw: Cfg | null, field: string) =>
+    parseRopeScaling(raw, field, { maxPos, originalMax, rotaryDim, aliasYarnToLongrope: family === 'phi3' });
   const topScaling = () => {
     const rs = object(cfg, 'rope_scaling');
     if (rs) return scalingOf(rs, 'rope_scaling');
@@ -192,9 +205,13 @@ export function normalizeConfig(cfg: Cfg, weightsDtype?: string): ModelSpec {
   const ropes: Rope[] = [];
   let localRope: number | null = null;
   if (family === 'gemma3_text') {
-    const full = nested ? (ropeParams!.full_attention as Cfg) ?? null : null;
-    const local = nested ? (ropeParams!.sliding_attention as Cfg) ?? null : null;
-    ropes.push({ theta: theta('rope_theta', full, 'rope_parameters.full_attention', 1_000_000), rotaryDim, scaling: object(cfg, 'rope_scaling') ? topScaling() : scalingOf(full, 'rope_parameters.full_attention') });
+    const full = nested ? ((ropeParams!.full_attention as Cfg) ?? null) : null;
+    const local = nested ? ((ropeParams!.sliding_attention as Cfg) ?? null) : null;
+    ropes.push({
+      theta: theta('rope_theta', full, 'rope_parameters.full_attention', 1_000_000),
+      rotaryDim,
+      scaling: object(cfg, 'rope_scaling') ? topScaling() : scalingOf(full, 'rope_parameters.full_attention'),
+    });
     // Sliding layers: rope_local_base_freq, never scaled (modeling_gemma3.py).
     ropes.push({ theta: theta('rope_local_base_freq', local, 'rope_parameters.sliding_attention', 10_000), rotaryDim, scaling: { type: 'default' } });
     localRope = 1;
@@ -238,15 +255,25 @@ export function normalizeConfig(cfg: Cfg, weightsDtype?: string): ModelSpec {
   const wide = layers.find((l) => l.window !== null && l.window >= maxPos)?.window;
   if (wide !== undefined && wide !== null) {
     layers = layers.map((l) => (l.window !== null && l.window >= maxPos ? { ...l, window: null } : l));
-    notes.push(`sliding_window ${wide.toLocaleString('en-US')} is at least max_position_embeddings (${maxPos.toLocaleString('en-US')}): those layers attend to every earlier token`);
+    notes.push(
+      `sliding_window ${wide.toLocaleString('en-US')} is at least max_position_embeddings (${maxPos.toLocaleString('en-US')}): those layers attend to every earlier token`,
+    );
   }
 
   const granite = family === 'granite';
   const declared = typeof cfg.torch_dtype === 'string' ? cfg.torch_dtype : typeof cfg.dtype === 'string' ? cfg.dtype : null;
   const weightDtype = declared ?? weightsDtype ?? 'float32';
-  const attentionScale = granite ? positive(cfg, 'attention_multiplier', 1) : family === 'gemma3_text' ? positive(cfg, 'query_pre_attn_scalar', 256) ** -0.5 : headDim ** -0.5;
-  if (family === 'gemma3_text') notes.push(`embeddings × √${hiddenSize} held in ${weightDtype} (${declared ? 'config.json torch_dtype' : weightsDtype ? 'the dtype the weights are stored in: config.json has no torch_dtype' : 'config.json has no torch_dtype'}), as transformers does: ${+roundTo(Math.sqrt(hiddenSize), weightDtype).toFixed(4)}`);
-  if (family === 'gemma3_text' && has(cfg, 'attn_logit_softcapping')) notes.push('attn_logit_softcapping is not applied: Gemma 3 never passes it to attention (modeling_gemma3.py)');
+  const attentionScale = granite
+    ? positive(cfg, 'attention_multiplier', 1)
+    : family === 'gemma3_text'
+      ? positive(cfg, 'query_pre_attn_scalar', 256) ** -0.5
+      : headDim ** -0.5;
+  if (family === 'gemma3_text')
+    notes.push(
+      `embeddings × √${hiddenSize} held in ${weightDtype} (${declared ? 'config.json torch_dtype' : weightsDtype ? 'the dtype the weights are stored in: config.json has no torch_dtype' : 'config.json has no torch_dtype'}), as transformers does: ${+roundTo(Math.sqrt(hiddenSize), weightDtype).toFixed(4)}`,
+    );
+  if (family === 'gemma3_text' && has(cfg, 'attn_logit_softcapping'))
+    notes.push('attn_logit_softcapping is not applied: Gemma 3 never passes it to attention (modeling_gemma3.py)');
   const eos = cfg.eos_token_id;
   return {
     family,

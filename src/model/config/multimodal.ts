@@ -17,18 +17,46 @@ const TEXT_DEFAULTS: Record<Multimodal, { family: Family; defaults: Cfg }> = {
   gemma3: {
     family: 'gemma3_text',
     defaults: {
-      vocab_size: 262_208, hidden_size: 2304, intermediate_size: 9216, num_hidden_layers: 26, num_attention_heads: 8, num_key_value_heads: 4,
-      head_dim: 256, hidden_activation: 'gelu_pytorch_tanh', max_position_embeddings: 131_072, rms_norm_eps: 1e-6, tie_word_embeddings: true,
-      rope_theta: 1_000_000, attention_bias: false, query_pre_attn_scalar: 256, sliding_window: 4096, final_logit_softcapping: null,
-      rope_scaling: null, rope_local_base_freq: 10_000, sliding_window_pattern: 6, bos_token_id: 2, eos_token_id: 1,
+      vocab_size: 262_208,
+      hidden_size: 2304,
+      intermediate_size: 9216,
+      num_hidden_layers: 26,
+      num_attention_heads: 8,
+      num_key_value_heads: 4,
+      head_dim: 256,
+      hidden_activation: 'gelu_pytorch_tanh',
+      max_position_embeddings: 131_072,
+      rms_norm_eps: 1e-6,
+      tie_word_embeddings: true,
+      rope_theta: 1_000_000,
+      attention_bias: false,
+      query_pre_attn_scalar: 256,
+      sliding_window: 4096,
+      final_logit_softcapping: null,
+      rope_scaling: null,
+      rope_local_base_freq: 10_000,
+      sliding_window_pattern: 6,
+      bos_token_id: 2,
+      eos_token_id: 1,
     },
   },
   mistral3: {
     family: 'mistral',
     defaults: {
-      vocab_size: 32_000, hidden_size: 4096, intermediate_size: 14_336, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 8,
-      hidden_act: 'silu', max_position_embeddings: 4096 * 32, rms_norm_eps: 1e-6, tie_word_embeddings: false, rope_theta: 10_000, sliding_window: 4096,
-      bos_token_id: 1, eos_token_id: 2,
+      vocab_size: 32_000,
+      hidden_size: 4096,
+      intermediate_size: 14_336,
+      num_hidden_layers: 32,
+      num_attention_heads: 32,
+      num_key_value_heads: 8,
+      hidden_act: 'silu',
+      max_position_embeddings: 4096 * 32,
+      rms_norm_eps: 1e-6,
+      tie_word_embeddings: false,
+      rope_theta: 10_000,
+      sliding_window: 4096,
+      bos_token_id: 1,
+      eos_token_id: 2,
     },
   },
 };
@@ -51,7 +79,12 @@ export function textConfigOf(kind: Multimodal, cfg: Cfg, text: Cfg): Cfg {
  * 4.51) and `model.language_model.*` (from 4.52, with `lm_head` at the top).
  */
 export function textTensorName(name: string): string | null {
-  for (const [from, to] of [['language_model.model.', 'model.'], ['model.language_model.', 'model.'], ['language_model.lm_head.', 'lm_head.'], ['lm_head.', 'lm_head.']] as const) {
+  for (const [from, to] of [
+    ['language_model.model.', 'model.'],
+    ['model.language_model.', 'model.'],
+    ['language_model.lm_head.', 'lm_head.'],
+    ['lm_head.', 'lm_head.'],
+  ] as const) {
     if (name.startsWith(from)) return to + name.slice(from.length);
   }
   return null;

@@ -34,13 +34,18 @@ function mscaleOf(scale: number, m = 1): number {
  * names it in messages; `maxPos` and `originalMax` are the config's own fields (Phi-3 keeps
  * `original_max_position_embeddings` at the top level, which transformers gives priority).
  */
-export function parseRopeScaling(raw: Cfg | null, field: string, ctx: { maxPos: number; originalMax: number | null; rotaryDim: number; aliasYarnToLongrope?: boolean }): RopeScaling {
+export function parseRopeScaling(
+  raw: Cfg | null,
+  field: string,
+  ctx: { maxPos: number; originalMax: number | null; rotaryDim: number; aliasYarnToLongrope?: boolean },
+): RopeScaling {
   if (raw === null) return { type: 'default' };
   let type = raw.rope_type ?? raw.type ?? 'default';
   // Phi-3's configuration renames the old "su" and "yarn" types to longrope (configuration_phi3.py).
   if (ctx.aliasYarnToLongrope && (type === 'su' || type === 'yarn')) type = 'longrope';
   const p = `${field}.`;
-  const orig = () => ctx.originalMax ?? (raw.original_max_position_embeddings != null ? positive(raw, 'original_max_position_embeddings', undefined, p) : ctx.maxPos);
+  const orig = () =>
+    ctx.originalMax ?? (raw.original_max_position_embeddings != null ? positive(raw, 'original_max_position_embeddings', undefined, p) : ctx.maxPos);
   switch (type) {
     case 'default':
       return { type: 'default' };
@@ -50,7 +55,13 @@ export function parseRopeScaling(raw: Cfg | null, field: string, ctx: { maxPos: 
       const low = positive(raw, 'low_freq_factor', undefined, p);
       const high = positive(raw, 'high_freq_factor', undefined, p);
       if (high <= low) throw new ModelError(CONFIG_FILE, `high_freq_factor (${high}) must exceed low_freq_factor (${low})`, `${p}high_freq_factor`);
-      return { type: 'llama3', factor: positive(raw, 'factor', undefined, p), lowFreqFactor: low, highFreqFactor: high, originalMaxPositionEmbeddings: positive(raw, 'original_max_position_embeddings', undefined, p) };
+      return {
+        type: 'llama3',
+        factor: positive(raw, 'factor', undefined, p),
+        lowFreqFactor: low,
+        highFreqFactor: high,
+        originalMaxPositionEmbeddings: positive(raw, 'original_max_position_embeddings', undefined, p),
+      };
     }
     case 'dynamic':
       return { type: 'dynamic', factor: positive(raw, 'factor', undefined, p), maxPositionEmbeddings: ctx.maxPos };
@@ -64,9 +75,13 @@ export function parseRopeScaling(raw: Cfg | null, field: string, ctx: { maxPos: 
       const explicit = raw.attention_factor != null ? positive(raw, 'attention_factor', undefined, p) : null;
       const attentionFactor = explicit ?? (m && mAll ? mscaleOf(factor, m) / mscaleOf(factor, mAll) : mscaleOf(factor));
       return {
-        type: 'yarn', factor, originalMaxPositionEmbeddings: o,
-        betaFast: (raw.beta_fast as number) || 32, betaSlow: (raw.beta_slow as number) || 1,
-        truncate: raw.truncate !== false, attentionFactor,
+        type: 'yarn',
+        factor,
+        originalMaxPositionEmbeddings: o,
+        betaFast: (raw.beta_fast as number) || 32,
+        betaSlow: (raw.beta_slow as number) || 1,
+        truncate: raw.truncate !== false,
+        attentionFactor,
       };
     }
     case 'longrope': {
@@ -75,9 +90,19 @@ export function parseRopeScaling(raw: Cfg | null, field: string, ctx: { maxPos: 
       const factor = raw.factor != null ? positive(raw, 'factor', undefined, p) : ctx.maxPos / o;
       const explicit = raw.attention_factor != null ? positive(raw, 'attention_factor', undefined, p) : null;
       const attentionFactor = explicit ?? (factor <= 1 ? 1 : Math.sqrt(1 + Math.log(factor) / Math.log(o)));
-      return { type: 'longrope', shortFactor: numList(raw, 'short_factor', half, p), longFactor: numList(raw, 'long_factor', half, p), originalMaxPositionEmbeddings: o, attentionFactor };
+      return {
+        type: 'longrope',
+        shortFactor: numList(raw, 'short_factor', half, p),
+        longFactor: numList(raw, 'long_factor', half, p),
+        originalMaxPositionEmbeddings: o,
+        attentionFactor,
+      };
     }
     default:
-      throw new ModelError(CONFIG_FILE, `rope type "${String(type).slice(0, 40)}" is not supported (default, linear, llama3, dynamic, yarn, longrope are)`, `${p}rope_type`);
+      throw new ModelError(
+        CONFIG_FILE,
+        `rope type "${String(type).slice(0, 40)}" is not supported (default, linear, llama3, dynamic, yarn, longrope are)`,
+        `${p}rope_type`,
+      );
   }
 }

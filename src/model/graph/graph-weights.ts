@@ -37,7 +37,14 @@ export class GraphWeights {
    */
   private readonly scheme: QuantScheme | null;
 
-  constructor(private readonly g: GraphBuilder, private readonly half: boolean, private readonly keepHalf = false, private readonly keptBf16: 'bf16' | 'fp16' = 'bf16', quant: Quant = 'none', private readonly sliceRows = SLICE_ROWS) {
+  constructor(
+    private readonly g: GraphBuilder,
+    private readonly half: boolean,
+    private readonly keepHalf = false,
+    private readonly keptBf16: 'bf16' | 'fp16' = 'bf16',
+    quant: Quant = 'none',
+    private readonly sliceRows = SLICE_ROWS,
+  ) {
     this.scheme = quant === 'none' ? null : schemeOf(quant);
   }
 
@@ -50,7 +57,9 @@ export class GraphWeights {
     const kb = blocksOf(K, s);
     const key = `${t.name}#q${s.bits}`;
     if (!this.quantizedKept.has(key)) {
-      this.storage.add(`linear layers, head and embedding quantized to ${s.bits} bits (blocks of ${s.blockSize}, a scale and zero point each) as they are read`);
+      this.storage.add(
+        `linear layers, head and embedding quantized to ${s.bits} bits (blocks of ${s.blockSize}, a scale and zero point each) as they are read`,
+      );
       const once = onceRead(t);
       const slices = rowSlices(N, this.sliceRows).map(([r0, r1], i) => {
         const n = r1 - r0;
@@ -77,10 +86,28 @@ export class GraphWeights {
     if (!this.quantizedKept.has(key)) {
       this.storage.add(`linear layers in AWQ's ${p.bits} bits as published (groups of ${p.groupSize}), run packed`);
       const half = this.half;
-      this.g.external(`${key}.packed`, DT.UINT8, [N, groups, p.groupSize / 2], mapBytes(p.qweight.data, (N * K) / 2, (raw, into) => awqToMatMulNBits(p, N, K, raw, into)));
-      this.g.external(`${key}.scales`, half ? DT.FLOAT16 : DT.FLOAT, [N * groups], mapBytes(p.scales.data, N * groups * (half ? 2 : 4), (raw, into) => awqScalesToMatMulNBits(N, groups, p.scales.dtype, raw, half, into)));
-      this.g.external(`${key}.zeros`, DT.UINT8, [N * Math.ceil(groups / 2)], mapBytes(p.qzeros.data, N * Math.ceil(groups / 2), (raw, into) => awqZerosToMatMulNBits(N, groups, raw, into)));
-      this.quantizedKept.set(key, { slices: [{ rows: [0, N], packed: `${key}.packed`, scales: `${key}.scales`, zeros: `${key}.zeros` }], scheme: { bits: p.bits, blockSize: p.groupSize } });
+      this.g.external(
+        `${key}.packed`,
+        DT.UINT8,
+        [N, groups, p.groupSize / 2],
+        mapBytes(p.qweight.data, (N * K) / 2, (raw, into) => awqToMatMulNBits(p, N, K, raw, into)),
+      );
+      this.g.external(
+        `${key}.scales`,
+        half ? DT.FLOAT16 : DT.FLOAT,
+        [N * groups],
+        mapBytes(p.scales.data, N * groups * (half ? 2 : 4), (raw, into) => awqScalesToMatMulNBits(N, groups, p.scales.dtype, raw, half, into)),
+      );
+      this.g.external(
+        `${key}.zeros`,
+        DT.UINT8,
+        [N * Math.ceil(groups / 2)],
+        mapBytes(p.qzeros.data, N * Math.ceil(groups / 2), (raw, into) => awqZerosToMatMulNBits(N, groups, raw, into)),
+      );
+      this.quantizedKept.set(key, {
+        slices: [{ rows: [0, N], packed: `${key}.packed`, scales: `${key}.scales`, zeros: `${key}.zeros` }],
+        scheme: { bits: p.bits, blockSize: p.groupSize },
+      });
     }
     return this.quantizedKept.get(key)!;
   }
@@ -90,7 +117,15 @@ export class GraphWeights {
     const q = this.quantized(t);
     if (!q) return this.g.op('Gemm', [x, this.widenedAfter(t, x), ...(bias ? [this.get(bias)] : [])], { transB: 1 });
     const K = t.shape[1]!;
-    const parts = q.slices.map((sl) => this.g.op('MatMulNBits', [x, sl.packed, sl.scales, sl.zeros], { K, N: sl.rows[1] - sl.rows[0], bits: q.scheme.bits, block_size: q.scheme.blockSize, accuracy_level: 0 }, undefined, 'com.microsoft'));
+    const parts = q.slices.map((sl) =>
+      this.g.op(
+        'MatMulNBits',
+        [x, sl.packed, sl.scales, sl.zeros],
+        { K, N: sl.rows[1] - sl.rows[0], bits: q.scheme.bits, block_size: q.scheme.blockSize, accuracy_level: 0 },
+        undefined,
+        'com.microsoft',
+      ),
+    );
     const y = parts.length === 1 ? parts[0]! : this.g.op('Concat', parts, { axis: -1 });
     return bias ? this.g.op('Add', [y, this.get(bias)]) : y;
   }
@@ -102,7 +137,15 @@ export class GraphWeights {
     if (!this.stored.has(key)) {
       if (t.dtype === 'BF16' && this.keptBf16 === 'fp16') {
         this.storage.add('BF16 matrices kept in half precision as fp16 (this runtime cannot cast BF16), widened to fp32 where used, every pass');
-        this.stored.set(key, this.g.external(`${t.name}.f16`, DT.FLOAT16, t.shape, mapBytes(t.data, t.data.byteLength, (raw, into) => bf16ToF16Checked(t, raw, into))));
+        this.stored.set(
+          key,
+          this.g.external(
+            `${t.name}.f16`,
+            DT.FLOAT16,
+            t.shape,
+            mapBytes(t.data, t.data.byteLength, (raw, into) => bf16ToF16Checked(t, raw, into)),
+          ),
+        );
       } else {
         this.storage.add(`${t.dtype} matrices kept in half precision, widened to fp32 where used, every pass`);
         this.stored.set(key, this.g.external(`${t.name}.${t.dtype.toLowerCase()}`, t.dtype === 'BF16' ? DT.BFLOAT16 : DT.FLOAT16, t.shape, t.data));
@@ -148,7 +191,9 @@ export class GraphWeights {
     const zero = this.half ? g.op('Cast', [g.float([0], [])], { to: DT.FLOAT16 }) : g.float([0], []);
     const terms = q.slices.map((sl) => {
       const [r0, r1] = sl.rows;
-      const local = g.op('Cast', [g.op('Min', [g.op('Max', [g.op('Sub', [fid, g.float([r0], [])]), g.float([0], [])]), g.float([r1 - r0 - 1], [])])], { to: DT.INT64 });
+      const local = g.op('Cast', [g.op('Min', [g.op('Max', [g.op('Sub', [fid, g.float([r0], [])]), g.float([0], [])]), g.float([r1 - r0 - 1], [])])], {
+        to: DT.INT64,
+      });
       const inside = g.op('And', [g.op('GreaterOrEqual', [fid, g.float([r0], [])]), g.op('Less', [fid, g.float([r1], [])])]);
       const rows = this.dequantizedRows(t, sl, q.scheme, local);
       return g.op('Where', [g.op('Unsqueeze', [inside, g.int64([-1])]), rows, zero]);
@@ -189,13 +234,23 @@ export class GraphWeights {
     let value: string;
     if (this.half) {
       this.storage.add(t.dtype === 'F16' ? 'F16 weights used as is' : `${t.dtype} weights narrowed to fp16`);
-      value = this.g.external(t.name, DT.FLOAT16, t.shape, t.dtype === 'F16' ? t.data : mapBytes(t.data, 2 * n, (raw, into) => void toFloat16Bytes(t.dtype, raw, into)));
+      value = this.g.external(
+        t.name,
+        DT.FLOAT16,
+        t.shape,
+        t.dtype === 'F16' ? t.data : mapBytes(t.data, 2 * n, (raw, into) => void toFloat16Bytes(t.dtype, raw, into)),
+      );
     } else if (t.dtype === 'F16') {
       this.storage.add('F16 weights stored as fp16, cast to fp32 at load');
       value = this.g.op('Cast', [this.g.external(`${t.name}.f16`, DT.FLOAT16, t.shape, t.data)], { to: DT.FLOAT });
     } else {
       this.storage.add(t.dtype === 'BF16' ? 'BF16 weights widened to fp32' : 'F32 weights');
-      value = this.g.external(t.name, DT.FLOAT, t.shape, t.dtype === 'F32' ? t.data : mapBytes(t.data, 4 * n, (raw, into) => void toFloat32(t.dtype, raw, into)));
+      value = this.g.external(
+        t.name,
+        DT.FLOAT,
+        t.shape,
+        t.dtype === 'F32' ? t.data : mapBytes(t.data, 4 * n, (raw, into) => void toFloat32(t.dtype, raw, into)),
+      );
     }
     this.stored.set(t.name, value);
     return value;
@@ -234,7 +289,10 @@ function bf16ToF16Checked(t: StoredTensor, raw: Uint8Array, into: Uint8Array): v
     // Infinity in fp16 from a finite bf16 value: out of range (a stored inf/NaN stays what it was).
     if ((bits[i]! & 0x7c00) === 0x7c00 && (src[i]! & 0x7f80) !== 0x7f80) {
       const value = new Float32Array(new Uint32Array([src[i]! << 16]).buffer)[0]!;
-      throw new ModelError(t.file, `${t.name} holds ${value.toExponential(3)}, beyond the ±65,504 fp16 can hold: this runtime keeps BF16 matrices as fp16 (it has no BF16 Cast); run it where BF16 is cast (wasm, the native runtime) or in full precision`);
+      throw new ModelError(
+        t.file,
+        `${t.name} holds ${value.toExponential(3)}, beyond the ±65,504 fp16 can hold: this runtime keeps BF16 matrices as fp16 (it has no BF16 Cast); run it where BF16 is cast (wasm, the native runtime) or in full precision`,
+      );
     }
   }
 }

@@ -2,7 +2,19 @@ import type { ModelSpec } from '../config/config';
 import type { StoredTensor } from '../checkpoint/checkpoint';
 import type { ComputeDtype } from '../precision/compute-dtype';
 import { ModelError } from '../errors';
-import { HIDDEN_OUT, INPUT, LOGITS, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from './graph-io';
+import {
+  HIDDEN_OUT,
+  INPUT,
+  LOGITS,
+  attnMeanName,
+  attnRowsName,
+  pastKeyName,
+  pastValueName,
+  presentKeyName,
+  presentValueName,
+  ropeCosName,
+  ropeSinName,
+} from './graph-io';
 import { GraphWeights } from './graph-weights';
 import { DT, FloatAttr, GraphBuilder, type ExternalFile } from './onnx-builder';
 import type { Quant } from '../precision/quantize';
@@ -146,7 +158,14 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   const seqlensK = fused ? g.op('Reshape', [g.op('Sub', [total32, g.op('Cast', [g.int64([1], [])], { to: DT.INT32 })]), g.int64([1])]) : '';
   const maskValue = g.float([MASK_VALUE], [], 'mask_value');
   const scale = g.float([spec.attentionScale], [], 'scale');
-  const usedRopes = [...new Set(spec.layers.slice(first, end).map((l) => l.rope).filter((r): r is number => r !== null))].sort();
+  const usedRopes = [
+    ...new Set(
+      spec.layers
+        .slice(first, end)
+        .map((l) => l.rope)
+        .filter((r): r is number => r !== null),
+    ),
+  ].sort();
   const tables = new Map(usedRopes.map((r) => [r, { cos: toT(ropeCosName(r)), sin: toT(ropeSinName(r)) }]));
 
   /** x [n, S, Dh] → x*cos + rotate_half(x)*sin over the first rotaryDim dims; the rest pass through (Phi-3's partial rotary). */
@@ -178,11 +197,17 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
       const vb = g.op('Reshape', [v, g.int64([1, -1, KV * Dh])]);
       const pasts = cache ? [pastKeyName(layer), pastValueName(layer)] : ['', ''];
       const presents = cache ? [presentKeyName(layer), presentValueName(layer)] : [`gqa_present_k_l${layer}`, `gqa_present_v_l${layer}`];
-      const [out] = g.opN('GroupQueryAttention', [bsh(q, H), bsh(k, KV), vb, ...pasts, seqlensK, total32], [`gqa_out_l${layer}`, ...presents], {
-        num_heads: H,
-        kv_num_heads: KV,
-        scale: new FloatAttr(spec.attentionScale),
-      }, 'com.microsoft');
+      const [out] = g.opN(
+        'GroupQueryAttention',
+        [bsh(q, H), bsh(k, KV), vb, ...pasts, seqlensK, total32],
+        [`gqa_out_l${layer}`, ...presents],
+        {
+          num_heads: H,
+          kv_num_heads: KV,
+          scale: new FloatAttr(spec.attentionScale),
+        },
+        'com.microsoft',
+      );
       return linear(g.op('Reshape', [out!, g.int64([-1, H * Dh])]), L.o, L.oBias);
     }
     let vAll = v; // [S,KV,Dh] until the cache is joined
@@ -266,8 +291,18 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
         { name: ropeCosName(r), type: DT.FLOAT, dims: ['seq', spec.ropes[r]!.rotaryDim] },
         { name: ropeSinName(r), type: DT.FLOAT, dims: ['seq', spec.ropes[r]!.rotaryDim] },
       ]),
-      i64(INPUT.attnStart), i64(INPUT.attnEnd), i64(INPUT.meanStart), i64(INPUT.meanEnd), i64(INPUT.logitStart), i64(INPUT.logitEnd),
-      ...(cache ? Array.from({ length: end - first }, (_, i) => [{ name: pastKeyName(first + i), type: T, dims: kvDims('past') }, { name: pastValueName(first + i), type: T, dims: kvDims('past') }]).flat() : []),
+      i64(INPUT.attnStart),
+      i64(INPUT.attnEnd),
+      i64(INPUT.meanStart),
+      i64(INPUT.meanEnd),
+      i64(INPUT.logitStart),
+      i64(INPUT.logitEnd),
+      ...(cache
+        ? Array.from({ length: end - first }, (_, i) => [
+            { name: pastKeyName(first + i), type: T, dims: kvDims('past') },
+            { name: pastValueName(first + i), type: T, dims: kvDims('past') },
+          ]).flat()
+        : []),
     ],
     outputs,
   );
@@ -282,9 +317,12 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
     outputNames: outputs.map((o) => o.name),
     kvCache: cache,
     attention: fused ? 'fused' : 'explicit',
-    attentionNote: options.attention === 'fused' && !fusable
-      ? `explicit attention in every layer: onnxruntime's GroupQueryAttention needs a head size divisible by 8, not ${spec.headDim}`
-      : slidingKept ? 'sliding-window layers keep explicit attention (their window is exact there)' : null,
+    attentionNote:
+      options.attention === 'fused' && !fusable
+        ? `explicit attention in every layer: onnxruntime's GroupQueryAttention needs a head size divisible by 8, not ${spec.headDim}`
+        : slidingKept
+          ? 'sliding-window layers keep explicit attention (their window is exact there)'
+          : null,
     layers: [first, end],
   };
 }
@@ -298,7 +336,8 @@ export function buildSegments(spec: ModelSpec, weights: ModelWeights, options: O
 }
 
 /** What a model's graph computes, whole or in segments: for reports, the CLI and the runtime. */
-export interface GraphSummary extends Pick<BuiltGraph, 'inspectLayers' | 'computeDtype' | 'weightStorage' | 'quant' | 'outputNames' | 'kvCache' | 'attention' | 'attentionNote'> {
+export interface GraphSummary
+  extends Pick<BuiltGraph, 'inspectLayers' | 'computeDtype' | 'weightStorage' | 'quant' | 'outputNames' | 'kvCache' | 'attention' | 'attentionNote'> {
   segments: number;
   /** The serialized graphs' bytes, weights not included. */
   bytes: number;

@@ -110,7 +110,12 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
     }
   }
   // The pass alone: each candidate's largest weight is checked on its own (c.largestTensor).
-  const passOf = (tokens: number) => estimatePass(spec, { computeDtype: input.computeDtype, attention: 'explicit', inspectLayers: [spec.numLayers - 1], largestWeight: 0 }, { tokens, attnRows: Math.min(64, tokens), fetchedLayers: 1, perHead: true, logitRows: 1 });
+  const passOf = (tokens: number) =>
+    estimatePass(
+      spec,
+      { computeDtype: input.computeDtype, attention: 'explicit', inspectLayers: [spec.numLayers - 1], largestWeight: 0 },
+      { tokens, attnRows: Math.min(64, tokens), fetchedLayers: 1, perHead: true, logitRows: 1 },
+    );
   const pass = passOf(input.plannedTokens);
   const transient = (input.holdsFileBytes ? file : 0) + largest;
   // With half-precision matrices the head (the tied embedding, or lm_head) is widened whole for the logits, every pass.
@@ -126,19 +131,87 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
     // 96 MiB more than asked), and a pass adds twice the largest matrix dequantized to fp32: MatMulNBits dequantizes
     // its whole matrix per call (a head runs in slices of SLICE_ROWS rows, so that is a slice or an MLP
     // matrix). native, the process: 1.3–1.4× the quantized weights, and one dequantized matrix.
-    const dequantized = 4 * Math.max(...tensorPlan(spec).filter((t) => t.shape.length === 2).map((t) => Math.min(t.shape[0]!, SLICE_ROWS) * t.shape[1]!));
-    const overhead = pass.activations + (limits.backend === 'wasm' ? 0.08 * weights + WASM_GROWTH + SESSION_FIXED + 2 * dequantized
-      : limits.backend === 'native' ? 0.4 * weights + SESSION_FIXED + dequantized : 0);
-    candidates.push({ backend: limits.backend, storage: input.quant as QuantLevel, prepack: false, weights, overhead, transient: (input.holdsFileBytes ? file : 0) + largestQuantized, largestTensor: largestQuantized, problem: null, held: 0, maxTokens: null });
+    const dequantized =
+      4 *
+      Math.max(
+        ...tensorPlan(spec)
+          .filter((t) => t.shape.length === 2)
+          .map((t) => Math.min(t.shape[0]!, SLICE_ROWS) * t.shape[1]!),
+      );
+    const overhead =
+      pass.activations +
+      (limits.backend === 'wasm'
+        ? 0.08 * weights + WASM_GROWTH + SESSION_FIXED + 2 * dequantized
+        : limits.backend === 'native'
+          ? 0.4 * weights + SESSION_FIXED + dequantized
+          : 0);
+    candidates.push({
+      backend: limits.backend,
+      storage: input.quant as QuantLevel,
+      prepack: false,
+      weights,
+      overhead,
+      transient: (input.holdsFileBytes ? file : 0) + largestQuantized,
+      largestTensor: largestQuantized,
+      problem: null,
+      held: 0,
+      maxTokens: null,
+    });
   } else if (limits.backend === 'webgpu') {
     // The GPU holds the weights (a tied embedding twice: the first segment and the last each carry it).
-    candidates.push({ backend: 'webgpu', storage: 'compute', prepack: false, weights: compute + (spec.tieWordEmbeddings ? spec.vocabSize * spec.hiddenSize * el : 0), overhead: pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
+    candidates.push({
+      backend: 'webgpu',
+      storage: 'compute',
+      prepack: false,
+      weights: compute + (spec.tieWordEmbeddings ? spec.vocabSize * spec.hiddenSize * el : 0),
+      overhead: pass.activations,
+      transient,
+      largestTensor: largest,
+      problem: null,
+      held: 0,
+      maxTokens: null,
+    });
   } else {
     const prepackable = limits.backend === 'native' || compute <= WASM_PREPACK_MAX_BYTES;
-    if (prepackable) candidates.push({ backend: limits.backend, storage: 'compute', prepack: true, weights: compute, overhead: 0.55 * compute + SESSION_FIXED + pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
-    candidates.push({ backend: limits.backend, storage: 'compute', prepack: false, weights: compute, overhead: 0.1 * compute + SESSION_FIXED + pass.activations, transient, largestTensor: largest, problem: null, held: 0, maxTokens: null });
+    if (prepackable)
+      candidates.push({
+        backend: limits.backend,
+        storage: 'compute',
+        prepack: true,
+        weights: compute,
+        overhead: 0.55 * compute + SESSION_FIXED + pass.activations,
+        transient,
+        largestTensor: largest,
+        problem: null,
+        held: 0,
+        maxTokens: null,
+      });
+    candidates.push({
+      backend: limits.backend,
+      storage: 'compute',
+      prepack: false,
+      weights: compute,
+      overhead: 0.1 * compute + SESSION_FIXED + pass.activations,
+      transient,
+      largestTensor: largest,
+      problem: null,
+      held: 0,
+      maxTokens: null,
+    });
     // Half-precision matrices: their fp32 copy exists one layer at a time, plus the head's whole.
-    if (half < compute) candidates.push({ backend: limits.backend, storage: 'half', prepack: false, weights: half, overhead: 0.1 * half + SESSION_FIXED + headFp32 + pass.activations, transient, largestTensor: Math.max(largestHalf, headFp32), problem: null, held: 0, maxTokens: null });
+    if (half < compute)
+      candidates.push({
+        backend: limits.backend,
+        storage: 'half',
+        prepack: false,
+        weights: half,
+        overhead: 0.1 * half + SESSION_FIXED + headFp32 + pass.activations,
+        transient,
+        largestTensor: Math.max(largestHalf, headFp32),
+        problem: null,
+        held: 0,
+        maxTokens: null,
+      });
   }
   // A plan fits when a short pass fits beside what the session holds; the first that also fits the planned
   // pass wins, else the one that allows the longest passes (longer ones are refused when they run).
@@ -154,8 +227,9 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
     }
   }
   const fitting = candidates.filter((c) => !c.problem);
-  const chosen = fitting.find((c) => c.maxTokens === null || c.maxTokens >= input.plannedTokens)
-    ?? [...fitting].sort((a, b) => (b.maxTokens ?? Infinity) - (a.maxTokens ?? Infinity))[0];
+  const chosen =
+    fitting.find((c) => c.maxTokens === null || c.maxTokens >= input.plannedTokens) ??
+    [...fitting].sort((a, b) => (b.maxTokens ?? Infinity) - (a.maxTokens ?? Infinity))[0];
   if (chosen) return chosen;
   // None fits: the last (the leanest) says why, and a full-precision plan refused for one tensor says so too.
   const last = candidates[candidates.length - 1]!;
@@ -167,7 +241,10 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
 function longestPass(c: BackendPlan, limits: BackendLimits, passOf: (tokens: number) => { activations: number; largestTensor: number }): number | null {
   const fits = (n: number) => {
     const p = passOf(n);
-    return (limits.totalBytes === null || c.held + p.activations <= limits.totalBytes) && (limits.maxBufferBytes === null || p.largestTensor <= limits.maxBufferBytes);
+    return (
+      (limits.totalBytes === null || c.held + p.activations <= limits.totalBytes) &&
+      (limits.maxBufferBytes === null || p.largestTensor <= limits.maxBufferBytes)
+    );
   };
   if (limits.totalBytes === null && limits.maxBufferBytes === null) return null;
   if (!fits(1)) return 0;
@@ -185,7 +262,12 @@ function longestPass(c: BackendPlan, limits: BackendLimits, passOf: (tokens: num
 /** What to say when no backend fits: each backend's reason, then what would. */
 export function noFitMessage(_spec: ModelSpec, plans: BackendPlan[], paramsLabel: string, fits: PrecisionFit[] = []): string {
   const why = plans.map((p) => `${p.backend}: ${p.problem}${isQuantLevel(p.storage) ? ` at ${p.storage}` : ''}`).join('; ');
-  const tips: string[] = fits.filter((f) => f.fits).map((f) => `${f.quant === 'none' ? 'full precision' : f.quant} (fits ${f.backend}${f.maxTokens !== null ? `, passes up to about ${f.maxTokens.toLocaleString('en-US')} tokens` : ''})`);
+  const tips: string[] = fits
+    .filter((f) => f.fits)
+    .map(
+      (f) =>
+        `${f.quant === 'none' ? 'full precision' : f.quant} (fits ${f.backend}${f.maxTokens !== null ? `, passes up to about ${f.maxTokens.toLocaleString('en-US')} tokens` : ''})`,
+    );
   if (!plans.some((p) => p.backend === 'webgpu')) tips.push('WebGPU (in a browser with a GPU)');
   if (!plans.some((p) => p.backend === 'native')) tips.push('the command line with --backend native');
   if (plans.some((p) => p.backend === 'webgpu' && p.problem?.includes('one buffer'))) tips.push('an adapter with shader-f16 (fp16 halves the largest tensor)');
@@ -196,9 +278,12 @@ export function noFitMessage(_spec: ModelSpec, plans: BackendPlan[], paramsLabel
 /** Lines a person reads before a download: size, and where it fits. */
 export function describePlan(p: BackendPlan): string {
   const total = p.weights + p.overhead;
-  const how = p.storage === 'half' ? 'half-precision matrices widened per pass (passes about as fast; generation several times slower per token)'
-    : isQuantLevel(p.storage) ? `weights at ${p.storage} (${schemeOf(p.storage).bits}-bit blocks of ${schemeOf(p.storage).blockSize})`
-    : `weights in fp32${p.prepack ? ', prepacked' : ''}`;
+  const how =
+    p.storage === 'half'
+      ? 'half-precision matrices widened per pass (passes about as fast; generation several times slower per token)'
+      : isQuantLevel(p.storage)
+        ? `weights at ${p.storage} (${schemeOf(p.storage).bits}-bit blocks of ${schemeOf(p.storage).blockSize})`
+        : `weights in fp32${p.prepack ? ', prepacked' : ''}`;
   const upTo = p.maxTokens !== null ? `, passes up to about ${p.maxTokens.toLocaleString('en-US')} tokens` : '';
   return p.problem ? `${p.backend}: does not fit (${p.problem})` : `${p.backend}: about ${gib(total)}, ${how}${upTo}`;
 }
@@ -215,10 +300,12 @@ export interface PrecisionFit {
 
 /** The plan at every precision on each backend: what the person chooses from, before any weight is read. */
 export function planPrecisions(input: Omit<LoadPlanInput, 'quant'>, limits: BackendLimits[], quants: readonly Quant[] = QUANTS): PrecisionFit[] {
-  return limits.flatMap((lim) => quants.map((quant) => {
-    const p = planBackend({ ...input, quant }, lim);
-    return { quant, backend: lim.backend, fits: !p.problem, held: p.weights + p.overhead, maxTokens: p.maxTokens };
-  }));
+  return limits.flatMap((lim) =>
+    quants.map((quant) => {
+      const p = planBackend({ ...input, quant }, lim);
+      return { quant, backend: lim.backend, fits: !p.problem, held: p.weights + p.overhead, maxTokens: p.maxTokens };
+    }),
+  );
 }
 
 /** "fits wasm at q4 (about 1,400 tokens); at full precision it does not": one line per backend. */
@@ -227,7 +314,9 @@ export function describeFits(fits: PrecisionFit[]): string[] {
   const backends = [...new Set(fits.map((f) => f.backend))];
   return backends.map((b) => {
     const mine = fits.filter((f) => f.backend === b);
-    const yes = mine.filter((f) => f.fits).map((f) => `${name(f.quant)} (${gib(f.held)}${f.maxTokens !== null ? `, passes up to about ${f.maxTokens.toLocaleString('en-US')} tokens` : ''})`);
+    const yes = mine
+      .filter((f) => f.fits)
+      .map((f) => `${name(f.quant)} (${gib(f.held)}${f.maxTokens !== null ? `, passes up to about ${f.maxTokens.toLocaleString('en-US')} tokens` : ''})`);
     const no = mine.filter((f) => !f.fits).map((f) => name(f.quant));
     if (!yes.length) return `${b}: fits at no precision`;
     return `${b}: fits at ${yes.join(', ')}${no.length ? `; at ${no.join(' and ')} it does not` : ''}`;

@@ -80,7 +80,9 @@ export const WASM_LIMITS: BackendLimits = { backend: 'wasm', totalBytes: 3.5 * 2
 
 /** Why one tensor is too large, on this backend. */
 export function tensorLimitText(limits: BackendLimits): string {
-  return limits.backend === 'webgpu' ? 'this WebGPU adapter allows in one buffer' : `onnxruntime's ${limits.backend} build can hold in one tensor (its sizes are 32-bit)`;
+  return limits.backend === 'webgpu'
+    ? 'this WebGPU adapter allows in one buffer'
+    : `onnxruntime's ${limits.backend} build can hold in one tensor (its sizes are 32-bit)`;
 }
 
 const gb = (n: number) => `${(n / 2 ** 30).toFixed(2)} GiB`;
@@ -100,13 +102,21 @@ export function memoryProblem(spec: ModelSpec, g: GraphShape, p: PassShape, limi
   let hi = p.tokens;
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
-    if (fits({ ...p, tokens: mid, attnRows: Math.min(p.attnRows, mid), meanRows: Math.min(p.meanRows ?? p.attnRows, mid), logitRows: Math.min(p.logitRows, mid) })) lo = mid;
+    if (
+      fits({ ...p, tokens: mid, attnRows: Math.min(p.attnRows, mid), meanRows: Math.min(p.meanRows ?? p.attnRows, mid), logitRows: Math.min(p.logitRows, mid) })
+    )
+      lo = mid;
     else hi = mid;
   }
-  const what = limits.totalBytes !== null && e.total > limits.totalBytes
-    ? `about ${gb(e.total)} of memory (weights ${gb(e.weights)}, activations ${gb(e.activations)}), more than the ${gb(limits.totalBytes)} ${limits.backend} can use`
-    : `one ${gb(e.largestTensor)} tensor, more than the ${gb(limits.maxBufferBytes!)} ${tensorLimitText(limits)}`;
-  const tips = [lo > 0 ? `fewer tokens (up to about ${lo.toLocaleString('en-US')} fit)` : 'a smaller model', limits.backend === 'wasm' ? 'WebGPU' : null, 'a smaller model'];
+  const what =
+    limits.totalBytes !== null && e.total > limits.totalBytes
+      ? `about ${gb(e.total)} of memory (weights ${gb(e.weights)}, activations ${gb(e.activations)}), more than the ${gb(limits.totalBytes)} ${limits.backend} can use`
+      : `one ${gb(e.largestTensor)} tensor, more than the ${gb(limits.maxBufferBytes!)} ${tensorLimitText(limits)}`;
+  const tips = [
+    lo > 0 ? `fewer tokens (up to about ${lo.toLocaleString('en-US')} fit)` : 'a smaller model',
+    limits.backend === 'wasm' ? 'WebGPU' : null,
+    'a smaller model',
+  ];
   return `${(p.tokens + (p.past ?? 0)).toLocaleString('en-US')} tokens need ${what}. Try ${[...new Set(tips.filter(Boolean))].join(', or ')}.`;
 }
 

@@ -46,13 +46,19 @@ export function awqConfigOf(cfg: Cfg): AwqConfig | null {
   const c = q as Cfg;
   const method = c.quant_method;
   if (method !== 'awq') {
-    throw new ModelError(CONFIG_FILE, `quant_method ${JSON.stringify(method)?.slice(0, 30)} is not read (AWQ checkpoints are: quant_method "awq"; or load the unquantized model and choose q8 or q4)`, field('quant_method'));
+    throw new ModelError(
+      CONFIG_FILE,
+      `quant_method ${JSON.stringify(method)?.slice(0, 30)} is not read (AWQ checkpoints are: quant_method "awq"; or load the unquantized model and choose q8 or q4)`,
+      field('quant_method'),
+    );
   }
   const bits = c.bits ?? c.w_bit;
   if (bits !== 4) throw new ModelError(CONFIG_FILE, `AWQ with ${JSON.stringify(bits)} bits is not read (4 bits is)`, field('bits'));
   const version = String(c.version ?? 'gemm').toLowerCase();
-  if (!['gemm', 'exllama', 'ipex'].includes(version)) throw new ModelError(CONFIG_FILE, `AWQ version "${version}" packs its weights another way: GEMM checkpoints are read (version "gemm")`, field('version'));
-  if (c.backend === 'llm-awq') throw new ModelError(CONFIG_FILE, 'backend "llm-awq" packs its weights another way: AutoAWQ GEMM checkpoints are read', field('backend'));
+  if (!['gemm', 'exllama', 'ipex'].includes(version))
+    throw new ModelError(CONFIG_FILE, `AWQ version "${version}" packs its weights another way: GEMM checkpoints are read (version "gemm")`, field('version'));
+  if (c.backend === 'llm-awq')
+    throw new ModelError(CONFIG_FILE, 'backend "llm-awq" packs its weights another way: AutoAWQ GEMM checkpoints are read', field('backend'));
   const groupSize = c.group_size ?? c.q_group_size;
   // MatMulNBits takes blocks of 16 to 256 (a power of 2): every published AWQ checkpoint uses 128.
   if (typeof groupSize !== 'number' || ![16, 32, 64, 128, 256].includes(groupSize)) {
@@ -74,15 +80,23 @@ export function packAwq(raw: Map<string, RawTensor>, awq: AwqConfig): Map<string
     const qzeros = raw.get(`${base}.qzeros`);
     const scales = raw.get(`${base}.scales`);
     if (!qzeros || !scales) throw new ModelError(qweight.file, `${base} has qweight but no ${qzeros ? 'scales' : 'qzeros'}: not an AWQ layer`, name);
-    if (qweight.dtype !== 'I32' || qzeros.dtype !== 'I32') throw new ModelError(qweight.file, `AWQ's qweight and qzeros are I32, not ${qweight.dtype}/${qzeros.dtype}`, name);
+    if (qweight.dtype !== 'I32' || qzeros.dtype !== 'I32')
+      throw new ModelError(qweight.file, `AWQ's qweight and qzeros are I32, not ${qweight.dtype}/${qzeros.dtype}`, name);
     if (scales.dtype === 'I32') throw new ModelError(scales.file, 'AWQ scales are half precision, not I32', scales.name);
     const [K, N8] = qweight.shape as [number, number];
     const N = 8 * N8;
     const groups = K / awq.groupSize;
     const shapeIs = (t: RawTensor, want: number[]) => t.shape.length === want.length && t.shape.every((d, i) => d === want[i]);
-    if (qweight.shape.length !== 2 || !Number.isInteger(groups)) throw new ModelError(qweight.file, `shape [${qweight.shape}] is not [in_features, out_features / 8] with in_features a multiple of group_size ${awq.groupSize}`, name);
-    if (!shapeIs(qzeros, [groups, N8])) throw new ModelError(qzeros.file, `shape [${qzeros.shape}] is not [${groups}, ${N8}] (in_features / group_size, out_features / 8)`, qzeros.name);
-    if (!shapeIs(scales, [groups, N])) throw new ModelError(scales.file, `shape [${scales.shape}] is not [${groups}, ${N}] (in_features / group_size, out_features)`, scales.name);
+    if (qweight.shape.length !== 2 || !Number.isInteger(groups))
+      throw new ModelError(
+        qweight.file,
+        `shape [${qweight.shape}] is not [in_features, out_features / 8] with in_features a multiple of group_size ${awq.groupSize}`,
+        name,
+      );
+    if (!shapeIs(qzeros, [groups, N8]))
+      throw new ModelError(qzeros.file, `shape [${qzeros.shape}] is not [${groups}, ${N8}] (in_features / group_size, out_features / 8)`, qzeros.name);
+    if (!shapeIs(scales, [groups, N]))
+      throw new ModelError(scales.file, `shape [${scales.shape}] is not [${groups}, ${N}] (in_features / group_size, out_features)`, scales.name);
     const packed: PackedMatrix = { format: 'awq', bits: 4, groupSize: awq.groupSize, qweight, qzeros, scales: scales as StoredTensor };
     out.delete(name);
     out.delete(qzeros.name);
@@ -151,4 +165,3 @@ export function awqScalesToMatMulNBits(N: number, groups: number, dtype: FloatDt
     for (let n = 0; n < N; n++) for (let g = 0; g < groups; g++) out[n * groups + g] = s[g * N + n]!;
   }
 }
-

@@ -74,7 +74,7 @@ export function toFloat16Bytes(dtype: 'F32' | 'F16' | 'BF16', bytes: Uint8Array,
   else if (dtype === 'BF16') {
     // bf16 bits are float32's top half: no float32 copy of the tensor.
     const u16 = bytes.byteOffset % 2 === 0 ? new Uint16Array(bytes.buffer, bytes.byteOffset, n) : new Uint16Array(bytes.slice().buffer);
-    for (let i = 0; i < n; i++) out[i] = f32BitsToF16(u16[i]! << 16 >>> 0);
+    for (let i = 0; i < n; i++) out[i] = f32BitsToF16((u16[i]! << 16) >>> 0);
   } else {
     const values = toFloat32(dtype, bytes);
     for (let i = 0; i < n; i++) out[i] = f32ToF16(values[i]!);

@@ -62,7 +62,7 @@ export function blocksOf(K: number, s: QuantScheme): number {
 /** Bytes of each part, for the plan and the graph's initializers. */
 export function quantizedBytes(N: number, K: number, s: QuantScheme): { packed: number; scales: number; zeros: number } {
   const kb = blocksOf(K, s);
-  return { packed: N * kb * (s.blockSize * s.bits) / 8, scales: N * kb * 4, zeros: s.bits === 8 ? N * kb : N * Math.ceil(kb / 2) };
+  return { packed: (N * kb * (s.blockSize * s.bits)) / 8, scales: N * kb * 4, zeros: s.bits === 8 ? N * kb : N * Math.ceil(kb / 2) };
 }
 
 /**
@@ -111,7 +111,12 @@ export function quantizeRows(rows: (n: number, into: Float32Array) => void, N: n
  * a node's initializers one after another, so the matrix is quantized once: the first part read keeps the
  * result until its other parts have been taken. Scales in `scaleDtype` (MatMulNBits wants A's type).
  */
-export function quantizedTensor(t: StoredTensor, s: QuantScheme, scaleDtype: 'fp32' | 'fp16', rows: [number, number] = [0, t.shape[0]!]): { packed: TensorBytes; scales: TensorBytes; zeros: TensorBytes } {
+export function quantizedTensor(
+  t: StoredTensor,
+  s: QuantScheme,
+  scaleDtype: 'fp32' | 'fp16',
+  rows: [number, number] = [0, t.shape[0]!],
+): { packed: TensorBytes; scales: TensorBytes; zeros: TensorBytes } {
   const K = t.shape[1]!;
   const [r0, r1] = rows;
   const N = r1 - r0;
@@ -125,7 +130,9 @@ export function quantizedTensor(t: StoredTensor, s: QuantScheme, scaleDtype: 'fp
     const el = dtype === 'F32' ? 4 : 2;
     const readSync = t.data.readSync;
     kept ??= {
-      m: readSync ? quantizeRowBlocks(dtype, (a, b) => readSync(r0 * K * el + a, r0 * K * el + b), N, K, s) : quantizeTensorBytes(dtype, produce().subarray(r0 * K * el, r1 * K * el), N, K, s),
+      m: readSync
+        ? quantizeRowBlocks(dtype, (a, b) => readSync(r0 * K * el + a, r0 * K * el + b), N, K, s)
+        : quantizeTensorBytes(dtype, produce().subarray(r0 * K * el, r1 * K * el), N, K, s),
       left: 3,
     };
     const m = kept.m;
@@ -184,19 +191,30 @@ export function onceRead(t: StoredTensor): StoredTensor {
 const ROW_BLOCK = 64;
 
 /** Quantizes a tensor read ROW_BLOCK rows at a time. */
-function quantizeRowBlocks(dtype: 'F32' | 'F16' | 'BF16', readSync: (start: number, end: number) => Uint8Array, N: number, K: number, s: QuantScheme): QuantizedMatrix {
+function quantizeRowBlocks(
+  dtype: 'F32' | 'F16' | 'BF16',
+  readSync: (start: number, end: number) => Uint8Array,
+  N: number,
+  K: number,
+  s: QuantScheme,
+): QuantizedMatrix {
   const el = dtype === 'F32' ? 4 : 2;
   const scratch = new Uint8Array(4 * K);
   let block: Uint8Array | null = null;
   let first = -1;
-  return quantizeRows((n, into) => {
-    if (block === null || n >= first + ROW_BLOCK || n < first) {
-      first = n;
-      block = readSync(n * K * el, Math.min(N, n + ROW_BLOCK) * K * el);
-    }
-    const at = (n - first) * K * el;
-    into.set(toFloat32(dtype, block.subarray(at, at + K * el), scratch));
-  }, N, K, s);
+  return quantizeRows(
+    (n, into) => {
+      if (block === null || n >= first + ROW_BLOCK || n < first) {
+        first = n;
+        block = readSync(n * K * el, Math.min(N, n + ROW_BLOCK) * K * el);
+      }
+      const at = (n - first) * K * el;
+      into.set(toFloat32(dtype, block.subarray(at, at + K * el), scratch));
+    },
+    N,
+    K,
+    s,
+  );
 }
 
 /** Quantizes a tensor's stored bytes a row at a time: no float32 copy of the whole matrix. */

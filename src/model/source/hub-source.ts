@@ -42,7 +42,11 @@ export type HubRefusal = 'gated' | 'not-granted' | 'not-found' | 'revision' | 't
 
 export class HubError extends Error {
   override name = 'HubError';
-  constructor(readonly refusal: HubRefusal, message: string, readonly status: number) {
+  constructor(
+    readonly refusal: HubRefusal,
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
   }
 }
@@ -84,15 +88,28 @@ function classifyingFetch(ref: HubRef, base: typeof fetch, hasToken: boolean): t
     if (res.ok || (res.status === 404 && code === 'EntryNotFound')) return res;
     const said = res.headers.get('x-error-message') ?? '';
     if (code === 'GatedRepo') {
-      if (res.status === 403) throw new HubError('not-granted', `${ref.repo} is gated and this token has not been granted access: ask for access on ${page} (approval can take a while), then load again`, 403);
-      throw new HubError('gated', `${ref.repo} is gated: accept its licence on ${page}, then give an access token (huggingface.co → Settings → Access Tokens, "read")`, res.status);
+      if (res.status === 403)
+        throw new HubError(
+          'not-granted',
+          `${ref.repo} is gated and this token has not been granted access: ask for access on ${page} (approval can take a while), then load again`,
+          403,
+        );
+      throw new HubError(
+        'gated',
+        `${ref.repo} is gated: accept its licence on ${page}, then give an access token (huggingface.co → Settings → Access Tokens, "read")`,
+        res.status,
+      );
     }
     if (code === 'RevisionNotFound') throw new HubError('revision', `${ref.repo} has no branch, tag or commit "${ref.revision}"`, res.status);
     if (/invalid credentials/i.test(said)) throw new HubError('token', 'the Hub rejected the access token: check it (it starts with hf_)', res.status);
     if (code === 'RepoNotFound' || res.status === 401 || res.status === 404) {
-      throw new HubError('not-found', hasToken
-        ? `no model "${ref.repo}" that this token can see: check the id (owner/name)`
-        : `no model "${ref.repo}" on ${hubBase(ref)}, or it is private: check the id (owner/name), or give an access token if it is private`, res.status);
+      throw new HubError(
+        'not-found',
+        hasToken
+          ? `no model "${ref.repo}" that this token can see: check the id (owner/name)`
+          : `no model "${ref.repo}" on ${hubBase(ref)}, or it is private: check the id (owner/name), or give an access token if it is private`,
+        res.status,
+      );
     }
     throw new HubError('http', `${hubBase(ref)} answered HTTP ${res.status}${said ? `: ${said}` : ''}`, res.status);
   };
@@ -107,10 +124,15 @@ export async function resolveHubRepo(ref: HubRef, opts: HubOptions = {}): Promis
   if (bad) throw new HubError('not-found', bad, 0);
   if (opts.accessToken !== undefined && !opts.accessToken.startsWith('hf_')) throw new HubError('token', 'a Hub access token starts with hf_', 0);
   const key = `${hubBase(ref)}/api/models/${ref.repo}/revision/${encodeURIComponent(ref.revision)}#resolved`;
-  const common = { hubUrl: hubBase(ref), fetch: classifyingFetch(ref, opts.fetch ?? ((i, init) => fetch(i, init)), !!opts.accessToken), ...(opts.accessToken && { accessToken: opts.accessToken }) };
+  const common = {
+    hubUrl: hubBase(ref),
+    fetch: classifyingFetch(ref, opts.fetch ?? ((i, init) => fetch(i, init)), !!opts.accessToken),
+    ...(opts.accessToken && { accessToken: opts.accessToken }),
+  };
   try {
     const info = await modelInfo({ ...common, name: ref.repo, revision: ref.revision, additionalFields: ['sha'] });
-    if (typeof info.sha !== 'string' || !/^[0-9a-f]{40}$/.test(info.sha)) throw new HubError('http', `${hubBase(ref)} gave no commit for ${ref.repo}@${ref.revision}`, 200);
+    if (typeof info.sha !== 'string' || !/^[0-9a-f]{40}$/.test(info.sha))
+      throw new HubError('http', `${hubBase(ref)} gave no commit for ${ref.repo}@${ref.revision}`, 200);
     const sizes = new Map<string, number>();
     for await (const f of listFiles({ ...common, repo: ref.repo, revision: info.sha, recursive: true })) {
       if (f.type === 'file') sizes.set(f.path, f.lfs?.size ?? f.size);
@@ -136,7 +158,7 @@ export function hubSource(repo: HubRepo, opts: HubOptions = {}): ModelSource {
   const { ref, commit } = repo;
   const hubUrl = hubBase(ref);
   const fetchImpl = classifyingFetch(ref, opts.fetch ?? ((i, init) => fetch(i, init)), !!opts.accessToken);
-  const label = `${hubUrl}/${ref.repo}@${commit.slice(0, 10)}${ref.revision !== commit ? ` (${ref.revision})` : ''}${repo.offline ? ', offline: from this browser\'s cache' : ''}`;
+  const label = `${hubUrl}/${ref.repo}@${commit.slice(0, 10)}${ref.revision !== commit ? ` (${ref.revision})` : ''}${repo.offline ? ", offline: from this browser's cache" : ''}`;
   return {
     label,
     async sizes() {
@@ -150,7 +172,12 @@ export function hubSource(repo: HubRepo, opts: HubOptions = {}): ModelSource {
         let b: Blob | null;
         try {
           b = await downloadFile({
-            repo: ref.repo, path: file, revision: commit, hubUrl, fetch: fetchImpl, xet: false,
+            repo: ref.repo,
+            path: file,
+            revision: commit,
+            hubUrl,
+            fetch: fetchImpl,
+            xet: false,
             ...(opts.accessToken && { accessToken: opts.accessToken }),
           });
         } catch (e) {
@@ -176,7 +203,8 @@ export function hubSource(repo: HubRepo, opts: HubOptions = {}): ModelSource {
             throw e;
           });
           const bytes = await readRange(file, await opened, start, end, onProgress);
-          if (bytes.byteLength !== end - start) throw new ModelError(file, `download of bytes ${start}–${end} ended after ${bytes.byteLength} of ${end - start} bytes`);
+          if (bytes.byteLength !== end - start)
+            throw new ModelError(file, `download of bytes ${start}–${end} ended after ${bytes.byteLength} of ${end - start} bytes`);
           await opts.cache?.put(key(start, end), bytes).catch(() => undefined);
           return bytes;
         },
@@ -197,7 +225,8 @@ async function readRange(file: string, blob: Blob, start: number, end: number, o
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (loaded + value.byteLength > out.byteLength) throw new ModelError(file, `the server sent more than the ${out.byteLength} bytes asked for (it does not answer range requests)`);
+      if (loaded + value.byteLength > out.byteLength)
+        throw new ModelError(file, `the server sent more than the ${out.byteLength} bytes asked for (it does not answer range requests)`);
       out.set(value, loaded);
       loaded += value.byteLength;
       onProgress(loaded);

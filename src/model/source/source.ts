@@ -79,7 +79,8 @@ export function fileListSource(files: Iterable<BlobLike>, label = 'dropped files
       const f = byName.get(file);
       if (!f) return null;
       const same = paths.get(file)!;
-      if (same.length > 1) throw new ModelError(file, `${same.length} of the files given are named ${file} (${same.slice(0, 3).join(', ')}): give one model's folder at a time`);
+      if (same.length > 1)
+        throw new ModelError(file, `${same.length} of the files given are named ${file} (${same.slice(0, 3).join(', ')}): give one model's folder at a time`);
       return {
         name: file,
         size: f.size,

@@ -23,13 +23,21 @@ export function strftimeAt(date: string, format: string): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return format.replace(/%[YmdbBHMd%]/g, (code) => {
     switch (code) {
-      case '%Y': return String(p.y);
-      case '%m': return pad(p.m);
-      case '%d': return pad(p.d);
-      case '%b': return MONTHS[p.m - 1]!.slice(0, 3);
-      case '%B': return MONTHS[p.m - 1]!;
-      case '%H': case '%M': return '00';
-      default: return '%';
+      case '%Y':
+        return String(p.y);
+      case '%m':
+        return pad(p.m);
+      case '%d':
+        return pad(p.d);
+      case '%b':
+        return MONTHS[p.m - 1]!.slice(0, 3);
+      case '%B':
+        return MONTHS[p.m - 1]!;
+      case '%H':
+      case '%M':
+        return '00';
+      default:
+        return '%';
     }
   });
 }

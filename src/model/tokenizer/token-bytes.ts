@@ -13,7 +13,12 @@ export type TokenBytesOf = (id: number, token: string | undefined) => Uint8Array
 const utf8 = new TextEncoder();
 
 /** Reads the tokenizer.json fields that decide how a token maps back to text. */
-export function tokenBytesFor(tokenizerJson: Record<string, unknown>): { bytesOf: TokenBytesOf; normalization: 'NFC' | 'NFKC' | null; vocabSize: number; modelVocabSize: number } {
+export function tokenBytesFor(tokenizerJson: Record<string, unknown>): {
+  bytesOf: TokenBytesOf;
+  normalization: 'NFC' | 'NFKC' | null;
+  vocabSize: number;
+  modelVocabSize: number;
+} {
   const added = new Map<number, string>();
   for (const t of (tokenizerJson.added_tokens as { id: number; content: string }[] | undefined) ?? []) added.set(t.id, t.content);
   const types = (node: unknown): string[] => {
@@ -46,7 +51,8 @@ export function tokenBytesFor(tokenizerJson: Record<string, unknown>): { bytesOf
   // Ids the tokenizer can produce: its vocabulary's and its added tokens' (the model's embedding must have a row for each).
   const vocab = (tokenizerJson.model as { vocab?: unknown } | undefined)?.vocab;
   let modelVocabSize = Array.isArray(vocab) ? vocab.length : 0; // Unigram: [piece, score] pairs
-  if (vocab && typeof vocab === 'object' && !Array.isArray(vocab)) for (const id of Object.values(vocab as Record<string, number>)) modelVocabSize = Math.max(modelVocabSize, id + 1);
+  if (vocab && typeof vocab === 'object' && !Array.isArray(vocab))
+    for (const id of Object.values(vocab as Record<string, number>)) modelVocabSize = Math.max(modelVocabSize, id + 1);
   let vocabSize = modelVocabSize;
   for (const id of added.keys()) vocabSize = Math.max(vocabSize, id + 1);
   return { bytesOf, normalization, vocabSize, modelVocabSize };

@@ -109,7 +109,11 @@ export class ChatTokenizer {
       usedFallback = fallback;
     }
     if (!text) {
-      throw new ModelError(CONFIG, 'has no chat template, and there is no chat_template.jinja: the conversation cannot be rendered as this model expects (a base model has none). To go on, render it with a named fallback template, marked on every figure: ChatML or plain "User: …" turns (command line: --template chatml or --template plain); or load the model\'s instruction-tuned sibling', 'chat_template');
+      throw new ModelError(
+        CONFIG,
+        'has no chat template, and there is no chat_template.jinja: the conversation cannot be rendered as this model expects (a base model has none). To go on, render it with a named fallback template, marked on every figure: ChatML or plain "User: …" turns (command line: --template chatml or --template plain); or load the model\'s instruction-tuned sibling',
+        'chat_template',
+      );
     }
     let template: Template;
     try {
@@ -120,15 +124,37 @@ export class ChatTokenizer {
     } catch (e) {
       // A TypeError is the Jinja parser tripping over malformed input (a tag cut short): its own words mean nothing here.
       const why = e instanceof TypeError ? 'a tag or expression is cut short or malformed' : (e as Error).message;
-      throw new ModelError(templateText !== undefined ? 'chat_template.jinja' : CONFIG, `the chat template does not parse: ${why}`, templateText !== undefined ? undefined : field);
+      throw new ModelError(
+        templateText !== undefined ? 'chat_template.jinja' : CONFIG,
+        `the chat template does not parse: ${why}`,
+        templateText !== undefined ? undefined : field,
+      );
     }
     const { bytesOf, normalization, vocabSize, modelVocabSize } = tokenBytesFor(tokenizerJson);
     const templateFile = templateText !== undefined ? { file: 'chat_template.jinja' } : { file: CONFIG, field };
     const added = Array.isArray(tokenizerJson.added_tokens) ? (tokenizerJson.added_tokens as AddedTokenEntry[]) : [];
     const specials = added.filter((t) => t?.special === true && typeof t.content === 'string').map((t) => t.content as string);
     const chunks = chunkerFor(added, tokenizerJson.normalizer != null);
-    const strips = new Map(added.filter((t) => typeof t?.id === 'number' && (t.lstrip === true || t.rstrip === true)).map((t) => [t.id as number, { lstrip: t.lstrip === true, rstrip: t.rstrip === true }]));
-    const made = new ChatTokenizer(tokenizer, template, tokenText(config.bos_token), tokenText(config.eos_token), bytesOf, normalization, text.includes('strftime_now'), usedFallback ? { file: `the fallback ${usedFallback} template` } : templateFile, vocabSize, modelVocabSize, specials, chunks, strips);
+    const strips = new Map(
+      added
+        .filter((t) => typeof t?.id === 'number' && (t.lstrip === true || t.rstrip === true))
+        .map((t) => [t.id as number, { lstrip: t.lstrip === true, rstrip: t.rstrip === true }]),
+    );
+    const made = new ChatTokenizer(
+      tokenizer,
+      template,
+      tokenText(config.bos_token),
+      tokenText(config.eos_token),
+      bytesOf,
+      normalization,
+      text.includes('strftime_now'),
+      usedFallback ? { file: `the fallback ${usedFallback} template` } : templateFile,
+      vocabSize,
+      modelVocabSize,
+      specials,
+      chunks,
+      strips,
+    );
     made.fallbackTemplate = usedFallback;
     return made;
   }
@@ -242,28 +268,39 @@ export class ChatTokenizer {
     let made = 0;
     const range = (...args: unknown[]): number[] => {
       const [start, stop, step] = args.length === 1 ? [0, Number(args[0]), 1] : [Number(args[0]), Number(args[1]), args.length > 2 ? Number(args[2]) : 1];
-      if (![start, stop, step].every(Number.isInteger) || step === 0) throw new Error(`range(${args.map(String).join(', ')}) needs whole numbers and a step other than 0`);
+      if (![start, stop, step].every(Number.isInteger) || step === 0)
+        throw new Error(`range(${args.map(String).join(', ')}) needs whole numbers and a step other than 0`);
       const n = Math.max(0, Math.ceil((stop - start) / step));
       made += n;
-      if (made > TEMPLATE_RANGE_ITEMS) throw new Error(`range(${args.map(String).join(', ')}) would make ${n.toLocaleString('en-US')} items; one render may make at most ${TEMPLATE_RANGE_ITEMS.toLocaleString('en-US')}`);
+      if (made > TEMPLATE_RANGE_ITEMS)
+        throw new Error(
+          `range(${args.map(String).join(', ')}) would make ${n.toLocaleString('en-US')} items; one render may make at most ${TEMPLATE_RANGE_ITEMS.toLocaleString('en-US')}`,
+        );
       return Array.from({ length: n }, (_, i) => start + i * step);
     };
     try {
-      out = guarded('template', this.templateFile.file, () => this.template.render({
-        messages: messages.map(({ role, content }) => ({ role, content })), // what the key covers, nothing else
-        add_generation_prompt: addGenerationPrompt,
-        bos_token: this.bosToken ?? '',
-        eos_token: this.eosToken ?? '',
-        [DATE_FUNCTION]: (format: unknown) => strftimeAt(this.templateDate, String(format)),
-        [RANGE_FUNCTION]: range,
-      }));
+      out = guarded('template', this.templateFile.file, () =>
+        this.template.render({
+          messages: messages.map(({ role, content }) => ({ role, content })), // what the key covers, nothing else
+          add_generation_prompt: addGenerationPrompt,
+          bos_token: this.bosToken ?? '',
+          eos_token: this.eosToken ?? '',
+          [DATE_FUNCTION]: (format: unknown) => strftimeAt(this.templateDate, String(format)),
+          [RANGE_FUNCTION]: range,
+        }),
+      );
     } catch (e) {
       throw new ModelError(this.templateFile.file, `the chat template failed on this conversation: ${(e as Error).message}`, this.templateFile.field);
     }
     // A template adds role markers and a system prompt, never a book: far more text than it was given is a template gone wrong.
     const given = messages.reduce((n, m) => n + m.content.length, 0);
     const most = 4 * given + TEMPLATE_OVERHEAD_CHARS;
-    if (out.length > most) throw new ModelError(this.templateFile.file, `the chat template wrote ${out.length.toLocaleString('en-US')} characters for ${given.toLocaleString('en-US')} characters of conversation (at most ${most.toLocaleString('en-US')} are accepted)`, this.templateFile.field);
+    if (out.length > most)
+      throw new ModelError(
+        this.templateFile.file,
+        `the chat template wrote ${out.length.toLocaleString('en-US')} characters for ${given.toLocaleString('en-US')} characters of conversation (at most ${most.toLocaleString('en-US')} are accepted)`,
+        this.templateFile.field,
+      );
     return out;
   }
 }

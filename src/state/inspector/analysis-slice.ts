@@ -62,12 +62,29 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
           set((st) => ({ results: st.results.map((x) => (same(x) ? withCost(x, e.cost) : x)) }));
         } else if (e.kind === 'sweeping') {
           if (slot === 0) set({ sweeping: { done: e.done, total: e.total } });
-        } else set((st) => ({ sweeps: withSlot(st.sweeps, slot, { policy: e.policy, radius: e.radius, points: e.points, of }), ...(slot === 0 && { sweeping: null }) }));
+        } else
+          set((st) => ({
+            sweeps: withSlot(st.sweeps, slot, { policy: e.policy, radius: e.radius, points: e.points, of }),
+            ...(slot === 0 && { sweeping: null }),
+          }));
       };
-      const call = modelClient(slot).call('inspect', {
-        modelId: info.modelId, conversation, generated, policies, turn, layer, layers: layersFor(s, info, layer),
-        radius: s.radius, fullMatrix: s.fullMatrix, fullMatrixMaxTokens: FULL_MATRIX_MAX_TOKENS, sweep: policies[0]!,
-      }, onEvent);
+      const call = modelClient(slot).call(
+        'inspect',
+        {
+          modelId: info.modelId,
+          conversation,
+          generated,
+          policies,
+          turn,
+          layer,
+          layers: layersFor(s, info, layer),
+          radius: s.radius,
+          fullMatrix: s.fullMatrix,
+          fullMatrixMaxTokens: FULL_MATRIX_MAX_TOKENS,
+          sweep: policies[0]!,
+        },
+        onEvent,
+      );
       calls.set(slot, call);
       call.promise.then(
         () => {
@@ -92,7 +109,14 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
     stale: false,
     analysisError: null,
     analysisMs: null,
-    sweeps: [{ policy: cachedStart.policy, radius: cachedStart.result.radius, points: cachedStart.sweep, of: [-1, START_EXAMPLE.text, null, cachedStart.policy, cachedStart.result.turn, cachedStart.result.layer] }],
+    sweeps: [
+      {
+        policy: cachedStart.policy,
+        radius: cachedStart.result.radius,
+        points: cachedStart.sweep,
+        of: [-1, START_EXAMPLE.text, null, cachedStart.policy, cachedStart.result.turn, cachedStart.result.layer],
+      },
+    ],
     sweeping: null,
 
     scheduleAnalysis(delayMs = 0) {
@@ -115,20 +139,31 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
       early.clear();
       if (!slots.some((x) => x.slot === 0) || !conversation) {
         // Nothing to score yet; the cached start figures stay only while they describe what is on screen.
-        if (s.resultsFrom === 'cache' && !(s.exampleName === cachedStart.example && activePolicies(s).join() === cachedStart.policy && s.turn === null)) set({ results: [], resultsFrom: null });
+        if (s.resultsFrom === 'cache' && !(s.exampleName === cachedStart.example && activePolicies(s).join() === cachedStart.policy && s.turn === null))
+          set({ results: [], resultsFrom: null });
         set({ analyzing: false, stale: !conversation && get().results.length > 0 });
         return;
       }
       const turn = scoredTurn(s);
       if (turn === null) {
-        set({ results: [], resultsFrom: null, analyzing: false, analysisError: 'the conversation has no assistant answer to score: add one (or mark one) in the editor' });
+        set({
+          results: [],
+          resultsFrom: null,
+          analyzing: false,
+          analysisError: 'the conversation has no assistant answer to score: add one (or mark one) in the editor',
+        });
         return;
       }
       const t0 = performance.now();
       // An earlier refusal was of the earlier request: this one gets its own answer.
       set({ analyzing: true, analysisError: null });
       // Every slot at once, each in its own worker.
-      const asked = slots.map(({ slot, info }) => inspect(id, slot, info, s, turn).then((results) => ({ slot, results, error: null }), (error: unknown) => ({ slot, results: [] as PolicyResult[], error })));
+      const asked = slots.map(({ slot, info }) =>
+        inspect(id, slot, info, s, turn).then(
+          (results) => ({ slot, results, error: null }),
+          (error: unknown) => ({ slot, results: [] as PolicyResult[], error }),
+        ),
+      );
       const answers = await Promise.all(asked);
       if (id !== latest || answers.some((a) => a.error && isStale(a.error))) return;
       const first = answers[0]!;
@@ -143,7 +178,13 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
       if (!results.length) return;
       shownFor = id;
       set((st) => ({
-        results, resultsFrom: 'model', resultsText: s.text, analyzing: false, stale: false, analysisError: errors.join('; ') || null, analysisMs: performance.now() - t0,
+        results,
+        resultsFrom: 'model',
+        resultsText: s.text,
+        analyzing: false,
+        stale: false,
+        analysisError: errors.join('; ') || null,
+        analysisMs: performance.now() - t0,
         // Sweeps of slots no longer compared go.
         sweeps: st.sweeps.map((x, slot) => (answers.some((a) => a.slot === slot) ? x : null)),
       }));

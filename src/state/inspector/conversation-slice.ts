@@ -33,6 +33,12 @@ export const conversationSlice: Slice<ConversationSlice> = (set, get) => ({
   },
   setMessages(messages) {
     // The editor writes the conversation back as text, so the text stays the one source of truth.
-    get().setText(`${JSON.stringify(messages.map(({ line: _l, ...m }) => m), null, 2)}\n`);
+    get().setText(
+      `${JSON.stringify(
+        messages.map(({ line: _l, ...m }) => m),
+        null,
+        2,
+      )}\n`,
+    );
   },
 });

@@ -15,7 +15,11 @@ export const generationSlice: Slice<GenerationSlice> = (set, get) => {
    */
   const write = async (modelId: number, conversation: Conversation, policy: string, turn: number, slot: ModelSlot = 0): Promise<string | null> => {
     set({ generating: { policy, text: '', slot } });
-    const call: Call<string> = modelClient(slot).call('generate', { modelId, conversation, policy, turn }, (text) => generationCall === call && set({ generating: { policy, text, slot } }));
+    const call: Call<string> = modelClient(slot).call(
+      'generate',
+      { modelId, conversation, policy, turn },
+      (text) => generationCall === call && set({ generating: { policy, text, slot } }),
+    );
     generationCall = call;
     try {
       const answer = await call.promise;

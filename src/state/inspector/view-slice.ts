@@ -16,7 +16,9 @@ export const viewSlice: Slice<ViewSlice> = (set, get) => ({
   },
   setPolicy(spec) {
     const p = policySpec(parsePolicy(spec));
-    set((s) => ({ policies: s.compare ? (s.policies.includes(p) ? s.policies : [...s.policies.slice(0, 3), p]) : [p, ...s.policies.slice(1).filter((x) => x !== p)] }));
+    set((s) => ({
+      policies: s.compare ? (s.policies.includes(p) ? s.policies : [...s.policies.slice(0, 3), p]) : [p, ...s.policies.slice(1).filter((x) => x !== p)],
+    }));
     get().scheduleAnalysis();
   },
   setCompare(on) {

@@ -22,12 +22,23 @@ export function ChartsPanel() {
         ...CATEGORIES.map((c) => ({ name: CATEGORY_NAMES[c], color: CATEGORY_COLORS[c], points: sweep.points.map((p) => ({ x: p.turn, y: p.ratios[c] })) })),
         { name: 'diagonal ratio', color: CATEGORY_COLORS.prior, dashed: true, points: sweep.points.map((p) => ({ x: p.turn, y: p.diagonal })) },
         // Compare models: each compared model's prior share and diagonal, in its own colour over A's.
-        ...sweeps.flatMap((other, slot) => (slot > 0 && other && results.some((r) => r.slot === slot)
-          ? [
-              { name: `model ${slotName(slot)}: ${CATEGORY_NAMES.prior} share`, color: modelColor(slot), points: other.points.map((p) => ({ x: p.turn, y: p.ratios.prior })) },
-              { name: `model ${slotName(slot)}: diagonal ratio`, color: modelColor(slot), dashed: true, points: other.points.map((p) => ({ x: p.turn, y: p.diagonal })) },
-            ]
-          : [])),
+        ...sweeps.flatMap((other, slot) =>
+          slot > 0 && other && results.some((r) => r.slot === slot)
+            ? [
+                {
+                  name: `model ${slotName(slot)}: ${CATEGORY_NAMES.prior} share`,
+                  color: modelColor(slot),
+                  points: other.points.map((p) => ({ x: p.turn, y: p.ratios.prior })),
+                },
+                {
+                  name: `model ${slotName(slot)}: diagonal ratio`,
+                  color: modelColor(slot),
+                  dashed: true,
+                  points: other.points.map((p) => ({ x: p.turn, y: p.diagonal })),
+                },
+              ]
+            : [],
+        ),
       ]
     : [];
   const cost: Series[] = results.flatMap((r, k) => [
@@ -36,17 +47,28 @@ export function ChartsPanel() {
   ]);
   return (
     <section className="panel charts" aria-labelledby="charts-title">
-      <h2 id="charts-title" className="sr-only">Turns and cost</h2>
+      <h2 id="charts-title" className="sr-only">
+        Turns and cost
+      </h2>
       <div>
-        <h3>Shares by turn{sweep ? ` · ${policyLabel(parsePolicy(sweep.policy))}` : ''}<Explain id="charts" /></h3>
-        {sweeping && <p className="muted" role="status">scoring every turn: {sweeping.done} of {sweeping.total}…</p>}
+        <h3>
+          Shares by turn{sweep ? ` · ${policyLabel(parsePolicy(sweep.policy))}` : ''}
+          <Explain id="charts" />
+        </h3>
+        {sweeping && (
+          <p className="muted" role="status">
+            scoring every turn: {sweeping.done} of {sweeping.total}…
+          </p>
+        )}
         {sweep && sweep.points.length === 0 && <p className="muted">The sweep over turns needs at least two assistant turns.</p>}
         {sweep && sweep.points.length > 0 && <LineChart testId="rounds-chart" series={shares} xLabel="turn" yLabel="share" yFormat={(v) => v.toFixed(2)} />}
       </div>
       <div>
         <h3>Tokens per turn</h3>
         <LineChart testId="cost-chart" series={cost} xLabel="turn" yLabel="tokens" />
-        <p className="muted">Solid: tokens the model reads before answering; dashed: of those, tokens prefilled when the KV cache of the previous turn is kept.</p>
+        <p className="muted">
+          Solid: tokens the model reads before answering; dashed: of those, tokens prefilled when the KV cache of the previous turn is kept.
+        </p>
       </div>
     </section>
   );

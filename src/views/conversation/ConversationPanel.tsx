@@ -30,20 +30,35 @@ export function ConversationPanel() {
 
   return (
     <section className="panel" aria-labelledby="conv-title">
-      <h2 id="conv-title">Conversation<Explain id="conversation" /></h2>
+      <h2 id="conv-title">
+        Conversation
+        <Explain id="conversation" />
+      </h2>
       <div className="row">
         <label>
           example{' '}
-          <select aria-label="example" value={exampleName ?? ''} onChange={(e) => EXAMPLES.find((x) => x.name === e.target.value) && setText(EXAMPLES.find((x) => x.name === e.target.value)!.text, true)}>
+          <select
+            aria-label="example"
+            value={exampleName ?? ''}
+            onChange={(e) => EXAMPLES.find((x) => x.name === e.target.value) && setText(EXAMPLES.find((x) => x.name === e.target.value)!.text, true)}
+          >
             {exampleName === null && <option value="">(your conversation)</option>}
             {EXAMPLES.map((x) => (
-              <option key={x.name} value={x.name}>{x.title}</option>
+              <option key={x.name} value={x.name}>
+                {x.title}
+              </option>
             ))}
           </select>
         </label>
         <label className="linklike">
           open a file…
-          <input type="file" className="sr-only" accept=".json,.jsonl,.txt,text/plain,application/json" data-testid="open-conversation" onChange={(e) => void readFile(e.target.files?.[0])} />
+          <input
+            type="file"
+            className="sr-only"
+            accept=".json,.jsonl,.txt,text/plain,application/json"
+            data-testid="open-conversation"
+            onChange={(e) => void readFile(e.target.files?.[0])}
+          />
         </label>
         <button type="button" onClick={() => setShowText(!textOpen)} aria-expanded={textOpen} disabled={errors.length > 0}>
           {textOpen ? 'hide the text' : 'paste or edit as text'}
@@ -52,24 +67,44 @@ export function ConversationPanel() {
       </div>
       {textOpen && (
         // biome-ignore lint/a11y/noStaticElementInteractions: a drop target for the mouse; the file pickers beside it are the keyboard's way
-        <div className={`dropzone${dragging ? ' dragging' : ''}`} onDragOver={(e) => { e.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
+        <div
+          className={`dropzone${dragging ? ' dragging' : ''}`}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={onDrop}
+        >
           <textarea
             aria-label="conversation text"
             value={text}
             rows={12}
             spellCheck={false}
             onChange={(e) => setText(e.target.value)}
-            placeholder={'Paste a conversation: an OpenAI messages array, {"messages": [...]}, ShareGPT, JSONL, or plain text with "user:" / "assistant:" lines. Or drop a file here.'}
+            placeholder={
+              'Paste a conversation: an OpenAI messages array, {"messages": [...]}, ShareGPT, JSONL, or plain text with "user:" / "assistant:" lines. Or drop a file here.'
+            }
           />
         </div>
       )}
       {errors.length > 0 && (
         <div role="alert" className="error" data-testid="conversation-errors">
           <strong>This conversation cannot be scored yet:</strong>
-          <ul>{errors.map((i, k) => <li key={k}>{describeIssue(i)}</li>)}</ul>
+          <ul>
+            {errors.map((i, k) => (
+              <li key={k}>{describeIssue(i)}</li>
+            ))}
+          </ul>
         </div>
       )}
-      {warnings.length > 0 && <ul className="warn">{warnings.map((i, k) => <li key={k}>{describeIssue(i)}</li>)}</ul>}
+      {warnings.length > 0 && (
+        <ul className="warn">
+          {warnings.map((i, k) => (
+            <li key={k}>{describeIssue(i)}</li>
+          ))}
+        </ul>
+      )}
       {parsed.conversation && <TurnEditor messages={parsed.conversation.messages} />}
     </section>
   );

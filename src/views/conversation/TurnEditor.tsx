@@ -12,7 +12,9 @@ export function TurnEditor({ messages }: { messages: Message[] }) {
   let assistantNo = 0;
   return (
     <details className="turns">
-      <summary>Edit the turns ({messages.length} messages; the scored answer is turn {scored ?? '–'})</summary>
+      <summary>
+        Edit the turns ({messages.length} messages; the scored answer is turn {scored ?? '–'})
+      </summary>
       <ol>
         {messages.map((m, i) => {
           const turn = m.role === 'assistant' ? ++assistantNo : null;
@@ -20,21 +22,35 @@ export function TurnEditor({ messages }: { messages: Message[] }) {
             <li key={i} className={`turn role-${m.role}${turn === scored ? ' scored' : ''}`}>
               <div className="row">
                 <select aria-label={`role of message ${i + 1}`} value={m.role} onChange={(e) => update(i, { role: e.target.value as Role })}>
-                  {ROLES.map((r) => <option key={r}>{r}</option>)}
+                  {ROLES.map((r) => (
+                    <option key={r}>{r}</option>
+                  ))}
                 </select>
                 {turn !== null && (
                   <label>
                     <input type="radio" name="scored" checked={turn === scored} onChange={() => setTurn(turn)} /> score this answer (turn {turn})
                   </label>
                 )}
-                <button type="button" aria-label={`remove message ${i + 1}`} onClick={() => setMessages(messages.filter((_, k) => k !== i))}>remove</button>
+                <button type="button" aria-label={`remove message ${i + 1}`} onClick={() => setMessages(messages.filter((_, k) => k !== i))}>
+                  remove
+                </button>
               </div>
-              <textarea aria-label={`message ${i + 1}`} value={m.content} rows={Math.min(6, m.content.split('\n').length + 1)} onChange={(e) => update(i, { content: e.target.value })} />
+              <textarea
+                aria-label={`message ${i + 1}`}
+                value={m.content}
+                rows={Math.min(6, m.content.split('\n').length + 1)}
+                onChange={(e) => update(i, { content: e.target.value })}
+              />
             </li>
           );
         })}
       </ol>
-      <button type="button" onClick={() => setMessages([...messages, { role: messages[messages.length - 1]?.role === 'user' ? 'assistant' : 'user', content: '' }])}>add a message</button>
+      <button
+        type="button"
+        onClick={() => setMessages([...messages, { role: messages[messages.length - 1]?.role === 'user' ? 'assistant' : 'user', content: '' }])}
+      >
+        add a message
+      </button>
     </details>
   );
 }

@@ -11,14 +11,40 @@ export function Explain({ id }: { id: ExplainId }) {
   // Named "what is this?" and described by what it explains: the control beside it keeps its own name alone.
   return (
     <span className="explain">
-      <span id={nameId} className="sr-only">{e.title}</span>
-      <button type="button" className="explain-button" aria-expanded={open} aria-controls={boxId} aria-label="what is this?" aria-describedby={nameId} title={`what is ${e.title}?`} data-explain={id} onClick={() => setOpen(!open)}>?</button>
+      <span id={nameId} className="sr-only">
+        {e.title}
+      </span>
+      <button
+        type="button"
+        className="explain-button"
+        aria-expanded={open}
+        aria-controls={boxId}
+        aria-label="what is this?"
+        aria-describedby={nameId}
+        title={`what is ${e.title}?`}
+        data-explain={id}
+        onClick={() => setOpen(!open)}
+      >
+        ?
+      </button>
       {open && (
         <span className="explain-box" id={boxId} role="note" data-testid={`explain-${id}`}>
           <strong>{e.title}.</strong> {e.what}
           {'formula' in e && e.formula && (
             <span className="formula">
-              {e.formula.map((p, k) => (typeof p === 'string' ? <span key={k}>{p}</span> : p.category === 'band' ? <span key={k} className="term band">{p.text}</span> : <span key={k} className="term" style={{ color: CATEGORY_COLORS[p.category] }}>{p.text}</span>))}
+              {e.formula.map((p, k) =>
+                typeof p === 'string' ? (
+                  <span key={k}>{p}</span>
+                ) : p.category === 'band' ? (
+                  <span key={k} className="term band">
+                    {p.text}
+                  </span>
+                ) : (
+                  <span key={k} className="term" style={{ color: CATEGORY_COLORS[p.category] }}>
+                    {p.text}
+                  </span>
+                ),
+              )}
             </span>
           )}
           <span className="muted"> From: {e.source}.</span>

@@ -38,15 +38,27 @@ export function FiguresPanel() {
   const precision = useModelStore((s) => s.info?.precision ?? null);
   if (!results.length) return null;
   const r0 = results[0]!;
-  const pick = (r: PolicyResult) => (head === 'mean' || !r.perHead[head] ? { ratios: r.ratios, diagonal: r.diagonal, diagonalCopyAligned: r.diagonalCopyAligned } : r.perHead[head]!);
+  const pick = (r: PolicyResult) =>
+    head === 'mean' || !r.perHead[head] ? { ratios: r.ratios, diagonal: r.diagonal, diagonalCopyAligned: r.diagonalCopyAligned } : r.perHead[head]!;
   return (
     <section className="panel" aria-labelledby="figures-title">
       <h2 id="figures-title">
-        Where the answer's attention goes <span className="muted">(turn {r0.turn}, layer {r0.layer}, {head === 'mean' ? 'mean of heads' : `head ${head}`}, r = {r0.radius})</span>
+        Where the answer's attention goes{' '}
+        <span className="muted">
+          (turn {r0.turn}, layer {r0.layer}, {head === 'mean' ? 'mean of heads' : `head ${head}`}, r = {r0.radius})
+        </span>
         <Explain id="figures" />
       </h2>
-      <p className="muted" data-testid="figures-from">{provenance(results, from, source, backend, precision)}</p>
-      {results.length === 1 ? <Shares r={r0} view={pick(r0)} /> : <div className="scroll-x"><CompareTable results={results} /></div>}
+      <p className="muted" data-testid="figures-from">
+        {provenance(results, from, source, backend, precision)}
+      </p>
+      {results.length === 1 ? (
+        <Shares r={r0} view={pick(r0)} />
+      ) : (
+        <div className="scroll-x">
+          <CompareTable results={results} />
+        </div>
+      )}
       <ModelsNote results={results} />
       <TemplateNotes results={results} />
     </section>
@@ -56,8 +68,11 @@ export function FiguresPanel() {
 /** What the figures were computed from: the model and backend, and whose answer each policy scored. */
 function provenance(results: PolicyResult[], from: 'cache' | 'model' | null, source: string | null, backend: string | null, precision: string | null): string {
   const weights = precision && precision !== 'none' ? `, weights ${precision}` : '';
-  const model = from === 'cache' ? `${DEMO_MODEL_LABEL}, earlier (cached)` : `${source ?? 'no model'}${backend ? ` on ${backend === 'webgpu' ? 'WebGPU' : backend}` : ''}${weights}`;
-  const answers = results.map((r) => `${r.label}: ${answerOf(r) === 'model' ? "the answer the model wrote here" : "the conversation's answer"}`);
+  const model =
+    from === 'cache'
+      ? `${DEMO_MODEL_LABEL}, earlier (cached)`
+      : `${source ?? 'no model'}${backend ? ` on ${backend === 'webgpu' ? 'WebGPU' : backend}` : ''}${weights}`;
+  const answers = results.map((r) => `${r.label}: ${answerOf(r) === 'model' ? 'the answer the model wrote here' : "the conversation's answer"}`);
   return `Computed from ${model}; scored answer: ${answers.join('; ')}.`;
 }
 
@@ -90,7 +105,8 @@ function ComparedHow({ a, b, name }: { a: PolicyResult; b: PolicyResult; name: s
     // Two different texts: their token counts differ whatever the tokenizers, so that is what to say.
     return (
       <strong data-testid="models-answers-differ">
-        Model {wroteA ? 'A' : name} scores the answer it wrote, model {wroteA ? name : 'A'} the conversation&apos;s: the Δ compares two texts, not two models. Click &quot;use the file&apos;s answer&quot; or &quot;Generate each model&apos;s answer&quot; to score like with like.
+        Model {wroteA ? 'A' : name} scores the answer it wrote, model {wroteA ? name : 'A'} the conversation&apos;s: the Δ compares two texts, not two models.
+        Click &quot;use the file&apos;s answer&quot; or &quot;Generate each model&apos;s answer&quot; to score like with like.
       </strong>
     );
   }
@@ -106,7 +122,9 @@ function TemplateNotes({ results }: { results: PolicyResult[] }) {
   if (!notes.length) return null;
   return (
     <ul className="notes" data-testid="analysis-notes" aria-label="notes on this analysis">
-      {notes.map((n) => <li key={n}>{n[0]!.toUpperCase() + n.slice(1)}.</li>)}
+      {notes.map((n) => (
+        <li key={n}>{n[0]!.toUpperCase() + n.slice(1)}.</li>
+      ))}
     </ul>
   );
 }
@@ -116,36 +134,72 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
   return (
     <div className="figures-grid">
       <div>
-      <table className="shares" data-testid="figures">
-        <caption className="muted">{r.label}: mean over the answer's {r.query.end - r.query.start} tokens of the attention each category receives</caption>
-        <tbody>
-          {CATEGORIES.map((c) => (
-            <tr key={c}>
-              <th scope="row"><span className="swatch" style={{ background: CATEGORY_COLORS[c] }} /> {CATEGORY_NAMES[c]}<Explain id={c} /></th>
-              <td className="num" data-testid={`figure-${r.policy}-${c}`} data-value={view.ratios[c]}>{f4(view.ratios[c])}</td>
-              <td className="barcell"><span className="bar" style={{ width: `${view.ratios[c] * 100}%`, background: CATEGORY_COLORS[c] }} /></td>
+        <table className="shares" data-testid="figures">
+          <caption className="muted">
+            {r.label}: mean over the answer's {r.query.end - r.query.start} tokens of the attention each category receives
+          </caption>
+          <tbody>
+            {CATEGORIES.map((c) => (
+              <tr key={c}>
+                <th scope="row">
+                  <span className="swatch" style={{ background: CATEGORY_COLORS[c] }} /> {CATEGORY_NAMES[c]}
+                  <Explain id={c} />
+                </th>
+                <td className="num" data-testid={`figure-${r.policy}-${c}`} data-value={view.ratios[c]}>
+                  {f4(view.ratios[c])}
+                </td>
+                <td className="barcell">
+                  <span className="bar" style={{ width: `${view.ratios[c] * 100}%`, background: CATEGORY_COLORS[c] }} />
+                </td>
+              </tr>
+            ))}
+            <tr className="diag">
+              <th scope="row">
+                diagonal ratio (r = {r.radius})<Explain id="diagonal" />
+              </th>
+              <td className="num" data-testid={`figure-${r.policy}-diagonal`} data-value={view.diagonal}>
+                {f4(view.diagonal)}
+              </td>
+              <td className="barcell">
+                <span className="bar" style={{ width: `${view.diagonal * 100}%`, background: CATEGORY_COLORS.prior }} />
+              </td>
             </tr>
-          ))}
-          <tr className="diag">
-            <th scope="row">diagonal ratio (r = {r.radius})<Explain id="diagonal" /></th>
-            <td className="num" data-testid={`figure-${r.policy}-diagonal`} data-value={view.diagonal}>{f4(view.diagonal)}</td>
-            <td className="barcell"><span className="bar" style={{ width: `${view.diagonal * 100}%`, background: CATEGORY_COLORS.prior }} /></td>
-          </tr>
-          <tr className="diag">
-            <th scope="row">copy-aligned diagonal<Explain id="diagonalCopy" /></th>
-            <td className="num" data-testid={`figure-${r.policy}-diagonalCopy`} data-value={view.diagonalCopyAligned}>{f4(view.diagonalCopyAligned)}</td>
-            <td className="barcell"><span className="bar" style={{ width: `${view.diagonalCopyAligned * 100}%`, background: CATEGORY_COLORS.prior }} /></td>
-          </tr>
-        </tbody>
-      </table>
-      <p className="muted cost-line" data-testid="figure-cost">
-        <span>tokens scored <strong className="num">{r.tokens.length}</strong><Explain id="tokens" /></span>{' · '}
-        <span>in context <strong className="num">{r.cost[r.cost.length - 1]!.contextTokens}</strong><Explain id="context" /></span>{' · '}
-        <span>prefilled <strong className="num">{r.cost[r.cost.length - 1]!.prefilled}</strong><Explain id="prefilled" /></span>
-      </p>
+            <tr className="diag">
+              <th scope="row">
+                copy-aligned diagonal
+                <Explain id="diagonalCopy" />
+              </th>
+              <td className="num" data-testid={`figure-${r.policy}-diagonalCopy`} data-value={view.diagonalCopyAligned}>
+                {f4(view.diagonalCopyAligned)}
+              </td>
+              <td className="barcell">
+                <span className="bar" style={{ width: `${view.diagonalCopyAligned * 100}%`, background: CATEGORY_COLORS.prior }} />
+              </td>
+            </tr>
+          </tbody>
+        </table>
+        <p className="muted cost-line" data-testid="figure-cost">
+          <span>
+            tokens scored <strong className="num">{r.tokens.length}</strong>
+            <Explain id="tokens" />
+          </span>
+          {' · '}
+          <span>
+            in context <strong className="num">{r.cost[r.cost.length - 1]!.contextTokens}</strong>
+            <Explain id="context" />
+          </span>
+          {' · '}
+          <span>
+            prefilled <strong className="num">{r.cost[r.cost.length - 1]!.prefilled}</strong>
+            <Explain id="prefilled" />
+          </span>
+        </p>
       </div>
       <div>
-        <h3>Per prior assistant answer: diagonal ratio, longest copied run, shared n-grams<Explain id="copy" /></h3>
+        <h3>
+          Per prior assistant answer: diagonal ratio, longest copied run, shared n-grams
+          <Explain id="copy" />
+        </h3>
         {r.diagonalPerAnswer.length === 0 ? (
           <p className="muted">No prior assistant answer is in this context.</p>
         ) : (
@@ -155,7 +209,11 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
                 <span className="label">turn {d.round ?? '–'}</span>
                 <span className="bar" style={{ width: `${(d.value / maxAnswer) * 70}%`, background: CATEGORY_COLORS.prior }} />
                 <span className="num">{f4(d.value)}</span>
-                <span className="muted copy" data-testid={`copy-${d.round ?? i}`}>copied run {r.copy[i]?.longestRun ?? 0}{r.copy[i]?.shift ? ` (offset ${r.copy[i]!.shift > 0 ? '+' : '−'}${Math.abs(r.copy[i]!.shift)})` : ''} · {r.copy[i] ? `${Math.round(r.copy[i]!.ngramOverlap * 100)} %` : '–'} n-grams</span>
+                <span className="muted copy" data-testid={`copy-${d.round ?? i}`}>
+                  copied run {r.copy[i]?.longestRun ?? 0}
+                  {r.copy[i]?.shift ? ` (offset ${r.copy[i]!.shift > 0 ? '+' : '−'}${Math.abs(r.copy[i]!.shift)})` : ''} ·{' '}
+                  {r.copy[i] ? `${Math.round(r.copy[i]!.ngramOverlap * 100)} %` : '–'} n-grams
+                </span>
               </li>
             ))}
           </ol>
@@ -173,20 +231,31 @@ function CompareTable({ results }: { results: PolicyResult[] }) {
         <tr>
           <th>figure</th>
           {results.map((r, k) => (
-            <th key={resultId(r)} colSpan={k === 0 ? 1 : 2}>{r.label}</th>
+            <th key={resultId(r)} colSpan={k === 0 ? 1 : 2}>
+              {r.label}
+            </th>
           ))}
         </tr>
       </thead>
       <tbody>
         {FIGURES.map((fig) => (
           <tr key={fig.key}>
-            <th scope="row">{fig.name}<Explain id={fig.key as ExplainId} /></th>
+            <th scope="row">
+              {fig.name}
+              <Explain id={fig.key as ExplainId} />
+            </th>
             {results.map((r, k) => {
               const v = fig.value(r);
               const d = v - fig.value(base);
               return [
-                <td key={`${resultId(r)}-v`} className="num" data-testid={`figure-${resultId(r)}-${fig.key}`} data-value={v}>{fig.fmt(v)}</td>,
-                k > 0 && <td key={`${resultId(r)}-d`} className={`num delta ${d > 0 ? 'up' : d < 0 ? 'down' : ''}`}>{fig.fmt === f4 ? signed(d) : `${d >= 0 ? '+' : '−'}${Math.abs(d)}`}</td>,
+                <td key={`${resultId(r)}-v`} className="num" data-testid={`figure-${resultId(r)}-${fig.key}`} data-value={v}>
+                  {fig.fmt(v)}
+                </td>,
+                k > 0 && (
+                  <td key={`${resultId(r)}-d`} className={`num delta ${d > 0 ? 'up' : d < 0 ? 'down' : ''}`}>
+                    {fig.fmt === f4 ? signed(d) : `${d >= 0 ? '+' : '−'}${Math.abs(d)}`}
+                  </td>
+                ),
               ];
             })}
           </tr>

@@ -50,7 +50,21 @@ const tokenLabel = (r: PolicyResult, i: number) => {
  * every token; category bands on both axes; the r-band of the diagonal over each prior assistant answer.
  * Wheel or +/− zooms, drag or arrows pan/move, click locks the hovered cell, Escape frees it.
  */
-export function Heatmap({ r, head, hover, dispatch, height, sharedMax }: { r: PolicyResult; head: 'mean' | number; hover: HoverState; dispatch: (a: HoverAction) => void; height?: number; sharedMax?: number }) {
+export function Heatmap({
+  r,
+  head,
+  hover,
+  dispatch,
+  height,
+  sharedMax,
+}: {
+  r: PolicyResult;
+  head: 'mean' | number;
+  hover: HoverState;
+  dispatch: (a: HoverAction) => void;
+  height?: number;
+  sharedMax?: number;
+}) {
   const attention = r.attention!;
   const shown = useMemo(() => shownSlab(r, head), [r, head]);
   const { rows: nRows, seqLen: S, rowStart } = shown;
@@ -142,7 +156,10 @@ export function Heatmap({ r, head, hover, dispatch, height, sharedMax }: { r: Po
         ctx.lineTo(xOf(b.to + 1), yOf(b.row));
       }
       ctx.closePath();
-      for (const [style, w] of [['#000', 2.5], ['#fff', 1]] as const) {
+      for (const [style, w] of [
+        ['#000', 2.5],
+        ['#fff', 1],
+      ] as const) {
         ctx.strokeStyle = style;
         ctx.lineWidth = w;
         ctx.stroke();
@@ -163,7 +180,16 @@ export function Heatmap({ r, head, hover, dispatch, height, sharedMax }: { r: Po
     const onWheel = (e: WheelEvent) => {
       e.preventDefault();
       const rect = c.getBoundingClientRect();
-      setVp((v) => clampViewport(zoomAt(clampViewport(v ?? fit, fit, nRows, S, areaW, areaH), Math.exp(-e.deltaY * 0.002), e.clientX - rect.left - BAND, e.clientY - rect.top - BAND), fit, nRows, S, areaW, areaH));
+      setVp((v) =>
+        clampViewport(
+          zoomAt(clampViewport(v ?? fit, fit, nRows, S, areaW, areaH), Math.exp(-e.deltaY * 0.002), e.clientX - rect.left - BAND, e.clientY - rect.top - BAND),
+          fit,
+          nRows,
+          S,
+          areaW,
+          areaH,
+        ),
+      );
     };
     c.addEventListener('wheel', onWheel, { passive: false });
     return () => c.removeEventListener('wheel', onWheel);
@@ -197,7 +223,10 @@ export function Heatmap({ r, head, hover, dispatch, height, sharedMax }: { r: Po
     if (m) {
       e.preventDefault();
       const step = e.shiftKey ? 10 : 1;
-      dispatch({ type: 'click', at: { row: Math.min(nRows - 1, Math.max(0, cur.row + m[0] * step)), col: Math.min(S - 1, Math.max(0, cur.col + m[1] * step)) } });
+      dispatch({
+        type: 'click',
+        at: { row: Math.min(nRows - 1, Math.max(0, cur.row + m[0] * step)), col: Math.min(S - 1, Math.max(0, cur.col + m[1] * step)) },
+      });
     } else if (e.key === 'Home' || e.key === 'End') {
       // The row's first key (the sink) or its last.
       e.preventDefault();
@@ -208,7 +237,14 @@ export function Heatmap({ r, head, hover, dispatch, height, sharedMax }: { r: Po
     else if (e.key === '0') setVp(null);
   };
   const name = `inertia-lens-${r.policy.replace(/:/g, '-')}-turn${r.turn}`;
-  const figure = () => heatmapSvg({ attention: shown, max, categories: r.tokens.map((t) => t.category), band: { priors, radius: r.radius, answerRow: r.query.start - rowStart, answerRows: r.query.end - r.query.start }, title: `${r.label}, turn ${r.turn}, layer ${r.layer}, ${head === 'mean' ? 'mean of heads' : `head ${head}`}` });
+  const figure = () =>
+    heatmapSvg({
+      attention: shown,
+      max,
+      categories: r.tokens.map((t) => t.category),
+      band: { priors, radius: r.radius, answerRow: r.query.start - rowStart, answerRows: r.query.end - r.query.start },
+      title: `${r.label}, turn ${r.turn}, layer ${r.layer}, ${head === 'mean' ? 'mean of heads' : `head ${head}`}`,
+    });
   const exportSvg = () => download(`${name}.svg`, figure(), 'image/svg+xml');
   // The PNG is the same figure (title, legend, axes, colour scale), drawn at twice its size.
   const exportPng = () => void svgToPng(figure()).then((b) => download(`${name}.png`, b));
@@ -217,12 +253,25 @@ export function Heatmap({ r, head, hover, dispatch, height, sharedMax }: { r: Po
     <div className="heatmap" ref={wrap}>
       <div className="row">
         <strong>{r.label}</strong>
-        <span className="muted">{nRows} query rows × {S} keys · colour: √ scale, 0 … {max.toFixed(3)} ({sharedMax !== undefined ? 'shared by every heatmap: the highest of their' : 'the'} 99.5th percentile outside the sink; brighter = more)</span>
-        <button type="button" onClick={() => zoom(1.5)} aria-label="zoom in">+</button>
-        <button type="button" onClick={() => zoom(1 / 1.5)} aria-label="zoom out">−</button>
-        <button type="button" onClick={() => setVp(null)}>fit</button>
-        <button type="button" onClick={exportPng}>PNG</button>
-        <button type="button" onClick={exportSvg}>SVG</button>
+        <span className="muted">
+          {nRows} query rows × {S} keys · colour: √ scale, 0 … {max.toFixed(3)} (
+          {sharedMax !== undefined ? 'shared by every heatmap: the highest of their' : 'the'} 99.5th percentile outside the sink; brighter = more)
+        </span>
+        <button type="button" onClick={() => zoom(1.5)} aria-label="zoom in">
+          +
+        </button>
+        <button type="button" onClick={() => zoom(1 / 1.5)} aria-label="zoom out">
+          −
+        </button>
+        <button type="button" onClick={() => setVp(null)}>
+          fit
+        </button>
+        <button type="button" onClick={exportPng}>
+          PNG
+        </button>
+        <button type="button" onClick={exportSvg}>
+          SVG
+        </button>
       </div>
       <canvas
         ref={canvas}

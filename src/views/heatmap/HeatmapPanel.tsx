@@ -21,23 +21,44 @@ export function HeatmapPanel() {
   const withAttention = useMemo(() => results.filter((r) => r.attention), [results]);
   const [oneScale, setOneScale] = useState(true);
   // Computed once per result and head (not on every hover), and only when the scale is shared.
-  const sharedMax = useMemo(() => (oneScale && withAttention.length > 1 ? Math.max(...withAttention.map((r) => scaleMax(shownSlab(r, head), SINK_TOKENS))) : undefined), [withAttention, head, oneScale]);
+  const sharedMax = useMemo(
+    () => (oneScale && withAttention.length > 1 ? Math.max(...withAttention.map((r) => scaleMax(shownSlab(r, head), SINK_TOKENS))) : undefined),
+    [withAttention, head, oneScale],
+  );
   if (!withAttention.length) return null;
   return (
     <section className="panel" aria-labelledby="heatmap-title">
-      <h2 id="heatmap-title">Attention of the scored answer<Explain id="heatmap" /></h2>
+      <h2 id="heatmap-title">
+        Attention of the scored answer
+        <Explain id="heatmap" />
+      </h2>
       <div className="row legend">
         {CATEGORIES.map((c) => (
-          <span key={c}><span className="swatch" style={{ background: CATEGORY_COLORS[c] }} /> {CATEGORY_NAMES[c]}</span>
+          <span key={c}>
+            <span className="swatch" style={{ background: CATEGORY_COLORS[c] }} /> {CATEGORY_NAMES[c]}
+          </span>
         ))}
-        <span><span className="swatch band" /> r-band of the diagonal over each prior assistant answer</span>
-        <span>weight <span className="ramp" style={{ background: LEGEND_GRADIENT }} /></span>
+        <span>
+          <span className="swatch band" /> r-band of the diagonal over each prior assistant answer
+        </span>
+        <span>
+          weight <span className="ramp" style={{ background: LEGEND_GRADIENT }} />
+        </span>
         {withAttention.length > 1 && (
-          <label><input type="checkbox" checked={oneScale} onChange={(e) => setOneScale(e.target.checked)} data-testid="one-scale" /> one colour scale for all (off: each heatmap its own)</label>
+          <label>
+            <input type="checkbox" checked={oneScale} onChange={(e) => setOneScale(e.target.checked)} data-testid="one-scale" /> one colour scale for all (off:
+            each heatmap its own)
+          </label>
         )}
       </div>
       <div className={withAttention.length > 1 ? 'compare-grid' : ''}>
-        {withAttention.map((r, k) => (k === 0 ? <Heatmap key={resultId(r)} r={r} head={head} hover={hover} dispatch={dispatch} {...(sharedMax !== undefined && { sharedMax })} /> : <Secondary key={resultId(r)} r={r} head={head} sharedMax={sharedMax} />))}
+        {withAttention.map((r, k) =>
+          k === 0 ? (
+            <Heatmap key={resultId(r)} r={r} head={head} hover={hover} dispatch={dispatch} {...(sharedMax !== undefined && { sharedMax })} />
+          ) : (
+            <Secondary key={resultId(r)} r={r} head={head} sharedMax={sharedMax} />
+          ),
+        )}
       </div>
     </section>
   );

@@ -28,7 +28,21 @@ function useLessonWorld(): LessonWorld {
   const guesses = useLesson((s) => s.guesses);
   const answers = useLesson((s) => s.answers);
   const rounds = parsed.conversation ? splitRounds(parsed.conversation.messages).rounds.length : 0;
-  return { results, fromModel, fromCache, shown: activePolicies({ policies, compare, compareModels }), compareModels, turn, rounds, radius, pointed, exampleName, generated, guesses, answers };
+  return {
+    results,
+    fromModel,
+    fromCache,
+    shown: activePolicies({ policies, compare, compareModels }),
+    compareModels,
+    turn,
+    rounds,
+    radius,
+    pointed,
+    exampleName,
+    generated,
+    guesses,
+    answers,
+  };
 }
 
 /**
@@ -78,31 +92,61 @@ function Card({ index }: { index: number }) {
   return (
     <aside className={folded ? 'lesson folded' : 'lesson'} aria-label="Lesson" data-testid="lesson-card" data-lesson="card">
       <div className="lesson-head">
-        <p className="muted">Lesson · step {index + 1} of {LESSON.length}</p>
-        <button type="button" className="link" aria-expanded={!folded} aria-controls="lesson-body" onClick={() => setFolded(!folded)}>{folded ? 'unfold the card' : 'fold the card'}</button>
+        <p className="muted">
+          Lesson · step {index + 1} of {LESSON.length}
+        </p>
+        <button type="button" className="link" aria-expanded={!folded} aria-controls="lesson-body" onClick={() => setFolded(!folded)}>
+          {folded ? 'unfold the card' : 'fold the card'}
+        </button>
       </div>
-      <h2 tabIndex={-1} ref={heading} data-testid="lesson-title">{s.title}</h2>
+      <h2 tabIndex={-1} ref={heading} data-testid="lesson-title">
+        {s.title}
+      </h2>
       <div aria-live="polite">
         <div id="lesson-body" hidden={folded}>
           <p data-testid="lesson-text">{s.text(w)}</p>
         </div>
-        <p className="lesson-action" data-testid="lesson-action"><strong>{done && !last ? 'Done' : 'Your turn'}:</strong> {s.action}</p>
+        <p className="lesson-action" data-testid="lesson-action">
+          <strong>{done && !last ? 'Done' : 'Your turn'}:</strong> {s.action}
+        </p>
         {s.guess && <Guess step={s} />}
         {s.quiz && <Quiz questions={s.quiz} />}
-        {done && s.reveal && !folded && <p className="lesson-reveal" data-testid="lesson-reveal">{s.reveal(w)}</p>}
-        {done && s.reveal && !folded && w.fromCache && !w.fromModel && <p className="muted" data-testid="lesson-cached">These are the example's stored figures (marked cached in the figures panel); the model's own replace them once it has loaded.</p>}
+        {done && s.reveal && !folded && (
+          <p className="lesson-reveal" data-testid="lesson-reveal">
+            {s.reveal(w)}
+          </p>
+        )}
+        {done && s.reveal && !folded && w.fromCache && !w.fromModel && (
+          <p className="muted" data-testid="lesson-cached">
+            These are the example's stored figures (marked cached in the figures panel); the model's own replace them once it has loaded.
+          </p>
+        )}
       </div>
       <div className="row">
-        <button type="button" onClick={() => goTo(index - 1)} disabled={index === 0}>Back</button>
-        <button type="button" className="primary" disabled={!done} onClick={() => (last ? close() : goTo(index + 1))}>{last ? 'Finish' : 'Next'}</button>
-        {!last && <button type="button" onClick={() => goTo(index + 1)}>Skip</button>}
-        <button type="button" onClick={close}>Close the lesson</button>
+        <button type="button" onClick={() => goTo(index - 1)} disabled={index === 0}>
+          Back
+        </button>
+        <button type="button" className="primary" disabled={!done} onClick={() => (last ? close() : goTo(index + 1))}>
+          {last ? 'Finish' : 'Next'}
+        </button>
+        {!last && (
+          <button type="button" onClick={() => goTo(index + 1)}>
+            Skip
+          </button>
+        )}
+        <button type="button" onClick={close}>
+          Close the lesson
+        </button>
       </div>
       <details hidden={folded}>
         <summary>All steps</summary>
         <ol className="lesson-steps">
           {LESSON.map((x, i) => (
-            <li key={x.id}><button type="button" className="link" aria-current={i === index ? 'step' : undefined} onClick={() => goTo(i)}>{x.title}</button></li>
+            <li key={x.id}>
+              <button type="button" className="link" aria-current={i === index ? 'step' : undefined} onClick={() => goTo(i)}>
+                {x.title}
+              </button>
+            </li>
           ))}
         </ol>
       </details>
@@ -117,7 +161,15 @@ function Guess({ step }: { step: LessonStep }) {
   return (
     <label className="lesson-guess">
       your guess, {label}: <strong>{value === undefined ? '–' : `${Math.round(value * 100)} %`}</strong>
-      <input type="range" min={0} max={100} step={1} value={Math.round((value ?? 0) * 100)} aria-label={`your guess, ${label}, in percent`} onChange={(e) => guess(key, Number(e.target.value) / 100)} />
+      <input
+        type="range"
+        min={0}
+        max={100}
+        step={1}
+        value={Math.round((value ?? 0) * 100)}
+        aria-label={`your guess, ${label}, in percent`}
+        onChange={(e) => guess(key, Number(e.target.value) / 100)}
+      />
     </label>
   );
 }
@@ -129,14 +181,19 @@ function Quiz({ questions }: { questions: QuizQuestion[] }) {
     <div className="lesson-quiz">
       {questions.map((q, i) => (
         <fieldset key={q.question}>
-          <legend>{i + 1}. {q.question}</legend>
+          <legend>
+            {i + 1}. {q.question}
+          </legend>
           {q.options.map((o, k) => (
             <label key={o}>
               <input type="radio" name={`lesson-q${i}`} checked={answers[i] === k} onChange={() => answer(i, k)} /> {o}
             </label>
           ))}
           {answers[i] !== undefined && (
-            <p className={answers[i] === q.correct ? 'ok' : 'warn'} data-testid={`lesson-feedback-${i}`}>{answers[i] === q.correct ? 'Right. ' : 'Not quite. '}{q.why}</p>
+            <p className={answers[i] === q.correct ? 'ok' : 'warn'} data-testid={`lesson-feedback-${i}`}>
+              {answers[i] === q.correct ? 'Right. ' : 'Not quite. '}
+              {q.why}
+            </p>
           )}
         </fieldset>
       ))}

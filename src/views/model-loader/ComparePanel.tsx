@@ -31,18 +31,27 @@ export function ComparePanel() {
   const next = slots.length + 1;
   return (
     <section className="panel" aria-labelledby="compare-models-title">
-      <h2 id="compare-models-title">Compare models<Explain id="compare-models" /></h2>
+      <h2 id="compare-models-title">
+        Compare models
+        <Explain id="compare-models" />
+      </h2>
       <label>
-        <input type="checkbox" checked={on} onChange={(e) => setOn(e.target.checked)} data-testid="compare-models" /> score this conversation with more models too: the same turn and policy, side by side, each compared with model A
+        <input type="checkbox" checked={on} onChange={(e) => setOn(e.target.checked)} data-testid="compare-models" /> score this conversation with more models
+        too: the same turn and policy, side by side, each compared with model A
       </label>
       {on && (
         <>
           <p className="muted">
-            The CPL-tuned twin is the demo model after Context Preference Learning (paper 2, §2.1): trained to prefer the answer it gives from a short context over the one it gives from the whole history.
+            The CPL-tuned twin is the demo model after Context Preference Learning (paper 2, §2.1): trained to prefer the answer it gives from a short context
+            over the one it gives from the whole history.
           </p>
-          {slots.map((slot) => <CompareSlot key={slot} slot={slot} />)}
+          {slots.map((slot) => (
+            <CompareSlot key={slot} slot={slot} />
+          ))}
           {next < MAX_MODELS && (
-            <button type="button" onClick={() => setSlots([...slots, next])} data-testid="add-model">Add model {slotName(next)}</button>
+            <button type="button" onClick={() => setSlots([...slots, next])} data-testid="add-model">
+              Add model {slotName(next)}
+            </button>
           )}
         </>
       )}
@@ -75,15 +84,32 @@ function CompareSlot({ slot }: { slot: ModelSlot }) {
       <div className="compare-slot" data-testid={`compare-slot-${letter}`}>
         <h3>Model {name}</h3>
         <p className="row">
-          <button type="button" disabled={busy} onClick={() => void load(demoSource(CPL_MODEL_PATH, CPL_MODEL_LABEL), CPL_REF)} data-testid={`${letter}-cpl`}>Compare with the CPL-tuned demo model</button>
-          <button type="button" disabled={busy} onClick={() => void load(demoSource(DEMO_MODEL_PATH, DEMO_MODEL_LABEL), DEMO_REF)} data-testid={`${letter}-demo`}>with the demo model itself</button>
-          <button type="button" disabled={busy || !infoA} onClick={sameAsA} data-testid={`${letter}-same-as-a`}>with model A itself, at model {name}&apos;s precision</button>
+          <button type="button" disabled={busy} onClick={() => void load(demoSource(CPL_MODEL_PATH, CPL_MODEL_LABEL), CPL_REF)} data-testid={`${letter}-cpl`}>
+            Compare with the CPL-tuned demo model
+          </button>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void load(demoSource(DEMO_MODEL_PATH, DEMO_MODEL_LABEL), DEMO_REF)}
+            data-testid={`${letter}-demo`}
+          >
+            with the demo model itself
+          </button>
+          <button type="button" disabled={busy || !infoA} onClick={sameAsA} data-testid={`${letter}-same-as-a`}>
+            with model A itself, at model {name}&apos;s precision
+          </button>
           <span className="muted">
-            {info ? `Model ${name}: ${info.source}, ${info.parameters.toLocaleString('en-US')} parameters, on ${info.report.backend === 'webgpu' ? 'WebGPU' : 'wasm'}${info.precision !== 'none' ? `, weights ${info.precision}` : ''}.` : busy ? `Loading model ${name}…` : `No model ${name} yet: pick one here, or load any model below.`}
+            {info
+              ? `Model ${name}: ${info.source}, ${info.parameters.toLocaleString('en-US')} parameters, on ${info.report.backend === 'webgpu' ? 'WebGPU' : 'wasm'}${info.precision !== 'none' ? `, weights ${info.precision}` : ''}.`
+              : busy
+                ? `Loading model ${name}…`
+                : `No model ${name} yet: pick one here, or load any model below.`}
           </span>
         </p>
         <p className="row">
-          <label>model {name}&apos;s precision <PrecisionSelect /></label>
+          <label>
+            model {name}&apos;s precision <PrecisionSelect />
+          </label>
           {slot === 1 && <span className="muted">Model A at q4 against model B at its own precision shows what quantizing changes in the figures.</span>}
         </p>
         <details open={loaderOpen} onToggle={(e) => setLoaderOpen((e.target as HTMLDetailsElement).open)}>

@@ -14,13 +14,20 @@ export function LinkOfferNote() {
         <p className="warn">The link names a model that cannot be loaded: {offer.problem}.</p>
       ) : (
         <p>
-          This link names the model <strong>{ref.model}</strong> at revision <code>{ref.revision}</code>, from{' '}
-          <strong>{offer.host}</strong>{offer.foreign && ' (not the Hugging Face Hub: load it only if you trust that server; your access token is not sent to it)'}. Nothing has been fetched.
+          This link names the model <strong>{ref.model}</strong> at revision <code>{ref.revision}</code>, from <strong>{offer.host}</strong>
+          {offer.foreign && ' (not the Hugging Face Hub: load it only if you trust that server; your access token is not sent to it)'}. Nothing has been
+          fetched.
         </p>
       )}
       <p className="row">
-        {!offer.problem && <button type="button" onClick={() => void openHub(ref, 'link')}>Look it up</button>}
-        <button type="button" onClick={() => dismiss(null)}>Dismiss</button>
+        {!offer.problem && (
+          <button type="button" onClick={() => void openHub(ref, 'link')}>
+            Look it up
+          </button>
+        )}
+        <button type="button" onClick={() => dismiss(null)}>
+          Dismiss
+        </button>
       </p>
     </div>
   );

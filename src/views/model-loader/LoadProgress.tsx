@@ -16,8 +16,12 @@ export function LoadProgress() {
         <p>Could not load the model: {load.error}</p>
         {noTemplate && (
           <p className="row">
-            <button type="button" onClick={() => void renderWithTemplate('chatml')}>Render it with ChatML</button>
-            <button type="button" onClick={() => void renderWithTemplate('plain')}>Render it with plain “User: …” turns</button>
+            <button type="button" onClick={() => void renderWithTemplate('chatml')}>
+              Render it with ChatML
+            </button>
+            <button type="button" onClick={() => void renderWithTemplate('plain')}>
+              Render it with plain “User: …” turns
+            </button>
           </p>
         )}
       </div>
@@ -29,7 +33,11 @@ export function LoadProgress() {
     <div className="progress" role="status">
       <span>
         {STAGES[load.stage]}
-        {load.allTotal ? ` · weights ${mb(load.allLoaded)} of ${mb(load.allTotal)}${load.file && load.loaded ? ` (${load.file})` : ''}` : load.file && load.total ? ` · ${load.file} ${mb(load.loaded)} of ${mb(load.total)}` : ''}
+        {load.allTotal
+          ? ` · weights ${mb(load.allLoaded)} of ${mb(load.allTotal)}${load.file && load.loaded ? ` (${load.file})` : ''}`
+          : load.file && load.total
+            ? ` · ${load.file} ${mb(load.loaded)} of ${mb(load.total)}`
+            : ''}
       </span>
       <progress value={fraction} max={1} />
     </div>

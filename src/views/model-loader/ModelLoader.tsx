@@ -38,7 +38,10 @@ export function ModelLoader() {
 
   return (
     <section className="panel" aria-labelledby={`loader-title-${slot}`}>
-      <h2 id={`loader-title-${slot}`}>{slot === 0 ? 'Model' : `Model ${slotName(slot)}`}<Explain id="model" /></h2>
+      <h2 id={`loader-title-${slot}`}>
+        {slot === 0 ? 'Model' : `Model ${slotName(slot)}`}
+        <Explain id="model" />
+      </h2>
       <LinkOfferNote />
       <form
         className="row"
@@ -57,11 +60,22 @@ export function ModelLoader() {
         <label>
           from <input name="base" value={base} onChange={(e) => setBase(e.target.value)} size={28} />
         </label>
-        <button type="submit" disabled={busy || !repo.trim()}>Load</button>
+        <button type="submit" disabled={busy || !repo.trim()}>
+          Load
+        </button>
       </form>
       <div className="row">
         <label>
-          access token <input name="token" type="password" autoComplete="off" value={token} onChange={(e) => setAccessToken(e.target.value, remember)} placeholder="hf_… (gated models only)" size={24} />
+          access token{' '}
+          <input
+            name="token"
+            type="password"
+            autoComplete="off"
+            value={token}
+            onChange={(e) => setAccessToken(e.target.value, remember)}
+            placeholder="hf_… (gated models only)"
+            size={24}
+          />
         </label>
         <label>
           <input type="checkbox" checked={remember} onChange={(e) => setAccessToken(token, e.target.checked)} /> remember it in this browser
@@ -87,13 +101,21 @@ export function ModelLoader() {
         or{' '}
         <label className="linklike">
           its files
-          <input type="file" multiple className="sr-only" data-testid={slot === 0 ? 'pick-files' : `pick-files-${slotName(slot).toLowerCase()}`} onChange={(e) => fromInput(e.target.files)} />
+          <input
+            type="file"
+            multiple
+            className="sr-only"
+            data-testid={slot === 0 ? 'pick-files' : `pick-files-${slotName(slot).toLowerCase()}`}
+            onChange={(e) => fromInput(e.target.files)}
+          />
         </label>
         .
       </div>
       <p className="muted">
         Downloads are kept in this browser (Cache Storage, {`"${MODEL_CACHE}"`}, under the commit they came from) so a second visit loads offline.{' '}
-        <button type="button" className="linkbutton" onClick={() => void forgetCachedModels()}>Forget them</button>
+        <button type="button" className="linkbutton" onClick={() => void forgetCachedModels()}>
+          Forget them
+        </button>
       </p>
       <LoadProgress />
     </section>

@@ -18,20 +18,34 @@ export function PendingDownloadNote() {
   return (
     <div className="pending" role="dialog" aria-label={download ? 'confirm the download' : 'confirm the load'} data-testid="pending-download">
       <p>
-        <strong>{pending.label}</strong>: {size(pending.bytes)} of weights in {pending.files} file{pending.files === 1 ? '' : 's'}, read a tensor at a time{download ? '' : ' from your disk'}.
+        <strong>{pending.label}</strong>: {size(pending.bytes)} of weights in {pending.files} file{pending.files === 1 ? '' : 's'}, read a tensor at a time
+        {download ? '' : ' from your disk'}.
       </p>
       <p>Where it fits, by weight precision:</p>
-      <ul data-testid="fits">{pending.fits.map((f) => <li key={f}>{f}</li>)}</ul>
+      <ul data-testid="fits">
+        {pending.fits.map((f) => (
+          <li key={f}>{f}</li>
+        ))}
+      </ul>
       <p className="row">
         <label>
           precision <PrecisionSelect />
         </label>
         <Explain id="precision" />
       </p>
-      <ul>{pending.plans.map((p) => <li key={p}>{p}</li>)}</ul>
+      <ul>
+        {pending.plans.map((p) => (
+          <li key={p}>{p}</li>
+        ))}
+      </ul>
       <p className="row">
-        <button type="button" onClick={() => void confirm()}>{download ? `Download ${size(pending.bytes)} and load` : `Load ${size(pending.bytes)}`}{pending.quant === 'none' ? '' : ` at ${pending.quant}`}</button>
-        <button type="button" onClick={cancel}>Cancel</button>
+        <button type="button" onClick={() => void confirm()}>
+          {download ? `Download ${size(pending.bytes)} and load` : `Load ${size(pending.bytes)}`}
+          {pending.quant === 'none' ? '' : ` at ${pending.quant}`}
+        </button>
+        <button type="button" onClick={cancel}>
+          Cancel
+        </button>
       </p>
     </div>
   );

@@ -11,7 +11,11 @@ export function PrecisionSelect() {
   const loading = useModel((s) => s.load.status === 'loading');
   return (
     <select aria-label="weight precision" value={quant} disabled={loading} onChange={(e) => void setQuant(e.target.value as Quant)}>
-      {QUANTS.map((q) => <option key={q} value={q}>{LABELS[q]}</option>)}
+      {QUANTS.map((q) => (
+        <option key={q} value={q}>
+          {LABELS[q]}
+        </option>
+      ))}
     </select>
   );
 }

@@ -20,19 +20,30 @@ export function PolicyBar() {
   const valid = h >= 1 && l >= 0 && l < h && w >= 0;
   const num = (label: string, v: number, set: (n: number) => void) => (
     <label>
-      {label} <input type="number" min={0} value={v} size={3} style={{ width: '4em' }} onChange={(e) => set(Math.max(0, Math.floor(Number(e.target.value) || 0)))} />
+      {label}{' '}
+      <input type="number" min={0} value={v} size={3} style={{ width: '4em' }} onChange={(e) => set(Math.max(0, Math.floor(Number(e.target.value) || 0)))} />
     </label>
   );
   return (
     <section className="panel" aria-labelledby="policy-title">
-      <h2 id="policy-title">Context policy<Explain id="policies" /></h2>
+      <h2 id="policy-title">
+        Context policy
+        <Explain id="policies" />
+      </h2>
       <fieldset className="row bare" aria-label="policies">
         {specs.map((spec) => {
           const on = active.some((a) => a === spec || (a.split(':')[0] === spec.split(':')[0] && !compare));
           const disabled = !valid && /^(clip|summary|window)/.test(spec);
           return (
-            <button key={spec} type="button" className={`policy${on ? ' on' : ''}`} aria-pressed={on} disabled={disabled} title={spec}
-              onClick={() => (compare ? toggle(spec) : setPolicy(spec))}>
+            <button
+              key={spec}
+              type="button"
+              className={`policy${on ? ' on' : ''}`}
+              aria-pressed={on}
+              disabled={disabled}
+              title={spec}
+              onClick={() => (compare ? toggle(spec) : setPolicy(spec))}
+            >
               {policyLabel(parsePolicy(spec))}
             </button>
           );
@@ -46,7 +57,9 @@ export function PolicyBar() {
         <label>
           <input type="checkbox" checked={compare} disabled={compareModels} onChange={(e) => setCompare(e.target.checked)} /> compare 2–4 policies side by side
         </label>
-        {compare && <span className="muted">comparing {policies.map((p) => policyLabel(parsePolicy(p))).join(' · ')}; the first is the baseline of the Δ columns</span>}
+        {compare && (
+          <span className="muted">comparing {policies.map((p) => policyLabel(parsePolicy(p))).join(' · ')}; the first is the baseline of the Δ columns</span>
+        )}
       </div>
     </section>
   );

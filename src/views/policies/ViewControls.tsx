@@ -22,28 +22,59 @@ export function ViewControls() {
         turn{' '}
         <select aria-label="scored turn" value={s.turn ?? ''} onChange={(e) => s.setTurn(e.target.value === '' ? null : Number(e.target.value))}>
           <option value="">last ({rounds})</option>
-          {Array.from({ length: rounds }, (_, i) => <option key={i} value={i + 1}>{i + 1}</option>)}
+          {Array.from({ length: rounds }, (_, i) => (
+            <option key={i} value={i + 1}>
+              {i + 1}
+            </option>
+          ))}
         </select>
       </label>
       <Explain id="turn" />
       <label>
         layer{' '}
-        <select aria-label="layer" value={s.layer ?? ''} disabled={!ready || inspectable.length < 2} title={inspectable.length < 2 ? 'this model is large: only the final layer is a graph output' : undefined} onChange={(e) => s.setLayer(e.target.value === '' ? null : Number(e.target.value))}>
+        <select
+          aria-label="layer"
+          value={s.layer ?? ''}
+          disabled={!ready || inspectable.length < 2}
+          title={inspectable.length < 2 ? 'this model is large: only the final layer is a graph output' : undefined}
+          onChange={(e) => s.setLayer(e.target.value === '' ? null : Number(e.target.value))}
+        >
           <option value="">final ({Math.max(0, layers - 1)})</option>
-          {inspectable.map((i) => <option key={i} value={i}>{i}</option>)}
+          {inspectable.map((i) => (
+            <option key={i} value={i}>
+              {i}
+            </option>
+          ))}
         </select>
       </label>
       <Explain id="layer" />
       <label>
         head{' '}
-        <select aria-label="head" value={s.head} disabled={heads === 0} onChange={(e) => s.setHead(e.target.value === 'mean' ? 'mean' : Number(e.target.value))}>
+        <select
+          aria-label="head"
+          value={s.head}
+          disabled={heads === 0}
+          onChange={(e) => s.setHead(e.target.value === 'mean' ? 'mean' : Number(e.target.value))}
+        >
           <option value="mean">mean of heads</option>
-          {Array.from({ length: heads }, (_, i) => <option key={i} value={i}>{i}</option>)}
+          {Array.from({ length: heads }, (_, i) => (
+            <option key={i} value={i}>
+              {i}
+            </option>
+          ))}
         </select>
       </label>
       <Explain id="head" />
       <label>
-        diagonal radius r <input aria-label="diagonal radius" type="number" min={0} value={s.radius} style={{ width: '4em' }} onChange={(e) => s.setRadius(Math.max(0, Math.floor(Number(e.target.value) || 0)))} />
+        diagonal radius r{' '}
+        <input
+          aria-label="diagonal radius"
+          type="number"
+          min={0}
+          value={s.radius}
+          style={{ width: '4em' }}
+          onChange={(e) => s.setRadius(Math.max(0, Math.floor(Number(e.target.value) || 0)))}
+        />
       </label>
       <Explain id="radius" />
       <label title={`every query row, up to ${FULL_MATRIX_MAX_TOKENS} tokens`}>
@@ -51,12 +82,22 @@ export function ViewControls() {
       </label>
       <Explain id="fullMatrix" />
       <button type="button" disabled={!ready || turn === null || s.generating !== null} onClick={() => void s.generate()}>
-        {activePolicies(s).length > 1 ? 'Generate one answer per policy' : s.compareModels ? "Generate each model's answer" : 'Generate the answer'} (turn {turn ?? '–'})
+        {activePolicies(s).length > 1 ? 'Generate one answer per policy' : s.compareModels ? "Generate each model's answer" : 'Generate the answer'} (turn{' '}
+        {turn ?? '–'})
       </button>
       <Explain id="generate" />
-      {gen && <button type="button" onClick={s.clearGenerated}>use the file's answer</button>}
+      {gen && (
+        <button type="button" onClick={s.clearGenerated}>
+          use the file's answer
+        </button>
+      )}
       {unanswered(s) > 0 && (
-        <button type="button" disabled={!ready || s.generating !== null} onClick={() => void s.answerLast()} title="the conversation ends with a user message: the model writes its answer, which is added to the conversation and scored">
+        <button
+          type="button"
+          disabled={!ready || s.generating !== null}
+          onClick={() => void s.answerLast()}
+          title="the conversation ends with a user message: the model writes its answer, which is added to the conversation and scored"
+        >
           Answer the last message
         </button>
       )}

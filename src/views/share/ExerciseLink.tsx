@@ -27,7 +27,8 @@ export function ExerciseLink() {
         <legend>hide</legend>
         {HIDEABLE.map((h) => (
           <label key={h}>
-            <input type="checkbox" checked={hide.includes(h)} onChange={(e) => setHide(e.target.checked ? [...hide, h] : hide.filter((x) => x !== h))} /> {HIDEABLE_NAMES[h]}
+            <input type="checkbox" checked={hide.includes(h)} onChange={(e) => setHide(e.target.checked ? [...hide, h] : hide.filter((x) => x !== h))} />{' '}
+            {HIDEABLE_NAMES[h]}
           </label>
         ))}
       </fieldset>
@@ -35,11 +36,26 @@ export function ExerciseLink() {
         start at{' '}
         <select aria-label="exercise starts at" value={step ?? ''} onChange={(e) => setStep(e.target.value === '' ? null : Number(e.target.value))}>
           <option value="">the inspector (no lesson)</option>
-          {LESSON.map((s, i) => <option key={s.id} value={i}>lesson step {i + 1}: {s.title}</option>)}
+          {LESSON.map((s, i) => (
+            <option key={s.id} value={i}>
+              lesson step {i + 1}: {s.title}
+            </option>
+          ))}
         </select>
       </label>
-      <button type="button" onClick={() => { const l = link(); setCopied(l); void navigator.clipboard?.writeText(l).catch(() => undefined); }}>Copy this exercise</button>
-      {copied && <input readOnly aria-label="exercise link" value={copied} data-testid="exercise-link" onFocus={(e) => e.target.select()} style={{ width: '100%' }} />}
+      <button
+        type="button"
+        onClick={() => {
+          const l = link();
+          setCopied(l);
+          void navigator.clipboard?.writeText(l).catch(() => undefined);
+        }}
+      >
+        Copy this exercise
+      </button>
+      {copied && (
+        <input readOnly aria-label="exercise link" value={copied} data-testid="exercise-link" onFocus={(e) => e.target.select()} style={{ width: '100%' }} />
+      )}
     </details>
   );
 }

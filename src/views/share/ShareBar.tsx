@@ -24,14 +24,25 @@ export function ShareBar({ linkNote }: { linkNote: string | null }) {
   };
   return (
     <div className="row share">
-      <button type="button" onClick={() => download(`${name}.csv`, figuresCsv(results, from), 'text/csv')}>Figures as CSV</button>
-      <button type="button" onClick={() => download(`${name}-per-answer.csv`, perAnswerCsv(results, from), 'text/csv')}>Per answer as CSV</button>
-      <button type="button" onClick={() => download(`${name}-turns.csv`, roundsCsv(results, from), 'text/csv')}>Tokens per turn as CSV</button>
-      <button type="button" onClick={() => download(`${name}.json`, figuresJson(results, from), 'application/json')}>Figures as JSON</button>
+      <button type="button" onClick={() => download(`${name}.csv`, figuresCsv(results, from), 'text/csv')}>
+        Figures as CSV
+      </button>
+      <button type="button" onClick={() => download(`${name}-per-answer.csv`, perAnswerCsv(results, from), 'text/csv')}>
+        Per answer as CSV
+      </button>
+      <button type="button" onClick={() => download(`${name}-turns.csv`, roundsCsv(results, from), 'text/csv')}>
+        Tokens per turn as CSV
+      </button>
+      <button type="button" onClick={() => download(`${name}.json`, figuresJson(results, from), 'application/json')}>
+        Figures as JSON
+      </button>
       <button
         type="button"
         onClick={() => {
-          void navigator.clipboard?.writeText(location.href).then(() => setCopied(true), () => setCopied(false));
+          void navigator.clipboard?.writeText(location.href).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          );
         }}
       >
         {copied ? 'Link copied' : 'Copy link to this view'}

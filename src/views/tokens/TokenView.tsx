@@ -37,12 +37,16 @@ const Token = memo(function Token({ text, alpha, className, title, row, col, dis
   tokenRenders.count++;
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: focusing a token selects it, as pointing at it does; there is nothing to activate
-    <span className={className} style={{ background: `rgba(213, 94, 0, ${alpha})` }} title={title}
+    <span
+      className={className}
+      style={{ background: `rgba(213, 94, 0, ${alpha})` }}
+      title={title}
       // The answer's tokens are reachable by Tab too: focusing one selects it as pointing at it does.
       tabIndex={row !== null ? 0 : undefined}
       onMouseEnter={row !== null ? () => dispatch({ type: 'move', at: { row, col } }) : undefined}
       onFocus={row !== null ? () => dispatch({ type: 'move', at: { row, col } }) : undefined}
-      onBlur={row !== null ? () => dispatch({ type: 'move', at: null }) : undefined}>
+      onBlur={row !== null ? () => dispatch({ type: 'move', at: null }) : undefined}
+    >
       {text}
     </span>
   );
@@ -71,16 +75,27 @@ const TokenFrames = memo(function TokenFrames({ r, head }: { r: PolicyResult; he
   const k = shown;
   let max = 0;
   for (let j = 3; j < weights.length; j++) max = Math.max(max, weights[j]!);
-  const from = focusRow !== null ? `query token #${k.rowStart + focusRow} ${JSON.stringify(r.tokens[k.rowStart + focusRow]!.text)}` : `the whole answer (mean over its ${r.query.end - r.query.start} tokens)`;
+  const from =
+    focusRow !== null
+      ? `query token #${k.rowStart + focusRow} ${JSON.stringify(r.tokens[k.rowStart + focusRow]!.text)}`
+      : `the whole answer (mean over its ${r.query.end - r.query.start} tokens)`;
   return (
     <section className="panel" aria-labelledby="tokens-title">
-      <h2 id="tokens-title">Tokens<Explain id="tokenView" /></h2>
-      <p className="muted" data-testid="token-source">Shaded by the attention they receive from {from}. Point at a token of the answer to follow it.</p>
+      <h2 id="tokens-title">
+        Tokens
+        <Explain id="tokenView" />
+      </h2>
+      <p className="muted" data-testid="token-source">
+        Shaded by the attention they receive from {from}. Point at a token of the answer to follow it.
+      </p>
       <div className="tokens" data-testid="token-view">
         {r.messages.map((m, mi) => (
           <div key={mi} className="frame" style={{ borderColor: CATEGORY_COLORS[m.category] }}>
             <div className="frame-title" style={{ color: CATEGORY_COLORS[m.category] }}>
-              {CATEGORY_NAMES[m.category]}{m.round !== null ? ` · turn ${m.round}` : ''}{m.kind !== 'assistant' && m.kind !== 'user' && m.kind !== 'system' && m.kind !== 'current' ? ` · ${m.kind}` : ''}{m.generated ? ' · written by the model' : ''}
+              {CATEGORY_NAMES[m.category]}
+              {m.round !== null ? ` · turn ${m.round}` : ''}
+              {m.kind !== 'assistant' && m.kind !== 'user' && m.kind !== 'system' && m.kind !== 'current' ? ` · ${m.kind}` : ''}
+              {m.generated ? ' · written by the model' : ''}
             </div>
             <div className="frame-text">
               {Array.from({ length: m.span.length }, (_, t) => {
