@@ -17,7 +17,7 @@ import { prepareModel, startModel, type OpenModel, type OpenOptions, type Prepar
 import type { Handlers } from './rpc';
 import { Inspection } from './inspection';
 import { spooledSource } from './spool';
-import { STALE_MODEL, type LoadChoice, type LoadedSummary, type ModelApi, type SourceSpec } from './api';
+import { STALE_MODEL, type LoadChoice, type LoadedSummary, type ModelApi, type PreparedSummary, type SourceSpec } from './api';
 import { sharedWatcher } from './watchdog';
 
 /** Up to this size every layer is inspectable; above it only the final one. */
@@ -80,6 +80,106 @@ function summaryOf(m: OpenModel, modelId: number, spooled: boolean): LoadedSumma
   };
 }
 
+/** How the worker opens a model for the person's choice. */
+function options({ backend, quant, template }: LoadChoice, onProgress?: OpenOptions['onProgress']): OpenOptions {
+  return {
+    quant,
+    ...(template && { template }),
+    // Small models: every layer's attention is an output, so the layer selector needs no rebuild. Larger
+    // ones inspect the final layer only (no [S × S] scores kept for the others).
+    inspectLayers: (spec) => (parameterCount(spec) <= ALL_LAYERS_MAX_PARAMETERS ? 'all' : [spec.numLayers - 1]),
+    ...(backend === 'wasm' && { prefer: ['wasm' as const] }),
+    softwareWebGpu: backend === 'auto' ? 'avoid' : 'use',
+    ...(onProgress && { onProgress }),
+  };
+}
+
+/** A source to read: a Hub repo resolved (its downloads spooled to disk as they arrive), or files and folders as given. */
+async function openSource(source: SourceSpec): Promise<{ src: ModelSource; spool: () => Promise<void> }> {
+  if (source.kind !== 'hub') return { src: sourceOf(source), spool: async () => undefined };
+  const cache = rangeCache();
+  const token = source.accessToken;
+  const repo = await resolveHubRepo({ repo: source.repo, revision: source.revision, hubUrl: source.hubUrl }, { accessToken: token, cache });
+  // A gated repo without a token: say what to do before any file is asked for.
+  if (repo.gated && !token) {
+    throw new HubError(
+      'gated',
+      `${source.repo} is gated: accept its licence on its Hub page, then give an access token below (huggingface.co → Settings → Access Tokens, "read")`,
+      401,
+    );
+  }
+  // Downloads go to disk as they arrive and are read from there as onnxruntime copies each tensor.
+  const spooled = await spooledSource(hubSource(repo, { accessToken: token, cache }));
+  return { src: spooled.source, spool: spooled.release };
+}
+
+/** What the page shows of a prepared model before it is started. */
+function preparedSummary(p: PreparedModel, source: SourceSpec, preparedId: number, releaseFirst: boolean): PreparedSummary {
+  const fits = p.plans.some((x) => !x.problem);
+  const count = `${parameterCount(p.checkpoint.spec).toLocaleString('en-US')} parameters`;
+  const label = source.kind === 'hub' ? `${source.repo} (${count})` : `This model (${count})`;
+  return {
+    preparedId,
+    label: p.checkpoint.source,
+    files: p.checkpoint.weightFiles.length,
+    bytes: p.weightBytes,
+    plans: [...p.plans.map(describePlan), ...(releaseFirst ? ['it fits only alone: the model in use will be released first'] : [])],
+    fits: describeFits(p.fits),
+    quant: p.quant,
+    noFit: fits ? null : noFitMessage(p.checkpoint.spec, p.plans, label, p.fits),
+    releaseFirst,
+  };
+}
+
+/** The model in use, as the requests about a conversation read it. */
+interface Held {
+  /** The model a request was made for; a StaleModelError when it has changed since. */
+  model(id: number): OpenModel;
+  /** Its results, series and sweeps. */
+  inspection(): Inspection;
+  isCurrent(id: number): boolean;
+}
+
+/** The requests about a conversation: inspect, generate, forward, and the template's date. */
+function conversationHandlers(held: Held): Pick<Handlers<ModelApi>, 'inspect' | 'generate' | 'forward' | 'setTemplateDate'> {
+  return {
+    async inspect(a, ctx) {
+      held.model(a.modelId);
+      const pause = yieldEvery(20);
+      await held.inspection().inspect(a, {
+        emit: (e) => ctx.emit(e),
+        cancelled: () => ctx.cancelled() || !held.isCurrent(a.modelId),
+        pause,
+      });
+    },
+
+    async generate(a, ctx) {
+      const m = held.model(a.modelId);
+      const { summaries } = await held.inspection().scored(a.conversation, a.turn, undefined);
+      return generateAnswer(m, a.conversation, a.policy, a.turn, {
+        summaries,
+        onText: (text) => ctx.emit(text),
+        between: async () => {
+          await yieldToMessages();
+          return ctx.cancelled() || !held.isCurrent(a.modelId);
+        },
+      });
+    },
+
+    async forward({ modelId: id, text, asChat }) {
+      return { text, ...(await forwardProbe(held.model(id), text, { chat: asChat })) };
+    },
+
+    async setTemplateDate({ modelId: id, date }) {
+      const m = held.model(id);
+      if (!m.tokenizer.usesDate || !parseTemplateDate(date)) return false;
+      m.tokenizer.templateDate = date;
+      held.inspection().clear(); // summaries and renderings were made under the old date
+      return true;
+    },
+  };
+}
+
 export function modelHost(): Handlers<ModelApi> {
   let current: OpenModel | null = null;
   let modelId = 0;
@@ -97,17 +197,6 @@ export function modelHost(): Handlers<ModelApi> {
   /** The model in use's results, series and sweeps, kept beside it. */
   let inspection: Inspection | null = null;
 
-  const options = ({ backend, quant, template }: LoadChoice, onProgress?: OpenOptions['onProgress']): OpenOptions => ({
-    quant,
-    ...(template && { template }),
-    // Small models: every layer's attention is an output, so the layer selector needs no rebuild. Larger
-    // ones inspect the final layer only (no [S × S] scores kept for the others).
-    inspectLayers: (spec) => (parameterCount(spec) <= ALL_LAYERS_MAX_PARAMETERS ? 'all' : [spec.numLayers - 1]),
-    ...(backend === 'wasm' && { prefer: ['wasm' as const] }),
-    softwareWebGpu: backend === 'auto' ? 'avoid' : 'use',
-    ...(onProgress && { onProgress }),
-  });
-
   const model = (id: number): OpenModel => {
     if (!current || id !== modelId) throw new StaleModelError('the model changed since this request');
     return current;
@@ -119,24 +208,7 @@ export function modelHost(): Handlers<ModelApi> {
     },
 
     async prepare({ source, ...choice }, ctx) {
-      let src: ModelSource;
-      let spool = async () => undefined as void;
-      if (source.kind === 'hub') {
-        const cache = rangeCache();
-        const token = source.accessToken;
-        const repo = await resolveHubRepo({ repo: source.repo, revision: source.revision, hubUrl: source.hubUrl }, { accessToken: token, cache });
-        // A gated repo without a token: say what to do before any file is asked for.
-        if (repo.gated && !token)
-          throw new HubError(
-            'gated',
-            `${source.repo} is gated: accept its licence on its Hub page, then give an access token below (huggingface.co → Settings → Access Tokens, "read")`,
-            401,
-          );
-        // Downloads go to disk as they arrive and are read from there as onnxruntime copies each tensor.
-        const spooled = await spooledSource(hubSource(repo, { accessToken: token, cache }));
-        src = spooled.source;
-        spool = spooled.release;
-      } else src = sourceOf(source);
+      const { src, spool } = await openSource(source);
       const onProgress: OpenOptions['onProgress'] = (p) => ctx.emit(p);
       // Planned beside the model in use (they share wasm's heap while the new one loads), else alone.
       const held = current?.session.report.backend === 'wasm' ? current.session.report.plan?.held : undefined;
@@ -150,22 +222,7 @@ export function modelHost(): Handlers<ModelApi> {
       const preparedId = ++nextPrepared;
       prepared.set(preparedId, { prepared: p, choice, releaseFirst, spool, spooled: source.kind === 'hub' });
       while (prepared.size > PREPARED_KEPT) forget(prepared.keys().next().value!);
-      const fits = p.plans.some((x) => !x.problem);
-      const label =
-        source.kind === 'hub'
-          ? `${source.repo} (${parameterCount(p.checkpoint.spec).toLocaleString('en-US')} parameters)`
-          : `This model (${parameterCount(p.checkpoint.spec).toLocaleString('en-US')} parameters)`;
-      return {
-        preparedId,
-        label: p.checkpoint.source,
-        files: p.checkpoint.weightFiles.length,
-        bytes: p.weightBytes,
-        plans: [...p.plans.map(describePlan), ...(releaseFirst ? ['it fits only alone: the model in use will be released first'] : [])],
-        fits: describeFits(p.fits),
-        quant: p.quant,
-        noFit: fits ? null : noFitMessage(p.checkpoint.spec, p.plans, label, p.fits),
-        releaseFirst,
-      };
+      return preparedSummary(p, source, preparedId, releaseFirst);
     },
 
     async discard({ preparedId }) {
@@ -202,39 +259,6 @@ export function modelHost(): Handlers<ModelApi> {
       return summaryOf(opened, modelId, held.spooled);
     },
 
-    async inspect(a, ctx) {
-      model(a.modelId);
-      const pause = yieldEvery(20);
-      await inspection!.inspect(a, {
-        emit: (e) => ctx.emit(e),
-        cancelled: () => ctx.cancelled() || a.modelId !== modelId,
-        pause,
-      });
-    },
-
-    async generate(a, ctx) {
-      const m = model(a.modelId);
-      const { summaries } = await inspection!.scored(a.conversation, a.turn, undefined);
-      return generateAnswer(m, a.conversation, a.policy, a.turn, {
-        summaries,
-        onText: (text) => ctx.emit(text),
-        between: async () => {
-          await yieldToMessages();
-          return ctx.cancelled() || a.modelId !== modelId;
-        },
-      });
-    },
-
-    async forward({ modelId: id, text, asChat }) {
-      return { text, ...(await forwardProbe(model(id), text, { chat: asChat })) };
-    },
-
-    async setTemplateDate({ modelId: id, date }) {
-      const m = model(id);
-      if (!m.tokenizer.usesDate || !parseTemplateDate(date)) return false;
-      m.tokenizer.templateDate = date;
-      inspection?.clear(); // summaries and renderings were made under the old date
-      return true;
-    },
+    ...conversationHandlers({ model, inspection: () => inspection!, isCurrent: (id) => id === modelId }),
   };
 }
