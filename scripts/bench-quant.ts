@@ -10,7 +10,7 @@
  *   4. GPU (not by default): Llama-3.1-8B cut to 2 layers at q4g128 and q4 on Chromium's software WebGPU
  *      adapter, the GPU process's memory against the plan.
  *   BENCH_QUANT_PARTS=speed,memory,plans,gpu   which parts (default the first three)
- *   BENCH_QUANT_SPEED=none,q4g128   which precisions the speed part times again (default all)
+ *   BENCH_QUANT_SPEED=none,q4g128   time only these, in a table of their own (default: all, the main table)
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -100,9 +100,11 @@ const earlier = existsSync('docs/bench/quant-memory.json') ? JSON.parse(readFile
 const doc: Record<string, unknown> = { ...earlier, when: new Date().toISOString().slice(0, 10) };
 
 if (parts.includes('speed')) {
-  // BENCH_QUANT_SPEED=none,q4g128: only these precisions are timed again (each case builds a 135M model: minutes); the others' rows are kept.
-  const timed = (process.env.BENCH_QUANT_SPEED?.split(',') ?? QUANTS) as Quant[];
-  const rows = ((earlier.speed ?? []) as { quant: Quant }[]).filter((r) => !timed.includes(r.quant));
+  // BENCH_QUANT_SPEED=none,q4g128: only these precisions, timed in a run of their own (each case builds a 135M model:
+  // minutes), written apart from the full table so no ratio mixes two runs.
+  const only = process.env.BENCH_QUANT_SPEED?.split(',') as Quant[] | undefined;
+  const timed = only ?? QUANTS;
+  const rows: Record<string, unknown>[] = [];
   for (const runtime of ['wasm', 'native'] as const) {
     for (const tokens of [512, 2048]) {
       for (const quant of timed) {
@@ -113,7 +115,8 @@ if (parts.includes('speed')) {
       }
     }
   }
-  doc.speed = rows;
+  if (only) doc.speedG128 = { when: doc.when, rows };
+  else doc.speed = rows;
 }
 
 if (parts.includes('memory')) {
@@ -313,6 +316,18 @@ function markdown(d: Record<string, any>): string {
         out.push(
           `| ${runtime} | ${tokens} | ${r('none').ms.toFixed(0)} | ${qs.map((q) => r(q).ms.toFixed(0)).join(' | ')} | ${qs.map((q) => (r(q).ms / r('none').ms).toFixed(2)).join(' | ')} | ${['none', ...qs].map((q) => r(q).peakMiB).join(' / ')} |`,
         );
+      }
+    out.push('');
+  }
+  if (d.speedG128) {
+    out.push(
+      `## Speed of q4g128, timed against full precision in one run of its own (${d.speedG128.when}; \`BENCH_QUANT_SPEED=none,q4g128\`)\n\n| runtime | tokens | none (ms) | q4g128 (ms) | q4g128 ÷ none |\n| --- | ---: | ---: | ---: | ---: |`,
+    );
+    for (const runtime of ['wasm', 'native'])
+      for (const tokens of [512, 2048]) {
+        const r = (q: string) => d.speedG128.rows.find((x: any) => x.runtime === runtime && x.tokens === tokens && x.quant === q);
+        if (r('none') && r('q4g128'))
+          out.push(`| ${runtime} | ${tokens} | ${r('none').ms.toFixed(0)} | ${r('q4g128').ms.toFixed(0)} | ${(r('q4g128').ms / r('none').ms).toFixed(2)} |`);
       }
     out.push('');
   }

@@ -4,7 +4,7 @@
  * conversations and policies, and on every family's tiny random checkpoint. Writes docs/bench/quant.md and
  * docs/bench/quant-fidelity.json (the precision selector's "?" reads the latter).
  *   npx tsx scripts/quant-fidelity.ts
- * The full-precision graph is itself within 1e-5 of the float64 reference (tests/unit/graph-parity.test.ts),
+ * The full-precision graph is itself within 1e-5 of the float64 reference (tests/model/graph/graph-parity.test.ts),
  * far below these changes, so "against full precision" and "against the reference" read the same.
  */
 import { readFileSync, writeFileSync } from 'node:fs';

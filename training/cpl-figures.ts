@@ -1,7 +1,7 @@
 /**
  * What the CPL-tuned demo model shows next to the base model (paper 2 Fig. 7 and §3.5, at demo scale),
  * measured with the analysis pipeline itself. Shared by `npm run cpl-figures` (prints) and
- * tests/unit/cpl-model.test.ts (asserts).
+ * tests/model/cpl-model.test.ts (asserts).
  */
 import { analyzePolicy, type AnalysisModel } from '../src/analysis/analyze';
 import type { Conversation, Message } from '../src/conversation/types';

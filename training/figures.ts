@@ -1,6 +1,6 @@
 /**
  * What the demo model must show (issue 4), measured with the analysis pipeline itself on the
- * committed model. Shared by `npm run figures` (prints) and tests/unit/demo-model.test.ts (asserts).
+ * committed model. Shared by `npm run figures` (prints) and tests/model/demo-model.test.ts (asserts).
  */
 import { readFileSync } from 'node:fs';
 import { analyzePolicy, type AnalysisModel } from '../src/analysis/analyze';

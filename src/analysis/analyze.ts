@@ -1,36 +1,18 @@
 import type { Conversation } from '../conversation/types';
 import { selectTurn } from '../conversation/rounds';
-import {
-  applyPolicy,
-  CATEGORY_OF,
-  SUMMARY_PROMPT,
-  summariesNeeded,
-  type ContextMessage,
-  type PolicyInputs,
-  type SourceKind,
-  type Summary,
-} from '../context/apply';
-import { CostSeries, type RoundCost } from '../context/cost';
-import { fillerText } from '../context/filler';
+import { CATEGORY_OF, type ContextMessage, type SourceKind } from '../context/apply';
+import type { RoundCost } from '../context/cost';
 import { parsePolicy, policyLabel, policySpec, type Policy } from '../context/policy';
-import { asRenderer, encodeChat, renderContext } from '../context/render';
-import type { Category, CategoryRatios } from '../metrics/categories';
+import { asRenderer, renderContext } from '../context/render';
+import type { Category, CategoryRatios, Span } from '../metrics/categories';
 import { copyShift, longestCommonRun, ngramOverlap } from '../metrics/copy';
 import { categoryRatios, diagonals, massPerMessage } from '../metrics/inertia';
 import { checkFinite } from '../metrics/finite';
 import { headsOf, layerRows, rowsOf, slab, type AttentionSlab, type LayerAttention } from '../metrics/slab';
-import type { ChatTokenizer } from '../model/tokenizer/tokenizer';
-import type { ModelSession } from '../runtime/ort-runtime';
-import { greedyGenerate, stopIds } from './generate';
 import { joinRows, keepSweepRows, reusableSweepRows, sweepRowsStart } from './sweep-rows';
 import { passWithPrefix } from './prefix-pass';
 
 const copyOf = (s: AttentionSlab): AttentionSlab => slab(s.data.slice(), s.rows, s.seqLen, s.rowStart, s.heads);
-
-export interface AnalysisModel {
-  session: ModelSession;
-  tokenizer: ChatTokenizer;
-}
 
 export interface AnalysisOptions {
   /** 1-based assistant turn to score (default: the last). */
@@ -107,71 +89,13 @@ export interface PolicyResult extends PolicyFigures {
   slot?: number;
 }
 
+import { costSeriesFor, policyMessages, SummaryCache, type AnalysisModel } from './policy-inputs';
+
+export { costSeriesFor, policyMessages, SummaryCache, type AnalysisModel };
+
 /** The mark every figure of a model rendered with a fallback template carries. */
 export const fallbackNote = (t: string): string =>
   `rendered with the fallback ${t === 'chatml' ? 'ChatML' : 'plain "User: …"'} template, chosen for a model that has no chat template of its own: a base model was never trained on this format`;
-
-/** Summaries: from the file, else generated once per message with paper 1's prompt (greedy). */
-export class SummaryCache {
-  private readonly made = new Map<number, Summary>();
-  constructor(
-    private readonly model: AnalysisModel,
-    private readonly conversation: Conversation,
-  ) {}
-
-  get(message: number): Summary | undefined {
-    const m = this.conversation.messages[message]!;
-    return m.summary !== undefined ? { text: m.summary, generated: false } : this.made.get(message);
-  }
-
-  async ensure(messages: number[], maxTokens = 48): Promise<void> {
-    const tok = this.model.tokenizer;
-    const stop = stopIds(this.model);
-    for (const i of messages) {
-      if (this.get(i)) continue;
-      const prompt = tok.encode(tok.render([{ role: 'user', content: SUMMARY_PROMPT.replace('{response}', this.conversation.messages[i]!.content) }], true));
-      const ids = await greedyGenerate(this.model.session, prompt, { maxTokens, stopIds: stop });
-      this.made.set(i, { text: tok.decode(ids, true).trim() || '(empty summary)', generated: true });
-    }
-  }
-}
-
-function inputsFor(model: AnalysisModel, conversation: Conversation, summaries: SummaryCache): PolicyInputs {
-  return {
-    summaryOf: (m) => summaries.get(m),
-    fillerOf: (m) => fillerText(model.tokenizer, model.tokenizer.encode(conversation.messages[m]!.content).length, m + 1),
-  };
-}
-
-/**
- * What the model sees under a policy for scoring turn `turn` (current answer last), with any
- * summaries it needs generated first, and the inputs that made it (for the cost).
- */
-export async function policyMessages(
-  model: AnalysisModel,
-  conversation: Conversation,
-  p: Policy,
-  turn: number,
-  summaries: SummaryCache,
-): Promise<{ inputs: PolicyInputs; messages: ContextMessage[] }> {
-  const needed =
-    p.kind === 'summary' || p.kind === 'sum' ? Array.from({ length: turn }, (_, k) => summariesNeeded(p, selectTurn(conversation, k + 1))).flat() : [];
-  await summaries.ensure([...new Set(needed)]);
-  const inputs = inputsFor(model, conversation, summaries);
-  return { inputs, messages: applyPolicy(conversation, selectTurn(conversation, turn), p, inputs) };
-}
-
-/** Cost series kept per (tokenizer, conversation, summaries, policy): a sweep's turns share one. */
-const costSeriesKept = new WeakMap<object, WeakMap<Conversation, WeakMap<SummaryCache, Map<string, CostSeries>>>>();
-export function costSeriesFor(model: AnalysisModel, conversation: Conversation, summaries: SummaryCache, p: Policy): CostSeries {
-  const byConv = costSeriesKept.get(model.tokenizer) ?? costSeriesKept.set(model.tokenizer, new WeakMap()).get(model.tokenizer)!;
-  const bySummaries = byConv.get(conversation) ?? byConv.set(conversation, new WeakMap()).get(conversation)!;
-  const byPolicy = bySummaries.get(summaries) ?? bySummaries.set(summaries, new Map()).get(summaries)!;
-  const key = `${policySpec(p)}|${model.tokenizer.templateDate}`;
-  const renderer = asRenderer(model.tokenizer);
-  const make = () => new CostSeries(conversation, p, (m, g) => encodeChat(renderer, m, g), inputsFor(model, conversation, summaries));
-  return byPolicy.get(key) ?? byPolicy.set(key, make()).get(key)!;
-}
 
 /** Scores one answer of a conversation under one policy: one forward pass, the final layer's attention. */
 export async function analyzePolicy(
@@ -269,32 +193,54 @@ export async function analyzePolicyLayers(
         : []),
     ],
   };
-  return out.attention.map((wide) => {
-    checkFinite(
-      wide,
-      shared.tokens.map((t) => t.text),
-    );
-    // The rows asked for, the mean's own copy where it was read wider (the wide rows stay with the sweep).
-    const fetched = wide.mean.rowStart === rowStart ? wide : { ...wide, mean: copyOf(rowsOf(wide.mean, rowStart, rowEnd)!) };
-    // With every row fetched, the metrics still read only the answer's rows.
-    const answer = layerRows(fetched, query.start, query.end)!;
-    const shifts = shared.copy.map((c) => c.shift);
-    const diag = diagonals(answer.mean, priorSpans, radius, shifts);
-    const mass = massPerMessage(answer.mean, r.messageOf);
-    const result: PolicyResult = {
-      ...shared,
-      layer: fetched.layer,
-      ratios: categoryRatios(answer.mean, r.categories),
-      diagonal: diag.total,
-      diagonalCopyAligned: diag.copyAligned,
-      diagonalPerAnswer: priorIdx.map((k, i) => ({ message: k, round: msgs[k]!.round, value: diag.perAnswer[i]! })),
-      perHead: headsOf(answer.perHead!).map((h) => {
-        const d = diagonals(h, priorSpans, radius, shifts);
-        return { ratios: categoryRatios(h, r.categories), diagonal: d.total, diagonalCopyAligned: d.copyAligned };
-      }),
-      perMessage: msgs.map((m, k) => ({ message: k, kind: m.kind, round: m.round, mass: mass.get(k) ?? 0 })),
-    };
-    if (opts.keepAttention) result.attention = fetched;
-    return result;
-  });
+  const c = { r, msgs, priorIdx, priorSpans, query, rowStart, rowEnd, radius, keep: opts.keepAttention !== undefined };
+  return out.attention.map((wide) => layerResult(wide, shared, c));
+}
+
+/** What one layer's figures are read from: the rendering, the prior answers, the rows fetched. */
+interface LayerContext {
+  r: ReturnType<typeof renderContext>;
+  msgs: ContextMessage[];
+  priorIdx: number[];
+  priorSpans: Span[];
+  query: { start: number; end: number };
+  rowStart: number;
+  rowEnd: number;
+  radius: number;
+  keep: boolean;
+}
+
+/** One layer's result: the shared part, and the figures read from its attention. */
+function layerResult(
+  wide: LayerAttention,
+  shared: Omit<PolicyResult, keyof PolicyFigures | 'layer'> & Pick<PolicyFigures, 'copy' | 'cost'>,
+  c: LayerContext,
+): PolicyResult {
+  const { r, msgs, priorIdx, priorSpans, query, rowStart, rowEnd, radius } = c;
+  checkFinite(
+    wide,
+    shared.tokens.map((t) => t.text),
+  );
+  // The rows asked for, the mean's own copy where it was read wider (the wide rows stay with the sweep).
+  const fetched = wide.mean.rowStart === rowStart ? wide : { ...wide, mean: copyOf(rowsOf(wide.mean, rowStart, rowEnd)!) };
+  // With every row fetched, the metrics still read only the answer's rows.
+  const answer = layerRows(fetched, query.start, query.end)!;
+  const shifts = shared.copy.map((x) => x.shift);
+  const diag = diagonals(answer.mean, priorSpans, radius, shifts);
+  const mass = massPerMessage(answer.mean, r.messageOf);
+  const result: PolicyResult = {
+    ...shared,
+    layer: fetched.layer,
+    ratios: categoryRatios(answer.mean, r.categories),
+    diagonal: diag.total,
+    diagonalCopyAligned: diag.copyAligned,
+    diagonalPerAnswer: priorIdx.map((k, i) => ({ message: k, round: msgs[k]!.round, value: diag.perAnswer[i]! })),
+    perHead: headsOf(answer.perHead!).map((h) => {
+      const d = diagonals(h, priorSpans, radius, shifts);
+      return { ratios: categoryRatios(h, r.categories), diagonal: d.total, diagonalCopyAligned: d.copyAligned };
+    }),
+    perMessage: msgs.map((m, k) => ({ message: k, kind: m.kind, round: m.round, mass: mass.get(k) ?? 0 })),
+  };
+  if (c.keep) result.attention = fetched;
+  return result;
 }

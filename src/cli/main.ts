@@ -1,19 +1,16 @@
+import { USAGE } from './usage';
+import { forward, inspectModel, open, type Common } from './model-commands';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEMO_MODEL_PATH } from '../model/demo';
-import { parameterCount } from '../model/checkpoint/weights';
-import type { ComputeDtypeOption } from '../model/precision/compute-dtype';
 import { ModelError } from '../model/errors';
 import { DEFAULT_TEMPLATE_DATE, parseTemplateDate } from '../model/tokenizer/template-date';
-import { describePlan } from '../model/memory/load-plan';
-import { precisionName, QUANTS, quantLabel, type Quant } from '../model/precision/quantize';
+import { QUANTS, type Quant } from '../model/precision/quantize';
 import { FALLBACK_TEMPLATES, type FallbackTemplate } from '../model/tokenizer/chatml';
-import { openModel } from '../runtime/open-model';
 import { BackendError, configureRuntime, MemoryLimitError } from '../runtime/ort-runtime';
 import { NumericError } from '../metrics/finite';
 import { HubError } from '../model/source/hub-source';
 import { analyzeCommand, batchCommand, checkOut, InputError, parsePolicies } from './analysis-commands';
-import { dirSource } from './dir-source';
 import { shardBatchCommand } from './batch-shard';
 import { mergeCommand } from './merge';
 import { reportCommand } from './report';
@@ -23,77 +20,6 @@ import { hubModel, parseHubModel } from './hub-cache';
 import { policySpec } from '../context/policy';
 import { startCliWatchdog } from './watchdog';
 import { RenderError } from '../context/render';
-import { forwardProbe } from '../analysis/forward-probe';
-
-const USAGE = `inertia-lens — conversational inertia, measured on a real model's attention
-
-Usage:
-  inertia-lens inspect-model <model-dir> [--layer L]... [--dtype D] [--json]
-  inertia-lens forward <model-dir> --text "..." [--chat] [--top K] [--layer L] [--dtype D] [--json]
-  inertia-lens analyze <conversation-file> [--model <dir>]... [--policy SPEC]... [--turn N] [--layer L]
-                       [--radius R] [--sweep] [--json] [--dump-attention]
-  inertia-lens batch <file.jsonl> [--model <dir>]... [--policy SPEC]... [--out results.csv] [--sweep]
-                       [--turn N] [--layer L] [--radius R] [--shard K/N|auto [--shards N] --out DIR]
-  inertia-lens merge <DIR> [--out results.csv]
-  inertia-lens report <results.csv> --out DIR [--by model,policy,...] [--group-field F --input file.jsonl]
-
-Commands:
-  inspect-model   load a Hugging Face model folder, build its attention graph, print the normalized
-                  config, parameter count, weight dtype, and the graph's outputs
-  forward         run one forward pass; print the top next tokens and the shape and row sums of the
-                  inspected layer's attention (default: the final layer)
-  analyze         score one answer of a conversation (default: the last) under each policy: category
-                  shares of the final layer's attention, the diagonal inertia ratio, copy measures, cost
-  batch           the same over a JSONL file (one conversation per line), one CSV row per
-                  conversation × policy (× turn with --sweep); bad lines are reported and skipped.
-                  With --shard, one task of a job array: its lines into DIR/part-K-of-N.csv and .json
-                  (a manifest); run again, it resumes where it stopped
-  merge           the parts of a sharded batch in DIR as one CSV, in line order (the same bytes one
-                  unsharded batch writes); exits 2 naming the shards and lines still missing
-  report          a batch CSV's tables and figures (paper 2's Table 13, Fig. 2, Fig. 6): per group the mean
-                  and a seeded bootstrap 95 % interval of each share and the diagonal ratio (table.csv,
-                  table.md), the shares by turn with --sweep rows (turns.csv, turns.svg), and each
-                  policy's change against Full (policy-change.csv, policy-change.svg)
-
-Options:
-  --text S    the input text, tokenized as is (with --chat: as one user message, through the chat template)
-  --layer L   inspect layer L (0-based; repeatable for inspect-model); default the final layer
-  --top K     how many next tokens to print (default 5)
-  --dtype D   compute dtype: auto (default; fp32 in Node), fp32, or fp16 (norms and softmax stay fp32)
-  --template T  for a model with no chat template (a base model): render with the named fallback, chatml or
-              plain ("User: …" turns), marked on every figure; a model with a template of its own ignores it
-  --quant Q   weight precision: none (default: the checkpoint's own), q8, q4 or q4g128 (every linear layer,
-              the head and the embedding quantized as they are read, in blocks of 32; q4g128 in AWQ's groups
-              of 128: smaller, coarser; named in every figure)
-  --model D   the model for analyze and batch: a folder (default: the embedded demo model, models/inertia-demo)
-              or a Hub id, owner/name[@revision], downloaded once into the Hugging Face cache (HF_HOME,
-              HF_HUB_CACHE, HF_TOKEN, HF_ENDPOINT, HF_HUB_OFFLINE as the Python tools read them); repeat it to
-              compare models: each runs in turn, and analyze prints each against the first
-  --policy S  full, window:W, clip:H:L, summary:H:L, ao, lt, sum, de, filler (repeatable; default full)
-  --turn N    the assistant turn to score, 1-based (default: the last); later messages are ignored
-  --radius R  diagonal radius r (default 5)
-  --sweep     also score every turn t ≥ 2 (paper 2's Fig. 2 curve)
-  --dump-attention  include the head-mean attention rows of the answer's tokens (analyze --json)
-  --out F     batch: write the CSV to F (default: stdout); with --shard, the folder for the parts;
-              merge: the merged CSV (default: stdout)
-  --shard S   batch: K/N (K from 0) analyses the lines n with (n − 1) mod N = K; auto reads K and N from
-              the scheduler: Slurm arrays (SLURM_ARRAY_TASK_ID/COUNT), AWS Batch, Cloud Run, Kubernetes
-              Indexed Jobs (JOB_COMPLETION_INDEX, with --shards N)
-  --shards N  batch --shard auto: the number of shards, where the scheduler does not say it (Kubernetes) or
-              says another (a Slurm task resubmitted alone)
-  --backend B wasm (default: onnxruntime-web, as in the browser) or native (onnxruntime-node: the machine's
-              own runtime, faster, and not bound by wasm's 4 GiB)
-  --device D  with --backend native: cpu (default) or cuda (an NVIDIA GPU, when onnxruntime-node's CUDA
-              libraries are installed: ONNXRUNTIME_NODE_INSTALL=cuda12 npm rebuild onnxruntime-node)
-  --by K,...  report: the columns to group by (default model, policy and the group field)
-  --group-field F  report: group by the field F of each JSONL line (e.g. env), read from --input
-  --input F   report: the JSONL file the batch read
-  --threads T threads per pass (default: every core, at most 8 on wasm); give cores ÷ N to N processes
-              sharing a machine (N shards of one batch)
-  --date D    the date (YYYY-MM-DD) a chat template that asks for today's date gets (default 2024-07-26,
-              fixed so figures are reproducible)
-  --json      print one JSON object instead of text
-`;
 
 const KNOWN = [ModelError, RangeError, InputError, RenderError, MemoryLimitError, NumericError, BackendError, HubError];
 const ERRNO: Record<string, string> = {
@@ -119,104 +45,6 @@ export function cliMessage(e: unknown): string {
 function fail(message: string): never {
   process.stderr.write(`inertia-lens: ${message}\n`);
   process.exit(1);
-}
-
-interface Common {
-  layers: number[] | undefined;
-  dtype: ComputeDtypeOption;
-  json: boolean;
-  date: string;
-  backend: 'wasm' | 'native';
-  device: 'cpu' | 'cuda';
-  quant: Quant;
-  template: FallbackTemplate | undefined;
-}
-
-async function open(dir: string, c: Common, linksWithin?: string) {
-  const m = await openModel(dirSource(dir, { linksWithin }), {
-    computeDtype: c.dtype,
-    quant: c.quant,
-    ...(c.template && { template: c.template }),
-    prefer: [c.backend],
-    nativeDevices: c.device === 'cuda' ? ['cuda', 'cpu'] : ['cpu'],
-    ...(c.layers && { inspectLayers: c.layers }),
-  });
-  if (c.device === 'cuda' && m.session.report.device !== 'cuda')
-    process.stderr.write(`inertia-lens: running on the CPU: ${m.session.report.fallbackReason ?? 'CUDA did not start'}\n`);
-  m.tokenizer.templateDate = c.date;
-  return m;
-}
-
-async function inspectModel(dir: string, c: Common) {
-  const m = await open(dir, c);
-  const { spec, dtypes } = m.checkpoint;
-  const info = {
-    model: dir,
-    spec,
-    parameters: parameterCount(spec),
-    weightDtypes: dtypes,
-    weightStorage: m.graph.weightStorage,
-    precision: m.graph.quant,
-    computeDtype: m.graph.computeDtype,
-    dtypeReason: m.session.report.dtypeReason,
-    backend: m.session.report.backend,
-    device: m.session.report.device,
-    plan: m.session.report.plan,
-    graph: {
-      bytes: m.graph.bytes,
-      externalFiles: m.graph.externalFiles,
-      segments: m.graph.segments,
-      inspectLayers: m.graph.inspectLayers,
-      outputs: m.graph.outputNames,
-    },
-  };
-  await m.session.release();
-  if (c.json) return console.log(JSON.stringify(info, null, 2));
-  console.log(`model          ${dir}`);
-  console.log(`family         ${spec.family}`);
-  console.log(`parameters     ${info.parameters.toLocaleString('en-US')}`);
-  console.log(`weights        ${dtypes.join(', ')} (${info.weightStorage})`);
-  console.log(`precision      ${quantLabel(m.graph.quant, spec.awq)}`);
-  console.log(`runs on        ${info.backend}${info.device ? ` (${info.device})` : ''}, compute ${info.dtypeReason}`);
-  if (info.plan) console.log(`memory         ${describePlan(info.plan)}`);
-  console.log(`graph          ${info.graph.bytes.toLocaleString('en-US')} bytes + ${info.graph.externalFiles} external weight files`);
-  console.log(`outputs        ${info.graph.outputs.join(', ')}`);
-  console.log('config');
-  for (const [k, v] of Object.entries(spec)) console.log(`  ${k.padEnd(22)} ${JSON.stringify(v)}`);
-}
-
-async function forward(dir: string, text: string, chat: boolean, top: number, c: Common) {
-  const m = await open(dir, c);
-  let probe: Awaited<ReturnType<typeof forwardProbe>>;
-  try {
-    probe = await forwardProbe(m, text, { chat, top });
-  } catch (e) {
-    fail((e as Error).message);
-  } finally {
-    await m.session.release();
-  }
-  const { next, layer, shape, headMeanRowSums, perHeadRowSumRange } = probe;
-  const result = {
-    tokens: probe.tokens,
-    backend: m.session.report.backend,
-    computeDtype: m.graph.computeDtype,
-    precision: precisionName(m.graph.quant, m.checkpoint.spec.awq),
-    next,
-    attention: { layer, shape, headMeanRowSums, perHeadRowSumRange },
-  };
-  if (c.json) return console.log(JSON.stringify(result, null, 2));
-  console.log(
-    `${result.tokens} tokens, backend ${result.backend}, compute ${result.computeDtype}${result.precision === 'none' ? '' : `, weights ${result.precision}`}`,
-  );
-  console.log('next token      prob      logit');
-  for (const t of next) console.log(`  ${JSON.stringify(t.text).padEnd(14)} ${t.prob.toFixed(4).padStart(7)} ${t.logit.toFixed(3).padStart(10)}`);
-  console.log(`attention of layer ${layer}: shape [heads ${shape[0]}, rows ${shape[1]}, keys ${shape[2]}]`);
-  console.log(`  row sums per head in [${perHeadRowSumRange[0].toFixed(7)}, ${perHeadRowSumRange[1].toFixed(7)}]`);
-  const shown =
-    headMeanRowSums.length <= 16
-      ? headMeanRowSums.map((s) => s.toFixed(6)).join(' ')
-      : `in [${Math.min(...headMeanRowSums).toFixed(7)}, ${Math.max(...headMeanRowSums).toFixed(7)}]`;
-  console.log(`  head-mean row sums: ${shown}`);
 }
 
 /** Every option of every command (node:util parseArgs). */

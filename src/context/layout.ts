@@ -115,7 +115,23 @@ export function layoutConversation(r: TemplateRenderer, roles: Role[], contents:
     addGenerationPrompt,
   );
   const marked = r.render(toMessages(plan, mark), addGenerationPrompt);
-  // Markers in order of appearance, with the template text before each.
+  const markers = markerOrder(marked, roles);
+  const content = locateContents(text, markers, roles, contents, notes);
+  orderNotes(roles, markers.order, notes);
+  // Template text: the preamble to the first message shown (or a prompt of the template's own), each gap split at a frame's end, the tail to the last.
+  const injected = roles[0] === 'system' ? null : injectedSystem(r, plan, markers.literal[0] ?? marked);
+  const spans = messageSpans(r, text, markers.order, content, roles, plan.length, injected ? injected.span[1] : 0, notes);
+  if (injected)
+    notes.push(
+      injected.content
+        ? `the chat template adds a system prompt of its own (“${injected.content.slice(0, 60)}${injected.content.length > 60 ? '…' : ''}”): counted as system`
+        : 'the chat template writes a system turn of its own (a date header): counted as system',
+    );
+  return { text, spans, content, injected, notes };
+}
+
+/** The markers in order of appearance in the marked render, with the template text before each, and the text after the last. */
+function markerOrder(marked: string, roles: Role[]): { order: number[]; literal: string[]; tail: string } {
   const order: number[] = [];
   const literal: string[] = [];
   let at = 0;
@@ -130,22 +146,30 @@ export function layoutConversation(r: TemplateRenderer, roles: Role[], contents:
     order.push(k);
     at = close + 1;
   }
-  const tail = marked.slice(at);
-  // Each content between the template texts around it, in the real render.
+  return { order, literal, tail: marked.slice(at) };
+}
+
+/** Each content between the template texts around it, in the real render (as given, trimmed, or as the template rewrote it). */
+function locateContents(
+  text: string,
+  { order, literal, tail }: { order: number[]; literal: string[]; tail: string },
+  roles: Role[],
+  contents: string[],
+  notes: string[],
+): ([number, number] | null)[] {
   const content: ([number, number] | null)[] = roles.map(() => null);
   let pos = 0;
   let trimmed = false;
   for (let i = 0; i < order.length; i++) {
     const before = literal[i]!;
+    const which = `message ${order[i]! + 1} (${roles[order[i]!]})`;
     if (!text.startsWith(before, pos))
-      throw new RenderError(
-        `the chat template writes different text around message ${order[i]! + 1} (${roles[order[i]!]}) when its content changes: its tokens cannot be located`,
-      );
+      throw new RenderError(`the chat template writes different text around ${which} when its content changes: its tokens cannot be located`);
     pos += before.length;
-    const next = i + 1 < order.length ? literal[i + 1]! : tail;
+    const last = i + 1 >= order.length;
+    const next = last ? tail : literal[i + 1]!;
     const c = contents[order[i]!]!;
-    const fits = (cand: string) =>
-      text.startsWith(cand, pos) && (i + 1 < order.length ? text.startsWith(next, pos + cand.length) : text.slice(pos + cand.length) === next);
+    const fits = (cand: string) => text.startsWith(cand, pos) && (last ? text.slice(pos + cand.length) === next : text.startsWith(next, pos + cand.length));
     const cand = [c, c.trim(), c.trimEnd(), c.trimStart()].find(fits);
     let len: number;
     if (cand !== undefined) {
@@ -153,16 +177,20 @@ export function layoutConversation(r: TemplateRenderer, roles: Role[], contents:
       trimmed ||= cand !== c;
     } else {
       // The template rewrote this content (Qwen3 drops earlier reasoning): what lies up to the next template text is it.
-      const end = i + 1 < order.length ? text.indexOf(next, pos) : text.length - next.length;
-      if (end < pos || (i + 1 >= order.length && !text.endsWith(next)))
-        throw new RenderError(`the chat template changes the text of message ${order[i]! + 1} (${roles[order[i]!]}): its tokens cannot be located`);
+      const end = last ? text.length - next.length : text.indexOf(next, pos);
+      if (end < pos || (last && !text.endsWith(next))) throw new RenderError(`the chat template changes the text of ${which}: its tokens cannot be located`);
       len = end - pos;
-      notes.push(`the chat template rewrote message ${order[i]! + 1} (${roles[order[i]!]}); its rendered text is scored as that message`);
+      notes.push(`the chat template rewrote ${which}; its rendered text is scored as that message`);
     }
     content[order[i]!] = [pos, pos + len];
     pos += len;
   }
   if (trimmed) notes.push('this template trims the whitespace around message text');
+  return content;
+}
+
+/** What the template did to the messages' order: dropped or moved. */
+function orderNotes(roles: Role[], order: number[], notes: string[]): void {
   const dropped = roles.map((_, k) => k).filter((k) => !order.includes(k));
   for (const k of dropped)
     notes.push(`this template drops the ${roles[k]} message${roles[k] === 'system' ? ': the model never sees the system prompt' : ` ${k + 1}`}`);
@@ -175,20 +203,30 @@ export function layoutConversation(r: TemplateRenderer, roles: Role[], contents:
         : 'this template renders messages out of their order',
     );
   }
-  // Template text: the preamble to the first message shown (or a prompt of the template's own), each gap split at a frame's end, the tail to the last.
-  const injected = roles[0] === 'system' ? null : injectedSystem(r, plan, literal[0] ?? marked);
+}
+
+/** Each message's span: from where the one before ended, through its content, to its frame's end in the gap before the next. */
+function messageSpans(
+  r: TemplateRenderer,
+  text: string,
+  order: number[],
+  content: ([number, number] | null)[],
+  roles: Role[],
+  planned: number,
+  from: number,
+  notes: string[],
+): ([number, number] | null)[] {
   const spans: ([number, number] | null)[] = roles.map(() => null);
-  let start = injected ? injected.span[1] : 0;
+  let start = from;
   order.forEach((k, i) => {
     const [, ce] = content[k]!;
     let end = text.length;
     if (i + 1 < order.length) {
       const nextStart = content[order[i + 1]!]![0];
-      const gap = text.slice(ce, nextStart);
-      const cut = frameEnd(gap, r);
+      const cut = frameEnd(text.slice(ce, nextStart), r);
       const next = order[i + 1]!;
-      if (cut === null && roles[k] === 'system' && roles[next] === 'user' && plan.length === roles.length) {
-        const users = roles.map((r, j) => (r === 'user' ? j : -1)).filter((j) => j >= 0);
+      if (cut === null && roles[k] === 'system' && roles[next] === 'user' && planned === roles.length) {
+        const users = roles.map((x, j) => (x === 'user' ? j : -1)).filter((j) => j >= 0);
         const which = next === users[0] ? 'the first' : next === users[users.length - 1] ? 'the last' : 'a';
         notes.push(`this template has no system role: it writes the system prompt at the start of ${which} user message (still counted as system)`);
       }
@@ -197,13 +235,7 @@ export function layoutConversation(r: TemplateRenderer, roles: Role[], contents:
     spans[k] = [start, end];
     start = end;
   });
-  if (injected)
-    notes.push(
-      injected.content
-        ? `the chat template adds a system prompt of its own (“${injected.content.slice(0, 60)}${injected.content.length > 60 ? '…' : ''}”): counted as system`
-        : 'the chat template writes a system turn of its own (a date header): counted as system',
-    );
-  return { text, spans, content, injected, notes };
+  return spans;
 }
 
 /**

@@ -1,12 +1,12 @@
 /**
- * The only module that imports onnxruntime-web. Node gets its wasm build; the browser gets
- * `onnxruntime-web/webgpu` (ORT's native WebGPU EP, whose bundle also carries the wasm EP) and falls back
- * to wasm when WebGPU is absent or fails. The backend actually used is always reported.
+ * Sessions on onnxruntime-web (loaded by ort-env.ts, the only module that imports it). Node gets its wasm
+ * build; the browser gets `onnxruntime-web/webgpu` (ORT's native WebGPU EP, whose bundle also carries the
+ * wasm EP) and falls back to wasm when WebGPU is absent or fails. The backend actually used is always reported.
  */
 import type * as Ort from 'onnxruntime-web';
 import type { ModelSpec } from '../model/config/config';
 import { summarizeGraphs, type BuiltGraph, type GraphSummary } from '../model/graph/graph';
-import { memoryProblem, WASM_LIMITS, type BackendLimits } from '../model/memory/memory';
+import { memoryProblem, WASM_LIMITS } from '../model/memory/memory';
 import {
   HIDDEN_OUT,
   INPUT,
@@ -21,152 +21,14 @@ import {
   ropeSinName,
 } from '../model/graph/graph-io';
 import { ropeTables } from '../model/graph/rope';
-import { slab, type LayerAttention } from '../metrics/slab';
 import { deferredExternalData, ProducerFailure } from './external-data';
-import type { BackendPlan } from '../model/memory/load-plan';
 import { createNativeSession, type NativeDevice } from './native';
+import { currentRuntimeConfig, defaultBackends, isNode, loadOrt, probeWebGpu, serial, type Backend } from './ort-env';
 
-/** 'native' is onnxruntime-node (Node only, for the bench's CPU reference); the app uses webgpu and wasm. */
-export type Backend = 'webgpu' | 'wasm' | 'native';
-
-const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
-
-/** Held in a variable so the browser bundle does not pull in the default build (and its 28 MB wasm). */
-const NODE_ENTRY = 'onnxruntime-web';
-
-/**
- * onnxruntime-web's builds: 'webgpu' (WebGPU and wasm, a 27 MB wasm module) and 'wasm' (wasm only, 14 MB:
- * half the compile at start, and it has the BF16 Cast the other lacks). A page loads the one its backend
- * needs; a WebGPU failure falls back to the wasm build.
- */
-type Build = 'wasm' | 'webgpu';
-const ortModules = new Map<Build, Promise<typeof Ort>>();
-let runtimeConfig: RuntimeConfig = {};
-/** Node only: load the browser's build instead (`configureRuntime({ nodeBuild: 'webgpu' })`), so tests see its kernels. */
-let nodeBuild: Build = 'wasm';
-
-function loadOrt(wanted: Build = 'wasm'): Promise<typeof Ort> {
-  const build = isNode ? nodeBuild : wanted;
-  let m = ortModules.get(build);
-  if (!m) {
-    m = (async () => {
-      const ort: typeof Ort =
-        isNode && build === 'wasm'
-          ? await import(/* @vite-ignore */ NODE_ENTRY)
-          : build === 'webgpu'
-            ? await import('onnxruntime-web/webgpu')
-            : await import('onnxruntime-web/wasm');
-      ort.env.wasm.numThreads ??= await wasmThreads();
-      applyConfig(ort, runtimeConfig);
-      return ort;
-    })();
-    ortModules.set(build, m);
-  }
-  return m;
-}
-
-function applyConfig(ort: typeof Ort, cfg: RuntimeConfig): void {
-  ort.env.logLevel = 'error'; // ORT's node-placement warnings are expected (shape ops run on CPU)
-  if (cfg.wasmPaths) ort.env.wasm.wasmPaths = cfg.wasmPaths;
-  if (cfg.numThreads) ort.env.wasm.numThreads = cfg.numThreads;
-  if (cfg.proxy !== undefined) ort.env.wasm.proxy = cfg.proxy;
-}
-
-/**
- * Threads for the wasm backend: every logical core (at most 8). ORT's own default is half the cores, which
- * on a 2-core machine is one thread, half the speed of the native runtime's two. Threads need
- * SharedArrayBuffer, so a page that is not cross-origin isolated gets one (and no warning).
- */
-async function wasmThreads(): Promise<number> {
-  let cores: number;
-  if (isNode) cores = (await import(/* @vite-ignore */ 'node:os')).cpus().length;
-  else if (!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated) return 1;
-  else cores = navigator.hardwareConcurrency || 1;
-  return Math.max(1, Math.min(8, cores));
-}
-
-export interface RuntimeConfig {
-  /** Where ORT's .wasm files are served, when not where the bundler put them (our own copies, never a CDN). */
-  wasmPaths?: string;
-  /** Threads per pass: wasm's, and native's per operator (default: every core, at most 8 on wasm). */
-  numThreads?: number;
-  /** ORT's own proxy worker for wasm sessions (measured against our model worker in `npm run bench:browser`; off in the app). */
-  proxy?: boolean;
-  /** Node only, before the first session: 'webgpu' loads the browser's build (whose CPU kernels lack some types) instead of the plain wasm one. */
-  nodeBuild?: 'wasm' | 'webgpu';
-}
-
-/** Sets ORT's wasm options (for every build, loaded or not); call before the first session (ORT reads them once). */
-export async function configureRuntime(cfg: RuntimeConfig): Promise<void> {
-  if (cfg.nodeBuild && !ortModules.size) nodeBuild = cfg.nodeBuild;
-  runtimeConfig = { ...runtimeConfig, ...cfg };
-  // The wasm build's script is loaded now (its module is compiled at the first session).
-  await loadOrt('wasm');
-  for (const m of ortModules.values()) applyConfig(await m, runtimeConfig);
-}
-
-export interface BackendReport {
-  backend: Backend;
-  /** Why WebGPU was not used, when it was wanted; null when it runs on what was asked. */
-  fallbackReason: string | null;
-  /** Whether the WebGPU adapter offers shader-f16 (null: no adapter). */
-  adapterHasF16: boolean | null;
-  computeDtype: BuiltGraph['computeDtype'];
-  /** Why that compute dtype: shown next to the backend. */
-  dtypeReason: string;
-  /** What a pass may use on this backend (model/memory/memory.ts checks every pass against it). */
-  limits: BackendLimits;
-  /** wasm: the CPU threads ORT runs on (1 when the page cannot share memory); null elsewhere. */
-  threads: number | null;
-  /** onnxruntime sessions the model runs as, one per segment of layers (1: the whole graph). */
-  segments: number;
-  /** native: the device it runs on (cpu, or cuda when the machine has it); null elsewhere. */
-  device: NativeDevice | null;
-  /** The load plan it runs on: how the weights are held and the memory they take (model/memory/load-plan.ts). */
-  plan: BackendPlan | null;
-}
-
-export interface ForwardRequest {
-  ids: number[];
-  /** Query rows [start, end) of the attention output. Default: the last row. */
-  attnRows?: [number, number];
-  /** Query rows [start, end) of the head-mean output. Default: attnRows. */
-  meanRows?: [number, number];
-  /** Positions [start, end) whose logits are returned. Default: the last one. */
-  logitRows?: [number, number];
-  /** Inspected layers to fetch. Default: all the graph has. */
-  layers?: number[];
-  /** Fetch per-head rows ([heads, rows, seq]); the head mean is always fetched. */
-  perHead?: boolean;
-  /** Skip the logits (attention-only analyses). */
-  skipLogits?: boolean;
-  /** KV-cache graphs: keys/values of the tokens before `ids` (from an earlier result's `present`). */
-  past?: KvCache;
-  /** KV-cache graphs: return the keys/values of past + ids, to continue from. */
-  keepCache?: boolean;
-}
-
-/** Keys and values of the tokens seen so far, as the session's own tensors (opaque to callers). */
-export interface KvCache {
-  readonly length: number;
-  readonly tensors: ReadonlyMap<string, unknown>;
-}
-
-export interface ForwardResult {
-  seqLen: number;
-  /** With keepCache: the cache after this pass. */
-  present?: KvCache;
-  logits: { data: Float32Array; rowStart: number; rows: number; vocab: number } | null;
-  attention: LayerAttention[];
-}
-
-function clampRange(range: [number, number] | undefined, seqLen: number): [number, number] {
-  const [a, b] = range ?? [seqLen - 1, seqLen];
-  const start = Math.max(0, Math.min(a, seqLen));
-  const end = Math.max(start, Math.min(b, seqLen));
-  if (end <= start) throw new RangeError(`row range [${a}, ${b}) is empty for a sequence of ${seqLen} tokens`);
-  return [start, end];
-}
+export { castsBf16, configureRuntime, defaultBackends, probeWebGpu, type Backend, type RuntimeConfig } from './ort-env';
+export type { BackendReport, ForwardRequest, ForwardResult, KvCache, ProfileOption, SessionOptions } from './session-types';
+import type { BackendReport, ForwardRequest, ForwardResult, KvCache, SessionOptions } from './session-types';
+import { clampRange, passResult } from './pass-io';
 
 /** No backend could make a session; the message gives each one's reason. */
 export class BackendError extends Error {
@@ -176,90 +38,6 @@ export class BackendError extends Error {
 /** A pass refused before it runs because it would not fit in the backend's memory. */
 export class MemoryLimitError extends Error {
   override name = 'MemoryLimitError';
-}
-
-/** Whether this environment offers a WebGPU adapter, and with shader-f16; a string says why not. */
-export async function probeWebGpu(): Promise<{ hasF16: boolean; maxBufferBytes: number; software: boolean; name: string } | string> {
-  if (isNode) return 'WebGPU is not available in Node';
-  type Adapter = {
-    features: Set<string>;
-    limits: { maxBufferSize: number; maxStorageBufferBindingSize: number };
-    info?: { vendor?: string; architecture?: string; description?: string; isFallbackAdapter?: boolean };
-    isFallbackAdapter?: boolean;
-  };
-  const gpu = (globalThis.navigator as { gpu?: { requestAdapter(): Promise<Adapter | null> } } | undefined)?.gpu;
-  if (!gpu) return 'this browser exposes no WebGPU (navigator.gpu is missing)';
-  try {
-    const adapter = await gpu.requestAdapter();
-    if (!adapter) return 'no WebGPU adapter was found';
-    // A software adapter (SwiftShader on a machine without a GPU) emulates the GPU on the CPU: wasm is faster.
-    const info = adapter.info ?? {};
-    const name = [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') || 'unnamed adapter';
-    const software = info.isFallbackAdapter === true || adapter.isFallbackAdapter === true || /swiftshader|llvmpipe|software/i.test(name);
-    // A tensor lives in one storage buffer: the smaller of the two limits bounds it.
-    return {
-      hasF16: adapter.features.has('shader-f16'),
-      maxBufferBytes: Math.min(adapter.limits.maxBufferSize, adapter.limits.maxStorageBufferBindingSize),
-      software,
-      name,
-    };
-  } catch (e) {
-    return `requesting a WebGPU adapter failed: ${(e as Error).message}`;
-  }
-}
-
-export interface SessionOptions {
-  /** Backends to try in order. Default: webgpu then wasm in a browser, wasm in Node. */
-  prefer?: Backend[];
-  /** Why the graph's compute dtype was chosen (model/precision/compute-dtype.ts), for the report. */
-  dtypeReason?: string | ((backend: Backend) => string);
-  /** Fallback reasons from an earlier attempt, carried into this report. */
-  priorReasons?: string[];
-  /** A probeWebGpu() result already made by the caller (the adapter is not requested twice). */
-  webgpu?: Awaited<ReturnType<typeof probeWebGpu>>;
-  /** onnxruntime's per-node profiler, for `npm run bench:ops` only (it slows every run). */
-  profile?: ProfileOption;
-  /** The load plan per backend (model/memory/load-plan.ts): prepacking, and the bytes the weights take, for every pass's memory check. */
-  plan?: (backend: Backend) => BackendPlan | null;
-  /** native: devices to try in order (default cpu). */
-  nativeDevices?: NativeDevice[];
-  /** The limits each backend has, when the caller worked them out already (backendLimits). */
-  limits?: (backend: Backend) => BackendLimits;
-}
-
-/**
- * Where the profile goes when the session ends it (endProfiling): native writes a JSON file starting
- * with filePrefix; the wasm build prints the same events to stdout (the console in a browser).
- */
-export interface ProfileOption {
-  filePrefix: string;
-}
-
-/**
- * Whether a backend can Cast BF16 to fp32. onnxruntime-web's WebGPU build has no BF16 Cast kernel, on
- * its WebGPU or its wasm provider ("Could not find an implementation for Cast(13)"); its wasm-only build,
- * which the page's wasm sessions use, and onnxruntime-node have one. tests/unit/browser-build.test.ts
- * pins the missing kernel.
- */
-export function castsBf16(backend: Backend): boolean {
-  if (backend === 'native') return true;
-  return isNode ? nodeBuild === 'wasm' : backend === 'wasm';
-}
-
-export function defaultBackends(): Backend[] {
-  return isNode ? ['wasm'] : ['webgpu', 'wasm'];
-}
-
-/**
- * onnxruntime-web is one wasm instance: a session created or run while another session's run is in
- * flight corrupts it ("memory access out of bounds"). Every create, run and release, of any session,
- * goes through this one queue. Never call serial() from inside a serial() task.
- */
-let ortQueue: Promise<unknown> = Promise.resolve();
-function serial<T>(task: () => Promise<T>): Promise<T> {
-  const run = ortQueue.then(task);
-  ortQueue = run.catch(() => undefined);
-  return run;
 }
 
 /** One onnxruntime session: a whole graph, or one segment of the model's layers. */
@@ -324,7 +102,7 @@ export class ModelSession {
               devices: options.nativeDevices,
               prepack: plan?.prepack ?? true,
               profileFilePrefix: options.profile?.filePrefix,
-              threads: runtimeConfig.numThreads,
+              threads: currentRuntimeConfig().numThreads,
             });
             ({ ort: sessionOrt, session, device } = native);
             reasons.push(...native.reasons);
@@ -355,7 +133,7 @@ export class ModelSession {
               : backend === 'native'
                 ? { backend, totalBytes: null, maxBufferBytes: null }
                 : WASM_LIMITS),
-          threads: backend === 'wasm' ? (ort.env.wasm.numThreads ?? 1) : (runtimeConfig.numThreads ?? null),
+          threads: backend === 'wasm' ? (ort.env.wasm.numThreads ?? 1) : (currentRuntimeConfig().numThreads ?? null),
           segments: parts.length,
           device,
           plan,
@@ -462,33 +240,7 @@ export class ModelSession {
       if (fetches.length === 0) fetches.push(LOGITS); // ORT needs at least one output
       Object.assign(out, await part.session.run(feeds, fetches));
     }
-    const data = (name: string) => {
-      const t = out[name];
-      if (!t) throw new Error(`the session did not return ${name}`);
-      return t.data as Float32Array;
-    };
-    const result: ForwardResult = {
-      seqLen: S,
-      ...(req.keepCache && {
-        present: {
-          length: P + S,
-          tensors: new Map(
-            Array.from({ length: spec.numLayers }, (_, l) => [
-              [pastKeyName(l), out[presentKeyName(l)]],
-              [pastValueName(l), out[presentValueName(l)]],
-            ]).flat() as [string, unknown][],
-          ),
-        },
-      }),
-      logits: req.skipLogits ? null : { data: data(LOGITS), rowStart: lStart, rows: lEnd - lStart, vocab: spec.vocabSize },
-      // Rows and keys by absolute position: after a cache of P tokens, row 0 of this pass is position P.
-      attention: layers.map((layer) => ({
-        layer,
-        perHead: req.perHead ? slab(data(attnRowsName(layer)), aEnd - aStart, P + S, P + aStart, spec.numHeads) : null,
-        mean: slab(data(attnMeanName(layer)), mEnd - mStart, P + S, P + mStart),
-      })),
-    };
-    return result;
+    return passResult(out, req, spec, { S, P, layers, attn: [aStart, aEnd], mean: [mStart, mEnd], logits: [lStart, lEnd] });
   }
 
   /**

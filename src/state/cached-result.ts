@@ -5,7 +5,7 @@ import cached from '../../examples/cache/maze-full.json';
 
 /**
  * The start screen's figures while the demo model loads: the maze example under Full, computed by
- * `npm run cache-example` on the same model and pinned to a fresh run by tests/unit/cached-result.test.ts.
+ * `npm run cache-example` on the same model and pinned to a fresh run by tests/state/cached-result.test.ts.
  */
 export interface CachedFile {
   model: string;

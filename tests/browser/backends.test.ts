@@ -79,7 +79,7 @@ function run(page: Page, hub: string, repo: string, prefer: string[], quant = 'n
 
 /**
  * Quantized weights in the browser: q8, q4 and q4g128 made as the weights are read, and a published AWQ checkpoint,
- * each against the float64 reference on the same dequantized weights (tests/unit/quant-parity.test.ts and
+ * each against the float64 reference on the same dequantized weights (tests/model/precision/quant-parity.test.ts and
  * awq.test.ts run every family on Node wasm).
  */
 const AWQ = awqModelFiles({ family: 'llama', heads: 4, kvHeads: 2, seed: 25 }, 16);

@@ -1,5 +1,5 @@
 /**
- * The fuzz cases, shared by tests/unit/fuzz.test.ts (which asserts on them) and scripts/fuzz-report.ts
+ * The fuzz cases, shared by tests/conversation/fuzz.test.ts (which asserts on them) and scripts/fuzz-report.ts
  * (which counts outcomes, on this tree or another): seeded, so every run tries the same inputs.
  */
 import { readFileSync } from 'node:fs';

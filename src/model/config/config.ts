@@ -1,22 +1,14 @@
-import { bool, CONFIG_FILE, has, num, object, posInt, positive, type Cfg } from './config-fields';
+import { bool, CONFIG_FILE, has, posInt, positive, type Cfg } from './config-fields';
 import { ModelError } from '../errors';
 import { isMultimodal, textConfigOf, type Multimodal } from './multimodal';
 import type { AwqConfig } from '../precision/awq';
-import { parseRopeScaling, type Rope, type RopeScaling } from './rope-config';
+import type { Rope, RopeScaling } from './rope-config';
+import { FAMILIES, type Family, type LayerSpec } from './family';
+import { layersOf, ropesOf } from './layer-spec';
 
 export type { Rope, RopeScaling };
 
-/** Families the graph builder knows, keyed by the config's `model_type`, each ported from its modeling_*.py. */
-export const FAMILIES = ['llama', 'mistral', 'qwen2', 'qwen3', 'granite', 'smollm3', 'olmo2', 'gemma3_text', 'phi3'] as const;
-export type Family = (typeof FAMILIES)[number];
-
-/** One decoder layer's attention: which rotary embedding (null: none, SmolLM3's NoPE layers) and its window. */
-export interface LayerSpec {
-  /** Index into ModelSpec.ropes, or null when this layer does not rotate q and k. */
-  rope: number | null;
-  /** Keys a query sees in a sliding-window layer, itself included (q − W < k ≤ q), or null: all earlier keys. */
-  window: number | null;
-}
+export { FAMILIES, type Family, type LayerSpec } from './family';
 
 /**
  * The one normalized description of a checkpoint. Everything downstream (weights, graph, reference,
@@ -115,14 +107,26 @@ function roundTo(x: number, dtype: string): number {
   return f;
 }
 
-/** Layer i's kind from `layer_types` when the config lists it, else from the family's rule. */
-function layerTypes(cfg: Cfg, n: number, rule: (i: number) => 'sliding_attention' | 'full_attention'): ('sliding_attention' | 'full_attention')[] {
-  const given = cfg.layer_types;
-  if (given == null) return Array.from({ length: n }, (_, i) => rule(i));
-  if (!Array.isArray(given) || given.length !== n || !given.every((t) => t === 'sliding_attention' || t === 'full_attention')) {
-    throw new ModelError(CONFIG_FILE, `must list ${n} entries, each "sliding_attention" or "full_attention"`, 'layer_types');
+/** An image-and-text model whose text model is a supported family: that model, read from text_config. */
+function multimodalSpec(modelType: Multimodal, cfg: Cfg, weightsDtype: string | undefined): ModelSpec {
+  const text = cfg.text_config;
+  if (!text || typeof text !== 'object' || Array.isArray(text))
+    throw new ModelError(
+      CONFIG_FILE,
+      `model_type "${modelType}" is an image-and-text model, but there is no text_config object to read its text model from`,
+      'text_config',
+    );
+  let spec: ModelSpec;
+  try {
+    spec = normalizeConfig(textConfigOf(modelType, cfg, text as Cfg), weightsDtype);
+  } catch (e) {
+    if (e instanceof ModelError && e.field) throw new ModelError(e.file, e.detail, `text_config.${e.field}`);
+    throw e;
   }
-  return given;
+  spec.notes.unshift(
+    `an image-and-text model (model_type "${modelType}"): its text model (${spec.family}) is read from text_config, with transformers' defaults for what it leaves out; the vision tower is never read, so images are not part of the analysis`,
+  );
+  return { ...spec, multimodal: modelType };
 }
 
 /**
@@ -131,26 +135,7 @@ function layerTypes(cfg: Cfg, n: number, rule: (i: number) => 'sliding_attention
  */
 export function normalizeConfig(cfg: Cfg, weightsDtype?: string): ModelSpec {
   const modelType = cfg.model_type;
-  if (isMultimodal(modelType)) {
-    const text = cfg.text_config;
-    if (!text || typeof text !== 'object' || Array.isArray(text))
-      throw new ModelError(
-        CONFIG_FILE,
-        `model_type "${modelType}" is an image-and-text model, but there is no text_config object to read its text model from`,
-        'text_config',
-      );
-    let spec: ModelSpec;
-    try {
-      spec = normalizeConfig(textConfigOf(modelType, cfg, text as Cfg), weightsDtype);
-    } catch (e) {
-      if (e instanceof ModelError && e.field) throw new ModelError(e.file, e.detail, `text_config.${e.field}`);
-      throw e;
-    }
-    spec.notes.unshift(
-      `an image-and-text model (model_type "${modelType}"): its text model (${spec.family}) is read from text_config, with transformers' defaults for what it leaves out; the vision tower is never read, so images are not part of the analysis`,
-    );
-    return { ...spec, multimodal: modelType };
-  }
+  if (isMultimodal(modelType)) return multimodalSpec(modelType, cfg, weightsDtype);
   if (typeof modelType !== 'string' || !(FAMILIES as readonly string[]).includes(modelType)) {
     throw new ModelError(CONFIG_FILE, `model_type ${JSON.stringify(modelType)?.slice(0, 60)} is not supported (${FAMILIES.join(', ')} are)`, 'model_type');
   }
@@ -179,86 +164,8 @@ export function normalizeConfig(cfg: Cfg, weightsDtype?: string): ModelSpec {
   const numLayers = posInt(cfg, 'num_hidden_layers');
   const maxPos = posInt(cfg, 'max_position_embeddings', 2048);
 
-  // Rotary embeddings: one for every layer, but Gemma 3 has a local one for its sliding layers.
-  const ropeParams = object(cfg, 'rope_parameters');
-  const nested = ropeParams !== null && ('full_attention' in ropeParams || 'sliding_attention' in ropeParams);
-  // transformers (convert_rope_params_to_dict): rope_parameters' own entries win over the top-level fields.
-  const partial =
-    typeof ropeParams?.partial_rotary_factor === 'number'
-      ? num(ropeParams, 'partial_rotary_factor', undefined, 'rope_parameters.')
-      : num(cfg, 'partial_rotary_factor', 1);
-  if (!(partial > 0 && partial <= 1)) throw new ModelError(CONFIG_FILE, `must be in (0, 1], got ${partial}`, 'partial_rotary_factor');
-  const rotaryDim = Math.floor(headDim * partial);
-  if (rotaryDim % 2 !== 0 || rotaryDim === 0)
-    throw new ModelError(CONFIG_FILE, `head_dim ${headDim} × ${partial} = ${rotaryDim} rotary dims, which must be even and positive`, 'partial_rotary_factor');
-  const originalMax = family === 'phi3' && has(cfg, 'original_max_position_embeddings') ? posInt(cfg, 'original_max_position_embeddings') : null;
-  const scalingOf = (raw: Cfg | null, field: string) =>
-    parseRopeScaling(raw, field, { maxPos, originalMax, rotaryDim, aliasYarnToLongrope: family === 'phi3' });
-  const topScaling = () => {
-    const rs = object(cfg, 'rope_scaling');
-    if (rs) return scalingOf(rs, 'rope_scaling');
-    return scalingOf(ropeParams && !nested ? ropeParams : null, 'rope_parameters');
-  };
-  /** A rope base: the rope_parameters entry's rope_theta (new spelling), else the top-level field (old), else the family's default. */
-  const theta = (field: string, params: Cfg | null, paramsField: string, fallback: number) =>
-    params && has(params, 'rope_theta') ? positive(params, 'rope_theta', undefined, `${paramsField}.`) : has(cfg, field) ? positive(cfg, field) : fallback;
-  const ropes: Rope[] = [];
-  let localRope: number | null = null;
-  if (family === 'gemma3_text') {
-    const full = nested ? ((ropeParams!.full_attention as Cfg) ?? null) : null;
-    const local = nested ? ((ropeParams!.sliding_attention as Cfg) ?? null) : null;
-    ropes.push({
-      theta: theta('rope_theta', full, 'rope_parameters.full_attention', 1_000_000),
-      rotaryDim,
-      scaling: object(cfg, 'rope_scaling') ? topScaling() : scalingOf(full, 'rope_parameters.full_attention'),
-    });
-    // Sliding layers: rope_local_base_freq, never scaled (modeling_gemma3.py).
-    ropes.push({ theta: theta('rope_local_base_freq', local, 'rope_parameters.sliding_attention', 10_000), rotaryDim, scaling: { type: 'default' } });
-    localRope = 1;
-  } else {
-    const fallback = family === 'smollm3' ? 2_000_000 : 10_000;
-    ropes.push({ theta: theta('rope_theta', ropeParams && !nested ? ropeParams : null, 'rope_parameters', fallback), rotaryDim, scaling: topScaling() });
-  }
-
-  // Sliding windows and NoPE layers, per family (each from its configuration_*.py / modeling_*.py).
-  const window = has(cfg, 'sliding_window') ? posInt(cfg, 'sliding_window') : null;
-  let layers: LayerSpec[];
-  if (family === 'gemma3_text') {
-    const pattern = posInt(cfg, has(cfg, 'sliding_window_pattern') ? 'sliding_window_pattern' : '_sliding_window_pattern', 6);
-    const types = layerTypes(cfg, numLayers, (i) => ((i + 1) % pattern ? 'sliding_attention' : 'full_attention'));
-    const w = window ?? 4096;
-    layers = types.map((k) => (k === 'sliding_attention' ? { rope: localRope, window: w } : { rope: 0, window: null }));
-  } else if (family === 'smollm3') {
-    const interval = posInt(cfg, 'no_rope_layer_interval', 4);
-    const raw = cfg.no_rope_layers;
-    if (raw != null && (!Array.isArray(raw) || raw.length < numLayers || !raw.slice(0, numLayers).every((x) => x === 0 || x === 1))) {
-      throw new ModelError(CONFIG_FILE, `must list at least ${numLayers} entries, each 1 (RoPE) or 0 (NoPE)`, 'no_rope_layers');
-    }
-    const usesRope = (i: number) => (raw != null ? (raw as number[])[i] === 1 : (i + 1) % interval !== 0);
-    const sliding = bool(cfg, 'use_sliding_window', false) && window !== null;
-    const types = layerTypes(cfg, numLayers, (i) => (sliding && !usesRope(i) ? 'sliding_attention' : 'full_attention'));
-    layers = types.map((k, i) => ({ rope: usesRope(i) ? 0 : null, window: sliding && k === 'sliding_attention' ? window : null }));
-  } else if (family === 'qwen2' || family === 'qwen3') {
-    // configuration_qwen2.py: sliding_window counts only with use_sliding_window, and from max_window_layers on.
-    const sliding = bool(cfg, 'use_sliding_window', false) ? window : null;
-    const from = num(cfg, 'max_window_layers', 28); // transformers' default
-    const types = layerTypes(cfg, numLayers, (i) => (sliding !== null && i >= from ? 'sliding_attention' : 'full_attention'));
-    layers = types.map((k) => ({ rope: 0, window: k === 'sliding_attention' ? (sliding ?? window) : null }));
-  } else if (family === 'mistral' || family === 'phi3') {
-    // Every layer slides when sliding_window is set (modeling_mistral.py; Phi-3 follows Mistral's model).
-    layers = Array.from({ length: numLayers }, () => ({ rope: 0, window }));
-  } else {
-    if (window !== null && family === 'llama') notes.push('sliding_window is ignored: Llama attends to every earlier token');
-    layers = Array.from({ length: numLayers }, () => ({ rope: 0, window: null }));
-  }
-  // A window as long as the positions the model knows cuts nothing it was trained on: attend to every key.
-  const wide = layers.find((l) => l.window !== null && l.window >= maxPos)?.window;
-  if (wide !== undefined && wide !== null) {
-    layers = layers.map((l) => (l.window !== null && l.window >= maxPos ? { ...l, window: null } : l));
-    notes.push(
-      `sliding_window ${wide.toLocaleString('en-US')} is at least max_position_embeddings (${maxPos.toLocaleString('en-US')}): those layers attend to every earlier token`,
-    );
-  }
+  const { ropes, localRope } = ropesOf(cfg, family, headDim, maxPos);
+  const layers = layersOf(cfg, family, numLayers, maxPos, localRope, notes);
 
   const granite = family === 'granite';
   const declared = typeof cfg.torch_dtype === 'string' ? cfg.torch_dtype : typeof cfg.dtype === 'string' ? cfg.dtype : null;

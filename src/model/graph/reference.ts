@@ -3,7 +3,7 @@ import { toFloat32 } from '../precision/dtype';
 import type { StoredTensor } from '../checkpoint/checkpoint';
 import { ropeTables } from './rope';
 import { readBytes } from '../checkpoint/tensor-bytes';
-import type { ModelWeights } from '../checkpoint/weights';
+import type { LayerWeights, ModelWeights } from '../checkpoint/weights';
 
 /**
  * The float64 reference forward pass: plain loops that follow transformers' modeling_*.py of each
@@ -82,107 +82,134 @@ function applyRope(x: Mat, seq: number, heads: number, d: number, rd: number, co
 const geluTanh = (x: number) => 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + 0.044715 * x ** 3)));
 const silu = (x: number) => x / (1 + Math.exp(-x));
 
+/** One layer's self-attention in float64: projections, q/k norms, RoPE, causal (or sliding) softmax, and the context. */
+function refAttention(
+  spec: ModelSpec,
+  L: LayerWeights,
+  l: number,
+  h: Mat,
+  S: number,
+  tables: ReturnType<typeof ropeTables>,
+  w64: W64,
+): { ctx: Mat; probs: Mat } {
+  const { f64, opt, norm } = w64;
+  const { hiddenSize: D, numHeads: H, numKvHeads: KV, headDim: Dh } = spec;
+  const layer = spec.layers[l]!;
+  let q: Mat, k: Mat, v: Mat;
+  if (L.qkv) {
+    // Phi-3: one qkv_proj, split [Q | K | V] along the last dim.
+    const all = linear(h, S, D, f64(L.qkv), (H + 2 * KV) * Dh);
+    q = cols(all, S, (H + 2 * KV) * Dh, 0, H * Dh);
+    k = cols(all, S, (H + 2 * KV) * Dh, H * Dh, KV * Dh);
+    v = cols(all, S, (H + 2 * KV) * Dh, (H + KV) * Dh, KV * Dh);
+  } else {
+    q = linear(h, S, D, f64(L.q!), H * Dh, opt(L.qBias));
+    k = linear(h, S, D, f64(L.k!), KV * Dh, opt(L.kBias));
+    v = linear(h, S, D, f64(L.v!), KV * Dh, opt(L.vBias));
+  }
+  if (spec.qkNorm === 'projection') {
+    q = norm(q, H * Dh, L.qNorm!); // OLMo 2: one norm over the whole projection
+    k = norm(k, KV * Dh, L.kNorm!);
+  } else if (spec.qkNorm === 'head') {
+    q = norm(q, Dh, L.qNorm!); // Qwen3, Gemma 3: per head
+    k = norm(k, Dh, L.kNorm!);
+  }
+  if (layer.rope !== null) {
+    const { cos, sin } = tables[layer.rope]!;
+    const rd = spec.ropes[layer.rope]!.rotaryDim;
+    applyRope(q, S, H, Dh, rd, cos, sin);
+    applyRope(k, S, KV, Dh, rd, cos, sin);
+  }
+  return softmaxAttention(spec, layer.window, q, k, v, S);
+}
+
+/** Per head: scores, the causal (or sliding-window) softmax, and the weighted values. */
+function softmaxAttention(spec: ModelSpec, window: number | null, q: Mat, k: Mat, v: Mat, S: number): { ctx: Mat; probs: Mat } {
+  const { numHeads: H, numKvHeads: KV, headDim: Dh } = spec;
+  const rep = H / KV;
+  const probs = new Float64Array(H * S * S);
+  const ctx = new Float64Array(S * H * Dh);
+  for (let hd = 0; hd < H; hd++) {
+    const kvh = Math.floor(hd / rep); // repeat_kv: query head hd reads key/value head hd // rep
+    for (let i = 0; i < S; i++) {
+      // Causal; a sliding layer sees the W keys i − W < j ≤ i (masking_utils.sliding_window_overlay).
+      const j0 = window === null ? 0 : Math.max(0, i - window + 1);
+      const row = new Float64Array(i + 1);
+      let max = -Infinity;
+      for (let j = j0; j <= i; j++) {
+        let dot = 0;
+        for (let d = 0; d < Dh; d++) dot += q[(i * H + hd) * Dh + d]! * k[(j * KV + kvh) * Dh + d]!;
+        row[j] = dot * spec.attentionScale;
+        max = Math.max(max, row[j]!);
+      }
+      let sum = 0;
+      for (let j = j0; j <= i; j++) sum += row[j] = Math.exp(row[j]! - max);
+      for (let j = j0; j <= i; j++) {
+        const p = row[j]! / sum; // masked positions stay 0
+        probs[(hd * S + i) * S + j] = p;
+        for (let d = 0; d < Dh; d++) ctx[(i * H + hd) * Dh + d]! += p * v[(j * KV + kvh) * Dh + d]!;
+      }
+    }
+  }
+  return { ctx, probs };
+}
+
+/** The MLP: down(act(gate(x)) * up(x)). */
+function refMlp(spec: ModelSpec, L: LayerWeights, h2: Mat, S: number, w64: W64): Mat {
+  const { f64, opt } = w64;
+  const D = spec.hiddenSize;
+  const I = spec.intermediateSize;
+  const act = spec.activation === 'silu' ? silu : geluTanh;
+  let g: Mat, u: Mat;
+  if (L.gateUp) {
+    // Phi-3: gate_up_proj, first half gate, second half up (chunk(2)).
+    const both = linear(h2, S, D, f64(L.gateUp), 2 * I);
+    g = cols(both, S, 2 * I, 0, I);
+    u = cols(both, S, 2 * I, I, I);
+  } else {
+    g = linear(h2, S, D, f64(L.gate!), I, opt(L.gateBias));
+    u = linear(h2, S, D, f64(L.up!), I, opt(L.upBias));
+  }
+  for (let i = 0; i < g.length; i++) g[i] = act(g[i]!) * u[i]!;
+  return linear(g, S, I, f64(L.down), D, opt(L.downBias));
+}
+
+/** The weights in float64, and the norm over them. */
+interface W64 {
+  f64: (t: StoredTensor) => Mat;
+  opt: (t?: StoredTensor) => Mat | undefined;
+  norm: (x: Mat, dim: number, t: StoredTensor) => Mat;
+}
+
+/** The decoder in float64, as transformers computes it: the parity tests' reference. */
 export async function referenceForward(spec: ModelSpec, w: ModelWeights, ids: number[], inspectLayer = spec.numLayers - 1): Promise<ReferenceOutput> {
   const values = await loadValues(w);
   const f64 = (t: StoredTensor) => values.get(t)!;
-  const opt = (t?: StoredTensor) => (t ? f64(t) : undefined);
+  const w64: W64 = { f64, opt: (t) => (t ? f64(t) : undefined), norm: (x, dim, t) => rmsNorm(x, dim, f64(t), spec.rmsNormEps, spec.normOffset) };
+  const { norm, opt } = w64;
   const S = ids.length;
   const D = spec.hiddenSize;
-  const H = spec.numHeads;
-  const KV = spec.numKvHeads;
-  const Dh = spec.headDim;
-  const rep = H / KV;
-  const I = spec.intermediateSize;
-  const V = spec.vocabSize;
   const tables = ropeTables(spec, S);
-  const norm = (x: Mat, dim: number, t: StoredTensor) => rmsNorm(x, dim, f64(t), spec.rmsNormEps, spec.normOffset);
-  const act = spec.activation === 'silu' ? silu : geluTanh;
-
   const embed = f64(w.embed);
   let x = new Float64Array(S * D);
   for (let s = 0; s < S; s++) {
     for (let i = 0; i < D; i++) x[s * D + i] = embed[ids[s]! * D + i]! * spec.embeddingScale;
   }
-
-  let attention = new Float64Array(0);
+  let attention: Mat = new Float64Array(0);
   for (let l = 0; l < spec.numLayers; l++) {
     const L = w.layers[l]!;
-    const layer = spec.layers[l]!;
-    // --- self-attention ---
-    const h = L.attnInNorm ? norm(x, D, L.attnInNorm) : x;
-    let q: Mat, k: Mat, v: Mat;
-    if (L.qkv) {
-      // Phi-3: one qkv_proj, split [Q | K | V] along the last dim.
-      const all = linear(h, S, D, f64(L.qkv), (H + 2 * KV) * Dh);
-      q = cols(all, S, (H + 2 * KV) * Dh, 0, H * Dh);
-      k = cols(all, S, (H + 2 * KV) * Dh, H * Dh, KV * Dh);
-      v = cols(all, S, (H + 2 * KV) * Dh, (H + KV) * Dh, KV * Dh);
-    } else {
-      q = linear(h, S, D, f64(L.q!), H * Dh, opt(L.qBias));
-      k = linear(h, S, D, f64(L.k!), KV * Dh, opt(L.kBias));
-      v = linear(h, S, D, f64(L.v!), KV * Dh, opt(L.vBias));
-    }
-    if (spec.qkNorm === 'projection') {
-      q = norm(q, H * Dh, L.qNorm!); // OLMo 2: one norm over the whole projection
-      k = norm(k, KV * Dh, L.kNorm!);
-    } else if (spec.qkNorm === 'head') {
-      q = norm(q, Dh, L.qNorm!); // Qwen3, Gemma 3: per head
-      k = norm(k, Dh, L.kNorm!);
-    }
-    if (layer.rope !== null) {
-      const { cos, sin } = tables[layer.rope]!;
-      const rd = spec.ropes[layer.rope]!.rotaryDim;
-      applyRope(q, S, H, Dh, rd, cos, sin);
-      applyRope(k, S, KV, Dh, rd, cos, sin);
-    }
-    const probs = new Float64Array(H * S * S);
-    const ctx = new Float64Array(S * H * Dh);
-    for (let hd = 0; hd < H; hd++) {
-      const kvh = Math.floor(hd / rep); // repeat_kv: query head hd reads key/value head hd // rep
-      for (let i = 0; i < S; i++) {
-        // Causal; a sliding layer sees the W keys i − W < j ≤ i (masking_utils.sliding_window_overlay).
-        const j0 = layer.window === null ? 0 : Math.max(0, i - layer.window + 1);
-        const row = new Float64Array(i + 1);
-        let max = -Infinity;
-        for (let j = j0; j <= i; j++) {
-          let dot = 0;
-          for (let d = 0; d < Dh; d++) dot += q[(i * H + hd) * Dh + d]! * k[(j * KV + kvh) * Dh + d]!;
-          row[j] = dot * spec.attentionScale;
-          max = Math.max(max, row[j]!);
-        }
-        let sum = 0;
-        for (let j = j0; j <= i; j++) sum += row[j] = Math.exp(row[j]! - max);
-        for (let j = j0; j <= i; j++) {
-          const p = row[j]! / sum; // masked positions stay 0
-          probs[(hd * S + i) * S + j] = p;
-          for (let d = 0; d < Dh; d++) ctx[(i * H + hd) * Dh + d]! += p * v[(j * KV + kvh) * Dh + d]!;
-        }
-      }
-    }
+    const { ctx, probs } = refAttention(spec, L, l, L.attnInNorm ? norm(x, D, L.attnInNorm) : x, S, tables, w64);
     if (l === inspectLayer) attention = probs;
-    let attnOut = linear(ctx, S, H * Dh, f64(L.o), D, opt(L.oBias));
+    let attnOut = linear(ctx, S, spec.numHeads * spec.headDim, f64(L.o), D, opt(L.oBias));
     if (L.attnOutNorm) attnOut = norm(attnOut, D, L.attnOutNorm);
     for (let i = 0; i < x.length; i++) x[i]! += attnOut[i]! * spec.residualScale;
-    // --- MLP: down(act(gate(x)) * up(x)) ---
-    const h2 = L.mlpInNorm ? norm(x, D, L.mlpInNorm) : x;
-    let g: Mat, u: Mat;
-    if (L.gateUp) {
-      // Phi-3: gate_up_proj, first half gate, second half up (chunk(2)).
-      const both = linear(h2, S, D, f64(L.gateUp), 2 * I);
-      g = cols(both, S, 2 * I, 0, I);
-      u = cols(both, S, 2 * I, I, I);
-    } else {
-      g = linear(h2, S, D, f64(L.gate!), I, opt(L.gateBias));
-      u = linear(h2, S, D, f64(L.up!), I, opt(L.upBias));
-    }
-    for (let i = 0; i < g.length; i++) g[i] = act(g[i]!) * u[i]!;
-    let down = linear(g, S, I, f64(L.down), D, opt(L.downBias));
+    let down = refMlp(spec, L, L.mlpInNorm ? norm(x, D, L.mlpInNorm) : x, S, w64);
     if (L.mlpOutNorm) down = norm(down, D, L.mlpOutNorm);
     const next = new Float64Array(x.length);
     for (let i = 0; i < x.length; i++) next[i] = x[i]! + down[i]! * spec.residualScale;
     x = next;
   }
-  const logits = linear(norm(x, D, w.norm), S, D, f64(w.lmHead), V);
+  const logits = linear(norm(x, D, w.norm), S, D, f64(w.lmHead), spec.vocabSize);
   for (let i = 0; i < logits.length; i++) {
     let z = logits[i]! * spec.logitScale; // Granite divides by logits_scaling
     if (spec.finalSoftcap !== null) z = spec.finalSoftcap * Math.tanh(z / spec.finalSoftcap); // Gemma

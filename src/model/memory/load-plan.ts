@@ -1,7 +1,7 @@
 import type { ModelSpec } from '../config/config';
 import { computeBytes } from '../precision/compute-dtype';
 import { estimatePass, tensorLimitText, type BackendLimits } from './memory';
-import { isQuantLevel, QUANTS, quantizedBytes, schemeOf, SLICE_ROWS, type Quant, type QuantLevel } from '../precision/quantize';
+import { isQuantLevel, QUANTS, quantizedBytes, schemeOf, SLICE_ROWS, type Quant, type QuantLevel, type QuantScheme } from '../precision/quantize';
 import { tensorPlan } from '../checkpoint/weights';
 
 /**
@@ -66,49 +66,117 @@ const publishedGroup = (dtype: string | undefined): number | null => (dtype?.sta
 /** A tensor's dtype as the plan reads it: packed AWQ matrices as "AWQ:<group>". */
 export const planDtype = (t: { dtype: string; packed?: { groupSize: number } }): string => (t.packed ? `AWQ:${t.packed.groupSize}` : t.dtype);
 
-/** The plan for one backend, with the least memory-hungry storage that fits (or the reason none does). */
-export function planBackend(input: LoadPlanInput, limits: BackendLimits): BackendPlan {
-  const { spec } = input;
-  const plan = tensorPlan(spec);
+/** The weights' bytes under each storage, and the largest single tensor of each. */
+interface Tally {
+  compute: number;
+  half: number;
+  file: number;
+  largest: number;
+  largestHalf: number;
+  quantized: number;
+  largestQuantized: number;
+}
+
+/** Every tensor of the checkpoint as each storage would hold it (published AWQ matrices packed at every precision). */
+function tally(input: LoadPlanInput, scheme: QuantScheme | null): Tally {
   const el = computeBytes(input.computeDtype);
-  let compute = 0;
-  let half = 0;
-  let file = 0;
-  let largest = 0;
-  let largestHalf = 0;
-  let quantized = 0;
-  let largestQuantized = 0;
-  const scheme = input.quant && input.quant !== 'none' ? schemeOf(input.quant) : null;
-  for (const t of plan) {
+  const t0: Tally = { compute: 0, half: 0, file: 0, largest: 0, largestHalf: 0, quantized: 0, largestQuantized: 0 };
+  for (const t of tensorPlan(input.spec)) {
     const n = t.shape.reduce((a, b) => a * b, 1);
     const group = publishedGroup(input.dtypes.get(t.name));
     if (group !== null) {
       // A published AWQ matrix runs packed at every precision: its 4-bit weights, zero points and scales.
       const q = quantizedBytes(t.shape[0]!, t.shape[1]!, { bits: 4, blockSize: group });
       const held = q.packed + (q.scales * el) / 4 + q.zeros;
-      compute += held;
-      half += held;
-      quantized += held;
-      file += q.packed + q.scales / 2 + q.zeros;
-      largestQuantized = Math.max(largestQuantized, q.packed);
+      t0.compute += held;
+      t0.half += held;
+      t0.quantized += held;
+      t0.file += q.packed + q.scales / 2 + q.zeros;
+      t0.largestQuantized = Math.max(t0.largestQuantized, q.packed);
       continue;
     }
     const stored = input.dtypes.get(t.name) === 'F32' ? 4 : 2;
-    compute += n * el;
+    t0.compute += n * el;
     // Matrices stored in F16/BF16 can stay so ('half'); norms and F32 tensors are widened either way.
     const halfBytes = t.shape.length === 2 && stored === 2 && el === 4 ? 2 * n : n * el;
-    half += halfBytes;
-    file += n * stored;
-    largest = Math.max(largest, n * el);
-    largestHalf = Math.max(largestHalf, halfBytes);
+    t0.half += halfBytes;
+    t0.file += n * stored;
+    t0.largest = Math.max(t0.largest, n * el);
+    t0.largestHalf = Math.max(t0.largestHalf, halfBytes);
     if (scheme) {
       // Matrices as MatMulNBits holds them (scales in the compute dtype); norms in the compute dtype.
       const q = t.shape.length === 2 ? quantizedBytes(t.shape[0]!, t.shape[1]!, scheme) : null;
       const bytes = q ? q.packed + (q.scales * el) / 4 + q.zeros : n * el;
-      quantized += bytes;
-      largestQuantized = Math.max(largestQuantized, q ? q.packed : bytes);
+      t0.quantized += bytes;
+      t0.largestQuantized = Math.max(t0.largestQuantized, q ? q.packed : bytes);
     }
   }
+  return t0;
+}
+
+type Candidate = Omit<BackendPlan, 'problem' | 'held' | 'maxTokens'>;
+
+/** The person chose a precision: one candidate, the weights as MatMulNBits holds them and what a session adds (measured). */
+function quantizedCandidate(input: LoadPlanInput, limits: BackendLimits, scheme: QuantScheme, w: Tally, activations: number): Candidate {
+  const { spec } = input;
+  // A tied embedding is the head's own packed matrix (on WebGPU the first and last segments each hold it); only a pass's rows are dequantized.
+  const embed = spec.tieWordEmbeddings && limits.backend === 'webgpu' ? quantizedBytes(spec.vocabSize, spec.hiddenSize, scheme).packed : 0;
+  const weights = w.quantized + embed;
+  // Measured (npm run bench:quant: Qwen2.5-0.5B whole and Qwen3-4B cut). wasm, its heap (the 4 GiB that
+  // limits it): the quantized weights plus ≤ 8% and a growth step (Emscripten grows it by up to
+  // 96 MiB more than asked), and a pass adds twice the largest matrix dequantized to fp32: MatMulNBits dequantizes
+  // its whole matrix per call (a head runs in slices of SLICE_ROWS rows, so that is a slice or an MLP
+  // matrix). native, the process: 1.3–1.4× the quantized weights, and one dequantized matrix.
+  const matrices = tensorPlan(spec).filter((t) => t.shape.length === 2);
+  const dequantized = 4 * Math.max(...matrices.map((t) => Math.min(t.shape[0]!, SLICE_ROWS) * t.shape[1]!));
+  const session =
+    limits.backend === 'wasm'
+      ? 0.08 * weights + WASM_GROWTH + SESSION_FIXED + 2 * dequantized
+      : limits.backend === 'native'
+        ? 0.4 * weights + SESSION_FIXED + dequantized
+        : 0;
+  const transient = (input.holdsFileBytes ? w.file : 0) + w.largestQuantized;
+  return {
+    backend: limits.backend,
+    storage: input.quant as QuantLevel,
+    prepack: false,
+    weights,
+    overhead: activations + session,
+    transient,
+    largestTensor: w.largestQuantized,
+  };
+}
+
+/** At the checkpoint's own precision: WebGPU holds the weights; wasm and native, fp32 (prepacked where it pays) or half-precision matrices. */
+function ownPrecisionCandidates(input: LoadPlanInput, limits: BackendLimits, w: Tally, activations: number): Candidate[] {
+  const { spec } = input;
+  const el = computeBytes(input.computeDtype);
+  const transient = (input.holdsFileBytes ? w.file : 0) + w.largest;
+  const base = { backend: limits.backend, prepack: false, transient, largestTensor: w.largest };
+  if (limits.backend === 'webgpu') {
+    // The GPU holds the weights (a tied embedding twice: the first segment and the last each carry it).
+    const weights = w.compute + (spec.tieWordEmbeddings ? spec.vocabSize * spec.hiddenSize * el : 0);
+    return [{ ...base, storage: 'compute', weights, overhead: activations }];
+  }
+  const out: Candidate[] = [];
+  if (limits.backend === 'native' || w.compute <= WASM_PREPACK_MAX_BYTES) {
+    out.push({ ...base, storage: 'compute', prepack: true, weights: w.compute, overhead: 0.55 * w.compute + SESSION_FIXED + activations });
+  }
+  out.push({ ...base, storage: 'compute', weights: w.compute, overhead: 0.1 * w.compute + SESSION_FIXED + activations });
+  // Half-precision matrices: their fp32 copy exists one layer at a time, plus the head's whole (widened for the logits, every pass).
+  const headFp32 = spec.vocabSize * spec.hiddenSize * 4;
+  if (w.half < w.compute) {
+    const overhead = 0.1 * w.half + SESSION_FIXED + headFp32 + activations;
+    out.push({ ...base, storage: 'half', weights: w.half, overhead, largestTensor: Math.max(w.largestHalf, headFp32) });
+  }
+  return out;
+}
+
+/** The plan for one backend, with the least memory-hungry storage that fits (or the reason none does). */
+export function planBackend(input: LoadPlanInput, limits: BackendLimits): BackendPlan {
+  const { spec } = input;
+  const scheme = input.quant && input.quant !== 'none' ? schemeOf(input.quant) : null;
+  const w = tally(input, scheme);
   // The pass alone: each candidate's largest weight is checked on its own (c.largestTensor).
   const passOf = (tokens: number) =>
     estimatePass(
@@ -117,102 +185,9 @@ export function planBackend(input: LoadPlanInput, limits: BackendLimits): Backen
       { tokens, attnRows: Math.min(64, tokens), fetchedLayers: 1, perHead: true, logitRows: 1 },
     );
   const pass = passOf(input.plannedTokens);
-  const transient = (input.holdsFileBytes ? file : 0) + largest;
-  // With half-precision matrices the head (the tied embedding, or lm_head) is widened whole for the logits, every pass.
-  const headFp32 = spec.vocabSize * spec.hiddenSize * 4;
-  const candidates: BackendPlan[] = [];
-  if (scheme) {
-    // The person chose the precision: one candidate. A tied embedding is the head's own packed matrix (on
-    // WebGPU the first and last segments each hold it); only a pass's rows are dequantized.
-    const embed = spec.tieWordEmbeddings && limits.backend === 'webgpu' ? quantizedBytes(spec.vocabSize, spec.hiddenSize, scheme).packed : 0;
-    const weights = quantized + embed;
-    // Measured (npm run bench:quant: Qwen2.5-0.5B whole and Qwen3-4B cut). wasm, its heap (the 4 GiB that
-    // limits it): the quantized weights plus ≤ 8% and a growth step (Emscripten grows it by up to
-    // 96 MiB more than asked), and a pass adds twice the largest matrix dequantized to fp32: MatMulNBits dequantizes
-    // its whole matrix per call (a head runs in slices of SLICE_ROWS rows, so that is a slice or an MLP
-    // matrix). native, the process: 1.3–1.4× the quantized weights, and one dequantized matrix.
-    const dequantized =
-      4 *
-      Math.max(
-        ...tensorPlan(spec)
-          .filter((t) => t.shape.length === 2)
-          .map((t) => Math.min(t.shape[0]!, SLICE_ROWS) * t.shape[1]!),
-      );
-    const overhead =
-      pass.activations +
-      (limits.backend === 'wasm'
-        ? 0.08 * weights + WASM_GROWTH + SESSION_FIXED + 2 * dequantized
-        : limits.backend === 'native'
-          ? 0.4 * weights + SESSION_FIXED + dequantized
-          : 0);
-    candidates.push({
-      backend: limits.backend,
-      storage: input.quant as QuantLevel,
-      prepack: false,
-      weights,
-      overhead,
-      transient: (input.holdsFileBytes ? file : 0) + largestQuantized,
-      largestTensor: largestQuantized,
-      problem: null,
-      held: 0,
-      maxTokens: null,
-    });
-  } else if (limits.backend === 'webgpu') {
-    // The GPU holds the weights (a tied embedding twice: the first segment and the last each carry it).
-    candidates.push({
-      backend: 'webgpu',
-      storage: 'compute',
-      prepack: false,
-      weights: compute + (spec.tieWordEmbeddings ? spec.vocabSize * spec.hiddenSize * el : 0),
-      overhead: pass.activations,
-      transient,
-      largestTensor: largest,
-      problem: null,
-      held: 0,
-      maxTokens: null,
-    });
-  } else {
-    const prepackable = limits.backend === 'native' || compute <= WASM_PREPACK_MAX_BYTES;
-    if (prepackable)
-      candidates.push({
-        backend: limits.backend,
-        storage: 'compute',
-        prepack: true,
-        weights: compute,
-        overhead: 0.55 * compute + SESSION_FIXED + pass.activations,
-        transient,
-        largestTensor: largest,
-        problem: null,
-        held: 0,
-        maxTokens: null,
-      });
-    candidates.push({
-      backend: limits.backend,
-      storage: 'compute',
-      prepack: false,
-      weights: compute,
-      overhead: 0.1 * compute + SESSION_FIXED + pass.activations,
-      transient,
-      largestTensor: largest,
-      problem: null,
-      held: 0,
-      maxTokens: null,
-    });
-    // Half-precision matrices: their fp32 copy exists one layer at a time, plus the head's whole.
-    if (half < compute)
-      candidates.push({
-        backend: limits.backend,
-        storage: 'half',
-        prepack: false,
-        weights: half,
-        overhead: 0.1 * half + SESSION_FIXED + headFp32 + pass.activations,
-        transient,
-        largestTensor: Math.max(largestHalf, headFp32),
-        problem: null,
-        held: 0,
-        maxTokens: null,
-      });
-  }
+  const candidates: BackendPlan[] = (
+    scheme ? [quantizedCandidate(input, limits, scheme, w, pass.activations)] : ownPrecisionCandidates(input, limits, w, pass.activations)
+  ).map((c) => ({ ...c, problem: null, held: 0, maxTokens: null }));
   // A plan fits when a short pass fits beside what the session holds; the first that also fits the planned
   // pass wins, else the one that allows the longest passes (longer ones are refused when they run).
   const short = passOf(MIN_TOKENS);

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setModelClient } from '../../src/state/model-client';
-import { useModelStore } from '../../src/state/model-store';
-import { inProcessClient } from '../helpers/in-process-worker';
-import { startHubServer } from '../helpers/hub-server';
-import { tinyModelFiles } from '../helpers/tiny-model';
-import { tinyTokenizerConfig, tinyTokenizerJson } from '../helpers/tiny-tokenizer';
-import { virtualCheckpoint } from '../helpers/virtual-checkpoint';
+import { setModelClient } from '../../../src/state/model-client';
+import { useModelStore } from '../../../src/state/model-store';
+import { inProcessClient } from '../../helpers/in-process-worker';
+import { startHubServer } from '../../helpers/hub-server';
+import { tinyModelFiles } from '../../helpers/tiny-model';
+import { tinyTokenizerConfig, tinyTokenizerJson } from '../../helpers/tiny-tokenizer';
+import { virtualCheckpoint } from '../../helpers/virtual-checkpoint';
 
 /**
  * Loading from the Hub as the page does (the model store, on Node's wasm): resolved to a commit, the

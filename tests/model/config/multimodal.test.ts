@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../src/model/checkpoint/checkpoint';
-import { normalizeConfig } from '../../src/model/config/config';
-import { buildGraph } from '../../src/model/graph/graph';
-import { fileListSource } from '../../src/model/source/source';
-import { readSafetensorsHeader, writeSafetensors } from '../../src/model/checkpoint/safetensors';
-import { resolveWeights } from '../../src/model/checkpoint/weights';
-import { ModelSession } from '../../src/runtime/ort-runtime';
-import { randomTensors } from '../helpers/random-checkpoint';
-import { tinyConfig, tinyModelFiles, type TinyOptions } from '../helpers/tiny-model';
+import { loadCheckpoint } from '../../../src/model/checkpoint/checkpoint';
+import { normalizeConfig } from '../../../src/model/config/config';
+import { buildGraph } from '../../../src/model/graph/graph';
+import { fileListSource } from '../../../src/model/source/source';
+import { readSafetensorsHeader, writeSafetensors } from '../../../src/model/checkpoint/safetensors';
+import { resolveWeights } from '../../../src/model/checkpoint/weights';
+import { ModelSession } from '../../../src/runtime/ort-runtime';
+import { randomTensors } from '../../helpers/random-checkpoint';
+import { tinyConfig, tinyModelFiles, type TinyOptions } from '../../helpers/tiny-model';
 
 const real = (model: string) => JSON.parse(readFileSync(`tests/fixtures/multimodal/${model}/config.json`, 'utf8'));
 

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { describe, expect, it } from 'vitest';
-import { parseConversation } from '../../src/conversation/parse';
-import { chunkerFor, type AddedTokenEntry } from '../../src/model/tokenizer/encode-chunks';
-import { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
-import { DEMO_MODEL_PATH } from '../../src/model/demo';
-import { REAL_TEMPLATES, realTemplateTokenizer, SHIPPED, shippedFiles, shippedTokenizer } from '../helpers/real-tokenizers';
+import { parseConversation } from '../../../src/conversation/parse';
+import { chunkerFor, type AddedTokenEntry } from '../../../src/model/tokenizer/encode-chunks';
+import { ChatTokenizer } from '../../../src/model/tokenizer/tokenizer';
+import { DEMO_MODEL_PATH } from '../../../src/model/demo';
+import { REAL_TEMPLATES, realTemplateTokenizer, SHIPPED, shippedFiles, shippedTokenizer } from '../../helpers/real-tokenizers';
 
 /**
  * Encoding a turn at a time (encode-chunks.ts) gives the ids of the whole text: for every shipped
@@ -85,7 +85,7 @@ describe('encoding a text a turn at a time', () => {
   });
 
   it('is what ChatTokenizer.encode does, with the same ids as a whole encoding', async () => {
-    const { dirSource } = await import('../../src/cli/dir-source');
+    const { dirSource } = await import('../../../src/cli/dir-source');
     const tok = await ChatTokenizer.load(dirSource(DEMO_MODEL_PATH));
     const json = JSON.parse(readFileSync(`${DEMO_MODEL_PATH}/tokenizer.json`, 'utf8')) as Record<string, unknown>;
     const whole = wholeEncoder(json, JSON.parse(readFileSync(`${DEMO_MODEL_PATH}/tokenizer_config.json`, 'utf8')) as Record<string, unknown>);

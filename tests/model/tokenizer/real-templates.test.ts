@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseConversation } from '../../src/conversation/parse';
-import { selectTurn } from '../../src/conversation/rounds';
-import type { Conversation } from '../../src/conversation/types';
-import { applyPolicy, CATEGORY_OF, type PolicyInputs } from '../../src/context/apply';
-import { fillerText } from '../../src/context/filler';
-import { parsePolicy } from '../../src/context/policy';
-import { asRenderer, renderContext } from '../../src/context/render';
-import type { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
-import { NEMO_TEMPLATE, SYSTEM_MOVING_TEMPLATE, SYSTEM_REJECTING_TEMPLATE } from '../fixtures/templates';
-import { nemoStyleTokenizer, phi3StyleTokenizer, REAL_TEMPLATES, realTemplateTokenizer, shippedTokenizer } from '../helpers/real-tokenizers';
+import { parseConversation } from '../../../src/conversation/parse';
+import { selectTurn } from '../../../src/conversation/rounds';
+import type { Conversation } from '../../../src/conversation/types';
+import { applyPolicy, CATEGORY_OF, type PolicyInputs } from '../../../src/context/apply';
+import { fillerText } from '../../../src/context/filler';
+import { parsePolicy } from '../../../src/context/policy';
+import { asRenderer, renderContext } from '../../../src/context/render';
+import type { ChatTokenizer } from '../../../src/model/tokenizer/tokenizer';
+import { NEMO_TEMPLATE, SYSTEM_MOVING_TEMPLATE, SYSTEM_REJECTING_TEMPLATE } from '../../fixtures/templates';
+import { nemoStyleTokenizer, phi3StyleTokenizer, REAL_TEMPLATES, realTemplateTokenizer, shippedTokenizer } from '../../helpers/real-tokenizers';
 
 /**
  * Rendering through real templates and tokenizers: every shipped tokenizer with its own template, each

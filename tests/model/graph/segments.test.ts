@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../src/model/checkpoint/checkpoint';
-import { buildGraph, buildSegments, summarizeGraphs } from '../../src/model/graph/graph';
-import { layersPerSegment, WEBGPU_SEGMENT_PLAN } from '../../src/model/memory/memory';
-import { referenceForward } from '../../src/model/graph/reference';
-import { resolveWeights } from '../../src/model/checkpoint/weights';
-import { ModelSession } from '../../src/runtime/ort-runtime';
-import { BENCH_MODELS } from '../helpers/bench-shapes';
-import { maxAbsDiff } from '../helpers/compare';
-import { memorySource } from '../helpers/memory-source';
-import { tinyModelFiles } from '../helpers/tiny-model';
+import { loadCheckpoint } from '../../../src/model/checkpoint/checkpoint';
+import { buildGraph, buildSegments, summarizeGraphs } from '../../../src/model/graph/graph';
+import { layersPerSegment, WEBGPU_SEGMENT_PLAN } from '../../../src/model/memory/memory';
+import { referenceForward } from '../../../src/model/graph/reference';
+import { resolveWeights } from '../../../src/model/checkpoint/weights';
+import { ModelSession } from '../../../src/runtime/ort-runtime';
+import { BENCH_MODELS } from '../../helpers/bench-shapes';
+import { maxAbsDiff } from '../../helpers/compare';
+import { memorySource } from '../../helpers/memory-source';
+import { tinyModelFiles } from '../../helpers/tiny-model';
 
 const TOL = 1e-4;
 

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../src/model/checkpoint/checkpoint';
-import { toFloat32 } from '../../src/model/precision/dtype';
-import { buildGraph } from '../../src/model/graph/graph';
-import { quantizedTensor, quantizeTensorBytes, quantizeRows, schemeOf } from '../../src/model/precision/quantize';
-import { bytesOf } from '../../src/model/checkpoint/tensor-bytes';
-import { referenceForward } from '../../src/model/graph/reference';
-import { resolveWeights } from '../../src/model/checkpoint/weights';
-import { ModelSession } from '../../src/runtime/ort-runtime';
-import { maxAbsDiff } from '../helpers/compare';
-import { dequantize, dequantizedWeights } from '../helpers/quant-reference';
-import { FAMILY_CASES } from '../helpers/family-cases';
-import { memorySource } from '../helpers/memory-source';
-import { tinyModelFiles } from '../helpers/tiny-model';
+import { loadCheckpoint } from '../../../src/model/checkpoint/checkpoint';
+import { toFloat32 } from '../../../src/model/precision/dtype';
+import { buildGraph } from '../../../src/model/graph/graph';
+import { quantizedTensor, quantizeTensorBytes, quantizeRows, schemeOf } from '../../../src/model/precision/quantize';
+import { bytesOf } from '../../../src/model/checkpoint/tensor-bytes';
+import { referenceForward } from '../../../src/model/graph/reference';
+import { resolveWeights } from '../../../src/model/checkpoint/weights';
+import { ModelSession } from '../../../src/runtime/ort-runtime';
+import { maxAbsDiff } from '../../helpers/compare';
+import { dequantize, dequantizedWeights } from '../../helpers/quant-reference';
+import { FAMILY_CASES } from '../../helpers/family-cases';
+import { memorySource } from '../../helpers/memory-source';
+import { tinyModelFiles } from '../../helpers/tiny-model';
 
 describe('quantizer', () => {
   it('packs blocks, pads the last one and keeps 0 exact', () => {

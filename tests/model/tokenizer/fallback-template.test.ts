@@ -3,12 +3,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyzePolicy } from '../../src/analysis/analyze';
-import { parseConversation } from '../../src/conversation/parse';
-import { openModel } from '../../src/runtime/open-model';
-import { memorySource } from '../helpers/memory-source';
-import { tinyModelFiles, writeTinyModel } from '../helpers/tiny-model';
-import { tinyTokenizerConfig } from '../helpers/tiny-tokenizer';
+import { analyzePolicy } from '../../../src/analysis/analyze';
+import { parseConversation } from '../../../src/conversation/parse';
+import { openModel } from '../../../src/runtime/open-model';
+import { memorySource } from '../../helpers/memory-source';
+import { tinyModelFiles, writeTinyModel } from '../../helpers/tiny-model';
+import { tinyTokenizerConfig } from '../../helpers/tiny-tokenizer';
 
 /** A base model: the same tiny checkpoint, its tokenizer_config.json without a chat template. */
 function baseModelFiles(): Map<string, Uint8Array> {

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../src/model/checkpoint/checkpoint';
-import { buildGraph } from '../../src/model/graph/graph';
-import { planBackend, planDtype } from '../../src/model/memory/load-plan';
-import { WASM_LIMITS } from '../../src/model/memory/memory';
-import { referenceForward } from '../../src/model/graph/reference';
-import { readBytes } from '../../src/model/checkpoint/tensor-bytes';
-import { resolveWeights } from '../../src/model/checkpoint/weights';
-import { ModelSession } from '../../src/runtime/ort-runtime';
-import { awqModelFiles, withDequantized } from '../helpers/awq-checkpoint';
-import { maxAbsDiff } from '../helpers/compare';
-import { memorySource } from '../helpers/memory-source';
-import { tinyModelFiles, type TinyOptions } from '../helpers/tiny-model';
+import { loadCheckpoint } from '../../../src/model/checkpoint/checkpoint';
+import { buildGraph } from '../../../src/model/graph/graph';
+import { planBackend, planDtype } from '../../../src/model/memory/load-plan';
+import { WASM_LIMITS } from '../../../src/model/memory/memory';
+import { referenceForward } from '../../../src/model/graph/reference';
+import { readBytes } from '../../../src/model/checkpoint/tensor-bytes';
+import { resolveWeights } from '../../../src/model/checkpoint/weights';
+import { ModelSession } from '../../../src/runtime/ort-runtime';
+import { awqModelFiles, withDequantized } from '../../helpers/awq-checkpoint';
+import { maxAbsDiff } from '../../helpers/compare';
+import { memorySource } from '../../helpers/memory-source';
+import { tinyModelFiles, type TinyOptions } from '../../helpers/tiny-model';
 
 const CASES: [string, TinyOptions, number][] = [
   ['llama GQA rep 2, untied, groups of 16', { family: 'llama', heads: 4, kvHeads: 2, seed: 31 }, 16],

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../src/model/checkpoint/checkpoint';
-import { chooseComputeDtype } from '../../src/model/precision/compute-dtype';
-import { buildGraph } from '../../src/model/graph/graph';
-import { referenceForward } from '../../src/model/graph/reference';
-import { resolveWeights } from '../../src/model/checkpoint/weights';
-import { ModelSession } from '../../src/runtime/ort-runtime';
-import { maxAbsDiff } from '../helpers/compare';
-import { memorySource } from '../helpers/memory-source';
-import { tinyModelFiles, type TinyOptions } from '../helpers/tiny-model';
+import { loadCheckpoint } from '../../../src/model/checkpoint/checkpoint';
+import { chooseComputeDtype } from '../../../src/model/precision/compute-dtype';
+import { buildGraph } from '../../../src/model/graph/graph';
+import { referenceForward } from '../../../src/model/graph/reference';
+import { resolveWeights } from '../../../src/model/checkpoint/weights';
+import { ModelSession } from '../../../src/runtime/ort-runtime';
+import { maxAbsDiff } from '../../helpers/compare';
+import { memorySource } from '../../helpers/memory-source';
+import { tinyModelFiles, type TinyOptions } from '../../helpers/tiny-model';
 
 describe('choosing the compute dtype', () => {
   const half = { weightDtypes: ['BF16'], webgpu: true, adapterHasF16: true };

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../src/model/checkpoint/checkpoint';
-import { f32ToBf16 } from '../../src/model/precision/dtype';
-import { buildGraph } from '../../src/model/graph/graph';
-import { mapBytes, readBytes } from '../../src/model/checkpoint/tensor-bytes';
-import { resolveWeights } from '../../src/model/checkpoint/weights';
-import { castsBf16, ModelSession } from '../../src/runtime/ort-runtime';
-import { HALF_CASES, halfParity } from '../helpers/half-parity';
-import { memorySource } from '../helpers/memory-source';
-import { tinyModelFiles } from '../helpers/tiny-model';
+import { loadCheckpoint } from '../../../src/model/checkpoint/checkpoint';
+import { f32ToBf16 } from '../../../src/model/precision/dtype';
+import { buildGraph } from '../../../src/model/graph/graph';
+import { mapBytes, readBytes } from '../../../src/model/checkpoint/tensor-bytes';
+import { resolveWeights } from '../../../src/model/checkpoint/weights';
+import { castsBf16, ModelSession } from '../../../src/runtime/ort-runtime';
+import { HALF_CASES, halfParity } from '../../helpers/half-parity';
+import { memorySource } from '../../helpers/memory-source';
+import { tinyModelFiles } from '../../helpers/tiny-model';
 
 describe("'half' weight storage on Node's wasm build, against the float64 reference", () => {
   it('this build casts BF16', () => expect(castsBf16('wasm')).toBe(true));

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { normalizeConfig, type ModelSpec } from '../../src/model/config/config';
-import { parameterCount } from '../../src/model/checkpoint/weights';
+import { normalizeConfig, type ModelSpec } from '../../../src/model/config/config';
+import { parameterCount } from '../../../src/model/checkpoint/weights';
 
 /**
  * The real config.json of the 19 chat models the rehearsal covers (tests/fixtures/real-models, with

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../src/model/checkpoint/checkpoint';
-import { buildGraph } from '../../src/model/graph/graph';
-import { referenceForward } from '../../src/model/graph/reference';
-import { resolveWeights } from '../../src/model/checkpoint/weights';
-import { ModelSession } from '../../src/runtime/ort-runtime';
-import { maxAbsDiff, sliceRows } from '../helpers/compare';
-import { memorySource } from '../helpers/memory-source';
-import { FAMILY_CASES as CASES } from '../helpers/family-cases';
-import { tinyModelFiles, type TinyOptions } from '../helpers/tiny-model';
+import { loadCheckpoint } from '../../../src/model/checkpoint/checkpoint';
+import { buildGraph } from '../../../src/model/graph/graph';
+import { referenceForward } from '../../../src/model/graph/reference';
+import { resolveWeights } from '../../../src/model/checkpoint/weights';
+import { ModelSession } from '../../../src/runtime/ort-runtime';
+import { maxAbsDiff, sliceRows } from '../../helpers/compare';
+import { memorySource } from '../../helpers/memory-source';
+import { FAMILY_CASES as CASES } from '../../helpers/family-cases';
+import { tinyModelFiles, type TinyOptions } from '../../helpers/tiny-model';
 
 /** Rotary embeddings whose frequencies depend on the pass's length: a cached decode cannot equal one whole pass. */
 const lengthDependent = (o: TinyOptions) => ['dynamic'].includes(String(o.ropeScaling?.rope_type));

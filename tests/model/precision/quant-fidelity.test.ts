@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { analyzePolicy, type PolicyResult } from '../../src/analysis/analyze';
-import { figureChange, largestChange, largestShareChange } from '../../src/analysis/fidelity';
-import { dirSource } from '../../src/cli/dir-source';
-import { parseConversation } from '../../src/conversation/parse';
-import { DEMO_MODEL_PATH } from '../../src/model/demo';
-import type { Quant } from '../../src/model/precision/quantize';
-import { openModel } from '../../src/runtime/open-model';
+import { analyzePolicy, type PolicyResult } from '../../../src/analysis/analyze';
+import { figureChange, largestChange, largestShareChange } from '../../../src/analysis/fidelity';
+import { dirSource } from '../../../src/cli/dir-source';
+import { parseConversation } from '../../../src/conversation/parse';
+import { DEMO_MODEL_PATH } from '../../../src/model/demo';
+import type { Quant } from '../../../src/model/precision/quantize';
+import { openModel } from '../../../src/runtime/open-model';
 
 const EXAMPLES = ['maze', 'arithmetic', 'mixed-chat'];
 const POLICIES = ['full', 'clip:12:1'];

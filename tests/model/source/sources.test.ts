@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../../src/model/checkpoint/checkpoint';
-import { hubSource, resolveHubRepo, type HubRef } from '../../src/model/source/hub-source';
-import { readBytes } from '../../src/model/checkpoint/tensor-bytes';
-import { fileListSource } from '../../src/model/source/source';
-import { tinyModelFiles } from '../helpers/tiny-model';
-import { commitOf, startHubServer } from '../helpers/hub-server';
+import { loadCheckpoint } from '../../../src/model/checkpoint/checkpoint';
+import { hubSource, resolveHubRepo, type HubRef } from '../../../src/model/source/hub-source';
+import { readBytes } from '../../../src/model/checkpoint/tensor-bytes';
+import { fileListSource } from '../../../src/model/source/source';
+import { tinyModelFiles } from '../../helpers/tiny-model';
+import { commitOf, startHubServer } from '../../helpers/hub-server';
 
 describe('a Hub source', () => {
   const single = tinyModelFiles({ family: 'qwen2', seed: 3 });

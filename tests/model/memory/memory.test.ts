@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeConfig } from '../../src/model/config/config';
-import { estimatePass, memoryProblem, WASM_LIMITS } from '../../src/model/memory/memory';
+import { normalizeConfig } from '../../../src/model/config/config';
+import { estimatePass, memoryProblem, WASM_LIMITS } from '../../../src/model/memory/memory';
 
 // SmolLM2-135M's shape: 30 layers, hidden 576, 9/3 heads, MLP 1536, vocab 49152, tied.
 const spec = normalizeConfig({
@@ -56,12 +56,12 @@ describe('memory estimate of one pass', () => {
 
 describe('a session refuses a pass that would not fit', () => {
   it('throws MemoryLimitError with the message, before running anything', async () => {
-    const { loadCheckpoint } = await import('../../src/model/checkpoint/checkpoint');
-    const { buildGraph } = await import('../../src/model/graph/graph');
-    const { resolveWeights } = await import('../../src/model/checkpoint/weights');
-    const { MemoryLimitError, ModelSession } = await import('../../src/runtime/ort-runtime');
-    const { memorySource } = await import('../helpers/memory-source');
-    const { tinyModelFiles } = await import('../helpers/tiny-model');
+    const { loadCheckpoint } = await import('../../../src/model/checkpoint/checkpoint');
+    const { buildGraph } = await import('../../../src/model/graph/graph');
+    const { resolveWeights } = await import('../../../src/model/checkpoint/weights');
+    const { MemoryLimitError, ModelSession } = await import('../../../src/runtime/ort-runtime');
+    const { memorySource } = await import('../../helpers/memory-source');
+    const { tinyModelFiles } = await import('../../helpers/tiny-model');
     const ckpt = await loadCheckpoint(memorySource(tinyModelFiles({ family: 'llama', seed: 3 })));
     const session = await ModelSession.create(buildGraph(ckpt.spec, resolveWeights(ckpt.spec, ckpt)), ckpt.spec);
     expect(session.report.limits.totalBytes).toBe(3.5 * 2 ** 30);

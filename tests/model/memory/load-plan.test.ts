@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { normalizeConfig } from '../../src/model/config/config';
-import { describeFits, noFitMessage, planBackend, planPrecisions } from '../../src/model/memory/load-plan';
-import { quantizedBytes, schemeOf } from '../../src/model/precision/quantize';
-import { WASM_LIMITS } from '../../src/model/memory/memory';
-import { parameterCount, tensorPlan } from '../../src/model/checkpoint/weights';
-import { prepareModel } from '../../src/runtime/open-model';
-import { shippedFiles } from '../helpers/real-tokenizers';
-import type { VirtualFile } from '../helpers/hub-server';
-import { virtualCheckpoint, virtualSource } from '../helpers/virtual-checkpoint';
-import { cutConfig } from '../../scripts/rehearse/build-model';
+import { normalizeConfig } from '../../../src/model/config/config';
+import { describeFits, noFitMessage, planBackend, planPrecisions } from '../../../src/model/memory/load-plan';
+import { quantizedBytes, schemeOf } from '../../../src/model/precision/quantize';
+import { WASM_LIMITS } from '../../../src/model/memory/memory';
+import { parameterCount, tensorPlan } from '../../../src/model/checkpoint/weights';
+import { prepareModel } from '../../../src/runtime/open-model';
+import { shippedFiles } from '../../helpers/real-tokenizers';
+import type { VirtualFile } from '../../helpers/hub-server';
+import { virtualCheckpoint, virtualSource } from '../../helpers/virtual-checkpoint';
+import { cutConfig } from '../../../scripts/rehearse/build-model';
 
 /** The memory plan of real models in BF16, against figures worked out by hand. */
 const spec = (m: string) => normalizeConfig(JSON.parse(readFileSync(`tests/fixtures/real-models/${m}/config.json`, 'utf8')));

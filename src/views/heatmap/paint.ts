@@ -1,0 +1,145 @@
+import type { KeyboardEvent } from 'react';
+import type { PolicyResult } from '../../analysis/analyze';
+import { diagonalBand } from '../../metrics/band';
+import type { Span } from '../../metrics/categories';
+import { CATEGORY_COLORS } from '../../palette';
+import type { Cell, HoverAction } from '../../state/hover-lock';
+import type { categoryRuns, Viewport } from './heatmap-model';
+
+type CategoryRun = ReturnType<typeof categoryRuns>[number];
+
+/** The width of the category bands along the top and the left. */
+export const BAND = 10;
+
+export interface Paint {
+  width: number;
+  areaW: number;
+  areaH: number;
+  vp: Viewport;
+  /** The attention as an image, one pixel per cell, and the milliseconds it took. */
+  image: { off: HTMLCanvasElement; ms: number };
+  colRuns: CategoryRun[];
+  rowRuns: CategoryRun[];
+  /** The prior assistant answers' content spans, for the r-band. */
+  priors: Span[];
+  r: PolicyResult;
+  rowStart: number;
+  focus: Cell | null;
+}
+
+/** Draws the heatmap on its canvas: the category bands, the cells, the r-band, the selected cell. */
+export function paintHeatmap(c: HTMLCanvasElement, p: Paint): void {
+  const { width, areaW, areaH, vp, image } = p;
+  const t0 = performance.now();
+  const dpr = window.devicePixelRatio || 1;
+  c.width = Math.round(width * dpr);
+  c.height = Math.round((areaH + BAND + 2) * dpr);
+  const ctx = c.getContext('2d')!;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, width, areaH + BAND + 2);
+  paintBands(ctx, p);
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(BAND, BAND, areaW, areaH);
+  ctx.clip();
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(image.off, BAND + vp.tx, BAND + vp.ty, image.off.width * vp.sx, image.off.height * vp.sy);
+  paintRBand(ctx, p);
+  if (p.focus) {
+    ctx.strokeStyle = '#CC79A7';
+    ctx.lineWidth = 2;
+    ctx.strokeRect(BAND + vp.tx + p.focus.col * vp.sx - 1, BAND + vp.ty + p.focus.row * vp.sy - 1, Math.max(3, vp.sx) + 2, Math.max(3, vp.sy) + 2);
+  }
+  ctx.restore();
+  c.dataset.renderMs = (image.ms + performance.now() - t0).toFixed(1);
+}
+
+/** Category bands: columns along the top, query rows down the left, a rectangle per run of one category. */
+function paintBands(ctx: CanvasRenderingContext2D, { colRuns, rowRuns, vp, width, areaH }: Paint): void {
+  for (const run of colRuns) {
+    const x0 = Math.max(BAND, BAND + vp.tx + run.from * vp.sx);
+    const x1 = Math.min(width, BAND + vp.tx + run.to * vp.sx);
+    if (x1 <= x0) continue;
+    ctx.fillStyle = CATEGORY_COLORS[run.category];
+    ctx.fillRect(x0, 0, x1 - x0, BAND - 1);
+  }
+  for (const run of rowRuns) {
+    const y0 = Math.max(BAND, BAND + vp.ty + run.from * vp.sy);
+    const y1 = Math.min(BAND + areaH, BAND + vp.ty + run.to * vp.sy);
+    if (y1 <= y0) continue;
+    ctx.fillStyle = CATEGORY_COLORS[run.category];
+    ctx.fillRect(0, y0, BAND - 1, y1 - y0);
+  }
+}
+
+/** The r-band of the diagonal over each prior assistant answer, for the answer's rows: its outline, black then white. */
+function paintRBand(ctx: CanvasRenderingContext2D, { priors, r, rowStart, vp }: Paint): void {
+  const answerRow0 = r.query.start - rowStart;
+  const xOf = (col: number) => BAND + vp.tx + col * vp.sx;
+  const yOf = (row: number) => BAND + vp.ty + (answerRow0 + row) * vp.sy;
+  for (const p of priors) {
+    const band = diagonalBand(p, r.query.end - r.query.start, r.radius);
+    if (!band.length) continue;
+    ctx.beginPath();
+    band.forEach((b, k) => {
+      if (k === 0) ctx.moveTo(xOf(b.from), yOf(b.row));
+      else ctx.lineTo(xOf(b.from), yOf(b.row));
+      ctx.lineTo(xOf(b.from), yOf(b.row + 1));
+    });
+    for (const b of [...band].reverse()) {
+      ctx.lineTo(xOf(b.to + 1), yOf(b.row + 1));
+      ctx.lineTo(xOf(b.to + 1), yOf(b.row));
+    }
+    ctx.closePath();
+    for (const [style, w] of [
+      ['#000', 2.5],
+      ['#fff', 1],
+    ] as const) {
+      ctx.strokeStyle = style;
+      ctx.lineWidth = w;
+      ctx.stroke();
+    }
+  }
+}
+
+/** The heatmap's keys: arrows move the selected cell (Shift: by 10), Home/End the row's first and last key, + − 0 zoom, Escape frees. */
+export function heatmapKey(
+  e: KeyboardEvent,
+  k: { focus: Cell | null; answerRow: number; nRows: number; S: number; dispatch: (a: HoverAction) => void; zoom: (f: number) => void; fit: () => void },
+): void {
+  const cur = k.focus ?? { row: k.answerRow, col: 0 };
+  const moves: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  const m = moves[e.key];
+  const rowOf = (row: number) => Math.min(k.nRows - 1, Math.max(0, row));
+  if (m) {
+    e.preventDefault();
+    const step = e.shiftKey ? 10 : 1;
+    k.dispatch({ type: 'click', at: { row: rowOf(cur.row + m[0] * step), col: Math.min(k.S - 1, Math.max(0, cur.col + m[1] * step)) } });
+  } else if (e.key === 'Home' || e.key === 'End') {
+    // The row's first key (the sink) or its last.
+    e.preventDefault();
+    k.dispatch({ type: 'click', at: { row: rowOf(cur.row), col: e.key === 'Home' ? 0 : k.S - 1 } });
+  } else if (e.key === 'Escape') k.dispatch({ type: 'escape' });
+  else if (e.key === '+' || e.key === '=') k.zoom(1.5);
+  else if (e.key === '-') k.zoom(1 / 1.5);
+  else if (e.key === '0') k.fit();
+}
+
+/** An SVG figure rasterised at `scale`× (a blob URL: no network, allowed by the CSP's img-src). */
+export async function svgToPng(svg: string, scale = 2): Promise<Blob> {
+  const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  try {
+    const img = new Image();
+    img.src = url;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.naturalWidth * scale;
+    c.height = img.naturalHeight * scale;
+    const ctx = c.getContext('2d')!;
+    ctx.scale(scale, scale);
+    ctx.drawImage(img, 0, 0);
+    return await new Promise<Blob>((resolve, reject) => c.toBlob((b) => (b ? resolve(b) : reject(new Error('the PNG could not be made'))), 'image/png'));
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}

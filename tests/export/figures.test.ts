@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import type { PolicyResult } from '../../src/analysis/analyze';
+import { figuresCsv, figuresJson, perAnswerCsv, roundsCsv } from '../../src/export/figures';
+import { heatmapSvg } from '../../src/export/heatmap-svg';
+import { slab } from '../../src/metrics/slab';
+
+describe('exports', () => {
+  const FROM = { model: 'acme/tiny@0123abc', revision: 'v2', backend: 'wasm', precision: 'q4', head: 'mean' as const };
+  const result = {
+    policy: 'clip:12:1',
+    label: 'Clip-12→1',
+    turn: 4,
+    layer: 3,
+    radius: 5,
+    tokens: [
+      { id: 1, text: 'a', category: 'sink', message: 0 },
+      { id: 2, text: 'b', category: 'prior', message: 1 },
+      { id: 3, text: 'c', category: 'current', message: 2 },
+    ],
+    messages: [
+      { kind: 'system', generated: false },
+      { kind: 'assistant', generated: false },
+      { kind: 'current', generated: true },
+    ],
+    ratios: { sink: 0.5, system: 0, user: 0.1, prior: 0.25, current: 0.15 },
+    diagonal: 0.125,
+    diagonalCopyAligned: 0.2,
+    diagonalPerAnswer: [{ message: 1, round: 3, value: 0.125 }],
+    copy: [{ message: 1, round: 3, longestRun: 4, ngramOverlap: 0.5, shift: 2 }],
+    cost: [
+      { round: 3, contextTokens: 10, prefilled: 10 },
+      { round: 4, contextTokens: 14, prefilled: 4 },
+    ],
+    attention: { layer: 3, mean: slab(new Float32Array([0.5, 0.25, 0.25]), 1, 3, 2), perHead: null },
+  } as unknown as PolicyResult;
+  it('CSV: tidy tables, one kind of row per file (per policy, per prior assistant answer, per turn)', () => {
+    const csv = figuresCsv([result], FROM).split('\n');
+    expect(csv[0]).toBe(
+      'policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend,precision',
+    );
+    expect(csv[1]).toBe('clip:12:1,Clip-12→1,model,4,3,5,3,0.5,0,0.1,0.25,0.15,0.125,0.2,14,4,acme/tiny@0123abc,v2,wasm,q4');
+    expect(csv).toHaveLength(3); // the header, one row, the final newline
+    expect(perAnswerCsv([result], FROM).split('\n')).toEqual([
+      'policy,turn,prior_turn,diagonal,longest_copied_run,copy_offset,ngram_overlap,model',
+      'clip:12:1,4,3,0.125,4,2,0.5,acme/tiny@0123abc',
+      '',
+    ]);
+    expect(roundsCsv([result], FROM).split('\n')).toEqual([
+      'policy,turn,context_tokens,prefilled,model',
+      'clip:12:1,3,10,10,acme/tiny@0123abc',
+      'clip:12:1,4,14,4,acme/tiny@0123abc',
+      '',
+    ]);
+  });
+  it('compared models: each row names the model that scored it', () => {
+    const other = { ...result, slot: 1, label: 'Clip-12→1 · model B' } as PolicyResult;
+    const fromOf = (r: PolicyResult) => (r.slot ? { ...FROM, model: 'acme/twin', precision: 'none' } : FROM);
+    expect(
+      perAnswerCsv([result, other], fromOf)
+        .split('\n')
+        .slice(1, 3)
+        .map((l) => l.split(',').pop()),
+    ).toEqual(['acme/tiny@0123abc', 'acme/twin']);
+    expect(
+      roundsCsv([result, other], fromOf)
+        .split('\n')
+        .slice(1, 5)
+        .map((l) => l.split(',').pop()),
+    ).toEqual(['acme/tiny@0123abc', 'acme/tiny@0123abc', 'acme/twin', 'acme/twin']);
+    expect(figuresCsv([result, other], fromOf).split('\n')[2]).toMatch(/,acme\/twin,v2,wasm,none$/);
+    const doc = JSON.parse(figuresJson([result, other], fromOf));
+    expect(doc.model).toBe('acme/tiny@0123abc');
+    expect(doc.results.map((r: { model?: string }) => r.model)).toEqual([undefined, 'acme/twin']);
+  });
+  it('JSON leaves the attention arrays out', () => {
+    const doc = JSON.parse(figuresJson([result], FROM));
+    expect(doc).toMatchObject({ model: 'acme/tiny@0123abc', revision: 'v2', backend: 'wasm', precision: 'q4', head: 'mean' });
+    expect(doc.results[0].answer).toBe('model'); // the model wrote the scored answer in the page
+    expect(doc.results[0].attention).toBeUndefined();
+    expect(doc.results[0].diagonal).toBe(0.125);
+  });
+  it('SVG: one rect per cell plus the bands, text escaped, blocks averaged above 256 cells', () => {
+    const svg = heatmapSvg({
+      attention: result.attention!.mean,
+      max: 0.25,
+      categories: result.tokens.map((t) => t.category),
+      title: 'a < b & c',
+      band: { priors: [{ start: 1, length: 1 }], radius: 5, answerRow: 0, answerRows: 1 },
+    });
+    const group = (name: string, doc = svg) => new RegExp(`<g class="${name}"[^>]*>(.*?)</g>`).exec(doc)![1]!;
+    expect(group('cells').match(/<rect /g)!.length).toBe(3); // one row × three keys
+    expect(group('bands').match(/<rect /g)!.length).toBe(3 + 1);
+    expect(svg).toContain('a &lt; b &amp; c');
+    // A figure for slides: no seams, a legend, axes, the colour scale, the r-band's two edges.
+    expect(svg).toContain('shape-rendering="crispEdges"');
+    for (const name of ['sink (first 3 tokens)', 'prior assistant', 'r-band (r = 5)', 'key tokens', 'query tokens', 'attention weight', '0.250'])
+      expect(svg).toContain(name);
+    expect(svg.match(/<polyline /g)!.length).toBe(4);
+    const big = heatmapSvg({ attention: slab(new Float32Array(2 * 600).fill(0.001), 2, 600), max: 0.01, categories: Array(600).fill('user'), title: 't' });
+    expect(big).toContain('means over 1×3 blocks');
+    expect(group('cells', big).match(/<rect /g)!.length).toBe(2 * 200);
+    expect(group('bands', big).match(/<rect /g)!.length).toBe(200 + 2);
+  });
+});
