@@ -5,7 +5,7 @@ import mazeShifted from '../../examples/maze-shifted.json?raw';
 import mixedChat from '../../examples/mixed-chat.json?raw';
 
 export const EXAMPLES: { name: string; title: string; text: string }[] = [
-  { name: 'maze', title: 'Maze episode (14 rounds, an inertia streak)', text: maze },
+  { name: 'maze', title: 'Maze episode (14 turns, an inertia streak)', text: maze },
   // The same episode, its last answer giving thought and move before the path: a copy at another offset.
   { name: 'maze-shifted', title: 'Maze, last answer reordered (a shifted copy)', text: mazeShifted },
   { name: 'arithmetic', title: 'Arithmetic, facts revealed turn by turn', text: arithmetic },

@@ -41,8 +41,8 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
       <header>
         <h1>Inertia Lens</h1>
         <p className="lede">
-          See how much a language model's next answer leans on its own prior assistant answers ("conversational inertia"), read from the model's own attention,
-          live in this page.
+          See how much a language model's next answer leans on the answers it gave before ("conversational inertia"), read from the model's own attention, live
+          in this page.
         </p>
         <div className="row">
           <button type="button" className="primary" onClick={() => openLesson(0)} disabled={lessonOpen}>

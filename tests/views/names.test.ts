@@ -11,7 +11,7 @@ const OTHER_NAMES: [RegExp, string][] = [
   [/earlier answers?/i, 'prior assistant answer'],
   [/(?<![-\w])rounds?(?![-\w])/i, 'turn'],
 ];
-const DIRS = ['src/views', 'src/export', 'src/cli'];
+const DIRS = ['src/views', 'src/export', 'src/cli', 'src/state'];
 /** Strings that are code, not text: the watchdog's worker, written as JavaScript source. */
 const CODE_STRINGS = ['src/cli/watchdog.ts'];
 

@@ -85,7 +85,8 @@ function ModelsNote({ results }: { results: PolicyResult[] }) {
     <div className="muted" data-testid="models-note">
       {others.map((b) => {
         // Read when the results change, which they do whenever a compared model does.
-        const source = modelStore(b.slot!).getState().info?.source ?? 'the model loaded there';
+        const info = modelStore(b.slot!).getState().info;
+        const source = info ? `${info.source}${info.precision !== 'none' ? ` (weights ${info.precision})` : ''}` : 'the model loaded there';
         const name = slotName(b.slot!);
         return (
           <p key={b.slot}>
@@ -229,12 +230,24 @@ function CompareTable({ results }: { results: PolicyResult[] }) {
     <table className="compare" data-testid="figures">
       <thead>
         <tr>
-          <th>figure</th>
+          <th rowSpan={2}>figure</th>
           {results.map((r, k) => (
             <th key={resultId(r)} colSpan={k === 0 ? 1 : 2}>
               {r.label}
             </th>
           ))}
+        </tr>
+        <tr>
+          {results.map((r, k) => [
+            <th key={`${resultId(r)}-value`} scope="col" className="muted">
+              value
+            </th>,
+            k > 0 && (
+              <th key={`${resultId(r)}-delta`} scope="col" className="muted">
+                Δ vs {results[0]!.label}
+              </th>
+            ),
+          ])}
         </tr>
       </thead>
       <tbody>
