@@ -10,7 +10,9 @@ import { csvField, sameTokens } from '../export/figures';
 import { CATEGORIES } from '../metrics/categories';
 import { precisionName } from '../model/precision/quantize';
 import type { AttentionSlab } from '../metrics/slab';
+import type { CategoryRatios } from '../metrics/categories';
 import type { OpenModel } from '../runtime/open-model';
+import { analyzeHeads, type LayerFigures } from '../analysis/heads';
 
 export interface AnalyzeArgs extends AnalysisOptions {
   policies: Policy[];
@@ -18,16 +20,66 @@ export interface AnalyzeArgs extends AnalysisOptions {
   json: boolean;
   /** analyze --json: include the head-mean attention rows of the answer's tokens. */
   dumpAttention?: boolean;
+  /** analyze --all-layers: every layer's and head's figures from one pass (the model opened with head figures). */
+  allLayers?: boolean;
+  /** analyze --ablate L.H (0-based): these heads switched off (zero ablation) in every pass. */
+  ablate?: [number, number][];
+  /** analyze --ablate-top K: the K heads with the highest diagonal ratio under Full switched off. */
+  ablateTop?: number;
 }
+
+/** The heads switched off, as figures and exports name them. */
+export interface AblationJson {
+  kind: 'zero';
+  heads: string[];
+  chosen: string;
+}
+
+/**
+ * Switches heads off in the model's session before anything runs: the heads named, or the K with the highest
+ * diagonal ratio (any layer) under Full on this conversation. Null when none is asked for.
+ */
+async function ablate(model: OpenModel, conv: Conversation, a: AnalyzeArgs): Promise<AblationJson | null> {
+  const { numLayers, numHeads } = model.session.spec;
+  let heads = a.ablate ?? [];
+  let chosen = 'named (--ablate)';
+  if (a.ablateTop) {
+    const layers = await analyzeHeads(model, conv, 'full', {
+      ...(a.turn !== undefined && { turn: a.turn }),
+      ...(a.radius !== undefined && { radius: a.radius }),
+    });
+    const ranked = layers.flatMap((l) => l.perHead.map((h, k) => ({ at: [l.layer, k] as [number, number], d: h.diagonal }))).sort((x, y) => y.d - x.d);
+    heads = [...heads, ...ranked.slice(0, a.ablateTop).map((h) => h.at)];
+    chosen = `the ${a.ablateTop} with the highest diagonal ratio under Full${a.ablate?.length ? ', and those named' : ''}`;
+  }
+  if (!heads.length) return null;
+  const mask = new Float32Array(numLayers * numHeads).fill(1);
+  for (const [l, h] of heads) {
+    if (l >= numLayers || h >= numHeads) throw new InputError(`--ablate ${l}.${h}: this model has layers 0..${numLayers - 1} and heads 0..${numHeads - 1}`);
+    mask[l * numHeads + h] = 0;
+  }
+  model.session.headMask = mask;
+  return { kind: 'zero', heads: [...new Set(heads.map(([l, h]) => `${l}.${h}`))], chosen };
+}
+
+/** What --all-layers adds to each result: every layer, its head mean and each head. */
+type LayersJson = { layer: number; ratios: CategoryRatios; diagonal: number; perHead: { ratios: CategoryRatios; diagonal: number }[] }[];
+const layersJson = (layers: LayerFigures[]): LayersJson =>
+  layers.map(({ layer, ratios, diagonal, perHead }) => ({
+    layer,
+    ratios,
+    diagonal,
+    perHead: perHead.map((h) => ({ ratios: h.ratios, diagonal: h.diagonal })),
+  }));
 
 const f = (v: number) => v.toFixed(4);
 
 /** One conversation, every policy: the results as docs/command-line.md's JSON contract describes. */
-async function analyzeAll(model: OpenModel, conv: Conversation, a: AnalyzeArgs): Promise<(PolicyResult & { sweep?: SweepPoint[] })[]> {
+async function analyzeAll(model: OpenModel, conv: Conversation, a: AnalyzeArgs): Promise<(PolicyResult & { sweep?: SweepPoint[]; layers?: LayersJson })[]> {
   const summaries = new SummaryCache(model, conv);
   const out = [];
   for (const p of a.policies) {
-    const { dumpAttention, turn, ...metricOptions } = a;
+    const { dumpAttention, turn, allLayers, ...metricOptions } = a;
     const r = await analyzePolicy(
       model,
       conv,
@@ -35,11 +87,11 @@ async function analyzeAll(model: OpenModel, conv: Conversation, a: AnalyzeArgs):
       { ...metricOptions, ...(turn !== undefined && { turn }), ...(dumpAttention && { keepAttention: 'answer' as const }) },
       summaries,
     );
-    out.push(
-      a.sweep
-        ? { ...r, sweep: await roundsSweep(model, conv, p, { ...metricOptions, ...(turn !== undefined && { upToTurn: turn }), known: r, summaries }) }
-        : r,
-    );
+    const layers = allLayers ? layersJson(await analyzeHeads(model, conv, p, { ...(turn !== undefined && { turn }), radius: r.radius }, summaries)) : undefined;
+    const sweep = a.sweep
+      ? await roundsSweep(model, conv, p, { ...metricOptions, ...(turn !== undefined && { upToTurn: turn }), known: r, summaries })
+      : undefined;
+    out.push({ ...r, ...(sweep && { sweep }), ...(layers && { layers }) });
   }
   return out;
 }
@@ -74,10 +126,14 @@ export async function analyzeCommand(models: ModelToRun[], file: string, a: Anal
   for (const i of parsed.issues) process.stderr.write(`${file}: ${describeIssue(i)}\n`);
   if (!parsed.conversation) throw new InputError(`${file}: the conversation cannot be analysed (see above)`);
   const conversation = { file, format: parsed.format, messages: parsed.conversation.messages.length, warnings: parsed.issues.map(describeIssue) };
-  const runs = await eachModel(models, async (model, label) => ({ label, model, results: await analyzeAll(model, parsed.conversation!, a) }));
+  const runs = await eachModel(models, async (model, label) => {
+    const ablation = await ablate(model, parsed.conversation!, a);
+    return { label, model, ablation, results: await analyzeAll(model, parsed.conversation!, a) };
+  });
   if (a.json) {
-    const docs = runs.map(({ label, model, results }) => ({
+    const docs = runs.map(({ label, model, ablation, results }) => ({
       model: label,
+      ablation,
       backend: model.session.report.backend,
       computeDtype: model.graph.computeDtype,
       precision: precisionName(model.graph.quant, model.checkpoint.spec.awq),
@@ -89,11 +145,22 @@ export async function analyzeCommand(models: ModelToRun[], file: string, a: Anal
     process.stdout.write(`${JSON.stringify(doc)}\n`);
     return;
   }
-  for (const { label, model, results } of runs) printTable(file, label, model, results);
+  for (const { label, model, ablation, results } of runs) {
+    if (ablation) console.log(`heads switched off (${ablation.kind} ablation, ${ablation.chosen}): ${ablation.heads.join(', ')}`);
+    printTable(file, label, model, results);
+  }
   if (runs.length > 1) printModelDeltas(runs);
 }
 
-function printTable(file: string, label: string, model: OpenModel, results: (PolicyResult & { sweep?: SweepPoint[] })[]): void {
+/** --all-layers as text: the diagonal by layer (head mean), and the heads that carry it most. */
+function printLayers(layers: LayersJson): void {
+  console.log(`    diagonal by layer (head mean): ${layers.map((l) => `L${l.layer} ${f(l.diagonal)}`).join('  ')}`);
+  const heads = layers.flatMap((l) => l.perHead.map((h, k) => ({ at: `${l.layer}.${k}`, d: h.diagonal })));
+  const top = heads.sort((x, y) => y.d - x.d).slice(0, 3);
+  console.log(`    highest heads (layer.head): ${top.map((h) => `${h.at} ${f(h.d)}`).join('  ')}`);
+}
+
+function printTable(file: string, label: string, model: OpenModel, results: (PolicyResult & { sweep?: SweepPoint[]; layers?: LayersJson })[]): void {
   const r0 = results[0]!;
   for (const n of [...new Set(results.flatMap((r) => r.notes))]) process.stderr.write(`${file}: note: ${n}\n`);
   const name = precisionName(model.graph.quant, model.checkpoint.spec.awq);
@@ -119,6 +186,7 @@ function printTable(file: string, label: string, model: OpenModel, results: (Pol
     ].filter(Boolean);
     console.log(`  ${r.label}: ${parts.join('; ')}`);
     if (r.sweep) console.log(`    sweep prior: ${r.sweep.map((s) => `t${s.turn} ${f(s.ratios.prior)}`).join('  ')}`);
+    if (r.layers) printLayers(r.layers);
   }
   console.log('');
 }

@@ -61,6 +61,9 @@ const OPTIONS = {
   radius: { type: 'string' },
   sweep: { type: 'boolean', default: false },
   'dump-attention': { type: 'boolean', default: false },
+  'all-layers': { type: 'boolean', default: false },
+  ablate: { type: 'string', multiple: true },
+  'ablate-top': { type: 'string' },
   out: { type: 'string' },
   date: { type: 'string', default: DEFAULT_TEMPLATE_DATE },
   backend: { type: 'string', default: 'wasm' },
@@ -83,6 +86,13 @@ function parseCli(args: string[]) {
   } catch (e) {
     fail(`${(e as Error).message}\n\n${USAGE}`);
   }
+}
+
+/** --ablate L.H: a layer and a head, 0-based. */
+function parseHead(v: string): [number, number] {
+  const m = /^(\d+)\.(\d+)$/.exec(v.trim());
+  if (!m) fail(`--ablate takes LAYER.HEAD (0-based, e.g. 1.3), got "${v}"`);
+  return [Number(m[1]), Number(m[2])];
 }
 
 /** A whole number option, at least `min`. */
@@ -112,7 +122,9 @@ function commonOptions(values: Values): Common {
   const template = values.template as FallbackTemplate | undefined;
   if (template !== undefined && !(template in FALLBACK_TEMPLATES))
     fail(`--template takes ${Object.keys(FALLBACK_TEMPLATES).join(' or ')}, got "${values.template}"`);
-  return { layers, dtype, json: values.json, date: values.date, backend, device, quant, template };
+  // --ablate-top ranks heads by their diagonal ratio: that needs every layer's head figures too.
+  const headFigures = values['all-layers'] || values['ablate-top'] !== undefined;
+  return { layers, dtype, json: values.json, date: values.date, backend, device, quant, template, headFigures };
 }
 
 /**
@@ -145,6 +157,9 @@ async function analysisCommand(command: string, dir: string, values: Values, com
     sweep: values.sweep,
     json: values.json,
     dumpAttention: values['dump-attention'],
+    allLayers: values['all-layers'],
+    ...(values.ablate && { ablate: values.ablate.map(parseHead) }),
+    ...(values['ablate-top'] !== undefined && { ablateTop: whole('--ablate-top', values['ablate-top'], 1) }),
     ...(values.turn !== undefined && { turn: whole('--turn', values.turn, 1) }),
     // r = inf covers whole answers (the diagonal then equals the attention to their content).
     ...(values.radius !== undefined && { radius: values.radius === 'inf' ? Infinity : whole('--radius', values.radius, 0) }),
@@ -154,6 +169,8 @@ async function analysisCommand(command: string, dir: string, values: Values, com
     values.shard !== undefined ? parseShard(values.shard, process.env, values.shards === undefined ? undefined : whole('--shards', values.shards, 1)) : null;
   if (values.shards !== undefined && !shard) fail('--shards goes with --shard auto');
   if (shard && command !== 'batch') fail('--shard is for batch');
+  if (values['all-layers'] && command !== 'analyze') fail("--all-layers is for analyze (batch's long-format CSV of every layer and head is not written yet)");
+  if ((values.ablate || values['ablate-top']) && command !== 'analyze') fail('--ablate and --ablate-top are for analyze (batch does not switch heads off yet)');
   if (shard && values.out === undefined) fail('batch --shard needs --out DIR: the folder each shard writes its part to');
   if (command === 'batch' && !shard) checkOut(values.out);
   const models = await namedModels(values, common);

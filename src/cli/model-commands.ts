@@ -22,6 +22,8 @@ export interface Common {
   device: 'cpu' | 'cuda';
   quant: Quant;
   template: FallbackTemplate | undefined;
+  /** Every layer's per-head figures as graph outputs (analyze --all-layers). */
+  headFigures?: boolean;
 }
 
 export async function open(dir: string, c: Common, linksWithin?: string) {
@@ -32,6 +34,7 @@ export async function open(dir: string, c: Common, linksWithin?: string) {
     prefer: [c.backend],
     nativeDevices: c.device === 'cuda' ? ['cuda', 'cpu'] : ['cpu'],
     ...(c.layers && { inspectLayers: c.layers }),
+    ...(c.headFigures && { headFigures: true }),
   });
   if (c.device === 'cuda' && m.session.report.device !== 'cuda')
     process.stderr.write(`inertia-lens: running on the CPU: ${m.session.report.fallbackReason ?? 'CUDA did not start'}\n`);

@@ -5,7 +5,7 @@ Usage:
   inertia-lens inspect-model <model-dir> [--layer L]... [--dtype D] [--json]
   inertia-lens forward <model-dir> --text "..." [--chat] [--top K] [--layer L] [--dtype D] [--json]
   inertia-lens analyze <conversation-file> [--model <dir>]... [--policy SPEC]... [--turn N] [--layer L]
-                       [--radius R] [--sweep] [--json] [--dump-attention]
+                       [--radius R] [--sweep] [--json] [--dump-attention] [--all-layers] [--ablate L.H]... [--ablate-top K]
   inertia-lens batch <file.jsonl> [--model <dir>]... [--policy SPEC]... [--out results.csv] [--sweep]
                        [--turn N] [--layer L] [--radius R] [--shard K/N|auto [--shards N] --out DIR]
   inertia-lens merge <DIR> [--out results.csv]
@@ -48,6 +48,11 @@ Options:
   --radius R  diagonal radius r (default 5)
   --sweep     also score every turn t ≥ 2 (paper 2's Fig. 2 curve)
   --dump-attention  include the head-mean attention rows of the answer's tokens (analyze --json)
+  --all-layers  analyze: every layer's and head's shares and diagonal ratio too, from one pass (the graph
+              reduces each layer's attention; JSON: each result's layers: [{layer, ratios, diagonal, perHead}])
+  --ablate L.H  analyze: switch head H of layer L off (0-based; repeatable): its output is zeroed before
+              o_proj in every pass (zero ablation); named in the output and as ablation in the JSON
+  --ablate-top K  analyze: switch off the K heads with the highest diagonal ratio under Full (any layer)
   --out F     batch: write the CSV to F (default: stdout); with --shard, the folder for the parts;
               merge: the merged CSV (default: stdout)
   --shard S   batch: K/N (K from 0) analyses the lines n with (n − 1) mod N = K; auto reads K and N from

@@ -178,7 +178,12 @@ export async function startModel(prepared: PreparedModel, options: OpenOptions =
     throw new RangeError(
       `layer ${missing} does not exist: this model has ${spec.numLayers} layers (0..${spec.numLayers - 1}; num_hidden_layers in config.json)`,
     );
-  const graphOptions = { ...(inspect && { inspectLayers: inspect }), attention: options.attention ?? 'explicit', kvCache: options.kvCache ?? true };
+  const graphOptions = {
+    ...(inspect && { inspectLayers: inspect }),
+    attention: options.attention ?? 'explicit',
+    kvCache: options.kvCache ?? true,
+    headFigures: options.headFigures === true,
+  };
   // Each backend's compute dtype is decided before anything is built: fp16 only for a WebGPU adapter
   // with shader-f16 (or when asked for), so a WebGPU failure falls back to a wasm graph built for wasm.
   const cpuDtype = options.computeDtype === 'fp16' ? dtype : chooseComputeDtype('auto', { weightDtypes: dtypes, webgpu: false, adapterHasF16: null });

@@ -12,6 +12,8 @@ import {
   INPUT,
   LOGITS,
   attnMeanName,
+  headDiagName,
+  headSharesName,
   attnRowsName,
   pastKeyName,
   pastValueName,
@@ -28,7 +30,7 @@ import { currentRuntimeConfig, defaultBackends, isNode, loadOrt, probeWebGpu, se
 export { castsBf16, configureRuntime, defaultBackends, probeWebGpu, type Backend, type RuntimeConfig } from './ort-env';
 export type { BackendReport, ForwardRequest, ForwardResult, KvCache, ProfileOption, SessionOptions } from './session-types';
 import type { BackendReport, ForwardRequest, ForwardResult, KvCache, SessionOptions } from './session-types';
-import { clampRange, passResult } from './pass-io';
+import { clampRange, headFigureFeeds, headMaskOf, passResult } from './pass-io';
 
 /** No backend could make a session; the message gives each one's reason. */
 export class BackendError extends Error {
@@ -60,6 +62,13 @@ export class ModelSession {
     readonly graph: GraphSummary,
     readonly report: BackendReport,
   ) {}
+
+  /**
+   * The heads switched off in every pass that does not give its own mask ([layers × heads], 0: off): an
+   * ablation set once for a session (the CLI's --ablate). Set it before the first pass: passes that share a
+   * prefix reuse each other's work, which is only right under one mask.
+   */
+  headMask: Float32Array | null = null;
 
   /**
    * Creates the session(s). In the browser, WebGPU is tried first (with a one-token warm-up run, since
@@ -208,6 +217,8 @@ export class ModelSession {
       [INPUT.meanEnd]: scalar(mEnd),
       [INPUT.logitStart]: scalar(lStart),
       [INPUT.logitEnd]: scalar(lEnd),
+      [INPUT.headMask]: new ort.Tensor('float32', headMaskOf({ ...req, headMask: req.headMask ?? this.headMask ?? undefined }, spec), [spec.numLayers, spec.numHeads]),
+      ...(this.graph.headFigures && headFigureFeeds(ort, req, P + S, aEnd - aStart)),
     };
     const emptyPast = () =>
       this.graph.computeDtype === 'fp16'
@@ -237,6 +248,7 @@ export class ModelSession {
         ...mine.flatMap((l) => (req.perHead ? [attnRowsName(l), attnMeanName(l)] : [attnMeanName(l)])),
       ];
       if (req.keepCache) for (let l = part.layers[0]; l < part.layers[1]; l++) fetches.push(presentKeyName(l), presentValueName(l));
+      if (req.headFigures && this.graph.headFigures) for (let l = part.layers[0]; l < part.layers[1]; l++) fetches.push(headSharesName(l), headDiagName(l));
       if (fetches.length === 0) fetches.push(LOGITS); // ORT needs at least one output
       Object.assign(out, await part.session.run(feeds, fetches));
     }

@@ -2,8 +2,19 @@
 import type * as Ort from 'onnxruntime-web';
 import { slab } from '../metrics/slab';
 import type { ModelSpec } from '../model/config/config';
-import { attnMeanName, attnRowsName, LOGITS, pastKeyName, pastValueName, presentKeyName, presentValueName } from '../model/graph/graph-io';
-import type { ForwardRequest, ForwardResult } from './session-types';
+import {
+  attnMeanName,
+  attnRowsName,
+  headDiagName,
+  headSharesName,
+  INPUT,
+  LOGITS,
+  pastKeyName,
+  pastValueName,
+  presentKeyName,
+  presentValueName,
+} from '../model/graph/graph-io';
+import type { ForwardRequest, ForwardResult, LayerHeadFigures } from './session-types';
 
 /** A row range clamped to the sequence; the default is the last row. */
 export function clampRange(range: [number, number] | undefined, seqLen: number): [number, number] {
@@ -40,10 +51,45 @@ export function passResult(
     seqLen: S,
     ...(req.keepCache && { present: present() }),
     logits: req.skipLogits ? null : { data: data(LOGITS), rowStart: p.logits[0], rows: p.logits[1] - p.logits[0], vocab: spec.vocabSize },
+    ...(req.headFigures && out[headSharesName(0)] !== undefined && { headFigures: headFiguresOf(out, spec, req.headFigures.answers) }),
     attention: p.layers.map((layer) => ({
       layer,
       perHead: req.perHead ? slab(data(attnRowsName(layer)), p.attn[1] - p.attn[0], P + S, P + p.attn[0], spec.numHeads) : null,
       mean: slab(data(attnMeanName(layer)), p.mean[1] - p.mean[0], P + S, P + p.mean[0]),
     })),
   };
+}
+
+/** The head mask a pass runs with: the request's, checked, or every head on. */
+export function headMaskOf(req: ForwardRequest, spec: ModelSpec): Float32Array {
+  const n = spec.numLayers * spec.numHeads;
+  if (!req.headMask) return new Float32Array(n).fill(1);
+  if (req.headMask.length !== n)
+    throw new RangeError(`a head mask has ${n} values (${spec.numLayers} layers × ${spec.numHeads} heads), not ${req.headMask.length}`);
+  return req.headMask;
+}
+
+/** The head-figure inputs: the request's, checked against the pass, or zeros (the figures are then zeros). */
+export function headFigureFeeds(ort: typeof Ort, req: ForwardRequest, keys: number, rows: number): Record<string, Ort.Tensor> {
+  const h = req.headFigures;
+  const answers = h ? Math.max(1, h.answers) : 1;
+  if (h && h.categories.length !== keys * 5) throw new RangeError(`key categories: ${keys} keys × 5 values, not ${h.categories.length}`);
+  if (h && h.answers > 0 && h.bands.length !== rows * keys * h.answers)
+    throw new RangeError(`diagonal bands: ${rows} rows × ${keys} keys × ${h.answers} answers, not ${h.bands.length}`);
+  const bands = h && h.answers > 0 ? h.bands : new Float32Array(rows * keys * answers);
+  return {
+    [INPUT.keyCategories]: new ort.Tensor('float32', h?.categories ?? new Float32Array(keys * 5), [keys, 5]),
+    [INPUT.diagBands]: new ort.Tensor('float32', bands, [rows * keys, answers]),
+  };
+}
+
+/** Every layer's head figures from a pass's outputs (the layers are all the model's: head-figure graphs reduce every one). */
+function headFiguresOf(out: Record<string, Ort.Tensor>, spec: ModelSpec, answers: number): LayerHeadFigures[] {
+  return Array.from({ length: spec.numLayers }, (_, layer) => ({
+    layer,
+    shares: out[headSharesName(layer)]!.data as Float32Array,
+    // No prior answer: one all-zero band was fed (ORT needs a dimension); nothing to report.
+    diagonal: answers > 0 ? (out[headDiagName(layer)]!.data as Float32Array) : new Float32Array(0),
+    answers,
+  }));
 }

@@ -45,6 +45,17 @@ export interface ForwardRequest {
   past?: KvCache;
   /** KV-cache graphs: return the keys/values of past + ids, to continue from. */
   keepCache?: boolean;
+  /**
+   * [layers × heads], row-major: each head's output is multiplied by its value before o_proj (1 keeps it, 0
+   * switches it off: zero ablation). Default: every head on.
+   */
+  headMask?: Float32Array;
+  /**
+   * Head-figure graphs: each key's category one-hot ([keys × 5], CATEGORIES order) and each prior answer's
+   * diagonal band over the attention rows ([rows × keys × answers], row-major), for every layer's per-head
+   * figures (graph-io.ts). Without it such a graph's figures are zeros.
+   */
+  headFigures?: { categories: Float32Array; bands: Float32Array; answers: number };
 }
 
 /** Keys and values of the tokens seen so far, as the session's own tensors (opaque to callers). */
@@ -53,12 +64,22 @@ export interface KvCache {
   readonly tensors: ReadonlyMap<string, unknown>;
 }
 
+/** One layer's per-head figures: [heads × 5] category shares, [heads × answers] diagonal per prior answer. */
+export interface LayerHeadFigures {
+  layer: number;
+  shares: Float32Array;
+  diagonal: Float32Array;
+  answers: number;
+}
+
 export interface ForwardResult {
   seqLen: number;
   /** With keepCache: the cache after this pass. */
   present?: KvCache;
   logits: { data: Float32Array; rowStart: number; rows: number; vocab: number } | null;
   attention: LayerAttention[];
+  /** Head-figure graphs: every layer's, when the request gave headFigures. */
+  headFigures?: LayerHeadFigures[];
 }
 
 export interface SessionOptions {

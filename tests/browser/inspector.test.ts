@@ -103,7 +103,7 @@ describe('the inspector, used as a person would', () => {
     const at = { x: box.width * 0.6, y: box.height * 0.5 };
     await canvas.hover({ position: at });
     const line = page.getByTestId('heatmap-hover-ao');
-    await expect.poll(() => line.textContent()).toMatch(/^query #\d+ ".*" \(current answer, round 14\) → key #\d+ .*: \d\.\d{5}$/);
+    await expect.poll(() => line.textContent()).toMatch(/^query #\d+ ".*" \(current answer, turn 14\) → key #\d+ .*: \d\.\d{5}$/);
     await canvas.click({ position: at });
     await expect.poll(() => line.textContent()).toMatch(/^locked · query #/);
     await canvas.hover({ position: { x: 20, y: 20 } });
@@ -148,7 +148,9 @@ describe('the inspector, used as a person would', () => {
     await page.getByTestId('heatmap-clip:12:1').waitFor({ timeout: 150_000 });
     await page.getByTestId('heatmap-ao').waitFor();
     const table = page.getByTestId('figures');
-    await expect.poll(() => table.locator('thead th').allTextContents()).toEqual(['figure', 'AO', 'Clip-12→1']);
+    await expect.poll(() => table.locator('thead tr').first().locator('th').allTextContents()).toEqual(['figure', 'AO', 'Clip-12→1']);
+    // Under each policy its value, and after the first its Δ against the first, each column headed.
+    expect(await table.locator('thead tr').nth(1).locator('th').allTextContents()).toEqual(['value', 'value', 'Δ vs AO']);
     expectClose(await shownFigures(page, 'clip:12:1'), cli['clip:12:1']!);
     const delta = await table.locator('tr', { hasText: 'diagonal ratio' }).locator('td.delta').textContent();
     expect(Number(delta!.replace('−', '-'))).toBeCloseTo(cli['clip:12:1']!.diagonal - cli.ao!.diagonal, 3);

@@ -6,6 +6,10 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { MAZE_TEXT } from '../helpers/maze';
 import { writeTinyModel } from '../helpers/tiny-model';
+import { analyzePolicy } from '../../src/analysis/analyze';
+import { dirSource } from '../../src/cli/dir-source';
+import { parseConversation } from '../../src/conversation/parse';
+import { openModel } from '../../src/runtime/open-model';
 
 const run = promisify(execFile);
 const cli = (...args: string[]) => run(process.execPath, ['bin/inertia-lens.mjs', ...args], { maxBuffer: 1 << 26 });
@@ -38,6 +42,48 @@ describe('inertia-lens analyze and batch', () => {
     const { stdout } = await cli('analyze', maze, '--model', model, '--policy', 'window:1', '--turn', '3');
     expect(stdout).toContain('turn 3');
     expect(stdout).toMatch(/Window-1\s+\d+\s+0\.\d{4}/);
+  });
+
+  it('analyze --all-layers: every layer and head from one pass; the final layer is the figures shown', async () => {
+    const doc = JSON.parse((await cli('analyze', maze, '--model', model, '--policy', 'full', '--policy', 'ao', '--all-layers', '--json')).stdout);
+    for (const r of doc.results) {
+      expect(r.layers.map((l: { layer: number }) => l.layer)).toEqual([0, 1]);
+      for (const l of r.layers) expect(l.perHead).toHaveLength(4);
+      const last = r.layers[r.layers.length - 1];
+      expect(Math.abs(last.diagonal - r.diagonal)).toBeLessThan(1e-5);
+      for (const c of ['sink', 'system', 'user', 'prior', 'current']) expect(Math.abs(last.ratios[c] - r.ratios[c])).toBeLessThan(1e-5);
+      r.perHead.forEach((h: { diagonal: number }, k: number) => expect(Math.abs(last.perHead[k].diagonal - h.diagonal)).toBeLessThan(1e-5));
+    }
+    const text = (await cli('analyze', maze, '--model', model, '--all-layers')).stdout;
+    expect(text).toMatch(/diagonal by layer \(head mean\): L0 0\.\d{4} {2}L1 0\.\d{4}/);
+    expect(text).toMatch(/highest heads \(layer\.head\): \d\.\d 0\.\d{4}/);
+    const e = await cli('batch', maze, '--model', model, '--all-layers').catch((x) => x);
+    expect(e.stderr).toContain('--all-layers is for analyze');
+  });
+
+  it('analyze --ablate and --ablate-top: heads switched off in every pass, named in the output, equal to the session with that mask', async () => {
+    const plain = JSON.parse((await cli('analyze', maze, '--model', model, '--json')).stdout);
+    // Heads of layer 0: the final layer's attention reads what they wrote, so its figures move.
+    const off = JSON.parse((await cli('analyze', maze, '--model', model, '--ablate', '0.1', '--ablate', '0.3', '--json')).stdout);
+    expect(off.ablation).toEqual({ kind: 'zero', heads: ['0.1', '0.3'], chosen: 'named (--ablate)' });
+    expect(plain.ablation).toBeNull();
+    expect(Math.abs(off.results[0].diagonal - plain.results[0].diagonal)).toBeGreaterThan(1e-6);
+    const m = await openModel(dirSource(model));
+    const mask = new Float32Array(m.checkpoint.spec.numLayers * m.checkpoint.spec.numHeads).fill(1);
+    mask[1] = 0;
+    mask[3] = 0;
+    m.session.headMask = mask;
+    const fresh = await analyzePolicy(m, parseConversation(readFileSync(maze, 'utf8')).conversation!, 'full');
+    await m.session.release();
+    expect(Math.abs(fresh.diagonal - off.results[0].diagonal)).toBeLessThan(1e-6);
+    const top = JSON.parse((await cli('analyze', maze, '--model', model, '--ablate-top', '2', '--json')).stdout);
+    expect(top.ablation.heads).toHaveLength(2);
+    expect(top.ablation.chosen).toBe('the 2 with the highest diagonal ratio under Full');
+    expect((await cli('analyze', maze, '--model', model, '--ablate', '1.2')).stdout).toContain('heads switched off (zero ablation, named (--ablate)): 1.2');
+    const e1 = await cli('analyze', maze, '--model', model, '--ablate', '9.0').catch((x) => x);
+    expect(e1.stderr).toContain('--ablate 9.0: this model has layers 0..1 and heads 0..3');
+    const e2 = await cli('analyze', maze, '--model', model, '--ablate', 'x').catch((x) => x);
+    expect(e2.stderr).toContain('--ablate takes LAYER.HEAD (0-based, e.g. 1.3), got "x"');
   });
 
   it('reports bad conversations and bad options by name, without a stack trace', async () => {

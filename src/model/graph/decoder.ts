@@ -3,7 +3,19 @@ import type { LayerWeights, ModelWeights } from '../checkpoint/weights';
 import type { ModelSpec } from '../config/config';
 import type { ComputeDtype } from '../precision/compute-dtype';
 import type { Quant } from '../precision/quantize';
-import { INPUT, attnMeanName, attnRowsName, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from './graph-io';
+import {
+  INPUT,
+  attnMeanName,
+  attnRowsName,
+  headDiagName,
+  headSharesName,
+  pastKeyName,
+  pastValueName,
+  presentKeyName,
+  presentValueName,
+  ropeCosName,
+  ropeSinName,
+} from './graph-io';
 import { GraphWeights } from './graph-weights';
 import { DT, FloatAttr, GraphBuilder } from './onnx-builder';
 
@@ -21,6 +33,8 @@ export interface DecoderPlan {
   /** GroupQueryAttention for layers not inspected (and not sliding). */
   fused: boolean;
   kvCache: boolean;
+  /** Every layer's per-head category shares and diagonal per prior answer, reduced in the graph (graph-io.ts). */
+  headFigures: boolean;
   halfStorage: boolean;
   keptBf16: 'bf16' | 'fp16';
   quant: Quant;
@@ -193,7 +207,15 @@ export class Decoder {
       { num_heads: H, kv_num_heads: KV, scale: new FloatAttr(spec.attentionScale) },
       'com.microsoft',
     );
-    return g.op('Reshape', [out!, g.int64([-1, H * Dh])]);
+    const perHead = g.op('Reshape', [out!, g.int64([-1, H, Dh])]); // [S,H,Dh]
+    return g.op('Reshape', [g.op('Mul', [perHead, this.headMask(layer, [1, H, 1])]), g.int64([-1, H * Dh])]);
+  }
+
+  /** The layer's row of head_mask, shaped to multiply the heads' outputs (in the compute dtype). */
+  private headMask(layer: number, shape: number[]): string {
+    const { g } = this;
+    const row = g.op('Gather', [INPUT.headMask, g.int64([layer], [])], { axis: 0 }); // [H]
+    return this.toT(g.op('Reshape', [row, g.int64(shape)]));
   }
 
   /** Keys and values of earlier tokens (already rotated) first: present = past ++ new. Returns k [KV,P+S,Dh], v [P+S,KV,Dh]. */
@@ -218,9 +240,11 @@ export class Decoder {
     const scores = g.op('Mul', [this.toF32(g.op('MatMul', [q4, kT])), this.scale]); // [KV,rep,S,S], fp32 from here
     const probs = g.op('Softmax', [g.op('Where', [this.maskFor(spec.layers[layer]!.window), this.maskValue, scores])], { axis: -1 }); // fp32, as HF
     if (this.plan.inspect.includes(layer)) this.attentionOutputs(layer, probs);
+    if (this.plan.headFigures) this.headFigureOutputs(layer, probs);
     const v4 = g.op('Unsqueeze', [g.op('Transpose', [v], { perm: [1, 0, 2] }), g.int64([1])]); // [KV,1,P+S,Dh]
     const ctx = g.op('Reshape', [g.op('MatMul', [this.toT(probs), v4]), g.int64([H, -1, Dh])]); // [H,S,Dh]
-    return g.op('Reshape', [g.op('Transpose', [ctx], { perm: [1, 0, 2] }), g.int64([-1, H * Dh])]);
+    const kept = g.op('Mul', [ctx, this.headMask(layer, [H, 1, 1])]);
+    return g.op('Reshape', [g.op('Transpose', [kept], { perm: [1, 0, 2] }), g.int64([-1, H * Dh])]);
   }
 
   /** An inspected layer's outputs: its probabilities' row range per head, and the head mean over a row range of its own. */
@@ -233,6 +257,23 @@ export class Decoder {
     // copy, and a few cost one read of the probabilities (measured on wasm: no slower than slicing first).
     const meanAll = g.op('ReduceMean', [probs], { axes: [0, 1], keepdims: 0 });
     g.op('Slice', [meanAll, INPUT.meanStart, INPUT.meanEnd, g.int64([0])], {}, attnMeanName(layer));
+  }
+
+  /**
+   * A layer's figures per head, reduced here so that no [heads × rows × keys] tensor leaves the session: over
+   * the attention rows, the mean attention to each category (key_categories) and to each prior answer's
+   * diagonal band (diag_bands).
+   */
+  private headFigureOutputs(layer: number, probs: string): void {
+    const { g } = this;
+    const rows = g.op('Slice', [probs, INPUT.attnStart, INPUT.attnEnd, g.int64([2])]); // [KV,rep,Q,T]
+    const dims = g.op('Shape', [rows], { start: 2 }); // [Q, T]
+    const perHead = g.op('Reshape', [rows, g.op('Concat', [g.int64([this.spec.numHeads]), dims], { axis: 0 })]); // [H,Q,T]
+    const shares = g.op('MatMul', [perHead, INPUT.keyCategories]); // [H,Q,5]
+    g.op('ReduceMean', [shares], { axes: [1], keepdims: 0 }, headSharesName(layer));
+    const flat = g.op('Reshape', [perHead, g.int64([this.spec.numHeads, -1])]); // [H, Q·T]
+    const q = g.op('Cast', [g.op('Slice', [dims, g.int64([0]), g.int64([1]), g.int64([0])])], { to: DT.FLOAT }); // [1]: Q
+    g.op('Div', [g.op('MatMul', [flat, INPUT.diagBands]), q], {}, headDiagName(layer)); // [H, answers]
   }
 
   private mlp(L: LayerWeights, h: string): string {

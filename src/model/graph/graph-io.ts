@@ -14,6 +14,11 @@
  *   past_key_l{L}    [1, kv heads, past, head_dim]  (KV-cache graphs only; past = 0 for a whole pass)
  *   past_value_l{L}  [1, kv heads, past, head_dim]
  *   hidden_in        [seq, hidden]  instead of input_ids, in a segment that starts after layer 0
+ *   head_mask        float  [layers, heads]  each head's output is multiplied by its value before o_proj:
+ *                    1 keeps the head, 0 switches it off (zero ablation); every segment gets the whole mask
+ *   key_categories   float  [keys, 5]  (head-figure graphs) each key's category, one-hot in CATEGORIES order
+ *   diag_bands       float  [attn rows × keys, answers]  (head-figure graphs) 1 where row i's key j is within r of
+ *                    offset i in prior assistant answer p (metrics/band.ts), row-major over (row, key)
  * Outputs
  *   logits                  float [logit rows, vocab]
  *   attn_rows_l{L}          float [heads, attn rows, seq]  inspected layer L, per head
@@ -21,6 +26,9 @@
  *   present_key_l{L}        [1, kv heads, past + seq, head_dim]  (KV-cache graphs; compute dtype)
  *   present_value_l{L}      [1, kv heads, past + seq, head_dim]
  *   hidden_out              [seq, hidden]  compute dtype; a segment that ends before the last layer
+ *   head_shares_l{L}        float [heads, 5]        (head-figure graphs, every layer) each head's category shares,
+ *                                                   the mean over attention rows attn_row_start..end
+ *   head_diag_l{L}          float [heads, answers]  each head's diagonal ratio per prior assistant answer, same rows
  * A segment (GraphOptions.layers) has the past/present and attention names of its own layers only.
  * With a cache, `seq` above counts the new tokens and attention rows span past + seq keys.
  */
@@ -33,6 +41,9 @@ export const INPUT = {
   logitStart: 'logit_row_start',
   logitEnd: 'logit_row_end',
   hidden: 'hidden_in',
+  headMask: 'head_mask',
+  keyCategories: 'key_categories',
+  diagBands: 'diag_bands',
 } as const;
 
 export const HIDDEN_OUT = 'hidden_out';
@@ -46,3 +57,5 @@ export const pastKeyName = (layer: number) => `past_key_l${layer}`;
 export const pastValueName = (layer: number) => `past_value_l${layer}`;
 export const presentKeyName = (layer: number) => `present_key_l${layer}`;
 export const presentValueName = (layer: number) => `present_value_l${layer}`;
+export const headSharesName = (layer: number) => `head_shares_l${layer}`;
+export const headDiagName = (layer: number) => `head_diag_l${layer}`;

@@ -6,6 +6,8 @@ import {
   INPUT,
   LOGITS,
   attnMeanName,
+  headDiagName,
+  headSharesName,
   attnRowsName,
   pastKeyName,
   pastValueName,
@@ -26,6 +28,8 @@ export interface GraphOptions {
   computeDtype?: ComputeDtype;
   /** Past/present key-values as inputs/outputs, for generation (graph-io.ts). */
   kvCache?: boolean;
+  /** Every layer's per-head category shares and diagonal per prior answer as outputs, reduced in the graph (explicit attention everywhere). */
+  headFigures?: boolean;
   /**
    * 'fused': layers not inspected run com.microsoft GroupQueryAttention (no [S × S] scores in
    * memory); inspected layers stay explicit. Default 'explicit' (every layer MatMul→Softmax→MatMul).
@@ -66,6 +70,8 @@ export interface BuiltGraph {
   quant: Quant;
   outputNames: string[];
   kvCache: boolean;
+  /** Every layer's per-head figures are outputs (GraphOptions.headFigures). */
+  headFigures: boolean;
   attention: 'explicit' | 'fused';
   /** Why fused attention was not used where it was asked for. */
   attentionNote: string | null;
@@ -96,7 +102,8 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   const cache = options.kvCache === true;
   // onnxruntime's GroupQueryAttention needs head_size % 8 == 0; other models keep explicit attention.
   const fusable = spec.headDim % 8 === 0;
-  const fused = options.attention === 'fused' && fusable;
+  const headFigures = options.headFigures === true;
+  const fused = options.attention === 'fused' && fusable && !headFigures;
   const d = new Decoder(spec, {
     first,
     end,
@@ -104,6 +111,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
     dtype,
     fused,
     kvCache: cache,
+    headFigures,
     halfStorage: options.weightStorage === 'half',
     keptBf16: options.keptBf16 ?? 'bf16',
     quant: options.quant ?? 'none',
@@ -112,7 +120,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
   const x = d.layers(isFirst ? d.scaled(d.W.gatherRows(weights.embed, d.ids), spec.embeddingScale) : INPUT.hidden, weights); // [S,D]
   if (isLast) d.g.op('Identity', [d.logits(x, weights)], {}, LOGITS);
   else d.g.op('Identity', [x], {}, HIDDEN_OUT);
-  const { inputs, outputs } = graphIo(spec, d, { first, end, inspect, cache });
+  const { inputs, outputs } = graphIo(spec, d, { first, end, inspect, cache, headFigures });
   const model = d.g.encode(inputs, outputs);
   const slidingKept = fused && spec.layers.some((l, i) => l.window !== null && !inspect.includes(i) && inSegment(i));
   return {
@@ -124,6 +132,7 @@ export function buildGraph(spec: ModelSpec, weights: ModelWeights, options: Grap
     quant: options.quant ?? 'none',
     outputNames: outputs.map((o) => o.name),
     kvCache: cache,
+    headFigures,
     attention: fused ? 'fused' : 'explicit',
     attentionNote:
       options.attention === 'fused' && !fusable
@@ -141,7 +150,7 @@ type ValueInfo = { name: string; type: number; dims: (number | string)[] };
 function graphIo(
   spec: ModelSpec,
   d: Decoder,
-  p: { first: number; end: number; inspect: number[]; cache: boolean },
+  p: { first: number; end: number; inspect: number[]; cache: boolean; headFigures: boolean },
 ): { inputs: ValueInfo[]; outputs: ValueInfo[] } {
   const { T } = d;
   const { first, end, cache } = p;
@@ -159,6 +168,12 @@ function graphIo(
       { name: presentKeyName(l), type: T, dims: kvDims('total') },
       { name: presentValueName(l), type: T, dims: kvDims('total') },
     ]),
+    ...(p.headFigures
+      ? Array.from({ length: end - first }, (_, i) => [
+          { name: headSharesName(first + i), type: DT.FLOAT, dims: [spec.numHeads, 5] },
+          { name: headDiagName(first + i), type: DT.FLOAT, dims: [spec.numHeads, 'answers'] },
+        ]).flat()
+      : []),
   ];
   const i64 = (name: string) => ({ name, type: DT.INT64, dims: [1] });
   const inputs: ValueInfo[] = [
@@ -168,6 +183,13 @@ function graphIo(
       { name: ropeSinName(r), type: DT.FLOAT, dims: ['seq', spec.ropes[r]!.rotaryDim] },
     ]),
     ...[INPUT.attnStart, INPUT.attnEnd, INPUT.meanStart, INPUT.meanEnd, INPUT.logitStart, INPUT.logitEnd].map(i64),
+    { name: INPUT.headMask, type: DT.FLOAT, dims: [spec.numLayers, spec.numHeads] },
+    ...(p.headFigures
+      ? [
+          { name: INPUT.keyCategories, type: DT.FLOAT, dims: ['keys', 5] },
+          { name: INPUT.diagBands, type: DT.FLOAT, dims: ['band_cells', 'answers'] },
+        ]
+      : []),
     ...perLayer((l) => [
       { name: pastKeyName(l), type: T, dims: kvDims('past') },
       { name: pastValueName(l), type: T, dims: kvDims('past') },
@@ -186,7 +208,7 @@ export function buildSegments(spec: ModelSpec, weights: ModelWeights, options: O
 
 /** What a model's graph computes, whole or in segments: for reports, the CLI and the runtime. */
 export interface GraphSummary
-  extends Pick<BuiltGraph, 'inspectLayers' | 'computeDtype' | 'weightStorage' | 'quant' | 'outputNames' | 'kvCache' | 'attention' | 'attentionNote'> {
+  extends Pick<BuiltGraph, 'inspectLayers' | 'computeDtype' | 'weightStorage' | 'quant' | 'outputNames' | 'kvCache' | 'headFigures' | 'attention' | 'attentionNote'> {
   segments: number;
   /** The serialized graphs' bytes, weights not included. */
   bytes: number;
@@ -207,6 +229,7 @@ export function summarizeGraphs(graphs: BuiltGraph[]): GraphSummary {
       ...(last.kvCache ? Array.from({ length: last.layers[1] }, (_, l) => [presentKeyName(l), presentValueName(l)]).flat() : []),
     ],
     kvCache: last.kvCache,
+    headFigures: last.headFigures,
     attention: last.attention,
     attentionNote: [...new Set(graphs.map((g) => g.attentionNote).filter((n): n is string => n !== null))].join('; ') || null,
     segments: graphs.length,

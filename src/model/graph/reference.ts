@@ -174,6 +174,11 @@ function refMlp(spec: ModelSpec, L: LayerWeights, h2: Mat, S: number, w64: W64):
   return linear(g, S, I, f64(L.down), D, opt(L.downBias));
 }
 
+/** Each head's output [S, H, Dh] times its mask value (the graph multiplies before o_proj too). */
+function maskHeads(ctx: Mat, S: number, H: number, Dh: number, mask: ArrayLike<number>, layer: number): void {
+  for (let i = 0; i < S; i++) for (let hd = 0; hd < H; hd++) for (let d = 0; d < Dh; d++) ctx[(i * H + hd) * Dh + d]! *= mask[layer * H + hd]!;
+}
+
 /** The weights in float64, and the norm over them. */
 interface W64 {
   f64: (t: StoredTensor) => Mat;
@@ -182,7 +187,14 @@ interface W64 {
 }
 
 /** The decoder in float64, as transformers computes it: the parity tests' reference. */
-export async function referenceForward(spec: ModelSpec, w: ModelWeights, ids: number[], inspectLayer = spec.numLayers - 1): Promise<ReferenceOutput> {
+export async function referenceForward(
+  spec: ModelSpec,
+  w: ModelWeights,
+  ids: number[],
+  inspectLayer = spec.numLayers - 1,
+  /** [layers × heads]: each head's output multiplied by its value before o_proj (0: switched off), as the graph's head_mask. */
+  headMask?: ArrayLike<number>,
+): Promise<ReferenceOutput> {
   const values = await loadValues(w);
   const f64 = (t: StoredTensor) => values.get(t)!;
   const w64: W64 = { f64, opt: (t) => (t ? f64(t) : undefined), norm: (x, dim, t) => rmsNorm(x, dim, f64(t), spec.rmsNormEps, spec.normOffset) };
@@ -200,6 +212,7 @@ export async function referenceForward(spec: ModelSpec, w: ModelWeights, ids: nu
     const L = w.layers[l]!;
     const { ctx, probs } = refAttention(spec, L, l, L.attnInNorm ? norm(x, D, L.attnInNorm) : x, S, tables, w64);
     if (l === inspectLayer) attention = probs;
+    if (headMask) maskHeads(ctx, S, spec.numHeads, spec.headDim, headMask, l);
     let attnOut = linear(ctx, S, spec.numHeads * spec.headDim, f64(L.o), D, opt(L.oBias));
     if (L.attnOutNorm) attnOut = norm(attnOut, D, L.attnOutNorm);
     for (let i = 0; i < x.length; i++) x[i]! += attnOut[i]! * spec.residualScale;
