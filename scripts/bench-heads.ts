@@ -2,7 +2,9 @@
  * `npm run bench:heads`: what every layer's and head's figures cost. The plain inspection pass (the final
  * layer's per-head rows of the last 64 tokens, as the inspector fetches them) against the same pass in a
  * head-figure graph that also reduces every layer's attention to each head's shares and diagonal per prior
- * answer (8 answers here). Node wasm, random weights at the demo model's and the 135M shape, 512 and 2,048
+ * answer (8 answers here). Node wasm, random weights at the demo model's shape and the 135M shape cut to 2 of its
+ * 30 layers (every tensor its real size; the whole model's head-figure pass at 2,048 tokens ran out of wasm memory
+ * in this process: std::bad_alloc), 512 and 2,048
  * tokens. Writes docs/bench/heads.md.
  */
 import { writeFileSync } from 'node:fs';
@@ -18,7 +20,7 @@ import { tinyModelFiles } from '../tests/helpers/tiny-model';
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
 const rows: string[] = [];
-for (const shape of ['demo', '135m'] as const) {
+for (const shape of ['demo', '135m-2l'] as const) {
   const ckpt = await loadCheckpoint(memorySource(tinyModelFiles({ ...BENCH_MODELS[shape]!, dtype: 'BF16' })));
   const { spec } = ckpt;
   const weights = resolveWeights(spec, ckpt);
