@@ -217,7 +217,10 @@ export class ModelSession {
       [INPUT.meanEnd]: scalar(mEnd),
       [INPUT.logitStart]: scalar(lStart),
       [INPUT.logitEnd]: scalar(lEnd),
-      [INPUT.headMask]: new ort.Tensor('float32', headMaskOf({ ...req, headMask: req.headMask ?? this.headMask ?? undefined }, spec), [spec.numLayers, spec.numHeads]),
+      [INPUT.headMask]: new ort.Tensor('float32', headMaskOf({ ...req, headMask: req.headMask ?? this.headMask ?? undefined }, spec), [
+        spec.numLayers,
+        spec.numHeads,
+      ]),
       ...(this.graph.headFigures && headFigureFeeds(ort, req, P + S, aEnd - aStart)),
     };
     const emptyPast = () =>

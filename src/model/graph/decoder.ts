@@ -3,20 +3,9 @@ import type { LayerWeights, ModelWeights } from '../checkpoint/weights';
 import type { ModelSpec } from '../config/config';
 import type { ComputeDtype } from '../precision/compute-dtype';
 import type { Quant } from '../precision/quantize';
-import {
-  INPUT,
-  attnMeanName,
-  attnRowsName,
-  headDiagName,
-  headSharesName,
-  pastKeyName,
-  pastValueName,
-  presentKeyName,
-  presentValueName,
-  ropeCosName,
-  ropeSinName,
-} from './graph-io';
+import { INPUT, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from './graph-io';
 import { GraphWeights } from './graph-weights';
+import { attentionOutputs, headFigureOutputs } from './layer-outputs';
 import { DT, FloatAttr, GraphBuilder } from './onnx-builder';
 
 /** Smallest float32, used as the additive mask value exactly as HF does (torch.finfo(float32).min). */
@@ -239,41 +228,12 @@ export class Decoder {
     const kT = g.op('Unsqueeze', [g.op('Transpose', [k], { perm: [0, 2, 1] }), g.int64([1])]); // [KV,1,Dh,S]
     const scores = g.op('Mul', [this.toF32(g.op('MatMul', [q4, kT])), this.scale]); // [KV,rep,S,S], fp32 from here
     const probs = g.op('Softmax', [g.op('Where', [this.maskFor(spec.layers[layer]!.window), this.maskValue, scores])], { axis: -1 }); // fp32, as HF
-    if (this.plan.inspect.includes(layer)) this.attentionOutputs(layer, probs);
-    if (this.plan.headFigures) this.headFigureOutputs(layer, probs);
+    if (this.plan.inspect.includes(layer)) attentionOutputs(this.g, this.spec.numHeads, layer, probs);
+    if (this.plan.headFigures) headFigureOutputs(this.g, this.spec.numHeads, layer, probs);
     const v4 = g.op('Unsqueeze', [g.op('Transpose', [v], { perm: [1, 0, 2] }), g.int64([1])]); // [KV,1,P+S,Dh]
     const ctx = g.op('Reshape', [g.op('MatMul', [this.toT(probs), v4]), g.int64([H, -1, Dh])]); // [H,S,Dh]
     const kept = g.op('Mul', [ctx, this.headMask(layer, [H, 1, 1])]);
     return g.op('Reshape', [g.op('Transpose', [kept], { perm: [1, 0, 2] }), g.int64([-1, H * Dh])]);
-  }
-
-  /** An inspected layer's outputs: its probabilities' row range per head, and the head mean over a row range of its own. */
-  private attentionOutputs(layer: number, probs: string): void {
-    const { g } = this;
-    const rows = g.op('Slice', [probs, INPUT.attnStart, INPUT.attnEnd, g.int64([2])]); // [KV,rep,Q,S]
-    const shape = g.op('Concat', [g.int64([this.spec.numHeads]), g.op('Shape', [rows], { start: 2 })], { axis: 0 });
-    g.op('Reshape', [rows, shape], {}, attnRowsName(layer));
-    // The head mean of every row, then its own row range: many mean rows (the rounds sweep's) cost no per-head
-    // copy, and a few cost one read of the probabilities (measured on wasm: no slower than slicing first).
-    const meanAll = g.op('ReduceMean', [probs], { axes: [0, 1], keepdims: 0 });
-    g.op('Slice', [meanAll, INPUT.meanStart, INPUT.meanEnd, g.int64([0])], {}, attnMeanName(layer));
-  }
-
-  /**
-   * A layer's figures per head, reduced here so that no [heads × rows × keys] tensor leaves the session: over
-   * the attention rows, the mean attention to each category (key_categories) and to each prior answer's
-   * diagonal band (diag_bands).
-   */
-  private headFigureOutputs(layer: number, probs: string): void {
-    const { g } = this;
-    const rows = g.op('Slice', [probs, INPUT.attnStart, INPUT.attnEnd, g.int64([2])]); // [KV,rep,Q,T]
-    const dims = g.op('Shape', [rows], { start: 2 }); // [Q, T]
-    const perHead = g.op('Reshape', [rows, g.op('Concat', [g.int64([this.spec.numHeads]), dims], { axis: 0 })]); // [H,Q,T]
-    const shares = g.op('MatMul', [perHead, INPUT.keyCategories]); // [H,Q,5]
-    g.op('ReduceMean', [shares], { axes: [1], keepdims: 0 }, headSharesName(layer));
-    const flat = g.op('Reshape', [perHead, g.int64([this.spec.numHeads, -1])]); // [H, Q·T]
-    const q = g.op('Cast', [g.op('Slice', [dims, g.int64([0]), g.int64([1]), g.int64([0])])], { to: DT.FLOAT }); // [1]: Q
-    g.op('Div', [g.op('MatMul', [flat, INPUT.diagBands]), q], {}, headDiagName(layer)); // [H, answers]
   }
 
   private mlp(L: LayerWeights, h: string): string {

@@ -208,7 +208,10 @@ export function buildSegments(spec: ModelSpec, weights: ModelWeights, options: O
 
 /** What a model's graph computes, whole or in segments: for reports, the CLI and the runtime. */
 export interface GraphSummary
-  extends Pick<BuiltGraph, 'inspectLayers' | 'computeDtype' | 'weightStorage' | 'quant' | 'outputNames' | 'kvCache' | 'headFigures' | 'attention' | 'attentionNote'> {
+  extends Pick<
+    BuiltGraph,
+    'inspectLayers' | 'computeDtype' | 'weightStorage' | 'quant' | 'outputNames' | 'kvCache' | 'headFigures' | 'attention' | 'attentionNote'
+  > {
   segments: number;
   /** The serialized graphs' bytes, weights not included. */
   bytes: number;
