@@ -14,7 +14,7 @@ import type { Message } from '../src/conversation/types';
 import { DEMO_MODEL_PATH } from '../src/model/demo';
 import { ChatTokenizer } from '../src/model/tokenizer/tokenizer';
 import { FULL_MATRIX_MAX_TOKENS } from '../src/state/limits';
-import { FIRST_SHOWN, firstShownAt, pasteConversation, repeatRounds, sweepDone, timeStagesInPage, togglePolicy } from '../tests/helpers/inspector-driver';
+import { FIRST_SHOWN, firstShownAt, pasteConversation, repeatTurns, sweepDone, timeStagesInPage, togglePolicy } from '../tests/helpers/inspector-driver';
 import { memorySource } from '../tests/helpers/memory-source';
 import { buildApp, staticHost } from '../tests/helpers/static-host';
 
@@ -135,7 +135,7 @@ export async function timeInspector(browser: Browser, appUrl: string, hub: strin
 /** The maze example repeated to 2,048 tokens of the 135M model's tokenizer, as JSON text. */
 async function long135(bench135m: Map<string, Uint8Array>): Promise<string> {
   const tok = await ChatTokenizer.load(memorySource(bench135m));
-  return text(repeatRounds(tok, parseConversation(readFileSync('examples/maze.json', 'utf8')).conversation!.messages, 2048).messages);
+  return text(repeatTurns(tok, parseConversation(readFileSync('examples/maze.json', 'utf8')).conversation!.messages, 2048).messages);
 }
 
 const firstUser = (messages: { role: string }[]) => messages.findIndex((m) => m.role === 'user');
@@ -149,7 +149,7 @@ async function stepsOnPage(page: Page, steps: InspectorStep[], passMs: PassMs, h
   const sweepStart = Date.now();
   await sweepDone(page);
   steps.push({
-    step: 'the rounds sweep under Full (maze, 14 rounds), after the figures',
+    step: 'the sweep over turns under Full (maze, 14 turns), after the figures',
     ms: Date.now() - sweepStart,
     againstMs: mazeFull.ms,
     ratio: r2((Date.now() - sweepStart) / mazeFull.ms),
@@ -181,7 +181,7 @@ async function stepsOnPage(page: Page, steps: InspectorStep[], passMs: PassMs, h
   const mazeMessages = parseConversation(maze).conversation!.messages;
   // The pastes first, then the forwards they are read against: run between two pastes, the harness page's
   // runtime competed with the app's for the two cores (the 2,030-token paste read 1.1–1.3 s so, 0.5 s alone).
-  const pasted: { tokens: number; rounds: number; conversation: string; ms: number; swept: number; note: string }[] = [];
+  const pasted: { tokens: number; turns: number; conversation: string; ms: number; swept: number; note: string }[] = [];
   const arithmetic = parseConversation(readFileSync('examples/arithmetic.json', 'utf8')).conversation!.messages;
   const pastes = [
     { from: mazeMessages, target: 1024, note: "it extends the maze on screen: its pass runs from that one's KV cache" },
@@ -196,21 +196,21 @@ async function stepsOnPage(page: Page, steps: InspectorStep[], passMs: PassMs, h
     },
   ];
   for (const { from, target, note } of pastes) {
-    const { messages, tokens } = repeatRounds(tok, from, target);
-    // Figures, then the rounds sweep (no "scoring every turn" left, the chart drawn), timed in the page.
+    const { messages, tokens } = repeatTurns(tok, from, target);
+    // Figures, then the sweep over turns (no "scoring every turn" left, the chart drawn), timed in the page.
     const [ms = NaN, swept = NaN] = await timeStagesInPage(
       page,
       () => pasteConversation(page, messages),
       [
         [{ selector: '.heatmap .muted', text: `× ${tokens} keys` }, { selector: '[data-testid="fresh-note"]' }],
-        [{ selector: '.charts p', text: 'scoring every turn', absent: true }, { selector: '[data-testid="rounds-chart"]' }],
+        [{ selector: '.charts p', text: 'scoring every turn', absent: true }, { selector: '[data-testid="turns-chart"]' }],
       ],
       300_000,
     );
     await sweepDone(page);
-    pasted.push({ tokens, rounds: messages.filter((m) => m.role === 'assistant').length, conversation: text(messages), ms, swept, note });
+    pasted.push({ tokens, turns: messages.filter((m) => m.role === 'assistant').length, conversation: text(messages), ms, swept, note });
   }
-  for (const { tokens, rounds, conversation, ms, swept, note } of pasted) {
+  for (const { tokens, turns, conversation, ms, swept, note } of pasted) {
     const own = await passMs(conversation, 'full');
     steps.push({
       step: `paste ${tokens} tokens → figures`,
@@ -222,7 +222,7 @@ async function stepsOnPage(page: Page, steps: InspectorStep[], passMs: PassMs, h
       note,
     });
     steps.push({
-      step: `its rounds sweep under Full (${rounds} rounds), after the figures`,
+      step: `its sweep over turns under Full (${turns} turns), after the figures`,
       ms: swept - ms,
       againstMs: own.ms,
       ratio: r2((swept - ms) / own.ms),

@@ -1,7 +1,7 @@
 // Writes examples/cache/maze-full.json: the start screen's figures while the demo model loads.
 import { readFile, writeFile } from 'node:fs/promises';
 import { analyzePolicy } from '../src/analysis/analyze';
-import { roundsSweep } from '../src/analysis/sweep';
+import { turnsSweep } from '../src/analysis/sweep';
 import { dirSource } from '../src/cli/dir-source';
 import { parseConversation } from '../src/conversation/parse';
 import { DEMO_MODEL_LABEL, DEMO_MODEL_PATH } from '../src/model/demo';
@@ -10,7 +10,7 @@ import { openModel } from '../src/runtime/open-model';
 const model = await openModel(dirSource(DEMO_MODEL_PATH));
 const conv = parseConversation(await readFile('examples/maze.json', 'utf8')).conversation!;
 const r = await analyzePolicy(model, conv, 'full', { keepAttention: 'answer' });
-const sweep = await roundsSweep(model, conv, 'full', { known: r });
+const sweep = await turnsSweep(model, conv, 'full', { known: r });
 const round = (v: number) => Number(v.toPrecision(7));
 const { attention, ...rest } = r;
 const mean = attention!.mean;

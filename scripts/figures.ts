@@ -21,12 +21,12 @@ console.log(
   `2. maze example, last answer: diagonal ratio full ${f4(f.diagonalFull)} vs filler ${f4(f.diagonalFiller)}: ×${(f.diagonalFull / f.diagonalFiller).toFixed(2)}${verdict(f.diagonalFull >= 2 * f.diagonalFiller, 'full ≥ 2× filler')}`,
 );
 console.log(
-  `3. rounds sweep under full (turns ${f.turns[0]}..${f.turns[f.turns.length - 1]}): prior share Spearman ρ = ${f.priorSpearman.toFixed(3)}; slope per round prior ${f4(f.priorSlope)}, user ${f4(f.userSlope)}${verdict(f.priorSpearman >= 0.8, 'ρ ≥ 0.8')}${verdict(f.userSlope < f.priorSlope, 'user rises slower')}`,
+  `3. sweep over turns under full (turns ${f.turns[0]}..${f.turns[f.turns.length - 1]}): prior share Spearman ρ = ${f.priorSpearman.toFixed(3)}; slope per turn prior ${f4(f.priorSlope)}, user ${f4(f.userSlope)}${verdict(f.priorSpearman >= 0.8, 'ρ ≥ 0.8')}${verdict(f.userSlope < f.priorSlope, 'user rises slower')}`,
 );
 console.log(`     prior: ${f.prior.map(f4).join(' ')}`);
 console.log(`     user:  ${f.user.map(f4).join(' ')}`);
 console.log(
-  `4. mean diagonal over the rounds: ${Object.entries(f.meanDiagonal)
+  `4. mean diagonal over the turns: ${Object.entries(f.meanDiagonal)
     .map(([k, v]) => `${k} ${f4(v)}`)
     .join(', ')}${verdict(f.meanDiagonal['clip:12:1']! < f.meanDiagonal.full!, 'clip:12:1 < full')}`,
 );
@@ -37,7 +37,7 @@ console.log(
   `     full ÷ filler diagonal: ${range(
     eps.map((e) => e.fillerRatio),
     2,
-  )}; prior share ρ over the rounds: ${range(
+  )}; prior share ρ over the turns: ${range(
     eps.map((e) => e.priorSpearman),
     3,
   )}`,

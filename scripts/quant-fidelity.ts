@@ -70,7 +70,7 @@ for (const [name, dir] of [
 for (const [name, opts] of FAMILY_CASES) {
   const r = await fidelity(() => memorySource(tinyModelFiles(opts)), [TINY_CHAT], ['full', 'ao']);
   for (const q of QUANTS)
-    rows.push({ model: `tiny ${name.split(' ')[0]} (seed ${opts.seed})`, over: 'a 3-round list chat × full, ao', quant: q, change: r[q]! });
+    rows.push({ model: `tiny ${name.split(' ')[0]} (seed ${opts.seed})`, over: 'a 3-turn list chat × full, ao', quant: q, change: r[q]! });
 }
 
 const f = (v: number) => v.toFixed(4);

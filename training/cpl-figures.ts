@@ -29,7 +29,7 @@ async function attentionFigures(model: AnalysisModel, conv: Conversation): Promi
   return out;
 }
 
-/** The maze example, then the held-out episodes of training/figures.ts (seeds from 990,000, 10+ rounds). */
+/** The maze example, then the held-out episodes of training/figures.ts (seeds from 990,000, 10+ turns). */
 export async function cplAttention(model: AnalysisModel, n = 8): Promise<{ example: AttentionFigures; episodes: AttentionFigures[] }> {
   const episodes: AttentionFigures[] = [];
   for (const { conv } of heldOutEpisodes(n)) episodes.push(await attentionFigures(model, conv));
@@ -39,7 +39,7 @@ export async function cplAttention(model: AnalysisModel, n = 8): Promise<{ examp
 export interface RolloutFigures {
   episodes: number;
   reachedGoal: number;
-  /** Rounds right after a wall was hit, and how many of them repeat the action that hit it. */
+  /** Turns right after a wall was hit, and how many of them repeat the action that hit it. */
   afterBump: number;
   repeatedIntoWall: number;
   /** Answers without an action line (the model lost the format). */
@@ -47,14 +47,14 @@ export interface RolloutFigures {
 }
 
 /** The model plays held-out mazes (seeds 700,000 + k) greedily under Full, as the environment answers. */
-export async function cplRollouts(model: AnalysisModel, episodes = 40, rounds = 16): Promise<RolloutFigures> {
+export async function cplRollouts(model: AnalysisModel, episodes = 40, turns = 16): Promise<RolloutFigures> {
   const out: RolloutFigures = { episodes, reachedGoal: 0, afterBump: 0, repeatedIntoWall: 0, malformed: 0 };
   for (let k = 0; k < episodes; k++) {
     let world = mazeWorld(rng(700_000 + k));
     let bumped = false;
     let last: string | null = null;
     const history: Message[] = [{ role: 'system', content: MAZE_SYSTEM }];
-    for (let t = 1; t <= rounds; t++) {
+    for (let t = 1; t <= turns; t++) {
       history.push({ role: 'user', content: mazeObservation(world, t, bumped) });
       const { text } = await greedyAnswer(model, history);
       history.push({ role: 'assistant', content: text });

@@ -1,9 +1,9 @@
 /**
  * Context Preference Learning, step 1 (paper 2 §2.1): preference pairs from the demo model's own greedy
  * answers, with no reward. On maze states it never trained on (seeds 500,000 + k), the model answers
- * twice each round: with the whole history (long context, "Full") and with only the last WINDOW rounds
+ * twice each turn: with the whole history (long context, "Full") and with only the last WINDOW turns
  * (short context, Window-WINDOW). The long answer's action is what the environment executes, so both
- * histories follow the long-context trajectory. A pair is kept when the round has at least K rounds of
+ * histories follow the long-context trajectory. A pair is kept when the turn has at least K turns of
  * history beyond the short context (the minimum context gap) and the two actions differ.
  *
  *   npx tsx training/cpl-pairs.ts        → training/out/cpl-pairs.json (token ids, read by training/cpl.py)
@@ -19,7 +19,7 @@ import { DEMO_DIR } from './figures';
 
 export const WINDOW = Number(process.env.CPL_WINDOW ?? 1);
 export const K = 3;
-const ROUNDS = 16;
+const TURNS = 16;
 const EPISODES = Number(process.env.CPL_EPISODES ?? 400);
 const FIRST_SEED = 500_000;
 
@@ -29,7 +29,7 @@ export function actionOf(answer: string): string | null {
   return m ? m[1]! : null;
 }
 
-/** The short context of round t: the system prompt, the last `window` rounds, the current user turn. */
+/** The short context of turn t: the system prompt, the last `window` turns, the current user turn. */
 export function windowContext(history: Message[], window: number): Message[] {
   const [system, ...rest] = history;
   return [system!, ...rest.slice(Math.max(0, rest.length - 1 - 2 * window))];
@@ -62,7 +62,7 @@ async function main() {
   const answer = (messages: Message[]) => greedyAnswer(model, messages);
   const pairs: {
     seed: number;
-    round: number;
+    turn: number;
     prompt: number[];
     chosen: number[];
     rejected: number[];
@@ -72,7 +72,7 @@ async function main() {
     rejectedAction: string | null;
   }[] = [];
   const from = (ids: number[]) => decisionStart(model.tokenizer.pieces(ids));
-  let rounds = 0;
+  let turns = 0;
   let considered = 0;
   let sameAction = 0;
   const t0 = Date.now();
@@ -81,11 +81,11 @@ async function main() {
     let world = mazeWorld(rng(seed));
     let bumped = false;
     const history: Message[] = [{ role: 'system', content: MAZE_SYSTEM }];
-    for (let t = 1; t <= ROUNDS; t++) {
+    for (let t = 1; t <= TURNS; t++) {
       history.push({ role: 'user', content: mazeObservation(world, t, bumped) });
-      rounds++;
+      turns++;
       const long = await answer(history);
-      // Round t sees t − 1 earlier rounds in full; the short context keeps WINDOW of them.
+      // Turn t sees t − 1 earlier turns in full; the short context keeps WINDOW of them.
       if (t - 1 - WINDOW >= K) {
         considered++;
         const shortContext = windowContext(history, WINDOW);
@@ -95,7 +95,7 @@ async function main() {
         else
           pairs.push({
             seed,
-            round: t,
+            turn: t,
             prompt: short.prompt,
             chosen: short.ids,
             rejected: long.ids,
@@ -111,9 +111,7 @@ async function main() {
       ({ world, bumped } = mazeMove(world, act));
     }
     if ((k + 1) % 50 === 0)
-      console.log(
-        `${k + 1} episodes, ${rounds} rounds, ${considered} candidate rounds, ${pairs.length} pairs kept, ${((Date.now() - t0) / 1000).toFixed(0)} s`,
-      );
+      console.log(`${k + 1} episodes, ${turns} turns, ${considered} candidate turns, ${pairs.length} pairs kept, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   }
   await model.session.release();
   mkdirSync('training/out', { recursive: true });
@@ -122,7 +120,7 @@ async function main() {
     firstSeed: FIRST_SEED,
     window: WINDOW,
     K,
-    rounds,
+    turns,
     candidates: considered,
     droppedSameAction: sameAction,
     kept: pairs.length,

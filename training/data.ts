@@ -4,7 +4,7 @@
  *  - maze episodes (paper 2): the user reports position, walls and goal; the assistant restates its
  *    path as the cells visited so far (its previous answer's list, copied, plus the current cell, which it
  *    works out from the position: the user never names cells), then gives a thought
- *    and an action. Some episodes repeat an earlier wrong action into a wall for a few rounds
+ *    and an action. Some episodes repeat an earlier wrong action into a wall for a few turns
  *    (conversational inertia); most of those then break out of it.
  *  Every conversation keeps one answer style (phrasing, action format, list prefix) chosen at its
  *  start, as a model keeps the style of its own earlier answers: the right wording of an answer can
@@ -13,7 +13,7 @@
  *    a running total, and answers the question at the end.
  *  - chat: standalone asks mixed into a conversation (paper 1's "new ask") and iterative edit requests.
  *  - summaries: paper 1's summary prompt over one answer of the three kinds above, answered in one
- *    sentence that keeps what a later round needs (the cell and the move; the total; the list), so the
+ *    sentence that keeps what a later turn needs (the cell and the move; the total; the list), so the
  *    SUM and Summary policies have real summaries to score.
  */
 import { SUMMARY_PROMPT } from '../src/context/apply';
@@ -128,7 +128,7 @@ export function mazeWorld(r: Rng): MazeWorld {
   return { seed, x, y, gx: int(r, 3, 5), gy: int(r, 3, 5) };
 }
 
-/** The user turn of round `t`, as the training data writes it. */
+/** The user message of turn `t`, as the training data writes it ("Round t.", the words the demo models were trained on). */
 export function mazeObservation(w: MazeWorld, t: number, bumped: boolean): string {
   const walls = wallsAt(w.x, w.y, 6, w.seed);
   return `Round ${t}. Position (${w.x},${w.y}). Walls: ${walls.length ? walls.join(', ') : 'none'}. Goal: (${w.gx},${w.gy}).${bumped ? ' You hit a wall.' : ''}`;
@@ -142,15 +142,15 @@ export function mazeMove(w: MazeWorld, action: string): { world: MazeWorld; bump
   return { world: { ...w, x: w.x + STEP[dir][0], y: w.y + STEP[dir][1] }, bumped: false };
 }
 
-export function mazeEpisode(r: Rng, rounds = int(r, 8, 16)): Message[] {
+export function mazeEpisode(r: Rng, turns = int(r, 8, 16)): Message[] {
   const size = 6;
   const world = mazeWorld(r);
   const { seed, gx, gy } = world;
   let { x, y } = world;
   const msgs: Message[] = [{ role: 'system', content: MAZE_SYSTEM }];
   const style = pick(r, MAZE_STYLES);
-  // Inertia: from some round on, the agent keeps repeating its last action even into a wall.
-  const stuckFrom = r() < 0.5 ? int(r, 2, rounds - 3) : Infinity;
+  // Inertia: from some turn on, the agent keeps repeating its last action even into a wall.
+  const stuckFrom = r() < 0.5 ? int(r, 2, turns - 3) : Infinity;
   const stuckFor = int(r, 2, 6);
   const breaksOut = r() < 0.6;
   let last: Dir = 'east';
@@ -163,7 +163,7 @@ export function mazeEpisode(r: Rng, rounds = int(r, 8, 16)): Message[] {
   const cell = (cx: number, cy: number) => 6 * cy + cx + 1;
   const visited: number[] = [];
   const recap = () => `${style.history} ${visited.join(' ')}.\n`;
-  for (let t = 1; t <= rounds; t++) {
+  for (let t = 1; t <= turns; t++) {
     const walls = wallsAt(x, y, size, seed);
     msgs.push({ role: 'user', content: mazeObservation({ ...world, x, y }, t, bumped) });
     visited.push(cell(x, y));

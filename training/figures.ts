@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { analyzePolicy, type AnalysisModel } from '../src/analysis/analyze';
-import { roundsSweep } from '../src/analysis/sweep';
+import { turnsSweep } from '../src/analysis/sweep';
 import { greedyGenerate } from '../src/analysis/generate';
 import { parseConversation } from '../src/conversation/parse';
 import type { Conversation, Message } from '../src/conversation/types';
@@ -74,13 +74,13 @@ export async function inertiaFigures(model: AnalysisModel, clips = ['clip:12:1',
   const conv = mazeExample();
   const full = await analyzePolicy(model, conv, 'full');
   const filler = await analyzePolicy(model, conv, 'filler');
-  const sweep = await roundsSweep(model, conv, 'full');
+  const sweep = await turnsSweep(model, conv, 'full');
   const turns = sweep.map((p) => p.turn);
   const prior = sweep.map((p) => p.ratios.prior);
   const user = sweep.map((p) => p.ratios.user);
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const meanDiagonal: Record<string, number> = { full: mean(sweep.map((p) => p.diagonal)) };
-  for (const c of clips) meanDiagonal[c] = mean((await roundsSweep(model, conv, c)).map((p) => p.diagonal));
+  for (const c of clips) meanDiagonal[c] = mean((await turnsSweep(model, conv, c)).map((p) => p.diagonal));
   return {
     diagonalFull: full.diagonal,
     diagonalFiller: filler.diagonal,
@@ -95,28 +95,28 @@ export async function inertiaFigures(model: AnalysisModel, clips = ['clip:12:1',
 }
 
 /**
- * The first n maze episodes from seed 990,000 on with 10 rounds or more: ones the training never saw.
+ * The first n maze episodes from seed 990,000 on with 10 turns or more: ones the training never saw.
  * Seeds from 980,000 on are the validation episodes that choose a training snapshot (training/pick.ts),
  * so that the held-out figures are not the ones the choice was made on.
  */
 export const HELD_OUT_SEED = 990_000;
 export const VALIDATION_SEED = 980_000;
-export function heldOutEpisodes(n: number, from = HELD_OUT_SEED): { seed: number; rounds: number; conv: Conversation }[] {
-  const out: { seed: number; rounds: number; conv: Conversation }[] = [];
+export function heldOutEpisodes(n: number, from = HELD_OUT_SEED): { seed: number; turns: number; conv: Conversation }[] {
+  const out: { seed: number; turns: number; conv: Conversation }[] = [];
   for (let seed = from; out.length < n; seed++) {
     const messages = mazeEpisode(rng(seed), 14);
-    const rounds = messages.filter((m) => m.role === 'assistant').length;
-    if (rounds >= 10) out.push({ seed, rounds, conv: parseConversation(JSON.stringify({ messages })).conversation! });
+    const turns = messages.filter((m) => m.role === 'assistant').length;
+    if (turns >= 10) out.push({ seed, turns, conv: parseConversation(JSON.stringify({ messages })).conversation! });
   }
   return out;
 }
 
 export interface EpisodeFigures {
   seed: number;
-  rounds: number;
+  turns: number;
   /** Diagonal ratio of the last answer, full ÷ filler. */
   fillerRatio: number;
-  /** Spearman ρ of the prior-assistant share against the round, full, over the rounds sweep. */
+  /** Spearman ρ of the prior-assistant share against the turn, full, over the sweep over turns. */
   priorSpearman: number;
 }
 
@@ -126,13 +126,13 @@ export interface EpisodeFigures {
  */
 export async function heldOutEpisodeFigures(model: AnalysisModel, n = 8, from = HELD_OUT_SEED): Promise<EpisodeFigures[]> {
   const out: EpisodeFigures[] = [];
-  for (const { seed, rounds, conv } of heldOutEpisodes(n, from)) {
+  for (const { seed, turns, conv } of heldOutEpisodes(n, from)) {
     const full = await analyzePolicy(model, conv, 'full');
     const filler = await analyzePolicy(model, conv, 'filler');
-    const sweep = await roundsSweep(model, conv, 'full');
+    const sweep = await turnsSweep(model, conv, 'full');
     out.push({
       seed,
-      rounds,
+      turns,
       fillerRatio: full.diagonal / filler.diagonal,
       priorSpearman: spearman(
         sweep.map((p) => p.turn),

@@ -69,14 +69,14 @@ function writeExamples() {
       if (ok(c)) return c;
     }
   };
-  const rounds = (c: Message[]) => c.filter((m) => m.role === 'assistant').length;
+  const turns = (c: Message[]) => c.filter((m) => m.role === 'assistant').length;
   const maze = find(
     (r) => mazeEpisode(r, 14),
-    (c) => rounds(c) >= 12 && c.some((m) => m.content.includes('You hit a wall')),
+    (c) => turns(c) >= 12 && c.some((m) => m.content.includes('You hit a wall')),
     900001,
   );
-  const math = find(arithmeticProblem, (c) => rounds(c) >= 6, 900101);
-  const chat = find(chatSession, (c) => rounds(c) >= 7 && c.some((m) => m.content.startsWith('New question')), 900201);
+  const math = find(arithmeticProblem, (c) => turns(c) >= 6, 900101);
+  const chat = find(chatSession, (c) => turns(c) >= 7 && c.some((m) => m.content.startsWith('New question')), 900201);
   // The maze with its last answer reordered (thought and move before the path): the lesson's copy at another offset.
   const last = maze[maze.length - 1]!;
   const [path, ...rest] = last.content.split('\n');

@@ -1,7 +1,7 @@
 import type { Conversation } from '../conversation/types';
-import { selectTurn } from '../conversation/rounds';
+import { selectTurn } from '../conversation/turns';
 import { CATEGORY_OF, type ContextMessage, type SourceKind } from '../context/apply';
-import type { RoundCost } from '../context/cost';
+import type { TurnCost } from '../context/cost';
 import { parsePolicy, policyLabel, policySpec, type Policy } from '../context/policy';
 import { asRenderer, renderContext } from '../context/render';
 import type { Category, CategoryRatios, Span } from '../metrics/categories';
@@ -29,8 +29,8 @@ export interface AnalysisOptions {
    */
   keepAttention?: 'answer' | 'all';
   /**
-   * 'series' (default): `cost` holds every round up to the turn. 'last': the scored round only (two
-   * encodings, not two per round), for a view that shows the figures first and asks for the series after.
+   * 'series' (default): `cost` holds every turn up to the turn. 'last': the scored turn only (two
+   * encodings, not two per turn), for a view that shows the figures first and asks for the series after.
    */
   cost?: 'series' | 'last';
   /** With keepAttention 'all': above this many tokens only the answer's rows are kept. */
@@ -45,7 +45,7 @@ export interface ContextMessageInfo {
   category: Exclude<Category, 'sink'>;
   /** 1-based original message number, null for text the policy added. */
   source: number | null;
-  round: number | null;
+  turn: number | null;
   generated: boolean;
   span: { start: number; length: number };
   content: { start: number; length: number };
@@ -58,13 +58,13 @@ export interface PolicyFigures {
   /** The diagonal with each earlier answer's band moved to where the answer copies it (copyShift). */
   diagonalCopyAligned: number;
   /** Diagonal ratio per earlier answer (prior-category message) in context order. */
-  diagonalPerAnswer: { message: number; round: number | null; value: number }[];
+  diagonalPerAnswer: { message: number; turn: number | null; value: number }[];
   perHead: { ratios: CategoryRatios; diagonal: number; diagonalCopyAligned: number }[];
   /** Mean attention per context message. */
-  perMessage: { message: number; kind: SourceKind; round: number | null; mass: number }[];
+  perMessage: { message: number; kind: SourceKind; turn: number | null; mass: number }[];
   /** Copy measures between the current answer and each earlier answer in context. */
-  copy: { message: number; round: number | null; longestRun: number; ngramOverlap: number; shift: number }[];
-  cost: RoundCost[];
+  copy: { message: number; turn: number | null; longestRun: number; ngramOverlap: number; shift: number }[];
+  cost: TurnCost[];
 }
 
 /**
@@ -135,7 +135,7 @@ export async function analyzePolicyLayers(
   const all = opts.keepAttention === 'all' && S <= (opts.fullMatrixMaxTokens ?? Infinity);
   const rowStart = all ? 0 : query.start;
   const rowEnd = all ? S : query.end;
-  // Under Full the mean rows of every answer from round 2's on are read too, for the rounds sweep;
+  // Under Full the mean rows of every answer from turn 2's on are read too, for the sweep over turns;
   // those of a prefix an earlier pass shares come from it.
   const sweepFrom = p.kind === 'full' ? sweepRowsStart(msgs, r.contentSpans, query.start, S, layers.length) : null;
   const reused = sweepFrom !== null ? reusableSweepRows(model.session, r.ids, sweepFrom, rowEnd, layers) : null;
@@ -162,7 +162,7 @@ export async function analyzePolicyLayers(
       kind: m.kind,
       category: CATEGORY_OF[m.kind],
       source: m.source === null ? null : m.source + 1,
-      round: m.round,
+      turn: m.turn,
       generated: m.generated === true,
       span: r.messageSpans[k]!,
       content: r.contentSpans[k]!,
@@ -173,7 +173,7 @@ export async function analyzePolicyLayers(
       const earlier = r.ids.slice(s.start, s.start + s.length);
       return {
         message: k,
-        round: msgs[k]!.round,
+        turn: msgs[k]!.turn,
         longestRun: longestCommonRun(currentIds, earlier),
         ngramOverlap: ngramOverlap(currentIds, earlier, opts.ngram ?? DEFAULTS.ngram),
         shift: copyShift(currentIds, earlier),
@@ -234,12 +234,12 @@ function layerResult(
     ratios: categoryRatios(answer.mean, r.categories),
     diagonal: diag.total,
     diagonalCopyAligned: diag.copyAligned,
-    diagonalPerAnswer: priorIdx.map((k, i) => ({ message: k, round: msgs[k]!.round, value: diag.perAnswer[i]! })),
+    diagonalPerAnswer: priorIdx.map((k, i) => ({ message: k, turn: msgs[k]!.turn, value: diag.perAnswer[i]! })),
     perHead: headsOf(answer.perHead!).map((h) => {
       const d = diagonals(h, priorSpans, radius, shifts);
       return { ratios: categoryRatios(h, r.categories), diagonal: d.total, diagonalCopyAligned: d.copyAligned };
     }),
-    perMessage: msgs.map((m, k) => ({ message: k, kind: m.kind, round: m.round, mass: mass.get(k) ?? 0 })),
+    perMessage: msgs.map((m, k) => ({ message: k, kind: m.kind, turn: m.turn, mass: mass.get(k) ?? 0 })),
   };
   if (c.keep) result.attention = fetched;
   return result;

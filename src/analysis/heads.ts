@@ -3,7 +3,7 @@
  * one pass of a head-figure graph (the reduction runs in the graph, so no [heads × rows × keys] tensor is
  * held). The same figures paper 2 reads at the final layer, head-mean, now at each layer and head.
  */
-import { selectTurn } from '../conversation/rounds';
+import { selectTurn } from '../conversation/turns';
 import type { Conversation } from '../conversation/types';
 import { CATEGORY_OF } from '../context/apply';
 import { parsePolicy, type Policy } from '../context/policy';

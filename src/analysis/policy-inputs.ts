@@ -2,7 +2,7 @@
  * What a policy needs besides the conversation: the summaries (from the file, else generated once), the
  * filler, and the tokens-per-turn series they give (paper 1's Fig. 4), kept per conversation.
  */
-import { selectTurn } from '../conversation/rounds';
+import { selectTurn } from '../conversation/turns';
 import type { Conversation } from '../conversation/types';
 import { applyPolicy, SUMMARY_PROMPT, summariesNeeded, type ContextMessage, type PolicyInputs, type Summary } from '../context/apply';
 import { CostSeries } from '../context/cost';

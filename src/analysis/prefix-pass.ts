@@ -1,7 +1,7 @@
 /**
  * Passes that start from a shared prefix's keys and values. The last pass's cache is kept per session
  * and per kind of policy (within a size): the next pass over ids that share a prefix with one (the
- * system prompt and the rounds two policies keep alike, Clip before its cut, the same conversation at
+ * system prompt and the turns two policies keep alike, Clip before its cut, the same conversation at
  * another turn or grown by one) runs on the new tokens only. Per kind, so that a conversation scored
  * again under Full after toggles to other policies still finds its own prefix. Kept on the CPU backends
  * (on WebGPU each pass would read every layer's cache back).

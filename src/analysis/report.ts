@@ -3,7 +3,7 @@ import { mulberry32 } from '../util/random';
 
 /**
  * The papers' summary tables from batch rows, as plain functions: group means with seeded bootstrap 95 %
- * intervals (paper 2's Table 13: diagonal and assistant attention per model), the shares by round (its
+ * intervals (paper 2's Table 13: diagonal and assistant attention per model), the shares by turn (its
  * Fig. 2, from `batch --sweep`), and each policy's change against Full (its Fig. 6).
  */
 export const METRICS = [...CATEGORIES, 'diagonal'] as const;
@@ -81,7 +81,7 @@ export function lastTurns(rows: readonly ReportRow[]): ReportRow[] {
 }
 
 /** Paper 2's Fig. 2: each metric's mean over the conversations that reach each turn, per group. */
-export function roundsCurve(
+export function turnsCurve(
   rows: readonly ReportRow[],
   by: readonly string[],
 ): { key: Record<string, string>; turns: { turn: number; n: number; means: Record<Metric, number> }[] }[] {

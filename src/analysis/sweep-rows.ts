@@ -1,7 +1,7 @@
 /**
- * Every answer's head-mean rows from the analysis's own pass under Full, kept for the rounds sweep.
+ * Every answer's head-mean rows from the analysis's own pass under Full, kept for the sweep over turns.
  * The graph gives the head mean its own row range, so one pass can fetch the scored answer's heads and,
- * beside them, the mean rows from round 2's answer on; with causal attention turn t's answer rows are
+ * beside them, the mean rows from turn 2's answer on; with causal attention turn t's answer rows are
  * rows of that pass (sweep.ts checks each turn's tokens are a prefix), so the sweep needs no pass.
  * Kept per session, for the last such pass only, below a size.
  */
@@ -23,11 +23,11 @@ export const SWEEP_ROWS_MAX_BYTES = 96 * 2 ** 20;
 const kept = new WeakMap<object, { ids: number[]; byLayer: Map<number, AttentionSlab> }>();
 
 /**
- * Where the sweep's rows start in a context under Full: round 2's answer, the first turn a sweep scores.
+ * Where the sweep's rows start in a context under Full: turn 2's answer, the first turn a sweep scores.
  * Null when there is no such earlier answer (nothing to keep) or the rows would be too large.
  */
 export function sweepRowsStart(messages: ContextMessage[], contentSpans: Span[], queryStart: number, seqLen: number, layers: number): number | null {
-  const k = messages.findIndex((m) => CATEGORY_OF[m.kind] === 'prior' && m.round === 2);
+  const k = messages.findIndex((m) => CATEGORY_OF[m.kind] === 'prior' && m.turn === 2);
   const start = k >= 0 && contentSpans[k]!.length > 0 ? contentSpans[k]!.start : -1;
   if (start < 0 || start >= queryStart) return null;
   return layers * (seqLen - start) * seqLen * 4 <= SWEEP_ROWS_MAX_BYTES ? start : null;

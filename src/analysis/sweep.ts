@@ -1,5 +1,5 @@
 import type { Conversation } from '../conversation/types';
-import { selectTurn } from '../conversation/rounds';
+import { selectTurn } from '../conversation/turns';
 import { applyPolicy, CATEGORY_OF } from '../context/apply';
 import { parsePolicy, type Policy } from '../context/policy';
 import { asRenderer, renderContext } from '../context/render';
@@ -48,27 +48,27 @@ export function answerRows(r: PolicyResult): SweepRows | null {
 }
 
 /** Paper 2's Fig. 2 for one conversation: every assistant turn t ≥ 2 in turn as the scored answer. */
-export async function roundsSweep(model: AnalysisModel, conversation: Conversation, policy: Policy | string, opts: SweepOptions = {}): Promise<SweepPoint[]> {
+export async function turnsSweep(model: AnalysisModel, conversation: Conversation, policy: Policy | string, opts: SweepOptions = {}): Promise<SweepPoint[]> {
   const layer = opts.layer ?? model.session.spec.numLayers - 1;
   const { keepRows, ...rest } = opts;
-  const by = await roundsSweepLayers(model, conversation, policy, [layer], rest);
+  const by = await turnsSweepLayers(model, conversation, policy, [layer], rest);
   const one = by.get(layer)!;
   if (keepRows) for (const [t, r] of one.rows) keepRows.set(t, r);
   return one.points;
 }
 
-/** A layer's rounds sweep, with each turn's answer rows kept (rescore.ts). */
+/** A layer's sweep over turns, with each turn's answer rows kept (rescore.ts). */
 export interface LayerSweep {
   points: SweepPoint[];
   rows: Map<number, SweepRows>;
 }
 
 /**
- * The rounds sweep for each of `layers` at once: one pass per turn fetches them all, so a person who
+ * The sweep over turns for each of `layers` at once: one pass per turn fetches them all, so a person who
  * switches layers sees that layer's curve without another pass. `known` (a result of one of the layers)
  * stands in for its turn where it matches. Under Full one pass can serve every turn (sharedFullPass).
  */
-export async function roundsSweepLayers(
+export async function turnsSweepLayers(
   model: AnalysisModel,
   conversation: Conversation,
   policy: Policy | string,

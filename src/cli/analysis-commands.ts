@@ -2,7 +2,7 @@ import { closeSync, existsSync, openSync, renameSync, statSync, writeSync } from
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { analyzePolicy, SummaryCache, type AnalysisOptions, type PolicyResult } from '../analysis/analyze';
-import { roundsSweep, sweepPoint, type SweepPoint } from '../analysis/sweep';
+import { turnsSweep, sweepPoint, type SweepPoint } from '../analysis/sweep';
 import { parseConversation, parseJsonl } from '../conversation/parse';
 import { describeIssue, type Conversation, type ParseResult } from '../conversation/types';
 import { parsePolicy, type Policy } from '../context/policy';
@@ -45,7 +45,7 @@ async function analyzeAll(model: OpenModel, conv: Conversation, a: AnalyzeArgs):
     );
     const layers = allLayers ? layersJson(await analyzeHeads(model, conv, p, { ...(turn !== undefined && { turn }), radius: r.radius }, summaries)) : undefined;
     const sweep = a.sweep
-      ? await roundsSweep(model, conv, p, { ...metricOptions, ...(turn !== undefined && { upToTurn: turn }), known: r, summaries })
+      ? await turnsSweep(model, conv, p, { ...metricOptions, ...(turn !== undefined && { upToTurn: turn }), known: r, summaries })
       : undefined;
     out.push({ ...r, ...(sweep && { sweep }), ...(layers && { layers }) });
   }
@@ -129,8 +129,8 @@ function printTable(file: string, label: string, model: OpenModel, results: (Pol
     const top = [...r.diagonalPerAnswer].sort((x, y) => y.value - x.value)[0];
     const copy = [...r.copy].sort((x, y) => y.longestRun - x.longestRun)[0];
     const parts = [
-      top ? `diagonal highest on turn ${top.round} (${f(top.value)})` : 'no prior assistant answer in context',
-      copy ? `longest copied run ${copy.longestRun} tokens (turn ${copy.round})` : '',
+      top ? `diagonal highest on turn ${top.turn} (${f(top.value)})` : 'no prior assistant answer in context',
+      copy ? `longest copied run ${copy.longestRun} tokens (turn ${copy.turn})` : '',
     ].filter(Boolean);
     console.log(`  ${r.label}: ${parts.join('; ')}`);
     if (r.sweep) console.log(`    sweep prior: ${r.sweep.map((s) => `t${s.turn} ${f(s.ratios.prior)}`).join('  ')}`);

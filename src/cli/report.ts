@@ -1,9 +1,9 @@
 import { csvParse } from 'd3-dsv';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { groupTable, METRICS, policyChange, roundsCurve, type Interval, type Metric, type ReportRow } from '../analysis/report';
+import { groupTable, METRICS, policyChange, turnsCurve, type Interval, type Metric, type ReportRow } from '../analysis/report';
 import { csvField } from '../export/figures';
-import { policyChangeSvg, roundsSvg } from '../export/report-svg';
+import { policyChangeSvg, turnsSvg } from '../export/report-svg';
 import { parsePolicy, policyLabel } from '../context/policy';
 import { InputError } from './analysis-commands';
 
@@ -109,12 +109,12 @@ export function reportCommand(file: string, a: ReportArgs): void {
   process.stdout.write(`${md.join('\n')}\n`);
 
   if (rows.some((r) => r.turn !== rows[0]!.turn) && rows.length > new Set(rows.map((r) => `${r.line}:${r.fields.model}:${r.fields.policy}`)).size) {
-    const curves = roundsCurve(rows, by);
+    const curves = turnsCurve(rows, by);
     write(
       'turns.csv',
       `${[...by, 'turn', 'n', ...METRICS].join(',')}\n${curves.flatMap((c) => c.turns.map((t) => [...by.map((k) => csvField(c.key[k]!)), t.turn, t.n, ...METRICS.map((m) => f(t.means[m]))].join(','))).join('\n')}\n`,
     );
-    write('turns.svg', roundsSvg(curves.map(named), 'Attention shares of the answer at each turn (paper 2, Fig. 2)'));
+    write('turns.svg', turnsSvg(curves.map(named), 'Attention shares of the answer at each turn (paper 2, Fig. 2)'));
   }
   const changes = by.includes('policy') ? policyChange(rows, by) : [];
   if (changes.length) {

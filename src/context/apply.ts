@@ -1,5 +1,5 @@
 import type { Conversation, Role } from '../conversation/types';
-import type { Turns } from '../conversation/rounds';
+import type { Turns } from '../conversation/turns';
 import type { Category } from '../metrics/categories';
 import { visibleHistory } from './history';
 import type { Policy } from './policy';
@@ -20,8 +20,8 @@ export interface ContextMessage {
   kind: SourceKind;
   /** Index of the original message it comes from (null for the AO prompt and the summary list). */
   source: number | null;
-  /** The round it belongs to (null for the system prompt and the summary list). */
-  round: number | null;
+  /** The turn it belongs to (null for the system prompt and the summary list). */
+  turn: number | null;
   /** Summaries written by the model rather than given in the conversation file. */
   generated?: boolean;
 }
@@ -51,18 +51,18 @@ export interface PolicyInputs {
   fillerOf?: (message: number) => string;
 }
 
-/** Assistant messages whose summaries the policy needs for scoring round t (to generate the missing ones). */
+/** Assistant messages whose summaries the policy needs for scoring turn t (to generate the missing ones). */
 export function summariesNeeded(p: Policy, turns: Turns): number[] {
   const t = turns.current.index;
   const { visible, cuts } = visibleHistory(p, t);
-  const rounds = p.kind === 'sum' ? visible : p.kind === 'summary' ? cuts.flat() : [];
-  return rounds.map((r) => turns.rounds[r - 1]!.assistant);
+  const wanted = p.kind === 'sum' ? visible : p.kind === 'summary' ? cuts.flat() : [];
+  return wanted.map((r) => turns.all[r - 1]!.assistant);
 }
 
 /**
  * The messages the model sees for scoring the current answer under a policy: the system prompt
- * (always kept), the visible earlier rounds as the policy rewrites them, the current user message(s),
- * and the current answer (teacher forcing). Each is traced to its source message and round.
+ * (always kept), the visible earlier turns as the policy rewrites them, the current user message(s),
+ * and the current answer (teacher forcing). Each is traced to its source message and turn.
  */
 export function applyPolicy(conversation: Conversation, turns: Turns, p: Policy, inputs: PolicyInputs = {}): ContextMessage[] {
   const msgs = conversation.messages;
@@ -71,9 +71,9 @@ export function applyPolicy(conversation: Conversation, turns: Turns, p: Policy,
   if (p.kind === 'ao') {
     // Paper 1 gives the AO prompt as the system prompt; an existing one is kept and the AO prompt follows it.
     const content = system ? `${system}\n\n${AO_SYSTEM_PROMPT}` : AO_SYSTEM_PROMPT;
-    out.push({ role: 'system', content, kind: system ? 'system' : 'ao-system', source: turns.system, round: null });
+    out.push({ role: 'system', content, kind: system ? 'system' : 'ao-system', source: turns.system, turn: null });
   } else if (system !== null) {
-    out.push({ role: 'system', content: system, kind: 'system', source: turns.system, round: null });
+    out.push({ role: 'system', content: system, kind: 'system', source: turns.system, turn: null });
   }
   const summary = (m: number): Summary => {
     const s = inputs.summaryOf?.(m) ?? (msgs[m]!.summary !== undefined ? { text: msgs[m]!.summary!, generated: false } : undefined);
@@ -82,30 +82,30 @@ export function applyPolicy(conversation: Conversation, turns: Turns, p: Policy,
   };
   const { visible, cuts } = visibleHistory(p, turns.current.index);
   if (p.kind === 'summary' && cuts.length) {
-    // The summary list (paper 2 §2.2), always shown: one line per cut, its rounds' summaries in order.
+    // The summary list (paper 2 §2.2), always shown: one line per cut, its turns' summaries in order.
     let generated = false;
-    const lines = cuts.map((rounds) => {
-      const texts = rounds.map((r) => {
-        const s = summary(turns.rounds[r - 1]!.assistant);
+    const lines = cuts.map((cut) => {
+      const texts = cut.map((r) => {
+        const s = summary(turns.all[r - 1]!.assistant);
         generated ||= s.generated;
         return s.text;
       });
-      return `Rounds ${rounds[0]}–${rounds[rounds.length - 1]}: ${texts.join(' ')}`;
+      return `Turns ${cut[0]}–${cut[cut.length - 1]}: ${texts.join(' ')}`;
     });
     out.push({
       role: 'user',
-      content: `Summary of earlier rounds:\n${lines.join('\n')}`,
+      content: `Summary of earlier turns:\n${lines.join('\n')}`,
       kind: 'summary-list',
       source: null,
-      round: null,
+      turn: null,
       ...(generated ? { generated: true } : {}),
     });
   }
   for (const r of visible) {
-    const round = turns.rounds[r - 1]!;
-    for (const u of round.users) out.push({ role: 'user', content: msgs[u]!.content, kind: 'user', source: u, round: r });
-    const a = round.assistant;
-    const base = { role: 'assistant' as const, source: a, round: r };
+    const turn = turns.all[r - 1]!;
+    for (const u of turn.users) out.push({ role: 'user', content: msgs[u]!.content, kind: 'user', source: u, turn: r });
+    const a = turn.assistant;
+    const base = { role: 'assistant' as const, source: a, turn: r };
     if (p.kind === 'ao') out.push({ ...base, content: AO_PLACEHOLDER, kind: 'placeholder' });
     else if (p.kind === 'sum') {
       const s = summary(a);
@@ -116,13 +116,13 @@ export function applyPolicy(conversation: Conversation, turns: Turns, p: Policy,
     } else out.push({ ...base, content: msgs[a]!.content, kind: 'assistant' });
   }
   const cur = turns.current;
-  for (const u of cur.users) out.push({ role: 'user', content: msgs[u]!.content, kind: 'user', source: u, round: cur.index });
+  for (const u of cur.users) out.push({ role: 'user', content: msgs[u]!.content, kind: 'user', source: u, turn: cur.index });
   out.push({
     role: 'assistant',
     content: msgs[cur.assistant]!.content,
     kind: 'current',
     source: cur.assistant,
-    round: cur.index,
+    turn: cur.index,
     ...(msgs[cur.assistant]!.generated && { generated: true }),
   });
   return out;

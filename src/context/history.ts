@@ -1,16 +1,16 @@
 import type { Policy } from './policy';
 
-/** Which earlier rounds (1-based) the model sees before answering round t, and what each clip cut. */
+/** Which earlier turns (1-based) the model sees before answering turn t, and what each clip cut. */
 export interface History {
   visible: number[];
-  /** For Clip/Summary: the rounds each cut removed, oldest cut first (only cuts before round t). */
+  /** For Clip/Summary: the turns each cut removed, oldest cut first (only cuts before turn t). */
   cuts: number[][];
 }
 
 /**
- * Paper 2's C_t^trimmed, stateful over the rounds:
+ * Paper 2's C_t^trimmed, stateful over the turns:
  *   C_t = {r_{t−L+1}, …, r_t}  if |C_{t−1}| + 1 = H,   else C_{t−1} ∪ {r_t}.
- * The model answering round t sees C_{t−1}.
+ * The model answering turn t sees C_{t−1}.
  */
 export function clipHistory(h: number, l: number, t: number): History {
   let c: number[] = [];

@@ -181,7 +181,7 @@ function renderContextOnce(r: ChatRenderer, policyMessages: ContextMessage[]): R
   const spans = [...layout.spans];
   const content = [...layout.content];
   if (layout.injected) {
-    messages.unshift({ role: 'system', content: layout.injected.content, kind: 'template-system', source: null, round: null });
+    messages.unshift({ role: 'system', content: layout.injected.content, kind: 'template-system', source: null, turn: null });
     spans.unshift(layout.injected.span);
     content.unshift(layout.injected.contentSpan);
   }
@@ -249,7 +249,7 @@ function placementMessage(
 /**
  * Renders and tokenizes messages as the model's template accepts them (folding a rejected system role), for
  * costs and prompts. The messages as they are first, with the generation prompt asked for: what almost every
- * template accepts, in one render instead of a check and a render (the cost series makes two per round).
+ * template accepts, in one render instead of a check and a render (the cost series makes two per turn).
  */
 export function encodeChat(r: ChatRenderer, messages: { role: Role; content: string }[], addGenerationPrompt: boolean): number[] {
   const contents = messages.map((m) => r.normalize(m.content));

@@ -91,7 +91,7 @@ export function perAnswerCsv(results: PolicyResult[], from: ProvenanceOf): strin
   for (const r of results) {
     r.diagonalPerAnswer.forEach((d, i) =>
       lines.push(
-        [r.policy, r.turn, d.round, d.value, r.copy[i]?.longestRun ?? '', r.copy[i]?.shift ?? '', r.copy[i]?.ngramOverlap ?? '', of(from, r).model]
+        [r.policy, r.turn, d.turn, d.value, r.copy[i]?.longestRun ?? '', r.copy[i]?.shift ?? '', r.copy[i]?.ngramOverlap ?? '', of(from, r).model]
           .map(csvField)
           .join(','),
       ),
@@ -100,10 +100,10 @@ export function perAnswerCsv(results: PolicyResult[], from: ProvenanceOf): strin
   return `${lines.join('\n')}\n`;
 }
 
-/** One row per round of each policy: the tokens in context and those prefilled (paper 1, Fig. 4). */
-export function roundsCsv(results: PolicyResult[], from: ProvenanceOf): string {
+/** One row per turn of each policy: the tokens in context and those prefilled (paper 1, Fig. 4). */
+export function turnsCsv(results: PolicyResult[], from: ProvenanceOf): string {
   const lines = [['policy', 'turn', 'context_tokens', 'prefilled', 'model'].join(',')];
-  for (const r of results) for (const c of r.cost) lines.push([r.policy, c.round, c.contextTokens, c.prefilled, of(from, r).model].map(csvField).join(','));
+  for (const r of results) for (const c of r.cost) lines.push([r.policy, c.turn, c.contextTokens, c.prefilled, of(from, r).model].map(csvField).join(','));
   return `${lines.join('\n')}\n`;
 }
 

@@ -11,7 +11,7 @@ const COLOR: Record<Metric, string> = { ...CATEGORY_COLORS, diagonal: '#000000' 
 const label = (key: Record<string, string>) => Object.values(key).filter(Boolean).join(' · ') || 'all';
 
 /** Paper 2's Fig. 2: each share (and the diagonal ratio) by turn, one panel per group. */
-export function roundsSvg(
+export function turnsSvg(
   curves: { key: Record<string, string>; turns: { turn: number; n: number; means: Record<Metric, number> }[] }[],
   title: string,
 ): string {

@@ -19,7 +19,7 @@ export const useInspector = create<InspectorState>()((...a) => ({
   ...generationSlice(...a),
 }));
 
-// A new load stops the old model's work (a rounds sweep can take minutes on a software adapter,
+// A new load stops the old model's work (a sweep over turns can take minutes on a software adapter,
 // and it would hold the device the new session needs); the loaded model scores what is on screen.
 useModelStore.subscribe((s, prev) => {
   if (s.load.status === 'loading' && prev.load.status !== 'loading') {

@@ -3,7 +3,7 @@
  * only (no code crosses). Every model-touching step runs in the worker; the page keeps state and views.
  */
 import type { PolicyResult } from '../analysis/analyze';
-import type { RoundCost } from '../context/cost';
+import type { TurnCost } from '../context/cost';
 import type { ForwardProbe } from '../analysis/forward-probe';
 import type { SweepPoint } from '../analysis/sweep';
 import type { Conversation } from '../conversation/types';
@@ -111,18 +111,18 @@ export interface InspectRequest {
   /** Keep every row of the attention (the full causal matrix) up to fullMatrixMaxTokens tokens. */
   fullMatrix: boolean;
   fullMatrixMaxTokens: number;
-  /** The policy whose rounds sweep follows the figures; null for none. */
+  /** The policy whose sweep over turns follows the figures; null for none. */
   sweep: string | null;
 }
 
 /** What an inspection brings, in this order, each as soon as it is ready. */
 export type InspectEvent =
-  /** Each policy's result at the layer and radius asked for (its `cost` holds the scored round only, until its series comes). */
+  /** Each policy's result at the layer and radius asked for (its `cost` holds the scored turn only, until its series comes). */
   | { kind: 'figures'; results: PolicyResult[] }
-  /** A policy's tokens-per-round series up to the turn (paper 1's Fig. 4). */
-  | { kind: 'cost'; policy: string; cost: RoundCost[] }
+  /** A policy's tokens-per-turn series up to the turn (paper 1's Fig. 4). */
+  | { kind: 'cost'; policy: string; cost: TurnCost[] }
   | { kind: 'sweeping'; done: number; total: number }
-  /** Paper 2's Fig. 2: the rounds sweep of the first policy. */
+  /** Paper 2's Fig. 2: the sweep over turns of the first policy. */
   | { kind: 'sweep'; policy: string; radius: number; points: SweepPoint[] };
 
 export type ModelApi = {

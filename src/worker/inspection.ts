@@ -1,13 +1,13 @@
 /**
  * One model's inspection, in its worker: the conversations it scored (keyed by a hash of their text), the
- * result of every pass (each layer it fetched), the tokens-per-round series and the rounds sweeps. A request
+ * result of every pass (each layer it fetched), the tokens-per-turn series and the sweeps over turns. A request
  * (`inspect`) reads what these hold and computes only the rest; the page keeps only what it shows.
  */
 import { analyzePolicyLayers, costSeriesFor, policyMessages, SummaryCache, type AnalysisModel, type PolicyResult } from '../analysis/analyze';
 import { withAnswer } from '../analysis/answer';
 import { atRadius, sweepAtRadius } from '../analysis/rescore';
-import { roundsSweepLayers, type LayerSweep } from '../analysis/sweep';
-import type { RoundCost } from '../context/cost';
+import { turnsSweepLayers, type LayerSweep } from '../analysis/sweep';
+import type { TurnCost } from '../context/cost';
 import { parsePolicy } from '../context/policy';
 import type { Conversation } from '../conversation/types';
 import type { InspectEvent, InspectRequest } from './api';
@@ -16,7 +16,7 @@ import type { InspectEvent, InspectRequest } from './api';
 const RESULTS_KEPT = 24;
 /** Conversations kept (each with its generated summaries). */
 const CONVERSATIONS_KEPT = 4;
-/** Rounds sweeps kept, each with every fetched layer's answer rows per turn. */
+/** Turns sweeps kept, each with every fetched layer's answer rows per turn. */
 const SWEEPS_KEPT = 2;
 
 /** A Map used as a least-recently-used cache of at most `size` entries. */
@@ -47,7 +47,7 @@ export async function conversationKey(c: Conversation, turn: number, answer: str
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** A rounds sweep as computed (at `radius`), every fetched layer's points and answer rows. */
+/** A sweep over turns as computed (at `radius`), every fetched layer's points and answer rows. */
 interface KeptSweep {
   radius: number;
   byLayer: Map<number, LayerSweep>;
@@ -70,7 +70,7 @@ export interface InspectContext {
 export class Inspection {
   private readonly conversations = new Kept<Scored>(CONVERSATIONS_KEPT);
   private readonly results = new Kept<PolicyResult>(RESULTS_KEPT);
-  private readonly costs = new Kept<RoundCost[]>(RESULTS_KEPT);
+  private readonly costs = new Kept<TurnCost[]>(RESULTS_KEPT);
   private readonly sweeps = new Kept<KeptSweep>(SWEEPS_KEPT);
 
   constructor(private readonly model: AnalysisModel) {}
@@ -89,7 +89,7 @@ export class Inspection {
     return this.conversations.set(key, { key, conv, summaries: new SummaryCache(this.model, conv) });
   }
 
-  /** The figures of each policy, then their tokens-per-round series, then the rounds sweep: each as it is ready. */
+  /** The figures of each policy, then their tokens-per-turn series, then the sweep over turns: each as it is ready. */
   async inspect(req: InspectRequest, ctx: InspectContext): Promise<void> {
     const shown: { scored: Scored; result: PolicyResult }[] = [];
     for (const policy of req.policies) {
@@ -140,13 +140,13 @@ export class Inspection {
     return cost ? { ...r, cost } : r;
   }
 
-  /** Paper 1's Fig. 4 series up to the turn: the figures came with the scored round only. */
-  private async costSeries(s: Scored, policy: string, turn: number): Promise<RoundCost[]> {
+  /** Paper 1's Fig. 4 series up to the turn: the figures came with the scored turn only. */
+  private async costSeries(s: Scored, policy: string, turn: number): Promise<TurnCost[]> {
     const key = [s.key, policy, turn].join('|');
     const kept = this.costs.get(key);
     if (kept) return kept;
     const p = parsePolicy(policy);
-    // The summaries every round up to the turn needs (kept from the analysis, which made them).
+    // The summaries every turn up to the turn needs (kept from the analysis, which made them).
     await policyMessages(this.model, s.conv, p, turn, s.summaries);
     return this.costs.set(key, costSeriesFor(this.model, s.conv, s.summaries, p).upTo(turn));
   }
@@ -168,7 +168,7 @@ export class Inspection {
       .map((l) => this.results.get(this.resultKey(s, policy, req.turn, l, req.fullMatrix)))
       .map((r) => r && atRadius(r, req.radius))
       .filter((r) => !!r);
-    const byLayer = await roundsSweepLayers(this.model, s.conv, policy, [req.layer, ...layers.filter((l) => l !== req.layer)], {
+    const byLayer = await turnsSweepLayers(this.model, s.conv, policy, [req.layer, ...layers.filter((l) => l !== req.layer)], {
       upToTurn: req.turn,
       radius: req.radius,
       knownLayers: known,

@@ -1,6 +1,6 @@
 /**
  * The model worker's entry: onnxruntime sessions (wasm and WebGPU), the tokenizer and chat template,
- * the analysis, the rounds sweep and generation all run here, off the page's thread. The page talks
+ * the analysis, the sweep over turns and generation all run here, off the page's thread. The page talks
  * to it through state/model-client.ts.
  */
 import { configureRuntime } from '../runtime/ort-runtime';

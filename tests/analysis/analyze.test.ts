@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzePolicy, analyzePolicyLayers, SummaryCache } from '../../src/analysis/analyze';
-import { roundsSweep } from '../../src/analysis/sweep';
+import { turnsSweep } from '../../src/analysis/sweep';
 import { atRadius, sweepAtRadius } from '../../src/analysis/rescore';
 import type { SweepRows } from '../../src/analysis/sweep-rows';
 import { greedyGenerate } from '../../src/analysis/generate';
@@ -87,8 +87,8 @@ describe('analysis on a real (tiny) model against the float64 reference', () => 
     }
   });
 
-  it('sweeps the rounds: one point per turn t ≥ 2', async () => {
-    const points = await roundsSweep(model, conv, 'full');
+  it('sweeps the turns: one point per turn t ≥ 2', async () => {
+    const points = await turnsSweep(model, conv, 'full');
     expect(points.map((p) => p.turn)).toEqual([2, 3, 4]);
     expect(points[0]!.tokens).toBeLessThan(points[2]!.tokens);
   });
@@ -100,12 +100,12 @@ describe('analysis on a real (tiny) model against the float64 reference', () => 
       log.push('pause');
       await new Promise((r) => setTimeout(r, 0));
     };
-    const points = await roundsSweep(model, conv, 'full', { pause, onTurn: (d) => log.push(`turn ${d}`), cancelled: () => stop });
+    const points = await turnsSweep(model, conv, 'full', { pause, onTurn: (d) => log.push(`turn ${d}`), cancelled: () => stop });
     expect(points).toHaveLength(3);
     expect(log).toEqual(['pause', 'turn 1', 'pause', 'turn 2', 'pause', 'turn 3']);
     let pauses = 0;
     // A newer request arrives while the page paints before the second turn: only the first turn is scored.
-    const cut = await roundsSweep(model, conv, 'full', { pause: async () => void (stop = ++pauses === 2), cancelled: () => stop });
+    const cut = await turnsSweep(model, conv, 'full', { pause: async () => void (stop = ++pauses === 2), cancelled: () => stop });
     expect(cut.map((p) => p.turn)).toEqual([2]);
   });
 });
@@ -142,7 +142,7 @@ describe('work done once: figures re-read from what a pass kept', () => {
     expect(atRadius({ ...(await analyzePolicy(model, conv, 'full')), attention: undefined }, 2)).toBeNull(); // nothing kept: score again
   });
 
-  it('under Full the whole rounds sweep is one pass, equal to a pass per turn within 1e-5; other policies one per turn', async () => {
+  it('under Full the whole sweep over turns is one pass, equal to a pass per turn within 1e-5; other policies one per turn', async () => {
     let passes = 0;
     const counting = {
       ...model,
@@ -150,7 +150,7 @@ describe('work done once: figures re-read from what a pass kept', () => {
         forward: (req: Parameters<typeof model.session.forward>[0]) => (passes++, model.session.forward(req)),
       }),
     };
-    const swept = await roundsSweep(counting, conv, 'full', { radius: 5 });
+    const swept = await turnsSweep(counting, conv, 'full', { radius: 5 });
     expect(passes).toBe(1);
     expect(swept.map((p) => p.turn)).toEqual([2, 3, 4]);
     for (const p of swept) {
@@ -161,11 +161,11 @@ describe('work done once: figures re-read from what a pass kept', () => {
       expect([p.contextTokens, p.prefilled]).toEqual([own.cost[own.cost.length - 1]!.contextTokens, own.cost[own.cost.length - 1]!.prefilled]);
     }
     passes = 0;
-    await roundsSweep(counting, conv, 'window:1', {});
+    await turnsSweep(counting, conv, 'window:1', {});
     expect(passes).toBe(3);
   });
 
-  it("under Full the analysis's own pass serves its rounds sweep: one pass in all, points equal a pass per turn, the result's buffers the page's alone", async () => {
+  it("under Full the analysis's own pass serves its sweep over turns: one pass in all, points equal a pass per turn, the result's buffers the page's alone", async () => {
     let passes = 0;
     const counting = {
       ...model,
@@ -178,7 +178,7 @@ describe('work done once: figures re-read from what a pass kept', () => {
       const [last] = await analyzePolicyLayers(counting, conv, 'full', [1], { radius: 5, keepAttention: keep });
       // The worker transfers the result's attention to the page: the sweep must not read those buffers.
       structuredClone(last!.attention!.mean.data.buffer, { transfer: [last!.attention!.mean.data.buffer as ArrayBuffer] });
-      const swept = await roundsSweep(counting, conv, 'full', { radius: 5, layer: 1, known: { ...last!, attention: undefined } });
+      const swept = await turnsSweep(counting, conv, 'full', { radius: 5, layer: 1, known: { ...last!, attention: undefined } });
       expect(passes).toBe(1);
       expect(swept.map((p) => p.turn)).toEqual([2, 3, 4]);
       for (const p of swept.slice(0, -1)) {
@@ -201,7 +201,7 @@ describe('work done once: figures re-read from what a pass kept', () => {
     const [later] = await analyzePolicyLayers(counting, conv, 'full', [1], { turn: 4, radius: 5 });
     // Turn 3's conversation is a prefix of turn 4's: the kept rows of its answers serve, so the pass runs on what is new.
     expect(fed[1]!).toBeLessThan(later!.tokens.length - earlier.tokens.length / 2);
-    const swept = await roundsSweep(counting, conv, 'full', { radius: 5, layer: 1, known: later });
+    const swept = await turnsSweep(counting, conv, 'full', { radius: 5, layer: 1, known: later });
     expect(fed.length).toBe(2);
     for (const p of swept.slice(0, -1)) {
       const own = await analyzePolicy(model, conv, 'full', { turn: p.turn, radius: 5, layer: 1 });
@@ -223,7 +223,7 @@ describe('work done once: figures re-read from what a pass kept', () => {
         forward: (req: Parameters<typeof qwen.session.forward>[0]) => (passes++, qwen.session.forward(req)),
       }),
     };
-    const swept = await roundsSweep(counting, conv, 'full', {});
+    const swept = await turnsSweep(counting, conv, 'full', {});
     expect(passes).toBe(swept.length); // no turn's tokens are a prefix of the last turn's
     await qwen.session.release();
   });
@@ -262,10 +262,10 @@ describe('work done once: figures re-read from what a pass kept', () => {
     expect(Math.abs(later.diagonal - fresh.diagonal)).toBeLessThan(1e-5);
   });
 
-  it("the rounds sweep keeps each turn's rows: another radius re-reads every point", async () => {
+  it("the sweep over turns keeps each turn's rows: another radius re-reads every point", async () => {
     const keepRows = new Map<number, SweepRows>();
-    const at5 = await roundsSweep(model, conv, 'full', { radius: 5, keepRows });
-    const at1 = await roundsSweep(model, conv, 'full', { radius: 1 });
+    const at5 = await turnsSweep(model, conv, 'full', { radius: 5, keepRows });
+    const at1 = await turnsSweep(model, conv, 'full', { radius: 1 });
     const re = sweepAtRadius(at5, keepRows, 1)!;
     re.forEach((p, i) => close(p.diagonal, at1[i]!.diagonal));
   });

@@ -8,7 +8,7 @@ import { CATEGORY_OF } from '../../src/context/apply';
 import { applyPolicy } from '../../src/context/apply';
 import { asRenderer, renderContext } from '../../src/context/render';
 import { parsePolicy } from '../../src/context/policy';
-import { selectTurn } from '../../src/conversation/rounds';
+import { selectTurn } from '../../src/conversation/turns';
 import { CATEGORIES } from '../../src/metrics/categories';
 import { categoryRatios, diagonalRatio } from '../../src/metrics/inertia';
 import { headOf, slab } from '../../src/metrics/slab';

@@ -104,13 +104,13 @@ describe('inertia-lens report, from a batch over the examples with both demo mod
       expect(Number(g.diagonal_hi95)).toBeGreaterThanOrEqual(Number(g.diagonal) - 1e-4);
     }
     // Fig. 2: the mean prior share at each turn, over the conversations that reach it.
-    const rounds = csvParse(readFileSync(join(out, 'turns.csv'), 'utf8'));
-    for (const p of rounds) {
+    const turns = csvParse(readFileSync(join(out, 'turns.csv'), 'utf8'));
+    for (const p of turns) {
       const at = rows.filter((x) => x.model === p.model && x.policy === p.policy && envOf.get(x.line!) === p.env && x.turn === p.turn);
       expect(Number(p.n)).toBe(at.length);
       expect(Number(p.prior)).toBeCloseTo(at.reduce((s, x) => s + Number(x.prior), 0) / at.length, 4);
     }
-    expect(new Set(rounds.map((p) => p.turn)).size).toBeGreaterThan(3);
+    expect(new Set(turns.map((p) => p.turn)).size).toBeGreaterThan(3);
     // Fig. 6: Clip against Full, per model and env.
     const change = csvParse(readFileSync(join(out, 'policy-change.csv'), 'utf8'));
     expect(change.map((c) => c.policy)).toEqual(Array(6).fill('clip:2:1'));

@@ -285,8 +285,8 @@ describe('the app, used as a person would', () => {
     const note = await p.getByTestId('models-note').textContent();
     for (const name of ['B', 'C', 'D']) expect(note).toContain(`Model ${name} is `);
     await expect.poll(() => p.evaluate(() => location.search)).toContain('mb=demo-cpl&mc=demo&qc=q8&md=demo-cpl');
-    // The rounds chart draws each compared model's lines over A's.
-    await expect.poll(() => p.getByTestId('rounds-chart').textContent(), { timeout: 120_000 }).toContain('model D: diagonal ratio');
+    // The turns chart draws each compared model's lines over A's.
+    await expect.poll(() => p.getByTestId('turns-chart').textContent(), { timeout: 120_000 }).toContain('model D: diagonal ratio');
     if (SHOTS) await p.screenshot({ path: join(SHOTS, 'app-compare-four.png'), fullPage: true });
     await p.close();
   });

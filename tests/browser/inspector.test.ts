@@ -8,7 +8,7 @@ import { analyzePolicy } from '../../src/analysis/analyze';
 import { generateAnswer, withAnswer } from '../../src/analysis/answer';
 import { dirSource } from '../../src/cli/dir-source';
 import { parseConversation } from '../../src/conversation/parse';
-import { selectTurn } from '../../src/conversation/rounds';
+import { selectTurn } from '../../src/conversation/turns';
 import { CATEGORIES } from '../../src/metrics/categories';
 import { DEMO_MODEL_PATH } from '../../src/model/demo';
 import { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
@@ -17,7 +17,7 @@ import { FULL_MATRIX_MAX_TOKENS } from '../../src/state/limits';
 import { cachedStartResult } from '../../src/state/cached-result';
 import { startAppServer } from '../helpers/app-server';
 import { launchChromium } from '../helpers/chromium';
-import { pasteConversation, repeatRounds, sweepDone, togglePolicy } from '../helpers/inspector-driver';
+import { pasteConversation, repeatTurns, sweepDone, togglePolicy } from '../helpers/inspector-driver';
 
 const SHOTS = process.env.SCREENSHOT_DIR;
 /** The demo model's final layer, the one the figures are of by default. */
@@ -78,7 +78,7 @@ describe('the inspector, used as a person would', () => {
     expect(await page.getByTestId('segments').textContent()).toMatch(/^2 onnxruntime sessions of up to 1 layer,/);
     expect(await page.getByTestId('fresh-note').textContent()).toContain('on WebGPU');
     expectClose(await shownFigures(page, 'full'), cli.full!);
-    await page.getByTestId('rounds-chart').waitFor();
+    await page.getByTestId('turns-chart').waitFor();
     await shot(page, 'inspector-2-full-webgpu');
   }, 200_000);
 
@@ -283,7 +283,7 @@ describe('the inspector on wasm: generation and long conversations', () => {
   it('draws a ~2,048-token conversation: the answer rows, then the full matrix (render time printed)', async () => {
     const tok = await ChatTokenizer.load(dirSource(DEMO_MODEL_PATH));
     const maze = parseConversation(readFileSync('examples/maze.json', 'utf8')).conversation!.messages;
-    const { messages, tokens: S } = repeatRounds(tok, maze, FULL_MATRIX_MAX_TOKENS);
+    const { messages, tokens: S } = repeatTurns(tok, maze, FULL_MATRIX_MAX_TOKENS);
     await page.getByLabel('scored turn', { exact: true }).selectOption('');
     await pasteConversation(page, messages);
     const canvas = page.getByTestId('heatmap-full');

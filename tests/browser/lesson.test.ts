@@ -37,7 +37,7 @@ describe('the lesson, walked with the keyboard only', () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(`${app.url}/?backend=wasm`);
     await page.getByTestId('fresh-note').waitFor({ timeout: 120_000 });
-    await page.getByTestId('rounds-chart').waitFor({ timeout: 120_000 });
+    await page.getByTestId('turns-chart').waitFor({ timeout: 120_000 });
     const missing = await page.evaluate(() => {
       const out: string[] = [];
       const has = (el: Element | null) => el !== null && el.querySelector('[data-explain]') !== null;

@@ -32,10 +32,10 @@ describe('inertia-lens analyze and batch', () => {
       expect(r.perHead).toHaveLength(4);
       expect(r.attention).toHaveLength(r.query.end - r.query.start);
       expect(r.attention[0]).toHaveLength(r.tokens.length);
-      expect(r.cost.map((c: { round: number }) => c.round)).toEqual([1, 2, 3, 4]);
+      expect(r.cost.map((c: { turn: number }) => c.turn)).toEqual([1, 2, 3, 4]);
     }
     const [full, clip] = doc.results;
-    expect(clip.tokens.length).toBeLessThan(full.tokens.length); // clip:3:1 at turn 4 keeps one earlier round
+    expect(clip.tokens.length).toBeLessThan(full.tokens.length); // clip:3:1 at turn 4 keeps one earlier turn
   });
 
   it('prints a readable table without --json', async () => {

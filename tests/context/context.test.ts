@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConversation } from '../../src/conversation/parse';
-import { selectTurn } from '../../src/conversation/rounds';
+import { selectTurn } from '../../src/conversation/turns';
 import { AO_PLACEHOLDER, AO_SYSTEM_PROMPT, applyPolicy, summariesNeeded } from '../../src/context/apply';
 import { CostSeries, policyCost } from '../../src/context/cost';
 import { fillerText } from '../../src/context/filler';
@@ -20,7 +20,7 @@ const conv = parseConversation(MAZE).conversation!;
 conv.messages.forEach((m, i) => {
   if (m.role === 'assistant') m.summary = `Moved east from step ${(i - 2) / 2}.`;
 });
-const rounds = (msgs: ReturnType<typeof applyPolicy>) => [...new Set(msgs.filter((m) => m.kind !== 'current' && m.round !== null).map((m) => m.round))];
+const turnsIn = (msgs: ReturnType<typeof applyPolicy>) => [...new Set(msgs.filter((m) => m.kind !== 'current' && m.turn !== null).map((m) => m.turn))];
 
 describe('policy specs', () => {
   it('parse, print and name', () => {
@@ -33,7 +33,7 @@ describe('policy specs', () => {
 });
 
 describe("Clip's C_t^trimmed (paper 2 §2.2), hand-computed for H = 3, L = 1", () => {
-  it('grows to H − 1 rounds, then keeps the L most recent', () => {
+  it('grows to H − 1 turns, then keeps the L most recent', () => {
     const seen = [1, 2, 3, 4, 5, 6, 7].map((t) => clipHistory(3, 1, t).visible);
     expect(seen).toEqual([[], [1], [1, 2], [3], [3, 4], [5], [5, 6]]);
     expect(clipHistory(3, 1, 6).cuts).toEqual([
@@ -48,10 +48,10 @@ describe("Clip's C_t^trimmed (paper 2 §2.2), hand-computed for H = 3, L = 1", (
 describe('what the model sees under each policy (turn 6)', () => {
   const turns = selectTurn(conv);
   const sys = conv.messages[0]!.content;
-  it('Full, Window, LT and DE keep the system prompt and the chosen rounds', () => {
-    expect(rounds(applyPolicy(conv, turns, parsePolicy('full')))).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(rounds(applyPolicy(conv, turns, parsePolicy('window:2')))).toEqual([4, 5, 6]);
-    expect(rounds(applyPolicy(conv, turns, parsePolicy('lt')))).toEqual([5, 6]);
+  it('Full, Window, LT and DE keep the system prompt and the chosen turns', () => {
+    expect(turnsIn(applyPolicy(conv, turns, parsePolicy('full')))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(turnsIn(applyPolicy(conv, turns, parsePolicy('window:2')))).toEqual([4, 5, 6]);
+    expect(turnsIn(applyPolicy(conv, turns, parsePolicy('lt')))).toEqual([5, 6]);
     const de = applyPolicy(conv, turns, parsePolicy('de'));
     expect(de.map((m) => m.kind)).toEqual(['system', 'user', 'current']);
     expect(de[0]!.content).toBe(sys);
@@ -69,9 +69,9 @@ describe('what the model sees under each policy (turn 6)', () => {
     expect(summary[1]).toMatchObject({
       kind: 'summary-list',
       content:
-        'Summary of earlier rounds:\nRounds 1–2: Moved east from step 0. Moved east from step 1.\nRounds 3–4: Moved east from step 2. Moved east from step 3.',
+        'Summary of earlier turns:\nTurns 1–2: Moved east from step 0. Moved east from step 1.\nTurns 3–4: Moved east from step 2. Moved east from step 3.',
     });
-    expect(rounds(summary)).toEqual([5, 6]);
+    expect(turnsIn(summary)).toEqual([5, 6]);
     expect(summariesNeeded(parsePolicy('summary:3:1'), turns)).toEqual([2, 4, 6, 8]);
     const bare = parseConversation(MAZE).conversation!;
     expect(() => applyPolicy(bare, selectTurn(bare), parsePolicy('sum'))).toThrow('message 3 has no summary');
@@ -135,9 +135,9 @@ describe('filler', () => {
   });
 });
 
-describe('cost per round', () => {
+describe('cost per turn', () => {
   const enc = (m: { role: 'system' | 'user' | 'assistant'; content: string }[], g: boolean) => tiny.encode(tiny.render(m, g));
-  it('Full prefills only the new round; Window re-prefills after its boundary moves', () => {
+  it('Full prefills only the new turn; Window re-prefills after its boundary moves', () => {
     const full = policyCost(conv, 6, parsePolicy('full'), enc);
     const win = policyCost(conv, 6, parsePolicy('window:1'), enc);
     const newRound = (k: number) => enc([{ role: 'user', content: conv.messages[2 * k - 1]!.content }], true).length;
@@ -157,27 +157,27 @@ describe('cost per round', () => {
     const counted = (m: { role: 'system' | 'user' | 'assistant'; content: string }[], g: boolean) => (calls++, enc(m, g));
     const series = new CostSeries(conv, parsePolicy('full'), counted);
     const six = series.upTo(6);
-    expect(calls).toBe(12); // two encodings per round
+    expect(calls).toBe(12); // two encodings per turn
     expect(series.upTo(4)).toEqual(six.slice(0, 4));
     expect(series.upTo(6)).toEqual(six);
     expect(calls).toBe(12);
     expect(six).toEqual(policyCost(conv, 6, parsePolicy('full'), enc));
   });
-  it('one round alone (two encodings) equals that round of the series, under every kind of policy', () => {
+  it('one turn alone (two encodings) equals that turn of the series, under every kind of policy', () => {
     for (const spec of ['full', 'window:1', 'clip:3:1', 'ao', 'lt']) {
       const series = policyCost(conv, 6, parsePolicy(spec), enc);
       let calls = 0;
       const alone = new CostSeries(conv, parsePolicy(spec), (m, g) => (calls++, enc(m, g)));
-      for (let k = 1; k <= 6; k++) expect(alone.at(k), `${spec}, round ${k}`).toEqual(series[k - 1]);
-      expect(calls).toBe(11); // round 1 needs one encoding, the others two
+      for (let k = 1; k <= 6; k++) expect(alone.at(k), `${spec}, turn ${k}`).toEqual(series[k - 1]);
+      expect(calls).toBe(11); // turn 1 needs one encoding, the others two
     }
   });
   it('Clip reuses the cache between cuts and re-prefills at a cut', () => {
     const clip = policyCost(conv, 6, parsePolicy('clip:3:1'), enc);
     const full = policyCost(conv, 6, parsePolicy('full'), enc);
-    expect(clip[1]!.prefilled).toBe(full[1]!.prefilled); // round 2: no cut yet
-    expect(clip[3]!.prefilled).toBeGreaterThan(full[3]!.prefilled); // round 4 follows the first cut
-    expect(clip[4]!.prefilled).toBe(full[4]!.prefilled); // round 5: cache reused again
+    expect(clip[1]!.prefilled).toBe(full[1]!.prefilled); // turn 2: no cut yet
+    expect(clip[3]!.prefilled).toBeGreaterThan(full[3]!.prefilled); // turn 4 follows the first cut
+    expect(clip[4]!.prefilled).toBe(full[4]!.prefilled); // turn 5: cache reused again
   });
 });
 

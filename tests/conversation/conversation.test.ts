@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONVERSATION_LIMITS, parseConversation, parseJsonl, tooDeepAt } from '../../src/conversation/parse';
-import { selectTurn, splitRounds } from '../../src/conversation/rounds';
+import { selectTurn, splitTurns } from '../../src/conversation/turns';
 import { describeIssue } from '../../src/conversation/types';
 
 const openai = [
@@ -153,13 +153,13 @@ describe('hostile and careless input', () => {
   });
 });
 
-describe('rounds and the scored turn', () => {
+describe('turns and the scored turn', () => {
   const conv = parseConversation('System: s\nUser: u1\nAssistant: a1\nUser: u2a\nUser: u2b\nAssistant: a2\nUser: u3\nAssistant: a3\nUser: trailing')
     .conversation!;
   it('groups user messages with the answer that closes them', () => {
-    const { system, rounds } = splitRounds(conv.messages);
+    const { system, all } = splitTurns(conv.messages);
     expect(system).toBe(0);
-    expect(rounds).toEqual([
+    expect(all).toEqual([
       { index: 1, users: [1], assistant: 2 },
       { index: 2, users: [3, 4], assistant: 5 },
       { index: 3, users: [6], assistant: 7 },
@@ -168,7 +168,7 @@ describe('rounds and the scored turn', () => {
   it('scores the last answer by default, any turn on request, and refuses a turn that does not exist', () => {
     expect(selectTurn(conv).current.assistant).toBe(7);
     const t2 = selectTurn(conv, 2);
-    expect(t2.rounds).toHaveLength(2);
+    expect(t2.all).toHaveLength(2);
     expect(t2.current.assistant).toBe(5);
     expect(() => selectTurn(conv, 4)).toThrow('turn 4 does not exist: the conversation has assistant turns 1..3');
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyResult } from '../../src/analysis/analyze';
-import { figuresCsv, figuresJson, perAnswerCsv, roundsCsv } from '../../src/export/figures';
+import { figuresCsv, figuresJson, perAnswerCsv, turnsCsv } from '../../src/export/figures';
 import { heatmapSvg } from '../../src/export/heatmap-svg';
 import { slab } from '../../src/metrics/slab';
 
@@ -25,11 +25,11 @@ describe('exports', () => {
     ratios: { sink: 0.5, system: 0, user: 0.1, prior: 0.25, current: 0.15 },
     diagonal: 0.125,
     diagonalCopyAligned: 0.2,
-    diagonalPerAnswer: [{ message: 1, round: 3, value: 0.125 }],
-    copy: [{ message: 1, round: 3, longestRun: 4, ngramOverlap: 0.5, shift: 2 }],
+    diagonalPerAnswer: [{ message: 1, turn: 3, value: 0.125 }],
+    copy: [{ message: 1, turn: 3, longestRun: 4, ngramOverlap: 0.5, shift: 2 }],
     cost: [
-      { round: 3, contextTokens: 10, prefilled: 10 },
-      { round: 4, contextTokens: 14, prefilled: 4 },
+      { turn: 3, contextTokens: 10, prefilled: 10 },
+      { turn: 4, contextTokens: 14, prefilled: 4 },
     ],
     attention: { layer: 3, mean: slab(new Float32Array([0.5, 0.25, 0.25]), 1, 3, 2), perHead: null },
   } as unknown as PolicyResult;
@@ -45,7 +45,7 @@ describe('exports', () => {
       'clip:12:1,4,3,0.125,4,2,0.5,acme/tiny@0123abc',
       '',
     ]);
-    expect(roundsCsv([result], FROM).split('\n')).toEqual([
+    expect(turnsCsv([result], FROM).split('\n')).toEqual([
       'policy,turn,context_tokens,prefilled,model',
       'clip:12:1,3,10,10,acme/tiny@0123abc',
       'clip:12:1,4,14,4,acme/tiny@0123abc',
@@ -62,7 +62,7 @@ describe('exports', () => {
         .map((l) => l.split(',').pop()),
     ).toEqual(['acme/tiny@0123abc', 'acme/twin']);
     expect(
-      roundsCsv([result, other], fromOf)
+      turnsCsv([result, other], fromOf)
         .split('\n')
         .slice(1, 5)
         .map((l) => l.split(',').pop()),

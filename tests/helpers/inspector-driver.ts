@@ -6,8 +6,8 @@ import type { Page } from 'playwright-core';
 import type { Message } from '../../src/conversation/types';
 import type { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
 
-/** The system prompt, then the conversation's rounds repeated for as long as the rendering stays ≤ maxTokens. */
-export function repeatRounds(tok: ChatTokenizer, messages: Message[], maxTokens: number): { messages: Message[]; tokens: number } {
+/** The system prompt, then the conversation's turns repeated for as long as the rendering stays ≤ maxTokens. */
+export function repeatTurns(tok: ChatTokenizer, messages: Message[], maxTokens: number): { messages: Message[]; tokens: number } {
   const [system, ...rest] = messages;
   let out = [system!];
   for (let k = 0; ; k++) {
@@ -87,7 +87,7 @@ export async function firstShownAt(page: Page, selector: string, timeout = 300_0
 export const FIRST_SHOWN = (selector: string) =>
   `window.__firstShown = null; new MutationObserver((_, o) => { if (document.querySelector(${JSON.stringify(selector)})) { o.disconnect(); requestAnimationFrame(() => { window.__firstShown = performance.now(); }); } }).observe(document, { childList: true, subtree: true });`;
 
-/** Waits until the rounds sweep that runs behind the figures is done (ORT's wasm shares the page's thread). */
+/** Waits until the sweep over turns that runs behind the figures is done (ORT's wasm shares the page's thread). */
 export async function sweepDone(page: Page, timeout = 300_000): Promise<void> {
   await page.getByText(/scoring every turn/).waitFor({ state: 'detached', timeout });
   // A sweep that failed is also "done": say so instead of timing nothing.

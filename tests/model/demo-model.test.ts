@@ -58,7 +58,7 @@ describe('the embedded demo model', () => {
     expect(figures.diagonalFull).toBeGreaterThanOrEqual(2 * figures.diagonalFiller);
   });
 
-  it('over the rounds, the prior-answer share rises with the round (ρ ≥ 0.8) and faster than the user share (paper 2 Fig. 2)', () => {
+  it('over the turns, the prior-answer share rises with the turn (ρ ≥ 0.8) and faster than the user share (paper 2 Fig. 2)', () => {
     console.log(`demo model: prior ρ ${figures.priorSpearman.toFixed(3)}, slopes prior ${figures.priorSlope.toFixed(4)} user ${figures.userSlope.toFixed(4)}`);
     expect(figures.priorSpearman).toBeGreaterThanOrEqual(0.8);
     expect(figures.priorSlope).toBeGreaterThan(0);
@@ -104,13 +104,13 @@ describe('the embedded demo model', () => {
     expect(move / n).toBeGreaterThanOrEqual(0.75);
   });
 
-  it('Clip lowers the mean diagonal ratio over the rounds', () => {
+  it('Clip lowers the mean diagonal ratio over the turns', () => {
     console.log(`demo model: mean diagonal ${JSON.stringify(figures.meanDiagonal)}`);
     expect(figures.meanDiagonal['clip:12:1']!).toBeLessThan(figures.meanDiagonal.full!);
     expect(figures.meanDiagonal['clip:6:1']!).toBeLessThan(figures.meanDiagonal.full!);
   });
 
-  it('ships example conversations that parse: a maze of ≥ 10 rounds, arithmetic, mixed chat', () => {
+  it('ships example conversations that parse: a maze of ≥ 10 turns, arithmetic, mixed chat', () => {
     for (const f of ['maze', 'arithmetic', 'mixed-chat']) {
       const r = parseConversation(readFileSync(`examples/${f}.json`, 'utf8'));
       expect(r.conversation, f).not.toBeNull();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzePolicy, type PolicyResult } from '../../src/analysis/analyze';
-import { roundsSweep } from '../../src/analysis/sweep';
+import { turnsSweep } from '../../src/analysis/sweep';
 import { dirSource } from '../../src/cli/dir-source';
 import { parseConversation } from '../../src/conversation/parse';
 import { CATEGORIES } from '../../src/metrics/categories';
@@ -30,8 +30,8 @@ describe('cached start figures', () => {
     expect(maxAbsDiff(c.attention!.mean.data, fresh.attention!.mean.data)).toBeLessThanOrEqual(1e-4);
   });
 
-  it('carry the rounds sweep of the same model', async () => {
-    const sweep = await roundsSweep(model, conv, cached.policy, { known: fresh });
+  it('carry the sweep over turns of the same model', async () => {
+    const sweep = await turnsSweep(model, conv, cached.policy, { known: fresh });
     expect(sweep.map((p) => p.turn)).toEqual(cached.sweep.map((p) => p.turn));
     expect(
       maxAbsDiff(

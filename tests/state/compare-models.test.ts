@@ -61,14 +61,14 @@ describe('compare models: one conversation, turn and policy scored by two to fou
       const fresh = await analyzePolicy(m, conv, 'clip:12:1');
       await m.session.release();
       expect(r.layer).toBe(fresh.layer);
-      // The tokens-per-round series follows the figures (the analysis sends the scored round first).
+      // The tokens-per-turn series follows the figures (the analysis sends the scored turn first).
       const slot = r.slot;
       await vi.waitFor(() => expect(useInspector.getState().results.find((x) => x.slot === slot)!.cost).toEqual(fresh.cost), { timeout: 60_000 });
       expect(Math.abs(r.diagonal - fresh.diagonal)).toBeLessThan(1e-6);
       for (const c of Object.keys(fresh.ratios) as (keyof typeof fresh.ratios)[]) expect(Math.abs(r.ratios[c] - fresh.ratios[c])).toBeLessThan(1e-6);
     }
     expect(sameTokens(s.results[0]!, s.results[1]!)).toBe(false);
-    // Model B's rounds sweep (it starts after A's), drawn over A's: one point per scored turn, the last one the turn shown.
+    // Model B's sweep over turns (it starts after A's), drawn over A's: one point per scored turn, the last one the turn shown.
     await vi.waitFor(() => expect(useInspector.getState().sweeps[1]).toBeTruthy(), { timeout: 60_000 });
     const b = useInspector.getState().sweeps[1]!.points;
     expect(b.length).toBe(useInspector.getState().sweeps[0]!.points.length);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzePolicy } from '../../src/analysis/analyze';
-import { roundsSweep } from '../../src/analysis/sweep';
+import { turnsSweep } from '../../src/analysis/sweep';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
 import { MemoryLimitError, ModelSession } from '../../src/runtime/ort-runtime';
 import { setModelClient } from '../../src/state/model-client';
@@ -71,7 +71,7 @@ describe('the inspector reuses what it computed', () => {
     counting = false;
     const fresh = await analyzePolicy(reference, s.parsed.conversation!, 'full', { layer: 0, radius: 1 });
     expect(Math.abs(fresh.diagonal - s.results[0]!.diagonal)).toBeLessThan(1e-6);
-    const sweep = await roundsSweep(reference, s.parsed.conversation!, 'full', { layer: 0, radius: 1 });
+    const sweep = await turnsSweep(reference, s.parsed.conversation!, 'full', { layer: 0, radius: 1 });
     counting = true;
     sweep.forEach((p, i) => expect(Math.abs(p.diagonal - s.sweeps[0]!.points[i]!.diagonal)).toBeLessThan(1e-6));
   });

@@ -13,7 +13,7 @@ const figures = (policy: string, diagonal: number, prior: number, extra: Partial
     diagonal,
     diagonalCopyAligned: diagonal + 0.01,
     ratios: { sink: 0.5123, system: 0.0456, user: 0.1789, prior, current: 0.1 },
-    cost: [{ round: 14, contextTokens: 236, prefilled: 40 }],
+    cost: [{ turn: 14, contextTokens: 236, prefilled: 40 }],
     messages: [{ role: 'assistant', content: 'Move: east' }],
     ...extra,
   }) as unknown as PolicyResult;
@@ -25,7 +25,7 @@ const start: LessonWorld = {
   shown: ['full'],
   compareModels: false,
   turn: null,
-  rounds: 14,
+  turns: 14,
   radius: 5,
   pointed: null,
   exampleName: 'maze',
@@ -109,8 +109,8 @@ describe('the lesson', () => {
       results: [
         figures('full', 0.1479, 0.6119, {
           copy: [
-            { message: 24, round: 12, longestRun: 14, ngramOverlap: 0.5, shift: -14 },
-            { message: 26, round: 13, longestRun: 15, ngramOverlap: 0.6, shift: -14 },
+            { message: 24, turn: 12, longestRun: 14, ngramOverlap: 0.5, shift: -14 },
+            { message: 26, turn: 13, longestRun: 15, ngramOverlap: 0.6, shift: -14 },
           ],
         }),
       ],

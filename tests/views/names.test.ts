@@ -141,4 +141,22 @@ describe('one name per concept', () => {
     }
     expect(hits).toEqual([]);
   });
+
+  it('the code, and so the JSON, names a turn a turn: no identifier or field spells "round" (rounding aside)', () => {
+    const hits: string[] = [];
+    for (const f of files('src')) {
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .forEach((text, k) => {
+          // Code only: comments and strings are prose; Math.round, Math.fround and roundTo (a dtype's nearest value) are rounding.
+          if (/^\s*(\/\/|\*|\/\*)/.test(text)) return;
+          const code = text
+            .replace(/(['"`])(?:\\.|(?!\1).)*\1/g, "''")
+            .replace(/\/\/.*$/, '')
+            .replace(/\b(Math\.f?round|roundTo)\b/g, '');
+          for (const m of code.matchAll(/(?<![A-Za-z])rounds?(?![a-z])\w*|Rounds?(?![a-z])\w*/g)) hits.push(`${f}:${k + 1}: ${m[0]}`);
+        });
+    }
+    expect(hits).toEqual([]);
+  });
 });

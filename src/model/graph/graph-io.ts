@@ -7,7 +7,7 @@
  *   rope_cos_r{R}/rope_sin_r{R}  float  [seq, rotary_dim]  rotary embedding R of ModelSpec.ropes (model/graph/rope.ts, in float64)
  *   attn_row_start   int64  [1]  first query row of the attention output
  *   attn_row_end     int64  [1]  one past the last (clamped to seq)
- *   attn_mean_start  int64  [1]  first query row of the head-mean output (its own range: the rounds
+ *   attn_mean_start  int64  [1]  first query row of the head-mean output (its own range: the turns
  *   attn_mean_end    int64  [1]  sweep reads every answer's mean rows, the figures one answer's heads)
  *   logit_row_start  int64  [1]  first position whose logits are computed
  *   logit_row_end    int64  [1]

@@ -7,7 +7,7 @@ export function attentionOutputs(g: GraphBuilder, heads: number, layer: number, 
   const rows = g.op('Slice', [probs, INPUT.attnStart, INPUT.attnEnd, g.int64([2])]); // [KV,rep,Q,S]
   const shape = g.op('Concat', [g.int64([heads]), g.op('Shape', [rows], { start: 2 })], { axis: 0 });
   g.op('Reshape', [rows, shape], {}, attnRowsName(layer));
-  // The head mean of every row, then its own row range: many mean rows (the rounds sweep's) cost no per-head
+  // The head mean of every row, then its own row range: many mean rows (the sweep over turns's) cost no per-head
   // copy, and a few cost one read of the probabilities (measured on wasm: no slower than slicing first).
   const meanAll = g.op('ReduceMean', [probs], { axes: [0, 1], keepdims: 0 });
   g.op('Slice', [meanAll, INPUT.meanStart, INPUT.meanEnd, g.int64([0])], {}, attnMeanName(layer));

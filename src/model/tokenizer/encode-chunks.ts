@@ -3,7 +3,7 @@
  * normalizes or pre-tokenizes anything (Tokenizer.encode_text), and encodes each piece on its own. So a
  * text cut just before an added token gives, piece by piece, the ids of the whole, provided that token
  * strips nothing to its left (lstrip), starts with no space, and no added token spans the cut. A
- * conversation's renderings of ever longer prefixes (the cost series, the rounds sweep) then encode only
+ * conversation's renderings of ever longer prefixes (the cost series, the sweep over turns) then encode only
  * their new turns. ChatTokenizer checks the first cut encodings against whole ones all the same.
  */
 

@@ -38,8 +38,8 @@ export const TEMPLATE_OVERHEAD_CHARS = 200_000;
 
 /**
  * Texts encoded and conversations rendered lately, up to this many characters each: the analysis, the
- * cost series and the rounds sweep render and encode the same turns (a round's context is the next
- * round's prompt; a layout's first render is the plan check's), so each is done once.
+ * cost series and the sweep over turns render and encode the same turns (a turn's context is the next
+ * turn's prompt; a layout's first render is the plan check's), so each is done once.
  */
 const KEPT_CHARS = 2_000_000;
 

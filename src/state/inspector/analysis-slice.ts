@@ -1,5 +1,5 @@
 import type { PolicyResult } from '../../analysis/analyze';
-import type { RoundCost } from '../../context/cost';
+import type { TurnCost } from '../../context/cost';
 import { STALE_MODEL, type InspectEvent } from '../../worker/api';
 import type { Call } from '../../worker/rpc';
 import { cachedStartResult } from '../cached-result';
@@ -11,7 +11,7 @@ import { activePolicies, generatedIn, sameSweepOf, scoredTurn, type AnalysisSlic
 
 type Set = Parameters<Slice<AnalysisSlice>>[0];
 type Get = Parameters<Slice<AnalysisSlice>>[1];
-const withCost = (r: PolicyResult, cost: RoundCost[] | undefined): PolicyResult => (cost ? { ...r, cost } : r);
+const withCost = (r: PolicyResult, cost: TurnCost[] | undefined): PolicyResult => (cost ? { ...r, cost } : r);
 
 const cachedStart = cachedStartResult();
 const isStale = (e: unknown) => (e as Error)?.name === STALE_MODEL;
@@ -39,7 +39,7 @@ class AnalysisJob {
   private readonly calls = new Map<ModelSlot, Call<void>>();
   /** The request whose figures are on screen, and series that came before them (slot|policy → series). */
   private shownFor = 0;
-  private readonly early = new Map<string, RoundCost[]>();
+  private readonly early = new Map<string, TurnCost[]>();
 
   constructor(
     private readonly set: Set,

@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { PolicyResult } from '../../analysis/analyze';
 import type { SweepPoint } from '../../analysis/sweep';
-import { splitRounds } from '../../conversation/rounds';
+import { splitTurns } from '../../conversation/turns';
 import type { Message, ParseResult } from '../../conversation/types';
 import type { ViewState } from '../url-state';
 
@@ -42,7 +42,7 @@ export interface ViewSlice {
   applyView(v: ViewState, text: string | null): void;
 }
 
-/** The analysis job: the figures on screen, the rounds sweep behind them, and what is under way. */
+/** The analysis job: the figures on screen, the sweep over turns behind them, and what is under way. */
 export interface AnalysisSlice {
   results: PolicyResult[];
   /** 'cache': the start screen's stored figures, shown while the model loads. */
@@ -56,7 +56,7 @@ export interface AnalysisSlice {
   /** Milliseconds of the last analysis, from the request to the figures. */
   analysisMs: number | null;
   /**
-   * Each model slot's rounds sweep (index: the slot): the first model's is the chart's curve, the others are
+   * Each model slot's sweep over turns (index: the slot): the first model's is the chart's curve, the others are
    * drawn over it. `of` names what it was computed for, so a stale curve is dropped, not shown under new settings.
    */
   sweeps: (SweepState | null)[];
@@ -82,7 +82,7 @@ export interface GenerationSlice {
   stopGeneration(): void;
 }
 
-/** A rounds sweep as shown: its points, the radius they are read at, and what they were computed for. */
+/** A sweep over turns as shown: its points, the radius they are read at, and what they were computed for. */
 export interface SweepState {
   policy: string;
   radius: number;
@@ -115,7 +115,7 @@ export function unanswered(s: Pick<InspectorState, 'parsed'>): number {
 export function scoredTurn(s: Pick<InspectorState, 'turn' | 'parsed'>): number | null {
   const c = s.parsed.conversation;
   if (!c) return null;
-  const n = splitRounds(c.messages).rounds.length;
+  const n = splitTurns(c.messages).all.length;
   if (n === 0) return null;
   return s.turn !== null && s.turn <= n ? s.turn : n;
 }

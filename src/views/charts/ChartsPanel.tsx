@@ -10,7 +10,7 @@ import { Explain } from '../explain/Explain';
 /** Colours for policies in the cost chart (Okabe–Ito, the ones the categories do not use). */
 const POLICY_COLORS = ['#0072B2', '#CC79A7', '#E69F00', '#009E73'];
 
-/** Paper 2's Fig. 2 (shares by round) for the first policy, and paper 1's Fig. 4 (cost by round) for every shown one. */
+/** Paper 2's Fig. 2 (shares by turn) for the first policy, and paper 1's Fig. 4 (cost by turn) for every shown one. */
 export function ChartsPanel() {
   const sweeps = useDeferredValue(useInspector((s) => s.sweeps));
   const sweep = sweeps[0] ?? null;
@@ -42,8 +42,8 @@ export function ChartsPanel() {
       ]
     : [];
   const cost: Series[] = results.flatMap((r, k) => [
-    { name: `${r.label} in context`, color: POLICY_COLORS[k % 4]!, points: r.cost.map((c) => ({ x: c.round, y: c.contextTokens })) },
-    { name: `${r.label} prefilled`, color: POLICY_COLORS[k % 4]!, dashed: true, points: r.cost.map((c) => ({ x: c.round, y: c.prefilled })) },
+    { name: `${r.label} in context`, color: POLICY_COLORS[k % 4]!, points: r.cost.map((c) => ({ x: c.turn, y: c.contextTokens })) },
+    { name: `${r.label} prefilled`, color: POLICY_COLORS[k % 4]!, dashed: true, points: r.cost.map((c) => ({ x: c.turn, y: c.prefilled })) },
   ]);
   return (
     <section className="panel charts" aria-labelledby="charts-title">
@@ -61,7 +61,7 @@ export function ChartsPanel() {
           </p>
         )}
         {sweep && sweep.points.length === 0 && <p className="muted">The sweep over turns needs at least two assistant turns.</p>}
-        {sweep && sweep.points.length > 0 && <LineChart testId="rounds-chart" series={shares} xLabel="turn" yLabel="share" yFormat={(v) => v.toFixed(2)} />}
+        {sweep && sweep.points.length > 0 && <LineChart testId="turns-chart" series={shares} xLabel="turn" yLabel="share" yFormat={(v) => v.toFixed(2)} />}
       </div>
       <div>
         <h3>Tokens per turn</h3>

@@ -12,7 +12,7 @@ const W = 440;
 const H = 220;
 const M = { top: 10, right: 12, bottom: 30, left: 48 };
 
-/** A small SVG line chart with integer x ticks (rounds) and a legend; values as text in each point's title. */
+/** A small SVG line chart with integer x ticks (turns) and a legend; values as text in each point's title. */
 export function LineChart({
   series,
   xLabel,

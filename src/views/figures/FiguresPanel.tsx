@@ -207,10 +207,10 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
           <ol className="per-answer">
             {r.diagonalPerAnswer.map((d, i) => (
               <li key={d.message}>
-                <span className="label">turn {d.round ?? '–'}</span>
+                <span className="label">turn {d.turn ?? '–'}</span>
                 <span className="bar" style={{ width: `${(d.value / maxAnswer) * 70}%`, background: CATEGORY_COLORS.prior }} />
                 <span className="num">{f4(d.value)}</span>
-                <span className="muted copy" data-testid={`copy-${d.round ?? i}`}>
+                <span className="muted copy" data-testid={`copy-${d.turn ?? i}`}>
                   copied run {r.copy[i]?.longestRun ?? 0}
                   {r.copy[i]?.shift ? ` (offset ${r.copy[i]!.shift > 0 ? '+' : '−'}${Math.abs(r.copy[i]!.shift)})` : ''} ·{' '}
                   {r.copy[i] ? `${Math.round(r.copy[i]!.ngramOverlap * 100)} %` : '–'} n-grams

@@ -23,7 +23,7 @@ export function shownSlab(r: PolicyResult, head: 'mean' | number): AttentionSlab
 const tokenLabel = (r: PolicyResult, i: number) => {
   const t = r.tokens[i]!;
   const m = r.messages[t.message]!;
-  return `#${i} ${JSON.stringify(t.text)} (${CATEGORY_NAMES[t.category]}${m.round !== null ? `, turn ${m.round}` : ''})`;
+  return `#${i} ${JSON.stringify(t.text)} (${CATEGORY_NAMES[t.category]}${m.turn !== null ? `, turn ${m.turn}` : ''})`;
 };
 
 /**

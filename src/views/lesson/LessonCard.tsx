@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { splitRounds } from '../../conversation/rounds';
+import { splitTurns } from '../../conversation/turns';
 import { focusOf } from '../../state/hover-lock';
 import { useHover } from '../../state/hover-store';
 import { activePolicies, useInspector } from '../../state/inspector-store';
@@ -27,7 +27,7 @@ function useLessonWorld(): LessonWorld {
   const pointed = useHover((s) => focusOf(s.hover));
   const guesses = useLesson((s) => s.guesses);
   const answers = useLesson((s) => s.answers);
-  const rounds = parsed.conversation ? splitRounds(parsed.conversation.messages).rounds.length : 0;
+  const turns = parsed.conversation ? splitTurns(parsed.conversation.messages).all.length : 0;
   return {
     results,
     fromModel,
@@ -35,7 +35,7 @@ function useLessonWorld(): LessonWorld {
     shown: activePolicies({ policies, compare, compareModels }),
     compareModels,
     turn,
-    rounds,
+    turns,
     radius,
     pointed,
     exampleName,

@@ -20,9 +20,9 @@ export interface LessonWorld {
   /** The policies shown, and whether several (or two models) are compared. */
   shown: string[];
   compareModels: boolean;
-  /** The scored turn as chosen (null: the last) and the number of rounds. */
+  /** The scored turn as chosen (null: the last) and the number of turns. */
   turn: number | null;
-  rounds: number;
+  turns: number;
   radius: number;
   /** The cell pointed at or locked (row: query token, col: key token), or null. */
   pointed: { row: number; col: number } | null;
@@ -114,7 +114,7 @@ export const LESSON: LessonStep[] = [
     title: 'An agent that repeats itself',
     region: 'conversation',
     text: (w) =>
-      `This is a conversation with a maze agent: a small language model, running in this page, answers ${w.rounds} turns. Each answer lists the cells visited so far, copied from its previous answer, then a thought and a move. Leaning on its own prior assistant answers like this is conversational inertia, and this lesson shows how to see it in the model's attention.`,
+      `This is a conversation with a maze agent: a small language model, running in this page, answers ${w.turns} turns. Each answer lists the cells visited so far, copied from its previous answer, then a thought and a move. Leaning on its own prior assistant answers like this is conversational inertia, and this lesson shows how to see it in the model's attention.`,
     action: 'Look over a few turns of the conversation, then press Next.',
     done: () => true,
   },
@@ -193,7 +193,7 @@ export const LESSON: LessonStep[] = [
     text: () =>
       'The longer the conversation, the more there is to lean on. The chart "Shares by turn" scores every turn of the conversation under Full (paper 2, Fig. 2).',
     action: 'Click Full, then choose an earlier turn in "turn" (the view controls).',
-    done: (w) => only(w, 'full') && w.turn !== null && w.turn < w.rounds && figuresOf(w, 'full')?.turn === w.turn,
+    done: (w) => only(w, 'full') && w.turn !== null && w.turn < w.turns && figuresOf(w, 'full')?.turn === w.turn,
     reveal: (w) => {
       const r = figuresOf(w, 'full');
       return r
@@ -283,13 +283,13 @@ export const LESSON: LessonStep[] = [
       const c = r && [...r.copy].sort((a, b) => b.longestRun - a.longestRun)[0];
       if (!r || !c) return '';
       const where =
-        c.shift === 0 ? 'at the same offset' : `${Math.abs(c.shift)} tokens ${c.shift < 0 ? 'later' : 'earlier'} in this answer than in turn ${c.round}'s`;
+        c.shift === 0 ? 'at the same offset' : `${Math.abs(c.shift)} tokens ${c.shift < 0 ? 'later' : 'earlier'} in this answer than in turn ${c.turn}'s`;
       // Which way they part is the model's to say: the text is a copy either way, the attention may not follow it.
       const reads =
         r.diagonalCopyAligned > r.diagonal
           ? "the attention follows the copy, and paper 2's band misses part of it"
           : "the attention stays nearer paper 2's alignment than the copy's";
-      return `Its longest copy, ${c.longestRun} tokens of turn ${c.round}'s answer, sits ${where}. Under ${r.label}, paper 2's diagonal reads ${share(r.diagonal)} and the copy-aligned diagonal, which moves each band to its answer's copy, ${share(r.diagonalCopyAligned)}: ${reads}. The tool reports paper 2's by default; read the two together when an answer moves text around, and paste your own conversation, or load a chat model from the Hub, to try yours.`;
+      return `Its longest copy, ${c.longestRun} tokens of turn ${c.turn}'s answer, sits ${where}. Under ${r.label}, paper 2's diagonal reads ${share(r.diagonal)} and the copy-aligned diagonal, which moves each band to its answer's copy, ${share(r.diagonalCopyAligned)}: ${reads}. The tool reports paper 2's by default; read the two together when an answer moves text around, and paste your own conversation, or load a chat model from the Hub, to try yours.`;
     },
   },
   {

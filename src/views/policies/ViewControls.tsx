@@ -1,4 +1,4 @@
-import { splitRounds } from '../../conversation/rounds';
+import { splitTurns } from '../../conversation/turns';
 import { activePolicies, scoredTurn, unanswered, useInspector } from '../../state/inspector-store';
 import { FULL_MATRIX_MAX_TOKENS } from '../../state/limits';
 import { useModelStore } from '../../state/model-store';
@@ -9,7 +9,7 @@ export function ViewControls() {
   const s = useInspector();
   const spec = useModelStore((m) => m.info?.spec);
   const inspectable = useModelStore((m) => m.info?.inspectLayers) ?? [];
-  const rounds = s.parsed.conversation ? splitRounds(s.parsed.conversation.messages).rounds.length : 0;
+  const turns = s.parsed.conversation ? splitTurns(s.parsed.conversation.messages).all.length : 0;
   const turn = scoredTurn(s);
   const heads = s.results[0]?.attention?.perHead?.heads ?? 0;
   const layers = spec?.numLayers ?? 0;
@@ -21,8 +21,8 @@ export function ViewControls() {
       <label>
         turn{' '}
         <select aria-label="scored turn" value={s.turn ?? ''} onChange={(e) => s.setTurn(e.target.value === '' ? null : Number(e.target.value))}>
-          <option value="">last ({rounds})</option>
-          {Array.from({ length: rounds }, (_, i) => (
+          <option value="">last ({turns})</option>
+          {Array.from({ length: turns }, (_, i) => (
             <option key={i} value={i + 1}>
               {i + 1}
             </option>

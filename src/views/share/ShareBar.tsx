@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { figuresCsv, figuresJson, perAnswerCsv, roundsCsv, type Provenance } from '../../export/figures';
+import { figuresCsv, figuresJson, perAnswerCsv, turnsCsv, type Provenance } from '../../export/figures';
 import { DEMO_MODEL_LABEL } from '../../model/demo';
 import { useInspector } from '../../state/inspector-store';
 import { modelStore, useModelStore } from '../../state/model-store';
@@ -30,7 +30,7 @@ export function ShareBar({ linkNote }: { linkNote: string | null }) {
       <button type="button" onClick={() => download(`${name}-per-answer.csv`, perAnswerCsv(results, from), 'text/csv')}>
         Per answer as CSV
       </button>
-      <button type="button" onClick={() => download(`${name}-turns.csv`, roundsCsv(results, from), 'text/csv')}>
+      <button type="button" onClick={() => download(`${name}-turns.csv`, turnsCsv(results, from), 'text/csv')}>
         Tokens per turn as CSV
       </button>
       <button type="button" onClick={() => download(`${name}.json`, figuresJson(results, from), 'application/json')}>

@@ -93,7 +93,7 @@ const TokenFrames = memo(function TokenFrames({ r, head }: { r: PolicyResult; he
           <div key={mi} className="frame" style={{ borderColor: CATEGORY_COLORS[m.category] }}>
             <div className="frame-title" style={{ color: CATEGORY_COLORS[m.category] }}>
               {CATEGORY_NAMES[m.category]}
-              {m.round !== null ? ` · turn ${m.round}` : ''}
+              {m.turn !== null ? ` · turn ${m.turn}` : ''}
               {m.kind !== 'assistant' && m.kind !== 'user' && m.kind !== 'system' && m.kind !== 'current' ? ` · ${m.kind}` : ''}
               {m.generated ? ' · written by the model' : ''}
             </div>

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseConversation } from '../../../src/conversation/parse';
-import { selectTurn } from '../../../src/conversation/rounds';
+import { selectTurn } from '../../../src/conversation/turns';
 import { applyPolicy } from '../../../src/context/apply';
 import { parsePolicy } from '../../../src/context/policy';
 import { asRenderer, renderContext } from '../../../src/context/render';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseConversation } from '../../../src/conversation/parse';
-import { selectTurn } from '../../../src/conversation/rounds';
+import { selectTurn } from '../../../src/conversation/turns';
 import type { Conversation } from '../../../src/conversation/types';
 import { applyPolicy, CATEGORY_OF, type PolicyInputs } from '../../../src/context/apply';
 import { fillerText } from '../../../src/context/filler';
