@@ -1,5 +1,5 @@
 /** What a teacher's link can hide (`hide=` in the fragment): the inspector's regions, by their data-lesson name. */
-export const HIDEABLE = ['model', 'conversation', 'policies', 'compare-models', 'view', 'figures', 'heatmap', 'tokens', 'charts', 'forward'] as const;
+export const HIDEABLE = ['model', 'conversation', 'policies', 'compare-models', 'view', 'figures', 'heatmap', 'tokens', 'charts', 'heads', 'forward'] as const;
 export type Hideable = (typeof HIDEABLE)[number];
 
 export const HIDEABLE_NAMES: Record<Hideable, string> = {
@@ -12,6 +12,7 @@ export const HIDEABLE_NAMES: Record<Hideable, string> = {
   heatmap: 'the heatmap',
   tokens: 'the tokens',
   charts: 'the charts',
+  heads: 'the layers × heads grid',
   forward: 'the raw forward pass',
 };
 

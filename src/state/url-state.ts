@@ -1,3 +1,4 @@
+import { headName, parseHeads, type HeadRef } from '../analysis/ablation';
 import { parsePolicy, policySpec } from '../context/policy';
 import { checkRepoId, checkRevision } from '../model/source/hub-source';
 import { QUANTS, type Quant } from '../model/precision/quantize';
@@ -26,6 +27,10 @@ export interface ViewState {
   /** Null = the final layer. */
   layer: number | null;
   radius: number;
+  /** The layers × heads grid is shown. */
+  heads: boolean;
+  /** Heads switched off (zero ablation), "L.H" in the link: off=3.1,3.4. */
+  off: HeadRef[];
   /** The conversation: its text when small enough, else the name of an unchanged example. */
   conversation: { text: string } | { example: string } | null;
 }
@@ -116,6 +121,17 @@ export const VIEW_FIELDS: { [K in keyof Fields]: Field<K> } = {
     write: (r) => (r !== 5 ? (Number.isFinite(r) ? String(r) : 'inf') : null),
     read: (raw, problem) => (raw === 'inf' ? Infinity : wholeNumber('r', 0)(raw, problem, {} as Fields)),
   },
+  heads: { fallback: false, param: 'heads', write: (h) => (h ? '1' : null), read: (raw) => raw === '1' },
+  off: {
+    fallback: [],
+    param: 'off',
+    write: (o) => (o.length ? o.map(headName).join(',') : null),
+    // Checked against the model when it runs (the worker names a head the model does not have).
+    read: (raw, problem) => {
+      const heads = parseHeads(raw, Infinity, Infinity);
+      return typeof heads === 'string' ? void problem(`off=${raw.slice(0, 40)}: ${heads}`) : heads;
+    },
+  },
 };
 
 const FIELD_KEYS = Object.keys(VIEW_FIELDS) as (keyof Fields)[];
@@ -155,7 +171,7 @@ function readCompared(q: URLSearchParams, problem: (p: string) => void): Compare
 }
 
 /** The fields of the view the inspector holds (the rest belong to the model store). */
-export const INSPECTOR_VIEW_KEYS = ['policies', 'compare', 'turn', 'head', 'layer', 'radius'] as const satisfies readonly (keyof Fields)[];
+export const INSPECTOR_VIEW_KEYS = ['policies', 'compare', 'turn', 'head', 'layer', 'radius', 'heads', 'off'] as const satisfies readonly (keyof Fields)[];
 export type InspectorView = Pick<ViewState, (typeof INSPECTOR_VIEW_KEYS)[number]>;
 export const pickInspectorView = (v: InspectorView): InspectorView => Object.fromEntries(INSPECTOR_VIEW_KEYS.map((k) => [k, v[k]])) as unknown as InspectorView;
 

@@ -2,6 +2,7 @@ import { useInspector } from '../state/inspector-store';
 import { useModelStore } from '../state/model-store';
 import { ModelSummary } from './backend/ModelSummary';
 import { ErrorBoundary } from './ErrorBoundary';
+import { HeadsPanel } from './heads/HeadsPanel';
 import { Region } from './Region';
 import { ChartsPanel } from './charts/ChartsPanel';
 import { ConversationPanel } from './conversation/ConversationPanel';
@@ -102,6 +103,9 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
       </Region>
       <Region name="charts">
         <ChartsPanel />
+      </Region>
+      <Region name="heads">
+        <HeadsPanel />
       </Region>
       <Region name="model" id="model-panel" className="columns">
         <ModelSummary />

@@ -2,7 +2,9 @@
  * What the page asks the model worker, and what comes back: plain data only (structured clone), types
  * only (no code crosses). Every model-touching step runs in the worker; the page keeps state and views.
  */
+import type { HeadRef } from '../analysis/ablation';
 import type { PolicyResult } from '../analysis/analyze';
+import type { LayerFigures } from '../analysis/heads';
 import type { TurnCost } from '../context/cost';
 import type { ForwardProbe } from '../analysis/forward-probe';
 import type { SweepPoint } from '../analysis/sweep';
@@ -93,6 +95,8 @@ interface OnConversation {
   conversation: Conversation;
   policy: string;
   turn: number;
+  /** Heads switched off while it writes (analysis/ablation.ts); none: every head on. */
+  off?: HeadRef[];
 }
 
 /** One model slot's view of the conversation: everything its figures, series and sweep depend on. */
@@ -113,6 +117,10 @@ export interface InspectRequest {
   fullMatrixMaxTokens: number;
   /** The policy whose sweep over turns follows the figures; null for none. */
   sweep: string | null;
+  /** Every layer's and head's figures for each policy too (the layers × heads grid). */
+  heads: boolean;
+  /** Heads switched off in every pass of this request (zero ablation); empty: every head on. */
+  off: HeadRef[];
 }
 
 /** What an inspection brings, in this order, each as soon as it is ready. */
@@ -121,6 +129,8 @@ export type InspectEvent =
   | { kind: 'figures'; results: PolicyResult[] }
   /** A policy's tokens-per-turn series up to the turn (paper 1's Fig. 4). */
   | { kind: 'cost'; policy: string; cost: TurnCost[] }
+  /** Every layer's and head's shares and diagonal for a policy's answer, when the request asked for heads. */
+  | { kind: 'heads'; policy: string; layers: LayerFigures[] }
   | { kind: 'sweeping'; done: number; total: number }
   /** Paper 2's Fig. 2: the sweep over turns of the first policy. */
   | { kind: 'sweep'; policy: string; radius: number; points: SweepPoint[] };

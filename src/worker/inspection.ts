@@ -3,7 +3,9 @@
  * result of every pass (each layer it fetched), the tokens-per-turn series and the sweeps over turns. A request
  * (`inspect`) reads what these hold and computes only the rest; the page keeps only what it shows.
  */
+import { headName, withHeadsOff, type HeadRef } from '../analysis/ablation';
 import { analyzePolicyLayers, costSeriesFor, policyMessages, SummaryCache, type AnalysisModel, type PolicyResult } from '../analysis/analyze';
+import { analyzeHeads, type LayerFigures } from '../analysis/heads';
 import { withAnswer } from '../analysis/answer';
 import { atRadius, sweepAtRadius } from '../analysis/rescore';
 import { turnsSweepLayers, type LayerSweep } from '../analysis/sweep';
@@ -53,6 +55,12 @@ interface KeptSweep {
   byLayer: Map<number, LayerSweep>;
 }
 
+/** What a request's passes run on: the model with its heads off, and those heads as a key ('' for none). */
+interface Run {
+  model: AnalysisModel;
+  off: string;
+}
+
 interface Scored {
   key: string;
   conv: Conversation;
@@ -72,12 +80,22 @@ export class Inspection {
   private readonly results = new Kept<PolicyResult>(RESULTS_KEPT);
   private readonly costs = new Kept<TurnCost[]>(RESULTS_KEPT);
   private readonly sweeps = new Kept<KeptSweep>(SWEEPS_KEPT);
+  private readonly heads = new Kept<LayerFigures[]>(RESULTS_KEPT);
+  /** The model with each set of heads switched off, one object per set (caches keyed by session stay apart). */
+  private readonly ablated = new Kept<AnalysisModel>(SWEEPS_KEPT);
 
-  constructor(private readonly model: AnalysisModel) {}
+  constructor(private readonly whole: AnalysisModel) {}
 
   /** Everything kept goes (the template's date changed: summaries and renderings were made under the old one). */
   clear(): void {
-    for (const k of [this.conversations, this.results, this.costs, this.sweeps]) k.clear();
+    for (const k of [this.conversations, this.results, this.costs, this.sweeps, this.heads, this.ablated]) k.clear();
+  }
+
+  /** The model with `off` switched off (the same object for the same heads). */
+  modelWith(off: readonly HeadRef[]): AnalysisModel {
+    const key = off.map(headName).join(',');
+    if (!key) return this.whole;
+    return this.ablated.get(key) ?? this.ablated.set(key, withHeadsOff(this.whole, off));
   }
 
   /** The conversation scored (the model's answer in place of the file's, when given), the same object each time. */
@@ -86,19 +104,29 @@ export class Inspection {
     const kept = this.conversations.get(key);
     if (kept) return kept;
     const conv = answer === undefined ? conversation : withAnswer(conversation, turn, answer);
-    return this.conversations.set(key, { key, conv, summaries: new SummaryCache(this.model, conv) });
+    // Summaries are the whole model's: switching heads off changes the pass scored, not the context it reads.
+    return this.conversations.set(key, { key, conv, summaries: new SummaryCache(this.whole, conv) });
   }
 
   /** The figures of each policy, then their tokens-per-turn series, then the sweep over turns: each as it is ready. */
   async inspect(req: InspectRequest, ctx: InspectContext): Promise<void> {
+    // Every pass of the request runs on its model: every head on, or its heads off (a key of every result).
+    const m: Run = { model: this.modelWith(req.off), off: req.off.map(headName).join(',') };
     const shown: { scored: Scored; result: PolicyResult }[] = [];
     for (const policy of req.policies) {
       const scored = await this.scored(req.conversation, req.turn, req.generated[policy]);
-      const result = await this.figures(scored, policy, req);
+      const result = await this.figures(m, scored, policy, req);
       if (ctx.cancelled()) return;
       shown.push({ scored, result });
     }
     ctx.emit({ kind: 'figures', results: shown.map((s) => s.result) });
+    if (req.heads) {
+      for (const { scored, result } of shown) {
+        const layers = await this.headFigures(m, scored, result.policy, req);
+        if (ctx.cancelled()) return;
+        ctx.emit({ kind: 'heads', policy: result.policy, layers });
+      }
+    }
     for (const { scored, result } of shown) {
       if (result.cost.length >= result.turn) continue;
       const cost = await this.costSeries(scored, result.policy, req.turn);
@@ -106,23 +134,29 @@ export class Inspection {
       ctx.emit({ kind: 'cost', policy: result.policy, cost });
     }
     const first = shown.find((s) => s.result.policy === req.sweep);
-    if (first) await this.sweep(first.scored, first.result.policy, req, ctx);
+    if (first) await this.sweep(m, first.scored, first.result.policy, req, ctx);
   }
 
-  private resultKey(s: Scored, policy: string, turn: number, layer: number, fullMatrix: boolean): string {
-    return [s.key, policy, turn, layer, fullMatrix].join('|');
+  private resultKey(m: Run, s: Scored, policy: string, turn: number, layer: number, fullMatrix: boolean): string {
+    return [s.key, policy, turn, layer, fullMatrix, m.off].join('|');
+  }
+
+  /** Every layer's and head's figures for one policy's answer: kept, or one pass of the head-figure graph. */
+  private async headFigures(m: Run, s: Scored, policy: string, req: InspectRequest): Promise<LayerFigures[]> {
+    const key = [s.key, policy, req.turn, req.radius, m.off].join('|');
+    return this.heads.get(key) ?? this.heads.set(key, await analyzeHeads(m.model, s.conv, policy, { turn: req.turn, radius: req.radius }, s.summaries));
   }
 
   /** One policy's result at the layer and radius asked for: kept, re-read at another radius, or one pass. */
-  private async figures(s: Scored, policy: string, req: InspectRequest): Promise<PolicyResult> {
-    const key = (layer: number) => this.resultKey(s, policy, req.turn, layer, req.fullMatrix);
+  private async figures(m: Run, s: Scored, policy: string, req: InspectRequest): Promise<PolicyResult> {
+    const key = (layer: number) => this.resultKey(m, s, policy, req.turn, layer, req.fullMatrix);
     const kept = this.results.get(key(req.layer));
     const reread = kept && atRadius(kept, req.radius);
     const cost = this.costs.get([s.key, policy, req.turn].join('|'));
     if (reread) return cost ? { ...reread, cost } : reread;
     const layers = req.layers.includes(req.layer) ? req.layers : [req.layer];
     const all = await analyzePolicyLayers(
-      this.model,
+      m.model,
       s.conv,
       policy,
       layers,
@@ -147,13 +181,13 @@ export class Inspection {
     if (kept) return kept;
     const p = parsePolicy(policy);
     // The summaries every turn up to the turn needs (kept from the analysis, which made them).
-    await policyMessages(this.model, s.conv, p, turn, s.summaries);
-    return this.costs.set(key, costSeriesFor(this.model, s.conv, s.summaries, p).upTo(turn));
+    await policyMessages(this.whole, s.conv, p, turn, s.summaries);
+    return this.costs.set(key, costSeriesFor(this.whole, s.conv, s.summaries, p).upTo(turn));
   }
 
   /** Paper 2's Fig. 2 for one policy: every fetched layer at once, the scored turn's results reused. */
-  private async sweep(s: Scored, policy: string, req: InspectRequest, ctx: InspectContext): Promise<void> {
-    const key = [s.key, policy, req.turn, req.fullMatrix].join('|');
+  private async sweep(m: Run, s: Scored, policy: string, req: InspectRequest, ctx: InspectContext): Promise<void> {
+    const key = [s.key, policy, req.turn, req.fullMatrix, m.off].join('|');
     /** The curve at the layer and radius asked for: as computed, or re-read from the rows kept; null when neither. */
     const pointsOf = ({ radius, byLayer }: KeptSweep) => {
       const l = byLayer.get(req.layer);
@@ -165,10 +199,10 @@ export class Inspection {
     if (ready) return ctx.emit({ kind: 'sweep', policy, radius: req.radius, points: ready });
     const layers = req.layers.includes(req.layer) ? req.layers : [req.layer];
     const known = layers
-      .map((l) => this.results.get(this.resultKey(s, policy, req.turn, l, req.fullMatrix)))
+      .map((l) => this.results.get(this.resultKey(m, s, policy, req.turn, l, req.fullMatrix)))
       .map((r) => r && atRadius(r, req.radius))
       .filter((r) => !!r);
-    const byLayer = await turnsSweepLayers(this.model, s.conv, policy, [req.layer, ...layers.filter((l) => l !== req.layer)], {
+    const byLayer = await turnsSweepLayers(m.model, s.conv, policy, [req.layer, ...layers.filter((l) => l !== req.layer)], {
       upToTurn: req.turn,
       radius: req.radius,
       knownLayers: known,

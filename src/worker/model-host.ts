@@ -88,6 +88,9 @@ function options({ backend, quant, template }: LoadChoice, onProgress?: OpenOpti
     // Small models: every layer's attention is an output, so the layer selector needs no rebuild. Larger
     // ones inspect the final layer only (no [S × S] scores kept for the others).
     inspectLayers: (spec) => (parameterCount(spec) <= ALL_LAYERS_MAX_PARAMETERS ? 'all' : [spec.numLayers - 1]),
+    // Every layer's per-head figures are outputs too (the layers × heads grid): reduced in the graph, and
+    // run on every pass (onnxruntime runs the whole graph), a cost measured in docs/bench/heads.md.
+    headFigures: true,
     ...(backend === 'wasm' && { prefer: ['wasm' as const] }),
     softwareWebGpu: backend === 'auto' ? 'avoid' : 'use',
     ...(onProgress && { onProgress }),
@@ -154,8 +157,9 @@ function conversationHandlers(held: Held): Pick<Handlers<ModelApi>, 'inspect' | 
     },
 
     async generate(a, ctx) {
-      const m = held.model(a.modelId);
+      held.model(a.modelId);
       const { summaries } = await held.inspection().scored(a.conversation, a.turn, undefined);
+      const m = held.inspection().modelWith(a.off ?? []);
       return generateAnswer(m, a.conversation, a.policy, a.turn, {
         summaries,
         onText: (text) => ctx.emit(text),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { HeadRef } from '../../src/analysis/ablation';
 import { decodeView, DEFAULT_VIEW, encodeView, fromBase64Url, MAX_LINK_CONVERSATION, toBase64Url } from '../../src/state/url-state';
 
 describe('the link', () => {
@@ -17,8 +18,15 @@ describe('the link', () => {
       head: 2,
       layer: 1,
       radius: 7,
+      heads: true,
+      off: [
+        [0, 2],
+        [3, 1],
+      ] as HeadRef[],
     };
     const { query, fragment, conversationCarried } = encodeView(view, text, null);
+    // The heads switched off travel as layer.head.
+    expect(query).toContain('heads=1&off=0.2%2C3.1');
     expect(conversationCarried).toBe(true);
     // The conversation is in the fragment, which the browser never sends to the page's server.
     expect(query).not.toContain('conv=');
@@ -28,6 +36,7 @@ describe('the link', () => {
     expect(back.view).toEqual({ ...view, conversation: { text } });
     expect(decodeView(`?${encodeView({ ...DEFAULT_VIEW, backend: 'webgpu' }, 'x', null).query}`).view.backend).toBe('webgpu');
     expect(decodeView('?backend=tpu').problems).toContain('backend=tpu is not auto, wasm or webgpu');
+    expect(decodeView('?off=3.x').problems).toEqual(['off=3.x: "3.x" is not a head: write layer.head, e.g. 3.0']);
     // The weight precision of each model travels with the link, each compared model's with it.
     const three = [
       { model: 'demo', revision: 'main', quant: 'q8' as const },

@@ -133,7 +133,7 @@ describe('the lesson', () => {
   it("reads a teacher's hide= and writes lesson= and hide= back", () => {
     expect(parseHide('policies, heatmap,policies')).toEqual({ hidden: ['policies', 'heatmap'], problems: [] });
     expect(parseHide('figures,<script>').problems).toEqual([
-      'hide=<script> is not one of model, conversation, policies, compare-models, view, figures, heatmap, tokens, charts, forward',
+      'hide=<script> is not one of model, conversation, policies, compare-models, view, figures, heatmap, tokens, charts, heads, forward',
     ]);
     // Links from before the panel compared up to four models named it model-b.
     expect(parseHide('model-b').hidden).toEqual(['compare-models']);

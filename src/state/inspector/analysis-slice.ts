@@ -63,6 +63,7 @@ class AnalysisJob {
       return void set((st) => ({ results: st.results.map((x) => (same(x) ? withCost(x, e.cost) : x)) }));
     }
     if (e.kind === 'sweeping') return void (slot === 0 && set({ sweeping: { done: e.done, total: e.total } }));
+    if (e.kind === 'heads') return void set((st) => ({ headFigures: { ...st.headFigures, [`${slot}|${e.policy}`]: e.layers } }));
     set((st) => ({ sweeps: withSlot(st.sweeps, slot, { policy: e.policy, radius: e.radius, points: e.points, of }), ...(slot === 0 && { sweeping: null }) }));
   }
 
@@ -87,6 +88,9 @@ class AnalysisJob {
         fullMatrix: s.fullMatrix,
         fullMatrixMaxTokens: FULL_MATRIX_MAX_TOKENS,
         sweep: policies[0]!,
+        heads: s.heads,
+        // Heads are picked on model A's grid: a compared model keeps every head on.
+        off: slot === 0 ? s.off : [],
       };
       const call = modelClient(slot).call('inspect', request, (e) => this.onEvent(id, slot, of, e, resolve));
       this.calls.set(slot, call);
@@ -124,7 +128,8 @@ class AnalysisJob {
     }
     const t0 = performance.now();
     // An earlier refusal was of the earlier request: this one gets its own answer.
-    set({ analyzing: true, analysisError: null });
+    // The grid of the view before goes: this view's comes with its own event, after its figures.
+    set({ analyzing: true, analysisError: null, headFigures: {} });
     const asked = slots.map(({ slot, info }) =>
       this.inspect(id, slot, info, s, turn).then(
         (results) => ({ slot, results, error: null }),
@@ -183,6 +188,7 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
       },
     ],
     sweeping: null,
+    headFigures: {},
     scheduleAnalysis(delayMs = 0) {
       if (job.timer) clearTimeout(job.timer);
       job.timer = setTimeout(() => void get().analyze(), delayMs);

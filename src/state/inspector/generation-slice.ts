@@ -1,48 +1,66 @@
+import type { HeadRef } from '../../analysis/ablation';
 import type { Conversation } from '../../conversation/types';
 import { STALE_MODEL } from '../../worker/api';
 import type { Call } from '../../worker/rpc';
 import { modelClient, type ModelSlot } from '../model-client';
 import { modelStores, useModelStore } from '../model-store';
-import { activePolicies, generatedIn, scoredTurn, unanswered, type GenerationSlice, type Slice } from './types';
+import { activePolicies, generatedIn, scoredTurn, unanswered, type GenerationSlice, type InspectorState, type Slice } from './types';
 
-export const generationSlice: Slice<GenerationSlice> = (set, get) => {
-  /** The generation under way in a worker, cancelled when something newer starts. */
-  let generationCall: Call<unknown> | null = null;
+type Set = Parameters<Slice<GenerationSlice>>[0];
 
-  /**
-   * One answer written by the model in the worker, streamed into `generating`; null when something newer
-   * took over (that newer call owns the state). Errors other than a model change are shown.
-   */
-  const write = async (modelId: number, conversation: Conversation, policy: string, turn: number, slot: ModelSlot = 0): Promise<string | null> => {
+/**
+ * The generation under way in a worker (cancelled when something newer starts), and how one answer is
+ * written: streamed into `generating`, null when something newer took over (that newer call owns the
+ * state). Errors other than a model change are shown.
+ */
+class Writer {
+  call: Call<unknown> | null = null;
+  constructor(private readonly set: Set) {}
+
+  async write(modelId: number, conversation: Conversation, policy: string, turn: number, slot: ModelSlot = 0, off: HeadRef[] = []): Promise<string | null> {
+    const set = this.set;
     set({ generating: { policy, text: '', slot } });
     const call: Call<string> = modelClient(slot).call(
       'generate',
-      { modelId, conversation, policy, turn },
-      (text) => generationCall === call && set({ generating: { policy, text, slot } }),
+      { modelId, conversation, policy, turn, off },
+      (text) => this.call === call && set({ generating: { policy, text, slot } }),
     );
-    generationCall = call;
+    this.call = call;
     try {
       const answer = await call.promise;
-      return generationCall === call ? answer : null;
+      return this.call === call ? answer : null;
     } catch (e) {
-      if (generationCall === call && (e as Error)?.name !== STALE_MODEL) set({ generating: null, analysisError: (e as Error).message });
+      if (this.call === call && (e as Error)?.name !== STALE_MODEL) set({ generating: null, analysisError: (e as Error).message });
       return null;
     }
-  };
+  }
+
+  cancel(): void {
+    this.call?.cancel();
+    this.call = null;
+  }
+}
+
+export const generationSlice: Slice<GenerationSlice> = (set, get) => {
+  const w = new Writer(set);
+  const write = w.write.bind(w);
 
   return {
     generated: [],
     generating: null,
+    offAnswers: null,
+    answerWithHeadsOff: () => answerWithHeadsOff(w, set, get),
     async generate() {
       const info = useModelStore.getState().info;
       const s = get();
       const conversation = s.parsed.conversation;
       const turn = scoredTurn(s);
       if (!info || !conversation || turn === null) return;
-      generationCall?.cancel();
+      w.call?.cancel();
       const generated = [{ ...generatedIn(s, 0) }];
       for (const spec of activePolicies(s)) {
-        const answer = await write(info.modelId, conversation, spec, turn);
+        // Written as the figures score it: with the heads switched off, if any.
+        const answer = await write(info.modelId, conversation, spec, turn, 0, s.off);
         if (answer === null) return;
         generated[0]![spec] = answer;
       }
@@ -57,7 +75,7 @@ export const generationSlice: Slice<GenerationSlice> = (set, get) => {
         if (answer === null) return;
         generated[slot]![spec] = answer;
       }
-      generationCall = null;
+      w.call = null;
       set({ generated, generating: null });
       get().scheduleAnalysis();
     },
@@ -66,12 +84,12 @@ export const generationSlice: Slice<GenerationSlice> = (set, get) => {
       const s = get();
       const conversation = s.parsed.conversation;
       if (!info || !conversation || unanswered(s) === 0) return;
-      generationCall?.cancel();
+      w.call?.cancel();
       // A turn for the answer to come: its context is everything before it, as for any answer the model writes.
       const open = { messages: [...conversation.messages, { role: 'assistant' as const, content: '' }] };
       const answer = await write(info.modelId, open, activePolicies(s)[0]!, open.messages.filter((m) => m.role === 'assistant').length);
       if (answer === null) return;
-      generationCall = null;
+      w.call = null;
       set({ generating: null });
       // Written into the conversation, so it is scored as its last answer, saved with it, and marked as the model's.
       get().setMessages([...conversation.messages, { role: 'assistant', content: answer || '(empty)', generated: true }]);
@@ -83,9 +101,26 @@ export const generationSlice: Slice<GenerationSlice> = (set, get) => {
       get().scheduleAnalysis();
     },
     stopGeneration() {
-      generationCall?.cancel();
-      generationCall = null;
+      w.cancel();
       set({ generating: null });
     },
   };
 };
+
+/** The first policy's answer written twice, with every head on and with the heads switched off. */
+async function answerWithHeadsOff(w: Writer, set: Set, get: () => InspectorState): Promise<void> {
+  const info = useModelStore.getState().info;
+  const s = get();
+  const conversation = s.parsed.conversation;
+  const turn = scoredTurn(s);
+  if (!info || !conversation || turn === null || !s.off.length) return;
+  w.call?.cancel();
+  set({ offAnswers: null });
+  const policy = activePolicies(s)[0]!;
+  const withAll = await w.write(info.modelId, conversation, policy, turn);
+  if (withAll === null) return;
+  const withOff = await w.write(info.modelId, conversation, policy, turn, 0, s.off);
+  if (withOff === null) return;
+  w.call = null;
+  set({ generating: null, offAnswers: { policy, turn, off: s.off, withAll, withOff } });
+}

@@ -1,5 +1,7 @@
 import type { StateCreator } from 'zustand';
+import type { HeadRef } from '../../analysis/ablation';
 import type { PolicyResult } from '../../analysis/analyze';
+import type { LayerFigures } from '../../analysis/heads';
 import type { SweepPoint } from '../../analysis/sweep';
 import { splitTurns } from '../../conversation/turns';
 import type { Message, ParseResult } from '../../conversation/types';
@@ -30,6 +32,10 @@ export interface ViewSlice {
   head: 'mean' | number;
   radius: number;
   fullMatrix: boolean;
+  /** The layers × heads grid is shown (its figures are asked for with the others). */
+  heads: boolean;
+  /** Heads switched off in every pass (zero ablation): the figures, the grid, the sweep and generation. */
+  off: HeadRef[];
   setPolicy(spec: string): void;
   setCompare(on: boolean): void;
   setCompareModels(on: boolean): void;
@@ -39,6 +45,10 @@ export interface ViewSlice {
   setHead(head: 'mean' | number): void;
   setRadius(r: number): void;
   setFullMatrix(on: boolean): void;
+  setHeadsShown(on: boolean): void;
+  /** Switches a head off, or back on. */
+  toggleOff(head: HeadRef): void;
+  setOff(heads: HeadRef[]): void;
   applyView(v: ViewState, text: string | null): void;
 }
 
@@ -62,6 +72,8 @@ export interface AnalysisSlice {
   sweeps: (SweepState | null)[];
   /** The first model's sweep under way: turns done of total. */
   sweeping: { done: number; total: number } | null;
+  /** Every layer's and head's figures of the results shown, by `${slot}|${policy}` (when the grid is shown). */
+  headFigures: Record<string, LayerFigures[]>;
   /** One `inspect` request per model slot; their events set the figures, the series and the sweeps. */
   analyze(): Promise<void>;
   /** Analyses again after `delayMs` (text edits wait for a pause in typing); a newer call replaces it. */
@@ -75,6 +87,10 @@ export interface GenerationSlice {
   /** Per model slot (index), per policy spec: the answer that slot's model wrote, which its figures score. */
   generated: Record<string, string>[];
   generating: { policy: string; text: string; slot: number } | null;
+  /** The first policy's answer written twice: with every head on, and with `off` switched off. */
+  offAnswers: { policy: string; turn: number; off: HeadRef[]; withAll: string; withOff: string } | null;
+  /** Writes it (the file's answer stays what the figures score). */
+  answerWithHeadsOff(): Promise<void>;
   generate(): Promise<void>;
   /** The conversation ends with a user message: the model writes its answer, added to the conversation (marked generated). */
   answerLast(): Promise<void>;

@@ -59,6 +59,19 @@ export const viewSlice: Slice<ViewSlice> = (set, get) => ({
     set({ fullMatrix: on });
     get().scheduleAnalysis();
   },
+  setHeadsShown(on) {
+    set({ heads: on });
+    get().scheduleAnalysis();
+  },
+  toggleOff([l, h]) {
+    const off = get().off;
+    const has = off.some((x) => x[0] === l && x[1] === h);
+    get().setOff(has ? off.filter((x) => x[0] !== l || x[1] !== h) : [...off, [l, h] as const]);
+  },
+  setOff(heads) {
+    set({ off: [...heads].sort((a, b) => a[0] - b[0] || a[1] - b[1]), offAnswers: null });
+    get().scheduleAnalysis();
+  },
   applyView(v, text) {
     if (text !== null) set({ text, exampleName: exampleNamed(text), parsed: parseConversation(text) });
     set({ ...pickInspectorView(v), generated: [] });

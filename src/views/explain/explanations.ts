@@ -172,6 +172,22 @@ export const EXPLANATIONS = {
     what: 'The rendered conversation as the model reads it, token by token, in frames by message; each token is shaded by the attention it gets from the answer (or from the token pointed at).',
     source: 'paper 2, §3.4',
   },
+  heads: {
+    title: 'layers × heads',
+    what: "The same figures as above (the diagonal ratio, the five shares) for every head of every layer, from one pass: each layer's attention is reduced to them inside the model's graph, so nothing of size layers × heads × tokens × tokens is kept. A bright cell is a head that reads the prior assistant answers along the diagonal, token i of the answer looking at token i of an earlier one: copying by position. The profile is each layer's head mean, the reading the figures above take at the final layer.",
+    formula: ["grid[layer, head] = diagonal ratio of that head alone, over the answer's tokens, r as chosen"],
+    source:
+      'paper 2, §3.4: the final layer only, noting the trend is similar in other layers; induction heads (Olsson et al.), which copy by attending to earlier patterns',
+    choice: 'Every layer and head of the scored answer under each policy shown; a compared model gets its own grid, and two grids their difference.',
+  },
+  off: {
+    title: 'switching heads off',
+    what: "A switched-off head's output is multiplied by 0 before the layer's output projection (o_proj), in every pass: the figures, the grid, the chart over turns and the answers the model writes. Its attention pattern itself is still computed and shown; what changes is what later layers receive. If the copying lives in a few heads, switching them off lowers the diagonal downstream, and may change the answer.",
+    formula: ['head output × 0 before o_proj (zero ablation); every other head × 1'],
+    source: "zero ablation, as in head-pruning studies (Michel et al., 2019); the choice of heads from paper 2's diagonal ratio",
+    choice:
+      'Zero ablation, not mean ablation: the mean over a reference set would need a set to average over, which a single pasted conversation does not give. Heads are picked on model A; a compared model keeps every head on.',
+  },
   charts: {
     title: 'the charts',
     what: 'By turn: every turn of the conversation scored under the first policy, the shares and the diagonal against the turn (paper 2, Fig. 2). Tokens per turn: the context each policy keeps, and what it must prefill (paper 1, Fig. 4).',

@@ -1,0 +1,79 @@
+/**
+ * Switching heads off (zero ablation): each switched-off head's output is multiplied by 0 before o_proj, in
+ * every layer's graph (the head_mask input), so no rebuild is needed. Heads are named "L.H", 0-based layer
+ * and head, in figures, exports, links and the CLI alike.
+ */
+import type { LayerFigures } from './heads';
+import type { AnalysisModel } from './policy-inputs';
+
+/** A head: its 0-based layer and its 0-based index in that layer. */
+export type HeadRef = readonly [layer: number, head: number];
+
+export const headName = ([l, h]: HeadRef): string => `${l}.${h}`;
+
+/** "3.1,3.4" → [[3, 1], [3, 4]], in layer then head order, each once; a message naming the first bad entry. */
+export function parseHeads(text: string, layers: number, heads: number): HeadRef[] | string {
+  const out = new Map<string, HeadRef>();
+  for (const part of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const m = /^(\d+)\.(\d+)$/.exec(part);
+    if (!m) return `"${part.slice(0, 20)}" is not a head: write layer.head, e.g. ${Number.isFinite(layers) ? layers - 1 : 3}.0`;
+    const ref = [Number(m[1]), Number(m[2])] as const;
+    if (ref[0] >= layers || ref[1] >= heads) return `head ${part}: this model has layers 0..${layers - 1} and heads 0..${heads - 1}`;
+    out.set(headName(ref), ref);
+  }
+  return [...out.values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
+
+/** The head_mask input: [layers × heads], 1 for a head on, 0 for one off. */
+export function headMask(off: readonly HeadRef[], layers: number, heads: number): Float32Array {
+  const mask = new Float32Array(layers * heads).fill(1);
+  for (const [l, h] of off) {
+    if (!(l >= 0 && l < layers && h >= 0 && h < heads))
+      throw new RangeError(`head ${l}.${h}: this model has layers 0..${layers - 1} and heads 0..${heads - 1}`);
+    mask[l * heads + h] = 0;
+  }
+  return mask;
+}
+
+/** The k heads with the highest diagonal ratio, any layer (ties: the earlier head). */
+export function topHeads(layers: readonly LayerFigures[], k: number): HeadRef[] {
+  const all = layers.flatMap((l) => l.perHead.map((h, i) => ({ at: [l.layer, i] as const, d: h.diagonal })));
+  return all
+    .sort((x, y) => y.d - x.d || x.at[0] - y.at[0] || x.at[1] - y.at[1])
+    .slice(0, k)
+    .map((x) => x.at);
+}
+
+/**
+ * The same model with `off` switched off in every pass it runs. Each such model is a session of its own to
+ * the caches keyed by session (prefix-pass.ts): a cache made with every head on never serves a pass with some off.
+ */
+export function withHeadsOff<M extends AnalysisModel>(model: M, off: readonly HeadRef[]): M {
+  if (!off.length) return model;
+  const { numLayers, numHeads } = model.session.spec;
+  const mask = headMask(off, numLayers, numHeads);
+  const base = model.session;
+  const session: typeof base = Object.create(base, {
+    forward: { value: (req: Parameters<typeof base.forward>[0]) => base.forward({ ...req, headMask: req.headMask ?? mask }) },
+  });
+  return { ...model, session };
+}
+
+/**
+ * Two answers to the same turn, in plain words: the same text, the same last line (for an agent's answer,
+ * its action) in other words, or a different last line.
+ */
+export function compareAnswers(withAll: string, withOff: string): 'same answer' | 'different wording, same last line' | 'different last line' {
+  if (withAll.trim() === withOff.trim()) return 'same answer';
+  const last = (t: string) =>
+    t
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim())
+      .at(-1)
+      ?.trim() ?? '';
+  return last(withAll) === last(withOff) ? 'different wording, same last line' : 'different last line';
+}

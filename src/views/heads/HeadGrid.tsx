@@ -1,0 +1,109 @@
+import { interpolateCividis, interpolateRdBu } from 'd3-scale-chromatic';
+import { useRef, useState, type KeyboardEvent } from 'react';
+import type { HeadRef } from '../../analysis/ablation';
+import type { Cells } from './heads-model';
+
+/** Lightness of a colour "rgb(r, g, b)": dark cells get light text. */
+const isDark = (c: string) => {
+  const [r, g, b] = (c.match(/\d+/g) ?? ['0', '0', '0']).map(Number) as [number, number, number];
+  return 0.299 * r + 0.587 * g + 0.114 * b < 140;
+};
+
+/**
+ * A layers × heads grid (a row per layer, the final one at the bottom as in a model's stack read top-down),
+ * each cell coloured by its value: cividis from 0 to `max`, or for a difference red–blue centred on 0.
+ * One tab stop; the arrow keys move between cells, Enter or a click chooses one, and hovering or focusing a
+ * cell names it through `onFocusCell`. Heads switched off are crossed out.
+ */
+export function HeadGrid({
+  cells,
+  max,
+  diverging = false,
+  off,
+  label,
+  onChoose,
+  onFocusCell,
+  testId,
+}: {
+  cells: Cells;
+  max: number;
+  diverging?: boolean;
+  off: readonly HeadRef[];
+  label: string;
+  onChoose?: (head: HeadRef) => void;
+  onFocusCell: (head: HeadRef | null) => void;
+  testId?: string;
+}) {
+  const [at, setAt] = useState<HeadRef>([Math.max(0, cells.length - 1), 0]);
+  const ref = useRef<HTMLTableElement>(null);
+  const heads = cells[0]?.length ?? 0;
+  // Cells as large as a small model allows (a few heads: easy to point at, phone included), down to 14 × 12 px.
+  const size = {
+    width: Math.round(Math.min(44, Math.max(14, 300 / Math.max(1, heads)))),
+    height: Math.round(Math.min(32, Math.max(12, 240 / Math.max(1, cells.length)))),
+  };
+  const colour = (v: number) => (diverging ? interpolateRdBu(0.5 - v / (2 * max)) : interpolateCividis(Math.min(1, v / max)));
+  const isOff = (l: number, h: number) => off.some((x) => x[0] === l && x[1] === h);
+  const focus = (l: number, h: number) => {
+    const next: HeadRef = [Math.min(cells.length - 1, Math.max(0, l)), Math.min(heads - 1, Math.max(0, h))];
+    setAt(next);
+    ref.current?.querySelector<HTMLElement>(`[data-cell="${next[0]}.${next[1]}"]`)?.focus();
+    onFocusCell(next);
+  };
+  const onKey = (e: KeyboardEvent) => {
+    const [l, h] = at;
+    const moves: Record<string, [number, number]> = { ArrowUp: [l - 1, h], ArrowDown: [l + 1, h], ArrowLeft: [l, h - 1], ArrowRight: [l, h + 1] };
+    const to = moves[e.key] ?? (e.key === 'Home' ? [l, 0] : e.key === 'End' ? [l, heads - 1] : null);
+    if (!to) return;
+    e.preventDefault();
+    focus(to[0], to[1]);
+  };
+  return (
+    <table className="head-grid" aria-label={label} ref={ref} onMouseLeave={() => onFocusCell(null)} data-testid={testId}>
+      <thead>
+        <tr>
+          <th scope="col" className="head-grid-layer">
+            L \ H
+          </th>
+          {cells[0]?.map((_, h) => (
+            <th scope="col" key={h} className="head-grid-head" style={{ width: size.width }}>
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {cells.map((row, l) => (
+          <tr key={l}>
+            <th scope="row" className="head-grid-layer">
+              {l}
+            </th>
+            {row.map((v, h) => {
+              const bg = colour(v);
+              const crossed = isOff(l, h);
+              return (
+                <td key={h}>
+                  <button
+                    type="button"
+                    data-cell={`${l}.${h}`}
+                    className={crossed ? 'head-cell off' : 'head-cell'}
+                    tabIndex={at[0] === l && at[1] === h ? 0 : -1}
+                    style={{ ...size, background: bg, color: isDark(bg) ? '#fff' : '#000' }}
+                    aria-label={`layer ${l}, head ${h}: ${v.toFixed(4)}${crossed ? ', switched off' : ''}`}
+                    aria-pressed={onChoose ? crossed : undefined}
+                    onKeyDown={onKey}
+                    onMouseEnter={() => onFocusCell([l, h])}
+                    onFocus={() => (setAt([l, h]), onFocusCell([l, h]))}
+                    onClick={() => onChoose?.([l, h])}
+                  >
+                    {crossed ? '×' : ''}
+                  </button>
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,193 @@
+import { interpolateCividis, interpolateRdBu } from 'd3-scale-chromatic';
+import { useState } from 'react';
+import { headName, topHeads, type HeadRef } from '../../analysis/ablation';
+import type { LayerFigures } from '../../analysis/heads';
+import { CATEGORIES } from '../../metrics/categories';
+import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
+import { useInspector } from '../../state/inspector-store';
+import { useModelStore } from '../../state/model-store';
+import { LineChart, type Series } from '../charts/LineChart';
+import { Explain } from '../explain/Explain';
+import { fmtShare as f4 } from '../figures/format';
+import { HeadGrid } from './HeadGrid';
+import { cellsOf, difference, largestChange, meanOf, sharedMax, type HeadMetric } from './heads-model';
+import { OffHeads } from './OffHeads';
+
+const METRIC_NAMES: Record<HeadMetric, string> = { diagonal: 'diagonal ratio', ...CATEGORY_NAMES };
+const SERIES_COLORS = ['#000000', '#0072B2', '#CC79A7', '#E69F00'];
+/** The grids' colour scales as CSS gradients, for the legend. */
+const CIVIDIS_STOPS = [0, 0.25, 0.5, 0.75, 1].map((t) => interpolateCividis(t)).join(', ');
+const RDBU_STOPS = [0, 0.25, 0.5, 0.75, 1].map((t) => interpolateRdBu(t)).join(', ');
+
+/** One grid per result shown (each policy, each compared model), in the order of the figures. */
+function useGrids(): { key: string; label: string; layers: LayerFigures[] }[] {
+  const results = useInspector((s) => s.results);
+  const figures = useInspector((s) => s.headFigures);
+  return results.flatMap((r) => {
+    const layers = figures[`${r.slot ?? 0}|${r.policy}`];
+    return layers ? [{ key: `${r.slot ?? 0}|${r.policy}`, label: r.label, layers }] : [];
+  });
+}
+
+/**
+ * Where inertia lives: every layer's and head's diagonal ratio (or a share) as a grid, the head mean by layer
+ * as a profile, a cell's heatmap on a click, and heads switched off to see what changes.
+ */
+export function HeadsPanel() {
+  const shown = useInspector((s) => s.heads);
+  const setShown = useInspector((s) => s.setHeadsShown);
+  const off = useInspector((s) => s.off);
+  const analyzing = useInspector((s) => s.analyzing);
+  const hasResults = useInspector((s) => s.results.length > 0);
+  const inspectable = useModelStore((m) => m.info?.inspectLayers) ?? [];
+  const [metric, setMetric] = useState<HeadMetric>('diagonal');
+  const [clickSwitches, setClickSwitches] = useState(false);
+  const [cell, setCell] = useState<HeadRef | null>(null);
+  const grids = useGrids();
+  if (!hasResults) return null;
+  const title = (
+    <h2 id="heads-title">
+      Layers × heads <Explain id="heads" />
+    </h2>
+  );
+  if (!shown)
+    return (
+      <section className="panel heads" aria-labelledby="heads-title">
+        {title}
+        <p className="muted">
+          The figures above read the final layer, averaged over its heads. Here every layer and every head gets its own, from one pass: which heads carry the
+          diagonal, and what happens when they are switched off.{' '}
+          <button type="button" onClick={() => setShown(true)}>
+            Show every layer and head
+          </button>
+        </p>
+      </section>
+    );
+  const cells = grids.map((g) => cellsOf(g.layers, metric));
+  const max = sharedMax(cells);
+  const diff = cells.length > 1 ? difference(cells[0]!, cells[cells.length - 1]!) : null;
+  const choose = (h: HeadRef) => {
+    if (clickSwitches) return useInspector.getState().toggleOff(h);
+    const s = useInspector.getState();
+    if (inspectable.includes(h[0])) s.setLayer(h[0] === inspectable[inspectable.length - 1] ? null : h[0]);
+    s.setHead(h[1]);
+    document.getElementById('heatmap-title')?.scrollIntoView({ block: 'start' });
+  };
+  const first = grids[0];
+  const profile: Series[] = grids.flatMap((g, k) => [
+    { name: `${g.label}: diagonal ratio`, color: SERIES_COLORS[k % 4]!, dashed: true, points: meanOf(g.layers, 'diagonal').map((y, x) => ({ x, y })) },
+    {
+      name: `${g.label}: ${CATEGORY_NAMES.prior} share`,
+      color: k ? SERIES_COLORS[k % 4]! : CATEGORY_COLORS.prior,
+      points: meanOf(g.layers, 'prior').map((y, x) => ({ x, y })),
+    },
+  ]);
+  const top = first ? topHeads(first.layers, 3) : [];
+  const peak = first ? meanOf(first.layers, 'diagonal').reduce((b, v, l, a) => (v > a[b]! ? l : b), 0) : 0;
+  return (
+    <section className="panel heads" aria-labelledby="heads-title">
+      {title}
+      <div className="row controls">
+        <label>
+          colour by{' '}
+          <select aria-label="colour the grid by" value={metric} onChange={(e) => setMetric(e.target.value as HeadMetric)}>
+            {(['diagonal', ...CATEGORIES] as HeadMetric[]).map((m) => (
+              <option key={m} value={m}>
+                {METRIC_NAMES[m]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <input type="checkbox" checked={clickSwitches} onChange={(e) => setClickSwitches(e.target.checked)} /> a click switches a head off (or back on)
+        </label>
+        <button type="button" className="link" onClick={() => setShown(false)}>
+          hide the grid
+        </button>
+      </div>
+      {!grids.length && (
+        <p className="muted" role="status">
+          {analyzing ? 'reading every layer and head…' : 'every layer and head comes after the figures…'}
+        </p>
+      )}
+      {first && (
+        <p data-testid="heads-summary">
+          Head mean, the diagonal ratio is highest at layer {peak} ({f4(first.layers[peak]!.diagonal)}); at the final layer it is{' '}
+          {f4(first.layers[first.layers.length - 1]!.diagonal)}. The heads with the highest:{' '}
+          {top.map((h) => `${headName(h)} (${f4(first.layers[h[0]]!.perHead[h[1]]!.diagonal)})`).join(', ')}.
+        </p>
+      )}
+      <p className="muted heads-readout" aria-live="polite" data-testid="heads-readout">
+        {cell && first?.layers[cell[0]]?.perHead[cell[1]]
+          ? readout(grids, cell)
+          : `Rows are layers (0 at the top), columns heads; colour: ${METRIC_NAMES[metric]}, 0 to ${f4(max)}. ${clickSwitches ? 'Click a cell to switch its head off.' : "Click a cell to open that head's heatmap."}`}
+      </p>
+      <div className="heads-body">
+        <div className="head-grids">
+          {grids.map((g, k) => (
+            <figure key={g.key}>
+              <figcaption>{g.label}</figcaption>
+              <HeadGrid
+                cells={cells[k]!}
+                max={max}
+                off={g.key.startsWith('0|') ? off : []}
+                label={`${METRIC_NAMES[metric]} of every layer and head, ${g.label}`}
+                onChoose={g.key.startsWith('0|') ? choose : undefined}
+                onFocusCell={setCell}
+                testId={`head-grid-${k}`}
+              />
+            </figure>
+          ))}
+          {diff && (
+            <figure>
+              <figcaption>
+                {grids[grids.length - 1]!.label} − {grids[0]!.label} (red: lower, blue: higher)
+              </figcaption>
+              <HeadGrid
+                cells={diff}
+                max={largestChange(diff)}
+                diverging
+                off={[]}
+                label="difference of the two grids"
+                onFocusCell={setCell}
+                testId="head-grid-diff"
+              />
+            </figure>
+          )}
+        </div>
+        {first && (
+          <div className="heads-profile">
+            <p className="head-legend" aria-hidden="true">
+              <span>0</span>
+              <span className="head-legend-bar" style={{ background: `linear-gradient(to right, ${CIVIDIS_STOPS})` }} />
+              <span>{f4(max)}</span>
+              {diff && (
+                <>
+                  <span> · difference −{f4(largestChange(diff))}</span>
+                  <span className="head-legend-bar" style={{ background: `linear-gradient(to right, ${RDBU_STOPS})` }} />
+                  <span>+{f4(largestChange(diff))}</span>
+                </>
+              )}
+            </p>
+            <h3>By layer (head mean)</h3>
+            <LineChart testId="heads-profile" series={profile} xLabel="layer" yLabel="value" yFormat={(v) => v.toFixed(2)} />
+          </div>
+        )}
+      </div>
+      <OffHeads top={first ? (k: number) => topHeads(first.layers, k) : null} />
+    </section>
+  );
+}
+
+/** A cell named in words, in every grid shown: its diagonal and its five shares. */
+function readout(grids: { label: string; layers: LayerFigures[] }[], [l, h]: HeadRef): string {
+  return grids
+    .map((g) => {
+      const x = g.layers[l]?.perHead[h];
+      if (!x) return '';
+      const shares = CATEGORIES.map((c) => `${CATEGORY_NAMES[c]} ${f4(x.ratios[c])}`).join(', ');
+      return `${g.label}, layer ${l}, head ${h}: diagonal ratio ${f4(x.diagonal)}; shares: ${shares}`;
+    })
+    .filter(Boolean)
+    .join(' · ');
+}
