@@ -5,7 +5,7 @@ import type { ComputeDtype } from '../precision/compute-dtype';
 import type { Quant } from '../precision/quantize';
 import { INPUT, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from './graph-io';
 import { GraphWeights } from './graph-weights';
-import { attentionOutputs, headFigureOutputs } from './layer-outputs';
+import { attentionOutputs, headFigureOutputs, tieToLayer } from './layer-outputs';
 import { DT, FloatAttr, GraphBuilder } from './onnx-builder';
 
 /** Smallest float32, used as the additive mask value exactly as HF does (torch.finfo(float32).min). */
@@ -201,9 +201,10 @@ export class Decoder {
   }
 
   /** The layer's row of head_mask, shaped to multiply the heads' outputs (in the compute dtype). */
-  private headMask(layer: number, shape: number[]): string {
+  private headMask(layer: number, shape: number[], tie?: string): string {
     const { g } = this;
-    const row = g.op('Gather', [INPUT.headMask, g.int64([layer], [])], { axis: 0 }); // [H]
+    const gathered = g.op('Gather', [INPUT.headMask, g.int64([layer], [])], { axis: 0 }); // [H]
+    const row = tie ? g.op('Add', [gathered, tie]) : gathered; // + 0 from the layer's outputs (tieToLayer)
     return this.toT(g.op('Reshape', [row, g.int64(shape)]));
   }
 
@@ -228,11 +229,14 @@ export class Decoder {
     const kT = g.op('Unsqueeze', [g.op('Transpose', [k], { perm: [0, 2, 1] }), g.int64([1])]); // [KV,1,Dh,S]
     const scores = g.op('Mul', [this.toF32(g.op('MatMul', [q4, kT])), this.scale]); // [KV,rep,S,S], fp32 from here
     const probs = g.op('Softmax', [g.op('Where', [this.maskFor(spec.layers[layer]!.window), this.maskValue, scores])], { axis: -1 }); // fp32, as HF
-    if (this.plan.inspect.includes(layer)) attentionOutputs(this.g, this.spec.numHeads, layer, probs);
-    if (this.plan.headFigures) headFigureOutputs(this.g, this.spec.numHeads, layer, probs);
+    const outputs = [
+      ...(this.plan.inspect.includes(layer) ? attentionOutputs(this.g, this.spec.numHeads, layer, probs) : []),
+      ...(this.plan.headFigures ? headFigureOutputs(this.g, this.spec.numHeads, layer, probs) : []),
+    ];
     const v4 = g.op('Unsqueeze', [g.op('Transpose', [v], { perm: [1, 0, 2] }), g.int64([1])]); // [KV,1,P+S,Dh]
     const ctx = g.op('Reshape', [g.op('MatMul', [this.toT(probs), v4]), g.int64([H, -1, Dh])]); // [H,S,Dh]
-    const kept = g.op('Mul', [ctx, this.headMask(layer, [H, 1, 1])]);
+    const tie = outputs.length ? tieToLayer(g, outputs, g.float([0], [], 'zero')) : undefined;
+    const kept = g.op('Mul', [ctx, this.headMask(layer, [H, 1, 1], tie)]);
     return g.op('Reshape', [g.op('Transpose', [kept], { perm: [1, 0, 2] }), g.int64([-1, H * Dh])]);
   }
 
