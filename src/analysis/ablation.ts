@@ -54,7 +54,11 @@ export function topHeads(layers: readonly LayerFigures[], k: number): HeadRef[] 
 export function withHeadsOff<M extends AnalysisModel>(model: M, off: readonly HeadRef[]): M {
   if (!off.length) return model;
   const { numLayers, numHeads } = model.session.spec;
-  const mask = headMask(off, numLayers, numHeads);
+  return withMask(model, headMask(off, numLayers, numHeads));
+}
+
+/** The same model with every pass under `mask` ([layers × heads]), whatever mask its session is set to. */
+export function withMask<M extends AnalysisModel>(model: M, mask: Float32Array): M {
   const base = model.session;
   const session: typeof base = Object.create(base, {
     forward: { value: (req: Parameters<typeof base.forward>[0]) => base.forward({ ...req, headMask: req.headMask ?? mask }) },

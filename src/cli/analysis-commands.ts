@@ -1,41 +1,42 @@
 import { closeSync, existsSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { analyzePolicy, SummaryCache, type AnalysisOptions, type PolicyResult } from '../analysis/analyze';
-import { turnsSweep, sweepPoint, type SweepPoint } from '../analysis/sweep';
+import { analyzePolicy, SummaryCache, type AnalysisOptions } from '../analysis/analyze';
+import { turnsSweep, sweepPoint } from '../analysis/sweep';
 import { parseConversation, parseJsonl } from '../conversation/parse';
 import { describeIssue, type Conversation, type ParseResult } from '../conversation/types';
 import { parsePolicy, type Policy } from '../context/policy';
-import { csvField, sameTokens } from '../export/figures';
+import { answerRowsJson, csvField } from '../export/figures';
 import { CATEGORIES } from '../metrics/categories';
 import { precisionName } from '../model/precision/quantize';
-import type { AttentionSlab } from '../metrics/slab';
+import { type Analyzed, printModelDeltas, printTable } from './print-results';
 import type { OpenModel } from '../runtime/open-model';
-import { ablate, layersJson, printLayers, type LayersJson } from './layer-commands';
+import { ablate, ablateNamed, answerJson, type HeadArgs, LAYER_CSV_HEADER, layerRows, layersJson } from './layer-commands';
+import { InputError } from './input-error';
 import { analyzeHeads } from '../analysis/heads';
 
-export interface AnalyzeArgs extends AnalysisOptions {
+export interface AnalyzeArgs extends AnalysisOptions, HeadArgs {
   policies: Policy[];
   sweep: boolean;
   json: boolean;
   /** analyze --json: include the head-mean attention rows of the answer's tokens. */
   dumpAttention?: boolean;
-  /** analyze --all-layers: every layer's and head's figures from one pass (the model opened with head figures). */
+  /**
+   * analyze (layer-commands.ts): --all-layers, every layer's and head's figures from one pass; --ablate L.H
+   * (0-based) and --ablate-top K, heads switched off in every pass; --generate, each policy's greedy answer.
+   */
   allLayers?: boolean;
-  /** analyze --ablate L.H (0-based): these heads switched off (zero ablation) in every pass. */
-  ablate?: [number, number][];
-  /** analyze --ablate-top K: the K heads with the highest diagonal ratio under Full switched off. */
-  ablateTop?: number;
+  generate?: boolean;
 }
 
 const f = (v: number) => v.toFixed(4);
 
 /** One conversation, every policy: the results as docs/command-line.md's JSON contract describes. */
-async function analyzeAll(model: OpenModel, conv: Conversation, a: AnalyzeArgs): Promise<(PolicyResult & { sweep?: SweepPoint[]; layers?: LayersJson })[]> {
+async function analyzeAll(model: OpenModel, conv: Conversation, a: AnalyzeArgs): Promise<Analyzed[]> {
   const summaries = new SummaryCache(model, conv);
   const out = [];
   for (const p of a.policies) {
-    const { dumpAttention, turn, allLayers, ...metricOptions } = a;
+    const { dumpAttention, turn, allLayers, generate: _g, ...metricOptions } = a;
     const r = await analyzePolicy(
       model,
       conv,
@@ -44,17 +45,13 @@ async function analyzeAll(model: OpenModel, conv: Conversation, a: AnalyzeArgs):
       summaries,
     );
     const layers = allLayers ? layersJson(await analyzeHeads(model, conv, p, { ...(turn !== undefined && { turn }), radius: r.radius }, summaries)) : undefined;
+    const answer = a.generate ? await answerJson(model, conv, p, r.turn, summaries) : undefined;
     const sweep = a.sweep
       ? await turnsSweep(model, conv, p, { ...metricOptions, ...(turn !== undefined && { upToTurn: turn }), known: r, summaries })
       : undefined;
-    out.push({ ...r, ...(sweep && { sweep }), ...(layers && { layers }) });
+    out.push({ ...r, ...(sweep && { sweep }), ...(layers && { layers }), ...(answer && { answer }) });
   }
   return out;
-}
-
-/** The answer's head-mean rows as nested arrays, one per answer token (the --dump-attention contract). */
-function answerRowsJson(mean: AttentionSlab): number[][] {
-  return Array.from({ length: mean.rows }, (_, i) => Array.from(mean.data.subarray(i * mean.seqLen, (i + 1) * mean.seqLen)));
 }
 
 /** A model the command runs on: opened when its turn comes and released after, so two never share memory. */
@@ -108,57 +105,7 @@ export async function analyzeCommand(models: ModelToRun[], file: string, a: Anal
   if (runs.length > 1) printModelDeltas(runs);
 }
 
-function printTable(file: string, label: string, model: OpenModel, results: (PolicyResult & { sweep?: SweepPoint[]; layers?: LayersJson })[]): void {
-  const r0 = results[0]!;
-  for (const n of [...new Set(results.flatMap((r) => r.notes))]) process.stderr.write(`${file}: note: ${n}\n`);
-  const name = precisionName(model.graph.quant, model.checkpoint.spec.awq);
-  const precision = name === 'none' ? '' : `, weights ${name}`;
-  console.log(
-    `${label} (${model.checkpoint.spec.family}, ${model.session.report.backend}${precision}) · ${file} · turn ${r0.turn} · layer ${r0.layer} · r = ${r0.radius}`,
-  );
-  console.log(
-    `${'policy'.padEnd(14)} ${'tokens'.padStart(6)} ${CATEGORIES.map((c) => c.padStart(8)).join('')} ${'diagonal'.padStart(9)} ${'context'.padStart(8)} ${'prefill'.padStart(8)}`,
-  );
-  for (const r of results) {
-    const c = r.cost[r.cost.length - 1]!;
-    console.log(
-      `${r.label.padEnd(14)} ${String(r.tokens.length).padStart(6)} ${CATEGORIES.map((k) => f(r.ratios[k]).padStart(8)).join('')} ${f(r.diagonal).padStart(9)} ${String(c.contextTokens).padStart(8)} ${String(c.prefilled).padStart(8)}`,
-    );
-  }
-  for (const r of results) {
-    const top = [...r.diagonalPerAnswer].sort((x, y) => y.value - x.value)[0];
-    const copy = [...r.copy].sort((x, y) => y.longestRun - x.longestRun)[0];
-    const parts = [
-      top ? `diagonal highest on turn ${top.turn} (${f(top.value)})` : 'no prior assistant answer in context',
-      copy ? `longest copied run ${copy.longestRun} tokens (turn ${copy.turn})` : '',
-    ].filter(Boolean);
-    console.log(`  ${r.label}: ${parts.join('; ')}`);
-    if (r.sweep) console.log(`    sweep prior: ${r.sweep.map((s) => `t${s.turn} ${f(s.ratios.prior)}`).join('  ')}`);
-    if (r.layers) printLayers(r.layers);
-  }
-  console.log('');
-}
-
-/** Each later model against the first, per policy: the difference and the change in per cent. */
-function printModelDeltas(runs: { label: string; results: PolicyResult[] }[]): void {
-  const [base, ...others] = runs;
-  const pct = (b: number, a: number) => (a !== 0 ? `${(((b - a) / a) * 100).toFixed(1)} %` : '—');
-  for (const o of others) {
-    const pairs = o.results.map((r) => [base!.results.find((x) => x.policy === r.policy)!, r] as const);
-    const same = pairs.every(([a, r]) => sameTokens(a, r));
-    console.log(`${o.label} against ${base!.label}${same ? '' : ' (their tokenizers differ: shares and ratios compare, token positions do not)'}:`);
-    for (const [a, r] of pairs) {
-      console.log(
-        `  ${r.label.padEnd(14)} prior ${f(r.ratios.prior)} vs ${f(a.ratios.prior)} (${pct(r.ratios.prior, a.ratios.prior)})   diagonal ${f(r.diagonal)} vs ${f(a.diagonal)} (${pct(r.diagonal, a.diagonal)})`,
-      );
-    }
-  }
-}
-
-/** Bad input from the person (not a bug): printed without a stack trace. */
-export class InputError extends Error {
-  override name = 'InputError';
-}
+export { InputError } from './input-error';
 
 const CSV_HEADER = ['line', 'policy', 'turn', 'tokens', ...CATEGORIES, 'diagonal', 'context_tokens', 'prefilled'];
 
@@ -199,9 +146,10 @@ export async function conversationRows(
     );
   const lines: string[] = [];
   for (const r of await analyzeAll(model, result.conversation, { ...a, dumpAttention: false })) {
+    for (const row of layerRows(line, r)) lines.push((several ? [csvField(label), ...row] : row).join(','));
     for (const s of r.sweep ?? [sweepPoint(r)]) {
       const row = [line, r.policy, s.turn, s.tokens, ...CATEGORIES.map((c) => s.ratios[c].toFixed(6)), s.diagonal.toFixed(6), s.contextTokens, s.prefilled];
-      lines.push((several ? [csvField(label), ...row] : row).join(','));
+      if (!a.allLayers) lines.push((several ? [csvField(label), ...row] : row).join(','));
       const key = several ? `${label} · ${r.label}` : r.label;
       const agg = sums.get(key) ?? { n: 0, prior: 0, diagonal: 0 };
       sums.set(key, { n: agg.n + 1, prior: agg.prior + s.ratios.prior, diagonal: agg.diagonal + s.diagonal });
@@ -211,7 +159,10 @@ export async function conversationRows(
 }
 
 /** The batch CSV's header (with a leading model column when several models run). */
-export const batchHeader = (several: boolean): string => (several ? ['model', ...CSV_HEADER] : CSV_HEADER).join(',');
+export const batchHeader = (several: boolean, allLayers = false): string => {
+  const header = allLayers ? LAYER_CSV_HEADER : CSV_HEADER;
+  return (several ? ['model', ...header] : header).join(',');
+};
 
 /** The closing summary on stderr: counts, then each policy's means. */
 export function printBatchSummary(ok: number, skipped: number, total: number, unit: string, where: string, sums: BatchSums): void {
@@ -237,7 +188,7 @@ export async function batchCommand(models: ModelToRun[], file: string, a: Analyz
   const write = (line: string) => writeSync(fd, `${line}\n`);
   // Several models: a leading model column (one model keeps the documented columns).
   const several = models.length > 1;
-  write(batchHeader(several));
+  write(batchHeader(several, a.allLayers));
   const total = entries.length * models.length;
   const unit = several ? 'conversation × model runs' : 'conversations';
   const sums: BatchSums = new Map();
@@ -264,6 +215,7 @@ export async function batchCommand(models: ModelToRun[], file: string, a: Analyz
   try {
     bar();
     await eachModel(models, async (model, label) => {
+      ablateNamed(model, a);
       for (const { line, result } of entries) {
         try {
           const lines = await conversationRows(model, label, several, line, result, a, sums);

@@ -19,6 +19,7 @@ import {
   type BatchSums,
   type ModelToRun,
 } from './analysis-commands';
+import { ablateNamed } from './layer-commands';
 import { readManifest, settingsDiff, sha256File, takeLock, writeAtomic, type Manifest } from './part-files';
 import { inShard, partName, type Shard } from './shard';
 
@@ -139,7 +140,7 @@ export async function shardBatchCommand(models: ShardModel[], file: string, a: A
     if (resumed) process.stderr.write(`${name}: resuming: ${m.done.length} conversations done and ${m.skipped.length} skipped before, kept\n`);
     process.stderr.write(`${name}: shard ${run.shard.index} of ${run.shard.count} (${run.shard.from}): ${entries.length} lines of ${file}\n`);
     const part = partWriter(partialPath, manifestPath, m);
-    if (part.empty()) part.append(`${batchHeader(models.length > 1)}\n`);
+    if (part.empty()) part.append(`${batchHeader(models.length > 1, a.allLayers)}\n`);
     part.record();
     const seen = new Set([...m.done, ...m.skipped].map((d) => `${d.model}:${d.line}`));
     const left = entries.length * models.length - seen.size;
@@ -175,6 +176,7 @@ async function runShard(
     const todo = entries.filter((e) => !seen.has(`${mi}:${e.line}`));
     if (!todo.length) continue;
     const model: OpenModel = await spec.open();
+    ablateNamed(model, a);
     const { report } = model.session;
     m.ran[mi] = {
       label: spec.label,

@@ -1,11 +1,25 @@
-/** analyze's every-layer output (--all-layers) and its switching heads off (--ablate, --ablate-top). */
+/** analyze's every-layer output (--all-layers), its switching heads off (--ablate, --ablate-top) and its answers (--generate). */
+import { compareAnswers, headMask, withMask } from '../analysis/ablation';
+import { generateAnswer } from '../analysis/answer';
 import { analyzeHeads, type LayerFigures } from '../analysis/heads';
+import type { SummaryCache } from '../analysis/policy-inputs';
+import type { Policy } from '../context/policy';
 import type { Conversation } from '../conversation/types';
-import type { CategoryRatios } from '../metrics/categories';
+import { CATEGORIES, type CategoryRatios } from '../metrics/categories';
 import type { OpenModel } from '../runtime/open-model';
-import { type AnalyzeArgs, InputError } from './analysis-commands';
+import { InputError } from './input-error';
 
 const f = (v: number) => v.toFixed(4);
+
+/** What these options read of analyze's arguments (AnalyzeArgs extends it). */
+export interface HeadArgs {
+  turn?: number;
+  radius?: number;
+  /** --ablate L.H (0-based): these heads switched off (zero ablation) in every pass. */
+  ablate?: [number, number][];
+  /** --ablate-top K: the K heads with the highest diagonal ratio under Full switched off. */
+  ablateTop?: number;
+}
 
 /** The heads switched off, as figures and exports name them. */
 export interface AblationJson {
@@ -18,7 +32,7 @@ export interface AblationJson {
  * Switches heads off in the model's session before anything runs: the heads named, or the K with the highest
  * diagonal ratio (any layer) under Full on this conversation. Null when none is asked for.
  */
-export async function ablate(model: OpenModel, conv: Conversation, a: AnalyzeArgs): Promise<AblationJson | null> {
+export async function ablate(model: OpenModel, conv: Conversation, a: HeadArgs): Promise<AblationJson | null> {
   const { numLayers, numHeads } = model.session.spec;
   let heads = a.ablate ?? [];
   let chosen = 'named (--ablate)';
@@ -57,4 +71,54 @@ export function printLayers(layers: LayersJson): void {
   const heads = layers.flatMap((l) => l.perHead.map((h, k) => ({ at: `${l.layer}.${k}`, d: h.diagonal })));
   const top = heads.sort((x, y) => y.d - x.d).slice(0, 3);
   console.log(`    highest heads (layer.head): ${top.map((h) => `${h.at} ${f(h.d)}`).join('  ')}`);
+}
+
+/** analyze --generate: the policy's greedy answer at the turn; with heads off, also the answer with every head on, and how they compare. */
+export interface AnswerJson {
+  text: string;
+  withEveryHeadOn?: string;
+  comparison?: ReturnType<typeof compareAnswers>;
+}
+
+export async function answerJson(model: OpenModel, conv: Conversation, policy: Policy, turn: number, summaries: SummaryCache): Promise<AnswerJson> {
+  const text = await generateAnswer(model, conv, policy, turn, { summaries });
+  if (!model.session.headMask) return { text };
+  const { numLayers, numHeads } = model.session.spec;
+  const withEveryHeadOn = await generateAnswer(withMask(model, headMask([], numLayers, numHeads)), conv, policy, turn, { summaries });
+  return { text, withEveryHeadOn, comparison: compareAnswers(withEveryHeadOn, text) };
+}
+
+/** --generate as text: the answer (and, with heads off, the answer with every head on). */
+export function printAnswer(label: string, a: AnswerJson): void {
+  console.log(`  ${label} answer${a.withEveryHeadOn !== undefined ? ' with the heads off' : ''}: ${JSON.stringify(a.text)}`);
+  if (a.withEveryHeadOn !== undefined) console.log(`  ${label} answer with every head on: ${JSON.stringify(a.withEveryHeadOn)} (${a.comparison})`);
+}
+
+/** batch --ablate L.H: the named heads off for the whole run, set once after the model opens. */
+export function ablateNamed(model: OpenModel, a: HeadArgs): void {
+  if (!a.ablate?.length) return;
+  const { numLayers, numHeads } = model.session.spec;
+  try {
+    model.session.headMask = headMask(a.ablate, numLayers, numHeads);
+  } catch (e) {
+    throw new InputError(`--ablate ${(e as Error).message}`);
+  }
+  process.stderr.write(`heads switched off (zero ablation): ${a.ablate.map(([l, h]) => `${l}.${h}`).join(', ')}\n`);
+}
+
+/** batch --all-layers: the long format, one row per conversation × policy × layer × head (the head mean first, as head "mean"). */
+export const LAYER_CSV_HEADER = ['line', 'policy', 'turn', 'layer', 'head', ...CATEGORIES, 'diagonal'];
+
+export function layerRows(line: number, r: { policy: string; turn: number; layers?: LayersJson }): (string | number)[][] {
+  return (r.layers ?? []).flatMap((l) =>
+    [{ head: 'mean' as string | number, ...l }, ...l.perHead.map((h, k) => ({ head: k, ...h }))].map((x) => [
+      line,
+      r.policy,
+      r.turn,
+      l.layer,
+      x.head,
+      ...CATEGORIES.map((c) => x.ratios[c].toFixed(6)),
+      x.diagonal.toFixed(6),
+    ]),
+  );
 }

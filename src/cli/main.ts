@@ -64,6 +64,7 @@ const OPTIONS = {
   'all-layers': { type: 'boolean', default: false },
   ablate: { type: 'string', multiple: true },
   'ablate-top': { type: 'string' },
+  generate: { type: 'boolean', default: false },
   out: { type: 'string' },
   date: { type: 'string', default: DEFAULT_TEMPLATE_DATE },
   backend: { type: 'string', default: 'wasm' },
@@ -160,6 +161,7 @@ async function analysisCommand(command: string, dir: string, values: Values, com
     allLayers: values['all-layers'],
     ...(values.ablate && { ablate: values.ablate.map(parseHead) }),
     ...(values['ablate-top'] !== undefined && { ablateTop: whole('--ablate-top', values['ablate-top'], 1) }),
+    ...(values.generate && { generate: true }),
     ...(values.turn !== undefined && { turn: whole('--turn', values.turn, 1) }),
     // r = inf covers whole answers (the diagonal then equals the attention to their content).
     ...(values.radius !== undefined && { radius: values.radius === 'inf' ? Infinity : whole('--radius', values.radius, 0) }),
@@ -169,8 +171,10 @@ async function analysisCommand(command: string, dir: string, values: Values, com
     values.shard !== undefined ? parseShard(values.shard, process.env, values.shards === undefined ? undefined : whole('--shards', values.shards, 1)) : null;
   if (values.shards !== undefined && !shard) fail('--shards goes with --shard auto');
   if (shard && command !== 'batch') fail('--shard is for batch');
-  if (values['all-layers'] && command !== 'analyze') fail("--all-layers is for analyze (batch's long-format CSV of every layer and head is not written yet)");
-  if ((values.ablate || values['ablate-top']) && command !== 'analyze') fail('--ablate and --ablate-top are for analyze (batch does not switch heads off yet)');
+  if (values['all-layers'] && command === 'batch' && values.sweep) fail('batch --all-layers writes every layer and head of the scored turn: leave out --sweep');
+  if (values['ablate-top'] && command !== 'analyze')
+    fail('--ablate-top is for analyze (it ranks heads per conversation); batch takes --ablate L.H, the same heads for every line');
+  if (values.generate && command !== 'analyze') fail('--generate is for analyze');
   if (shard && values.out === undefined) fail('batch --shard needs --out DIR: the folder each shard writes its part to');
   if (command === 'batch' && !shard) checkOut(values.out);
   const models = await namedModels(values, common);
@@ -189,6 +193,8 @@ async function analysisCommand(command: string, dir: string, values: Values, com
     dtype,
     date,
     template: template ?? null,
+    allLayers: values['all-layers'],
+    ablate: values.ablate ?? [],
   };
   process.exitCode = await shardBatchCommand(models, dir, args, values.out!, { shard, options });
 }

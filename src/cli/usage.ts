@@ -49,10 +49,13 @@ Options:
   --sweep     also score every turn t ≥ 2 (paper 2's Fig. 2 curve)
   --dump-attention  include the head-mean attention rows of the answer's tokens (analyze --json)
   --all-layers  analyze: every layer's and head's shares and diagonal ratio too, from one pass (the graph
-              reduces each layer's attention; JSON: each result's layers: [{layer, ratios, diagonal, perHead}])
-  --ablate L.H  analyze: switch head H of layer L off (0-based; repeatable): its output is zeroed before
-              o_proj in every pass (zero ablation); named in the output and as ablation in the JSON
+              reduces each layer's attention; JSON: each result's layers: [{layer, ratios, diagonal, perHead}]);
+              batch: the long-format CSV instead, one row per line × policy × layer × head (head "mean" first)
+  --ablate L.H  analyze and batch: switch head H of layer L off (0-based; repeatable): its output is zeroed
+              before o_proj in every pass (zero ablation); named in the output and as ablation in the JSON
   --ablate-top K  analyze: switch off the K heads with the highest diagonal ratio under Full (any layer)
+  --generate  analyze: each policy's greedy answer at the turn (JSON: answer.text); with heads switched off,
+              also the answer with every head on and how they compare (answer.withEveryHeadOn, comparison)
   --out F     batch: write the CSV to F (default: stdout); with --shard, the folder for the parts;
               merge: the merged CSV (default: stdout)
   --shard S   batch: K/N (K from 0) analyses the lines n with (n − 1) mod N = K; auto reads K and N from

@@ -1,5 +1,6 @@
 import type { PolicyResult } from '../analysis/analyze';
 import { CATEGORIES } from '../metrics/categories';
+import type { AttentionSlab } from '../metrics/slab';
 
 /** A CSV field: quoted when it holds a comma, a quote or a line break (a label, a model's folder path). */
 export const csvField = (v: string | number | null): string => (typeof v === 'string' && /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v ?? ''));
@@ -54,6 +55,7 @@ export function figuresCsv(results: PolicyResult[], from: ProvenanceOf): string 
       'revision',
       'backend',
       'precision',
+      'heads_off',
     ].join(','),
   ];
   for (const r of results) {
@@ -77,6 +79,7 @@ export function figuresCsv(results: PolicyResult[], from: ProvenanceOf): string 
         p.revision,
         p.backend,
         p.precision,
+        (r.headsOff ?? []).join(' '),
       ]
         .map(csvField)
         .join(','),
@@ -87,11 +90,21 @@ export function figuresCsv(results: PolicyResult[], from: ProvenanceOf): string 
 
 /** One row per prior assistant answer of each policy: its diagonal ratio and the copy measures. */
 export function perAnswerCsv(results: PolicyResult[], from: ProvenanceOf): string {
-  const lines = [['policy', 'turn', 'prior_turn', 'diagonal', 'longest_copied_run', 'copy_offset', 'ngram_overlap', 'model'].join(',')];
+  const lines = [['policy', 'turn', 'prior_turn', 'diagonal', 'longest_copied_run', 'copy_offset', 'ngram_overlap', 'model', 'heads_off'].join(',')];
   for (const r of results) {
     r.diagonalPerAnswer.forEach((d, i) =>
       lines.push(
-        [r.policy, r.turn, d.turn, d.value, r.copy[i]?.longestRun ?? '', r.copy[i]?.shift ?? '', r.copy[i]?.ngramOverlap ?? '', of(from, r).model]
+        [
+          r.policy,
+          r.turn,
+          d.turn,
+          d.value,
+          r.copy[i]?.longestRun ?? '',
+          r.copy[i]?.shift ?? '',
+          r.copy[i]?.ngramOverlap ?? '',
+          of(from, r).model,
+          (r.headsOff ?? []).join(' '),
+        ]
           .map(csvField)
           .join(','),
       ),
@@ -113,4 +126,9 @@ export function figuresJson(results: PolicyResult[], from: ProvenanceOf): string
   // A compared model's result names its own model, backend and precision.
   const own = (r: PolicyResult) => (r.slot ? (({ head: _h, ...p }) => p)(of(from, r)) : {});
   return `${JSON.stringify({ ...first, results: results.map(({ attention: _a, ...figures }) => ({ ...figures, ...own(figures as PolicyResult), answer: answerOf(figures as PolicyResult) })) }, (_, v) => (v === Infinity ? null : v), 2)}\n`;
+}
+
+/** The answer's head-mean rows as nested arrays, one per answer token (the CLI's --dump-attention contract). */
+export function answerRowsJson(mean: AttentionSlab): number[][] {
+  return Array.from({ length: mean.rows }, (_, i) => Array.from(mean.data.subarray(i * mean.seqLen, (i + 1) * mean.seqLen)));
 }

@@ -169,6 +169,8 @@ export class Inspection {
       },
       s.summaries,
     );
+    // Each result says which heads were off when it was computed (its exports and figures name them).
+    if (m.off) for (const r of all) r.headsOff = m.off.split(',');
     for (const r of all) this.results.set(key(r.layer), r);
     const r = all.find((x) => x.layer === req.layer)!;
     return cost ? { ...r, cost } : r;

@@ -88,6 +88,7 @@ describe('layers × heads, and switching heads off', () => {
       expect(Math.abs((await figure(page, 'diagonal')) - want.diagonal)).toBeLessThanOrEqual(1e-4);
       expect(Math.abs((await figure(page, 'prior')) - want.ratios.prior!)).toBeLessThanOrEqual(1e-4);
       expect(new URL(page.url()).searchParams.get('off')).toBe('0.4,1.1');
+      expect(await page.getByTestId('figures-from').textContent()).toContain('heads 0.4, 1.1 switched off');
 
       // The answer with every head on, and with them off, compared in plain words.
       await page.getByRole('button', { name: 'Write the answer with every head on, then with these off' }).click();

@@ -6,6 +6,8 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { MAZE_TEXT } from '../helpers/maze';
 import { writeTinyModel } from '../helpers/tiny-model';
+import { compareAnswers, withHeadsOff } from '../../src/analysis/ablation';
+import { generateAnswer } from '../../src/analysis/answer';
 import { analyzePolicy } from '../../src/analysis/analyze';
 import { dirSource } from '../../src/cli/dir-source';
 import { parseConversation } from '../../src/conversation/parse';
@@ -57,8 +59,6 @@ describe('inertia-lens analyze and batch', () => {
     const text = (await cli('analyze', maze, '--model', model, '--all-layers')).stdout;
     expect(text).toMatch(/diagonal by layer \(head mean\): L0 0\.\d{4} {2}L1 0\.\d{4}/);
     expect(text).toMatch(/highest heads \(layer\.head\): \d\.\d 0\.\d{4}/);
-    const e = await cli('batch', maze, '--model', model, '--all-layers').catch((x) => x);
-    expect(e.stderr).toContain('--all-layers is for analyze');
   });
 
   it('analyze --ablate and --ablate-top: heads switched off in every pass, named in the output, equal to the session with that mask', async () => {
@@ -84,6 +84,57 @@ describe('inertia-lens analyze and batch', () => {
     expect(e1.stderr).toContain('--ablate 9.0: this model has layers 0..1 and heads 0..3');
     const e2 = await cli('analyze', maze, '--model', model, '--ablate', 'x').catch((x) => x);
     expect(e2.stderr).toContain('--ablate takes LAYER.HEAD (0-based, e.g. 1.3), got "x"');
+  });
+
+  it("analyze --generate: each policy's greedy answer; with heads off, also the answer with every head on, each as generation on that mask writes it", async () => {
+    const conv = parseConversation(readFileSync(maze, 'utf8')).conversation!;
+    const turns = conv.messages.filter((x) => x.role === 'assistant').length;
+    const plain = JSON.parse((await cli('analyze', maze, '--model', model, '--generate', '--json')).stdout);
+    expect(Object.keys(plain.results[0].answer)).toEqual(['text']);
+    const off = JSON.parse((await cli('analyze', maze, '--model', model, '--generate', '--ablate', '0.1', '--ablate', '0.3', '--json')).stdout);
+    const m = await openModel(dirSource(model));
+    const on = await generateAnswer(m, conv, 'full', turns);
+    const ablated = await generateAnswer(
+      withHeadsOff(m, [
+        [0, 1],
+        [0, 3],
+      ]),
+      conv,
+      'full',
+      turns,
+    );
+    await m.session.release();
+    expect(plain.results[0].answer.text).toBe(on);
+    expect(off.results[0].answer).toEqual({ text: ablated, withEveryHeadOn: on, comparison: compareAnswers(on, ablated) });
+    const e = await cli('batch', maze, '--model', model, '--generate').catch((x) => x);
+    expect(e.stderr).toContain('--generate is for analyze');
+  });
+
+  it("batch --all-layers writes the long format (every layer's head mean and heads), and batch --ablate L.H switches them off for every line", async () => {
+    const jsonl = join(dir, 'one.jsonl');
+    writeFileSync(jsonl, `${JSON.stringify({ messages: parseConversation(MAZE_TEXT).conversation!.messages })}\n`);
+    const doc = JSON.parse((await cli('analyze', maze, '--model', model, '--all-layers', '--json')).stdout);
+    const rows = (await cli('batch', jsonl, '--model', model, '--all-layers')).stdout.trim().split('\n');
+    expect(rows[0]).toBe('line,policy,turn,layer,head,sink,system,user,prior,current,diagonal');
+    const layers = doc.results[0].layers as { diagonal: number; perHead: { diagonal: number }[] }[];
+    expect(rows).toHaveLength(1 + layers.length * (1 + layers[0]!.perHead.length));
+    for (const row of rows.slice(1)) {
+      const [line, policy, , layer, head, , , , , , diagonal] = row.split(',');
+      expect([line, policy]).toEqual(['1', 'full']);
+      const l = layers[Number(layer)]!;
+      const want = head === 'mean' ? l.diagonal : l.perHead[Number(head)]!.diagonal;
+      expect(Math.abs(Number(diagonal) - want)).toBeLessThan(1e-5);
+    }
+    const off = JSON.parse((await cli('analyze', maze, '--model', model, '--ablate', '0.1', '--json')).stdout).results[0];
+    const b = await cli('batch', jsonl, '--model', model, '--ablate', '0.1');
+    expect(b.stderr).toContain('heads switched off (zero ablation): 0.1');
+    expect(Math.abs(Number(b.stdout.trim().split('\n')[1]!.split(',')[9]) - off.diagonal)).toBeLessThan(1e-5);
+    const e1 = await cli('batch', jsonl, '--model', model, '--ablate-top', '2').catch((x) => x);
+    expect(e1.stderr).toContain('--ablate-top is for analyze (it ranks heads per conversation); batch takes --ablate L.H');
+    const e2 = await cli('batch', jsonl, '--model', model, '--all-layers', '--sweep').catch((x) => x);
+    expect(e2.stderr).toContain('batch --all-layers writes every layer and head of the scored turn: leave out --sweep');
+    const e3 = await cli('batch', jsonl, '--model', model, '--ablate', '7.0').catch((x) => x);
+    expect(e3.stderr).toContain('--ablate head 7.0: this model has layers 0..1 and heads 0..3');
   });
 
   it('reports bad conversations and bad options by name, without a stack trace', async () => {

@@ -32,17 +32,18 @@ describe('exports', () => {
       { turn: 4, contextTokens: 14, prefilled: 4 },
     ],
     attention: { layer: 3, mean: slab(new Float32Array([0.5, 0.25, 0.25]), 1, 3, 2), perHead: null },
+    headsOff: ['0.4', '1.1'],
   } as unknown as PolicyResult;
   it('CSV: tidy tables, one kind of row per file (per policy, per prior assistant answer, per turn)', () => {
     const csv = figuresCsv([result], FROM).split('\n');
     expect(csv[0]).toBe(
-      'policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend,precision',
+      'policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend,precision,heads_off',
     );
-    expect(csv[1]).toBe('clip:12:1,Clip-12→1,model,4,3,5,3,0.5,0,0.1,0.25,0.15,0.125,0.2,14,4,acme/tiny@0123abc,v2,wasm,q4');
+    expect(csv[1]).toBe('clip:12:1,Clip-12→1,model,4,3,5,3,0.5,0,0.1,0.25,0.15,0.125,0.2,14,4,acme/tiny@0123abc,v2,wasm,q4,0.4 1.1');
     expect(csv).toHaveLength(3); // the header, one row, the final newline
     expect(perAnswerCsv([result], FROM).split('\n')).toEqual([
-      'policy,turn,prior_turn,diagonal,longest_copied_run,copy_offset,ngram_overlap,model',
-      'clip:12:1,4,3,0.125,4,2,0.5,acme/tiny@0123abc',
+      'policy,turn,prior_turn,diagonal,longest_copied_run,copy_offset,ngram_overlap,model,heads_off',
+      'clip:12:1,4,3,0.125,4,2,0.5,acme/tiny@0123abc,0.4 1.1',
       '',
     ]);
     expect(turnsCsv([result], FROM).split('\n')).toEqual([
@@ -53,21 +54,22 @@ describe('exports', () => {
     ]);
   });
   it('compared models: each row names the model that scored it', () => {
-    const other = { ...result, slot: 1, label: 'Clip-12→1 · model B' } as PolicyResult;
+    // A compared model keeps every head on: its rows say so (heads_off empty).
+    const other = { ...result, slot: 1, label: 'Clip-12→1 · model B', headsOff: undefined } as PolicyResult;
     const fromOf = (r: PolicyResult) => (r.slot ? { ...FROM, model: 'acme/twin', precision: 'none' } : FROM);
     expect(
       perAnswerCsv([result, other], fromOf)
         .split('\n')
         .slice(1, 3)
-        .map((l) => l.split(',').pop()),
-    ).toEqual(['acme/tiny@0123abc', 'acme/twin']);
+        .map((l) => l.split(',').slice(-2).join(',')),
+    ).toEqual(['acme/tiny@0123abc,0.4 1.1', 'acme/twin,']);
     expect(
       turnsCsv([result, other], fromOf)
         .split('\n')
         .slice(1, 5)
         .map((l) => l.split(',').pop()),
     ).toEqual(['acme/tiny@0123abc', 'acme/tiny@0123abc', 'acme/twin', 'acme/twin']);
-    expect(figuresCsv([result, other], fromOf).split('\n')[2]).toMatch(/,acme\/twin,v2,wasm,none$/);
+    expect(figuresCsv([result, other], fromOf).split('\n')[2]).toMatch(/,acme\/twin,v2,wasm,none,$/);
     const doc = JSON.parse(figuresJson([result, other], fromOf));
     expect(doc.model).toBe('acme/tiny@0123abc');
     expect(doc.results.map((r: { model?: string }) => r.model)).toEqual([undefined, 'acme/twin']);

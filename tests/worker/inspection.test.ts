@@ -74,6 +74,11 @@ describe("the worker's inspection: every layer and head, and heads switched off"
     const again = await run(inspection, request([]));
     const figures = (events: InspectEvent[]) => (events[0] as Extract<InspectEvent, { kind: 'figures' }>).results;
     const ref = await run(new Inspection(masked), request([]));
+    expect(figures(withOff).map((r) => r.headsOff)).toEqual([
+      ['0.1', '0.3'],
+      ['0.1', '0.3'],
+    ]);
+    expect(figures(on)[0]!.headsOff).toBeUndefined();
     for (const [k, r] of figures(withOff).entries()) {
       const want = figures(ref)[k]!;
       for (const c of CATEGORIES) expect(Math.abs(r.ratios[c] - want.ratios[c])).toBeLessThanOrEqual(1e-6);

@@ -73,7 +73,8 @@ function provenance(results: PolicyResult[], from: 'cache' | 'model' | null, sou
       ? `${DEMO_MODEL_LABEL}, earlier (cached)`
       : `${source ?? 'no model'}${backend ? ` on ${backend === 'webgpu' ? 'WebGPU' : backend}` : ''}${weights}`;
   const answers = results.map((r) => `${r.label}: ${answerOf(r) === 'model' ? 'the answer the model wrote here' : "the conversation's answer"}`);
-  return `Computed from ${model}; scored answer: ${answers.join('; ')}.`;
+  const off = results[0]?.headsOff;
+  return `Computed from ${model}${off ? `, heads ${off.join(', ')} switched off` : ''}; scored answer: ${answers.join('; ')}.`;
 }
 
 /** Comparing models: which is which, and how they are compared when their tokenizers differ. */
