@@ -7,7 +7,7 @@
  */
 import { compareAnswers, headName, topHeads, withHeadsOff, type HeadRef } from '../src/analysis/ablation';
 import { analyzePolicy, type AnalysisModel } from '../src/analysis/analyze';
-import { generateAnswer } from '../src/analysis/answer';
+import { generateAnswer, withAnswer } from '../src/analysis/answer';
 import { analyzeHeads, type LayerFigures } from '../src/analysis/heads';
 import type { Conversation } from '../src/conversation/types';
 import { heldOutEpisodes, mazeExample } from './figures';
@@ -28,19 +28,25 @@ export interface ModelHeads {
 
 export interface AblationFigures {
   heads: string[];
-  /** The example's last answer under Full, every head on and the top heads off (final layer, head mean). */
-  before: { diagonal: number; prior: number; longestRun: number };
-  after: { diagonal: number; prior: number; longestRun: number };
-  /** The greedy answer at the example's last turn, both ways, and how they compare. */
-  answer: { withAll: string; withOff: string; verdict: string };
+  /** The example's last answer (the file's) under Full, every head on and the top heads off (final layer, head mean). */
+  before: { diagonal: number; prior: number };
+  after: { diagonal: number; prior: number };
+  /**
+   * The greedy answer at the example's last turn, both ways, how they compare, and the longest run each copies
+   * from the earlier answers (tokens; the file's answer is the same text either way, so its run cannot move).
+   */
+  answer: { withAll: string; withOff: string; verdict: string; copiedRun: { withAll: number; withOff: number } };
   /** The same on the held-out episodes (their own top heads): how often each verdict, and the mean diagonal change. */
   episodes: { verdicts: Record<string, number>; meanDiagonalChange: number };
 }
 
 const figuresOf = async (model: AnalysisModel, conv: Conversation) => {
   const r = await analyzePolicy(model, conv, 'full');
-  return { diagonal: r.diagonal, prior: r.ratios.prior, longestRun: Math.max(0, ...r.copy.map((c) => c.longestRun)) };
+  return { diagonal: r.diagonal, prior: r.ratios.prior };
 };
+/** The longest run of tokens `answer`, in place of the last answer, copies from an earlier answer. */
+const copiedRun = async (model: AnalysisModel, conv: Conversation, answer: string) =>
+  Math.max(0, ...(await analyzePolicy(model, withAnswer(conv, lastTurn(conv), answer), 'full')).copy.map((c) => c.longestRun));
 const lastTurn = (conv: Conversation) => conv.messages.filter((m) => m.role === 'assistant').length;
 const finalLayer = (layers: LayerFigures[]) => layers[layers.length - 1]!;
 
@@ -72,7 +78,8 @@ export async function ablationFigures(model: AnalysisModel, n: number, maxTokens
     const [before, after] = [await figuresOf(model, conv), await figuresOf(ablated, conv)];
     const withAll = await generateAnswer(model, conv, 'full', lastTurn(conv), { maxTokens });
     const withOff = await generateAnswer(ablated, conv, 'full', lastTurn(conv), { maxTokens });
-    return { off, before, after, answer: { withAll, withOff, verdict: compareAnswers(withAll, withOff) } };
+    const copied = { withAll: await copiedRun(model, conv, withAll), withOff: await copiedRun(model, conv, withOff) };
+    return { off, before, after, answer: { withAll, withOff, verdict: compareAnswers(withAll, withOff), copiedRun: copied } };
   };
   const example = await one(mazeExample());
   const verdicts: Record<string, number> = {};
