@@ -6,6 +6,13 @@
 import type { LayerFigures } from './heads';
 import type { AnalysisModel } from './policy-inputs';
 
+/**
+ * How a head is switched off: its output set to zero, or replaced by its mean output over a reference (here
+ * the conversation itself under Full with every head on: heads.ts headMeans), which keeps the typical size of
+ * what the head writes and removes what depends on the token (as in Wang et al. 2022's mean ablation).
+ */
+export type AblationKind = 'zero' | 'mean';
+
 /** A head: its 0-based layer and its 0-based index in that layer. */
 export type HeadRef = readonly [layer: number, head: number];
 
@@ -51,17 +58,30 @@ export function topHeads(layers: readonly LayerFigures[], k: number): HeadRef[] 
  * The same model with `off` switched off in every pass it runs. Each such model is a session of its own to
  * the caches keyed by session (prefix-pass.ts): a cache made with every head on never serves a pass with some off.
  */
-export function withHeadsOff<M extends AnalysisModel>(model: M, off: readonly HeadRef[]): M {
+export function withHeadsOff<M extends AnalysisModel>(model: M, off: readonly HeadRef[], means?: Float32Array): M {
   if (!off.length) return model;
   const { numLayers, numHeads } = model.session.spec;
-  return withMask(model, headMask(off, numLayers, numHeads));
+  return withMask(model, headMask(off, numLayers, numHeads), means && meanBias(off, means, numHeads, means.length / (numLayers * numHeads)));
 }
 
-/** The same model with every pass under `mask` ([layers × heads]), whatever mask its session is set to. */
-export function withMask<M extends AnalysisModel>(model: M, mask: Float32Array): M {
+/** head_bias for mean ablation: each switched-off head's mean output, zero elsewhere. */
+export function meanBias(off: readonly HeadRef[], means: Float32Array, heads: number, headDim: number): Float32Array {
+  const bias = new Float32Array(means.length);
+  for (const [l, h] of off) {
+    const at = (l * heads + h) * headDim;
+    bias.set(means.subarray(at, at + headDim), at);
+  }
+  return bias;
+}
+
+/** The same model with every pass under `mask` ([layers × heads]) and `bias`, whatever its session is set to. */
+export function withMask<M extends AnalysisModel>(model: M, mask: Float32Array, bias?: Float32Array): M {
   const base = model.session;
   const session: typeof base = Object.create(base, {
-    forward: { value: (req: Parameters<typeof base.forward>[0]) => base.forward({ ...req, headMask: req.headMask ?? mask }) },
+    forward: {
+      value: (req: Parameters<typeof base.forward>[0]) =>
+        base.forward({ ...req, headMask: req.headMask ?? mask, ...(bias && { headBias: req.headBias ?? bias }) }),
+    },
   });
   return { ...model, session };
 }

@@ -83,8 +83,9 @@ export interface PolicyResult extends PolicyFigures {
   query: { start: number; end: number };
   /** What the model's template did to the conversation (merged, moved, dropped, trimmed, added a system prompt). */
   notes: string[];
-  /** Heads switched off in the pass ("L.H", zero ablation); absent: every head on. */
+  /** Heads switched off in the pass ("L.H"), and how (zero or mean ablation); absent: every head on. */
   headsOff?: string[];
+  headsOffBy?: 'zero' | 'mean';
   /** With keepAttention: the answer's rows, or every row of the causal matrix. */
   attention?: LayerAttention;
   /** The model slot that scored it when the inspector compares models (1–3; absent: the first model). */

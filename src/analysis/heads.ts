@@ -83,3 +83,29 @@ export async function analyzeHeads(
   const out = await model.session.forward({ ids: r.ids, attnRows: [cur.start, cur.start + cur.length], layers: [], skipLogits: true, headFigures: inputs });
   return out.headFigures!.map((f) => layerFigures(f, model.session.spec.numHeads));
 }
+
+/**
+ * Each head's mean output over the tokens of `turn`'s conversation under Full, every head on: the reference
+ * mean ablation replaces a head's output with ([layers × heads × head_dim], the layout of head_bias).
+ */
+export async function headMeans(
+  model: AnalysisModel,
+  conversation: Conversation,
+  opts: { turn?: number } = {},
+  summaries = new SummaryCache(model, conversation),
+): Promise<Float32Array> {
+  if (!model.session.graph.headFigures) throw new Error('mean ablation needs a model opened with head figures (headFigures: true)');
+  const turn = selectTurn(conversation, opts.turn).current.index;
+  const { messages } = await policyMessages(model, conversation, parsePolicy('full'), turn, summaries);
+  const r = renderContext(asRenderer(model.tokenizer), messages);
+  const { numLayers, numHeads } = model.session.spec;
+  const out = await model.session.forward({
+    ids: r.ids,
+    attnRows: [0, 1],
+    layers: [],
+    skipLogits: true,
+    headOutputMeans: true,
+    headMask: new Float32Array(numLayers * numHeads).fill(1),
+  });
+  return out.headOutputMeans!;
+}

@@ -1,7 +1,7 @@
 /** analyze's every-layer output (--all-layers), its switching heads off (--ablate, --ablate-top) and its answers (--generate). */
-import { compareAnswers, headMask, withMask } from '../analysis/ablation';
+import { type AblationKind, compareAnswers, headMask, meanBias, withMask } from '../analysis/ablation';
 import { generateAnswer } from '../analysis/answer';
-import { analyzeHeads, type LayerFigures } from '../analysis/heads';
+import { analyzeHeads, headMeans, type LayerFigures } from '../analysis/heads';
 import type { SummaryCache } from '../analysis/policy-inputs';
 import type { Policy } from '../context/policy';
 import type { Conversation } from '../conversation/types';
@@ -19,11 +19,13 @@ export interface HeadArgs {
   ablate?: [number, number][];
   /** --ablate-top K: the K heads with the highest diagonal ratio under Full switched off. */
   ablateTop?: number;
+  /** --ablate-mean: switch them off by replacing their output with its mean over the conversation (else zero). */
+  ablateMean?: boolean;
 }
 
 /** The heads switched off, as figures and exports name them. */
 export interface AblationJson {
-  kind: 'zero';
+  kind: AblationKind;
   heads: string[];
   chosen: string;
 }
@@ -52,7 +54,12 @@ export async function ablate(model: OpenModel, conv: Conversation, a: HeadArgs):
     mask[l * numHeads + h] = 0;
   }
   model.session.headMask = mask;
-  return { kind: 'zero', heads: [...new Set(heads.map(([l, h]) => `${l}.${h}`))], chosen };
+  if (a.ablateMean) {
+    // The reference: this conversation under Full, every head on (set before the mask applies: headMeans gives its own).
+    const means = await headMeans(model, conv, { ...(a.turn !== undefined && { turn: a.turn }) });
+    model.session.headBias = meanBias(heads, means, numHeads, model.session.spec.headDim);
+  }
+  return { kind: a.ablateMean ? 'mean' : 'zero', heads: [...new Set(heads.map(([l, h]) => `${l}.${h}`))], chosen };
 }
 
 /** What --all-layers adds to each result: every layer, its head mean and each head. */
@@ -84,7 +91,8 @@ export async function answerJson(model: OpenModel, conv: Conversation, policy: P
   const text = await generateAnswer(model, conv, policy, turn, { summaries });
   if (!model.session.headMask) return { text };
   const { numLayers, numHeads } = model.session.spec;
-  const withEveryHeadOn = await generateAnswer(withMask(model, headMask([], numLayers, numHeads)), conv, policy, turn, { summaries });
+  const zeros = model.session.headBias ? new Float32Array(model.session.headBias.length) : undefined;
+  const withEveryHeadOn = await generateAnswer(withMask(model, headMask([], numLayers, numHeads), zeros), conv, policy, turn, { summaries });
   return { text, withEveryHeadOn, comparison: compareAnswers(withEveryHeadOn, text) };
 }
 

@@ -65,6 +65,7 @@ const OPTIONS = {
   ablate: { type: 'string', multiple: true },
   'ablate-top': { type: 'string' },
   generate: { type: 'boolean', default: false },
+  'ablate-mean': { type: 'boolean', default: false },
   out: { type: 'string' },
   date: { type: 'string', default: DEFAULT_TEMPLATE_DATE },
   backend: { type: 'string', default: 'wasm' },
@@ -124,7 +125,7 @@ function commonOptions(values: Values): Common {
   if (template !== undefined && !(template in FALLBACK_TEMPLATES))
     fail(`--template takes ${Object.keys(FALLBACK_TEMPLATES).join(' or ')}, got "${values.template}"`);
   // --ablate-top ranks heads by their diagonal ratio: that needs every layer's head figures too.
-  const headFigures = values['all-layers'] || values['ablate-top'] !== undefined;
+  const headFigures = values['all-layers'] || values['ablate-top'] !== undefined || values['ablate-mean'];
   return { layers, dtype, json: values.json, date: values.date, backend, device, quant, template, headFigures };
 }
 
@@ -162,6 +163,7 @@ async function analysisCommand(command: string, dir: string, values: Values, com
     ...(values.ablate && { ablate: values.ablate.map(parseHead) }),
     ...(values['ablate-top'] !== undefined && { ablateTop: whole('--ablate-top', values['ablate-top'], 1) }),
     ...(values.generate && { generate: true }),
+    ...(values['ablate-mean'] && { ablateMean: true }),
     ...(values.turn !== undefined && { turn: whole('--turn', values.turn, 1) }),
     // r = inf covers whole answers (the diagonal then equals the attention to their content).
     ...(values.radius !== undefined && { radius: values.radius === 'inf' ? Infinity : whole('--radius', values.radius, 0) }),
@@ -175,6 +177,9 @@ async function analysisCommand(command: string, dir: string, values: Values, com
   if (values['ablate-top'] && command !== 'analyze')
     fail('--ablate-top is for analyze (it ranks heads per conversation); batch takes --ablate L.H, the same heads for every line');
   if (values.generate && command !== 'analyze') fail('--generate is for analyze');
+  if (values['ablate-mean'] && command !== 'analyze') fail('--ablate-mean is for analyze (its mean is per conversation)');
+  if (values['ablate-mean'] && !values.ablate && !values['ablate-top'])
+    fail('--ablate-mean says how --ablate or --ablate-top switch heads off: name them with those');
   if (shard && values.out === undefined) fail('batch --shard needs --out DIR: the folder each shard writes its part to');
   if (command === 'batch' && !shard) checkOut(values.out);
   const models = await namedModels(values, common);

@@ -54,6 +54,8 @@ Options:
   --ablate L.H  analyze and batch: switch head H of layer L off (0-based; repeatable): its output is zeroed
               before o_proj in every pass (zero ablation); named in the output and as ablation in the JSON
   --ablate-top K  analyze: switch off the K heads with the highest diagonal ratio under Full (any layer)
+  --ablate-mean  analyze: switch those heads off by replacing each one's output with its mean over the
+              conversation's tokens (Full, every head on) instead of zero (mean ablation)
   --generate  analyze: each policy's greedy answer at the turn (JSON: answer.text); with heads switched off,
               also the answer with every head on and how they compare (answer.withEveryHeadOn, comparison)
   --out F     batch: write the CSV to F (default: stdout); with --shard, the folder for the parts;

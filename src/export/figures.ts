@@ -56,6 +56,7 @@ export function figuresCsv(results: PolicyResult[], from: ProvenanceOf): string 
       'backend',
       'precision',
       'heads_off',
+      'heads_off_by',
     ].join(','),
   ];
   for (const r of results) {
@@ -80,6 +81,7 @@ export function figuresCsv(results: PolicyResult[], from: ProvenanceOf): string 
         p.backend,
         p.precision,
         (r.headsOff ?? []).join(' '),
+        r.headsOff ? (r.headsOffBy ?? 'zero') : '',
       ]
         .map(csvField)
         .join(','),

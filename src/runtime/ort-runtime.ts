@@ -13,6 +13,7 @@ import {
   LOGITS,
   attnMeanName,
   headDiagName,
+  headOutMeanName,
   headSharesName,
   attnRowsName,
   pastKeyName,
@@ -69,6 +70,8 @@ export class ModelSession {
    * prefix reuse each other's work, which is only right under one mask.
    */
   headMask: Float32Array | null = null;
+  /** Head-figure graphs: added to each head's output after the mask in every pass that gives none (mean ablation, the CLI's). */
+  headBias: Float32Array | null = null;
 
   /**
    * Creates the session(s). In the browser, WebGPU is tried first (with a one-token warm-up run, since
@@ -221,7 +224,7 @@ export class ModelSession {
         spec.numLayers,
         spec.numHeads,
       ]),
-      ...(this.graph.headFigures && headFigureFeeds(ort, req, P + S, aEnd - aStart)),
+      ...(this.graph.headFigures && headFigureFeeds(ort, { ...req, headBias: req.headBias ?? this.headBias ?? undefined }, spec, P + S, aEnd - aStart)),
     };
     const emptyPast = () =>
       this.graph.computeDtype === 'fp16'
@@ -252,6 +255,7 @@ export class ModelSession {
       ];
       if (req.keepCache) for (let l = part.layers[0]; l < part.layers[1]; l++) fetches.push(presentKeyName(l), presentValueName(l));
       if (req.headFigures && this.graph.headFigures) for (let l = part.layers[0]; l < part.layers[1]; l++) fetches.push(headSharesName(l), headDiagName(l));
+      if (req.headOutputMeans && this.graph.headFigures) for (let l = part.layers[0]; l < part.layers[1]; l++) fetches.push(headOutMeanName(l));
       if (fetches.length === 0) fetches.push(LOGITS); // ORT needs at least one output
       Object.assign(out, await part.session.run(feeds, fetches));
     }

@@ -6,6 +6,7 @@ import {
   attnMeanName,
   attnRowsName,
   headDiagName,
+  headOutMeanName,
   headSharesName,
   INPUT,
   LOGITS,
@@ -52,6 +53,7 @@ export function passResult(
     ...(req.keepCache && { present: present() }),
     logits: req.skipLogits ? null : { data: data(LOGITS), rowStart: p.logits[0], rows: p.logits[1] - p.logits[0], vocab: spec.vocabSize },
     ...(req.headFigures && out[headSharesName(0)] !== undefined && { headFigures: headFiguresOf(out, spec, req.headFigures.answers) }),
+    ...(req.headOutputMeans && out[headOutMeanName(0)] !== undefined && { headOutputMeans: headOutputMeansOf(out, spec) }),
     attention: p.layers.map((layer) => ({
       layer,
       perHead: req.perHead ? slab(data(attnRowsName(layer)), p.attn[1] - p.attn[0], P + S, P + p.attn[0], spec.numHeads) : null,
@@ -70,7 +72,10 @@ export function headMaskOf(req: ForwardRequest, spec: ModelSpec): Float32Array {
 }
 
 /** The head-figure inputs: the request's, checked against the pass, or zeros (the figures are then zeros). */
-export function headFigureFeeds(ort: typeof Ort, req: ForwardRequest, keys: number, rows: number): Record<string, Ort.Tensor> {
+export function headFigureFeeds(ort: typeof Ort, req: ForwardRequest, spec: ModelSpec, keys: number, rows: number): Record<string, Ort.Tensor> {
+  const biasSize = spec.numLayers * spec.numHeads * spec.headDim;
+  if (req.headBias && req.headBias.length !== biasSize)
+    throw new RangeError(`a head bias has ${biasSize} values (layers × heads × head_dim), not ${req.headBias.length}`);
   const h = req.headFigures;
   const answers = h ? Math.max(1, h.answers) : 1;
   if (h && h.categories.length !== keys * 5) throw new RangeError(`key categories: ${keys} keys × 5 values, not ${h.categories.length}`);
@@ -80,6 +85,7 @@ export function headFigureFeeds(ort: typeof Ort, req: ForwardRequest, keys: numb
   return {
     [INPUT.keyCategories]: new ort.Tensor('float32', h?.categories ?? new Float32Array(keys * 5), [keys, 5]),
     [INPUT.diagBands]: new ort.Tensor('float32', bands, [rows * keys, answers]),
+    [INPUT.headBias]: new ort.Tensor('float32', req.headBias ?? new Float32Array(biasSize), [spec.numLayers, spec.numHeads, spec.headDim]),
   };
 }
 
@@ -92,4 +98,12 @@ function headFiguresOf(out: Record<string, Ort.Tensor>, spec: ModelSpec, answers
     diagonal: answers > 0 ? (out[headDiagName(layer)]!.data as Float32Array) : new Float32Array(0),
     answers,
   }));
+}
+
+/** Every layer's per-head mean outputs, one [layers × heads × head_dim] array (the layout head_bias takes). */
+function headOutputMeansOf(out: Record<string, Ort.Tensor>, spec: ModelSpec): Float32Array {
+  const n = spec.numHeads * spec.headDim;
+  const all = new Float32Array(spec.numLayers * n);
+  for (let l = 0; l < spec.numLayers; l++) all.set(out[headOutMeanName(l)]!.data as Float32Array, l * n);
+  return all;
 }

@@ -56,6 +56,10 @@ export interface ForwardRequest {
    * figures (graph-io.ts). Without it such a graph's figures are zeros.
    */
   headFigures?: { categories: Float32Array; bands: Float32Array; answers: number };
+  /** Head-figure graphs: [layers × heads × head_dim] added to each head's output after headMask (mean ablation). Default zeros. */
+  headBias?: Float32Array;
+  /** Head-figure graphs: return each head's mean output over this pass's tokens (before the mask). */
+  headOutputMeans?: boolean;
 }
 
 /** Keys and values of the tokens seen so far, as the session's own tensors (opaque to callers). */
@@ -80,6 +84,8 @@ export interface ForwardResult {
   attention: LayerAttention[];
   /** Head-figure graphs: every layer's, when the request gave headFigures. */
   headFigures?: LayerHeadFigures[];
+  /** With headOutputMeans: [layers × heads × head_dim], each head's output averaged over the pass's tokens. */
+  headOutputMeans?: Float32Array;
 }
 
 export interface SessionOptions {

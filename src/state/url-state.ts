@@ -1,4 +1,4 @@
-import { headName, parseHeads, type HeadRef } from '../analysis/ablation';
+import { type AblationKind, headName, parseHeads, type HeadRef } from '../analysis/ablation';
 import { parsePolicy, policySpec } from '../context/policy';
 import { checkRepoId, checkRevision } from '../model/source/hub-source';
 import { QUANTS, type Quant } from '../model/precision/quantize';
@@ -29,8 +29,9 @@ export interface ViewState {
   radius: number;
   /** The layers × heads grid is shown. */
   heads: boolean;
-  /** Heads switched off (zero ablation), "L.H" in the link: off=3.1,3.4. */
+  /** Heads switched off, "L.H" in the link: off=3.1,3.4; and how (offkind=mean: mean ablation). */
   off: HeadRef[];
+  offKind: AblationKind;
   /** The conversation: its text when small enough, else the name of an unchanged example. */
   conversation: { text: string } | { example: string } | null;
 }
@@ -132,6 +133,12 @@ export const VIEW_FIELDS: { [K in keyof Fields]: Field<K> } = {
       return typeof heads === 'string' ? void problem(`off=${raw.slice(0, 40)}: ${heads}`) : heads;
     },
   },
+  offKind: {
+    fallback: 'zero',
+    param: 'offkind',
+    write: (k) => (k !== 'zero' ? k : null),
+    read: (raw, problem) => (raw === 'zero' || raw === 'mean' ? raw : void problem(`offkind=${raw.slice(0, 40)} is not zero or mean`)),
+  },
 };
 
 const FIELD_KEYS = Object.keys(VIEW_FIELDS) as (keyof Fields)[];
@@ -171,7 +178,17 @@ function readCompared(q: URLSearchParams, problem: (p: string) => void): Compare
 }
 
 /** The fields of the view the inspector holds (the rest belong to the model store). */
-export const INSPECTOR_VIEW_KEYS = ['policies', 'compare', 'turn', 'head', 'layer', 'radius', 'heads', 'off'] as const satisfies readonly (keyof Fields)[];
+export const INSPECTOR_VIEW_KEYS = [
+  'policies',
+  'compare',
+  'turn',
+  'head',
+  'layer',
+  'radius',
+  'heads',
+  'off',
+  'offKind',
+] as const satisfies readonly (keyof Fields)[];
 export type InspectorView = Pick<ViewState, (typeof INSPECTOR_VIEW_KEYS)[number]>;
 export const pickInspectorView = (v: InspectorView): InspectorView => Object.fromEntries(INSPECTOR_VIEW_KEYS.map((k) => [k, v[k]])) as unknown as InspectorView;
 

@@ -2,7 +2,7 @@
  * What the page asks the model worker, and what comes back: plain data only (structured clone), types
  * only (no code crosses). Every model-touching step runs in the worker; the page keeps state and views.
  */
-import type { HeadRef } from '../analysis/ablation';
+import type { AblationKind, HeadRef } from '../analysis/ablation';
 import type { PolicyResult } from '../analysis/analyze';
 import type { LayerFigures } from '../analysis/heads';
 import type { TurnCost } from '../context/cost';
@@ -95,8 +95,9 @@ interface OnConversation {
   conversation: Conversation;
   policy: string;
   turn: number;
-  /** Heads switched off while it writes (analysis/ablation.ts); none: every head on. */
+  /** Heads switched off while it writes (analysis/ablation.ts), and how; none: every head on. */
   off?: HeadRef[];
+  offKind?: AblationKind;
 }
 
 /** One model slot's view of the conversation: everything its figures, series and sweep depend on. */
@@ -119,8 +120,9 @@ export interface InspectRequest {
   sweep: string | null;
   /** Every layer's and head's figures for each policy too (the layers × heads grid). */
   heads: boolean;
-  /** Heads switched off in every pass of this request (zero ablation); empty: every head on. */
+  /** Heads switched off in every pass of this request, and how (zero or mean ablation); empty: every head on. */
   off: HeadRef[];
+  offKind: AblationKind;
 }
 
 /** What an inspection brings, in this order, each as soon as it is ready. */

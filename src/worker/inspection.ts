@@ -3,9 +3,9 @@
  * result of every pass (each layer it fetched), the tokens-per-turn series and the sweeps over turns. A request
  * (`inspect`) reads what these hold and computes only the rest; the page keeps only what it shows.
  */
-import { headName, withHeadsOff, type HeadRef } from '../analysis/ablation';
+import { type AblationKind, headName, withHeadsOff, type HeadRef } from '../analysis/ablation';
 import { analyzePolicyLayers, costSeriesFor, policyMessages, SummaryCache, type AnalysisModel, type PolicyResult } from '../analysis/analyze';
-import { analyzeHeads, type LayerFigures } from '../analysis/heads';
+import { analyzeHeads, headMeans, type LayerFigures } from '../analysis/heads';
 import { withAnswer } from '../analysis/answer';
 import { atRadius, sweepAtRadius } from '../analysis/rescore';
 import { turnsSweepLayers, type LayerSweep } from '../analysis/sweep';
@@ -55,13 +55,13 @@ interface KeptSweep {
   byLayer: Map<number, LayerSweep>;
 }
 
-/** What a request's passes run on: the model with its heads off, and those heads as a key ('' for none). */
-interface Run {
+/** What a request's passes run on: the model with its heads off, and those heads (and how) as a key ('' for none). */
+export interface Run {
   model: AnalysisModel;
   off: string;
 }
 
-interface Scored {
+export interface Scored {
   key: string;
   conv: Conversation;
   summaries: SummaryCache;
@@ -91,11 +91,18 @@ export class Inspection {
     for (const k of [this.conversations, this.results, this.costs, this.sweeps, this.heads, this.ablated]) k.clear();
   }
 
-  /** The model with `off` switched off (the same object for the same heads). */
-  modelWith(off: readonly HeadRef[]): AnalysisModel {
-    const key = off.map(headName).join(',');
-    if (!key) return this.whole;
-    return this.ablated.get(key) ?? this.ablated.set(key, withHeadsOff(this.whole, off));
+  /**
+   * The model with `off` switched off (the same object for the same heads). Mean ablation's means are of the
+   * conversation scored (Full, every head on, at `turn`), so its model is also one per conversation.
+   */
+  async modelWith(off: readonly HeadRef[], kind: AblationKind = 'zero', s?: Scored, turn?: number): Promise<Run> {
+    const heads = off.map(headName).join(',');
+    if (!heads) return { model: this.whole, off: '' };
+    const key = kind === 'mean' ? `mean:${heads}|${s!.key}|${turn}` : heads;
+    const kept = this.ablated.get(key);
+    if (kept) return { model: kept, off: key };
+    const means = kind === 'mean' ? await headMeans(this.whole, s!.conv, { turn: turn! }, s!.summaries) : undefined;
+    return { model: this.ablated.set(key, withHeadsOff(this.whole, off, means)), off: key };
   }
 
   /** The conversation scored (the model's answer in place of the file's, when given), the same object each time. */
@@ -111,7 +118,8 @@ export class Inspection {
   /** The figures of each policy, then their tokens-per-turn series, then the sweep over turns: each as it is ready. */
   async inspect(req: InspectRequest, ctx: InspectContext): Promise<void> {
     // Every pass of the request runs on its model: every head on, or its heads off (a key of every result).
-    const m: Run = { model: this.modelWith(req.off), off: req.off.map(headName).join(',') };
+    const reference = req.offKind === 'mean' && req.off.length ? await this.scored(req.conversation, req.turn, req.generated[req.policies[0]!]) : undefined;
+    const m = await this.modelWith(req.off, req.offKind, reference, req.turn);
     const shown: { scored: Scored; result: PolicyResult }[] = [];
     for (const policy of req.policies) {
       const scored = await this.scored(req.conversation, req.turn, req.generated[policy]);
@@ -169,8 +177,8 @@ export class Inspection {
       },
       s.summaries,
     );
-    // Each result says which heads were off when it was computed (its exports and figures name them).
-    if (m.off) for (const r of all) r.headsOff = m.off.split(',');
+    // Each result says which heads were off when it was computed, and how (its exports and figures name them).
+    if (m.off) for (const r of all) [r.headsOff, r.headsOffBy] = [req.off.map(headName), req.offKind];
     for (const r of all) this.results.set(key(r.layer), r);
     const r = all.find((x) => x.layer === req.layer)!;
     return cost ? { ...r, cost } : r;

@@ -158,8 +158,9 @@ function conversationHandlers(held: Held): Pick<Handlers<ModelApi>, 'inspect' | 
 
     async generate(a, ctx) {
       held.model(a.modelId);
-      const { summaries } = await held.inspection().scored(a.conversation, a.turn, undefined);
-      const m = held.inspection().modelWith(a.off ?? []);
+      const scored = await held.inspection().scored(a.conversation, a.turn, undefined);
+      const { summaries } = scored;
+      const { model: m } = await held.inspection().modelWith(a.off ?? [], a.offKind, scored, a.turn);
       return generateAnswer(m, a.conversation, a.policy, a.turn, {
         summaries,
         onText: (text) => ctx.emit(text),

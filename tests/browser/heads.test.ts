@@ -34,8 +34,15 @@ describe('layers × heads, and switching heads off', () => {
   let app: Awaited<ReturnType<typeof startAppServer>>;
   let all: Cli;
   let ablated: Cli;
+  let meanAblated: Cli;
   beforeAll(async () => {
-    [app, browser, all, ablated] = await Promise.all([startAppServer(), launchChromium(), cli('--all-layers'), cli('--ablate', '0.4', '--ablate', '1.1')]);
+    [app, browser, all, ablated, meanAblated] = await Promise.all([
+      startAppServer(),
+      launchChromium(),
+      cli('--all-layers'),
+      cli('--ablate', '0.4', '--ablate', '1.1'),
+      cli('--ablate', '0.4', '--ablate', '1.1', '--ablate-mean'),
+    ]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -89,6 +96,15 @@ describe('layers × heads, and switching heads off', () => {
       expect(Math.abs((await figure(page, 'prior')) - want.ratios.prior!)).toBeLessThanOrEqual(1e-4);
       expect(new URL(page.url()).searchParams.get('off')).toBe('0.4,1.1');
       expect(await page.getByTestId('figures-from').textContent()).toContain('heads 0.4, 1.1 switched off');
+
+      // Mean ablation: the same heads write their mean output; the figures are the CLI's --ablate-mean.
+      await page.getByLabel('how a head is switched off').selectOption('mean');
+      await expect.poll(() => page.getByTestId('figures-from').textContent(), { timeout: 60_000 }).toContain('(each writes its mean output)');
+      await settled(page);
+      expect(Math.abs((await figure(page, 'diagonal')) - meanAblated.results[0]!.diagonal)).toBeLessThanOrEqual(1e-4);
+      expect(new URL(page.url()).searchParams.get('offkind')).toBe('mean');
+      await page.getByLabel('how a head is switched off').selectOption('zero');
+      await settled(page);
 
       // The answer with every head on, and with them off, compared in plain words.
       await page.getByRole('button', { name: 'Write the answer with every head on, then with these off' }).click();

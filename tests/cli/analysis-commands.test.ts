@@ -80,6 +80,13 @@ describe('inertia-lens analyze and batch', () => {
     expect(top.ablation.heads).toHaveLength(2);
     expect(top.ablation.chosen).toBe('the 2 with the highest diagonal ratio under Full');
     expect((await cli('analyze', maze, '--model', model, '--ablate', '1.2')).stdout).toContain('heads switched off (zero ablation, named (--ablate)): 1.2');
+    // Mean ablation: the same heads write their mean output over the conversation instead of zero.
+    const mean = JSON.parse((await cli('analyze', maze, '--model', model, '--ablate', '0.1', '--ablate', '0.3', '--ablate-mean', '--json')).stdout);
+    expect(mean.ablation).toEqual({ kind: 'mean', heads: ['0.1', '0.3'], chosen: 'named (--ablate)' });
+    expect(Math.abs(mean.results[0].diagonal - off.results[0].diagonal)).toBeGreaterThan(1e-6);
+    expect(Math.abs(mean.results[0].diagonal - plain.results[0].diagonal)).toBeGreaterThan(1e-6);
+    const e0 = await cli('analyze', maze, '--model', model, '--ablate-mean').catch((x) => x);
+    expect(e0.stderr).toContain('--ablate-mean says how --ablate or --ablate-top switch heads off');
     const e1 = await cli('analyze', maze, '--model', model, '--ablate', '9.0').catch((x) => x);
     expect(e1.stderr).toContain('--ablate 9.0: this model has layers 0..1 and heads 0..3');
     const e2 = await cli('analyze', maze, '--model', model, '--ablate', 'x').catch((x) => x);

@@ -33,13 +33,14 @@ describe('exports', () => {
     ],
     attention: { layer: 3, mean: slab(new Float32Array([0.5, 0.25, 0.25]), 1, 3, 2), perHead: null },
     headsOff: ['0.4', '1.1'],
+    headsOffBy: 'mean',
   } as unknown as PolicyResult;
   it('CSV: tidy tables, one kind of row per file (per policy, per prior assistant answer, per turn)', () => {
     const csv = figuresCsv([result], FROM).split('\n');
     expect(csv[0]).toBe(
-      'policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend,precision,heads_off',
+      'policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend,precision,heads_off,heads_off_by',
     );
-    expect(csv[1]).toBe('clip:12:1,Clip-12→1,model,4,3,5,3,0.5,0,0.1,0.25,0.15,0.125,0.2,14,4,acme/tiny@0123abc,v2,wasm,q4,0.4 1.1');
+    expect(csv[1]).toBe('clip:12:1,Clip-12→1,model,4,3,5,3,0.5,0,0.1,0.25,0.15,0.125,0.2,14,4,acme/tiny@0123abc,v2,wasm,q4,0.4 1.1,mean');
     expect(csv).toHaveLength(3); // the header, one row, the final newline
     expect(perAnswerCsv([result], FROM).split('\n')).toEqual([
       'policy,turn,prior_turn,diagonal,longest_copied_run,copy_offset,ngram_overlap,model,heads_off',
@@ -69,7 +70,7 @@ describe('exports', () => {
         .slice(1, 5)
         .map((l) => l.split(',').pop()),
     ).toEqual(['acme/tiny@0123abc', 'acme/tiny@0123abc', 'acme/twin', 'acme/twin']);
-    expect(figuresCsv([result, other], fromOf).split('\n')[2]).toMatch(/,acme\/twin,v2,wasm,none,$/);
+    expect(figuresCsv([result, other], fromOf).split('\n')[2]).toMatch(/,acme\/twin,v2,wasm,none,,$/);
     const doc = JSON.parse(figuresJson([result, other], fromOf));
     expect(doc.model).toBe('acme/tiny@0123abc');
     expect(doc.results.map((r: { model?: string }) => r.model)).toEqual([undefined, 'acme/twin']);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { headMask, withHeadsOff, type HeadRef } from '../../src/analysis/ablation';
+import { headMask, meanBias, withHeadsOff, type HeadRef } from '../../src/analysis/ablation';
 import { generateAnswer } from '../../src/analysis/answer';
-import { analyzeHeads } from '../../src/analysis/heads';
+import { analyzeHeads, headMeans } from '../../src/analysis/heads';
 import { parseConversation } from '../../src/conversation/parse';
 import { CATEGORIES } from '../../src/metrics/categories';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
@@ -29,6 +29,7 @@ const request = (off: HeadRef[], heads = true): InspectRequest => ({
   sweep: null,
   heads,
   off,
+  offKind: 'zero',
 });
 
 async function run(inspection: Inspection, req: InspectRequest): Promise<InspectEvent[]> {
@@ -93,6 +94,22 @@ describe("the worker's inspection: every layer and head, and heads switched off"
     // Layer 0's own attention is computed before its heads' outputs are dropped: unchanged. Layer 1 reads what is left.
     expect(grid(withOff)[0]).toEqual(grid(on)[0]);
     expect(grid(withOff)[1]).not.toEqual(grid(on)[1]);
+  });
+
+  it('mean ablation: the figures are those of a session whose switched-off heads write their mean output over the conversation', async () => {
+    const events = await run(new Inspection(model), { ...request(off), offKind: 'mean' });
+    const figures = (events[0] as Extract<InspectEvent, { kind: 'figures' }>).results;
+    expect(figures[0]!.headsOffBy).toBe('mean');
+    const means = await headMeans(model, maze, { turn: turns });
+    const direct = await openModel(memorySource(files), { headFigures: true, inspectLayers: 'all' });
+    direct.session.headMask = headMask(off, 2, 4);
+    direct.session.headBias = meanBias(off, means, 4, direct.session.spec.headDim);
+    const want = (await run(new Inspection(direct), request([])))[0] as Extract<InspectEvent, { kind: 'figures' }>;
+    for (const [k, r] of figures.entries()) expect(Math.abs(r.diagonal - want.results[k]!.diagonal)).toBeLessThanOrEqual(1e-6);
+    // Not zero ablation's figures.
+    const zero = ((await run(new Inspection(model), request(off)))[0] as Extract<InspectEvent, { kind: 'figures' }>).results;
+    expect(Math.abs(zero[0]!.diagonal - figures[0]!.diagonal)).toBeGreaterThan(1e-5);
+    await direct.session.release();
   });
 
   it('names a head the model does not have', async () => {

@@ -3,7 +3,7 @@ import type { LayerWeights, ModelWeights } from '../checkpoint/weights';
 import type { ModelSpec } from '../config/config';
 import type { ComputeDtype } from '../precision/compute-dtype';
 import type { Quant } from '../precision/quantize';
-import { INPUT, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from './graph-io';
+import { headOutMeanName, INPUT, pastKeyName, pastValueName, presentKeyName, presentValueName, ropeCosName, ropeSinName } from './graph-io';
 import { GraphWeights } from './graph-weights';
 import { attentionOutputs, headFigureOutputs, tieToLayer } from './layer-outputs';
 import { DT, FloatAttr, GraphBuilder } from './onnx-builder';
@@ -208,6 +208,13 @@ export class Decoder {
     return this.toT(g.op('Reshape', [row, g.int64(shape)]));
   }
 
+  /** The layer's slice of head_bias, [H, 1, Dh] in the compute dtype: added to each head's output after the mask. */
+  private headBias(layer: number): string {
+    const { g, spec } = this;
+    const slice = g.op('Gather', [INPUT.headBias, g.int64([layer], [])], { axis: 0 }); // [H, Dh]
+    return this.toT(g.op('Reshape', [slice, g.int64([spec.numHeads, 1, spec.headDim])]));
+  }
+
   /** Keys and values of earlier tokens (already rotated) first: present = past ++ new. Returns k [KV,P+S,Dh], v [P+S,KV,Dh]. */
   private withCache(layer: number, k: string, v: string): { k: string; v: string } {
     const { g } = this;
@@ -235,8 +242,11 @@ export class Decoder {
     ];
     const v4 = g.op('Unsqueeze', [g.op('Transpose', [v], { perm: [1, 0, 2] }), g.int64([1])]); // [KV,1,P+S,Dh]
     const ctx = g.op('Reshape', [g.op('MatMul', [this.toT(probs), v4]), g.int64([H, -1, Dh])]); // [H,S,Dh]
+    // Head-figure graphs: each head's mean output over the pass's tokens, the reference mean ablation uses.
+    if (this.plan.headFigures) outputs.push(g.op('ReduceMean', [this.toF32(ctx)], { axes: [1], keepdims: 0 }, headOutMeanName(layer)));
     const tie = outputs.length ? tieToLayer(g, outputs, g.float([0], [], 'zero')) : undefined;
-    const kept = g.op('Mul', [ctx, this.headMask(layer, [H, 1, 1], tie)]);
+    const masked = g.op('Mul', [ctx, this.headMask(layer, [H, 1, 1], tie)]);
+    const kept = this.plan.headFigures ? g.op('Add', [masked, this.headBias(layer)]) : masked;
     return g.op('Reshape', [g.op('Transpose', [kept], { perm: [1, 0, 2] }), g.int64([-1, H * Dh])]);
   }
 

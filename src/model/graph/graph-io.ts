@@ -16,6 +16,8 @@
  *   hidden_in        [seq, hidden]  instead of input_ids, in a segment that starts after layer 0
  *   head_mask        float  [layers, heads]  each head's output is multiplied by its value before o_proj:
  *                    1 keeps the head, 0 switches it off (zero ablation); every segment gets the whole mask
+ *   head_bias        float  [layers, heads, head_dim]  (head-figure graphs) added to each head's output after
+ *                    head_mask: with the mask at 0 and the head's mean output here, mean ablation
  *   key_categories   float  [keys, 5]  (head-figure graphs) each key's category, one-hot in CATEGORIES order
  *   diag_bands       float  [attn rows × keys, answers]  (head-figure graphs) 1 where row i's key j is within r of
  *                    offset i in prior assistant answer p (metrics/band.ts), row-major over (row, key)
@@ -44,6 +46,7 @@ export const INPUT = {
   headMask: 'head_mask',
   keyCategories: 'key_categories',
   diagBands: 'diag_bands',
+  headBias: 'head_bias',
 } as const;
 
 export const HIDDEN_OUT = 'hidden_out';
@@ -58,4 +61,5 @@ export const pastValueName = (layer: number) => `past_value_l${layer}`;
 export const presentKeyName = (layer: number) => `present_key_l${layer}`;
 export const presentValueName = (layer: number) => `present_value_l${layer}`;
 export const headSharesName = (layer: number) => `head_shares_l${layer}`;
+export const headOutMeanName = (layer: number) => `head_out_mean_l${layer}`;
 export const headDiagName = (layer: number) => `head_diag_l${layer}`;

@@ -7,6 +7,7 @@ import {
   LOGITS,
   attnMeanName,
   headDiagName,
+  headOutMeanName,
   headSharesName,
   attnRowsName,
   pastKeyName,
@@ -172,6 +173,7 @@ function graphIo(
       ? Array.from({ length: end - first }, (_, i) => [
           { name: headSharesName(first + i), type: DT.FLOAT, dims: [spec.numHeads, 5] },
           { name: headDiagName(first + i), type: DT.FLOAT, dims: [spec.numHeads, 'answers'] },
+          { name: headOutMeanName(first + i), type: DT.FLOAT, dims: [spec.numHeads, spec.headDim] },
         ]).flat()
       : []),
   ];
@@ -188,6 +190,7 @@ function graphIo(
       ? [
           { name: INPUT.keyCategories, type: DT.FLOAT, dims: ['keys', 5] },
           { name: INPUT.diagBands, type: DT.FLOAT, dims: ['band_cells', 'answers'] },
+          { name: INPUT.headBias, type: DT.FLOAT, dims: [spec.numLayers, spec.numHeads, spec.headDim] },
         ]
       : []),
     ...perLayer((l) => [

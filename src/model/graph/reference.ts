@@ -16,6 +16,8 @@ export interface ReferenceOutput {
   logits: Float64Array;
   /** Attention probabilities of the inspected layer, [heads, seqLen, seqLen] row-major. */
   attention: Float64Array;
+  /** Each head's output before o_proj (before the mask), the mean over the tokens: [layers × heads × head_dim]. */
+  headOutputMeans: Float64Array;
 }
 
 type Mat = Float64Array;
@@ -194,6 +196,8 @@ export async function referenceForward(
   inspectLayer = spec.numLayers - 1,
   /** [layers × heads]: each head's output multiplied by its value before o_proj (0: switched off), as the graph's head_mask. */
   headMask?: ArrayLike<number>,
+  /** [layers × heads × head_dim]: added to each head's output after the mask, as the graph's head_bias. */
+  headBias?: ArrayLike<number>,
 ): Promise<ReferenceOutput> {
   const values = await loadValues(w);
   const f64 = (t: StoredTensor) => values.get(t)!;
@@ -208,11 +212,15 @@ export async function referenceForward(
     for (let i = 0; i < D; i++) x[s * D + i] = embed[ids[s]! * D + i]! * spec.embeddingScale;
   }
   let attention: Mat = new Float64Array(0);
+  const headOutputMeans = new Float64Array(spec.numLayers * spec.numHeads * spec.headDim);
   for (let l = 0; l < spec.numLayers; l++) {
     const L = w.layers[l]!;
     const { ctx, probs } = refAttention(spec, L, l, L.attnInNorm ? norm(x, D, L.attnInNorm) : x, S, tables, w64);
     if (l === inspectLayer) attention = probs;
-    if (headMask) maskHeads(ctx, S, spec.numHeads, spec.headDim, headMask, l);
+    const { numHeads: H, headDim: Dh } = spec;
+    for (let i = 0; i < S; i++) for (let k = 0; k < H * Dh; k++) headOutputMeans[l * H * Dh + k]! += ctx[i * H * Dh + k]! / S;
+    if (headMask) maskHeads(ctx, S, H, Dh, headMask, l);
+    if (headBias) for (let i = 0; i < S; i++) for (let k = 0; k < H * Dh; k++) ctx[i * H * Dh + k]! += headBias[l * H * Dh + k]!;
     let attnOut = linear(ctx, S, spec.numHeads * spec.headDim, f64(L.o), D, opt(L.oBias));
     if (L.attnOutNorm) attnOut = norm(attnOut, D, L.attnOutNorm);
     for (let i = 0; i < x.length; i++) x[i]! += attnOut[i]! * spec.residualScale;
@@ -228,5 +236,5 @@ export async function referenceForward(
     if (spec.finalSoftcap !== null) z = spec.finalSoftcap * Math.tanh(z / spec.finalSoftcap); // Gemma
     logits[i] = z;
   }
-  return { logits, attention };
+  return { logits, attention, headOutputMeans };
 }

@@ -91,6 +91,7 @@ class AnalysisJob {
         heads: s.heads,
         // Heads are picked on model A's grid: a compared model keeps every head on.
         off: slot === 0 ? s.off : [],
+        offKind: s.offKind,
       };
       const call = modelClient(slot).call('inspect', request, (e) => this.onEvent(id, slot, of, e, resolve));
       this.calls.set(slot, call);

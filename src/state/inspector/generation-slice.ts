@@ -1,4 +1,4 @@
-import type { HeadRef } from '../../analysis/ablation';
+import type { AblationKind, HeadRef } from '../../analysis/ablation';
 import type { Conversation } from '../../conversation/types';
 import { STALE_MODEL } from '../../worker/api';
 import type { Call } from '../../worker/rpc';
@@ -17,12 +17,20 @@ class Writer {
   call: Call<unknown> | null = null;
   constructor(private readonly set: Set) {}
 
-  async write(modelId: number, conversation: Conversation, policy: string, turn: number, slot: ModelSlot = 0, off: HeadRef[] = []): Promise<string | null> {
+  async write(
+    modelId: number,
+    conversation: Conversation,
+    policy: string,
+    turn: number,
+    slot: ModelSlot = 0,
+    off: HeadRef[] = [],
+    offKind: AblationKind = 'zero',
+  ): Promise<string | null> {
     const set = this.set;
     set({ generating: { policy, text: '', slot } });
     const call: Call<string> = modelClient(slot).call(
       'generate',
-      { modelId, conversation, policy, turn, off },
+      { modelId, conversation, policy, turn, off, offKind },
       (text) => this.call === call && set({ generating: { policy, text, slot } }),
     );
     this.call = call;
@@ -60,7 +68,7 @@ export const generationSlice: Slice<GenerationSlice> = (set, get) => {
       const generated = [{ ...generatedIn(s, 0) }];
       for (const spec of activePolicies(s)) {
         // Written as the figures score it: with the heads switched off, if any.
-        const answer = await write(info.modelId, conversation, spec, turn, 0, s.off);
+        const answer = await write(info.modelId, conversation, spec, turn, 0, s.off, s.offKind);
         if (answer === null) return;
         generated[0]![spec] = answer;
       }
@@ -119,7 +127,7 @@ async function answerWithHeadsOff(w: Writer, set: Set, get: () => InspectorState
   const policy = activePolicies(s)[0]!;
   const withAll = await w.write(info.modelId, conversation, policy, turn);
   if (withAll === null) return;
-  const withOff = await w.write(info.modelId, conversation, policy, turn, 0, s.off);
+  const withOff = await w.write(info.modelId, conversation, policy, turn, 0, s.off, s.offKind);
   if (withOff === null) return;
   w.call = null;
   set({ generating: null, offAnswers: { policy, turn, off: s.off, withAll, withOff } });

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { HeadRef } from '../../analysis/ablation';
+import type { AblationKind, HeadRef } from '../../analysis/ablation';
 import type { PolicyResult } from '../../analysis/analyze';
 import type { LayerFigures } from '../../analysis/heads';
 import type { SweepPoint } from '../../analysis/sweep';
@@ -34,8 +34,9 @@ export interface ViewSlice {
   fullMatrix: boolean;
   /** The layers × heads grid is shown (its figures are asked for with the others). */
   heads: boolean;
-  /** Heads switched off in every pass (zero ablation): the figures, the grid, the sweep and generation. */
+  /** Heads switched off in every pass: the figures, the grid, the sweep and generation; and how. */
   off: HeadRef[];
+  offKind: AblationKind;
   setPolicy(spec: string): void;
   setCompare(on: boolean): void;
   setCompareModels(on: boolean): void;
@@ -49,6 +50,7 @@ export interface ViewSlice {
   /** Switches a head off, or back on. */
   toggleOff(head: HeadRef): void;
   setOff(heads: HeadRef[]): void;
+  setOffKind(kind: AblationKind): void;
   applyView(v: ViewState, text: string | null): void;
 }
 

@@ -72,6 +72,10 @@ export const viewSlice: Slice<ViewSlice> = (set, get) => ({
     set({ off: [...heads].sort((a, b) => a[0] - b[0] || a[1] - b[1]), offAnswers: null });
     get().scheduleAnalysis();
   },
+  setOffKind(kind) {
+    set({ offKind: kind, offAnswers: null });
+    if (get().off.length) get().scheduleAnalysis();
+  },
   applyView(v, text) {
     if (text !== null) set({ text, exampleName: exampleNamed(text), parsed: parseConversation(text) });
     set({ ...pickInspectorView(v), generated: [] });

@@ -182,11 +182,12 @@ export const EXPLANATIONS = {
   },
   off: {
     title: 'switching heads off',
-    what: "A switched-off head's output is multiplied by 0 before the layer's output projection (o_proj), in every pass: the figures, the grid, the chart over turns and the answers the model writes. Its attention pattern itself is still computed and shown; what changes is what later layers receive. If the copying lives in a few heads, switching them off lowers the diagonal downstream, and may change the answer.",
-    formula: ['head output × 0 before o_proj (zero ablation); every other head × 1'],
-    source: "zero ablation, as in head-pruning studies (Michel et al., 2019); the choice of heads from paper 2's diagonal ratio",
+    what: "A switched-off head's output is replaced before the layer's output projection (o_proj), in every pass: the figures, the grid, the chart over turns and the answers the model writes. Zero ablation replaces it with zeros; mean ablation with the head's own mean output over this conversation (every head on), which keeps the typical size of what the head writes and removes only what depends on the token. Its attention pattern itself is still computed and shown; what changes is what later layers receive. If the copying lives in a few heads, switching them off changes the diagonal downstream, and may change the answer.",
+    formula: ["head output → 0 (zero ablation), or → its mean over the conversation's tokens (mean ablation), before o_proj"],
+    source:
+      "zero ablation as in head-pruning studies (Michel et al., 2019); mean ablation as in Wang et al. (2022); the choice of heads from paper 2's diagonal ratio",
     choice:
-      'Zero ablation, not mean ablation: the mean over a reference set would need a set to average over, which a single pasted conversation does not give. Heads are picked on model A; a compared model keeps every head on.',
+      "Mean ablation's reference is the conversation itself under Full with every head on (a single pasted conversation gives no other set). Heads are picked on model A; a compared model keeps every head on.",
   },
   charts: {
     title: 'the charts',

@@ -73,8 +73,9 @@ function provenance(results: PolicyResult[], from: 'cache' | 'model' | null, sou
       ? `${DEMO_MODEL_LABEL}, earlier (cached)`
       : `${source ?? 'no model'}${backend ? ` on ${backend === 'webgpu' ? 'WebGPU' : backend}` : ''}${weights}`;
   const answers = results.map((r) => `${r.label}: ${answerOf(r) === 'model' ? 'the answer the model wrote here' : "the conversation's answer"}`);
-  const off = results[0]?.headsOff;
-  return `Computed from ${model}${off ? `, heads ${off.join(', ')} switched off` : ''}; scored answer: ${answers.join('; ')}.`;
+  const r0 = results[0];
+  const off = r0?.headsOff ? `, heads ${r0.headsOff.join(', ')} switched off${r0.headsOffBy === 'mean' ? ' (each writes its mean output)' : ''}` : '';
+  return `Computed from ${model}${off}; scored answer: ${answers.join('; ')}.`;
 }
 
 /** Comparing models: which is which, and how they are compared when their tokenizers differ. */

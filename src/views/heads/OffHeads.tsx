@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { compareAnswers, headName, type HeadRef } from '../../analysis/ablation';
+import { type AblationKind, compareAnswers, headName, type HeadRef } from '../../analysis/ablation';
 import { parsePolicy, policyLabel } from '../../context/policy';
 import { useInspector } from '../../state/inspector-store';
 import { Explain } from '../explain/Explain';
@@ -10,6 +10,7 @@ import { Explain } from '../explain/Explain';
  */
 export function OffHeads({ top }: { top: ((k: number) => HeadRef[]) | null }) {
   const off = useInspector((s) => s.off);
+  const offKind = useInspector((s) => s.offKind);
   const setOff = useInspector((s) => s.setOff);
   const answers = useInspector((s) => s.offAnswers);
   const generating = useInspector((s) => s.generating);
@@ -31,6 +32,15 @@ export function OffHeads({ top }: { top: ((k: number) => HeadRef[]) | null }) {
         ) : (
           'Every head is on.'
         )}
+      </p>
+      <p className="row">
+        <label>
+          a head switched off{' '}
+          <select aria-label="how a head is switched off" value={offKind} onChange={(e) => useInspector.getState().setOffKind(e.target.value as AblationKind)}>
+            <option value="zero">writes zero (zero ablation)</option>
+            <option value="mean">writes its mean output over this conversation (mean ablation)</option>
+          </select>
+        </label>
       </p>
       <p className="row">
         <label>
