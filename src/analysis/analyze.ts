@@ -1,6 +1,6 @@
 import type { Conversation } from '../conversation/types';
 import { selectTurn } from '../conversation/turns';
-import { CATEGORY_OF, type ContextMessage, type SourceKind } from '../context/apply';
+import { CATEGORY_OF, priorAnswers, type ContextMessage, type SourceKind } from '../context/apply';
 import type { TurnCost } from '../context/cost';
 import { parsePolicy, policyLabel, policySpec, type Policy } from '../context/policy';
 import { asRenderer, renderContext } from '../context/render';
@@ -150,8 +150,7 @@ export async function analyzePolicyLayers(
       reused ? joinRows(sweepFrom, rowEnd, a.mean.seqLen, reused.byLayer.get(a.layer)!, a.mean) : meanStart === rowStart ? copyOf(a.mean) : a.mean;
     keepSweepRows(model.session, r.ids, new Map(out.attention.map((a) => [a.layer, rows(a)])));
   }
-  const priorIdx = msgs.map((m, k) => (CATEGORY_OF[m.kind] === 'prior' ? k : -1)).filter((k) => k >= 0);
-  const priorSpans = priorIdx.map((k) => r.contentSpans[k]!);
+  const { index: priorIdx, spans: priorSpans } = priorAnswers(r);
   const currentIds = r.ids.slice(query.start, query.end);
   // What every layer shares.
   const shared = {

@@ -5,7 +5,7 @@
  */
 import { selectTurn } from '../conversation/turns';
 import type { Conversation } from '../conversation/types';
-import { CATEGORY_OF } from '../context/apply';
+import { priorAnswers } from '../context/apply';
 import { parsePolicy, type Policy } from '../context/policy';
 import { asRenderer, renderContext } from '../context/render';
 import { diagonalBand } from '../metrics/band';
@@ -78,7 +78,7 @@ export async function analyzeHeads(
   const { messages } = await policyMessages(model, conversation, p, turn, summaries);
   const r = renderContext(asRenderer(model.tokenizer), messages);
   const cur = r.contentSpans[r.messages.length - 1]!;
-  const priorSpans = r.messages.flatMap((m, k) => (CATEGORY_OF[m.kind] === 'prior' ? [r.contentSpans[k]!] : []));
+  const priorSpans = priorAnswers(r).spans;
   const inputs = headFigureInputs(r.categories, priorSpans, cur.length, opts.radius ?? 5);
   const out = await model.session.forward({ ids: r.ids, attnRows: [cur.start, cur.start + cur.length], layers: [], skipLogits: true, headFigures: inputs });
   return out.headFigures!.map((f) => layerFigures(f, model.session.spec.numHeads));

@@ -1,6 +1,6 @@
 import type { Conversation } from '../conversation/types';
 import { selectTurn } from '../conversation/turns';
-import { applyPolicy, CATEGORY_OF } from '../context/apply';
+import { applyPolicy, priorAnswers } from '../context/apply';
 import { parsePolicy, type Policy } from '../context/policy';
 import { asRenderer, renderContext } from '../context/render';
 import type { CategoryRatios } from '../metrics/categories';
@@ -154,7 +154,7 @@ async function sharedFullPass(
   for (const { t, r } of each) {
     const q = query(r);
     const St = r.ids.length;
-    const priorSpans = r.messages.map((m, k) => (CATEGORY_OF[m.kind] === 'prior' ? r.contentSpans[k]! : null)).filter((x) => x !== null);
+    const priorSpans = priorAnswers(r).spans;
     const cost = costSeriesFor(model, conversation, summaries, p).upTo(t);
     const byLayer = new Map<number, { point: SweepPoint; rows: SweepRows }>();
     for (const a of attention) {

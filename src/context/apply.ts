@@ -1,6 +1,6 @@
 import type { Conversation, Role } from '../conversation/types';
 import type { Turns } from '../conversation/turns';
-import type { Category } from '../metrics/categories';
+import type { Category, Span } from '../metrics/categories';
 import { visibleHistory } from './history';
 import type { Policy } from './policy';
 
@@ -126,4 +126,10 @@ export function applyPolicy(conversation: Conversation, turns: Turns, p: Policy,
     ...(msgs[cur.assistant]!.generated && { generated: true }),
   });
   return out;
+}
+
+/** The prior assistant answers of a rendered context: their message indices and content spans, in context order. */
+export function priorAnswers(r: { messages: readonly Pick<ContextMessage, 'kind'>[]; contentSpans: readonly Span[] }): { index: number[]; spans: Span[] } {
+  const index = r.messages.flatMap((m, k) => (CATEGORY_OF[m.kind] === 'prior' ? [k] : []));
+  return { index, spans: index.map((k) => r.contentSpans[k]!) };
 }
