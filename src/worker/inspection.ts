@@ -55,6 +55,9 @@ interface KeptSweep {
   byLayer: Map<number, LayerSweep>;
 }
 
+/** The layers one pass of a request fetches: the ones it names, the layer shown among them. */
+const fetchedLayers = (req: InspectRequest): number[] => (req.layers.includes(req.layer) ? req.layers : [req.layer]);
+
 /** What a request's passes run on: the model with its heads off, and those heads (and how) as a key ('' for none). */
 export interface Run {
   model: AnalysisModel;
@@ -162,7 +165,7 @@ export class Inspection {
     const reread = kept && atRadius(kept, req.radius);
     const cost = this.costs.get([s.key, policy, req.turn].join('|'));
     if (reread) return cost ? { ...reread, cost } : reread;
-    const layers = req.layers.includes(req.layer) ? req.layers : [req.layer];
+    const layers = fetchedLayers(req);
     const all = await analyzePolicyLayers(
       m.model,
       s.conv,
@@ -207,7 +210,7 @@ export class Inspection {
     const kept = this.sweeps.get(key);
     const ready = kept && pointsOf(kept);
     if (ready) return ctx.emit({ kind: 'sweep', policy, radius: req.radius, points: ready });
-    const layers = req.layers.includes(req.layer) ? req.layers : [req.layer];
+    const layers = fetchedLayers(req);
     const known = layers
       .map((l) => this.results.get(this.resultKey(m, s, policy, req.turn, l, req.fullMatrix)))
       .map((r) => r && atRadius(r, req.radius))
