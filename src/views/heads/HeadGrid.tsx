@@ -1,7 +1,6 @@
-import { interpolateCividis, interpolateRdBu } from 'd3-scale-chromatic';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import type { HeadRef } from '../../analysis/ablation';
-import type { Cells } from './heads-model';
+import { type Cells, cellColour } from './heads-model';
 
 /** Lightness of a colour "rgb(r, g, b)": dark cells get light text. */
 const isDark = (c: string) => {
@@ -42,7 +41,7 @@ export function HeadGrid({
     width: Math.round(Math.min(44, Math.max(14, 300 / Math.max(1, heads)))),
     height: Math.round(Math.min(32, Math.max(12, 240 / Math.max(1, cells.length)))),
   };
-  const colour = (v: number) => (diverging ? interpolateRdBu(0.5 - v / (2 * max)) : interpolateCividis(Math.min(1, v / max)));
+  const colour = (v: number) => cellColour(v, max, diverging);
   const isOff = (l: number, h: number) => off.some((x) => x[0] === l && x[1] === h);
   const focus = (l: number, h: number) => {
     const next: HeadRef = [Math.min(cells.length - 1, Math.max(0, l)), Math.min(heads - 1, Math.max(0, h))];

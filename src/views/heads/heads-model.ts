@@ -1,4 +1,5 @@
 /** What the layers × heads grid draws: one value per cell, the scale they share, and the difference of two grids. */
+import { interpolateCividis, interpolateRdBu } from 'd3-scale-chromatic';
 import type { LayerFigures } from '../../analysis/heads';
 import type { Category } from '../../metrics/categories';
 
@@ -23,3 +24,7 @@ export const sharedMax = (grids: readonly Cells[]): number => Math.max(1e-9, ...
 
 /** The largest |value|, for a difference's scale centred on 0. */
 export const largestChange = (d: Cells): number => Math.max(1e-9, ...d.flat().map(Math.abs));
+
+/** A cell's colour: cividis from 0 to `max`; for a difference, red below 0 and blue above, white at 0 (RdBu). */
+export const cellColour = (v: number, max: number, diverging: boolean): string =>
+  diverging ? interpolateRdBu(0.5 + Math.max(-1, Math.min(1, v / max)) / 2) : interpolateCividis(Math.min(1, Math.max(0, v / max)));

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { LayerFigures } from '../../src/analysis/heads';
+import { cellColour, cellsOf, difference, largestChange, meanOf, sharedMax } from '../../src/views/heads/heads-model';
+
+const rgb = (c: string) => (c.match(/\d+/g) ?? []).map(Number) as [number, number, number];
+const ratios = (prior: number) => ({ sink: 0, system: 0, user: 1 - prior, prior, current: 0 });
+const layer = (l: number, d: number[]): LayerFigures => ({
+  layer: l,
+  ratios: ratios(0.5),
+  diagonal: d.reduce((s, v) => s + v, 0) / d.length,
+  diagonalPerAnswer: [],
+  perHead: d.map((x) => ({ ratios: ratios(x), diagonal: x, diagonalPerAnswer: [] })),
+});
+
+describe('the layers × heads grid: values, scales and colours', () => {
+  const a = [layer(0, [0.1, 0.3]), layer(1, [0.2, 0.4])];
+  const b = [layer(0, [0.05, 0.3]), layer(1, [0.25, 0.4])];
+  it('reads a cell per head, the head mean per layer, and the difference of two grids', () => {
+    expect(cellsOf(a, 'diagonal')).toEqual([
+      [0.1, 0.3],
+      [0.2, 0.4],
+    ]);
+    expect(cellsOf(a, 'prior')).toEqual(cellsOf(a, 'diagonal'));
+    expect(meanOf(a, 'diagonal').map((v) => +v.toFixed(6))).toEqual([0.2, 0.3]);
+    const d = difference(cellsOf(a, 'diagonal'), cellsOf(b, 'diagonal')).map((r) => r.map((v) => +v.toFixed(6)));
+    expect(d).toEqual([
+      [-0.05, 0],
+      [0.05, 0],
+    ]);
+    expect(sharedMax([cellsOf(a, 'diagonal'), cellsOf(b, 'diagonal')])).toBe(0.4);
+    expect(+largestChange(d).toFixed(6)).toBe(0.05);
+  });
+  it('colours a difference red where it fell and blue where it rose, as the caption says', () => {
+    const [r1, , b1] = rgb(cellColour(-0.05, 0.05, true));
+    const [r2, , b2] = rgb(cellColour(0.05, 0.05, true));
+    expect(r1).toBeGreaterThan(b1);
+    expect(b2).toBeGreaterThan(r2);
+    // Values: dark to light cividis.
+    const lum = (c: string) => rgb(c).reduce((s, v) => s + v, 0);
+    expect(lum(cellColour(0.4, 0.4, false))).toBeGreaterThan(lum(cellColour(0, 0.4, false)));
+  });
+});
