@@ -3,6 +3,7 @@ import { selectTurn } from '../conversation/turns';
 import { CATEGORY_OF, priorAnswers, type ContextMessage, type SourceKind } from '../context/apply';
 import type { TurnCost } from '../context/cost';
 import { parsePolicy, policyLabel, policySpec, type Policy } from '../context/policy';
+import { keepsEverythingNote } from '../context/history';
 import { asRenderer, renderContext } from '../context/render';
 import type { Category, CategoryRatios, Span } from '../metrics/categories';
 import { copyShift, longestCommonRun, ngramOverlap } from '../metrics/copy';
@@ -188,6 +189,7 @@ export async function analyzePolicyLayers(
     notes: [
       ...(model.tokenizer.fallbackTemplate ? [fallbackNote(model.tokenizer.fallbackTemplate)] : []),
       ...r.notes,
+      ...[keepsEverythingNote(p, turns.current.index, policyLabel(p))].filter((n) => n !== null),
       ...(S > spec.maxPositionEmbeddings
         ? [
             `${S.toLocaleString('en-US')} tokens, more than this model's max_position_embeddings (${spec.maxPositionEmbeddings.toLocaleString('en-US')}): it was never trained on positions this far`,

@@ -44,3 +44,19 @@ export function visibleHistory(p: Policy, t: number): History {
       return { visible: all, cuts: [] };
   }
 }
+
+/**
+ * Window, Clip and Summary cut nothing on a short conversation: at turn t they may keep every earlier turn,
+ * and then score what Full scores. Says so, with the first turn at which they would drop one; null otherwise.
+ */
+export function keepsEverythingNote(p: Policy, t: number, label: string): string | null {
+  if (p.kind !== 'window' && p.kind !== 'clip' && p.kind !== 'summary') return null;
+  const keepsAll = (k: number) => {
+    const h = visibleHistory(p, k);
+    return h.visible.length === k - 1 && h.cuts.length === 0;
+  };
+  if (!keepsAll(t)) return null;
+  let first = t + 1;
+  while (keepsAll(first)) first++;
+  return `${label} keeps every earlier turn at turn ${t}, so it scores what Full scores: it first drops one at turn ${first}`;
+}

@@ -234,6 +234,8 @@ describe('the app, used as a person would', () => {
     await p.goto(`${app.url}/?backend=wasm`);
     await p.getByTestId('fresh-note').waitFor({ timeout: 90_000 });
     await p.getByTestId('compare-models').check();
+    // Comparing policies is off while models are compared, and says why.
+    expect(await p.getByTestId('compare-policies-off').textContent()).toContain('off while models are compared');
     await p.getByRole('button', { name: 'Compare with the CPL-tuned demo model' }).click();
     const diagB = p.getByTestId('figure-b-full-diagonal');
     await diagB.waitFor({ timeout: 90_000 });

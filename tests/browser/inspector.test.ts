@@ -124,11 +124,11 @@ describe('the inspector, used as a person would', () => {
     expect(csv.name).toBe('inertia-lens-turn14.csv');
     const rows = csv.bytes.toString('utf8').split('\n');
     expect(rows[0]).toBe(
-      'policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend,precision',
+      'policy,label,answer,turn,layer,radius,tokens,sink,system,user,prior,current,diagonal,diagonal_copy_aligned,context_tokens,prefilled,model,revision,backend,precision,heads_off,heads_off_by',
     );
     expect(Math.abs(Number(rows[1]!.split(',')[12]) - cli.ao!.diagonal)).toBeLessThanOrEqual(1e-4);
     // What the figures were computed from travels with them.
-    expect(rows[1]!.split(',').slice(-4)).toEqual(['Inertia Lens demo model', 'main', 'webgpu', 'none']);
+    expect(rows[1]!.split(',').slice(-6)).toEqual(['Inertia Lens demo model', 'main', 'webgpu', 'none', '', '']);
     expect(rows[1]!.split(',')[2]).toBe('conversation');
     const json = JSON.parse((await save('Figures as JSON')).bytes.toString('utf8'));
     expect(json).toMatchObject({ model: 'Inertia Lens demo model', revision: 'main', backend: 'webgpu', precision: 'none', head: 'mean' });
@@ -186,6 +186,9 @@ describe('the inspector, used as a person would', () => {
     await expect.poll(() => errors.textContent(), { timeout: 10_000 }).toMatch(/line 3/);
     expect(await page.getByLabel('conversation text').inputValue()).toBe(text);
     await page.getByTestId('stale-note').waitFor();
+    // The figures on screen are the earlier conversation's: they are not exported as this one's.
+    expect(await page.getByRole('button', { name: 'Figures as CSV' }).isDisabled()).toBe(true);
+    expect(await page.getByTestId('export-stale').textContent()).toContain('of an earlier conversation');
     await shot(page, 'inspector-7-paste-error');
     // A role the tool does not know is named with its message number.
     await page.getByLabel('conversation text').fill('[{"role": "user", "content": "hi"}, {"role": "robot", "content": "beep"}]');

@@ -6,7 +6,7 @@ import { selectTurn } from '../../src/conversation/turns';
 import { AO_PLACEHOLDER, AO_SYSTEM_PROMPT, applyPolicy, summariesNeeded } from '../../src/context/apply';
 import { CostSeries, policyCost } from '../../src/context/cost';
 import { fillerText } from '../../src/context/filler';
-import { clipHistory } from '../../src/context/history';
+import { clipHistory, keepsEverythingNote, visibleHistory } from '../../src/context/history';
 import { parsePolicy, policyLabel, policySpec } from '../../src/context/policy';
 import { asRenderer, renderContext } from '../../src/context/render';
 import { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
@@ -257,5 +257,26 @@ describe('placing tokens in the rendered text', () => {
     expect(rc.ids.slice(rc.contentSpans[last]!.start, rc.contentSpans[last]!.start + rc.contentSpans[last]!.length)).toEqual(
       plain.ids.slice(plain.contentSpans[last]!.start, plain.contentSpans[last]!.start + plain.contentSpans[last]!.length),
     );
+  });
+});
+
+describe('a policy that keeps everything on a short conversation', () => {
+  it('says so, with the first turn at which it would drop one (Window, Clip, Summary), and says nothing otherwise', () => {
+    expect(keepsEverythingNote(parsePolicy('clip:12:1'), 5, 'Clip-12→1')).toBe(
+      'Clip-12→1 keeps every earlier turn at turn 5, so it scores what Full scores: it first drops one at turn 13',
+    );
+    expect(keepsEverythingNote(parsePolicy('window:6'), 5, 'Window-6')).toBe(
+      'Window-6 keeps every earlier turn at turn 5, so it scores what Full scores: it first drops one at turn 8',
+    );
+    expect(keepsEverythingNote(parsePolicy('window:6'), 8, 'Window-6')).toBeNull();
+    expect(keepsEverythingNote(parsePolicy('clip:3:1'), 6, 'Clip-3→1')).toBeNull();
+    expect(keepsEverythingNote(parsePolicy('full'), 5, 'Full')).toBeNull();
+    expect(keepsEverythingNote(parsePolicy('ao'), 5, 'AO')).toBeNull();
+    // Each first turn named is one where the policy does drop a turn.
+    for (const spec of ['window:2', 'clip:4:2', 'summary:5:1']) {
+      const n = keepsEverythingNote(parsePolicy(spec), 1, spec)!;
+      const first = Number(/turn (\d+)$/.exec(n)![1]);
+      expect(visibleHistory(parsePolicy(spec), first).visible.length).toBeLessThan(first - 1);
+    }
   });
 });

@@ -54,9 +54,14 @@ export function PolicyBar() {
         {num('H', h, setH)}
         {num('L', l, setL)}
         {!valid && <span className="error">Clip and Summary need H ≥ 1 and L &lt; H.</span>}
-        <label>
+        <label title={compareModels ? 'models are being compared: one policy at a time (turn "compare models" off to compare policies)' : undefined}>
           <input type="checkbox" checked={compare} disabled={compareModels} onChange={(e) => setCompare(e.target.checked)} /> compare 2–4 policies side by side
         </label>
+        {compareModels && (
+          <span className="muted" data-testid="compare-policies-off">
+            (off while models are compared: each model scores the first policy)
+          </span>
+        )}
         {compare && (
           <span className="muted">comparing {policies.map((p) => policyLabel(parsePolicy(p))).join(' · ')}; the first is the baseline of the Δ columns</span>
         )}

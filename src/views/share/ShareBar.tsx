@@ -12,6 +12,8 @@ export function ShareBar({ linkNote }: { linkNote: string | null }) {
   const results = useInspector((s) => s.results);
   const head = useInspector((s) => s.head);
   const resultsFrom = useInspector((s) => s.resultsFrom);
+  // Figures of an earlier conversation (this one was refused) are not exported as this one's.
+  const stale = useInspector((s) => s.stale);
   const info = useModelStore((s) => s.info);
   const [copied, setCopied] = useState(false);
   if (!results.length) return null;
@@ -24,16 +26,21 @@ export function ShareBar({ linkNote }: { linkNote: string | null }) {
   };
   return (
     <div className="row share">
-      <button type="button" onClick={() => download(`${name}.csv`, figuresCsv(results, from), 'text/csv')}>
+      {stale && (
+        <span className="muted" data-testid="export-stale">
+          The figures on screen are of an earlier conversation; exports wait for this one's.
+        </span>
+      )}
+      <button type="button" disabled={stale} onClick={() => download(`${name}.csv`, figuresCsv(results, from), 'text/csv')}>
         Figures as CSV
       </button>
-      <button type="button" onClick={() => download(`${name}-per-answer.csv`, perAnswerCsv(results, from), 'text/csv')}>
+      <button type="button" disabled={stale} onClick={() => download(`${name}-per-answer.csv`, perAnswerCsv(results, from), 'text/csv')}>
         Per answer as CSV
       </button>
-      <button type="button" onClick={() => download(`${name}-turns.csv`, turnsCsv(results, from), 'text/csv')}>
+      <button type="button" disabled={stale} onClick={() => download(`${name}-turns.csv`, turnsCsv(results, from), 'text/csv')}>
         Tokens per turn as CSV
       </button>
-      <button type="button" onClick={() => download(`${name}.json`, figuresJson(results, from), 'application/json')}>
+      <button type="button" disabled={stale} onClick={() => download(`${name}.json`, figuresJson(results, from), 'application/json')}>
         Figures as JSON
       </button>
       <button
