@@ -3,7 +3,6 @@
  * every layer's graph (the head_mask input), so no rebuild is needed. Heads are named "L.H", 0-based layer
  * and head, in figures, exports, links and the CLI alike.
  */
-import type { LayerFigures } from './heads';
 import type { AnalysisModel } from './policy-inputs';
 
 /**
@@ -46,7 +45,7 @@ export function headMask(off: readonly HeadRef[], layers: number, heads: number)
 }
 
 /** The k heads with the highest diagonal ratio, any layer (ties: the earlier head). */
-export function topHeads(layers: readonly LayerFigures[], k: number): HeadRef[] {
+export function topHeads(layers: readonly { layer: number; perHead: readonly { diagonal: number }[] }[], k: number): HeadRef[] {
   const all = layers.flatMap((l) => l.perHead.map((h, i) => ({ at: [l.layer, i] as const, d: h.diagonal })));
   return all
     .sort((x, y) => y.d - x.d || x.at[0] - y.at[0] || x.at[1] - y.at[1])
@@ -60,8 +59,8 @@ export function topHeads(layers: readonly LayerFigures[], k: number): HeadRef[] 
  */
 export function withHeadsOff<M extends AnalysisModel>(model: M, off: readonly HeadRef[], means?: Float32Array): M {
   if (!off.length) return model;
-  const { numLayers, numHeads } = model.session.spec;
-  return withMask(model, headMask(off, numLayers, numHeads), means && meanBias(off, means, numHeads, means.length / (numLayers * numHeads)));
+  const { numLayers, numHeads, headDim } = model.session.spec;
+  return withMask(model, headMask(off, numLayers, numHeads), means && meanBias(off, means, numHeads, headDim));
 }
 
 /** head_bias for mean ablation: each switched-off head's mean output, zero elsewhere. */

@@ -61,6 +61,13 @@ export function layerFigures(f: LayerHeadFigures, heads: number): LayerFigures {
   };
 }
 
+/** The context the model reads for `turn`'s answer (default the last) under `policy`, rendered. */
+async function rendered(model: AnalysisModel, conversation: Conversation, policy: Policy | string, turn: number | undefined, summaries: SummaryCache) {
+  const p = typeof policy === 'string' ? parsePolicy(policy) : policy;
+  const { messages } = await policyMessages(model, conversation, p, selectTurn(conversation, turn).current.index, summaries);
+  return renderContext(asRenderer(model.tokenizer), messages);
+}
+
 /**
  * Every layer's and head's figures for the answer of `turn` (default the last) under `policy`: one pass of
  * a model opened with a head-figure graph (openModel's `headFigures`).
@@ -73,10 +80,7 @@ export async function analyzeHeads(
   summaries = new SummaryCache(model, conversation),
 ): Promise<LayerFigures[]> {
   if (!model.session.graph.headFigures) throw new Error('this model was opened without head figures (open it with headFigures: true)');
-  const p = typeof policy === 'string' ? parsePolicy(policy) : policy;
-  const turn = selectTurn(conversation, opts.turn).current.index;
-  const { messages } = await policyMessages(model, conversation, p, turn, summaries);
-  const r = renderContext(asRenderer(model.tokenizer), messages);
+  const r = await rendered(model, conversation, policy, opts.turn, summaries);
   const cur = r.contentSpans[r.messages.length - 1]!;
   const priorSpans = priorAnswers(r).spans;
   const inputs = headFigureInputs(r.categories, priorSpans, cur.length, opts.radius ?? 5);
@@ -95,9 +99,7 @@ export async function headMeans(
   summaries = new SummaryCache(model, conversation),
 ): Promise<Float32Array> {
   if (!model.session.graph.headFigures) throw new Error('mean ablation needs a model opened with head figures (headFigures: true)');
-  const turn = selectTurn(conversation, opts.turn).current.index;
-  const { messages } = await policyMessages(model, conversation, parsePolicy('full'), turn, summaries);
-  const r = renderContext(asRenderer(model.tokenizer), messages);
+  const r = await rendered(model, conversation, 'full', opts.turn, summaries);
   const { numLayers, numHeads } = model.session.spec;
   const out = await model.session.forward({
     ids: r.ids,

@@ -1,5 +1,5 @@
 /** analyze's every-layer output (--all-layers), its switching heads off (--ablate, --ablate-top) and its answers (--generate). */
-import { type AblationKind, compareAnswers, headMask, meanBias, withMask } from '../analysis/ablation';
+import { type AblationKind, compareAnswers, type HeadRef, headMask, headName, meanBias, topHeads, withMask } from '../analysis/ablation';
 import { generateAnswer } from '../analysis/answer';
 import { analyzeHeads, headMeans, type LayerFigures } from '../analysis/heads';
 import type { SummaryCache } from '../analysis/policy-inputs';
@@ -35,31 +35,34 @@ export interface AblationJson {
  * diagonal ratio (any layer) under Full on this conversation. Null when none is asked for.
  */
 export async function ablate(model: OpenModel, conv: Conversation, a: HeadArgs): Promise<AblationJson | null> {
-  const { numLayers, numHeads } = model.session.spec;
-  let heads = a.ablate ?? [];
+  let heads: HeadRef[] = a.ablate ?? [];
   let chosen = 'named (--ablate)';
   if (a.ablateTop) {
     const layers = await analyzeHeads(model, conv, 'full', {
       ...(a.turn !== undefined && { turn: a.turn }),
       ...(a.radius !== undefined && { radius: a.radius }),
     });
-    const ranked = layers.flatMap((l) => l.perHead.map((h, k) => ({ at: [l.layer, k] as [number, number], d: h.diagonal }))).sort((x, y) => y.d - x.d);
-    heads = [...heads, ...ranked.slice(0, a.ablateTop).map((h) => h.at)];
+    heads = [...heads, ...topHeads(layers, a.ablateTop)];
     chosen = `the ${a.ablateTop} with the highest diagonal ratio under Full${a.ablate?.length ? ', and those named' : ''}`;
   }
   if (!heads.length) return null;
-  const mask = new Float32Array(numLayers * numHeads).fill(1);
-  for (const [l, h] of heads) {
-    if (l >= numLayers || h >= numHeads) throw new InputError(`--ablate ${l}.${h}: this model has layers 0..${numLayers - 1} and heads 0..${numHeads - 1}`);
-    mask[l * numHeads + h] = 0;
-  }
-  model.session.headMask = mask;
+  model.session.headMask = maskOrRefuse(model, heads);
   if (a.ablateMean) {
     // The reference: this conversation under Full, every head on (set before the mask applies: headMeans gives its own).
     const means = await headMeans(model, conv, { ...(a.turn !== undefined && { turn: a.turn }) });
-    model.session.headBias = meanBias(heads, means, numHeads, model.session.spec.headDim);
+    model.session.headBias = meanBias(heads, means, model.session.spec.numHeads, model.session.spec.headDim);
   }
-  return { kind: a.ablateMean ? 'mean' : 'zero', heads: [...new Set(heads.map(([l, h]) => `${l}.${h}`))], chosen };
+  return { kind: a.ablateMean ? 'mean' : 'zero', heads: [...new Set(heads.map(headName))], chosen };
+}
+
+/** The head mask of `heads` for this model, or an InputError naming the head it does not have. */
+function maskOrRefuse(model: OpenModel, heads: readonly HeadRef[]): Float32Array {
+  const { numLayers, numHeads } = model.session.spec;
+  try {
+    return headMask(heads, numLayers, numHeads);
+  } catch (e) {
+    throw new InputError(`--ablate ${(e as Error).message}`);
+  }
 }
 
 /** What --all-layers adds to each result: every layer, its head mean and each head. */
@@ -75,9 +78,8 @@ export const layersJson = (layers: LayerFigures[]): LayersJson =>
 /** --all-layers as text: the diagonal by layer (head mean), and the heads that carry it most. */
 export function printLayers(layers: LayersJson): void {
   console.log(`    diagonal by layer (head mean): ${layers.map((l) => `L${l.layer} ${f(l.diagonal)}`).join('  ')}`);
-  const heads = layers.flatMap((l) => l.perHead.map((h, k) => ({ at: `${l.layer}.${k}`, d: h.diagonal })));
-  const top = heads.sort((x, y) => y.d - x.d).slice(0, 3);
-  console.log(`    highest heads (layer.head): ${top.map((h) => `${h.at} ${f(h.d)}`).join('  ')}`);
+  const top = topHeads(layers, 3);
+  console.log(`    highest heads (layer.head): ${top.map(([l, h]) => `${l}.${h} ${f(layers[l]!.perHead[h]!.diagonal)}`).join('  ')}`);
 }
 
 /** analyze --generate: the policy's greedy answer at the turn; with heads off, also the answer with every head on, and how they compare. */
@@ -105,13 +107,8 @@ export function printAnswer(label: string, a: AnswerJson): void {
 /** batch --ablate L.H: the named heads off for the whole run, set once after the model opens. */
 export function ablateNamed(model: OpenModel, a: HeadArgs): void {
   if (!a.ablate?.length) return;
-  const { numLayers, numHeads } = model.session.spec;
-  try {
-    model.session.headMask = headMask(a.ablate, numLayers, numHeads);
-  } catch (e) {
-    throw new InputError(`--ablate ${(e as Error).message}`);
-  }
-  process.stderr.write(`heads switched off (zero ablation): ${a.ablate.map(([l, h]) => `${l}.${h}`).join(', ')}\n`);
+  model.session.headMask = maskOrRefuse(model, a.ablate);
+  process.stderr.write(`heads switched off (zero ablation): ${a.ablate.map(headName).join(', ')}\n`);
 }
 
 /** batch --all-layers: the long format, one row per conversation × policy × layer × head (the head mean first, as head "mean"). */

@@ -88,7 +88,7 @@ describe('inertia-lens analyze and batch', () => {
     const e0 = await cli('analyze', maze, '--model', model, '--ablate-mean').catch((x) => x);
     expect(e0.stderr).toContain('--ablate-mean says how --ablate or --ablate-top switch heads off');
     const e1 = await cli('analyze', maze, '--model', model, '--ablate', '9.0').catch((x) => x);
-    expect(e1.stderr).toContain('--ablate 9.0: this model has layers 0..1 and heads 0..3');
+    expect(e1.stderr).toContain('--ablate head 9.0: this model has layers 0..1 and heads 0..3');
     const e2 = await cli('analyze', maze, '--model', model, '--ablate', 'x').catch((x) => x);
     expect(e2.stderr).toContain('--ablate takes LAYER.HEAD (0-based, e.g. 1.3), got "x"');
   });

@@ -208,6 +208,13 @@ export class Decoder {
     return this.toT(g.op('Reshape', [row, g.int64(shape)]));
   }
 
+  /** A float32 0, one initializer for every layer that ties its outputs to its result (tieToLayer). */
+  private zeroName: string | null = null;
+  private zero(): string {
+    this.zeroName ??= this.g.float([0], [], 'zero');
+    return this.zeroName;
+  }
+
   /** The layer's slice of head_bias, [H, 1, Dh] in the compute dtype: added to each head's output after the mask. */
   private headBias(layer: number): string {
     const { g, spec } = this;
@@ -244,7 +251,7 @@ export class Decoder {
     const ctx = g.op('Reshape', [g.op('MatMul', [this.toT(probs), v4]), g.int64([H, -1, Dh])]); // [H,S,Dh]
     // Head-figure graphs: each head's mean output over the pass's tokens, the reference mean ablation uses.
     if (this.plan.headFigures) outputs.push(g.op('ReduceMean', [this.toF32(ctx)], { axes: [1], keepdims: 0 }, headOutMeanName(layer)));
-    const tie = outputs.length ? tieToLayer(g, outputs, g.float([0], [], 'zero')) : undefined;
+    const tie = outputs.length ? tieToLayer(g, outputs, this.zero()) : undefined;
     const masked = g.op('Mul', [ctx, this.headMask(layer, [H, 1, 1], tie)]);
     const kept = this.plan.headFigures ? g.op('Add', [masked, this.headBias(layer)]) : masked;
     return g.op('Reshape', [g.op('Transpose', [kept], { perm: [1, 0, 2] }), g.int64([-1, H * Dh])]);
