@@ -17,6 +17,15 @@ export const CATEGORY_COLORS: Record<Category, string> = {
   current: '#009E73',
 };
 
+/** Each category's colour darkened for text on white (contrast at least 4.5:1, WCAG AA for small text). */
+export const CATEGORY_TEXT_COLORS: Record<Category, string> = {
+  sink: '#595959',
+  system: '#8a5f00',
+  user: '#1f6f99',
+  prior: '#a34700',
+  current: '#00704f',
+};
+
 /** The lines of models B, C and D over model A's when models are compared: black, then the Okabe–Ito colours no category uses. */
 export const COMPARED_MODEL_COLORS = ['#000000', '#0072B2', '#CC79A7'] as const;
 /** A compared model's colour (slot 1–3). */

@@ -60,3 +60,18 @@ export function keepsEverythingNote(p: Policy, t: number, label: string): string
   while (keepsAll(first)) first++;
   return `${label} keeps every earlier turn at turn ${t}, so it scores what Full scores: it first drops one at turn ${first}`;
 }
+
+/** What the model sees of one earlier turn under a policy. */
+export type TurnSeen = 'whole' | 'placeholder' | 'summary' | 'summary-list' | 'filler' | 'dropped';
+
+/**
+ * What the model answering turn t sees of each earlier turn (index 0: turn 1), as applyPolicy writes it:
+ * the turn whole, its answer replaced (a placeholder, a summary, filler), in Summary's list of cut turns, or
+ * not at all.
+ */
+export function turnsSeen(p: Policy, t: number): TurnSeen[] {
+  const { visible, cuts } = visibleHistory(p, t);
+  const listed = p.kind === 'summary' ? new Set(cuts.flat()) : new Set<number>();
+  const kept: TurnSeen = p.kind === 'ao' ? 'placeholder' : p.kind === 'sum' ? 'summary' : p.kind === 'filler' ? 'filler' : 'whole';
+  return Array.from({ length: Math.max(0, t - 1) }, (_, i) => (visible.includes(i + 1) ? kept : listed.has(i + 1) ? 'summary-list' : 'dropped'));
+}

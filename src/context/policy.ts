@@ -12,6 +12,9 @@ export type Policy =
 
 export const POLICY_SPECS = 'full, window:W, clip:H:L, summary:H:L, ao, lt, sum, de, filler';
 
+/** Every policy at the papers' settings: the rows of the table of what each policy keeps. */
+export const PAPER_POLICIES = ['full', 'window:6', 'clip:12:1', 'summary:12:1', 'ao', 'lt', 'sum', 'de', 'filler'] as const;
+
 /** Parses `full`, `window:6`, `clip:12:1`, … or throws naming the spec and what is wrong. */
 export function parsePolicy(spec: string): Policy {
   const [name, ...args] = spec.trim().toLowerCase().split(':');

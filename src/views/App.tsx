@@ -15,6 +15,7 @@ import { PolicyBar } from './policies/PolicyBar';
 import { ViewControls } from './policies/ViewControls';
 import { ShareBar } from './share/ShareBar';
 import { linkNote } from '../state/start';
+import { SkipLinks } from './SkipLinks';
 import { StatusLine } from './StatusLine';
 import { TokenView } from './tokens/TokenView';
 import { LessonCard } from './lesson/LessonCard';
@@ -39,6 +40,7 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
   };
   return (
     <main className={lessonOpen ? 'with-lesson' : undefined}>
+      <SkipLinks />
       <header>
         <h1>Inertia Lens</h1>
         <p className="lede">
@@ -46,7 +48,7 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
           in this page.
         </p>
         <div className="row">
-          <button type="button" className="primary" onClick={() => openLesson(0)} disabled={lessonOpen}>
+          <button type="button" className="primary" onClick={() => openLesson(0)} disabled={lessonOpen} data-testid="learn">
             Learn: {LESSON.length} short steps on the live model
           </button>
           <button type="button" onClick={inspect}>

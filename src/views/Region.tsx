@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useLesson } from '../state/lesson-store';
 import { ErrorBoundary } from './ErrorBoundary';
+import { LESSON } from './lesson/steps';
 import { HIDEABLE_NAMES, type Hideable } from '../state/regions';
 
 /**
@@ -10,11 +11,27 @@ import { HIDEABLE_NAMES, type Hideable } from '../state/regions';
  */
 export function Region({ name, id, className, children }: { name: Hideable; id?: string; className?: string; children: ReactNode }) {
   const hidden = useLesson((s) => s.hidden.includes(name));
+  const covered = useLesson((s) => COVERED.includes(name) && guessOpen(s));
   return (
     <ErrorBoundary name={HIDEABLE_NAMES[name].replace(/^the /, '')}>
-      <div data-lesson={name} id={id} className={className} hidden={hidden}>
-        {children}
+      <div data-lesson={name} id={id ?? `region-${name}`} className={className} hidden={hidden}>
+        {covered ? (
+          <section className="panel covered" data-testid={`covered-${name}`}>
+            <h2>{HIDEABLE_NAMES[name].replace(/^the /, '').replace(/^./, (c) => c.toUpperCase())}</h2>
+            <p>Hidden until you lock in your guess in the lesson card, so the figures do not give it away.</p>
+          </section>
+        ) : (
+          children
+        )}
       </div>
     </ErrorBoundary>
   );
+}
+
+/** The regions that show the figures a lesson step asks to guess. */
+const COVERED: Hideable[] = ['figures', 'charts', 'heads'];
+/** A lesson step is waiting for a guess: its figures are not shown before it. */
+function guessOpen(s: { step: number | null; guesses: Record<string, number> }): boolean {
+  const step = s.step === null ? undefined : LESSON[s.step];
+  return step?.guess !== undefined && s.guesses[step.guess.key] === undefined;
 }

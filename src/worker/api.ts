@@ -120,6 +120,8 @@ export interface InspectRequest {
   sweep: string | null;
   /** Every layer's and head's figures for each policy too (the layers × heads grid). */
   heads: boolean;
+  /** Policies whose tokens-per-turn series is sent too (a `cost` event each), without scoring them. */
+  contexts: string[];
   /** Heads switched off in every pass of this request, and how (zero or mean ablation); empty: every head on. */
   off: HeadRef[];
   offKind: AblationKind;

@@ -144,6 +144,13 @@ export class Inspection {
       if (ctx.cancelled()) return;
       ctx.emit({ kind: 'cost', policy: result.policy, cost });
     }
+    // The table of what each policy keeps: the tokens each reads, no pass (Summary's summaries are written first).
+    for (const policy of req.contexts ?? []) {
+      const scored = await this.scored(req.conversation, req.turn, req.generated[policy]);
+      const cost = await this.costSeries(scored, policy, req.turn);
+      if (ctx.cancelled()) return;
+      ctx.emit({ kind: 'cost', policy, cost });
+    }
     const first = shown.find((s) => s.result.policy === req.sweep);
     if (first) await this.sweep(m, first.scored, first.result.policy, req, ctx);
   }

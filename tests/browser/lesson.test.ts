@@ -2,11 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupLine } from '../../src/state/lesson-setup';
 import { LESSON, QUIZ } from '../../src/views/lesson/steps';
 import { startAppServer } from '../helpers/app-server';
+import { axeViolations } from '../helpers/axe';
 import { launchChromium } from '../helpers/chromium';
 
 const SHOTS = process.env.SCREENSHOT_DIR;
+/** What a newcomer stops at: a paper's section, figure or table. */
+const PAPER_TALK = /paper \d|§|\bfig(ure)?\.? ?\d|\btable \d|\bsection\b/i;
 
 /** Presses Tab (Shift+Tab when the target comes before the focus) until `target` has the focus: what a keyboard user does. */
 async function tabTo(page: Page, target: Locator, max = 400): Promise<void> {
@@ -71,7 +75,7 @@ describe('the lesson, walked with the keyboard only', () => {
     await page.close();
   }, 300_000);
 
-  it('every step waits for its action, then reveals the figures on screen; the link opens a step', async () => {
+  it('walks every step by keyboard within five keys per action: each step sets its own state, hides what it asks to guess, and reveals the figures on screen', async () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(`${app.url}/?backend=wasm`);
     await page.getByTestId('fresh-note').waitFor({ timeout: 120_000 });
@@ -82,112 +86,126 @@ describe('the lesson, walked with the keyboard only', () => {
     const figures = page.locator('[data-lesson="figures"]');
     const shots = SHOTS ? join(SHOTS, 'lesson') : null;
     if (shots) mkdirSync(shots, { recursive: true });
+    /** Every key pressed in a step's action, counted (the budget is five from the card's title). */
+    let keys = 0;
+    const press = async (key: string, times = 1) => {
+      for (let i = 0; i < times; i++) {
+        keys++;
+        await page.keyboard.press(key);
+      }
+    };
+    const focused = () => page.evaluate(() => document.activeElement?.tagName.toLowerCase() ?? 'none');
 
-    await tabTo(page, page.getByRole('button', { name: /^Learn/ }));
+    await tabTo(page, page.getByTestId('learn'));
     await page.keyboard.press('Enter');
 
-    /** One step: focus on its title, Next closed until `act` is done, then its reveal's figures equal the panel's. */
-    const step = async (n: number, act: () => Promise<void>, waitFor?: Locator) => {
+    /** The step's "take me there", then `act` (its keys counted), then Next; checks along the way. */
+    const step = async (n: number, act: () => Promise<void>, waitFor?: Locator, ready?: Locator) => {
       const s = LESSON[n]!;
       await expect.poll(() => title.textContent()).toBe(s.title);
       expect(await title.evaluate((el) => el === document.activeElement), `step ${n + 1} has the focus`).toBe(true);
+      // The step's own state, said in one line and set on the page.
+      expect(await card.getByTestId('lesson-setup').textContent()).toBe(setupLine(s.setup));
+      await expect.poll(() => page.getByRole('combobox', { name: 'example', exact: true }).inputValue()).toBe(s.setup.example);
+      await expect.poll(() => page.getByRole('combobox', { name: 'scored turn', exact: true }).inputValue()).toBe('');
+      expect(await page.getByTestId('compare-models').isChecked(), `step ${n + 1} compare models`).toBe(s.setup.compareModels === true);
+      // Plain words on the page too.
+      expect(await card.getByTestId('lesson-text').textContent()).not.toMatch(PAPER_TALK);
       if (n > 0) expect(await next.isDisabled(), `step ${n + 1} (${s.id}) waits for its action`).toBe(true);
+      if (s.guess) {
+        // Nothing to read the answer from before the guess: the figures, charts and grid are covered.
+        await page.getByTestId('covered-figures').waitFor();
+        expect(await page.getByTestId('figures').count()).toBe(0);
+        expect(await page.getByTestId('covered-charts').count()).toBe(1);
+      }
+      // The figures as the step set them up: a reveal may compare with them after the action changed the page.
+      const before = s.setup.compareModels || s.guess ? '' : ((await figures.textContent()) ?? '');
+      // A person waits for the control to be ready (the grid's figures, the model) before going to it.
+      if (ready) await expect.poll(() => ready.isEnabled(), { timeout: 180_000 }).toBe(true);
+      keys = 0;
+      await press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('lesson-go');
+      await press('Enter');
       await act();
+      expect(keys, `step ${n + 1} (${s.id}): keys from the card to its action`).toBeLessThanOrEqual(5);
+      expect(await focused(), `step ${n + 1}: the focus is not lost`).not.toBe('body');
       if (waitFor) await waitFor.waitFor({ timeout: 120_000 });
-      await expect.poll(() => next.isDisabled(), { timeout: 120_000 }).toBe(false);
+      await expect.poll(() => next.isDisabled(), { timeout: 180_000 }).toBe(false);
       const reveal = card.getByTestId('lesson-reveal');
-      if (s.reveal && (await reveal.count())) {
-        // Every figure the reveal quotes is on the figures panel, as written there (read together, once
-        // the analysis the action started has settled: both follow the same store).
+      if (s.reveal) {
+        await reveal.waitFor({ timeout: 120_000 });
+        // Every figure the reveal quotes is on the figures panel, as written there now or when the step began.
         const unmatched = async () => {
           const quoted = ((await reveal.textContent()) ?? '').match(/\d+\.\d{4}/g) ?? [];
-          const shown = (await figures.textContent()) ?? '';
+          const shown = ((await figures.textContent()) ?? '') + before;
           return quoted.filter((q) => !shown.includes(q));
         };
         await expect.poll(unmatched, { message: `step ${n + 1} (${s.id}) quotes only figures on screen`, timeout: 60_000 }).toEqual([]);
+        expect(await reveal.textContent()).not.toMatch(PAPER_TALK);
       }
-      if (shots) await page.screenshot({ path: join(shots, `step-${String(n + 1).padStart(2, '0')}-${s.id}.png`) });
+      if (shots) await page.screenshot({ path: join(shots, `desktop-${String(n + 1).padStart(2, '0')}-${s.id}.png`) });
       await tabTo(page, next);
       await page.keyboard.press('Enter');
     };
-    const button = (name: string | RegExp) => page.getByRole('button', { name, exact: typeof name === 'string' });
+    const guess = async () => {
+      await press('PageUp');
+      await press('Tab');
+      await press('Enter');
+    };
 
     await step(0, async () => undefined);
-    await step(1, () => tabTo(page, page.locator('[data-testid="token-view"] .tok.query').last()));
+    await step(1, async () => undefined); // "take me there" focuses the answer's first token: pointing at it
     await step(2, async () => {
-      await tabTo(page, page.getByRole('img', { name: /attention heatmap/ }).first());
-      await page.keyboard.press('Home');
+      expect(Number(await page.locator('[data-lesson="heatmap"] canvas[role="img"]').first().getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);
+      await press('Home');
     });
-    for (const n of [3, 4]) {
-      await step(n, async () => {
-        await tabTo(page, card.getByRole('slider'));
-        for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
-      });
-    }
+    await step(3, guess);
+    await step(4, guess);
+    await step(5, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));
+    await step(6, () => press('ArrowDown', 3));
+    await step(7, () => press('Enter'), page.getByTestId('figure-window:6-diagonal'));
     await step(
-      5,
+      8,
       async () => {
-        await tabTo(page, button('Filler'));
-        await page.keyboard.press('Enter');
+        await press('Enter');
+        // While it writes, the button keeps the focus (it is aria-disabled, not disabled).
+        expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('generate');
       },
-      page.getByTestId('figure-filler-diagonal'),
+      undefined,
+      page.getByTestId('generate'),
     );
-    await step(6, async () => {
-      await tabTo(page, button('Full'));
-      await page.keyboard.press('Enter');
-      await page.getByTestId('figure-full-diagonal').waitFor({ timeout: 120_000 });
-      await tabTo(page, page.getByRole('combobox', { name: 'scored turn', exact: true }));
-      for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowDown');
-    });
-    await step(
-      7,
-      async () => {
-        await tabTo(page, page.getByRole('combobox', { name: 'scored turn', exact: true }));
-        await page.keyboard.press('Home');
-        await tabTo(page, button('Clip-12→1'));
-        await page.keyboard.press('Enter');
-      },
-      page.getByTestId('figure-clip:12:1-diagonal'),
-    );
-    await step(8, async () => {
-      await tabTo(page, button(/^Generate/));
-      await page.keyboard.press('Enter');
-    });
     await step(
       9,
       async () => {
-        await tabTo(page, page.getByTestId('compare-models'));
-        await page.keyboard.press('Space');
-        await tabTo(page, button('Compare with the CPL-tuned demo model'));
-        await page.keyboard.press('Enter');
-        // Model A still scores the answer it wrote in the step before: the reveal says so and compares nothing,
-        // then both score the conversation's answer.
-        const reveal = card.getByTestId('lesson-reveal');
-        await expect.poll(() => reveal.textContent(), { timeout: 120_000 }).toContain('two different texts');
-        expect(await page.getByTestId('models-answers-differ').textContent()).toContain('Model A scores the answer it wrote, model B the conversation');
-        await tabTo(page, button("use the file's answer"));
-        await page.keyboard.press('Enter');
-        await expect.poll(() => reveal.textContent(), { timeout: 120_000 }).toContain('for its CPL twin');
-        expect(await page.getByTestId('models-answers-differ').count()).toBe(0);
+        await press('Enter'); // the top 3 heads off
+        await page.getByTestId('off-write').waitFor();
+        await press('Tab');
+        expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('off-write');
+        await press('Enter');
       },
-      page.locator('[data-testid^="figure-b-"][data-testid$="-diagonal"]'),
+      undefined,
+      page.getByTestId('off-top'),
     );
-    await step(10, async () => {
-      // The option after the maze: its reordered twin (a copy at another offset).
-      await tabTo(page, page.getByRole('combobox', { name: 'example', exact: true }));
-      await page.keyboard.press('ArrowDown');
-    });
-    await step(11, async () => {
+    await step(10, () => press('Enter'), page.locator('[data-testid^="figure-b-"][data-testid$="-diagonal"]'));
+    await step(11, () => press('ArrowDown'));
+    await step(12, async () => {
       for (const [i, q] of QUIZ.entries()) {
-        const group = card.locator('fieldset').nth(i);
-        await tabTo(page, group.getByRole('radio').first());
-        // Arrow keys move the choice within a radio group; Space picks the first.
-        if (q.correct === 0) await page.keyboard.press('Space');
-        for (let k = 0; k < q.correct; k++) await page.keyboard.press('ArrowDown');
+        // The first group has the focus from "take me there"; Tab moves to the next group, arrows choose within
+        // one. Each question is an action of its own: its keys are counted from the question before.
+        if (i > 0) {
+          expect(keys, `question ${i}`).toBeLessThanOrEqual(5);
+          keys = 0;
+          await press('Tab');
+        }
+        if (q.correct === 0) await press('Space');
+        else await press('ArrowDown', q.correct);
         await expect.poll(() => card.getByTestId(`lesson-feedback-${i}`).textContent()).toMatch(/^Right\./);
       }
+      expect(await card.getByTestId('lesson-score').textContent()).toContain(`${QUIZ.length} of ${QUIZ.length} right`);
     });
     await expect.poll(() => card.count()).toBe(0);
+    // Finish gives the focus back to the button that opens the lesson.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('learn');
     await page.close();
 
     // A link opens the lesson at a step, and the link follows the step.
@@ -219,9 +237,41 @@ describe('the lesson, walked with the keyboard only', () => {
     await phoneCard.getByRole('button', { name: 'fold the card' }).click();
     expect(await phone.getByTestId('lesson-text').isHidden()).toBe(true);
     expect(await phone.getByTestId('lesson-action').isVisible()).toBe(true);
-    expect((await phoneCard.boundingBox())!.height).toBeLessThan(tall * 0.75);
+    expect((await phoneCard.boundingBox())!.height).toBeLessThanOrEqual(tall);
     await phoneCard.getByRole('button', { name: 'unfold the card' }).click();
     expect(await phone.getByTestId('lesson-text').isVisible()).toBe(true);
     await phone.close();
+  }, 600_000);
+
+  it('on a phone: the card takes at most a third of the screen, the sink step zooms the heatmap, every step is drawn; axe-core finds nothing', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${app.url}/?backend=wasm`);
+    await page.getByTestId('fresh-note').waitFor({ timeout: 120_000 });
+    // The start page, before any lesson, at a phone's width.
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByTestId('learn').click();
+    const card = page.getByTestId('lesson-card');
+    const shots = SHOTS ? join(SHOTS, 'lesson') : null;
+    for (const [n, s] of LESSON.entries()) {
+      if (n > 0) await card.getByRole('button', { name: 'Skip', exact: true }).click();
+      await expect.poll(() => page.getByTestId('lesson-title').textContent()).toBe(s.title);
+      expect((await card.boundingBox())!.height, `step ${n + 1}: the card's height`).toBeLessThanOrEqual(844 / 3 + 1);
+      if (s.id === 'sink') {
+        const canvas = page.locator('[data-lesson="heatmap"] canvas[role="img"]').first();
+        await canvas.waitFor({ timeout: 120_000 });
+        expect(Number(await canvas.getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);
+      }
+      if (s.id === 'shares') expect(await axeViolations(page), 'a lesson step at a phone width').toEqual([]);
+      if (shots) await page.screenshot({ path: join(shots, `phone-${String(n + 1).padStart(2, '0')}-${s.id}.png`) });
+    }
+    await page.close();
+    const desktop = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await desktop.goto(`${app.url}/?backend=wasm`);
+    await desktop.getByTestId('fresh-note').waitFor({ timeout: 120_000 });
+    expect(await axeViolations(desktop), 'the start page').toEqual([]);
+    await desktop.getByTestId('learn').click();
+    await desktop.getByTestId('lesson-card').waitFor();
+    expect(await axeViolations(desktop), 'the first lesson step').toEqual([]);
+    await desktop.close();
   }, 600_000);
 });

@@ -6,7 +6,7 @@ import { selectTurn } from '../../src/conversation/turns';
 import { AO_PLACEHOLDER, AO_SYSTEM_PROMPT, applyPolicy, summariesNeeded } from '../../src/context/apply';
 import { CostSeries, policyCost } from '../../src/context/cost';
 import { fillerText } from '../../src/context/filler';
-import { clipHistory, keepsEverythingNote, visibleHistory } from '../../src/context/history';
+import { clipHistory, keepsEverythingNote, turnsSeen, visibleHistory } from '../../src/context/history';
 import { parsePolicy, policyLabel, policySpec } from '../../src/context/policy';
 import { asRenderer, renderContext } from '../../src/context/render';
 import { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
@@ -277,6 +277,25 @@ describe('a policy that keeps everything on a short conversation', () => {
       const n = keepsEverythingNote(parsePolicy(spec), 1, spec)!;
       const first = Number(/turn (\d+)$/.exec(n)![1]);
       expect(visibleHistory(parsePolicy(spec), first).visible.length).toBeLessThan(first - 1);
+    }
+  });
+
+  it('the table of what each policy keeps says what applyPolicy writes, turn by turn', () => {
+    const kindOf = { assistant: 'whole', placeholder: 'placeholder', summary: 'summary', filler: 'filler' } as const;
+    const inputs = { fillerOf: () => 'filler text' };
+    for (const spec of ['full', 'window:2', 'clip:3:1', 'summary:3:1', 'ao', 'lt', 'sum', 'de', 'filler']) {
+      for (let t = 1; t <= 6; t++) {
+        const msgs = applyPolicy(conv, selectTurn(conv, t), parsePolicy(spec), inputs);
+        const want = Array.from({ length: t - 1 }, (_, i) => {
+          const answer = msgs.find((m) => m.turn === i + 1 && m.role === 'assistant');
+          if (answer) return kindOf[answer.kind as keyof typeof kindOf];
+          const list = msgs.find((m) => m.kind === 'summary-list')?.content ?? '';
+          // Summary's list: one line per cut, "Turns a–b: …".
+          const listed = [...list.matchAll(/Turns (\d+)–(\d+)/g)].some(([, a, b]) => i + 1 >= Number(a) && i + 1 <= Number(b));
+          return listed ? 'summary-list' : 'dropped';
+        });
+        expect(turnsSeen(parsePolicy(spec), t), `${spec} at turn ${t}`).toEqual(want);
+      }
     }
   });
 });

@@ -10,3 +10,54 @@ describe('a paste is scored at once, typing after a pause', () => {
     expect(changedChars('aaaa', 'aa')).toBe(2);
   });
 });
+
+describe('the turn scored when the text changes', () => {
+  it('goes back to the last answer for a new conversation or a paste, and stays for typing and the editor', async () => {
+    const { useInspector } = await import('../../src/state/inspector-store');
+    const { EXAMPLES } = await import('../../src/state/examples');
+    const s = () => useInspector.getState();
+    s().setText(EXAMPLES[0]!.text, true);
+    s().setTurn(5);
+    // Typing a character keeps the turn the person picked.
+    s().setText(`${s().text} `);
+    expect(s().turn).toBe(5);
+    // An edit in the message editor (which rewrites the whole text as JSON) keeps it too.
+    s().setMessages(s().parsed.conversation!.messages);
+    expect(s().turn).toBe(5);
+    expect(s().text.startsWith('[')).toBe(true);
+    // A paste of another conversation scores its last answer.
+    s().setText(EXAMPLES[2]!.text);
+    expect(s().turn).toBeNull();
+    s().stopAnalysis();
+  });
+});
+
+describe("a lesson step's setup", () => {
+  it('sets the example, policy, turn and models it names, and clears what the step before left', async () => {
+    const { useInspector } = await import('../../src/state/inspector-store');
+    const { applySetup, setupLine } = await import('../../src/state/lesson-setup');
+    const { EXAMPLES } = await import('../../src/state/examples');
+    const s = () => useInspector.getState();
+    s().setText(EXAMPLES[1]!.text, true);
+    s().setCompare(true);
+    s().setTurn(4);
+    s().setOff([[0, 1]]);
+    useInspector.setState({ generated: [{ 'window:1': 'Move: north' }] });
+    applySetup({ example: 'maze', policy: 'full', turn: null, compareModels: true });
+    expect(s()).toMatchObject({
+      exampleName: 'maze',
+      policies: ['full'],
+      compare: false,
+      compareModels: true,
+      turn: null,
+      off: [],
+      generated: [],
+      heads: false,
+    });
+    expect(setupLine({ example: 'maze', policy: 'clip:12:1', turn: 3, heads: true })).toBe(
+      'Set for this step: the example "Maze episode", under Clip-12→1, scoring turn 3, every layer and head shown, every head on; the model\'s own answers and switched-off heads cleared.',
+    );
+    expect(() => applySetup({ example: 'nope', policy: 'full', turn: null })).toThrow('no example "nope"');
+    s().stopAnalysis();
+  });
+});

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyResult } from '../../src/analysis/analyze';
 import { lessonFragment, parseHide } from '../../src/state/regions';
+import { setupLine } from '../../src/state/lesson-setup';
+import { quizScore } from '../../src/views/lesson/quiz';
 import { LESSON, QUIZ, SHIFTED, SHIFTED_TITLE, type LessonWorld } from '../../src/views/lesson/steps';
 import { EXAMPLES } from '../../src/state/examples';
 
@@ -15,6 +17,7 @@ const figures = (policy: string, diagonal: number, prior: number, extra: Partial
     ratios: { sink: 0.5123, system: 0.0456, user: 0.1789, prior, current: 0.1 },
     cost: [{ turn: 14, contextTokens: 236, prefilled: 40 }],
     messages: [{ role: 'assistant', content: 'Move: east' }],
+    copy: [],
     ...extra,
   }) as unknown as PolicyResult;
 
@@ -30,22 +33,37 @@ const start: LessonWorld = {
   pointed: null,
   exampleName: 'maze',
   generated: {},
+  off: [],
+  offAnswers: null,
   guesses: {},
   answers: {},
 };
 const step = (id: string) => LESSON.find((s) => s.id === id)!;
 const sentences = (t: string) => t.split(/(?<=[.!?])\s+(?=[A-Z"(])/).filter(Boolean).length;
+/** What a newcomer stops at: a paper's section, figure or table, or a symbol the text does not define. */
+const PAPER_TALK = /paper \d|§|\bfig(ure)?\.? ?\d|\btable \d|C_t|\bsection\b|\bappendix\b/i;
 
 describe('the lesson', () => {
-  it('has 8–12 steps, each at most three sentences, one action and a region', () => {
-    expect(LESSON.length).toBeGreaterThanOrEqual(8);
-    expect(LESSON.length).toBeLessThanOrEqual(12);
+  it('has 10–14 steps, each at most three sentences in plain words, one action, a target, a setup and a source', () => {
+    expect(LESSON.length).toBeGreaterThanOrEqual(10);
+    expect(LESSON.length).toBeLessThanOrEqual(14);
+    const done = { ...start, guesses: { prior: 0.3, diagonal: 0.05 }, generated: { full: 'Move: east' } };
     for (const s of LESSON) {
       expect(sentences(s.text(start)), s.id).toBeLessThanOrEqual(3);
       expect(s.action.length, s.id).toBeGreaterThan(0);
-      expect(s.region, s.id).toBeTruthy();
+      expect(s.target, s.id).toBeTruthy();
+      expect(s.source, s.id).toMatch(/paper|tool|Xiao|definitions/);
+      for (const text of [s.title, s.text(start), s.action, s.reveal?.(done, done) ?? '', ...(s.quiz ?? []).flatMap((q) => [q.question, q.why, ...q.options])])
+        expect(text, `${s.id}: ${text}`).not.toMatch(PAPER_TALK);
+      expect(setupLine(s.setup), s.id).toMatch(/^Set for this step: the example "/);
     }
     expect(new Set(LESSON.map((s) => s.id)).size).toBe(LESSON.length);
+    // Every question points back at a step that exists.
+    for (const q of QUIZ)
+      expect(
+        LESSON.some((s) => s.id === q.revisit),
+        q.revisit,
+      ).toBe(true);
   });
 
   it('gates each step on its action: not done before it, done after', () => {
@@ -56,8 +74,9 @@ describe('the lesson', () => {
       ['diagonal', { guesses: { diagonal: 0.05 } }],
       ['filler', { shown: ['filler'], results: [figures('filler', 0.046, 0.2)] }],
       ['turns', { turn: 6, results: [figures('full', 0.08, 0.25, { turn: 6 })] }],
-      ['policies', { shown: ['clip:12:1'], results: [figures('clip:12:1', 0.09, 0.1)] }],
+      ['contexts', { shown: ['clip:12:1'], results: [figures('clip:12:1', 0.09, 0.1)] }],
       ['generate', { generated: { full: 'Path: 8 9.' } }],
+      ['heads', { offAnswers: { withAll: 'Move: east', withOff: 'Move: west', off: ['1.2'] } }],
       ['cpl', { compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.08, 0.29, { slot: 1 })] }],
       ['shifted', { exampleName: SHIFTED }],
       ['check', { answers: Object.fromEntries(QUIZ.map((q, i) => [i, q.correct])) }],
@@ -69,40 +88,38 @@ describe('the lesson', () => {
     // The sink step wants the sink's columns, not any cell.
     expect(step('sink').done({ ...start, pointed: { row: 2, col: 3 } })).toBe(false);
     // A wrong quiz answer does not pass.
-    expect(step('check').done({ ...start, answers: { 0: 0, 1: 0, 2: 1 } })).toBe(false);
+    expect(step('check').done({ ...start, answers: { 0: 0, 1: 0, 2: 1, 3: 1 } })).toBe(false);
     // The cached start figures are not the model's: a step that needs figures waits for them.
-    expect(step('policies').done({ ...start, fromModel: false, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.09, 0.1)] })).toBe(false);
+    expect(step('contexts').done({ ...start, fromModel: false, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.09, 0.1)] })).toBe(false);
     // While the model loads, the example's stored figures serve the steps that read Full at the last turn.
     const cached = { ...start, fromModel: false, fromCache: true, guesses: { prior: 0.3 } };
-    expect(step('shares').reveal!(cached)).toContain('0.2991');
-    expect(step('shares').reveal!({ ...cached, fromCache: false })).toMatch(/still loading/);
+    expect(step('shares').reveal!(cached, null)).toContain('0.2991');
+    expect(step('shares').reveal!({ ...cached, fromCache: false }, null)).toMatch(/still loading/);
   });
 
-  it('fills its numbers from the figures, written as the figures panel writes them', () => {
+  it("fills its numbers from the figures; a guess and its figure in one unit; a change against the step's own start", () => {
     const w = { ...start, guesses: { prior: 0.3, diagonal: 0.05 } };
-    expect(step('sink').reveal!(w)).toContain('0.5123');
-    expect(step('shares').reveal!(w)).toMatch(/0\.2991.*0\.1789.*0\.0456.*30 %/);
-    expect(step('diagonal').reveal!(w)).toMatch(/0\.1133.*0\.2991.*5 %/);
-    expect(step('diagonal').text({ ...w, radius: 8 })).toContain('r = 8');
-    const clip = { ...w, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.0917, 0.1)] };
-    expect(step('policies').reveal!(clip)).toMatch(/236 tokens.*0\.0917/);
+    expect(step('sink').reveal!(w, w)).toMatch(/51 %.*0\.5123/);
+    expect(step('shares').reveal!(w, w)).toMatch(
+      /^You guessed 30 %; the answer gives 30 % of its attention.*\(the figure "prior assistant", 0\.2991\), 18 %.*and 5 %/,
+    );
+    expect(step('diagonal').reveal!(w, w)).toMatch(/^You guessed 5 %; 11 % of the answer's attention sits on the diagonal.*0\.1133.*out of the 30 %/);
+    expect(step('diagonal').text({ ...w, radius: 8 })).toContain('within 8 tokens');
+    // Filler, an earlier turn, another policy: each compared with the figures the step started from.
+    const filler = { ...w, shown: ['filler'], results: [figures('filler', 0.0567, 0.2)] };
+    expect(step('filler').reveal!(filler, w)).toMatch(/Filler the diagonal ratio is 0\.0567, against 0\.1133 with the real answers \(50 % lower\)/);
+    expect(step('filler').reveal!(filler, null)).toBe('');
+    const earlier = { ...w, turn: 6, results: [figures('full', 0.08, 0.25, { turn: 6 })] };
+    expect(step('turns').reveal!(earlier, w)).toMatch(/At turn 6 .* 25 % .*0\.2500.*at the last turn, 14, they got 30 % \(0\.2991\)/);
+    const clip = { ...w, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.0917, 0.1, { cost: [{ turn: 14, contextTokens: 236, prefilled: 40 }] })] };
+    const full = { ...w, results: [figures('full', 0.1133, 0.2991, { cost: [{ turn: 14, contextTokens: 1020, prefilled: 40 }] })] };
+    expect(step('contexts').reveal!(clip, full)).toMatch(/Under clip:12:1 the model reads 236 tokens .* against 1020 under Full.*0\.0917 against 0\.1133/);
     const cpl = { ...w, compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.0824, 0.2876, { slot: 1 })] };
-    expect(step('cpl').reveal!(cpl)).toMatch(
-      /0\.1133.*0\.0824 for its CPL twin \(27 % lower\).*0\.2991.*0\.2876 \(4 % lower\): the diagonal falls more than the share/,
+    expect(step('cpl').reveal!(cpl, w)).toMatch(
+      /0\.1133 for the demo model, 0\.0824 for its CPL twin \(27 % lower\).*0\.2991 and 0\.2876 \(4 % lower\): the diagonal falls more than the attention on prior assistant answers/,
     );
-    const wrote = {
-      ...cpl,
-      results: [
-        figures('full', 0.0811, 0.3291, { messages: [{ role: 'assistant', content: 'Move: west', generated: true }] } as unknown as Partial<PolicyResult>),
-        cpl.results[1]!,
-      ],
-    };
-    expect(step('cpl').reveal!(wrote)).toMatch(
-      /^The demo model's figures score the answer it wrote, its twin's the conversation's answer: two different texts\. Click "use the file's answer"/,
-    );
-    expect(step('cpl').reveal!(wrote)).not.toMatch(/\d\.\d{4}/);
-    const notLower = { ...cpl, results: [figures('clip:12:1', 0.1334, 0.3899), figures('clip:12:1', 0.1447, 0.2985, { slot: 1 })] };
-    expect(step('cpl').reveal!(notLower)).toMatch(/\(8 % higher\).*the twin leans on the copy no less than the base/);
+    const notLower = { ...cpl, results: [figures('full', 0.1334, 0.3899), figures('full', 0.1447, 0.2985, { slot: 1 })] };
+    expect(step('cpl').reveal!(notLower, w)).toMatch(/\(8 % higher\).*the twin leans on the copy no less than the base/);
     const shifted = {
       ...w,
       exampleName: SHIFTED,
@@ -115,19 +132,25 @@ describe('the lesson', () => {
         }),
       ],
     };
-    expect(step('shifted').reveal!(shifted)).toMatch(
-      /15 tokens of turn 13's answer, sits 14 tokens later in this answer than in turn 13's.*Under full.*0\.1479.*0\.1579: the attention follows the copy/,
+    expect(step('shifted').reveal!(shifted, w)).toMatch(
+      /15 tokens of turn 13's answer, sits 14 tokens later than in turn 13's answer.*0\.1479.*0\.1579: the attention follows the copy/,
     );
     const apart = { ...shifted, results: [{ ...shifted.results[0]!, diagonalCopyAligned: 0.047 }] };
-    expect(step('shifted').reveal!(apart)).toMatch(/0\.0470: the attention stays nearer paper 2's alignment/);
+    expect(step('shifted').reveal!(apart, w)).toMatch(/0\.0470: the attention stays nearer the plain diagonal/);
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
-    expect(step('generate').reveal!(one)).toMatch(/^Under Clip-12→1 the model wrote: "Path: 8 9\.\nThought: go\.\nMove: west"\. Click another policy/);
-    const two = { ...w, generated: { ...one.generated, 'window:1': 'Path: 8.\nThought: up.\nMove: north' } };
-    expect(step('generate').reveal!(two)).toMatch(/Under Window-1: [\s\S]*: a different answer and a different move\.$/);
-    const sameMove = { ...w, generated: { ...one.generated, full: 'Path: 8 9 10.\nThought: go.\nMove: west' } };
-    expect(step('generate').reveal!(sameMove)).toMatch(/a different answer, the same move \(west\)\.$/);
+    expect(step('generate').reveal!(one, w)).toMatch(/^Under Clip-12→1 the model wrote: "Path: 8 9\.\nThought: go\.\nMove: west"\. Click LT/);
+    const two = { ...w, generated: { ...one.generated, lt: 'Path: 8.\nThought: up.\nMove: north' } };
+    expect(step('generate').reveal!(two, w)).toMatch(/Under LT: [\s\S]*: a different answer and a different move\.$/);
+    const heads = { ...w, offAnswers: { withAll: 'Move: east', withOff: 'Path: 3.\nMove: east', off: ['1.2', '1.0'] } };
+    expect(step('heads').reveal!(heads, w)).toMatch(/with heads 1\.2, 1\.0 off, [\s\S]*a different answer, the same move \(east\)\.$/);
     // The example it names is one the page offers.
     expect(EXAMPLES.find((e) => e.name === SHIFTED)?.title).toContain(SHIFTED_TITLE);
+  });
+
+  it('scores the quiz and names the steps to revisit', () => {
+    expect(quizScore({})).toEqual({ right: 0, answered: 0, revisit: [] });
+    const wrong = Object.fromEntries(QUIZ.map((q, i) => [i, i === 1 ? (q.correct + 1) % q.options.length : q.correct]));
+    expect(quizScore(wrong)).toEqual({ right: QUIZ.length - 1, answered: QUIZ.length, revisit: ['diagonal'] });
   });
 
   it("reads a teacher's hide= and writes lesson= and hide= back", () => {

@@ -3,6 +3,9 @@ import { headMask, meanBias, withHeadsOff, type HeadRef } from '../../src/analys
 import { generateAnswer } from '../../src/analysis/answer';
 import { analyzeHeads, headMeans } from '../../src/analysis/heads';
 import { parseConversation } from '../../src/conversation/parse';
+import { policyCost } from '../../src/context/cost';
+import { parsePolicy } from '../../src/context/policy';
+import { asRenderer, encodeChat } from '../../src/context/render';
 import { CATEGORIES } from '../../src/metrics/categories';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
 import type { InspectEvent, InspectRequest } from '../../src/worker/api';
@@ -28,6 +31,7 @@ const request = (off: HeadRef[], heads = true): InspectRequest => ({
   fullMatrixMaxTokens: 4096,
   sweep: null,
   heads,
+  contexts: [],
   off,
   offKind: 'zero',
 });
@@ -110,6 +114,21 @@ describe("the worker's inspection: every layer and head, and heads switched off"
     const zero = ((await run(new Inspection(model), request(off)))[0] as Extract<InspectEvent, { kind: 'figures' }>).results;
     expect(Math.abs(zero[0]!.diagonal - figures[0]!.diagonal)).toBeGreaterThan(1e-5);
     await direct.session.release();
+  });
+
+  it('sends the tokens-per-turn series of the policies in the table of what each keeps, equal to the cost of each rendered context', async () => {
+    const events = await run(new Inspection(model), { ...request([], false), contexts: ['window:6', 'lt', 'de'] });
+    const costs = events.filter((e): e is Extract<InspectEvent, { kind: 'cost' }> => e.kind === 'cost');
+    expect(costs.map((e) => e.policy)).toEqual(['full', 'ao', 'window:6', 'lt', 'de']);
+    const renderer = asRenderer(model.tokenizer);
+    for (const e of costs) {
+      const want = policyCost(maze, turns, parsePolicy(e.policy), (m, g) => encodeChat(renderer, m, g));
+      expect(e.cost, e.policy).toEqual(want);
+    }
+    // DE reads no earlier turn: fewer tokens than LT (the last one), which reads fewer than Full at the last turn.
+    const at = (p: string) => costs.find((e) => e.policy === p)!.cost[turns - 1]!.contextTokens;
+    expect(at('de')).toBeLessThan(at('lt'));
+    expect(at('lt')).toBeLessThan(at('full'));
   });
 
   it('names a head the model does not have', async () => {

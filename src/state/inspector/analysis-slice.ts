@@ -1,5 +1,6 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import type { TurnCost } from '../../context/cost';
+import { PAPER_POLICIES } from '../../context/policy';
 import { STALE_MODEL, type InspectEvent } from '../../worker/api';
 import type { Call } from '../../worker/rpc';
 import { cachedStartResult } from '../cached-result';
@@ -57,6 +58,7 @@ class AnalysisJob {
     if (id !== this.latest) return;
     if (e.kind === 'figures') return void figures(e.results.map((r) => tagged(r, slot)));
     if (e.kind === 'cost') {
+      if (slot === 0) set((st) => ({ contextCosts: { of: st.contextCosts.of, costs: { ...st.contextCosts.costs, [e.policy]: e.cost } } }));
       // Before the figures are shown (another slot's still coming) the series waits for them.
       if (this.shownFor !== id) return void this.early.set(`${slot}|${e.policy}`, e.cost);
       const same = (x: PolicyResult) => x.policy === e.policy && (x.slot ?? 0) === slot;
@@ -89,6 +91,7 @@ class AnalysisJob {
         fullMatrixMaxTokens: FULL_MATRIX_MAX_TOKENS,
         sweep: policies[0]!,
         heads: s.heads,
+        contexts: slot === 0 && s.contexts ? PAPER_POLICIES.filter((p) => !policies.includes(p)) : [],
         // Heads are picked on model A's grid: a compared model keeps every head on.
         off: slot === 0 ? s.off : [],
         offKind: s.offKind,
@@ -131,6 +134,8 @@ class AnalysisJob {
     // An earlier refusal was of the earlier request: this one gets its own answer.
     // The grid of the view before goes: this view's comes with its own event, after its figures.
     set({ analyzing: true, analysisError: null, headFigures: {} });
+    const costsOf = `${turn}|${s.text}`;
+    if (get().contextCosts.of !== costsOf) set({ contextCosts: { of: costsOf, costs: {} } });
     const asked = slots.map(({ slot, info }) =>
       this.inspect(id, slot, info, s, turn).then(
         (results) => ({ slot, results, error: null }),
@@ -190,6 +195,7 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
     ],
     sweeping: null,
     headFigures: {},
+    contextCosts: { of: '', costs: {} },
     scheduleAnalysis(delayMs = 0) {
       if (job.timer) clearTimeout(job.timer);
       job.timer = setTimeout(() => void get().analyze(), delayMs);

@@ -21,24 +21,32 @@ export const conversationSlice: Slice<ConversationSlice> = (set, get) => ({
   exampleName: START_EXAMPLE.name,
   parsed: parseConversation(START_EXAMPLE.text),
   setText(text, fresh = false) {
-    resetHover();
-    const before = get().text;
-    set((s) => ({ text, exampleName: exampleNamed(text), parsed: parseConversation(text), generated: [], turn: fresh ? null : s.turn }));
-    // Typing waits for a pause; a new conversation, or many characters at once (a paste, a drop), is scored now.
-    get().scheduleAnalysis(fresh || changedChars(before, text) > PASTE_CHARS ? 0 : TYPING_PAUSE_MS);
+    // A new conversation, or many characters at once (a paste, a drop), is scored now, at its last answer: the
+    // turn picked for the text before is not one the person picked for this one. Typing waits for a pause.
+    const pasted = fresh || changedChars(get().text, text) > PASTE_CHARS;
+    writeText(set, get, text, pasted ? 'last' : 'keep', pasted ? 0 : TYPING_PAUSE_MS);
   },
   textEditorOpen: false,
   showTextEditor(open) {
     set({ textEditorOpen: open });
   },
   setMessages(messages) {
-    // The editor writes the conversation back as text, so the text stays the one source of truth.
-    get().setText(
-      `${JSON.stringify(
-        messages.map(({ line: _l, ...m }) => m),
-        null,
-        2,
-      )}\n`,
-    );
+    // The editor writes the conversation back as text, so the text stays the one source of truth; an edit
+    // of a message is not a new conversation, whatever it changes in the text (the first edit rewrites it as JSON).
+    const text = `${JSON.stringify(
+      messages.map(({ line: _l, ...m }) => m),
+      null,
+      2,
+    )}\n`;
+    writeText(set, get, text, 'keep', TYPING_PAUSE_MS);
   },
 });
+
+type Set = Parameters<Slice<ConversationSlice>>[0];
+type Get = Parameters<Slice<ConversationSlice>>[1];
+/** Sets the text (parsed, any answers the model wrote dropped) and the turn scored: the last, or the one picked. */
+function writeText(set: Set, get: Get, text: string, turn: 'last' | 'keep', delayMs: number): void {
+  resetHover();
+  set((s) => ({ text, exampleName: exampleNamed(text), parsed: parseConversation(text), generated: [], turn: turn === 'last' ? null : s.turn }));
+  get().scheduleAnalysis(delayMs);
+}

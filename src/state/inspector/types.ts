@@ -3,6 +3,7 @@ import type { AblationKind, HeadRef } from '../../analysis/ablation';
 import type { PolicyResult } from '../../analysis/analyze';
 import type { LayerFigures } from '../../analysis/heads';
 import type { SweepPoint } from '../../analysis/sweep';
+import type { TurnCost } from '../../context/cost';
 import { splitTurns } from '../../conversation/turns';
 import type { Message, ParseResult } from '../../conversation/types';
 import type { ViewState } from '../url-state';
@@ -34,6 +35,8 @@ export interface ViewSlice {
   fullMatrix: boolean;
   /** The layers × heads grid is shown (its figures are asked for with the others). */
   heads: boolean;
+  /** The table of what each policy keeps is shown (its tokens are asked for with the figures). */
+  contexts: boolean;
   /** Heads switched off in every pass: the figures, the grid, the sweep and generation; and how. */
   off: HeadRef[];
   offKind: AblationKind;
@@ -47,6 +50,7 @@ export interface ViewSlice {
   setRadius(r: number): void;
   setFullMatrix(on: boolean): void;
   setHeadsShown(on: boolean): void;
+  setContextsShown(on: boolean): void;
   /** Switches a head off, or back on. */
   toggleOff(head: HeadRef): void;
   setOff(heads: HeadRef[]): void;
@@ -74,6 +78,11 @@ export interface AnalysisSlice {
   sweeps: (SweepState | null)[];
   /** The first model's sweep under way: turns done of total. */
   sweeping: { done: number; total: number } | null;
+  /**
+   * Model A's tokens-per-turn series of every policy in the table of what each policy keeps (when shown), and
+   * the conversation and turn they are of (`${turn}|${text}`): a series of another conversation is not shown.
+   */
+  contextCosts: { of: string; costs: Record<string, TurnCost[]> };
   /** Every layer's and head's figures of the results shown, by `${slot}|${policy}` (when the grid is shown). */
   headFigures: Record<string, LayerFigures[]>;
   /** One `inspect` request per model slot; their events set the figures, the series and the sweeps. */

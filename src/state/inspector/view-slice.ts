@@ -59,6 +59,11 @@ export const viewSlice: Slice<ViewSlice> = (set, get) => ({
     set({ fullMatrix: on });
     get().scheduleAnalysis();
   },
+  contexts: false,
+  setContextsShown(on) {
+    set({ contexts: on });
+    get().scheduleAnalysis();
+  },
   setHeadsShown(on) {
     set({ heads: on });
     get().scheduleAnalysis();

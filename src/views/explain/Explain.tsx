@@ -6,21 +6,16 @@ import { EXPLANATIONS, type ExplainId } from './explanations';
 export function Explain({ id }: { id: ExplainId }) {
   const [open, setOpen] = useState(false);
   const boxId = useId();
-  const nameId = useId();
   const e = EXPLANATIONS[id];
-  // Named "what is this?" and described by what it explains: the control beside it keeps its own name alone.
+  // Named by what it explains ("what is diagonal ratio?"): 29 buttons all named "what is this?" cannot be told apart.
   return (
     <span className="explain">
-      <span id={nameId} className="sr-only">
-        {e.title}
-      </span>
       <button
         type="button"
         className="explain-button"
         aria-expanded={open}
         aria-controls={boxId}
-        aria-label="what is this?"
-        aria-describedby={nameId}
+        aria-label={`what is ${e.title}?`}
         title={`what is ${e.title}?`}
         data-explain={id}
         onClick={() => setOpen(!open)}

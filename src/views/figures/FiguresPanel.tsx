@@ -7,6 +7,7 @@ import { slotName } from '../../state/model-client';
 import { modelStore, useModelStore } from '../../state/model-store';
 import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
 import { resultId } from '../result-id';
+import { DemoOnOtherText } from './DemoNote';
 
 import { fmtShare as f4, fmtSigned as signed } from './format';
 import { Explain } from '../explain/Explain';
@@ -36,6 +37,7 @@ export function FiguresPanel() {
   const source = useModelStore((s) => s.info?.source ?? null);
   const backend = useModelStore((s) => s.info?.report.backend ?? null);
   const precision = useModelStore((s) => s.info?.precision ?? null);
+  const example = useInspector((s) => s.exampleName !== null);
   if (!results.length) return null;
   const r0 = results[0]!;
   const pick = (r: PolicyResult) =>
@@ -52,6 +54,7 @@ export function FiguresPanel() {
       <p className="muted" data-testid="figures-from">
         {provenance(results, from, source, backend, precision)}
       </p>
+      {source === DEMO_MODEL_LABEL && from === 'model' && !example && <DemoOnOtherText />}
       {results.length === 1 ? (
         <Shares r={r0} view={pick(r0)} />
       ) : (
@@ -206,7 +209,8 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
         {r.diagonalPerAnswer.length === 0 ? (
           <p className="muted">No prior assistant answer is in this context.</p>
         ) : (
-          <ol className="per-answer">
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: the list scrolls, so it takes the focus for a keyboard to scroll it
+          <ol className="per-answer" tabIndex={0} aria-label="diagonal ratio per prior assistant answer">
             {r.diagonalPerAnswer.map((d, i) => (
               <li key={d.message}>
                 <span className="label">turn {d.turn ?? '–'}</span>

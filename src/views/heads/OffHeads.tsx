@@ -55,13 +55,18 @@ export function OffHeads({ top }: { top: ((k: number) => HeadRef[]) | null }) {
           />{' '}
           heads by diagonal ratio
         </label>{' '}
-        <button type="button" disabled={!top} onClick={() => top && setOff(top(k))}>
+        <button type="button" disabled={!top} onClick={() => top && setOff(top(k))} data-testid="off-top">
           Switch them off
         </button>
       </p>
       {off.length > 0 && (
         <p>
-          <button type="button" disabled={generating !== null} onClick={() => void useInspector.getState().answerWithHeadsOff()}>
+          <button
+            type="button"
+            aria-disabled={generating !== null}
+            onClick={() => generating === null && void useInspector.getState().answerWithHeadsOff()}
+            data-testid="off-write"
+          >
             Write the answer with every head on, then with these off
           </button>
           {generating && <span className="muted"> writing… {generating.text.length} characters</span>}

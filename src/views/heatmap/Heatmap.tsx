@@ -26,6 +26,9 @@ const tokenLabel = (r: PolicyResult, i: number) => {
   return `#${i} ${JSON.stringify(t.text)} (${CATEGORY_NAMES[t.category]}${m.turn !== null ? `, turn ${m.turn}` : ''})`;
 };
 
+/** How wide a sink column is drawn when the heatmap opens on the sink: wide enough to point at on a phone. */
+export const SINK_ZOOM_PX = 24;
+
 /**
  * The attention matrix on a canvas: rows are query tokens (the answer's, or all on request), columns
  * every token; category bands on both axes; the r-band of the diagonal over each prior assistant answer.
@@ -38,6 +41,7 @@ export function Heatmap({
   dispatch,
   height,
   sharedMax,
+  zoomToSink = false,
 }: {
   r: PolicyResult;
   head: 'mean' | number;
@@ -45,6 +49,8 @@ export function Heatmap({
   dispatch: (a: HoverAction) => void;
   height?: number;
   sharedMax?: number;
+  /** Opens zoomed in on the left edge, the sink's columns at least SINK_ZOOM_PX wide (the lesson's sink step). */
+  zoomToSink?: boolean;
 }) {
   const attention = r.attention!;
   const shown = useMemo(() => shownSlab(r, head), [r, head]);
@@ -61,7 +67,8 @@ export function Heatmap({
   const [vpRaw, setVp] = useState<Viewport | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new attention (another pass) resets the zoom
   useEffect(() => setVp(null), [attention]);
-  const vp = clampViewport(vpRaw ?? fit, fit, nRows, S, areaW, areaH);
+  const start = zoomToSink && fit.sx < SINK_ZOOM_PX ? { ...fit, sx: SINK_ZOOM_PX } : fit;
+  const vp = clampViewport(vpRaw ?? start, fit, nRows, S, areaW, areaH);
   const focus = focusOf(hover);
   // Zoomed in, the locked cell stays in view as the arrow keys move it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only the locked cell's moves pan; a pan itself must not
@@ -83,7 +90,9 @@ export function Heatmap({
 
   const { drag, at, onMove } = usePointer(canvas, vp, nRows, S, (moved) => setVp(moved), dispatch);
   const zoom = (factor: number) => setVp(zoomAt(vp, factor, areaW / 2, areaH / 2));
-  const onKey = (e: KeyboardEvent) => heatmapKey(e, { focus, answerRow: r.query.start - rowStart, nRows, S, dispatch, zoom, fit: () => setVp(null) });
+  // "fit" shows the whole matrix, also when it opened zoomed in on the sink.
+  const toFit = () => setVp(start === fit ? null : fit);
+  const onKey = (e: KeyboardEvent) => heatmapKey(e, { focus, answerRow: r.query.start - rowStart, nRows, S, dispatch, zoom, fit: toFit });
   const { exportSvg, exportPng } = heatmapExports(r, head, shown, max, priors);
 
   return (
@@ -95,13 +104,14 @@ export function Heatmap({
         max={max}
         shared={sharedMax !== undefined}
         zoom={zoom}
-        fit={() => setVp(null)}
+        fit={toFit}
         exportPng={exportPng}
         exportSvg={exportSvg}
       />
       <canvas
         ref={canvas}
         data-testid={`heatmap-${resultId(r)}`}
+        data-column-px={vp.sx.toFixed(1)}
         tabIndex={0}
         role="img"
         aria-label={`attention heatmap of ${r.label}: arrow keys move the selected cell, Home and End go to the row's first and last key, + and − zoom, Escape frees the selection`}

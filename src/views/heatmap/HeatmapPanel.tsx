@@ -10,6 +10,8 @@ import { scaleMax } from '../../palette';
 import { SINK_TOKENS } from '../../context/render';
 import { CATEGORY_COLORS, CATEGORY_NAMES, LEGEND_GRADIENT } from '../../palette';
 import { Explain } from '../explain/Explain';
+import { useLesson } from '../../state/lesson-store';
+import { LESSON } from '../lesson/steps';
 
 /** One heatmap per shown policy (side by side in compare mode); the first follows the shared hover. */
 export function HeatmapPanel() {
@@ -20,6 +22,8 @@ export function HeatmapPanel() {
   const dispatch = useHover((s) => s.dispatch);
   const withAttention = useMemo(() => results.filter((r) => r.attention), [results]);
   const [oneScale, setOneScale] = useState(true);
+  // The lesson's sink step opens the heatmap on its left edge, where the sink is.
+  const zoomToSink = useLesson((s) => s.step !== null && LESSON[s.step]?.id === 'sink');
   // Computed once per result and head (not on every hover), and only when the scale is shared.
   const sharedMax = useMemo(
     () => (oneScale && withAttention.length > 1 ? Math.max(...withAttention.map((r) => scaleMax(shownSlab(r, head), SINK_TOKENS))) : undefined),
@@ -51,10 +55,23 @@ export function HeatmapPanel() {
           </label>
         )}
       </div>
+      {zoomToSink && (
+        <p className="muted" data-testid="sink-zoom">
+          Zoomed in on the left edge for the lesson: the first columns are the sink. "fit" shows the whole matrix.
+        </p>
+      )}
       <div className={withAttention.length > 1 ? 'compare-grid' : ''}>
         {withAttention.map((r, k) =>
           k === 0 ? (
-            <Heatmap key={resultId(r)} r={r} head={head} hover={hover} dispatch={dispatch} {...(sharedMax !== undefined && { sharedMax })} />
+            <Heatmap
+              key={resultId(r)}
+              r={r}
+              head={head}
+              hover={hover}
+              dispatch={dispatch}
+              zoomToSink={zoomToSink}
+              {...(sharedMax !== undefined && { sharedMax })}
+            />
           ) : (
             <Secondary key={resultId(r)} r={r} head={head} sharedMax={sharedMax} />
           ),

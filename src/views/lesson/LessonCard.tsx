@@ -1,49 +1,9 @@
-import { useEffect, useRef } from 'react';
-import { splitTurns } from '../../conversation/turns';
-import { focusOf } from '../../state/hover-lock';
-import { useHover } from '../../state/hover-store';
-import { activePolicies, useInspector } from '../../state/inspector-store';
+import { useEffect, useRef, useState } from 'react';
+import { applySetup, setupLine } from '../../state/lesson-setup';
 import { useLesson } from '../../state/lesson-store';
-import { LESSON, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion } from './steps';
-
-/** No answers written yet (one object, so the selector's result is stable). */
-const NONE: Record<string, string> = {};
-
-/** The snapshot of the page the steps read (steps.ts). */
-function useLessonWorld(): LessonWorld {
-  const results = useInspector((s) => s.results);
-  // The model's figures of the conversation on screen (not of the one before an example was picked).
-  const fromModel = useInspector((s) => s.resultsFrom === 'model' && s.resultsText === s.text);
-  const fromCache = useInspector((s) => s.resultsFrom === 'cache' && s.resultsText === s.text);
-  const policies = useInspector((s) => s.policies);
-  const compare = useInspector((s) => s.compare);
-  const compareModels = useInspector((s) => s.compareModels);
-  const turn = useInspector((s) => s.turn);
-  const parsed = useInspector((s) => s.parsed);
-  const radius = useInspector((s) => s.radius);
-  const exampleName = useInspector((s) => s.exampleName);
-  // The lesson reads the first model's answers.
-  const generated = useInspector((s) => s.generated[0] ?? NONE);
-  const pointed = useHover((s) => focusOf(s.hover));
-  const guesses = useLesson((s) => s.guesses);
-  const answers = useLesson((s) => s.answers);
-  const turns = parsed.conversation ? splitTurns(parsed.conversation.messages).all.length : 0;
-  return {
-    results,
-    fromModel,
-    fromCache,
-    shown: activePolicies({ policies, compare, compareModels }),
-    compareModels,
-    turn,
-    turns,
-    radius,
-    pointed,
-    exampleName,
-    generated,
-    guesses,
-    answers,
-  };
-}
+import { Guess, Quiz } from './LessonParts';
+import { figuresOf, LESSON, type LessonRegion, type LessonStep, type LessonWorld } from './steps';
+import { useLessonWorld } from './use-lesson-world';
 
 /**
  * Outlines the region a step points at (its data-lesson attribute) and brings it into view once per
@@ -66,6 +26,35 @@ function useHighlight(step: number, region: LessonRegion, present: unknown) {
   }, [step, region, present]);
 }
 
+/** The page as the step set it up: its first figures of the setup's policy and turn (what changes are compared with). */
+function useBaseline(index: number, s: LessonStep, w: LessonWorld): LessonWorld | null {
+  const [base, setBase] = useState<{ index: number; w: LessonWorld } | null>(null);
+  const r = figuresOf(w, s.setup.policy);
+  const ready = r !== null && w.exampleName === s.setup.example && w.shown.length === 1 && r.turn === (s.setup.turn ?? w.turns);
+  useEffect(() => {
+    if (ready && base?.index !== index) setBase({ index, w });
+  }, [ready, base, index, w]);
+  return base?.index === index ? base.w : null;
+}
+
+/** The reveal as it stands, or the last one the step showed when what the learner did next leaves nothing to say. */
+function useLatched(index: number, text: string): string {
+  const kept = useRef<{ index: number; text: string }>({ index, text: '' });
+  if (kept.current.index !== index) kept.current = { index, text: '' };
+  if (text) kept.current.text = text;
+  return kept.current.text;
+}
+
+/** Moves the focus to a step's target (made focusable if it is not), or says it is not on screen yet. */
+function focusTarget(selector: string): boolean {
+  const el = document.querySelector<HTMLElement>(selector);
+  if (!el || el.closest('[hidden]')) return false;
+  if (el.tabIndex < 0 && !el.hasAttribute('tabindex')) el.tabIndex = -1;
+  el.focus();
+  el.scrollIntoView({ block: 'center' });
+  return document.activeElement === el;
+}
+
 /** The lesson's card beside the inspector: the step, what to do, the reveal, and the way around. */
 export function LessonCard() {
   const step = useLesson((s) => s.step);
@@ -77,20 +66,30 @@ function Card({ index }: { index: number }) {
   const { goTo, close, reach, folded, setFolded } = useLesson();
   const reached = useLesson((st) => st.reached[index] === true);
   const s = LESSON[index]!;
+  // Every way into a step (Next, Back, the list, a link) sets what it needs.
+  useEffect(() => applySetup(LESSON[index]!.setup), [index]);
   const doneNow = s.done(w);
   // The quiz counts as it stands (an answer changed to a wrong one undoes it); the other steps latch.
   const done = s.quiz ? doneNow : doneNow || reached;
   useEffect(() => {
     if (doneNow) reach(index);
   }, [doneNow, index, reach]);
+  const base = useBaseline(index, s, w);
+  const reveal = useLatched(index, done && s.reveal ? s.reveal(w, base) : '');
+  const [lost, setLost] = useState<number | null>(null);
   const last = index === LESSON.length - 1;
   const heading = useRef<HTMLHeadingElement>(null);
   // Each step takes the focus, so a keyboard (and a screen reader) starts reading it at its title.
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves when the step does
   useEffect(() => heading.current?.focus(), [index]);
   useHighlight(index, s.region, w.results);
+  // Closing gives the focus back to the button that opens the lesson.
+  const finish = () => {
+    close();
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="learn"]')?.focus());
+  };
   return (
-    <aside className={folded ? 'lesson folded' : 'lesson'} aria-label="Lesson" data-testid="lesson-card" data-lesson="card">
+    <aside className={folded ? 'lesson folded' : 'lesson'} aria-label="Lesson" data-testid="lesson-card" data-lesson="card" id="region-card">
       <div className="lesson-head">
         <p className="muted">
           Lesson · step {index + 1} of {LESSON.length}
@@ -102,31 +101,46 @@ function Card({ index }: { index: number }) {
       <h2 tabIndex={-1} ref={heading} data-testid="lesson-title">
         {s.title}
       </h2>
-      <div aria-live="polite">
-        <div id="lesson-body" hidden={folded}>
-          <p data-testid="lesson-text">{s.text(w)}</p>
-        </div>
-        <p className="lesson-action" data-testid="lesson-action">
-          <strong>{done && !last ? 'Done' : 'Your turn'}:</strong> {s.action}
+      <div id="lesson-body" hidden={folded}>
+        <p className="muted small" data-testid="lesson-setup">
+          {setupLine(s.setup)}
         </p>
-        {s.guess && <Guess step={s} />}
-        {s.quiz && <Quiz questions={s.quiz} />}
-        {done && s.reveal && !folded && (
+        <p data-testid="lesson-text">{s.text(w)}</p>
+      </div>
+      <p className="lesson-action" data-testid="lesson-action">
+        <strong>{done && !last ? 'Done' : 'Your turn'}:</strong> {s.action}{' '}
+        <button type="button" onClick={() => setLost(focusTarget(s.target) ? null : index)} data-testid="lesson-go">
+          Take me there
+        </button>
+      </p>
+      {lost === index && (
+        <p className="warn" role="status">
+          That is not on screen yet: the model may still be loading, or the panel is hidden.
+        </p>
+      )}
+      {s.guess && <Guess step={s} />}
+      {s.quiz && <Quiz questions={s.quiz} />}
+      <div aria-live="polite">
+        {reveal && !folded && (
           <p className="lesson-reveal" data-testid="lesson-reveal">
-            {s.reveal(w)}
+            {reveal}
           </p>
         )}
-        {done && s.reveal && !folded && w.fromCache && !w.fromModel && (
+        {reveal && !folded && w.fromCache && !w.fromModel && (
           <p className="muted" data-testid="lesson-cached">
             These are the example's stored figures (marked cached in the figures panel); the model's own replace them once it has loaded.
           </p>
         )}
       </div>
-      <div className="row">
+      <details hidden={folded} data-testid="lesson-source">
+        <summary>Where this comes from</summary>
+        <p>{s.source}</p>
+      </details>
+      <div className="row lesson-nav">
         <button type="button" onClick={() => goTo(index - 1)} disabled={index === 0}>
           Back
         </button>
-        <button type="button" className="primary" disabled={!done} onClick={() => (last ? close() : goTo(index + 1))}>
+        <button type="button" className="primary" disabled={!done} onClick={() => (last ? finish() : goTo(index + 1))}>
           {last ? 'Finish' : 'Next'}
         </button>
         {!last && (
@@ -134,7 +148,7 @@ function Card({ index }: { index: number }) {
             Skip
           </button>
         )}
-        <button type="button" onClick={close}>
+        <button type="button" onClick={finish}>
           Close the lesson
         </button>
       </div>
@@ -151,52 +165,5 @@ function Card({ index }: { index: number }) {
         </ol>
       </details>
     </aside>
-  );
-}
-
-function Guess({ step }: { step: LessonStep }) {
-  const { key, label } = step.guess!;
-  const value = useLesson((s) => s.guesses[key]);
-  const guess = useLesson((s) => s.guess);
-  return (
-    <label className="lesson-guess">
-      your guess, {label}: <strong>{value === undefined ? '–' : `${Math.round(value * 100)} %`}</strong>
-      <input
-        type="range"
-        min={0}
-        max={100}
-        step={1}
-        value={Math.round((value ?? 0) * 100)}
-        aria-label={`your guess, ${label}, in percent`}
-        onChange={(e) => guess(key, Number(e.target.value) / 100)}
-      />
-    </label>
-  );
-}
-
-function Quiz({ questions }: { questions: QuizQuestion[] }) {
-  const answers = useLesson((s) => s.answers);
-  const answer = useLesson((s) => s.answer);
-  return (
-    <div className="lesson-quiz">
-      {questions.map((q, i) => (
-        <fieldset key={q.question}>
-          <legend>
-            {i + 1}. {q.question}
-          </legend>
-          {q.options.map((o, k) => (
-            <label key={o}>
-              <input type="radio" name={`lesson-q${i}`} checked={answers[i] === k} onChange={() => answer(i, k)} /> {o}
-            </label>
-          ))}
-          {answers[i] !== undefined && (
-            <p className={answers[i] === q.correct ? 'ok' : 'warn'} data-testid={`lesson-feedback-${i}`}>
-              {answers[i] === q.correct ? 'Right. ' : 'Not quite. '}
-              {q.why}
-            </p>
-          )}
-        </fieldset>
-      ))}
-    </div>
   );
 }

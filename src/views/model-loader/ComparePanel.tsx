@@ -84,13 +84,19 @@ function CompareSlot({ slot }: { slot: ModelSlot }) {
       <div className="compare-slot" data-testid={`compare-slot-${letter}`}>
         <h3>Model {name}</h3>
         <p className="row">
-          <button type="button" disabled={busy} onClick={() => void load(demoSource(CPL_MODEL_PATH, CPL_MODEL_LABEL), CPL_REF)} data-testid={`${letter}-cpl`}>
+          {/* aria-disabled while a model loads, not disabled: the button keeps the keyboard's focus. */}
+          <button
+            type="button"
+            aria-disabled={busy}
+            onClick={() => !busy && void load(demoSource(CPL_MODEL_PATH, CPL_MODEL_LABEL), CPL_REF)}
+            data-testid={`${letter}-cpl`}
+          >
             Compare with the CPL-tuned demo model
           </button>
           <button
             type="button"
-            disabled={busy}
-            onClick={() => void load(demoSource(DEMO_MODEL_PATH, DEMO_MODEL_LABEL), DEMO_REF)}
+            aria-disabled={busy}
+            onClick={() => !busy && void load(demoSource(DEMO_MODEL_PATH, DEMO_MODEL_LABEL), DEMO_REF)}
             data-testid={`${letter}-demo`}
           >
             with the demo model itself

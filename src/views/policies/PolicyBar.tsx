@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { parsePolicy, policyLabel } from '../../context/policy';
 import { activePolicies, useInspector } from '../../state/inspector-store';
 import { Explain } from '../explain/Explain';
+import { PolicyContexts } from './PolicyContexts';
 
 /** One click switches the policy; in compare mode the clicks choose 2–4 policies shown side by side. */
 export function PolicyBar() {
@@ -66,6 +67,7 @@ export function PolicyBar() {
           <span className="muted">comparing {policies.map((p) => policyLabel(parsePolicy(p))).join(' · ')}; the first is the baseline of the Δ columns</span>
         )}
       </div>
+      <PolicyContexts />
     </section>
   );
 }

@@ -81,13 +81,27 @@ export function ViewControls() {
         <input type="checkbox" checked={s.fullMatrix} onChange={(e) => s.setFullMatrix(e.target.checked)} /> full matrix
       </label>
       <Explain id="fullMatrix" />
-      <button type="button" disabled={!ready || turn === null || s.generating !== null} onClick={() => void s.generate()}>
+      {/* aria-disabled, not disabled, while it writes: a disabled button would drop the keyboard's focus to the page. */}
+      <button
+        type="button"
+        data-testid="generate"
+        disabled={!ready || turn === null}
+        aria-disabled={s.generating !== null}
+        onClick={() => s.generating === null && void s.generate()}
+      >
         {activePolicies(s).length > 1 ? 'Generate one answer per policy' : s.compareModels ? "Generate each model's answer" : 'Generate the answer'} (turn{' '}
         {turn ?? '–'})
       </button>
       <Explain id="generate" />
       {gen && (
-        <button type="button" onClick={s.clearGenerated}>
+        <button
+          type="button"
+          onClick={() => {
+            s.clearGenerated();
+            // The button goes with the answer: the focus moves to Generate, beside it.
+            requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="generate"]')?.focus());
+          }}
+        >
           use the file's answer
         </button>
       )}

@@ -3,7 +3,7 @@ import type { PolicyResult } from '../../analysis/analyze';
 import { useFocusRow, useHover } from '../../state/hover-store';
 import type { HoverAction } from '../../state/hover-lock';
 import { useInspector } from '../../state/inspector-store';
-import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
+import { CATEGORY_COLORS, CATEGORY_NAMES, CATEGORY_TEXT_COLORS } from '../../palette';
 import { shownSlab } from '../heatmap/Heatmap';
 import type { AttentionSlab } from '../../metrics/slab';
 import { Explain } from '../explain/Explain';
@@ -91,7 +91,7 @@ const TokenFrames = memo(function TokenFrames({ r, head }: { r: PolicyResult; he
       <div className="tokens" data-testid="token-view">
         {r.messages.map((m, mi) => (
           <div key={mi} className="frame" style={{ borderColor: CATEGORY_COLORS[m.category] }}>
-            <div className="frame-title" style={{ color: CATEGORY_COLORS[m.category] }}>
+            <div className="frame-title" style={{ color: CATEGORY_TEXT_COLORS[m.category] }}>
               {CATEGORY_NAMES[m.category]}
               {m.turn !== null ? ` · turn ${m.turn}` : ''}
               {m.kind !== 'assistant' && m.kind !== 'user' && m.kind !== 'system' && m.kind !== 'current' ? ` · ${m.kind}` : ''}

@@ -1,0 +1,66 @@
+import { parsePolicy, policyLabel } from '../context/policy';
+import { EXAMPLES } from './examples';
+import { useInspector } from './inspector-store';
+import { resetHover } from './hover-store';
+
+/**
+ * What a lesson step needs on screen when it is entered, whatever the step before left: the example, the
+ * policy, the turn, the models compared, the grids shown. Every step starts from its own state, so its
+ * texts and its reveal compare what they say they compare.
+ */
+export interface LessonSetup {
+  example: string;
+  policy: string;
+  /** null: the last turn. */
+  turn: number | null;
+  compareModels?: boolean;
+  /** The layers × heads grid (and switching heads off). */
+  heads?: boolean;
+  /** The table of what each policy keeps. */
+  contexts?: boolean;
+}
+
+/** The setup in one line, as the card says it. */
+export function setupLine(s: LessonSetup): string {
+  const example = EXAMPLES.find((e) => e.name === s.example)?.title.replace(/ \(.*\)$/, '') ?? s.example;
+  const parts = [
+    `the example "${example}"`,
+    `under ${policyLabel(parsePolicy(s.policy))}`,
+    s.turn === null ? 'scoring its last answer' : `scoring turn ${s.turn}`,
+    s.compareModels ? 'with compare models on' : '',
+    s.heads ? 'every layer and head shown, every head on' : '',
+  ].filter(Boolean);
+  return `Set for this step: ${parts.join(', ')}; the model's own answers and switched-off heads cleared.`;
+}
+
+/** Sets the page to a step's setup (only what differs: an analysis already on screen is kept). */
+export function applySetup(s: LessonSetup): void {
+  const example = EXAMPLES.find((e) => e.name === s.example);
+  if (!example) throw new RangeError(`lesson setup names no example "${s.example}"`);
+  const st = useInspector.getState();
+  const want = {
+    policies: [s.policy],
+    compare: false,
+    compareModels: s.compareModels === true,
+    turn: s.turn,
+    heads: s.heads === true,
+    contexts: s.contexts === true,
+  };
+  const same =
+    st.text === example.text &&
+    st.policies[0] === s.policy &&
+    !st.compare &&
+    st.compareModels === want.compareModels &&
+    st.turn === s.turn &&
+    st.heads === want.heads &&
+    st.contexts === want.contexts &&
+    st.off.length === 0 &&
+    st.generated.every((g) => Object.keys(g).length === 0);
+  if (same) return;
+  resetHover();
+  st.stopGeneration();
+  // The text goes through the conversation slice (it parses it); then the view, in one change.
+  if (st.text !== example.text) st.setText(example.text, true);
+  useInspector.setState({ ...want, generated: [], off: [], offAnswers: null });
+  useInspector.getState().scheduleAnalysis(0);
+}

@@ -1,0 +1,50 @@
+import { headName } from '../../analysis/ablation';
+import { splitTurns } from '../../conversation/turns';
+import { focusOf } from '../../state/hover-lock';
+import { useHover } from '../../state/hover-store';
+import { activePolicies, useInspector } from '../../state/inspector-store';
+import { useLesson } from '../../state/lesson-store';
+import type { LessonWorld } from './world';
+
+/** No answers written yet (one object, so the selector's result is stable). */
+const NONE: Record<string, string> = {};
+
+/** The snapshot of the page the steps read (world.ts). */
+export function useLessonWorld(): LessonWorld {
+  const results = useInspector((s) => s.results);
+  // The model's figures of the conversation on screen (not of the one before an example was picked).
+  const fromModel = useInspector((s) => s.resultsFrom === 'model' && s.resultsText === s.text);
+  const fromCache = useInspector((s) => s.resultsFrom === 'cache' && s.resultsText === s.text);
+  const policies = useInspector((s) => s.policies);
+  const compare = useInspector((s) => s.compare);
+  const compareModels = useInspector((s) => s.compareModels);
+  const turn = useInspector((s) => s.turn);
+  const parsed = useInspector((s) => s.parsed);
+  const radius = useInspector((s) => s.radius);
+  const exampleName = useInspector((s) => s.exampleName);
+  // The lesson reads the first model's answers.
+  const generated = useInspector((s) => s.generated[0] ?? NONE);
+  const offHeads = useInspector((s) => s.off);
+  const offAnswers = useInspector((s) => s.offAnswers);
+  const pointed = useHover((s) => focusOf(s.hover));
+  const guesses = useLesson((s) => s.guesses);
+  const answers = useLesson((s) => s.answers);
+  const turns = parsed.conversation ? splitTurns(parsed.conversation.messages).all.length : 0;
+  return {
+    results,
+    fromModel,
+    fromCache,
+    shown: activePolicies({ policies, compare, compareModels }),
+    compareModels,
+    turn,
+    turns,
+    radius,
+    pointed,
+    exampleName,
+    generated,
+    off: offHeads.map(headName),
+    offAnswers: offAnswers && { withAll: offAnswers.withAll, withOff: offAnswers.withOff, off: offAnswers.off.map(headName) },
+    guesses,
+    answers,
+  };
+}

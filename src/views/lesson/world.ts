@@ -1,0 +1,101 @@
+/**
+ * What the lesson's steps read: a snapshot of the page (LessonWorld), the state a step sets on entry
+ * (state/lesson-setup.ts), and the helpers the step texts share. Plain functions, tested without a page.
+ */
+import type { PolicyResult } from '../../analysis/analyze';
+import type { LessonSetup } from '../../state/lesson-setup';
+import { fmtShare } from '../figures/format';
+
+/** What the steps read: the figures on screen and what the learner has done. */
+export interface LessonWorld {
+  /** The figures on screen: model A's policies first, then the compared models'. */
+  results: PolicyResult[];
+  /** The figures are the loaded model's, of the conversation on screen. */
+  fromModel: boolean;
+  /** The figures are the example's stored ones (examples/cache/), shown while the model loads. */
+  fromCache: boolean;
+  /** The policies shown, and whether models are compared. */
+  shown: string[];
+  compareModels: boolean;
+  /** The scored turn as chosen (null: the last) and the number of turns. */
+  turn: number | null;
+  turns: number;
+  radius: number;
+  /** The cell pointed at or locked (row: query token, col: key token), or null. */
+  pointed: { row: number; col: number } | null;
+  exampleName: string | null;
+  /** Answers the model wrote, per policy. */
+  generated: Record<string, string>;
+  /** Heads switched off, and the answers written with every head on and with them off. */
+  off: string[];
+  offAnswers: { withAll: string; withOff: string; off: string[] } | null;
+  /** Guesses (0–1) locked in, and quiz answers given, in the lesson card. */
+  guesses: Record<string, number>;
+  answers: Record<string, number>;
+}
+
+/** A region of the inspector a step points at (the element's data-lesson attribute). */
+export type LessonRegion = 'conversation' | 'tokens' | 'heatmap' | 'figures' | 'policies' | 'view' | 'charts' | 'heads' | 'compare-models' | 'card';
+
+export interface QuizQuestion {
+  question: string;
+  options: string[];
+  correct: number;
+  /** Why the right option is right, shown once answered. */
+  why: string;
+  /** The step to go back to after a wrong answer (its id). */
+  revisit: string;
+}
+
+export interface LessonStep {
+  id: string;
+  title: string;
+  region: LessonRegion;
+  /** What the step sets on entry (by Next, Back, the step list or a link), said in one line. */
+  setup: LessonSetup;
+  /** At most three sentences, in plain words: no section, figure or table numbers, no undefined symbols. */
+  text(w: LessonWorld): string;
+  /** Where the idea and the measure come from: the papers' sections, the formula. */
+  source: string;
+  /** The one thing the learner does to go on. */
+  action: string;
+  /** The element the step's action starts at (a CSS selector): "take me there" focuses it. */
+  target: string;
+  done(w: LessonWorld): boolean;
+  /**
+   * What the live figures say, once the step is done; `base` is the page as the step set it up (its own
+   * figures before the learner changed anything), or null while they are computed.
+   */
+  reveal?(w: LessonWorld, base: LessonWorld | null): string;
+  /** A guess asked before the reveal: its key in `guesses`; the figures stay hidden until it is locked in. */
+  guess?: { key: string; label: string };
+  quiz?: QuizQuestion[];
+}
+
+/**
+ * Model A's figures under a policy (the first shown when none is named): the model's, or while it loads
+ * the example's stored ones (the model's own, computed offline and pinned by a test to a live pass).
+ */
+export function figuresOf(w: LessonWorld | null, policy?: string): PolicyResult | null {
+  if (!w || (!w.fromModel && !w.fromCache)) return null;
+  return w.results.find((r) => !r.slot && (policy === undefined || r.policy === policy)) ?? null;
+}
+export const twinOf = (w: LessonWorld): PolicyResult | null => (w.fromModel ? (w.results.find((r) => r.slot === 1) ?? null) : null);
+/** A figure as the figures panel writes it (the browser test finds each quoted figure there). */
+export const share = (v: number): string => fmtShare(v);
+/** A figure and a guess in one unit: whole per cent. */
+export const percent = (v: number): string => `${Math.round(v * 100)} %`;
+/** Only this policy is shown, and its figures are the model's. */
+export const only = (w: LessonWorld, policy: string): boolean => w.shown.length === 1 && w.shown[0] === policy && figuresOf(w, policy) !== null;
+/** A maze answer's move ("Move: north"; the demo model also writes "Action -> east"), or null. */
+export const moveOf = (answer: string): string | null => /(?:Move|Action)\s*(?::|->)\s*(\w+)/.exec(answer)?.[1] ?? null;
+/** How two answers differ, in plain words (the maze's move is its last line). */
+export function answersDiffer(a: string, b: string): string {
+  if (a === b) return 'the same answer';
+  const m = moveOf(a);
+  return m !== null && m === moveOf(b) ? `a different answer, the same move (${m})` : 'a different answer and a different move';
+}
+/** A relative change in plain words: "27 % lower". */
+export const change = (x: number, y: number): string =>
+  x > 0 ? `${Math.abs(Math.round(((y - x) / x) * 100))} % ${y < x ? 'lower' : y > x ? 'higher' : 'different'}` : 'not comparable';
+export const LOADING = 'The model is still loading: its figures follow.';
