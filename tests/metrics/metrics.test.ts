@@ -164,3 +164,48 @@ describe('copy alignment (hand-computed)', () => {
     expect(copyShift([9, 1, 2, 3], [5, 1, 2, 3])).toBe(0);
   });
 });
+
+/**
+ * The copy-aligned diagonal on synthetic attention: an answer that repeats a prior assistant answer after a
+ * preamble of k tokens, its rows putting their attention where the copy reads, or at their own position.
+ */
+describe('the copy-aligned diagonal, checked on shifted copies', () => {
+  const earlier = Array.from({ length: 40 }, (_, i) => 100 + i);
+  /** Keys: 3 sink tokens, the prior assistant answer, then the answer itself; one row per answer token. */
+  const setup = (k: number, follow: 'copy' | 'position') => {
+    const answer = [...Array.from({ length: k }, (_, i) => 500 + i), ...earlier.slice(0, 30)];
+    const prior = { start: 3, length: earlier.length };
+    const S = 3 + earlier.length + answer.length;
+    const rows = new Float64Array(answer.length * S);
+    answer.forEach((_, i) => {
+      // A copied token (i ≥ k) reads its source, i − k in the prior answer; or every row reads offset i.
+      const j = follow === 'copy' ? (i >= k ? i - k : null) : i < prior.length ? i : null;
+      if (j === null) rows[i * S] = 1;
+      else rows[i * S + prior.start + j] = 1;
+    });
+    return { shift: copyShift(answer, earlier), a: slab(rows, answer.length, S), prior };
+  };
+
+  it("equals paper 2's diagonal when the copy is not shifted (k = 0)", () => {
+    const { shift, a, prior } = setup(0, 'copy');
+    expect(shift).toBe(0);
+    expect(diagonalRatio(a, [prior], 5, [shift]).total).toBe(diagonalRatio(a, [prior], 5).total);
+  });
+
+  it("is higher than paper 2's when the attention follows a copy shifted by k tokens", () => {
+    for (const k of [8, 26]) {
+      const { shift, a, prior } = setup(k, 'copy');
+      expect(shift).toBe(-k);
+      const aligned = diagonalRatio(a, [prior], 5, [shift]).total;
+      const plain = diagonalRatio(a, [prior], 5).total;
+      // Every copied row reads inside the aligned band: 30 of 30 + k rows.
+      expect(aligned).toBeCloseTo(30 / (30 + k), 12);
+      expect(aligned).toBeGreaterThan(plain);
+    }
+  });
+
+  it("is lower when the attention stays at each row's own position: the two part, and which is higher says which the model follows", () => {
+    const { shift, a, prior } = setup(26, 'position');
+    expect(diagonalRatio(a, [prior], 5, [shift]).total).toBeLessThan(diagonalRatio(a, [prior], 5).total);
+  });
+});

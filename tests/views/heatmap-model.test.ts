@@ -85,5 +85,11 @@ describe('heatmap scales and viewport', () => {
     // Rows past the answer's end + r have no band.
     expect(band.map((b) => b.row)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
     expect(diagonalBand(prior, 12, 2).length).toBe(9);
+    // The copy-aligned band, shifted: the cells the diagonal sums with that shift.
+    const shifted = diagonalBand(prior, answerRows, r, -4);
+    let inShifted = 0;
+    for (const b of shifted) for (let j = b.from; j <= b.to; j++) inShifted += rows[b.row * S + j]!;
+    expect(inShifted / answerRows).toBeCloseTo(diagonalRatio(slab(rows, answerRows, S), [prior], r, [-4]).total, 12);
+    expect(shifted[0]!.row).toBe(2); // rows 0 and 1 centre before the answer's start (−4 ± 2 < 0)
   });
 });

@@ -131,7 +131,7 @@ export const EXPLANATIONS = {
   },
   diagonalCopy: {
     title: 'copy-aligned diagonal',
-    what: "The diagonal ratio with each prior assistant answer's band moved to where the answer copies it: when the answer repeats a run of an prior assistant answer at another offset (a copy that starts later), paper 2's band misses it and this one follows it.",
+    what: "The diagonal ratio with each prior assistant answer's band moved to where the answer copies it (the dashed band on the heatmap): when the answer repeats a run of a prior assistant answer at another offset (a copy that starts later), paper 2's band misses it and this one follows it. The two are equal when no copy is displaced. When one is, they part, and which is higher says what the attention follows: the copy-aligned one is higher when the answer's tokens read the tokens they copy; paper 2's is higher when they read the prior assistant answer at their own position, whatever they copy. A model that cannot read the text (the demo model on text unlike its training) may follow neither: then neither figure says much.",
     formula: [
       'D_copy = as D, with j in [i + δ_p − ',
       { text: 'r', category: 'band' },

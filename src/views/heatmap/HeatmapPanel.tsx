@@ -45,6 +45,11 @@ export function HeatmapPanel() {
         <span>
           <span className="swatch band" /> r-band of the diagonal over each prior assistant answer
         </span>
+        {withAttention.some((r) => r.copy.some((c) => c.shift !== 0)) && (
+          <span data-testid="aligned-band-legend">
+            <span className="swatch band aligned" /> dashed: the copy-aligned band, where the answer copies a prior assistant answer at another position
+          </span>
+        )}
         <span>
           weight <span className="ramp" style={{ background: LEGEND_GRADIENT }} />
         </span>

@@ -72,34 +72,51 @@ function paintBands(ctx: CanvasRenderingContext2D, { colRuns, rowRuns, vp, width
   }
 }
 
-/** The r-band of the diagonal over each prior assistant answer, for the answer's rows: its outline, black then white. */
+/**
+ * The r-band of the diagonal over each prior assistant answer, for the answer's rows: its outline, black then
+ * white; where the answer's copy of it is displaced, the copy-aligned band too, dashed.
+ */
 function paintRBand(ctx: CanvasRenderingContext2D, { priors, r, rowStart, vp }: Paint): void {
   const answerRow0 = r.query.start - rowStart;
   const xOf = (col: number) => BAND + vp.tx + col * vp.sx;
   const yOf = (row: number) => BAND + vp.ty + (answerRow0 + row) * vp.sy;
-  for (const p of priors) {
-    const band = diagonalBand(p, r.query.end - r.query.start, r.radius);
-    if (!band.length) continue;
-    ctx.beginPath();
-    band.forEach((b, k) => {
-      if (k === 0) ctx.moveTo(xOf(b.from), yOf(b.row));
-      else ctx.lineTo(xOf(b.from), yOf(b.row));
-      ctx.lineTo(xOf(b.from), yOf(b.row + 1));
-    });
-    for (const b of [...band].reverse()) {
-      ctx.lineTo(xOf(b.to + 1), yOf(b.row + 1));
-      ctx.lineTo(xOf(b.to + 1), yOf(b.row));
-    }
-    ctx.closePath();
-    for (const [style, w] of [
-      ['#000', 2.5],
-      ['#fff', 1],
-    ] as const) {
-      ctx.strokeStyle = style;
-      ctx.lineWidth = w;
-      ctx.stroke();
-    }
+  priors.forEach((p, k) => {
+    // The copy measures are listed in the order of the prior assistant answers (analyze.ts).
+    const shift = r.copy[k]?.shift ?? 0;
+    outlineBand(ctx, diagonalBand(p, r.query.end - r.query.start, r.radius), xOf, yOf, []);
+    if (shift !== 0) outlineBand(ctx, diagonalBand(p, r.query.end - r.query.start, r.radius, shift), xOf, yOf, [4, 3]);
+  });
+}
+
+function outlineBand(
+  ctx: CanvasRenderingContext2D,
+  band: ReturnType<typeof diagonalBand>,
+  xOf: (col: number) => number,
+  yOf: (row: number) => number,
+  dash: number[],
+): void {
+  if (!band.length) return;
+  ctx.beginPath();
+  band.forEach((b, k) => {
+    if (k === 0) ctx.moveTo(xOf(b.from), yOf(b.row));
+    else ctx.lineTo(xOf(b.from), yOf(b.row));
+    ctx.lineTo(xOf(b.from), yOf(b.row + 1));
+  });
+  for (const b of [...band].reverse()) {
+    ctx.lineTo(xOf(b.to + 1), yOf(b.row + 1));
+    ctx.lineTo(xOf(b.to + 1), yOf(b.row));
   }
+  ctx.closePath();
+  ctx.setLineDash(dash);
+  for (const [style, w] of [
+    ['#000', 2.5],
+    ['#fff', 1],
+  ] as const) {
+    ctx.strokeStyle = style;
+    ctx.lineWidth = w;
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
 }
 
 /** The heatmap's keys: arrows move the selected cell (Shift: by 10), Home/End the row's first and last key, + − 0 zoom, Escape frees. */
