@@ -1,7 +1,7 @@
 import type { Conversation } from '../conversation/types';
 import { parsePolicy, type Policy } from '../context/policy';
 import { policyMessages, SummaryCache, type AnalysisModel } from './analyze';
-import { greedyGenerate, stopIds } from './generate';
+import { ANSWER_MAX_TOKENS, greedyGenerate, stopIds, type GenerationStop } from './generate';
 
 /**
  * The answer the model writes for turn `turn` under a policy: the context the policy gives it (up to
@@ -12,7 +12,14 @@ export async function generateAnswer(
   conversation: Conversation,
   policy: Policy | string,
   turn: number,
-  opts: { maxTokens?: number; onText?: (text: string) => void; summaries?: SummaryCache; between?: () => Promise<boolean> } = {},
+  opts: {
+    maxTokens?: number;
+    /** The text so far and how many tokens it is. */
+    onText?: (text: string, tokens: number) => void;
+    summaries?: SummaryCache;
+    between?: () => Promise<boolean>;
+    onStop?: (why: GenerationStop) => void;
+  } = {},
 ): Promise<string> {
   const p = typeof policy === 'string' ? parsePolicy(policy) : policy;
   const { messages } = await policyMessages(model, conversation, p, turn, opts.summaries ?? new SummaryCache(model, conversation));
@@ -20,12 +27,13 @@ export async function generateAnswer(
   const prompt = model.tokenizer.encode(model.tokenizer.render(context, true));
   const ids: number[] = [];
   await greedyGenerate(model.session, prompt, {
-    maxTokens: opts.maxTokens ?? 96,
+    maxTokens: opts.maxTokens ?? ANSWER_MAX_TOKENS,
     stopIds: stopIds(model),
     ...(opts.between && { between: opts.between }),
+    ...(opts.onStop && { onStop: opts.onStop }),
     onToken: (id) => {
       ids.push(id);
-      opts.onText?.(model.tokenizer.decode(ids, true));
+      opts.onText?.(model.tokenizer.decode(ids, true), ids.length);
     },
   });
   return model.tokenizer.decode(ids, true).trim();

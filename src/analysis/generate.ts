@@ -15,7 +15,15 @@ export function stopIds(model: { session: ModelSession; tokenizer: ChatTokenizer
 export async function greedyGenerate(
   session: ModelSession,
   prompt: number[],
-  opts: { maxTokens: number; stopIds: number[]; onToken?: (id: number) => void; noCache?: boolean; between?: () => Promise<boolean> },
+  opts: {
+    maxTokens: number;
+    stopIds: number[];
+    onToken?: (id: number) => void;
+    noCache?: boolean;
+    between?: () => Promise<boolean>;
+    /** Why it stopped: the model wrote a stop id, the token limit, or `between` said so. */
+    onStop?: (why: GenerationStop) => void;
+  },
 ): Promise<number[]> {
   const cached = session.graph.kvCache && !opts.noCache;
   const ids = [...prompt];
@@ -23,17 +31,28 @@ export async function greedyGenerate(
   let step = await session.forward({ ids, layers: [], keepCache: cached });
   for (let i = 0; i < opts.maxTokens; i++) {
     const best = argmax(step.logits!.data);
-    if (opts.stopIds.includes(best)) break;
+    if (opts.stopIds.includes(best)) return stop(out, 'end');
     out.push(best);
     ids.push(best);
     opts.onToken?.(best);
     if (i + 1 === opts.maxTokens) break;
     // The model worker yields here, so a cancel can reach it; true stops.
-    if (opts.between && (await opts.between())) break;
+    if (opts.between && (await opts.between())) return stop(out, 'stopped');
     step = cached ? await session.forward({ ids: [best], layers: [], keepCache: true, past: step.present! }) : await session.forward({ ids, layers: [] });
   }
-  return out;
+  return stop(out, 'limit');
+
+  function stop(ids: number[], why: GenerationStop): number[] {
+    opts.onStop?.(why);
+    return ids;
+  }
 }
+
+/** The most tokens an answer the model writes may have. */
+export const ANSWER_MAX_TOKENS = 96;
+
+/** Why greedy decoding stopped: the model's end of answer, the token limit, or a cancel. */
+export type GenerationStop = 'end' | 'limit' | 'stopped';
 
 function argmax(v: Float32Array): number {
   let best = 0;

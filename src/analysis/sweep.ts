@@ -32,7 +32,8 @@ export interface SweepOptions extends Omit<AnalysisOptions, 'turn' | 'keepAttent
   /** An analysis already made for some turn, reused instead of scoring that turn again. */
   known?: PolicyResult;
   summaries?: SummaryCache;
-  onTurn?: (done: number, total: number) => void;
+  /** After each turn: how many are done, of how many, and (over several layers) each layer's points so far. */
+  onTurn?: (done: number, total: number, sofar?: ReadonlyMap<number, LayerSweep>) => void;
   /** Checked before each turn: true stops the sweep early (a newer request replaced it). */
   cancelled?: () => boolean;
   /** Awaited before each turn: the page uses it to paint between turns (ORT's wasm runs on its thread). */
@@ -113,7 +114,7 @@ export async function turnsSweepLayers(
         out.get(layer)!.rows.set(t, rows);
       }
     } else (await analyzePolicyLayers(model, conversation, p, layers, { ...rest, turn: t, keepAttention: 'answer' }, summaries)).forEach(take);
-    opts.onTurn?.(t - 1, last - 1);
+    opts.onTurn?.(t - 1, last - 1, out);
   }
   return out;
 }

@@ -181,7 +181,9 @@ export class SlotLoads {
     const loaded = await this.call('start', { preparedId: prepared.preparedId }, this.progress(stale, prepared.bytes)).promise;
     if (!loaded || stale()) return;
     this.lastLoad = from;
-    this.set({ load: { ...IDLE, status: 'ready' }, forward: null, forwardError: null, info: { ...loaded, ref } });
+    // A model from files is named by its folder, architecture and size ("4 files" says nothing).
+    const source = 'source' in from && from.source.kind === 'files' ? filesModelName(from.source.label, loaded) : loaded.source;
+    this.set({ load: { ...IDLE, status: 'ready' }, forward: null, forwardError: null, info: { ...loaded, source, ref } });
   }
 
   /** Prepared, then started, or held for confirmation when it is large (or fits only alone). */
@@ -276,4 +278,11 @@ export function loads(l: SlotLoads, set: Set, get: Get): Pick<ModelState, 'loadM
       set((s) => ({ pending: null, quant: s.info?.quant ?? s.quant }));
     },
   };
+}
+
+/** "Qwen2.5-0.5B-Instruct · qwen2, 494M parameters": a model read from files, by folder, family and size. */
+export function filesModelName(folder: string, loaded: Pick<LoadedSummary, 'spec' | 'parameters'>): string {
+  const p = loaded.parameters;
+  const size = p >= 1e9 ? `${(p / 1e9).toFixed(1)}B` : p >= 1e6 ? `${p >= 1e8 ? Math.round(p / 1e6) : (p / 1e6).toFixed(1)}M` : p.toLocaleString('en-US');
+  return `${folder} · ${loaded.spec.family}, ${size} parameters`;
 }

@@ -1,3 +1,4 @@
+import { ANSWER_MAX_TOKENS, type GenerationStop } from '../analysis/generate';
 import { parsePolicy, policyLabel } from '../context/policy';
 import { useInspector } from '../state/inspector-store';
 import { slotName } from '../state/model-client';
@@ -11,6 +12,7 @@ export function StatusLine() {
   const stale = useInspector((s) => s.stale);
   const ms = useInspector((s) => s.analysisMs);
   const generating = useInspector((s) => s.generating);
+  const last = useInspector((s) => s.lastGeneration);
   const generated = useInspector((s) => s.generated);
   const own = generated[0] ?? {};
   const others = generated.slice(1).flatMap((g, i) => Object.entries(g ?? {}).map(([p, text]) => ({ slot: i + 1, p, text })));
@@ -30,11 +32,7 @@ export function StatusLine() {
           Computed in this page on {backend === 'webgpu' ? 'WebGPU' : 'wasm'} in {Math.round(ms)} ms.
         </p>
       )}
-      {analyzing && (
-        <p className="muted" role="status">
-          Scoring…
-        </p>
-      )}
+      {analyzing && <Scoring />}
       {stale && (
         <p className="warn" data-testid="stale-note">
           {analyzing
@@ -56,7 +54,15 @@ export function StatusLine() {
             {generating.slot > 0 ? `, model ${slotName(generating.slot)},` : ''} is writing the answer:
           </strong>
           <pre data-testid="generated-stream">{generating.text}</pre>
+          <p className="muted" data-testid="generation-rate">
+            {rateLine(generating.tokens, performance.now() - generating.since)}
+          </p>
         </div>
+      )}
+      {!generating && last && (Object.keys(own).length > 0 || others.length > 0) && (
+        <p className="muted" data-testid="generation-done">
+          {rateLine(last.tokens, last.ms)}; it stopped {STOPS[last.stop]}.
+        </p>
       )}
       {!generating && (Object.keys(own).length > 0 || others.length > 0) && (
         <div className="generated" data-testid="generated">
@@ -82,5 +88,45 @@ export function StatusLine() {
         </div>
       )}
     </div>
+  );
+}
+
+/** Why the last answer ended, in words. */
+const STOPS: Record<GenerationStop, string> = {
+  end: 'because the model ended its answer',
+  limit: `at the limit of ${ANSWER_MAX_TOKENS} tokens`,
+  stopped: 'because it was stopped (something newer was asked for)',
+};
+
+/** "97 tokens in 37.2 s (2.6 tokens a second)". */
+export function rateLine(tokens: number, ms: number): string {
+  const s = ms / 1000;
+  return `${tokens} token${tokens === 1 ? '' : 's'} in ${s.toFixed(1)} s${s > 0 && tokens > 0 ? ` (${(tokens / s).toFixed(1)} tokens a second)` : ''}`;
+}
+
+/**
+ * What is being scored, and what the figures on screen are meanwhile: a newly loaded model's first pass, or a
+ * new conversation's, takes long on a large model, and the figures below are not yet of what the page shows.
+ */
+function Scoring() {
+  const model = useModelStore((s) => s.info);
+  const was = useInspector((s) => s.resultsModel);
+  const from = useInspector((s) => s.resultsFrom);
+  const otherText = useInspector((s) => s.resultsText !== s.text);
+  const sweeping = useInspector((s) => s.sweeping);
+  const otherModel = from === 'model' && was !== null && model !== null && was.id !== model.modelId;
+  if (!otherModel && !otherText)
+    return (
+      <p className="muted" role="status">
+        Scoring…
+      </p>
+    );
+  return (
+    <p className="warn" role="status" data-testid="scoring-stale">
+      {otherModel
+        ? `The figures below are still ${was.name}'s: ${model.source} is scoring this conversation (a newly loaded model's first pass takes longest)…`
+        : 'The figures below are of the conversation before this one, until it is scored…'}
+      {sweeping ? ` Turns scored: ${sweeping.done} of ${sweeping.total}.` : ''}
+    </p>
   );
 }

@@ -8,6 +8,7 @@ import type { LayerFigures } from '../analysis/heads';
 import type { TurnCost } from '../context/cost';
 import type { ForwardProbe } from '../analysis/forward-probe';
 import type { SweepPoint } from '../analysis/sweep';
+import type { GenerationStop } from '../analysis/generate';
 import type { Conversation } from '../conversation/types';
 import type { ModelSpec } from '../model/config/config';
 import type { ReadProgress } from '../model/source/source';
@@ -135,9 +136,17 @@ export type InspectEvent =
   | { kind: 'cost'; policy: string; cost: TurnCost[] }
   /** Every layer's and head's shares and diagonal for a policy's answer, when the request asked for heads. */
   | { kind: 'heads'; policy: string; layers: LayerFigures[] }
-  | { kind: 'sweeping'; done: number; total: number }
+  /** The sweep's progress, with the first policy's points so far at the layer and radius asked for. */
+  | { kind: 'sweeping'; done: number; total: number; points: SweepPoint[] }
   /** Paper 2's Fig. 2: the sweep over turns of the first policy. */
   | { kind: 'sweep'; policy: string; radius: number; points: SweepPoint[] };
+
+/** An answer the model wrote: its text, how many tokens, and why it stopped. */
+export interface Generation {
+  text: string;
+  tokens: number;
+  stop: GenerationStop;
+}
 
 export type ModelApi = {
   /** The page's shared word array for the watchdog (worker/watchdog.ts); sent once after the worker starts. */
@@ -148,8 +157,8 @@ export type ModelApi = {
   discard: { args: { preparedId: number }; result: void; event: never };
   /** Everything the figures, the series and the sweep of one model slot need: one request per edit, its answers as events. */
   inspect: { args: InspectRequest; result: void; event: InspectEvent };
-  /** Streams the text so far. */
-  generate: { args: OnConversation; result: string; event: string };
+  /** Streams the text so far and its tokens; ends with the answer, its tokens and why it stopped. */
+  generate: { args: OnConversation; result: Generation; event: { text: string; tokens: number } };
   forward: { args: { modelId: number; text: string; asChat: boolean }; result: ForwardView; event: never };
   setTemplateDate: { args: { modelId: number; date: string }; result: boolean; event: never };
 };

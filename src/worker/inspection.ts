@@ -227,7 +227,8 @@ export class Inspection {
       radius: req.radius,
       knownLayers: known,
       summaries: s.summaries,
-      onTurn: (done, total) => ctx.emit({ kind: 'sweeping', done, total }),
+      // The chart fills as the turns come: each event brings the points so far of the layer shown.
+      onTurn: (done, total, sofar) => ctx.emit({ kind: 'sweeping', done, total, points: [...(sofar?.get(req.layer)?.points ?? [])] }),
       cancelled: ctx.cancelled,
       pause: ctx.pause,
     });

@@ -4,6 +4,7 @@
  * drives the worker.
  */
 import { generateAnswer } from '../analysis/answer';
+import type { GenerationStop } from '../analysis/generate';
 import { forwardProbe } from '../analysis/forward-probe';
 import { watchGuards } from '../model/tokenizer/guard';
 import { HubError, hubSource, resolveHubRepo } from '../model/source/hub-source';
@@ -161,14 +162,21 @@ function conversationHandlers(held: Held): Pick<Handlers<ModelApi>, 'inspect' | 
       const scored = await held.inspection().scored(a.conversation, a.turn, undefined);
       const { summaries } = scored;
       const { model: m } = await held.inspection().modelWith(a.off ?? [], a.offKind, scored, a.turn);
-      return generateAnswer(m, a.conversation, a.policy, a.turn, {
+      let tokens = 0;
+      let stop: GenerationStop = 'limit';
+      const text = await generateAnswer(m, a.conversation, a.policy, a.turn, {
         summaries,
-        onText: (text) => ctx.emit(text),
+        onText: (text, n) => {
+          tokens = n;
+          ctx.emit({ text, tokens: n });
+        },
+        onStop: (why) => (stop = why),
         between: async () => {
           await yieldToMessages();
           return ctx.cancelled() || !held.isCurrent(a.modelId);
         },
       });
+      return { text, tokens, stop };
     },
 
     async forward({ modelId: id, text, asChat }) {

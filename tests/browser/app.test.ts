@@ -178,7 +178,10 @@ describe('the app, used as a person would', () => {
     mkdirSync(dir, { recursive: true });
     for (const [name, bytes] of good) writeFileSync(join(dir, name), bytes);
     await page.getByTestId('pick-files').setInputFiles([...good.keys()].map((n) => join(dir, n)));
-    await expect.poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 }).toContain(`${good.size} files`);
+    // Named by what was picked, its architecture and size.
+    await expect
+      .poll(() => page.locator('dl.facts').textContent(), { timeout: 90_000 })
+      .toMatch(new RegExp(`${good.size} picked files · \\w+, [\\d.,]+M? parameters`));
     expect(await page.getByTestId('weight-reads').textContent()).toBe('read a tensor at a time as onnxruntime copied it');
   });
 

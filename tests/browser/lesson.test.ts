@@ -170,6 +170,10 @@ describe('the lesson, walked with the keyboard only', () => {
         await press('Enter');
         // While it writes, the button keeps the focus (it is aria-disabled, not disabled).
         expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('generate');
+        // Then how many tokens, how fast, and why it stopped.
+        await expect
+          .poll(() => page.getByTestId('generation-done').textContent(), { timeout: 120_000 })
+          .toMatch(/^\d+ tokens? in \d+\.\d s( \([\d.]+ tokens a second\))?; it stopped (because the model ended its answer|at the limit of 96 tokens)\.$/);
       },
       undefined,
       page.getByTestId('generate'),

@@ -40,3 +40,17 @@ describe('the layers × heads grid: values, scales and colours', () => {
     expect(lum(cellColour(0.4, 0.4, false))).toBeGreaterThan(lum(cellColour(0, 0.4, false)));
   });
 });
+
+describe('a model read from files is named by its folder, architecture and size', () => {
+  it('takes the folder from the paths, and writes the size as a person reads it', async () => {
+    const { folderOf } = await import('../../src/views/model-loader/dropped-files');
+    const { filesModelName } = await import('../../src/state/model-loads');
+    expect(folderOf(['Qwen2.5-0.5B-Instruct/config.json', 'Qwen2.5-0.5B-Instruct/model.safetensors'])).toBe('Qwen2.5-0.5B-Instruct');
+    expect(folderOf(['config.json', 'model.safetensors'])).toBe('2 picked files');
+    expect(folderOf(['a/config.json', 'b/model.safetensors'])).toBe('2 picked files');
+    const spec = { family: 'qwen2' } as Parameters<typeof filesModelName>[1]['spec'];
+    expect(filesModelName('Qwen2.5-0.5B-Instruct', { spec, parameters: 494_032_768 })).toBe('Qwen2.5-0.5B-Instruct · qwen2, 494M parameters');
+    expect(filesModelName('x', { spec, parameters: 1_747_456 })).toBe('x · qwen2, 1.7M parameters');
+    expect(filesModelName('x', { spec, parameters: 8_030_261_248 })).toBe('x · qwen2, 8.0B parameters');
+  });
+});

@@ -131,6 +131,15 @@ describe("the worker's inspection: every layer and head, and heads switched off"
     expect(at('lt')).toBeLessThan(at('full'));
   });
 
+  it('sends the sweep over turns as it goes: each progress event brings the points so far, the last equal to the sweep', async () => {
+    const events = await run(new Inspection(model), { ...request([], false), policies: ['full'], sweep: 'full' });
+    const progress = events.filter((e): e is Extract<InspectEvent, { kind: 'sweeping' }> => e.kind === 'sweeping');
+    const sweep = events.find((e): e is Extract<InspectEvent, { kind: 'sweep' }> => e.kind === 'sweep')!;
+    expect(progress.length).toBe(turns - 1);
+    progress.forEach((e, i) => expect(e.points).toHaveLength(i + 1));
+    expect(progress[progress.length - 1]!.points).toEqual(sweep.points);
+  });
+
   it('names a head the model does not have', async () => {
     await expect(run(new Inspection(model), request([[2, 0]]))).rejects.toThrow('head 2.0: this model has layers 0..1 and heads 0..3');
   });

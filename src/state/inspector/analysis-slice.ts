@@ -64,7 +64,11 @@ class AnalysisJob {
       const same = (x: PolicyResult) => x.policy === e.policy && (x.slot ?? 0) === slot;
       return void set((st) => ({ results: st.results.map((x) => (same(x) ? withCost(x, e.cost) : x)) }));
     }
-    if (e.kind === 'sweeping') return void (slot === 0 && set({ sweeping: { done: e.done, total: e.total } }));
+    if (e.kind === 'sweeping') {
+      // The curve grows as the turns are scored (a sweep of a large model takes minutes).
+      const partial = { policy: of[3], radius: this.get().radius, points: e.points, of };
+      return void set((st) => ({ sweeps: withSlot(st.sweeps, slot, partial), ...(slot === 0 && { sweeping: { done: e.done, total: e.total } }) }));
+    }
     if (e.kind === 'heads') return void set((st) => ({ headFigures: { ...st.headFigures, [`${slot}|${e.policy}`]: e.layers } }));
     set((st) => ({ sweeps: withSlot(st.sweeps, slot, { policy: e.policy, radius: e.radius, points: e.points, of }), ...(slot === 0 && { sweeping: null }) }));
   }
@@ -152,10 +156,12 @@ class AnalysisJob {
     const results = answers.flatMap((a) => a.results).map((r) => withCost(r, this.early.get(`${r.slot ?? 0}|${r.policy}`)));
     if (!results.length) return;
     this.shownFor = id;
+    const a = slots.find((x) => x.slot === 0)!.info;
     set((st) => ({
       results,
       resultsFrom: 'model',
       resultsText: s.text,
+      resultsModel: { id: a.modelId, name: a.source },
       analyzing: false,
       stale: false,
       analysisError: errors.join('; ') || null,
@@ -181,6 +187,7 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
     results: [cachedStart.result],
     resultsFrom: 'cache',
     resultsText: START_EXAMPLE.text,
+    resultsModel: null,
     analyzing: false,
     stale: false,
     analysisError: null,

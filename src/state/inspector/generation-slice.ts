@@ -1,6 +1,6 @@
 import type { AblationKind, HeadRef } from '../../analysis/ablation';
 import type { Conversation } from '../../conversation/types';
-import { STALE_MODEL } from '../../worker/api';
+import { STALE_MODEL, type Generation } from '../../worker/api';
 import type { Call } from '../../worker/rpc';
 import { modelClient, type ModelSlot } from '../model-client';
 import { modelStores, useModelStore } from '../model-store';
@@ -27,16 +27,19 @@ class Writer {
     offKind: AblationKind = 'zero',
   ): Promise<string | null> {
     const set = this.set;
-    set({ generating: { policy, text: '', slot } });
-    const call: Call<string> = modelClient(slot).call(
+    const since = performance.now();
+    set({ generating: { policy, text: '', slot, tokens: 0, since } });
+    const call: Call<Generation> = modelClient(slot).call(
       'generate',
       { modelId, conversation, policy, turn, off, offKind },
-      (text) => this.call === call && set({ generating: { policy, text, slot } }),
+      ({ text, tokens }) => this.call === call && set({ generating: { policy, text, slot, tokens, since } }),
     );
     this.call = call;
     try {
       const answer = await call.promise;
-      return this.call === call ? answer : null;
+      if (this.call !== call) return null;
+      set({ lastGeneration: { policy, slot, tokens: answer.tokens, ms: performance.now() - since, stop: answer.stop } });
+      return answer.text;
     } catch (e) {
       if (this.call === call && (e as Error)?.name !== STALE_MODEL) set({ generating: null, analysisError: (e as Error).message });
       return null;
@@ -56,6 +59,7 @@ export const generationSlice: Slice<GenerationSlice> = (set, get) => {
   return {
     generated: [],
     generating: null,
+    lastGeneration: null,
     offAnswers: null,
     answerWithHeadsOff: () => answerWithHeadsOff(w, set, get),
     async generate() {

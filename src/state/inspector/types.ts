@@ -3,6 +3,7 @@ import type { AblationKind, HeadRef } from '../../analysis/ablation';
 import type { PolicyResult } from '../../analysis/analyze';
 import type { LayerFigures } from '../../analysis/heads';
 import type { SweepPoint } from '../../analysis/sweep';
+import type { GenerationStop } from '../../analysis/generate';
 import type { TurnCost } from '../../context/cost';
 import { splitTurns } from '../../conversation/turns';
 import type { Message, ParseResult } from '../../conversation/types';
@@ -65,6 +66,8 @@ export interface AnalysisSlice {
   resultsFrom: 'model' | 'cache' | null;
   /** The conversation text the results score (the editor may hold a newer one while they are made). */
   resultsText: string | null;
+  /** The model (slot A) that made the results: a newly loaded model's first pass shows the old ones marked. */
+  resultsModel: { id: number; name: string } | null;
   analyzing: boolean;
   /** The figures shown are of an earlier conversation: the text now on screen cannot be scored. */
   stale: boolean;
@@ -97,7 +100,10 @@ export interface AnalysisSlice {
 export interface GenerationSlice {
   /** Per model slot (index), per policy spec: the answer that slot's model wrote, which its figures score. */
   generated: Record<string, string>[];
-  generating: { policy: string; text: string; slot: number } | null;
+  /** The answer being written: its text and tokens so far, and when it started (performance.now()). */
+  generating: { policy: string; text: string; slot: number; tokens: number; since: number } | null;
+  /** The last answer written: tokens, milliseconds, and why it stopped (shown under the controls). */
+  lastGeneration: { policy: string; slot: number; tokens: number; ms: number; stop: GenerationStop } | null;
   /** The first policy's answer written twice: with every head on, and with `off` switched off. */
   offAnswers: { policy: string; turn: number; off: HeadRef[]; withAll: string; withOff: string } | null;
   /** Writes it (the file's answer stays what the figures score). */

@@ -1,5 +1,5 @@
 import { useState, type DragEvent } from 'react';
-import { describeIssue } from '../../conversation/types';
+import { type ConversationFormat, describeIssue } from '../../conversation/types';
 import { EXAMPLES } from '../../state/examples';
 import { useInspector } from '../../state/inspector-store';
 import { TurnEditor } from './TurnEditor';
@@ -63,7 +63,11 @@ export function ConversationPanel() {
         <button type="button" onClick={() => setShowText(!textOpen)} aria-expanded={textOpen} disabled={errors.length > 0}>
           {textOpen ? 'hide the text' : 'paste or edit as text'}
         </button>
-        <span className="muted">{parsed.format ? `read as ${parsed.format}` : ''}</span>
+        {parsed.format && (
+          <span className="muted small" data-testid="conversation-format">
+            (the text is read as {FORMAT_NAMES[parsed.format]})
+          </span>
+        )}
       </div>
       {textOpen && (
         // biome-ignore lint/a11y/noStaticElementInteractions: a drop target for the mouse; the file pickers beside it are the keyboard's way
@@ -109,3 +113,11 @@ export function ConversationPanel() {
     </section>
   );
 }
+
+/** What each format the parser reads is called on screen. */
+const FORMAT_NAMES: Record<ConversationFormat, string> = {
+  openai: 'a JSON list of role and content messages',
+  messages: 'JSON with a "messages" list',
+  sharegpt: 'ShareGPT JSON ("conversations")',
+  text: 'plain "User: … / Assistant: …" text',
+};

@@ -10,7 +10,7 @@ import { useLessonWorld } from './use-lesson-world';
  * step. `present` re-runs it when new figures may have made the region appear; it does not scroll the
  * page back while the learner acts elsewhere.
  */
-function useHighlight(step: number, region: LessonRegion, present: unknown) {
+function useHighlight(step: number, region: LessonRegion, target: string, present: unknown) {
   const scrolledFor = useRef<number | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `present` is what changes when the region may have appeared
   useEffect(() => {
@@ -20,7 +20,10 @@ function useHighlight(step: number, region: LessonRegion, present: unknown) {
     if (scrolledFor.current !== step) {
       scrolledFor.current = step;
       const calm = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
-      el.scrollIntoView({ block: 'start', behavior: calm ? 'auto' : 'smooth' });
+      // The step's target when it is on the page (a phone shows little above the card: the heatmap itself,
+      // not its legend), else the region's top.
+      const t = document.querySelector(target);
+      (t && el.contains(t) ? t : el).scrollIntoView({ block: 'start', behavior: calm ? 'auto' : 'smooth' });
     }
     return () => el.classList.remove('lesson-focus');
   }, [step, region, present]);
@@ -82,7 +85,7 @@ function Card({ index }: { index: number }) {
   // Each step takes the focus, so a keyboard (and a screen reader) starts reading it at its title.
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves when the step does
   useEffect(() => heading.current?.focus(), [index]);
-  useHighlight(index, s.region, w.results);
+  useHighlight(index, s.region, s.target, w.results);
   // Closing gives the focus back to the button that opens the lesson.
   const finish = () => {
     close();

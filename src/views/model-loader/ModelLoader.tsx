@@ -3,7 +3,7 @@ import { HUB_URL } from '../../model/source/hub-source';
 import { forgetCachedModels, MODEL_CACHE } from '../../model/source/range-cache';
 import { useSlot } from './slot';
 import { slotName } from '../../state/model-client';
-import { droppedFiles } from './dropped-files';
+import { droppedFiles, folderOf } from './dropped-files';
 import { LinkOfferNote } from './LinkOfferNote';
 import { LoadProgress } from './LoadProgress';
 import { PendingDownloadNote } from './PendingDownloadNote';
@@ -27,7 +27,8 @@ export function ModelLoader() {
 
   // Each file named by its path in what was picked or dropped (a folder's webkitRelativePath), so the worker sees duplicates.
   const fromFiles = (picked: { file: File; path: string }[]) => {
-    if (picked.length) void loadModel({ kind: 'files', files: picked.map((p) => p.file), names: picked.map((p) => p.path), label: `${picked.length} files` });
+    if (picked.length)
+      void loadModel({ kind: 'files', files: picked.map((p) => p.file), names: picked.map((p) => p.path), label: folderOf(picked.map((p) => p.path)) });
   };
   const fromInput = (list: FileList | null) => fromFiles(Array.from(list ?? [], (file) => ({ file, path: file.webkitRelativePath || file.name })));
   const onDrop = (e: DragEvent) => {

@@ -22,3 +22,9 @@ export async function droppedFiles(dt: DataTransfer): Promise<{ file: File; path
   for (const e of entries) if (e) await walk(e);
   return out;
 }
+
+/** The folder the files were picked from (their paths' common first part), else how many were picked. */
+export function folderOf(paths: string[]): string {
+  const first = paths.map((p) => (p.includes('/') ? p.split('/')[0]! : null));
+  return first[0] && first.every((f) => f === first[0]) ? first[0] : `${paths.length} picked files`;
+}

@@ -36,7 +36,6 @@ export function ViewControls() {
           aria-label="layer"
           value={s.layer ?? ''}
           disabled={!ready || inspectable.length < 2}
-          title={inspectable.length < 2 ? 'this model is large: only the final layer is a graph output' : undefined}
           onChange={(e) => s.setLayer(e.target.value === '' ? null : Number(e.target.value))}
         >
           <option value="">final ({Math.max(0, layers - 1)})</option>
@@ -48,6 +47,13 @@ export function ViewControls() {
         </select>
       </label>
       <Explain id="layer" />
+      {(!ready || inspectable.length < 2) && (
+        <span className="muted small" data-testid="layer-off">
+          {!ready
+            ? '(once the model has loaded)'
+            : '(only the final layer: for a model this large, the graph outputs that one; "every layer and head" below reads them all)'}
+        </span>
+      )}
       <label>
         head{' '}
         <select
