@@ -19,6 +19,8 @@ export const SVG_MAX_CELLS = 256;
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 const f = (v: number) => v.toFixed(2);
+/** Cells to a tenth of a pixel: the figure is 640 px wide, and the cells are most of its bytes. */
+const f1 = (v: number) => v.toFixed(1);
 
 /** Where everything goes: cells of cw × ch for blocks of by × bx values, the plot's corner, the axes. */
 interface Geometry {
@@ -68,12 +70,23 @@ function geometry(h: SvgHeatmap): Geometry {
   };
 }
 
-/** The cells (block means when the matrix is larger than SVG_MAX_CELLS a side), and the category bands on both axes. */
+/**
+ * The cells (block means when the matrix is larger than SVG_MAX_CELLS a side), and the category bands on both axes.
+ * A run of cells of one colour along a row is one rectangle, and every rectangle of a colour is one path: most of
+ * a long conversation's matrix is a few dark colours, and a rect per cell made a 2,000-token heatmap 3 MB.
+ */
 function cellsAndBands(h: SvgHeatmap, g: Geometry): { cells: string[]; bands: string[] } {
   const { data: values, rows: nRows, seqLen, rowStart } = h.attention;
   const { bx, by, cols, rows, cw, ch, left, top } = g;
-  const cells: string[] = [];
+  const byColour = new Map<string, string[]>();
   for (let r = 0; r < rows; r++) {
+    let runStart = 0;
+    let runColour = '';
+    const flush = (end: number) => {
+      if (end <= runStart) return;
+      const d = `M${f1(left + runStart * cw)} ${f1(top + r * ch)}h${f1((end - runStart) * cw)}v${f1(ch)}h-${f1((end - runStart) * cw)}z`;
+      byColour.set(runColour, [...(byColour.get(runColour) ?? []), d]);
+    };
     for (let c = 0; c < cols; c++) {
       let s = 0;
       let n = 0;
@@ -83,9 +96,17 @@ function cellsAndBands(h: SvgHeatmap, g: Geometry): { cells: string[]; bands: st
           n++;
         }
       }
-      cells.push(`<rect x="${f(left + c * cw)}" y="${f(top + r * ch)}" width="${f(cw)}" height="${f(ch)}" fill="${g.hex(scaleIndex(s / n, h.max))}"/>`);
+      // 64 levels of the 256: steps no eye tells apart in a figure, and longer runs.
+      const colour = g.hex(Math.min(255, Math.round(scaleIndex(s / n, h.max) / 4) * 4));
+      if (colour !== runColour) {
+        flush(c);
+        runStart = c;
+        runColour = colour;
+      }
     }
+    flush(cols);
   }
+  const cells = [...byColour].map(([colour, d]) => `<path fill="${colour}" d="${d.join('')}"/>`);
   const bands: string[] = [];
   for (let c = 0; c < cols; c++)
     bands.push(`<rect x="${f(left + c * cw)}" y="58" width="${f(cw)}" height="${BAND}" fill="${CATEGORY_COLORS[h.categories[c * bx]!]}"/>`);

@@ -3,6 +3,7 @@ import type { PolicyResult } from '../../src/analysis/analyze';
 import { figuresCsv, figuresJson, perAnswerCsv, turnsCsv } from '../../src/export/figures';
 import { heatmapSvg } from '../../src/export/heatmap-svg';
 import { slab } from '../../src/metrics/slab';
+import { colorLut, scaleIndex } from '../../src/palette';
 
 describe('exports', () => {
   const FROM = { model: 'acme/tiny@0123abc', revision: 'v2', backend: 'wasm', precision: 'q4', head: 'mean' as const };
@@ -82,7 +83,7 @@ describe('exports', () => {
     expect(doc.results[0].attention).toBeUndefined();
     expect(doc.results[0].diagonal).toBe(0.125);
   });
-  it('SVG: one rect per cell plus the bands, text escaped, blocks averaged above 256 cells', () => {
+  it('SVG: the cells in runs plus the bands, text escaped, blocks averaged above 256 cells', () => {
     const svg = heatmapSvg({
       attention: result.attention!.mean,
       max: 0.25,
@@ -91,7 +92,7 @@ describe('exports', () => {
       band: { priors: [{ start: 1, length: 1 }], radius: 5, answerRow: 0, answerRows: 1 },
     });
     const group = (name: string, doc = svg) => new RegExp(`<g class="${name}"[^>]*>(.*?)</g>`).exec(doc)![1]!;
-    expect(group('cells').match(/<rect /g)!.length).toBe(3); // one row × three keys
+    expect(group('cells').match(/M[\d.]+ [\d.]+h/g)!.length).toBeGreaterThanOrEqual(1); // one row × three keys, in runs of one colour
     expect(group('bands').match(/<rect /g)!.length).toBe(3 + 1);
     expect(svg).toContain('a &lt; b &amp; c');
     // A figure for slides: no seams, a legend, axes, the colour scale, the r-band's two edges.
@@ -101,7 +102,55 @@ describe('exports', () => {
     expect(svg.match(/<polyline /g)!.length).toBe(4);
     const big = heatmapSvg({ attention: slab(new Float32Array(2 * 600).fill(0.001), 2, 600), max: 0.01, categories: Array(600).fill('user'), title: 't' });
     expect(big).toContain('means over 1×3 blocks');
-    expect(group('cells', big).match(/<rect /g)!.length).toBe(2 * 200);
+    // One colour along each row: one run per row, both in one path.
+    expect(group('cells', big).match(/<path /g)!.length).toBe(1);
+    expect(group('cells', big).match(/M[\d.]+ [\d.]+h/g)!.length).toBe(2);
     expect(group('bands', big).match(/<rect /g)!.length).toBe(200 + 2);
+  });
+  it('SVG: runs of one colour are one rectangle of one path per colour, and cover exactly the cells, each in its own colour', () => {
+    // A causal matrix of 2,030 tokens, as the full matrix of a long conversation: most weights tiny, a few large.
+    const n = 2030;
+    const data = new Float32Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) data[i * n + j] = j < 3 ? 0.3 : (i * 31 + j * 17) % 97 === 0 ? 0.05 : 0.0004;
+    const svg = heatmapSvg({ attention: slab(data, n, n), max: 0.1, categories: Array(n).fill('user'), title: 'long' });
+    // A rect per cell wrote 4.6 MB for this matrix.
+    expect(svg.length).toBeLessThan(1_000_000);
+    const cells = /<g class="cells"[^>]*>(.*?)<\/g>/.exec(svg)![1]!;
+    const runs = [...cells.matchAll(/<path fill="(#[0-9a-f]{6})" d="([^"]*)"\/>/g)].flatMap(([, fill, d]) =>
+      [...d!.matchAll(/M([\d.]+) ([\d.]+)h([\d.]+)v[\d.]+h-[\d.]+z/g)].map((m) => ({ fill: fill!, x: Number(m[1]), y: Number(m[2]), w: Number(m[3]) })),
+    );
+    // Every row's runs tile its block columns, each run the colour of every block it covers (block means, √ scale, 64 levels).
+    const b = Math.ceil(n / 256);
+    const cols = Math.ceil(n / b);
+    const cw = 640 / cols;
+    const x0 = Math.min(...runs.map((r) => r.x));
+    const lut = colorLut();
+    const hex = (v: number) => {
+      const k = Math.min(255, Math.round(scaleIndex(v, 0.1) / 4) * 4);
+      return `#${[0, 1, 2].map((c) => lut[k * 3 + c]!.toString(16).padStart(2, '0')).join('')}`;
+    };
+    const ys = [...new Set(runs.map((r) => r.y))].sort((a, c) => a - c);
+    expect(ys).toHaveLength(cols);
+    for (const [rowIndex, y] of ys.entries()) {
+      if (rowIndex % 37) continue; // every 37th row, checked cell by cell
+      let c = 0;
+      for (const run of runs.filter((r) => r.y === y).sort((a, z) => a.x - z.x)) {
+        const from = Math.round((run.x - x0) / cw);
+        const width = Math.round(run.w / cw);
+        expect(from).toBe(c);
+        for (let k = from; k < from + width; k++) {
+          let s = 0;
+          let cnt = 0;
+          for (let i = rowIndex * b; i < Math.min(n, (rowIndex + 1) * b); i++)
+            for (let j = k * b; j < Math.min(n, (k + 1) * b); j++) {
+              s += data[i * n + j]!;
+              cnt++;
+            }
+          expect(hex(s / cnt)).toBe(run.fill);
+        }
+        c = from + width;
+      }
+      expect(c).toBe(cols);
+    }
   });
 });
