@@ -17,13 +17,16 @@ export const CATEGORY_COLORS: Record<Category, string> = {
   current: '#009E73',
 };
 
-/** Each category's colour darkened for text on white (contrast at least 4.5:1, WCAG AA for small text). */
+/**
+ * Each category's colour as text: CSS variables (styles.css), darkened to a contrast of at least 4.5:1 on the
+ * light page (WCAG AA for small text), the bright colours on the dark one.
+ */
 export const CATEGORY_TEXT_COLORS: Record<Category, string> = {
-  sink: '#595959',
-  system: '#8a5f00',
-  user: '#1f6f99',
-  prior: '#a34700',
-  current: '#00704f',
+  sink: 'var(--cat-text-sink)',
+  system: 'var(--cat-text-system)',
+  user: 'var(--cat-text-user)',
+  prior: 'var(--cat-text-prior)',
+  current: 'var(--cat-text-current)',
 };
 
 /** The lines of models B, C and D over model A's when models are compared: black, then the Okabe–Ito colours no category uses. */

@@ -77,13 +77,13 @@ describe('the app, used as a person would', () => {
       /this WebGPU adapter is a software one \(google swiftshader\), slower than wasm: running on wasm/,
     );
     // Loaded again at q4, by the person's choice: named in the model panel, the figures and the link.
-    await page.locator('dl.facts').getByLabel('weight precision').selectOption('q4');
+    await page.locator('dl.facts').getByLabel('weight precision', { exact: true }).selectOption('q4');
     await expect.poll(() => page.getByTestId('precision').textContent(), { timeout: 150_000 }).toContain('q4 (4-bit weights, blocks of 32');
     expect(await page.locator('dl.facts').textContent()).toContain('quantized to 4 bits');
     await expect.poll(() => page.getByTestId('figures-from').textContent(), { timeout: 60_000 }).toContain('weights q4');
     expect(page.url()).toContain('q=q4');
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'app-q4.png'), fullPage: true });
-    await page.locator('dl.facts').getByLabel('weight precision').selectOption('none');
+    await page.locator('dl.facts').getByLabel('weight precision', { exact: true }).selectOption('none');
     await expect.poll(() => page.getByTestId('precision').textContent(), { timeout: 90_000 }).toBe("the checkpoint's own precision");
     // Asked for, WebGPU runs on it all the same.
     await page.goto(`${app.url}/?backend=webgpu`);
@@ -207,12 +207,12 @@ describe('the app, used as a person would', () => {
     expect(fits).toMatch(/fits at full precision \([\d.]+ GiB, passes up to about [\d,]+ tokens\), q8 \([\d.]+ GiB.*q4 \([\d.]+ GiB/);
     expect(await pending.getByRole('button', { name: /^Load 988 MB$/ }).count()).toBe(1);
     // Choosing q4 there plans it again at q4: nothing loads before the click.
-    await pending.getByLabel('weight precision').selectOption('q4');
+    await pending.getByLabel('weight precision', { exact: true }).selectOption('q4');
     await expect.poll(() => pending.getByRole('button', { name: 'Load 988 MB at q4' }).count(), { timeout: 60_000 }).toBe(1);
     expect(await pending.textContent()).toMatch(/weights at q4 \(4-bit blocks of 32\)/);
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'app-pending-files.png'), fullPage: true });
     await pending.getByRole('button', { name: 'Cancel' }).click();
-    expect(await page.locator('dl.facts').getByLabel('weight precision').inputValue()).toBe('none');
+    expect(await page.locator('dl.facts').getByLabel('weight precision', { exact: true }).inputValue()).toBe('none');
     expect(await page.locator('dl.facts').textContent()).toBe(before); // the model in use stays
   });
 

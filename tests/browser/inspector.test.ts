@@ -16,6 +16,7 @@ import { openModel } from '../../src/runtime/open-model';
 import { FULL_MATRIX_MAX_TOKENS } from '../../src/state/limits';
 import { cachedStartResult } from '../../src/state/cached-result';
 import { startAppServer } from '../helpers/app-server';
+import { axeViolations } from '../helpers/axe';
 import { launchChromium } from '../helpers/chromium';
 import { pasteConversation, repeatTurns, sweepDone, togglePolicy } from '../helpers/inspector-driver';
 
@@ -174,6 +175,8 @@ describe('the inspector, used as a person would', () => {
   it('follows the system colour scheme (dark)', async () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(18, 18, 18)');
+    // Dark, as light: nothing axe-core flags (the category colours as text are the bright ones here).
+    expect(await axeViolations(page)).toEqual([]);
     await shot(page, 'inspector-6b-dark');
     await page.emulateMedia({ colorScheme: 'light' });
   });
@@ -304,7 +307,7 @@ describe('the inspector on wasm: generation and long conversations', () => {
     await expect.poll(() => page.getByTestId('heatmap-hover-full').textContent()).toMatch(/→ key #\d+/);
     expect(await renders()).toBe(before);
     await canvas.hover({ position: { x: 2, y: 2 } });
-    await page.getByLabel('full matrix').check();
+    await page.getByLabel('full matrix', { exact: true }).check();
     await expect
       .poll(async () => (await page.locator('.heatmap .muted').first().textContent()) ?? '', { timeout: 180_000 })
       .toContain(`${S} query rows × ${S} keys`);

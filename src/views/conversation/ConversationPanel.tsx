@@ -9,6 +9,7 @@ import { Explain } from '../explain/Explain';
 export function ConversationPanel() {
   const text = useInspector((s) => s.text);
   const exampleName = useInspector((s) => s.exampleName);
+  const refused = useInspector((s) => s.analysisError);
   const parsed = useInspector((s) => s.parsed);
   const setText = useInspector((s) => s.setText);
   const [dragging, setDragging] = useState(false);
@@ -101,6 +102,13 @@ export function ConversationPanel() {
             ))}
           </ul>
         </div>
+      )}
+      {errors.length === 0 && refused && (
+        // The model refused what parsed (too long for it, a template that cannot render it): said here too,
+        // beside what was pasted, not only under the view controls further down.
+        <p role="alert" className="error" data-testid="conversation-refused">
+          <strong>The model could not score this conversation:</strong> {refused}
+        </p>
       )}
       {warnings.length > 0 && (
         <ul className="warn">

@@ -135,8 +135,10 @@ function TemplateNotes({ results }: { results: PolicyResult[] }) {
   );
 }
 
+/** The per-answer bars' full width: one scale for every view, so Full and Filler compare by length (they clip above it). */
+const PER_ANSWER_SCALE = 0.1;
+
 function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category, number>; diagonal: number; diagonalCopyAligned: number } }) {
-  const maxAnswer = Math.max(1e-9, ...r.diagonalPerAnswer.map((d) => d.value));
   return (
     <div className="figures-grid">
       <div>
@@ -206,6 +208,7 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
           Per prior assistant answer: diagonal ratio, longest copied run, shared n-grams
           <Explain id="copy" />
         </h3>
+        <p className="muted small">bars on one scale in every view: full width = {PER_ANSWER_SCALE}</p>
         {r.diagonalPerAnswer.length === 0 ? (
           <p className="muted">No prior assistant answer is in this context.</p>
         ) : (
@@ -214,7 +217,7 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
             {r.diagonalPerAnswer.map((d, i) => (
               <li key={d.message}>
                 <span className="label">turn {d.turn ?? '–'}</span>
-                <span className="bar" style={{ width: `${(d.value / maxAnswer) * 70}%`, background: CATEGORY_COLORS.prior }} />
+                <span className="bar" style={{ width: `${Math.min(1, d.value / PER_ANSWER_SCALE) * 70}%`, background: CATEGORY_COLORS.prior }} />
                 <span className="num">{f4(d.value)}</span>
                 <span className="muted copy" data-testid={`copy-${d.turn ?? i}`}>
                   copied run {r.copy[i]?.longestRun ?? 0}

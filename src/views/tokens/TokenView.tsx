@@ -1,4 +1,4 @@
-import { memo, useDeferredValue, useMemo } from 'react';
+import { type CSSProperties, memo, useDeferredValue, useMemo } from 'react';
 import type { PolicyResult } from '../../analysis/analyze';
 import { useFocusRow, useHover } from '../../state/hover-store';
 import type { HoverAction } from '../../state/hover-lock';
@@ -39,7 +39,8 @@ const Token = memo(function Token({ text, alpha, className, title, row, col, dis
     // biome-ignore lint/a11y/noStaticElementInteractions: focusing a token selects it, as pointing at it does; there is nothing to activate
     <span
       className={className}
-      style={{ background: `rgba(213, 94, 0, ${alpha})` }}
+      // The shade's strength; its colour and the text's are the stylesheet's (legible in either colour scheme).
+      style={{ '--a': alpha } as CSSProperties}
       title={title}
       // The answer's tokens are reachable by Tab too: focusing one selects it as pointing at it does.
       tabIndex={row !== null ? 0 : undefined}
