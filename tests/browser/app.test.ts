@@ -67,7 +67,7 @@ describe('the app, used as a person would', () => {
   const loadHub = async (repo: string) => {
     await page.getByLabel('Hub id').fill(repo);
     await page.getByLabel('from').fill(app.hub);
-    await page.getByRole('button', { name: 'Load' }).click();
+    await page.getByRole('button', { name: 'Load', exact: true }).click();
   };
 
   it('starts on the embedded demo model, served by the app itself: on wasm, since this WebGPU adapter is a software one', async () => {
