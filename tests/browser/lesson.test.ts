@@ -273,6 +273,14 @@ describe('the lesson, walked with the keyboard only', () => {
     await desktop.goto(`${app.url}/?backend=wasm`);
     await desktop.getByTestId('fresh-note').waitFor({ timeout: 120_000 });
     expect(await axeViolations(desktop), 'the start page').toEqual([]);
+    // The first Tab stops are the skip links; one moves the focus into its region.
+    await desktop.keyboard.press('Tab');
+    expect(await desktop.evaluate(() => document.activeElement?.textContent)).toBe('Skip to the conversation');
+    await desktop.keyboard.press('Tab');
+    await desktop.keyboard.press('Tab');
+    expect(await desktop.evaluate(() => document.activeElement?.textContent)).toBe('Skip to the figures');
+    await desktop.keyboard.press('Enter');
+    expect(await desktop.evaluate(() => document.activeElement?.closest('[data-lesson]')?.getAttribute('data-lesson'))).toBe('figures');
     await desktop.getByTestId('learn').click();
     await desktop.getByTestId('lesson-card').waitFor();
     expect(await axeViolations(desktop), 'the first lesson step').toEqual([]);
