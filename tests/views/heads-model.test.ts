@@ -54,3 +54,12 @@ describe('a model read from files is named by its folder, architecture and size'
     expect(filesModelName('x', { spec, parameters: 8_030_261_248 })).toBe('x · qwen2, 8.0B parameters');
   });
 });
+
+describe('the loading line', () => {
+  it('writes a small file in kB, not "0.0 MB"', async () => {
+    const { mb } = await import('../../src/views/model-loader/LoadProgress');
+    expect(mb(1_234)).toBe('1 kB');
+    expect(mb(42_000)).toBe('42 kB');
+    expect(mb(988_000_000)).toBe('988.0 MB');
+  });
+});

@@ -2,7 +2,7 @@ import { useSlot } from './slot';
 
 const STAGES = { download: 'Reading files', build: 'Building the attention graph', session: 'Reading the weights into the inference session' };
 /** A size as a person reads it: kB for the small files (config.json is a few kB, not "0.0 MB"). */
-const mb = (n: number) => (n < 100_000 ? `${Math.max(1, Math.round(n / 1e3))} kB` : `${(n / 1e6).toFixed(1)} MB`);
+export const mb = (n: number) => (n < 100_000 ? `${Math.max(1, Math.round(n / 1e3))} kB` : `${(n / 1e6).toFixed(1)} MB`);
 
 /** Stage, file and bytes of the load in progress, or the error that ended it. */
 export function LoadProgress() {
