@@ -24,13 +24,13 @@ export interface LessonSetup {
 export function setupLine(s: LessonSetup): string {
   const example = EXAMPLES.find((e) => e.name === s.example)?.title.replace(/ \(.*\)$/, '') ?? s.example;
   const parts = [
-    `the example "${example}"`,
-    `under ${policyLabel(parsePolicy(s.policy))}`,
-    s.turn === null ? 'scoring its last answer' : `scoring turn ${s.turn}`,
-    s.compareModels ? 'with compare models on' : '',
-    s.heads ? 'every layer and head shown, every head on' : '',
+    example,
+    s.policy === 'full' ? 'Full (the whole conversation)' : policyLabel(parsePolicy(s.policy)),
+    s.turn === null ? 'last answer' : `turn ${s.turn}`,
+    s.compareModels ? 'compare models on' : '',
+    s.heads ? 'every head on' : '',
   ].filter(Boolean);
-  return `Set for this step: ${parts.join(', ')}; the model's own answers and switched-off heads cleared.`;
+  return `Set up: ${parts.join(' · ')}.`;
 }
 
 /** Sets the page to a step's setup (only what differs: an analysis already on screen is kept). */

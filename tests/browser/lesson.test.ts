@@ -153,7 +153,8 @@ describe('the lesson, walked with the keyboard only', () => {
       await press('Enter');
     };
 
-    await step(0, async () => undefined);
+    await step(0, () => press('Enter')); // opens "Edit the turns"
+
     await step(1, async () => undefined); // "take me there" focuses the answer's first token: pointing at it
     await step(2, async () => {
       expect(Number(await page.locator('[data-lesson="heatmap"] canvas[role="img"]').first().getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);
@@ -164,8 +165,9 @@ describe('the lesson, walked with the keyboard only', () => {
     await step(5, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));
     await step(6, () => press('ArrowDown', 3));
     await step(7, () => press('Enter'), page.getByTestId('figure-window:6-diagonal'));
+    await step(8, () => press('Enter'), page.getByTestId('figure-ao-diagonal'));
     await step(
-      8,
+      9,
       async () => {
         await press('Enter');
         // While it writes, the button keeps the focus (it is aria-disabled, not disabled).
@@ -179,7 +181,7 @@ describe('the lesson, walked with the keyboard only', () => {
       page.getByTestId('generate'),
     );
     await step(
-      9,
+      10,
       async () => {
         await press('Enter'); // the top 3 heads off
         await page.getByTestId('off-write').waitFor();
@@ -190,9 +192,9 @@ describe('the lesson, walked with the keyboard only', () => {
       undefined,
       page.getByTestId('off-top'),
     );
-    await step(10, () => press('Enter'), page.locator('[data-testid^="figure-b-"][data-testid$="-diagonal"]'));
-    await step(11, () => press('ArrowDown'));
-    await step(12, async () => {
+    await step(11, () => press('Enter'), page.locator('[data-testid^="figure-b-"][data-testid$="-diagonal"]'));
+    await step(12, () => press('ArrowDown'));
+    await step(13, async () => {
       for (const [i, q] of QUIZ.entries()) {
         // The first group has the focus from "take me there"; Tab moves to the next group, arrows choose within
         // one. Each question is an action of its own: its keys are counted from the question before.
@@ -266,6 +268,8 @@ describe('the lesson, walked with the keyboard only', () => {
         expect(Number(await canvas.getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);
       }
       if (s.id === 'shares') expect(await axeViolations(page), 'a lesson step at a phone width').toEqual([]);
+      // The region's scroll is smooth: the picture after it.
+      await page.waitForTimeout(900);
       if (shots) await page.screenshot({ path: join(shots, `phone-${String(n + 1).padStart(2, '0')}-${s.id}.png`) });
     }
     await page.close();

@@ -54,9 +54,8 @@ describe("a lesson step's setup", () => {
       generated: [],
       heads: false,
     });
-    expect(setupLine({ example: 'maze', policy: 'clip:12:1', turn: 3, heads: true })).toBe(
-      'Set for this step: the example "Maze episode", under Clip-12→1, scoring turn 3, every layer and head shown, every head on; the model\'s own answers and switched-off heads cleared.',
-    );
+    expect(setupLine({ example: 'maze', policy: 'clip:12:1', turn: 3, heads: true })).toBe('Set up: Maze episode · Clip-12→1 · turn 3 · every head on.');
+    expect(setupLine({ example: 'maze', policy: 'full', turn: null })).toBe('Set up: Maze episode · Full (the whole conversation) · last answer.');
     expect(() => applySetup({ example: 'nope', policy: 'full', turn: null })).toThrow('no example "nope"');
     s().stopAnalysis();
   });

@@ -55,7 +55,7 @@ describe('the lesson', () => {
       expect(s.source, s.id).toMatch(/paper|tool|Xiao|definitions/);
       for (const text of [s.title, s.text(start), s.action, s.reveal?.(done, done) ?? '', ...(s.quiz ?? []).flatMap((q) => [q.question, q.why, ...q.options])])
         expect(text, `${s.id}: ${text}`).not.toMatch(PAPER_TALK);
-      expect(setupLine(s.setup), s.id).toMatch(/^Set for this step: the example "/);
+      expect(setupLine(s.setup), s.id).toMatch(/^Set up: (Maze episode|Maze, last answer reordered) · /);
     }
     expect(new Set(LESSON.map((s) => s.id)).size).toBe(LESSON.length);
     // Every question points back at a step that exists.
@@ -75,6 +75,7 @@ describe('the lesson', () => {
       ['filler', { shown: ['filler'], results: [figures('filler', 0.046, 0.2)] }],
       ['turns', { turn: 6, results: [figures('full', 0.08, 0.25, { turn: 6 })] }],
       ['contexts', { shown: ['clip:12:1'], results: [figures('clip:12:1', 0.09, 0.1)] }],
+      ['hide', { shown: ['ao'], results: [figures('ao', 0.0, 0.0)] }],
       ['generate', { generated: { full: 'Path: 8 9.' } }],
       ['heads', { offAnswers: { withAll: 'Move: east', withOff: 'Move: west', off: ['1.2'] } }],
       ['cpl', { compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.08, 0.29, { slot: 1 })] }],
@@ -113,10 +114,16 @@ describe('the lesson', () => {
     expect(step('turns').reveal!(earlier, w)).toMatch(/At turn 6 .* 25 % .*0\.2500.*at the last turn, 14, they got 30 % \(0\.2991\)/);
     const clip = { ...w, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.0917, 0.1, { cost: [{ turn: 14, contextTokens: 236, prefilled: 40 }] })] };
     const full = { ...w, results: [figures('full', 0.1133, 0.2991, { cost: [{ turn: 14, contextTokens: 1020, prefilled: 40 }] })] };
-    expect(step('contexts').reveal!(clip, full)).toMatch(/Under clip:12:1 the model reads 236 tokens .* against 1020 under Full.*0\.0917 against 0\.1133/);
+    expect(step('contexts').reveal!(clip, full)).toMatch(
+      /^Under clip:12:1 the model reads 236 tokens before answering, against 1020 under Full; 10 % .*\(0\.1000, against 0\.2991\).*0\.0917 \(against 0\.1133\)\. Fewer prior/,
+    );
+    // Only the policies that drop turns pass the first table step; AO is the second's.
+    expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
+    const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
+    expect(step('hide').reveal!(ao, full)).toMatch(/^Under ao the model reads 743 tokens.*no copy left to follow\.$/);
     const cpl = { ...w, compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.0824, 0.2876, { slot: 1 })] };
     expect(step('cpl').reveal!(cpl, w)).toMatch(
-      /0\.1133 for the demo model, 0\.0824 for its CPL twin \(27 % lower\).*0\.2991 and 0\.2876 \(4 % lower\): the diagonal falls more than the attention on prior assistant answers/,
+      /0\.1133 for the demo model, 0\.0824 for its CPL twin \(27 % lower\).*0\.2991 and 0\.2876 \(4 % lower\): the diagonal falls more than the attention on prior assistant answers, the direction the paper reports\.$/,
     );
     const notLower = { ...cpl, results: [figures('full', 0.1334, 0.3899), figures('full', 0.1447, 0.2985, { slot: 1 })] };
     expect(step('cpl').reveal!(notLower, w)).toMatch(/\(8 % higher\).*the twin leans on the copy no less than the base/);
@@ -141,8 +148,14 @@ describe('the lesson', () => {
     expect(step('generate').reveal!(one, w)).toMatch(/^Under Clip-12→1 the model wrote: "Path: 8 9\.\nThought: go\.\nMove: west"\. Click LT/);
     const two = { ...w, generated: { ...one.generated, lt: 'Path: 8.\nThought: up.\nMove: north' } };
     expect(step('generate').reveal!(two, w)).toMatch(/Under LT: [\s\S]*: a different answer and a different move\.$/);
+    // A path that comes back to a cell three times is said as the loop it is; one that does not, not.
+    const looping = { ...w, generated: { full: 'Path: 8 9 17 11 17 11 17.\nMove: west' } };
+    expect(step('generate').reveal!(looping, w)).toContain('comes back to cell 17 3 times');
+    expect(step('generate').reveal!(one, w)).not.toContain('comes back');
+    const small = { ...cpl, results: [figures('full', 0.1133, 0.2991), figures('full', 0.108, 0.2991, { slot: 1 })] };
+    expect(step('cpl').reveal!(small, w)).toContain('(a small change on this one conversation)');
     const heads = { ...w, offAnswers: { withAll: 'Move: east', withOff: 'Path: 3.\nMove: east', off: ['1.2', '1.0'] } };
-    expect(step('heads').reveal!(heads, w)).toMatch(/with heads 1\.2, 1\.0 off, [\s\S]*a different answer, the same move \(east\)\.$/);
+    expect(step('heads').reveal!(heads, w)).toMatch(/with heads 1\.2, 1\.0 off, [\s\S]*a different answer, the same move \(east\)\. Those few heads carried/);
     // The example it names is one the page offers.
     expect(EXAMPLES.find((e) => e.name === SHIFTED)?.title).toContain(SHIFTED_TITLE);
   });

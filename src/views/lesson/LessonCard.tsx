@@ -80,6 +80,11 @@ function Card({ index }: { index: number }) {
   const base = useBaseline(index, s, w);
   const reveal = useLatched(index, done && s.reveal ? s.reveal(w, base) : '');
   const [lost, setLost] = useState<number | null>(null);
+  // A reveal that appears is brought into the card's view (on a phone the card scrolls).
+  const revealRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (reveal) revealRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [reveal]);
   const last = index === LESSON.length - 1;
   const heading = useRef<HTMLHeadingElement>(null);
   // Each step takes the focus, so a keyboard (and a screen reader) starts reading it at its title.
@@ -105,9 +110,6 @@ function Card({ index }: { index: number }) {
         {s.title}
       </h2>
       <div id="lesson-body" hidden={folded}>
-        <p className="muted small" data-testid="lesson-setup">
-          {setupLine(s.setup)}
-        </p>
         <p data-testid="lesson-text">{s.text(w)}</p>
       </div>
       <p className="lesson-action" data-testid="lesson-action">
@@ -125,7 +127,7 @@ function Card({ index }: { index: number }) {
       {s.quiz && <Quiz questions={s.quiz} />}
       <div aria-live="polite">
         {reveal && !folded && (
-          <p className="lesson-reveal" data-testid="lesson-reveal">
+          <p className="lesson-reveal" data-testid="lesson-reveal" ref={revealRef}>
             {reveal}
           </p>
         )}
@@ -135,6 +137,9 @@ function Card({ index }: { index: number }) {
           </p>
         )}
       </div>
+      <p className="muted small" data-testid="lesson-setup" hidden={folded}>
+        {setupLine(s.setup)}
+      </p>
       <details hidden={folded} data-testid="lesson-source">
         <summary>Where this comes from</summary>
         <p>{s.source}</p>

@@ -32,7 +32,7 @@ export const QUIZ: QuizQuestion[] = [
     options: ['nothing from earlier turns', 'every user turn, with a placeholder in place of each of its own answers', 'the last turn only'],
     correct: 1,
     why: 'AO keeps what the user said and hides what the model said: there is no prior assistant answer left to copy.',
-    revisit: 'contexts',
+    revisit: 'hide',
   },
 ];
 

@@ -3,13 +3,12 @@
  * reveal made of the model's own figures. Texts name things by what they are on screen; the papers and the
  * formulas are in each step's "where this comes from" (`source`).
  */
-import type { PolicyResult } from '../../analysis/analyze';
 import { parsePolicy, policyLabel } from '../../context/policy';
 import { SINK_TOKENS } from '../../context/render';
 import { answerOf } from '../../export/figures';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
-import { answersDiffer, change, figuresOf, LOADING, only, percent, share, twinOf, type LessonStep, type LessonWorld } from './world';
+import { againstFull, answersDiffer, change, figuresOf, LOADING, only, percent, revisits, share, twinOf, type LessonStep } from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion } from './world';
@@ -20,8 +19,8 @@ export const SHIFTED_TITLE = 'Maze, last answer reordered';
 
 const MAZE: LessonSetup = { example: 'maze', policy: 'full', turn: null };
 const labelOf = (spec: string) => policyLabel(parsePolicy(spec));
-/** The first policy other than Full the learner scored, with its figures. */
-const otherThanFull = (w: LessonWorld) => (w.shown.length === 1 && w.shown[0] !== 'full' ? figuresOf(w, w.shown[0]) : null);
+/** The policies that drop earlier turns (the table's first step). */
+const DROPPING = ['window:6', 'clip:12:1', 'summary:12:1', 'lt', 'de'];
 
 export const LESSON: LessonStep[] = [
   {
@@ -32,8 +31,8 @@ export const LESSON: LessonStep[] = [
     text: (w) =>
       `This is a conversation with a maze agent: a small language model, running in this page, answers ${w.turns} turns. Each answer lists the cells visited so far, copied from its previous answer, then a thought and a move. Leaning on its own prior assistant answers (what it answered in earlier turns) like this is called conversational inertia, and this lesson shows it in what the model looks at.`,
     source: 'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1.',
-    action: 'Read a few turns of the conversation, then press Next.',
-    target: '[data-lesson="conversation"] h2',
+    action: 'Open "Edit the turns" in the Conversation panel and read a few turns, then press Next.',
+    target: '[data-lesson="conversation"] details.turns > summary',
     done: () => true,
   },
   {
@@ -109,7 +108,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: MAZE,
     text: () =>
-      'Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit? The Filler policy swaps each prior assistant answer for neutral text of the same length: the positions stay, the words go.',
+      'Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit? A context policy is a rule for what the model is shown of the earlier turns (Full: everything), and the Filler policy swaps each prior assistant answer for neutral text of the same length: the positions stay, the words go.',
     source: 'The Filler control: paper 1 (Do LLMs benefit from their own words?), section 4.2.',
     action: 'Click Filler in the Context policy panel.',
     target: '[data-lesson="policies"] button[title="filler"]',
@@ -141,22 +140,35 @@ export const LESSON: LessonStep[] = [
   },
   {
     id: 'contexts',
-    title: 'What each policy shows the model',
+    title: 'Policies that drop turns',
     region: 'policies',
     setup: { ...MAZE, contexts: true },
     text: () =>
-      "A context policy decides what of the earlier turns the model sees before it answers. The table shows every policy side by side: one mark per earlier turn, and the number of tokens the model reads. Window keeps the last few turns, Clip lets the history grow and then cuts it back, Summary keeps a summary of what Clip cut, AO hides the model's own answers, LT keeps the last turn, SUM summarises each answer and DE keeps nothing.",
+      'The table shows every policy side by side: one mark per earlier turn, and the tokens the model reads before it answers. Window-6 keeps the last 6 turns; Clip-12→1 lets the history grow to 12 turns, cuts it back to the last one and lets it grow again; Summary-12→1 does the same but keeps a one-sentence summary of each turn it cut. LT (last turn) keeps only the previous turn, and DE (drop everything) keeps none.',
     source:
-      'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, then keeps the last L). AO, LT, SUM and DE: paper 1, section 2 and appendix A.3.',
-    action: 'Click a policy other than Full in the table to score the answer under it.',
+      'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, then keeps the last L). LT and DE: paper 1, section 2 and appendix A.3.',
+    action: 'Click Window-6, Clip-12→1, Summary-12→1, LT or DE in the table.',
     target: '[data-testid="contexts-window:6"] button',
-    done: (w) => otherThanFull(w) !== null,
+    done: (w) => DROPPING.some((p) => only(w, p)),
     reveal: (w, base) => {
-      const r = otherThanFull(w);
-      const full = figuresOf(base, 'full');
-      const read = (x: PolicyResult) => x.cost.find((c) => c.turn === x.turn)?.contextTokens;
-      if (!r || !full || read(r) === undefined) return '';
-      return `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full, and its diagonal ratio is ${share(r.diagonal)} against ${share(full.diagonal)}. ${r.ratios.prior === 0 ? 'With no prior assistant answer in sight there is no diagonal to follow.' : 'Try AO too: with no prior assistant answer in sight there is no diagonal to follow.'}`;
+      const r = DROPPING.map((p) => (only(w, p) ? figuresOf(w, p) : null)).find(Boolean);
+      return r ? againstFull(r, base, 'Fewer prior assistant answers in sight: less to copy, and fewer tokens to read.') : '';
+    },
+  },
+  {
+    id: 'hide',
+    title: "Policies that hide the model's answers",
+    region: 'policies',
+    setup: { ...MAZE, contexts: true },
+    text: () =>
+      "Three policies keep every turn but change the model's own answers in them: AO (assistant omitted) puts a placeholder in place of each, SUM a one-sentence summary of each, and Filler neutral text of the same length. The user's turns stay, so the model still knows what happened; only its own words are gone.",
+    source: 'AO and SUM: paper 1, section 2 and appendix A.3; Filler: paper 1, section 4.2.',
+    action: 'Click AO in the table.',
+    target: '[data-testid="contexts-ao"] button',
+    done: (w) => only(w, 'ao'),
+    reveal: (w, base) => {
+      const r = figuresOf(w, 'ao');
+      return r ? againstFull(r, base, 'With its own answers replaced by a placeholder there is no copy left to follow.') : '';
     },
   },
   {
@@ -175,9 +187,14 @@ export const LESSON: LessonStep[] = [
       if (!written.length) return '';
       const [p, text] = written[0]!;
       const first = `Under ${labelOf(p)} the model wrote: "${text}".`;
-      if (written.length < 2) return `${first} Click LT (the last turn only) and generate again to see whether the answer changes.`;
+      const loop = revisits(text);
+      // What the answer shows, said only when the answer shows it: a path that comes back to one cell again and again.
+      const harm = loop
+        ? ` Its path comes back to cell ${loop.cell} ${loop.times} times: the agent walks back and forth, following the pattern of its prior assistant answers instead of the maze. That is inertia doing harm.`
+        : '';
+      if (written.length < 2) return `${first}${harm} Click LT (the last turn only) and generate again to see whether the answer changes.`;
       const [q, other] = written[written.length - 1]!;
-      return `${first} Under ${labelOf(q)}: "${other}": ${answersDiffer(text, other)}.`;
+      return `${first}${harm} Under ${labelOf(q)}: "${other}": ${answersDiffer(text, other)}.`;
     },
   },
   {
@@ -186,7 +203,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...MAZE, heads: true },
     text: () =>
-      "Attention is computed by many small parts in parallel, called heads, in every layer; the grid shows each head's diagonal ratio. A few heads do most of the copying: switch them off and see whether the model still writes the same answer.",
+      "Attention is computed by many small parts in parallel, called heads, in every layer, named layer.head (1.2 is head 2 of layer 1); the grid shows each head's diagonal ratio, brighter where a head follows the diagonal more. Switch off the heads that follow it most and see whether the model still writes the same answer.",
     source: 'Per-head attention and switching heads off (zero ablation: the head writes nothing): this tool, after the head analyses of paper 2, section 3.4.',
     action: 'Click "Switch them off" (the top 3 heads by diagonal ratio), then "Write the answer with every head on, then with these off".',
     target: '[data-testid="off-top"]',
@@ -194,7 +211,12 @@ export const LESSON: LessonStep[] = [
     reveal: (w) => {
       const a = w.offAnswers;
       if (!a) return '';
-      return `With every head on the model wrote "${a.withAll}"; with heads ${a.off.join(', ')} off, "${a.withOff}": ${answersDiffer(a.withAll, a.withOff)}.`;
+      const verdict = answersDiffer(a.withAll, a.withOff);
+      const meaning =
+        a.withAll === a.withOff
+          ? 'The answer does not hang on those heads alone: the copying is spread over more of them.'
+          : 'Those few heads carried part of what shaped the answer: without them the model writes something else (a model missing parts can also just write worse).';
+      return `With every head on the model wrote "${a.withAll}"; with heads ${a.off.join(', ')} off, "${a.withOff}": ${verdict}. ${meaning}`;
     },
   },
   {
@@ -214,11 +236,13 @@ export const LESSON: LessonStep[] = [
       if (!a || !b) return '';
       if (answerOf(a) !== answerOf(b))
         return 'The two models score different answers (one wrote its own): go back a step and forth to score the same answer with both.';
+      // The paper's finding is that CPL lowers the diagonal more than the share; a drop of a few per cent is said as small.
+      const small = b.diagonal > a.diagonal * 0.9 ? ' (a small change on this one conversation)' : '';
       const verdict =
         b.diagonal < a.diagonal
           ? b.diagonal / a.diagonal < b.ratios.prior / a.ratios.prior
-            ? 'the diagonal falls more than the attention on prior assistant answers, as the paper reports'
-            : 'the diagonal falls, but not more than the attention on prior assistant answers'
+            ? `the diagonal falls more than the attention on prior assistant answers, the direction the paper reports${small}`
+            : `the diagonal falls, but not more than the attention on prior assistant answers${small}`
           : 'here the twin leans on the copy no less than the base: try another turn';
       return `Diagonal ratio: ${share(a.diagonal)} for the demo model, ${share(b.diagonal)} for its CPL twin (${change(a.diagonal, b.diagonal)}); attention on prior assistant answers: ${share(a.ratios.prior)} and ${share(b.ratios.prior)} (${change(a.ratios.prior, b.ratios.prior)}): ${verdict}.`;
     },
@@ -243,7 +267,7 @@ export const LESSON: LessonStep[] = [
       const reads =
         r.diagonalCopyAligned > r.diagonal
           ? 'the attention follows the copy, and the plain diagonal misses part of it'
-          : 'the attention stays nearer the plain diagonal than the copy';
+          : 'the attention stays nearer the plain diagonal than the copy: this model reads each prior assistant answer at its own position, not where it copies from';
       return `Its longest copy, ${c.longestRun} tokens of turn ${c.turn}'s answer, sits ${where}. The plain diagonal reads ${share(r.diagonal)}, the copy-aligned one ${share(r.diagonalCopyAligned)}: ${reads}. Paste your own conversation, or load a chat model from the Hub, to try yours.`;
     },
   },

@@ -99,3 +99,20 @@ export function answersDiffer(a: string, b: string): string {
 export const change = (x: number, y: number): string =>
   x > 0 ? `${Math.abs(Math.round(((y - x) / x) * 100))} % ${y < x ? 'lower' : y > x ? 'higher' : 'different'}` : 'not comparable';
 export const LOADING = 'The model is still loading: its figures follow.';
+
+/** A policy's tokens read and diagonal against Full's at the step's start, then what it means. */
+export function againstFull(r: PolicyResult, base: LessonWorld | null, meaning: string): string {
+  const full = figuresOf(base, 'full');
+  const read = (x: PolicyResult) => x.cost.find((c) => c.turn === x.turn)?.contextTokens;
+  if (!full || read(r) === undefined) return '';
+  return `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full; ${percent(r.ratios.prior)} of its attention goes to prior assistant answers (${share(r.ratios.prior)}, against ${share(full.ratios.prior)}) and its diagonal ratio is ${share(r.diagonal)} (against ${share(full.diagonal)}). ${meaning}`;
+}
+
+/** The cell a maze answer's path comes back to most, when it comes back three times or more ("Path: 8 9 17 11 17 11 17"). */
+export function revisits(answer: string): { cell: string; times: number } | null {
+  const path = /Path:\s*([\d\s]+)/.exec(answer)?.[1]?.trim().split(/\s+/) ?? [];
+  const counts = new Map<string, number>();
+  for (const c of path) counts.set(c, (counts.get(c) ?? 0) + 1);
+  const [cell, times] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+  return times >= 3 ? { cell, times } : null;
+}
