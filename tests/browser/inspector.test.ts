@@ -239,9 +239,13 @@ describe('the inspector on wasm: generation and long conversations', () => {
     const conv = parseConversation(readFileSync('examples/arithmetic.json', 'utf8')).conversation!;
     const turn = selectTurn(conv).current.index;
     const expected = await generateAnswer(model, conv, 'full', turn);
-    await page.getByRole('button', { name: /^Generate the answer/ }).click();
+    // By keyboard: the button keeps the focus while the answer is written (aria-disabled, not disabled).
+    await page.getByTestId('generate').focus();
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('generate');
     const done = page.getByTestId('generated');
     await done.waitFor({ timeout: 120_000 });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('generate');
     expect(await done.textContent()).toContain(expected);
     // The scored answer is now the model's own: its tokens are the current-answer frame of the token view.
     await expect.poll(async () => (await page.getByTestId('token-view').locator('.frame').last().textContent()) ?? '', { timeout: 60_000 }).toContain(expected);

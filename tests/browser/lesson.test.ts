@@ -143,6 +143,7 @@ describe('the lesson, walked with the keyboard only', () => {
         await expect.poll(unmatched, { message: `step ${n + 1} (${s.id}) quotes only figures on screen`, timeout: 60_000 }).toEqual([]);
         expect(await reveal.textContent()).not.toMatch(PAPER_TALK);
       }
+      if (shots) await page.waitForTimeout(900); // the region's smooth scroll, then the picture
       if (shots) await page.screenshot({ path: join(shots, `desktop-${String(n + 1).padStart(2, '0')}-${s.id}.png`) });
       await tabTo(page, next);
       await page.keyboard.press('Enter');
@@ -170,8 +171,8 @@ describe('the lesson, walked with the keyboard only', () => {
       9,
       async () => {
         await press('Enter');
-        // While it writes, the button keeps the focus (it is aria-disabled, not disabled).
-        expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('generate');
+        // While it writes, the focus stays on the button.
+        expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('lesson-act');
         // Then how many tokens, how fast, and why it stopped.
         await expect
           .poll(() => page.getByTestId('generation-done').textContent(), { timeout: 120_000 })

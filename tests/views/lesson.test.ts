@@ -76,7 +76,7 @@ describe('the lesson', () => {
       ['turns', { turn: 6, results: [figures('full', 0.08, 0.25, { turn: 6 })] }],
       ['contexts', { shown: ['clip:12:1'], results: [figures('clip:12:1', 0.09, 0.1)] }],
       ['hide', { shown: ['ao'], results: [figures('ao', 0.0, 0.0)] }],
-      ['generate', { generated: { full: 'Path: 8 9.' } }],
+      ['generate', { generated: { full: 'Path: 8 9.', lt: 'Path: 9.' } }],
       ['heads', { offAnswers: { withAll: 'Move: east', withOff: 'Move: west', off: ['1.2'] } }],
       ['cpl', { compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.08, 0.29, { slot: 1 })] }],
       ['shifted', { exampleName: SHIFTED }],
@@ -90,6 +90,8 @@ describe('the lesson', () => {
     expect(step('sink').done({ ...start, pointed: { row: 2, col: 3 } })).toBe(false);
     // A wrong quiz answer does not pass.
     expect(step('check').done({ ...start, answers: { 0: 0, 1: 0, 2: 1, 3: 1 } })).toBe(false);
+    // One answer is half the generation step: it compares two.
+    expect(step('generate').done({ ...start, generated: { full: 'Path: 8 9.' } })).toBe(false);
     // The cached start figures are not the model's: a step that needs figures waits for them.
     expect(step('contexts').done({ ...start, fromModel: false, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.09, 0.1)] })).toBe(false);
     // While the model loads, the example's stored figures serve the steps that read Full at the last turn.
@@ -123,7 +125,7 @@ describe('the lesson', () => {
     expect(step('hide').reveal!(ao, full)).toMatch(/^Under ao the model reads 743 tokens.*no copy left to follow\.$/);
     const cpl = { ...w, compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.0824, 0.2876, { slot: 1 })] };
     expect(step('cpl').reveal!(cpl, w)).toMatch(
-      /0\.1133 for the demo model, 0\.0824 for its CPL twin \(27 % lower\).*0\.2991 and 0\.2876 \(4 % lower\): the diagonal falls more than the attention on prior assistant answers, the direction the paper reports\.$/,
+      /0\.1133 for the demo model, 0\.0824 for its CPL twin \(27 % lower\).*0\.2991 and 0\.2876 \(4 % lower\): the diagonal falls more than the attention on prior assistant answers, as the paper reports over many conversations\.$/,
     );
     const notLower = { ...cpl, results: [figures('full', 0.1334, 0.3899), figures('full', 0.1447, 0.2985, { slot: 1 })] };
     expect(step('cpl').reveal!(notLower, w)).toMatch(/\(8 % higher\).*the twin leans on the copy no less than the base/);
@@ -153,7 +155,7 @@ describe('the lesson', () => {
     expect(step('generate').reveal!(looping, w)).toContain('comes back to cell 17 3 times');
     expect(step('generate').reveal!(one, w)).not.toContain('comes back');
     const small = { ...cpl, results: [figures('full', 0.1133, 0.2991), figures('full', 0.108, 0.2991, { slot: 1 })] };
-    expect(step('cpl').reveal!(small, w)).toContain('(a small change on this one conversation)');
+    expect(step('cpl').reveal!(small, w)).toContain('a change too small on one conversation to say much');
     const heads = { ...w, offAnswers: { withAll: 'Move: east', withOff: 'Path: 3.\nMove: east', off: ['1.2', '1.0'] } };
     expect(step('heads').reveal!(heads, w)).toMatch(/with heads 1\.2, 1\.0 off, [\s\S]*a different answer, the same move \(east\)\. Those few heads carried/);
     // The example it names is one the page offers.

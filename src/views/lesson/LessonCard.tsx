@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { LESSON_ACTIONS } from '../../state/lesson-actions';
 import { applySetup, setupLine } from '../../state/lesson-setup';
 import { useLesson } from '../../state/lesson-store';
 import { Guess, Quiz } from './LessonParts';
@@ -121,6 +122,13 @@ function Card({ index }: { index: number }) {
       {lost === index && (
         <p className="warn" role="status">
           That is not on screen yet: the model may still be loading, or the panel is hidden.
+        </p>
+      )}
+      {s.act && (
+        <p>
+          <button type="button" className="primary" data-testid="lesson-act" onClick={() => void LESSON_ACTIONS[s.act!.run]()}>
+            {s.act.label}
+          </button>
         </p>
       )}
       {s.guess && <Guess step={s} />}

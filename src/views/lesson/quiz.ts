@@ -22,7 +22,7 @@ export const QUIZ: QuizQuestion[] = [
   },
   {
     question: 'Filler replaces the prior assistant answers with neutral text of the same length. If the diagonal falls, the model was following…',
-    options: ['the position of the tokens only', 'what the prior assistant answers say'],
+    options: ['the position of the tokens only', 'what the prior assistant answers say', 'the system prompt'],
     correct: 1,
     why: 'Positions are the same under Filler; only the words changed, so the diagonal was read from the words.',
     revisit: 'filler',
@@ -33,6 +33,38 @@ export const QUIZ: QuizQuestion[] = [
     correct: 1,
     why: 'AO keeps what the user said and hides what the model said: there is no prior assistant answer left to copy.',
     revisit: 'hide',
+  },
+  {
+    question: 'At turn 14, Clip-12→1 shows the model…',
+    options: ['every earlier turn', 'only the first turn', 'the last turn or two: it cut the history back when it reached 12 turns, then let it grow again'],
+    correct: 2,
+    why: 'Clip lets the history grow to 12 turns, keeps the last 1, and grows again from there.',
+    revisit: 'contexts',
+  },
+  {
+    question: 'Switching off the heads with the highest diagonal ratio tests…',
+    options: ['how fast the model runs', 'whether those heads carry the copying that shapes the answer', 'which tokens are the sink'],
+    correct: 1,
+    why: 'If the answer changes without them, they carried part of it; a broken answer can also mean the model simply misses parts.',
+    revisit: 'heads',
+  },
+  {
+    question: 'The CPL-tuned twin was trained to…',
+    options: ['prefer the answer it gives from a short context over the one from the whole history', 'write longer answers', 'ignore the user'],
+    correct: 0,
+    why: 'Context Preference Learning teaches the model to prefer its short-context answer, so it leans less on its prior assistant answers.',
+    revisit: 'cpl',
+  },
+  {
+    question: 'When an answer repeats a prior assistant answer but starts the copy later, the copy-aligned diagonal…',
+    options: [
+      'is always equal to the diagonal ratio',
+      'counts the sink instead',
+      'moves the band to where the copy sits, and comes out higher only if the attention follows the copy',
+    ],
+    correct: 2,
+    why: 'It shifts each band by the copy’s offset; whether it beats the plain diagonal depends on where the model actually looks.',
+    revisit: 'shifted',
   },
 ];
 

@@ -177,11 +177,12 @@ export const LESSON: LessonStep[] = [
     region: 'view',
     setup: MAZE,
     text: () =>
-      "So far the figures scored the conversation's own last answer. The model can also write its own answer under the policy, and the figures then score that one.",
+      "So far the figures scored the conversation's own last answer. The model can also write its own answer under a policy, and the figures then score that one: here once with the whole conversation (Full), once with only the previous turn (LT).",
     source: 'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3.',
-    action: 'Click "Generate the answer".',
-    target: '[data-testid="generate"]',
-    done: (w) => Object.keys(w.generated).length > 0,
+    action: 'Click "Write it under Full, then under LT".',
+    target: '[data-testid="lesson-act"]',
+    act: { label: 'Write it under Full, then under LT', run: 'full-then-lt' },
+    done: (w) => Object.keys(w.generated).length >= 2,
     reveal: (w) => {
       const written = Object.entries(w.generated);
       if (!written.length) return '';
@@ -203,7 +204,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...MAZE, heads: true },
     text: () =>
-      "Attention is computed by many small parts in parallel, called heads, in every layer, named layer.head (1.2 is head 2 of layer 1); the grid shows each head's diagonal ratio, brighter where a head follows the diagonal more. Switch off the heads that follow it most and see whether the model still writes the same answer.",
+      "Attention is computed by many small parts in parallel, called heads, in every layer, named layer.head and counted from 0 (1.2 is the third head of the second layer); the grid shows each head's diagonal ratio, brighter where a head follows the diagonal more. Switch off the heads that follow it most and see whether the model still writes the same answer.",
     source: 'Per-head attention and switching heads off (zero ablation: the head writes nothing): this tool, after the head analyses of paper 2, section 3.4.',
     action: 'Click "Switch them off" (the top 3 heads by diagonal ratio), then "Write the answer with every head on, then with these off".',
     target: '[data-testid="off-top"]',
@@ -236,24 +237,26 @@ export const LESSON: LessonStep[] = [
       if (!a || !b) return '';
       if (answerOf(a) !== answerOf(b))
         return 'The two models score different answers (one wrote its own): go back a step and forth to score the same answer with both.';
-      // The paper's finding is that CPL lowers the diagonal more than the share; a drop of a few per cent is said as small.
-      const small = b.diagonal > a.diagonal * 0.9 ? ' (a small change on this one conversation)' : '';
+      // The paper's finding is that CPL lowers the diagonal more than the share, over many conversations; a
+      // change of a few per cent on one conversation is said to be too small to show it.
       const verdict =
-        b.diagonal < a.diagonal
-          ? b.diagonal / a.diagonal < b.ratios.prior / a.ratios.prior
-            ? `the diagonal falls more than the attention on prior assistant answers, the direction the paper reports${small}`
-            : `the diagonal falls, but not more than the attention on prior assistant answers${small}`
-          : 'here the twin leans on the copy no less than the base: try another turn';
+        b.diagonal >= a.diagonal
+          ? 'here the twin leans on the copy no less than the base: try another turn'
+          : b.diagonal > a.diagonal * 0.9
+            ? 'a change too small on one conversation to say much (the paper measures it over many)'
+            : b.diagonal / a.diagonal < b.ratios.prior / a.ratios.prior
+              ? 'the diagonal falls more than the attention on prior assistant answers, as the paper reports over many conversations'
+              : 'the diagonal falls, but not more than the attention on prior assistant answers';
       return `Diagonal ratio: ${share(a.diagonal)} for the demo model, ${share(b.diagonal)} for its CPL twin (${change(a.diagonal, b.diagonal)}); attention on prior assistant answers: ${share(a.ratios.prior)} and ${share(b.ratios.prior)} (${change(a.ratios.prior, b.ratios.prior)}): ${verdict}.`;
     },
   },
   {
     id: 'shifted',
     title: 'When the copy moves',
-    region: 'conversation',
+    region: 'heatmap',
     setup: MAZE,
     text: () =>
-      `The diagonal pairs the 10th token of the answer with the 10th token of each prior assistant answer, so a copy that starts later falls outside it. In the example "${SHIFTED_TITLE}" the last answer gives its thought and move first and the copied path after them. The copy-aligned diagonal moves the band to where the copy actually sits.`,
+      `The diagonal pairs the 10th token of the answer with the 10th token of each prior assistant answer, so a copy that starts later falls outside it. In the example "${SHIFTED_TITLE}" the last answer gives its thought and move first and the copied path after them. The copy-aligned diagonal moves the band to where the copy actually sits (the dashed band on the heatmap).`,
     source:
       "The diagonal: paper 2, section 3.4. The copy-aligned diagonal is this tool's: each prior assistant answer's band is shifted by where the longest run the answer shares with it starts.",
     action: `Pick the example "${SHIFTED_TITLE}" in the Conversation panel.`,

@@ -3,6 +3,7 @@
  * (state/lesson-setup.ts), and the helpers the step texts share. Plain functions, tested without a page.
  */
 import type { PolicyResult } from '../../analysis/analyze';
+import type { LessonAction } from '../../state/lesson-actions';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { fmtShare } from '../figures/format';
 
@@ -67,6 +68,8 @@ export interface LessonStep {
    * figures before the learner changed anything), or null while they are computed.
    */
   reveal?(w: LessonWorld, base: LessonWorld | null): string;
+  /** An action the card itself runs (a button labelled `label`), when the inspector's way takes too many keys. */
+  act?: { label: string; run: LessonAction };
   /** A guess asked before the reveal: its key in `guesses`; the figures stay hidden until it is locked in. */
   guess?: { key: string; label: string };
   quiz?: QuizQuestion[];
