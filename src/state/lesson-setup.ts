@@ -18,6 +18,8 @@ export interface LessonSetup {
   heads?: boolean;
   /** The table of what each policy keeps. */
   contexts?: boolean;
+  /** The list of turns, open to read (closed otherwise: it makes the page long). */
+  turns?: boolean;
 }
 
 /** The setup in one line, as the card says it. */
@@ -45,6 +47,7 @@ export function applySetup(s: LessonSetup): void {
     turn: s.turn,
     heads: s.heads === true,
     contexts: s.contexts === true,
+    turnsOpen: s.turns === true,
   };
   const same =
     st.text === example.text &&
@@ -54,6 +57,7 @@ export function applySetup(s: LessonSetup): void {
     st.turn === s.turn &&
     st.heads === want.heads &&
     st.contexts === want.contexts &&
+    st.turnsOpen === want.turnsOpen &&
     st.off.length === 0 &&
     st.generated.every((g) => Object.keys(g).length === 0);
   if (same) return;

@@ -154,7 +154,10 @@ describe('the lesson, walked with the keyboard only', () => {
       await press('Enter');
     };
 
-    await step(0, () => press('Enter')); // opens "Edit the turns"
+    await step(0, async () => {
+      // The step opened the list of turns to read; "take me there" went to it.
+      expect(await page.locator('details.turns').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    });
 
     await step(1, async () => undefined); // "take me there" focuses the answer's first token: pointing at it
     await step(2, async () => {

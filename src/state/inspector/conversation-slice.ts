@@ -27,6 +27,10 @@ export const conversationSlice: Slice<ConversationSlice> = (set, get) => ({
     writeText(set, get, text, pasted ? 'last' : 'keep', pasted ? 0 : TYPING_PAUSE_MS);
   },
   textEditorOpen: false,
+  turnsOpen: false,
+  showTurns(open) {
+    set({ turnsOpen: open });
+  },
   showTextEditor(open) {
     set({ textEditorOpen: open });
   },

@@ -20,6 +20,9 @@ export interface ConversationSlice {
   /** The conversation's text editor is open (errors open it too). */
   textEditorOpen: boolean;
   showTextEditor(open: boolean): void;
+  /** The list of turns (the message editor) is open. */
+  turnsOpen: boolean;
+  showTurns(open: boolean): void;
 }
 
 /** How the conversation is looked at: the fields a link carries (url-state.ts), and the full matrix. */

@@ -9,9 +9,11 @@ export function TurnEditor({ messages }: { messages: Message[] }) {
   const setTurn = useInspector((s) => s.setTurn);
   const scored = useInspector(scoredTurn);
   const update = (i: number, m: Partial<Message>) => setMessages(messages.map((x, k) => (k === i ? { ...x, ...m } : x)));
+  const open = useInspector((s) => s.turnsOpen);
+  const showTurns = useInspector((s) => s.showTurns);
   let assistantNo = 0;
   return (
-    <details className="turns">
+    <details className="turns" open={open} onToggle={(e) => e.currentTarget.open !== open && showTurns(e.currentTarget.open)}>
       <summary>
         Edit the turns ({messages.length} messages; the scored answer is turn {scored ?? '–'})
       </summary>

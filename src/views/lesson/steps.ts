@@ -27,11 +27,11 @@ export const LESSON: LessonStep[] = [
     id: 'case',
     title: 'An agent that repeats itself',
     region: 'conversation',
-    setup: MAZE,
+    setup: { ...MAZE, turns: true },
     text: (w) =>
       `This is a conversation with a maze agent: a small language model, running in this page, answers ${w.turns} turns. Each answer lists the cells visited so far, copied from its previous answer, then a thought and a move. Leaning on its own prior assistant answers (what it answered in earlier turns) like this is called conversational inertia, and this lesson shows it in what the model looks at.`,
     source: 'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1.',
-    action: 'Open "Edit the turns" in the Conversation panel and read a few turns, then press Next.',
+    action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
     done: () => true,
   },
