@@ -4,6 +4,7 @@ import { lessonFragment, parseHide } from '../../src/state/regions';
 import { setupLine } from '../../src/state/lesson-setup';
 import { quizScore } from '../../src/views/lesson/quiz';
 import { LESSON, QUIZ, SHIFTED, SHIFTED_TITLE, type LessonWorld } from '../../src/views/lesson/steps';
+import { evenDiagonal } from '../../src/views/lesson/world';
 import { EXAMPLES } from '../../src/state/examples';
 
 /** Figures as the page holds them, only the fields the steps read (the browser test reads real ones). */
@@ -18,6 +19,8 @@ const figures = (policy: string, diagonal: number, prior: number, extra: Partial
     cost: [{ turn: 14, contextTokens: 236, prefilled: 40 }],
     messages: [{ role: 'assistant', content: 'Move: east' }],
     copy: [],
+    query: { start: 800, end: 831 },
+    diagonalPerAnswer: [],
     ...extra,
   }) as unknown as PolicyResult;
 
@@ -152,14 +155,33 @@ describe('the lesson', () => {
     expect(step('generate').reveal!(two, w)).toMatch(/Under LT: [\s\S]*: a different answer and a different move\.$/);
     // A path that comes back to a cell three times is said as the loop it is; one that does not, not.
     const looping = { ...w, generated: { full: 'Path: 8 9 17 11 17 11 17.\nMove: west' } };
-    expect(step('generate').reveal!(looping, w)).toContain('comes back to cell 17 3 times');
+    expect(step('generate').reveal!(looping, w)).toContain('comes back to cell 17 3 times: it repeats a pattern rather than tracking where the agent is');
     expect(step('generate').reveal!(one, w)).not.toContain('comes back');
     const small = { ...cpl, results: [figures('full', 0.1133, 0.2991), figures('full', 0.108, 0.2991, { slot: 1 })] };
     expect(step('cpl').reveal!(small, w)).toContain('a change too small on one conversation to say much');
     const heads = { ...w, offAnswers: { withAll: 'Move: east', withOff: 'Path: 3.\nMove: east', off: ['1.2', '1.0'] } };
-    expect(step('heads').reveal!(heads, w)).toMatch(/with heads 1\.2, 1\.0 off, [\s\S]*a different answer, the same move \(east\)\. Those few heads carried/);
+    expect(step('heads').reveal!(heads, w)).toMatch(
+      /with heads 1\.2, 1\.0 off, [\s\S]*a different answer, the same move \(east\)\. The diagonal ratio with them off is 0\.1133, against 0\.1133 with every head on\. Those few heads carried/,
+    );
     // The example it names is one the page offers.
     expect(EXAMPLES.find((e) => e.name === SHIFTED)?.title).toContain(SHIFTED_TITLE);
+  });
+
+  it('gives the diagonal its yardstick: what attention spread evenly would put in the band (hand-computed)', () => {
+    // Answer rows at positions 10 and 11 (11 and 12 keys visible), one prior assistant answer of 3 tokens, r = 1:
+    // row 0's band covers offsets 0–1 (2 keys), row 1's offsets 0–2 (3 keys).
+    const r = {
+      ...figures('full', 0.2, 0.3),
+      radius: 1,
+      query: { start: 10, end: 12 },
+      diagonalPerAnswer: [{ message: 0, turn: 1, value: 0.2 }],
+      messages: [{ content: { start: 2, length: 3 } }],
+    } as unknown as PolicyResult;
+    expect(evenDiagonal(r)).toBeCloseTo((2 / 11 + 3 / 12) / 2, 12);
+    const w = { ...start, guesses: { diagonal: 0.05 }, results: [r] };
+    expect(step('diagonal').reveal!(w, w)).toMatch(
+      /Spread evenly over every token it can see, the band would get 22 %: this model puts 0\.9 times that there\.$/,
+    );
   });
 
   it('scores the quiz and names the steps to revisit', () => {

@@ -8,7 +8,7 @@ import { SINK_TOKENS } from '../../context/render';
 import { answerOf } from '../../export/figures';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
-import { againstFull, answersDiffer, change, figuresOf, LOADING, only, percent, revisits, share, twinOf, type LessonStep } from './world';
+import { againstFull, answersDiffer, change, evenDiagonal, figuresOf, LOADING, only, percent, revisits, share, twinOf, type LessonStep } from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion } from './world';
@@ -99,7 +99,12 @@ export const LESSON: LessonStep[] = [
     reveal: (w) => {
       const r = figuresOf(w);
       if (!r) return LOADING;
-      return `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal (the figure "diagonal ratio", ${share(r.diagonal)}), out of the ${percent(r.ratios.prior)} it gives its prior assistant answers.`;
+      const even = evenDiagonal(r);
+      const times =
+        even > 0
+          ? ` Spread evenly over every token it can see, the band would get ${percent(even)}: this model puts ${(r.diagonal / even).toFixed(1)} times that there.`
+          : '';
+      return `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal (the figure "diagonal ratio", ${share(r.diagonal)}), out of the ${percent(r.ratios.prior)} it gives its prior assistant answers.${times}`;
     },
   },
   {
@@ -177,7 +182,7 @@ export const LESSON: LessonStep[] = [
     region: 'view',
     setup: MAZE,
     text: () =>
-      "So far the figures scored the conversation's own last answer. The model can also write its own answer under a policy, and the figures then score that one: here once with the whole conversation (Full), once with only the previous turn (LT).",
+      "So far the figures scored the conversation's own last answer; the model can also write its own, once with the whole conversation (Full) and once with only the previous turn (LT). Listing the path is what the system prompt asks, so copying it is the task: the question is whether the thought and the move follow the maze or the earlier answers.",
     source: 'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3.',
     action: 'Click "Write it under Full, then under LT".',
     target: '[data-testid="lesson-act"]',
@@ -191,7 +196,7 @@ export const LESSON: LessonStep[] = [
       const loop = revisits(text);
       // What the answer shows, said only when the answer shows it: a path that comes back to one cell again and again.
       const harm = loop
-        ? ` Its path comes back to cell ${loop.cell} ${loop.times} times: the agent walks back and forth, following the pattern of its prior assistant answers instead of the maze. That is inertia doing harm.`
+        ? ` Its path comes back to cell ${loop.cell} ${loop.times} times: it repeats a pattern rather than tracking where the agent is. Whether that is inertia or just a tiny model's mistake, one answer cannot tell; the answer under LT below is the comparison.`
         : '';
       if (written.length < 2) return `${first}${harm} Click LT (the last turn only) and generate again to see whether the answer changes.`;
       const [q, other] = written[written.length - 1]!;
@@ -209,15 +214,18 @@ export const LESSON: LessonStep[] = [
     action: 'Click "Switch them off" (the top 3 heads by diagonal ratio), then "Write the answer with every head on, then with these off".',
     target: '[data-testid="off-top"]',
     done: (w) => w.offAnswers !== null && w.offAnswers.off.length > 0,
-    reveal: (w) => {
+    reveal: (w, base) => {
       const a = w.offAnswers;
       if (!a) return '';
       const verdict = answersDiffer(a.withAll, a.withOff);
+      const off = figuresOf(w);
+      const on = figuresOf(base);
+      const diag = off && on ? ` The diagonal ratio with them off is ${share(off.diagonal)}, against ${share(on.diagonal)} with every head on.` : '';
       const meaning =
         a.withAll === a.withOff
           ? 'The answer does not hang on those heads alone: the copying is spread over more of them.'
           : 'Those few heads carried part of what shaped the answer: without them the model writes something else (a model missing parts can also just write worse).';
-      return `With every head on the model wrote "${a.withAll}"; with heads ${a.off.join(', ')} off, "${a.withOff}": ${verdict}. ${meaning}`;
+      return `With every head on the model wrote "${a.withAll}"; with heads ${a.off.join(', ')} off, "${a.withOff}": ${verdict}.${diag} ${meaning}`;
     },
   },
   {
@@ -270,7 +278,7 @@ export const LESSON: LessonStep[] = [
       const reads =
         r.diagonalCopyAligned > r.diagonal
           ? 'the attention follows the copy, and the plain diagonal misses part of it'
-          : 'the attention stays nearer the plain diagonal than the copy: this model reads each prior assistant answer at its own position, not where it copies from';
+          : "the attention stays nearer the plain diagonal than the copy: this model's attention lines up token by token with each prior assistant answer, as in the diagonal step, not with the part the answer copies";
       return `Its longest copy, ${c.longestRun} tokens of turn ${c.turn}'s answer, sits ${where}. The plain diagonal reads ${share(r.diagonal)}, the copy-aligned one ${share(r.diagonalCopyAligned)}: ${reads}. Paste your own conversation, or load a chat model from the Hub, to try yours.`;
     },
   },

@@ -95,6 +95,7 @@ export const moveOf = (answer: string): string | null => /(?:Move|Action)\s*(?::
 /** How two answers differ, in plain words (the maze's move is its last line). */
 export function answersDiffer(a: string, b: string): string {
   if (a === b) return 'the same answer';
+  if (moveOf(a) !== null && moveOf(b) === null) return 'a different answer, with no move in it';
   const m = moveOf(a);
   return m !== null && m === moveOf(b) ? `a different answer, the same move (${m})` : 'a different answer and a different move';
 }
@@ -118,4 +119,21 @@ export function revisits(answer: string): { cell: string; times: number } | null
   for (const c of path) counts.set(c, (counts.get(c) ?? 0) + 1);
   const [cell, times] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
   return times >= 3 ? { cell, times } : null;
+}
+
+/**
+ * The diagonal ratio attention spread evenly would give: each answer token's weight shared equally by every
+ * token it can see, of which the band's cells are the diagonal. The yardstick the step compares the model with.
+ */
+export function evenDiagonal(r: PolicyResult): number {
+  const rows = r.query.end - r.query.start;
+  if (rows <= 0) return 0;
+  const spans = r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content);
+  let total = 0;
+  for (let i = 0; i < rows; i++) {
+    let band = 0;
+    for (const p of spans) band += Math.max(0, Math.min(p.length - 1, i + r.radius) - Math.max(0, i - r.radius) + 1);
+    total += band / (r.query.start + i + 1);
+  }
+  return total / rows;
 }
