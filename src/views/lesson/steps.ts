@@ -182,7 +182,7 @@ export const LESSON: LessonStep[] = [
     region: 'view',
     setup: MAZE,
     text: () =>
-      "So far the figures scored the conversation's own last answer; the model can also write its own, once with the whole conversation (Full) and once with only the previous turn (LT). Listing the path is what the system prompt asks, so copying it is the task: the question is whether the thought and the move follow the maze or the earlier answers.",
+      "So far the figures scored the conversation's own last answer; the model can also write its own, once with the whole conversation (Full) and once with only the previous turn (LT). Listing the path is what the system prompt asks, so copying it is the task: the question is whether the thought and the move follow the maze or its prior assistant answers.",
     source: 'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3.',
     action: 'Click "Write it under Full, then under LT".',
     target: '[data-testid="lesson-act"]',
