@@ -10,13 +10,17 @@ const PLACES: { region: string; name: string }[] = [
   { region: 'charts', name: 'the charts' },
 ];
 
-/** Moves the focus to a region's heading (made focusable), so the next Tab starts inside it. */
+/** Moves the focus to an element, made focusable first when it is not (a heading, a panel). */
+export function focusElement(el: HTMLElement): void {
+  if (el.tabIndex < 0 && !el.hasAttribute('tabindex')) el.tabIndex = -1;
+  el.focus();
+}
+
+/** Moves the focus to a region's heading, so the next Tab starts inside it. */
 export function focusRegion(region: string): void {
   const root = document.querySelector<HTMLElement>(`[data-lesson="${region}"]`);
   const heading = root?.querySelector<HTMLElement>('h2') ?? root;
-  if (!heading) return;
-  if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1;
-  heading.focus();
+  if (heading) focusElement(heading);
 }
 
 /** The first Tab stops of the page: one link per main region, shown when focused. */

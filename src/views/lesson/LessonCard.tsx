@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { LESSON_ACTIONS } from '../../state/lesson-actions';
 import { applySetup, setupLine } from '../../state/lesson-setup';
 import { useLesson } from '../../state/lesson-store';
+import { focusElement } from '../SkipLinks';
 import { Guess, Quiz } from './LessonParts';
 import { figuresOf, LESSON, type LessonRegion, type LessonStep, type LessonWorld } from './steps';
 import { useLessonWorld } from './use-lesson-world';
@@ -53,8 +54,7 @@ function useLatched(index: number, text: string): string {
 function focusTarget(selector: string): boolean {
   const el = document.querySelector<HTMLElement>(selector);
   if (!el || el.closest('[hidden]')) return false;
-  if (el.tabIndex < 0 && !el.hasAttribute('tabindex')) el.tabIndex = -1;
-  el.focus();
+  focusElement(el);
   el.scrollIntoView({ block: 'center' });
   return document.activeElement === el;
 }
