@@ -180,6 +180,11 @@ describe('the lesson, walked with the keyboard only', () => {
         await expect
           .poll(() => page.getByTestId('generation-done').textContent(), { timeout: 120_000 })
           .toMatch(/^\d+ tokens? in \d+\.\d s( \([\d.]+ tokens a second\))?; it stopped (because the model ended its answer|at the limit of 96 tokens)\.$/);
+        // The episode the step sets up is one where the history changes the move (scripts/inertia-turns.ts
+        // found it in Node): the page's own generation must tell the same story.
+        await expect
+          .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
+          .toMatch(/Under Full .*south, into a wall the user message names\. Under LT .*: east, an open way\. .*Here inertia changes what the model does/s);
       },
       undefined,
       page.getByTestId('generate'),

@@ -4,7 +4,7 @@ import { lessonFragment, parseHide } from '../../src/state/regions';
 import { setupLine } from '../../src/state/lesson-setup';
 import { quizScore } from '../../src/views/lesson/quiz';
 import { LESSON, QUIZ, SHIFTED, SHIFTED_TITLE, type LessonWorld } from '../../src/views/lesson/steps';
-import { evenDiagonal } from '../../src/views/lesson/world';
+import { evenDiagonal, wallsIn } from '../../src/views/lesson/world';
 import { EXAMPLES } from '../../src/state/examples';
 
 /** Figures as the page holds them, only the fields the steps read (the browser test reads real ones). */
@@ -35,6 +35,7 @@ const start: LessonWorld = {
   radius: 5,
   pointed: null,
   exampleName: 'maze',
+  walls: ['south'],
   generated: {},
   off: [],
   offAnswers: null,
@@ -58,7 +59,7 @@ describe('the lesson', () => {
       expect(s.source, s.id).toMatch(/paper|tool|Xiao|definitions/);
       for (const text of [s.title, s.text(start), s.action, s.reveal?.(done, done) ?? '', ...(s.quiz ?? []).flatMap((q) => [q.question, q.why, ...q.options])])
         expect(text, `${s.id}: ${text}`).not.toMatch(PAPER_TALK);
-      expect(setupLine(s.setup), s.id).toMatch(/^Set up: (Maze episode|Maze, last answer reordered) · /);
+      expect(setupLine(s.setup), s.id).toMatch(/^Set up: (Maze episode|Maze, last answer reordered|Maze, stuck at a wall) · /);
     }
     expect(new Set(LESSON.map((s) => s.id)).size).toBe(LESSON.length);
     // Every question points back at a step that exists.
@@ -150,13 +151,21 @@ describe('the lesson', () => {
     const apart = { ...shifted, results: [{ ...shifted.results[0]!, diagonalCopyAligned: 0.047 }] };
     expect(step('shifted').reveal!(apart, w)).toMatch(/0\.0470: the attention stays nearer the plain diagonal/);
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
-    expect(step('generate').reveal!(one, w)).toMatch(/^Under Clip-12→1 the model wrote: "Path: 8 9\.\nThought: go\.\nMove: west"\. Click LT/);
-    const two = { ...w, generated: { ...one.generated, lt: 'Path: 8.\nThought: up.\nMove: north' } };
-    expect(step('generate').reveal!(two, w)).toMatch(/Under LT: [\s\S]*: a different answer and a different move\.$/);
-    // A path that comes back to a cell three times is said as the loop it is; one that does not, not.
-    const looping = { ...w, generated: { full: 'Path: 8 9 17 11 17 11 17.\nMove: west' } };
-    expect(step('generate').reveal!(looping, w)).toContain('comes back to cell 17 3 times: it repeats a pattern rather than tracking where the agent is');
-    expect(step('generate').reveal!(one, w)).not.toContain('comes back');
+    expect(step('generate').reveal!(one, w)).toMatch(
+      /^Under Clip-12→1 the model wrote: "Path: 8 9\.\nThought: go\.\nMove: west": west, an open way\. Click LT/,
+    );
+    // Each move told from the walls the user message names ('south' here), and what the two say together.
+    const says = (full: string, lt: string) => step('generate').reveal!({ ...w, generated: { full: `Move: ${full}`, lt: `Move: ${lt}` } }, w);
+    expect(says('south', 'east')).toMatch(
+      /Under Full the model wrote: "Move: south": south, into a wall the user message names\. Under LT the model wrote: "Move: east": east, an open way\. With its prior assistant answers in view the model repeats their move into the wall; .*Here inertia changes what the model does/,
+    );
+    expect(says('east', 'east')).toMatch(/The same move both ways: here the prior assistant answers do not change what the model does\.$/);
+    expect(says('east', 'south')).toMatch(/Here the whole conversation helped: with less of it the model walks into a wall\.$/);
+    expect(says('east', 'west')).toMatch(/Both moves are open ways/);
+    // An observation with no walls named: the moves are not judged, only compared.
+    expect(step('generate').reveal!({ ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
+      /"Move: south"\. Under LT the model wrote: "Move: east"\. Together: a different answer and a different move\.$/,
+    );
     const small = { ...cpl, results: [figures('full', 0.1133, 0.2991), figures('full', 0.108, 0.2991, { slot: 1 })] };
     expect(step('cpl').reveal!(small, w)).toContain('a change too small on one conversation to say much');
     const heads = { ...w, offAnswers: { withAll: 'Move: east', withOff: 'Path: 3.\nMove: east', off: ['1.2', '1.0'] } };
@@ -165,6 +174,13 @@ describe('the lesson', () => {
     );
     // The example it names is one the page offers.
     expect(EXAMPLES.find((e) => e.name === SHIFTED)?.title).toContain(SHIFTED_TITLE);
+  });
+
+  it('reads the walls a maze observation names', () => {
+    expect(wallsIn('Round 10. Position (3,3). Walls: south. Goal: (3,4). You hit a wall.')).toEqual(['south']);
+    expect(wallsIn('Round 3. Position (3,1). Walls: east, west. Goal: (3,4).')).toEqual(['east', 'west']);
+    expect(wallsIn('Round 4. Position (3,2). Walls: none. Goal: (3,4).')).toEqual([]);
+    expect(wallsIn('Plan a trip to Lisbon.')).toBeNull();
   });
 
   it('gives the diagonal its yardstick: what attention spread evenly would put in the band (hand-computed)', () => {

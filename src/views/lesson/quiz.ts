@@ -6,7 +6,7 @@ export const QUIZ: QuizQuestion[] = [
     question: 'Conversational inertia is…',
     options: [
       'the model leaning on its own prior assistant answers and repeating their shape',
-      'the model forgetting the system prompt',
+      'the model pouring attention onto the first few tokens, whatever they say',
       'attention that is spread evenly over every token',
     ],
     correct: 0,
@@ -15,7 +15,7 @@ export const QUIZ: QuizQuestion[] = [
   },
   {
     question: 'The diagonal ratio adds up the attention that token i of the answer gives to…',
-    options: ['the first tokens of the conversation', 'tokens near position i of each prior assistant answer', 'the user turns'],
+    options: ['the first tokens of the conversation', 'tokens near position i of each prior assistant answer', 'tokens near position i of each user turn'],
     correct: 1,
     why: 'It counts the attention within a few tokens of the same position in every prior assistant answer.',
     revisit: 'diagonal',
@@ -42,15 +42,35 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'contexts',
   },
   {
+    question:
+      'The agent walked into a wall and was told so. With the whole conversation it writes the same move again; with only the turn before, another. What made the difference?',
+    options: [
+      'the wall: it is named only in the turns that were dropped',
+      'its prior assistant answers: with them in view it repeats their move',
+      'the length: any shorter text makes a model more careful',
+    ],
+    correct: 1,
+    why: 'The user message that names the wall is there under both policies; what LT leaves out is most of the answers the model would copy.',
+    revisit: 'generate',
+  },
+  {
     question: 'Switching off the heads with the highest diagonal ratio tests…',
-    options: ['how fast the model runs', 'whether those heads carry the copying that shapes the answer', 'which tokens are the sink'],
+    options: [
+      'how much attention those heads pour onto the sink',
+      'whether those heads carry the copying that shapes the answer',
+      'whether the model can still read the user turns',
+    ],
     correct: 1,
     why: 'If the answer changes without them, they carried part of it; a broken answer can also mean the model simply misses parts.',
     revisit: 'heads',
   },
   {
     question: 'The CPL-tuned twin was trained to…',
-    options: ['prefer the answer it gives from a short context over the one from the whole history', 'write longer answers', 'ignore the user'],
+    options: [
+      'prefer the answer it gives from a short context over the one from the whole history',
+      'copy its prior assistant answers more faithfully',
+      'read a context with its prior assistant answers cut out, always',
+    ],
     correct: 0,
     why: 'Context Preference Learning teaches the model to prefer its short-context answer, so it leans less on its prior assistant answers.',
     revisit: 'cpl',

@@ -8,7 +8,21 @@ import { SINK_TOKENS } from '../../context/render';
 import { answerOf } from '../../export/figures';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
-import { againstFull, answersDiffer, change, evenDiagonal, figuresOf, LOADING, only, percent, revisits, share, twinOf, type LessonStep } from './world';
+import {
+  againstFull,
+  answersDiffer,
+  change,
+  evenDiagonal,
+  figuresOf,
+  LOADING,
+  moveVerdict,
+  only,
+  percent,
+  share,
+  twinOf,
+  whatChanged,
+  type LessonStep,
+} from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion } from './world';
@@ -18,6 +32,8 @@ export const SHIFTED = 'maze-shifted';
 export const SHIFTED_TITLE = 'Maze, last answer reordered';
 
 const MAZE: LessonSetup = { example: 'maze', policy: 'full', turn: null };
+/** The episode where the demo model keeps walking into a wall (the generation step). */
+const WALL: LessonSetup = { example: 'maze-wall', policy: 'full', turn: null };
 const labelOf = (spec: string) => policyLabel(parsePolicy(spec));
 /** The policies that drop earlier turns (the table's first step). */
 const DROPPING = ['window:6', 'clip:12:1', 'summary:12:1', 'lt', 'de'];
@@ -178,12 +194,13 @@ export const LESSON: LessonStep[] = [
   },
   {
     id: 'generate',
-    title: 'Does it change what the model says?',
+    title: 'Does it change what the model does?',
     region: 'view',
-    setup: MAZE,
+    setup: WALL,
     text: () =>
-      "So far the figures scored the conversation's own last answer; the model can also write its own, once with the whole conversation (Full) and once with only the previous turn (LT). Listing the path is what the system prompt asks, so copying it is the task: the question is whether the thought and the move follow the maze or its prior assistant answers.",
-    source: 'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3.',
+      'This is another maze episode, played by the demo model itself: it walked into a wall, was told so ("You hit a wall"), and answered the same move again, turn after turn. The model can write the answer to the last turn itself, once with the whole conversation (Full) and once with only the turn before it (LT). Does its move follow the maze, or its prior assistant answers?',
+    source:
+      'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes.',
     action: 'Click "Write it under Full, then under LT".',
     target: '[data-testid="lesson-act"]',
     act: { label: 'Write it under Full, then under LT', run: 'full-then-lt' },
@@ -191,16 +208,13 @@ export const LESSON: LessonStep[] = [
     reveal: (w) => {
       const written = Object.entries(w.generated);
       if (!written.length) return '';
-      const [p, text] = written[0]!;
-      const first = `Under ${labelOf(p)} the model wrote: "${text}".`;
-      const loop = revisits(text);
-      // What the answer shows, said only when the answer shows it: a path that comes back to one cell again and again.
-      const harm = loop
-        ? ` Its path comes back to cell ${loop.cell} ${loop.times} times: it repeats a pattern rather than tracking where the agent is. Whether that is inertia or just a tiny model's mistake, one answer cannot tell; the answer under LT below is the comparison.`
-        : '';
-      if (written.length < 2) return `${first}${harm} Click LT (the last turn only) and generate again to see whether the answer changes.`;
-      const [q, other] = written[written.length - 1]!;
-      return `${first}${harm} Under ${labelOf(q)}: "${other}": ${answersDiffer(text, other)}.`;
+      const said = ([p, text]: [string, string]) => {
+        const where = moveVerdict(text, w.walls);
+        return `Under ${labelOf(p)} the model wrote: "${text}"${where ? `: ${where}` : ''}.`;
+      };
+      if (written.length < 2) return `${said(written[0]!)} Click LT (the last turn only) and generate again to see whether the answer changes.`;
+      const [full, other] = [written[0]!, written[written.length - 1]!];
+      return `${said(full)} ${said(other)} ${whatChanged(full[1], other[1], w.walls)}`;
     },
   },
   {

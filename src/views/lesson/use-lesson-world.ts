@@ -4,7 +4,7 @@ import { focusOf } from '../../state/hover-lock';
 import { useHover } from '../../state/hover-store';
 import { activePolicies, useInspector } from '../../state/inspector-store';
 import { useLesson } from '../../state/lesson-store';
-import type { LessonWorld } from './world';
+import { wallsIn, type LessonWorld } from './world';
 
 /** No answers written yet (one object, so the selector's result is stable). */
 const NONE: Record<string, string> = {};
@@ -29,7 +29,11 @@ export function useLessonWorld(): LessonWorld {
   const pointed = useHover((s) => focusOf(s.hover));
   const guesses = useLesson((s) => s.guesses);
   const answers = useLesson((s) => s.answers);
-  const turns = parsed.conversation ? splitTurns(parsed.conversation.messages).all.length : 0;
+  const split = parsed.conversation ? splitTurns(parsed.conversation.messages).all : [];
+  const turns = split.length;
+  // The user message the scored answer replies to (its last one), for the maze's walls.
+  const asked = split[(turn ?? turns) - 1]?.users.at(-1);
+  const walls = asked === undefined ? null : wallsIn(parsed.conversation!.messages[asked]!.content);
   return {
     results,
     fromModel,
@@ -41,6 +45,7 @@ export function useLessonWorld(): LessonWorld {
     radius,
     pointed,
     exampleName,
+    walls,
     generated,
     off: offHeads.map(headName),
     offAnswers: offAnswers && { withAll: offAnswers.withAll, withOff: offAnswers.withOff, off: offAnswers.off.map(headName) },

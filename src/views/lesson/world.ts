@@ -25,6 +25,8 @@ export interface LessonWorld {
   /** The cell pointed at or locked (row: query token, col: key token), or null. */
   pointed: { row: number; col: number } | null;
   exampleName: string | null;
+  /** The walls the user message of the scored turn names ("Walls: south." → ['south']), or null: it names none. */
+  walls: string[] | null;
   /** Answers the model wrote, per policy. */
   generated: Record<string, string>;
   /** Heads switched off, and the answers written with every head on and with them off. */
@@ -92,6 +94,31 @@ export const percent = (v: number): string => `${Math.round(v * 100)} %`;
 export const only = (w: LessonWorld, policy: string): boolean => w.shown.length === 1 && w.shown[0] === policy && figuresOf(w, policy) !== null;
 /** A maze answer's move ("Move: north"; the demo model also writes "Action -> east"), or null. */
 export const moveOf = (answer: string): string | null => /(?:Move|Action)\s*(?::|->)\s*(\w+)/.exec(answer)?.[1] ?? null;
+/** The walls a maze observation names ("Walls: east, west." → ['east', 'west']; "Walls: none." → []), or null. */
+export function wallsIn(observation: string): string[] | null {
+  const list = /Walls:\s*([a-z, ]+)\./.exec(observation)?.[1]?.trim();
+  if (list === undefined) return null;
+  return list === 'none' ? [] : list.split(/\s*,\s*/);
+}
+/** Where an answer's move leads, told from the walls the turn's user message names. */
+export function moveVerdict(answer: string, walls: string[] | null): string {
+  const m = moveOf(answer);
+  if (m === null || walls === null) return '';
+  return walls.includes(m) ? `${m}, into a wall the user message names` : `${m}, an open way`;
+}
+/** What the move written with the whole conversation and the one written with less of it say together. */
+export function whatChanged(full: string, less: string, walls: string[] | null): string {
+  const [a, b] = [moveOf(full), moveOf(less)];
+  if (a === null || b === null || walls === null) return `Together: ${answersDiffer(full, less)}.`;
+  if (a === b) return `The same move both ways: here the prior assistant answers do not change what the model does.`;
+  const [aWall, bWall] = [walls.includes(a), walls.includes(b)];
+  if (aWall && !bWall)
+    return 'With its prior assistant answers in view the model repeats their move into the wall; with less of them it takes an open way. Here inertia changes what the model does, not only where it looks.';
+  if (!aWall && bWall) return 'Here the whole conversation helped: with less of it the model walks into a wall.';
+  return aWall
+    ? 'Both moves run into walls: this tiny model is lost either way.'
+    : 'Both moves are open ways: the history changed the move, not whether it works.';
+}
 /** How two answers differ, in plain words (the maze's move is its last line). */
 export function answersDiffer(a: string, b: string): string {
   if (a === b) return 'the same answer';
@@ -110,15 +137,6 @@ export function againstFull(r: PolicyResult, base: LessonWorld | null, meaning: 
   const read = (x: PolicyResult) => x.cost.find((c) => c.turn === x.turn)?.contextTokens;
   if (!full || read(r) === undefined) return '';
   return `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full; ${percent(r.ratios.prior)} of its attention goes to prior assistant answers (${share(r.ratios.prior)}, against ${share(full.ratios.prior)}) and its diagonal ratio is ${share(r.diagonal)} (against ${share(full.diagonal)}). ${meaning}`;
-}
-
-/** The cell a maze answer's path comes back to most, when it comes back three times or more ("Path: 8 9 17 11 17 11 17"). */
-export function revisits(answer: string): { cell: string; times: number } | null {
-  const path = /Path:\s*([\d\s]+)/.exec(answer)?.[1]?.trim().split(/\s+/) ?? [];
-  const counts = new Map<string, number>();
-  for (const c of path) counts.set(c, (counts.get(c) ?? 0) + 1);
-  const [cell, times] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
-  return times >= 3 ? { cell, times } : null;
 }
 
 /**
