@@ -4,7 +4,8 @@ import { lessonFragment, parseHide } from '../../src/state/regions';
 import { setupLine } from '../../src/state/lesson-setup';
 import { quizScore } from '../../src/views/lesson/quiz';
 import { LESSON, QUIZ, SHIFTED, SHIFTED_TITLE, type LessonWorld } from '../../src/views/lesson/steps';
-import { evenDiagonal, wallsIn } from '../../src/views/lesson/world';
+import { wallsIn } from '../../src/views/lesson/moves';
+import { evenDiagonal } from '../../src/views/lesson/world';
 import { EXAMPLES } from '../../src/state/examples';
 
 /** Figures as the page holds them, only the fields the steps read (the browser test reads real ones). */

@@ -8,21 +8,8 @@ import { SINK_TOKENS } from '../../context/render';
 import { answerOf } from '../../export/figures';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
-import {
-  againstFull,
-  answersDiffer,
-  change,
-  evenDiagonal,
-  figuresOf,
-  LOADING,
-  moveVerdict,
-  only,
-  percent,
-  share,
-  twinOf,
-  whatChanged,
-  type LessonStep,
-} from './world';
+import { answersDiffer, generationReveal } from './moves';
+import { againstFull, change, evenDiagonal, figuresOf, LOADING, only, percent, share, twinOf, type LessonStep } from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion } from './world';
@@ -205,17 +192,7 @@ export const LESSON: LessonStep[] = [
     target: '[data-testid="lesson-act"]',
     act: { label: 'Write it under Full, then under LT', run: 'full-then-lt' },
     done: (w) => Object.keys(w.generated).length >= 2,
-    reveal: (w) => {
-      const written = Object.entries(w.generated);
-      if (!written.length) return '';
-      const said = ([p, text]: [string, string]) => {
-        const where = moveVerdict(text, w.walls);
-        return `Under ${labelOf(p)} the model wrote: "${text}"${where ? `: ${where}` : ''}.`;
-      };
-      if (written.length < 2) return `${said(written[0]!)} Click LT (the last turn only) and generate again to see whether the answer changes.`;
-      const [full, other] = [written[0]!, written[written.length - 1]!];
-      return `${said(full)} ${said(other)} ${whatChanged(full[1], other[1], w.walls)}`;
-    },
+    reveal: (w) => generationReveal(w.generated, w.walls),
   },
   {
     id: 'heads',

@@ -4,7 +4,8 @@ import { focusOf } from '../../state/hover-lock';
 import { useHover } from '../../state/hover-store';
 import { activePolicies, useInspector } from '../../state/inspector-store';
 import { useLesson } from '../../state/lesson-store';
-import { wallsIn, type LessonWorld } from './world';
+import { wallsIn } from './moves';
+import type { LessonWorld } from './world';
 
 /** No answers written yet (one object, so the selector's result is stable). */
 const NONE: Record<string, string> = {};

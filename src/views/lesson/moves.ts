@@ -1,0 +1,53 @@
+/**
+ * Reading a maze answer and the turn it replies to: the move, the walls the user message names, and what
+ * two answers written under two policies say together (the generation step's reveal). Plain functions.
+ */
+import { parsePolicy, policyLabel } from '../../context/policy';
+
+/** A maze answer's move ("Move: north"; the demo model also writes "Action -> east"), or null. */
+export const moveOf = (answer: string): string | null => /(?:Move|Action)\s*(?::|->)\s*(\w+)/.exec(answer)?.[1] ?? null;
+/** The walls a maze observation names ("Walls: east, west." → ['east', 'west']; "Walls: none." → []), or null. */
+export function wallsIn(observation: string): string[] | null {
+  const list = /Walls:\s*([a-z, ]+)\./.exec(observation)?.[1]?.trim();
+  if (list === undefined) return null;
+  return list === 'none' ? [] : list.split(/\s*,\s*/);
+}
+/** Where an answer's move leads, told from the walls the turn's user message names. */
+export function moveVerdict(answer: string, walls: string[] | null): string {
+  const m = moveOf(answer);
+  if (m === null || walls === null) return '';
+  return walls.includes(m) ? `${m}, into a wall the user message names` : `${m}, an open way`;
+}
+/** What the move written with the whole conversation and the one written with less of it say together. */
+export function whatChanged(full: string, less: string, walls: string[] | null): string {
+  const [a, b] = [moveOf(full), moveOf(less)];
+  if (a === null || b === null || walls === null) return `Together: ${answersDiffer(full, less)}.`;
+  if (a === b) return `The same move both ways: here the prior assistant answers do not change what the model does.`;
+  const [aWall, bWall] = [walls.includes(a), walls.includes(b)];
+  if (aWall && !bWall)
+    return 'With its prior assistant answers in view the model repeats their move into the wall; with less of them it takes an open way. Here inertia changes what the model does, not only where it looks.';
+  if (!aWall && bWall) return 'Here the whole conversation helped: with less of it the model walks into a wall.';
+  return aWall
+    ? 'Both moves run into walls: this tiny model is lost either way.'
+    : 'Both moves are open ways: the history changed the move, not whether it works.';
+}
+/** How two answers differ, in plain words (the maze's move is its last line). */
+export function answersDiffer(a: string, b: string): string {
+  if (a === b) return 'the same answer';
+  if (moveOf(a) !== null && moveOf(b) === null) return 'a different answer, with no move in it';
+  const m = moveOf(a);
+  return m !== null && m === moveOf(b) ? `a different answer, the same move (${m})` : 'a different answer and a different move';
+}
+
+/** The generation step's reveal: each answer written, its move told against the walls, then both together. */
+export function generationReveal(generated: Record<string, string>, walls: string[] | null): string {
+  const written = Object.entries(generated);
+  if (!written.length) return '';
+  const said = ([p, text]: [string, string]) => {
+    const where = moveVerdict(text, walls);
+    return `Under ${policyLabel(parsePolicy(p))} the model wrote: "${text}"${where ? `: ${where}` : ''}.`;
+  };
+  if (written.length < 2) return `${said(written[0]!)} Click LT (the last turn only) and generate again to see whether the answer changes.`;
+  const [full, other] = [written[0]!, written[written.length - 1]!];
+  return `${said(full)} ${said(other)} ${whatChanged(full[1], other[1], walls)}`;
+}
