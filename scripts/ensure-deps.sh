@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "installing npm packages (npm ci)…"
-  ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
+  npm ci --no-audit --no-fund # .npmrc: no install scripts (no CUDA download)
 fi
 if [ "${1:-}" = "--browser" ] && [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   echo "installing Debian's chromium for the browser tests…"

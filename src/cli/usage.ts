@@ -68,7 +68,8 @@ Options:
   --backend B wasm (default: onnxruntime-web, as in the browser) or native (onnxruntime-node: the machine's
               own runtime, faster, and not bound by wasm's 4 GiB)
   --device D  with --backend native: cpu (default) or cuda (an NVIDIA GPU, when onnxruntime-node's CUDA
-              libraries are installed: ONNXRUNTIME_NODE_INSTALL=cuda12 npm rebuild onnxruntime-node)
+              libraries are installed: cd node_modules/onnxruntime-node && ONNXRUNTIME_NODE_INSTALL=cuda12
+              node script/install)
   --by K,...  report: the columns to group by (default model, policy and the group field)
   --group-field F  report: group by the field F of each JSONL line (e.g. env), read from --input
   --input F   report: the JSONL file the batch read

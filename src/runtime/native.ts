@@ -1,7 +1,7 @@
 /**
  * onnxruntime-node, Node only: the machine's native runtime for the command line and the bench's CPU
  * reference, on CUDA where the machine has it and onnxruntime-node's CUDA libraries are installed
- * (ONNXRUNTIME_NODE_INSTALL=cuda12 npm rebuild onnxruntime-node; `npm ci` skips that download, see .npmrc).
+ * ((cd node_modules/onnxruntime-node && ONNXRUNTIME_NODE_INSTALL=cuda12 node script/install); `npm ci` skips that download, see .npmrc).
  * It reads external data from files, so the graph is written to a temporary folder, one tensor at a time.
  */
 import type * as Ort from 'onnxruntime-web';
