@@ -80,13 +80,13 @@ function run(page: Page, hub: string, repo: string, prefer: string[], quant = 'n
 /**
  * Quantized weights in the browser: q8, q4 and q4g128 made as the weights are read, and a published AWQ checkpoint,
  * each against the float64 reference on the same dequantized weights (tests/model/precision/quant-parity.test.ts and
- * awq.test.ts run every family on Node wasm).
+ * awq.test.ts run every family on Node wasm; quant-parity.test.ts on native too).
  */
 const AWQ = awqModelFiles({ family: 'llama', heads: 4, kvHeads: 2, seed: 25 }, 16);
 const QUANTIZED: [string, Quant, ('webgpu' | 'wasm')[]][] = [
   ['acme/llama3-rope-f16', 'q4', ['webgpu', 'wasm']],
-  ['acme/qwen3-gqa-bf16', 'q8', ['webgpu']],
-  ['acme/qwen3-gqa-bf16', 'q4g128', ['webgpu']],
+  ['acme/qwen3-gqa-bf16', 'q8', ['webgpu', 'wasm']],
+  ['acme/qwen3-gqa-bf16', 'q4g128', ['webgpu', 'wasm']],
   ['acme/llama-awq', 'none', ['webgpu', 'wasm']],
 ];
 

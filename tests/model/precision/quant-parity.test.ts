@@ -82,28 +82,30 @@ describe('a quantized matrix run in slices of rows (an output head): the same as
   }
 });
 
-describe('q8, q4 and q4g128 graphs (MatMulNBits) vs the float64 reference on the same dequantized weights, Node wasm', () => {
-  for (const [name, opts] of FAMILY_CASES) {
-    for (const quant of ['q8', 'q4', 'q4g128'] as const) {
-      it(`${quant}: ${name}`, async () => {
-        const ckpt = await loadCheckpoint(memorySource(tinyModelFiles(opts)));
-        const { spec } = ckpt;
-        const weights = resolveWeights(spec, ckpt);
-        const last = spec.numLayers - 1;
-        const graph = buildGraph(spec, weights, { inspectLayers: [0, last], quant });
-        expect(graph.weightStorage).toContain(`quantized to ${quant === 'q8' ? 8 : 4} bits`);
-        const session = await ModelSession.create(graph, spec);
-        const S = 23;
-        const ids = Array.from({ length: S }, (_, i) => (i * 37 + 11) % spec.vocabSize);
-        const out = await session.forward({ ids, attnRows: [0, S], logitRows: [0, S], perHead: true });
-        const deq = await dequantizedWeights(weights, schemeOf(quant));
-        for (const layer of [0, last]) {
-          const ref = await referenceForward(spec, deq, ids, layer);
-          expect(maxAbsDiff(out.attention.find((a) => a.layer === layer)!.perHead!.data, ref.attention)).toBeLessThanOrEqual(TOL);
-          if (layer === last) expect(maxAbsDiff(out.logits!.data, ref.logits)).toBeLessThanOrEqual(TOL);
-        }
-        await session.release();
-      });
-    }
+/** One family case at one precision, on one runtime: attention of the first and last layers and the logits. */
+async function quantizedParity(opts: (typeof FAMILY_CASES)[number][1], quant: 'q8' | 'q4' | 'q4g128', backend: 'wasm' | 'native') {
+  const ckpt = await loadCheckpoint(memorySource(tinyModelFiles(opts)));
+  const { spec } = ckpt;
+  const weights = resolveWeights(spec, ckpt);
+  const last = spec.numLayers - 1;
+  const graph = buildGraph(spec, weights, { inspectLayers: [0, last], quant });
+  expect(graph.weightStorage).toContain(`quantized to ${quant === 'q8' ? 8 : 4} bits`);
+  const session = await ModelSession.create(graph, spec, { prefer: [backend] });
+  expect(session.report.backend).toBe(backend);
+  const S = 23;
+  const ids = Array.from({ length: S }, (_, i) => (i * 37 + 11) % spec.vocabSize);
+  const out = await session.forward({ ids, attnRows: [0, S], logitRows: [0, S], perHead: true });
+  const deq = await dequantizedWeights(weights, schemeOf(quant));
+  for (const layer of [0, last]) {
+    const ref = await referenceForward(spec, deq, ids, layer);
+    expect(maxAbsDiff(out.attention.find((a) => a.layer === layer)!.perHead!.data, ref.attention)).toBeLessThanOrEqual(TOL);
+    if (layer === last) expect(maxAbsDiff(out.logits!.data, ref.logits)).toBeLessThanOrEqual(TOL);
   }
-});
+  await session.release();
+}
+
+for (const backend of ['wasm', 'native'] as const)
+  describe(`q8, q4 and q4g128 graphs (MatMulNBits) vs the float64 reference on the same dequantized weights, Node ${backend}`, () => {
+    for (const [name, opts] of FAMILY_CASES)
+      for (const quant of ['q8', 'q4', 'q4g128'] as const) it(`${quant}: ${name}`, () => quantizedParity(opts, quant, backend));
+  });
