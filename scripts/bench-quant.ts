@@ -9,7 +9,9 @@
  *   3. Plans: every real config here, at each precision: wasm (3.5 GiB) and WebGPU at 2,048 tokens.
  *   4. GPU (not by default): Llama-3.1-8B cut to 2 layers at q4g128 and q4 on Chromium's software WebGPU
  *      adapter, the GPU process's memory against the plan.
- *   BENCH_QUANT_PARTS=speed,memory,plans,gpu   which parts (default the first three)
+ *   5. Long (not by default): the Qwen3-4B cut at q4g128 and q4 on wasm, scoring a conversation of about 1,100
+ *      tokens: onnxruntime's heap after that pass against the plan for the same cut and length.
+ *   BENCH_QUANT_PARTS=speed,memory,plans,gpu,long   which parts (default the first three)
  *   BENCH_QUANT_SPEED=none,q4g128   time only these, in a table of their own (default: all, the main table)
  */
 import { execFileSync } from 'node:child_process';
@@ -252,6 +254,39 @@ if (parts.includes('gpu')) {
   doc.gpu = rows;
 }
 
+if (parts.includes('long')) {
+  // A pass as long as the plan promises Qwen3-4B on wasm (≥ 1,024 tokens), on its cut: the heap it leaves
+  // (its peak) against the plan for the cut at that length. A maze episode's turns repeated to the length.
+  const cut = join(OUT, 'Qwen--Qwen3-4B-Instruct-2507-2l');
+  const spec = normalizeConfig(JSON.parse(readFileSync(join(cut, 'config.json'), 'utf8')));
+  const maze = JSON.parse(readFileSync('examples/maze.json', 'utf8')).messages as { role: string }[];
+  const turns = maze.filter((m) => m.role !== 'system');
+  const conv = join(OUT, 'long-conversation.json');
+  writeFileSync(conv, JSON.stringify({ messages: [maze[0], ...turns, ...turns, ...turns] }));
+  const rows = [];
+  for (const quant of ['q4g128', 'q4'] as const) {
+    process.stderr.write(`long pass Qwen3-4B cut wasm ${quant} … `);
+    const r = child(['scripts/rehearse/node-case.ts', cut, 'wasm', conv], { QUANT: quant });
+    const tokens = r.analyses?.[0]?.tokens ?? 0;
+    const plan = planBackend(
+      { spec, dtypes: new Map(tensorPlan(spec).map((t) => [t.name, 'BF16'])), holdsFileBytes: true, plannedTokens: tokens, computeDtype: 'fp32', quant },
+      WASM_LIMITS,
+    );
+    process.stderr.write(
+      `${r.error ?? `${tokens} tokens, heap ${(r.wasmHeapBytes / 2 ** 20).toFixed(0)} MiB, planned ${((plan.weights + plan.overhead) / 2 ** 20).toFixed(0)} MiB`}\n`,
+    );
+    rows.push({
+      quant,
+      tokens,
+      ms: r.analyses?.[0]?.ms ?? null,
+      wasmHeapBytes: r.wasmHeapBytes,
+      plannedBytes: plan.weights + plan.overhead,
+      error: r.error ?? null,
+    });
+  }
+  doc.long = rows;
+}
+
 if (parts.includes('plans')) {
   const dirs = ['tests/fixtures/real-models', 'tests/fixtures/more-models', 'tests/fixtures/multimodal'];
   const rows = [];
@@ -343,6 +378,16 @@ function markdown(d: Record<string, any>): string {
     out.push(
       `\nThe fixed overhead (onnxruntime and this tool, with the 1.7M-parameter demo model): ${(f.fixedBytes / 2 ** 20).toFixed(0)} MiB on ${f.backend}${d.memory.find((x: any) => x.backend !== f.backend) ? `, ${(d.memory.find((x: any) => x.backend !== f.backend).fixedBytes / 2 ** 20).toFixed(0)} MiB on ${d.memory.find((x: any) => x.backend !== f.backend).backend}` : ''}; its wasm heap ${f.fixedHeapBytes ? (f.fixedHeapBytes / 2 ** 20).toFixed(0) : '–'} MiB.\n`,
     );
+  }
+  if (d.long) {
+    out.push(
+      "## A long pass on wasm, measured: Qwen3-4B cut to 2 of its 36 layers\n\n`BENCH_QUANT_PARTS=long`. The plan lets the whole Qwen3-4B-Instruct-2507 run on wasm at q4g128 up to the length in the table below; here its cut scores a conversation that long under Full (one pass, the final layer's attention kept), and onnxruntime's heap after it (its peak) is set against the plan for the same cut and length.\n\n| precision | tokens | pass (s) | wasm heap (MiB) | planned (MiB) | heap ÷ planned |\n| --- | ---: | ---: | ---: | ---: | ---: |",
+    );
+    for (const r of d.long)
+      out.push(
+        `| ${r.quant} | ${r.tokens.toLocaleString('en-US')} | ${r.error ? `✗ ${r.error.slice(0, 80)}` : (r.ms / 1000).toFixed(1)} | ${r.wasmHeapBytes ? (r.wasmHeapBytes / 2 ** 20).toFixed(0) : '–'} | ${(r.plannedBytes / 2 ** 20).toFixed(0)} | ${r.wasmHeapBytes ? (r.wasmHeapBytes / r.plannedBytes).toFixed(2) : '–'} |`,
+      );
+    out.push('');
   }
   if (d.gpu) {
     out.push(

@@ -67,7 +67,8 @@ export function ChartsPanel() {
         <h3>Tokens per turn</h3>
         <LineChart testId="cost-chart" series={cost} xLabel="turn" yLabel="tokens" />
         <p className="muted">
-          Solid: tokens the model reads before answering; dashed: of those, tokens prefilled when the KV cache of the previous turn is kept.
+          Solid: tokens the model reads before answering; dashed: of those, the tokens it must compute anew (prefill) when what it computed for the previous
+          turn (its KV cache) is kept.
         </p>
       </div>
     </section>

@@ -1,4 +1,4 @@
-import type { PolicyResult } from '../../analysis/analyze';
+import { DEFAULTS, type PolicyResult } from '../../analysis/analyze';
 import { CATEGORIES, type Category } from '../../metrics/categories';
 import { answerOf, sameTokens } from '../../export/figures';
 import { DEMO_MODEL_LABEL } from '../../model/demo';
@@ -198,14 +198,14 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
           </span>
           {' · '}
           <span>
-            prefilled <strong className="num">{r.cost[r.cost.length - 1]!.prefilled}</strong>
+            computed anew (prefilled) <strong className="num">{r.cost[r.cost.length - 1]!.prefilled}</strong>
             <Explain id="prefilled" />
           </span>
         </p>
       </div>
       <div>
         <h3>
-          Per prior assistant answer: diagonal ratio, longest copied run, shared n-grams
+          Per prior assistant answer: diagonal ratio, longest copied run, runs of {DEFAULTS.ngram} tokens it shares
           <Explain id="copy" />
         </h3>
         <p className="muted small">bars on one scale in every view: full width = {PER_ANSWER_SCALE}</p>
@@ -222,7 +222,7 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
                 <span className="muted copy" data-testid={`copy-${d.turn ?? i}`}>
                   copied run {r.copy[i]?.longestRun ?? 0}
                   {r.copy[i]?.shift ? ` (offset ${r.copy[i]!.shift > 0 ? '+' : '−'}${Math.abs(r.copy[i]!.shift)})` : ''} ·{' '}
-                  {r.copy[i] ? `${Math.round(r.copy[i]!.ngramOverlap * 100)} %` : '–'} n-grams
+                  {r.copy[i] ? `${Math.round(r.copy[i]!.ngramOverlap * 100)} %` : '–'} of {DEFAULTS.ngram}-token runs shared
                 </span>
               </li>
             ))}

@@ -163,8 +163,8 @@ function HeatmapToolbar(p: {
     <div className="row">
       <strong>{p.label}</strong>
       <span className="muted">
-        {p.rows} query rows × {p.keys} keys · colour: √ scale, 0 … {p.max.toFixed(3)} ({p.shared ? 'shared by every heatmap: the highest of their' : 'the'}{' '}
-        99.5th percentile outside the sink; brighter = more)
+        {p.rows} query rows × {p.keys} keys · colour: square-root scale (faint weights stay visible), 0 … {p.max.toFixed(3)} (
+        {p.shared ? 'shared by every heatmap: the highest of their' : 'the'} 99.5th percentile outside the sink; brighter = more)
       </span>
       <button type="button" onClick={() => p.zoom(1.5)} aria-label="zoom in">
         +
