@@ -184,7 +184,9 @@ describe('the lesson, walked with the keyboard only', () => {
         // found it in Node): the page's own generation must tell the same story.
         await expect
           .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
-          .toMatch(/Under Full .*south, into a wall the user message names\. Under LT .*: east, an open way\. .*Here inertia changes what the model does/s);
+          .toMatch(
+            /Under Full .*Its move, south, runs into a wall the last user message names\. Under LT .*Its move, east, is an open way\. .*Here inertia changes what the model does/s,
+          );
       },
       undefined,
       page.getByTestId('generate'),

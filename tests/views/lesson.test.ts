@@ -153,12 +153,12 @@ describe('the lesson', () => {
     expect(step('shifted').reveal!(apart, w)).toMatch(/0\.0470: the attention stays nearer the plain diagonal/);
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
     expect(step('generate').reveal!(one, w)).toMatch(
-      /^Under Clip-12→1 the model wrote: "Path: 8 9\.\nThought: go\.\nMove: west": west, an open way\. Click LT/,
+      /^Under Clip-12→1 the model wrote: "Path: 8 9\.\nThought: go\.\nMove: west"\. Its move, west, is an open way\. Click LT/,
     );
     // Each move told from the walls the user message names ('south' here), and what the two say together.
     const says = (full: string, lt: string) => step('generate').reveal!({ ...w, generated: { full: `Move: ${full}`, lt: `Move: ${lt}` } }, w);
     expect(says('south', 'east')).toMatch(
-      /Under Full the model wrote: "Move: south": south, into a wall the user message names\. Under LT the model wrote: "Move: east": east, an open way\. With its prior assistant answers in view the model repeats their move into the wall; .*Here inertia changes what the model does/,
+      /Under Full the model wrote: "Move: south"\. Its move, south, runs into a wall the last user message names\. Under LT the model wrote: "Move: east"\. Its move, east, is an open way\. With its prior assistant answers in view the model repeats their move into the wall; .*Here inertia changes what the model does/,
     );
     expect(says('east', 'east')).toMatch(/The same move both ways: here the prior assistant answers do not change what the model does\.$/);
     expect(says('east', 'south')).toMatch(/Here the whole conversation helped: with less of it the model walks into a wall\.$/);

@@ -12,11 +12,11 @@ export function wallsIn(observation: string): string[] | null {
   if (list === undefined) return null;
   return list === 'none' ? [] : list.split(/\s*,\s*/);
 }
-/** Where an answer's move leads, told from the walls the turn's user message names. */
+/** Where an answer's move leads, told from the walls the turn's user message names, as a sentence ('' when it cannot be told). */
 export function moveVerdict(answer: string, walls: string[] | null): string {
   const m = moveOf(answer);
   if (m === null || walls === null) return '';
-  return walls.includes(m) ? `${m}, into a wall the user message names` : `${m}, an open way`;
+  return walls.includes(m) ? `Its move, ${m}, runs into a wall the last user message names.` : `Its move, ${m}, is an open way.`;
 }
 /** What the move written with the whole conversation and the one written with less of it say together. */
 export function whatChanged(full: string, less: string, walls: string[] | null): string {
@@ -45,7 +45,7 @@ export function generationReveal(generated: Record<string, string>, walls: strin
   if (!written.length) return '';
   const said = ([p, text]: [string, string]) => {
     const where = moveVerdict(text, walls);
-    return `Under ${policyLabel(parsePolicy(p))} the model wrote: "${text}"${where ? `: ${where}` : ''}.`;
+    return `Under ${policyLabel(parsePolicy(p))} the model wrote: "${text}".${where ? ` ${where}` : ''}`;
   };
   if (written.length < 2) return `${said(written[0]!)} Click LT (the last turn only) and generate again to see whether the answer changes.`;
   const [full, other] = [written[0]!, written[written.length - 1]!];
