@@ -159,19 +159,8 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.locator('details.turns').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
     });
 
-    await step(1, async () => undefined); // "take me there" focuses the answer's first token: pointing at it
-    await step(2, async () => {
-      expect(Number(await page.locator('[data-lesson="heatmap"] canvas[role="img"]').first().getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);
-      await press('Home');
-    });
-    await step(3, guess);
-    await step(4, guess);
-    await step(5, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));
-    await step(6, () => press('ArrowDown', 3));
-    await step(7, () => press('Enter'), page.getByTestId('figure-window:6-diagonal'));
-    await step(8, () => press('Enter'), page.getByTestId('figure-ao-diagonal'));
     await step(
-      9,
+      1,
       async () => {
         await press('Enter');
         // While it writes, the focus stays on the button.
@@ -191,6 +180,17 @@ describe('the lesson, walked with the keyboard only', () => {
       undefined,
       page.getByTestId('generate'),
     );
+    await step(2, async () => undefined); // "take me there" focuses the answer's first token: pointing at it
+    await step(3, async () => {
+      expect(Number(await page.locator('[data-lesson="heatmap"] canvas[role="img"]').first().getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);
+      await press('Home');
+    });
+    await step(4, guess);
+    await step(5, guess);
+    await step(6, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));
+    await step(7, () => press('ArrowDown', 3));
+    await step(8, () => press('Enter'), page.getByTestId('figure-window:6-diagonal'));
+    await step(9, () => press('Enter'), page.getByTestId('figure-ao-diagonal'));
     await step(
       10,
       async () => {

@@ -47,7 +47,9 @@ export function generationReveal(generated: Record<string, string>, walls: strin
     const where = moveVerdict(text, walls);
     return `Under ${policyLabel(parsePolicy(p))} the model wrote: "${text}".${where ? ` ${where}` : ''}`;
   };
-  if (written.length < 2) return `${said(written[0]!)} Click LT (the last turn only) and generate again to see whether the answer changes.`;
+  // The walls as the user message gives them, so the reader can check each move against them.
+  const told = walls === null ? '' : `The last user message names ${walls.length ? `the walls: ${walls.join(', ')}` : 'no walls'}. `;
+  if (written.length < 2) return `${told}${said(written[0]!)} Click LT (the last turn only) and generate again to see whether the answer changes.`;
   const [full, other] = [written[0]!, written[written.length - 1]!];
-  return `${said(full)} ${said(other)} ${whatChanged(full[1], other[1], walls)}`;
+  return `${told}${said(full)} ${said(other)} ${whatChanged(full[1], other[1], walls)}`;
 }

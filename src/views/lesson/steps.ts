@@ -6,6 +6,7 @@
 import { parsePolicy, policyLabel } from '../../context/policy';
 import { SINK_TOKENS } from '../../context/render';
 import { answerOf } from '../../export/figures';
+import { CATEGORY_NAMES } from '../../palette';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
 import { answersDiffer, generationReveal } from './moves';
@@ -32,11 +33,26 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...MAZE, turns: true },
     text: (w) =>
-      `This is a conversation with a maze agent: a small language model, running in this page, answers ${w.turns} turns. Each answer lists the cells visited so far, copied from its previous answer, then a thought and a move. Leaning on its own prior assistant answers (what it answered in earlier turns) like this is called conversational inertia, and this lesson shows it in what the model looks at.`,
+      `This is a conversation with a maze agent: a small language model, running in this page, answers ${w.turns} turns. Each answer lists the cells visited so far, copied from its previous answer, then a thought and a move. Leaning on its own prior assistant answers (what it answered in earlier turns) like this is called conversational inertia: this lesson shows what it does to the answers, then where in the conversation the model looks.`,
     source: 'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1.',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
     done: () => true,
+  },
+  {
+    id: 'generate',
+    title: 'What inertia does to a move',
+    region: 'view',
+    setup: WALL,
+    text: () =>
+      'First, what it does. Here is another maze episode, played by the demo model itself: it walked into a wall, was told so ("You hit a wall"), and answered the same move again, turn after turn. Copying its list of cells is what the system prompt asks, but the move should follow the maze: let the model write the last answer itself, once with the whole conversation (Full) and once with only the turn before it (LT, "last turn").',
+    source:
+      'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes.',
+    action: 'Click "Write it under Full, then under LT".',
+    target: '[data-testid="lesson-act"]',
+    act: { label: 'Write it under Full, then under LT', run: 'full-then-lt' },
+    done: (w) => Object.keys(w.generated).length >= 2,
+    reveal: (w) => generationReveal(w.generated, w.walls),
   },
   {
     id: 'reads',
@@ -44,7 +60,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: MAZE,
     text: () =>
-      "A language model reads text in small pieces called tokens. For each token it writes, it gives every earlier token a weight, its attention, and the weights add up to 1. The tool reads these weights from the model's last layer.",
+      "Back to the first conversation: a language model reads text in small pieces called tokens. For each token it writes, it gives every earlier token a weight, its attention, and the weights add up to 1. The tool reads these weights from the model's last layer.",
     source: 'Attention weights of the final layer, averaged over heads: paper 2, section 3.4.',
     action: 'Point at a token of the last answer (the outlined tokens) in the Tokens panel, or focus one with the keyboard.',
     target: '[data-testid="token-view"] .tok.query',
@@ -65,7 +81,7 @@ export const LESSON: LessonStep[] = [
     reveal: (w) => {
       const r = figuresOf(w);
       if (!r) return LOADING;
-      return `The sink takes ${percent(r.ratios.sink)} of the answer's attention here (the figure "sink share", ${share(r.ratios.sink)}): ${r.ratios.sink >= 0.2 ? 'a strong sink, as most large models have.' : 'little of one, unlike most large models; load a real chat model to see a strong sink.'}`;
+      return `The sink takes ${percent(r.ratios.sink)} of the answer's attention here (the figure "${CATEGORY_NAMES.sink}", ${share(r.ratios.sink)}): ${r.ratios.sink >= 0.2 ? 'a strong sink, as most large models have.' : 'little of one, unlike most large models; load a real chat model to see a strong sink.'}`;
     },
   },
   {
@@ -178,21 +194,6 @@ export const LESSON: LessonStep[] = [
       const r = figuresOf(w, 'ao');
       return r ? againstFull(r, base, 'With its own answers replaced by a placeholder there is no copy left to follow.') : '';
     },
-  },
-  {
-    id: 'generate',
-    title: 'Does it change what the model does?',
-    region: 'view',
-    setup: WALL,
-    text: () =>
-      'This is another maze episode, played by the demo model itself: it walked into a wall, was told so ("You hit a wall"), and answered the same move again, turn after turn. The model can write the answer to the last turn itself, once with the whole conversation (Full) and once with only the turn before it (LT). Does its move follow the maze, or its prior assistant answers?',
-    source:
-      'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes.',
-    action: 'Click "Write it under Full, then under LT".',
-    target: '[data-testid="lesson-act"]',
-    act: { label: 'Write it under Full, then under LT', run: 'full-then-lt' },
-    done: (w) => Object.keys(w.generated).length >= 2,
-    reveal: (w) => generationReveal(w.generated, w.walls),
   },
   {
     id: 'heads',

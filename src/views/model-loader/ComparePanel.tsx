@@ -42,8 +42,8 @@ export function ComparePanel() {
       {on && (
         <>
           <p className="muted">
-            The CPL-tuned twin is the demo model after Context Preference Learning (paper 2, §2.1): trained to prefer the answer it gives from a short context
-            over the one it gives from the whole history.
+            The CPL-tuned twin is the demo model after Context Preference Learning (the method of “Mitigating conversational inertia”, the second paper this
+            tool follows): trained to prefer the answer it gives from a short context over the one it gives from the whole history.
           </p>
           {slots.map((slot) => (
             <CompareSlot key={slot} slot={slot} />
