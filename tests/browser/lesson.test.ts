@@ -279,6 +279,12 @@ describe('the lesson, walked with the keyboard only', () => {
         expect(Number(await canvas.getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);
       }
       if (s.id === 'shares') expect(await axeViolations(page), 'a lesson step at a phone width').toEqual([]);
+      // The card's own actions (a guess locked in, an answer written) on the phone too: the reveal shows in the card.
+      if (s.guess || s.act) {
+        await card.getByTestId(s.guess ? 'lesson-lock' : 'lesson-act').click({ timeout: 120_000 });
+        await card.getByTestId('lesson-reveal').waitFor({ timeout: 120_000 });
+        await expect.poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 }).toMatch(s.act ? /Under LT/ : /^You guessed/);
+      }
       // The region's scroll is smooth: the picture after it.
       await page.waitForTimeout(900);
       if (shots) await page.screenshot({ path: join(shots, `phone-${String(n + 1).padStart(2, '0')}-${s.id}.png`) });

@@ -42,8 +42,8 @@ export const LESSON: LessonStep[] = [
   {
     id: 'generate',
     title: 'What inertia does to a move',
-    region: 'view',
-    setup: WALL,
+    region: 'conversation',
+    setup: { ...WALL, turns: true },
     text: () =>
       'First, what it does. Here is another maze episode, played by the demo model itself: it walked into a wall, was told so ("You hit a wall"), and answered the same move again, turn after turn. Copying its list of cells is what the system prompt asks, but the move should follow the maze: let the model write the last answer itself, once with the whole conversation (Full) and once with only the turn before it (LT, "last turn").',
     source:
@@ -150,7 +150,7 @@ export const LESSON: LessonStep[] = [
     region: 'charts',
     setup: MAZE,
     text: () =>
-      'The longer the conversation, the more prior assistant answers there are to lean on. The chart "Shares by turn" scores every turn of this conversation, one point per turn.',
+      'The longer the conversation, the more prior assistant answers there are to lean on. Pick an earlier turn: the figures then score that turn\'s answer with only the turns before it (the chart "Shares by turn", further down, shows every turn at once).',
     source: 'The attention shares over turns: paper 2, figure 2.',
     action: 'Choose an earlier turn in "turn" (the view controls) and see the figures for it.',
     target: 'select[aria-label="scored turn"]',
