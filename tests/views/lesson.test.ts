@@ -173,6 +173,11 @@ describe('the lesson', () => {
     expect(step('heads').reveal!(heads, w)).toMatch(
       /with heads 1\.2, 1\.0 off, [\s\S]*a different answer, the same move \(east\)\. The diagonal ratio with them off is 0\.1133, against 0\.1133 with every head on\. Those few heads carried/,
     );
+    expect(step('heads').reveal!(heads, w)).not.toContain('It can rise');
+    const risen = { ...heads, results: [figures('full', 0.2266, 0.2991)] };
+    expect(step('heads').reveal!(risen, w)).toContain(
+      'is 0.2266, against 0.1133 with every head on. It can rise: a head switched off changes what every later layer computes',
+    );
     // The example it names is one the page offers.
     expect(EXAMPLES.find((e) => e.name === SHIFTED)?.title).toContain(SHIFTED_TITLE);
   });

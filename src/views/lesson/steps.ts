@@ -212,7 +212,12 @@ export const LESSON: LessonStep[] = [
       const verdict = answersDiffer(a.withAll, a.withOff);
       const off = figuresOf(w);
       const on = figuresOf(base);
-      const diag = off && on ? ` The diagonal ratio with them off is ${share(off.diagonal)}, against ${share(on.diagonal)} with every head on.` : '';
+      // A rise surprises: say why it can happen, once the figures show it.
+      const rose =
+        off && on && off.diagonal > on.diagonal
+          ? ' It can rise: a head switched off changes what every later layer computes, so the figure to watch is the answer.'
+          : '';
+      const diag = off && on ? ` The diagonal ratio with them off is ${share(off.diagonal)}, against ${share(on.diagonal)} with every head on.${rose}` : '';
       const meaning =
         a.withAll === a.withOff
           ? 'The answer does not hang on those heads alone: the copying is spread over more of them.'
