@@ -2,10 +2,10 @@ import { useInspector } from './inspector-store';
 
 /**
  * Actions a lesson step runs from its own card, where doing them through the inspector would take a dozen
- * keys: the answer written under Full, then under LT (the previous turn only), so the step can compare them.
+ * keys: the answer written under Full, then under DE (no earlier turn at all), so the step can compare them.
  */
-export async function writeUnderFullThenLt(): Promise<void> {
-  for (const policy of ['full', 'lt']) {
+export async function writeUnderFullThenDe(): Promise<void> {
+  for (const policy of ['full', 'de']) {
     useInspector.getState().setPolicy(policy);
     await useInspector.getState().generate();
     // Stopped, or the page moved on (another step's setup clears the answers): nothing more to write.
@@ -13,5 +13,5 @@ export async function writeUnderFullThenLt(): Promise<void> {
   }
 }
 
-export const LESSON_ACTIONS = { 'full-then-lt': writeUnderFullThenLt } as const;
+export const LESSON_ACTIONS = { 'full-then-de': writeUnderFullThenDe } as const;
 export type LessonAction = keyof typeof LESSON_ACTIONS;

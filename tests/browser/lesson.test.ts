@@ -174,7 +174,7 @@ describe('the lesson, walked with the keyboard only', () => {
         await expect
           .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
           .toMatch(
-            /Under Full .*Its move, south, runs into a wall the last user message names\. Under LT .*Its move, east, is an open way\. .*Here inertia changes what the model does/s,
+            /Under Full .*Its move, south, runs into a wall the last user message names\. Under DE .*Its move, east, is an open way\. .*Here inertia changes what the model does/s,
           );
       },
       undefined,
@@ -283,7 +283,7 @@ describe('the lesson, walked with the keyboard only', () => {
       if (s.guess || s.act) {
         await card.getByTestId(s.guess ? 'lesson-lock' : 'lesson-act').click({ timeout: 120_000 });
         await card.getByTestId('lesson-reveal').waitFor({ timeout: 120_000 });
-        await expect.poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 }).toMatch(s.act ? /Under LT/ : /^You guessed/);
+        await expect.poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 }).toMatch(s.act ? /Under DE/ : /^You guessed/);
       }
       // The region's scroll is smooth: the picture after it.
       await page.waitForTimeout(900);

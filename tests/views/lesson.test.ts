@@ -153,7 +153,7 @@ describe('the lesson', () => {
     expect(step('shifted').reveal!(apart, w)).toMatch(/0\.0470: the attention stays nearer the plain diagonal/);
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
     expect(step('generate').reveal!(one, w)).toMatch(
-      /^The last user message names the walls: south\. Under Clip-12→1 the model wrote: "Path: 8 9\.\nThought: go\.\nMove: west"\. Its move, west, is an open way\. Click LT/,
+      /^The last user message names the walls: south\. Under Clip-12→1 the model wrote: "Path: 8 9\.\nThought: go\.\nMove: west"\. Its move, west, is an open way\. Click DE/,
     );
     // Each move told from the walls the user message names ('south' here), and what the two say together.
     const says = (full: string, lt: string) => step('generate').reveal!({ ...w, generated: { full: `Move: ${full}`, lt: `Move: ${lt}` } }, w);

@@ -49,7 +49,7 @@ export function generationReveal(generated: Record<string, string>, walls: strin
   };
   // The walls as the user message gives them, so the reader can check each move against them.
   const told = walls === null ? '' : `The last user message names ${walls.length ? `the walls: ${walls.join(', ')}` : 'no walls'}. `;
-  if (written.length < 2) return `${told}${said(written[0]!)} Click LT (the last turn only) and generate again to see whether the answer changes.`;
+  if (written.length < 2) return `${told}${said(written[0]!)} Click DE (no earlier turn) and generate again to see whether the answer changes.`;
   const [full, other] = [written[0]!, written[written.length - 1]!];
   return `${told}${said(full)} ${said(other)} ${whatChanged(full[1], other[1], walls)}`;
 }

@@ -43,14 +43,14 @@ export const QUIZ: QuizQuestion[] = [
   },
   {
     question:
-      'The agent walked into a wall and was told so. With the whole conversation it writes the same move again; with only the turn before, another. What made the difference?',
+      'The agent walked into a wall and was told so. With the whole conversation it writes the same move again; with no earlier turn at all, another. What made the difference?',
     options: [
       'the wall: it is named only in the turns that were dropped',
       'its prior assistant answers: with them in view it repeats their move',
       'the length: any shorter text makes a model more careful',
     ],
     correct: 1,
-    why: 'The user message that names the wall is there under both policies; what LT leaves out is most of the answers the model would copy.',
+    why: 'The user message that names the wall is there under both policies; what DE leaves out is the answers the model would copy.',
     revisit: 'generate',
   },
   {

@@ -45,12 +45,12 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: () =>
-      'First, what it does. Here is another maze episode, played by the demo model itself: it walked into a wall, was told so ("You hit a wall"), and answered the same move again, turn after turn. Copying its list of cells is what the system prompt asks, but the move should follow the maze: let the model write the last answer itself, once with the whole conversation (Full) and once with only the turn before it (LT, "last turn").',
+      'First, what it does. Here is another maze episode, played by the demo model itself: it walked into a wall, was told so ("You hit a wall"), and answered the same move again, turn after turn. Copying its list of cells is what the system prompt asks, but the move should follow the maze: let the model write the last answer itself, once with the whole conversation (Full) and once with no earlier turn at all (DE, "drop everything").',
     source:
       'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes.',
-    action: 'Click "Write it under Full, then under LT".',
+    action: 'Click "Write it under Full, then under DE".',
     target: '[data-testid="lesson-act"]',
-    act: { label: 'Write it under Full, then under LT', run: 'full-then-lt' },
+    act: { label: 'Write it under Full, then under DE', run: 'full-then-de' },
     done: (w) => Object.keys(w.generated).length >= 2,
     reveal: (w) => generationReveal(w.generated, w.walls),
   },
