@@ -32,7 +32,7 @@ export function setupLine(s: LessonSetup): string {
     s.compareModels ? 'compare models on' : '',
     s.heads ? 'every head on' : '',
   ].filter(Boolean);
-  return `Set up: ${parts.join(' · ')}.`;
+  return `This step starts from: ${parts.join(' · ')}.`;
 }
 
 /** Sets the page to a step's setup (only what differs: an analysis already on screen is kept). */

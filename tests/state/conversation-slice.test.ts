@@ -54,8 +54,12 @@ describe("a lesson step's setup", () => {
       generated: [],
       heads: false,
     });
-    expect(setupLine({ example: 'maze', policy: 'clip:12:1', turn: 3, heads: true })).toBe('Set up: Maze episode · Clip-12→1 · turn 3 · every head on.');
-    expect(setupLine({ example: 'maze', policy: 'full', turn: null })).toBe('Set up: Maze episode · Full (the whole conversation) · last answer.');
+    expect(setupLine({ example: 'maze', policy: 'clip:12:1', turn: 3, heads: true })).toBe(
+      'This step starts from: Maze episode · Clip-12→1 · turn 3 · every head on.',
+    );
+    expect(setupLine({ example: 'maze', policy: 'full', turn: null })).toBe(
+      'This step starts from: Maze episode · Full (the whole conversation) · last answer.',
+    );
     expect(() => applySetup({ example: 'nope', policy: 'full', turn: null })).toThrow('no example "nope"');
     s().stopAnalysis();
   });

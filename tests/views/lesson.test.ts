@@ -60,7 +60,7 @@ describe('the lesson', () => {
       expect(s.source, s.id).toMatch(/paper|tool|Xiao|definitions/);
       for (const text of [s.title, s.text(start), s.action, s.reveal?.(done, done) ?? '', ...(s.quiz ?? []).flatMap((q) => [q.question, q.why, ...q.options])])
         expect(text, `${s.id}: ${text}`).not.toMatch(PAPER_TALK);
-      expect(setupLine(s.setup), s.id).toMatch(/^Set up: (Maze episode|Maze, last answer reordered|Maze, stuck at a wall) · /);
+      expect(setupLine(s.setup), s.id).toMatch(/^This step starts from: (Maze episode|Maze, last answer reordered|Maze, stuck at a wall) · /);
     }
     expect(new Set(LESSON.map((s) => s.id)).size).toBe(LESSON.length);
     // Every question points back at a step that exists.

@@ -59,8 +59,11 @@ export const LESSON: LessonStep[] = [
     title: 'Where the answer looks',
     region: 'tokens',
     setup: MAZE,
-    text: () =>
-      "Back to the first conversation: a language model reads text in small pieces called tokens. For each token it writes, it gives every earlier token a weight, its attention, and the weights add up to 1. The tool reads these weights from the model's last layer.",
+    text: (w) => {
+      // The panels say "layer 1" for the demo model's last layer: name it so, counted from 0.
+      const layer = figuresOf(w)?.layer;
+      return `Back to the first conversation: a language model reads text in small pieces called tokens. For each token it writes, it gives every earlier token a weight, its attention, and the weights add up to 1. The tool reads these weights from the model's last layer${layer === undefined ? '' : ` (the panels call it layer ${layer}: layers are counted from 0)`}.`;
+    },
     source: 'Attention weights of the final layer, averaged over heads: paper 2, section 3.4.',
     action: 'Point at a token of the last answer (the outlined tokens) in the Tokens panel, or focus one with the keyboard.',
     target: '[data-testid="token-view"] .tok.query',
