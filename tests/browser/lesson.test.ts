@@ -180,7 +180,13 @@ describe('the lesson, walked with the keyboard only', () => {
       undefined,
       page.getByTestId('generate'),
     );
-    await step(2, async () => undefined); // "take me there" focuses the answer's first token: pointing at it
+    await step(2, async () => {
+      // "take me there" focused the answer's first token: pointing at it. The figures later steps ask to guess
+      // read "?" until then.
+      expect(await page.getByTestId('figure-full-prior').textContent()).toBe('?');
+      expect(await page.getByTestId('figure-full-diagonal').textContent()).toBe('?');
+      expect(await page.getByTestId('figure-full-sink').textContent()).toMatch(/^\d\.\d{4}$/);
+    });
     await step(3, async () => {
       expect(Number(await page.locator('[data-lesson="heatmap"] canvas[role="img"]').first().getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);
       await press('Home');

@@ -5,6 +5,7 @@ import { setupLine } from '../../src/state/lesson-setup';
 import { quizScore } from '../../src/views/lesson/quiz';
 import { LESSON, QUIZ, SHIFTED, SHIFTED_TITLE, type LessonWorld } from '../../src/views/lesson/steps';
 import { wallsIn } from '../../src/views/lesson/moves';
+import { guessesAhead } from '../../src/views/lesson/ahead';
 import { evenDiagonal } from '../../src/views/lesson/world';
 import { EXAMPLES } from '../../src/state/examples';
 
@@ -180,6 +181,16 @@ describe('the lesson', () => {
     );
     // The example it names is one the page offers.
     expect(EXAMPLES.find((e) => e.name === SHIFTED)?.title).toContain(SHIFTED_TITLE);
+  });
+
+  it('keeps a figure a later step asks to guess out of the panel until it is guessed', () => {
+    const shares = LESSON.findIndex((s) => s.id === 'shares');
+    const diagonal = LESSON.findIndex((s) => s.id === 'diagonal');
+    expect(guessesAhead(0, {})).toBe('prior,diagonal');
+    expect(guessesAhead(shares, {})).toBe('diagonal'); // its own guess is covered by the step itself
+    expect(guessesAhead(shares - 1, { prior: 0.4 })).toBe('diagonal');
+    expect(guessesAhead(diagonal, { prior: 0.4 })).toBe('');
+    expect(guessesAhead(null, {})).toBe('');
   });
 
   it('reads the walls a maze observation names', () => {

@@ -8,6 +8,8 @@ import { modelStore, useModelStore } from '../../state/model-store';
 import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
 import { resultId } from '../result-id';
 import { DemoOnOtherText } from './DemoNote';
+import { useLesson } from '../../state/lesson-store';
+import { guessesAhead } from '../lesson/ahead';
 
 import { fmtShare as f4, fmtSigned as signed } from './format';
 import { Explain } from '../explain/Explain';
@@ -139,6 +141,11 @@ function TemplateNotes({ results }: { results: PolicyResult[] }) {
 const PER_ANSWER_SCALE = 0.1;
 
 function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category, number>; diagonal: number; diagonalCopyAligned: number } }) {
+  // A figure a later lesson step asks to guess reads "?" until then (the copy-aligned one goes with the diagonal).
+  const ahead = useLesson((s) => guessesAhead(s.step, s.guesses)).split(',');
+  const masked = (key: string) => ahead.includes(key === 'diagonalCopy' ? 'diagonal' : key);
+  const shown = (key: string, v: number) => (masked(key) ? '?' : f4(v));
+  const bar = (key: string, v: number) => (masked(key) ? 0 : v * 100);
   return (
     <div className="figures-grid">
       <div>
@@ -154,10 +161,10 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
                   <Explain id={c} />
                 </th>
                 <td className="num" data-testid={`figure-${r.policy}-${c}`} data-value={view.ratios[c]}>
-                  {f4(view.ratios[c])}
+                  {shown(c, view.ratios[c])}
                 </td>
                 <td className="barcell">
-                  <span className="bar" style={{ width: `${view.ratios[c] * 100}%`, background: CATEGORY_COLORS[c] }} />
+                  <span className="bar" style={{ width: `${bar(c, view.ratios[c])}%`, background: CATEGORY_COLORS[c] }} />
                 </td>
               </tr>
             ))}
@@ -166,10 +173,10 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
                 diagonal ratio (r = {r.radius})<Explain id="diagonal" />
               </th>
               <td className="num" data-testid={`figure-${r.policy}-diagonal`} data-value={view.diagonal}>
-                {f4(view.diagonal)}
+                {shown('diagonal', view.diagonal)}
               </td>
               <td className="barcell">
-                <span className="bar" style={{ width: `${view.diagonal * 100}%`, background: CATEGORY_COLORS.prior }} />
+                <span className="bar" style={{ width: `${bar('diagonal', view.diagonal)}%`, background: CATEGORY_COLORS.prior }} />
               </td>
             </tr>
             <tr className="diag">
@@ -178,14 +185,19 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
                 <Explain id="diagonalCopy" />
               </th>
               <td className="num" data-testid={`figure-${r.policy}-diagonalCopy`} data-value={view.diagonalCopyAligned}>
-                {f4(view.diagonalCopyAligned)}
+                {shown('diagonalCopy', view.diagonalCopyAligned)}
               </td>
               <td className="barcell">
-                <span className="bar" style={{ width: `${view.diagonalCopyAligned * 100}%`, background: CATEGORY_COLORS.prior }} />
+                <span className="bar" style={{ width: `${bar('diagonalCopy', view.diagonalCopyAligned)}%`, background: CATEGORY_COLORS.prior }} />
               </td>
             </tr>
           </tbody>
         </table>
+        {ahead.some(Boolean) && (
+          <p className="muted" data-testid="figures-ahead">
+            ? : a later step of the lesson asks you to guess this figure first.
+          </p>
+        )}
         <p className="muted cost-line" data-testid="figure-cost">
           <span>
             tokens scored <strong className="num">{r.tokens.length}</strong>
@@ -217,8 +229,11 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
             {r.diagonalPerAnswer.map((d, i) => (
               <li key={d.message}>
                 <span className="label">turn {d.turn ?? '–'}</span>
-                <span className="bar" style={{ width: `${Math.min(1, d.value / PER_ANSWER_SCALE) * 70}%`, background: CATEGORY_COLORS.prior }} />
-                <span className="num">{f4(d.value)}</span>
+                <span
+                  className="bar"
+                  style={{ width: `${Math.min(1, bar('diagonal', d.value) / 100 / PER_ANSWER_SCALE) * 70}%`, background: CATEGORY_COLORS.prior }}
+                />
+                <span className="num">{shown('diagonal', d.value)}</span>
                 <span className="muted copy" data-testid={`copy-${d.turn ?? i}`}>
                   copied run {r.copy[i]?.longestRun ?? 0}
                   {r.copy[i]?.shift ? ` (offset ${r.copy[i]!.shift > 0 ? '+' : '−'}${Math.abs(r.copy[i]!.shift)})` : ''} ·{' '}

@@ -1,0 +1,13 @@
+import { LESSON } from './steps';
+
+/**
+ * The figures later lesson steps ask the learner to guess and that are not guessed yet, comma-joined (a string,
+ * so a store selector returns the same value while nothing changes). The figures panel shows them as "?" until
+ * then: a guess is not worth much once an earlier step has shown its answer.
+ */
+export function guessesAhead(step: number | null, guesses: Record<string, number>): string {
+  if (step === null) return '';
+  return LESSON.slice(step + 1)
+    .flatMap((s) => (s.guess && guesses[s.guess.key] === undefined ? [s.guess.key] : []))
+    .join(',');
+}
