@@ -3,7 +3,6 @@
  * reveal made of the model's own figures. Texts name things by what they are on screen; the papers and the
  * formulas are in each step's "where this comes from" (`source`).
  */
-import { parsePolicy, policyLabel } from '../../context/policy';
 import { SINK_TOKENS } from '../../context/render';
 import { answerOf } from '../../export/figures';
 import { CATEGORY_NAMES } from '../../palette';
@@ -22,7 +21,6 @@ export const SHIFTED_TITLE = 'Maze, last answer reordered';
 const MAZE: LessonSetup = { example: 'maze', policy: 'full', turn: null };
 /** The episode where the demo model keeps walking into a wall (the generation step). */
 const WALL: LessonSetup = { example: 'maze-wall', policy: 'full', turn: null };
-const labelOf = (spec: string) => policyLabel(parsePolicy(spec));
 /** The policies that drop earlier turns (the table's first step). */
 const DROPPING = ['window:6', 'clip:12:1', 'summary:12:1', 'lt', 'de'];
 
