@@ -258,6 +258,12 @@ if (parts.includes('long')) {
   // A pass as long as the plan promises Qwen3-4B on wasm (≥ 1,024 tokens), on its cut: the heap it leaves
   // (its peak) against the plan for the cut at that length. A maze episode's turns repeated to the length.
   const cut = join(OUT, 'Qwen--Qwen3-4B-Instruct-2507-2l');
+  // The memory part writes this cut; written here too when this part runs alone.
+  if (!existsSync(join(cut, 'model.safetensors')))
+    writeModel(
+      'Qwen--Qwen3-4B-Instruct-2507-2l',
+      cutConfig(JSON.parse(readFileSync('tests/fixtures/more-models/Qwen--Qwen3-4B-Instruct-2507/config.json', 'utf8')), 2),
+    );
   const spec = normalizeConfig(JSON.parse(readFileSync(join(cut, 'config.json'), 'utf8')));
   const maze = JSON.parse(readFileSync('examples/maze.json', 'utf8')).messages as { role: string }[];
   const turns = maze.filter((m) => m.role !== 'system');
@@ -383,7 +389,7 @@ function markdown(d: Record<string, any>): string {
   }
   if (d.long) {
     out.push(
-      "## A long pass on wasm, measured: Qwen3-4B cut to 2 of its 36 layers\n\n`BENCH_QUANT_PARTS=long`. The plan lets the whole Qwen3-4B-Instruct-2507 run on wasm at q4g128 up to the length in the table below; here its cut scores a conversation that long under Full (one pass, the final layer's attention kept), and onnxruntime's heap after it (its peak) is set against the plan for the same cut and length.\n\n| precision | tokens | pass (s) | wasm heap (MiB) | planned (MiB) | heap ÷ planned |\n| --- | ---: | ---: | ---: | ---: | ---: |",
+      `## A long pass on wasm, measured: Qwen3-4B cut to 2 of its 36 layers\n\n\`BENCH_QUANT_PARTS=long\`. The plan lets the whole Qwen3-4B-Instruct-2507 run on wasm at q4g128 up to ${d.plans?.find((p: any) => p.model === 'Qwen/Qwen3-4B-Instruct-2507')?.q4g128?.wasmMaxTokens?.toLocaleString('en-US') ?? '–'} tokens; here its cut scores a conversation of the length in the table below, past 1,024, under Full (one pass, the final layer's attention kept), and onnxruntime's heap after it (its peak) is set against the plan for the same cut and length.\n\n| precision | tokens | pass (s) | wasm heap (MiB) | planned (MiB) | heap ÷ planned |\n| --- | ---: | ---: | ---: | ---: | ---: |`,
     );
     for (const r of d.long)
       out.push(

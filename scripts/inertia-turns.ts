@@ -1,9 +1,10 @@
 /**
  * Turns where the demo model walks into a wall it was just told about, played by the model itself:
  * 40 maze episodes (the rollouts of training/cpl-figures.ts, seeds 700,000 + k), each turn after a
- * bump answered under Full (the whole history) and under LT (the last turn only). Prints how often each
- * repeats the move that hit the wall, and writes the shortest episode where Full repeats it and LT
- * does not to examples/maze-wall.json (the lesson's example of inertia changing the move).
+ * bump answered under Full (the whole history), LT (the turn before only) and DE (no earlier turn).
+ * Prints how often each repeats the move that hit the wall, and writes to examples/maze-wall.json the
+ * first episode, scored at turn 5 or later, where Full repeats it and LT and DE both take an open way
+ * (the lesson's example of inertia changing the move).
  *   npx tsx scripts/inertia-turns.ts
  */
 import { writeFileSync } from 'node:fs';
@@ -45,9 +46,9 @@ for (let k = 0; k < EPISODES; k++) {
       deRepeats += de === last ? 1 : 0;
       const moves = lt !== null && lt !== last && !mazeMove(world, lt).bumped;
       if (repeats && moves) cases.push({ seed: 700_000 + k, turn: t, lt, de });
-      // The lesson's example: the shortest episode past turn 4 (a streak long enough to read as one) where
-      // only Full repeats: with no earlier turn at all (DE) the model moves on too, so the repeat comes
-      // from the history, not from the observation.
+      // The lesson's example: the earliest such turn from turn 5 on (so the history holds a few answers to
+      // copy) where only Full repeats: with no earlier turn at all (DE) the model moves on too, so the
+      // repeat comes from the history, not from the observation.
       const deMoves = de !== null && de !== last && !mazeMove(world, de).bumped;
       if (repeats && moves && deMoves && t >= 5 && (!best || t < best.turn)) best = { seed: 700_000 + k, turn: t, messages: [...history] };
     }

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useLesson } from '../state/lesson-store';
 import { ErrorBoundary } from './ErrorBoundary';
 import { LESSON } from './lesson/steps';
+import { guessesAhead } from './lesson/ahead';
 import { HIDEABLE_NAMES, type Hideable } from '../state/regions';
 
 /**
@@ -11,14 +12,21 @@ import { HIDEABLE_NAMES, type Hideable } from '../state/regions';
  */
 export function Region({ name, id, className, children }: { name: Hideable; id?: string; className?: string; children: ReactNode }) {
   const hidden = useLesson((s) => s.hidden.includes(name));
-  const covered = useLesson((s) => COVERED.includes(name) && guessOpen(s));
+  const open = useLesson((s) => COVERED.includes(name) && guessOpen(s));
+  // The charts draw the figures later steps ask to guess, turn by turn: covered until those guesses are in.
+  const ahead = useLesson((s) => name === 'charts' && guessesAhead(s.step, s.guesses) !== '');
+  const covered = open || ahead;
   return (
     <ErrorBoundary name={HIDEABLE_NAMES[name].replace(/^the /, '')}>
       <div data-lesson={name} id={id ?? `region-${name}`} className={className} hidden={hidden}>
         {covered ? (
           <section className="panel covered" data-testid={`covered-${name}`}>
             <h2>{HIDEABLE_NAMES[name].replace(/^the /, '').replace(/^./, (c) => c.toUpperCase())}</h2>
-            <p>Hidden until you lock in your guess in the lesson card, so the figures do not give it away.</p>
+            <p>
+              {open
+                ? 'Hidden until you lock in your guess in the lesson card, so the figures do not give it away.'
+                : 'Hidden until the lesson has asked for your guesses: these charts draw the figures it asks about.'}
+            </p>
           </section>
         ) : (
           children

@@ -186,6 +186,8 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('figure-full-prior').textContent()).toBe('?');
       expect(await page.getByTestId('figure-full-diagonal').textContent()).toBe('?');
       expect(await page.getByTestId('figure-full-sink').textContent()).toMatch(/^\d\.\d{4}$/);
+      // The charts draw those figures turn by turn: covered until the guesses are in.
+      expect(await page.getByTestId('covered-charts').count()).toBe(1);
     });
     await step(3, async () => {
       expect(Number(await page.locator('[data-lesson="heatmap"] canvas[role="img"]').first().getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);

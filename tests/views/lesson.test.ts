@@ -164,6 +164,11 @@ describe('the lesson', () => {
     expect(says('east', 'east')).toMatch(/The same move both ways: here the prior assistant answers do not change what the model does\.$/);
     expect(says('east', 'south')).toMatch(/Here the whole conversation helped: with less of it the model walks into a wall\.$/);
     expect(says('east', 'west')).toMatch(/Both moves are open ways/);
+    // Written DE first, then Full: the verdict still reads Full against less of the conversation.
+    expect(step('generate').reveal!({ ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toMatch(
+      /Under Full the model wrote: "Action -> South"\. Its move, south, runs into a wall .* Under DE the model wrote: "Move: east"\. .*Here inertia changes what the model does/,
+    );
+    expect(says('stay', 'east')).toMatch(/It stays where it is\. .*Together: a different answer and a different move\.$/);
     // An observation with no walls named: the moves are not judged, only compared.
     expect(step('generate').reveal!({ ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
       /"Move: south"\. Under LT the model wrote: "Move: east"\. Together: a different answer and a different move\.$/,

@@ -8,8 +8,7 @@ import { modelStore, useModelStore } from '../../state/model-store';
 import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
 import { resultId } from '../result-id';
 import { DemoOnOtherText } from './DemoNote';
-import { useLesson } from '../../state/lesson-store';
-import { guessesAhead } from '../lesson/ahead';
+import { useGuessMask } from '../lesson/ahead';
 
 import { fmtShare as f4, fmtSigned as signed } from './format';
 import { Explain } from '../explain/Explain';
@@ -142,8 +141,7 @@ const PER_ANSWER_SCALE = 0.1;
 
 function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category, number>; diagonal: number; diagonalCopyAligned: number } }) {
   // A figure a later lesson step asks to guess reads "?" until then (the copy-aligned one goes with the diagonal).
-  const ahead = useLesson((s) => guessesAhead(s.step, s.guesses)).split(',');
-  const masked = (key: string) => ahead.includes(key === 'diagonalCopy' ? 'diagonal' : key);
+  const { masked, any } = useGuessMask();
   const shown = (key: string, v: number) => (masked(key) ? '?' : f4(v));
   const bar = (key: string, v: number) => (masked(key) ? 0 : v * 100);
   return (
@@ -193,7 +191,7 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
             </tr>
           </tbody>
         </table>
-        {ahead.some(Boolean) && (
+        {any && (
           <p className="muted" data-testid="figures-ahead">
             ? : a later step of the lesson asks you to guess this figure first.
           </p>
@@ -250,6 +248,7 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
 
 function CompareTable({ results }: { results: PolicyResult[] }) {
   const base = results[0]!;
+  const { masked } = useGuessMask();
   return (
     <table className="compare" data-testid="figures">
       <thead>
@@ -283,6 +282,7 @@ function CompareTable({ results }: { results: PolicyResult[] }) {
             </th>
             {results.map((r, k) => {
               const v = fig.value(r);
+              if (masked(fig.key)) return [<td key={`${resultId(r)}-v`}>?</td>, k > 0 && <td key={`${resultId(r)}-d`}>?</td>];
               const d = v - fig.value(base);
               return [
                 <td key={`${resultId(r)}-v`} className="num" data-testid={`figure-${resultId(r)}-${fig.key}`} data-value={v}>

@@ -1,3 +1,4 @@
+import { useLesson } from '../../state/lesson-store';
 import { LESSON } from './steps';
 
 /**
@@ -10,4 +11,11 @@ export function guessesAhead(step: number | null, guesses: Record<string, number
   return LESSON.slice(step + 1)
     .flatMap((s) => (s.guess && guesses[s.guess.key] === undefined ? [s.guess.key] : []))
     .join(',');
+}
+
+/** Whether the figures panel masks a figure (by its key; the copy-aligned diagonal goes with the diagonal), and whether it masks any. */
+export function useGuessMask(): { masked: (key: string) => boolean; any: boolean } {
+  const ahead = useLesson((s) => guessesAhead(s.step, s.guesses));
+  const keys = ahead ? ahead.split(',') : [];
+  return { masked: (key) => keys.includes(key === 'diagonalCopy' ? 'diagonal' : key), any: keys.length > 0 };
 }

@@ -5,7 +5,7 @@
 import { parsePolicy, policyLabel } from '../../context/policy';
 
 /** A maze answer's move ("Move: north"; the demo model also writes "Action -> east"), or null. */
-export const moveOf = (answer: string): string | null => /(?:Move|Action)\s*(?::|->)\s*(\w+)/.exec(answer)?.[1] ?? null;
+export const moveOf = (answer: string): string | null => /(?:Move|Action)\s*(?::|->)\s*(\w+)/i.exec(answer)?.[1]?.toLowerCase() ?? null;
 /** The walls a maze observation names ("Walls: east, west." → ['east', 'west']; "Walls: none." → []), or null. */
 export function wallsIn(observation: string): string[] | null {
   const list = /Walls:\s*([a-z, ]+)\./.exec(observation)?.[1]?.trim();
@@ -16,6 +16,7 @@ export function wallsIn(observation: string): string[] | null {
 export function moveVerdict(answer: string, walls: string[] | null): string {
   const m = moveOf(answer);
   if (m === null || walls === null) return '';
+  if (m === 'stay') return 'It stays where it is.';
   return walls.includes(m) ? `Its move, ${m}, runs into a wall the last user message names.` : `Its move, ${m}, is an open way.`;
 }
 /** What the move written with the whole conversation and the one written with less of it say together. */
@@ -23,6 +24,7 @@ export function whatChanged(full: string, less: string, walls: string[] | null):
   const [a, b] = [moveOf(full), moveOf(less)];
   if (a === null || b === null || walls === null) return `Together: ${answersDiffer(full, less)}.`;
   if (a === b) return `The same move both ways: here the prior assistant answers do not change what the model does.`;
+  if (a === 'stay' || b === 'stay') return `Together: ${answersDiffer(full, less)}.`;
   const [aWall, bWall] = [walls.includes(a), walls.includes(b)];
   if (aWall && !bWall)
     return 'With its prior assistant answers in view the model repeats their move into the wall; with less of them it takes an open way. Here inertia changes what the model does, not only where it looks.';
@@ -50,6 +52,10 @@ export function generationReveal(generated: Record<string, string>, walls: strin
   // The walls as the user message gives them, so the reader can check each move against them.
   const told = walls === null ? '' : `The last user message names ${walls.length ? `the walls: ${walls.join(', ')}` : 'no walls'}. `;
   if (written.length < 2) return `${told}${said(written[0]!)} Click DE (no earlier turn) and generate again to see whether the answer changes.`;
-  const [full, other] = [written[0]!, written[written.length - 1]!];
+  // Full's answer first, whichever was written first: the verdict reads the whole conversation against less of it.
+  const full = written.find(([p]) => p === 'full');
+  const other = written.filter(([p]) => p !== 'full').at(-1);
+  if (!full || !other)
+    return `${told}${said(written[0]!)} ${said(written[written.length - 1]!)} Together: ${answersDiffer(written[0]![1], written[written.length - 1]![1])}.`;
   return `${told}${said(full)} ${said(other)} ${whatChanged(full[1], other[1], walls)}`;
 }
