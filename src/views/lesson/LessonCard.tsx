@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { LESSON_ACTIONS } from '../../state/lesson-actions';
 import { applySetup, setupLine } from '../../state/lesson-setup';
 import { useLesson } from '../../state/lesson-store';
+import { useInspector } from '../../state/inspector-store';
 import { focusElement } from '../SkipLinks';
 import { Guess, Quiz } from './LessonParts';
 import { figuresOf, LESSON, type LessonRegion, type LessonStep, type LessonWorld } from './steps';
@@ -51,6 +52,35 @@ function useLatched(index: number, text: string): string {
 }
 
 /** Moves the focus to a step's target (made focusable if it is not), or says it is not on screen yet. */
+/**
+ * "Take me there": at once when the page shows the figures of the step's conversation; while they are still
+ * being computed (a step that changed the example), once they are on the page, so the focus does not land on
+ * a token about to be replaced (the focus would fall to the page's body).
+ */
+function goWhenShown(selector: string, done: (ok: boolean) => void): void {
+  const settled = () => {
+    const s = useInspector.getState();
+    return !s.analyzing && (s.resultsText === s.text || s.resultsFrom === null);
+  };
+  // Only the views drawn from the figures are replaced when they arrive; a button or a control stays.
+  const drawn = document.querySelector(selector)?.closest('[data-lesson="tokens"], [data-lesson="heatmap"]');
+  if (settled() || !drawn) {
+    done(focusTarget(selector));
+    return;
+  }
+  const stop = useInspector.subscribe(() => {
+    if (!settled()) return;
+    stop();
+    clearTimeout(giveUp);
+    // React draws the new figures on the next frames.
+    requestAnimationFrame(() => requestAnimationFrame(() => done(focusTarget(selector))));
+  });
+  const giveUp = setTimeout(() => {
+    stop();
+    done(focusTarget(selector));
+  }, 30_000);
+}
+
 function focusTarget(selector: string): boolean {
   const el = document.querySelector<HTMLElement>(selector);
   if (!el || el.closest('[hidden]')) return false;
@@ -115,7 +145,7 @@ function Card({ index }: { index: number }) {
       </div>
       <p className="lesson-action" data-testid="lesson-action">
         <strong>{done && !last ? 'Done' : 'Your turn'}:</strong> {s.action}{' '}
-        <button type="button" onClick={() => setLost(focusTarget(s.target) ? null : index)} data-testid="lesson-go">
+        <button type="button" onClick={() => goWhenShown(s.target, (ok) => setLost(ok ? null : index))} data-testid="lesson-go">
           Take me there
         </button>
       </p>
