@@ -112,7 +112,7 @@ describe('the lesson', () => {
     expect(step('shares').reveal!(w, w)).toMatch(
       /^You guessed 30 %; the answer gives 30 % of its attention.*\(the figure "prior assistant", 0\.2991\), 18 %.*and 5 %/,
     );
-    expect(step('diagonal').reveal!(w, w)).toMatch(/^You guessed 5 %; 11 % of the answer's attention sits on the diagonal.*0\.1133.*out of the 30 %/);
+    expect(step('diagonal').reveal!(w, w)).toMatch(/^You guessed 5 %; 11 % of all the answer's attention sits on the diagonal.*0\.1133.*part of the 30 %/);
     expect(step('diagonal').text({ ...w, radius: 8 })).toContain('within 8 tokens');
     // Filler, an earlier turn, another policy: each compared with the figures the step started from.
     const filler = { ...w, shown: ['filler'], results: [figures('filler', 0.0567, 0.2)] };

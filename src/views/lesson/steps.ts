@@ -31,7 +31,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...MAZE, turns: true },
     text: (w) =>
-      `This is a conversation with a maze agent: a small language model, running in this page, answers ${w.turns} turns. Each answer lists the cells visited so far, copied from its previous answer, then a thought and a move. Leaning on its own prior assistant answers (what it answered in earlier turns) like this is called conversational inertia: this lesson shows what it does to the answers, then where in the conversation the model looks.`,
+      `This is a conversation with a maze agent, ${w.turns} turns long, written the way the demo model (a small language model running in this page) was trained to answer. Each answer lists the cells visited so far, copied from its previous answer, then a thought and a move. Leaning on its own prior assistant answers (what it answered in earlier turns) like this is called conversational inertia: this lesson shows what it does to the answers, then where in the conversation the model looks.`,
     source: 'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1.',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
@@ -124,7 +124,7 @@ export const LESSON: LessonStep[] = [
         even > 0
           ? ` Spread evenly over every token it can see, the band would get ${percent(even)}: this model puts ${(r.diagonal / even).toFixed(1)} times that there.`
           : '';
-      return `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal (the figure "diagonal ratio", ${share(r.diagonal)}), out of the ${percent(r.ratios.prior)} it gives its prior assistant answers.${times}`;
+      return `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of all the answer's attention sits on the diagonal (the figure "diagonal ratio", ${share(r.diagonal)}): part of the ${percent(r.ratios.prior)} it gives its prior assistant answers in all.${times}`;
     },
   },
   {
