@@ -6,7 +6,7 @@ import { quizScore } from '../../src/views/lesson/quiz';
 import { LESSON, QUIZ, SHIFTED, SHIFTED_TITLE, type LessonWorld } from '../../src/views/lesson/steps';
 import { wallsIn } from '../../src/views/lesson/moves';
 import { guessesAhead } from '../../src/views/lesson/ahead';
-import { evenDiagonal } from '../../src/views/lesson/world';
+import { evenDiagonal, evenShare, priorYardstick } from '../../src/views/lesson/world';
 import { EXAMPLES } from '../../src/state/examples';
 
 /** Figures as the page holds them, only the fields the steps read (the browser test reads real ones). */
@@ -23,6 +23,7 @@ const figures = (policy: string, diagonal: number, prior: number, extra: Partial
     copy: [],
     query: { start: 800, end: 831 },
     diagonalPerAnswer: [],
+    tokens: [],
     ...extra,
   }) as unknown as PolicyResult;
 
@@ -196,6 +197,16 @@ describe('the lesson', () => {
     expect(guessesAhead(shares - 1, { prior: 0.4 })).toBe('diagonal');
     expect(guessesAhead(diagonal, { prior: 0.4 })).toBe('');
     expect(guessesAhead(null, {})).toBe('');
+  });
+
+  it('gives the prior assistant share its yardstick: what attention spread evenly would give those tokens (hand-computed)', () => {
+    // 10 tokens before the answer, 4 of them prior assistant; answer rows see 11 and 12 tokens: (4/11 + 4/12) / 2.
+    const cats = ['sink', 'sink', 'sink', 'system', 'prior', 'prior', 'user', 'prior', 'prior', 'user', 'current', 'current'];
+    const r = { ...figures('full', 0.2, 0.7), query: { start: 10, end: 12 }, tokens: cats.map((category) => ({ category })) } as unknown as PolicyResult;
+    expect(evenShare(r, 'prior')).toBeCloseTo((4 / 11 + 4 / 12) / 2, 12);
+    expect(priorYardstick(r)).toBe(
+      ' Those answers are 35 % of what it can see, so attention spread evenly would give them that much: it gives them 2.0 times as much.',
+    );
   });
 
   it('reads the walls a maze observation names', () => {

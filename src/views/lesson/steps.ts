@@ -9,7 +9,7 @@ import { CATEGORY_NAMES } from '../../palette';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
 import { answersDiffer, generationReveal } from './moves';
-import { againstFull, change, evenDiagonal, figuresOf, LOADING, only, percent, share, twinOf, type LessonStep } from './world';
+import { againstFull, change, evenDiagonal, figuresOf, LOADING, only, percent, priorYardstick, share, twinOf, type LessonStep } from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion } from './world';
@@ -100,7 +100,7 @@ export const LESSON: LessonStep[] = [
     reveal: (w) => {
       const r = figuresOf(w);
       if (!r) return LOADING;
-      return `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers (the figure "prior assistant", ${share(r.ratios.prior)}), ${percent(r.ratios.user)} to the user's turns and ${percent(r.ratios.system)} to the system prompt.`;
+      return `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers (the figure "prior assistant", ${share(r.ratios.prior)}), ${percent(r.ratios.user)} to the user's turns and ${percent(r.ratios.system)} to the system prompt.${priorYardstick(r)}`;
     },
   },
   {

@@ -106,6 +106,19 @@ export function againstFull(r: PolicyResult, base: LessonWorld | null, meaning: 
 }
 
 /**
+ * The share of a category attention spread evenly would give: each answer token's weight shared equally by every
+ * token it can see, of which the category's tokens before the answer are a part. The shares step's yardstick.
+ */
+export function evenShare(r: PolicyResult, category: 'prior' | 'user' | 'system'): number {
+  const rows = r.query.end - r.query.start;
+  if (rows <= 0) return 0;
+  const before = r.tokens.slice(0, r.query.start).filter((t) => t.category === category).length;
+  let total = 0;
+  for (let i = 0; i < rows; i++) total += before / (r.query.start + i + 1);
+  return total / rows;
+}
+
+/**
  * The diagonal ratio attention spread evenly would give: each answer token's weight shared equally by every
  * token it can see, of which the band's cells are the diagonal. The yardstick the step compares the model with.
  */
@@ -120,4 +133,12 @@ export function evenDiagonal(r: PolicyResult): number {
     total += band / (r.query.start + i + 1);
   }
   return total / rows;
+}
+
+/** Is a share a lot? Against what the prior assistant answers would get if attention were spread evenly over the tokens. */
+export function priorYardstick(r: PolicyResult): string {
+  const even = evenShare(r, 'prior');
+  return even > 0
+    ? ` Those answers are ${percent(even)} of what it can see, so attention spread evenly would give them that much: it gives them ${(r.ratios.prior / even).toFixed(1)} times as much.`
+    : '';
 }
