@@ -104,9 +104,9 @@ describe('the inspector, used as a person would', () => {
     const at = { x: box.width * 0.6, y: box.height * 0.5 };
     await canvas.hover({ position: at });
     const line = page.getByTestId('heatmap-hover-ao');
-    await expect.poll(() => line.textContent()).toMatch(/^query #\d+ ".*" \(current answer, turn 14\) → key #\d+ .*: \d\.\d{5}$/);
+    await expect.poll(() => line.textContent()).toMatch(/^token #\d+ ".*" \(current answer, turn 14\) looks at #\d+ .*: \d\.\d{5}$/);
     await canvas.click({ position: at });
-    await expect.poll(() => line.textContent()).toMatch(/^locked · query #/);
+    await expect.poll(() => line.textContent()).toMatch(/^locked · token #/);
     await canvas.hover({ position: { x: 20, y: 20 } });
     expect(await line.textContent()).toMatch(/^locked · /);
     expect(await page.getByTestId('token-source').textContent()).toMatch(/from query token #\d+/);
@@ -297,7 +297,7 @@ describe('the inspector on wasm: generation and long conversations', () => {
     await page.getByLabel('scored turn', { exact: true }).selectOption('');
     await pasteConversation(page, messages);
     const canvas = page.getByTestId('heatmap-full');
-    await expect.poll(async () => (await page.locator('.heatmap .muted').first().textContent()) ?? '', { timeout: 120_000 }).toContain(`× ${S} keys`);
+    await expect.poll(async () => (await page.locator('.heatmap .muted').first().textContent()) ?? '', { timeout: 120_000 }).toContain(`× ${S} columns (tokens looked at)`);
     await canvas.scrollIntoViewIfNeeded();
     timings.push(`${S} tokens, answer rows: heatmap drawn in ${await canvas.getAttribute('data-render-ms')} ms`);
     await sweepDone(page);
@@ -308,13 +308,13 @@ describe('the inspector on wasm: generation and long conversations', () => {
     await expect.poll(() => page.getByTestId('token-source').textContent()).toMatch(/from query token #\d+/);
     const before = await renders();
     for (const f of [0.4, 0.5, 0.6, 0.7]) await canvas.hover({ position: { x: box.width * f, y: box.height * 0.5 } });
-    await expect.poll(() => page.getByTestId('heatmap-hover-full').textContent()).toMatch(/→ key #\d+/);
+    await expect.poll(() => page.getByTestId('heatmap-hover-full').textContent()).toMatch(/looks at #\d+/);
     expect(await renders()).toBe(before);
     await canvas.hover({ position: { x: 2, y: 2 } });
     await page.getByLabel('full matrix', { exact: true }).check();
     await expect
       .poll(async () => (await page.locator('.heatmap .muted').first().textContent()) ?? '', { timeout: 180_000 })
-      .toContain(`${S} query rows × ${S} keys`);
+      .toContain(`${S} rows (tokens looking) × ${S} columns (tokens looked at)`);
     timings.push(`${S} tokens, full ${S} × ${S} matrix: heatmap drawn in ${await canvas.getAttribute('data-render-ms')} ms`);
     await shot(page, 'inspector-9-full-matrix-2048');
     expect(S).toBeGreaterThan(1900);

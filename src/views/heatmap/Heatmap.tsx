@@ -130,7 +130,7 @@ export function Heatmap({
       />
       <p className="hover-line" aria-live="polite" data-testid={`heatmap-hover-${resultId(r)}`}>
         {focus
-          ? `${hover.locked ? 'locked · ' : ''}query ${tokenLabel(r, rowStart + focus.row)} → key ${tokenLabel(r, focus.col)}: ${shown.data[focus.row * S + focus.col]!.toFixed(5)}`
+          ? `${hover.locked ? 'locked · ' : ''}token ${tokenLabel(r, rowStart + focus.row)} looks at ${tokenLabel(r, focus.col)}: ${shown.data[focus.row * S + focus.col]!.toFixed(5)}`
           : 'Point at a cell to read both tokens and the weight; click to lock it.'}
       </p>
     </div>
@@ -163,7 +163,7 @@ function HeatmapToolbar(p: {
     <div className="row">
       <strong>{p.label}</strong>
       <span className="muted">
-        {p.rows} query rows × {p.keys} keys · colour: square-root scale (faint weights stay visible), 0 … {p.max.toFixed(3)} (
+        {p.rows} rows (tokens looking) × {p.keys} columns (tokens looked at) · colour: square-root scale (faint weights stay visible), 0 … {p.max.toFixed(3)} (
         {p.shared ? 'shared by every heatmap: the highest of their' : 'the'} 99.5th percentile outside the sink; brighter = more)
       </span>
       <button type="button" onClick={() => p.zoom(1.5)} aria-label="zoom in">
