@@ -51,9 +51,9 @@ export function PolicyBar() {
         })}
       </fieldset>
       <div className="row">
-        {num('W (turns Window keeps)', w, setW)}
-        {num('H (Clip and Summary cut at this many turns…)', h, setH)}
-        {num('L (…back to this many)', l, setL)}
+        {num('W (Window: turns kept)', w, setW)}
+        {num('H (Clip, Summary: cut at)', h, setH)}
+        {num('L (… back to)', l, setL)}
         {!valid && <span className="error">Clip and Summary need H ≥ 1 and L &lt; H.</span>}
         <label title={compareModels ? 'models are being compared: one policy at a time (turn "compare models" off to compare policies)' : undefined}>
           <input type="checkbox" checked={compare} disabled={compareModels} onChange={(e) => setCompare(e.target.checked)} /> compare 2–4 policies side by side
