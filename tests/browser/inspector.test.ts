@@ -297,7 +297,9 @@ describe('the inspector on wasm: generation and long conversations', () => {
     await page.getByLabel('scored turn', { exact: true }).selectOption('');
     await pasteConversation(page, messages);
     const canvas = page.getByTestId('heatmap-full');
-    await expect.poll(async () => (await page.locator('.heatmap .muted').first().textContent()) ?? '', { timeout: 120_000 }).toContain(`× ${S} columns (tokens looked at)`);
+    await expect
+      .poll(async () => (await page.locator('.heatmap .muted').first().textContent()) ?? '', { timeout: 120_000 })
+      .toContain(`× ${S} columns (tokens looked at)`);
     await canvas.scrollIntoViewIfNeeded();
     timings.push(`${S} tokens, answer rows: heatmap drawn in ${await canvas.getAttribute('data-render-ms')} ms`);
     await sweepDone(page);
