@@ -211,9 +211,16 @@ describe('the lesson, walked with the keyboard only', () => {
       undefined,
       page.getByTestId('off-top'),
     );
-    await step(11, () => press('Enter'), page.locator('[data-testid^="figure-b-"][data-testid$="-diagonal"]'));
-    await step(12, () => press('ArrowDown'));
-    await step(13, async () => {
+    await step(11, async () => {
+      await press('Enter');
+      // The twin scores every turn too: the reveal counts, over the whole conversation, where it is lower.
+      await expect
+        .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 180_000 })
+        .toMatch(
+          /Turn by turn, the twin gives its prior assistant answers less attention at \d+ of 13 turns and has the smaller diagonal ratio at \d+ of 13: so /,
+        );
+    });
+    await step(12, async () => {
       for (const [i, q] of QUIZ.entries()) {
         // The first group has the focus from "take me there"; Tab moves to the next group, arrows choose within
         // one. Each question is an action of its own: its keys are counted from the question before.

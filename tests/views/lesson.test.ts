@@ -3,11 +3,11 @@ import type { PolicyResult } from '../../src/analysis/analyze';
 import { lessonFragment, parseHide } from '../../src/state/regions';
 import { setupLine } from '../../src/state/lesson-setup';
 import { quizScore } from '../../src/views/lesson/quiz';
-import { LESSON, QUIZ, SHIFTED, SHIFTED_TITLE, type LessonWorld } from '../../src/views/lesson/steps';
+import { LESSON, QUIZ, type LessonWorld } from '../../src/views/lesson/steps';
 import { wallsIn } from '../../src/views/lesson/moves';
 import { guessesAhead } from '../../src/views/lesson/ahead';
-import { evenDiagonal, evenShare, priorYardstick } from '../../src/views/lesson/world';
-import { EXAMPLES } from '../../src/state/examples';
+import { evenDiagonal, evenShare, priorYardstick, turnByTurn } from '../../src/views/lesson/world';
+import type { SweepPoint } from '../../src/analysis/sweep';
 
 /** Figures as the page holds them, only the fields the steps read (the browser test reads real ones). */
 const figures = (policy: string, diagonal: number, prior: number, extra: Partial<PolicyResult> = {}): PolicyResult =>
@@ -44,8 +44,13 @@ const start: LessonWorld = {
   offAnswers: null,
   guesses: {},
   answers: {},
+  sweeps: [],
+  sweeping: false,
 };
 const step = (id: string) => LESSON.find((s) => s.id === id)!;
+/** One turn of a sweep, only the fields the steps read. */
+const pt = (turn: number, diagonal: number, prior: number): SweepPoint =>
+  ({ turn, diagonal, ratios: { sink: 0, system: 0, user: 0, prior, current: 0 }, tokens: 0, contextTokens: 0, prefilled: 0 }) as SweepPoint;
 const sentences = (t: string) => t.split(/(?<=[.!?])\s+(?=[A-Z"(])/).filter(Boolean).length;
 /** What a newcomer stops at: a paper's section, figure or table, or a symbol the text does not define. */
 const PAPER_TALK = /paper \d|§|\bfig(ure)?\.? ?\d|\btable \d|C_t|\bsection\b|\bappendix\b/i;
@@ -86,7 +91,6 @@ describe('the lesson', () => {
       ['generate', { generated: { full: 'Path: 8 9.', lt: 'Path: 9.' } }],
       ['heads', { offAnswers: { withAll: 'Move: east', withOff: 'Move: west', off: ['1.2'] } }],
       ['cpl', { compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.08, 0.29, { slot: 1 })] }],
-      ['shifted', { exampleName: SHIFTED }],
       ['check', { answers: Object.fromEntries(QUIZ.map((q, i) => [i, q.correct])) }],
     ];
     for (const [id, change] of cases) {
@@ -132,27 +136,18 @@ describe('the lesson', () => {
     expect(step('hide').reveal!(ao, full)).toMatch(/^Under ao the model reads 743 tokens.*no copy left to follow\.$/);
     const cpl = { ...w, compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.0824, 0.2876, { slot: 1 })] };
     expect(step('cpl').reveal!(cpl, w)).toMatch(
-      /0\.1133 for the demo model, 0\.0824 for its CPL twin \(27 % lower\).*0\.2991 and 0\.2876 \(4 % lower\): the diagonal falls more than the attention on prior assistant answers, as the paper reports over many conversations\.$/,
+      /^On the last answer the diagonal ratio is 0\.1133 for the demo model and 0\.0824 for its CPL twin \(27 % lower\); the attention on prior assistant answers 0\.2991 and 0\.2876 \(4 % lower\)\. Every turn is being scored with both models: the count follows\.$/,
     );
-    const notLower = { ...cpl, results: [figures('full', 0.1334, 0.3899), figures('full', 0.1447, 0.2985, { slot: 1 })] };
-    expect(step('cpl').reveal!(notLower, w)).toMatch(/\(8 % higher\).*the twin leans on the copy no less than the base/);
-    const shifted = {
-      ...w,
-      exampleName: SHIFTED,
-      results: [
-        figures('full', 0.1479, 0.6119, {
-          copy: [
-            { message: 24, turn: 12, longestRun: 14, ngramOverlap: 0.5, shift: -14 },
-            { message: 26, turn: 13, longestRun: 15, ngramOverlap: 0.6, shift: -14 },
-          ],
-        }),
-      ],
-    };
-    expect(step('shifted').reveal!(shifted, w)).toMatch(
-      /15 tokens of turn 13's answer, sits 14 tokens later than in turn 13's answer.*0\.1479.*0\.1579: the attention follows the copy/,
+    // Over the turns: the count of turns where the twin is lower, and what it says.
+    const mine = [pt(2, 0.13, 0.29), pt(3, 0.17, 0.33), pt(4, 0.2, 0.41)];
+    const lower = { ...cpl, sweeps: [mine, [pt(2, 0.11, 0.25), pt(3, 0.18, 0.3), pt(4, 0.18, 0.37)]] };
+    expect(step('cpl').reveal!(lower, w)).toMatch(
+      /less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: so over this whole conversation the twin leans less/,
     );
-    const apart = { ...shifted, results: [{ ...shifted.results[0]!, diagonalCopyAligned: 0.047 }] };
-    expect(step('shifted').reveal!(apart, w)).toMatch(/0\.0470: the attention stays nearer the plain diagonal/);
+    expect(step('cpl').reveal!({ ...lower, sweeping: true }, w)).toMatch(/the count follows\.$/);
+    expect(step('cpl').reveal!({ ...lower, sweeps: [mine, mine.slice(0, 2)] }, w)).toMatch(/the count follows\.$/);
+    const notLower = { ...cpl, sweeps: [mine, [pt(2, 0.14, 0.3), pt(3, 0.16, 0.34), pt(4, 0.21, 0.4)]] };
+    expect(step('cpl').reveal!(notLower, w)).toMatch(/at 1 of 3 turns .* at 1 of 3: so on this conversation the twin does not lean clearly less/);
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
     expect(step('generate').reveal!(one, w)).toMatch(
       /^The last user message names the walls: south\. Under Clip-12→1 the model wrote: "Path: 8 9\.\nThought: go\.\nMove: west"\. Its move, west, is an open way\. Click DE/,
@@ -174,8 +169,6 @@ describe('the lesson', () => {
     expect(step('generate').reveal!({ ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
       /"Move: south"\. Under LT the model wrote: "Move: east"\. Together: a different answer and a different move\.$/,
     );
-    const small = { ...cpl, results: [figures('full', 0.1133, 0.2991), figures('full', 0.108, 0.2991, { slot: 1 })] };
-    expect(step('cpl').reveal!(small, w)).toContain('a change too small on one conversation to say much');
     const heads = { ...w, offAnswers: { withAll: 'Move: east', withOff: 'Path: 3.\nMove: east', off: ['1.2', '1.0'] } };
     expect(step('heads').reveal!(heads, w)).toMatch(
       /with heads 1\.2, 1\.0 off, [\s\S]*a different answer, the same move \(east\)\. The diagonal ratio with them off is 0\.1133, against 0\.1133 with every head on\. Those few heads carried/,
@@ -185,8 +178,6 @@ describe('the lesson', () => {
     expect(step('heads').reveal!(risen, w)).toContain(
       'is 0.2266, against 0.1133 with every head on. It can rise: a head switched off changes what every later layer computes',
     );
-    // The example it names is one the page offers.
-    expect(EXAMPLES.find((e) => e.name === SHIFTED)?.title).toContain(SHIFTED_TITLE);
   });
 
   it('keeps a figure a later step asks to guess out of the panel until it is guessed', () => {
@@ -207,6 +198,13 @@ describe('the lesson', () => {
     expect(priorYardstick(r)).toBe(
       ' Those answers are 35 % of what it can see, so attention spread evenly would give them that much: it gives them 2.0 times as much.',
     );
+  });
+
+  it('counts, turn by turn, where a second model is lower: only turns both have scored, ties not lower', () => {
+    const a = [pt(2, 0.1, 0.3), pt(3, 0.2, 0.4), pt(4, 0.3, 0.5)];
+    const b = [pt(2, 0.1, 0.2), pt(4, 0.25, 0.6), pt(5, 0, 0)];
+    expect(turnByTurn(a, b)).toEqual({ turns: 2, priorLower: 1, diagonalLower: 1 });
+    expect(turnByTurn(a, [])).toEqual({ turns: 0, priorLower: 0, diagonalLower: 0 });
   });
 
   it('reads the walls a maze observation names', () => {

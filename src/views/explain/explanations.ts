@@ -146,7 +146,7 @@ export const EXPLANATIONS = {
   },
   copy: {
     title: 'copy measures',
-    what: "Per prior assistant answer: its diagonal ratio; the longest run of tokens the answer shares with it (and its offset when the copy is displaced); the share of the answer's 3-grams found in it. They tell copying apart from attention: a long run with a low diagonal is a displaced copy.",
+    what: "Per prior assistant answer: its diagonal ratio; the longest run of tokens the answer copies from it word for word (and how many tokens later or earlier it sits in the answer, when the copy is displaced); the share of the answer's runs of 3 tokens found in it. They tell copying apart from attention: a long run with a low diagonal is a copy the attention does not follow token by token.",
     source: "this tool, beside paper 2's diagonal",
     choice: 'n-grams of 3 tokens, counted by position in the answer.',
   },
@@ -158,7 +158,7 @@ export const EXPLANATIONS = {
   context: { title: 'tokens in context', what: 'The tokens the model reads before it answers this turn under the policy.', source: 'paper 1, Fig. 4' },
   prefilled: {
     title: 'tokens prefilled',
-    what: 'Of the tokens in context, those that must be computed again when the KV cache of the previous turn is kept: Clip reuses the cache between its cuts, Window cannot.',
+    what: 'Of the tokens in context, those that must be computed again when the model keeps what it computed for the previous turn (its KV cache): Clip can keep it between its cuts; Window cannot, since dropping the oldest turn moves every token after it.',
     source: 'paper 2, §2.2; paper 1, Fig. 4',
   },
   heatmap: {

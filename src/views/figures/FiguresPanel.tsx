@@ -197,25 +197,17 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
           </p>
         )}
         <p className="muted cost-line" data-testid="figure-cost">
-          <span>
-            tokens scored <strong className="num">{r.tokens.length}</strong>
-            <Explain id="tokens" />
-          </span>
-          {' · '}
-          <span>
-            in context <strong className="num">{r.cost[r.cost.length - 1]!.contextTokens}</strong>
-            <Explain id="context" />
-          </span>
-          {' · '}
-          <span>
-            computed anew (prefilled) <strong className="num">{r.cost[r.cost.length - 1]!.prefilled}</strong>
-            <Explain id="prefilled" />
-          </span>
+          {/* In words, not labels: what a newcomer stopped at was "prefilled" and "in context". */}
+          Before it answers, the model reads <strong className="num">{r.cost[r.cost.length - 1]!.contextTokens}</strong> tokens
+          <Explain id="context" />, <strong className="num">{r.tokens.length}</strong> with the answer
+          <Explain id="tokens" />; of those it reads, <strong className="num">{r.cost[r.cost.length - 1]!.prefilled}</strong> must be computed anew (the
+          prefill), the rest it can keep from the turn before
+          <Explain id="prefilled" />.
         </p>
       </div>
       <div>
         <h3>
-          Per prior assistant answer: diagonal ratio, longest copied run, runs of {DEFAULTS.ngram} tokens it shares
+          Each prior assistant answer: its diagonal ratio, and how much of it the answer copies
           <Explain id="copy" />
         </h3>
         <p className="muted small">bars on one scale in every view: full width = {PER_ANSWER_SCALE}</p>
@@ -233,9 +225,9 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
                 />
                 <span className="num">{shown('diagonal', d.value)}</span>
                 <span className="muted copy" data-testid={`copy-${d.turn ?? i}`}>
-                  copied run {r.copy[i]?.longestRun ?? 0}
-                  {r.copy[i]?.shift ? ` (offset ${r.copy[i]!.shift > 0 ? '+' : '−'}${Math.abs(r.copy[i]!.shift)})` : ''} ·{' '}
-                  {r.copy[i] ? `${Math.round(r.copy[i]!.ngramOverlap * 100)} %` : '–'} of {DEFAULTS.ngram}-token runs shared
+                  copies {r.copy[i]?.longestRun ?? 0} tokens in a row
+                  {r.copy[i]?.shift ? ` (${Math.abs(r.copy[i]!.shift)} tokens ${r.copy[i]!.shift > 0 ? 'earlier' : 'later'} in the answer)` : ''} ·{' '}
+                  {r.copy[i] ? `${Math.round(r.copy[i]!.ngramOverlap * 100)} %` : '–'} of its {DEFAULTS.ngram}-token runs found there
                 </span>
               </li>
             ))}

@@ -75,17 +75,6 @@ export const QUIZ: QuizQuestion[] = [
     why: 'Context Preference Learning teaches the model to prefer its short-context answer, so it leans less on its prior assistant answers.',
     revisit: 'cpl',
   },
-  {
-    question: 'When an answer repeats a prior assistant answer but starts the copy later, the copy-aligned diagonal…',
-    options: [
-      'is always equal to the diagonal ratio',
-      'counts the sink instead',
-      'moves the band to where the copy sits, and comes out higher only if the attention follows the copy',
-    ],
-    correct: 2,
-    why: 'It shifts each band by the copy’s offset; whether it beats the plain diagonal depends on where the model actually looks.',
-    revisit: 'shifted',
-  },
 ];
 
 /** The score in words, and the steps to revisit for the questions answered wrongly. */

@@ -9,14 +9,24 @@ import { CATEGORY_NAMES } from '../../palette';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
 import { answersDiffer, generationReveal } from './moves';
-import { againstFull, change, evenDiagonal, figuresOf, LOADING, only, percent, priorYardstick, share, twinOf, type LessonStep } from './world';
+import {
+  againstFull,
+  change,
+  evenDiagonal,
+  figuresOf,
+  LOADING,
+  only,
+  percent,
+  priorYardstick,
+  share,
+  turnByTurn,
+  twinOf,
+  type LessonStep,
+  type LessonWorld,
+} from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion } from './world';
-
-/** The example the lesson uses for a copy at another offset (state/examples.ts). */
-export const SHIFTED = 'maze-shifted';
-export const SHIFTED_TITLE = 'Maze, last answer reordered';
 
 const MAZE: LessonSetup = { example: 'maze', policy: 'full', turn: null };
 /** The episode where the demo model keeps walking into a wall (the generation step). */
@@ -232,53 +242,12 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...MAZE, compareModels: true },
     text: () =>
-      'A model can be trained to lean less on its prior assistant answers: it is shown the answer it gives from a short context and the one it gives from the whole history, and taught to prefer the first (Context Preference Learning). The demo model has a twin trained this way.',
+      'A model can be trained to lean less on its prior assistant answers: it is shown the answer it gives from a short context and the one it gives from the whole history, and taught to prefer the first (Context Preference Learning). The demo model has a twin trained this way; one answer can mislead, so the tool scores every turn of the conversation with both (the chart "Shares by turn" draws the twin\'s curves over the demo model\'s).',
     source: 'Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7.',
     action: 'Click "Compare with the CPL-tuned demo model" in the Compare models panel.',
     target: '[data-testid="b-cpl"]',
     done: (w) => w.compareModels && twinOf(w) !== null,
-    reveal: (w) => {
-      const a = figuresOf(w);
-      const b = twinOf(w);
-      if (!a || !b) return '';
-      if (answerOf(a) !== answerOf(b))
-        return 'The two models score different answers (one wrote its own): go back a step and forth to score the same answer with both.';
-      // The paper's finding is that CPL lowers the diagonal more than the share, over many conversations; a
-      // change of a few per cent on one conversation is said to be too small to show it.
-      const verdict =
-        b.diagonal >= a.diagonal
-          ? 'here the twin leans on the copy no less than the base: try another turn'
-          : b.diagonal > a.diagonal * 0.9
-            ? 'a change too small on one conversation to say much (the paper measures it over many)'
-            : b.diagonal / a.diagonal < b.ratios.prior / a.ratios.prior
-              ? 'the diagonal falls more than the attention on prior assistant answers, as the paper reports over many conversations'
-              : 'the diagonal falls, but not more than the attention on prior assistant answers';
-      return `Diagonal ratio: ${share(a.diagonal)} for the demo model, ${share(b.diagonal)} for its CPL twin (${change(a.diagonal, b.diagonal)}); attention on prior assistant answers: ${share(a.ratios.prior)} and ${share(b.ratios.prior)} (${change(a.ratios.prior, b.ratios.prior)}): ${verdict}.`;
-    },
-  },
-  {
-    id: 'shifted',
-    title: 'When the copy moves',
-    region: 'heatmap',
-    setup: MAZE,
-    text: () =>
-      `The diagonal pairs the 10th token of the answer with the 10th token of each prior assistant answer, so a copy that starts later falls outside it. In the example "${SHIFTED_TITLE}" the last answer gives its thought and move first and the copied path after them. The copy-aligned diagonal moves the band to where the copy actually sits (the dashed band on the heatmap).`,
-    source:
-      "The diagonal: paper 2, section 3.4. The copy-aligned diagonal is this tool's: each prior assistant answer's band is shifted by where the longest run the answer shares with it starts.",
-    action: `Pick the example "${SHIFTED_TITLE}" in the Conversation panel.`,
-    target: 'select[aria-label="example"]',
-    done: (w) => w.exampleName === SHIFTED && figuresOf(w) !== null,
-    reveal: (w) => {
-      const r = figuresOf(w);
-      const c = r && [...r.copy].sort((a, b) => b.longestRun - a.longestRun)[0];
-      if (!r || !c) return '';
-      const where = c.shift === 0 ? 'at the same position' : `${Math.abs(c.shift)} tokens ${c.shift < 0 ? 'later' : 'earlier'} than in turn ${c.turn}'s answer`;
-      const reads =
-        r.diagonalCopyAligned > r.diagonal
-          ? 'the attention follows the copy, and the plain diagonal misses part of it'
-          : "the attention stays nearer the plain diagonal than the copy: this model's attention lines up token by token with each prior assistant answer, as in the diagonal step, not with the part the answer copies";
-      return `Its longest copy, ${c.longestRun} tokens of turn ${c.turn}'s answer, sits ${where}. The plain diagonal reads ${share(r.diagonal)}, the copy-aligned one ${share(r.diagonalCopyAligned)}: ${reads}. Paste your own conversation, or load a chat model from the Hub, to try yours.`;
-    },
+    reveal: cplReveal,
   },
   {
     id: 'check',
@@ -294,3 +263,24 @@ export const LESSON: LessonStep[] = [
     reveal: () => 'That is the whole lesson. The inspector stays open: every panel has its "what is this".',
   },
 ];
+
+/**
+ * The CPL step's reveal: the last answer under both models, then the count over every turn (the sweeps), which
+ * is what can show a small change is not chance on this one conversation.
+ */
+function cplReveal(w: LessonWorld): string {
+  const a = figuresOf(w);
+  const b = twinOf(w);
+  if (!a || !b) return '';
+  if (answerOf(a) !== answerOf(b))
+    return 'The two models score different answers (one wrote its own): go back a step and forth to score the same answer with both.';
+  const last = `On the last answer the diagonal ratio is ${share(a.diagonal)} for the demo model and ${share(b.diagonal)} for its CPL twin (${change(a.diagonal, b.diagonal)}); the attention on prior assistant answers ${share(a.ratios.prior)} and ${share(b.ratios.prior)} (${change(a.ratios.prior, b.ratios.prior)}).`;
+  const [mine, twin] = [w.sweeps[0], w.sweeps[1]];
+  if (w.sweeping || !mine || !twin || twin.length < mine.length) return `${last} Every turn is being scored with both models: the count follows.`;
+  const t = turnByTurn(mine, twin);
+  const verdict =
+    t.priorLower * 2 > t.turns && t.diagonalLower * 2 > t.turns
+      ? 'so over this whole conversation the twin leans less on its own answers, even where one turn changes little'
+      : 'so on this conversation the twin does not lean clearly less: one conversation is too few to show it';
+  return `${last} Turn by turn, the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}: ${verdict}.`;
+}

@@ -30,6 +30,8 @@ export function useLessonWorld(): LessonWorld {
   const pointed = useHover((s) => focusOf(s.hover));
   const guesses = useLesson((s) => s.guesses);
   const answers = useLesson((s) => s.answers);
+  const sweepStates = useInspector((s) => s.sweeps);
+  const sweeping = useInspector((s) => s.sweeping !== null);
   const split = parsed.conversation ? splitTurns(parsed.conversation.messages).all : [];
   const turns = split.length;
   // The user message the scored answer replies to (its last one), for the maze's walls.
@@ -52,5 +54,7 @@ export function useLessonWorld(): LessonWorld {
     offAnswers: offAnswers && { withAll: offAnswers.withAll, withOff: offAnswers.withOff, off: offAnswers.off.map(headName) },
     guesses,
     answers,
+    sweeps: sweepStates.map((x) => x?.points ?? null),
+    sweeping,
   };
 }
