@@ -48,6 +48,9 @@ export function applySetup(s: LessonSetup): void {
     heads: s.heads === true,
     contexts: s.contexts === true,
     turnsOpen: s.turns === true,
+    // Every step reads the final layer's head mean unless it asks for a head.
+    layer: null,
+    head: 'mean' as const,
   };
   // Every field of `want` as the page has it (the first policy is the one shown), no answer written, no head off.
   const same =

@@ -202,6 +202,15 @@ describe('the lesson, walked with the keyboard only', () => {
     await step(
       10,
       async () => {
+        await press('Enter'); // "take me there" focused the brightest cell: open that head
+        await expect.poll(() => page.getByTestId('figures-head-mean').textContent(), { timeout: 120_000 }).toMatch(/^Head \d+\.\d+ alone/);
+      },
+      undefined,
+      page.locator('[data-testid="head-grid-0"] [data-top]'),
+    );
+    await step(
+      11,
+      async () => {
         await press('Enter'); // the top 3 heads off
         await page.getByTestId('off-write').waitFor();
         await press('Tab');
@@ -211,7 +220,7 @@ describe('the lesson, walked with the keyboard only', () => {
       undefined,
       page.getByTestId('off-top'),
     );
-    await step(11, async () => {
+    await step(12, async () => {
       await press('Enter');
       // The twin scores every turn too: the reveal counts, over the whole conversation, where it is lower.
       await expect
@@ -220,7 +229,7 @@ describe('the lesson, walked with the keyboard only', () => {
           /Turn by turn, the twin gives its prior assistant answers less attention at \d+ of 13 turns and has the smaller diagonal ratio at \d+ of 13: so /,
         );
     });
-    await step(12, async () => {
+    await step(13, async () => {
       for (const [i, q] of QUIZ.entries()) {
         // The first group has the focus from "take me there"; Tab moves to the next group, arrows choose within
         // one. Each question is an action of its own: its keys are counted from the question before.

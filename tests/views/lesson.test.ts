@@ -6,7 +6,8 @@ import { quizScore } from '../../src/views/lesson/quiz';
 import { LESSON, QUIZ, type LessonWorld } from '../../src/views/lesson/steps';
 import { wallsIn } from '../../src/views/lesson/moves';
 import { guessesAhead } from '../../src/views/lesson/ahead';
-import { evenDiagonal, evenShare, priorYardstick, turnByTurn } from '../../src/views/lesson/world';
+import { evenDiagonal, evenShare, priorYardstick } from '../../src/views/lesson/world';
+import { turnByTurn } from '../../src/views/lesson/cpl';
 import type { SweepPoint } from '../../src/analysis/sweep';
 
 /** Figures as the page holds them, only the fields the steps read (the browser test reads real ones). */
@@ -44,6 +45,7 @@ const start: LessonWorld = {
   offAnswers: null,
   guesses: {},
   answers: {},
+  head: null,
   sweeps: [],
   sweeping: false,
 };
@@ -89,6 +91,15 @@ describe('the lesson', () => {
       ['contexts', { shown: ['clip:12:1'], results: [figures('clip:12:1', 0.09, 0.1)] }],
       ['hide', { shown: ['ao'], results: [figures('ao', 0.0, 0.0)] }],
       ['generate', { generated: { full: 'Path: 8 9.', lt: 'Path: 9.' } }],
+      [
+        'head',
+        {
+          head: 2,
+          results: [
+            figures('full', 0.1133, 0.2991, { perHead: [0, 1, 2].map(() => ({ diagonal: 0.3, diagonalCopyAligned: 0.3, ratios: start.results[0]!.ratios })) }),
+          ],
+        },
+      ],
       ['heads', { offAnswers: { withAll: 'Move: east', withOff: 'Move: west', off: ['1.2'] } }],
       ['cpl', { compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.08, 0.29, { slot: 1 })] }],
       ['check', { answers: Object.fromEntries(QUIZ.map((q, i) => [i, q.correct])) }],
@@ -169,6 +180,12 @@ describe('the lesson', () => {
     expect(step('generate').reveal!({ ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
       /"Move: south"\. Under LT the model wrote: "Move: east"\. Together: a different answer and a different move\.$/,
     );
+    const perHead = [0.1, 0.2, 0.3343].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
+    const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
+    expect(step('head').reveal!(oneHead, w)).toMatch(
+      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal \(0\.3343\); the heads of its layer together, 23 % \(0\.2260\)\./,
+    );
+    expect(step('head').done({ ...oneHead, head: 5 })).toBe(false);
     const heads = { ...w, offAnswers: { withAll: 'Move: east', withOff: 'Path: 3.\nMove: east', off: ['1.2', '1.0'] } };
     expect(step('heads').reveal!(heads, w)).toMatch(
       /with heads 1\.2, 1\.0 off, [\s\S]*a different answer, the same move \(east\)\. The diagonal ratio with them off is 0\.1133, against 0\.1133 with every head on\. Those few heads carried/,

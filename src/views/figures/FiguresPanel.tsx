@@ -7,6 +7,7 @@ import { slotName } from '../../state/model-client';
 import { modelStore, useModelStore } from '../../state/model-store';
 import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
 import { resultId } from '../result-id';
+import { CostLine } from './CostLine';
 import { DemoOnOtherText } from './DemoNote';
 import { useGuessMask } from '../lesson/ahead';
 
@@ -57,7 +58,7 @@ export function FiguresPanel() {
       </p>
       {source === DEMO_MODEL_LABEL && from === 'model' && !example && <DemoOnOtherText />}
       {results.length === 1 ? (
-        <Shares r={r0} view={pick(r0)} />
+        <Shares r={r0} view={pick(r0)} head={head === 'mean' || !r0.perHead[head] ? null : head} />
       ) : (
         <div className="scroll-x">
           <CompareTable results={results} />
@@ -139,7 +140,16 @@ function TemplateNotes({ results }: { results: PolicyResult[] }) {
 /** The per-answer bars' full width: one scale for every view, so Full and Filler compare by length (they clip above it). */
 const PER_ANSWER_SCALE = 0.1;
 
-function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category, number>; diagonal: number; diagonalCopyAligned: number } }) {
+/** One policy's figures: the shares and diagonals of `view` (the head mean, or one head: `head`), the cost, the copy measures. */
+function Shares({
+  r,
+  view,
+  head,
+}: {
+  r: PolicyResult;
+  view: { ratios: Record<Category, number>; diagonal: number; diagonalCopyAligned: number };
+  head: number | null;
+}) {
   // A figure a later lesson step asks to guess reads "?" until then (the copy-aligned one goes with the diagonal).
   const { masked, any } = useGuessMask();
   const shown = (key: string, v: number) => (masked(key) ? '?' : f4(v));
@@ -196,14 +206,13 @@ function Shares({ r, view }: { r: PolicyResult; view: { ratios: Record<Category,
             ? : a later step of the lesson asks you to guess this figure first.
           </p>
         )}
-        <p className="muted cost-line" data-testid="figure-cost">
-          {/* In words, not labels: what a newcomer stopped at was "prefilled" and "in context". */}
-          Before it answers, the model reads <strong className="num">{r.cost[r.cost.length - 1]!.contextTokens}</strong> tokens
-          <Explain id="context" />, <strong className="num">{r.tokens.length}</strong> with the answer
-          <Explain id="tokens" />; of those it reads, <strong className="num">{r.cost[r.cost.length - 1]!.prefilled}</strong> must be computed anew (the
-          prefill), the rest it can keep from the turn before
-          <Explain id="prefilled" />.
-        </p>
+        {head !== null && (
+          <p className="muted" data-testid="figures-head-mean">
+            Head {r.layer}.{head} alone; the mean of layer {r.layer}'s heads has diagonal ratio {shown('diagonal', r.diagonal)} and prior assistant{' '}
+            {shown('prior', r.ratios.prior)}.
+          </p>
+        )}
+        <CostLine r={r} />
       </div>
       <div>
         <h3>

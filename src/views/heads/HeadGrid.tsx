@@ -23,6 +23,7 @@ export function HeadGrid({
   onChoose,
   onFocusCell,
   testId,
+  top,
 }: {
   cells: Cells;
   max: number;
@@ -32,6 +33,8 @@ export function HeadGrid({
   onChoose?: (head: HeadRef) => void;
   onFocusCell: (head: HeadRef | null) => void;
   testId?: string;
+  /** The head with the highest figure, marked for the lesson's "take me there". */
+  top?: HeadRef;
 }) {
   const [at, setAt] = useState<HeadRef>([Math.max(0, cells.length - 1), 0]);
   const ref = useRef<HTMLTableElement>(null);
@@ -85,6 +88,7 @@ export function HeadGrid({
                   <button
                     type="button"
                     data-cell={`${l}.${h}`}
+                    data-top={top && top[0] === l && top[1] === h ? '' : undefined}
                     className={crossed ? 'head-cell off' : 'head-cell'}
                     tabIndex={at[0] === l && at[1] === h ? 0 : -1}
                     style={{ ...size, background: bg, color: isDark(bg) ? '#fff' : '#000' }}

@@ -135,6 +135,7 @@ export function HeadsPanel() {
                 onChoose={g.key.startsWith('0|') ? choose : undefined}
                 onFocusCell={setCell}
                 testId={`head-grid-${k}`}
+                top={k === 0 && metric === 'diagonal' ? top[0] : undefined}
               />
             </figure>
           ))}

@@ -8,6 +8,7 @@ import { answerOf } from '../../export/figures';
 import { CATEGORY_NAMES } from '../../palette';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
+import { cplReveal } from './cpl';
 import { answersDiffer, generationReveal } from './moves';
 import {
   againstFull,
@@ -19,7 +20,6 @@ import {
   percent,
   priorYardstick,
   share,
-  turnByTurn,
   twinOf,
   type LessonStep,
   type LessonWorld,
@@ -207,12 +207,30 @@ export const LESSON: LessonStep[] = [
     },
   },
   {
+    id: 'head',
+    title: 'One head at a time',
+    region: 'heads',
+    setup: { ...MAZE, heads: true },
+    text: () =>
+      "Attention is computed by many small parts side by side, called heads, in every layer, and the figures so far are the average of the last layer's heads. The grid gives each head its own diagonal ratio, brighter where a head follows the diagonal more; heads are named layer.head, counted from 0 (1.2 is the third head of the second layer).",
+    source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
+    action: 'Click the brightest cell of the grid: the heatmap and the figures then show that head alone.',
+    target: '[data-testid="head-grid-0"] [data-top]',
+    done: (w) => w.head !== null && figuresOf(w)?.perHead[w.head] !== undefined,
+    reveal: (w) => {
+      const r = figuresOf(w);
+      const h = w.head === null ? undefined : r?.perHead[w.head];
+      if (!r || !h) return '';
+      return `Head ${r.layer}.${w.head} alone puts ${percent(h.diagonal)} of the answer's attention on the diagonal (${share(h.diagonal)}); the heads of its layer together, ${percent(r.diagonal)} (${share(r.diagonal)}). In its heatmap the lines the average blurs stand out: a few heads do much of the copying by position.`;
+    },
+  },
+  {
     id: 'heads',
     title: 'The heads that copy',
     region: 'heads',
     setup: { ...MAZE, heads: true },
     text: () =>
-      "Attention is computed by many small parts in parallel, called heads, in every layer, named layer.head and counted from 0 (1.2 is the third head of the second layer); the grid shows each head's diagonal ratio, brighter where a head follows the diagonal more. Switch off the heads that follow it most and see whether the model still writes the same answer.",
+      'Do those heads matter to what the model writes? Switch off the three brightest (each then writes nothing) and let the model write the answer with every head on and with them off. A model this small can also garble its writing without them, so read the path it copies and its move.',
     source: 'Per-head attention and switching heads off (zero ablation: the head writes nothing): this tool, after the head analyses of paper 2, section 3.4.',
     action: 'Click "Switch them off" (the top 3 heads by diagonal ratio), then "Write the answer with every head on, then with these off".',
     target: '[data-testid="off-top"]',
@@ -263,24 +281,3 @@ export const LESSON: LessonStep[] = [
     reveal: () => 'That is the whole lesson. The inspector stays open: every panel has its "what is this".',
   },
 ];
-
-/**
- * The CPL step's reveal: the last answer under both models, then the count over every turn (the sweeps), which
- * is what can show a small change is not chance on this one conversation.
- */
-function cplReveal(w: LessonWorld): string {
-  const a = figuresOf(w);
-  const b = twinOf(w);
-  if (!a || !b) return '';
-  if (answerOf(a) !== answerOf(b))
-    return 'The two models score different answers (one wrote its own): go back a step and forth to score the same answer with both.';
-  const last = `On the last answer the diagonal ratio is ${share(a.diagonal)} for the demo model and ${share(b.diagonal)} for its CPL twin (${change(a.diagonal, b.diagonal)}); the attention on prior assistant answers ${share(a.ratios.prior)} and ${share(b.ratios.prior)} (${change(a.ratios.prior, b.ratios.prior)}).`;
-  const [mine, twin] = [w.sweeps[0], w.sweeps[1]];
-  if (w.sweeping || !mine || !twin || twin.length < mine.length) return `${last} Every turn is being scored with both models: the count follows.`;
-  const t = turnByTurn(mine, twin);
-  const verdict =
-    t.priorLower * 2 > t.turns && t.diagonalLower * 2 > t.turns
-      ? 'so over this whole conversation the twin leans less on its own answers, even where one turn changes little'
-      : 'so on this conversation the twin does not lean clearly less: one conversation is too few to show it';
-  return `${last} Turn by turn, the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}: ${verdict}.`;
-}

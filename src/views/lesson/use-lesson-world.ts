@@ -31,6 +31,7 @@ export function useLessonWorld(): LessonWorld {
   const guesses = useLesson((s) => s.guesses);
   const answers = useLesson((s) => s.answers);
   const sweepStates = useInspector((s) => s.sweeps);
+  const head = useInspector((s) => s.head);
   const sweeping = useInspector((s) => s.sweeping !== null);
   const split = parsed.conversation ? splitTurns(parsed.conversation.messages).all : [];
   const turns = split.length;
@@ -54,6 +55,7 @@ export function useLessonWorld(): LessonWorld {
     offAnswers: offAnswers && { withAll: offAnswers.withAll, withOff: offAnswers.withOff, off: offAnswers.off.map(headName) },
     guesses,
     answers,
+    head: head === 'mean' ? null : head,
     sweeps: sweepStates.map((x) => x?.points ?? null),
     sweeping,
   };

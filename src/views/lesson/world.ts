@@ -36,6 +36,8 @@ export interface LessonWorld {
   /** Guesses (0–1) locked in, and quiz answers given, in the lesson card. */
   guesses: Record<string, number>;
   answers: Record<string, number>;
+  /** The head the figures show (null: the mean of the layer's heads). */
+  head: number | null;
   /** Each model slot's figures turn by turn (the chart "Shares by turn"), as far as they are scored. */
   sweeps: readonly (readonly SweepPoint[] | null)[];
   /** The first model's turns are still being scored. */
@@ -146,24 +148,4 @@ export function priorYardstick(r: PolicyResult): string {
   return even > 0
     ? ` Those answers are ${percent(even)} of what it can see, so attention spread evenly would give them that much: it gives them ${(r.ratios.prior / even).toFixed(1)} times as much.`
     : '';
-}
-
-/**
- * Two models turn by turn: over the turns both have scored, how many give the second less attention on prior
- * assistant answers, and a smaller diagonal ratio, than the first. One turn can mislead; the count over a whole
- * conversation is the lesson's closest thing to "over many conversations".
- */
-export function turnByTurn(a: readonly SweepPoint[], b: readonly SweepPoint[]): { turns: number; priorLower: number; diagonalLower: number } {
-  const theirs = new Map(b.map((p) => [p.turn, p]));
-  let turns = 0;
-  let priorLower = 0;
-  let diagonalLower = 0;
-  for (const p of a) {
-    const q = theirs.get(p.turn);
-    if (!q) continue;
-    turns++;
-    if (q.ratios.prior < p.ratios.prior) priorLower++;
-    if (q.diagonal < p.diagonal) diagonalLower++;
-  }
-  return { turns, priorLower, diagonalLower };
 }
