@@ -24,8 +24,8 @@ export function turnByTurn(a: readonly SweepPoint[], b: readonly SweepPoint[]): 
 }
 
 /**
- * The CPL step's reveal: the last answer under both models, then the count over every turn (the sweeps), which
- * is what can show a small change is not chance on this one conversation.
+ * The CPL step's reveal: the last answer under both models, then the count over every turn (the sweeps): whether
+ * a change too small to read on one answer holds across the conversation.
  */
 export function cplReveal(w: LessonWorld): string {
   const a = figuresOf(w);

@@ -230,7 +230,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...MAZE, heads: true },
     text: () =>
-      'Do those heads matter to what the model writes? Switch off the three brightest (each then writes nothing) and let the model write the answer with every head on and with them off. A model this small can also garble its writing without them, so read the path it copies and its move.',
+      'Do those heads matter to what the model writes? Switch off the three brightest (each then writes nothing) and let the model write the answer with every head on and with them off. A model this small can also garble its writing without them: compare the two answers, their last line (the move) first.',
     source: 'Per-head attention and switching heads off (zero ablation: the head writes nothing): this tool, after the head analyses of paper 2, section 3.4.',
     action: 'Click "Switch them off" (the top 3 heads by diagonal ratio), then "Write the answer with every head on, then with these off".',
     target: '[data-testid="off-top"]',
