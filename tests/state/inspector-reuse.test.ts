@@ -87,6 +87,30 @@ describe('the inspector reuses what it computed', () => {
     expect(passes).toBe(before + 1);
   });
 
+  it('a curve made with heads switched off is not shown as the curve with every head on, nor the other way', async () => {
+    // The final layer: a head switched off in layer 0 changes what layer 1 attends to (not layer 0's own pattern).
+    useInspector.getState().setLayer(null);
+    await idle();
+    const on = useInspector.getState().sweeps[0]!;
+    expect(on.of[6]).toBe('');
+    // Whether the curve on screen ever went while the new one was computed (it must: it is of something else).
+    let dropped = false;
+    const stop = useInspector.subscribe((st) => (dropped ||= st.sweeps[0] === null));
+    useInspector.getState().toggleOff([0, 1]);
+    await idle();
+    const off = useInspector.getState().sweeps[0]!;
+    expect(dropped).toBe(true);
+    expect(off.of[6]).toBe('zero:0.1');
+    expect(off.points.some((p, i) => p.diagonal !== on.points[i]!.diagonal)).toBe(true);
+    dropped = false;
+    useInspector.getState().toggleOff([0, 1]);
+    await idle();
+    stop();
+    expect(dropped).toBe(true);
+    expect(useInspector.getState().sweeps[0]!.of[6]).toBe('');
+    useInspector.getState().sweeps[0]!.points.forEach((p, i) => expect(p.diagonal).toBe(on.points[i]!.diagonal));
+  });
+
   it('a refused analysis marks the figures on screen as stale: they are of the view before', async () => {
     const before = useInspector.getState().results[0]!;
     refuse = true;

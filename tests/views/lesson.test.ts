@@ -46,6 +46,7 @@ const start: LessonWorld = {
   guesses: {},
   answers: {},
   head: null,
+  finalLayer: 1,
   sweeps: [],
   sweeping: false,
 };
@@ -183,7 +184,7 @@ describe('the lesson', () => {
     const perHead = [0.1, 0.2, 0.3343].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
     const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
     expect(step('head').reveal!(oneHead, w)).toMatch(
-      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal \(0\.3343\); the heads of its layer together, 23 % \(0\.2260\)\./,
+      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal \(0\.3343\); the heads of its layer together, 23 % \(0\.2260\): the copying by position is not spread evenly/,
     );
     expect(step('head').done({ ...oneHead, head: 5 })).toBe(false);
     const heads = { ...w, offAnswers: { withAll: 'Move: east', withOff: 'Path: 3.\nMove: east', off: ['1.2', '1.0'] } };

@@ -1,4 +1,5 @@
 import type { PolicyResult } from '../../analysis/analyze';
+import { headName } from '../../analysis/ablation';
 import type { TurnCost } from '../../context/cost';
 import { PAPER_POLICIES } from '../../context/policy';
 import { STALE_MODEL, type InspectEvent } from '../../worker/api';
@@ -78,7 +79,8 @@ class AnalysisJob {
     const policies = slot === 0 ? activePolicies(s) : activePolicies(s).slice(0, 1);
     const layer = slot === 0 ? (s.layer ?? info.spec.numLayers - 1) : info.spec.numLayers - 1;
     const generated = generatedIn(s, slot);
-    const of: SweepOf = [info.modelId, s.text, generated[policies[0]!] ?? null, policies[0]!, turn, layer];
+    const off = slot === 0 && s.off.length ? `${s.offKind}:${s.off.map(headName).join(',')}` : '';
+    const of: SweepOf = [info.modelId, s.text, generated[policies[0]!] ?? null, policies[0]!, turn, layer, off];
     // A curve of something else goes now; one of the same stays until the new one comes.
     this.set((st) => ({ sweeps: withSlot(st.sweeps, slot, st.sweeps[slot] && sameSweepOf(st.sweeps[slot]!.of, of) ? st.sweeps[slot]! : null) }));
     return new Promise<PolicyResult[]>((resolve, reject) => {
@@ -197,7 +199,7 @@ export const analysisSlice: Slice<AnalysisSlice> = (set, get) => {
         policy: cachedStart.policy,
         radius: cachedStart.result.radius,
         points: cachedStart.sweep,
-        of: [-1, START_EXAMPLE.text, null, cachedStart.policy, cachedStart.result.turn, cachedStart.result.layer],
+        of: [-1, START_EXAMPLE.text, null, cachedStart.policy, cachedStart.result.turn, cachedStart.result.layer, ''],
       },
     ],
     sweeping: null,

@@ -125,8 +125,11 @@ export interface SweepState {
   points: SweepPoint[];
   of: SweepOf;
 }
-/** What a sweep depends on besides the radius: the slot's model, the text, the answer scored, the policy, turn and layer. */
-export type SweepOf = readonly [modelId: number, text: string, answer: string | null, policy: string, turn: number, layer: number];
+/**
+ * What a sweep depends on besides the radius: the slot's model, the text, the answer scored, the policy, turn and
+ * layer, and the heads switched off (and how; '' for none): a curve made with heads off is not one with every head on.
+ */
+export type SweepOf = readonly [modelId: number, text: string, answer: string | null, policy: string, turn: number, layer: number, off: string];
 export const sameSweepOf = (a: SweepOf, b: SweepOf): boolean => a.every((x, i) => x === b[i]);
 
 /** The answers a slot's model wrote (none yet: an empty record). */

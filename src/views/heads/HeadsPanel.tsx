@@ -72,6 +72,9 @@ export function HeadsPanel() {
     if (inspectable.includes(h[0])) s.setLayer(h[0] === inspectable[inspectable.length - 1] ? null : h[0]);
     s.setHead(h[1]);
     document.getElementById('heatmap-title')?.scrollIntoView({ block: 'start' });
+    // The focus follows to the heatmap it opened: the grid is redrawn once the new layer is scored, and a
+    // focused cell would drop the focus to the page.
+    document.querySelector<HTMLElement>('[aria-labelledby="heatmap-title"] canvas[role="img"]')?.focus({ preventScroll: true });
   };
   const first = grids[0];
   const profile: Series[] = grids.flatMap((g, k) => [

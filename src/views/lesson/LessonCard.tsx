@@ -36,7 +36,14 @@ function useHighlight(step: number, region: LessonRegion, target: string, presen
 function useBaseline(index: number, s: LessonStep, w: LessonWorld): LessonWorld | null {
   const [base, setBase] = useState<{ index: number; w: LessonWorld } | null>(null);
   const r = figuresOf(w, s.setup.policy);
-  const ready = r !== null && w.exampleName === s.setup.example && w.shown.length === 1 && r.turn === (s.setup.turn ?? w.turns);
+  // The final layer's head mean, as every setup asks: not the figures of a head the step before opened.
+  const ready =
+    r !== null &&
+    w.exampleName === s.setup.example &&
+    w.shown.length === 1 &&
+    r.turn === (s.setup.turn ?? w.turns) &&
+    w.head === null &&
+    (w.finalLayer === null || r.layer === w.finalLayer);
   useEffect(() => {
     if (ready && base?.index !== index) setBase({ index, w });
   }, [ready, base, index, w]);

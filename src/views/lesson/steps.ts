@@ -4,26 +4,12 @@
  * formulas are in each step's "where this comes from" (`source`).
  */
 import { SINK_TOKENS } from '../../context/render';
-import { answerOf } from '../../export/figures';
 import { CATEGORY_NAMES } from '../../palette';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
 import { cplReveal } from './cpl';
 import { answersDiffer, generationReveal } from './moves';
-import {
-  againstFull,
-  change,
-  evenDiagonal,
-  figuresOf,
-  LOADING,
-  only,
-  percent,
-  priorYardstick,
-  share,
-  twinOf,
-  type LessonStep,
-  type LessonWorld,
-} from './world';
+import { againstFull, change, evenDiagonal, figuresOf, LOADING, only, percent, priorYardstick, share, twinOf, type LessonStep } from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion } from './world';
@@ -221,7 +207,7 @@ export const LESSON: LessonStep[] = [
       const r = figuresOf(w);
       const h = w.head === null ? undefined : r?.perHead[w.head];
       if (!r || !h) return '';
-      return `Head ${r.layer}.${w.head} alone puts ${percent(h.diagonal)} of the answer's attention on the diagonal (${share(h.diagonal)}); the heads of its layer together, ${percent(r.diagonal)} (${share(r.diagonal)}). In its heatmap the lines the average blurs stand out: a few heads do much of the copying by position.`;
+      return `Head ${r.layer}.${w.head} alone puts ${percent(h.diagonal)} of the answer's attention on the diagonal (${share(h.diagonal)}); the heads of its layer together, ${percent(r.diagonal)} (${share(r.diagonal)}): the copying by position is not spread evenly over the heads, and the next step switches off those that do the most.`;
     },
   },
   {

@@ -4,6 +4,7 @@ import { focusOf } from '../../state/hover-lock';
 import { useHover } from '../../state/hover-store';
 import { activePolicies, useInspector } from '../../state/inspector-store';
 import { useLesson } from '../../state/lesson-store';
+import { useModelStore } from '../../state/model-store';
 import { wallsIn } from './moves';
 import type { LessonWorld } from './world';
 
@@ -32,6 +33,7 @@ export function useLessonWorld(): LessonWorld {
   const answers = useLesson((s) => s.answers);
   const sweepStates = useInspector((s) => s.sweeps);
   const head = useInspector((s) => s.head);
+  const finalLayer = useModelStore((m) => m.info?.inspectLayers.at(-1) ?? null);
   const sweeping = useInspector((s) => s.sweeping !== null);
   const split = parsed.conversation ? splitTurns(parsed.conversation.messages).all : [];
   const turns = split.length;
@@ -56,6 +58,7 @@ export function useLessonWorld(): LessonWorld {
     guesses,
     answers,
     head: head === 'mean' ? null : head,
+    finalLayer,
     sweeps: sweepStates.map((x) => x?.points ?? null),
     sweeping,
   };

@@ -38,6 +38,8 @@ export interface LessonWorld {
   answers: Record<string, number>;
   /** The head the figures show (null: the mean of the layer's heads). */
   head: number | null;
+  /** The loaded model's final layer (what every step reads), or null before a model is loaded. */
+  finalLayer: number | null;
   /** Each model slot's figures turn by turn (the chart "Shares by turn"), as far as they are scored. */
   sweeps: readonly (readonly SweepPoint[] | null)[];
   /** The first model's turns are still being scored. */
