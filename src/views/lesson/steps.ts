@@ -228,16 +228,14 @@ export const LESSON: LessonStep[] = [
       const off = figuresOf(w);
       const on = figuresOf(base);
       // A rise surprises: say why it can happen, once the figures show it.
-      const rose =
-        off && on && off.diagonal > on.diagonal
-          ? ' It can rise: a head switched off changes what every later layer computes, so the figure to watch is the answer.'
-          : '';
-      const diag = off && on ? ` The diagonal ratio with them off is ${share(off.diagonal)}, against ${share(on.diagonal)} with every head on.${rose}` : '';
+      const rose = off && on && off.diagonal > on.diagonal ? ': it can rise, since a head switched off changes what every later layer computes' : '';
+      const diag = off && on ? ` The diagonal ratio goes from ${share(on.diagonal)} with every head on to ${share(off.diagonal)}${rose}.` : '';
       const meaning =
         a.withAll === a.withOff
           ? 'The answer does not hang on those heads alone: the copying is spread over more of them.'
-          : 'Those few heads carried part of what shaped the answer: without them the model writes something else (a model missing parts can also just write worse).';
-      return `With every head on the model wrote "${a.withAll}"; with heads ${a.off.join(', ')} off, "${a.withOff}": ${verdict}.${diag} ${meaning}`;
+          : 'Those few heads carried part of what shaped the answer (a model missing parts can also just write worse).';
+      // The answers themselves are side by side in the panel: the card says what differs.
+      return `With heads ${a.off.join(', ')} off the model writes ${verdict}: both answers are side by side under the button. ${meaning}${diag}`;
     },
   },
   {
