@@ -109,7 +109,7 @@ describe('the inspector, used as a person would', () => {
     await expect.poll(() => line.textContent()).toMatch(/^locked · token #/);
     await canvas.hover({ position: { x: 20, y: 20 } });
     expect(await line.textContent()).toMatch(/^locked · /);
-    expect(await page.getByTestId('token-source').textContent()).toMatch(/from query token #\d+/);
+    expect(await page.getByTestId('token-source').textContent()).toMatch(/from token #\d+/);
     await canvas.press('Escape');
     if (SHOTS) await page.locator('section', { has: canvas }).screenshot({ path: join(SHOTS, 'inspector-4-heatmap.png') });
     if (SHOTS) await page.locator('section', { has: page.getByTestId('token-view') }).screenshot({ path: join(SHOTS, 'inspector-5-tokens.png') });
@@ -307,7 +307,7 @@ describe('the inspector on wasm: generation and long conversations', () => {
     const box = (await canvas.boundingBox())!;
     const renders = () => page.evaluate(() => (window as unknown as { __tokenRenders: { count: number } }).__tokenRenders.count);
     await canvas.hover({ position: { x: box.width * 0.3, y: box.height * 0.5 } });
-    await expect.poll(() => page.getByTestId('token-source').textContent()).toMatch(/from query token #\d+/);
+    await expect.poll(() => page.getByTestId('token-source').textContent()).toMatch(/from token #\d+/);
     const before = await renders();
     for (const f of [0.4, 0.5, 0.6, 0.7]) await canvas.hover({ position: { x: box.width * f, y: box.height * 0.5 } });
     await expect.poll(() => page.getByTestId('heatmap-hover-full').textContent()).toMatch(/looks at #\d+/);

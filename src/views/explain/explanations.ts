@@ -96,7 +96,7 @@ export const EXPLANATIONS = {
   },
   fullMatrix: {
     title: 'the full matrix',
-    what: "Every query row of the conversation, not only the answer's: the whole attention matrix, for conversations up to a size.",
+    what: "A row for every token of the conversation (where each looks), not only the answer's: the whole attention matrix, for conversations up to a size.",
     source: 'paper 2, Fig. 3',
     choice: "The figures still read the answer's rows only.",
   },

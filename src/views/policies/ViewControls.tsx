@@ -83,7 +83,7 @@ export function ViewControls() {
         />
       </label>
       <Explain id="radius" />
-      <label title={`every query row, up to ${FULL_MATRIX_MAX_TOKENS} tokens`}>
+      <label title={`a row for every token, not only the answer's, up to ${FULL_MATRIX_MAX_TOKENS} tokens`}>
         <input type="checkbox" checked={s.fullMatrix} onChange={(e) => s.setFullMatrix(e.target.checked)} /> full matrix
       </label>
       <Explain id="fullMatrix" />

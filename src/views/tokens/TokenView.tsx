@@ -78,7 +78,7 @@ const TokenFrames = memo(function TokenFrames({ r, head }: { r: PolicyResult; he
   for (let j = 3; j < weights.length; j++) max = Math.max(max, weights[j]!);
   const from =
     focusRow !== null
-      ? `query token #${k.rowStart + focusRow} ${JSON.stringify(r.tokens[k.rowStart + focusRow]!.text)}`
+      ? `token #${k.rowStart + focusRow} ${JSON.stringify(r.tokens[k.rowStart + focusRow]!.text)}`
       : `the whole answer (mean over its ${r.query.end - r.query.start} tokens)`;
   return (
     <section className="panel" aria-labelledby="tokens-title">
