@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateAnswer, withAnswer } from '../../src/analysis/answer';
 import { turnsSweep } from '../../src/analysis/sweep';
 import { dirSource } from '../../src/cli/dir-source';
 import { parseConversation } from '../../src/conversation/parse';
@@ -15,13 +16,19 @@ import { launchChromium } from '../helpers/chromium';
 
 const SHOTS = process.env.SCREENSHOT_DIR;
 
-/** The CPL step's count, computed apart from the page: both demo models on onnxruntime-node, every turn of the maze. */
-async function cplCount(): Promise<ReturnType<typeof turnByTurn>> {
-  const maze = parseConversation(readFileSync('examples/maze.json', 'utf8')).conversation!;
-  const [base, twin] = await Promise.all(['models/inertia-demo', 'models/inertia-demo-cpl'].map((d) => openModel(dirSource(d))));
-  const count = turnByTurn(await turnsSweep(base!, maze, 'full'), await turnsSweep(twin!, maze, 'full'));
-  await Promise.all([base!.session.release(), twin!.session.release()]);
-  return count;
+/**
+ * The CPL step's story computed apart from the page: both demo models on onnxruntime-node write the wall's last
+ * answer under Full, and each is scored turn by turn with its own answer last, as the page scores them.
+ */
+async function cplStory(): Promise<{ mine: string; twin: string; count: ReturnType<typeof turnByTurn> }> {
+  const wall = parseConversation(readFileSync('examples/maze-wall.json', 'utf8')).conversation!;
+  const turns = wall.messages.filter((m) => m.role === 'assistant').length;
+  const [base, cpl] = await Promise.all(['models/inertia-demo', 'models/inertia-demo-cpl'].map((d) => openModel(dirSource(d))));
+  const mine = await generateAnswer(base!, wall, 'full', turns);
+  const twin = await generateAnswer(cpl!, wall, 'full', turns);
+  const count = turnByTurn(await turnsSweep(base!, withAnswer(wall, turns, mine), 'full'), await turnsSweep(cpl!, withAnswer(wall, turns, twin), 'full'));
+  await Promise.all([base!.session.release(), cpl!.session.release()]);
+  return { mine, twin, count };
 }
 /** What a newcomer stops at: a paper's section, figure or table. */
 const PAPER_TALK = /paper \d|§|\bfig(ure)?\.? ?\d|\btable \d|\bsection\b/i;
@@ -236,14 +243,17 @@ describe('the lesson, walked with the keyboard only', () => {
     );
     await step(12, async () => {
       await press('Enter');
-      // The twin scores every turn too: the reveal counts, over the whole conversation, where it is lower, as the
-      // same two models count in Node.
-      const c = await cplCount();
+      // The twin is loaded, both write the wall's answer, and every turn is scored with both: the page tells the
+      // story the same two models tell in Node.
+      const { mine, twin, count: c } = await cplStory();
+      const reveal = card.getByTestId('lesson-reveal');
       await expect
-        .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 180_000 })
+        .poll(() => reveal.textContent(), { timeout: 240_000 })
         .toContain(
-          `Turn by turn, the twin gives its prior assistant answers less attention at ${c.priorLower} of ${c.turns} turns and has the smaller diagonal ratio at ${c.diagonalLower} of ${c.turns}: so `,
+          `the twin gives its prior assistant answers less attention at ${c.priorLower} of ${c.turns} turns and has the smaller diagonal ratio at ${c.diagonalLower} of ${c.turns}`,
         );
+      expect(await reveal.textContent()).toContain(`The demo model wrote "${mine}".`);
+      expect(await reveal.textContent()).toContain(`Its CPL twin wrote "${twin}".`);
     });
     await step(13, async () => {
       for (const [i, q] of QUIZ.entries()) {
@@ -323,7 +333,9 @@ describe('the lesson, walked with the keyboard only', () => {
       if (s.guess || s.act) {
         await card.getByTestId(s.guess ? 'lesson-lock' : 'lesson-act').click({ timeout: 120_000 });
         await card.getByTestId('lesson-reveal').waitFor({ timeout: 120_000 });
-        await expect.poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 }).toMatch(s.act ? /Under DE/ : /^You guessed/);
+        await expect
+          .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
+          .toMatch(s.act ? (s.id === 'cpl' ? /Its CPL twin wrote/ : /Under DE/) : /^You guessed/);
       }
       // The region's scroll is smooth: the picture after it.
       await page.waitForTimeout(900);

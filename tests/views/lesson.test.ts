@@ -41,6 +41,7 @@ const start: LessonWorld = {
   exampleName: 'maze',
   walls: ['south'],
   generated: {},
+  generatedB: {},
   off: [],
   offAnswers: null,
   guesses: {},
@@ -102,7 +103,7 @@ describe('the lesson', () => {
         },
       ],
       ['heads', { offAnswers: { withAll: 'Move: east', withOff: 'Move: west', off: ['1.2'] } }],
-      ['cpl', { compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.08, 0.29, { slot: 1 })] }],
+      ['cpl', { compareModels: true, generated: { full: 'Move: south' }, generatedB: { full: 'Move: north' } }],
       ['check', { answers: Object.fromEntries(QUIZ.map((q, i) => [i, q.correct])) }],
     ];
     for (const [id, change] of cases) {
@@ -146,20 +147,23 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(step('hide').reveal!(ao, full)).toMatch(/^Under ao the model reads 743 tokens.*no copy left to follow\.$/);
-    const cpl = { ...w, compareModels: true, results: [figures('full', 0.1133, 0.2991), figures('full', 0.0824, 0.2876, { slot: 1 })] };
-    expect(step('cpl').reveal!(cpl, w)).toMatch(
-      /^On the last answer the diagonal ratio is 0\.1133 for the demo model and 0\.0824 for its CPL twin \(27 % lower\); the attention on prior assistant answers 0\.2991 and 0\.2876 \(4 % lower\)\. Every turn is being scored with both models: the count follows\.$/,
+    // The twin at the wall (south named): each move told, then what the two say together.
+    const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };
+    expect(step('cpl').reveal!(cpl, w)).toBe(
+      'The demo model wrote "Been at: 22.\nAction -> south". Its move, south, runs into a wall the last user message names. Its CPL twin wrote "Been at: 22.\nAction -> north". Its move, north, is an open way. Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall. Every turn is being scored with both models: their attention follows.',
     );
+    expect(step('cpl').reveal!({ ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
+    expect(step('cpl').reveal!({ ...cpl, generatedB: {} }, w)).toBe('');
     // Over the turns: the count of turns where the twin is lower, and what it says.
     const mine = [pt(2, 0.13, 0.29), pt(3, 0.17, 0.33), pt(4, 0.2, 0.41)];
     const lower = { ...cpl, sweeps: [mine, [pt(2, 0.11, 0.25), pt(3, 0.18, 0.3), pt(4, 0.18, 0.37)]] };
     expect(step('cpl').reveal!(lower, w)).toMatch(
-      /less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: so over this whole conversation the twin leans less/,
+      /Their attention, turn by turn: the twin gives its prior assistant answers less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: it leans less on them over the whole conversation\.$/,
     );
-    expect(step('cpl').reveal!({ ...lower, sweeping: true }, w)).toMatch(/the count follows\.$/);
-    expect(step('cpl').reveal!({ ...lower, sweeps: [mine, mine.slice(0, 2)] }, w)).toMatch(/the count follows\.$/);
+    expect(step('cpl').reveal!({ ...lower, sweeping: true }, w)).toMatch(/their attention follows\.$/);
+    expect(step('cpl').reveal!({ ...lower, sweeps: [mine, mine.slice(0, 2)] }, w)).toMatch(/their attention follows\.$/);
     const notLower = { ...cpl, sweeps: [mine, [pt(2, 0.14, 0.3), pt(3, 0.16, 0.34), pt(4, 0.21, 0.4)]] };
-    expect(step('cpl').reveal!(notLower, w)).toMatch(/at 1 of 3 turns .* at 1 of 3: so on this conversation the twin does not lean clearly less/);
+    expect(step('cpl').reveal!(notLower, w)).toMatch(/at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less\.$/);
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
     expect(step('generate').reveal!(one, w)).toMatch(
       /^The last user message names the walls: south\. Under Clip-12→1 the model wrote: "Path: 8 9\.\nThought: go\.\nMove: west"\. Its move, west, is an open way\. Click DE/,

@@ -1,7 +1,7 @@
-/** The CPL step's reading of two models: the last answer under both, then turn by turn over the conversation. */
+/** The CPL step's reading of two models: the move each writes at the wall, then their attention turn by turn. */
 import type { SweepPoint } from '../../analysis/sweep';
-import { answerOf } from '../../export/figures';
-import { change, figuresOf, share, twinOf, type LessonWorld } from './world';
+import { answersDiffer, moveOf, moveVerdict } from './moves';
+import type { LessonWorld } from './world';
 
 /**
  * Two models turn by turn: over the turns both have scored, how many give the second less attention on prior
@@ -23,23 +23,39 @@ export function turnByTurn(a: readonly SweepPoint[], b: readonly SweepPoint[]): 
   return { turns, priorLower, diagonalLower };
 }
 
+/** What the two moves say together, told from the walls the turn's user message names. */
+function together(mine: string, twin: string, walls: string[] | null): string {
+  const [a, b] = [moveOf(mine), moveOf(twin)];
+  if (a === null || b === null || walls === null || a === 'stay' || b === 'stay') return `Together: ${answersDiffer(mine, twin)}.`;
+  if (a === b) return 'Both models make the same move here.';
+  if (walls.includes(a) && !walls.includes(b))
+    return 'Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall.';
+  if (!walls.includes(a) && walls.includes(b))
+    return 'Here the twin walks into a wall the demo model avoids: training against inertia does not fix every move.';
+  return walls.includes(a)
+    ? 'Both run into walls: neither model finds the way here.'
+    : 'Both moves are open ways: the training changed the move, not whether it works.';
+}
+
 /**
- * The CPL step's reveal: the last answer under both models, then the count over every turn (the sweeps): whether
- * a change too small to read on one answer holds across the conversation.
+ * The CPL step's reveal: the move each model writes at the wall, then their attention counted turn by turn (the
+ * sweeps): whether a change too small to read on one answer holds across the conversation.
  */
 export function cplReveal(w: LessonWorld): string {
-  const a = figuresOf(w);
-  const b = twinOf(w);
-  if (!a || !b) return '';
-  if (answerOf(a) !== answerOf(b))
-    return 'The two models score different answers (one wrote its own): go back a step and forth to score the same answer with both.';
-  const last = `On the last answer the diagonal ratio is ${share(a.diagonal)} for the demo model and ${share(b.diagonal)} for its CPL twin (${change(a.diagonal, b.diagonal)}); the attention on prior assistant answers ${share(a.ratios.prior)} and ${share(b.ratios.prior)} (${change(a.ratios.prior, b.ratios.prior)}).`;
-  const [mine, twin] = [w.sweeps[0], w.sweeps[1]];
-  if (w.sweeping || !mine || !twin || twin.length < mine.length) return `${last} Every turn is being scored with both models: the count follows.`;
-  const t = turnByTurn(mine, twin);
+  const mine = w.generated.full;
+  const twin = w.generatedB.full;
+  if (mine === undefined || twin === undefined) return '';
+  const said = (who: string, text: string) => {
+    const where = moveVerdict(text, w.walls);
+    return `${who} wrote "${text}".${where ? ` ${where}` : ''}`;
+  };
+  const moves = `${said('The demo model', mine)} ${said('Its CPL twin', twin)} ${together(mine, twin, w.walls)}`;
+  const [a, b] = [w.sweeps[0], w.sweeps[1]];
+  if (w.sweeping || !a || !b || b.length < a.length) return `${moves} Every turn is being scored with both models: their attention follows.`;
+  const t = turnByTurn(a, b);
   const verdict =
     t.priorLower * 2 > t.turns && t.diagonalLower * 2 > t.turns
-      ? 'so over this whole conversation the twin leans less on its own answers, even where one turn changes little'
-      : 'so on this conversation the twin does not lean clearly less: one conversation is too few to show it';
-  return `${last} Turn by turn, the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}: ${verdict}.`;
+      ? ': it leans less on them over the whole conversation'
+      : ': on this conversation it does not lean clearly less';
+  return `${moves} Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict}.`;
 }

@@ -27,7 +27,7 @@ export function whatChanged(full: string, less: string, walls: string[] | null):
   if (a === 'stay' || b === 'stay') return `Together: ${answersDiffer(full, less)}.`;
   const [aWall, bWall] = [walls.includes(a), walls.includes(b)];
   if (aWall && !bWall)
-    return 'With its prior assistant answers in view the model repeats their move into the wall; with less of them it takes an open way. Here inertia changes what the model does, not only where it looks.';
+    return 'With its prior assistant answers in view the model repeats their move into the wall; with fewer of them, or none, it takes an open way. Here inertia changes what the model does, not only where it looks.';
   if (!aWall && bWall) return 'Here the whole conversation helped: with less of it the model walks into a wall.';
   return aWall
     ? 'Both moves run into walls: this tiny model is lost either way.'

@@ -9,7 +9,7 @@ import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
 import { cplReveal } from './cpl';
 import { answersDiffer, generationReveal } from './moves';
-import { againstFull, change, evenDiagonal, figuresOf, LOADING, only, percent, priorYardstick, share, twinOf, type LessonStep } from './world';
+import { againstFull, change, evenDiagonal, figuresOf, LOADING, only, percent, priorYardstick, share, type LessonStep } from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion } from './world';
@@ -242,13 +242,15 @@ export const LESSON: LessonStep[] = [
     id: 'cpl',
     title: 'A model trained against it',
     region: 'compare-models',
-    setup: { ...MAZE, compareModels: true },
+    setup: { ...WALL, compareModels: true },
     text: () =>
-      'A model can be trained to lean less on its prior assistant answers: it is shown the answer it gives from a short context and the one it gives from the whole history, and taught to prefer the first (Context Preference Learning). The demo model has a twin trained this way; one answer can mislead, so the tool scores every turn of the conversation with both (the chart "Shares by turn" draws the twin\'s curves over the demo model\'s).',
-    source: 'Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7.',
-    action: 'Click "Compare with the CPL-tuned demo model" in the Compare models panel.',
-    target: '[data-testid="b-cpl"]',
-    done: (w) => w.compareModels && twinOf(w) !== null,
+      'A model can be trained to lean less on its prior assistant answers: it is shown the answer it gives from a short context and the one it gives from the whole history, and taught to prefer the first (Context Preference Learning). The demo model has a twin trained this way: back at the wall of the second step, does the twin still walk into it? One button loads the twin as model B and lets both write the last answer from the whole conversation; the chart "Shares by turn" then draws the twin\'s curves over the demo model\'s.',
+    source:
+      'Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
+    action: 'Click "Load the CPL twin and write the answer with both".',
+    target: '[data-testid="lesson-act"]',
+    act: { label: 'Load the CPL twin and write the answer with both', run: 'twin-writes' },
+    done: (w) => w.compareModels && w.generated.full !== undefined && w.generatedB.full !== undefined,
     reveal: cplReveal,
   },
   {

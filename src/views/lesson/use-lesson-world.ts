@@ -26,6 +26,7 @@ export function useLessonWorld(): LessonWorld {
   const exampleName = useInspector((s) => s.exampleName);
   // The lesson reads the first model's answers.
   const generated = useInspector((s) => s.generated[0] ?? NONE);
+  const generatedB = useInspector((s) => s.generated[1] ?? NONE);
   const offHeads = useInspector((s) => s.off);
   const offAnswers = useInspector((s) => s.offAnswers);
   const pointed = useHover((s) => focusOf(s.hover));
@@ -53,6 +54,7 @@ export function useLessonWorld(): LessonWorld {
     exampleName,
     walls,
     generated,
+    generatedB,
     off: offHeads.map(headName),
     offAnswers: offAnswers && { withAll: offAnswers.withAll, withOff: offAnswers.withOff, off: offAnswers.off.map(headName) },
     guesses,

@@ -28,8 +28,9 @@ export interface LessonWorld {
   exampleName: string | null;
   /** The walls the user message of the scored turn names ("Walls: south." → ['south']), or null: it names none. */
   walls: string[] | null;
-  /** Answers the model wrote, per policy. */
+  /** Answers the model wrote, per policy; and those the compared model B wrote. */
   generated: Record<string, string>;
+  generatedB: Record<string, string>;
   /** Heads switched off, and the answers written with every head on and with them off. */
   off: string[];
   offAnswers: { withAll: string; withOff: string; off: string[] } | null;
