@@ -8,6 +8,7 @@ import { wallsIn } from '../../src/views/lesson/moves';
 import { guessesAhead } from '../../src/views/lesson/ahead';
 import { evenDiagonal, evenShare, priorYardstick } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
+import { twinTally, wallTally } from '../../src/views/lesson/wall-counts';
 import type { SweepPoint } from '../../src/analysis/sweep';
 
 /** Figures as the page holds them, only the fields the steps read (the browser test reads real ones). */
@@ -150,7 +151,7 @@ describe('the lesson', () => {
     // The twin at the wall (south named): each move told, then what the two say together.
     const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };
     expect(step('cpl').reveal!(cpl, w)).toBe(
-      'The demo model wrote "Been at: 22.\nAction -> south". Its move, south, runs into a wall the last user message names. Its CPL twin wrote "Been at: 22.\nAction -> north". Its move, north, is an open way. Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall. Every turn is being scored with both models: their attention follows.',
+      `The demo model wrote "Been at: 22.\nAction -> south". Its move, south, runs into a wall the last user message names. Its CPL twin wrote "Been at: 22.\nAction -> north". Its move, north, is an open way. Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall. ${twinTally()} Every turn is being scored with both models: their attention follows.`,
     );
     expect(step('cpl').reveal!({ ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
     expect(step('cpl').reveal!({ ...cpl, generatedB: {} }, w)).toBe('');
@@ -173,17 +174,20 @@ describe('the lesson', () => {
     expect(says('south', 'east')).toMatch(
       /Under Full the model wrote: "Move: south"\. Its move, south, runs into a wall the last user message names\. Under LT the model wrote: "Move: east"\. Its move, east, is an open way\. With its prior assistant answers in view the model repeats their move into the wall; .*Here inertia changes what the model does/,
     );
-    expect(says('east', 'east')).toMatch(/The same move both ways: here the prior assistant answers do not change what the model does\.$/);
-    expect(says('east', 'south')).toMatch(/Here the whole conversation helped: with less of it the model walks into a wall\.$/);
+    // Two answers written: then the count over many episodes, after what the two say.
+    expect(says('east', 'east').endsWith(`The same move both ways: here the prior assistant answers do not change what the model does. ${wallTally()}`)).toBe(
+      true,
+    );
+    expect(says('east', 'south')).toContain('Here the whole conversation helped: with less of it the model walks into a wall. Not only this once');
     expect(says('east', 'west')).toMatch(/Both moves are open ways/);
     // Written DE first, then Full: the verdict still reads Full against less of the conversation.
     expect(step('generate').reveal!({ ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toMatch(
       /Under Full the model wrote: "Action -> South"\. Its move, south, runs into a wall .* Under DE the model wrote: "Move: east"\. .*Here inertia changes what the model does/,
     );
-    expect(says('stay', 'east')).toMatch(/It stays where it is\. .*Together: a different answer and a different move\.$/);
+    expect(says('stay', 'east')).toMatch(/It stays where it is\. .*Together: a different answer and a different move\. Not only this once/);
     // An observation with no walls named: the moves are not judged, only compared.
     expect(step('generate').reveal!({ ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
-      /"Move: south"\. Under LT the model wrote: "Move: east"\. Together: a different answer and a different move\.$/,
+      /"Move: south"\. Under LT the model wrote: "Move: east"\. Together: a different answer and a different move\. Not only this once/,
     );
     const perHead = [0.1, 0.2, 0.3343].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
     const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };

@@ -1,6 +1,7 @@
 /** The CPL step's reading of two models: the move each writes at the wall, then their attention turn by turn. */
 import type { SweepPoint } from '../../analysis/sweep';
 import { answersDiffer, moveOf, moveVerdict } from './moves';
+import { twinTally } from './wall-counts';
 import type { LessonWorld } from './world';
 
 /**
@@ -49,7 +50,7 @@ export function cplReveal(w: LessonWorld): string {
     const where = moveVerdict(text, w.walls);
     return `${who} wrote "${text}".${where ? ` ${where}` : ''}`;
   };
-  const moves = `${said('The demo model', mine)} ${said('Its CPL twin', twin)} ${together(mine, twin, w.walls)}`;
+  const moves = `${said('The demo model', mine)} ${said('Its CPL twin', twin)} ${together(mine, twin, w.walls)} ${twinTally()}`;
   const [a, b] = [w.sweeps[0], w.sweeps[1]];
   if (w.sweeping || !a || !b || b.length < a.length) return `${moves} Every turn is being scored with both models: their attention follows.`;
   const t = turnByTurn(a, b);

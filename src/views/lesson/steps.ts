@@ -9,6 +9,7 @@ import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
 import { cplReveal } from './cpl';
 import { answersDiffer, generationReveal } from './moves';
+import { wallTally } from './wall-counts';
 import { againstFull, change, evenDiagonal, figuresOf, LOADING, only, percent, priorYardstick, share, type LessonStep } from './world';
 
 export { QUIZ } from './quiz';
@@ -46,7 +47,8 @@ export const LESSON: LessonStep[] = [
     target: '[data-testid="lesson-act"]',
     act: { label: 'Write it under Full, then under DE', run: 'full-then-de' },
     done: (w) => Object.keys(w.generated).length >= 2,
-    reveal: (w) => generationReveal(w.generated, w.walls),
+    // Both answers written: then how often it happens over many episodes, not only in this one.
+    reveal: (w) => `${generationReveal(w.generated, w.walls)}${Object.keys(w.generated).length >= 2 ? ` ${wallTally()}` : ''}`,
   },
   {
     id: 'reads',

@@ -1,0 +1,63 @@
+/**
+ * How often the demo model walks into a wall again right after hitting it, over many maze episodes: each such
+ * turn as scripts/inertia-turns.ts recorded it (examples/cache/wall-turns.json), and the counts the lesson
+ * quotes, computed here from those records. Plain functions.
+ */
+import stored from '../../../examples/cache/wall-turns.json';
+
+/** Who wrote a move at a turn right after a wall: the demo model under Full, LT and DE, and the CPL twin under Full. */
+export const WRITERS = ['full', 'lt', 'de', 'twin'] as const;
+export type Writer = (typeof WRITERS)[number];
+
+/** One turn right after the demo model hit a wall, in an episode it played itself. */
+export interface WallTurn {
+  seed: number;
+  turn: number;
+  /** The move that hit the wall on the turn before. */
+  hit: string;
+  /** The moves that would hit a wall from where the agent stands (north, south, east, west). */
+  blocked: string[];
+  /** Each writer's move (null: it wrote none). */
+  moves: Record<Writer, string | null>;
+}
+
+export interface WallCounts {
+  episodes: number;
+  turns: number;
+  /** Turns where the writer repeats the move that hit the wall. */
+  repeats: Record<Writer, number>;
+  /** Turns where the writer's move is an open way. */
+  open: Record<Writer, number>;
+}
+
+export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCounts {
+  const count = (hit: (t: WallTurn, m: string | null) => boolean) =>
+    Object.fromEntries(WRITERS.map((w) => [w, turns.filter((t) => hit(t, t.moves[w])).length])) as Record<Writer, number>;
+  return {
+    episodes,
+    turns: turns.length,
+    repeats: count((t, m) => m === t.hit),
+    open: count((t, m) => m !== null && m !== 'stay' && !t.blocked.includes(m)),
+  };
+}
+
+/** The counts of the stored episodes (examples/cache/wall-turns.json, pinned to a fresh run by a test). */
+export const WALL_COUNTS: WallCounts = wallCounts(stored.episodes, stored.turns as WallTurn[]);
+
+const of = (n: number, total: number) => `${n} (${Math.round((n / total) * 100)} %)`;
+
+/** The generation step's "not only this once": how often, over all the episodes, Full and DE repeat the move. */
+export function wallTally(c: WallCounts = WALL_COUNTS): string {
+  return `Not only this once: in ${c.episodes} episodes the demo model played (counted beforehand with the same model), it came to ${c.turns} turns right after hitting a wall, and repeated the move that hit it in ${of(c.repeats.full, c.turns)} of them under Full, ${of(c.repeats.de, c.turns)} under DE.`;
+}
+
+/** The CPL step's count over the same turns: the twin against the demo model, both with the whole history. */
+export function twinTally(c: WallCounts = WALL_COUNTS): string {
+  const verdict =
+    c.repeats.twin < c.repeats.full
+      ? c.repeats.twin > c.repeats.de
+        ? 'less often, though more often than with no history at all'
+        : 'less often'
+      : 'no less often: on these turns the training does not show';
+  return `Over the same ${c.turns} turns after a wall, with the whole history, the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)}: ${verdict}.`;
+}

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dirSource } from '../../src/cli/dir-source';
+import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../../src/model/demo';
+import { openModel, type OpenModel } from '../../src/runtime/open-model';
+import { twinTally, wallCounts, wallTally, type WallTurn } from '../../src/views/lesson/wall-counts';
+import { wallEpisode } from '../../training/wall-turns';
+
+const stored = JSON.parse(readFileSync('examples/cache/wall-turns.json', 'utf8')) as { episodes: number; firstSeed: number; turns: WallTurn[] };
+
+describe('the wall counts the lesson quotes', () => {
+  it('count repeats and open ways per writer from the records (hand-computed)', () => {
+    const turn = (moves: WallTurn['moves']): WallTurn => ({ seed: 1, turn: 3, hit: 'south', blocked: ['south', 'west'], moves });
+    const c = wallCounts(2, [turn({ full: 'south', lt: 'east', de: 'west', twin: null }), turn({ full: 'south', lt: 'south', de: 'stay', twin: 'north' })]);
+    expect(c).toEqual({ episodes: 2, turns: 2, repeats: { full: 2, lt: 1, de: 0, twin: 0 }, open: { full: 0, lt: 1, de: 0, twin: 1 } });
+  });
+
+  it("say the counts in words, with their shares of the turns, and what the twin's count means", () => {
+    const c = { episodes: 40, turns: 200, repeats: { full: 150, lt: 140, de: 90, twin: 120 }, open: { full: 20, lt: 25, de: 80, twin: 50 } };
+    expect(wallTally(c)).toBe(
+      'Not only this once: in 40 episodes the demo model played (counted beforehand with the same model), it came to 200 turns right after hitting a wall, and repeated the move that hit it in 150 (75 %) of them under Full, 90 (45 %) under DE.',
+    );
+    expect(twinTally(c)).toBe(
+      'Over the same 200 turns after a wall, with the whole history, the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %): less often, though more often than with no history at all.',
+    );
+    expect(twinTally({ ...c, repeats: { ...c.repeats, twin: 150 } })).toMatch(/: no less often: on these turns the training does not show\.$/);
+  });
+
+  // The stored file is what the two demo models write now (else `npx tsx scripts/inertia-turns.ts`): the first
+  // episodes played again, turn for turn.
+  describe('the stored episodes, played again', () => {
+    let model: OpenModel;
+    let twin: OpenModel;
+    beforeAll(async () => {
+      [model, twin] = await Promise.all([openModel(dirSource(DEMO_MODEL_PATH)), openModel(dirSource(CPL_MODEL_PATH))]);
+    });
+    afterAll(async () => {
+      await Promise.all([model?.session.release(), twin?.session.release()]);
+    });
+
+    it('equal a fresh run of the first episodes with a turn after a wall', async () => {
+      const seeds = [...new Set(stored.turns.map((t) => t.seed))].slice(0, 3);
+      expect(seeds.length).toBe(3);
+      for (const seed of seeds) {
+        const fresh = (await wallEpisode(model, twin, seed)).map((x) => x.turn);
+        expect(fresh, `seed ${seed}`).toEqual(stored.turns.filter((t) => t.seed === seed));
+      }
+      expect(stored.episodes).toBe(40);
+      expect(Math.max(...stored.turns.map((t) => t.seed))).toBeLessThan(stored.firstSeed + stored.episodes);
+    }, 120_000);
+  });
+});

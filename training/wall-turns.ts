@@ -1,0 +1,42 @@
+/**
+ * Maze episodes the demo model plays itself (the rollouts of cpl-figures.ts, seeds 700,000 + k); at each turn
+ * right after it hit a wall, the move it writes under Full (the episode's own answer), LT and DE, and the move
+ * the CPL twin writes under Full on the same history. Used by scripts/inertia-turns.ts and its pinning test.
+ */
+import { generateAnswer } from '../src/analysis/answer';
+import type { Message } from '../src/conversation/types';
+import type { OpenModel } from '../src/runtime/open-model';
+import type { WallTurn } from '../src/views/lesson/wall-counts';
+import { actionOf, greedyAnswer } from './cpl-pairs';
+import { MAZE_SYSTEM, mazeMove, mazeObservation, mazeWorld, rng } from './data';
+
+export const FIRST_SEED = 700_000;
+const TURNS = 16;
+const DIRECTIONS = ['north', 'south', 'east', 'west'];
+
+/** One episode: its turns right after a wall, and the history as it stood at each (for picking the lesson's). */
+export async function wallEpisode(model: OpenModel, twin: OpenModel, seed: number): Promise<{ turn: WallTurn; history: Message[] }[]> {
+  let world = mazeWorld(rng(seed));
+  let bumped = false;
+  let last: string | null = null;
+  const out: { turn: WallTurn; history: Message[] }[] = [];
+  const history: Message[] = [{ role: 'system', content: MAZE_SYSTEM }];
+  for (let t = 1; t <= TURNS; t++) {
+    history.push({ role: 'user', content: mazeObservation(world, t, bumped) });
+    const { text } = await greedyAnswer(model, history);
+    history.push({ role: 'assistant', content: text.trim() });
+    const act = actionOf(text);
+    if (act === null) break;
+    if (bumped && last !== null) {
+      const write = async (m: OpenModel, policy: string) => actionOf(await generateAnswer(m, { messages: history }, policy, t));
+      const blocked = DIRECTIONS.filter((d) => mazeMove(world, d).bumped);
+      const moves = { full: act, lt: await write(model, 'lt'), de: await write(model, 'de'), twin: await write(twin, 'full') };
+      out.push({ turn: { seed, turn: t, hit: last, blocked, moves }, history: [...history] });
+    }
+    if (act === 'stay') break;
+    ({ world, bumped } = mazeMove(world, act));
+    last = act;
+    if (world.x === world.gx && world.y === world.gy) break;
+  }
+  return out;
+}
