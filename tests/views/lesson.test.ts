@@ -147,7 +147,9 @@ describe('the lesson', () => {
     // Only the policies that drop turns pass the first table step; AO is the second's.
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
-    expect(step('hide').reveal!(ao, full)).toMatch(/^Under ao the model reads 743 tokens.*no copy left to follow\.$/);
+    expect(step('hide').reveal!(ao, full)).toMatch(
+      /^Under ao the model reads 743 tokens.*no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves\.$/,
+    );
     // The twin at the wall (south named): each move told, then what the two say together.
     const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };
     expect(step('cpl').reveal!(cpl, w)).toBe(
@@ -192,8 +194,10 @@ describe('the lesson', () => {
     const perHead = [0.1, 0.2, 0.3343].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
     const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
     expect(step('head').reveal!(oneHead, w)).toMatch(
-      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal \(0\.3343\); the heads of its layer together, 23 % \(0\.2260\): the copying by position is not spread evenly/,
+      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal \(0\.3343\); the heads of its layer together, 23 % \(0\.2260\) \(the figures now read layer 0; so far they read the last layer, 1\): the copying by position is not spread evenly/,
     );
+    // A head of the last layer: no layer to point out.
+    expect(step('head').reveal!({ ...oneHead, results: [figures('full', 0.226, 0.2991, { layer: 1, perHead })] }, w)).toContain('23 % (0.2260): the copying');
     expect(step('head').done({ ...oneHead, head: 5 })).toBe(false);
     const heads = { ...w, offAnswers: { withAll: 'Move: east', withOff: 'Path: 3.\nMove: east', off: ['1.2', '1.0'] } };
     expect(step('heads').reveal!(heads, w)).toBe(
@@ -224,6 +228,11 @@ describe('the lesson', () => {
     expect(evenShare(r, 'prior')).toBeCloseTo((4 / 11 + 4 / 12) / 2, 12);
     expect(priorYardstick(r)).toBe(
       ' Those answers are 35 % of what it can see, so attention spread evenly would give them that much: it gives them 2.0 times as much.',
+    );
+    // Near what length alone gives: said so, and the diagonal named as what tells copying apart.
+    const near = { ...r, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
+    expect(priorYardstick(near)).toMatch(
+      /it gives them 1\.1 times as much\. So the share is large mostly because those answers are a large part of the text; the diagonal, next, tells copying apart from length\.$/,
     );
   });
 

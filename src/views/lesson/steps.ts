@@ -10,7 +10,7 @@ import { QUIZ } from './quiz';
 import { cplReveal } from './cpl';
 import { answersDiffer, generationReveal } from './moves';
 import { wallTally } from './wall-counts';
-import { againstFull, change, evenDiagonal, figuresOf, LOADING, only, percent, priorYardstick, share, type LessonStep } from './world';
+import { againstFull, change, evenDiagonal, evenShare, figuresOf, LOADING, only, percent, priorYardstick, share, type LessonStep } from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion } from './world';
@@ -80,7 +80,7 @@ export const LESSON: LessonStep[] = [
     reveal: (w) => {
       const r = figuresOf(w);
       if (!r) return LOADING;
-      return `The sink takes ${percent(r.ratios.sink)} of the answer's attention here (the figure "${CATEGORY_NAMES.sink}", ${share(r.ratios.sink)}): ${r.ratios.sink >= 0.2 ? 'a strong sink, as most large models have.' : 'little of one, unlike most large models; load a real chat model to see a strong sink.'}`;
+      return `The sink takes ${percent(r.ratios.sink)} of the answer's attention here (the figure "${CATEGORY_NAMES.sink}", ${share(r.ratios.sink)}): ${r.ratios.sink >= 0.2 ? 'a strong sink, as most large models have.' : 'little of one, unlike most large models: load a real chat model (a Hub id in the Model panel, such as Qwen/Qwen2.5-0.5B-Instruct) to see a strong sink.'}`;
     },
   },
   {
@@ -158,7 +158,8 @@ export const LESSON: LessonStep[] = [
       const r = figuresOf(w, 'full');
       const last = figuresOf(base, 'full');
       if (!r || !last) return '';
-      return `At turn ${r.turn} the prior assistant answers get ${percent(r.ratios.prior)} of the attention (${share(r.ratios.prior)}); at the last turn, ${last.turn}, they got ${percent(last.ratios.prior)} (${share(last.ratios.prior)}).`;
+      // More turns also means more of the text is prior assistant answers: say so, and give the diagonal beside it.
+      return `At turn ${r.turn} the prior assistant answers get ${percent(r.ratios.prior)} of the attention (${share(r.ratios.prior)}); at the last turn, ${last.turn}, they got ${percent(last.ratios.prior)} (${share(last.ratios.prior)}). Part of that is length: they are ${percent(evenShare(r, 'prior'))} of what the answer can see at turn ${r.turn}, ${percent(evenShare(last, 'prior'))} at the last; the diagonal ratio, which counts only the copy-shaped part, reads ${share(r.diagonal)} and ${share(last.diagonal)}.`;
     },
   },
   {
@@ -191,7 +192,13 @@ export const LESSON: LessonStep[] = [
     done: (w) => only(w, 'ao'),
     reveal: (w, base) => {
       const r = figuresOf(w, 'ao');
-      return r ? againstFull(r, base, 'With its own answers replaced by a placeholder there is no copy left to follow.') : '';
+      return r
+        ? againstFull(
+            r,
+            base,
+            'With its own answers replaced by a placeholder there is no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves.',
+          )
+        : '';
     },
   },
   {
@@ -209,7 +216,10 @@ export const LESSON: LessonStep[] = [
       const r = figuresOf(w);
       const h = w.head === null ? undefined : r?.perHead[w.head];
       if (!r || !h) return '';
-      return `Head ${r.layer}.${w.head} alone puts ${percent(h.diagonal)} of the answer's attention on the diagonal (${share(h.diagonal)}); the heads of its layer together, ${percent(r.diagonal)} (${share(r.diagonal)}): the copying by position is not spread evenly over the heads, and the next step switches off those that do the most.`;
+      // The brightest head may sit in another layer than the one every figure so far read: say so.
+      const moved =
+        w.finalLayer !== null && r.layer !== w.finalLayer ? ` (the figures now read layer ${r.layer}; so far they read the last layer, ${w.finalLayer})` : '';
+      return `Head ${r.layer}.${w.head} alone puts ${percent(h.diagonal)} of the answer's attention on the diagonal (${share(h.diagonal)}); the heads of its layer together, ${percent(r.diagonal)} (${share(r.diagonal)})${moved}: the copying by position is not spread evenly over the heads, and the next step switches off those that do the most.`;
     },
   },
   {

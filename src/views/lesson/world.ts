@@ -149,6 +149,6 @@ export function evenDiagonal(r: PolicyResult): number {
 export function priorYardstick(r: PolicyResult): string {
   const even = evenShare(r, 'prior');
   return even > 0
-    ? ` Those answers are ${percent(even)} of what it can see, so attention spread evenly would give them that much: it gives them ${(r.ratios.prior / even).toFixed(1)} times as much.`
+    ? ` Those answers are ${percent(even)} of what it can see, so attention spread evenly would give them that much: it gives them ${(r.ratios.prior / even).toFixed(1)} times as much.${r.ratios.prior / even < 1.5 ? ' So the share is large mostly because those answers are a large part of the text; the diagonal, next, tells copying apart from length.' : ''}`
     : '';
 }
