@@ -15,28 +15,44 @@ export const QUIZ: QuizQuestion[] = [
   },
   {
     question: 'The diagonal ratio adds up the attention that token i of the answer gives to…',
-    options: ['the first tokens of the conversation', 'tokens near position i of each prior assistant answer', 'tokens near position i of each user turn'],
+    options: [
+      'the first few tokens of the conversation, whatever they say',
+      'tokens near position i of each prior assistant answer',
+      'tokens near position i of each of the user turns',
+    ],
     correct: 1,
     why: 'It counts the attention within a few tokens of the same position in every prior assistant answer.',
     revisit: 'diagonal',
   },
   {
     question: 'Filler replaces the prior assistant answers with neutral text of the same length. If the diagonal falls, the model was following…',
-    options: ['the position of the tokens only', 'what the prior assistant answers say', 'the system prompt'],
+    options: [
+      'the positions of the tokens only, whatever they say',
+      'what the prior assistant answers say, word for word',
+      'the instructions written in the system prompt',
+    ],
     correct: 1,
     why: 'Positions are the same under Filler; only the words changed, so the diagonal was read from the words.',
     revisit: 'filler',
   },
   {
     question: 'AO (assistant-omitted) shows the model…',
-    options: ['nothing from earlier turns', 'every user turn, with a placeholder in place of each of its own answers', 'the last turn only'],
+    options: [
+      'nothing from earlier turns: only the system prompt and the last user message',
+      'every user turn, with a placeholder in place of each of its own answers',
+      'the turn before only, with its own answer in it, and the last user message',
+    ],
     correct: 1,
     why: 'AO keeps what the user said and hides what the model said: there is no prior assistant answer left to copy.',
     revisit: 'hide',
   },
   {
     question: 'At turn 14, Clip-12→1 shows the model…',
-    options: ['every earlier turn', 'only the first turn', 'the last turn or two: it cut the history back when it reached 12 turns, then let it grow again'],
+    options: [
+      'every earlier turn: 14 turns are too few for it to cut anything',
+      'only the first turn, the one that set the task, and the last user message',
+      'the last turn or two: it cut the history back at 12 turns, then let it grow again',
+    ],
     correct: 2,
     why: 'Clip lets the history grow to 12 turns, keeps the last 1, and grows again from there.',
     revisit: 'contexts',
