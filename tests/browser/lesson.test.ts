@@ -9,6 +9,7 @@ import { parseConversation } from '../../src/conversation/parse';
 import { openModel } from '../../src/runtime/open-model';
 import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
+import { moveOf } from '../../src/views/lesson/moves';
 import { LESSON, QUIZ } from '../../src/views/lesson/steps';
 import { startAppServer } from '../helpers/app-server';
 import { axeViolations } from '../helpers/axe';
@@ -252,8 +253,8 @@ describe('the lesson, walked with the keyboard only', () => {
         .toContain(
           `the twin gives its prior assistant answers less attention at ${c.priorLower} of ${c.turns} turns and has the smaller diagonal ratio at ${c.diagonalLower} of ${c.turns}`,
         );
-      expect(await reveal.textContent()).toContain(`The demo model wrote "${mine}".`);
-      expect(await reveal.textContent()).toContain(`Its CPL twin wrote "${twin}".`);
+      expect(await reveal.textContent()).toContain(`The demo model moves ${moveOf(mine)},`);
+      expect(await reveal.textContent()).toContain(`Its CPL twin moves ${moveOf(twin)},`);
     });
     await step(13, async () => {
       for (const [i, q] of QUIZ.entries()) {
@@ -335,7 +336,7 @@ describe('the lesson, walked with the keyboard only', () => {
         await card.getByTestId('lesson-reveal').waitFor({ timeout: 120_000 });
         await expect
           .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
-          .toMatch(s.act ? (s.id === 'cpl' ? /Its CPL twin wrote/ : /Under DE/) : /^You guessed/);
+          .toMatch(s.act ? (s.id === 'cpl' ? /Its CPL twin moves/ : /Under DE/) : /^You guessed/);
       }
       // The region's scroll is smooth: the picture after it.
       await page.waitForTimeout(900);

@@ -18,7 +18,7 @@ describe('the wall counts the lesson quotes', () => {
   it("say the counts in words, with their shares of the turns, and what the twin's count means", () => {
     const c = { episodes: 40, turns: 200, repeats: { full: 150, lt: 140, de: 90, twin: 120 }, open: { full: 20, lt: 25, de: 80, twin: 50 } };
     expect(wallTally(c)).toBe(
-      'Not only this once: in 40 episodes the demo model played (counted beforehand with the same model), it came to 200 turns right after hitting a wall, and repeated the move that hit it in 150 (75 %) of them under Full, 90 (45 %) under DE.',
+      'Not only this once: in 40 episodes the demo model played (counted beforehand with the same model), it came to 200 turns right after hitting a wall, and repeated the move that hit it in 150 (75 %) of them under Full, 90 (45 %) under DE. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, 60 more repeats.',
     );
     expect(twinTally(c)).toBe(
       'Over the same 200 turns after a wall, with the whole history, the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %): less often, though more often than with no history at all.',

@@ -153,7 +153,7 @@ describe('the lesson', () => {
     // The twin at the wall (south named): each move told, then what the two say together.
     const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };
     expect(step('cpl').reveal!(cpl, w)).toBe(
-      `The demo model wrote "Been at: 22.\nAction -> south". Its move, south, runs into a wall the last user message names. Its CPL twin wrote "Been at: 22.\nAction -> north". Its move, north, is an open way. Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall. ${twinTally()} Every turn is being scored with both models: their attention follows.`,
+      `The demo model moves south, into a wall the last user message names. Its CPL twin moves north, an open way. Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall. ${twinTally()} Every turn is being scored with both models: their attention follows.`,
     );
     expect(step('cpl').reveal!({ ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
     expect(step('cpl').reveal!({ ...cpl, generatedB: {} }, w)).toBe('');
@@ -201,11 +201,7 @@ describe('the lesson', () => {
     expect(step('head').done({ ...oneHead, head: 5 })).toBe(false);
     const heads = { ...w, offAnswers: { withAll: 'Move: east', withOff: 'Path: 3.\nMove: east', off: ['1.2', '1.0'] } };
     expect(step('heads').reveal!(heads, w)).toBe(
-      'With heads 1.2, 1.0 off the model writes a different answer, the same move (east): both answers are side by side under the button. Those few heads carried part of what shaped the answer (a model missing parts can also just write worse). The diagonal ratio goes from 0.1133 with every head on to 0.1133.',
-    );
-    const risen = { ...heads, results: [figures('full', 0.2266, 0.2991)] };
-    expect(step('heads').reveal!(risen, w)).toContain(
-      'goes from 0.1133 with every head on to 0.2266: it can rise, since a head switched off changes what every later layer computes.',
+      'With heads 1.2, 1.0 off the model writes a different answer, the same move (east): both answers are side by side under the button. Those few heads carried part of what shaped the answer (a model missing parts can also just write worse).',
     );
     const same = { ...w, offAnswers: { withAll: 'Move: east', withOff: 'Move: east', off: ['1.2'] } };
     expect(step('heads').reveal!(same, w)).toMatch(/^With heads 1\.2 off the model writes the same answer: .*The answer does not hang on those heads alone/);
@@ -263,8 +259,10 @@ describe('the lesson', () => {
     expect(evenDiagonal(r)).toBeCloseTo((2 / 11 + 3 / 12) / 2, 12);
     const w = { ...start, guesses: { diagonal: 0.05 }, results: [r] };
     expect(step('diagonal').reveal!(w, w)).toMatch(
-      /Spread evenly over every token it can see, the band would get 22 %: this model puts 0\.9 times that there\.$/,
+      /Spread evenly over every token it can see, the band would get 22 %: this model puts 0\.9 times that there, about what chance puts there\.$/,
     );
+    const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
+    expect(step('diagonal').reveal!(twice, twice)).toMatch(/puts 2\.3 times that there, well above what chance puts there\.$/);
   });
 
   it('scores the quiz and names the steps to revisit', () => {

@@ -1,6 +1,6 @@
 /** The CPL step's reading of two models: the move each writes at the wall, then their attention turn by turn. */
 import type { SweepPoint } from '../../analysis/sweep';
-import { answersDiffer, moveOf, moveVerdict } from './moves';
+import { answersDiffer, moveOf } from './moves';
 import { twinTally } from './wall-counts';
 import type { LessonWorld } from './world';
 
@@ -46,9 +46,11 @@ export function cplReveal(w: LessonWorld): string {
   const mine = w.generated.full;
   const twin = w.generatedB.full;
   if (mine === undefined || twin === undefined) return '';
+  // The moves, not the whole answers: those are in the conversation panel, and the card stays short.
   const said = (who: string, text: string) => {
-    const where = moveVerdict(text, w.walls);
-    return `${who} wrote "${text}".${where ? ` ${where}` : ''}`;
+    const m = moveOf(text);
+    if (m === null) return `${who} writes no move.`;
+    return w.walls === null ? `${who} moves ${m}.` : `${who} moves ${m}, ${w.walls.includes(m) ? 'into a wall the last user message names' : 'an open way'}.`;
   };
   const moves = `${said('The demo model', mine)} ${said('Its CPL twin', twin)} ${together(mine, twin, w.walls)} ${twinTally()}`;
   const [a, b] = [w.sweeps[0], w.sweeps[1]];

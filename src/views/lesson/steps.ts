@@ -10,7 +10,20 @@ import { QUIZ } from './quiz';
 import { cplReveal } from './cpl';
 import { answersDiffer, generationReveal } from './moves';
 import { wallTally } from './wall-counts';
-import { againstFull, change, evenDiagonal, evenShare, figuresOf, LOADING, only, percent, priorYardstick, share, type LessonStep } from './world';
+import {
+  againstFull,
+  change,
+  evenDiagonal,
+  evenShare,
+  figuresOf,
+  lengthVerdict,
+  LOADING,
+  only,
+  percent,
+  priorYardstick,
+  share,
+  type LessonStep,
+} from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion } from './world';
@@ -28,7 +41,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...MAZE, turns: true },
     text: (w) =>
-      `This is a conversation with a maze agent, ${w.turns} turns long, written the way the demo model (a small language model running in this page) was trained to answer. Each answer lists the cells visited so far, copied from its previous answer, then a thought and a move. Leaning on its own prior assistant answers (what it answered in earlier turns) like this is called conversational inertia: this lesson shows what it does to the answers, then where in the conversation the model looks.`,
+      `This is a conversation with a maze agent, ${w.turns} turns long, written the way the demo model (a small language model running in this page, trained on maze answers in a few wordings) was trained to answer. Each answer lists the cells visited so far, copied from its previous answer as the system prompt asks, then a thought and a move. Conversational inertia is a model leaning on its own prior assistant answers (what it answered in earlier turns) more than the task asks, down to repeating a move that no longer fits: this lesson shows what it does to the answers, then where in the conversation the model looks.`,
     source: 'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1.',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
@@ -118,9 +131,13 @@ export const LESSON: LessonStep[] = [
       const r = figuresOf(w);
       if (!r) return LOADING;
       const even = evenDiagonal(r);
+      const k = even > 0 ? r.diagonal / even : 0;
+      // A verdict on the ratio, so the number is read, not only shown.
+      const said =
+        k >= 2 ? 'well above what chance puts there' : k >= 1.2 ? 'more than chance puts there, though not many times more' : 'about what chance puts there';
       const times =
         even > 0
-          ? ` Spread evenly over every token it can see, the band would get ${percent(even)}: this model puts ${(r.diagonal / even).toFixed(1)} times that there.`
+          ? ` Spread evenly over every token it can see, the band would get ${percent(even)}: this model puts ${k.toFixed(1)} times that there, ${said}.`
           : '';
       return `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of all the answer's attention sits on the diagonal (the figure "diagonal ratio", ${share(r.diagonal)}): part of the ${percent(r.ratios.prior)} it gives its prior assistant answers in all.${times}`;
     },
@@ -145,7 +162,7 @@ export const LESSON: LessonStep[] = [
   },
   {
     id: 'turns',
-    title: 'It grows with the turns',
+    title: 'More turns, more to lean on',
     region: 'charts',
     setup: MAZE,
     text: () =>
@@ -159,7 +176,7 @@ export const LESSON: LessonStep[] = [
       const last = figuresOf(base, 'full');
       if (!r || !last) return '';
       // More turns also means more of the text is prior assistant answers: say so, and give the diagonal beside it.
-      return `At turn ${r.turn} the prior assistant answers get ${percent(r.ratios.prior)} of the attention (${share(r.ratios.prior)}); at the last turn, ${last.turn}, they got ${percent(last.ratios.prior)} (${share(last.ratios.prior)}). Part of that is length: they are ${percent(evenShare(r, 'prior'))} of what the answer can see at turn ${r.turn}, ${percent(evenShare(last, 'prior'))} at the last; the diagonal ratio, which counts only the copy-shaped part, reads ${share(r.diagonal)} and ${share(last.diagonal)}.`;
+      return `At turn ${r.turn} the prior assistant answers get ${percent(r.ratios.prior)} of the attention (${share(r.ratios.prior)}); at the last turn, ${last.turn}, they got ${percent(last.ratios.prior)} (${share(last.ratios.prior)}). Part of that is length: they are ${percent(evenShare(r, 'prior'))} of what the answer can see at turn ${r.turn}, ${percent(evenShare(last, 'prior'))} at the last${lengthVerdict(r, last)}; the diagonal ratio, which counts only the copy-shaped part, reads ${share(r.diagonal)} and ${share(last.diagonal)}.`;
     },
   },
   {
@@ -233,21 +250,16 @@ export const LESSON: LessonStep[] = [
     action: 'Click "Switch them off" (the top 3 heads by diagonal ratio), then "Write the answer with every head on, then with these off".',
     target: '[data-testid="off-top"]',
     done: (w) => w.offAnswers !== null && w.offAnswers.off.length > 0,
-    reveal: (w, base) => {
+    reveal: (w) => {
       const a = w.offAnswers;
       if (!a) return '';
       const verdict = answersDiffer(a.withAll, a.withOff);
-      const off = figuresOf(w);
-      const on = figuresOf(base);
-      // A rise surprises: say why it can happen, once the figures show it.
-      const rose = off && on && off.diagonal > on.diagonal ? ': it can rise, since a head switched off changes what every later layer computes' : '';
-      const diag = off && on ? ` The diagonal ratio goes from ${share(on.diagonal)} with every head on to ${share(off.diagonal)}${rose}.` : '';
       const meaning =
         a.withAll === a.withOff
           ? 'The answer does not hang on those heads alone: the copying is spread over more of them.'
           : 'Those few heads carried part of what shaped the answer (a model missing parts can also just write worse).';
       // The answers themselves are side by side in the panel: the card says what differs.
-      return `With heads ${a.off.join(', ')} off the model writes ${verdict}: both answers are side by side under the button. ${meaning}${diag}`;
+      return `With heads ${a.off.join(', ')} off the model writes ${verdict}: both answers are side by side under the button. ${meaning}`;
     },
   },
   {

@@ -48,7 +48,7 @@ const of = (n: number, total: number) => `${n} (${Math.round((n / total) * 100)}
 
 /** The generation step's "not only this once": how often, over all the episodes, Full and DE repeat the move. */
 export function wallTally(c: WallCounts = WALL_COUNTS): string {
-  return `Not only this once: in ${c.episodes} episodes the demo model played (counted beforehand with the same model), it came to ${c.turns} turns right after hitting a wall, and repeated the move that hit it in ${of(c.repeats.full, c.turns)} of them under Full, ${of(c.repeats.de, c.turns)} under DE.`;
+  return `Not only this once: in ${c.episodes} episodes the demo model played (counted beforehand with the same model), it came to ${c.turns} turns right after hitting a wall, and repeated the move that hit it in ${of(c.repeats.full, c.turns)} of them under Full, ${of(c.repeats.de, c.turns)} under DE. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, ${c.repeats.full - c.repeats.de} more repeats.`;
 }
 
 /** The CPL step's count over the same turns: the twin against the demo model, both with the whole history. */

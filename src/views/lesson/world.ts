@@ -152,3 +152,18 @@ export function priorYardstick(r: PolicyResult): string {
     ? ` Those answers are ${percent(even)} of what it can see, so attention spread evenly would give them that much: it gives them ${(r.ratios.prior / even).toFixed(1)} times as much.${r.ratios.prior / even < 1.5 ? ' So the share is large mostly because those answers are a large part of the text; the diagonal, next, tells copying apart from length.' : ''}`
     : '';
 }
+
+/**
+ * Whether the prior assistant share grew faster than those answers' part of the text, from one turn to a later
+ * one: the share against what attention spread evenly would give, at each.
+ */
+export function lengthVerdict(early: PolicyResult, late: PolicyResult): string {
+  const [a, b] = [evenShare(early, 'prior'), evenShare(late, 'prior')];
+  if (a <= 0 || b <= 0) return '';
+  const [x, y] = [early.ratios.prior / a, late.ratios.prior / b];
+  return y > x * 1.1
+    ? `, so the share grew faster than the text did (${x.toFixed(1)} then ${y.toFixed(1)} times what length alone gives)`
+    : y < x / 1.1
+      ? `, so the text grew faster than the share (${x.toFixed(1)} then ${y.toFixed(1)} times what length alone gives): the rise is length`
+      : `, so the share grew about as the text did (${x.toFixed(1)} then ${y.toFixed(1)} times what length alone gives)`;
+}
