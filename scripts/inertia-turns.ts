@@ -35,7 +35,8 @@ const c = wallCounts(EPISODES, turns);
 console.log(
   `${c.turns} turns right after a wall in ${EPISODES} episodes: the move that hit it repeated under Full in ${c.repeats.full}, LT in ${c.repeats.lt}, DE in ${c.repeats.de}; by the CPL twin (Full) in ${c.repeats.twin}`,
 );
-console.log(`an open way: Full ${c.open.full}, LT ${c.open.lt}, DE ${c.open.de}, the CPL twin ${c.open.twin}`);
+console.log(`Window-6 repeats it in ${c.repeats['window:6']}, AO in ${c.repeats.ao}`);
+console.log(`an open way: Full ${c.open.full}, LT ${c.open.lt}, DE ${c.open.de}, Window-6 ${c.open['window:6']}, AO ${c.open.ao}, the CPL twin ${c.open.twin}`);
 writeFileSync(
   'examples/cache/wall-turns.json',
   `${JSON.stringify({ model: 'inertia-demo', twin: 'inertia-demo-cpl', episodes: EPISODES, firstSeed: FIRST_SEED, turns })}\n`,

@@ -30,7 +30,14 @@ export async function wallEpisode(model: OpenModel, twin: OpenModel, seed: numbe
     if (bumped && last !== null) {
       const write = async (m: OpenModel, policy: string) => actionOf(await generateAnswer(m, { messages: history }, policy, t));
       const blocked = DIRECTIONS.filter((d) => mazeMove(world, d).bumped);
-      const moves = { full: act, lt: await write(model, 'lt'), de: await write(model, 'de'), twin: await write(twin, 'full') };
+      const moves = {
+        full: act,
+        lt: await write(model, 'lt'),
+        de: await write(model, 'de'),
+        'window:6': await write(model, 'window:6'),
+        ao: await write(model, 'ao'),
+        twin: await write(twin, 'full'),
+      };
       out.push({ turn: { seed, turn: t, hit: last, blocked, moves }, history: [...history] });
     }
     if (act === 'stay') break;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dirSource } from '../../src/cli/dir-source';
 import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../../src/model/demo';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
-import { twinTally, wallCounts, wallTally, type WallTurn } from '../../src/views/lesson/wall-counts';
+import { policyTally, twinTally, wallCounts, wallTally, type WallTurn } from '../../src/views/lesson/wall-counts';
 import { wallEpisode } from '../../training/wall-turns';
 
 const stored = JSON.parse(readFileSync('examples/cache/wall-turns.json', 'utf8')) as { episodes: number; firstSeed: number; turns: WallTurn[] };
@@ -11,18 +11,39 @@ const stored = JSON.parse(readFileSync('examples/cache/wall-turns.json', 'utf8')
 describe('the wall counts the lesson quotes', () => {
   it('count repeats and open ways per writer from the records (hand-computed)', () => {
     const turn = (moves: WallTurn['moves']): WallTurn => ({ seed: 1, turn: 3, hit: 'south', blocked: ['south', 'west'], moves });
-    const c = wallCounts(2, [turn({ full: 'south', lt: 'east', de: 'west', twin: null }), turn({ full: 'south', lt: 'south', de: 'stay', twin: 'north' })]);
-    expect(c).toEqual({ episodes: 2, turns: 2, repeats: { full: 2, lt: 1, de: 0, twin: 0 }, open: { full: 0, lt: 1, de: 0, twin: 1 } });
+    const c = wallCounts(2, [
+      turn({ full: 'south', lt: 'east', de: 'west', 'window:6': 'south', ao: 'east', twin: null }),
+      turn({ full: 'south', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, twin: 'north' }),
+    ]);
+    expect(c).toEqual({
+      episodes: 2,
+      turns: 2,
+      repeats: { full: 2, lt: 1, de: 0, 'window:6': 2, ao: 0, twin: 0 },
+      open: { full: 0, lt: 1, de: 0, 'window:6': 0, ao: 1, twin: 1 },
+    });
   });
 
   it("say the counts in words, with their shares of the turns, and what the twin's count means", () => {
-    const c = { episodes: 40, turns: 200, repeats: { full: 150, lt: 140, de: 90, twin: 120 }, open: { full: 20, lt: 25, de: 80, twin: 50 } };
+    const c = {
+      episodes: 40,
+      turns: 200,
+      repeats: { full: 150, lt: 140, de: 90, 'window:6': 148, ao: 80, twin: 120 },
+      open: { full: 20, lt: 25, de: 80, 'window:6': 21, ao: 30, twin: 50 },
+    };
     expect(wallTally(c)).toBe(
       'Not only this once: in 40 episodes the demo model played (counted beforehand with the same model), it came to 200 turns right after hitting a wall, and repeated the move that hit it in 150 (75 %) of them under Full, 90 (45 %) under DE. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, 60 more repeats.',
     );
     expect(twinTally(c)).toBe(
       'Over the same 200 turns after a wall, with the whole history, the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %): less often, though more often than with no history at all.',
     );
+    const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never });
+    expect(policyTally('window:6', 'Window-6', c, [t(3), t(7), t(9)])).toBe(
+      'At the wall, over the 200 turns of the stored episodes, under Window-6 the move that hit it comes again in 148 (74 %), under Full in 150 (75 %) (2 of those turns come by turn 7, when Window-6 still keeps every turn).',
+    );
+    expect(policyTally('ao', 'AO', c)).toBe(
+      'At the wall, over the 200 turns of the stored episodes, under AO the move that hit it comes again in 80 (40 %), under Full in 150 (75 %).',
+    );
+    expect(policyTally('clip:12:1', 'Clip-12→1', c)).toBe('');
     expect(twinTally({ ...c, repeats: { ...c.repeats, twin: 150 } })).toMatch(/: no less often: on these turns the training does not show\.$/);
   });
 

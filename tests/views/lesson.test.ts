@@ -148,7 +148,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(step('hide').reveal!(ao, full)).toMatch(
-      /^Under ao the model reads 743 tokens.*no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves\.$/,
+      /^Under ao the model reads 743 tokens.*no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves\. At the wall, over the \d+ turns of the stored episodes, under ao the move that hit it comes again in \d+ \(\d+ %\), under Full in \d+ \(\d+ %\)\.$/,
     );
     // The twin at the wall (south named): each move told, then what the two say together.
     const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };

@@ -9,7 +9,7 @@ import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
 import { cplReveal } from './cpl';
 import { answersDiffer, generationReveal } from './moves';
-import { wallTally } from './wall-counts';
+import { policyTally, wallTally } from './wall-counts';
 import {
   againstFull,
   change,
@@ -193,7 +193,10 @@ export const LESSON: LessonStep[] = [
     done: (w) => DROPPING.some((p) => only(w, p)),
     reveal: (w, base) => {
       const r = DROPPING.map((p) => (only(w, p) ? figuresOf(w, p) : null)).find(Boolean);
-      return r ? againstFull(r, base, 'Fewer prior assistant answers in sight: less to copy, and fewer tokens to read.') : '';
+      // Then what it does to the move at a wall, where the stored episodes were written under that policy too.
+      return r
+        ? `${againstFull(r, base, 'Fewer prior assistant answers in sight: less to copy, and fewer tokens to read.')} ${policyTally(r.policy, r.label)}`.trim()
+        : '';
     },
   },
   {
@@ -213,7 +216,7 @@ export const LESSON: LessonStep[] = [
         ? againstFull(
             r,
             base,
-            'With its own answers replaced by a placeholder there is no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves.',
+            `With its own answers replaced by a placeholder there is no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves. ${policyTally('ao', r.label)}`.trim(),
           )
         : '';
     },

@@ -5,8 +5,11 @@
  */
 import stored from '../../../examples/cache/wall-turns.json';
 
-/** Who wrote a move at a turn right after a wall: the demo model under Full, LT and DE, and the CPL twin under Full. */
-export const WRITERS = ['full', 'lt', 'de', 'twin'] as const;
+/**
+ * Who wrote a move at a turn right after a wall: the demo model under Full, LT, DE, Window-6 and AO (by their
+ * policy specs), and the CPL twin under Full.
+ */
+export const WRITERS = ['full', 'lt', 'de', 'window:6', 'ao', 'twin'] as const;
 export type Writer = (typeof WRITERS)[number];
 
 /** One turn right after the demo model hit a wall, in an episode it played itself. */
@@ -60,4 +63,14 @@ export function twinTally(c: WallCounts = WALL_COUNTS): string {
         : 'less often'
       : 'no less often: on these turns the training does not show';
   return `Over the same ${c.turns} turns after a wall, with the whole history, the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)}: ${verdict}.`;
+}
+
+/** How a policy the stored episodes were also written under does at the wall, against Full ('' for another policy). */
+export function policyTally(policy: string, label: string, c: WallCounts = WALL_COUNTS, turns: readonly WallTurn[] = stored.turns as WallTurn[]): string {
+  if (!(WRITERS as readonly string[]).includes(policy) || policy === 'full' || policy === 'twin') return '';
+  const p = policy as Writer;
+  // Window-6 keeps everything up to its 7th turn: say how many of the turns come that early.
+  const early = policy === 'window:6' ? turns.filter((t) => t.turn <= 7).length : null;
+  const why = early === null ? '' : ` (${early} of those turns come by turn 7, when Window-6 still keeps every turn)`;
+  return `At the wall, over the ${c.turns} turns of the stored episodes, under ${label} the move that hit it comes again in ${of(c.repeats[p], c.turns)}, under Full in ${of(c.repeats.full, c.turns)}${why}.`;
 }
