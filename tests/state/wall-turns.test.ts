@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dirSource } from '../../src/cli/dir-source';
 import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../../src/model/demo';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
-import { policyTally, twinTally, wallCounts, wallTally, type WallTurn } from '../../src/views/lesson/wall-counts';
+import { policyTally, summary, twinTally, wallCounts, wallTally, type WallTurn } from '../../src/views/lesson/wall-counts';
 import { wallEpisode } from '../../training/wall-turns';
 
 const stored = JSON.parse(readFileSync('examples/cache/wall-turns.json', 'utf8')) as { episodes: number; firstSeed: number; turns: WallTurn[] };
@@ -34,16 +34,17 @@ describe('the wall counts the lesson quotes', () => {
       'Not only this once: in 40 episodes the demo model played (counted beforehand with the same model), it came to 200 turns right after hitting a wall, and repeated the move that hit it in 150 (75 %) of them under Full, 90 (45 %) under DE. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, 60 more repeats.',
     );
     expect(twinTally(c)).toBe(
-      'Over the same 200 turns after a wall, with the whole history, the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %): less often, though more often than with no history at all.',
+      'Over the same 200 turns after a wall, with the whole history, the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move): less often, though more often than with no history at all.',
     );
     const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never });
     expect(policyTally('window:6', 'Window-6', c, [t(3), t(7), t(9)])).toBe(
-      'At the wall, over the 200 turns of the stored episodes, under Window-6 the move that hit it comes again in 148 (74 %), under Full in 150 (75 %) (2 of those turns come by turn 7, when Window-6 still keeps every turn).',
+      'At the wall, over the 200 turns of the stored episodes, under Window-6 the move that hit it comes again in 148 (74 %), under Full in 150 (75 %) (2 of those turns come by turn 7, when Window-6 still keeps every turn, so at the wall it changes little).',
     );
     expect(policyTally('ao', 'AO', c)).toBe(
-      'At the wall, over the 200 turns of the stored episodes, under AO the move that hit it comes again in 80 (40 %), under Full in 150 (75 %).',
+      'At the wall, over the 200 turns of the stored episodes, under AO the move that hit it comes again in 80 (40 %), under Full in 150 (75 %), under DE (no earlier turn) in 90 (45 %): with every user turn still in view and only its own answers hidden, it repeats the move less than with nothing at all, so what leads it back is its own answers.',
     );
     expect(policyTally('clip:12:1', 'Clip-12→1', c)).toBe('');
+    expect(summary(c)).toContain('it repeats the move in 75 % of turns with its whole history, 45 % with none, 40 % with only its own answers hidden (AO).');
     expect(twinTally({ ...c, repeats: { ...c.repeats, twin: 150 } })).toMatch(/: no less often: on these turns the training does not show\.$/);
   });
 

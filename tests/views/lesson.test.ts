@@ -148,7 +148,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(step('hide').reveal!(ao, full)).toMatch(
-      /^Under ao the model reads 743 tokens.*no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves\. At the wall, over the \d+ turns of the stored episodes, under ao the move that hit it comes again in \d+ \(\d+ %\), under Full in \d+ \(\d+ %\)\.$/,
+      /^Under ao the model reads 743 tokens.*no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves\. At the wall, over the \d+ turns of the stored episodes, under ao the move that hit it comes again in \d+ \(\d+ %\), under Full in \d+ \(\d+ %\), under DE \(no earlier turn\) in \d+ \(\d+ %\)/,
     );
     // The twin at the wall (south named): each move told, then what the two say together.
     const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };
@@ -263,6 +263,9 @@ describe('the lesson', () => {
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
     expect(step('diagonal').reveal!(twice, twice)).toMatch(/puts 2\.3 times that there, well above what chance puts there\.$/);
+    // A copy displaced in the answer: the dashed band and the copy lines are named, and the figure's band is the plain one.
+    const moved = { ...w, results: [{ ...r, copy: [{ message: 0, turn: 1, longestRun: 9, ngramOverlap: 0.5, shift: -4 }] }] };
+    expect(step('diagonal').reveal!(moved, moved)).toMatch(/ The dashed band on the heatmap, .* the figure here counts the plain band\.$/);
   });
 
   it('scores the quiz and names the steps to revisit', () => {

@@ -66,7 +66,7 @@ export const QUIZ: QuizQuestion[] = [
       'the length: any shorter text makes a model more careful',
     ],
     correct: 1,
-    why: 'The user message that names the wall is there under both policies; what DE leaves out is the answers the model would copy.',
+    why: 'The user message that names the wall is there under both policies; DE leaves out every earlier turn, and with them the answers the model would copy.',
     revisit: 'generate',
   },
   {

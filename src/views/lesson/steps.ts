@@ -9,7 +9,7 @@ import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
 import { cplReveal } from './cpl';
 import { answersDiffer, generationReveal } from './moves';
-import { policyTally, wallTally } from './wall-counts';
+import { policyTally, summary, wallTally } from './wall-counts';
 import {
   againstFull,
   change,
@@ -41,7 +41,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...MAZE, turns: true },
     text: (w) =>
-      `This is a conversation with a maze agent, ${w.turns} turns long, written the way the demo model (a small language model running in this page, trained on maze answers in a few wordings) was trained to answer. Each answer lists the cells visited so far, copied from its previous answer as the system prompt asks, then a thought and a move. Conversational inertia is a model leaning on its own prior assistant answers (what it answered in earlier turns) more than the task asks, down to repeating a move that no longer fits: this lesson shows what it does to the answers, then where in the conversation the model looks.`,
+      `This is a conversation with a maze agent, ${w.turns} turns long, written the way the demo model (a tiny language model running in this page, trained on maze answers in a few wordings; the Loaded panel gives its size) was trained to answer. Each answer lists the cells visited so far, copied from its previous answer as the system prompt asks, then a thought and a move. Conversational inertia is a model leaning on its own prior assistant answers (what it answered in earlier turns) more than the task asks, down to repeating a move that no longer fits: this lesson shows what it does to the answers, then where in the conversation the model looks.`,
     source: 'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1.',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
@@ -139,7 +139,7 @@ export const LESSON: LessonStep[] = [
         even > 0
           ? ` Spread evenly over every token it can see, the band would get ${percent(even)}: this model puts ${k.toFixed(1)} times that there, ${said}.`
           : '';
-      return `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of all the answer's attention sits on the diagonal (the figure "diagonal ratio", ${share(r.diagonal)}): part of the ${percent(r.ratios.prior)} it gives its prior assistant answers in all.${times}`;
+      return `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of all the answer's attention sits on the diagonal (the figure "diagonal ratio", ${share(r.diagonal)}): part of the ${percent(r.ratios.prior)} it gives its prior assistant answers in all.${times}${r.copy.some((c) => c.shift !== 0) ? ' The dashed band on the heatmap, and the "copies N tokens in a row" lines beside the figures, follow copies that sit elsewhere in the answer; the figure here counts the plain band.' : ''}`;
     },
   },
   {
@@ -291,6 +291,6 @@ export const LESSON: LessonStep[] = [
     target: '[data-testid="lesson-card"] fieldset input[type="radio"]',
     quiz: QUIZ,
     done: (w) => QUIZ.every((q, i) => w.answers[i] === q.correct),
-    reveal: () => 'That is the whole lesson. The inspector stays open: every panel has its "what is this".',
+    reveal: () => summary(),
   },
 ];

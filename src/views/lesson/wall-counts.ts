@@ -62,7 +62,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): string {
         ? 'less often, though more often than with no history at all'
         : 'less often'
       : 'no less often: on these turns the training does not show';
-  return `Over the same ${c.turns} turns after a wall, with the whole history, the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)}: ${verdict}.`;
+  return `Over the same ${c.turns} turns after a wall, with the whole history, the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move): ${verdict}.`;
 }
 
 /** How a policy the stored episodes were also written under does at the wall, against Full ('' for another policy). */
@@ -71,6 +71,19 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
   const p = policy as Writer;
   // Window-6 keeps everything up to its 7th turn: say how many of the turns come that early.
   const early = policy === 'window:6' ? turns.filter((t) => t.turn <= 7).length : null;
-  const why = early === null ? '' : ` (${early} of those turns come by turn 7, when Window-6 still keeps every turn)`;
-  return `At the wall, over the ${c.turns} turns of the stored episodes, under ${label} the move that hit it comes again in ${of(c.repeats[p], c.turns)}, under Full in ${of(c.repeats.full, c.turns)}${why}.`;
+  const near = Math.abs(c.repeats[p] - c.repeats.full) <= c.turns * 0.05;
+  const why =
+    early === null ? '' : ` (${early} of those turns come by turn 7, when Window-6 still keeps every turn${near ? ', so at the wall it changes little' : ''})`;
+  // AO keeps every user turn and hides only the model's own answers: set against DE, which keeps nothing.
+  const against =
+    policy === 'ao'
+      ? `, under DE (no earlier turn) in ${of(c.repeats.de, c.turns)}${c.repeats.ao < c.repeats.de ? ': with every user turn still in view and only its own answers hidden, it repeats the move less than with nothing at all, so what leads it back is its own answers' : ''}`
+      : '';
+  return `At the wall, over the ${c.turns} turns of the stored episodes, under ${label} the move that hit it comes again in ${of(c.repeats[p], c.turns)}, under Full in ${of(c.repeats.full, c.turns)}${why}${against}.`;
+}
+
+/** The lesson's last word: what showed inertia on this model, from the stored counts. */
+export function summary(c: WallCounts = WALL_COUNTS): string {
+  const pct = (n: number) => `${Math.round((n / c.turns) * 100)} %`;
+  return `That is the whole lesson. In short: on this model the clearest sign of inertia is what it does, not where it looks: right after a wall it repeats the move in ${pct(c.repeats.full)} of turns with its whole history, ${pct(c.repeats.de)} with none, ${pct(c.repeats.ao)} with only its own answers hidden (AO). In its attention, read the diagonal ratio (the copy-shaped part) and its yardstick; the share on prior assistant answers mostly follows their length. The inspector stays open: every panel has its "what is this".`;
 }
