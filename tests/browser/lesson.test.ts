@@ -219,7 +219,7 @@ describe('the lesson, walked with the keyboard only', () => {
     await step(5, guess);
     await step(6, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));
     await step(7, () => press('ArrowDown', 3));
-    await step(8, () => press('Enter'), page.getByTestId('figure-window:6-diagonal'));
+    await step(8, () => press('Enter'), page.getByTestId('figure-de-diagonal'));
     await step(9, () => press('Enter'), page.getByTestId('figure-ao-diagonal'));
     await step(
       10,

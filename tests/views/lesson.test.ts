@@ -263,6 +263,11 @@ describe('the lesson', () => {
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
     expect(step('diagonal').reveal!(twice, twice)).toMatch(/puts 2\.3 times that there, well above what chance puts there\.$/);
+    // Filler below chance: said with the same yardstick.
+    const filler = { ...w, shown: ['filler'], results: [{ ...r, policy: 'filler', diagonal: 0.05 }] };
+    expect(step('filler').reveal!(filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] })).toMatch(
+      /^Under Filler the diagonal ratio is 0\.0500, against 0\.3000 with the real answers \(83 % lower\), below even the 22 % attention spread evenly would put in the band: /,
+    );
     // A copy displaced in the answer: the dashed band and the copy lines are named, and the figure's band is the plain one.
     const moved = { ...w, results: [{ ...r, copy: [{ message: 0, turn: 1, longestRun: 9, ngramOverlap: 0.5, shift: -4 }] }] };
     expect(step('diagonal').reveal!(moved, moved)).toMatch(/ The dashed band on the heatmap, .* the figure here counts the plain band\.$/);

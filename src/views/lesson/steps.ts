@@ -157,7 +157,13 @@ export const LESSON: LessonStep[] = [
       const r = figuresOf(w, 'filler');
       const full = figuresOf(base, 'full');
       if (!r || !full) return '';
-      return `Under Filler the diagonal ratio is ${share(r.diagonal)}, against ${share(full.diagonal)} with the real answers (${change(full.diagonal, r.diagonal)}): what is lost is what the words carried.`;
+      // Below chance, not only below Full: say so with the yardstick of the diagonal step.
+      const even = evenDiagonal(r);
+      const chance =
+        even > 0 && r.diagonal < even
+          ? `, below even the ${percent(even)} attention spread evenly would put in the band: the model barely looks at text it has nothing to copy from`
+          : '';
+      return `Under Filler the diagonal ratio is ${share(r.diagonal)}, against ${share(full.diagonal)} with the real answers (${change(full.diagonal, r.diagonal)})${chance}. What is lost is what the words carried.`;
     },
   },
   {
@@ -188,8 +194,8 @@ export const LESSON: LessonStep[] = [
       'The table shows every policy side by side: one mark per earlier turn, and the tokens the model reads before it answers. Window-6 keeps the last 6 turns; Clip-12→1 lets the history grow to 12 turns, cuts it back to the last one and lets it grow again; Summary-12→1 does the same but keeps a one-sentence summary of each turn it cut. LT (last turn) keeps only the previous turn, and DE (drop everything) keeps none.',
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, then keeps the last L). LT and DE: paper 1, section 2 and appendix A.3.',
-    action: 'Click Window-6, Clip-12→1, Summary-12→1, LT or DE in the table.',
-    target: '[data-testid="contexts-window:6"] button',
+    action: 'Click DE in the table (or LT, Window-6, Clip-12→1, Summary-12→1).',
+    target: '[data-testid="contexts-de"] button',
     done: (w) => DROPPING.some((p) => only(w, p)),
     reveal: (w, base) => {
       const r = DROPPING.map((p) => (only(w, p) ? figuresOf(w, p) : null)).find(Boolean);
