@@ -156,6 +156,10 @@ describe('the lesson', () => {
       `The demo model moves south, into a wall the last user message names. Its CPL twin moves north, an open way. Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall. ${twinTally()} Every turn is being scored with both models: their attention follows.`,
     );
     expect(step('cpl').reveal!({ ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
+    // A twin that stays is said to stay, not to move 'stay' an open way.
+    expect(step('cpl').reveal!({ ...cpl, generatedB: { full: 'Action -> stay' } }, w)).toMatch(
+      /^The demo model moves south, into a wall the last user message names\. Its CPL twin stays where it is\. Together: a different answer and a different move\./,
+    );
     expect(step('cpl').reveal!({ ...cpl, generatedB: {} }, w)).toBe('');
     // Over the turns: the count of turns where the twin is lower, and what it says.
     const mine = [pt(2, 0.13, 0.29), pt(3, 0.17, 0.33), pt(4, 0.2, 0.41)];

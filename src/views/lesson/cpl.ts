@@ -1,6 +1,6 @@
 /** The CPL step's reading of two models: the move each writes at the wall, then their attention turn by turn. */
 import type { SweepPoint } from '../../analysis/sweep';
-import { answersDiffer, moveOf } from './moves';
+import { compareMoves, moveOf, whereTo } from './moves';
 import { twinTally } from './wall-counts';
 import type { LessonWorld } from './world';
 
@@ -25,18 +25,14 @@ export function turnByTurn(a: readonly SweepPoint[], b: readonly SweepPoint[]): 
 }
 
 /** What the two moves say together, told from the walls the turn's user message names. */
-function together(mine: string, twin: string, walls: string[] | null): string {
-  const [a, b] = [moveOf(mine), moveOf(twin)];
-  if (a === null || b === null || walls === null || a === 'stay' || b === 'stay') return `Together: ${answersDiffer(mine, twin)}.`;
-  if (a === b) return 'Both models make the same move here.';
-  if (walls.includes(a) && !walls.includes(b))
-    return 'Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall.';
-  if (!walls.includes(a) && walls.includes(b))
-    return 'Here the twin walks into a wall the demo model avoids: training against inertia does not fix every move.';
-  return walls.includes(a)
-    ? 'Both run into walls: neither model finds the way here.'
-    : 'Both moves are open ways: the training changed the move, not whether it works.';
-}
+const together = (mine: string, twin: string, walls: string[] | null): string =>
+  compareMoves(mine, twin, walls, {
+    same: 'Both models make the same move here.',
+    secondEscapes: 'Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall.',
+    secondWalls: 'Here the twin walks into a wall the demo model avoids: training against inertia does not fix every move.',
+    bothWalls: 'Both run into walls: neither model finds the way here.',
+    bothOpen: 'Both moves are open ways: the training changed the move, not whether it works.',
+  });
 
 /**
  * The CPL step's reveal: the move each model writes at the wall, then their attention counted turn by turn (the
@@ -49,8 +45,10 @@ export function cplReveal(w: LessonWorld): string {
   // The moves, not the whole answers: those are in the conversation panel, and the card stays short.
   const said = (who: string, text: string) => {
     const m = moveOf(text);
+    const where = whereTo(m, w.walls);
     if (m === null) return `${who} writes no move.`;
-    return w.walls === null ? `${who} moves ${m}.` : `${who} moves ${m}, ${w.walls.includes(m) ? 'into a wall the last user message names' : 'an open way'}.`;
+    if (where === 'stay') return `${who} stays where it is.`;
+    return where === null ? `${who} moves ${m}.` : `${who} moves ${m}, ${where === 'wall' ? 'into a wall the last user message names' : 'an open way'}.`;
   };
   const moves = `${said('The demo model', mine)} ${said('Its CPL twin', twin)} ${together(mine, twin, w.walls)} ${twinTally()}`;
   const [a, b] = [w.sweeps[0], w.sweeps[1]];

@@ -12,26 +12,48 @@ export function wallsIn(observation: string): string[] | null {
   if (list === undefined) return null;
   return list === 'none' ? [] : list.split(/\s*,\s*/);
 }
-/** Where an answer's move leads, told from the walls the turn's user message names, as a sentence ('' when it cannot be told). */
+/** Where a move leads, told from the walls the turn's user message names, or null when it cannot be told. */
+export function whereTo(move: string | null, walls: string[] | null): 'stay' | 'wall' | 'open' | null {
+  if (move === null || walls === null) return null;
+  return move === 'stay' ? 'stay' : walls.includes(move) ? 'wall' : 'open';
+}
+/** Where an answer's move leads, as a sentence ('' when it cannot be told). */
 export function moveVerdict(answer: string, walls: string[] | null): string {
   const m = moveOf(answer);
-  if (m === null || walls === null) return '';
-  if (m === 'stay') return 'It stays where it is.';
-  return walls.includes(m) ? `Its move, ${m}, runs into a wall the last user message names.` : `Its move, ${m}, is an open way.`;
+  const where = whereTo(m, walls);
+  if (where === null) return '';
+  if (where === 'stay') return 'It stays where it is.';
+  return where === 'wall' ? `Its move, ${m}, runs into a wall the last user message names.` : `Its move, ${m}, is an open way.`;
+}
+/** What each outcome of two moves told against the walls says, in the words of the step that compares them. */
+export interface MovesSay {
+  same: string;
+  /** The first into a wall, the second an open way. */
+  secondEscapes: string;
+  secondWalls: string;
+  bothWalls: string;
+  bothOpen: string;
+}
+/** Two answers' moves together: the same, one into a wall and one open, or both alike; compared as answers when the moves cannot be told. */
+export function compareMoves(first: string, second: string, walls: string[] | null, say: MovesSay): string {
+  const [a, b] = [moveOf(first), moveOf(second)];
+  if (a === null || b === null || walls === null) return `Together: ${answersDiffer(first, second)}.`;
+  if (a === b) return say.same;
+  const [x, y] = [whereTo(a, walls), whereTo(b, walls)];
+  if (x === 'stay' || y === 'stay') return `Together: ${answersDiffer(first, second)}.`;
+  if (x !== y) return x === 'wall' ? say.secondEscapes : say.secondWalls;
+  return x === 'wall' ? say.bothWalls : say.bothOpen;
 }
 /** What the move written with the whole conversation and the one written with less of it say together. */
 export function whatChanged(full: string, less: string, walls: string[] | null): string {
-  const [a, b] = [moveOf(full), moveOf(less)];
-  if (a === null || b === null || walls === null) return `Together: ${answersDiffer(full, less)}.`;
-  if (a === b) return `The same move both ways: here the prior assistant answers do not change what the model does.`;
-  if (a === 'stay' || b === 'stay') return `Together: ${answersDiffer(full, less)}.`;
-  const [aWall, bWall] = [walls.includes(a), walls.includes(b)];
-  if (aWall && !bWall)
-    return 'With its prior assistant answers in view the model repeats their move into the wall; with fewer of them, or none, it takes an open way. Here inertia changes what the model does, not only where it looks.';
-  if (!aWall && bWall) return 'Here the whole conversation helped: with less of it the model walks into a wall.';
-  return aWall
-    ? 'Both moves run into walls: this tiny model is lost either way.'
-    : 'Both moves are open ways: the history changed the move, not whether it works.';
+  return compareMoves(full, less, walls, {
+    same: 'The same move both ways: here the prior assistant answers do not change what the model does.',
+    secondEscapes:
+      'With its prior assistant answers in view the model repeats their move into the wall; with fewer of them, or none, it takes an open way. Here inertia changes what the model does, not only where it looks.',
+    secondWalls: 'Here the whole conversation helped: with less of it the model walks into a wall.',
+    bothWalls: 'Both moves run into walls: this tiny model is lost either way.',
+    bothOpen: 'Both moves are open ways: the history changed the move, not whether it works.',
+  });
 }
 /** How two answers differ, in plain words (the maze's move is its last line). */
 export function answersDiffer(a: string, b: string): string {
