@@ -1,7 +1,7 @@
 /**
  * Turns where the demo model walks into a wall it was just told about, played by the model itself: 40 maze
  * episodes (training/wall-turns.ts), each turn after a bump answered under Full (the whole history), LT (the
- * turn before only) and DE (no earlier turn), and by the CPL twin under Full on the same history.
+ * turn before only), DE (no earlier turn), Window-6 and AO, and by the CPL twin under Full on the same history.
  * Writes every such turn to examples/cache/wall-turns.json (the lesson quotes its counts; a test pins the first
  * episodes to a fresh run), and to examples/maze-wall.json the first episode, scored at turn 5 or later, where
  * Full repeats the move and LT and DE both take an open way (the lesson's example of inertia changing the move).
@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { dirSource } from '../src/cli/dir-source';
 import type { Message } from '../src/conversation/types';
 import { openModel } from '../src/runtime/open-model';
-import { wallCounts, type WallTurn } from '../src/views/lesson/wall-counts';
+import { isOpen, wallCounts, type WallTurn } from '../src/views/lesson/wall-counts';
 import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../src/model/demo';
 import { FIRST_SEED, wallEpisode } from '../training/wall-turns';
 
@@ -23,7 +23,7 @@ let best: { seed: number; turn: number; messages: Message[] } | null = null;
 for (let k = 0; k < EPISODES; k++) {
   for (const { turn: w, history } of await wallEpisode(model, twin, FIRST_SEED + k)) {
     turns.push(w);
-    const open = (m: string | null) => m !== null && m !== 'stay' && m !== w.hit && !w.blocked.includes(m);
+    const open = (m: string | null) => isOpen(w, m) && m !== w.hit;
     // The lesson's example: the earliest such turn from turn 5 on (so the history holds a few answers to copy)
     // where only Full repeats: with no earlier turn at all (DE) the model moves on too, so the repeat comes
     // from the history, not from the observation.

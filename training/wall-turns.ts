@@ -1,7 +1,7 @@
 /**
  * Maze episodes the demo model plays itself (the rollouts of cpl-figures.ts, seeds 700,000 + k); at each turn
- * right after it hit a wall, the move it writes under Full (the episode's own answer), LT and DE, and the move
- * the CPL twin writes under Full on the same history. Used by scripts/inertia-turns.ts and its pinning test.
+ * right after it hit a wall, the move it writes under Full (the episode's own answer), LT, DE, Window-6 and AO,
+ * and the move the CPL twin writes under Full on the same history. Used by scripts/inertia-turns.ts and its pinning test.
  */
 import { generateAnswer } from '../src/analysis/answer';
 import type { Message } from '../src/conversation/types';

@@ -33,6 +33,9 @@ export interface WallCounts {
   open: Record<Writer, number>;
 }
 
+/** A move that leads somewhere from where the agent stands: written, not 'stay', and not into a wall. */
+export const isOpen = (t: WallTurn, m: string | null): boolean => m !== null && m !== 'stay' && !t.blocked.includes(m);
+
 export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCounts {
   const count = (hit: (t: WallTurn, m: string | null) => boolean) =>
     Object.fromEntries(WRITERS.map((w) => [w, turns.filter((t) => hit(t, t.moves[w])).length])) as Record<Writer, number>;
@@ -40,7 +43,7 @@ export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCo
     episodes,
     turns: turns.length,
     repeats: count((t, m) => m === t.hit),
-    open: count((t, m) => m !== null && m !== 'stay' && !t.blocked.includes(m)),
+    open: count(isOpen),
   };
 }
 
