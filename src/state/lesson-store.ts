@@ -26,6 +26,9 @@ export interface LessonState {
   answer(question: number, option: number): void;
 }
 
+/** Whether the lesson is open: its views leave out what a newcomer does not need (the copy-aligned diagonal). */
+export const useInLesson = (): boolean => useLesson((s) => s.step !== null);
+
 export const useLesson = create<LessonState>()((set) => ({
   step: null,
   guesses: {},

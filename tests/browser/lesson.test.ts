@@ -9,8 +9,10 @@ import { parseConversation } from '../../src/conversation/parse';
 import { openModel } from '../../src/runtime/open-model';
 import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
-import { moveOf } from '../../src/views/lesson/moves';
-import { LESSON, QUIZ } from '../../src/views/lesson/steps';
+import { moveOf, wordsCopied } from '../../src/views/lesson/moves';
+import { analyzeHeads } from '../../src/analysis/heads';
+import { headMask, headName, topHeads } from '../../src/analysis/ablation';
+import { LESSON, type LessonStep, QUIZ } from '../../src/views/lesson/steps';
 import { startAppServer } from '../helpers/app-server';
 import { axeViolations } from '../helpers/axe';
 import { launchChromium } from '../helpers/chromium';
@@ -31,8 +33,43 @@ async function cplStory(): Promise<{ mine: string; twin: string; count: ReturnTy
   await Promise.all([base!.session.release(), cpl!.session.release()]);
   return { mine, twin, count };
 }
+/**
+ * The heads step's story computed apart from the page: the demo model on onnxruntime-node writes the maze's last
+ * answer with every head on, then with the top 3 heads by diagonal ratio switched off (zero), and each answer's
+ * copy of the answer before it is counted in words.
+ */
+async function headsStory(): Promise<{ off: string; on: number; without: number }> {
+  const maze = parseConversation(readFileSync('examples/maze.json', 'utf8')).conversation!;
+  const answers = maze.messages.filter((m) => m.role === 'assistant');
+  const model = await openModel(dirSource('models/inertia-demo'), { headFigures: true });
+  const top = topHeads(await analyzeHeads(model, maze, 'full'), 3);
+  const withAll = await generateAnswer(model, maze, 'full', answers.length);
+  model.session.headMask = headMask(top, model.session.spec.numLayers, model.session.spec.numHeads);
+  const withOff = await generateAnswer(model, maze, 'full', answers.length);
+  await model.session.release();
+  const previous = answers.at(-2)!.content;
+  // The page lists the heads off in layer and head order.
+  const listed = [...top].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return { off: listed.map(headName).join(', '), on: wordsCopied(withAll, previous), without: wordsCopied(withOff, previous) };
+}
 /** What a newcomer stops at: a paper's section, figure or table. */
 const PAPER_TALK = /paper \d|§|\bfig(ure)?\.? ?\d|\btable \d|\bsection\b/i;
+
+/**
+ * A step's action as a person on a phone does it, after "take me there" brought its target above the card: a tap
+ * on the target (a select picks an earlier turn, the heatmap takes Home, the quiz its right answers). The card's
+ * own actions (a guess, an answer written) are the walk's.
+ */
+async function tapAction(page: Page, card: Locator, s: LessonStep): Promise<void> {
+  if (s.id === 'case' || s.guess || s.act) return;
+  await card.getByTestId('lesson-go').click();
+  const target = page.locator(s.target).first();
+  if (s.id === 'sink') await page.keyboard.press('Home');
+  else if (s.id === 'turns') await target.selectOption({ index: 3 }, { timeout: 120_000 });
+  else if (s.quiz) for (const [i, q] of s.quiz.entries()) await card.locator('fieldset').nth(i).locator('input[type="radio"]').nth(q.correct).check();
+  else await target.click({ timeout: 180_000 });
+  if (s.id === 'heads') await page.getByTestId('off-write').click({ timeout: 60_000 });
+}
 
 /** Presses Tab (Shift+Tab when the target comes before the focus) until `target` has the focus: what a keyboard user does. */
 async function tabTo(page: Page, target: Locator, max = 400): Promise<void> {
@@ -196,7 +233,7 @@ describe('the lesson, walked with the keyboard only', () => {
         await expect
           .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
           .toMatch(
-            /Under Full .*Its move, south, runs into a wall the last user message names\. Under DE .*Its move, east, is an open way\. .*Here inertia changes what the model does/s,
+            /^Under Full the model moves south, into a wall the last user message names; under DE the model moves east, an open way\. .*here inertia changes what the model does/s,
           );
       },
       undefined,
@@ -208,6 +245,8 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('figure-full-prior').textContent()).toBe('?');
       expect(await page.getByTestId('figure-full-diagonal').textContent()).toBe('?');
       expect(await page.getByTestId('figure-full-sink').textContent()).toMatch(/^\d\.\d{4}$/);
+      // The copy-aligned diagonal is the researcher's: the lesson leaves it out.
+      expect(await page.getByTestId('figure-full-diagonalCopy').isVisible()).toBe(false);
       // The charts draw those figures turn by turn: covered until the guesses are in.
       expect(await page.getByTestId('covered-charts').count()).toBe(1);
     });
@@ -238,6 +277,13 @@ describe('the lesson, walked with the keyboard only', () => {
         await press('Tab');
         expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('off-write');
         await press('Enter');
+        // The page counts each answer's copy of the previous one as the same model does in Node.
+        const h = await headsStory();
+        await expect
+          .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
+          .toContain(
+            `the answer repeats the first ${h.on} words of the previous answer before it departs from it; with heads ${h.off} off, ${h.without < h.on ? 'only ' : ''}${h.without}.`,
+          );
       },
       undefined,
       page.getByTestId('off-top'),
@@ -254,7 +300,7 @@ describe('the lesson, walked with the keyboard only', () => {
           `the twin gives its prior assistant answers less attention at ${c.priorLower} of ${c.turns} turns and has the smaller diagonal ratio at ${c.diagonalLower} of ${c.turns}`,
         );
       expect(await reveal.textContent()).toContain(`The demo model moves ${moveOf(mine)},`);
-      expect(await reveal.textContent()).toContain(`Its CPL twin moves ${moveOf(twin)},`);
+      expect(await reveal.textContent()).toContain(`its CPL twin moves ${moveOf(twin)},`);
     });
     await step(13, async () => {
       for (const [i, q] of QUIZ.entries()) {
@@ -336,8 +382,12 @@ describe('the lesson, walked with the keyboard only', () => {
         await card.getByTestId('lesson-reveal').waitFor({ timeout: 120_000 });
         await expect
           .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
-          .toMatch(s.act ? (s.id === 'cpl' ? /Its CPL twin moves/ : /Under DE/) : /^You guessed/);
+          .toMatch(s.act ? (s.id === 'cpl' ? /its CPL twin moves/ : /under DE/) : /^You guessed/);
       }
+      // Every other step's action by a tap, so each picture shows what the step does.
+      await tapAction(page, card, s);
+      if (s.reveal) await card.getByTestId('lesson-reveal').waitFor({ timeout: 180_000 });
+      if (s.quiz) await expect.poll(() => card.getByTestId('lesson-score').textContent()).toContain(`${s.quiz.length} of ${s.quiz.length} right`);
       // The region's scroll is smooth: the picture after it.
       await page.waitForTimeout(900);
       if (shots) await page.screenshot({ path: join(shots, `phone-${String(n + 1).padStart(2, '0')}-${s.id}.png`) });

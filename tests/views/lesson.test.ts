@@ -3,7 +3,7 @@ import type { PolicyResult } from '../../src/analysis/analyze';
 import { lessonFragment, parseHide } from '../../src/state/regions';
 import { setupLine } from '../../src/state/lesson-setup';
 import { quizScore } from '../../src/views/lesson/quiz';
-import { LESSON, QUIZ, type LessonWorld } from '../../src/views/lesson/steps';
+import { LESSON, QUIZ, type LessonWorld, revealText } from '../../src/views/lesson/steps';
 import { wallsIn } from '../../src/views/lesson/moves';
 import { guessesAhead } from '../../src/views/lesson/ahead';
 import { evenDiagonal, evenShare, priorYardstick } from '../../src/views/lesson/world';
@@ -41,6 +41,7 @@ const start: LessonWorld = {
   pointed: null,
   exampleName: 'maze',
   walls: ['south'],
+  previousAnswer: 'Path: 8 9 10.\nMove: south',
   generated: {},
   generatedB: {},
   off: [],
@@ -53,6 +54,8 @@ const start: LessonWorld = {
   sweeping: false,
 };
 const step = (id: string) => LESSON.find((s) => s.id === id)!;
+/** A step's reveal as one text: what it says, then the figures behind it. */
+const told = (id: string, w: LessonWorld, base: LessonWorld | null): string => revealText(step(id).reveal!(w, base));
 /** One turn of a sweep, only the fields the steps read. */
 const pt = (turn: number, diagonal: number, prior: number): SweepPoint =>
   ({ turn, diagonal, ratios: { sink: 0, system: 0, user: 0, prior, current: 0 }, tokens: 0, contextTokens: 0, prefilled: 0 }) as SweepPoint;
@@ -67,10 +70,18 @@ describe('the lesson', () => {
     const done = { ...start, guesses: { prior: 0.3, diagonal: 0.05 }, generated: { full: 'Move: east' } };
     for (const s of LESSON) {
       expect(sentences(s.text(start)), s.id).toBeLessThanOrEqual(3);
+      // What the card shows of a reveal is at most three sentences too; the figures behind it are folded.
+      if (s.reveal) expect(sentences(s.reveal(done, done).said), `${s.id} reveal`).toBeLessThanOrEqual(3);
       expect(s.action.length, s.id).toBeGreaterThan(0);
       expect(s.target, s.id).toBeTruthy();
       expect(s.source, s.id).toMatch(/paper|tool|Xiao|definitions/);
-      for (const text of [s.title, s.text(start), s.action, s.reveal?.(done, done) ?? '', ...(s.quiz ?? []).flatMap((q) => [q.question, q.why, ...q.options])])
+      for (const text of [
+        s.title,
+        s.text(start),
+        s.action,
+        s.reveal ? revealText(s.reveal(done, done)) : '',
+        ...(s.quiz ?? []).flatMap((q) => [q.question, q.why, ...q.options]),
+      ])
         expect(text, `${s.id}: ${text}`).not.toMatch(PAPER_TALK);
       expect(setupLine(s.setup), s.id).toMatch(/^This step starts from: (Maze episode|Maze, last answer reordered|Maze, stuck at a wall) · /);
     }
@@ -121,94 +132,119 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...start, fromModel: false, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.09, 0.1)] })).toBe(false);
     // While the model loads, the example's stored figures serve the steps that read Full at the last turn.
     const cached = { ...start, fromModel: false, fromCache: true, guesses: { prior: 0.3 } };
-    expect(step('shares').reveal!(cached, null)).toContain('0.2991');
-    expect(step('shares').reveal!({ ...cached, fromCache: false }, null)).toMatch(/still loading/);
+    expect(told('shares', cached, null)).toContain('0.2991');
+    expect(told('shares', { ...cached, fromCache: false }, null)).toMatch(/still loading/);
   });
 
   it("fills its numbers from the figures; a guess and its figure in one unit; a change against the step's own start", () => {
     const w = { ...start, guesses: { prior: 0.3, diagonal: 0.05 } };
-    expect(step('sink').reveal!(w, w)).toMatch(/51 %.*0\.5123/);
-    expect(step('shares').reveal!(w, w)).toMatch(
-      /^You guessed 30 %; the answer gives 30 % of its attention.*\(the figure "prior assistant", 0\.2991\), 18 %.*and 5 %/,
+    expect(told('sink', w, w)).toMatch(/51 %.*0\.5123/);
+    expect(told('shares', w, w)).toMatch(
+      /^You guessed 30 %; the answer gives 30 % of its attention.*\(the figure "prior assistant", 0\.2991\)\..* The rest: 18 % to the user's turns, 5 % to the system prompt/,
     );
-    expect(step('diagonal').reveal!(w, w)).toMatch(/^You guessed 5 %; 11 % of all the answer's attention sits on the diagonal.*0\.1133.*part of the 30 %/);
+    expect(told('diagonal', w, w)).toMatch(/^You guessed 5 %; 11 % of all the answer's attention sits on the diagonal.*0\.1133.*part of the 30 %/);
+    // The card shows at most three sentences; the rest is folded under "The figures behind this".
+    expect(sentences(step('diagonal').reveal!(w, w).said)).toBeLessThanOrEqual(3);
     expect(step('diagonal').text({ ...w, radius: 8 })).toContain('within 8 tokens');
     // Filler, an earlier turn, another policy: each compared with the figures the step started from.
     const filler = { ...w, shown: ['filler'], results: [figures('filler', 0.0567, 0.2)] };
-    expect(step('filler').reveal!(filler, w)).toMatch(/Filler the diagonal ratio is 0\.0567, against 0\.1133 with the real answers \(50 % lower\)/);
-    expect(step('filler').reveal!(filler, null)).toBe('');
+    expect(told('filler', filler, w)).toMatch(/Filler the diagonal ratio is 0\.0567, against 0\.1133 with the real answers \(50 % lower\)/);
+    expect(told('filler', filler, null)).toBe('');
     const earlier = { ...w, turn: 6, results: [figures('full', 0.08, 0.25, { turn: 6 })] };
-    expect(step('turns').reveal!(earlier, w)).toMatch(/At turn 6 .* 25 % .*0\.2500.*at the last turn, 14, they got 30 % \(0\.2991\)/);
+    expect(told('turns', earlier, w)).toMatch(/At turn 6 .* 25 % .*0\.2500.*at the last turn, 14, they got 30 % \(0\.2991\)/);
     const clip = { ...w, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.0917, 0.1, { cost: [{ turn: 14, contextTokens: 236, prefilled: 40 }] })] };
     const full = { ...w, results: [figures('full', 0.1133, 0.2991, { cost: [{ turn: 14, contextTokens: 1020, prefilled: 40 }] })] };
-    expect(step('contexts').reveal!(clip, full)).toMatch(
-      /^Under clip:12:1 the model reads 236 tokens before answering, against 1020 under Full; 10 % .*\(0\.1000, against 0\.2991\).*0\.0917 \(against 0\.1133\)\. Fewer prior/,
+    expect(told('contexts', clip, full)).toMatch(
+      /^Under clip:12:1 the model reads 236 tokens before answering, against 1020 under Full, and its diagonal ratio is 0\.0917 \(against 0\.1133\)\. 10 % .*\(0\.1000, against 0\.2991\)\. Fewer prior/,
     );
     // Only the policies that drop turns pass the first table step; AO is the second's.
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
-    expect(step('hide').reveal!(ao, full)).toMatch(
-      /^Under ao the model reads 743 tokens.*no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves\. At the wall, over the \d+ turns of the stored episodes, under ao the move that hit it comes again in \d+ \(\d+ %\), under Full in \d+ \(\d+ %\), under DE \(no earlier turn\) in \d+ \(\d+ %\)/,
+    expect(told('hide', ao, full)).toMatch(
+      /^Under ao the model reads 743 tokens.*\. At the wall, over \d+ turns of the stored episodes, under ao the move that hit it comes again in \d+ %, under Full in \d+ %, under DE \(no earlier turn\) in \d+ %: .*so what leads it back is its own answers\. .*no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves\. The counts: /,
     );
     // The twin at the wall (south named): each move told, then what the two say together.
     const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };
-    expect(step('cpl').reveal!(cpl, w)).toBe(
-      `The demo model moves south, into a wall the last user message names. Its CPL twin moves north, an open way. Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall. ${twinTally()} Every turn is being scored with both models: their attention follows.`,
-    );
-    expect(step('cpl').reveal!({ ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
+    expect(step('cpl').reveal!(cpl, w)).toEqual({
+      said: `The demo model moves south, into a wall the last user message names; its CPL twin moves north, an open way. Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall. ${twinTally().said}`,
+      more: `Every turn is being scored with both models: their attention follows. ${twinTally().more}`,
+    });
+    expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
     // A twin that stays is said to stay, not to move 'stay' an open way.
-    expect(step('cpl').reveal!({ ...cpl, generatedB: { full: 'Action -> stay' } }, w)).toMatch(
-      /^The demo model moves south, into a wall the last user message names\. Its CPL twin stays where it is\. Together: a different answer and a different move\./,
+    expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> stay' } }, w)).toMatch(
+      /^The demo model moves south, into a wall the last user message names; its CPL twin stays where it is\. Together: a different answer and a different move\./,
     );
-    expect(step('cpl').reveal!({ ...cpl, generatedB: {} }, w)).toBe('');
+    expect(told('cpl', { ...cpl, generatedB: {} }, w)).toBe('');
+    expect(sentences(step('cpl').reveal!(cpl, w).said)).toBeLessThanOrEqual(3);
     // Over the turns: the count of turns where the twin is lower, and what it says.
     const mine = [pt(2, 0.13, 0.29), pt(3, 0.17, 0.33), pt(4, 0.2, 0.41)];
     const lower = { ...cpl, sweeps: [mine, [pt(2, 0.11, 0.25), pt(3, 0.18, 0.3), pt(4, 0.18, 0.37)]] };
-    expect(step('cpl').reveal!(lower, w)).toMatch(
-      /Their attention, turn by turn: the twin gives its prior assistant answers less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: it leans less on them over the whole conversation\.$/,
+    expect(told('cpl', lower, w)).toMatch(
+      /Their attention, turn by turn: the twin gives its prior assistant answers less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: it leans less on them over the whole conversation\. Counted over/,
     );
-    expect(step('cpl').reveal!({ ...lower, sweeping: true }, w)).toMatch(/their attention follows\.$/);
-    expect(step('cpl').reveal!({ ...lower, sweeps: [mine, mine.slice(0, 2)] }, w)).toMatch(/their attention follows\.$/);
+    expect(told('cpl', { ...lower, sweeping: true }, w)).toMatch(/their attention follows\. Counted over/);
+    expect(told('cpl', { ...lower, sweeps: [mine, mine.slice(0, 2)] }, w)).toMatch(/their attention follows\. Counted over/);
     const notLower = { ...cpl, sweeps: [mine, [pt(2, 0.14, 0.3), pt(3, 0.16, 0.34), pt(4, 0.21, 0.4)]] };
-    expect(step('cpl').reveal!(notLower, w)).toMatch(/at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less\.$/);
+    expect(told('cpl', notLower, w)).toMatch(/at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less\. Counted over/);
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
-    expect(step('generate').reveal!(one, w)).toMatch(
-      /^The last user message names the walls: south\. Under Clip-12→1 the model wrote: "Path: 8 9\.\nThought: go\.\nMove: west"\. Its move, west, is an open way\. Click DE/,
-    );
+    expect(step('generate').reveal!(one, w)).toEqual({
+      said: 'Under Clip-12→1 the model moves west, an open way. Click DE (no earlier turn) and generate again to see whether the move changes.',
+      more: 'The last user message names the walls: south. Under Clip-12→1 it wrote: "Path: 8 9.\nThought: go.\nMove: west".',
+    });
     // Each move told from the walls the user message names ('south' here), and what the two say together.
     const says = (full: string, lt: string) => step('generate').reveal!({ ...w, generated: { full: `Move: ${full}`, lt: `Move: ${lt}` } }, w);
-    expect(says('south', 'east')).toMatch(
-      /Under Full the model wrote: "Move: south"\. Its move, south, runs into a wall the last user message names\. Under LT the model wrote: "Move: east"\. Its move, east, is an open way\. With its prior assistant answers in view the model repeats their move into the wall; .*Here inertia changes what the model does/,
-    );
+    expect(says('south', 'east')).toEqual({
+      said: `Under Full the model moves south, into a wall the last user message names; under LT the model moves east, an open way. With its prior assistant answers in view the model repeats their move into the wall, with fewer of them or none it takes an open way: here inertia changes what the model does, not only where it looks. ${wallTally().said}`,
+      more: `The last user message names the walls: south. Under Full it wrote: "Move: south". Under LT it wrote: "Move: east". ${wallTally().more}`,
+    });
     // Two answers written: then the count over many episodes, after what the two say.
-    expect(says('east', 'east').endsWith(`The same move both ways: here the prior assistant answers do not change what the model does. ${wallTally()}`)).toBe(
-      true,
-    );
-    expect(says('east', 'south')).toContain('Here the whole conversation helped: with less of it the model walks into a wall. Not only this once');
-    expect(says('east', 'west')).toMatch(/Both moves are open ways/);
+    expect(
+      says('east', 'east').said.endsWith(`The same move both ways: here the prior assistant answers do not change what the model does. ${wallTally().said}`),
+    ).toBe(true);
+    expect(says('east', 'south').said).toContain('Here the whole conversation helped: with less of it the model walks into a wall. Not only this once');
+    expect(says('east', 'west').said).toMatch(/Both moves are open ways/);
+    for (const [a, b] of [
+      ['south', 'east'],
+      ['east', 'east'],
+      ['stay', 'east'],
+    ] as const)
+      expect(sentences(says(a, b).said), `${a}, ${b}`).toBeLessThanOrEqual(3);
     // Written DE first, then Full: the verdict still reads Full against less of the conversation.
-    expect(step('generate').reveal!({ ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toMatch(
-      /Under Full the model wrote: "Action -> South"\. Its move, south, runs into a wall .* Under DE the model wrote: "Move: east"\. .*Here inertia changes what the model does/,
+    expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toMatch(
+      /^Under Full the model moves south, into a wall .*; under DE the model moves east, an open way\. .*here inertia changes what the model does/,
     );
-    expect(says('stay', 'east')).toMatch(/It stays where it is\. .*Together: a different answer and a different move\. Not only this once/);
+    expect(says('stay', 'east').said).toMatch(
+      /^Under Full the model stays where it is; .*Together: a different answer and a different move\. Not only this once/,
+    );
     // An observation with no walls named: the moves are not judged, only compared.
-    expect(step('generate').reveal!({ ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
-      /"Move: south"\. Under LT the model wrote: "Move: east"\. Together: a different answer and a different move\. Not only this once/,
+    expect(told('generate', { ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
+      /^Under Full the model moves south; under LT the model moves east\. Together: a different answer and a different move\. Not only this once/,
     );
     const perHead = [0.1, 0.2, 0.3343].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
     const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
-    expect(step('head').reveal!(oneHead, w)).toMatch(
-      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal \(0\.3343\); the heads of its layer together, 23 % \(0\.2260\) \(the figures now read layer 0; so far they read the last layer, 1\): the copying by position is not spread evenly/,
+    expect(told('head', oneHead, w)).toMatch(
+      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal \(0\.3343\); the heads of its layer together, 23 % \(0\.2260\): the copying by position is not spread evenly.* The figures now read layer 0; so far they read the last layer, 1\.$/,
     );
     // A head of the last layer: no layer to point out.
-    expect(step('head').reveal!({ ...oneHead, results: [figures('full', 0.226, 0.2991, { layer: 1, perHead })] }, w)).toContain('23 % (0.2260): the copying');
+    expect(told('head', { ...oneHead, results: [figures('full', 0.226, 0.2991, { layer: 1, perHead })] }, w)).toMatch(
+      /23 % \(0\.2260\): the copying.*do the most\.$/,
+    );
     expect(step('head').done({ ...oneHead, head: 5 })).toBe(false);
-    const heads = { ...w, offAnswers: { withAll: 'Move: east', withOff: 'Path: 3.\nMove: east', off: ['1.2', '1.0'] } };
-    expect(step('heads').reveal!(heads, w)).toBe(
-      'With heads 1.2, 1.0 off the model writes a different answer, the same move (east): both answers are side by side under the button. Those few heads carried part of what shaped the answer (a model missing parts can also just write worse).',
+    // The previous answer is 'Path: 8 9 10.\nMove: south': each answer's copy of it counted in words.
+    const heads = { ...w, offAnswers: { withAll: 'Path: 8 9 10 11.\nMove: east', withOff: 'Path: 8 3.\nMove: east', off: ['1.2', '1.0'] } };
+    expect(step('heads').reveal!(heads, w)).toEqual({
+      said: 'With every head on, the answer repeats the first 4 words of the previous answer before it departs from it; with heads 1.2, 1.0 off, only 2. Those heads carry part of the copying: without them the model copies less of what it wrote before. Beyond that, it is a different answer, the same move (east) (a model missing parts can also just write worse).',
+      more: 'Both answers are side by side under the button.',
+    });
+    const more = { ...w, offAnswers: { withAll: 'Path: 8 3.\nMove: east', withOff: 'Path: 8 9 10.\nMove: north', off: ['1.2'] } };
+    expect(told('heads', more, w)).toMatch(
+      /first 2 words .*with heads 1\.2 off, 5\. The copying does not hang on those heads alone\. Beyond that, it is a different answer and a different move/,
     );
     const same = { ...w, offAnswers: { withAll: 'Move: east', withOff: 'Move: east', off: ['1.2'] } };
-    expect(step('heads').reveal!(same, w)).toMatch(/^With heads 1\.2 off the model writes the same answer: .*The answer does not hang on those heads alone/);
+    expect(told('heads', same, w)).toMatch(/^With heads 1\.2 off the model writes the same answer: the copying does not hang on those heads alone/);
+    expect(told('heads', { ...same, previousAnswer: null, offAnswers: { ...same.offAnswers, withOff: 'Move: west' } }, w)).toMatch(
+      /^With heads 1\.2 off the model writes a different answer and a different move\./,
+    );
   });
 
   it('keeps a figure a later step asks to guess out of the panel until it is guessed', () => {
@@ -226,13 +262,11 @@ describe('the lesson', () => {
     const cats = ['sink', 'sink', 'sink', 'system', 'prior', 'prior', 'user', 'prior', 'prior', 'user', 'current', 'current'];
     const r = { ...figures('full', 0.2, 0.7), query: { start: 10, end: 12 }, tokens: cats.map((category) => ({ category })) } as unknown as PolicyResult;
     expect(evenShare(r, 'prior')).toBeCloseTo((4 / 11 + 4 / 12) / 2, 12);
-    expect(priorYardstick(r)).toBe(
-      ' Those answers are 35 % of what it can see, so attention spread evenly would give them that much: it gives them 2.0 times as much.',
-    );
+    expect(priorYardstick(r)).toBe(' Those answers are 35 % of what it can see: it gives them 2.0 times what length alone gives.');
     // Near what length alone gives: said so, and the diagonal named as what tells copying apart.
     const near = { ...r, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(priorYardstick(near)).toMatch(
-      /it gives them 1\.1 times as much\. So the share is large mostly because those answers are a large part of the text; the diagonal, next, tells copying apart from length\.$/,
+      /^ Those answers are 35 % of what it can see, so the share is large mostly because they are a large part of the text \(it is 1\.1 times what length alone gives\); the diagonal, next, tells copying apart from length\.$/,
     );
   });
 
@@ -262,19 +296,19 @@ describe('the lesson', () => {
     } as unknown as PolicyResult;
     expect(evenDiagonal(r)).toBeCloseTo((2 / 11 + 3 / 12) / 2, 12);
     const w = { ...start, guesses: { diagonal: 0.05 }, results: [r] };
-    expect(step('diagonal').reveal!(w, w)).toMatch(
-      /Spread evenly over every token it can see, the band would get 22 %: this model puts 0\.9 times that there, about what chance puts there\.$/,
+    expect(told('diagonal', w, w)).toMatch(
+      /Spread evenly over every token it can see, the band would get 22 %: this model puts 0\.9 times that there, about what chance puts there\. It is part of/,
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
-    expect(step('diagonal').reveal!(twice, twice)).toMatch(/puts 2\.3 times that there, well above what chance puts there\.$/);
+    expect(told('diagonal', twice, twice)).toMatch(/puts 2\.3 times that there, well above what chance puts there\. It is part of/);
     // Filler below chance: said with the same yardstick.
     const filler = { ...w, shown: ['filler'], results: [{ ...r, policy: 'filler', diagonal: 0.05 }] };
-    expect(step('filler').reveal!(filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] })).toMatch(
-      /^Under Filler the diagonal ratio is 0\.0500, against 0\.3000 with the real answers \(83 % lower\), below even the 22 % attention spread evenly would put in the band: /,
+    expect(told('filler', filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] })).toMatch(
+      /^Under Filler the diagonal ratio is 0\.0500, against 0\.3000 with the real answers \(83 % lower\)\. What is lost is what the words carried\. That is below even the 22 % attention spread evenly would put in the band: /,
     );
-    // A copy displaced in the answer: the dashed band and the copy lines are named, and the figure's band is the plain one.
+    // The lesson leaves the copy-aligned band out: a displaced copy adds nothing to the reveal.
     const moved = { ...w, results: [{ ...r, copy: [{ message: 0, turn: 1, longestRun: 9, ngramOverlap: 0.5, shift: -4 }] }] };
-    expect(step('diagonal').reveal!(moved, moved)).toMatch(/ The dashed band on the heatmap, .* the figure here counts the plain band\.$/);
+    expect(told('diagonal', moved, moved)).toBe(told('diagonal', w, w));
   });
 
   it('scores the quiz and names the steps to revisit', () => {

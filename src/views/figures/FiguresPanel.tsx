@@ -10,6 +10,7 @@ import { resultId } from '../result-id';
 import { CostLine } from './CostLine';
 import { DemoOnOtherText } from './DemoNote';
 import { useGuessMask } from '../lesson/ahead';
+import { useInLesson } from '../../state/lesson-store';
 
 import { fmtShare as f4, fmtSigned as signed } from './format';
 import { Explain } from '../explain/Explain';
@@ -152,6 +153,8 @@ function Shares({
 }) {
   // A figure a later lesson step asks to guess reads "?" until then (the copy-aligned one goes with the diagonal).
   const { masked, any } = useGuessMask();
+  // The copy-aligned diagonal is the researcher's check on shifted copies: the lesson leaves it out.
+  const inLesson = useInLesson();
   const shown = (key: string, v: number) => (masked(key) ? '?' : f4(v));
   const bar = (key: string, v: number) => (masked(key) ? 0 : v * 100);
   return (
@@ -187,7 +190,7 @@ function Shares({
                 <span className="bar" style={{ width: `${bar('diagonal', view.diagonal)}%`, background: CATEGORY_COLORS.prior }} />
               </td>
             </tr>
-            <tr className="diag">
+            <tr className="diag" hidden={inLesson}>
               <th scope="row">
                 copy-aligned diagonal
                 <Explain id="diagonalCopy" />
@@ -250,6 +253,7 @@ function Shares({
 function CompareTable({ results }: { results: PolicyResult[] }) {
   const base = results[0]!;
   const { masked } = useGuessMask();
+  const inLesson = useInLesson();
   return (
     <table className="compare" data-testid="figures">
       <thead>
@@ -276,7 +280,7 @@ function CompareTable({ results }: { results: PolicyResult[] }) {
       </thead>
       <tbody>
         {FIGURES.map((fig) => (
-          <tr key={fig.key}>
+          <tr key={fig.key} hidden={inLesson && fig.key === 'diagonalCopy'}>
             <th scope="row">
               {fig.name}
               <Explain id={fig.key as ExplainId} />

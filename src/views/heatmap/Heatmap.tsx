@@ -42,6 +42,7 @@ export function Heatmap({
   height,
   sharedMax,
   zoomToSink = false,
+  alignedBand = true,
 }: {
   r: PolicyResult;
   head: 'mean' | number;
@@ -51,6 +52,8 @@ export function Heatmap({
   sharedMax?: number;
   /** Opens zoomed in on the left edge, the sink's columns at least SINK_ZOOM_PX wide (the lesson's sink step). */
   zoomToSink?: boolean;
+  /** Draws the copy-aligned band (dashed) where a copy is displaced; the lesson leaves it out. */
+  alignedBand?: boolean;
 }) {
   const attention = r.attention!;
   const shown = useMemo(() => shownSlab(r, head), [r, head]);
@@ -83,7 +86,7 @@ export function Heatmap({
 
   useEffect(() => {
     const c = canvas.current;
-    if (c) paintHeatmap(c, { width, areaW, areaH, vp, image, colRuns, rowRuns, priors, r, rowStart, focus });
+    if (c) paintHeatmap(c, { width, areaW, areaH, vp, image, colRuns, rowRuns, priors, r, rowStart, focus, alignedBand });
   });
 
   useWheelZoom(canvas, (f) => setVp((v) => clampViewport(f(clampViewport(v ?? fit, fit, nRows, S, areaW, areaH)), fit, nRows, S, areaW, areaH)));

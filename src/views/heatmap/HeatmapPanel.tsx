@@ -10,7 +10,7 @@ import { scaleMax } from '../../palette';
 import { SINK_TOKENS } from '../../context/render';
 import { CATEGORY_COLORS, CATEGORY_NAMES, LEGEND_GRADIENT } from '../../palette';
 import { Explain } from '../explain/Explain';
-import { useLesson } from '../../state/lesson-store';
+import { useInLesson, useLesson } from '../../state/lesson-store';
 import { LESSON } from '../lesson/steps';
 
 /** One heatmap per shown policy (side by side in compare mode); the first follows the shared hover. */
@@ -24,6 +24,8 @@ export function HeatmapPanel() {
   const [oneScale, setOneScale] = useState(true);
   // The lesson's sink step opens the heatmap on its left edge, where the sink is.
   const zoomToSink = useLesson((s) => s.step !== null && LESSON[s.step]?.id === 'sink');
+  // The copy-aligned band is the researcher's check on shifted copies: the lesson draws the plain band only.
+  const alignedBand = !useInLesson();
   // Computed once per result and head (not on every hover), and only when the scale is shared.
   const sharedMax = useMemo(
     () => (oneScale && withAttention.length > 1 ? Math.max(...withAttention.map((r) => scaleMax(shownSlab(r, head), SINK_TOKENS))) : undefined),
@@ -45,7 +47,7 @@ export function HeatmapPanel() {
         <span>
           <span className="swatch band" /> r-band of the diagonal over each prior assistant answer
         </span>
-        {withAttention.some((r) => r.copy.some((c) => c.shift !== 0)) && (
+        {alignedBand && withAttention.some((r) => r.copy.some((c) => c.shift !== 0)) && (
           <span data-testid="aligned-band-legend">
             <span className="swatch band aligned" /> dashed: the copy-aligned band, where the answer copies a prior assistant answer at another position
           </span>
@@ -75,10 +77,11 @@ export function HeatmapPanel() {
               hover={hover}
               dispatch={dispatch}
               zoomToSink={zoomToSink}
+              alignedBand={alignedBand}
               {...(sharedMax !== undefined && { sharedMax })}
             />
           ) : (
-            <Secondary key={resultId(r)} r={r} head={head} sharedMax={sharedMax} />
+            <Secondary key={resultId(r)} r={r} head={head} sharedMax={sharedMax} alignedBand={alignedBand} />
           ),
         )}
       </div>
@@ -86,7 +89,7 @@ export function HeatmapPanel() {
   );
 }
 
-function Secondary({ r, head, sharedMax }: { r: PolicyResult; head: 'mean' | number; sharedMax: number | undefined }) {
+function Secondary({ r, head, sharedMax, alignedBand }: { r: PolicyResult; head: 'mean' | number; sharedMax: number | undefined; alignedBand: boolean }) {
   const [hover, dispatch] = useReducer(hoverReducer, NO_HOVER);
-  return <Heatmap r={r} head={head} hover={hover} dispatch={dispatch} {...(sharedMax !== undefined && { sharedMax })} />;
+  return <Heatmap r={r} head={head} hover={hover} dispatch={dispatch} alignedBand={alignedBand} {...(sharedMax !== undefined && { sharedMax })} />;
 }

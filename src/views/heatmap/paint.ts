@@ -25,6 +25,8 @@ export interface Paint {
   r: PolicyResult;
   rowStart: number;
   focus: Cell | null;
+  /** Whether the copy-aligned band is drawn too. */
+  alignedBand: boolean;
 }
 
 /** Draws the heatmap on its canvas: the category bands, the cells, the r-band, the selected cell. */
@@ -76,7 +78,7 @@ function paintBands(ctx: CanvasRenderingContext2D, { colRuns, rowRuns, vp, width
  * The r-band of the diagonal over each prior assistant answer, for the answer's rows: its outline, black then
  * white; where the answer's copy of it is displaced, the copy-aligned band too, dashed.
  */
-function paintRBand(ctx: CanvasRenderingContext2D, { priors, r, rowStart, vp }: Paint): void {
+function paintRBand(ctx: CanvasRenderingContext2D, { priors, r, rowStart, vp, alignedBand }: Paint): void {
   const answerRow0 = r.query.start - rowStart;
   const xOf = (col: number) => BAND + vp.tx + col * vp.sx;
   const yOf = (row: number) => BAND + vp.ty + (answerRow0 + row) * vp.sy;
@@ -84,7 +86,7 @@ function paintRBand(ctx: CanvasRenderingContext2D, { priors, r, rowStart, vp }: 
     // The copy measures are listed in the order of the prior assistant answers (analyze.ts).
     const shift = r.copy[k]?.shift ?? 0;
     outlineBand(ctx, diagonalBand(p, r.query.end - r.query.start, r.radius), xOf, yOf, []);
-    if (shift !== 0) outlineBand(ctx, diagonalBand(p, r.query.end - r.query.start, r.radius, shift), xOf, yOf, [4, 3]);
+    if (shift !== 0 && alignedBand) outlineBand(ctx, diagonalBand(p, r.query.end - r.query.start, r.radius, shift), xOf, yOf, [4, 3]);
   });
 }
 

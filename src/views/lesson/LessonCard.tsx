@@ -2,10 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import { LESSON_ACTIONS } from '../../state/lesson-actions';
 import { applySetup, setupLine } from '../../state/lesson-setup';
 import { useLesson } from '../../state/lesson-store';
-import { useInspector } from '../../state/inspector-store';
-import { focusElement } from '../SkipLinks';
+import { goWhenShown } from './take-me-there';
 import { Guess, Quiz } from './LessonParts';
-import { figuresOf, LESSON, type LessonRegion, type LessonStep, type LessonWorld } from './steps';
+import { figuresOf, LESSON, type LessonRegion, type LessonStep, type LessonWorld, type Reveal } from './steps';
+import { SILENT } from './world';
 import { useLessonWorld } from './use-lesson-world';
 
 /**
@@ -51,49 +51,11 @@ function useBaseline(index: number, s: LessonStep, w: LessonWorld): LessonWorld 
 }
 
 /** The reveal as it stands, or the last one the step showed when what the learner did next leaves nothing to say. */
-function useLatched(index: number, text: string): string {
-  const kept = useRef<{ index: number; text: string }>({ index, text: '' });
-  if (kept.current.index !== index) kept.current = { index, text: '' };
-  if (text) kept.current.text = text;
-  return kept.current.text;
-}
-
-/** Moves the focus to a step's target (made focusable if it is not), or says it is not on screen yet. */
-/**
- * "Take me there": at once when the page shows the figures of the step's conversation; while they are still
- * being computed (a step that changed the example), once they are on the page, so the focus does not land on
- * a token about to be replaced (the focus would fall to the page's body).
- */
-function goWhenShown(selector: string, done: (ok: boolean) => void): void {
-  const settled = () => {
-    const s = useInspector.getState();
-    return !s.analyzing && (s.resultsText === s.text || s.resultsFrom === null);
-  };
-  // Only the views drawn from the figures are replaced when they arrive; a button or a control stays.
-  const drawn = document.querySelector(selector)?.closest('[data-lesson="tokens"], [data-lesson="heatmap"]');
-  if (settled() || !drawn) {
-    done(focusTarget(selector));
-    return;
-  }
-  const stop = useInspector.subscribe(() => {
-    if (!settled()) return;
-    stop();
-    clearTimeout(giveUp);
-    // React draws the new figures on the next frames.
-    requestAnimationFrame(() => requestAnimationFrame(() => done(focusTarget(selector))));
-  });
-  const giveUp = setTimeout(() => {
-    stop();
-    done(focusTarget(selector));
-  }, 30_000);
-}
-
-function focusTarget(selector: string): boolean {
-  const el = document.querySelector<HTMLElement>(selector);
-  if (!el || el.closest('[hidden]')) return false;
-  focusElement(el);
-  el.scrollIntoView({ block: 'center' });
-  return document.activeElement === el;
+function useLatched(index: number, now: Reveal): Reveal {
+  const kept = useRef<{ index: number; reveal: Reveal }>({ index, reveal: SILENT });
+  if (kept.current.index !== index) kept.current = { index, reveal: SILENT };
+  if (now.said) kept.current.reveal = now;
+  return kept.current.reveal;
 }
 
 /** The lesson's card beside the inspector: the step, what to do, the reveal, and the way around. */
@@ -116,13 +78,13 @@ function Card({ index }: { index: number }) {
     if (doneNow) reach(index);
   }, [doneNow, index, reach]);
   const base = useBaseline(index, s, w);
-  const reveal = useLatched(index, done && s.reveal ? s.reveal(w, base) : '');
+  const reveal = useLatched(index, done && s.reveal ? s.reveal(w, base) : SILENT);
   const [lost, setLost] = useState<number | null>(null);
   // A reveal that appears is brought into the card's view (on a phone the card scrolls).
-  const revealRef = useRef<HTMLParagraphElement>(null);
+  const revealRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (reveal) revealRef.current?.scrollIntoView?.({ block: 'nearest' });
-  }, [reveal]);
+    if (reveal.said) revealRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [reveal.said]);
   const last = index === LESSON.length - 1;
   const heading = useRef<HTMLHeadingElement>(null);
   // Each step takes the focus, so a keyboard (and a screen reader) starts reading it at its title.
@@ -171,12 +133,18 @@ function Card({ index }: { index: number }) {
       {s.guess && <Guess step={s} />}
       {s.quiz && <Quiz questions={s.quiz} />}
       <div aria-live="polite">
-        {reveal && !folded && (
-          <p className="lesson-reveal" data-testid="lesson-reveal" ref={revealRef}>
-            {reveal}
-          </p>
+        {reveal.said && !folded && (
+          <div className="lesson-reveal" data-testid="lesson-reveal" ref={revealRef}>
+            <p>{reveal.said}</p>
+            {reveal.more && (
+              <details data-testid="lesson-more">
+                <summary>The figures behind this</summary>
+                <p>{reveal.more}</p>
+              </details>
+            )}
+          </div>
         )}
-        {reveal && !folded && w.fromCache && !w.fromModel && (
+        {reveal.said && !folded && w.fromCache && !w.fromModel && (
           <p className="muted" data-testid="lesson-cached">
             These are the example's stored figures (marked cached in the figures panel); the model's own replace them once it has loaded.
           </p>

@@ -1,8 +1,8 @@
 /** The CPL step's reading of two models: the move each writes at the wall, then their attention turn by turn. */
 import type { SweepPoint } from '../../analysis/sweep';
-import { compareMoves, moveOf, whereTo } from './moves';
+import { compareMoves, moveClause } from './moves';
 import { twinTally } from './wall-counts';
-import type { LessonWorld } from './world';
+import { SILENT, type LessonWorld, type Reveal } from './world';
 
 /**
  * Two models turn by turn: over the turns both have scored, how many give the second less attention on prior
@@ -35,28 +35,27 @@ const together = (mine: string, twin: string, walls: string[] | null): string =>
   });
 
 /**
- * The CPL step's reveal: the move each model writes at the wall, then their attention counted turn by turn (the
- * sweeps): whether a change too small to read on one answer holds across the conversation.
+ * The CPL step's reveal: the move each model writes at the wall and the count over many such turns (said), then
+ * their attention counted turn by turn (the sweeps): whether a change too small to read on one answer holds
+ * across the conversation.
  */
-export function cplReveal(w: LessonWorld): string {
+export function cplReveal(w: LessonWorld): Reveal {
   const mine = w.generated.full;
   const twin = w.generatedB.full;
-  if (mine === undefined || twin === undefined) return '';
+  if (mine === undefined || twin === undefined) return SILENT;
   // The moves, not the whole answers: those are in the conversation panel, and the card stays short.
-  const said = (who: string, text: string) => {
-    const m = moveOf(text);
-    const where = whereTo(m, w.walls);
-    if (m === null) return `${who} writes no move.`;
-    if (where === 'stay') return `${who} stays where it is.`;
-    return where === null ? `${who} moves ${m}.` : `${who} moves ${m}, ${where === 'wall' ? 'into a wall the last user message names' : 'an open way'}.`;
-  };
-  const moves = `${said('The demo model', mine)} ${said('Its CPL twin', twin)} ${together(mine, twin, w.walls)} ${twinTally()}`;
+  const tally = twinTally();
+  const said = `The demo model ${moveClause(mine, w.walls)}; its CPL twin ${moveClause(twin, w.walls)}. ${together(mine, twin, w.walls)} ${tally.said}`;
   const [a, b] = [w.sweeps[0], w.sweeps[1]];
-  if (w.sweeping || !a || !b || b.length < a.length) return `${moves} Every turn is being scored with both models: their attention follows.`;
+  if (w.sweeping || !a || !b || b.length < a.length)
+    return { said, more: `Every turn is being scored with both models: their attention follows. ${tally.more}` };
   const t = turnByTurn(a, b);
   const verdict =
     t.priorLower * 2 > t.turns && t.diagonalLower * 2 > t.turns
       ? ': it leans less on them over the whole conversation'
       : ': on this conversation it does not lean clearly less';
-  return `${moves} Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict}.`;
+  return {
+    said,
+    more: `Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict}. ${tally.more}`,
+  };
 }

@@ -3,6 +3,7 @@
  * two answers written under two policies say together (the generation step's reveal). Plain functions.
  */
 import { parsePolicy, policyLabel } from '../../context/policy';
+import { SILENT, type Reveal } from './world';
 
 /** A maze answer's move ("Move: north"; the demo model also writes "Action -> east"), or null. */
 export const moveOf = (answer: string): string | null => /(?:Move|Action)\s*(?::|->)\s*(\w+)/i.exec(answer)?.[1]?.toLowerCase() ?? null;
@@ -17,13 +18,13 @@ export function whereTo(move: string | null, walls: string[] | null): 'stay' | '
   if (move === null || walls === null) return null;
   return move === 'stay' ? 'stay' : walls.includes(move) ? 'wall' : 'open';
 }
-/** Where an answer's move leads, as a sentence ('' when it cannot be told). */
-export function moveVerdict(answer: string, walls: string[] | null): string {
+/** What a model does with an answer's move, told from the walls: "moves south, into a wall the last user message names". */
+export function moveClause(answer: string, walls: string[] | null): string {
   const m = moveOf(answer);
+  if (m === null) return 'writes no move';
   const where = whereTo(m, walls);
-  if (where === null) return '';
-  if (where === 'stay') return 'It stays where it is.';
-  return where === 'wall' ? `Its move, ${m}, runs into a wall the last user message names.` : `Its move, ${m}, is an open way.`;
+  if (where === 'stay') return 'stays where it is';
+  return where === null ? `moves ${m}` : `moves ${m}, ${where === 'wall' ? 'into a wall the last user message names' : 'an open way'}`;
 }
 /** What each outcome of two moves told against the walls says, in the words of the step that compares them. */
 export interface MovesSay {
@@ -49,7 +50,7 @@ export function whatChanged(full: string, less: string, walls: string[] | null):
   return compareMoves(full, less, walls, {
     same: 'The same move both ways: here the prior assistant answers do not change what the model does.',
     secondEscapes:
-      'With its prior assistant answers in view the model repeats their move into the wall; with fewer of them, or none, it takes an open way. Here inertia changes what the model does, not only where it looks.',
+      'With its prior assistant answers in view the model repeats their move into the wall, with fewer of them or none it takes an open way: here inertia changes what the model does, not only where it looks.',
     secondWalls: 'Here the whole conversation helped: with less of it the model walks into a wall.',
     bothWalls: 'Both moves run into walls: this tiny model is lost either way.',
     bothOpen: 'Both moves are open ways: the history changed the move, not whether it works.',
@@ -63,21 +64,59 @@ export function answersDiffer(a: string, b: string): string {
   return m !== null && m === moveOf(b) ? `a different answer, the same move (${m})` : 'a different answer and a different move';
 }
 
-/** The generation step's reveal: each answer written, its move told against the walls, then both together. */
-export function generationReveal(generated: Record<string, string>, walls: string[] | null): string {
+/**
+ * The generation step's reveal: what each answer's move does against the walls and what the two say together
+ * (said); the walls as the user message gives them and the answers themselves (more), so each can be checked.
+ */
+export function generationReveal(generated: Record<string, string>, walls: string[] | null): Reveal {
   const written = Object.entries(generated);
-  if (!written.length) return '';
-  const said = ([p, text]: [string, string]) => {
-    const where = moveVerdict(text, walls);
-    return `Under ${policyLabel(parsePolicy(p))} the model wrote: "${text}".${where ? ` ${where}` : ''}`;
-  };
-  // The walls as the user message gives them, so the reader can check each move against them.
+  if (!written.length) return SILENT;
+  const label = (p: string) => policyLabel(parsePolicy(p));
+  const under = ([p, text]: [string, string]) => `under ${label(p)} the model ${moveClause(text, walls)}`;
   const told = walls === null ? '' : `The last user message names ${walls.length ? `the walls: ${walls.join(', ')}` : 'no walls'}. `;
-  if (written.length < 2) return `${told}${said(written[0]!)} Click DE (no earlier turn) and generate again to see whether the answer changes.`;
+  const more = `${told}${written.map(([p, text]) => `Under ${label(p)} it wrote: "${text}".`).join(' ')}`;
+  const first = written[0]!;
+  if (written.length < 2) return { said: `U${under(first).slice(1)}. Click DE (no earlier turn) and generate again to see whether the move changes.`, more };
   // Full's answer first, whichever was written first: the verdict reads the whole conversation against less of it.
   const full = written.find(([p]) => p === 'full');
   const other = written.filter(([p]) => p !== 'full').at(-1);
-  if (!full || !other)
-    return `${told}${said(written[0]!)} ${said(written[written.length - 1]!)} Together: ${answersDiffer(written[0]![1], written[written.length - 1]![1])}.`;
-  return `${told}${said(full)} ${said(other)} ${whatChanged(full[1], other[1], walls)}`;
+  const [a, b] = full && other ? [full, other] : [first, written.at(-1)!];
+  const verdict = full && other ? whatChanged(a[1], b[1], walls) : `Together: ${answersDiffer(a[1], b[1])}.`;
+  return { said: `U${under(a).slice(1)}; ${under(b)}. ${verdict}`, more };
+}
+
+/**
+ * How many words an answer repeats from the start of another before the first that differs, punctuation aside
+ * ("Path: 8 9 10" against "Path: 8 9 15." → 3: Path, 8, 9).
+ */
+export function wordsCopied(answer: string, from: string): number {
+  const [a, b] = [answer.match(/\w+/g) ?? [], from.match(/\w+/g) ?? []];
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
+}
+
+/**
+ * The heads step's reveal: how much of the previous answer each answer repeats (with every head on, and with the
+ * heads off), what that says of those heads, and how else the two answers differ.
+ */
+export function headsOffReveal(a: { withAll: string; withOff: string; off: string[] }, previous: string | null): Reveal {
+  const heads = `heads ${a.off.join(', ')}`;
+  const more = 'Both answers are side by side under the button.';
+  if (a.withAll === a.withOff)
+    return {
+      said: `With ${heads} off the model writes the same answer: the copying does not hang on those heads alone, it is spread over more of them.`,
+      more,
+    };
+  const other = `Beyond that, it is ${answersDiffer(a.withAll, a.withOff)} (a model missing parts can also just write worse).`;
+  if (previous === null) return { said: `With ${heads} off the model writes ${answersDiffer(a.withAll, a.withOff)}.`, more };
+  const [on, off] = [wordsCopied(a.withAll, previous), wordsCopied(a.withOff, previous)];
+  const meaning =
+    off < on
+      ? `only ${off}. Those heads carry part of the copying: without them the model copies less of what it wrote before.`
+      : `${off}. The copying does not hang on those heads alone.`;
+  return {
+    said: `With every head on, the answer repeats the first ${on} words of the previous answer before it departs from it; with ${heads} off, ${meaning} ${other}`,
+    more,
+  };
 }

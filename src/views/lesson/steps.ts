@@ -7,32 +7,22 @@ import { SINK_TOKENS } from '../../context/render';
 import { CATEGORY_NAMES } from '../../palette';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
+import { diagonalReveal, fillerReveal, sharesReveal } from './attention-reveals';
 import { cplReveal } from './cpl';
-import { answersDiffer, generationReveal } from './moves';
+import { generationReveal, headsOffReveal } from './moves';
 import { policyTally, summary, wallTally } from './wall-counts';
-import {
-  againstFull,
-  change,
-  evenDiagonal,
-  evenShare,
-  figuresOf,
-  lengthVerdict,
-  LOADING,
-  only,
-  percent,
-  priorYardstick,
-  share,
-  type LessonStep,
-} from './world';
+import { againstFull, figuresOf, lengthVerdict, LOADING, only, percent, type Reveal, share, SILENT, type LessonStep } from './world';
 
 export { QUIZ } from './quiz';
-export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion } from './world';
+export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion, type Reveal, revealText } from './world';
 
 const MAZE: LessonSetup = { example: 'maze', policy: 'full', turn: null };
 /** The episode where the demo model keeps walking into a wall (the generation step). */
 const WALL: LessonSetup = { example: 'maze-wall', policy: 'full', turn: null };
 /** The policies that drop earlier turns (the table's first step). */
 const DROPPING = ['window:6', 'clip:12:1', 'summary:12:1', 'lt', 'de'];
+/** Two reveals one after the other (a policy against Full, then its count at the wall). */
+const joined = (a: Reveal, b: Reveal): Reveal => ({ said: `${a.said} ${b.said}`.trim(), more: `${a.more ?? ''} ${b.more ?? ''}`.trim() });
 
 export const LESSON: LessonStep[] = [
   {
@@ -41,7 +31,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...MAZE, turns: true },
     text: (w) =>
-      `This is a conversation with a maze agent, ${w.turns} turns long, written the way the demo model (a tiny language model running in this page, trained on maze answers in a few wordings; the Loaded panel gives its size) was trained to answer. Each answer lists the cells visited so far, copied from its previous answer as the system prompt asks, then a thought and a move. Conversational inertia is a model leaning on its own prior assistant answers (what it answered in earlier turns) more than the task asks, down to repeating a move that no longer fits: this lesson shows what it does to the answers, then where in the conversation the model looks.`,
+      `This is a conversation with a maze agent, ${w.turns} turns long, in the form the demo model was trained on: a tiny language model that runs in this page and has only ever read maze answers. Each answer lists the cells visited so far, copied from its previous answer as the system prompt asks, then a thought and a move. Conversational inertia is a model leaning on its own prior assistant answers (its answers in earlier turns) more than the task asks, down to repeating a move that no longer fits: this lesson shows first what it does, then where the model looks.`,
     source: 'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1.',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
@@ -61,7 +51,12 @@ export const LESSON: LessonStep[] = [
     act: { label: 'Write it under Full, then under DE', run: 'full-then-de' },
     done: (w) => Object.keys(w.generated).length >= 2,
     // Both answers written: then how often it happens over many episodes, not only in this one.
-    reveal: (w) => `${generationReveal(w.generated, w.walls)}${Object.keys(w.generated).length >= 2 ? ` ${wallTally()}` : ''}`,
+    reveal: (w) => {
+      const r = generationReveal(w.generated, w.walls);
+      if (Object.keys(w.generated).length < 2) return r;
+      const tally = wallTally();
+      return { said: `${r.said} ${tally.said}`, more: `${r.more} ${tally.more}` };
+    },
   },
   {
     id: 'reads',
@@ -77,7 +72,7 @@ export const LESSON: LessonStep[] = [
     action: 'Point at a token of the last answer (the outlined tokens) in the Tokens panel, or focus one with the keyboard.',
     target: '[data-testid="token-view"] .tok.query',
     done: (w) => w.pointed !== null,
-    reveal: () => 'The shading now follows that token: the darker a token, the more of its attention it gets.',
+    reveal: () => ({ said: 'The shading now follows that token: the darker a token, the more of its attention it gets.' }),
   },
   {
     id: 'sink',
@@ -85,7 +80,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: MAZE,
     text: () =>
-      `Many language models pour much of their attention onto the first few tokens, whatever those say; this is called the attention sink. The heatmap draws every token of the answer as a row and every token it can look at as a column, so the sink is the band of columns at its left edge. The tool counts the first ${SINK_TOKENS} tokens on their own, so they do not blur the rest.`,
+      `Large language models pour much of their attention onto the first few tokens, whatever those say: the attention sink (the tool counts the first ${SINK_TOKENS} tokens apart, so they do not blur the rest). The heatmap draws each token of the answer as a row and each token it can look at as a column, so a sink shows as bright columns at its left edge. Does the tiny demo model have one?`,
     source: 'Attention sinks: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens counted apart: paper 2, section 3.4.',
     action: `Point at one of the first ${SINK_TOKENS} columns of the heatmap (focus the heatmap and press Home).`,
     target: '[data-lesson="heatmap"] [role="img"]',
@@ -93,7 +88,11 @@ export const LESSON: LessonStep[] = [
     reveal: (w) => {
       const r = figuresOf(w);
       if (!r) return LOADING;
-      return `The sink takes ${percent(r.ratios.sink)} of the answer's attention here (the figure "${CATEGORY_NAMES.sink}", ${share(r.ratios.sink)}): ${r.ratios.sink >= 0.2 ? 'a strong sink, as most large models have.' : 'little of one, unlike most large models: load a real chat model (a Hub id in the Model panel, such as Qwen/Qwen2.5-0.5B-Instruct) to see a strong sink.'}`;
+      const strong = r.ratios.sink >= 0.2;
+      return {
+        said: `The sink takes ${percent(r.ratios.sink)} of the answer's attention here (the figure "${CATEGORY_NAMES.sink}", ${share(r.ratios.sink)}): ${strong ? 'a strong sink, as most large models have.' : 'this tiny model has almost none, unlike most large models.'}`,
+        more: strong ? '' : 'To see a strong sink, load a real chat model by its Hub id in the Model panel, such as Qwen/Qwen2.5-0.5B-Instruct.',
+      };
     },
   },
   {
@@ -108,11 +107,7 @@ export const LESSON: LessonStep[] = [
     target: '[data-testid="lesson-guess"]',
     guess: { key: 'prior', label: 'attention on prior assistant answers' },
     done: (w) => w.guesses.prior !== undefined,
-    reveal: (w) => {
-      const r = figuresOf(w);
-      if (!r) return LOADING;
-      return `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers (the figure "prior assistant", ${share(r.ratios.prior)}), ${percent(r.ratios.user)} to the user's turns and ${percent(r.ratios.system)} to the system prompt.${priorYardstick(r)}`;
-    },
+    reveal: sharesReveal,
   },
   {
     id: 'diagonal',
@@ -127,20 +122,7 @@ export const LESSON: LessonStep[] = [
     target: '[data-testid="lesson-guess"]',
     guess: { key: 'diagonal', label: 'attention on the diagonal' },
     done: (w) => w.guesses.diagonal !== undefined,
-    reveal: (w) => {
-      const r = figuresOf(w);
-      if (!r) return LOADING;
-      const even = evenDiagonal(r);
-      const k = even > 0 ? r.diagonal / even : 0;
-      // A verdict on the ratio, so the number is read, not only shown.
-      const said =
-        k >= 2 ? 'well above what chance puts there' : k >= 1.2 ? 'more than chance puts there, though not many times more' : 'about what chance puts there';
-      const times =
-        even > 0
-          ? ` Spread evenly over every token it can see, the band would get ${percent(even)}: this model puts ${k.toFixed(1)} times that there, ${said}.`
-          : '';
-      return `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of all the answer's attention sits on the diagonal (the figure "diagonal ratio", ${share(r.diagonal)}): part of the ${percent(r.ratios.prior)} it gives its prior assistant answers in all.${times}${r.copy.some((c) => c.shift !== 0) ? ' The dashed band on the heatmap, and the "copies N tokens in a row" lines beside the figures, follow copies that sit elsewhere in the answer; the figure here counts the plain band.' : ''}`;
-    },
+    reveal: diagonalReveal,
   },
   {
     id: 'filler',
@@ -153,18 +135,7 @@ export const LESSON: LessonStep[] = [
     action: 'Click Filler in the Context policy panel.',
     target: '[data-lesson="policies"] button[title="filler"]',
     done: (w) => only(w, 'filler'),
-    reveal: (w, base) => {
-      const r = figuresOf(w, 'filler');
-      const full = figuresOf(base, 'full');
-      if (!r || !full) return '';
-      // Below chance, not only below Full: say so with the yardstick of the diagonal step.
-      const even = evenDiagonal(r);
-      const chance =
-        even > 0 && r.diagonal < even
-          ? `, below even the ${percent(even)} attention spread evenly would put in the band: the model barely looks at text it has nothing to copy from`
-          : '';
-      return `Under Filler the diagonal ratio is ${share(r.diagonal)}, against ${share(full.diagonal)} with the real answers (${change(full.diagonal, r.diagonal)})${chance}. What is lost is what the words carried.`;
-    },
+    reveal: fillerReveal,
   },
   {
     id: 'turns',
@@ -180,9 +151,13 @@ export const LESSON: LessonStep[] = [
     reveal: (w, base) => {
       const r = figuresOf(w, 'full');
       const last = figuresOf(base, 'full');
-      if (!r || !last) return '';
+      if (!r || !last) return SILENT;
       // More turns also means more of the text is prior assistant answers: say so, and give the diagonal beside it.
-      return `At turn ${r.turn} the prior assistant answers get ${percent(r.ratios.prior)} of the attention (${share(r.ratios.prior)}); at the last turn, ${last.turn}, they got ${percent(last.ratios.prior)} (${share(last.ratios.prior)}). Part of that is length: they are ${percent(evenShare(r, 'prior'))} of what the answer can see at turn ${r.turn}, ${percent(evenShare(last, 'prior'))} at the last${lengthVerdict(r, last)}; the diagonal ratio, which counts only the copy-shaped part, reads ${share(r.diagonal)} and ${share(last.diagonal)}.`;
+      const length = lengthVerdict(r, last);
+      return {
+        said: `At turn ${r.turn} the prior assistant answers get ${percent(r.ratios.prior)} of the attention (${share(r.ratios.prior)}); at the last turn, ${last.turn}, they got ${percent(last.ratios.prior)} (${share(last.ratios.prior)}). ${length.said}`.trim(),
+        more: length.more ?? '',
+      };
     },
   },
   {
@@ -199,10 +174,10 @@ export const LESSON: LessonStep[] = [
     done: (w) => DROPPING.some((p) => only(w, p)),
     reveal: (w, base) => {
       const r = DROPPING.map((p) => (only(w, p) ? figuresOf(w, p) : null)).find(Boolean);
+      const a = r && againstFull(r, base, 'Fewer prior assistant answers in sight: less to copy, and fewer tokens to read.');
+      if (!r || !a) return SILENT;
       // Then what it does to the move at a wall, where the stored episodes were written under that policy too.
-      return r
-        ? `${againstFull(r, base, 'Fewer prior assistant answers in sight: less to copy, and fewer tokens to read.')} ${policyTally(r.policy, r.label)}`.trim()
-        : '';
+      return joined(a, policyTally(r.policy, r.label));
     },
   },
   {
@@ -218,13 +193,14 @@ export const LESSON: LessonStep[] = [
     done: (w) => only(w, 'ao'),
     reveal: (w, base) => {
       const r = figuresOf(w, 'ao');
-      return r
-        ? againstFull(
-            r,
-            base,
-            `With its own answers replaced by a placeholder there is no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves. ${policyTally('ao', r.label)}`.trim(),
-          )
-        : '';
+      const a =
+        r &&
+        againstFull(
+          r,
+          base,
+          'With its own answers replaced by a placeholder there is no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves.',
+        );
+      return r && a ? joined(a, policyTally('ao', r.label)) : SILENT;
     },
   },
   {
@@ -241,11 +217,14 @@ export const LESSON: LessonStep[] = [
     reveal: (w) => {
       const r = figuresOf(w);
       const h = w.head === null ? undefined : r?.perHead[w.head];
-      if (!r || !h) return '';
+      if (!r || !h) return SILENT;
       // The brightest head may sit in another layer than the one every figure so far read: say so.
       const moved =
-        w.finalLayer !== null && r.layer !== w.finalLayer ? ` (the figures now read layer ${r.layer}; so far they read the last layer, ${w.finalLayer})` : '';
-      return `Head ${r.layer}.${w.head} alone puts ${percent(h.diagonal)} of the answer's attention on the diagonal (${share(h.diagonal)}); the heads of its layer together, ${percent(r.diagonal)} (${share(r.diagonal)})${moved}: the copying by position is not spread evenly over the heads, and the next step switches off those that do the most.`;
+        w.finalLayer !== null && r.layer !== w.finalLayer ? `The figures now read layer ${r.layer}; so far they read the last layer, ${w.finalLayer}.` : '';
+      return {
+        said: `Head ${r.layer}.${w.head} alone puts ${percent(h.diagonal)} of the answer's attention on the diagonal (${share(h.diagonal)}); the heads of its layer together, ${percent(r.diagonal)} (${share(r.diagonal)}): the copying by position is not spread evenly over the heads. The next step switches off those that do the most.`,
+        more: moved,
+      };
     },
   },
   {
@@ -254,21 +233,14 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...MAZE, heads: true },
     text: () =>
-      'Do those heads matter to what the model writes? Switch off the three brightest (each then writes nothing) and let the model write the answer with every head on and with them off. A model this small can also garble its writing without them: compare the two answers, their last line (the move) first.',
+      'Do those heads matter to what the model writes? Switch off the three brightest (each then adds nothing) and let the model write the answer with every head on and with them off. Each answer begins with the list of cells visited, copied from the previous answer: see how much of it each copies.',
     source: 'Per-head attention and switching heads off (zero ablation: the head writes nothing): this tool, after the head analyses of paper 2, section 3.4.',
     action: 'Click "Switch them off" (the top 3 heads by diagonal ratio), then "Write the answer with every head on, then with these off".',
     target: '[data-testid="off-top"]',
     done: (w) => w.offAnswers !== null && w.offAnswers.off.length > 0,
     reveal: (w) => {
-      const a = w.offAnswers;
-      if (!a) return '';
-      const verdict = answersDiffer(a.withAll, a.withOff);
-      const meaning =
-        a.withAll === a.withOff
-          ? 'The answer does not hang on those heads alone: the copying is spread over more of them.'
-          : 'Those few heads carried part of what shaped the answer (a model missing parts can also just write worse).';
       // The answers themselves are side by side in the panel: the card says what differs.
-      return `With heads ${a.off.join(', ')} off the model writes ${verdict}: both answers are side by side under the button. ${meaning}`;
+      return w.offAnswers ? headsOffReveal(w.offAnswers, w.previousAnswer) : SILENT;
     },
   },
   {
@@ -277,7 +249,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      'A model can be trained to lean less on its prior assistant answers: it is shown the answer it gives from a short context and the one it gives from the whole history, and taught to prefer the first (Context Preference Learning). The demo model has a twin trained this way: back at the wall of the second step, does the twin still walk into it? One button loads the twin as model B and lets both write the last answer from the whole conversation; the chart "Shares by turn" then draws the twin\'s curves over the demo model\'s.',
+      'A model can be trained to lean less on its prior assistant answers: shown the answer it gives from a short context and the one it gives from the whole history, it is taught to prefer the first (Context Preference Learning). The demo model has a twin trained this way: back at the wall of the second step, does the twin still walk into it? One button loads the twin as model B and lets both write the last answer from the whole conversation; the chart "Shares by turn" then draws both.',
     source:
       'Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

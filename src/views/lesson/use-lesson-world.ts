@@ -41,6 +41,9 @@ export function useLessonWorld(): LessonWorld {
   // The user message the scored answer replies to (its last one), for the maze's walls.
   const asked = split[(turn ?? turns) - 1]?.users.at(-1);
   const walls = asked === undefined ? null : wallsIn(parsed.conversation!.messages[asked]!.content);
+  // The answer before the scored one: what the heads step counts the copy against.
+  const before = split[(turn ?? turns) - 2]?.assistant;
+  const previousAnswer = before === undefined ? null : parsed.conversation!.messages[before]!.content;
   return {
     results,
     fromModel,
@@ -53,6 +56,7 @@ export function useLessonWorld(): LessonWorld {
     pointed,
     exampleName,
     walls,
+    previousAnswer,
     generated,
     generatedB,
     off: offHeads.map(headName),

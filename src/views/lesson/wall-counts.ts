@@ -4,6 +4,7 @@
  * quotes, computed here from those records. Plain functions.
  */
 import stored from '../../../examples/cache/wall-turns.json';
+import type { Reveal } from './world';
 
 /**
  * Who wrote a move at a turn right after a wall: the demo model under Full, LT, DE, Window-6 and AO (by their
@@ -51,42 +52,55 @@ export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCo
 export const WALL_COUNTS: WallCounts = wallCounts(stored.episodes, stored.turns as WallTurn[]);
 
 const of = (n: number, total: number) => `${n} (${Math.round((n / total) * 100)} %)`;
+const pct = (n: number, total: number) => `${Math.round((n / total) * 100)} %`;
 
 /** The generation step's "not only this once": how often, over all the episodes, Full and DE repeat the move. */
-export function wallTally(c: WallCounts = WALL_COUNTS): string {
-  return `Not only this once: in ${c.episodes} episodes the demo model played (counted beforehand with the same model), it came to ${c.turns} turns right after hitting a wall, and repeated the move that hit it in ${of(c.repeats.full, c.turns)} of them under Full, ${of(c.repeats.de, c.turns)} under DE. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, ${c.repeats.full - c.repeats.de} more repeats.`;
+export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
+  return {
+    said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} episodes the demo model played, it repeats the move that hit the wall in ${pct(c.repeats.full, c.turns)} of them under Full, ${pct(c.repeats.de, c.turns)} under DE.`,
+    more: `That is ${of(c.repeats.full, c.turns)} and ${of(c.repeats.de, c.turns)} turns, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, ${c.repeats.full - c.repeats.de} more repeats.`,
+  };
 }
 
 /** The CPL step's count over the same turns: the twin against the demo model, both with the whole history. */
-export function twinTally(c: WallCounts = WALL_COUNTS): string {
+export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
   const verdict =
     c.repeats.twin < c.repeats.full
       ? c.repeats.twin > c.repeats.de
         ? 'less often, though more often than with no history at all'
         : 'less often'
       : 'no less often: on these turns the training does not show';
-  return `Over the same ${c.turns} turns after a wall, with the whole history, the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move): ${verdict}.`;
+  return {
+    said: `Over ${c.turns} turns right after a wall, with the whole history, the twin repeats the move that hit it in ${pct(c.repeats.twin, c.turns)}, the demo model in ${pct(c.repeats.full, c.turns)}: ${verdict}.`,
+    more: `Counted over the same turns: the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move).`,
+  };
 }
 
-/** How a policy the stored episodes were also written under does at the wall, against Full ('' for another policy). */
-export function policyTally(policy: string, label: string, c: WallCounts = WALL_COUNTS, turns: readonly WallTurn[] = stored.turns as WallTurn[]): string {
-  if (!(WRITERS as readonly string[]).includes(policy) || policy === 'full' || policy === 'twin') return '';
+/** How a policy the stored episodes were also written under does at the wall, against Full (nothing for another policy). */
+export function policyTally(policy: string, label: string, c: WallCounts = WALL_COUNTS, turns: readonly WallTurn[] = stored.turns as WallTurn[]): Reveal {
+  if (!(WRITERS as readonly string[]).includes(policy) || policy === 'full' || policy === 'twin') return { said: '' };
   const p = policy as Writer;
   // Window-6 keeps everything up to its 7th turn: say how many of the turns come that early.
   const early = policy === 'window:6' ? turns.filter((t) => t.turn <= 7).length : null;
   const near = Math.abs(c.repeats[p] - c.repeats.full) <= c.turns * 0.05;
   const why =
-    early === null ? '' : ` (${early} of those turns come by turn 7, when Window-6 still keeps every turn${near ? ', so at the wall it changes little' : ''})`;
+    early === null ? '' : `: ${early} of those turns come by turn 7, when Window-6 still keeps every turn${near ? ', so at the wall it changes little' : ''}`;
   // AO keeps every user turn and hides only the model's own answers: set against DE, which keeps nothing.
   const against =
     policy === 'ao'
-      ? `, under DE (no earlier turn) in ${of(c.repeats.de, c.turns)}${c.repeats.ao < c.repeats.de ? ': with every user turn still in view and only its own answers hidden, it repeats the move less than with nothing at all, so what leads it back is its own answers' : ''}`
+      ? `, under DE (no earlier turn) in ${pct(c.repeats.de, c.turns)}${c.repeats.ao < c.repeats.de ? ': with every user turn still in view and only its own answers hidden, it repeats the move less than with nothing at all, so what leads it back is its own answers' : ''}`
       : '';
-  return `At the wall, over the ${c.turns} turns of the stored episodes, under ${label} the move that hit it comes again in ${of(c.repeats[p], c.turns)}, under Full in ${of(c.repeats.full, c.turns)}${why}${against}.`;
+  return {
+    said: `At the wall, over ${c.turns} turns of the stored episodes, under ${label} the move that hit it comes again in ${pct(c.repeats[p], c.turns)}, under Full in ${pct(c.repeats.full, c.turns)}${against}${why}.`,
+    more: `The counts: ${of(c.repeats[p], c.turns)} under ${label}, ${of(c.repeats.full, c.turns)} under Full${policy === 'ao' ? `, ${of(c.repeats.de, c.turns)} under DE` : ''}, from ${c.episodes} episodes the demo model played.`,
+  };
 }
 
 /** The lesson's last word: what showed inertia on this model, from the stored counts. */
-export function summary(c: WallCounts = WALL_COUNTS): string {
-  const pct = (n: number) => `${Math.round((n / c.turns) * 100)} %`;
-  return `That is the whole lesson. In short: on this model the clearest sign of inertia is what it does, not where it looks: right after a wall it repeats the move in ${pct(c.repeats.full)} of turns with its whole history, ${pct(c.repeats.de)} with none, ${pct(c.repeats.ao)} with only its own answers hidden (AO). In its attention, read the diagonal ratio (the copy-shaped part) and its yardstick; the share on prior assistant answers mostly follows their length. The inspector stays open: every panel has its "what is this".`;
+export function summary(c: WallCounts = WALL_COUNTS): Reveal {
+  const p = (n: number) => pct(n, c.turns);
+  return {
+    said: `That is the whole lesson. On this tiny model inertia shows most in what it does: right after a wall it repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none, ${p(c.repeats.ao)} with only its own answers hidden (AO). In its attention, read the diagonal ratio against what chance puts in its band; the share on prior assistant answers mostly follows their length.`,
+    more: 'The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.',
+  };
 }

@@ -28,6 +28,8 @@ export interface LessonWorld {
   exampleName: string | null;
   /** The walls the user message of the scored turn names ("Walls: south." → ['south']), or null: it names none. */
   walls: string[] | null;
+  /** The answer before the scored one (null: the scored answer is the first). */
+  previousAnswer: string | null;
   /** Answers the model wrote, per policy; and those the compared model B wrote. */
   generated: Record<string, string>;
   generatedB: Record<string, string>;
@@ -49,6 +51,19 @@ export interface LessonWorld {
 
 /** A region of the inspector a step points at (the element's data-lesson attribute). */
 export type LessonRegion = 'conversation' | 'tokens' | 'heatmap' | 'figures' | 'policies' | 'view' | 'charts' | 'heads' | 'compare-models' | 'card';
+
+/**
+ * A reveal: what it says, at most three sentences shown in the card, and the figures and counts behind it,
+ * folded under "The figures behind this" (a newcomer reads the first; a researcher opens the second).
+ */
+export interface Reveal {
+  said: string;
+  more?: string;
+}
+/** Nothing to say yet (the figures are still computed, or the action is not done). */
+export const SILENT: Reveal = { said: '' };
+/** A reveal as one text (the tests' way of reading it whole). */
+export const revealText = (r: Reveal): string => [r.said, r.more].filter(Boolean).join(' ');
 
 export interface QuizQuestion {
   question: string;
@@ -79,7 +94,7 @@ export interface LessonStep {
    * What the live figures say, once the step is done; `base` is the page as the step set it up (its own
    * figures before the learner changed anything), or null while they are computed.
    */
-  reveal?(w: LessonWorld, base: LessonWorld | null): string;
+  reveal?(w: LessonWorld, base: LessonWorld | null): Reveal;
   /** An action the card itself runs (a button labelled `label`), when the inspector's way takes too many keys. */
   act?: { label: string; run: LessonAction };
   /** A guess asked before the reveal: its key in `guesses`; the figures stay hidden until it is locked in. */
@@ -105,14 +120,20 @@ export const only = (w: LessonWorld, policy: string): boolean => w.shown.length 
 /** A relative change in plain words: "27 % lower". */
 export const change = (x: number, y: number): string =>
   x > 0 ? `${Math.abs(Math.round(((y - x) / x) * 100))} % ${y < x ? 'lower' : y > x ? 'higher' : 'different'}` : 'not comparable';
-export const LOADING = 'The model is still loading: its figures follow.';
+export const LOADING: Reveal = { said: 'The model is still loading: its figures follow.' };
 
-/** A policy's tokens read and diagonal against Full's at the step's start, then what it means. */
-export function againstFull(r: PolicyResult, base: LessonWorld | null, meaning: string): string {
+/**
+ * A policy against Full at the step's start: the tokens read and the diagonal ratio (one sentence, `said`),
+ * then its share on prior assistant answers and what it means (`more`); null before both are on the page.
+ */
+export function againstFull(r: PolicyResult, base: LessonWorld | null, meaning: string): Reveal | null {
   const full = figuresOf(base, 'full');
   const read = (x: PolicyResult) => x.cost.find((c) => c.turn === x.turn)?.contextTokens;
-  if (!full || read(r) === undefined) return '';
-  return `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full; ${percent(r.ratios.prior)} of its attention goes to prior assistant answers (${share(r.ratios.prior)}, against ${share(full.ratios.prior)}) and its diagonal ratio is ${share(r.diagonal)} (against ${share(full.diagonal)}). ${meaning}`;
+  if (!full || read(r) === undefined) return null;
+  return {
+    said: `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full, and its diagonal ratio is ${share(r.diagonal)} (against ${share(full.diagonal)}).`,
+    more: `${percent(r.ratios.prior)} of its attention goes to prior assistant answers (${share(r.ratios.prior)}, against ${share(full.ratios.prior)}). ${meaning}`,
+  };
 }
 
 /**
@@ -148,22 +169,28 @@ export function evenDiagonal(r: PolicyResult): number {
 /** Is a share a lot? Against what the prior assistant answers would get if attention were spread evenly over the tokens. */
 export function priorYardstick(r: PolicyResult): string {
   const even = evenShare(r, 'prior');
-  return even > 0
-    ? ` Those answers are ${percent(even)} of what it can see, so attention spread evenly would give them that much: it gives them ${(r.ratios.prior / even).toFixed(1)} times as much.${r.ratios.prior / even < 1.5 ? ' So the share is large mostly because those answers are a large part of the text; the diagonal, next, tells copying apart from length.' : ''}`
-    : '';
+  if (even <= 0) return '';
+  const k = (r.ratios.prior / even).toFixed(1);
+  return r.ratios.prior / even < 1.5
+    ? ` Those answers are ${percent(even)} of what it can see, so the share is large mostly because they are a large part of the text (it is ${k} times what length alone gives); the diagonal, next, tells copying apart from length.`
+    : ` Those answers are ${percent(even)} of what it can see: it gives them ${k} times what length alone gives.`;
 }
 
 /**
  * Whether the prior assistant share grew faster than those answers' part of the text, from one turn to a later
- * one: the share against what attention spread evenly would give, at each.
+ * one: the share against what attention spread evenly would give, at each. The verdict, then its figures.
  */
-export function lengthVerdict(early: PolicyResult, late: PolicyResult): string {
+export function lengthVerdict(early: PolicyResult, late: PolicyResult): Reveal {
   const [a, b] = [evenShare(early, 'prior'), evenShare(late, 'prior')];
-  if (a <= 0 || b <= 0) return '';
+  if (a <= 0 || b <= 0) return SILENT;
   const [x, y] = [early.ratios.prior / a, late.ratios.prior / b];
-  return y > x * 1.1
-    ? `, so the share grew faster than the text did (${x.toFixed(1)} then ${y.toFixed(1)} times what length alone gives)`
-    : y < x / 1.1
-      ? `, so the text grew faster than the share (${x.toFixed(1)} then ${y.toFixed(1)} times what length alone gives): the rise is length`
-      : `, so the share grew about as the text did (${x.toFixed(1)} then ${y.toFixed(1)} times what length alone gives)`;
+  return {
+    said:
+      y > x * 1.1
+        ? "The share grew faster than those answers' part of the text: more turns, more leaning on them."
+        : y < x / 1.1
+          ? "Those answers' part of the text grew faster than the share: the rise is length."
+          : "The share grew about as those answers' part of the text did: the rise is mostly length.",
+    more: `They are ${percent(a)} of what the answer can see at turn ${early.turn}, ${percent(b)} at turn ${late.turn}: the share is ${x.toFixed(1)} then ${y.toFixed(1)} times what length alone gives. The diagonal ratio, which counts only the copy-shaped part, reads ${share(early.diagonal)} then ${share(late.diagonal)}.`,
+  };
 }

@@ -1,4 +1,5 @@
 import { type CSSProperties, memo, useDeferredValue, useMemo } from 'react';
+import { drawnId } from '../drawn';
 import type { PolicyResult } from '../../analysis/analyze';
 import { useFocusRow, useHover } from '../../state/hover-store';
 import type { HoverAction } from '../../state/hover-lock';
@@ -89,7 +90,7 @@ const TokenFrames = memo(function TokenFrames({ r, head }: { r: PolicyResult; he
       <p className="muted" data-testid="token-source">
         Shaded by the attention they receive from {from}. Point at a token of the answer to follow it.
       </p>
-      <div className="tokens" data-testid="token-view">
+      <div className="tokens" data-testid="token-view" data-drawn={drawnId(r)}>
         {r.messages.map((m, mi) => (
           <div key={mi} className="frame" style={{ borderColor: CATEGORY_COLORS[m.category] }}>
             <div className="frame-title" style={{ color: CATEGORY_TEXT_COLORS[m.category] }}>
