@@ -31,11 +31,11 @@ describe('the wall counts the lesson quotes', () => {
       open: { full: 20, lt: 25, de: 80, 'window:6': 21, ao: 30, twin: 50 },
     };
     expect(wallTally(c)).toEqual({
-      said: 'Not only this once: over 200 turns right after a wall, in 40 episodes the demo model played, it repeats the move that hit the wall in 75 % of them under Full, 45 % under DE.',
+      said: 'Not only this once: over 200 turns right after a wall, in 40 episodes the demo model played, it repeats the move that hit the wall in 75 % of them under Full and 45 % under DE: even with no history this tiny model often ignores the wall, and its prior assistant answers add 30 points.',
       more: 'That is 150 (75 %) and 90 (45 %) turns, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, 60 more repeats.',
     });
     expect(twinTally(c)).toEqual({
-      said: 'Over 200 turns right after a wall, with the whole history, the twin repeats the move that hit it in 60 %, the demo model in 75 %: less often, though more often than with no history at all.',
+      said: 'Over 200 turns right after a wall, with the whole history, the twin repeats the move that hit it in 60 %, the demo model in 75 %: less often, though more often than with no history at all (45 %).',
       more: 'Counted over the same turns: the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move).',
     });
     const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never });
@@ -43,7 +43,7 @@ describe('the wall counts the lesson quotes', () => {
       'At the wall, over 200 turns of the stored episodes, under Window-6 the move that hit it comes again in 74 %, under Full in 75 %: 2 of those turns come by turn 7, when Window-6 still keeps every turn, so at the wall it changes little.',
     );
     expect(policyTally('ao', 'AO', c)).toEqual({
-      said: 'At the wall, over 200 turns of the stored episodes, under AO the move that hit it comes again in 40 %, under Full in 75 %, under DE (no earlier turn) in 45 %: with every user turn still in view and only its own answers hidden, it repeats the move less than with nothing at all, so what leads it back is its own answers.',
+      said: 'At the wall, over 200 turns of the stored episodes, under AO the move that hit it comes again in 40 %, under Full in 75 %, under DE (no earlier turn) in 45 %: with every user turn still in view and only its own answers hidden, it repeats the move no more often than with nothing at all, so the pull of the history is its own answers.',
       more: 'The counts: 80 (40 %) under AO, 150 (75 %) under Full, 90 (45 %) under DE, from 40 episodes the demo model played.',
     });
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');

@@ -157,11 +157,21 @@ describe('the lesson', () => {
     expect(told('contexts', clip, full)).toMatch(
       /^Under clip:12:1 the model reads 236 tokens before answering, against 1020 under Full, and its diagonal ratio is 0\.0917 \(against 0\.1133\)\. 10 % .*\(0\.1000, against 0\.2991\)\. Fewer prior/,
     );
+    // A policy that keeps no prior assistant answer: its diagonal of 0 is said to be by construction.
+    const de = { ...w, shown: ['de'], results: [figures('de', 0, 0, { cost: [{ turn: 14, contextTokens: 81, prefilled: 40 }] })] };
+    const priors = [{ message: 0, turn: 1, value: 0.1133 }];
+    const fullWithPriors = {
+      ...w,
+      results: [figures('full', 0.1133, 0.2991, { cost: [{ turn: 14, contextTokens: 1020, prefilled: 40 }], diagonalPerAnswer: priors })],
+    };
+    expect(step('contexts').reveal!(de, fullWithPriors).said).toMatch(
+      /^Under de the model reads 81 tokens before answering, against 1020 under Full, and with no prior assistant answer left it has no diagonal \(0\.0000, against 0\.1133\)\. At the wall, .* under de the move that hit it comes again in \d+ %, under Full in \d+ %\.$/,
+    );
     // Only the policies that drop turns pass the first table step; AO is the second's.
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^Under ao the model reads 743 tokens.*\. At the wall, over \d+ turns of the stored episodes, under ao the move that hit it comes again in \d+ %, under Full in \d+ %, under DE \(no earlier turn\) in \d+ %: .*so what leads it back is its own answers\. .*no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves\. The counts: /,
+      /^Under ao the model reads 743 tokens.*\. At the wall, over \d+ turns of the stored episodes, under ao the move that hit it comes again in \d+ %, under Full in \d+ %, under DE \(no earlier turn\) in \d+ %: .*no more often than with nothing at all, so the pull of the history is its own answers\. .*no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves\. The counts: /,
     );
     // The twin at the wall (south named): each move told, then what the two say together.
     const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };
@@ -223,7 +233,7 @@ describe('the lesson', () => {
     const perHead = [0.1, 0.2, 0.3343].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
     const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
     expect(told('head', oneHead, w)).toMatch(
-      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal \(0\.3343\); the heads of its layer together, 23 % \(0\.2260\): the copying by position is not spread evenly.* The figures now read layer 0; so far they read the last layer, 1\.$/,
+      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal \(0\.3343\); the heads of layer 0 together, 23 % \(0\.2260\): the copying by position is not spread evenly over the heads\. It sits in layer 0, so the figures now read layer 0; so far they read the last layer, 1\. The next step/,
     );
     // A head of the last layer: no layer to point out.
     expect(told('head', { ...oneHead, results: [figures('full', 0.226, 0.2991, { layer: 1, perHead })] }, w)).toMatch(
@@ -233,7 +243,7 @@ describe('the lesson', () => {
     // The previous answer is 'Path: 8 9 10.\nMove: south': each answer's copy of it counted in words.
     const heads = { ...w, offAnswers: { withAll: 'Path: 8 9 10 11.\nMove: east', withOff: 'Path: 8 3.\nMove: east', off: ['1.2', '1.0'] } };
     expect(step('heads').reveal!(heads, w)).toEqual({
-      said: 'With every head on, the answer repeats the first 4 words of the previous answer before it departs from it; with heads 1.2, 1.0 off, only 2. Those heads carry part of the copying: without them the model copies less of what it wrote before. Beyond that, it is a different answer, the same move (east) (a model missing parts can also just write worse).',
+      said: 'With every head on, the answer repeats the first 4 words of the previous answer before it departs from it; with heads 1.2, 1.0 off, only 2. Those heads carry part of the copying: without them the model copies less of what it wrote before. Beyond that, it is a different answer, the same move (east): a model missing parts also writes worse, so copying less is not the same as leaning less.',
       more: 'Both answers are side by side under the button.',
     });
     const more = { ...w, offAnswers: { withAll: 'Path: 8 3.\nMove: east', withOff: 'Path: 8 9 10.\nMove: north', off: ['1.2'] } };
@@ -297,14 +307,14 @@ describe('the lesson', () => {
     expect(evenDiagonal(r)).toBeCloseTo((2 / 11 + 3 / 12) / 2, 12);
     const w = { ...start, guesses: { diagonal: 0.05 }, results: [r] };
     expect(told('diagonal', w, w)).toMatch(
-      /Spread evenly over every token it can see, the band would get 22 %: this model puts 0\.9 times that there, about what chance puts there\. It is part of/,
+      /Spread evenly over every token it can see, the band would get 22 %: this model puts 0\.9 times that there, about what chance puts there\. In this maze part of it is copying the task asks for .* It is part of/,
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
-    expect(told('diagonal', twice, twice)).toMatch(/puts 2\.3 times that there, well above what chance puts there\. It is part of/);
+    expect(told('diagonal', twice, twice)).toMatch(/puts 2\.3 times that there, well above what chance puts there\. In this maze/);
     // Filler below chance: said with the same yardstick.
     const filler = { ...w, shown: ['filler'], results: [{ ...r, policy: 'filler', diagonal: 0.05 }] };
     expect(told('filler', filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] })).toMatch(
-      /^Under Filler the diagonal ratio is 0\.0500, against 0\.3000 with the real answers \(83 % lower\)\. What is lost is what the words carried\. That is below even the 22 % attention spread evenly would put in the band: /,
+      /^Under Filler the diagonal ratio is 0\.0500, against 0\.3000 with the real answers \(83 % lower\): with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit\. That is below even the 22 % attention spread evenly would put in the band: /,
     );
     // The lesson leaves the copy-aligned band out: a displaced copy adds nothing to the reveal.
     const moved = { ...w, results: [{ ...r, copy: [{ message: 0, turn: 1, longestRun: 9, ngramOverlap: 0.5, shift: -4 }] }] };

@@ -156,7 +156,6 @@ function Shares({
   // The copy-aligned diagonal is the researcher's check on shifted copies: the lesson leaves it out.
   const inLesson = useInLesson();
   const shown = (key: string, v: number) => (masked(key) ? '?' : f4(v));
-  const bar = (key: string, v: number) => (masked(key) ? 0 : v * 100);
   return (
     <div className="figures-grid">
       <div>
@@ -175,7 +174,7 @@ function Shares({
                   {shown(c, view.ratios[c])}
                 </td>
                 <td className="barcell">
-                  <span className="bar" style={{ width: `${bar(c, view.ratios[c])}%`, background: CATEGORY_COLORS[c] }} />
+                  {!masked(c) && <span className="bar" style={{ width: `${view.ratios[c] * 100}%`, background: CATEGORY_COLORS[c] }} />}
                 </td>
               </tr>
             ))}
@@ -187,7 +186,7 @@ function Shares({
                 {shown('diagonal', view.diagonal)}
               </td>
               <td className="barcell">
-                <span className="bar" style={{ width: `${bar('diagonal', view.diagonal)}%`, background: CATEGORY_COLORS.prior }} />
+                {!masked('diagonal') && <span className="bar" style={{ width: `${view.diagonal * 100}%`, background: CATEGORY_COLORS.prior }} />}
               </td>
             </tr>
             <tr className="diag" hidden={inLesson}>
@@ -199,7 +198,7 @@ function Shares({
                 {shown('diagonalCopy', view.diagonalCopyAligned)}
               </td>
               <td className="barcell">
-                <span className="bar" style={{ width: `${bar('diagonalCopy', view.diagonalCopyAligned)}%`, background: CATEGORY_COLORS.prior }} />
+                {!masked('diagonalCopy') && <span className="bar" style={{ width: `${view.diagonalCopyAligned * 100}%`, background: CATEGORY_COLORS.prior }} />}
               </td>
             </tr>
           </tbody>
@@ -215,7 +214,8 @@ function Shares({
             {shown('prior', r.ratios.prior)}.
           </p>
         )}
-        <CostLine r={r} />
+        {/* What the answer costs to compute is the researcher's: the lesson's policy table gives the tokens read. */}
+        {!inLesson && <CostLine r={r} />}
       </div>
       <div>
         <h3>
@@ -233,13 +233,22 @@ function Shares({
                 <span className="label">turn {d.turn ?? '–'}</span>
                 <span
                   className="bar"
-                  style={{ width: `${Math.min(1, bar('diagonal', d.value) / 100 / PER_ANSWER_SCALE) * 70}%`, background: CATEGORY_COLORS.prior }}
+                  style={{
+                    width: `${Math.min(1, d.value / PER_ANSWER_SCALE) * 70}%`,
+                    background: CATEGORY_COLORS.prior,
+                    visibility: masked('diagonal') ? 'hidden' : undefined,
+                  }}
                 />
                 <span className="num">{shown('diagonal', d.value)}</span>
                 <span className="muted copy" data-testid={`copy-${d.turn ?? i}`}>
                   copies {r.copy[i]?.longestRun ?? 0} tokens in a row
-                  {r.copy[i]?.shift ? ` (${Math.abs(r.copy[i]!.shift)} tokens ${r.copy[i]!.shift > 0 ? 'earlier' : 'later'} in the answer)` : ''} ·{' '}
-                  {r.copy[i] ? `${Math.round(r.copy[i]!.ngramOverlap * 100)} %` : '–'} of its {DEFAULTS.ngram}-token runs found there
+                  {/* The offset and the n-gram share are the researcher's: the lesson keeps the run alone. */}
+                  {!inLesson && (
+                    <>
+                      {r.copy[i]?.shift ? ` (${Math.abs(r.copy[i]!.shift)} tokens ${r.copy[i]!.shift > 0 ? 'earlier' : 'later'} in the answer)` : ''} ·{' '}
+                      {r.copy[i] ? `${Math.round(r.copy[i]!.ngramOverlap * 100)} %` : '–'} of its {DEFAULTS.ngram}-token runs found there
+                    </>
+                  )}
                 </span>
               </li>
             ))}

@@ -28,7 +28,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
       ? ` Spread evenly over every token it can see, the band would get ${percent(even)}: this model puts ${k.toFixed(1)} times that there, ${said}.`
       : '';
   return {
-    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of all the answer's attention sits on the diagonal (the figure "diagonal ratio", ${share(r.diagonal)}).${times}`,
+    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of all the answer's attention sits on the diagonal (the figure "diagonal ratio", ${share(r.diagonal)}).${times}${w.walls === null ? '' : ' In this maze part of it is copying the task asks for (the list of cells); the move at the wall, in the second step, is where copying goes wrong.'}`,
     more: `It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all.`,
   };
 }
@@ -41,7 +41,7 @@ export function fillerReveal(w: LessonWorld, base: LessonWorld | null): Reveal {
   // Below chance, not only below Full: say so with the yardstick of the diagonal step.
   const even = evenDiagonal(r);
   return {
-    said: `Under Filler the diagonal ratio is ${share(r.diagonal)}, against ${share(full.diagonal)} with the real answers (${change(full.diagonal, r.diagonal)}). What is lost is what the words carried.`,
+    said: `Under Filler the diagonal ratio is ${share(r.diagonal)}, against ${share(full.diagonal)} with the real answers (${change(full.diagonal, r.diagonal)}): ${r.diagonal < full.diagonal / 2 ? 'with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit' : 'much of the diagonal stays without the words, so part of it follows positions alone'}.`,
     more:
       even > 0 && r.diagonal < even
         ? `That is below even the ${percent(even)} attention spread evenly would put in the band: the model barely looks at text it has nothing to copy from.`

@@ -108,7 +108,7 @@ export function headsOffReveal(a: { withAll: string; withOff: string; off: strin
       said: `With ${heads} off the model writes the same answer: the copying does not hang on those heads alone, it is spread over more of them.`,
       more,
     };
-  const other = `Beyond that, it is ${answersDiffer(a.withAll, a.withOff)} (a model missing parts can also just write worse).`;
+  const other = `Beyond that, it is ${answersDiffer(a.withAll, a.withOff)}: a model missing parts also writes worse, so copying less is not the same as leaning less.`;
   if (previous === null) return { said: `With ${heads} off the model writes ${answersDiffer(a.withAll, a.withOff)}.`, more };
   const [on, off] = [wordsCopied(a.withAll, previous), wordsCopied(a.withOff, previous)];
   const meaning =

@@ -10,7 +10,7 @@ export const QUIZ: QuizQuestion[] = [
       'attention that is spread evenly over every token',
     ],
     correct: 0,
-    why: 'The answer leans on the answers before it, token by token: the diagonal lines in the heatmap.',
+    why: 'The answer leans on the answers before it, token by token: the diagonal bands in the heatmap.',
     revisit: 'case',
   },
   {

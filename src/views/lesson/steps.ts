@@ -31,7 +31,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...MAZE, turns: true },
     text: (w) =>
-      `This is a conversation with a maze agent, ${w.turns} turns long, in the form the demo model was trained on: a tiny language model that runs in this page and has only ever read maze answers. Each answer lists the cells visited so far, copied from its previous answer as the system prompt asks, then a thought and a move. Conversational inertia is a model leaning on its own prior assistant answers (its answers in earlier turns) more than the task asks, down to repeating a move that no longer fits: this lesson shows first what it does, then where the model looks.`,
+      `This is a conversation with a maze agent, ${w.turns} turns long, in one of the wordings the demo model was trained on: a tiny language model that runs in this page and has only ever read maze answers. Each answer lists the cells visited so far (the system prompt asks for the list, so copying it from the previous answer is expected), then a thought and a move. Conversational inertia is a model leaning on its own prior assistant answers (its answers in earlier turns) more than the task asks, down to repeating a move that no longer fits: this lesson shows first what it does, then where the model looks.`,
     source: 'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1.',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
@@ -43,7 +43,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: () =>
-      'First, what it does. Here is another maze episode, played by the demo model itself: it walked into a wall, was told so ("You hit a wall"), and answered the same move again, turn after turn. Copying its list of cells is what the system prompt asks, but the move should follow the maze: let the model write the last answer itself, once with the whole conversation (Full) and once with no earlier turn at all (DE, "drop everything").',
+      'First, what it does. Here is another maze episode, played by the demo model itself: it walked into a wall, was told so ("You hit a wall"), and answered the same move again, turn after turn. Copying the list of cells is expected, but the move should follow the maze: let the model write the last answer itself, once with the whole conversation (Full) and once with no earlier turn at all (DE, "drop everything").',
     source:
       'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes.',
     action: 'Click "Write it under Full, then under DE".',
@@ -115,7 +115,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: MAZE,
     text: (w) =>
-      `Inertia has a shape: the 10th token of the answer looks at the 10th token of each prior assistant answer, the 11th at the 11th, and so on, which draws a diagonal line in each prior assistant answer's block of the heatmap. The diagonal ratio is the share of the answer's attention that falls within ${w.radius} tokens of those lines (the outlined band). Guess it, as a share of all its attention.`,
+      `Copying has a shape: the 10th token of the answer looks at the 10th token of each prior assistant answer, the 11th at the 11th, and so on, which draws a diagonal in each prior assistant answer's block of the heatmap. The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those diagonals (the band; the thin lines on the heatmap are its edges, not attention). Guess it, as a share of all its attention.`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5.',
     action: 'Set your guess with the slider, then lock it in.',
@@ -130,7 +130,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: MAZE,
     text: () =>
-      'Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit? A context policy is a rule for what the model is shown of the earlier turns (Full: everything), and the Filler policy swaps each prior assistant answer for neutral text of the same length: the positions stay, the words go.',
+      "Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit (a model knows each token's position, so it could line them up by position alone)? A context policy is a rule for what the model is shown of the earlier turns (Full: everything), and the Filler policy swaps each prior assistant answer for neutral text of the same length: the positions stay, the words go.",
     source: 'The Filler control: paper 1 (Do LLMs benefit from their own words?), section 4.2.',
     action: 'Click Filler in the Context policy panel.',
     target: '[data-lesson="policies"] button[title="filler"]',
@@ -139,7 +139,7 @@ export const LESSON: LessonStep[] = [
   },
   {
     id: 'turns',
-    title: 'More turns, more to lean on',
+    title: 'More turns: more leaning, or just more text?',
     region: 'charts',
     setup: MAZE,
     text: () =>
@@ -155,7 +155,7 @@ export const LESSON: LessonStep[] = [
       // More turns also means more of the text is prior assistant answers: say so, and give the diagonal beside it.
       const length = lengthVerdict(r, last);
       return {
-        said: `At turn ${r.turn} the prior assistant answers get ${percent(r.ratios.prior)} of the attention (${share(r.ratios.prior)}); at the last turn, ${last.turn}, they got ${percent(last.ratios.prior)} (${share(last.ratios.prior)}). ${length.said}`.trim(),
+        said: `${length.said} At turn ${r.turn} the prior assistant answers get ${percent(r.ratios.prior)} of the attention (${share(r.ratios.prior)}); at the last turn, ${last.turn}, they got ${percent(last.ratios.prior)} (${share(last.ratios.prior)}).`.trim(),
         more: length.more ?? '',
       };
     },
@@ -220,10 +220,12 @@ export const LESSON: LessonStep[] = [
       if (!r || !h) return SILENT;
       // The brightest head may sit in another layer than the one every figure so far read: say so.
       const moved =
-        w.finalLayer !== null && r.layer !== w.finalLayer ? `The figures now read layer ${r.layer}; so far they read the last layer, ${w.finalLayer}.` : '';
+        w.finalLayer !== null && r.layer !== w.finalLayer
+          ? ` It sits in layer ${r.layer}, so the figures now read layer ${r.layer}; so far they read the last layer, ${w.finalLayer}.`
+          : '';
       return {
-        said: `Head ${r.layer}.${w.head} alone puts ${percent(h.diagonal)} of the answer's attention on the diagonal (${share(h.diagonal)}); the heads of its layer together, ${percent(r.diagonal)} (${share(r.diagonal)}): the copying by position is not spread evenly over the heads. The next step switches off those that do the most.`,
-        more: moved,
+        said: `Head ${r.layer}.${w.head} alone puts ${percent(h.diagonal)} of the answer's attention on the diagonal (${share(h.diagonal)}); the heads of layer ${r.layer} together, ${percent(r.diagonal)} (${share(r.diagonal)}): the copying by position is not spread evenly over the heads.${moved}`,
+        more: 'The next step switches off the heads that do the most.',
       };
     },
   },
@@ -233,7 +235,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...MAZE, heads: true },
     text: () =>
-      'Do those heads matter to what the model writes? Switch off the three brightest (each then adds nothing) and let the model write the answer with every head on and with them off. Each answer begins with the list of cells visited, copied from the previous answer: see how much of it each copies.',
+      'Do those heads matter to what the model writes? Switch off the three brightest (each then adds nothing) and let the model write the answer with every head on and with them off. Each answer begins with the list of cells visited, copied from the previous answer (copying the task asks for): see how much of it each copies.',
     source: 'Per-head attention and switching heads off (zero ablation: the head writes nothing): this tool, after the head analyses of paper 2, section 3.4.',
     action: 'Click "Switch them off" (the top 3 heads by diagonal ratio), then "Write the answer with every head on, then with these off".',
     target: '[data-testid="off-top"]',
@@ -249,7 +251,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      'A model can be trained to lean less on its prior assistant answers: shown the answer it gives from a short context and the one it gives from the whole history, it is taught to prefer the first (Context Preference Learning). The demo model has a twin trained this way: back at the wall of the second step, does the twin still walk into it? One button loads the twin as model B and lets both write the last answer from the whole conversation; the chart "Shares by turn" then draws both.',
+      'A model can be trained to lean less on its prior assistant answers: shown the answer it gives from a short context and the one it gives from the whole history, it is taught to prefer the first (Context Preference Learning). The demo model has a twin trained this way: back at the wall of the second step, does the twin still walk into it? One button loads the twin as model B and lets both write the last answer from the whole conversation; the chart "Shares by turn", further down, then draws both.',
     source:
       'Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

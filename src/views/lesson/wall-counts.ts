@@ -57,7 +57,7 @@ const pct = (n: number, total: number) => `${Math.round((n / total) * 100)} %`;
 /** The generation step's "not only this once": how often, over all the episodes, Full and DE repeat the move. */
 export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   return {
-    said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} episodes the demo model played, it repeats the move that hit the wall in ${pct(c.repeats.full, c.turns)} of them under Full, ${pct(c.repeats.de, c.turns)} under DE.`,
+    said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} episodes the demo model played, it repeats the move that hit the wall in ${pct(c.repeats.full, c.turns)} of them under Full and ${pct(c.repeats.de, c.turns)} under DE: even with no history this tiny model often ignores the wall, and its prior assistant answers add ${Math.round((c.repeats.full / c.turns) * 100) - Math.round((c.repeats.de / c.turns) * 100)} points.`,
     more: `That is ${of(c.repeats.full, c.turns)} and ${of(c.repeats.de, c.turns)} turns, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, ${c.repeats.full - c.repeats.de} more repeats.`,
   };
 }
@@ -67,7 +67,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
   const verdict =
     c.repeats.twin < c.repeats.full
       ? c.repeats.twin > c.repeats.de
-        ? 'less often, though more often than with no history at all'
+        ? `less often, though more often than with no history at all (${pct(c.repeats.de, c.turns)})`
         : 'less often'
       : 'no less often: on these turns the training does not show';
   return {
@@ -88,7 +88,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
   // AO keeps every user turn and hides only the model's own answers: set against DE, which keeps nothing.
   const against =
     policy === 'ao'
-      ? `, under DE (no earlier turn) in ${pct(c.repeats.de, c.turns)}${c.repeats.ao < c.repeats.de ? ': with every user turn still in view and only its own answers hidden, it repeats the move less than with nothing at all, so what leads it back is its own answers' : ''}`
+      ? `, under DE (no earlier turn) in ${pct(c.repeats.de, c.turns)}${c.repeats.ao <= c.repeats.de ? ': with every user turn still in view and only its own answers hidden, it repeats the move no more often than with nothing at all, so the pull of the history is its own answers' : ''}`
       : '';
   return {
     said: `At the wall, over ${c.turns} turns of the stored episodes, under ${label} the move that hit it comes again in ${pct(c.repeats[p], c.turns)}, under Full in ${pct(c.repeats.full, c.turns)}${against}${why}.`,

@@ -131,7 +131,12 @@ export function againstFull(r: PolicyResult, base: LessonWorld | null, meaning: 
   const read = (x: PolicyResult) => x.cost.find((c) => c.turn === x.turn)?.contextTokens;
   if (!full || read(r) === undefined) return null;
   return {
-    said: `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full, and its diagonal ratio is ${share(r.diagonal)} (against ${share(full.diagonal)}).`,
+    said: `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full, and ${
+      // A policy that keeps no prior assistant answer has a diagonal of 0 by construction: say why.
+      r.diagonalPerAnswer.length === 0 && full.diagonalPerAnswer.length > 0
+        ? `with no prior assistant answer left it has no diagonal (${share(r.diagonal)}, against ${share(full.diagonal)})`
+        : `its diagonal ratio is ${share(r.diagonal)} (against ${share(full.diagonal)})`
+    }.`,
     more: `${percent(r.ratios.prior)} of its attention goes to prior assistant answers (${share(r.ratios.prior)}, against ${share(full.ratios.prior)}). ${meaning}`,
   };
 }
@@ -187,10 +192,10 @@ export function lengthVerdict(early: PolicyResult, late: PolicyResult): Reveal {
   return {
     said:
       y > x * 1.1
-        ? "The share grew faster than those answers' part of the text: more turns, more leaning on them."
+        ? "More leaning: the share grew faster than those answers' part of the text."
         : y < x / 1.1
-          ? "Those answers' part of the text grew faster than the share: the rise is length."
-          : "The share grew about as those answers' part of the text did: the rise is mostly length.",
+          ? "Just more text: those answers' part of the text grew faster than the share."
+          : "Mostly more text: the share grew about as those answers' part of the text did.",
     more: `They are ${percent(a)} of what the answer can see at turn ${early.turn}, ${percent(b)} at turn ${late.turn}: the share is ${x.toFixed(1)} then ${y.toFixed(1)} times what length alone gives. The diagonal ratio, which counts only the copy-shaped part, reads ${share(early.diagonal)} then ${share(late.diagonal)}.`,
   };
 }

@@ -62,8 +62,8 @@ export function PolicyContexts() {
               <thead>
                 <tr>
                   <th scope="col">policy</th>
-                  <th scope="col">turns 1–{turn - 1}</th>
                   <th scope="col">tokens read</th>
+                  <th scope="col">turns 1–{turn - 1}</th>
                 </tr>
               </thead>
               <tbody>
@@ -82,6 +82,10 @@ export function PolicyContexts() {
                           {policyLabel(parsePolicy(spec))}
                         </button>
                       </th>
+                      {/* The tokens before the marks: on a phone the marks scroll sideways, the count stays in view. */}
+                      <td className="num" data-testid={`contexts-${spec}-tokens`}>
+                        {tokens === null ? '…' : tokens.toLocaleString('en')}
+                      </td>
                       <td>
                         <span className="seen" role="img" aria-label={seenInWords(seen)}>
                           {seen.map((k, i) => (
@@ -90,9 +94,6 @@ export function PolicyContexts() {
                             </span>
                           ))}
                         </span>
-                      </td>
-                      <td className="num" data-testid={`contexts-${spec}-tokens`}>
-                        {tokens === null ? '…' : tokens.toLocaleString('en')}
                       </td>
                     </tr>
                   );
