@@ -233,7 +233,7 @@ describe('the lesson, walked with the keyboard only', () => {
         await expect
           .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
           .toMatch(
-            /^Under Full the model moves south, into a wall the last user message names; under DE the model moves east, an open way\. .*here inertia changes what the model does/s,
+            /^Under Full the model moves south, into a wall the last user message names; under DE it moves east, an open way\. .*the history changes what the model does/s,
           );
       },
       undefined,

@@ -31,7 +31,7 @@ describe('the wall counts the lesson quotes', () => {
       open: { full: 20, lt: 25, de: 80, 'window:6': 21, ao: 30, twin: 50 },
     };
     expect(wallTally(c)).toEqual({
-      said: 'Not only this once: over 200 turns right after a wall, in 40 episodes the demo model played, it repeats the move that hit the wall in 75 % of them under Full and 45 % under DE: even with no history this tiny model often ignores the wall, and its prior assistant answers add 30 points.',
+      said: 'Not only this once: over 200 turns right after a wall, in 40 episodes it played, it repeats the move that hit the wall in 75 % under Full and 45 % under DE: the history adds 30 points (even with none, this tiny model often ignores the wall).',
       more: 'That is 150 (75 %) and 90 (45 %) turns, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, 60 more repeats.',
     });
     expect(twinTally(c)).toEqual({

@@ -4,10 +4,11 @@ import { lessonFragment, parseHide } from '../../src/state/regions';
 import { setupLine } from '../../src/state/lesson-setup';
 import { quizScore } from '../../src/views/lesson/quiz';
 import { LESSON, QUIZ, type LessonWorld, revealText } from '../../src/views/lesson/steps';
-import { wallsIn } from '../../src/views/lesson/moves';
+import { longestStreak, wallsIn } from '../../src/views/lesson/moves';
 import { guessesAhead } from '../../src/views/lesson/ahead';
-import { evenDiagonal, evenShare, priorYardstick } from '../../src/views/lesson/world';
+import { evenDiagonal, evenShare, lengthVerdict, priorYardstick } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
+import { tokenReading } from '../../src/views/lesson/attention-reveals';
 import { twinTally, wallTally } from '../../src/views/lesson/wall-counts';
 import type { SweepPoint } from '../../src/analysis/sweep';
 
@@ -42,6 +43,7 @@ const start: LessonWorld = {
   exampleName: 'maze',
   walls: ['south'],
   previousAnswer: 'Path: 8 9 10.\nMove: south',
+  streak: null,
   generated: {},
   generatedB: {},
   off: [],
@@ -151,7 +153,9 @@ describe('the lesson', () => {
     expect(told('filler', filler, w)).toMatch(/Filler the diagonal ratio is 0\.0567, against 0\.1133 with the real answers \(50 % lower\)/);
     expect(told('filler', filler, null)).toBe('');
     const earlier = { ...w, turn: 6, results: [figures('full', 0.08, 0.25, { turn: 6 })] };
-    expect(told('turns', earlier, w)).toMatch(/At turn 6 .* 25 % .*0\.2500.*at the last turn, 14, they got 30 % \(0\.2991\)/);
+    expect(told('turns', earlier, w)).toMatch(
+      /^At turn 6 prior assistant answers get 25 % of its attention \(0\.2500\); at the last turn, 14, 30 % of its attention \(0\.2991\)\./,
+    );
     const clip = { ...w, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.0917, 0.1, { cost: [{ turn: 14, contextTokens: 236, prefilled: 40 }] })] };
     const full = { ...w, results: [figures('full', 0.1133, 0.2991, { cost: [{ turn: 14, contextTokens: 1020, prefilled: 40 }] })] };
     expect(told('contexts', clip, full)).toMatch(
@@ -204,7 +208,7 @@ describe('the lesson', () => {
     // Each move told from the walls the user message names ('south' here), and what the two say together.
     const says = (full: string, lt: string) => step('generate').reveal!({ ...w, generated: { full: `Move: ${full}`, lt: `Move: ${lt}` } }, w);
     expect(says('south', 'east')).toEqual({
-      said: `Under Full the model moves south, into a wall the last user message names; under LT the model moves east, an open way. With its prior assistant answers in view the model repeats their move into the wall, with fewer of them or none it takes an open way: here inertia changes what the model does, not only where it looks. ${wallTally().said}`,
+      said: `Under Full the model moves south, into a wall the last user message names; under LT it moves east, an open way. With the whole conversation it repeats the earlier move into the wall, with less of it it takes an open way: the history changes what the model does, not only where it looks. ${wallTally().said}`,
       more: `The last user message names the walls: south. Under Full it wrote: "Move: south". Under LT it wrote: "Move: east". ${wallTally().more}`,
     });
     // Two answers written: then the count over many episodes, after what the two say.
@@ -221,19 +225,19 @@ describe('the lesson', () => {
       expect(sentences(says(a, b).said), `${a}, ${b}`).toBeLessThanOrEqual(3);
     // Written DE first, then Full: the verdict still reads Full against less of the conversation.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toMatch(
-      /^Under Full the model moves south, into a wall .*; under DE the model moves east, an open way\. .*here inertia changes what the model does/,
+      /^Under Full the model moves south, into a wall .*; under DE it moves east, an open way\. .*the history changes what the model does/,
     );
     expect(says('stay', 'east').said).toMatch(
       /^Under Full the model stays where it is; .*Together: a different answer and a different move\. Not only this once/,
     );
     // An observation with no walls named: the moves are not judged, only compared.
     expect(told('generate', { ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
-      /^Under Full the model moves south; under LT the model moves east\. Together: a different answer and a different move\. Not only this once/,
+      /^Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Not only this once/,
     );
     const perHead = [0.1, 0.2, 0.3343].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
     const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
     expect(told('head', oneHead, w)).toMatch(
-      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal \(0\.3343\); the heads of layer 0 together, 23 % \(0\.2260\): the copying by position is not spread evenly over the heads\. It sits in layer 0, so the figures now read layer 0; so far they read the last layer, 1\. The next step/,
+      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal \(0\.3343\); the heads of layer 0 together, 23 % \(0\.2260\): the copying is not spread evenly over the heads\. It sits in layer 0, so the figures now read layer 0; so far they read the last layer, 1\. The next step/,
     );
     // A head of the last layer: no layer to point out.
     expect(told('head', { ...oneHead, results: [figures('full', 0.226, 0.2991, { layer: 1, perHead })] }, w)).toMatch(
@@ -243,7 +247,7 @@ describe('the lesson', () => {
     // The previous answer is 'Path: 8 9 10.\nMove: south': each answer's copy of it counted in words.
     const heads = { ...w, offAnswers: { withAll: 'Path: 8 9 10 11.\nMove: east', withOff: 'Path: 8 3.\nMove: east', off: ['1.2', '1.0'] } };
     expect(step('heads').reveal!(heads, w)).toEqual({
-      said: 'With every head on, the answer repeats the first 4 words of the previous answer before it departs from it; with heads 1.2, 1.0 off, only 2. Those heads carry part of the copying: without them the model copies less of what it wrote before. Beyond that, it is a different answer, the same move (east): a model missing parts also writes worse, so copying less is not the same as leaning less.',
+      said: 'With every head on, the answer repeats the first 4 words of the previous answer before it departs from it; with heads 1.2, 1.0 off, only 2. Those heads carry part of the copying: without them the model copies less of what it wrote before. Beyond that, it is a different answer, the same move (east): a model missing parts also writes worse, and the list is copying the task asks for, so this shows where copying runs, not that it is the harmful kind.',
       more: 'Both answers are side by side under the button.',
     });
     const more = { ...w, offAnswers: { withAll: 'Path: 8 3.\nMove: east', withOff: 'Path: 8 9 10.\nMove: north', off: ['1.2'] } };
@@ -272,11 +276,19 @@ describe('the lesson', () => {
     const cats = ['sink', 'sink', 'sink', 'system', 'prior', 'prior', 'user', 'prior', 'prior', 'user', 'current', 'current'];
     const r = { ...figures('full', 0.2, 0.7), query: { start: 10, end: 12 }, tokens: cats.map((category) => ({ category })) } as unknown as PolicyResult;
     expect(evenShare(r, 'prior')).toBeCloseTo((4 / 11 + 4 / 12) / 2, 12);
-    expect(priorYardstick(r)).toBe(' Those answers are 35 % of what it can see: it gives them 2.0 times what length alone gives.');
+    expect(priorYardstick(r)).toBe(' Those answers are 35 % of the tokens it can see: it gives them 2.0 times what attention spread evenly would.');
+    // The turns step: the same yardstick at an earlier turn and at the last, the verdict after the figures.
+    const early = { ...r, turn: 6, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
+    expect(lengthVerdict(early, r)).toEqual({
+      said: 'At turn 6 prior assistant answers are 35 % of the tokens the answer can see and get 40 % of its attention (0.4000); at the last turn, 14, 35 % and 70 % of its attention (0.7000). The share grew faster than the text: more turns, more leaning.',
+      more: 'The share is 1.1 then 2.0 times what attention spread evenly would give. The diagonal ratio, which counts only the copy-shaped part, reads 0.2000 then 0.2000.',
+    });
+    expect(lengthVerdict(r, r).said).toMatch(/The share grew as the text did: the rise is more text, not more leaning\.$/);
+    expect(lengthVerdict(r, early).said).toMatch(/The text grew faster than the share: the rise is just more text\.$/);
     // Near what length alone gives: said so, and the diagonal named as what tells copying apart.
     const near = { ...r, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(priorYardstick(near)).toMatch(
-      /^ Those answers are 35 % of what it can see, so the share is large mostly because they are a large part of the text \(it is 1\.1 times what length alone gives\); the diagonal, next, tells copying apart from length\.$/,
+      /^ Those answers are 35 % of the tokens it can see, and attention spread evenly would give them that much: the share is large mostly because they are a large part of the text \(1\.1 times the even share\); the diagonal, next, tells copying apart from length\.$/,
     );
   });
 
@@ -285,6 +297,56 @@ describe('the lesson', () => {
     const b = [pt(2, 0.1, 0.2), pt(4, 0.25, 0.6), pt(5, 0, 0)];
     expect(turnByTurn(a, b)).toEqual({ turns: 2, priorLower: 1, diagonalLower: 1 });
     expect(turnByTurn(a, [])).toEqual({ turns: 0, priorLower: 0, diagonalLower: 0 });
+  });
+
+  it('finds the longest run of turns that give the same move, and whether its last runs into a named wall', () => {
+    const t = (move: string, walls = 'none') => ({ answer: `Path: 1.\nMove: ${move}`, asked: `Round 1. Walls: ${walls}.` });
+    expect(longestStreak([t('east'), t('west'), t('west'), t('west', 'west'), t('east')])).toEqual({ from: 2, to: 4, move: 'west', intoWall: true });
+    // Two runs: the longer; a tie: the first; fewer than three: none.
+    expect(longestStreak([t('north'), t('north'), t('north'), t('south'), t('south'), t('south'), t('south')])).toMatchObject({ from: 4, to: 7 });
+    expect(longestStreak([t('north'), t('north'), t('north'), t('south'), t('south'), t('south')])).toMatchObject({ from: 1, to: 3, intoWall: false });
+    expect(longestStreak([t('north'), t('north'), t('east')])).toBeNull();
+    expect(
+      longestStreak([
+        { answer: 'no move', asked: null },
+        { answer: 'no move', asked: null },
+        { answer: 'no move', asked: null },
+      ]),
+    ).toBeNull();
+    expect(step('case').text({ ...start, streak: { from: 5, to: 8, move: 'west', intoWall: true } })).toContain(
+      'turns 5 to 8 say west 4 times in a row, the last into a wall the user message names.',
+    );
+  });
+
+  it('reads one token of the answer: its attention by kind of token and the token it looks at most (hand-computed)', () => {
+    const cats = ['sink', 'sink', 'sink', 'system', 'user', 'prior', 'prior', 'user', 'current', 'current'];
+    const data = new Float32Array(20);
+    data.set([0.1, 0, 0, 0.1, 0.1, 0.5, 0.1, 0.1, 0, 0], 0); // token 8 sees 0..8
+    data.set([0, 0, 0, 0, 0.2, 0.1, 0.1, 0.4, 0.1, 0.1], 10); // token 9 sees 0..9
+    const msg = (role: string, category: string, turn: number | null, start: number, length: number) => ({ role, category, turn, span: { start, length } });
+    const r = {
+      ...figures('full', 0.1, 0.3),
+      tokens: cats.map((category, i) => ({ category, text: ` t${i}` })),
+      query: { start: 8, end: 10 },
+      attention: { layer: 1, mean: { data, heads: 1, rowStart: 8, rows: 2, seqLen: 10 }, perHead: null },
+      messages: [
+        msg('system', 'system', null, 0, 4),
+        msg('user', 'user', 1, 4, 1),
+        msg('assistant', 'prior', 1, 5, 2),
+        msg('user', 'user', 2, 7, 1),
+        msg('assistant', 'current', 2, 8, 2),
+      ],
+    } as unknown as PolicyResult;
+    const first = tokenReading(r, 0)!;
+    expect(first.text).toBe(' t8');
+    for (const [c, v] of Object.entries({ sink: 0.1, system: 0.1, user: 0.2, prior: 0.6, current: 0 }))
+      expect(first.shares[c as keyof typeof first.shares], c).toBeCloseTo(v, 6);
+    expect(first.top).toEqual({ text: ' t5', where: "in turn 1's answer" });
+    expect(tokenReading(r, 1)!.top).toEqual({ text: ' t7', where: "in turn 2's user message" });
+    expect(tokenReading(r, 2)).toBeNull();
+    expect(told('reads', { ...start, pointed: { row: 0, col: 5 }, results: [r] }, null)).toBe(
+      'The shading now follows that token: the darker a token, the more of its attention it gets. This one, "t8", gives 60 % of its attention to prior assistant answers and 20 % to the user\'s turns; the token it looks at most is "t5", in turn 1\'s answer.',
+    );
   });
 
   it('reads the walls a maze observation names', () => {

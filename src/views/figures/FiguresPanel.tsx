@@ -219,7 +219,9 @@ function Shares({
       </div>
       <div>
         <h3>
-          Each prior assistant answer: its diagonal ratio, and how much of it the answer copies
+          {inLesson
+            ? 'Each prior assistant answer: its diagonal ratio'
+            : 'Each prior assistant answer: its diagonal ratio, and how much of it the answer copies'}
           <Explain id="copy" />
         </h3>
         <p className="muted small">bars on one scale in every view: full width = {PER_ANSWER_SCALE}</p>
@@ -240,16 +242,14 @@ function Shares({
                   }}
                 />
                 <span className="num">{shown('diagonal', d.value)}</span>
-                <span className="muted copy" data-testid={`copy-${d.turn ?? i}`}>
-                  copies {r.copy[i]?.longestRun ?? 0} tokens in a row
-                  {/* The offset and the n-gram share are the researcher's: the lesson keeps the run alone. */}
-                  {!inLesson && (
-                    <>
-                      {r.copy[i]?.shift ? ` (${Math.abs(r.copy[i]!.shift)} tokens ${r.copy[i]!.shift > 0 ? 'earlier' : 'later'} in the answer)` : ''} ·{' '}
-                      {r.copy[i] ? `${Math.round(r.copy[i]!.ngramOverlap * 100)} %` : '–'} of its {DEFAULTS.ngram}-token runs found there
-                    </>
-                  )}
-                </span>
+                {/* The copy measures are the researcher's, not the lesson's: a run copied at another position has no diagonal. */}
+                {!inLesson && (
+                  <span className="muted copy" data-testid={`copy-${d.turn ?? i}`}>
+                    copies {r.copy[i]?.longestRun ?? 0} tokens in a row
+                    {r.copy[i]?.shift ? ` (${Math.abs(r.copy[i]!.shift)} tokens ${r.copy[i]!.shift > 0 ? 'earlier' : 'later'} in the answer)` : ''} ·{' '}
+                    {r.copy[i] ? `${Math.round(r.copy[i]!.ngramOverlap * 100)} %` : '–'} of its {DEFAULTS.ngram}-token runs found there
+                  </span>
+                )}
               </li>
             ))}
           </ol>

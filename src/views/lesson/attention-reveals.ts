@@ -2,6 +2,9 @@
  * The reveals of the steps that read the attention figures against a yardstick: the prior assistant share, the
  * diagonal ratio, and the diagonal under Filler. Plain functions of the page's snapshot.
  */
+import type { PolicyResult } from '../../analysis/analyze';
+import { SINK_TOKENS } from '../../context/render';
+import type { Category } from '../../metrics/categories';
 import { change, evenDiagonal, figuresOf, type LessonWorld, LOADING, percent, priorYardstick, type Reveal, share, SILENT } from './world';
 
 /** The shares step: the guess, the share on prior assistant answers and its yardstick; the other shares folded. */
@@ -46,5 +49,44 @@ export function fillerReveal(w: LessonWorld, base: LessonWorld | null): Reveal {
       even > 0 && r.diagonal < even
         ? `That is below even the ${percent(even)} attention spread evenly would put in the band: the model barely looks at text it has nothing to copy from.`
         : '',
+  };
+}
+
+/** Where one token of the answer looks: its attention by kind of token, and the token it attends to most. */
+export function tokenReading(r: PolicyResult, row: number): { text: string; shares: Record<Category, number>; top: { text: string; where: string } } | null {
+  const a = r.attention?.mean;
+  if (!a || row < 0 || row >= a.rows) return null;
+  const q = a.rowStart + row;
+  const shares: Record<Category, number> = { sink: 0, system: 0, user: 0, prior: 0, current: 0 };
+  let top = 0;
+  for (let k = 0; k <= q; k++) {
+    const v = a.data[row * a.seqLen + k]!;
+    shares[r.tokens[k]!.category] += v;
+    if (v > a.data[row * a.seqLen + top]!) top = k;
+  }
+  const m = r.messages.find((x) => top >= x.span.start && top < x.span.start + x.span.length);
+  const where =
+    top < SINK_TOKENS
+      ? `one of the first ${SINK_TOKENS} tokens (the sink)`
+      : !m
+        ? "between the messages (the chat template's markers)"
+        : m.category === 'current'
+          ? 'in the answer itself'
+          : m.category === 'system'
+            ? 'in the system prompt'
+            : m.turn === null
+              ? 'in text the policy put in'
+              : `in turn ${m.turn}'s ${m.role === 'assistant' ? 'answer' : 'user message'}`;
+  return { text: r.tokens[q]!.text, shares, top: { text: r.tokens[top]!.text, where } };
+}
+
+/** The reads step: where the pointed token looks, in words. */
+export function readsReveal(w: LessonWorld): Reveal {
+  const r = figuresOf(w);
+  const t = r && w.pointed && tokenReading(r, w.pointed.row);
+  const shading = 'The shading now follows that token: the darker a token, the more of its attention it gets.';
+  if (!t) return { said: shading };
+  return {
+    said: `${shading} This one, ${JSON.stringify(t.text.trim() || t.text)}, gives ${percent(t.shares.prior)} of its attention to prior assistant answers and ${percent(t.shares.user)} to the user's turns; the token it looks at most is ${JSON.stringify(t.top.text.trim() || t.top.text)}, ${t.top.where}.`,
   };
 }

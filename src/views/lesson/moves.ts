@@ -50,7 +50,7 @@ export function whatChanged(full: string, less: string, walls: string[] | null):
   return compareMoves(full, less, walls, {
     same: 'The same move both ways: here the prior assistant answers do not change what the model does.',
     secondEscapes:
-      'With its prior assistant answers in view the model repeats their move into the wall, with fewer of them or none it takes an open way: here inertia changes what the model does, not only where it looks.',
+      'With the whole conversation it repeats the earlier move into the wall, with less of it it takes an open way: the history changes what the model does, not only where it looks.',
     secondWalls: 'Here the whole conversation helped: with less of it the model walks into a wall.',
     bothWalls: 'Both moves run into walls: this tiny model is lost either way.',
     bothOpen: 'Both moves are open ways: the history changed the move, not whether it works.',
@@ -72,7 +72,7 @@ export function generationReveal(generated: Record<string, string>, walls: strin
   const written = Object.entries(generated);
   if (!written.length) return SILENT;
   const label = (p: string) => policyLabel(parsePolicy(p));
-  const under = ([p, text]: [string, string]) => `under ${label(p)} the model ${moveClause(text, walls)}`;
+  const under = ([p, text]: [string, string], who = 'the model') => `under ${label(p)} ${who} ${moveClause(text, walls)}`;
   const told = walls === null ? '' : `The last user message names ${walls.length ? `the walls: ${walls.join(', ')}` : 'no walls'}. `;
   const more = `${told}${written.map(([p, text]) => `Under ${label(p)} it wrote: "${text}".`).join(' ')}`;
   const first = written[0]!;
@@ -82,7 +82,7 @@ export function generationReveal(generated: Record<string, string>, walls: strin
   const other = written.filter(([p]) => p !== 'full').at(-1);
   const [a, b] = full && other ? [full, other] : [first, written.at(-1)!];
   const verdict = full && other ? whatChanged(a[1], b[1], walls) : `Together: ${answersDiffer(a[1], b[1])}.`;
-  return { said: `U${under(a).slice(1)}; ${under(b)}. ${verdict}`, more };
+  return { said: `U${under(a).slice(1)}; ${under(b, 'it')}. ${verdict}`, more };
 }
 
 /**
@@ -108,7 +108,7 @@ export function headsOffReveal(a: { withAll: string; withOff: string; off: strin
       said: `With ${heads} off the model writes the same answer: the copying does not hang on those heads alone, it is spread over more of them.`,
       more,
     };
-  const other = `Beyond that, it is ${answersDiffer(a.withAll, a.withOff)}: a model missing parts also writes worse, so copying less is not the same as leaning less.`;
+  const other = `Beyond that, it is ${answersDiffer(a.withAll, a.withOff)}: a model missing parts also writes worse, and the list is copying the task asks for, so this shows where copying runs, not that it is the harmful kind.`;
   if (previous === null) return { said: `With ${heads} off the model writes ${answersDiffer(a.withAll, a.withOff)}.`, more };
   const [on, off] = [wordsCopied(a.withAll, previous), wordsCopied(a.withOff, previous)];
   const meaning =
@@ -119,4 +119,31 @@ export function headsOffReveal(a: { withAll: string; withOff: string; off: strin
     said: `With every head on, the answer repeats the first ${on} words of the previous answer before it departs from it; with ${heads} off, ${meaning} ${other}`,
     more,
   };
+}
+
+/** A run of turns that give the same move, and whether its last move runs into a wall the user message named. */
+export interface Streak {
+  from: number;
+  to: number;
+  move: string;
+  intoWall: boolean;
+}
+
+/**
+ * The longest run (3 turns or more, the first when two tie) of answers that give the same move, from each turn's
+ * answer and the user message it replies to: what the first step points the reader at.
+ */
+export function longestStreak(turns: readonly { answer: string; asked: string | null }[]): Streak | null {
+  let best: Streak | null = null;
+  let start = 0;
+  for (let i = 1; i <= turns.length; i++) {
+    const move = moveOf(turns[start]!.answer);
+    if (i < turns.length && move !== null && moveOf(turns[i]!.answer) === move) continue;
+    if (move !== null && i - start >= 3 && (!best || i - start > best.to - best.from + 1)) {
+      const last = turns[i - 1]!;
+      best = { from: start + 1, to: i, move, intoWall: whereTo(move, last.asked === null ? null : wallsIn(last.asked)) === 'wall' };
+    }
+    start = i;
+  }
+  return best;
 }

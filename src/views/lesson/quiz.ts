@@ -5,12 +5,12 @@ export const QUIZ: QuizQuestion[] = [
   {
     question: 'Conversational inertia is…',
     options: [
-      'the model leaning on its own prior assistant answers and repeating their shape',
+      'the model leaning on its own prior assistant answers more than the task asks, down to repeating a move that no longer fits',
       'the model pouring attention onto the first few tokens, whatever they say',
       'attention that is spread evenly over every token',
     ],
     correct: 0,
-    why: 'The answer leans on the answers before it, token by token: the diagonal bands in the heatmap.',
+    why: 'It shows in what the model does (the move repeated into a wall) and in where it looks (the diagonal bands of the heatmap).',
     revisit: 'case',
   },
   {
@@ -66,7 +66,7 @@ export const QUIZ: QuizQuestion[] = [
       'the length: any shorter text makes a model more careful',
     ],
     correct: 1,
-    why: 'The user message that names the wall is there under both policies; DE leaves out every earlier turn, and with them the answers the model would copy.',
+    why: "The user message that names the wall is there under both policies; DE leaves out every earlier turn, and AO, which hides only the model's own answers, shows that they are what pulls it back.",
     revisit: 'generate',
   },
   {

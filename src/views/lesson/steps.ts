@@ -7,11 +7,11 @@ import { SINK_TOKENS } from '../../context/render';
 import { CATEGORY_NAMES } from '../../palette';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
-import { diagonalReveal, fillerReveal, sharesReveal } from './attention-reveals';
+import { diagonalReveal, fillerReveal, readsReveal, sharesReveal } from './attention-reveals';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal } from './moves';
 import { policyTally, summary, wallTally } from './wall-counts';
-import { againstFull, figuresOf, lengthVerdict, LOADING, only, percent, type Reveal, share, SILENT, type LessonStep } from './world';
+import { againstFull, figuresOf, type LessonStep, type LessonWorld, LOADING, lengthVerdict, only, percent, type Reveal, share, SILENT } from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion, type Reveal, revealText } from './world';
@@ -21,6 +21,9 @@ const MAZE: LessonSetup = { example: 'maze', policy: 'full', turn: null };
 const WALL: LessonSetup = { example: 'maze-wall', policy: 'full', turn: null };
 /** The policies that drop earlier turns (the table's first step). */
 const DROPPING = ['window:6', 'clip:12:1', 'summary:12:1', 'lt', 'de'];
+/** Where the conversation repeats itself: "; turns 5 to 8 say west four times in a row, the last into a wall". */
+const streakSaid = (s: LessonWorld['streak']): string =>
+  s ? `; turns ${s.from} to ${s.to} say ${s.move} ${s.to - s.from + 1} times in a row${s.intoWall ? ', the last into a wall the user message names' : ''}` : '';
 /** Two reveals one after the other (a policy against Full, then its count at the wall). */
 const joined = (a: Reveal, b: Reveal): Reveal => ({ said: `${a.said} ${b.said}`.trim(), more: `${a.more ?? ''} ${b.more ?? ''}`.trim() });
 
@@ -31,7 +34,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...MAZE, turns: true },
     text: (w) =>
-      `This is a conversation with a maze agent, ${w.turns} turns long, in one of the wordings the demo model was trained on: a tiny language model that runs in this page and has only ever read maze answers. Each answer lists the cells visited so far (the system prompt asks for the list, so copying it from the previous answer is expected), then a thought and a move. Conversational inertia is a model leaning on its own prior assistant answers (its answers in earlier turns) more than the task asks, down to repeating a move that no longer fits: this lesson shows first what it does, then where the model looks.`,
+      `This is a conversation with a maze agent, ${w.turns} turns long, in one of the wordings the demo model was trained on: a tiny language model that runs in this page and has only ever read maze answers. Each answer lists the cells visited so far (the system prompt asks for the list, so copying it from the previous answer is expected), then a thought and a move${streakSaid(w.streak)}. Conversational inertia is a model leaning on its own prior assistant answers (its answers in earlier turns) more than the task asks, down to repeating a move that no longer fits: this lesson shows first what it does, then where the model looks.`,
     source: 'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1.',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
@@ -72,7 +75,7 @@ export const LESSON: LessonStep[] = [
     action: 'Point at a token of the last answer (the outlined tokens) in the Tokens panel, or focus one with the keyboard.',
     target: '[data-testid="token-view"] .tok.query',
     done: (w) => w.pointed !== null,
-    reveal: () => ({ said: 'The shading now follows that token: the darker a token, the more of its attention it gets.' }),
+    reveal: readsReveal,
   },
   {
     id: 'sink',
@@ -153,11 +156,7 @@ export const LESSON: LessonStep[] = [
       const last = figuresOf(base, 'full');
       if (!r || !last) return SILENT;
       // More turns also means more of the text is prior assistant answers: say so, and give the diagonal beside it.
-      const length = lengthVerdict(r, last);
-      return {
-        said: `${length.said} At turn ${r.turn} the prior assistant answers get ${percent(r.ratios.prior)} of the attention (${share(r.ratios.prior)}); at the last turn, ${last.turn}, they got ${percent(last.ratios.prior)} (${share(last.ratios.prior)}).`.trim(),
-        more: length.more ?? '',
-      };
+      return lengthVerdict(r, last);
     },
   },
   {
@@ -224,7 +223,7 @@ export const LESSON: LessonStep[] = [
           ? ` It sits in layer ${r.layer}, so the figures now read layer ${r.layer}; so far they read the last layer, ${w.finalLayer}.`
           : '';
       return {
-        said: `Head ${r.layer}.${w.head} alone puts ${percent(h.diagonal)} of the answer's attention on the diagonal (${share(h.diagonal)}); the heads of layer ${r.layer} together, ${percent(r.diagonal)} (${share(r.diagonal)}): the copying by position is not spread evenly over the heads.${moved}`,
+        said: `Head ${r.layer}.${w.head} alone puts ${percent(h.diagonal)} of the answer's attention on the diagonal (${share(h.diagonal)}); the heads of layer ${r.layer} together, ${percent(r.diagonal)} (${share(r.diagonal)}): the copying is not spread evenly over the heads.${moved}`,
         more: 'The next step switches off the heads that do the most.',
       };
     },

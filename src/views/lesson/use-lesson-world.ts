@@ -5,7 +5,7 @@ import { useHover } from '../../state/hover-store';
 import { activePolicies, useInspector } from '../../state/inspector-store';
 import { useLesson } from '../../state/lesson-store';
 import { useModelStore } from '../../state/model-store';
-import { wallsIn } from './moves';
+import { longestStreak, wallsIn } from './moves';
 import type { LessonWorld } from './world';
 
 /** No answers written yet (one object, so the selector's result is stable). */
@@ -44,6 +44,10 @@ export function useLessonWorld(): LessonWorld {
   // The answer before the scored one: what the heads step counts the copy against.
   const before = split[(turn ?? turns) - 2]?.assistant;
   const previousAnswer = before === undefined ? null : parsed.conversation!.messages[before]!.content;
+  const messages = parsed.conversation?.messages ?? [];
+  const streak = longestStreak(
+    split.map((t) => ({ answer: messages[t.assistant]!.content, asked: t.users.length ? messages[t.users.at(-1)!]!.content : null })),
+  );
   return {
     results,
     fromModel,
@@ -57,6 +61,7 @@ export function useLessonWorld(): LessonWorld {
     exampleName,
     walls,
     previousAnswer,
+    streak,
     generated,
     generatedB,
     off: offHeads.map(headName),

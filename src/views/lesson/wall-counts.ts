@@ -57,7 +57,7 @@ const pct = (n: number, total: number) => `${Math.round((n / total) * 100)} %`;
 /** The generation step's "not only this once": how often, over all the episodes, Full and DE repeat the move. */
 export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   return {
-    said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} episodes the demo model played, it repeats the move that hit the wall in ${pct(c.repeats.full, c.turns)} of them under Full and ${pct(c.repeats.de, c.turns)} under DE: even with no history this tiny model often ignores the wall, and its prior assistant answers add ${Math.round((c.repeats.full / c.turns) * 100) - Math.round((c.repeats.de / c.turns) * 100)} points.`,
+    said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} episodes it played, it repeats the move that hit the wall in ${pct(c.repeats.full, c.turns)} under Full and ${pct(c.repeats.de, c.turns)} under DE: the history adds ${Math.round((c.repeats.full / c.turns) * 100) - Math.round((c.repeats.de / c.turns) * 100)} points (even with none, this tiny model often ignores the wall).`,
     more: `That is ${of(c.repeats.full, c.turns)} and ${of(c.repeats.de, c.turns)} turns, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, ${c.repeats.full - c.repeats.de} more repeats.`,
   };
 }

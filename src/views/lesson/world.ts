@@ -7,6 +7,7 @@ import type { SweepPoint } from '../../analysis/sweep';
 import type { LessonAction } from '../../state/lesson-actions';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { fmtShare } from '../figures/format';
+import type { Streak } from './moves';
 
 /** What the steps read: the figures on screen and what the learner has done. */
 export interface LessonWorld {
@@ -30,6 +31,8 @@ export interface LessonWorld {
   walls: string[] | null;
   /** The answer before the scored one (null: the scored answer is the first). */
   previousAnswer: string | null;
+  /** The conversation's longest run of turns giving the same move (null: none of 3 or more). */
+  streak: Streak | null;
   /** Answers the model wrote, per policy; and those the compared model B wrote. */
   generated: Record<string, string>;
   generatedB: Record<string, string>;
@@ -177,25 +180,30 @@ export function priorYardstick(r: PolicyResult): string {
   if (even <= 0) return '';
   const k = (r.ratios.prior / even).toFixed(1);
   return r.ratios.prior / even < 1.5
-    ? ` Those answers are ${percent(even)} of what it can see, so the share is large mostly because they are a large part of the text (it is ${k} times what length alone gives); the diagonal, next, tells copying apart from length.`
-    : ` Those answers are ${percent(even)} of what it can see: it gives them ${k} times what length alone gives.`;
+    ? ` Those answers are ${percent(even)} of the tokens it can see, and attention spread evenly would give them that much: the share is large mostly because they are a large part of the text (${k} times the even share); the diagonal, next, tells copying apart from length.`
+    : ` Those answers are ${percent(even)} of the tokens it can see: it gives them ${k} times what attention spread evenly would.`;
 }
 
 /**
- * Whether the prior assistant share grew faster than those answers' part of the text, from one turn to a later
- * one: the share against what attention spread evenly would give, at each. The verdict, then its figures.
+ * The turns step: the prior assistant answers' part of what the answer can see and their share of its attention,
+ * at an earlier turn and at the last, then whether the share grew faster than that part (the share against what
+ * attention spread evenly would give, at each).
  */
 export function lengthVerdict(early: PolicyResult, late: PolicyResult): Reveal {
   const [a, b] = [evenShare(early, 'prior'), evenShare(late, 'prior')];
-  if (a <= 0 || b <= 0) return SILENT;
+  const got = (r: PolicyResult) => `${percent(r.ratios.prior)} of its attention (${share(r.ratios.prior)})`;
+  const diagonals = `The diagonal ratio, which counts only the copy-shaped part, reads ${share(early.diagonal)} then ${share(late.diagonal)}.`;
+  if (a <= 0 || b <= 0)
+    return { said: `At turn ${early.turn} prior assistant answers get ${got(early)}; at the last turn, ${late.turn}, ${got(late)}.`, more: diagonals };
   const [x, y] = [early.ratios.prior / a, late.ratios.prior / b];
+  const verdict =
+    y > x * 1.1
+      ? 'The share grew faster than the text: more turns, more leaning.'
+      : y < x / 1.1
+        ? 'The text grew faster than the share: the rise is just more text.'
+        : 'The share grew as the text did: the rise is more text, not more leaning.';
   return {
-    said:
-      y > x * 1.1
-        ? "More leaning: the share grew faster than those answers' part of the text."
-        : y < x / 1.1
-          ? "Just more text: those answers' part of the text grew faster than the share."
-          : "Mostly more text: the share grew about as those answers' part of the text did.",
-    more: `They are ${percent(a)} of what the answer can see at turn ${early.turn}, ${percent(b)} at turn ${late.turn}: the share is ${x.toFixed(1)} then ${y.toFixed(1)} times what length alone gives. The diagonal ratio, which counts only the copy-shaped part, reads ${share(early.diagonal)} then ${share(late.diagonal)}.`,
+    said: `At turn ${early.turn} prior assistant answers are ${percent(a)} of the tokens the answer can see and get ${got(early)}; at the last turn, ${late.turn}, ${percent(b)} and ${got(late)}. ${verdict}`,
+    more: `The share is ${x.toFixed(1)} then ${y.toFixed(1)} times what attention spread evenly would give. ${diagonals}`,
   };
 }
