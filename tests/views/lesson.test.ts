@@ -314,7 +314,7 @@ describe('the lesson', () => {
       ]),
     ).toBeNull();
     expect(step('case').text({ ...start, streak: { from: 5, to: 8, move: 'west', intoWall: true } })).toContain(
-      'turns 5 to 8 say west 4 times in a row, the last into a wall the user message names.',
+      'turns 5 to 8 say west 4 times in a row, the last into a wall.',
     );
   });
 

@@ -23,7 +23,7 @@ const WALL: LessonSetup = { example: 'maze-wall', policy: 'full', turn: null };
 const DROPPING = ['window:6', 'clip:12:1', 'summary:12:1', 'lt', 'de'];
 /** Where the conversation repeats itself: "; turns 5 to 8 say west four times in a row, the last into a wall". */
 const streakSaid = (s: LessonWorld['streak']): string =>
-  s ? `; turns ${s.from} to ${s.to} say ${s.move} ${s.to - s.from + 1} times in a row${s.intoWall ? ', the last into a wall the user message names' : ''}` : '';
+  s ? `; turns ${s.from} to ${s.to} say ${s.move} ${s.to - s.from + 1} times in a row${s.intoWall ? ', the last into a wall' : ''}` : '';
 /** Two reveals one after the other (a policy against Full, then its count at the wall). */
 const joined = (a: Reveal, b: Reveal): Reveal => ({ said: `${a.said} ${b.said}`.trim(), more: `${a.more ?? ''} ${b.more ?? ''}`.trim() });
 
@@ -34,7 +34,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...MAZE, turns: true },
     text: (w) =>
-      `This is a conversation with a maze agent, ${w.turns} turns long, in one of the wordings the demo model was trained on: a tiny language model that runs in this page and has only ever read maze answers. Each answer lists the cells visited so far (the system prompt asks for the list, so copying it from the previous answer is expected), then a thought and a move${streakSaid(w.streak)}. Conversational inertia is a model leaning on its own prior assistant answers (its answers in earlier turns) more than the task asks, down to repeating a move that no longer fits: this lesson shows first what it does, then where the model looks.`,
+      `This is a conversation with a maze agent, ${w.turns} turns long, in a wording the demo model was trained on: a tiny language model that runs in this page and has only ever read maze answers. Each answer lists the cells visited so far (the system prompt asks for the list, so copying it is expected), then a thought and a move${streakSaid(w.streak)}. Conversational inertia is a model leaning on its own prior assistant answers (its answers in earlier turns) more than the task asks, down to repeating a move that no longer fits: first what it does, then where the model looks.`,
     source: 'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1.',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
