@@ -44,13 +44,22 @@ export function headMask(off: readonly HeadRef[], layers: number, heads: number)
   return mask;
 }
 
+type HeadDiagonals = readonly { layer: number; perHead: readonly { diagonal: number }[] }[];
+
 /** The k heads with the highest diagonal ratio, any layer (ties: the earlier head). */
-export function topHeads(layers: readonly { layer: number; perHead: readonly { diagonal: number }[] }[], k: number): HeadRef[] {
+export function topHeads(layers: HeadDiagonals, k: number): HeadRef[] {
+  return ranked(layers, -1).slice(0, k);
+}
+
+/** The k heads with the lowest diagonal ratio, any layer (ties: the earlier head): the control to topHeads. */
+export function bottomHeads(layers: HeadDiagonals, k: number): HeadRef[] {
+  return ranked(layers, 1).slice(0, k);
+}
+
+/** Every head by its diagonal ratio, ascending (order 1) or descending (-1), ties to the earlier head. */
+function ranked(layers: HeadDiagonals, order: 1 | -1): HeadRef[] {
   const all = layers.flatMap((l) => l.perHead.map((h, i) => ({ at: [l.layer, i] as const, d: h.diagonal })));
-  return all
-    .sort((x, y) => y.d - x.d || x.at[0] - y.at[0] || x.at[1] - y.at[1])
-    .slice(0, k)
-    .map((x) => x.at);
+  return all.sort((x, y) => order * (x.d - y.d) || x.at[0] - y.at[0] || x.at[1] - y.at[1]).map((x) => x.at);
 }
 
 /**

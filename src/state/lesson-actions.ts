@@ -1,7 +1,9 @@
 import { CPL_MODEL_LABEL, CPL_MODEL_PATH } from '../model/demo';
 import { demoSource } from './demo-source';
 import { CPL_REF } from './hub-access';
-import { useInspector } from './inspector-store';
+import { bottomHeads, topHeads } from '../analysis/ablation';
+import type { LayerFigures } from '../analysis/heads';
+import { activePolicies, useInspector } from './inspector-store';
 import { modelStore } from './model-store';
 
 /**
@@ -26,5 +28,38 @@ export async function writeWithTheTwin(): Promise<void> {
   await useInspector.getState().generate();
 }
 
-export const LESSON_ACTIONS = { 'full-then-de': writeUnderFullThenDe, 'twin-writes': writeWithTheTwin } as const;
+/**
+ * The heads step: the 3 heads with the highest diagonal ratio under Full switched off and the answer written
+ * with every head on and with them off, then, as a control, with the 3 lowest off instead.
+ */
+export async function writeWithHeadsOff(): Promise<void> {
+  const layers = await headFiguresOfFull();
+  if (!layers) return; // not computed in time (the grid's panel says why)
+  useInspector.getState().setOff(topHeads(layers, 3));
+  // Listed in layer and head order, as the heads switched off are.
+  await useInspector.getState().answerWithHeadsOff(bottomHeads(layers, 3).sort((a, b) => a[0] - b[0] || a[1] - b[1]));
+}
+
+/** Model A's head figures under the policy shown, with every head on: at once, or once the grid's pass brings them. */
+function headFiguresOfFull(timeoutMs = 120_000): Promise<LayerFigures[] | null> {
+  const now = () => {
+    const s = useInspector.getState();
+    return s.off.length ? null : (s.headFigures[`0|${activePolicies(s)[0]}`] ?? null);
+  };
+  if (now()) return Promise.resolve(now());
+  return new Promise((resolve) => {
+    const stop = useInspector.subscribe(() => {
+      if (!now()) return;
+      stop();
+      clearTimeout(late);
+      resolve(now());
+    });
+    const late = setTimeout(() => {
+      stop();
+      resolve(null);
+    }, timeoutMs);
+  });
+}
+
+export const LESSON_ACTIONS = { 'full-then-de': writeUnderFullThenDe, 'twin-writes': writeWithTheTwin, 'heads-off': writeWithHeadsOff } as const;
 export type LessonAction = keyof typeof LESSON_ACTIONS;

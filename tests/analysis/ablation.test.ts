@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareAnswers, headMask, parseHeads, topHeads } from '../../src/analysis/ablation';
+import { bottomHeads, compareAnswers, headMask, parseHeads, topHeads } from '../../src/analysis/ablation';
 import type { LayerFigures } from '../../src/analysis/heads';
 
 const ratios = { sink: 0, system: 0, user: 0, prior: 0, current: 0 };
@@ -33,6 +33,12 @@ describe('switching heads off: names, masks, choices', () => {
       [0, 1],
       [1, 0],
       [1, 2],
+    ]);
+    // The control: the lowest, ties to the earlier head too.
+    expect(bottomHeads([...layers, layer(2, [0.05])], 3)).toEqual([
+      [1, 1],
+      [2, 0],
+      [0, 0],
     ]);
   });
   it('compares two answers in plain words by their text and their last line', () => {

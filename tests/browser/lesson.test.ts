@@ -11,7 +11,7 @@ import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { moveOf, wordsCopied } from '../../src/views/lesson/moves';
 import { analyzeHeads } from '../../src/analysis/heads';
-import { headMask, headName, topHeads } from '../../src/analysis/ablation';
+import { bottomHeads, headMask, headName, topHeads } from '../../src/analysis/ablation';
 import { LESSON, type LessonStep, QUIZ } from '../../src/views/lesson/steps';
 import { startAppServer } from '../helpers/app-server';
 import { axeViolations } from '../helpers/axe';
@@ -38,19 +38,33 @@ async function cplStory(): Promise<{ mine: string; twin: string; count: ReturnTy
  * answer with every head on, then with the top 3 heads by diagonal ratio switched off (zero), and each answer's
  * copy of the answer before it is counted in words.
  */
-async function headsStory(): Promise<{ off: string; on: number; without: number }> {
+async function headsStory(): Promise<{ off: string; on: number; without: number; control: string; withControl: number }> {
   const maze = parseConversation(readFileSync('examples/maze.json', 'utf8')).conversation!;
   const answers = maze.messages.filter((m) => m.role === 'assistant');
   const model = await openModel(dirSource('models/inertia-demo'), { headFigures: true });
-  const top = topHeads(await analyzeHeads(model, maze, 'full'), 3);
+  const layers = await analyzeHeads(model, maze, 'full');
+  const [top, bottom] = [topHeads(layers, 3), bottomHeads(layers, 3)];
   const withAll = await generateAnswer(model, maze, 'full', answers.length);
-  model.session.headMask = headMask(top, model.session.spec.numLayers, model.session.spec.numHeads);
+  const { numLayers, numHeads } = model.session.spec;
+  model.session.headMask = headMask(top, numLayers, numHeads);
   const withOff = await generateAnswer(model, maze, 'full', answers.length);
+  model.session.headMask = headMask(bottom, numLayers, numHeads);
+  const withControl = await generateAnswer(model, maze, 'full', answers.length);
   await model.session.release();
   const previous = answers.at(-2)!.content;
   // The page lists the heads off in layer and head order.
-  const listed = [...top].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  return { off: listed.map(headName).join(', '), on: wordsCopied(withAll, previous), without: wordsCopied(withOff, previous) };
+  const listed = (hs: typeof top) =>
+    [...hs]
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+      .map(headName)
+      .join(', ');
+  return {
+    off: listed(top),
+    on: wordsCopied(withAll, previous),
+    without: wordsCopied(withOff, previous),
+    control: listed(bottom),
+    withControl: wordsCopied(withControl, previous),
+  };
 }
 /** What a newcomer stops at: a paper's section, figure or table. */
 const PAPER_TALK = /paper \d|§|\bfig(ure)?\.? ?\d|\btable \d|\bsection\b/i;
@@ -68,7 +82,6 @@ async function tapAction(page: Page, card: Locator, s: LessonStep): Promise<void
   else if (s.id === 'turns') await target.selectOption({ index: 3 }, { timeout: 120_000 });
   else if (s.quiz) for (const [i, q] of s.quiz.entries()) await card.locator('fieldset').nth(i).locator('input[type="radio"]').nth(q.correct).check();
   else await target.click({ timeout: 180_000 });
-  if (s.id === 'heads') await page.getByTestId('off-write').click({ timeout: 60_000 });
 }
 
 /** Presses Tab (Shift+Tab when the target comes before the focus) until `target` has the focus: what a keyboard user does. */
@@ -269,25 +282,17 @@ describe('the lesson, walked with the keyboard only', () => {
       undefined,
       page.locator('[data-testid="head-grid-0"] [data-top]'),
     );
-    await step(
-      11,
-      async () => {
-        await press('Enter'); // the top 3 heads off
-        await page.getByTestId('off-write').waitFor();
-        await press('Tab');
-        expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('off-write');
-        await press('Enter');
-        // The page counts each answer's copy of the previous one as the same model does in Node.
-        const h = await headsStory();
-        await expect
-          .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
-          .toContain(
-            `the answer repeats the first ${h.on} words of the previous answer before it departs from it; with heads ${h.off} off, ${h.without < h.on ? 'only ' : ''}${h.without}.`,
-          );
-      },
-      undefined,
-      page.getByTestId('off-top'),
-    );
+    await step(11, async () => {
+      await press('Enter'); // the top 3 heads off, the answer written each way, then the control
+      // The page counts each answer's copy of the previous one as the same model does in Node.
+      const h = await headsStory();
+      await expect
+        .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 180_000 })
+        .toContain(
+          `With every head on, the answer repeats the first ${h.on} words of the previous answer; with the 3 heads that follow the diagonal most (${h.off}) off, ${h.without}; with the 3 that follow it least (${h.control}) off instead, ${h.withControl}.`,
+        );
+      await page.getByTestId('off-control').waitFor();
+    });
     await step(12, async () => {
       await press('Enter');
       // The twin is loaded, both write the wall's answer, and every turn is scored with both: the page tells the
@@ -382,7 +387,7 @@ describe('the lesson, walked with the keyboard only', () => {
         await card.getByTestId('lesson-reveal').waitFor({ timeout: 120_000 });
         await expect
           .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
-          .toMatch(s.act ? (s.id === 'cpl' ? /its CPL twin moves/ : /under DE/) : /^You guessed/);
+          .toMatch(s.act ? ({ cpl: /its CPL twin moves/, heads: /^With every head on/ }[s.id] ?? /under DE/) : /^You guessed/);
       }
       // Every other step's action by a tap, so each picture shows what the step does.
       await tapAction(page, card, s);

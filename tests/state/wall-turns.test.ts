@@ -31,7 +31,7 @@ describe('the wall counts the lesson quotes', () => {
       open: { full: 20, lt: 25, de: 80, 'window:6': 21, ao: 30, twin: 50 },
     };
     expect(wallTally(c)).toEqual({
-      said: 'Not only this once: over 200 turns right after a wall, in 40 episodes it played, it repeats the move that hit the wall in 75 % under Full and 45 % under DE: the history adds 30 points (even with none, this tiny model often ignores the wall).',
+      said: 'Not only this once: over 200 turns right after a wall, in 40 episodes it played, it repeats the move that hit the wall in 75 % under Full and 45 % under DE: the history adds 30 percentage points (even with none, this tiny model often ignores the wall).',
       more: 'That is 150 (75 %) and 90 (45 %) turns, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, 60 more repeats.',
     });
     expect(twinTally(c)).toEqual({
@@ -48,8 +48,9 @@ describe('the wall counts the lesson quotes', () => {
     });
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');
     expect(summary(c).said).toContain(
-      'it repeats the move in 75 % of turns with its whole history, 45 % with none, 40 % with only its own answers hidden (AO).',
+      'Right after a wall this model repeats the move in 75 % of turns with its whole history, 45 % with none and 40 % with only its own answers hidden (AO), so its own words are the pull.',
     );
+    expect(summary({ ...c, repeats: { ...c.repeats, ao: 100 } }).said).toContain('50 % with only its own answers hidden (AO). In attention');
     expect(twinTally({ ...c, repeats: { ...c.repeats, twin: 150 } }).said).toMatch(/: no less often: on these turns the training does not show\.$/);
   });
 

@@ -116,7 +116,7 @@ describe('the lesson', () => {
           ],
         },
       ],
-      ['heads', { offAnswers: { withAll: 'Move: east', withOff: 'Move: west', off: ['1.2'] } }],
+      ['heads', { offAnswers: { withAll: 'Move: east', withOff: 'Move: west', off: ['1.2'], control: { off: ['0.1'], withOff: 'Move: east' } } }],
       ['cpl', { compareModels: true, generated: { full: 'Move: south' }, generatedB: { full: 'Move: north' } }],
       ['check', { answers: Object.fromEntries(QUIZ.map((q, i) => [i, q.correct])) }],
     ];
@@ -150,7 +150,9 @@ describe('the lesson', () => {
     expect(step('diagonal').text({ ...w, radius: 8 })).toContain('within 8 tokens');
     // Filler, an earlier turn, another policy: each compared with the figures the step started from.
     const filler = { ...w, shown: ['filler'], results: [figures('filler', 0.0567, 0.2)] };
-    expect(told('filler', filler, w)).toMatch(/Filler the diagonal ratio is 0\.0567, against 0\.1133 with the real answers \(50 % lower\)/);
+    expect(told('filler', filler, w)).toMatch(
+      /Filler the diagonal ratio is 6 % \(0\.0567\), against 11 % \(0\.1133\) with the real answers, 50 % lower: much of the diagonal stays without the words/,
+    );
     expect(told('filler', filler, null)).toBe('');
     const earlier = { ...w, turn: 6, results: [figures('full', 0.08, 0.25, { turn: 6 })] };
     expect(told('turns', earlier, w)).toMatch(
@@ -208,7 +210,7 @@ describe('the lesson', () => {
     // Each move told from the walls the user message names ('south' here), and what the two say together.
     const says = (full: string, lt: string) => step('generate').reveal!({ ...w, generated: { full: `Move: ${full}`, lt: `Move: ${lt}` } }, w);
     expect(says('south', 'east')).toEqual({
-      said: `Under Full the model moves south, into a wall the last user message names; under LT it moves east, an open way. With the whole conversation it repeats the earlier move into the wall, with less of it it takes an open way: the history changes what the model does, not only where it looks. ${wallTally().said}`,
+      said: `Under Full the model moves south, into a wall the last user message names; under LT it moves east, an open way. With the whole conversation it repeats the earlier move into the wall, with less of it it takes an open way: the history changes what the model does (whether its own answers in it are the pull, a later step with AO tells). ${wallTally().said}`,
       more: `The last user message names the walls: south. Under Full it wrote: "Move: south". Under LT it wrote: "Move: east". ${wallTally().more}`,
     });
     // Two answers written: then the count over many episodes, after what the two say.
@@ -237,23 +239,38 @@ describe('the lesson', () => {
     const perHead = [0.1, 0.2, 0.3343].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
     const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
     expect(told('head', oneHead, w)).toMatch(
-      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal \(0\.3343\); the heads of layer 0 together, 23 % \(0\.2260\): the copying is not spread evenly over the heads\. It sits in layer 0, so the figures now read layer 0; so far they read the last layer, 1\. The next step/,
+      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal \(0\.3343\); the heads of layer 0 together, 23 % \(0\.2260\): the copying is not spread evenly over the heads\. \(The figures now read layer 0, where this head sits\.\) The next step/,
     );
     // A head of the last layer: no layer to point out.
     expect(told('head', { ...oneHead, results: [figures('full', 0.226, 0.2991, { layer: 1, perHead })] }, w)).toMatch(
       /23 % \(0\.2260\): the copying.*do the most\.$/,
     );
     expect(step('head').done({ ...oneHead, head: 5 })).toBe(false);
-    // The previous answer is 'Path: 8 9 10.\nMove: south': each answer's copy of it counted in words.
-    const heads = { ...w, offAnswers: { withAll: 'Path: 8 9 10 11.\nMove: east', withOff: 'Path: 8 3.\nMove: east', off: ['1.2', '1.0'] } };
-    expect(step('heads').reveal!(heads, w)).toEqual({
-      said: 'With every head on, the answer repeats the first 4 words of the previous answer before it departs from it; with heads 1.2, 1.0 off, only 2. Those heads carry part of the copying: without them the model copies less of what it wrote before. Beyond that, it is a different answer, the same move (east): a model missing parts also writes worse, and the list is copying the task asks for, so this shows where copying runs, not that it is the harmful kind.',
-      more: 'Both answers are side by side under the button.',
+    // The previous answer is 'Path: 8 9 10.\nMove: south': each answer's copy of it counted in words (Path 8 9 10 Move south).
+    const off = (withOff: string, control?: string) => ({
+      ...w,
+      offAnswers: {
+        withAll: 'Path: 8 9 10 11.\nMove: east',
+        withOff,
+        off: ['1.2', '1.0'],
+        ...(control !== undefined && { control: { off: ['0.1', '0.3'], withOff: control } }),
+      },
     });
-    const more = { ...w, offAnswers: { withAll: 'Path: 8 3.\nMove: east', withOff: 'Path: 8 9 10.\nMove: north', off: ['1.2'] } };
-    expect(told('heads', more, w)).toMatch(
-      /first 2 words .*with heads 1\.2 off, 5\. The copying does not hang on those heads alone\. Beyond that, it is a different answer and a different move/,
+    expect(step('heads').reveal!(off('Path: 8 3.\nMove: east', 'Path: 8 9 10 12.\nMove: east'), w)).toEqual({
+      said: 'With every head on, the answer repeats the first 4 words of the previous answer; with the 2 heads that follow the diagonal most (1.2, 1.0) off, 2; with the 2 that follow it least (0.1, 0.3) off instead, 4. Those heads carry the copying: switching off the others leaves it. The list is copying the task asks for, so this shows where copying runs, not that it is the harmful kind.',
+      more: 'The answers are side by side under the button; with heads 1.2, 1.0 off it is a different answer, the same move (east).',
+    });
+    // The control harms the copy as much: the bright heads are not singled out.
+    expect(told('heads', off('Path: 8 3.\nMove: east', 'Been at: 3.\nMove: east'), w)).toContain(
+      'with the 2 that follow it least (0.1, 0.3) off instead, 0. Switching off the heads that follow the diagonal least harms the copy as much or more: in a model this small any three heads matter, so this does not single out the diagonal heads.',
     );
+    expect(told('heads', off('Path: 3.\nMove: east', 'Path: 8 3.\nMove: east'), w)).toContain(
+      'Those heads matter more to the copy than the ones that follow the diagonal least, though those matter too.',
+    );
+    expect(told('heads', off('Path: 8 3.\nMove: east'), w)).toContain(
+      'off, 2. Those heads carry part of the copying, though a model missing parts also writes worse.',
+    );
+    expect(told('heads', off('Path: 8 9 10 11 12.\nMove: north'), w)).toContain('off, 4. The copying does not hang on those heads alone.');
     const same = { ...w, offAnswers: { withAll: 'Move: east', withOff: 'Move: east', off: ['1.2'] } };
     expect(told('heads', same, w)).toMatch(/^With heads 1\.2 off the model writes the same answer: the copying does not hang on those heads alone/);
     expect(told('heads', { ...same, previousAnswer: null, offAnswers: { ...same.offAnswers, withOff: 'Move: west' } }, w)).toMatch(
@@ -276,11 +293,11 @@ describe('the lesson', () => {
     const cats = ['sink', 'sink', 'sink', 'system', 'prior', 'prior', 'user', 'prior', 'prior', 'user', 'current', 'current'];
     const r = { ...figures('full', 0.2, 0.7), query: { start: 10, end: 12 }, tokens: cats.map((category) => ({ category })) } as unknown as PolicyResult;
     expect(evenShare(r, 'prior')).toBeCloseTo((4 / 11 + 4 / 12) / 2, 12);
-    expect(priorYardstick(r)).toBe(' Those answers are 35 % of the tokens it can see: it gives them 2.0 times what attention spread evenly would.');
+    expect(priorYardstick(r)).toBe(' Those answers are 35 % of the tokens it can see: it gives them 2.0 times what looking at every token equally would.');
     // The turns step: the same yardstick at an earlier turn and at the last, the verdict after the figures.
     const early = { ...r, turn: 6, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(lengthVerdict(early, r)).toEqual({
-      said: 'At turn 6 prior assistant answers are 35 % of the tokens the answer can see and get 40 % of its attention (0.4000); at the last turn, 14, 35 % and 70 % of its attention (0.7000). The share grew faster than the text: more turns, more leaning.',
+      said: 'At turn 6 prior assistant answers are 35 % of the tokens the answer can see and get 40 % of its attention (0.4000); at the last turn, 14, they are 35 % of the tokens and get 70 % of its attention (0.7000). The share grew faster than the text: more turns, more leaning.',
       more: 'The share is 1.1 then 2.0 times what attention spread evenly would give. The diagonal ratio, which counts only the copy-shaped part, reads 0.2000 then 0.2000.',
     });
     expect(lengthVerdict(r, r).said).toMatch(/The share grew as the text did: the rise is more text, not more leaning\.$/);
@@ -288,7 +305,7 @@ describe('the lesson', () => {
     // Near what length alone gives: said so, and the diagonal named as what tells copying apart.
     const near = { ...r, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(priorYardstick(near)).toMatch(
-      /^ Those answers are 35 % of the tokens it can see, and attention spread evenly would give them that much: the share is large mostly because they are a large part of the text \(1\.1 times the even share\); the diagonal, next, tells copying apart from length\.$/,
+      /^ Those answers are 35 % of the tokens it can see, and looking at every token equally would give them about that much: the share is large mostly because they are a large part of the text \(1\.1 times that\); the diagonal, next, tells copying apart from length\.$/,
     );
   });
 
@@ -318,7 +335,7 @@ describe('the lesson', () => {
     );
   });
 
-  it('reads one token of the answer: its attention by kind of token and the token it looks at most (hand-computed)', () => {
+  it('reads one token of the answer: its attention by kind of token and the prior assistant answer it looks at most (hand-computed)', () => {
     const cats = ['sink', 'sink', 'sink', 'system', 'user', 'prior', 'prior', 'user', 'current', 'current'];
     const data = new Float32Array(20);
     data.set([0.1, 0, 0, 0.1, 0.1, 0.5, 0.1, 0.1, 0, 0], 0); // token 8 sees 0..8
@@ -341,11 +358,12 @@ describe('the lesson', () => {
     expect(first.text).toBe(' t8');
     for (const [c, v] of Object.entries({ sink: 0.1, system: 0.1, user: 0.2, prior: 0.6, current: 0 }))
       expect(first.shares[c as keyof typeof first.shares], c).toBeCloseTo(v, 6);
-    expect(first.top).toEqual({ text: ' t5', where: "in turn 1's answer" });
-    expect(tokenReading(r, 1)!.top).toEqual({ text: ' t7', where: "in turn 2's user message" });
+    expect(first.topAnswer!.turn).toBe(1);
+    expect(first.topAnswer!.share).toBeCloseTo(0.6, 6);
+    expect(tokenReading(r, 1)!.topAnswer!.share).toBeCloseTo(0.2, 6);
     expect(tokenReading(r, 2)).toBeNull();
     expect(told('reads', { ...start, pointed: { row: 0, col: 5 }, results: [r] }, null)).toBe(
-      'The shading now follows that token: the darker a token, the more of its attention it gets. This one, "t8", gives 60 % of its attention to prior assistant answers and 20 % to the user\'s turns; the token it looks at most is "t5", in turn 1\'s answer.',
+      'The shading now follows that token: the darker a token, the more of its attention it gets. This one, "t8", gives 60 % of its attention to prior assistant answers and 20 % to the user\'s turns; the answer it looks at most is turn 1\'s (60 %).',
     );
   });
 
@@ -376,7 +394,7 @@ describe('the lesson', () => {
     // Filler below chance: said with the same yardstick.
     const filler = { ...w, shown: ['filler'], results: [{ ...r, policy: 'filler', diagonal: 0.05 }] };
     expect(told('filler', filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] })).toMatch(
-      /^Under Filler the diagonal ratio is 0\.0500, against 0\.3000 with the real answers \(83 % lower\): with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit\. That is below even the 22 % attention spread evenly would put in the band: /,
+      /^Under Filler the diagonal ratio is 5 % \(0\.0500\), against 30 % \(0\.3000\) with the real answers, 83 % lower: with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit\. That is below even the 22 % attention spread evenly would put in the band: /,
     );
     // The lesson leaves the copy-aligned band out: a displaced copy adds nothing to the reveal.
     const moved = { ...w, results: [{ ...r, copy: [{ message: 0, turn: 1, longestRun: 9, ngramOverlap: 0.5, shift: -4 }] }] };

@@ -61,7 +61,7 @@ export const generationSlice: Slice<GenerationSlice> = (set, get) => {
     generating: null,
     lastGeneration: null,
     offAnswers: null,
-    answerWithHeadsOff: () => answerWithHeadsOff(w, set, get),
+    answerWithHeadsOff: (control) => answerWithHeadsOff(w, set, get, control),
     async generate() {
       const info = useModelStore.getState().info;
       const s = get();
@@ -119,8 +119,11 @@ export const generationSlice: Slice<GenerationSlice> = (set, get) => {
   };
 };
 
-/** The first policy's answer written twice, with every head on and with the heads switched off. */
-async function answerWithHeadsOff(w: Writer, set: Set, get: () => InspectorState): Promise<void> {
+/**
+ * The first policy's answer written twice, with every head on and with the heads switched off; with `control`,
+ * a third time with those heads off instead (the same number of other heads: is it those heads, or any?).
+ */
+async function answerWithHeadsOff(w: Writer, set: Set, get: () => InspectorState, control?: HeadRef[]): Promise<void> {
   const info = useModelStore.getState().info;
   const s = get();
   const conversation = s.parsed.conversation;
@@ -133,6 +136,11 @@ async function answerWithHeadsOff(w: Writer, set: Set, get: () => InspectorState
   if (withAll === null) return;
   const withOff = await w.write(info.modelId, conversation, policy, turn, 0, s.off, s.offKind);
   if (withOff === null) return;
+  const controlOff = control?.length ? await w.write(info.modelId, conversation, policy, turn, 0, control, s.offKind) : undefined;
+  if (controlOff === null) return;
   w.call = null;
-  set({ generating: null, offAnswers: { policy, turn, off: s.off, withAll, withOff } });
+  set({
+    generating: null,
+    offAnswers: { policy, turn, off: s.off, withAll, withOff, ...(control && controlOff !== undefined && { control: { off: control, withOff: controlOff } }) },
+  });
 }

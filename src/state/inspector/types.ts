@@ -108,9 +108,10 @@ export interface GenerationSlice {
   /** The last answer written: tokens, milliseconds, and why it stopped (shown under the controls). */
   lastGeneration: { policy: string; slot: number; tokens: number; ms: number; stop: GenerationStop } | null;
   /** The first policy's answer written twice: with every head on, and with `off` switched off. */
-  offAnswers: { policy: string; turn: number; off: HeadRef[]; withAll: string; withOff: string } | null;
+  /** The answer with every head on and with `off` off; with `control`, also with other heads off (a control). */
+  offAnswers: { policy: string; turn: number; off: HeadRef[]; withAll: string; withOff: string; control?: { off: HeadRef[]; withOff: string } } | null;
   /** Writes it (the file's answer stays what the figures score). */
-  answerWithHeadsOff(): Promise<void>;
+  answerWithHeadsOff(control?: HeadRef[]): Promise<void>;
   generate(): Promise<void>;
   /** The conversation ends with a user message: the model writes its answer, added to the conversation (marked generated). */
   answerLast(): Promise<void>;

@@ -88,6 +88,12 @@ export function OffHeads({ top }: { top: ((k: number) => HeadRef[]) | null }) {
               <figcaption>with {answers.off.map(headName).join(', ')} off</figcaption>
               <pre className="answer">{answers.withOff}</pre>
             </figure>
+            {answers.control && (
+              <figure data-testid="off-control">
+                <figcaption>control: with {answers.control.off.map(headName).join(', ')} off instead</figcaption>
+                <pre className="answer">{answers.control.withOff}</pre>
+              </figure>
+            )}
           </div>
         </div>
       )}

@@ -58,6 +58,9 @@ function useLatched(index: number, now: Reveal): Reveal {
   return kept.current.reveal;
 }
 
+/** A figure and its unit on one line: "78 %" never wraps between the two. */
+const unbroken = (text: string): string => text.replace(/(\d) %/g, '$1\u00a0%');
+
 /** The lesson's card beside the inspector: the step, what to do, the reveal, and the way around. */
 export function LessonCard() {
   const step = useLesson((s) => s.step);
@@ -110,7 +113,7 @@ function Card({ index }: { index: number }) {
         {s.title}
       </h2>
       <div id="lesson-body" hidden={folded}>
-        <p data-testid="lesson-text">{s.text(w)}</p>
+        <p data-testid="lesson-text">{unbroken(s.text(w))}</p>
       </div>
       <p className="lesson-action" data-testid="lesson-action">
         <strong>{done && !last ? 'Done' : 'Your turn'}:</strong> {s.action}{' '}
@@ -135,11 +138,11 @@ function Card({ index }: { index: number }) {
       <div aria-live="polite">
         {reveal.said && !folded && (
           <div className="lesson-reveal" data-testid="lesson-reveal" ref={revealRef}>
-            <p>{reveal.said}</p>
+            <p>{unbroken(reveal.said)}</p>
             {reveal.more && (
               <details data-testid="lesson-more">
                 <summary>The figures behind this</summary>
-                <p>{reveal.more}</p>
+                <p>{unbroken(reveal.more)}</p>
               </details>
             )}
           </div>

@@ -17,13 +17,13 @@ export function Guess({ step }: { step: LessonStep }) {
   if (locked !== undefined)
     return (
       <p className="lesson-guess" data-testid="lesson-guess-locked" tabIndex={-1} ref={lockedLine}>
-        Your guess, {label}: <strong>{Math.round(locked * 100)} %</strong> (locked in)
+        Your guess, {label}: <strong>{Math.round(locked * 100)}&nbsp;%</strong> (locked in)
       </p>
     );
   return (
     <div className="lesson-guess">
       <label>
-        your guess, {label}: <strong>{draft} %</strong>
+        your guess, {label}: <strong>{draft}&nbsp;%</strong>
         <input
           type="range"
           min={0}

@@ -1,9 +1,8 @@
 /**
  * The reveals of the steps that read the attention figures against a yardstick: the prior assistant share, the
- * diagonal ratio, and the diagonal under Filler. Plain functions of the page's snapshot.
+ * diagonal ratio, the diagonal under Filler, and where one token looks. Plain functions of the page's snapshot.
  */
 import type { PolicyResult } from '../../analysis/analyze';
-import { SINK_TOKENS } from '../../context/render';
 import type { Category } from '../../metrics/categories';
 import { change, evenDiagonal, figuresOf, type LessonWorld, LOADING, percent, priorYardstick, type Reveal, share, SILENT } from './world';
 
@@ -44,7 +43,7 @@ export function fillerReveal(w: LessonWorld, base: LessonWorld | null): Reveal {
   // Below chance, not only below Full: say so with the yardstick of the diagonal step.
   const even = evenDiagonal(r);
   return {
-    said: `Under Filler the diagonal ratio is ${share(r.diagonal)}, against ${share(full.diagonal)} with the real answers (${change(full.diagonal, r.diagonal)}): ${r.diagonal < full.diagonal / 2 ? 'with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit' : 'much of the diagonal stays without the words, so part of it follows positions alone'}.`,
+    said: `Under Filler the diagonal ratio is ${percent(r.diagonal)} (${share(r.diagonal)}), against ${percent(full.diagonal)} (${share(full.diagonal)}) with the real answers, ${change(full.diagonal, r.diagonal)}: ${r.diagonal < full.diagonal / 2 ? 'with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit' : 'much of the diagonal stays without the words, so part of it follows positions alone'}.`,
     more:
       even > 0 && r.diagonal < even
         ? `That is below even the ${percent(even)} attention spread evenly would put in the band: the model barely looks at text it has nothing to copy from.`
@@ -52,32 +51,26 @@ export function fillerReveal(w: LessonWorld, base: LessonWorld | null): Reveal {
   };
 }
 
-/** Where one token of the answer looks: its attention by kind of token, and the token it attends to most. */
-export function tokenReading(r: PolicyResult, row: number): { text: string; shares: Record<Category, number>; top: { text: string; where: string } } | null {
+/** Where one token of the answer looks: its attention by kind of token, and the prior assistant answer it looks at most. */
+export function tokenReading(
+  r: PolicyResult,
+  row: number,
+): { text: string; shares: Record<Category, number>; topAnswer: { turn: number | null; share: number } | null } | null {
   const a = r.attention?.mean;
   if (!a || row < 0 || row >= a.rows) return null;
   const q = a.rowStart + row;
   const shares: Record<Category, number> = { sink: 0, system: 0, user: 0, prior: 0, current: 0 };
-  let top = 0;
-  for (let k = 0; k <= q; k++) {
-    const v = a.data[row * a.seqLen + k]!;
-    shares[r.tokens[k]!.category] += v;
-    if (v > a.data[row * a.seqLen + top]!) top = k;
+  for (let k = 0; k <= q; k++) shares[r.tokens[k]!.category] += a.data[row * a.seqLen + k]!;
+  // Each prior assistant answer's part of the row (its tokens, sink tokens aside as the shares count them).
+  let topAnswer: { turn: number | null; share: number } | null = null;
+  for (const m of r.messages) {
+    if (m.category !== 'prior') continue;
+    let share = 0;
+    for (let k = m.span.start; k < Math.min(q + 1, m.span.start + m.span.length); k++)
+      if (r.tokens[k]!.category === 'prior') share += a.data[row * a.seqLen + k]!;
+    if (!topAnswer || share > topAnswer.share) topAnswer = { turn: m.turn, share };
   }
-  const m = r.messages.find((x) => top >= x.span.start && top < x.span.start + x.span.length);
-  const where =
-    top < SINK_TOKENS
-      ? `one of the first ${SINK_TOKENS} tokens (the sink)`
-      : !m
-        ? "between the messages (the chat template's markers)"
-        : m.category === 'current'
-          ? 'in the answer itself'
-          : m.category === 'system'
-            ? 'in the system prompt'
-            : m.turn === null
-              ? 'in text the policy put in'
-              : `in turn ${m.turn}'s ${m.role === 'assistant' ? 'answer' : 'user message'}`;
-  return { text: r.tokens[q]!.text, shares, top: { text: r.tokens[top]!.text, where } };
+  return { text: r.tokens[q]!.text, shares, topAnswer };
 }
 
 /** The reads step: where the pointed token looks, in words. */
@@ -86,7 +79,8 @@ export function readsReveal(w: LessonWorld): Reveal {
   const t = r && w.pointed && tokenReading(r, w.pointed.row);
   const shading = 'The shading now follows that token: the darker a token, the more of its attention it gets.';
   if (!t) return { said: shading };
+  const most = t.topAnswer && t.topAnswer.turn !== null ? `; the answer it looks at most is turn ${t.topAnswer.turn}'s (${percent(t.topAnswer.share)})` : '';
   return {
-    said: `${shading} This one, ${JSON.stringify(t.text.trim() || t.text)}, gives ${percent(t.shares.prior)} of its attention to prior assistant answers and ${percent(t.shares.user)} to the user's turns; the token it looks at most is ${JSON.stringify(t.top.text.trim() || t.top.text)}, ${t.top.where}.`,
+    said: `${shading} This one, ${JSON.stringify(t.text.trim() || t.text)}, gives ${percent(t.shares.prior)} of its attention to prior assistant answers and ${percent(t.shares.user)} to the user's turns${most}.`,
   };
 }

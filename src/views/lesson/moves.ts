@@ -3,7 +3,7 @@
  * two answers written under two policies say together (the generation step's reveal). Plain functions.
  */
 import { parsePolicy, policyLabel } from '../../context/policy';
-import { SILENT, type Reveal } from './world';
+import { type OffAnswers, SILENT, type Reveal } from './world';
 
 /** A maze answer's move ("Move: north"; the demo model also writes "Action -> east"), or null. */
 export const moveOf = (answer: string): string | null => /(?:Move|Action)\s*(?::|->)\s*(\w+)/i.exec(answer)?.[1]?.toLowerCase() ?? null;
@@ -50,7 +50,7 @@ export function whatChanged(full: string, less: string, walls: string[] | null):
   return compareMoves(full, less, walls, {
     same: 'The same move both ways: here the prior assistant answers do not change what the model does.',
     secondEscapes:
-      'With the whole conversation it repeats the earlier move into the wall, with less of it it takes an open way: the history changes what the model does, not only where it looks.',
+      'With the whole conversation it repeats the earlier move into the wall, with less of it it takes an open way: the history changes what the model does (whether its own answers in it are the pull, a later step with AO tells).',
     secondWalls: 'Here the whole conversation helped: with less of it the model walks into a wall.',
     bothWalls: 'Both moves run into walls: this tiny model is lost either way.',
     bothOpen: 'Both moves are open ways: the history changed the move, not whether it works.',
@@ -97,28 +97,36 @@ export function wordsCopied(answer: string, from: string): number {
 }
 
 /**
- * The heads step's reveal: how much of the previous answer each answer repeats (with every head on, and with the
- * heads off), what that says of those heads, and how else the two answers differ.
+ * The heads step's reveal: how much of the previous answer each answer repeats (every head on, the heads that
+ * follow the diagonal most off, and as a control the same number that follow it least), and what that says.
  */
-export function headsOffReveal(a: { withAll: string; withOff: string; off: string[] }, previous: string | null): Reveal {
+export function headsOffReveal(a: OffAnswers, previous: string | null): Reveal {
   const heads = `heads ${a.off.join(', ')}`;
-  const more = 'Both answers are side by side under the button.';
+  const more = `The answers are side by side under the button; with ${heads} off it is ${answersDiffer(a.withAll, a.withOff)}.`;
   if (a.withAll === a.withOff)
     return {
       said: `With ${heads} off the model writes the same answer: the copying does not hang on those heads alone, it is spread over more of them.`,
       more,
     };
-  const other = `Beyond that, it is ${answersDiffer(a.withAll, a.withOff)}: a model missing parts also writes worse, and the list is copying the task asks for, so this shows where copying runs, not that it is the harmful kind.`;
   if (previous === null) return { said: `With ${heads} off the model writes ${answersDiffer(a.withAll, a.withOff)}.`, more };
   const [on, off] = [wordsCopied(a.withAll, previous), wordsCopied(a.withOff, previous)];
+  const ctl = a.control && wordsCopied(a.control.withOff, previous);
+  const counts = `With every head on, the answer repeats the first ${on} words of the previous answer; with the ${a.off.length} heads that follow the diagonal most (${a.off.join(', ')}) off, ${off}${
+    a.control ? `; with the ${a.control.off.length} that follow it least (${a.control.off.join(', ')}) off instead, ${ctl}` : ''
+  }.`;
+  // Only where the control leaves the copy standing do the bright heads carry it; then say which copying that is.
+  const caveat = ' The list is copying the task asks for, so this shows where copying runs, not that it is the harmful kind.';
   const meaning =
-    off < on
-      ? `only ${off}. Those heads carry part of the copying: without them the model copies less of what it wrote before.`
-      : `${off}. The copying does not hang on those heads alone.`;
-  return {
-    said: `With every head on, the answer repeats the first ${on} words of the previous answer before it departs from it; with ${heads} off, ${meaning} ${other}`,
-    more,
-  };
+    off >= on
+      ? 'The copying does not hang on those heads alone.'
+      : ctl === undefined
+        ? 'Those heads carry part of the copying, though a model missing parts also writes worse.'
+        : ctl >= on - 1
+          ? `Those heads carry the copying: switching off the others leaves it.${caveat}`
+          : ctl <= off
+            ? 'Switching off the heads that follow the diagonal least harms the copy as much or more: in a model this small any three heads matter, so this does not single out the diagonal heads.'
+            : `Those heads matter more to the copy than the ones that follow the diagonal least, though those matter too.${caveat}`;
+  return { said: `${counts} ${meaning}`, more };
 }
 
 /** A run of turns that give the same move, and whether its last move runs into a wall the user message named. */

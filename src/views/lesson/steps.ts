@@ -118,7 +118,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: MAZE,
     text: (w) =>
-      `Copying has a shape: the 10th token of the answer looks at the 10th token of each prior assistant answer, the 11th at the 11th, and so on, which draws a diagonal in each prior assistant answer's block of the heatmap. The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those diagonals (the band; the thin lines on the heatmap are its edges, not attention). Guess it, as a share of all its attention.`,
+      `Copying has a shape: the 10th token of the answer looks at the 10th token of each prior assistant answer, the 11th at the 11th, and so on, which draws a diagonal in each prior assistant answer's block of the heatmap. The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those diagonals (the band, drawn as pairs of thin lines; the attention is the shading between them). Guess it, as a share of all its attention.`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5.',
     action: 'Set your guess with the slider, then lock it in.',
@@ -218,10 +218,7 @@ export const LESSON: LessonStep[] = [
       const h = w.head === null ? undefined : r?.perHead[w.head];
       if (!r || !h) return SILENT;
       // The brightest head may sit in another layer than the one every figure so far read: say so.
-      const moved =
-        w.finalLayer !== null && r.layer !== w.finalLayer
-          ? ` It sits in layer ${r.layer}, so the figures now read layer ${r.layer}; so far they read the last layer, ${w.finalLayer}.`
-          : '';
+      const moved = w.finalLayer !== null && r.layer !== w.finalLayer ? ` (The figures now read layer ${r.layer}, where this head sits.)` : '';
       return {
         said: `Head ${r.layer}.${w.head} alone puts ${percent(h.diagonal)} of the answer's attention on the diagonal (${share(h.diagonal)}); the heads of layer ${r.layer} together, ${percent(r.diagonal)} (${share(r.diagonal)}): the copying is not spread evenly over the heads.${moved}`,
         more: 'The next step switches off the heads that do the most.',
@@ -234,11 +231,13 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...MAZE, heads: true },
     text: () =>
-      'Do those heads matter to what the model writes? Switch off the three brightest (each then adds nothing) and let the model write the answer with every head on and with them off. Each answer begins with the list of cells visited, copied from the previous answer (copying the task asks for): see how much of it each copies.',
-    source: 'Per-head attention and switching heads off (zero ablation: the head writes nothing): this tool, after the head analyses of paper 2, section 3.4.',
-    action: 'Click "Switch them off" (the top 3 heads by diagonal ratio), then "Write the answer with every head on, then with these off".',
-    target: '[data-testid="off-top"]',
-    done: (w) => w.offAnswers !== null && w.offAnswers.off.length > 0,
+      'Do those heads matter to what the model writes? One button switches off the three brightest (each then adds nothing) and lets the model write the answer with every head on and with them off, then, as a control, with the three dimmest off instead: if those do as much harm, the bright ones are not special. Each answer begins with the list of cells visited, copied from the previous answer (copying the task asks for): see how much of it each copies.',
+    source:
+      'Per-head attention and switching heads off (zero ablation: the head writes nothing), with the heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off".',
+    action: 'Click "Switch off the top 3 heads, then the 3 lowest, and write the answer each way".',
+    target: '[data-testid="lesson-act"]',
+    act: { label: 'Switch off the top 3 heads, then the 3 lowest, and write the answer each way', run: 'heads-off' },
+    done: (w) => w.offAnswers?.control !== undefined,
     reveal: (w) => {
       // The answers themselves are side by side in the panel: the card says what differs.
       return w.offAnswers ? headsOffReveal(w.offAnswers, w.previousAnswer) : SILENT;

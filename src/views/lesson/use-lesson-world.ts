@@ -65,7 +65,12 @@ export function useLessonWorld(): LessonWorld {
     generated,
     generatedB,
     off: offHeads.map(headName),
-    offAnswers: offAnswers && { withAll: offAnswers.withAll, withOff: offAnswers.withOff, off: offAnswers.off.map(headName) },
+    offAnswers: offAnswers && {
+      withAll: offAnswers.withAll,
+      withOff: offAnswers.withOff,
+      off: offAnswers.off.map(headName),
+      ...(offAnswers.control && { control: { off: offAnswers.control.off.map(headName), withOff: offAnswers.control.withOff } }),
+    },
     guesses,
     answers,
     head: head === 'mean' ? null : head,

@@ -57,7 +57,7 @@ const pct = (n: number, total: number) => `${Math.round((n / total) * 100)} %`;
 /** The generation step's "not only this once": how often, over all the episodes, Full and DE repeat the move. */
 export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   return {
-    said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} episodes it played, it repeats the move that hit the wall in ${pct(c.repeats.full, c.turns)} under Full and ${pct(c.repeats.de, c.turns)} under DE: the history adds ${Math.round((c.repeats.full / c.turns) * 100) - Math.round((c.repeats.de / c.turns) * 100)} points (even with none, this tiny model often ignores the wall).`,
+    said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} episodes it played, it repeats the move that hit the wall in ${pct(c.repeats.full, c.turns)} under Full and ${pct(c.repeats.de, c.turns)} under DE: the history adds ${Math.round((c.repeats.full / c.turns) * 100) - Math.round((c.repeats.de / c.turns) * 100)} percentage points (even with none, this tiny model often ignores the wall).`,
     more: `That is ${of(c.repeats.full, c.turns)} and ${of(c.repeats.de, c.turns)} turns, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, ${c.repeats.full - c.repeats.de} more repeats.`,
   };
 }
@@ -100,7 +100,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
 export function summary(c: WallCounts = WALL_COUNTS): Reveal {
   const p = (n: number) => pct(n, c.turns);
   return {
-    said: `That is the whole lesson. On this tiny model inertia shows most in what it does: right after a wall it repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none, ${p(c.repeats.ao)} with only its own answers hidden (AO). In its attention, read the diagonal ratio against what chance puts in its band; the share on prior assistant answers mostly follows their length.`,
+    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. Right after a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so its own words are the pull' : ''}. In attention it shows as the diagonal, compared with what chance puts in its band and gone when the words are replaced (Filler); the share on prior assistant answers mostly follows their length.`,
     more: 'The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.',
   };
 }

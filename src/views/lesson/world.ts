@@ -9,6 +9,14 @@ import type { LessonSetup } from '../../state/lesson-setup';
 import { fmtShare } from '../figures/format';
 import type { Streak } from './moves';
 
+/** Answers written with every head on and with heads switched off (named layer.head); with a control set, that too. */
+export interface OffAnswers {
+  withAll: string;
+  withOff: string;
+  off: string[];
+  control?: { off: string[]; withOff: string };
+}
+
 /** What the steps read: the figures on screen and what the learner has done. */
 export interface LessonWorld {
   /** The figures on screen: model A's policies first, then the compared models'. */
@@ -38,7 +46,7 @@ export interface LessonWorld {
   generatedB: Record<string, string>;
   /** Heads switched off, and the answers written with every head on and with them off. */
   off: string[];
-  offAnswers: { withAll: string; withOff: string; off: string[] } | null;
+  offAnswers: OffAnswers | null;
   /** Guesses (0–1) locked in, and quiz answers given, in the lesson card. */
   guesses: Record<string, number>;
   answers: Record<string, number>;
@@ -180,8 +188,8 @@ export function priorYardstick(r: PolicyResult): string {
   if (even <= 0) return '';
   const k = (r.ratios.prior / even).toFixed(1);
   return r.ratios.prior / even < 1.5
-    ? ` Those answers are ${percent(even)} of the tokens it can see, and attention spread evenly would give them that much: the share is large mostly because they are a large part of the text (${k} times the even share); the diagonal, next, tells copying apart from length.`
-    : ` Those answers are ${percent(even)} of the tokens it can see: it gives them ${k} times what attention spread evenly would.`;
+    ? ` Those answers are ${percent(even)} of the tokens it can see, and looking at every token equally would give them about that much: the share is large mostly because they are a large part of the text (${k} times that); the diagonal, next, tells copying apart from length.`
+    : ` Those answers are ${percent(even)} of the tokens it can see: it gives them ${k} times what looking at every token equally would.`;
 }
 
 /**
@@ -203,7 +211,7 @@ export function lengthVerdict(early: PolicyResult, late: PolicyResult): Reveal {
         ? 'The text grew faster than the share: the rise is just more text.'
         : 'The share grew as the text did: the rise is more text, not more leaning.';
   return {
-    said: `At turn ${early.turn} prior assistant answers are ${percent(a)} of the tokens the answer can see and get ${got(early)}; at the last turn, ${late.turn}, ${percent(b)} and ${got(late)}. ${verdict}`,
+    said: `At turn ${early.turn} prior assistant answers are ${percent(a)} of the tokens the answer can see and get ${got(early)}; at the last turn, ${late.turn}, they are ${percent(b)} of the tokens and get ${got(late)}. ${verdict}`,
     more: `The share is ${x.toFixed(1)} then ${y.toFixed(1)} times what attention spread evenly would give. ${diagonals}`,
   };
 }
