@@ -32,7 +32,7 @@ describe('the wall counts the lesson quotes', () => {
     };
     expect(wallTally(c)).toEqual({
       said: 'Not only this once: over 200 turns right after a wall, in 40 episodes it played, it repeats the move that hit the wall in 75 % under Full and 45 % under DE: the history adds 30 percentage points (even with none, this tiny model often ignores the wall).',
-      more: 'That is 150 (75 %) and 90 (45 %) turns, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, 60 more repeats.',
+      more: "Whether it is the model's own answers in the history that pull it back, a later step (AO) tells. The counts: 150 (75 %) and 90 (45 %) turns, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, 60 more repeats.",
     });
     expect(twinTally(c)).toEqual({
       said: 'Over 200 turns right after a wall, with the whole history, the twin repeats the move that hit it in 60 %, the demo model in 75 %: less often, though more often than with no history at all (45 %).',
@@ -51,6 +51,8 @@ describe('the wall counts the lesson quotes', () => {
       'Right after a wall this model repeats the move in 75 % of turns with its whole history, 45 % with none and 40 % with only its own answers hidden (AO), so its own words are the pull.',
     );
     expect(summary({ ...c, repeats: { ...c.repeats, ao: 100 } }).said).toContain('50 % with only its own answers hidden (AO). In attention');
+    expect(summary(c, 1.52).said).toContain('In attention it shows as the diagonal (1.5 times what chance puts in its band here), which mostly goes');
+    expect(summary(c).said).toContain('In attention it shows as the diagonal, which mostly goes');
     expect(twinTally({ ...c, repeats: { ...c.repeats, twin: 150 } }).said).toMatch(/: no less often: on these turns the training does not show\.$/);
   });
 

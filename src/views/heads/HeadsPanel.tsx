@@ -118,6 +118,8 @@ export function HeadsPanel() {
           Head mean, the diagonal ratio is highest at layer {peak} ({f4(first.layers[peak]!.diagonal)}); at the final layer it is{' '}
           {f4(first.layers[first.layers.length - 1]!.diagonal)}. The heads with the highest:{' '}
           {top.map((h) => `${headName(h)} (${f4(first.layers[h[0]]!.perHead[h[1]]!.diagonal)})`).join(', ')}.
+          {/* Switched-off heads change every later layer's attention: the grid is this model with them off. */}
+          {off.length > 0 && <strong> Computed with heads {off.map(headName).join(', ')} switched off.</strong>}
         </p>
       )}
       <p className="muted heads-readout" aria-live="polite" data-testid="heads-readout">

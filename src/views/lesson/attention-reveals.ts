@@ -42,12 +42,16 @@ export function fillerReveal(w: LessonWorld, base: LessonWorld | null): Reveal {
   if (!r || !full) return SILENT;
   // Below chance, not only below Full: say so with the yardstick of the diagonal step.
   const even = evenDiagonal(r);
+  const belowChance =
+    even > 0 && r.diagonal < even
+      ? ` Part of the fall is that the model barely looks at the filler at all: the band gets less than the ${percent(even)} that looking at every token equally would give it.`
+      : '';
+  const reading =
+    r.diagonal < full.diagonal / 2
+      ? 'with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit'
+      : 'much of the diagonal stays without the words, so part of it follows positions alone';
   return {
-    said: `Under Filler the diagonal ratio is ${percent(r.diagonal)} (${share(r.diagonal)}), against ${percent(full.diagonal)} (${share(full.diagonal)}) with the real answers, ${change(full.diagonal, r.diagonal)}: ${r.diagonal < full.diagonal / 2 ? 'with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit' : 'much of the diagonal stays without the words, so part of it follows positions alone'}.`,
-    more:
-      even > 0 && r.diagonal < even
-        ? `That is below even the ${percent(even)} attention spread evenly would put in the band: the model barely looks at text it has nothing to copy from.`
-        : '',
+    said: `Under Filler the diagonal ratio is ${percent(r.diagonal)} (${share(r.diagonal)}), against ${percent(full.diagonal)} (${share(full.diagonal)}) with the real answers, ${change(full.diagonal, r.diagonal)}: ${reading}.${belowChance}`,
   };
 }
 
@@ -78,8 +82,11 @@ export function readsReveal(w: LessonWorld): Reveal {
   const r = figuresOf(w);
   const t = r && w.pointed && tokenReading(r, w.pointed.row);
   const shading = 'The shading now follows that token: the darker a token, the more of its attention it gets.';
+  // Nothing pointed at any more (a tap's hover ends): silent, so the card keeps what it said of the token.
+  if (!w.pointed) return SILENT;
   if (!t) return { said: shading };
-  const most = t.topAnswer && t.topAnswer.turn !== null ? `; the answer it looks at most is turn ${t.topAnswer.turn}'s (${percent(t.topAnswer.share)})` : '';
+  const most =
+    t.topAnswer && t.topAnswer.turn !== null ? `; summed answer by answer, the most goes to turn ${t.topAnswer.turn}'s (${percent(t.topAnswer.share)})` : '';
   return {
     said: `${shading} This one, ${JSON.stringify(t.text.trim() || t.text)}, gives ${percent(t.shares.prior)} of its attention to prior assistant answers and ${percent(t.shares.user)} to the user's turns${most}.`,
   };

@@ -50,7 +50,7 @@ export function whatChanged(full: string, less: string, walls: string[] | null):
   return compareMoves(full, less, walls, {
     same: 'The same move both ways: here the prior assistant answers do not change what the model does.',
     secondEscapes:
-      'With the whole conversation it repeats the earlier move into the wall, with less of it it takes an open way: the history changes what the model does (whether its own answers in it are the pull, a later step with AO tells).',
+      'With the whole conversation it repeats the earlier move into the wall, with less of it it takes an open way: the history changes what the model does.',
     secondWalls: 'Here the whole conversation helped: with less of it the model walks into a wall.',
     bothWalls: 'Both moves run into walls: this tiny model is lost either way.',
     bothOpen: 'Both moves are open ways: the history changed the move, not whether it works.',

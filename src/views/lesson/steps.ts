@@ -11,7 +11,20 @@ import { diagonalReveal, fillerReveal, readsReveal, sharesReveal } from './atten
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal } from './moves';
 import { policyTally, summary, wallTally } from './wall-counts';
-import { againstFull, figuresOf, type LessonStep, type LessonWorld, LOADING, lengthVerdict, only, percent, type Reveal, share, SILENT } from './world';
+import {
+  againstFull,
+  evenDiagonal,
+  figuresOf,
+  type LessonStep,
+  type LessonWorld,
+  LOADING,
+  lengthVerdict,
+  only,
+  percent,
+  type Reveal,
+  share,
+  SILENT,
+} from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion, type Reveal, revealText } from './world';
@@ -34,7 +47,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...MAZE, turns: true },
     text: (w) =>
-      `This is a conversation with a maze agent, ${w.turns} turns long, in a wording the demo model was trained on: a tiny language model that runs in this page and has only ever read maze answers. Each answer lists the cells visited so far (the system prompt asks for the list, so copying it is expected), then a thought and a move${streakSaid(w.streak)}. Conversational inertia is a model leaning on its own prior assistant answers (its answers in earlier turns) more than the task asks, down to repeating a move that no longer fits: first what it does, then where the model looks.`,
+      `Conversational inertia is a model leaning on its own prior assistant answers (its answers in earlier turns) more than the task asks, down to repeating a move that no longer fits. Here is a maze agent's conversation, ${w.turns} turns long, written by a script in the wording the demo model learned (a tiny language model that runs in this page and has only ever read maze answers). Each answer lists the cells visited so far (the system prompt asks for the list, so copying it is expected), then a thought and a move${streakSaid(w.streak)}.`,
     source: 'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1.',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
@@ -269,6 +282,10 @@ export const LESSON: LessonStep[] = [
     target: '[data-testid="lesson-card"] fieldset input[type="radio"]',
     quiz: QUIZ,
     done: (w) => QUIZ.every((q, i) => w.answers[i] === q.correct),
-    reveal: () => summary(),
+    reveal: (w) => {
+      const r = figuresOf(w, 'full');
+      const even = r ? evenDiagonal(r) : 0;
+      return summary(undefined, r && even > 0 ? r.diagonal / even : undefined);
+    },
   },
 ];

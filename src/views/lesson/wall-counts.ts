@@ -58,7 +58,7 @@ const pct = (n: number, total: number) => `${Math.round((n / total) * 100)} %`;
 export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   return {
     said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} episodes it played, it repeats the move that hit the wall in ${pct(c.repeats.full, c.turns)} under Full and ${pct(c.repeats.de, c.turns)} under DE: the history adds ${Math.round((c.repeats.full / c.turns) * 100) - Math.round((c.repeats.de / c.turns) * 100)} percentage points (even with none, this tiny model often ignores the wall).`,
-    more: `That is ${of(c.repeats.full, c.turns)} and ${of(c.repeats.de, c.turns)} turns, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, ${c.repeats.full - c.repeats.de} more repeats.`,
+    more: `Whether it is the model's own answers in the history that pull it back, a later step (AO) tells. The counts: ${of(c.repeats.full, c.turns)} and ${of(c.repeats.de, c.turns)} turns, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, ${c.repeats.full - c.repeats.de} more repeats.`,
   };
 }
 
@@ -96,11 +96,14 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
   };
 }
 
-/** The lesson's last word: what showed inertia on this model, from the stored counts. */
-export function summary(c: WallCounts = WALL_COUNTS): Reveal {
+/**
+ * The lesson's last word: what showed inertia on this model, from the stored counts, and the diagonal against
+ * chance on the page (`timesChance`, when the figures are there).
+ */
+export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
   const p = (n: number) => pct(n, c.turns);
   return {
-    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. Right after a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so its own words are the pull' : ''}. In attention it shows as the diagonal, compared with what chance puts in its band and gone when the words are replaced (Filler); the share on prior assistant answers mostly follows their length.`,
+    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. Right after a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so its own words are the pull' : ''}. In attention it shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times what chance puts in its band here)`}, which mostly goes when the words are replaced (Filler); the share on prior assistant answers mostly follows their length.`,
     more: 'The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.',
   };
 }

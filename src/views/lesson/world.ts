@@ -145,8 +145,8 @@ export function againstFull(r: PolicyResult, base: LessonWorld | null, meaning: 
     said: `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full, and ${
       // A policy that keeps no prior assistant answer has a diagonal of 0 by construction: say why.
       r.diagonalPerAnswer.length === 0 && full.diagonalPerAnswer.length > 0
-        ? `with no prior assistant answer left it has no diagonal (${share(r.diagonal)}, against ${share(full.diagonal)})`
-        : `its diagonal ratio is ${share(r.diagonal)} (against ${share(full.diagonal)})`
+        ? `with no prior assistant answer left it has no diagonal (${share(r.diagonal)}, against ${percent(full.diagonal)}, ${share(full.diagonal)})`
+        : `its diagonal ratio is ${percent(r.diagonal)}, ${share(r.diagonal)} (against ${percent(full.diagonal)}, ${share(full.diagonal)})`
     }.`,
     more: `${percent(r.ratios.prior)} of its attention goes to prior assistant answers (${share(r.ratios.prior)}, against ${share(full.ratios.prior)}). ${meaning}`,
   };
