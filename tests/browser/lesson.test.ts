@@ -289,7 +289,7 @@ describe('the lesson, walked with the keyboard only', () => {
       await expect
         .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 180_000 })
         .toContain(
-          `With every head on, the answer repeats the first ${h.on} words of the previous answer; with the 3 heads that follow the diagonal most (${h.off}) off, ${h.without}; with the 3 that follow it least (${h.control}) off instead, ${h.withControl}.`,
+          `With every head on, the answer repeats the first ${h.on} words of the previous answer; with the 3 heads that follow the diagonal most with every head on (${h.off}) off, ${h.without}; with the 3 that follow it least (${h.control}) off instead, ${h.withControl}.`,
         );
       await page.getByTestId('off-control').waitFor();
     });

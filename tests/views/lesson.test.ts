@@ -257,7 +257,7 @@ describe('the lesson', () => {
       },
     });
     expect(step('heads').reveal!(off('Path: 8 3.\nMove: east', 'Path: 8 9 10 12.\nMove: east'), w)).toEqual({
-      said: 'With every head on, the answer repeats the first 4 words of the previous answer; with the 2 heads that follow the diagonal most (1.2, 1.0) off, 2; with the 2 that follow it least (0.1, 0.3) off instead, 4. Those heads carry the copying: switching off the others leaves it. The list is copying the task asks for, so this shows where copying runs, not that it is the harmful kind.',
+      said: 'With every head on, the answer repeats the first 4 words of the previous answer; with the 2 heads that follow the diagonal most with every head on (1.2, 1.0) off, 2; with the 2 that follow it least (0.1, 0.3) off instead, 4. Those heads carry the copying: switching off the others leaves it. The list is copying the task asks for, so this shows where copying runs, not that it is the harmful kind.',
       more: 'The answers are side by side under the button; with heads 1.2, 1.0 off it is a different answer, the same move (east).',
     });
     // The control harms the copy as much: the bright heads are not singled out.

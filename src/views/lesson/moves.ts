@@ -111,7 +111,8 @@ export function headsOffReveal(a: OffAnswers, previous: string | null): Reveal {
   if (previous === null) return { said: `With ${heads} off the model writes ${answersDiffer(a.withAll, a.withOff)}.`, more };
   const [on, off] = [wordsCopied(a.withAll, previous), wordsCopied(a.withOff, previous)];
   const ctl = a.control && wordsCopied(a.control.withOff, previous);
-  const counts = `With every head on, the answer repeats the first ${on} words of the previous answer; with the ${a.off.length} heads that follow the diagonal most (${a.off.join(', ')}) off, ${off}${
+  // Ranked with every head on: the grid, redrawn with heads off, ranks them anew.
+  const counts = `With every head on, the answer repeats the first ${on} words of the previous answer; with the ${a.off.length} heads that follow the diagonal most with every head on (${a.off.join(', ')}) off, ${off}${
     a.control ? `; with the ${a.control.off.length} that follow it least (${a.control.off.join(', ')}) off instead, ${ctl}` : ''
   }.`;
   // Only where the control leaves the copy standing do the bright heads carry it; then say which copying that is.
