@@ -30,8 +30,11 @@ export function parseHeads(text: string, layers: number, heads: number): HeadRef
     if (ref[0] >= layers || ref[1] >= heads) return `head ${part}: this model has layers 0..${layers - 1} and heads 0..${heads - 1}`;
     out.set(headName(ref), ref);
   }
-  return [...out.values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return inHeadOrder([...out.values()]);
 }
+
+/** Heads in layer, then head order: how every list of heads switched off is kept and shown. */
+export const inHeadOrder = (heads: readonly HeadRef[]): HeadRef[] => [...heads].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
 
 /** The head_mask input: [layers × heads], 1 for a head on, 0 for one off. */
 export function headMask(off: readonly HeadRef[], layers: number, heads: number): Float32Array {

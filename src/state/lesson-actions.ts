@@ -36,8 +36,7 @@ export async function writeWithHeadsOff(): Promise<void> {
   const layers = await headFiguresOfFull();
   if (!layers) return; // not computed in time (the grid's panel says why)
   useInspector.getState().setOff(topHeads(layers, 3));
-  // Listed in layer and head order, as the heads switched off are.
-  await useInspector.getState().answerWithHeadsOff(bottomHeads(layers, 3).sort((a, b) => a[0] - b[0] || a[1] - b[1]));
+  await useInspector.getState().answerWithHeadsOff(bottomHeads(layers, 3));
 }
 
 /** Model A's head figures under the policy shown, with every head on: at once, or once the grid's pass brings them. */

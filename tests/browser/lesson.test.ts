@@ -11,7 +11,7 @@ import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { moveOf, wordsCopied } from '../../src/views/lesson/moves';
 import { analyzeHeads } from '../../src/analysis/heads';
-import { bottomHeads, headMask, headName, topHeads } from '../../src/analysis/ablation';
+import { bottomHeads, headMask, headName, inHeadOrder, topHeads } from '../../src/analysis/ablation';
 import { LESSON, type LessonStep, QUIZ } from '../../src/views/lesson/steps';
 import { startAppServer } from '../helpers/app-server';
 import { axeViolations } from '../helpers/axe';
@@ -53,11 +53,7 @@ async function headsStory(): Promise<{ off: string; on: number; without: number;
   await model.session.release();
   const previous = answers.at(-2)!.content;
   // The page lists the heads off in layer and head order.
-  const listed = (hs: typeof top) =>
-    [...hs]
-      .sort((a, b) => a[0] - b[0] || a[1] - b[1])
-      .map(headName)
-      .join(', ');
+  const listed = (hs: typeof top) => inHeadOrder(hs).map(headName).join(', ');
   return {
     off: listed(top),
     on: wordsCopied(withAll, previous),

@@ -1,4 +1,4 @@
-import type { AblationKind, HeadRef } from '../../analysis/ablation';
+import { type AblationKind, type HeadRef, inHeadOrder } from '../../analysis/ablation';
 import type { Conversation } from '../../conversation/types';
 import { STALE_MODEL, type Generation } from '../../worker/api';
 import type { Call } from '../../worker/rpc';
@@ -141,6 +141,14 @@ async function answerWithHeadsOff(w: Writer, set: Set, get: () => InspectorState
   w.call = null;
   set({
     generating: null,
-    offAnswers: { policy, turn, off: s.off, withAll, withOff, ...(control && controlOff !== undefined && { control: { off: control, withOff: controlOff } }) },
+    offAnswers: {
+      policy,
+      turn,
+      off: s.off,
+      withAll,
+      withOff,
+      // Listed in the order `off` is kept in.
+      ...(control && controlOff !== undefined && { control: { off: inHeadOrder(control), withOff: controlOff } }),
+    },
   });
 }

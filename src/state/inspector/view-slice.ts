@@ -1,3 +1,4 @@
+import { inHeadOrder } from '../../analysis/ablation';
 import { parseConversation } from '../../conversation/parse';
 import { parsePolicy, policySpec } from '../../context/policy';
 import { exampleNamed } from '../examples';
@@ -74,7 +75,7 @@ export const viewSlice: Slice<ViewSlice> = (set, get) => ({
     get().setOff(has ? off.filter((x) => x[0] !== l || x[1] !== h) : [...off, [l, h] as const]);
   },
   setOff(heads) {
-    set({ off: [...heads].sort((a, b) => a[0] - b[0] || a[1] - b[1]), offAnswers: null });
+    set({ off: inHeadOrder(heads), offAnswers: null });
     get().scheduleAnalysis();
   },
   setOffKind(kind) {

@@ -79,11 +79,11 @@ export function tokenReading(
 
 /** The reads step: where the pointed token looks, in words. */
 export function readsReveal(w: LessonWorld): Reveal {
-  const r = figuresOf(w);
-  const t = r && w.pointed && tokenReading(r, w.pointed.row);
-  const shading = 'The shading now follows that token: the darker a token, the more of its attention it gets.';
   // Nothing pointed at any more (a tap's hover ends): silent, so the card keeps what it said of the token.
   if (!w.pointed) return SILENT;
+  const r = figuresOf(w);
+  const t = r && tokenReading(r, w.pointed.row);
+  const shading = 'The shading now follows that token: the darker a token, the more of its attention it gets.';
   if (!t) return { said: shading };
   const most =
     t.topAnswer && t.topAnswer.turn !== null ? `; summed answer by answer, the most goes to turn ${t.topAnswer.turn}'s (${percent(t.topAnswer.share)})` : '';

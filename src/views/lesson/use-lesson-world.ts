@@ -36,18 +36,18 @@ export function useLessonWorld(): LessonWorld {
   const head = useInspector((s) => s.head);
   const finalLayer = useModelStore((m) => m.info?.inspectLayers.at(-1) ?? null);
   const sweeping = useInspector((s) => s.sweeping !== null);
-  const split = parsed.conversation ? splitTurns(parsed.conversation.messages).all : [];
-  const turns = split.length;
-  // The user message the scored answer replies to (its last one), for the maze's walls.
-  const asked = split[(turn ?? turns) - 1]?.users.at(-1);
-  const walls = asked === undefined ? null : wallsIn(parsed.conversation!.messages[asked]!.content);
-  // The answer before the scored one: what the heads step counts the copy against.
-  const before = split[(turn ?? turns) - 2]?.assistant;
-  const previousAnswer = before === undefined ? null : parsed.conversation!.messages[before]!.content;
   const messages = parsed.conversation?.messages ?? [];
-  const streak = longestStreak(
-    split.map((t) => ({ answer: messages[t.assistant]!.content, asked: t.users.length ? messages[t.users.at(-1)!]!.content : null })),
-  );
+  // Each turn's answer and the user message it replies to (its last one): the maze's walls, moves and streak.
+  const texts = (parsed.conversation ? splitTurns(messages).all : []).map((t) => ({
+    answer: messages[t.assistant]!.content,
+    asked: t.users.length ? messages[t.users.at(-1)!]!.content : null,
+  }));
+  const turns = texts.length;
+  const asked = texts[(turn ?? turns) - 1]?.asked;
+  const walls = asked == null ? null : wallsIn(asked);
+  // The answer before the scored one: what the heads step counts the copy against.
+  const previousAnswer = texts[(turn ?? turns) - 2]?.answer ?? null;
+  const streak = longestStreak(texts);
   return {
     results,
     fromModel,

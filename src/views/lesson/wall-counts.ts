@@ -4,7 +4,7 @@
  * quotes, computed here from those records. Plain functions.
  */
 import stored from '../../../examples/cache/wall-turns.json';
-import type { Reveal } from './world';
+import { type Reveal, SILENT } from './world';
 
 /**
  * Who wrote a move at a turn right after a wall: the demo model under Full, LT, DE, Window-6 and AO (by their
@@ -78,7 +78,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
 
 /** How a policy the stored episodes were also written under does at the wall, against Full (nothing for another policy). */
 export function policyTally(policy: string, label: string, c: WallCounts = WALL_COUNTS, turns: readonly WallTurn[] = stored.turns as WallTurn[]): Reveal {
-  if (!(WRITERS as readonly string[]).includes(policy) || policy === 'full' || policy === 'twin') return { said: '' };
+  if (!(WRITERS as readonly string[]).includes(policy) || policy === 'full' || policy === 'twin') return SILENT;
   const p = policy as Writer;
   // Window-6 keeps everything up to its 7th turn: say how many of the turns come that early.
   const early = policy === 'window:6' ? turns.filter((t) => t.turn <= 7).length : null;
