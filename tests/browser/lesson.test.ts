@@ -6,6 +6,10 @@ import { generateAnswer, withAnswer } from '../../src/analysis/answer';
 import { turnsSweep } from '../../src/analysis/sweep';
 import { dirSource } from '../../src/cli/dir-source';
 import { parseConversation } from '../../src/conversation/parse';
+import { selectTurn } from '../../src/conversation/turns';
+import { applyPolicy } from '../../src/context/apply';
+import { parsePolicy } from '../../src/context/policy';
+import { asRenderer, renderContext } from '../../src/context/render';
 import { openModel } from '../../src/runtime/open-model';
 import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
@@ -61,6 +65,24 @@ async function headsStory(): Promise<{ off: string; on: number; without: number;
     control: listed(bottom),
     withControl: wordsCopied(withControl, previous),
   };
+}
+/**
+ * The reads step's story computed apart from the page: the demo model on onnxruntime-node reads the wall episode
+ * under Full, and the last answer's move (its last token) puts this much of its last layer's head-mean attention
+ * on the same move in the prior assistant answers, against an even spread over the tokens it can see.
+ */
+async function moveLook(): Promise<{ move: string; share: number; even: number }> {
+  const wall = parseConversation(readFileSync('examples/maze-wall.json', 'utf8')).conversation!;
+  const model = await openModel(dirSource('models/inertia-demo'));
+  const r = renderContext(asRenderer(model.tokenizer), applyPolicy(wall, selectTurn(wall), parsePolicy('full')));
+  const answer = r.contentSpans.at(-1)!;
+  const q = answer.start + answer.length - 1;
+  const res = await model.session.forward({ ids: r.ids, attnRows: [q, q + 1], skipLogits: true });
+  await model.session.release();
+  const row = res.attention.at(-1)!.mean.data;
+  const move = r.tokenTexts[q]!.trim();
+  const same = r.tokenTexts.flatMap((t, k) => (k < q && r.categories[k] === 'prior' && t.trim().toLowerCase() === move ? [k] : []));
+  return { move, share: same.reduce((x, k) => x + row[k]!, 0), even: same.length / (q + 1) };
 }
 /** What a newcomer stops at: a paper's section, figure or table. */
 const PAPER_TALK = /paper \d|§|\bfig(ure)?\.? ?\d|\btable \d|\bsection\b/i;
@@ -249,7 +271,7 @@ describe('the lesson, walked with the keyboard only', () => {
       page.getByTestId('generate'),
     );
     await step(2, async () => {
-      // "take me there" focused the answer's first token: pointing at it. The figures later steps ask to guess
+      // "take me there" focused the last answer's move: pointing at it. The figures later steps ask to guess
       // read "?" until then.
       expect(await page.getByTestId('figure-full-prior').textContent()).toBe('?');
       expect(await page.getByTestId('figure-full-diagonal').textContent()).toBe('?');
@@ -258,6 +280,14 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('figure-full-diagonalCopy').isVisible()).toBe(false);
       // The charts draw those figures turn by turn: covered until the guesses are in.
       expect(await page.getByTestId('covered-charts').count()).toBe(1);
+      // The move looks back at the same move in the earlier answers as much as the same model says in Node.
+      const m = await moveLook();
+      const pct = (v: number) => `${Math.round(v * 100)}\u00a0%`;
+      await expect
+        .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
+        .toContain(`This one, "${m.move}", gives ${pct(m.share)} of its attention to the`);
+      expect(await card.getByTestId('lesson-reveal').textContent()).toContain(`${(m.share / m.even).toFixed(1)} times the ${pct(m.even)}`);
+      expect(m.share / m.even, "the wall episode's move looks back at the earlier moves").toBeGreaterThan(1.5);
     });
     await step(3, async () => {
       expect(Number(await page.locator('[data-lesson="heatmap"] canvas[role="img"]').first().getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);

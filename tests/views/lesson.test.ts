@@ -367,6 +367,36 @@ describe('the lesson', () => {
     );
   });
 
+  it('reads how much a repeated word looks at the same word in earlier answers, against looking at every token equally (hand-computed)', () => {
+    // Keys 0..9; the pointed token (9, " south") sees 10 tokens, 2 of them " south" in prior answers (5 and 7) and
+    // one "South" in a user turn (4, not counted): 0.3 + 0.2 = 0.5 of its attention, against 2 / 10 evenly.
+    const texts = [' a', ' b', ' c', ' d', 'South', ' south', ' x', 'south', ' y', ' south'];
+    const cats = ['sink', 'sink', 'sink', 'system', 'user', 'prior', 'prior', 'prior', 'user', 'current'];
+    const data = Float32Array.from([0.05, 0, 0, 0.05, 0.2, 0.3, 0.05, 0.2, 0.05, 0.1]);
+    const r = {
+      ...figures('full', 0.1, 0.3),
+      tokens: cats.map((category, i) => ({ category, text: texts[i] })),
+      query: { start: 9, end: 10 },
+      attention: { layer: 1, mean: { data, heads: 1, rowStart: 9, rows: 1, seqLen: 10 }, perHead: null },
+      messages: [{ role: 'assistant', category: 'prior', turn: 1, span: { start: 5, length: 3 } }],
+    } as unknown as PolicyResult;
+    const same = tokenReading(r, 0)!.sameWord!;
+    expect(same.count).toBe(2);
+    expect(same.share).toBeCloseTo(0.5, 6);
+    expect(same.even).toBeCloseTo(0.2, 12);
+    const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
+    expect(step('reads').reveal!(w, null).said).toBe(
+      'The shading now follows that token: the darker a token, the more of its attention it gets. This one, "south", gives 50 % of its attention to the 2 tokens "south" in prior assistant answers, 2.5 times the 20 % that looking at every token equally would give them: writing this move, the model looks back at the same move in its own prior assistant answers.',
+    );
+    // About chance: said so, not dressed up as looking back.
+    data.set([0.05, 0, 0, 0.05, 0.5, 0.1, 0.05, 0.1, 0.05, 0.1]);
+    expect(told('reads', w, null)).toMatch(
+      /gives 20 % of its attention to the 2 tokens "south" in prior assistant answers, about the 20 % .*: this move does not look back/,
+    );
+    // A token no earlier answer wrote, or one without a letter: no such sentence.
+    expect(tokenReading({ ...r, tokens: r.tokens.map((t, i) => (i === 9 ? { ...t, text: '.' } : t)) } as PolicyResult, 0)!.sameWord).toBeNull();
+  });
+
   it('reads the walls a maze observation names', () => {
     expect(wallsIn('Round 10. Position (3,3). Walls: south. Goal: (3,4). You hit a wall.')).toEqual(['south']);
     expect(wallsIn('Round 3. Position (3,1). Walls: east, west. Goal: (3,4).')).toEqual(['east', 'west']);

@@ -4,6 +4,7 @@
  */
 import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
+import { isMove } from './moves';
 import { change, evenDiagonal, figuresOf, type LessonWorld, LOADING, percent, priorYardstick, type Reveal, share, SILENT } from './world';
 
 /** The shares step: the guess, the share on prior assistant answers and its yardstick; the other shares folded. */
@@ -55,29 +56,49 @@ export function fillerReveal(w: LessonWorld, base: LessonWorld | null): Reveal {
   };
 }
 
-/** Where one token of the answer looks: its attention by kind of token, and the prior assistant answer it looks at most. */
+/** The tokens of the prior assistant answers with the same text as a token, and the attention they get from it. */
+export interface SameWord {
+  /** How many such tokens it can see. */
+  count: number;
+  /** The attention they get from the token, summed. */
+  share: number;
+  /** What they would get from attention spread evenly over every token it can see. */
+  even: number;
+}
+
+/** A word to match across answers: the token's text trimmed and lower-cased, or null when it holds no letter. */
+const wordOf = (text: string): string | null => (/\p{L}/u.test(text) ? text.trim().toLowerCase() : null);
+
+/** Where one token of the answer looks: its attention by kind of token, the prior assistant answer it looks at most, and the same word in those answers. */
 export function tokenReading(
   r: PolicyResult,
   row: number,
-): { text: string; shares: Record<Category, number>; topAnswer: { turn: number | null; share: number } | null } | null {
+): { text: string; shares: Record<Category, number>; topAnswer: { turn: number | null; share: number } | null; sameWord: SameWord | null } | null {
   const a = r.attention?.mean;
   if (!a || row < 0 || row >= a.rows) return null;
   const q = a.rowStart + row;
+  const at = (k: number) => a.data[row * a.seqLen + k]!;
   const shares: Record<Category, number> = { sink: 0, system: 0, user: 0, prior: 0, current: 0 };
-  for (let k = 0; k <= q; k++) shares[r.tokens[k]!.category] += a.data[row * a.seqLen + k]!;
+  for (let k = 0; k <= q; k++) shares[r.tokens[k]!.category] += at(k);
   // Each prior assistant answer's part of the row (its tokens, sink tokens aside as the shares count them).
   let topAnswer: { turn: number | null; share: number } | null = null;
   for (const m of r.messages) {
     if (m.category !== 'prior') continue;
     let share = 0;
-    for (let k = m.span.start; k < Math.min(q + 1, m.span.start + m.span.length); k++)
-      if (r.tokens[k]!.category === 'prior') share += a.data[row * a.seqLen + k]!;
+    for (let k = m.span.start; k < Math.min(q + 1, m.span.start + m.span.length); k++) if (r.tokens[k]!.category === 'prior') share += at(k);
     if (!topAnswer || share > topAnswer.share) topAnswer = { turn: m.turn, share };
   }
-  return { text: r.tokens[q]!.text, shares, topAnswer };
+  // The same word written in earlier answers: where a repeated move looks back at the earlier ones.
+  const word = wordOf(r.tokens[q]!.text);
+  let sameWord: SameWord | null = null;
+  if (word !== null) {
+    const same = r.tokens.slice(0, q).flatMap((t, k) => (t.category === 'prior' && wordOf(t.text) === word ? [k] : []));
+    if (same.length) sameWord = { count: same.length, share: same.reduce((s, k) => s + at(k), 0), even: same.length / (q + 1) };
+  }
+  return { text: r.tokens[q]!.text, shares, topAnswer, sameWord };
 }
 
-/** The reads step: where the pointed token looks, in words. */
+/** The reads step: where the pointed token looks, in words; for a word the earlier answers also wrote, how much it looks at them. */
 export function readsReveal(w: LessonWorld): Reveal {
   // Nothing pointed at any more (a tap's hover ends): silent, so the card keeps what it said of the token.
   if (!w.pointed) return SILENT;
@@ -85,9 +106,19 @@ export function readsReveal(w: LessonWorld): Reveal {
   const t = r && tokenReading(r, w.pointed.row);
   const shading = 'The shading now follows that token: the darker a token, the more of its attention it gets.';
   if (!t) return { said: shading };
+  const name = JSON.stringify(t.text.trim() || t.text);
   const most =
     t.topAnswer && t.topAnswer.turn !== null ? `; summed answer by answer, the most goes to turn ${t.topAnswer.turn}'s (${percent(t.topAnswer.share)})` : '';
+  const kinds = `${percent(t.shares.prior)} of its attention to prior assistant answers and ${percent(t.shares.user)} to the user's turns${most}`;
+  const s = t.sameWord;
+  if (!s) return { said: `${shading} This one, ${name}, gives ${kinds}.` };
+  const k = s.share / s.even;
+  const verdict =
+    k >= 1.5
+      ? `${k.toFixed(1)} times the ${percent(s.even)} that looking at every token equally would give them${isMove(t.text) ? ': writing this move, the model looks back at the same move in its own prior assistant answers' : ''}`
+      : `about the ${percent(s.even)} that looking at every token equally would give them${isMove(t.text) ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
   return {
-    said: `${shading} This one, ${JSON.stringify(t.text.trim() || t.text)}, gives ${percent(t.shares.prior)} of its attention to prior assistant answers and ${percent(t.shares.user)} to the user's turns${most}.`,
+    said: `${shading} This one, ${name}, gives ${percent(s.share)} of its attention to the ${s.count} tokens ${name} in prior assistant answers, ${verdict}.`,
+    more: `In all it gives ${kinds}.`,
   };
 }

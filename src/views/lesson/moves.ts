@@ -5,6 +5,10 @@
 import { parsePolicy, policyLabel } from '../../context/policy';
 import { type OffAnswers, SILENT, type Reveal } from './world';
 
+/** The moves of the maze. */
+export const MOVES = ['north', 'south', 'east', 'west'] as const;
+/** Whether a token's text is one of the maze's moves. */
+export const isMove = (text: string): boolean => (MOVES as readonly string[]).includes(text.trim().toLowerCase());
 /** A maze answer's move ("Move: north"; the demo model also writes "Action -> east"), or null. */
 export const moveOf = (answer: string): string | null => /(?:Move|Action)\s*(?::|->)\s*(\w+)/i.exec(answer)?.[1]?.toLowerCase() ?? null;
 /** The walls a maze observation names ("Walls: east, west." → ['east', 'west']; "Walls: none." → []), or null. */

@@ -76,17 +76,18 @@ export const LESSON: LessonStep[] = [
   },
   {
     id: 'reads',
-    title: 'Where the answer looks',
+    title: 'Where the repeated move looks',
     region: 'tokens',
-    setup: MAZE,
+    setup: WALL,
     text: (w) => {
       // The panels say "layer 1" for the demo model's last layer: name it so, counted from 0.
       const layer = figuresOf(w)?.layer;
-      return `Back to the first conversation: a language model reads text in small pieces called tokens. For each token it writes, it gives every earlier token a weight, its attention, and the weights add up to 1. The tool reads these weights from the model's last layer${layer === undefined ? '' : ` (the panels call it layer ${layer}: layers are counted from 0)`}.`;
+      return `Inside, a language model reads text in small pieces called tokens, and for each token it writes it gives every earlier token a weight, its attention; the weights add up to 1. The tool reads these weights from the model's last layer${layer === undefined ? '' : ` (the panels call it layer ${layer}: layers are counted from 0)`}. Here is the same episode, ending with the answer the model wrote under Full: where does its move into the wall look?`;
     },
     source: 'Attention weights of the final layer, averaged over heads: paper 2, section 3.4.',
-    action: 'Point at a token of the last answer (the outlined tokens) in the Tokens panel, or focus one with the keyboard.',
-    target: '[data-testid="token-view"] .tok.query',
+    action: "Point at the last answer's move, its last word (the outlined tokens are that answer), in the Tokens panel, or focus it with the keyboard.",
+    // The answer's last content token: its move (a maze answer ends "Action -> south").
+    target: '[data-testid="token-view"] .tok:nth-last-child(1 of .query)',
     done: (w) => w.pointed !== null,
     reveal: readsReveal,
   },
@@ -94,7 +95,7 @@ export const LESSON: LessonStep[] = [
     id: 'sink',
     title: 'The sink',
     region: 'heatmap',
-    setup: MAZE,
+    setup: WALL,
     text: () =>
       `Large language models pour much of their attention onto the first few tokens, whatever those say: the attention sink (the tool counts the first ${SINK_TOKENS} tokens apart, so they do not blur the rest). The heatmap draws each token of the answer as a row and each token it can look at as a column, so a sink shows as bright columns at its left edge. Does the tiny demo model have one?`,
     source: 'Attention sinks: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens counted apart: paper 2, section 3.4.',
@@ -117,7 +118,7 @@ export const LESSON: LessonStep[] = [
     region: 'figures',
     setup: MAZE,
     text: () =>
-      "Every token the answer looks at is one of five kinds: the sink, the system prompt (the instructions at the top), the user's turns, the model's own prior assistant answers, or the answer itself. How much of the answer's attention goes to its own prior assistant answers? The figures stay hidden until you lock in a guess.",
+      "Back to the first conversation, the scripted one: every token its last answer looks at is one of five kinds: the sink, the system prompt (the instructions at the top), the user's turns, the model's own prior assistant answers, or the answer itself. How much of the answer's attention goes to its own prior assistant answers? The figures stay hidden until you lock in a guess.",
     source: "The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer's tokens of the attention on that category.",
     action: 'Set your guess with the slider (Page Up moves it by 10), then lock it in.',
     target: '[data-testid="lesson-guess"]',
