@@ -1,11 +1,15 @@
 /**
  * Maze episodes the demo model plays itself (the rollouts of cpl-figures.ts, seeds 700,000 + k); at each turn
  * right after it hit a wall, the move it writes under Full (the episode's own answer), LT, DE, Window-6 and AO,
- * and the move the CPL twin writes under Full on the same history. Used by scripts/inertia-turns.ts and its pinning test.
+ * and the move the CPL twin writes under Full on the same history, and how much the Full answer's move looks back at
+ * the same move in the earlier answers. Used by scripts/inertia-turns.ts and its pinning test.
  */
+import { analyzePolicy, type AnalysisModel } from '../src/analysis/analyze';
 import { generateAnswer } from '../src/analysis/answer';
 import type { Message } from '../src/conversation/types';
 import type { OpenModel } from '../src/runtime/open-model';
+import { tokenReading } from '../src/views/lesson/attention-reveals';
+import { isMove } from '../src/views/lesson/moves';
 import type { WallTurn } from '../src/views/lesson/wall-counts';
 import { actionOf, greedyAnswer } from './cpl-pairs';
 import { MAZE_SYSTEM, mazeMove, mazeObservation, mazeWorld, rng } from './data';
@@ -38,7 +42,7 @@ export async function wallEpisode(model: OpenModel, twin: OpenModel, seed: numbe
         ao: await write(model, 'ao'),
         twin: await write(twin, 'full'),
       };
-      out.push({ turn: { seed, turn: t, hit: last, blocked, moves }, history: [...history] });
+      out.push({ turn: { seed, turn: t, hit: last, blocked, moves, look: await moveLook(model, history, t) }, history: [...history] });
     }
     if (act === 'stay') break;
     ({ world, bumped } = mazeMove(world, act));
@@ -46,4 +50,16 @@ export async function wallEpisode(model: OpenModel, twin: OpenModel, seed: numbe
     if (world.x === world.gx && world.y === world.gy) break;
   }
   return out;
+}
+
+/**
+ * The reads step's figure for the Full answer of `turn` (the last in `history`): its move, the answer's last token, puts
+ * this many times an even spread of its last layer's attention on the same move in the prior assistant answers (two
+ * decimals; null when the answer ends in no move, or no earlier answer wrote it). The page computes it the same way.
+ */
+async function moveLook(model: AnalysisModel, history: Message[], turn: number): Promise<number | null> {
+  const r = await analyzePolicy(model, { messages: history }, 'full', { turn, keepAttention: 'answer', cost: 'last' });
+  const t = tokenReading(r, r.query.end - r.query.start - 1);
+  const s = t?.sameWord;
+  return t && s && isMove(t.text) ? Math.round((s.share / s.even) * 100) / 100 : null;
 }

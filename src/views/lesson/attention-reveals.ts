@@ -5,7 +5,8 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
 import { isMove } from './moves';
-import { change, evenDiagonal, figuresOf, type LessonWorld, LOADING, percent, priorYardstick, type Reveal, share, SILENT } from './world';
+import { lookTally } from './wall-counts';
+import { change, evenDiagonal, LOOKS_BACK, figuresOf, type LessonWorld, LOADING, percent, priorYardstick, type Reveal, share, SILENT } from './world';
 
 /** The shares step: the guess, the share on prior assistant answers and its yardstick; the other shares folded. */
 export function sharesReveal(w: LessonWorld): Reveal {
@@ -113,12 +114,13 @@ export function readsReveal(w: LessonWorld): Reveal {
   const s = t.sameWord;
   if (!s) return { said: `${shading} This one, ${name}, gives ${kinds}.` };
   const k = s.share / s.even;
+  const move = isMove(t.text);
   const verdict =
-    k >= 1.5
-      ? `${k.toFixed(1)} times the ${percent(s.even)} that looking at every token equally would give them${isMove(t.text) ? ': writing this move, the model looks back at the same move in its own prior assistant answers' : ''}`
-      : `about the ${percent(s.even)} that looking at every token equally would give them${isMove(t.text) ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
+    k >= LOOKS_BACK
+      ? `${k.toFixed(1)} times the ${percent(s.even)} that looking at every token equally would give them${move ? ': writing this move, the model looks back at the same move in its own prior assistant answers' : ''}`
+      : `about the ${percent(s.even)} that looking at every token equally would give them${move ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
   return {
-    said: `${shading} This one, ${name}, gives ${percent(s.share)} of its attention to the ${s.count} tokens ${name} in prior assistant answers, ${verdict}.`,
-    more: `In all it gives ${kinds}.`,
+    said: `${shading} This one, ${name}, gives ${percent(s.share)} of its attention to the ${s.count} tokens ${name} in prior assistant answers, ${verdict}.${move ? ` ${lookTally()}` : ''}`,
+    more: `In all it gives ${kinds}.${move ? " The pull of the history shows more surely in what the model writes (the counts of the last step) than in one token's attention." : ''}`,
   };
 }

@@ -4,7 +4,7 @@
  * quotes, computed here from those records. Plain functions.
  */
 import stored from '../../../examples/cache/wall-turns.json';
-import { type Reveal, SILENT } from './world';
+import { LOOKS_BACK, type Reveal, SILENT } from './world';
 
 /**
  * Who wrote a move at a turn right after a wall: the demo model under Full, LT, DE, Window-6 and AO (by their
@@ -23,6 +23,11 @@ export interface WallTurn {
   blocked: string[];
   /** Each writer's move (null: it wrote none). */
   moves: Record<Writer, string | null>;
+  /**
+   * How much the Full answer's move looks back at the same move in the prior assistant answers: its attention on
+   * them, in times what an even spread gives them (the reads step's figure); null when it cannot be read.
+   */
+  look: number | null;
 }
 
 export interface WallCounts {
@@ -32,12 +37,15 @@ export interface WallCounts {
   repeats: Record<Writer, number>;
   /** Turns where the writer's move is an open way. */
   open: Record<Writer, number>;
+  /** Of the turns where Full repeats the move (and its look can be read), how many look back at least LOOKS_BACK times even. */
+  looks: { back: number; of: number };
 }
 
 /** A move that leads somewhere from where the agent stands: written, not 'stay', and not into a wall. */
 export const isOpen = (t: WallTurn, m: string | null): boolean => m !== null && m !== 'stay' && !t.blocked.includes(m);
 
 export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCounts {
+  const read = turns.filter((t) => t.moves.full === t.hit && t.look !== null);
   const count = (hit: (t: WallTurn, m: string | null) => boolean) =>
     Object.fromEntries(WRITERS.map((w) => [w, turns.filter((t) => hit(t, t.moves[w])).length])) as Record<Writer, number>;
   return {
@@ -45,6 +53,7 @@ export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCo
     turns: turns.length,
     repeats: count((t, m) => m === t.hit),
     open: count(isOpen),
+    looks: { back: read.filter((t) => t.look! >= LOOKS_BACK).length, of: read.length },
   };
 }
 
@@ -60,6 +69,11 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} episodes it played, it repeats the move that hit the wall in ${pct(c.repeats.full, c.turns)} under Full and ${pct(c.repeats.de, c.turns)} under DE: the history adds ${Math.round((c.repeats.full / c.turns) * 100) - Math.round((c.repeats.de / c.turns) * 100)} percentage points (even with none, this tiny model often ignores the wall).`,
     more: `Whether it is the model's own answers in the history that pull it back, a later step (AO) tells. The counts: ${of(c.repeats.full, c.turns)} and ${of(c.repeats.de, c.turns)} turns, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, ${c.repeats.full - c.repeats.de} more repeats.`,
   };
+}
+
+/** The reads step's "not every repeat": how many of the moves repeated into a wall look back as much. */
+export function lookTally(c: WallCounts = WALL_COUNTS): string {
+  return `Not every repeated move looks back like this one: of the ${c.looks.of} moves the demo model repeated into a wall in the stored episodes, ${c.looks.back} put ${LOOKS_BACK} times an even spread or more on the same move earlier.`;
 }
 
 /** The CPL step's count over the same turns: the twin against the demo model, both with the whole history. */

@@ -125,6 +125,8 @@ export const twinOf = (w: LessonWorld): PolicyResult | null => (w.fromModel ? (w
 /** A figure as the figures panel writes it (the browser test finds each quoted figure there). */
 export const share = (v: number): string => fmtShare(v);
 /** A figure and a guess in one unit: whole per cent. */
+/** How many times an even spread a token's attention on a set of tokens must be before the lesson says it looks back at them. */
+export const LOOKS_BACK = 1.5;
 export const percent = (v: number): string => `${Math.round(v * 100)} %`;
 /** Only this policy is shown, and its figures are the model's. */
 export const only = (w: LessonWorld, policy: string): boolean => w.shown.length === 1 && w.shown[0] === policy && figuresOf(w, policy) !== null;
