@@ -49,9 +49,11 @@ export function headMask(off: readonly HeadRef[], layers: number, heads: number)
 
 type HeadDiagonals = readonly { layer: number; perHead: readonly { diagonal: number }[] }[];
 
-/** The k heads with the highest diagonal ratio, any layer (ties: the earlier head). */
-export function topHeads(layers: HeadDiagonals, k: number): HeadRef[] {
-  return ranked(layers, -1).slice(0, k);
+/** The k heads with the highest diagonal ratio, any layer (ties: the earlier head), leaving out `except` (heads switched off). */
+export function topHeads(layers: HeadDiagonals, k: number, except: readonly HeadRef[] = []): HeadRef[] {
+  return ranked(layers, -1)
+    .filter(([l, h]) => !except.some(([xl, xh]) => xl === l && xh === h))
+    .slice(0, k);
 }
 
 /** The k heads with the lowest diagonal ratio, any layer (ties: the earlier head): the control to topHeads. */

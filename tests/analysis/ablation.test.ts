@@ -34,6 +34,11 @@ describe('switching heads off: names, masks, choices', () => {
       [1, 0],
       [1, 2],
     ]);
+    // With heads switched off: the highest of those still on.
+    expect(topHeads(layers, 2, [[0, 1]])).toEqual([
+      [1, 0],
+      [1, 2],
+    ]);
     // The control: the lowest, ties to the earlier head too.
     expect(bottomHeads([...layers, layer(2, [0.05])], 3)).toEqual([
       [1, 1],

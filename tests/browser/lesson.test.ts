@@ -38,22 +38,22 @@ async function cplStory(): Promise<{ mine: string; twin: string; count: ReturnTy
   return { mine, twin, count };
 }
 /**
- * The heads step's story computed apart from the page: the demo model on onnxruntime-node writes the maze's last
+ * The heads step's story computed apart from the page: the demo model on onnxruntime-node writes the wall episode's last
  * answer with every head on, then with the top 3 heads by diagonal ratio switched off (zero), and each answer's
  * copy of the answer before it is counted in words.
  */
 async function headsStory(): Promise<{ off: string; on: number; without: number; control: string; withControl: number }> {
-  const maze = parseConversation(readFileSync('examples/maze.json', 'utf8')).conversation!;
-  const answers = maze.messages.filter((m) => m.role === 'assistant');
+  const wall = parseConversation(readFileSync('examples/maze-wall.json', 'utf8')).conversation!;
+  const answers = wall.messages.filter((m) => m.role === 'assistant');
   const model = await openModel(dirSource('models/inertia-demo'), { headFigures: true });
-  const layers = await analyzeHeads(model, maze, 'full');
+  const layers = await analyzeHeads(model, wall, 'full');
   const [top, bottom] = [topHeads(layers, 3), bottomHeads(layers, 3)];
-  const withAll = await generateAnswer(model, maze, 'full', answers.length);
+  const withAll = await generateAnswer(model, wall, 'full', answers.length);
   const { numLayers, numHeads } = model.session.spec;
   model.session.headMask = headMask(top, numLayers, numHeads);
-  const withOff = await generateAnswer(model, maze, 'full', answers.length);
+  const withOff = await generateAnswer(model, wall, 'full', answers.length);
   model.session.headMask = headMask(bottom, numLayers, numHeads);
-  const withControl = await generateAnswer(model, maze, 'full', answers.length);
+  const withControl = await generateAnswer(model, wall, 'full', answers.length);
   await model.session.release();
   const previous = answers.at(-2)!.content;
   // The page lists the heads off in layer and head order.
@@ -199,6 +199,15 @@ describe('the lesson, walked with the keyboard only', () => {
       await expect.poll(() => page.getByRole('combobox', { name: 'example', exact: true }).inputValue()).toBe(s.setup.example);
       await expect.poll(() => page.getByRole('combobox', { name: 'scored turn', exact: true }).inputValue()).toBe('');
       expect(await page.getByTestId('compare-models').isChecked(), `step ${n + 1} compare models`).toBe(s.setup.compareModels === true);
+      // What the step brings into view on entry (the wall's turns, not the list's top).
+      if (s.show) {
+        const inView = () =>
+          page.locator(s.show!).evaluate((el) => {
+            const b = el.getBoundingClientRect();
+            return b.top >= 0 && b.top < innerHeight;
+          });
+        await expect.poll(inView, { message: `step ${n + 1} shows ${s.show}`, timeout: 10_000 }).toBe(true);
+      }
       // Plain words on the page too.
       expect(await card.getByTestId('lesson-text').textContent()).not.toMatch(PAPER_TALK);
       if (n > 0) expect(await next.isDisabled(), `step ${n + 1} (${s.id}) waits for its action`).toBe(true);

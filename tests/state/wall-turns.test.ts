@@ -27,7 +27,10 @@ describe('the wall counts the lesson quotes', () => {
       looks: { back: 1, of: 2 },
     });
     expect(lookTally(c)).toBe(
-      'Not every repeated move looks back like this one: of the 2 moves the demo model repeated into a wall in the stored episodes, 1 put 1.5 times an even spread or more on the same move earlier.',
+      'Such a look back is common: of the 2 moves the demo model repeated into a wall in the stored episodes, 1 (50 %) look back this strongly (1.5 times an even spread or more).',
+    );
+    expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toBe(
+      "Such a look back is rare: of the 116 moves the demo model repeated into a wall in the stored episodes, 15 (13 %) look back this strongly (1.5 times an even spread or more), so most repeats do not show in one token's attention, and the counts of the second step are the surer sign.",
     );
   });
 

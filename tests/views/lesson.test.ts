@@ -271,6 +271,13 @@ describe('the lesson', () => {
       'off, 2. Those heads carry part of the copying, though a model missing parts also writes worse.',
     );
     expect(told('heads', off('Path: 8 9 10 11 12.\nMove: north'), w)).toContain('off, 4. The copying does not hang on those heads alone.');
+    // An answer that no longer ends in a move fell apart: not read as the copy alone going.
+    expect(told('heads', off('Pathassistant\nPath: 8', 'Path: 8 9 10 12.\nMove: east'), w)).toContain(
+      'off instead, 4. Without those heads the answer falls apart (it no longer ends in a move), while switching off the others leaves it as it was: those heads carry the copying, and much of the rest of the answer besides.',
+    );
+    expect(told('heads', off('Pathassistant\nPath: 8', 'Path: 8 3.\nMove: east'), w)).toContain(
+      'Without those heads the answer falls apart (it no longer ends in a move): they carry much more than the copying.',
+    );
     const same = { ...w, offAnswers: { withAll: 'Move: east', withOff: 'Move: east', off: ['1.2'] } };
     expect(told('heads', same, w)).toMatch(/^With heads 1\.2 off the model writes the same answer: the copying does not hang on those heads alone/);
     expect(told('heads', { ...same, previousAnswer: null, offAnswers: { ...same.offAnswers, withOff: 'Move: west' } }, w)).toMatch(

@@ -85,7 +85,8 @@ export function HeadsPanel() {
       points: meanOf(g.layers, 'prior').map((y, x) => ({ x, y })),
     },
   ]);
-  const top = first ? topHeads(first.layers, 3) : [];
+  // A head switched off still forms its attention but writes nothing: rank only the heads still on.
+  const top = first ? topHeads(first.layers, 3, off) : [];
   const peak = first ? meanOf(first.layers, 'diagonal').reduce((b, v, l, a) => (v > a[b]! ? l : b), 0) : 0;
   return (
     <section className="panel heads" aria-labelledby="heads-title">
@@ -115,8 +116,10 @@ export function HeadsPanel() {
       )}
       {first && (
         <p data-testid="heads-summary">
-          Head mean, the diagonal ratio is highest at layer {peak} ({f4(first.layers[peak]!.diagonal)}); at the final layer it is{' '}
-          {f4(first.layers[first.layers.length - 1]!.diagonal)}. The heads with the highest:{' '}
+          {peak === first.layers.length - 1
+            ? `Head mean, the diagonal ratio is highest at the final layer, layer ${peak} (${f4(first.layers[peak]!.diagonal)}).`
+            : `Head mean, the diagonal ratio is highest at layer ${peak} (${f4(first.layers[peak]!.diagonal)}); at the final layer it is ${f4(first.layers[first.layers.length - 1]!.diagonal)}.`}{' '}
+          The heads with the highest{off.length > 0 ? ' of those still on' : ''}:{' '}
           {top.map((h) => `${headName(h)} (${f4(first.layers[h[0]]!.perHead[h[1]]!.diagonal)})`).join(', ')}.
           {/* Switched-off heads change every later layer's attention: the grid is this model with them off. */}
           {off.length > 0 && <strong> Computed with heads {off.map(headName).join(', ')} switched off.</strong>}

@@ -13,7 +13,7 @@ import { useLessonWorld } from './use-lesson-world';
  * step. `present` re-runs it when new figures may have made the region appear; it does not scroll the
  * page back while the learner acts elsewhere.
  */
-function useHighlight(step: number, region: LessonRegion, target: string, present: unknown) {
+function useHighlight(step: number, region: LessonRegion, target: string, show: string | undefined, present: unknown) {
   const scrolledFor = useRef<number | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `present` is what changes when the region may have appeared
   useEffect(() => {
@@ -25,8 +25,10 @@ function useHighlight(step: number, region: LessonRegion, target: string, presen
       const calm = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
       // The step's target when it is on the page (a phone shows little above the card: the heatmap itself,
       // not its legend), else the region's top.
+      const shown = show ? document.querySelector(show) : null;
       const t = document.querySelector(target);
-      (t && el.contains(t) ? t : el).scrollIntoView({ block: 'start', behavior: calm ? 'auto' : 'smooth' });
+      if (shown && el.contains(shown)) shown.scrollIntoView({ block: 'center', behavior: calm ? 'auto' : 'smooth' });
+      else (t && el.contains(t) ? t : el).scrollIntoView({ block: 'start', behavior: calm ? 'auto' : 'smooth' });
     }
     return () => el.classList.remove('lesson-focus');
   }, [step, region, present]);
@@ -93,7 +95,7 @@ function Card({ index }: { index: number }) {
   // Each step takes the focus, so a keyboard (and a screen reader) starts reading it at its title.
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves when the step does
   useEffect(() => heading.current?.focus(), [index]);
-  useHighlight(index, s.region, s.target, w.results);
+  useHighlight(index, s.region, s.target, s.show, w.results);
   // Closing gives the focus back to the button that opens the lesson.
   const finish = () => {
     close();

@@ -121,6 +121,6 @@ export function readsReveal(w: LessonWorld): Reveal {
       : `about the ${percent(s.even)} that looking at every token equally would give them${move ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
   return {
     said: `${shading} This one, ${name}, gives ${percent(s.share)} of its attention to the ${s.count} tokens ${name} in prior assistant answers, ${verdict}.${move ? ` ${lookTally()}` : ''}`,
-    more: `In all it gives ${kinds}.${move ? " The pull of the history shows more surely in what the model writes (the counts of the last step) than in one token's attention." : ''}`,
+    more: `In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far${move ? ' (where its thought may name the move already)' : ''}.`,
   };
 }

@@ -121,8 +121,13 @@ export function headsOffReveal(a: OffAnswers, previous: string | null): Reveal {
   }.`;
   // Only where the control leaves the copy standing do the bright heads carry it; then say which copying that is.
   const caveat = ' The list is copying the task asks for, so this shows where copying runs, not that it is the harmful kind.';
-  const meaning =
-    off >= on
+  // An answer that no longer ends in a move has fallen apart: it copies nothing because it says nothing.
+  const broken = moveOf(a.withOff) === null && moveOf(a.withAll) !== null;
+  const meaning = broken
+    ? ctl !== undefined && ctl >= on - 1
+      ? 'Without those heads the answer falls apart (it no longer ends in a move), while switching off the others leaves it as it was: those heads carry the copying, and much of the rest of the answer besides.'
+      : 'Without those heads the answer falls apart (it no longer ends in a move): they carry much more than the copying.'
+    : off >= on
       ? 'The copying does not hang on those heads alone.'
       : ctl === undefined
         ? 'Those heads carry part of the copying, though a model missing parts also writes worse.'

@@ -29,8 +29,7 @@ import {
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion, type Reveal, revealText } from './world';
 
-const MAZE: LessonSetup = { example: 'maze', policy: 'full', turn: null };
-/** The episode where the demo model keeps walking into a wall (the generation step). */
+/** The episode where the demo model keeps walking into a wall: every step reads it. */
 const WALL: LessonSetup = { example: 'maze-wall', policy: 'full', turn: null };
 /** The policies that drop earlier turns (the table's first step). */
 const DROPPING = ['window:6', 'clip:12:1', 'summary:12:1', 'lt', 'de'];
@@ -45,9 +44,9 @@ export const LESSON: LessonStep[] = [
     id: 'case',
     title: 'An agent that repeats itself',
     region: 'conversation',
-    setup: { ...MAZE, turns: true },
+    setup: { ...WALL, turns: true },
     text: (w) =>
-      `Conversational inertia is a model leaning on its own prior assistant answers (its answers in earlier turns) more than the task asks, down to repeating a move that no longer fits. Here is a maze agent's conversation, ${w.turns} turns long, written by a script in the wording the demo model learned (a tiny language model that runs in this page and has only ever read maze answers). Each answer lists the cells visited so far (the system prompt asks for the list, so copying it is expected), then a thought and a move${streakSaid(w.streak)}.`,
+      `Conversational inertia is a model leaning on its own prior assistant answers (its answers in earlier turns) more than the task asks, down to repeating a move that no longer fits. Here is a maze episode, ${w.turns} turns long, played by the demo model itself (a tiny language model that runs in this page and has only ever read maze answers). Each answer lists the cells visited so far (the system prompt asks for the list, so copying it is expected), then a thought and a move${streakSaid(w.streak)}.`,
     source: 'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1.',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
@@ -59,11 +58,13 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: () =>
-      'First, what it does. Here is another maze episode, played by the demo model itself: it walked into a wall, was told so ("You hit a wall"), and answered the same move again, turn after turn. Copying the list of cells is expected, but the move should follow the maze: let the model write the last answer itself, once with the whole conversation (Full) and once with no earlier turn at all (DE, "drop everything").',
+      'First, what it does. The agent walked into a wall, was told so ("You hit a wall"), and answered the same move again, turn after turn. Copying the list of cells is expected, but the move should follow the maze: let the model write the last answer itself, once with the whole conversation (Full) and once with no earlier turn at all (DE, "drop everything").',
     source:
       'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes.',
     action: 'Click "Write it under Full, then under DE".',
     target: '[data-testid="lesson-act"]',
+    // The turns at the wall, not the first ones: the answer it wrote there, centred.
+    show: '[data-lesson="conversation"] li.turn.scored',
     act: { label: 'Write it under Full, then under DE', run: 'full-then-de' },
     done: (w) => Object.keys(w.generated).length >= 2,
     // Both answers written: then how often it happens over many episodes, not only in this one.
@@ -82,7 +83,7 @@ export const LESSON: LessonStep[] = [
     text: (w) => {
       // The panels say "layer 1" for the demo model's last layer: name it so, counted from 0.
       const layer = figuresOf(w)?.layer;
-      return `Inside, a language model reads text in small pieces called tokens, and for each token it writes it gives every earlier token a weight, its attention; the weights add up to 1. The tool reads these weights from the model's last layer${layer === undefined ? '' : ` (the panels call it layer ${layer}: layers are counted from 0)`}. Here is the same episode, ending with the answer the model wrote under Full: where does its move into the wall look?`;
+      return `Inside, a language model reads text in small pieces called tokens, and for each token it writes it gives every earlier token a weight, its attention; the weights add up to 1. The tool reads these weights from the model's last layer${layer === undefined ? '' : ` (the panels call it layer ${layer}: layers are counted from 0)`}. The last answer is the one it wrote under Full: where does its move into the wall look?`;
     },
     source: 'Attention weights of the final layer, averaged over heads: paper 2, section 3.4.',
     action: "Point at the last answer's move, its last word (the outlined tokens are that answer), in the Tokens panel, or focus it with the keyboard.",
@@ -116,9 +117,9 @@ export const LESSON: LessonStep[] = [
     id: 'shares',
     title: 'Five kinds of token',
     region: 'figures',
-    setup: MAZE,
+    setup: WALL,
     text: () =>
-      "Back to the first conversation, the scripted one: every token its last answer looks at is one of five kinds: the sink, the system prompt (the instructions at the top), the user's turns, the model's own prior assistant answers, or the answer itself. How much of the answer's attention goes to its own prior assistant answers? The figures stay hidden until you lock in a guess.",
+      "Every token the answer looks at is one of five kinds: the sink, the system prompt (the instructions at the top), the user's turns, the model's own prior assistant answers, or the answer itself. How much of the answer's attention goes to its own prior assistant answers? The figures stay hidden until you lock in a guess.",
     source: "The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer's tokens of the attention on that category.",
     action: 'Set your guess with the slider (Page Up moves it by 10), then lock it in.',
     target: '[data-testid="lesson-guess"]',
@@ -130,7 +131,7 @@ export const LESSON: LessonStep[] = [
     id: 'diagonal',
     title: 'The diagonal',
     region: 'heatmap',
-    setup: MAZE,
+    setup: WALL,
     text: (w) =>
       `Copying has a shape: the 10th token of the answer looks at the 10th token of each prior assistant answer, the 11th at the 11th, and so on, which draws a diagonal in each prior assistant answer's block of the heatmap. The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those diagonals (the band, drawn as pairs of thin lines; the attention is the shading between them). Guess it, as a share of all its attention.`,
     source:
@@ -145,7 +146,7 @@ export const LESSON: LessonStep[] = [
     id: 'filler',
     title: 'Words, not positions',
     region: 'policies',
-    setup: MAZE,
+    setup: WALL,
     text: () =>
       "Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit (a model knows each token's position, so it could line them up by position alone)? A context policy is a rule for what the model is shown of the earlier turns (Full: everything), and the Filler policy swaps each prior assistant answer for neutral text of the same length: the positions stay, the words go.",
     source: 'The Filler control: paper 1 (Do LLMs benefit from their own words?), section 4.2.',
@@ -158,7 +159,7 @@ export const LESSON: LessonStep[] = [
     id: 'turns',
     title: 'More turns: more leaning, or just more text?',
     region: 'charts',
-    setup: MAZE,
+    setup: WALL,
     text: () =>
       'The longer the conversation, the more prior assistant answers there are to lean on. Pick an earlier turn: the figures then score that turn\'s answer with only the turns before it (the chart "Shares by turn", further down, shows every turn at once).',
     source: 'The attention shares over turns: paper 2, figure 2.',
@@ -177,9 +178,9 @@ export const LESSON: LessonStep[] = [
     id: 'contexts',
     title: 'Policies that drop turns',
     region: 'policies',
-    setup: { ...MAZE, contexts: true },
-    text: () =>
-      'The table shows every policy side by side: one mark per earlier turn, and the tokens the model reads before it answers. Window-6 keeps the last 6 turns; Clip-12→1 lets the history grow to 12 turns, cuts it back to the last one and lets it grow again; Summary-12→1 does the same but keeps a one-sentence summary of each turn it cut. LT (last turn) keeps only the previous turn, and DE (drop everything) keeps none.',
+    setup: { ...WALL, contexts: true },
+    text: (w) =>
+      `The table shows every policy side by side: one mark per earlier turn, and the tokens the model reads before it answers. Window-6 keeps the last 6 turns; Clip-12→1 lets the history grow to 12 turns, cuts it back to the last one and lets it grow again, and Summary-12→1 does the same but keeps a one-sentence summary of each turn it cut${w.turns - 1 <= 12 ? ` (with ${w.turns - 1} earlier turns here, neither has cut yet, so both match Full)` : ''}. LT (last turn) keeps only the previous turn, and DE (drop everything) keeps none.`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, then keeps the last L). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click DE in the table (or LT, Window-6, Clip-12→1, Summary-12→1).',
@@ -197,7 +198,7 @@ export const LESSON: LessonStep[] = [
     id: 'hide',
     title: "Policies that hide the model's answers",
     region: 'policies',
-    setup: { ...MAZE, contexts: true },
+    setup: { ...WALL, contexts: true },
     text: () =>
       "Three policies keep every turn but change the model's own answers in them: AO (assistant omitted) puts a placeholder in place of each, SUM a one-sentence summary of each, and Filler neutral text of the same length. The user's turns stay, so the model still knows what happened; only its own words are gone.",
     source: 'AO and SUM: paper 1, section 2 and appendix A.3; Filler: paper 1, section 4.2.',
@@ -220,7 +221,7 @@ export const LESSON: LessonStep[] = [
     id: 'head',
     title: 'One head at a time',
     region: 'heads',
-    setup: { ...MAZE, heads: true },
+    setup: { ...WALL, heads: true },
     text: () =>
       "Attention is computed by many small parts side by side, called heads, in every layer, and the figures so far are the average of the last layer's heads. The grid gives each head its own diagonal ratio, brighter where a head follows the diagonal more; heads are named layer.head, counted from 0 (1.2 is the third head of the second layer).",
     source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
@@ -243,7 +244,7 @@ export const LESSON: LessonStep[] = [
     id: 'heads',
     title: 'The heads that copy',
     region: 'heads',
-    setup: { ...MAZE, heads: true },
+    setup: { ...WALL, heads: true },
     text: () =>
       'Do those heads matter to what the model writes? One button switches off the three brightest (each then adds nothing) and lets the model write the answer with every head on and with them off, then, as a control, with the three dimmest off instead: if those do as much harm, the bright ones are not special. Each answer begins with the list of cells visited, copied from the previous answer (copying the task asks for): see how much of it each copies.',
     source:
@@ -276,7 +277,7 @@ export const LESSON: LessonStep[] = [
     id: 'check',
     title: 'Check yourself',
     region: 'card',
-    setup: MAZE,
+    setup: WALL,
     text: () => `${QUIZ.length} questions on what you saw.`,
     source: 'The definitions of each step, as cited there.',
     action: `Answer the ${QUIZ.length} questions.`,

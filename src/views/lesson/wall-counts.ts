@@ -73,7 +73,8 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
 
 /** The reads step's "not every repeat": how many of the moves repeated into a wall look back as much. */
 export function lookTally(c: WallCounts = WALL_COUNTS): string {
-  return `Not every repeated move looks back like this one: of the ${c.looks.of} moves the demo model repeated into a wall in the stored episodes, ${c.looks.back} put ${LOOKS_BACK} times an even spread or more on the same move earlier.`;
+  const rare = c.looks.back * 2 < c.looks.of;
+  return `${rare ? 'Such a look back is rare' : 'Such a look back is common'}: of the ${c.looks.of} moves the demo model repeated into a wall in the stored episodes, ${c.looks.back} (${pct(c.looks.back, c.looks.of)}) look back this strongly (${LOOKS_BACK} times an even spread or more)${rare ? ", so most repeats do not show in one token's attention, and the counts of the second step are the surer sign" : ''}.`;
 }
 
 /** The CPL step's count over the same turns: the twin against the demo model, both with the whole history. */

@@ -100,6 +100,8 @@ export interface LessonStep {
   action: string;
   /** The element the step's action starts at (a CSS selector): "take me there" focuses it. */
   target: string;
+  /** What of the region to bring into view on entry, when not its top or the target (a CSS selector, centred). */
+  show?: string;
   done(w: LessonWorld): boolean;
   /**
    * What the live figures say, once the step is done; `base` is the page as the step set it up (its own
