@@ -20,6 +20,8 @@ import type { ForwardRequest, ForwardResult, LayerHeadFigures } from './session-
 /** A row range clamped to the sequence; the default is the last row. */
 export function clampRange(range: [number, number] | undefined, seqLen: number): [number, number] {
   const [a, b] = range ?? [seqLen - 1, seqLen];
+  // A NaN would slip through the clamps below and surface as a memory refusal that names no row: refuse it here.
+  if (!Number.isInteger(a) || !Number.isInteger(b)) throw new RangeError(`row range [${a}, ${b}) is not two whole numbers`);
   const start = Math.max(0, Math.min(a, seqLen));
   const end = Math.max(start, Math.min(b, seqLen));
   if (end <= start) throw new RangeError(`row range [${a}, ${b}) is empty for a sequence of ${seqLen} tokens`);
