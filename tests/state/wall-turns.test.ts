@@ -30,7 +30,7 @@ describe('the wall counts the lesson quotes', () => {
       'Such a look back is common: of the 2 moves the demo model repeated into a wall in the stored episodes, 1 (50 %) look back this strongly (1.5 times an even spread or more).',
     );
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toBe(
-      "Such a look back is rare: of the 116 moves the demo model repeated into a wall in the stored episodes, 15 (13 %) look back this strongly (1.5 times an even spread or more), so most repeats do not show in one token's attention, and the counts of the second step are the surer sign.",
+      'Such a look back is rare: of the 116 moves the demo model repeated into a wall in the stored episodes, 15 (13 %) look back this strongly (1.5 times an even spread or more). The episode was picked for what the model does (the second step), not for this look: in a model this small, what it writes is the surer evidence, and attention shows how it happens here.',
     );
   });
 

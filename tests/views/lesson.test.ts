@@ -6,6 +6,7 @@ import { quizScore } from '../../src/views/lesson/quiz';
 import { LESSON, QUIZ, type LessonWorld, revealText } from '../../src/views/lesson/steps';
 import { longestStreak, wallsIn } from '../../src/views/lesson/moves';
 import { guessesAhead } from '../../src/views/lesson/ahead';
+import { headsOffReveal } from '../../src/views/lesson/moves';
 import { evenDiagonal, evenShare, lengthVerdict, priorYardstick } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { tokenReading } from '../../src/views/lesson/attention-reveals';
@@ -142,26 +143,30 @@ describe('the lesson', () => {
     const w = { ...start, guesses: { prior: 0.3, diagonal: 0.05 } };
     expect(told('sink', w, w)).toMatch(/51 %.*0\.5123/);
     expect(told('shares', w, w)).toMatch(
-      /^You guessed 30 %; the answer gives 30 % of its attention.*\(the figure "prior assistant", 0\.2991\)\..* The rest: 18 % to the user's turns, 5 % to the system prompt/,
+      /^You guessed 30 %; the answer gives 30 % of its attention to its prior assistant answers\..* On the figures panel: prior assistant 0\.2991\. The rest: 18 % to the user's turns, 5 % to the system prompt/,
     );
-    expect(told('diagonal', w, w)).toMatch(/^You guessed 5 %; 11 % of all the answer's attention sits on the diagonal.*0\.1133.*part of the 30 %/);
+    expect(told('diagonal', w, w)).toMatch(
+      /^You guessed 5 %; 11 % of all the answer's attention sits on the diagonal\..*On the figures panel: diagonal ratio 0\.1133\. It is part of the 30 %/,
+    );
+    // The card's line quotes per cents only; the panel's figures are in the fold.
+    for (const id of ['sink', 'shares', 'diagonal']) expect(step(id).reveal!(w, w).said, id).not.toMatch(/\d\.\d{4}/);
     // The card shows at most three sentences; the rest is folded under "The figures behind this".
     expect(sentences(step('diagonal').reveal!(w, w).said)).toBeLessThanOrEqual(3);
     expect(step('diagonal').text({ ...w, radius: 8 })).toContain('within 8 tokens');
     // Filler, an earlier turn, another policy: each compared with the figures the step started from.
     const filler = { ...w, shown: ['filler'], results: [figures('filler', 0.0567, 0.2)] };
     expect(told('filler', filler, w)).toMatch(
-      /Filler the diagonal ratio is 6 % \(0\.0567\), against 11 % \(0\.1133\) with the real answers, 50 % lower: much of the diagonal stays without the words/,
+      /Filler the diagonal ratio is 6 %, against 11 % with the real answers, 50 % lower: much of the diagonal stays without the words.* On the figures panel: diagonal ratio under Filler 0\.0567, under Full 0\.1133\.$/,
     );
     expect(told('filler', filler, null)).toBe('');
     const earlier = { ...w, turn: 6, results: [figures('full', 0.08, 0.25, { turn: 6 })] };
     expect(told('turns', earlier, w)).toMatch(
-      /^At turn 6 prior assistant answers get 25 % of its attention \(0\.2500\); at the last turn, 14, 30 % of its attention \(0\.2991\)\./,
+      /^At turn 6 prior assistant answers get 25 % of its attention; at the last turn, 14, 30 % of its attention\..*On the figures panel: prior assistant at turn 6 0\.2500, at turn 14 0\.2991/,
     );
     const clip = { ...w, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.0917, 0.1, { cost: [{ turn: 14, contextTokens: 236, prefilled: 40 }] })] };
     const full = { ...w, results: [figures('full', 0.1133, 0.2991, { cost: [{ turn: 14, contextTokens: 1020, prefilled: 40 }] })] };
     expect(told('contexts', clip, full)).toMatch(
-      /^Under clip:12:1 the model reads 236 tokens before answering, against 1020 under Full, and its diagonal ratio is 9 %, 0\.0917 \(against 11 %, 0\.1133\)\. 10 % .*\(0\.1000, against 0\.2991\)\. Fewer prior/,
+      /^Under clip:12:1 the model reads 236 tokens before answering, against 1020 under Full, and its diagonal ratio is 9 % \(against 11 % under Full\)\. 10 % .*\(against 30 % under Full\)\. Fewer prior.* On the figures panel: diagonal ratio under clip:12:1 0\.0917, under Full 0\.1133, prior assistant under clip:12:1 0\.1000, under Full 0\.2991\./,
     );
     // A policy that keeps no prior assistant answer: its diagonal of 0 is said to be by construction.
     const de = { ...w, shown: ['de'], results: [figures('de', 0, 0, { cost: [{ turn: 14, contextTokens: 81, prefilled: 40 }] })] };
@@ -171,13 +176,13 @@ describe('the lesson', () => {
       results: [figures('full', 0.1133, 0.2991, { cost: [{ turn: 14, contextTokens: 1020, prefilled: 40 }], diagonalPerAnswer: priors })],
     };
     expect(step('contexts').reveal!(de, fullWithPriors).said).toMatch(
-      /^Under de the model reads 81 tokens before answering, against 1020 under Full, and with no prior assistant answer left it has no diagonal \(0\.0000, against 11 %, 0\.1133\)\. At the wall, .* under de the move that hit it comes again in \d+ %, under Full in \d+ %\.$/,
+      /^Under de the model reads 81 tokens before answering, against 1020 under Full, and with no prior assistant answer left it has no diagonal \(against 11 % under Full\)\. At the wall, .* under de the move that hit it comes again in \d+ %, under Full in \d+ %\.$/,
     );
     // Only the policies that drop turns pass the first table step; AO is the second's.
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^Under ao the model reads 743 tokens.*\. At the wall, over \d+ turns of the stored episodes, under ao the move that hit it comes again in \d+ %, under Full in \d+ %, under DE \(no earlier turn\) in \d+ %: .*no more often than with nothing at all, so the pull of the history is its own answers\. .*no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves\. The counts: /,
+      /^Under ao the model reads 743 tokens.*\. At the wall, over \d+ turns of the stored episodes, under ao the move that hit it comes again in \d+ %, under Full in \d+ %, under DE \(no earlier turn\) in \d+ %: .*no more often than with nothing at all, so the pull of the history is its own answers\. .*no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves\. On the figures panel: .* The counts: /,
     );
     // The twin at the wall (south named): each move told, then what the two say together.
     const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };
@@ -239,11 +244,11 @@ describe('the lesson', () => {
     const perHead = [0.1, 0.2, 0.3343].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
     const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
     expect(told('head', oneHead, w)).toMatch(
-      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal \(0\.3343\); the heads of layer 0 together, 23 % \(0\.2260\): the copying is not spread evenly over the heads\. \(The figures now read layer 0, where this head sits\.\) The next step/,
+      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal; the heads of layer 0 together, 23 %: the copying is not spread evenly over the heads\. \(The figures now read layer 0, where this head sits\.\) On the figures panel: diagonal ratio of head 0\.2 0\.3343, of layer 0's heads together 0\.2260\. The next step/,
     );
     // A head of the last layer: no layer to point out.
     expect(told('head', { ...oneHead, results: [figures('full', 0.226, 0.2991, { layer: 1, perHead })] }, w)).toMatch(
-      /23 % \(0\.2260\): the copying.*do the most\.$/,
+      /together, 23 %: the copying.*do the most\.$/,
     );
     expect(step('head').done({ ...oneHead, head: 5 })).toBe(false);
     // The previous answer is 'Path: 8 9 10.\nMove: south': each answer's copy of it counted in words (Path 8 9 10 Move south).
@@ -258,7 +263,7 @@ describe('the lesson', () => {
     });
     expect(step('heads').reveal!(off('Path: 8 3.\nMove: east', 'Path: 8 9 10 12.\nMove: east'), w)).toEqual({
       said: 'With every head on, the answer repeats the first 4 words of the previous answer; with the 2 heads that follow the diagonal most with every head on (1.2, 1.0) off, 2; with the 2 that follow it least (0.1, 0.3) off instead, 4. Those heads carry the copying: switching off the others leaves it. The list is copying the task asks for, so this shows where copying runs, not that it is the harmful kind.',
-      more: 'The answers are side by side under the button; with heads 1.2, 1.0 off it is a different answer, the same move (east).',
+      more: 'The answers are side by side under the button; with heads 1.2, 1.0 off it is a different answer, the same move (east). The moves: with every head on it moves east, an open way; with heads 1.2, 1.0 off it moves east, an open way; with 0.1, 0.3 off it moves east, an open way.',
     });
     // The control harms the copy as much: the bright heads are not singled out.
     expect(told('heads', off('Path: 8 3.\nMove: east', 'Been at: 3.\nMove: east'), w)).toContain(
@@ -271,6 +276,10 @@ describe('the lesson', () => {
       'off, 2. Those heads carry part of the copying, though a model missing parts also writes worse.',
     );
     expect(told('heads', off('Path: 8 9 10 11 12.\nMove: north'), w)).toContain('off, 4. The copying does not hang on those heads alone.');
+    // Where each move leads, told against the walls the last user message names.
+    expect(headsOffReveal(off('Pathassistant\nPath: 8', 'Path: 8 9 10 12.\nMove: east').offAnswers, 'Path: 8 9 10.\nMove: south', ['east']).more).toContain(
+      'The moves: with every head on it moves east, into a wall the last user message names; with heads 1.2, 1.0 off it writes no move; with 0.1, 0.3 off it moves east, into a wall the last user message names.',
+    );
     // An answer that no longer ends in a move fell apart: not read as the copy alone going.
     expect(told('heads', off('Pathassistant\nPath: 8', 'Path: 8 9 10 12.\nMove: east'), w)).toContain(
       'off instead, 4. Without those heads the answer falls apart (it no longer ends in a move), while switching off the others leaves it as it was: those heads carry the copying, and much of the rest of the answer besides.',
@@ -304,8 +313,8 @@ describe('the lesson', () => {
     // The turns step: the same yardstick at an earlier turn and at the last, the verdict after the figures.
     const early = { ...r, turn: 6, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(lengthVerdict(early, r)).toEqual({
-      said: 'At turn 6 prior assistant answers are 35 % of the tokens the answer can see and get 40 % of its attention (0.4000); at the last turn, 14, they are 35 % of the tokens and get 70 % of its attention (0.7000). The share grew faster than the text: more turns, more leaning.',
-      more: 'The share is 1.1 then 2.0 times what attention spread evenly would give. The diagonal ratio, which counts only the copy-shaped part, reads 0.2000 then 0.2000.',
+      said: 'At turn 6 prior assistant answers are 35 % of the tokens the answer can see and get 40 % of its attention; at the last turn, 14, they are 35 % of the tokens and get 70 % of its attention. The share grew faster than the text: more turns, more leaning.',
+      more: 'The share is 1.1 then 2.0 times what attention spread evenly would give. The diagonal ratio, which counts only the copy-shaped part, reads 20 % then 20 %. On the figures panel: prior assistant at turn 6 0.4000, at turn 14 0.7000, diagonal ratio at turn 6 0.2000, at turn 14 0.2000.',
     });
     expect(lengthVerdict(r, r).said).toMatch(/The share grew as the text did: the rise is more text, not more leaning\.$/);
     expect(lengthVerdict(r, early).said).toMatch(/The text grew faster than the share: the rise is just more text\.$/);
@@ -431,7 +440,7 @@ describe('the lesson', () => {
     // Filler below chance: said with the same yardstick.
     const filler = { ...w, shown: ['filler'], results: [{ ...r, policy: 'filler', diagonal: 0.05 }] };
     expect(told('filler', filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] })).toMatch(
-      /^Under Filler the diagonal ratio is 5 % \(0\.0500\), against 30 % \(0\.3000\) with the real answers, 83 % lower: with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit\. Part of the fall is that the model barely looks at the filler at all: the band gets less than the 22 % that looking at every token equally would give it\.$/,
+      /^Under Filler the diagonal ratio is 5 %, against 30 % with the real answers, 83 % lower: with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit\. With nothing in it to copy, the model barely looks at the filler: the band gets less than the 22 % that looking at every token equally would give it\. On the figures panel: diagonal ratio under Filler 0\.0500, under Full 0\.3000\.$/,
     );
     // The lesson leaves the copy-aligned band out: a displaced copy adds nothing to the reveal.
     const moved = { ...w, results: [{ ...r, copy: [{ message: 0, turn: 1, longestRun: 9, ngramOverlap: 0.5, shift: -4 }] }] };

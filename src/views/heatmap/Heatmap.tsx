@@ -101,7 +101,8 @@ export function Heatmap({
   return (
     <div className="heatmap" ref={wrap}>
       <HeatmapToolbar
-        label={r.label}
+        // The head it draws, when one is open: the figures' header says it, and so must the picture.
+        label={head === 'mean' ? r.label : `${r.label} · layer ${r.layer}, head ${head} alone`}
         rows={nRows}
         keys={S}
         max={max}

@@ -6,15 +6,15 @@ import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
 import { isMove } from './moves';
 import { lookTally } from './wall-counts';
-import { change, evenDiagonal, LOOKS_BACK, figuresOf, type LessonWorld, LOADING, percent, priorYardstick, type Reveal, share, SILENT } from './world';
+import { change, evenDiagonal, LOOKS_BACK, figuresOf, type LessonWorld, LOADING, onPanel, percent, priorYardstick, type Reveal, SILENT } from './world';
 
 /** The shares step: the guess, the share on prior assistant answers and its yardstick; the other shares folded. */
 export function sharesReveal(w: LessonWorld): Reveal {
   const r = figuresOf(w);
   if (!r) return LOADING;
   return {
-    said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers (the figure "prior assistant", ${share(r.ratios.prior)}).${priorYardstick(r)}`,
-    more: `The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the answer itself.`,
+    said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers.${priorYardstick(r)}`,
+    more: `${onPanel(['prior assistant', r.ratios.prior])} The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the answer itself.`,
   };
 }
 
@@ -32,8 +32,8 @@ export function diagonalReveal(w: LessonWorld): Reveal {
       ? ` Spread evenly over every token it can see, the band would get ${percent(even)}: this model puts ${k.toFixed(1)} times that there, ${said}.`
       : '';
   return {
-    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of all the answer's attention sits on the diagonal (the figure "diagonal ratio", ${share(r.diagonal)}).${times}${w.walls === null ? '' : ' In this maze part of it is copying the task asks for (the list of cells); the move at the wall, in the second step, is where copying goes wrong.'}`,
-    more: `It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all.`,
+    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of all the answer's attention sits on the diagonal.${times}${w.walls === null ? '' : ' In this maze part of it is copying the task asks for (the list of cells); the move at the wall, in the second step, is where copying goes wrong.'}`,
+    more: `${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all.`,
   };
 }
 
@@ -46,14 +46,15 @@ export function fillerReveal(w: LessonWorld, base: LessonWorld | null): Reveal {
   const even = evenDiagonal(r);
   const belowChance =
     even > 0 && r.diagonal < even
-      ? ` Part of the fall is that the model barely looks at the filler at all: the band gets less than the ${percent(even)} that looking at every token equally would give it.`
+      ? ` With nothing in it to copy, the model barely looks at the filler: the band gets less than the ${percent(even)} that looking at every token equally would give it.`
       : '';
   const reading =
     r.diagonal < full.diagonal / 2
       ? 'with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit'
       : 'much of the diagonal stays without the words, so part of it follows positions alone';
   return {
-    said: `Under Filler the diagonal ratio is ${percent(r.diagonal)} (${share(r.diagonal)}), against ${percent(full.diagonal)} (${share(full.diagonal)}) with the real answers, ${change(full.diagonal, r.diagonal)}: ${reading}.${belowChance}`,
+    said: `Under Filler the diagonal ratio is ${percent(r.diagonal)}, against ${percent(full.diagonal)} with the real answers, ${change(full.diagonal, r.diagonal)}: ${reading}.${belowChance}`,
+    more: onPanel(['diagonal ratio under Filler', r.diagonal], ['under Full', full.diagonal]),
   };
 }
 

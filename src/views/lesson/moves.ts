@@ -104,9 +104,16 @@ export function wordsCopied(answer: string, from: string): number {
  * The heads step's reveal: how much of the previous answer each answer repeats (every head on, the heads that
  * follow the diagonal most off, and as a control the same number that follow it least), and what that says.
  */
-export function headsOffReveal(a: OffAnswers, previous: string | null): Reveal {
+export function headsOffReveal(a: OffAnswers, previous: string | null, walls: string[] | null = null): Reveal {
   const heads = `heads ${a.off.join(', ')}`;
-  const more = `The answers are side by side under the button; with ${heads} off it is ${answersDiffer(a.withAll, a.withOff)}.`;
+  // Where each answer's move leads, told against the walls: whether switching heads off changes the move at the wall.
+  const moves =
+    walls === null
+      ? ''
+      : ` The moves: with every head on it ${moveClause(a.withAll, walls)}; with ${heads} off it ${moveClause(a.withOff, walls)}${
+          a.control ? `; with ${a.control.off.join(', ')} off it ${moveClause(a.control.withOff, walls)}` : ''
+        }.`;
+  const more = `The answers are side by side under the button; with ${heads} off it is ${answersDiffer(a.withAll, a.withOff)}.${moves}`;
   if (a.withAll === a.withOff)
     return {
       said: `With ${heads} off the model writes the same answer: the copying does not hang on those heads alone, it is spread over more of them.`,

@@ -3,6 +3,7 @@
  * reveal made of the model's own figures. Texts name things by what they are on screen; the papers and the
  * formulas are in each step's "where this comes from" (`source`).
  */
+import { AO_PLACEHOLDER } from '../../context/apply';
 import { SINK_TOKENS } from '../../context/render';
 import { CATEGORY_NAMES } from '../../palette';
 import type { LessonSetup } from '../../state/lesson-setup';
@@ -22,7 +23,7 @@ import {
   only,
   percent,
   type Reveal,
-  share,
+  onPanel,
   SILENT,
 } from './world';
 
@@ -108,8 +109,8 @@ export const LESSON: LessonStep[] = [
       if (!r) return LOADING;
       const strong = r.ratios.sink >= 0.2;
       return {
-        said: `The sink takes ${percent(r.ratios.sink)} of the answer's attention here (the figure "${CATEGORY_NAMES.sink}", ${share(r.ratios.sink)}): ${strong ? 'a strong sink, as most large models have.' : 'this tiny model has almost none, unlike most large models.'}`,
-        more: strong ? '' : 'To see a strong sink, load a real chat model by its Hub id in the Model panel, such as Qwen/Qwen2.5-0.5B-Instruct.',
+        said: `The sink takes ${percent(r.ratios.sink)} of the answer's attention here: ${strong ? 'a strong sink, as most large models have.' : 'this tiny model has almost none, unlike most large models.'}`,
+        more: `${onPanel([CATEGORY_NAMES.sink, r.ratios.sink])}${strong ? '' : ' To see a strong sink, load a real chat model by its Hub id in the Model panel, such as Qwen/Qwen2.5-0.5B-Instruct.'}`,
       };
     },
   },
@@ -200,7 +201,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: () =>
-      "Three policies keep every turn but change the model's own answers in them: AO (assistant omitted) puts a placeholder in place of each, SUM a one-sentence summary of each, and Filler neutral text of the same length. The user's turns stay, so the model still knows what happened; only its own words are gone.",
+      `Three policies keep every turn but change the model's own answers in them: AO (assistant omitted) puts the placeholder "${AO_PLACEHOLDER}" in place of each (and a line in the system prompt saying so), SUM a one-sentence summary of each, and Filler neutral text of the same length. The user's turns stay, so the model still knows what happened; only its own words are gone.`,
     source: 'AO and SUM: paper 1, section 2 and appendix A.3; Filler: paper 1, section 4.2.',
     action: 'Click AO in the table.',
     target: '[data-testid="contexts-ao"] button',
@@ -235,8 +236,8 @@ export const LESSON: LessonStep[] = [
       // The brightest head may sit in another layer than the one every figure so far read: say so.
       const moved = w.finalLayer !== null && r.layer !== w.finalLayer ? ` (The figures now read layer ${r.layer}, where this head sits.)` : '';
       return {
-        said: `Head ${r.layer}.${w.head} alone puts ${percent(h.diagonal)} of the answer's attention on the diagonal (${share(h.diagonal)}); the heads of layer ${r.layer} together, ${percent(r.diagonal)} (${share(r.diagonal)}): the copying is not spread evenly over the heads.${moved}`,
-        more: 'The next step switches off the heads that do the most.',
+        said: `Head ${r.layer}.${w.head} alone puts ${percent(h.diagonal)} of the answer's attention on the diagonal; the heads of layer ${r.layer} together, ${percent(r.diagonal)}: the copying is not spread evenly over the heads.${moved}`,
+        more: `${onPanel([`diagonal ratio of head ${r.layer}.${w.head}`, h.diagonal], [`of layer ${r.layer}'s heads together`, r.diagonal])} The next step switches off the heads that do the most.`,
       };
     },
   },
@@ -246,7 +247,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      'Do those heads matter to what the model writes? One button switches off the three brightest (each then adds nothing) and lets the model write the answer with every head on and with them off, then, as a control, with the three dimmest off instead: if those do as much harm, the bright ones are not special. Each answer begins with the list of cells visited, copied from the previous answer (copying the task asks for): see how much of it each copies.',
+      'Do those heads matter to what the model writes? One button switches off the three brightest (each then adds nothing) and lets the model write the answer with every head on and with them off, then, as a control, with the three dimmest off instead: if those do as much harm, the bright ones are not special. Each answer begins with the list of cells visited, copied from the previous answer (copying the task asks for): see how much of it each copies, and where each move leads (while heads are off, the grid and every figure are computed with them off).',
     source:
       'Per-head attention and switching heads off (zero ablation: the head writes nothing), with the heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off".',
     action: 'Click "Switch off the top 3 heads, then the 3 lowest, and write the answer each way".',
@@ -255,7 +256,7 @@ export const LESSON: LessonStep[] = [
     done: (w) => w.offAnswers?.control !== undefined,
     reveal: (w) => {
       // The answers themselves are side by side in the panel: the card says what differs.
-      return w.offAnswers ? headsOffReveal(w.offAnswers, w.previousAnswer) : SILENT;
+      return w.offAnswers ? headsOffReveal(w.offAnswers, w.previousAnswer, w.walls) : SILENT;
     },
   },
   {

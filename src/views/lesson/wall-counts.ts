@@ -74,7 +74,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
 /** The reads step's "not every repeat": how many of the moves repeated into a wall look back as much. */
 export function lookTally(c: WallCounts = WALL_COUNTS): string {
   const rare = c.looks.back * 2 < c.looks.of;
-  return `${rare ? 'Such a look back is rare' : 'Such a look back is common'}: of the ${c.looks.of} moves the demo model repeated into a wall in the stored episodes, ${c.looks.back} (${pct(c.looks.back, c.looks.of)}) look back this strongly (${LOOKS_BACK} times an even spread or more)${rare ? ", so most repeats do not show in one token's attention, and the counts of the second step are the surer sign" : ''}.`;
+  return `${rare ? 'Such a look back is rare' : 'Such a look back is common'}: of the ${c.looks.of} moves the demo model repeated into a wall in the stored episodes, ${c.looks.back} (${pct(c.looks.back, c.looks.of)}) look back this strongly (${LOOKS_BACK} times an even spread or more)${rare ? '. The episode was picked for what the model does (the second step), not for this look: in a model this small, what it writes is the surer evidence, and attention shows how it happens here' : ''}.`;
 }
 
 /** The CPL step's count over the same turns: the twin against the demo model, both with the whole history. */
@@ -118,7 +118,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
 export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
   const p = (n: number) => pct(n, c.turns);
   return {
-    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. Right after a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so its own words are the pull' : ''}. In attention it shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times what chance puts in its band here)`}, which mostly goes when the words are replaced (Filler); the share on prior assistant answers mostly follows their length.`,
+    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. Right after a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so its own words are the pull' : ''}. In attention it shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times what chance puts in its band here)`}, which mostly goes when the words are replaced (Filler); the share on prior assistant answers is large partly because they are much of the text.`,
     more: 'The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.',
   };
 }

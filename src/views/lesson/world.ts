@@ -126,6 +126,9 @@ export function figuresOf(w: LessonWorld | null, policy?: string): PolicyResult 
 export const twinOf = (w: LessonWorld): PolicyResult | null => (w.fromModel ? (w.results.find((r) => r.slot === 1) ?? null) : null);
 /** A figure as the figures panel writes it (the browser test finds each quoted figure there). */
 export const share = (v: number): string => fmtShare(v);
+/** Where the card's figures are on the figures panel, for the fold: 'On the figures panel: "prior assistant" 0.5293.' */
+export const onPanel = (...figures: [name: string, value: number][]): string =>
+  `On the figures panel: ${figures.map(([n, v]) => `${n} ${share(v)}`).join(', ')}.`;
 /** A figure and a guess in one unit: whole per cent. */
 /** How many times an even spread a token's attention on a set of tokens must be before the lesson says it looks back at them. */
 export const LOOKS_BACK = 1.5;
@@ -149,10 +152,15 @@ export function againstFull(r: PolicyResult, base: LessonWorld | null, meaning: 
     said: `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full, and ${
       // A policy that keeps no prior assistant answer has a diagonal of 0 by construction: say why.
       r.diagonalPerAnswer.length === 0 && full.diagonalPerAnswer.length > 0
-        ? `with no prior assistant answer left it has no diagonal (${share(r.diagonal)}, against ${percent(full.diagonal)}, ${share(full.diagonal)})`
-        : `its diagonal ratio is ${percent(r.diagonal)}, ${share(r.diagonal)} (against ${percent(full.diagonal)}, ${share(full.diagonal)})`
+        ? `with no prior assistant answer left it has no diagonal (against ${percent(full.diagonal)} under Full)`
+        : `its diagonal ratio is ${percent(r.diagonal)} (against ${percent(full.diagonal)} under Full)`
     }.`,
-    more: `${percent(r.ratios.prior)} of its attention goes to prior assistant answers (${share(r.ratios.prior)}, against ${share(full.ratios.prior)}). ${meaning}`,
+    more: `${percent(r.ratios.prior)} of its attention goes to prior assistant answers (against ${percent(full.ratios.prior)} under Full). ${meaning} ${onPanel(
+      [`diagonal ratio under ${r.label}`, r.diagonal],
+      ['under Full', full.diagonal],
+      [`prior assistant under ${r.label}`, r.ratios.prior],
+      ['under Full', full.ratios.prior],
+    )}`,
   };
 }
 
@@ -203,8 +211,13 @@ export function priorYardstick(r: PolicyResult): string {
  */
 export function lengthVerdict(early: PolicyResult, late: PolicyResult): Reveal {
   const [a, b] = [evenShare(early, 'prior'), evenShare(late, 'prior')];
-  const got = (r: PolicyResult) => `${percent(r.ratios.prior)} of its attention (${share(r.ratios.prior)})`;
-  const diagonals = `The diagonal ratio, which counts only the copy-shaped part, reads ${share(early.diagonal)} then ${share(late.diagonal)}.`;
+  const got = (r: PolicyResult) => `${percent(r.ratios.prior)} of its attention`;
+  const diagonals = `The diagonal ratio, which counts only the copy-shaped part, reads ${percent(early.diagonal)} then ${percent(late.diagonal)}. ${onPanel(
+    [`prior assistant at turn ${early.turn}`, early.ratios.prior],
+    [`at turn ${late.turn}`, late.ratios.prior],
+    [`diagonal ratio at turn ${early.turn}`, early.diagonal],
+    [`at turn ${late.turn}`, late.diagonal],
+  )}`;
   if (a <= 0 || b <= 0)
     return { said: `At turn ${early.turn} prior assistant answers get ${got(early)}; at the last turn, ${late.turn}, ${got(late)}.`, more: diagonals };
   const [x, y] = [early.ratios.prior / a, late.ratios.prior / b];
