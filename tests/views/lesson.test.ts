@@ -6,6 +6,8 @@ import { quizScore } from '../../src/views/lesson/quiz';
 import { LESSON, QUIZ, type LessonWorld, revealText } from '../../src/views/lesson/steps';
 import { longestStreak, wallsIn } from '../../src/views/lesson/moves';
 import { guessesAhead } from '../../src/views/lesson/ahead';
+import { turnsSeen } from '../../src/context/history';
+import { parsePolicy } from '../../src/context/policy';
 import { headsOffReveal } from '../../src/views/lesson/moves';
 import { evenDiagonal, evenShare, lengthVerdict, priorYardstick } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
@@ -451,6 +453,14 @@ describe('the lesson', () => {
     expect(quizScore({})).toEqual({ right: 0, answered: 0, revisit: [] });
     const wrong = Object.fromEntries(QUIZ.map((q, i) => [i, i === 1 ? (q.correct + 1) % q.options.length : q.correct]));
     expect(quizScore(wrong)).toEqual({ right: QUIZ.length - 1, answered: QUIZ.length, revisit: ['diagonal'] });
+    // The Window question's right answer is what the policy keeps, as the table draws it.
+    const q = QUIZ.find((x) => x.question.startsWith('Answering turn 10, Window-6'))!;
+    expect(
+      turnsSeen(parsePolicy('window:6'), 10)
+        .map((k, i) => (k === 'whole' ? i + 1 : null))
+        .filter(Boolean),
+    ).toEqual([4, 5, 6, 7, 8, 9]);
+    expect(q.options[q.correct]).toBe('turns 4 to 9 whole, and nothing of turns 1 to 3');
   });
 
   it("reads a teacher's hide= and writes lesson= and hide= back", () => {

@@ -47,14 +47,14 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'hide',
   },
   {
-    question: 'At turn 14, Clip-12→1 shows the model…',
+    question: 'Answering turn 10, Window-6 shows the model…',
     options: [
-      'every earlier turn: 14 turns are too few for it to cut anything',
-      'only the first turn, the one that set the task, and the last user message',
-      'the last turn or two: it cut the history back at 12 turns, then let it grow again',
+      'turns 1 to 6 whole, and nothing of the turns after them',
+      'turns 4 to 9 whole, and nothing of turns 1 to 3',
+      'every turn, each of its own answers replaced by a placeholder',
     ],
-    correct: 2,
-    why: 'Clip lets the history grow to 12 turns, keeps the last 1, and grows again from there.',
+    correct: 1,
+    why: 'Window keeps the last 6 turns before the one it answers and drops the older ones: the rows of the table show it.',
     revisit: 'contexts',
   },
   {

@@ -134,7 +134,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: (w) =>
-      `Copying has a shape: the 10th token of the answer looks at the 10th token of each prior assistant answer, the 11th at the 11th, and so on, which draws a diagonal in each prior assistant answer's block of the heatmap. The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those diagonals (the band, drawn as pairs of thin lines; the attention is the shading between them). Guess it, as a share of all its attention.`,
+      `Copying has a shape: the 10th token of the answer looks at the 10th token of a prior assistant answer, the 11th at the 11th, and so on, a diagonal line in that answer's block of the heatmap (here the list of cells grows a little each turn, so in older answers the copied words sit further off the line). The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines: the band, drawn as pairs of thin lines, where what falls between them counts. Guess it, as a share of all its attention.`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5.',
     action: 'Set your guess with the slider, then lock it in.',
