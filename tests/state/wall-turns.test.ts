@@ -26,12 +26,14 @@ describe('the wall counts the lesson quotes', () => {
       open: { full: 1, lt: 1, de: 0, 'window:6': 0, ao: 1, twin: 3 },
       looks: { back: 1, of: 2 },
     });
-    expect(lookTally(c)).toBe(
-      'Such a look back is common: of the 2 moves the demo model repeated into a wall in the stored episodes, 1 (50 %) look back this strongly (1.5 times an even spread or more).',
-    );
-    expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toBe(
-      'Such a look back is rare: of the 116 moves the demo model repeated into a wall in the stored episodes, 15 (13 %) look back this strongly (1.5 times an even spread or more). The episode was picked for what the model does (the second step), not for this look: in a model this small, what it writes is the surer evidence, and attention shows how it happens here.',
-    );
+    expect(lookTally(c)).toEqual({
+      said: 'Such a look back is common: 1 of the 2 moves the demo model repeated into a wall in the stored episodes (50 %) look back this strongly.',
+      more: 'This strongly: 1.5 times an even spread or more.',
+    });
+    expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
+      said: 'Such a look back is rare: 15 of the 116 moves the demo model repeated into a wall in the stored episodes (13 %) look back this strongly; this episode was picked for what the model does, not for this look.',
+      more: 'This strongly: 1.5 times an even spread or more. In a model this small, what it writes (the second step) is the surer evidence of inertia; attention shows how it happens in one answer.',
+    });
   });
 
   it("say the counts in words, with their shares of the turns, and what the twin's count means", () => {

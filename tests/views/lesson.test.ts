@@ -404,7 +404,7 @@ describe('the lesson', () => {
     expect(same.even).toBeCloseTo(0.2, 12);
     const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
     expect(step('reads').reveal!(w, null).said).toBe(
-      `The shading now follows that token: the darker a token, the more of its attention it gets. This one, "south", gives 50 % of its attention to the 2 tokens "south" in prior assistant answers, 2.5 times the 20 % that looking at every token equally would give them: writing this move, the model looks back at the same move in its own prior assistant answers. ${lookTally()}`,
+      `The shading now follows that token: the darker a token, the more of its attention it gets. This one, "south", gives 50 % of its attention to the 2 tokens "south" in prior assistant answers, 2.5 times the 20 % that looking at every token equally would give them: writing this move, the model looks back at its own earlier moves. ${lookTally().said}`,
     );
     // About chance: said so, not dressed up as looking back.
     data.set([0.05, 0, 0, 0.05, 0.5, 0.1, 0.05, 0.1, 0.05, 0.1]);

@@ -118,10 +118,10 @@ export function readsReveal(w: LessonWorld): Reveal {
   const move = isMove(t.text);
   const verdict =
     k >= LOOKS_BACK
-      ? `${k.toFixed(1)} times the ${percent(s.even)} that looking at every token equally would give them${move ? ': writing this move, the model looks back at the same move in its own prior assistant answers' : ''}`
+      ? `${k.toFixed(1)} times the ${percent(s.even)} that looking at every token equally would give them${move ? ': writing this move, the model looks back at its own earlier moves' : ''}`
       : `about the ${percent(s.even)} that looking at every token equally would give them${move ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
   return {
-    said: `${shading} This one, ${name}, gives ${percent(s.share)} of its attention to the ${s.count} tokens ${name} in prior assistant answers, ${verdict}.${move ? ` ${lookTally()}` : ''}`,
-    more: `In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far${move ? ' (where its thought may name the move already)' : ''}.`,
+    said: `${shading} This one, ${name}, gives ${percent(s.share)} of its attention to the ${s.count} tokens ${name} in prior assistant answers, ${verdict}.${move ? ` ${lookTally().said}` : ''}`,
+    more: `${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far${move ? ' (where its thought may name the move already)' : ''}.`,
   };
 }

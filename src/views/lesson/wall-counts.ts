@@ -71,10 +71,13 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   };
 }
 
-/** The reads step's "not every repeat": how many of the moves repeated into a wall look back as much. */
-export function lookTally(c: WallCounts = WALL_COUNTS): string {
+/** The reads step's "is this one typical": how many of the moves repeated into a wall look back as much, and why the episode shows one that does. */
+export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const rare = c.looks.back * 2 < c.looks.of;
-  return `${rare ? 'Such a look back is rare' : 'Such a look back is common'}: of the ${c.looks.of} moves the demo model repeated into a wall in the stored episodes, ${c.looks.back} (${pct(c.looks.back, c.looks.of)}) look back this strongly (${LOOKS_BACK} times an even spread or more)${rare ? '. The episode was picked for what the model does (the second step), not for this look: in a model this small, what it writes is the surer evidence, and attention shows how it happens here' : ''}.`;
+  return {
+    said: `Such a look back is ${rare ? 'rare' : 'common'}: ${c.looks.back} of the ${c.looks.of} moves the demo model repeated into a wall in the stored episodes (${pct(c.looks.back, c.looks.of)}) look back this strongly${rare ? '; this episode was picked for what the model does, not for this look' : ''}.`,
+    more: `This strongly: ${LOOKS_BACK} times an even spread or more.${rare ? ' In a model this small, what it writes (the second step) is the surer evidence of inertia; attention shows how it happens in one answer.' : ''}`,
+  };
 }
 
 /** The CPL step's count over the same turns: the twin against the demo model, both with the whole history. */
