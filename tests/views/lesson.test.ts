@@ -8,7 +8,7 @@ import { longestStreak, wallsIn } from '../../src/views/lesson/moves';
 import { guessesAhead } from '../../src/views/lesson/ahead';
 import { turnsSeen } from '../../src/context/history';
 import { parsePolicy } from '../../src/context/policy';
-import { headsOffReveal } from '../../src/views/lesson/moves';
+import { headsOffReveal, towardGoal } from '../../src/views/lesson/moves';
 import { evenDiagonal, evenShare, lengthVerdict, priorYardstick } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { tokenReading } from '../../src/views/lesson/attention-reveals';
@@ -284,10 +284,10 @@ describe('the lesson', () => {
     );
     // An answer that no longer ends in a move fell apart: not read as the copy alone going.
     expect(told('heads', off('Pathassistant\nPath: 8', 'Path: 8 9 10 12.\nMove: east'), w)).toContain(
-      'off instead, 4. Without those heads the answer falls apart (it no longer ends in a move), while switching off the others leaves it as it was: those heads carry the copying, and much of the rest of the answer besides.',
+      'off instead, 4. Without those heads the answer falls apart (it no longer ends in a move) while switching off the others leaves it as it was: those heads matter to the whole answer, so switching them off breaks the model and says nothing about inertia.',
     );
     expect(told('heads', off('Pathassistant\nPath: 8', 'Path: 8 3.\nMove: east'), w)).toContain(
-      'Without those heads the answer falls apart (it no longer ends in a move): they carry much more than the copying.',
+      'Without those heads the answer falls apart (it no longer ends in a move): switching them off breaks the model and says nothing about inertia.',
     );
     const same = { ...w, offAnswers: { withAll: 'Move: east', withOff: 'Move: east', off: ['1.2'] } };
     expect(told('heads', same, w)).toMatch(/^With heads 1\.2 off the model writes the same answer: the copying does not hang on those heads alone/);
@@ -413,6 +413,16 @@ describe('the lesson', () => {
     );
     // A token no earlier answer wrote, or one without a letter: no such sentence.
     expect(tokenReading({ ...r, tokens: r.tokens.map((t, i) => (i === 9 ? { ...t, text: '.' } : t)) } as PolicyResult, 0)!.sameWord).toBeNull();
+  });
+
+  it('reads which way the goal lies from a maze observation, and says in the generation step when it lies beyond the wall', () => {
+    expect(towardGoal('Round 10. Position (3,3). Walls: south. Goal: (3,4). You hit a wall.')).toEqual(['south']);
+    expect(towardGoal('Round 12. Position (5,2). Walls: north, east. Goal: (3,3).')).toEqual(['south', 'west']);
+    expect(towardGoal('Plan a trip to Lisbon.')).toBeNull();
+    expect(step('generate').text({ ...start, goalBeyond: ['south'] })).toContain(
+      'Its goal lies beyond that wall, so the move is tempting, but the wall blocks it.',
+    );
+    expect(step('generate').text({ ...start, goalBeyond: [] })).not.toContain('goal');
   });
 
   it('reads the walls a maze observation names', () => {

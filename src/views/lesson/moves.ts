@@ -17,6 +17,14 @@ export function wallsIn(observation: string): string[] | null {
   if (list === undefined) return null;
   return list === 'none' ? [] : list.split(/\s*,\s*/);
 }
+/** The moves that bring the agent nearer the goal, from a maze observation ("Position (3,3). … Goal: (3,4)." → ['south']), or null. */
+export function towardGoal(observation: string): string[] | null {
+  const m = /Position \((\d+),(\d+)\).*Goal: \((\d+),(\d+)\)/s.exec(observation);
+  if (!m) return null;
+  const [x, y, gx, gy] = m.slice(1).map(Number) as [number, number, number, number];
+  // South is +y in the maze's coordinates (cell = 6y + x + 1 counts rows downwards).
+  return [gy > y && 'south', gy < y && 'north', gx > x && 'east', gx < x && 'west'].filter((d): d is string => d !== false);
+}
 /** Where a move leads, told from the walls the turn's user message names, or null when it cannot be told. */
 export function whereTo(move: string | null, walls: string[] | null): 'stay' | 'wall' | 'open' | null {
   if (move === null || walls === null) return null;
@@ -132,8 +140,8 @@ export function headsOffReveal(a: OffAnswers, previous: string | null, walls: st
   const broken = moveOf(a.withOff) === null && moveOf(a.withAll) !== null;
   const meaning = broken
     ? ctl !== undefined && ctl >= on - 1
-      ? 'Without those heads the answer falls apart (it no longer ends in a move), while switching off the others leaves it as it was: those heads carry the copying, and much of the rest of the answer besides.'
-      : 'Without those heads the answer falls apart (it no longer ends in a move): they carry much more than the copying.'
+      ? 'Without those heads the answer falls apart (it no longer ends in a move) while switching off the others leaves it as it was: those heads matter to the whole answer, so switching them off breaks the model and says nothing about inertia.'
+      : 'Without those heads the answer falls apart (it no longer ends in a move): switching them off breaks the model and says nothing about inertia.'
     : off >= on
       ? 'The copying does not hang on those heads alone.'
       : ctl === undefined

@@ -58,8 +58,10 @@ export const LESSON: LessonStep[] = [
     title: 'What inertia does to a move',
     region: 'conversation',
     setup: { ...WALL, turns: true },
-    text: () =>
-      'First, what it does. The agent walked into a wall, was told so ("You hit a wall"), and answered the same move again, turn after turn. Copying the list of cells is expected, but the move should follow the maze: let the model write the last answer itself, once with the whole conversation (Full) and once with no earlier turn at all (DE, "drop everything").',
+    text: (w) =>
+      `First, what it does: the agent walked into a wall, was told so ("You hit a wall"), and answered the same move again, turn after turn.${
+        w.goalBeyond?.length ? ` Its goal lies beyond that wall, so the move is tempting, but the wall blocks it.` : ''
+      } Copying the list of cells is expected, but the move should follow the maze: let the model write the last answer itself, once with the whole conversation (Full) and once with no earlier turn at all (DE, "drop everything").`,
     source:
       'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes.',
     action: 'Click "Write it under Full, then under DE".',

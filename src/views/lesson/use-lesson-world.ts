@@ -5,7 +5,7 @@ import { useHover } from '../../state/hover-store';
 import { activePolicies, useInspector } from '../../state/inspector-store';
 import { useLesson } from '../../state/lesson-store';
 import { useModelStore } from '../../state/model-store';
-import { longestStreak, wallsIn } from './moves';
+import { longestStreak, towardGoal, wallsIn } from './moves';
 import type { LessonWorld } from './world';
 
 /** No answers written yet (one object, so the selector's result is stable). */
@@ -45,6 +45,7 @@ export function useLessonWorld(): LessonWorld {
   const turns = texts.length;
   const asked = texts[(turn ?? turns) - 1]?.asked;
   const walls = asked == null ? null : wallsIn(asked);
+  const goalBeyond = asked == null ? [] : (walls ?? []).filter((d) => towardGoal(asked)?.includes(d));
   // The answer before the scored one: what the heads step counts the copy against.
   const previousAnswer = texts[(turn ?? turns) - 2]?.answer ?? null;
   const streak = longestStreak(texts);
@@ -60,6 +61,7 @@ export function useLessonWorld(): LessonWorld {
     pointed,
     exampleName,
     walls,
+    goalBeyond,
     previousAnswer,
     streak,
     generated,

@@ -37,6 +37,8 @@ export interface LessonWorld {
   exampleName: string | null;
   /** The walls the user message of the scored turn names ("Walls: south." → ['south']), or null: it names none. */
   walls: string[] | null;
+  /** The walls of that message that stand between the agent and its goal ('south' when the goal lies just beyond it). */
+  goalBeyond?: string[];
   /** The answer before the scored one (null: the scored answer is the first). */
   previousAnswer: string | null;
   /** The conversation's longest run of turns giving the same move (null: none of 3 or more). */
