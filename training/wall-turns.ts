@@ -8,15 +8,14 @@ import { analyzePolicy, type AnalysisModel } from '../src/analysis/analyze';
 import { generateAnswer } from '../src/analysis/answer';
 import type { Message } from '../src/conversation/types';
 import type { OpenModel } from '../src/runtime/open-model';
-import { tokenReading } from '../src/views/lesson/attention-reveals';
-import { isMove } from '../src/views/lesson/moves';
+import { timesEven, tokenReading } from '../src/views/lesson/attention-reveals';
+import { isMove, MOVES } from '../src/views/lesson/moves';
 import type { WallTurn } from '../src/views/lesson/wall-counts';
 import { actionOf, greedyAnswer } from './cpl-pairs';
 import { MAZE_SYSTEM, mazeMove, mazeObservation, mazeWorld, rng } from './data';
 
 export const FIRST_SEED = 700_000;
 const TURNS = 16;
-const DIRECTIONS = ['north', 'south', 'east', 'west'];
 
 /** One episode: its turns right after a wall, and the history as it stood at each (for picking the lesson's). */
 export async function wallEpisode(model: OpenModel, twin: OpenModel, seed: number): Promise<{ turn: WallTurn; history: Message[] }[]> {
@@ -33,7 +32,7 @@ export async function wallEpisode(model: OpenModel, twin: OpenModel, seed: numbe
     if (act === null) break;
     if (bumped && last !== null) {
       const write = async (m: OpenModel, policy: string) => actionOf(await generateAnswer(m, { messages: history }, policy, t));
-      const blocked = DIRECTIONS.filter((d) => mazeMove(world, d).bumped);
+      const blocked = MOVES.filter((d) => mazeMove(world, d).bumped);
       const moves = {
         full: act,
         lt: await write(model, 'lt'),
@@ -61,5 +60,5 @@ async function moveLook(model: AnalysisModel, history: Message[], turn: number):
   const r = await analyzePolicy(model, { messages: history }, 'full', { turn, keepAttention: 'answer', cost: 'last' });
   const t = tokenReading(r, r.query.end - r.query.start - 1);
   const s = t?.sameWord;
-  return t && s && isMove(t.text) ? Math.round((s.share / s.even) * 100) / 100 : null;
+  return t && s && isMove(t.text) ? Math.round(timesEven(s) * 100) / 100 : null;
 }

@@ -68,6 +68,9 @@ export interface SameWord {
   even: number;
 }
 
+/** How many times what an even spread would give them the same word's tokens get: the reads step's "look back". */
+export const timesEven = (s: SameWord): number => s.share / s.even;
+
 /** A word to match across answers: the token's text trimmed and lower-cased, or null when it holds no letter. */
 const wordOf = (text: string): string | null => (/\p{L}/u.test(text) ? text.trim().toLowerCase() : null);
 
@@ -114,7 +117,7 @@ export function readsReveal(w: LessonWorld): Reveal {
   const kinds = `${percent(t.shares.prior)} of its attention to prior assistant answers and ${percent(t.shares.user)} to the user's turns${most}`;
   const s = t.sameWord;
   if (!s) return { said: `${shading} This one, ${name}, gives ${kinds}.` };
-  const k = s.share / s.even;
+  const k = timesEven(s);
   const move = isMove(t.text);
   const verdict =
     k >= LOOKS_BACK

@@ -45,7 +45,8 @@ export function useLessonWorld(): LessonWorld {
   const turns = texts.length;
   const asked = texts[(turn ?? turns) - 1]?.asked;
   const walls = asked == null ? null : wallsIn(asked);
-  const goalBeyond = asked == null ? [] : (walls ?? []).filter((d) => towardGoal(asked)?.includes(d));
+  const toGoal = asked == null ? null : towardGoal(asked);
+  const goalBeyond = (walls ?? []).filter((d) => toGoal?.includes(d));
   // The answer before the scored one: what the heads step counts the copy against.
   const previousAnswer = texts[(turn ?? turns) - 2]?.answer ?? null;
   const streak = longestStreak(texts);

@@ -131,9 +131,9 @@ export const share = (v: number): string => fmtShare(v);
 /** Where the card's figures are on the figures panel, for the fold: 'On the figures panel: "prior assistant" 0.5293.' */
 export const onPanel = (...figures: [name: string, value: number][]): string =>
   `On the figures panel: ${figures.map(([n, v]) => `${n} ${share(v)}`).join(', ')}.`;
-/** A figure and a guess in one unit: whole per cent. */
 /** How many times an even spread a token's attention on a set of tokens must be before the lesson says it looks back at them. */
 export const LOOKS_BACK = 1.5;
+/** A figure and a guess in one unit: whole per cent. */
 export const percent = (v: number): string => `${Math.round(v * 100)} %`;
 /** Only this policy is shown, and its figures are the model's. */
 export const only = (w: LessonWorld, policy: string): boolean => w.shown.length === 1 && w.shown[0] === policy && figuresOf(w, policy) !== null;
