@@ -1,7 +1,8 @@
 /**
  * Turns where the demo model walks into a wall it was just told about, played by the model itself: 40 maze
  * episodes (training/wall-turns.ts), each turn after a bump answered under Full (the whole history), LT (the
- * turn before only), DE (no earlier turn), Window-6 and AO, and by the CPL twin under Full on the same history.
+ * turn before only), DE (no earlier turn), Window-6 and AO, and by the CPL twin under Full on the same history;
+ * where Full repeats the move, also with the last layer's 3 most and 3 least diagonal heads switched off.
  * Writes every such turn to examples/cache/wall-turns.json (the lesson quotes its counts; a test pins the first
  * episodes to a fresh run), and to examples/maze-wall.json the first episode, scored at turn 5 or later, where
  * Full repeats the move and LT and DE both take an open way (the lesson's example of inertia changing the move).
@@ -18,10 +19,11 @@ import { FIRST_SEED, wallEpisode } from '../training/wall-turns';
 const EPISODES = 40;
 const model = await openModel(dirSource(DEMO_MODEL_PATH));
 const twin = await openModel(dirSource(CPL_MODEL_PATH));
+const heads = await openModel(dirSource(DEMO_MODEL_PATH), { headFigures: true });
 const turns: WallTurn[] = [];
 let best: { seed: number; turn: number; messages: Message[] } | null = null;
 for (let k = 0; k < EPISODES; k++) {
-  for (const { turn: w, history } of await wallEpisode(model, twin, FIRST_SEED + k)) {
+  for (const { turn: w, history } of await wallEpisode({ model, twin, heads }, FIRST_SEED + k)) {
     turns.push(w);
     const open = (m: string | null) => isOpen(w, m) && m !== w.hit;
     // The lesson's example: the earliest such turn from turn 5 on (so the history holds a few answers to copy)
@@ -36,6 +38,10 @@ console.log(
   `${c.turns} turns right after a wall in ${EPISODES} episodes: the move that hit it repeated under Full in ${c.repeats.full}, LT in ${c.repeats.lt}, DE in ${c.repeats.de}; by the CPL twin (Full) in ${c.repeats.twin}`,
 );
 console.log(`Window-6 repeats it in ${c.repeats['window:6']}, AO in ${c.repeats.ao}`);
+const h = c.headsOff;
+console.log(
+  `of the ${h.of} repeats under Full, with the last layer's top 3 heads off it repeats ${h.repeats.top} (open ${h.open.top}, no move ${h.none.top}), the bottom 3 off ${h.repeats.bottom} (open ${h.open.bottom}, no move ${h.none.bottom})`,
+);
 console.log(`an open way: Full ${c.open.full}, LT ${c.open.lt}, DE ${c.open.de}, Window-6 ${c.open['window:6']}, AO ${c.open.ao}, the CPL twin ${c.open.twin}`);
 writeFileSync(
   'examples/cache/wall-turns.json',
@@ -45,4 +51,4 @@ if (best) {
   writeFileSync('examples/maze-wall.json', `${JSON.stringify({ messages: best.messages }, null, 2)}\n`);
   console.log(`examples/maze-wall.json: seed ${best.seed}, turn ${best.turn}`);
 }
-await Promise.all([model.session.release(), twin.session.release()]);
+await Promise.all([model.session.release(), twin.session.release(), heads.session.release()]);

@@ -2,10 +2,14 @@
  * Maze episodes the demo model plays itself (the rollouts of cpl-figures.ts, seeds 700,000 + k); at each turn
  * right after it hit a wall, the move it writes under Full (the episode's own answer), LT, DE, Window-6 and AO,
  * and the move the CPL twin writes under Full on the same history, and how much the Full answer's move looks back at
- * the same move in the earlier answers. Used by scripts/inertia-turns.ts and its pinning test.
+ * the same move in the earlier answers; where Full repeats the move, the moves it writes with the last layer's 3 heads
+ * that follow the diagonal most switched off, and with the 3 that follow it least (the heads step's count). Used by
+ * scripts/inertia-turns.ts and its pinning test.
  */
+import { bottomHeads, topHeads, withHeadsOff } from '../src/analysis/ablation';
 import { analyzePolicy, type AnalysisModel } from '../src/analysis/analyze';
 import { generateAnswer } from '../src/analysis/answer';
+import { analyzeHeads } from '../src/analysis/heads';
 import type { Message } from '../src/conversation/types';
 import type { OpenModel } from '../src/runtime/open-model';
 import { timesEven, tokenReading } from '../src/views/lesson/attention-reveals';
@@ -17,8 +21,18 @@ import { MAZE_SYSTEM, mazeMove, mazeObservation, mazeWorld, rng } from './data';
 export const FIRST_SEED = 700_000;
 const TURNS = 16;
 
+/**
+ * The models that write: the demo model, its CPL twin, and the demo model opened with head figures (`heads`, which
+ * ranks the heads; the others are opened as the app's first pass opens them, so their moves are the episode's own).
+ */
+export interface Writers {
+  model: OpenModel;
+  twin: OpenModel;
+  heads: OpenModel;
+}
+
 /** One episode: its turns right after a wall, and the history as it stood at each (for picking the lesson's). */
-export async function wallEpisode(model: OpenModel, twin: OpenModel, seed: number): Promise<{ turn: WallTurn; history: Message[] }[]> {
+export async function wallEpisode({ model, twin, heads }: Writers, seed: number): Promise<{ turn: WallTurn; history: Message[] }[]> {
   let world = mazeWorld(rng(seed));
   let bumped = false;
   let last: string | null = null;
@@ -41,7 +55,8 @@ export async function wallEpisode(model: OpenModel, twin: OpenModel, seed: numbe
         ao: await write(model, 'ao'),
         twin: await write(twin, 'full'),
       };
-      out.push({ turn: { seed, turn: t, hit: last, blocked, moves, look: await moveLook(model, history, t) }, history: [...history] });
+      const headsOff = act === last ? await headsOffMoves(heads, history, t) : null;
+      out.push({ turn: { seed, turn: t, hit: last, blocked, moves, look: await moveLook(model, history, t), headsOff }, history: [...history] });
     }
     if (act === 'stay') break;
     ({ world, bumped } = mazeMove(world, act));
@@ -61,4 +76,15 @@ async function moveLook(model: AnalysisModel, history: Message[], turn: number):
   const t = tokenReading(r, r.query.end - r.query.start - 1);
   const s = t?.sameWord;
   return t && s && isMove(t.text) ? Math.round(timesEven(s) * 100) / 100 : null;
+}
+
+/**
+ * The heads step's moves for `turn` (the last in `history`): the last layer's 3 heads with the highest diagonal
+ * ratio under Full switched off, then the 3 with the lowest, as the lesson's button does on the page.
+ */
+async function headsOffMoves(model: OpenModel, history: Message[], turn: number): Promise<WallTurn['headsOff']> {
+  const conversation = { messages: history };
+  const last = (await analyzeHeads(model, conversation, 'full', { turn })).slice(-1);
+  const write = async (off: ReturnType<typeof topHeads>) => actionOf(await generateAnswer(withHeadsOff(model, off), conversation, 'full', turn));
+  return { top: await write(topHeads(last, 3)), bottom: await write(bottomHeads(last, 3)) };
 }

@@ -29,14 +29,16 @@ export async function writeWithTheTwin(): Promise<void> {
 }
 
 /**
- * The heads step: the 3 heads with the highest diagonal ratio under Full switched off and the answer written
- * with every head on and with them off, then, as a control, with the 3 lowest off instead.
+ * The heads step: the last layer's 3 heads with the highest diagonal ratio under Full switched off and the answer
+ * written with every head on and with them off, then, as a control, with its 3 lowest off instead. The last layer
+ * only: it is the layer every figure reads, and the demo model falls apart without its first layer's top heads.
  */
 export async function writeWithHeadsOff(): Promise<void> {
   const layers = await headFiguresOfFull();
   if (!layers) return; // not computed in time (the grid's panel says why)
-  useInspector.getState().setOff(topHeads(layers, 3));
-  await useInspector.getState().answerWithHeadsOff(bottomHeads(layers, 3));
+  const last = layers.slice(-1);
+  useInspector.getState().setOff(topHeads(last, 3));
+  await useInspector.getState().answerWithHeadsOff(bottomHeads(last, 3));
 }
 
 /** Model A's head figures under the policy shown, with every head on: at once, or once the grid's pass brings them. */

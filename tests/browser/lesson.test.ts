@@ -13,7 +13,7 @@ import { asRenderer, renderContext } from '../../src/context/render';
 import { openModel } from '../../src/runtime/open-model';
 import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
-import { moveOf, wordsCopied } from '../../src/views/lesson/moves';
+import { moveOf, shortMove, wallsIn } from '../../src/views/lesson/moves';
 import { analyzeHeads } from '../../src/analysis/heads';
 import { bottomHeads, headMask, headName, inHeadOrder, topHeads } from '../../src/analysis/ablation';
 import { LESSON, type LessonStep, QUIZ } from '../../src/views/lesson/steps';
@@ -39,32 +39,26 @@ async function cplStory(): Promise<{ mine: string; twin: string; count: ReturnTy
 }
 /**
  * The heads step's story computed apart from the page: the demo model on onnxruntime-node writes the wall episode's last
- * answer with every head on, then with the top 3 heads by diagonal ratio switched off (zero), and each answer's
- * copy of the answer before it is counted in words.
+ * answer with every head on, then with the last layer's top 3 heads by diagonal ratio switched off (zero), then its
+ * 3 lowest, and the page's sentence on where each move leads is built from those answers.
  */
-async function headsStory(): Promise<{ off: string; on: number; without: number; control: string; withControl: number }> {
+async function headsStory(): Promise<string> {
   const wall = parseConversation(readFileSync('examples/maze-wall.json', 'utf8')).conversation!;
-  const answers = wall.messages.filter((m) => m.role === 'assistant');
+  const turns = wall.messages.filter((m) => m.role === 'assistant').length;
+  const walls = wallsIn(wall.messages.filter((m) => m.role === 'user').at(-1)!.content);
   const model = await openModel(dirSource('models/inertia-demo'), { headFigures: true });
-  const layers = await analyzeHeads(model, wall, 'full');
-  const [top, bottom] = [topHeads(layers, 3), bottomHeads(layers, 3)];
-  const withAll = await generateAnswer(model, wall, 'full', answers.length);
+  const last = (await analyzeHeads(model, wall, 'full')).slice(-1);
+  const [top, bottom] = [topHeads(last, 3), bottomHeads(last, 3)];
+  const withAll = await generateAnswer(model, wall, 'full', turns);
   const { numLayers, numHeads } = model.session.spec;
   model.session.headMask = headMask(top, numLayers, numHeads);
-  const withOff = await generateAnswer(model, wall, 'full', answers.length);
+  const withOff = await generateAnswer(model, wall, 'full', turns);
   model.session.headMask = headMask(bottom, numLayers, numHeads);
-  const withControl = await generateAnswer(model, wall, 'full', answers.length);
+  const withControl = await generateAnswer(model, wall, 'full', turns);
   await model.session.release();
-  const previous = answers.at(-2)!.content;
   // The page lists the heads off in layer and head order.
   const listed = (hs: typeof top) => inHeadOrder(hs).map(headName).join(', ');
-  return {
-    off: listed(top),
-    on: wordsCopied(withAll, previous),
-    without: wordsCopied(withOff, previous),
-    control: listed(bottom),
-    withControl: wordsCopied(withControl, previous),
-  };
+  return `With every head on the model ${shortMove(withAll, walls)}; with the last layer's 3 heads that copy most (${listed(top)}) off, ${shortMove(withOff, walls)}; with its 3 that copy least (${listed(bottom)}) off, ${shortMove(withControl, walls)}.`;
 }
 /**
  * The reads step's story computed apart from the page: the demo model on onnxruntime-node reads the wall episode
@@ -318,14 +312,10 @@ describe('the lesson, walked with the keyboard only', () => {
       page.locator('[data-testid="head-grid-0"] [data-top]'),
     );
     await step(11, async () => {
-      await press('Enter'); // the top 3 heads off, the answer written each way, then the control
-      // The page counts each answer's copy of the previous one as the same model does in Node.
-      const h = await headsStory();
-      await expect
-        .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 180_000 })
-        .toContain(
-          `With every head on, the answer repeats the first ${h.on} words of the previous answer; with the 3 heads that follow the diagonal most with every head on (${h.off}) off, ${h.without}; with the 3 that follow it least (${h.control}) off instead, ${h.withControl}.`,
-        );
+      await press('Enter'); // the last layer's top 3 heads off, the answer written each way, then the control
+      // The page's answers lead where the same model's answers in Node do.
+      const story = await headsStory();
+      await expect.poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 180_000 }).toContain(story);
       await page.getByTestId('off-control').waitFor();
     });
     await step(12, async () => {

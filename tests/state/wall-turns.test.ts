@@ -3,21 +3,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dirSource } from '../../src/cli/dir-source';
 import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../../src/model/demo';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
-import { lookTally, policyTally, summary, twinTally, wallCounts, wallTally, type WallTurn } from '../../src/views/lesson/wall-counts';
+import { headsTally, lookTally, policyTally, summary, twinTally, wallCounts, wallTally, type WallTurn } from '../../src/views/lesson/wall-counts';
 import { wallEpisode } from '../../training/wall-turns';
 
 const stored = JSON.parse(readFileSync('examples/cache/wall-turns.json', 'utf8')) as { episodes: number; firstSeed: number; turns: WallTurn[] };
 
 describe('the wall counts the lesson quotes', () => {
   it('count repeats and open ways per writer from the records (hand-computed)', () => {
-    const turn = (moves: WallTurn['moves'], look: number | null): WallTurn => ({ seed: 1, turn: 3, hit: 'south', blocked: ['south', 'west'], moves, look });
+    const turn = (moves: WallTurn['moves'], look: number | null, headsOff: WallTurn['headsOff'] = null): WallTurn => ({
+      seed: 1,
+      turn: 3,
+      hit: 'south',
+      blocked: ['south', 'west'],
+      moves,
+      look,
+      headsOff,
+    });
     const c = wallCounts(2, [
-      turn({ full: 'south', lt: 'east', de: 'west', 'window:6': 'south', ao: 'east', twin: null }, 5.6),
-      turn({ full: 'south', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, twin: 'north' }, 1.49),
-      // Not a repeat under Full: its look is not counted.
-      turn({ full: 'east', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, twin: 'north' }, 9),
+      turn({ full: 'south', lt: 'east', de: 'west', 'window:6': 'south', ao: 'east', twin: null }, 5.6, { top: 'north', bottom: 'south' }),
+      turn({ full: 'south', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, twin: 'north' }, 1.49, { top: null, bottom: 'west' }),
+      // Not a repeat under Full: neither its look nor its heads-off moves are counted.
+      turn({ full: 'east', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, twin: 'north' }, 9, { top: 'north', bottom: 'north' }),
       // Its look cannot be read: not counted either.
-      turn({ full: 'south', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, twin: 'north' }, null),
+      turn({ full: 'south', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, twin: 'north' }, null, { top: 'south', bottom: 'south' }),
     ]);
     expect(c).toEqual({
       episodes: 2,
@@ -25,7 +33,17 @@ describe('the wall counts the lesson quotes', () => {
       repeats: { full: 3, lt: 3, de: 0, 'window:6': 4, ao: 0, twin: 0 },
       open: { full: 1, lt: 1, de: 0, 'window:6': 0, ao: 1, twin: 3 },
       looks: { back: 1, of: 2 },
+      headsOff: { of: 3, repeats: { top: 1, bottom: 2 }, open: { top: 1, bottom: 0 }, none: { top: 1, bottom: 0 } },
     });
+    expect(headsTally(c)).toEqual({
+      said: 'Over the 3 stored turns where it repeated its move into a wall, with the heads that copy most off it still repeats it in 33 %, with the others off in 67 %: they carry part of the pull, not all of it.',
+      more: 'The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall).',
+    });
+    const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };
+    expect(headsTally({ ...c, headsOff: even }).said).toMatch(
+      /: no more than any three heads: in this model the pull does not sit in the heads that copy most\.$/,
+    );
+    expect(headsTally({ ...c, headsOff: { ...even, of: 0 } }).said).toBe('');
     expect(lookTally(c)).toEqual({
       said: 'Such a look back is common: 1 of the 2 moves the demo model repeated into a wall in the stored episodes (50 %) look back this strongly.',
       more: 'This strongly: 1.5 times an even spread or more.',
@@ -43,6 +61,7 @@ describe('the wall counts the lesson quotes', () => {
       repeats: { full: 150, lt: 140, de: 90, 'window:6': 148, ao: 80, twin: 120 },
       open: { full: 20, lt: 25, de: 80, 'window:6': 21, ao: 30, twin: 50 },
       looks: { back: 19, of: 116 },
+      headsOff: { of: 116, repeats: { top: 68, bottom: 87 }, open: { top: 11, bottom: 9 }, none: { top: 5, bottom: 17 } },
     };
     expect(wallTally(c)).toEqual({
       said: 'Not only this once: over 200 turns right after a wall, in 40 episodes it played, it repeats the move that hit the wall in 75 % under Full and 45 % under DE: the history adds 30 percentage points (even with none, this tiny model often ignores the wall).',
@@ -52,7 +71,7 @@ describe('the wall counts the lesson quotes', () => {
       said: 'Over 200 turns right after a wall, with the whole history, the twin repeats the move that hit it in 60 %, the demo model in 75 %: less often, though more often than with no history at all (45 %).',
       more: 'Counted over the same turns: the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move).',
     });
-    const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null });
+    const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null });
     expect(policyTally('window:6', 'Window-6', c, [t(3), t(7), t(9)]).said).toBe(
       'At the wall, over 200 turns of the stored episodes, under Window-6 the move that hit it comes again in 74 %, under Full in 75 %: 2 of those turns come by turn 7, when Window-6 still keeps every turn, so at the wall it changes little.',
     );
@@ -75,18 +94,23 @@ describe('the wall counts the lesson quotes', () => {
   describe('the stored episodes, played again', () => {
     let model: OpenModel;
     let twin: OpenModel;
+    let heads: OpenModel;
     beforeAll(async () => {
-      [model, twin] = await Promise.all([openModel(dirSource(DEMO_MODEL_PATH)), openModel(dirSource(CPL_MODEL_PATH))]);
+      [model, twin, heads] = await Promise.all([
+        openModel(dirSource(DEMO_MODEL_PATH)),
+        openModel(dirSource(CPL_MODEL_PATH)),
+        openModel(dirSource(DEMO_MODEL_PATH), { headFigures: true }),
+      ]);
     });
     afterAll(async () => {
-      await Promise.all([model?.session.release(), twin?.session.release()]);
+      await Promise.all([model?.session.release(), twin?.session.release(), heads?.session.release()]);
     });
 
     it('equal a fresh run of the first episodes with a turn after a wall', async () => {
       const seeds = [...new Set(stored.turns.map((t) => t.seed))].slice(0, 3);
       expect(seeds.length).toBe(3);
       for (const seed of seeds) {
-        const fresh = (await wallEpisode(model, twin, seed)).map((x) => x.turn);
+        const fresh = (await wallEpisode({ model, twin, heads }, seed)).map((x) => x.turn);
         const kept = stored.turns.filter((t) => t.seed === seed);
         // The moves exactly; each look to within rounding (another CPU may sum the attention in another order).
         const moves = (ts: WallTurn[]) => ts.map((t) => ({ ...t, look: t.look === null }));
@@ -95,6 +119,6 @@ describe('the wall counts the lesson quotes', () => {
       }
       expect(stored.episodes).toBe(40);
       expect(Math.max(...stored.turns.map((t) => t.seed))).toBeLessThan(stored.firstSeed + stored.episodes);
-    }, 120_000);
+    }, 300_000);
   });
 });

@@ -109,49 +109,50 @@ export function wordsCopied(answer: string, from: string): number {
 }
 
 /**
- * The heads step's reveal: how much of the previous answer each answer repeats (every head on, the heads that
- * follow the diagonal most off, and as a control the same number that follow it least), and what that says.
+ * The heads step's reveal: where the move leads with every head on, with the last layer's heads that follow the
+ * diagonal most switched off, and as a control with those that follow it least off; what that says (said); and how
+ * much of the previous answer's list each answer copies (more).
  */
 export function headsOffReveal(a: OffAnswers, previous: string | null, walls: string[] | null = null): Reveal {
-  const heads = `heads ${a.off.join(', ')}`;
-  // Where each answer's move leads, told against the walls: whether switching heads off changes the move at the wall.
-  const moves =
-    walls === null
-      ? ''
-      : ` The moves: with every head on it ${moveClause(a.withAll, walls)}; with ${heads} off it ${moveClause(a.withOff, walls)}${
-          a.control ? `; with ${a.control.off.join(', ')} off it ${moveClause(a.control.withOff, walls)}` : ''
-        }.`;
-  const more = `The answers are side by side under the button; with ${heads} off it is ${answersDiffer(a.withAll, a.withOff)}.${moves}`;
-  if (a.withAll === a.withOff)
-    return {
-      said: `With ${heads} off the model writes the same answer: the copying does not hang on those heads alone, it is spread over more of them.`,
-      more,
-    };
-  if (previous === null) return { said: `With ${heads} off the model writes ${answersDiffer(a.withAll, a.withOff)}.`, more };
-  const [on, off] = [wordsCopied(a.withAll, previous), wordsCopied(a.withOff, previous)];
-  const ctl = a.control && wordsCopied(a.control.withOff, previous);
-  // Ranked with every head on: the grid, redrawn with heads off, ranks them anew.
-  const counts = `With every head on, the answer repeats the first ${on} words of the previous answer; with the ${a.off.length} heads that follow the diagonal most with every head on (${a.off.join(', ')}) off, ${off}${
-    a.control ? `; with the ${a.control.off.length} that follow it least (${a.control.off.join(', ')}) off instead, ${ctl}` : ''
+  const c = a.control;
+  const moves = `With every head on the model ${shortMove(a.withAll, walls)}; with the last layer's ${a.off.length} heads that copy most (${a.off.join(', ')}) off, ${shortMove(a.withOff, walls)}${
+    c ? `; with its ${c.off.length} that copy least (${c.off.join(', ')}) off, ${shortMove(c.withOff, walls)}` : ''
   }.`;
-  // Only where the control leaves the copy standing do the bright heads carry it; then say which copying that is.
-  const caveat = ' The list is copying the task asks for, so this shows where copying runs, not that it is the harmful kind.';
-  // An answer that no longer ends in a move has fallen apart: it copies nothing because it says nothing.
-  const broken = moveOf(a.withOff) === null && moveOf(a.withAll) !== null;
-  const meaning = broken
-    ? ctl !== undefined && ctl >= on - 1
-      ? 'Without those heads the answer falls apart (it no longer ends in a move) while switching off the others leaves it as it was: those heads matter to the whole answer, so switching them off breaks the model and says nothing about inertia.'
-      : 'Without those heads the answer falls apart (it no longer ends in a move): switching them off breaks the model and says nothing about inertia.'
-    : off >= on
-      ? 'The copying does not hang on those heads alone.'
-      : ctl === undefined
-        ? 'Those heads carry part of the copying, though a model missing parts also writes worse.'
-        : ctl >= on - 1
-          ? `Those heads carry the copying: switching off the others leaves it.${caveat}`
-          : ctl <= off
-            ? 'Switching off the heads that follow the diagonal least harms the copy as much or more: in a model this small any three heads matter, so this does not single out the diagonal heads.'
-            : `Those heads matter more to the copy than the ones that follow the diagonal least, though those matter too.${caveat}`;
-  return { said: `${counts} ${meaning}`, more };
+  const copied =
+    previous === null
+      ? ''
+      : ` Each begins with the list of cells visited, copied from the previous answer (copying the task asks for): with every head on it repeats its first ${wordsCopied(a.withAll, previous)} words, with those heads off ${wordsCopied(a.withOff, previous)}${
+          c ? `, with the others off ${wordsCopied(c.withOff, previous)}` : ''
+        }.`;
+  return { said: `${moves} ${offMeaning(a, walls)}`, more: `The answers are side by side under the button.${copied}` };
+}
+
+/** An answer's move and where it leads, briefly: "moves south, into a wall", "writes no move". */
+export function shortMove(answer: string, walls: string[] | null): string {
+  const m = moveOf(answer);
+  if (m === null) return 'writes no move';
+  const where = whereTo(m, walls);
+  if (where === 'stay') return 'stays where it is';
+  return `moves ${m}${where === null ? '' : where === 'wall' ? ', into a wall' : ', an open way'}`;
+}
+
+/** What the moves with heads off say: whether the heads that copy most carry the repeated move, against the control. */
+function offMeaning(a: OffAnswers, walls: string[] | null): string {
+  const [on, off] = [moveOf(a.withAll), moveOf(a.withOff)];
+  const control = a.control && moveOf(a.control.withOff);
+  if (off === null && on !== null)
+    return 'Without those heads the answer falls apart (it no longer ends in a move): switching them off breaks the model and says nothing about inertia.';
+  if (off === on) return 'The move does not hang on those heads alone.';
+  const escapes = whereTo(on, walls) === 'wall' && whereTo(off, walls) === 'open';
+  if (control === undefined)
+    return escapes
+      ? 'Without those heads it takes an open way, though a model missing parts may also just write differently.'
+      : 'Without those heads the move changes.';
+  if (control !== on)
+    return 'The others off change the move too: in a model this small any three heads matter, so this does not single out the heads that copy.';
+  return escapes
+    ? 'Here the heads that copy most carry the pull of its earlier moves.'
+    : 'The heads that copy most change the move, though not to an open way; the others leave it as it was.';
 }
 
 /** A run of turns that give the same move, and whether its last move runs into a wall the user message named. */

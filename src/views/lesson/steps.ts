@@ -11,7 +11,7 @@ import { QUIZ } from './quiz';
 import { diagonalReveal, fillerReveal, readsReveal, sharesReveal } from './attention-reveals';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal } from './moves';
-import { policyTally, summary, wallTally } from './wall-counts';
+import { headsTally, policyTally, summary, wallTally } from './wall-counts';
 import {
   againstFull,
   evenDiagonal,
@@ -249,16 +249,18 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      'Do those heads matter to what the model writes? One button switches off the three brightest (each then adds nothing) and lets the model write the answer with every head on and with them off, then, as a control, with the three dimmest off instead: if those do as much harm, the bright ones are not special. Each answer begins with the list of cells visited, copied from the previous answer (copying the task asks for): see how much of it each copies, and where each move leads (while heads are off, the grid and every figure are computed with them off).',
+      "Do the heads that copy most (those that follow the diagonal most) make the model repeat its move into the wall? One button switches off the last layer's three that copy most (each then adds nothing) and lets the model write the last answer with every head on and with them off; then, as a control, with its three that copy least off instead. Watch where each move leads.",
     source:
-      'Per-head attention and switching heads off (zero ablation: the head writes nothing), with the heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off".',
-    action: 'Click "Switch off the top 3 heads, then the 3 lowest, and write the answer each way".',
+      'Per-head attention and switching heads off (zero ablation: the head writes nothing), with the heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. While heads are off, the grid and every figure are computed with them off. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.',
+    action: 'Click "Switch off the top 3 heads of the last layer, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
-    act: { label: 'Switch off the top 3 heads, then the 3 lowest, and write the answer each way', run: 'heads-off' },
+    act: { label: 'Switch off the top 3 heads of the last layer, then its 3 lowest, and write the answer each way', run: 'heads-off' },
     done: (w) => w.offAnswers?.control !== undefined,
+    // The answers themselves are side by side in the panel: the card says where each move leads, then how often over the episodes.
     reveal: (w) => {
-      // The answers themselves are side by side in the panel: the card says what differs.
-      return w.offAnswers ? headsOffReveal(w.offAnswers, w.previousAnswer, w.walls) : SILENT;
+      if (!w.offAnswers) return SILENT;
+      const r = headsOffReveal(w.offAnswers, w.previousAnswer, w.walls);
+      return w.walls === null || !w.offAnswers.control ? r : joined(r, headsTally());
     },
   },
   {

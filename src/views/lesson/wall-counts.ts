@@ -28,6 +28,19 @@ export interface WallTurn {
    * them, in times what an even spread gives them (the reads step's figure); null when it cannot be read.
    */
   look: number | null;
+  /**
+   * Where Full repeats the move (else null): the moves written with the last layer's 3 heads of highest diagonal
+   * ratio switched off (top) and, as the control, its 3 of lowest (bottom), ranked on this turn's Full answer.
+   */
+  headsOff: { top: string | null; bottom: string | null } | null;
+}
+
+/** Over the turns where Full repeats the move: how often each set of heads switched off still repeats it, takes an open way, writes no move. */
+export interface HeadsOffCounts {
+  of: number;
+  repeats: { top: number; bottom: number };
+  open: { top: number; bottom: number };
+  none: { top: number; bottom: number };
 }
 
 export interface WallCounts {
@@ -39,6 +52,7 @@ export interface WallCounts {
   open: Record<Writer, number>;
   /** Of the turns where Full repeats the move (and its look can be read), how many look back at least LOOKS_BACK times even. */
   looks: { back: number; of: number };
+  headsOff: HeadsOffCounts;
 }
 
 /** A move that leads somewhere from where the agent stands: written, not 'stay', and not into a wall. */
@@ -54,7 +68,17 @@ export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCo
     repeats: count((t, m) => m === t.hit),
     open: count(isOpen),
     looks: { back: read.filter((t) => t.look! >= LOOKS_BACK).length, of: read.length },
+    headsOff: headsOffCounts(turns),
   };
+}
+
+function headsOffCounts(turns: readonly WallTurn[]): HeadsOffCounts {
+  const off = turns.filter((t) => t.moves.full === t.hit && t.headsOff);
+  const both = (hit: (t: WallTurn, m: string | null) => boolean) => ({
+    top: off.filter((t) => hit(t, t.headsOff!.top)).length,
+    bottom: off.filter((t) => hit(t, t.headsOff!.bottom)).length,
+  });
+  return { of: off.length, repeats: both((t, m) => m === t.hit), open: both(isOpen), none: both((_, m) => m === null) };
 }
 
 /** The counts of the stored episodes (examples/cache/wall-turns.json, pinned to a fresh run by a test). */
@@ -91,6 +115,21 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
   return {
     said: `Over ${c.turns} turns right after a wall, with the whole history, the twin repeats the move that hit it in ${pct(c.repeats.twin, c.turns)}, the demo model in ${pct(c.repeats.full, c.turns)}: ${verdict}.`,
     more: `Counted over the same turns: the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move).`,
+  };
+}
+
+/** The heads step's count: over the stored repeats, how often each set of last-layer heads switched off still repeats the move. */
+export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
+  const h = c.headsOff;
+  if (!h.of) return SILENT;
+  // Fewer repeats by 5 points or more than the control: those heads carry part of the pull; else no more than any three.
+  const verdict =
+    h.repeats.top + h.of * 0.05 <= h.repeats.bottom
+      ? 'they carry part of the pull, not all of it'
+      : 'no more than any three heads: in this model the pull does not sit in the heads that copy most';
+  return {
+    said: `Over the ${h.of} stored turns where it repeated its move into a wall, with the heads that copy most off it still repeats it in ${pct(h.repeats.top, h.of)}, with the others off in ${pct(h.repeats.bottom, h.of)}: ${verdict}.`,
+    more: `The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
   };
 }
 
