@@ -45,12 +45,12 @@ describe('the wall counts the lesson quotes', () => {
     );
     expect(headsTally({ ...c, headsOff: { ...even, of: 0 } }).said).toBe('');
     expect(lookTally(c)).toEqual({
-      said: 'Such a look back is common: 1 of the 2 moves the demo model repeated into a wall in the stored episodes (50 %) look back this strongly.',
-      more: 'This strongly: 1.5 times an even spread or more.',
+      said: 'Such a look back is common: 1 of the 2 moves it repeated into a wall in the stored episodes (50 %) look back this plainly.',
+      more: 'This plainly: 1.5 times an even spread or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Such a look back is rare: 15 of the 116 moves the demo model repeated into a wall in the stored episodes (13 %) look back this strongly; this episode was picked for what the model does, not for this look.',
-      more: 'This strongly: 1.5 times an even spread or more. In a model this small, what it writes (the second step) is the surer evidence of inertia; attention shows how it happens in one answer.',
+      said: 'Not every repeat looks back this plainly: 15 of the 116 moves it repeated into a wall in the stored episodes (13 %) do; the heads step, later, tests the link another way.',
+      more: 'This plainly: 1.5 times an even spread or more. This episode was picked for what the model does, not for this look; in a model this small, what it writes is the surer evidence.',
     });
   });
 

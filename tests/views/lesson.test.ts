@@ -310,16 +310,17 @@ describe('the lesson', () => {
     // The turns step: the same yardstick at an earlier turn and at the last, the verdict after the figures.
     const early = { ...r, turn: 6, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(lengthVerdict(early, r)).toEqual({
-      said: 'At turn 6 prior assistant answers are 35 % of the tokens the answer can see and get 40 % of its attention; at the last turn, 14, they are 35 % of the tokens and get 70 % of its attention. The share grew faster than the text: more turns, more leaning.',
-      more: 'The share is 1.1 then 2.0 times what attention spread evenly would give. The diagonal ratio, which counts only the copy-shaped part, reads 20 % then 20 %. On the figures panel: prior assistant at turn 6 0.4000, at turn 14 0.7000, diagonal ratio at turn 6 0.2000, at turn 14 0.2000.',
+      said: 'At turn 6 prior assistant answers are 35 % of the tokens the answer can see and get 40 % of its attention; at the last turn, 14, they are 35 % of the tokens and get 70 % of its attention. The share grew faster than the text (1.1 then 2.0 times an even spread): with more turns the model leans more on its answers.',
+      more: 'An even spread: what looking at every token equally would give them. The diagonal ratio, which counts only the copy-shaped part, reads 20 % then 20 %. On the figures panel: prior assistant at turn 6 0.4000, at turn 14 0.7000, diagonal ratio at turn 6 0.2000, at turn 14 0.2000.',
     });
     expect(lengthVerdict(r, r).said).toMatch(/The share grew as the text did: the rise is more text, not more leaning\.$/);
     expect(lengthVerdict(r, early).said).toMatch(/The text grew faster than the share: the rise is just more text\.$/);
     // Near what length alone gives: said so, and the diagonal named as what tells copying apart.
     const near = { ...r, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(priorYardstick(near)).toMatch(
-      /^ Those answers are 35 % of the tokens it can see, and looking at every token equally would give them about that much: the share is large mostly because they are a large part of the text \(1\.1 times that\); the diagonal, next, tells copying apart from length\.$/,
+      /^ Those answers are 35 % of the tokens it can see, so looking at every token equally would give them 35 %: it gives them 1\.1 times that, a little more than their size alone; the diagonal, next, tells copying apart from size\.$/,
     );
+    expect(priorYardstick({ ...r, ratios: { ...r.ratios, prior: 0.35 } } as PolicyResult)).toContain('1.0 times that, about what their size alone gives;');
   });
 
   it('counts, turn by turn, where a second model is lower: only turns both have scored, ties not lower', () => {
@@ -376,7 +377,7 @@ describe('the lesson', () => {
     expect(tokenReading(r, 1)!.topAnswer!.share).toBeCloseTo(0.2, 6);
     expect(tokenReading(r, 2)).toBeNull();
     expect(told('reads', { ...start, pointed: { row: 0, col: 5 }, results: [r] }, null)).toBe(
-      'The shading now follows that token: the darker a token, the more of its attention it gets. This one, "t8", gives 60 % of its attention to prior assistant answers and 20 % to the user\'s turns; summed answer by answer, the most goes to turn 1\'s (60 %).',
+      'The shading now shows where that token looks: the darker, the more of its attention. This one, "t8", gives 60 % of its attention to prior assistant answers and 20 % to the user\'s turns; summed answer by answer, the most goes to turn 1\'s (60 %).',
     );
   });
 
@@ -399,12 +400,12 @@ describe('the lesson', () => {
     expect(same.even).toBeCloseTo(0.2, 12);
     const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
     expect(step('reads').reveal!(w, null).said).toBe(
-      `The shading now follows that token: the darker a token, the more of its attention it gets. This one, "south", gives 50 % of its attention to the 2 tokens "south" in prior assistant answers, 2.5 times the 20 % that looking at every token equally would give them: writing this move, the model looks back at its own earlier moves. ${lookTally().said}`,
+      `The shading now shows where that token looks: the darker, the more of its attention. This one, "south", gives 50 % of its attention to the 2 earlier "south" tokens in prior assistant answers, 2.5 times the 20 % an even spread would give: writing this move, the model looks back at its own earlier moves. ${lookTally().said}`,
     );
     // About chance: said so, not dressed up as looking back.
     data.set([0.05, 0, 0, 0.05, 0.5, 0.1, 0.05, 0.1, 0.05, 0.1]);
     expect(told('reads', w, null)).toMatch(
-      /gives 20 % of its attention to the 2 tokens "south" in prior assistant answers, about the 20 % .*: this move does not look back/,
+      /gives 20 % of its attention to the 2 earlier "south" tokens in prior assistant answers, about the 20 % .*: this move does not look back/,
     );
     // A token no earlier answer wrote, or one without a letter: no such sentence.
     expect(tokenReading({ ...r, tokens: r.tokens.map((t, i) => (i === 9 ? { ...t, text: '.' } : t)) } as PolicyResult, 0)!.sameWord).toBeNull();

@@ -109,7 +109,7 @@ export function readsReveal(w: LessonWorld): Reveal {
   if (!w.pointed) return SILENT;
   const r = figuresOf(w);
   const t = r && tokenReading(r, w.pointed.row);
-  const shading = 'The shading now follows that token: the darker a token, the more of its attention it gets.';
+  const shading = 'The shading now shows where that token looks: the darker, the more of its attention.';
   if (!t) return { said: shading };
   const name = JSON.stringify(t.text.trim() || t.text);
   const most =
@@ -121,10 +121,10 @@ export function readsReveal(w: LessonWorld): Reveal {
   const move = isMove(t.text);
   const verdict =
     k >= LOOKS_BACK
-      ? `${k.toFixed(1)} times the ${percent(s.even)} that looking at every token equally would give them${move ? ': writing this move, the model looks back at its own earlier moves' : ''}`
-      : `about the ${percent(s.even)} that looking at every token equally would give them${move ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
+      ? `${k.toFixed(1)} times the ${percent(s.even)} an even spread would give${move ? ': writing this move, the model looks back at its own earlier moves' : ''}`
+      : `about the ${percent(s.even)} an even spread would give${move ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
   return {
-    said: `${shading} This one, ${name}, gives ${percent(s.share)} of its attention to the ${s.count} tokens ${name} in prior assistant answers, ${verdict}.${move ? ` ${lookTally().said}` : ''}`,
-    more: `${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far${move ? ' (where its thought may name the move already)' : ''}.`,
+    said: `${shading} This one, ${name}, gives ${percent(s.share)} of its attention to the ${s.count} earlier ${name} tokens in prior assistant answers, ${verdict}.${move ? ` ${lookTally().said}` : ''}`,
+    more: `${move ? `${lookTally().more} ` : ''}An even spread: looking at every token it can see equally. In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far${move ? ' (where its thought may name the move already)' : ''}.`,
   };
 }

@@ -98,9 +98,12 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
 /** The reads step's "is this one typical": how many of the moves repeated into a wall look back as much, and why the episode shows one that does. */
 export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const rare = c.looks.back * 2 < c.looks.of;
+  const counted = `${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes (${pct(c.looks.back, c.looks.of)})`;
   return {
-    said: `Such a look back is ${rare ? 'rare' : 'common'}: ${c.looks.back} of the ${c.looks.of} moves the demo model repeated into a wall in the stored episodes (${pct(c.looks.back, c.looks.of)}) look back this strongly${rare ? '; this episode was picked for what the model does, not for this look' : ''}.`,
-    more: `This strongly: ${LOOKS_BACK} times an even spread or more.${rare ? ' In a model this small, what it writes (the second step) is the surer evidence of inertia; attention shows how it happens in one answer.' : ''}`,
+    said: rare
+      ? `Not every repeat looks back this plainly: ${counted} do; the heads step, later, tests the link another way.`
+      : `Such a look back is common: ${counted} look back this plainly.`,
+    more: `This plainly: ${LOOKS_BACK} times an even spread or more.${rare ? ' This episode was picked for what the model does, not for this look; in a model this small, what it writes is the surer evidence.' : ''}`,
   };
 }
 

@@ -202,7 +202,7 @@ export function priorYardstick(r: PolicyResult): string {
   if (even <= 0) return '';
   const k = (r.ratios.prior / even).toFixed(1);
   return r.ratios.prior / even < 1.5
-    ? ` Those answers are ${percent(even)} of the tokens it can see, and looking at every token equally would give them about that much: the share is large mostly because they are a large part of the text (${k} times that); the diagonal, next, tells copying apart from length.`
+    ? ` Those answers are ${percent(even)} of the tokens it can see, so looking at every token equally would give them ${percent(even)}: it gives them ${k} times that, ${r.ratios.prior / even < 1.05 ? 'about what their size alone gives' : 'a little more than their size alone'}; the diagonal, next, tells copying apart from size.`
     : ` Those answers are ${percent(even)} of the tokens it can see: it gives them ${k} times what looking at every token equally would.`;
 }
 
@@ -225,12 +225,12 @@ export function lengthVerdict(early: PolicyResult, late: PolicyResult): Reveal {
   const [x, y] = [early.ratios.prior / a, late.ratios.prior / b];
   const verdict =
     y > x * 1.1
-      ? 'The share grew faster than the text: more turns, more leaning.'
+      ? `The share grew faster than the text (${x.toFixed(1)} then ${y.toFixed(1)} times an even spread): with more turns the model leans more on its answers.`
       : y < x / 1.1
         ? 'The text grew faster than the share: the rise is just more text.'
         : 'The share grew as the text did: the rise is more text, not more leaning.';
   return {
     said: `At turn ${early.turn} prior assistant answers are ${percent(a)} of the tokens the answer can see and get ${got(early)}; at the last turn, ${late.turn}, they are ${percent(b)} of the tokens and get ${got(late)}. ${verdict}`,
-    more: `The share is ${x.toFixed(1)} then ${y.toFixed(1)} times what attention spread evenly would give. ${diagonals}`,
+    more: `An even spread: what looking at every token equally would give them. ${diagonals}`,
   };
 }
