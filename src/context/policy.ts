@@ -12,8 +12,39 @@ export type Policy =
 
 export const POLICY_SPECS = 'full, window:W, clip:H:L, summary:H:L, ao, lt, sum, de, filler';
 
-/** Every policy at the papers' settings: the rows of the table of what each policy keeps. */
-export const PAPER_POLICIES = ['full', 'window:6', 'clip:12:1', 'summary:12:1', 'ao', 'lt', 'sum', 'de', 'filler'] as const;
+/** The numbers of the policies that take them: Window's W, and Clip's and Summary's H (cut at) and L (back to). */
+export interface PolicyNumbers {
+  window: number;
+  clipAt: number;
+  clipTo: number;
+}
+
+/** The papers' settings: Window-6, Clip-12→1, Summary-12→1. */
+export const PAPER_NUMBERS: PolicyNumbers = { window: 6, clipAt: 12, clipTo: 1 };
+
+/** Every policy, with these numbers: the policy bar's buttons and the rows of the table of what each policy keeps. */
+export const policySpecs = (n: PolicyNumbers): string[] => [
+  'full',
+  `window:${n.window}`,
+  `clip:${n.clipAt}:${n.clipTo}`,
+  `summary:${n.clipAt}:${n.clipTo}`,
+  'ao',
+  'lt',
+  'sum',
+  'de',
+  'filler',
+];
+
+/** Every policy at the papers' settings. */
+export const PAPER_POLICIES = policySpecs(PAPER_NUMBERS);
+
+/** The numbers with those of `spec` taken over (a Window, Clip or Summary spec; any other leaves them as they are). */
+export function withNumbersOf(n: PolicyNumbers, spec: string): PolicyNumbers {
+  const p = parsePolicy(spec);
+  if (p.kind === 'window') return { ...n, window: p.w };
+  if (p.kind === 'clip' || p.kind === 'summary') return { ...n, clipAt: p.h, clipTo: p.l };
+  return n;
+}
 
 /** Parses `full`, `window:6`, `clip:12:1`, … or throws naming the spec and what is wrong. */
 export function parsePolicy(spec: string): Policy {

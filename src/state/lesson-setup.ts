@@ -1,4 +1,4 @@
-import { parsePolicy, policyLabel } from '../context/policy';
+import { PAPER_NUMBERS, type PolicyNumbers, parsePolicy, policyLabel } from '../context/policy';
 import { EXAMPLES } from './examples';
 import { useInspector } from './inspector-store';
 import { resetHover } from './hover-store';
@@ -18,6 +18,8 @@ export interface LessonSetup {
   heads?: boolean;
   /** The table of what each policy keeps. */
   contexts?: boolean;
+  /** Window's W and Clip's and Summary's H and L (the papers' unless given). */
+  numbers?: PolicyNumbers;
   /** The list of turns, open to read (closed otherwise: it makes the page long). */
   turns?: boolean;
 }
@@ -31,6 +33,7 @@ export function setupLine(s: LessonSetup): string {
     s.turn === null ? 'last answer' : `turn ${s.turn}`,
     s.compareModels ? 'compare models on' : '',
     s.heads ? 'every head on' : '',
+    s.numbers && !sameNumbers(s.numbers, PAPER_NUMBERS) ? `Window-${s.numbers.window}, Clip and Summary ${s.numbers.clipAt}→${s.numbers.clipTo}` : '',
   ].filter(Boolean);
   return `This step starts from: ${parts.join(' · ')}.`;
 }
@@ -51,11 +54,14 @@ export function applySetup(s: LessonSetup): void {
     // Every step reads the final layer's head mean unless it asks for a head.
     layer: null,
     head: 'mean' as const,
+    policyNumbers: s.numbers ?? PAPER_NUMBERS,
   };
   // Every field of `want` as the page has it (the first policy is the one shown), no answer written, no head off.
   const same =
     st.text === example.text &&
-    (Object.keys(want) as (keyof typeof want)[]).every((k) => (k === 'policies' ? st.policies[0] === s.policy : st[k] === want[k])) &&
+    (Object.keys(want) as (keyof typeof want)[]).every((k) =>
+      k === 'policies' ? st.policies[0] === s.policy : k === 'policyNumbers' ? sameNumbers(st.policyNumbers, want.policyNumbers) : st[k] === want[k],
+    ) &&
     st.off.length === 0 &&
     st.generated.every((g) => Object.keys(g).length === 0);
   if (same) return;
@@ -66,3 +72,5 @@ export function applySetup(s: LessonSetup): void {
   useInspector.setState({ ...want, generated: [], off: [], offAnswers: null });
   useInspector.getState().scheduleAnalysis(0);
 }
+
+const sameNumbers = (a: PolicyNumbers, b: PolicyNumbers): boolean => a.window === b.window && a.clipAt === b.clipAt && a.clipTo === b.clipTo;

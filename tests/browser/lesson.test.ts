@@ -300,7 +300,18 @@ describe('the lesson, walked with the keyboard only', () => {
     await step(5, guess);
     await step(6, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));
     await step(7, () => press('ArrowDown', 3));
-    await step(8, () => press('Enter'), page.getByTestId('figure-de-diagonal'));
+    await step(
+      8,
+      async () => {
+        // The step sets Clip's and Summary's H to 6, so that on these 10 turns they cut: the bar and the table agree.
+        expect(await page.getByRole('spinbutton', { name: /^H \(Clip/ }).inputValue()).toBe('6');
+        await expect
+          .poll(() => page.getByTestId('contexts-clip:6:1').locator('[role="img"]').getAttribute('aria-label'))
+          .toBe('turns 1–5 not at all; turns 6–9 whole (the user turn and the answer)');
+        await press('Enter');
+      },
+      page.getByTestId('figure-de-diagonal'),
+    );
     await step(9, () => press('Enter'), page.getByTestId('figure-ao-diagonal'));
     await step(
       10,

@@ -7,7 +7,7 @@ import { AO_PLACEHOLDER, AO_SYSTEM_PROMPT, applyPolicy, summariesNeeded } from '
 import { CostSeries, policyCost } from '../../src/context/cost';
 import { fillerText } from '../../src/context/filler';
 import { clipHistory, keepsEverythingNote, turnsSeen, visibleHistory } from '../../src/context/history';
-import { parsePolicy, policyLabel, policySpec } from '../../src/context/policy';
+import { PAPER_NUMBERS, parsePolicy, policyLabel, policySpec, policySpecs, withNumbersOf } from '../../src/context/policy';
 import { asRenderer, renderContext } from '../../src/context/render';
 import { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
 import { tinyTokenizerConfig, tinyTokenizerJson } from '../helpers/tiny-tokenizer';
@@ -29,6 +29,13 @@ describe('policy specs', () => {
     expect(() => parsePolicy('clip:3:3')).toThrow('needs H ≥ 1 and 0 ≤ L < H');
     expect(() => parsePolicy('window')).toThrow('window takes 1 number');
     expect(() => parsePolicy('recent')).toThrow('unknown policy "recent" (full, window:W, clip:H:L, summary:H:L, ao, lt, sum, de, filler)');
+    // The bar's and the table's policies follow W, H and L; a spec with its own numbers sets them.
+    expect(policySpecs(PAPER_NUMBERS)).toEqual(['full', 'window:6', 'clip:12:1', 'summary:12:1', 'ao', 'lt', 'sum', 'de', 'filler']);
+    expect(policySpecs({ window: 3, clipAt: 6, clipTo: 2 }).slice(1, 4)).toEqual(['window:3', 'clip:6:2', 'summary:6:2']);
+    expect(withNumbersOf(PAPER_NUMBERS, 'clip:6:1')).toEqual({ window: 6, clipAt: 6, clipTo: 1 });
+    expect(withNumbersOf(PAPER_NUMBERS, 'summary:5:0')).toEqual({ window: 6, clipAt: 5, clipTo: 0 });
+    expect(withNumbersOf(PAPER_NUMBERS, 'window:2')).toEqual({ window: 2, clipAt: 12, clipTo: 1 });
+    expect(withNumbersOf(PAPER_NUMBERS, 'ao')).toBe(PAPER_NUMBERS);
   });
 });
 

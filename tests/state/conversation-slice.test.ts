@@ -61,6 +61,40 @@ describe("a lesson step's setup", () => {
       'This step starts from: Maze episode · Full (the whole conversation) · last answer.',
     );
     expect(() => applySetup({ example: 'nope', policy: 'full', turn: null })).toThrow('no example "nope"');
+    // W, H and L: a step that names them sets them, the next step goes back to the papers'.
+    applySetup({ example: 'maze', policy: 'full', turn: null, numbers: { window: 6, clipAt: 6, clipTo: 1 } });
+    expect(s().policyNumbers).toEqual({ window: 6, clipAt: 6, clipTo: 1 });
+    expect(setupLine({ example: 'maze', policy: 'full', turn: null, numbers: { window: 6, clipAt: 6, clipTo: 1 } })).toBe(
+      'This step starts from: Maze episode · Full (the whole conversation) · last answer · Window-6, Clip and Summary 6→1.',
+    );
+    applySetup({ example: 'maze', policy: 'full', turn: null });
+    expect(s().policyNumbers).toEqual({ window: 6, clipAt: 12, clipTo: 1 });
+    s().stopAnalysis();
+  });
+});
+
+describe("the policy bar's numbers", () => {
+  it('take what a chosen Window, Clip or Summary says, refuse numbers a policy would not parse, and follow a link', async () => {
+    const { useInspector } = await import('../../src/state/inspector-store');
+    const { DEFAULT_VIEW } = await import('../../src/state/url-state');
+    const s = () => useInspector.getState();
+    s().setPolicy('clip:6:2');
+    expect(s().policyNumbers).toEqual({ window: 6, clipAt: 6, clipTo: 2 });
+    s().setPolicy('window:3');
+    expect(s().policyNumbers).toEqual({ window: 3, clipAt: 6, clipTo: 2 });
+    for (const bad of [
+      { window: 3, clipAt: 0, clipTo: 0 },
+      { window: 3, clipAt: 4, clipTo: 4 },
+      { window: -1, clipAt: 4, clipTo: 1 },
+      { window: 3, clipAt: 4.5, clipTo: 1 },
+    ]) {
+      s().setPolicyNumbers(bad);
+      expect(s().policyNumbers, JSON.stringify(bad)).toEqual({ window: 3, clipAt: 6, clipTo: 2 });
+    }
+    s().setPolicyNumbers({ window: 4, clipAt: 8, clipTo: 2 });
+    expect(s().policyNumbers).toEqual({ window: 4, clipAt: 8, clipTo: 2 });
+    s().applyView({ ...DEFAULT_VIEW, policies: ['summary:9:3'] }, null);
+    expect(s().policyNumbers).toEqual({ window: 6, clipAt: 9, clipTo: 3 });
     s().stopAnalysis();
   });
 });

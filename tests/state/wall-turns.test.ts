@@ -36,7 +36,7 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { of: 3, repeats: { top: 1, bottom: 2 }, open: { top: 1, bottom: 0 }, none: { top: 1, bottom: 0 } },
     });
     expect(headsTally(c)).toEqual({
-      said: 'Over the 3 stored turns where it repeated its move into a wall, with the heads that copy most off it still repeats it in 33 %, with the others off in 67 %: they carry part of the pull, not all of it.',
+      said: 'Over the 3 stored turns where it repeated its move into a wall with every head on, with the heads that copy most off it still repeats it in 33 %, with the others off in 67 %: they carry part of the pull, not all of it.',
       more: 'The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall).',
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };
@@ -49,8 +49,8 @@ describe('the wall counts the lesson quotes', () => {
       more: 'This plainly: 1.5 times an even spread or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Not every repeat looks back this plainly: 15 of the 116 moves it repeated into a wall in the stored episodes (13 %) do; the heads step, later, tests the link another way.',
-      more: 'This plainly: 1.5 times an even spread or more. This episode was picked for what the model does, not for this look; in a model this small, what it writes is the surer evidence.',
+      said: 'Most repeats do not look back this plainly (15 of the 116 moves it repeated into a wall in the stored episodes, 13 %): attention is a clue, and what the model writes (step 2) is the stronger evidence.',
+      more: 'This plainly: 1.5 times an even spread or more. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
 

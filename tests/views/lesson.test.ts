@@ -9,7 +9,7 @@ import { guessesAhead } from '../../src/views/lesson/ahead';
 import { turnsSeen } from '../../src/context/history';
 import { parsePolicy } from '../../src/context/policy';
 import { headsOffReveal, towardGoal } from '../../src/views/lesson/moves';
-import { evenDiagonal, evenShare, lengthVerdict, priorYardstick } from '../../src/views/lesson/world';
+import { evenDiagonal, evenShare, lengthVerdict, percent, priorYardstick } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { tokenReading } from '../../src/views/lesson/attention-reveals';
 import { lookTally, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
@@ -107,7 +107,7 @@ describe('the lesson', () => {
       ['diagonal', { guesses: { diagonal: 0.05 } }],
       ['filler', { shown: ['filler'], results: [figures('filler', 0.046, 0.2)] }],
       ['turns', { turn: 6, results: [figures('full', 0.08, 0.25, { turn: 6 })] }],
-      ['contexts', { shown: ['clip:12:1'], results: [figures('clip:12:1', 0.09, 0.1)] }],
+      ['contexts', { shown: ['clip:6:1'], results: [figures('clip:6:1', 0.09, 0.1)] }],
       ['hide', { shown: ['ao'], results: [figures('ao', 0.0, 0.0)] }],
       ['generate', { generated: { full: 'Path: 8 9.', lt: 'Path: 9.' } }],
       [
@@ -134,7 +134,7 @@ describe('the lesson', () => {
     // One answer is half the generation step: it compares two.
     expect(step('generate').done({ ...start, generated: { full: 'Path: 8 9.' } })).toBe(false);
     // The cached start figures are not the model's: a step that needs figures waits for them.
-    expect(step('contexts').done({ ...start, fromModel: false, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.09, 0.1)] })).toBe(false);
+    expect(step('contexts').done({ ...start, fromModel: false, shown: ['clip:6:1'], results: [figures('clip:6:1', 0.09, 0.1)] })).toBe(false);
     // While the model loads, the example's stored figures serve the steps that read Full at the last turn.
     const cached = { ...start, fromModel: false, fromCache: true, guesses: { prior: 0.3 } };
     expect(told('shares', cached, null)).toContain('0.2991');
@@ -144,6 +144,8 @@ describe('the lesson', () => {
   it("fills its numbers from the figures; a guess and its figure in one unit; a change against the step's own start", () => {
     const w = { ...start, guesses: { prior: 0.3, diagonal: 0.05 } };
     expect(told('sink', w, w)).toMatch(/51 %.*0\.5123/);
+    // A share that rounds to 0 % but is not 0 says so, beside the panel's four decimals.
+    expect([percent(0.0015), percent(0), percent(0.005), percent(0.5123)]).toEqual(['under 1 %', '0 %', '1 %', '51 %']);
     expect(told('shares', w, w)).toMatch(
       /^You guessed 30 %; the answer gives 30 % of its attention to its prior assistant answers\..* On the figures panel: prior assistant 0\.2991\. The rest: 18 % to the user's turns, 5 % to the system prompt/,
     );
@@ -165,10 +167,10 @@ describe('the lesson', () => {
     expect(told('turns', earlier, w)).toMatch(
       /^At turn 6 prior assistant answers get 25 % of its attention; at the last turn, 14, 30 % of its attention\..*On the figures panel: prior assistant at turn 6 0\.2500, at turn 14 0\.2991/,
     );
-    const clip = { ...w, shown: ['clip:12:1'], results: [figures('clip:12:1', 0.0917, 0.1, { cost: [{ turn: 14, contextTokens: 236, prefilled: 40 }] })] };
+    const clip = { ...w, shown: ['clip:6:1'], results: [figures('clip:6:1', 0.0917, 0.1, { cost: [{ turn: 14, contextTokens: 236, prefilled: 40 }] })] };
     const full = { ...w, results: [figures('full', 0.1133, 0.2991, { cost: [{ turn: 14, contextTokens: 1020, prefilled: 40 }] })] };
     expect(told('contexts', clip, full)).toMatch(
-      /^Under clip:12:1 the model reads 236 tokens before answering, against 1020 under Full, and its diagonal ratio is 9 % \(against 11 % under Full\)\. 10 % .*\(against 30 % under Full\)\. Fewer prior.* On the figures panel: diagonal ratio under clip:12:1 0\.0917, under Full 0\.1133, prior assistant under clip:12:1 0\.1000, under Full 0\.2991\./,
+      /^Under clip:6:1 the model reads 236 tokens before answering, against 1020 under Full, and its diagonal ratio is 9 % \(against 11 % under Full\)\. 10 % .*\(against 30 % under Full\)\. Fewer prior.* On the figures panel: diagonal ratio under clip:6:1 0\.0917, under Full 0\.1133, prior assistant under clip:6:1 0\.1000, under Full 0\.2991\./,
     );
     // A policy that keeps no prior assistant answer: its diagonal of 0 is said to be by construction.
     const de = { ...w, shown: ['de'], results: [figures('de', 0, 0, { cost: [{ turn: 14, contextTokens: 81, prefilled: 40 }] })] };
@@ -186,6 +188,12 @@ describe('the lesson', () => {
     expect(told('hide', ao, full)).toMatch(
       /^Under ao the model reads 743 tokens.*\. At the wall, over \d+ turns of the stored episodes, under ao the move that hit it comes again in \d+ %, under Full in \d+ %, under DE \(no earlier turn\) in \d+ %: .*no more often than with nothing at all, so the pull of the history is its own answers\. .*no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves\. On the figures panel: .* The counts: /,
     );
+    // Reading more than Full (AO's placeholders outgrow short answers): said why.
+    const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
+    expect(told('hide', longer, full)).toContain(
+      '(against 30 % under Full). What it puts in place of the answers is longer than they are, so it reads more than Full here. With its own answers',
+    );
+    expect(told('hide', ao, full)).not.toContain('longer than they are');
     // The twin at the wall (south named): each move told, then what the two say together.
     const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };
     expect(step('cpl').reveal!(cpl, w)).toEqual({
@@ -266,10 +274,14 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the last layer's 2 heads that copy most \(1\.0, 1\.2\) off, moves north, an open way; with its 2 that copy least \(1\.3, 1\.5\) off, moves east, into a wall\. Here the heads that copy most carry the pull of its earlier moves\. Over the \d+ stored turns where it repeated its move into a wall, with the heads that copy most off it still repeats it in \d+ %, with the others off in \d+ %: /,
+      /^With every head on the model moves east, into a wall; with the last layer's 2 heads that copy most \(1\.0, 1\.2\) off, moves north, an open way; with its 2 that copy least \(1\.3, 1\.5\) off, moves east, into a wall\. Both answers with heads off get the list of cells wrong \(in a model this small any three heads matter to it\), but only without the heads that copy most does the move change: here they carry the pull of its earlier moves\. Over the \d+ stored turns where it repeated its move into a wall with every head on, with the heads that copy most off it still repeats it in \d+ %, with the others off in \d+ %: /,
     );
     expect(heads.more).toMatch(
       /^The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The counts, each turn with its own heads ranked: /,
+    );
+    // The control keeps the list: only the move is said.
+    expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w)).toContain(
+      'moves east, into a wall. Here the heads that copy most carry the pull of its earlier moves. Over the',
     );
     // The control changes the move too: the bright heads are not singled out.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: west'), w)).toContain(
@@ -332,10 +344,13 @@ describe('the lesson', () => {
 
   it('finds the longest run of turns that give the same move, and whether its last runs into a named wall', () => {
     const t = (move: string, walls = 'none') => ({ answer: `Path: 1.\nMove: ${move}`, asked: `Round 1. Walls: ${walls}.` });
-    expect(longestStreak([t('east'), t('west'), t('west'), t('west', 'west'), t('east')])).toEqual({ from: 2, to: 4, move: 'west', intoWall: true });
+    expect(longestStreak([t('east'), t('west'), t('west'), t('west', 'west'), t('east')])).toEqual({ from: 2, to: 4, move: 'west', wallFrom: 4 });
+    // From the first turn that runs into a named wall on, every one does: the turn before is free.
+    expect(longestStreak([t('west'), t('west', 'west'), t('west', 'east'), t('west', 'west'), t('west', 'west')])).toMatchObject({ wallFrom: 4 });
+    expect(longestStreak([t('west', 'west'), t('west', 'west'), t('west', 'west')])).toMatchObject({ wallFrom: 1 });
     // Two runs: the longer; a tie: the first; fewer than three: none.
     expect(longestStreak([t('north'), t('north'), t('north'), t('south'), t('south'), t('south'), t('south')])).toMatchObject({ from: 4, to: 7 });
-    expect(longestStreak([t('north'), t('north'), t('north'), t('south'), t('south'), t('south')])).toMatchObject({ from: 1, to: 3, intoWall: false });
+    expect(longestStreak([t('north'), t('north'), t('north'), t('south'), t('south'), t('south')])).toMatchObject({ from: 1, to: 3, wallFrom: null });
     expect(longestStreak([t('north'), t('north'), t('east')])).toBeNull();
     expect(
       longestStreak([
@@ -344,9 +359,14 @@ describe('the lesson', () => {
         { answer: 'no move', asked: null },
       ]),
     ).toBeNull();
-    expect(step('case').text({ ...start, streak: { from: 5, to: 8, move: 'west', intoWall: true } })).toContain(
-      'turns 5 to 8 say west 4 times in a row, the last into a wall.',
+    expect(step('case').text({ ...start, streak: { from: 5, to: 8, move: 'west', wallFrom: 8 } })).toContain(
+      'turns 5 to 8 say west 4 times in a row, the last into a wall the user message names.',
     );
+    expect(step('case').text({ ...start, streak: { from: 2, to: 10, move: 'south', wallFrom: 5 } })).toContain(
+      'turns 2 to 10 say south 9 times in a row, from turn 5 on each time into a wall the user message names.',
+    );
+    expect(step('case').text({ ...start, streak: { from: 2, to: 4, move: 'south', wallFrom: 2 } })).toContain('each time into a wall the user message names.');
+    expect(step('case').text({ ...start, streak: { from: 2, to: 4, move: 'south', wallFrom: null } })).toMatch(/say south 3 times in a row\.$/);
   });
 
   it('reads one token of the answer: its attention by kind of token and the prior assistant answer it looks at most (hand-computed)', () => {

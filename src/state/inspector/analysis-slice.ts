@@ -1,7 +1,7 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import { headName } from '../../analysis/ablation';
 import type { TurnCost } from '../../context/cost';
-import { PAPER_POLICIES } from '../../context/policy';
+import { policySpecs } from '../../context/policy';
 import { STALE_MODEL, type InspectEvent } from '../../worker/api';
 import type { Call } from '../../worker/rpc';
 import { cachedStartResult } from '../cached-result';
@@ -97,7 +97,7 @@ class AnalysisJob {
         fullMatrixMaxTokens: FULL_MATRIX_MAX_TOKENS,
         sweep: policies[0]!,
         heads: s.heads,
-        contexts: slot === 0 && s.contexts ? PAPER_POLICIES.filter((p) => !policies.includes(p)) : [],
+        contexts: slot === 0 && s.contexts ? policySpecs(s.policyNumbers).filter((p) => !policies.includes(p)) : [],
         // Heads are picked on model A's grid: a compared model keeps every head on.
         off: slot === 0 ? s.off : [],
         offKind: s.offKind,

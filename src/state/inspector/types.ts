@@ -5,6 +5,7 @@ import type { LayerFigures } from '../../analysis/heads';
 import type { SweepPoint } from '../../analysis/sweep';
 import type { GenerationStop } from '../../analysis/generate';
 import type { TurnCost } from '../../context/cost';
+import type { PolicyNumbers } from '../../context/policy';
 import { splitTurns } from '../../conversation/turns';
 import type { Message, ParseResult } from '../../conversation/types';
 import type { ViewState } from '../url-state';
@@ -41,6 +42,8 @@ export interface ViewSlice {
   heads: boolean;
   /** The table of what each policy keeps is shown (its tokens are asked for with the figures). */
   contexts: boolean;
+  /** Window's W and Clip's and Summary's H and L: the policy bar's buttons and the table's rows (the papers' by default). */
+  policyNumbers: PolicyNumbers;
   /** Heads switched off in every pass: the figures, the grid, the sweep and generation; and how. */
   off: HeadRef[];
   offKind: AblationKind;
@@ -55,6 +58,7 @@ export interface ViewSlice {
   setFullMatrix(on: boolean): void;
   setHeadsShown(on: boolean): void;
   setContextsShown(on: boolean): void;
+  setPolicyNumbers(n: PolicyNumbers): void;
   /** Switches a head off, or back on. */
   toggleOff(head: HeadRef): void;
   setOff(heads: HeadRef[]): void;

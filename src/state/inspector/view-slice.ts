@@ -1,6 +1,6 @@
 import { inHeadOrder } from '../../analysis/ablation';
 import { parseConversation } from '../../conversation/parse';
-import { parsePolicy, policySpec } from '../../context/policy';
+import { PAPER_NUMBERS, parsePolicy, policySpec, withNumbersOf } from '../../context/policy';
 import { exampleNamed } from '../examples';
 import { resetHover } from '../hover-store';
 import { DEFAULT_VIEW, pickInspectorView } from '../url-state';
@@ -19,11 +19,17 @@ export const viewSlice: Slice<ViewSlice> = (set, get) => ({
     const p = policySpec(parsePolicy(spec));
     set((s) => ({
       policies: s.compare ? (s.policies.includes(p) ? s.policies : [...s.policies.slice(0, 3), p]) : [p, ...s.policies.slice(1).filter((x) => x !== p)],
+      // A Window, Clip or Summary with other numbers (a link, the table) sets the bar's numbers to its own.
+      policyNumbers: withNumbersOf(s.policyNumbers, p),
     }));
     get().scheduleAnalysis();
   },
   setCompare(on) {
-    set((s) => ({ compare: on, policies: on && s.policies.length < 2 ? [...s.policies, s.policies[0] === 'clip:12:1' ? 'ao' : 'clip:12:1'] : s.policies }));
+    set((s) => {
+      // Comparing starts with a second policy: Clip at the bar's numbers (AO when Clip is the first).
+      const clip = `clip:${s.policyNumbers.clipAt}:${s.policyNumbers.clipTo}`;
+      return { compare: on, policies: on && s.policies.length < 2 ? [...s.policies, s.policies[0] === clip ? 'ao' : clip] : s.policies };
+    });
     get().scheduleAnalysis();
   },
   toggleComparePolicy(spec) {
@@ -34,7 +40,7 @@ export const viewSlice: Slice<ViewSlice> = (set, get) => ({
       set({ policies: s.policies.filter((x) => x !== p) });
     } else {
       if (s.policies.length >= 4) return;
-      set({ policies: [...s.policies, p] });
+      set({ policies: [...s.policies, p], policyNumbers: withNumbersOf(s.policyNumbers, p) });
     }
     get().scheduleAnalysis();
   },
@@ -65,6 +71,15 @@ export const viewSlice: Slice<ViewSlice> = (set, get) => ({
     set({ contexts: on });
     get().scheduleAnalysis();
   },
+  policyNumbers: PAPER_NUMBERS,
+  setPolicyNumbers(n) {
+    // Only numbers every policy accepts (the bar keeps a draft that is not): else the table could not parse its rows.
+    const whole = [n.window, n.clipAt, n.clipTo].every((v) => Number.isInteger(v) && v >= 0);
+    if (!whole || n.clipAt < 1 || n.clipTo >= n.clipAt) return;
+    set({ policyNumbers: n });
+    // The table's rows are these numbers' policies: their tokens are asked for again.
+    if (get().contexts) get().scheduleAnalysis();
+  },
   setHeadsShown(on) {
     set({ heads: on });
     get().scheduleAnalysis();
@@ -84,7 +99,7 @@ export const viewSlice: Slice<ViewSlice> = (set, get) => ({
   },
   applyView(v, text) {
     if (text !== null) set({ text, exampleName: exampleNamed(text), parsed: parseConversation(text) });
-    set({ ...pickInspectorView(v), generated: [] });
+    set({ ...pickInspectorView(v), generated: [], policyNumbers: v.policies.reduce(withNumbersOf, PAPER_NUMBERS) });
     get().scheduleAnalysis();
   },
 });

@@ -150,9 +150,13 @@ function offMeaning(a: OffAnswers, walls: string[] | null): string {
       : 'Without those heads the move changes.';
   if (control !== on)
     return 'The others off change the move too: in a model this small any three heads matter, so this does not single out the heads that copy.';
-  return escapes
-    ? 'Here the heads that copy most carry the pull of its earlier moves.'
-    : 'The heads that copy most change the move, though not to an open way; the others leave it as it was.';
+  // Both sets off may spoil the list of cells alike: say so, so a garbled list is not read as the point.
+  const [list, offList, controlList] = [a.withAll, a.withOff, a.control!.withOff].map((x) => x.split('\n')[0]);
+  const garbled = offList !== list && controlList !== list;
+  if (!escapes) return 'The heads that copy most change the move, though not to an open way; the others leave it as it was.';
+  return garbled
+    ? 'Both answers with heads off get the list of cells wrong (in a model this small any three heads matter to it), but only without the heads that copy most does the move change: here they carry the pull of its earlier moves.'
+    : 'Here the heads that copy most carry the pull of its earlier moves.';
 }
 
 /** A run of turns that give the same move, and whether its last move runs into a wall the user message named. */
@@ -160,7 +164,8 @@ export interface Streak {
   from: number;
   to: number;
   move: string;
-  intoWall: boolean;
+  /** The first turn from which every move of the run runs into a wall its user message names (null: the last does not). */
+  wallFrom: number | null;
 }
 
 /**
@@ -174,8 +179,10 @@ export function longestStreak(turns: readonly { answer: string; asked: string | 
     const move = moveOf(turns[start]!.answer);
     if (i < turns.length && move !== null && moveOf(turns[i]!.answer) === move) continue;
     if (move !== null && i - start >= 3 && (!best || i - start > best.to - best.from + 1)) {
-      const last = turns[i - 1]!;
-      best = { from: start + 1, to: i, move, intoWall: whereTo(move, last.asked === null ? null : wallsIn(last.asked)) === 'wall' };
+      const intoWall = (k: number) => whereTo(move, turns[k]!.asked === null ? null : wallsIn(turns[k]!.asked!)) === 'wall';
+      let k = i;
+      while (k > start && intoWall(k - 1)) k--;
+      best = { from: start + 1, to: i, move, wallFrom: k < i ? k + 1 : null };
     }
     start = i;
   }

@@ -5,9 +5,9 @@ export const QUIZ: QuizQuestion[] = [
   {
     question: 'Conversational inertia is…',
     options: [
-      'the model leaning on its own prior assistant answers more than the task asks, down to repeating a move that no longer fits',
-      'the model pouring attention onto the first few tokens, whatever they say',
-      'attention that is spread evenly over every token',
+      'the model leaning on its own prior assistant answers more than the task asks, even repeating a move that no longer fits',
+      'the model pouring most of its attention onto the first few tokens of the conversation, whatever those say',
+      'attention that is spread evenly over every token, so that no turn counts more than another',
     ],
     correct: 0,
     why: 'It shows in what the model does (the move repeated into a wall) and in where it looks (the diagonal bands of the heatmap).',
@@ -26,11 +26,7 @@ export const QUIZ: QuizQuestion[] = [
   },
   {
     question: 'Filler replaces the prior assistant answers with neutral text of the same length. If the diagonal falls, the model was following…',
-    options: [
-      'what the prior assistant answers say, word for word',
-      'the positions of the tokens only, whatever they say',
-      'the instructions written in the system prompt',
-    ],
+    options: ['what the prior assistant answers say', 'the positions of the tokens only, whatever they say', 'the instructions written in the system prompt'],
     correct: 0,
     why: 'Positions are the same under Filler; only the words changed, so the diagonal was read from the words.',
     revisit: 'filler',
@@ -38,7 +34,7 @@ export const QUIZ: QuizQuestion[] = [
   {
     question: 'AO (assistant-omitted) shows the model…',
     options: [
-      'nothing from earlier turns: only the system prompt and the last user message',
+      'nothing from the earlier turns at all: only the system prompt and the last user message, as DE does',
       'the turn before only, with its own answer in it, and the last user message',
       'every user turn, with a placeholder in place of each of its own answers',
     ],
@@ -72,12 +68,12 @@ export const QUIZ: QuizQuestion[] = [
   {
     question: 'Switching off the heads with the highest diagonal ratio tests…',
     options: [
-      'whether those heads carry the copying that shapes the answer',
-      'how much attention those heads pour onto the sink',
-      'whether the model can still read the user turns',
+      'whether those heads carry the pull that shapes the move',
+      'how much attention those heads pour onto the first few tokens of the conversation (the sink)',
+      'whether the model can still read the user turns once they are gone',
     ],
     correct: 0,
-    why: 'If the answer changes without them, they carried part of it; a broken answer can also mean the model simply misses parts.',
+    why: 'If the move changes without them but not without the heads that copy least, they carried part of it; a garbled answer can also mean the model simply misses parts.',
     revisit: 'heads',
   },
   {
@@ -85,7 +81,7 @@ export const QUIZ: QuizQuestion[] = [
     options: [
       'prefer the answer it gives from a short context over the one from the whole history',
       'copy its prior assistant answers more faithfully',
-      'read a context with its prior assistant answers cut out, always',
+      'read every context with its prior assistant answers cut out, in training and whenever it is used later',
     ],
     correct: 0,
     why: 'Context Preference Learning teaches the model to prefer its short-context answer, so it leans less on its prior assistant answers.',

@@ -4,6 +4,7 @@
  * formulas are in each step's "where this comes from" (`source`).
  */
 import { AO_PLACEHOLDER } from '../../context/apply';
+import { type PolicyNumbers, policySpecs } from '../../context/policy';
 import { SINK_TOKENS } from '../../context/render';
 import { CATEGORY_NAMES } from '../../palette';
 import type { LessonSetup } from '../../state/lesson-setup';
@@ -32,11 +33,24 @@ export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type Q
 
 /** The episode where the demo model keeps walking into a wall: every step reads it. */
 const WALL: LessonSetup = { example: 'maze-wall', policy: 'full', turn: null };
+/**
+ * The table's numbers in the policy steps: Clip and Summary cut at 6 turns, not the papers' 12, so that on this
+ * 10-turn episode they cut (at 12 they would match Full).
+ */
+const TABLE: PolicyNumbers = { window: 6, clipAt: 6, clipTo: 1 };
 /** The policies that drop earlier turns (the table's first step). */
-const DROPPING = ['window:6', 'clip:12:1', 'summary:12:1', 'lt', 'de'];
-/** Where the conversation repeats itself: "; turns 5 to 8 say west four times in a row, the last into a wall". */
-const streakSaid = (s: LessonWorld['streak']): string =>
-  s ? `; turns ${s.from} to ${s.to} say ${s.move} ${s.to - s.from + 1} times in a row${s.intoWall ? ', the last into a wall' : ''}` : '';
+const DROPPING = policySpecs(TABLE).filter((p) => /^(window|clip|summary|lt|de)/.test(p));
+/** Where the conversation repeats itself: "; turns 2 to 10 say south 9 times in a row, from turn 5 on each time into a wall the user message names". */
+const streakSaid = (s: LessonWorld['streak']): string => {
+  if (!s) return '';
+  const walls =
+    s.wallFrom === null
+      ? ''
+      : s.wallFrom === s.to
+        ? ', the last into a wall the user message names'
+        : `, ${s.wallFrom === s.from ? 'each time' : `from turn ${s.wallFrom} on each time`} into a wall the user message names`;
+  return `; turns ${s.from} to ${s.to} say ${s.move} ${s.to - s.from + 1} times in a row${walls}`;
+};
 /** Two reveals one after the other (a policy against Full, then its count at the wall). */
 const joined = (a: Reveal, b: Reveal): Reveal => ({ said: `${a.said} ${b.said}`.trim(), more: `${a.more ?? ''} ${b.more ?? ''}`.trim() });
 
@@ -181,12 +195,12 @@ export const LESSON: LessonStep[] = [
     id: 'contexts',
     title: 'Policies that drop turns',
     region: 'policies',
-    setup: { ...WALL, contexts: true },
+    setup: { ...WALL, contexts: true, numbers: TABLE },
     text: (w) =>
-      `The table shows every policy side by side: one mark per earlier turn, and the tokens the model reads before it answers. Window-6 keeps the last 6 turns; Clip-12→1 lets the history grow to 12 turns, cuts it back to the last one and lets it grow again, and Summary-12→1 does the same but keeps a one-sentence summary of each turn it cut${w.turns - 1 <= 12 ? ` (with ${w.turns - 1} earlier turns here, neither has cut yet, so both match Full)` : ''}. LT (last turn) keeps only the previous turn, and DE (drop everything) keeps none.`,
+      `The table shows every policy side by side: one mark per earlier turn, and the tokens the model reads before it answers. Window-6 keeps the last 6 turns; Clip-6→1 lets the history grow to 6 turns, cuts it back to the last one and lets it grow again, and Summary-6→1 does the same but keeps a one-sentence summary of each turn it cut${w.turns - 1 <= TABLE.clipAt ? ` (with ${w.turns - 1} earlier turns here, neither has cut yet, so both match Full)` : ''}. LT (last turn) keeps only the previous turn, and DE (drop everything) keeps none.`,
     source:
-      'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, then keeps the last L). LT and DE: paper 1, section 2 and appendix A.3.',
-    action: 'Click DE in the table (or LT, Window-6, Clip-12→1, Summary-12→1).',
+      'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, then keeps the last L; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
+    action: 'Click DE in the table (or LT, Window-6, Clip-6→1, Summary-6→1).',
     target: '[data-testid="contexts-de"] button',
     done: (w) => DROPPING.some((p) => only(w, p)),
     reveal: (w, base) => {
@@ -201,7 +215,7 @@ export const LESSON: LessonStep[] = [
     id: 'hide',
     title: "Policies that hide the model's answers",
     region: 'policies',
-    setup: { ...WALL, contexts: true },
+    setup: { ...WALL, contexts: true, numbers: TABLE },
     text: () =>
       `Three policies keep every turn but change the model's own answers in them: AO (assistant omitted) puts the placeholder "${AO_PLACEHOLDER}" in place of each (and a line in the system prompt saying so), SUM a one-sentence summary of each, and Filler neutral text of the same length. The user's turns stay, so the model still knows what happened; only its own words are gone.`,
     source: 'AO and SUM: paper 1, section 2 and appendix A.3; Filler: paper 1, section 4.2.',
@@ -249,7 +263,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      "Do the heads that copy most (those that follow the diagonal most) make the model repeat its move into the wall? One button switches off the last layer's three that copy most (each then adds nothing) and lets the model write the last answer with every head on and with them off; then, as a control, with its three that copy least off instead. Watch where each move leads.",
+      "Do the heads that copy most (those that follow the diagonal most) make the model repeat its move into the wall? One button switches off the last layer's three that copy most (a head switched off still looks where it did, so its square in the grid keeps its colour, but passes nothing on) and lets the model write the last answer with every head on and with them off; then, as a control, with its three that copy least off instead. Watch where each move leads.",
     source:
       'Per-head attention and switching heads off (zero ablation: the head writes nothing), with the heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. While heads are off, the grid and every figure are computed with them off. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.',
     action: 'Click "Switch off the top 3 heads of the last layer, then its 3 lowest, and write the answer each way".',
@@ -269,7 +283,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      'A model can be trained to lean less on its prior assistant answers: shown the answer it gives from a short context and the one it gives from the whole history, it is taught to prefer the first (Context Preference Learning). The demo model has a twin trained this way: back at the wall of the second step, does the twin still walk into it? One button loads the twin as model B and lets both write the last answer from the whole conversation; the chart "Shares by turn", further down, then draws both.',
+      'A model can be trained to lean less on its prior assistant answers: shown the answer it gives from a short context and the one it gives from the whole history, it is taught to prefer the first (Context Preference Learning). The demo model has a twin trained this way: back at the wall of step 2, does the twin still walk into it? One button loads the twin as model B and lets both write the last answer from the whole conversation; the chart "Shares by turn", further down, then draws both.',
     source:
       'Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

@@ -98,12 +98,11 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
 /** The reads step's "is this one typical": how many of the moves repeated into a wall look back as much, and why the episode shows one that does. */
 export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const rare = c.looks.back * 2 < c.looks.of;
-  const counted = `${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes (${pct(c.looks.back, c.looks.of)})`;
   return {
     said: rare
-      ? `Not every repeat looks back this plainly: ${counted} do; the heads step, later, tests the link another way.`
-      : `Such a look back is common: ${counted} look back this plainly.`,
-    more: `This plainly: ${LOOKS_BACK} times an even spread or more.${rare ? ' This episode was picked for what the model does, not for this look; in a model this small, what it writes is the surer evidence.' : ''}`,
+      ? `Most repeats do not look back this plainly (${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes, ${pct(c.looks.back, c.looks.of)}): attention is a clue, and what the model writes (step 2) is the stronger evidence.`
+      : `Such a look back is common: ${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes (${pct(c.looks.back, c.looks.of)}) look back this plainly.`,
+    more: `This plainly: ${LOOKS_BACK} times an even spread or more.${rare ? ' This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.' : ''}`,
   };
 }
 
@@ -131,7 +130,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
       ? 'they carry part of the pull, not all of it'
       : 'no more than any three heads: in this model the pull does not sit in the heads that copy most';
   return {
-    said: `Over the ${h.of} stored turns where it repeated its move into a wall, with the heads that copy most off it still repeats it in ${pct(h.repeats.top, h.of)}, with the others off in ${pct(h.repeats.bottom, h.of)}: ${verdict}.`,
+    said: `Over the ${h.of} stored turns where it repeated its move into a wall with every head on, with the heads that copy most off it still repeats it in ${pct(h.repeats.top, h.of)}, with the others off in ${pct(h.repeats.bottom, h.of)}: ${verdict}.`,
     more: `The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
   };
 }

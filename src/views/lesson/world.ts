@@ -133,8 +133,8 @@ export const onPanel = (...figures: [name: string, value: number][]): string =>
   `On the figures panel: ${figures.map(([n, v]) => `${n} ${share(v)}`).join(', ')}.`;
 /** How many times an even spread a token's attention on a set of tokens must be before the lesson says it looks back at them. */
 export const LOOKS_BACK = 1.5;
-/** A figure and a guess in one unit: whole per cent. */
-export const percent = (v: number): string => `${Math.round(v * 100)} %`;
+/** A share in whole per cents; one that rounds to 0 but is not 0 reads "under 1 %", so it does not contradict the panel's 0.0015. */
+export const percent = (v: number): string => (v > 0 && v < 0.005 ? 'under 1 %' : `${Math.round(v * 100)} %`);
 /** Only this policy is shown, and its figures are the model's. */
 export const only = (w: LessonWorld, policy: string): boolean => w.shown.length === 1 && w.shown[0] === policy && figuresOf(w, policy) !== null;
 /** A relative change in plain words: "27 % lower". */
@@ -150,6 +150,8 @@ export function againstFull(r: PolicyResult, base: LessonWorld | null, meaning: 
   const full = figuresOf(base, 'full');
   const read = (x: PolicyResult) => x.cost.find((c) => c.turn === x.turn)?.contextTokens;
   if (!full || read(r) === undefined) return null;
+  // AO's placeholders (and its line in the system prompt) can be longer than short answers: say why it reads more.
+  const longer = read(r)! > (read(full) ?? Infinity) ? ' What it puts in place of the answers is longer than they are, so it reads more than Full here.' : '';
   return {
     said: `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full, and ${
       // A policy that keeps no prior assistant answer has a diagonal of 0 by construction: say why.
@@ -157,7 +159,7 @@ export function againstFull(r: PolicyResult, base: LessonWorld | null, meaning: 
         ? `with no prior assistant answer left it has no diagonal (against ${percent(full.diagonal)} under Full)`
         : `its diagonal ratio is ${percent(r.diagonal)} (against ${percent(full.diagonal)} under Full)`
     }.`,
-    more: `${percent(r.ratios.prior)} of its attention goes to prior assistant answers (against ${percent(full.ratios.prior)} under Full). ${meaning} ${onPanel(
+    more: `${percent(r.ratios.prior)} of its attention goes to prior assistant answers (against ${percent(full.ratios.prior)} under Full).${longer} ${meaning} ${onPanel(
       [`diagonal ratio under ${r.label}`, r.diagonal],
       ['under Full', full.diagonal],
       [`prior assistant under ${r.label}`, r.ratios.prior],

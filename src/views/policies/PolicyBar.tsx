@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { parsePolicy, policyLabel } from '../../context/policy';
+import { useEffect, useState } from 'react';
+import { type PolicyNumbers, parsePolicy, policyLabel, policySpecs } from '../../context/policy';
 import { activePolicies, useInspector } from '../../state/inspector-store';
 import { Explain } from '../explain/Explain';
 import { PolicyContexts } from './PolicyContexts';
@@ -14,11 +14,20 @@ export function PolicyBar() {
   const setPolicy = useInspector((s) => s.setPolicy);
   const setCompare = useInspector((s) => s.setCompare);
   const toggle = useInspector((s) => s.toggleComparePolicy);
-  const [w, setW] = useState(6);
-  const [h, setH] = useState(12);
-  const [l, setL] = useState(1);
-  const specs = ['full', `window:${w}`, `clip:${h}:${l}`, `summary:${h}:${l}`, 'ao', 'lt', 'sum', 'de', 'filler'];
+  // W, H and L live in the store (the table of what each policy keeps shows the same policies), only ever valid:
+  // the fields keep what is typed, and a valid draft goes to the store.
+  const numbers = useInspector((s) => s.policyNumbers);
+  const setNumbers = useInspector((s) => s.setPolicyNumbers);
+  const [draft, setDraft] = useState<PolicyNumbers>(numbers);
+  useEffect(() => setDraft(numbers), [numbers]);
+  const { window: w, clipAt: h, clipTo: l } = draft;
+  const specs = policySpecs(numbers);
   const valid = h >= 1 && l >= 0 && l < h && w >= 0;
+  const edit = (key: keyof PolicyNumbers) => (v: number) => {
+    const next = { ...draft, [key]: v };
+    setDraft(next);
+    if (next.clipAt >= 1 && next.clipTo < next.clipAt) setNumbers(next);
+  };
   const num = (label: string, v: number, set: (n: number) => void) => (
     <label>
       {label}{' '}
@@ -51,9 +60,9 @@ export function PolicyBar() {
         })}
       </fieldset>
       <div className="row">
-        {num('W (Window: turns kept)', w, setW)}
-        {num('H (Clip, Summary: cut at)', h, setH)}
-        {num('L (… back to)', l, setL)}
+        {num('W (Window: turns kept)', w, edit('window'))}
+        {num('H (Clip, Summary: cut at)', h, edit('clipAt'))}
+        {num('L (… back to)', l, edit('clipTo'))}
         {!valid && <span className="error">Clip and Summary need H ≥ 1 and L &lt; H.</span>}
         <label title={compareModels ? 'models are being compared: one policy at a time (turn "compare models" off to compare policies)' : undefined}>
           <input type="checkbox" checked={compare} disabled={compareModels} onChange={(e) => setCompare(e.target.checked)} /> compare 2–4 policies side by side

@@ -1,5 +1,5 @@
 import { turnsSeen, type TurnSeen } from '../../context/history';
-import { PAPER_POLICIES, parsePolicy, policyLabel } from '../../context/policy';
+import { parsePolicy, policyLabel, policySpecs } from '../../context/policy';
 import { useInspector } from '../../state/inspector-store';
 import { scoredTurn } from '../../state/inspector/types';
 import { Explain } from '../explain/Explain';
@@ -40,6 +40,7 @@ export function PolicyContexts() {
   const text = useInspector((s) => s.text);
   const setPolicy = useInspector((s) => s.setPolicy);
   const current = useInspector((s) => s.policies[0]);
+  const numbers = useInspector((s) => s.policyNumbers);
   const tokensOf = (spec: string): number | null => {
     if (turn === null) return null;
     const r = results.find((x) => !x.slot && x.policy === spec && x.turn === turn);
@@ -67,7 +68,7 @@ export function PolicyContexts() {
                 </tr>
               </thead>
               <tbody>
-                {PAPER_POLICIES.map((spec) => {
+                {policySpecs(numbers).map((spec) => {
                   const seen = turnsSeen(parsePolicy(spec), turn);
                   const tokens = tokensOf(spec);
                   return (
