@@ -66,6 +66,13 @@ describe('layers × heads, and switching heads off', () => {
       for (const [l, layer] of layers.entries())
         for (const [h, head] of layer.perHead.entries())
           expect(Math.abs((await cellValue(page, 'head-grid-0', `${l}.${h}`)) - head.diagonal)).toBeLessThanOrEqual(1e-4);
+      // The highest head (the CLI's) is marked ★, in sight and in its name, and only it.
+      const best = layers.flatMap((layer, l) => layer.perHead.map((h, k) => ({ at: `${l}.${k}`, d: h.diagonal }))).sort((x, y) => y.d - x.d)[0]!;
+      const star = page.getByTestId('head-grid-0').locator('[data-top]');
+      expect(await star.getAttribute('data-cell')).toBe(best.at);
+      expect(await star.textContent()).toBe('★');
+      expect(await star.getAttribute('aria-label')).toMatch(/, the highest$/);
+      expect(await page.getByTestId('head-grid-0').getByText('★').count()).toBe(1);
       // The profile's text names the final layer's head mean: the figure the panel above shows.
       const finalMean = layers[layers.length - 1]!.diagonal;
       expect(await page.getByTestId('heads-summary').textContent()).toContain(`at the final layer it is ${finalMean.toFixed(4)}`);

@@ -36,7 +36,7 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { of: 3, repeats: { top: 1, bottom: 2 }, open: { top: 1, bottom: 0 }, none: { top: 1, bottom: 0 } },
     });
     expect(headsTally(c)).toEqual({
-      said: 'Over the 3 stored turns where it repeated its move into a wall with every head on, with the heads that copy most off it still repeats it in 33 %, with the others off in 67 %: they carry part of the pull, not all of it.',
+      said: 'Over the 3 stored turns where the model with every head on walked back into the wall, switching off the copying heads stopped that in 67 %, switching off others in 33 %: they carry part of the pull, not all of it.',
       more: 'The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall).',
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };
@@ -64,9 +64,13 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { of: 116, repeats: { top: 68, bottom: 87 }, open: { top: 11, bottom: 9 }, none: { top: 5, bottom: 17 } },
     };
     expect(wallTally(c)).toEqual({
-      said: 'Not only this once: over 200 turns right after a wall, in 40 episodes it played, it repeats the move that hit the wall in 75 % under Full and 45 % under DE: the history adds 30 percentage points (even with none, this tiny model often ignores the wall).',
-      more: "Whether it is the model's own answers in the history that pull it back, a later step (AO) tells. The counts: 150 (75 %) and 90 (45 %) turns, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, 60 more repeats.",
+      said: 'Not only this once: over 200 turns right after a wall, in 40 episodes it played, it repeats the move that hit the wall in 75 % with the whole history (Full), 45 % with none (DE: its goal often lies beyond the wall) and 40 % with everything but its own answers (AO, step 10): the extra pull is its prior assistant answers.',
+      more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there often; what the earlier turns add is the difference, 60 more repeats.',
     });
+    // AO above DE: its count is given, not read as the pull.
+    expect(wallTally({ ...c, repeats: { ...c.repeats, ao: 120 } }).said).toMatch(
+      /45 % with none \(DE: its goal often lies beyond the wall\); with everything but its own answers \(AO, step 10\), 60 %\.$/,
+    );
     expect(twinTally(c)).toEqual({
       said: 'Over 200 turns right after a wall, with the whole history, the twin repeats the move that hit it in 60 %, the demo model in 75 %: less often, though more often than with no history at all (45 %).',
       more: 'Counted over the same turns: the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move).',
@@ -84,8 +88,12 @@ describe('the wall counts the lesson quotes', () => {
       'Right after a wall this model repeats the move in 75 % of turns with its whole history, 45 % with none and 40 % with only its own answers hidden (AO), so its own words are the pull.',
     );
     expect(summary({ ...c, repeats: { ...c.repeats, ao: 100 } }).said).toContain('50 % with only its own answers hidden (AO). In attention');
-    expect(summary(c, 1.52).said).toContain('In attention it shows as the diagonal (1.5 times what chance puts in its band here), which mostly goes');
-    expect(summary(c).said).toContain('In attention it shows as the diagonal, which mostly goes');
+    expect(summary(c, 1.52).said).toContain('In attention, copying shows as the diagonal (1.5 times what chance puts in its band here), which mostly goes');
+    expect(summary(c).said).toMatch(
+      /In attention, copying shows as the diagonal, which mostly goes when the words are replaced \(Filler\), and switching off the heads that copy most stops part of the repeats\.$/,
+    );
+    // The control stops as many: no such clause.
+    expect(summary({ ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 } } }).said).toMatch(/replaced \(Filler\)\.$/);
     expect(twinTally({ ...c, repeats: { ...c.repeats, twin: 150 } }).said).toMatch(/: no less often: on these turns the training does not show\.$/);
   });
 

@@ -274,7 +274,7 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the last layer's 2 heads that copy most \(1\.0, 1\.2\) off, moves north, an open way; with its 2 that copy least \(1\.3, 1\.5\) off, moves east, into a wall\. Both answers with heads off get the list of cells wrong \(in a model this small any three heads matter to it\), but only without the heads that copy most does the move change: here they carry the pull of its earlier moves\. Over the \d+ stored turns where it repeated its move into a wall with every head on, with the heads that copy most off it still repeats it in \d+ %, with the others off in \d+ %: /,
+      /^With every head on the model moves east, into a wall; with the last layer's 2 heads that copy most \(1\.0, 1\.2\) off, moves north, an open way; with its 2 that copy least \(1\.3, 1\.5\) off, moves east, into a wall\. Both answers with heads off get the list of cells wrong \(in a model this small any three heads matter to it\), but only without the heads that copy most does the move change: here they carry the pull of its earlier moves\. Over the \d+ stored turns where the model with every head on walked back into the wall, switching off the copying heads stopped that in \d+ %, switching off others in \d+ %: /,
     );
     expect(heads.more).toMatch(
       /^The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The counts, each turn with its own heads ranked: /,
@@ -461,10 +461,12 @@ describe('the lesson', () => {
     expect(evenDiagonal(r)).toBeCloseTo((2 / 11 + 3 / 12) / 2, 12);
     const w = { ...start, guesses: { diagonal: 0.05 }, results: [r] };
     expect(told('diagonal', w, w)).toMatch(
-      /Spread evenly over every token it can see, the band would get 22 %: this model puts 0\.9 times that there, about what chance puts there\. In this maze part of it is copying the task asks for .* It is part of/,
+      /Spread evenly over every token it can see, the band would get 22 %: this model puts 0\.9 times that there, about what chance puts there\. On the figures panel: .* It is part of/,
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
-    expect(told('diagonal', twice, twice)).toMatch(/puts 2\.3 times that there, well above what chance puts there\. In this maze/);
+    expect(told('diagonal', twice, twice)).toMatch(
+      /puts 2\.3 times that there, well above what chance puts there\. Here much of that copying is the list of cells, which the task asks for: the diagonal shows that the model copies, step 2 showed when copying goes wrong\./,
+    );
     // Filler below chance: said with the same yardstick.
     const filler = { ...w, shown: ['filler'], results: [{ ...r, policy: 'filler', diagonal: 0.05 }] };
     expect(told('filler', filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] })).toMatch(

@@ -83,23 +83,25 @@ export function HeadGrid({
             {row.map((v, h) => {
               const bg = colour(v);
               const crossed = isOff(l, h);
+              // The highest cell is marked, not only brightest: two near-equal colours are hard to tell apart.
+              const highest = top !== undefined && top[0] === l && top[1] === h;
               return (
                 <td key={h}>
                   <button
                     type="button"
                     data-cell={`${l}.${h}`}
-                    data-top={top && top[0] === l && top[1] === h ? '' : undefined}
+                    data-top={highest ? '' : undefined}
                     className={crossed ? 'head-cell off' : 'head-cell'}
                     tabIndex={at[0] === l && at[1] === h ? 0 : -1}
                     style={{ ...size, background: bg, color: isDark(bg) ? '#fff' : '#000' }}
-                    aria-label={`layer ${l}, head ${h}: ${v.toFixed(4)}${crossed ? ', switched off' : ''}`}
+                    aria-label={`layer ${l}, head ${h}: ${v.toFixed(4)}${crossed ? ', switched off' : highest ? ', the highest' : ''}`}
                     aria-pressed={onChoose ? crossed : undefined}
                     onKeyDown={onKey}
                     onMouseEnter={() => onFocusCell([l, h])}
                     onFocus={() => (setAt([l, h]), onFocusCell([l, h]))}
                     onClick={() => onChoose?.([l, h])}
                   >
-                    {crossed ? '×' : ''}
+                    {crossed ? '×' : highest ? '★' : ''}
                   </button>
                 </td>
               );

@@ -32,7 +32,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
       ? ` Spread evenly over every token it can see, the band would get ${percent(even)}: this model puts ${k.toFixed(1)} times that there, ${said}.`
       : '';
   return {
-    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of all the answer's attention sits on the diagonal.${times}${w.walls === null ? '' : ' In this maze part of it is copying the task asks for (the list of cells); the move at the wall (step 2) is where copying goes wrong.'}`,
+    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of all the answer's attention sits on the diagonal.${times}${w.walls === null || k < 1.2 ? '' : ' Here much of that copying is the list of cells, which the task asks for: the diagonal shows that the model copies, step 2 showed when copying goes wrong.'}`,
     more: `${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all.`,
   };
 }

@@ -188,3 +188,15 @@ export function longestStreak(turns: readonly { answer: string; asked: string | 
   }
   return best;
 }
+
+/** Where the conversation repeats itself: "; turns 2 to 10 say south 9 times in a row, from turn 5 on each time into a wall the user message names". */
+export const streakSaid = (s: Streak | null): string => {
+  if (!s) return '';
+  const walls =
+    s.wallFrom === null
+      ? ''
+      : s.wallFrom === s.to
+        ? ', the last into a wall the user message names'
+        : `, ${s.wallFrom === s.from ? 'each time' : `from turn ${s.wallFrom} on each time`} into a wall the user message names`;
+  return `; turns ${s.from} to ${s.to} say ${s.move} ${s.to - s.from + 1} times in a row${walls}`;
+};

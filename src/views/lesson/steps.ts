@@ -11,22 +11,9 @@ import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
 import { diagonalReveal, fillerReveal, readsReveal, sharesReveal } from './attention-reveals';
 import { cplReveal } from './cpl';
-import { generationReveal, headsOffReveal } from './moves';
+import { generationReveal, headsOffReveal, streakSaid } from './moves';
 import { headsTally, policyTally, summary, wallTally } from './wall-counts';
-import {
-  againstFull,
-  evenDiagonal,
-  figuresOf,
-  type LessonStep,
-  type LessonWorld,
-  LOADING,
-  lengthVerdict,
-  only,
-  percent,
-  type Reveal,
-  onPanel,
-  SILENT,
-} from './world';
+import { againstFull, evenDiagonal, figuresOf, type LessonStep, LOADING, lengthVerdict, joined, only, percent, onPanel, SILENT } from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion, type Reveal, revealText } from './world';
@@ -40,19 +27,6 @@ const WALL: LessonSetup = { example: 'maze-wall', policy: 'full', turn: null };
 const TABLE: PolicyNumbers = { window: 6, clipAt: 6, clipTo: 1 };
 /** The policies that drop earlier turns (the table's first step). */
 const DROPPING = policySpecs(TABLE).filter((p) => /^(window|clip|summary|lt|de)/.test(p));
-/** Where the conversation repeats itself: "; turns 2 to 10 say south 9 times in a row, from turn 5 on each time into a wall the user message names". */
-const streakSaid = (s: LessonWorld['streak']): string => {
-  if (!s) return '';
-  const walls =
-    s.wallFrom === null
-      ? ''
-      : s.wallFrom === s.to
-        ? ', the last into a wall the user message names'
-        : `, ${s.wallFrom === s.from ? 'each time' : `from turn ${s.wallFrom} on each time`} into a wall the user message names`;
-  return `; turns ${s.from} to ${s.to} say ${s.move} ${s.to - s.from + 1} times in a row${walls}`;
-};
-/** Two reveals one after the other (a policy against Full, then its count at the wall). */
-const joined = (a: Reveal, b: Reveal): Reveal => ({ said: `${a.said} ${b.said}`.trim(), more: `${a.more ?? ''} ${b.more ?? ''}`.trim() });
 
 export const LESSON: LessonStep[] = [
   {
@@ -197,7 +171,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true, numbers: TABLE },
     text: (w) =>
-      `The table shows every policy side by side: one mark per earlier turn, and the tokens the model reads before it answers. Window-6 keeps the last 6 turns; Clip-6→1 lets the history grow to 6 turns, cuts it back to the last one and lets it grow again, and Summary-6→1 does the same but keeps a one-sentence summary of each turn it cut${w.turns - 1 <= TABLE.clipAt ? ` (with ${w.turns - 1} earlier turns here, neither has cut yet, so both match Full)` : ''}. LT (last turn) keeps only the previous turn, and DE (drop everything) keeps none.`,
+      `The table shows every policy side by side: one mark per earlier turn, and the tokens the model reads before it answers. Window-6 keeps the last 6 turns; Clip-6→1 keeps up to 6 turns, and when a 7th comes drops all but the last one, then fills up again (the papers cut at 12, which would cut nothing here, so the lesson set 6), and Summary-6→1 does the same but keeps a one-sentence summary of each turn it cut${w.turns - 1 <= TABLE.clipAt ? ` (with ${w.turns - 1} earlier turns here, neither has cut yet, so both match Full)` : ''}. LT (last turn) keeps only the previous turn, and DE (drop everything) keeps none.`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, then keeps the last L; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click DE in the table (or LT, Window-6, Clip-6→1, Summary-6→1).',
@@ -242,7 +216,7 @@ export const LESSON: LessonStep[] = [
     text: () =>
       "Attention is computed by many small parts side by side, called heads, in every layer, and the figures so far are the average of the last layer's heads. The grid gives each head its own diagonal ratio, brighter where a head follows the diagonal more; heads are named layer.head, counted from 0 (1.2 is the third head of the second layer).",
     source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
-    action: 'Click the brightest cell of the grid: the heatmap and the figures then show that head alone.',
+    action: 'Click the brightest cell of the grid, marked ★: the heatmap and the figures then show that head alone.',
     target: '[data-testid="head-grid-0"] [data-top]',
     done: (w) => w.head !== null && figuresOf(w)?.perHead[w.head] !== undefined,
     reveal: (w) => {
@@ -263,12 +237,11 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      "Do the heads that copy most (those that follow the diagonal most) make the model repeat its move into the wall? One button switches off the last layer's three that copy most (a head switched off still looks where it did, so its square in the grid keeps its colour, but passes nothing on) and lets the model write the last answer with every head on and with them off; then, as a control, with its three that copy least off instead. Watch where each move leads.",
-    source:
-      'Per-head attention and switching heads off (zero ablation: the head writes nothing), with the heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. While heads are off, the grid and every figure are computed with them off. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.',
-    action: 'Click "Switch off the top 3 heads of the last layer, then its 3 lowest, and write the answer each way".',
+      'Do the heads that copy most (those that follow the diagonal most) make the model repeat its move into the wall? One button switches off the three that copy most in the last layer, the layer every figure reads, and lets the model write the last answer with every head on and with them off; then, as a control, with three that copy least off instead. Watch where each move leads.',
+    source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The last layer only: without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
+    action: 'Click "Switch off the 3 copying heads, then 3 others, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
-    act: { label: 'Switch off the top 3 heads of the last layer, then its 3 lowest, and write the answer each way', run: 'heads-off' },
+    act: { label: 'Switch off the 3 copying heads, then 3 others, and write the answer each way', run: 'heads-off' },
     done: (w) => w.offAnswers?.control !== undefined,
     // The answers themselves are side by side in the panel: the card says where each move leads, then how often over the episodes.
     reveal: (w) => {
@@ -283,7 +256,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      'A model can be trained to lean less on its prior assistant answers: shown the answer it gives from a short context and the one it gives from the whole history, it is taught to prefer the first (Context Preference Learning). The demo model has a twin trained this way: back at the wall of step 2, does the twin still walk into it? One button loads the twin as model B and lets both write the last answer from the whole conversation; the chart "Shares by turn", further down, then draws both.',
+      'A model can be trained to lean less on its prior assistant answers: shown two answers of its own, one written from a short context and one from the whole history, it is trained to prefer the short-context one (Context Preference Learning). The demo model has a twin trained this way: back at the wall of step 2, does the twin still walk into it? One button loads the twin as model B and lets both write the last answer from the whole conversation; the chart "Shares by turn", further down, then draws both.',
     source:
       'Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

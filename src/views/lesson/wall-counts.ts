@@ -89,9 +89,15 @@ const pct = (n: number, total: number) => `${Math.round((n / total) * 100)} %`;
 
 /** The generation step's "not only this once": how often, over all the episodes, Full and DE repeat the move. */
 export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
+  const p = (n: number) => pct(n, c.turns);
+  // AO keeps every user turn and hides only its own answers: the control that tells what the pull is.
+  const ao =
+    c.repeats.ao <= c.repeats.de
+      ? ` and ${p(c.repeats.ao)} with everything but its own answers (AO, step 10): the extra pull is its prior assistant answers`
+      : `; with everything but its own answers (AO, step 10), ${p(c.repeats.ao)}`;
   return {
-    said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} episodes it played, it repeats the move that hit the wall in ${pct(c.repeats.full, c.turns)} under Full and ${pct(c.repeats.de, c.turns)} under DE: the history adds ${Math.round((c.repeats.full / c.turns) * 100) - Math.round((c.repeats.de / c.turns) * 100)} percentage points (even with none, this tiny model often ignores the wall).`,
-    more: `Whether it is the model's own answers in the history that pull it back, a later step (AO) tells. The counts: ${of(c.repeats.full, c.turns)} and ${of(c.repeats.de, c.turns)} turns, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there that often (the goal may lie beyond the wall); what the earlier turns add is the difference, ${c.repeats.full - c.repeats.de} more repeats.`,
+    said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} episodes it played, it repeats the move that hit the wall in ${p(c.repeats.full)} with the whole history (Full), ${p(c.repeats.de)} with none (DE: its goal often lies beyond the wall)${ao}.`,
+    more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there often; what the earlier turns add is the difference, ${c.repeats.full - c.repeats.de} more repeats.`,
   };
 }
 
@@ -121,16 +127,18 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
 }
 
 /** The heads step's count: over the stored repeats, how often each set of last-layer heads switched off still repeats the move. */
+/** Whether the copying heads off stop the repeat more often than the control by 5 points or more. */
+const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && c.headsOff.repeats.top + c.headsOff.of * 0.05 <= c.headsOff.repeats.bottom;
+
 export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const h = c.headsOff;
   if (!h.of) return SILENT;
-  // Fewer repeats by 5 points or more than the control: those heads carry part of the pull; else no more than any three.
-  const verdict =
-    h.repeats.top + h.of * 0.05 <= h.repeats.bottom
-      ? 'they carry part of the pull, not all of it'
-      : 'no more than any three heads: in this model the pull does not sit in the heads that copy most';
+  const verdict = headsCarry(c)
+    ? 'they carry part of the pull, not all of it'
+    : 'no more than any three heads: in this model the pull does not sit in the heads that copy most';
+  const stopped = (n: number) => pct(h.of - n, h.of);
   return {
-    said: `Over the ${h.of} stored turns where it repeated its move into a wall with every head on, with the heads that copy most off it still repeats it in ${pct(h.repeats.top, h.of)}, with the others off in ${pct(h.repeats.bottom, h.of)}: ${verdict}.`,
+    said: `Over the ${h.of} stored turns where the model with every head on walked back into the wall, switching off the copying heads stopped that in ${stopped(h.repeats.top)}, switching off others in ${stopped(h.repeats.bottom)}: ${verdict}.`,
     more: `The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
   };
 }
@@ -162,7 +170,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
 export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
   const p = (n: number) => pct(n, c.turns);
   return {
-    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. Right after a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so its own words are the pull' : ''}. In attention it shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times what chance puts in its band here)`}, which mostly goes when the words are replaced (Filler); the share on prior assistant answers is large partly because they are much of the text.`,
+    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. Right after a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so its own words are the pull' : ''}. In attention, copying shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times what chance puts in its band here)`}, which mostly goes when the words are replaced (Filler)${headsCarry(c) ? ', and switching off the heads that copy most stops part of the repeats' : ''}.`,
     more: 'The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.',
   };
 }

@@ -236,3 +236,6 @@ export function lengthVerdict(early: PolicyResult, late: PolicyResult): Reveal {
     more: `An even spread: what looking at every token equally would give them. ${diagonals}`,
   };
 }
+
+/** Two reveals one after the other (a policy against Full, then its count at the wall). */
+export const joined = (a: Reveal, b: Reveal): Reveal => ({ said: `${a.said} ${b.said}`.trim(), more: `${a.more ?? ''} ${b.more ?? ''}`.trim() });
