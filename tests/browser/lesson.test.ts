@@ -58,7 +58,8 @@ async function headsStory(): Promise<string> {
   await model.session.release();
   // The page lists the heads off in layer and head order.
   const listed = (hs: typeof top) => inHeadOrder(hs).map(headName).join(', ');
-  return `With every head on the model ${shortMove(withAll, walls)}; with the last layer's 3 heads that copy most (${listed(top)}) off, ${shortMove(withOff, walls)}; with its 3 that copy least (${listed(bottom)}) off, ${shortMove(withControl, walls)}.`;
+  const then = (x: string) => shortMove(x, walls).replace(/^moves /, '');
+  return `With every head on the model ${shortMove(withAll, walls)}; with the last layer's 3 heads that copy most (${listed(top)}) off, ${then(withOff)}; with its 3 that copy least (${listed(bottom)}) off, ${then(withControl)}.`;
 }
 /**
  * The reads step's story computed apart from the page: the demo model on onnxruntime-node reads the wall episode

@@ -36,7 +36,7 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { of: 3, repeats: { top: 1, bottom: 2 }, open: { top: 1, bottom: 0 }, none: { top: 1, bottom: 0 } },
     });
     expect(headsTally(c)).toEqual({
-      said: 'Over the 3 stored turns where the model with every head on walked back into the wall, switching off the copying heads stopped that in 67 %, switching off others in 33 %: they carry part of the pull, not all of it.',
+      said: 'Over the 3 stored turns where the model walked back into the wall, switching off its copying heads stopped that in 67 %, three others in 33 %: they carry part of the pull, not all of it.',
       more: 'The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall).',
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };

@@ -274,31 +274,31 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the last layer's 2 heads that copy most \(1\.0, 1\.2\) off, moves north, an open way; with its 2 that copy least \(1\.3, 1\.5\) off, moves east, into a wall\. Both answers with heads off get the list of cells wrong \(in a model this small any three heads matter to it\), but only without the heads that copy most does the move change: here they carry the pull of its earlier moves\. Over the \d+ stored turns where the model with every head on walked back into the wall, switching off the copying heads stopped that in \d+ %, switching off others in \d+ %: /,
+      /^With every head on the model moves east, into a wall; with the last layer's 2 heads that copy most \(1\.0, 1\.2\) off, north, an open way; with its 2 that copy least \(1\.3, 1\.5\) off, east, into a wall\. Both heads-off answers garble the list of cells \(any three heads matter to it\), but only the copying heads change the move: here they carry the pull of its earlier moves\. Over the \d+ stored turns where the model walked back into the wall, switching off its copying heads stopped that in \d+ %, three others in \d+ %: /,
     );
     expect(heads.more).toMatch(
       /^The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The counts, each turn with its own heads ranked: /,
     );
     // The control keeps the list: only the move is said.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w)).toContain(
-      'moves east, into a wall. Here the heads that copy most carry the pull of its earlier moves. Over the',
+      'east, into a wall. Here the heads that copy most carry the pull of its earlier moves. Over the',
     );
     // The control changes the move too: the bright heads are not singled out.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: west'), w)).toContain(
-      'moves west, an open way. The others off change the move too: in a model this small any three heads matter, so this does not single out the heads that copy.',
+      'west, an open way. The others off change the move too: in a model this small any three heads matter, so this does not single out the heads that copy.',
     );
     // Into another wall, not an open way; the control as it was.
     expect(told('heads', { ...off('Path: 8 3.\nMove: south', 'Path: 8.\nMove: east'), walls: ['east', 'south'] }, w)).toContain(
-      'moves south, into a wall; with its 2 that copy least (1.3, 1.5) off, moves east, into a wall. The heads that copy most change the move, though not to an open way; the others leave it as it was.',
+      'south, into a wall; with its 2 that copy least (1.3, 1.5) off, east, into a wall. The heads that copy most change the move, though not to an open way; the others leave it as it was.',
     );
     expect(told('heads', off('Path: 8 3.\nMove: east', 'Path: 8.\nMove: east'), w)).toContain('The move does not hang on those heads alone.');
     // An answer that no longer ends in a move fell apart: not read as the pull going.
     expect(told('heads', off('Pathassistant\nPath: 8', 'Path: 8 9 10 12.\nMove: east'), w)).toContain(
-      'off, writes no move; with its 2 that copy least (1.3, 1.5) off, moves east, into a wall. Without those heads the answer falls apart (it no longer ends in a move): switching them off breaks the model and says nothing about inertia.',
+      'off, writes no move; with its 2 that copy least (1.3, 1.5) off, east, into a wall. Without those heads the answer falls apart (it no longer ends in a move): switching them off breaks the model and says nothing about inertia.',
     );
     // No control yet, no walls: only what changed, and no count over the episodes.
     expect(headsOffReveal(off('Path: 8 3.\nMove: north').offAnswers, null, ['east']).said).toBe(
-      "With every head on the model moves east, into a wall; with the last layer's 2 heads that copy most (1.0, 1.2) off, moves north, an open way. Without those heads it takes an open way, though a model missing parts may also just write differently.",
+      "With every head on the model moves east, into a wall; with the last layer's 2 heads that copy most (1.0, 1.2) off, north, an open way. Without those heads it takes an open way, though a model missing parts may also just write differently.",
     );
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Move: east'), walls: null }, w)).not.toContain('stored turns');
   });

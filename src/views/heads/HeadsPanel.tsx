@@ -127,7 +127,7 @@ export function HeadsPanel() {
       )}
       <p className="muted heads-readout" aria-live="polite" data-testid="heads-readout">
         {cell && first?.layers[cell[0]]?.perHead[cell[1]]
-          ? readout(grids, cell)
+          ? readout(grids, cell, off)
           : `Rows are layers (0 at the top), columns heads; colour: ${METRIC_NAMES[metric]}, 0 to ${f4(max)}${metric === 'diagonal' ? '; ★ marks the highest head still on' : ''}. ${clickSwitches ? 'Click a cell to switch its head off.' : "Click a cell to open that head's heatmap."}`}
       </p>
       <div className="heads-body">
@@ -189,8 +189,10 @@ export function HeadsPanel() {
 }
 
 /** A cell named in words, in every grid shown: its diagonal and its five shares. */
-function readout(grids: { label: string; layers: LayerFigures[] }[], [l, h]: HeadRef): string {
-  return grids
+function readout(grids: { label: string; layers: LayerFigures[] }[], [l, h]: HeadRef, off: readonly HeadRef[]): string {
+  // A head switched off still attends: its own figures are drawn; only what it passes on is gone.
+  const isOff = off.some(([ol, oh]) => ol === l && oh === h);
+  const said = grids
     .map((g) => {
       const x = g.layers[l]?.perHead[h];
       if (!x) return '';
@@ -199,4 +201,5 @@ function readout(grids: { label: string; layers: LayerFigures[] }[], [l, h]: Hea
     })
     .filter(Boolean)
     .join(' · ');
+  return isOff ? `${said}. Switched off: it passes nothing on, but where it looks is still drawn here.` : said;
 }

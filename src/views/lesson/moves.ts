@@ -115,8 +115,10 @@ export function wordsCopied(answer: string, from: string): number {
  */
 export function headsOffReveal(a: OffAnswers, previous: string | null, walls: string[] | null = null): Reveal {
   const c = a.control;
-  const moves = `With every head on the model ${shortMove(a.withAll, walls)}; with the last layer's ${a.off.length} heads that copy most (${a.off.join(', ')}) off, ${shortMove(a.withOff, walls)}${
-    c ? `; with its ${c.off.length} that copy least (${c.off.join(', ')}) off, ${shortMove(c.withOff, walls)}` : ''
+  // "moves" once: the three answers in one sentence.
+  const then = (x: string) => shortMove(x, walls).replace(/^moves /, '');
+  const moves = `With every head on the model ${shortMove(a.withAll, walls)}; with the last layer's ${a.off.length} heads that copy most (${a.off.join(', ')}) off, ${then(a.withOff)}${
+    c ? `; with its ${c.off.length} that copy least (${c.off.join(', ')}) off, ${then(c.withOff)}` : ''
   }.`;
   const copied =
     previous === null
@@ -155,7 +157,7 @@ function offMeaning(a: OffAnswers, walls: string[] | null): string {
   const garbled = offList !== list && controlList !== list;
   if (!escapes) return 'The heads that copy most change the move, though not to an open way; the others leave it as it was.';
   return garbled
-    ? 'Both answers with heads off get the list of cells wrong (in a model this small any three heads matter to it), but only without the heads that copy most does the move change: here they carry the pull of its earlier moves.'
+    ? 'Both heads-off answers garble the list of cells (any three heads matter to it), but only the copying heads change the move: here they carry the pull of its earlier moves.'
     : 'Here the heads that copy most carry the pull of its earlier moves.';
 }
 

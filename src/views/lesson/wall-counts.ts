@@ -138,7 +138,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     : 'no more than any three heads: in this model the pull does not sit in the heads that copy most';
   const stopped = (n: number) => pct(h.of - n, h.of);
   return {
-    said: `Over the ${h.of} stored turns where the model with every head on walked back into the wall, switching off the copying heads stopped that in ${stopped(h.repeats.top)}, switching off others in ${stopped(h.repeats.bottom)}: ${verdict}.`,
+    said: `Over the ${h.of} stored turns where the model walked back into the wall, switching off its copying heads stopped that in ${stopped(h.repeats.top)}, three others in ${stopped(h.repeats.bottom)}: ${verdict}.`,
     more: `The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
   };
 }
