@@ -36,7 +36,7 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { of: 3, repeats: { top: 1, bottom: 2 }, open: { top: 1, bottom: 0 }, none: { top: 1, bottom: 0 } },
     });
     expect(headsTally(c)).toEqual({
-      said: 'Over the 3 stored turns where the model walked back into the wall, switching off its copying heads stopped that in 67 %, three others in 33 %: they carry part of the pull, not all of it.',
+      said: 'Of the 3 stored turns where the model walked back into the wall, switching off its copying heads stopped that in 67 %, three others in 33 %: they carry part of the pull, not all of it.',
       more: 'The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall).',
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };
@@ -64,23 +64,23 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { of: 116, repeats: { top: 68, bottom: 87 }, open: { top: 11, bottom: 9 }, none: { top: 5, bottom: 17 } },
     };
     expect(wallTally(c)).toEqual({
-      said: 'Not only this once: over 200 turns right after a wall, in 40 episodes it played, it repeats the move that hit the wall in 75 % with the whole history (Full), 45 % with none (DE: its goal often lies beyond the wall) and 40 % with everything but its own answers (AO, step 10): the extra pull is its prior assistant answers.',
+      said: 'Not only this once: across 200 turns right after a wall, in 40 episodes it played, it repeats the blocked move in 75 % with its whole history and still in 45 % with none (its goal often lies beyond the wall): the history adds 30 points, and step 10 shows they come from its prior assistant answers (with only those hidden, 40 %).',
       more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there often; what the earlier turns add is the difference, 60 more repeats.',
     });
     // AO above DE: its count is given, not read as the pull.
     expect(wallTally({ ...c, repeats: { ...c.repeats, ao: 120 } }).said).toMatch(
-      /45 % with none \(DE: its goal often lies beyond the wall\); with everything but its own answers \(AO, step 10\), 60 %\.$/,
+      /with none \(its goal often lies beyond the wall\): the history adds 30 points\.$/,
     );
     expect(twinTally(c)).toEqual({
-      said: 'Over 200 turns right after a wall, with the whole history, the twin repeats the move that hit it in 60 %, the demo model in 75 %: less often, though more often than with no history at all (45 %).',
+      said: 'Across 200 turns right after a wall, with the whole history, the twin repeats the move that hit it in 60 %, the demo model in 75 %: less often, though more often than with no history at all (45 %).',
       more: 'Counted over the same turns: the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move).',
     });
     const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null });
     expect(policyTally('window:6', 'Window-6', c, [t(3), t(7), t(9)]).said).toBe(
-      'At the wall, over 200 turns of the stored episodes, under Window-6 the move that hit it comes again in 74 %, under Full in 75 %: 2 of those turns come by turn 7, when Window-6 still keeps every turn, so at the wall it changes little.',
+      'At the wall, across 200 turns of the stored episodes, under Window-6 the move that hit it comes again in 74 %, under Full in 75 %: 2 of those turns come by turn 7, when Window-6 still keeps every turn, so at the wall it changes little.',
     );
     expect(policyTally('ao', 'AO', c)).toEqual({
-      said: 'At the wall, over 200 turns of the stored episodes, under AO the move that hit it comes again in 40 %, under Full in 75 %, under DE (no earlier turn) in 45 %: with every user turn still in view and only its own answers hidden, it repeats the move no more often than with nothing at all, so the pull of the history is its own answers.',
+      said: 'At the wall, across 200 turns of the stored episodes, under AO the move that hit it comes again in 40 %, under Full in 75 %, under DE (no earlier turn) in 45 %: with every user turn still in view and only its own answers hidden, it repeats the move no more often than with nothing at all, so the pull of the history is its own answers.',
       more: 'The counts: 80 (40 %) under AO, 150 (75 %) under Full, 90 (45 %) under DE, from 40 episodes the demo model played.',
     });
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');
@@ -88,12 +88,16 @@ describe('the wall counts the lesson quotes', () => {
       'Right after a wall this model repeats the move in 75 % of turns with its whole history, 45 % with none and 40 % with only its own answers hidden (AO), so its own words are the pull.',
     );
     expect(summary({ ...c, repeats: { ...c.repeats, ao: 100 } }).said).toContain('50 % with only its own answers hidden (AO). In attention');
-    expect(summary(c, 1.52).said).toContain('In attention, copying shows as the diagonal (1.5 times what chance puts in its band here), which mostly goes');
+    expect(summary(c, 1.52).said).toContain(
+      'In attention, copying (wanted or not) shows as the diagonal (1.5 times what chance puts in its band here), which mostly goes',
+    );
     expect(summary(c).said).toMatch(
-      /In attention, copying shows as the diagonal, which mostly goes when the words are replaced \(Filler\), and switching off the heads that copy most stops part of the repeats\.$/,
+      /In attention, copying \(wanted or not\) shows as the diagonal, which mostly goes when the words are replaced \(Filler\), and switching off the heads that copy most stops part of the repeats; whether it is too much copying, what the model writes tells\.$/,
     );
     // The control stops as many: no such clause.
-    expect(summary({ ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 } } }).said).toMatch(/replaced \(Filler\)\.$/);
+    expect(summary({ ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 } } }).said).toMatch(
+      /replaced \(Filler\); whether it is too much copying, what the model writes tells\.$/,
+    );
     expect(twinTally({ ...c, repeats: { ...c.repeats, twin: 150 } }).said).toMatch(/: no less often: on these turns the training does not show\.$/);
   });
 

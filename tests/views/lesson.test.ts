@@ -186,7 +186,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^Under ao the model reads 743 tokens.*\. At the wall, over \d+ turns of the stored episodes, under ao the move that hit it comes again in \d+ %, under Full in \d+ %, under DE \(no earlier turn\) in \d+ %: .*no more often than with nothing at all, so the pull of the history is its own answers\. .*no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves\. On the figures panel: .* The counts: /,
+      /^Under ao the model reads 743 tokens.*\. At the wall, across \d+ turns of the stored episodes, under ao the move that hit it comes again in \d+ %, under Full in \d+ %, under DE \(no earlier turn\) in \d+ %: .*no more often than with nothing at all, so the pull of the history is its own answers\. .*no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves\. On the figures panel: .* The counts: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
@@ -274,14 +274,14 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the last layer's 2 heads that copy most \(1\.0, 1\.2\) off, north, an open way; with its 2 that copy least \(1\.3, 1\.5\) off, east, into a wall\. Both heads-off answers garble the list of cells \(any three heads matter to it\), but only the copying heads change the move: here they carry the pull of its earlier moves\. Over the \d+ stored turns where the model walked back into the wall, switching off its copying heads stopped that in \d+ %, three others in \d+ %: /,
+      /^With every head on the model moves east, into a wall; with the last layer's 2 heads that copy most \(1\.0, 1\.2\) off, north, an open way; with its 2 that copy least \(1\.3, 1\.5\) off, east, into a wall\. Both heads-off answers garble the list of cells \(any three heads matter to it\), but only the copying heads change the move: here they carry the pull of its earlier moves\. Of the \d+ stored turns where the model walked back into the wall, switching off its copying heads stopped that in \d+ %, three others in \d+ %: /,
     );
     expect(heads.more).toMatch(
       /^The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The counts, each turn with its own heads ranked: /,
     );
     // The control keeps the list: only the move is said.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w)).toContain(
-      'east, into a wall. Here the heads that copy most carry the pull of its earlier moves. Over the',
+      'east, into a wall. Here the heads that copy most carry the pull of its earlier moves. Of the',
     );
     // The control changes the move too: the bright heads are not singled out.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: west'), w)).toContain(
@@ -322,7 +322,7 @@ describe('the lesson', () => {
     // The turns step: the same yardstick at an earlier turn and at the last, the verdict after the figures.
     const early = { ...r, turn: 6, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(lengthVerdict(early, r)).toEqual({
-      said: 'At turn 6 prior assistant answers are 35 % of the tokens the answer can see and get 40 % of its attention; at the last turn, 14, they are 35 % of the tokens and get 70 % of its attention. The share grew faster than the text (1.1 then 2.0 times an even spread): with more turns the model leans more on its answers.',
+      said: 'At turn 6 prior assistant answers are 35 % of the tokens the answer can see and get 40 % of its attention; at the last turn, 14, they are 35 % of the tokens and get 70 % of its attention. The share grew faster than the text (1.1 then 2.0 times an even spread): with more turns the model leans a little more on its prior assistant answers (two turns compared; the chart "Shares by turn" has them all).',
       more: 'An even spread: what looking at every token equally would give them. The diagonal ratio, which counts only the copy-shaped part, reads 20 % then 20 %. On the figures panel: prior assistant at turn 6 0.4000, at turn 14 0.7000, diagonal ratio at turn 6 0.2000, at turn 14 0.2000.',
     });
     expect(lengthVerdict(r, r).said).toMatch(/The share grew as the text did: the rise is more text, not more leaning\.$/);
@@ -397,7 +397,7 @@ describe('the lesson', () => {
     expect(tokenReading(r, 1)!.topAnswer!.share).toBeCloseTo(0.2, 6);
     expect(tokenReading(r, 2)).toBeNull();
     expect(told('reads', { ...start, pointed: { row: 0, col: 5 }, results: [r] }, null)).toBe(
-      'The shading now shows where that token looks: the darker, the more of its attention. This one, "t8", gives 60 % of its attention to prior assistant answers and 20 % to the user\'s turns; summed answer by answer, the most goes to turn 1\'s (60 %).',
+      'This one, "t8", gives 60 % of its attention to prior assistant answers and 20 % to the user\'s turns; summed answer by answer, the most goes to turn 1\'s (60 %).',
     );
   });
 
@@ -420,7 +420,7 @@ describe('the lesson', () => {
     expect(same.even).toBeCloseTo(0.2, 12);
     const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
     expect(step('reads').reveal!(w, null).said).toBe(
-      `The shading now shows where that token looks: the darker, the more of its attention. This one, "south", gives 50 % of its attention to the 2 earlier "south" tokens in prior assistant answers, 2.5 times the 20 % an even spread would give: writing this move, the model looks back at its own earlier moves. ${lookTally().said}`,
+      `This one, "south", gives 50 % of its attention to the 2 earlier "south" tokens in prior assistant answers, 2.5 times the 20 % an even spread would give: writing this move, the model looks back at its own earlier moves. ${lookTally().said}`,
     );
     // About chance: said so, not dressed up as looking back.
     data.set([0.05, 0, 0, 0.05, 0.5, 0.1, 0.05, 0.1, 0.05, 0.1]);
@@ -465,7 +465,7 @@ describe('the lesson', () => {
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
     expect(told('diagonal', twice, twice)).toMatch(
-      /puts 2\.3 times that there, well above what chance puts there\. Here much of that copying is the list of cells, which the task asks for: the diagonal shows that the model copies, step 2 showed when copying goes wrong\./,
+      /puts 2\.3 times that there, well above what chance puts there\. The diagonal cannot tell the copying the task asks for \(here much of it is the list of cells\) from copying it does not need \(the move\): on its own it shows copying, not inertia; what the model writes \(step 2\) shows the inertia\./,
     );
     // Filler below chance: said with the same yardstick.
     const filler = { ...w, shown: ['filler'], results: [{ ...r, policy: 'filler', diagonal: 0.05 }] };

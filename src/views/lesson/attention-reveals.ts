@@ -32,7 +32,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
       ? ` Spread evenly over every token it can see, the band would get ${percent(even)}: this model puts ${k.toFixed(1)} times that there, ${said}.`
       : '';
   return {
-    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of all the answer's attention sits on the diagonal.${times}${w.walls === null || k < 1.2 ? '' : ' Here much of that copying is the list of cells, which the task asks for: the diagonal shows that the model copies, step 2 showed when copying goes wrong.'}`,
+    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of all the answer's attention sits on the diagonal.${times}${w.walls === null || k < 1.2 ? '' : ' The diagonal cannot tell the copying the task asks for (here much of it is the list of cells) from copying it does not need (the move): on its own it shows copying, not inertia; what the model writes (step 2) shows the inertia.'}`,
     more: `${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all.`,
   };
 }
@@ -116,15 +116,18 @@ export function readsReveal(w: LessonWorld): Reveal {
     t.topAnswer && t.topAnswer.turn !== null ? `; summed answer by answer, the most goes to turn ${t.topAnswer.turn}'s (${percent(t.topAnswer.share)})` : '';
   const kinds = `${percent(t.shares.prior)} of its attention to prior assistant answers and ${percent(t.shares.user)} to the user's turns${most}`;
   const s = t.sameWord;
-  if (!s) return { said: `${shading} This one, ${name}, gives ${kinds}.` };
+  if (!s) return { said: `This one, ${name}, gives ${kinds}.` };
   const k = timesEven(s);
   const move = isMove(t.text);
+  // The darkest shading is often the answer's own thought, which names the move just before: say so, not leave it a puzzle.
+  const own =
+    move && t.shares.current > s.share ? ` Its own answer so far gets more, ${percent(t.shares.current)}: its thought names the move just before.` : '';
   const verdict =
     k >= LOOKS_BACK
       ? `${k.toFixed(1)} times the ${percent(s.even)} an even spread would give${move ? ': writing this move, the model looks back at its own earlier moves' : ''}`
       : `about the ${percent(s.even)} an even spread would give${move ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
   return {
-    said: `${shading} This one, ${name}, gives ${percent(s.share)} of its attention to the ${s.count} earlier ${name} tokens in prior assistant answers, ${verdict}.${move ? ` ${lookTally().said}` : ''}`,
-    more: `${move ? `${lookTally().more} ` : ''}An even spread: looking at every token it can see equally. In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far${move ? ' (where its thought may name the move already)' : ''}.`,
+    said: `This one, ${name}, gives ${percent(s.share)} of its attention to the ${s.count} earlier ${name} tokens in prior assistant answers, ${verdict}.${own}${move ? ` ${lookTally().said}` : ''}`,
+    more: `${move ? `${lookTally().more} ` : ''}An even spread: looking at every token it can see equally. In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far.`,
   };
 }

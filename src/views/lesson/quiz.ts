@@ -10,7 +10,7 @@ export const QUIZ: QuizQuestion[] = [
       'attention that is spread evenly over every token, so that no turn counts more than another',
     ],
     correct: 0,
-    why: 'It shows in what the model does (the move repeated into a wall) and in where it looks (the diagonal bands of the heatmap).',
+    why: 'It shows in what the model does (the move repeated into a wall); where it looks (the diagonal bands of the heatmap) shows the copying, wanted or not.',
     revisit: 'case',
   },
   {

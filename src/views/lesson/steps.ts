@@ -77,7 +77,8 @@ export const LESSON: LessonStep[] = [
       return `Inside, a language model reads text in small pieces called tokens, and for each token it writes it gives every earlier token a weight, its attention; the weights add up to 1. The tool reads these weights from the model's last layer${layer === undefined ? '' : ` (the panels call it layer ${layer}: layers are counted from 0)`}. The last answer is the one it wrote under Full: where does its move into the wall look?`;
     },
     source: 'Attention weights of the final layer, averaged over heads: paper 2, section 3.4.',
-    action: "Point at the last answer's move, its last word (the outlined tokens are that answer), in the Tokens panel, or focus it with the keyboard.",
+    action:
+      "Point at the last answer's move, its last word (the outlined tokens are that answer), in the Tokens panel, or focus it with the keyboard: the shading then shows where it looks, darker for more attention.",
     // The answer's last content token: its move (a maze answer ends "Action -> south").
     target: '[data-testid="token-view"] .tok:nth-last-child(1 of .query)',
     done: (w) => w.pointed !== null,
@@ -237,7 +238,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      'Do the heads that copy most (those that follow the diagonal most) make the model repeat its move into the wall? One button switches off the three that copy most in the last layer, the layer every figure reads, and lets the model write the last answer with every head on and with them off; then, as a control, with three that copy least off instead. Watch where each move leads.',
+      `Do the heads that copy most (those that follow the diagonal most) make the model repeat its move into the wall? One button switches off the three that copy most in the last layer, the layer every figure reads (without the first layer's top heads this small model writes no move at all), and lets the model write the last answer with every head on and with them off; then, as a control, with three that copy least off instead. Watch where each move leads.`,
     source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The last layer only: without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the 3 copying heads, then 3 others, and write the answer each way".',
     target: '[data-testid="lesson-act"]',

@@ -90,13 +90,11 @@ const pct = (n: number, total: number) => `${Math.round((n / total) * 100)} %`;
 /** The generation step's "not only this once": how often, over all the episodes, Full and DE repeat the move. */
 export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   const p = (n: number) => pct(n, c.turns);
-  // AO keeps every user turn and hides only its own answers: the control that tells what the pull is.
-  const ao =
-    c.repeats.ao <= c.repeats.de
-      ? ` and ${p(c.repeats.ao)} with everything but its own answers (AO, step 10): the extra pull is its prior assistant answers`
-      : `; with everything but its own answers (AO, step 10), ${p(c.repeats.ao)}`;
+  // AO keeps every user turn and hides only the model's own answers: the control that tells what the history's pull is.
+  const gap = Math.round((c.repeats.full / c.turns) * 100) - Math.round((c.repeats.de / c.turns) * 100);
+  const ao = c.repeats.ao <= c.repeats.de ? `, and step 10 shows they come from its prior assistant answers (with only those hidden, ${p(c.repeats.ao)})` : '';
   return {
-    said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} episodes it played, it repeats the move that hit the wall in ${p(c.repeats.full)} with the whole history (Full), ${p(c.repeats.de)} with none (DE: its goal often lies beyond the wall)${ao}.`,
+    said: `Not only this once: across ${c.turns} turns right after a wall, in ${c.episodes} episodes it played, it repeats the blocked move in ${p(c.repeats.full)} with its whole history and still in ${p(c.repeats.de)} with none (its goal often lies beyond the wall): the history adds ${gap} points${ao}.`,
     more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there often; what the earlier turns add is the difference, ${c.repeats.full - c.repeats.de} more repeats.`,
   };
 }
@@ -121,7 +119,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
         : 'less often'
       : 'no less often: on these turns the training does not show';
   return {
-    said: `Over ${c.turns} turns right after a wall, with the whole history, the twin repeats the move that hit it in ${pct(c.repeats.twin, c.turns)}, the demo model in ${pct(c.repeats.full, c.turns)}: ${verdict}.`,
+    said: `Across ${c.turns} turns right after a wall, with the whole history, the twin repeats the move that hit it in ${pct(c.repeats.twin, c.turns)}, the demo model in ${pct(c.repeats.full, c.turns)}: ${verdict}.`,
     more: `Counted over the same turns: the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move).`,
   };
 }
@@ -138,7 +136,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     : 'no more than any three heads: in this model the pull does not sit in the heads that copy most';
   const stopped = (n: number) => pct(h.of - n, h.of);
   return {
-    said: `Over the ${h.of} stored turns where the model walked back into the wall, switching off its copying heads stopped that in ${stopped(h.repeats.top)}, three others in ${stopped(h.repeats.bottom)}: ${verdict}.`,
+    said: `Of the ${h.of} stored turns where the model walked back into the wall, switching off its copying heads stopped that in ${stopped(h.repeats.top)}, three others in ${stopped(h.repeats.bottom)}: ${verdict}.`,
     more: `The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
   };
 }
@@ -158,7 +156,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
       ? `, under DE (no earlier turn) in ${pct(c.repeats.de, c.turns)}${c.repeats.ao <= c.repeats.de ? ': with every user turn still in view and only its own answers hidden, it repeats the move no more often than with nothing at all, so the pull of the history is its own answers' : ''}`
       : '';
   return {
-    said: `At the wall, over ${c.turns} turns of the stored episodes, under ${label} the move that hit it comes again in ${pct(c.repeats[p], c.turns)}, under Full in ${pct(c.repeats.full, c.turns)}${against}${why}.`,
+    said: `At the wall, across ${c.turns} turns of the stored episodes, under ${label} the move that hit it comes again in ${pct(c.repeats[p], c.turns)}, under Full in ${pct(c.repeats.full, c.turns)}${against}${why}.`,
     more: `The counts: ${of(c.repeats[p], c.turns)} under ${label}, ${of(c.repeats.full, c.turns)} under Full${policy === 'ao' ? `, ${of(c.repeats.de, c.turns)} under DE` : ''}, from ${c.episodes} episodes the demo model played.`,
   };
 }
@@ -170,7 +168,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
 export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
   const p = (n: number) => pct(n, c.turns);
   return {
-    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. Right after a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so its own words are the pull' : ''}. In attention, copying shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times what chance puts in its band here)`}, which mostly goes when the words are replaced (Filler)${headsCarry(c) ? ', and switching off the heads that copy most stops part of the repeats' : ''}.`,
+    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. Right after a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so its own words are the pull' : ''}. In attention, copying (wanted or not) shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times what chance puts in its band here)`}, which mostly goes when the words are replaced (Filler)${headsCarry(c) ? ', and switching off the heads that copy most stops part of the repeats' : ''}; whether it is too much copying, what the model writes tells.`,
     more: 'The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.',
   };
 }

@@ -135,6 +135,8 @@ export const onPanel = (...figures: [name: string, value: number][]): string =>
 export const LOOKS_BACK = 1.5;
 /** A share in whole per cents; one that rounds to 0 but is not 0 reads "under 1 %", so it does not contradict the panel's 0.0015. */
 export const percent = (v: number): string => (v > 0 && v < 0.005 ? 'under 1 %' : `${Math.round(v * 100)} %`);
+/** A sentence's first letter upper-cased ("under 1 %" opening a sentence). */
+const capital = (t: string): string => t.charAt(0).toUpperCase() + t.slice(1);
 /** Only this policy is shown, and its figures are the model's. */
 export const only = (w: LessonWorld, policy: string): boolean => w.shown.length === 1 && w.shown[0] === policy && figuresOf(w, policy) !== null;
 /** A relative change in plain words: "27 % lower". */
@@ -159,7 +161,7 @@ export function againstFull(r: PolicyResult, base: LessonWorld | null, meaning: 
         ? `with no prior assistant answer left it has no diagonal (against ${percent(full.diagonal)} under Full)`
         : `its diagonal ratio is ${percent(r.diagonal)} (against ${percent(full.diagonal)} under Full)`
     }.`,
-    more: `${percent(r.ratios.prior)} of its attention goes to prior assistant answers (against ${percent(full.ratios.prior)} under Full).${longer} ${meaning} ${onPanel(
+    more: `${capital(percent(r.ratios.prior))} of its attention goes to prior assistant answers (against ${percent(full.ratios.prior)} under Full).${longer} ${meaning} ${onPanel(
       [`diagonal ratio under ${r.label}`, r.diagonal],
       ['under Full', full.diagonal],
       [`prior assistant under ${r.label}`, r.ratios.prior],
@@ -227,7 +229,7 @@ export function lengthVerdict(early: PolicyResult, late: PolicyResult): Reveal {
   const [x, y] = [early.ratios.prior / a, late.ratios.prior / b];
   const verdict =
     y > x * 1.1
-      ? `The share grew faster than the text (${x.toFixed(1)} then ${y.toFixed(1)} times an even spread): with more turns the model leans more on its answers.`
+      ? `The share grew faster than the text (${x.toFixed(1)} then ${y.toFixed(1)} times an even spread): with more turns the model leans a little more on its prior assistant answers (two turns compared; the chart "Shares by turn" has them all).`
       : y < x / 1.1
         ? 'The text grew faster than the share: the rise is just more text.'
         : 'The share grew as the text did: the rise is more text, not more leaning.';
