@@ -13,7 +13,7 @@ import { asRenderer, renderContext } from '../../src/context/render';
 import { openModel } from '../../src/runtime/open-model';
 import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
-import { moveOf, shortMove, wallsIn } from '../../src/views/lesson/moves';
+import { moveOf, moveClause, wallsIn } from '../../src/views/lesson/moves';
 import { analyzeHeads } from '../../src/analysis/heads';
 import { bottomHeads, headMask, headName, inHeadOrder, topHeads } from '../../src/analysis/ablation';
 import { LESSON, type LessonStep, QUIZ } from '../../src/views/lesson/steps';
@@ -58,8 +58,8 @@ async function headsStory(): Promise<string> {
   await model.session.release();
   // The page lists the heads off in layer and head order.
   const listed = (hs: typeof top) => inHeadOrder(hs).map(headName).join(', ');
-  const then = (x: string) => shortMove(x, walls).replace(/^moves /, '');
-  return `With every head on the model ${shortMove(withAll, walls)}; with the last layer's 3 heads that copy most (${listed(top)}) off, ${then(withOff)}; with its 3 that copy least (${listed(bottom)}) off, ${then(withControl)}.`;
+  const then = (x: string) => moveClause(x, walls).replace(/^moves /, '');
+  return `With every head on the model ${moveClause(withAll, walls)}; with the last layer's 3 heads that copy most (${listed(top)}) off, ${then(withOff)}; with its 3 that copy least (${listed(bottom)}) off, ${then(withControl)}.`;
 }
 /**
  * The reads step's story computed apart from the page: the demo model on onnxruntime-node reads the wall episode
@@ -267,9 +267,7 @@ describe('the lesson, walked with the keyboard only', () => {
         // found it in Node): the page's own generation must tell the same story.
         await expect
           .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
-          .toMatch(
-            /^Under Full the model moves south, into a wall the last user message names; under DE it moves east, an open way\. .*the history changes what the model does/s,
-          );
+          .toMatch(/^Under Full the model moves south, into a wall; under DE it moves east, an open way\. .*the history changes what the model does/s);
       },
       undefined,
       page.getByTestId('generate'),

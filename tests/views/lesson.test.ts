@@ -197,13 +197,13 @@ describe('the lesson', () => {
     // The twin at the wall (south named): each move told, then what the two say together.
     const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };
     expect(step('cpl').reveal!(cpl, w)).toEqual({
-      said: `The demo model moves south, into a wall the last user message names; its CPL twin moves north, an open way. Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall. ${twinTally().said}`,
+      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall. ${twinTally().said}`,
       more: `Every turn is being scored with both models: their attention follows. ${twinTally().more}`,
     });
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
     // A twin that stays is said to stay, not to move 'stay' an open way.
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> stay' } }, w)).toMatch(
-      /^The demo model moves south, into a wall the last user message names; its CPL twin stays where it is\. Together: a different answer and a different move\./,
+      /^The demo model moves south, into a wall; its CPL twin stays where it is\. Together: a different answer and a different move\./,
     );
     expect(told('cpl', { ...cpl, generatedB: {} }, w)).toBe('');
     expect(sentences(step('cpl').reveal!(cpl, w).said)).toBeLessThanOrEqual(3);
@@ -225,7 +225,7 @@ describe('the lesson', () => {
     // Each move told from the walls the user message names ('south' here), and what the two say together.
     const says = (full: string, lt: string) => step('generate').reveal!({ ...w, generated: { full: `Move: ${full}`, lt: `Move: ${lt}` } }, w);
     expect(says('south', 'east')).toEqual({
-      said: `Under Full the model moves south, into a wall the last user message names; under LT it moves east, an open way. With the whole conversation it repeats the earlier move into the wall, with less of it it takes an open way: the history changes what the model does. ${wallTally().said}`,
+      said: `Under Full the model moves south, into a wall; under LT it moves east, an open way. With the whole conversation it repeats the earlier move into the wall, with less of it it takes an open way: the history changes what the model does. ${wallTally().said}`,
       more: `The last user message names the walls: south. Under Full it wrote: "Move: south". Under LT it wrote: "Move: east". ${wallTally().more}`,
     });
     // Two answers written: then the count over many episodes, after what the two say.
@@ -242,7 +242,7 @@ describe('the lesson', () => {
       expect(sentences(says(a, b).said), `${a}, ${b}`).toBeLessThanOrEqual(3);
     // Written DE first, then Full: the verdict still reads Full against less of the conversation.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toMatch(
-      /^Under Full the model moves south, into a wall .*; under DE it moves east, an open way\. .*the history changes what the model does/,
+      /^Under Full the model moves south, into a wall; under DE it moves east, an open way\. .*the history changes what the model does/,
     );
     expect(says('stay', 'east').said).toMatch(
       /^Under Full the model stays where it is; .*Together: a different answer and a different move\. Not only this once/,
@@ -436,7 +436,7 @@ describe('the lesson', () => {
     expect(towardGoal('Round 12. Position (5,2). Walls: north, east. Goal: (3,3).')).toEqual(['south', 'west']);
     expect(towardGoal('Plan a trip to Lisbon.')).toBeNull();
     expect(step('generate').text({ ...start, goalBeyond: ['south'] })).toContain(
-      'Its goal lies beyond that wall, so the move is tempting, but the wall blocks it.',
+      'turn after turn; its goal lies beyond that wall, so the move is tempting but blocked.',
     );
     expect(step('generate').text({ ...start, goalBeyond: [] })).not.toContain('goal');
   });

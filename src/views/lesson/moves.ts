@@ -30,13 +30,13 @@ export function whereTo(move: string | null, walls: string[] | null): 'stay' | '
   if (move === null || walls === null) return null;
   return move === 'stay' ? 'stay' : walls.includes(move) ? 'wall' : 'open';
 }
-/** What a model does with an answer's move, told from the walls: "moves south, into a wall the last user message names". */
+/** What a model does with an answer's move, told from the walls the last user message names: "moves south, into a wall". */
 export function moveClause(answer: string, walls: string[] | null): string {
   const m = moveOf(answer);
   if (m === null) return 'writes no move';
   const where = whereTo(m, walls);
   if (where === 'stay') return 'stays where it is';
-  return where === null ? `moves ${m}` : `moves ${m}, ${where === 'wall' ? 'into a wall the last user message names' : 'an open way'}`;
+  return where === null ? `moves ${m}` : `moves ${m}, ${where === 'wall' ? 'into a wall' : 'an open way'}`;
 }
 /** What each outcome of two moves told against the walls says, in the words of the step that compares them. */
 export interface MovesSay {
@@ -116,8 +116,8 @@ export function wordsCopied(answer: string, from: string): number {
 export function headsOffReveal(a: OffAnswers, previous: string | null, walls: string[] | null = null): Reveal {
   const c = a.control;
   // "moves" once: the three answers in one sentence.
-  const then = (x: string) => shortMove(x, walls).replace(/^moves /, '');
-  const moves = `With every head on the model ${shortMove(a.withAll, walls)}; with the last layer's ${a.off.length} heads that copy most (${a.off.join(', ')}) off, ${then(a.withOff)}${
+  const then = (x: string) => moveClause(x, walls).replace(/^moves /, '');
+  const moves = `With every head on the model ${moveClause(a.withAll, walls)}; with the last layer's ${a.off.length} heads that copy most (${a.off.join(', ')}) off, ${then(a.withOff)}${
     c ? `; with its ${c.off.length} that copy least (${c.off.join(', ')}) off, ${then(c.withOff)}` : ''
   }.`;
   const copied =
@@ -127,15 +127,6 @@ export function headsOffReveal(a: OffAnswers, previous: string | null, walls: st
           c ? `, with the others off ${wordsCopied(c.withOff, previous)}` : ''
         }.`;
   return { said: `${moves} ${offMeaning(a, walls)}`, more: `The answers are side by side under the button.${copied}` };
-}
-
-/** An answer's move and where it leads, briefly: "moves south, into a wall", "writes no move". */
-export function shortMove(answer: string, walls: string[] | null): string {
-  const m = moveOf(answer);
-  if (m === null) return 'writes no move';
-  const where = whereTo(m, walls);
-  if (where === 'stay') return 'stays where it is';
-  return `moves ${m}${where === null ? '' : where === 'wall' ? ', into a wall' : ', an open way'}`;
 }
 
 /** What the moves with heads off say: whether the heads that copy most carry the repeated move, against the control. */

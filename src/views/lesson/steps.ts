@@ -35,7 +35,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `Conversational inertia is a model leaning on its own prior assistant answers (its answers in earlier turns) more than the task asks, down to repeating a move that no longer fits. Here is a maze episode, ${w.turns} turns long, played by the demo model itself (a tiny language model that runs in this page and has only ever read maze answers). Each answer lists the cells visited so far (the system prompt asks for the list, so copying it is expected), then a thought and a move${streakSaid(w.streak)}.`,
+      `Conversational inertia: a model leans on its own prior assistant answers (its answers in earlier turns) more than the task asks, even repeating a move that no longer fits. Here a tiny language model that runs in this page, trained only on mazes, played a ${w.turns}-turn maze itself. Each answer lists the cells visited so far (the task asks for that list), then a thought and a move${streakSaid(w.streak)}.`,
     source: 'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1.',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
@@ -47,9 +47,9 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `First, what it does: the agent walked into a wall, was told so ("You hit a wall"), and answered the same move again, turn after turn.${
-        w.goalBeyond?.length ? ` Its goal lies beyond that wall, so the move is tempting, but the wall blocks it.` : ''
-      } Copying the list of cells is expected, but the move should follow the maze: let the model write the last answer itself, once with the whole conversation (Full) and once with no earlier turn at all (DE, "drop everything").`,
+      `The agent walked into a wall, was told so ("You hit a wall"), and answered the same move again, turn after turn${
+        w.goalBeyond?.length ? '; its goal lies beyond that wall, so the move is tempting but blocked' : ''
+      }. Let the model write the last answer itself, once with the whole conversation (Full) and once with no earlier turn at all (DE, "drop everything").`,
     source:
       'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes.',
     action: 'Click "Write it under Full, then under DE".',
@@ -125,7 +125,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: (w) =>
-      `Copying has a shape: the 10th token of the answer looks at the 10th token of a prior assistant answer, the 11th at the 11th, and so on, a diagonal line in that answer's block of the heatmap (here the list of cells grows a little each turn, so in older answers the copied words sit further off the line). The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines: the band, drawn as pairs of thin lines, where what falls between them counts. Guess it, as a share of all its attention.`,
+      `Copying has a shape: the 10th token of the answer looks at the 10th token of a prior assistant answer, the 11th at the 11th, and so on, a diagonal line in the heatmap (the list of cells grows each turn, so in older answers the copied words drift off the line). The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines, between each pair of thin lines drawn on the heatmap. Guess it, as a share of all its attention.`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5.',
     action: 'Set your guess with the slider, then lock it in.',
@@ -172,7 +172,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true, numbers: TABLE },
     text: (w) =>
-      `The table shows every policy side by side: one mark per earlier turn, and the tokens the model reads before it answers. Window-6 keeps the last 6 turns; Clip-6→1 keeps up to 6 turns, and when a 7th comes drops all but the last one, then fills up again (the papers cut at 12, which would cut nothing here, so the lesson set 6), and Summary-6→1 does the same but keeps a one-sentence summary of each turn it cut${w.turns - 1 <= TABLE.clipAt ? ` (with ${w.turns - 1} earlier turns here, neither has cut yet, so both match Full)` : ''}. LT (last turn) keeps only the previous turn, and DE (drop everything) keeps none.`,
+      `The table shows every policy side by side: one mark per earlier turn, and the tokens the model reads before it answers. Window-6 keeps the last 6 turns; Clip-6→1 lets the history grow to 6 turns, then drops all but the last and grows again (the research uses 12, which would cut nothing in 10 turns), and Summary-6→1 does the same but keeps a one-sentence summary of what it dropped${w.turns - 1 <= TABLE.clipAt ? ` (with ${w.turns - 1} earlier turns here, neither has cut yet, so both match Full)` : ''}. LT (last turn) keeps only the previous turn, and DE (drop everything) keeps none.`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, then keeps the last L; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click DE in the table (or LT, Window-6, Clip-6→1, Summary-6→1).',
@@ -238,7 +238,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      `Do the heads that copy most (those that follow the diagonal most) make the model repeat its move into the wall? One button switches off the three that copy most in the last layer, the layer every figure reads (without the first layer's top heads this small model writes no move at all), and lets the model write the last answer with every head on and with them off; then, as a control, with three that copy least off instead. Watch where each move leads.`,
+      `Do the heads that copy most (those that follow the diagonal most) make the model repeat its move into the wall? One button switches off the last layer's three that copy most and lets the model write the last answer with and without them; then, as a control, without three that copy least instead. Watch where each move leads.`,
     source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The last layer only: without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the 3 copying heads, then 3 others, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
@@ -257,7 +257,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      'A model can be trained to lean less on its prior assistant answers: shown two answers of its own, one written from a short context and one from the whole history, it is trained to prefer the short-context one (Context Preference Learning). The demo model has a twin trained this way: back at the wall of step 2, does the twin still walk into it? One button loads the twin as model B and lets both write the last answer from the whole conversation; the chart "Shares by turn", further down, then draws both.',
+      'A model can be trained to lean less on its prior assistant answers: shown two answers of its own, one written from a short context and one from the whole history, it learns to prefer the short-context one (Context Preference Learning, CPL). The demo model has a twin trained this way: at the wall of step 2, does the twin still walk into it? One button loads the twin as model B and lets both write the last answer from the whole conversation.',
     source:
       'Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',
