@@ -86,11 +86,11 @@ export const LESSON: LessonStep[] = [
   },
   {
     id: 'sink',
-    title: 'The sink',
+    title: 'Reading the heatmap: the sink',
     region: 'heatmap',
     setup: WALL,
     text: () =>
-      `Large language models pour much of their attention onto the first few tokens, whatever those say: the attention sink (the tool counts the first ${SINK_TOKENS} tokens apart, so they do not blur the rest). The heatmap draws each token of the answer as a row and each token it can look at as a column, so a sink shows as bright columns at its left edge. Does the tiny demo model have one?`,
+      `The heatmap draws each token of the answer as a row and each token it can look at as a column: the brighter a cell, the more attention. Large language models pour much of theirs onto the first few tokens, whatever those say: the attention sink, bright columns at the left edge (the tool counts the first ${SINK_TOKENS} tokens apart, so they do not blur the rest). Does the tiny demo model have one?`,
     source: 'Attention sinks: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens counted apart: paper 2, section 3.4.',
     action: `Point at one of the first ${SINK_TOKENS} columns of the heatmap (focus the heatmap and press Home).`,
     target: '[data-lesson="heatmap"] [role="img"]',
@@ -100,7 +100,7 @@ export const LESSON: LessonStep[] = [
       if (!r) return LOADING;
       const strong = r.ratios.sink >= 0.2;
       return {
-        said: `The sink takes ${percent(r.ratios.sink)} of the answer's attention here: ${strong ? 'a strong sink, as most large models have.' : 'this tiny model has almost none, unlike most large models.'}`,
+        said: `The sink takes ${percent(r.ratios.sink)} of the answer's attention here: ${strong ? 'a strong sink, as most large models have.' : 'this tiny model has almost none, unlike most large models, so the bright cells elsewhere are where it really looks.'}`,
         more: `${onPanel([CATEGORY_NAMES.sink, r.ratios.sink])}${strong ? '' : ' To see a strong sink, load a real chat model by its Hub id in the Model panel, such as Qwen/Qwen2.5-0.5B-Instruct.'}`,
       };
     },
