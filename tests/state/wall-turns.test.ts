@@ -88,6 +88,8 @@ describe('the wall counts the lesson quotes', () => {
       'Right after a wall this model repeats the move in 75 % of turns with its whole history, 45 % with none and 40 % with only its own answers hidden (AO), so its own words are the pull.',
     );
     expect(summary({ ...c, repeats: { ...c.repeats, ao: 100 } }).said).toContain('50 % with only its own answers hidden (AO). In attention');
+    expect(summary(c).more).toMatch(/^Trained against it \(CPL\), its twin repeats the move in 60 % of the same turns: less, not gone\. The inspector/);
+    expect(summary({ ...c, repeats: { ...c.repeats, twin: 150 } }).more).toMatch(/^The inspector/);
     expect(summary(c, 1.52).said).toContain(
       'In attention, copying (wanted or not) shows as the diagonal (1.5 times what chance puts in its band here), which mostly goes',
     );

@@ -169,6 +169,6 @@ export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reve
   const p = (n: number) => pct(n, c.turns);
   return {
     said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. Right after a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so its own words are the pull' : ''}. In attention, copying (wanted or not) shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times what chance puts in its band here)`}, which mostly goes when the words are replaced (Filler)${headsCarry(c) ? ', and switching off the heads that copy most stops part of the repeats' : ''}; whether it is too much copying, what the model writes tells.`,
-    more: 'The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.',
+    more: `${c.repeats.twin < c.repeats.full ? `Trained against it (CPL), its twin repeats the move in ${p(c.repeats.twin)} of the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }
