@@ -104,11 +104,12 @@ describe('layers × heads, and switching heads off', () => {
       expect(new URL(page.url()).searchParams.get('off')).toBe('0.4,1.1');
       expect(await page.getByTestId('figures-from').textContent()).toContain('heads 0.4, 1.1 switched off');
       // A switched-off head's own figures are still drawn: its readout says why they did not go.
-      await page.getByTestId('head-grid-0').locator('[data-cell="1.1"]').hover();
+      // Focus, not hover: on a phone the grid may still be moving as the page settles.
+      await page.getByTestId('head-grid-0').locator('[data-cell="1.1"]').focus();
       await expect
         .poll(() => page.getByTestId('heads-readout').textContent())
         .toMatch(/layer 1, head 1: .*\. Switched off: it passes nothing on, but where it looks is still drawn here\.$/);
-      await page.getByTestId('head-grid-0').locator('[data-cell="1.2"]').hover();
+      await page.getByTestId('head-grid-0').locator('[data-cell="1.2"]').focus();
       await expect.poll(() => page.getByTestId('heads-readout').textContent()).not.toContain('Switched off');
 
       // Mean ablation: the same heads write their mean output; the figures are the CLI's --ablate-mean.
