@@ -29,6 +29,12 @@ export const CATEGORY_TEXT_COLORS: Record<Category, string> = {
   current: 'var(--cat-text-current)',
 };
 
+/**
+ * The edges of the diagonal's r-band on the heatmap (over a black edge): bright purple, a hue cividis never comes near,
+ * so the band cannot be read as a run of bright cells. The legend's swatch (styles.css .swatch.band) uses it too.
+ */
+export const BAND_COLOR = '#E040FB';
+
 /** The lines of models B, C and D over model A's when models are compared: black, then the Okabe–Ito colours no category uses. */
 export const COMPARED_MODEL_COLORS = ['#000000', '#0072B2', '#CC79A7'] as const;
 /** A compared model's colour (slot 1–3). */

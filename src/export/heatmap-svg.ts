@@ -1,7 +1,7 @@
 import { diagonalBand } from '../metrics/band';
 import { CATEGORIES, type Category, type Span } from '../metrics/categories';
 import type { AttentionSlab } from '../metrics/slab';
-import { CATEGORY_COLORS, CATEGORY_NAMES, colorLut, scaleIndex } from '../palette';
+import { BAND_COLOR, CATEGORY_COLORS, CATEGORY_NAMES, colorLut, scaleIndex } from '../palette';
 
 export interface SvgHeatmap {
   /** One head (or the head mean). */
@@ -126,7 +126,9 @@ function rBandLines(h: SvgHeatmap, g: Geometry): string[] {
     const edge = (x: (b: (typeof rowsOf)[number]) => number) =>
       rowsOf.map((b) => `${f(x(b))},${f(g.yOf(b0.answerRow + b.row))} ${f(x(b))},${f(g.yOf(b0.answerRow + b.row + 1))}`).join(' ');
     for (const pts of [edge((b) => g.xOf(b.from)), edge((b) => g.xOf(b.to + 1))])
-      out.push(`<polyline points="${pts}" fill="none" stroke="#000" stroke-width="2"/><polyline points="${pts}" fill="none" stroke="#fff" stroke-width="1"/>`);
+      out.push(
+        `<polyline points="${pts}" fill="none" stroke="#000" stroke-width="2"/><polyline points="${pts}" fill="none" stroke="${BAND_COLOR}" stroke-width="1"/>`,
+      );
   }
   return out;
 }

@@ -3,7 +3,7 @@ import type { PolicyResult } from '../../src/analysis/analyze';
 import { figuresCsv, figuresJson, perAnswerCsv, turnsCsv } from '../../src/export/figures';
 import { heatmapSvg } from '../../src/export/heatmap-svg';
 import { slab } from '../../src/metrics/slab';
-import { colorLut, scaleIndex } from '../../src/palette';
+import { BAND_COLOR, colorLut, scaleIndex } from '../../src/palette';
 
 describe('exports', () => {
   const FROM = { model: 'acme/tiny@0123abc', revision: 'v2', backend: 'wasm', precision: 'q4', head: 'mean' as const };
@@ -100,6 +100,12 @@ describe('exports', () => {
     for (const name of ['sink (first 3 tokens)', 'prior assistant', 'r-band (r = 5)', 'key tokens', 'query tokens', 'attention weight', '0.250'])
       expect(svg).toContain(name);
     expect(svg.match(/<polyline /g)!.length).toBe(4);
+    // The band's edges in a colour the attention scale never takes: far (in RGB) from every one of its 256 colours.
+    expect(svg.match(new RegExp(`stroke="${BAND_COLOR}"`, 'g'))!.length).toBe(2);
+    const band = [1, 3, 5].map((k) => parseInt(BAND_COLOR.slice(k, k + 2), 16));
+    const lut = colorLut();
+    const nearest = Math.min(...Array.from({ length: 256 }, (_, i) => Math.hypot(...band.map((v, c) => v - lut[i * 3 + c]!))));
+    expect(nearest).toBeGreaterThan(120);
     const big = heatmapSvg({ attention: slab(new Float32Array(2 * 600).fill(0.001), 2, 600), max: 0.01, categories: Array(600).fill('user'), title: 't' });
     expect(big).toContain('means over 1×3 blocks');
     // One colour along each row: one run per row, both in one path.

@@ -219,13 +219,13 @@ describe('the lesson', () => {
     expect(told('cpl', notLower, w)).toMatch(/at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less\. Counted over/);
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
     expect(step('generate').reveal!(one, w)).toEqual({
-      said: 'Under Clip-12→1 the model moves west, an open way. Click DE (no earlier turn) and generate again to see whether the move changes.',
+      said: 'Under Clip-12→1 the model moves west, an open way ("Move: west"). Click DE (no earlier turn) and generate again to see whether the move changes.',
       more: 'The last user message names the walls: south. Under Clip-12→1 it wrote: "Path: 8 9.\nThought: go.\nMove: west".',
     });
     // Each move told from the walls the user message names ('south' here), and what the two say together.
     const says = (full: string, lt: string) => step('generate').reveal!({ ...w, generated: { full: `Move: ${full}`, lt: `Move: ${lt}` } }, w);
     expect(says('south', 'east')).toEqual({
-      said: `Under Full the model moves south, into a wall; under LT it moves east, an open way. With the whole conversation it repeats the earlier move into the wall, with less of it it takes an open way: the history changes what the model does. ${wallTally().said}`,
+      said: `Under Full the model moves south, into a wall ("Move: south"); under LT it moves east, an open way ("Move: east"). With the whole conversation it repeats the earlier move into the wall, with less of it it takes an open way: the history changes what the model does. ${wallTally().said}`,
       more: `The last user message names the walls: south. Under Full it wrote: "Move: south". Under LT it wrote: "Move: east". ${wallTally().more}`,
     });
     // Two answers written: then the count over many episodes, after what the two say.
@@ -242,14 +242,14 @@ describe('the lesson', () => {
       expect(sentences(says(a, b).said), `${a}, ${b}`).toBeLessThanOrEqual(3);
     // Written DE first, then Full: the verdict still reads Full against less of the conversation.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toMatch(
-      /^Under Full the model moves south, into a wall; under DE it moves east, an open way\. .*the history changes what the model does/,
+      /^Under Full the model moves south, into a wall \("Action -> South"\); under DE it moves east, an open way \("Move: east"\)\. .*the history changes what the model does/,
     );
     expect(says('stay', 'east').said).toMatch(
-      /^Under Full the model stays where it is; .*Together: a different answer and a different move\. Not only this once/,
+      /^Under Full the model stays where it is \("Move: stay"\); .*Together: a different answer and a different move\. Not only this once/,
     );
     // An observation with no walls named: the moves are not judged, only compared.
     expect(told('generate', { ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
-      /^Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Not only this once/,
+      /^Under Full the model moves south \("Move: south"\); under LT it moves east \("Move: east"\)\. Together: a different answer and a different move\. Not only this once/,
     );
     const perHead = [0.1, 0.2, 0.3343].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
     const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
@@ -420,7 +420,7 @@ describe('the lesson', () => {
     expect(same.even).toBeCloseTo(0.2, 12);
     const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
     expect(step('reads').reveal!(w, null).said).toBe(
-      `This one, "south", gives 50 % of its attention to the 2 earlier "south" tokens in prior assistant answers, 2.5 times the 20 % an even spread would give: writing this move, the model looks back at its own earlier moves. ${lookTally().said}`,
+      `An unusually clear case: this one, "south", gives 50 % of its attention to the 2 earlier "south" tokens in prior assistant answers, 2.5 times the 20 % an even spread would give: writing this move, the model looks back at its own earlier moves. ${lookTally().said}`,
     );
     // About chance: said so, not dressed up as looking back.
     data.set([0.05, 0, 0, 0.05, 0.5, 0.1, 0.05, 0.1, 0.05, 0.1]);

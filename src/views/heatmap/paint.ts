@@ -2,7 +2,7 @@ import type { KeyboardEvent } from 'react';
 import type { PolicyResult } from '../../analysis/analyze';
 import { diagonalBand } from '../../metrics/band';
 import type { Span } from '../../metrics/categories';
-import { CATEGORY_COLORS } from '../../palette';
+import { BAND_COLOR, CATEGORY_COLORS } from '../../palette';
 import type { Cell, HoverAction } from '../../state/hover-lock';
 import type { categoryRuns, Viewport } from './heatmap-model';
 
@@ -76,7 +76,7 @@ function paintBands(ctx: CanvasRenderingContext2D, { colRuns, rowRuns, vp, width
 
 /**
  * The r-band of the diagonal over each prior assistant answer, for the answer's rows: its outline, black then
- * white; where the answer's copy of it is displaced, the copy-aligned band too, dashed.
+ * BAND_COLOR; where the answer's copy of it is displaced, the copy-aligned band too, dashed.
  */
 function paintRBand(ctx: CanvasRenderingContext2D, { priors, r, rowStart, vp, alignedBand }: Paint): void {
   const answerRow0 = r.query.start - rowStart;
@@ -111,8 +111,8 @@ function outlineBand(
   ctx.closePath();
   ctx.setLineDash(dash);
   for (const [style, w] of [
-    ['#000', 2.5],
-    ['#fff', 1],
+    ['#000', 3],
+    [BAND_COLOR, 1.5],
   ] as const) {
     ctx.strokeStyle = style;
     ctx.lineWidth = w;

@@ -5,7 +5,7 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
 import { isMove } from './moves';
-import { lookTally } from './wall-counts';
+import { looksRare, lookTally } from './wall-counts';
 import { change, evenDiagonal, LOOKS_BACK, figuresOf, type LessonWorld, LOADING, onPanel, percent, priorYardstick, type Reveal, SILENT } from './world';
 
 /** The shares step: the guess, the share on prior assistant answers and its yardstick; the other shares folded. */
@@ -127,7 +127,8 @@ export function readsReveal(w: LessonWorld): Reveal {
       ? `${k.toFixed(1)} times the ${percent(s.even)} an even spread would give${move ? ': writing this move, the model looks back at its own earlier moves' : ''}`
       : `about the ${percent(s.even)} an even spread would give${move ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
   return {
-    said: `This one, ${name}, gives ${percent(s.share)} of its attention to the ${s.count} earlier ${name} tokens in prior assistant answers, ${verdict}.${own}${move ? ` ${lookTally().said}` : ''}`,
+    // A plain look back on a move, when most stored repeats show none: said first, not after.
+    said: `${move && k >= LOOKS_BACK && looksRare() ? 'An unusually clear case: this one' : 'This one'}, ${name}, gives ${percent(s.share)} of its attention to the ${s.count} earlier ${name} tokens in prior assistant answers, ${verdict}.${own}${move ? ` ${lookTally().said}` : ''}`,
     more: `${move ? `${lookTally().more} ` : ''}An even spread: looking at every token it can see equally. In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far.`,
   };
 }

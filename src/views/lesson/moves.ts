@@ -84,7 +84,15 @@ export function generationReveal(generated: Record<string, string>, walls: strin
   const written = Object.entries(generated);
   if (!written.length) return SILENT;
   const label = (p: string) => policyLabel(parsePolicy(p));
-  const under = ([p, text]: [string, string], who = 'the model') => `under ${label(p)} ${who} ${moveClause(text, walls)}`;
+  // The move's own line quoted: the page shows the file's answer, not the one just written.
+  const line = (text: string) =>
+    text
+      .split('\n')
+      .filter((l) => moveOf(l) !== null)
+      .at(-1)
+      ?.trim();
+  const under = ([p, text]: [string, string], who = 'the model') =>
+    `under ${label(p)} ${who} ${moveClause(text, walls)}${line(text) ? ` ("${line(text)}")` : ''}`;
   const told = walls === null ? '' : `The last user message names ${walls.length ? `the walls: ${walls.join(', ')}` : 'no walls'}. `;
   const more = `${told}${written.map(([p, text]) => `Under ${label(p)} it wrote: "${text}".`).join(' ')}`;
   const first = written[0]!;

@@ -74,7 +74,7 @@ export const LESSON: LessonStep[] = [
     text: (w) => {
       // The panels say "layer 1" for the demo model's last layer: name it so, counted from 0.
       const layer = figuresOf(w)?.layer;
-      return `Inside, a language model reads text in small pieces called tokens, and for each token it writes it gives every earlier token a weight, its attention; the weights add up to 1. The tool reads these weights from the model's last layer${layer === undefined ? '' : ` (the panels call it layer ${layer}: layers are counted from 0)`}. The last answer is the one it wrote under Full: where does its move into the wall look?`;
+      return `A language model reads text in small pieces called tokens; as it writes each one, it gives every earlier token a weight, its attention (the weights add up to 1). The tool reads these weights from the model's last layer${layer === undefined ? '' : ` (the panels call it layer ${layer}: counted from 0)`}. Where does the last answer's move, the one into the wall, look?`;
     },
     source: 'Attention weights of the final layer, averaged over heads: paper 2, section 3.4.',
     action:
@@ -125,7 +125,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: (w) =>
-      `Copying has a shape: the 10th token of the answer looks at the 10th token of a prior assistant answer, the 11th at the 11th, and so on, a diagonal line in the heatmap (the list of cells grows each turn, so in older answers the copied words drift off the line). The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines, between each pair of thin lines drawn on the heatmap. Guess it, as a share of all its attention.`,
+      `Copying has a shape: the 10th token of the answer looks at the 10th token of a prior assistant answer, the 11th at the 11th, and so on, a diagonal line in the heatmap (the list of cells grows each turn, so in older answers the copied words drift off the line). The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines, between each pair of thin purple lines drawn on the heatmap. Guess it, as a share of all its attention.`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5.',
     action: 'Set your guess with the slider, then lock it in.',

@@ -92,23 +92,26 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   const p = (n: number) => pct(n, c.turns);
   // AO keeps every user turn and hides only the model's own answers: the control that tells what the history's pull is.
   const gap = Math.round((c.repeats.full / c.turns) * 100) - Math.round((c.repeats.de / c.turns) * 100);
-  const ao = c.repeats.ao <= c.repeats.de ? `, and step 10 shows they come from its prior assistant answers (with only those hidden, ${p(c.repeats.ao)})` : '';
+  const ao = c.repeats.ao <= c.repeats.de ? '; step 10 finds which part of the history does it' : '';
   return {
-    said: `Not only this once: across ${c.turns} turns right after a wall, in ${c.episodes} episodes it played, it repeats the blocked move in ${p(c.repeats.full)} with its whole history and still in ${p(c.repeats.de)} with none (its goal often lies beyond the wall): the history adds ${gap} points${ao}.`,
+    said: `Not only this once: across ${c.turns} turns right after a wall, in ${c.episodes} episodes it played, it repeats the blocked move in ${p(c.repeats.full)} with its whole history and still in ${p(c.repeats.de)} with none (its goal often lies beyond the wall): the history adds ${gap} percentage points (${Math.round((c.repeats.full / c.turns) * 100)} − ${Math.round((c.repeats.de / c.turns) * 100)})${ao}.`,
     more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there often; what the earlier turns add is the difference, ${c.repeats.full - c.repeats.de} more repeats.`,
   };
 }
 
 /** The reads step's "is this one typical": how many of the moves repeated into a wall look back as much, and why the episode shows one that does. */
 export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
-  const rare = c.looks.back * 2 < c.looks.of;
+  const counted = `${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes (${pct(c.looks.back, c.looks.of)})`;
   return {
-    said: rare
-      ? `Most repeats do not look back this plainly (${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes, ${pct(c.looks.back, c.looks.of)}): attention is a clue, and what the model writes (step 2) is the stronger evidence.`
-      : `Such a look back is common: ${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes (${pct(c.looks.back, c.looks.of)}) look back this plainly.`,
-    more: `This plainly: ${LOOKS_BACK} times an even spread or more.${rare ? ' This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.' : ''}`,
+    said: looksRare(c)
+      ? `Only ${counted} look back this plainly: attention is a hint, not proof; the proof is what the model writes (step 2) and what happens when its answers are hidden (step 10).`
+      : `Such a look back is common: ${counted} look back this plainly.`,
+    more: `This plainly: ${LOOKS_BACK} times an even spread or more.${looksRare(c) ? ' This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.' : ''}`,
   };
 }
+
+/** Whether fewer than half the stored repeats look back plainly: then the reads step calls its episode an unusually clear case. */
+export const looksRare = (c: WallCounts = WALL_COUNTS): boolean => c.looks.back * 2 < c.looks.of;
 
 /** The CPL step's count over the same turns: the twin against the demo model, both with the whole history. */
 export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
