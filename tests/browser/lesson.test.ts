@@ -267,7 +267,9 @@ describe('the lesson, walked with the keyboard only', () => {
         // found it in Node): the page's own generation must tell the same story.
         await expect
           .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
-          .toMatch(/^Under Full the model moves south, into a wall; under DE it moves east, an open way\. .*the history changes what the model does/s);
+          .toMatch(
+            /^Under Full the model moves south, into a wall \("Action -> south"\); under DE it moves east, an open way \("Action -> east"\)\. .*the history changes what the model does/s,
+          );
       },
       undefined,
       page.getByTestId('generate'),
@@ -287,7 +289,7 @@ describe('the lesson, walked with the keyboard only', () => {
       const pct = (v: number) => `${Math.round(v * 100)}\u00a0%`;
       await expect
         .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
-        .toContain(`This one, "${m.move}", gives ${pct(m.share)} of its attention to the`);
+        .toContain(`this one, "${m.move}", gives ${pct(m.share)} of its attention to the`);
       expect(await card.getByTestId('lesson-reveal').textContent()).toContain(`${(m.share / m.even).toFixed(1)} times the ${pct(m.even)}`);
       expect(m.share / m.even, "the wall episode's move looks back at the earlier moves").toBeGreaterThan(1.5);
     });
