@@ -80,12 +80,12 @@ describe('the wall counts the lesson quotes', () => {
       'At the wall, across 200 turns of the stored episodes, under Window-6 the move that hit it comes again in 74 %, under Full in 75 %: 2 of those turns come by turn 7, when Window-6 still keeps every turn, so at the wall it changes little.',
     );
     expect(policyTally('ao', 'AO', c)).toEqual({
-      said: 'At the wall, across 200 turns of the stored episodes, under AO the move that hit it comes again in 40 %, under Full in 75 %, under DE (no earlier turn) in 45 %: with every user turn still in view and only its own answers hidden, it repeats the move no more often than with nothing at all, so the pull of the history is its own answers.',
+      said: 'At the wall, across 200 turns of the stored episodes, under AO the move that hit it comes again in 40 %, under Full in 75 %, under DE (no earlier turn) in 45 %: with every user turn still in view and only its own answers hidden, it repeats the move no more often than with nothing at all, so the extra repeats the history brings come from its own answers.',
       more: 'The counts: 80 (40 %) under AO, 150 (75 %) under Full, 90 (45 %) under DE, from 40 episodes the demo model played.',
     });
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');
     expect(summary(c).said).toContain(
-      'Right after a wall this model repeats the move in 75 % of turns with its whole history, 45 % with none and 40 % with only its own answers hidden (AO), so its own words are the pull.',
+      'Right after a wall this model repeats the move in 75 % of turns with its whole history, 45 % with none and 40 % with only its own answers hidden (AO), so its own words cause the extra repeats.',
     );
     expect(summary({ ...c, repeats: { ...c.repeats, ao: 100 } }).said).toContain('50 % with only its own answers hidden (AO). In attention');
     expect(summary(c).more).toMatch(/^Trained against it \(CPL\), its twin repeats the move in 60 % of the same turns: less, not gone\. The inspector/);

@@ -186,7 +186,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^Under ao the model reads 743 tokens.*\. At the wall, across \d+ turns of the stored episodes, under ao the move that hit it comes again in \d+ %, under Full in \d+ %, under DE \(no earlier turn\) in \d+ %: .*no more often than with nothing at all, so the pull of the history is its own answers\. .*no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves\. On the figures panel: .* The counts: /,
+      /^Under ao the model reads 743 tokens.*\. At the wall, across \d+ turns of the stored episodes, under ao the move that hit it comes again in \d+ %, under Full in \d+ %, under DE \(no earlier turn\) in \d+ %: .*no more often than with nothing at all, so the extra repeats the history brings come from its own answers\. .*no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves\. On the figures panel: .* The counts: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };

@@ -156,7 +156,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
   // AO keeps every user turn and hides only the model's own answers: set against DE, which keeps nothing.
   const against =
     policy === 'ao'
-      ? `, under DE (no earlier turn) in ${pct(c.repeats.de, c.turns)}${c.repeats.ao <= c.repeats.de ? ': with every user turn still in view and only its own answers hidden, it repeats the move no more often than with nothing at all, so the pull of the history is its own answers' : ''}`
+      ? `, under DE (no earlier turn) in ${pct(c.repeats.de, c.turns)}${c.repeats.ao <= c.repeats.de ? ': with every user turn still in view and only its own answers hidden, it repeats the move no more often than with nothing at all, so the extra repeats the history brings come from its own answers' : ''}`
       : '';
   return {
     said: `At the wall, across ${c.turns} turns of the stored episodes, under ${label} the move that hit it comes again in ${pct(c.repeats[p], c.turns)}, under Full in ${pct(c.repeats.full, c.turns)}${against}${why}.`,
@@ -171,7 +171,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
 export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
   const p = (n: number) => pct(n, c.turns);
   return {
-    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. Right after a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so its own words are the pull' : ''}. In attention, copying (wanted or not) shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times what chance puts in its band here)`}, which mostly goes when the words are replaced (Filler)${headsCarry(c) ? ', and switching off the heads that copy most stops part of the repeats' : ''}; whether it is too much copying, what the model writes tells.`,
+    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. Right after a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so its own words cause the extra repeats' : ''}. In attention, copying (wanted or not) shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times what chance puts in its band here)`}, which mostly goes when the words are replaced (Filler)${headsCarry(c) ? ', and switching off the heads that copy most stops part of the repeats' : ''}; whether it is too much copying, what the model writes tells.`,
     more: `${c.repeats.twin < c.repeats.full ? `Trained against it (CPL), its twin repeats the move in ${p(c.repeats.twin)} of the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }
