@@ -33,6 +33,9 @@ export function parseHeads(text: string, layers: number, heads: number): HeadRef
   return inHeadOrder([...out.values()]);
 }
 
+/** Whether `head` is one of `heads`. */
+export const hasHead = (heads: readonly HeadRef[], [l, h]: HeadRef): boolean => heads.some(([xl, xh]) => xl === l && xh === h);
+
 /** Heads in layer, then head order: how every list of heads switched off is kept and shown. */
 export const inHeadOrder = (heads: readonly HeadRef[]): HeadRef[] => [...heads].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
 
@@ -52,7 +55,7 @@ type HeadDiagonals = readonly { layer: number; perHead: readonly { diagonal: num
 /** The k heads with the highest diagonal ratio, any layer (ties: the earlier head), leaving out `except` (heads switched off). */
 export function topHeads(layers: HeadDiagonals, k: number, except: readonly HeadRef[] = []): HeadRef[] {
   return ranked(layers, -1)
-    .filter(([l, h]) => !except.some(([xl, xh]) => xl === l && xh === h))
+    .filter((head) => !hasHead(except, head))
     .slice(0, k);
 }
 

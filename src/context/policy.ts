@@ -35,8 +35,9 @@ export const policySpecs = (n: PolicyNumbers): string[] => [
   'filler',
 ];
 
-/** Every policy at the papers' settings. */
-export const PAPER_POLICIES = policySpecs(PAPER_NUMBERS);
+/** Whether every policy accepts these numbers: whole, W ≥ 0, H ≥ 1 and 0 ≤ L < H (as parsePolicy asks). */
+export const numbersValid = (n: PolicyNumbers): boolean =>
+  [n.window, n.clipAt, n.clipTo].every((v) => Number.isInteger(v) && v >= 0) && n.clipAt >= 1 && n.clipTo < n.clipAt;
 
 /** The numbers with those of `spec` taken over (a Window, Clip or Summary spec; any other leaves them as they are). */
 export function withNumbersOf(n: PolicyNumbers, spec: string): PolicyNumbers {

@@ -1,6 +1,6 @@
 import { inHeadOrder } from '../../analysis/ablation';
 import { parseConversation } from '../../conversation/parse';
-import { PAPER_NUMBERS, parsePolicy, policySpec, withNumbersOf } from '../../context/policy';
+import { numbersValid, PAPER_NUMBERS, parsePolicy, policySpec, withNumbersOf } from '../../context/policy';
 import { exampleNamed } from '../examples';
 import { resetHover } from '../hover-store';
 import { DEFAULT_VIEW, pickInspectorView } from '../url-state';
@@ -74,8 +74,7 @@ export const viewSlice: Slice<ViewSlice> = (set, get) => ({
   policyNumbers: PAPER_NUMBERS,
   setPolicyNumbers(n) {
     // Only numbers every policy accepts (the bar keeps a draft that is not): else the table could not parse its rows.
-    const whole = [n.window, n.clipAt, n.clipTo].every((v) => Number.isInteger(v) && v >= 0);
-    if (!whole || n.clipAt < 1 || n.clipTo >= n.clipAt) return;
+    if (!numbersValid(n)) return;
     set({ policyNumbers: n });
     // The table's rows are these numbers' policies: their tokens are asked for again.
     if (get().contexts) get().scheduleAnalysis();

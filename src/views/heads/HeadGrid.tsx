@@ -1,5 +1,5 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
-import type { HeadRef } from '../../analysis/ablation';
+import { hasHead, type HeadRef } from '../../analysis/ablation';
 import { type Cells, cellColour } from './heads-model';
 
 /** Lightness of a colour "rgb(r, g, b)": dark cells get light text. */
@@ -45,7 +45,7 @@ export function HeadGrid({
     height: Math.round(Math.min(32, Math.max(12, 240 / Math.max(1, cells.length)))),
   };
   const colour = (v: number) => cellColour(v, max, diverging);
-  const isOff = (l: number, h: number) => off.some((x) => x[0] === l && x[1] === h);
+  const isOff = (l: number, h: number) => hasHead(off, [l, h]);
   const focus = (l: number, h: number) => {
     const next: HeadRef = [Math.min(cells.length - 1, Math.max(0, l)), Math.min(heads - 1, Math.max(0, h))];
     setAt(next);

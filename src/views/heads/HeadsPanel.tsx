@@ -1,6 +1,6 @@
 import { interpolateCividis, interpolateRdBu } from 'd3-scale-chromatic';
 import { useState } from 'react';
-import { headName, topHeads, type HeadRef } from '../../analysis/ablation';
+import { hasHead, headName, topHeads, type HeadRef } from '../../analysis/ablation';
 import type { LayerFigures } from '../../analysis/heads';
 import { CATEGORIES } from '../../metrics/categories';
 import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
@@ -191,7 +191,6 @@ export function HeadsPanel() {
 /** A cell named in words, in every grid shown: its diagonal and its five shares. */
 function readout(grids: { label: string; layers: LayerFigures[] }[], [l, h]: HeadRef, off: readonly HeadRef[]): string {
   // A head switched off still attends: its own figures are drawn; only what it passes on is gone.
-  const isOff = off.some(([ol, oh]) => ol === l && oh === h);
   const said = grids
     .map((g) => {
       const x = g.layers[l]?.perHead[h];
@@ -201,5 +200,5 @@ function readout(grids: { label: string; layers: LayerFigures[] }[], [l, h]: Hea
     })
     .filter(Boolean)
     .join(' · ');
-  return isOff ? `${said}. Switched off: it passes nothing on, but where it looks is still drawn here.` : said;
+  return hasHead(off, [l, h]) ? `${said}. Switched off: it passes nothing on, but where it looks is still drawn here.` : said;
 }

@@ -91,8 +91,10 @@ export function generationReveal(generated: Record<string, string>, walls: strin
       .filter((l) => moveOf(l) !== null)
       .at(-1)
       ?.trim();
-  const under = ([p, text]: [string, string], who = 'the model') =>
-    `under ${label(p)} ${who} ${moveClause(text, walls)}${line(text) ? ` ("${line(text)}")` : ''}`;
+  const under = ([p, text]: [string, string], who = 'the model') => {
+    const quoted = line(text);
+    return `under ${label(p)} ${who} ${moveClause(text, walls)}${quoted ? ` ("${quoted}")` : ''}`;
+  };
   const told = walls === null ? '' : `The last user message names ${walls.length ? `the walls: ${walls.join(', ')}` : 'no walls'}. `;
   const more = `${told}${written.map(([p, text]) => `Under ${label(p)} it wrote: "${text}".`).join(' ')}`;
   const first = written[0]!;

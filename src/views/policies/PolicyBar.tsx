@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { type PolicyNumbers, parsePolicy, policyLabel, policySpecs } from '../../context/policy';
+import { numbersValid, type PolicyNumbers, parsePolicy, policyLabel, policySpecs } from '../../context/policy';
 import { activePolicies, useInspector } from '../../state/inspector-store';
 import { Explain } from '../explain/Explain';
 import { PolicyContexts } from './PolicyContexts';
@@ -22,11 +22,11 @@ export function PolicyBar() {
   useEffect(() => setDraft(numbers), [numbers]);
   const { window: w, clipAt: h, clipTo: l } = draft;
   const specs = policySpecs(numbers);
-  const valid = h >= 1 && l >= 0 && l < h && w >= 0;
+  const valid = numbersValid(draft);
   const edit = (key: keyof PolicyNumbers) => (v: number) => {
     const next = { ...draft, [key]: v };
     setDraft(next);
-    if (next.clipAt >= 1 && next.clipTo < next.clipAt) setNumbers(next);
+    setNumbers(next); // the store keeps only valid numbers
   };
   const num = (label: string, v: number, set: (n: number) => void) => (
     <label>
