@@ -105,10 +105,14 @@ describe('layers × heads, and switching heads off', () => {
       expect(await page.getByTestId('figures-from').textContent()).toContain('heads 0.4, 1.1 switched off');
       // A switched-off head's own figures are still drawn: its readout says why they did not go.
       // Focus, not hover: on a phone the grid may still be moving as the page settles.
+      // The grid does not move when the readout changes: above it, a taller readout made the hover flicker.
+      const gridAt = () => page.getByTestId('head-grid-0').evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+      const before = await gridAt();
       await page.getByTestId('head-grid-0').locator('[data-cell="1.1"]').focus();
       await expect
         .poll(() => page.getByTestId('heads-readout').textContent())
         .toMatch(/layer 1, head 1: .*\. Switched off: it passes nothing on, but where it looks is still drawn here\.$/);
+      expect(await gridAt()).toBe(before);
       await page.getByTestId('head-grid-0').locator('[data-cell="1.2"]').focus();
       await expect.poll(() => page.getByTestId('heads-readout').textContent()).not.toContain('Switched off');
 
@@ -119,6 +123,11 @@ describe('layers × heads, and switching heads off', () => {
       expect(Math.abs((await figure(page, 'diagonal')) - meanAblated.results[0]!.diagonal)).toBeLessThanOrEqual(1e-4);
       expect(new URL(page.url()).searchParams.get('offkind')).toBe('mean');
       await page.getByLabel('how a head is switched off').selectOption('zero');
+      // Wait for the zero-ablated figures themselves: under load the rescoring may not have begun when the
+      // status line is first checked, and the page reflows while it runs.
+      await expect.poll(() => page.getByTestId('figures-from').textContent(), { timeout: 60_000 }).not.toContain('(each writes its mean output)');
+      await settled(page);
+      await expect.poll(() => figure(page, 'diagonal'), { timeout: 60_000 }).toBeCloseTo(want.diagonal, 4);
       await settled(page);
 
       // The answer with every head on, and with them off, compared in plain words.

@@ -125,44 +125,48 @@ export function HeadsPanel() {
           {off.length > 0 && <strong> Computed with heads {off.map(headName).join(', ')} switched off.</strong>}
         </p>
       )}
-      <p className="muted heads-readout" aria-live="polite" data-testid="heads-readout">
-        {cell && first?.layers[cell[0]]?.perHead[cell[1]]
-          ? readout(grids, cell, off)
-          : `Rows are layers (0 at the top), columns heads; colour: ${METRIC_NAMES[metric]}, 0 to ${f4(max)}${metric === 'diagonal' ? '; ★ marks the highest head still on' : ''}. ${clickSwitches ? 'Click a cell to switch its head off.' : "Click a cell to open that head's heatmap."}`}
-      </p>
       <div className="heads-body">
-        <div className="head-grids">
-          {grids.map((g, k) => (
-            <figure key={g.key}>
-              <figcaption>{g.label}</figcaption>
-              <HeadGrid
-                cells={cells[k]!}
-                max={max}
-                off={g.key.startsWith('0|') ? off : []}
-                label={`${METRIC_NAMES[metric]} of every layer and head, ${g.label}`}
-                onChoose={g.key.startsWith('0|') ? choose : undefined}
-                onFocusCell={setCell}
-                testId={`head-grid-${k}`}
-                top={k === 0 && metric === 'diagonal' ? top[0] : undefined}
-              />
-            </figure>
-          ))}
-          {diff && (
-            <figure>
-              <figcaption>
-                {grids[grids.length - 1]!.label} − {grids[0]!.label} (red: lower, blue: higher)
-              </figcaption>
-              <HeadGrid
-                cells={diff}
-                max={largestChange(diff)}
-                diverging
-                off={[]}
-                label="difference of the two grids"
-                onFocusCell={setCell}
-                testId="head-grid-diff"
-              />
-            </figure>
-          )}
+        <div className="head-grids-col">
+          <div className="head-grids">
+            {grids.map((g, k) => (
+              <figure key={g.key}>
+                <figcaption>{g.label}</figcaption>
+                <HeadGrid
+                  cells={cells[k]!}
+                  max={max}
+                  off={g.key.startsWith('0|') ? off : []}
+                  label={`${METRIC_NAMES[metric]} of every layer and head, ${g.label}`}
+                  onChoose={g.key.startsWith('0|') ? choose : undefined}
+                  onFocusCell={setCell}
+                  testId={`head-grid-${k}`}
+                  top={k === 0 && metric === 'diagonal' ? top[0] : undefined}
+                />
+              </figure>
+            ))}
+            {diff && (
+              <figure>
+                <figcaption>
+                  {grids[grids.length - 1]!.label} − {grids[0]!.label} (red: lower, blue: higher)
+                </figcaption>
+                <HeadGrid
+                  cells={diff}
+                  max={largestChange(diff)}
+                  diverging
+                  off={[]}
+                  label="difference of the two grids"
+                  onFocusCell={setCell}
+                  testId="head-grid-diff"
+                />
+              </figure>
+            )}
+          </div>
+          {/* Below the grids, not above: a readout that changes height above them would move the cell under the
+            pointer, and the hover would flicker between two cells. */}
+          <p className="muted heads-readout" aria-live="polite" data-testid="heads-readout">
+            {cell && first?.layers[cell[0]]?.perHead[cell[1]]
+              ? readout(grids, cell, off)
+              : `Rows are layers (0 at the top), columns heads; colour: ${METRIC_NAMES[metric]}, 0 to ${f4(max)}${metric === 'diagonal' ? '; ★ marks the highest head still on' : ''}. ${clickSwitches ? 'Click a cell to switch its head off.' : "Click a cell to open that head's heatmap."}`}
+          </p>
         </div>
         {first && (
           <div className="heads-profile">
