@@ -33,7 +33,10 @@ export function setupLine(s: LessonSetup): string {
     s.turn === null ? 'last answer' : `turn ${s.turn}`,
     s.compareModels ? 'compare models on' : '',
     s.heads ? 'every head on' : '',
-    s.numbers && !sameNumbers(s.numbers, PAPER_NUMBERS) ? `Window-${s.numbers.window}, Clip and Summary ${s.numbers.clipAt}→${s.numbers.clipTo}` : '',
+    // The numbers are said where the step shows the policies' table; the others only keep them.
+    s.contexts && s.numbers && !sameNumbers(s.numbers, PAPER_NUMBERS)
+      ? `Window-${s.numbers.window}, Clip and Summary ${s.numbers.clipAt}→${s.numbers.clipTo}`
+      : '',
   ].filter(Boolean);
   return `This step starts from: ${parts.join(' · ')}.`;
 }

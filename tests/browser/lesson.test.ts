@@ -13,7 +13,7 @@ import { asRenderer, renderContext } from '../../src/context/render';
 import { openModel } from '../../src/runtime/open-model';
 import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
-import { moveOf, moveClause, wallsIn } from '../../src/views/lesson/moves';
+import { moveOf, moveClause, towardGoal, wallsIn } from '../../src/views/lesson/moves';
 import { analyzeHeads } from '../../src/analysis/heads';
 import { bottomHeads, headMask, headName, inHeadOrder, topHeads } from '../../src/analysis/ablation';
 import { LESSON, type LessonStep, QUIZ } from '../../src/views/lesson/steps';
@@ -45,7 +45,8 @@ async function cplStory(): Promise<{ mine: string; twin: string; count: ReturnTy
 async function headsStory(): Promise<string> {
   const wall = parseConversation(readFileSync('examples/maze-wall.json', 'utf8')).conversation!;
   const turns = wall.messages.filter((m) => m.role === 'assistant').length;
-  const walls = wallsIn(wall.messages.filter((m) => m.role === 'user').at(-1)!.content);
+  const asked = wall.messages.filter((m) => m.role === 'user').at(-1)!.content;
+  const [walls, toGoal] = [wallsIn(asked), towardGoal(asked)];
   const model = await openModel(dirSource('models/inertia-demo'), { headFigures: true });
   const last = (await analyzeHeads(model, wall, 'full')).slice(-1);
   const [top, bottom] = [topHeads(last, 3), bottomHeads(last, 3)];
@@ -58,8 +59,8 @@ async function headsStory(): Promise<string> {
   await model.session.release();
   // The page lists the heads off in layer and head order.
   const listed = (hs: typeof top) => inHeadOrder(hs).map(headName).join(', ');
-  const then = (x: string) => moveClause(x, walls).replace(/^moves /, '');
-  return `With every head on the model ${moveClause(withAll, walls)}; with the last layer's 3 heads that copy most (${listed(top)}) off, ${then(withOff)}; with its 3 that copy least (${listed(bottom)}) off, ${then(withControl)}.`;
+  const then = (x: string) => moveClause(x, walls, toGoal).replace(/^moves /, '');
+  return `With every head on the model ${moveClause(withAll, walls, toGoal)}; with the last layer's 3 heads that copy most (${listed(top)}) off, ${then(withOff)}; with its 3 that copy least (${listed(bottom)}) off, ${then(withControl)}.`;
 }
 /**
  * The reads step's story computed apart from the page: the demo model on onnxruntime-node reads the wall episode
@@ -268,7 +269,7 @@ describe('the lesson, walked with the keyboard only', () => {
         await expect
           .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
           .toMatch(
-            /^Under Full the model moves south, into a wall \("Action -> south"\); under DE it moves east, an open way \("Action -> east"\)\. .*the history changes what the model does/s,
+            /^Under Full the model moves south, into a wall \("Action -> south"\); under DE it moves east, an open way, around the wall \("Action -> east"\)\. .*the history changes what the model does/s,
           );
       },
       undefined,

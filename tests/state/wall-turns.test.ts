@@ -49,7 +49,7 @@ describe('the wall counts the lesson quotes', () => {
       more: 'This plainly: 1.5 times an even spread or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Only 15 of the 116 moves it repeated into a wall in the stored episodes (13 %) look back this plainly: attention is a hint, not proof; the proof is what the model writes (step 2) and what happens when its answers are hidden (step 10).',
+      said: 'Only 15 of the 116 moves it repeated into a wall in the stored episodes (13 %) look back this plainly, so a repeat needs no such look: attention shows where the model reads, not why it chooses; what it writes (step 2) and what happens when its answers are hidden (step 10) test the why.',
       more: 'This plainly: 1.5 times an even spread or more. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
@@ -64,12 +64,12 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { of: 116, repeats: { top: 68, bottom: 87 }, open: { top: 11, bottom: 9 }, none: { top: 5, bottom: 17 } },
     };
     expect(wallTally(c)).toEqual({
-      said: 'Not only this once: across 200 turns right after a wall, in 40 episodes it played, it repeats the blocked move in 75 % with its whole history and still in 45 % with none (its goal often lies beyond the wall): the history adds 30 percentage points (75 − 45); step 10 finds which part of the history does it.',
+      said: 'Not only this once: across 200 turns right after a wall, in 40 episodes it played, it repeats the blocked move in 75 % with its whole history and still in 45 % with none (its goal often lies beyond the wall): the history adds 30 repeats in every 100 such turns; step 10 finds which part of the history does it.',
       more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there often; what the earlier turns add is the difference, 60 more repeats.',
     });
     // AO above DE: its count is given, not read as the pull.
     expect(wallTally({ ...c, repeats: { ...c.repeats, ao: 120 } }).said).toMatch(
-      /with none \(its goal often lies beyond the wall\): the history adds 30 percentage points \(75 − 45\)\.$/,
+      /with none \(its goal often lies beyond the wall\): the history adds 30 repeats in every 100 such turns\.$/,
     );
     expect(twinTally(c)).toEqual({
       said: 'Across 200 turns right after a wall, with the whole history, the twin repeats the move that hit it in 60 %, the demo model in 75 %: less often, though more often than with no history at all (45 %).',

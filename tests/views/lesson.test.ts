@@ -274,14 +274,28 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the last layer's 2 heads that copy most \(1\.0, 1\.2\) off, north, an open way; with its 2 that copy least \(1\.3, 1\.5\) off, east, into a wall\. Both heads-off answers garble the list of cells \(any three heads matter to it\), but only the copying heads change the move: here they carry the pull of its earlier moves\. Of the \d+ stored turns where the model walked back into the wall, switching off its copying heads stopped that in \d+ %, three others in \d+ %: /,
+      /^With every head on the model moves east, into a wall; with the last layer's 2 heads that copy most \(1\.0, 1\.2\) off, north, an open way; with its 2 that copy least \(1\.3, 1\.5\) off, east, into a wall\. Both heads-off answers also get the list of visited cells wrong \(any three heads matter to it\), but only without the copying heads does the move change: here they carry part of the pull of its earlier moves\. Of the \d+ stored turns where the model walked back into the wall, switching off its copying heads stopped that in \d+ %, three others in \d+ %: /,
     );
     expect(heads.more).toMatch(
       /^The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The counts, each turn with its own heads ranked: /,
     );
     // The control keeps the list: only the move is said.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w)).toContain(
-      'east, into a wall. Here the heads that copy most carry the pull of its earlier moves. Of the',
+      'east, into a wall. Here the heads that copy most carry part of the pull of its earlier moves. Of the',
+    );
+    // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
+    expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
+      '(1.0, 1.2) off, north, an open way, but away from the goal; with its 2 that copy least (1.3, 1.5) off, east, into a wall. Both heads-off answers also get the list of visited cells wrong (any three heads matter to it), but only without the copying heads does the move change: here they carry part of the pull of its earlier moves. Without them the model leaves the wall but plays no better: its new move leads away from the goal. Of the',
+    );
+    expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['west'] }, w)).toContain(
+      'north, an open way, but not toward the goal;',
+    );
+    // Every way toward the goal walled: a sideways move goes around the wall, and is not blamed.
+    const around = told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['east'] }, w);
+    expect(around).toContain('north, an open way, around the wall;');
+    expect(around).not.toContain('plays no better');
+    expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['north', 'east'] }, w)).toContain(
+      'north, an open way, toward the goal; with its 2 that copy least (1.3, 1.5) off, east, into a wall. Both heads-off answers also get the list of visited cells wrong (any three heads matter to it), but only without the copying heads does the move change: here they carry part of the pull of its earlier moves. Of the',
     );
     // The control changes the move too: the bright heads are not singled out.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: west'), w)).toContain(

@@ -18,6 +18,13 @@ export function sharesReveal(w: LessonWorld): Reveal {
   };
 }
 
+/** The diagonal's chance level, said before the guess so the guess has a scale (nothing until the figures are in). */
+export function diagonalYardstick(w: LessonWorld): string {
+  const r = figuresOf(w);
+  const even = r ? evenDiagonal(r) : 0;
+  return even > 0 ? ` For scale: looking at every token equally would put ${percent(even)} of its attention in that band.` : '';
+}
+
 /** The diagonal step: the guess, the diagonal ratio, and what attention spread evenly would put in its band. */
 export function diagonalReveal(w: LessonWorld): Reveal {
   const r = figuresOf(w);

@@ -45,7 +45,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   if (mine === undefined || twin === undefined) return SILENT;
   // The moves, not the whole answers: those are in the conversation panel, and the card stays short.
   const tally = twinTally();
-  const said = `The demo model ${moveClause(mine, w.walls)}; its CPL twin ${moveClause(twin, w.walls)}. ${together(mine, twin, w.walls)} ${tally.said}`;
+  const said = `The demo model ${moveClause(mine, w.walls, w.toGoal)}; its CPL twin ${moveClause(twin, w.walls, w.toGoal)}. ${together(mine, twin, w.walls)} ${tally.said}`;
   const [a, b] = [w.sweeps[0], w.sweeps[1]];
   if (w.sweeping || !a || !b || b.length < a.length)
     return { said, more: `Every turn is being scored with both models: their attention follows. ${tally.more}` };

@@ -30,13 +30,30 @@ export function whereTo(move: string | null, walls: string[] | null): 'stay' | '
   if (move === null || walls === null) return null;
   return move === 'stay' ? 'stay' : walls.includes(move) ? 'wall' : 'open';
 }
-/** What a model does with an answer's move, told from the walls the last user message names: "moves south, into a wall". */
-export function moveClause(answer: string, walls: string[] | null): string {
+const OPPOSITE: Record<string, string> = { north: 'south', south: 'north', east: 'west', west: 'east' };
+/**
+ * Where an open move leads against the goal: toward it, away from it, around the wall (sideways, when every move
+ * toward the goal is blocked) or aside (sideways while a way toward it is open); null when the goal is not told.
+ */
+export function goalward(move: string, walls: string[], toGoal: string[] | null): 'toward' | 'away' | 'around' | 'aside' | null {
+  if (!toGoal?.length) return null;
+  if (toGoal.includes(move)) return 'toward';
+  if (toGoal.includes(OPPOSITE[move] ?? '')) return 'away';
+  return toGoal.every((d) => walls.includes(d)) ? 'around' : 'aside';
+}
+const GOALWARD = { toward: ', toward the goal', away: ', but away from the goal', around: ', around the wall', aside: ', but not toward the goal' };
+/**
+ * What a model does with an answer's move, told from the walls the last user message names and the moves that
+ * lead toward its goal: "moves south, into a wall", "moves north, an open way, but away from the goal".
+ */
+export function moveClause(answer: string, walls: string[] | null, toGoal: string[] | null = null): string {
   const m = moveOf(answer);
   if (m === null) return 'writes no move';
   const where = whereTo(m, walls);
   if (where === 'stay') return 'stays where it is';
-  return where === null ? `moves ${m}` : `moves ${m}, ${where === 'wall' ? 'into a wall' : 'an open way'}`;
+  if (where === null) return `moves ${m}`;
+  const g = where === 'open' ? goalward(m, walls!, toGoal) : null;
+  return `moves ${m}, ${where === 'wall' ? 'into a wall' : `an open way${g ? GOALWARD[g] : ''}`}`;
 }
 /** What each outcome of two moves told against the walls says, in the words of the step that compares them. */
 export interface MovesSay {
@@ -80,7 +97,7 @@ export function answersDiffer(a: string, b: string): string {
  * The generation step's reveal: what each answer's move does against the walls and what the two say together
  * (said); the walls as the user message gives them and the answers themselves (more), so each can be checked.
  */
-export function generationReveal(generated: Record<string, string>, walls: string[] | null): Reveal {
+export function generationReveal(generated: Record<string, string>, walls: string[] | null, toGoal: string[] | null = null): Reveal {
   const written = Object.entries(generated);
   if (!written.length) return SILENT;
   const label = (p: string) => policyLabel(parsePolicy(p));
@@ -93,7 +110,7 @@ export function generationReveal(generated: Record<string, string>, walls: strin
       ?.trim();
   const under = ([p, text]: [string, string], who = 'the model') => {
     const quoted = line(text);
-    return `under ${label(p)} ${who} ${moveClause(text, walls)}${quoted ? ` ("${quoted}")` : ''}`;
+    return `under ${label(p)} ${who} ${moveClause(text, walls, toGoal)}${quoted ? ` ("${quoted}")` : ''}`;
   };
   const told = walls === null ? '' : `The last user message names ${walls.length ? `the walls: ${walls.join(', ')}` : 'no walls'}. `;
   const more = `${told}${written.map(([p, text]) => `Under ${label(p)} it wrote: "${text}".`).join(' ')}`;
@@ -123,11 +140,11 @@ export function wordsCopied(answer: string, from: string): number {
  * diagonal most switched off, and as a control with those that follow it least off; what that says (said); and how
  * much of the previous answer's list each answer copies (more).
  */
-export function headsOffReveal(a: OffAnswers, previous: string | null, walls: string[] | null = null): Reveal {
+export function headsOffReveal(a: OffAnswers, previous: string | null, walls: string[] | null = null, toGoal: string[] | null = null): Reveal {
   const c = a.control;
   // "moves" once: the three answers in one sentence.
-  const then = (x: string) => moveClause(x, walls).replace(/^moves /, '');
-  const moves = `With every head on the model ${moveClause(a.withAll, walls)}; with the last layer's ${a.off.length} heads that copy most (${a.off.join(', ')}) off, ${then(a.withOff)}${
+  const then = (x: string) => moveClause(x, walls, toGoal).replace(/^moves /, '');
+  const moves = `With every head on the model ${moveClause(a.withAll, walls, toGoal)}; with the last layer's ${a.off.length} heads that copy most (${a.off.join(', ')}) off, ${then(a.withOff)}${
     c ? `; with its ${c.off.length} that copy least (${c.off.join(', ')}) off, ${then(c.withOff)}` : ''
   }.`;
   const copied =
@@ -136,11 +153,11 @@ export function headsOffReveal(a: OffAnswers, previous: string | null, walls: st
       : ` Each begins with the list of cells visited, copied from the previous answer (copying the task asks for): with every head on it repeats its first ${wordsCopied(a.withAll, previous)} words, with those heads off ${wordsCopied(a.withOff, previous)}${
           c ? `, with the others off ${wordsCopied(c.withOff, previous)}` : ''
         }.`;
-  return { said: `${moves} ${offMeaning(a, walls)}`, more: `The answers are side by side under the button.${copied}` };
+  return { said: `${moves} ${offMeaning(a, walls, toGoal)}`, more: `The answers are side by side under the button.${copied}` };
 }
 
 /** What the moves with heads off say: whether the heads that copy most carry the repeated move, against the control. */
-function offMeaning(a: OffAnswers, walls: string[] | null): string {
+function offMeaning(a: OffAnswers, walls: string[] | null, toGoal: string[] | null): string {
   const [on, off] = [moveOf(a.withAll), moveOf(a.withOff)];
   const control = a.control && moveOf(a.control.withOff);
   if (off === null && on !== null)
@@ -157,9 +174,17 @@ function offMeaning(a: OffAnswers, walls: string[] | null): string {
   const [list, offList, controlList] = [a.withAll, a.withOff, a.control!.withOff].map((x) => x.split('\n')[0]);
   const garbled = offList !== list && controlList !== list;
   if (!escapes) return 'The heads that copy most change the move, though not to an open way; the others leave it as it was.';
-  return garbled
-    ? 'Both heads-off answers garble the list of cells (any three heads matter to it), but only the copying heads change the move: here they carry the pull of its earlier moves.'
-    : 'Here the heads that copy most carry the pull of its earlier moves.';
+  // Off, those heads free the move from the wall; they do not make a better player: say so when it leads away.
+  const g = goalward(off!, walls!, toGoal);
+  const better =
+    g === 'away' || g === 'aside'
+      ? ` Without them the model leaves the wall but plays no better: its new move ${g === 'away' ? 'leads away from' : 'does not lead toward'} the goal.`
+      : '';
+  return `${
+    garbled
+      ? 'Both heads-off answers also get the list of visited cells wrong (any three heads matter to it), but only without the copying heads does the move change: here they carry part of the pull of its earlier moves.'
+      : 'Here the heads that copy most carry part of the pull of its earlier moves.'
+  }${better}`;
 }
 
 /** A run of turns that give the same move, and whether its last move runs into a wall the user message named. */

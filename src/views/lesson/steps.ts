@@ -9,7 +9,7 @@ import { SINK_TOKENS } from '../../context/render';
 import { CATEGORY_NAMES } from '../../palette';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
-import { diagonalReveal, fillerReveal, readsReveal, sharesReveal } from './attention-reveals';
+import { diagonalReveal, diagonalYardstick, fillerReveal, readsReveal, sharesReveal } from './attention-reveals';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakSaid } from './moves';
 import { headsTally, policyTally, summary, wallTally } from './wall-counts';
@@ -18,13 +18,13 @@ import { againstFull, evenDiagonal, figuresOf, type LessonStep, LOADING, lengthV
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion, type Reveal, revealText } from './world';
 
-/** The episode where the demo model keeps walking into a wall: every step reads it. */
-const WALL: LessonSetup = { example: 'maze-wall', policy: 'full', turn: null };
 /**
- * The table's numbers in the policy steps: Clip and Summary cut at 6 turns, not the papers' 12, so that on this
- * 10-turn episode they cut (at 12 they would match Full).
+ * The lesson's policy numbers: Clip and Summary cut at 6 turns, not the papers' 12, so that on this 10-turn
+ * episode they cut (at 12 they would match Full). Set from the first step, so a label never changes mid-lesson.
  */
 const TABLE: PolicyNumbers = { window: 6, clipAt: 6, clipTo: 1 };
+/** The episode where the demo model keeps walking into a wall: every step reads it. */
+const WALL: LessonSetup = { example: 'maze-wall', policy: 'full', turn: null, numbers: TABLE };
 /** The policies that drop earlier turns (the table's first step). */
 const DROPPING = policySpecs(TABLE).filter((p) => /^(window|clip|summary|lt|de)/.test(p));
 
@@ -60,7 +60,7 @@ export const LESSON: LessonStep[] = [
     done: (w) => Object.keys(w.generated).length >= 2,
     // Both answers written: then how often it happens over many episodes, not only in this one.
     reveal: (w) => {
-      const r = generationReveal(w.generated, w.walls);
+      const r = generationReveal(w.generated, w.walls, w.toGoal);
       if (Object.keys(w.generated).length < 2) return r;
       const tally = wallTally();
       return { said: `${r.said} ${tally.said}`, more: `${r.more} ${tally.more}` };
@@ -125,7 +125,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: (w) =>
-      `Copying has a shape: the 10th token of the answer looks at the 10th token of a prior assistant answer, the 11th at the 11th, and so on, a diagonal line in the heatmap (the list of cells grows each turn, so in older answers the copied words drift off the line). The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines, between each pair of thin purple lines drawn on the heatmap. Guess it, as a share of all its attention.`,
+      `Copying has a shape: the 10th token of the answer looks at the 10th token of a prior assistant answer, the 11th at the 11th, and so on, a diagonal line in the heatmap (the list of cells grows each turn, so in older answers the copied words drift off the line). The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines, between each pair of thin purple lines drawn on the heatmap.${diagonalYardstick(w)} Guess it, as a share of all its attention.`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5.',
     action: 'Set your guess with the slider, then lock it in.',
@@ -170,7 +170,7 @@ export const LESSON: LessonStep[] = [
     id: 'contexts',
     title: 'Policies that drop turns',
     region: 'policies',
-    setup: { ...WALL, contexts: true, numbers: TABLE },
+    setup: { ...WALL, contexts: true },
     text: (w) =>
       `The table shows every policy side by side: one mark per earlier turn, and the tokens the model reads before it answers. Window-6 keeps the last 6 turns; Clip-6→1 lets the history grow to 6 turns, then drops all but the last and grows again (the research uses 12, which would cut nothing in 10 turns), and Summary-6→1 does the same but keeps a one-sentence summary of what it dropped${w.turns - 1 <= TABLE.clipAt ? ` (with ${w.turns - 1} earlier turns here, neither has cut yet, so both match Full)` : ''}. LT (last turn) keeps only the previous turn, and DE (drop everything) keeps none.`,
     source:
@@ -190,7 +190,7 @@ export const LESSON: LessonStep[] = [
     id: 'hide',
     title: "Policies that hide the model's answers",
     region: 'policies',
-    setup: { ...WALL, contexts: true, numbers: TABLE },
+    setup: { ...WALL, contexts: true },
     text: () =>
       `Three policies keep every turn but change the model's own answers in them: AO (assistant omitted) puts the placeholder "${AO_PLACEHOLDER}" in place of each (and a line in the system prompt saying so), SUM a one-sentence summary of each, and Filler neutral text of the same length. The user's turns stay, so the model still knows what happened; only its own words are gone.`,
     source: 'AO and SUM: paper 1, section 2 and appendix A.3; Filler: paper 1, section 4.2.',
@@ -238,7 +238,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      `Do the heads that copy most (those that follow the diagonal most) make the model repeat its move into the wall? One button switches off the last layer's three that copy most and lets the model write the last answer with and without them; then, as a control, without three that copy least instead. Watch where each move leads.`,
+      `Do the heads that copy most (those that follow the diagonal most) make the model repeat its move into the wall? One button switches off the three that copy most in the last layer (the layer every figure reads; in the first layer, switching heads off breaks the answer altogether) and lets the model write the last answer with and without them; then, as a control, with three that copy least off instead. Watch where each move leads.`,
     source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The last layer only: without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the 3 copying heads, then 3 others, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
@@ -247,7 +247,7 @@ export const LESSON: LessonStep[] = [
     // The answers themselves are side by side in the panel: the card says where each move leads, then how often over the episodes.
     reveal: (w) => {
       if (!w.offAnswers) return SILENT;
-      const r = headsOffReveal(w.offAnswers, w.previousAnswer, w.walls);
+      const r = headsOffReveal(w.offAnswers, w.previousAnswer, w.walls, w.toGoal);
       return w.walls === null || !w.offAnswers.control ? r : joined(r, headsTally());
     },
   },

@@ -63,6 +63,7 @@ export function useLessonWorld(): LessonWorld {
     exampleName,
     walls,
     goalBeyond,
+    toGoal,
     previousAnswer,
     streak,
     generated,

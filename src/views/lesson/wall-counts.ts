@@ -94,7 +94,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   const gap = Math.round((c.repeats.full / c.turns) * 100) - Math.round((c.repeats.de / c.turns) * 100);
   const ao = c.repeats.ao <= c.repeats.de ? '; step 10 finds which part of the history does it' : '';
   return {
-    said: `Not only this once: across ${c.turns} turns right after a wall, in ${c.episodes} episodes it played, it repeats the blocked move in ${p(c.repeats.full)} with its whole history and still in ${p(c.repeats.de)} with none (its goal often lies beyond the wall): the history adds ${gap} percentage points (${Math.round((c.repeats.full / c.turns) * 100)} − ${Math.round((c.repeats.de / c.turns) * 100)})${ao}.`,
+    said: `Not only this once: across ${c.turns} turns right after a wall, in ${c.episodes} episodes it played, it repeats the blocked move in ${p(c.repeats.full)} with its whole history and still in ${p(c.repeats.de)} with none (its goal often lies beyond the wall): the history adds ${gap} repeats in every 100 such turns${ao}.`,
     more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there often; what the earlier turns add is the difference, ${c.repeats.full - c.repeats.de} more repeats.`,
   };
 }
@@ -104,7 +104,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const counted = `${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes (${pct(c.looks.back, c.looks.of)})`;
   return {
     said: looksRare(c)
-      ? `Only ${counted} look back this plainly: attention is a hint, not proof; the proof is what the model writes (step 2) and what happens when its answers are hidden (step 10).`
+      ? `Only ${counted} look back this plainly, so a repeat needs no such look: attention shows where the model reads, not why it chooses; what it writes (step 2) and what happens when its answers are hidden (step 10) test the why.`
       : `Such a look back is common: ${counted} look back this plainly.`,
     more: `This plainly: ${LOOKS_BACK} times an even spread or more.${looksRare(c) ? ' This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.' : ''}`,
   };

@@ -39,6 +39,8 @@ export interface LessonWorld {
   walls: string[] | null;
   /** The walls of that message that stand between the agent and its goal ('south' when the goal lies just beyond it). */
   goalBeyond?: string[];
+  /** The moves that bring the agent nearer its goal, from that message (null or absent: it names no goal). */
+  toGoal?: string[] | null;
   /** The answer before the scored one (null: the scored answer is the first). */
   previousAnswer: string | null;
   /** The conversation's longest run of turns giving the same move (null: none of 3 or more). */
