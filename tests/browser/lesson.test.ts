@@ -14,6 +14,7 @@ import { openModel } from '../../src/runtime/open-model';
 import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { moveOf, moveClause, towardGoal, wallsIn } from '../../src/views/lesson/moves';
+import { scoreboard } from '../../src/views/lesson/wall-counts';
 import { analyzeHeads } from '../../src/analysis/heads';
 import { bottomHeads, headMask, headName, inHeadOrder, topHeads } from '../../src/analysis/ablation';
 import { LESSON, type LessonStep, QUIZ } from '../../src/views/lesson/steps';
@@ -359,6 +360,8 @@ describe('the lesson, walked with the keyboard only', () => {
         await expect.poll(() => card.getByTestId(`lesson-feedback-${i}`).textContent()).toMatch(/^Right\./);
       }
       expect(await card.getByTestId('lesson-score').textContent()).toContain(`${QUIZ.length} of ${QUIZ.length} right`);
+      // The running count at the wall, every writer's step reached: the stored counts, as the card words them.
+      expect(await card.getByTestId('lesson-board').textContent()).toBe(scoreboard({ generate: true, hide: true, cpl: true })!.replace(/(\d) %/g, '$1\u00a0%'));
     });
     await expect.poll(() => card.count()).toBe(0);
     // Finish gives the focus back to the button that opens the lesson.
@@ -417,6 +420,14 @@ describe('the lesson, walked with the keyboard only', () => {
         const canvas = page.locator('[data-lesson="heatmap"] canvas[role="img"]').first();
         await canvas.waitFor({ timeout: 120_000 });
         expect(Number(await canvas.getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);
+      }
+      // The diagonal step opens on the last prior assistant answer in square cells.
+      if (s.id === 'diagonal') {
+        const canvas = page.locator('[data-lesson="heatmap"] canvas[role="img"]').first();
+        await canvas.waitFor({ timeout: 120_000 });
+        expect(await canvas.getAttribute('data-column-px')).toBe(await canvas.getAttribute('data-row-px'));
+        expect(Number(await canvas.getAttribute('data-first-column'))).toBeGreaterThan(400);
+        expect(await page.getByTestId('lesson-zoom').textContent()).toContain('square cells');
       }
       if (s.id === 'shares') expect(await axeViolations(page), 'a lesson step at a phone width').toEqual([]);
       // The card's own actions (a guess locked in, an answer written) on the phone too: the reveal shows in the card.

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dirSource } from '../../src/cli/dir-source';
 import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../../src/model/demo';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
-import { headsTally, lookTally, policyTally, summary, twinTally, wallCounts, wallTally, type WallTurn } from '../../src/views/lesson/wall-counts';
+import { headsTally, lookTally, policyTally, scoreboard, summary, twinTally, wallCounts, wallTally, type WallTurn } from '../../src/views/lesson/wall-counts';
 import { wallEpisode } from '../../training/wall-turns';
 
 const stored = JSON.parse(readFileSync('examples/cache/wall-turns.json', 'utf8')) as { episodes: number; firstSeed: number; turns: WallTurn[] };
@@ -63,6 +63,12 @@ describe('the wall counts the lesson quotes', () => {
       looks: { back: 19, of: 116 },
       headsOff: { of: 116, repeats: { top: 68, bottom: 87 }, open: { top: 11, bottom: 9 }, none: { top: 5, bottom: 17 } },
     };
+    // The card's running count: what the learner has reached, in the order taught.
+    expect(scoreboard({ generate: false, hide: true, cpl: true }, c)).toBeNull();
+    expect(scoreboard({ generate: true, hide: false, cpl: false }, c)).toBe('Repeats the move into the wall (200 turns): whole history 75 % · none (DE) 45 %');
+    expect(scoreboard({ generate: true, hide: true, cpl: true }, c)).toBe(
+      'Repeats the move into the wall (200 turns): whole history 75 % · none (DE) 45 % · own answers hidden (AO) 40 % · CPL twin 60 %',
+    );
     expect(wallTally(c)).toEqual({
       said: 'Not only this once: across 200 turns right after a wall, in 40 episodes it played, it repeats the blocked move in 75 % with its whole history and still in 45 % with none (its goal often lies beyond the wall): the history adds 30 repeats in every 100 such turns; step 10 finds which part of the history does it.',
       more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there often; what the earlier turns add is the difference, 60 more repeats.',
@@ -94,11 +100,11 @@ describe('the wall counts the lesson quotes', () => {
       'In attention, copying (wanted or not) shows as the diagonal (1.5 times what chance puts in its band here), which mostly goes',
     );
     expect(summary(c).said).toMatch(
-      /In attention, copying \(wanted or not\) shows as the diagonal, which mostly goes when the words are replaced \(Filler\), and switching off the heads that copy most stops part of the repeats; whether it is too much copying, what the model writes tells\.$/,
+      /In attention, copying \(wanted or not\) shows as the diagonal, which mostly goes when the words are replaced \(Filler\), and switching off the heads that copy most stops part of the repeats; what the model writes tells whether it is too much\.$/,
     );
     // The control stops as many: no such clause.
     expect(summary({ ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 } } }).said).toMatch(
-      /replaced \(Filler\); whether it is too much copying, what the model writes tells\.$/,
+      /replaced \(Filler\); what the model writes tells whether it is too much\.$/,
     );
     expect(twinTally({ ...c, repeats: { ...c.repeats, twin: 150 } }).said).toMatch(/: no less often: on these turns the training does not show\.$/);
   });

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { diagonalRatio } from '../../src/metrics/inertia';
 import { slab } from '../../src/metrics/slab';
-import { categoryRuns, cellAt, clampViewport, fitViewport, followCell, heatmapPixels, zoomAt } from '../../src/views/heatmap/heatmap-model';
+import {
+  categoryRuns,
+  cellAt,
+  clampViewport,
+  fitViewport,
+  followCell,
+  heatmapPixels,
+  openingView,
+  squareAt,
+  zoomAt,
+} from '../../src/views/heatmap/heatmap-model';
 import { diagonalBand } from '../../src/metrics/band';
 import { colorLut, kthSmallest, scaleIndex, scaleMax } from '../../src/palette';
 
@@ -65,6 +75,26 @@ describe('heatmap scales and viewport', () => {
     const panned = clampViewport({ ...z, tx: 100 }, fit, 10, 100, 500, 100);
     expect(panned.tx).toBe(0);
   });
+  it('opens on a column in square cells, so a token-for-token copy runs at 45°', () => {
+    const fit = fitViewport(10, 100, 500, 100); // 5 px per column, 10 px per row
+    const sq = squareAt(fit, 40);
+    expect(sq).toEqual({ sx: 10, sy: 10, tx: -380, ty: 0 });
+    // Row i and column 40 + i sit on one 45° line.
+    for (const i of [0, 3, 9]) expect(sq.tx + (40 + i) * sq.sx - (sq.ty + i * sq.sy)).toBe(sq.tx + 40 * sq.sx);
+    expect(cellAt(sq, 20, 0, 10, 100)).toEqual({ row: 0, col: 40 });
+    // Near the right edge the clamp keeps the matrix covering the view.
+    expect(clampViewport(squareAt(fit, 95), fit, 10, 100, 500, 100).tx).toBe(500 - 100 * 10);
+    expect(Math.abs(squareAt(fit, 1).tx)).toBe(0);
+    // What a heatmap opens on: the fit, unless a lesson step asks, and then only when the fit is narrower.
+    expect(openingView(fit, null, 24, 40)).toBe(fit);
+    expect(openingView(fit, 'sink', 24, 40)).toEqual({ ...fit, sx: 24 });
+    expect(openingView(fit, 'sink', 4, 40)).toBe(fit);
+    expect(openingView(fit, 'last-prior', 24, 40)).toEqual(sq);
+    expect(openingView(fit, 'last-prior', 24, undefined)).toBe(fit);
+    const wide = fitViewport(10, 20, 500, 100); // 25 px per column, 10 per row: already wider than tall
+    expect(openingView(wide, 'last-prior', 24, 5)).toBe(wide);
+  });
+
   it('moves a zoomed view the least that brings a selected cell into it', () => {
     const v = { sx: 10, sy: 10, tx: -200, ty: 0 }; // columns 20–69 of a 500 × 100 view
     expect(followCell(v, { row: 1, col: 30 }, 500, 100)).toBe(v); // in view: unchanged

@@ -191,7 +191,7 @@ describe('the lesson', () => {
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
     expect(told('hide', longer, full)).toContain(
-      '(against 30 % under Full). What it puts in place of the answers is longer than they are, so it reads more than Full here. With its own answers',
+      'the model reads 1030 tokens before answering, against 1020 under Full (what it puts in place of the answers is longer than they are), and its diagonal',
     );
     expect(told('hide', ao, full)).not.toContain('longer than they are');
     // The twin at the wall (south named): each move told, then what the two say together.

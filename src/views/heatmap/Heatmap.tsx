@@ -5,7 +5,7 @@ import { SINK_TOKENS } from '../../context/render';
 import { heatmapSvg } from '../../export/heatmap-svg';
 import { focusOf, type HoverAction, type HoverState } from '../../state/hover-lock';
 import { download } from '../share/download';
-import { categoryRuns, cellAt, clampViewport, fitViewport, heatmapPixels, zoomAt, followCell, type Viewport } from './heatmap-model';
+import { categoryRuns, cellAt, clampViewport, fitViewport, heatmapPixels, openingView, zoomAt, followCell, type Viewport } from './heatmap-model';
 import { CATEGORY_NAMES, colorLut, scaleMax } from '../../palette';
 import { headOf, type AttentionSlab } from '../../metrics/slab';
 import type { Span } from '../../metrics/categories';
@@ -41,7 +41,7 @@ export function Heatmap({
   dispatch,
   height,
   sharedMax,
-  zoomToSink = false,
+  opensOn = null,
   alignedBand = true,
 }: {
   r: PolicyResult;
@@ -50,8 +50,11 @@ export function Heatmap({
   dispatch: (a: HoverAction) => void;
   height?: number;
   sharedMax?: number;
-  /** Opens zoomed in on the left edge, the sink's columns at least SINK_ZOOM_PX wide (the lesson's sink step). */
-  zoomToSink?: boolean;
+  /**
+   * Opens zoomed in for a lesson step: on the left edge, the sink's columns at least SINK_ZOOM_PX wide ('sink'),
+   * or on the last prior assistant answer in square cells, its diagonal at 45° ('last-prior').
+   */
+  opensOn?: 'sink' | 'last-prior' | null;
   /** Draws the copy-aligned band (dashed) where a copy is displaced; the lesson leaves it out. */
   alignedBand?: boolean;
 }) {
@@ -70,7 +73,7 @@ export function Heatmap({
   const [vpRaw, setVp] = useState<Viewport | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new attention (another pass) resets the zoom
   useEffect(() => setVp(null), [attention]);
-  const start = zoomToSink && fit.sx < SINK_ZOOM_PX ? { ...fit, sx: SINK_ZOOM_PX } : fit;
+  const start = openingView(fit, opensOn, SINK_ZOOM_PX, r.messages.filter((m) => m.category === 'prior').at(-1)?.span.start);
   const vp = clampViewport(vpRaw ?? start, fit, nRows, S, areaW, areaH);
   const focus = focusOf(hover);
   // Zoomed in, the locked cell stays in view as the arrow keys move it.
@@ -116,6 +119,8 @@ export function Heatmap({
         ref={canvas}
         data-testid={`heatmap-${resultId(r)}`}
         data-column-px={vp.sx.toFixed(1)}
+        data-row-px={vp.sy.toFixed(1)}
+        data-first-column={Math.round(-vp.tx / vp.sx)}
         tabIndex={0}
         role="img"
         aria-label={`attention heatmap of ${r.label}: arrow keys move the selected cell, Home and End go to the row's first and last key, + and − zoom, Escape frees the selection`}

@@ -22,8 +22,12 @@ export function HeatmapPanel() {
   const dispatch = useHover((s) => s.dispatch);
   const withAttention = useMemo(() => results.filter((r) => r.attention), [results]);
   const [oneScale, setOneScale] = useState(true);
-  // The lesson's sink step opens the heatmap on its left edge, where the sink is.
-  const zoomToSink = useLesson((s) => s.step !== null && LESSON[s.step]?.id === 'sink');
+  // The lesson's sink step opens the heatmap on its left edge, where the sink is; its diagonal and head steps on
+  // the last prior assistant answer, in square cells.
+  const opensOn = useLesson((s) => {
+    const id = s.step === null ? undefined : LESSON[s.step]?.id;
+    return id === 'sink' ? 'sink' : id === 'diagonal' || id === 'head' ? 'last-prior' : null;
+  });
   // The copy-aligned band is the researcher's check on shifted copies: the lesson draws the plain band only.
   const alignedBand = !useInLesson();
   // Computed once per result and head (not on every hover), and only when the scale is shared.
@@ -62,9 +66,12 @@ export function HeatmapPanel() {
           </label>
         )}
       </div>
-      {zoomToSink && (
-        <p className="muted" data-testid="sink-zoom">
-          Zoomed in on the left edge for the lesson: the first columns are the sink. "fit" shows the whole matrix.
+      {opensOn && (
+        <p className="muted" data-testid="lesson-zoom">
+          {opensOn === 'sink'
+            ? 'Zoomed in on the left edge for the lesson: the first columns are the sink.'
+            : 'Zoomed in on the last prior assistant answer for the lesson, in square cells: a copy made token for token runs down at 45°.'}{' '}
+          "fit" shows the whole matrix.
         </p>
       )}
       <div className={withAttention.length > 1 ? 'compare-grid' : ''}>
@@ -76,7 +83,7 @@ export function HeatmapPanel() {
               head={head}
               hover={hover}
               dispatch={dispatch}
-              zoomToSink={zoomToSink}
+              opensOn={opensOn}
               alignedBand={alignedBand}
               {...(sharedMax !== undefined && { sharedMax })}
             />

@@ -41,6 +41,25 @@ export function fitViewport(nRows: number, nCols: number, width: number, height:
   return { sx: width / nCols, sy: height / nRows, tx: 0, ty: 0 };
 }
 
+/**
+ * A view of square cells whose left edge is two columns before `from`: a copy made token for token then runs at
+ * 45°, not as the near-vertical slash a fitted view of many columns draws (the lesson's diagonal step).
+ */
+export function squareAt(fit: Viewport, from: number): Viewport {
+  const s = Math.max(fit.sx, fit.sy);
+  return { sx: s, sy: s, tx: -Math.max(0, from - 2) * s, ty: 0 };
+}
+
+/**
+ * The view a heatmap opens on: the fit, or for a lesson step zoomed in on the left edge with the sink's columns
+ * `sinkPx` wide ('sink'), or on the last prior assistant answer's first column in square cells ('last-prior').
+ */
+export function openingView(fit: Viewport, opensOn: 'sink' | 'last-prior' | null, sinkPx: number, lastPrior: number | undefined): Viewport {
+  if (opensOn === 'sink' && fit.sx < sinkPx) return { ...fit, sx: sinkPx };
+  if (opensOn === 'last-prior' && lastPrior !== undefined && fit.sx < fit.sy) return squareAt(fit, lastPrior);
+  return fit;
+}
+
 /** Keeps the matrix covering the view: no panning past its edges, no zooming out past the fit. */
 export function clampViewport(v: Viewport, fit: Viewport, nRows: number, nCols: number, width: number, height: number): Viewport {
   const sx = Math.min(Math.max(v.sx, fit.sx), Math.max(fit.sx, 64));

@@ -6,6 +6,7 @@ import { goWhenShown } from './take-me-there';
 import { Guess, Quiz } from './LessonParts';
 import { figuresOf, LESSON, type LessonRegion, type LessonStep, type LessonWorld, type Reveal } from './steps';
 import { SILENT } from './world';
+import { scoreboard } from './wall-counts';
 import { useLessonWorld } from './use-lesson-world';
 
 /**
@@ -63,6 +64,13 @@ function useLatched(index: number, now: Reveal): Reveal {
 /** A figure and its unit on one line: "78 %" never wraps between the two. */
 const unbroken = (text: string): string => text.replace(/(\d) %/g, '$1\u00a0%');
 
+/** Where the steps that add to the running count sit in the lesson. */
+const AT = {
+  generate: LESSON.findIndex((x) => x.id === 'generate'),
+  hide: LESSON.findIndex((x) => x.id === 'hide'),
+  cpl: LESSON.findIndex((x) => x.id === 'cpl'),
+};
+
 /** The lesson's card beside the inspector: the step, what to do, the reveal, and the way around. */
 export function LessonCard() {
   const step = useLesson((s) => s.step);
@@ -73,6 +81,10 @@ function Card({ index }: { index: number }) {
   const w = useLessonWorld();
   const { goTo, close, reach, folded, setFolded } = useLesson();
   const reached = useLesson((st) => st.reached[index] === true);
+  // The running count at the wall, from the step that first shows it on.
+  const board = useLesson((st) =>
+    scoreboard({ generate: st.reached[AT.generate] === true, hide: st.reached[AT.hide] === true, cpl: st.reached[AT.cpl] === true }),
+  );
   const s = LESSON[index]!;
   // Every way into a step (Next, Back, the list, a link) sets what it needs.
   useEffect(() => applySetup(LESSON[index]!.setup), [index]);
@@ -114,6 +126,11 @@ function Card({ index }: { index: number }) {
       <h2 tabIndex={-1} ref={heading} data-testid="lesson-title">
         {s.title}
       </h2>
+      {board && !folded && (
+        <p className="muted small lesson-board" data-testid="lesson-board">
+          {unbroken(board)}
+        </p>
+      )}
       <div id="lesson-body" hidden={folded}>
         <p data-testid="lesson-text">{unbroken(s.text(w))}</p>
       </div>

@@ -116,7 +116,7 @@ export function readsReveal(w: LessonWorld): Reveal {
   if (!w.pointed) return SILENT;
   const r = figuresOf(w);
   const t = r && tokenReading(r, w.pointed.row);
-  const shading = 'The shading now shows where that token looks: the darker, the more of its attention.';
+  const shading = 'The shading now shows where that token looks: the stronger, the more of its attention.';
   if (!t) return { said: shading };
   const name = JSON.stringify(t.text.trim() || t.text);
   const most =

@@ -55,15 +55,15 @@ export const QUIZ: QuizQuestion[] = [
   },
   {
     question:
-      'The agent walked into a wall and was told so. With the whole conversation it writes the same move again; with no earlier turn at all, another. What made the difference?',
+      'With its whole history the agent repeats the move into the wall more often than with no earlier turn at all. Which policy tells whether its own answers cause the extra repeats?',
     options: [
-      'the wall: it is named only in the turns that were dropped',
-      'the length: any shorter text makes a model more careful',
-      'its prior assistant answers: with them in view it repeats their move',
+      "DE, which drops every earlier turn, the user's and the model's alike",
+      'AO, which keeps every user turn and hides only its own answers',
+      'Window-6, which keeps the last 6 turns whole and drops the older ones',
     ],
-    correct: 2,
-    why: "The user message that names the wall is there under both policies; DE leaves out every earlier turn, and AO, which hides only the model's own answers, shows that they are what pulls it back.",
-    revisit: 'generate',
+    correct: 1,
+    why: 'DE drops the user turns too, so it cannot tell which part of the history pulls; AO changes only what the model itself wrote.',
+    revisit: 'hide',
   },
   {
     question: 'Switching off the heads with the highest diagonal ratio tests…',

@@ -35,7 +35,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `Conversational inertia: a model leans on its own prior assistant answers (its answers in earlier turns) more than the task asks, even repeating a move that no longer fits. Here a tiny language model that runs in this page, trained only on mazes, played a ${w.turns}-turn maze itself. Each answer lists the cells visited so far (the task asks for that list), then a thought and a move${streakSaid(w.streak)}.`,
+      `Conversational inertia: a model leans on its own prior assistant answers (its answers in earlier turns) more than the task asks, even repeating a move that no longer fits; this lesson reads it in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention). Here a tiny language model that runs in this page, trained only on mazes, played a ${w.turns}-turn maze itself. Each answer lists the cells visited so far (the task asks for that list), then a thought and a move${streakSaid(w.streak)}.`,
     source: 'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1.',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
@@ -49,7 +49,7 @@ export const LESSON: LessonStep[] = [
     text: (w) =>
       `The agent walked into a wall, was told so ("You hit a wall"), and answered the same move again, turn after turn${
         w.goalBeyond?.length ? '; its goal lies beyond that wall, so the move is tempting but blocked' : ''
-      }. Let the model write the last answer itself, once with the whole conversation (Full) and once with no earlier turn at all (DE, "drop everything").`,
+      }. Let the model write the last answer itself, once with the whole conversation (Full) and once with no earlier turn at all (DE, "drop everything"): two context policies, rules for what the model is shown of the earlier turns.`,
     source:
       'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes.',
     action: 'Click "Write it under Full, then under DE".',
@@ -78,7 +78,7 @@ export const LESSON: LessonStep[] = [
     },
     source: 'Attention weights of the final layer, averaged over heads: paper 2, section 3.4.',
     action:
-      "Point at the last answer's move, its last word (the outlined tokens are that answer), in the Tokens panel, or focus it with the keyboard: the shading then shows where it looks, darker for more attention.",
+      "Point at the last answer's move, its last word (the outlined tokens are that answer), in the Tokens panel, or focus it with the keyboard: the shading then shows where it looks, stronger for more attention.",
     // The answer's last content token: its move (a maze answer ends "Action -> south").
     target: '[data-testid="token-view"] .tok:nth-last-child(1 of .query)',
     done: (w) => w.pointed !== null,
@@ -92,7 +92,7 @@ export const LESSON: LessonStep[] = [
     text: () =>
       `The heatmap draws each token of the answer as a row and each token it can look at as a column: the brighter a cell, the more attention. Large language models pour much of theirs onto the first few tokens, whatever those say: the attention sink, bright columns at the left edge (the tool counts the first ${SINK_TOKENS} tokens apart, so they do not blur the rest). Does the tiny demo model have one?`,
     source: 'Attention sinks: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens counted apart: paper 2, section 3.4.',
-    action: `Point at one of the first ${SINK_TOKENS} columns of the heatmap (focus the heatmap and press Home).`,
+    action: `Point at or tap one of the first ${SINK_TOKENS} columns of the heatmap (by keyboard: focus the heatmap and press Home).`,
     target: '[data-lesson="heatmap"] [role="img"]',
     done: (w) => w.pointed !== null && w.pointed.col < SINK_TOKENS,
     reveal: (w) => {
@@ -113,7 +113,7 @@ export const LESSON: LessonStep[] = [
     text: () =>
       "Every token the answer looks at is one of five kinds: the sink, the system prompt (the instructions at the top), the user's turns, the model's own prior assistant answers, or the answer itself. How much of the answer's attention goes to its own prior assistant answers? The figures stay hidden until you lock in a guess.",
     source: "The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer's tokens of the attention on that category.",
-    action: 'Set your guess with the slider (Page Up moves it by 10), then lock it in.',
+    action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
     target: '[data-testid="lesson-guess"]',
     guess: { key: 'prior', label: 'attention on prior assistant answers' },
     done: (w) => w.guesses.prior !== undefined,
@@ -125,7 +125,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: (w) =>
-      `Copying has a shape: the 10th token of the answer looks at the 10th token of a prior assistant answer, the 11th at the 11th, and so on, a diagonal line in the heatmap (the list of cells grows each turn, so in older answers the copied words drift off the line). The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines, between each pair of thin purple lines drawn on the heatmap.${diagonalYardstick(w)} Guess it, as a share of all its attention.`,
+      `Copying has a shape: the 10th token of the answer looks at the 10th token of a prior assistant answer, the 11th at the 11th, and so on, a diagonal line in the heatmap (it opens here on the last prior assistant answer, in square cells, so the line runs at 45°; the list of cells grows each turn, so in older answers the copied words drift off the line). The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines, between each pair of thin purple lines drawn on the heatmap.${diagonalYardstick(w)} Guess it, as a share of all its attention.`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5.',
     action: 'Set your guess with the slider, then lock it in.',

@@ -127,6 +127,19 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
   };
 }
 
+/**
+ * The card's running count at the wall: how often the blocked move comes again, under each writer whose step the
+ * learner has reached (Full and DE from the generation step, AO from the hide step, the twin from the CPL step).
+ */
+export function scoreboard(reached: { generate: boolean; hide: boolean; cpl: boolean }, c: WallCounts = WALL_COUNTS): string | null {
+  if (!reached.generate) return null;
+  const p = (w: Writer) => pct(c.repeats[w], c.turns);
+  const parts = [`whole history ${p('full')}`, `none (DE) ${p('de')}`];
+  if (reached.hide) parts.push(`own answers hidden (AO) ${p('ao')}`);
+  if (reached.cpl) parts.push(`CPL twin ${p('twin')}`);
+  return `Repeats the move into the wall (${c.turns} turns): ${parts.join(' · ')}`;
+}
+
 /** The heads step's count: over the stored repeats, how often each set of last-layer heads switched off still repeats the move. */
 /** Whether the copying heads off stop the repeat more often than the control by 5 points or more. */
 const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && c.headsOff.repeats.top + c.headsOff.of * 0.05 <= c.headsOff.repeats.bottom;
@@ -171,7 +184,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
 export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
   const p = (n: number) => pct(n, c.turns);
   return {
-    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. Right after a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so its own words cause the extra repeats' : ''}. In attention, copying (wanted or not) shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times what chance puts in its band here)`}, which mostly goes when the words are replaced (Filler)${headsCarry(c) ? ', and switching off the heads that copy most stops part of the repeats' : ''}; whether it is too much copying, what the model writes tells.`,
+    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. Right after a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so its own words cause the extra repeats' : ''}. In attention, copying (wanted or not) shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times what chance puts in its band here)`}, which mostly goes when the words are replaced (Filler)${headsCarry(c) ? ', and switching off the heads that copy most stops part of the repeats' : ''}; what the model writes tells whether it is too much.`,
     more: `${c.repeats.twin < c.repeats.full ? `Trained against it (CPL), its twin repeats the move in ${p(c.repeats.twin)} of the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }

@@ -155,15 +155,15 @@ export function againstFull(r: PolicyResult, base: LessonWorld | null, meaning: 
   const read = (x: PolicyResult) => x.cost.find((c) => c.turn === x.turn)?.contextTokens;
   if (!full || read(r) === undefined) return null;
   // AO's placeholders (and its line in the system prompt) can be longer than short answers: say why it reads more.
-  const longer = read(r)! > (read(full) ?? Infinity) ? ' What it puts in place of the answers is longer than they are, so it reads more than Full here.' : '';
+  const longer = read(r)! > (read(full) ?? Infinity) ? ' (what it puts in place of the answers is longer than they are)' : '';
   return {
-    said: `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full, and ${
+    said: `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full${longer}, and ${
       // A policy that keeps no prior assistant answer has a diagonal of 0 by construction: say why.
       r.diagonalPerAnswer.length === 0 && full.diagonalPerAnswer.length > 0
         ? `with no prior assistant answer left it has no diagonal (against ${percent(full.diagonal)} under Full)`
         : `its diagonal ratio is ${percent(r.diagonal)} (against ${percent(full.diagonal)} under Full)`
     }.`,
-    more: `${capital(percent(r.ratios.prior))} of its attention goes to prior assistant answers (against ${percent(full.ratios.prior)} under Full).${longer} ${meaning} ${onPanel(
+    more: `${capital(percent(r.ratios.prior))} of its attention goes to prior assistant answers (against ${percent(full.ratios.prior)} under Full). ${meaning} ${onPanel(
       [`diagonal ratio under ${r.label}`, r.diagonal],
       ['under Full', full.diagonal],
       [`prior assistant under ${r.label}`, r.ratios.prior],
