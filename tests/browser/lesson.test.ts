@@ -276,7 +276,20 @@ describe('the lesson, walked with the keyboard only', () => {
       undefined,
       page.getByTestId('generate'),
     );
-    await step(2, async () => {
+    await step(
+      2,
+      async () => {
+        // The step sets Clip's and Summary's H to 6, so that on these 10 turns they cut: the bar and the table agree.
+        expect(await page.getByRole('spinbutton', { name: /^H \(Clip/ }).inputValue()).toBe('6');
+        await expect
+          .poll(() => page.getByTestId('contexts-clip:6:1').locator('[role="img"]').getAttribute('aria-label'))
+          .toBe('turns 1–5 not at all; turns 6–9 whole (the user turn and the answer)');
+        await press('Enter');
+      },
+      page.getByTestId('figure-lt-diagonal'),
+    );
+    await step(3, () => press('Enter'), page.getByTestId('figure-ao-diagonal'));
+    await step(4, async () => {
       // "take me there" focused the last answer's move: pointing at it. The figures later steps ask to guess
       // read "?" until then.
       expect(await page.getByTestId('figure-full-prior').textContent()).toBe('?');
@@ -295,27 +308,14 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await card.getByTestId('lesson-reveal').textContent()).toContain(`${(m.share / m.even).toFixed(1)} times the ${pct(m.even)}`);
       expect(m.share / m.even, "the wall episode's move looks back at the earlier moves").toBeGreaterThan(1.5);
     });
-    await step(3, async () => {
+    await step(5, async () => {
       expect(Number(await page.locator('[data-lesson="heatmap"] canvas[role="img"]').first().getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);
       await press('Home');
     });
-    await step(4, guess);
-    await step(5, guess);
-    await step(6, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));
-    await step(7, () => press('ArrowDown', 3));
-    await step(
-      8,
-      async () => {
-        // The step sets Clip's and Summary's H to 6, so that on these 10 turns they cut: the bar and the table agree.
-        expect(await page.getByRole('spinbutton', { name: /^H \(Clip/ }).inputValue()).toBe('6');
-        await expect
-          .poll(() => page.getByTestId('contexts-clip:6:1').locator('[role="img"]').getAttribute('aria-label'))
-          .toBe('turns 1–5 not at all; turns 6–9 whole (the user turn and the answer)');
-        await press('Enter');
-      },
-      page.getByTestId('figure-de-diagonal'),
-    );
-    await step(9, () => press('Enter'), page.getByTestId('figure-ao-diagonal'));
+    await step(6, guess);
+    await step(7, guess);
+    await step(8, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));
+    await step(9, () => press('ArrowDown', 3));
     await step(
       10,
       async () => {

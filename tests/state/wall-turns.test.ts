@@ -49,7 +49,7 @@ describe('the wall counts the lesson quotes', () => {
       more: 'This plainly: 1.5 times an even spread or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Only 15 of the 116 moves it repeated into a wall in the stored episodes (13 %) look back this plainly, so a repeat needs no such look: attention shows where the model reads, not why it chooses; what it writes (step 2) and what happens when its answers are hidden (step 10) test the why.',
+      said: 'Only 15 of the 116 moves it repeated into a wall in the stored episodes (13 %) look back this plainly, so a repeat needs no such look: attention shows where the model reads, not why it chooses; what it wrote with and without its answers in view, in the first steps, tests the why.',
       more: 'This plainly: 1.5 times an even spread or more. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
@@ -70,7 +70,7 @@ describe('the wall counts the lesson quotes', () => {
       'Repeats the move into the wall (200 turns): whole history 75 % · none (DE) 45 % · own answers hidden (AO) 40 % · CPL twin 60 %',
     );
     expect(wallTally(c)).toEqual({
-      said: 'Not only this once: across 200 turns right after a wall, in 40 episodes it played, it repeats the blocked move in 75 % with its whole history and still in 45 % with none (its goal often lies beyond the wall): the history adds 30 repeats in every 100 such turns; step 10 finds which part of the history does it.',
+      said: 'Not only this once: across 200 turns right after a wall, in 40 episodes it played, it repeats the blocked move in 75 % with its whole history and still in 45 % with none (its goal often lies beyond the wall): the history adds 30 repeats in every 100 such turns; the next two steps find which part of the history does it.',
       more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there often; what the earlier turns add is the difference, 60 more repeats.',
     });
     // AO above DE: its count is given, not read as the pull.
@@ -89,6 +89,12 @@ describe('the wall counts the lesson quotes', () => {
       said: 'At the wall, across 200 turns of the stored episodes, under AO the move that hit it comes again in 40 %, under Full in 75 %, under DE (no earlier turn) in 45 %: with every user turn still in view and only its own answers hidden, it repeats the move no more often than with nothing at all, so the extra repeats the history brings come from its own answers.',
       more: 'The counts: 80 (40 %) under AO, 150 (75 %) under Full, 90 (45 %) under DE, from 40 episodes the demo model played.',
     });
+    // LT (lt 140 of 200, de 90, full 150): the turn before alone brings back most of the extra repeats.
+    expect(policyTally('lt', 'LT', c)).toEqual({
+      said: 'At the wall, across 200 turns of the stored episodes, under LT the move that hit it comes again in 70 %, under Full in 75 %, under DE (no earlier turn) in 45 %: the turn before alone, its answer in it, brings back most of the extra repeats the whole history brings.',
+      more: 'The counts: 140 (70 %) under LT, 150 (75 %) under Full, 90 (45 %) under DE, from 40 episodes the demo model played.',
+    });
+    expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/under DE \(no earlier turn\) in 45 %\.$/);
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');
     expect(summary(c).said).toContain(
       'Right after a wall this model repeats the move in 75 % of turns with its whole history, 45 % with none and 40 % with only its own answers hidden (AO), so its own words cause the extra repeats.',

@@ -86,9 +86,14 @@ function Card({ index }: { index: number }) {
     scoreboard({ generate: st.reached[AT.generate] === true, hide: st.reached[AT.hide] === true, cpl: st.reached[AT.cpl] === true }),
   );
   const s = LESSON[index]!;
-  // Every way into a step (Next, Back, the list, a link) sets what it needs.
-  useEffect(() => applySetup(LESSON[index]!.setup), [index]);
-  const doneNow = s.done(w);
+  // Every way into a step (Next, Back, the list, a link) sets what it needs; until then the page is the step
+  // before's, and what it left (DE, after the generation step) must not count as this step done.
+  const [setUp, setSetUp] = useState(-1);
+  useEffect(() => {
+    applySetup(LESSON[index]!.setup);
+    setSetUp(index);
+  }, [index]);
+  const doneNow = setUp === index && s.done(w);
   // The quiz counts as it stands (an answer changed to a wrong one undoes it); the other steps latch.
   const done = s.quiz ? doneNow : doneNow || reached;
   useEffect(() => {

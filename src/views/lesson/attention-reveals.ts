@@ -39,7 +39,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
       ? ` Spread evenly over every token it can see, the band would get ${percent(even)}: this model puts ${k.toFixed(1)} times that there, ${said}.`
       : '';
   return {
-    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of all the answer's attention sits on the diagonal.${times}${w.walls === null || k < 1.2 ? '' : ' The diagonal cannot tell the copying the task asks for (here much of it is the list of cells) from copying it does not need (the move): on its own it shows copying, not inertia; what the model writes (step 2) shows the inertia.'}`,
+    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of all the answer's attention sits on the diagonal.${times}${w.walls === null || k < 1.2 ? '' : ' The diagonal cannot tell the copying the task asks for (here much of it is the list of cells) from copying it does not need (the move): on its own it shows copying, not inertia; what the model writes, in the first steps, shows the inertia.'}`,
     more: `${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all.`,
   };
 }

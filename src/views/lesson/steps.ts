@@ -13,7 +13,7 @@ import { diagonalReveal, diagonalYardstick, fillerReveal, readsReveal, sharesRev
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakSaid } from './moves';
 import { headsTally, policyTally, summary, wallTally } from './wall-counts';
-import { againstFull, evenDiagonal, figuresOf, type LessonStep, LOADING, lengthVerdict, joined, only, percent, onPanel, SILENT } from './world';
+import { evenDiagonal, figuresOf, type LessonStep, LOADING, lengthVerdict, joined, only, percent, onPanel, readAgainstFull, SILENT } from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion, type Reveal, revealText } from './world';
@@ -67,6 +67,43 @@ export const LESSON: LessonStep[] = [
     },
   },
   {
+    id: 'contexts',
+    title: 'Policies that drop turns',
+    region: 'policies',
+    setup: { ...WALL, contexts: true },
+    text: (w) =>
+      `The table shows what each policy keeps of the earlier turns (one mark per turn) and how many tokens the model then reads. Window-6 keeps the last 6 turns, Clip-6→1 and Summary-6→1 cut the history back to 1 turn once it reaches 6 (Summary leaves a one-sentence summary of what it cut${w.turns - 1 <= TABLE.clipAt ? `; with ${w.turns - 1} earlier turns here neither has cut yet` : ''}), LT (last turn) keeps only the previous turn and DE none. Of the repeats the whole history adds, how many does the previous turn alone bring?`,
+    source:
+      'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, then keeps the last L; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
+    action: 'Click LT in the table (or Window-6, Clip-6→1, Summary-6→1, DE).',
+    target: '[data-testid="contexts-lt"] button',
+    done: (w) => DROPPING.some((p) => only(w, p)),
+    reveal: (w, base) => {
+      const r = DROPPING.map((p) => (only(w, p) ? figuresOf(w, p) : null)).find(Boolean);
+      const a = r && readAgainstFull(r, base);
+      if (!r || !a) return SILENT;
+      // Then what it does to the move at a wall, where the stored episodes were written under that policy too.
+      return joined(a, policyTally(r.policy, r.label));
+    },
+  },
+  {
+    id: 'hide',
+    title: "Policies that hide the model's answers",
+    region: 'policies',
+    setup: { ...WALL, contexts: true },
+    text: () =>
+      `Three policies keep every turn but change the model's own answers in them: AO (assistant omitted) puts the placeholder "${AO_PLACEHOLDER}" in place of each (and a line in the system prompt saying so), SUM a one-sentence summary of each, and Filler neutral text of the same length. The user's turns stay, so the model still knows what happened; only its own words are gone.`,
+    source: 'AO and SUM: paper 1, section 2 and appendix A.3; Filler: paper 1, section 4.2.',
+    action: 'Click AO in the table.',
+    target: '[data-testid="contexts-ao"] button',
+    done: (w) => only(w, 'ao'),
+    reveal: (w, base) => {
+      const r = figuresOf(w, 'ao');
+      const a = r && readAgainstFull(r, base);
+      return r && a ? joined(a, policyTally('ao', r.label)) : SILENT;
+    },
+  },
+  {
     id: 'reads',
     title: 'Where the repeated move looks',
     region: 'tokens',
@@ -74,7 +111,7 @@ export const LESSON: LessonStep[] = [
     text: (w) => {
       // The panels say "layer 1" for the demo model's last layer: name it so, counted from 0.
       const layer = figuresOf(w)?.layer;
-      return `A language model reads text in small pieces called tokens; as it writes each one, it gives every earlier token a weight, its attention (the weights add up to 1). The tool reads these weights from the model's last layer${layer === undefined ? '' : ` (the panels call it layer ${layer}: counted from 0)`}. Where does the last answer's move, the one into the wall, look?`;
+      return `So far, what the model writes; now, where it looks: a language model reads text in small pieces called tokens, and as it writes each one, it gives every earlier token a weight, its attention (the weights add up to 1). The tool reads these weights from the model's last layer${layer === undefined ? '' : ` (the panels call it layer ${layer}: counted from 0)`}. Where does the last answer's move, the one into the wall, look?`;
     },
     source: 'Attention weights of the final layer, averaged over heads: paper 2, section 3.4.',
     action:
@@ -140,7 +177,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: WALL,
     text: () =>
-      "Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit (a model knows each token's position, so it could line them up by position alone)? A context policy is a rule for what the model is shown of the earlier turns (Full: everything), and the Filler policy swaps each prior assistant answer for neutral text of the same length: the positions stay, the words go.",
+      "Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit (a model knows each token's position, so it could line them up by position alone)? The Filler policy swaps each prior assistant answer for neutral text of the same length: the positions stay, the words go.",
     source: 'The Filler control: paper 1 (Do LLMs benefit from their own words?), section 4.2.',
     action: 'Click Filler in the Context policy panel.',
     target: '[data-lesson="policies"] button[title="filler"]',
@@ -164,49 +201,6 @@ export const LESSON: LessonStep[] = [
       if (!r || !last) return SILENT;
       // More turns also means more of the text is prior assistant answers: say so, and give the diagonal beside it.
       return lengthVerdict(r, last);
-    },
-  },
-  {
-    id: 'contexts',
-    title: 'Policies that drop turns',
-    region: 'policies',
-    setup: { ...WALL, contexts: true },
-    text: (w) =>
-      `The table shows every policy side by side: one mark per earlier turn, and the tokens the model reads before it answers. Window-6 keeps the last 6 turns; Clip-6→1 lets the history grow to 6 turns, then drops all but the last and grows again (the research uses 12, which would cut nothing in 10 turns), and Summary-6→1 does the same but keeps a one-sentence summary of what it dropped${w.turns - 1 <= TABLE.clipAt ? ` (with ${w.turns - 1} earlier turns here, neither has cut yet, so both match Full)` : ''}. LT (last turn) keeps only the previous turn, and DE (drop everything) keeps none.`,
-    source:
-      'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, then keeps the last L; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
-    action: 'Click DE in the table (or LT, Window-6, Clip-6→1, Summary-6→1).',
-    target: '[data-testid="contexts-de"] button',
-    done: (w) => DROPPING.some((p) => only(w, p)),
-    reveal: (w, base) => {
-      const r = DROPPING.map((p) => (only(w, p) ? figuresOf(w, p) : null)).find(Boolean);
-      const a = r && againstFull(r, base, 'Fewer prior assistant answers in sight: less to copy, and fewer tokens to read.');
-      if (!r || !a) return SILENT;
-      // Then what it does to the move at a wall, where the stored episodes were written under that policy too.
-      return joined(a, policyTally(r.policy, r.label));
-    },
-  },
-  {
-    id: 'hide',
-    title: "Policies that hide the model's answers",
-    region: 'policies',
-    setup: { ...WALL, contexts: true },
-    text: () =>
-      `Three policies keep every turn but change the model's own answers in them: AO (assistant omitted) puts the placeholder "${AO_PLACEHOLDER}" in place of each (and a line in the system prompt saying so), SUM a one-sentence summary of each, and Filler neutral text of the same length. The user's turns stay, so the model still knows what happened; only its own words are gone.`,
-    source: 'AO and SUM: paper 1, section 2 and appendix A.3; Filler: paper 1, section 4.2.',
-    action: 'Click AO in the table.',
-    target: '[data-testid="contexts-ao"] button',
-    done: (w) => only(w, 'ao'),
-    reveal: (w, base) => {
-      const r = figuresOf(w, 'ao');
-      const a =
-        r &&
-        againstFull(
-          r,
-          base,
-          'With its own answers replaced by a placeholder there is no copy left to follow; what attention still goes to prior assistant answers goes to the placeholders themselves.',
-        );
-      return r && a ? joined(a, policyTally('ao', r.label)) : SILENT;
     },
   },
   {
@@ -257,7 +251,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      'A model can be trained to lean less on its prior assistant answers: shown two answers of its own, one written from a short context and one from the whole history, it learns to prefer the short-context one (Context Preference Learning, CPL). The demo model has a twin trained this way: at the wall of step 2, does the twin still walk into it? One button loads the twin as model B and lets both write the last answer from the whole conversation.',
+      'A model can be trained to lean less on its prior assistant answers: shown two answers of its own, one written from a short context and one from the whole history, it learns to prefer the short-context one (Context Preference Learning, CPL). The demo model has a twin trained this way: at the wall the lesson began with, does the twin still walk into it? One button loads the twin as model B and lets both write the last answer from the whole conversation.',
     source:
       'Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

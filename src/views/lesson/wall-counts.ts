@@ -92,7 +92,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   const p = (n: number) => pct(n, c.turns);
   // AO keeps every user turn and hides only the model's own answers: the control that tells what the history's pull is.
   const gap = Math.round((c.repeats.full / c.turns) * 100) - Math.round((c.repeats.de / c.turns) * 100);
-  const ao = c.repeats.ao <= c.repeats.de ? '; step 10 finds which part of the history does it' : '';
+  const ao = c.repeats.ao <= c.repeats.de ? '; the next two steps find which part of the history does it' : '';
   return {
     said: `Not only this once: across ${c.turns} turns right after a wall, in ${c.episodes} episodes it played, it repeats the blocked move in ${p(c.repeats.full)} with its whole history and still in ${p(c.repeats.de)} with none (its goal often lies beyond the wall): the history adds ${gap} repeats in every 100 such turns${ao}.`,
     more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there often; what the earlier turns add is the difference, ${c.repeats.full - c.repeats.de} more repeats.`,
@@ -104,7 +104,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const counted = `${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes (${pct(c.looks.back, c.looks.of)})`;
   return {
     said: looksRare(c)
-      ? `Only ${counted} look back this plainly, so a repeat needs no such look: attention shows where the model reads, not why it chooses; what it writes (step 2) and what happens when its answers are hidden (step 10) test the why.`
+      ? `Only ${counted} look back this plainly, so a repeat needs no such look: attention shows where the model reads, not why it chooses; what it wrote with and without its answers in view, in the first steps, tests the why.`
       : `Such a look back is common: ${counted} look back this plainly.`,
     more: `This plainly: ${LOOKS_BACK} times an even spread or more.${looksRare(c) ? ' This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.' : ''}`,
   };
@@ -166,14 +166,18 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
   const near = Math.abs(c.repeats[p] - c.repeats.full) <= c.turns * 0.05;
   const why =
     early === null ? '' : `: ${early} of those turns come by turn 7, when Window-6 still keeps every turn${near ? ', so at the wall it changes little' : ''}`;
-  // AO keeps every user turn and hides only the model's own answers: set against DE, which keeps nothing.
+  // AO keeps every user turn and hides only the model's own answers; LT keeps the turn before only: each set
+  // against DE, which keeps nothing.
+  const de = `, under DE (no earlier turn) in ${pct(c.repeats.de, c.turns)}`;
   const against =
     policy === 'ao'
-      ? `, under DE (no earlier turn) in ${pct(c.repeats.de, c.turns)}${c.repeats.ao <= c.repeats.de ? ': with every user turn still in view and only its own answers hidden, it repeats the move no more often than with nothing at all, so the extra repeats the history brings come from its own answers' : ''}`
-      : '';
+      ? `${de}${c.repeats.ao <= c.repeats.de ? ': with every user turn still in view and only its own answers hidden, it repeats the move no more often than with nothing at all, so the extra repeats the history brings come from its own answers' : ''}`
+      : policy === 'lt'
+        ? `${de}${(c.repeats.lt - c.repeats.de) * 2 >= c.repeats.full - c.repeats.de ? ': the turn before alone, its answer in it, brings back most of the extra repeats the whole history brings' : ''}`
+        : '';
   return {
     said: `At the wall, across ${c.turns} turns of the stored episodes, under ${label} the move that hit it comes again in ${pct(c.repeats[p], c.turns)}, under Full in ${pct(c.repeats.full, c.turns)}${against}${why}.`,
-    more: `The counts: ${of(c.repeats[p], c.turns)} under ${label}, ${of(c.repeats.full, c.turns)} under Full${policy === 'ao' ? `, ${of(c.repeats.de, c.turns)} under DE` : ''}, from ${c.episodes} episodes the demo model played.`,
+    more: `The counts: ${of(c.repeats[p], c.turns)} under ${label}, ${of(c.repeats.full, c.turns)} under Full${policy === 'ao' || policy === 'lt' ? `, ${of(c.repeats.de, c.turns)} under DE` : ''}, from ${c.episodes} episodes the demo model played.`,
   };
 }
 

@@ -137,8 +137,6 @@ export const onPanel = (...figures: [name: string, value: number][]): string =>
 export const LOOKS_BACK = 1.5;
 /** A share in whole per cents; one that rounds to 0 but is not 0 reads "under 1 %", so it does not contradict the panel's 0.0015. */
 export const percent = (v: number): string => (v > 0 && v < 0.005 ? 'under 1 %' : `${Math.round(v * 100)} %`);
-/** A sentence's first letter upper-cased ("under 1 %" opening a sentence). */
-const capital = (t: string): string => t.charAt(0).toUpperCase() + t.slice(1);
 /** Only this policy is shown, and its figures are the model's. */
 export const only = (w: LessonWorld, policy: string): boolean => w.shown.length === 1 && w.shown[0] === policy && figuresOf(w, policy) !== null;
 /** A relative change in plain words: "27 % lower". */
@@ -147,29 +145,16 @@ export const change = (x: number, y: number): string =>
 export const LOADING: Reveal = { said: 'The model is still loading: its figures follow.' };
 
 /**
- * A policy against Full at the step's start: the tokens read and the diagonal ratio (one sentence, `said`),
- * then its share on prior assistant answers and what it means (`more`); null before both are on the page.
+ * A policy against Full at the step's start, by what the model reads: the tokens before its answer (the
+ * behaviour steps come before the attention figures are taught, so none is quoted); null before both are on the page.
  */
-export function againstFull(r: PolicyResult, base: LessonWorld | null, meaning: string): Reveal | null {
+export function readAgainstFull(r: PolicyResult, base: LessonWorld | null): Reveal | null {
   const full = figuresOf(base, 'full');
   const read = (x: PolicyResult) => x.cost.find((c) => c.turn === x.turn)?.contextTokens;
   if (!full || read(r) === undefined) return null;
   // AO's placeholders (and its line in the system prompt) can be longer than short answers: say why it reads more.
   const longer = read(r)! > (read(full) ?? Infinity) ? ' (what it puts in place of the answers is longer than they are)' : '';
-  return {
-    said: `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full${longer}, and ${
-      // A policy that keeps no prior assistant answer has a diagonal of 0 by construction: say why.
-      r.diagonalPerAnswer.length === 0 && full.diagonalPerAnswer.length > 0
-        ? `with no prior assistant answer left it has no diagonal (against ${percent(full.diagonal)} under Full)`
-        : `its diagonal ratio is ${percent(r.diagonal)} (against ${percent(full.diagonal)} under Full)`
-    }.`,
-    more: `${capital(percent(r.ratios.prior))} of its attention goes to prior assistant answers (against ${percent(full.ratios.prior)} under Full). ${meaning} ${onPanel(
-      [`diagonal ratio under ${r.label}`, r.diagonal],
-      ['under Full', full.diagonal],
-      [`prior assistant under ${r.label}`, r.ratios.prior],
-      ['under Full', full.ratios.prior],
-    )}`,
-  };
+  return { said: `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full${longer}.` };
 }
 
 /**
