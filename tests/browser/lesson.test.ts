@@ -437,6 +437,15 @@ describe('the lesson, walked with the keyboard only', () => {
         await expect
           .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
           .toMatch(s.act ? ({ cpl: /its CPL twin moves/, heads: /^With every head on/ }[s.id] ?? /under DE/) : /^You guessed/);
+        // A guess uncovers figures above the step's region: the region (or what the step shows) is brought back
+        // into view, above the card.
+        if (s.guess) {
+          const shown = page.locator(s.show ?? `[data-lesson="${s.region}"]`).first();
+          await expect.poll(() => shown.evaluate((el) => Math.round(el.getBoundingClientRect().top)), { timeout: 10_000 }).toBeGreaterThanOrEqual(0);
+          const cardTop = (await card.boundingBox())!.y;
+          expect(await shown.evaluate((el) => el.getBoundingClientRect().top)).toBeLessThan(cardTop);
+          if (s.show) expect(await shown.evaluate((el) => el.getBoundingClientRect().bottom)).toBeLessThanOrEqual(cardTop + 1);
+        }
       }
       // Every other step's action by a tap, so each picture shows what the step does.
       await tapAction(page, card, s);

@@ -199,6 +199,13 @@ describe('the lesson', () => {
       said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall. ${twinTally().said}`,
       more: `Every turn is being scored with both models: their attention follows. ${twinTally().more}`,
     });
+    // With the goal told (south, beyond the wall): the twin's way off the wall is not called playing better.
+    expect(told('cpl', { ...cpl, toGoal: ['south'] }, w)).toContain(
+      'its CPL twin moves north, an open way, but away from the goal. Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall, though not toward the goal: it leaves the wall, it does not play better.',
+    );
+    expect(told('cpl', { ...cpl, toGoal: ['north'] }, w)).toContain(
+      'moves north, an open way, toward the goal. Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall.',
+    );
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
     // A twin that stays is said to stay, not to move 'stay' an open way.
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> stay' } }, w)).toMatch(
@@ -273,7 +280,7 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the last layer's 2 heads that copy most \(1\.0, 1\.2\) off, north, an open way; with its 2 that copy least \(1\.3, 1\.5\) off, east, into a wall\. Both heads-off answers also get the list of visited cells wrong \(any three heads matter to it\), but only without the copying heads does the move change: here they carry part of the pull of its earlier moves\. Of the \d+ stored turns where the model walked back into the wall, switching off its copying heads stopped that in \d+ %, three others in \d+ %: /,
+      /^With every head on the model moves east, into a wall; with the last layer's 2 heads that copy most \(1\.0, 1\.2\) off, north, an open way; with its 2 that copy least \(1\.3, 1\.5\) off, east, into a wall\. Both heads-off answers get the list of visited cells wrong, but only without the copying heads does the move change: here they carry part of the pull of its earlier moves\. Of the \d+ stored turns where the model walked back into the wall, switching off its copying heads stopped that in \d+ %, three others in \d+ %: /,
     );
     expect(heads.more).toMatch(
       /^The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The counts, each turn with its own heads ranked: /,
@@ -284,7 +291,7 @@ describe('the lesson', () => {
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
-      '(1.0, 1.2) off, north, an open way, but away from the goal; with its 2 that copy least (1.3, 1.5) off, east, into a wall. Both heads-off answers also get the list of visited cells wrong (any three heads matter to it), but only without the copying heads does the move change: here they carry part of the pull of its earlier moves. Without them the model leaves the wall but plays no better: its new move leads away from the goal. Of the',
+      '(1.0, 1.2) off, north, an open way, but away from the goal; with its 2 that copy least (1.3, 1.5) off, east, into a wall. Both heads-off answers get the list of visited cells wrong, but only without the copying heads does the move change: here they carry part of the pull of its earlier moves. Without them the model leaves the wall but plays no better: its new move leads away from the goal. Of the',
     );
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['west'] }, w)).toContain(
       'north, an open way, but not toward the goal;',
@@ -294,7 +301,7 @@ describe('the lesson', () => {
     expect(around).toContain('north, an open way, around the wall;');
     expect(around).not.toContain('plays no better');
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['north', 'east'] }, w)).toContain(
-      'north, an open way, toward the goal; with its 2 that copy least (1.3, 1.5) off, east, into a wall. Both heads-off answers also get the list of visited cells wrong (any three heads matter to it), but only without the copying heads does the move change: here they carry part of the pull of its earlier moves. Of the',
+      'north, an open way, toward the goal; with its 2 that copy least (1.3, 1.5) off, east, into a wall. Both heads-off answers get the list of visited cells wrong, but only without the copying heads does the move change: here they carry part of the pull of its earlier moves. Of the',
     );
     // The control changes the move too: the bright heads are not singled out.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: west'), w)).toContain(

@@ -10,10 +10,18 @@ export function Guess({ step }: { step: LessonStep }) {
   const guess = useLesson((s) => s.guess);
   const [draft, setDraft] = useState(30);
   const lockedLine = useRef<HTMLParagraphElement>(null);
-  // The lock button goes once pressed: its focus moves to the line that replaces it, not to the page.
+  // The lock button goes once pressed: its focus moves to the line that replaces it, not to the page. The
+  // figures it uncovers grow the page above the step's region: that region (or what the step shows) is brought
+  // back into view.
   useEffect(() => {
-    if (locked !== undefined && document.activeElement === document.body) lockedLine.current?.focus();
-  }, [locked]);
+    if (locked === undefined) return;
+    if (document.activeElement === document.body) lockedLine.current?.focus();
+    requestAnimationFrame(() => {
+      const shown = step.show ? document.querySelector(step.show) : null;
+      if (shown) shown.scrollIntoView({ block: 'center' });
+      else document.querySelector(`[data-lesson="${step.region}"]`)?.scrollIntoView({ block: 'start' });
+    });
+  }, [locked, step.region, step.show]);
   if (locked !== undefined)
     return (
       <p className="lesson-guess" data-testid="lesson-guess-locked" tabIndex={-1} ref={lockedLine}>

@@ -1,6 +1,6 @@
 /** The CPL step's reading of two models: the move each writes at the wall, then their attention turn by turn. */
 import type { SweepPoint } from '../../analysis/sweep';
-import { compareMoves, moveClause } from './moves';
+import { compareMoves, goalward, moveClause, moveOf, whereTo } from './moves';
 import { twinTally } from './wall-counts';
 import { SILENT, type LessonWorld, type Reveal } from './world';
 
@@ -24,15 +24,20 @@ export function turnByTurn(a: readonly SweepPoint[], b: readonly SweepPoint[]): 
   return { turns, priorLower, diagonalLower };
 }
 
-/** What the two moves say together, told from the walls the turn's user message names. */
-const together = (mine: string, twin: string, walls: string[] | null): string =>
-  compareMoves(mine, twin, walls, {
+/** What the two moves say together, told from the walls the turn's user message names and where the goal lies. */
+const together = (mine: string, twin: string, walls: string[] | null, toGoal: string[] | null): string => {
+  // Off the wall is not toward the goal: a twin that leaves the wall the wrong way is not called the better player.
+  const m = moveOf(twin);
+  const g = m !== null && walls !== null && whereTo(m, walls) === 'open' ? goalward(m, walls, toGoal) : null;
+  const better = g === 'away' || g === 'aside' ? ', though not toward the goal: it leaves the wall, it does not play better' : '';
+  return compareMoves(mine, twin, walls, {
     same: 'Both models make the same move here.',
-    secondEscapes: 'Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall.',
+    secondEscapes: `Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall${better}.`,
     secondWalls: 'Here the twin walks into a wall the demo model avoids: training against inertia does not fix every move.',
     bothWalls: 'Both run into walls: neither model finds the way here.',
     bothOpen: 'Both moves are open ways: the training changed the move, not whether it works.',
   });
+};
 
 /**
  * The CPL step's reveal: the move each model writes at the wall and the count over many such turns (said), then
@@ -45,7 +50,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   if (mine === undefined || twin === undefined) return SILENT;
   // The moves, not the whole answers: those are in the conversation panel, and the card stays short.
   const tally = twinTally();
-  const said = `The demo model ${moveClause(mine, w.walls, w.toGoal)}; its CPL twin ${moveClause(twin, w.walls, w.toGoal)}. ${together(mine, twin, w.walls)} ${tally.said}`;
+  const said = `The demo model ${moveClause(mine, w.walls, w.toGoal)}; its CPL twin ${moveClause(twin, w.walls, w.toGoal)}. ${together(mine, twin, w.walls, w.toGoal ?? null)} ${tally.said}`;
   const [a, b] = [w.sweeps[0], w.sweeps[1]];
   if (w.sweeping || !a || !b || b.length < a.length)
     return { said, more: `Every turn is being scored with both models: their attention follows. ${tally.more}` };

@@ -182,7 +182,7 @@ function offMeaning(a: OffAnswers, walls: string[] | null, toGoal: string[] | nu
       : '';
   return `${
     garbled
-      ? 'Both heads-off answers also get the list of visited cells wrong (any three heads matter to it), but only without the copying heads does the move change: here they carry part of the pull of its earlier moves.'
+      ? 'Both heads-off answers get the list of visited cells wrong, but only without the copying heads does the move change: here they carry part of the pull of its earlier moves.'
       : 'Here the heads that copy most carry part of the pull of its earlier moves.'
   }${better}`;
 }

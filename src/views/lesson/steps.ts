@@ -108,11 +108,8 @@ export const LESSON: LessonStep[] = [
     title: 'Where the repeated move looks',
     region: 'tokens',
     setup: WALL,
-    text: (w) => {
-      // The panels say "layer 1" for the demo model's last layer: name it so, counted from 0.
-      const layer = figuresOf(w)?.layer;
-      return `So far, what the model writes; now, where it looks: a language model reads text in small pieces called tokens, and as it writes each one, it gives every earlier token a weight, its attention (the weights add up to 1). The tool reads these weights from the model's last layer${layer === undefined ? '' : ` (the panels call it layer ${layer}: counted from 0)`}. Where does the last answer's move, the one into the wall, look?`;
-    },
+    text: () =>
+      `So far, what the model writes; now, where it looks: a language model reads text in small pieces called tokens (markers such as <|im_start|> and <|im_end|> are tokens too: they open and close each message), and as it writes each one, it gives every earlier token a weight, its attention (the weights add up to 1). The tool reads these weights from the model's last layer. Where does the last answer's move, the one into the wall, look?`,
     source: 'Attention weights of the final layer, averaged over heads: paper 2, section 3.4.',
     action:
       "Point at the last answer's move, its last word (the outlined tokens are that answer), in the Tokens panel, or focus it with the keyboard: the shading then shows where it looks, stronger for more attention.",
@@ -167,6 +164,8 @@ export const LESSON: LessonStep[] = [
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5.',
     action: 'Set your guess with the slider, then lock it in.',
     target: '[data-testid="lesson-guess"]',
+    // The heatmap itself, its diagonal, not the panel's legend.
+    show: '[data-lesson="heatmap"] canvas[role="img"]',
     guess: { key: 'diagonal', label: 'attention on the diagonal' },
     done: (w) => w.guesses.diagonal !== undefined,
     reveal: diagonalReveal,
