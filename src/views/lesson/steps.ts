@@ -35,7 +35,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `Conversational inertia: a model leans on its own prior assistant answers (its answers in earlier turns) more than the task asks, even repeating a move that no longer fits; this lesson reads it in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention). Here a tiny language model that runs in this page, trained only on mazes, played a ${w.turns}-turn maze itself. Each answer lists the cells visited so far (the task asks for that list), then a thought and a move${streakSaid(w.streak)}.`,
+      `Conversational inertia: a model leans on its own prior assistant answers (its answers in earlier turns) more than the task asks, even repeating a move that no longer fits; this lesson reads it in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention). Here a tiny language model that runs in this page, trained only on mazes, played a ${w.turns}-turn maze itself. Each answer lists the cells visited so far (numbered row by row, as the system prompt says; the task asks for that list), then a thought and a move${streakSaid(w.streak)}.`,
     source: 'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1.',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
@@ -124,7 +124,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: () =>
-      `The heatmap draws each token of the answer as a row and each token it can look at as a column: the brighter a cell, the more attention. Large language models pour much of theirs onto the first few tokens, whatever those say: the attention sink, bright columns at the left edge (the tool counts the first ${SINK_TOKENS} tokens apart, so they do not blur the rest). Does the tiny demo model have one?`,
+      `The heatmap draws each token of the answer as a row and each token it can look at as a column: the brighter a cell, the more attention. Large language models pour much of theirs onto the first few tokens, whatever those say (the attention sink; the tool counts the first ${SINK_TOKENS} tokens apart, so they do not blur the rest): does this tiny model?`,
     source: 'Attention sinks: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens counted apart: paper 2, section 3.4.',
     action: `Point at or tap one of the first ${SINK_TOKENS} columns of the heatmap (by keyboard: focus the heatmap and press Home).`,
     target: '[data-lesson="heatmap"] [role="img"]',
