@@ -44,8 +44,8 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
       <header>
         <h1>Inertia Lens</h1>
         <p className="lede">
-          See how much a language model's next answer leans on the answers it gave before ("conversational inertia"), read from the model's own attention, live
-          in this page.
+          See how much a language model's next answer leans on the answers it gave before ("conversational inertia"): in what it writes with and without them,
+          and in where its attention goes, live in this page.
         </p>
         <div className="row">
           <button type="button" className="primary" onClick={() => openLesson(0)} disabled={lessonOpen} data-testid="learn">

@@ -65,9 +65,11 @@ describe('the wall counts the lesson quotes', () => {
     };
     // The card's running count: what the learner has reached, in the order taught.
     expect(scoreboard({ generate: false, hide: true, cpl: true }, c)).toBeNull();
-    expect(scoreboard({ generate: true, hide: false, cpl: false }, c)).toBe('Repeats the move into the wall (200 turns): whole history 75 % · none (DE) 45 %');
+    expect(scoreboard({ generate: true, hide: false, cpl: false }, c)).toBe(
+      'Running count: how often it walks back into the wall (200 turns right after one, 40 episodes): whole history 75 % · none (DE) 45 %',
+    );
     expect(scoreboard({ generate: true, hide: true, cpl: true }, c)).toBe(
-      'Repeats the move into the wall (200 turns): whole history 75 % · none (DE) 45 % · own answers hidden (AO) 40 % · CPL twin 60 %',
+      'Running count: how often it walks back into the wall (200 turns right after one, 40 episodes): whole history 75 % · none (DE) 45 % · own answers hidden (AO) 40 % · CPL twin 60 %',
     );
     expect(wallTally(c)).toEqual({
       said: 'Not only this once: across 200 turns right after a wall, in 40 episodes it played, it repeats the blocked move in 75 % with its whole history and still in 45 % with none (its goal often lies beyond the wall): the history adds 30 repeats in every 100 such turns; the next two steps find which part of the history does it.',
@@ -106,11 +108,11 @@ describe('the wall counts the lesson quotes', () => {
       'In attention, copying (wanted or not) shows as the diagonal (1.5 times what chance puts in its band here), which mostly goes',
     );
     expect(summary(c).said).toMatch(
-      /In attention, copying \(wanted or not\) shows as the diagonal, which mostly goes when the words are replaced \(Filler\), and switching off the heads that copy most stops part of the repeats; what the model writes tells whether it is too much\.$/,
+      /In attention, copying \(wanted or not\) shows as the diagonal, which mostly goes when the words are replaced \(Filler\), and switching off the heads that copy most stops part of the repeats; only what the model writes shows whether that copying is too much, which is inertia\.$/,
     );
     // The control stops as many: no such clause.
     expect(summary({ ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 } } }).said).toMatch(
-      /replaced \(Filler\); what the model writes tells whether it is too much\.$/,
+      /replaced \(Filler\); only what the model writes shows whether that copying is too much, which is inertia\.$/,
     );
     expect(twinTally({ ...c, repeats: { ...c.repeats, twin: 150 } }).said).toMatch(/: no less often: on these turns the training does not show\.$/);
   });

@@ -72,7 +72,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `The table shows what each policy keeps of the earlier turns (one mark per turn) and how many tokens the model then reads. Window-6 keeps the last 6 turns, Clip-6→1 and Summary-6→1 cut the history back to 1 turn once it reaches 6 (Summary leaves a one-sentence summary of what it cut${w.turns - 1 <= TABLE.clipAt ? `; with ${w.turns - 1} earlier turns here neither has cut yet` : ''}), LT (last turn) keeps only the previous turn and DE none. Of the repeats the whole history adds, how many does the previous turn alone bring?`,
+      `The table shows what each policy keeps of the earlier turns (one mark per turn) and how many tokens the model then reads. Window-6 keeps the last 6 turns, Clip-6→1 and Summary-6→1 cut the history back to 1 turn each time it reaches 6 and let it grow again (Summary leaves a one-sentence summary of what it cut${w.turns - 1 <= TABLE.clipAt ? `; with ${w.turns - 1} earlier turns here neither has cut yet` : ''}), LT (last turn) keeps only the previous turn and DE none. Does the previous turn alone bring back the repeats?`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, then keeps the last L; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table (or Window-6, Clip-6→1, Summary-6→1, DE).',
@@ -108,8 +108,8 @@ export const LESSON: LessonStep[] = [
     title: 'Where the repeated move looks',
     region: 'tokens',
     setup: WALL,
-    text: () =>
-      `So far, what the model writes; now, where it looks: a language model reads text in small pieces called tokens (markers such as <|im_start|> and <|im_end|> are tokens too: they open and close each message), and as it writes each one, it gives every earlier token a weight, its attention (the weights add up to 1). The tool reads these weights from the model's last layer. Where does the last answer's move, the one into the wall, look?`,
+    text: (w) =>
+      `So far, what the model writes; now, where it looks: a language model reads text in small pieces called tokens (markers such as <|im_start|> and <|im_end|> are tokens too: they open and close each message), and as it writes each one, it gives every earlier token a weight, its attention (the weights add up to 1). The tool reads these weights from the model's last layer${w.finalLayer === null ? '' : ` (a model works in stacked stages called layers; this one has ${w.finalLayer + 1}, and the panels count them from 0, so they call the last one layer ${w.finalLayer})`}. Where does the last answer's move, the one into the wall, look?`,
     source: 'Attention weights of the final layer, averaged over heads: paper 2, section 3.4.',
     action:
       "Point at the last answer's move, its last word (the outlined tokens are that answer), in the Tokens panel, or focus it with the keyboard: the shading then shows where it looks, stronger for more attention.",
@@ -191,7 +191,7 @@ export const LESSON: LessonStep[] = [
     text: () =>
       'The longer the conversation, the more prior assistant answers there are to lean on. Pick an earlier turn: the figures then score that turn\'s answer with only the turns before it (the chart "Shares by turn", further down, shows every turn at once).',
     source: 'The attention shares over turns: paper 2, figure 2.',
-    action: 'Choose an earlier turn in "turn" (the view controls) and see the figures for it.',
+    action: 'Choose an earlier turn in the "turn" menu (in the row of controls under the policy panel) and see the figures for it.',
     target: 'select[aria-label="scored turn"]',
     done: (w) => only(w, 'full') && w.turn !== null && w.turn < w.turns && figuresOf(w, 'full')?.turn === w.turn,
     reveal: (w, base) => {
