@@ -400,6 +400,11 @@ describe('the lesson, walked with the keyboard only', () => {
     expect((await phoneCard.boundingBox())!.height).toBeLessThanOrEqual(tall);
     await phoneCard.getByRole('button', { name: 'unfold the card' }).click();
     expect(await phone.getByTestId('lesson-text').isVisible()).toBe(true);
+    // "taller" gives a long step more of the screen, on request only; "shorter" gives it back.
+    await phoneCard.getByRole('button', { name: 'taller' }).click();
+    await expect.poll(async () => (await phoneCard.boundingBox())!.height).toBeGreaterThan(844 / 3 + 20);
+    await phoneCard.getByRole('button', { name: 'shorter' }).click();
+    await expect.poll(async () => (await phoneCard.boundingBox())!.height).toBeLessThanOrEqual(844 / 3 + 1);
     await phone.close();
   }, 600_000);
 

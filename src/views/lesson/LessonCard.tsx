@@ -102,6 +102,7 @@ function Card({ index }: { index: number }) {
   const base = useBaseline(index, s, w);
   const reveal = useLatched(index, done && s.reveal ? s.reveal(w, base) : SILENT);
   const [lost, setLost] = useState<number | null>(null);
+  const [tall, setTall] = useState(false);
   // A reveal that appears is brought into the card's view (on a phone the card scrolls).
   const revealRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -119,11 +120,23 @@ function Card({ index }: { index: number }) {
     requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="learn"]')?.focus());
   };
   return (
-    <aside className={folded ? 'lesson folded' : 'lesson'} aria-label="Lesson" data-testid="lesson-card" data-lesson="card" id="region-card">
+    <aside
+      className={`lesson${folded ? ' folded' : ''}${tall ? ' tall' : ''}`}
+      aria-label="Lesson"
+      data-testid="lesson-card"
+      data-lesson="card"
+      id="region-card"
+    >
       <div className="lesson-head">
         <p className="muted">
           Lesson · step {index + 1} of {LESSON.length}
         </p>
+        {/* On a phone the card keeps to a third of the screen; a person reading a long step may want more. */}
+        {!folded && (
+          <button type="button" className="link lesson-tall" aria-pressed={tall} onClick={() => setTall(!tall)}>
+            {tall ? 'shorter' : 'taller'}
+          </button>
+        )}
         <button type="button" className="link" aria-expanded={!folded} aria-controls="lesson-body" onClick={() => setFolded(!folded)}>
           {folded ? 'unfold the card' : 'fold the card'}
         </button>
