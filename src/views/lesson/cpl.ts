@@ -1,6 +1,6 @@
 /** The CPL step's reading of two models: the move each writes at the wall, then their attention turn by turn. */
 import type { SweepPoint } from '../../analysis/sweep';
-import { compareMoves, goalward, moveClause, moveOf, whereTo } from './moves';
+import { compareMoves, moveClause, offGoal } from './moves';
 import { twinTally } from './wall-counts';
 import { SILENT, type LessonWorld, type Reveal } from './world';
 
@@ -27,9 +27,7 @@ export function turnByTurn(a: readonly SweepPoint[], b: readonly SweepPoint[]): 
 /** What the two moves say together, told from the walls the turn's user message names and where the goal lies. */
 const together = (mine: string, twin: string, walls: string[] | null, toGoal: string[] | null): string => {
   // Off the wall is not toward the goal: a twin that leaves the wall the wrong way is not called the better player.
-  const m = moveOf(twin);
-  const g = m !== null && walls !== null && whereTo(m, walls) === 'open' ? goalward(m, walls, toGoal) : null;
-  const better = g === 'away' || g === 'aside' ? ', though not toward the goal: it leaves the wall, it does not play better' : '';
+  const better = offGoal(twin, walls, toGoal) ? ', though not toward the goal: it leaves the wall, it does not play better' : '';
   return compareMoves(mine, twin, walls, {
     same: 'Both models make the same move here.',
     secondEscapes: `Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall${better}.`,

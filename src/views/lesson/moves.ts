@@ -41,6 +41,12 @@ export function goalward(move: string, walls: string[], toGoal: string[] | null)
   if (toGoal.includes(OPPOSITE[move] ?? '')) return 'away';
   return toGoal.every((d) => walls.includes(d)) ? 'around' : 'aside';
 }
+/** An answer's move that leaves the wall without heading for the goal (away or aside), or null: the "plays no better" check. */
+export function offGoal(answer: string, walls: string[] | null, toGoal: string[] | null): 'away' | 'aside' | null {
+  const m = moveOf(answer);
+  const g = m !== null && walls !== null && whereTo(m, walls) === 'open' ? goalward(m, walls, toGoal) : null;
+  return g === 'away' || g === 'aside' ? g : null;
+}
 const GOALWARD = { toward: ', toward the goal', away: ', but away from the goal', around: ', around the wall', aside: ', but not toward the goal' };
 /**
  * What a model does with an answer's move, told from the walls the last user message names and the moves that
@@ -175,11 +181,10 @@ function offMeaning(a: OffAnswers, walls: string[] | null, toGoal: string[] | nu
   const garbled = offList !== list && controlList !== list;
   if (!escapes) return 'The heads that copy most change the move, though not to an open way; the others leave it as it was.';
   // Off, those heads free the move from the wall; they do not make a better player: say so when it leads away.
-  const g = goalward(off!, walls!, toGoal);
-  const better =
-    g === 'away' || g === 'aside'
-      ? ` Without them the model leaves the wall but plays no better: its new move ${g === 'away' ? 'leads away from' : 'does not lead toward'} the goal.`
-      : '';
+  const g = offGoal(a.withOff, walls, toGoal);
+  const better = g
+    ? ` Without them the model leaves the wall but plays no better: its new move ${g === 'away' ? 'leads away from' : 'does not lead toward'} the goal.`
+    : '';
   return `${
     garbled
       ? 'Both heads-off answers get the list of visited cells wrong, but only without the copying heads does the move change: here they carry part of the pull of its earlier moves.'
