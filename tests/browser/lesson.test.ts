@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { scoreboard } from '../../src/views/lesson/wall-counts';
 import { analyzeHeads } from '../../src/analysis/heads';
 import { bottomHeads, headMask, headName, inHeadOrder, topHeads } from '../../src/analysis/ablation';
 import { LESSON, type LessonStep, QUIZ } from '../../src/views/lesson/steps';
+import { WORDS } from '../../src/views/lesson/world';
 import { startAppServer } from '../helpers/app-server';
 import { axeViolations } from '../helpers/axe';
 import { launchChromium } from '../helpers/chromium';
@@ -43,7 +44,7 @@ async function cplStory(): Promise<{ mine: string; twin: string; count: ReturnTy
  * answer with every head on, then with the last layer's top 3 heads by diagonal ratio switched off (zero), then its
  * 3 lowest, and the page's sentence on where each move leads is built from those answers.
  */
-async function headsStory(): Promise<string> {
+async function headsStory(): Promise<[moves: string, named: string]> {
   const wall = parseConversation(readFileSync('examples/maze-wall.json', 'utf8')).conversation!;
   const turns = wall.messages.filter((m) => m.role === 'assistant').length;
   const asked = wall.messages.filter((m) => m.role === 'user').at(-1)!.content;
@@ -61,7 +62,10 @@ async function headsStory(): Promise<string> {
   // The page lists the heads off in layer and head order.
   const listed = (hs: typeof top) => inHeadOrder(hs).map(headName).join(', ');
   const then = (x: string) => moveClause(x, walls, toGoal).replace(/^moves /, '');
-  return `With every head on the model ${moveClause(withAll, walls, toGoal)}; with the last layer's 3 heads that copy most (${listed(top)}) off, ${then(withOff)}; with its 3 that copy least (${listed(bottom)}) off, ${then(withControl)}.`;
+  return [
+    `With every head on the model ${moveClause(withAll, walls, toGoal)}; with the 3 heads that copy most off, ${then(withOff)}; with 3 that copy least off, ${then(withControl)}.`,
+    `Switched off: ${listed(top)} (copy most); ${listed(bottom)} (copy least), in the last layer.`,
+  ];
 }
 /**
  * The reads step's story computed apart from the page: the demo model on onnxruntime-node reads the wall episode
@@ -83,6 +87,7 @@ async function moveLook(): Promise<{ move: string; share: number; even: number }
 }
 /** What a newcomer stops at: a paper's section, figure or table. */
 const PAPER_TALK = /paper \d|§|\bfig(ure)?\.? ?\d|\btable \d|\bsection\b/i;
+const words = (t: string | null) => (t ?? '').split(/\s+/).filter(Boolean).length;
 
 /**
  * A step's action as a person on a phone does it, after "take me there" brought its target above the card: a tap
@@ -173,6 +178,7 @@ describe('the lesson, walked with the keyboard only', () => {
     const figures = page.locator('[data-lesson="figures"]');
     const shots = SHOTS ? join(SHOTS, 'lesson') : null;
     if (shots) mkdirSync(shots, { recursive: true });
+    if (shots) rmSync(join(shots, 'desktop-texts.md'), { force: true });
     /** Every key pressed in a step's action, counted (the budget is five from the card's title). */
     let keys = 0;
     const press = async (key: string, times = 1) => {
@@ -238,7 +244,16 @@ describe('the lesson, walked with the keyboard only', () => {
         };
         await expect.poll(unmatched, { message: `step ${n + 1} (${s.id}) quotes only figures on screen`, timeout: 60_000 }).toEqual([]);
         expect(await reveal.textContent()).not.toMatch(PAPER_TALK);
+        // Short enough to be read: what the reveal says on the card, its figures folded.
+        expect(words(await reveal.locator('p').first().textContent()), `step ${n + 1} (${s.id}) reveal words`).toBeLessThanOrEqual(WORDS.said);
       }
+      expect(words(await card.getByTestId('lesson-text').textContent()), `step ${n + 1} (${s.id}) text words`).toBeLessThanOrEqual(WORDS.text);
+      // The card as read, for the person who looks at the screenshots.
+      if (shots)
+        appendFileSync(
+          join(shots, 'desktop-texts.md'),
+          `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n> ${s.reveal ? await reveal.locator('p').first().textContent() : ''}\n\n`,
+        );
       if (shots) await page.waitForTimeout(900); // the region's smooth scroll, then the picture
       if (shots) await page.screenshot({ path: join(shots, `desktop-${String(n + 1).padStart(2, '0')}-${s.id}.png`) });
       await tabTo(page, next);
@@ -270,7 +285,7 @@ describe('the lesson, walked with the keyboard only', () => {
         await expect
           .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
           .toMatch(
-            /^Under Full the model moves south, into a wall \("Action -> south"\); under DE it moves east, an open way, around the wall \("Action -> east"\)\. .*the history changes what the model does/s,
+            /^Under Full the model moves south, into a wall; under DE it moves east, an open way, around the wall\. The history changes what the model does/s,
           );
       },
       undefined,
@@ -328,8 +343,9 @@ describe('the lesson, walked with the keyboard only', () => {
     await step(11, async () => {
       await press('Enter'); // the last layer's top 3 heads off, the answer written each way, then the control
       // The page's answers lead where the same model's answers in Node do.
-      const story = await headsStory();
-      await expect.poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 180_000 }).toContain(story);
+      const [moves, named] = await headsStory();
+      await expect.poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 180_000 }).toContain(moves);
+      expect(await card.getByTestId('lesson-reveal').textContent()).toContain(named);
       await page.getByTestId('off-control').waitFor();
     });
     await step(12, async () => {

@@ -36,7 +36,7 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { of: 3, repeats: { top: 1, bottom: 2 }, open: { top: 1, bottom: 0 }, none: { top: 1, bottom: 0 } },
     });
     expect(headsTally(c)).toEqual({
-      said: 'Of the 3 stored turns where the model walked back into the wall, switching off its copying heads stopped that in 67 %, three others in 33 %: they carry part of the pull, not all of it.',
+      said: 'Over 3 stored repeats into the wall, switching off the copying heads stopped 67 %, three others 33 %: part of the pull sits in them, not all.',
       more: 'The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall).',
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };
@@ -49,8 +49,8 @@ describe('the wall counts the lesson quotes', () => {
       more: 'This plainly: 1.5 times an even spread or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Only 15 of the 116 moves it repeated into a wall in the stored episodes (13 %) look back this plainly, so a repeat needs no such look: attention shows where the model reads, not why it chooses; what it wrote with and without its answers in view, in the first steps, tests the why.',
-      more: 'This plainly: 1.5 times an even spread or more. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
+      said: 'Only 15 of the 116 moves it repeated into a wall in the stored episodes (13 %) look back this plainly: attention shows where the model reads, not why it chooses.',
+      more: 'This plainly: 1.5 times an even spread or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
 
@@ -72,48 +72,45 @@ describe('the wall counts the lesson quotes', () => {
       'Running count: how often it walks back into the wall (200 turns right after one, 40 episodes): whole history 75 % · none (DE) 45 % · own answers hidden (AO) 40 % · CPL twin 60 %',
     );
     expect(wallTally(c)).toEqual({
-      said: 'Not only this once: across 200 turns right after a wall, in 40 episodes it played, it repeats the blocked move in 75 % with its whole history and still in 45 % with none (its goal often lies beyond the wall): the history adds 30 repeats in every 100 such turns; the next two steps find which part of the history does it.',
-      more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there often; what the earlier turns add is the difference, 60 more repeats.',
+      said: 'Not only this once: over 200 turns right after a wall (40 episodes it played), it repeats the blocked move in 75 % with its whole history, 45 % with none.',
+      more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there often (its goal often lies beyond the wall); what the earlier turns add is the difference: 30 more repeats in every 100 such turns. The next two steps find which part of the history adds them.',
     });
     // AO above DE: its count is given, not read as the pull.
-    expect(wallTally({ ...c, repeats: { ...c.repeats, ao: 120 } }).said).toMatch(
-      /with none \(its goal often lies beyond the wall\): the history adds 30 repeats in every 100 such turns\.$/,
-    );
+    expect(wallTally({ ...c, repeats: { ...c.repeats, ao: 120 } }).more).toMatch(/: 30 more repeats in every 100 such turns\.$/);
     expect(twinTally(c)).toEqual({
-      said: 'Across 200 turns right after a wall, with the whole history, the twin repeats the move that hit it in 60 %, the demo model in 75 %: less often, though more often than with no history at all (45 %).',
+      said: 'Over 200 turns right after a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model in 75 %: less often, though more than with no history (45 %).',
       more: 'Counted over the same turns: the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move).',
     });
     const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null });
     expect(policyTally('window:6', 'Window-6', c, [t(3), t(7), t(9)]).said).toBe(
-      'At the wall, across 200 turns of the stored episodes, under Window-6 the move that hit it comes again in 74 %, under Full in 75 %: 2 of those turns come by turn 7, when Window-6 still keeps every turn, so at the wall it changes little.',
+      'At the wall, over 200 stored turns, the blocked move comes again in 74 % under Window-6, 75 % under Full: 2 of those turns come by turn 7, when Window-6 still keeps every turn, so at the wall it changes little.',
     );
     expect(policyTally('ao', 'AO', c)).toEqual({
-      said: 'At the wall, across 200 turns of the stored episodes, under AO the move that hit it comes again in 40 %, under Full in 75 %, under DE (no earlier turn) in 45 %: with every user turn still in view and only its own answers hidden, it repeats the move no more often than with nothing at all, so the extra repeats the history brings come from its own answers.',
+      said: 'At the wall, over 200 stored turns, the blocked move comes again in 40 % under AO, 75 % under Full, 45 % under DE (no earlier turn): with only its own answers hidden it repeats no more than with nothing at all, so the extra repeats come from its own answers.',
       more: 'The counts: 80 (40 %) under AO, 150 (75 %) under Full, 90 (45 %) under DE, from 40 episodes the demo model played.',
     });
     // LT (lt 140 of 200, de 90, full 150): the turn before alone brings back most of the extra repeats.
     expect(policyTally('lt', 'LT', c)).toEqual({
-      said: 'At the wall, across 200 turns of the stored episodes, under LT the move that hit it comes again in 70 %, under Full in 75 %, under DE (no earlier turn) in 45 %: the turn before alone, its answer in it, brings back most of the extra repeats the whole history brings.',
+      said: 'At the wall, over 200 stored turns, the blocked move comes again in 70 % under LT, 75 % under Full, 45 % under DE (no earlier turn): the turn before alone brings back most of the extra repeats.',
       more: 'The counts: 140 (70 %) under LT, 150 (75 %) under Full, 90 (45 %) under DE, from 40 episodes the demo model played.',
     });
-    expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/under DE \(no earlier turn\) in 45 %\.$/);
+    expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/45 % under DE \(no earlier turn\)\.$/);
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');
     expect(summary(c).said).toContain(
       'Right after a wall this model repeats the move in 75 % of turns with its whole history, 45 % with none and 40 % with only its own answers hidden (AO), so its own words cause the extra repeats.',
     );
     expect(summary({ ...c, repeats: { ...c.repeats, ao: 100 } }).said).toContain('50 % with only its own answers hidden (AO). In attention');
-    expect(summary(c).more).toMatch(/^Trained against it \(CPL\), its twin repeats the move in 60 % of the same turns: less, not gone\. The inspector/);
-    expect(summary({ ...c, repeats: { ...c.repeats, twin: 150 } }).more).toMatch(/^The inspector/);
-    expect(summary(c, 1.52).said).toContain(
-      'In attention, copying (wanted or not) shows as the diagonal (1.5 times what chance puts in its band here), which mostly goes',
+    expect(summary(c).more).toMatch(
+      /others did\. Trained against it \(CPL\), its twin repeats the move in 60 % of the same turns: less, not gone\. The inspector/,
     );
+    expect(summary({ ...c, repeats: { ...c.repeats, twin: 150 } }).more).toMatch(/others did\. The inspector/);
+    expect(summary(c, 1.52).said).toContain('In attention, copying (wanted or not) shows as the diagonal (1.5 times chance here), which mostly goes');
     expect(summary(c).said).toMatch(
-      /In attention, copying \(wanted or not\) shows as the diagonal, which mostly goes when the words are replaced \(Filler\), and switching off the heads that copy most stops part of the repeats; only what the model writes shows whether that copying is too much, which is inertia\.$/,
+      /In attention, copying \(wanted or not\) shows as the diagonal, which mostly goes when the words are replaced \(Filler\); only what the model writes shows whether it is too much\.$/,
     );
+    expect(summary(c).more).toMatch(/^Switching off the heads that copy most stopped more of the repeats than switching off three others did\. Trained/);
     // The control stops as many: no such clause.
-    expect(summary({ ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 } } }).said).toMatch(
-      /replaced \(Filler\); only what the model writes shows whether that copying is too much, which is inertia\.$/,
-    );
+    expect(summary({ ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 } } }).more).toMatch(/^Trained against it/);
     expect(twinTally({ ...c, repeats: { ...c.repeats, twin: 150 } }).said).toMatch(/: no less often: on these turns the training does not show\.$/);
   });
 

@@ -9,6 +9,7 @@ import { guessesAhead } from '../../src/views/lesson/ahead';
 import { turnsSeen } from '../../src/context/history';
 import { parsePolicy } from '../../src/context/policy';
 import { headsOffReveal, towardGoal } from '../../src/views/lesson/moves';
+import { WORDS } from '../../src/views/lesson/world';
 import { evenDiagonal, evenShare, lengthVerdict, percent, priorYardstick } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { tokenReading } from '../../src/views/lesson/attention-reveals';
@@ -65,6 +66,7 @@ const told = (id: string, w: LessonWorld, base: LessonWorld | null): string => r
 const pt = (turn: number, diagonal: number, prior: number): SweepPoint =>
   ({ turn, diagonal, ratios: { sink: 0, system: 0, user: 0, prior, current: 0 }, tokens: 0, contextTokens: 0, prefilled: 0 }) as SweepPoint;
 const sentences = (t: string) => t.split(/(?<=[.!?])\s+(?=[A-Z"(])/).filter(Boolean).length;
+const words = (t: string) => t.split(/\s+/).filter(Boolean).length;
 /** What a newcomer stops at: a paper's section, figure or table, or a symbol the text does not define. */
 const PAPER_TALK = /paper \d|§|\bfig(ure)?\.? ?\d|\btable \d|C_t|\bsection\b|\bappendix\b/i;
 
@@ -75,8 +77,11 @@ describe('the lesson', () => {
     const done = { ...start, guesses: { prior: 0.3, diagonal: 0.05 }, generated: { full: 'Move: east' } };
     for (const s of LESSON) {
       expect(sentences(s.text(start)), s.id).toBeLessThanOrEqual(3);
+      // Short, so a step is read, not skimmed: the card's text and what its reveal says (the browser walk checks the real ones).
+      expect(words(s.text({ ...start, streak: { from: 2, to: 10, move: 'south', wallFrom: 5 }, goalBeyond: ['south'] })), s.id).toBeLessThanOrEqual(WORDS.text);
       // What the card shows of a reveal is at most three sentences too; the figures behind it are folded.
       if (s.reveal) expect(sentences(s.reveal(done, done).said), `${s.id} reveal`).toBeLessThanOrEqual(3);
+      if (s.reveal) expect(words(s.reveal(done, done).said), `${s.id} reveal`).toBeLessThanOrEqual(WORDS.said);
       expect(s.action.length, s.id).toBeGreaterThan(0);
       expect(s.target, s.id).toBeTruthy();
       expect(s.source, s.id).toMatch(/paper|tool|Xiao|definitions/);
@@ -150,7 +155,7 @@ describe('the lesson', () => {
       /^You guessed 30 %; the answer gives 30 % of its attention to its prior assistant answers\..* On the figures panel: prior assistant 0\.2991\. The rest: 18 % to the user's turns, 5 % to the system prompt/,
     );
     expect(told('diagonal', w, w)).toMatch(
-      /^You guessed 5 %; 11 % of all the answer's attention sits on the diagonal\..*On the figures panel: diagonal ratio 0\.1133\. It is part of the 30 %/,
+      /^You guessed 5 %; 11 % of the answer's attention sits on the diagonal\b.*On the figures panel: diagonal ratio 0\.1133\. It is part of the 30 %/,
     );
     // The card's line quotes per cents only; the panel's figures are in the fold.
     for (const id of ['sink', 'shares', 'diagonal']) expect(step(id).reveal!(w, w).said, id).not.toMatch(/\d\.\d{4}/);
@@ -179,13 +184,13 @@ describe('the lesson', () => {
       results: [figures('full', 0.1133, 0.2991, { cost: [{ turn: 14, contextTokens: 1020, prefilled: 40 }], diagonalPerAnswer: priors })],
     };
     expect(step('contexts').reveal!(de, fullWithPriors).said).toMatch(
-      /^Under de the model reads 81 tokens before answering, against 1020 under Full\. At the wall, .* under de the move that hit it comes again in \d+ %, under Full in \d+ %\.$/,
+      /^Under de the model reads 81 tokens before answering, against 1020 under Full\. At the wall, over \d+ stored turns, the blocked move comes again in \d+ % under de, \d+ % under Full\.$/,
     );
     // Only the policies that drop turns pass the first table step; AO is the second's.
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^Under ao the model reads 743 tokens.*\. At the wall, across \d+ turns of the stored episodes, under ao the move that hit it comes again in \d+ %, under Full in \d+ %, under DE \(no earlier turn\) in \d+ %: .*no more often than with nothing at all, so the extra repeats the history brings come from its own answers\. The counts: /,
+      /^Under ao the model reads 743 tokens.*\. At the wall, over \d+ stored turns, the blocked move comes again in \d+ % under ao, \d+ % under Full, \d+ % under DE \(no earlier turn\): with only its own answers hidden it repeats no more than with nothing at all, so the extra repeats come from its own answers\. The counts: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
@@ -196,15 +201,15 @@ describe('the lesson', () => {
     // The twin at the wall (south named): each move told, then what the two say together.
     const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };
     expect(step('cpl').reveal!(cpl, w)).toEqual({
-      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall. ${twinTally().said}`,
+      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().said}`,
       more: `Every turn is being scored with both models: their attention follows. ${twinTally().more}`,
     });
     // With the goal told (south, beyond the wall): the twin's way off the wall is not called playing better.
     expect(told('cpl', { ...cpl, toGoal: ['south'] }, w)).toContain(
-      'its CPL twin moves north, an open way, but away from the goal. Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall, though not toward the goal: it leaves the wall, it does not play better.',
+      'its CPL twin moves north, an open way, but away from the goal. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move, though it plays no better.',
     );
     expect(told('cpl', { ...cpl, toGoal: ['north'] }, w)).toContain(
-      'moves north, an open way, toward the goal. Trained to lean less on its prior assistant answers, the twin takes an open way where the demo model repeats their move into the wall.',
+      'moves north, an open way, toward the goal. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move.',
     );
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
     // A twin that stays is said to stay, not to move 'stay' an open way.
@@ -225,19 +230,19 @@ describe('the lesson', () => {
     expect(told('cpl', notLower, w)).toMatch(/at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less\. Counted over/);
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
     expect(step('generate').reveal!(one, w)).toEqual({
-      said: 'Under Clip-12→1 the model moves west, an open way ("Move: west"). Click DE (no earlier turn) and generate again to see whether the move changes.',
+      said: 'Under Clip-12→1 the model moves west, an open way. Click DE (no earlier turn) and generate again to see whether the move changes.',
       more: 'The last user message names the walls: south. Under Clip-12→1 it wrote: "Path: 8 9.\nThought: go.\nMove: west".',
     });
     // Each move told from the walls the user message names ('south' here), and what the two say together.
     const says = (full: string, lt: string) => step('generate').reveal!({ ...w, generated: { full: `Move: ${full}`, lt: `Move: ${lt}` } }, w);
     expect(says('south', 'east')).toEqual({
-      said: `Under Full the model moves south, into a wall ("Move: south"); under LT it moves east, an open way ("Move: east"). With the whole conversation it repeats the earlier move into the wall, with less of it it takes an open way: the history changes what the model does. ${wallTally().said}`,
+      said: `Under Full the model moves south, into a wall; under LT it moves east, an open way. The history changes what the model does: it brings the move into the wall back. ${wallTally().said}`,
       more: `The last user message names the walls: south. Under Full it wrote: "Move: south". Under LT it wrote: "Move: east". ${wallTally().more}`,
     });
     // Two answers written: then the count over many episodes, after what the two say.
-    expect(
-      says('east', 'east').said.endsWith(`The same move both ways: here the prior assistant answers do not change what the model does. ${wallTally().said}`),
-    ).toBe(true);
+    expect(says('east', 'east').said.endsWith(`The same move both ways: here the earlier turns do not change what the model does. ${wallTally().said}`)).toBe(
+      true,
+    );
     expect(says('east', 'south').said).toContain('Here the whole conversation helped: with less of it the model walks into a wall. Not only this once');
     expect(says('east', 'west').said).toMatch(/Both moves are open ways/);
     for (const [a, b] of [
@@ -248,14 +253,14 @@ describe('the lesson', () => {
       expect(sentences(says(a, b).said), `${a}, ${b}`).toBeLessThanOrEqual(3);
     // Written DE first, then Full: the verdict still reads Full against less of the conversation.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toMatch(
-      /^Under Full the model moves south, into a wall \("Action -> South"\); under DE it moves east, an open way \("Move: east"\)\. .*the history changes what the model does/,
+      /^Under Full the model moves south, into a wall; under DE it moves east, an open way\. The history changes what the model does/,
     );
     expect(says('stay', 'east').said).toMatch(
-      /^Under Full the model stays where it is \("Move: stay"\); .*Together: a different answer and a different move\. Not only this once/,
+      /^Under Full the model stays where it is; .*Together: a different answer and a different move\. Not only this once/,
     );
     // An observation with no walls named: the moves are not judged, only compared.
     expect(told('generate', { ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
-      /^Under Full the model moves south \("Move: south"\); under LT it moves east \("Move: east"\)\. Together: a different answer and a different move\. Not only this once/,
+      /^Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Not only this once/,
     );
     const perHead = [0.1, 0.2, 0.3343].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
     const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
@@ -280,18 +285,18 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the last layer's 2 heads that copy most \(1\.0, 1\.2\) off, north, an open way; with its 2 that copy least \(1\.3, 1\.5\) off, east, into a wall\. Both heads-off answers get the list of visited cells wrong, but only without the copying heads does the move change: here they carry part of the pull of its earlier moves\. Of the \d+ stored turns where the model walked back into the wall, switching off its copying heads stopped that in \d+ %, three others in \d+ %: /,
+      /^With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way; with 2 that copy least off, east, into a wall\. Only the copying heads change the move: they carry some of the pull of its earlier moves\. Over \d+ stored repeats into the wall, switching off the copying heads stopped \d+ %, three others \d+ %: /,
     );
     expect(heads.more).toMatch(
-      /^The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The counts, each turn with its own heads ranked: /,
+      /^Switched off: 1\.0, 1\.2 \(copy most\); 1\.3, 1\.5 \(copy least\), in the last layer\. Both heads-off answers get the list of visited cells wrong; only without the copying heads does the move change\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The counts, each turn with its own heads ranked: /,
     );
     // The control keeps the list: only the move is said.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w)).toContain(
-      'east, into a wall. Here the heads that copy most carry part of the pull of its earlier moves. Of the',
+      'east, into a wall. Only the copying heads change the move: they carry some of the pull of its earlier moves. Over',
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
-      '(1.0, 1.2) off, north, an open way, but away from the goal; with its 2 that copy least (1.3, 1.5) off, east, into a wall. Both heads-off answers get the list of visited cells wrong, but only without the copying heads does the move change: here they carry part of the pull of its earlier moves. Without them the model leaves the wall but plays no better: its new move leads away from the goal. Of the',
+      'copy most off, north, an open way, but away from the goal; with 2 that copy least off, east, into a wall. Only the copying heads change the move: they carry some of the pull of its earlier moves, though without them it plays no better. Over',
     );
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['west'] }, w)).toContain(
       'north, an open way, but not toward the goal;',
@@ -300,8 +305,9 @@ describe('the lesson', () => {
     const around = told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['east'] }, w);
     expect(around).toContain('north, an open way, around the wall;');
     expect(around).not.toContain('plays no better');
+    expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w)).not.toContain('list of visited cells wrong');
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['north', 'east'] }, w)).toContain(
-      'north, an open way, toward the goal; with its 2 that copy least (1.3, 1.5) off, east, into a wall. Both heads-off answers get the list of visited cells wrong, but only without the copying heads does the move change: here they carry part of the pull of its earlier moves. Of the',
+      'north, an open way, toward the goal; with 2 that copy least off, east, into a wall. Only the copying heads change the move: they carry some of the pull of its earlier moves. Over',
     );
     // The control changes the move too: the bright heads are not singled out.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: west'), w)).toContain(
@@ -309,16 +315,16 @@ describe('the lesson', () => {
     );
     // Into another wall, not an open way; the control as it was.
     expect(told('heads', { ...off('Path: 8 3.\nMove: south', 'Path: 8.\nMove: east'), walls: ['east', 'south'] }, w)).toContain(
-      'south, into a wall; with its 2 that copy least (1.3, 1.5) off, east, into a wall. The heads that copy most change the move, though not to an open way; the others leave it as it was.',
+      'south, into a wall; with 2 that copy least off, east, into a wall. The heads that copy most change the move, though not to an open way; the others leave it as it was.',
     );
     expect(told('heads', off('Path: 8 3.\nMove: east', 'Path: 8.\nMove: east'), w)).toContain('The move does not hang on those heads alone.');
     // An answer that no longer ends in a move fell apart: not read as the pull going.
     expect(told('heads', off('Pathassistant\nPath: 8', 'Path: 8 9 10 12.\nMove: east'), w)).toContain(
-      'off, writes no move; with its 2 that copy least (1.3, 1.5) off, east, into a wall. Without those heads the answer falls apart (it no longer ends in a move): switching them off breaks the model and says nothing about inertia.',
+      'off, writes no move; with 2 that copy least off, east, into a wall. Without those heads the answer falls apart (it no longer ends in a move): switching them off breaks the model and says nothing about inertia.',
     );
     // No control yet, no walls: only what changed, and no count over the episodes.
     expect(headsOffReveal(off('Path: 8 3.\nMove: north').offAnswers, null, ['east']).said).toBe(
-      "With every head on the model moves east, into a wall; with the last layer's 2 heads that copy most (1.0, 1.2) off, north, an open way. Without those heads it takes an open way, though a model missing parts may also just write differently.",
+      'With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way. Without those heads it takes an open way, though a model missing parts may also just write differently.',
     );
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Move: east'), walls: null }, w)).not.toContain('stored turns');
   });
@@ -342,8 +348,8 @@ describe('the lesson', () => {
     // The turns step: the same yardstick at an earlier turn and at the last, the verdict after the figures.
     const early = { ...r, turn: 6, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(lengthVerdict(early, r)).toEqual({
-      said: 'At turn 6 prior assistant answers are 35 % of the tokens the answer can see and get 40 % of its attention; at the last turn, 14, they are 35 % of the tokens and get 70 % of its attention. The share grew faster than the text (1.1 then 2.0 times an even spread): with more turns the model leans a little more on its prior assistant answers (two turns compared; the chart "Shares by turn" has them all).',
-      more: 'An even spread: what looking at every token equally would give them. The diagonal ratio, which counts only the copy-shaped part, reads 20 % then 20 %. On the figures panel: prior assistant at turn 6 0.4000, at turn 14 0.7000, diagonal ratio at turn 6 0.2000, at turn 14 0.2000.',
+      said: 'At turn 6 prior assistant answers are 35 % of the tokens the answer can see and get 40 % of its attention; at the last turn, 14, they are 35 % of the tokens and get 70 % of its attention. The share grew faster than the text (1.1 then 2.0 times an even spread): with more turns the model leans a little more on its prior assistant answers.',
+      more: 'An even spread: what looking at every token equally would give them. Two turns compared; the chart "Shares by turn" has them all. The diagonal ratio, which counts only the copy-shaped part, reads 20 % then 20 %. On the figures panel: prior assistant at turn 6 0.4000, at turn 14 0.7000, diagonal ratio at turn 6 0.2000, at turn 14 0.2000.',
     });
     expect(lengthVerdict(r, r).said).toMatch(/The share grew as the text did: the rise is more text, not more leaning\.$/);
     expect(lengthVerdict(r, early).said).toMatch(/The text grew faster than the share: the rise is just more text\.$/);
@@ -380,12 +386,14 @@ describe('the lesson', () => {
       ]),
     ).toBeNull();
     expect(step('case').text({ ...start, streak: { from: 5, to: 8, move: 'west', wallFrom: 8 } })).toContain(
-      'turns 5 to 8 say west 4 times in a row, the last into a wall the user message names.',
+      'turns 5 to 8 say west 4 times in a row, the last into a wall the user named.',
     );
     expect(step('case').text({ ...start, streak: { from: 2, to: 10, move: 'south', wallFrom: 5 } })).toContain(
-      'turns 2 to 10 say south 9 times in a row, from turn 5 on each time into a wall the user message names.',
+      'turns 2 to 10 say south 9 times in a row, from turn 5 on into a wall the user named.',
     );
-    expect(step('case').text({ ...start, streak: { from: 2, to: 4, move: 'south', wallFrom: 2 } })).toContain('each time into a wall the user message names.');
+    expect(step('case').text({ ...start, streak: { from: 2, to: 4, move: 'south', wallFrom: 2 } })).toContain(
+      'say south 3 times in a row, each into a wall the user named.',
+    );
     expect(step('case').text({ ...start, streak: { from: 2, to: 4, move: 'south', wallFrom: null } })).toMatch(/say south 3 times in a row\.$/);
   });
 
@@ -455,9 +463,7 @@ describe('the lesson', () => {
     expect(towardGoal('Round 10. Position (3,3). Walls: south. Goal: (3,4). You hit a wall.')).toEqual(['south']);
     expect(towardGoal('Round 12. Position (5,2). Walls: north, east. Goal: (3,3).')).toEqual(['south', 'west']);
     expect(towardGoal('Plan a trip to Lisbon.')).toBeNull();
-    expect(step('generate').text({ ...start, goalBeyond: ['south'] })).toContain(
-      'turn after turn; its goal lies beyond that wall, so the move is tempting but blocked.',
-    );
+    expect(step('generate').text({ ...start, goalBeyond: ['south'] })).toContain('turn after turn; its goal lies just beyond that wall.');
     expect(step('generate').text({ ...start, goalBeyond: [] })).not.toContain('goal');
   });
 
@@ -481,11 +487,11 @@ describe('the lesson', () => {
     expect(evenDiagonal(r)).toBeCloseTo((2 / 11 + 3 / 12) / 2, 12);
     const w = { ...start, guesses: { diagonal: 0.05 }, results: [r] };
     expect(told('diagonal', w, w)).toMatch(
-      /Spread evenly over every token it can see, the band would get 22 %: this model puts 0\.9 times that there, about what chance puts there\. On the figures panel: .* It is part of/,
+      /sits on the diagonal, 0\.9 times the 22 % that looking at every token equally would put there: about what chance gives\. On the figures panel: .* It is part of/,
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
     expect(told('diagonal', twice, twice)).toMatch(
-      /puts 2\.3 times that there, well above what chance puts there\. The diagonal cannot tell the copying the task asks for \(here much of it is the list of cells\) from copying it does not need \(the move\): on its own it shows copying, not inertia; what the model writes, in the first steps, shows the inertia\./,
+      /, 2\.3 times the 22 % that looking at every token equally would put there: well above chance\. The diagonal shows copying, wanted or not: here much of it is the list of cells the task asks for, not the move; what the model writes, in the first steps, shows the inertia\./,
     );
     // Filler below chance: said with the same yardstick.
     const filler = { ...w, shown: ['filler'], results: [{ ...r, policy: 'filler', diagonal: 0.05 }] };

@@ -22,7 +22,7 @@ export function sharesReveal(w: LessonWorld): Reveal {
 export function diagonalYardstick(w: LessonWorld): string {
   const r = figuresOf(w);
   const even = r ? evenDiagonal(r) : 0;
-  return even > 0 ? ` For scale: looking at every token equally would put ${percent(even)} of its attention in that band.` : '';
+  return even > 0 ? ` For scale: looking at every token equally would put ${percent(even)} there.` : '';
 }
 
 /** The diagonal step: the guess, the diagonal ratio, and what attention spread evenly would put in its band. */
@@ -32,14 +32,10 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const even = evenDiagonal(r);
   const k = even > 0 ? r.diagonal / even : 0;
   // A verdict on the ratio, so the number is read, not only shown.
-  const said =
-    k >= 2 ? 'well above what chance puts there' : k >= 1.2 ? 'more than chance puts there, though not many times more' : 'about what chance puts there';
-  const times =
-    even > 0
-      ? ` Spread evenly over every token it can see, the band would get ${percent(even)}: this model puts ${k.toFixed(1)} times that there, ${said}.`
-      : '';
+  const said = k >= 2 ? 'well above chance' : k >= 1.2 ? 'more than chance, though not many times more' : 'about what chance gives';
+  const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} that looking at every token equally would put there: ${said}` : '';
   return {
-    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of all the answer's attention sits on the diagonal.${times}${w.walls === null || k < 1.2 ? '' : ' The diagonal cannot tell the copying the task asks for (here much of it is the list of cells) from copying it does not need (the move): on its own it shows copying, not inertia; what the model writes, in the first steps, shows the inertia.'}`,
+    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${w.walls === null || k < 1.2 ? '' : ' The diagonal shows copying, wanted or not: here much of it is the list of cells the task asks for, not the move; what the model writes, in the first steps, shows the inertia.'}`,
     more: `${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all.`,
   };
 }

@@ -83,9 +83,8 @@ export function compareMoves(first: string, second: string, walls: string[] | nu
 /** What the move written with the whole conversation and the one written with less of it say together. */
 export function whatChanged(full: string, less: string, walls: string[] | null): string {
   return compareMoves(full, less, walls, {
-    same: 'The same move both ways: here the prior assistant answers do not change what the model does.',
-    secondEscapes:
-      'With the whole conversation it repeats the earlier move into the wall, with less of it it takes an open way: the history changes what the model does.',
+    same: 'The same move both ways: here the earlier turns do not change what the model does.',
+    secondEscapes: 'The history changes what the model does: it brings the move into the wall back.',
     secondWalls: 'Here the whole conversation helped: with less of it the model walks into a wall.',
     bothWalls: 'Both moves run into walls: this tiny model is lost either way.',
     bothOpen: 'Both moves are open ways: the history changed the move, not whether it works.',
@@ -107,17 +106,8 @@ export function generationReveal(generated: Record<string, string>, walls: strin
   const written = Object.entries(generated);
   if (!written.length) return SILENT;
   const label = (p: string) => policyLabel(parsePolicy(p));
-  // The move's own line quoted: the page shows the file's answer, not the one just written.
-  const line = (text: string) =>
-    text
-      .split('\n')
-      .filter((l) => moveOf(l) !== null)
-      .at(-1)
-      ?.trim();
-  const under = ([p, text]: [string, string], who = 'the model') => {
-    const quoted = line(text);
-    return `under ${label(p)} ${who} ${moveClause(text, walls, toGoal)}${quoted ? ` ("${quoted}")` : ''}`;
-  };
+  // The card says where each move leads; the answers themselves are folded, to be checked.
+  const under = ([p, text]: [string, string], who = 'the model') => `under ${label(p)} ${who} ${moveClause(text, walls, toGoal)}`;
   const told = walls === null ? '' : `The last user message names ${walls.length ? `the walls: ${walls.join(', ')}` : 'no walls'}. `;
   const more = `${told}${written.map(([p, text]) => `Under ${label(p)} it wrote: "${text}".`).join(' ')}`;
   const first = written[0]!;
@@ -150,46 +140,49 @@ export function headsOffReveal(a: OffAnswers, previous: string | null, walls: st
   const c = a.control;
   // "moves" once: the three answers in one sentence.
   const then = (x: string) => moveClause(x, walls, toGoal).replace(/^moves /, '');
-  const moves = `With every head on the model ${moveClause(a.withAll, walls, toGoal)}; with the last layer's ${a.off.length} heads that copy most (${a.off.join(', ')}) off, ${then(a.withOff)}${
-    c ? `; with its ${c.off.length} that copy least (${c.off.join(', ')}) off, ${then(c.withOff)}` : ''
+  // The heads by name are in the panel and the fold: the card says where each move leads.
+  const moves = `With every head on the model ${moveClause(a.withAll, walls, toGoal)}; with the ${a.off.length} heads that copy most off, ${then(a.withOff)}${
+    c ? `; with ${c.off.length} that copy least off, ${then(c.withOff)}` : ''
   }.`;
+  const named = `Switched off: ${a.off.join(', ')} (copy most)${c ? `; ${c.off.join(', ')} (copy least)` : ''}, in the last layer.`;
   const copied =
     previous === null
       ? ''
       : ` Each begins with the list of cells visited, copied from the previous answer (copying the task asks for): with every head on it repeats its first ${wordsCopied(a.withAll, previous)} words, with those heads off ${wordsCopied(a.withOff, previous)}${
           c ? `, with the others off ${wordsCopied(c.withOff, previous)}` : ''
         }.`;
-  return { said: `${moves} ${offMeaning(a, walls, toGoal)}`, more: `The answers are side by side under the button.${copied}` };
+  const [said, more] = offMeaning(a, walls, toGoal);
+  return { said: `${moves} ${said}`, more: `${named}${more ? ` ${more}` : ''} The answers are side by side under the button.${copied}` };
 }
 
-/** What the moves with heads off say: whether the heads that copy most carry the repeated move, against the control. */
-function offMeaning(a: OffAnswers, walls: string[] | null, toGoal: string[] | null): string {
+/** What the moves with heads off say: whether the heads that copy most carry the repeated move, against the control; and a note for the fold. */
+function offMeaning(a: OffAnswers, walls: string[] | null, toGoal: string[] | null): [string, string?] {
   const [on, off] = [moveOf(a.withAll), moveOf(a.withOff)];
   const control = a.control && moveOf(a.control.withOff);
   if (off === null && on !== null)
-    return 'Without those heads the answer falls apart (it no longer ends in a move): switching them off breaks the model and says nothing about inertia.';
-  if (off === on) return 'The move does not hang on those heads alone.';
+    return ['Without those heads the answer falls apart (it no longer ends in a move): switching them off breaks the model and says nothing about inertia.'];
+  if (off === on) return ['The move does not hang on those heads alone.'];
   const escapes = whereTo(on, walls) === 'wall' && whereTo(off, walls) === 'open';
   if (control === undefined)
-    return escapes
-      ? 'Without those heads it takes an open way, though a model missing parts may also just write differently.'
-      : 'Without those heads the move changes.';
+    return [
+      escapes
+        ? 'Without those heads it takes an open way, though a model missing parts may also just write differently.'
+        : 'Without those heads the move changes.',
+    ];
   if (control !== on)
-    return 'The others off change the move too: in a model this small any three heads matter, so this does not single out the heads that copy.';
+    return ['The others off change the move too: in a model this small any three heads matter, so this does not single out the heads that copy.'];
   // Both sets off may spoil the list of cells alike: say so, so a garbled list is not read as the point.
   const [list, offList, controlList] = [a.withAll, a.withOff, a.control!.withOff].map((x) => x.split('\n')[0]);
   const garbled = offList !== list && controlList !== list;
-  if (!escapes) return 'The heads that copy most change the move, though not to an open way; the others leave it as it was.';
+  if (!escapes) return ['The heads that copy most change the move, though not to an open way; the others leave it as it was.'];
   // Off, those heads free the move from the wall; they do not make a better player: say so when it leads away.
   const g = offGoal(a.withOff, walls, toGoal);
-  const better = g
-    ? ` Without them the model leaves the wall but plays no better: its new move ${g === 'away' ? 'leads away from' : 'does not lead toward'} the goal.`
-    : '';
-  return `${
-    garbled
-      ? 'Both heads-off answers get the list of visited cells wrong, but only without the copying heads does the move change: here they carry part of the pull of its earlier moves.'
-      : 'Here the heads that copy most carry part of the pull of its earlier moves.'
-  }${better}`;
+  // The move's way against the goal is said in the first sentence: here only that leaving the wall is not playing better.
+  const better = g ? ', though without them it plays no better' : '';
+  return [
+    `Only the copying heads change the move: they carry some of the pull of its earlier moves${better}.`,
+    garbled ? 'Both heads-off answers get the list of visited cells wrong; only without the copying heads does the move change.' : undefined,
+  ];
 }
 
 /** A run of turns that give the same move, and whether its last move runs into a wall the user message named. */
@@ -222,14 +215,14 @@ export function longestStreak(turns: readonly { answer: string; asked: string | 
   return best;
 }
 
-/** Where the conversation repeats itself: "; turns 2 to 10 say south 9 times in a row, from turn 5 on each time into a wall the user message names". */
+/** Where the conversation repeats itself: "; turns 2 to 10 say south 9 times in a row, from turn 5 on into a wall the user named". */
 export const streakSaid = (s: Streak | null): string => {
   if (!s) return '';
   const walls =
     s.wallFrom === null
       ? ''
       : s.wallFrom === s.to
-        ? ', the last into a wall the user message names'
-        : `, ${s.wallFrom === s.from ? 'each time' : `from turn ${s.wallFrom} on each time`} into a wall the user message names`;
+        ? ', the last into a wall the user named'
+        : `, ${s.wallFrom === s.from ? 'each' : `from turn ${s.wallFrom} on`} into a wall the user named`;
   return `; turns ${s.from} to ${s.to} say ${s.move} ${s.to - s.from + 1} times in a row${walls}`;
 };

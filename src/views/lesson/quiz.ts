@@ -25,22 +25,24 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'diagonal',
   },
   {
+    // Applying the yardstick, not recalling the definition: a figure is read against what chance gives.
+    question:
+      'On another conversation the diagonal ratio is 12 %, and looking at every token equally would put 12 % of the attention in the same band. What does that say?',
+    options: [
+      'the answer copies its prior assistant answers token for token',
+      'the band gets what chance gives it: no sign of copying here',
+      'the model repeats its earlier move, whatever the task asks',
+    ],
+    correct: 1,
+    why: 'The diagonal is read against chance: at 1.0 times what an even spread gives, nothing lines up with the prior assistant answers.',
+    revisit: 'diagonal',
+  },
+  {
     question: 'Filler replaces the prior assistant answers with neutral text of the same length. If the diagonal falls, the model was following…',
     options: ['what the prior assistant answers say', 'the positions of the tokens only, whatever they say', 'the instructions written in the system prompt'],
     correct: 0,
     why: 'Positions are the same under Filler; only the words changed, so the diagonal was read from the words.',
     revisit: 'filler',
-  },
-  {
-    question: 'AO (assistant-omitted) shows the model…',
-    options: [
-      'nothing from the earlier turns at all: only the system prompt and the last user message, as DE does',
-      'the turn before only, with its own answer in it, and the last user message',
-      'every user turn, with a placeholder in place of each of its own answers',
-    ],
-    correct: 2,
-    why: 'AO keeps what the user said and hides what the model said: there is no prior assistant answer left to copy.',
-    revisit: 'hide',
   },
   {
     question: 'Answering turn 10, Window-6 shows the model…',
@@ -63,6 +65,19 @@ export const QUIZ: QuizQuestion[] = [
     ],
     correct: 1,
     why: 'DE drops the user turns too, so it cannot tell which part of the history pulls; AO changes only what the model itself wrote.',
+    revisit: 'hide',
+  },
+  {
+    // The control applied to new counts: the learner reads AO against DE, as the lesson did.
+    question:
+      'Another model repeats a wrong move in 70 % of turns with its whole history, in 40 % with none (DE) and in 68 % with only its own answers hidden (AO). What brings the extra repeats?',
+    options: [
+      'its own prior assistant answers, which AO hides',
+      "the user's turns, which AO keeps and DE drops",
+      'nothing in the history: the move is the same either way',
+    ],
+    correct: 1,
+    why: "Hiding its own answers barely changes the count (68 %), while dropping the user's turns too brings it down (40 %): here the pull is in what the user said.",
     revisit: 'hide',
   },
   {

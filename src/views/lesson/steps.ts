@@ -35,8 +35,9 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `Conversational inertia: a model leans on its own prior assistant answers (its answers in earlier turns) more than the task asks, even repeating a move that no longer fits; this lesson reads it in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention). Here a tiny language model that runs in this page, trained only on mazes, played a ${w.turns}-turn maze itself. Each answer lists the cells visited so far (numbered row by row, as the system prompt says; the task asks for that list), then a thought and a move${streakSaid(w.streak)}.`,
-    source: 'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1.',
+      `Conversational inertia: a model leans on its own prior assistant answers (what it wrote in earlier turns) more than the task asks, even repeating a move that no longer fits. Here a tiny model running in this page, trained only on mazes, played a ${w.turns}-turn maze. Each answer lists the cells visited, then a thought and a move${streakSaid(w.streak)}.`,
+    source:
+      'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1. The cells are numbered row by row, as the system prompt says; the task asks for the list. The lesson reads inertia in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention).',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
     done: () => true,
@@ -47,9 +48,9 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `The agent walked into a wall, was told so ("You hit a wall"), and answered the same move again, turn after turn${
-        w.goalBeyond?.length ? '; its goal lies beyond that wall, so the move is tempting but blocked' : ''
-      }. Let the model write the last answer itself, once with the whole conversation (Full) and once with no earlier turn at all (DE, "drop everything"): two context policies, rules for what the model is shown of the earlier turns.`,
+      `The agent walked into a wall, was told "You hit a wall", and answered the same move again, turn after turn${
+        w.goalBeyond?.length ? '; its goal lies just beyond that wall' : ''
+      }. Let the model write the last answer itself twice: with the whole conversation (Full), then with no earlier turn at all (DE, "drop everything"). Full and DE are context policies: rules for what the model is shown of earlier turns.`,
     source:
       'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes.',
     action: 'Click "Write it under Full, then under DE".',
@@ -72,7 +73,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `The table shows what each policy keeps of the earlier turns (one mark per turn) and how many tokens the model then reads. Window-6 keeps the last 6 turns, Clip-6→1 and Summary-6→1 cut the history back to 1 turn each time it reaches 6 and let it grow again (Summary leaves a one-sentence summary of what it cut${w.turns - 1 <= TABLE.clipAt ? `; with ${w.turns - 1} earlier turns here neither has cut yet` : ''}), LT (last turn) keeps only the previous turn and DE none. Does the previous turn alone bring back the repeats?`,
+      `The table marks which earlier turns each policy shows the model, and how many tokens it then reads. Window-6 keeps the last 6 turns; Clip-6→1 and Summary-6→1 cut back to 1 turn whenever the history reaches 6 (Summary leaves a one-sentence summary of the cut${w.turns - 1 <= TABLE.clipAt ? `; with ${w.turns - 1} earlier turns here neither has cut yet` : ''}); LT (last turn) keeps only the turn before, DE none. Does the turn before alone bring back the repeats?`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, then keeps the last L; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table (or Window-6, Clip-6→1, Summary-6→1, DE).',
@@ -92,8 +93,9 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: () =>
-      `Three policies keep every turn but change the model's own answers in them: AO (assistant omitted) puts the placeholder "${AO_PLACEHOLDER}" in place of each (and a line in the system prompt saying so), SUM a one-sentence summary of each, and Filler neutral text of the same length. The user's turns stay, so the model still knows what happened; only its own words are gone.`,
-    source: 'AO and SUM: paper 1, section 2 and appendix A.3; Filler: paper 1, section 4.2.',
+      `Three policies keep every turn but change the model's own answers: AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, SUM a one-sentence summary, Filler neutral text of the same length. The user's turns stay, so the model still knows what happened; only its own words are gone.`,
+    source:
+      'AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2.',
     action: 'Click AO in the table.',
     target: '[data-testid="contexts-ao"] button',
     done: (w) => only(w, 'ao'),
@@ -109,10 +111,9 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: (w) =>
-      `So far, what the model writes; now, where it looks: a language model reads text in small pieces called tokens (markers such as <|im_start|> and <|im_end|> are tokens too: they open and close each message), and as it writes each one, it gives every earlier token a weight, its attention (the weights add up to 1). The tool reads these weights from the model's last layer${w.finalLayer === null ? '' : ` (a model works in stacked stages called layers; this one has ${w.finalLayer + 1}, and the panels count them from 0, so they call the last one layer ${w.finalLayer})`}. Where does the last answer's move, the one into the wall, look?`,
+      `So far, what the model writes; now, where it looks: a model reads text as tokens (word pieces, and markers such as <|im_start|> that open and close each message), and writing each token it shares a weight of 1 over the tokens before it: its attention. The tool reads it in the model's last layer${w.finalLayer === null ? '' : ` (its last stage of ${w.finalLayer + 1}, called layer ${w.finalLayer} on the panels, which count from 0)`}. Where does the last answer's move into the wall look?`,
     source: 'Attention weights of the final layer, averaged over heads: paper 2, section 3.4.',
-    action:
-      "Point at the last answer's move, its last word (the outlined tokens are that answer), in the Tokens panel, or focus it with the keyboard: the shading then shows where it looks, stronger for more attention.",
+    action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
     // The answer's last content token: its move (a maze answer ends "Action -> south").
     target: '[data-testid="token-view"] .tok:nth-last-child(1 of .query)',
     done: (w) => w.pointed !== null,
@@ -124,7 +125,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: () =>
-      `The heatmap draws each token of the answer as a row and each token it can look at as a column: the brighter a cell, the more attention. Large language models pour much of theirs onto the first few tokens, whatever those say (the attention sink; the tool counts the first ${SINK_TOKENS} tokens apart, so they do not blur the rest): does this tiny model?`,
+      `The heatmap draws each token of the answer as a row and each token it can look at as a column: the brighter a cell, the more attention. Large models pour much of theirs onto the first few tokens, whatever those say: the attention sink (the tool counts the first ${SINK_TOKENS} apart, so they do not blur the rest). Does this tiny model?`,
     source: 'Attention sinks: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens counted apart: paper 2, section 3.4.',
     action: `Point at or tap one of the first ${SINK_TOKENS} columns of the heatmap (by keyboard: focus the heatmap and press Home).`,
     target: '[data-lesson="heatmap"] [role="img"]',
@@ -159,9 +160,9 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: (w) =>
-      `Copying has a shape: the 10th token of the answer looks at the 10th token of a prior assistant answer, the 11th at the 11th, and so on, a diagonal line in the heatmap (it opens here on the last prior assistant answer, in square cells, so the line runs at 45°; the list of cells grows each turn, so in older answers the copied words drift off the line). The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines, between each pair of thin purple lines drawn on the heatmap.${diagonalYardstick(w)} Guess it, as a share of all its attention.`,
+      `Copying has a shape: the 10th token of the answer looks at the 10th token of a prior assistant answer, the 11th at the 11th, and so on, a diagonal line in the heatmap. The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines, between the thin purple lines.${diagonalYardstick(w)} Guess it, as a share of all its attention.`,
     source:
-      'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5.',
+      'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line.',
     action: 'Set your guess with the slider, then lock it in.',
     target: '[data-testid="lesson-guess"]',
     // The heatmap itself, its diagonal, not the panel's legend.
@@ -231,8 +232,8 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      `Do the heads that copy most (those that follow the diagonal most) make the model repeat its move into the wall? One button switches off the three that copy most in the last layer (the layer every figure reads; in the first layer, switching heads off breaks the answer altogether) and lets the model write the last answer with and without them; then, as a control, with three that copy least off instead. Watch where each move leads.`,
-    source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The last layer only: without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
+      `Do the heads that copy most (the highest diagonal ratio) make the model repeat its move into the wall? One button switches off the last layer's three that copy most and has the model write the last answer, then does the same with the three that copy least, as a control. Watch where each move leads.`,
+    source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the 3 copying heads, then 3 others, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
     act: { label: 'Switch off the 3 copying heads, then 3 others, and write the answer each way', run: 'heads-off' },
@@ -250,7 +251,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      'A model can be trained to lean less on its prior assistant answers: shown two answers of its own, one written from a short context and one from the whole history, it learns to prefer the short-context one (Context Preference Learning, CPL). The demo model has a twin trained this way: at the wall the lesson began with, does the twin still walk into it? One button loads the twin as model B and lets both write the last answer from the whole conversation.',
+      'A model can be trained to lean less on its prior assistant answers: shown two answers of its own, one written from a short context and one from the whole history, it learns to prefer the short-context one (Context Preference Learning, CPL). The demo model has a twin trained this way. At the wall the lesson began with, does the twin still walk into it?',
     source:
       'Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

@@ -92,10 +92,10 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   const p = (n: number) => pct(n, c.turns);
   // AO keeps every user turn and hides only the model's own answers: the control that tells what the history's pull is.
   const gap = Math.round((c.repeats.full / c.turns) * 100) - Math.round((c.repeats.de / c.turns) * 100);
-  const ao = c.repeats.ao <= c.repeats.de ? '; the next two steps find which part of the history does it' : '';
+  const ao = c.repeats.ao <= c.repeats.de ? ' The next two steps find which part of the history adds them.' : '';
   return {
-    said: `Not only this once: across ${c.turns} turns right after a wall, in ${c.episodes} episodes it played, it repeats the blocked move in ${p(c.repeats.full)} with its whole history and still in ${p(c.repeats.de)} with none (its goal often lies beyond the wall): the history adds ${gap} repeats in every 100 such turns${ao}.`,
-    more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there often; what the earlier turns add is the difference, ${c.repeats.full - c.repeats.de} more repeats.`,
+    said: `Not only this once: over ${c.turns} turns right after a wall (${c.episodes} episodes it played), it repeats the blocked move in ${p(c.repeats.full)} with its whole history, ${p(c.repeats.de)} with none.`,
+    more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there often (its goal often lies beyond the wall); what the earlier turns add is the difference: ${gap} more repeats in every 100 such turns.${ao}`,
   };
 }
 
@@ -104,9 +104,9 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const counted = `${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes (${pct(c.looks.back, c.looks.of)})`;
   return {
     said: looksRare(c)
-      ? `Only ${counted} look back this plainly, so a repeat needs no such look: attention shows where the model reads, not why it chooses; what it wrote with and without its answers in view, in the first steps, tests the why.`
+      ? `Only ${counted} look back this plainly: attention shows where the model reads, not why it chooses.`
       : `Such a look back is common: ${counted} look back this plainly.`,
-    more: `This plainly: ${LOOKS_BACK} times an even spread or more.${looksRare(c) ? ' This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.' : ''}`,
+    more: `This plainly: ${LOOKS_BACK} times an even spread or more.${looksRare(c) ? ' So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.' : ''}`,
   };
 }
 
@@ -118,11 +118,11 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
   const verdict =
     c.repeats.twin < c.repeats.full
       ? c.repeats.twin > c.repeats.de
-        ? `less often, though more often than with no history at all (${pct(c.repeats.de, c.turns)})`
+        ? `less often, though more than with no history (${pct(c.repeats.de, c.turns)})`
         : 'less often'
       : 'no less often: on these turns the training does not show';
   return {
-    said: `Across ${c.turns} turns right after a wall, with the whole history, the twin repeats the move that hit it in ${pct(c.repeats.twin, c.turns)}, the demo model in ${pct(c.repeats.full, c.turns)}: ${verdict}.`,
+    said: `Over ${c.turns} turns right after a wall, with the whole history, the twin repeats the blocked move in ${pct(c.repeats.twin, c.turns)}, the demo model in ${pct(c.repeats.full, c.turns)}: ${verdict}.`,
     more: `Counted over the same turns: the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move).`,
   };
 }
@@ -148,11 +148,11 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const h = c.headsOff;
   if (!h.of) return SILENT;
   const verdict = headsCarry(c)
-    ? 'they carry part of the pull, not all of it'
+    ? 'part of the pull sits in them, not all'
     : 'no more than any three heads: in this model the pull does not sit in the heads that copy most';
   const stopped = (n: number) => pct(h.of - n, h.of);
   return {
-    said: `Of the ${h.of} stored turns where the model walked back into the wall, switching off its copying heads stopped that in ${stopped(h.repeats.top)}, three others in ${stopped(h.repeats.bottom)}: ${verdict}.`,
+    said: `Over ${h.of} stored repeats into the wall, switching off the copying heads stopped ${stopped(h.repeats.top)}, three others ${stopped(h.repeats.bottom)}: ${verdict}.`,
     more: `The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
   };
 }
@@ -168,15 +168,15 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
     early === null ? '' : `: ${early} of those turns come by turn 7, when Window-6 still keeps every turn${near ? ', so at the wall it changes little' : ''}`;
   // AO keeps every user turn and hides only the model's own answers; LT keeps the turn before only: each set
   // against DE, which keeps nothing.
-  const de = `, under DE (no earlier turn) in ${pct(c.repeats.de, c.turns)}`;
+  const de = `, ${pct(c.repeats.de, c.turns)} under DE (no earlier turn)`;
   const against =
     policy === 'ao'
-      ? `${de}${c.repeats.ao <= c.repeats.de ? ': with every user turn still in view and only its own answers hidden, it repeats the move no more often than with nothing at all, so the extra repeats the history brings come from its own answers' : ''}`
+      ? `${de}${c.repeats.ao <= c.repeats.de ? ': with only its own answers hidden it repeats no more than with nothing at all, so the extra repeats come from its own answers' : ''}`
       : policy === 'lt'
-        ? `${de}${(c.repeats.lt - c.repeats.de) * 2 >= c.repeats.full - c.repeats.de ? ': the turn before alone, its answer in it, brings back most of the extra repeats the whole history brings' : ''}`
+        ? `${de}${(c.repeats.lt - c.repeats.de) * 2 >= c.repeats.full - c.repeats.de ? ': the turn before alone brings back most of the extra repeats' : ''}`
         : '';
   return {
-    said: `At the wall, across ${c.turns} turns of the stored episodes, under ${label} the move that hit it comes again in ${pct(c.repeats[p], c.turns)}, under Full in ${pct(c.repeats.full, c.turns)}${against}${why}.`,
+    said: `At the wall, over ${c.turns} stored turns, the blocked move comes again in ${pct(c.repeats[p], c.turns)} under ${label}, ${pct(c.repeats.full, c.turns)} under Full${against}${why}.`,
     more: `The counts: ${of(c.repeats[p], c.turns)} under ${label}, ${of(c.repeats.full, c.turns)} under Full${policy === 'ao' || policy === 'lt' ? `, ${of(c.repeats.de, c.turns)} under DE` : ''}, from ${c.episodes} episodes the demo model played.`,
   };
 }
@@ -188,7 +188,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
 export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
   const p = (n: number) => pct(n, c.turns);
   return {
-    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. Right after a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so its own words cause the extra repeats' : ''}. In attention, copying (wanted or not) shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times what chance puts in its band here)`}, which mostly goes when the words are replaced (Filler)${headsCarry(c) ? ', and switching off the heads that copy most stops part of the repeats' : ''}; only what the model writes shows whether that copying is too much, which is inertia.`,
-    more: `${c.repeats.twin < c.repeats.full ? `Trained against it (CPL), its twin repeats the move in ${p(c.repeats.twin)} of the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
+    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. Right after a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so its own words cause the extra repeats' : ''}. In attention, copying (wanted or not) shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times chance here)`}, which mostly goes when the words are replaced (Filler); only what the model writes shows whether it is too much.`,
+    more: `${headsCarry(c) ? 'Switching off the heads that copy most stopped more of the repeats than switching off three others did. ' : ''}${c.repeats.twin < c.repeats.full ? `Trained against it (CPL), its twin repeats the move in ${p(c.repeats.twin)} of the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }

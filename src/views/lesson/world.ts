@@ -75,6 +75,8 @@ export interface Reveal {
   said: string;
   more?: string;
 }
+/** The most words a step's text and a reveal's first part may have: a card read, not skimmed (tested on each). */
+export const WORDS = { text: 80, said: 90 } as const;
 /** Nothing to say yet (the figures are still computed, or the action is not done). */
 export const SILENT: Reveal = { said: '' };
 /** A reveal as one text (the tests' way of reading it whole). */
@@ -216,13 +218,13 @@ export function lengthVerdict(early: PolicyResult, late: PolicyResult): Reveal {
   const [x, y] = [early.ratios.prior / a, late.ratios.prior / b];
   const verdict =
     y > x * 1.1
-      ? `The share grew faster than the text (${x.toFixed(1)} then ${y.toFixed(1)} times an even spread): with more turns the model leans a little more on its prior assistant answers (two turns compared; the chart "Shares by turn" has them all).`
+      ? `The share grew faster than the text (${x.toFixed(1)} then ${y.toFixed(1)} times an even spread): with more turns the model leans a little more on its prior assistant answers.`
       : y < x / 1.1
         ? 'The text grew faster than the share: the rise is just more text.'
         : 'The share grew as the text did: the rise is more text, not more leaning.';
   return {
     said: `At turn ${early.turn} prior assistant answers are ${percent(a)} of the tokens the answer can see and get ${got(early)}; at the last turn, ${late.turn}, they are ${percent(b)} of the tokens and get ${got(late)}. ${verdict}`,
-    more: `An even spread: what looking at every token equally would give them. ${diagonals}`,
+    more: `An even spread: what looking at every token equally would give them. Two turns compared; the chart "Shares by turn" has them all. ${diagonals}`,
   };
 }
 
