@@ -49,17 +49,32 @@ export function diagonalRatio(a: Rows, priorSpans: readonly Span[], radius: numb
   const perAnswer = priorSpans.map(() => 0);
   if (a.rows === 0) return { total: 0, perAnswer };
   for (let i = 0; i < a.rows; i++) {
-    const row = i * a.seqLen;
-    priorSpans.forEach((p, k) => {
-      // Paper 2 aligns offset i with offset i; a shift aligns it with i + shift (the copy-aligned diagonal).
-      const c = i + (shifts[k] ?? 0);
-      const lo = Math.max(0, c - radius);
-      const hi = Math.min(p.length - 1, c + radius);
-      for (let j = lo; j <= hi; j++) perAnswer[k]! += a.data[row + p.start + j]!;
-    });
+    // Paper 2 aligns offset i with offset i; a shift aligns it with i + shift (the copy-aligned diagonal).
+    priorSpans.forEach((p, k) => (perAnswer[k]! += bandSum(a, i, p, i + (shifts[k] ?? 0), radius)));
   }
   for (let k = 0; k < perAnswer.length; k++) perAnswer[k]! /= a.rows;
   return { total: perAnswer.reduce((s, v) => s + v, 0), perAnswer };
+}
+
+/** Row i's attention inside answer p's band: offsets c − r … c + r of p, clipped to p. */
+function bandSum(a: Rows, i: number, p: Span, c: number, radius: number): number {
+  const row = i * a.seqLen;
+  let sum = 0;
+  for (let j = Math.max(0, c - radius); j <= Math.min(p.length - 1, c + radius); j++) sum += a.data[row + p.start + j]!;
+  return sum;
+}
+
+/**
+ * The diagonal ratio row by row: each query row's attention inside every earlier answer's band (row i of the
+ * slab is the answer's token at offset i). Their mean is diagonalRatio's total; a part of the rows, summed and
+ * divided by all the rows, is that part's share of it (the lesson splits the answer by its lines).
+ */
+export function diagonalRows(a: Rows, priorSpans: readonly Span[], radius: number): Float64Array {
+  oneHead(a);
+  if (!(radius >= 0)) throw new RangeError(`radius must be ≥ 0, got ${radius}`);
+  const out = new Float64Array(a.rows);
+  for (let i = 0; i < a.rows; i++) for (const p of priorSpans) out[i]! += bandSum(a, i, p, i, radius);
+  return out;
 }
 
 /**

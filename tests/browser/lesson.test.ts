@@ -85,6 +85,32 @@ async function moveLook(): Promise<{ move: string; share: number; even: number }
   const same = r.tokenTexts.flatMap((t, k) => (k < q && r.categories[k] === 'prior' && t.trim().toLowerCase() === move ? [k] : []));
   return { move, share: same.reduce((x, k) => x + row[k]!, 0), even: same.length / (q + 1) };
 }
+/**
+ * The diagonal step's split computed apart from the page: the demo model on onnxruntime-node reads the wall episode
+ * under Full; each row of the answer adds the attention within r = 5 of its offset in every prior assistant answer,
+ * and the rows of its last two lines (thought and move) are summed apart from those before; each over all rows.
+ */
+async function lineSplit(): Promise<{ before: number; last: number }> {
+  const wall = parseConversation(readFileSync('examples/maze-wall.json', 'utf8')).conversation!;
+  const model = await openModel(dirSource('models/inertia-demo'));
+  const r = renderContext(asRenderer(model.tokenizer), applyPolicy(wall, selectTurn(wall), parsePolicy('full')));
+  const answer = r.contentSpans.at(-1)!;
+  const res = await model.session.forward({ ids: r.ids, attnRows: [answer.start, answer.start + answer.length], skipLogits: true });
+  await model.session.release();
+  const S = r.ids.length;
+  const a = res.attention.at(-1)!.mean.data;
+  const priors = r.contentSpans.filter((c) => c.start < answer.start && r.categories[c.start] === 'prior');
+  const text = r.tokenTexts.slice(answer.start, answer.start + answer.length);
+  const lineOf = text.map((_, i) => text.slice(0, i).join('').split('\n').length - 1);
+  const lines = text.join('').split('\n').length;
+  const part = { before: 0, last: 0 };
+  for (let i = 0; i < answer.length; i++) {
+    let band = 0;
+    for (const p of priors) for (let j = Math.max(0, i - 5); j <= Math.min(p.length - 1, i + 5); j++) band += a[i * S + p.start + j]!;
+    part[lineOf[i]! >= lines - 2 ? 'last' : 'before'] += band / answer.length;
+  }
+  return part;
+}
 /** What a newcomer stops at: a paper's section, figure or table. */
 const PAPER_TALK = /paper \d|§|\bfig(ure)?\.? ?\d|\btable \d|\bsection\b/i;
 const words = (t: string | null) => (t ?? '').split(/\s+/).filter(Boolean).length;
@@ -287,6 +313,9 @@ describe('the lesson, walked with the keyboard only', () => {
           .toMatch(
             /^Under Full the model moves south, into a wall; under DE it moves east, an open way, around the wall\. The history changes what the model does/s,
           );
+        // The two answers as written, on the card: what the reveal's words are checked against.
+        const written = await card.getByTestId('lesson-written').textContent();
+        expect(written).toMatch(/^Full.*Action -> south.*DE.*Action -> east/s);
       },
       undefined,
       page.getByTestId('generate'),
@@ -328,7 +357,15 @@ describe('the lesson, walked with the keyboard only', () => {
       await press('Home');
     });
     await step(6, guess);
-    await step(7, guess);
+    await step(7, async () => {
+      await guess();
+      // The diagonal split by the answer's lines is what the same model gives in Node.
+      const split = await lineSplit();
+      const pct = (v: number) => `${Math.round(v * 100)}\u00a0%`;
+      await expect
+        .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
+        .toContain(`the list of cells, which the task asks it to copy, gives ${pct(split.before)}, the thought and move lines ${pct(split.last)}`);
+    });
     await step(8, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));
     await step(9, () => press('ArrowDown', 3));
     await step(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Category } from '../../src/metrics/categories';
 import { copyShift, longestCommonRun, longestCommonRunAt, ngramOverlap } from '../../src/metrics/copy';
-import { categoryRatios, diagonalRatio, massPerMessage, rowSums } from '../../src/metrics/inertia';
+import { categoryRatios, diagonalRatio, diagonalRows, massPerMessage, rowSums } from '../../src/metrics/inertia';
 import { headOf, headsOf, layerRows, rowsOf, slab } from '../../src/metrics/slab';
 
 const close = (got: number, want: number) => expect(got).toBeCloseTo(want, 12);
@@ -35,6 +35,13 @@ describe('diagonal inertia ratio (hand-computed)', () => {
   it('r = 0 takes the same offset, r = 1 a band of three', () => {
     close(diagonalRatio(A, span, 0).total, (0.2 + 0.15) / 2);
     close(diagonalRatio(A, span, 1).total, (0.3 + 0.3) / 2);
+  });
+  it('row by row: each row its band (r = 1: row 0 keys 6..7, row 1 keys 6..8), and their mean is the ratio', () => {
+    const rows = diagonalRows(A, span, 1);
+    close(rows[0]!, 0.2 + 0.1);
+    close(rows[1]!, 0.05 + 0.15 + 0.1);
+    close((rows[0]! + rows[1]!) / 2, diagonalRatio(A, span, 1).total);
+    expect(() => diagonalRows(A, span, -1)).toThrow('radius must be ≥ 0');
   });
   it('a shift moves the band: offset i reads i + shift of the earlier answer (the copy-aligned diagonal)', () => {
     // +1: row 0 reads key 7 (0.1), row 1 key 8 (0.1). −1: row 0 falls before the answer, row 1 reads key 6 (0.05).

@@ -36,7 +36,7 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { of: 3, repeats: { top: 1, bottom: 2 }, open: { top: 1, bottom: 0 }, none: { top: 1, bottom: 0 } },
     });
     expect(headsTally(c)).toEqual({
-      said: 'Over 3 stored repeats into the wall, switching off the copying heads stopped 67 %, three others 33 %: part of the pull sits in them, not all.',
+      said: 'Over the 3 stored repeats into the wall (75 % of 4 turns), the copying heads off stopped 67 %, three others 33 %: part of the pull, not all.',
       more: 'The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall).',
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };
@@ -72,11 +72,11 @@ describe('the wall counts the lesson quotes', () => {
       'Running count: how often it walks back into the wall (200 turns right after one, 40 episodes): whole history 75 % · none (DE) 45 % · own answers hidden (AO) 40 % · CPL twin 60 %',
     );
     expect(wallTally(c)).toEqual({
-      said: 'Not only this once: over 200 turns right after a wall (40 episodes it played), it repeats the blocked move in 75 % with its whole history, 45 % with none.',
-      more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there often (its goal often lies beyond the wall); what the earlier turns add is the difference: 30 more repeats in every 100 such turns. The next two steps find which part of the history adds them.',
+      said: "Not only this once: over 200 turns right after a wall (40 episodes it played), it repeats the blocked move in 75 % with its whole history and 45 % with none (its goal often lies beyond the wall: the task's own pull); the other 30 in every 100 are what the history adds.",
+      more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, counted beforehand with the same model. The next two steps find which part of the history adds them.',
     });
     // AO above DE: its count is given, not read as the pull.
-    expect(wallTally({ ...c, repeats: { ...c.repeats, ao: 120 } }).more).toMatch(/: 30 more repeats in every 100 such turns\.$/);
+    expect(wallTally({ ...c, repeats: { ...c.repeats, ao: 120 } }).more).toMatch(/with the same model\.$/);
     expect(twinTally(c)).toEqual({
       said: 'Over 200 turns right after a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model in 75 %: less often, though more than with no history (45 %).',
       more: 'Counted over the same turns: the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move).',
@@ -97,7 +97,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/45 % under DE \(no earlier turn\)\.$/);
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');
     expect(summary(c).said).toContain(
-      'Right after a wall this model repeats the move in 75 % of turns with its whole history, 45 % with none and 40 % with only its own answers hidden (AO), so its own words cause the extra repeats.',
+      'At a wall this model repeats the move in 75 % of turns with its whole history, 45 % with none and 40 % with only its own answers hidden (AO), so its own words cause the 30 extra in every 100.',
     );
     expect(summary({ ...c, repeats: { ...c.repeats, ao: 100 } }).said).toContain('50 % with only its own answers hidden (AO). In attention');
     expect(summary(c).more).toMatch(
@@ -106,7 +106,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(summary({ ...c, repeats: { ...c.repeats, twin: 150 } }).more).toMatch(/others did\. The inspector/);
     expect(summary(c, 1.52).said).toContain('In attention, copying (wanted or not) shows as the diagonal (1.5 times chance here), which mostly goes');
     expect(summary(c).said).toMatch(
-      /In attention, copying \(wanted or not\) shows as the diagonal, which mostly goes when the words are replaced \(Filler\); only what the model writes shows whether it is too much\.$/,
+      /In attention, copying \(wanted or not\) shows as the diagonal, which mostly goes when Filler replaces the words; only what the model writes shows whether it is too much\.$/,
     );
     expect(summary(c).more).toMatch(/^Switching off the heads that copy most stopped more of the repeats than switching off three others did\. Trained/);
     // The control stops as many: no such clause.

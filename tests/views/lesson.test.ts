@@ -6,13 +6,14 @@ import { quizScore } from '../../src/views/lesson/quiz';
 import { LESSON, QUIZ, type LessonWorld, revealText } from '../../src/views/lesson/steps';
 import { longestStreak, wallsIn } from '../../src/views/lesson/moves';
 import { guessesAhead } from '../../src/views/lesson/ahead';
+import { writtenIn } from '../../src/views/lesson/written';
 import { turnsSeen } from '../../src/context/history';
 import { parsePolicy } from '../../src/context/policy';
 import { headsOffReveal, towardGoal } from '../../src/views/lesson/moves';
 import { WORDS } from '../../src/views/lesson/world';
 import { evenDiagonal, evenShare, lengthVerdict, percent, priorYardstick } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
-import { tokenReading } from '../../src/views/lesson/attention-reveals';
+import { diagonalByLines, tokenReading } from '../../src/views/lesson/attention-reveals';
 import { lookTally, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
 import type { SweepPoint } from '../../src/analysis/sweep';
 
@@ -265,11 +266,11 @@ describe('the lesson', () => {
     const perHead = [0.1, 0.2, 0.3343].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
     const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
     expect(told('head', oneHead, w)).toMatch(
-      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal; the heads of layer 0 together, 23 %: the copying is not spread evenly over the heads\. \(The figures now read layer 0, where this head sits\.\) On the figures panel: diagonal ratio of head 0\.2 0\.3343, of layer 0's heads together 0\.2260\. The next step/,
+      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal; the heads of layer 0 on average, 23 %: the copying is not spread evenly over the heads\. \(The figures now read layer 0, where this head sits\.\) On the figures panel: diagonal ratio of head 0\.2 0\.3343, layer 0's heads on average 0\.2260\. The next step/,
     );
     // A head of the last layer: no layer to point out.
     expect(told('head', { ...oneHead, results: [figures('full', 0.226, 0.2991, { layer: 1, perHead })] }, w)).toMatch(
-      /together, 23 %: the copying.*do the most\.$/,
+      /on average, 23 %: the copying.*do the most\.$/,
     );
     expect(step('head').done({ ...oneHead, head: 5 })).toBe(false);
     // The previous answer is 'Path: 8 9 10.\nMove: south'; the last user message names the wall east.
@@ -285,18 +286,14 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way; with 2 that copy least off, east, into a wall\. Only the copying heads change the move: they carry some of the pull of its earlier moves\. Over \d+ stored repeats into the wall, switching off the copying heads stopped \d+ %, three others \d+ %: /,
+      /^With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way; with 2 that copy least off, east, into a wall\. Both sets garble the list of cells, but only the copying heads change the move: they carry some of its pull\. Over the \d+ stored repeats into the wall \(\d+ % of \d+ turns\), the copying heads off stopped \d+ %, three others \d+ %: /,
     );
     expect(heads.more).toMatch(
-      /^Switched off: 1\.0, 1\.2 \(copy most\); 1\.3, 1\.5 \(copy least\), in the last layer\. Both heads-off answers get the list of visited cells wrong; only without the copying heads does the move change\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The counts, each turn with its own heads ranked: /,
-    );
-    // The control keeps the list: only the move is said.
-    expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w)).toContain(
-      'east, into a wall. Only the copying heads change the move: they carry some of the pull of its earlier moves. Over',
+      /^Switched off: 1\.0, 1\.2 \(copy most\); 1\.3, 1\.5 \(copy least\), in the last layer\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The counts, each turn with its own heads ranked: /,
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
-      'copy most off, north, an open way, but away from the goal; with 2 that copy least off, east, into a wall. Only the copying heads change the move: they carry some of the pull of its earlier moves, though without them it plays no better. Over',
+      'copy most off, north, an open way, but away from the goal; with 2 that copy least off, east, into a wall. Both sets garble the list of cells, but only the copying heads change the move: they carry some of its pull. Over',
     );
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['west'] }, w)).toContain(
       'north, an open way, but not toward the goal;',
@@ -304,10 +301,19 @@ describe('the lesson', () => {
     // Every way toward the goal walled: a sideways move goes around the wall, and is not blamed.
     const around = told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['east'] }, w);
     expect(around).toContain('north, an open way, around the wall;');
-    expect(around).not.toContain('plays no better');
-    expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w)).not.toContain('list of visited cells wrong');
+    expect(around).not.toContain('away from the goal');
+    // Only the copying heads off garble the list: said on the card, as a sign that they copy.
+    const onlyTop = told('heads', off('Path: 8 3.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w);
+    expect(onlyTop).toContain(
+      'into a wall. Only the copying heads change the move, and they garble the list of cells too: they copy, and carry some of its pull. Over',
+    );
+    expect(onlyTop).not.toContain('Both sets');
+    // Neither list garbled: the move alone.
+    const neither = told('heads', off('Path: 8 9 10 11.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w);
+    expect(neither).toContain('into a wall. Only the copying heads change the move: they carry some of the pull of its earlier moves. Over');
+    expect(neither).not.toMatch(/garble/);
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['north', 'east'] }, w)).toContain(
-      'north, an open way, toward the goal; with 2 that copy least off, east, into a wall. Only the copying heads change the move: they carry some of the pull of its earlier moves. Over',
+      'north, an open way, toward the goal; with 2 that copy least off, east, into a wall. Both sets garble the list of cells, but only the copying heads change the move: they carry some of its pull. Over',
     );
     // The control changes the move too: the bright heads are not singled out.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: west'), w)).toContain(
@@ -491,7 +497,7 @@ describe('the lesson', () => {
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
     expect(told('diagonal', twice, twice)).toMatch(
-      /, 2\.3 times the 22 % that looking at every token equally would put there: well above chance\. The diagonal shows copying, wanted or not: here much of it is the list of cells the task asks for, not the move; what the model writes, in the first steps, shows the inertia\./,
+      /, 2\.3 times the 22 % that looking at every token equally would put there: well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move: copying is not inertia; what the model wrote under Full, DE and AO shows the inertia\./,
     );
     // Filler below chance: said with the same yardstick.
     const filler = { ...w, shown: ['filler'], results: [{ ...r, policy: 'filler', diagonal: 0.05 }] };
@@ -501,6 +507,63 @@ describe('the lesson', () => {
     // The lesson leaves the copy-aligned band out: a displaced copy adds nothing to the reveal.
     const moved = { ...w, results: [{ ...r, copy: [{ message: 0, turn: 1, longestRun: 9, ngramOverlap: 0.5, shift: -4 }] }] };
     expect(told('diagonal', moved, moved)).toBe(told('diagonal', w, w));
+  });
+
+  it("splits the diagonal by the answer's lines: the parts add up to it (hand-computed)", () => {
+    // Keys: 2 sink, an earlier answer "x \n y" (2..4), a user token, the answer "x \n y" (6..8); r = 0: row i reads key 2 + i.
+    const texts = ['<s>', '<s>', 'x', '\n', 'y', 'u', 'x', '\n', 'y'];
+    const rows = [
+      [0, 0, 0.4, 0, 0, 0.6, 0, 0, 0],
+      [0, 0, 0, 0.3, 0, 0.2, 0.25, 0.25, 0],
+      [0, 0, 0, 0, 0.2, 0.2, 0.2, 0.2, 0.2],
+    ];
+    const r = {
+      ...figures('full', (0.4 + 0.3 + 0.2) / 3, 0.3),
+      radius: 0,
+      query: { start: 6, end: 9 },
+      tokens: texts.map((text) => ({ text })),
+      diagonalPerAnswer: [{ message: 0, turn: 1, value: 0.3 }],
+      messages: [{ content: { start: 2, length: 3 } }],
+      attention: { layer: 1, perHead: null, mean: { data: Float32Array.from(rows.flat()), heads: 1, rowStart: 6, rows: 3, seqLen: 9 } },
+    } as unknown as PolicyResult;
+    // The last line is row 2 (after the answer's line break, which ends the first line with row 1).
+    const split = diagonalByLines(r, 1)!;
+    expect(split.before).toBeCloseTo((0.4 + 0.3) / 3, 7);
+    expect(split.last).toBeCloseTo(0.2 / 3, 7);
+    expect(split.before + split.last).toBeCloseTo(r.diagonal, 7);
+    // Both lines the last two: nothing before them.
+    expect(diagonalByLines(r, 2)!.before).toBeCloseTo(0, 7);
+    // Every row of the matrix kept (the full matrix): the answer's rows are read out of it.
+    const full = Float32Array.from([...Array.from({ length: 6 * 9 }, () => 0), ...rows.flat()]);
+    const all = { ...r, attention: { ...r.attention!, mean: { ...r.attention!.mean, data: full, rowStart: 0, rows: 9 } } } as PolicyResult;
+    expect(diagonalByLines(all, 1)!.last).toBeCloseTo(0.2 / 3, 7);
+    expect(diagonalByLines({ ...r, attention: undefined }, 1)).toBeNull();
+    // The diagonal step says the split, at a wall, with the answer's three lines (list, thought, move) read as two parts.
+    const w = { ...start, guesses: { diagonal: 0.1 }, results: [{ ...r, ratios: { ...r.ratios, prior: 0.5 } }] };
+    expect(step('diagonal').reveal!(w, w).said).toContain(
+      `Of that 30 %, the list of cells, which the task asks it to copy, gives ${percent(diagonalByLines(r)!.before)}, the thought and move lines ${percent(diagonalByLines(r)!.last)}: copying is not inertia`,
+    );
+  });
+
+  it('shows the answers a step wrote, labelled, only once written', () => {
+    expect(writtenIn(step('generate'), start)).toEqual([]);
+    expect(writtenIn(step('generate'), { ...start, generated: { full: 'Move: south', de: 'Move: east' } })).toEqual([
+      { label: 'Full', text: 'Move: south' },
+      { label: 'DE', text: 'Move: east' },
+    ]);
+    expect(writtenIn(step('cpl'), { ...start, generated: { full: 'Move: south' } })).toEqual([]);
+    expect(writtenIn(step('cpl'), { ...start, generated: { full: 'Move: south' }, generatedB: { full: 'Move: north' } })).toEqual([
+      { label: 'Demo model', text: 'Move: south' },
+      { label: 'CPL twin', text: 'Move: north' },
+    ]);
+    const offAnswers = { withAll: 'Move: south', withOff: 'Move: north', off: ['1.0', '1.2'], control: { off: ['1.3'], withOff: 'Move: south' } };
+    expect(writtenIn(step('heads'), { ...start, offAnswers }).map((x) => x.label)).toEqual([
+      'Every head on',
+      '1.0, 1.2 off (copy most)',
+      '1.3 off (copy least)',
+    ]);
+    // A step without an action of its own writes nothing.
+    expect(writtenIn(step('shares'), { ...start, generated: { full: 'Move: south' } })).toEqual([]);
   });
 
   it('scores the quiz and names the steps to revisit', () => {

@@ -8,6 +8,7 @@ import { figuresOf, LESSON, type LessonRegion, type LessonStep, type LessonWorld
 import { SILENT } from './world';
 import { scoreboard } from './wall-counts';
 import { useLessonWorld } from './use-lesson-world';
+import { writtenIn } from './written';
 
 /**
  * Outlines the region a step points at (its data-lesson attribute) and brings it into view once per
@@ -101,6 +102,7 @@ function Card({ index }: { index: number }) {
   }, [doneNow, index, reach]);
   const base = useBaseline(index, s, w);
   const reveal = useLatched(index, done && s.reveal ? s.reveal(w, base) : SILENT);
+  const written = done ? writtenIn(s, w) : [];
   const [lost, setLost] = useState<number | null>(null);
   const [tall, setTall] = useState(false);
   // A reveal that appears is brought into the card's view (on a phone the card scrolls).
@@ -176,6 +178,18 @@ function Card({ index }: { index: number }) {
         {reveal.said && !folded && (
           <div className="lesson-reveal" data-testid="lesson-reveal" ref={revealRef}>
             <p>{unbroken(reveal.said)}</p>
+            {written.length > 0 && (
+              <dl className="lesson-written" data-testid="lesson-written">
+                {written.map(({ label, text }) => (
+                  <div key={label}>
+                    <dt>{label}</dt>
+                    <dd>
+                      <pre>{text || '(empty)'}</pre>
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+            )}
             {reveal.more && (
               <details data-testid="lesson-more">
                 <summary>The figures behind this</summary>

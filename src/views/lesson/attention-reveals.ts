@@ -4,6 +4,7 @@
  */
 import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
+import { diagonalRows } from '../../metrics/inertia';
 import { isMove } from './moves';
 import { looksRare, lookTally } from './wall-counts';
 import { change, evenDiagonal, LOOKS_BACK, figuresOf, type LessonWorld, LOADING, onPanel, percent, priorYardstick, type Reveal, SILENT } from './world';
@@ -25,6 +26,29 @@ export function diagonalYardstick(w: LessonWorld): string {
   return even > 0 ? ` For scale: looking at every token equally would put ${percent(even)} there.` : '';
 }
 
+/**
+ * The diagonal ratio split by the answer's lines: the part its last `tail` lines put on the diagonal (a maze
+ * answer's thought and move) and the part of the lines before them (its list of cells). Each is that part's rows
+ * summed over all the answer's rows, so the two add up to the ratio; null without the answer's rows of attention.
+ */
+export function diagonalByLines(r: PolicyResult, tail = 2): { before: number; last: number } | null {
+  const a = r.attention?.mean;
+  const rows = r.query.end - r.query.start;
+  if (!a || rows <= 0 || a.rowStart > r.query.start || a.rowStart + a.rows < r.query.end) return null;
+  // The answer's rows alone: a full matrix starts at row 0.
+  const from = (r.query.start - a.rowStart) * a.seqLen;
+  const answer = { ...a, rowStart: r.query.start, rows, data: a.data.subarray(from, from + rows * a.seqLen) };
+  const spans = r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content);
+  const byRow = diagonalRows(answer, spans, r.radius);
+  // Each row's line: the line breaks in the answer's tokens before it (a token that holds one ends its line).
+  const breaks = (end: number) => r.tokens.slice(r.query.start, end).reduce((n, t) => n + (t.text.match(/\n/g)?.length ?? 0), 0);
+  const lines = breaks(r.query.end) + 1;
+  let last = 0;
+  for (let i = 0; i < rows; i++) if (breaks(r.query.start + i) >= lines - tail) last += byRow[i]!;
+  const total = byRow.reduce((x, v) => x + v, 0);
+  return { before: (total - last) / rows, last: last / rows };
+}
+
 /** The diagonal step: the guess, the diagonal ratio, and what attention spread evenly would put in its band. */
 export function diagonalReveal(w: LessonWorld): Reveal {
   const r = figuresOf(w);
@@ -35,9 +59,21 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const said = k >= 2 ? 'well above chance' : k >= 1.2 ? 'more than chance, though not many times more' : 'about what chance gives';
   const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} that looking at every token equally would put there: ${said}` : '';
   return {
-    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${w.walls === null || k < 1.2 ? '' : ' The diagonal shows copying, wanted or not: here much of it is the list of cells the task asks for, not the move; what the model writes, in the first steps, shows the inertia.'}`,
+    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${w.walls === null || k < 1.2 ? '' : wantedOrNot(r)}`,
     more: `${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all.`,
   };
+}
+
+/**
+ * A maze answer's diagonal is mostly its list of cells, which the task asks it to copy: said with the split by
+ * lines when the answer's rows are there, so the copying is not taken for inertia.
+ */
+function wantedOrNot(r: PolicyResult): string {
+  const split = diagonalByLines(r);
+  const parts = split
+    ? `Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(split.before)}, the thought and move lines ${percent(split.last)}`
+    : 'Here much of it is the list of cells, which the task asks it to copy, not the move';
+  return ` ${parts}: copying is not inertia; what the model wrote under Full, DE and AO shows the inertia.`;
 }
 
 /** The Filler step: its diagonal ratio against Full's at the step's start, and whether it falls below chance. */

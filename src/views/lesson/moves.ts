@@ -151,38 +151,32 @@ export function headsOffReveal(a: OffAnswers, previous: string | null, walls: st
       : ` Each begins with the list of cells visited, copied from the previous answer (copying the task asks for): with every head on it repeats its first ${wordsCopied(a.withAll, previous)} words, with those heads off ${wordsCopied(a.withOff, previous)}${
           c ? `, with the others off ${wordsCopied(c.withOff, previous)}` : ''
         }.`;
-  const [said, more] = offMeaning(a, walls, toGoal);
-  return { said: `${moves} ${said}`, more: `${named}${more ? ` ${more}` : ''} The answers are side by side under the button.${copied}` };
+  return { said: `${moves} ${offMeaning(a, walls)}`, more: `${named} The answers are side by side under the button.${copied}` };
 }
 
-/** What the moves with heads off say: whether the heads that copy most carry the repeated move, against the control; and a note for the fold. */
-function offMeaning(a: OffAnswers, walls: string[] | null, toGoal: string[] | null): [string, string?] {
+/** What the moves with heads off say: whether the heads that copy most carry the repeated move, against the control. */
+function offMeaning(a: OffAnswers, walls: string[] | null): string {
   const [on, off] = [moveOf(a.withAll), moveOf(a.withOff)];
   const control = a.control && moveOf(a.control.withOff);
   if (off === null && on !== null)
-    return ['Without those heads the answer falls apart (it no longer ends in a move): switching them off breaks the model and says nothing about inertia.'];
-  if (off === on) return ['The move does not hang on those heads alone.'];
+    return 'Without those heads the answer falls apart (it no longer ends in a move): switching them off breaks the model and says nothing about inertia.';
+  if (off === on) return 'The move does not hang on those heads alone.';
   const escapes = whereTo(on, walls) === 'wall' && whereTo(off, walls) === 'open';
   if (control === undefined)
-    return [
-      escapes
-        ? 'Without those heads it takes an open way, though a model missing parts may also just write differently.'
-        : 'Without those heads the move changes.',
-    ];
+    return escapes
+      ? 'Without those heads it takes an open way, though a model missing parts may also just write differently.'
+      : 'Without those heads the move changes.';
   if (control !== on)
-    return ['The others off change the move too: in a model this small any three heads matter, so this does not single out the heads that copy.'];
-  // Both sets off may spoil the list of cells alike: say so, so a garbled list is not read as the point.
+    return 'The others off change the move too: in a model this small any three heads matter, so this does not single out the heads that copy.';
+  // A list of cells gone wrong shows in the answers on the card: said, so it is not left a puzzle. Without the
+  // copying heads alone it shows they copy the list too; with both sets it is what any three heads off do.
   const [list, offList, controlList] = [a.withAll, a.withOff, a.control!.withOff].map((x) => x.split('\n')[0]);
-  const garbled = offList !== list && controlList !== list;
-  if (!escapes) return ['The heads that copy most change the move, though not to an open way; the others leave it as it was.'];
-  // Off, those heads free the move from the wall; they do not make a better player: say so when it leads away.
-  const g = offGoal(a.withOff, walls, toGoal);
-  // The move's way against the goal is said in the first sentence: here only that leaving the wall is not playing better.
-  const better = g ? ', though without them it plays no better' : '';
-  return [
-    `Only the copying heads change the move: they carry some of the pull of its earlier moves${better}.`,
-    garbled ? 'Both heads-off answers get the list of visited cells wrong; only without the copying heads does the move change.' : undefined,
-  ];
+  if (!escapes) return 'The heads that copy most change the move, though not to an open way; the others leave it as it was.';
+  // Where the new move leads against the goal is in the first sentence ("but away from the goal").
+  if (offList !== list && controlList === list)
+    return 'Only the copying heads change the move, and they garble the list of cells too: they copy, and carry some of its pull.';
+  if (offList !== list) return 'Both sets garble the list of cells, but only the copying heads change the move: they carry some of its pull.';
+  return 'Only the copying heads change the move: they carry some of the pull of its earlier moves.';
 }
 
 /** A run of turns that give the same move, and whether its last move runs into a wall the user message named. */

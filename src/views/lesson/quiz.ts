@@ -6,17 +6,17 @@ export const QUIZ: QuizQuestion[] = [
     question: 'Conversational inertia is…',
     options: [
       'the model leaning on its own prior assistant answers more than the task asks, even repeating a move that no longer fits',
-      'the model pouring most of its attention onto the first few tokens of the conversation, whatever those say',
+      'the model giving most of its attention to its prior assistant answers, whatever it then writes',
       'attention that is spread evenly over every token, so that no turn counts more than another',
     ],
     correct: 0,
-    why: 'It shows in what the model does (the move repeated into a wall); where it looks (the diagonal bands of the heatmap) shows the copying, wanted or not.',
+    why: 'It is about what the model does (the move repeated into a wall); where it looks, a large share on its prior assistant answers or the diagonal, is a clue to the copying, wanted or not, not inertia itself.',
     revisit: 'case',
   },
   {
     question: 'The diagonal ratio adds up the attention that token i of the answer gives to…',
     options: [
-      'the first few tokens of the conversation, whatever they say',
+      'every token of each prior assistant answer, wherever it sits',
       'tokens near position i of each prior assistant answer',
       'tokens near position i of each of the user turns',
     ],
@@ -31,7 +31,7 @@ export const QUIZ: QuizQuestion[] = [
     options: [
       'the answer copies its prior assistant answers token for token',
       'the band gets what chance gives it: no sign of copying here',
-      'the model repeats its earlier move, whatever the task asks',
+      "12 % of the answer's words are copied from its prior assistant answers",
     ],
     correct: 1,
     why: 'The diagonal is read against chance: at 1.0 times what an even spread gives, nothing lines up with the prior assistant answers.',
@@ -84,7 +84,7 @@ export const QUIZ: QuizQuestion[] = [
     question: 'Switching off the heads with the highest diagonal ratio tests…',
     options: [
       'whether those heads carry the pull that shapes the move',
-      'how much attention those heads pour onto the first few tokens of the conversation (the sink)',
+      'whether the model needs those heads to read the walls the user names',
       'whether the model can still read the user turns once they are gone',
     ],
     correct: 0,

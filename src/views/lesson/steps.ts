@@ -73,7 +73,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `The table marks which earlier turns each policy shows the model, and how many tokens it then reads. Window-6 keeps the last 6 turns; Clip-6→1 and Summary-6→1 cut back to 1 turn whenever the history reaches 6 (Summary leaves a one-sentence summary of the cut${w.turns - 1 <= TABLE.clipAt ? `; with ${w.turns - 1} earlier turns here neither has cut yet` : ''}); LT (last turn) keeps only the turn before, DE none. Does the turn before alone bring back the repeats?`,
+      `The table marks which earlier turns each policy shows the model, and how many tokens (word pieces) it then reads. Window-6 keeps the last 6 turns; Clip-6→1 and Summary-6→1 cut back to 1 turn whenever the history reaches 6, then let it grow again (Summary leaves a one-sentence summary of the cut${w.turns - 1 <= TABLE.clipAt ? `; with ${w.turns - 1} earlier turns here neither has cut yet` : ''}); LT (last turn) keeps only the turn before, DE none. Does the turn before alone bring back the repeats?`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, then keeps the last L; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table (or Window-6, Clip-6→1, Summary-6→1, DE).',
@@ -111,7 +111,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: (w) =>
-      `So far, what the model writes; now, where it looks: a model reads text as tokens (word pieces, and markers such as <|im_start|> that open and close each message), and writing each token it shares a weight of 1 over the tokens before it: its attention. The tool reads it in the model's last layer${w.finalLayer === null ? '' : ` (its last stage of ${w.finalLayer + 1}, called layer ${w.finalLayer} on the panels, which count from 0)`}. Where does the last answer's move into the wall look?`,
+      `So far, what the model writes; now, where it looks: as it writes each token (word piece), a model splits 100 % of its attention among the tokens before it, markers such as <|im_start|> that open each message included. The tool reads it in the model's last layer${w.finalLayer === null ? '' : ` (a model works in stacked passes; this one has ${w.finalLayer + 1}, and the panels count from 0, so the last is layer ${w.finalLayer})`}. Where does the last answer's move into the wall look?`,
     source: 'Attention weights of the final layer, averaged over heads: paper 2, section 3.4.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
     // The answer's last content token: its move (a maze answer ends "Action -> south").
@@ -209,7 +209,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      "Attention is computed by many small parts side by side, called heads, in every layer, and the figures so far are the average of the last layer's heads. The grid gives each head its own diagonal ratio, brighter where a head follows the diagonal more; heads are named layer.head, counted from 0 (1.2 is the third head of the second layer).",
+      "Each layer has several heads: readers side by side, each choosing in its own way where to look, and the figures so far are the average of the last layer's heads. The grid gives each head its own diagonal ratio, brighter where a head follows the diagonal more; heads are named layer.head, counted from 0 (1.2 is the third head of the second layer).",
     source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
     action: 'Click the brightest cell of the grid, marked ★: the heatmap and the figures then show that head alone.',
     target: '[data-testid="head-grid-0"] [data-top]',
@@ -221,8 +221,8 @@ export const LESSON: LessonStep[] = [
       // The brightest head may sit in another layer than the one every figure so far read: say so.
       const moved = w.finalLayer !== null && r.layer !== w.finalLayer ? ` (The figures now read layer ${r.layer}, where this head sits.)` : '';
       return {
-        said: `Head ${r.layer}.${w.head} alone puts ${percent(h.diagonal)} of the answer's attention on the diagonal; the heads of layer ${r.layer} together, ${percent(r.diagonal)}: the copying is not spread evenly over the heads.${moved}`,
-        more: `${onPanel([`diagonal ratio of head ${r.layer}.${w.head}`, h.diagonal], [`of layer ${r.layer}'s heads together`, r.diagonal])} The next step switches off the heads that do the most.`,
+        said: `Head ${r.layer}.${w.head} alone puts ${percent(h.diagonal)} of the answer's attention on the diagonal; the heads of layer ${r.layer} on average, ${percent(r.diagonal)}: the copying is not spread evenly over the heads.${moved}`,
+        more: `${onPanel([`diagonal ratio of head ${r.layer}.${w.head}`, h.diagonal], [`layer ${r.layer}'s heads on average`, r.diagonal])} The next step switches off the heads that do the most.`,
       };
     },
   },

@@ -87,15 +87,19 @@ export const WALL_COUNTS: WallCounts = wallCounts(stored.episodes, stored.turns 
 const of = (n: number, total: number) => `${n} (${Math.round((n / total) * 100)} %)`;
 const pct = (n: number, total: number) => `${Math.round((n / total) * 100)} %`;
 
+/** How many more repeats in every 100 turns at a wall the whole history brings than none (the per cents as said). */
+const historyAdds = (c: WallCounts): number => Math.round((c.repeats.full / c.turns) * 100) - Math.round((c.repeats.de / c.turns) * 100);
+
 /** The generation step's "not only this once": how often, over all the episodes, Full and DE repeat the move. */
 export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   const p = (n: number) => pct(n, c.turns);
   // AO keeps every user turn and hides only the model's own answers: the control that tells what the history's pull is.
-  const gap = Math.round((c.repeats.full / c.turns) * 100) - Math.round((c.repeats.de / c.turns) * 100);
+  const gap = historyAdds(c);
   const ao = c.repeats.ao <= c.repeats.de ? ' The next two steps find which part of the history adds them.' : '';
   return {
-    said: `Not only this once: over ${c.turns} turns right after a wall (${c.episodes} episodes it played), it repeats the blocked move in ${p(c.repeats.full)} with its whole history, ${p(c.repeats.de)} with none.`,
-    more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, counted beforehand with the same model. Even with no earlier turn the user message alone leads it back there often (its goal often lies beyond the wall); what the earlier turns add is the difference: ${gap} more repeats in every 100 such turns.${ao}`,
+    // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
+    said: `Not only this once: over ${c.turns} turns right after a wall (${c.episodes} episodes it played), it repeats the blocked move in ${p(c.repeats.full)} with its whole history and ${p(c.repeats.de)} with none (its goal often lies beyond the wall: the task's own pull); the other ${gap} in every 100 are what the history adds.`,
+    more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, counted beforehand with the same model.${ao}`,
   };
 }
 
@@ -147,12 +151,10 @@ const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && c.headsOff.r
 export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const h = c.headsOff;
   if (!h.of) return SILENT;
-  const verdict = headsCarry(c)
-    ? 'part of the pull sits in them, not all'
-    : 'no more than any three heads: in this model the pull does not sit in the heads that copy most';
+  const verdict = headsCarry(c) ? 'part of the pull, not all' : 'no more than any three heads: in this model the pull does not sit in the heads that copy most';
   const stopped = (n: number) => pct(h.of - n, h.of);
   return {
-    said: `Over ${h.of} stored repeats into the wall, switching off the copying heads stopped ${stopped(h.repeats.top)}, three others ${stopped(h.repeats.bottom)}: ${verdict}.`,
+    said: `Over the ${h.of} stored repeats into the wall (${pct(h.of, c.turns)} of ${c.turns} turns), the copying heads off stopped ${stopped(h.repeats.top)}, three others ${stopped(h.repeats.bottom)}: ${verdict}.`,
     more: `The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
   };
 }
@@ -187,8 +189,9 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
  */
 export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
   const p = (n: number) => pct(n, c.turns);
+  const gap = historyAdds(c);
   return {
-    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. Right after a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so its own words cause the extra repeats' : ''}. In attention, copying (wanted or not) shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times chance here)`}, which mostly goes when the words are replaced (Filler); only what the model writes shows whether it is too much.`,
+    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. At a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? `, so its own words cause the ${gap} extra in every 100` : ''}. In attention, copying (wanted or not) shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times chance here)`}, which mostly goes when Filler replaces the words; only what the model writes shows whether it is too much.`,
     more: `${headsCarry(c) ? 'Switching off the heads that copy most stopped more of the repeats than switching off three others did. ' : ''}${c.repeats.twin < c.repeats.full ? `Trained against it (CPL), its twin repeats the move in ${p(c.repeats.twin)} of the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }

@@ -9,7 +9,7 @@ const SEEN: Record<TurnSeen, { mark: string; words: string }> = {
   whole: { mark: 'A', words: 'whole (the user turn and the answer)' },
   placeholder: { mark: 'P', words: 'the user turn; the answer replaced by a placeholder' },
   summary: { mark: 'S', words: 'the user turn; the answer replaced by a one-sentence summary' },
-  'summary-list': { mark: 'L', words: 'in a list of summaries of the turns cut' },
+  'summary-list': { mark: 'Σ', words: 'in a list of summaries of the turns cut' },
   filler: { mark: 'F', words: 'the user turn; the answer replaced by neutral text of the same length' },
   dropped: { mark: '·', words: 'not at all' },
 };

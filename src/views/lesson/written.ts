@@ -1,0 +1,38 @@
+/**
+ * The answers a step had the model write, labelled, for the card to show as written: a learner checks the
+ * reveal's "moves south, into a wall" against the model's own words, on a phone too, where the page's copy of
+ * them sits under the card. Plain functions.
+ */
+import { parsePolicy, policyLabel } from '../../context/policy';
+import type { LessonStep, LessonWorld } from './world';
+
+export interface Written {
+  label: string;
+  text: string;
+}
+
+/** What the step's own action wrote (nothing before it is done, nothing for a step without one). */
+export function writtenIn(s: LessonStep, w: LessonWorld): Written[] {
+  switch (s.act?.run) {
+    case 'full-then-de':
+      return Object.entries(w.generated).map(([p, text]) => ({ label: policyLabel(parsePolicy(p)), text }));
+    case 'twin-writes':
+      return w.generated.full === undefined || w.generatedB.full === undefined
+        ? []
+        : [
+            { label: 'Demo model', text: w.generated.full },
+            { label: 'CPL twin', text: w.generatedB.full },
+          ];
+    case 'heads-off': {
+      const a = w.offAnswers;
+      if (!a) return [];
+      return [
+        { label: 'Every head on', text: a.withAll },
+        { label: `${a.off.join(', ')} off (copy most)`, text: a.withOff },
+        ...(a.control ? [{ label: `${a.control.off.join(', ')} off (copy least)`, text: a.control.withOff }] : []),
+      ];
+    }
+    default:
+      return [];
+  }
+}
