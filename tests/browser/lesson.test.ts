@@ -88,9 +88,10 @@ async function moveLook(): Promise<{ move: string; share: number; even: number }
 /**
  * The diagonal step's split computed apart from the page: the demo model on onnxruntime-node reads the wall episode
  * under Full; each row of the answer adds the attention within r = 5 of its offset in every prior assistant answer,
- * and the rows of its last two lines (thought and move) are summed apart from those before; each over all rows.
+ * and the rows of its last two lines (thought and move) are summed apart from those before; each over all rows;
+ * beside each, what attention spread evenly over the tokens each row sees would put in the band.
  */
-async function lineSplit(): Promise<{ before: number; last: number }> {
+async function lineSplit(): Promise<{ before: number; last: number; evenBefore: number; evenLast: number }> {
   const wall = parseConversation(readFileSync('examples/maze-wall.json', 'utf8')).conversation!;
   const model = await openModel(dirSource('models/inertia-demo'));
   const r = renderContext(asRenderer(model.tokenizer), applyPolicy(wall, selectTurn(wall), parsePolicy('full')));
@@ -103,11 +104,18 @@ async function lineSplit(): Promise<{ before: number; last: number }> {
   const text = r.tokenTexts.slice(answer.start, answer.start + answer.length);
   const lineOf = text.map((_, i) => text.slice(0, i).join('').split('\n').length - 1);
   const lines = text.join('').split('\n').length;
-  const part = { before: 0, last: 0 };
+  const part = { before: 0, last: 0, evenBefore: 0, evenLast: 0 };
   for (let i = 0; i < answer.length; i++) {
-    let band = 0;
-    for (const p of priors) for (let j = Math.max(0, i - 5); j <= Math.min(p.length - 1, i + 5); j++) band += a[i * S + p.start + j]!;
-    part[lineOf[i]! >= lines - 2 ? 'last' : 'before'] += band / answer.length;
+    // The band's attention, and its cells over the tokens the row sees (what an even spread gives it).
+    let [band, cells] = [0, 0];
+    for (const p of priors)
+      for (let j = Math.max(0, i - 5); j <= Math.min(p.length - 1, i + 5); j++) {
+        band += a[i * S + p.start + j]!;
+        cells++;
+      }
+    const last = lineOf[i]! >= lines - 2;
+    part[last ? 'last' : 'before'] += band / answer.length;
+    part[last ? 'evenLast' : 'evenBefore'] += cells / (answer.start + i + 1) / answer.length;
   }
   return part;
 }
@@ -271,14 +279,14 @@ describe('the lesson, walked with the keyboard only', () => {
         await expect.poll(unmatched, { message: `step ${n + 1} (${s.id}) quotes only figures on screen`, timeout: 60_000 }).toEqual([]);
         expect(await reveal.textContent()).not.toMatch(PAPER_TALK);
         // Short enough to be read: what the reveal says on the card, its figures folded.
-        expect(words(await reveal.locator('p').first().textContent()), `step ${n + 1} (${s.id}) reveal words`).toBeLessThanOrEqual(WORDS.said);
+        expect(words(await card.getByTestId('lesson-said').textContent()), `step ${n + 1} (${s.id}) reveal words`).toBeLessThanOrEqual(WORDS.said);
       }
       expect(words(await card.getByTestId('lesson-text').textContent()), `step ${n + 1} (${s.id}) text words`).toBeLessThanOrEqual(WORDS.text);
       // The card as read, for the person who looks at the screenshots.
       if (shots)
         appendFileSync(
           join(shots, 'desktop-texts.md'),
-          `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n> ${s.reveal ? await reveal.locator('p').first().textContent() : ''}\n\n`,
+          `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n> ${s.reveal ? await card.getByTestId('lesson-said').textContent() : ''}\n\n`,
         );
       if (shots) await page.waitForTimeout(900); // the region's smooth scroll, then the picture
       if (shots) await page.screenshot({ path: join(shots, `desktop-${String(n + 1).padStart(2, '0')}-${s.id}.png`) });
@@ -309,7 +317,7 @@ describe('the lesson, walked with the keyboard only', () => {
         // The episode the step sets up is one where the history changes the move (scripts/inertia-turns.ts
         // found it in Node): the page's own generation must tell the same story.
         await expect
-          .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
+          .poll(() => card.getByTestId('lesson-said').textContent(), { timeout: 120_000 })
           .toMatch(
             /^Under Full the model moves south, into a wall; under DE it moves east, an open way, around the wall\. The history changes what the model does/s,
           );
@@ -364,7 +372,9 @@ describe('the lesson, walked with the keyboard only', () => {
       const pct = (v: number) => `${Math.round(v * 100)}\u00a0%`;
       await expect
         .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
-        .toContain(`the list of cells, which the task asks it to copy, gives ${pct(split.before)}, the thought and move lines ${pct(split.last)}`);
+        .toContain(
+          `the list of cells, which the task asks it to copy, gives ${pct(split.before)} (chance ${pct(split.evenBefore)}), the thought and move lines ${pct(split.last)} (chance ${pct(split.evenLast)})`,
+        );
     });
     await step(8, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));
     await step(9, () => press('ArrowDown', 3));
@@ -493,7 +503,7 @@ describe('the lesson, walked with the keyboard only', () => {
         await card.getByTestId(s.guess ? 'lesson-lock' : 'lesson-act').click({ timeout: 120_000 });
         await card.getByTestId('lesson-reveal').waitFor({ timeout: 120_000 });
         await expect
-          .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 120_000 })
+          .poll(() => card.getByTestId('lesson-said').textContent(), { timeout: 120_000 })
           .toMatch(s.act ? ({ cpl: /its CPL twin moves/, heads: /^With every head on/ }[s.id] ?? /under DE/) : /^You guessed/);
         // A guess uncovers figures above the step's region: the region (or what the step shows) is brought back
         // into view, above the card.

@@ -11,7 +11,7 @@ import { turnsSeen } from '../../src/context/history';
 import { parsePolicy } from '../../src/context/policy';
 import { headsOffReveal, towardGoal } from '../../src/views/lesson/moves';
 import { WORDS } from '../../src/views/lesson/world';
-import { evenDiagonal, evenShare, lengthVerdict, percent, priorYardstick } from '../../src/views/lesson/world';
+import { evenDiagonal, evenShare, lengthVerdict, percent, priorYardstick, readAgainstFull } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { diagonalByLines, tokenReading } from '../../src/views/lesson/attention-reveals';
 import { lookTally, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
@@ -196,9 +196,11 @@ describe('the lesson', () => {
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
     expect(told('hide', longer, full)).toContain(
-      'the model reads 1030 tokens before answering, against 1020 under Full (what it puts in place of the answers is longer than they are). At the wall',
+      'the model reads 1030 tokens before answering, against 1020 under Full (AO also adds a line to the system prompt saying the answers are left out). At the wall',
     );
-    expect(told('hide', ao, full)).not.toContain('longer than they are');
+    expect(told('hide', ao, full)).not.toContain('also adds a line');
+    const sum = { ...longer, shown: ['sum'], results: [{ ...longer.results[0]!, policy: 'sum', label: 'SUM' }] };
+    expect(readAgainstFull(sum.results[0]!, full)!.said).toMatch(/\(what it puts in place of the answers is longer than they are\)\.$/);
     // The twin at the wall (south named): each move told, then what the two say together.
     const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };
     expect(step('cpl').reveal!(cpl, w)).toEqual({
@@ -237,7 +239,7 @@ describe('the lesson', () => {
     // Each move told from the walls the user message names ('south' here), and what the two say together.
     const says = (full: string, lt: string) => step('generate').reveal!({ ...w, generated: { full: `Move: ${full}`, lt: `Move: ${lt}` } }, w);
     expect(says('south', 'east')).toEqual({
-      said: `Under Full the model moves south, into a wall; under LT it moves east, an open way. The history changes what the model does: it brings the move into the wall back. ${wallTally().said}`,
+      said: `Under Full the model moves south, into a wall; under LT it moves east, an open way. The history changes what the model does. ${wallTally().said}`,
       more: `The last user message names the walls: south. Under Full it wrote: "Move: south". Under LT it wrote: "Move: east". ${wallTally().more}`,
     });
     // Two answers written: then the count over many episodes, after what the two say.
@@ -286,14 +288,14 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way; with 2 that copy least off, east, into a wall\. Both sets garble the list of cells, but only the copying heads change the move: they carry some of its pull\. Over the \d+ stored repeats into the wall \(\d+ % of \d+ turns\), the copying heads off stopped \d+ %, three others \d+ %: /,
+      /^With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way; with 2 that copy least off, east, into a wall\. Both sets garble the list of cells; only the copying heads change the move\. Over the \d+ stored repeats into the wall \(\d+ % of \d+ turns\), the copying heads off stopped \d+ %, the three others \d+ %: \d+ points more, so /,
     );
     expect(heads.more).toMatch(
       /^Switched off: 1\.0, 1\.2 \(copy most\); 1\.3, 1\.5 \(copy least\), in the last layer\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The counts, each turn with its own heads ranked: /,
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
-      'copy most off, north, an open way, but away from the goal; with 2 that copy least off, east, into a wall. Both sets garble the list of cells, but only the copying heads change the move: they carry some of its pull. Over',
+      'copy most off, north, an open way, but away from the goal; with 2 that copy least off, east, into a wall. Both sets garble the list of cells; only the copying heads change the move. Over',
     );
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['west'] }, w)).toContain(
       'north, an open way, but not toward the goal;',
@@ -304,16 +306,14 @@ describe('the lesson', () => {
     expect(around).not.toContain('away from the goal');
     // Only the copying heads off garble the list: said on the card, as a sign that they copy.
     const onlyTop = told('heads', off('Path: 8 3.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w);
-    expect(onlyTop).toContain(
-      'into a wall. Only the copying heads change the move, and they garble the list of cells too: they copy, and carry some of its pull. Over',
-    );
+    expect(onlyTop).toContain('into a wall. Only the copying heads change the move, and they garble the list of cells too: they copy. Over');
     expect(onlyTop).not.toContain('Both sets');
     // Neither list garbled: the move alone.
     const neither = told('heads', off('Path: 8 9 10 11.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w);
     expect(neither).toContain('into a wall. Only the copying heads change the move: they carry some of the pull of its earlier moves. Over');
     expect(neither).not.toMatch(/garble/);
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['north', 'east'] }, w)).toContain(
-      'north, an open way, toward the goal; with 2 that copy least off, east, into a wall. Both sets garble the list of cells, but only the copying heads change the move: they carry some of its pull. Over',
+      'north, an open way, toward the goal; with 2 that copy least off, east, into a wall. Both sets garble the list of cells; only the copying heads change the move. Over',
     );
     // The control changes the move too: the bright heads are not singled out.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: west'), w)).toContain(
@@ -497,7 +497,7 @@ describe('the lesson', () => {
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
     expect(told('diagonal', twice, twice)).toMatch(
-      /, 2\.3 times the 22 % that looking at every token equally would put there: well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move: copying is not inertia; what the model wrote under Full, DE and AO shows the inertia\./,
+      /, 2\.3 times the 22 % that looking at every token equally would put there: well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move\. On/,
     );
     // Filler below chance: said with the same yardstick.
     const filler = { ...w, shown: ['filler'], results: [{ ...r, policy: 'filler', diagonal: 0.05 }] };
@@ -531,6 +531,9 @@ describe('the lesson', () => {
     expect(split.before).toBeCloseTo((0.4 + 0.3) / 3, 7);
     expect(split.last).toBeCloseTo(0.2 / 3, 7);
     expect(split.before + split.last).toBeCloseTo(r.diagonal, 7);
+    // Each part's chance: row i sees 7 + i tokens, one of them in the band (r = 0).
+    expect(split.evenBefore).toBeCloseTo((1 / 7 + 1 / 8) / 3, 12);
+    expect(split.evenLast).toBeCloseTo(1 / 9 / 3, 12);
     // Both lines the last two: nothing before them.
     expect(diagonalByLines(r, 2)!.before).toBeCloseTo(0, 7);
     // Every row of the matrix kept (the full matrix): the answer's rows are read out of it.
@@ -541,7 +544,19 @@ describe('the lesson', () => {
     // The diagonal step says the split, at a wall, with the answer's three lines (list, thought, move) read as two parts.
     const w = { ...start, guesses: { diagonal: 0.1 }, results: [{ ...r, ratios: { ...r.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(w, w).said).toContain(
-      `Of that 30 %, the list of cells, which the task asks it to copy, gives ${percent(diagonalByLines(r)!.before)}, the thought and move lines ${percent(diagonalByLines(r)!.last)}: copying is not inertia`,
+      'Of that 30 %, the list of cells, which the task asks it to copy, gives 0 % (chance 0 %), the thought and move lines 30 % (chance 13 %): 2.4 times chance there too: the trace, in attention, of the repeated thought and move.',
+    );
+    // The band's cells a twentieth as bright: (0.02 + 0.015 + 0.01) / 3 = 1.5 %, about a tenth of chance, said so.
+    const faint = {
+      ...r,
+      attention: {
+        ...r.attention!,
+        mean: { ...r.attention!.mean, data: Float32Array.from(rows.flat().map((v, k) => (k % 9 === 2 + Math.floor(k / 9) ? v / 20 : v))) },
+      },
+    } as PolicyResult;
+    const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
+    expect(step('diagonal').reveal!(wf, wf).said).toMatch(
+      /the thought and move lines 1 % \(chance 13 %\): below chance there: the list grows each turn, pushing those lines off the diagonal of older answers\.$/,
     );
   });
 

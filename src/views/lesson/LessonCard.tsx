@@ -177,7 +177,6 @@ function Card({ index }: { index: number }) {
       <div aria-live="polite">
         {reveal.said && !folded && (
           <div className="lesson-reveal" data-testid="lesson-reveal" ref={revealRef}>
-            <p>{unbroken(reveal.said)}</p>
             {written.length > 0 && (
               <dl className="lesson-written" data-testid="lesson-written">
                 {written.map(({ label, text }) => (
@@ -190,6 +189,8 @@ function Card({ index }: { index: number }) {
                 ))}
               </dl>
             )}
+            {/* The answers first, then what they say: on a phone the card's top is what shows. */}
+            <p data-testid="lesson-said">{unbroken(reveal.said)}</p>
             {reveal.more && (
               <details data-testid="lesson-more">
                 <summary>The figures behind this</summary>

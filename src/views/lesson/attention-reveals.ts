@@ -7,7 +7,20 @@ import type { Category } from '../../metrics/categories';
 import { diagonalRows } from '../../metrics/inertia';
 import { isMove } from './moves';
 import { looksRare, lookTally } from './wall-counts';
-import { change, evenDiagonal, LOOKS_BACK, figuresOf, type LessonWorld, LOADING, onPanel, percent, priorYardstick, type Reveal, SILENT } from './world';
+import {
+  change,
+  evenBandRows,
+  evenDiagonal,
+  LOOKS_BACK,
+  figuresOf,
+  type LessonWorld,
+  LOADING,
+  onPanel,
+  percent,
+  priorYardstick,
+  type Reveal,
+  SILENT,
+} from './world';
 
 /** The shares step: the guess, the share on prior assistant answers and its yardstick; the other shares folded. */
 export function sharesReveal(w: LessonWorld): Reveal {
@@ -23,7 +36,7 @@ export function sharesReveal(w: LessonWorld): Reveal {
 export function diagonalYardstick(w: LessonWorld): string {
   const r = figuresOf(w);
   const even = r ? evenDiagonal(r) : 0;
-  return even > 0 ? ` For scale: looking at every token equally would put ${percent(even)} there.` : '';
+  return even > 0 ? ` For scale: looking at every token equally would put ${percent(even)} there (the band's share of the tokens).` : '';
 }
 
 /**
@@ -31,7 +44,7 @@ export function diagonalYardstick(w: LessonWorld): string {
  * answer's thought and move) and the part of the lines before them (its list of cells). Each is that part's rows
  * summed over all the answer's rows, so the two add up to the ratio; null without the answer's rows of attention.
  */
-export function diagonalByLines(r: PolicyResult, tail = 2): { before: number; last: number } | null {
+export function diagonalByLines(r: PolicyResult, tail = 2): { before: number; last: number; evenBefore: number; evenLast: number } | null {
   const a = r.attention?.mean;
   const rows = r.query.end - r.query.start;
   if (!a || rows <= 0 || a.rowStart > r.query.start || a.rowStart + a.rows < r.query.end) return null;
@@ -43,10 +56,15 @@ export function diagonalByLines(r: PolicyResult, tail = 2): { before: number; la
   // Each row's line: the line breaks in the answer's tokens before it (a token that holds one ends its line).
   const breaks = (end: number) => r.tokens.slice(r.query.start, end).reduce((n, t) => n + (t.text.match(/\n/g)?.length ?? 0), 0);
   const lines = breaks(r.query.end) + 1;
-  let last = 0;
-  for (let i = 0; i < rows; i++) if (breaks(r.query.start + i) >= lines - tail) last += byRow[i]!;
-  const total = byRow.reduce((x, v) => x + v, 0);
-  return { before: (total - last) / rows, last: last / rows };
+  // Each part beside what attention spread evenly would give the same rows: its own yardstick.
+  const even = evenBandRows(r);
+  const part = { before: 0, last: 0, evenBefore: 0, evenLast: 0 };
+  for (let i = 0; i < rows; i++) {
+    const tailRow = breaks(r.query.start + i) >= lines - tail;
+    part[tailRow ? 'last' : 'before'] += byRow[i]! / rows;
+    part[tailRow ? 'evenLast' : 'evenBefore'] += even[i]! / rows;
+  }
+  return part;
 }
 
 /** The diagonal step: the guess, the diagonal ratio, and what attention spread evenly would put in its band. */
@@ -69,11 +87,15 @@ export function diagonalReveal(w: LessonWorld): Reveal {
  * lines when the answer's rows are there, so the copying is not taken for inertia.
  */
 function wantedOrNot(r: PolicyResult): string {
-  const split = diagonalByLines(r);
-  const parts = split
-    ? `Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(split.before)}, the thought and move lines ${percent(split.last)}`
-    : 'Here much of it is the list of cells, which the task asks it to copy, not the move';
-  return ` ${parts}: copying is not inertia; what the model wrote under Full, DE and AO shows the inertia.`;
+  const s = diagonalByLines(r);
+  if (!s) return ' Here much of it is the list of cells, which the task asks it to copy, not the move.';
+  // The thought and move lines against their own chance: copying there is the trace of the repeated move.
+  const k = s.evenLast > 0 ? s.last / s.evenLast : 0;
+  const verdict =
+    k >= LOOKS_BACK
+      ? `${k.toFixed(1)} times chance there too: the trace, in attention, of the repeated thought and move`
+      : `${k < 0.67 ? 'below' : 'about'} chance there: the list grows each turn, pushing those lines off the diagonal of older answers`;
+  return ` Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}): ${verdict}.`;
 }
 
 /** The Filler step: its diagonal ratio against Full's at the step's start, and whether it falls below chance. */

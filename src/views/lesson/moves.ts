@@ -84,7 +84,7 @@ export function compareMoves(first: string, second: string, walls: string[] | nu
 export function whatChanged(full: string, less: string, walls: string[] | null): string {
   return compareMoves(full, less, walls, {
     same: 'The same move both ways: here the earlier turns do not change what the model does.',
-    secondEscapes: 'The history changes what the model does: it brings the move into the wall back.',
+    secondEscapes: 'The history changes what the model does.',
     secondWalls: 'Here the whole conversation helped: with less of it the model walks into a wall.',
     bothWalls: 'Both moves run into walls: this tiny model is lost either way.',
     bothOpen: 'Both moves are open ways: the history changed the move, not whether it works.',
@@ -172,10 +172,10 @@ function offMeaning(a: OffAnswers, walls: string[] | null): string {
   // copying heads alone it shows they copy the list too; with both sets it is what any three heads off do.
   const [list, offList, controlList] = [a.withAll, a.withOff, a.control!.withOff].map((x) => x.split('\n')[0]);
   if (!escapes) return 'The heads that copy most change the move, though not to an open way; the others leave it as it was.';
-  // Where the new move leads against the goal is in the first sentence ("but away from the goal").
-  if (offList !== list && controlList === list)
-    return 'Only the copying heads change the move, and they garble the list of cells too: they copy, and carry some of its pull.';
-  if (offList !== list) return 'Both sets garble the list of cells, but only the copying heads change the move: they carry some of its pull.';
+  // Where the new move leads against the goal is in the first sentence ("but away from the goal"); how much of
+  // the pull they carry, in the count over the stored turns that follows.
+  if (offList !== list && controlList === list) return 'Only the copying heads change the move, and they garble the list of cells too: they copy.';
+  if (offList !== list) return 'Both sets garble the list of cells; only the copying heads change the move.';
   return 'Only the copying heads change the move: they carry some of the pull of its earlier moves.';
 }
 

@@ -73,9 +73,9 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `The table marks which earlier turns each policy shows the model, and how many tokens (word pieces) it then reads. Window-6 keeps the last 6 turns; Clip-6→1 and Summary-6→1 cut back to 1 turn whenever the history reaches 6, then let it grow again (Summary leaves a one-sentence summary of the cut${w.turns - 1 <= TABLE.clipAt ? `; with ${w.turns - 1} earlier turns here neither has cut yet` : ''}); LT (last turn) keeps only the turn before, DE none. Does the turn before alone bring back the repeats?`,
+      `The table marks which earlier turns each policy shows the model (one mark per turn), and how many tokens (word pieces) it then reads. LT (last turn) keeps only the turn before and DE none; Window-6 keeps the last 6, and Clip and Summary cut the history back whenever it grows long${w.turns - 1 <= TABLE.clipAt ? ` (not yet on these ${w.turns - 1} earlier turns)` : ''}. Does the turn before alone bring back the repeats?`,
     source:
-      'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, then keeps the last L; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
+      'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, is cut back to the last L, then grows again; Summary-H→L does the same and leaves a one-sentence summary of the turns it cut; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table (or Window-6, Clip-6→1, Summary-6→1, DE).',
     target: '[data-testid="contexts-lt"] button',
     done: (w) => DROPPING.some((p) => only(w, p)),
@@ -111,7 +111,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: (w) =>
-      `So far, what the model writes; now, where it looks: as it writes each token (word piece), a model splits 100 % of its attention among the tokens before it, markers such as <|im_start|> that open each message included. The tool reads it in the model's last layer${w.finalLayer === null ? '' : ` (a model works in stacked passes; this one has ${w.finalLayer + 1}, and the panels count from 0, so the last is layer ${w.finalLayer})`}. Where does the last answer's move into the wall look?`,
+      `So far, what the model writes; now, where it looks: a clue to what it copies (only what it writes shows whether that is too much). Writing each token (word piece), a model reads the text in ${w.finalLayer === null ? 'several passes' : `${w.finalLayer + 1} passes`}, called layers, and in each splits 100 % of its attention among the tokens before it; the tool shows the last layer${w.finalLayer === null ? '' : ` (the panels count from 0: layer ${w.finalLayer})`}. Where does the last answer's move into the wall look?`,
     source: 'Attention weights of the final layer, averaged over heads: paper 2, section 3.4.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
     // The answer's last content token: its move (a maze answer ends "Action -> south").
@@ -160,7 +160,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: (w) =>
-      `Copying has a shape: the 10th token of the answer looks at the 10th token of a prior assistant answer, the 11th at the 11th, and so on, a diagonal line in the heatmap. The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines, between the thin purple lines.${diagonalYardstick(w)} Guess it, as a share of all its attention.`,
+      `Copying has a shape: the answer's 10th token looks at a prior assistant answer's 10th, the 11th at the 11th, and so on: a diagonal line in the heatmap. The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines, between each pair of thin purple lines.${diagonalYardstick(w)} Guess it, as a share of all its attention.`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line.',
     action: 'Set your guess with the slider, then lock it in.',
@@ -232,7 +232,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      `Do the heads that copy most (the highest diagonal ratio) make the model repeat its move into the wall? One button switches off the last layer's three that copy most and has the model write the last answer, then does the same with the three that copy least, as a control. Watch where each move leads.`,
+      `Do the heads that copy most (the highest diagonal ratio) make the model repeat its move into the wall? One button switches off the last layer's three that copy most and has the model write the last answer, then does the same with the three that copy least, as a control (switching off any heads changes a model somewhat). Watch where each move leads.`,
     source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the 3 copying heads, then 3 others, and write the answer each way".',
     target: '[data-testid="lesson-act"]',

@@ -154,8 +154,13 @@ export function readAgainstFull(r: PolicyResult, base: LessonWorld | null): Reve
   const full = figuresOf(base, 'full');
   const read = (x: PolicyResult) => x.cost.find((c) => c.turn === x.turn)?.contextTokens;
   if (!full || read(r) === undefined) return null;
-  // AO's placeholders (and its line in the system prompt) can be longer than short answers: say why it reads more.
-  const longer = read(r)! > (read(full) ?? Infinity) ? ' (what it puts in place of the answers is longer than they are)' : '';
+  // Reading more than Full: AO adds a line to the system prompt; another policy's stand-ins outgrow the answers.
+  const longer =
+    read(r)! > (read(full) ?? Infinity)
+      ? r.policy === 'ao'
+        ? ' (AO also adds a line to the system prompt saying the answers are left out)'
+        : ' (what it puts in place of the answers is longer than they are)'
+      : '';
   return { said: `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full${longer}.` };
 }
 
@@ -177,16 +182,18 @@ export function evenShare(r: PolicyResult, category: 'prior' | 'user' | 'system'
  * token it can see, of which the band's cells are the diagonal. The yardstick the step compares the model with.
  */
 export function evenDiagonal(r: PolicyResult): number {
-  const rows = r.query.end - r.query.start;
-  if (rows <= 0) return 0;
+  const rows = evenBandRows(r);
+  return rows.length ? rows.reduce((x, v) => x + v, 0) / rows.length : 0;
+}
+
+/** Row by row, what attention spread evenly puts in the band: the band's cells over the tokens the row can see. */
+export function evenBandRows(r: PolicyResult): number[] {
   const spans = r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content);
-  let total = 0;
-  for (let i = 0; i < rows; i++) {
+  return Array.from({ length: Math.max(0, r.query.end - r.query.start) }, (_, i) => {
     let band = 0;
     for (const p of spans) band += Math.max(0, Math.min(p.length - 1, i + r.radius) - Math.max(0, i - r.radius) + 1);
-    total += band / (r.query.start + i + 1);
-  }
-  return total / rows;
+    return band / (r.query.start + i + 1);
+  });
 }
 
 /** Is a share a lot? Against what the prior assistant answers would get if attention were spread evenly over the tokens. */
