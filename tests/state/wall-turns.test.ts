@@ -36,7 +36,7 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { of: 3, repeats: { top: 1, bottom: 2 }, open: { top: 1, bottom: 0 }, none: { top: 1, bottom: 0 } },
     });
     expect(headsTally(c)).toEqual({
-      said: 'Over the 3 stored repeats into the wall (75 % of 4 turns), the copying heads off stopped 67 %, the three others 33 %: 34 points more, so part of the pull, not all.',
+      said: 'Over the 3 stored repeats into the wall (75 % of 4 turns), the copying heads off changed the move in 67 %, three others in 33 %: 34 points more, so part of the pull, not all.',
       more: 'The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall).',
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };
@@ -72,7 +72,7 @@ describe('the wall counts the lesson quotes', () => {
       'Running count: how often it walks back into the wall (200 turns right after one, 40 episodes): whole history 75 % · none (DE) 45 % · own answers hidden (AO) 40 % · CPL twin 60 %',
     );
     expect(wallTally(c)).toEqual({
-      said: 'Not only this once: over 200 turns right after a wall (40 episodes it played), it repeats the blocked move in 75 % with its whole history and 45 % with none: a tiny model, pulled by a goal that often lies beyond the wall, walks into it often anyway; the other 30 in every 100 are what the history adds.',
+      said: 'Not only this once: over 200 turns right after a wall (40 episodes it played), it repeats the blocked move in 75 % with its whole history and 45 % with none (its goal often lies just beyond the wall), so the history adds 30 in every 100: that extra is the inertia.',
       more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, counted beforehand with the same model. The next two steps find which part of the history adds them.',
     });
     // AO above DE: its count is given, not read as the pull.

@@ -258,6 +258,11 @@ describe('the lesson', () => {
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toMatch(
       /^Under Full the model moves south, into a wall; under DE it moves east, an open way\. The history changes what the model does/,
     );
+    // Under DE the list of cells is a guess: said in the fold, not left a puzzle; not said without a DE answer.
+    expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toContain(
+      'Under DE it sees no earlier turn, so its list of cells visited is a guess.',
+    );
+    expect(told('generate', { ...w, generated: { lt: 'Move: east', full: 'Action -> South' } }, w)).not.toContain('is a guess');
     expect(says('stay', 'east').said).toMatch(
       /^Under Full the model stays where it is; .*Together: a different answer and a different move\. Not only this once/,
     );
@@ -288,10 +293,10 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way; with 2 that copy least off, east, into a wall\. Both sets garble the list of cells; only the copying heads change the move\. Over the \d+ stored repeats into the wall \(\d+ % of \d+ turns\), the copying heads off stopped \d+ %, the three others \d+ %: \d+ points more, so /,
+      /^With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way; with 2 that copy least off, east, into a wall\. Both sets garble the list of cells; only the copying heads change the move\. Over the \d+ stored repeats into the wall \(\d+ % of \d+ turns\), the copying heads off changed the move in \d+ %, three others in \d+ %: \d+ points more, so /,
     );
     expect(heads.more).toMatch(
-      /^Switched off: 1\.0, 1\.2 \(copy most\); 1\.3, 1\.5 \(copy least\), in the last layer\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The counts, each turn with its own heads ranked: /,
+      /^Switched off: 1\.0, 1\.2 \(copy most\); 1\.3, 1\.5 \(copy least\), in the last layer\. In the grid, × marks a head switched off and ★ the head that copies most of those still on\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The counts, each turn with its own heads ranked: /,
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
@@ -556,7 +561,7 @@ describe('the lesson', () => {
     } as PolicyResult;
     const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(wf, wf).said).toMatch(
-      /the thought and move lines 1 % \(chance 13 %\): below chance there: the list grows each turn, pushing those lines off the diagonal of older answers\.$/,
+      /the thought and move lines 1 % \(chance 13 %\): below chance there: the move looks back at earlier moves by word \(as when you pointed at it\), not line for line\.$/,
     );
   });
 

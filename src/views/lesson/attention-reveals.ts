@@ -94,7 +94,7 @@ function wantedOrNot(r: PolicyResult): string {
   const verdict =
     k >= LOOKS_BACK
       ? `${k.toFixed(1)} times chance there too: the trace, in attention, of the repeated thought and move`
-      : `${k < 0.67 ? 'below' : 'about'} chance there: the list grows each turn, pushing those lines off the diagonal of older answers`;
+      : `${k < 0.67 ? 'below' : 'about'} chance there: the move looks back at earlier moves by word (as when you pointed at it), not line for line`;
   return ` Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}): ${verdict}.`;
 }
 

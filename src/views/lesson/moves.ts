@@ -109,7 +109,9 @@ export function generationReveal(generated: Record<string, string>, walls: strin
   // The card says where each move leads; the answers themselves are folded, to be checked.
   const under = ([p, text]: [string, string], who = 'the model') => `under ${label(p)} ${who} ${moveClause(text, walls, toGoal)}`;
   const told = walls === null ? '' : `The last user message names ${walls.length ? `the walls: ${walls.join(', ')}` : 'no walls'}. `;
-  const more = `${told}${written.map(([p, text]) => `Under ${label(p)} it wrote: "${text}".`).join(' ')}`;
+  // With no earlier turn the model cannot know the cells it visited: its list is a guess, not a slip worth a puzzle.
+  const guessed = generated.de !== undefined ? ' Under DE it sees no earlier turn, so its list of cells visited is a guess.' : '';
+  const more = `${told}${written.map(([p, text]) => `Under ${label(p)} it wrote: "${text}".`).join(' ')}${guessed}`;
   const first = written[0]!;
   if (written.length < 2) return { said: `U${under(first).slice(1)}. Click DE (no earlier turn) and generate again to see whether the move changes.`, more };
   // Full's answer first, whichever was written first: the verdict reads the whole conversation against less of it.
@@ -151,7 +153,8 @@ export function headsOffReveal(a: OffAnswers, previous: string | null, walls: st
       : ` Each begins with the list of cells visited, copied from the previous answer (copying the task asks for): with every head on it repeats its first ${wordsCopied(a.withAll, previous)} words, with those heads off ${wordsCopied(a.withOff, previous)}${
           c ? `, with the others off ${wordsCopied(c.withOff, previous)}` : ''
         }.`;
-  return { said: `${moves} ${offMeaning(a, walls)}`, more: `${named} The answers are side by side under the button.${copied}` };
+  const grid = ' In the grid, × marks a head switched off and ★ the head that copies most of those still on.';
+  return { said: `${moves} ${offMeaning(a, walls)}`, more: `${named}${grid} The answers are side by side under the button.${copied}` };
 }
 
 /** What the moves with heads off say: whether the heads that copy most carry the repeated move, against the control. */

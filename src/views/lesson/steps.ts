@@ -73,7 +73,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `The table marks which earlier turns each policy shows the model (one mark per turn), and how many tokens (word pieces) it then reads. LT (last turn) keeps only the turn before and DE none; Window-6 keeps the last 6, and Clip and Summary cut the history back whenever it grows long${w.turns - 1 <= TABLE.clipAt ? ` (not yet on these ${w.turns - 1} earlier turns)` : ''}. Does the turn before alone bring back the repeats?`,
+      `The table marks which earlier turns each policy shows the model (one mark per turn), and how many tokens (word pieces) it then reads. LT (last turn) keeps only the turn before and DE none; Window-6 keeps the last 6, and Clip-6→1 and Summary-6→1 cut it back to 1 turn whenever it reaches 6${w.turns - 1 <= TABLE.clipAt ? ` (not yet on these ${w.turns - 1} earlier turns)` : ''}. Does the turn before alone bring back the repeats?`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, is cut back to the last L, then grows again; Summary-H→L does the same and leaves a one-sentence summary of the turns it cut; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table (or Window-6, Clip-6→1, Summary-6→1, DE).',
@@ -111,7 +111,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: (w) =>
-      `So far, what the model writes; now, where it looks: a clue to what it copies (only what it writes shows whether that is too much). Writing each token (word piece), a model reads the text in ${w.finalLayer === null ? 'several passes' : `${w.finalLayer + 1} passes`}, called layers, and in each splits 100 % of its attention among the tokens before it; the tool shows the last layer${w.finalLayer === null ? '' : ` (the panels count from 0: layer ${w.finalLayer})`}. Where does the last answer's move into the wall look?`,
+      `So far, what the model writes; now, where it looks: a clue to what it copies (only what it writes shows whether that is too much). A model has ${w.finalLayer === null ? 'several layers' : `${w.finalLayer + 1} layers`}, one after the other; in each, every token (word piece) shares out 100 % of its attention over the tokens before it, and the tool shows the last${w.finalLayer === null ? '' : ` (labelled "layer ${w.finalLayer}": the panels count from 0)`}. Where does the last answer's move into the wall look?`,
     source: 'Attention weights of the final layer, averaged over heads: paper 2, section 3.4.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
     // The answer's last content token: its move (a maze answer ends "Action -> south").
@@ -209,7 +209,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      "Each layer has several heads: readers side by side, each choosing in its own way where to look, and the figures so far are the average of the last layer's heads. The grid gives each head its own diagonal ratio, brighter where a head follows the diagonal more; heads are named layer.head, counted from 0 (1.2 is the third head of the second layer).",
+      "Each layer has several heads: readers side by side, each choosing in its own way where to look, and the figures so far are the average of the last layer's heads. The grid gives each head its own diagonal ratio, brighter where a head follows the diagonal more; heads are named layer.head, each counted from 0 (1.2: layer 1's third head).",
     source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
     action: 'Click the brightest cell of the grid, marked ★: the heatmap and the figures then show that head alone.',
     target: '[data-testid="head-grid-0"] [data-top]',
@@ -232,7 +232,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      `Do the heads that copy most (the highest diagonal ratio) make the model repeat its move into the wall? One button switches off the last layer's three that copy most and has the model write the last answer, then does the same with the three that copy least, as a control (switching off any heads changes a model somewhat). Watch where each move leads.`,
+      `Do the heads that copy most (the highest diagonal ratio) make the model repeat its move into the wall? One button switches off the last layer's three that copy most (the layer every figure reads) and has the model write the last answer, then does the same with the three that copy least, as a control (switching off any heads changes a model somewhat). Watch where each move leads.`,
     source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the 3 copying heads, then 3 others, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
@@ -251,7 +251,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      'A model can be trained to lean less on its prior assistant answers: shown two answers of its own, one written from a short context and one from the whole history, it learns to prefer the short-context one (Context Preference Learning, CPL). The demo model has a twin trained this way. At the wall the lesson began with, does the twin still walk into it?',
+      'Large chat models show inertia too, and can be trained to lean less on their prior assistant answers: shown two answers of its own, one written from a short context and one from the whole history, a model learns to prefer the short-context one (Context Preference Learning, CPL). The demo model has a twin trained this way. At the wall the lesson began with, does the twin still walk into it?',
     source:
       'Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

@@ -98,7 +98,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   const ao = c.repeats.ao <= c.repeats.de ? ' The next two steps find which part of the history adds them.' : '';
   return {
     // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
-    said: `Not only this once: over ${c.turns} turns right after a wall (${c.episodes} episodes it played), it repeats the blocked move in ${p(c.repeats.full)} with its whole history and ${p(c.repeats.de)} with none: a tiny model, pulled by a goal that often lies beyond the wall, walks into it often anyway; the other ${gap} in every 100 are what the history adds.`,
+    said: `Not only this once: over ${c.turns} turns right after a wall (${c.episodes} episodes it played), it repeats the blocked move in ${p(c.repeats.full)} with its whole history and ${p(c.repeats.de)} with none (its goal often lies just beyond the wall), so the history adds ${gap} in every 100: that extra is the inertia.`,
     more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, counted beforehand with the same model.${ao}`,
   };
 }
@@ -158,7 +158,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     : 'no more than any three heads: in this model the pull does not sit in the heads that copy most';
   const stopped = (n: number) => pct(h.of - n, h.of);
   return {
-    said: `Over the ${h.of} stored repeats into the wall (${pct(h.of, c.turns)} of ${c.turns} turns), the copying heads off stopped ${stopped(h.repeats.top)}, the three others ${stopped(h.repeats.bottom)}: ${verdict}.`,
+    said: `Over the ${h.of} stored repeats into the wall (${pct(h.of, c.turns)} of ${c.turns} turns), the copying heads off changed the move in ${stopped(h.repeats.top)}, three others in ${stopped(h.repeats.bottom)}: ${verdict}.`,
     more: `The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
   };
 }
