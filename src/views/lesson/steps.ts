@@ -73,7 +73,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `The table marks which earlier turns each policy shows the model (one mark per turn), and how many tokens (word pieces) it then reads. LT (last turn) keeps only the turn before and DE none; Window-6 keeps the last 6, and Clip-6→1 and Summary-6→1 cut it back to 1 turn whenever it reaches 6${w.turns - 1 <= TABLE.clipAt ? ` (not yet on these ${w.turns - 1} earlier turns)` : ''}. Does the turn before alone bring back the repeats?`,
+      `The table marks which earlier turns each policy shows the model (one mark per turn), and how many tokens (word pieces) it then reads. LT (last turn) keeps only the turn before and DE none; Window-6 keeps the last 6, and Clip-6→1 and Summary-6→1 cut it back to 1 turn whenever it reaches 6, then let it grow again${w.turns - 1 <= TABLE.clipAt ? ` (not yet on these ${w.turns - 1} earlier turns)` : ''}. Does the turn before alone bring back the repeats?`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, is cut back to the last L, then grows again; Summary-H→L does the same and leaves a one-sentence summary of the turns it cut; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table (or Window-6, Clip-6→1, Summary-6→1, DE).',

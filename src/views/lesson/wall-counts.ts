@@ -108,7 +108,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const counted = `${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes (${pct(c.looks.back, c.looks.of)})`;
   return {
     said: looksRare(c)
-      ? `Only ${counted} look back this plainly: attention shows where the model reads, not why it chooses.`
+      ? `Only ${counted} look back this plainly (${LOOKS_BACK} times an even spread or more): attention shows where the model reads, not why it chooses.`
       : `Such a look back is common: ${counted} look back this plainly.`,
     more: `This plainly: ${LOOKS_BACK} times an even spread or more.${looksRare(c) ? ' So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.' : ''}`,
   };

@@ -6,6 +6,7 @@ import type { PolicyResult } from '../../analysis/analyze';
 import type { SweepPoint } from '../../analysis/sweep';
 import type { LessonAction } from '../../state/lesson-actions';
 import type { LessonSetup } from '../../state/lesson-setup';
+import { AO_SYSTEM_PROMPT } from '../../context/apply';
 import { fmtShare } from '../figures/format';
 import type { Streak } from './moves';
 
@@ -158,7 +159,7 @@ export function readAgainstFull(r: PolicyResult, base: LessonWorld | null): Reve
   const longer =
     read(r)! > (read(full) ?? Infinity)
       ? r.policy === 'ao'
-        ? ' (AO also adds a line to the system prompt saying the answers are left out)'
+        ? ` (AO adds a ${AO_SYSTEM_PROMPT.split(/\s+/).length}-word line to the system prompt, and the tokenizer splits rare words into many tokens)`
         : ' (what it puts in place of the answers is longer than they are)'
       : '';
   return { said: `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full${longer}.` };
