@@ -50,7 +50,7 @@ describe('the wall counts the lesson quotes', () => {
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
       said: 'Only 15 of the 116 moves it repeated into a wall in the stored episodes (13 %) look back this plainly (1.5 times an even spread or more): attention shows where the model reads, not why it chooses.',
-      more: 'This plainly: 1.5 times an even spread or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
+      more: 'So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
 

@@ -5,6 +5,7 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
 import { diagonalRows } from '../../metrics/inertia';
+import { rowsOf } from '../../metrics/slab';
 import { isMove } from './moves';
 import { looksRare, lookTally } from './wall-counts';
 import {
@@ -45,22 +46,25 @@ export function diagonalYardstick(w: LessonWorld): string {
  * summed over all the answer's rows, so the two add up to the ratio; null without the answer's rows of attention.
  */
 export function diagonalByLines(r: PolicyResult, tail = 2): { before: number; last: number; evenBefore: number; evenLast: number } | null {
-  const a = r.attention?.mean;
+  // The answer's rows alone (a full matrix starts at row 0); null where the page kept fewer.
+  const answer = r.attention && rowsOf(r.attention.mean, r.query.start, r.query.end);
   const rows = r.query.end - r.query.start;
-  if (!a || rows <= 0 || a.rowStart > r.query.start || a.rowStart + a.rows < r.query.end) return null;
-  // The answer's rows alone: a full matrix starts at row 0.
-  const from = (r.query.start - a.rowStart) * a.seqLen;
-  const answer = { ...a, rowStart: r.query.start, rows, data: a.data.subarray(from, from + rows * a.seqLen) };
+  if (!answer || rows <= 0) return null;
   const spans = r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content);
   const byRow = diagonalRows(answer, spans, r.radius);
   // Each row's line: the line breaks in the answer's tokens before it (a token that holds one ends its line).
-  const breaks = (end: number) => r.tokens.slice(r.query.start, end).reduce((n, t) => n + (t.text.match(/\n/g)?.length ?? 0), 0);
-  const lines = breaks(r.query.end) + 1;
+  const texts = r.tokens.slice(r.query.start, r.query.end).map((t) => t.text);
+  const lineOf: number[] = [];
+  let line = 0;
+  for (const t of texts) {
+    lineOf.push(line);
+    line += t.match(/\n/g)?.length ?? 0;
+  }
   // Each part beside what attention spread evenly would give the same rows: its own yardstick.
   const even = evenBandRows(r);
   const part = { before: 0, last: 0, evenBefore: 0, evenLast: 0 };
   for (let i = 0; i < rows; i++) {
-    const tailRow = breaks(r.query.start + i) >= lines - tail;
+    const tailRow = lineOf[i]! >= line + 1 - tail;
     part[tailRow ? 'last' : 'before'] += byRow[i]! / rows;
     part[tailRow ? 'evenLast' : 'evenBefore'] += even[i]! / rows;
   }

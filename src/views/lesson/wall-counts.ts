@@ -110,7 +110,10 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
     said: looksRare(c)
       ? `Only ${counted} look back this plainly (${LOOKS_BACK} times an even spread or more): attention shows where the model reads, not why it chooses.`
       : `Such a look back is common: ${counted} look back this plainly.`,
-    more: `This plainly: ${LOOKS_BACK} times an even spread or more.${looksRare(c) ? ' So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.' : ''}`,
+    // The rare case's line names the cut-off already.
+    more: looksRare(c)
+      ? 'So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.'
+      : `This plainly: ${LOOKS_BACK} times an even spread or more.`,
   };
 }
 
@@ -156,7 +159,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const verdict = headsCarry(c)
     ? `${share(h.repeats.top) - share(h.repeats.bottom)} points more, so part of the pull, not all`
     : 'no more than any three heads: in this model the pull does not sit in the heads that copy most';
-  const stopped = (n: number) => pct(h.of - n, h.of);
+  const stopped = (n: number) => `${share(n)} %`;
   return {
     said: `Over the ${h.of} stored repeats into the wall (${pct(h.of, c.turns)} of ${c.turns} turns), the copying heads off changed the move in ${stopped(h.repeats.top)}, three others in ${stopped(h.repeats.bottom)}: ${verdict}.`,
     more: `The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
