@@ -119,6 +119,29 @@ async function lineSplit(): Promise<{ before: number; last: number; evenBefore: 
   }
   return part;
 }
+/**
+ * The sink step's stripe computed apart from the page: the token of a message's text before the last answer, sink
+ * aside, that the answer's rows give the most of their last layer's head-mean attention, averaged over those rows.
+ */
+async function brightestStripe(): Promise<{ text: string; share: number }> {
+  const wall = parseConversation(readFileSync('examples/maze-wall.json', 'utf8')).conversation!;
+  const model = await openModel(dirSource('models/inertia-demo'));
+  const r = renderContext(asRenderer(model.tokenizer), applyPolicy(wall, selectTurn(wall), parsePolicy('full')));
+  const answer = r.contentSpans.at(-1)!;
+  const res = await model.session.forward({ ids: r.ids, attnRows: [answer.start, answer.start + answer.length], skipLogits: true });
+  await model.session.release();
+  const a = res.attention.at(-1)!.mean.data;
+  let best = { k: -1, share: -1 };
+  // The conversation's words: the text of each message before the answer, not the template's markers.
+  const inText = new Set(r.contentSpans.filter((c) => c.start < answer.start).flatMap((c) => Array.from({ length: c.length }, (_, j) => c.start + j)));
+  for (let k = 0; k < answer.start; k++) {
+    if (r.categories[k] === 'sink' || !inText.has(k)) continue;
+    let share = 0;
+    for (let i = 0; i < answer.length; i++) share += a[i * r.ids.length + k]! / answer.length;
+    if (share > best.share) best = { k, share };
+  }
+  return { text: r.tokenTexts[best.k]!.trim(), share: best.share };
+}
 /** What a newcomer stops at: a paper's section, figure or table. */
 const PAPER_TALK = /paper \d|§|\bfig(ure)?\.? ?\d|\btable \d|\bsection\b/i;
 const words = (t: string | null) => (t ?? '').split(/\s+/).filter(Boolean).length;
@@ -324,6 +347,11 @@ describe('the lesson, walked with the keyboard only', () => {
         // The two answers as written, on the card: what the reveal's words are checked against.
         const written = await card.getByTestId('lesson-written').textContent();
         expect(written).toMatch(/^Full.*Action -> south.*DE.*Action -> east/s);
+        // The count at the wall, drawn: Full and DE so far.
+        expect(await card.getByTestId('lesson-board-row').allTextContents()).toEqual([
+          expect.stringMatching(/^whole history \(Full\)\d+\u00a0%$/),
+          expect.stringMatching(/^no history \(DE\)\d+\u00a0%$/),
+        ]);
       },
       undefined,
       page.getByTestId('generate'),
@@ -363,6 +391,12 @@ describe('the lesson, walked with the keyboard only', () => {
     await step(5, async () => {
       expect(Number(await page.locator('[data-lesson="heatmap"] canvas[role="img"]').first().getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);
       await press('Home');
+      // The brightest upright stripe is the token the same model's answer looks at most in Node.
+      const stripe = await brightestStripe();
+      await expect
+        .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
+        .toContain(`among the conversation's words the brightest is "${stripe.text}" in `);
+      expect(await card.getByTestId('lesson-reveal').textContent()).toContain(`with ${Math.round(stripe.share * 100)}\u00a0% of the answer's attention`);
     });
     await step(6, guess);
     await step(7, async () => {
@@ -424,7 +458,8 @@ describe('the lesson, walked with the keyboard only', () => {
       }
       expect(await card.getByTestId('lesson-score').textContent()).toContain(`${QUIZ.length} of ${QUIZ.length} right`);
       // The running count at the wall, every writer's step reached: the stored counts, as the card words them.
-      expect(await card.getByTestId('lesson-board').textContent()).toBe(scoreboard({ generate: true, hide: true, cpl: true })!.replace(/(\d) %/g, '$1\u00a0%'));
+      const board = scoreboard({ generate: true, contexts: true, hide: true, cpl: true })!;
+      expect(await card.getByTestId('lesson-board-row').allTextContents()).toEqual(board.rows.map((r) => `${r.label}${r.repeats}\u00a0%`));
     });
     await expect.poll(() => card.count()).toBe(0);
     // Finish gives the focus back to the button that opens the lesson.

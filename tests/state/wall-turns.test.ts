@@ -64,13 +64,21 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { of: 116, repeats: { top: 68, bottom: 87 }, open: { top: 11, bottom: 9 }, none: { top: 5, bottom: 17 } },
     };
     // The card's running count: what the learner has reached, in the order taught.
-    expect(scoreboard({ generate: false, hide: true, cpl: true }, c)).toBeNull();
-    expect(scoreboard({ generate: true, hide: false, cpl: false }, c)).toBe(
-      'Running count: how often it walks back into the wall (200 turns right after one, 40 episodes): whole history 75 % · none (DE) 45 %',
-    );
-    expect(scoreboard({ generate: true, hide: true, cpl: true }, c)).toBe(
-      'Running count: how often it walks back into the wall (200 turns right after one, 40 episodes): whole history 75 % · none (DE) 45 % · own answers hidden (AO) 40 % · CPL twin 60 %',
-    );
+    expect(scoreboard({ generate: false, contexts: true, hide: true, cpl: true }, c)).toBeNull();
+    const row = (label: string, repeats: number, open: number) => ({ label, repeats, open });
+    expect(scoreboard({ generate: true, contexts: false, hide: false, cpl: false }, c)).toEqual({
+      turns: 200,
+      episodes: 40,
+      rows: [row('whole history (Full)', 75, 10), row('no history (DE)', 45, 40)],
+      none: 45,
+    });
+    expect(scoreboard({ generate: true, contexts: true, hide: true, cpl: true }, c)!.rows).toEqual([
+      row('whole history (Full)', 75, 10),
+      row('turn before only (LT)', 70, 13),
+      row('own answers hidden (AO)', 40, 15),
+      row('no history (DE)', 45, 40),
+      row('CPL twin, whole history', 60, 25),
+    ]);
     expect(wallTally(c)).toEqual({
       said: 'Not only this once: over 200 turns right after a wall (40 episodes it played), it repeats the blocked move in 75 % with its whole history and 45 % with none (its goal often lies just beyond the wall), so the history adds 30 in every 100: that extra is the inertia.',
       more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, counted beforehand with the same model. The next two steps find which part of the history adds them.',

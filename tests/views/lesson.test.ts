@@ -13,7 +13,7 @@ import { headsOffReveal, towardGoal } from '../../src/views/lesson/moves';
 import { WORDS } from '../../src/views/lesson/world';
 import { evenDiagonal, evenShare, lengthVerdict, percent, priorYardstick, readAgainstFull } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
-import { diagonalByLines, tokenReading } from '../../src/views/lesson/attention-reveals';
+import { brightestColumn, diagonalByLines, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
 import { lookTally, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
 import type { SweepPoint } from '../../src/analysis/sweep';
 
@@ -565,6 +565,36 @@ describe('the lesson', () => {
     );
   });
 
+  it("names the heatmap's brightest stripe: the token before the answer its rows look at most (hand-computed)", () => {
+    // Keys: 2 sink, an earlier answer "x \n y" (turn 1), a user token "u" (turn 2), the answer (6..8).
+    const cats = ['sink', 'sink', 'prior', 'prior', 'prior', 'user', 'current', 'current', 'current'];
+    const msg = [0, 0, 1, 1, 1, 2, 3, 3, 3];
+    const rows = [
+      [0.5, 0, 0.4, 0, 0, 0.1, 0, 0, 0],
+      [0.5, 0, 0, 0.3, 0, 0.2, 0, 0, 0],
+      [0.5, 0, 0, 0, 0.2, 0.15, 0.1, 0.05, 0],
+    ];
+    const r = {
+      ...figures('full', 0.3, 0.3),
+      query: { start: 6, end: 9 },
+      tokens: ['<s>', '<s>', 'x', '\n', 'y', ' u', 'x', '\n', 'y'].map((text, k) => ({ text, category: cats[k], message: msg[k] })),
+      messages: [{ turn: null }, { turn: 1, content: { start: 2, length: 3 } }, { turn: 2, content: { start: 5, length: 1 } }, { turn: 3 }],
+      attention: { layer: 1, perHead: null, mean: { data: Float32Array.from(rows.flat()), heads: 1, rowStart: 6, rows: 3, seqLen: 9 } },
+    } as unknown as PolicyResult;
+    // The sink's column (0.5 a row) is left out; "x" gets 0.4 / 3, "u" (0.1 + 0.2 + 0.15) / 3.
+    const c = brightestColumn(r)!;
+    expect(c).toMatchObject({ text: ' u', category: 'user', turn: 2 });
+    expect(c.share).toBeCloseTo(0.45 / 3, 7);
+    expect(stripeSaid(r)).toBe(
+      ` A bright upright stripe is one token that every row of the answer looks at: among the conversation's words the brightest is "u" in turn 2's user message, with 15 % of the answer's attention.`,
+    );
+    // A template marker is no word of the conversation: "u" out of its message's text, "x" is the brightest.
+    const marker = { ...r, messages: [r.messages[0], r.messages[1], { turn: 2, content: { start: 6, length: 0 } }, r.messages[3]] } as PolicyResult;
+    expect(brightestColumn(marker)).toMatchObject({ text: 'x', turn: 1 });
+    expect(brightestColumn({ ...r, attention: undefined })).toBeNull();
+    expect(stripeSaid({ ...r, attention: undefined })).toBe('');
+  });
+
   it('shows the answers a step wrote, labelled, only once written', () => {
     expect(writtenIn(step('generate'), start)).toEqual([]);
     expect(writtenIn(step('generate'), { ...start, generated: { full: 'Move: south', de: 'Move: east' } })).toEqual([
@@ -588,7 +618,8 @@ describe('the lesson', () => {
 
   it('scores the quiz and names the steps to revisit', () => {
     expect(quizScore({})).toEqual({ right: 0, answered: 0, revisit: [] });
-    const wrong = Object.fromEntries(QUIZ.map((q, i) => [i, i === 1 ? (q.correct + 1) % q.options.length : q.correct]));
+    const missed = QUIZ.findIndex((q) => q.question.startsWith('The diagonal ratio adds up'));
+    const wrong = Object.fromEntries(QUIZ.map((q, i) => [i, i === missed ? (q.correct + 1) % q.options.length : q.correct]));
     expect(quizScore(wrong)).toEqual({ right: QUIZ.length - 1, answered: QUIZ.length, revisit: ['diagonal'] });
     // The Window question's right answer is what the policy keeps, as the table draws it.
     const q = QUIZ.find((x) => x.question.startsWith('Answering turn 10, Window-6'))!;

@@ -76,7 +76,7 @@ function paintBands(ctx: CanvasRenderingContext2D, { colRuns, rowRuns, vp, width
 
 /**
  * The r-band of the diagonal over each prior assistant answer, for the answer's rows: its outline, black then
- * BAND_COLOR; where the answer's copy of it is displaced, the copy-aligned band too, dashed.
+ * BAND_COLOR, and its centre dotted; where the answer's copy of it is displaced, the copy-aligned band too, dashed.
  */
 function paintRBand(ctx: CanvasRenderingContext2D, { priors, r, rowStart, vp, alignedBand }: Paint): void {
   const answerRow0 = r.query.start - rowStart;
@@ -86,8 +86,23 @@ function paintRBand(ctx: CanvasRenderingContext2D, { priors, r, rowStart, vp, al
     // The copy measures are listed in the order of the prior assistant answers (analyze.ts).
     const shift = r.copy[k]?.shift ?? 0;
     outlineBand(ctx, diagonalBand(p, r.query.end - r.query.start, r.radius), xOf, yOf, []);
+    centreLine(ctx, p, r.query.end - r.query.start, xOf, yOf);
     if (shift !== 0 && alignedBand) outlineBand(ctx, diagonalBand(p, r.query.end - r.query.start, r.radius, shift), xOf, yOf, [4, 3]);
   });
+}
+
+/** The band's centre, dotted: the answer's i-th token on the prior assistant answer's i-th, the line a copy follows. */
+function centreLine(ctx: CanvasRenderingContext2D, p: Span, answerRows: number, xOf: (col: number) => number, yOf: (row: number) => number): void {
+  const n = Math.min(answerRows, p.length);
+  if (n <= 0) return;
+  ctx.beginPath();
+  ctx.moveTo(xOf(p.start), yOf(0));
+  ctx.lineTo(xOf(p.start + n), yOf(n));
+  ctx.setLineDash([2, 3]);
+  ctx.strokeStyle = BAND_COLOR;
+  ctx.lineWidth = 1;
+  ctx.stroke();
+  ctx.setLineDash([]);
 }
 
 function outlineBand(

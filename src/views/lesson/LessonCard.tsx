@@ -8,6 +8,7 @@ import { figuresOf, LESSON, type LessonRegion, type LessonStep, type LessonWorld
 import { SILENT } from './world';
 import { scoreboard } from './wall-counts';
 import { useLessonWorld } from './use-lesson-world';
+import { WallChart } from './WallChart';
 import { writtenIn } from './written';
 
 /**
@@ -68,9 +69,12 @@ const unbroken = (text: string): string => text.replace(/(\d) %/g, '$1\u00a0%');
 /** Where the steps that add to the running count sit in the lesson. */
 const AT = {
   generate: LESSON.findIndex((x) => x.id === 'generate'),
+  contexts: LESSON.findIndex((x) => x.id === 'contexts'),
   hide: LESSON.findIndex((x) => x.id === 'hide'),
   cpl: LESSON.findIndex((x) => x.id === 'cpl'),
 };
+/** The steps whose reveal speaks of the count at the wall: they draw it, as far as the learner has come. */
+const COUNTED = new Set(['generate', 'contexts', 'hide', 'cpl', 'check']);
 
 /** The lesson's card beside the inspector: the step, what to do, the reveal, and the way around. */
 export function LessonCard() {
@@ -83,9 +87,13 @@ function Card({ index }: { index: number }) {
   const { goTo, close, reach, folded, setFolded } = useLesson();
   const reached = useLesson((st) => st.reached[index] === true);
   // The running count at the wall, from the step that first shows it on.
-  const board = useLesson((st) =>
-    scoreboard({ generate: st.reached[AT.generate] === true, hide: st.reached[AT.hide] === true, cpl: st.reached[AT.cpl] === true }),
-  );
+  const reachedAt = useLesson((st) => st.reached);
+  const board = scoreboard({
+    generate: reachedAt[AT.generate] === true,
+    contexts: reachedAt[AT.contexts] === true,
+    hide: reachedAt[AT.hide] === true,
+    cpl: reachedAt[AT.cpl] === true,
+  });
   const s = LESSON[index]!;
   // Every way into a step (Next, Back, the list, a link) sets what it needs; until then the page is the step
   // before's, and what it left (DE, after the generation step) must not count as this step done.
@@ -146,11 +154,6 @@ function Card({ index }: { index: number }) {
       <h2 tabIndex={-1} ref={heading} data-testid="lesson-title">
         {s.title}
       </h2>
-      {board && !folded && (
-        <p className="muted small lesson-board" data-testid="lesson-board">
-          {unbroken(board)}
-        </p>
-      )}
       <div id="lesson-body" hidden={folded}>
         <p data-testid="lesson-text">{unbroken(s.text(w))}</p>
       </div>
@@ -189,6 +192,7 @@ function Card({ index }: { index: number }) {
                 ))}
               </dl>
             )}
+            {board && COUNTED.has(s.id) && <WallChart board={board} />}
             {/* The answers first, then what they say: on a phone the card's top is what shows. */}
             <p data-testid="lesson-said">{unbroken(reveal.said)}</p>
             {reveal.more && (

@@ -71,6 +71,46 @@ export function diagonalByLines(r: PolicyResult, tail = 2): { before: number; la
   return part;
 }
 
+/**
+ * The heatmap's brightest upright stripe among the conversation's words: the one token of a message's text before
+ * the answer (the sink and the template's markers aside) that the answer's rows give the most attention, as a mean
+ * over those rows; null without the answer's rows of attention.
+ */
+export function brightestColumn(r: PolicyResult): { text: string; category: Category; turn: number | null; share: number } | null {
+  const answer = r.attention && rowsOf(r.attention.mean, r.query.start, r.query.end);
+  const rows = r.query.end - r.query.start;
+  if (!answer || rows <= 0) return null;
+  let best: { k: number; share: number } | null = null;
+  for (let k = 0; k < r.query.start; k++) {
+    const t = r.tokens[k]!;
+    const text = r.messages[t.message]?.content;
+    if (t.category === 'sink' || !text || k < text.start || k >= text.start + text.length) continue;
+    let share = 0;
+    for (let i = 0; i < rows; i++) share += answer.data[i * answer.seqLen + k]! / rows;
+    if (!best || share > best.share) best = { k, share };
+  }
+  if (!best) return null;
+  const t = r.tokens[best.k]!;
+  return { text: t.text, category: t.category, turn: r.messages[t.message]?.turn ?? null, share: best.share };
+}
+
+/** Where a stripe's token sits, in words: "turn 8's user message", "the system prompt". */
+const KIND: Record<Category, string> = {
+  sink: 'sink',
+  system: 'system prompt',
+  user: 'user message',
+  prior: 'prior assistant answer',
+  current: 'answer itself',
+};
+
+/** The sink step's second look: the brightest stripe, so a learner reading the heatmap knows what an upright line means. */
+export function stripeSaid(r: PolicyResult): string {
+  const c = brightestColumn(r);
+  if (!c) return '';
+  const where = c.turn === null ? `the ${KIND[c.category]}` : `turn ${c.turn}'s ${KIND[c.category]}`;
+  return ` A bright upright stripe is one token that every row of the answer looks at: among the conversation's words the brightest is ${JSON.stringify(c.text.trim() || c.text)} in ${where}, with ${percent(c.share)} of the answer's attention.`;
+}
+
 /** The diagonal step: the guess, the diagonal ratio, and what attention spread evenly would put in its band. */
 export function diagonalReveal(w: LessonWorld): Reveal {
   const r = figuresOf(w);

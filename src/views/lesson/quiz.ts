@@ -14,6 +14,14 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'case',
   },
   {
+    // Reading the heatmap, not recalling a word: what one bright column says.
+    question: 'In a heatmap, one column is bright from the top row to the bottom one. What does that say?',
+    options: ['every token of the answer looks at that one token', 'that token copies the answer line for line', 'that token gets no attention at all'],
+    correct: 0,
+    why: 'Rows are the tokens of the answer and columns the tokens they look at: a column bright all the way down is one token every row looks at. A copy shows as a slanting line instead.',
+    revisit: 'sink',
+  },
+  {
     question: 'The diagonal ratio adds up the attention that token i of the answer gives to…',
     options: [
       'every token of each prior assistant answer, wherever it sits',
@@ -79,6 +87,18 @@ export const QUIZ: QuizQuestion[] = [
     correct: 1,
     why: "Hiding its own answers barely changes the count (68 %), while dropping the user's turns too brings it down (40 %): here the pull is in what the user said.",
     revisit: 'hide',
+  },
+  {
+    // The mean over heads, read: a strong head hides in an average.
+    question: "One head of the last layer puts 40 % of the answer's attention on the diagonal; the layer's figure is 20 %. How can both be true?",
+    options: [
+      "the layer's figure is the mean over its heads: one copies strongly, others hardly at all",
+      "the layer's figure is that of its one head that copies most",
+      'the two measure different answers of the conversation',
+    ],
+    correct: 0,
+    why: "The figures so far are the average over the last layer's heads; the grid gives each head its own, so copying that sits in a few heads stands out there.",
+    revisit: 'head',
   },
   {
     question: 'Switching off the heads with the highest diagonal ratio tests…',

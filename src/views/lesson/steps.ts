@@ -9,7 +9,7 @@ import { SINK_TOKENS } from '../../context/render';
 import { CATEGORY_NAMES } from '../../palette';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
-import { diagonalReveal, diagonalYardstick, fillerReveal, readsReveal, sharesReveal } from './attention-reveals';
+import { diagonalReveal, stripeSaid, diagonalYardstick, fillerReveal, readsReveal, sharesReveal } from './attention-reveals';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakSaid } from './moves';
 import { headsTally, policyTally, summary, wallTally } from './wall-counts';
@@ -135,7 +135,7 @@ export const LESSON: LessonStep[] = [
       if (!r) return LOADING;
       const strong = r.ratios.sink >= 0.2;
       return {
-        said: `The sink takes ${percent(r.ratios.sink)} of the answer's attention here: ${strong ? 'a strong sink, as most large models have.' : 'this tiny model has almost none, unlike most large models, so the bright cells elsewhere are where it really looks.'}`,
+        said: `The sink takes ${percent(r.ratios.sink)} of the answer's attention here: ${strong ? 'a strong sink, as most large models have.' : 'this tiny model has almost none, unlike most large models, so the bright cells elsewhere are where it really looks.'}${stripeSaid(r)}`,
         more: `${onPanel([CATEGORY_NAMES.sink, r.ratios.sink])}${strong ? '' : ' To see a strong sink, load a real chat model by its Hub id in the Model panel, such as Qwen/Qwen2.5-0.5B-Instruct.'}`,
       };
     },
@@ -160,7 +160,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: (w) =>
-      `Copying has a shape: the answer's 10th token looks at a prior assistant answer's 10th, the 11th at the 11th, and so on: a diagonal line in the heatmap. The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines, between each pair of thin purple lines.${diagonalYardstick(w)} Guess it, as a share of all its attention.`,
+      `Copying has a shape: the answer's 10th token looks at a prior assistant answer's 10th, the 11th at the 11th, and so on: a diagonal line in the heatmap, drawn dotted. The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines, between each pair of purple lines.${diagonalYardstick(w)} Guess it, as a share of all its attention.`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line.',
     action: 'Set your guess with the slider, then lock it in.',

@@ -134,17 +134,38 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
   };
 }
 
+/** One writer's row of the running count: what it did on the turns right after a wall, in per cent as the card says them. */
+export interface BoardRow {
+  label: string;
+  /** Back into the same wall. */
+  repeats: number;
+  /** An open way. */
+  open: number;
+}
+
+/** The running count at the wall: a row per writer the learner has reached, and DE's rate, the mark to read the others against. */
+export interface Board {
+  turns: number;
+  episodes: number;
+  rows: BoardRow[];
+  none: number;
+}
+
 /**
- * The card's running count at the wall: how often the blocked move comes again, under each writer whose step the
- * learner has reached (Full and DE from the generation step, AO from the hide step, the twin from the CPL step).
+ * The card's running count at the wall: what the agent does on the turns right after one, under each writer whose
+ * step the learner has reached (Full and DE from the generation step, LT from the contexts step, AO from the hide
+ * step, the twin from the CPL step), in the order taught.
  */
-export function scoreboard(reached: { generate: boolean; hide: boolean; cpl: boolean }, c: WallCounts = WALL_COUNTS): string | null {
+export function scoreboard(reached: { generate: boolean; contexts: boolean; hide: boolean; cpl: boolean }, c: WallCounts = WALL_COUNTS): Board | null {
   if (!reached.generate) return null;
-  const p = (w: Writer) => pct(c.repeats[w], c.turns);
-  const parts = [`whole history ${p('full')}`, `none (DE) ${p('de')}`];
-  if (reached.hide) parts.push(`own answers hidden (AO) ${p('ao')}`);
-  if (reached.cpl) parts.push(`CPL twin ${p('twin')}`);
-  return `Running count: how often it walks back into the wall (${c.turns} turns right after one, ${c.episodes} episodes): ${parts.join(' · ')}`;
+  const rate = (n: number) => Math.round((n / c.turns) * 100);
+  const row = (label: string, w: Writer): BoardRow => ({ label, repeats: rate(c.repeats[w]), open: rate(c.open[w]) });
+  const rows = [row('whole history (Full)', 'full')];
+  if (reached.contexts) rows.push(row('turn before only (LT)', 'lt'));
+  if (reached.hide) rows.push(row('own answers hidden (AO)', 'ao'));
+  rows.push(row('no history (DE)', 'de'));
+  if (reached.cpl) rows.push(row('CPL twin, whole history', 'twin'));
+  return { turns: c.turns, episodes: c.episodes, rows, none: rate(c.repeats.de) };
 }
 
 /** The heads step's count: over the stored repeats, how often each set of last-layer heads switched off still repeats the move. */

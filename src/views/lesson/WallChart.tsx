@@ -1,0 +1,31 @@
+import type { Board } from './wall-counts';
+
+/**
+ * The running count at the wall as bars: for each writer the learner has met, the share of turns right after a
+ * wall where it walks back into it, and where it takes an open way. The dashed mark is the rate with no history
+ * (DE): the part of a bar past it is what the history adds.
+ */
+export function WallChart({ board }: { board: Board }) {
+  return (
+    <figure className="wall-chart" data-testid="lesson-board">
+      <figcaption>
+        Right after hitting a wall, what it does next ({board.turns} turns in {board.episodes} mazes it played)
+      </figcaption>
+      {board.rows.map((r) => (
+        <div className="wall-row" key={r.label} data-testid="lesson-board-row">
+          <span>{r.label}</span>
+          <span className="wall-bar" role="img" aria-label={`${r.repeats} % back into the wall, ${r.open} % an open way`}>
+            <span className="wall-repeat" style={{ width: `${r.repeats}%` }} />
+            <span className="wall-open" style={{ width: `${r.open}%` }} />
+            <span className="wall-none" style={{ left: `${board.none}%` }} />
+          </span>
+          <strong>{r.repeats}&nbsp;%</strong>
+        </div>
+      ))}
+      <p className="wall-key">
+        <span className="wall-swatch wall-repeat" /> back into the wall <span className="wall-swatch wall-open" /> an open way{' '}
+        <span className="wall-swatch wall-mark" /> the rate with no history: a bar past it is what the history adds
+      </p>
+    </figure>
+  );
+}
