@@ -45,6 +45,8 @@ export function setupLine(s: LessonSetup): string {
 export function applySetup(s: LessonSetup): void {
   const example = EXAMPLES.find((e) => e.name === s.example);
   if (!example) throw new RangeError(`lesson setup names no example "${s.example}"`);
+  // A cell pointed at in the step before (the sink, a move) is that step's: each step starts with none.
+  resetHover();
   const st = useInspector.getState();
   const want = {
     policies: [s.policy],
@@ -68,7 +70,6 @@ export function applySetup(s: LessonSetup): void {
     st.off.length === 0 &&
     st.generated.every((g) => Object.keys(g).length === 0);
   if (same) return;
-  resetHover();
   st.stopGeneration();
   // The text goes through the conversation slice (it parses it); then the view, in one change.
   if (st.text !== example.text) st.setText(example.text, true);

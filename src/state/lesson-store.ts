@@ -16,6 +16,9 @@ export interface LessonState {
   hidden: Hideable[];
   /** The card shows its title, action and buttons only (a phone's screen has room for little else). */
   folded: boolean;
+  /** While the lesson is open, the regions no step uses (QUIET) are out of the way, until the learner asks for them. */
+  quiet: boolean;
+  setQuiet(quiet: boolean): void;
   setFolded(folded: boolean): void;
   open(step?: number): void;
   setHidden(hidden: Hideable[]): void;
@@ -25,6 +28,9 @@ export interface LessonState {
   guess(key: string, value: number): void;
   answer(question: number, option: number): void;
 }
+
+/** The regions no lesson step points at: the model panels and the raw forward pass, a researcher's, not a newcomer's. */
+export const QUIET: readonly Hideable[] = ['model', 'forward'];
 
 /** Whether the lesson is open: its views leave out what a newcomer does not need (the copy-aligned diagonal). */
 export const useInLesson = (): boolean => useLesson((s) => s.step !== null);
@@ -36,6 +42,8 @@ export const useLesson = create<LessonState>()((set) => ({
   reached: {},
   hidden: [],
   folded: false,
+  quiet: true,
+  setQuiet: (quiet) => set({ quiet }),
   setFolded: (folded) => set({ folded }),
   open: (step = 0) => set({ step }),
   setHidden: (hidden) => set({ hidden }),

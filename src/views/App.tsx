@@ -20,7 +20,7 @@ import { StatusLine } from './StatusLine';
 import { TokenView } from './tokens/TokenView';
 import { LessonCard } from './lesson/LessonCard';
 import { LESSON } from './lesson/steps';
-import { useLesson } from '../state/lesson-store';
+import { QUIET, useLesson } from '../state/lesson-store';
 import { HIDEABLE_NAMES } from '../state/regions';
 
 export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
@@ -29,6 +29,12 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
   const lessonOpen = useLesson((s) => s.step !== null);
   const hidden = useLesson((s) => s.hidden);
   const openLesson = useLesson((s) => s.open);
+  const quiet = useLesson((s) => s.quiet);
+  // The model panels, shown first if the lesson had put them out of the way.
+  const changeModel = () => {
+    useLesson.getState().setQuiet(false);
+    requestAnimationFrame(() => document.getElementById('model-panel')?.scrollIntoView({ block: 'start' }));
+  };
   // Your own conversation: the text editor opened and focused, ready for a paste.
   const inspect = () => {
     useInspector.getState().showTextEditor(true);
@@ -59,11 +65,19 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
           {info
             ? `Model: ${info.source}, on ${info.report.backend === 'webgpu' ? 'WebGPU' : 'wasm'}${info.precision !== 'none' ? `, weights ${info.precision}` : ''}. `
             : 'Loading the model… '}
-          <button type="button" className="linkbutton" onClick={() => document.getElementById('model-panel')?.scrollIntoView({ block: 'start' })}>
+          <button type="button" className="linkbutton" onClick={changeModel}>
             Change the model
           </button>
           {' · '}It runs in this page, on WebGPU when it can, and nothing you load or type leaves the browser.
         </p>
+        {lessonOpen && quiet && (
+          <p className="muted" data-testid="quiet-note">
+            While the lesson is open, {QUIET.map((h) => HIDEABLE_NAMES[h]).join(' and ')} are out of the way.{' '}
+            <button type="button" className="link" onClick={() => useLesson.getState().setQuiet(false)}>
+              show them
+            </button>
+          </p>
+        )}
         {hidden.length > 0 && (
           <p className="muted" data-testid="hidden-note">
             This exercise hides {hidden.map((h) => HIDEABLE_NAMES[h]).join(', ')}.{' '}

@@ -409,6 +409,9 @@ describe('the lesson, walked with the keyboard only', () => {
         .toContain(
           `the list of cells, which the task asks it to copy, gives ${pct(split.before)} (chance ${pct(split.evenBefore)}), the thought and move lines ${pct(split.last)} (chance ${pct(split.evenLast)})`,
         );
+      // Said in words on the card: the list gives most of it.
+      expect(split.before).toBeGreaterThan(split.last);
+      expect(await card.getByTestId('lesson-said').textContent()).toContain('Most of it comes from the list of cells');
     });
     await step(8, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));
     await step(9, () => press('ArrowDown', 3));
@@ -484,6 +487,12 @@ describe('the lesson, walked with the keyboard only', () => {
     expect(await exercise.evaluate(() => location.hash)).toContain('hide=policies,heatmap');
     await exercise.getByRole('button', { name: 'show everything' }).click();
     expect(await exercise.locator('[data-lesson="policies"]').isVisible()).toBe(true);
+    // The regions no step uses are out of the way while the lesson is open, said so, and one click shows them.
+    expect(await exercise.getByTestId('quiet-note').textContent()).toMatch(/the model panels and the raw forward pass are out of the way/);
+    expect(await exercise.locator('[data-lesson="model"]').isHidden()).toBe(true);
+    await exercise.getByRole('button', { name: 'show them' }).click();
+    expect(await exercise.locator('[data-lesson="model"]').isVisible()).toBe(true);
+    expect(await exercise.getByTestId('quiet-note').count()).toBe(0);
     await exercise.close();
 
     // On a phone the card folds to its title, action and buttons, and unfolds again.

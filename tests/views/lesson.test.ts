@@ -195,12 +195,13 @@ describe('the lesson', () => {
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
-    expect(told('hide', longer, full)).toContain(
-      'the model reads 1030 tokens before answering, against 1020 under Full (AO adds a 35-word line to the system prompt, and the tokenizer splits rare words into many tokens). At the wall',
+    expect(told('hide', longer, full)).toContain('the model reads 1030 tokens before answering, against 1020 under Full. At the wall');
+    expect(step('hide').reveal!(longer, full).more).toMatch(
+      /^It reads more than under Full: AO adds a 35-word line to the system prompt, and the tokenizer splits rare words into many tokens\. The counts: /,
     );
     expect(told('hide', ao, full)).not.toContain('adds a 35-word line');
     const sum = { ...longer, shown: ['sum'], results: [{ ...longer.results[0]!, policy: 'sum', label: 'SUM' }] };
-    expect(readAgainstFull(sum.results[0]!, full)!.said).toMatch(/\(what it puts in place of the answers is longer than they are\)\.$/);
+    expect(readAgainstFull(sum.results[0]!, full)!.more).toBe('It reads more than under Full: what it puts in place of the answers is longer than they are.');
     // The twin at the wall (south named): each move told, then what the two say together.
     const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };
     expect(step('cpl').reveal!(cpl, w)).toEqual({
@@ -548,8 +549,11 @@ describe('the lesson', () => {
     expect(diagonalByLines({ ...r, attention: undefined }, 1)).toBeNull();
     // The diagonal step says the split, at a wall, with the answer's three lines (list, thought, move) read as two parts.
     const w = { ...start, guesses: { diagonal: 0.1 }, results: [{ ...r, ratios: { ...r.ratios, prior: 0.5 } }] };
-    expect(step('diagonal').reveal!(w, w).said).toContain(
-      'Of that 30 %, the list of cells, which the task asks it to copy, gives 0 % (chance 0 %), the thought and move lines 30 % (chance 13 %): 2.4 times chance there too: the trace, in attention, of the repeated thought and move.',
+    expect(step('diagonal').reveal!(w, w).said).toMatch(
+      /well above chance\. The thought and move lines sit at 2\.4 times chance: the trace, in attention, of the repeated thought and move\.$/,
+    );
+    expect(step('diagonal').reveal!(w, w).more).toMatch(
+      /^Of that 30 %, the list of cells, which the task asks it to copy, gives 0 % \(chance 0 %\), the thought and move lines 30 % \(chance 13 %\)\. On the figures panel/,
     );
     // The band's cells a twentieth as bright: (0.02 + 0.015 + 0.01) / 3 = 1.5 %, about a tenth of chance, said so.
     const faint = {
@@ -561,7 +565,7 @@ describe('the lesson', () => {
     } as PolicyResult;
     const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(wf, wf).said).toMatch(
-      /the thought and move lines 1 % \(chance 13 %\): below chance there: the move looks back at earlier moves by word \(as when you pointed at it\), not line for line\.$/,
+      /chance\. The thought and move lines sit below chance: the move looks back at earlier moves by word \(as when you pointed at it\), not line for line\.$/,
     );
   });
 
@@ -591,6 +595,11 @@ describe('the lesson', () => {
     // A template marker is no word of the conversation: "u" out of its message's text, "x" is the brightest.
     const marker = { ...r, messages: [r.messages[0], r.messages[1], { turn: 2, content: { start: 6, length: 0 } }, r.messages[3]] } as PolicyResult;
     expect(brightestColumn(marker)).toMatchObject({ text: 'x', turn: 1 });
+    // In the last prior assistant answer: the diagonal step's zoom shows it.
+    const prior = { ...marker, messages: marker.messages.map((m, k) => (k === 1 ? { ...m, category: 'prior' } : m)) } as PolicyResult;
+    expect(stripeSaid(prior)).toMatch(
+      /"x" in turn 1's prior assistant answer, with 13 % of the answer's attention \(the diagonal step zooms in on that answer\)\.$/,
+    );
     expect(brightestColumn({ ...r, attention: undefined })).toBeNull();
     expect(stripeSaid({ ...r, attention: undefined })).toBe('');
   });

@@ -137,23 +137,26 @@ function Card({ index }: { index: number }) {
       data-lesson="card"
       id="region-card"
     >
-      <div className="lesson-head">
-        <p className="muted">
-          Lesson · step {index + 1} of {LESSON.length}
-        </p>
-        {/* On a phone the card keeps to a third of the screen; a person reading a long step may want more. */}
-        {!folded && (
-          <button type="button" className="link lesson-tall" aria-pressed={tall} onClick={() => setTall(!tall)}>
-            {tall ? 'shorter' : 'taller'}
+      {/* On a phone the sheet scrolls: the step's number and title stay at its top. */}
+      <div className="lesson-top">
+        <div className="lesson-head">
+          <p className="muted">
+            Lesson · step {index + 1} of {LESSON.length}
+          </p>
+          {/* On a phone the card keeps to a third of the screen; a person reading a long step may want more. */}
+          {!folded && (
+            <button type="button" className="link lesson-tall" aria-pressed={tall} onClick={() => setTall(!tall)}>
+              {tall ? 'shorter' : 'taller'}
+            </button>
+          )}
+          <button type="button" className="link" aria-expanded={!folded} aria-controls="lesson-body" onClick={() => setFolded(!folded)}>
+            {folded ? 'unfold the card' : 'fold the card'}
           </button>
-        )}
-        <button type="button" className="link" aria-expanded={!folded} aria-controls="lesson-body" onClick={() => setFolded(!folded)}>
-          {folded ? 'unfold the card' : 'fold the card'}
-        </button>
+        </div>
+        <h2 tabIndex={-1} ref={heading} data-testid="lesson-title">
+          {s.title}
+        </h2>
       </div>
-      <h2 tabIndex={-1} ref={heading} data-testid="lesson-title">
-        {s.title}
-      </h2>
       <div id="lesson-body" hidden={folded}>
         <p data-testid="lesson-text">{unbroken(s.text(w))}</p>
       </div>

@@ -24,7 +24,8 @@ export function WallChart({ board }: { board: Board }) {
       ))}
       <p className="wall-key">
         <span className="wall-swatch wall-repeat" /> back into the wall <span className="wall-swatch wall-open" /> an open way{' '}
-        <span className="wall-swatch wall-mark" /> the rate with no history: a bar past it is what the history adds
+        <span className="wall-swatch wall-other" /> another wall, or no move <span className="wall-swatch wall-mark" /> no history's rate: the part of a bar
+        past it is what the history adds
       </p>
     </figure>
   );

@@ -76,7 +76,7 @@ export function diagonalByLines(r: PolicyResult, tail = 2): { before: number; la
  * the answer (the sink and the template's markers aside) that the answer's rows give the most attention, as a mean
  * over those rows; null without the answer's rows of attention.
  */
-export function brightestColumn(r: PolicyResult): { text: string; category: Category; turn: number | null; share: number } | null {
+export function brightestColumn(r: PolicyResult): { text: string; category: Category; turn: number | null; message: number; share: number } | null {
   const answer = r.attention && rowsOf(r.attention.mean, r.query.start, r.query.end);
   const rows = r.query.end - r.query.start;
   if (!answer || rows <= 0) return null;
@@ -91,7 +91,7 @@ export function brightestColumn(r: PolicyResult): { text: string; category: Cate
   }
   if (!best) return null;
   const t = r.tokens[best.k]!;
-  return { text: t.text, category: t.category, turn: r.messages[t.message]?.turn ?? null, share: best.share };
+  return { text: t.text, category: t.category, turn: r.messages[t.message]?.turn ?? null, message: t.message, share: best.share };
 }
 
 /** Where a stripe's token sits, in words: "turn 8's user message", "the system prompt". */
@@ -107,8 +107,10 @@ const KIND: Record<Category, string> = {
 export function stripeSaid(r: PolicyResult): string {
   const c = brightestColumn(r);
   if (!c) return '';
+  // The heatmap of the diagonal step shows the last prior assistant answer: the stripe is seen there.
+  const lastPrior = r.messages.map((m) => m.category).lastIndexOf('prior');
   const where = c.turn === null ? `the ${KIND[c.category]}` : `turn ${c.turn}'s ${KIND[c.category]}`;
-  return ` A bright upright stripe is one token that every row of the answer looks at: among the conversation's words the brightest is ${JSON.stringify(c.text.trim() || c.text)} in ${where}, with ${percent(c.share)} of the answer's attention.`;
+  return ` A bright upright stripe is one token that every row of the answer looks at: among the conversation's words the brightest is ${JSON.stringify(c.text.trim() || c.text)} in ${where}, with ${percent(c.share)} of the answer's attention${c.message === lastPrior ? ' (the diagonal step zooms in on that answer)' : ''}.`;
 }
 
 /** The diagonal step: the guess, the diagonal ratio, and what attention spread evenly would put in its band. */
@@ -120,26 +122,32 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   // A verdict on the ratio, so the number is read, not only shown.
   const said = k >= 2 ? 'well above chance' : k >= 1.2 ? 'more than chance, though not many times more' : 'about what chance gives';
   const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} that looking at every token equally would put there: ${said}` : '';
+  const split = w.walls === null || k < 1.2 ? SILENT : wantedOrNot(r);
   return {
-    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${w.walls === null || k < 1.2 ? '' : wantedOrNot(r)}`,
-    more: `${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all.`,
+    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${split.said}`,
+    more: `${split.more ? `${split.more} ` : ''}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all.`,
   };
 }
 
 /**
- * A maze answer's diagonal is mostly its list of cells, which the task asks it to copy: said with the split by
- * lines when the answer's rows are there, so the copying is not taken for inertia.
+ * A maze answer's diagonal is mostly its list of cells, which the task asks it to copy: said in words, with the
+ * split by lines in the fold when the answer's rows are there, so the copying is not taken for inertia.
  */
-function wantedOrNot(r: PolicyResult): string {
+function wantedOrNot(r: PolicyResult): Reveal {
   const s = diagonalByLines(r);
-  if (!s) return ' Here much of it is the list of cells, which the task asks it to copy, not the move.';
+  if (!s) return { said: ' Here much of it is the list of cells, which the task asks it to copy, not the move.' };
   // The thought and move lines against their own chance: copying there is the trace of the repeated move.
   const k = s.evenLast > 0 ? s.last / s.evenLast : 0;
   const verdict =
     k >= LOOKS_BACK
-      ? `${k.toFixed(1)} times chance there too: the trace, in attention, of the repeated thought and move`
-      : `${k < 0.67 ? 'below' : 'about'} chance there: the move looks back at earlier moves by word (as when you pointed at it), not line for line`;
-  return ` Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}): ${verdict}.`;
+      ? `at ${k.toFixed(1)} times chance: the trace, in attention, of the repeated thought and move`
+      : `${k < 0.67 ? 'below' : 'at about'} chance: the move looks back at earlier moves by word (as when you pointed at it), not line for line`;
+  // How much of the diagonal the list gives, in words (none: the answer has no line before its thought).
+  const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
+  return {
+    said: `${list ? ` ${list} of it comes from the list of cells, which the task asks it to copy: wanted copying, not inertia.` : ''} The thought and move lines sit ${verdict}.`,
+    more: `Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}).`,
+  };
 }
 
 /** The Filler step: its diagonal ratio against Full's at the step's start, and whether it falls below chance. */

@@ -111,7 +111,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: (w) =>
-      `So far, what the model writes; now, where it looks: a clue to what it copies (only what it writes shows whether that is too much). A model has ${w.finalLayer === null ? 'several layers' : `${w.finalLayer + 1} layers`}, one after the other; in each, every token (word piece) shares out 100 % of its attention over the tokens before it, and the tool shows the last${w.finalLayer === null ? '' : ` (labelled "layer ${w.finalLayer}": the panels count from 0)`}. Where does the last answer's move into the wall look?`,
+      `So far, what the model writes; now, where it looks: a clue to what it copies (only what it writes shows whether that is too much). This model has ${w.finalLayer === null ? 'several layers' : `${w.finalLayer + 1} layers`}, one after the other; in each, every token (word piece) shares out 100 % of its attention over the tokens before it, and the tool shows the last${w.finalLayer === null ? '' : ` (labelled "layer ${w.finalLayer}": the panels count from 0)`}. Where does the last answer's move into the wall look?`,
     source: 'Attention weights of the final layer, averaged over heads: paper 2, section 3.4.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
     // The answer's last content token: its move (a maze answer ends "Action -> south").
@@ -232,7 +232,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      `Do the heads that copy most (the highest diagonal ratio) make the model repeat its move into the wall? One button switches off the last layer's three that copy most (the layer every figure reads) and has the model write the last answer, then does the same with the three that copy least, as a control (switching off any heads changes a model somewhat). Watch where each move leads.`,
+      `The heads that copy most (the highest diagonal ratio) copy mostly the list of cells: do they also make the model repeat its move into the wall? One button switches off the last layer's three that copy most (the layer every figure reads) and has the model write the last answer, then does the same with the three that copy least, as a control (switching off any heads changes a model somewhat). Watch where each move leads.`,
     source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the 3 copying heads, then 3 others, and write the answer each way".',
     target: '[data-testid="lesson-act"]',

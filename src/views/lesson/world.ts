@@ -156,13 +156,14 @@ export function readAgainstFull(r: PolicyResult, base: LessonWorld | null): Reve
   const read = (x: PolicyResult) => x.cost.find((c) => c.turn === x.turn)?.contextTokens;
   if (!full || read(r) === undefined) return null;
   // Reading more than Full: AO adds a line to the system prompt; another policy's stand-ins outgrow the answers.
+  // Said in the fold: an aside, not the step's point.
   const longer =
     read(r)! > (read(full) ?? Infinity)
       ? r.policy === 'ao'
-        ? ` (AO adds a ${AO_SYSTEM_PROMPT.split(/\s+/).length}-word line to the system prompt, and the tokenizer splits rare words into many tokens)`
-        : ' (what it puts in place of the answers is longer than they are)'
-      : '';
-  return { said: `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full${longer}.` };
+        ? `It reads more than under Full: AO adds a ${AO_SYSTEM_PROMPT.split(/\s+/).length}-word line to the system prompt, and the tokenizer splits rare words into many tokens.`
+        : 'It reads more than under Full: what it puts in place of the answers is longer than they are.'
+      : undefined;
+  return { said: `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full.`, more: longer };
 }
 
 /**
