@@ -412,6 +412,11 @@ describe('the lesson, walked with the keyboard only', () => {
       // Said in words on the card: the list gives most of it.
       expect(split.before).toBeGreaterThan(split.last);
       expect(await card.getByTestId('lesson-said').textContent()).toContain('Most of it comes from the list of cells');
+      // And drawn: the whole answer, then its two parts, as the same model gives them in Node.
+      expect((await card.getByTestId('lesson-bars-row').allTextContents()).slice(1)).toEqual([
+        `its list of cells${pct(split.before)}`,
+        `its thought and move${pct(split.last)}`,
+      ]);
     });
     await step(8, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));
     await step(9, () => press('ArrowDown', 3));

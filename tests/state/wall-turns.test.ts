@@ -74,6 +74,7 @@ describe('the wall counts the lesson quotes', () => {
     });
     expect(scoreboard({ generate: true, contexts: true, hide: true, cpl: true }, c)!.rows).toEqual([
       row('whole history (Full)', 75, 10),
+      row('last 6 turns (Window-6)', 74, 11),
       row('turn before only (LT)', 70, 13),
       row('own answers hidden (AO)', 40, 15),
       row('no history (DE)', 45, 40),

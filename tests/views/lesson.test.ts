@@ -11,7 +11,7 @@ import { turnsSeen } from '../../src/context/history';
 import { parsePolicy } from '../../src/context/policy';
 import { headsOffReveal, towardGoal } from '../../src/views/lesson/moves';
 import { WORDS } from '../../src/views/lesson/world';
-import { evenDiagonal, evenShare, lengthVerdict, percent, priorYardstick, readAgainstFull } from '../../src/views/lesson/world';
+import { clipWorked, evenDiagonal, evenShare, lengthVerdict, percent, priorYardstick, readAgainstFull } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { brightestColumn, diagonalByLines, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
 import { lookTally, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
@@ -166,7 +166,7 @@ describe('the lesson', () => {
     // Filler, an earlier turn, another policy: each compared with the figures the step started from.
     const filler = { ...w, shown: ['filler'], results: [figures('filler', 0.0567, 0.2)] };
     expect(told('filler', filler, w)).toMatch(
-      /Filler the diagonal ratio is 6 %, against 11 % with the real answers, 50 % lower: much of the diagonal stays without the words.* On the figures panel: diagonal ratio under Filler 0\.0567, under Full 0\.1133\.$/,
+      /Filler the diagonal ratio is 6 %, against 11 % with the real answers: much of the diagonal stays without the words.* On the figures panel: diagonal ratio under Filler 0\.0567, under Full 0\.1133\.$/,
     );
     expect(told('filler', filler, null)).toBe('');
     const earlier = { ...w, turn: 6, results: [figures('full', 0.08, 0.25, { turn: 6 })] };
@@ -176,7 +176,9 @@ describe('the lesson', () => {
     const clip = { ...w, shown: ['clip:6:1'], results: [figures('clip:6:1', 0.0917, 0.1, { cost: [{ turn: 14, contextTokens: 236, prefilled: 40 }] })] };
     const full = { ...w, results: [figures('full', 0.1133, 0.2991, { cost: [{ turn: 14, contextTokens: 1020, prefilled: 40 }] })] };
     // Before the attention figures are taught, a policy is read by the tokens it leaves, not by its diagonal.
-    expect(told('contexts', clip, full)).toBe('Under clip:6:1 the model reads 236 tokens before answering, against 1020 under Full.');
+    expect(told('contexts', clip, full)).toBe(
+      'Under clip:6:1 the model reads 236 tokens before answering, against 1020 under Full. Answering turn 14, Clip-6→1 shows turns 11 to 13: each time the history reached 6 turns it was cut back to the last 1, then grew again.',
+    );
     // Under a policy the stored episodes were also written with: the count at the wall follows.
     const de = { ...w, shown: ['de'], results: [figures('de', 0, 0, { cost: [{ turn: 14, contextTokens: 81, prefilled: 40 }] })] };
     const priors = [{ message: 0, turn: 1, value: 0.1133 }];
@@ -362,7 +364,22 @@ describe('the lesson', () => {
     expect(lengthVerdict(early, r)).toEqual({
       said: 'At turn 6 prior assistant answers are 35 % of the tokens the answer can see and get 40 % of its attention; at the last turn, 14, they are 35 % of the tokens and get 70 % of its attention. The share grew faster than the text (1.1 then 2.0 times an even spread): with more turns the model leans a little more on its prior assistant answers.',
       more: 'An even spread: what looking at every token equally would give them. Two turns compared; the chart "Shares by turn" has them all. The diagonal ratio, which counts only the copy-shaped part, reads 20 % then 20 %. On the figures panel: prior assistant at turn 6 0.4000, at turn 14 0.7000, diagonal ratio at turn 6 0.2000, at turn 14 0.2000.',
+      // Drawn: each turn's share, its even spread marked.
+      bars: {
+        caption: 'Attention to prior assistant answers',
+        rows: [
+          { label: 'turn 6', value: 0.4, even: (4 / 11 + 4 / 12) / 2 },
+          { label: 'turn 14', value: 0.7, even: (4 / 11 + 4 / 12) / 2 },
+        ],
+      },
     });
+    // The shares step draws the three kinds before the answer, each against its part of the tokens (hand-counted:
+    // 1 system token, 2 user tokens).
+    const shares = step('shares').reveal!({ ...start, results: [r], guesses: { prior: 0.5 } }, null).bars!;
+    expect(shares.rows.map((x) => x.label)).toEqual(['system prompt', "user's turns", 'prior assistant answers']);
+    expect(shares.rows.map((x) => x.value)).toEqual([r.ratios.system, r.ratios.user, 0.7]);
+    expect(shares.rows[0]!.even).toBeCloseTo((1 / 11 + 1 / 12) / 2, 12);
+    expect(shares.rows[1]!.even).toBeCloseTo((2 / 11 + 2 / 12) / 2, 12);
     expect(lengthVerdict(r, r).said).toMatch(/The share grew as the text did: the rise is more text, not more leaning\.$/);
     expect(lengthVerdict(r, early).said).toMatch(/The text grew faster than the share: the rise is just more text\.$/);
     // Near what length alone gives: said so, and the diagonal named as what tells copying apart.
@@ -508,8 +525,13 @@ describe('the lesson', () => {
     // Filler below chance: said with the same yardstick.
     const filler = { ...w, shown: ['filler'], results: [{ ...r, policy: 'filler', diagonal: 0.05 }] };
     expect(told('filler', filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] })).toMatch(
-      /^Under Filler the diagonal ratio is 5 %, against 30 % with the real answers, 83 % lower: with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit\. With nothing in it to copy, the model barely looks at the filler: the band gets less than the 22 % that looking at every token equally would give it\. On the figures panel: diagonal ratio under Filler 0\.0500, under Full 0\.3000\.$/,
+      /^Under Filler the diagonal ratio is 5 %, against 30 % with the real answers: with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit\. With nothing in it to copy, the model barely looks at the filler: the band gets less than the 22 % that looking at every token equally would give it\. On the figures panel: diagonal ratio under Filler 0\.0500, under Full 0\.3000\.$/,
     );
+    // Drawn: Full's diagonal beside Filler's, each against its chance.
+    expect(step('filler').reveal!(filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] }).bars!.rows.map((x) => [x.label, x.value])).toEqual([
+      ['the real answers (Full)', 0.3],
+      ['filler in their place', 0.05],
+    ]);
     // The lesson leaves the copy-aligned band out: a displaced copy adds nothing to the reveal.
     const moved = { ...w, results: [{ ...r, copy: [{ message: 0, turn: 1, longestRun: 9, ngramOverlap: 0.5, shift: -4 }] }] };
     expect(told('diagonal', moved, moved)).toBe(told('diagonal', w, w));
@@ -555,6 +577,16 @@ describe('the lesson', () => {
     expect(step('diagonal').reveal!(w, w).more).toMatch(
       /^Of that 30 %, the list of cells, which the task asks it to copy, gives 0 % \(chance 0 %\), the thought and move lines 30 % \(chance 13 %\)\. On the figures panel/,
     );
+    // Drawn: the whole answer and its two parts, each against its own chance.
+    const two = diagonalByLines(r)!;
+    expect(step('diagonal').reveal!(w, w).bars).toEqual({
+      caption: 'Attention on the diagonal',
+      rows: [
+        { label: 'whole answer', value: r.diagonal, even: evenDiagonal(r) },
+        { label: 'its list of cells', value: two.before, even: two.evenBefore },
+        { label: 'its thought and move', value: two.last, even: two.evenLast },
+      ],
+    });
     // The band's cells a twentieth as bright: (0.02 + 0.015 + 0.01) / 3 = 1.5 %, about a tenth of chance, said so.
     const faint = {
       ...r,
@@ -565,7 +597,7 @@ describe('the lesson', () => {
     } as PolicyResult;
     const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(wf, wf).said).toMatch(
-      /chance\. The thought and move lines sit below chance: the move looks back at earlier moves by word \(as when you pointed at it\), not line for line\.$/,
+      /chance\. The thought and move lines sit below chance: the move looks back at earlier moves wherever they sit \(as when you pointed at it\), not line for line\.$/,
     );
   });
 
@@ -638,6 +670,19 @@ describe('the lesson', () => {
         .filter(Boolean),
     ).toEqual([4, 5, 6, 7, 8, 9]);
     expect(q.options[q.correct]).toBe('turns 4 to 9 whole, and nothing of turns 1 to 3');
+  });
+
+  it("works Clip's row out in words: the turns it shows, as the table marks them", () => {
+    const n = { window: 6, clipAt: 6, clipTo: 1 };
+    // Answering turn 10: cut back to turn 6 when the history reached 6 turns (at turn 7), then grown to 6–9.
+    expect(clipWorked(10, n)).toBe(
+      'Answering turn 10, Clip-6→1 shows turns 6 to 9: each time the history reached 6 turns it was cut back to the last 1, then grew again.',
+    );
+    expect(clipWorked(7, n)).toBe(
+      'Answering turn 7, Clip-6→1 shows turn 6: each time the history reached 6 turns it was cut back to the last 1, then grew again.',
+    );
+    // Before it cuts: nothing to work out.
+    expect(clipWorked(6, n)).toBeNull();
   });
 
   it("reads a teacher's hide= and writes lesson= and hide= back", () => {

@@ -9,6 +9,7 @@ import { SILENT } from './world';
 import { scoreboard } from './wall-counts';
 import { useLessonWorld } from './use-lesson-world';
 import { WallChart } from './WallChart';
+import { RevealBars } from './RevealBars';
 import { writtenIn } from './written';
 
 /**
@@ -196,6 +197,7 @@ function Card({ index }: { index: number }) {
               </dl>
             )}
             {board && COUNTED.has(s.id) && <WallChart board={board} />}
+            {reveal.bars && <RevealBars bars={reveal.bars} />}
             {/* The answers first, then what they say: on a phone the card's top is what shows. */}
             <p data-testid="lesson-said">{unbroken(reveal.said)}</p>
             {reveal.more && (

@@ -2,30 +2,32 @@ import type { Board } from './wall-counts';
 
 /**
  * The running count at the wall as bars: for each writer the learner has met, the share of turns right after a
- * wall where it walks back into it, and where it takes an open way. The dashed mark is the rate with no history
+ * wall where it walks back into it, and where it takes an open way. The dark mark is the rate with no history
  * (DE): the part of a bar past it is what the history adds.
  */
 export function WallChart({ board }: { board: Board }) {
   return (
-    <figure className="wall-chart" data-testid="lesson-board">
+    <figure className="bar-chart" data-testid="lesson-board">
       <figcaption>
         Right after hitting a wall, what it does next ({board.turns} turns in {board.episodes} mazes it played)
       </figcaption>
       {board.rows.map((r) => (
-        <div className="wall-row" key={r.label} data-testid="lesson-board-row">
+        <div className="bar-row" key={r.label} data-testid="lesson-board-row">
           <span>{r.label}</span>
-          <span className="wall-bar" role="img" aria-label={`${r.repeats} % back into the wall, ${r.open} % an open way`}>
+          <span className="bar-track" role="img" aria-label={`${r.repeats} % back into the wall, ${r.open} % an open way`}>
             <span className="wall-repeat" style={{ width: `${r.repeats}%` }} />
             <span className="wall-open" style={{ width: `${r.open}%` }} />
-            <span className="wall-none" style={{ left: `${board.none}%` }} />
+            <span className="bar-mark" style={{ left: `${board.none}%` }} />
           </span>
           <strong>{r.repeats}&nbsp;%</strong>
         </div>
       ))}
-      <p className="wall-key">
-        <span className="wall-swatch wall-repeat" /> back into the wall <span className="wall-swatch wall-open" /> an open way{' '}
-        <span className="wall-swatch wall-other" /> another wall, or no move <span className="wall-swatch wall-mark" /> no history's rate: the part of a bar
-        past it is what the history adds
+      <p className="bar-key">
+        <span className="bar-swatch wall-repeat" /> back into the wall <span className="bar-swatch wall-open" /> an open way{' '}
+        <span className="bar-swatch wall-other" /> another wall, or no move
+      </p>
+      <p className="bar-key">
+        <span className="bar-swatch bar-swatch-mark" /> the rate with no history (DE): the part of a bar past it is what the history adds
       </p>
     </figure>
   );

@@ -9,9 +9,9 @@ import { rowsOf } from '../../metrics/slab';
 import { isMove } from './moves';
 import { looksRare, lookTally } from './wall-counts';
 import {
-  change,
   evenBandRows,
   evenDiagonal,
+  evenShare,
   LOOKS_BACK,
   figuresOf,
   type LessonWorld,
@@ -23,11 +23,17 @@ import {
   SILENT,
 } from './world';
 
+/** The kinds of token the shares step draws, by the names the figures panel gives them. */
+const CATEGORY_LABELS = { system: 'system prompt', user: "user's turns", prior: 'prior assistant answers' } as const;
+
 /** The shares step: the guess, the share on prior assistant answers and its yardstick; the other shares folded. */
 export function sharesReveal(w: LessonWorld): Reveal {
   const r = figuresOf(w);
   if (!r) return LOADING;
+  // The three kinds before the answer, each against its share of the tokens (the sink is the first 3 alone).
+  const kinds = (['system', 'user', 'prior'] as const).map((c) => ({ label: CATEGORY_LABELS[c], value: r.ratios[c], even: evenShare(r, c) }));
   return {
+    bars: { caption: "Where the answer's attention goes", rows: kinds },
     said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers.${priorYardstick(r)}`,
     more: `${onPanel(['prior assistant', r.ratios.prior])} The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the answer itself.`,
   };
@@ -37,7 +43,7 @@ export function sharesReveal(w: LessonWorld): Reveal {
 export function diagonalYardstick(w: LessonWorld): string {
   const r = figuresOf(w);
   const even = r ? evenDiagonal(r) : 0;
-  return even > 0 ? ` For scale: looking at every token equally would put ${percent(even)} there (the band's share of the tokens).` : '';
+  return even > 0 ? ` For scale: looking at every token equally would put ${percent(even)} there.` : '';
 }
 
 /**
@@ -123,7 +129,15 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const said = k >= 2 ? 'well above chance' : k >= 1.2 ? 'more than chance, though not many times more' : 'about what chance gives';
   const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} that looking at every token equally would put there: ${said}` : '';
   const split = w.walls === null || k < 1.2 ? SILENT : wantedOrNot(r);
+  const lines = diagonalByLines(r);
+  const rows = [{ label: 'whole answer', value: r.diagonal, even }];
+  if (lines && split.more)
+    rows.push(
+      { label: 'its list of cells', value: lines.before, even: lines.evenBefore },
+      { label: 'its thought and move', value: lines.last, even: lines.evenLast },
+    );
   return {
+    bars: { caption: 'Attention on the diagonal', rows },
     said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${split.said}`,
     more: `${split.more ? `${split.more} ` : ''}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all.`,
   };
@@ -141,7 +155,7 @@ function wantedOrNot(r: PolicyResult): Reveal {
   const verdict =
     k >= LOOKS_BACK
       ? `at ${k.toFixed(1)} times chance: the trace, in attention, of the repeated thought and move`
-      : `${k < 0.67 ? 'below' : 'at about'} chance: the move looks back at earlier moves by word (as when you pointed at it), not line for line`;
+      : `${k < 0.67 ? 'below' : 'at about'} chance: the move looks back at earlier moves wherever they sit (as when you pointed at it), not line for line`;
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought).
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   return {
@@ -166,7 +180,14 @@ export function fillerReveal(w: LessonWorld, base: LessonWorld | null): Reveal {
       ? 'with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit'
       : 'much of the diagonal stays without the words, so part of it follows positions alone';
   return {
-    said: `Under Filler the diagonal ratio is ${percent(r.diagonal)}, against ${percent(full.diagonal)} with the real answers, ${change(full.diagonal, r.diagonal)}: ${reading}.${belowChance}`,
+    bars: {
+      caption: 'Attention on the diagonal',
+      rows: [
+        { label: 'the real answers (Full)', value: full.diagonal, even: evenDiagonal(full) },
+        { label: 'filler in their place', value: r.diagonal, even },
+      ],
+    },
+    said: `Under Filler the diagonal ratio is ${percent(r.diagonal)}, against ${percent(full.diagonal)} with the real answers: ${reading}.${belowChance}`,
     more: onPanel(['diagonal ratio under Filler', r.diagonal], ['under Full', full.diagonal]),
   };
 }

@@ -13,7 +13,7 @@ import { diagonalReveal, stripeSaid, diagonalYardstick, fillerReveal, readsRevea
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakSaid } from './moves';
 import { headsTally, policyTally, summary, wallTally } from './wall-counts';
-import { evenDiagonal, figuresOf, type LessonStep, LOADING, lengthVerdict, joined, only, percent, onPanel, readAgainstFull, SILENT } from './world';
+import { clipWorked, evenDiagonal, figuresOf, type LessonStep, LOADING, lengthVerdict, joined, only, percent, onPanel, readAgainstFull, SILENT } from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion, type Reveal, revealText } from './world';
@@ -83,8 +83,11 @@ export const LESSON: LessonStep[] = [
       const r = DROPPING.map((p) => (only(w, p) ? figuresOf(w, p) : null)).find(Boolean);
       const a = r && readAgainstFull(r, base);
       if (!r || !a) return SILENT;
-      // Then what it does to the move at a wall, where the stored episodes were written under that policy too.
-      return joined(a, policyTally(r.policy, r.label));
+      // Then what it does to the move at a wall, where the stored episodes were written under that policy too;
+      // Clip's row worked out in the fold (its marks are the table's hardest to read).
+      const t = joined(a, policyTally(r.policy, r.label));
+      const clip = clipWorked(w.turns, TABLE);
+      return clip ? { ...t, more: `${t.more ? `${t.more} ` : ''}${clip}` } : t;
     },
   },
   {
@@ -111,8 +114,9 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: (w) =>
-      `So far, what the model writes; now, where it looks: a clue to what it copies (only what it writes shows whether that is too much). This model has ${w.finalLayer === null ? 'several layers' : `${w.finalLayer + 1} layers`}, one after the other; in each, every token (word piece) shares out 100 % of its attention over the tokens before it, and the tool shows the last${w.finalLayer === null ? '' : ` (labelled "layer ${w.finalLayer}": the panels count from 0)`}. Where does the last answer's move into the wall look?`,
-    source: 'Attention weights of the final layer, averaged over heads: paper 2, section 3.4.',
+      `So far, what the model writes; now, where it looks: a clue to what it copies. Attention is how a model reads: to compute each token (word piece) it weighs every token before it, sharing out 100 % among them; this model does so in ${w.finalLayer === null ? 'several layers' : `${w.finalLayer + 1} layers`}, one after the other, and the tool shows the last. Where does the last answer's move into the wall look?`,
+    source:
+      'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
     // The answer's last content token: its move (a maze answer ends "Action -> south").
     target: '[data-testid="token-view"] .tok:nth-last-child(1 of .query)',
@@ -160,7 +164,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: (w) =>
-      `Copying has a shape: the answer's 10th token looks at a prior assistant answer's 10th, the 11th at the 11th, and so on: a diagonal line in the heatmap, drawn dotted. The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines, between each pair of purple lines.${diagonalYardstick(w)} Guess it, as a share of all its attention.`,
+      `Copying line for line, wanted or not, has a shape: the answer's 10th token looks at a prior assistant answer's 10th, the 11th at the 11th, and so on: a diagonal line in the heatmap, drawn dotted. The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines, between each pair of purple lines.${diagonalYardstick(w)} Guess it.`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line.',
     action: 'Set your guess with the slider, then lock it in.',
@@ -232,7 +236,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      `The heads that copy most (the highest diagonal ratio) copy mostly the list of cells: do they also make the model repeat its move into the wall? One button switches off the last layer's three that copy most (the layer every figure reads) and has the model write the last answer, then does the same with the three that copy least, as a control (switching off any heads changes a model somewhat). Watch where each move leads.`,
+      `The heads that copy most (the highest diagonal ratio) copy mostly the list of cells; attention cannot say whether they also make the move, but switching them off can. One button switches off the last layer's three that copy most (the layer every figure reads) and has the model write the last answer, then does the same with the three that copy least, as a control (switching off any heads changes a model somewhat). Watch where each move leads.`,
     source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the 3 copying heads, then 3 others, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
@@ -253,7 +257,7 @@ export const LESSON: LessonStep[] = [
     text: () =>
       'Large chat models show inertia too, and can be trained to lean less on their prior assistant answers: shown two answers of its own, one written from a short context and one from the whole history, a model learns to prefer the short-context one (Context Preference Learning, CPL). The demo model has a twin trained this way. At the wall the lesson began with, does the twin still walk into it?',
     source:
-      'Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
+      'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',
     target: '[data-testid="lesson-act"]',
     act: { label: 'Load the CPL twin and write the answer with both', run: 'twin-writes' },

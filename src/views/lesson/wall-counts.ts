@@ -161,7 +161,7 @@ export function scoreboard(reached: { generate: boolean; contexts: boolean; hide
   const rate = (n: number) => Math.round((n / c.turns) * 100);
   const row = (label: string, w: Writer): BoardRow => ({ label, repeats: rate(c.repeats[w]), open: rate(c.open[w]) });
   const rows = [row('whole history (Full)', 'full')];
-  if (reached.contexts) rows.push(row('turn before only (LT)', 'lt'));
+  if (reached.contexts) rows.push(row('last 6 turns (Window-6)', 'window:6'), row('turn before only (LT)', 'lt'));
   if (reached.hide) rows.push(row('own answers hidden (AO)', 'ao'));
   rows.push(row('no history (DE)', 'de'));
   if (reached.cpl) rows.push(row('CPL twin, whole history', 'twin'));

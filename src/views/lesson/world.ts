@@ -7,6 +7,8 @@ import type { SweepPoint } from '../../analysis/sweep';
 import type { LessonAction } from '../../state/lesson-actions';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { AO_SYSTEM_PROMPT } from '../../context/apply';
+import { turnsSeen } from '../../context/history';
+import type { PolicyNumbers } from '../../context/policy';
 import { fmtShare } from '../figures/format';
 import type { Streak } from './moves';
 
@@ -75,6 +77,14 @@ export type LessonRegion = 'conversation' | 'tokens' | 'heatmap' | 'figures' | '
 export interface Reveal {
   said: string;
   more?: string;
+  /** The reveal's key figures drawn, each beside what looking at every token equally would give. */
+  bars?: Bars;
+}
+
+/** A few shares as bars: each row's value and, marked on it, what an even spread of attention gives the same tokens. */
+export interface Bars {
+  caption: string;
+  rows: { label: string; value: number; even: number }[];
 }
 /** The most words a step's text and a reveal's first part may have: a card read, not skimmed (tested on each). */
 export const WORDS = { text: 80, said: 90 } as const;
@@ -142,9 +152,6 @@ export const LOOKS_BACK = 1.5;
 export const percent = (v: number): string => (v > 0 && v < 0.005 ? 'under 1 %' : `${Math.round(v * 100)} %`);
 /** Only this policy is shown, and its figures are the model's. */
 export const only = (w: LessonWorld, policy: string): boolean => w.shown.length === 1 && w.shown[0] === policy && figuresOf(w, policy) !== null;
-/** A relative change in plain words: "27 % lower". */
-export const change = (x: number, y: number): string =>
-  x > 0 ? `${Math.abs(Math.round(((y - x) / x) * 100))} % ${y < x ? 'lower' : y > x ? 'higher' : 'different'}` : 'not comparable';
 export const LOADING: Reveal = { said: 'The model is still loading: its figures follow.' };
 
 /**
@@ -234,8 +241,28 @@ export function lengthVerdict(early: PolicyResult, late: PolicyResult): Reveal {
   return {
     said: `At turn ${early.turn} prior assistant answers are ${percent(a)} of the tokens the answer can see and get ${got(early)}; at the last turn, ${late.turn}, they are ${percent(b)} of the tokens and get ${got(late)}. ${verdict}`,
     more: `An even spread: what looking at every token equally would give them. Two turns compared; the chart "Shares by turn" has them all. ${diagonals}`,
+    bars: {
+      caption: 'Attention to prior assistant answers',
+      rows: [
+        { label: `turn ${early.turn}`, value: early.ratios.prior, even: a },
+        { label: `turn ${late.turn}`, value: late.ratios.prior, even: b },
+      ],
+    },
   };
 }
 
 /** Two reveals one after the other (a policy against Full, then its count at the wall). */
-export const joined = (a: Reveal, b: Reveal): Reveal => ({ said: `${a.said} ${b.said}`.trim(), more: `${a.more ?? ''} ${b.more ?? ''}`.trim() });
+export const joined = (a: Reveal, b: Reveal): Reveal => ({
+  said: `${a.said} ${b.said}`.trim(),
+  more: `${a.more ?? ''} ${b.more ?? ''}`.trim(),
+  ...(a.bars || b.bars ? { bars: a.bars ?? b.bars } : {}),
+});
+
+/** Clip's row of the table worked out in words for the turn answered: which turns it shows, and why (null while it keeps them all). */
+export function clipWorked(t: number, n: PolicyNumbers): string | null {
+  const seen = turnsSeen({ kind: 'clip', h: n.clipAt, l: n.clipTo }, t);
+  const kept = seen.flatMap((x, i) => (x === 'whole' ? [i + 1] : []));
+  if (kept.length === seen.length) return null;
+  const shown = kept.length === 0 ? 'no earlier turn' : kept.length === 1 ? `turn ${kept[0]}` : `turns ${kept[0]} to ${kept.at(-1)}`;
+  return `Answering turn ${t}, Clip-${n.clipAt}→${n.clipTo} shows ${shown}: each time the history reached ${n.clipAt} turns it was cut back to the last ${n.clipTo}, then grew again.`;
+}

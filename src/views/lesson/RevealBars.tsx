@@ -1,0 +1,30 @@
+import { type Bars, percent } from './world';
+
+/**
+ * A reveal's key shares as bars, each with a dark mark at what looking at every token equally would give the
+ * same tokens: the yardstick the card's words read the share against, drawn. The bars run to the next round
+ * ten per cent above the largest figure, said in the key.
+ */
+export function RevealBars({ bars }: { bars: Bars }) {
+  const top = Math.max(...bars.rows.flatMap((r) => [r.value, r.even]));
+  const scale = Math.max(0.1, Math.ceil(top * 10) / 10);
+  const at = (v: number) => `${Math.min(100, (v / scale) * 100)}%`;
+  return (
+    <figure className="bar-chart" data-testid="lesson-bars">
+      <figcaption>{bars.caption}</figcaption>
+      {bars.rows.map((r) => (
+        <div className="bar-row" key={r.label} data-testid="lesson-bars-row">
+          <span>{r.label}</span>
+          <span className="bar-track" role="img" aria-label={`${percent(r.value)}; looking at every token equally: ${percent(r.even)}`}>
+            <span className="bar-share" style={{ width: at(r.value) }} />
+            <span className="bar-mark" style={{ left: at(r.even) }} />
+          </span>
+          <strong>{percent(r.value).replace(' %', '\u00a0%')}</strong>
+        </div>
+      ))}
+      <p className="bar-key">
+        <span className="bar-swatch bar-swatch-mark" /> looking at every token equally · the bars run from 0 to {Math.round(scale * 100)}&nbsp;%
+      </p>
+    </figure>
+  );
+}
