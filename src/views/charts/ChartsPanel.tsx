@@ -6,6 +6,7 @@ import { CATEGORY_COLORS, CATEGORY_NAMES, modelColor } from '../../palette';
 import { slotName } from '../../state/model-client';
 import { LineChart, type Series } from './LineChart';
 import { Explain } from '../explain/Explain';
+import { useInLesson } from '../../state/lesson-store';
 
 /** Colours for policies in the cost chart (Okabe–Ito, the ones the categories do not use). */
 const POLICY_COLORS = ['#0072B2', '#CC79A7', '#E69F00', '#009E73'];
@@ -16,6 +17,8 @@ export function ChartsPanel() {
   const sweep = sweeps[0] ?? null;
   const sweeping = useInspector((s) => s.sweeping);
   const results = useDeferredValue(useInspector((s) => s.results));
+  // The cost chart is a researcher's: the lesson never speaks of it, so it stays out of the way there.
+  const inLesson = useInLesson();
   if (!results.length) return null;
   const shares: Series[] = sweep
     ? [
@@ -63,7 +66,7 @@ export function ChartsPanel() {
         {sweep && sweep.points.length === 0 && <p className="muted">The sweep over turns needs at least two assistant turns.</p>}
         {sweep && sweep.points.length > 0 && <LineChart testId="turns-chart" series={shares} xLabel="turn" yLabel="share" yFormat={(v) => v.toFixed(2)} />}
       </div>
-      <div>
+      <div hidden={inLesson}>
         <h3>Tokens per turn</h3>
         <LineChart testId="cost-chart" series={cost} xLabel="turn" yLabel="tokens" />
         <p className="muted">
