@@ -72,7 +72,7 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
         </p>
         {lessonOpen && quiet && (
           <p className="muted" data-testid="quiet-note">
-            While the lesson is open, {QUIET.map((h) => HIDEABLE_NAMES[h]).join(' and ')} are out of the way.{' '}
+            While the lesson is open, {QUIET.map((h) => HIDEABLE_NAMES[h]).join(', ')} and the exports are out of the way.{' '}
             <button type="button" className="link" onClick={() => useLesson.getState().setQuiet(false)}>
               show them
             </button>
@@ -104,7 +104,8 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
       <Region name="view">
         <section className="panel" aria-label="view">
           <ViewControls />
-          <ShareBar linkNote={note} />
+          {/* Exports and links are a researcher's and a teacher's: out of the lesson's way while it is open. */}
+          {(!lessonOpen || !quiet) && <ShareBar linkNote={note} />}
           <StatusLine />
         </section>
       </Region>

@@ -68,19 +68,27 @@ async function headsStory(): Promise<[moves: string, named: string]> {
   ];
 }
 /**
+ * The wall episode under Full as the demo model reads it on onnxruntime-node, apart from the page: the rendered
+ * context, the last answer's span, and its rows of the last layer's head-mean attention (row i: the answer's i-th).
+ */
+async function wallAnswerRows(): Promise<{ r: ReturnType<typeof renderContext>; answer: { start: number; length: number }; a: Float32Array }> {
+  const wall = parseConversation(readFileSync('examples/maze-wall.json', 'utf8')).conversation!;
+  const model = await openModel(dirSource('models/inertia-demo'));
+  const r = renderContext(asRenderer(model.tokenizer), applyPolicy(wall, selectTurn(wall), parsePolicy('full')));
+  const answer = r.contentSpans.at(-1)!;
+  const res = await model.session.forward({ ids: r.ids, attnRows: [answer.start, answer.start + answer.length], skipLogits: true });
+  await model.session.release();
+  return { r, answer, a: res.attention.at(-1)!.mean.data };
+}
+/**
  * The reads step's story computed apart from the page: the demo model on onnxruntime-node reads the wall episode
  * under Full, and the last answer's move (its last token) puts this much of its last layer's head-mean attention
  * on the same move in the prior assistant answers, against an even spread over the tokens it can see.
  */
 async function moveLook(): Promise<{ move: string; share: number; even: number }> {
-  const wall = parseConversation(readFileSync('examples/maze-wall.json', 'utf8')).conversation!;
-  const model = await openModel(dirSource('models/inertia-demo'));
-  const r = renderContext(asRenderer(model.tokenizer), applyPolicy(wall, selectTurn(wall), parsePolicy('full')));
-  const answer = r.contentSpans.at(-1)!;
+  const { r, answer, a } = await wallAnswerRows();
   const q = answer.start + answer.length - 1;
-  const res = await model.session.forward({ ids: r.ids, attnRows: [q, q + 1], skipLogits: true });
-  await model.session.release();
-  const row = res.attention.at(-1)!.mean.data;
+  const row = a.subarray((answer.length - 1) * r.ids.length);
   const move = r.tokenTexts[q]!.trim();
   const same = r.tokenTexts.flatMap((t, k) => (k < q && r.categories[k] === 'prior' && t.trim().toLowerCase() === move ? [k] : []));
   return { move, share: same.reduce((x, k) => x + row[k]!, 0), even: same.length / (q + 1) };
@@ -92,14 +100,8 @@ async function moveLook(): Promise<{ move: string; share: number; even: number }
  * beside each, what attention spread evenly over the tokens each row sees would put in the band.
  */
 async function lineSplit(): Promise<{ before: number; last: number; evenBefore: number; evenLast: number }> {
-  const wall = parseConversation(readFileSync('examples/maze-wall.json', 'utf8')).conversation!;
-  const model = await openModel(dirSource('models/inertia-demo'));
-  const r = renderContext(asRenderer(model.tokenizer), applyPolicy(wall, selectTurn(wall), parsePolicy('full')));
-  const answer = r.contentSpans.at(-1)!;
-  const res = await model.session.forward({ ids: r.ids, attnRows: [answer.start, answer.start + answer.length], skipLogits: true });
-  await model.session.release();
+  const { r, answer, a } = await wallAnswerRows();
   const S = r.ids.length;
-  const a = res.attention.at(-1)!.mean.data;
   const priors = r.contentSpans.filter((c) => c.start < answer.start && r.categories[c.start] === 'prior');
   const text = r.tokenTexts.slice(answer.start, answer.start + answer.length);
   const lineOf = text.map((_, i) => text.slice(0, i).join('').split('\n').length - 1);
@@ -124,13 +126,7 @@ async function lineSplit(): Promise<{ before: number; last: number; evenBefore: 
  * aside, that the answer's rows give the most of their last layer's head-mean attention, averaged over those rows.
  */
 async function brightestStripe(): Promise<{ text: string; share: number }> {
-  const wall = parseConversation(readFileSync('examples/maze-wall.json', 'utf8')).conversation!;
-  const model = await openModel(dirSource('models/inertia-demo'));
-  const r = renderContext(asRenderer(model.tokenizer), applyPolicy(wall, selectTurn(wall), parsePolicy('full')));
-  const answer = r.contentSpans.at(-1)!;
-  const res = await model.session.forward({ ids: r.ids, attnRows: [answer.start, answer.start + answer.length], skipLogits: true });
-  await model.session.release();
-  const a = res.attention.at(-1)!.mean.data;
+  const { r, answer, a } = await wallAnswerRows();
   let best = { k: -1, share: -1 };
   // The conversation's words: the text of each message before the answer, not the template's markers.
   const inText = new Set(r.contentSpans.filter((c) => c.start < answer.start).flatMap((c) => Array.from({ length: c.length }, (_, j) => c.start + j)));
@@ -325,6 +321,9 @@ describe('the lesson, walked with the keyboard only', () => {
     await step(0, async () => {
       // The step opened the list of turns to read; "take me there" went to it.
       expect(await page.locator('details.turns').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+      // The maze drawn from the user turns: the example stands at (3,3) from its 5th turn to its 10th.
+      expect(await card.getByTestId('lesson-maze').locator('figcaption').textContent()).toMatch(/from turn 5 to turn 10 it stands at the same cell\.$/);
+      expect(await card.getByTestId('lesson-maze-agent').getAttribute('cx')).toBe(String(3 * 18 + 9));
     });
 
     await step(
@@ -493,7 +492,7 @@ describe('the lesson, walked with the keyboard only', () => {
     await exercise.getByRole('button', { name: 'show everything' }).click();
     expect(await exercise.locator('[data-lesson="policies"]').isVisible()).toBe(true);
     // The regions no step uses are out of the way while the lesson is open, said so, and one click shows them.
-    expect(await exercise.getByTestId('quiet-note').textContent()).toMatch(/the model panels and the raw forward pass are out of the way/);
+    expect(await exercise.getByTestId('quiet-note').textContent()).toMatch(/the model panels, the raw forward pass and the exports are out of the way/);
     expect(await exercise.locator('[data-lesson="model"]').isHidden()).toBe(true);
     await exercise.getByRole('button', { name: 'show them' }).click();
     expect(await exercise.locator('[data-lesson="model"]').isVisible()).toBe(true);

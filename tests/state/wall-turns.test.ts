@@ -45,11 +45,11 @@ describe('the wall counts the lesson quotes', () => {
     );
     expect(headsTally({ ...c, headsOff: { ...even, of: 0 } }).said).toBe('');
     expect(lookTally(c)).toEqual({
-      said: 'Such a look back is common: 1 of the 2 moves it repeated into a wall in the stored episodes (50 %) look back this plainly.',
+      said: 'Such a look back is common: 1 of the 2 moves it repeated into a wall in the stored episodes (50 %) look back at 1.5 times an even spread or more.',
       more: 'This plainly: 1.5 times an even spread or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Only 15 of the 116 moves it repeated into a wall in the stored episodes (13 %) look back this plainly (1.5 times an even spread or more): attention shows where the model reads, not why it chooses.',
+      said: 'Only 15 of the 116 moves it repeated into a wall in the stored episodes (13 %) look back at 1.5 times an even spread or more: attention shows where the model reads, not why it chooses.',
       more: 'So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
@@ -95,7 +95,7 @@ describe('the wall counts the lesson quotes', () => {
       'At the wall, over 200 stored turns, the blocked move comes again in 74 % under Window-6, 75 % under Full: 2 of those turns come by turn 7, when Window-6 still keeps every turn, so at the wall it changes little.',
     );
     expect(policyTally('ao', 'AO', c)).toEqual({
-      said: 'At the wall, over 200 stored turns, the blocked move comes again in 40 % under AO, 75 % under Full, 45 % under DE (no earlier turn): with only its own answers hidden it repeats no more than with nothing at all, so the extra repeats come from its own answers.',
+      said: 'At the wall, over 200 stored turns, the blocked move comes again in 40 % under AO, 75 % under Full, 45 % under DE (no earlier turn): with only its own answers hidden it repeats no more than with nothing at all, so the extra repeats come from its own answers. Its play does not simply get better: in 45 % it walks into another wall or writes no move.',
       more: 'The counts: 80 (40 %) under AO, 150 (75 %) under Full, 90 (45 %) under DE, from 40 episodes the demo model played.',
     });
     // LT (lt 140 of 200, de 90, full 150): the turn before alone brings back most of the extra repeats.

@@ -6,6 +6,7 @@ import { quizScore } from '../../src/views/lesson/quiz';
 import { LESSON, QUIZ, type LessonWorld, revealText } from '../../src/views/lesson/steps';
 import { longestStreak, wallsIn } from '../../src/views/lesson/moves';
 import { guessesAhead } from '../../src/views/lesson/ahead';
+import { mazeTrail } from '../../src/views/lesson/maze';
 import { writtenIn } from '../../src/views/lesson/written';
 import { turnsSeen } from '../../src/context/history';
 import { parsePolicy } from '../../src/context/policy';
@@ -193,7 +194,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^Under ao the model reads 743 tokens.*\. At the wall, over \d+ stored turns, the blocked move comes again in \d+ % under ao, \d+ % under Full, \d+ % under DE \(no earlier turn\): with only its own answers hidden it repeats no more than with nothing at all, so the extra repeats come from its own answers\. The counts: /,
+      /^Under ao the model reads 743 tokens.*\. At the wall, over \d+ stored turns, the blocked move comes again in \d+ % under ao, \d+ % under Full, \d+ % under DE \(no earlier turn\): with only its own answers hidden it repeats no more than with nothing at all, so the extra repeats come from its own answers\. Its play does not simply get better: in \d+ % it walks into another wall or writes no move\. The counts: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
@@ -622,7 +623,7 @@ describe('the lesson', () => {
     expect(c).toMatchObject({ text: ' u', category: 'user', turn: 2 });
     expect(c.share).toBeCloseTo(0.45 / 3, 7);
     expect(stripeSaid(r)).toBe(
-      ` A bright upright stripe is one token that every row of the answer looks at: among the conversation's words the brightest is "u" in turn 2's user message, with 15 % of the answer's attention.`,
+      ` A bright upright stripe is one token that every row of the answer looks at: among the conversation's words the brightest is "u" in turn 2's user message, with 15 % of the answer's attention (this step zooms on the sink: "fit" shows the whole heatmap).`,
     );
     // A template marker is no word of the conversation: "u" out of its message's text, "x" is the brightest.
     const marker = { ...r, messages: [r.messages[0], r.messages[1], { turn: 2, content: { start: 6, length: 0 } }, r.messages[3]] } as PolicyResult;
@@ -630,7 +631,7 @@ describe('the lesson', () => {
     // In the last prior assistant answer: the diagonal step's zoom shows it.
     const prior = { ...marker, messages: marker.messages.map((m, k) => (k === 1 ? { ...m, category: 'prior' } : m)) } as PolicyResult;
     expect(stripeSaid(prior)).toMatch(
-      /"x" in turn 1's prior assistant answer, with 13 % of the answer's attention \(the diagonal step zooms in on that answer\)\.$/,
+      /"x" in turn 1's prior assistant answer, with 13 % of the answer's attention \(this step zooms on the sink: "fit" shows the whole heatmap, and the diagonal step zooms in on that answer\)\.$/,
     );
     expect(brightestColumn({ ...r, attention: undefined })).toBeNull();
     expect(stripeSaid({ ...r, attention: undefined })).toBe('');
@@ -640,7 +641,7 @@ describe('the lesson', () => {
     expect(writtenIn(step('generate'), start)).toEqual([]);
     expect(writtenIn(step('generate'), { ...start, generated: { full: 'Move: south', de: 'Move: east' } })).toEqual([
       { label: 'Full', text: 'Move: south' },
-      { label: 'DE', text: 'Move: east' },
+      { label: 'DE (no earlier turn: its list of cells is a guess)', text: 'Move: east' },
     ]);
     expect(writtenIn(step('cpl'), { ...start, generated: { full: 'Move: south' } })).toEqual([]);
     expect(writtenIn(step('cpl'), { ...start, generated: { full: 'Move: south' }, generatedB: { full: 'Move: north' } })).toEqual([
@@ -683,6 +684,35 @@ describe('the lesson', () => {
     );
     // Before it cuts: nothing to work out.
     expect(clipWorked(6, n)).toBeNull();
+  });
+
+  it('reads the maze the user turns tell: the path, the walls named, the goal, the last run at one cell', () => {
+    const sys = 'You are a maze agent on a 6x6 grid; cell = 6y + x + 1.';
+    const obs = [
+      'Round 1. Position (2,0). Walls: north. Goal: (3,4).',
+      'Round 2. Position (3,0). Walls: none. Goal: (3,4).',
+      'Round 3. Position (3,1). Walls: south, east. Goal: (3,4).',
+      'Round 4. Position (3,1). Walls: south, east. Goal: (3,4). You hit a wall.',
+      'Round 5. Position (3,1). Walls: south, east. Goal: (3,4). You hit a wall.',
+    ];
+    expect(mazeTrail(sys, obs)).toEqual({
+      size: 6,
+      steps: [
+        { x: 2, y: 0, walls: ['north'] },
+        { x: 3, y: 0, walls: [] },
+        { x: 3, y: 1, walls: ['south', 'east'] },
+        { x: 3, y: 1, walls: ['south', 'east'] },
+        { x: 3, y: 1, walls: ['south', 'east'] },
+      ],
+      goal: { x: 3, y: 4 },
+      stuck: { from: 3, to: 5 },
+    });
+    // No grid size given: the largest coordinate tells it; no run at one cell: none said.
+    expect(mazeTrail(null, obs.slice(0, 2))).toMatchObject({ size: 5, stuck: null });
+    // Not a maze, or one too large (or out of its own grid) to draw: nothing.
+    expect(mazeTrail(sys, ['Plan a trip to Lisbon.'])).toBeNull();
+    expect(mazeTrail('a 500x500 grid', ['Position (400,2). Goal: (1,1).'])).toBeNull();
+    expect(mazeTrail(sys, ['Position (9,2). Goal: (1,1).'])).toBeNull();
   });
 
   it("reads a teacher's hide= and writes lesson= and hide= back", () => {

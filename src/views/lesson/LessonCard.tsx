@@ -10,6 +10,7 @@ import { scoreboard } from './wall-counts';
 import { useLessonWorld } from './use-lesson-world';
 import { WallChart } from './WallChart';
 import { RevealBars } from './RevealBars';
+import { MazeDrawing } from './MazeDrawing';
 import { writtenIn } from './written';
 
 /**
@@ -160,6 +161,8 @@ function Card({ index }: { index: number }) {
       </div>
       <div id="lesson-body" hidden={folded}>
         <p data-testid="lesson-text">{unbroken(s.text(w))}</p>
+        {/* The case step draws the maze the turns tell: a path and a wall, not coordinates to work out. */}
+        {s.id === 'case' && w.maze && <MazeDrawing maze={w.maze} />}
       </div>
       <p className="lesson-action" data-testid="lesson-action">
         <strong>{done && !last ? 'Done' : 'Your turn'}:</strong> {s.action}{' '}

@@ -116,7 +116,7 @@ export function stripeSaid(r: PolicyResult): string {
   // The heatmap of the diagonal step shows the last prior assistant answer: the stripe is seen there.
   const lastPrior = r.messages.map((m) => m.category).lastIndexOf('prior');
   const where = c.turn === null ? `the ${KIND[c.category]}` : `turn ${c.turn}'s ${KIND[c.category]}`;
-  return ` A bright upright stripe is one token that every row of the answer looks at: among the conversation's words the brightest is ${JSON.stringify(c.text.trim() || c.text)} in ${where}, with ${percent(c.share)} of the answer's attention${c.message === lastPrior ? ' (the diagonal step zooms in on that answer)' : ''}.`;
+  return ` A bright upright stripe is one token that every row of the answer looks at: among the conversation's words the brightest is ${JSON.stringify(c.text.trim() || c.text)} in ${where}, with ${percent(c.share)} of the answer's attention (this step zooms on the sink: "fit" shows the whole heatmap${c.message === lastPrior ? ', and the diagonal step zooms in on that answer' : ''}).`;
 }
 
 /** The diagonal step: the guess, the diagonal ratio, and what attention spread evenly would put in its band. */

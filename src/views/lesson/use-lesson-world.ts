@@ -6,6 +6,7 @@ import { activePolicies, useInspector } from '../../state/inspector-store';
 import { useLesson } from '../../state/lesson-store';
 import { useModelStore } from '../../state/model-store';
 import { longestStreak, towardGoal, wallsIn } from './moves';
+import { mazeTrail } from './maze';
 import type { LessonWorld } from './world';
 
 /** No answers written yet (one object, so the selector's result is stable). */
@@ -50,6 +51,11 @@ export function useLessonWorld(): LessonWorld {
   // The answer before the scored one: what the heads step counts the copy against.
   const previousAnswer = texts[(turn ?? turns) - 2]?.answer ?? null;
   const streak = longestStreak(texts);
+  const system = messages.find((m) => m.role === 'system')?.content ?? null;
+  const maze = mazeTrail(
+    system,
+    texts.slice(0, turn ?? turns).flatMap((t) => (t.asked === null ? [] : [t.asked])),
+  );
   return {
     results,
     fromModel,
@@ -66,6 +72,7 @@ export function useLessonWorld(): LessonWorld {
     toGoal,
     previousAnswer,
     streak,
+    maze,
     generated,
     generatedB,
     off: offHeads.map(headName),

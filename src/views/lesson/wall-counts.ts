@@ -108,8 +108,8 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const counted = `${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes (${pct(c.looks.back, c.looks.of)})`;
   return {
     said: looksRare(c)
-      ? `Only ${counted} look back this plainly (${LOOKS_BACK} times an even spread or more): attention shows where the model reads, not why it chooses.`
-      : `Such a look back is common: ${counted} look back this plainly.`,
+      ? `Only ${counted} look back at ${LOOKS_BACK} times an even spread or more: attention shows where the model reads, not why it chooses.`
+      : `Such a look back is common: ${counted} look back at ${LOOKS_BACK} times an even spread or more.`,
     // The rare case's line names the cut-off already.
     more: looksRare(c)
       ? 'So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.'
@@ -205,8 +205,14 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
       : policy === 'lt'
         ? `${de}${(c.repeats.lt - c.repeats.de) * 2 >= c.repeats.full - c.repeats.de ? ': the turn before alone brings back most of the extra repeats' : ''}`
         : '';
+  // AO's answers hidden, the model often writes no move or another wrong one: the bar's grey, said.
+  const other = c.turns - c.repeats[p] - c.open[p];
+  const lost =
+    policy === 'ao' && other * 4 >= c.turns
+      ? ` Its play does not simply get better: in ${pct(other, c.turns)} it walks into another wall or writes no move.`
+      : '';
   return {
-    said: `At the wall, over ${c.turns} stored turns, the blocked move comes again in ${pct(c.repeats[p], c.turns)} under ${label}, ${pct(c.repeats.full, c.turns)} under Full${against}${why}.`,
+    said: `At the wall, over ${c.turns} stored turns, the blocked move comes again in ${pct(c.repeats[p], c.turns)} under ${label}, ${pct(c.repeats.full, c.turns)} under Full${against}${why}.${lost}`,
     more: `The counts: ${of(c.repeats[p], c.turns)} under ${label}, ${of(c.repeats.full, c.turns)} under Full${policy === 'ao' || policy === 'lt' ? `, ${of(c.repeats.de, c.turns)} under DE` : ''}, from ${c.episodes} episodes the demo model played.`,
   };
 }

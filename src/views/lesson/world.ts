@@ -11,6 +11,7 @@ import { turnsSeen } from '../../context/history';
 import type { PolicyNumbers } from '../../context/policy';
 import { fmtShare } from '../figures/format';
 import type { Streak } from './moves';
+import type { MazeTrail } from './maze';
 
 /** Answers written with every head on and with heads switched off (named layer.head); with a control set, that too. */
 export interface OffAnswers {
@@ -48,6 +49,8 @@ export interface LessonWorld {
   previousAnswer: string | null;
   /** The conversation's longest run of turns giving the same move (null: none of 3 or more). */
   streak: Streak | null;
+  /** The maze the user turns describe, up to the scored turn (the case step draws it), or null for another conversation. */
+  maze?: MazeTrail | null;
   /** Answers the model wrote, per policy; and those the compared model B wrote. */
   generated: Record<string, string>;
   generatedB: Record<string, string>;

@@ -15,7 +15,11 @@ export interface Written {
 export function writtenIn(s: LessonStep, w: LessonWorld): Written[] {
   switch (s.act?.run) {
     case 'full-then-de':
-      return Object.entries(w.generated).map(([p, text]) => ({ label: policyLabel(parsePolicy(p)), text }));
+      // With no earlier turn the model cannot know the cells it visited: said beside the list, not left a puzzle.
+      return Object.entries(w.generated).map(([p, text]) => ({
+        label: p === 'de' ? 'DE (no earlier turn: its list of cells is a guess)' : policyLabel(parsePolicy(p)),
+        text,
+      }));
     case 'twin-writes':
       return w.generated.full === undefined || w.generatedB.full === undefined
         ? []

@@ -1,0 +1,38 @@
+/**
+ * The maze as its user turns tell it ("Round 5. Position (3,3). Walls: south. Goal: (3,4)."): where the agent
+ * stood each turn, the walls named there, and the goal, for the case step to draw. Plain functions.
+ */
+import { wallsIn } from './moves';
+
+export interface MazeTrail {
+  /** Cells per side (the system prompt's "6x6 grid"). */
+  size: number;
+  /** Where the agent stood at each turn, and the walls its user message names there. */
+  steps: { x: number; y: number; walls: string[] }[];
+  goal: { x: number; y: number } | null;
+  /** The turns of the last run at one cell (the agent standing against a wall), when two or more. */
+  stuck: { from: number; to: number } | null;
+}
+
+/** Past this many cells a side the drawing would be unreadable on a card: none is drawn. */
+const MAX_SIZE = 16;
+
+/** The maze of a conversation's observations, turn by turn, or null when they tell none (or one too large to draw). */
+export function mazeTrail(system: string | null, observations: readonly string[]): MazeTrail | null {
+  const steps = observations.flatMap((o) => {
+    const m = /Position \((\d+),(\d+)\)/.exec(o);
+    return m ? [{ x: Number(m[1]), y: Number(m[2]), walls: wallsIn(o) ?? [] }] : [];
+  });
+  if (!steps.length) return null;
+  const g = /Goal: \((\d+),(\d+)\)/.exec(observations.at(-1) ?? '');
+  const goal = g ? { x: Number(g[1]), y: Number(g[2]) } : null;
+  const told = Number(/(\d+)x(\d+) grid/.exec(system ?? '')?.[1]);
+  const size = told || Math.max(...steps.flatMap((s) => [s.x, s.y]), goal?.x ?? 0, goal?.y ?? 0) + 1;
+  const inside = (p: { x: number; y: number }) => p.x < size && p.y < size;
+  if (size > MAX_SIZE || !steps.every(inside) || (goal && !inside(goal))) return null;
+  // The last run of turns at one cell: where the agent kept walking into a wall.
+  let from = steps.length - 1;
+  const last = steps.at(-1)!;
+  while (from > 0 && steps[from - 1]!.x === last.x && steps[from - 1]!.y === last.y) from--;
+  return { size, steps, goal, stuck: from < steps.length - 1 ? { from: from + 1, to: steps.length } : null };
+}
