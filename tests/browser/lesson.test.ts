@@ -413,8 +413,8 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await card.getByTestId('lesson-said').textContent()).toContain('Most of it comes from the list of cells');
       // And drawn: the whole answer, then its two parts, as the same model gives them in Node.
       expect((await card.getByTestId('lesson-bars-row').allTextContents()).slice(1)).toEqual([
-        `its list of cells${pct(split.before)}`,
-        `its thought and move${pct(split.last)}`,
+        `of it: list of cells${pct(split.before)}chance ${pct(split.evenBefore)}`,
+        `of it: thought and move${pct(split.last)}chance ${pct(split.evenLast)}`,
       ]);
     });
     await step(8, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));

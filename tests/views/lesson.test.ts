@@ -584,8 +584,8 @@ describe('the lesson', () => {
       caption: 'Attention on the diagonal',
       rows: [
         { label: 'whole answer', value: r.diagonal, even: evenDiagonal(r) },
-        { label: 'its list of cells', value: two.before, even: two.evenBefore },
-        { label: 'its thought and move', value: two.last, even: two.evenLast },
+        { label: 'of it: list of cells', value: two.before, even: two.evenBefore },
+        { label: 'of it: thought and move', value: two.last, even: two.evenLast },
       ],
     });
     // The band's cells a twentieth as bright: (0.02 + 0.015 + 0.01) / 3 = 1.5 %, about a tenth of chance, said so.
@@ -598,7 +598,7 @@ describe('the lesson', () => {
     } as PolicyResult;
     const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(wf, wf).said).toMatch(
-      /chance\. The thought and move lines sit below chance: the move looks back at earlier moves wherever they sit \(as when you pointed at it\), not line for line\.$/,
+      /chance\. The thought and move lines sit below chance: the move looks back at earlier moves wherever they sit, not line for line\.$/,
     );
   });
 

@@ -1,3 +1,4 @@
+import { useInLesson } from '../../state/lesson-store';
 import { resultId } from '../result-id';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type RefObject } from 'react';
 import type { PolicyResult } from '../../analysis/analyze';
@@ -168,12 +169,21 @@ function HeatmapToolbar(p: {
   exportPng: () => void;
   exportSvg: () => void;
 }) {
+  // The colour scale's details are a researcher's: the lesson says only what brightness means.
+  const inLesson = useInLesson();
   return (
     <div className="row">
       <strong>{p.label}</strong>
       <span className="muted">
-        {p.rows} rows (tokens looking) × {p.keys} columns (tokens looked at) · colour: square-root scale (faint weights stay visible), 0 … {p.max.toFixed(3)} (
-        {p.shared ? 'shared by every heatmap: the highest of their' : 'the'} 99.5th percentile outside the sink; brighter = more)
+        {p.rows} rows (tokens looking) × {p.keys} columns (tokens looked at) ·{' '}
+        {inLesson ? (
+          'brighter = more attention'
+        ) : (
+          <>
+            colour: square-root scale (faint weights stay visible), 0 … {p.max.toFixed(3)} ({p.shared ? 'shared by every heatmap: the highest of their' : 'the'}{' '}
+            99.5th percentile outside the sink; brighter = more)
+          </>
+        )}
       </span>
       <button type="button" onClick={() => p.zoom(1.5)} aria-label="zoom in">
         +

@@ -1,5 +1,8 @@
 import { type Bars, percent } from './world';
 
+/** A figure and its unit kept on one line. */
+const unbroken = (t: string) => t.replace(/ %/g, '\u00a0%');
+
 /**
  * A reveal's key shares as bars, each with a dark mark at what looking at every token equally would give the
  * same tokens: the yardstick the card's words read the share against, drawn. The bars run to the next round
@@ -13,17 +16,20 @@ export function RevealBars({ bars }: { bars: Bars }) {
     <figure className="bar-chart" data-testid="lesson-bars">
       <figcaption>{bars.caption}</figcaption>
       {bars.rows.map((r) => (
-        <div className="bar-row" key={r.label} data-testid="lesson-bars-row">
+        <div className="bar-row share-row" key={r.label} data-testid="lesson-bars-row">
           <span>{r.label}</span>
           <span className="bar-track" role="img" aria-label={`${percent(r.value)}; looking at every token equally: ${percent(r.even)}`}>
             <span className="bar-share" style={{ width: at(r.value) }} />
             <span className="bar-mark" style={{ left: at(r.even) }} />
           </span>
-          <strong>{percent(r.value).replace(' %', '\u00a0%')}</strong>
+          <span>
+            <strong>{unbroken(percent(r.value))}</strong>
+            <small className="muted">chance {unbroken(percent(r.even))}</small>
+          </span>
         </div>
       ))}
       <p className="bar-key">
-        <span className="bar-swatch bar-swatch-mark" /> looking at every token equally · the bars run from 0 to {Math.round(scale * 100)}&nbsp;%
+        <span className="bar-swatch bar-swatch-mark" /> chance: looking at every token equally · the bars run from 0 to {Math.round(scale * 100)}&nbsp;%
       </p>
     </figure>
   );

@@ -133,8 +133,8 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
   if (lines && split.more)
     rows.push(
-      { label: 'its list of cells', value: lines.before, even: lines.evenBefore },
-      { label: 'its thought and move', value: lines.last, even: lines.evenLast },
+      { label: 'of it: list of cells', value: lines.before, even: lines.evenBefore },
+      { label: 'of it: thought and move', value: lines.last, even: lines.evenLast },
     );
   return {
     bars: { caption: 'Attention on the diagonal', rows },
@@ -155,7 +155,7 @@ function wantedOrNot(r: PolicyResult): Reveal {
   const verdict =
     k >= LOOKS_BACK
       ? `at ${k.toFixed(1)} times chance: the trace, in attention, of the repeated thought and move`
-      : `${k < 0.67 ? 'below' : 'at about'} chance: the move looks back at earlier moves wherever they sit (as when you pointed at it), not line for line`;
+      : `${k < 0.67 ? 'below' : 'at about'} chance: the move looks back at earlier moves wherever they sit, not line for line`;
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought).
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   return {

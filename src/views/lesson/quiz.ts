@@ -56,7 +56,7 @@ export const QUIZ: QuizQuestion[] = [
       'In another conversation a repeated move gives 30 % of its attention to the earlier tokens of the same move, where an even spread would give them 5 %. What does that show?',
     options: [
       'that those earlier moves cause the repeat, since the model copies what it looks at',
-      'where the move looks (6 times an even spread), not why the model chose it',
+      'where the move looks, not why the model chose it',
       'nothing, since 30 % is less than half of its attention',
     ],
     correct: 1,
