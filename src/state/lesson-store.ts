@@ -32,6 +32,9 @@ export interface LessonState {
 /** The regions no lesson step points at: the model panels and the raw forward pass, a researcher's, not a newcomer's. */
 export const QUIET: readonly Hideable[] = ['model', 'forward'];
 
+/** Whether the QUIET regions (and the other parts no step uses) are out of the way now: the lesson open, and not asked for them. */
+export const isQuiet = (s: Pick<LessonState, 'step' | 'quiet'>): boolean => s.step !== null && s.quiet;
+
 /** Whether the lesson is open: its views leave out what a newcomer does not need (the copy-aligned diagonal). */
 export const useInLesson = (): boolean => useLesson((s) => s.step !== null);
 

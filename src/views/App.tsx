@@ -20,7 +20,7 @@ import { StatusLine } from './StatusLine';
 import { TokenView } from './tokens/TokenView';
 import { LessonCard } from './lesson/LessonCard';
 import { LESSON } from './lesson/steps';
-import { QUIET, useLesson } from '../state/lesson-store';
+import { isQuiet, QUIET, useLesson } from '../state/lesson-store';
 import { HIDEABLE_NAMES } from '../state/regions';
 
 export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
@@ -29,7 +29,7 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
   const lessonOpen = useLesson((s) => s.step !== null);
   const hidden = useLesson((s) => s.hidden);
   const openLesson = useLesson((s) => s.open);
-  const quiet = useLesson((s) => s.quiet);
+  const quiet = useLesson(isQuiet);
   // The model panels, shown first if the lesson had put them out of the way.
   const changeModel = () => {
     useLesson.getState().setQuiet(false);
@@ -70,7 +70,7 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
           </button>
           {' · '}It runs in this page, on WebGPU when it can, and nothing you load or type leaves the browser.
         </p>
-        {lessonOpen && quiet && (
+        {quiet && (
           <p className="muted" data-testid="quiet-note">
             While the lesson is open, {QUIET.map((h) => HIDEABLE_NAMES[h]).join(', ')} and the exports are out of the way.{' '}
             <button type="button" className="link" onClick={() => useLesson.getState().setQuiet(false)}>
@@ -105,7 +105,7 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
         <section className="panel" aria-label="view">
           <ViewControls />
           {/* Exports and links are a researcher's and a teacher's: out of the lesson's way while it is open. */}
-          {(!lessonOpen || !quiet) && <ShareBar linkNote={note} />}
+          {!quiet && <ShareBar linkNote={note} />}
           <StatusLine />
         </section>
       </Region>

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { QUIET, useLesson } from '../state/lesson-store';
+import { isQuiet, QUIET, useLesson } from '../state/lesson-store';
 import { ErrorBoundary } from './ErrorBoundary';
 import { LESSON } from './lesson/steps';
 import { guessesAhead } from './lesson/ahead';
@@ -11,7 +11,7 @@ import { HIDEABLE_NAMES, type Hideable } from '../state/regions';
  * teacher's link asks for.
  */
 export function Region({ name, id, className, children }: { name: Hideable; id?: string; className?: string; children: ReactNode }) {
-  const hidden = useLesson((s) => s.hidden.includes(name) || (s.step !== null && s.quiet && QUIET.includes(name)));
+  const hidden = useLesson((s) => s.hidden.includes(name) || (isQuiet(s) && QUIET.includes(name)));
   const open = useLesson((s) => COVERED.includes(name) && guessOpen(s));
   // The charts draw the figures later steps ask to guess, turn by turn: covered until those guesses are in.
   const ahead = useLesson((s) => name === 'charts' && guessesAhead(s.step, s.guesses) !== '');

@@ -5,7 +5,7 @@ import { useLesson } from '../../state/lesson-store';
 import { goWhenShown } from './take-me-there';
 import { Guess, Quiz } from './LessonParts';
 import { figuresOf, LESSON, type LessonRegion, type LessonStep, type LessonWorld, type Reveal } from './steps';
-import { SILENT } from './world';
+import { SILENT, unbroken } from './world';
 import { scoreboard } from './wall-counts';
 import { useLessonWorld } from './use-lesson-world';
 import { WallChart } from './WallChart';
@@ -64,9 +64,6 @@ function useLatched(index: number, now: Reveal): Reveal {
   if (now.said) kept.current.reveal = now;
   return kept.current.reveal;
 }
-
-/** A figure and its unit on one line: "78 %" never wraps between the two. */
-const unbroken = (text: string): string => text.replace(/(\d) %/g, '$1\u00a0%');
 
 /** Where the steps that add to the running count sit in the lesson. */
 const AT = {

@@ -1,7 +1,4 @@
-import { type Bars, percent } from './world';
-
-/** A figure and its unit kept on one line. */
-const unbroken = (t: string) => t.replace(/ %/g, '\u00a0%');
+import { type Bars, percent, unbroken } from './world';
 
 /**
  * A reveal's key shares as bars, each with a dark mark at what looking at every token equally would give the

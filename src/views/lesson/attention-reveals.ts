@@ -5,7 +5,7 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
 import { diagonalRows } from '../../metrics/inertia';
-import { rowsOf } from '../../metrics/slab';
+import { type AttentionSlab, rowsOf } from '../../metrics/slab';
 import { isMove } from './moves';
 import { looksRare, lookTally } from './wall-counts';
 import {
@@ -46,16 +46,21 @@ export function diagonalYardstick(w: LessonWorld): string {
   return even > 0 ? ` For scale: looking at every token equally would put ${percent(even)} there.` : '';
 }
 
+/** The answer's rows of the head-mean attention (a full matrix starts at row 0); null where the page kept fewer, or none. */
+function answerRows(r: PolicyResult): AttentionSlab | null {
+  const answer = r.attention ? rowsOf(r.attention.mean, r.query.start, r.query.end) : null;
+  return answer && answer.rows > 0 ? answer : null;
+}
+
 /**
  * The diagonal ratio split by the answer's lines: the part its last `tail` lines put on the diagonal (a maze
  * answer's thought and move) and the part of the lines before them (its list of cells). Each is that part's rows
  * summed over all the answer's rows, so the two add up to the ratio; null without the answer's rows of attention.
  */
 export function diagonalByLines(r: PolicyResult, tail = 2): { before: number; last: number; evenBefore: number; evenLast: number } | null {
-  // The answer's rows alone (a full matrix starts at row 0); null where the page kept fewer.
-  const answer = r.attention && rowsOf(r.attention.mean, r.query.start, r.query.end);
-  const rows = r.query.end - r.query.start;
-  if (!answer || rows <= 0) return null;
+  const answer = answerRows(r);
+  if (!answer) return null;
+  const rows = answer.rows;
   const spans = r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content);
   const byRow = diagonalRows(answer, spans, r.radius);
   // Each row's line: the line breaks in the answer's tokens before it (a token that holds one ends its line).
@@ -83,9 +88,9 @@ export function diagonalByLines(r: PolicyResult, tail = 2): { before: number; la
  * over those rows; null without the answer's rows of attention.
  */
 export function brightestColumn(r: PolicyResult): { text: string; category: Category; turn: number | null; message: number; share: number } | null {
-  const answer = r.attention && rowsOf(r.attention.mean, r.query.start, r.query.end);
-  const rows = r.query.end - r.query.start;
-  if (!answer || rows <= 0) return null;
+  const answer = answerRows(r);
+  if (!answer) return null;
+  const rows = answer.rows;
   let best: { k: number; share: number } | null = null;
   for (let k = 0; k < r.query.start; k++) {
     const t = r.tokens[k]!;
@@ -128,10 +133,12 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   // A verdict on the ratio, so the number is read, not only shown.
   const said = k >= 2 ? 'well above chance' : k >= 1.2 ? 'more than chance, though not many times more' : 'about what chance gives';
   const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} that looking at every token equally would put there: ${said}` : '';
-  const split = w.walls === null || k < 1.2 ? SILENT : wantedOrNot(r);
-  const lines = diagonalByLines(r);
+  // At a wall, with the ratio above chance: the split by lines, said and drawn (computed once).
+  const atWall = w.walls !== null && k >= 1.2;
+  const lines = atWall ? diagonalByLines(r) : null;
+  const split = atWall ? wantedOrNot(r, lines) : SILENT;
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
-  if (lines && split.more)
+  if (lines)
     rows.push(
       { label: 'of it: list of cells', value: lines.before, even: lines.evenBefore },
       { label: 'of it: thought and move', value: lines.last, even: lines.evenLast },
@@ -147,8 +154,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
  * A maze answer's diagonal is mostly its list of cells, which the task asks it to copy: said in words, with the
  * split by lines in the fold when the answer's rows are there, so the copying is not taken for inertia.
  */
-function wantedOrNot(r: PolicyResult): Reveal {
-  const s = diagonalByLines(r);
+function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Reveal {
   if (!s) return { said: ' Here much of it is the list of cells, which the task asks it to copy, not the move.' };
   // The thought and move lines against their own chance: copying there is the trace of the repeated move.
   const k = s.evenLast > 0 ? s.last / s.evenLast : 0;

@@ -84,11 +84,13 @@ function headsOffCounts(turns: readonly WallTurn[]): HeadsOffCounts {
 /** The counts of the stored episodes (examples/cache/wall-turns.json, pinned to a fresh run by a test). */
 export const WALL_COUNTS: WallCounts = wallCounts(stored.episodes, stored.turns as WallTurn[]);
 
-const of = (n: number, total: number) => `${n} (${Math.round((n / total) * 100)} %)`;
-const pct = (n: number, total: number) => `${Math.round((n / total) * 100)} %`;
+/** n of total in whole per cent: the one rounding every count here is said and drawn with. */
+const rate = (n: number, total: number): number => Math.round((n / total) * 100);
+const of = (n: number, total: number) => `${n} (${rate(n, total)} %)`;
+const pct = (n: number, total: number) => `${rate(n, total)} %`;
 
 /** How many more repeats in every 100 turns at a wall the whole history brings than none (the per cents as said). */
-const historyAdds = (c: WallCounts): number => Math.round((c.repeats.full / c.turns) * 100) - Math.round((c.repeats.de / c.turns) * 100);
+const historyAdds = (c: WallCounts): number => rate(c.repeats.full, c.turns) - rate(c.repeats.de, c.turns);
 
 /** The generation step's "not only this once": how often, over all the episodes, Full and DE repeat the move. */
 export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
@@ -158,14 +160,13 @@ export interface Board {
  */
 export function scoreboard(reached: { generate: boolean; contexts: boolean; hide: boolean; cpl: boolean }, c: WallCounts = WALL_COUNTS): Board | null {
   if (!reached.generate) return null;
-  const rate = (n: number) => Math.round((n / c.turns) * 100);
-  const row = (label: string, w: Writer): BoardRow => ({ label, repeats: rate(c.repeats[w]), open: rate(c.open[w]) });
+  const row = (label: string, w: Writer): BoardRow => ({ label, repeats: rate(c.repeats[w], c.turns), open: rate(c.open[w], c.turns) });
   const rows = [row('whole history (Full)', 'full')];
   if (reached.contexts) rows.push(row('last 6 turns (Window-6)', 'window:6'), row('turn before only (LT)', 'lt'));
   if (reached.hide) rows.push(row('own answers hidden (AO)', 'ao'));
   rows.push(row('no history (DE)', 'de'));
   if (reached.cpl) rows.push(row('CPL twin, whole history', 'twin'));
-  return { turns: c.turns, episodes: c.episodes, rows, none: rate(c.repeats.de) };
+  return { turns: c.turns, episodes: c.episodes, rows, none: rate(c.repeats.de, c.turns) };
 }
 
 /** The heads step's count: over the stored repeats, how often each set of last-layer heads switched off still repeats the move. */
@@ -175,7 +176,7 @@ const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && c.headsOff.r
 export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const h = c.headsOff;
   if (!h.of) return SILENT;
-  const share = (n: number) => Math.round(((h.of - n) / h.of) * 100);
+  const share = (n: number) => rate(h.of - n, h.of);
   // The gap over the control, from the per cents as said: what the copying heads carry beyond any three heads.
   const verdict = headsCarry(c)
     ? `${share(h.repeats.top) - share(h.repeats.bottom)} points more, so part of the pull, not all`

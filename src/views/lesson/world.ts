@@ -153,6 +153,8 @@ export const onPanel = (...figures: [name: string, value: number][]): string =>
 export const LOOKS_BACK = 1.5;
 /** A share in whole per cents; one that rounds to 0 but is not 0 reads "under 1 %", so it does not contradict the panel's 0.0015. */
 export const percent = (v: number): string => (v > 0 && v < 0.005 ? 'under 1 %' : `${Math.round(v * 100)} %`);
+/** A figure and its unit on one line: "78 %" never wraps between the two. */
+export const unbroken = (text: string): string => text.replace(/(\d) %/g, '$1\u00a0%');
 /** Only this policy is shown, and its figures are the model's. */
 export const only = (w: LessonWorld, policy: string): boolean => w.shown.length === 1 && w.shown[0] === policy && figuresOf(w, policy) !== null;
 export const LOADING: Reveal = { said: 'The model is still loading: its figures follow.' };
