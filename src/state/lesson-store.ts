@@ -35,8 +35,8 @@ export const QUIET: readonly Hideable[] = ['model', 'forward'];
 /** Whether the QUIET regions (and the other parts no step uses) are out of the way now: the lesson open, and not asked for them. */
 export const isQuiet = (s: Pick<LessonState, 'step' | 'quiet'>): boolean => s.step !== null && s.quiet;
 
-/** Whether the lesson is open: its views leave out what a newcomer does not need (the copy-aligned diagonal). */
-export const useInLesson = (): boolean => useLesson((s) => s.step !== null);
+/** Whether the views leave out a researcher's details now (the copy-aligned diagonal, the cost chart): the lesson quiet. */
+export const useQuiet = (): boolean => useLesson(isQuiet);
 
 export const useLesson = create<LessonState>()((set) => ({
   step: null,

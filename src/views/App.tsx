@@ -72,7 +72,8 @@ export function App({ linkProblems = [] }: { linkProblems?: string[] }) {
         </p>
         {quiet && (
           <p className="muted" data-testid="quiet-note">
-            While the lesson is open, {QUIET.map((h) => HIDEABLE_NAMES[h]).join(', ')} and the exports are out of the way.{' '}
+            While the lesson is open, {QUIET.map((h) => HIDEABLE_NAMES[h]).join(', ')}, the exports and the researcher's details (such as the tokens-per-turn
+            chart) are out of the way.{' '}
             <button type="button" className="link" onClick={() => useLesson.getState().setQuiet(false)}>
               show them
             </button>

@@ -384,7 +384,8 @@ describe('the lesson, walked with the keyboard only', () => {
       await expect
         .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
         .toContain(`this one, "${m.move}", gives ${pct(m.share)} of its attention to the`);
-      expect(await card.getByTestId('lesson-reveal').textContent()).toContain(`${(m.share / m.even).toFixed(1)} times the ${pct(m.even)}`);
+      expect(await card.getByTestId('lesson-said').textContent()).toContain(`${(m.share / m.even).toFixed(1)} times what an even spread would give`);
+      expect(await card.getByTestId('lesson-more').textContent()).toContain(`tokens ${pct(m.even)}.`);
       expect(m.share / m.even, "the wall episode's move looks back at the earlier moves").toBeGreaterThan(1.5);
     });
     await step(5, async () => {
@@ -492,10 +493,19 @@ describe('the lesson, walked with the keyboard only', () => {
     await exercise.getByRole('button', { name: 'show everything' }).click();
     expect(await exercise.locator('[data-lesson="policies"]').isVisible()).toBe(true);
     // The regions no step uses are out of the way while the lesson is open, said so, and one click shows them.
-    expect(await exercise.getByTestId('quiet-note').textContent()).toMatch(/the model panels, the raw forward pass and the exports are out of the way/);
+    expect(await exercise.getByTestId('quiet-note').textContent()).toMatch(/the model panels, the raw forward pass, the exports and the researcher's details/);
     expect(await exercise.locator('[data-lesson="model"]').isHidden()).toBe(true);
+    // The heatmap's colour scale is one of those details: said plainly while quiet, in full once shown.
+    const scale = exercise.locator('[data-lesson="heatmap"]').getByText(/square-root scale/);
+    await exercise
+      .locator('[data-lesson="heatmap"]')
+      .getByText(/brighter = more attention/)
+      .first()
+      .waitFor();
+    expect(await scale.count()).toBe(0);
     await exercise.getByRole('button', { name: 'show them' }).click();
     expect(await exercise.locator('[data-lesson="model"]').isVisible()).toBe(true);
+    await scale.first().waitFor();
     expect(await exercise.getByTestId('quiet-note').count()).toBe(0);
     await exercise.close();
 

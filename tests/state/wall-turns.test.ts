@@ -36,21 +36,21 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { of: 3, repeats: { top: 1, bottom: 2 }, open: { top: 1, bottom: 0 }, none: { top: 1, bottom: 0 } },
     });
     expect(headsTally(c)).toEqual({
-      said: 'Over the 3 stored repeats into the wall (75 % of 4 turns), the copying heads off changed the move in 67 %, three others in 33 %: 34 points more, so part of the pull, not all.',
-      more: 'The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall).',
+      said: 'Over the 3 stored repeats into the wall, the copying heads off changed the move in 67 %, three others in 33 %: the copying heads carry part of the pull, not all.',
+      more: 'The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall).',
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };
     expect(headsTally({ ...c, headsOff: even }).said).toMatch(
-      /: no more than any three heads: in this model the pull does not sit in the heads that copy most\.$/,
+      /: no more than any three heads, so in this model the pull does not sit in the heads that copy most\.$/,
     );
     expect(headsTally({ ...c, headsOff: { ...even, of: 0 } }).said).toBe('');
     expect(lookTally(c)).toEqual({
-      said: 'Such a look back is common: 1 of the 2 moves it repeated into a wall in the stored episodes (50 %) look back at 1.5 times an even spread or more.',
-      more: 'This plainly: 1.5 times an even spread or more.',
+      said: 'Such a look back is common: 50 % of the moves it repeated into a wall in the stored episodes look back this plainly.',
+      more: '1 of the 2 moves it repeated into a wall in the stored episodes look back at 1.5 times an even spread or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Only 15 of the 116 moves it repeated into a wall in the stored episodes (13 %) look back at 1.5 times an even spread or more: attention shows where the model reads, not why it chooses.',
-      more: 'So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
+      said: 'Only 13 % of the moves it repeated into a wall in the stored episodes look back this plainly: attention shows where the model reads, not why it chooses.',
+      more: '15 of the 116 moves it repeated into a wall in the stored episodes look back at 1.5 times an even spread or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
 
@@ -81,8 +81,8 @@ describe('the wall counts the lesson quotes', () => {
       row('CPL twin, whole history', 60, 25),
     ]);
     expect(wallTally(c)).toEqual({
-      said: 'Not only this once: over 200 turns right after a wall (40 episodes it played), it repeats the blocked move in 75 % with its whole history and 45 % with none (its goal often lies just beyond the wall), so the history adds 30 in every 100: that extra is the inertia.',
-      more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, counted beforehand with the same model. The next two steps find which part of the history adds them.',
+      said: 'Not only this once: over 200 turns right after a wall, it repeats the blocked move in 75 % with its whole history and 45 % with none, and that extra 30 in every 100 is the inertia.',
+      more: 'With no history it still repeats often: its goal often lies just beyond the wall. The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, from 40 episodes counted beforehand with the same model. The next two steps find which part of the history adds them.',
     });
     // AO above DE: its count is given, not read as the pull.
     expect(wallTally({ ...c, repeats: { ...c.repeats, ao: 120 } }).more).toMatch(/with the same model\.$/);
@@ -92,18 +92,18 @@ describe('the wall counts the lesson quotes', () => {
     });
     const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null });
     expect(policyTally('window:6', 'Window-6', c, [t(3), t(7), t(9)]).said).toBe(
-      'At the wall, over 200 stored turns, the blocked move comes again in 74 % under Window-6, 75 % under Full: 2 of those turns come by turn 7, when Window-6 still keeps every turn, so at the wall it changes little.',
+      'At the wall, over 200 stored turns, it repeats the blocked move in 74 % under Window-6, against 75 % under Full: 2 of those turns come by turn 7, when Window-6 still keeps every turn, so at the wall it changes little.',
     );
     expect(policyTally('ao', 'AO', c)).toEqual({
-      said: 'At the wall, over 200 stored turns, the blocked move comes again in 40 % under AO, 75 % under Full, 45 % under DE (no earlier turn): with only its own answers hidden it repeats no more than with nothing at all, so the extra repeats come from its own answers. Its play does not simply get better: in 45 % it walks into another wall or writes no move.',
+      said: 'At the wall, over 200 stored turns, it repeats the blocked move in 40 % under AO, against 75 % under Full. That is no more than with no earlier turn at all (DE, 45 %), so the extra repeats come from its own answers. Its play does not simply get better: in 45 % it walks into another wall or writes no move.',
       more: 'The counts: 80 (40 %) under AO, 150 (75 %) under Full, 90 (45 %) under DE, from 40 episodes the demo model played.',
     });
     // LT (lt 140 of 200, de 90, full 150): the turn before alone brings back most of the extra repeats.
     expect(policyTally('lt', 'LT', c)).toEqual({
-      said: 'At the wall, over 200 stored turns, the blocked move comes again in 70 % under LT, 75 % under Full, 45 % under DE (no earlier turn): the turn before alone brings back most of the extra repeats.',
+      said: 'At the wall, over 200 stored turns, it repeats the blocked move in 70 % under LT, against 75 % under Full. Against 45 % with no earlier turn (DE), the turn before alone brings back most of the extra repeats.',
       more: 'The counts: 140 (70 %) under LT, 150 (75 %) under Full, 90 (45 %) under DE, from 40 episodes the demo model played.',
     });
-    expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/45 % under DE \(no earlier turn\)\.$/);
+    expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/, and 45 % under DE \(no earlier turn\)\.$/);
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');
     expect(summary(c).said).toContain(
       'At a wall this model repeats the move in 75 % of turns with its whole history, 45 % with none and 40 % with only its own answers hidden (AO), so its own words cause the 30 extra in every 100.',

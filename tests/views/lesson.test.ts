@@ -188,13 +188,13 @@ describe('the lesson', () => {
       results: [figures('full', 0.1133, 0.2991, { cost: [{ turn: 14, contextTokens: 1020, prefilled: 40 }], diagonalPerAnswer: priors })],
     };
     expect(step('contexts').reveal!(de, fullWithPriors).said).toMatch(
-      /^Under de the model reads 81 tokens before answering, against 1020 under Full\. At the wall, over \d+ stored turns, the blocked move comes again in \d+ % under de, \d+ % under Full\.$/,
+      /^Under de the model reads 81 tokens before answering, against 1020 under Full\. At the wall, over \d+ stored turns, it repeats the blocked move in \d+ % under de, against \d+ % under Full\.$/,
     );
     // Only the policies that drop turns pass the first table step; AO is the second's.
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^Under ao the model reads 743 tokens.*\. At the wall, over \d+ stored turns, the blocked move comes again in \d+ % under ao, \d+ % under Full, \d+ % under DE \(no earlier turn\): with only its own answers hidden it repeats no more than with nothing at all, so the extra repeats come from its own answers\. Its play does not simply get better: in \d+ % it walks into another wall or writes no move\. The counts: /,
+      /^Under ao the model reads 743 tokens.*\. At the wall, over \d+ stored turns, it repeats the blocked move in \d+ % under ao, against \d+ % under Full\. That is no more than with no earlier turn at all \(DE, \d+ %\), so the extra repeats come from its own answers\. Its play does not simply get better: in \d+ % it walks into another wall or writes no move\. The counts: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
@@ -229,12 +229,12 @@ describe('the lesson', () => {
     const mine = [pt(2, 0.13, 0.29), pt(3, 0.17, 0.33), pt(4, 0.2, 0.41)];
     const lower = { ...cpl, sweeps: [mine, [pt(2, 0.11, 0.25), pt(3, 0.18, 0.3), pt(4, 0.18, 0.37)]] };
     expect(told('cpl', lower, w)).toMatch(
-      /Their attention, turn by turn: the twin gives its prior assistant answers less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: it leans less on them over the whole conversation\. Counted over/,
+      /Their attention, turn by turn: the twin gives its prior assistant answers less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: it leans less on them over the whole conversation \(the chart "Shares by turn" draws the twin's lines as model B's\)\. Counted over/,
     );
     expect(told('cpl', { ...lower, sweeping: true }, w)).toMatch(/their attention follows\. Counted over/);
     expect(told('cpl', { ...lower, sweeps: [mine, mine.slice(0, 2)] }, w)).toMatch(/their attention follows\. Counted over/);
     const notLower = { ...cpl, sweeps: [mine, [pt(2, 0.14, 0.3), pt(3, 0.16, 0.34), pt(4, 0.21, 0.4)]] };
-    expect(told('cpl', notLower, w)).toMatch(/at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less\. Counted over/);
+    expect(told('cpl', notLower, w)).toMatch(/at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less \(the chart .*\)\. Counted over/);
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
     expect(step('generate').reveal!(one, w)).toEqual({
       said: 'Under Clip-12→1 the model moves west, an open way. Click DE (no earlier turn) and generate again to see whether the move changes.',
@@ -297,10 +297,10 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way; with 2 that copy least off, east, into a wall\. Both sets garble the list of cells; only the copying heads change the move\. Over the \d+ stored repeats into the wall \(\d+ % of \d+ turns\), the copying heads off changed the move in \d+ %, three others in \d+ %: \d+ points more, so /,
+      /^With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way; with 2 that copy least off, east, into a wall\. Both sets garble the list of cells; only the copying heads change the move\. Over the \d+ stored repeats into the wall, the copying heads off changed the move in \d+ %, three others in \d+ %: /,
     );
     expect(heads.more).toMatch(
-      /^Switched off: 1\.0, 1\.2 \(copy most\); 1\.3, 1\.5 \(copy least\), in the last layer\. In the grid, × marks a head switched off and ★ the head that copies most of those still on\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The counts, each turn with its own heads ranked: /,
+      /^Switched off: 1\.0, 1\.2 \(copy most\); 1\.3, 1\.5 \(copy least\), in the last layer\. In the grid, × marks a head switched off and ★ the head that copies most of those still on\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked: /,
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
@@ -359,7 +359,7 @@ describe('the lesson', () => {
     const cats = ['sink', 'sink', 'sink', 'system', 'prior', 'prior', 'user', 'prior', 'prior', 'user', 'current', 'current'];
     const r = { ...figures('full', 0.2, 0.7), query: { start: 10, end: 12 }, tokens: cats.map((category) => ({ category })) } as unknown as PolicyResult;
     expect(evenShare(r, 'prior')).toBeCloseTo((4 / 11 + 4 / 12) / 2, 12);
-    expect(priorYardstick(r)).toBe(' Those answers are 35 % of the tokens it can see: it gives them 2.0 times what looking at every token equally would.');
+    expect(priorYardstick(r)).toBe(' They are 35 % of the tokens it can see: it gives them 2.0 times what looking at every token equally would.');
     // The turns step: the same yardstick at an earlier turn and at the last, the verdict after the figures.
     const early = { ...r, turn: 6, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(lengthVerdict(early, r)).toEqual({
@@ -386,9 +386,9 @@ describe('the lesson', () => {
     // Near what length alone gives: said so, and the diagonal named as what tells copying apart.
     const near = { ...r, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(priorYardstick(near)).toMatch(
-      /^ Those answers are 35 % of the tokens it can see, so looking at every token equally would give them 35 %: it gives them 1\.1 times that, a little more than their size alone; the diagonal, next, tells copying apart from size\.$/,
+      /^ They are 35 % of the tokens it can see, so that is a little more than their size alone gives \(1\.1 times\)\. The diagonal, next, tells copying apart from size\.$/,
     );
-    expect(priorYardstick({ ...r, ratios: { ...r.ratios, prior: 0.35 } } as PolicyResult)).toContain('1.0 times that, about what their size alone gives;');
+    expect(priorYardstick({ ...r, ratios: { ...r.ratios, prior: 0.35 } } as PolicyResult)).toContain('so that is about what their size alone gives.');
   });
 
   it('counts, turn by turn, where a second model is lower: only turns both have scored, ties not lower', () => {
@@ -478,12 +478,12 @@ describe('the lesson', () => {
     expect(same.even).toBeCloseTo(0.2, 12);
     const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
     expect(step('reads').reveal!(w, null).said).toBe(
-      `An unusually clear case: this one, "south", gives 50 % of its attention to the 2 earlier "south" tokens in prior assistant answers, 2.5 times the 20 % an even spread would give: writing this move, the model looks back at its own earlier moves. ${lookTally().said}`,
+      `An unusually clear case: this one, "south", gives 50 % of its attention to the earlier "south" tokens in prior assistant answers, 2.5 times what an even spread would give: writing this move, the model looks back at its own earlier moves. ${lookTally().said}`,
     );
     // About chance: said so, not dressed up as looking back.
     data.set([0.05, 0, 0, 0.05, 0.5, 0.1, 0.05, 0.1, 0.05, 0.1]);
     expect(told('reads', w, null)).toMatch(
-      /gives 20 % of its attention to the 2 earlier "south" tokens in prior assistant answers, about the 20 % .*: this move does not look back/,
+      /gives 20 % of its attention to the earlier "south" tokens in prior assistant answers, about what an even spread would give: this move does not look back/,
     );
     // A token no earlier answer wrote, or one without a letter: no such sentence.
     expect(tokenReading({ ...r, tokens: r.tokens.map((t, i) => (i === 9 ? { ...t, text: '.' } : t)) } as PolicyResult, 0)!.sameWord).toBeNull();
@@ -622,19 +622,19 @@ describe('the lesson', () => {
     const c = brightestColumn(r)!;
     expect(c).toMatchObject({ text: ' u', category: 'user', turn: 2 });
     expect(c.share).toBeCloseTo(0.45 / 3, 7);
-    expect(stripeSaid(r)).toBe(
-      ` A bright upright stripe is one token that every row of the answer looks at: among the conversation's words the brightest is "u" in turn 2's user message, with 15 % of the answer's attention (this step zooms on the sink: "fit" shows the whole heatmap).`,
-    );
+    expect(stripeSaid(r)).toEqual({
+      said: ` A bright upright stripe is one token that every row of the answer looks at: among the conversation's words the brightest is "u" in turn 2's user message, with 15 % of the answer's attention.`,
+      more: 'This step zooms on the sink: "fit" shows the whole heatmap, with the stripe.',
+    });
     // A template marker is no word of the conversation: "u" out of its message's text, "x" is the brightest.
     const marker = { ...r, messages: [r.messages[0], r.messages[1], { turn: 2, content: { start: 6, length: 0 } }, r.messages[3]] } as PolicyResult;
     expect(brightestColumn(marker)).toMatchObject({ text: 'x', turn: 1 });
     // In the last prior assistant answer: the diagonal step's zoom shows it.
     const prior = { ...marker, messages: marker.messages.map((m, k) => (k === 1 ? { ...m, category: 'prior' } : m)) } as PolicyResult;
-    expect(stripeSaid(prior)).toMatch(
-      /"x" in turn 1's prior assistant answer, with 13 % of the answer's attention \(this step zooms on the sink: "fit" shows the whole heatmap, and the diagonal step zooms in on that answer\)\.$/,
-    );
+    expect(stripeSaid(prior).said).toMatch(/"x" in turn 1's prior assistant answer, with 13 % of the answer's attention\.$/);
+    expect(stripeSaid(prior).more).toMatch(/, and the diagonal step zooms in on that answer\.$/);
     expect(brightestColumn({ ...r, attention: undefined })).toBeNull();
-    expect(stripeSaid({ ...r, attention: undefined })).toBe('');
+    expect(stripeSaid({ ...r, attention: undefined }).said).toBe('');
   });
 
   it('shows the answers a step wrote, labelled, only once written', () => {

@@ -6,7 +6,7 @@ import { CATEGORY_COLORS, CATEGORY_NAMES, modelColor } from '../../palette';
 import { slotName } from '../../state/model-client';
 import { LineChart, type Series } from './LineChart';
 import { Explain } from '../explain/Explain';
-import { useInLesson } from '../../state/lesson-store';
+import { useQuiet } from '../../state/lesson-store';
 
 /** Colours for policies in the cost chart (Okabe–Ito, the ones the categories do not use). */
 const POLICY_COLORS = ['#0072B2', '#CC79A7', '#E69F00', '#009E73'];
@@ -18,7 +18,7 @@ export function ChartsPanel() {
   const sweeping = useInspector((s) => s.sweeping);
   const results = useDeferredValue(useInspector((s) => s.results));
   // The cost chart is a researcher's: the lesson never speaks of it, so it stays out of the way there.
-  const inLesson = useInLesson();
+  const quiet = useQuiet();
   if (!results.length) return null;
   const shares: Series[] = sweep
     ? [
@@ -66,7 +66,7 @@ export function ChartsPanel() {
         {sweep && sweep.points.length === 0 && <p className="muted">The sweep over turns needs at least two assistant turns.</p>}
         {sweep && sweep.points.length > 0 && <LineChart testId="turns-chart" series={shares} xLabel="turn" yLabel="share" yFormat={(v) => v.toFixed(2)} />}
       </div>
-      <div hidden={inLesson}>
+      <div hidden={quiet}>
         <h3>Tokens per turn</h3>
         <LineChart testId="cost-chart" series={cost} xLabel="turn" yLabel="tokens" />
         <p className="muted">

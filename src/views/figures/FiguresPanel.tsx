@@ -10,7 +10,7 @@ import { resultId } from '../result-id';
 import { CostLine } from './CostLine';
 import { DemoOnOtherText } from './DemoNote';
 import { useGuessMask } from '../lesson/ahead';
-import { useInLesson } from '../../state/lesson-store';
+import { useQuiet } from '../../state/lesson-store';
 
 import { fmtShare as f4, fmtSigned as signed } from './format';
 import { Explain } from '../explain/Explain';
@@ -154,7 +154,7 @@ function Shares({
   // A figure a later lesson step asks to guess reads "?" until then (the copy-aligned one goes with the diagonal).
   const { masked, any } = useGuessMask();
   // The copy-aligned diagonal is the researcher's check on shifted copies: the lesson leaves it out.
-  const inLesson = useInLesson();
+  const quiet = useQuiet();
   const shown = (key: string, v: number) => (masked(key) ? '?' : f4(v));
   return (
     <div className="figures-grid">
@@ -189,7 +189,7 @@ function Shares({
                 {!masked('diagonal') && <span className="bar" style={{ width: `${view.diagonal * 100}%`, background: CATEGORY_COLORS.prior }} />}
               </td>
             </tr>
-            <tr className="diag" hidden={inLesson}>
+            <tr className="diag" hidden={quiet}>
               <th scope="row">
                 copy-aligned diagonal
                 <Explain id="diagonalCopy" />
@@ -215,13 +215,11 @@ function Shares({
           </p>
         )}
         {/* What the answer costs to compute is the researcher's: the lesson's policy table gives the tokens read. */}
-        {!inLesson && <CostLine r={r} />}
+        {!quiet && <CostLine r={r} />}
       </div>
       <div>
         <h3>
-          {inLesson
-            ? 'Each prior assistant answer: its diagonal ratio'
-            : 'Each prior assistant answer: its diagonal ratio, and how much of it the answer copies'}
+          {quiet ? 'Each prior assistant answer: its diagonal ratio' : 'Each prior assistant answer: its diagonal ratio, and how much of it the answer copies'}
           <Explain id="copy" />
         </h3>
         <p className="muted small">bars on one scale in every view: full width = {PER_ANSWER_SCALE}</p>
@@ -243,7 +241,7 @@ function Shares({
                 />
                 <span className="num">{shown('diagonal', d.value)}</span>
                 {/* The copy measures are the researcher's, not the lesson's: a run copied at another position has no diagonal. */}
-                {!inLesson && (
+                {!quiet && (
                   <span className="muted copy" data-testid={`copy-${d.turn ?? i}`}>
                     copies {r.copy[i]?.longestRun ?? 0} tokens in a row
                     {r.copy[i]?.shift ? ` (${Math.abs(r.copy[i]!.shift)} tokens ${r.copy[i]!.shift > 0 ? 'earlier' : 'later'} in the answer)` : ''} ·{' '}
@@ -262,7 +260,7 @@ function Shares({
 function CompareTable({ results }: { results: PolicyResult[] }) {
   const base = results[0]!;
   const { masked } = useGuessMask();
-  const inLesson = useInLesson();
+  const quiet = useQuiet();
   return (
     <table className="compare" data-testid="figures">
       <thead>
@@ -289,7 +287,7 @@ function CompareTable({ results }: { results: PolicyResult[] }) {
       </thead>
       <tbody>
         {FIGURES.map((fig) => (
-          <tr key={fig.key} hidden={inLesson && fig.key === 'diagonalCopy'}>
+          <tr key={fig.key} hidden={quiet && fig.key === 'diagonalCopy'}>
             <th scope="row">
               {fig.name}
               <Explain id={fig.key as ExplainId} />

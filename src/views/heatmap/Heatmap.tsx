@@ -1,4 +1,4 @@
-import { useInLesson } from '../../state/lesson-store';
+import { useQuiet } from '../../state/lesson-store';
 import { resultId } from '../result-id';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type RefObject } from 'react';
 import type { PolicyResult } from '../../analysis/analyze';
@@ -170,13 +170,13 @@ function HeatmapToolbar(p: {
   exportSvg: () => void;
 }) {
   // The colour scale's details are a researcher's: the lesson says only what brightness means.
-  const inLesson = useInLesson();
+  const quiet = useQuiet();
   return (
     <div className="row">
       <strong>{p.label}</strong>
       <span className="muted">
         {p.rows} rows (tokens looking) × {p.keys} columns (tokens looked at) ·{' '}
-        {inLesson ? (
+        {quiet ? (
           'brighter = more attention'
         ) : (
           <>

@@ -10,7 +10,7 @@ import { scaleMax } from '../../palette';
 import { SINK_TOKENS } from '../../context/render';
 import { CATEGORY_COLORS, CATEGORY_NAMES, LEGEND_GRADIENT } from '../../palette';
 import { Explain } from '../explain/Explain';
-import { useInLesson, useLesson } from '../../state/lesson-store';
+import { useQuiet, useLesson } from '../../state/lesson-store';
 import { LESSON } from '../lesson/steps';
 
 /** One heatmap per shown policy (side by side in compare mode); the first follows the shared hover. */
@@ -29,7 +29,7 @@ export function HeatmapPanel() {
     return id === 'sink' ? 'sink' : id === 'diagonal' || id === 'head' ? 'last-prior' : null;
   });
   // The copy-aligned band is the researcher's check on shifted copies: the lesson draws the plain band only.
-  const alignedBand = !useInLesson();
+  const alignedBand = !useQuiet();
   // Computed once per result and head (not on every hover), and only when the scale is shared.
   const sharedMax = useMemo(
     () => (oneScale && withAttention.length > 1 ? Math.max(...withAttention.map((r) => scaleMax(shownSlab(r, head), SINK_TOKENS))) : undefined),

@@ -112,10 +112,18 @@ function Card({ index }: { index: number }) {
   const written = done ? writtenIn(s, w) : [];
   const [lost, setLost] = useState<number | null>(null);
   const [tall, setTall] = useState(false);
-  // A reveal that appears is brought into the card's view (on a phone the card scrolls).
+  // Each step opens at the card's top, its question first, even when its reveal stands from an earlier visit;
+  // a reveal the learner's action brings is then brought into the card's view (on a phone the card scrolls).
+  const cardRef = useRef<HTMLElement>(null);
   const revealRef = useRef<HTMLDivElement>(null);
+  const entry = useRef({ index: -1, doneBefore: false });
+  if (entry.current.index !== index) entry.current = { index, doneBefore: reached };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the card goes back to its top when the step changes
   useEffect(() => {
-    if (reveal.said) revealRef.current?.scrollIntoView?.({ block: 'nearest' });
+    cardRef.current?.scrollTo?.({ top: 0 });
+  }, [index]);
+  useEffect(() => {
+    if (reveal.said && !entry.current.doneBefore) revealRef.current?.scrollIntoView?.({ block: 'nearest' });
   }, [reveal.said]);
   const last = index === LESSON.length - 1;
   const heading = useRef<HTMLHeadingElement>(null);
@@ -135,6 +143,7 @@ function Card({ index }: { index: number }) {
       data-testid="lesson-card"
       data-lesson="card"
       id="region-card"
+      ref={cardRef}
     >
       {/* On a phone the sheet scrolls: the step's number and title stay at its top. */}
       <div className="lesson-top">

@@ -115,13 +115,16 @@ const KIND: Record<Category, string> = {
 };
 
 /** The sink step's second look: the brightest stripe, so a learner reading the heatmap knows what an upright line means. */
-export function stripeSaid(r: PolicyResult): string {
+export function stripeSaid(r: PolicyResult): Reveal {
   const c = brightestColumn(r);
-  if (!c) return '';
+  if (!c) return SILENT;
   // The heatmap of the diagonal step shows the last prior assistant answer: the stripe is seen there.
   const lastPrior = r.messages.map((m) => m.category).lastIndexOf('prior');
   const where = c.turn === null ? `the ${KIND[c.category]}` : `turn ${c.turn}'s ${KIND[c.category]}`;
-  return ` A bright upright stripe is one token that every row of the answer looks at: among the conversation's words the brightest is ${JSON.stringify(c.text.trim() || c.text)} in ${where}, with ${percent(c.share)} of the answer's attention (this step zooms on the sink: "fit" shows the whole heatmap${c.message === lastPrior ? ', and the diagonal step zooms in on that answer' : ''}).`;
+  return {
+    said: ` A bright upright stripe is one token that every row of the answer looks at: among the conversation's words the brightest is ${JSON.stringify(c.text.trim() || c.text)} in ${where}, with ${percent(c.share)} of the answer's attention.`,
+    more: `This step zooms on the sink: "fit" shows the whole heatmap, with the stripe${c.message === lastPrior ? ', and the diagonal step zooms in on that answer' : ''}.`,
+  };
 }
 
 /** The diagonal step: the guess, the diagonal ratio, and what attention spread evenly would put in its band. */
@@ -264,11 +267,11 @@ export function readsReveal(w: LessonWorld): Reveal {
     move && t.shares.current > s.share ? ` Its own answer so far gets more, ${percent(t.shares.current)}: its thought names the move just before.` : '';
   const verdict =
     k >= LOOKS_BACK
-      ? `${k.toFixed(1)} times the ${percent(s.even)} an even spread would give${move ? ': writing this move, the model looks back at its own earlier moves' : ''}`
-      : `about the ${percent(s.even)} an even spread would give${move ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
+      ? `${k.toFixed(1)} times what an even spread would give${move ? ': writing this move, the model looks back at its own earlier moves' : ''}`
+      : `about what an even spread would give${move ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
   return {
     // A plain look back on a move, when most stored repeats show none: said first, not after.
-    said: `${move && k >= LOOKS_BACK && looksRare() ? 'An unusually clear case: this one' : 'This one'}, ${name}, gives ${percent(s.share)} of its attention to the ${s.count} earlier ${name} tokens in prior assistant answers, ${verdict}.${own}${move ? ` ${lookTally().said}` : ''}`,
-    more: `${move ? `${lookTally().more} ` : ''}An even spread: looking at every token it can see equally. In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far.`,
+    said: `${move && k >= LOOKS_BACK && looksRare() ? 'An unusually clear case: this one' : 'This one'}, ${name}, gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers, ${verdict}.${own}${move ? ` ${lookTally().said}` : ''}`,
+    more: `An even spread, looking at every token it can see equally, would give those ${s.count} tokens ${percent(s.even)}. ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far.`,
   };
 }

@@ -59,6 +59,6 @@ export function cplReveal(w: LessonWorld): Reveal {
       : ': on this conversation it does not lean clearly less';
   return {
     said,
-    more: `Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict}. ${tally.more}`,
+    more: `Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict} (the chart "Shares by turn" draws the twin's lines as model B's). ${tally.more}`,
   };
 }

@@ -19,11 +19,11 @@ export const QUIZ: QuizQuestion[] = [
     question: 'In a heatmap, one column is bright from the top row to the bottom one. What does that say?',
     options: [
       'every token of the answer looks at that one token',
-      'that token copies the answer line for line, from its first token to its last',
+      'that one token looks at every token of the answer',
       'that token is the attention sink, wherever it sits in the conversation',
     ],
     correct: 0,
-    why: 'Rows are the tokens of the answer and columns the tokens they look at: a column bright all the way down is one token every row looks at. A copy shows as a slanting line instead, and the sink is the first few tokens only.',
+    why: 'Rows are the tokens of the answer, each looking; columns are the tokens looked at: a column bright all the way down is one token every row looks at. A token never looks at tokens after it, and the sink is the first few tokens only.',
     revisit: 'sink',
   },
   {
@@ -64,14 +64,16 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'reads',
   },
   {
-    question: 'Filler replaces the prior assistant answers with neutral text of the same length. If the diagonal falls, the model was following…',
+    // The control read the other way round from what the lesson showed.
+    question:
+      'On another model, Filler (neutral text of the same length in place of each prior assistant answer) leaves the diagonal ratio as high as under Full. What does that say?',
     options: [
-      'the positions of the tokens only, whatever those tokens say',
-      'the instructions written at the top, in the system prompt',
-      'the words of its prior assistant answers',
+      'the model copies the words of its prior assistant answers line for line',
+      'the filler text happens to repeat the words of the answers it replaced',
+      'its diagonal follows where the tokens sit, not what they say',
     ],
     correct: 2,
-    why: 'Positions are the same under Filler; only the words changed, so the diagonal was read from the words.',
+    why: 'Filler keeps the positions and removes the words: a diagonal that stays without the words was never about them. On the demo model it falls, so there it follows the words.',
     revisit: 'filler',
   },
   {
@@ -123,25 +125,28 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'head',
   },
   {
-    question: 'Switching off the heads with the highest diagonal ratio, and then three others as a control, tests…',
+    // The control read: a change that any heads bring is not the copying heads' doing.
+    question:
+      'With its three copying heads switched off the agent stops walking into the wall; with three other heads switched off instead, it stops too. What does that say?',
     options: [
-      'whether the model needs those heads to read the walls the user names',
-      'whether the model can still read the user turns once they are gone',
-      'whether those heads carry the pull that shapes the move',
+      'the copying heads carry the pull toward the repeated move',
+      'the model reads the walls the user names with those six heads only',
+      'switching off any three heads changes the move here: nothing singles out the copying heads',
     ],
     correct: 2,
-    why: 'If the move changes without them more often than without the control heads, they carried part of it; a garbled answer can also mean the model simply misses parts.',
+    why: 'The control heads are there for this: only a move that changes without the copying heads, and not without the others, points at them.',
     revisit: 'heads',
   },
   {
-    question: 'How was the CPL twin trained?',
+    // What CPL changes: the model, not what it is shown.
+    question: 'The CPL twin reads the same whole history as the demo model. What makes it lean less on its prior assistant answers?',
     options: [
-      'shown two answers of its own, one from a short context and one from the whole history, it learned to prefer the short one',
-      'on mazes with its prior assistant answers cut out, and it reads them cut out whenever it is used',
-      'to copy its prior assistant answers more faithfully, so that its answers stay the same turn after turn',
+      'its weights, changed by training it to prefer the answer it wrote from a short context',
+      'a context policy that shows it fewer turns, as LT does',
+      'a filter that blanks the words of its prior assistant answers before it reads them',
     ],
     correct: 0,
-    why: 'Context Preference Learning teaches the model to prefer its short-context answer, so it leans less on its prior assistant answers; it still reads the whole history when used.',
+    why: 'CPL changes the model, not its context: shown two answers of its own, one from a short context and one from the whole history, it was trained to prefer the short-context one, and it still reads everything.',
     revisit: 'cpl',
   },
 ];

@@ -114,7 +114,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: (w) =>
-      `So far, what the model writes; now, where it looks: a clue to what it copies. Attention is how a model reads: to compute each token (word piece) it weighs every token before it, sharing out 100 % among them; this model does so in ${w.finalLayer === null ? 'several layers' : `${w.finalLayer + 1} layers`}, one after the other, and the tool shows the last. Where does the last answer's move into the wall look?`,
+      `So far, what the model writes; now, where it looks: a clue to what it copies. Attention is how a model reads: to compute each token (word piece) it weighs every token before it, sharing out 100 % among them; this model does so in ${w.finalLayer === null ? 'several layers' : `${w.finalLayer + 1} layers`}, one after the other, and the tool shows the last, the one nearest the word it writes. Where does the last answer's move into the wall look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
@@ -138,9 +138,10 @@ export const LESSON: LessonStep[] = [
       const r = figuresOf(w);
       if (!r) return LOADING;
       const strong = r.ratios.sink >= 0.2;
+      const stripe = stripeSaid(r);
       return {
-        said: `The sink takes ${percent(r.ratios.sink)} of the answer's attention here: ${strong ? 'a strong sink, as most large models have.' : 'this tiny model has almost none, unlike most large models, so the bright cells elsewhere are where it really looks.'}${stripeSaid(r)}`,
-        more: `${onPanel([CATEGORY_NAMES.sink, r.ratios.sink])}${strong ? '' : ' To see a strong sink, load a real chat model by its Hub id in the Model panel, such as Qwen/Qwen2.5-0.5B-Instruct.'}`,
+        said: `The sink takes ${percent(r.ratios.sink)} of the answer's attention here: ${strong ? 'a strong sink, as most large models have.' : 'this tiny model has almost none, unlike most large models, so the bright cells elsewhere are where it really looks.'}${stripe.said}`,
+        more: `${stripe.more ? `${stripe.more} ` : ''}${onPanel([CATEGORY_NAMES.sink, r.ratios.sink])}${strong ? '' : ' To see a strong sink, load a real chat model by its Hub id in the Model panel, such as Qwen/Qwen2.5-0.5B-Instruct.'}`,
       };
     },
   },
@@ -164,7 +165,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: (w) =>
-      `Copying line for line, wanted or not, has a shape: the answer's 10th token looks at a prior assistant answer's 10th, the 11th at the 11th, and so on: a diagonal line in the heatmap, drawn dotted. The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines, between each pair of purple lines.${diagonalYardstick(w)} Guess it.`,
+      `Inertia leaves a trace in attention: an answer that copies a prior assistant answer, wanted or not, reads it in step, its 10th token looking at that answer's 10th, the 11th at the 11th: a diagonal line in the heatmap, drawn dotted. The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines (between each pair of purple lines).${diagonalYardstick(w)} Guess it.`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line.',
     action: 'Set your guess with the slider, then lock it in.',

@@ -100,22 +100,25 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   const ao = c.repeats.ao <= c.repeats.de ? ' The next two steps find which part of the history adds them.' : '';
   return {
     // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
-    said: `Not only this once: over ${c.turns} turns right after a wall (${c.episodes} episodes it played), it repeats the blocked move in ${p(c.repeats.full)} with its whole history and ${p(c.repeats.de)} with none (its goal often lies just beyond the wall), so the history adds ${gap} in every 100: that extra is the inertia.`,
-    more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, counted beforehand with the same model.${ao}`,
+    said: `Not only this once: over ${c.turns} turns right after a wall, it repeats the blocked move in ${p(c.repeats.full)} with its whole history and ${p(c.repeats.de)} with none, and that extra ${gap} in every 100 is the inertia.`,
+    more: `With no history it still repeats often: its goal often lies just beyond the wall. The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, from ${c.episodes} episodes counted beforehand with the same model.${ao}`,
   };
 }
 
 /** The reads step's "is this one typical": how many of the moves repeated into a wall look back as much, and why the episode shows one that does. */
 export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
-  const counted = `${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes (${pct(c.looks.back, c.looks.of)})`;
+  const counted = `${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes`;
+  const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `Only ${counted} look back at ${LOOKS_BACK} times an even spread or more: attention shows where the model reads, not why it chooses.`
-      : `Such a look back is common: ${counted} look back at ${LOOKS_BACK} times an even spread or more.`,
-    // The rare case's line names the cut-off already.
-    more: looksRare(c)
-      ? 'So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.'
-      : `This plainly: ${LOOKS_BACK} times an even spread or more.`,
+      ? `Only ${share} of the moves it repeated into a wall in the stored episodes look back this plainly: attention shows where the model reads, not why it chooses.`
+      : `Such a look back is common: ${share} of the moves it repeated into a wall in the stored episodes look back this plainly.`,
+    // The count and the cut-off in the fold: the card keeps one figure.
+    more: `${counted} look back at ${LOOKS_BACK} times an even spread or more.${
+      looksRare(c)
+        ? ' So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.'
+        : ''
+    }`,
   };
 }
 
@@ -179,12 +182,12 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = (n: number) => rate(h.of - n, h.of);
   // The gap over the control, from the per cents as said: what the copying heads carry beyond any three heads.
   const verdict = headsCarry(c)
-    ? `${share(h.repeats.top) - share(h.repeats.bottom)} points more, so part of the pull, not all`
-    : 'no more than any three heads: in this model the pull does not sit in the heads that copy most';
+    ? 'the copying heads carry part of the pull, not all'
+    : 'no more than any three heads, so in this model the pull does not sit in the heads that copy most';
   const stopped = (n: number) => `${share(n)} %`;
   return {
-    said: `Over the ${h.of} stored repeats into the wall (${pct(h.of, c.turns)} of ${c.turns} turns), the copying heads off changed the move in ${stopped(h.repeats.top)}, three others in ${stopped(h.repeats.bottom)}: ${verdict}.`,
-    more: `The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
+    said: `Over the ${h.of} stored repeats into the wall, the copying heads off changed the move in ${stopped(h.repeats.top)}, three others in ${stopped(h.repeats.bottom)}: ${verdict}.`,
+    more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
   };
 }
 
@@ -199,12 +202,16 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
     early === null ? '' : `: ${early} of those turns come by turn 7, when Window-6 still keeps every turn${near ? ', so at the wall it changes little' : ''}`;
   // AO keeps every user turn and hides only the model's own answers; LT keeps the turn before only: each set
   // against DE, which keeps nothing.
-  const de = `, ${pct(c.repeats.de, c.turns)} under DE (no earlier turn)`;
+  const de = pct(c.repeats.de, c.turns);
   const against =
     policy === 'ao'
-      ? `${de}${c.repeats.ao <= c.repeats.de ? ': with only its own answers hidden it repeats no more than with nothing at all, so the extra repeats come from its own answers' : ''}`
+      ? c.repeats.ao <= c.repeats.de
+        ? `. That is no more than with no earlier turn at all (DE, ${de}), so the extra repeats come from its own answers`
+        : `, and ${de} under DE (no earlier turn)`
       : policy === 'lt'
-        ? `${de}${(c.repeats.lt - c.repeats.de) * 2 >= c.repeats.full - c.repeats.de ? ': the turn before alone brings back most of the extra repeats' : ''}`
+        ? (c.repeats.lt - c.repeats.de) * 2 >= c.repeats.full - c.repeats.de
+          ? `. Against ${de} with no earlier turn (DE), the turn before alone brings back most of the extra repeats`
+          : `, and ${de} under DE (no earlier turn)`
         : '';
   // AO's answers hidden, the model often writes no move or another wrong one: the bar's grey, said.
   const other = c.turns - c.repeats[p] - c.open[p];
@@ -213,7 +220,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
       ? ` Its play does not simply get better: in ${pct(other, c.turns)} it walks into another wall or writes no move.`
       : '';
   return {
-    said: `At the wall, over ${c.turns} stored turns, the blocked move comes again in ${pct(c.repeats[p], c.turns)} under ${label}, ${pct(c.repeats.full, c.turns)} under Full${against}${why}.${lost}`,
+    said: `At the wall, over ${c.turns} stored turns, it repeats the blocked move in ${pct(c.repeats[p], c.turns)} under ${label}, against ${pct(c.repeats.full, c.turns)} under Full${against}${why}.${lost}`,
     more: `The counts: ${of(c.repeats[p], c.turns)} under ${label}, ${of(c.repeats.full, c.turns)} under Full${policy === 'ao' || policy === 'lt' ? `, ${of(c.repeats.de, c.turns)} under DE` : ''}, from ${c.episodes} episodes the demo model played.`,
   };
 }

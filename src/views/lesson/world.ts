@@ -216,8 +216,8 @@ export function priorYardstick(r: PolicyResult): string {
   if (even <= 0) return '';
   const k = (r.ratios.prior / even).toFixed(1);
   return r.ratios.prior / even < 1.5
-    ? ` Those answers are ${percent(even)} of the tokens it can see, so looking at every token equally would give them ${percent(even)}: it gives them ${k} times that, ${r.ratios.prior / even < 1.05 ? 'about what their size alone gives' : 'a little more than their size alone'}; the diagonal, next, tells copying apart from size.`
-    : ` Those answers are ${percent(even)} of the tokens it can see: it gives them ${k} times what looking at every token equally would.`;
+    ? ` They are ${percent(even)} of the tokens it can see, so that is ${r.ratios.prior / even < 1.05 ? 'about what their size alone gives' : `a little more than their size alone gives (${k} times)`}. The diagonal, next, tells copying apart from size.`
+    : ` They are ${percent(even)} of the tokens it can see: it gives them ${k} times what looking at every token equally would.`;
 }
 
 /**

@@ -9,7 +9,7 @@ import { LoadProgress } from './LoadProgress';
 import { ModelLoader } from './ModelLoader';
 import { demoSource } from '../../state/demo-source';
 import { ModelSlotContext } from './slot';
-import { useInLesson } from '../../state/lesson-store';
+import { useQuiet } from '../../state/lesson-store';
 import { Explain } from '../explain/Explain';
 
 /** The compared slots in use: those with a model, a load, a download waiting or a link's offer (B at least). */
@@ -31,7 +31,7 @@ export function ComparePanel() {
   const [slots, setSlots] = useState<ModelSlot[]>(slotsInUse);
   const next = slots.length + 1;
   // The lesson compares the demo model with its twin only: the rest of the panel is a researcher's.
-  const inLesson = useInLesson();
+  const quiet = useQuiet();
   return (
     <section className="panel" aria-labelledby="compare-models-title">
       <h2 id="compare-models-title">
@@ -44,14 +44,14 @@ export function ComparePanel() {
       </label>
       {on && (
         <>
-          <p className="muted" hidden={inLesson}>
+          <p className="muted" hidden={quiet}>
             The CPL-tuned twin is the demo model after Context Preference Learning (the method of “Mitigating conversational inertia”, the second paper this
             tool follows): trained to prefer the answer it gives from a short context over the one it gives from the whole history.
           </p>
           {slots.map((slot) => (
             <CompareSlot key={slot} slot={slot} />
           ))}
-          {next < MAX_MODELS && !inLesson && (
+          {next < MAX_MODELS && !quiet && (
             <button type="button" onClick={() => setSlots([...slots, next])} data-testid="add-model">
               Add model {slotName(next)}
             </button>
@@ -82,7 +82,7 @@ function CompareSlot({ slot }: { slot: ModelSlot }) {
   const [loaderOpen, setLoaderOpen] = useState(() => store.getState().linkOffer !== null);
   useEffect(() => setLoaderOpen((o) => o || store.getState().linkOffer !== null), [store]);
   const letter = name.toLowerCase();
-  const inLesson = useInLesson();
+  const quiet = useQuiet();
   return (
     <ModelSlotContext.Provider value={{ slot, store }}>
       <div className="compare-slot" data-testid={`compare-slot-${letter}`}>
@@ -105,7 +105,7 @@ function CompareSlot({ slot }: { slot: ModelSlot }) {
           >
             with the demo model itself
           </button>
-          <button type="button" hidden={inLesson} disabled={busy || !infoA} onClick={sameAsA} data-testid={`${letter}-same-as-a`}>
+          <button type="button" hidden={quiet} disabled={busy || !infoA} onClick={sameAsA} data-testid={`${letter}-same-as-a`}>
             with model A itself, at model {name}&apos;s precision
           </button>
           <span className="muted">
@@ -116,13 +116,13 @@ function CompareSlot({ slot }: { slot: ModelSlot }) {
                 : `No model ${name} yet: pick one here, or load any model below.`}
           </span>
         </p>
-        <p className="row" hidden={inLesson}>
+        <p className="row" hidden={quiet}>
           <label>
             model {name}&apos;s precision <PrecisionSelect />
           </label>
           {slot === 1 && <span className="muted">Model A at q4 against model B at its own precision shows what quantizing changes in the figures.</span>}
         </p>
-        <details hidden={inLesson} open={loaderOpen} onToggle={(e) => setLoaderOpen((e.target as HTMLDetailsElement).open)}>
+        <details hidden={quiet} open={loaderOpen} onToggle={(e) => setLoaderOpen((e.target as HTMLDetailsElement).open)}>
           <summary>Load model {name} from the Hub or from files</summary>
           <ModelLoader />
         </details>
