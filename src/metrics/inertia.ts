@@ -78,6 +78,25 @@ export function diagonalRows(a: Rows, priorSpans: readonly Span[], radius: numbe
 }
 
 /**
+ * Where inside the band the attention sits: entry r + d is the mean over the rows of the attention row i gives
+ * token i + d of every earlier answer (d from −r to r, clipped to the answer), so the entries add up to the diagonal
+ * ratio. A head that copies looks one token ahead (d = 1): at the token that came next in the earlier answer.
+ */
+export function bandOffsets(a: Rows, priorSpans: readonly Span[], radius: number): Float64Array {
+  oneHead(a);
+  if (!(radius >= 0)) throw new RangeError(`radius must be ≥ 0, got ${radius}`);
+  const out = new Float64Array(2 * radius + 1);
+  if (a.rows === 0) return out;
+  for (let i = 0; i < a.rows; i++)
+    for (const p of priorSpans)
+      for (let d = -radius; d <= radius; d++) {
+        const j = i + d;
+        if (j >= 0 && j < p.length) out[radius + d]! += a.data[i * a.seqLen + p.start + j]! / a.rows;
+      }
+  return out;
+}
+
+/**
  * Both diagonals of one head (or the head mean): paper 2's, with its breakdown per earlier answer, and
  * the copy-aligned one (each band moved by its answer's copy shift). What the analysis and a re-read at
  * another radius both report.

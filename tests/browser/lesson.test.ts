@@ -384,19 +384,16 @@ describe('the lesson, walked with the keyboard only', () => {
       await expect
         .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
         .toContain(`this one, "${m.move}", gives ${pct(m.share)} of its attention to the`);
-      expect(await card.getByTestId('lesson-said').textContent()).toContain(`${(m.share / m.even).toFixed(1)} times what an even spread would give`);
+      expect(await card.getByTestId('lesson-said').textContent()).toContain(
+        `${(m.share / m.even).toFixed(1)} times chance (what looking at every token it can see equally would give)`,
+      );
       expect(await card.getByTestId('lesson-more').textContent()).toContain(`tokens ${pct(m.even)}.`);
       expect(m.share / m.even, "the wall episode's move looks back at the earlier moves").toBeGreaterThan(1.5);
     });
     await step(5, async () => {
       expect(Number(await page.locator('[data-lesson="heatmap"] canvas[role="img"]').first().getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);
       await press('Home');
-      // The brightest upright stripe is the token the same model's answer looks at most in Node.
-      const stripe = await brightestStripe();
-      await expect
-        .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
-        .toContain(`among the conversation's words the brightest is "${stripe.text}" in `);
-      expect(await card.getByTestId('lesson-reveal').textContent()).toContain(`with ${Math.round(stripe.share * 100)}\u00a0% of the answer's attention`);
+      await expect.poll(() => card.getByTestId('lesson-said').textContent(), { timeout: 60_000 }).toContain('A strong sink shows as bright columns');
     });
     await step(6, guess);
     await step(7, async () => {
@@ -412,6 +409,11 @@ describe('the lesson, walked with the keyboard only', () => {
       // Said in words on the card: the list gives most of it.
       expect(split.before).toBeGreaterThan(split.last);
       expect(await card.getByTestId('lesson-said').textContent()).toContain('Most of it comes from the list of cells');
+      // The brightest upright stripe, in the zoom on the last prior assistant answer, is the token the same model's answer looks at most in Node.
+      const stripe = await brightestStripe();
+      expect(await card.getByTestId('lesson-more').textContent()).toContain(
+        `the brightest among the conversation's words is "${stripe.text}" in turn 9's prior assistant answer, with ${pct(stripe.share)} of the answer's attention, in this zoom.`,
+      );
       // And drawn: the whole answer, then its two parts, as the same model gives them in Node.
       expect((await card.getByTestId('lesson-bars-row').allTextContents()).slice(1)).toEqual([
         `of it: list of cells${pct(split.before)}chance ${pct(split.evenBefore)}`,
@@ -436,6 +438,8 @@ describe('the lesson, walked with the keyboard only', () => {
       await expect.poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 180_000 }).toContain(moves);
       expect(await card.getByTestId('lesson-reveal').textContent()).toContain(named);
       await page.getByTestId('off-control').waitFor();
+      // The ★ stays on the head that copies most, now switched off: a mark that moved would read as a new finding.
+      await expect.poll(() => page.locator('[data-testid="head-grid-0"] [data-top]').textContent()).toBe('×★');
     });
     await step(12, async () => {
       await press('Enter');

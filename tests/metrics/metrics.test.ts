@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Category } from '../../src/metrics/categories';
 import { copyShift, longestCommonRun, longestCommonRunAt, ngramOverlap } from '../../src/metrics/copy';
-import { categoryRatios, diagonalRatio, diagonalRows, massPerMessage, rowSums } from '../../src/metrics/inertia';
+import { bandOffsets, categoryRatios, diagonalRatio, diagonalRows, massPerMessage, rowSums } from '../../src/metrics/inertia';
 import { headOf, headsOf, layerRows, rowsOf, slab } from '../../src/metrics/slab';
 
 const close = (got: number, want: number) => expect(got).toBeCloseTo(want, 12);
@@ -42,6 +42,14 @@ describe('diagonal inertia ratio (hand-computed)', () => {
     close(rows[1]!, 0.05 + 0.15 + 0.1);
     close((rows[0]! + rows[1]!) / 2, diagonalRatio(A, span, 1).total);
     expect(() => diagonalRows(A, span, -1)).toThrow('radius must be ≥ 0');
+  });
+  it('offset by offset inside the band (r = 1): d = −1 row 1 key 6, d = 0 keys 6 and 7, d = 1 keys 7 and 8; they add up to the ratio', () => {
+    const d = bandOffsets(A, span, 1);
+    close(d[0]!, 0.05 / 2);
+    close(d[1]!, (0.2 + 0.15) / 2);
+    close(d[2]!, (0.1 + 0.1) / 2);
+    close(d[0]! + d[1]! + d[2]!, diagonalRatio(A, span, 1).total);
+    expect(() => bandOffsets(A, span, -1)).toThrow('radius must be ≥ 0');
   });
   it('a shift moves the band: offset i reads i + shift of the earlier answer (the copy-aligned diagonal)', () => {
     // +1: row 0 reads key 7 (0.1), row 1 key 8 (0.1). −1: row 0 falls before the answer, row 1 reads key 6 (0.05).

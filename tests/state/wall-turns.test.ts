@@ -45,12 +45,12 @@ describe('the wall counts the lesson quotes', () => {
     );
     expect(headsTally({ ...c, headsOff: { ...even, of: 0 } }).said).toBe('');
     expect(lookTally(c)).toEqual({
-      said: 'Such a look back is common: 50 % of the moves it repeated into a wall in the stored episodes look back this plainly.',
-      more: '1 of the 2 moves it repeated into a wall in the stored episodes look back at 1.5 times an even spread or more.',
+      said: 'Such a look back is common: 50 % of the moves it repeated into a wall in the stored episodes look back this plainly (1.5 times chance or more).',
+      more: '1 of the 2 moves it repeated into a wall in the stored episodes look back at 1.5 times chance or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Only 13 % of the moves it repeated into a wall in the stored episodes look back this plainly: attention shows where the model reads, not why it chooses.',
-      more: '15 of the 116 moves it repeated into a wall in the stored episodes look back at 1.5 times an even spread or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
+      said: 'Only 13 % of the moves it repeated into a wall in the stored episodes look back this plainly (1.5 times chance or more): attention shows where the model reads, not why it chooses.',
+      more: '15 of the 116 moves it repeated into a wall in the stored episodes look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
 
@@ -81,8 +81,8 @@ describe('the wall counts the lesson quotes', () => {
       row('CPL twin, whole history', 60, 25),
     ]);
     expect(wallTally(c)).toEqual({
-      said: 'Not only this once: over 200 turns right after a wall, it repeats the blocked move in 75 % with its whole history and 45 % with none, and that extra 30 in every 100 is the inertia.',
-      more: 'With no history it still repeats often: its goal often lies just beyond the wall. The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, from 40 episodes counted beforehand with the same model. The next two steps find which part of the history adds them.',
+      said: 'Not only this once: over 200 turns right after a wall, it repeats the blocked move in 75 % with its whole history and 45 % with none, pulled by a goal that often lies just beyond the wall: the extra 30 in every 100 is the inertia.',
+      more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, from 40 episodes counted beforehand with the same model. The next two steps find which part of the history adds them.',
     });
     // AO above DE: its count is given, not read as the pull.
     expect(wallTally({ ...c, repeats: { ...c.repeats, ao: 120 } }).more).toMatch(/with the same model\.$/);
@@ -92,15 +92,15 @@ describe('the wall counts the lesson quotes', () => {
     });
     const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null });
     expect(policyTally('window:6', 'Window-6', c, [t(3), t(7), t(9)]).said).toBe(
-      'At the wall, over 200 stored turns, it repeats the blocked move in 74 % under Window-6, against 75 % under Full: 2 of those turns come by turn 7, when Window-6 still keeps every turn, so at the wall it changes little.',
+      'At the wall, over 200 stored turns, it repeats the blocked move in 74 % under Window-6 against 75 % under Full: 2 of those turns come by turn 7, when Window-6 still keeps every turn, so at the wall it changes little.',
     );
     expect(policyTally('ao', 'AO', c)).toEqual({
-      said: 'At the wall, over 200 stored turns, it repeats the blocked move in 40 % under AO, against 75 % under Full. That is no more than with no earlier turn at all (DE, 45 %), so the extra repeats come from its own answers. Its play does not simply get better: in 45 % it walks into another wall or writes no move.',
+      said: 'At the wall, over 200 stored turns, it repeats the blocked move in 40 % under AO against 75 % under Full, no more than with no earlier turn at all (DE, 45 %): the extra repeats come from its own answers. Its play does not simply get better: in 45 % it walks into another wall or writes no move.',
       more: 'The counts: 80 (40 %) under AO, 150 (75 %) under Full, 90 (45 %) under DE, from 40 episodes the demo model played.',
     });
     // LT (lt 140 of 200, de 90, full 150): the turn before alone brings back most of the extra repeats.
     expect(policyTally('lt', 'LT', c)).toEqual({
-      said: 'At the wall, over 200 stored turns, it repeats the blocked move in 70 % under LT, against 75 % under Full. Against 45 % with no earlier turn (DE), the turn before alone brings back most of the extra repeats.',
+      said: 'At the wall, over 200 stored turns, it repeats the blocked move in 70 % under LT against 75 % under Full, and 45 % with no earlier turn (DE): the turn before alone brings back most of the extra repeats.',
       more: 'The counts: 140 (70 %) under LT, 150 (75 %) under Full, 90 (45 %) under DE, from 40 episodes the demo model played.',
     });
     expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/, and 45 % under DE \(no earlier turn\)\.$/);

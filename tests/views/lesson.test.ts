@@ -14,7 +14,8 @@ import { headsOffReveal, towardGoal } from '../../src/views/lesson/moves';
 import { WORDS } from '../../src/views/lesson/world';
 import { clipWorked, evenDiagonal, evenShare, lengthVerdict, percent, priorYardstick, readAgainstFull } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
-import { brightestColumn, diagonalByLines, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
+import { brightestColumn, diagonalByLines, headLine, headReveal, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
+import { slab } from '../../src/metrics/slab';
 import { lookTally, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
 import type { SweepPoint } from '../../src/analysis/sweep';
 
@@ -188,17 +189,20 @@ describe('the lesson', () => {
       results: [figures('full', 0.1133, 0.2991, { cost: [{ turn: 14, contextTokens: 1020, prefilled: 40 }], diagonalPerAnswer: priors })],
     };
     expect(step('contexts').reveal!(de, fullWithPriors).said).toMatch(
-      /^Under de the model reads 81 tokens before answering, against 1020 under Full\. At the wall, over \d+ stored turns, it repeats the blocked move in \d+ % under de, against \d+ % under Full\.$/,
+      /^Under de the model reads 81 tokens before answering, against 1020 under Full\. At the wall, over \d+ stored turns, it repeats the blocked move in \d+ % under de against \d+ % under Full\.$/,
     );
     // Only the policies that drop turns pass the first table step; AO is the second's.
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^Under ao the model reads 743 tokens.*\. At the wall, over \d+ stored turns, it repeats the blocked move in \d+ % under ao, against \d+ % under Full\. That is no more than with no earlier turn at all \(DE, \d+ %\), so the extra repeats come from its own answers\. Its play does not simply get better: in \d+ % it walks into another wall or writes no move\. The counts: /,
+      /^Under ao the model reads 743 tokens.*\. At the wall, over \d+ stored turns, it repeats the blocked move in \d+ % under ao against \d+ % under Full, no more than with no earlier turn at all \(DE, \d+ %\): the extra repeats come from its own answers\. Its play does not simply get better: in \d+ % it walks into another wall or writes no move\. The counts: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
-    expect(told('hide', longer, full)).toContain('the model reads 1030 tokens before answering, against 1020 under Full. At the wall');
+    expect(told('hide', longer, full)).toContain('the model reads about as many tokens before answering as under Full (1030 against 1020). At the wall');
+    // Well more than Full: the figures, not "about as many".
+    const muchLonger = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1200, prefilled: 40 }] })] };
+    expect(told('hide', muchLonger, full)).toContain('the model reads 1200 tokens before answering, against 1020 under Full. At the wall');
     expect(step('hide').reveal!(longer, full).more).toMatch(
       /^It reads more than under Full: AO adds a 35-word line to the system prompt, and the tokenizer splits rare words into many tokens\. The counts: /,
     );
@@ -234,7 +238,9 @@ describe('the lesson', () => {
     expect(told('cpl', { ...lower, sweeping: true }, w)).toMatch(/their attention follows\. Counted over/);
     expect(told('cpl', { ...lower, sweeps: [mine, mine.slice(0, 2)] }, w)).toMatch(/their attention follows\. Counted over/);
     const notLower = { ...cpl, sweeps: [mine, [pt(2, 0.14, 0.3), pt(3, 0.16, 0.34), pt(4, 0.21, 0.4)]] };
-    expect(told('cpl', notLower, w)).toMatch(/at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less \(the chart .*\)\. Counted over/);
+    expect(told('cpl', notLower, w)).toMatch(
+      /at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less \(the chart .*\)\. Counted over/,
+    );
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
     expect(step('generate').reveal!(one, w)).toEqual({
       said: 'Under Clip-12→1 the model moves west, an open way. Click DE (no earlier turn) and generate again to see whether the move changes.',
@@ -276,12 +282,13 @@ describe('the lesson', () => {
     );
     const perHead = [0.1, 0.2, 0.3343].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
     const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
+    // Without the heads' own attention on the page, no word on where the line runs.
     expect(told('head', oneHead, w)).toMatch(
-      /^Head 0\.2 alone puts 33 % of the answer's attention on the diagonal; the heads of layer 0 on average, 23 %: the copying is not spread evenly over the heads\. \(The figures now read layer 0, where this head sits\.\) On the figures panel: diagonal ratio of head 0\.2 0\.3343, layer 0's heads on average 0\.2260\. The next step/,
+      /^Head 0\.2, one of layer 0's 3 heads, puts 33 % of the answer's attention on the diagonal; the 3 on average, 23 %: the copying is not spread evenly over the heads\. On the figures panel: diagonal ratio of head 0\.2 0\.3343, layer 0's heads on average 0\.2260\. The figures now read layer 0, where this head sits\. The next step/,
     );
     // A head of the last layer: no layer to point out.
     expect(told('head', { ...oneHead, results: [figures('full', 0.226, 0.2991, { layer: 1, perHead })] }, w)).toMatch(
-      /on average, 23 %: the copying.*do the most\.$/,
+      /on average, 23 %: the copying.*0\.2260\. The next step switches off the heads that copy most\.$/,
     );
     expect(step('head').done({ ...oneHead, head: 5 })).toBe(false);
     // The previous answer is 'Path: 8 9 10.\nMove: south'; the last user message names the wall east.
@@ -300,7 +307,7 @@ describe('the lesson', () => {
       /^With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way; with 2 that copy least off, east, into a wall\. Both sets garble the list of cells; only the copying heads change the move\. Over the \d+ stored repeats into the wall, the copying heads off changed the move in \d+ %, three others in \d+ %: /,
     );
     expect(heads.more).toMatch(
-      /^Switched off: 1\.0, 1\.2 \(copy most\); 1\.3, 1\.5 \(copy least\), in the last layer\. In the grid, × marks a head switched off and ★ the head that copies most of those still on\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked: /,
+      /^Switched off: 1\.0, 1\.2 \(copy most\); 1\.3, 1\.5 \(copy least\), in the last layer\. In the grid, × marks a head switched off and ★ the head that copies most\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked: /,
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
@@ -359,12 +366,12 @@ describe('the lesson', () => {
     const cats = ['sink', 'sink', 'sink', 'system', 'prior', 'prior', 'user', 'prior', 'prior', 'user', 'current', 'current'];
     const r = { ...figures('full', 0.2, 0.7), query: { start: 10, end: 12 }, tokens: cats.map((category) => ({ category })) } as unknown as PolicyResult;
     expect(evenShare(r, 'prior')).toBeCloseTo((4 / 11 + 4 / 12) / 2, 12);
-    expect(priorYardstick(r)).toBe(' They are 35 % of the tokens it can see: it gives them 2.0 times what looking at every token equally would.');
+    expect(priorYardstick(r)).toBe(' They are 35 % of the tokens it can see: it gives them 2.0 times chance (looking at every token equally).');
     // The turns step: the same yardstick at an earlier turn and at the last, the verdict after the figures.
     const early = { ...r, turn: 6, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(lengthVerdict(early, r)).toEqual({
-      said: 'At turn 6 prior assistant answers are 35 % of the tokens the answer can see and get 40 % of its attention; at the last turn, 14, they are 35 % of the tokens and get 70 % of its attention. The share grew faster than the text (1.1 then 2.0 times an even spread): with more turns the model leans a little more on its prior assistant answers.',
-      more: 'An even spread: what looking at every token equally would give them. Two turns compared; the chart "Shares by turn" has them all. The diagonal ratio, which counts only the copy-shaped part, reads 20 % then 20 %. On the figures panel: prior assistant at turn 6 0.4000, at turn 14 0.7000, diagonal ratio at turn 6 0.2000, at turn 14 0.2000.',
+      said: 'At turn 6 prior assistant answers are 35 % of the tokens the answer can see and get 40 % of its attention; at the last turn, 14, they are 35 % of the tokens and get 70 % of its attention. The share grew faster than the text (1.1 then 2.0 times chance): with more turns the model leans a little more on its prior assistant answers.',
+      more: 'Chance: what looking at every token equally would give them. Two turns compared; the chart "Shares by turn" has them all. The diagonal ratio, which counts only the copy-shaped part, reads 20 % then 20 %. On the figures panel: prior assistant at turn 6 0.4000, at turn 14 0.7000, diagonal ratio at turn 6 0.2000, at turn 14 0.2000.',
       // Drawn: each turn's share, its even spread marked.
       bars: {
         caption: 'Attention to prior assistant answers',
@@ -386,9 +393,9 @@ describe('the lesson', () => {
     // Near what length alone gives: said so, and the diagonal named as what tells copying apart.
     const near = { ...r, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(priorYardstick(near)).toMatch(
-      /^ They are 35 % of the tokens it can see, so that is a little more than their size alone gives \(1\.1 times\)\. The diagonal, next, tells copying apart from size\.$/,
+      /^ They are 35 % of the tokens it can see, so chance, looking at every token equally, gives them 35 %: a little more than chance \(1\.1 times\)\. The diagonal, next, tells copying apart from size\.$/,
     );
-    expect(priorYardstick({ ...r, ratios: { ...r.ratios, prior: 0.35 } } as PolicyResult)).toContain('so that is about what their size alone gives.');
+    expect(priorYardstick({ ...r, ratios: { ...r.ratios, prior: 0.35 } } as PolicyResult)).toContain('gives them 35 %: about chance.');
   });
 
   it('counts, turn by turn, where a second model is lower: only turns both have scored, ties not lower', () => {
@@ -478,12 +485,12 @@ describe('the lesson', () => {
     expect(same.even).toBeCloseTo(0.2, 12);
     const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
     expect(step('reads').reveal!(w, null).said).toBe(
-      `An unusually clear case: this one, "south", gives 50 % of its attention to the earlier "south" tokens in prior assistant answers, 2.5 times what an even spread would give: writing this move, the model looks back at its own earlier moves. ${lookTally().said}`,
+      `An unusually clear case: this one, "south", gives 50 % of its attention to the earlier "south" tokens in prior assistant answers (their thoughts and moves), 2.5 times chance (what looking at every token it can see equally would give): writing this move, the model looks back at where it named the same move before. ${lookTally().said}`,
     );
     // About chance: said so, not dressed up as looking back.
     data.set([0.05, 0, 0, 0.05, 0.5, 0.1, 0.05, 0.1, 0.05, 0.1]);
     expect(told('reads', w, null)).toMatch(
-      /gives 20 % of its attention to the earlier "south" tokens in prior assistant answers, about what an even spread would give: this move does not look back/,
+      /gives 20 % of its attention to the earlier "south" tokens in prior assistant answers \(their thoughts and moves\), about chance \(what looking at every token it can see equally would give\): this move does not look back/,
     );
     // A token no earlier answer wrote, or one without a letter: no such sentence.
     expect(tokenReading({ ...r, tokens: r.tokens.map((t, i) => (i === 9 ? { ...t, text: '.' } : t)) } as PolicyResult, 0)!.sameWord).toBeNull();
@@ -517,16 +524,16 @@ describe('the lesson', () => {
     expect(evenDiagonal(r)).toBeCloseTo((2 / 11 + 3 / 12) / 2, 12);
     const w = { ...start, guesses: { diagonal: 0.05 }, results: [r] };
     expect(told('diagonal', w, w)).toMatch(
-      /sits on the diagonal, 0\.9 times the 22 % that looking at every token equally would put there: about what chance gives\. On the figures panel: .* It is part of/,
+      /sits on the diagonal, 0\.9 times the 22 % chance would put there: about what chance gives\. On the figures panel: .* It is part of/,
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
     expect(told('diagonal', twice, twice)).toMatch(
-      /, 2\.3 times the 22 % that looking at every token equally would put there: well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move\. On/,
+      /, 2\.3 times the 22 % chance would put there: well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move\. On/,
     );
     // Filler below chance: said with the same yardstick.
     const filler = { ...w, shown: ['filler'], results: [{ ...r, policy: 'filler', diagonal: 0.05 }] };
     expect(told('filler', filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] })).toMatch(
-      /^Under Filler the diagonal ratio is 5 %, against 30 % with the real answers: with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit\. With nothing in it to copy, the model barely looks at the filler: the band gets less than the 22 % that looking at every token equally would give it\. On the figures panel: diagonal ratio under Filler 0\.0500, under Full 0\.3000\.$/,
+      /^Under Filler the diagonal ratio is 5 %, against 30 % with the real answers: with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit\. With nothing in it to copy, the model barely looks at the filler: the band gets less than chance, 22 %\. On the figures panel: diagonal ratio under Filler 0\.0500, under Full 0\.3000\.$/,
     );
     // Drawn: Full's diagonal beside Filler's, each against its chance.
     expect(step('filler').reveal!(filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] }).bars!.rows.map((x) => [x.label, x.value])).toEqual([
@@ -598,7 +605,7 @@ describe('the lesson', () => {
     } as PolicyResult;
     const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(wf, wf).said).toMatch(
-      /chance\. The thought and move lines sit below chance: the move looks back at earlier moves wherever they sit, not line for line\.$/,
+      /chance\. The thought and move lines sit below chance: the move looks back at the earlier moves wherever they sit, not in step with them, so the diagonal misses that look\.$/,
     );
   });
 
@@ -622,19 +629,57 @@ describe('the lesson', () => {
     const c = brightestColumn(r)!;
     expect(c).toMatchObject({ text: ' u', category: 'user', turn: 2 });
     expect(c.share).toBeCloseTo(0.45 / 3, 7);
-    expect(stripeSaid(r)).toEqual({
-      said: ` A bright upright stripe is one token that every row of the answer looks at: among the conversation's words the brightest is "u" in turn 2's user message, with 15 % of the answer's attention.`,
-      more: 'This step zooms on the sink: "fit" shows the whole heatmap, with the stripe.',
-    });
+    expect(stripeSaid(r)).toBe(
+      `A bright upright stripe is one token that every row of the answer looks at: the brightest among the conversation's words is "u" in turn 2's user message, with 15 % of the answer's attention ("fit" shows it).`,
+    );
     // A template marker is no word of the conversation: "u" out of its message's text, "x" is the brightest.
     const marker = { ...r, messages: [r.messages[0], r.messages[1], { turn: 2, content: { start: 6, length: 0 } }, r.messages[3]] } as PolicyResult;
     expect(brightestColumn(marker)).toMatchObject({ text: 'x', turn: 1 });
     // In the last prior assistant answer: the diagonal step's zoom shows it.
     const prior = { ...marker, messages: marker.messages.map((m, k) => (k === 1 ? { ...m, category: 'prior' } : m)) } as PolicyResult;
-    expect(stripeSaid(prior).said).toMatch(/"x" in turn 1's prior assistant answer, with 13 % of the answer's attention\.$/);
-    expect(stripeSaid(prior).more).toMatch(/, and the diagonal step zooms in on that answer\.$/);
+    expect(stripeSaid(prior)).toMatch(/"x" in turn 1's prior assistant answer, with 13 % of the answer's attention, in this zoom\.$/);
     expect(brightestColumn({ ...r, attention: undefined })).toBeNull();
-    expect(stripeSaid({ ...r, attention: undefined }).said).toBe('');
+    expect(stripeSaid({ ...r, attention: undefined })).toBe('');
+  });
+
+  it("finds where a head's line runs in the band: one token right of the centre for a head that looks at the next token to copy (hand-computed)", () => {
+    // 8 tokens: an earlier answer at 2–4, the answer at 5–7 (3 rows). Head 0 row i looks at token 2 + i (the centre),
+    // head 1 at 2 + i + 1 (the token that came next); head 1's last row has no next token in the answer and looks at 0.
+    const data = new Float64Array(2 * 3 * 8);
+    for (let i = 0; i < 3; i++) {
+      data[i * 8 + 2 + i] = 1;
+      data[24 + i * 8 + (i < 2 ? 3 + i : 0)] = 1;
+    }
+    const r = {
+      radius: 1,
+      query: { start: 5, end: 8 },
+      messages: [{ content: { start: 0, length: 2 } }, { content: { start: 2, length: 3 } }],
+      diagonalPerAnswer: [{ message: 1 }],
+      attention: { layer: 0, mean: slab(new Float64Array(24), 3, 8, 5), perHead: slab(data, 3, 8, 5, 2) },
+    } as unknown as PolicyResult;
+    expect([headLine(r, 0), headLine(r, 1)]).toEqual([0, 1]);
+    // The reveal says so, in words: the next token for head 1; for a line at the band's edge, "at least".
+    const perHead = [0.2, 0.6].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
+    const world = (x: PolicyResult, head: number) => ({
+      ...start,
+      fromModel: true,
+      head,
+      finalLayer: 0,
+      results: [{ ...x, policy: 'full', layer: 0, diagonal: 0.4, perHead }],
+    });
+    expect(headReveal(world(r, 1) as LessonWorld).said).toBe(
+      "Head 0.1, one of layer 0's 2 heads, puts 60 % of the answer's attention on the diagonal; the 2 on average, 40 %: the copying is not spread evenly over the heads. The heatmap now shows this head alone: its bright line runs one token right of the dotted centre, so at each token it looks at the token that came next in the prior assistant answer, the one it is about to copy.",
+    );
+    expect(headReveal(world({ ...r, radius: 0 } as PolicyResult, 0) as LessonWorld).said).toMatch(/its bright line runs on the dotted centre\.$/);
+    const ahead2 = new Float64Array(2 * 3 * 8);
+    ahead2[0 * 8 + 4] = 1; // row 0 looks at token 2 + 0 + 2: two further along, the band's edge at r = 2
+    expect(
+      headReveal(world({ ...r, radius: 2, attention: { ...r.attention!, perHead: slab(ahead2, 3, 8, 5, 2) } } as unknown as PolicyResult, 0) as LessonWorld)
+        .said,
+    ).toMatch(/runs at least 2 tokens right of the dotted centre, so what it copies sits further along in the prior assistant answer than in the answer\.$/);
+    // A head the page holds no attention for: null, and the reveal says nothing of a line.
+    expect(headLine(r, 2)).toBeNull();
+    expect(headLine({ ...r, attention: undefined }, 1)).toBeNull();
   });
 
   it('shows the answers a step wrote, labelled, only once written', () => {

@@ -94,14 +94,14 @@ export function HeadGrid({
                     className={crossed ? 'head-cell off' : 'head-cell'}
                     tabIndex={at[0] === l && at[1] === h ? 0 : -1}
                     style={{ ...size, background: bg, color: isDark(bg) ? '#fff' : '#000' }}
-                    aria-label={`layer ${l}, head ${h}: ${v.toFixed(4)}${crossed ? ', switched off' : highest ? ', the highest' : ''}`}
+                    aria-label={`layer ${l}, head ${h}: ${v.toFixed(4)}${highest ? ', the highest' : ''}${crossed ? ', switched off' : ''}`}
                     aria-pressed={onChoose ? crossed : undefined}
                     onKeyDown={onKey}
                     onMouseEnter={() => onFocusCell([l, h])}
                     onFocus={() => (setAt([l, h]), onFocusCell([l, h]))}
                     onClick={() => onChoose?.([l, h])}
                   >
-                    {crossed ? '×' : highest ? '★' : ''}
+                    {`${crossed ? '×' : ''}${highest ? '★' : ''}`}
                   </button>
                 </td>
               );

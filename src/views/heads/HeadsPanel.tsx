@@ -87,6 +87,8 @@ export function HeadsPanel() {
   ]);
   // A head switched off still forms its attention but writes nothing: rank only the heads still on.
   const top = first ? topHeads(first.layers, 3, off) : [];
+  // The grid's ★ stays on the head that copies most, switched off or not: a mark that moved would read as a new finding.
+  const star = first ? topHeads(first.layers, 1)[0] : undefined;
   const peak = first ? meanOf(first.layers, 'diagonal').reduce((b, v, l, a) => (v > a[b]! ? l : b), 0) : 0;
   return (
     <section className="panel heads" aria-labelledby="heads-title">
@@ -139,7 +141,7 @@ export function HeadsPanel() {
                   onChoose={g.key.startsWith('0|') ? choose : undefined}
                   onFocusCell={setCell}
                   testId={`head-grid-${k}`}
-                  top={k === 0 && metric === 'diagonal' ? top[0] : undefined}
+                  top={k === 0 && metric === 'diagonal' ? star : undefined}
                 />
               </figure>
             ))}

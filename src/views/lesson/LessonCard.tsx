@@ -166,9 +166,10 @@ function Card({ index }: { index: number }) {
         </h2>
       </div>
       <div id="lesson-body" hidden={folded}>
-        <p data-testid="lesson-text">{unbroken(s.text(w))}</p>
-        {/* The case step draws the maze the turns tell: a path and a wall, not coordinates to work out. */}
+        {/* The case step draws the maze the turns tell: a path and a wall, not coordinates to work out. First, so a
+            phone's sheet shows it without scrolling. */}
         {s.id === 'case' && w.maze && <MazeDrawing maze={w.maze} />}
+        <p data-testid="lesson-text">{unbroken(s.text(w))}</p>
       </div>
       <p className="lesson-action" data-testid="lesson-action">
         <strong>{done && !last ? 'Done' : 'Your turn'}:</strong> {s.action}{' '}

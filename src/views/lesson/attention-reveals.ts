@@ -4,8 +4,8 @@
  */
 import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
-import { diagonalRows } from '../../metrics/inertia';
-import { type AttentionSlab, rowsOf } from '../../metrics/slab';
+import { bandOffsets, diagonalRows } from '../../metrics/inertia';
+import { type AttentionSlab, headOf, rowsOf } from '../../metrics/slab';
 import { isMove } from './moves';
 import { looksRare, lookTally } from './wall-counts';
 import {
@@ -43,13 +43,54 @@ export function sharesReveal(w: LessonWorld): Reveal {
 export function diagonalYardstick(w: LessonWorld): string {
   const r = figuresOf(w);
   const even = r ? evenDiagonal(r) : 0;
-  return even > 0 ? ` For scale: looking at every token equally would put ${percent(even)} there.` : '';
+  return even > 0 ? ` Chance (every token looked at equally) would put ${percent(even)} there.` : '';
 }
 
-/** The answer's rows of the head-mean attention (a full matrix starts at row 0); null where the page kept fewer, or none. */
-function answerRows(r: PolicyResult): AttentionSlab | null {
-  const answer = r.attention ? rowsOf(r.attention.mean, r.query.start, r.query.end) : null;
+/** The answer's rows of the head-mean attention, or of one head (a full matrix starts at row 0); null where the page kept fewer, or none. */
+function answerRows(r: PolicyResult, head?: number): AttentionSlab | null {
+  const a = r.attention;
+  const whole = head === undefined ? a?.mean : a?.perHead && head < a.perHead.heads ? headOf(a.perHead, head) : undefined;
+  const answer = whole ? rowsOf(whole, r.query.start, r.query.end) : null;
   return answer && answer.rows > 0 ? answer : null;
+}
+
+/**
+ * Where one head's line runs in the band: the offset from the dotted centre that gets the most of its diagonal
+ * (1: one token to the right, the token that came next in the earlier answer); null without that head's rows.
+ */
+export function headLine(r: PolicyResult, head: number): number | null {
+  const answer = answerRows(r, head);
+  if (!answer) return null;
+  const spans = r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content);
+  const by = bandOffsets(answer, spans, r.radius);
+  let best = 0;
+  for (let k = 1; k < by.length; k++) if (by[k]! > by[best]!) best = k;
+  return by[best]! > 0 ? best - r.radius : null;
+}
+
+/** The head step: one head's diagonal against its layer's mean, and where its line runs on the heatmap now showing it. */
+export function headReveal(w: LessonWorld): Reveal {
+  const r = figuresOf(w);
+  const h = w.head === null ? undefined : r?.perHead[w.head];
+  if (!r || !h || w.head === null) return SILENT;
+  const name = `${r.layer}.${w.head}`;
+  const n = r.perHead.length;
+  const d = headLine(r, w.head);
+  // At the band's edge the line may run further out than the band reaches: said as "at least".
+  const edge = d !== null && Math.abs(d) === r.radius;
+  const side = (n: number) => `${edge ? 'at least ' : ''}${n === 1 ? 'one token' : `${n} tokens`} ${d! > 0 ? 'right' : 'left'} of the dotted centre`;
+  const where =
+    d === null
+      ? ''
+      : d === 1
+        ? ' The heatmap now shows this head alone: its bright line runs one token right of the dotted centre, so at each token it looks at the token that came next in the prior assistant answer, the one it is about to copy.'
+        : ` The heatmap now shows this head alone: its bright line runs ${d === 0 ? 'on the dotted centre' : `${side(Math.abs(d))}, so what it copies sits ${d > 0 ? 'further along' : 'earlier'} in the prior assistant answer than in the answer`}.`;
+  // The brightest head may sit in another layer than the one every figure so far read: said in the fold.
+  const moved = w.finalLayer !== null && r.layer !== w.finalLayer ? ` The figures now read layer ${r.layer}, where this head sits.` : '';
+  return {
+    said: `Head ${name}, one of layer ${r.layer}'s ${n} heads, puts ${percent(h.diagonal)} of the answer's attention on the diagonal; the ${n} on average, ${percent(r.diagonal)}: the copying is not spread evenly over the heads.${where}`,
+    more: `${onPanel([`diagonal ratio of head ${name}`, h.diagonal], [`layer ${r.layer}'s heads on average`, r.diagonal])}${moved} The next step switches off the heads that copy most.`,
+  };
 }
 
 /**
@@ -114,17 +155,16 @@ const KIND: Record<Category, string> = {
   current: 'answer itself',
 };
 
-/** The sink step's second look: the brightest stripe, so a learner reading the heatmap knows what an upright line means. */
-export function stripeSaid(r: PolicyResult): Reveal {
+/**
+ * The heatmap's brightest upright stripe, said where the learner sees it: the diagonal step zooms on the last prior
+ * assistant answer, so a stripe there is on screen; another is found with "fit". Empty without the answer's rows.
+ */
+export function stripeSaid(r: PolicyResult): string {
   const c = brightestColumn(r);
-  if (!c) return SILENT;
-  // The heatmap of the diagonal step shows the last prior assistant answer: the stripe is seen there.
+  if (!c) return '';
   const lastPrior = r.messages.map((m) => m.category).lastIndexOf('prior');
   const where = c.turn === null ? `the ${KIND[c.category]}` : `turn ${c.turn}'s ${KIND[c.category]}`;
-  return {
-    said: ` A bright upright stripe is one token that every row of the answer looks at: among the conversation's words the brightest is ${JSON.stringify(c.text.trim() || c.text)} in ${where}, with ${percent(c.share)} of the answer's attention.`,
-    more: `This step zooms on the sink: "fit" shows the whole heatmap, with the stripe${c.message === lastPrior ? ', and the diagonal step zooms in on that answer' : ''}.`,
-  };
+  return `A bright upright stripe is one token that every row of the answer looks at: the brightest among the conversation's words is ${JSON.stringify(c.text.trim() || c.text)} in ${where}, with ${percent(c.share)} of the answer's attention${c.message === lastPrior ? ', in this zoom' : ' ("fit" shows it)'}.`;
 }
 
 /** The diagonal step: the guess, the diagonal ratio, and what attention spread evenly would put in its band. */
@@ -135,7 +175,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const k = even > 0 ? r.diagonal / even : 0;
   // A verdict on the ratio, so the number is read, not only shown.
   const said = k >= 2 ? 'well above chance' : k >= 1.2 ? 'more than chance, though not many times more' : 'about what chance gives';
-  const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} that looking at every token equally would put there: ${said}` : '';
+  const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance would put there: ${said}` : '';
   // At a wall, with the ratio above chance: the split by lines, said and drawn (computed once).
   const atWall = w.walls !== null && k >= 1.2;
   const lines = atWall ? diagonalByLines(r) : null;
@@ -149,7 +189,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   return {
     bars: { caption: 'Attention on the diagonal', rows },
     said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${split.said}`,
-    more: `${split.more ? `${split.more} ` : ''}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all.`,
+    more: `${split.more ? `${split.more} ` : ''}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
   };
 }
 
@@ -164,7 +204,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   const verdict =
     k >= LOOKS_BACK
       ? `at ${k.toFixed(1)} times chance: the trace, in attention, of the repeated thought and move`
-      : `${k < 0.67 ? 'below' : 'at about'} chance: the move looks back at earlier moves wherever they sit, not line for line`;
+      : `${k < 0.67 ? 'below' : 'at about'} chance: the move looks back at the earlier moves wherever they sit, not in step with them, so the diagonal misses that look`;
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought).
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   return {
@@ -181,9 +221,7 @@ export function fillerReveal(w: LessonWorld, base: LessonWorld | null): Reveal {
   // Below chance, not only below Full: say so with the yardstick of the diagonal step.
   const even = evenDiagonal(r);
   const belowChance =
-    even > 0 && r.diagonal < even
-      ? ` With nothing in it to copy, the model barely looks at the filler: the band gets less than the ${percent(even)} that looking at every token equally would give it.`
-      : '';
+    even > 0 && r.diagonal < even ? ` With nothing in it to copy, the model barely looks at the filler: the band gets less than chance, ${percent(even)}.` : '';
   const reading =
     r.diagonal < full.diagonal / 2
       ? 'with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit'
@@ -267,11 +305,11 @@ export function readsReveal(w: LessonWorld): Reveal {
     move && t.shares.current > s.share ? ` Its own answer so far gets more, ${percent(t.shares.current)}: its thought names the move just before.` : '';
   const verdict =
     k >= LOOKS_BACK
-      ? `${k.toFixed(1)} times what an even spread would give${move ? ': writing this move, the model looks back at its own earlier moves' : ''}`
-      : `about what an even spread would give${move ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
+      ? `${k.toFixed(1)} times chance (what looking at every token it can see equally would give)${move ? ': writing this move, the model looks back at where it named the same move before' : ''}`
+      : `about chance (what looking at every token it can see equally would give)${move ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
   return {
     // A plain look back on a move, when most stored repeats show none: said first, not after.
-    said: `${move && k >= LOOKS_BACK && looksRare() ? 'An unusually clear case: this one' : 'This one'}, ${name}, gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers, ${verdict}.${own}${move ? ` ${lookTally().said}` : ''}`,
-    more: `An even spread, looking at every token it can see equally, would give those ${s.count} tokens ${percent(s.even)}. ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far.`,
+    said: `${move && k >= LOOKS_BACK && looksRare() ? 'An unusually clear case: this one' : 'This one'}, ${name}, gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers${move ? ' (their thoughts and moves)' : ''}, ${verdict}.${own}${move ? ` ${lookTally().said}` : ''}`,
+    more: `Chance would give those ${s.count} tokens ${percent(s.even)}. ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far.`,
   };
 }

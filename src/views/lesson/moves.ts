@@ -153,7 +153,7 @@ export function headsOffReveal(a: OffAnswers, previous: string | null, walls: st
       : ` Each begins with the list of cells visited, copied from the previous answer (copying the task asks for): with every head on it repeats its first ${wordsCopied(a.withAll, previous)} words, with those heads off ${wordsCopied(a.withOff, previous)}${
           c ? `, with the others off ${wordsCopied(c.withOff, previous)}` : ''
         }.`;
-  const grid = ' In the grid, × marks a head switched off and ★ the head that copies most of those still on.';
+  const grid = ' In the grid, × marks a head switched off and ★ the head that copies most.';
   return { said: `${moves} ${offMeaning(a, walls)}`, more: `${named}${grid} The answers are side by side under the button.${copied}` };
 }
 

@@ -40,27 +40,27 @@ export const QUIZ: QuizQuestion[] = [
   {
     // Applying the yardstick, not recalling the definition: a figure is read against what chance gives.
     question:
-      'On another conversation the diagonal ratio is 12 %, and looking at every token equally would put 12 % of the attention in the same band. What does that say?',
+      'On another conversation the diagonal ratio is 12 %, and chance (looking at every token equally) would put 12 % of the attention in the same band. What does that say?',
     options: [
       'the answer copies its prior assistant answers token for token, 12 % of the time',
       "12 % of the answer's words are copied from its prior assistant answers",
       'the band gets what chance gives it: no sign of copying here',
     ],
     correct: 2,
-    why: 'The diagonal is read against chance: at 1.0 times what an even spread gives, nothing lines up with the prior assistant answers.',
+    why: 'The diagonal is read against chance: at 1.0 times chance, nothing lines up with the prior assistant answers.',
     revisit: 'diagonal',
   },
   {
     // The step's own reading applied to a new figure: a look back shows where, not why.
     question:
-      'In another conversation a repeated move gives 30 % of its attention to the earlier tokens of the same move, where an even spread would give them 5 %. What does that show?',
+      'In another conversation a repeated move gives 30 % of its attention to the earlier tokens of the same move, where chance would give them 5 %. What does that show?',
     options: [
       'that those earlier moves cause the repeat, since the model copies what it looks at',
       'where the move looks, not why the model chose it',
       'nothing, since 30 % is less than half of its attention',
     ],
     correct: 1,
-    why: 'Attention shows where a token reads, against what an even spread would give; whether what it read made the choice is tested by what the model writes with and without it.',
+    why: 'Attention shows where a token reads, against chance; whether what it read made the choice is tested by what the model writes with and without it.',
     revisit: 'reads',
   },
   {
@@ -141,7 +141,7 @@ export const QUIZ: QuizQuestion[] = [
     // What CPL changes: the model, not what it is shown.
     question: 'The CPL twin reads the same whole history as the demo model. What makes it lean less on its prior assistant answers?',
     options: [
-      'its weights, changed by training it to prefer the answer it wrote from a short context',
+      'the model itself: training taught it to prefer the answer it wrote from a short context',
       'a context policy that shows it fewer turns, as LT does',
       'a filter that blanks the words of its prior assistant answers before it reads them',
     ],

@@ -9,7 +9,7 @@ import { SINK_TOKENS } from '../../context/render';
 import { CATEGORY_NAMES } from '../../palette';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
-import { diagonalReveal, stripeSaid, diagonalYardstick, fillerReveal, readsReveal, sharesReveal } from './attention-reveals';
+import { diagonalReveal, diagonalYardstick, headReveal, fillerReveal, readsReveal, sharesReveal } from './attention-reveals';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakSaid } from './moves';
 import { headsTally, policyTally, summary, wallTally } from './wall-counts';
@@ -73,7 +73,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `The table marks which earlier turns each policy shows the model (one mark per turn), and how many tokens (word pieces) it then reads. LT (last turn) keeps only the turn before and DE none; Window-6 keeps the last 6, and Clip-6→1 and Summary-6→1 cut it back to 1 turn whenever it reaches 6, then let it grow again${w.turns - 1 <= TABLE.clipAt ? ` (not yet on these ${w.turns - 1} earlier turns)` : ''}. Does the turn before alone bring back the repeats?`,
+      `The table marks which earlier turns each policy shows the model (one mark per turn), and how many tokens (word pieces) it then reads. LT (last turn) keeps only the turn before and DE none; Window-6 keeps the last 6; Clip-6→1 cuts back to 1 turn whenever 6 are kept, then lets them grow again, and Summary-6→1 does the same but leaves a one-sentence summary of the turns it cut${w.turns - 1 <= TABLE.clipAt ? ` (not yet on these ${w.turns - 1} earlier turns)` : ''}. Does the turn before alone bring back the repeats?`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, is cut back to the last L, then grows again; Summary-H→L does the same and leaves a one-sentence summary of the turns it cut; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table (or Window-6, Clip-6→1, Summary-6→1, DE).',
@@ -138,10 +138,9 @@ export const LESSON: LessonStep[] = [
       const r = figuresOf(w);
       if (!r) return LOADING;
       const strong = r.ratios.sink >= 0.2;
-      const stripe = stripeSaid(r);
       return {
-        said: `The sink takes ${percent(r.ratios.sink)} of the answer's attention here: ${strong ? 'a strong sink, as most large models have.' : 'this tiny model has almost none, unlike most large models, so the bright cells elsewhere are where it really looks.'}${stripe.said}`,
-        more: `${stripe.more ? `${stripe.more} ` : ''}${onPanel([CATEGORY_NAMES.sink, r.ratios.sink])}${strong ? '' : ' To see a strong sink, load a real chat model by its Hub id in the Model panel, such as Qwen/Qwen2.5-0.5B-Instruct.'}`,
+        said: `The sink takes ${percent(r.ratios.sink)} of the answer's attention here: ${strong ? 'a strong sink, as most large models have.' : 'this tiny model has almost none, unlike most large models, so the bright cells elsewhere are where it really looks.'} A strong sink shows as bright columns at the left edge: tokens that every row of the answer looks at.`,
+        more: `${onPanel([CATEGORY_NAMES.sink, r.ratios.sink])}${strong ? '' : ' To see a strong sink, load a real chat model by its Hub id in the Model panel, such as Qwen/Qwen2.5-0.5B-Instruct.'}`,
       };
     },
   },
@@ -165,7 +164,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: (w) =>
-      `Inertia leaves a trace in attention: an answer that copies a prior assistant answer, wanted or not, reads it in step, its 10th token looking at that answer's 10th, the 11th at the 11th: a diagonal line in the heatmap, drawn dotted. The diagonal ratio is the share of the answer's attention within ${w.radius} tokens of those lines (between each pair of purple lines).${diagonalYardstick(w)} Guess it.`,
+      `Copying has a shape: an answer that copies a prior assistant answer reads it in step, its 10th token looking at that answer's 10th, the 11th at the 11th: a diagonal line in the heatmap (dotted). The diagonal ratio, the measure of inertia in attention, is the share of the answer's attention within ${w.radius} tokens of those lines (between the purple lines), copying wanted or not.${diagonalYardstick(w)} Guess it.`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line.',
     action: 'Set your guess with the slider, then lock it in.',
@@ -219,17 +218,7 @@ export const LESSON: LessonStep[] = [
     action: 'Click the brightest cell of the grid, marked ★: the heatmap and the figures then show that head alone.',
     target: '[data-testid="head-grid-0"] [data-top]',
     done: (w) => w.head !== null && figuresOf(w)?.perHead[w.head] !== undefined,
-    reveal: (w) => {
-      const r = figuresOf(w);
-      const h = w.head === null ? undefined : r?.perHead[w.head];
-      if (!r || !h) return SILENT;
-      // The brightest head may sit in another layer than the one every figure so far read: say so.
-      const moved = w.finalLayer !== null && r.layer !== w.finalLayer ? ` (The figures now read layer ${r.layer}, where this head sits.)` : '';
-      return {
-        said: `Head ${r.layer}.${w.head} alone puts ${percent(h.diagonal)} of the answer's attention on the diagonal; the heads of layer ${r.layer} on average, ${percent(r.diagonal)}: the copying is not spread evenly over the heads.${moved}`,
-        more: `${onPanel([`diagonal ratio of head ${r.layer}.${w.head}`, h.diagonal], [`layer ${r.layer}'s heads on average`, r.diagonal])} The next step switches off the heads that do the most.`,
-      };
-    },
+    reveal: headReveal,
   },
   {
     id: 'heads',
@@ -256,7 +245,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      'Large chat models show inertia too, and can be trained to lean less on their prior assistant answers: shown two answers of its own, one written from a short context and one from the whole history, a model learns to prefer the short-context one (Context Preference Learning, CPL). The demo model has a twin trained this way. At the wall the lesson began with, does the twin still walk into it?',
+      'Large chat models show inertia too, and can be trained to lean less on their prior assistant answers: shown two answers of its own, one written from a short context and one from the whole history, a model learns to prefer the short-context one, less pulled by its prior assistant answers (Context Preference Learning, CPL). The demo model has a twin trained this way. At the wall the lesson began with, does the twin still walk into it?',
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

@@ -100,8 +100,8 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   const ao = c.repeats.ao <= c.repeats.de ? ' The next two steps find which part of the history adds them.' : '';
   return {
     // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
-    said: `Not only this once: over ${c.turns} turns right after a wall, it repeats the blocked move in ${p(c.repeats.full)} with its whole history and ${p(c.repeats.de)} with none, and that extra ${gap} in every 100 is the inertia.`,
-    more: `With no history it still repeats often: its goal often lies just beyond the wall. The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, from ${c.episodes} episodes counted beforehand with the same model.${ao}`,
+    said: `Not only this once: over ${c.turns} turns right after a wall, it repeats the blocked move in ${p(c.repeats.full)} with its whole history and ${p(c.repeats.de)} with none, pulled by a goal that often lies just beyond the wall: the extra ${gap} in every 100 is the inertia.`,
+    more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, from ${c.episodes} episodes counted beforehand with the same model.${ao}`,
   };
 }
 
@@ -111,10 +111,10 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `Only ${share} of the moves it repeated into a wall in the stored episodes look back this plainly: attention shows where the model reads, not why it chooses.`
-      : `Such a look back is common: ${share} of the moves it repeated into a wall in the stored episodes look back this plainly.`,
+      ? `Only ${share} of the moves it repeated into a wall in the stored episodes look back this plainly (${LOOKS_BACK} times chance or more): attention shows where the model reads, not why it chooses.`
+      : `Such a look back is common: ${share} of the moves it repeated into a wall in the stored episodes look back this plainly (${LOOKS_BACK} times chance or more).`,
     // The count and the cut-off in the fold: the card keeps one figure.
-    more: `${counted} look back at ${LOOKS_BACK} times an even spread or more.${
+    more: `${counted} look back at ${LOOKS_BACK} times chance or more.${
       looksRare(c)
         ? ' So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.'
         : ''
@@ -206,11 +206,11 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
   const against =
     policy === 'ao'
       ? c.repeats.ao <= c.repeats.de
-        ? `. That is no more than with no earlier turn at all (DE, ${de}), so the extra repeats come from its own answers`
+        ? `, no more than with no earlier turn at all (DE, ${de}): the extra repeats come from its own answers`
         : `, and ${de} under DE (no earlier turn)`
       : policy === 'lt'
         ? (c.repeats.lt - c.repeats.de) * 2 >= c.repeats.full - c.repeats.de
-          ? `. Against ${de} with no earlier turn (DE), the turn before alone brings back most of the extra repeats`
+          ? `, and ${de} with no earlier turn (DE): the turn before alone brings back most of the extra repeats`
           : `, and ${de} under DE (no earlier turn)`
         : '';
   // AO's answers hidden, the model often writes no move or another wrong one: the bar's grey, said.
@@ -220,7 +220,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
       ? ` Its play does not simply get better: in ${pct(other, c.turns)} it walks into another wall or writes no move.`
       : '';
   return {
-    said: `At the wall, over ${c.turns} stored turns, it repeats the blocked move in ${pct(c.repeats[p], c.turns)} under ${label}, against ${pct(c.repeats.full, c.turns)} under Full${against}${why}.${lost}`,
+    said: `At the wall, over ${c.turns} stored turns, it repeats the blocked move in ${pct(c.repeats[p], c.turns)} under ${label} against ${pct(c.repeats.full, c.turns)} under Full${against}${why}.${lost}`,
     more: `The counts: ${of(c.repeats[p], c.turns)} under ${label}, ${of(c.repeats.full, c.turns)} under Full${policy === 'ao' || policy === 'lt' ? `, ${of(c.repeats.de, c.turns)} under DE` : ''}, from ${c.episodes} episodes the demo model played.`,
   };
 }

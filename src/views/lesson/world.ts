@@ -175,7 +175,14 @@ export function readAgainstFull(r: PolicyResult, base: LessonWorld | null): Reve
         ? `It reads more than under Full: AO adds a ${AO_SYSTEM_PROMPT.split(/\s+/).length}-word line to the system prompt, and the tokenizer splits rare words into many tokens.`
         : 'It reads more than under Full: what it puts in place of the answers is longer than they are.'
       : undefined;
-  return { said: `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full.`, more: longer };
+  // About as many as Full (AO: a placeholder for each answer, a line added to the system prompt): said so.
+  const same = Math.abs(read(r)! - read(full)!) <= read(full)! * 0.05;
+  return {
+    said: same
+      ? `Under ${r.label} the model reads about as many tokens before answering as under Full (${read(r)} against ${read(full)}).`
+      : `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full.`,
+    more: longer,
+  };
 }
 
 /**
@@ -216,8 +223,8 @@ export function priorYardstick(r: PolicyResult): string {
   if (even <= 0) return '';
   const k = (r.ratios.prior / even).toFixed(1);
   return r.ratios.prior / even < 1.5
-    ? ` They are ${percent(even)} of the tokens it can see, so that is ${r.ratios.prior / even < 1.05 ? 'about what their size alone gives' : `a little more than their size alone gives (${k} times)`}. The diagonal, next, tells copying apart from size.`
-    : ` They are ${percent(even)} of the tokens it can see: it gives them ${k} times what looking at every token equally would.`;
+    ? ` They are ${percent(even)} of the tokens it can see, so chance, looking at every token equally, gives them ${percent(even)}: ${r.ratios.prior / even < 1.05 ? 'about chance' : `a little more than chance (${k} times)`}. The diagonal, next, tells copying apart from size.`
+    : ` They are ${percent(even)} of the tokens it can see: it gives them ${k} times chance (looking at every token equally).`;
 }
 
 /**
@@ -239,13 +246,13 @@ export function lengthVerdict(early: PolicyResult, late: PolicyResult): Reveal {
   const [x, y] = [early.ratios.prior / a, late.ratios.prior / b];
   const verdict =
     y > x * 1.1
-      ? `The share grew faster than the text (${x.toFixed(1)} then ${y.toFixed(1)} times an even spread): with more turns the model leans a little more on its prior assistant answers.`
+      ? `The share grew faster than the text (${x.toFixed(1)} then ${y.toFixed(1)} times chance): with more turns the model leans a little more on its prior assistant answers.`
       : y < x / 1.1
         ? 'The text grew faster than the share: the rise is just more text.'
         : 'The share grew as the text did: the rise is more text, not more leaning.';
   return {
     said: `At turn ${early.turn} prior assistant answers are ${percent(a)} of the tokens the answer can see and get ${got(early)}; at the last turn, ${late.turn}, they are ${percent(b)} of the tokens and get ${got(late)}. ${verdict}`,
-    more: `An even spread: what looking at every token equally would give them. Two turns compared; the chart "Shares by turn" has them all. ${diagonals}`,
+    more: `Chance: what looking at every token equally would give them. Two turns compared; the chart "Shares by turn" has them all. ${diagonals}`,
     bars: {
       caption: 'Attention to prior assistant answers',
       rows: [
