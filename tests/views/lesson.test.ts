@@ -668,15 +668,17 @@ describe('the lesson', () => {
       results: [{ ...x, policy: 'full', layer: 0, diagonal: 0.4, perHead }],
     });
     expect(headReveal(world(r, 1) as LessonWorld).said).toBe(
-      "Head 0.1, one of layer 0's 2 heads, puts 60 % of the answer's attention on the diagonal; the 2 on average, 40 %: the copying is not spread evenly over the heads. The heatmap now shows this head alone: its bright line runs one token right of the dotted centre, so at each token it looks at the token that came next in the prior assistant answer, the one it is about to copy.",
+      "Head 0.1, one of layer 0's 2 heads, puts 60 % of the answer's attention on the diagonal; the 2 on average, 40 %: the copying is not spread evenly over the heads. The heatmap now shows this head alone: its bright cells sit one token right of the dotted centre: at each token it looks at the token that came next in the prior assistant answer, the one it is about to copy.",
     );
-    expect(headReveal(world({ ...r, radius: 0 } as PolicyResult, 0) as LessonWorld).said).toMatch(/its bright line runs on the dotted centre\.$/);
+    expect(headReveal(world({ ...r, radius: 0 } as PolicyResult, 0) as LessonWorld).said).toMatch(/its bright cells sit on the dotted centre\.$/);
     const ahead2 = new Float64Array(2 * 3 * 8);
     ahead2[0 * 8 + 4] = 1; // row 0 looks at token 2 + 0 + 2: two further along, the band's edge at r = 2
     expect(
       headReveal(world({ ...r, radius: 2, attention: { ...r.attention!, perHead: slab(ahead2, 3, 8, 5, 2) } } as unknown as PolicyResult, 0) as LessonWorld)
         .said,
-    ).toMatch(/runs at least 2 tokens right of the dotted centre, so what it copies sits further along in the prior assistant answer than in the answer\.$/);
+    ).toMatch(
+      /sit at least 2 tokens right of the dotted centre: at each token it looks further along the prior assistant answer, not at the same place, and the band catches only part of that look\.$/,
+    );
     // A head the page holds no attention for: null, and the reveal says nothing of a line.
     expect(headLine(r, 2)).toBeNull();
     expect(headLine({ ...r, attention: undefined }, 1)).toBeNull();

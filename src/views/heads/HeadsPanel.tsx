@@ -167,7 +167,7 @@ export function HeadsPanel() {
           <p className="muted heads-readout" aria-live="polite" data-testid="heads-readout">
             {cell && first?.layers[cell[0]]?.perHead[cell[1]]
               ? readout(grids, cell, off)
-              : `Rows are layers (0 at the top), columns heads; colour: ${METRIC_NAMES[metric]}, 0 to ${f4(max)}${metric === 'diagonal' ? '; ★ marks the highest head still on' : ''}. ${clickSwitches ? 'Click a cell to switch its head off.' : "Click a cell to open that head's heatmap."}`}
+              : `Rows are layers (0 at the top), columns heads; colour: ${METRIC_NAMES[metric]}, 0 to ${f4(max)}${metric === 'diagonal' ? '; ★ marks the highest head, × a head switched off' : ''}. ${clickSwitches ? 'Click a cell to switch its head off.' : "Click a cell to open that head's heatmap."}`}
           </p>
         </div>
         {first && (

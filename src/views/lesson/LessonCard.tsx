@@ -194,6 +194,8 @@ function Card({ index }: { index: number }) {
       <div aria-live="polite">
         {reveal.said && !folded && (
           <div className="lesson-reveal" data-testid="lesson-reveal" ref={revealRef}>
+            {/* What it says first, then the pictures and answers it reads: on a phone the reveal's top is what shows. */}
+            <p data-testid="lesson-said">{unbroken(reveal.said)}</p>
             {written.length > 0 && (
               <dl className="lesson-written" data-testid="lesson-written">
                 {written.map(({ label, text }) => (
@@ -208,8 +210,6 @@ function Card({ index }: { index: number }) {
             )}
             {board && COUNTED.has(s.id) && <WallChart board={board} />}
             {reveal.bars && <RevealBars bars={reveal.bars} />}
-            {/* The answers first, then what they say: on a phone the card's top is what shows. */}
-            <p data-testid="lesson-said">{unbroken(reveal.said)}</p>
             {reveal.more && (
               <details data-testid="lesson-more">
                 <summary>The figures behind this</summary>

@@ -78,13 +78,13 @@ export function headReveal(w: LessonWorld): Reveal {
   const d = headLine(r, w.head);
   // At the band's edge the line may run further out than the band reaches: said as "at least".
   const edge = d !== null && Math.abs(d) === r.radius;
-  const side = (n: number) => `${edge ? 'at least ' : ''}${n === 1 ? 'one token' : `${n} tokens`} ${d! > 0 ? 'right' : 'left'} of the dotted centre`;
+  const side = (n: number) => `${edge ? 'at least ' : ''}${n} tokens ${d! > 0 ? 'right' : 'left'} of the dotted centre`;
   const where =
     d === null
       ? ''
       : d === 1
-        ? ' The heatmap now shows this head alone: its bright line runs one token right of the dotted centre, so at each token it looks at the token that came next in the prior assistant answer, the one it is about to copy.'
-        : ` The heatmap now shows this head alone: its bright line runs ${d === 0 ? 'on the dotted centre' : `${side(Math.abs(d))}, so what it copies sits ${d > 0 ? 'further along' : 'earlier'} in the prior assistant answer than in the answer`}.`;
+        ? ' The heatmap now shows this head alone: its bright cells sit one token right of the dotted centre: at each token it looks at the token that came next in the prior assistant answer, the one it is about to copy.'
+        : ` The heatmap now shows this head alone: its bright cells sit ${d === 0 ? 'on the dotted centre' : `${side(Math.abs(d))}: at each token it looks ${d > 0 ? 'further along' : 'further back in'} the prior assistant answer, not at the same place, and the band catches only part of that look`}.`;
   // The brightest head may sit in another layer than the one every figure so far read: said in the fold.
   const moved = w.finalLayer !== null && r.layer !== w.finalLayer ? ` The figures now read layer ${r.layer}, where this head sits.` : '';
   return {

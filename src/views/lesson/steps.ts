@@ -73,7 +73,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `The table marks which earlier turns each policy shows the model (one mark per turn), and how many tokens (word pieces) it then reads. LT (last turn) keeps only the turn before and DE none; Window-6 keeps the last 6; Clip-6→1 cuts back to 1 turn whenever 6 are kept, then lets them grow again, and Summary-6→1 does the same but leaves a one-sentence summary of the turns it cut${w.turns - 1 <= TABLE.clipAt ? ` (not yet on these ${w.turns - 1} earlier turns)` : ''}. Does the turn before alone bring back the repeats?`,
+      `Dropping turns saves work and room: the table marks which earlier turns each policy shows the model (one mark per turn) and how many tokens (word pieces) it then reads. LT (last turn) keeps only the turn before, DE none, Window-6 the last 6; Clip-6→1 cuts back to 1 turn whenever 6 are kept, and Summary-6→1 does the same but leaves a one-sentence summary of what it cut${w.turns - 1 <= TABLE.clipAt ? ` (neither cuts yet on these ${w.turns - 1} earlier turns)` : ''}. Does the turn before alone bring back the repeats?`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, is cut back to the last L, then grows again; Summary-H→L does the same and leaves a one-sentence summary of the turns it cut; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table (or Window-6, Clip-6→1, Summary-6→1, DE).',
@@ -114,7 +114,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: (w) =>
-      `So far, what the model writes; now, where it looks: a clue to what it copies. Attention is how a model reads: to compute each token (word piece) it weighs every token before it, sharing out 100 % among them; this model does so in ${w.finalLayer === null ? 'several layers' : `${w.finalLayer + 1} layers`}, one after the other, and the tool shows the last, the one nearest the word it writes. Where does the last answer's move into the wall look?`,
+      `So far, what the model writes; now, where it looks: a clue to what it copies. Attention is how a model reads: to compute each token (word piece) it weighs every token before it, sharing out 100 % among them; this model does so in ${w.finalLayer === null ? 'several layers, and the tool shows the last' : `${w.finalLayer + 1} layers, and the tool shows the last (layer ${w.finalLayer}: the panels count from 0)`}, the one nearest the word it writes. Where does the last answer's move into the wall look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
@@ -164,7 +164,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: (w) =>
-      `Copying has a shape: an answer that copies a prior assistant answer reads it in step, its 10th token looking at that answer's 10th, the 11th at the 11th: a diagonal line in the heatmap (dotted). The diagonal ratio, the measure of inertia in attention, is the share of the answer's attention within ${w.radius} tokens of those lines (between the purple lines), copying wanted or not.${diagonalYardstick(w)} Guess it.`,
+      `Copying has a shape: an answer that copies a prior assistant answer reads it in step, its 10th token looking at that answer's 10th, the 11th at the 11th: a diagonal line in the heatmap (dotted). The diagonal ratio measures that copying, wanted or not: the share of the answer's attention within ${w.radius} tokens of those lines (between the purple lines).${diagonalYardstick(w)} Guess it.`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line.',
     action: 'Set your guess with the slider, then lock it in.',

@@ -97,11 +97,10 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   const p = (n: number) => pct(n, c.turns);
   // AO keeps every user turn and hides only the model's own answers: the control that tells what the history's pull is.
   const gap = historyAdds(c);
-  const ao = c.repeats.ao <= c.repeats.de ? ' The next two steps find which part of the history adds them.' : '';
   return {
     // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
-    said: `Not only this once: over ${c.turns} turns right after a wall, it repeats the blocked move in ${p(c.repeats.full)} with its whole history and ${p(c.repeats.de)} with none, pulled by a goal that often lies just beyond the wall: the extra ${gap} in every 100 is the inertia.`,
-    more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, from ${c.episodes} episodes counted beforehand with the same model.${ao}`,
+    said: `Not only this once: over ${c.turns} turns right after a wall, it repeats the blocked move in ${p(c.repeats.full)} with its whole history and ${p(c.repeats.de)} with none, pulled by a goal that often lies just beyond the wall: the history adds ${gap} repeats in every 100, and the next two steps find which part of it.`,
+    more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, from ${c.episodes} episodes counted beforehand with the same model.`,
   };
 }
 
@@ -111,8 +110,8 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `Only ${share} of the moves it repeated into a wall in the stored episodes look back this plainly (${LOOKS_BACK} times chance or more): attention shows where the model reads, not why it chooses.`
-      : `Such a look back is common: ${share} of the moves it repeated into a wall in the stored episodes look back this plainly (${LOOKS_BACK} times chance or more).`,
+      ? `Only ${share} of the moves it repeated into a wall in the stored episodes look back at ${LOOKS_BACK} times chance or more: attention shows where the model reads, not why it chooses.`
+      : `Such a look back is common: ${share} of the moves it repeated into a wall in the stored episodes look back at ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} look back at ${LOOKS_BACK} times chance or more.${
       looksRare(c)
