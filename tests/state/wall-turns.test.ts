@@ -104,16 +104,16 @@ describe('the wall counts the lesson quotes', () => {
     expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/, and 45 % under DE \(no earlier turn\)\.$/);
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');
     expect(summary(c).said).toContain(
-      'At a wall this model repeats the move in 75 % of turns with its whole history, 45 % with none and 40 % with only its own answers hidden (AO), so its own words cause the 30 extra in every 100.',
+      'At a wall this model repeats the move in 75 % of turns with its whole history, 45 % with none and 40 % with only its own answers hidden (AO), so the extra repeats come with its own words.',
     );
     expect(summary({ ...c, repeats: { ...c.repeats, ao: 100 } }).said).toContain('50 % with only its own answers hidden (AO). In attention');
     expect(summary(c).more).toMatch(
       /others did\. Trained against it \(CPL\), its twin repeats the move in 60 % of the same turns: less, not gone\. The inspector/,
     );
     expect(summary({ ...c, repeats: { ...c.repeats, twin: 150 } }).more).toMatch(/others did\. The inspector/);
-    expect(summary(c, 1.52).said).toContain('In attention, copying (wanted or not) shows as the diagonal (1.5 times chance here), which mostly goes');
+    expect(summary(c, 1.52).said).toContain('In attention, copying line for line shows as the diagonal (1.5 times chance here), mostly');
     expect(summary(c).said).toMatch(
-      /In attention, copying \(wanted or not\) shows as the diagonal, which mostly goes when Filler replaces the words; only what the model writes shows whether it is too much\.$/,
+      /In attention, copying line for line shows as the diagonal, mostly the list of cells the task asks for: what the model writes, not the diagonal, shows the inertia\.$/,
     );
     expect(summary(c).more).toMatch(/^Switching off the heads that copy most stopped more of the repeats than switching off three others did\. Trained/);
     // The control stops as many: no such clause.

@@ -199,7 +199,9 @@ describe('the lesson', () => {
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
-    expect(told('hide', longer, full)).toContain('the model reads about as many tokens before answering as under Full (1030 against 1020). At the wall');
+    expect(told('hide', longer, full)).toContain(
+      'the model reads about as many tokens before answering as under Full (1030 against 1020: AO also adds a line to the system prompt). At the wall',
+    );
     // Well more than Full: the figures, not "about as many".
     const muchLonger = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1200, prefilled: 40 }] })] };
     expect(told('hide', muchLonger, full)).toContain('the model reads 1200 tokens before answering, against 1020 under Full. At the wall');
@@ -214,6 +216,12 @@ describe('the lesson', () => {
     expect(step('cpl').reveal!(cpl, w)).toEqual({
       said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().said}`,
       more: `Every turn is being scored with both models: their attention follows. ${twinTally().more}`,
+    });
+    // Both models' figures of the conversation's last answer on the page: their attention side by side, the count folded.
+    const both = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43), slot: 1 }] };
+    expect(step('cpl').reveal!(both, w)).toEqual({
+      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. Reading this conversation's last answer, the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %; diagonal ratio 18 % against 19 %.`,
+      more: `Every turn is being scored with both models: their attention follows. ${twinTally().said} ${twinTally().more}`,
     });
     // With the goal told (south, beyond the wall): the twin's way off the wall is not called playing better.
     expect(told('cpl', { ...cpl, toGoal: ['south'] }, w)).toContain(
@@ -605,7 +613,7 @@ describe('the lesson', () => {
     } as PolicyResult;
     const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(wf, wf).said).toMatch(
-      /chance\. The thought and move lines sit below chance: the move looks back at the earlier moves wherever they sit, not in step with them, so the diagonal misses that look\.$/,
+      /chance\. The thought and move lines sit below chance: the move looks back at earlier moves wherever they sit, not in step, so the diagonal misses that look: only what the model writes shows the inertia\.$/,
     );
   });
 
@@ -677,7 +685,7 @@ describe('the lesson', () => {
       headReveal(world({ ...r, radius: 2, attention: { ...r.attention!, perHead: slab(ahead2, 3, 8, 5, 2) } } as unknown as PolicyResult, 0) as LessonWorld)
         .said,
     ).toMatch(
-      /sit at least 2 tokens right of the dotted centre: at each token it looks further along the prior assistant answer, not at the same place, and the band catches only part of that look\.$/,
+      /sit at least 2 tokens right of the dotted centre: at each token it looks further along the prior assistant answer, not at the same place, so its diagonal ratio catches only part of that look\.$/,
     );
     // A head the page holds no attention for: null, and the reveal says nothing of a line.
     expect(headLine(r, 2)).toBeNull();
@@ -707,7 +715,7 @@ describe('the lesson', () => {
 
   it('scores the quiz and names the steps to revisit', () => {
     expect(quizScore({})).toEqual({ right: 0, answered: 0, revisit: [] });
-    const missed = QUIZ.findIndex((q) => q.question.startsWith('The diagonal ratio adds up'));
+    const missed = QUIZ.findIndex((q) => q.question.startsWith('In the heatmap, over one prior assistant answer'));
     const wrong = Object.fromEntries(QUIZ.map((q, i) => [i, i === missed ? (q.correct + 1) % q.options.length : q.correct]));
     expect(quizScore(wrong)).toEqual({ right: QUIZ.length - 1, answered: QUIZ.length, revisit: ['diagonal'] });
     // The Window question's right answer is what the policy keeps, as the table draws it.

@@ -65,6 +65,29 @@ function useLatched(index: number, now: Reveal): Reveal {
   return kept.current.reveal;
 }
 
+/**
+ * Each step opens at the card's top, its question first, even when its reveal stands from an earlier visit; a
+ * reveal the learner's action brings is then brought into the card's view (on a phone the card scrolls; the
+ * sheet keeps its third of the screen, so the figure the reveal reads stays in view above it).
+ */
+function useCardScroll(index: number, said: string, reached: boolean) {
+  const [tall, setTall] = useState(false);
+  const cardRef = useRef<HTMLElement>(null);
+  const revealRef = useRef<HTMLDivElement>(null);
+  const entry = useRef({ index: -1, doneBefore: false });
+  if (entry.current.index !== index) entry.current = { index, doneBefore: reached };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the card goes back to its top when the step changes
+  useEffect(() => {
+    cardRef.current?.scrollTo?.({ top: 0 });
+    setTall(false);
+  }, [index]);
+  useEffect(() => {
+    if (!said || entry.current.doneBefore) return;
+    revealRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [said]);
+  return { cardRef, revealRef, tall, setTall };
+}
+
 /** Where the steps that add to the running count sit in the lesson. */
 const AT = {
   generate: LESSON.findIndex((x) => x.id === 'generate'),
@@ -111,20 +134,7 @@ function Card({ index }: { index: number }) {
   const reveal = useLatched(index, done && s.reveal ? s.reveal(w, base) : SILENT);
   const written = done ? writtenIn(s, w) : [];
   const [lost, setLost] = useState<number | null>(null);
-  const [tall, setTall] = useState(false);
-  // Each step opens at the card's top, its question first, even when its reveal stands from an earlier visit;
-  // a reveal the learner's action brings is then brought into the card's view (on a phone the card scrolls).
-  const cardRef = useRef<HTMLElement>(null);
-  const revealRef = useRef<HTMLDivElement>(null);
-  const entry = useRef({ index: -1, doneBefore: false });
-  if (entry.current.index !== index) entry.current = { index, doneBefore: reached };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the card goes back to its top when the step changes
-  useEffect(() => {
-    cardRef.current?.scrollTo?.({ top: 0 });
-  }, [index]);
-  useEffect(() => {
-    if (reveal.said && !entry.current.doneBefore) revealRef.current?.scrollIntoView?.({ block: 'nearest' });
-  }, [reveal.said]);
+  const { cardRef, revealRef, tall, setTall } = useCardScroll(index, reveal.said, reached);
   const last = index === LESSON.length - 1;
   const heading = useRef<HTMLHeadingElement>(null);
   // Each step takes the focus, so a keyboard (and a screen reader) starts reading it at its title.

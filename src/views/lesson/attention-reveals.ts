@@ -84,7 +84,7 @@ export function headReveal(w: LessonWorld): Reveal {
       ? ''
       : d === 1
         ? ' The heatmap now shows this head alone: its bright cells sit one token right of the dotted centre: at each token it looks at the token that came next in the prior assistant answer, the one it is about to copy.'
-        : ` The heatmap now shows this head alone: its bright cells sit ${d === 0 ? 'on the dotted centre' : `${side(Math.abs(d))}: at each token it looks ${d > 0 ? 'further along' : 'further back in'} the prior assistant answer, not at the same place, and the band catches only part of that look`}.`;
+        : ` The heatmap now shows this head alone: its bright cells sit ${d === 0 ? 'on the dotted centre' : `${side(Math.abs(d))}: at each token it looks ${d > 0 ? 'further along' : 'further back in'} the prior assistant answer, not at the same place, so its diagonal ratio catches only part of that look`}.`;
   // The brightest head may sit in another layer than the one every figure so far read: said in the fold.
   const moved = w.finalLayer !== null && r.layer !== w.finalLayer ? ` The figures now read layer ${r.layer}, where this head sits.` : '';
   return {
@@ -204,7 +204,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   const verdict =
     k >= LOOKS_BACK
       ? `at ${k.toFixed(1)} times chance: the trace, in attention, of the repeated thought and move`
-      : `${k < 0.67 ? 'below' : 'at about'} chance: the move looks back at the earlier moves wherever they sit, not in step with them, so the diagonal misses that look`;
+      : `${k < 0.67 ? 'below' : 'at about'} chance: the move looks back at earlier moves wherever they sit, not in step, so the diagonal misses that look: only what the model writes shows the inertia`;
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought).
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   return {

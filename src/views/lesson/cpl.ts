@@ -2,7 +2,7 @@
 import type { SweepPoint } from '../../analysis/sweep';
 import { compareMoves, moveClause, offGoal } from './moves';
 import { twinTally } from './wall-counts';
-import { SILENT, type LessonWorld, type Reveal } from './world';
+import { figuresOf, percent, SILENT, twinOf, type LessonWorld, type Reveal } from './world';
 
 /**
  * Two models turn by turn: over the turns both have scored, how many give the second less attention on prior
@@ -48,10 +48,17 @@ export function cplReveal(w: LessonWorld): Reveal {
   if (mine === undefined || twin === undefined) return SILENT;
   // The moves, not the whole answers: those are in the conversation panel, and the card stays short.
   const tally = twinTally();
-  const said = `The demo model ${moveClause(mine, w.walls, w.toGoal)}; its CPL twin ${moveClause(twin, w.walls, w.toGoal)}. ${together(mine, twin, w.walls, w.toGoal ?? null)} ${tally.said}`;
+  // Where both models read the conversation's last answer: their attention on the prior assistant answers, side by
+  // side, ties the training to what the earlier steps measured; the count over many turns is drawn, and said in the fold.
+  const [me, it] = [figuresOf(w, 'full'), twinOf(w)];
+  const look =
+    me && it
+      ? `Reading this conversation's last answer, the twin gives its prior assistant answers ${percent(it.ratios.prior)} of its attention, the demo model ${percent(me.ratios.prior)}; diagonal ratio ${percent(it.diagonal)} against ${percent(me.diagonal)}.`
+      : null;
+  const said = `The demo model ${moveClause(mine, w.walls, w.toGoal)}; its CPL twin ${moveClause(twin, w.walls, w.toGoal)}. ${together(mine, twin, w.walls, w.toGoal ?? null)} ${look ?? tally.said}`;
+  const counted = look ? `${tally.said} ${tally.more}` : tally.more;
   const [a, b] = [w.sweeps[0], w.sweeps[1]];
-  if (w.sweeping || !a || !b || b.length < a.length)
-    return { said, more: `Every turn is being scored with both models: their attention follows. ${tally.more}` };
+  if (w.sweeping || !a || !b || b.length < a.length) return { said, more: `Every turn is being scored with both models: their attention follows. ${counted}` };
   const t = turnByTurn(a, b);
   const verdict =
     t.priorLower * 2 > t.turns && t.diagonalLower * 2 > t.turns
@@ -59,6 +66,6 @@ export function cplReveal(w: LessonWorld): Reveal {
       : ': on this conversation it does not lean clearly less';
   return {
     said,
-    more: `Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict} (the chart "Shares by turn" draws the twin's lines as model B's). ${tally.more}`,
+    more: `Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict} (the chart "Shares by turn" draws the twin's lines as model B's). ${counted}`,
   };
 }

@@ -27,14 +27,16 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'sink',
   },
   {
-    question: 'The diagonal ratio adds up the attention that token i of the answer gives to…',
+    // Reading the heatmap: a slanting line is copying in step, what the diagonal ratio adds up.
+    question:
+      "In the heatmap, over one prior assistant answer's columns, a bright line slants down from the top left along the dotted centre. What does it show?",
     options: [
-      'tokens near position i of each prior assistant answer',
-      'every token of each prior assistant answer, wherever it sits in that answer',
-      "tokens near position i of each of the user's turns",
+      "the answer reads that prior assistant answer in step, its i-th token at that answer's i-th: copying line for line",
+      'every token of the answer looks at one and the same token of that prior assistant answer',
+      "the answer's later tokens look at the prior assistant answer more than its first tokens do",
     ],
     correct: 0,
-    why: 'It counts the attention within a few tokens of the same position in every prior assistant answer.',
+    why: "Row i is the answer's i-th token and the dotted centre is where it looks at the i-th token of the prior assistant answer: a bright line there is reading in step, which the diagonal ratio adds up (within a few tokens of the centre). One token every row looks at is an upright stripe instead.",
     revisit: 'diagonal',
   },
   {

@@ -50,7 +50,7 @@ export const LESSON: LessonStep[] = [
     text: (w) =>
       `The agent walked into a wall, was told "You hit a wall", and answered the same move again, turn after turn${
         w.goalBeyond?.length ? '; its goal lies just beyond that wall' : ''
-      }. Let the model write the last answer itself twice: with the whole conversation (Full), then with no earlier turn at all (DE, "drop everything"). Full and DE are context policies: rules for what the model is shown of earlier turns.`,
+      }. Let the model write the last answer itself twice: with the whole conversation (Full), then with no earlier turn at all (DE, "drop everything": only the instructions and the last question). Full and DE are context policies: rules for what the model is shown of earlier turns.`,
     source:
       'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes.',
     action: 'Click "Write it under Full, then under DE".',
@@ -73,7 +73,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `Dropping turns saves work and room: the table marks which earlier turns each policy shows the model (one mark per turn) and how many tokens (word pieces) it then reads. LT (last turn) keeps only the turn before, DE none, Window-6 the last 6; Clip-6→1 cuts back to 1 turn whenever 6 are kept, and Summary-6→1 does the same but leaves a one-sentence summary of what it cut${w.turns - 1 <= TABLE.clipAt ? ` (neither cuts yet on these ${w.turns - 1} earlier turns)` : ''}. Does the turn before alone bring back the repeats?`,
+      `Dropping turns saves work and room: the table marks which earlier turns each policy shows the model (one mark per turn) and how many tokens (word pieces) it reads. LT (last turn) keeps only the turn before, DE none, Window-6 the last 6; Clip-6→1 cuts back to 1 turn whenever 6 are kept, then grows again, and Summary-6→1 does the same but keeps a one-sentence summary of each turn it cut${w.turns - 1 <= TABLE.clipAt ? ` (neither cuts yet on these ${w.turns - 1} earlier turns)` : ''}. Does the turn before alone bring back the repeats?`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, is cut back to the last L, then grows again; Summary-H→L does the same and leaves a one-sentence summary of the turns it cut; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table (or Window-6, Clip-6→1, Summary-6→1, DE).',
@@ -114,7 +114,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: (w) =>
-      `So far, what the model writes; now, where it looks: a clue to what it copies. Attention is how a model reads: to compute each token (word piece) it weighs every token before it, sharing out 100 % among them; this model does so in ${w.finalLayer === null ? 'several layers, and the tool shows the last' : `${w.finalLayer + 1} layers, and the tool shows the last (layer ${w.finalLayer}: the panels count from 0)`}, the one nearest the word it writes. Where does the last answer's move into the wall look?`,
+      `So far, what the model writes; now, where it looks, reading the conversation's own last answer: a clue to what it copies. Attention is how a model reads: to compute each token it weighs every token before it, sharing out 100 % among them; this model does so in ${w.finalLayer === null ? 'several layers, and the tool shows the last' : `${w.finalLayer + 1} layers, and the tool shows the last (layer ${w.finalLayer}: the panels count from 0)`}, the one nearest the word it writes. Where does that answer's move into the wall look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",

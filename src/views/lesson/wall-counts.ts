@@ -230,9 +230,8 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
  */
 export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
   const p = (n: number) => pct(n, c.turns);
-  const gap = historyAdds(c);
   return {
-    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. At a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? `, so its own words cause the ${gap} extra in every 100` : ''}. In attention, copying (wanted or not) shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times chance here)`}, which mostly goes when Filler replaces the words; only what the model writes shows whether it is too much.`,
+    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. At a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so the extra repeats come with its own words' : ''}. In attention, copying line for line shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times chance here)`}, mostly the list of cells the task asks for: what the model writes, not the diagonal, shows the inertia.`,
     more: `${headsCarry(c) ? 'Switching off the heads that copy most stopped more of the repeats than switching off three others did. ' : ''}${c.repeats.twin < c.repeats.full ? `Trained against it (CPL), its twin repeats the move in ${p(c.repeats.twin)} of the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }

@@ -179,7 +179,7 @@ export function readAgainstFull(r: PolicyResult, base: LessonWorld | null): Reve
   const same = Math.abs(read(r)! - read(full)!) <= read(full)! * 0.05;
   return {
     said: same
-      ? `Under ${r.label} the model reads about as many tokens before answering as under Full (${read(r)} against ${read(full)}).`
+      ? `Under ${r.label} the model reads about as many tokens before answering as under Full (${read(r)} against ${read(full)}${r.policy === 'ao' ? ': AO also adds a line to the system prompt' : ''}).`
       : `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full.`,
     more: longer,
   };
