@@ -46,6 +46,9 @@ export function diagonalYardstick(w: LessonWorld): string {
   return even > 0 ? ` Chance (every token looked at equally) would put ${percent(even)} there.` : '';
 }
 
+/** The prior assistant answers' content spans, in the order of the diagonal's breakdown: where its bands lie. */
+const priorSpans = (r: PolicyResult) => r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content);
+
 /** The answer's rows of the head-mean attention, or of one head (a full matrix starts at row 0); null where the page kept fewer, or none. */
 function answerRows(r: PolicyResult, head?: number): AttentionSlab | null {
   const a = r.attention;
@@ -61,8 +64,7 @@ function answerRows(r: PolicyResult, head?: number): AttentionSlab | null {
 export function headLine(r: PolicyResult, head: number): number | null {
   const answer = answerRows(r, head);
   if (!answer) return null;
-  const spans = r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content);
-  const by = bandOffsets(answer, spans, r.radius);
+  const by = bandOffsets(answer, priorSpans(r), r.radius);
   let best = 0;
   for (let k = 1; k < by.length; k++) if (by[k]! > by[best]!) best = k;
   return by[best]! > 0 ? best - r.radius : null;
@@ -78,13 +80,15 @@ export function headReveal(w: LessonWorld): Reveal {
   const d = headLine(r, w.head);
   // At the band's edge the line may run further out than the band reaches: said as "at least".
   const edge = d !== null && Math.abs(d) === r.radius;
-  const side = (n: number) => `${edge ? 'at least ' : ''}${n} tokens ${d! > 0 ? 'right' : 'left'} of the dotted centre`;
-  const where =
+  const cells =
     d === null
-      ? ''
+      ? null
       : d === 1
-        ? ' The heatmap now shows this head alone: its bright cells sit one token right of the dotted centre: at each token it looks at the token that came next in the prior assistant answer, the one it is about to copy.'
-        : ` The heatmap now shows this head alone: its bright cells sit ${d === 0 ? 'on the dotted centre' : `${side(Math.abs(d))}: at each token it looks ${d > 0 ? 'further along' : 'further back in'} the prior assistant answer, not at the same place, so its diagonal ratio catches only part of that look`}.`;
+        ? 'one token right of the dotted centre: at each token it looks at the token that came next in the prior assistant answer, the one it is about to copy'
+        : d === 0
+          ? 'on the dotted centre'
+          : `${edge ? 'at least ' : ''}${Math.abs(d)} tokens ${d > 0 ? 'right' : 'left'} of the dotted centre: at each token it looks ${d > 0 ? 'further along' : 'further back in'} the prior assistant answer, not at the same place, so its diagonal ratio catches only part of that look`;
+  const where = cells === null ? '' : ` The heatmap now shows this head alone: its bright cells sit ${cells}.`;
   // The brightest head may sit in another layer than the one every figure so far read: said in the fold.
   const moved = w.finalLayer !== null && r.layer !== w.finalLayer ? ` The figures now read layer ${r.layer}, where this head sits.` : '';
   return {
@@ -102,8 +106,7 @@ export function diagonalByLines(r: PolicyResult, tail = 2): { before: number; la
   const answer = answerRows(r);
   if (!answer) return null;
   const rows = answer.rows;
-  const spans = r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content);
-  const byRow = diagonalRows(answer, spans, r.radius);
+  const byRow = diagonalRows(answer, priorSpans(r), r.radius);
   // Each row's line: the line breaks in the answer's tokens before it (a token that holds one ends its line).
   const texts = r.tokens.slice(r.query.start, r.query.end).map((t) => t.text);
   const lineOf: number[] = [];

@@ -202,16 +202,14 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
   // AO keeps every user turn and hides only the model's own answers; LT keeps the turn before only: each set
   // against DE, which keeps nothing.
   const de = pct(c.repeats.de, c.turns);
-  const against =
-    policy === 'ao'
-      ? c.repeats.ao <= c.repeats.de
-        ? `, no more than with no earlier turn at all (DE, ${de}): the extra repeats come from its own answers`
-        : `, and ${de} under DE (no earlier turn)`
-      : policy === 'lt'
-        ? (c.repeats.lt - c.repeats.de) * 2 >= c.repeats.full - c.repeats.de
-          ? `, and ${de} with no earlier turn (DE): the turn before alone brings back most of the extra repeats`
-          : `, and ${de} under DE (no earlier turn)`
-        : '';
+  // What the count against DE shows, when it shows it; else DE's count alone.
+  const finding =
+    policy === 'ao' && c.repeats.ao <= c.repeats.de
+      ? `, no more than with no earlier turn at all (DE, ${de}): the extra repeats come from its own answers`
+      : policy === 'lt' && (c.repeats.lt - c.repeats.de) * 2 >= c.repeats.full - c.repeats.de
+        ? `, and ${de} with no earlier turn (DE): the turn before alone brings back most of the extra repeats`
+        : null;
+  const against = policy === 'ao' || policy === 'lt' ? (finding ?? `, and ${de} under DE (no earlier turn)`) : '';
   // AO's answers hidden, the model often writes no move or another wrong one: the bar's grey, said.
   const other = c.turns - c.repeats[p] - c.open[p];
   const lost =
