@@ -14,7 +14,8 @@ import { headsOffReveal, towardGoal } from '../../src/views/lesson/moves';
 import { WORDS } from '../../src/views/lesson/world';
 import { clipWorked, evenDiagonal, evenShare, lengthVerdict, percent, priorYardstick, readAgainstFull } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
-import { brightestColumn, diagonalByLines, headLine, headReveal, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
+import { brightestColumn, diagonalByLines, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
+import { headLine, headReveal } from '../../src/views/lesson/head-reveal';
 import { slab } from '../../src/metrics/slab';
 import { lookTally, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
 import type { SweepPoint } from '../../src/analysis/sweep';
@@ -220,8 +221,8 @@ describe('the lesson', () => {
     // Both models' figures of the conversation's last answer on the page: their attention side by side, the count folded.
     const both = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43), slot: 1 }] };
     expect(step('cpl').reveal!(both, w)).toEqual({
-      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. Reading this conversation's last answer, the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %; diagonal ratio 18 % against 19 %.`,
-      more: `Every turn is being scored with both models: their attention follows. ${twinTally().said} ${twinTally().more}`,
+      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. ${twinTally().said} Reading this conversation's last answer, the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %; diagonal ratio 18 % against 19 %.`,
+      more: `Every turn is being scored with both models: their attention follows. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more}`,
     });
     // With the goal told (south, beyond the wall): the twin's way off the wall is not called playing better.
     expect(told('cpl', { ...cpl, toGoal: ['south'] }, w)).toContain(
@@ -493,12 +494,21 @@ describe('the lesson', () => {
     expect(same.even).toBeCloseTo(0.2, 12);
     const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
     expect(step('reads').reveal!(w, null).said).toBe(
-      `An unusually clear case: this one, "south", gives 50 % of its attention to the earlier "south" tokens in prior assistant answers (their thoughts and moves), 2.5 times chance (what looking at every token it can see equally would give): writing this move, the model looks back at where it named the same move before. ${lookTally().said}`,
+      `An unusually clear case: this one, "south", gives 50 % of its attention to the earlier "south" tokens in prior assistant answers, 2.5 times chance (what looking at every token it can see equally would give): writing this move, the model looks back at where it named the same move before. ${lookTally().said}`,
     );
     // About chance: said so, not dressed up as looking back.
     data.set([0.05, 0, 0, 0.05, 0.5, 0.1, 0.05, 0.1, 0.05, 0.1]);
     expect(told('reads', w, null)).toMatch(
-      /gives 20 % of its attention to the earlier "south" tokens in prior assistant answers \(their thoughts and moves\), about chance \(what looking at every token it can see equally would give\): this move does not look back/,
+      /gives 20 % of its attention to the earlier "south" tokens in prior assistant answers, about chance \(what looking at every token it can see equally would give\): this move does not look back/,
+    );
+    // The one token it looks at most in its own answer (a " south" at 8, made current, takes 0.6): named as such.
+    const ownCats = cats.map((c, i) => (i === 8 ? 'current' : c));
+    const texts8 = texts.map((t, i) => (i === 8 ? ' south' : t));
+    data.set([0.05, 0, 0, 0.05, 0, 0.15, 0, 0.1, 0.6, 0.05]);
+    const own = { ...r, tokens: ownCats.map((category, i) => ({ category, text: texts8[i] })), query: { start: 8, end: 10 } } as unknown as PolicyResult;
+    expect(tokenReading(own, 0)!.top).toEqual({ text: ' south', category: 'current' });
+    expect(told('reads', { ...w, results: [own] }, null)).toContain(
+      'The one token it looks at most is "south" in its own answer so far, not in a prior assistant answer.',
     );
     // A token no earlier answer wrote, or one without a letter: no such sentence.
     expect(tokenReading({ ...r, tokens: r.tokens.map((t, i) => (i === 9 ? { ...t, text: '.' } : t)) } as PolicyResult, 0)!.sameWord).toBeNull();
@@ -613,7 +623,7 @@ describe('the lesson', () => {
     } as PolicyResult;
     const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(wf, wf).said).toMatch(
-      /chance\. The thought and move lines sit below chance: the move looks back at earlier moves wherever they sit, not in step, so the diagonal misses that look: only what the model writes shows the inertia\.$/,
+      /chance\. The thought and move lines sit below chance: the move's look back at earlier moves \(the reads step\) is real but not in step, so the diagonal misses it: only what the model writes shows the inertia\.$/,
     );
   });
 

@@ -4,7 +4,7 @@
  */
 import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
-import { bandOffsets, diagonalRows } from '../../metrics/inertia';
+import { diagonalRows } from '../../metrics/inertia';
 import { type AttentionSlab, headOf, rowsOf } from '../../metrics/slab';
 import { isMove } from './moves';
 import { looksRare, lookTally } from './wall-counts';
@@ -47,54 +47,14 @@ export function diagonalYardstick(w: LessonWorld): string {
 }
 
 /** The prior assistant answers' content spans, in the order of the diagonal's breakdown: where its bands lie. */
-const priorSpans = (r: PolicyResult) => r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content);
+export const priorSpans = (r: PolicyResult) => r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content);
 
 /** The answer's rows of the head-mean attention, or of one head (a full matrix starts at row 0); null where the page kept fewer, or none. */
-function answerRows(r: PolicyResult, head?: number): AttentionSlab | null {
+export function answerRows(r: PolicyResult, head?: number): AttentionSlab | null {
   const a = r.attention;
   const whole = head === undefined ? a?.mean : a?.perHead && head < a.perHead.heads ? headOf(a.perHead, head) : undefined;
   const answer = whole ? rowsOf(whole, r.query.start, r.query.end) : null;
   return answer && answer.rows > 0 ? answer : null;
-}
-
-/**
- * Where one head's line runs in the band: the offset from the dotted centre that gets the most of its diagonal
- * (1: one token to the right, the token that came next in the earlier answer); null without that head's rows.
- */
-export function headLine(r: PolicyResult, head: number): number | null {
-  const answer = answerRows(r, head);
-  if (!answer) return null;
-  const by = bandOffsets(answer, priorSpans(r), r.radius);
-  let best = 0;
-  for (let k = 1; k < by.length; k++) if (by[k]! > by[best]!) best = k;
-  return by[best]! > 0 ? best - r.radius : null;
-}
-
-/** The head step: one head's diagonal against its layer's mean, and where its line runs on the heatmap now showing it. */
-export function headReveal(w: LessonWorld): Reveal {
-  const r = figuresOf(w);
-  const h = w.head === null ? undefined : r?.perHead[w.head];
-  if (!r || !h || w.head === null) return SILENT;
-  const name = `${r.layer}.${w.head}`;
-  const n = r.perHead.length;
-  const d = headLine(r, w.head);
-  // At the band's edge the line may run further out than the band reaches: said as "at least".
-  const edge = d !== null && Math.abs(d) === r.radius;
-  const cells =
-    d === null
-      ? null
-      : d === 1
-        ? 'one token right of the dotted centre: at each token it looks at the token that came next in the prior assistant answer, the one it is about to copy'
-        : d === 0
-          ? 'on the dotted centre'
-          : `${edge ? 'at least ' : ''}${Math.abs(d)} tokens ${d > 0 ? 'right' : 'left'} of the dotted centre: at each token it looks ${d > 0 ? 'further along' : 'further back in'} the prior assistant answer, not at the same place, so its diagonal ratio catches only part of that look`;
-  const where = cells === null ? '' : ` The heatmap now shows this head alone: its bright cells sit ${cells}.`;
-  // The brightest head may sit in another layer than the one every figure so far read: said in the fold.
-  const moved = w.finalLayer !== null && r.layer !== w.finalLayer ? ` The figures now read layer ${r.layer}, where this head sits.` : '';
-  return {
-    said: `Head ${name}, one of layer ${r.layer}'s ${n} heads, puts ${percent(h.diagonal)} of the answer's attention on the diagonal; the ${n} on average, ${percent(r.diagonal)}: the copying is not spread evenly over the heads.${where}`,
-    more: `${onPanel([`diagonal ratio of head ${name}`, h.diagonal], [`layer ${r.layer}'s heads on average`, r.diagonal])}${moved} The next step switches off the heads that copy most.`,
-  };
 }
 
 /**
@@ -207,7 +167,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   const verdict =
     k >= LOOKS_BACK
       ? `at ${k.toFixed(1)} times chance: the trace, in attention, of the repeated thought and move`
-      : `${k < 0.67 ? 'below' : 'at about'} chance: the move looks back at earlier moves wherever they sit, not in step, so the diagonal misses that look: only what the model writes shows the inertia`;
+      : `${k < 0.67 ? 'below' : 'at about'} chance: the move's look back at earlier moves (the reads step) is real but not in step, so the diagonal misses it: only what the model writes shows the inertia`;
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought).
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   return {
@@ -262,7 +222,14 @@ const wordOf = (text: string): string | null => (/\p{L}/u.test(text) ? text.trim
 export function tokenReading(
   r: PolicyResult,
   row: number,
-): { text: string; shares: Record<Category, number>; topAnswer: { turn: number | null; share: number } | null; sameWord: SameWord | null } | null {
+): {
+  text: string;
+  shares: Record<Category, number>;
+  topAnswer: { turn: number | null; share: number } | null;
+  sameWord: SameWord | null;
+  /** The one token it looks at most, and its kind. */
+  top: { text: string; category: Category };
+} | null {
   const a = r.attention?.mean;
   if (!a || row < 0 || row >= a.rows) return null;
   const q = a.rowStart + row;
@@ -284,7 +251,9 @@ export function tokenReading(
     const same = r.tokens.slice(0, q).flatMap((t, k) => (t.category === 'prior' && wordOf(t.text) === word ? [k] : []));
     if (same.length) sameWord = { count: same.length, share: same.reduce((s, k) => s + at(k), 0), even: same.length / (q + 1) };
   }
-  return { text: r.tokens[q]!.text, shares, topAnswer, sameWord };
+  let best = 0;
+  for (let k = 1; k <= q; k++) if (at(k) > at(best)) best = k;
+  return { text: r.tokens[q]!.text, shares, topAnswer, sameWord, top: { text: r.tokens[best]!.text, category: r.tokens[best]!.category } };
 }
 
 /** The reads step: where the pointed token looks, in words; for a word the earlier answers also wrote, how much it looks at them. */
@@ -305,14 +274,16 @@ export function readsReveal(w: LessonWorld): Reveal {
   const move = isMove(t.text);
   // The darkest shading is often the answer's own thought, which names the move just before: say so, not leave it a puzzle.
   const own =
-    move && t.shares.current > s.share ? ` Its own answer so far gets more, ${percent(t.shares.current)}: its thought names the move just before.` : '';
+    move && t.top.category === 'current'
+      ? ` The one token it looks at most is ${JSON.stringify(t.top.text.trim() || t.top.text)} in its own answer so far, not in a prior assistant answer.`
+      : '';
   const verdict =
     k >= LOOKS_BACK
       ? `${k.toFixed(1)} times chance (what looking at every token it can see equally would give)${move ? ': writing this move, the model looks back at where it named the same move before' : ''}`
       : `about chance (what looking at every token it can see equally would give)${move ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
   return {
     // A plain look back on a move, when most stored repeats show none: said first, not after.
-    said: `${move && k >= LOOKS_BACK && looksRare() ? 'An unusually clear case: this one' : 'This one'}, ${name}, gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers${move ? ' (their thoughts and moves)' : ''}, ${verdict}.${own}${move ? ` ${lookTally().said}` : ''}`,
+    said: `${move && k >= LOOKS_BACK && looksRare() ? 'An unusually clear case: this one' : 'This one'}, ${name}, gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers, ${verdict}.${own}${move ? ` ${lookTally().said}` : ''}`,
     more: `Chance would give those ${s.count} tokens ${percent(s.even)}. ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far.`,
   };
 }

@@ -55,8 +55,12 @@ export function cplReveal(w: LessonWorld): Reveal {
     me && it
       ? `Reading this conversation's last answer, the twin gives its prior assistant answers ${percent(it.ratios.prior)} of its attention, the demo model ${percent(me.ratios.prior)}; diagonal ratio ${percent(it.diagonal)} against ${percent(me.diagonal)}.`
       : null;
-  const said = `The demo model ${moveClause(mine, w.walls, w.toGoal)}; its CPL twin ${moveClause(twin, w.walls, w.toGoal)}. ${together(mine, twin, w.walls, w.toGoal ?? null)} ${look ?? tally.said}`;
-  const counted = look ? `${tally.said} ${tally.more}` : tally.more;
+  // With both models' figures: the moves, the count over many turns and their attention on the card, the moves'
+  // reading (the moves already say where each leads) in the fold.
+  const moves = `The demo model ${moveClause(mine, w.walls, w.toGoal)}; its CPL twin ${moveClause(twin, w.walls, w.toGoal)}.`;
+  const reading = together(mine, twin, w.walls, w.toGoal ?? null);
+  const said = look ? `${moves} ${tally.said} ${look}` : `${moves} ${reading} ${tally.said}`;
+  const counted = look ? `${reading} ${tally.more}` : tally.more;
   const [a, b] = [w.sweeps[0], w.sweeps[1]];
   if (w.sweeping || !a || !b || b.length < a.length) return { said, more: `Every turn is being scored with both models: their attention follows. ${counted}` };
   const t = turnByTurn(a, b);

@@ -9,7 +9,8 @@ import { SINK_TOKENS } from '../../context/render';
 import { CATEGORY_NAMES } from '../../palette';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
-import { diagonalReveal, diagonalYardstick, headReveal, fillerReveal, readsReveal, sharesReveal } from './attention-reveals';
+import { diagonalReveal, diagonalYardstick, fillerReveal, readsReveal, sharesReveal } from './attention-reveals';
+import { headReveal } from './head-reveal';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakSaid } from './moves';
 import { headsTally, policyTally, summary, wallTally } from './wall-counts';
@@ -114,7 +115,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: (w) =>
-      `So far, what the model writes; now, where it looks, reading the conversation's own last answer: a clue to what it copies. Attention is how a model reads: to compute each token it weighs every token before it, sharing out 100 % among them; this model does so in ${w.finalLayer === null ? 'several layers, and the tool shows the last' : `${w.finalLayer + 1} layers, and the tool shows the last (layer ${w.finalLayer}: the panels count from 0)`}, the one nearest the word it writes. Where does that answer's move into the wall look?`,
+      `Now, where the model looks as it reads the conversation's own last answer: a clue to what it copies. Attention is how a model reads: to compute each token it weighs every token before it, sharing out 100 % among them; this model reads in ${w.finalLayer === null ? 'several layers' : `${w.finalLayer + 1} layers`}, each reading what the one before made, and the tool shows the last, whose output gives the next word${w.finalLayer === null ? '' : ` (layer ${w.finalLayer}, counting from 0)`}. Where does that answer's move into the wall look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
@@ -228,9 +229,9 @@ export const LESSON: LessonStep[] = [
     text: () =>
       `The heads that copy most (the highest diagonal ratio) copy mostly the list of cells; attention cannot say whether they also make the move, but switching them off can. One button switches off the last layer's three that copy most (the layer every figure reads) and has the model write the last answer, then does the same with the three that copy least, as a control (switching off any heads changes a model somewhat). Watch where each move leads.`,
     source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
-    action: 'Click "Switch off the 3 copying heads, then 3 others, and write the answer each way".',
+    action: 'Click "Switch off the last layer\'s 3 copying heads, then 3 others, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
-    act: { label: 'Switch off the 3 copying heads, then 3 others, and write the answer each way', run: 'heads-off' },
+    act: { label: "Switch off the last layer's 3 copying heads, then 3 others, and write the answer each way", run: 'heads-off' },
     done: (w) => w.offAnswers?.control !== undefined,
     // The answers themselves are side by side in the panel: the card says where each move leads, then how often over the episodes.
     reveal: (w) => {

@@ -110,8 +110,8 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `Only ${share} of the moves it repeated into a wall in the stored episodes look back at ${LOOKS_BACK} times chance or more: attention shows where the model reads, not why it chooses.`
-      : `Such a look back is common: ${share} of the moves it repeated into a wall in the stored episodes look back at ${LOOKS_BACK} times chance or more.`,
+      ? `Only ${share} of the stored repeats into a wall look back at ${LOOKS_BACK} times chance or more: attention shows where the model reads, not why it chooses.`
+      : `Such a look back is common: ${share} of the stored repeats into a wall look back at ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} look back at ${LOOKS_BACK} times chance or more.${
       looksRare(c)
@@ -229,7 +229,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
 export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
   const p = (n: number) => pct(n, c.turns);
   return {
-    said: `Conversational inertia: a model copies its own prior assistant answers more than the task needs. At a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so the extra repeats come with its own words' : ''}. In attention, copying line for line shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times chance here)`}, mostly the list of cells the task asks for: what the model writes, not the diagonal, shows the inertia.`,
+    said: `Conversational inertia: a model leans on its own prior assistant answers more than the task needs. At a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with only its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ', so the extra repeats come with its own words' : ''}. In attention, copying line for line shows as the diagonal${timesChance === undefined ? '' : ` (${timesChance.toFixed(1)} times chance here)`}, mostly the list of cells the task asks for: what the model writes, not the diagonal, shows the inertia.`,
     more: `${headsCarry(c) ? 'Switching off the heads that copy most stopped more of the repeats than switching off three others did. ' : ''}${c.repeats.twin < c.repeats.full ? `Trained against it (CPL), its twin repeats the move in ${p(c.repeats.twin)} of the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }
