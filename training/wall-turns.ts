@@ -1,6 +1,6 @@
 /**
  * Maze episodes the demo model plays itself (the rollouts of cpl-figures.ts, seeds 700,000 + k); at each turn
- * right after it hit a wall, the move it writes under Full (the episode's own answer), LT, DE, Window-6 and AO,
+ * right after it hit a wall, the move it writes under Full (the episode's own answer), LT, DE, Window-6, AO, Filler and SUM,
  * and the move the CPL twin writes under Full on the same history, and how much the Full answer's move looks back at
  * the same move in the earlier answers; where Full repeats the move, the moves it writes with the last layer's 3 heads
  * that follow the diagonal most switched off, and with the 3 that follow it least (the heads step's count). Used by
@@ -10,6 +10,7 @@ import { bottomHeads, topHeads, withHeadsOff } from '../src/analysis/ablation';
 import { analyzePolicy, type AnalysisModel } from '../src/analysis/analyze';
 import { generateAnswer } from '../src/analysis/answer';
 import { analyzeHeads } from '../src/analysis/heads';
+import { SummaryCache } from '../src/analysis/policy-inputs';
 import type { Message } from '../src/conversation/types';
 import type { OpenModel } from '../src/runtime/open-model';
 import { timesEven, tokenReading } from '../src/views/lesson/attention-reveals';
@@ -38,6 +39,8 @@ export async function wallEpisode({ model, twin, heads }: Writers, seed: number)
   let last: string | null = null;
   const out: { turn: WallTurn; history: Message[] }[] = [];
   const history: Message[] = [{ role: 'system', content: MAZE_SYSTEM }];
+  // One summary per answer for the whole episode: the history only grows, so an answer's index keeps its text.
+  const summaries = new SummaryCache(model, { messages: history });
   for (let t = 1; t <= TURNS; t++) {
     history.push({ role: 'user', content: mazeObservation(world, t, bumped) });
     const { text } = await greedyAnswer(model, history);
@@ -45,7 +48,7 @@ export async function wallEpisode({ model, twin, heads }: Writers, seed: number)
     const act = actionOf(text);
     if (act === null) break;
     if (bumped && last !== null) {
-      const write = async (m: OpenModel, policy: string) => actionOf(await generateAnswer(m, { messages: history }, policy, t));
+      const write = async (m: OpenModel, policy: string) => actionOf(await generateAnswer(m, { messages: history }, policy, t, { summaries }));
       const blocked = MOVES.filter((d) => mazeMove(world, d).bumped);
       const moves = {
         full: act,
@@ -53,6 +56,8 @@ export async function wallEpisode({ model, twin, heads }: Writers, seed: number)
         de: await write(model, 'de'),
         'window:6': await write(model, 'window:6'),
         ao: await write(model, 'ao'),
+        filler: await write(model, 'filler'),
+        sum: await write(model, 'sum'),
         twin: await write(twin, 'full'),
       };
       const headsOff = act === last ? await headsOffMoves(heads, history, t) : null;

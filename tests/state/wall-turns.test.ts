@@ -3,7 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dirSource } from '../../src/cli/dir-source';
 import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../../src/model/demo';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
-import { headsTally, lookTally, policyTally, scoreboard, summary, twinTally, wallCounts, wallTally, type WallTurn } from '../../src/views/lesson/wall-counts';
+import {
+  headsTally,
+  hiddenTally,
+  lookTally,
+  policyTally,
+  scoreboard,
+  summary,
+  twinTally,
+  wallCounts,
+  wallTally,
+  type WallTurn,
+} from '../../src/views/lesson/wall-counts';
 import { wallEpisode } from '../../training/wall-turns';
 
 const stored = JSON.parse(readFileSync('examples/cache/wall-turns.json', 'utf8')) as { episodes: number; firstSeed: number; turns: WallTurn[] };
@@ -20,18 +31,30 @@ describe('the wall counts the lesson quotes', () => {
       headsOff,
     });
     const c = wallCounts(2, [
-      turn({ full: 'south', lt: 'east', de: 'west', 'window:6': 'south', ao: 'east', twin: null }, 5.6, { top: 'north', bottom: 'south' }),
-      turn({ full: 'south', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, twin: 'north' }, 1.49, { top: null, bottom: 'west' }),
+      turn({ full: 'south', lt: 'east', de: 'west', 'window:6': 'south', ao: 'east', filler: 'south', sum: null, twin: null }, 5.6, {
+        top: 'north',
+        bottom: 'south',
+      }),
+      turn({ full: 'south', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, filler: 'east', sum: 'south', twin: 'north' }, 1.49, {
+        top: null,
+        bottom: 'west',
+      }),
       // Not a repeat under Full: neither its look nor its heads-off moves are counted.
-      turn({ full: 'east', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, twin: 'north' }, 9, { top: 'north', bottom: 'north' }),
+      turn({ full: 'east', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, filler: 'west', sum: 'south', twin: 'north' }, 9, {
+        top: 'north',
+        bottom: 'north',
+      }),
       // Its look cannot be read: not counted either.
-      turn({ full: 'south', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, twin: 'north' }, null, { top: 'south', bottom: 'south' }),
+      turn({ full: 'south', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, filler: 'stay', sum: 'north', twin: 'north' }, null, {
+        top: 'south',
+        bottom: 'south',
+      }),
     ]);
     expect(c).toEqual({
       episodes: 2,
       turns: 4,
-      repeats: { full: 3, lt: 3, de: 0, 'window:6': 4, ao: 0, twin: 0 },
-      open: { full: 1, lt: 1, de: 0, 'window:6': 0, ao: 1, twin: 3 },
+      repeats: { full: 3, lt: 3, de: 0, 'window:6': 4, ao: 0, filler: 1, sum: 2, twin: 0 },
+      open: { full: 1, lt: 1, de: 0, 'window:6': 0, ao: 1, filler: 1, sum: 1, twin: 3 },
       looks: { back: 1, of: 2 },
       headsOff: { of: 3, repeats: { top: 1, bottom: 2 }, open: { top: 1, bottom: 0 }, none: { top: 1, bottom: 0 } },
     });
@@ -58,8 +81,8 @@ describe('the wall counts the lesson quotes', () => {
     const c = {
       episodes: 40,
       turns: 200,
-      repeats: { full: 150, lt: 140, de: 90, 'window:6': 148, ao: 80, twin: 120 },
-      open: { full: 20, lt: 25, de: 80, 'window:6': 21, ao: 30, twin: 50 },
+      repeats: { full: 150, lt: 140, de: 90, 'window:6': 148, ao: 80, filler: 20, sum: 90, twin: 120 },
+      open: { full: 20, lt: 25, de: 80, 'window:6': 21, ao: 30, filler: 80, sum: 30, twin: 50 },
       looks: { back: 19, of: 116 },
       headsOff: { of: 116, repeats: { top: 68, bottom: 87 }, open: { top: 11, bottom: 9 }, none: { top: 5, bottom: 17 } },
     };
@@ -77,6 +100,8 @@ describe('the wall counts the lesson quotes', () => {
       row('last 6 turns (Window-6)', 74, 11),
       row('turn before only (LT)', 70, 13),
       row('own answers hidden (AO)', 40, 15),
+      row('own answers summarised (SUM)', 45, 15),
+      row('own answers as filler (Filler)', 10, 40),
       row('no history (DE)', 45, 40),
       row('CPL twin, whole history', 60, 25),
     ]);
@@ -92,10 +117,17 @@ describe('the wall counts the lesson quotes', () => {
     expect(policyTally('window:6', 'Window-6', c, [t(3), t(7), t(9)]).said).toBe(
       'At the wall, over 200 stored turns, it repeats the blocked move in 74 % under Window-6 against 75 % under Full: 2 of those turns come by turn 7, when Window-6 still keeps every turn, so at the wall it changes little.',
     );
-    expect(policyTally('ao', 'AO', c)).toEqual({
-      said: 'At the wall, over 200 stored turns, it repeats the blocked move in 40 % under AO against 75 % under Full, no more than with no earlier turn at all (DE, 45 %): the extra repeats come from its own answers. Its play does not simply get better: in 45 % it walks into another wall or writes no move.',
-      more: 'The counts: 80 (40 %) under AO, 150 (75 %) under Full, 90 (45 %) under DE, from 40 episodes the demo model played.',
+    // Hiding its answers (AO 80, SUM 90, Filler 20 of 200; DE 90): none above DE, each broken in 45, 40, 50 % (other = 200 − repeats − open).
+    expect(hiddenTally(c)).toEqual({
+      said: 'At the wall, over 200 stored turns, it repeats the blocked move in 40 % under AO, 45 % under SUM, 10 % under Filler, against 75 % under Full and 45 % with no earlier turn (DE): with its own words hidden, the extra repeats go. But its play breaks too: in 40 to 50 % of those turns it walks into another wall or writes no move. This tiny model was never trained on hidden answers, so part of the drop may be confusion, not a lost pull.',
+      more: 'The counts: 80 (40 %) under AO, 90 (45 %) under SUM, 20 (10 %) under Filler; 150 (75 %) under Full, 90 (45 %) under DE, from 40 episodes the demo model played.',
     });
+    // One above DE: fewer repeats, not gone; play that rarely breaks: no caveat.
+    const fine = { ...c, repeats: { ...c.repeats, sum: 100 }, open: { ...c.open, ao: 110, sum: 90, filler: 170 } };
+    expect(hiddenTally(fine).said).toBe(
+      'At the wall, over 200 stored turns, it repeats the blocked move in 40 % under AO, 50 % under SUM, 10 % under Filler, against 75 % under Full and 45 % with no earlier turn (DE): with its own words hidden, it repeats less.',
+    );
+    expect(policyTally('ao', 'AO', c).said).toMatch(/under AO against 75 % under Full\.$/);
     // LT (lt 140 of 200, de 90, full 150): the turn before alone brings back most of the extra repeats.
     expect(policyTally('lt', 'LT', c)).toEqual({
       said: 'At the wall, over 200 stored turns, it repeats the blocked move in 70 % under LT against 75 % under Full, and 45 % with no earlier turn (DE): the turn before alone brings back most of the extra repeats.',

@@ -14,8 +14,9 @@ import { headsOffReveal, towardGoal } from '../../src/views/lesson/moves';
 import { WORDS } from '../../src/views/lesson/world';
 import { clipWorked, evenDiagonal, evenShare, lengthVerdict, percent, priorYardstick, readAgainstFull } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
-import { brightestColumn, diagonalByLines, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
-import { headLine, headReveal } from '../../src/views/lesson/head-reveal';
+import { brightestColumn, diagonalByLines, headLine, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
+import { copiersSaid, headReveal } from '../../src/views/lesson/head-reveal';
+import { topLooks, whereToken } from '../../src/views/lesson/reads-reveal';
 import { slab } from '../../src/metrics/slab';
 import { lookTally, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
 import type { SweepPoint } from '../../src/analysis/sweep';
@@ -196,18 +197,18 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^Under ao the model reads 743 tokens.*\. At the wall, over \d+ stored turns, it repeats the blocked move in \d+ % under ao against \d+ % under Full, no more than with no earlier turn at all \(DE, \d+ %\): the extra repeats come from its own answers\. Its play does not simply get better: in \d+ % it walks into another wall or writes no move\. The counts: /,
+      /^At the wall, over \d+ stored turns, it repeats the blocked move in \d+ % under AO, \d+ % under SUM, \d+ % under Filler, against \d+ % under Full and \d+ % with no earlier turn \(DE\): .*\. Under ao the model reads 743 tokens.*\. The counts: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
     expect(told('hide', longer, full)).toContain(
-      'the model reads about as many tokens before answering as under Full (1030 against 1020: AO also adds a line to the system prompt). At the wall',
+      'Under ao the model reads about as many tokens before answering as under Full (1030 against 1020: AO also adds a line to the system prompt). It reads more',
     );
     // Well more than Full: the figures, not "about as many".
     const muchLonger = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1200, prefilled: 40 }] })] };
-    expect(told('hide', muchLonger, full)).toContain('the model reads 1200 tokens before answering, against 1020 under Full. At the wall');
+    expect(told('hide', muchLonger, full)).toContain('Under ao the model reads 1200 tokens before answering, against 1020 under Full. It reads more');
     expect(step('hide').reveal!(longer, full).more).toMatch(
-      /^It reads more than under Full: AO adds a 35-word line to the system prompt, and the tokenizer splits rare words into many tokens\. The counts: /,
+      /^Under ao the model reads about as many tokens .*\. It reads more than under Full: AO adds a 35-word line to the system prompt, and the tokenizer splits rare words into many tokens\. The counts: /,
     );
     expect(told('hide', ao, full)).not.toContain('adds a 35-word line');
     const sum = { ...longer, shown: ['sum'], results: [{ ...longer.results[0]!, policy: 'sum', label: 'SUM' }] };
@@ -221,7 +222,7 @@ describe('the lesson', () => {
     // Both models' figures of the conversation's last answer on the page: their attention side by side, the count folded.
     const both = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43), slot: 1 }] };
     expect(step('cpl').reveal!(both, w)).toEqual({
-      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. ${twinTally().said} Reading this conversation's last answer, the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %; diagonal ratio 18 % against 19 %.`,
+      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. ${twinTally().said} Reading this conversation's last answer, the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %; diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
       more: `Every turn is being scored with both models: their attention follows. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more}`,
     });
     // With the goal told (south, beyond the wall): the twin's way off the wall is not called playing better.
@@ -475,6 +476,68 @@ describe('the lesson', () => {
     );
   });
 
+  it('says which of the heads switched off stands out, against the layer on average (hand-computed)', () => {
+    const head = (diagonal: number) => ({ ratios: figures('full', 0, 0).ratios, diagonal, diagonalCopyAligned: diagonal });
+    const r = { ...figures('full', 0.19, 0.1), perHead: [0.38, 0.22, 0.1, 0.12, 0.15, 0.2, 0.1, 0.21].map(head) } as unknown as PolicyResult;
+    // 0.38 ≥ 1.5 × 0.22: head 1.0 stands out; 1.1 and 1.7 barely above the mean.
+    expect(copiersSaid(r, ['1.0', '1.1', '1.7'])).toMatch(
+      /^Of the three switched off, head 1\.0 stands out \(38 %\); 1\.1 22 %, 1\.7 21 % are only a little above the layer's 19 % on average\. The first layer copies too/,
+    );
+    const even = { ...r, perHead: [0.3, 0.25, 0.1, 0.1, 0.1, 0.1, 0.1, 0.24].map(head) } as unknown as PolicyResult;
+    expect(copiersSaid(even, ['1.0', '1.1', '1.7'])).toMatch(
+      /^Of the three switched off, 1\.0 30 %, 1\.1 25 %, 1\.7 24 %, against the layer's 19 % on average\./,
+    );
+    expect(copiersSaid(null, ['1.0'])).toMatch(/^The first layer copies too/);
+  });
+
+  it('works one row of attention out as its few largest shares and the rest, each token named by turn and line (hand-computed)', () => {
+    const toks: [string, string, number][] = [
+      ['<s>', 'sink', 0],
+      [' Go', 'system', 0],
+      [' wall', 'user', 1],
+      ...(['Thought', ':', ' south', '\n', 'Action', ' ->', ' south'].map((t) => [t, 'prior', 2]) as [string, string, number][]),
+      [' hit', 'user', 3],
+      ...(['Thought', ':', ' south'].map((t) => [t, 'current', 4]) as [string, string, number][]),
+    ];
+    const data = new Float32Array(3 * 14);
+    // The answer's third row (token 13) sees all 14 tokens; its weights add up to 1.
+    data.set([0.05, 0.05, 0.05, 0.02, 0.02, 0.3, 0.01, 0.02, 0.02, 0.1, 0.06, 0.05, 0.05, 0.2], 2 * 14);
+    const msg = (role: string, category: string, turn: number | null, start: number, length: number) => ({ role, category, turn, span: { start, length } });
+    const r = {
+      ...figures('full', 0.1, 0.3),
+      tokens: toks.map(([text, category, message]) => ({ text, category, message })),
+      query: { start: 11, end: 14 },
+      attention: { layer: 1, mean: { data, heads: 1, rowStart: 11, rows: 3, seqLen: 14 }, perHead: null },
+      messages: [
+        msg('system', 'system', null, 0, 2),
+        msg('user', 'user', 1, 2, 1),
+        msg('assistant', 'prior', 1, 3, 7),
+        msg('user', 'user', 2, 10, 1),
+        msg('assistant', 'current', 2, 11, 3),
+      ],
+    } as unknown as PolicyResult;
+    expect([0, 1, 2, 5, 9, 10, 13].map((k) => whereToken(r, k))).toEqual([
+      'the sink',
+      'the system prompt',
+      "turn 1's user message",
+      "turn 1's answer, Thought line",
+      "turn 1's answer, Action line",
+      "turn 2's user message",
+      'its own answer, Thought line',
+    ]);
+    const bars = topLooks(r, 2)!;
+    expect(bars.caption).toBe('Where its 100 % goes: the 3 tokens it looks at most, and the rest');
+    expect(bars.rows.map((x) => x.label)).toEqual([
+      '"south" (turn 1\'s answer, Thought line)',
+      '"south" (its own answer, Thought line)',
+      '"south" (turn 1\'s answer, Action line)',
+      'the other 11 tokens together',
+    ]);
+    [0.3, 0.2, 0.1, 0.4].forEach((v, i) => expect(bars.rows[i]!.value).toBeCloseTo(v, 6));
+    [1 / 14, 1 / 14, 1 / 14, 11 / 14].forEach((v, i) => expect(bars.rows[i]!.even).toBeCloseTo(v, 9));
+    expect(topLooks(r, 3)).toBeNull();
+  });
+
   it('reads how much a repeated word looks at the same word in earlier answers, against looking at every token equally (hand-computed)', () => {
     // Keys 0..9; the pointed token (9, " south") sees 10 tokens, 2 of them " south" in prior answers (5 and 7) and
     // one "South" in a user turn (4, not counted): 0.3 + 0.2 = 0.5 of its attention, against 2 / 10 evenly.
@@ -598,10 +661,10 @@ describe('the lesson', () => {
     // The diagonal step says the split, at a wall, with the answer's three lines (list, thought, move) read as two parts.
     const w = { ...start, guesses: { diagonal: 0.1 }, results: [{ ...r, ratios: { ...r.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(w, w).said).toMatch(
-      /well above chance\. The thought and move lines sit at 2\.4 times chance: the trace, in attention, of the repeated thought and move\.$/,
+      /, 2\.4 times the 13 % chance would put there\. The thought and move sit at 2\.4 times chance: the trace, in attention, of the repeated thought and move\.$/,
     );
     expect(step('diagonal').reveal!(w, w).more).toMatch(
-      /^Of that 30 %, the list of cells, which the task asks it to copy, gives 0 % \(chance 0 %\), the thought and move lines 30 % \(chance 13 %\)\. On the figures panel/,
+      /^An answer that copied a whole prior assistant answer line for line would show here\. Of that 30 %, the list of cells, which the task asks it to copy, gives 0 % \(chance 0 %\), the thought and move lines 30 % \(chance 13 %\)\. On the figures panel/,
     );
     // Drawn: the whole answer and its two parts, each against its own chance.
     const two = diagonalByLines(r)!;
@@ -623,7 +686,7 @@ describe('the lesson', () => {
     } as PolicyResult;
     const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(wf, wf).said).toMatch(
-      /chance\. The thought and move lines sit below chance: the move's look back at earlier moves \(the reads step\) is real but not in step, so the diagonal misses it: only what the model writes shows the inertia\.$/,
+      /chance would put there\. The thought and move sit below chance: the move looked back at earlier moves wherever they sit \(the reads step\), not in step, so here only what the model writes shows the inertia\.$/,
     );
   });
 
@@ -686,7 +749,7 @@ describe('the lesson', () => {
       results: [{ ...x, policy: 'full', layer: 0, diagonal: 0.4, perHead }],
     });
     expect(headReveal(world(r, 1) as LessonWorld).said).toBe(
-      "Head 0.1, one of layer 0's 2 heads, puts 60 % of the answer's attention on the diagonal; the 2 on average, 40 %: the copying is not spread evenly over the heads. The heatmap now shows this head alone: its bright cells sit one token right of the dotted centre: at each token it looks at the token that came next in the prior assistant answer, the one it is about to copy.",
+      "Head 0.1, one of layer 0's 2 heads, puts 60 % of the answer's attention on the diagonal; the 2 on average, 40 %: the copying is not spread evenly over the heads. The heatmap now shows this head alone: its bright cells sit one token right of the dotted centre: each row computes the next word, so a copier looks at the token after the in-step one, the word it is about to write.",
     );
     expect(headReveal(world({ ...r, radius: 0 } as PolicyResult, 0) as LessonWorld).said).toMatch(/its bright cells sit on the dotted centre\.$/);
     const ahead2 = new Float64Array(2 * 3 * 8);
@@ -694,9 +757,7 @@ describe('the lesson', () => {
     expect(
       headReveal(world({ ...r, radius: 2, attention: { ...r.attention!, perHead: slab(ahead2, 3, 8, 5, 2) } } as unknown as PolicyResult, 0) as LessonWorld)
         .said,
-    ).toMatch(
-      /sit at least 2 tokens right of the dotted centre: at each token it looks further along the prior assistant answer, not at the same place, so its diagonal ratio catches only part of that look\.$/,
-    );
+    ).toMatch(/sit at least 2 tokens right of the dotted centre, not on it, so the band catches only part of that look\.$/);
     // A head the page holds no attention for: null, and the reveal says nothing of a line.
     expect(headLine(r, 2)).toBeNull();
     expect(headLine({ ...r, attention: undefined }, 1)).toBeNull();

@@ -57,7 +57,7 @@ export function HeatmapPanel() {
           </span>
         )}
         <span>
-          weight <span className="ramp" style={{ background: LEGEND_GRADIENT }} />
+          weight: little <span className="ramp" style={{ background: LEGEND_GRADIENT }} /> most (grey cells lie in between)
         </span>
         {withAttention.length > 1 && (
           <label>

@@ -4,10 +4,8 @@
  */
 import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
-import { diagonalRows } from '../../metrics/inertia';
+import { bandOffsets, diagonalRows } from '../../metrics/inertia';
 import { type AttentionSlab, headOf, rowsOf } from '../../metrics/slab';
-import { isMove } from './moves';
-import { looksRare, lookTally } from './wall-counts';
 import {
   evenBandRows,
   evenDiagonal,
@@ -55,6 +53,20 @@ export function answerRows(r: PolicyResult, head?: number): AttentionSlab | null
   const whole = head === undefined ? a?.mean : a?.perHead && head < a.perHead.heads ? headOf(a.perHead, head) : undefined;
   const answer = whole ? rowsOf(whole, r.query.start, r.query.end) : null;
   return answer && answer.rows > 0 ? answer : null;
+}
+
+/**
+ * Where one head's line (or, without `head`, the head mean's) runs in the band: the offset from the dotted centre
+ * that gets the most of its diagonal (1: one token to the right, the token that came next in the earlier answer);
+ * null without those rows.
+ */
+export function headLine(r: PolicyResult, head?: number): number | null {
+  const answer = answerRows(r, head);
+  if (!answer) return null;
+  const by = bandOffsets(answer, priorSpans(r), r.radius);
+  let best = 0;
+  for (let k = 1; k < by.length; k++) if (by[k]! > by[best]!) best = k;
+  return by[best]! > 0 ? best - r.radius : null;
 }
 
 /**
@@ -138,11 +150,11 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const k = even > 0 ? r.diagonal / even : 0;
   // A verdict on the ratio, so the number is read, not only shown.
   const said = k >= 2 ? 'well above chance' : k >= 1.2 ? 'more than chance, though not many times more' : 'about what chance gives';
-  const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance would put there: ${said}` : '';
-  // At a wall, with the ratio above chance: the split by lines, said and drawn (computed once).
+  // At a wall, with the ratio above chance: the split by lines, said and drawn (computed once); the split is the verdict.
   const atWall = w.walls !== null && k >= 1.2;
   const lines = atWall ? diagonalByLines(r) : null;
   const split = atWall ? wantedOrNot(r, lines) : SILENT;
+  const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance would put there${lines ? '' : `: ${said}`}` : '';
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
   if (lines)
     rows.push(
@@ -152,7 +164,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   return {
     bars: { caption: 'Attention on the diagonal', rows },
     said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${split.said}`,
-    more: `${split.more ? `${split.more} ` : ''}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
+    more: `${split.more ? `${split.more} ` : ''}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
   };
 }
 
@@ -167,14 +179,31 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   const verdict =
     k >= LOOKS_BACK
       ? `at ${k.toFixed(1)} times chance: the trace, in attention, of the repeated thought and move`
-      : `${k < 0.67 ? 'below' : 'at about'} chance: the move's look back at earlier moves (the reads step) is real but not in step, so the diagonal misses it: only what the model writes shows the inertia`;
+      : `${k < 0.67 ? 'below' : 'at about'} chance: the move looked back at earlier moves wherever they sit (the reads step), not in step, so here only what the model writes shows the inertia`;
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought).
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   return {
-    said: `${list ? ` ${list} of it comes from the list of cells, which the task asks it to copy: wanted copying, not inertia.` : ''} The thought and move lines sit ${verdict}.`,
-    more: `Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}).`,
+    said: `${list ? ` ${list} of it is the list of cells, which the task asks it to copy (each list is the last one plus a cell): wanted copying, not inertia.` : ''} The thought and move sit ${verdict}.`,
+    more: `An answer that copied a whole prior assistant answer line for line would show here. Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}).`,
   };
 }
+
+/**
+ * Where bright cells sit against the dotted centre, `d` tokens off it (`atLeast`: at the band's edge, so maybe
+ * further): a copier's row computes the next word, so it often reads the token after the in-step one.
+ */
+export function linePhrase(d: number, atLeast = false): string {
+  if (d === 0) return 'on the dotted centre';
+  if (d === 1)
+    return 'one token right of the dotted centre: each row computes the next word, so a copier looks at the token after the in-step one, the word it is about to write';
+  return `${atLeast ? 'at least ' : ''}${Math.abs(d)} tokens ${d > 0 ? 'right' : 'left'} of the dotted centre, not on it, so the band catches only part of that look`;
+}
+
+/** The diagonal step's fold: where the head mean's bright cells run, when not on the dotted centre. */
+const lineSaid = (r: PolicyResult): string => {
+  const d = headLine(r);
+  return d === null || d === 0 ? '' : `Its brightest cells run ${linePhrase(d, Math.abs(d) === r.radius)}. `;
+};
 
 /** The Filler step: its diagonal ratio against Full's at the step's start, and whether it falls below chance. */
 export function fillerReveal(w: LessonWorld, base: LessonWorld | null): Reveal {
@@ -254,36 +283,4 @@ export function tokenReading(
   let best = 0;
   for (let k = 1; k <= q; k++) if (at(k) > at(best)) best = k;
   return { text: r.tokens[q]!.text, shares, topAnswer, sameWord, top: { text: r.tokens[best]!.text, category: r.tokens[best]!.category } };
-}
-
-/** The reads step: where the pointed token looks, in words; for a word the earlier answers also wrote, how much it looks at them. */
-export function readsReveal(w: LessonWorld): Reveal {
-  // Nothing pointed at any more (a tap's hover ends): silent, so the card keeps what it said of the token.
-  if (!w.pointed) return SILENT;
-  const r = figuresOf(w);
-  const t = r && tokenReading(r, w.pointed.row);
-  const shading = 'The shading now shows where that token looks: the stronger, the more of its attention.';
-  if (!t) return { said: shading };
-  const name = JSON.stringify(t.text.trim() || t.text);
-  const most =
-    t.topAnswer && t.topAnswer.turn !== null ? `; summed answer by answer, the most goes to turn ${t.topAnswer.turn}'s (${percent(t.topAnswer.share)})` : '';
-  const kinds = `${percent(t.shares.prior)} of its attention to prior assistant answers and ${percent(t.shares.user)} to the user's turns${most}`;
-  const s = t.sameWord;
-  if (!s) return { said: `This one, ${name}, gives ${kinds}.` };
-  const k = timesEven(s);
-  const move = isMove(t.text);
-  // The darkest shading is often the answer's own thought, which names the move just before: say so, not leave it a puzzle.
-  const own =
-    move && t.top.category === 'current'
-      ? ` The one token it looks at most is ${JSON.stringify(t.top.text.trim() || t.top.text)} in its own answer so far, not in a prior assistant answer.`
-      : '';
-  const verdict =
-    k >= LOOKS_BACK
-      ? `${k.toFixed(1)} times chance (what looking at every token it can see equally would give)${move ? ': writing this move, the model looks back at where it named the same move before' : ''}`
-      : `about chance (what looking at every token it can see equally would give)${move ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
-  return {
-    // A plain look back on a move, when most stored repeats show none: said first, not after.
-    said: `${move && k >= LOOKS_BACK && looksRare() ? 'An unusually clear case: this one' : 'This one'}, ${name}, gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers, ${verdict}.${own}${move ? ` ${lookTally().said}` : ''}`,
-    more: `Chance would give those ${s.count} tokens ${percent(s.even)}. ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far.`,
-  };
 }

@@ -1,21 +1,7 @@
 /** The head step's reveal: one head's diagonal ratio against its layer's mean, and where its line runs in the band. */
-import { bandOffsets } from '../../metrics/inertia';
+import { headLine, linePhrase } from './attention-reveals';
 import type { PolicyResult } from '../../analysis/analyze';
-import { answerRows, priorSpans } from './attention-reveals';
 import { figuresOf, type LessonWorld, onPanel, percent, type Reveal, SILENT } from './world';
-
-/**
- * Where one head's line runs in the band: the offset from the dotted centre that gets the most of its diagonal
- * (1: one token to the right, the token that came next in the earlier answer); null without that head's rows.
- */
-export function headLine(r: PolicyResult, head: number): number | null {
-  const answer = answerRows(r, head);
-  if (!answer) return null;
-  const by = bandOffsets(answer, priorSpans(r), r.radius);
-  let best = 0;
-  for (let k = 1; k < by.length; k++) if (by[k]! > by[best]!) best = k;
-  return by[best]! > 0 ? best - r.radius : null;
-}
 
 /** The head step: one head's diagonal against its layer's mean, and where its line runs on the heatmap now showing it. */
 export function headReveal(w: LessonWorld): Reveal {
@@ -26,20 +12,34 @@ export function headReveal(w: LessonWorld): Reveal {
   const n = r.perHead.length;
   const d = headLine(r, w.head);
   // At the band's edge the line may run further out than the band reaches: said as "at least".
-  const edge = d !== null && Math.abs(d) === r.radius;
-  const cells =
-    d === null
-      ? null
-      : d === 1
-        ? 'one token right of the dotted centre: at each token it looks at the token that came next in the prior assistant answer, the one it is about to copy'
-        : d === 0
-          ? 'on the dotted centre'
-          : `${edge ? 'at least ' : ''}${Math.abs(d)} tokens ${d > 0 ? 'right' : 'left'} of the dotted centre: at each token it looks ${d > 0 ? 'further along' : 'further back in'} the prior assistant answer, not at the same place, so its diagonal ratio catches only part of that look`;
-  const where = cells === null ? '' : ` The heatmap now shows this head alone: its bright cells sit ${cells}.`;
+  const where = d === null ? '' : ` The heatmap now shows this head alone: its bright cells sit ${linePhrase(d, Math.abs(d) === r.radius)}.`;
   // The brightest head may sit in another layer than the one every figure so far read: said in the fold.
   const moved = w.finalLayer !== null && r.layer !== w.finalLayer ? ` The figures now read layer ${r.layer}, where this head sits.` : '';
   return {
     said: `Head ${name}, one of layer ${r.layer}'s ${n} heads, puts ${percent(h.diagonal)} of the answer's attention on the diagonal; the ${n} on average, ${percent(r.diagonal)}: the copying is not spread evenly over the heads.${where}`,
     more: `${onPanel([`diagonal ratio of head ${name}`, h.diagonal], [`layer ${r.layer}'s heads on average`, r.diagonal])}${moved} The next step switches off the heads that copy most.`,
   };
+}
+
+/**
+ * The heads step's fold: how the three heads switched off compare (one may stand out, the others barely above the
+ * rest), from the step's own start with every head on, and why the first layer's heads are left on.
+ */
+export function copiersSaid(r: PolicyResult | null, off: readonly string[]): string {
+  const first =
+    'The first layer copies too (the chart "By layer"), but without its top heads this small model writes no move at all: only the last layer\'s are switched off.';
+  if (!r?.perHead?.length) return first;
+  const named = off.map((name) => ({ name, d: r.perHead[Number(name.split('.')[1])]?.diagonal })).filter((h) => h.d !== undefined) as {
+    name: string;
+    d: number;
+  }[];
+  if (named.length < 2) return first;
+  const [top, ...rest] = [...named].sort((a, b) => b.d - a.d);
+  const others = rest.map((h) => `${h.name} ${percent(h.d)}`).join(', ');
+  // Standing out: half as much again as the next of the three.
+  const lead =
+    top!.d >= rest[0]!.d * 1.5
+      ? `head ${top!.name} stands out (${percent(top!.d)}); ${others} are only a little above the layer's ${percent(r.diagonal)} on average`
+      : `${top!.name} ${percent(top!.d)}, ${others}, against the layer's ${percent(r.diagonal)} on average`;
+  return `Of the three switched off, ${lead}. ${first}`;
 }

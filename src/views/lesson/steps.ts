@@ -9,11 +9,12 @@ import { SINK_TOKENS } from '../../context/render';
 import { CATEGORY_NAMES } from '../../palette';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
-import { diagonalReveal, diagonalYardstick, fillerReveal, readsReveal, sharesReveal } from './attention-reveals';
-import { headReveal } from './head-reveal';
+import { diagonalReveal, diagonalYardstick, fillerReveal, sharesReveal } from './attention-reveals';
+import { readsReveal } from './reads-reveal';
+import { copiersSaid, headReveal } from './head-reveal';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakSaid } from './moves';
-import { headsTally, policyTally, summary, wallTally } from './wall-counts';
+import { headsTally, hiddenTally, policyTally, summary, wallTally } from './wall-counts';
 import { clipWorked, evenDiagonal, figuresOf, type LessonStep, LOADING, lengthVerdict, joined, only, percent, onPanel, readAgainstFull, SILENT } from './world';
 
 export { QUIZ } from './quiz';
@@ -36,7 +37,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `Conversational inertia: a model leans on its own prior assistant answers (what it wrote in earlier turns) more than the task asks, even repeating a move that no longer fits. Here a tiny model running in this page, trained only on mazes, played a ${w.turns}-turn maze. Each answer lists the cells visited, then a thought and a move${streakSaid(w.streak)}.`,
+      `Conversational inertia: a model leans on its own prior assistant answers (what it wrote in earlier turns) more than the task asks, even repeating a move that fails. Here a tiny model trained only on mazes played a ${w.turns}-turn maze. Each answer lists the cells visited (its own list, not always right), then a thought and a move${streakSaid(w.streak)}.`,
     source:
       'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1. The cells are numbered row by row, as the system prompt says; the task asks for the list. The lesson reads inertia in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention).',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
@@ -106,7 +107,9 @@ export const LESSON: LessonStep[] = [
     reveal: (w, base) => {
       const r = figuresOf(w, 'ao');
       const a = r && readAgainstFull(r, base);
-      return r && a ? joined(a, policyTally('ao', r.label)) : SILENT;
+      // The count at the wall is the step's point; how much AO reads, in the fold.
+      const t = hiddenTally();
+      return r && a ? { said: t.said, more: `${a.said}${a.more ? ` ${a.more}` : ''} ${t.more}` } : SILENT;
     },
   },
   {
@@ -234,10 +237,12 @@ export const LESSON: LessonStep[] = [
     act: { label: "Switch off the last layer's 3 copying heads, then 3 others, and write the answer each way", run: 'heads-off' },
     done: (w) => w.offAnswers?.control !== undefined,
     // The answers themselves are side by side in the panel: the card says where each move leads, then how often over the episodes.
-    reveal: (w) => {
+    reveal: (w, base) => {
       if (!w.offAnswers) return SILENT;
       const r = headsOffReveal(w.offAnswers, w.previousAnswer, w.walls, w.toGoal);
-      return w.walls === null || !w.offAnswers.control ? r : joined(r, headsTally());
+      const t = w.walls === null || !w.offAnswers.control ? r : joined(r, headsTally());
+      // Which of the three stands out: read on the step's start, every head on.
+      return { ...t, more: `${t.more ?? ''} ${copiersSaid(figuresOf(base), w.offAnswers.off)}`.trim() };
     },
   },
   {

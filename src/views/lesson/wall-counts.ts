@@ -7,10 +7,10 @@ import stored from '../../../examples/cache/wall-turns.json';
 import { LOOKS_BACK, type Reveal, SILENT } from './world';
 
 /**
- * Who wrote a move at a turn right after a wall: the demo model under Full, LT, DE, Window-6 and AO (by their
+ * Who wrote a move at a turn right after a wall: the demo model under Full, LT, DE, Window-6, AO, Filler and SUM (by their
  * policy specs), and the CPL twin under Full.
  */
-export const WRITERS = ['full', 'lt', 'de', 'window:6', 'ao', 'twin'] as const;
+export const WRITERS = ['full', 'lt', 'de', 'window:6', 'ao', 'filler', 'sum', 'twin'] as const;
 export type Writer = (typeof WRITERS)[number];
 
 /** One turn right after the demo model hit a wall, in an episode it played itself. */
@@ -158,14 +158,15 @@ export interface Board {
 /**
  * The card's running count at the wall: what the agent does on the turns right after one, under each writer whose
  * step the learner has reached (Full and DE from the generation step, LT from the contexts step, AO from the hide
- * step, the twin from the CPL step), in the order taught.
+ * step with SUM and Filler, the twin from the CPL step), in the order taught.
  */
 export function scoreboard(reached: { generate: boolean; contexts: boolean; hide: boolean; cpl: boolean }, c: WallCounts = WALL_COUNTS): Board | null {
   if (!reached.generate) return null;
   const row = (label: string, w: Writer): BoardRow => ({ label, repeats: rate(c.repeats[w], c.turns), open: rate(c.open[w], c.turns) });
   const rows = [row('whole history (Full)', 'full')];
   if (reached.contexts) rows.push(row('last 6 turns (Window-6)', 'window:6'), row('turn before only (LT)', 'lt'));
-  if (reached.hide) rows.push(row('own answers hidden (AO)', 'ao'));
+  if (reached.hide)
+    rows.push(row('own answers hidden (AO)', 'ao'), row('own answers summarised (SUM)', 'sum'), row('own answers as filler (Filler)', 'filler'));
   rows.push(row('no history (DE)', 'de'));
   if (reached.cpl) rows.push(row('CPL twin, whole history', 'twin'));
   return { turns: c.turns, episodes: c.episodes, rows, none: rate(c.repeats.de, c.turns) };
@@ -199,26 +200,50 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
   const near = Math.abs(c.repeats[p] - c.repeats.full) <= c.turns * 0.05;
   const why =
     early === null ? '' : `: ${early} of those turns come by turn 7, when Window-6 still keeps every turn${near ? ', so at the wall it changes little' : ''}`;
-  // AO keeps every user turn and hides only the model's own answers; LT keeps the turn before only: each set
-  // against DE, which keeps nothing.
+  // LT keeps the turn before only: against DE, which keeps nothing; DE's count alone where it shows nothing more.
   const de = pct(c.repeats.de, c.turns);
-  // What the count against DE shows, when it shows it; else DE's count alone.
-  const finding =
-    policy === 'ao' && c.repeats.ao <= c.repeats.de
-      ? `, no more than with no earlier turn at all (DE, ${de}): the extra repeats come from its own answers`
-      : policy === 'lt' && (c.repeats.lt - c.repeats.de) * 2 >= c.repeats.full - c.repeats.de
+  const against =
+    policy !== 'lt'
+      ? ''
+      : (c.repeats.lt - c.repeats.de) * 2 >= c.repeats.full - c.repeats.de
         ? `, and ${de} with no earlier turn (DE): the turn before alone brings back most of the extra repeats`
-        : null;
-  const against = policy === 'ao' || policy === 'lt' ? (finding ?? `, and ${de} under DE (no earlier turn)`) : '';
-  // AO's answers hidden, the model often writes no move or another wrong one: the bar's grey, said.
-  const other = c.turns - c.repeats[p] - c.open[p];
-  const lost =
-    policy === 'ao' && other * 4 >= c.turns
-      ? ` Its play does not simply get better: in ${pct(other, c.turns)} it walks into another wall or writes no move.`
+        : `, and ${de} under DE (no earlier turn)`;
+  return {
+    said: `At the wall, over ${c.turns} stored turns, it repeats the blocked move in ${pct(c.repeats[p], c.turns)} under ${label} against ${pct(c.repeats.full, c.turns)} under Full${against}${why}.`,
+    more: `The counts: ${of(c.repeats[p], c.turns)} under ${label}, ${of(c.repeats.full, c.turns)} under Full${policy === 'lt' ? `, ${of(c.repeats.de, c.turns)} under DE` : ''}, from ${c.episodes} episodes the demo model played.`,
+  };
+}
+
+/** The policies that keep every turn and hide the model's own answers, as the hide step names them. */
+const HIDING = [
+  ['ao', 'AO'],
+  ['sum', 'SUM'],
+  ['filler', 'Filler'],
+] as const;
+
+/**
+ * The hide step's count: the three ways of hiding the model's own answers at the wall, against Full and DE; and,
+ * when each also breaks the play in a quarter of the turns or more, that the drop may be confusion, not a lost pull.
+ */
+export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
+  const rates = HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`);
+  const most = Math.max(...HIDING.map(([w]) => c.repeats[w]));
+  const reading =
+    most <= c.repeats.de
+      ? 'with its own words hidden, the extra repeats go'
+      : most < c.repeats.full
+        ? 'with its own words hidden, it repeats less'
+        : 'hiding its own words does not stop the repeats';
+  const broken = HIDING.map(([w]) => rate(c.turns - c.repeats[w] - c.open[w], c.turns));
+  const [lo, hi] = [Math.min(...broken), Math.max(...broken)];
+  // The demo model never read a conversation with its answers hidden: a broken answer may be that, not the pull gone.
+  const caveat =
+    lo * 4 >= 100
+      ? ` But its play breaks too: in ${lo === hi ? `${lo} %` : `${lo} to ${hi} %`} of those turns it walks into another wall or writes no move. This tiny model was never trained on hidden answers, so part of the drop may be confusion, not a lost pull.`
       : '';
   return {
-    said: `At the wall, over ${c.turns} stored turns, it repeats the blocked move in ${pct(c.repeats[p], c.turns)} under ${label} against ${pct(c.repeats.full, c.turns)} under Full${against}${why}.${lost}`,
-    more: `The counts: ${of(c.repeats[p], c.turns)} under ${label}, ${of(c.repeats.full, c.turns)} under Full${policy === 'ao' || policy === 'lt' ? `, ${of(c.repeats.de, c.turns)} under DE` : ''}, from ${c.episodes} episodes the demo model played.`,
+    said: `At the wall, over ${c.turns} stored turns, it repeats the blocked move in ${rates.join(', ')}, against ${pct(c.repeats.full, c.turns)} under Full and ${pct(c.repeats.de, c.turns)} with no earlier turn (DE): ${reading}.${caveat}`,
+    more: `The counts: ${HIDING.map(([w, name]) => `${of(c.repeats[w], c.turns)} under ${name}`).join(', ')}; ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE, from ${c.episodes} episodes the demo model played.`,
   };
 }
 
