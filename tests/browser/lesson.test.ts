@@ -85,13 +85,17 @@ async function wallAnswerRows(): Promise<{ r: ReturnType<typeof renderContext>; 
  * under Full, and the last answer's move (its last token) puts this much of its last layer's head-mean attention
  * on the same move in the prior assistant answers, against an even spread over the tokens it can see.
  */
-async function moveLook(): Promise<{ move: string; share: number; even: number }> {
+async function moveLook(): Promise<{ move: string; share: number; even: number; top: number[] }> {
   const { r, answer, a } = await wallAnswerRows();
   const q = answer.start + answer.length - 1;
   const row = a.subarray((answer.length - 1) * r.ids.length);
   const move = r.tokenTexts[q]!.trim();
   const same = r.tokenTexts.flatMap((t, k) => (k < q && r.categories[k] === 'prior' && t.trim().toLowerCase() === move ? [k] : []));
-  return { move, share: same.reduce((x, k) => x + row[k]!, 0), even: same.length / (q + 1) };
+  // The three largest weights of its row: the card's worked example of attention.
+  const top = Array.from(row.subarray(0, q + 1))
+    .sort((x, y) => y - x)
+    .slice(0, 3);
+  return { move, share: same.reduce((x, k) => x + row[k]!, 0), even: same.length / (q + 1), top };
 }
 /**
  * The diagonal step's split computed apart from the page: the demo model on onnxruntime-node reads the wall episode
@@ -389,6 +393,11 @@ describe('the lesson, walked with the keyboard only', () => {
       );
       expect(await card.getByTestId('lesson-more').textContent()).toContain(`tokens ${pct(m.even)}.`);
       expect(m.share / m.even, "the wall episode's move looks back at the earlier moves").toBeGreaterThan(1.5);
+      // Where its 100 % goes, drawn: the three tokens it looks at most, then the rest, as Node's row gives them.
+      const bars = await card.getByTestId('lesson-bars-row').allTextContents();
+      const rest = 1 - m.top.reduce((x, v) => x + v, 0);
+      expect(bars.map((b) => b.match(/(\d+)\u00a0%chance/)?.[1])).toEqual([...m.top, rest].map((v) => String(Math.round(v * 100))));
+      expect(bars[3]).toMatch(/^the other \d+ tokens together/);
     });
     await step(5, async () => {
       expect(Number(await page.locator('[data-lesson="heatmap"] canvas[role="img"]').first().getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);
@@ -408,7 +417,7 @@ describe('the lesson, walked with the keyboard only', () => {
         );
       // Said in words on the card: the list gives most of it.
       expect(split.before).toBeGreaterThan(split.last);
-      expect(await card.getByTestId('lesson-said').textContent()).toContain('Most of it comes from the list of cells');
+      expect(await card.getByTestId('lesson-said').textContent()).toContain('Most of it is the list of cells');
       // The brightest upright stripe, in the zoom on the last prior assistant answer, is the token the same model's answer looks at most in Node.
       const stripe = await brightestStripe();
       expect(await card.getByTestId('lesson-more').textContent()).toContain(

@@ -110,7 +110,7 @@ describe('the wall counts the lesson quotes', () => {
       more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, from 40 episodes counted beforehand with the same model.',
     });
     expect(twinTally(c)).toEqual({
-      said: 'Over 200 turns right after a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model in 75 %: less often, though more than with no history (45 %).',
+      said: 'Over 200 turns at a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model in 75 %: less often, though more than with no history (45 %).',
       more: 'Counted over the same turns: the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move).',
     });
     const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null });

@@ -222,7 +222,7 @@ describe('the lesson', () => {
     // Both models' figures of the conversation's last answer on the page: their attention side by side, the count folded.
     const both = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43), slot: 1 }] };
     expect(step('cpl').reveal!(both, w)).toEqual({
-      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. ${twinTally().said} Reading this conversation's last answer, the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %; diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
+      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. ${twinTally().said} On this answer, the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %; diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
       more: `Every turn is being scored with both models: their attention follows. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more}`,
     });
     // With the goal told (south, beyond the wall): the twin's way off the wall is not called playing better.

@@ -53,7 +53,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   const [me, it] = [figuresOf(w, 'full'), twinOf(w)];
   const look =
     me && it
-      ? `Reading this conversation's last answer, the twin gives its prior assistant answers ${percent(it.ratios.prior)} of its attention, the demo model ${percent(me.ratios.prior)}; diagonal ratio ${percent(it.diagonal)} against ${percent(me.diagonal)}${
+      ? `On this answer, the twin gives its prior assistant answers ${percent(it.ratios.prior)} of its attention, the demo model ${percent(me.ratios.prior)}; diagonal ratio ${percent(it.diagonal)} against ${percent(me.diagonal)}${
           // About equal: the diagonal is mostly the list of cells, which the training leaves alone (the diagonal step).
           Math.abs(it.diagonal - me.diagonal) < 0.02 ? ': both still copy the list of cells' : ''
         }.`

@@ -133,7 +133,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
         : 'less often'
       : 'no less often: on these turns the training does not show';
   return {
-    said: `Over ${c.turns} turns right after a wall, with the whole history, the twin repeats the blocked move in ${pct(c.repeats.twin, c.turns)}, the demo model in ${pct(c.repeats.full, c.turns)}: ${verdict}.`,
+    said: `Over ${c.turns} turns at a wall, with the whole history, the twin repeats the blocked move in ${pct(c.repeats.twin, c.turns)}, the demo model in ${pct(c.repeats.full, c.turns)}: ${verdict}.`,
     more: `Counted over the same turns: the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move).`,
   };
 }
