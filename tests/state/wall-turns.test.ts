@@ -72,7 +72,7 @@ describe('the wall counts the lesson quotes', () => {
       more: '1 of the 2 moves it repeated into a wall in the stored episodes look back at 1.5 times chance or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Only 13 % of the stored repeats into a wall look back at 1.5 times chance or more: attention shows where the model reads, not why it chooses.',
+      said: 'Most stored repeats into a wall look back far less (only 13 % reach 1.5 times chance): attention shows where the model reads, not why it chooses.',
       more: '15 of the 116 moves it repeated into a wall in the stored episodes look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });

@@ -110,7 +110,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `Only ${share} of the stored repeats into a wall look back at ${LOOKS_BACK} times chance or more: attention shows where the model reads, not why it chooses.`
+      ? `Most stored repeats into a wall look back far less (only ${share} reach ${LOOKS_BACK} times chance): attention shows where the model reads, not why it chooses.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} look back at ${LOOKS_BACK} times chance or more.${
