@@ -97,6 +97,28 @@ export function bandOffsets(a: Rows, priorSpans: readonly Span[], radius: number
 }
 
 /**
+ * Which tokens the band's attention falls on: for each key inside some earlier answer's band, the mean over the
+ * rows of the attention it gets from rows whose band holds it (so the masses add up to the diagonal ratio), and how
+ * many of those rows give it at least `min` of theirs. A head that looks at one token from row after row shows as
+ * one key with a large mass from many rows: an upright stripe in the band.
+ */
+export function bandColumns(a: Rows, priorSpans: readonly Span[], radius: number, min = 0.05): Map<number, { mass: number; rows: number }> {
+  oneHead(a);
+  if (!(radius >= 0)) throw new RangeError(`radius must be ≥ 0, got ${radius}`);
+  const out = new Map<number, { mass: number; rows: number }>();
+  for (let i = 0; i < a.rows; i++)
+    for (const p of priorSpans)
+      for (let j = Math.max(0, i - radius); j <= Math.min(p.length - 1, i + radius); j++) {
+        const k = p.start + j;
+        const v = a.data[i * a.seqLen + k]!;
+        const c = out.get(k) ?? out.set(k, { mass: 0, rows: 0 }).get(k)!;
+        c.mass += v / a.rows;
+        if (v >= min) c.rows++;
+      }
+  return out;
+}
+
+/**
  * Both diagonals of one head (or the head mean): paper 2's, with its breakdown per earlier answer, and
  * the copy-aligned one (each band moved by its answer's copy shift). What the analysis and a re-read at
  * another radius both report.

@@ -91,8 +91,9 @@ async function moveLook(): Promise<{ move: string; share: number; even: number; 
   const row = a.subarray((answer.length - 1) * r.ids.length);
   const move = r.tokenTexts[q]!.trim();
   const same = r.tokenTexts.flatMap((t, k) => (k < q && r.categories[k] === 'prior' && t.trim().toLowerCase() === move ? [k] : []));
-  // The three largest weights of its row: the card's worked example of attention.
+  // The three largest weights of its row besides those tokens: the card's worked example of attention.
   const top = Array.from(row.subarray(0, q + 1))
+    .filter((_, k) => !same.includes(k))
     .sort((x, y) => y - x)
     .slice(0, 3);
   return { move, share: same.reduce((x, k) => x + row[k]!, 0), even: same.length / (q + 1), top };
@@ -387,17 +388,16 @@ describe('the lesson, walked with the keyboard only', () => {
       const pct = (v: number) => `${Math.round(v * 100)}\u00a0%`;
       await expect
         .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
-        .toContain(`this one, "${m.move}", gives ${pct(m.share)} of its attention to the`);
-      expect(await card.getByTestId('lesson-said').textContent()).toContain(
-        `${(m.share / m.even).toFixed(1)} times chance (what looking at every token it can see equally would give)`,
-      );
+        .toContain(`This one, "${m.move}", gives ${pct(m.share)} of its attention to the`);
+      expect(await card.getByTestId('lesson-said').textContent()).toContain(`${(m.share / m.even).toFixed(1)} times chance (every token looked at equally)`);
       expect(await card.getByTestId('lesson-more').textContent()).toContain(`tokens ${pct(m.even)}.`);
       expect(m.share / m.even, "the wall episode's move looks back at the earlier moves").toBeGreaterThan(1.5);
-      // Where its 100 % goes, drawn: the three tokens it looks at most, then the rest, as Node's row gives them.
+      // Where its 100 % goes, drawn: those tokens together, the three it looks at most besides, then the rest, as Node's row gives them.
       const bars = await card.getByTestId('lesson-bars-row').allTextContents();
-      const rest = 1 - m.top.reduce((x, v) => x + v, 0);
-      expect(bars.map((b) => b.match(/(\d+)\u00a0%chance/)?.[1])).toEqual([...m.top, rest].map((v) => String(Math.round(v * 100))));
-      expect(bars[3]).toMatch(/^the other \d+ tokens together/);
+      const rest = 1 - m.share - m.top.reduce((x, v) => x + v, 0);
+      expect(bars.map((b) => b.match(/(\d+)\u00a0%chance/)?.[1])).toEqual([m.share, ...m.top, rest].map((v) => String(Math.round(v * 100))));
+      expect(bars[0]).toMatch(new RegExp(`^the \\d+ earlier "${m.move}" tokens together`));
+      expect(bars[4]).toMatch(/^the other \d+ tokens together/);
     });
     await step(5, async () => {
       expect(Number(await page.locator('[data-lesson="heatmap"] canvas[role="img"]').first().getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);

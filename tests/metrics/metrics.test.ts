@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Category } from '../../src/metrics/categories';
 import { copyShift, longestCommonRun, longestCommonRunAt, ngramOverlap } from '../../src/metrics/copy';
-import { bandOffsets, categoryRatios, diagonalRatio, diagonalRows, massPerMessage, rowSums } from '../../src/metrics/inertia';
+import { bandColumns, bandOffsets, categoryRatios, diagonalRatio, diagonalRows, massPerMessage, rowSums } from '../../src/metrics/inertia';
 import { headOf, headsOf, layerRows, rowsOf, slab } from '../../src/metrics/slab';
 
 const close = (got: number, want: number) => expect(got).toBeCloseTo(want, 12);
@@ -50,6 +50,21 @@ describe('diagonal inertia ratio (hand-computed)', () => {
     close(d[2]!, (0.1 + 0.1) / 2);
     close(d[0]! + d[1]! + d[2]!, diagonalRatio(A, span, 1).total);
     expect(() => bandOffsets(A, span, -1)).toThrow('radius must be ≥ 0');
+  });
+  it('key by key inside the band (r = 1): row 0 gives keys 6, 7 (0.2, 0.1), row 1 keys 6, 7, 8 (0.05, 0.15, 0.1); they add up to the ratio, with the rows that give each a part', () => {
+    const c = bandColumns(A, span, 1);
+    expect([...c.keys()].sort()).toEqual([6, 7, 8]);
+    close(c.get(6)!.mass, (0.2 + 0.05) / 2);
+    close(c.get(7)!.mass, (0.1 + 0.15) / 2);
+    close(c.get(8)!.mass, 0.1 / 2);
+    close(
+      [...c.values()].reduce((x, v) => x + v.mass, 0),
+      diagonalRatio(A, span, 1).total,
+    );
+    // Rows giving a key at least 0.05 of theirs: key 6 both (0.2, 0.05), key 7 both, key 8 one; at 0.1, key 6 one.
+    expect([6, 7, 8].map((k) => c.get(k)!.rows)).toEqual([2, 2, 1]);
+    expect(bandColumns(A, span, 1, 0.1).get(6)!.rows).toBe(1);
+    expect(() => bandColumns(A, span, -1)).toThrow('radius must be ≥ 0');
   });
   it('a shift moves the band: offset i reads i + shift of the earlier answer (the copy-aligned diagonal)', () => {
     // +1: row 0 reads key 7 (0.1), row 1 key 8 (0.1). −1: row 0 falls before the answer, row 1 reads key 6 (0.05).

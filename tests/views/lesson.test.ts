@@ -16,6 +16,7 @@ import { clipWorked, evenDiagonal, evenShare, lengthVerdict, percent, priorYards
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { brightestColumn, diagonalByLines, headLine, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
 import { copiersSaid, headReveal } from '../../src/views/lesson/head-reveal';
+import { bandStripes, stripesPhrase } from '../../src/views/lesson/band-reveals';
 import { topLooks, whereToken } from '../../src/views/lesson/reads-reveal';
 import { slab } from '../../src/metrics/slab';
 import { lookTally, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
@@ -197,7 +198,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^At the wall, over \d+ stored turns, it repeats the blocked move in \d+ % under AO, \d+ % under SUM, \d+ % under Filler, against \d+ % under Full and \d+ % with no earlier turn \(DE\): .*\. Under ao the model reads 743 tokens.*\. The counts: /,
+      /^At the wall, over \d+ stored turns, it repeats the blocked move in \d+ % under AO, \d+ % under SUM, \d+ % under Filler, against \d+ % under Full and \d+ % with none \(DE\): .*\. Under ao the model reads 743 tokens.*\. The counts: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
@@ -314,10 +315,10 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way; with 2 that copy least off, east, into a wall\. Both sets garble the list of cells; only the copying heads change the move\. Over the \d+ stored repeats into the wall, the copying heads off changed the move in \d+ %, three others in \d+ %: /,
+      /^With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way; with 2 that copy least off, east, into a wall\. Both sets garble the list of cells; only the copying heads change the move\. Over the \d+ stored repeats into the wall \(\d+ % of \d+ turns\), the copying heads off changed the move in \d+ %, three others in \d+ %: /,
     );
     expect(heads.more).toMatch(
-      /^Switched off: 1\.0, 1\.2 \(copy most\); 1\.3, 1\.5 \(copy least\), in the last layer\. In the grid, × marks a head switched off and ★ the head that copies most\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked: /,
+      /^Switched off: 1\.0, 1\.2 \(copy most\); 1\.3, 1\.5 \(copy least\), in the last layer\. In the grid, × marks a head switched off and ★ the head that copies most\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The counts, each turn with its own heads ranked: /,
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
@@ -546,10 +547,17 @@ describe('the lesson', () => {
     const data = Float32Array.from([0.05, 0, 0, 0.05, 0.2, 0.3, 0.05, 0.2, 0.05, 0.1]);
     const r = {
       ...figures('full', 0.1, 0.3),
-      tokens: cats.map((category, i) => ({ category, text: texts[i] })),
+      // Messages: the first 4 tokens the system prompt (0), the user turn (1), the prior answer (2), the user turn, the answer.
+      tokens: cats.map((category, i) => ({ category, text: texts[i], message: [0, 0, 0, 0, 1, 2, 2, 2, 3, 4][i] })),
       query: { start: 9, end: 10 },
       attention: { layer: 1, mean: { data, heads: 1, rowStart: 9, rows: 1, seqLen: 10 }, perHead: null },
-      messages: [{ role: 'assistant', category: 'prior', turn: 1, span: { start: 5, length: 3 } }],
+      messages: [
+        { role: 'system', category: 'system', turn: null, span: { start: 0, length: 4 } },
+        { role: 'user', category: 'user', turn: 1, span: { start: 4, length: 1 } },
+        { role: 'assistant', category: 'prior', turn: 1, span: { start: 5, length: 3 } },
+        { role: 'user', category: 'user', turn: 2, span: { start: 8, length: 1 } },
+        { role: 'assistant', category: 'current', turn: 2, span: { start: 9, length: 1 } },
+      ],
     } as unknown as PolicyResult;
     const same = tokenReading(r, 0)!.sameWord!;
     expect(same.count).toBe(2);
@@ -557,22 +565,33 @@ describe('the lesson', () => {
     expect(same.even).toBeCloseTo(0.2, 12);
     const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
     expect(step('reads').reveal!(w, null).said).toBe(
-      `An unusually clear case: this one, "south", gives 50 % of its attention to the earlier "south" tokens in prior assistant answers, 2.5 times chance (what looking at every token it can see equally would give): writing this move, the model looks back at where it named the same move before. ${lookTally().said}`,
+      `This one, "south", gives 50 % of its attention to the earlier "south" tokens in prior assistant answers, 2.5 times chance (every token looked at equally): it looks back at where it named this move before, most at "south" in turn 1's answer (30 %). ${lookTally().said}`,
     );
     // About chance: said so, not dressed up as looking back.
     data.set([0.05, 0, 0, 0.05, 0.5, 0.1, 0.05, 0.1, 0.05, 0.1]);
     expect(told('reads', w, null)).toMatch(
-      /gives 20 % of its attention to the earlier "south" tokens in prior assistant answers, about chance \(what looking at every token it can see equally would give\): this move does not look back/,
+      /gives 20 % of its attention to the earlier "south" tokens in prior assistant answers, about chance \(every token looked at equally\): this move does not look back/,
     );
+    // Its largest single look elsewhere (the user's "South", 0.5): named, and said to name no move of its own answer's.
+    expect(told('reads', w, null)).toContain('Its largest single look (50 %) is at "South" in turn 1\'s user message, another move.');
+    // The worked example: the group first, then the largest single tokens besides it, then the rest; adding up to 100 %.
+    const bars = step('reads').reveal!(w, null).bars!;
+    expect(bars.rows.map((x) => x.label)).toEqual([
+      'the 2 earlier "south" tokens together',
+      '"South" (turn 1\'s user message)',
+      '"south" (its own answer)',
+      '"a" (the sink)',
+      'the other 5 tokens together',
+    ]);
+    [0.2, 0.5, 0.1, 0.05, 0.15].forEach((v, i) => expect(bars.rows[i]!.value, bars.rows[i]!.label).toBeCloseTo(v, 6));
+    [0.2, 0.1, 0.1, 0.1, 0.5].forEach((v, i) => expect(bars.rows[i]!.even).toBeCloseTo(v, 9));
     // The one token it looks at most in its own answer (a " south" at 8, made current, takes 0.6): named as such.
     const ownCats = cats.map((c, i) => (i === 8 ? 'current' : c));
     const texts8 = texts.map((t, i) => (i === 8 ? ' south' : t));
     data.set([0.05, 0, 0, 0.05, 0, 0.15, 0, 0.1, 0.6, 0.05]);
     const own = { ...r, tokens: ownCats.map((category, i) => ({ category, text: texts8[i] })), query: { start: 8, end: 10 } } as unknown as PolicyResult;
-    expect(tokenReading(own, 0)!.top).toEqual({ text: ' south', category: 'current' });
-    expect(told('reads', { ...w, results: [own] }, null)).toContain(
-      'The one token it looks at most is "south" in its own answer so far, not in a prior assistant answer.',
-    );
+    expect(tokenReading(own, 0)!.top).toEqual({ k: 8, text: ' south', category: 'current' });
+    expect(told('reads', { ...w, results: [own] }, null)).toContain('Its largest single look is at "south" in its own answer so far.');
     // A token no earlier answer wrote, or one without a letter: no such sentence.
     expect(tokenReading({ ...r, tokens: r.tokens.map((t, i) => (i === 9 ? { ...t, text: '.' } : t)) } as PolicyResult, 0)!.sameWord).toBeNull();
   });
@@ -686,7 +705,7 @@ describe('the lesson', () => {
     } as PolicyResult;
     const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(wf, wf).said).toMatch(
-      /chance would put there\. The thought and move sit below chance: the move looked back at earlier moves wherever they sit \(the reads step\), not in step, so here only what the model writes shows the inertia\.$/,
+      /chance would put there\. The thought and move sit below chance, since the move looks back at earlier moves wherever they are \(step 5\), not in step: the inertia shows in the move, not on the diagonal\.$/,
     );
   });
 
@@ -761,6 +780,41 @@ describe('the lesson', () => {
     // A head the page holds no attention for: null, and the reveal says nothing of a line.
     expect(headLine(r, 2)).toBeNull();
     expect(headLine({ ...r, attention: undefined }, 1)).toBeNull();
+  });
+
+  it('says an upright stripe in the band: row after row on one token, named by turn and line (hand-computed)', () => {
+    // 9 tokens: an earlier answer "Been at: 22" at 2–5 (turn 1), the answer at 6–8 (3 rows), r = 2. Every row gives
+    // token 5 ("22") 0.5 of its attention, and row i gives token 2 + i 0.1 (the in-step token).
+    const data = new Float64Array(3 * 9);
+    for (let i = 0; i < 3; i++) data.set([0.1], i * 9 + 2 + i);
+    for (let i = 0; i < 3; i++) data.set([0.5], i * 9 + 5);
+    const texts = ['<s>', 'go', 'Been', ' at', ':', ' 22', 'Been', ' at', ':'];
+    const cats = ['sink', 'user', 'prior', 'prior', 'prior', 'prior', 'current', 'current', 'current'];
+    const r = {
+      ...figures('full', 0.2, 0.4),
+      radius: 2,
+      tokens: texts.map((text, i) => ({ text, category: cats[i], message: [0, 0, 1, 1, 1, 1, 2, 2, 2][i] })),
+      query: { start: 6, end: 9 },
+      messages: [
+        { category: 'user', turn: 1, span: { start: 0, length: 2 }, content: { start: 1, length: 1 } },
+        { category: 'prior', turn: 1, span: { start: 2, length: 4 }, content: { start: 2, length: 4 } },
+        { category: 'current', turn: 2, span: { start: 6, length: 3 }, content: { start: 6, length: 3 } },
+      ],
+      diagonalPerAnswer: [{ message: 1 }],
+      attention: { layer: 0, mean: slab(data, 3, 9, 6), perHead: null },
+    } as unknown as PolicyResult;
+    // Band: row 0 keys 2–4 (token 5 is 3 off: outside), rows 1 and 2 reach token 5. Masses over 3 rows: token 5 gets
+    // (0.5 + 0.5) / 3, tokens 2, 3, 4 each 0.1 / 3; total 1.3 / 3, so token 5 has 1 / 1.3 = 77 % of the band.
+    const top = bandStripes(r)!;
+    expect(top[0]!.k).toBe(5);
+    expect(top[0]!.share).toBeCloseTo(1 / 1.3, 9);
+    // Two rows only: not a stripe yet (3 rows are asked for).
+    expect(stripesPhrase(r)).toBeNull();
+    const wide = { ...r, radius: 3 } as PolicyResult;
+    expect(stripesPhrase(wide)).toEqual({
+      said: 'in an upright stripe on "22" (turn 1\'s answer, Been at line): row after row looks at one token, not token by token in step',
+      more: 'That token gets 83 % of the attention in the band; the band counts only the part of a stripe within 3 tokens of the dotted line.',
+    });
   });
 
   it('shows the answers a step wrote, labelled, only once written', () => {

@@ -6,20 +6,7 @@ import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
 import { bandOffsets, diagonalRows } from '../../metrics/inertia';
 import { type AttentionSlab, headOf, rowsOf } from '../../metrics/slab';
-import {
-  evenBandRows,
-  evenDiagonal,
-  evenShare,
-  LOOKS_BACK,
-  figuresOf,
-  type LessonWorld,
-  LOADING,
-  onPanel,
-  percent,
-  priorYardstick,
-  type Reveal,
-  SILENT,
-} from './world';
+import { evenBandRows, evenDiagonal, evenShare, figuresOf, type LessonWorld, LOADING, onPanel, percent, priorYardstick, type Reveal, SILENT } from './world';
 
 /** The kinds of token the shares step draws, by the names the figures panel gives them. */
 const CATEGORY_LABELS = { system: 'system prompt', user: "user's turns", prior: 'prior assistant answers' } as const;
@@ -142,69 +129,6 @@ export function stripeSaid(r: PolicyResult): string {
   return `A bright upright stripe is one token that every row of the answer looks at: the brightest among the conversation's words is ${JSON.stringify(c.text.trim() || c.text)} in ${where}, with ${percent(c.share)} of the answer's attention${c.message === lastPrior ? ', in this zoom' : ' ("fit" shows it)'}.`;
 }
 
-/** The diagonal step: the guess, the diagonal ratio, and what attention spread evenly would put in its band. */
-export function diagonalReveal(w: LessonWorld): Reveal {
-  const r = figuresOf(w);
-  if (!r) return LOADING;
-  const even = evenDiagonal(r);
-  const k = even > 0 ? r.diagonal / even : 0;
-  // A verdict on the ratio, so the number is read, not only shown.
-  const said = k >= 2 ? 'well above chance' : k >= 1.2 ? 'more than chance, though not many times more' : 'about what chance gives';
-  // At a wall, with the ratio above chance: the split by lines, said and drawn (computed once); the split is the verdict.
-  const atWall = w.walls !== null && k >= 1.2;
-  const lines = atWall ? diagonalByLines(r) : null;
-  const split = atWall ? wantedOrNot(r, lines) : SILENT;
-  const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance would put there${lines ? '' : `: ${said}`}` : '';
-  const rows = [{ label: 'whole answer', value: r.diagonal, even }];
-  if (lines)
-    rows.push(
-      { label: 'of it: list of cells', value: lines.before, even: lines.evenBefore },
-      { label: 'of it: thought and move', value: lines.last, even: lines.evenLast },
-    );
-  return {
-    bars: { caption: 'Attention on the diagonal', rows },
-    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${split.said}`,
-    more: `${split.more ? `${split.more} ` : ''}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
-  };
-}
-
-/**
- * A maze answer's diagonal is mostly its list of cells, which the task asks it to copy: said in words, with the
- * split by lines in the fold when the answer's rows are there, so the copying is not taken for inertia.
- */
-function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Reveal {
-  if (!s) return { said: ' Here much of it is the list of cells, which the task asks it to copy, not the move.' };
-  // The thought and move lines against their own chance: copying there is the trace of the repeated move.
-  const k = s.evenLast > 0 ? s.last / s.evenLast : 0;
-  const verdict =
-    k >= LOOKS_BACK
-      ? `at ${k.toFixed(1)} times chance: the trace, in attention, of the repeated thought and move`
-      : `${k < 0.67 ? 'below' : 'at about'} chance: the move looked back at earlier moves wherever they sit (the reads step), not in step, so here only what the model writes shows the inertia`;
-  // How much of the diagonal the list gives, in words (none: the answer has no line before its thought).
-  const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
-  return {
-    said: `${list ? ` ${list} of it is the list of cells, which the task asks it to copy (each list is the last one plus a cell): wanted copying, not inertia.` : ''} The thought and move sit ${verdict}.`,
-    more: `An answer that copied a whole prior assistant answer line for line would show here. Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}).`,
-  };
-}
-
-/**
- * Where bright cells sit against the dotted centre, `d` tokens off it (`atLeast`: at the band's edge, so maybe
- * further): a copier's row computes the next word, so it often reads the token after the in-step one.
- */
-export function linePhrase(d: number, atLeast = false): string {
-  if (d === 0) return 'on the dotted centre';
-  if (d === 1)
-    return 'one token right of the dotted centre: each row computes the next word, so a copier looks at the token after the in-step one, the word it is about to write';
-  return `${atLeast ? 'at least ' : ''}${Math.abs(d)} tokens ${d > 0 ? 'right' : 'left'} of the dotted centre, not on it, so the band catches only part of that look`;
-}
-
-/** The diagonal step's fold: where the head mean's bright cells run, when not on the dotted centre. */
-const lineSaid = (r: PolicyResult): string => {
-  const d = headLine(r);
-  return d === null || d === 0 ? '' : `Its brightest cells run ${linePhrase(d, Math.abs(d) === r.radius)}. `;
-};
-
 /** The Filler step: its diagonal ratio against Full's at the step's start, and whether it falls below chance. */
 export function fillerReveal(w: LessonWorld, base: LessonWorld | null): Reveal {
   const r = figuresOf(w, 'filler');
@@ -239,6 +163,9 @@ export interface SameWord {
   share: number;
   /** What they would get from attention spread evenly over every token it can see. */
   even: number;
+  /** Where they are (token indices), and the one of them the token looks at most. */
+  keys: number[];
+  top: number;
 }
 
 /** How many times what an even spread would give them the same word's tokens get: the reads step's "look back". */
@@ -256,8 +183,8 @@ export function tokenReading(
   shares: Record<Category, number>;
   topAnswer: { turn: number | null; share: number } | null;
   sameWord: SameWord | null;
-  /** The one token it looks at most, and its kind. */
-  top: { text: string; category: Category };
+  /** The one token it looks at most (its index), and its kind. */
+  top: { k: number; text: string; category: Category };
 } | null {
   const a = r.attention?.mean;
   if (!a || row < 0 || row >= a.rows) return null;
@@ -278,9 +205,16 @@ export function tokenReading(
   let sameWord: SameWord | null = null;
   if (word !== null) {
     const same = r.tokens.slice(0, q).flatMap((t, k) => (t.category === 'prior' && wordOf(t.text) === word ? [k] : []));
-    if (same.length) sameWord = { count: same.length, share: same.reduce((s, k) => s + at(k), 0), even: same.length / (q + 1) };
+    if (same.length)
+      sameWord = {
+        count: same.length,
+        share: same.reduce((s, k) => s + at(k), 0),
+        even: same.length / (q + 1),
+        keys: same,
+        top: same.reduce((b, k) => (at(k) > at(b) ? k : b)),
+      };
   }
   let best = 0;
   for (let k = 1; k <= q; k++) if (at(k) > at(best)) best = k;
-  return { text: r.tokens[q]!.text, shares, topAnswer, sameWord, top: { text: r.tokens[best]!.text, category: r.tokens[best]!.category } };
+  return { text: r.tokens[q]!.text, shares, topAnswer, sameWord, top: { k: best, text: r.tokens[best]!.text, category: r.tokens[best]!.category } };
 }

@@ -1,0 +1,105 @@
+/**
+ * The diagonal step's reveal, and how the bright cells in the band are said: along a line off the dotted centre, or
+ * in upright stripes where row after row looks at one token.
+ */
+import type { PolicyResult } from '../../analysis/analyze';
+import { bandColumns } from '../../metrics/inertia';
+import { answerRows, diagonalByLines, headLine, priorSpans, stripeSaid } from './attention-reveals';
+import { quoted, whereToken } from './reads-reveal';
+import { evenDiagonal, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, onPanel, percent, type Reveal, SILENT } from './world';
+
+/**
+ * The tokens the band's attention (of one head, or the head mean) falls on most: up to two, each with its part of
+ * the band's attention; null without the rows.
+ */
+export function bandStripes(r: PolicyResult, head?: number): { k: number; share: number; rows: number }[] | null {
+  const answer = answerRows(r, head);
+  if (!answer) return null;
+  const cols = bandColumns(answer, priorSpans(r), r.radius);
+  const total = [...cols.values()].reduce((x, v) => x + v.mass, 0);
+  if (!(total > 0)) return null;
+  return [...cols]
+    .sort((x, y) => y[1].mass - x[1].mass)
+    .slice(0, 2)
+    .map(([k, v]) => ({ k, share: v.mass / total, rows: v.rows }));
+}
+
+/**
+ * Bright cells in the band that stand in upright stripes, said: the tokens (a tenth of the band or more each, a
+ * third together) that row after row looks at (3 rows or more, each giving it a twentieth of its attention); null
+ * when the band's attention is spread, not gathered so.
+ */
+export function stripesPhrase(r: PolicyResult, head?: number): { said: string; more: string } | null {
+  const top = (bandStripes(r, head) ?? []).filter((s) => s.share >= 0.1 && s.rows >= 3);
+  if (!top.length || top.reduce((x, s) => x + s.share, 0) < 1 / 3) return null;
+  const named = top.map((s) => `${quoted(r, s.k)} (${whereToken(r, s.k)})`).join(' and ');
+  return {
+    said: `in ${top.length > 1 ? 'upright stripes' : 'an upright stripe'} on ${named}: row after row looks at one token, not token by token in step`,
+    more: `${top.length > 1 ? 'Those tokens get' : 'That token gets'} ${top.map((s) => percent(s.share)).join(' and ')} of the attention in the band; the band counts only the part of a stripe within ${r.radius} tokens of the dotted line.`,
+  };
+}
+
+/** The diagonal step: the guess, the diagonal ratio, and what attention spread evenly would put in its band. */
+export function diagonalReveal(w: LessonWorld): Reveal {
+  const r = figuresOf(w);
+  if (!r) return LOADING;
+  const even = evenDiagonal(r);
+  const k = even > 0 ? r.diagonal / even : 0;
+  // A verdict on the ratio, so the number is read, not only shown.
+  const said = k >= 2 ? 'well above chance' : k >= 1.2 ? 'more than chance, though not many times more' : 'about what chance gives';
+  // At a wall, with the ratio above chance: the split by lines, said and drawn (computed once); the split is the verdict.
+  const atWall = w.walls !== null && k >= 1.2;
+  const lines = atWall ? diagonalByLines(r) : null;
+  const split = atWall ? wantedOrNot(r, lines) : SILENT;
+  const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance would put there${lines ? '' : `: ${said}`}` : '';
+  const rows = [{ label: 'whole answer', value: r.diagonal, even }];
+  if (lines)
+    rows.push(
+      { label: 'of it: list of cells', value: lines.before, even: lines.evenBefore },
+      { label: 'of it: thought and move', value: lines.last, even: lines.evenLast },
+    );
+  return {
+    bars: { caption: 'Attention on the diagonal', rows },
+    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${split.said}`,
+    more: `${split.more ? `${split.more} ` : ''}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
+  };
+}
+
+/**
+ * A maze answer's diagonal is mostly its list of cells, which the task asks it to copy: said in words, with the
+ * split by lines in the fold when the answer's rows are there, so the copying is not taken for inertia.
+ */
+function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Reveal {
+  if (!s) return { said: ' Here much of it is the list of cells, which the task asks it to copy, not the move.' };
+  // The thought and move lines against their own chance: copying there is the trace of the repeated move.
+  const k = s.evenLast > 0 ? s.last / s.evenLast : 0;
+  const verdict =
+    k >= LOOKS_BACK
+      ? `at ${k.toFixed(1)} times chance: the trace, in attention, of the repeated thought and move`
+      : `${k < 0.67 ? 'below' : 'at about'} chance, since the move looks back at earlier moves wherever they are (step 5), not in step: the inertia shows in the move, not on the diagonal`;
+  // How much of the diagonal the list gives, in words (none: the answer has no line before its thought).
+  const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
+  return {
+    said: `${list ? ` ${list} of it is the list of cells, which the task asks it to copy (each list is the last one plus a cell): wanted copying, not inertia.` : ''} The thought and move sit ${verdict}.`,
+    more: `An answer that copied a whole prior assistant answer line for line would show here. Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}).`,
+  };
+}
+
+/**
+ * Where bright cells sit against the dotted centre, `d` tokens off it (`atLeast`: at the band's edge, so maybe
+ * further): a copier's row computes the next word, so it often reads the token after the in-step one.
+ */
+export function linePhrase(d: number, atLeast = false): string {
+  if (d === 0) return 'on the dotted centre';
+  if (d === 1)
+    return 'one token right of the dotted centre: each row computes the next word, so a copier looks at the token after the in-step one, the word it is about to write';
+  return `${atLeast ? 'at least ' : ''}${Math.abs(d)} tokens ${d > 0 ? 'right' : 'left'} of the dotted centre, not on it, so the band catches only part of that look`;
+}
+
+/** The diagonal step's fold: where the head mean's bright cells stand in the band, when not along the dotted centre. */
+const lineSaid = (r: PolicyResult): string => {
+  const stripes = stripesPhrase(r);
+  if (stripes) return `In the band its brightest cells stand ${stripes.said}. ${stripes.more} `;
+  const d = headLine(r);
+  return d === null || d === 0 ? '' : `Its brightest cells run ${linePhrase(d, Math.abs(d) === r.radius)}. `;
+};
