@@ -299,7 +299,7 @@ describe('the inspector on wasm: generation and long conversations', () => {
     const canvas = page.getByTestId('heatmap-full');
     await expect
       .poll(async () => (await page.locator('.heatmap .muted').first().textContent()) ?? '', { timeout: 120_000 })
-      .toContain(`× ${S} columns (tokens looked at)`);
+      .toContain(`× ${S} columns (every token in view; a row sees those before it)`);
     await canvas.scrollIntoViewIfNeeded();
     timings.push(`${S} tokens, answer rows: heatmap drawn in ${await canvas.getAttribute('data-render-ms')} ms`);
     await sweepDone(page);
@@ -316,7 +316,7 @@ describe('the inspector on wasm: generation and long conversations', () => {
     await page.getByLabel('full matrix', { exact: true }).check();
     await expect
       .poll(async () => (await page.locator('.heatmap .muted').first().textContent()) ?? '', { timeout: 180_000 })
-      .toContain(`${S} rows (tokens looking) × ${S} columns (tokens looked at)`);
+      .toContain(`${S} rows (tokens looking) × ${S} columns (every token in view; a row sees those before it)`);
     timings.push(`${S} tokens, full ${S} × ${S} matrix: heatmap drawn in ${await canvas.getAttribute('data-render-ms')} ms`);
     await shot(page, 'inspector-9-full-matrix-2048');
     expect(S).toBeGreaterThan(1900);

@@ -404,7 +404,7 @@ describe('the lesson', () => {
     // Near what length alone gives: said so, and the diagonal named as what tells copying apart.
     const near = { ...r, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(priorYardstick(near)).toMatch(
-      /^ They are 35 % of the tokens it can see, so chance, looking at every token equally, gives them 35 %: a little more than chance \(1\.1 times\)\. The diagonal, next, tells copying apart from size\.$/,
+      /^ They are 35 % of the tokens it can see, so chance, looking at every token equally, gives them 35 %: a little more than chance \(1\.1 times\)\. The diagonal, next, tells copying apart from mere amount of text\.$/,
     );
     expect(priorYardstick({ ...r, ratios: { ...r.ratios, prior: 0.35 } } as PolicyResult)).toContain('gives them 35 %: about chance.');
   });

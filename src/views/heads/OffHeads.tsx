@@ -37,7 +37,7 @@ export function OffHeads({ top }: { top: ((k: number) => HeadRef[]) | null }) {
         <label>
           a head switched off{' '}
           <select aria-label="how a head is switched off" value={offKind} onChange={(e) => useInspector.getState().setOffKind(e.target.value as AblationKind)}>
-            <option value="zero">writes zero (zero ablation)</option>
+            <option value="zero">passes nothing on (zero ablation)</option>
             <option value="mean">writes its mean output over this conversation (mean ablation)</option>
           </select>
         </label>

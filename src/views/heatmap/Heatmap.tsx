@@ -175,7 +175,7 @@ function HeatmapToolbar(p: {
     <div className="row">
       <strong>{p.label}</strong>
       <span className="muted">
-        {p.rows} rows (tokens looking) × {p.keys} columns (tokens looked at) ·{' '}
+        {p.rows} rows (tokens looking) × {p.keys} columns (every token in view; a row sees those before it) ·{' '}
         {quiet ? (
           'brighter = more attention'
         ) : (

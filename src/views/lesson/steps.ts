@@ -252,7 +252,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      'Large chat models show inertia too, and can be trained to lean less on their prior assistant answers: shown two answers of its own, one written from a short context and one from the whole history, a model learns to prefer the short-context one, less pulled by its prior assistant answers (Context Preference Learning, CPL). The demo model has a twin trained this way. At the wall the lesson began with, does the twin still walk into it?',
+      'Large chat models show inertia too, and can be trained to lean less on their prior assistant answers: shown two answers of its own, one written from a short context and one from the whole history, training nudges its weights to make the short-context one more likely (Context Preference Learning, CPL). The demo model has a twin trained this way. At the wall the lesson began with, does the twin still walk into it?',
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

@@ -223,7 +223,7 @@ export function priorYardstick(r: PolicyResult): string {
   if (even <= 0) return '';
   const k = (r.ratios.prior / even).toFixed(1);
   return r.ratios.prior / even < 1.5
-    ? ` They are ${percent(even)} of the tokens it can see, so chance, looking at every token equally, gives them ${percent(even)}: ${r.ratios.prior / even < 1.05 ? 'about chance' : `a little more than chance (${k} times)`}. The diagonal, next, tells copying apart from size.`
+    ? ` They are ${percent(even)} of the tokens it can see, so chance, looking at every token equally, gives them ${percent(even)}: ${r.ratios.prior / even < 1.05 ? 'about chance' : `a little more than chance (${k} times)`}. The diagonal, next, tells copying apart from mere amount of text.`
     : ` They are ${percent(even)} of the tokens it can see: it gives them ${k} times chance (looking at every token equally).`;
 }
 
