@@ -72,7 +72,7 @@ describe('the wall counts the lesson quotes', () => {
       more: '1 of the 2 moves it repeated into a wall in the stored episodes look back at 1.5 times chance or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Most stored repeats look back far less (only 13 % reach 1.5 times chance): attention shows where the model reads, not why it chooses.',
+      said: 'Of the 116 stored repeats only 13 % look back even 1.5 times chance: attention shows where the model reads, not why it chooses.',
       more: '15 of the 116 moves it repeated into a wall in the stored episodes look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
@@ -119,13 +119,13 @@ describe('the wall counts the lesson quotes', () => {
     );
     // Hiding its answers (AO 80, SUM 90, Filler 20 of 200; DE 90): none above DE, each broken in 45, 40, 50 % (other = 200 − repeats − open).
     expect(hiddenTally(c)).toEqual({
-      said: 'At the wall, over 200 stored turns, it repeats the blocked move in 40 % under AO, 45 % under SUM, 10 % under Filler, against 75 % under Full and 45 % with none (DE): with its own words hidden, the extra repeats go. But its play breaks too (40 to 50 % end in another wall or no move): this tiny model never met hidden answers in training. Filler confuses it most, far below DE, so AO and SUM, nearer DE, are the fairer test.',
+      said: 'Over 200 stored turns at a wall, it repeats the blocked move in 40 % under AO, 45 % under SUM, 10 % under Filler, against 75 % under Full and 45 % with none (DE): with its own words hidden, the extra repeats go (a hint, not proof). Its play breaks too (40 to 50 % end in another wall or no move): this tiny model never trained on hidden answers. Hiding its answers should leave the goal\'s own pull, DE\'s 45 %, so Filler\'s 10 % is confusion.',
       more: 'The counts: 80 (40 %) under AO, 90 (45 %) under SUM, 20 (10 %) under Filler; 150 (75 %) under Full, 90 (45 %) under DE, from 40 episodes the demo model played.',
     });
     // One above DE: fewer repeats, not gone; play that rarely breaks: no caveat.
     const fine = { ...c, repeats: { ...c.repeats, sum: 100 }, open: { ...c.open, ao: 110, sum: 90, filler: 170 } };
     expect(hiddenTally(fine).said).toBe(
-      'At the wall, over 200 stored turns, it repeats the blocked move in 40 % under AO, 50 % under SUM, 10 % under Filler, against 75 % under Full and 45 % with none (DE): with its own words hidden, it repeats less.',
+      'Over 200 stored turns at a wall, it repeats the blocked move in 40 % under AO, 50 % under SUM, 10 % under Filler, against 75 % under Full and 45 % with none (DE): with its own words hidden, it repeats less.',
     );
     expect(policyTally('ao', 'AO', c).said).toMatch(/under AO against 75 % under Full\.$/);
     // LT (lt 140 of 200, de 90, full 150): the turn before alone brings back most of the extra repeats.

@@ -198,7 +198,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^At the wall, over \d+ stored turns, it repeats the blocked move in \d+ % under AO, \d+ % under SUM, \d+ % under Filler, against \d+ % under Full and \d+ % with none \(DE\): .*\. Under ao the model reads 743 tokens.*\. The counts: /,
+      /^Over \d+ stored turns at a wall, it repeats the blocked move in \d+ % under AO, \d+ % under SUM, \d+ % under Filler, against \d+ % under Full and \d+ % with none \(DE\): .*\. Under ao the model reads 743 tokens.*\. The counts: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
@@ -295,11 +295,11 @@ describe('the lesson', () => {
     const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
     // Without the heads' own attention on the page, no word on where the line runs.
     expect(told('head', oneHead, w)).toMatch(
-      /^Head 0\.2, one of layer 0's 3 heads, puts 33 % of the answer's attention on the diagonal; the 3 on average, 23 %: the copying is not spread evenly over the heads\. On the figures panel: diagonal ratio of head 0\.2 0\.3343, layer 0's heads on average 0\.2260\. The figures now read layer 0, where this head sits\. The next step/,
+      /^Head 0\.2, one of layer 0's 3 heads, puts 33 % of the answer's attention on the diagonal; the 3 on average, 23 %: the diagonal is not spread evenly over the heads\. On the figures panel: diagonal ratio of head 0\.2 0\.3343, layer 0's heads on average 0\.2260\. The figures now read layer 0, where this head sits\. The next step/,
     );
     // A head of the last layer: no layer to point out.
     expect(told('head', { ...oneHead, results: [figures('full', 0.226, 0.2991, { layer: 1, perHead })] }, w)).toMatch(
-      /on average, 23 %: the copying.*0\.2260\. The next step switches off the heads that copy most\.$/,
+      /on average, 23 %: the diagonal.*0\.2260\. The next step switches off the heads that copy most\.$/,
     );
     expect(step('head').done({ ...oneHead, head: 5 })).toBe(false);
     // The previous answer is 'Path: 8 9 10.\nMove: south'; the last user message names the wall east.
@@ -377,6 +377,11 @@ describe('the lesson', () => {
     const cats = ['sink', 'sink', 'sink', 'system', 'prior', 'prior', 'user', 'prior', 'prior', 'user', 'current', 'current'];
     const r = { ...figures('full', 0.2, 0.7), query: { start: 10, end: 12 }, tokens: cats.map((category) => ({ category })) } as unknown as PolicyResult;
     expect(evenShare(r, 'prior')).toBeCloseTo((4 / 11 + 4 / 12) / 2, 12);
+    // The answer's own tokens: the first row sees itself (1 of 11), the second both (2 of 12); the sink 3 of each.
+    expect(evenShare(r, 'current')).toBeCloseTo((1 / 11 + 2 / 12) / 2, 12);
+    expect(evenShare(r, 'sink')).toBeCloseTo((3 / 11 + 3 / 12) / 2, 12);
+    const all = (['sink', 'system', 'user', 'prior', 'current'] as const).reduce((x, c) => x + evenShare(r, c), 0);
+    expect(all).toBeCloseTo(1, 12);
     expect(priorYardstick(r)).toBe(' They are 35 % of the tokens it can see: it gives them 2.0 times chance (looking at every token equally).');
     // The turns step: the same yardstick at an earlier turn and at the last, the verdict after the figures.
     const early = { ...r, turn: 6, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
@@ -392,13 +397,14 @@ describe('the lesson', () => {
         ],
       },
     });
-    // The shares step draws the three kinds before the answer, each against its part of the tokens (hand-counted:
-    // 1 system token, 2 user tokens).
+    // The shares step draws all five kinds, adding up to 100 %, each against its part of the tokens (hand-counted:
+    // 3 sink, 1 system, 2 user tokens; the answer's own, 1 then 2).
     const shares = step('shares').reveal!({ ...start, results: [r], guesses: { prior: 0.5 } }, null).bars!;
-    expect(shares.rows.map((x) => x.label)).toEqual(['system prompt', "user's turns", 'prior assistant answers']);
-    expect(shares.rows.map((x) => x.value)).toEqual([r.ratios.system, r.ratios.user, 0.7]);
-    expect(shares.rows[0]!.even).toBeCloseTo((1 / 11 + 1 / 12) / 2, 12);
-    expect(shares.rows[1]!.even).toBeCloseTo((2 / 11 + 2 / 12) / 2, 12);
+    expect(shares.rows.map((x) => x.label)).toEqual(['sink (first 3 tokens)', 'system prompt', "user's turns", 'prior assistant answers', 'the answer itself']);
+    expect(shares.rows.map((x) => x.value)).toEqual([r.ratios.sink, r.ratios.system, r.ratios.user, 0.7, r.ratios.current]);
+    expect(shares.rows[1]!.even).toBeCloseTo((1 / 11 + 1 / 12) / 2, 12);
+    expect(shares.rows[2]!.even).toBeCloseTo((2 / 11 + 2 / 12) / 2, 12);
+    expect(shares.rows[4]!.even).toBeCloseTo((1 / 11 + 2 / 12) / 2, 12);
     expect(lengthVerdict(r, r).said).toMatch(/The share grew as the text did: the rise is more text, not more leaning\.$/);
     expect(lengthVerdict(r, early).said).toMatch(/The text grew faster than the share: the rise is just more text\.$/);
     // Near what length alone gives: said so, and the diagonal named as what tells copying apart.
@@ -768,7 +774,7 @@ describe('the lesson', () => {
       results: [{ ...x, policy: 'full', layer: 0, diagonal: 0.4, perHead }],
     });
     expect(headReveal(world(r, 1) as LessonWorld).said).toBe(
-      "Head 0.1, one of layer 0's 2 heads, puts 60 % of the answer's attention on the diagonal; the 2 on average, 40 %: the copying is not spread evenly over the heads. The heatmap now shows this head alone: its bright cells sit one token right of the dotted centre: each row computes the next word, so a copier looks at the token after the in-step one, the word it is about to write.",
+      "Head 0.1, one of layer 0's 2 heads, puts 60 % of the answer's attention on the diagonal; the 2 on average, 40 %: the diagonal is not spread evenly over the heads. The heatmap now shows this head alone: its bright cells sit one token right of the dotted centre: each row computes the next word, so a copier looks at the token after the in-step one, the word it is about to write.",
     );
     expect(headReveal(world({ ...r, radius: 0 } as PolicyResult, 0) as LessonWorld).said).toMatch(/its bright cells sit on the dotted centre\.$/);
     const ahead2 = new Float64Array(2 * 3 * 8);
@@ -812,7 +818,7 @@ describe('the lesson', () => {
     expect(stripesPhrase(r)).toBeNull();
     const wide = { ...r, radius: 3 } as PolicyResult;
     expect(stripesPhrase(wide)).toEqual({
-      said: 'in an upright stripe on "22" (turn 1\'s answer, Been at line): row after row looks at one token, not token by token in step',
+      said: 'in an upright stripe on "22" (turn 1\'s answer, Been at line): row after row looks at one token, not token by token in step; where a stripe crosses the band it counts toward the diagonal ratio too',
       more: 'That token gets 83 % of the attention in the band; the band counts only the part of a stripe within 3 tokens of the dotted line.',
     });
   });

@@ -9,16 +9,26 @@ import { type AttentionSlab, headOf, rowsOf } from '../../metrics/slab';
 import { evenBandRows, evenDiagonal, evenShare, figuresOf, type LessonWorld, LOADING, onPanel, percent, priorYardstick, type Reveal, SILENT } from './world';
 
 /** The kinds of token the shares step draws, by the names the figures panel gives them. */
-const CATEGORY_LABELS = { system: 'system prompt', user: "user's turns", prior: 'prior assistant answers' } as const;
+const CATEGORY_LABELS = {
+  sink: 'sink (first 3 tokens)',
+  system: 'system prompt',
+  user: "user's turns",
+  prior: 'prior assistant answers',
+  current: 'the answer itself',
+} as const;
 
 /** The shares step: the guess, the share on prior assistant answers and its yardstick; the other shares folded. */
 export function sharesReveal(w: LessonWorld): Reveal {
   const r = figuresOf(w);
   if (!r) return LOADING;
-  // The three kinds before the answer, each against its share of the tokens (the sink is the first 3 alone).
-  const kinds = (['system', 'user', 'prior'] as const).map((c) => ({ label: CATEGORY_LABELS[c], value: r.ratios[c], even: evenShare(r, c) }));
+  // All five kinds, so the bars add up to 100 %, each against its share of the tokens the answer's rows can see.
+  const kinds = (['sink', 'system', 'user', 'prior', 'current'] as const).map((c) => ({
+    label: CATEGORY_LABELS[c],
+    value: r.ratios[c],
+    even: evenShare(r, c),
+  }));
   return {
-    bars: { caption: "Where the answer's attention goes", rows: kinds },
+    bars: { caption: "Where the answer's attention goes, averaged over its tokens (adding up to 100 %)", rows: kinds },
     said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers.${priorYardstick(r)}`,
     more: `${onPanel(['prior assistant', r.ratios.prior])} The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the answer itself.`,
   };

@@ -34,7 +34,7 @@ export function stripesPhrase(r: PolicyResult, head?: number): { said: string; m
   if (!top.length || top.reduce((x, s) => x + s.share, 0) < 1 / 3) return null;
   const named = top.map((s) => `${quoted(r, s.k)} (${whereToken(r, s.k)})`).join(' and ');
   return {
-    said: `in ${top.length > 1 ? 'upright stripes' : 'an upright stripe'} on ${named}: row after row looks at one token, not token by token in step`,
+    said: `in ${top.length > 1 ? 'upright stripes' : 'an upright stripe'} on ${named}: row after row looks at one token, not token by token in step; where a stripe crosses the band it counts toward the diagonal ratio too`,
     more: `${top.length > 1 ? 'Those tokens get' : 'That token gets'} ${top.map((s) => percent(s.share)).join(' and ')} of the attention in the band; the band counts only the part of a stripe within ${r.radius} tokens of the dotted line.`,
   };
 }
@@ -80,7 +80,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought).
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   return {
-    said: `${list ? ` ${list} of it is the list of cells, which the task asks it to copy (each list is the last one plus a cell): wanted copying, not inertia.` : ''} The thought and move sit ${verdict}.`,
+    said: `${list ? ` ${list} of it is the list of cells, which the task asks it to copy (each list should be the last one plus a cell): wanted copying, not inertia.` : ''} The thought and move sit ${verdict}.`,
     more: `An answer that copied a whole prior assistant answer line for line would show here. Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}).`,
   };
 }

@@ -110,7 +110,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `Most stored repeats look back far less (only ${share} reach ${LOOKS_BACK} times chance): attention shows where the model reads, not why it chooses.`
+      ? `Of the ${c.looks.of} stored repeats only ${share} look back even ${LOOKS_BACK} times chance: attention shows where the model reads, not why it chooses.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} look back at ${LOOKS_BACK} times chance or more.${
@@ -230,26 +230,25 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   const most = Math.max(...HIDING.map(([w]) => c.repeats[w]));
   const reading =
     most <= c.repeats.de
-      ? 'with its own words hidden, the extra repeats go'
+      ? 'with its own words hidden, the extra repeats go (a hint, not proof)'
       : most < c.repeats.full
         ? 'with its own words hidden, it repeats less'
         : 'hiding its own words does not stop the repeats';
   const broken = HIDING.map(([w]) => rate(c.turns - c.repeats[w] - c.open[w], c.turns));
   const [lo, hi] = [Math.min(...broken), Math.max(...broken)];
-  // The one far below DE: confusion, not a lost pull, so the others are the fairer test.
+  // One far below DE: hiding the answers should leave the task's own pull (DE's count), so going below it is confusion.
   const [low, lowName] = HIDING.reduce((a, b) => (c.repeats[b[0]] < c.repeats[a[0]] ? b : a));
-  const fairer = HIDING.filter(([w]) => w !== low).map(([, name]) => name);
   const below =
     rate(c.repeats[low], c.turns) + 10 <= rate(c.repeats.de, c.turns)
-      ? ` ${lowName} confuses it most, far below DE, so ${fairer.join(' and ')}, nearer DE, are the fairer test.`
+      ? ` Hiding its answers should leave the goal's own pull, DE's ${pct(c.repeats.de, c.turns)}, so ${lowName}'s ${pct(c.repeats[low], c.turns)} is confusion.`
       : '';
   // The demo model never read a conversation with its answers hidden: a broken answer may be that, not the pull gone.
   const caveat =
     lo * 4 >= 100
-      ? ` But its play breaks too (${lo === hi ? `${lo} %` : `${lo} to ${hi} %`} end in another wall or no move): this tiny model never met hidden answers in training.${below}`
+      ? ` Its play breaks too (${lo === hi ? `${lo} %` : `${lo} to ${hi} %`} end in another wall or no move): this tiny model never trained on hidden answers.${below}`
       : '';
   return {
-    said: `At the wall, over ${c.turns} stored turns, it repeats the blocked move in ${rates.join(', ')}, against ${pct(c.repeats.full, c.turns)} under Full and ${pct(c.repeats.de, c.turns)} with none (DE): ${reading}.${caveat}`,
+    said: `Over ${c.turns} stored turns at a wall, it repeats the blocked move in ${rates.join(', ')}, against ${pct(c.repeats.full, c.turns)} under Full and ${pct(c.repeats.de, c.turns)} with none (DE): ${reading}.${caveat}`,
     more: `The counts: ${HIDING.map(([w, name]) => `${of(c.repeats[w], c.turns)} under ${name}`).join(', ')}; ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE, from ${c.episodes} episodes the demo model played.`,
   };
 }

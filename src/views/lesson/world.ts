@@ -3,6 +3,7 @@
  * (state/lesson-setup.ts), and the helpers the step texts share. Plain functions, tested without a page.
  */
 import type { PolicyResult } from '../../analysis/analyze';
+import type { Category } from '../../metrics/categories';
 import type { SweepPoint } from '../../analysis/sweep';
 import type { LessonAction } from '../../state/lesson-actions';
 import type { LessonSetup } from '../../state/lesson-setup';
@@ -189,12 +190,16 @@ export function readAgainstFull(r: PolicyResult, base: LessonWorld | null): Reve
  * The share of a category attention spread evenly would give: each answer token's weight shared equally by every
  * token it can see, of which the category's tokens before the answer are a part. The shares step's yardstick.
  */
-export function evenShare(r: PolicyResult, category: 'prior' | 'user' | 'system'): number {
+export function evenShare(r: PolicyResult, category: Category): number {
   const rows = r.query.end - r.query.start;
   if (rows <= 0) return 0;
-  const before = r.tokens.slice(0, r.query.start).filter((t) => t.category === category).length;
+  // The category's tokens a row can see: those before the answer, and the answer's own up to the row.
+  let seen = r.tokens.slice(0, r.query.start).filter((t) => t.category === category).length;
   let total = 0;
-  for (let i = 0; i < rows; i++) total += before / (r.query.start + i + 1);
+  for (let i = 0; i < rows; i++) {
+    if (r.tokens[r.query.start + i]?.category === category) seen++;
+    total += seen / (r.query.start + i + 1);
+  }
   return total / rows;
 }
 
