@@ -119,7 +119,7 @@ describe('the wall counts the lesson quotes', () => {
     );
     // Hiding its answers (AO 80, SUM 90, Filler 20 of 200; DE 90): none above DE, each broken in 45, 40, 50 % (other = 200 − repeats − open).
     expect(hiddenTally(c)).toEqual({
-      said: 'Over 200 stored turns at a wall, it repeats the blocked move in 40 % under AO, 45 % under SUM, 10 % under Filler, against 75 % under Full and 45 % with none (DE): with its own words hidden, the extra repeats go (a hint, not proof). Its play breaks too (40 to 50 % end in another wall or no move): this tiny model never trained on hidden answers. Hiding its answers should leave the goal\'s own pull, DE\'s 45 %, so Filler\'s 10 % is confusion.',
+      said: "Over 200 stored turns at a wall, it repeats the blocked move in 40 % under AO, 45 % under SUM, 10 % under Filler, against 75 % under Full and 45 % with none (DE): with its own words hidden, the extra repeats go (a hint, not proof). Its play breaks too (40 to 50 % end in another wall or no move): this tiny model never trained on hidden answers. Hiding its answers should leave the goal's own pull, DE's 45 %, so Filler's 10 % is confusion.",
       more: 'The counts: 80 (40 %) under AO, 90 (45 %) under SUM, 20 (10 %) under Filler; 150 (75 %) under Full, 90 (45 %) under DE, from 40 episodes the demo model played.',
     });
     // One above DE: fewer repeats, not gone; play that rarely breaks: no caveat.
