@@ -23,6 +23,24 @@ import { lookTally, twinTally, wallTally } from '../../src/views/lesson/wall-cou
 import type { SweepPoint } from '../../src/analysis/sweep';
 
 /** Figures as the page holds them, only the fields the steps read (the browser test reads real ones). */
+/** A message of a hand-made analysis: its role, kind, turn and token span. */
+const msg = (role: string, category: string, turn: number | null, start: number, length: number) => ({ role, category, turn, span: { start, length } });
+/** A system prompt, then two turns (the second answer the current one), of these lengths in tokens, one after another. */
+const twoTurns = (lengths: number[]) => {
+  const kinds: [string, string, number | null][] = [
+    ['system', 'system', null],
+    ['user', 'user', 1],
+    ['assistant', 'prior', 1],
+    ['user', 'user', 2],
+    ['assistant', 'current', 2],
+  ];
+  let start = 0;
+  return kinds.map(([role, category, turn], i) => {
+    const m = msg(role, category, turn, start, lengths[i]!);
+    start += lengths[i]!;
+    return m;
+  });
+};
 const figures = (policy: string, diagonal: number, prior: number, extra: Partial<PolicyResult> = {}): PolicyResult =>
   ({
     policy,
@@ -456,19 +474,12 @@ describe('the lesson', () => {
     const data = new Float32Array(20);
     data.set([0.1, 0, 0, 0.1, 0.1, 0.5, 0.1, 0.1, 0, 0], 0); // token 8 sees 0..8
     data.set([0, 0, 0, 0, 0.2, 0.1, 0.1, 0.4, 0.1, 0.1], 10); // token 9 sees 0..9
-    const msg = (role: string, category: string, turn: number | null, start: number, length: number) => ({ role, category, turn, span: { start, length } });
     const r = {
       ...figures('full', 0.1, 0.3),
       tokens: cats.map((category, i) => ({ category, text: ` t${i}` })),
       query: { start: 8, end: 10 },
       attention: { layer: 1, mean: { data, heads: 1, rowStart: 8, rows: 2, seqLen: 10 }, perHead: null },
-      messages: [
-        msg('system', 'system', null, 0, 4),
-        msg('user', 'user', 1, 4, 1),
-        msg('assistant', 'prior', 1, 5, 2),
-        msg('user', 'user', 2, 7, 1),
-        msg('assistant', 'current', 2, 8, 2),
-      ],
+      messages: twoTurns([4, 1, 2, 1, 2]),
     } as unknown as PolicyResult;
     const first = tokenReading(r, 0)!;
     expect(first.text).toBe(' t8');
@@ -509,19 +520,12 @@ describe('the lesson', () => {
     const data = new Float32Array(3 * 14);
     // The answer's third row (token 13) sees all 14 tokens; its weights add up to 1.
     data.set([0.05, 0.05, 0.05, 0.02, 0.02, 0.3, 0.01, 0.02, 0.02, 0.1, 0.06, 0.05, 0.05, 0.2], 2 * 14);
-    const msg = (role: string, category: string, turn: number | null, start: number, length: number) => ({ role, category, turn, span: { start, length } });
     const r = {
       ...figures('full', 0.1, 0.3),
       tokens: toks.map(([text, category, message]) => ({ text, category, message })),
       query: { start: 11, end: 14 },
       attention: { layer: 1, mean: { data, heads: 1, rowStart: 11, rows: 3, seqLen: 14 }, perHead: null },
-      messages: [
-        msg('system', 'system', null, 0, 2),
-        msg('user', 'user', 1, 2, 1),
-        msg('assistant', 'prior', 1, 3, 7),
-        msg('user', 'user', 2, 10, 1),
-        msg('assistant', 'current', 2, 11, 3),
-      ],
+      messages: twoTurns([2, 1, 7, 1, 3]),
     } as unknown as PolicyResult;
     expect([0, 1, 2, 5, 9, 10, 13].map((k) => whereToken(r, k))).toEqual([
       'the sink',
