@@ -329,6 +329,8 @@ describe('the lesson, walked with the keyboard only', () => {
       // The maze drawn from the user turns: the example stands at (3,3) from its 5th turn to its 10th.
       expect(await card.getByTestId('lesson-maze').locator('figcaption').textContent()).toMatch(/from turn 5 to turn 10 it stands at the same cell\.$/);
       expect(await card.getByTestId('lesson-maze-agent').getAttribute('cx')).toBe(String(3 * 18 + 9));
+      // The cells it stood on carry the numbers the answers' lists use (the system prompt's cell = 6y + x + 1).
+      expect(await card.getByTestId('lesson-maze-number').allTextContents()).toEqual(['3', '4', '10', '16', '22']);
     });
 
     await step(
@@ -389,7 +391,7 @@ describe('the lesson, walked with the keyboard only', () => {
       await expect
         .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
         .toContain(`This one, "${m.move}", gives ${pct(m.share)} of its attention to the`);
-      expect(await card.getByTestId('lesson-said').textContent()).toContain(`${(m.share / m.even).toFixed(1)} times chance (every token looked at equally)`);
+      expect(await card.getByTestId('lesson-said').textContent()).toContain(`${(m.share / m.even).toFixed(1)} times chance: it looks back`);
       expect(await card.getByTestId('lesson-more').textContent()).toContain(`tokens ${pct(m.even)}.`);
       expect(m.share / m.even, "the wall episode's move looks back at the earlier moves").toBeGreaterThan(1.5);
       // Where its 100 % goes, drawn: those tokens together, the three it looks at most besides, then the rest, as Node's row gives them.

@@ -59,8 +59,8 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { of: 3, repeats: { top: 1, bottom: 2 }, open: { top: 1, bottom: 0 }, none: { top: 1, bottom: 0 } },
     });
     expect(headsTally(c)).toEqual({
-      said: 'Over the 3 stored repeats into the wall (75 % of 4 turns), the copying heads off changed the move in 67 %, three others in 33 %: the copying heads carry part of the pull, not all.',
-      more: 'The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall).',
+      said: 'Over the 3 stored repeats into the wall, the copying heads off changed the move in 67 %, three others in 33 %: though they read mostly the list, they carry part of the pull.',
+      more: 'The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall).',
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };
     expect(headsTally({ ...c, headsOff: even }).said).toMatch(
@@ -69,11 +69,11 @@ describe('the wall counts the lesson quotes', () => {
     expect(headsTally({ ...c, headsOff: { ...even, of: 0 } }).said).toBe('');
     expect(lookTally(c)).toEqual({
       said: 'Such a look back is common: 50 % of the stored repeats into a wall look back at 1.5 times chance or more.',
-      more: '1 of the 2 moves it repeated into a wall in the stored episodes look back at 1.5 times chance or more.',
+      more: '1 of the 2 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Of the 116 stored repeats only 13 % look back even 1.5 times chance: attention shows where the model reads, not why it chooses.',
-      more: '15 of the 116 moves it repeated into a wall in the stored episodes look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
+      said: 'Only 13 % of the 116 stored repeats look back this plainly (1.5 times chance or more): attention shows where the model reads, not why it chooses.',
+      more: '15 of the 116 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
 

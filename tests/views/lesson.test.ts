@@ -6,7 +6,7 @@ import { quizScore } from '../../src/views/lesson/quiz';
 import { LESSON, QUIZ, type LessonWorld, revealText } from '../../src/views/lesson/steps';
 import { longestStreak, wallsIn } from '../../src/views/lesson/moves';
 import { guessesAhead } from '../../src/views/lesson/ahead';
-import { mazeTrail } from '../../src/views/lesson/maze';
+import { cellNumber, mazeTrail } from '../../src/views/lesson/maze';
 import { writtenIn } from '../../src/views/lesson/written';
 import { turnsSeen } from '../../src/context/history';
 import { parsePolicy } from '../../src/context/policy';
@@ -241,7 +241,7 @@ describe('the lesson', () => {
     // Both models' figures of the conversation's last answer on the page: their attention side by side, the count folded.
     const both = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43), slot: 1 }] };
     expect(step('cpl').reveal!(both, w)).toEqual({
-      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. ${twinTally().said} On this answer, the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %; diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
+      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. ${twinTally().said} The twin gives its prior assistant answers 43 % of its attention, the demo model 53 %; diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
       more: `Every turn is being scored with both models: their attention follows. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more}`,
     });
     // With the goal told (south, beyond the wall): the twin's way off the wall is not called playing better.
@@ -333,10 +333,10 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way; with 2 that copy least off, east, into a wall\. Both sets garble the list of cells; only the copying heads change the move\. Over the \d+ stored repeats into the wall \(\d+ % of \d+ turns\), the copying heads off changed the move in \d+ %, three others in \d+ %: /,
+      /^With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way; with 2 that copy least off, east, into a wall\. Both sets garble the list of cells; only the copying heads change the move\. Over the \d+ stored repeats into the wall, the copying heads off changed the move in \d+ %, three others in \d+ %: /,
     );
     expect(heads.more).toMatch(
-      /^Switched off: 1\.0, 1\.2 \(copy most\); 1\.3, 1\.5 \(copy least\), in the last layer\. In the grid, × marks a head switched off and ★ the head that copies most\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The counts, each turn with its own heads ranked: /,
+      /^Switched off: 1\.0, 1\.2 \(copy most\); 1\.3, 1\.5 \(copy least\), in the last layer\. In the grid, × marks a head switched off and ★ the head that copies most\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked: /,
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
@@ -575,12 +575,12 @@ describe('the lesson', () => {
     expect(same.even).toBeCloseTo(0.2, 12);
     const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
     expect(step('reads').reveal!(w, null).said).toBe(
-      `This one, "south", gives 50 % of its attention to the earlier "south" tokens in prior assistant answers, 2.5 times chance (every token looked at equally): it looks back at where it named this move before, most at "south" in turn 1's answer (30 %). ${lookTally().said}`,
+      `This one, "south", gives 50 % of its attention to the earlier "south" tokens in prior assistant answers, 2.5 times chance: it looks back at where it named this move before, most at "south" in turn 1's answer (30 %). ${lookTally().said}`,
     );
     // About chance: said so, not dressed up as looking back.
     data.set([0.05, 0, 0, 0.05, 0.5, 0.1, 0.05, 0.1, 0.05, 0.1]);
     expect(told('reads', w, null)).toMatch(
-      /gives 20 % of its attention to the earlier "south" tokens in prior assistant answers, about chance \(every token looked at equally\): this move does not look back/,
+      /gives 20 % of its attention to the earlier "south" tokens in prior assistant answers, about chance: this move does not look back/,
     );
     // Its largest single look elsewhere (the user's "South", 0.5): named, and said to name no move of its own answer's.
     expect(told('reads', w, null)).toContain('Its largest single look (50 %) is at "South" in turn 1\'s user message, another move.');
@@ -896,7 +896,11 @@ describe('the lesson', () => {
       ],
       goal: { x: 3, y: 4 },
       stuck: { from: 3, to: 5 },
+      numbering: { a: 6, b: 1 },
     });
+    // The system prompt's numbering, as the answers' lists use it: (3,3) is 22.
+    expect(cellNumber({ a: 6, b: 1 }, 3, 3)).toBe(22);
+    expect(mazeTrail(null, obs)!.numbering).toBeNull();
     // No grid size given: the largest coordinate tells it; no run at one cell: none said.
     expect(mazeTrail(null, obs.slice(0, 2))).toMatchObject({ size: 5, stuck: null });
     // Not a maze, or one too large (or out of its own grid) to draw: nothing.

@@ -1,4 +1,4 @@
-import type { MazeTrail } from './maze';
+import { cellNumber, type MazeTrail } from './maze';
 
 /** One cell's side in the drawing, in CSS pixels. */
 const CELL = 18;
@@ -25,7 +25,10 @@ export function MazeDrawing({ maze }: { maze: MazeTrail }) {
       };
       if (line[w]) walls.set(line[w]!.join(','), line[w]!);
     }
-  const caption = `The maze as the user's turns tell it: the agent's path (blue line), the walls they name (thick red), the goal (★)${
+  // The cells it stood on, each once, numbered as the answers' lists number them.
+  const visited = [...new Map(maze.steps.map((s) => [`${s.x},${s.y}`, s])).values()];
+  const n = maze.numbering;
+  const caption = `The maze as the user's turns tell it: the agent's path (blue line), ${n ? "each cell it stood on with its number as the answers' lists give it, " : ''}the walls they name (thick red), the goal (★)${
     maze.stuck ? `; from turn ${maze.stuck.from} to turn ${maze.stuck.to} it stands at the same cell` : ''
   }.`;
   return (
@@ -43,6 +46,19 @@ export function MazeDrawing({ maze }: { maze: MazeTrail }) {
             ★
           </text>
         )}
+        {n &&
+          visited.map((s) => (
+            <text
+              key={`${s.x},${s.y}`}
+              x={s.x * CELL + 1}
+              y={s.y * CELL + 1}
+              className="maze-number"
+              dominantBaseline="hanging"
+              data-testid="lesson-maze-number"
+            >
+              {cellNumber(n, s.x, s.y)}
+            </text>
+          ))}
         <circle cx={mid(last.x)} cy={mid(last.y)} r={CELL / 3} className="maze-agent" data-testid="lesson-maze-agent" />
       </svg>
       <figcaption>{caption}</figcaption>

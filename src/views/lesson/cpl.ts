@@ -2,7 +2,7 @@
 import type { SweepPoint } from '../../analysis/sweep';
 import { compareMoves, moveClause, offGoal } from './moves';
 import { twinTally } from './wall-counts';
-import { figuresOf, percent, SILENT, twinOf, type LessonWorld, type Reveal } from './world';
+import { evenShare, figuresOf, percent, SILENT, twinOf, type LessonWorld, type Reveal } from './world';
 
 /**
  * Two models turn by turn: over the turns both have scored, how many give the second less attention on prior
@@ -53,7 +53,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   const [me, it] = [figuresOf(w, 'full'), twinOf(w)];
   const look =
     me && it
-      ? `On this answer, the twin gives its prior assistant answers ${percent(it.ratios.prior)} of its attention, the demo model ${percent(me.ratios.prior)}; diagonal ratio ${percent(it.diagonal)} against ${percent(me.diagonal)}${
+      ? `The twin gives its prior assistant answers ${percent(it.ratios.prior)} of its attention${evenShare(it, 'prior') > 0 ? ` (chance ${percent(evenShare(it, 'prior'))})` : ''}, the demo model ${percent(me.ratios.prior)}; diagonal ratio ${percent(it.diagonal)} against ${percent(me.diagonal)}${
           // About equal: the diagonal is mostly the list of cells, which the training leaves alone (the diagonal step).
           Math.abs(it.diagonal - me.diagonal) < 0.02 ? ': both still copy the list of cells' : ''
         }.`

@@ -12,7 +12,12 @@ export interface MazeTrail {
   goal: { x: number; y: number } | null;
   /** The turns of the last run at one cell (the agent standing against a wall), when two or more. */
   stuck: { from: number; to: number } | null;
+  /** How the system prompt numbers the cells ("cell = 6y + x + 1": cell = a·y + x + b), or null when it says not. */
+  numbering: { a: number; b: number } | null;
 }
+
+/** A cell's number as the system prompt counts them: what the answers' lists of cells say. */
+export const cellNumber = (n: { a: number; b: number }, x: number, y: number): number => n.a * y + x + n.b;
 
 /** Past this many cells a side the drawing would be unreadable on a card: none is drawn. */
 const MAX_SIZE = 16;
@@ -34,5 +39,7 @@ export function mazeTrail(system: string | null, observations: readonly string[]
   let from = steps.length - 1;
   const last = steps.at(-1)!;
   while (from > 0 && steps[from - 1]!.x === last.x && steps[from - 1]!.y === last.y) from--;
-  return { size, steps, goal, stuck: from < steps.length - 1 ? { from: from + 1, to: steps.length } : null };
+  const counted = /cell = (\d+)y \+ x \+ (\d+)/.exec(system ?? '');
+  const numbering = counted ? { a: Number(counted[1]), b: Number(counted[2]) } : null;
+  return { size, steps, goal, stuck: from < steps.length - 1 ? { from: from + 1, to: steps.length } : null, numbering };
 }

@@ -95,8 +95,8 @@ export function readsReveal(w: LessonWorld): Reveal {
   const onOne = ` most at ${quoted(rr, s.top)} in ${whereToken(rr, s.top)} (${percent(at(rr, w.pointed.row, s.top))})`;
   const verdict =
     k >= LOOKS_BACK
-      ? `${k.toFixed(1)} times chance (every token looked at equally)${move ? `: it looks back at where it named this move before,${onOne}` : ''}`
-      : `about chance (every token looked at equally)${move ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
+      ? `${k.toFixed(1)} times chance${move ? `: it looks back at where it named this move before,${onOne}` : ''}`
+      : `about chance${move ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
   return {
     said: `This one, ${name}, gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers, ${verdict}.${largest}${move ? ` ${lookTally().said}` : ''}`,
     bars,

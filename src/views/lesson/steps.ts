@@ -218,7 +218,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      "Each layer has several heads: readers side by side, each choosing in its own way where to look, and the figures so far are the average of the last layer's heads. The grid gives each head its own diagonal ratio, brighter where a head follows the diagonal more; heads are named layer.head, each counted from 0 (1.2: layer 1's third head).",
+      "Each layer has several heads: readers side by side, each choosing in its own way where to look, and the figures so far are the average of the last layer's heads. The grid gives each head its own diagonal ratio, brighter where a head follows the diagonal more; heads are named layer.head, each counted from 0 (1.2: the second layer's third head).",
     source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
     action: 'Click the brightest cell of the grid, marked ★: the heatmap and the figures then show that head alone.',
     target: '[data-testid="head-grid-0"] [data-top]',
@@ -252,7 +252,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      'Large chat models show inertia too, and can be trained to lean less on their prior assistant answers: shown two answers of its own, one written from a short context and one from the whole history, training nudges its weights to make the short-context one more likely (Context Preference Learning, CPL). The demo model has a twin trained this way. At the wall the lesson began with, does the twin still walk into it?',
+      'Large chat models show inertia too, and can be trained to lean less on their prior assistant answers: shown two answers of its own, one written from a short context and one from the whole history, training nudges its weights (the numbers it computes with) to make the short-context one more likely (Context Preference Learning, CPL). The demo model has a twin trained this way. At the wall the lesson began with, does the twin still walk into it?',
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

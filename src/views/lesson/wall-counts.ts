@@ -110,10 +110,10 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `Of the ${c.looks.of} stored repeats only ${share} look back even ${LOOKS_BACK} times chance: attention shows where the model reads, not why it chooses.`
+      ? `Only ${share} of the ${c.looks.of} stored repeats look back this plainly (${LOOKS_BACK} times chance or more): attention shows where the model reads, not why it chooses.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
-    more: `${counted} look back at ${LOOKS_BACK} times chance or more.${
+    more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step 2) look back at ${LOOKS_BACK} times chance or more.${
       looksRare(c)
         ? ' So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.'
         : ''
@@ -182,12 +182,12 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = (n: number) => rate(h.of - n, h.of);
   // The gap over the control, from the per cents as said: what the copying heads carry beyond any three heads.
   const verdict = headsCarry(c)
-    ? 'the copying heads carry part of the pull, not all'
+    ? 'though they read mostly the list, they carry part of the pull'
     : 'no more than any three heads, so in this model the pull does not sit in the heads that copy most';
   const stopped = (n: number) => `${share(n)} %`;
   return {
-    said: `Over the ${h.of} stored repeats into the wall (${pct(h.of, c.turns)} of ${c.turns} turns), the copying heads off changed the move in ${stopped(h.repeats.top)}, three others in ${stopped(h.repeats.bottom)}: ${verdict}.`,
-    more: `The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
+    said: `Over the ${h.of} stored repeats into the wall, the copying heads off changed the move in ${stopped(h.repeats.top)}, three others in ${stopped(h.repeats.bottom)}: ${verdict}.`,
+    more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
   };
 }
 
