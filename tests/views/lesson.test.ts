@@ -825,6 +825,9 @@ describe('the lesson', () => {
       said: 'in an upright stripe on "22" (turn 1\'s answer, Been at line): row after row looks at one token, not token by token in step; where a stripe crosses the band it counts toward the diagonal ratio too',
       more: 'That token gets 83 % of the attention in the band; the band counts only the part of a stripe within 3 tokens of the dotted line.',
     });
+    // The lesson's zoom opens on the last prior assistant answer: a stripe on an earlier one is said to lie outside it.
+    const later = { ...wide, diagonalPerAnswer: [{ message: 1 }, { message: 2 }] } as unknown as PolicyResult;
+    expect(stripesPhrase(later)!.said).toContain('on "22" (turn 1\'s answer, Been at line, outside the zoom):');
   });
 
   it('shows the answers a step wrote, labelled, only once written', () => {

@@ -32,7 +32,10 @@ export function bandStripes(r: PolicyResult, head?: number): { k: number; share:
 export function stripesPhrase(r: PolicyResult, head?: number): { said: string; more: string } | null {
   const top = (bandStripes(r, head) ?? []).filter((s) => s.share >= 0.1 && s.rows >= 3);
   if (!top.length || top.reduce((x, s) => x + s.share, 0) < 1 / 3) return null;
-  const named = top.map((s) => `${quoted(r, s.k)} (${whereToken(r, s.k)})`).join(' and ');
+  // The lesson's heatmap opens on the last prior assistant answer: a stripe elsewhere is found with "fit".
+  const last = priorSpans(r).at(-1);
+  const inZoom = (k: number) => !!last && k >= last.start && k < last.start + last.length;
+  const named = top.map((s) => `${quoted(r, s.k)} (${whereToken(r, s.k)}${inZoom(s.k) ? '' : ', outside the zoom'})`).join(' and ');
   return {
     said: `in ${top.length > 1 ? 'upright stripes' : 'an upright stripe'} on ${named}: row after row looks at one token, not token by token in step; where a stripe crosses the band it counts toward the diagonal ratio too`,
     more: `${top.length > 1 ? 'Those tokens get' : 'That token gets'} ${top.map((s) => percent(s.share)).join(' and ')} of the attention in the band; the band counts only the part of a stripe within ${r.radius} tokens of the dotted line.`,
