@@ -143,9 +143,9 @@ describe('the wall counts the lesson quotes', () => {
       /others did\. Trained against it \(CPL\), its twin repeats the move in 60 % of the same turns: less, not gone\. The inspector/,
     );
     expect(summary({ ...c, repeats: { ...c.repeats, twin: 150 } }).more).toMatch(/others did\. The inspector/);
-    expect(summary(c, 1.52).said).toContain('In attention, line-for-line copying shows as the diagonal (1.5 times chance here), mostly');
+    expect(summary(c, 1.52).more).toMatch(/^The diagonal here: 1\.5 times chance\. Switching off/);
     expect(summary(c).said).toMatch(
-      /In attention, line-for-line copying shows as the diagonal, mostly the list of cells the task asks for: the inertia shows in what the model writes\.$/,
+      /In attention, line-for-line copying shows as the diagonal, mostly the list of cells the task asks for: a clue, not a meter; what the model writes measures the inertia\.$/,
     );
     expect(summary(c).more).toMatch(/^Switching off the heads that copy most stopped more of the repeats than switching off three others did\. Trained/);
     // The control stops as many: no such clause.
