@@ -313,11 +313,11 @@ describe('the lesson', () => {
     const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
     // Without the heads' own attention on the page, no word on where the line runs.
     expect(told('head', oneHead, w)).toMatch(
-      /^Head 0\.2, one of layer 0's 3 heads, puts 33 % of the answer's attention on the diagonal; the 3 on average, 23 %: the diagonal is not spread evenly over the heads\. On the figures panel: diagonal ratio of head 0\.2 0\.3343, layer 0's heads on average 0\.2260\. The figures now read layer 0, where this head sits\. The next step/,
+      /^Head 0\.2, one of layer 0's 3 heads, puts 33 % of the answer's attention on the diagonal; the 3 on average, 23 %: it is not spread evenly over the heads\. On the figures panel: diagonal ratio of head 0\.2 0\.3343, layer 0's heads on average 0\.2260\. The figures now read layer 0, where this head sits\. The next step/,
     );
     // A head of the last layer: no layer to point out.
     expect(told('head', { ...oneHead, results: [figures('full', 0.226, 0.2991, { layer: 1, perHead })] }, w)).toMatch(
-      /on average, 23 %: the diagonal.*0\.2260\. The next step switches off the heads that copy most\.$/,
+      /on average, 23 %: it is not.*0\.2260\. The next step switches off the heads that copy most\.$/,
     );
     expect(step('head').done({ ...oneHead, head: 5 })).toBe(false);
     // The previous answer is 'Path: 8 9 10.\nMove: south'; the last user message names the wall east.
@@ -778,7 +778,7 @@ describe('the lesson', () => {
       results: [{ ...x, policy: 'full', layer: 0, diagonal: 0.4, perHead }],
     });
     expect(headReveal(world(r, 1) as LessonWorld).said).toBe(
-      "Head 0.1, one of layer 0's 2 heads, puts 60 % of the answer's attention on the diagonal; the 2 on average, 40 %: the diagonal is not spread evenly over the heads. The heatmap now shows this head alone: its bright cells sit one token right of the dotted centre: each row computes the next word, so a copier looks at the token after the in-step one, the word it is about to write.",
+      "Head 0.1, one of layer 0's 2 heads, puts 60 % of the answer's attention on the diagonal; the 2 on average, 40 %: it is not spread evenly over the heads. The heatmap now shows it alone: its bright cells sit one token right of the dotted centre: each row computes the next word, so a copier looks at the token after the in-step one, the word it is about to write.",
     );
     expect(headReveal(world({ ...r, radius: 0 } as PolicyResult, 0) as LessonWorld).said).toMatch(/its bright cells sit on the dotted centre\.$/);
     const ahead2 = new Float64Array(2 * 3 * 8);

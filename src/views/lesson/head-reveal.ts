@@ -15,14 +15,14 @@ export function headReveal(w: LessonWorld): Reveal {
   // At the band's edge the line may run further out than the band reaches: said as "at least".
   const stripes = stripesPhrase(r, w.head);
   const where = stripes
-    ? ` The heatmap now shows this head alone: its bright cells stand ${stripes.said}.`
+    ? ` The heatmap now shows it alone: its bright cells stand ${stripes.said}.`
     : d === null
       ? ''
-      : ` The heatmap now shows this head alone: its bright cells sit ${linePhrase(d, Math.abs(d) === r.radius)}.`;
+      : ` The heatmap now shows it alone: its bright cells sit ${linePhrase(d, Math.abs(d) === r.radius)}.`;
   // The brightest head may sit in another layer than the one every figure so far read: said in the fold.
   const moved = w.finalLayer !== null && r.layer !== w.finalLayer ? ` The figures now read layer ${r.layer}, where this head sits.` : '';
   return {
-    said: `Head ${name}, one of layer ${r.layer}'s ${n} heads, puts ${percent(h.diagonal)} of the answer's attention on the diagonal; the ${n} on average, ${percent(r.diagonal)}: the diagonal is not spread evenly over the heads.${where}`,
+    said: `Head ${name}, one of layer ${r.layer}'s ${n} heads, puts ${percent(h.diagonal)} of the answer's attention on the diagonal; the ${n} on average, ${percent(r.diagonal)}: it is not spread evenly over the heads.${where}`,
     more: `${stripes ? `${stripes.more} ` : ''}${onPanel([`diagonal ratio of head ${name}`, h.diagonal], [`layer ${r.layer}'s heads on average`, r.diagonal])}${moved} The next step switches off the heads that copy most.`,
   };
 }
