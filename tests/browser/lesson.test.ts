@@ -328,7 +328,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.locator('details.turns').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
       // The maze drawn from the user turns: the example stands at (3,3) from its 5th turn to its 10th.
       expect(await card.getByTestId('lesson-maze').locator('figcaption').textContent()).toMatch(/from turn 5 to turn 10 it stands at the same cell\.$/);
-      expect(await card.getByTestId('lesson-maze-agent').getAttribute('cx')).toBe(String(3 * 18 + 9));
+      expect(await card.getByTestId('lesson-maze-agent').getAttribute('cx')).toBe(String(3 * 22 + 11));
       // The cells it stood on carry the numbers the answers' lists use (the system prompt's cell = 6y + x + 1).
       expect(await card.getByTestId('lesson-maze-number').allTextContents()).toEqual(['3', '4', '10', '16', '22']);
     });

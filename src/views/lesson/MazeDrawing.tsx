@@ -1,7 +1,7 @@
 import { cellNumber, type MazeTrail } from './maze';
 
 /** One cell's side in the drawing, in CSS pixels. */
-const CELL = 18;
+const CELL = 22;
 
 /**
  * The maze the conversation plays, drawn from its user turns: the grid, the path the agent took (a line through
@@ -46,6 +46,7 @@ export function MazeDrawing({ maze }: { maze: MazeTrail }) {
             ★
           </text>
         )}
+        <circle cx={mid(last.x)} cy={mid(last.y)} r={CELL / 4} className="maze-agent" data-testid="lesson-maze-agent" />
         {n &&
           visited.map((s) => (
             <text
@@ -59,7 +60,6 @@ export function MazeDrawing({ maze }: { maze: MazeTrail }) {
               {cellNumber(n, s.x, s.y)}
             </text>
           ))}
-        <circle cx={mid(last.x)} cy={mid(last.y)} r={CELL / 3} className="maze-agent" data-testid="lesson-maze-agent" />
       </svg>
       <figcaption>{caption}</figcaption>
     </figure>
