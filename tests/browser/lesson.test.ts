@@ -390,8 +390,10 @@ describe('the lesson, walked with the keyboard only', () => {
       const pct = (v: number) => `${Math.round(v * 100)}\u00a0%`;
       await expect
         .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
-        .toContain(`This one, "${m.move}", gives ${pct(m.share)} of its attention to the`);
-      expect(await card.getByTestId('lesson-said').textContent()).toContain(`${(m.share / m.even).toFixed(1)} times chance: it looks back`);
+        .toContain(`"${m.move}" gives ${pct(m.share)} of its attention to the`);
+      expect(await card.getByTestId('lesson-said').textContent()).toContain(
+        `${(m.share / m.even).toFixed(1)} times chance (their share of the tokens, ${pct(m.even)}): it looks back`,
+      );
       expect(await card.getByTestId('lesson-more').textContent()).toContain(`tokens ${pct(m.even)}.`);
       expect(m.share / m.even, "the wall episode's move looks back at the earlier moves").toBeGreaterThan(1.5);
       // Where its 100 % goes, drawn: those tokens together, the three it looks at most besides, then the rest, as Node's row gives them.

@@ -54,7 +54,13 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const atWall = w.walls !== null && k >= 1.2;
   const lines = atWall ? diagonalByLines(r) : null;
   const split = atWall ? wantedOrNot(r, lines) : SILENT;
-  const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance would put there${lines ? '' : `: ${said}`}` : '';
+  // Where its brightest cells run, when off the dotted line: said beside the figure, as the picture shows it.
+  const d = headLine(r);
+  const off =
+    d === null || Math.abs(d) < 2
+      ? ''
+      : `; its brightest cells run ${Math.abs(d) === r.radius ? 'at least ' : ''}${Math.abs(d)} tokens ${d > 0 ? 'right' : 'left'} of the dotted line`;
+  const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance would put there${lines ? off : `: ${said}`}` : '';
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
   if (lines)
     rows.push(
@@ -83,7 +89,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought).
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   return {
-    said: `${list ? ` ${list} of it is the list of cells, which the task asks it to copy (each list should be the last one plus a cell): wanted copying, not inertia.` : ''} The thought and move sit ${verdict}.`,
+    said: `${list ? ` ${list} of it is the list of cells, which the task asks it to copy: wanted copying, not inertia.` : ''} The thought and move sit ${verdict}.`,
     more: `An answer that copied a whole prior assistant answer line for line would show here. Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}).`,
   };
 }
@@ -104,5 +110,5 @@ const lineSaid = (r: PolicyResult): string => {
   const stripes = stripesPhrase(r);
   if (stripes) return `In the band its brightest cells stand ${stripes.said}. ${stripes.more} `;
   const d = headLine(r);
-  return d === null || d === 0 ? '' : `Its brightest cells run ${linePhrase(d, Math.abs(d) === r.radius)}. `;
+  return d === 1 ? `Its brightest cells run ${linePhrase(d)}. ` : '';
 };

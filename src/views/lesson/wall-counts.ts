@@ -50,6 +50,8 @@ export interface WallCounts {
   repeats: Record<Writer, number>;
   /** Turns where the writer's move is an open way. */
   open: Record<Writer, number>;
+  /** Turns where the writer makes a move at all (writes one, and not 'stay'). */
+  moved: Record<Writer, number>;
   /** Of the turns where Full repeats the move (and its look can be read), how many look back at least LOOKS_BACK times even. */
   looks: { back: number; of: number };
   headsOff: HeadsOffCounts;
@@ -67,6 +69,7 @@ export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCo
     turns: turns.length,
     repeats: count((t, m) => m === t.hit),
     open: count(isOpen),
+    moved: count((_, m) => m !== null && m !== 'stay'),
     looks: { back: read.filter((t) => t.look! >= LOOKS_BACK).length, of: read.length },
     headsOff: headsOffCounts(turns),
   };
@@ -110,7 +113,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `Only ${share} of the ${c.looks.of} stored repeats look back this plainly (${LOOKS_BACK} times chance or more): attention shows where the model reads, not why it chooses.`
+      ? `Only ${share} of the ${c.looks.of} stored repeats look back this plainly (${LOOKS_BACK} times chance): attention shows where the model reads, not why it chooses.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step 2) look back at ${LOOKS_BACK} times chance or more.${
@@ -222,34 +225,35 @@ const HIDING = [
 ] as const;
 
 /**
- * The hide step's count: the three ways of hiding the model's own answers at the wall, against Full and DE; and,
- * when each also breaks the play in a quarter of the turns or more, that the drop may be confusion, not a lost pull.
+ * The hide step's count: the three ways of hiding the model's own answers at the wall, against Full and DE (the
+ * goal's own pull). Hidden answers often break the play (the demo model never trained on them), so each is read
+ * among the answers that still make a move: at DE's level the extra repeats went with its words, between DE and
+ * Full part stayed, far below DE the model is confused.
  */
 export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
-  const rates = HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`);
-  const most = Math.max(...HIDING.map(([w]) => c.repeats[w]));
-  const reading =
-    most <= c.repeats.de
-      ? 'with its own words hidden, the extra repeats go (a hint, not proof)'
-      : most < c.repeats.full
-        ? 'with its own words hidden, it repeats less'
-        : 'hiding its own words does not stop the repeats';
-  const broken = HIDING.map(([w]) => rate(c.turns - c.repeats[w] - c.open[w], c.turns));
-  const [lo, hi] = [Math.min(...broken), Math.max(...broken)];
-  // One far below DE: hiding the answers should leave the task's own pull (DE's count), so going below it is confusion.
-  const [low, lowName] = HIDING.reduce((a, b) => (c.repeats[b[0]] < c.repeats[a[0]] ? b : a));
-  const below =
-    rate(c.repeats[low], c.turns) + 10 <= rate(c.repeats.de, c.turns)
-      ? ` Hiding its answers should leave the goal's own pull, DE's ${pct(c.repeats.de, c.turns)}, so ${lowName}'s ${pct(c.repeats[low], c.turns)} is confusion.`
-      : '';
-  // The demo model never read a conversation with its answers hidden: a broken answer may be that, not the pull gone.
-  const caveat =
-    lo * 4 >= 100
-      ? ` Its play breaks too (${lo === hi ? `${lo} %` : `${lo} to ${hi} %`} end in another wall or no move): this tiny model never trained on hidden answers.${below}`
-      : '';
+  const among = (w: Writer) => rate(c.repeats[w], c.moved[w] || 1);
+  const de = among('de');
+  const full = among('full');
+  // Each policy's reading; policies that read alike said together ("AO and SUM land at that pull").
+  const verdict = (w: Writer): [string, string, string] =>
+    among(w) + 10 < de
+      ? ['falls', 'fall', 'below it: confusion']
+      : among(w) <= de + 5
+        ? ['lands', 'land', 'at that pull, so the extra repeats went with its own words']
+        : among(w) < full - 5
+          ? ['keeps', 'keep', 'part of them']
+          : ['keeps', 'keep', 'them'];
+  const groups = new Map<string, string[]>();
+  for (const [w, name] of HIDING) groups.set(verdict(w).join('|'), [...(groups.get(verdict(w).join('|')) ?? []), name]);
+  const readings = [...groups].map(([key, names]) => {
+    const [one, many, rest] = key.split('|');
+    return `${names.join(' and ')} ${names.length > 1 ? many : one} ${rest}`;
+  });
+  const broken = HIDING.map(([w]) => rate(c.turns - c.moved[w], c.turns));
+  const breaks = Math.max(...broken) * 4 >= 100 ? ' (many break: it never trained on hidden answers)' : '';
   return {
-    said: `Over ${c.turns} stored turns at a wall, it repeats the blocked move in ${rates.join(', ')}, against ${pct(c.repeats.full, c.turns)} under Full and ${pct(c.repeats.de, c.turns)} with none (DE): ${reading}.${caveat}`,
-    more: `The counts: ${HIDING.map(([w, name]) => `${of(c.repeats[w], c.turns)} under ${name}`).join(', ')}; ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE, from ${c.episodes} episodes the demo model played.`,
+    said: `Over ${c.turns} stored turns at a wall it repeats the blocked move in ${pct(c.repeats.full, c.turns)} under Full and ${pct(c.repeats.de, c.turns)} with none (DE), the goal's own pull. Counting only answers that still make a move${breaks}, it repeats in ${HIDING.map(([w, name]) => `${among(w)} % under ${name}`).join(', ')}. ${readings.join('; ')}.`,
+    more: `The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE; of all ${c.turns} turns, ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')} (the chart), from ${c.episodes} episodes the demo model played.`,
   };
 }
 
@@ -260,7 +264,7 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
 export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
   const p = (n: number) => pct(n, c.turns);
   return {
-    said: `Conversational inertia: a model leans on its own prior assistant answers more than the task needs. At a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with its own answers hidden (AO)${c.repeats.ao <= c.repeats.de ? ': the extra repeats seem to come with its own words, though it then plays worse' : ''}. In attention, line-for-line copying shows as the diagonal, mostly the list of cells the task asks for: a clue, not a meter; what the model writes measures the inertia.`,
+    said: `Conversational inertia: a model leans on its own prior assistant answers more than the task needs. At a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${rate(c.repeats.ao, c.moved.ao || 1)} % of the moves it makes with its own answers hidden (AO)${rate(c.repeats.ao, c.moved.ao || 1) <= rate(c.repeats.de, c.moved.de || 1) + 5 ? ': the extra repeats come with its own words' : ''}. In attention, line-for-line copying shows as the diagonal, mostly the list of cells the task asks for: a clue, not a meter; what the model writes measures the inertia.`,
     more: `${timesChance === undefined ? '' : `The diagonal here: ${timesChance.toFixed(1)} times chance. `}${headsCarry(c) ? 'Switching off the heads that copy most stopped more of the repeats than switching off three others did. ' : ''}${c.repeats.twin < c.repeats.full ? `Trained against it (CPL), its twin repeats the move in ${p(c.repeats.twin)} of the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }
