@@ -69,7 +69,14 @@ describe('compare models: one conversation, turn and policy scored by two to fou
     }
     expect(sameTokens(s.results[0]!, s.results[1]!)).toBe(false);
     // Model B's sweep over turns (it starts after A's), drawn over A's: one point per scored turn, the last one the turn shown.
-    await vi.waitFor(() => expect(useInspector.getState().sweeps[1]).toBeTruthy(), { timeout: 60_000 });
+    // Both sweeps done (A's may still be filling in while B's lands on a loaded machine), then compared.
+    await vi.waitFor(
+      () => {
+        expect(useInspector.getState().sweeps[1]).toBeTruthy();
+        expect(useInspector.getState().sweeping).toBeNull();
+      },
+      { timeout: 60_000 },
+    );
     const b = useInspector.getState().sweeps[1]!.points;
     expect(b.length).toBe(useInspector.getState().sweeps[0]!.points.length);
     expect(Math.abs(b[b.length - 1]!.diagonal - s.results[1]!.diagonal)).toBeLessThan(1e-6);
