@@ -73,7 +73,7 @@ describe('the wall counts the lesson quotes', () => {
       more: '1 of the 2 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Only 13 % of the 116 stored repeats look back this plainly (1.5 times chance): attention shows where the model reads, not why it chooses.',
+      said: '87 % of the 116 stored repeats look back less than 1.5 times chance; attention shows where the model reads, not why it chooses.',
       more: '15 of the 116 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
@@ -122,13 +122,13 @@ describe('the wall counts the lesson quotes', () => {
     // Hiding its answers, among the answers that make a move: AO 80 of 160 (50 %, at DE's 45 % + 5), SUM 90 of 150
     // (60 %, below Full's 75 % − 5: part), Filler 20 of 100 (20 %, more than 10 below DE: confusion); Filler breaks 50 %.
     expect(hiddenTally(c)).toEqual({
-      said: "Over 200 stored turns at a wall it repeats the blocked move in 75 % under Full and 45 % with none (DE), the goal's own pull. Counting only answers that still make a move (many break: it never trained on hidden answers), it repeats in 50 % under AO, 60 % under SUM, 20 % under Filler. AO lands at that pull, so the extra repeats went with its own words; SUM keeps part of them; Filler falls below it: confusion.",
-      more: 'The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE; of all 200 turns, 40 % under AO, 45 % under SUM, 10 % under Filler (the chart), from 40 episodes the demo model played.',
+      said: "Over 200 stored turns at a wall it repeats the move in 75 % under Full, 45 % under DE (the goal's own pull), 40 % under AO, 45 % under SUM and 10 % under Filler. Many hidden answers break (it never trained on them); among those that make a move, as DE's all do: 50 % under AO, 60 % under SUM, 20 % under Filler. AO lands at that pull: the extra repeats went with its words; SUM keeps part of them; Filler falls below it: confusion.",
+      more: 'The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played.',
     });
     // Every answer a move, two landing alike: said together, and no word of breaking.
     const fine = { ...c, repeats: { ...c.repeats, sum: 100 }, moved: { ...c.moved, ao: 200, sum: 200, filler: 200 } };
     expect(hiddenTally(fine).said).toMatch(
-      /make a move, it repeats in 40 % under AO, 50 % under SUM, 10 % under Filler\. AO and SUM land at that pull, so the extra repeats went with its own words; Filler falls below it: confusion\.$/,
+      /Among those that make a move, as DE's all do: 40 % under AO, 50 % under SUM, 10 % under Filler\. AO and SUM land at that pull: the extra repeats went with its words; Filler falls below it: confusion\.$/,
     );
     expect(policyTally('ao', 'AO', c).said).toMatch(/under AO against 75 % under Full\.$/);
     // LT (lt 140 of 200, de 90, full 150): the turn before alone brings back most of the extra repeats.

@@ -216,7 +216,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^Over \d+ stored turns at a wall it repeats the blocked move in \d+ % under Full and \d+ % with none \(DE\), the goal's own pull\. Counting only answers that still make a move.*, it repeats in \d+ % under AO, \d+ % under SUM, \d+ % under Filler\. .*\. Under ao the model reads 743 tokens.*\. The counts: /,
+      /^Over \d+ stored turns at a wall it repeats the move in \d+ % under Full, \d+ % under DE \(the goal's own pull\), \d+ % under AO, \d+ % under SUM and \d+ % under Filler\. .*among those that make a move.*: \d+ % under AO, \d+ % under SUM, \d+ % under Filler\. .*\. Under ao the model reads 743 tokens.*\. The counts: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
@@ -575,7 +575,7 @@ describe('the lesson', () => {
     expect(same.even).toBeCloseTo(0.2, 12);
     const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
     expect(step('reads').reveal!(w, null).said).toBe(
-      `"south" gives 50 % of its attention to the earlier "south" tokens in prior assistant answers, 2.5 times chance (their share of the tokens, 20 %): it looks back where it named this move before, most at "south" in turn 1's answer (30 %). ${lookTally().said}`,
+      `"south" gives 50 % of its attention to the earlier "south" tokens in prior assistant answers, 2.5 times chance (their share of the tokens, 20 %): it looks back at this move, most at "south" in turn 1's answer (30 %). It is unusually clear: ${lookTally().said}`,
     );
     // About chance: said so, not dressed up as looking back.
     data.set([0.05, 0, 0, 0.05, 0.5, 0.1, 0.05, 0.1, 0.05, 0.1]);

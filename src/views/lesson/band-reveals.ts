@@ -56,10 +56,13 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const split = atWall ? wantedOrNot(r, lines) : SILENT;
   // Where its brightest cells run, when off the dotted line: said beside the figure, as the picture shows it.
   const d = headLine(r);
+  const side = d !== null && d > 0 ? 'right' : 'left';
   const off =
     d === null || Math.abs(d) < 2
       ? ''
-      : `; its brightest cells run ${Math.abs(d) === r.radius ? 'at least ' : ''}${Math.abs(d)} tokens ${d > 0 ? 'right' : 'left'} of the dotted line`;
+      : Math.abs(d) === r.radius
+        ? `; its brightest cells run along the band's ${side} edge, not the dotted line`
+        : `; its brightest cells run ${Math.abs(d)} tokens ${side} of the dotted line`;
   const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance would put there${lines ? off : `: ${said}`}` : '';
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
   if (lines)

@@ -5,7 +5,7 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import { timesEven, tokenReading } from './attention-reveals';
 import { isMove } from './moves';
-import { lookTally } from './wall-counts';
+import { looksRare, lookTally } from './wall-counts';
 import { type Bars, figuresOf, LOOKS_BACK, type LessonWorld, percent, type Reveal, SILENT } from './world';
 
 /** Where token k sits, as the Conversation panel shows it: the turn and kind of its message, and its line's name ("Thought"). */
@@ -95,10 +95,10 @@ export function readsReveal(w: LessonWorld): Reveal {
   const onOne = ` most at ${quoted(rr, s.top)} in ${whereToken(rr, s.top)} (${percent(at(rr, w.pointed.row, s.top))})`;
   const verdict =
     k >= LOOKS_BACK
-      ? `${k.toFixed(1)} times chance (their share of the tokens, ${percent(s.even)})${move ? `: it looks back where it named this move before,${onOne}` : ''}`
+      ? `${k.toFixed(1)} times chance (their share of the tokens, ${percent(s.even)})${move ? `: it looks back at this move,${onOne}` : ''}`
       : `about chance (their share of the tokens, ${percent(s.even)})${move ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
   return {
-    said: `${name} gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers, ${verdict}.${largest}${move ? ` ${lookTally().said}` : ''}`,
+    said: `${name} gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers, ${verdict}.${largest}${move ? ` ${k >= LOOKS_BACK && looksRare() ? 'It is unusually clear: ' : ''}${lookTally().said}` : ''}`,
     bars,
     more: `Chance (looking at every token it can see equally) would give those ${s.count} tokens ${percent(s.even)}. ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far. Tokens such as <|im_start|> and <|im_end|> are the chat template's marks where each message starts and ends.`,
   };

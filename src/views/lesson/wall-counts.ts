@@ -113,7 +113,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `Only ${share} of the ${c.looks.of} stored repeats look back this plainly (${LOOKS_BACK} times chance): attention shows where the model reads, not why it chooses.`
+      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of the ${c.looks.of} stored repeats look back less than ${LOOKS_BACK} times chance; attention shows where the model reads, not why it chooses.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step 2) look back at ${LOOKS_BACK} times chance or more.${
@@ -239,7 +239,7 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     among(w) + 10 < de
       ? ['falls', 'fall', 'below it: confusion']
       : among(w) <= de + 5
-        ? ['lands', 'land', 'at that pull, so the extra repeats went with its own words']
+        ? ['lands', 'land', 'at that pull: the extra repeats went with its words']
         : among(w) < full - 5
           ? ['keeps', 'keep', 'part of them']
           : ['keeps', 'keep', 'them'];
@@ -250,10 +250,13 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     return `${names.join(' and ')} ${names.length > 1 ? many : one} ${rest}`;
   });
   const broken = HIDING.map(([w]) => rate(c.turns - c.moved[w], c.turns));
-  const breaks = Math.max(...broken) * 4 >= 100 ? ' (many break: it never trained on hidden answers)' : '';
+  const breaks = Math.max(...broken) * 4 >= 100 ? 'Many hidden answers break (it never trained on them); a' : 'A';
+  // DE's own rate among its moves, when some of its answers make none: like against like.
+  const deAmong = c.moved.de === c.turns ? ", as DE's all do" : ` (DE: ${de} %)`;
+  const all = HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`);
   return {
-    said: `Over ${c.turns} stored turns at a wall it repeats the blocked move in ${pct(c.repeats.full, c.turns)} under Full and ${pct(c.repeats.de, c.turns)} with none (DE), the goal's own pull. Counting only answers that still make a move${breaks}, it repeats in ${HIDING.map(([w, name]) => `${among(w)} % under ${name}`).join(', ')}. ${readings.join('; ')}.`,
-    more: `The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE; of all ${c.turns} turns, ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')} (the chart), from ${c.episodes} episodes the demo model played.`,
+    said: `Over ${c.turns} stored turns at a wall it repeats the move in ${pct(c.repeats.full, c.turns)} under Full, ${pct(c.repeats.de, c.turns)} under DE (the goal's own pull), ${all.slice(0, -1).join(', ')} and ${all.at(-1)}. ${breaks}mong those that make a move${deAmong}: ${HIDING.map(([w, name]) => `${among(w)} % under ${name}`).join(', ')}. ${readings.join('; ')}.`,
+    more: `The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played.`,
   };
 }
 
