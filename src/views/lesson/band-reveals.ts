@@ -73,7 +73,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   return {
     bars: { caption: 'Attention on the diagonal', rows },
     said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${split.said}`,
-    more: `${split.more ? `${split.more} ` : ''}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
+    more: `${split.more ? `${split.more} ` : ''}${lineSaid(r, d)}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
   };
 }
 
@@ -108,10 +108,12 @@ export function linePhrase(d: number, atLeast = false): string {
   return `${atLeast ? 'at least ' : ''}${Math.abs(d)} tokens ${d > 0 ? 'right' : 'left'} of the dotted centre, not on it, so the band catches only part of that look`;
 }
 
-/** The diagonal step's fold: where the head mean's bright cells stand in the band, when not along the dotted centre. */
-const lineSaid = (r: PolicyResult): string => {
+/**
+ * The diagonal step's fold: where the head mean's bright cells stand in the band, when not along the dotted centre
+ * (`d`: the head mean's line, as `headLine` found it for the card).
+ */
+const lineSaid = (r: PolicyResult, d: number | null): string => {
   const stripes = stripesPhrase(r);
   if (stripes) return `In the band its brightest cells stand ${stripes.said}. ${stripes.more} `;
-  const d = headLine(r);
   return d === 1 ? `Its brightest cells run ${linePhrase(d)}. ` : '';
 };

@@ -51,9 +51,10 @@ export function cplReveal(w: LessonWorld): Reveal {
   // Where both models read the conversation's last answer: their attention on the prior assistant answers, side by
   // side, ties the training to what the earlier steps measured; the count over many turns is drawn, and said in the fold.
   const [me, it] = [figuresOf(w, 'full'), twinOf(w)];
+  const chance = it ? evenShare(it, 'prior') : 0;
   const look =
     me && it
-      ? `The twin gives its prior assistant answers ${percent(it.ratios.prior)} of its attention${evenShare(it, 'prior') > 0 ? ` (chance ${percent(evenShare(it, 'prior'))})` : ''}, the demo model ${percent(me.ratios.prior)}; diagonal ratio ${percent(it.diagonal)} against ${percent(me.diagonal)}${
+      ? `The twin gives its prior assistant answers ${percent(it.ratios.prior)} of its attention${chance > 0 ? ` (chance ${percent(chance)})` : ''}, the demo model ${percent(me.ratios.prior)}; diagonal ratio ${percent(it.diagonal)} against ${percent(me.diagonal)}${
           // About equal: the diagonal is mostly the list of cells, which the training leaves alone (the diagonal step).
           Math.abs(it.diagonal - me.diagonal) < 0.02 ? ': both still copy the list of cells' : ''
         }.`

@@ -243,12 +243,14 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
         : among(w) < full - 5
           ? ['keeps', 'keep', 'part of them']
           : ['keeps', 'keep', 'them'];
-  const groups = new Map<string, string[]>();
-  for (const [w, name] of HIDING) groups.set(verdict(w).join('|'), [...(groups.get(verdict(w).join('|')) ?? []), name]);
-  const readings = [...groups].map(([key, names]) => {
-    const [one, many, rest] = key.split('|');
-    return `${names.join(' and ')} ${names.length > 1 ? many : one} ${rest}`;
-  });
+  // Grouped by what follows the verb, which tells each verdict apart; the verbs kept beside the names.
+  const groups = new Map<string, { verbs: [string, string]; names: string[] }>();
+  for (const [w, name] of HIDING) {
+    const [one, many, rest] = verdict(w);
+    const g = groups.get(rest) ?? groups.set(rest, { verbs: [one, many], names: [] }).get(rest)!;
+    g.names.push(name);
+  }
+  const readings = [...groups].map(([rest, { verbs, names }]) => `${names.join(' and ')} ${names.length > 1 ? verbs[1] : verbs[0]} ${rest}`);
   const broken = HIDING.map(([w]) => rate(c.turns - c.moved[w], c.turns));
   const breaks = Math.max(...broken) * 4 >= 100 ? 'Many hidden answers break (it never trained on them); a' : 'A';
   // DE's own rate among its moves, when some of its answers make none: like against like.
