@@ -304,13 +304,15 @@ describe('the lesson, walked with the keyboard only', () => {
         expect(await reveal.textContent()).not.toMatch(PAPER_TALK);
         // Short enough to be read: what the reveal says on the card, its figures folded.
         expect(words(await card.getByTestId('lesson-said').textContent()), `step ${n + 1} (${s.id}) reveal words`).toBeLessThanOrEqual(WORDS.said);
+        // Each reveal leads with its point, in one short bold line.
+        expect(words(await card.getByTestId('lesson-takeaway').textContent()), `step ${n + 1} (${s.id}) takeaway words`).toBeLessThanOrEqual(WORDS.takeaway);
       }
       expect(words(await card.getByTestId('lesson-text').textContent()), `step ${n + 1} (${s.id}) text words`).toBeLessThanOrEqual(WORDS.text);
       // The card as read, for the person who looks at the screenshots.
       if (shots)
         appendFileSync(
           join(shots, 'desktop-texts.md'),
-          `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n> ${s.reveal ? await card.getByTestId('lesson-said').textContent() : ''}\n\n`,
+          `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n> ${s.reveal ? `**${await card.getByTestId('lesson-takeaway').textContent()}** ${await card.getByTestId('lesson-said').textContent()}` : ''}\n\n`,
         );
       if (shots) await page.waitForTimeout(900); // the region's smooth scroll, then the picture
       if (shots) await page.screenshot({ path: join(shots, `desktop-${String(n + 1).padStart(2, '0')}-${s.id}.png`) });
@@ -392,7 +394,7 @@ describe('the lesson, walked with the keyboard only', () => {
         .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
         .toContain(`"${m.move}" gives ${pct(m.share)} of its attention to the`);
       expect(await card.getByTestId('lesson-said').textContent()).toContain(
-        `${(m.share / m.even).toFixed(1)} times chance (their share of the tokens, ${pct(m.even)}): it looks back`,
+        `${(m.share / m.even).toFixed(1)} times chance (their share of the tokens, ${pct(m.even)}); the single one it looks at most`,
       );
       expect(await card.getByTestId('lesson-more').textContent()).toContain(`tokens ${pct(m.even)}.`);
       expect(m.share / m.even, "the wall episode's move looks back at the earlier moves").toBeGreaterThan(1.5);
@@ -421,7 +423,7 @@ describe('the lesson, walked with the keyboard only', () => {
         );
       // Said in words on the card: the list gives most of it.
       expect(split.before).toBeGreaterThan(split.last);
-      expect(await card.getByTestId('lesson-said').textContent()).toContain('Most of it is the list of cells');
+      expect(await card.getByTestId('lesson-takeaway').textContent()).toContain('Most of the diagonal is the list of cells');
       // The brightest upright stripe, in the zoom on the last prior assistant answer, is the token the same model's answer looks at most in Node.
       const stripe = await brightestStripe();
       expect(await card.getByTestId('lesson-more').textContent()).toContain(

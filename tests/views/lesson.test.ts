@@ -106,6 +106,10 @@ describe('the lesson', () => {
       // What the card shows of a reveal is at most three sentences too; the figures behind it are folded.
       if (s.reveal) expect(sentences(s.reveal(done, done).said), `${s.id} reveal`).toBeLessThanOrEqual(3);
       if (s.reveal) expect(words(s.reveal(done, done).said), `${s.id} reveal`).toBeLessThanOrEqual(WORDS.said);
+      // The takeaway above it: one sentence, a line or two.
+      const takeaway = s.reveal?.(done, done).takeaway ?? '';
+      expect(sentences(takeaway), `${s.id} takeaway`).toBeLessThanOrEqual(1);
+      expect(words(takeaway), `${s.id} takeaway`).toBeLessThanOrEqual(WORDS.takeaway);
       expect(s.action.length, s.id).toBeGreaterThan(0);
       expect(s.target, s.id).toBeTruthy();
       expect(s.source, s.id).toMatch(/paper|tool|Xiao|definitions/);
@@ -189,7 +193,7 @@ describe('the lesson', () => {
     // Filler, an earlier turn, another policy: each compared with the figures the step started from.
     const filler = { ...w, shown: ['filler'], results: [figures('filler', 0.0567, 0.2)] };
     expect(told('filler', filler, w)).toMatch(
-      /Filler the diagonal ratio is 6 %, against 11 % with the real answers: much of the diagonal stays without the words.* On the figures panel: diagonal ratio under Filler 0\.0567, under Full 0\.1133\.$/,
+      /^Much of the diagonal stays without the words: part of it follows positions alone\. Under Filler the diagonal ratio is 6 %, against 11 % with the real answers\..* On the figures panel: diagonal ratio under Filler 0\.0567, under Full 0\.1133\.$/,
     );
     expect(told('filler', filler, null)).toBe('');
     const earlier = { ...w, turn: 6, results: [figures('full', 0.08, 0.25, { turn: 6 })] };
@@ -216,7 +220,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^Over \d+ stored turns at a wall it repeats the move in \d+ % under Full, \d+ % under DE \(the goal's own pull\), \d+ % under AO, \d+ % under SUM and \d+ % under Filler\. .*among those that make a move.*: \d+ % under AO, \d+ % under SUM, \d+ % under Filler\. .*\. Under ao the model reads 743 tokens.*\. The counts: /,
+      /^With its own answers hidden \(AO\), .*\. Hidden answers sometimes leave no move at all .*: in \d+ % of the turns under AO, \d+ % under SUM and \d+ % under Filler, the striped end of each bar\. Among the answers that make a move it repeats the blocked move in \d+ % under AO, .*\. Under ao the model reads 743 tokens.*\. Of all \d+ turns, as the bars show: .*\. The counts: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
@@ -227,7 +231,7 @@ describe('the lesson', () => {
     const muchLonger = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1200, prefilled: 40 }] })] };
     expect(told('hide', muchLonger, full)).toContain('Under ao the model reads 1200 tokens before answering, against 1020 under Full. It reads more');
     expect(step('hide').reveal!(longer, full).more).toMatch(
-      /^Under ao the model reads about as many tokens .*\. It reads more than under Full: AO adds a 35-word line to the system prompt, and the tokenizer splits rare words into many tokens\. The counts: /,
+      /^Under ao the model reads about as many tokens .*\. It reads more than under Full: AO adds a 35-word line to the system prompt, and the tokenizer splits rare words into many tokens\. Of all \d+ turns, as the bars show: .*\. The counts: /,
     );
     expect(told('hide', ao, full)).not.toContain('adds a 35-word line');
     const sum = { ...longer, shown: ['sum'], results: [{ ...longer.results[0]!, policy: 'sum', label: 'SUM' }] };
@@ -235,12 +239,14 @@ describe('the lesson', () => {
     // The twin at the wall (south named): each move told, then what the two say together.
     const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };
     expect(step('cpl').reveal!(cpl, w)).toEqual({
+      takeaway: twinTally().takeaway,
       said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().said}`,
       more: `Every turn is being scored with both models: their attention follows. ${twinTally().more}`,
     });
     // Both models' figures of the conversation's last answer on the page: their attention side by side, the count folded.
     const both = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43), slot: 1 }] };
     expect(step('cpl').reveal!(both, w)).toEqual({
+      takeaway: twinTally().takeaway,
       said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. ${twinTally().said} The twin gives its prior assistant answers 43 % of its attention, the demo model 53 %; diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
       more: `Every turn is being scored with both models: their attention follows. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more}`,
     });
@@ -254,7 +260,7 @@ describe('the lesson', () => {
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
     // A twin that stays is said to stay, not to move 'stay' an open way.
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> stay' } }, w)).toMatch(
-      /^The demo model moves south, into a wall; its CPL twin stays where it is\. Together: a different answer and a different move\./,
+      /^Trained against inertia, .*\. The demo model moves south, into a wall; its CPL twin stays where it is\. Together: a different answer and a different move\./,
     );
     expect(told('cpl', { ...cpl, generatedB: {} }, w)).toBe('');
     expect(sentences(step('cpl').reveal!(cpl, w).said)).toBeLessThanOrEqual(3);
@@ -278,6 +284,7 @@ describe('the lesson', () => {
     // Each move told from the walls the user message names ('south' here), and what the two say together.
     const says = (full: string, lt: string) => step('generate').reveal!({ ...w, generated: { full: `Move: ${full}`, lt: `Move: ${lt}` } }, w);
     expect(says('south', 'east')).toEqual({
+      takeaway: wallTally().takeaway,
       said: `Under Full the model moves south, into a wall; under LT it moves east, an open way. The history changes what the model does. ${wallTally().said}`,
       more: `The last user message names the walls: south. Under Full it wrote: "Move: south". Under LT it wrote: "Move: east". ${wallTally().more}`,
     });
@@ -295,7 +302,7 @@ describe('the lesson', () => {
       expect(sentences(says(a, b).said), `${a}, ${b}`).toBeLessThanOrEqual(3);
     // Written DE first, then Full: the verdict still reads Full against less of the conversation.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toMatch(
-      /^Under Full the model moves south, into a wall; under DE it moves east, an open way\. The history changes what the model does/,
+      /^The history adds \d+ repeats .*\. Under Full the model moves south, into a wall; under DE it moves east, an open way\. The history changes what the model does/,
     );
     // Under DE the list of cells is a guess: said in the fold, not left a puzzle; not said without a DE answer.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toContain(
@@ -307,17 +314,17 @@ describe('the lesson', () => {
     );
     // An observation with no walls named: the moves are not judged, only compared.
     expect(told('generate', { ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
-      /^Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Not only this once/,
+      /^The history adds \d+ repeats .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Not only this once/,
     );
     const perHead = [0.1, 0.2, 0.3343].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
     const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
     // Without the heads' own attention on the page, no word on where the line runs.
     expect(told('head', oneHead, w)).toMatch(
-      /^Head 0\.2, one of layer 0's 3 heads, puts 33 % of the answer's attention on the diagonal; the 3 on average, 23 %: it is not spread evenly over the heads\. On the figures panel: diagonal ratio of head 0\.2 0\.3343, layer 0's heads on average 0\.2260\. The figures now read layer 0, where this head sits\. The next step/,
+      /^Head 0\.2, one of layer 0's 3 heads, puts 33 % of the answer's attention on the diagonal; the 3 on average, 23 %\. On the figures panel: diagonal ratio of head 0\.2 0\.3343, layer 0's heads on average 0\.2260\. The figures now read layer 0, where this head sits\. The next step/,
     );
     // A head of the last layer: no layer to point out.
     expect(told('head', { ...oneHead, results: [figures('full', 0.226, 0.2991, { layer: 1, perHead })] }, w)).toMatch(
-      /on average, 23 %: it is not.*0\.2260\. The next step switches off the heads that copy most\.$/,
+      /on average, 23 %\..*0\.2260\. The next step switches off the heads that copy most\.$/,
     );
     expect(step('head').done({ ...oneHead, head: 5 })).toBe(false);
     // The previous answer is 'Path: 8 9 10.\nMove: south'; the last user message names the wall east.
@@ -333,7 +340,7 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way; with 2 that copy least off, east, into a wall\. Both sets garble the list of cells; only the copying heads change the move\. Over the \d+ stored repeats into the wall, the copying heads off changed the move in \d+ %, three others in \d+ %: /,
+      /^With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way; with 2 that copy least off, east, into a wall\. Both sets garble the list of cells; only the copying heads change the move\. Over the \d+ stored repeats into the wall, the copying heads off changed the move in \d+ %, three others in \d+ %\.$/,
     );
     expect(heads.more).toMatch(
       /^Switched off: 1\.0, 1\.2 \(copy most\); 1\.3, 1\.5 \(copy least\), in the last layer\. In the grid, × marks a head switched off and ★ the head that copies most\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked: /,
@@ -404,7 +411,8 @@ describe('the lesson', () => {
     // The turns step: the same yardstick at an earlier turn and at the last, the verdict after the figures.
     const early = { ...r, turn: 6, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(lengthVerdict(early, r)).toEqual({
-      said: 'At turn 6 prior assistant answers are 35 % of the tokens the answer can see and get 40 % of its attention; at the last turn, 14, they are 35 % of the tokens and get 70 % of its attention. The share grew faster than the text (1.1 then 2.0 times chance): with more turns the model leans a little more on its prior assistant answers.',
+      takeaway: 'With more turns the model leans a little more on its prior assistant answers: their share grew faster than their part of the text.',
+      said: 'At turn 6 prior assistant answers are 35 % of the tokens the answer can see and get 40 % of its attention; at the last turn, 14, they are 35 % of the tokens and get 70 % of its attention. Against chance: 1.1 then 2.0 times.',
       more: 'Chance: what looking at every token equally would give them. Two turns compared; the chart "Shares by turn" has them all. The diagonal ratio, which counts only the copy-shaped part, reads 20 % then 20 %. On the figures panel: prior assistant at turn 6 0.4000, at turn 14 0.7000, diagonal ratio at turn 6 0.2000, at turn 14 0.2000.',
       // Drawn: each turn's share, its even spread marked.
       bars: {
@@ -423,8 +431,8 @@ describe('the lesson', () => {
     expect(shares.rows[1]!.even).toBeCloseTo((1 / 11 + 1 / 12) / 2, 12);
     expect(shares.rows[2]!.even).toBeCloseTo((2 / 11 + 2 / 12) / 2, 12);
     expect(shares.rows[4]!.even).toBeCloseTo((1 / 11 + 2 / 12) / 2, 12);
-    expect(lengthVerdict(r, r).said).toMatch(/The share grew as the text did: the rise is more text, not more leaning\.$/);
-    expect(lengthVerdict(r, early).said).toMatch(/The text grew faster than the share: the rise is just more text\.$/);
+    expect(lengthVerdict(r, r).takeaway).toBe('Their share of attention grew as their part of the text did: the rise is more text, not more leaning.');
+    expect(lengthVerdict(r, early).takeaway).toBe('Their part of the text grew faster than their share of attention: the rise is just more text.');
     // Near what length alone gives: said so, and the diagonal named as what tells copying apart.
     const near = { ...r, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(priorYardstick(near)).toMatch(
@@ -575,15 +583,17 @@ describe('the lesson', () => {
     expect(same.even).toBeCloseTo(0.2, 12);
     const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
     expect(step('reads').reveal!(w, null).said).toBe(
-      `"south" gives 50 % of its attention to the earlier "south" tokens in prior assistant answers, 2.5 times chance (their share of the tokens, 20 %): it looks back at this move, most at "south" in turn 1's answer (30 %). It is unusually clear: ${lookTally().said}`,
+      `"south" gives 50 % of its attention to the 2 earlier "south" tokens in prior assistant answers, 2.5 times chance (their share of the tokens, 20 %); the single one it looks at most is in turn 1's answer (30 % of all its attention). This one is unusually clear: ${lookTally().said}`,
     );
     // About chance: said so, not dressed up as looking back.
     data.set([0.05, 0, 0, 0.05, 0.5, 0.1, 0.05, 0.1, 0.05, 0.1]);
     expect(told('reads', w, null)).toMatch(
-      /gives 20 % of its attention to the earlier "south" tokens in prior assistant answers, about chance \(their share of the tokens, 20 %\): this move does not look back/,
+      /^This move does not look back at the earlier ones more than at anything else\. "south" gives 20 % of its attention to the 2 earlier "south" tokens in prior assistant answers, about chance \(their share of the tokens, 20 %\)\. /,
     );
     // Its largest single look elsewhere (the user's "South", 0.5): named, and said to name no move of its own answer's.
-    expect(told('reads', w, null)).toContain('Its largest single look (50 %) is at "South" in turn 1\'s user message, another move.');
+    expect(step('reads').reveal!(w, null).more).toContain(
+      'Its largest single look (50 %) is at "South" in turn 1\'s user message, another move; the answer\'s tokens give it 50 % on average. Attention alone does not say why',
+    );
     // The worked example: the group first, then the largest single tokens besides it, then the rest; adding up to 100 %.
     const bars = step('reads').reveal!(w, null).bars!;
     expect(bars.rows.map((x) => x.label)).toEqual([
@@ -643,7 +653,7 @@ describe('the lesson', () => {
     // Filler below chance: said with the same yardstick.
     const filler = { ...w, shown: ['filler'], results: [{ ...r, policy: 'filler', diagonal: 0.05 }] };
     expect(told('filler', filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] })).toMatch(
-      /^Under Filler the diagonal ratio is 5 %, against 30 % with the real answers: with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit\. With nothing in it to copy, the model barely looks at the filler: the band gets less than chance, 22 %\. On the figures panel: diagonal ratio under Filler 0\.0500, under Full 0\.3000\.$/,
+      /^With the words gone the diagonal mostly goes: it follows what the prior assistant answers say, not where their tokens sit\. Under Filler the diagonal ratio is 5 %, against 30 % with the real answers\. With nothing in it to copy, the model barely looks at the filler: the band gets less than chance, 22 %\. On the figures panel: diagonal ratio under Filler 0\.0500, under Full 0\.3000\.$/,
     );
     // Drawn: Full's diagonal beside Filler's, each against its chance.
     expect(step('filler').reveal!(filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] }).bars!.rows.map((x) => [x.label, x.value])).toEqual([
@@ -690,7 +700,32 @@ describe('the lesson', () => {
     // The diagonal step says the split, at a wall, with the answer's three lines (list, thought, move) read as two parts.
     const w = { ...start, guesses: { diagonal: 0.1 }, results: [{ ...r, ratios: { ...r.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(w, w).said).toMatch(
-      /, 2\.4 times the 13 % chance would put there\. The thought and move sit at 2\.4 times chance: the trace, in attention, of the repeated thought and move\.$/,
+      /, 2\.4 times the 13 % chance would put there\. The band counts whatever falls inside it, copying or not: a token looked at row after row \(an upright stripe\) adds where it crosses\. The thought and move sit at 2\.4 times chance: the trace, in attention, of the repeated thought and move\.$/,
+    );
+    // Every row looking at "x" (key 2), which a band of radius 2 holds for each: an upright stripe, named on the card.
+    const striped = {
+      ...r,
+      radius: 2,
+      tokens: texts.map((text, i) => ({
+        text,
+        category: i < 2 ? 'sink' : i < 5 ? 'prior' : i < 6 ? 'user' : 'current',
+        message: [0, 0, 1, 1, 1, 2, 3, 3, 3][i],
+      })),
+      messages: [
+        { role: 'system', category: 'sink', turn: null, span: { start: 0, length: 2 }, content: { start: 0, length: 2 } },
+        { role: 'assistant', category: 'prior', turn: 1, span: { start: 2, length: 3 }, content: { start: 2, length: 3 } },
+        { role: 'user', category: 'user', turn: 2, span: { start: 5, length: 1 }, content: { start: 5, length: 1 } },
+        { role: 'assistant', category: 'current', turn: 2, span: { start: 6, length: 3 }, content: { start: 6, length: 3 } },
+      ],
+      diagonalPerAnswer: [{ message: 1, turn: 1, value: 0.3 }],
+      attention: {
+        ...r.attention!,
+        mean: { ...r.attention!.mean, data: Float32Array.from(rows.flatMap((row) => row.map((_, k) => (k === 2 ? 0.5 : k === 5 ? 0.5 : 0)))) },
+      },
+    } as unknown as PolicyResult;
+    const ws = { ...w, results: [{ ...striped, diagonal: 0.5, ratios: { ...striped.ratios, prior: 0.5 } }] };
+    expect(step('diagonal').reveal!(ws, ws).said).toContain(
+      'Its brightest cells stand in an upright stripe on "x" (turn 1\'s answer), looked at row after row: the band counts it too, copying or not.',
     );
     expect(step('diagonal').reveal!(w, w).more).toMatch(
       /^An answer that copied a whole prior assistant answer line for line would show here\. Of that 30 %, the list of cells, which the task asks it to copy, gives 0 % \(chance 0 %\), the thought and move lines 30 % \(chance 13 %\)\. On the figures panel/,
@@ -715,7 +750,7 @@ describe('the lesson', () => {
     } as PolicyResult;
     const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(wf, wf).said).toMatch(
-      /chance would put there\. The thought and move sit below chance, since the move looks back at earlier moves wherever they are \(step 5\), not in step: the inertia shows in the move, not on the diagonal\.$/,
+      /chance would put there\. The band counts whatever falls inside it[^.]*\. The thought and move sit below chance, since the move looks back at earlier moves wherever they are \(step 5\), not in step\.$/,
     );
   });
 
@@ -778,7 +813,7 @@ describe('the lesson', () => {
       results: [{ ...x, policy: 'full', layer: 0, diagonal: 0.4, perHead }],
     });
     expect(headReveal(world(r, 1) as LessonWorld).said).toBe(
-      "Head 0.1, one of layer 0's 2 heads, puts 60 % of the answer's attention on the diagonal; the 2 on average, 40 %: it is not spread evenly over the heads. The heatmap now shows it alone: its bright cells sit one token right of the dotted centre: each row computes the next word, so a copier looks at the token after the in-step one, the word it is about to write.",
+      "Head 0.1, one of layer 0's 2 heads, puts 60 % of the answer's attention on the diagonal; the 2 on average, 40 %. The heatmap now shows it alone: its bright cells sit one token right of the dotted centre: each row computes the next word, so a copier looks at the token after the in-step one, the word it is about to write.",
     );
     expect(headReveal(world({ ...r, radius: 0 } as PolicyResult, 0) as LessonWorld).said).toMatch(/its bright cells sit on the dotted centre\.$/);
     const ahead2 = new Float64Array(2 * 3 * 8);

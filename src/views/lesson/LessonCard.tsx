@@ -204,7 +204,14 @@ function Card({ index }: { index: number }) {
       <div aria-live="polite">
         {reveal.said && !folded && (
           <div className="lesson-reveal" data-testid="lesson-reveal" ref={revealRef}>
-            {/* What it says first, then the pictures and answers it reads: on a phone the reveal's top is what shows. */}
+            {/* Its point, then the picture, then the figures in words: on a phone the reveal's top is what shows. */}
+            {reveal.takeaway && (
+              <p className="lesson-takeaway" data-testid="lesson-takeaway">
+                <strong>{unbroken(reveal.takeaway)}</strong>
+              </p>
+            )}
+            {board && COUNTED.has(s.id) && <WallChart board={board} />}
+            {reveal.bars && <RevealBars bars={reveal.bars} />}
             <p data-testid="lesson-said">{unbroken(reveal.said)}</p>
             {written.length > 0 && (
               <dl className="lesson-written" data-testid="lesson-written">
@@ -218,8 +225,6 @@ function Card({ index }: { index: number }) {
                 ))}
               </dl>
             )}
-            {board && COUNTED.has(s.id) && <WallChart board={board} />}
-            {reveal.bars && <RevealBars bars={reveal.bars} />}
             {reveal.more && (
               <details data-testid="lesson-more">
                 <summary>The figures behind this</summary>

@@ -2,7 +2,7 @@ import type { Board } from './wall-counts';
 
 /**
  * The running count at the wall as bars: for each writer the learner has met, the share of turns right after a
- * wall where it walks back into it, and where it takes an open way. The dark mark is the rate with no history
+ * wall where it walks back into it, takes an open way, runs into another wall or makes no move. The dark mark is the rate with no history
  * (DE): the part of a bar past it is what the history adds.
  */
 export function WallChart({ board }: { board: Board }) {
@@ -14,17 +14,23 @@ export function WallChart({ board }: { board: Board }) {
       {board.rows.map((r) => (
         <div className="bar-row" key={r.label} data-testid="lesson-board-row">
           <span>{r.label}</span>
-          <span className="bar-track" role="img" aria-label={`${r.repeats} % back into the wall, ${r.open} % an open way`}>
+          <span
+            className="bar-track"
+            role="img"
+            aria-label={`${r.repeats} % back into the wall, ${r.open} % an open way${r.noMove ? `, ${r.noMove} % no move` : ''}`}
+          >
             <span className="wall-repeat" style={{ width: `${r.repeats}%` }} />
             <span className="wall-open" style={{ width: `${r.open}%` }} />
-            <span className="bar-mark" style={{ left: `${board.none}%` }} />
+            {/* At the bar's far end, so the grey between is another wall alone. */}
+            {r.noMove > 0 && <span className="wall-none" style={{ width: `${r.noMove}%` }} />}
+            <span className="bar-mark" style={{ left: `${board.noHistory}%` }} />
           </span>
           <strong>{r.repeats}&nbsp;%</strong>
         </div>
       ))}
       <p className="bar-key">
         <span className="bar-swatch wall-repeat" /> back into the wall <span className="bar-swatch wall-open" /> an open way{' '}
-        <span className="bar-swatch wall-other" /> another wall, or no move
+        <span className="bar-swatch wall-other" /> another wall <span className="bar-swatch wall-none" /> no move
       </p>
       <p className="bar-key">
         <span className="bar-swatch bar-swatch-mark" /> the rate with no history (DE): the part of a bar past it is what the history adds

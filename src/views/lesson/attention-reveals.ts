@@ -29,8 +29,24 @@ export function sharesReveal(w: LessonWorld): Reveal {
   }));
   return {
     bars: { caption: "Where the answer's attention goes, averaged over its tokens (adding up to 100 %)", rows: kinds },
+    ...priorTakeaway(r),
     said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers.${priorYardstick(r)}`,
     more: `${onPanel(['prior assistant', r.ratios.prior])} The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the answer itself.`,
+  };
+}
+
+/** The shares step's point: the prior assistant answers' share against their part of the text. */
+function priorTakeaway(r: PolicyResult): Pick<Reveal, 'takeaway'> {
+  const even = evenShare(r, 'prior');
+  if (even <= 0) return {};
+  const k = r.ratios.prior / even;
+  return {
+    takeaway:
+      k < 1.05
+        ? 'Its prior assistant answers get about what their part of the text gives them: amount of text, not leaning.'
+        : k < 1.5
+          ? 'Its prior assistant answers get a little more than their part of the text gives them: mostly amount of text.'
+          : `Its prior assistant answers get ${k.toFixed(1)} times what their part of the text gives them: it leans on them.`,
   };
 }
 
@@ -150,8 +166,8 @@ export function fillerReveal(w: LessonWorld, base: LessonWorld | null): Reveal {
     even > 0 && r.diagonal < even ? ` With nothing in it to copy, the model barely looks at the filler: the band gets less than chance, ${percent(even)}.` : '';
   const reading =
     r.diagonal < full.diagonal / 2
-      ? 'with the words gone the diagonal mostly goes, so it follows what the prior assistant answers say, not where their tokens sit'
-      : 'much of the diagonal stays without the words, so part of it follows positions alone';
+      ? 'with the words gone the diagonal mostly goes: it follows what the prior assistant answers say, not where their tokens sit'
+      : 'much of the diagonal stays without the words: part of it follows positions alone';
   return {
     bars: {
       caption: 'Attention on the diagonal',
@@ -160,7 +176,8 @@ export function fillerReveal(w: LessonWorld, base: LessonWorld | null): Reveal {
         { label: 'filler in their place', value: r.diagonal, even },
       ],
     },
-    said: `Under Filler the diagonal ratio is ${percent(r.diagonal)}, against ${percent(full.diagonal)} with the real answers: ${reading}.${belowChance}`,
+    takeaway: `${reading[0]!.toUpperCase()}${reading.slice(1)}.`,
+    said: `Under Filler the diagonal ratio is ${percent(r.diagonal)}, against ${percent(full.diagonal)} with the real answers.${belowChance}`,
     more: onPanel(['diagonal ratio under Filler', r.diagonal], ['under Full', full.diagonal]),
   };
 }

@@ -24,14 +24,20 @@ export function bandStripes(r: PolicyResult, head?: number): { k: number; share:
     .map(([k, v]) => ({ k, share: v.mass / total, rows: v.rows }));
 }
 
+/** The band's stripes worth saying: a tenth of the band or more each, a third together, 3 rows or more each; null when none. */
+function strongStripes(r: PolicyResult, head?: number) {
+  const top = (bandStripes(r, head) ?? []).filter((s) => s.share >= 0.1 && s.rows >= 3);
+  return top.length && top.reduce((x, s) => x + s.share, 0) >= 1 / 3 ? top : null;
+}
+
 /**
  * Bright cells in the band that stand in upright stripes, said: the tokens (a tenth of the band or more each, a
  * third together) that row after row looks at (3 rows or more, each giving it a twentieth of its attention); null
  * when the band's attention is spread, not gathered so.
  */
 export function stripesPhrase(r: PolicyResult, head?: number): { said: string; more: string } | null {
-  const top = (bandStripes(r, head) ?? []).filter((s) => s.share >= 0.1 && s.rows >= 3);
-  if (!top.length || top.reduce((x, s) => x + s.share, 0) < 1 / 3) return null;
+  const top = strongStripes(r, head);
+  if (!top) return null;
   // The lesson's heatmap opens on the last prior assistant answer: a stripe elsewhere is found with "fit".
   const last = priorSpans(r).at(-1);
   const inZoom = (k: number) => !!last && k >= last.start && k < last.start + last.length;
@@ -54,16 +60,11 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const atWall = w.walls !== null && k >= 1.2;
   const lines = atWall ? diagonalByLines(r) : null;
   const split = atWall ? wantedOrNot(r, lines) : SILENT;
-  // Where its brightest cells run, when off the dotted line: said beside the figure, as the picture shows it.
+  // At a wall the card says what the band counts (so the figure is not read as copying alone), and where its
+  // brightest cells stand goes to the fold; elsewhere the card gives the verdict on the ratio.
   const d = headLine(r);
-  const side = d !== null && d > 0 ? 'right' : 'left';
-  const off =
-    d === null || Math.abs(d) < 2
-      ? ''
-      : Math.abs(d) === r.radius
-        ? `; its brightest cells run along the band's ${side} edge, not the dotted line`
-        : `; its brightest cells run ${Math.abs(d)} tokens ${side} of the dotted line`;
-  const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance would put there${lines ? off : `: ${said}`}` : '';
+  const stripe = lines ? stripeOnCard(r) : '';
+  const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance would put there${lines ? '' : `: ${said}`}` : '';
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
   if (lines)
     rows.push(
@@ -72,7 +73,8 @@ export function diagonalReveal(w: LessonWorld): Reveal {
     );
   return {
     bars: { caption: 'Attention on the diagonal', rows },
-    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${split.said}`,
+    ...(split.takeaway ? { takeaway: split.takeaway } : {}),
+    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${stripe}${split.said}`,
     more: `${split.more ? `${split.more} ` : ''}${lineSaid(r, d)}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
   };
 }
@@ -85,16 +87,31 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   if (!s) return { said: ' Here much of it is the list of cells, which the task asks it to copy, not the move.' };
   // The thought and move lines against their own chance: copying there is the trace of the repeated move.
   const k = s.evenLast > 0 ? s.last / s.evenLast : 0;
-  const verdict =
-    k >= LOOKS_BACK
-      ? `at ${k.toFixed(1)} times chance: the trace, in attention, of the repeated thought and move`
-      : `${k < 0.67 ? 'below' : 'at about'} chance, since the move looks back at earlier moves wherever they are (step 5), not in step: the inertia shows in the move, not on the diagonal`;
-  // How much of the diagonal the list gives, in words (none: the answer has no line before its thought).
+  const traced = k >= LOOKS_BACK;
+  const verdict = traced
+    ? `at ${k.toFixed(1)} times chance: the trace, in attention, of the repeated thought and move`
+    : `${k < 0.67 ? 'below' : 'at about'} chance, since the move looks back at earlier moves wherever they are (step 5), not in step`;
+  // How much of the diagonal the list gives, in words (none: the answer has no line before its thought): the takeaway.
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
+  const takeaway = list
+    ? `${list} of the diagonal is the list of cells, which the task asks it to copy: ${traced ? 'wanted copying, beside a trace of the repeated move' : 'the inertia shows in the move, not on the diagonal'}.`
+    : undefined;
   return {
-    said: `${list ? ` ${list} of it is the list of cells, which the task asks it to copy: wanted copying, not inertia.` : ''} The thought and move sit ${verdict}.`,
+    ...(takeaway ? { takeaway } : {}),
+    said: ` The thought and move sit ${verdict}.`,
     more: `An answer that copied a whole prior assistant answer line for line would show here. Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}).`,
   };
+}
+
+/**
+ * The head mean's upright stripes in the band, said on the diagonal step's card: the band counts whatever falls
+ * inside it, so a token looked at row after row adds to the ratio where it crosses, copying or not.
+ */
+function stripeOnCard(r: PolicyResult): string {
+  const top = strongStripes(r);
+  if (!top) return ' The band counts whatever falls inside it, copying or not: a token looked at row after row (an upright stripe) adds where it crosses.';
+  const named = top.map((s) => `${quoted(r, s.k)} (${whereToken(r, s.k)})`).join(' and ');
+  return ` Its brightest cells stand in ${top.length > 1 ? 'upright stripes' : 'an upright stripe'} on ${named}, looked at row after row: the band counts ${top.length > 1 ? 'them' : 'it'} too, copying or not.`;
 }
 
 /**
@@ -114,6 +131,6 @@ export function linePhrase(d: number, atLeast = false): string {
  */
 const lineSaid = (r: PolicyResult, d: number | null): string => {
   const stripes = stripesPhrase(r);
-  if (stripes) return `In the band its brightest cells stand ${stripes.said}. ${stripes.more} `;
-  return d === 1 ? `Its brightest cells run ${linePhrase(d)}. ` : '';
+  if (stripes) return `${stripes.more} `;
+  return d === null || d === 0 ? '' : `Its brightest cells run ${linePhrase(d, Math.abs(d) === r.radius)}. `;
 };

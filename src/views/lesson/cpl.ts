@@ -66,13 +66,16 @@ export function cplReveal(w: LessonWorld): Reveal {
   const said = look ? `${moves} ${tally.said} ${look}` : `${moves} ${reading} ${tally.said}`;
   const counted = look ? `${reading} ${tally.more}` : tally.more;
   const [a, b] = [w.sweeps[0], w.sweeps[1]];
-  if (w.sweeping || !a || !b || b.length < a.length) return { said, more: `Every turn is being scored with both models: their attention follows. ${counted}` };
+  const takeaway = tally.takeaway;
+  if (w.sweeping || !a || !b || b.length < a.length)
+    return { takeaway, said, more: `Every turn is being scored with both models: their attention follows. ${counted}` };
   const t = turnByTurn(a, b);
   const verdict =
     t.priorLower * 2 > t.turns && t.diagonalLower * 2 > t.turns
       ? ': it leans less on them over the whole conversation'
       : ': on this conversation it does not lean clearly less';
   return {
+    takeaway,
     said,
     more: `Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict} (the chart "Shares by turn" draws the twin's lines as model B's). ${counted}`,
   };

@@ -22,7 +22,12 @@ export function headReveal(w: LessonWorld): Reveal {
   // The brightest head may sit in another layer than the one every figure so far read: said in the fold.
   const moved = w.finalLayer !== null && r.layer !== w.finalLayer ? ` The figures now read layer ${r.layer}, where this head sits.` : '';
   return {
-    said: `Head ${name}, one of layer ${r.layer}'s ${n} heads, puts ${percent(h.diagonal)} of the answer's attention on the diagonal; the ${n} on average, ${percent(r.diagonal)}: it is not spread evenly over the heads.${where}`,
+    ...(h.diagonal >= r.diagonal * 1.5
+      ? {
+          takeaway: `The copying is not spread evenly over the heads: head ${name} puts ${(h.diagonal / r.diagonal).toFixed(1)} times the average on the diagonal.`,
+        }
+      : {}),
+    said: `Head ${name}, one of layer ${r.layer}'s ${n} heads, puts ${percent(h.diagonal)} of the answer's attention on the diagonal; the ${n} on average, ${percent(r.diagonal)}.${where}`,
     more: `${stripes ? `${stripes.more} ` : ''}${onPanel([`diagonal ratio of head ${name}`, h.diagonal], [`layer ${r.layer}'s heads on average`, r.diagonal])}${moved} The next step switches off the heads that copy most.`,
   };
 }

@@ -143,12 +143,12 @@ export const QUIZ: QuizQuestion[] = [
     // What CPL changes: the model, not what it is shown.
     question: 'The CPL twin reads the same whole history as the demo model. What makes it lean less on its prior assistant answers?',
     options: [
-      'the model itself: training taught it to prefer the answer it wrote from a short context',
+      'the model itself: training taught it to prefer the answer it wrote seeing only the turn before',
       'a context policy that shows it fewer turns, as LT does',
       'a filter that blanks the words of its prior assistant answers before it reads them',
     ],
     correct: 0,
-    why: 'CPL changes the model, not its context: shown two answers of its own, one from a short context and one from the whole history, it was trained to prefer the short-context one, and it still reads everything.',
+    why: 'CPL changes the model, not its context: shown two answers of its own, one written seeing only the turn before and one from the whole history, it was trained to prefer the first, and it still reads everything.',
     revisit: 'cpl',
   },
 ];

@@ -85,21 +85,36 @@ export function readsReveal(w: LessonWorld): Reveal {
   const move = isMove(t.text);
   const rr = r!;
   const bars = topLooks(rr, w.pointed.row, 3, { keys: s.keys, label: `the ${s.count} earlier ${name} tokens together` }) ?? undefined;
-  // The largest single look, when it is not on the same word: named, so the chart's biggest bar is not left a puzzle.
+  // The largest single look, when it is not on the same word: named in the fold, so the chart's biggest bar is not left a puzzle.
   const elsewhere = t.top.k !== s.top;
+  const column = (k: number) => {
+    const a = rr.attention!.mean;
+    let sum = 0;
+    for (let i = 0; i < a.rows; i++) sum += a.data[i * a.seqLen + k]!;
+    return sum / a.rows;
+  };
   const largest = !elsewhere
     ? ''
     : t.top.category === 'current'
       ? ` Its largest single look is at ${quoted(rr, t.top.k)} in its own answer so far.`
-      : ` Its largest single look (${percent(at(rr, w.pointed.row, t.top.k))}) is at ${quoted(rr, t.top.k)} in ${whereToken(rr, t.top.k)}, ${isMove(t.top.text) ? 'another move' : 'which names no move'}.`;
-  const onOne = ` most at ${quoted(rr, s.top)} in ${whereToken(rr, s.top)} (${percent(at(rr, w.pointed.row, s.top))})`;
+      : ` Its largest single look (${percent(at(rr, w.pointed.row, t.top.k))}) is at ${quoted(rr, t.top.k)} in ${whereToken(rr, t.top.k)}, ${isMove(t.top.text) ? 'another move' : 'which names no move'}; the answer's tokens give it ${percent(column(t.top.k))} on average. Attention alone does not say why: one reason it is a clue, not a proof.`;
+  const onOne = `; the single one it looks at most is in ${whereToken(rr, s.top)} (${percent(at(rr, w.pointed.row, s.top))} of all its attention)`;
   const verdict =
     k >= LOOKS_BACK
-      ? `${k.toFixed(1)} times chance (their share of the tokens, ${percent(s.even)})${move ? `: it looks back at this move,${onOne}` : ''}`
-      : `about chance (their share of the tokens, ${percent(s.even)})${move ? ': this move does not look back at the earlier ones more than at anything else' : ''}`;
+      ? `${k.toFixed(1)} times chance (their share of the tokens, ${percent(s.even)})${move ? onOne : ''}`
+      : `about chance (their share of the tokens, ${percent(s.even)})`;
+  // A move's takeaway: whether it looks back at the earlier moves, and whether the stored repeats mostly do.
+  const takeaway = !move
+    ? undefined
+    : k < LOOKS_BACK
+      ? 'This move does not look back at the earlier ones more than at anything else.'
+      : looksRare()
+        ? `This repeated move looks back at the earlier moves ${name}, but most repeats do not: attention shows where the model reads, not why it chooses.`
+        : `This repeated move looks back at the earlier moves ${name}, as most repeats into a wall do.`;
   return {
-    said: `${name} gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers, ${verdict}.${largest}${move ? ` ${k >= LOOKS_BACK && looksRare() ? 'It is unusually clear: ' : ''}${lookTally().said}` : ''}`,
+    ...(takeaway ? { takeaway } : {}),
+    said: `${name} gives ${percent(s.share)} of its attention to the ${s.count} earlier ${name} tokens in prior assistant answers, ${verdict}.${move ? ` ${k >= LOOKS_BACK && looksRare() ? 'This one is unusually clear: ' : ''}${lookTally().said}` : ''}`,
     bars,
-    more: `Chance (looking at every token it can see equally) would give those ${s.count} tokens ${percent(s.even)}. ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far. Tokens such as <|im_start|> and <|im_end|> are the chat template's marks where each message starts and ends.`,
+    more: `Chance (looking at every token it can see equally) would give those ${s.count} tokens ${percent(s.even)}.${largest} ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far. Tokens such as <|im_start|> and <|im_end|> are the chat template's marks where each message starts and ends.`,
   };
 }

@@ -67,7 +67,7 @@ export const LESSON: LessonStep[] = [
       const r = generationReveal(w.generated, w.walls, w.toGoal);
       if (Object.keys(w.generated).length < 2) return r;
       const tally = wallTally();
-      return { said: `${r.said} ${tally.said}`, more: `${r.more} ${tally.more}` };
+      return { takeaway: tally.takeaway, said: `${r.said} ${tally.said}`, more: `${r.more} ${tally.more}` };
     },
   },
   {
@@ -110,7 +110,7 @@ export const LESSON: LessonStep[] = [
       const a = r && readAgainstFull(r, base);
       // The count at the wall is the step's point; how much AO reads, in the fold.
       const t = hiddenTally();
-      return r && a ? { said: t.said, more: `${a.said}${a.more ? ` ${a.more}` : ''} ${t.more}` } : SILENT;
+      return r && a ? { ...t, more: `${a.said}${a.more ? ` ${a.more}` : ''} ${t.more}` } : SILENT;
     },
   },
   {
@@ -119,7 +119,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: (w) =>
-      `Now, where the model looks as it reads the conversation's own last answer: a clue to what it copies. Attention is how a model reads: to compute each token it weighs every token before it, sharing out 100 % among them; this model reads in ${w.finalLayer === null ? 'several layers' : `${w.finalLayer + 1} layers`}, each reading what the one before made, and the tool shows the last, whose output gives the next word${w.finalLayer === null ? '' : ` (layer ${w.finalLayer}, counting from 0)`}. Where does that answer's move into the wall look?`,
+      `From here on the model writes nothing: it reads the conversation's own last answer, and the tool shows where its tokens look: a clue to what it copies. Attention is how a model reads: to compute each token it weighs every token before it, sharing out 100 % among them; the tool shows the last of its ${w.finalLayer === null ? 'layers' : `${w.finalLayer + 1} layers (layer ${w.finalLayer}, counting from 0)`}, whose output gives the next word. Where does that answer's move into the wall look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
@@ -144,7 +144,10 @@ export const LESSON: LessonStep[] = [
       if (!r) return LOADING;
       const strong = r.ratios.sink >= 0.2;
       return {
-        said: `The sink takes ${percent(r.ratios.sink)} of the answer's attention here: ${strong ? 'a strong sink, as most large models have.' : 'this tiny model has almost none, unlike most large models, so the bright cells elsewhere are where it really looks.'} A strong sink shows as bright columns at the left edge: tokens that every row of the answer looks at.`,
+        takeaway: strong
+          ? 'This model has a strong sink, as most large models have.'
+          : 'This tiny model has almost no sink: the bright cells elsewhere are where it really looks.',
+        said: `The sink takes ${percent(r.ratios.sink)} of the answer's attention here${strong ? '' : ', unlike most large models'}. A strong sink shows as bright columns at the left edge: tokens that every row of the answer looks at.`,
         more: `${onPanel([CATEGORY_NAMES.sink, r.ratios.sink])}${strong ? '' : ' To see a strong sink, load a real chat model by its Hub id in the Model panel, such as Qwen/Qwen2.5-0.5B-Instruct.'}`,
       };
     },
@@ -186,7 +189,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: WALL,
     text: () =>
-      "Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit (a model knows each token's position, so it could line them up by position alone)? The Filler policy swaps each prior assistant answer for neutral text of the same length: the positions stay, the words go.",
+      "Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit (a model knows each token's position, so it could line them up by position alone)? The Filler policy swaps each prior assistant answer for neutral text of the same length: the positions stay, the words go; the model reads the same last answer as before.",
     source: 'The Filler control: paper 1 (Do LLMs benefit from their own words?), section 4.2.',
     action: 'Click Filler in the Context policy panel.',
     target: '[data-lesson="policies"] button[title="filler"]',
@@ -252,7 +255,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      'Large chat models show inertia too, and can be trained to lean less on their prior assistant answers: shown two answers of its own, one written from a short context and one from the whole history, training nudges its weights (the numbers it computes with) to make the short-context one more likely (Context Preference Learning, CPL). The demo model has a twin trained this way. At the wall the lesson began with, does the twin still walk into it?',
+      'Large chat models show inertia too, and can be trained to lean less on their prior assistant answers: shown two answers of its own, one written seeing only the turn before and one from the whole history, training nudges its weights (the numbers it computes with) to make the first more likely (Context Preference Learning, CPL). The demo model has a twin trained this way. At the wall the lesson began with, does the twin still walk into it?',
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

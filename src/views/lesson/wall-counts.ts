@@ -102,7 +102,11 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   const gap = historyAdds(c);
   return {
     // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
-    said: `Not only this once: over ${c.turns} turns right after a wall, it repeats the blocked move in ${p(c.repeats.full)} with its whole history and ${p(c.repeats.de)} with none, pulled by a goal that often lies just beyond the wall: the history adds ${gap} repeats in every 100, and the next two steps find which part of it.`,
+    takeaway:
+      gap > 0
+        ? `The history adds ${gap} repeats into the wall in every 100 turns: that extra is the inertia, and the next two steps find which part of the history brings it.`
+        : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
+    said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} mazes it played beforehand, it repeats the blocked move in ${p(c.repeats.full)} with its whole history and ${p(c.repeats.de)} with none, pulled by a goal that often lies just beyond the wall.`,
     more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, from ${c.episodes} episodes counted beforehand with the same model.`,
   };
 }
@@ -113,7 +117,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of the ${c.looks.of} stored repeats look back less than ${LOOKS_BACK} times chance; attention shows where the model reads, not why it chooses.`
+      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of the ${c.looks.of} stored repeats look back less than ${LOOKS_BACK} times chance.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step 2) look back at ${LOOKS_BACK} times chance or more.${
@@ -129,14 +133,12 @@ export const looksRare = (c: WallCounts = WALL_COUNTS): boolean => c.looks.back 
 
 /** The CPL step's count over the same turns: the twin against the demo model, both with the whole history. */
 export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
-  const verdict =
-    c.repeats.twin < c.repeats.full
-      ? c.repeats.twin > c.repeats.de
-        ? `less often, though more than with no history (${pct(c.repeats.de, c.turns)})`
-        : 'less often'
-      : 'no less often: on these turns the training does not show';
   return {
-    said: `Over ${c.turns} turns at a wall, with the whole history, the twin repeats the blocked move in ${pct(c.repeats.twin, c.turns)}, the demo model in ${pct(c.repeats.full, c.turns)}: ${verdict}.`,
+    takeaway:
+      c.repeats.twin >= c.repeats.full
+        ? 'Trained against inertia, the twin repeats the move no less often at the wall: on these turns the training does not show.'
+        : `Trained against inertia, the twin repeats the move less often at the wall${c.repeats.twin > c.repeats.de ? ', but not as rarely as with no history' : ''}.`,
+    said: `Over ${c.turns} turns at a wall, with the whole history, the twin repeats the blocked move in ${pct(c.repeats.twin, c.turns)}, the demo model in ${pct(c.repeats.full, c.turns)} (with no history, ${pct(c.repeats.de, c.turns)}).`,
     more: `Counted over the same turns: the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move).`,
   };
 }
@@ -148,6 +150,8 @@ export interface BoardRow {
   repeats: number;
   /** An open way. */
   open: number;
+  /** No move at all (none written, or "stay"). */
+  noMove: number;
 }
 
 /** The running count at the wall: a row per writer the learner has reached, and DE's rate, the mark to read the others against. */
@@ -155,7 +159,8 @@ export interface Board {
   turns: number;
   episodes: number;
   rows: BoardRow[];
-  none: number;
+  /** DE's rate: the goal's own pull, marked on every bar. */
+  noHistory: number;
 }
 
 /**
@@ -165,31 +170,35 @@ export interface Board {
  */
 export function scoreboard(reached: { generate: boolean; contexts: boolean; hide: boolean; cpl: boolean }, c: WallCounts = WALL_COUNTS): Board | null {
   if (!reached.generate) return null;
-  const row = (label: string, w: Writer): BoardRow => ({ label, repeats: rate(c.repeats[w], c.turns), open: rate(c.open[w], c.turns) });
+  const row = (label: string, w: Writer): BoardRow => ({
+    label,
+    repeats: rate(c.repeats[w], c.turns),
+    open: rate(c.open[w], c.turns),
+    noMove: rate(c.turns - c.moved[w], c.turns),
+  });
   const rows = [row('whole history (Full)', 'full')];
   if (reached.contexts) rows.push(row('last 6 turns (Window-6)', 'window:6'), row('turn before only (LT)', 'lt'));
   if (reached.hide)
     rows.push(row('own answers hidden (AO)', 'ao'), row('own answers summarised (SUM)', 'sum'), row('own answers as filler (Filler)', 'filler'));
   rows.push(row('no history (DE)', 'de'));
   if (reached.cpl) rows.push(row('CPL twin, whole history', 'twin'));
-  return { turns: c.turns, episodes: c.episodes, rows, none: rate(c.repeats.de, c.turns) };
+  return { turns: c.turns, episodes: c.episodes, rows, noHistory: rate(c.repeats.de, c.turns) };
 }
 
 /** The heads step's count: over the stored repeats, how often each set of last-layer heads switched off still repeats the move. */
-/** Whether the copying heads off stop the repeat more often than the control by 5 points or more. */
+/** Whether the copying heads off stop the repeat more often than the control by 5 points or more: what they carry beyond any three heads. */
 const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && c.headsOff.repeats.top + c.headsOff.of * 0.05 <= c.headsOff.repeats.bottom;
 
 export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const h = c.headsOff;
   if (!h.of) return SILENT;
   const share = (n: number) => rate(h.of - n, h.of);
-  // The gap over the control, from the per cents as said: what the copying heads carry beyond any three heads.
-  const verdict = headsCarry(c)
-    ? 'though they read mostly the list, they carry part of the pull'
-    : 'no more than any three heads, so in this model the pull does not sit in the heads that copy most';
   const stopped = (n: number) => `${share(n)} %`;
   return {
-    said: `Over the ${h.of} stored repeats into the wall, the copying heads off changed the move in ${stopped(h.repeats.top)}, three others in ${stopped(h.repeats.bottom)}: ${verdict}.`,
+    takeaway: headsCarry(c)
+      ? 'The heads that copy most carry part of the pull to repeat the move, though they read mostly the list of cells.'
+      : 'The heads that copy most carry no more of the pull than any three heads: in this model it does not sit in them.',
+    said: `Over the ${h.of} stored repeats into the wall, the copying heads off changed the move in ${stopped(h.repeats.top)}, three others in ${stopped(h.repeats.bottom)}.`,
     more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
   };
 }
@@ -209,9 +218,11 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
     policy !== 'lt'
       ? ''
       : (c.repeats.lt - c.repeats.de) * 2 >= c.repeats.full - c.repeats.de
-        ? `, and ${de} with no earlier turn (DE): the turn before alone brings back most of the extra repeats`
+        ? `, and ${de} with no earlier turn (DE)`
         : `, and ${de} under DE (no earlier turn)`;
+  const most = policy === 'lt' && (c.repeats.lt - c.repeats.de) * 2 >= c.repeats.full - c.repeats.de;
   return {
+    ...(most ? { takeaway: 'The turn before alone brings back most of the extra repeats: the pull comes from the latest answers.' } : {}),
     said: `At the wall, over ${c.turns} stored turns, it repeats the blocked move in ${pct(c.repeats[p], c.turns)} under ${label} against ${pct(c.repeats.full, c.turns)} under Full${against}${why}.`,
     more: `The counts: ${of(c.repeats[p], c.turns)} under ${label}, ${of(c.repeats.full, c.turns)} under Full${policy === 'lt' ? `, ${of(c.repeats.de, c.turns)} under DE` : ''}, from ${c.episodes} episodes the demo model played.`,
   };
@@ -226,39 +237,30 @@ const HIDING = [
 
 /**
  * The hide step's count: the three ways of hiding the model's own answers at the wall, against Full and DE (the
- * goal's own pull). Hidden answers often break the play (the demo model never trained on them), so each is read
+ * goal's own pull). Hidden answers often leave no move (the demo model never trained on them), so each is read
  * among the answers that still make a move: at DE's level the extra repeats went with its words, between DE and
- * Full part stayed, far below DE the model is confused.
+ * Full part stayed, far below DE the model is confused. AO's reading is the takeaway: the papers' own test.
  */
 export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   const among = (w: Writer) => rate(c.repeats[w], c.moved[w] || 1);
   const de = among('de');
   const full = among('full');
-  // Each policy's reading; policies that read alike said together ("AO and SUM land at that pull").
-  const verdict = (w: Writer): [string, string, string] =>
-    among(w) + 10 < de
-      ? ['falls', 'fall', 'below it: confusion']
-      : among(w) <= de + 5
-        ? ['lands', 'land', 'at that pull: the extra repeats went with its words']
-        : among(w) < full - 5
-          ? ['keeps', 'keep', 'part of them']
-          : ['keeps', 'keep', 'them'];
-  // Grouped by what follows the verb, which tells each verdict apart; the verbs kept beside the names.
-  const groups = new Map<string, { verbs: [string, string]; names: string[] }>();
-  for (const [w, name] of HIDING) {
-    const [one, many, rest] = verdict(w);
-    const g = groups.get(rest) ?? groups.set(rest, { verbs: [one, many], names: [] }).get(rest)!;
-    g.names.push(name);
-  }
-  const readings = [...groups].map(([rest, { verbs, names }]) => `${names.join(' and ')} ${names.length > 1 ? verbs[1] : verbs[0]} ${rest}`);
-  const broken = HIDING.map(([w]) => rate(c.turns - c.moved[w], c.turns));
-  const breaks = Math.max(...broken) * 4 >= 100 ? 'Many hidden answers break (it never trained on them); a' : 'A';
-  // DE's own rate among its moves, when some of its answers make none: like against like.
-  const deAmong = c.moved.de === c.turns ? ", as DE's all do" : ` (DE: ${de} %)`;
-  const all = HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`);
+  // Each policy's reading, among its moves against DE's (the goal's own pull) and Full's.
+  const verdict = (w: Writer): 'below' | 'pull' | 'part' | 'all' =>
+    among(w) + 10 < de ? 'below' : among(w) <= de + 5 ? 'pull' : among(w) < full - 5 ? 'part' : 'all';
+  const said = { below: 'far below DE: confusion', pull: 'as under DE', part: 'which keeps part of the extra repeats', all: 'as under Full' };
+  const takeaway = {
+    pull: 'With its own answers hidden (AO), the model repeats the move no more than with no history at all: the extra repeats came with its own words.',
+    part: 'With its own answers hidden (AO), the model repeats the move less than with them, more than with none: part of the extra repeats came with its own words.',
+    all: 'With its own answers hidden (AO), the model repeats the move as often as with them: here the extra repeats do not come with its own words.',
+    below: 'With its own answers hidden (AO), the model is confused: it repeats the move less than even with no history, so hiding tells little here.',
+  };
+  const breaks = HIDING.some(([w]) => c.moved[w] < c.turns);
+  const noMove = HIDING.map(([w, name], i) => `${i ? '' : 'in '}${pct(c.turns - c.moved[w], c.turns)}${i ? '' : ' of the turns'} under ${name}`);
   return {
-    said: `Over ${c.turns} stored turns at a wall it repeats the move in ${pct(c.repeats.full, c.turns)} under Full, ${pct(c.repeats.de, c.turns)} under DE (the goal's own pull), ${all.slice(0, -1).join(', ')} and ${all.at(-1)}. ${breaks}mong those that make a move${deAmong}: ${HIDING.map(([w, name]) => `${among(w)} % under ${name}`).join(', ')}. ${readings.join('; ')}.`,
-    more: `The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played.`,
+    takeaway: takeaway[verdict('ao')],
+    said: `${breaks ? `Hidden answers sometimes leave no move at all (the model never trained on them): ${noMove.slice(0, -1).join(', ')} and ${noMove.at(-1)}, the striped end of each bar. Among the answers that make a move it` : 'It'} repeats the blocked move in ${HIDING.map(([w, name]) => `${among(w)} % under ${name}, ${said[verdict(w)]}`).join('; ')} (DE: ${de} %, Full: ${full} %).`,
+    more: `Of all ${c.turns} turns, as the bars show: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played.`,
   };
 }
 
@@ -269,7 +271,8 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
 export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
   const p = (n: number) => pct(n, c.turns);
   return {
-    said: `Conversational inertia: a model leans on its own prior assistant answers more than the task needs. At a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${rate(c.repeats.ao, c.moved.ao || 1)} % of the moves it makes with its own answers hidden (AO)${rate(c.repeats.ao, c.moved.ao || 1) <= rate(c.repeats.de, c.moved.de || 1) + 5 ? ': the extra repeats come with its own words' : ''}. In attention, line-for-line copying shows as the diagonal, mostly the list of cells the task asks for: a clue, not a meter; what the model writes measures the inertia.`,
+    takeaway: 'Conversational inertia: a model leans on its own prior assistant answers more than the task needs.',
+    said: `At a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with its own answers hidden (AO), ${rate(c.repeats.ao, c.moved.ao || 1)} % of the moves it makes then${rate(c.repeats.ao, c.moved.ao || 1) <= rate(c.repeats.de, c.moved.de || 1) + 5 ? ': the extra repeats come with its own words' : ''}. In attention, line-for-line copying shows as the diagonal, mostly the list of cells the task asks for: a clue, not a meter; what the model writes measures the inertia.`,
     more: `${timesChance === undefined ? '' : `The diagonal here: ${timesChance.toFixed(1)} times chance. `}${headsCarry(c) ? 'Switching off the heads that copy most stopped more of the repeats than switching off three others did. ' : ''}${c.repeats.twin < c.repeats.full ? `Trained against it (CPL), its twin repeats the move in ${p(c.repeats.twin)} of the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }

@@ -79,6 +79,8 @@ export type LessonRegion = 'conversation' | 'tokens' | 'heatmap' | 'figures' | '
  * folded under "The figures behind this" (a newcomer reads the first; a researcher opens the second).
  */
 export interface Reveal {
+  /** The one line to take away, shown first in bold: what the figures below it mean. */
+  takeaway?: string;
   said: string;
   more?: string;
   /** The reveal's key figures drawn, each beside what looking at every token equally would give. */
@@ -91,11 +93,11 @@ export interface Bars {
   rows: { label: string; value: number; even: number }[];
 }
 /** The most words a step's text and a reveal's first part may have: a card read, not skimmed (tested on each). */
-export const WORDS = { text: 80, said: 90 } as const;
+export const WORDS = { text: 80, said: 90, takeaway: 30 } as const;
 /** Nothing to say yet (the figures are still computed, or the action is not done). */
 export const SILENT: Reveal = { said: '' };
 /** A reveal as one text (the tests' way of reading it whole). */
-export const revealText = (r: Reveal): string => [r.said, r.more].filter(Boolean).join(' ');
+export const revealText = (r: Reveal): string => [r.takeaway, r.said, r.more].filter(Boolean).join(' ');
 
 export interface QuizQuestion {
   question: string;
@@ -249,13 +251,15 @@ export function lengthVerdict(early: PolicyResult, late: PolicyResult): Reveal {
   if (a <= 0 || b <= 0)
     return { said: `At turn ${early.turn} prior assistant answers get ${got(early)}; at the last turn, ${late.turn}, ${got(late)}.`, more: diagonals };
   const [x, y] = [early.ratios.prior / a, late.ratios.prior / b];
-  const verdict =
+  const takeaway =
     y > x * 1.1
-      ? `The share grew faster than the text (${x.toFixed(1)} then ${y.toFixed(1)} times chance): with more turns the model leans a little more on its prior assistant answers.`
+      ? 'With more turns the model leans a little more on its prior assistant answers: their share grew faster than their part of the text.'
       : y < x / 1.1
-        ? 'The text grew faster than the share: the rise is just more text.'
-        : 'The share grew as the text did: the rise is more text, not more leaning.';
+        ? 'Their part of the text grew faster than their share of attention: the rise is just more text.'
+        : 'Their share of attention grew as their part of the text did: the rise is more text, not more leaning.';
+  const verdict = `Against chance: ${x.toFixed(1)} then ${y.toFixed(1)} times.`;
   return {
+    takeaway,
     said: `At turn ${early.turn} prior assistant answers are ${percent(a)} of the tokens the answer can see and get ${got(early)}; at the last turn, ${late.turn}, they are ${percent(b)} of the tokens and get ${got(late)}. ${verdict}`,
     more: `Chance: what looking at every token equally would give them. Two turns compared; the chart "Shares by turn" has them all. ${diagonals}`,
     bars: {
@@ -270,6 +274,7 @@ export function lengthVerdict(early: PolicyResult, late: PolicyResult): Reveal {
 
 /** Two reveals one after the other (a policy against Full, then its count at the wall). */
 export const joined = (a: Reveal, b: Reveal): Reveal => ({
+  ...(a.takeaway || b.takeaway ? { takeaway: a.takeaway ?? b.takeaway } : {}),
   said: `${a.said} ${b.said}`.trim(),
   more: `${a.more ?? ''} ${b.more ?? ''}`.trim(),
   ...(a.bars || b.bars ? { bars: a.bars ?? b.bars } : {}),

@@ -7,7 +7,10 @@ import { Explain } from '../explain/Explain';
 /** Each kind of what the model sees of a turn: its mark in the table and its words. */
 const SEEN: Record<TurnSeen, { mark: string; words: string }> = {
   whole: { mark: 'A', words: 'whole (the user turn and the answer)' },
-  placeholder: { mark: 'P', words: 'the user turn; the answer replaced by a placeholder (AO also adds a line to the system prompt)' },
+  placeholder: {
+    mark: 'P',
+    words: 'the user turn; the answer replaced by a placeholder (AO also adds a line to the system prompt, so it may read more tokens than Full)',
+  },
   summary: { mark: 'S', words: 'the user turn; the answer replaced by a one-sentence summary' },
   'summary-list': { mark: 'Σ', words: 'in a list of summaries of the turns cut' },
   filler: { mark: 'F', words: 'the user turn; the answer replaced by neutral text of the same length' },
