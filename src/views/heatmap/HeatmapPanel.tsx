@@ -57,7 +57,7 @@ export function HeatmapPanel() {
           </span>
         )}
         <span>
-          weight: little <span className="ramp" style={{ background: LEGEND_GRADIENT }} /> most (grey cells lie in between)
+          weight: little <span className="ramp" style={{ background: LEGEND_GRADIENT }} /> most (dark blue, then grey, then yellow)
         </span>
         {withAttention.length > 1 && (
           <label>

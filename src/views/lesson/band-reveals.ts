@@ -43,7 +43,7 @@ export function stripesPhrase(r: PolicyResult, head?: number): { said: string; m
   const inZoom = (k: number) => !!last && k >= last.start && k < last.start + last.length;
   const named = top.map((s) => `${quoted(r, s.k)} (${whereToken(r, s.k)}${inZoom(s.k) ? '' : ', outside the zoom'})`).join(' and ');
   return {
-    said: `in ${top.length > 1 ? 'upright stripes' : 'an upright stripe'} on ${named}: row after row looks at one token, not token by token in step; where a stripe crosses the band it counts toward the diagonal ratio too`,
+    said: `in ${top.length > 1 ? 'upright stripes' : 'an upright stripe'} on ${named}: row after row looks at one token, not token by token in step`,
     more: `${top.length > 1 ? 'Those tokens get' : 'That token gets'} ${top.map((s) => percent(s.share)).join(' and ')} of the attention in the band; the band counts only the part of a stripe within ${r.radius} tokens of the dotted line.`,
   };
 }

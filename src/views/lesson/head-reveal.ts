@@ -20,11 +20,16 @@ export function headReveal(w: LessonWorld): Reveal {
       ? ''
       : ` The heatmap now shows it alone: its bright cells sit ${linePhrase(d, Math.abs(d) === r.radius)}.`;
   // The brightest head may sit in another layer than the one every figure so far read: said in the fold.
+  // Against the layer's mean, as said (rounded), and said only when well above it.
+  const times = r.diagonal > 0 ? (h.diagonal / r.diagonal).toFixed(1) : '0';
   const moved = w.finalLayer !== null && r.layer !== w.finalLayer ? ` The figures now read layer ${r.layer}, where this head sits.` : '';
   return {
-    ...(h.diagonal >= r.diagonal * 1.5
+    // Not called copying where the head's band is largely upright stripes: the band counts those too.
+    ...(Number(times) >= 1.5
       ? {
-          takeaway: `The copying is not spread evenly over the heads: head ${name} puts ${(h.diagonal / r.diagonal).toFixed(1)} times the average on the diagonal.`,
+          takeaway: `The diagonal ratio is not spread evenly over the heads: head ${name} has ${times} times the average${
+            stripes ? ', much of it from upright stripes crossing the band, not from copying in step' : ''
+          }.`,
         }
       : {}),
     said: `Head ${name}, one of layer ${r.layer}'s ${n} heads, puts ${percent(h.diagonal)} of the answer's attention on the diagonal; the ${n} on average, ${percent(r.diagonal)}.${where}`,
