@@ -320,7 +320,7 @@ describe('the lesson', () => {
     const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
     // Without the heads' own attention on the page, no word on where the line runs.
     expect(told('head', oneHead, w)).toMatch(
-      /^The diagonal ratio is not spread evenly over the heads: head 0\.2 has 1\.5 times the average\. Head 0\.2, one of layer 0's 3 heads, puts 33 % of the answer's attention on the diagonal; the 3 on average, 23 %\. On the figures panel: diagonal ratio of head 0\.2 0\.3343, layer 0's heads on average 0\.2260\. The figures now read layer 0, where this head sits\. The next step/,
+      /^The diagonal ratio is uneven over the heads: head 0\.2 has 1\.5 times the average\. Head 0\.2, one of layer 0's 3 heads, puts 33 % of the answer's attention on the diagonal; the 3 on average, 23 %\. On the figures panel: diagonal ratio of head 0\.2 0\.3343, layer 0's heads on average 0\.2260\. The figures now read layer 0, where this head sits\. The next step/,
     );
     // A head of the last layer: no layer to point out.
     expect(told('head', { ...oneHead, results: [figures('full', 0.226, 0.2991, { layer: 1, perHead })] }, w)).toMatch(
@@ -816,7 +816,7 @@ describe('the lesson', () => {
       "Head 0.1, one of layer 0's 2 heads, puts 60 % of the answer's attention on the diagonal; the 2 on average, 40 %. The heatmap now shows it alone: its bright cells sit one token right of the dotted centre: each row computes the next word, so a copier looks at the token after the in-step one, the word it is about to write.",
     );
     // 60 % against 40 %: the takeaway says the ratio is uneven; no stripes here, so no word of them.
-    expect(headReveal(world(r, 1) as LessonWorld).takeaway).toBe('The diagonal ratio is not spread evenly over the heads: head 0.1 has 1.5 times the average.');
+    expect(headReveal(world(r, 1) as LessonWorld).takeaway).toBe('The diagonal ratio is uneven over the heads: head 0.1 has 1.5 times the average.');
     expect(headReveal(world({ ...r, radius: 0 } as PolicyResult, 0) as LessonWorld).said).toMatch(/its bright cells sit on the dotted centre\.$/);
     const ahead2 = new Float64Array(2 * 3 * 8);
     ahead2[0 * 8 + 4] = 1; // row 0 looks at token 2 + 0 + 2: two further along, the band's edge at r = 2

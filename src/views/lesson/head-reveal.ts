@@ -27,8 +27,8 @@ export function headReveal(w: LessonWorld): Reveal {
     // Not called copying where the head's band is largely upright stripes: the band counts those too.
     ...(Number(times) >= 1.5
       ? {
-          takeaway: `The diagonal ratio is not spread evenly over the heads: head ${name} has ${times} times the average${
-            stripes ? ', much of it from upright stripes crossing the band, not from copying in step' : ''
+          takeaway: `The diagonal ratio is uneven over the heads: head ${name} has ${times} times the average${
+            stripes ? ', much of it from upright stripes crossing the band, not copying in step' : ''
           }.`,
         }
       : {}),
