@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import type { Board } from './wall-counts';
 
 /**
@@ -29,8 +30,21 @@ export function WallChart({ board }: { board: Board }) {
         </div>
       ))}
       <p className="bar-key">
-        <span className="bar-swatch wall-repeat" /> back into the wall <span className="bar-swatch wall-open" /> an open way{' '}
-        <span className="bar-swatch wall-other" /> another wall <span className="bar-swatch wall-none" /> no move
+        {/* Each swatch kept on one line with its words. */}
+        {(
+          [
+            ['wall-repeat', 'back into the wall'],
+            ['wall-open', 'an open way'],
+            ['wall-other', 'another wall'],
+            ['wall-none', 'no move'],
+          ] as const
+        ).map(([swatch, words]) => (
+          <Fragment key={swatch}>
+            <span className="bar-key-item">
+              <span className={`bar-swatch ${swatch}`} /> {words}
+            </span>{' '}
+          </Fragment>
+        ))}
       </p>
       <p className="bar-key">
         <span className="bar-swatch bar-swatch-mark" /> the rate with no history (DE): the part of a bar past it is what the history adds
