@@ -824,6 +824,17 @@ describe('the lesson', () => {
       headReveal(world({ ...r, radius: 2, attention: { ...r.attention!, perHead: slab(ahead2, 3, 8, 5, 2) } } as unknown as PolicyResult, 0) as LessonWorld)
         .said,
     ).toMatch(/sit at least 2 tokens right of the dotted centre, not on it, so the band catches only part of that look\.$/);
+    // The head mean looking at the next token (head 1's rows as the mean): the diagonal step's fold says where its line runs.
+    const nextMean = {
+      ...r,
+      tokens: Array.from({ length: 8 }, () => ({ text: 'x', category: 'prior', message: 1 })),
+      ratios: start.results[0]!.ratios,
+      attention: { ...r.attention!, mean: slab(data.slice(24), 3, 8, 5) },
+    } as unknown as PolicyResult;
+    expect(headLine(nextMean)).toBe(1);
+    expect(step('diagonal').reveal!(world(nextMean, 0) as LessonWorld, null).more).toContain(
+      'Its brightest cells run one token right of the dotted centre: each row computes the next word',
+    );
     // A head the page holds no attention for: null, and the reveal says nothing of a line.
     expect(headLine(r, 2)).toBeNull();
     expect(headLine({ ...r, attention: undefined }, 1)).toBeNull();
