@@ -63,8 +63,8 @@ async function headsStory(): Promise<[moves: string, named: string]> {
   const listed = (hs: typeof top) => inHeadOrder(hs).map(headName).join(', ');
   const then = (x: string) => moveClause(x, walls, toGoal).replace(/^moves /, '');
   return [
-    `With every head on the model ${moveClause(withAll, walls, toGoal)}; with the 3 heads that copy most off, ${then(withOff)}; with 3 that copy least off, ${then(withControl)}.`,
-    `Switched off: ${listed(top)} (copy most); ${listed(bottom)} (copy least), in the last layer.`,
+    `With every head on the model ${moveClause(withAll, walls, toGoal)}; with the 3 top-diagonal heads off, ${then(withOff)}; with the 3 lowest off, ${then(withControl)}.`,
+    `Switched off: ${listed(top)} (top diagonal ratio); ${listed(bottom)} (lowest), in the last layer.`,
   ];
 }
 /**
@@ -453,7 +453,7 @@ describe('the lesson, walked with the keyboard only', () => {
       await expect.poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 180_000 }).toContain(moves);
       expect(await card.getByTestId('lesson-reveal').textContent()).toContain(named);
       await page.getByTestId('off-control').waitFor();
-      // The ★ stays on the head that copies most, now switched off: a mark that moved would read as a new finding.
+      // The ★ stays on the head with the highest diagonal ratio, now switched off: a mark that moved would read as a new finding.
       await expect.poll(() => page.locator('[data-testid="head-grid-0"] [data-top]').textContent()).toBe('×★');
     });
     await step(12, async () => {

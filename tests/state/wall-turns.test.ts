@@ -60,13 +60,13 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { of: 3, repeats: { top: 1, bottom: 2 }, open: { top: 1, bottom: 0 }, none: { top: 1, bottom: 0 } },
     });
     expect(headsTally(c)).toEqual({
-      takeaway: 'The heads that copy most carry part of the pull to repeat the move, though they read mostly the list of cells.',
-      said: 'Over the 3 stored repeats into the wall, the copying heads off changed the move in 67 %, three others in 33 %.',
+      takeaway: 'The top-diagonal heads carry part of the pull to repeat the move, though they read mostly the list of cells.',
+      said: 'Over the 3 stored repeats into the wall, the top-diagonal heads off changed the move in 67 %, three others in 33 %.',
       more: 'The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall).',
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };
     expect(headsTally({ ...c, headsOff: even }).takeaway).toBe(
-      'The heads that copy most carry no more of the pull than any three heads: in this model it does not sit in them.',
+      'The top-diagonal heads carry no more of the pull than any three heads: in this model it does not sit in them.',
     );
     expect(headsTally({ ...c, headsOff: { ...even, of: 0 } }).said).toBe('');
     expect(lookTally(c)).toEqual({
@@ -159,7 +159,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(summary(c).said).toMatch(
       /In attention, line-for-line copying shows as the diagonal, mostly the list of cells the task asks for: a clue, not a meter; what the model writes measures the inertia\.$/,
     );
-    expect(summary(c).more).toMatch(/^Switching off the heads that copy most stopped more of the repeats than switching off three others did\. Trained/);
+    expect(summary(c).more).toMatch(/^Switching off the top-diagonal heads stopped more of the repeats than switching off three others did\. Trained/);
     // The control stops as many: no such clause.
     expect(summary({ ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 } } }).more).toMatch(/^Trained against it/);
     expect(twinTally({ ...c, repeats: { ...c.repeats, twin: 150 } }).takeaway).toMatch(

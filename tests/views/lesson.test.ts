@@ -324,7 +324,7 @@ describe('the lesson', () => {
     );
     // A head of the last layer: no layer to point out.
     expect(told('head', { ...oneHead, results: [figures('full', 0.226, 0.2991, { layer: 1, perHead })] }, w)).toMatch(
-      /on average, 23 %\..*0\.2260\. The next step switches off the heads that copy most\.$/,
+      /on average, 23 %\..*0\.2260\. The next step switches off the top-diagonal heads\.$/,
     );
     expect(step('head').done({ ...oneHead, head: 5 })).toBe(false);
     // The previous answer is 'Path: 8 9 10.\nMove: south'; the last user message names the wall east.
@@ -340,14 +340,14 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way; with 2 that copy least off, east, into a wall\. Both sets garble the list of cells; only the copying heads change the move\. Over the \d+ stored repeats into the wall, the copying heads off changed the move in \d+ %, three others in \d+ %\.$/,
+      /^With every head on the model moves east, into a wall; with the 2 top-diagonal heads off, north, an open way; with the 2 lowest off, east, into a wall\. Both sets garble the list of cells; only the top-diagonal heads change the move\. Over the \d+ stored repeats into the wall, the top-diagonal heads off changed the move in \d+ %, three others in \d+ %\.$/,
     );
     expect(heads.more).toMatch(
-      /^Switched off: 1\.0, 1\.2 \(copy most\); 1\.3, 1\.5 \(copy least\), in the last layer\. In the grid, × marks a head switched off and ★ the head that copies most\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked: /,
+      /^Switched off: 1\.0, 1\.2 \(top diagonal ratio\); 1\.3, 1\.5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked: /,
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
-      'copy most off, north, an open way, but away from the goal; with 2 that copy least off, east, into a wall. Both sets garble the list of cells; only the copying heads change the move. Over',
+      'heads off, north, an open way, but away from the goal; with the 2 lowest off, east, into a wall. Both sets garble the list of cells; only the top-diagonal heads change the move. Over',
     );
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['west'] }, w)).toContain(
       'north, an open way, but not toward the goal;',
@@ -356,33 +356,33 @@ describe('the lesson', () => {
     const around = told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['east'] }, w);
     expect(around).toContain('north, an open way, around the wall;');
     expect(around).not.toContain('away from the goal');
-    // Only the copying heads off garble the list: said on the card, as a sign that they copy.
+    // Only the top-diagonal heads off garble the list: said on the card, as a sign that they copy.
     const onlyTop = told('heads', off('Path: 8 3.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w);
-    expect(onlyTop).toContain('into a wall. Only the copying heads change the move, and they garble the list of cells too: they copy. Over');
+    expect(onlyTop).toContain('into a wall. Only the top-diagonal heads change the move, and they garble the list of cells too: they copy. Over');
     expect(onlyTop).not.toContain('Both sets');
     // Neither list garbled: the move alone.
     const neither = told('heads', off('Path: 8 9 10 11.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w);
-    expect(neither).toContain('into a wall. Only the copying heads change the move: they carry some of the pull of its earlier moves. Over');
+    expect(neither).toContain('into a wall. Only the top-diagonal heads change the move: they carry some of the pull of its earlier moves. Over');
     expect(neither).not.toMatch(/garble/);
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['north', 'east'] }, w)).toContain(
-      'north, an open way, toward the goal; with 2 that copy least off, east, into a wall. Both sets garble the list of cells; only the copying heads change the move. Over',
+      'north, an open way, toward the goal; with the 2 lowest off, east, into a wall. Both sets garble the list of cells; only the top-diagonal heads change the move. Over',
     );
     // The control changes the move too: the bright heads are not singled out.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: west'), w)).toContain(
-      'west, an open way. The others off change the move too: in a model this small any three heads matter, so this does not single out the heads that copy.',
+      'west, an open way. The others off change the move too: in a model this small any three heads matter, so this does not single out the top-diagonal heads.',
     );
     // Into another wall, not an open way; the control as it was.
     expect(told('heads', { ...off('Path: 8 3.\nMove: south', 'Path: 8.\nMove: east'), walls: ['east', 'south'] }, w)).toContain(
-      'south, into a wall; with 2 that copy least off, east, into a wall. The heads that copy most change the move, though not to an open way; the others leave it as it was.',
+      'south, into a wall; with the 2 lowest off, east, into a wall. The top-diagonal heads change the move, though not to an open way; the others leave it as it was.',
     );
     expect(told('heads', off('Path: 8 3.\nMove: east', 'Path: 8.\nMove: east'), w)).toContain('The move does not hang on those heads alone.');
     // An answer that no longer ends in a move fell apart: not read as the pull going.
     expect(told('heads', off('Pathassistant\nPath: 8', 'Path: 8 9 10 12.\nMove: east'), w)).toContain(
-      'off, writes no move; with 2 that copy least off, east, into a wall. Without those heads the answer falls apart (it no longer ends in a move): switching them off breaks the model and says nothing about inertia.',
+      'off, writes no move; with the 2 lowest off, east, into a wall. Without those heads the answer falls apart (it no longer ends in a move): switching them off breaks the model and says nothing about inertia.',
     );
     // No control yet, no walls: only what changed, and no count over the episodes.
     expect(headsOffReveal(off('Path: 8 3.\nMove: north').offAnswers, null, ['east']).said).toBe(
-      'With every head on the model moves east, into a wall; with the 2 heads that copy most off, north, an open way. Without those heads it takes an open way, though a model missing parts may also just write differently.',
+      'With every head on the model moves east, into a wall; with the 2 top-diagonal heads off, north, an open way. Without those heads it takes an open way, though a model missing parts may also just write differently.',
     );
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Move: east'), walls: null }, w)).not.toContain('stored turns');
   });
@@ -892,8 +892,8 @@ describe('the lesson', () => {
     const offAnswers = { withAll: 'Move: south', withOff: 'Move: north', off: ['1.0', '1.2'], control: { off: ['1.3'], withOff: 'Move: south' } };
     expect(writtenIn(step('heads'), { ...start, offAnswers }).map((x) => x.label)).toEqual([
       'Every head on',
-      '1.0, 1.2 off (copy most)',
-      '1.3 off (copy least)',
+      '1.0, 1.2 off (top diagonal ratio)',
+      '1.3 off (lowest)',
     ]);
     // A step without an action of its own writes nothing.
     expect(writtenIn(step('shares'), { ...start, generated: { full: 'Move: south' } })).toEqual([]);

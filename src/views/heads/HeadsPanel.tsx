@@ -87,7 +87,7 @@ export function HeadsPanel() {
   ]);
   // A head switched off still forms its attention but writes nothing: rank only the heads still on.
   const top = first ? topHeads(first.layers, 3, off) : [];
-  // The grid's ★ stays on the head that copies most, switched off or not: a mark that moved would read as a new finding.
+  // The grid's ★ stays on the head with the highest diagonal ratio, switched off or not: a mark that moved would read as a new finding.
   const star = first ? topHeads(first.layers, 1)[0] : undefined;
   const peak = first ? meanOf(first.layers, 'diagonal').reduce((b, v, l, a) => (v > a[b]! ? l : b), 0) : 0;
   return (

@@ -33,7 +33,7 @@ export function headReveal(w: LessonWorld): Reveal {
         }
       : {}),
     said: `Head ${name}, one of layer ${r.layer}'s ${n} heads, puts ${percent(h.diagonal)} of the answer's attention on the diagonal; the ${n} on average, ${percent(r.diagonal)}.${where}`,
-    more: `${stripes ? `${stripes.more} ` : ''}${onPanel([`diagonal ratio of head ${name}`, h.diagonal], [`layer ${r.layer}'s heads on average`, r.diagonal])}${moved} The next step switches off the heads that copy most.`,
+    more: `${stripes ? `${stripes.more} ` : ''}${onPanel([`diagonal ratio of head ${name}`, h.diagonal], [`layer ${r.layer}'s heads on average`, r.diagonal])}${moved} The next step switches off the top-diagonal heads.`,
   };
 }
 

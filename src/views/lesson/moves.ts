@@ -143,21 +143,21 @@ export function headsOffReveal(a: OffAnswers, previous: string | null, walls: st
   // "moves" once: the three answers in one sentence.
   const then = (x: string) => moveClause(x, walls, toGoal).replace(/^moves /, '');
   // The heads by name are in the panel and the fold: the card says where each move leads.
-  const moves = `With every head on the model ${moveClause(a.withAll, walls, toGoal)}; with the ${a.off.length} heads that copy most off, ${then(a.withOff)}${
-    c ? `; with ${c.off.length} that copy least off, ${then(c.withOff)}` : ''
+  const moves = `With every head on the model ${moveClause(a.withAll, walls, toGoal)}; with the ${a.off.length} top-diagonal heads off, ${then(a.withOff)}${
+    c ? `; with the ${c.off.length} lowest off, ${then(c.withOff)}` : ''
   }.`;
-  const named = `Switched off: ${a.off.join(', ')} (copy most)${c ? `; ${c.off.join(', ')} (copy least)` : ''}, in the last layer.`;
+  const named = `Switched off: ${a.off.join(', ')} (top diagonal ratio)${c ? `; ${c.off.join(', ')} (lowest)` : ''}, in the last layer.`;
   const copied =
     previous === null
       ? ''
       : ` Each begins with the list of cells visited, copied from the previous answer (copying the task asks for): with every head on it repeats its first ${wordsCopied(a.withAll, previous)} words, with those heads off ${wordsCopied(a.withOff, previous)}${
           c ? `, with the others off ${wordsCopied(c.withOff, previous)}` : ''
         }.`;
-  const grid = ' In the grid, × marks a head switched off and ★ the head that copies most.';
+  const grid = ' In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio.';
   return { said: `${moves} ${offMeaning(a, walls)}`, more: `${named}${grid} The answers are side by side under the button.${copied}` };
 }
 
-/** What the moves with heads off say: whether the heads that copy most carry the repeated move, against the control. */
+/** What the moves with heads off say: whether the top-diagonal heads carry the repeated move, against the control. */
 function offMeaning(a: OffAnswers, walls: string[] | null): string {
   const [on, off] = [moveOf(a.withAll), moveOf(a.withOff)];
   const control = a.control && moveOf(a.control.withOff);
@@ -170,16 +170,16 @@ function offMeaning(a: OffAnswers, walls: string[] | null): string {
       ? 'Without those heads it takes an open way, though a model missing parts may also just write differently.'
       : 'Without those heads the move changes.';
   if (control !== on)
-    return 'The others off change the move too: in a model this small any three heads matter, so this does not single out the heads that copy.';
+    return 'The others off change the move too: in a model this small any three heads matter, so this does not single out the top-diagonal heads.';
   // A list of cells gone wrong shows in the answers on the card: said, so it is not left a puzzle. Without the
-  // copying heads alone it shows they copy the list too; with both sets it is what any three heads off do.
+  // top-diagonal heads alone it shows they copy the list too; with both sets it is what any three heads off do.
   const [list, offList, controlList] = [a.withAll, a.withOff, a.control!.withOff].map((x) => x.split('\n')[0]);
-  if (!escapes) return 'The heads that copy most change the move, though not to an open way; the others leave it as it was.';
+  if (!escapes) return 'The top-diagonal heads change the move, though not to an open way; the others leave it as it was.';
   // Where the new move leads against the goal is in the first sentence ("but away from the goal"); how much of
   // the pull they carry, in the count over the stored turns that follows.
-  if (offList !== list && controlList === list) return 'Only the copying heads change the move, and they garble the list of cells too: they copy.';
-  if (offList !== list) return 'Both sets garble the list of cells; only the copying heads change the move.';
-  return 'Only the copying heads change the move: they carry some of the pull of its earlier moves.';
+  if (offList !== list && controlList === list) return 'Only the top-diagonal heads change the move, and they garble the list of cells too: they copy.';
+  if (offList !== list) return 'Both sets garble the list of cells; only the top-diagonal heads change the move.';
+  return 'Only the top-diagonal heads change the move: they carry some of the pull of its earlier moves.';
 }
 
 /** A run of turns that give the same move, and whether its last move runs into a wall the user message named. */

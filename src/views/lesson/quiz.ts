@@ -127,16 +127,16 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'head',
   },
   {
-    // The control read: a change that any heads bring is not the copying heads' doing.
+    // The control read: a change that any heads bring is not the top-diagonal heads' doing.
     question:
-      'With its three copying heads switched off the agent stops walking into the wall; with three other heads switched off instead, it stops too. What does that say?',
+      'With its three top-diagonal heads switched off the agent stops walking into the wall; with three other heads switched off instead, it stops too. What does that say?',
     options: [
-      'the copying heads carry the pull toward the repeated move',
+      'the top-diagonal heads carry the pull toward the repeated move',
       'the model reads the walls the user names with those six heads only',
-      'switching off any three heads changes the move here: nothing singles out the copying heads',
+      'switching off any three heads changes the move here: nothing singles out the top-diagonal heads',
     ],
     correct: 2,
-    why: 'The control heads are there for this: only a move that changes without the copying heads, and not without the others, points at them.',
+    why: 'The control heads are there for this: only a move that changes without the top-diagonal heads, and not without the others, points at them.',
     revisit: 'heads',
   },
   {

@@ -230,15 +230,15 @@ export const LESSON: LessonStep[] = [
   },
   {
     id: 'heads',
-    title: 'The heads that copy',
+    title: 'Switching heads off',
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      `The heads with the highest diagonal ratio (below: the copying heads) read mostly the list of cells; attention cannot say whether they make the move, but switching them off can. One button switches off the last layer's three that copy most (the layer every figure reads) and has the model write the last answer, then does the same with the three that copy least, as a control (switching off any heads changes a model somewhat). Watch where each move leads.`,
+      `The last layer's three heads with the highest diagonal ratio (the top-diagonal heads) read mostly the list of cells, much of it in upright stripes: attention cannot say whether they make the move, but switching them off can. One button switches them off and has the model write the last answer, then does the same with the layer's three lowest, as a control (switching off any heads changes a model somewhat). Watch where each move leads.`,
     source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
-    action: 'Click "Switch off the last layer\'s 3 copying heads, then 3 others, and write the answer each way".',
+    action: 'Click "Switch off the last layer\'s 3 top-diagonal heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
-    act: { label: "Switch off the last layer's 3 copying heads, then 3 others, and write the answer each way", run: 'heads-off' },
+    act: { label: "Switch off the last layer's 3 top-diagonal heads, then its 3 lowest, and write the answer each way", run: 'heads-off' },
     done: (w) => w.offAnswers?.control !== undefined,
     // The answers themselves are side by side in the panel: the card says where each move leads, then how often over the episodes.
     reveal: (w, base) => {

@@ -186,7 +186,7 @@ export function scoreboard(reached: { generate: boolean; contexts: boolean; hide
 }
 
 /** The heads step's count: over the stored repeats, how often each set of last-layer heads switched off still repeats the move. */
-/** Whether the copying heads off stop the repeat more often than the control by 5 points or more: what they carry beyond any three heads. */
+/** Whether the top-diagonal heads off stop the repeat more often than the control by 5 points or more: what they carry beyond any three heads. */
 const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && c.headsOff.repeats.top + c.headsOff.of * 0.05 <= c.headsOff.repeats.bottom;
 
 export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
@@ -196,9 +196,9 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const stopped = (n: number) => `${share(n)} %`;
   return {
     takeaway: headsCarry(c)
-      ? 'The heads that copy most carry part of the pull to repeat the move, though they read mostly the list of cells.'
-      : 'The heads that copy most carry no more of the pull than any three heads: in this model it does not sit in them.',
-    said: `Over the ${h.of} stored repeats into the wall, the copying heads off changed the move in ${stopped(h.repeats.top)}, three others in ${stopped(h.repeats.bottom)}.`,
+      ? 'The top-diagonal heads carry part of the pull to repeat the move, though they read mostly the list of cells.'
+      : 'The top-diagonal heads carry no more of the pull than any three heads: in this model it does not sit in them.',
+    said: `Over the ${h.of} stored repeats into the wall, the top-diagonal heads off changed the move in ${stopped(h.repeats.top)}, three others in ${stopped(h.repeats.bottom)}.`,
     more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
   };
 }
@@ -273,6 +273,6 @@ export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reve
   return {
     takeaway: 'Conversational inertia: a model leans on its own prior assistant answers more than the task needs.',
     said: `At a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with its own answers hidden (AO), ${rate(c.repeats.ao, c.moved.ao || 1)} % of the moves it makes then${rate(c.repeats.ao, c.moved.ao || 1) <= rate(c.repeats.de, c.moved.de || 1) + 5 ? ': the extra repeats come with its own words' : ''}. In attention, line-for-line copying shows as the diagonal, mostly the list of cells the task asks for: a clue, not a meter; what the model writes measures the inertia.`,
-    more: `${timesChance === undefined ? '' : `The diagonal here: ${timesChance.toFixed(1)} times chance. `}${headsCarry(c) ? 'Switching off the heads that copy most stopped more of the repeats than switching off three others did. ' : ''}${c.repeats.twin < c.repeats.full ? `Trained against it (CPL), its twin repeats the move in ${p(c.repeats.twin)} of the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
+    more: `${timesChance === undefined ? '' : `The diagonal here: ${timesChance.toFixed(1)} times chance. `}${headsCarry(c) ? 'Switching off the top-diagonal heads stopped more of the repeats than switching off three others did. ' : ''}${c.repeats.twin < c.repeats.full ? `Trained against it (CPL), its twin repeats the move in ${p(c.repeats.twin)} of the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }

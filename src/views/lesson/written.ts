@@ -32,8 +32,8 @@ export function writtenIn(s: LessonStep, w: LessonWorld): Written[] {
       if (!a) return [];
       return [
         { label: 'Every head on', text: a.withAll },
-        { label: `${a.off.join(', ')} off (copy most)`, text: a.withOff },
-        ...(a.control ? [{ label: `${a.control.off.join(', ')} off (copy least)`, text: a.control.withOff }] : []),
+        { label: `${a.off.join(', ')} off (top diagonal ratio)`, text: a.withOff },
+        ...(a.control ? [{ label: `${a.control.off.join(', ')} off (lowest)`, text: a.control.withOff }] : []),
       ];
     }
     default:
