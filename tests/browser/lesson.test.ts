@@ -486,7 +486,9 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await card.getByTestId('lesson-score').textContent()).toContain(`${QUIZ.length} of ${QUIZ.length} right`);
       // The running count at the wall, every writer's step reached: the stored counts, as the card words them.
       const board = scoreboard({ generate: true, contexts: true, hide: true, cpl: true })!;
-      expect(await card.getByTestId('lesson-board-row').allTextContents()).toEqual(board.rows.map((r) => `${r.label}${r.repeats}\u00a0%`));
+      expect(await card.getByTestId('lesson-board-row').allTextContents()).toEqual(
+        board.rows.map((r) => `${r.label}${r.repeats}\u00a0%${r.noMove ? `${r.noMove}\u00a0% no move` : ''}`),
+      );
     });
     await expect.poll(() => card.count()).toBe(0);
     // Finish gives the focus back to the button that opens the lesson.

@@ -102,9 +102,9 @@ describe('the wall counts the lesson quotes', () => {
       row('whole history (Full)', 75, 10),
       row('last 6 turns (Window-6)', 74, 11),
       row('turn before only (LT)', 70, 13),
-      row('own answers hidden (AO)', 40, 15, 20),
-      row('own answers summarised (SUM)', 45, 15, 25),
-      row('own answers as filler (Filler)', 10, 40, 50),
+      row('own answers hidden (AO)', 50, 19, 20),
+      row('own answers summarised (SUM)', 60, 20, 25),
+      row('own answers as filler (Filler)', 20, 80, 50),
       row('no history (DE)', 45, 40),
       row('CPL twin, whole history', 60, 25),
     ]);
@@ -127,13 +127,13 @@ describe('the wall counts the lesson quotes', () => {
     // (60 %, below Full's 75 % − 5: part), Filler 20 of 100 (20 %, more than 10 below DE: confusion); Filler breaks 50 %.
     expect(hiddenTally(c)).toEqual({
       takeaway: 'With its own answers hidden (AO), the model repeats the move no more than with no history at all: the extra repeats came with its own words.',
-      said: 'Hidden answers sometimes leave no move at all (the model never trained on them): in 20 % of the turns under AO, 25 % under SUM and 50 % under Filler, the striped end of each bar. Among the answers that make a move it repeats the blocked move in 50 % under AO, as under DE; 60 % under SUM, which keeps part of the extra repeats; 20 % under Filler, far below DE: confusion (DE: 45 %, Full: 75 %).',
-      more: 'Of all 200 turns, as the bars show: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played.',
+      said: 'Hidden answers sometimes leave no move at all (the model never trained on them): in 20 % of the turns under AO, 25 % under SUM and 50 % under Filler; the bars leave those out. Of the moves made it repeats the blocked move in 50 % under AO, as under DE; 60 % under SUM, which keeps part of the extra repeats; 20 % under Filler, far below DE: the filler throws it off (DE: 45 %, Full: 75 %).',
+      more: 'Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played.',
     });
     // Every answer a move: no word of missing moves. AO at Full's rate: the takeaway says the repeats do not come with its words.
     const fine = { ...c, repeats: { ...c.repeats, ao: 150, sum: 100 }, moved: { ...c.moved, ao: 200, sum: 200, filler: 200 } };
     expect(hiddenTally(fine).said).toBe(
-      'It repeats the blocked move in 75 % under AO, as under Full; 50 % under SUM, as under DE; 10 % under Filler, far below DE: confusion (DE: 45 %, Full: 75 %).',
+      'It repeats the blocked move in 75 % under AO, as under Full; 50 % under SUM, as under DE; 10 % under Filler, far below DE: the filler throws it off (DE: 45 %, Full: 75 %).',
     );
     expect(hiddenTally(fine).takeaway).toMatch(/as often as with them: here the extra repeats do not come with its own words\.$/);
     expect(policyTally('ao', 'AO', c).said).toMatch(/under AO against 75 % under Full\.$/);
@@ -141,18 +141,16 @@ describe('the wall counts the lesson quotes', () => {
     expect(policyTally('lt', 'LT', c)).toEqual({
       takeaway: 'The turn before alone brings back most of the extra repeats: the pull comes from the latest answers.',
       said: 'At the wall, over 200 stored turns, it repeats the blocked move in 70 % under LT against 75 % under Full, and 45 % with no earlier turn (DE).',
-      more: 'The counts: 140 (70 %) under LT, 150 (75 %) under Full, 90 (45 %) under DE, from 40 episodes the demo model played.',
+      more: 'The counts: 140 of the 200 moves under LT, 150 of 200 under Full, 90 of 200 under DE, from 40 episodes the demo model played.',
     });
     expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/, and 45 % under DE \(no earlier turn\)\.$/);
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');
     expect(summary(c).said).toContain(
-      'At a wall this model repeats the move in 75 % of turns with its whole history, 45 % with none and 40 % with its own answers hidden (AO), 50 % of the moves it makes then: the extra repeats come with its own words.',
+      'At a wall this model repeats the move in 75 % of its moves with its whole history, 45 % with none and 50 % with its own answers hidden (AO): the extra repeats come with its own words.',
     );
-    expect(summary({ ...c, repeats: { ...c.repeats, ao: 100 } }).said).toContain(
-      '50 % with its own answers hidden (AO), 63 % of the moves it makes then. In attention',
-    );
+    expect(summary({ ...c, repeats: { ...c.repeats, ao: 100 } }).said).toContain('45 % with none and 63 % with its own answers hidden (AO). In attention');
     expect(summary(c).more).toMatch(
-      /others did\. Trained against it \(CPL\), its twin repeats the move in 60 % of the same turns: less, not gone\. The inspector/,
+      /others did\. Trained against it \(CPL\), its twin repeats the move in 60 % of its moves on the same turns: less, not gone\. The inspector/,
     );
     expect(summary({ ...c, repeats: { ...c.repeats, twin: 150 } }).more).toMatch(/others did\. The inspector/);
     expect(summary(c, 1.52).more).toMatch(/^The diagonal here: 1\.5 times chance\. Switching off/);

@@ -220,7 +220,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^With its own answers hidden \(AO\), .*\. Hidden answers sometimes leave no move at all .*: in \d+ % of the turns under AO, \d+ % under SUM and \d+ % under Filler, the striped end of each bar\. Among the answers that make a move it repeats the blocked move in \d+ % under AO, .*\. Under ao the model reads 743 tokens.*\. Of all \d+ turns, as the bars show: .*\. The counts: /,
+      /^With its own answers hidden \(AO\), .*\. Hidden answers sometimes leave no move at all .*: in \d+ % of the turns under AO, \d+ % under SUM and \d+ % under Filler; the bars leave those out\. Of the moves made it repeats the blocked move in \d+ % under AO, .*\. Under ao the model reads 743 tokens.*\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
@@ -231,7 +231,7 @@ describe('the lesson', () => {
     const muchLonger = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1200, prefilled: 40 }] })] };
     expect(told('hide', muchLonger, full)).toContain('Under ao the model reads 1200 tokens before answering, against 1020 under Full. It reads more');
     expect(step('hide').reveal!(longer, full).more).toMatch(
-      /^Under ao the model reads about as many tokens .*\. It reads more than under Full: AO adds a 35-word line to the system prompt, and the tokenizer splits rare words into many tokens\. Of all \d+ turns, as the bars show: .*\. The counts: /,
+      /^Under ao the model reads about as many tokens .*\. It reads more than under Full: AO adds a 35-word line to the system prompt, and the tokenizer splits rare words into many tokens\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
     );
     expect(told('hide', ao, full)).not.toContain('adds a 35-word line');
     const sum = { ...longer, shown: ['sum'], results: [{ ...longer.results[0]!, policy: 'sum', label: 'SUM' }] };
@@ -583,7 +583,7 @@ describe('the lesson', () => {
     expect(same.even).toBeCloseTo(0.2, 12);
     const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
     expect(step('reads').reveal!(w, null).said).toBe(
-      `"south" gives 50 % of its attention to the 2 earlier "south" tokens in prior assistant answers, 2.5 times chance (their share of the tokens, 20 %); the single one it looks at most is in turn 1's answer (30 % of all its attention). This one is unusually clear: ${lookTally().said}`,
+      `"south" gives 50 % of its attention to the 2 earlier "south" tokens in prior assistant answers, 2.5 times chance (their share of the tokens, 20 %); the single "south" it looks at most is in turn 1's answer (30 % of all its attention). This one is unusually clear: ${lookTally().said}`,
     );
     // About chance: said so, not dressed up as looking back.
     data.set([0.05, 0, 0, 0.05, 0.5, 0.1, 0.05, 0.1, 0.05, 0.1]);
@@ -591,9 +591,10 @@ describe('the lesson', () => {
       /^This move does not look back at the earlier ones more than at anything else\. "south" gives 20 % of its attention to the 2 earlier "south" tokens in prior assistant answers, about chance \(their share of the tokens, 20 %\)\. /,
     );
     // Its largest single look elsewhere (the user's "South", 0.5): named, and said to name no move of its own answer's.
-    expect(step('reads').reveal!(w, null).more).toContain(
-      'Its largest single look (50 %) is at "South" in turn 1\'s user message, another move; the answer\'s tokens give it 50 % on average. Attention alone does not say why',
+    expect(step('reads').reveal!(w, null).said).toContain(
+      'Its largest single look (50 %) is at "South" in turn 1\'s user message, another move: attention alone does not say why.',
     );
+    expect(step('reads').reveal!(w, null).more).toContain('The answer\'s tokens give "South" 50 % on average.');
     // The worked example: the group first, then the largest single tokens besides it, then the rest; adding up to 100 %.
     const bars = step('reads').reveal!(w, null).bars!;
     expect(bars.rows.map((x) => x.label)).toEqual([

@@ -133,6 +133,12 @@ function Card({ index }: { index: number }) {
   const base = useBaseline(index, s, w);
   const reveal = useLatched(index, done && s.reveal ? s.reveal(w, base) : SILENT);
   const written = done ? writtenIn(s, w) : [];
+  const pictures = (
+    <>
+      {board && COUNTED.has(s.id) && <WallChart board={board} />}
+      {reveal.bars && <RevealBars bars={reveal.bars} />}
+    </>
+  );
   const [lost, setLost] = useState<number | null>(null);
   const { cardRef, revealRef, tall, setTall } = useCardScroll(index, reveal.said, reached);
   const last = index === LESSON.length - 1;
@@ -204,14 +210,14 @@ function Card({ index }: { index: number }) {
       <div aria-live="polite">
         {reveal.said && !folded && (
           <div className="lesson-reveal" data-testid="lesson-reveal" ref={revealRef}>
-            {/* Its point, then the picture, then the figures in words: on a phone the reveal's top is what shows. */}
+            {/* Its point, then the picture, then the figures in words: on a phone the reveal's top is what shows. A
+                step that wrote answers shows them before the picture: they are what its words read. */}
             {reveal.takeaway && (
               <p className="lesson-takeaway" data-testid="lesson-takeaway">
                 <strong>{unbroken(reveal.takeaway)}</strong>
               </p>
             )}
-            {board && COUNTED.has(s.id) && <WallChart board={board} />}
-            {reveal.bars && <RevealBars bars={reveal.bars} />}
+            {!written.length && pictures}
             <p data-testid="lesson-said">{unbroken(reveal.said)}</p>
             {written.length > 0 && (
               <dl className="lesson-written" data-testid="lesson-written">
@@ -225,6 +231,7 @@ function Card({ index }: { index: number }) {
                 ))}
               </dl>
             )}
+            {written.length > 0 && pictures}
             {reveal.more && (
               <details data-testid="lesson-more">
                 <summary>The figures behind this</summary>

@@ -2,31 +2,29 @@ import { Fragment } from 'react';
 import type { Board } from './wall-counts';
 
 /**
- * The running count at the wall as bars: for each writer the learner has met, the share of turns right after a
- * wall where it walks back into it, takes an open way, runs into another wall or makes no move. The dark mark is the rate with no history
- * (DE): the part of a bar past it is what the history adds.
+ * The running count at the wall as bars: for each writer the learner has met, where its move goes right after a
+ * wall, among the answers that make a move (back into the wall, an open way, another wall); the share of answers
+ * with no move at all is said beside the figure. The dark mark is the rate with no history (DE): the part of a bar
+ * past it is what the history adds.
  */
 export function WallChart({ board }: { board: Board }) {
   return (
     <figure className="bar-chart" data-testid="lesson-board">
       <figcaption>
-        Right after hitting a wall, what it does next ({board.turns} turns in {board.episodes} mazes it played)
+        Right after hitting a wall, where its move goes ({board.turns} turns in {board.episodes} mazes it played; answers with no move left out)
       </figcaption>
       {board.rows.map((r) => (
-        <div className="bar-row" key={r.label} data-testid="lesson-board-row">
+        <div className="bar-row share-row" key={r.label} data-testid="lesson-board-row">
           <span>{r.label}</span>
-          <span
-            className="bar-track"
-            role="img"
-            aria-label={`${r.repeats} % back into the wall, ${r.open} % an open way${r.noMove ? `, ${r.noMove} % no move` : ''}`}
-          >
+          <span className="bar-track" role="img" aria-label={`${r.repeats} % back into the wall, ${r.open} % an open way`}>
             <span className="wall-repeat" style={{ width: `${r.repeats}%` }} />
             <span className="wall-open" style={{ width: `${r.open}%` }} />
-            {/* At the bar's far end, so the grey between is another wall alone. */}
-            {r.noMove > 0 && <span className="wall-none" style={{ width: `${r.noMove}%` }} />}
             <span className="bar-mark" style={{ left: `${board.noHistory}%` }} />
           </span>
-          <strong>{r.repeats}&nbsp;%</strong>
+          <span>
+            <strong>{r.repeats}&nbsp;%</strong>
+            {r.noMove > 0 && <small className="muted">{r.noMove}&nbsp;% no move</small>}
+          </span>
         </div>
       ))}
       <p className="bar-key">
@@ -36,7 +34,6 @@ export function WallChart({ board }: { board: Board }) {
             ['wall-repeat', 'back into the wall'],
             ['wall-open', 'an open way'],
             ['wall-other', 'another wall'],
-            ['wall-none', 'no move'],
           ] as const
         ).map(([swatch, words]) => (
           <Fragment key={swatch}>

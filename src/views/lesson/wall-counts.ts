@@ -92,12 +92,19 @@ const rate = (n: number, total: number): number => Math.round((n / total) * 100)
 const of = (n: number, total: number) => `${n} (${rate(n, total)} %)`;
 const pct = (n: number, total: number) => `${rate(n, total)} %`;
 
-/** How many more repeats in every 100 turns at a wall the whole history brings than none (the per cents as said). */
-const historyAdds = (c: WallCounts): number => rate(c.repeats.full, c.turns) - rate(c.repeats.de, c.turns);
+/**
+ * The lesson's one rate at the wall: repeats of the blocked move among the answers that make a move. Hidden
+ * answers often make none (the demo model never trained on them); every rate the cards say and draw is this one,
+ * so a bar and its words never count on different bases.
+ */
+const moveRate = (c: WallCounts, w: Writer): number => rate(c.repeats[w], c.moved[w] || 1);
+const movePct = (c: WallCounts, w: Writer) => `${moveRate(c, w)} %`;
+
+/** How many more repeats in every 100 moves at a wall the whole history brings than none (the per cents as said). */
+const historyAdds = (c: WallCounts): number => moveRate(c, 'full') - moveRate(c, 'de');
 
 /** The generation step's "not only this once": how often, over all the episodes, Full and DE repeat the move. */
 export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
-  const p = (n: number) => pct(n, c.turns);
   // AO keeps every user turn and hides only the model's own answers: the control that tells what the history's pull is.
   const gap = historyAdds(c);
   return {
@@ -106,7 +113,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
       gap > 0
         ? `The history adds ${gap} repeats into the wall in every 100 turns: that extra is the inertia, and the next two steps find which part of the history brings it.`
         : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
-    said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} mazes it played beforehand, it repeats the blocked move in ${p(c.repeats.full)} with its whole history and ${p(c.repeats.de)} with none, pulled by a goal that often lies just beyond the wall.`,
+    said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} mazes it played beforehand, it repeats the blocked move in ${movePct(c, 'full')} with its whole history and ${movePct(c, 'de')} with none, pulled by a goal that often lies just beyond the wall.`,
     more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, from ${c.episodes} episodes counted beforehand with the same model.`,
   };
 }
@@ -135,22 +142,22 @@ export const looksRare = (c: WallCounts = WALL_COUNTS): boolean => c.looks.back 
 export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
   return {
     takeaway:
-      c.repeats.twin >= c.repeats.full
+      moveRate(c, 'twin') >= moveRate(c, 'full')
         ? 'Trained against inertia, the twin repeats the move no less often at the wall: on these turns the training does not show.'
-        : `Trained against inertia, the twin repeats the move less often at the wall${c.repeats.twin > c.repeats.de ? ', but not as rarely as with no history' : ''}.`,
-    said: `Over ${c.turns} turns at a wall, with the whole history, the twin repeats the blocked move in ${pct(c.repeats.twin, c.turns)}, the demo model in ${pct(c.repeats.full, c.turns)} (with no history, ${pct(c.repeats.de, c.turns)}).`,
+        : `Trained against inertia, the twin repeats the move less often at the wall${moveRate(c, 'twin') > moveRate(c, 'de') ? ', but not as rarely as with no history' : ''}.`,
+    said: `Over ${c.turns} turns at a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model in ${movePct(c, 'full')} (with no history, ${movePct(c, 'de')}).`,
     more: `Counted over the same turns: the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move).`,
   };
 }
 
-/** One writer's row of the running count: what it did on the turns right after a wall, in per cent as the card says them. */
+/** One writer's row of the running count: where its move went on the turns right after a wall, in per cent as the card says them. */
 export interface BoardRow {
   label: string;
-  /** Back into the same wall. */
+  /** Back into the same wall, of the answers that make a move. */
   repeats: number;
-  /** An open way. */
+  /** An open way, of the answers that make a move. */
   open: number;
-  /** No move at all (none written, or "stay"). */
+  /** No move at all (none written, or "stay"), of all the turns. */
   noMove: number;
 }
 
@@ -172,8 +179,8 @@ export function scoreboard(reached: { generate: boolean; contexts: boolean; hide
   if (!reached.generate) return null;
   const row = (label: string, w: Writer): BoardRow => ({
     label,
-    repeats: rate(c.repeats[w], c.turns),
-    open: rate(c.open[w], c.turns),
+    repeats: moveRate(c, w),
+    open: rate(c.open[w], c.moved[w] || 1),
     noMove: rate(c.turns - c.moved[w], c.turns),
   });
   const rows = [row('whole history (Full)', 'full')];
@@ -182,7 +189,7 @@ export function scoreboard(reached: { generate: boolean; contexts: boolean; hide
     rows.push(row('own answers hidden (AO)', 'ao'), row('own answers summarised (SUM)', 'sum'), row('own answers as filler (Filler)', 'filler'));
   rows.push(row('no history (DE)', 'de'));
   if (reached.cpl) rows.push(row('CPL twin, whole history', 'twin'));
-  return { turns: c.turns, episodes: c.episodes, rows, noHistory: rate(c.repeats.de, c.turns) };
+  return { turns: c.turns, episodes: c.episodes, rows, noHistory: moveRate(c, 'de') };
 }
 
 /** The heads step's count: over the stored repeats, how often each set of last-layer heads switched off still repeats the move. */
@@ -209,22 +216,17 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
   const p = policy as Writer;
   // Window-6 keeps everything up to its 7th turn: say how many of the turns come that early.
   const early = policy === 'window:6' ? turns.filter((t) => t.turn <= 7).length : null;
-  const near = Math.abs(c.repeats[p] - c.repeats.full) <= c.turns * 0.05;
+  const near = Math.abs(moveRate(c, p) - moveRate(c, 'full')) <= 5;
   const why =
     early === null ? '' : `: ${early} of those turns come by turn 7, when Window-6 still keeps every turn${near ? ', so at the wall it changes little' : ''}`;
   // LT keeps the turn before only: against DE, which keeps nothing; DE's count alone where it shows nothing more.
-  const de = pct(c.repeats.de, c.turns);
-  const against =
-    policy !== 'lt'
-      ? ''
-      : (c.repeats.lt - c.repeats.de) * 2 >= c.repeats.full - c.repeats.de
-        ? `, and ${de} with no earlier turn (DE)`
-        : `, and ${de} under DE (no earlier turn)`;
-  const most = policy === 'lt' && (c.repeats.lt - c.repeats.de) * 2 >= c.repeats.full - c.repeats.de;
+  const de = movePct(c, 'de');
+  const most = policy === 'lt' && (moveRate(c, 'lt') - moveRate(c, 'de')) * 2 >= historyAdds(c);
+  const against = policy !== 'lt' ? '' : most ? `, and ${de} with no earlier turn (DE)` : `, and ${de} under DE (no earlier turn)`;
   return {
     ...(most ? { takeaway: 'The turn before alone brings back most of the extra repeats: the pull comes from the latest answers.' } : {}),
-    said: `At the wall, over ${c.turns} stored turns, it repeats the blocked move in ${pct(c.repeats[p], c.turns)} under ${label} against ${pct(c.repeats.full, c.turns)} under Full${against}${why}.`,
-    more: `The counts: ${of(c.repeats[p], c.turns)} under ${label}, ${of(c.repeats.full, c.turns)} under Full${policy === 'lt' ? `, ${of(c.repeats.de, c.turns)} under DE` : ''}, from ${c.episodes} episodes the demo model played.`,
+    said: `At the wall, over ${c.turns} stored turns, it repeats the blocked move in ${movePct(c, p)} under ${label} against ${movePct(c, 'full')} under Full${against}${why}.`,
+    more: `The counts: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}.`,
   };
 }
 
@@ -242,13 +244,13 @@ const HIDING = [
  * Full part stayed, far below DE the model is confused. AO's reading is the takeaway: the papers' own test.
  */
 export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
-  const among = (w: Writer) => rate(c.repeats[w], c.moved[w] || 1);
+  const among = (w: Writer) => moveRate(c, w);
   const de = among('de');
   const full = among('full');
   // Each policy's reading, among its moves against DE's (the goal's own pull) and Full's.
   const verdict = (w: Writer): 'below' | 'pull' | 'part' | 'all' =>
     among(w) + 10 < de ? 'below' : among(w) <= de + 5 ? 'pull' : among(w) < full - 5 ? 'part' : 'all';
-  const said = { below: 'far below DE: confusion', pull: 'as under DE', part: 'which keeps part of the extra repeats', all: 'as under Full' };
+  const said = { below: 'far below DE: the filler throws it off', pull: 'as under DE', part: 'which keeps part of the extra repeats', all: 'as under Full' };
   const takeaway = {
     pull: 'With its own answers hidden (AO), the model repeats the move no more than with no history at all: the extra repeats came with its own words.',
     part: 'With its own answers hidden (AO), the model repeats the move less than with them, more than with none: part of the extra repeats came with its own words.',
@@ -259,8 +261,8 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   const noMove = HIDING.map(([w, name], i) => `${i ? '' : 'in '}${pct(c.turns - c.moved[w], c.turns)}${i ? '' : ' of the turns'} under ${name}`);
   return {
     takeaway: takeaway[verdict('ao')],
-    said: `${breaks ? `Hidden answers sometimes leave no move at all (the model never trained on them): ${noMove.slice(0, -1).join(', ')} and ${noMove.at(-1)}, the striped end of each bar. Among the answers that make a move it` : 'It'} repeats the blocked move in ${HIDING.map(([w, name]) => `${among(w)} % under ${name}, ${said[verdict(w)]}`).join('; ')} (DE: ${de} %, Full: ${full} %).`,
-    more: `Of all ${c.turns} turns, as the bars show: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played.`,
+    said: `${breaks ? `Hidden answers sometimes leave no move at all (the model never trained on them): ${noMove.slice(0, -1).join(', ')} and ${noMove.at(-1)}; the bars leave those out. Of the moves made it` : 'It'} repeats the blocked move in ${HIDING.map(([w, name]) => `${among(w)} % under ${name}, ${said[verdict(w)]}`).join('; ')} (DE: ${de} %, Full: ${full} %).`,
+    more: `Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played.`,
   };
 }
 
@@ -269,10 +271,9 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
  * chance on the page (`timesChance`, when the figures are there).
  */
 export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
-  const p = (n: number) => pct(n, c.turns);
   return {
     takeaway: 'Conversational inertia: a model leans on its own prior assistant answers more than the task needs.',
-    said: `At a wall this model repeats the move in ${p(c.repeats.full)} of turns with its whole history, ${p(c.repeats.de)} with none and ${p(c.repeats.ao)} with its own answers hidden (AO), ${rate(c.repeats.ao, c.moved.ao || 1)} % of the moves it makes then${rate(c.repeats.ao, c.moved.ao || 1) <= rate(c.repeats.de, c.moved.de || 1) + 5 ? ': the extra repeats come with its own words' : ''}. In attention, line-for-line copying shows as the diagonal, mostly the list of cells the task asks for: a clue, not a meter; what the model writes measures the inertia.`,
-    more: `${timesChance === undefined ? '' : `The diagonal here: ${timesChance.toFixed(1)} times chance. `}${headsCarry(c) ? 'Switching off the top-diagonal heads stopped more of the repeats than switching off three others did. ' : ''}${c.repeats.twin < c.repeats.full ? `Trained against it (CPL), its twin repeats the move in ${p(c.repeats.twin)} of the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
+    said: `At a wall this model repeats the move in ${movePct(c, 'full')} of its moves with its whole history, ${movePct(c, 'de')} with none and ${movePct(c, 'ao')} with its own answers hidden (AO)${moveRate(c, 'ao') <= moveRate(c, 'de') + 5 ? ': the extra repeats come with its own words' : ''}. In attention, line-for-line copying shows as the diagonal, mostly the list of cells the task asks for: a clue, not a meter; what the model writes measures the inertia.`,
+    more: `${timesChance === undefined ? '' : `The diagonal here: ${timesChance.toFixed(1)} times chance. `}${headsCarry(c) ? 'Switching off the top-diagonal heads stopped more of the repeats than switching off three others did. ' : ''}${moveRate(c, 'twin') < moveRate(c, 'full') ? `Trained against it (CPL), its twin repeats the move in ${movePct(c, 'twin')} of its moves on the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }
