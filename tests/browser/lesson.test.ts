@@ -394,7 +394,7 @@ describe('the lesson, walked with the keyboard only', () => {
         .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
         .toContain(`"${m.move}" gives ${pct(m.share)} of its attention to the`);
       expect(await card.getByTestId('lesson-said').textContent()).toContain(
-        `${(m.share / m.even).toFixed(1)} times chance (their share of the tokens, ${pct(m.even)}); the single one it looks at most`,
+        `${(m.share / m.even).toFixed(1)} times chance (their share of the tokens, ${pct(m.even)}); the single "${m.move}" it looks at most`,
       );
       expect(await card.getByTestId('lesson-more').textContent()).toContain(`tokens ${pct(m.even)}.`);
       expect(m.share / m.even, "the wall episode's move looks back at the earlier moves").toBeGreaterThan(1.5);
