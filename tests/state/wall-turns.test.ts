@@ -139,7 +139,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(policyTally('ao', 'AO', c).said).toMatch(/under AO against 75 % under Full\.$/);
     // LT (lt 140 of 200, de 90, full 150): the turn before alone brings back most of the extra repeats.
     expect(policyTally('lt', 'LT', c)).toEqual({
-      takeaway: 'The turn before alone brings back most of the extra repeats: the pull comes from the latest answers.',
+      takeaway: 'The turn before alone brings back most of the extra repeats: the pull comes from the latest turn.',
       said: 'At the wall, over 200 stored turns, it repeats the blocked move in 70 % under LT against 75 % under Full, and 45 % with no earlier turn (DE).',
       more: 'The counts: 140 of the 200 moves under LT, 150 of 200 under Full, 90 of 200 under DE, from 40 episodes the demo model played.',
     });

@@ -146,7 +146,7 @@ export const LESSON: LessonStep[] = [
       return {
         takeaway: strong
           ? 'This model has a strong sink, as most large models have.'
-          : 'This tiny model has almost no sink: the bright cells elsewhere are where it really looks.',
+          : 'This tiny model has almost no sink: its attention goes to what the tokens say, not to the first few.',
         said: `The sink takes ${percent(r.ratios.sink)} of the answer's attention here${strong ? '' : ', unlike most large models'}. A strong sink shows as bright columns at the left edge: tokens that every row of the answer looks at.`,
         more: `${onPanel([CATEGORY_NAMES.sink, r.ratios.sink])}${strong ? '' : ' To see a strong sink, load a real chat model by its Hub id in the Model panel, such as Qwen/Qwen2.5-0.5B-Instruct.'}`,
       };
@@ -172,7 +172,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: (w) =>
-      `Copying has a shape: an answer that copies a prior assistant answer reads it in step, its 10th token looking at that answer's 10th, the 11th at the 11th: a diagonal line in the heatmap (dotted). The diagonal ratio measures that copying, wanted or not: the share of the answer's attention within ${w.radius} tokens of those lines (between the purple lines).${diagonalYardstick(w)} Guess it.`,
+      `Copying has a shape: an answer that copies a prior assistant answer reads it in step, its 10th token looking at that answer's 10th, the 11th at the 11th: a diagonal line in the heatmap (dotted). The diagonal ratio is built to catch that copying, wanted or not: the share of the answer's attention within ${w.radius} tokens of those lines (between the purple lines).${diagonalYardstick(w)} Guess it.`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line.',
     action: 'Set your guess with the slider, then lock it in.',

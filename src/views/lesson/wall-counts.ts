@@ -224,7 +224,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
   const most = policy === 'lt' && (moveRate(c, 'lt') - moveRate(c, 'de')) * 2 >= historyAdds(c);
   const against = policy !== 'lt' ? '' : most ? `, and ${de} with no earlier turn (DE)` : `, and ${de} under DE (no earlier turn)`;
   return {
-    ...(most ? { takeaway: 'The turn before alone brings back most of the extra repeats: the pull comes from the latest answers.' } : {}),
+    ...(most ? { takeaway: 'The turn before alone brings back most of the extra repeats: the pull comes from the latest turn.' } : {}),
     said: `At the wall, over ${c.turns} stored turns, it repeats the blocked move in ${movePct(c, p)} under ${label} against ${movePct(c, 'full')} under Full${against}${why}.`,
     more: `The counts: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}.`,
   };
