@@ -74,7 +74,7 @@ describe('the wall counts the lesson quotes', () => {
       more: '1 of the 2 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: '87 % of the 116 stored repeats look back less than 1.5 times chance.',
+      said: '87 % of the 116 repeats into the wall counted in step 2 look back less than 1.5 times chance.',
       more: '15 of the 116 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
@@ -127,13 +127,13 @@ describe('the wall counts the lesson quotes', () => {
     // (60 %, below Full's 75 % − 5: part), Filler 20 of 100 (20 %, more than 10 below DE: confusion); Filler breaks 50 %.
     expect(hiddenTally(c)).toEqual({
       takeaway: 'With its own answers hidden (AO), the model repeats the move no more than with no history at all: the extra repeats came with its own words.',
-      said: 'Hidden answers sometimes leave no move at all (the model never trained on them): in 20 % of the turns under AO, 25 % under SUM and 50 % under Filler; the bars leave those out. Of the moves made it repeats the blocked move in 50 % under AO, as under DE; 60 % under SUM, which keeps part of the extra repeats; 20 % under Filler, far below DE: the filler throws it off (DE: 45 %, Full: 75 %).',
-      more: 'Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played.',
+      said: 'Hidden answers sometimes leave no move at all (the model never trained on them): the bars leave those out and give their share beside each. Of the moves made, AO (50 %) repeats the blocked move about as often as DE; SUM (60 %) keeps part of the extra repeats; Filler (20 %) falls far below DE: text it never trained on throws it off.',
+      more: 'DE: 45 %, Full: 75 % of their moves. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played.',
     });
     // Every answer a move: no word of missing moves. AO at Full's rate: the takeaway says the repeats do not come with its words.
     const fine = { ...c, repeats: { ...c.repeats, ao: 150, sum: 100 }, moved: { ...c.moved, ao: 200, sum: 200, filler: 200 } };
     expect(hiddenTally(fine).said).toBe(
-      'It repeats the blocked move in 75 % under AO, as under Full; 50 % under SUM, as under DE; 10 % under Filler, far below DE: the filler throws it off (DE: 45 %, Full: 75 %).',
+      'Of the moves made, AO (75 %) keeps them all, as Full; SUM (50 %) repeats the blocked move about as often as DE; Filler (10 %) falls far below DE: text it never trained on throws it off.',
     );
     expect(hiddenTally(fine).takeaway).toMatch(/as often as with them: here the extra repeats do not come with its own words\.$/);
     expect(policyTally('ao', 'AO', c).said).toMatch(/under AO against 75 % under Full\.$/);

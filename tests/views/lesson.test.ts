@@ -220,7 +220,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^With its own answers hidden \(AO\), .*\. Hidden answers sometimes leave no move at all .*: in \d+ % of the turns under AO, \d+ % under SUM and \d+ % under Filler; the bars leave those out\. Of the moves made it repeats the blocked move in \d+ % under AO, .*\. Under ao the model reads 743 tokens.*\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
+      /^With its own answers hidden \(AO\), .*\. Hidden answers sometimes leave no move at all .*: the bars leave those out and give their share beside each\. Of the moves made, AO \(\d+ %\) .*\. Under ao the model reads 743 tokens.*\. DE: \d+ %, Full: \d+ % of their moves\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
@@ -231,7 +231,7 @@ describe('the lesson', () => {
     const muchLonger = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1200, prefilled: 40 }] })] };
     expect(told('hide', muchLonger, full)).toContain('Under ao the model reads 1200 tokens before answering, against 1020 under Full. It reads more');
     expect(step('hide').reveal!(longer, full).more).toMatch(
-      /^Under ao the model reads about as many tokens .*\. It reads more than under Full: AO adds a 35-word line to the system prompt, and the tokenizer splits rare words into many tokens\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
+      /^Under ao the model reads about as many tokens .*\. It reads more than under Full: AO adds a 35-word line to the system prompt, and the tokenizer splits rare words into many tokens\. DE: \d+ %, Full: \d+ % of their moves\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
     );
     expect(told('hide', ao, full)).not.toContain('adds a 35-word line');
     const sum = { ...longer, shown: ['sum'], results: [{ ...longer.results[0]!, policy: 'sum', label: 'SUM' }] };
@@ -701,7 +701,7 @@ describe('the lesson', () => {
     // The diagonal step says the split, at a wall, with the answer's three lines (list, thought, move) read as two parts.
     const w = { ...start, guesses: { diagonal: 0.1 }, results: [{ ...r, ratios: { ...r.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(w, w).said).toMatch(
-      /, 2\.4 times the 13 % chance would put there\. The band counts whatever falls inside it, copying or not: a token looked at row after row \(an upright stripe\) adds where it crosses\. The thought and move sit at 2\.4 times chance: the trace, in attention, of the repeated thought and move\.$/,
+      /, 2\.4 times the 13 % chance would put there\. The thought and move sit at 2\.4 times chance: the trace, in attention, of the repeated thought and move\.$/,
     );
     // Every row looking at "x" (key 2), which a band of radius 2 holds for each: an upright stripe, named on the card.
     const striped = {
@@ -751,7 +751,7 @@ describe('the lesson', () => {
     } as PolicyResult;
     const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(wf, wf).said).toMatch(
-      /chance would put there\. The band counts whatever falls inside it[^.]*\. The thought and move sit below chance, since the move looks back at earlier moves wherever they are \(step 5\), not in step\.$/,
+      /chance would put there\. The thought and move sit below chance, since the move looks back at earlier moves wherever they are \(step 5\), not in step\.$/,
     );
   });
 
@@ -825,7 +825,7 @@ describe('the lesson', () => {
       headReveal(world({ ...r, radius: 2, attention: { ...r.attention!, perHead: slab(ahead2, 3, 8, 5, 2) } } as unknown as PolicyResult, 0) as LessonWorld)
         .said,
     ).toMatch(/sit at least 2 tokens right of the dotted centre, not on it, so the band catches only part of that look\.$/);
-    // The head mean looking at the next token (head 1's rows as the mean): the diagonal step's fold says where its line runs.
+    // The head mean looking at the next token (head 1's rows as the mean): the diagonal step says where its line runs.
     const nextMean = {
       ...r,
       tokens: Array.from({ length: 8 }, () => ({ text: 'x', category: 'prior', message: 1 })),
@@ -833,7 +833,7 @@ describe('the lesson', () => {
       attention: { ...r.attention!, mean: slab(data.slice(24), 3, 8, 5) },
     } as unknown as PolicyResult;
     expect(headLine(nextMean)).toBe(1);
-    expect(step('diagonal').reveal!(world(nextMean, 0) as LessonWorld, null).more).toContain(
+    expect(step('diagonal').reveal!(world(nextMean, 0) as LessonWorld, null).said).toContain(
       'Its brightest cells run one token right of the dotted centre: each row computes the next word',
     );
     // A head the page holds no attention for: null, and the reveal says nothing of a line.

@@ -15,6 +15,7 @@ import { useQuiet } from '../../state/lesson-store';
 import { fmtShare as f4, fmtSigned as signed } from './format';
 import { Explain } from '../explain/Explain';
 import type { ExplainId } from '../explain/explanations';
+import { PER_ANSWER_SCALE, perAnswerBar } from './per-answer';
 
 interface Figure {
   key: string;
@@ -138,9 +139,6 @@ function TemplateNotes({ results }: { results: PolicyResult[] }) {
   );
 }
 
-/** The per-answer bars' full width: one scale for every view, so Full and Filler compare by length (they clip above it). */
-const PER_ANSWER_SCALE = 0.1;
-
 /** One policy's figures: the shares and diagonals of `view` (the head mean, or one head: `head`), the cost, the copy measures. */
 function Shares({
   r,
@@ -222,7 +220,7 @@ function Shares({
           {quiet ? 'Each prior assistant answer: its diagonal ratio' : 'Each prior assistant answer: its diagonal ratio, and how much of it the answer copies'}
           <Explain id="copy" />
         </h3>
-        <p className="muted small">bars on one scale in every view: full width = {PER_ANSWER_SCALE}</p>
+        <p className="muted small">bars on one scale in every view: full width = {PER_ANSWER_SCALE}; a longer one is cut there and ends in ▸</p>
         {r.diagonalPerAnswer.length === 0 ? (
           <p className="muted">No prior assistant answer is in this context.</p>
         ) : (
@@ -232,9 +230,9 @@ function Shares({
               <li key={d.message}>
                 <span className="label">turn {d.turn ?? '–'}</span>
                 <span
-                  className="bar"
+                  className={perAnswerBar(d.value).clipped ? 'bar clipped' : 'bar'}
                   style={{
-                    width: `${Math.min(1, d.value / PER_ANSWER_SCALE) * 70}%`,
+                    width: `${perAnswerBar(d.value).width}%`,
                     background: CATEGORY_COLORS.prior,
                     visibility: masked('diagonal') ? 'hidden' : undefined,
                   }}

@@ -63,7 +63,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   // At a wall the card says what the band counts (so the figure is not read as copying alone), and where its
   // brightest cells stand goes to the fold; elsewhere the card gives the verdict on the ratio.
   const d = headLine(r);
-  const stripe = lines ? stripeOnCard(r) : '';
+  const stripe = stripeOnCard(r, d);
   const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance would put there${lines ? '' : `: ${said}`}` : '';
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
   if (lines)
@@ -75,7 +75,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
     bars: { caption: 'Attention on the diagonal', rows },
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),
     said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${stripe}${split.said}`,
-    more: `${split.more ? `${split.more} ` : ''}${lineSaid(r, d)}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
+    more: `${split.more ? `${split.more} ` : ''}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
   };
 }
 
@@ -94,7 +94,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought): the takeaway.
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   const takeaway = list
-    ? `${list} of the diagonal is the list of cells, which the task asks it to copy: ${traced ? 'wanted copying, beside a trace of the repeated move' : 'the inertia shows in the move, not on the diagonal'}.`
+    ? `${list} of the diagonal is the list of cells, which the task asks it to copy: ${traced ? 'wanted copying, beside a trace of the repeated move' : 'here it measures wanted copying, not the inertia seen in the move'}.`
     : undefined;
   return {
     ...(takeaway ? { takeaway } : {}),
@@ -107,9 +107,14 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
  * The head mean's upright stripes in the band, said on the diagonal step's card: the band counts whatever falls
  * inside it, so a token looked at row after row adds to the ratio where it crosses, copying or not.
  */
-function stripeOnCard(r: PolicyResult): string {
+function stripeOnCard(r: PolicyResult, d: number | null): string {
   const top = strongStripes(r);
-  if (!top) return ' The band counts whatever falls inside it, copying or not: a token looked at row after row (an upright stripe) adds where it crosses.';
+  // No stripes: where the bright cells run against the dotted line, as the picture shows them (off it, the reader
+  // would look for a line that is not there).
+  if (!top)
+    return d === null || d === 0
+      ? ''
+      : ` Its brightest cells run ${linePhrase(d, Math.abs(d) === r.radius)}${Math.abs(d) >= 2 ? `: each row looks ${d > 0 ? 'further along' : 'further back in'} that prior assistant answer than the word in step with it` : ''}.`;
   const named = top.map((s) => `${quoted(r, s.k)} (${whereToken(r, s.k)})`).join(' and ');
   return ` Its brightest cells stand in ${top.length > 1 ? 'upright stripes' : 'an upright stripe'} on ${named}, looked at row after row: the band counts ${top.length > 1 ? 'them' : 'it'} too, copying or not.`;
 }
@@ -125,12 +130,8 @@ export function linePhrase(d: number, atLeast = false): string {
   return `${atLeast ? 'at least ' : ''}${Math.abs(d)} tokens ${d > 0 ? 'right' : 'left'} of the dotted centre, not on it, so the band catches only part of that look`;
 }
 
-/**
- * The diagonal step's fold: where the head mean's bright cells stand in the band, when not along the dotted centre
- * (`d`: the head mean's line, as `headLine` found it for the card).
- */
-const lineSaid = (r: PolicyResult, d: number | null): string => {
+/** The diagonal step's fold: how much of the band the head mean's upright stripes hold, when the card names them. */
+const lineSaid = (r: PolicyResult): string => {
   const stripes = stripesPhrase(r);
-  if (stripes) return `${stripes.more} `;
-  return d === null || d === 0 ? '' : `Its brightest cells run ${linePhrase(d, Math.abs(d) === r.radius)}. `;
+  return stripes ? `${stripes.more} ` : '';
 };

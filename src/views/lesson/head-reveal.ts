@@ -15,7 +15,7 @@ export function headReveal(w: LessonWorld): Reveal {
   // At the band's edge the line may run further out than the band reaches: said as "at least".
   const stripes = stripesPhrase(r, w.head);
   const where = stripes
-    ? ` The heatmap now shows it alone: its bright cells stand ${stripes.said}.`
+    ? ` The heatmap now shows it alone: many of its bright cells stand ${stripes.said}.`
     : d === null
       ? ''
       : ` The heatmap now shows it alone: its bright cells sit ${linePhrase(d, Math.abs(d) === r.radius)}.`;

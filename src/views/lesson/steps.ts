@@ -119,7 +119,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: (w) =>
-      `Now inside the model: it reads the conversation's own last answer (writing nothing until step 12, which tests these clues by switching parts off), and the tool shows where its tokens look. Attention is how a model reads: to compute each token it weighs every token before it, sharing out 100 % among them; the tool shows the last of its ${w.finalLayer === null ? 'layers' : `${w.finalLayer + 1} layers (layer ${w.finalLayer}, counting from 0)`}. Where does that answer's move into the wall look?`,
+      `Steps 2–4 measured inertia by what the model writes; the papers also read it in attention; steps 5–12 test that reading, step 12 by switching parts off. Attention is how a model reads: to compute each token it weighs every token before it, sharing out 100 %; the tool shows the last of its ${w.finalLayer === null ? 'layers' : `${w.finalLayer + 1} layers (layer ${w.finalLayer}, counting from 0)`} as it reads the conversation's own last answer. Where does that answer's move into the wall look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
@@ -189,7 +189,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: WALL,
     text: () =>
-      "Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit (a model knows each token's position, so it could line them up by position alone)? The Filler policy swaps each prior assistant answer for neutral text of the same length: the positions stay, the words go; the model reads the same last answer as before.",
+      "Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit (a model knows each token's position, so it could line them up by position alone)? The Filler policy swaps each prior assistant answer for neutral text of the same length: the positions stay, the words go; the model only reads the same last answer as before, so step 4's broken moves do not matter here.",
     source: 'The Filler control: paper 1 (Do LLMs benefit from their own words?), section 4.2.',
     action: 'Click Filler in the Context policy panel.',
     target: '[data-lesson="policies"] button[title="filler"]',
@@ -255,7 +255,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      'A model can be trained to lean less on its prior assistant answers: shown two answers of its own that make different moves, one written seeing only the turn before and one from the whole history, training nudges its weights (the numbers it computes with) to make the first more likely (Context Preference Learning, CPL). The demo model has a twin trained this way. At the wall the lesson began with, does the twin still walk into it?',
+      "A model can be trained to lean less on its prior assistant answers (Context Preference Learning, CPL): shown two of its answers that make different moves, one written seeing only the turn before and one from the whole history, training nudges its weights (the numbers it computes with) toward the first, which leans on less history. The demo model has a twin trained this way. At the lesson's wall, does the twin still walk into it?",
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

@@ -124,7 +124,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of the ${c.looks.of} stored repeats look back less than ${LOOKS_BACK} times chance.`
+      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of the ${c.looks.of} repeats into the wall counted in step 2 look back less than ${LOOKS_BACK} times chance.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step 2) look back at ${LOOKS_BACK} times chance or more.${
@@ -250,7 +250,13 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   // Each policy's reading, among its moves against DE's (the goal's own pull) and Full's.
   const verdict = (w: Writer): 'below' | 'pull' | 'part' | 'all' =>
     among(w) + 10 < de ? 'below' : among(w) <= de + 5 ? 'pull' : among(w) < full - 5 ? 'part' : 'all';
-  const said = { below: 'far below DE: the filler throws it off', pull: 'as under DE', part: 'which keeps part of the extra repeats', all: 'as under Full' };
+  // Each policy's reading in words, its rate beside (the bars draw them all).
+  const said = {
+    below: 'falls far below DE: text it never trained on throws it off',
+    pull: 'repeats the blocked move about as often as DE',
+    part: 'keeps part of the extra repeats',
+    all: 'keeps them all, as Full',
+  };
   const takeaway = {
     pull: 'With its own answers hidden (AO), the model repeats the move no more than with no history at all: the extra repeats came with its own words.',
     part: 'With its own answers hidden (AO), the model repeats the move less than with them, more than with none: part of the extra repeats came with its own words.',
@@ -258,11 +264,11 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     below: 'With its own answers hidden (AO), the model is confused: it repeats the move less than even with no history, so hiding tells little here.',
   };
   const breaks = HIDING.some(([w]) => c.moved[w] < c.turns);
-  const noMove = HIDING.map(([w, name], i) => `${i ? '' : 'in '}${pct(c.turns - c.moved[w], c.turns)}${i ? '' : ' of the turns'} under ${name}`);
   return {
     takeaway: takeaway[verdict('ao')],
-    said: `${breaks ? `Hidden answers sometimes leave no move at all (the model never trained on them): ${noMove.slice(0, -1).join(', ')} and ${noMove.at(-1)}; the bars leave those out. Of the moves made it` : 'It'} repeats the blocked move in ${HIDING.map(([w, name]) => `${among(w)} % under ${name}, ${said[verdict(w)]}`).join('; ')} (DE: ${de} %, Full: ${full} %).`,
-    more: `Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played.`,
+    said: `${breaks ? 'Hidden answers sometimes leave no move at all (the model never trained on them): the bars leave those out and give their share beside each. ' : ''}Of the moves made, ${HIDING.map(([w, name]) => `${name} (${among(w)} %) ${said[verdict(w)]}`).join('; ')}.`,
+    // DE's and Full's rates, the yardsticks the words read against, in the fold with the all-turn rates.
+    more: `DE: ${de} %, Full: ${full} % of their moves. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played.`,
   };
 }
 
