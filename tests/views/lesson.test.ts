@@ -583,7 +583,7 @@ describe('the lesson', () => {
     expect(same.even).toBeCloseTo(0.2, 12);
     const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
     expect(step('reads').reveal!(w, null).said).toBe(
-      `"south" gives 50 % of its attention to the 2 earlier "south" tokens in prior assistant answers, 2.5 times chance (their share of the tokens, 20 %); the single "south" it looks at most is in turn 1's answer (30 % of all its attention). This one is unusually clear: ${lookTally().said}`,
+      `"south" gives 50 % of its attention to the 2 earlier "south" tokens in prior assistant answers, 2.5 times chance (their share of the tokens, 20 %); the single "south" it looks at most is in turn 1's answer (30 % of its attention). This one is unusual: ${lookTally().said}`,
     );
     // About chance: said so, not dressed up as looking back.
     data.set([0.05, 0, 0, 0.05, 0.5, 0.1, 0.05, 0.1, 0.05, 0.1]);
@@ -592,7 +592,7 @@ describe('the lesson', () => {
     );
     // Its largest single look elsewhere (the user's "South", 0.5): named, and said to name no move of its own answer's.
     expect(step('reads').reveal!(w, null).said).toContain(
-      'Its largest single look (50 %) is at "South" in turn 1\'s user message, another move: attention alone does not say why.',
+      'Its largest single look (50 %) is at "South" in turn 1\'s user message, another move: attention does not say why.',
     );
     expect(step('reads').reveal!(w, null).more).toContain('The answer\'s tokens give "South" 50 % on average.');
     // The worked example: the group first, then the largest single tokens besides it, then the rest; adding up to 100 %.

@@ -98,10 +98,10 @@ export function readsReveal(w: LessonWorld): Reveal {
     ? ''
     : t.top.category === 'current'
       ? ` Its largest single look is at ${quoted(rr, t.top.k)} in its own answer so far.`
-      : ` Its largest single look (${percent(at(rr, w.pointed.row, t.top.k))}) is at ${quoted(rr, t.top.k)} in ${whereToken(rr, t.top.k)}, ${isMove(t.top.text) ? 'another move' : 'which names no move'}: attention alone does not say why.`;
+      : ` Its largest single look (${percent(at(rr, w.pointed.row, t.top.k))}) is at ${quoted(rr, t.top.k)} in ${whereToken(rr, t.top.k)}, ${isMove(t.top.text) ? 'another move' : 'naming no move'}: attention does not say why.`;
   const column =
     elsewhere && t.top.category !== 'current' ? ` The answer's tokens give ${quoted(rr, t.top.k)} ${percent(columnMean(t.top.k))} on average.` : '';
-  const onOne = `; the single ${name} it looks at most is in ${whereToken(rr, s.top)} (${percent(at(rr, w.pointed.row, s.top))} of all its attention)`;
+  const onOne = `; the single ${name} it looks at most is in ${whereToken(rr, s.top)} (${percent(at(rr, w.pointed.row, s.top))} of its attention)`;
   const verdict =
     k >= LOOKS_BACK
       ? `${k.toFixed(1)} times chance (their share of the tokens, ${percent(s.even)})${move ? onOne : ''}`
@@ -116,7 +116,7 @@ export function readsReveal(w: LessonWorld): Reveal {
         : `This repeated move looks back at the earlier moves ${name}, as most repeats into a wall do.`;
   return {
     ...(takeaway ? { takeaway } : {}),
-    said: `${name} gives ${percent(s.share)} of its attention to the ${s.count} earlier ${name} tokens in prior assistant answers, ${verdict}.${largest}${move ? ` ${k >= LOOKS_BACK && looksRare() ? 'This one is unusually clear: ' : ''}${lookTally().said}` : ''}`,
+    said: `${name} gives ${percent(s.share)} of its attention to the ${s.count} earlier ${name} tokens in prior assistant answers, ${verdict}.${largest}${move ? ` ${k >= LOOKS_BACK && looksRare() ? 'This one is unusual: ' : ''}${lookTally().said}` : ''}`,
     bars,
     more: `Chance (looking at every token it can see equally) would give those ${s.count} tokens ${percent(s.even)}.${column} ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far. Tokens such as <|im_start|> and <|im_end|> are the chat template's marks where each message starts and ends.`,
   };

@@ -124,7 +124,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of the ${c.looks.of} repeats into the wall counted in step 2 look back less than ${LOOKS_BACK} times chance.`
+      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of the ${c.looks.of} repeats counted in step 2 look back less than ${LOOKS_BACK} times chance.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step 2) look back at ${LOOKS_BACK} times chance or more.${
@@ -135,7 +135,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   };
 }
 
-/** Whether fewer than half the stored repeats look back plainly: then the reads step calls its episode an unusually clear case. */
+/** Whether fewer than half the stored repeats look back plainly: then the reads step calls its episode an unusual case. */
 export const looksRare = (c: WallCounts = WALL_COUNTS): boolean => c.looks.back * 2 < c.looks.of;
 
 /** The CPL step's count over the same turns: the twin against the demo model, both with the whole history. */
