@@ -146,7 +146,7 @@ export const LESSON: LessonStep[] = [
       return {
         takeaway: strong
           ? 'This model has a strong sink, as most large models have.'
-          : 'This tiny model has almost no sink: its attention goes to what the tokens say, not to the first few.',
+          : 'This tiny model has almost no sink: its attention is spread over the conversation, not piled on the first few tokens.',
         said: `The sink takes ${percent(r.ratios.sink)} of the answer's attention here${strong ? '' : ', unlike most large models'}. A strong sink shows as bright columns at the left edge: tokens that every row of the answer looks at.`,
         more: `${onPanel([CATEGORY_NAMES.sink, r.ratios.sink])}${strong ? '' : ' To see a strong sink, load a real chat model by its Hub id in the Model panel, such as Qwen/Qwen2.5-0.5B-Instruct.'}`,
       };
