@@ -61,7 +61,7 @@ describe('the wall counts the lesson quotes', () => {
     });
     expect(headsTally(c)).toEqual({
       takeaway: 'The top-diagonal heads carry part of the pull to repeat the move, though they read mostly the list of cells.',
-      said: 'Over the 3 stored repeats into the wall, the top-diagonal heads off changed the move in 67 %, three others in 33 %.',
+      said: 'Over the 3 stored repeats into the wall, the top-diagonal heads off changed the move in 67 %, the 3 lowest in 33 %.',
       more: 'The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall).',
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };
@@ -110,7 +110,7 @@ describe('the wall counts the lesson quotes', () => {
     ]);
     expect(wallTally(c)).toEqual({
       takeaway:
-        'The history adds 30 repeats into the wall in every 100 turns: that extra is the inertia, and the next two steps find which part of the history brings it.',
+        'The history adds 30 repeats into the wall in every 100 turns (75 − 45): that extra is the inertia, and the next two steps find which part brings it.',
       said: 'Not only this once: over 200 turns right after a wall, in 40 mazes it played beforehand, it repeats the blocked move in 75 % with its whole history and 45 % with none, pulled by a goal that often lies just beyond the wall.',
       more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, from 40 episodes counted beforehand with the same model.',
     });
@@ -157,7 +157,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(summary(c).said).toMatch(
       /In attention, line-for-line copying shows as the diagonal, mostly the list of cells the task asks for: a clue, not a meter; what the model writes measures the inertia\.$/,
     );
-    expect(summary(c).more).toMatch(/^Switching off the top-diagonal heads stopped more of the repeats than switching off three others did\. Trained/);
+    expect(summary(c).more).toMatch(/^Switching off the top-diagonal heads stopped more of the repeats than switching off the 3 lowest did\. Trained/);
     // The control stops as many: no such clause.
     expect(summary({ ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 } } }).more).toMatch(/^Trained against it/);
     expect(twinTally({ ...c, repeats: { ...c.repeats, twin: 150 } }).takeaway).toMatch(

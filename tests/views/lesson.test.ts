@@ -340,7 +340,7 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the 2 top-diagonal heads off, north, an open way; with the 2 lowest off, east, into a wall\. Both sets garble the list of cells; only the top-diagonal heads change the move\. Over the \d+ stored repeats into the wall, the top-diagonal heads off changed the move in \d+ %, three others in \d+ %\.$/,
+      /^With every head on the model moves east, into a wall; with the 2 top-diagonal heads off, north, an open way; with the 2 lowest off, east, into a wall\. Both sets garble the list of cells; only the top-diagonal heads change the move\. Over the \d+ stored repeats into the wall, the top-diagonal heads off changed the move in \d+ %, the 3 lowest in \d+ %\.$/,
     );
     expect(heads.more).toMatch(
       /^Switched off: 1\.0, 1\.2 \(top diagonal ratio\); 1\.3, 1\.5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked: /,

@@ -111,7 +111,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
     takeaway:
       gap > 0
-        ? `The history adds ${gap} repeats into the wall in every 100 turns: that extra is the inertia, and the next two steps find which part of the history brings it.`
+        ? `The history adds ${gap} repeats into the wall in every 100 turns (${moveRate(c, 'full')} − ${moveRate(c, 'de')}): that extra is the inertia, and the next two steps find which part brings it.`
         : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
     said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} mazes it played beforehand, it repeats the blocked move in ${movePct(c, 'full')} with its whole history and ${movePct(c, 'de')} with none, pulled by a goal that often lies just beyond the wall.`,
     more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, from ${c.episodes} episodes counted beforehand with the same model.`,
@@ -205,7 +205,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     takeaway: headsCarry(c)
       ? 'The top-diagonal heads carry part of the pull to repeat the move, though they read mostly the list of cells.'
       : 'The top-diagonal heads carry no more of the pull than any three heads: in this model it does not sit in them.',
-    said: `Over the ${h.of} stored repeats into the wall, the top-diagonal heads off changed the move in ${stopped(h.repeats.top)}, three others in ${stopped(h.repeats.bottom)}.`,
+    said: `Over the ${h.of} stored repeats into the wall, the top-diagonal heads off changed the move in ${stopped(h.repeats.top)}, the 3 lowest in ${stopped(h.repeats.bottom)}.`,
     more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
   };
 }
@@ -280,6 +280,6 @@ export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reve
   return {
     takeaway: 'Conversational inertia: a model leans on its own prior assistant answers more than the task needs.',
     said: `At a wall this model repeats the move in ${movePct(c, 'full')} of its moves with its whole history, ${movePct(c, 'de')} with none and ${movePct(c, 'ao')} with its own answers hidden (AO)${moveRate(c, 'ao') <= moveRate(c, 'de') + 5 ? ': the extra repeats come with its own words' : ''}. In attention, line-for-line copying shows as the diagonal, mostly the list of cells the task asks for: a clue, not a meter; what the model writes measures the inertia.`,
-    more: `${timesChance === undefined ? '' : `The diagonal here: ${timesChance.toFixed(1)} times chance. `}${headsCarry(c) ? 'Switching off the top-diagonal heads stopped more of the repeats than switching off three others did. ' : ''}${moveRate(c, 'twin') < moveRate(c, 'full') ? `Trained against it (CPL), its twin repeats the move in ${movePct(c, 'twin')} of its moves on the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
+    more: `${timesChance === undefined ? '' : `The diagonal here: ${timesChance.toFixed(1)} times chance. `}${headsCarry(c) ? 'Switching off the top-diagonal heads stopped more of the repeats than switching off the 3 lowest did. ' : ''}${moveRate(c, 'twin') < moveRate(c, 'full') ? `Trained against it (CPL), its twin repeats the move in ${movePct(c, 'twin')} of its moves on the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }
