@@ -150,9 +150,9 @@ describe('the wall counts the lesson quotes', () => {
     );
     expect(summary({ ...c, repeats: { ...c.repeats, ao: 100 } }).said).toContain('45 % with none and 63 % with its own answers hidden (AO). In attention');
     expect(summary(c).more).toMatch(
-      /others did\. Trained against it \(CPL\), its twin repeats the move in 60 % of its moves on the same turns: less, not gone\. The inspector/,
+      /the 3 lowest did\. Trained against it \(CPL\), its twin repeats the move in 60 % of its moves on the same turns: less, not gone\. The inspector/,
     );
-    expect(summary({ ...c, repeats: { ...c.repeats, twin: 150 } }).more).toMatch(/others did\. The inspector/);
+    expect(summary({ ...c, repeats: { ...c.repeats, twin: 150 } }).more).toMatch(/the 3 lowest did\. The inspector/);
     expect(summary(c, 1.52).more).toMatch(/^The diagonal here: 1\.5 times chance\. Switching off/);
     expect(summary(c).said).toMatch(
       /In attention, line-for-line copying shows as the diagonal, mostly the list of cells the task asks for: a clue, not a meter; what the model writes measures the inertia\.$/,
