@@ -431,8 +431,8 @@ describe('the lesson, walked with the keyboard only', () => {
       );
       // And drawn: the whole answer, then its two parts, as the same model gives them in Node.
       expect((await card.getByTestId('lesson-bars-row').allTextContents()).slice(1)).toEqual([
-        `of it: list of cells${pct(split.before)}chance ${pct(split.evenBefore)}`,
-        `of it: thought and move${pct(split.last)}chance ${pct(split.evenLast)}`,
+        `of the ${Math.round((split.before + split.last) * 100)} %: list of cells${pct(split.before)}chance ${pct(split.evenBefore)}`,
+        `of the ${Math.round((split.before + split.last) * 100)} %: thought and move${pct(split.last)}chance ${pct(split.evenLast)}`,
       ]);
     });
     await step(8, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));

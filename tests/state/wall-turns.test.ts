@@ -110,7 +110,7 @@ describe('the wall counts the lesson quotes', () => {
     ]);
     expect(wallTally(c)).toEqual({
       takeaway:
-        'The history adds 30 repeats into the wall in every 100 turns (75 − 45): that extra is the inertia, and the next two steps find which part brings it.',
+        'The history adds 30 repeats into the wall in every 100 moves (75 − 45): that extra is the inertia, and the next two steps find which part brings it.',
       said: 'Not only this once: over 200 turns right after a wall, in 40 mazes it played beforehand, it repeats the blocked move in 75 % with its whole history and 45 % with none, pulled by a goal that often lies just beyond the wall.',
       more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, from 40 episodes counted beforehand with the same model.',
     });
@@ -127,13 +127,13 @@ describe('the wall counts the lesson quotes', () => {
     // (60 %, below Full's 75 % − 5: part), Filler 20 of 100 (20 %, more than 10 below DE: confusion); Filler breaks 50 %.
     expect(hiddenTally(c)).toEqual({
       takeaway: 'With its own answers hidden (AO), the model repeats the move no more than with no history at all: the extra repeats came with its own words.',
-      said: 'Hidden answers sometimes leave no move at all (the model never trained on them): the bars leave those out and give their share beside each. Of the moves made, AO (50 %) repeats the blocked move about as often as DE; SUM (60 %) keeps part of the extra repeats; Filler (20 %) falls far below DE: text it never trained on throws it off.',
+      said: "Hidden answers sometimes leave no move at all (the model never trained on them): the bars leave those out and give their share beside each. Of the moves made, AO (50 %) repeats the blocked move about as often as DE; SUM (60 %) keeps part of the extra repeats; Filler (20 %) falls below even DE: unfamiliar text in place of its answers changes its play beyond the pull. AO's moves also hit other walls more often than DE's (31 % against 15 %, the grey): placeholders it never saw in training unsettle it too.",
       more: 'DE: 45 %, Full: 75 % of their moves. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played.',
     });
     // Every answer a move: no word of missing moves. AO at Full's rate: the takeaway says the repeats do not come with its words.
     const fine = { ...c, repeats: { ...c.repeats, ao: 150, sum: 100 }, moved: { ...c.moved, ao: 200, sum: 200, filler: 200 } };
     expect(hiddenTally(fine).said).toBe(
-      'Of the moves made, AO (75 %) keeps them all, as Full; SUM (50 %) repeats the blocked move about as often as DE; Filler (10 %) falls far below DE: text it never trained on throws it off.',
+      'Of the moves made, AO (75 %) keeps them all, as Full; SUM (50 %) repeats the blocked move about as often as DE; Filler (10 %) falls below even DE: unfamiliar text in place of its answers changes its play beyond the pull.',
     );
     expect(hiddenTally(fine).takeaway).toMatch(/as often as with them: here the extra repeats do not come with its own words\.$/);
     expect(policyTally('ao', 'AO', c).said).toMatch(/under AO against 75 % under Full\.$/);

@@ -247,9 +247,17 @@ describe('the lesson', () => {
     const both = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43), slot: 1 }] };
     expect(step('cpl').reveal!(both, w)).toEqual({
       takeaway: twinTally().takeaway,
-      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. ${twinTally().said} The twin gives its prior assistant answers 43 % of its attention, the demo model 53 %; diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
-      more: `Every turn is being scored with both models: their attention follows. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more}`,
+      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. ${twinTally().said} The twin gives its prior assistant answers 43 % of its attention, the demo model 53 %.`,
+      more: `Every turn is being scored with both models: their attention follows. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more} Diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
     });
+    // The twin's share at chance (4 of 9, then 4 of 10 tokens: 42 %), while the stored count has it repeat more than
+    // with no history: said to be no measure of the inertia.
+    const cats = ['system', 'user', 'prior', 'prior', 'prior', 'prior', 'user', 'user', 'current', 'current'];
+    const seen = { query: { start: 8, end: 10 }, tokens: cats.map((category) => ({ category, text: 'x' })) };
+    const atChance = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43, seen as never), slot: 1 }] };
+    expect(step('cpl').reveal!(atChance, w).said).toMatch(
+      /The twin gives its prior assistant answers 43 % of its attention \(chance 42 %\), the demo model 53 %: at chance, yet the twin still repeats more than with no history, so a share of attention is not the inertia\.$/,
+    );
     // With the goal told (south, beyond the wall): the twin's way off the wall is not called playing better.
     expect(told('cpl', { ...cpl, toGoal: ['south'] }, w)).toContain(
       'its CPL twin moves north, an open way, but away from the goal. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move, though it plays no better.',
@@ -737,8 +745,8 @@ describe('the lesson', () => {
       caption: 'Attention on the diagonal',
       rows: [
         { label: 'whole answer', value: r.diagonal, even: evenDiagonal(r) },
-        { label: 'of it: list of cells', value: two.before, even: two.evenBefore },
-        { label: 'of it: thought and move', value: two.last, even: two.evenLast },
+        { label: 'of the 30 %: list of cells', value: two.before, even: two.evenBefore },
+        { label: 'of the 30 %: thought and move', value: two.last, even: two.evenLast },
       ],
     });
     // The band's cells a twentieth as bright: (0.02 + 0.015 + 0.01) / 3 = 1.5 %, about a tenth of chance, said so.

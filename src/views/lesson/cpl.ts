@@ -1,7 +1,7 @@
 /** The CPL step's reading of two models: the move each writes at the wall, then their attention turn by turn. */
 import type { SweepPoint } from '../../analysis/sweep';
 import { compareMoves, moveClause, offGoal } from './moves';
-import { twinTally } from './wall-counts';
+import { twinAboveNoHistory, twinTally } from './wall-counts';
 import { evenShare, figuresOf, percent, SILENT, twinOf, type LessonWorld, type Reveal } from './world';
 
 /**
@@ -52,19 +52,28 @@ export function cplReveal(w: LessonWorld): Reveal {
   // side, ties the training to what the earlier steps measured; the count over many turns is drawn, and said in the fold.
   const [me, it] = [figuresOf(w, 'full'), twinOf(w)];
   const chance = it ? evenShare(it, 'prior') : 0;
+  // The twin's attention on its answers down to chance while it still repeats more than with no history: the plainest
+  // sign in the lesson that a share of attention is a clue, not the inertia itself.
+  const atChance = !!it && chance > 0 && it.ratios.prior < chance * 1.1 && twinAboveNoHistory();
   const look =
     me && it
-      ? `The twin gives its prior assistant answers ${percent(it.ratios.prior)} of its attention${chance > 0 ? ` (chance ${percent(chance)})` : ''}, the demo model ${percent(me.ratios.prior)}; diagonal ratio ${percent(it.diagonal)} against ${percent(me.diagonal)}${
+      ? `The twin gives its prior assistant answers ${percent(it.ratios.prior)} of its attention${chance > 0 ? ` (chance ${percent(chance)})` : ''}, the demo model ${percent(me.ratios.prior)}${
+          atChance ? ': at chance, yet the twin still repeats more than with no history, so a share of attention is not the inertia' : ''
+        }.`
+      : null;
+  const diagonals =
+    me && it
+      ? ` Diagonal ratio ${percent(it.diagonal)} against ${percent(me.diagonal)}${
           // About equal: the diagonal is mostly the list of cells, which the training leaves alone (the diagonal step).
           Math.abs(it.diagonal - me.diagonal) < 0.02 ? ': both still copy the list of cells' : ''
         }.`
-      : null;
+      : '';
   // With both models' figures: the moves, the count over many turns and their attention on the card, the moves'
   // reading (the moves already say where each leads) in the fold.
   const moves = `The demo model ${moveClause(mine, w.walls, w.toGoal)}; its CPL twin ${moveClause(twin, w.walls, w.toGoal)}.`;
   const reading = together(mine, twin, w.walls, w.toGoal ?? null);
   const said = look ? `${moves} ${tally.said} ${look}` : `${moves} ${reading} ${tally.said}`;
-  const counted = look ? `${reading} ${tally.more}` : tally.more;
+  const counted = `${look ? `${reading} ${tally.more}` : tally.more}${diagonals}`;
   const [a, b] = [w.sweeps[0], w.sweeps[1]];
   const takeaway = tally.takeaway;
   if (w.sweeping || !a || !b || b.length < a.length)

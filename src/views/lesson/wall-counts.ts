@@ -111,7 +111,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
     takeaway:
       gap > 0
-        ? `The history adds ${gap} repeats into the wall in every 100 turns (${moveRate(c, 'full')} − ${moveRate(c, 'de')}): that extra is the inertia, and the next two steps find which part brings it.`
+        ? `The history adds ${gap} repeats into the wall in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}): that extra is the inertia, and the next two steps find which part brings it.`
         : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
     said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} mazes it played beforehand, it repeats the blocked move in ${movePct(c, 'full')} with its whole history and ${movePct(c, 'de')} with none, pulled by a goal that often lies just beyond the wall.`,
     more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, from ${c.episodes} episodes counted beforehand with the same model.`,
@@ -144,11 +144,14 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
     takeaway:
       moveRate(c, 'twin') >= moveRate(c, 'full')
         ? 'Trained against inertia, the twin repeats the move no less often at the wall: on these turns the training does not show.'
-        : `Trained against inertia, the twin repeats the move less often at the wall${moveRate(c, 'twin') > moveRate(c, 'de') ? ', but not as rarely as with no history' : ''}.`,
+        : `Trained against inertia, the twin repeats the move less often at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`,
     said: `Over ${c.turns} turns at a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model in ${movePct(c, 'full')} (with no history, ${movePct(c, 'de')}).`,
     more: `Counted over the same turns: the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move).`,
   };
 }
+
+/** Whether the CPL twin, with the whole history, still repeats the move more often than the demo model with none. */
+export const twinAboveNoHistory = (c: WallCounts = WALL_COUNTS): boolean => moveRate(c, 'twin') > moveRate(c, 'de');
 
 /** One writer's row of the running count: where its move went on the turns right after a wall, in per cent as the card says them. */
 export interface BoardRow {
@@ -252,7 +255,7 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     among(w) + 10 < de ? 'below' : among(w) <= de + 5 ? 'pull' : among(w) < full - 5 ? 'part' : 'all';
   // Each policy's reading in words, its rate beside (the bars draw them all).
   const said = {
-    below: 'falls far below DE: text it never trained on throws it off',
+    below: 'falls below even DE: unfamiliar text in place of its answers changes its play beyond the pull',
     pull: 'repeats the blocked move about as often as DE',
     part: 'keeps part of the extra repeats',
     all: 'keeps them all, as Full',
@@ -264,9 +267,15 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     below: 'With its own answers hidden (AO), the model is confused: it repeats the move less than even with no history, so hiding tells little here.',
   };
   const breaks = HIDING.some(([w]) => c.moved[w] < c.turns);
+  // Moves into another wall, of the moves made: AO's well above DE's says the placeholders unsettle it too (the bars' grey).
+  const other = (w: Writer) => rate(c.moved[w] - c.repeats[w] - c.open[w], c.moved[w] || 1);
+  const unsettled =
+    other('ao') > other('de') + 10
+      ? ` AO's moves also hit other walls more often than DE's (${other('ao')} % against ${other('de')} %, the grey): placeholders it never saw in training unsettle it too.`
+      : '';
   return {
     takeaway: takeaway[verdict('ao')],
-    said: `${breaks ? 'Hidden answers sometimes leave no move at all (the model never trained on them): the bars leave those out and give their share beside each. ' : ''}Of the moves made, ${HIDING.map(([w, name]) => `${name} (${among(w)} %) ${said[verdict(w)]}`).join('; ')}.`,
+    said: `${breaks ? 'Hidden answers sometimes leave no move at all (the model never trained on them): the bars leave those out and give their share beside each. ' : ''}Of the moves made, ${HIDING.map(([w, name]) => `${name} (${among(w)} %) ${said[verdict(w)]}`).join('; ')}.${unsettled}`,
     // DE's and Full's rates, the yardsticks the words read against, in the fold with the all-turn rates.
     more: `DE: ${de} %, Full: ${full} % of their moves. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played.`,
   };
