@@ -255,7 +255,7 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     among(w) + 10 < de ? 'below' : among(w) <= de + 5 ? 'pull' : among(w) < full - 5 ? 'part' : 'all';
   // Each policy's reading in words, its rate beside (the bars draw them all).
   const said = {
-    below: 'falls below even DE: unfamiliar text in place of its answers changes its play beyond the pull',
+    below: 'falls below even DE: unfamiliar text changes its play beyond the pull',
     pull: 'repeats the blocked move about as often as DE',
     part: 'keeps part of the extra repeats',
     all: 'keeps them all, as Full',
@@ -271,11 +271,11 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   const other = (w: Writer) => rate(c.moved[w] - c.repeats[w] - c.open[w], c.moved[w] || 1);
   const unsettled =
     other('ao') > other('de') + 10
-      ? ` AO's moves also hit other walls more often than DE's (${other('ao')} % against ${other('de')} %, the grey): placeholders it never saw in training unsettle it too.`
+      ? ` AO's moves also hit other walls more than DE's (${other('ao')} % against ${other('de')} %, the grey): the placeholders unsettle it too.`
       : '';
   return {
     takeaway: takeaway[verdict('ao')],
-    said: `${breaks ? 'Hidden answers sometimes leave no move at all (the model never trained on them): the bars leave those out and give their share beside each. ' : ''}Of the moves made, ${HIDING.map(([w, name]) => `${name} (${among(w)} %) ${said[verdict(w)]}`).join('; ')}.${unsettled}`,
+    said: `${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out, their share beside each. ' : ''}Of the moves made, ${HIDING.map(([w, name]) => `${name} (${among(w)} %) ${said[verdict(w)]}`).join('; ')}.${unsettled}`,
     // DE's and Full's rates, the yardsticks the words read against, in the fold with the all-turn rates.
     more: `DE: ${de} %, Full: ${full} % of their moves. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played.`,
   };
