@@ -116,7 +116,7 @@ describe('the wall counts the lesson quotes', () => {
     });
     expect(twinTally(c)).toEqual({
       takeaway: 'Trained against inertia, the twin repeats the move less often at the wall, but not as rarely as with no history.',
-      said: 'Over 200 turns at a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model in 75 % (with no history, 45 %).',
+      said: 'Over 200 turns at a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model 75 % (with none, 45 %).',
       more: 'Counted over the same turns: the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move).',
     });
     const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null });
@@ -127,13 +127,13 @@ describe('the wall counts the lesson quotes', () => {
     // (60 %, below Full's 75 % − 5: part), Filler 20 of 100 (20 %, more than 10 below DE: confusion); Filler breaks 50 %.
     expect(hiddenTally(c)).toEqual({
       takeaway: 'With its own answers hidden (AO), the model repeats the move no more than with no history at all: the extra repeats came with its own words.',
-      said: "Hidden answers sometimes leave no move at all (the model never trained on them): the bars leave those out and give their share beside each. Of the moves made, AO (50 %) repeats the blocked move about as often as DE; SUM (60 %) keeps part of the extra repeats; Filler (20 %) falls below even DE: unfamiliar text in place of its answers changes its play beyond the pull. AO's moves also hit other walls more often than DE's (31 % against 15 %, the grey): placeholders it never saw in training unsettle it too.",
+      said: "Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out, their share beside each. Of the moves made, AO (50 %) repeats the blocked move about as often as DE; SUM (60 %) keeps part of the extra repeats; Filler (20 %) falls below even DE: unfamiliar text changes its play beyond the pull. AO's moves also hit other walls more than DE's (31 % against 15 %, the grey): the placeholders unsettle it too.",
       more: 'DE: 45 %, Full: 75 % of their moves. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played.',
     });
     // Every answer a move: no word of missing moves. AO at Full's rate: the takeaway says the repeats do not come with its words.
     const fine = { ...c, repeats: { ...c.repeats, ao: 150, sum: 100 }, moved: { ...c.moved, ao: 200, sum: 200, filler: 200 } };
     expect(hiddenTally(fine).said).toBe(
-      'Of the moves made, AO (75 %) keeps them all, as Full; SUM (50 %) repeats the blocked move about as often as DE; Filler (10 %) falls below even DE: unfamiliar text in place of its answers changes its play beyond the pull.',
+      'Of the moves made, AO (75 %) keeps them all, as Full; SUM (50 %) repeats the blocked move about as often as DE; Filler (10 %) falls below even DE: unfamiliar text changes its play beyond the pull.',
     );
     expect(hiddenTally(fine).takeaway).toMatch(/as often as with them: here the extra repeats do not come with its own words\.$/);
     expect(policyTally('ao', 'AO', c).said).toMatch(/under AO against 75 % under Full\.$/);

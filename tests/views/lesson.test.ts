@@ -220,7 +220,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^With its own answers hidden \(AO\), .*\. Hidden answers sometimes leave no move at all .*: the bars leave those out and give their share beside each\. Of the moves made, AO \(\d+ %\) .*\. Under ao the model reads 743 tokens.*\. DE: \d+ %, Full: \d+ % of their moves\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
+      /^With its own answers hidden \(AO\), .*\. Hidden answers sometimes leave no move .*: the bars leave those out, their share beside each\. Of the moves made, AO \(\d+ %\) .*\. Under ao the model reads 743 tokens.*\. DE: \d+ %, Full: \d+ % of their moves\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
@@ -256,7 +256,7 @@ describe('the lesson', () => {
     const seen = { query: { start: 8, end: 10 }, tokens: cats.map((category) => ({ category, text: 'x' })) };
     const atChance = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43, seen as never), slot: 1 }] };
     expect(step('cpl').reveal!(atChance, w).said).toMatch(
-      /The twin gives its prior assistant answers 43 % of its attention \(chance 42 %\), the demo model 53 %: at chance, yet the twin still repeats more than with no history, so a share of attention is not the inertia\.$/,
+      /The twin gives its prior assistant answers 43 % of its attention \(chance 42 %\), the demo model 53 %: at chance, yet it still repeats more than with no history: a share of attention is not the inertia\.$/,
     );
     // With the goal told (south, beyond the wall): the twin's way off the wall is not called playing better.
     expect(told('cpl', { ...cpl, toGoal: ['south'] }, w)).toContain(

@@ -58,7 +58,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   const look =
     me && it
       ? `The twin gives its prior assistant answers ${percent(it.ratios.prior)} of its attention${chance > 0 ? ` (chance ${percent(chance)})` : ''}, the demo model ${percent(me.ratios.prior)}${
-          atChance ? ': at chance, yet the twin still repeats more than with no history, so a share of attention is not the inertia' : ''
+          atChance ? ': at chance, yet it still repeats more than with no history: a share of attention is not the inertia' : ''
         }.`
       : null;
   const diagonals =
