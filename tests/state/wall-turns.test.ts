@@ -61,7 +61,7 @@ describe('the wall counts the lesson quotes', () => {
     });
     expect(headsTally(c)).toEqual({
       takeaway: 'The top-diagonal heads carry part of the pull to repeat the move, though they read mostly the list of cells.',
-      said: 'Over the 3 stored repeats into the wall, the top-diagonal heads off changed the move in 67 %, the 3 lowest in 33 %.',
+      said: 'Over the repeats into the wall counted in step 2, the top-diagonal heads off changed the move in 67 %, the 3 lowest in 33 %.',
       more: 'The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall).',
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };
@@ -74,7 +74,7 @@ describe('the wall counts the lesson quotes', () => {
       more: '1 of the 2 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: '87 % of the 116 repeats counted in step 2 look back less than 1.5 times chance.',
+      said: '87 % of the repeats into the wall counted in step 2 look back less than 1.5 times chance.',
       more: '15 of the 116 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
@@ -126,7 +126,8 @@ describe('the wall counts the lesson quotes', () => {
     // Hiding its answers, among the answers that make a move: AO 80 of 160 (50 %, at DE's 45 % + 5), SUM 90 of 150
     // (60 %, below Full's 75 % − 5: part), Filler 20 of 100 (20 %, more than 10 below DE: confusion); Filler breaks 50 %.
     expect(hiddenTally(c)).toEqual({
-      takeaway: 'With its own answers hidden (AO), the model repeats the move no more than with no history at all: the extra repeats came with its own words.',
+      takeaway:
+        'With its own answers hidden (AO) it repeats the move no more than with no history: the extra repeats went with its own words, though hiding them also unsettles it.',
       said: "Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out, their share beside each. Of the moves made, AO (50 %) repeats the blocked move about as often as DE; SUM (60 %) keeps part of the extra repeats; Filler (20 %) falls below even DE: unfamiliar text changes its play beyond the pull. AO's moves also hit other walls more than DE's (31 % against 15 %, the grey): the placeholders unsettle it too.",
       more: 'DE: 45 %, Full: 75 % of their moves. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played.',
     });

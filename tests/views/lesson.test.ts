@@ -220,7 +220,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^With its own answers hidden \(AO\), .*\. Hidden answers sometimes leave no move .*: the bars leave those out, their share beside each\. Of the moves made, AO \(\d+ %\) .*\. Under ao the model reads 743 tokens.*\. DE: \d+ %, Full: \d+ % of their moves\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
+      /^With its own answers hidden \(AO\) .*\. Hidden answers sometimes leave no move .*: the bars leave those out, their share beside each\. Of the moves made, AO \(\d+ %\) .*\. Under ao the model reads 743 tokens.*\. DE: \d+ %, Full: \d+ % of their moves\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
@@ -348,7 +348,7 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the 2 top-diagonal heads off, north, an open way; with the 2 lowest off, east, into a wall\. Both sets garble the list of cells; only the top-diagonal heads change the move\. Over the \d+ stored repeats into the wall, the top-diagonal heads off changed the move in \d+ %, the 3 lowest in \d+ %\.$/,
+      /^With every head on the model moves east, into a wall; with the 2 top-diagonal heads off, north, an open way; with the 2 lowest off, east, into a wall\. Both sets garble the list of cells; only the top-diagonal heads change the move\. Over the repeats into the wall counted in step 2, the top-diagonal heads off changed the move in \d+ %, the 3 lowest in \d+ %\.$/,
     );
     expect(heads.more).toMatch(
       /^Switched off: 1\.0, 1\.2 \(top diagonal ratio\); 1\.3, 1\.5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked: /,
@@ -419,7 +419,7 @@ describe('the lesson', () => {
     // The turns step: the same yardstick at an earlier turn and at the last, the verdict after the figures.
     const early = { ...r, turn: 6, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(lengthVerdict(early, r)).toEqual({
-      takeaway: 'With more turns the model leans a little more on its prior assistant answers: their share grew faster than their part of the text.',
+      takeaway: 'With more turns its prior assistant answers draw a little more attention than their growing part of the text gives them.',
       said: 'At turn 6 prior assistant answers are 35 % of the tokens the answer can see and get 40 % of its attention; at the last turn, 14, they are 35 % of the tokens and get 70 % of its attention. Against chance: 1.1 then 2.0 times.',
       more: 'Chance: what looking at every token equally would give them. Two turns compared; the chart "Shares by turn" has them all. The diagonal ratio, which counts only the copy-shaped part, reads 20 % then 20 %. On the figures panel: prior assistant at turn 6 0.4000, at turn 14 0.7000, diagonal ratio at turn 6 0.2000, at turn 14 0.2000.',
       // Drawn: each turn's share, its even spread marked.
@@ -843,6 +843,14 @@ describe('the lesson', () => {
     expect(headLine(nextMean)).toBe(1);
     expect(step('diagonal').reveal!(world(nextMean, 0) as LessonWorld, null).said).toContain(
       'Its brightest cells run one token right of the dotted centre: each row computes the next word',
+    );
+    // Two tokens ahead, at the edge of a band of radius 2: said as running ahead of the dotted line, at the band's edge.
+    const twoAhead = new Float64Array(24);
+    for (let i = 0; i < 3; i++) twoAhead[i * 8 + Math.min(7, 4 + i)] = 1;
+    const aheadMean = { ...nextMean, radius: 2, attention: { ...nextMean.attention!, mean: slab(twoAhead, 3, 8, 5) } } as unknown as PolicyResult;
+    expect(headLine(aheadMean)).toBe(2);
+    expect(step('diagonal').reveal!(world(aheadMean, 0) as LessonWorld, null).said).toContain(
+      "Its brightest cells run a few tokens ahead of the dotted line, at the band's edge: each row looks a little further along that prior assistant answer than the word it copies.",
     );
     // A head the page holds no attention for: null, and the reveal says nothing of a line.
     expect(headLine(r, 2)).toBeNull();

@@ -114,7 +114,9 @@ function stripeOnCard(r: PolicyResult, d: number | null): string {
   if (!top)
     return d === null || d === 0
       ? ''
-      : ` Its brightest cells run ${linePhrase(d, Math.abs(d) === r.radius)}${Math.abs(d) >= 2 ? `: each row looks ${d > 0 ? 'further along' : 'further back in'} that prior assistant answer than the word in step with it` : ''}.`;
+      : Math.abs(d) >= 2
+        ? ` Its brightest cells run a few tokens ${d > 0 ? 'ahead of' : 'behind'} the dotted line${Math.abs(d) === r.radius ? ", at the band's edge" : ''}: each row looks a little ${d > 0 ? 'further along' : 'further back in'} that prior assistant answer than the word it copies.`
+        : ` Its brightest cells run ${linePhrase(d)}.`;
   const named = top.map((s) => `${quoted(r, s.k)} (${whereToken(r, s.k)})`).join(' and ');
   return ` Its brightest cells stand in ${top.length > 1 ? 'upright stripes' : 'an upright stripe'} on ${named}, looked at row after row: the band counts ${top.length > 1 ? 'them' : 'it'} too, copying or not.`;
 }

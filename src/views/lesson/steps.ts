@@ -119,7 +119,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: (w) =>
-      `Steps 2–4 counted what the model writes; the papers also read inertia in attention, and steps 5–12 test that clue (step 12 by switching parts off). Attention is how a model reads: for each token it weighs every token before it, sharing out 100 %, in ${w.finalLayer === null ? 'several layers' : `${w.finalLayer + 1} layers`}, each reading what the one before made; the tool shows the last${w.finalLayer === null ? '' : ` (layer ${w.finalLayer}, counting from 0)`} as it reads the conversation's own last answer. Where does that answer's move look?`,
+      `Steps 2–4 measured inertia by what the model writes; attention shows where it reads, not why it chooses: a clue that step 12 tests by switching parts off. Attention is how a model reads: for each token it weighs every token before it, sharing out 100 %, in ${w.finalLayer === null ? 'several layers' : `${w.finalLayer + 1} layers`}, each reading what the one before made; the tool shows the last${w.finalLayer === null ? '' : ` (layer ${w.finalLayer}, counting from 0)`} as it reads the stored last answer. Where does that answer's move look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",

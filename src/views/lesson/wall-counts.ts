@@ -124,7 +124,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of the ${c.looks.of} repeats counted in step 2 look back less than ${LOOKS_BACK} times chance.`
+      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of the repeats into the wall counted in step 2 look back less than ${LOOKS_BACK} times chance.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step 2) look back at ${LOOKS_BACK} times chance or more.${
@@ -208,7 +208,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     takeaway: headsCarry(c)
       ? 'The top-diagonal heads carry part of the pull to repeat the move, though they read mostly the list of cells.'
       : 'The top-diagonal heads carry no more of the pull than any three heads: in this model it does not sit in them.',
-    said: `Over the ${h.of} stored repeats into the wall, the top-diagonal heads off changed the move in ${stopped(h.repeats.top)}, the 3 lowest in ${stopped(h.repeats.bottom)}.`,
+    said: `Over the repeats into the wall counted in step 2, the top-diagonal heads off changed the move in ${stopped(h.repeats.top)}, the 3 lowest in ${stopped(h.repeats.bottom)}.`,
     more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
   };
 }
@@ -260,19 +260,19 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     part: 'keeps part of the extra repeats',
     all: 'keeps them all, as Full',
   };
-  const takeaway = {
-    pull: 'With its own answers hidden (AO), the model repeats the move no more than with no history at all: the extra repeats came with its own words.',
-    part: 'With its own answers hidden (AO), the model repeats the move less than with them, more than with none: part of the extra repeats came with its own words.',
-    all: 'With its own answers hidden (AO), the model repeats the move as often as with them: here the extra repeats do not come with its own words.',
-    below: 'With its own answers hidden (AO), the model is confused: it repeats the move less than even with no history, so hiding tells little here.',
-  };
-  const breaks = HIDING.some(([w]) => c.moved[w] < c.turns);
   // Moves into another wall, of the moves made: AO's well above DE's says the placeholders unsettle it too (the bars' grey).
   const other = (w: Writer) => rate(c.moved[w] - c.repeats[w] - c.open[w], c.moved[w] || 1);
   const unsettled =
     other('ao') > other('de') + 10
       ? ` AO's moves also hit other walls more than DE's (${other('ao')} % against ${other('de')} %, the grey): the placeholders unsettle it too.`
       : '';
+  const takeaway = {
+    pull: `With its own answers hidden (AO) it repeats the move no more than with no history: the extra repeats went with its own words${unsettled ? ', though hiding them also unsettles it' : ''}.`,
+    part: 'With its own answers hidden (AO), the model repeats the move less than with them, more than with none: part of the extra repeats came with its own words.',
+    all: 'With its own answers hidden (AO), the model repeats the move as often as with them: here the extra repeats do not come with its own words.',
+    below: 'With its own answers hidden (AO), the model is confused: it repeats the move less than even with no history, so hiding tells little here.',
+  };
+  const breaks = HIDING.some(([w]) => c.moved[w] < c.turns);
   return {
     takeaway: takeaway[verdict('ao')],
     said: `${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out, their share beside each. ' : ''}Of the moves made, ${HIDING.map(([w, name]) => `${name} (${among(w)} %) ${said[verdict(w)]}`).join('; ')}.${unsettled}`,

@@ -253,7 +253,7 @@ export function lengthVerdict(early: PolicyResult, late: PolicyResult): Reveal {
   const [x, y] = [early.ratios.prior / a, late.ratios.prior / b];
   const takeaway =
     y > x * 1.1
-      ? 'With more turns the model leans a little more on its prior assistant answers: their share grew faster than their part of the text.'
+      ? 'With more turns its prior assistant answers draw a little more attention than their growing part of the text gives them.'
       : y < x / 1.1
         ? 'Their part of the text grew faster than their share of attention: the rise is just more text.'
         : 'Their share of attention grew as their part of the text did: the rise is more text, not more leaning.';
