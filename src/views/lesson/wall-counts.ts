@@ -124,7 +124,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of the repeats into the wall counted in step 2 look back less than ${LOOKS_BACK} times chance.`
+      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of step 2's repeats into the wall look back less than ${LOOKS_BACK} times chance.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step 2) look back at ${LOOKS_BACK} times chance or more.${
