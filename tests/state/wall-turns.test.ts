@@ -147,7 +147,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/, and 45 % under DE \(no earlier turn\)\.$/);
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');
     expect(summary(c).said).toContain(
-      'At a wall this model repeats the move in 75 % of its moves with its whole history, 45 % with none and 50 % with its own answers hidden (AO): the extra repeats come with its own words.',
+      'At a wall this model repeats the move in 75 % of its moves with its whole history, 45 % with none and 50 % with its own answers hidden (AO): the extra repeats come with its own words, though hiding them also unsettles it.',
     );
     expect(summary({ ...c, repeats: { ...c.repeats, ao: 100 } }).said).toContain('45 % with none and 63 % with its own answers hidden (AO). In attention');
     expect(summary(c).more).toMatch(

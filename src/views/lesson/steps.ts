@@ -255,7 +255,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      "A model can be trained to lean less on its prior assistant answers (Context Preference Learning, CPL): shown two of its answers that make different moves, one written seeing only the turn before and one from the whole history, training nudges its weights (the numbers it computes with) toward the first, which leans on less history. The demo model has a twin trained this way. At the lesson's wall, does the twin still walk into it?",
+      "A model can be trained to lean less on its prior assistant answers (Context Preference Learning, CPL): at turns where the whole history changed its move from the one it writes seeing only the turn before, training nudges its weights (the numbers it computes with) toward the latter. The demo model has a twin trained this way. At the lesson's wall, does the twin still walk into it?",
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

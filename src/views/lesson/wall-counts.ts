@@ -233,6 +233,11 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
   };
 }
 
+/** Moves into another wall, of the moves made (the bars' grey). */
+const otherWalls = (c: WallCounts, w: Writer): number => rate(c.moved[w] - c.repeats[w] - c.open[w], c.moved[w] || 1);
+/** AO's moves into other walls well above DE's: the placeholders unsettle the model as well as hiding its words. */
+const aoUnsettled = (c: WallCounts): boolean => otherWalls(c, 'ao') > otherWalls(c, 'de') + 10;
+
 /** The policies that keep every turn and hide the model's own answers, as the hide step names them. */
 const HIDING = [
   ['ao', 'AO'],
@@ -260,12 +265,9 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     part: 'keeps part of the extra repeats',
     all: 'keeps them all, as Full',
   };
-  // Moves into another wall, of the moves made: AO's well above DE's says the placeholders unsettle it too (the bars' grey).
-  const other = (w: Writer) => rate(c.moved[w] - c.repeats[w] - c.open[w], c.moved[w] || 1);
-  const unsettled =
-    other('ao') > other('de') + 10
-      ? ` AO's moves also hit other walls more than DE's (${other('ao')} % against ${other('de')} %, the grey): the placeholders unsettle it too.`
-      : '';
+  const unsettled = aoUnsettled(c)
+    ? ` AO's moves also hit other walls more than DE's (${otherWalls(c, 'ao')} % against ${otherWalls(c, 'de')} %, the grey): the placeholders unsettle it too.`
+    : '';
   const takeaway = {
     pull: `With its own answers hidden (AO) it repeats the move no more than with no history: the extra repeats went with its own words${unsettled ? ', though hiding them also unsettles it' : ''}.`,
     part: 'With its own answers hidden (AO), the model repeats the move less than with them, more than with none: part of the extra repeats came with its own words.',
@@ -288,7 +290,7 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
 export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
   return {
     takeaway: 'Conversational inertia: a model leans on its own prior assistant answers more than the task needs.',
-    said: `At a wall this model repeats the move in ${movePct(c, 'full')} of its moves with its whole history, ${movePct(c, 'de')} with none and ${movePct(c, 'ao')} with its own answers hidden (AO)${moveRate(c, 'ao') <= moveRate(c, 'de') + 5 ? ': the extra repeats come with its own words' : ''}. In attention, line-for-line copying shows as the diagonal, mostly the list of cells the task asks for: a clue, not a meter; what the model writes measures the inertia.`,
+    said: `At a wall this model repeats the move in ${movePct(c, 'full')} of its moves with its whole history, ${movePct(c, 'de')} with none and ${movePct(c, 'ao')} with its own answers hidden (AO)${moveRate(c, 'ao') <= moveRate(c, 'de') + 5 ? `: the extra repeats come with its own words${aoUnsettled(c) ? ', though hiding them also unsettles it' : ''}` : ''}. In attention, line-for-line copying shows as the diagonal, mostly the list of cells the task asks for: a clue, not a meter; what the model writes measures the inertia.`,
     more: `${timesChance === undefined ? '' : `The diagonal here: ${timesChance.toFixed(1)} times chance. `}${headsCarry(c) ? 'Switching off the top-diagonal heads stopped more of the repeats than switching off the 3 lowest did. ' : ''}${moveRate(c, 'twin') < moveRate(c, 'full') ? `Trained against it (CPL), its twin repeats the move in ${movePct(c, 'twin')} of its moves on the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }
