@@ -348,14 +348,14 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the 2 top-diagonal heads off, north, an open way; with the 2 lowest off, east, into a wall\. Both sets garble the list of cells; only the top-diagonal heads change the move\. Over the repeats into the wall counted in step 2, the top-diagonal heads off changed the move in \d+ %, the 3 lowest in \d+ %\.$/,
+      /^With every head on the model moves east, into a wall; with the 2 top-diagonal heads off, north, an open way; with the 2 lowest off, east, into a wall\. Both sets garble the list of cells; here only the top-diagonal heads change the move\. Over the repeats into the wall counted in step 2, the top-diagonal heads off changed the move in \d+ %, the 3 lowest in \d+ %\.$/,
     );
     expect(heads.more).toMatch(
       /^Switched off: 1\.0, 1\.2 \(top diagonal ratio\); 1\.3, 1\.5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked: /,
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
-      'heads off, north, an open way, but away from the goal; with the 2 lowest off, east, into a wall. Both sets garble the list of cells; only the top-diagonal heads change the move. Over',
+      'heads off, north, an open way, but away from the goal; with the 2 lowest off, east, into a wall. Both sets garble the list of cells; here only the top-diagonal heads change the move. Over',
     );
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['west'] }, w)).toContain(
       'north, an open way, but not toward the goal;',
@@ -373,7 +373,7 @@ describe('the lesson', () => {
     expect(neither).toContain('into a wall. Only the top-diagonal heads change the move: they carry some of the pull of its earlier moves. Over');
     expect(neither).not.toMatch(/garble/);
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['north', 'east'] }, w)).toContain(
-      'north, an open way, toward the goal; with the 2 lowest off, east, into a wall. Both sets garble the list of cells; only the top-diagonal heads change the move. Over',
+      'north, an open way, toward the goal; with the 2 lowest off, east, into a wall. Both sets garble the list of cells; here only the top-diagonal heads change the move. Over',
     );
     // The control changes the move too: the bright heads are not singled out.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: west'), w)).toContain(

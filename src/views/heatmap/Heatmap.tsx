@@ -109,6 +109,7 @@ export function Heatmap({
         label={head === 'mean' ? r.label : `${r.label} · layer ${r.layer}, head ${head} alone`}
         rows={nRows}
         keys={S}
+        unseen={Math.max(0, S - (rowStart + nRows))}
         max={max}
         shared={sharedMax !== undefined}
         zoom={zoom}
@@ -162,6 +163,8 @@ function HeatmapToolbar(p: {
   label: string;
   rows: number;
   keys: number;
+  /** Columns after the last row (the chat template's end marks): no row can look at them. */
+  unseen: number;
   max: number;
   shared: boolean;
   zoom: (f: number) => void;
@@ -175,7 +178,8 @@ function HeatmapToolbar(p: {
     <div className="row">
       <strong>{p.label}</strong>
       <span className="muted">
-        {p.rows} rows (tokens looking) × {p.keys} columns (every token in view; a row sees those before it) ·{' '}
+        {p.rows} rows (tokens looking) × {p.keys} columns (every token in view; a row sees those before it
+        {p.unseen ? `, so the last ${p.unseen} no row sees` : ''}) ·{' '}
         {quiet ? (
           'brighter = more attention'
         ) : (

@@ -178,7 +178,7 @@ function offMeaning(a: OffAnswers, walls: string[] | null): string {
   // Where the new move leads against the goal is in the first sentence ("but away from the goal"); how much of
   // the pull they carry, in the count over the stored turns that follows.
   if (offList !== list && controlList === list) return 'Only the top-diagonal heads change the move, and they garble the list of cells too: they copy.';
-  if (offList !== list) return 'Both sets garble the list of cells; only the top-diagonal heads change the move.';
+  if (offList !== list) return 'Both sets garble the list of cells; here only the top-diagonal heads change the move.';
   return 'Only the top-diagonal heads change the move: they carry some of the pull of its earlier moves.';
 }
 
