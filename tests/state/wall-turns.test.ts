@@ -115,7 +115,7 @@ describe('the wall counts the lesson quotes', () => {
       more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, from 40 episodes counted beforehand with the same model.',
     });
     expect(twinTally(c)).toEqual({
-      takeaway: 'Trained against inertia, the twin repeats the move less often at the wall, but not as rarely as with no history.',
+      takeaway: 'Trained only where its history changed the move, the twin repeats it less often at the wall, but not as rarely as with no history.',
       said: 'Over 200 turns at a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model 75 % (with none, 45 %).',
       more: 'Counted over the same turns: the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move).',
     });

@@ -268,7 +268,7 @@ describe('the lesson', () => {
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
     // A twin that stays is said to stay, not to move 'stay' an open way.
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> stay' } }, w)).toMatch(
-      /^Trained against inertia, .*\. The demo model moves south, into a wall; its CPL twin stays where it is\. Together: a different answer and a different move\./,
+      /^Trained only where its history changed the move, .*\. The demo model moves south, into a wall; its CPL twin stays where it is\. Together: a different answer and a different move\./,
     );
     expect(told('cpl', { ...cpl, generatedB: {} }, w)).toBe('');
     expect(sentences(step('cpl').reveal!(cpl, w).said)).toBeLessThanOrEqual(3);

@@ -144,7 +144,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
     takeaway:
       moveRate(c, 'twin') >= moveRate(c, 'full')
         ? 'Trained against inertia, the twin repeats the move no less often at the wall: on these turns the training does not show.'
-        : `Trained against inertia, the twin repeats the move less often at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`,
+        : `Trained only where its history changed the move, the twin repeats it less often at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`,
     said: `Over ${c.turns} turns at a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')} (with none, ${movePct(c, 'de')}).`,
     more: `Counted over the same turns: the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move).`,
   };
