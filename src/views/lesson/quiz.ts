@@ -115,6 +115,15 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'hide',
   },
   {
+    // The rate at the wall on the lesson's own basis: among the answers that make a move, worked out by the learner.
+    question:
+      'Under another policy 30 % of the answers at a wall make no move at all, and 40 % of all those turns walk back into the wall. Counted as the lesson counts, among the answers that make a move, how often does it repeat the blocked move?',
+    options: ['40 %: the share of all the turns', 'about 57 %: 40 of every 70 moves made', '70 %: the share of the answers that make a move'],
+    correct: 1,
+    why: 'The lesson counts repeats among the moves made, so that an answer with no move does not pass for a wall avoided: 40 of the 70 turns in every 100 that make a move is about 57 %.',
+    revisit: 'hide',
+  },
+  {
     // The mean over heads, read: a strong head hides in an average.
     question: "One head of the last layer puts 40 % of the answer's attention on the diagonal; the layer's figure is 20 %. How can both be true?",
     options: [
