@@ -226,28 +226,31 @@ function Shares({
         ) : (
           // biome-ignore lint/a11y/noNoninteractiveTabindex: the list scrolls, so it takes the focus for a keyboard to scroll it
           <ol className="per-answer" tabIndex={0} aria-label="diagonal ratio per prior assistant answer">
-            {r.diagonalPerAnswer.map((d, i) => (
-              <li key={d.message}>
-                <span className="label">turn {d.turn ?? '–'}</span>
-                <span
-                  className={perAnswerBar(d.value).clipped ? 'bar clipped' : 'bar'}
-                  style={{
-                    width: `${perAnswerBar(d.value).width}%`,
-                    background: CATEGORY_COLORS.prior,
-                    visibility: masked('diagonal') ? 'hidden' : undefined,
-                  }}
-                />
-                <span className="num">{shown('diagonal', d.value)}</span>
-                {/* The copy measures are the researcher's, not the lesson's: a run copied at another position has no diagonal. */}
-                {!quiet && (
-                  <span className="muted copy" data-testid={`copy-${d.turn ?? i}`}>
-                    copies {r.copy[i]?.longestRun ?? 0} tokens in a row
-                    {r.copy[i]?.shift ? ` (${Math.abs(r.copy[i]!.shift)} tokens ${r.copy[i]!.shift > 0 ? 'earlier' : 'later'} in the answer)` : ''} ·{' '}
-                    {r.copy[i] ? `${Math.round(r.copy[i]!.ngramOverlap * 100)} %` : '–'} of its {DEFAULTS.ngram}-token runs found there
-                  </span>
-                )}
-              </li>
-            ))}
+            {r.diagonalPerAnswer.map((d, i) => {
+              const bar = perAnswerBar(d.value);
+              return (
+                <li key={d.message}>
+                  <span className="label">turn {d.turn ?? '–'}</span>
+                  <span
+                    className={bar.clipped ? 'bar clipped' : 'bar'}
+                    style={{
+                      width: `${bar.width}%`,
+                      background: CATEGORY_COLORS.prior,
+                      visibility: masked('diagonal') ? 'hidden' : undefined,
+                    }}
+                  />
+                  <span className="num">{shown('diagonal', d.value)}</span>
+                  {/* The copy measures are the researcher's, not the lesson's: a run copied at another position has no diagonal. */}
+                  {!quiet && (
+                    <span className="muted copy" data-testid={`copy-${d.turn ?? i}`}>
+                      copies {r.copy[i]?.longestRun ?? 0} tokens in a row
+                      {r.copy[i]?.shift ? ` (${Math.abs(r.copy[i]!.shift)} tokens ${r.copy[i]!.shift > 0 ? 'earlier' : 'later'} in the answer)` : ''} ·{' '}
+                      {r.copy[i] ? `${Math.round(r.copy[i]!.ngramOverlap * 100)} %` : '–'} of its {DEFAULTS.ngram}-token runs found there
+                    </span>
+                  )}
+                </li>
+              );
+            })}
           </ol>
         )}
       </div>

@@ -111,6 +111,13 @@ export function diagonalByLines(r: PolicyResult, tail = 2): { before: number; la
   return part;
 }
 
+/** The attention the slab's rows give token k, as a mean over those rows: how bright its column is. */
+export function columnMean(slab: AttentionSlab, k: number): number {
+  let sum = 0;
+  for (let i = 0; i < slab.rows; i++) sum += slab.data[i * slab.seqLen + k]!;
+  return slab.rows > 0 ? sum / slab.rows : 0;
+}
+
 /**
  * The heatmap's brightest upright stripe among the conversation's words: the one token of a message's text before
  * the answer (the sink and the template's markers aside) that the answer's rows give the most attention, as a mean
@@ -119,14 +126,12 @@ export function diagonalByLines(r: PolicyResult, tail = 2): { before: number; la
 export function brightestColumn(r: PolicyResult): { text: string; category: Category; turn: number | null; message: number; share: number } | null {
   const answer = answerRows(r);
   if (!answer) return null;
-  const rows = answer.rows;
   let best: { k: number; share: number } | null = null;
   for (let k = 0; k < r.query.start; k++) {
     const t = r.tokens[k]!;
     const text = r.messages[t.message]?.content;
     if (t.category === 'sink' || !text || k < text.start || k >= text.start + text.length) continue;
-    let share = 0;
-    for (let i = 0; i < rows; i++) share += answer.data[i * answer.seqLen + k]! / rows;
+    const share = columnMean(answer, k);
     if (!best || share > best.share) best = { k, share };
   }
   if (!best) return null;

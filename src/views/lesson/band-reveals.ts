@@ -31,6 +31,15 @@ function strongStripes(r: PolicyResult, head?: number) {
 }
 
 /**
+ * Stripes named as the card says them: each token quoted, with where it sits, and "upright stripes" or "an upright
+ * stripe" by their number (`note`: what to add after where a token sits).
+ */
+function namedStripes(r: PolicyResult, top: { k: number }[], note: (k: number) => string = () => ''): string {
+  const named = top.map((s) => `${quoted(r, s.k)} (${whereToken(r, s.k)}${note(s.k)})`).join(' and ');
+  return `${top.length > 1 ? 'upright stripes' : 'an upright stripe'} on ${named}`;
+}
+
+/**
  * Bright cells in the band that stand in upright stripes, said: the tokens (a tenth of the band or more each, a
  * third together) that row after row looks at (3 rows or more, each giving it a twentieth of its attention); null
  * when the band's attention is spread, not gathered so.
@@ -41,9 +50,8 @@ export function stripesPhrase(r: PolicyResult, head?: number): { said: string; m
   // The lesson's heatmap opens on the last prior assistant answer: a stripe elsewhere is found with "fit".
   const last = priorSpans(r).at(-1);
   const inZoom = (k: number) => !!last && k >= last.start && k < last.start + last.length;
-  const named = top.map((s) => `${quoted(r, s.k)} (${whereToken(r, s.k)}${inZoom(s.k) ? '' : ', outside the zoom'})`).join(' and ');
   return {
-    said: `in ${top.length > 1 ? 'upright stripes' : 'an upright stripe'} on ${named}: row after row looks at one token, not token by token in step`,
+    said: `in ${namedStripes(r, top, (k) => (inZoom(k) ? '' : ', outside the zoom'))}: row after row looks at one token, not token by token in step`,
     more: `${top.length > 1 ? 'Those tokens get' : 'That token gets'} ${top.map((s) => percent(s.share)).join(' and ')} of the attention in the band; the band counts only the part of a stripe within ${r.radius} tokens of the dotted line.`,
   };
 }
@@ -60,8 +68,8 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const atWall = w.walls !== null && k >= 1.2;
   const lines = atWall ? diagonalByLines(r) : null;
   const split = atWall ? wantedOrNot(r, lines) : SILENT;
-  // At a wall the card says what the band counts (so the figure is not read as copying alone), and where its
-  // brightest cells stand goes to the fold; elsewhere the card gives the verdict on the ratio.
+  // Where its brightest cells stand, as the picture shows them (stripes, or a line off the dotted centre); off a
+  // wall the card also gives the verdict on the ratio.
   const d = headLine(r);
   const stripe = stripeOnCard(r, d);
   const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance would put there${lines ? '' : `: ${said}`}` : '';
@@ -104,8 +112,9 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
 }
 
 /**
- * The head mean's upright stripes in the band, said on the diagonal step's card: the band counts whatever falls
- * inside it, so a token looked at row after row adds to the ratio where it crosses, copying or not.
+ * Where the head mean's brightest cells stand in the band, said on the diagonal step's card: in upright stripes
+ * (which the band counts too, copying or not), else along a line `d` tokens off the dotted centre (`d`: as
+ * `headLine` found it); nothing when they run on it.
  */
 function stripeOnCard(r: PolicyResult, d: number | null): string {
   const top = strongStripes(r);
@@ -117,8 +126,7 @@ function stripeOnCard(r: PolicyResult, d: number | null): string {
       : Math.abs(d) >= 2
         ? ` Its brightest cells run a few tokens ${d > 0 ? 'ahead of' : 'behind'} the dotted line${Math.abs(d) === r.radius ? ", at the band's edge" : ''}: each row looks a little ${d > 0 ? 'further along' : 'further back in'} that prior assistant answer than the word it copies.`
         : ` Its brightest cells run ${linePhrase(d)}.`;
-  const named = top.map((s) => `${quoted(r, s.k)} (${whereToken(r, s.k)})`).join(' and ');
-  return ` Its brightest cells stand in ${top.length > 1 ? 'upright stripes' : 'an upright stripe'} on ${named}, looked at row after row: the band counts ${top.length > 1 ? 'them' : 'it'} too, copying or not.`;
+  return ` Its brightest cells stand in ${namedStripes(r, top)}, looked at row after row: the band counts ${top.length > 1 ? 'them' : 'it'} too, copying or not.`;
 }
 
 /**

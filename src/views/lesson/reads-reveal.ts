@@ -3,7 +3,7 @@
  * the few tokens it looks at most and everything else, sharing its 100 %.
  */
 import type { PolicyResult } from '../../analysis/analyze';
-import { timesEven, tokenReading } from './attention-reveals';
+import { answerRows, columnMean, timesEven, tokenReading } from './attention-reveals';
 import { isMove } from './moves';
 import { looksRare, lookTally } from './wall-counts';
 import { type Bars, figuresOf, LOOKS_BACK, type LessonWorld, percent, type Reveal, SILENT } from './world';
@@ -88,19 +88,17 @@ export function readsReveal(w: LessonWorld): Reveal {
   // The largest single look, when it is not on the same word: named on the card, so the chart's biggest bar is not
   // left a puzzle; how much the rest of the answer looks there, in the fold.
   const elsewhere = t.top.k !== s.top;
-  const columnMean = (k: number) => {
-    const a = rr.attention!.mean;
-    let sum = 0;
-    for (let i = 0; i < a.rows; i++) sum += a.data[i * a.seqLen + k]!;
-    return sum / a.rows;
-  };
   const largest = !elsewhere
     ? ''
     : t.top.category === 'current'
       ? ` Its largest single look is at ${quoted(rr, t.top.k)} in its own answer so far.`
       : ` Its largest single look (${percent(at(rr, w.pointed.row, t.top.k))}) is at ${quoted(rr, t.top.k)} in ${whereToken(rr, t.top.k)}, ${isMove(t.top.text) ? 'another move' : 'naming no move'}: attention does not say why.`;
+  // Over the answer's rows only, also when the page keeps the full matrix.
+  const answer = answerRows(rr);
   const column =
-    elsewhere && t.top.category !== 'current' ? ` The answer's tokens give ${quoted(rr, t.top.k)} ${percent(columnMean(t.top.k))} on average.` : '';
+    answer && elsewhere && t.top.category !== 'current'
+      ? ` The answer's tokens give ${quoted(rr, t.top.k)} ${percent(columnMean(answer, t.top.k))} on average.`
+      : '';
   const onOne = `; the single ${name} it looks at most is in ${whereToken(rr, s.top)} (${percent(at(rr, w.pointed.row, s.top))} of its attention)`;
   const verdict =
     k >= LOOKS_BACK

@@ -66,8 +66,7 @@ export const LESSON: LessonStep[] = [
     reveal: (w) => {
       const r = generationReveal(w.generated, w.walls, w.toGoal);
       if (Object.keys(w.generated).length < 2) return r;
-      const tally = wallTally();
-      return { takeaway: tally.takeaway, said: `${r.said} ${tally.said}`, more: `${r.more} ${tally.more}` };
+      return joined(r, wallTally());
     },
   },
   {

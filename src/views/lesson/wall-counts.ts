@@ -195,10 +195,10 @@ export function scoreboard(reached: { generate: boolean; contexts: boolean; hide
   return { turns: c.turns, episodes: c.episodes, rows, noHistory: moveRate(c, 'de') };
 }
 
-/** The heads step's count: over the stored repeats, how often each set of last-layer heads switched off still repeats the move. */
 /** Whether the top-diagonal heads off stop the repeat more often than the control by 5 points or more: what they carry beyond any three heads. */
 const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && c.headsOff.repeats.top + c.headsOff.of * 0.05 <= c.headsOff.repeats.bottom;
 
+/** The heads step's count: over the stored repeats, how often each set of last-layer heads switched off still repeats the move. */
 export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const h = c.headsOff;
   if (!h.of) return SILENT;
@@ -249,7 +249,8 @@ const HIDING = [
  * The hide step's count: the three ways of hiding the model's own answers at the wall, against Full and DE (the
  * goal's own pull). Hidden answers often leave no move (the demo model never trained on them), so each is read
  * among the answers that still make a move: at DE's level the extra repeats went with its words, between DE and
- * Full part stayed, far below DE the model is confused. AO's reading is the takeaway: the papers' own test.
+ * Full part stayed, far below DE the unfamiliar text changed its play beyond the pull. AO's reading is the
+ * takeaway (the papers' own test), with its extra moves into other walls said beside it.
  */
 export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   const among = (w: Writer) => moveRate(c, w);
