@@ -127,7 +127,7 @@ async function lineSplit(): Promise<{ before: number; last: number; evenBefore: 
   return part;
 }
 /**
- * The sink step's stripe computed apart from the page: the token of a message's text before the last answer, sink
+ * The diagonal step's stripe computed apart from the page: the token of a message's text before the last answer, sink
  * aside, that the answer's rows give the most of their last layer's head-mean attention, averaged over those rows.
  */
 async function brightestStripe(): Promise<{ text: string; share: number }> {
@@ -149,16 +149,14 @@ const words = (t: string | null) => (t ?? '').split(/\s+/).filter(Boolean).lengt
 
 /**
  * A step's action as a person on a phone does it, after "take me there" brought its target above the card: a tap
- * on the target (a select picks an earlier turn, the heatmap takes Home, the quiz its right answers). The card's
+ * on the target (the quiz takes its right answers). The card's
  * own actions (a guess, an answer written) are the walk's.
  */
 async function tapAction(page: Page, card: Locator, s: LessonStep): Promise<void> {
   if (s.id === 'case' || s.guess || s.act) return;
   await card.getByTestId('lesson-go').click();
   const target = page.locator(s.target).first();
-  if (s.id === 'sink') await page.keyboard.press('Home');
-  else if (s.id === 'turns') await target.selectOption({ index: 3 }, { timeout: 120_000 });
-  else if (s.quiz) for (const [i, q] of s.quiz.entries()) await card.locator('fieldset').nth(i).locator('input[type="radio"]').nth(q.correct).check();
+  if (s.quiz) for (const [i, q] of s.quiz.entries()) await card.locator('fieldset').nth(i).locator('input[type="radio"]').nth(q.correct).check();
   else await target.click({ timeout: 180_000 });
 }
 
@@ -406,12 +404,11 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(bars[4]).toMatch(/^the other \d+ tokens together/);
     });
     await step(5, async () => {
-      expect(Number(await page.locator('[data-lesson="heatmap"] canvas[role="img"]').first().getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);
-      await press('Home');
-      await expect.poll(() => card.getByTestId('lesson-said').textContent(), { timeout: 60_000 }).toContain('A strong sink shows as bright columns');
+      await guess();
+      // The sink, folded into the shares: its share as the panel gives it.
+      await expect.poll(() => card.getByTestId('lesson-more').textContent(), { timeout: 60_000 }).toMatch(/The sink takes (under 1|\d+)\u00a0%/);
     });
-    await step(6, guess);
-    await step(7, async () => {
+    await step(6, async () => {
       await guess();
       // The diagonal split by the answer's lines is what the same model gives in Node.
       const split = await lineSplit();
@@ -435,10 +432,9 @@ describe('the lesson, walked with the keyboard only', () => {
         `of the ${Math.round((split.before + split.last) * 100)} %: thought and move${pct(split.last)}chance ${pct(split.evenLast)}`,
       ]);
     });
-    await step(8, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));
-    await step(9, () => press('ArrowDown', 3));
+    await step(7, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));
     await step(
-      10,
+      8,
       async () => {
         await press('Enter'); // "take me there" focused the brightest cell: open that head
         await expect.poll(() => page.getByTestId('figures-head-mean').textContent(), { timeout: 120_000 }).toMatch(/^Head \d+\.\d+ alone/);
@@ -446,7 +442,7 @@ describe('the lesson, walked with the keyboard only', () => {
       undefined,
       page.locator('[data-testid="head-grid-0"] [data-top]'),
     );
-    await step(11, async () => {
+    await step(9, async () => {
       await press('Enter'); // the last layer's top 3 heads off, the answer written each way, then the control
       // The page's answers lead where the same model's answers in Node do.
       const [moves, named] = await headsStory();
@@ -456,7 +452,7 @@ describe('the lesson, walked with the keyboard only', () => {
       // The ★ stays on the head with the highest diagonal ratio, now switched off: a mark that moved would read as a new finding.
       await expect.poll(() => page.locator('[data-testid="head-grid-0"] [data-top]').textContent()).toBe('×★');
     });
-    await step(12, async () => {
+    await step(10, async () => {
       await press('Enter');
       // The twin is loaded, both write the wall's answer, and every turn is scored with both: the page tells the
       // story the same two models tell in Node.
@@ -470,7 +466,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await reveal.textContent()).toContain(`The demo model moves ${moveOf(mine)},`);
       expect(await reveal.textContent()).toContain(`its CPL twin moves ${moveOf(twin)},`);
     });
-    await step(13, async () => {
+    await step(11, async () => {
       for (const [i, q] of QUIZ.entries()) {
         // The first group has the focus from "take me there"; Tab moves to the next group, arrows choose within
         // one. Each question is an action of its own: its keys are counted from the question before.
@@ -550,7 +546,7 @@ describe('the lesson, walked with the keyboard only', () => {
     await phone.close();
   }, 600_000);
 
-  it('on a phone: the card takes at most a third of the screen, the sink step zooms the heatmap, every step is drawn; axe-core finds nothing', async () => {
+  it('on a phone: the card takes at most a third of the screen, the diagonal step zooms the heatmap, every step is drawn; axe-core finds nothing', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     await page.goto(`${app.url}/?backend=wasm`);
     await page.getByTestId('fresh-note').waitFor({ timeout: 120_000 });
@@ -563,11 +559,6 @@ describe('the lesson, walked with the keyboard only', () => {
       if (n > 0) await card.getByRole('button', { name: 'Skip', exact: true }).click();
       await expect.poll(() => page.getByTestId('lesson-title').textContent()).toBe(s.title);
       expect((await card.boundingBox())!.height, `step ${n + 1}: the card's height`).toBeLessThanOrEqual(844 / 3 + 1);
-      if (s.id === 'sink') {
-        const canvas = page.locator('[data-lesson="heatmap"] canvas[role="img"]').first();
-        await canvas.waitFor({ timeout: 120_000 });
-        expect(Number(await canvas.getAttribute('data-column-px'))).toBeGreaterThanOrEqual(24);
-      }
       // The diagonal step opens on the last prior assistant answer in square cells.
       if (s.id === 'diagonal') {
         const canvas = page.locator('[data-lesson="heatmap"] canvas[role="img"]').first();
@@ -583,7 +574,7 @@ describe('the lesson, walked with the keyboard only', () => {
         await card.getByTestId('lesson-reveal').waitFor({ timeout: 120_000 });
         await expect
           .poll(() => card.getByTestId('lesson-said').textContent(), { timeout: 120_000 })
-          .toMatch(s.act ? ({ cpl: /its CPL twin moves/, heads: /^With every head on/ }[s.id] ?? /under DE/) : /^You guessed/);
+          .toMatch(s.act ? (s.id === 'cpl' ? /its CPL twin moves/ : s.id === 'heads' ? /^With every head on/ : /under DE/) : /^You guessed/);
         // A guess uncovers figures above the step's region: the region (or what the step shows) is brought back
         // into view, above the card.
         if (s.guess) {

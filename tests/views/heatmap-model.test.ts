@@ -86,13 +86,11 @@ describe('heatmap scales and viewport', () => {
     expect(clampViewport(squareAt(fit, 95), fit, 10, 100, 500, 100).tx).toBe(500 - 100 * 10);
     expect(Math.abs(squareAt(fit, 1).tx)).toBe(0);
     // What a heatmap opens on: the fit, unless a lesson step asks, and then only when the fit is narrower.
-    expect(openingView(fit, null, 24, 40)).toBe(fit);
-    expect(openingView(fit, 'sink', 24, 40)).toEqual({ ...fit, sx: 24 });
-    expect(openingView(fit, 'sink', 4, 40)).toBe(fit);
-    expect(openingView(fit, 'last-prior', 24, 40)).toEqual(sq);
-    expect(openingView(fit, 'last-prior', 24, undefined)).toBe(fit);
+    expect(openingView(fit, null, 40)).toBe(fit);
+    expect(openingView(fit, 'last-prior', 40)).toEqual(sq);
+    expect(openingView(fit, 'last-prior', undefined)).toBe(fit);
     const wide = fitViewport(10, 20, 500, 100); // 25 px per column, 10 per row: already wider than tall
-    expect(openingView(wide, 'last-prior', 24, 5)).toBe(wide);
+    expect(openingView(wide, 'last-prior', 5)).toBe(wide);
   });
 
   it('moves a zoomed view the least that brings a selected cell into it', () => {

@@ -27,9 +27,6 @@ const tokenLabel = (r: PolicyResult, i: number) => {
   return `#${i} ${JSON.stringify(t.text)} (${CATEGORY_NAMES[t.category]}${m.turn !== null ? `, turn ${m.turn}` : ''})`;
 };
 
-/** How wide a sink column is drawn when the heatmap opens on the sink: wide enough to point at on a phone. */
-export const SINK_ZOOM_PX = 24;
-
 /**
  * The attention matrix on a canvas: rows are query tokens (the answer's, or all on request), columns
  * every token; category bands on both axes; the r-band of the diagonal over each prior assistant answer.
@@ -51,11 +48,8 @@ export function Heatmap({
   dispatch: (a: HoverAction) => void;
   height?: number;
   sharedMax?: number;
-  /**
-   * Opens zoomed in for a lesson step: on the left edge, the sink's columns at least SINK_ZOOM_PX wide ('sink'),
-   * or on the last prior assistant answer in square cells, its diagonal at 45° ('last-prior').
-   */
-  opensOn?: 'sink' | 'last-prior' | null;
+  /** Opens zoomed in for a lesson step: on the last prior assistant answer in square cells, its diagonal at 45° ('last-prior'). */
+  opensOn?: 'last-prior' | null;
   /** Draws the copy-aligned band (dashed) where a copy is displaced; the lesson leaves it out. */
   alignedBand?: boolean;
 }) {
@@ -74,7 +68,7 @@ export function Heatmap({
   const [vpRaw, setVp] = useState<Viewport | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new attention (another pass) resets the zoom
   useEffect(() => setVp(null), [attention]);
-  const start = openingView(fit, opensOn, SINK_ZOOM_PX, r.messages.filter((m) => m.category === 'prior').at(-1)?.span.start);
+  const start = openingView(fit, opensOn, r.messages.filter((m) => m.category === 'prior').at(-1)?.span.start);
   const vp = clampViewport(vpRaw ?? start, fit, nRows, S, areaW, areaH);
   const focus = focusOf(hover);
   // Zoomed in, the locked cell stays in view as the arrow keys move it.

@@ -22,11 +22,10 @@ export function HeatmapPanel() {
   const dispatch = useHover((s) => s.dispatch);
   const withAttention = useMemo(() => results.filter((r) => r.attention), [results]);
   const [oneScale, setOneScale] = useState(true);
-  // The lesson's sink step opens the heatmap on its left edge, where the sink is; its diagonal and head steps on
-  // the last prior assistant answer, in square cells.
+  // The lesson's diagonal and head steps open the heatmap on the last prior assistant answer, in square cells.
   const opensOn = useLesson((s) => {
     const id = s.step === null ? undefined : LESSON[s.step]?.id;
-    return id === 'sink' ? 'sink' : id === 'diagonal' || id === 'head' ? 'last-prior' : null;
+    return id === 'diagonal' || id === 'head' ? 'last-prior' : null;
   });
   // The copy-aligned band is the researcher's check on shifted copies: the lesson draws the plain band only.
   const alignedBand = !useQuiet();
@@ -68,10 +67,8 @@ export function HeatmapPanel() {
       </div>
       {opensOn && (
         <p className="muted" data-testid="lesson-zoom">
-          {opensOn === 'sink'
-            ? 'Zoomed in on the left edge for the lesson: the first columns are the sink.'
-            : 'Zoomed in on the last prior assistant answer for the lesson, in square cells: a copy made token for token runs down at 45°.'}{' '}
-          "fit" shows the whole matrix.
+          Zoomed in on the last prior assistant answer for the lesson, in square cells: a copy made token for token runs down at 45°. "fit" shows the whole
+          matrix.
         </p>
       )}
       <div className={withAttention.length > 1 ? 'compare-grid' : ''}>

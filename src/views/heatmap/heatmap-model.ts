@@ -51,11 +51,10 @@ export function squareAt(fit: Viewport, from: number): Viewport {
 }
 
 /**
- * The view a heatmap opens on: the fit, or for a lesson step zoomed in on the left edge with the sink's columns
- * `sinkPx` wide ('sink'), or on the last prior assistant answer's first column in square cells ('last-prior').
+ * The view a heatmap opens on: the fit, or for a lesson step zoomed in on the last prior assistant answer's first
+ * column in square cells ('last-prior').
  */
-export function openingView(fit: Viewport, opensOn: 'sink' | 'last-prior' | null, sinkPx: number, lastPrior: number | undefined): Viewport {
-  if (opensOn === 'sink' && fit.sx < sinkPx) return { ...fit, sx: sinkPx };
+export function openingView(fit: Viewport, opensOn: 'last-prior' | null, lastPrior: number | undefined): Viewport {
   if (opensOn === 'last-prior' && lastPrior !== undefined && fit.sx < fit.sy) return squareAt(fit, lastPrior);
   return fit;
 }

@@ -1,5 +1,5 @@
 /**
- * The reveals of the steps that read the attention figures against a yardstick: the prior assistant share, the
+ * The reveals of the steps that read the attention figures against a yardstick: the five shares (the sink among them), the
  * diagonal ratio, the diagonal under Filler, and where one token looks. Plain functions of the page's snapshot.
  */
 import type { PolicyResult } from '../../analysis/analyze';
@@ -31,8 +31,15 @@ export function sharesReveal(w: LessonWorld): Reveal {
     bars: { caption: "Where the answer's attention goes, averaged over its tokens (adding up to 100 %)", rows: kinds },
     ...priorTakeaway(r),
     said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers.${priorYardstick(r)}`,
-    more: `${onPanel(['prior assistant', r.ratios.prior])} The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the answer itself.`,
+    more: `${onPanel(['prior assistant', r.ratios.prior])} The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the answer itself. ${sinkSaid(r.ratios.sink)}`,
   };
+}
+
+/** The sink's share, read against what large models do: a strong sink shows as bright columns at the heatmap's left edge. */
+function sinkSaid(sink: number): string {
+  return sink >= 0.2
+    ? `The sink takes ${percent(sink)}, as in most large models: bright columns at the heatmap's left edge, tokens every row of the answer looks at.`
+    : `The sink takes ${percent(sink)}: this tiny model has almost no sink, unlike most large models (load one by its Hub id in the Model panel, such as Qwen/Qwen2.5-0.5B-Instruct, to see bright columns at the heatmap's left edge).`;
 }
 
 /** The shares step's point: the prior assistant answers' share against their part of the text. */
@@ -50,11 +57,11 @@ function priorTakeaway(r: PolicyResult): Pick<Reveal, 'takeaway'> {
   };
 }
 
-/** The diagonal's chance level, said before the guess so the guess has a scale (nothing until the figures are in). */
-export function diagonalYardstick(w: LessonWorld): string {
+/** The diagonal step's ask, with the chance level so the guess has a scale (the ask alone until the figures are in). */
+export function diagonalAsk(w: LessonWorld): string {
   const r = figuresOf(w);
   const even = r ? evenDiagonal(r) : 0;
-  return even > 0 ? ` Chance (every token looked at equally) would put ${percent(even)} there.` : '';
+  return even > 0 ? `Guess it: chance, looking at every token equally, puts ${percent(even)} there.` : 'Guess it.';
 }
 
 /** The prior assistant answers' content spans, in the order of the diagonal's breakdown: where its bands lie. */

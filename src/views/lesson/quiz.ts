@@ -24,7 +24,7 @@ export const QUIZ: QuizQuestion[] = [
     ],
     correct: 0,
     why: 'Rows are the tokens of the answer, each looking; columns are the tokens looked at: a column bright all the way down is one token every row looks at. A token never looks at tokens after it, and the sink is the first few tokens only.',
-    revisit: 'sink',
+    revisit: 'diagonal',
   },
   {
     // Reading the heatmap: a slanting line is copying in step, what the diagonal ratio adds up.

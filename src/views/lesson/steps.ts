@@ -6,17 +6,17 @@
 import { AO_PLACEHOLDER } from '../../context/apply';
 import { type PolicyNumbers, policySpecs } from '../../context/policy';
 import { SINK_TOKENS } from '../../context/render';
-import { CATEGORY_NAMES } from '../../palette';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
-import { diagonalYardstick, fillerReveal, sharesReveal } from './attention-reveals';
+import { stepNo } from './order';
+import { diagonalAsk, fillerReveal, sharesReveal } from './attention-reveals';
 import { diagonalReveal } from './band-reveals';
 import { readsReveal } from './reads-reveal';
 import { copiersSaid, headReveal } from './head-reveal';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakSaid } from './moves';
 import { headsTally, hiddenTally, policyTally, summary, wallTally } from './wall-counts';
-import { clipWorked, evenDiagonal, figuresOf, type LessonStep, LOADING, lengthVerdict, joined, only, percent, onPanel, readAgainstFull, SILENT } from './world';
+import { clipWorked, evenDiagonal, figuresOf, type LessonStep, joined, only, readAgainstFull, SILENT } from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion, type Reveal, revealText } from './world';
@@ -118,7 +118,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: (w) =>
-      `Steps 2–4 measured inertia by what the model writes; attention shows where it reads, not why it chooses: a clue that step 12 tests by switching parts off. Attention is how a model reads: for each token it weighs every token before it, sharing out 100 %, in ${w.finalLayer === null ? 'several layers' : `${w.finalLayer + 1} layers`}, each reading what the one before made; the tool shows the last${w.finalLayer === null ? '' : ` (layer ${w.finalLayer}, counting from 0)`} as it reads the stored last answer. Where does that answer's move look?`,
+      `Steps ${stepNo('generate')}–${stepNo('hide')} measured inertia by what the model writes; attention shows where it reads, not why it chooses: a clue that step ${stepNo('heads')} tests by switching parts off. Attention is how a model reads: for each token it weighs every token before it, sharing out 100 %, in ${w.finalLayer === null ? 'several layers' : `${w.finalLayer + 1} layers`}, each reading what the one before made; the tool shows the last${w.finalLayer === null ? '' : ` (layer ${w.finalLayer}, counting from 0)`} as it reads the stored last answer. Where does that answer's move look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
@@ -128,37 +128,14 @@ export const LESSON: LessonStep[] = [
     reveal: readsReveal,
   },
   {
-    id: 'sink',
-    title: 'Reading the heatmap: the sink',
-    region: 'heatmap',
-    setup: WALL,
-    text: () =>
-      `The heatmap draws each token of the answer as a row and each token it can look at as a column: the brighter a cell, the more attention. Large models pour much of theirs onto the first few tokens, whatever those say: the attention sink (the tool counts the first ${SINK_TOKENS} apart, so they do not blur the rest). Does this tiny model?`,
-    source: 'Attention sinks: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens counted apart: paper 2, section 3.4.',
-    action: `Point at or tap one of the first ${SINK_TOKENS} columns of the heatmap (by keyboard: focus the heatmap and press Home).`,
-    target: '[data-lesson="heatmap"] [role="img"]',
-    done: (w) => w.pointed !== null && w.pointed.col < SINK_TOKENS,
-    reveal: (w) => {
-      const r = figuresOf(w);
-      if (!r) return LOADING;
-      const strong = r.ratios.sink >= 0.2;
-      return {
-        takeaway: strong
-          ? 'This model has a strong sink, as most large models have.'
-          : 'This tiny model has almost no sink: its attention is spread over the conversation, not piled on the first few tokens.',
-        said: `The sink takes ${percent(r.ratios.sink)} of the answer's attention here${strong ? '' : ', unlike most large models'}. A strong sink shows as bright columns at the left edge: tokens that every row of the answer looks at.`,
-        more: `${onPanel([CATEGORY_NAMES.sink, r.ratios.sink])}${strong ? '' : ' To see a strong sink, load a real chat model by its Hub id in the Model panel, such as Qwen/Qwen2.5-0.5B-Instruct.'}`,
-      };
-    },
-  },
-  {
     id: 'shares',
     title: 'Five kinds of token',
     region: 'figures',
     setup: WALL,
     text: () =>
-      "Every token the answer looks at is one of five kinds: the sink, the system prompt (the instructions at the top), the user's turns, the model's own prior assistant answers, or the answer itself. How much of the answer's attention goes to its own prior assistant answers? The figures stay hidden until you lock in a guess.",
-    source: "The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer's tokens of the attention on that category.",
+      `Every token the answer looks at is one of five kinds: the sink (the first ${SINK_TOKENS} tokens, where large models pour much of their attention whatever those say), the system prompt (the instructions at the top), the user's turns, the model's own prior assistant answers, or the answer itself. How much of the answer's attention goes to its own prior assistant answers? The figures stay hidden until you lock in a guess.`,
+    source:
+      'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
     target: '[data-testid="lesson-guess"]',
     guess: { key: 'prior', label: 'attention on prior assistant answers' },
@@ -167,11 +144,11 @@ export const LESSON: LessonStep[] = [
   },
   {
     id: 'diagonal',
-    title: 'The diagonal',
+    title: 'Reading the heatmap: the diagonal',
     region: 'heatmap',
     setup: WALL,
     text: (w) =>
-      `Copying has a shape: an answer that copies a prior assistant answer reads it in step, its 10th token looking at that answer's 10th, the 11th at the 11th: a diagonal line in the heatmap (dotted). The diagonal ratio is built to catch that copying, wanted or not: the share of the answer's attention within ${w.radius} tokens of those lines (between the purple lines).${diagonalYardstick(w)} Guess it.`,
+      `In the heatmap each row is a token of the answer and each column a token it can see, brighter where it looks more; copying a prior assistant answer in step, its 10th token reading that answer's 10th, draws a diagonal line (dotted). The diagonal ratio, built to catch it, wanted or not, is the share of attention within ${w.radius} tokens of those lines (between the purple lines). ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line.',
     action: 'Set your guess with the slider, then lock it in.',
@@ -188,7 +165,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: WALL,
     text: () =>
-      "Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit (a model knows each token's position, so it could line them up by position alone)? The Filler policy swaps each prior assistant answer for neutral text of the same length: the positions stay, the words go; the model only reads the same last answer as before, so step 4's broken moves do not matter here.",
+      `Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit (a model knows each token's position, so it could line them up by position alone)? The Filler policy swaps each prior assistant answer for neutral text of the same length: the positions stay, the words go; the model only reads the same last answer as before, so step ${stepNo('hide')}'s broken moves do not matter here.`,
     source: 'The Filler control: paper 1 (Do LLMs benefit from their own words?), section 4.2.',
     action: 'Click Filler in the Context policy panel.',
     target: '[data-lesson="policies"] button[title="filler"]',
@@ -196,31 +173,12 @@ export const LESSON: LessonStep[] = [
     reveal: fillerReveal,
   },
   {
-    id: 'turns',
-    title: 'More turns: more leaning, or just more text?',
-    region: 'charts',
-    setup: WALL,
-    text: () =>
-      'The longer the conversation, the more prior assistant answers there are to lean on. Pick an earlier turn: the figures then score that turn\'s answer with only the turns before it (the chart "Shares by turn", further down, shows every turn at once).',
-    source: 'The attention shares over turns: paper 2, figure 2.',
-    action: 'Choose an earlier turn in the "turn" menu (in the row of controls under the policy panel) and see the figures for it.',
-    target: 'select[aria-label="scored turn"]',
-    done: (w) => only(w, 'full') && w.turn !== null && w.turn < w.turns && figuresOf(w, 'full')?.turn === w.turn,
-    reveal: (w, base) => {
-      const r = figuresOf(w, 'full');
-      const last = figuresOf(base, 'full');
-      if (!r || !last) return SILENT;
-      // More turns also means more of the text is prior assistant answers: say so, and give the diagonal beside it.
-      return lengthVerdict(r, last);
-    },
-  },
-  {
     id: 'head',
     title: 'One head at a time',
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      "Each layer has several heads: readers side by side, each choosing in its own way where to look, and the figures so far are the average of the last layer's heads. The grid gives each head its own diagonal ratio, brighter where a head follows the diagonal more; heads are named layer.head, each counted from 0 (1.2: the second layer's third head).",
+      "Each layer has several heads: readers side by side, each choosing in its own way where to look, and the figures so far are the average of the last layer's heads. The grid gives each head its own diagonal ratio, brighter where a head follows the diagonal more; heads are named layer.head, each counted from 0 (1.2: the second layer's third head). Do a few heads do the copying, or all alike?",
     source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
     action: 'Click the brightest cell of the grid, marked ★: the heatmap and the figures then show that head alone.',
     target: '[data-testid="head-grid-0"] [data-top]',
@@ -233,7 +191,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      `The last layer's three heads with the highest diagonal ratio (the top-diagonal heads) read mostly the list of cells, much of it in upright stripes: attention cannot say whether they make the move, but switching them off can. One button switches them off and has the model write the last answer, then does the same with the layer's three lowest, as a control (switching off any heads changes a model somewhat). Watch where each move leads.`,
+      `The last layer's three heads with the highest diagonal ratio (the top-diagonal heads) read mostly the list of cells, much of it in upright stripes: attention cannot say whether they make the move, but switching them off can. One button switches them off and has the model write the last answer, then does the same with the layer's three lowest, as a control (switching off any heads changes a model somewhat). Do they carry the pull to repeat the move?`,
     source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 top-diagonal heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',

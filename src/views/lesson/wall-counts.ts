@@ -4,6 +4,7 @@
  * quotes, computed here from those records. Plain functions.
  */
 import stored from '../../../examples/cache/wall-turns.json';
+import { stepNo } from './order';
 import { LOOKS_BACK, type Reveal, SILENT } from './world';
 
 /**
@@ -124,10 +125,10 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of step 2's repeats into the wall look back less than ${LOOKS_BACK} times chance.`
+      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of step ${stepNo('generate')}'s repeats into the wall look back less than ${LOOKS_BACK} times chance.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
-    more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step 2) look back at ${LOOKS_BACK} times chance or more.${
+    more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step ${stepNo('generate')}) look back at ${LOOKS_BACK} times chance or more.${
       looksRare(c)
         ? ' So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.'
         : ''
@@ -208,7 +209,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     takeaway: headsCarry(c)
       ? 'The top-diagonal heads carry part of the pull to repeat the move, though they read mostly the list of cells.'
       : 'The top-diagonal heads carry no more of the pull than any three heads: in this model it does not sit in them.',
-    said: `Over the repeats into the wall counted in step 2, the top-diagonal heads off changed the move in ${stopped(h.repeats.top)}, the 3 lowest in ${stopped(h.repeats.bottom)}.`,
+    said: `Over the repeats into the wall counted in step ${stepNo('generate')}, the top-diagonal heads off changed the move in ${stopped(h.repeats.top)}, the 3 lowest in ${stopped(h.repeats.bottom)}.`,
     more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
   };
 }
@@ -291,7 +292,11 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
 export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
   return {
     takeaway: 'Conversational inertia: a model leans on its own prior assistant answers more than the task needs.',
-    said: `At a wall this model repeats the move in ${movePct(c, 'full')} of its moves with its whole history, ${movePct(c, 'de')} with none and ${movePct(c, 'ao')} with its own answers hidden (AO)${moveRate(c, 'ao') <= moveRate(c, 'de') + 5 ? `: the extra repeats come with its own words${aoUnsettled(c) ? ', though hiding them also unsettles it' : ''}` : ''}. In attention, line-for-line copying shows as the diagonal, mostly the list of cells the task asks for: a clue, not a meter; what the model writes measures the inertia.`,
-    more: `${timesChance === undefined ? '' : `The diagonal here: ${timesChance.toFixed(1)} times chance. `}${headsCarry(c) ? 'Switching off the top-diagonal heads stopped more of the repeats than switching off the 3 lowest did. ' : ''}${moveRate(c, 'twin') < moveRate(c, 'full') ? `Trained against it (CPL), its twin repeats the move in ${movePct(c, 'twin')} of its moves on the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
+    said: `At a wall this model repeats the move in ${movePct(c, 'full')} of its moves with its whole history, ${movePct(c, 'de')} with none and ${movePct(c, 'ao')} with its own answers hidden (AO)${moveRate(c, 'ao') <= moveRate(c, 'de') + 5 ? `: the extra repeats come with its own words${aoUnsettled(c) ? ', though hiding them also unsettles it' : ''}` : ''}. Attention showed where it reads: its line-for-line copying (the diagonal) is mostly the list of cells the task asks for${
+      headsCarry(c)
+        ? ', yet the heads that read it most carry part of the pull: switching them off changed more repeated moves than switching off 3 others'
+        : ''
+    }.`,
+    more: `${timesChance === undefined ? '' : `The diagonal here: ${timesChance.toFixed(1)} times chance. `}Attention is a clue, not a meter: what the model writes measures the inertia. ${moveRate(c, 'twin') < moveRate(c, 'full') ? `Trained against it (CPL), its twin repeats the move in ${movePct(c, 'twin')} of its moves on the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }

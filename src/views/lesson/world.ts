@@ -13,6 +13,7 @@ import type { PolicyNumbers } from '../../context/policy';
 import { fmtShare } from '../figures/format';
 import type { Streak } from './moves';
 import type { MazeTrail } from './maze';
+import type { StepId } from './order';
 
 /** Answers written with every head on and with heads switched off (named layer.head); with a control set, that too. */
 export interface OffAnswers {
@@ -106,11 +107,11 @@ export interface QuizQuestion {
   /** Why the right option is right, shown once answered. */
   why: string;
   /** The step to go back to after a wrong answer (its id). */
-  revisit: string;
+  revisit: StepId;
 }
 
 export interface LessonStep {
-  id: string;
+  id: StepId;
   title: string;
   region: LessonRegion;
   /** What the step sets on entry (by Next, Back, the step list or a link), said in one line. */
@@ -232,44 +233,6 @@ export function priorYardstick(r: PolicyResult): string {
   return r.ratios.prior / even < 1.5
     ? ` They are ${percent(even)} of the tokens it can see, so chance, looking at every token equally, gives them ${percent(even)}: ${r.ratios.prior / even < 1.05 ? 'about chance' : `a little more than chance (${k} times)`}. The diagonal, next, tells copying apart from mere amount of text.`
     : ` They are ${percent(even)} of the tokens it can see: it gives them ${k} times chance (looking at every token equally).`;
-}
-
-/**
- * The turns step: the prior assistant answers' part of what the answer can see and their share of its attention,
- * at an earlier turn and at the last, then whether the share grew faster than that part (the share against what
- * attention spread evenly would give, at each).
- */
-export function lengthVerdict(early: PolicyResult, late: PolicyResult): Reveal {
-  const [a, b] = [evenShare(early, 'prior'), evenShare(late, 'prior')];
-  const got = (r: PolicyResult) => `${percent(r.ratios.prior)} of its attention`;
-  const diagonals = `The diagonal ratio, which counts only the copy-shaped part, reads ${percent(early.diagonal)} then ${percent(late.diagonal)}. ${onPanel(
-    [`prior assistant at turn ${early.turn}`, early.ratios.prior],
-    [`at turn ${late.turn}`, late.ratios.prior],
-    [`diagonal ratio at turn ${early.turn}`, early.diagonal],
-    [`at turn ${late.turn}`, late.diagonal],
-  )}`;
-  if (a <= 0 || b <= 0)
-    return { said: `At turn ${early.turn} prior assistant answers get ${got(early)}; at the last turn, ${late.turn}, ${got(late)}.`, more: diagonals };
-  const [x, y] = [early.ratios.prior / a, late.ratios.prior / b];
-  const takeaway =
-    y > x * 1.1
-      ? 'With more turns its prior assistant answers draw a little more attention than their growing part of the text gives them.'
-      : y < x / 1.1
-        ? 'Their part of the text grew faster than their share of attention: the rise is just more text.'
-        : 'Their share of attention grew as their part of the text did: the rise is more text, not more leaning.';
-  const verdict = `Against chance: ${x.toFixed(1)} then ${y.toFixed(1)} times.`;
-  return {
-    takeaway,
-    said: `At turn ${early.turn} prior assistant answers are ${percent(a)} of the tokens the answer can see and get ${got(early)}; at the last turn, ${late.turn}, they are ${percent(b)} of the tokens and get ${got(late)}. ${verdict}`,
-    more: `Chance: what looking at every token equally would give them. Two turns compared; the chart "Shares by turn" has them all. ${diagonals}`,
-    bars: {
-      caption: 'Attention to prior assistant answers',
-      rows: [
-        { label: `turn ${early.turn}`, value: early.ratios.prior, even: a },
-        { label: `turn ${late.turn}`, value: late.ratios.prior, even: b },
-      ],
-    },
-  };
 }
 
 /** Two reveals one after the other (a policy against Full, then its count at the wall). */
