@@ -305,7 +305,12 @@ describe('the lesson, walked with the keyboard only', () => {
         // Each reveal leads with its point, in one short bold line.
         expect(words(await card.getByTestId('lesson-takeaway').textContent()), `step ${n + 1} (${s.id}) takeaway words`).toBeLessThanOrEqual(WORDS.takeaway);
       }
-      expect(words(await card.getByTestId('lesson-text').textContent()), `step ${n + 1} (${s.id}) text words`).toBeLessThanOrEqual(WORDS.text);
+      const text = (await card.getByTestId('lesson-text').textContent()) ?? '';
+      expect(words(text), `step ${n + 1} (${s.id}) text words`).toBeLessThanOrEqual(WORDS.text);
+      // In short sentences, as rendered (the diagonal step's chance is filled in).
+      const parts = text.split(/(?<=[.!?])\s+(?=[A-Z"(])/);
+      expect(parts.length, `step ${n + 1} (${s.id}) sentences`).toBeLessThanOrEqual(WORDS.sentences);
+      for (const one of parts) expect(words(one), `step ${n + 1} (${s.id}): ${one}`).toBeLessThanOrEqual(WORDS.sentence);
       // The card as read, for the person who looks at the screenshots.
       if (shots)
         appendFileSync(

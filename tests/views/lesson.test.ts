@@ -96,12 +96,15 @@ const words = (t: string) => t.split(/\s+/).filter(Boolean).length;
 const PAPER_TALK = /paper \d|§|\bfig(ure)?\.? ?\d|\btable \d|C_t|\bsection\b|\bappendix\b/i;
 
 describe('the lesson', () => {
-  it('has 10–14 steps, each at most three sentences in plain words, one action, a target, a setup and a source', () => {
+  it('has 10–14 steps, each of short sentences in plain words, one action, a target, a setup and a source', () => {
     expect(LESSON.length).toBeGreaterThanOrEqual(10);
     expect(LESSON.length).toBeLessThanOrEqual(14);
     const done = { ...start, guesses: { prior: 0.3, diagonal: 0.05 }, generated: { full: 'Move: east' } };
     for (const s of LESSON) {
-      expect(sentences(s.text(start)), s.id).toBeLessThanOrEqual(3);
+      // Short sentences, not ideas chained by colons: at most five, none longer than a line or two.
+      const full = s.text({ ...start, streak: { from: 2, to: 10, move: 'south', wallFrom: 5 }, goalBeyond: ['south'] });
+      expect(sentences(full), s.id).toBeLessThanOrEqual(WORDS.sentences);
+      for (const one of full.split(/(?<=[.!?])\s+(?=[A-Z"(])/)) expect(words(one), `${s.id}: ${one}`).toBeLessThanOrEqual(WORDS.sentence);
       // Short, so a step is read, not skimmed: the card's text and what its reveal says (the browser walk checks the real ones).
       expect(words(s.text({ ...start, streak: { from: 2, to: 10, move: 'south', wallFrom: 5 }, goalBeyond: ['south'] })), s.id).toBeLessThanOrEqual(WORDS.text);
       // What the card shows of a reveal is at most three sentences too; the figures behind it are folded.
@@ -240,35 +243,33 @@ describe('the lesson', () => {
     const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };
     expect(step('cpl').reveal!(cpl, w)).toEqual({
       takeaway: twinTally().takeaway,
-      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().said}`,
-      more: `Every turn is being scored with both models: their attention follows. ${twinTally().more}`,
+      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. ${twinTally().said}`,
+      more: `Every turn is being scored with both models: their attention follows. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more}`,
     });
     // Both models' figures of the conversation's last answer on the page: their attention side by side, the count folded.
     const both = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43), slot: 1 }] };
     expect(step('cpl').reveal!(both, w)).toEqual({
       takeaway: twinTally().takeaway,
-      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. ${twinTally().said} The twin gives its prior assistant answers 43 % of its attention, the demo model 53 %.`,
-      more: `Every turn is being scored with both models: their attention follows. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more} Diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
+      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. ${twinTally().said}`,
+      more: `Every turn is being scored with both models: their attention follows. On this answer the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more} Diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
     });
     // The twin's share at chance (4 of 9, then 4 of 10 tokens: 42 %), while the stored count has it repeat more than
     // with no history: said to be no measure of the inertia.
     const cats = ['system', 'user', 'prior', 'prior', 'prior', 'prior', 'user', 'user', 'current', 'current'];
     const seen = { query: { start: 8, end: 10 }, tokens: cats.map((category) => ({ category, text: 'x' })) };
     const atChance = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43, seen as never), slot: 1 }] };
-    expect(step('cpl').reveal!(atChance, w).said).toMatch(
-      /The twin gives its prior assistant answers 43 % of its attention \(chance 42 %\), the demo model 53 %: at chance, yet it still repeats more than with no history: a share of attention is not the inertia\.$/,
+    expect(step('cpl').reveal!(atChance, w).more).toContain(
+      'On this answer the twin gives its prior assistant answers 43 % of its attention (chance 42 %), the demo model 53 %: at chance, while at the wall it still repeats more than with no history, so a share of attention is not the inertia.',
     );
     // With the goal told (south, beyond the wall): the twin's way off the wall is not called playing better.
     expect(told('cpl', { ...cpl, toGoal: ['south'] }, w)).toContain(
-      'its CPL twin moves north, an open way, but away from the goal. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move, though it plays no better.',
+      'Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move, though it plays no better.',
     );
-    expect(told('cpl', { ...cpl, toGoal: ['north'] }, w)).toContain(
-      'moves north, an open way, toward the goal. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move.',
-    );
+    expect(told('cpl', { ...cpl, toGoal: ['north'] }, w)).toContain('moves north, an open way, toward the goal. Over');
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
     // A twin that stays is said to stay, not to move 'stay' an open way.
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> stay' } }, w)).toMatch(
-      /^Trained only where its history changed the move, .*\. The demo model moves south, into a wall; its CPL twin stays where it is\. Together: a different answer and a different move\./,
+      /^Trained only where its history changed the move, .*\. The demo model moves south, into a wall; its CPL twin stays where it is\. .*their attention follows\. Together: a different answer and a different move\./,
     );
     expect(told('cpl', { ...cpl, generatedB: {} }, w)).toBe('');
     expect(sentences(step('cpl').reveal!(cpl, w).said)).toBeLessThanOrEqual(3);
@@ -276,13 +277,13 @@ describe('the lesson', () => {
     const mine = [pt(2, 0.13, 0.29), pt(3, 0.17, 0.33), pt(4, 0.2, 0.41)];
     const lower = { ...cpl, sweeps: [mine, [pt(2, 0.11, 0.25), pt(3, 0.18, 0.3), pt(4, 0.18, 0.37)]] };
     expect(told('cpl', lower, w)).toMatch(
-      /Their attention, turn by turn: the twin gives its prior assistant answers less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: it leans less on them over the whole conversation \(the chart "Shares by turn" draws the twin's lines as model B's\)\. Counted over/,
+      /Their attention, turn by turn: the twin gives its prior assistant answers less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: it leans less on them over the whole conversation \(the chart "Shares by turn" draws the twin's lines as model B's\)\. Trained to lean less .* Counted over/,
     );
-    expect(told('cpl', { ...lower, sweeping: true }, w)).toMatch(/their attention follows\. Counted over/);
-    expect(told('cpl', { ...lower, sweeps: [mine, mine.slice(0, 2)] }, w)).toMatch(/their attention follows\. Counted over/);
+    expect(told('cpl', { ...lower, sweeping: true }, w)).toMatch(/their attention follows\. Trained to lean less .* Counted over/);
+    expect(told('cpl', { ...lower, sweeps: [mine, mine.slice(0, 2)] }, w)).toMatch(/their attention follows\. Trained to lean less .* Counted over/);
     const notLower = { ...cpl, sweeps: [mine, [pt(2, 0.14, 0.3), pt(3, 0.16, 0.34), pt(4, 0.21, 0.4)]] };
     expect(told('cpl', notLower, w)).toMatch(
-      /at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less \(the chart .*\)\. Counted over/,
+      /at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less \(the chart .*\)\. Trained to lean less .* Counted over/,
     );
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
     expect(step('generate').reveal!(one, w)).toEqual({
@@ -457,10 +458,10 @@ describe('the lesson', () => {
       ]),
     ).toBeNull();
     expect(step('case').text({ ...start, streak: { from: 5, to: 8, move: 'west', wallFrom: 8 } })).toContain(
-      'turns 5 to 8 say west 4 times in a row, the last into a wall the user named.',
+      'Turns 5 to 8 say west 4 times in a row, the last into a wall the user named.',
     );
     expect(step('case').text({ ...start, streak: { from: 2, to: 10, move: 'south', wallFrom: 5 } })).toContain(
-      'turns 2 to 10 say south 9 times in a row, from turn 5 on into a wall the user named.',
+      'Turns 2 to 10 say south 9 times in a row, from turn 5 on into a wall the user named.',
     );
     expect(step('case').text({ ...start, streak: { from: 2, to: 4, move: 'south', wallFrom: 2 } })).toContain(
       'say south 3 times in a row, each into a wall the user named.',
@@ -645,7 +646,7 @@ describe('the lesson', () => {
     // Filler below chance: said with the same yardstick.
     const filler = { ...w, shown: ['filler'], results: [{ ...r, policy: 'filler', diagonal: 0.05 }] };
     expect(told('filler', filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] })).toMatch(
-      /^With the words gone the diagonal mostly goes: it follows what the prior assistant answers say, not where their tokens sit\. Under Filler the diagonal ratio is 5 %, against 30 % with the real answers\. With nothing in it to copy, the model barely looks at the filler: the band gets less than chance, 22 %\. On the figures panel: diagonal ratio under Filler 0\.0500, under Full 0\.3000\.$/,
+      /^With the words gone the diagonal mostly goes: it follows what the prior assistant answers say, not where their tokens sit\. Under Filler the diagonal ratio is 5 %, against 30 % with the real answers\. With nothing in it to copy, the band gets less than chance, 22 %\. On the figures panel: diagonal ratio under Filler 0\.0500, under Full 0\.3000\.$/,
     );
     // Drawn: Full's diagonal beside Filler's, each against its chance.
     expect(step('filler').reveal!(filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] }).bars!.rows.map((x) => [x.label, x.value])).toEqual([

@@ -2,12 +2,13 @@ import { type Bars, percent, unbroken } from './world';
 
 /**
  * A reveal's key shares as bars, each with a dark mark at what looking at every token equally would give the
- * same tokens: the yardstick the card's words read the share against, drawn. The bars run to the next round
- * ten per cent above the largest figure, said in the key.
+ * same tokens: the yardstick the card's words read the share against, drawn. The bars run to 50 % or to 100 %
+ * (past 50 %), said in the key.
  */
 export function RevealBars({ bars }: { bars: Bars }) {
   const top = Math.max(...bars.rows.flatMap((r) => [r.value, r.even]));
-  const scale = Math.max(0.1, Math.ceil(top * 10) / 10);
+  // Two scales only, half and whole: a scale fitted to each chart made a 19 % bar look nearly full.
+  const scale = top <= 0.5 ? 0.5 : 1;
   const at = (v: number) => `${Math.min(100, (v / scale) * 100)}%`;
   return (
     <figure className="bar-chart" data-testid="lesson-bars">

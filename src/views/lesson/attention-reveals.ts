@@ -61,7 +61,7 @@ function priorTakeaway(r: PolicyResult): Pick<Reveal, 'takeaway'> {
 export function diagonalAsk(w: LessonWorld): string {
   const r = figuresOf(w);
   const even = r ? evenDiagonal(r) : 0;
-  return even > 0 ? `Guess it: chance, looking at every token equally, puts ${percent(even)} there.` : 'Guess it.';
+  return even > 0 ? `Guess it: chance would put ${percent(even)} there.` : 'Guess it.';
 }
 
 /** The prior assistant answers' content spans, in the order of the diagonal's breakdown: where its bands lie. */
@@ -174,8 +174,7 @@ export function fillerReveal(w: LessonWorld, base: LessonWorld | null): Reveal {
   if (!r || !full) return SILENT;
   // Below chance, not only below Full: say so with the yardstick of the diagonal step.
   const even = evenDiagonal(r);
-  const belowChance =
-    even > 0 && r.diagonal < even ? ` With nothing in it to copy, the model barely looks at the filler: the band gets less than chance, ${percent(even)}.` : '';
+  const belowChance = even > 0 && r.diagonal < even ? ` With nothing in it to copy, the band gets less than chance, ${percent(even)}.` : '';
   const reading =
     r.diagonal < full.diagonal / 2
       ? 'with the words gone the diagonal mostly goes: it follows what the prior assistant answers say, not where their tokens sit'

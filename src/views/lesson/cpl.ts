@@ -57,8 +57,8 @@ export function cplReveal(w: LessonWorld): Reveal {
   const atChance = !!it && chance > 0 && it.ratios.prior < chance * 1.1 && twinAboveNoHistory();
   const look =
     me && it
-      ? `The twin gives its prior assistant answers ${percent(it.ratios.prior)} of its attention${chance > 0 ? ` (chance ${percent(chance)})` : ''}, the demo model ${percent(me.ratios.prior)}${
-          atChance ? ': at chance, yet it still repeats more than with no history: a share of attention is not the inertia' : ''
+      ? `On this answer the twin gives its prior assistant answers ${percent(it.ratios.prior)} of its attention${chance > 0 ? ` (chance ${percent(chance)})` : ''}, the demo model ${percent(me.ratios.prior)}${
+          atChance ? ': at chance, while at the wall it still repeats more than with no history, so a share of attention is not the inertia' : ''
         }.`
       : null;
   const diagonals =
@@ -68,12 +68,12 @@ export function cplReveal(w: LessonWorld): Reveal {
           Math.abs(it.diagonal - me.diagonal) < 0.02 ? ': both still copy the list of cells' : ''
         }.`
       : '';
-  // With both models' figures: the moves, the count over many turns and their attention on the card, the moves'
-  // reading (the moves already say where each leads) in the fold.
+  // The moves and the count over many turns on the card (with what the training aimed at); the moves' reading (the
+  // moves already say where each leads) and the attention of this one answer in the fold, apart from the counts.
   const moves = `The demo model ${moveClause(mine, w.walls, w.toGoal)}; its CPL twin ${moveClause(twin, w.walls, w.toGoal)}.`;
   const reading = together(mine, twin, w.walls, w.toGoal ?? null);
-  const said = look ? `${moves} ${tally.said} ${look}` : `${moves} ${reading} ${tally.said}`;
-  const counted = `${look ? `${reading} ${tally.more}` : tally.more}${diagonals}`;
+  const said = `${moves} ${tally.said}`;
+  const counted = `${look ? `${look} ` : ''}${reading} ${tally.more}${diagonals}`;
   const [a, b] = [w.sweeps[0], w.sweeps[1]];
   const takeaway = tally.takeaway;
   if (w.sweeping || !a || !b || b.length < a.length)

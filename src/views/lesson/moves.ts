@@ -221,5 +221,5 @@ export const streakSaid = (s: Streak | null): string => {
       : s.wallFrom === s.to
         ? ', the last into a wall the user named'
         : `, ${s.wallFrom === s.from ? 'each' : `from turn ${s.wallFrom} on`} into a wall the user named`;
-  return `; turns ${s.from} to ${s.to} say ${s.move} ${s.to - s.from + 1} times in a row${walls}`;
+  return ` Turns ${s.from} to ${s.to} say ${s.move} ${s.to - s.from + 1} times in a row${walls}.`;
 };

@@ -31,7 +31,7 @@ export const QUIZ: QuizQuestion[] = [
     question:
       "In the heatmap, over one prior assistant answer's columns, a bright line slants down from the top left along the dotted centre. What does it show?",
     options: [
-      "the answer reads that prior assistant answer in step, its i-th token at that answer's i-th: copying line for line",
+      'each token of the answer reads the matching token of that prior assistant answer, one after another, as a copyist would',
       'every token of the answer looks at one and the same token of that prior assistant answer',
       "the answer's later tokens look at the prior assistant answer more than its first tokens do",
     ],
@@ -58,8 +58,8 @@ export const QUIZ: QuizQuestion[] = [
       'In another conversation a repeated move gives 30 % of its attention to the earlier tokens of the same move, where chance would give them 5 %. What does that show?',
     options: [
       'that those earlier moves cause the repeat, since the model copies what it looks at',
-      'where the move looks, not why the model chose it',
-      'nothing, since 30 % is less than half of its attention',
+      'that the move weighed those tokens heavily; whether they made the choice needs a test of what it writes without them',
+      'nothing at all, since 30 % is well under half of the attention the move shares out',
     ],
     correct: 1,
     why: 'Attention shows where a token reads, against chance; whether what it read made the choice is tested by what the model writes with and without it.',
@@ -72,7 +72,7 @@ export const QUIZ: QuizQuestion[] = [
     options: [
       'the model copies the words of its prior assistant answers line for line',
       'the filler text happens to repeat the words of the answers it replaced',
-      'its diagonal follows where the tokens sit, not what they say',
+      'any text of that length would give it the same diagonal: it comes from token positions',
     ],
     correct: 2,
     why: 'Filler keeps the positions and removes the words: a diagonal that stays without the words was never about them. On the demo model it falls, so there it follows the words.',
@@ -93,7 +93,7 @@ export const QUIZ: QuizQuestion[] = [
     question:
       'With its whole history the agent repeats the move into the wall more often than with no earlier turn at all. Which policy tells whether its own answers cause the extra repeats?',
     options: [
-      'AO, which keeps every user turn and hides only its own answers',
+      "AO, where the user's turns stay and the model's own answers are replaced",
       "DE, which drops every earlier turn, the user's and the model's alike",
       'Window-6, which keeps the last 6 turns whole and drops the older ones',
     ],
@@ -129,7 +129,7 @@ export const QUIZ: QuizQuestion[] = [
     options: [
       "the layer's figure is that of the head that copies least, the layer's floor",
       'the two figures measure two different answers of the conversation',
-      "the layer's figure is the mean over its heads: one copies strongly, others hardly at all",
+      'the heads differ, and the layer figure averages one strong copier with weaker ones',
     ],
     correct: 2,
     why: "The figures so far are the average over the last layer's heads; the grid gives each head its own, so copying that sits in a few heads stands out there.",
@@ -140,8 +140,8 @@ export const QUIZ: QuizQuestion[] = [
     question:
       'With its three top-diagonal heads switched off the agent stops walking into the wall; with three other heads switched off instead, it stops too. What does that say?',
     options: [
-      'the top-diagonal heads carry the pull toward the repeated move',
-      'the model reads the walls the user names with those six heads only',
+      'the top-diagonal heads carry the pull toward the repeated move, since switching them off stopped it',
+      'the model reads the walls the user names with those six heads only, so either set stops the move',
       'switching off any three heads changes the move here: nothing singles out the top-diagonal heads',
     ],
     correct: 2,
@@ -152,9 +152,9 @@ export const QUIZ: QuizQuestion[] = [
     // What CPL changes: the model, not what it is shown.
     question: 'The CPL twin reads the same whole history as the demo model. What makes it lean less on its prior assistant answers?',
     options: [
-      'the model itself: training taught it to prefer the answer it wrote seeing only the turn before',
-      'a context policy that shows it fewer turns, as LT does',
-      'a filter that blanks the words of its prior assistant answers before it reads them',
+      'its weights, changed by training on pairs of its own answers; what it reads is unchanged',
+      'a context policy that shows it fewer turns, as LT does, so its older answers are never read',
+      'a filter that blanks the words of its prior assistant answers before it reads them, as Filler does',
     ],
     correct: 0,
     why: 'CPL changes the model, not its context: shown two answers of its own, one written seeing only the turn before and one from the whole history, it was trained to prefer the first, and it still reads everything.',

@@ -38,7 +38,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `Conversational inertia: a model leans on its own prior assistant answers (what it wrote in earlier turns) more than the task asks, even repeating a move that fails. Here a tiny model trained only on mazes played a ${w.turns}-turn maze. Each answer lists the cells visited (its own list, not always right), then a thought and a move${streakSaid(w.streak)}.`,
+      `Conversational inertia is when a model leans on its own prior assistant answers (what it wrote in earlier turns) more than the task asks, even repeating a failing move. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. Each answer lists the cells visited (its own list, not always right), then a thought and a move.${streakSaid(w.streak)}`,
     source:
       'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1. The cells are numbered row by row, as the system prompt says; the task asks for the list. The lesson reads inertia in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention).',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
@@ -53,7 +53,7 @@ export const LESSON: LessonStep[] = [
     text: (w) =>
       `The agent walked into a wall, was told "You hit a wall", and answered the same move again, turn after turn${
         w.goalBeyond?.length ? '; its goal lies just beyond that wall' : ''
-      }. Let the model write the last answer itself twice: with the whole conversation (Full), then with no earlier turn at all (DE, "drop everything": only the instructions and the last question). Full and DE are context policies: rules for what the model is shown of earlier turns.`,
+      }. Let the model write the last answer twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"). Under DE it still sees the instructions and the last question, which names the walls. Full and DE are context policies: rules for what the model is shown of earlier turns.`,
     source:
       'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes.',
     action: 'Click "Write it under Full, then under DE".',
@@ -75,7 +75,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `Dropping turns saves work and room: the table marks which earlier turns each policy shows the model (one mark per turn) and how many tokens (word pieces) it reads. LT (last turn) keeps only the turn before, DE none, Window-6 the last 6; Clip-6→1 cuts back to 1 turn whenever 6 are kept, then grows again, and Summary-6→1 does the same but keeps a one-sentence summary of each turn it cut${w.turns - 1 <= TABLE.clipAt ? ` (neither cuts yet on these ${w.turns - 1} earlier turns)` : ''}. Does the turn before alone bring back the repeats?`,
+      `Dropping turns saves work and room. The table marks which earlier turns each policy shows the model, and how many tokens (word pieces) it reads. LT (last turn) keeps only the turn before, DE none, Window-6 the last 6; Clip and Summary cut the history back every ${TABLE.clipAt} turns${w.turns - 1 <= TABLE.clipAt ? ` (not yet on these ${w.turns - 1} earlier turns)` : ''}. Does the turn before alone bring back the repeats?`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, is cut back to the last L, then grows again; Summary-H→L does the same and leaves a one-sentence summary of the turns it cut; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table (or Window-6, Clip-6→1, Summary-6→1, DE).',
@@ -98,7 +98,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: () =>
-      `Three policies keep every turn but change the model's own answers: AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, SUM a one-sentence summary, Filler neutral text of the same length. The user's turns stay, so the model still knows what happened; only its own words are gone.`,
+      `Three policies keep every turn but hide the model's own answers. AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, SUM a one-sentence summary, Filler neutral text of the same length. The user's turns stay, so the model still knows what happened. Do the extra repeats go with its own words?`,
     source:
       'AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2.',
     action: 'Click AO in the table.',
@@ -118,7 +118,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: (w) =>
-      `Steps ${stepNo('generate')}–${stepNo('hide')} measured inertia by what the model writes; attention shows where it reads, not why it chooses: a clue that step ${stepNo('heads')} tests by switching parts off. Attention is how a model reads: for each token it weighs every token before it, sharing out 100 %, in ${w.finalLayer === null ? 'several layers' : `${w.finalLayer + 1} layers`}, each reading what the one before made; the tool shows the last${w.finalLayer === null ? '' : ` (layer ${w.finalLayer}, counting from 0)`} as it reads the stored last answer. Where does that answer's move look?`,
+      `Steps ${stepNo('generate')}–${stepNo('hide')} measured inertia by what the model writes. Now we look inside, at attention: each token shares out 100 % of its reading over the tokens before it. Attention shows where it reads, not why it chooses; step ${stepNo('heads')} tests the why by switching parts off. The tool shows the last of the model's ${w.finalLayer === null ? 'layers' : `${w.finalLayer + 1} layers`} (stages, each reading what the one before made) as it reads the stored last answer. Where does that answer's move look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
@@ -133,7 +133,7 @@ export const LESSON: LessonStep[] = [
     region: 'figures',
     setup: WALL,
     text: () =>
-      `Every token the answer looks at is one of five kinds: the sink (the first ${SINK_TOKENS} tokens, where large models pour much of their attention whatever those say), the system prompt (the instructions at the top), the user's turns, the model's own prior assistant answers, or the answer itself. How much of the answer's attention goes to its own prior assistant answers? The figures stay hidden until you lock in a guess.`,
+      `Step ${stepNo('reads')} followed one token; now the whole answer. Every token it looks at is one of five kinds. The sink is the first ${SINK_TOKENS} tokens, where large models pile much attention. Then come the system prompt (the instructions at the top), the user's turns, the model's own prior assistant answers, and the answer itself. How much of the answer's attention goes to its own prior assistant answers?`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
@@ -148,7 +148,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: (w) =>
-      `In the heatmap each row is a token of the answer and each column a token it can see, brighter where it looks more; copying a prior assistant answer in step, its 10th token reading that answer's 10th, draws a diagonal line (dotted). The diagonal ratio, built to catch it, wanted or not, is the share of attention within ${w.radius} tokens of those lines (between the purple lines). ${diagonalAsk(w)}`,
+      `A share counts amount; copying has a shape. In the heatmap each row is a token of the answer, each column a token it can see, brighter for more attention. Copying a prior assistant answer word by word draws a diagonal line (dotted): the 10th token reads that answer's 10th. The diagonal ratio is the share of attention within ${w.radius} tokens of those lines (between the purple lines), wanted copying or not. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line.',
     action: 'Set your guess with the slider, then lock it in.',
@@ -165,7 +165,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: WALL,
     text: () =>
-      `Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit (a model knows each token's position, so it could line them up by position alone)? The Filler policy swaps each prior assistant answer for neutral text of the same length: the positions stay, the words go; the model only reads the same last answer as before, so step ${stepNo('hide')}'s broken moves do not matter here.`,
+      `Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit? The Filler policy swaps each for neutral text of the same length: the positions stay, the words go. The model writes nothing here; it reads the same stored last answer as before.`,
     source: 'The Filler control: paper 1 (Do LLMs benefit from their own words?), section 4.2.',
     action: 'Click Filler in the Context policy panel.',
     target: '[data-lesson="policies"] button[title="filler"]',
@@ -178,7 +178,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      "Each layer has several heads: readers side by side, each choosing in its own way where to look, and the figures so far are the average of the last layer's heads. The grid gives each head its own diagonal ratio, brighter where a head follows the diagonal more; heads are named layer.head, each counted from 0 (1.2: the second layer's third head). Do a few heads do the copying, or all alike?",
+      "The diagonal so far is an average. Each layer has several heads, readers side by side that each choose where to look, and the figures average the last layer's heads. The grid gives each head its own diagonal ratio, brighter where it is higher; heads are named layer.head, counting from 0 (1.2: the second layer's third head). Do a few heads do the copying, or all alike?",
     source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
     action: 'Click the brightest cell of the grid, marked ★: the heatmap and the figures then show that head alone.',
     target: '[data-testid="head-grid-0"] [data-top]',
@@ -191,7 +191,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      `The last layer's three heads with the highest diagonal ratio (the top-diagonal heads) read mostly the list of cells, much of it in upright stripes: attention cannot say whether they make the move, but switching them off can. One button switches them off and has the model write the last answer, then does the same with the layer's three lowest, as a control (switching off any heads changes a model somewhat). Do they carry the pull to repeat the move?`,
+      "Attention shows where heads read, not whether they make the move; switching them off tests that. One button switches off the last layer's three top-diagonal heads (the highest diagonal ratio) and has the model write the last answer. It then does the same with the layer's three lowest, as a control, since switching off any heads changes a model somewhat. Do the top-diagonal heads carry the pull to repeat the move?",
     source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 top-diagonal heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
@@ -212,7 +212,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      "A model can be trained to lean less on its prior assistant answers (Context Preference Learning, CPL): at turns where the whole history changed its move from the one it writes seeing only the turn before, training nudges its weights (the numbers it computes with) toward the latter. The demo model has a twin trained this way. At the lesson's wall, does the twin still walk into it?",
+      "So far we changed what the model is shown; Context Preference Learning (CPL) changes the model. At the turns where its whole history changed its move from the one it writes seeing only the turn before, training nudges its weights (the numbers it computes with) toward the latter. The demo model has a twin trained this way. At the lesson's wall, does the twin still walk into it?",
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

@@ -125,8 +125,8 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of step ${stepNo('generate')}'s repeats into the wall look back less than ${LOOKS_BACK} times chance.`
-      : `Such a look back is common: ${share} of the stored repeats into a wall look back at ${LOOKS_BACK} times chance or more.`,
+      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of step ${stepNo('generate')}'s repeats into the wall look back at the earlier same moves less than ${LOOKS_BACK} times chance.`
+      : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step ${stepNo('generate')}) look back at ${LOOKS_BACK} times chance or more.${
       looksRare(c)
@@ -146,9 +146,18 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
       moveRate(c, 'twin') >= moveRate(c, 'full')
         ? 'Trained against inertia, the twin repeats the move no less often at the wall: on these turns the training does not show.'
         : `Trained only where its history changed the move, the twin repeats it less often at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`,
-    said: `Over ${c.turns} turns at a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')} (with none, ${movePct(c, 'de')}).`,
+    said: `Over ${c.turns} turns at a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')} (with none, ${movePct(c, 'de')}).${ltTarget(c)}`,
     more: `Counted over the same turns: the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move).`,
   };
+}
+
+/**
+ * Why the twin stops short of no history, where it does: CPL trained it toward the answer written seeing only the
+ * turn before, and that answer keeps the latest turn's pull (LT's rate, step 3). Said when LT stays well above DE.
+ */
+function ltTarget(c: WallCounts): string {
+  if (!twinAboveNoHistory(c) || moveRate(c, 'lt') < moveRate(c, 'de') + 10) return '';
+  return ` Its training target, the answer written seeing only the turn before, itself repeats ${movePct(c, 'lt')} (step ${stepNo('contexts')}): training toward it can take away the pull of older turns, not that of the latest.`;
 }
 
 /** Whether the CPL twin, with the whole history, still repeats the move more often than the demo model with none. */
@@ -271,7 +280,9 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     ? ` AO's moves also hit other walls more than DE's (${otherWalls(c, 'ao')} % against ${otherWalls(c, 'de')} %, the grey): the placeholders unsettle it too.`
     : '';
   const takeaway = {
-    pull: `With its own answers hidden (AO) it repeats the move no more than with no history: the extra repeats went with its own words${unsettled ? ', though hiding them also unsettles it' : ''}.`,
+    pull: unsettled
+      ? 'With its own answers hidden (AO) it repeats no more than with no history, though partly from confusion: the extra repeats seem to go with its own words.'
+      : 'With its own answers hidden (AO) it repeats the move no more than with no history: the extra repeats went with its own words.',
     part: 'With its own answers hidden (AO), the model repeats the move less than with them, more than with none: part of the extra repeats came with its own words.',
     all: 'With its own answers hidden (AO), the model repeats the move as often as with them: here the extra repeats do not come with its own words.',
     below: 'With its own answers hidden (AO), the model is confused: it repeats the move less than even with no history, so hiding tells little here.',

@@ -93,8 +93,8 @@ export interface Bars {
   caption: string;
   rows: { label: string; value: number; even: number }[];
 }
-/** The most words a step's text and a reveal's first part may have: a card read, not skimmed (tested on each). */
-export const WORDS = { text: 80, said: 90, takeaway: 30 } as const;
+/** The most words (and a step text's most sentences, each of at most `sentence` words) a card may have: read, not skimmed (tested on each). */
+export const WORDS = { text: 80, sentences: 5, sentence: 32, said: 90, takeaway: 30 } as const;
 /** Nothing to say yet (the figures are still computed, or the action is not done). */
 export const SILENT: Reveal = { said: '' };
 /** A reveal as one text (the tests' way of reading it whole). */
