@@ -74,7 +74,7 @@ describe('the wall counts the lesson quotes', () => {
       more: '1 of the 2 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: "87 % of step 2's repeats into the wall look back at the earlier same moves less than 1.5 times chance.",
+      said: "87 % of step 2's repeats look back at the earlier same moves less than 1.5 times chance.",
       more: '15 of the 116 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
@@ -111,13 +111,13 @@ describe('the wall counts the lesson quotes', () => {
     expect(wallTally(c)).toEqual({
       takeaway:
         'The history adds 30 repeats into the wall in every 100 moves (75 − 45): that extra is the inertia, and the next two steps find which part brings it.',
-      said: 'Not only this once: over 200 turns right after a wall, in 40 mazes it played beforehand, it repeats the blocked move in 75 % with its whole history and 45 % with none, pulled by a goal that often lies just beyond the wall.',
+      said: 'Over 200 turns right after a wall, in 40 mazes it played earlier, it repeats the blocked move in 75 % with its whole history, 45 % with none. Even with none, a goal that often lies just beyond the wall pulls it there.',
       more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, from 40 episodes counted beforehand with the same model.',
     });
     expect(twinTally(c)).toEqual({
       takeaway: 'Trained only where its history changed the move, the twin repeats it less often at the wall, but not as rarely as with no history.',
       // Its target, the answer that sees only the turn before, keeps much of the pull (LT 70 % against DE 45 %): said why.
-      said: 'Over 200 turns at a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model 75 % (with none, 45 %). Its training target, the answer written seeing only the turn before, itself repeats 70 % (step 3): training toward it can take away the pull of older turns, not that of the latest.',
+      said: 'Over 200 turns at a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model 75 % (with none, 45 %). Its training target, the answer written seeing only the turn before, itself repeats 70 % (step 3), so training toward it can remove only the pull of older turns.',
       more: 'Counted over the same turns: the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move).',
     });
     const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null });
@@ -129,13 +129,13 @@ describe('the wall counts the lesson quotes', () => {
     expect(hiddenTally(c)).toEqual({
       takeaway:
         'With its own answers hidden (AO) it repeats no more than with no history, though partly from confusion: the extra repeats seem to go with its own words.',
-      said: "Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out, their share beside each. Of the moves made, AO (50 %) repeats the blocked move about as often as DE; SUM (60 %) keeps part of the extra repeats; Filler (20 %) falls below even DE: unfamiliar text changes its play beyond the pull. AO's moves also hit other walls more than DE's (31 % against 15 %, the grey): the placeholders unsettle it too.",
-      more: 'DE: 45 %, Full: 75 % of their moves. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played.',
+      said: "Of the moves made, AO (50 %) repeats the blocked move about as often as DE, and SUM (60 %) keeps part of the extra repeats. Filler (20 %) falls below even DE: unfamiliar text changes its play beyond the pull. AO's moves also hit other walls more than DE's (31 % against 15 %, the grey): the placeholders unsettle it too.",
+      more: 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. DE: 45 %, Full: 75 % of their moves. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played.',
     });
     // Every answer a move: no word of missing moves. AO at Full's rate: the takeaway says the repeats do not come with its words.
     const fine = { ...c, repeats: { ...c.repeats, ao: 150, sum: 100 }, moved: { ...c.moved, ao: 200, sum: 200, filler: 200 } };
     expect(hiddenTally(fine).said).toBe(
-      'Of the moves made, AO (75 %) keeps them all, as Full; SUM (50 %) repeats the blocked move about as often as DE; Filler (10 %) falls below even DE: unfamiliar text changes its play beyond the pull.',
+      'Of the moves made, AO (75 %) keeps them all, as Full, and SUM (50 %) repeats the blocked move about as often as DE. Filler (10 %) falls below even DE: unfamiliar text changes its play beyond the pull.',
     );
     expect(hiddenTally(fine).takeaway).toMatch(/as often as with them: here the extra repeats do not come with its own words\.$/);
     expect(policyTally('ao', 'AO', c).said).toMatch(/under AO against 75 % under Full\.$/);
@@ -148,16 +148,18 @@ describe('the wall counts the lesson quotes', () => {
     expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/, and 45 % under DE \(no earlier turn\)\.$/);
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');
     expect(summary(c).said).toContain(
-      'At a wall this model repeats the move in 75 % of its moves with its whole history, 45 % with none and 50 % with its own answers hidden (AO): the extra repeats come with its own words, though hiding them also unsettles it.',
+      'At a wall this model repeats the move in 75 % of its moves with its whole history and 45 % with none. With only its own answers hidden (AO) it repeats 50 %: the extra repeats come with its own words, though hiding them also unsettles it.',
     );
-    expect(summary({ ...c, repeats: { ...c.repeats, ao: 100 } }).said).toContain('45 % with none and 63 % with its own answers hidden (AO). Attention showed');
+    expect(summary({ ...c, repeats: { ...c.repeats, ao: 100 } }).said).toContain(
+      '45 % with none. With only its own answers hidden (AO) it repeats 63 %. Attention showed',
+    );
     expect(summary(c).more).toMatch(
       /measures the inertia\. Trained against it \(CPL\), its twin repeats the move in 60 % of its moves on the same turns: less, not gone\. The inspector/,
     );
     expect(summary({ ...c, repeats: { ...c.repeats, twin: 150 } }).more).toMatch(/measures the inertia\. The inspector/);
     expect(summary(c, 1.52).more).toMatch(/^The diagonal here: 1\.5 times chance\. Attention is a clue/);
     expect(summary(c).said).toMatch(
-      /Attention showed where it reads: its line-for-line copying \(the diagonal\) is mostly the list of cells the task asks for, yet the heads that read it most carry part of the pull: switching them off changed more repeated moves than switching off 3 others\.$/,
+      /Attention showed that its line-for-line copying \(the diagonal\) is mostly the list of cells the task asks for\. Yet the heads that read it most carry part of the pull: switching them off changed more repeated moves than 3 other heads off\.$/,
     );
     // The control stops as many: no such clause.
     expect(summary({ ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 } } }).said).toMatch(/the list of cells the task asks for\.$/);

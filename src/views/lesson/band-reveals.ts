@@ -52,7 +52,7 @@ export function stripesPhrase(r: PolicyResult, head?: number): { said: string; m
   const last = priorSpans(r).at(-1);
   const inZoom = (k: number) => !!last && k >= last.start && k < last.start + last.length;
   return {
-    said: `in ${namedStripes(r, top, (k) => (inZoom(k) ? '' : ', outside the zoom'))}: row after row looks at one token, not token by token in step`,
+    said: `in ${namedStripes(r, top, (k) => (inZoom(k) ? '' : ', outside the zoom'))}`,
     more: `${top.length > 1 ? 'Those tokens get' : 'That token gets'} ${top.map((s) => percent(s.share)).join(' and ')} of the attention in the band; the band counts only the part of a stripe within ${r.radius} tokens of the dotted line.`,
   };
 }

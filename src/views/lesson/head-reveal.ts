@@ -15,10 +15,10 @@ export function headReveal(w: LessonWorld): Reveal {
   // At the band's edge the line may run further out than the band reaches: said as "at least".
   const stripes = stripesPhrase(r, w.head);
   const where = stripes
-    ? ` The heatmap now shows it alone: many of its bright cells stand ${stripes.said}.`
+    ? ` The heatmap now shows it alone. Many of its bright cells stand ${stripes.said}. In a stripe, row after row looks at one token.`
     : d === null
       ? ''
-      : ` The heatmap now shows it alone: its bright cells sit ${linePhrase(d, Math.abs(d) === r.radius)}.`;
+      : ` The heatmap now shows it alone. Its bright cells sit ${linePhrase(d, Math.abs(d) === r.radius)}.`;
   // The brightest head may sit in another layer than the one every figure so far read: said in the fold.
   // Against the layer's mean, as said (rounded), and said only when well above it.
   const times = r.diagonal > 0 ? (h.diagonal / r.diagonal).toFixed(1) : '0';

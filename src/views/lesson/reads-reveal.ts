@@ -99,7 +99,7 @@ export function readsReveal(w: LessonWorld): Reveal {
     answer && elsewhere && t.top.category !== 'current'
       ? ` The answer's tokens give ${quoted(rr, t.top.k)} ${percent(columnMean(answer, t.top.k))} on average.`
       : '';
-  const onOne = `; the single ${name} it looks at most is in ${whereToken(rr, s.top)} (${percent(at(rr, w.pointed.row, s.top))} of its attention)`;
+  const onOne = `. The single ${name} it looks at most is in ${whereToken(rr, s.top)} (${percent(at(rr, w.pointed.row, s.top))} of its attention)`;
   const verdict =
     k >= LOOKS_BACK
       ? `${k.toFixed(1)} times chance (their share of the tokens, ${percent(s.even)})${move ? onOne : ''}`

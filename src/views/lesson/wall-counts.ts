@@ -114,7 +114,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
       gap > 0
         ? `The history adds ${gap} repeats into the wall in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}): that extra is the inertia, and the next two steps find which part brings it.`
         : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
-    said: `Not only this once: over ${c.turns} turns right after a wall, in ${c.episodes} mazes it played beforehand, it repeats the blocked move in ${movePct(c, 'full')} with its whole history and ${movePct(c, 'de')} with none, pulled by a goal that often lies just beyond the wall.`,
+    said: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes it played earlier, it repeats the blocked move in ${movePct(c, 'full')} with its whole history, ${movePct(c, 'de')} with none. Even with none, a goal that often lies just beyond the wall pulls it there.`,
     more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, from ${c.episodes} episodes counted beforehand with the same model.`,
   };
 }
@@ -125,7 +125,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of step ${stepNo('generate')}'s repeats into the wall look back at the earlier same moves less than ${LOOKS_BACK} times chance.`
+      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of step ${stepNo('generate')}'s repeats look back at the earlier same moves less than ${LOOKS_BACK} times chance.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step ${stepNo('generate')}) look back at ${LOOKS_BACK} times chance or more.${
@@ -157,7 +157,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
  */
 function ltTarget(c: WallCounts): string {
   if (!twinAboveNoHistory(c) || moveRate(c, 'lt') < moveRate(c, 'de') + 10) return '';
-  return ` Its training target, the answer written seeing only the turn before, itself repeats ${movePct(c, 'lt')} (step ${stepNo('contexts')}): training toward it can take away the pull of older turns, not that of the latest.`;
+  return ` Its training target, the answer written seeing only the turn before, itself repeats ${movePct(c, 'lt')} (step ${stepNo('contexts')}), so training toward it can remove only the pull of older turns.`;
 }
 
 /** Whether the CPL twin, with the whole history, still repeats the move more often than the demo model with none. */
@@ -288,11 +288,13 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     below: 'With its own answers hidden (AO), the model is confused: it repeats the move less than even with no history, so hiding tells little here.',
   };
   const breaks = HIDING.some(([w]) => c.moved[w] < c.turns);
+  // The last in a sentence of its own: three readings chained by semicolons were hard to follow.
+  const readings = HIDING.map(([w, name]) => `${name} (${among(w)} %) ${said[verdict(w)]}`);
   return {
     takeaway: takeaway[verdict('ao')],
-    said: `${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out, their share beside each. ' : ''}Of the moves made, ${HIDING.map(([w, name]) => `${name} (${among(w)} %) ${said[verdict(w)]}`).join('; ')}.${unsettled}`,
+    said: `Of the moves made, ${readings.slice(0, -1).join(', and ')}. ${readings.at(-1)}.${unsettled}`,
     // DE's and Full's rates, the yardsticks the words read against, in the fold with the all-turn rates.
-    more: `DE: ${de} %, Full: ${full} % of their moves. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played.`,
+    more: `${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played.`,
   };
 }
 
@@ -303,11 +305,9 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
 export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
   return {
     takeaway: 'Conversational inertia: a model leans on its own prior assistant answers more than the task needs.',
-    said: `At a wall this model repeats the move in ${movePct(c, 'full')} of its moves with its whole history, ${movePct(c, 'de')} with none and ${movePct(c, 'ao')} with its own answers hidden (AO)${moveRate(c, 'ao') <= moveRate(c, 'de') + 5 ? `: the extra repeats come with its own words${aoUnsettled(c) ? ', though hiding them also unsettles it' : ''}` : ''}. Attention showed where it reads: its line-for-line copying (the diagonal) is mostly the list of cells the task asks for${
-      headsCarry(c)
-        ? ', yet the heads that read it most carry part of the pull: switching them off changed more repeated moves than switching off 3 others'
-        : ''
-    }.`,
+    said: `At a wall this model repeats the move in ${movePct(c, 'full')} of its moves with its whole history and ${movePct(c, 'de')} with none. With only its own answers hidden (AO) it repeats ${movePct(c, 'ao')}${moveRate(c, 'ao') <= moveRate(c, 'de') + 5 ? `: the extra repeats come with its own words${aoUnsettled(c) ? ', though hiding them also unsettles it' : ''}` : ''}. Attention showed that its line-for-line copying (the diagonal) is mostly the list of cells the task asks for.${
+      headsCarry(c) ? ' Yet the heads that read it most carry part of the pull: switching them off changed more repeated moves than 3 other heads off.' : ''
+    }`,
     more: `${timesChance === undefined ? '' : `The diagonal here: ${timesChance.toFixed(1)} times chance. `}Attention is a clue, not a meter: what the model writes measures the inertia. ${moveRate(c, 'twin') < moveRate(c, 'full') ? `Trained against it (CPL), its twin repeats the move in ${movePct(c, 'twin')} of its moves on the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }

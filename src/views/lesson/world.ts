@@ -94,7 +94,7 @@ export interface Bars {
   rows: { label: string; value: number; even: number }[];
 }
 /** The most words (and a step text's most sentences, each of at most `sentence` words) a card may have: read, not skimmed (tested on each). */
-export const WORDS = { text: 80, sentences: 5, sentence: 32, said: 90, takeaway: 30 } as const;
+export const WORDS = { text: 80, sentences: 5, sentence: 32, said: 90, saidSentences: 4, takeaway: 30 } as const;
 /** Nothing to say yet (the figures are still computed, or the action is not done). */
 export const SILENT: Reveal = { said: '' };
 /** A reveal as one text (the tests' way of reading it whole). */
