@@ -76,7 +76,7 @@ export interface LessonWorld {
 export type LessonRegion = 'conversation' | 'tokens' | 'heatmap' | 'figures' | 'policies' | 'view' | 'charts' | 'heads' | 'compare-models' | 'card';
 
 /**
- * A reveal: what it says, at most three sentences shown in the card, and the figures and counts behind it,
+ * A reveal: what it says, at most four short sentences shown in the card, and the figures and counts behind it,
  * folded under "The figures behind this" (a newcomer reads the first; a researcher opens the second).
  */
 export interface Reveal {
@@ -116,7 +116,7 @@ export interface LessonStep {
   region: LessonRegion;
   /** What the step sets on entry (by Next, Back, the step list or a link), said in one line. */
   setup: LessonSetup;
-  /** At most three sentences, in plain words: no section, figure or table numbers, no undefined symbols. */
+  /** At most five short sentences (`WORDS`), in plain words: no section, figure or table numbers, no undefined symbols. */
   text(w: LessonWorld): string;
   /** Where the idea and the measure come from: the papers' sections, the formula. */
   source: string;
