@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { dirSource } from '../src/cli/dir-source';
 import type { Message } from '../src/conversation/types';
 import { openModel } from '../src/runtime/open-model';
-import { isOpen, wallCounts, type WallTurn } from '../src/views/lesson/wall-counts';
+import { isOpen, wallCounts, type WallTurn } from '../src/views/lesson/wall-records';
 import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../src/model/demo';
 import { FIRST_SEED, wallEpisode } from '../training/wall-turns';
 

@@ -15,7 +15,7 @@ import type { Message } from '../src/conversation/types';
 import type { OpenModel } from '../src/runtime/open-model';
 import { timesEven, tokenReading } from '../src/views/lesson/attention-reveals';
 import { isMove, MOVES } from '../src/views/lesson/moves';
-import type { WallTurn } from '../src/views/lesson/wall-counts';
+import type { WallTurn } from '../src/views/lesson/wall-records';
 import { actionOf, greedyAnswer } from './cpl-pairs';
 import { MAZE_SYSTEM, mazeMove, mazeObservation, mazeWorld, rng } from './data';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { median, slope, spearman } from '../../src/metrics/stats';
+import { median, signTest, slope, spearman } from '../../src/metrics/stats';
 
 describe('rank correlation and slope (hand-computed)', () => {
   it('spearman', () => {
@@ -21,5 +21,21 @@ describe('rank correlation and slope (hand-computed)', () => {
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(median([7])).toBe(7);
     expect(() => median([])).toThrow(RangeError);
+  });
+});
+
+describe('the sign test (hand-computed)', () => {
+  it('sums the binomial tail on both sides', () => {
+    // 5 tosses, all one way: 2 × (1/32).
+    expect(signTest(5, 0)).toBeCloseTo(2 / 32, 15);
+    expect(signTest(0, 5)).toBeCloseTo(2 / 32, 15);
+    // 10 tosses, 1 against 9: 2 × (1 + 10) / 1024.
+    expect(signTest(1, 9)).toBeCloseTo((2 * 11) / 1024, 15);
+    // 6 tosses, 2 against 4: 2 × (1 + 6 + 15) / 64; 3 against 3 sums past 1 and is capped.
+    expect(signTest(2, 4)).toBeCloseTo((2 * 22) / 64, 15);
+    expect(signTest(3, 3)).toBe(1);
+    expect(signTest(0, 0)).toBe(1);
+    expect(() => signTest(-1, 2)).toThrow(RangeError);
+    expect(() => signTest(600, 600)).toThrow(RangeError);
   });
 });

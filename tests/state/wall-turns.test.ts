@@ -3,21 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dirSource } from '../../src/cli/dir-source';
 import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../../src/model/demo';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
-import {
-  headsTally,
-  hiddenTally,
-  lookTally,
-  policyTally,
-  scoreboard,
-  summary,
-  twinTally,
-  wallCounts,
-  wallTally,
-  type WallTurn,
-} from '../../src/views/lesson/wall-counts';
+import { headsTally, hiddenTally, lookTally, policyTally, scoreboard, summary, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
+import { wallCounts, type WallTurn } from '../../src/views/lesson/wall-records';
 import { wallEpisode } from '../../training/wall-turns';
 
 const stored = JSON.parse(readFileSync('examples/cache/wall-turns.json', 'utf8')) as { episodes: number; firstSeed: number; turns: WallTurn[] };
+
+const sp = (first: number, second: number) => ({ first, second });
 
 describe('the wall counts the lesson quotes', () => {
   it('count repeats and open ways per writer from the records (hand-computed)', () => {
@@ -57,12 +49,28 @@ describe('the wall counts the lesson quotes', () => {
       open: { full: 1, lt: 1, de: 0, 'window:6': 0, ao: 1, filler: 1, sum: 1, twin: 3 },
       moved: { full: 4, lt: 4, de: 1, 'window:6': 4, ao: 1, filler: 3, sum: 3, twin: 3 },
       looks: { back: 1, of: 2 },
-      headsOff: { of: 3, repeats: { top: 1, bottom: 2 }, open: { top: 1, bottom: 0 }, none: { top: 1, bottom: 0 } },
+      // Only the top heads off change the first turn's move; both change the second's, neither the fourth's.
+      headsOff: { of: 3, repeats: { top: 1, bottom: 2 }, open: { top: 1, bottom: 0 }, none: { top: 1, bottom: 0 }, changed: { first: 1, second: 0 } },
+      // Full repeats on turns 1, 2 and 4; DE on none. Against Full, e.g. LT repeats on turn 3 only it, Full on turn 1 only it.
+      split: {
+        full: {
+          full: sp(0, 0),
+          lt: sp(1, 1),
+          de: sp(0, 3),
+          'window:6': sp(1, 0),
+          ao: sp(0, 3),
+          filler: sp(0, 2),
+          sum: sp(1, 2),
+          twin: sp(0, 3),
+        },
+        de: { full: sp(3, 0), lt: sp(3, 0), de: sp(0, 0), 'window:6': sp(4, 0), ao: sp(0, 0), filler: sp(1, 0), sum: sp(2, 0), twin: sp(0, 0) },
+      },
     });
+    // One turn where the two sets part: fewer repeats with the top heads off, but not clearly beyond chance.
     expect(headsTally(c)).toEqual({
-      takeaway: 'The top-diagonal heads carry part of the pull to repeat the move, though they read mostly the list of cells.',
+      takeaway: 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
       said: 'Over the repeats into the wall counted in step 2, the top-diagonal heads off changed the move in 67 %, the 3 lowest in 33 %.',
-      more: 'The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall).',
+      more: 'The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall). The two part on 1 turn: only the top-diagonal heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly often.',
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };
     expect(headsTally({ ...c, headsOff: even }).takeaway).toBe(
@@ -87,7 +95,12 @@ describe('the wall counts the lesson quotes', () => {
       open: { full: 20, lt: 25, de: 80, 'window:6': 21, ao: 30, filler: 80, sum: 30, twin: 50 },
       moved: { full: 200, lt: 200, de: 200, 'window:6': 200, ao: 160, filler: 100, sum: 150, twin: 200 },
       looks: { back: 19, of: 116 },
-      headsOff: { of: 116, repeats: { top: 68, bottom: 87 }, open: { top: 11, bottom: 9 }, none: { top: 5, bottom: 17 } },
+      headsOff: { of: 116, repeats: { top: 68, bottom: 87 }, open: { top: 11, bottom: 9 }, none: { top: 5, bottom: 17 }, changed: sp(33, 14) },
+      // Against Full, then DE, on the same turns: where only the writer repeats the blocked move, and only Full (DE) does.
+      split: {
+        full: { full: sp(0, 0), lt: sp(15, 25), de: sp(9, 69), 'window:6': sp(2, 4), ao: sp(10, 80), filler: sp(5, 135), sum: sp(20, 80), twin: sp(11, 41) },
+        de: { full: sp(69, 9), lt: sp(60, 10), de: sp(0, 0), 'window:6': sp(68, 10), ao: sp(37, 45), filler: sp(5, 75), sum: sp(20, 20), twin: sp(41, 11) },
+      },
     };
     // The card's running count: what the learner has reached, in the order taught.
     expect(scoreboard({ generate: false, contexts: true, hide: true, cpl: true }, c)).toBeNull();
@@ -110,15 +123,15 @@ describe('the wall counts the lesson quotes', () => {
     ]);
     expect(wallTally(c)).toEqual({
       takeaway:
-        'The history adds 30 repeats into the wall in every 100 moves (75 − 45): that extra is the inertia, and the next two steps find which part brings it.',
+        "The history adds 30 repeats into the wall in every 100 moves (75 − 45): that extra is the history's pull, and the next two steps find which part brings it.",
       said: 'Over 200 turns right after a wall, in 40 mazes it played earlier, it repeats the blocked move in 75 % with its whole history, 45 % with none. Even with none, a goal that often lies just beyond the wall pulls it there.',
-      more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, from 40 episodes counted beforehand with the same model.',
+      more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
     });
     expect(twinTally(c)).toEqual({
       takeaway: 'Trained only where its history changed the move, the twin repeats it less often at the wall, but not as rarely as with no history.',
       // Its target, the answer that sees only the turn before, keeps much of the pull (LT 70 % against DE 45 %): said why.
-      said: 'Over 200 turns at a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model 75 % (with none, 45 %). Its training target, the answer written seeing only the turn before, itself repeats 70 % (step 3), so training toward it can remove only the pull of older turns.',
-      more: 'Counted over the same turns: the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move).',
+      said: "Over 200 turns at a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model 75 % (with none, 45 %). Chance alone would give a drop this size less than 1 time in 1,000. Its training target, the answer that sees only the turn before, itself repeats 70 % (step 3): training aims at older turns' pull, not the latest's.",
+      more: 'Counted over the same turns: the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move). The two part on 52 turns: only the twin repeats the blocked move 11 times, only the demo model 41; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
     });
     const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null });
     expect(policyTally('window:6', 'Window-6', c, [t(3), t(7), t(9)]).said).toBe(
@@ -130,7 +143,7 @@ describe('the wall counts the lesson quotes', () => {
       takeaway:
         'With its own answers hidden (AO) it repeats no more than with no history, though partly from confusion: the extra repeats seem to go with its own words.',
       said: "Of the moves made, AO (50 %) repeats the blocked move about as often as DE, and SUM (60 %) keeps part of the extra repeats. Filler (20 %) falls below even DE: unfamiliar text changes its play beyond the pull. AO's moves also hit other walls more than DE's (31 % against 15 %, the grey): the placeholders unsettle it too.",
-      more: 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. DE: 45 %, Full: 75 % of their moves. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played.',
+      more: 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. DE: 45 %, Full: 75 % of their moves. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played. The two part on 82 turns: only AO repeats the blocked move 37 times, only DE 45; were the two alike, chance would split them this unevenly about 1 time in 2.',
     });
     // Every answer a move: no word of missing moves. AO at Full's rate: the takeaway says the repeats do not come with its words.
     const fine = { ...c, repeats: { ...c.repeats, ao: 150, sum: 100 }, moved: { ...c.moved, ao: 200, sum: 200, filler: 200 } };
@@ -143,12 +156,13 @@ describe('the wall counts the lesson quotes', () => {
     expect(policyTally('lt', 'LT', c)).toEqual({
       takeaway: 'The turn before alone brings back most of the extra repeats: the pull comes from the latest turn.',
       said: 'At the wall, over 200 stored turns, it repeats the blocked move in 70 % under LT against 75 % under Full, and 45 % with no earlier turn (DE).',
-      more: 'The counts: 140 of the 200 moves under LT, 150 of 200 under Full, 90 of 200 under DE, from 40 episodes the demo model played.',
+      // LT and Full part on 40 turns, 15 against 25: chance gives that often (2 × 0.077: about 1 time in 6).
+      more: 'The counts: 140 of the 200 moves under LT, 150 of 200 under Full, 90 of 200 under DE, from 40 episodes the demo model played. The two part on 40 turns: only LT repeats the blocked move 15 times, only Full 25; were the two alike, chance would split them this unevenly about 1 time in 6.',
     });
     expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/, and 45 % under DE \(no earlier turn\)\.$/);
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');
     expect(summary(c).said).toContain(
-      'At a wall this model repeats the move in 75 % of its moves with its whole history and 45 % with none. With only its own answers hidden (AO) it repeats 50 %: the extra repeats come with its own words, though hiding them also unsettles it.',
+      'At a wall this model repeats the move in 75 % of its moves with its whole history and 45 % with none. With only its own answers hidden (AO) it repeats 50 %: the extra repeats seem to come with its own words, though hiding them also unsettles it.',
     );
     expect(summary({ ...c, repeats: { ...c.repeats, ao: 100 } }).said).toContain(
       '45 % with none. With only its own answers hidden (AO) it repeats 63 %. Attention showed',
@@ -159,12 +173,25 @@ describe('the wall counts the lesson quotes', () => {
     expect(summary({ ...c, repeats: { ...c.repeats, twin: 150 } }).more).toMatch(/measures the inertia\. The inspector/);
     expect(summary(c, 1.52).more).toMatch(/^The diagonal here: 1\.5 times chance\. Attention is a clue/);
     expect(summary(c).said).toMatch(
-      /Attention showed that its line-for-line copying \(the diagonal\) is mostly the list of cells the task asks for\. Yet the heads that read it most carry part of the pull: switching them off changed more repeated moves than 3 other heads off\.$/,
+      /Attention showed that its line-for-line copying \(the diagonal\) is mostly the list of cells the task asks for\. Yet switching off the heads that read it most changed more repeated moves than switching off others\.$/,
     );
     // The control stops as many: no such clause.
     expect(summary({ ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 } } }).said).toMatch(/the list of cells the task asks for\.$/);
+    // The same drop, but the two part on few turns (5 against 9): not clearly beyond chance (2 × 0.212 = 0.42: about 1 time in 2).
+    const close = { ...c, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } };
+    expect(twinTally(close).takeaway).toBe(
+      'Trained only where its history changed the move, the twin repeats it a little less often at the wall, not clearly beyond chance, and far more than with no history.',
+    );
+    expect(twinTally(close).said).toContain('Chance alone would give a drop this size about 1 time in 2.');
+    // The heads: 33 against 14 is clear (a sign test: about 1 time in 126).
+    expect(headsTally(c).takeaway).toBe('The top-diagonal heads carry part of the pull to repeat the move, though they read mostly the list of cells.');
+    expect(headsTally(c).more).toMatch(
+      /only the top-diagonal heads off changed the move 33 times, only the lowest 14; were both sets alike, chance would split them this unevenly about 1 time in 126\.$/,
+    );
     // LT near DE: no such reason to give.
-    expect(twinTally({ ...c, repeats: { ...c.repeats, lt: 95 } }).said).toMatch(/\(with none, 45 %\)\.$/);
+    expect(twinTally({ ...c, repeats: { ...c.repeats, lt: 95 } }).said).toMatch(
+      /\(with none, 45 %\)\. Chance alone would give a drop this size less than 1 time in 1,000\.$/,
+    );
     expect(twinTally({ ...c, repeats: { ...c.repeats, twin: 150 } }).takeaway).toMatch(
       /no less often at the wall: on these turns the training does not show\.$/,
     );

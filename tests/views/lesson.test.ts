@@ -741,7 +741,7 @@ describe('the lesson', () => {
     } as PolicyResult;
     const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(wf, wf).said).toMatch(
-      /chance would put there\. The thought and move sit below chance, since the move looks back at earlier moves wherever they are \(step 5\), not in step\.$/,
+      /chance would put there\. The thought and move sit below chance: they do not copy a prior assistant answer in step\.$/,
     );
   });
 

@@ -5,7 +5,6 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import { bandColumns } from '../../metrics/inertia';
 import { answerRows, diagonalByLines, headLine, priorSpans, stripeSaid } from './attention-reveals';
-import { stepNo } from './order';
 import { quoted, whereToken } from './reads-reveal';
 import { evenDiagonal, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, onPanel, percent, type Reveal, SILENT } from './world';
 
@@ -99,7 +98,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   const traced = k >= LOOKS_BACK;
   const verdict = traced
     ? `at ${k.toFixed(1)} times chance: the trace, in attention, of the repeated thought and move`
-    : `${k < 0.67 ? 'below' : 'at about'} chance, since the move looks back at earlier moves wherever they are (step ${stepNo('reads')}), not in step`;
+    : `${k < 0.67 ? 'below' : 'at about'} chance: they do not copy a prior assistant answer in step`;
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought): the takeaway.
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   const takeaway = list

@@ -1,92 +1,21 @@
 /**
- * How often the demo model walks into a wall again right after hitting it, over many maze episodes: each such
- * turn as scripts/inertia-turns.ts recorded it (examples/cache/wall-turns.json), and the counts the lesson
- * quotes, computed here from those records. Plain functions.
+ * What the lesson says of the stored turns right after a wall (wall-records.ts): how often the demo model walks
+ * into a wall again, under each policy and with heads switched off, against no history and against chance, in the
+ * words and per cents the cards use. Plain functions.
  */
-import stored from '../../../examples/cache/wall-turns.json';
+import { signTest } from '../../metrics/stats';
 import { stepNo } from './order';
+import { type Split, WALL_COUNTS, WALL_TURNS, type WallCounts, type WallTurn, WRITERS, type Writer } from './wall-records';
 import { LOOKS_BACK, type Reveal, SILENT } from './world';
 
 /**
- * Who wrote a move at a turn right after a wall: the demo model under Full, LT, DE, Window-6, AO, Filler and SUM (by their
- * policy specs), and the CPL twin under Full.
+ * How often chance alone (a two-sided sign test on the turns where the two part) splits as unevenly as `s`, in words,
+ * and whether that is rarely enough (under 1 time in 20) to call the difference more than chance.
  */
-export const WRITERS = ['full', 'lt', 'de', 'window:6', 'ao', 'filler', 'sum', 'twin'] as const;
-export type Writer = (typeof WRITERS)[number];
-
-/** One turn right after the demo model hit a wall, in an episode it played itself. */
-export interface WallTurn {
-  seed: number;
-  turn: number;
-  /** The move that hit the wall on the turn before. */
-  hit: string;
-  /** The moves that would hit a wall from where the agent stands (north, south, east, west). */
-  blocked: string[];
-  /** Each writer's move (null: it wrote none). */
-  moves: Record<Writer, string | null>;
-  /**
-   * How much the Full answer's move looks back at the same move in the prior assistant answers: its attention on
-   * them, in times what an even spread gives them (the reads step's figure); null when it cannot be read.
-   */
-  look: number | null;
-  /**
-   * Where Full repeats the move (else null): the moves written with the last layer's 3 heads of highest diagonal
-   * ratio switched off (top) and, as the control, its 3 of lowest (bottom), ranked on this turn's Full answer.
-   */
-  headsOff: { top: string | null; bottom: string | null } | null;
+export function byChance(s: Split): { said: string; clear: boolean } {
+  const p = signTest(s.first, s.second);
+  return { said: p < 0.001 ? 'less than 1 time in 1,000' : p >= 0.5 ? 'often' : `about 1 time in ${Math.round(1 / p)}`, clear: p < 0.05 };
 }
-
-/** Over the turns where Full repeats the move: how often each set of heads switched off still repeats it, takes an open way, writes no move. */
-export interface HeadsOffCounts {
-  of: number;
-  repeats: { top: number; bottom: number };
-  open: { top: number; bottom: number };
-  none: { top: number; bottom: number };
-}
-
-export interface WallCounts {
-  episodes: number;
-  turns: number;
-  /** Turns where the writer repeats the move that hit the wall. */
-  repeats: Record<Writer, number>;
-  /** Turns where the writer's move is an open way. */
-  open: Record<Writer, number>;
-  /** Turns where the writer makes a move at all (writes one, and not 'stay'). */
-  moved: Record<Writer, number>;
-  /** Of the turns where Full repeats the move (and its look can be read), how many look back at least LOOKS_BACK times even. */
-  looks: { back: number; of: number };
-  headsOff: HeadsOffCounts;
-}
-
-/** A move that leads somewhere from where the agent stands: written, not 'stay', and not into a wall. */
-export const isOpen = (t: WallTurn, m: string | null): boolean => m !== null && m !== 'stay' && !t.blocked.includes(m);
-
-export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCounts {
-  const read = turns.filter((t) => t.moves.full === t.hit && t.look !== null);
-  const count = (hit: (t: WallTurn, m: string | null) => boolean) =>
-    Object.fromEntries(WRITERS.map((w) => [w, turns.filter((t) => hit(t, t.moves[w])).length])) as Record<Writer, number>;
-  return {
-    episodes,
-    turns: turns.length,
-    repeats: count((t, m) => m === t.hit),
-    open: count(isOpen),
-    moved: count((_, m) => m !== null && m !== 'stay'),
-    looks: { back: read.filter((t) => t.look! >= LOOKS_BACK).length, of: read.length },
-    headsOff: headsOffCounts(turns),
-  };
-}
-
-function headsOffCounts(turns: readonly WallTurn[]): HeadsOffCounts {
-  const off = turns.filter((t) => t.moves.full === t.hit && t.headsOff);
-  const both = (hit: (t: WallTurn, m: string | null) => boolean) => ({
-    top: off.filter((t) => hit(t, t.headsOff!.top)).length,
-    bottom: off.filter((t) => hit(t, t.headsOff!.bottom)).length,
-  });
-  return { of: off.length, repeats: both((t, m) => m === t.hit), open: both(isOpen), none: both((_, m) => m === null) };
-}
-
-/** The counts of the stored episodes (examples/cache/wall-turns.json, pinned to a fresh run by a test). */
-export const WALL_COUNTS: WallCounts = wallCounts(stored.episodes, stored.turns as WallTurn[]);
 
 /** n of total in whole per cent: the one rounding every count here is said and drawn with. */
 const rate = (n: number, total: number): number => Math.round((n / total) * 100);
@@ -112,10 +41,10 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
     takeaway:
       gap > 0
-        ? `The history adds ${gap} repeats into the wall in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}): that extra is the inertia, and the next two steps find which part brings it.`
+        ? `The history adds ${gap} repeats into the wall in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}): that extra is the history's pull, and the next two steps find which part brings it.`
         : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
     said: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes it played earlier, it repeats the blocked move in ${movePct(c, 'full')} with its whole history, ${movePct(c, 'de')} with none. Even with none, a goal that often lies just beyond the wall pulls it there.`,
-    more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, from ${c.episodes} episodes counted beforehand with the same model.`,
+    more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, from ${c.episodes} episodes counted beforehand with the same model. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE', 'were the two alike, chance')}`,
   };
 }
 
@@ -141,13 +70,19 @@ export const looksRare = (c: WallCounts = WALL_COUNTS): boolean => c.looks.back 
 
 /** The CPL step's count over the same turns: the twin against the demo model, both with the whole history. */
 export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
+  const lower = moveRate(c, 'twin') < moveRate(c, 'full');
+  // Twin against Full on the same turns: a drop chance alone gives often is said to be one.
+  const chance = byChance(c.split.full.twin);
   return {
-    takeaway:
-      moveRate(c, 'twin') >= moveRate(c, 'full')
-        ? 'Trained against inertia, the twin repeats the move no less often at the wall: on these turns the training does not show.'
-        : `Trained only where its history changed the move, the twin repeats it less often at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`,
-    said: `Over ${c.turns} turns at a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')} (with none, ${movePct(c, 'de')}).${ltTarget(c)}`,
-    more: `Counted over the same turns: the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move).`,
+    takeaway: !lower
+      ? 'Trained against inertia, the twin repeats the move no less often at the wall: on these turns the training does not show.'
+      : chance.clear
+        ? `Trained only where its history changed the move, the twin repeats it less often at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`
+        : `Trained only where its history changed the move, the twin repeats it a little less often at the wall, not clearly beyond chance${twinAboveNoHistory(c) ? ', and far more than with no history' : ''}.`,
+    said: `Over ${c.turns} turns at a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')} (with none, ${movePct(c, 'de')}).${
+      lower ? ` Chance alone would give a drop this size ${chance.said}.` : ''
+    }${ltTarget(c)}`,
+    more: `Counted over the same turns: the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move). ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model', 'were the two alike, chance')}`,
   };
 }
 
@@ -157,7 +92,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
  */
 function ltTarget(c: WallCounts): string {
   if (!twinAboveNoHistory(c) || moveRate(c, 'lt') < moveRate(c, 'de') + 10) return '';
-  return ` Its training target, the answer written seeing only the turn before, itself repeats ${movePct(c, 'lt')} (step ${stepNo('contexts')}), so training toward it can remove only the pull of older turns.`;
+  return ` Its training target, the answer that sees only the turn before, itself repeats ${movePct(c, 'lt')} (step ${stepNo('contexts')}): training aims at older turns' pull, not the latest's.`;
 }
 
 /** Whether the CPL twin, with the whole history, still repeats the move more often than the demo model with none. */
@@ -215,16 +150,24 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = (n: number) => rate(h.of - n, h.of);
   const stopped = (n: number) => `${share(n)} %`;
   return {
-    takeaway: headsCarry(c)
-      ? 'The top-diagonal heads carry part of the pull to repeat the move, though they read mostly the list of cells.'
-      : 'The top-diagonal heads carry no more of the pull than any three heads: in this model it does not sit in them.',
+    takeaway: !headsCarry(c)
+      ? 'The top-diagonal heads carry no more of the pull than any three heads: in this model it does not sit in them.'
+      : byChance(h.changed).clear
+        ? 'The top-diagonal heads carry part of the pull to repeat the move, though they read mostly the list of cells.'
+        : 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
     said: `Over the repeats into the wall counted in step ${stepNo('generate')}, the top-diagonal heads off changed the move in ${stopped(h.repeats.top)}, the 3 lowest in ${stopped(h.repeats.bottom)}.`,
-    more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall).`,
+    more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall). ${parted(h.changed, 'only the top-diagonal heads off changed the move', 'only the lowest', 'were both sets alike, chance')}`,
   };
 }
 
+/** Where two conditions part on the same turns, counted, and how often chance alone splits them as unevenly (the folds' "how sure"). */
+function parted(s: Split, first: string, second: string, chance: string): string {
+  const n = s.first + s.second;
+  return `The two part on ${n} turn${n === 1 ? '' : 's'}: ${first} ${s.first} time${s.first === 1 ? '' : 's'}, ${second} ${s.second}; ${chance} would split them this unevenly ${byChance(s).said}.`;
+}
+
 /** How a policy the stored episodes were also written under does at the wall, against Full (nothing for another policy). */
-export function policyTally(policy: string, label: string, c: WallCounts = WALL_COUNTS, turns: readonly WallTurn[] = stored.turns as WallTurn[]): Reveal {
+export function policyTally(policy: string, label: string, c: WallCounts = WALL_COUNTS, turns: readonly WallTurn[] = WALL_TURNS): Reveal {
   if (!(WRITERS as readonly string[]).includes(policy) || policy === 'full' || policy === 'twin') return SILENT;
   const p = policy as Writer;
   // Window-6 keeps everything up to its 7th turn: say how many of the turns come that early.
@@ -239,7 +182,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
   return {
     ...(most ? { takeaway: 'The turn before alone brings back most of the extra repeats: the pull comes from the latest turn.' } : {}),
     said: `At the wall, over ${c.turns} stored turns, it repeats the blocked move in ${movePct(c, p)} under ${label} against ${movePct(c, 'full')} under Full${against}${why}.`,
-    more: `The counts: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}.`,
+    more: `The counts: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}. ${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full', 'were the two alike, chance')}`,
   };
 }
 
@@ -294,7 +237,7 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     takeaway: takeaway[verdict('ao')],
     said: `Of the moves made, ${readings.slice(0, -1).join(', and ')}. ${readings.at(-1)}.${unsettled}`,
     // DE's and Full's rates, the yardsticks the words read against, in the fold with the all-turn rates.
-    more: `${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played.`,
+    more: `${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played. ${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE', 'were the two alike, chance')}`,
   };
 }
 
@@ -305,8 +248,8 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
 export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
   return {
     takeaway: 'Conversational inertia: a model leans on its own prior assistant answers more than the task needs.',
-    said: `At a wall this model repeats the move in ${movePct(c, 'full')} of its moves with its whole history and ${movePct(c, 'de')} with none. With only its own answers hidden (AO) it repeats ${movePct(c, 'ao')}${moveRate(c, 'ao') <= moveRate(c, 'de') + 5 ? `: the extra repeats come with its own words${aoUnsettled(c) ? ', though hiding them also unsettles it' : ''}` : ''}. Attention showed that its line-for-line copying (the diagonal) is mostly the list of cells the task asks for.${
-      headsCarry(c) ? ' Yet the heads that read it most carry part of the pull: switching them off changed more repeated moves than 3 other heads off.' : ''
+    said: `At a wall this model repeats the move in ${movePct(c, 'full')} of its moves with its whole history and ${movePct(c, 'de')} with none. With only its own answers hidden (AO) it repeats ${movePct(c, 'ao')}${moveRate(c, 'ao') <= moveRate(c, 'de') + 5 ? `: the extra repeats seem to come with its own words${aoUnsettled(c) ? ', though hiding them also unsettles it' : ''}` : ''}. Attention showed that its line-for-line copying (the diagonal) is mostly the list of cells the task asks for.${
+      headsCarry(c) ? ' Yet switching off the heads that read it most changed more repeated moves than switching off others.' : ''
     }`,
     more: `${timesChance === undefined ? '' : `The diagonal here: ${timesChance.toFixed(1)} times chance. `}Attention is a clue, not a meter: what the model writes measures the inertia. ${moveRate(c, 'twin') < moveRate(c, 'full') ? `Trained against it (CPL), its twin repeats the move in ${movePct(c, 'twin')} of its moves on the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };

@@ -1,0 +1,123 @@
+/**
+ * The turns right after a wall that scripts/inertia-turns.ts recorded (examples/cache/wall-turns.json), and the
+ * counts computed from them: how often each writer repeats the blocked move, and where two writers part on the same
+ * turns. Plain functions; the words the lesson says of them are in wall-counts.ts.
+ */
+import stored from '../../../examples/cache/wall-turns.json';
+import { LOOKS_BACK } from './world';
+
+/**
+ * Who wrote a move at a turn right after a wall: the demo model under Full, LT, DE, Window-6, AO, Filler and SUM (by their
+ * policy specs), and the CPL twin under Full.
+ */
+export const WRITERS = ['full', 'lt', 'de', 'window:6', 'ao', 'filler', 'sum', 'twin'] as const;
+export type Writer = (typeof WRITERS)[number];
+
+/** One turn right after the demo model hit a wall, in an episode it played itself. */
+export interface WallTurn {
+  seed: number;
+  turn: number;
+  /** The move that hit the wall on the turn before. */
+  hit: string;
+  /** The moves that would hit a wall from where the agent stands (north, south, east, west). */
+  blocked: string[];
+  /** Each writer's move (null: it wrote none). */
+  moves: Record<Writer, string | null>;
+  /**
+   * How much the Full answer's move looks back at the same move in the prior assistant answers: its attention on
+   * them, in times what an even spread gives them (the reads step's figure); null when it cannot be read.
+   */
+  look: number | null;
+  /**
+   * Where Full repeats the move (else null): the moves written with the last layer's 3 heads of highest diagonal
+   * ratio switched off (top) and, as the control, its 3 of lowest (bottom), ranked on this turn's Full answer.
+   */
+  headsOff: { top: string | null; bottom: string | null } | null;
+}
+
+/** The same turns under two conditions: how many give the outcome under the first only, and under the second only (a sign test's pairs). */
+export interface Split {
+  first: number;
+  second: number;
+}
+
+/** Over the turns where Full repeats the move: how often each set of heads switched off still repeats it, takes an open way, writes no move. */
+export interface HeadsOffCounts {
+  of: number;
+  repeats: { top: number; bottom: number };
+  open: { top: number; bottom: number };
+  none: { top: number; bottom: number };
+  /** The turns where only the top-diagonal heads off change the move, and where only the lowest do. */
+  changed: Split;
+}
+
+export interface WallCounts {
+  episodes: number;
+  turns: number;
+  /** Turns where the writer repeats the move that hit the wall. */
+  repeats: Record<Writer, number>;
+  /** Turns where the writer's move is an open way. */
+  open: Record<Writer, number>;
+  /** Turns where the writer makes a move at all (writes one, and not 'stay'). */
+  moved: Record<Writer, number>;
+  /** Of the turns where Full repeats the move (and its look can be read), how many look back at least LOOKS_BACK times even. */
+  looks: { back: number; of: number };
+  headsOff: HeadsOffCounts;
+  /** Each writer against Full and against DE on the same turns: where only it repeats the blocked move, and where only Full (or DE) does. */
+  split: { full: Record<Writer, Split>; de: Record<Writer, Split> };
+}
+
+/** A move that leads somewhere from where the agent stands: written, not 'stay', and not into a wall. */
+export const isOpen = (t: WallTurn, m: string | null): boolean => m !== null && m !== 'stay' && !t.blocked.includes(m);
+
+export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCounts {
+  const read = turns.filter((t) => t.moves.full === t.hit && t.look !== null);
+  const count = (hit: (t: WallTurn, m: string | null) => boolean) =>
+    Object.fromEntries(WRITERS.map((w) => [w, turns.filter((t) => hit(t, t.moves[w])).length])) as Record<Writer, number>;
+  return {
+    episodes,
+    turns: turns.length,
+    repeats: count((t, m) => m === t.hit),
+    open: count(isOpen),
+    moved: count((_, m) => m !== null && m !== 'stay'),
+    looks: { back: read.filter((t) => t.look! >= LOOKS_BACK).length, of: read.length },
+    headsOff: headsOffCounts(turns),
+    split: { full: splitAgainst(turns, 'full'), de: splitAgainst(turns, 'de') },
+  };
+}
+
+/** Each writer against one other on the same turns: where only the writer repeats the blocked move, and where only the other does. */
+function splitAgainst(turns: readonly WallTurn[], other: Writer): Record<Writer, Split> {
+  const repeats = (t: WallTurn, w: Writer) => t.moves[w] === t.hit;
+  return Object.fromEntries(
+    WRITERS.map((w) => [
+      w,
+      { first: turns.filter((t) => repeats(t, w) && !repeats(t, other)).length, second: turns.filter((t) => !repeats(t, w) && repeats(t, other)).length },
+    ]),
+  ) as Record<Writer, Split>;
+}
+
+function headsOffCounts(turns: readonly WallTurn[]): HeadsOffCounts {
+  const off = turns.filter((t) => t.moves.full === t.hit && t.headsOff);
+  const both = (hit: (t: WallTurn, m: string | null) => boolean) => ({
+    top: off.filter((t) => hit(t, t.headsOff!.top)).length,
+    bottom: off.filter((t) => hit(t, t.headsOff!.bottom)).length,
+  });
+  const changed = (m: string | null, t: WallTurn) => m !== t.hit;
+  return {
+    of: off.length,
+    repeats: both((t, m) => m === t.hit),
+    open: both(isOpen),
+    none: both((_, m) => m === null),
+    changed: {
+      first: off.filter((t) => changed(t.headsOff!.top, t) && !changed(t.headsOff!.bottom, t)).length,
+      second: off.filter((t) => !changed(t.headsOff!.top, t) && changed(t.headsOff!.bottom, t)).length,
+    },
+  };
+}
+
+/** The counts of the stored episodes (examples/cache/wall-turns.json, pinned to a fresh run by a test). */
+export const WALL_COUNTS: WallCounts = wallCounts(stored.episodes, stored.turns as WallTurn[]);
+
+/** The stored turns themselves, for the counts a step makes of them (Window-6's early turns). */
+export const WALL_TURNS = stored.turns as WallTurn[];
