@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dirSource } from '../../src/cli/dir-source';
 import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../../src/model/demo';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
-import { headsTally, hiddenTally, lookTally, policyTally, scoreboard, summary, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
+import { summary } from '../../src/views/lesson/summary';
+import { headsTally, hiddenTally, lookTally, policyTally, scoreboard, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
 import { wallCounts, type WallTurn } from '../../src/views/lesson/wall-records';
 import { wallEpisode } from '../../training/wall-turns';
 
@@ -161,22 +162,33 @@ describe('the wall counts the lesson quotes', () => {
     });
     expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/, and 45 % under DE \(no earlier turn\)\.$/);
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');
-    expect(summary(c).said).toContain(
-      'At a wall this model repeats the move in 75 % of its moves with its whole history and 45 % with none. With only its own answers hidden (AO) it repeats 50 %: the extra repeats seem to come with its own words, though hiding them also unsettles it.',
+    // The close: what the history does to the move, what attention showed, two lists from the same counts.
+    const [writes, attention] = summary(c, { prior: 1.31, diagonal: 1.52 }).points!;
+    expect(writes!.items).toEqual([
+      'With its whole history it repeats the blocked move in 75 % of its moves; with none, 45 %.',
+      'With only the turn before (LT), 70 %: the pull is mostly in the latest turn.',
+      'With its own answers hidden (AO), 50 %: the extra repeats seem to go with its own words, though hiding them unsettles it.',
+      'Its twin trained against it (CPL), 60 %.',
+    ]);
+    expect(attention!.items).toEqual([
+      'Where the model reads, not why it chooses.',
+      'Its prior assistant answers get 1.3 times what their part of the text gives them.',
+      'Its line-for-line copying (the diagonal, 1.5 times chance) is mostly the list of cells the task asks for.',
+      'Switching off the heads that copy most changed more repeats than switching off others (41 % against 25 %).',
+    ]);
+    // AO well above DE: no word of its own words; the twin's drop within chance, said; no figures: none quoted.
+    const other = summary({ ...c, repeats: { ...c.repeats, ao: 100 }, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } }).points!;
+    expect(other[0]!.items.slice(2)).toEqual([
+      'With its own answers hidden (AO), 63 %.',
+      'Its twin trained against it (CPL), 60 %: lower, but not clearly beyond chance.',
+    ]);
+    expect(other[1]!.items).toHaveLength(3);
+    expect(other[1]!.items[1]).toBe('Its line-for-line copying (the diagonal) is mostly the list of cells the task asks for.');
+    // The control stops as many: said so; and a gap within chance, said so.
+    expect(summary({ ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 } } }).points![1]!.items.at(-1)).toBe(
+      'Switching off the heads that copy most changed no more repeats than switching off others.',
     );
-    expect(summary({ ...c, repeats: { ...c.repeats, ao: 100 } }).said).toContain(
-      '45 % with none. With only its own answers hidden (AO) it repeats 63 %. Attention showed',
-    );
-    expect(summary(c).more).toMatch(
-      /measures the inertia\. Trained against it \(CPL\), its twin repeats the move in 60 % of its moves on the same turns: less, not gone\. The inspector/,
-    );
-    expect(summary({ ...c, repeats: { ...c.repeats, twin: 150 } }).more).toMatch(/measures the inertia\. The inspector/);
-    expect(summary(c, 1.52).more).toMatch(/^The diagonal here: 1\.5 times chance\. Attention is a clue/);
-    expect(summary(c).said).toMatch(
-      /Attention showed that its line-for-line copying \(the diagonal\) is mostly the list of cells the task asks for\. Yet switching off the heads that read it most changed more repeated moves than switching off others\.$/,
-    );
-    // The control stops as many: no such clause.
-    expect(summary({ ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 } } }).said).toMatch(/the list of cells the task asks for\.$/);
+    expect(summary({ ...c, headsOff: { ...c.headsOff, changed: sp(6, 4) } }).points![1]!.items.at(-1)).toMatch(/, not clearly beyond chance\.$/);
     // The same drop, but the two part on few turns (5 against 9): not clearly beyond chance (2 × 0.212 = 0.42: about 1 time in 2).
     const close = { ...c, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } };
     expect(twinTally(close).takeaway).toBe(

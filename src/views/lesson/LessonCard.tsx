@@ -10,6 +10,7 @@ import { scoreboard } from './wall-counts';
 import { useLessonWorld } from './use-lesson-world';
 import { WallChart } from './WallChart';
 import { RevealBars } from './RevealBars';
+import { RevealPoints } from './RevealPoints';
 import { MazeDrawing } from './MazeDrawing';
 import { writtenIn } from './written';
 
@@ -137,6 +138,7 @@ function Card({ index }: { index: number }) {
     <>
       {board && COUNTED.has(s.id) && <WallChart board={board} />}
       {reveal.bars && <RevealBars bars={reveal.bars} />}
+      {reveal.points && <RevealPoints points={reveal.points} />}
     </>
   );
   const [lost, setLost] = useState<number | null>(null);

@@ -15,8 +15,9 @@ import { readsReveal } from './reads-reveal';
 import { copiersSaid, headReveal } from './head-reveal';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakSaid } from './moves';
-import { headsTally, hiddenTally, policyTally, summary, wallTally } from './wall-counts';
-import { clipWorked, evenDiagonal, figuresOf, type LessonStep, joined, only, readAgainstFull, SILENT } from './world';
+import { headsTally, hiddenTally, policyTally, wallTally } from './wall-counts';
+import { summary } from './summary';
+import { clipWorked, evenDiagonal, evenShare, figuresOf, type LessonStep, joined, only, readAgainstFull, SILENT } from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion, type Reveal, revealText } from './world';
@@ -234,8 +235,11 @@ export const LESSON: LessonStep[] = [
     done: (w) => QUIZ.every((q, i) => w.answers[i] === q.correct),
     reveal: (w) => {
       const r = figuresOf(w, 'full');
-      const even = r ? evenDiagonal(r) : 0;
-      return summary(undefined, r && even > 0 ? r.diagonal / even : undefined);
+      const [diagonal, prior] = r ? [evenDiagonal(r), evenShare(r, 'prior')] : [0, 0];
+      return summary(undefined, {
+        ...(r && diagonal > 0 && { diagonal: r.diagonal / diagonal }),
+        ...(r && prior > 0 && { prior: r.ratios.prior / prior }),
+      });
     },
   },
 ];

@@ -27,11 +27,11 @@ const pct = (n: number, total: number) => `${rate(n, total)} %`;
  * answers often make none (the demo model never trained on them); every rate the cards say and draw is this one,
  * so a bar and its words never count on different bases.
  */
-const moveRate = (c: WallCounts, w: Writer): number => rate(c.repeats[w], c.moved[w] || 1);
-const movePct = (c: WallCounts, w: Writer) => `${moveRate(c, w)} %`;
+export const moveRate = (c: WallCounts, w: Writer): number => rate(c.repeats[w], c.moved[w] || 1);
+export const movePct = (c: WallCounts, w: Writer) => `${moveRate(c, w)} %`;
 
 /** How many more repeats in every 100 moves at a wall the whole history brings than none (the per cents as said). */
-const historyAdds = (c: WallCounts): number => moveRate(c, 'full') - moveRate(c, 'de');
+export const historyAdds = (c: WallCounts): number => moveRate(c, 'full') - moveRate(c, 'de');
 
 /** The generation step's "not only this once": how often, over all the episodes, Full and DE repeat the move. */
 export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
@@ -141,7 +141,7 @@ export function scoreboard(reached: { generate: boolean; contexts: boolean; hide
 }
 
 /** Whether the top-diagonal heads off stop the repeat more often than the control by 5 points or more: what they carry beyond any three heads. */
-const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && c.headsOff.repeats.top + c.headsOff.of * 0.05 <= c.headsOff.repeats.bottom;
+export const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && c.headsOff.repeats.top + c.headsOff.of * 0.05 <= c.headsOff.repeats.bottom;
 
 /** The heads step's count: over the stored repeats, how often each set of last-layer heads switched off still repeats the move. */
 export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
@@ -189,7 +189,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
 /** Moves into another wall, of the moves made (the bars' grey). */
 const otherWalls = (c: WallCounts, w: Writer): number => rate(c.moved[w] - c.repeats[w] - c.open[w], c.moved[w] || 1);
 /** AO's moves into other walls well above DE's: the placeholders unsettle the model as well as hiding its words. */
-const aoUnsettled = (c: WallCounts): boolean => otherWalls(c, 'ao') > otherWalls(c, 'de') + 10;
+export const aoUnsettled = (c: WallCounts): boolean => otherWalls(c, 'ao') > otherWalls(c, 'de') + 10;
 
 /** The policies that keep every turn and hide the model's own answers, as the hide step names them. */
 const HIDING = [
@@ -238,19 +238,5 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     said: `Of the moves made, ${readings.slice(0, -1).join(', and ')}. ${readings.at(-1)}.${unsettled}`,
     // DE's and Full's rates, the yardsticks the words read against, in the fold with the all-turn rates.
     more: `${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played. ${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE', 'were the two alike, chance')}`,
-  };
-}
-
-/**
- * The lesson's last word: what showed inertia on this model, from the stored counts, and the diagonal against
- * chance on the page (`timesChance`, when the figures are there).
- */
-export function summary(c: WallCounts = WALL_COUNTS, timesChance?: number): Reveal {
-  return {
-    takeaway: 'Conversational inertia: a model leans on its own prior assistant answers more than the task needs.',
-    said: `At a wall this model repeats the move in ${movePct(c, 'full')} of its moves with its whole history and ${movePct(c, 'de')} with none. With only its own answers hidden (AO) it repeats ${movePct(c, 'ao')}${moveRate(c, 'ao') <= moveRate(c, 'de') + 5 ? `: the extra repeats seem to come with its own words${aoUnsettled(c) ? ', though hiding them also unsettles it' : ''}` : ''}. Attention showed that its line-for-line copying (the diagonal) is mostly the list of cells the task asks for.${
-      headsCarry(c) ? ' Yet switching off the heads that read it most changed more repeated moves than switching off others.' : ''
-    }`,
-    more: `${timesChance === undefined ? '' : `The diagonal here: ${timesChance.toFixed(1)} times chance. `}Attention is a clue, not a meter: what the model writes measures the inertia. ${moveRate(c, 'twin') < moveRate(c, 'full') ? `Trained against it (CPL), its twin repeats the move in ${movePct(c, 'twin')} of its moves on the same turns: less, not gone. ` : ''}The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }

@@ -86,6 +86,8 @@ export interface Reveal {
   more?: string;
   /** The reveal's key figures drawn, each beside what looking at every token equally would give. */
   bars?: Bars;
+  /** Short lists side by side, each under its label (the close: what the model writes, what attention showed). */
+  points?: { label: string; items: string[] }[];
 }
 
 /** A few shares as bars: each row's value and, marked on it, what an even spread of attention gives the same tokens. */
@@ -98,7 +100,8 @@ export const WORDS = { text: 80, sentences: 5, sentence: 32, said: 90, saidSente
 /** Nothing to say yet (the figures are still computed, or the action is not done). */
 export const SILENT: Reveal = { said: '' };
 /** A reveal as one text (the tests' way of reading it whole). */
-export const revealText = (r: Reveal): string => [r.takeaway, r.said, r.more].filter(Boolean).join(' ');
+export const revealText = (r: Reveal): string =>
+  [r.takeaway, r.said, ...(r.points ?? []).flatMap((p) => [p.label, ...p.items]), r.more].filter(Boolean).join(' ');
 
 export interface QuizQuestion {
   question: string;

@@ -1,0 +1,44 @@
+/**
+ * The lesson's close: what its history does to the move the model writes, and what attention showed, side by side
+ * (two lists on the card), from the stored counts and, where the page has them, the figures against chance.
+ */
+import { aoUnsettled, byChance, headsCarry, historyAdds, movePct, moveRate } from './wall-counts';
+import { WALL_COUNTS, type WallCounts } from './wall-records';
+import type { Reveal } from './world';
+
+/** The figures of the conversation's last answer against chance: its prior assistant share and its diagonal ratio. */
+export interface AgainstChance {
+  prior?: number;
+  diagonal?: number;
+}
+
+export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Reveal {
+  const lt = (moveRate(c, 'lt') - moveRate(c, 'de')) * 2 >= historyAdds(c);
+  const aoAtDe = moveRate(c, 'ao') <= moveRate(c, 'de') + 5;
+  const twin = byChance(c.split.full.twin).clear;
+  const heads = byChance(c.headsOff.changed).clear;
+  const stopped = (n: number) => `${Math.round(((c.headsOff.of - n) / (c.headsOff.of || 1)) * 100)} %`;
+  const writes = [
+    `With its whole history it repeats the blocked move in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}.`,
+    `With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ': the pull is mostly in the latest turn' : ''}.`,
+    `With its own answers hidden (AO), ${movePct(c, 'ao')}${aoAtDe ? `: the extra repeats seem to go with its own words${aoUnsettled(c) ? ', though hiding them unsettles it' : ''}` : ''}.`,
+    `Its twin trained against it (CPL), ${movePct(c, 'twin')}${moveRate(c, 'twin') < moveRate(c, 'full') && !twin ? ': lower, but not clearly beyond chance' : ''}.`,
+  ];
+  const attention = [
+    'Where the model reads, not why it chooses.',
+    ...(x.prior === undefined ? [] : [`Its prior assistant answers get ${x.prior.toFixed(1)} times what their part of the text gives them.`]),
+    `Its line-for-line copying (the diagonal${x.diagonal === undefined ? '' : `, ${x.diagonal.toFixed(1)} times chance`}) is mostly the list of cells the task asks for.`,
+    headsCarry(c)
+      ? `Switching off the heads that copy most changed more repeats than switching off others (${stopped(c.headsOff.repeats.top)} against ${stopped(c.headsOff.repeats.bottom)})${heads ? '' : ', not clearly beyond chance'}.`
+      : 'Switching off the heads that copy most changed no more repeats than switching off others.',
+  ];
+  return {
+    takeaway: 'Conversational inertia: a model leans on its own prior assistant answers more than the task needs.',
+    said: 'What the model writes measures the inertia; attention shows where to look, and switching parts off tests what it shows.',
+    points: [
+      { label: 'What its history does to the move at a wall', items: writes },
+      { label: 'What attention showed', items: attention },
+    ],
+    more: 'Every rate counts the moves made on the same stored turns right after a wall; the steps before give the counts and how often chance alone would give each gap. The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.',
+  };
+}
