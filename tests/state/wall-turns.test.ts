@@ -124,7 +124,7 @@ describe('the wall counts the lesson quotes', () => {
     ]);
     expect(wallTally(c)).toEqual({
       takeaway:
-        "The history adds 30 repeats into the wall in every 100 moves (75 − 45): that extra is the history's pull, and the next two steps find which part brings it.",
+        "The history adds 30 repeats into the wall in every 100 moves (75 − 45): that extra is the history's pull, and the next two steps find its source.",
       said: 'Over 200 turns right after a wall, in 40 mazes it played earlier, it repeats the blocked move in 75 % with its whole history, 45 % with none. Even with none, a goal that often lies just beyond the wall pulls it there.',
       more: 'The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
     });

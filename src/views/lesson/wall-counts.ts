@@ -41,7 +41,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
     takeaway:
       gap > 0
-        ? `The history adds ${gap} repeats into the wall in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}): that extra is the history's pull, and the next two steps find which part brings it.`
+        ? `The history adds ${gap} repeats into the wall in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}): that extra is the history's pull, and the next two steps find its source.`
         : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
     said: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes it played earlier, it repeats the blocked move in ${movePct(c, 'full')} with its whole history, ${movePct(c, 'de')} with none. Even with none, a goal that often lies just beyond the wall pulls it there.`,
     more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, from ${c.episodes} episodes counted beforehand with the same model. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE', 'were the two alike, chance')}`,
