@@ -322,7 +322,7 @@ describe('the lesson, walked with the keyboard only', () => {
       if (shots)
         appendFileSync(
           join(shots, 'desktop-texts.md'),
-          `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n> ${s.reveal ? `**${await card.getByTestId('lesson-takeaway').textContent()}** ${await card.getByTestId('lesson-said').textContent()}` : ''}\n\n${(await card.getByTestId('lesson-points').count()) ? `${await card.getByTestId('lesson-points').innerText()}\n\n` : ''}`,
+          `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n> ${s.reveal ? `**${await card.getByTestId('lesson-takeaway').textContent()}** ${await card.getByTestId('lesson-said').textContent()}` : ''}\n\n${(await card.getByTestId('lesson-point').allTextContents()).map((t) => `- ${t}\n`).join('')}`,
         );
       if (shots) await page.waitForTimeout(900); // the region's smooth scroll, then the picture
       if (shots) await page.screenshot({ path: join(shots, `desktop-${String(n + 1).padStart(2, '0')}-${s.id}.png`) });
