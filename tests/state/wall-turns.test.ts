@@ -70,7 +70,7 @@ describe('the wall counts the lesson quotes', () => {
     // One turn where the two sets part: fewer repeats with the top heads off, but not clearly beyond chance.
     expect(headsTally(c)).toEqual({
       takeaway: 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
-      said: 'Over the repeats into the wall counted in step 2, the top-diagonal heads off changed the move in 67 %, the 3 lowest in 33 %.',
+      said: "Over step 2's repeats into the wall, the top-diagonal heads off changed the move in 67 %, the 3 lowest in 33 %, a gap chance gives often.",
       more: 'The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall). The two part on 1 turn: only the top-diagonal heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly often.',
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };
@@ -131,7 +131,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(twinTally(c)).toEqual({
       takeaway: 'Trained only where its history changed the move, the twin repeats it less often at the wall, but not as rarely as with no history.',
       // Its target, the answer that sees only the turn before, keeps much of the pull (LT 70 % against DE 45 %): said why.
-      said: "Over 200 turns at a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model 75 % (with none, 45 %). Chance alone would give a drop this size less than 1 time in 1,000. Its training target, the answer that sees only the turn before, itself repeats 70 % (step 3): training aims at older turns' pull, not the latest's.",
+      said: 'Over 200 turns at a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model 75 % (with none, 45 %). Chance alone would give a drop this size less than 1 time in 1,000. Its training target, the answer that sees only the turn before, itself repeats 70 % (step 3), so the twin was never taught to ignore the latest turn.',
       more: 'Counted over the same turns: the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move). The two part on 52 turns: only the twin repeats the blocked move 11 times, only the demo model 41; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
     });
     const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null });
@@ -174,7 +174,7 @@ describe('the wall counts the lesson quotes', () => {
       'Where the model reads, not why it chooses.',
       'Its prior assistant answers get 1.3 times what their part of the text gives them.',
       'Its line-for-line copying (the diagonal, 1.5 times chance) is mostly the list of cells the task asks for.',
-      'Switching off the heads that copy most changed more repeats than switching off others (41 % against 25 %).',
+      'Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (41 % against 25 %): attention picked the heads, switching them off tested them.',
     ]);
     // AO well above DE: no word of its own words; the twin's drop within chance, said; no figures: none quoted.
     const other = summary({ ...c, repeats: { ...c.repeats, ao: 100 }, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } }).points!;
@@ -186,9 +186,11 @@ describe('the wall counts the lesson quotes', () => {
     expect(other[1]!.items[1]).toBe('Its line-for-line copying (the diagonal) is mostly the list of cells the task asks for.');
     // The control stops as many: said so; and a gap within chance, said so.
     expect(summary({ ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 } } }).points![1]!.items.at(-1)).toBe(
-      'Switching off the heads that copy most changed no more repeats than switching off others.',
+      'Switching off the top-diagonal heads changed no more repeats than switching off the 3 lowest.',
     );
-    expect(summary({ ...c, headsOff: { ...c.headsOff, changed: sp(6, 4) } }).points![1]!.items.at(-1)).toMatch(/, not clearly beyond chance\.$/);
+    expect(summary({ ...c, headsOff: { ...c.headsOff, changed: sp(6, 4) } }).points![1]!.items.at(-1)).toMatch(
+      /, not clearly beyond chance: attention picked the heads, switching them off tested them\.$/,
+    );
     // The same drop, but the two part on few turns (5 against 9): not clearly beyond chance (2 × 0.212 = 0.42: about 1 time in 2).
     const close = { ...c, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } };
     expect(twinTally(close).takeaway).toBe(

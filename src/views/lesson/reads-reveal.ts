@@ -99,10 +99,11 @@ export function readsReveal(w: LessonWorld): Reveal {
     answer && elsewhere && t.top.category !== 'current'
       ? ` The answer's tokens give ${quoted(rr, t.top.k)} ${percent(columnMean(answer, t.top.k))} on average.`
       : '';
-  const onOne = `. The single ${name} it looks at most is in ${whereToken(rr, s.top)} (${percent(at(rr, w.pointed.row, s.top))} of its attention)`;
+  // The single earlier token it looks at most, in the fold: the bars draw it, and the card keeps few figures.
+  const onOne = ` The single ${name} it looks at most is in ${whereToken(rr, s.top)} (${percent(at(rr, w.pointed.row, s.top))} of its attention).`;
   const verdict =
     k >= LOOKS_BACK
-      ? `${k.toFixed(1)} times chance (their share of the tokens, ${percent(s.even)})${move ? onOne : ''}`
+      ? `${k.toFixed(1)} times chance (their share of the tokens, ${percent(s.even)})`
       : `about chance (their share of the tokens, ${percent(s.even)})`;
   // A move's takeaway: whether it looks back at the earlier moves, and whether the stored repeats mostly do.
   const takeaway = !move
@@ -116,6 +117,6 @@ export function readsReveal(w: LessonWorld): Reveal {
     ...(takeaway ? { takeaway } : {}),
     said: `${name} gives ${percent(s.share)} of its attention to the ${s.count} earlier ${name} tokens in prior assistant answers, ${verdict}.${largest}${move ? ` ${k >= LOOKS_BACK && looksRare() ? 'This one is unusual: ' : ''}${lookTally().said}` : ''}`,
     bars,
-    more: `Chance (looking at every token it can see equally) would give those ${s.count} tokens ${percent(s.even)}.${column} ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far. Tokens such as <|im_start|> and <|im_end|> are the chat template's marks where each message starts and ends.`,
+    more: `Chance (looking at every token it can see equally) would give those ${s.count} tokens ${percent(s.even)}.${move && k >= LOOKS_BACK ? onOne : ''}${column} ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far. Tokens such as <|im_start|> and <|im_end|> are the chat template's marks where each message starts and ends.`,
   };
 }

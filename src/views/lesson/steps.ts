@@ -179,7 +179,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      "The diagonal so far is an average. Each layer has several heads, readers side by side that each choose where to look, and the figures average the last layer's heads. The grid gives each head its own diagonal ratio, brighter where it is higher; heads are named layer.head, counting from 0 (1.2: the second layer's third head). Do a few heads do the copying, or all alike?",
+      "Attention can point at which parts of the model to test. The diagonal so far is an average. Each layer has several heads, readers side by side that each choose where to look, and the figures average the last layer's heads. The grid gives each head its own diagonal ratio, brighter where it is higher; heads are named layer.head, counting from 0 (1.2: the second layer's third head). Do a few heads do the copying, or all alike?",
     source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
     action: 'Click the brightest cell of the grid, marked ★: the heatmap and the figures then show that head alone.',
     target: '[data-testid="head-grid-0"] [data-top]',

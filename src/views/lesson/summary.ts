@@ -29,8 +29,8 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     ...(x.prior === undefined ? [] : [`Its prior assistant answers get ${x.prior.toFixed(1)} times what their part of the text gives them.`]),
     `Its line-for-line copying (the diagonal${x.diagonal === undefined ? '' : `, ${x.diagonal.toFixed(1)} times chance`}) is mostly the list of cells the task asks for.`,
     headsCarry(c)
-      ? `Switching off the heads that copy most changed more repeats than switching off others (${stopped(c.headsOff.repeats.top)} against ${stopped(c.headsOff.repeats.bottom)})${heads ? '' : ', not clearly beyond chance'}.`
-      : 'Switching off the heads that copy most changed no more repeats than switching off others.',
+      ? `Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (${stopped(c.headsOff.repeats.top)} against ${stopped(c.headsOff.repeats.bottom)})${heads ? '' : ', not clearly beyond chance'}: attention picked the heads, switching them off tested them.`
+      : 'Switching off the top-diagonal heads changed no more repeats than switching off the 3 lowest.',
   ];
   return {
     takeaway: 'Conversational inertia: a model leans on its own prior assistant answers more than the task needs.',

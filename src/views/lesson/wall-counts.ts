@@ -92,7 +92,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
  */
 function ltTarget(c: WallCounts): string {
   if (!twinAboveNoHistory(c) || moveRate(c, 'lt') < moveRate(c, 'de') + 10) return '';
-  return ` Its training target, the answer that sees only the turn before, itself repeats ${movePct(c, 'lt')} (step ${stepNo('contexts')}): training aims at older turns' pull, not the latest's.`;
+  return ` Its training target, the answer that sees only the turn before, itself repeats ${movePct(c, 'lt')} (step ${stepNo('contexts')}), so the twin was never taught to ignore the latest turn.`;
 }
 
 /** Whether the CPL twin, with the whole history, still repeats the move more often than the demo model with none. */
@@ -155,7 +155,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
       : byChance(h.changed).clear
         ? 'The top-diagonal heads carry part of the pull to repeat the move, though they read mostly the list of cells.'
         : 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
-    said: `Over the repeats into the wall counted in step ${stepNo('generate')}, the top-diagonal heads off changed the move in ${stopped(h.repeats.top)}, the 3 lowest in ${stopped(h.repeats.bottom)}.`,
+    said: `Over step ${stepNo('generate')}'s repeats into the wall, the top-diagonal heads off changed the move in ${stopped(h.repeats.top)}, the 3 lowest in ${stopped(h.repeats.bottom)}, a gap chance gives ${byChance(h.changed).said}.`,
     more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall). ${parted(h.changed, 'only the top-diagonal heads off changed the move', 'only the lowest', 'were both sets alike, chance')}`,
   };
 }
