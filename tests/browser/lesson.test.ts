@@ -18,7 +18,7 @@ import { scoreboard } from '../../src/views/lesson/wall-counts';
 import { analyzeHeads } from '../../src/analysis/heads';
 import { bottomHeads, headMask, headName, inHeadOrder, topHeads } from '../../src/analysis/ablation';
 import { LESSON, type LessonStep, QUIZ } from '../../src/views/lesson/steps';
-import { WORDS } from '../../src/views/lesson/world';
+import { sentencesOf, WORDS } from '../../src/views/lesson/world';
 import { startAppServer } from '../helpers/app-server';
 import { axeViolations } from '../helpers/axe';
 import { launchChromium } from '../helpers/chromium';
@@ -306,7 +306,7 @@ describe('the lesson, walked with the keyboard only', () => {
         const said = (await card.getByTestId('lesson-said').textContent()) ?? '';
         expect(words(said), `step ${n + 1} (${s.id}) reveal words`).toBeLessThanOrEqual(WORDS.said);
         // In short sentences too, as the step texts.
-        const saidParts = said.split(/(?<=[.!?])\s+(?=[A-Z"(])/);
+        const saidParts = sentencesOf(said);
         expect(saidParts.length, `step ${n + 1} (${s.id}) reveal sentences`).toBeLessThanOrEqual(WORDS.saidSentences);
         long.push(...saidParts.filter((one) => words(one) > WORDS.sentence).map((one) => `step ${n + 1} (${s.id}) reveal: ${one}`));
         // Each reveal leads with its point, in one short bold line.
@@ -315,7 +315,7 @@ describe('the lesson, walked with the keyboard only', () => {
       const text = (await card.getByTestId('lesson-text').textContent()) ?? '';
       expect(words(text), `step ${n + 1} (${s.id}) text words`).toBeLessThanOrEqual(WORDS.text);
       // In short sentences, as rendered (the diagonal step's chance is filled in).
-      const parts = text.split(/(?<=[.!?])\s+(?=[A-Z"(])/);
+      const parts = sentencesOf(text);
       expect(parts.length, `step ${n + 1} (${s.id}) sentences`).toBeLessThanOrEqual(WORDS.sentences);
       long.push(...parts.filter((one) => words(one) > WORDS.sentence).map((one) => `step ${n + 1} (${s.id}): ${one}`));
       // The card as read, for the person who looks at the screenshots.

@@ -11,7 +11,7 @@ import { writtenIn } from '../../src/views/lesson/written';
 import { turnsSeen } from '../../src/context/history';
 import { parsePolicy } from '../../src/context/policy';
 import { headsOffReveal, towardGoal } from '../../src/views/lesson/moves';
-import { WORDS } from '../../src/views/lesson/world';
+import { sentencesOf, WORDS } from '../../src/views/lesson/world';
 import { STEP_IDS } from '../../src/views/lesson/order';
 import { clipWorked, evenDiagonal, evenShare, percent, priorYardstick, readAgainstFull } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
@@ -90,7 +90,7 @@ const told = (id: string, w: LessonWorld, base: LessonWorld | null): string => r
 /** One turn of a sweep, only the fields the steps read. */
 const pt = (turn: number, diagonal: number, prior: number): SweepPoint =>
   ({ turn, diagonal, ratios: { sink: 0, system: 0, user: 0, prior, current: 0 }, tokens: 0, contextTokens: 0, prefilled: 0 }) as SweepPoint;
-const sentences = (t: string) => t.split(/(?<=[.!?])\s+(?=[A-Z"(])/).filter(Boolean).length;
+const sentences = (t: string) => sentencesOf(t).length;
 const words = (t: string) => t.split(/\s+/).filter(Boolean).length;
 /** What a newcomer stops at: a paper's section, figure or table, or a symbol the text does not define. */
 const PAPER_TALK = /paper \d|§|\bfig(ure)?\.? ?\d|\btable \d|C_t|\bsection\b|\bappendix\b/i;
@@ -104,7 +104,7 @@ describe('the lesson', () => {
       // Short sentences, not ideas chained by colons: at most five, none longer than a line or two.
       const full = s.text({ ...start, streak: { from: 2, to: 10, move: 'south', wallFrom: 5 }, goalBeyond: ['south'] });
       expect(sentences(full), s.id).toBeLessThanOrEqual(WORDS.sentences);
-      for (const one of full.split(/(?<=[.!?])\s+(?=[A-Z"(])/)) expect(words(one), `${s.id}: ${one}`).toBeLessThanOrEqual(WORDS.sentence);
+      for (const one of sentencesOf(full)) expect(words(one), `${s.id}: ${one}`).toBeLessThanOrEqual(WORDS.sentence);
       // Short, so a step is read, not skimmed: the card's text and what its reveal says (the browser walk checks the real ones).
       expect(words(s.text({ ...start, streak: { from: 2, to: 10, move: 'south', wallFrom: 5 }, goalBeyond: ['south'] })), s.id).toBeLessThanOrEqual(WORDS.text);
       // What the card shows of a reveal is at most three sentences too; the figures behind it are folded.

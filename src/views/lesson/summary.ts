@@ -2,7 +2,7 @@
  * The lesson's close: what its history does to the move the model writes, and what attention showed, side by side
  * (two lists on the card), from the stored counts and, where the page has them, the figures against chance.
  */
-import { aoUnsettled, byChance, headsCarry, historyAdds, movePct, moveRate } from './wall-counts';
+import { aoUnsettled, byChance, changedPct, headsCarry, ltBringsMost, movePct, moveRate } from './wall-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
 
@@ -13,11 +13,10 @@ export interface AgainstChance {
 }
 
 export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Reveal {
-  const lt = (moveRate(c, 'lt') - moveRate(c, 'de')) * 2 >= historyAdds(c);
+  const lt = ltBringsMost(c);
   const aoAtDe = moveRate(c, 'ao') <= moveRate(c, 'de') + 5;
   const twin = byChance(c.split.full.twin).clear;
   const heads = byChance(c.headsOff.changed).clear;
-  const stopped = (n: number) => `${Math.round(((c.headsOff.of - n) / (c.headsOff.of || 1)) * 100)} %`;
   const writes = [
     `With its whole history it repeats the blocked move in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}.`,
     `With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ': the pull is mostly in the latest turn' : ''}.`,
@@ -29,7 +28,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     ...(x.prior === undefined ? [] : [`Its prior assistant answers get ${x.prior.toFixed(1)} times what their part of the text gives them.`]),
     `Its line-for-line copying (the diagonal${x.diagonal === undefined ? '' : `, ${x.diagonal.toFixed(1)} times chance`}) is mostly the list of cells the task asks for.`,
     headsCarry(c)
-      ? `Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (${stopped(c.headsOff.repeats.top)} against ${stopped(c.headsOff.repeats.bottom)})${heads ? '' : ', not clearly beyond chance'}: attention picked the heads, switching them off tested them.`
+      ? `Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (${changedPct(c.headsOff, 'top')} against ${changedPct(c.headsOff, 'bottom')})${heads ? '' : ', not clearly beyond chance'}: attention picked the heads, switching them off tested them.`
       : 'Switching off the top-diagonal heads changed no more repeats than switching off the 3 lowest.',
   ];
   return {

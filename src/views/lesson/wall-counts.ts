@@ -5,7 +5,7 @@
  */
 import { signTest } from '../../metrics/stats';
 import { stepNo } from './order';
-import { type Split, WALL_COUNTS, WALL_TURNS, type WallCounts, type WallTurn, WRITERS, type Writer } from './wall-records';
+import { type HeadsOffCounts, type Split, WALL_COUNTS, WALL_TURNS, type WallCounts, type WallTurn, WRITERS, type Writer } from './wall-records';
 import { LOOKS_BACK, type Reveal, SILENT } from './world';
 
 /**
@@ -44,7 +44,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
         ? `The history adds ${gap} repeats into the wall in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}): that extra is the history's pull, and the next two steps find its source.`
         : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
     said: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes it played earlier, it repeats the blocked move in ${movePct(c, 'full')} with its whole history, ${movePct(c, 'de')} with none. Even with none, a goal that often lies just beyond the wall pulls it there.`,
-    more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, from ${c.episodes} episodes counted beforehand with the same model. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE', 'were the two alike, chance')}`,
+    more: `The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, from ${c.episodes} episodes counted beforehand with the same model. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE')}`,
   };
 }
 
@@ -82,7 +82,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
     said: `Over ${c.turns} turns at a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')} (with none, ${movePct(c, 'de')}).${
       lower ? ` Chance alone would give a drop this size ${chance.said}.` : ''
     }${ltTarget(c)}`,
-    more: `Counted over the same turns: the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move). ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model', 'were the two alike, chance')}`,
+    more: `Counted over the same turns: the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move). ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model')}`,
   };
 }
 
@@ -140,6 +140,12 @@ export function scoreboard(reached: { generate: boolean; contexts: boolean; hide
   return { turns: c.turns, episodes: c.episodes, rows, noHistory: moveRate(c, 'de') };
 }
 
+/** Of the repeats, the share where a set of heads switched off changed the move, as the cards say it. */
+export const changedPct = (h: HeadsOffCounts, set: 'top' | 'bottom'): string => `${rate(h.of - h.repeats[set], h.of || 1)} %`;
+
+/** Whether the turn before alone (LT) brings back at least half of what the whole history adds. */
+export const ltBringsMost = (c: WallCounts): boolean => (moveRate(c, 'lt') - moveRate(c, 'de')) * 2 >= historyAdds(c);
+
 /** Whether the top-diagonal heads off stop the repeat more often than the control by 5 points or more: what they carry beyond any three heads. */
 export const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && c.headsOff.repeats.top + c.headsOff.of * 0.05 <= c.headsOff.repeats.bottom;
 
@@ -147,21 +153,19 @@ export const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && c.hea
 export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const h = c.headsOff;
   if (!h.of) return SILENT;
-  const share = (n: number) => rate(h.of - n, h.of);
-  const stopped = (n: number) => `${share(n)} %`;
   return {
     takeaway: !headsCarry(c)
       ? 'The top-diagonal heads carry no more of the pull than any three heads: in this model it does not sit in them.'
       : byChance(h.changed).clear
         ? 'The top-diagonal heads carry part of the pull to repeat the move, though they read mostly the list of cells.'
         : 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
-    said: `Over step ${stepNo('generate')}'s repeats into the wall, the top-diagonal heads off changed the move in ${stopped(h.repeats.top)}, the 3 lowest in ${stopped(h.repeats.bottom)}, a gap chance gives ${byChance(h.changed).said}.`,
+    said: `Over step ${stepNo('generate')}'s repeats into the wall, the top-diagonal heads off changed the move in ${changedPct(h, 'top')}, the 3 lowest in ${changedPct(h, 'bottom')}, a gap chance gives ${byChance(h.changed).said}.`,
     more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall). ${parted(h.changed, 'only the top-diagonal heads off changed the move', 'only the lowest', 'were both sets alike, chance')}`,
   };
 }
 
 /** Where two conditions part on the same turns, counted, and how often chance alone splits them as unevenly (the folds' "how sure"). */
-function parted(s: Split, first: string, second: string, chance: string): string {
+function parted(s: Split, first: string, second: string, chance = 'were the two alike, chance'): string {
   const n = s.first + s.second;
   return `The two part on ${n} turn${n === 1 ? '' : 's'}: ${first} ${s.first} time${s.first === 1 ? '' : 's'}, ${second} ${s.second}; ${chance} would split them this unevenly ${byChance(s).said}.`;
 }
@@ -177,12 +181,12 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
     early === null ? '' : `: ${early} of those turns come by turn 7, when Window-6 still keeps every turn${near ? ', so at the wall it changes little' : ''}`;
   // LT keeps the turn before only: against DE, which keeps nothing; DE's count alone where it shows nothing more.
   const de = movePct(c, 'de');
-  const most = policy === 'lt' && (moveRate(c, 'lt') - moveRate(c, 'de')) * 2 >= historyAdds(c);
+  const most = policy === 'lt' && ltBringsMost(c);
   const against = policy !== 'lt' ? '' : most ? `, and ${de} with no earlier turn (DE)` : `, and ${de} under DE (no earlier turn)`;
   return {
     ...(most ? { takeaway: 'The turn before alone brings back most of the extra repeats: the pull comes from the latest turn.' } : {}),
     said: `At the wall, over ${c.turns} stored turns, it repeats the blocked move in ${movePct(c, p)} under ${label} against ${movePct(c, 'full')} under Full${against}${why}.`,
-    more: `The counts: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}. ${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full', 'were the two alike, chance')}`,
+    more: `The counts: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}. ${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full')}`,
   };
 }
 
@@ -237,6 +241,6 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     takeaway: takeaway[verdict('ao')],
     said: `Of the moves made, ${readings.slice(0, -1).join(', and ')}. ${readings.at(-1)}.${unsettled}`,
     // DE's and Full's rates, the yardsticks the words read against, in the fold with the all-turn rates.
-    more: `${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played. ${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE', 'were the two alike, chance')}`,
+    more: `${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played. ${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE')}`,
   };
 }

@@ -116,8 +116,8 @@ function headsOffCounts(turns: readonly WallTurn[]): HeadsOffCounts {
   };
 }
 
-/** The counts of the stored episodes (examples/cache/wall-turns.json, pinned to a fresh run by a test). */
-export const WALL_COUNTS: WallCounts = wallCounts(stored.episodes, stored.turns as WallTurn[]);
-
 /** The stored turns themselves, for the counts a step makes of them (Window-6's early turns). */
 export const WALL_TURNS = stored.turns as WallTurn[];
+
+/** The counts of the stored episodes (examples/cache/wall-turns.json, pinned to a fresh run by a test). */
+export const WALL_COUNTS: WallCounts = wallCounts(stored.episodes, WALL_TURNS);

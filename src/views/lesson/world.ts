@@ -97,6 +97,8 @@ export interface Bars {
 }
 /** The most words (and a step text's most sentences, each of at most `sentence` words) a card may have: read, not skimmed (tested on each). */
 export const WORDS = { text: 80, sentences: 5, sentence: 32, said: 90, saidSentences: 4, takeaway: 30 } as const;
+/** A card's text cut into the sentences `WORDS` counts: at a full stop, question or exclamation mark before a capital, a quote or a bracket. */
+export const sentencesOf = (t: string): string[] => t.split(/(?<=[.!?])\s+(?=[A-Z"(])/).filter(Boolean);
 /** Nothing to say yet (the figures are still computed, or the action is not done). */
 export const SILENT: Reveal = { said: '' };
 /** A reveal as one text (the tests' way of reading it whole). */
