@@ -4,7 +4,7 @@ import { applySetup, setupLine } from '../../state/lesson-setup';
 import { useLesson } from '../../state/lesson-store';
 import { goWhenShown } from './take-me-there';
 import { Guess, Quiz } from './LessonParts';
-import { figuresOf, LESSON, type LessonRegion, type LessonStep, type LessonWorld, type Reveal } from './steps';
+import { figuresOf, LESSON, type LessonStep, type LessonWorld, type Reveal } from './steps';
 import { SILENT, unbroken } from './world';
 import { scoreboard } from './wall-counts';
 import { useLessonWorld } from './use-lesson-world';
@@ -13,32 +13,7 @@ import { RevealBars } from './RevealBars';
 import { RevealPoints } from './RevealPoints';
 import { MazeDrawing } from './MazeDrawing';
 import { writtenIn } from './written';
-
-/**
- * Outlines the region a step points at (its data-lesson attribute) and brings it into view once per
- * step. `present` re-runs it when new figures may have made the region appear; it does not scroll the
- * page back while the learner acts elsewhere.
- */
-function useHighlight(step: number, region: LessonRegion, target: string, show: string | undefined, present: unknown) {
-  const scrolledFor = useRef<number | null>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `present` is what changes when the region may have appeared
-  useEffect(() => {
-    const el = document.querySelector(`[data-lesson="${region}"]`);
-    if (!el || region === 'card') return;
-    el.classList.add('lesson-focus');
-    if (scrolledFor.current !== step) {
-      scrolledFor.current = step;
-      const calm = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
-      // The step's target when it is on the page (a phone shows little above the card: the heatmap itself,
-      // not its legend), else the region's top.
-      const shown = show ? document.querySelector(show) : null;
-      const t = document.querySelector(target);
-      if (shown && el.contains(shown)) shown.scrollIntoView({ block: 'center', behavior: calm ? 'auto' : 'smooth' });
-      else (t && el.contains(t) ? t : el).scrollIntoView({ block: 'start', behavior: calm ? 'auto' : 'smooth' });
-    }
-    return () => el.classList.remove('lesson-focus');
-  }, [step, region, present]);
-}
+import { useAfter, useCardScroll, useHighlight } from './card-scroll';
 
 /** The page as the step set it up: its first figures of the setup's policy and turn (what changes are compared with). */
 function useBaseline(index: number, s: LessonStep, w: LessonWorld): LessonWorld | null {
@@ -64,29 +39,6 @@ function useLatched(index: number, now: Reveal): Reveal {
   if (kept.current.index !== index) kept.current = { index, reveal: SILENT };
   if (now.said) kept.current.reveal = now;
   return kept.current.reveal;
-}
-
-/**
- * Each step opens at the card's top, its question first, even when its reveal stands from an earlier visit; a
- * reveal the learner's action brings is then brought into the card's view (on a phone the card scrolls; the
- * sheet keeps its third of the screen, so the figure the reveal reads stays in view above it).
- */
-function useCardScroll(index: number, said: string, reached: boolean) {
-  const [tall, setTall] = useState(false);
-  const cardRef = useRef<HTMLElement>(null);
-  const revealRef = useRef<HTMLDivElement>(null);
-  const entry = useRef({ index: -1, doneBefore: false });
-  if (entry.current.index !== index) entry.current = { index, doneBefore: reached };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the card goes back to its top when the step changes
-  useEffect(() => {
-    cardRef.current?.scrollTo?.({ top: 0 });
-    setTall(false);
-  }, [index]);
-  useEffect(() => {
-    if (!said || entry.current.doneBefore) return;
-    revealRef.current?.scrollIntoView?.({ block: 'nearest' });
-  }, [said]);
-  return { cardRef, revealRef, tall, setTall };
 }
 
 /** Where the steps that add to the running count sit in the lesson. */
@@ -142,7 +94,8 @@ function Card({ index }: { index: number }) {
     </>
   );
   const [lost, setLost] = useState<number | null>(null);
-  const { cardRef, revealRef, tall, setTall } = useCardScroll(index, reveal.said, reached);
+  const { cardRef, revealRef, tall, setTall } = useCardScroll(index, reveal.said, reached, (board?.rows.length ?? 0) + (reveal.bars ? 1 : 0));
+  useAfter(s, doneNow, reached);
   const last = index === LESSON.length - 1;
   const heading = useRef<HTMLHeadingElement>(null);
   // Each step takes the focus, so a keyboard (and a screen reader) starts reading it at its title.
@@ -213,13 +166,13 @@ function Card({ index }: { index: number }) {
         {reveal.said && !folded && (
           <div className="lesson-reveal" data-testid="lesson-reveal" ref={revealRef}>
             {/* Its point, then the picture, then the figures in words: on a phone the reveal's top is what shows. A
-                step that wrote answers shows them before the picture: they are what its words read. */}
+                step that wrote answers shows them last, under the words that read them. */}
             {reveal.takeaway && (
               <p className="lesson-takeaway" data-testid="lesson-takeaway">
                 <strong>{unbroken(reveal.takeaway)}</strong>
               </p>
             )}
-            {!written.length && pictures}
+            {pictures}
             <p data-testid="lesson-said">{unbroken(reveal.said)}</p>
             {written.length > 0 && (
               <dl className="lesson-written" data-testid="lesson-written">
@@ -233,7 +186,6 @@ function Card({ index }: { index: number }) {
                 ))}
               </dl>
             )}
-            {written.length > 0 && pictures}
             {reveal.more && (
               <details data-testid="lesson-more">
                 <summary>The figures behind this</summary>

@@ -174,7 +174,10 @@ export function fillerReveal(w: LessonWorld, base: LessonWorld | null): Reveal {
   if (!r || !full) return SILENT;
   // Below chance, not only below Full: say so with the yardstick of the diagonal step.
   const even = evenDiagonal(r);
-  const belowChance = even > 0 && r.diagonal < even ? ` With nothing in it to copy, the band gets less than chance, ${percent(even)}.` : '';
+  const belowChance =
+    even > 0 && r.diagonal < even
+      ? ` With nothing in it to copy, the band gets less than chance, ${percent(even)}: in the heatmap, between the purple lines, it is mostly dark.`
+      : '';
   const reading =
     r.diagonal < full.diagonal / 2
       ? 'with the words gone the diagonal mostly goes: it follows what the prior assistant answers say, not where their tokens sit'

@@ -14,8 +14,9 @@ export function headReveal(w: LessonWorld): Reveal {
   const d = headLine(r, w.head);
   // At the band's edge the line may run further out than the band reaches: said as "at least".
   const stripes = stripesPhrase(r, w.head);
+  // The stripes' tokens by name in the fold: the card keeps few figures.
   const where = stripes
-    ? ` The heatmap now shows it alone. Many of its bright cells stand ${stripes.said}. In a stripe, row after row looks at one token.`
+    ? ' The heatmap now shows it alone. Many of its bright cells stand in upright stripes: row after row looks at one token of a prior assistant answer.'
     : d === null
       ? ''
       : ` The heatmap now shows it alone. Its bright cells sit ${linePhrase(d, Math.abs(d) === r.radius)}.`;
@@ -27,13 +28,13 @@ export function headReveal(w: LessonWorld): Reveal {
     // Not called copying where the head's band is largely upright stripes: the band counts those too.
     ...(Number(times) >= 1.5
       ? {
-          takeaway: `The diagonal ratio is uneven over the heads: head ${name} has ${times} times the average${
-            stripes ? ', much of it from upright stripes crossing the band, not copying in step' : ''
+          takeaway: `The heads differ: this one has ${times} times the average diagonal ratio${
+            stripes ? ', much of it from upright stripes, one token read row after row, not a copy read in step' : ''
           }.`,
         }
       : {}),
-    said: `Head ${name}, one of layer ${r.layer}'s ${n} heads, puts ${percent(h.diagonal)} of the answer's attention on the diagonal; the ${n} on average, ${percent(r.diagonal)}.${where}`,
-    more: `${stripes ? `${stripes.more} ` : ''}${onPanel([`diagonal ratio of head ${name}`, h.diagonal], [`layer ${r.layer}'s heads on average`, r.diagonal])}${moved} The next step switches off the top-diagonal heads.`,
+    said: `Head ${name} puts ${percent(h.diagonal)} of the answer's attention on the diagonal; the layer's ${n} heads on average, ${percent(r.diagonal)}.${where}`,
+    more: `${stripes ? `The stripes stand ${stripes.said}. ${stripes.more} ` : ''}${onPanel([`diagonal ratio of head ${name}`, h.diagonal], [`layer ${r.layer}'s heads on average`, r.diagonal])}${moved} The next step switches off the top-diagonal heads.`,
   };
 }
 

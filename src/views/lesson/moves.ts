@@ -143,8 +143,8 @@ export function headsOffReveal(a: OffAnswers, previous: string | null, walls: st
   // "moves" once: the three answers in one sentence.
   const then = (x: string) => moveClause(x, walls, toGoal).replace(/^moves /, '');
   // The heads by name are in the panel and the fold: the card says where each move leads.
-  const moves = `With every head on the model ${moveClause(a.withAll, walls, toGoal)}. With the ${a.off.length} top-diagonal heads off it ${moveClause(a.withOff, walls, toGoal)}${
-    c ? `; with the ${c.off.length} lowest off, ${then(c.withOff)}` : ''
+  const moves = `With every head on the model ${moveClause(a.withAll, walls, toGoal)}. With the top-diagonal heads off it ${moveClause(a.withOff, walls, toGoal)}${
+    c ? `; with the lowest off, ${then(c.withOff)}` : ''
   }.`;
   const named = `Switched off: ${a.off.join(', ')} (top diagonal ratio)${c ? `; ${c.off.join(', ')} (lowest)` : ''}, in the last layer.`;
   const copied =

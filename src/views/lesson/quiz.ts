@@ -15,81 +15,6 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'hide',
   },
   {
-    // Reading the heatmap, not recalling a word: what one bright column says.
-    question: 'In a heatmap, one column is bright from the top row to the bottom one. What does that say?',
-    options: [
-      'every token of the answer looks at that one token',
-      'that one token looks at every token of the answer',
-      'that token is the attention sink, wherever it sits in the conversation',
-    ],
-    correct: 0,
-    why: 'Rows are the tokens of the answer, each looking; columns are the tokens looked at: a column bright all the way down is one token every row looks at. A token never looks at tokens after it, and the sink is the first few tokens only.',
-    revisit: 'diagonal',
-  },
-  {
-    // Reading the heatmap: a slanting line is copying in step, what the diagonal ratio adds up.
-    question:
-      "In the heatmap, over one prior assistant answer's columns, a bright line slants down from the top left along the dotted centre. What does it show?",
-    options: [
-      'each token of the answer reads the matching token of that prior assistant answer, one after another, as a copyist would',
-      'every token of the answer looks at one and the same token of that prior assistant answer',
-      "the answer's later tokens look at the prior assistant answer more than its first tokens do",
-    ],
-    correct: 0,
-    why: "Row i is the answer's i-th token and the dotted centre is where it looks at the i-th token of the prior assistant answer: a bright line there is reading in step, which the diagonal ratio adds up (within a few tokens of the centre). One token every row looks at is an upright stripe instead.",
-    revisit: 'diagonal',
-  },
-  {
-    // Applying the yardstick, not recalling the definition: a figure is read against what chance gives.
-    question:
-      'On another conversation the diagonal ratio is 12 %, and chance (looking at every token equally) would put 12 % of the attention in the same band. What does that say?',
-    options: [
-      'the answer copies its prior assistant answers token for token, 12 % of the time',
-      "12 % of the answer's words are copied from its prior assistant answers",
-      'the band gets what chance gives it: no sign of copying here',
-    ],
-    correct: 2,
-    why: 'The diagonal is read against chance: at 1.0 times chance, nothing lines up with the prior assistant answers.',
-    revisit: 'diagonal',
-  },
-  {
-    // The step's own reading applied to a new figure: a look back shows where, not why.
-    question:
-      'In another conversation a repeated move gives 30 % of its attention to the earlier tokens of the same move, where chance would give them 5 %. What does that show?',
-    options: [
-      'that those earlier moves cause the repeat, since the model copies what it looks at',
-      'that the move weighed those tokens heavily; whether they made the choice needs a test of what it writes without them',
-      'nothing at all, since 30 % is well under half of the attention the move shares out',
-    ],
-    correct: 1,
-    why: 'Attention shows where a token reads, against chance; whether what it read made the choice is tested by what the model writes with and without it.',
-    revisit: 'reads',
-  },
-  {
-    // The control read the other way round from what the lesson showed.
-    question:
-      'On another model, Filler (neutral text of the same length in place of each prior assistant answer) leaves the diagonal ratio as high as under Full. What does that say?',
-    options: [
-      'the model copies the words of its prior assistant answers line for line',
-      'the filler text happens to repeat the words of the answers it replaced',
-      'any text of that length would give it the same diagonal: it comes from token positions',
-    ],
-    correct: 2,
-    why: 'Filler keeps the positions and removes the words: a diagonal that stays without the words was never about them. On the demo model it falls, so there it follows the words.',
-    revisit: 'filler',
-  },
-  {
-    question: 'Answering turn 10, Window-6 shows the model…',
-    options: [
-      'turns 1 to 6 whole, and nothing of the turns after them',
-      'turns 4 to 9 whole, and nothing of turns 1 to 3',
-      'every turn, each of its own answers replaced by a placeholder',
-    ],
-    correct: 1,
-    why: 'Window keeps the last 6 turns before the one it answers and drops the older ones: the rows of the table show it.',
-    revisit: 'contexts',
-  },
-  {
     question:
       'With its whole history the agent repeats the move into the wall more often than with no earlier turn at all. Which policy tells whether its own answers cause the extra repeats?',
     options: [
@@ -124,15 +49,92 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'hide',
   },
   {
-    // The mean over heads, read: a strong head hides in an average.
-    question: "One head of the last layer puts 40 % of the answer's attention on the diagonal; the layer's figure is 20 %. How can both be true?",
+    // The table read for a policy the step text only names: Clip at the scored turn, worked out.
+    question: 'Answering turn 10, Clip-6→1 shows the model…',
     options: [
-      "the layer's figure is that of the head that copies least, the layer's floor",
-      'the two figures measure two different answers of the conversation',
-      'the heads differ, and the layer figure averages one strong copier with weaker ones',
+      'turns 4 to 9 whole: the last 6 turns, as Window-6 keeps them',
+      'turn 9 only: Clip always keeps just the last turn before the answer',
+      'turns 6 to 9: cut back to one turn when the history reached 6, then grown again',
     ],
     correct: 2,
-    why: "The figures so far are the average over the last layer's heads; the grid gives each head its own, so copying that sits in a few heads stands out there.",
+    why: "At turn 7 the history reached 6 turns and was cut back to the last one, turn 6; turns 7, 8 and 9 were added after it. The table's Clip row shows it.",
+    revisit: 'contexts',
+  },
+  {
+    // The step's own reading applied to a new figure: a look back shows where, not why.
+    question:
+      'In another conversation a repeated move gives 30 % of its attention to the earlier tokens of the same move, where chance would give them 5 %. What does that show?',
+    options: [
+      'that those earlier moves cause the repeat, since the model copies what it looks at',
+      'that the move weighed those tokens heavily; whether they made the choice needs a test of what it writes without them',
+      'nothing at all, since 30 % is well under half of the attention the move shares out',
+    ],
+    correct: 1,
+    why: 'Attention shows where a token reads, against chance; whether what it read made the choice is tested by what the model writes with and without it.',
+    revisit: 'reads',
+  },
+  {
+    // The band's edge applied: a copy shifted further than r is missed, so a low ratio does not rule copying out.
+    question:
+      'On another conversation a bright line slants down parallel to the dotted centre, but 8 tokens to its right. The band reaches 5 tokens either side of the centre. What does the diagonal ratio make of that line?',
+    options: [
+      'it misses the line: the copy runs outside the band, so the ratio can stay near chance',
+      'it counts the line in full, since the line runs at the same slope as the dotted centre',
+      'it counts the line twice, since a line off the centre falls on two prior assistant answers',
+    ],
+    correct: 0,
+    why: 'The band counts only the attention within 5 tokens of the dotted centre. A copy shifted further (after a longer opening, say) falls outside it: a low ratio does not rule out copying, so look at the heatmap too.',
+    revisit: 'diagonal',
+  },
+  {
+    // Applying the yardstick, not recalling the definition: a figure is read against what chance gives.
+    question:
+      'On another conversation the diagonal ratio is 12 %, and chance (looking at every token equally) would put 12 % of the attention in the same band. What does that say?',
+    options: [
+      'the answer copies its prior assistant answers token for token, 12 % of the time',
+      "12 % of the answer's words are copied from its prior assistant answers",
+      'the band gets what chance gives it: no sign of copying here',
+    ],
+    correct: 2,
+    why: 'The diagonal is read against chance: at 1.0 times chance, nothing lines up with the prior assistant answers.',
+    revisit: 'diagonal',
+  },
+  {
+    // The control read the other way round from what the lesson showed.
+    question:
+      'On another model, Filler (neutral text of the same length in place of each prior assistant answer) leaves the diagonal ratio as high as under Full. What does that say?',
+    options: [
+      'the model copies the words of its prior assistant answers line for line',
+      'the filler text happens to repeat the words of the answers it replaced',
+      'any text of that length would give it the same diagonal: it comes from token positions',
+    ],
+    correct: 2,
+    why: 'Filler keeps the positions and removes the words: a diagonal that stays without the words was never about them. On the demo model it falls, so there it follows the words.',
+    revisit: 'filler',
+  },
+  {
+    // Reading a heatmap against the measure: the band counts whatever lies in it, copying in step or not.
+    question:
+      "A head's diagonal ratio is high, but in the heatmap its bright cells stand in one upright stripe crossing the band. What does its high ratio show?",
+    options: [
+      'mostly one token that row after row looks at: the band counts the part of the stripe inside it, copying or not',
+      'copying in step: a high diagonal ratio means the head reads each prior assistant answer token for token',
+      "nothing about that head, since a head's diagonal ratio is computed from the mean of the layer's heads",
+    ],
+    correct: 0,
+    why: 'The diagonal ratio adds up the attention within a few tokens of the dotted line, whatever its shape. A stripe crossing the band adds to it with no copying in step: the heatmap tells the two apart, the ratio alone does not.',
+    revisit: 'head',
+  },
+  {
+    // The mean over heads worked out: one strong head lifts the layer's figure above the rest.
+    question: "A layer has 4 heads. Their diagonal ratios average 20 %, and one head's is 50 %. What do the other three average?",
+    options: [
+      '20 %, the same as the layer, since it is their average',
+      "about 17 %: the layer's figure spread over the other three",
+      '10 %: together they hold 80 − 50 = 30 points',
+    ],
+    correct: 2,
+    why: "The layer's figure is the mean over its heads: 4 × 20 = 80 points in all, 50 of them in one head, leaves 30 for three, 10 each. One strong head lifts the average well above the others.",
     revisit: 'head',
   },
   {
@@ -150,11 +152,11 @@ export const QUIZ: QuizQuestion[] = [
   },
   {
     // What CPL changes: the model, not what it is shown.
-    question: 'The CPL twin reads the same whole history as the demo model. What makes it lean less on its prior assistant answers?',
+    question: 'The CPL twin reads the same whole history as the demo model. What did its CPL training change?',
     options: [
       'its weights, changed by training on pairs of its own answers; what it reads is unchanged',
-      'a context policy that shows it fewer turns, as LT does, so its older answers are never read',
-      'a filter that blanks the words of its prior assistant answers before it reads them, as Filler does',
+      'the context it is shown: fewer turns, as under LT, so its older answers are never read',
+      'the words of its prior assistant answers, blanked by a filter before it reads them, as under Filler',
     ],
     correct: 0,
     why: 'CPL changes the model, not its context: shown two answers of its own, one written seeing only the turn before and one from the whole history, it was trained to prefer the first, and it still reads everything.',

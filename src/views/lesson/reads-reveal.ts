@@ -3,6 +3,7 @@
  * the few tokens it looks at most and everything else, sharing its 100 %.
  */
 import type { PolicyResult } from '../../analysis/analyze';
+import type { Category } from '../../metrics/categories';
 import { answerRows, columnMean, timesEven, tokenReading } from './attention-reveals';
 import { isMove } from './moves';
 import { looksRare, lookTally } from './wall-counts';
@@ -29,6 +30,15 @@ export function whereToken(r: PolicyResult, k: number): string {
   const label = /^\s*(\p{L}[\p{L} ]{0,12}?)\s*(:|->)/u.exec(line)?.[1];
   return label && t.category !== 'system' ? `${owner}, ${label} line` : owner;
 }
+
+/** Where a token sits, without its turn (the card's way; whereToken names the turn and line, in the fold). */
+const KIND: Record<Category, string> = {
+  sink: 'the sink',
+  system: 'the system prompt',
+  user: "a user's turn",
+  prior: 'a prior assistant answer',
+  current: 'its own answer so far',
+};
 
 /** A token's text for the card: trimmed and quoted. */
 export const quoted = (r: PolicyResult, k: number) => JSON.stringify(r.tokens[k]!.text.trim() || r.tokens[k]!.text);
@@ -92,7 +102,10 @@ export function readsReveal(w: LessonWorld): Reveal {
     ? ''
     : t.top.category === 'current'
       ? ` Its largest single look is at ${quoted(rr, t.top.k)} in its own answer so far.`
-      : ` Its largest single look (${percent(at(rr, w.pointed.row, t.top.k))}) is at ${quoted(rr, t.top.k)} in ${whereToken(rr, t.top.k)}, ${isMove(t.top.text) ? 'another move' : 'naming no move'}: attention does not say why.`;
+      : ` Its largest single look is at ${quoted(rr, t.top.k)} in ${KIND[t.top.category]}, ${isMove(t.top.text) ? 'another move' : 'naming no move'}: attention does not say why.`;
+  // Its size and turn in the fold: the card keeps few figures.
+  const largestWhere =
+    largest && t.top.category !== 'current' ? ` Its largest single look (${percent(at(rr, w.pointed.row, t.top.k))}) is in ${whereToken(rr, t.top.k)}.` : '';
   // Over the answer's rows only, also when the page keeps the full matrix.
   const answer = answerRows(rr);
   const column =
@@ -101,10 +114,8 @@ export function readsReveal(w: LessonWorld): Reveal {
       : '';
   // The single earlier token it looks at most, in the fold: the bars draw it, and the card keeps few figures.
   const onOne = ` The single ${name} it looks at most is in ${whereToken(rr, s.top)} (${percent(at(rr, w.pointed.row, s.top))} of its attention).`;
-  const verdict =
-    k >= LOOKS_BACK
-      ? `${k.toFixed(1)} times chance (their share of the tokens, ${percent(s.even)})`
-      : `about chance (their share of the tokens, ${percent(s.even)})`;
+  // Chance itself (their share of the tokens) in the fold: the card keeps the times.
+  const verdict = k >= LOOKS_BACK ? `${k.toFixed(1)} times chance` : 'about chance';
   // A move's takeaway: whether it looks back at the earlier moves, and whether the stored repeats mostly do.
   const takeaway = !move
     ? undefined
@@ -115,8 +126,8 @@ export function readsReveal(w: LessonWorld): Reveal {
         : `This repeated move looks back at the earlier moves ${name}, as most repeats into a wall do.`;
   return {
     ...(takeaway ? { takeaway } : {}),
-    said: `${name} gives ${percent(s.share)} of its attention to the ${s.count} earlier ${name} tokens in prior assistant answers, ${verdict}.${largest}${move ? ` ${k >= LOOKS_BACK && looksRare() ? 'This one is unusual: ' : ''}${lookTally().said}` : ''}`,
+    said: `${name} gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers, ${verdict}.${largest}${move ? ` ${k >= LOOKS_BACK && looksRare() ? 'This one is unusual: ' : ''}${lookTally().said}` : ''}`,
     bars,
-    more: `Chance (looking at every token it can see equally) would give those ${s.count} tokens ${percent(s.even)}.${move && k >= LOOKS_BACK ? onOne : ''}${column} ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far. Tokens such as <|im_start|> and <|im_end|> are the chat template's marks where each message starts and ends.`,
+    more: `Chance (looking at every token it can see equally) would give those ${s.count} tokens ${percent(s.even)}, their share of the tokens.${move && k >= LOOKS_BACK ? onOne : ''}${largestWhere}${column} ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far. Tokens such as <|im_start|> and <|im_end|> are the chat template's marks where each message starts and ends.`,
   };
 }

@@ -170,6 +170,8 @@ export const LESSON: LessonStep[] = [
     source: 'The Filler control: paper 1 (Do LLMs benefit from their own words?), section 4.2.',
     action: 'Click Filler in the Context policy panel.',
     target: '[data-lesson="policies"] button[title="filler"]',
+    // Filler's heatmap, its band now empty: what the reveal reads, below the policies.
+    after: '[data-lesson="heatmap"] canvas[role="img"]',
     done: (w) => only(w, 'filler'),
     reveal: fillerReveal,
   },
@@ -192,7 +194,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      "Attention shows where heads read, not whether they make the move; switching them off tests that. One button switches off the last layer's three top-diagonal heads (the highest diagonal ratio) and has the model write the last answer. It then does the same with the layer's three lowest, as a control, since switching off any heads changes a model somewhat. Do the top-diagonal heads carry the pull to repeat the move?",
+      "Attention shows where heads read, not whether they make the move; switching them off tests that. One button switches off the last layer's three top-diagonal heads, then its three lowest as a control (any heads off change a model somewhat), and has the model answer each way. The first layer's heads stay on: without them this small model writes no move at all. Do the top-diagonal heads carry the pull to repeat the move?",
     source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 top-diagonal heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
@@ -213,7 +215,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      "So far we changed what the model is shown; Context Preference Learning (CPL) changes the model. At the turns where its whole history changed its move from the one it writes seeing only the turn before, training nudges its weights (the numbers it computes with) toward the latter. The demo model has a twin trained this way. At the lesson's wall, does the twin still walk into it?",
+      "So far we changed what the model is shown; Context Preference Learning (CPL) changes the model. At turns where its whole history changed its move, training showed it two answers of its own: one written seeing only the turn before, one from the whole history. It nudged the model's weights (the numbers it computes with) to prefer the first. The demo model has a twin trained this way. At the lesson's wall, does the twin still walk into it?",
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

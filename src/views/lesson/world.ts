@@ -95,8 +95,10 @@ export interface Bars {
   caption: string;
   rows: { label: string; value: number; even: number }[];
 }
-/** The most words (and a step text's most sentences, each of at most `sentence` words) a card may have: read, not skimmed (tested on each). */
-export const WORDS = { text: 80, sentences: 5, sentence: 32, said: 90, saidSentences: 4, takeaway: 30 } as const;
+/** The most words (and a step text's most sentences, each of at most `sentence` words) a card may have, and the most numbers a reveal shows unfolded: read, not skimmed (tested on each). */
+export const WORDS = { text: 80, sentences: 5, sentence: 32, said: 90, saidSentences: 4, takeaway: 30, numbers: 5 } as const;
+/** The numbers a text quotes ("78 %", "1.5 times", "turn 9"): a reveal's takeaway and words keep to `WORDS.numbers`, the rest folded. */
+export const numbersOf = (t: string): string[] => t.match(/\d+(?:[.,]\d+)*/g) ?? [];
 /** A card's text cut into the sentences `WORDS` counts: at a full stop, question or exclamation mark before a capital, a quote or a bracket. */
 export const sentencesOf = (t: string): string[] => t.split(/(?<=[.!?])\s+(?=[A-Z"(])/).filter(Boolean);
 /** Nothing to say yet (the figures are still computed, or the action is not done). */
@@ -131,6 +133,8 @@ export interface LessonStep {
   target: string;
   /** What of the region to bring into view on entry, when not its top or the target (a CSS selector, centred). */
   show?: string;
+  /** The picture the reveal reads, brought into view once the action is done, when it lies outside the action's region (a CSS selector, centred). */
+  after?: string;
   done(w: LessonWorld): boolean;
   /**
    * What the live figures say, once the step is done; `base` is the page as the step set it up (its own
@@ -236,7 +240,7 @@ export function priorYardstick(r: PolicyResult): string {
   if (even <= 0) return '';
   const k = (r.ratios.prior / even).toFixed(1);
   return r.ratios.prior / even < 1.5
-    ? ` They are ${percent(even)} of the tokens it can see, so chance, looking at every token equally, gives them ${percent(even)}: ${r.ratios.prior / even < 1.05 ? 'about chance' : `a little more than chance (${k} times)`}. The diagonal, next, tells copying apart from mere amount of text.`
+    ? ` They are ${percent(even)} of the tokens it can see, and chance, looking at every token equally, would give them just that: ${r.ratios.prior / even < 1.05 ? 'they get about chance' : `they get a little more (${k} times chance)`}. The diagonal, next, tells copying apart from mere amount of text.`
     : ` They are ${percent(even)} of the tokens it can see: it gives them ${k} times chance (looking at every token equally).`;
 }
 

@@ -1,0 +1,71 @@
+/** Where the lesson brings the page and the card into view: the step's region on entry, the reveal, the picture after an action. */
+import { useEffect, useRef, useState } from 'react';
+import type { LessonRegion, LessonStep } from './world';
+
+/**
+ * Outlines the region a step points at (its data-lesson attribute) and brings it into view once per
+ * step. `present` re-runs it when new figures may have made the region appear; it does not scroll the
+ * page back while the learner acts elsewhere.
+ */
+export function useHighlight(step: number, region: LessonRegion, target: string, show: string | undefined, present: unknown) {
+  const scrolledFor = useRef<number | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `present` is what changes when the region may have appeared
+  useEffect(() => {
+    const el = document.querySelector(`[data-lesson="${region}"]`);
+    if (!el || region === 'card') return;
+    el.classList.add('lesson-focus');
+    if (scrolledFor.current !== step) {
+      scrolledFor.current = step;
+      const calm = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+      // The step's target when it is on the page (a phone shows little above the card: the heatmap itself,
+      // not its legend), else the region's top.
+      const shown = show ? document.querySelector(show) : null;
+      const t = document.querySelector(target);
+      if (shown && el.contains(shown)) shown.scrollIntoView({ block: 'center', behavior: calm ? 'auto' : 'smooth' });
+      else (t && el.contains(t) ? t : el).scrollIntoView({ block: 'start', behavior: calm ? 'auto' : 'smooth' });
+    }
+    return () => el.classList.remove('lesson-focus');
+  }, [step, region, present]);
+}
+
+/**
+ * Each step opens at the card's top, its question first, even when its reveal stands from an earlier visit; a
+ * reveal the learner's action brings is then brought into the card's view (on a phone the card scrolls; the
+ * sheet keeps its third of the screen, so the figure the reveal reads stays in view above it).
+ */
+export function useCardScroll(index: number, said: string, reached: boolean, pictures: number) {
+  const [tall, setTall] = useState(false);
+  const cardRef = useRef<HTMLElement>(null);
+  const revealRef = useRef<HTMLDivElement>(null);
+  const entry = useRef({ index: -1, doneBefore: false });
+  if (entry.current.index !== index) entry.current = { index, doneBefore: reached };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the card goes back to its top when the step changes
+  useEffect(() => {
+    cardRef.current?.scrollTo?.({ top: 0 });
+    setTall(false);
+  }, [index]);
+  // Again when a picture joins it (the running count comes once the step is reached). A reveal taller than the card
+  // opens at its top, its point and picture first; a shorter one just comes into view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `pictures` is what changes when the reveal grows
+  useEffect(() => {
+    const r = revealRef.current;
+    if (!said || entry.current.doneBefore || !r) return;
+    const tall = r.offsetHeight > (cardRef.current?.clientHeight ?? Number.POSITIVE_INFINITY) * 0.6;
+    r.scrollIntoView?.({ block: tall ? 'start' : 'nearest' });
+  }, [said, pictures]);
+  return { cardRef, revealRef, tall, setTall };
+}
+
+/**
+ * Once the learner's action is done (not on entry to a step already done), brings the picture its reveal reads into
+ * view, when that is not the region the action was in (Filler is clicked among the policies; its heatmap is lower).
+ */
+export function useAfter(s: LessonStep, doneNow: boolean, reached: boolean) {
+  const doneOnEntry = useRef<{ id: string; done: boolean }>({ id: s.id, done: reached });
+  if (doneOnEntry.current.id !== s.id) doneOnEntry.current = { id: s.id, done: reached };
+  useEffect(() => {
+    if (!doneNow || doneOnEntry.current.done || !s.after) return;
+    const calm = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    requestAnimationFrame(() => document.querySelector(s.after!)?.scrollIntoView({ block: 'center', behavior: calm ? 'auto' : 'smooth' }));
+  }, [doneNow, s]);
+}
