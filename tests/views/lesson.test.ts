@@ -271,7 +271,7 @@ describe('the lesson', () => {
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
     // A twin that stays is said to stay, not to move 'stay' an open way.
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> stay' } }, w)).toMatch(
-      /^Trained only where its history changed the move, .*\. The demo model moves south, into a wall; its CPL twin stays where it is\. .*their attention follows\. Together: a different answer and a different move\./,
+      /^Trained where its history changed the move, .*\. The demo model moves south, into a wall; its CPL twin stays where it is\. .*their attention follows\. Together: a different answer and a different move\./,
     );
     expect(told('cpl', { ...cpl, generatedB: {} }, w)).toBe('');
     expect(sentences(step('cpl').reveal!(cpl, w).said)).toBeLessThanOrEqual(WORDS.saidSentences);
@@ -281,6 +281,12 @@ describe('the lesson', () => {
     expect(told('cpl', lower, w)).toMatch(
       /Their attention, turn by turn: the twin gives its prior assistant answers less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: it leans less on them over the whole conversation \(the chart "Shares by turn" draws the twin's lines as model B's\)\. Trained to lean less .* Counted over/,
     );
+    // Once both are scored, the card reads the chart's twin line, within the card's limits.
+    const scored = step('cpl').reveal!(lower, w);
+    expect(scored.said).toMatch(/ In "Shares by turn", model B's lines show the twin giving its prior assistant answers less attention at 3 of 3 turns\.$/);
+    expect(sentences(scored.said)).toBeLessThanOrEqual(WORDS.saidSentences);
+    expect(words(scored.said)).toBeLessThanOrEqual(WORDS.said);
+    expect(step('cpl').reveal!({ ...lower, sweeping: true }, w).said).not.toContain('Shares by turn');
     expect(told('cpl', { ...lower, sweeping: true }, w)).toMatch(/their attention follows\. Trained to lean less .* Counted over/);
     expect(told('cpl', { ...lower, sweeps: [mine, mine.slice(0, 2)] }, w)).toMatch(/their attention follows\. Trained to lean less .* Counted over/);
     const notLower = { ...cpl, sweeps: [mine, [pt(2, 0.14, 0.3), pt(3, 0.16, 0.34), pt(4, 0.21, 0.4)]] };
@@ -351,14 +357,14 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall\. With the top-diagonal heads off it moves north, an open way; with the lowest off, east, into a wall\. Both sets garble the list of cells; here only the top-diagonal heads change the move\. Over the stored repeats into a wall, the top-diagonal heads off changed the move in \d+ %, the lowest in \d+ %, a gap chance gives about 1 time in \d+\.$/,
+      /^With every head on the model moves east, into a wall\. With the top-diagonal heads off it moves north, an open way; with the lowest off, east, into a wall\. Over the stored repeats at a wall, the top-diagonal heads off changed the move in \d+ %, the lowest in \d+ %, a gap chance gives about 1 time in \d+\. Most changed moves ran into another wall: these heads, picked for their copying, carry part of the pull, not the way around it\.$/,
     );
     expect(heads.more).toMatch(
-      /^Switched off: 1\.0, 1\.2 \(top diagonal ratio\); 1\.3, 1\.5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked: /,
+      /^On this answer: both sets garble the list of cells; here only the top-diagonal heads change the move\. Switched off: 1\.0, 1\.2 \(top diagonal ratio\); 1\.3, 1\.5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked: /,
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
-      'heads off it moves north, an open way, but away from the goal; with the lowest off, east, into a wall. Both sets garble the list of cells; here only the top-diagonal heads change the move. Over',
+      'heads off it moves north, an open way, but away from the goal; with the lowest off, east, into a wall. Over the stored repeats',
     );
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['west'] }, w)).toContain(
       'north, an open way, but not toward the goal;',
@@ -369,27 +375,27 @@ describe('the lesson', () => {
     expect(around).not.toContain('away from the goal');
     // Only the top-diagonal heads off garble the list: said on the card, as a sign that they copy.
     const onlyTop = told('heads', off('Path: 8 3.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w);
-    expect(onlyTop).toContain('into a wall. Only the top-diagonal heads change the move, and they garble the list of cells too: they copy. Over');
+    expect(onlyTop).toContain('On this answer: only the top-diagonal heads change the move, and they garble the list of cells too: they copy.');
     expect(onlyTop).not.toContain('Both sets');
     // Neither list garbled: the move alone.
     const neither = told('heads', off('Path: 8 9 10 11.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w);
-    expect(neither).toContain('into a wall. Only the top-diagonal heads change the move: they carry some of the pull of its earlier moves. Over');
+    expect(neither).toContain('On this answer: only the top-diagonal heads change the move: they carry some of the pull of its earlier moves.');
     expect(neither).not.toMatch(/garble/);
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['north', 'east'] }, w)).toContain(
-      'north, an open way, toward the goal; with the lowest off, east, into a wall. Both sets garble the list of cells; here only the top-diagonal heads change the move. Over',
+      'north, an open way, toward the goal; with the lowest off, east, into a wall. Over the stored repeats',
     );
     // The control changes the move too: the bright heads are not singled out.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: west'), w)).toContain(
-      'west, an open way. The others off change the move too: in a model this small any three heads matter, so this does not single out the top-diagonal heads.',
+      'On this answer: the others off change the move too: in a model this small any three heads matter, so this does not single out the top-diagonal heads.',
     );
     // Into another wall, not an open way; the control as it was.
     expect(told('heads', { ...off('Path: 8 3.\nMove: south', 'Path: 8.\nMove: east'), walls: ['east', 'south'] }, w)).toContain(
-      'south, into a wall; with the lowest off, east, into a wall. The top-diagonal heads change the move, though not to an open way; the others leave it as it was.',
+      'On this answer: the top-diagonal heads change the move, though not to an open way; the others leave it as it was.',
     );
-    expect(told('heads', off('Path: 8 3.\nMove: east', 'Path: 8.\nMove: east'), w)).toContain('The move does not hang on those heads alone.');
+    expect(told('heads', off('Path: 8 3.\nMove: east', 'Path: 8.\nMove: east'), w)).toContain('On this answer: the move does not hang on those heads alone.');
     // An answer that no longer ends in a move fell apart: not read as the pull going.
     expect(told('heads', off('Pathassistant\nPath: 8', 'Path: 8 9 10 12.\nMove: east'), w)).toContain(
-      'off it writes no move; with the lowest off, east, into a wall. Without those heads the answer falls apart (it no longer ends in a move): switching them off breaks the model and says nothing about inertia.',
+      'On this answer: without those heads the answer falls apart (it no longer ends in a move): switching them off breaks the model and says nothing about inertia.',
     );
     // No control yet, no walls: only what changed, and no count over the episodes.
     expect(headsOffReveal(off('Path: 8 3.\nMove: north').offAnswers, null, ['east']).said).toBe(

@@ -22,10 +22,11 @@ export function HeatmapPanel() {
   const dispatch = useHover((s) => s.dispatch);
   const withAttention = useMemo(() => results.filter((r) => r.attention), [results]);
   const [oneScale, setOneScale] = useState(true);
-  // The lesson's diagonal and head steps open the heatmap on the last prior assistant answer, in square cells.
+  // The lesson's diagonal, Filler and head steps open the heatmap on the last prior assistant answer, in square
+  // cells: the same view each time, so Filler's empty band is read against the diagonal step's.
   const opensOn = useLesson((s) => {
     const id = s.step === null ? undefined : LESSON[s.step]?.id;
-    return id === 'diagonal' || id === 'head' ? 'last-prior' : null;
+    return id === 'diagonal' || id === 'filler' || id === 'head' ? 'last-prior' : null;
   });
   // The copy-aligned band is the researcher's check on shifted copies: the lesson draws the plain band only.
   const alignedBand = !useQuiet();

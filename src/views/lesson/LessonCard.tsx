@@ -63,13 +63,18 @@ function Card({ index }: { index: number }) {
   const reached = useLesson((st) => st.reached[index] === true);
   // The running count at the wall, from the step that first shows it on.
   const reachedAt = useLesson((st) => st.reached);
-  const board = scoreboard({
-    generate: reachedAt[AT.generate] === true,
-    contexts: reachedAt[AT.contexts] === true,
-    hide: reachedAt[AT.hide] === true,
-    cpl: reachedAt[AT.cpl] === true,
-  });
   const s = LESSON[index]!;
+  const board = scoreboard(
+    {
+      generate: reachedAt[AT.generate] === true,
+      contexts: reachedAt[AT.contexts] === true,
+      hide: reachedAt[AT.hide] === true,
+      cpl: reachedAt[AT.cpl] === true,
+    },
+    undefined,
+    // The twin's step draws the rows its words read: the twin against Full, LT (its training target) and DE.
+    s.id === 'cpl' ? ['full', 'lt', 'de', 'twin'] : undefined,
+  );
   // Every way into a step (Next, Back, the list, a link) sets what it needs; until then the page is the step
   // before's, and what it left (DE, after the generation step) must not count as this step done.
   const [setUp, setSetUp] = useState(-1);

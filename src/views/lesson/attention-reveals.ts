@@ -30,7 +30,10 @@ export function sharesReveal(w: LessonWorld): Reveal {
   return {
     bars: { caption: "Where the answer's attention goes, averaged over its tokens (adding up to 100 %)", rows: kinds },
     ...priorTakeaway(r),
-    said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers.${priorYardstick(r)}`,
+    // The sink the text introduced, read at once where this model barely has one (its fold compares large models).
+    said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers.${priorYardstick(r)}${
+      r.ratios.sink < 0.05 ? ` The sink gets ${percent(r.ratios.sink)}: this small model barely has one.` : ''
+    }`,
     more: `${onPanel(['prior assistant', r.ratios.prior])} The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the answer itself. ${sinkSaid(r.ratios.sink)}`,
   };
 }

@@ -83,9 +83,11 @@ export function cplReveal(w: LessonWorld): Reveal {
     t.priorLower * 2 > t.turns && t.diagonalLower * 2 > t.turns
       ? ': it leans less on them over the whole conversation'
       : ': on this conversation it does not lean clearly less';
+  // The chart on the page draws it: said on the card, so the twin's lower line is not left unread.
+  const lines = ` In "Shares by turn", model B's lines show the twin giving its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns.`;
   return {
     takeaway,
-    said,
+    said: `${said}${lines}`,
     more: `Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict} (the chart "Shares by turn" draws the twin's lines as model B's). ${counted}`,
   };
 }

@@ -138,7 +138,14 @@ export function wordsCopied(answer: string, from: string): number {
  * diagonal most switched off, and as a control with those that follow it least off; what that says (said); and how
  * much of the previous answer's list each answer copies (more).
  */
-export function headsOffReveal(a: OffAnswers, previous: string | null, walls: string[] | null = null, toGoal: string[] | null = null): Reveal {
+export function headsOffReveal(
+  a: OffAnswers,
+  previous: string | null,
+  walls: string[] | null = null,
+  toGoal: string[] | null = null,
+  // With the count over many turns beside it on the card: this one answer's reading goes to the fold.
+  readingInFold = false,
+): Reveal {
   const c = a.control;
   // "moves" once: the three answers in one sentence.
   const then = (x: string) => moveClause(x, walls, toGoal).replace(/^moves /, '');
@@ -154,7 +161,11 @@ export function headsOffReveal(a: OffAnswers, previous: string | null, walls: st
           c ? `, with the others off ${wordsCopied(c.withOff, previous)}` : ''
         }.`;
   const grid = ' In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio.';
-  return { said: `${moves} ${offMeaning(a, walls)}`, more: `${named}${grid} The answers are side by side under the button.${copied}` };
+  const reading = offMeaning(a, walls);
+  return {
+    said: readingInFold ? moves : `${moves} ${reading}`,
+    more: `${readingInFold ? `On this answer: ${reading[0]!.toLowerCase()}${reading.slice(1)} ` : ''}${named}${grid} The answers are side by side under the button.${copied}`,
+  };
 }
 
 /** What the moves with heads off say: whether the top-diagonal heads carry the repeated move, against the control. */

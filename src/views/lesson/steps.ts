@@ -76,7 +76,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `Dropping turns saves work and room. The table marks which earlier turns each policy shows the model, and how many tokens (word pieces) it reads. LT (last turn) keeps only the turn before, DE none, Window-6 the last 6; Clip and Summary cut the history back every ${TABLE.clipAt} turns${w.turns - 1 <= TABLE.clipAt ? ` (not yet on these ${w.turns - 1} earlier turns)` : ''}. Does the turn before alone bring back the repeats?`,
+      `Dropping turns saves work and room. The table marks which earlier turns each policy shows the model, and how many tokens (word pieces) it reads. LT (last turn) keeps only the turn before, DE none, Window-6 the last 6; Clip and Summary cut the history back to the last ${TABLE.clipTo === 1 ? 'turn' : `${TABLE.clipTo} turns`} each time it reaches ${TABLE.clipAt}${w.turns - 1 <= TABLE.clipAt ? ` (not yet on these ${w.turns - 1} earlier turns)` : ''}. Does the turn before alone bring back the repeats?`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, is cut back to the last L, then grows again; Summary-H→L does the same and leaves a one-sentence summary of the turns it cut; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table (or Window-6, Clip-6→1, Summary-6→1, DE).',
@@ -119,7 +119,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: (w) =>
-      `Steps ${stepNo('generate')}–${stepNo('hide')} measured inertia by what the model writes. Now we look inside, at attention: each token shares out 100 % of its reading over the tokens before it. Attention shows where it reads, not why it chooses; step ${stepNo('heads')} tests the why by switching parts off. The tool shows the last of the model's ${w.finalLayer === null ? 'layers' : `${w.finalLayer + 1} layers`} (stages, each reading what the one before made) as it reads the stored last answer. Where does that answer's move look?`,
+      `Steps ${stepNo('generate')}–${stepNo('hide')} measured inertia by what the model writes. Now we look inside, at attention: each token shares out 100 % of its reading over the tokens before it, and takes in most from those it gives most. Attention shows where it reads, not why it chooses (step ${stepNo('heads')} tests that). The tool shows the last of the model's ${w.finalLayer === null ? 'layers' : `${w.finalLayer + 1} layers`} (stages, each reading what the one before made), on the stored last answer. Where does that answer's move look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
@@ -203,8 +203,9 @@ export const LESSON: LessonStep[] = [
     // The answers themselves are side by side in the panel: the card says where each move leads, then how often over the episodes.
     reveal: (w, base) => {
       if (!w.offAnswers) return SILENT;
-      const r = headsOffReveal(w.offAnswers, w.previousAnswer, w.walls, w.toGoal);
-      const t = w.walls === null || !w.offAnswers.control ? r : joined(r, headsTally());
+      const counted = w.walls !== null && w.offAnswers.control !== undefined;
+      const r = headsOffReveal(w.offAnswers, w.previousAnswer, w.walls, w.toGoal, counted);
+      const t = counted ? joined(r, headsTally()) : r;
       // Which of the three stands out: read on the step's start, every head on.
       return { ...t, more: `${t.more ?? ''} ${copiersSaid(figuresOf(base), w.offAnswers.off)}`.trim() };
     },

@@ -79,8 +79,9 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
       ? 'Trained against inertia, the twin repeats the move no less often at the wall: on these turns the training does not show.'
       : chance.clear
         ? `Trained only where its history changed the move, the twin repeats it less often at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`
-        : `Trained only where its history changed the move, the twin repeats it a little less often at the wall, not clearly beyond chance${twinAboveNoHistory(c) ? ', and far more than with no history' : ''}.`,
-    said: `At a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')} (with none, ${movePct(c, 'de')}).${ltTarget(c)}`,
+        : `Trained where its history changed the move, the twin repeats it only a little less often, a drop chance could give${twinAboveNoHistory(c) ? ': most of the pull stays' : ''}.`,
+    // No history's rate is drawn in the chart beside: the card keeps the two models' and the target's.
+    said: `At a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')}.${ltTarget(c)}`,
     more: `Counted over the ${c.turns} stored turns at a wall, the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move). ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model')}`,
   };
 }
@@ -91,7 +92,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
  */
 function ltTarget(c: WallCounts): string {
   if (!twinAboveNoHistory(c) || moveRate(c, 'lt') < moveRate(c, 'de') + 10) return '';
-  return ` Its training target, the answer that sees only the turn before, itself repeats ${movePct(c, 'lt')}, as LT did, so the twin was never taught to ignore the latest turn.`;
+  return ` Its training target, the answer seeing only the turn before, itself repeats ${movePct(c, 'lt')} (LT), so it was never taught to ignore the latest turn.`;
 }
 
 /** Whether the CPL twin, with the whole history, still repeats the move more often than the demo model with none. */
@@ -99,6 +100,7 @@ export const twinAboveNoHistory = (c: WallCounts = WALL_COUNTS): boolean => move
 
 /** One writer's row of the running count: where its move went on the turns right after a wall, in per cent as the card says them. */
 export interface BoardRow {
+  writer: Writer;
   label: string;
   /** Back into the same wall, of the answers that make a move. */
   repeats: number;
@@ -122,9 +124,15 @@ export interface Board {
  * step the learner has reached (Full and DE from the generation step, LT from the contexts step, AO from the hide
  * step with SUM and Filler, the twin from the CPL step), in the order taught.
  */
-export function scoreboard(reached: { generate: boolean; contexts: boolean; hide: boolean; cpl: boolean }, c: WallCounts = WALL_COUNTS): Board | null {
+export function scoreboard(
+  reached: { generate: boolean; contexts: boolean; hide: boolean; cpl: boolean },
+  c: WallCounts = WALL_COUNTS,
+  // The writers a step reads (the CPL step: Full, LT, DE and the twin); all those reached when absent.
+  only?: readonly Writer[],
+): Board | null {
   if (!reached.generate) return null;
   const row = (label: string, w: Writer): BoardRow => ({
+    writer: w,
     label,
     repeats: moveRate(c, w),
     open: rate(c.open[w], c.moved[w] || 1),
@@ -136,7 +144,7 @@ export function scoreboard(reached: { generate: boolean; contexts: boolean; hide
     rows.push(row('own answers hidden (AO)', 'ao'), row('own answers summarised (SUM)', 'sum'), row('own answers as filler (Filler)', 'filler'));
   rows.push(row('no history (DE)', 'de'));
   if (reached.cpl) rows.push(row('CPL twin, whole history', 'twin'));
-  return { turns: c.turns, episodes: c.episodes, rows, noHistory: moveRate(c, 'de') };
+  return { turns: c.turns, episodes: c.episodes, rows: only ? rows.filter((r) => only.includes(r.writer)) : rows, noHistory: moveRate(c, 'de') };
 }
 
 /** Of the repeats, the share where a set of heads switched off changed the move, as the cards say it. */
@@ -152,15 +160,31 @@ export const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && c.hea
 export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const h = c.headsOff;
   if (!h.of) return SILENT;
+  // Where the changed moves went is said only of heads that clearly carry more than the control.
+  const carry = headsCarry(c) && byChance(h.changed).clear;
   return {
     takeaway: !headsCarry(c)
       ? 'The top-diagonal heads carry no more of the pull than any three heads: in this model it does not sit in them.'
-      : byChance(h.changed).clear
+      : carry
         ? 'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move clearly more often than switching off the lowest.'
         : 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
-    said: `Over the stored repeats into a wall, the top-diagonal heads off changed the move in ${changedPct(h, 'top')}, the lowest in ${changedPct(h, 'bottom')}, a gap chance gives ${byChance(h.changed).said}.`,
+    said: `Over the stored repeats at a wall, the top-diagonal heads off changed the move in ${changedPct(h, 'top')}, the lowest in ${changedPct(h, 'bottom')}, a gap chance gives ${byChance(h.changed).said}.${carry ? headsLead(h) : ''}`,
     more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall). ${parted(h.changed, 'only the top-diagonal heads off changed the move', 'only the lowest', 'were both sets alike, chance')}`,
   };
+}
+
+/**
+ * Where the moves the top-diagonal heads off changed went: into another wall or an open way. Picked for copying the
+ * list of cells, they still steer the move; a changed move is not a way out unless it is an open one.
+ */
+function headsLead(h: HeadsOffCounts): string {
+  const changed = h.of - h.repeats.top;
+  const open = h.open.top;
+  const walls = changed - open - h.none.top;
+  if (changed <= 0) return '';
+  return walls > open
+    ? ' Most changed moves ran into another wall: these heads, picked for their copying, carry part of the pull, not the way around it.'
+    : ' Most changed moves took an open way: without these heads, picked for their copying, it more often finds its way around.';
 }
 
 /** Where two conditions part on the same turns, counted, and how often chance alone splits them as unevenly (the folds' "how sure"). */
@@ -183,7 +207,13 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
   const most = policy === 'lt' && ltBringsMost(c);
   const against = policy !== 'lt' ? '' : most ? `, and ${de} with no earlier turn (DE)` : `, and ${de} under DE (no earlier turn)`;
   return {
-    ...(most ? { takeaway: 'The turn before alone brings back most of the extra repeats: the pull comes from the latest turn.' } : {}),
+    // The latest turn holds the user's message and the model's own answer: which of the two pulls is the next step's question.
+    ...(most
+      ? {
+          takeaway:
+            "The turn before alone brings back most of the extra repeats: the pull comes from the latest turn, the user's message or the model's own answer.",
+        }
+      : {}),
     said: `At the wall it repeats the blocked move in ${movePct(c, p)} under ${label} against ${movePct(c, 'full')} under Full${against}${why}.`,
     more: `The counts over the ${c.turns} stored turns right after a wall: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}. ${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full')}`,
   };
@@ -227,7 +257,7 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     : '';
   const takeaway = {
     pull: unsettled
-      ? 'With its own answers hidden (AO) it repeats no more than with no history, though partly from confusion: the extra repeats seem to go with its own words.'
+      ? 'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats go with its own words, though the placeholders also unsettle it.'
       : 'With its own answers hidden (AO) it repeats the move no more than with no history: the extra repeats went with its own words.',
     part: 'With its own answers hidden (AO), the model repeats the move less than with them, more than with none: part of the extra repeats came with its own words.',
     all: 'With its own answers hidden (AO), the model repeats the move as often as with them: here the extra repeats do not come with its own words.',
