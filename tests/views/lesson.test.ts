@@ -225,7 +225,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^With its own answers hidden \(AO\) .*\. Of the moves made, AO \(\d+ %\) .*\. Under ao the model reads 743 tokens.*\. Hidden answers sometimes leave no move .*: the bars leave those out and write their share beside each\. DE: \d+ %, Full: \d+ % of their moves\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
+      /^With its own answers hidden \(AO\) .*\. Of the moves made, AO \(\d+ %\) .*\. Under ao the model reads 743 tokens.*\. Hidden answers sometimes leave no move .*: the bars leave those out and write their share beside each\. DE: \d+ %, Full: \d+ % of their moves\. Into other walls: \d+ % of AO's moves, \d+ % of DE's\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
@@ -236,7 +236,7 @@ describe('the lesson', () => {
     const muchLonger = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1200, prefilled: 40 }] })] };
     expect(told('hide', muchLonger, full)).toContain('Under ao the model reads 1200 tokens before answering, against 1020 under Full. It reads more');
     expect(step('hide').reveal!(longer, full).more).toMatch(
-      /^Under ao the model reads about as many tokens .*\. It reads more than under Full: AO adds a 35-word line to the system prompt, and the tokenizer splits rare words into many tokens\. Hidden answers sometimes leave no move .*\. DE: \d+ %, Full: \d+ % of their moves\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
+      /^Under ao the model reads about as many tokens .*\. It reads more than under Full: AO adds a 35-word line to the system prompt, and the tokenizer splits rare words into many tokens\. Hidden answers sometimes leave no move .*\. DE: \d+ %, Full: \d+ % of their moves\. Into other walls: \d+ % of AO's moves, \d+ % of DE's\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
     );
     expect(told('hide', ao, full)).not.toContain('adds a 35-word line');
     const sum = { ...longer, shown: ['sum'], results: [{ ...longer.results[0]!, policy: 'sum', label: 'SUM' }] };
@@ -357,7 +357,7 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall\. With the top-diagonal heads off it moves north, an open way; with the lowest off, east, into a wall\. Over the stored repeats at a wall, the top-diagonal heads off changed the move in \d+ %, the lowest in \d+ %, a gap chance gives about 1 time in \d+\. Most changed moves ran into another wall: these heads, picked for their copying, carry part of the pull, not the way around it\.$/,
+      /^With every head on the model moves east, into a wall\. With the top-diagonal heads off it moves north, an open way; with the lowest off, east, into a wall\. Over the stored repeats at a wall, the top-diagonal heads off changed the move in \d+ %, the lowest in \d+ %, a gap chance rarely gives \(about 1 time in \d+\)\. Most changed moves ran into another wall: these heads carry part of the pull, but without them it seldom finds an open way\.$/,
     );
     expect(heads.more).toMatch(
       /^On this answer: both sets garble the list of cells; here only the top-diagonal heads change the move\. Switched off: 1\.0, 1\.2 \(top diagonal ratio\); 1\.3, 1\.5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked: /,
@@ -843,7 +843,7 @@ describe('the lesson', () => {
     const aheadMean = { ...nextMean, radius: 2, attention: { ...nextMean.attention!, mean: slab(twoAhead, 3, 8, 5) } } as unknown as PolicyResult;
     expect(headLine(aheadMean)).toBe(2);
     expect(step('diagonal').reveal!(world(aheadMean, 0) as LessonWorld, null).said).toContain(
-      "Its brightest cells run a few tokens ahead of the dotted line, at the band's edge: each row looks a little further along that prior assistant answer than the word it copies.",
+      "Its brightest cells run a few tokens ahead of the dotted line, at the band's edge. The model writes one token at a time, so each row looks ahead to what it copies next.",
     );
     // A head the page holds no attention for: null, and the reveal says nothing of a line.
     expect(headLine(r, 2)).toBeNull();

@@ -124,7 +124,12 @@ function stripeOnCard(r: PolicyResult, d: number | null): string {
     return d === null || d === 0
       ? ''
       : Math.abs(d) >= 2
-        ? ` Its brightest cells run a few tokens ${d > 0 ? 'ahead of' : 'behind'} the dotted line${Math.abs(d) === r.radius ? ", at the band's edge" : ''}: each row looks a little ${d > 0 ? 'further along' : 'further back in'} that prior assistant answer than the word it copies.`
+        ? ` Its brightest cells run a few tokens ${d > 0 ? 'ahead of' : 'behind'} the dotted line${Math.abs(d) === r.radius ? ", at the band's edge" : ''}${
+            // Ahead: the model writes one token at a time, so a copier reads on to what it copies next.
+            d > 0
+              ? '. The model writes one token at a time, so each row looks ahead to what it copies next.'
+              : ': each row looks a little further back in that prior assistant answer than the word it copies.'
+          }`
         : ` Its brightest cells run ${linePhrase(d)}.`;
   return ` Its brightest cells stand in ${namedStripes(r, top)}, looked at row after row: the band counts ${top.length > 1 ? 'them' : 'it'} too, copying or not.`;
 }

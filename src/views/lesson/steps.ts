@@ -166,7 +166,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: WALL,
     text: () =>
-      `Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit? The Filler policy swaps each for neutral text of the same length: the positions stay, the words go. The model writes nothing here; it reads the same stored last answer as before.`,
+      `Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit? The Filler policy swaps each for neutral text of the same length in tokens: the positions stay, the words go. The model writes nothing here; it reads the same stored last answer as before.`,
     source: 'The Filler control: paper 1 (Do LLMs benefit from their own words?), section 4.2.',
     action: 'Click Filler in the Context policy panel.',
     target: '[data-lesson="policies"] button[title="filler"]',
@@ -181,7 +181,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      "Attention can point at which parts of the model to test. The diagonal so far is an average. Each layer has several heads, readers side by side that each choose where to look, and the figures average the last layer's heads. The grid gives each head its own diagonal ratio, brighter where it is higher; heads are named layer.head, counting from 0 (1.2: the second layer's third head). Do a few heads do the copying, or all alike?",
+      `Even as wanted copying, the diagonal can point at parts of the model to test (step ${stepNo('heads')}). Each layer has several heads, readers side by side that each share out their own 100 %; the figures so far average the last layer's. The grid gives each head its own diagonal ratio, brighter for higher; heads are named layer.head, counting from 0 (1.2: the second layer's third head). Do a few heads do the copying, or all alike?`,
     source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
     action: 'Click the brightest cell of the grid, marked ★: the heatmap and the figures then show that head alone.',
     target: '[data-testid="head-grid-0"] [data-top]',

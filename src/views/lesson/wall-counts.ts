@@ -168,7 +168,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
       : carry
         ? 'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move clearly more often than switching off the lowest.'
         : 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
-    said: `Over the stored repeats at a wall, the top-diagonal heads off changed the move in ${changedPct(h, 'top')}, the lowest in ${changedPct(h, 'bottom')}, a gap chance gives ${byChance(h.changed).said}.${carry ? headsLead(h) : ''}`,
+    said: `Over the stored repeats at a wall, the top-diagonal heads off changed the move in ${changedPct(h, 'top')}, the lowest in ${changedPct(h, 'bottom')}, ${carry ? `a gap chance rarely gives (${byChance(h.changed).said})` : `a gap chance gives ${byChance(h.changed).said}`}.${carry ? headsLead(h) : ''}`,
     more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall). ${parted(h.changed, 'only the top-diagonal heads off changed the move', 'only the lowest', 'were both sets alike, chance')}`,
   };
 }
@@ -183,8 +183,8 @@ function headsLead(h: HeadsOffCounts): string {
   const walls = changed - open - h.none.top;
   if (changed <= 0) return '';
   return walls > open
-    ? ' Most changed moves ran into another wall: these heads, picked for their copying, carry part of the pull, not the way around it.'
-    : ' Most changed moves took an open way: without these heads, picked for their copying, it more often finds its way around.';
+    ? ' Most changed moves ran into another wall: these heads carry part of the pull, but without them it seldom finds an open way.'
+    : ' Most changed moves took an open way: without these heads it more often finds its way around the wall.';
 }
 
 /** Where two conditions part on the same turns, counted, and how often chance alone splits them as unevenly (the folds' "how sure"). */
@@ -252,9 +252,16 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     part: 'keeps part of the extra repeats',
     all: 'keeps them all, as Full',
   };
-  const unsettled = aoUnsettled(c)
-    ? ` AO's moves also hit other walls more than DE's (${otherWalls(c, 'ao')} % against ${otherWalls(c, 'de')} %, the grey): the placeholders unsettle it too.`
-    : '';
+  // The per cents of other walls in the fold: the bars draw them (the grey), and the card keeps few figures.
+  const unsettled = aoUnsettled(c) ? " AO's moves also hit other walls far more than DE's (the grey)." : '';
+  // Many answers with no move make a rate among the moves made a thin one: said beside it, not left to the bars.
+  const noMove = (w: Writer) => rate(c.turns - c.moved[w], c.turns);
+  const reading = (w: Writer) =>
+    verdict(w) === 'below' && noMove(w) >= 20
+      ? `falls below even DE, and ${noMove(w)} % of its answers make no move: unfamiliar text changes its play beyond the pull`
+      : said[verdict(w)];
+  // With LT's count (the turn before alone brings most back), the two steps together place the pull in its latest answer.
+  const latest = verdict('ao') === 'pull' && ltBringsMost(c) ? ' With LT bringing most of them back, the pull sits mostly in its own latest answer.' : '';
   const takeaway = {
     pull: unsettled
       ? 'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats go with its own words, though the placeholders also unsettle it.'
@@ -265,11 +272,11 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   };
   const breaks = HIDING.some(([w]) => c.moved[w] < c.turns);
   // The last in a sentence of its own: three readings chained by semicolons were hard to follow.
-  const readings = HIDING.map(([w, name]) => `${name} (${among(w)} %) ${said[verdict(w)]}`);
+  const readings = HIDING.map(([w, name]) => `${name} (${among(w)} %) ${reading(w)}`);
   return {
     takeaway: takeaway[verdict('ao')],
-    said: `Of the moves made, ${readings.slice(0, -1).join(', and ')}. ${readings.at(-1)}.${unsettled}`,
+    said: `Of the moves made, ${readings.slice(0, -1).join(', and ')}. ${readings.at(-1)}.${unsettled}${latest}`,
     // DE's and Full's rates, the yardsticks the words read against, in the fold with the all-turn rates.
-    more: `${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played. ${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE')}`,
+    more: `${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Into other walls: ${otherWalls(c, 'ao')} % of AO's moves, ${otherWalls(c, 'de')} % of DE's. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played. ${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE')}`,
   };
 }
