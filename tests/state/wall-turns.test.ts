@@ -70,7 +70,7 @@ describe('the wall counts the lesson quotes', () => {
     // One turn where the two sets part: fewer repeats with the top heads off, but not clearly beyond chance.
     expect(headsTally(c)).toEqual({
       takeaway: 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
-      said: 'Over the stored repeats at a wall, the top-diagonal heads off changed the move in 67 %, the lowest in 33 %, a gap chance gives often.',
+      said: 'Over the stored repeats, the top-diagonal heads off changed 67 % of moves, the lowest 33 %: were the two sets alike, such a gap would come often.',
       more: 'The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall). The two part on 1 turn: only the top-diagonal heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly often.',
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };

@@ -5,7 +5,7 @@ import { setupLine } from '../../src/state/lesson-setup';
 import { quizScore } from '../../src/views/lesson/quiz';
 import { LESSON, QUIZ, type LessonWorld, revealText } from '../../src/views/lesson/steps';
 import { longestStreak, wallsIn } from '../../src/views/lesson/moves';
-import { guessesAhead } from '../../src/views/lesson/ahead';
+import { guessesAhead, maskedBy } from '../../src/views/lesson/ahead';
 import { cellNumber, mazeTrail } from '../../src/views/lesson/maze';
 import { writtenIn } from '../../src/views/lesson/written';
 import { turnsSeen } from '../../src/context/history';
@@ -357,7 +357,7 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall\. With the top-diagonal heads off it moves north, an open way; with the lowest off, east, into a wall\. Over the stored repeats at a wall, the top-diagonal heads off changed the move in \d+ %, the lowest in \d+ %, a gap chance rarely gives \(about 1 time in \d+\)\. Most changed moves ran into another wall: these heads carry part of the pull, but without them it seldom finds an open way\.$/,
+      /^With every head on the model moves east, into a wall\. With the top-diagonal heads off it moves north, an open way; with the lowest off, east, into a wall\. Over the stored repeats, the top-diagonal heads off changed \d+ % of moves, the lowest \d+ %: were the two sets alike, such a gap would come about 1 time in \d+\. Most changed moves ran into another wall: these heads carry part of the pull, but without them it seldom finds an open way\.$/,
     );
     expect(heads.more).toMatch(
       /^On this answer: both sets garble the list of cells; here only the top-diagonal heads change the move\. Switched off: 1\.0, 1\.2 \(top diagonal ratio\); 1\.3, 1\.5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked: /,
@@ -412,6 +412,11 @@ describe('the lesson', () => {
     expect(guessesAhead(shares - 1, { prior: 0.4 })).toBe('diagonal');
     expect(guessesAhead(diagonal, { prior: 0.4 })).toBe('');
     expect(guessesAhead(null, {})).toBe('');
+    // The five shares add up to 100 %: while the prior one is ahead, the other four are hidden too (1 − their sum would give it).
+    for (const c of ['sink', 'system', 'user', 'prior', 'current']) expect(maskedBy(['prior', 'diagonal'], c), c).toBe(true);
+    expect(maskedBy(['diagonal'], 'user')).toBe(false);
+    expect(maskedBy(['diagonal'], 'diagonalCopy')).toBe(true);
+    expect(maskedBy(['prior'], 'diagonal')).toBe(false);
   });
 
   it('gives the prior assistant share its yardstick: what attention spread evenly would give those tokens (hand-computed)', () => {

@@ -203,7 +203,8 @@ function Shares({
         </table>
         {any && (
           <p className="muted" data-testid="figures-ahead">
-            ? : a later step of the lesson asks you to guess this figure first.
+            ? : a later step of the lesson asks you to guess this figure first{masked('prior') ? ' (the five shares add up to 100 %, so all of them wait)' : ''}
+            .
           </p>
         )}
         {head !== null && (

@@ -1,3 +1,4 @@
+import { CATEGORIES } from '../../metrics/categories';
 import { useLesson } from '../../state/lesson-store';
 import { LESSON } from './steps';
 
@@ -13,9 +14,19 @@ export function guessesAhead(step: number | null, guesses: Record<string, number
     .join(',');
 }
 
-/** Whether the figures panel masks a figure (by its key; the copy-aligned diagonal goes with the diagonal), and whether it masks any. */
+/**
+ * Whether a figure (by its key) is masked while `ahead` are still to be guessed. The copy-aligned diagonal goes with
+ * the diagonal; the five shares go together, since they add up to 100 %: four shown would give the fifth away.
+ */
+export function maskedBy(ahead: readonly string[], key: string): boolean {
+  const shares: readonly string[] = CATEGORIES;
+  if (shares.includes(key)) return ahead.some((k) => shares.includes(k));
+  return ahead.includes(key === 'diagonalCopy' ? 'diagonal' : key);
+}
+
+/** Whether the figures panel masks a figure (`maskedBy`), and whether it masks any. */
 export function useGuessMask(): { masked: (key: string) => boolean; any: boolean } {
   const ahead = useLesson((s) => guessesAhead(s.step, s.guesses));
   const keys = ahead ? ahead.split(',') : [];
-  return { masked: (key) => keys.includes(key === 'diagonalCopy' ? 'diagonal' : key), any: keys.length > 0 };
+  return { masked: (key) => maskedBy(keys, key), any: keys.length > 0 };
 }

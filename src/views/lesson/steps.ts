@@ -119,7 +119,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: (w) =>
-      `Steps ${stepNo('generate')}–${stepNo('hide')} measured inertia by what the model writes. Now we look inside, at attention: each token shares out 100 % of its reading over the tokens before it, and takes in most from those it gives most. Attention shows where it reads, not why it chooses (step ${stepNo('heads')} tests that). The tool shows the last of the model's ${w.finalLayer === null ? 'layers' : `${w.finalLayer + 1} layers`} (stages, each reading what the one before made), on the stored last answer. Where does that answer's move look?`,
+      `Steps ${stepNo('generate')}–${stepNo('hide')} measured inertia by what the model writes. Now we look inside, at attention: each token shares out 100 % of its reading over the tokens before it, taking in more of a token the more it gives it. Attention shows where it reads, not why it chooses (step ${stepNo('heads')} tests that). The tool shows the last of its ${w.finalLayer === null ? 'layers' : `${w.finalLayer + 1} layers`} (stages, each reading the one before), on the stored last answer. Where does that answer's move look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
@@ -134,7 +134,7 @@ export const LESSON: LessonStep[] = [
     region: 'figures',
     setup: WALL,
     text: () =>
-      `Step ${stepNo('reads')} followed one token; now the whole answer. Every token it looks at is one of five kinds. The sink is the first ${SINK_TOKENS} tokens, where large models pile much attention. Then come the system prompt (the instructions at the top), the user's turns, the model's own prior assistant answers, and the answer itself. How much of the answer's attention goes to its own prior assistant answers?`,
+      `Step ${stepNo('reads')} followed one token; now the whole answer. Every token it looks at is one of five kinds. The sink is the first ${SINK_TOKENS} tokens, where large models park the attention a token need not spend elsewhere. Then come the system prompt (the instructions at the top), the user's turns, the model's own prior assistant answers, and the answer itself. How much of the answer's attention goes to its own prior assistant answers?`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
@@ -166,7 +166,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: WALL,
     text: () =>
-      `Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit? The Filler policy swaps each for neutral text of the same length in tokens: the positions stay, the words go. The model writes nothing here; it reads the same stored last answer as before.`,
+      `Wanted or not, copying shows where to look inside the model (step ${stepNo('heads')}). Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit? The Filler policy swaps each for neutral text of the same length in tokens: the positions stay, the words go. The model writes nothing here; it reads the same stored last answer as before.`,
     source: 'The Filler control: paper 1 (Do LLMs benefit from their own words?), section 4.2.',
     action: 'Click Filler in the Context policy panel.',
     target: '[data-lesson="policies"] button[title="filler"]',
@@ -216,7 +216,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      "So far we changed what the model is shown; Context Preference Learning (CPL) changes the model. At turns where its whole history changed its move, training showed it two answers of its own: one written seeing only the turn before, one from the whole history. It nudged the model's weights (the numbers it computes with) to prefer the first. The demo model has a twin trained this way. At the lesson's wall, does the twin still walk into it?",
+      "So far we changed what the model is shown; Context Preference Learning (CPL) changes the model. At turns where its move with the whole history differed from its move seeing only the turn before, training showed it both answers. It nudged the model's weights (the numbers it computes with) to prefer the second. The demo model has a twin trained this way. At the lesson's wall, does the twin still walk into it?",
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

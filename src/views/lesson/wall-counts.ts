@@ -168,7 +168,8 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
       : carry
         ? 'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move clearly more often than switching off the lowest.'
         : 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
-    said: `Over the stored repeats at a wall, the top-diagonal heads off changed the move in ${changedPct(h, 'top')}, the lowest in ${changedPct(h, 'bottom')}, ${carry ? `a gap chance rarely gives (${byChance(h.changed).said})` : `a gap chance gives ${byChance(h.changed).said}`}.${carry ? headsLead(h) : ''}`,
+    // How sure, in plain words: how often such a gap would come if the two sets were alike.
+    said: `Over the stored repeats, the top-diagonal heads off changed ${changedPct(h, 'top')} of moves, the lowest ${changedPct(h, 'bottom')}: were the two sets alike, such a gap would come ${byChance(h.changed).said}.${carry ? headsLead(h) : ''}`,
     more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall). ${parted(h.changed, 'only the top-diagonal heads off changed the move', 'only the lowest', 'were both sets alike, chance')}`,
   };
 }
