@@ -14,7 +14,7 @@ import { openModel } from '../../src/runtime/open-model';
 import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { moveOf, moveClause, towardGoal, wallsIn } from '../../src/views/lesson/moves';
-import { scoreboard } from '../../src/views/lesson/wall-counts';
+import { headsTally, scoreboard } from '../../src/views/lesson/wall-counts';
 import { analyzeHeads } from '../../src/analysis/heads';
 import { bottomHeads, headMask, headName, inHeadOrder, topHeads } from '../../src/analysis/ablation';
 import { LESSON, type LessonStep, QUIZ } from '../../src/views/lesson/steps';
@@ -471,6 +471,11 @@ describe('the lesson, walked with the keyboard only', () => {
       await page.getByTestId('off-control').waitFor();
       // The ★ stays on the head with the highest diagonal ratio, now switched off: a mark that moved would read as a new finding.
       await expect.poll(() => page.locator('[data-testid="head-grid-0"] [data-top]').textContent()).toBe('×★');
+      // Where the stored repeats went with heads off, drawn: the stored counts, as the card words them.
+      const heads = headsTally().board!;
+      expect(await card.getByTestId('lesson-board-row').allTextContents()).toEqual(
+        heads.rows.map((r) => `${r.label}${r.repeats}\u00a0%${r.noMove ? `${r.noMove}\u00a0% no move` : ''}`),
+      );
     });
     await step(10, async () => {
       await press('Enter');

@@ -72,6 +72,19 @@ describe('the wall counts the lesson quotes', () => {
       takeaway: 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
       said: 'Over the stored repeats, the top-diagonal heads off changed 67 % of moves, the lowest 33 %: were the two sets alike, such a gap would come often.',
       more: 'The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall). The two part on 1 turn: only the top-diagonal heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly often.',
+      // Drawn over all 3 repeats: 1 repeat, 1 open way, 1 no move with the top heads off (33 % each); 2 repeats with the lowest off (67 %).
+      board: {
+        turns: 3,
+        episodes: 0,
+        rows: [
+          { label: 'every head on', repeats: 100, open: 0, noMove: 0 },
+          { label: 'top-diagonal heads off', repeats: 33, open: 33, noMove: 33 },
+          { label: 'lowest heads off', repeats: 67, open: 0, noMove: 0 },
+        ],
+        noHistory: null,
+        noMoveDrawn: true,
+        caption: 'The 3 stored repeats into a wall, written again with heads switched off: where the move goes (of all 3)',
+      },
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };
     expect(headsTally({ ...c, headsOff: even }).takeaway).toBe(

@@ -94,6 +94,7 @@ function Card({ index }: { index: number }) {
   const pictures = (
     <>
       {board && COUNTED.has(s.id) && <WallChart board={board} />}
+      {reveal.board && <WallChart board={reveal.board} />}
       {reveal.bars && <RevealBars bars={reveal.bars} />}
       {reveal.points && <RevealPoints points={reveal.points} />}
     </>

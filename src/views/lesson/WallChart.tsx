@@ -11,7 +11,8 @@ export function WallChart({ board }: { board: Board }) {
   return (
     <figure className="bar-chart" data-testid="lesson-board">
       <figcaption>
-        Right after hitting a wall, where its move goes ({board.turns} turns in {board.episodes} mazes it played; answers with no move left out)
+        {board.caption ??
+          `Right after hitting a wall, where its move goes (${board.turns} turns in ${board.episodes} mazes it played; answers with no move left out)`}
       </figcaption>
       {board.rows.map((r) => (
         <div className="bar-row share-row" key={r.label} data-testid="lesson-board-row">
@@ -19,7 +20,8 @@ export function WallChart({ board }: { board: Board }) {
           <span className="bar-track" role="img" aria-label={`${r.repeats} % back into the wall, ${r.open} % an open way`}>
             <span className="wall-repeat" style={{ width: `${r.repeats}%` }} />
             <span className="wall-open" style={{ width: `${r.open}%` }} />
-            <span className="bar-mark" style={{ left: `${board.noHistory}%` }} />
+            {board.noMoveDrawn && <span className="wall-none" style={{ width: `${r.noMove}%` }} />}
+            {board.noHistory !== null && <span className="bar-mark" style={{ left: `${board.noHistory}%` }} />}
           </span>
           <span>
             <strong>{r.repeats}&nbsp;%</strong>
@@ -34,6 +36,7 @@ export function WallChart({ board }: { board: Board }) {
             ['wall-repeat', 'back into the wall'],
             ['wall-open', 'an open way'],
             ['wall-other', 'another wall'],
+            ...(board.noMoveDrawn ? ([['wall-none', 'no move']] as const) : []),
           ] as const
         ).map(([swatch, words]) => (
           <Fragment key={swatch}>
@@ -43,9 +46,11 @@ export function WallChart({ board }: { board: Board }) {
           </Fragment>
         ))}
       </p>
-      <p className="bar-key">
-        <span className="bar-swatch bar-swatch-mark" /> the rate with no history (DE): the part of a bar past it is what the history adds
-      </p>
+      {board.noHistory !== null && (
+        <p className="bar-key">
+          <span className="bar-swatch bar-swatch-mark" /> the rate with no history (DE): the part of a bar past it is what the history adds
+        </p>
+      )}
     </figure>
   );
 }

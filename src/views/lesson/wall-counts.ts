@@ -100,7 +100,8 @@ export const twinAboveNoHistory = (c: WallCounts = WALL_COUNTS): boolean => move
 
 /** One writer's row of the running count: where its move went on the turns right after a wall, in per cent as the card says them. */
 export interface BoardRow {
-  writer: Writer;
+  /** The writer the row counts (absent: a row of the heads step's count, heads switched off). */
+  writer?: Writer;
   label: string;
   /** Back into the same wall, of the answers that make a move. */
   repeats: number;
@@ -115,8 +116,12 @@ export interface Board {
   turns: number;
   episodes: number;
   rows: BoardRow[];
-  /** DE's rate: the goal's own pull, marked on every bar. */
-  noHistory: number;
+  /** DE's rate: the goal's own pull, marked on every bar (null: no mark, the heads step's count). */
+  noHistory: number | null;
+  /** What the bars count, when not the running count's turns after a wall. */
+  caption?: string;
+  /** The bars count every turn, answers with no move drawn at the bar's end (else those are left out). */
+  noMoveDrawn?: boolean;
 }
 
 /**
@@ -144,7 +149,12 @@ export function scoreboard(
     rows.push(row('own answers hidden (AO)', 'ao'), row('own answers summarised (SUM)', 'sum'), row('own answers as filler (Filler)', 'filler'));
   rows.push(row('no history (DE)', 'de'));
   if (reached.cpl) rows.push(row('CPL twin, whole history', 'twin'));
-  return { turns: c.turns, episodes: c.episodes, rows: only ? rows.filter((r) => only.includes(r.writer)) : rows, noHistory: moveRate(c, 'de') };
+  return {
+    turns: c.turns,
+    episodes: c.episodes,
+    rows: only ? rows.filter((r) => r.writer !== undefined && only.includes(r.writer)) : rows,
+    noHistory: moveRate(c, 'de'),
+  };
 }
 
 /** Of the repeats, the share where a set of heads switched off changed the move, as the cards say it. */
@@ -170,7 +180,30 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
         : 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
     // How sure, in plain words: how often such a gap would come if the two sets were alike.
     said: `Over the stored repeats, the top-diagonal heads off changed ${changedPct(h, 'top')} of moves, the lowest ${changedPct(h, 'bottom')}: were the two sets alike, such a gap would come ${byChance(h.changed).said}.${carry ? headsLead(h) : ''}`,
+    board: headsBoard(h),
     more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall). ${parted(h.changed, 'only the top-diagonal heads off changed the move', 'only the lowest', 'were both sets alike, chance')}`,
+  };
+}
+
+/**
+ * The heads step's count drawn: the stored repeats written again with every head on (all back into the wall, by
+ * their choice), with the top-diagonal heads off and with the lowest off; each share of all the repeats, so a bar's
+ * part short of 100 % is the changed share the card says.
+ */
+function headsBoard(h: HeadsOffCounts): Board {
+  const row = (label: string, set: 'top' | 'bottom'): BoardRow => ({
+    label,
+    repeats: rate(h.repeats[set], h.of),
+    open: rate(h.open[set], h.of),
+    noMove: rate(h.none[set], h.of),
+  });
+  return {
+    turns: h.of,
+    episodes: 0,
+    rows: [{ label: 'every head on', repeats: 100, open: 0, noMove: 0 }, row('top-diagonal heads off', 'top'), row('lowest heads off', 'bottom')],
+    noHistory: null,
+    noMoveDrawn: true,
+    caption: `The ${h.of} stored repeats into a wall, written again with heads switched off: where the move goes (of all ${h.of})`,
   };
 }
 

@@ -14,6 +14,7 @@ import { fmtShare } from '../figures/format';
 import type { Streak } from './moves';
 import type { MazeTrail } from './maze';
 import type { StepId } from './order';
+import type { Board } from './wall-counts';
 
 /** Answers written with every head on and with heads switched off (named layer.head); with a control set, that too. */
 export interface OffAnswers {
@@ -88,6 +89,8 @@ export interface Reveal {
   bars?: Bars;
   /** Short lists side by side, each under its label (the close: what the model writes, what attention showed). */
   points?: { label: string; items: string[] }[];
+  /** A count drawn as the running count's bars (the heads step: where the stored repeats went with heads off). */
+  board?: Board;
 }
 
 /** A few shares as bars: each row's value and, marked on it, what an even spread of attention gives the same tokens. */
@@ -250,6 +253,7 @@ export const joined = (a: Reveal, b: Reveal): Reveal => ({
   said: `${a.said} ${b.said}`.trim(),
   more: `${a.more ?? ''} ${b.more ?? ''}`.trim(),
   ...(a.bars || b.bars ? { bars: a.bars ?? b.bars } : {}),
+  ...(a.board || b.board ? { board: a.board ?? b.board } : {}),
 });
 
 /** Clip's row of the table worked out in words for the turn answered: which turns it shows, and why (null while it keeps them all). */
