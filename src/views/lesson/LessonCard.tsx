@@ -101,7 +101,7 @@ function Card({ index }: { index: number }) {
   );
   const [lost, setLost] = useState<number | null>(null);
   const { cardRef, revealRef, tall, setTall } = useCardScroll(index, reveal.said, reached, (board?.rows.length ?? 0) + (reveal.bars ? 1 : 0));
-  useAfter(s, doneNow, reached);
+  useAfter(index, s, doneNow, reached);
   const last = index === LESSON.length - 1;
   const heading = useRef<HTMLHeadingElement>(null);
   // Each step takes the focus, so a keyboard (and a screen reader) starts reading it at its title.

@@ -2,6 +2,16 @@
 import { useEffect, useRef, useState } from 'react';
 import type { LessonRegion, LessonStep } from './world';
 
+/** Smooth scrolling, unless the person asked for less motion. */
+const motion = (): ScrollBehavior => (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth');
+
+/** Whether the step (by its index) was already done when the learner entered it: then nothing it shows is news. */
+function useDoneOnEntry(index: number, reached: boolean): boolean {
+  const entry = useRef({ index: -1, done: false });
+  if (entry.current.index !== index) entry.current = { index, done: reached };
+  return entry.current.done;
+}
+
 /**
  * Outlines the region a step points at (its data-lesson attribute) and brings it into view once per
  * step. `present` re-runs it when new figures may have made the region appear; it does not scroll the
@@ -16,13 +26,12 @@ export function useHighlight(step: number, region: LessonRegion, target: string,
     el.classList.add('lesson-focus');
     if (scrolledFor.current !== step) {
       scrolledFor.current = step;
-      const calm = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
       // The step's target when it is on the page (a phone shows little above the card: the heatmap itself,
       // not its legend), else the region's top.
       const shown = show ? document.querySelector(show) : null;
       const t = document.querySelector(target);
-      if (shown && el.contains(shown)) shown.scrollIntoView({ block: 'center', behavior: calm ? 'auto' : 'smooth' });
-      else (t && el.contains(t) ? t : el).scrollIntoView({ block: 'start', behavior: calm ? 'auto' : 'smooth' });
+      if (shown && el.contains(shown)) shown.scrollIntoView({ block: 'center', behavior: motion() });
+      else (t && el.contains(t) ? t : el).scrollIntoView({ block: 'start', behavior: motion() });
     }
     return () => el.classList.remove('lesson-focus');
   }, [step, region, present]);
@@ -37,8 +46,7 @@ export function useCardScroll(index: number, said: string, reached: boolean, pic
   const [tall, setTall] = useState(false);
   const cardRef = useRef<HTMLElement>(null);
   const revealRef = useRef<HTMLDivElement>(null);
-  const entry = useRef({ index: -1, doneBefore: false });
-  if (entry.current.index !== index) entry.current = { index, doneBefore: reached };
+  const doneBefore = useDoneOnEntry(index, reached);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the card goes back to its top when the step changes
   useEffect(() => {
     cardRef.current?.scrollTo?.({ top: 0 });
@@ -49,7 +57,7 @@ export function useCardScroll(index: number, said: string, reached: boolean, pic
   // biome-ignore lint/correctness/useExhaustiveDependencies: `pictures` is what changes when the reveal grows
   useEffect(() => {
     const r = revealRef.current;
-    if (!said || entry.current.doneBefore || !r) return;
+    if (!said || doneBefore || !r) return;
     const tall = r.offsetHeight > (cardRef.current?.clientHeight ?? Number.POSITIVE_INFINITY) * 0.6;
     r.scrollIntoView?.({ block: tall ? 'start' : 'nearest' });
   }, [said, pictures]);
@@ -60,12 +68,10 @@ export function useCardScroll(index: number, said: string, reached: boolean, pic
  * Once the learner's action is done (not on entry to a step already done), brings the picture its reveal reads into
  * view, when that is not the region the action was in (Filler is clicked among the policies; its heatmap is lower).
  */
-export function useAfter(s: LessonStep, doneNow: boolean, reached: boolean) {
-  const doneOnEntry = useRef<{ id: string; done: boolean }>({ id: s.id, done: reached });
-  if (doneOnEntry.current.id !== s.id) doneOnEntry.current = { id: s.id, done: reached };
+export function useAfter(index: number, s: LessonStep, doneNow: boolean, reached: boolean) {
+  const doneBefore = useDoneOnEntry(index, reached);
   useEffect(() => {
-    if (!doneNow || doneOnEntry.current.done || !s.after) return;
-    const calm = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
-    requestAnimationFrame(() => document.querySelector(s.after!)?.scrollIntoView({ block: 'center', behavior: calm ? 'auto' : 'smooth' }));
-  }, [doneNow, s]);
+    if (!doneNow || doneBefore || !s.after) return;
+    requestAnimationFrame(() => document.querySelector(s.after!)?.scrollIntoView({ block: 'center', behavior: motion() }));
+  }, [doneNow, doneBefore, s]);
 }

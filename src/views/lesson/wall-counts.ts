@@ -30,6 +30,9 @@ const pct = (n: number, total: number) => `${rate(n, total)} %`;
 export const moveRate = (c: WallCounts, w: Writer): number => rate(c.repeats[w], c.moved[w] || 1);
 export const movePct = (c: WallCounts, w: Writer) => `${moveRate(c, w)} %`;
 
+/** Turns with no move at all (none written, or "stay"), of all the turns, in whole per cent. */
+const noMoveRate = (c: WallCounts, w: Writer): number => rate(c.turns - c.moved[w], c.turns);
+
 /** How many more repeats in every 100 moves at a wall the whole history brings than none (the per cents as said). */
 export const historyAdds = (c: WallCounts): number => moveRate(c, 'full') - moveRate(c, 'de');
 
@@ -141,7 +144,7 @@ export function scoreboard(
     label,
     repeats: moveRate(c, w),
     open: rate(c.open[w], c.moved[w] || 1),
-    noMove: rate(c.turns - c.moved[w], c.turns),
+    noMove: noMoveRate(c, w),
   });
   const rows = [row('whole history (Full)', 'full')];
   if (reached.contexts) rows.push(row('last 6 turns (Window-6)', 'window:6'), row('turn before only (LT)', 'lt'));
@@ -280,20 +283,17 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   const verdict = (w: Writer): 'below' | 'pull' | 'part' | 'all' =>
     among(w) + 10 < de ? 'below' : among(w) <= de + 5 ? 'pull' : among(w) < full - 5 ? 'part' : 'all';
   // Each policy's reading in words, its rate beside (the bars draw them all).
-  const said = {
-    below: 'falls below even DE: unfamiliar text changes its play beyond the pull',
-    pull: 'repeats the blocked move about as often as DE',
-    part: 'keeps part of the extra repeats',
-    all: 'keeps them all, as Full',
-  };
+  // Many answers with no move make a rate among the moves made a thin one: said beside a fall below DE.
+  const noMove = (w: Writer) => (noMoveRate(c, w) >= 20 ? `, and ${noMoveRate(c, w)} % of its answers make no move` : '');
+  const reading = (w: Writer) =>
+    ({
+      below: `falls below even DE${noMove(w)}: unfamiliar text changes its play beyond the pull`,
+      pull: 'repeats the blocked move about as often as DE',
+      part: 'keeps part of the extra repeats',
+      all: 'keeps them all, as Full',
+    })[verdict(w)];
   // The per cents of other walls in the fold: the bars draw them (the grey), and the card keeps few figures.
   const unsettled = aoUnsettled(c) ? " AO's moves also hit other walls far more than DE's (the grey)." : '';
-  // Many answers with no move make a rate among the moves made a thin one: said beside it, not left to the bars.
-  const noMove = (w: Writer) => rate(c.turns - c.moved[w], c.turns);
-  const reading = (w: Writer) =>
-    verdict(w) === 'below' && noMove(w) >= 20
-      ? `falls below even DE, and ${noMove(w)} % of its answers make no move: unfamiliar text changes its play beyond the pull`
-      : said[verdict(w)];
   // With LT's count (the turn before alone brings most back), the two steps together place the pull in its latest answer.
   const latest = verdict('ao') === 'pull' && ltBringsMost(c) ? ' With LT bringing most of them back, the pull sits mostly in its own latest answer.' : '';
   const takeaway = {
