@@ -15,10 +15,11 @@ import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { moveOf, moveClause, towardGoal, wallsIn } from '../../src/views/lesson/moves';
 import { headsTally, scoreboard } from '../../src/views/lesson/wall-counts';
+import { recapReveal, recapRows } from '../../src/views/lesson/recap';
 import { analyzeHeads } from '../../src/analysis/heads';
 import { bottomHeads, headMask, headName, inHeadOrder, topHeads } from '../../src/analysis/ablation';
 import { LESSON, type LessonStep, QUIZ } from '../../src/views/lesson/steps';
-import { numbersOf, sentencesOf, WORDS } from '../../src/views/lesson/world';
+import { numbersOf, sentencesOf, unbroken, WORDS } from '../../src/views/lesson/world';
 import { startAppServer } from '../helpers/app-server';
 import { axeViolations } from '../helpers/axe';
 import { launchChromium } from '../helpers/chromium';
@@ -272,7 +273,8 @@ describe('the lesson, walked with the keyboard only', () => {
       }
       // Plain words on the page too.
       expect(await card.getByTestId('lesson-text').textContent()).not.toMatch(PAPER_TALK);
-      if (n > 0) expect(await next.isDisabled(), `step ${n + 1} (${s.id}) waits for its action`).toBe(true);
+      // A step with nothing to do but read (the recap) is done on entry; every other waits for its action.
+      if (n > 0 && !s.reading) expect(await next.isDisabled(), `step ${n + 1} (${s.id}) waits for its action`).toBe(true);
       if (s.guess) {
         // Nothing to read the answer from before the guess: the figures, charts and grid are covered.
         await page.getByTestId('covered-figures').waitFor();
@@ -396,6 +398,18 @@ describe('the lesson, walked with the keyboard only', () => {
     );
     await step(3, () => press('Enter'), page.getByTestId('figure-ao-diagonal'));
     await step(4, async () => {
+      // The counts of the steps before, side by side: the stored counts, as the recap words them.
+      expect(await card.getByTestId('lesson-recap-row').allTextContents()).toEqual(
+        recapRows().map((r) => `${r.label}${r.sees}${r.rate}\u00a0%${unbroken(r.tells)}`),
+      );
+      expect(await card.getByTestId('lesson-takeaway').textContent()).toBe(recapReveal().takeaway);
+    });
+    await step(5, async () => {
+      // The model's shape drawn first, from the model on the page: its layers, each with its heads, as its config says.
+      const config = JSON.parse(readFileSync('models/inertia-demo/config.json', 'utf8')) as { num_hidden_layers: number; num_attention_heads: number };
+      const layers = card.getByTestId('lesson-shape-layer');
+      expect(await layers.count()).toBe(config.num_hidden_layers);
+      expect(await layers.last().locator('.shape-head').count()).toBe(config.num_attention_heads);
       // "take me there" focused the last answer's move: pointing at it. The figures later steps ask to guess
       // read "?" until then.
       expect(await page.getByTestId('figure-full-prior').textContent()).toBe('?');
@@ -420,15 +434,15 @@ describe('the lesson, walked with the keyboard only', () => {
       const bars = await card.getByTestId('lesson-bars-row').allTextContents();
       const rest = 1 - m.share - m.top.reduce((x, v) => x + v, 0);
       expect(bars.map((b) => b.match(/(\d+)\u00a0%chance/)?.[1])).toEqual([m.share, ...m.top, rest].map((v) => String(Math.round(v * 100))));
-      expect(bars[0]).toMatch(new RegExp(`^the \\d+ earlier "${m.move}" tokens together`));
+      expect(bars[0]).toMatch(new RegExp(`^the \\d+ "${m.move}" tokens in prior assistant answers`));
       expect(bars[4]).toMatch(/^the other \d+ tokens together/);
     });
-    await step(5, async () => {
+    await step(6, async () => {
       await guess();
       // The sink, folded into the shares: its share as the panel gives it.
       await expect.poll(() => card.getByTestId('lesson-more').textContent(), { timeout: 60_000 }).toMatch(/The sink takes (under 1|\d+)\u00a0%/);
     });
-    await step(6, async () => {
+    await step(7, async () => {
       await guess();
       // The diagonal split by the answer's lines is what the same model gives in Node.
       const split = await lineSplit();
@@ -452,9 +466,9 @@ describe('the lesson, walked with the keyboard only', () => {
         `of the ${Math.round((split.before + split.last) * 100)} %: thought and move${pct(split.last)}chance ${pct(split.evenLast)}`,
       ]);
     });
-    await step(7, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));
+    await step(8, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));
     await step(
-      8,
+      9,
       async () => {
         await press('Enter'); // "take me there" focused the brightest cell: open that head
         await expect.poll(() => page.getByTestId('figures-head-mean').textContent(), { timeout: 120_000 }).toMatch(/^Head \d+\.\d+ alone/);
@@ -462,7 +476,7 @@ describe('the lesson, walked with the keyboard only', () => {
       undefined,
       page.locator('[data-testid="head-grid-0"] [data-top]'),
     );
-    await step(9, async () => {
+    await step(10, async () => {
       await press('Enter'); // the last layer's top 3 heads off, the answer written each way, then the control
       // The page's answers lead where the same model's answers in Node do.
       const [moves, named] = await headsStory();
@@ -477,7 +491,7 @@ describe('the lesson, walked with the keyboard only', () => {
         heads.rows.map((r) => `${r.label}${r.repeats}\u00a0%${r.noMove ? `${r.noMove}\u00a0% no move` : ''}`),
       );
     });
-    await step(10, async () => {
+    await step(11, async () => {
       await press('Enter');
       // The twin is loaded, both write the wall's answer, and every turn is scored with both: the page tells the
       // story the same two models tell in Node.
@@ -491,7 +505,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await reveal.textContent()).toContain(`The demo model moves ${moveOf(mine)},`);
       expect(await reveal.textContent()).toContain(`its CPL twin moves ${moveOf(twin)},`);
     });
-    await step(11, async () => {
+    await step(12, async () => {
       for (const [i, q] of QUIZ.entries()) {
         // The first group has the focus from "take me there"; Tab moves to the next group, arrows choose within
         // one. Each question is an action of its own: its keys are counted from the question before.

@@ -4,7 +4,9 @@ import { dirSource } from '../../src/cli/dir-source';
 import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../../src/model/demo';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
 import { summary } from '../../src/views/lesson/summary';
-import { headsTally, hiddenTally, lookTally, policyTally, scoreboard, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
+import { headsTally, lookTally, policyTally, scoreboard, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
+import { hiddenTally } from '../../src/views/lesson/hidden-counts';
+import { recapReveal, recapRows } from '../../src/views/lesson/recap';
 import { wallCounts, type WallTurn } from '../../src/views/lesson/wall-records';
 import { wallEpisode } from '../../training/wall-turns';
 
@@ -70,7 +72,7 @@ describe('the wall counts the lesson quotes', () => {
     // One turn where the two sets part: fewer repeats with the top heads off, but not clearly beyond chance.
     expect(headsTally(c)).toEqual({
       takeaway: 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
-      said: 'Over the stored repeats, the top-diagonal heads off changed 67 % of moves, the lowest 33 %: were the two sets alike, such a gap would come often.',
+      said: 'Of the 3 stored repeats, the top-diagonal heads off changed 67 %, the lowest 33 %: were the two sets alike, such a gap would come often.',
       more: 'The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall). The two part on 1 turn: only the top-diagonal heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly often.',
       // Drawn over all 3 repeats: 1 repeat, 1 open way, 1 no move with the top heads off (33 % each); 2 repeats with the lowest off (67 %).
       board: {
@@ -96,7 +98,7 @@ describe('the wall counts the lesson quotes', () => {
       more: '1 of the 2 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: '87 % of the stored repeats into a wall look back at the earlier same moves less than 1.5 times chance.',
+      said: 'Of the stored repeats into a wall, 87 % look back at the earlier same moves less than 1.5 times chance.',
       more: '15 of the 116 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
@@ -143,7 +145,8 @@ describe('the wall counts the lesson quotes', () => {
       'twin',
     ]);
     expect(wallTally(c)).toEqual({
-      takeaway: "With its whole history it repeats the blocked move in 75 % of its moves at a wall, with none 45 %: that gap is the history's pull.",
+      takeaway:
+        "With its whole history it walks back into the wall in 75 % of its moves; with no history, 45 %: that gap is the history's pull.",
       said: 'The chart counts every turn right after a wall in the mazes it played earlier. Even with no history, a goal that often lies just beyond the wall pulls it there.',
       more: 'Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
     });
@@ -162,8 +165,8 @@ describe('the wall counts the lesson quotes', () => {
     expect(hiddenTally(c)).toEqual({
       takeaway:
         'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats go with its own words, though the placeholders also unsettle it.',
-      // Filler's rate is among half the turns (100 of 200 make a move): said beside it. LT brings most back: the two steps together.
-      said: "Of the moves made, AO (50 %) repeats the blocked move about as often as DE, and SUM (60 %) keeps part of the extra repeats. Filler (20 %) falls below even DE, and 50 % of its answers make no move: unfamiliar text changes its play beyond the pull. AO's moves also hit other walls far more than DE's (the grey). With LT bringing most of them back, the pull sits mostly in its own latest answer.",
+      // Filler's rate is among half the turns (100 of 200 make a move): said beside it.
+      said: "Of the moves made, AO (50 %) repeats the blocked move about as often as DE, and SUM (60 %) keeps part of the extra repeats. Filler (20 %) falls below even DE, and 50 % of its answers make no move: unfamiliar text changes its play beyond the pull. AO's moves also hit other walls far more than DE's (the grey).",
       more: "Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. DE: 45 %, Full: 75 % of their moves. Into other walls: 31 % of AO's moves, 15 % of DE's. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played. The two part on 82 turns: only AO repeats the blocked move 37 times, only DE 45; were the two alike, chance would split them this unevenly about 1 time in 2.",
     });
     // Every answer a move: no word of missing moves. AO at Full's rate: the takeaway says the repeats do not come with its words.
@@ -172,6 +175,27 @@ describe('the wall counts the lesson quotes', () => {
       'Of the moves made, AO (75 %) keeps them all, as Full, and SUM (50 %) repeats the blocked move about as often as DE. Filler (10 %) falls below even DE: unfamiliar text changes its play beyond the pull.',
     );
     expect(hiddenTally(fine).takeaway).toMatch(/as often as with them: here the extra repeats do not come with its own words\.$/);
+    // The recap after: each policy's rate and reading side by side, from the same counts (LT 70 %: most of the 30 extra back).
+    expect(recapRows(c).map((r) => [r.label, r.rate, r.tells])).toEqual([
+      ['Full', 75, "30 more in every 100 moves than DE: the history's pull"],
+      ['DE', 45, "the goal's own pull: the line to read the others against"],
+      ['LT', 70, 'most of the extra comes back: the pull is in the latest turn'],
+      ['AO', 50, 'as with no history: the extra repeats went with its own words'],
+      ['SUM', 60, 'part of the extra repeats stay'],
+      ['Filler', 20, 'it throws the model off (50 % of answers make no move): it tells little'],
+    ]);
+    expect(recapReveal(c).takeaway).toBe(
+      "Most of the extra repeats go with the model's own latest answer: the turn before alone brings them back (LT), hiding its answers takes them away (AO).",
+    );
+    expect(recapReveal(c).said).toBe(
+      "Of the three that hide its answers, AO is the cleanest test: it keeps every user turn, so the model still knows where the walls are. It takes away only its own words, though its placeholders unsettle it too. A summary (SUM) still carries those words in short; Filler's odd text throws the model off. Next: inside the model, where it reads while it writes.",
+    );
+    // AO at Full's rate, LT bringing little back: the recap says the pull is not only in its words, and no row says otherwise.
+    const notWords = { ...fine, repeats: { ...fine.repeats, lt: 100 } };
+    expect(recapReveal(notWords).takeaway).toMatch(/does not take all the extra repeats away/);
+    expect(recapRows(notWords).find((r) => r.label === 'AO')!.tells).toBe('the extra repeats all stay');
+    expect(recapRows(notWords).find((r) => r.label === 'LT')!.tells).toBe('little of the extra comes back');
+    expect(recapReveal(notWords).said).not.toMatch(/SUM|unsettle/);
     expect(policyTally('ao', 'AO', c).said).toMatch(/under AO against 75 % under Full\.$/);
     // LT (lt 140 of 200, de 90, full 150): the turn before alone brings back most of the extra repeats.
     expect(policyTally('lt', 'LT', c)).toEqual({

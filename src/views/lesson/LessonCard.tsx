@@ -12,6 +12,8 @@ import { WallChart } from './WallChart';
 import { RevealBars } from './RevealBars';
 import { RevealPoints } from './RevealPoints';
 import { MazeDrawing } from './MazeDrawing';
+import { ModelShape } from './ModelShape';
+import { RecapTable } from './RecapTable';
 import { writtenIn } from './written';
 import { useAfter, useCardScroll, useHighlight } from './card-scroll';
 
@@ -95,12 +97,18 @@ function Card({ index }: { index: number }) {
     <>
       {board && COUNTED.has(s.id) && <WallChart board={board} />}
       {reveal.board && <WallChart board={reveal.board} />}
+      {reveal.recap && <RecapTable rows={reveal.recap} />}
       {reveal.bars && <RevealBars bars={reveal.bars} />}
       {reveal.points && <RevealPoints points={reveal.points} />}
     </>
   );
   const [lost, setLost] = useState<number | null>(null);
-  const { cardRef, revealRef, tall, setTall } = useCardScroll(index, reveal.said, reached, (board?.rows.length ?? 0) + (reveal.bars ? 1 : 0));
+  const { cardRef, revealRef, tall, setTall } = useCardScroll(
+    index,
+    reveal.said,
+    reached || s.reading === true,
+    (board?.rows.length ?? 0) + (reveal.bars ? 1 : 0),
+  );
   useAfter(index, s, doneNow, reached);
   const last = index === LESSON.length - 1;
   const heading = useRef<HTMLHeadingElement>(null);
@@ -146,6 +154,8 @@ function Card({ index }: { index: number }) {
         {/* The case step draws the maze the turns tell: a path and a wall, not coordinates to work out. First, so a
             phone's sheet shows it without scrolling. */}
         {s.id === 'case' && w.maze && <MazeDrawing maze={w.maze} />}
+        {/* The step that starts the look inside draws the model's shape first: layers, heads, what the figures average. */}
+        {s.id === 'reads' && <ModelShape w={w} />}
         <p data-testid="lesson-text">{unbroken(s.text(w))}</p>
       </div>
       <p className="lesson-action" data-testid="lesson-action">

@@ -17,7 +17,11 @@ export function WallChart({ board }: { board: Board }) {
       {board.rows.map((r) => (
         <div className="bar-row share-row" key={r.label} data-testid="lesson-board-row">
           <span>{r.label}</span>
-          <span className="bar-track" role="img" aria-label={`${r.repeats} % back into the wall, ${r.open} % an open way`}>
+          <span
+            className="bar-track"
+            role="img"
+            aria-label={`${r.repeats} % back into the wall, ${r.open} % an open way${board.noMoveDrawn ? `, ${r.noMove} % no move` : ''}`}
+          >
             <span className="wall-repeat" style={{ width: `${r.repeats}%` }} />
             <span className="wall-open" style={{ width: `${r.open}%` }} />
             {board.noMoveDrawn && <span className="wall-none" style={{ width: `${r.noMove}%` }} />}

@@ -2,6 +2,7 @@
  * The diagonal step's reveal, and how the bright cells in the band are said: along a line off the dotted centre, or
  * in upright stripes where row after row looks at one token.
  */
+import { stepNo } from './order';
 import type { PolicyResult } from '../../analysis/analyze';
 import { bandColumns } from '../../metrics/inertia';
 import { answerRows, diagonalByLines, headLine, priorSpans, stripeSaid } from './attention-reveals';
@@ -102,7 +103,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought): the takeaway.
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   const takeaway = list
-    ? `${list} of the diagonal is the list of cells, which the task asks it to copy: ${traced ? 'wanted copying, beside a trace of the repeated move' : 'here it measures wanted copying, not the inertia seen in the move'}.`
+    ? `${list} of the diagonal is the list of cells, which the task asks it to copy: ${traced ? 'wanted copying, beside a trace of the repeated move' : `wanted copying; whether the heads doing it also carry the repeat, step ${stepNo('heads')} tests`}.`
     : undefined;
   return {
     ...(takeaway ? { takeaway } : {}),

@@ -49,6 +49,19 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'hide',
   },
   {
+    // The recap's inference on new counts: LT (the turn before, both messages) with AO (answers hidden, user turns kept).
+    question:
+      'Another model repeats a wrong move in 80 % of its moves with its whole history, 50 % with none (DE), 78 % with only the turn before (LT) and 52 % with its own answers hidden (AO). Where does most of the extra pull sit?',
+    options: [
+      'in its own answer of the turn before',
+      "in the user's message of the turn before",
+      'in all its prior assistant answers alike, the oldest as much as the latest',
+    ],
+    correct: 0,
+    why: "LT keeps the turn before, the user's message and the model's answer, and brings most of the extra back; AO keeps every user message and hides only the answers, and takes it away. Together: the model's own latest answer.",
+    revisit: 'recap',
+  },
+  {
     // The table read for a policy the step text only names: Clip at the scored turn, worked out.
     question: 'Answering turn 10, Clip-6→1 shows the model…',
     options: [

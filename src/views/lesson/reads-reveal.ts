@@ -94,7 +94,7 @@ export function readsReveal(w: LessonWorld): Reveal {
   const k = timesEven(s);
   const move = isMove(t.text);
   const rr = r!;
-  const bars = topLooks(rr, w.pointed.row, 3, { keys: s.keys, label: `the ${s.count} earlier ${name} tokens together` }) ?? undefined;
+  const bars = topLooks(rr, w.pointed.row, 3, { keys: s.keys, label: `the ${s.count} ${name} tokens in prior assistant answers` }) ?? undefined;
   // The largest single look, when it is not on the same word: named on the card, so the chart's biggest bar is not
   // left a puzzle; how much the rest of the answer looks there, in the fold.
   const elsewhere = t.top.k !== s.top;
@@ -126,8 +126,9 @@ export function readsReveal(w: LessonWorld): Reveal {
         : `This repeated move looks back at the earlier moves ${name}, as most repeats into a wall do.`;
   return {
     ...(takeaway ? { takeaway } : {}),
-    said: `${name} gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers, ${verdict}.${largest}${move ? ` ${k >= LOOKS_BACK && looksRare() ? 'This one is unusual: ' : ''}${lookTally().said}` : ''}`,
+    // The largest single look in the fold: the bars name it, and it sits far from the move on the page.
+    said: `${name} gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers, ${verdict}.${move ? ` ${lookTally().said}` : ''}`,
     bars,
-    more: `Chance (looking at every token it can see equally) would give those ${s.count} tokens ${percent(s.even)}, their share of the tokens.${move && k >= LOOKS_BACK ? onOne : ''}${largestWhere}${column} ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far. Tokens such as <|im_start|> and <|im_end|> are the chat template's marks where each message starts and ends.`,
+    more: `Chance (looking at every token it can see equally) would give those ${s.count} tokens ${percent(s.even)}, their share of the tokens.${move && k >= LOOKS_BACK ? onOne : ''}${largest}${largestWhere}${column} ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far. Tokens such as <|im_start|> and <|im_end|> are the chat template's marks where each message starts and ends.`,
   };
 }

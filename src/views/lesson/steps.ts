@@ -15,8 +15,10 @@ import { readsReveal } from './reads-reveal';
 import { copiersSaid, headReveal } from './head-reveal';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakSaid } from './moves';
-import { headsTally, hiddenTally, policyTally, wallTally } from './wall-counts';
+import { headsTally, policyTally, wallTally } from './wall-counts';
+import { hiddenTally } from './hidden-counts';
 import { summary } from './summary';
+import { recapReveal } from './recap';
 import { clipWorked, evenDiagonal, evenShare, figuresOf, type LessonStep, joined, only, readAgainstFull, SILENT } from './world';
 
 export { QUIZ } from './quiz';
@@ -45,6 +47,7 @@ export const LESSON: LessonStep[] = [
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
     done: () => true,
+    reading: true,
   },
   {
     id: 'generate',
@@ -114,12 +117,27 @@ export const LESSON: LessonStep[] = [
     },
   },
   {
+    id: 'recap',
+    title: 'What the counts told',
+    region: 'card',
+    setup: WALL,
+    text: () =>
+      `Steps ${stepNo('generate')}–${stepNo('hide')} counted what the model does right after walking into a wall, under policies that change what it is shown. The table puts them side by side: what each shows of the earlier turns, how often the model walks back into the wall, and what that tells. Read each against DE: even with no history, the goal pulls it there.`,
+    source:
+      "The counts of the steps before, together. AO as the test of the model's own words: paper 1, section 2 (the user's turns stay, only the answers go). The rates are of the moves made; answers with no move are left out, as on every count at the wall.",
+    action: 'Read the table, then press Next.',
+    target: '[data-testid="lesson-recap"]',
+    done: () => true,
+    reading: true,
+    reveal: () => recapReveal(),
+  },
+  {
     id: 'reads',
     title: 'Where the repeated move looks',
     region: 'tokens',
     setup: WALL,
-    text: (w) =>
-      `Steps ${stepNo('generate')}–${stepNo('hide')} measured inertia by what the model writes. Now we look inside, at attention: each token shares out 100 % of its reading over the tokens before it, taking in more of a token the more it gives it. Attention shows where it reads, not why it chooses (step ${stepNo('heads')} tests that). The tool shows the last of its ${w.finalLayer === null ? 'layers' : `${w.finalLayer + 1} layers`} (stages, each reading the one before), on the stored last answer. Where does that answer's move look?`,
+    text: () =>
+      `Now we look inside the model, at attention (drawn above): how much of each token's reading goes to each token before it. Attention gives clues, not causes: where the model reads, not why it chooses. The clue we follow is copying of its prior assistant answers; step ${stepNo('heads')} switches off the heads that copy, to test whether they carry the repeat. First one token, on the stored last answer: where does its move look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
@@ -134,7 +152,7 @@ export const LESSON: LessonStep[] = [
     region: 'figures',
     setup: WALL,
     text: () =>
-      `Step ${stepNo('reads')} followed one token; now the whole answer. Every token it looks at is one of five kinds. The sink is the first ${SINK_TOKENS} tokens, where large models park the attention a token need not spend elsewhere. Then come the system prompt (the instructions at the top), the user's turns, the model's own prior assistant answers, and the answer itself. How much of the answer's attention goes to its own prior assistant answers?`,
+      `Step ${stepNo('reads')} followed one token; now the whole answer. Every token it looks at is one of five kinds. The sink is the first ${SINK_TOKENS} tokens: large models pour much attention there when nothing else needs it, so it is counted apart. Then come the system prompt (the instructions at the top), the user's turns, the model's own prior assistant answers, and the answer itself. How much of the answer's attention goes to its own prior assistant answers?`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
@@ -181,7 +199,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      `Even as wanted copying, the diagonal can point at parts of the model to test (step ${stepNo('heads')}). Each layer has several heads, readers side by side that each share out their own 100 %; the figures so far average the last layer's. The grid gives each head its own diagonal ratio, brighter for higher; heads are named layer.head, counting from 0 (1.2: the second layer's third head). Do a few heads do the copying, or all alike?`,
+      `Even as wanted copying, the diagonal can point at parts of the model to test (step ${stepNo('heads')}). As drawn in step ${stepNo('reads')}, each layer has several heads side by side, each sharing out its own 100 %; the figures so far average the last layer's. The grid gives each head its own diagonal ratio, brighter for higher; heads are named layer.head, counting from 0 (1.2: the second layer's third head). Do a few heads do the copying, or all alike?`,
     source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
     action: 'Click the brightest cell of the grid, marked ★: the heatmap and the figures then show that head alone.',
     target: '[data-testid="head-grid-0"] [data-top]',
@@ -194,8 +212,8 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      "Attention shows where heads read, not whether they make the move; switching them off tests that. One button switches off the last layer's three top-diagonal heads, then its three lowest as a control (any heads off change a model somewhat), and has the model answer each way. The first layer's heads stay on: without them this small model writes no move at all. Do the top-diagonal heads carry the pull to repeat the move?",
-    source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control: this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
+      "Attention shows where heads read, not whether they make the move; switching them off tests that. One button switches off the last layer's three top-diagonal heads, then its three lowest as a control, and has the model answer each way. Any heads off change a model somewhat: the test is whether the copying heads change it more. The first layer's heads stay on: without them this small model writes no move at all. Do the top-diagonal heads carry the pull?",
+    source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three; random heads would be another fair control, not counted here): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 top-diagonal heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
     act: { label: "Switch off the last layer's 3 top-diagonal heads, then its 3 lowest, and write the answer each way", run: 'heads-off' },

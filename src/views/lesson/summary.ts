@@ -2,7 +2,8 @@
  * The lesson's close: what its history does to the move the model writes, and what attention showed, side by side
  * (two lists on the card), from the stored counts and, where the page has them, the figures against chance.
  */
-import { aoUnsettled, byChance, changedPct, headsCarry, ltBringsMost, movePct, moveRate } from './wall-counts';
+import { byChance, changedPct, headsCarry, ltBringsMost, movePct, moveRate } from './wall-counts';
+import { aoUnsettled } from './hidden-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
 

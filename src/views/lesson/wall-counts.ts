@@ -18,9 +18,9 @@ export function byChance(s: Split): { said: string; clear: boolean } {
 }
 
 /** n of total in whole per cent: the one rounding every count here is said and drawn with. */
-const rate = (n: number, total: number): number => Math.round((n / total) * 100);
+export const rate = (n: number, total: number): number => Math.round((n / total) * 100);
 const of = (n: number, total: number) => `${n} (${rate(n, total)} %)`;
-const pct = (n: number, total: number) => `${rate(n, total)} %`;
+export const pct = (n: number, total: number) => `${rate(n, total)} %`;
 
 /**
  * The lesson's one rate at the wall: repeats of the blocked move among the answers that make a move. Hidden
@@ -31,7 +31,7 @@ export const moveRate = (c: WallCounts, w: Writer): number => rate(c.repeats[w],
 export const movePct = (c: WallCounts, w: Writer) => `${moveRate(c, w)} %`;
 
 /** Turns with no move at all (none written, or "stay"), of all the turns, in whole per cent. */
-const noMoveRate = (c: WallCounts, w: Writer): number => rate(c.turns - c.moved[w], c.turns);
+export const noMoveRate = (c: WallCounts, w: Writer): number => rate(c.turns - c.moved[w], c.turns);
 
 /** How many more repeats in every 100 moves at a wall the whole history brings than none (the per cents as said). */
 export const historyAdds = (c: WallCounts): number => moveRate(c, 'full') - moveRate(c, 'de');
@@ -44,7 +44,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
     takeaway:
       gap > 0
-        ? `With its whole history it repeats the blocked move in ${movePct(c, 'full')} of its moves at a wall, with none ${movePct(c, 'de')}: that gap is the history's pull.`
+        ? `With its whole history it walks back into the wall in ${movePct(c, 'full')} of its moves; with no history, ${movePct(c, 'de')}: that gap is the history's pull.`
         : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
     // The card keeps the two rates (the chart draws them); how many turns, mazes and extra repeats, in the fold.
     said: `The chart counts every turn right after a wall in the mazes it played earlier. Even with no history, a goal that often lies just beyond the wall pulls it there.`,
@@ -58,7 +58,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `${pct(c.looks.of - c.looks.back, c.looks.of)} of the stored repeats into a wall look back at the earlier same moves less than ${LOOKS_BACK} times chance.`
+      ? `Of the stored repeats into a wall, ${pct(c.looks.of - c.looks.back, c.looks.of)} look back at the earlier same moves less than ${LOOKS_BACK} times chance.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step ${stepNo('generate')}) look back at ${LOOKS_BACK} times chance or more.${
@@ -182,7 +182,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
         ? 'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move clearly more often than switching off the lowest.'
         : 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
     // How sure, in plain words: how often such a gap would come if the two sets were alike.
-    said: `Over the stored repeats, the top-diagonal heads off changed ${changedPct(h, 'top')} of moves, the lowest ${changedPct(h, 'bottom')}: were the two sets alike, such a gap would come ${byChance(h.changed).said}.${carry ? headsLead(h) : ''}`,
+    said: `Of the ${h.of} stored repeats, the top-diagonal heads off changed ${changedPct(h, 'top')}, the lowest ${changedPct(h, 'bottom')}: were the two sets alike, such a gap would come ${byChance(h.changed).said}.${carry ? headsLead(h) : ''}`,
     board: headsBoard(h),
     more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall). ${parted(h.changed, 'only the top-diagonal heads off changed the move', 'only the lowest', 'were both sets alike, chance')}`,
   };
@@ -220,12 +220,12 @@ function headsLead(h: HeadsOffCounts): string {
   const walls = changed - open - h.none.top;
   if (changed <= 0) return '';
   return walls > open
-    ? ' Most changed moves ran into another wall: these heads carry part of the pull, but without them it seldom finds an open way.'
+    ? ' Most changed moves hit another wall: these heads carry part of the pull, but without them it seldom finds an open way.'
     : ' Most changed moves took an open way: without these heads it more often finds its way around the wall.';
 }
 
 /** Where two conditions part on the same turns, counted, and how often chance alone splits them as unevenly (the folds' "how sure"). */
-function parted(s: Split, first: string, second: string, chance = 'were the two alike, chance'): string {
+export function parted(s: Split, first: string, second: string, chance = 'were the two alike, chance'): string {
   const n = s.first + s.second;
   return `The two part on ${n} turn${n === 1 ? '' : 's'}: ${first} ${s.first} time${s.first === 1 ? '' : 's'}, ${second} ${s.second}; ${chance} would split them this unevenly ${byChance(s).said}.`;
 }
@@ -253,64 +253,5 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
       : {}),
     said: `At the wall it repeats the blocked move in ${movePct(c, p)} under ${label} against ${movePct(c, 'full')} under Full${against}${why}.`,
     more: `The counts over the ${c.turns} stored turns right after a wall: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}. ${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full')}`,
-  };
-}
-
-/** Moves into another wall, of the moves made (the bars' grey). */
-const otherWalls = (c: WallCounts, w: Writer): number => rate(c.moved[w] - c.repeats[w] - c.open[w], c.moved[w] || 1);
-/** AO's moves into other walls well above DE's: the placeholders unsettle the model as well as hiding its words. */
-export const aoUnsettled = (c: WallCounts): boolean => otherWalls(c, 'ao') > otherWalls(c, 'de') + 10;
-
-/** The policies that keep every turn and hide the model's own answers, as the hide step names them. */
-const HIDING = [
-  ['ao', 'AO'],
-  ['sum', 'SUM'],
-  ['filler', 'Filler'],
-] as const;
-
-/**
- * The hide step's count: the three ways of hiding the model's own answers at the wall, against Full and DE (the
- * goal's own pull). Hidden answers often leave no move (the demo model never trained on them), so each is read
- * among the answers that still make a move: at DE's level the extra repeats went with its words, between DE and
- * Full part stayed, far below DE the unfamiliar text changed its play beyond the pull. AO's reading is the
- * takeaway (the papers' own test), with its extra moves into other walls said beside it.
- */
-export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
-  const among = (w: Writer) => moveRate(c, w);
-  const de = among('de');
-  const full = among('full');
-  // Each policy's reading, among its moves against DE's (the goal's own pull) and Full's.
-  const verdict = (w: Writer): 'below' | 'pull' | 'part' | 'all' =>
-    among(w) + 10 < de ? 'below' : among(w) <= de + 5 ? 'pull' : among(w) < full - 5 ? 'part' : 'all';
-  // Each policy's reading in words, its rate beside (the bars draw them all).
-  // Many answers with no move make a rate among the moves made a thin one: said beside a fall below DE.
-  const noMove = (w: Writer) => (noMoveRate(c, w) >= 20 ? `, and ${noMoveRate(c, w)} % of its answers make no move` : '');
-  const reading = (w: Writer) =>
-    ({
-      below: `falls below even DE${noMove(w)}: unfamiliar text changes its play beyond the pull`,
-      pull: 'repeats the blocked move about as often as DE',
-      part: 'keeps part of the extra repeats',
-      all: 'keeps them all, as Full',
-    })[verdict(w)];
-  // The per cents of other walls in the fold: the bars draw them (the grey), and the card keeps few figures.
-  const unsettled = aoUnsettled(c) ? " AO's moves also hit other walls far more than DE's (the grey)." : '';
-  // With LT's count (the turn before alone brings most back), the two steps together place the pull in its latest answer.
-  const latest = verdict('ao') === 'pull' && ltBringsMost(c) ? ' With LT bringing most of them back, the pull sits mostly in its own latest answer.' : '';
-  const takeaway = {
-    pull: unsettled
-      ? 'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats go with its own words, though the placeholders also unsettle it.'
-      : 'With its own answers hidden (AO) it repeats the move no more than with no history: the extra repeats went with its own words.',
-    part: 'With its own answers hidden (AO), the model repeats the move less than with them, more than with none: part of the extra repeats came with its own words.',
-    all: 'With its own answers hidden (AO), the model repeats the move as often as with them: here the extra repeats do not come with its own words.',
-    below: 'With its own answers hidden (AO), the model is confused: it repeats the move less than even with no history, so hiding tells little here.',
-  };
-  const breaks = HIDING.some(([w]) => c.moved[w] < c.turns);
-  // The last in a sentence of its own: three readings chained by semicolons were hard to follow.
-  const readings = HIDING.map(([w, name]) => `${name} (${among(w)} %) ${reading(w)}`);
-  return {
-    takeaway: takeaway[verdict('ao')],
-    said: `Of the moves made, ${readings.slice(0, -1).join(', and ')}. ${readings.at(-1)}.${unsettled}${latest}`,
-    // DE's and Full's rates, the yardsticks the words read against, in the fold with the all-turn rates.
-    more: `${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Into other walls: ${otherWalls(c, 'ao')} % of AO's moves, ${otherWalls(c, 'de')} % of DE's. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played. ${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE')}`,
   };
 }

@@ -15,6 +15,7 @@ import type { Streak } from './moves';
 import type { MazeTrail } from './maze';
 import type { StepId } from './order';
 import type { Board } from './wall-counts';
+import type { RecapRow } from './recap';
 
 /** Answers written with every head on and with heads switched off (named layer.head); with a control set, that too. */
 export interface OffAnswers {
@@ -91,6 +92,8 @@ export interface Reveal {
   points?: { label: string; items: string[] }[];
   /** A count drawn as the running count's bars (the heads step: where the stored repeats went with heads off). */
   board?: Board;
+  /** The policies counted so far side by side, in a table (the recap after the behaviour steps). */
+  recap?: RecapRow[];
 }
 
 /** A few shares as bars: each row's value and, marked on it, what an even spread of attention gives the same tokens. */
@@ -139,6 +142,8 @@ export interface LessonStep {
   /** The picture the reveal reads, brought into view once the action is done, when it lies outside the action's region (a CSS selector, centred). */
   after?: string;
   done(w: LessonWorld): boolean;
+  /** Nothing to do but read: done on entry, its reveal read with its text (the card does not scroll to it). */
+  reading?: true;
   /**
    * What the live figures say, once the step is done; `base` is the page as the step set it up (its own
    * figures before the learner changed anything), or null while they are computed.

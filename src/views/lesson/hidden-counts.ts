@@ -1,0 +1,69 @@
+/**
+ * The hide step's count (the three ways of hiding the model's own answers at the wall) and the recap after it: every
+ * policy's count side by side, read against no history. Plain functions over the stored turns (wall-records.ts).
+ */
+import { moveRate, noMoveRate, parted, pct, rate } from './wall-counts';
+import { WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
+import type { Reveal } from './world';
+
+/** Moves into another wall, of the moves made (the bars' grey). */
+const otherWalls = (c: WallCounts, w: Writer): number => rate(c.moved[w] - c.repeats[w] - c.open[w], c.moved[w] || 1);
+/** AO's moves into other walls well above DE's: the placeholders unsettle the model as well as hiding its words. */
+export const aoUnsettled = (c: WallCounts): boolean => otherWalls(c, 'ao') > otherWalls(c, 'de') + 10;
+
+/** The policies that keep every turn and hide the model's own answers, as the hide step names them. */
+const HIDING = [
+  ['ao', 'AO'],
+  ['sum', 'SUM'],
+  ['filler', 'Filler'],
+] as const;
+
+/** How a policy that hides the model's answers reads against DE (the goal's own pull) and Full, among its moves made. */
+export type HideVerdict = 'below' | 'pull' | 'part' | 'all';
+export function hideVerdict(c: WallCounts, w: Writer): HideVerdict {
+  const [r, de, full] = [moveRate(c, w), moveRate(c, 'de'), moveRate(c, 'full')];
+  return r + 10 < de ? 'below' : r <= de + 5 ? 'pull' : r < full - 5 ? 'part' : 'all';
+}
+
+/**
+ * The hide step's count: the three ways of hiding the model's own answers at the wall, against Full and DE (the
+ * goal's own pull). Hidden answers often leave no move (the demo model never trained on them), so each is read
+ * among the answers that still make a move: at DE's level the extra repeats went with its words, between DE and
+ * Full part stayed, far below DE the unfamiliar text changed its play beyond the pull. AO's reading is the
+ * takeaway (the papers' own test), with its extra moves into other walls said beside it.
+ */
+export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
+  const among = (w: Writer) => moveRate(c, w);
+  const de = among('de');
+  const full = among('full');
+  const verdict = (w: Writer) => hideVerdict(c, w);
+  // Each policy's reading in words, its rate beside (the bars draw them all).
+  // Many answers with no move make a rate among the moves made a thin one: said beside a fall below DE.
+  const noMove = (w: Writer) => (noMoveRate(c, w) >= 20 ? `, and ${noMoveRate(c, w)} % of its answers make no move` : '');
+  const reading = (w: Writer) =>
+    ({
+      below: `falls below even DE${noMove(w)}: unfamiliar text changes its play beyond the pull`,
+      pull: 'repeats the blocked move about as often as DE',
+      part: 'keeps part of the extra repeats',
+      all: 'keeps them all, as Full',
+    })[verdict(w)];
+  // The per cents of other walls in the fold: the bars draw them (the grey), and the card keeps few figures.
+  const unsettled = aoUnsettled(c) ? " AO's moves also hit other walls far more than DE's (the grey)." : '';
+  const takeaway = {
+    pull: unsettled
+      ? 'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats go with its own words, though the placeholders also unsettle it.'
+      : 'With its own answers hidden (AO) it repeats the move no more than with no history: the extra repeats went with its own words.',
+    part: 'With its own answers hidden (AO), the model repeats the move less than with them, more than with none: part of the extra repeats came with its own words.',
+    all: 'With its own answers hidden (AO), the model repeats the move as often as with them: here the extra repeats do not come with its own words.',
+    below: 'With its own answers hidden (AO), the model is confused: it repeats the move less than even with no history, so hiding tells little here.',
+  };
+  const breaks = HIDING.some(([w]) => c.moved[w] < c.turns);
+  // The last in a sentence of its own: three readings chained by semicolons were hard to follow.
+  const readings = HIDING.map(([w, name]) => `${name} (${among(w)} %) ${reading(w)}`);
+  return {
+    takeaway: takeaway[verdict('ao')],
+    said: `Of the moves made, ${readings.slice(0, -1).join(', and ')}. ${readings.at(-1)}.${unsettled}`,
+    // DE's and Full's rates, the yardsticks the words read against, in the fold with the all-turn rates.
+    more: `${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Into other walls: ${otherWalls(c, 'ao')} % of AO's moves, ${otherWalls(c, 'de')} % of DE's. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played. ${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE')}`,
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The recap after the behaviour steps: every policy counted at the wall side by side (what it shows of earlier turns,
+ * how often the model walks back into the wall, what that tells), read against no history, and why AO is the test
+ * of the model's own words. Plain functions over the stored turns; every rate and reading computed from the counts.
+ */
+import { aoUnsettled, hideVerdict } from './hidden-counts';
+import { historyAdds, ltBringsMost, moveRate, noMoveRate } from './wall-counts';
+import { WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
+import type { Reveal } from './world';
+
+/** One policy's row of the recap. */
+export interface RecapRow {
+  label: string;
+  /** What the policy shows the model of the earlier turns. */
+  sees: string;
+  /** Moves back into the wall, of the moves made (the running count's rate). */
+  rate: number;
+  /** What the rate tells, read against DE and Full. */
+  tells: string;
+}
+
+/** The recap's rows: Full and DE, the two ends; LT, which keeps the latest turn; the three that hide the answers. */
+export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
+  const hidden = (w: Writer): string =>
+    ({
+      below: `it throws the model off${noMoveRate(c, w) >= 20 ? ` (${noMoveRate(c, w)} % of answers make no move)` : ''}: it tells little`,
+      pull: 'as with no history: the extra repeats went with its own words',
+      part: 'part of the extra repeats stay',
+      all: 'the extra repeats all stay',
+    })[hideVerdict(c, w)];
+  const row = (label: string, w: Writer, sees: string, tells: string): RecapRow => ({ label, sees, rate: moveRate(c, w), tells });
+  return [
+    row('Full', 'full', 'every earlier turn', `${historyAdds(c)} more in every 100 moves than DE: the history's pull`),
+    row('DE', 'de', 'no earlier turn (the last message still names the walls)', "the goal's own pull: the line to read the others against"),
+    row(
+      'LT',
+      'lt',
+      'the turn before only',
+      ltBringsMost(c) ? 'most of the extra comes back: the pull is in the latest turn' : 'little of the extra comes back',
+    ),
+    row('AO', 'ao', 'every user turn; its answers replaced by a placeholder', hidden('ao')),
+    row('SUM', 'sum', 'every user turn; its answers as one-sentence summaries', hidden('sum')),
+    row('Filler', 'filler', 'every user turn; its answers as neutral text', hidden('filler')),
+  ];
+}
+
+/** The recap's reveal: where the counts place the pull, and why AO, of the three that hide the answers, is the test. */
+export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
+  const ao = hideVerdict(c, 'ao');
+  const takeaway =
+    ao === 'pull' && ltBringsMost(c)
+      ? "Most of the extra repeats go with the model's own latest answer: the turn before alone brings them back (LT), hiding its answers takes them away (AO)."
+      : ao === 'pull'
+        ? "The extra repeats go with the model's own answers: hiding them (AO) takes them away."
+        : "Hiding the model's own answers does not take all the extra repeats away: the pull is not only in its own words.";
+  const sum = hideVerdict(c, 'sum');
+  // The other two in one sentence: each changes more than the model's own words.
+  const others = [
+    ...(sum === 'part' || sum === 'all' ? ['a summary (SUM) still carries those words in short'] : []),
+    ...(hideVerdict(c, 'filler') === 'below' ? ["Filler's odd text throws the model off"] : []),
+  ].join('; ');
+  return {
+    takeaway,
+    // Why AO: it keeps what the user said, so only the model's own words are missing.
+    said: `Of the three that hide its answers, AO is the cleanest test: it keeps every user turn, so the model still knows where the walls are. It takes away only its own words${
+      aoUnsettled(c) ? ', though its placeholders unsettle it too' : ''
+    }.${others ? ` ${others[0]!.toUpperCase()}${others.slice(1)}.` : ''} Next: inside the model, where it reads while it writes.`,
+    recap: recapRows(c),
+    more: `Every rate is of the moves made on the ${c.turns} turns right after a wall, in ${c.episodes} mazes the demo model played; answers that make no move are left out (under Full ${noMoveRate(c, 'full')} % of the turns, under AO ${noMoveRate(c, 'ao')} %).`,
+  };
+}
