@@ -145,8 +145,7 @@ describe('the wall counts the lesson quotes', () => {
       'twin',
     ]);
     expect(wallTally(c)).toEqual({
-      takeaway:
-        "With its whole history it walks back into the wall in 75 % of its moves; with no history, 45 %: that gap is the history's pull.",
+      takeaway: "With its whole history it walks back into the wall in 75 % of its moves; with no history, 45 %: that gap is the history's pull.",
       said: 'The chart counts every turn right after a wall in the mazes it played earlier. Even with no history, a goal that often lies just beyond the wall pulls it there.',
       more: 'Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
     });

@@ -438,6 +438,14 @@ describe('the lesson', () => {
     expect(shares.rows[1]!.even).toBeCloseTo((1 / 11 + 1 / 12) / 2, 12);
     expect(shares.rows[2]!.even).toBeCloseTo((2 / 11 + 2 / 12) / 2, 12);
     expect(shares.rows[4]!.even).toBeCloseTo((1 / 11 + 2 / 12) / 2, 12);
+    // The answer's look at itself, in the fold, against the same chance: said where it is twice chance or more.
+    const self = { ...r, ratios: { ...r.ratios, current: 0.5 } } as PolicyResult;
+    const times = (0.5 / ((1 / 11 + 2 / 12) / 2)).toFixed(1);
+    expect(step('shares').reveal!({ ...start, results: [self], guesses: { prior: 0.5 } }, null).more).toContain(
+      `50 % to the answer itself (${times} times chance: each token reads the few words just before it most`,
+    );
+    const low = { ...r, ratios: { ...r.ratios, current: 0.2 } } as PolicyResult;
+    expect(step('shares').reveal!({ ...start, results: [low], guesses: { prior: 0.5 } }, null).more).toContain('20 % to the answer itself. ');
     // Near what length alone gives: said so, and the diagonal named as what tells copying apart.
     const near = { ...r, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(priorYardstick(near)).toMatch(

@@ -53,20 +53,10 @@ const AT = {
 /** The steps whose reveal speaks of the count at the wall: they draw it, as far as the learner has come. */
 const COUNTED = new Set(['generate', 'contexts', 'hide', 'cpl', 'check']);
 
-/** The lesson's card beside the inspector: the step, what to do, the reveal, and the way around. */
-export function LessonCard() {
-  const step = useLesson((s) => s.step);
-  return step === null ? null : <Card index={Math.min(step, LESSON.length - 1)} />;
-}
-
-function Card({ index }: { index: number }) {
-  const w = useLessonWorld();
-  const { goTo, close, reach, folded, setFolded } = useLesson();
-  const reached = useLesson((st) => st.reached[index] === true);
-  // The running count at the wall, from the step that first shows it on.
+/** The running count at the wall as far as the learner has come: from the step that first shows it on. */
+function useBoard(s: LessonStep) {
   const reachedAt = useLesson((st) => st.reached);
-  const s = LESSON[index]!;
-  const board = scoreboard(
+  return scoreboard(
     {
       generate: reachedAt[AT.generate] === true,
       contexts: reachedAt[AT.contexts] === true,
@@ -77,6 +67,20 @@ function Card({ index }: { index: number }) {
     // The twin's step draws the rows its words read: the twin against Full, LT (its training target) and DE.
     s.id === 'cpl' ? ['full', 'lt', 'de', 'twin'] : undefined,
   );
+}
+
+/** The lesson's card beside the inspector: the step, what to do, the reveal, and the way around. */
+export function LessonCard() {
+  const step = useLesson((s) => s.step);
+  return step === null ? null : <Card index={Math.min(step, LESSON.length - 1)} />;
+}
+
+function Card({ index }: { index: number }) {
+  const w = useLessonWorld();
+  const { goTo, close, reach, folded, setFolded } = useLesson();
+  const reached = useLesson((st) => st.reached[index] === true);
+  const s = LESSON[index]!;
+  const board = useBoard(s);
   // Every way into a step (Next, Back, the list, a link) sets what it needs; until then the page is the step
   // before's, and what it left (DE, after the generation step) must not count as this step done.
   const [setUp, setSetUp] = useState(-1);

@@ -34,8 +34,16 @@ export function sharesReveal(w: LessonWorld): Reveal {
     said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers.${priorYardstick(r)}${
       r.ratios.sink < 0.05 ? ` The sink gets ${percent(r.ratios.sink)}: this small model barely has one.` : ''
     }`,
-    more: `${onPanel(['prior assistant', r.ratios.prior])} The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the answer itself. ${sinkSaid(r.ratios.sink)}`,
+    more: `${onPanel(['prior assistant', r.ratios.prior])} The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the answer itself${selfSaid(r)}. ${sinkSaid(r.ratios.sink)}`,
   };
+}
+
+/** The answer's look at itself against chance, where well above it: the bar a reader asks about (a token reads the words just before it most). */
+function selfSaid(r: PolicyResult): string {
+  const even = evenShare(r, 'current');
+  return even > 0 && r.ratios.current >= 2 * even
+    ? ` (${(r.ratios.current / even).toFixed(1)} times chance: each token reads the few words just before it most, the bright cells at the heatmap's right end)`
+    : '';
 }
 
 /** The sink's share, read against what large models do: a strong sink shows as bright columns at the heatmap's left edge. */
