@@ -425,10 +425,12 @@ describe('the lesson, walked with the keyboard only', () => {
       const pct = (v: number) => `${Math.round(v * 100)}\u00a0%`;
       await expect
         .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
-        .toContain(`"${m.move}" gives ${pct(m.share)} of its attention to the`);
-      expect(await card.getByTestId('lesson-said').textContent()).toContain(`${(m.share / m.even).toFixed(1)} times chance.`);
+        .toContain(`gives ${pct(m.share)} of its attention to the earlier "${m.move}" tokens`);
+      // Chance worked out on the card: those tokens' share of the tokens the move can see.
+      expect(await card.getByTestId('lesson-said').textContent()).toContain(
+        `${(m.share / m.even).toFixed(1)} times chance (chance: ${pct(m.even)}, their share of the tokens)`,
+      );
       expect(await card.getByTestId('lesson-more').textContent()).toContain(`The single "${m.move}" it looks at most`);
-      expect(await card.getByTestId('lesson-more').textContent()).toContain(`tokens ${pct(m.even)}, their share of the tokens.`);
       expect(m.share / m.even, "the wall episode's move looks back at the earlier moves").toBeGreaterThan(1.5);
       // Where its 100 % goes, drawn: those tokens together, the three it looks at most besides, then the rest, as Node's row gives them.
       const bars = await card.getByTestId('lesson-bars-row').allTextContents();

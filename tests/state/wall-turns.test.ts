@@ -52,8 +52,16 @@ describe('the wall counts the lesson quotes', () => {
       open: { full: 1, lt: 1, de: 0, 'window:6': 0, ao: 1, filler: 1, sum: 1, twin: 3 },
       moved: { full: 4, lt: 4, de: 1, 'window:6': 4, ao: 1, filler: 3, sum: 3, twin: 3 },
       looks: { back: 1, of: 2 },
-      // Only the top heads off change the first turn's move; both change the second's, neither the fourth's.
-      headsOff: { of: 3, repeats: { top: 1, bottom: 2 }, open: { top: 1, bottom: 0 }, none: { top: 1, bottom: 0 }, changed: { first: 1, second: 0 } },
+      // Only the top heads off change the first turn's move; neither the fourth's; on the second the top set makes none.
+      headsOff: {
+        of: 3,
+        repeats: { top: 1, bottom: 2 },
+        open: { top: 1, bottom: 0 },
+        none: { top: 1, bottom: 0 },
+        moved: { top: 2, bottom: 3 },
+        // Paired where both sets make a move (turns 1 and 4; the top set writes none on turn 2).
+        changed: { first: 1, second: 0 },
+      },
       // Full repeats on turns 1, 2 and 4; DE on none. Against Full, e.g. LT repeats on turn 3 only it, Full on turn 1 only it.
       split: {
         full: {
@@ -72,20 +80,19 @@ describe('the wall counts the lesson quotes', () => {
     // One turn where the two sets part: fewer repeats with the top heads off, but not clearly beyond chance.
     expect(headsTally(c)).toEqual({
       takeaway: 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
-      said: 'Of the 3 stored repeats, the top-diagonal heads off changed 67 %, the lowest 33 %: were the two sets alike, such a gap would come often.',
-      more: 'The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked: the move repeated 1 and 2 times, an open way 1 and 0, no move at all 1 and 0 (the other turns run into another wall). The two part on 1 turn: only the top-diagonal heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly often.',
-      // Drawn over all 3 repeats: 1 repeat, 1 open way, 1 no move with the top heads off (33 % each); 2 repeats with the lowest off (67 %).
+      said: 'Of the moves made, the top-diagonal heads off changed 50 %, the lowest 33 %: were the two sets alike, such a gap would come often.',
+      more: 'The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked: a move made 2 and 3 times, the move repeated 1 and 2, an open way 1 and 0, no move at all 1 and 0 (the other moves run into another wall). Where both sets make a move, the two part on 1 turn: only the top-diagonal heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly often.',
+      // Drawn among the moves made: with the top heads off 1 repeat and 1 open way of 2 (50 % each; 1 of 3 no move, written beside); 2 of 3 with the lowest off.
       board: {
         turns: 3,
         episodes: 0,
         rows: [
           { label: 'every head on', repeats: 100, open: 0, noMove: 0 },
-          { label: 'top-diagonal heads off', repeats: 33, open: 33, noMove: 33 },
+          { label: 'top-diagonal heads off', repeats: 50, open: 50, noMove: 33 },
           { label: 'lowest heads off', repeats: 67, open: 0, noMove: 0 },
         ],
         noHistory: null,
-        noMoveDrawn: true,
-        caption: 'The 3 stored repeats into a wall, written again with heads switched off: where the move goes (of all 3)',
+        caption: 'The 3 stored repeats into a wall, written again with heads switched off: where the move goes (answers with no move left out)',
       },
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };
@@ -111,7 +118,14 @@ describe('the wall counts the lesson quotes', () => {
       open: { full: 20, lt: 25, de: 80, 'window:6': 21, ao: 30, filler: 80, sum: 30, twin: 50 },
       moved: { full: 200, lt: 200, de: 200, 'window:6': 200, ao: 160, filler: 100, sum: 150, twin: 200 },
       looks: { back: 19, of: 116 },
-      headsOff: { of: 116, repeats: { top: 68, bottom: 87 }, open: { top: 11, bottom: 9 }, none: { top: 5, bottom: 17 }, changed: sp(33, 14) },
+      headsOff: {
+        of: 116,
+        repeats: { top: 68, bottom: 87 },
+        open: { top: 11, bottom: 9 },
+        none: { top: 5, bottom: 17 },
+        moved: { top: 111, bottom: 99 },
+        changed: sp(31, 7),
+      },
       // Against Full, then DE, on the same turns: where only the writer repeats the blocked move, and only Full (DE) does.
       split: {
         full: { full: sp(0, 0), lt: sp(15, 25), de: sp(9, 69), 'window:6': sp(2, 4), ao: sp(10, 80), filler: sp(5, 135), sum: sp(20, 80), twin: sp(11, 41) },
@@ -163,7 +177,7 @@ describe('the wall counts the lesson quotes', () => {
     // (60 %, below Full's 75 % − 5: part), Filler 20 of 100 (20 %, more than 10 below DE: confusion); Filler breaks 50 %.
     expect(hiddenTally(c)).toEqual({
       takeaway:
-        'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats go with its own words, though the placeholders also unsettle it.',
+        'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats seem to go with its own words, though the placeholders also unsettle it.',
       // Filler's rate is among half the turns (100 of 200 make a move): said beside it.
       said: "Of the moves made, AO (50 %) repeats the blocked move about as often as DE, and SUM (60 %) keeps part of the extra repeats. Filler (20 %) falls below even DE, and 50 % of its answers make no move: unfamiliar text changes its play beyond the pull. AO's moves also hit other walls far more than DE's (the grey).",
       more: "Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. DE: 45 %, Full: 75 % of their moves. Into other walls: 31 % of AO's moves, 15 % of DE's. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played. The two part on 82 turns: only AO repeats the blocked move 37 times, only DE 45; were the two alike, chance would split them this unevenly about 1 time in 2.",
@@ -179,15 +193,16 @@ describe('the wall counts the lesson quotes', () => {
       ['Full', 75, "30 more in every 100 moves than DE: the history's pull"],
       ['DE', 45, "the goal's own pull: the line to read the others against"],
       ['LT', 70, 'most of the extra comes back: the pull is in the latest turn'],
-      ['AO', 50, 'as with no history: the extra repeats went with its own words'],
+      // AO's moves hit other walls far more than DE's (31 % against 15 %): said in its row.
+      ['AO', 50, 'as with no history, but more moves hit other walls: unsettled too'],
       ['SUM', 60, 'part of the extra repeats stay'],
       ['Filler', 20, 'it throws the model off (50 % of answers make no move): it tells little'],
     ]);
     expect(recapReveal(c).takeaway).toBe(
-      "Most of the extra repeats go with the model's own latest answer: the turn before alone brings them back (LT), hiding its answers takes them away (AO).",
+      "LT and AO together point to the model's own latest answer: the turn before alone brings the extra repeats back, and hiding its answers takes them away.",
     );
     expect(recapReveal(c).said).toBe(
-      "Of the three that hide its answers, AO is the cleanest test: it keeps every user turn, so the model still knows where the walls are. It takes away only its own words, though its placeholders unsettle it too. A summary (SUM) still carries those words in short; Filler's odd text throws the model off. Next: inside the model, where it reads while it writes.",
+      "Of the three that hide its answers, AO changes the least: it keeps every user turn, so the model still knows where the walls are, and takes away only its words. Yet its placeholders unsettle it (more moves into other walls), so part of the drop may be confusion. A summary (SUM) still carries its words in short; Filler's odd text throws the model off. Next: inside the model, where it reads while it writes.",
     );
     // AO at Full's rate, LT bringing little back: the recap says the pull is not only in its words, and no row says otherwise.
     const notWords = { ...fine, repeats: { ...fine.repeats, lt: 100 } };
@@ -218,7 +233,7 @@ describe('the wall counts the lesson quotes', () => {
       'Where the model reads, not why it chooses.',
       'Its prior assistant answers get 1.3 times what their part of the text gives them.',
       'Its line-for-line copying (the diagonal, 1.5 times chance) is mostly the list of cells the task asks for.',
-      'Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (41 % against 25 %): attention picked the heads, switching them off tested them.',
+      'Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (39 % against 12 %): attention picked the heads, switching them off tested them.',
     ]);
     // AO well above DE: no word of its own words; the twin's drop within chance, said; no figures: none quoted.
     const other = summary({ ...c, repeats: { ...c.repeats, ao: 100 }, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } }).points!;
@@ -229,7 +244,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(other[1]!.items).toHaveLength(3);
     expect(other[1]!.items[1]).toBe('Its line-for-line copying (the diagonal) is mostly the list of cells the task asks for.');
     // The control stops as many: said so; and a gap within chance, said so.
-    expect(summary({ ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 } } }).points![1]!.items.at(-1)).toBe(
+    expect(summary({ ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 }, moved: { top: 99, bottom: 99 } } }).points![1]!.items.at(-1)).toBe(
       'Switching off the top-diagonal heads changed no more repeats than switching off the 3 lowest.',
     );
     expect(summary({ ...c, headsOff: { ...c.headsOff, changed: sp(6, 4) } }).points![1]!.items.at(-1)).toMatch(
@@ -238,15 +253,15 @@ describe('the wall counts the lesson quotes', () => {
     // The same drop, but the two part on few turns (5 against 9): not clearly beyond chance (2 × 0.212 = 0.42: about 1 time in 2).
     const close = { ...c, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } };
     expect(twinTally(close).takeaway).toBe(
-      'Trained where its history changed the move, the twin repeats it only a little less often, a drop chance could give: most of the pull stays.',
+      'Trained where its history changed the move, the twin repeats it only a little less often, a drop chance gives about 1 time in 2: most of the pull stays.',
     );
     expect(twinTally(close).more).toContain('chance would split them this unevenly about 1 time in 2.');
-    // The heads: 33 against 14 is clear (a sign test: about 1 time in 126).
+    // The heads, paired where both sets make a move: 31 against 7 is clear (a sign test: about 1 time in 8,600).
     expect(headsTally(c).takeaway).toBe(
       'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move clearly more often than switching off the lowest.',
     );
     expect(headsTally(c).more).toMatch(
-      /only the top-diagonal heads off changed the move 33 times, only the lowest 14; were both sets alike, chance would split them this unevenly about 1 time in 126\.$/,
+      /Where both sets make a move, the two part on 38 turns: only the top-diagonal heads off changed the move 31 times, only the lowest 7; were both sets alike, chance would split them this unevenly less than 1 time in 1,000\.$/,
     );
     // LT near DE: no such reason to give.
     expect(twinTally({ ...c, repeats: { ...c.repeats, lt: 95 } }).said).toMatch(/the demo model 75 %\.$/);

@@ -20,11 +20,10 @@ export function WallChart({ board }: { board: Board }) {
           <span
             className="bar-track"
             role="img"
-            aria-label={`${r.repeats} % back into the wall, ${r.open} % an open way${board.noMoveDrawn ? `, ${r.noMove} % no move` : ''}`}
+            aria-label={`${r.repeats} % back into the wall, ${r.open} % an open way${r.noMove > 0 ? `; ${r.noMove} % of answers make no move` : ''}`}
           >
             <span className="wall-repeat" style={{ width: `${r.repeats}%` }} />
             <span className="wall-open" style={{ width: `${r.open}%` }} />
-            {board.noMoveDrawn && <span className="wall-none" style={{ width: `${r.noMove}%` }} />}
             {board.noHistory !== null && <span className="bar-mark" style={{ left: `${board.noHistory}%` }} />}
           </span>
           <span>
@@ -40,7 +39,6 @@ export function WallChart({ board }: { board: Board }) {
             ['wall-repeat', 'back into the wall'],
             ['wall-open', 'an open way'],
             ['wall-other', 'another wall'],
-            ...(board.noMoveDrawn ? ([['wall-none', 'no move']] as const) : []),
           ] as const
         ).map(([swatch, words]) => (
           <Fragment key={swatch}>

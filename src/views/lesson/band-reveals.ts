@@ -128,7 +128,7 @@ function stripeOnCard(r: PolicyResult, d: number | null): string {
         ? ` Its brightest cells run a few tokens ${d > 0 ? 'ahead of' : 'behind'} the dotted line${Math.abs(d) === r.radius ? ", at the band's edge" : ''}${
             // Ahead: the model writes one token at a time, so a copier reads on to what it copies next.
             d > 0
-              ? '. The model writes one token at a time, so each row looks ahead to what it copies next.'
+              ? '. Each row is a token just written, looking for the next one to copy, so it looks a token or two past its own place.'
               : ': each row looks a little further back in that prior assistant answer than the word it copies.'
           }`
         : ` Its brightest cells run ${linePhrase(d)}.`;

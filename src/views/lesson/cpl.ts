@@ -1,7 +1,8 @@
 /** The CPL step's reading of two models: the move each writes at the wall, then their attention turn by turn. */
 import type { SweepPoint } from '../../analysis/sweep';
 import { compareMoves, moveClause, offGoal } from './moves';
-import { twinAboveNoHistory, twinTally } from './wall-counts';
+import { byChance, twinAboveNoHistory, twinTally } from './wall-counts';
+import { WALL_COUNTS } from './wall-records';
 import { evenShare, figuresOf, percent, SILENT, twinOf, type LessonWorld, type Reveal } from './world';
 
 /**
@@ -84,7 +85,10 @@ export function cplReveal(w: LessonWorld): Reveal {
       ? ': it leans less on them over the whole conversation'
       : ': on this conversation it does not lean clearly less';
   // The chart on the page draws it: said on the card, so the twin's lower line is not left unread.
-  const lines = ` In "Shares by turn", model B's lines show the twin giving its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns.`;
+  // All turns lower while the count at the wall barely moves: attention is not the move, said where it shows.
+  const at = t.priorLower === t.turns ? 'every turn' : `${t.priorLower} of ${t.turns} turns`;
+  const yet = t.priorLower * 2 > t.turns && !byChance(WALL_COUNTS.split.full.twin).clear ? ', yet it repeats almost as often' : '';
+  const lines = ` "Shares by turn" shows the twin (model B) giving its prior assistant answers less attention at ${at}${yet}.`;
   return {
     takeaway,
     said: `${said}${lines}`,

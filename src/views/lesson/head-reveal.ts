@@ -29,7 +29,7 @@ export function headReveal(w: LessonWorld): Reveal {
     ...(Number(times) >= 1.5
       ? {
           takeaway: `The heads differ: this one has ${times} times the average diagonal ratio${
-            stripes ? ', much of it from upright stripes, one token read row after row, not a copy read in step' : ''
+            stripes ? ', much of it from upright stripes (one token read row after row), not a line-by-line copy' : ''
           }.`,
         }
       : {}),

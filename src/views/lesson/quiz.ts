@@ -51,26 +51,22 @@ export const QUIZ: QuizQuestion[] = [
   {
     // The recap's inference on new counts: LT (the turn before, both messages) with AO (answers hidden, user turns kept).
     question:
-      'Another model repeats a wrong move in 80 % of its moves with its whole history, 50 % with none (DE), 78 % with only the turn before (LT) and 52 % with its own answers hidden (AO). Where does most of the extra pull sit?',
-    options: [
-      'in its own answer of the turn before',
-      "in the user's message of the turn before",
-      'in all its prior assistant answers alike, the oldest as much as the latest',
-    ],
-    correct: 0,
-    why: "LT keeps the turn before, the user's message and the model's answer, and brings most of the extra back; AO keeps every user message and hides only the answers, and takes it away. Together: the model's own latest answer.",
+      'Another model repeats a wrong move in 80 % of its moves with its whole history, 50 % with none (DE), 52 % with only the turn before (LT) and 51 % with its own answers hidden (AO). Where does most of the extra pull sit?',
+    options: ['in its own answer of the turn before', "in the user's message of the turn before", 'in its own prior assistant answers before the latest turn'],
+    correct: 2,
+    why: "LT keeps the turn before, the user's message and the model's answer, and brings almost none of the extra back, so it does not sit there; AO hides only the model's answers and takes it away. What is left: its own older answers.",
     revisit: 'recap',
   },
   {
     // The table read for a policy the step text only names: Clip at the scored turn, worked out.
-    question: 'Answering turn 10, Clip-6→1 shows the model…',
+    question: 'The lesson showed Clip-6→1 at turn 10. Answering turn 12, it shows the model…',
     options: [
-      'turns 4 to 9 whole: the last 6 turns, as Window-6 keeps them',
-      'turn 9 only: Clip always keeps just the last turn before the answer',
-      'turns 6 to 9: cut back to one turn when the history reached 6, then grown again',
+      'turns 6 to 11: cut back once, at turn 7, then grown again',
+      'turn 11 only: the history reached 6 turns again and was cut back once more',
+      'turns 7 to 11: the last 5 turns',
     ],
-    correct: 2,
-    why: "At turn 7 the history reached 6 turns and was cut back to the last one, turn 6; turns 7, 8 and 9 were added after it. The table's Clip row shows it.",
+    correct: 1,
+    why: 'At turn 7 the history reached 6 turns and was cut back to turn 6; it grew again to turns 6 to 11, 6 turns, so answering turn 12 it was cut back once more, to turn 11.',
     revisit: 'contexts',
   },
   {

@@ -95,8 +95,8 @@ export function readsReveal(w: LessonWorld): Reveal {
   const move = isMove(t.text);
   const rr = r!;
   const bars = topLooks(rr, w.pointed.row, 3, { keys: s.keys, label: `the ${s.count} ${name} tokens in prior assistant answers` }) ?? undefined;
-  // The largest single look, when it is not on the same word: named on the card, so the chart's biggest bar is not
-  // left a puzzle; how much the rest of the answer looks there, in the fold.
+  // The largest single look, when it is not on the same word: named (the takeaway, or the fold), so the chart's biggest
+  // bar is not left a puzzle; how much the rest of the answer looks there, in the fold.
   const elsewhere = t.top.k !== s.top;
   const largest = !elsewhere
     ? ''
@@ -114,21 +114,26 @@ export function readsReveal(w: LessonWorld): Reveal {
       : '';
   // The single earlier token it looks at most, in the fold: the bars draw it, and the card keeps few figures.
   const onOne = ` The single ${name} it looks at most is in ${whereToken(rr, s.top)} (${percent(at(rr, w.pointed.row, s.top))} of its attention).`;
-  // Chance itself (their share of the tokens) in the fold: the card keeps the times.
-  const verdict = k >= LOOKS_BACK ? `${k.toFixed(1)} times chance` : 'about chance';
-  // A move's takeaway: whether it looks back at the earlier moves, and whether the stored repeats mostly do.
+  // A move's takeaway: its largest single look where that is no earlier same move (the bars show it first, and a
+  // reader asks at once), else whether it looks back, and whether the stored repeats mostly do.
+  const odd = elsewhere && t.top.category !== 'current' && !isMove(t.top.text);
   const takeaway = !move
     ? undefined
-    : k < LOOKS_BACK
-      ? 'This move does not look back at the earlier ones more than at anything else.'
-      : looksRare()
-        ? `This repeated move looks back at the earlier moves ${name}, but most repeats do not: attention shows where the model reads, not why it chooses.`
-        : `This repeated move looks back at the earlier moves ${name}, as most repeats into a wall do.`;
+    : odd
+      ? `Its largest single look is ${quoted(rr, t.top.k)} in ${KIND[t.top.category]}, no earlier move: attention shows where the model reads, not why it chooses.`
+      : k < LOOKS_BACK
+        ? 'This move does not look back at the earlier ones more than at anything else.'
+        : looksRare()
+          ? `This repeated move looks back at the earlier ${name} tokens, but most repeats do not: attention shows where the model reads, not why it chooses.`
+          : `This repeated move looks back at the earlier ${name} tokens, as most repeats into a wall do.`;
+  // Chance worked once, on the card: looking at every token equally gives a set of tokens its share of them.
+  const against = k >= LOOKS_BACK ? `, ${k.toFixed(1)} times chance (chance: ${percent(s.even)}, their share of the tokens)` : ', about chance';
+  const rare = move && k >= LOOKS_BACK && looksRare() ? ' A repeat needs no such look.' : '';
   return {
     ...(takeaway ? { takeaway } : {}),
-    // The largest single look in the fold: the bars name it, and it sits far from the move on the page.
-    said: `${name} gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers, ${verdict}.${move ? ` ${lookTally().said}` : ''}`,
+    // The largest single look in the fold, unless the takeaway names it: the bars name it, and it sits far from the move on the page.
+    said: `${odd ? 'Still, it' : name} gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers${against}.${move ? ` ${lookTally().said}${rare}` : ''}`,
     bars,
-    more: `Chance (looking at every token it can see equally) would give those ${s.count} tokens ${percent(s.even)}, their share of the tokens.${move && k >= LOOKS_BACK ? onOne : ''}${largest}${largestWhere}${column} ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far. Tokens such as <|im_start|> and <|im_end|> are the chat template's marks where each message starts and ends.`,
+    more: `There are ${s.count} of those tokens.${move && k >= LOOKS_BACK ? onOne : ''}${odd ? '' : largest}${largestWhere}${column} ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far. Tokens such as <|im_start|> and <|im_end|> are the chat template's marks where each message starts and ends.`,
   };
 }

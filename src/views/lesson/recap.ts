@@ -24,7 +24,10 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
   const hidden = (w: Writer): string =>
     ({
       below: `it throws the model off${noMoveRate(c, w) >= 20 ? ` (${noMoveRate(c, w)} % of answers make no move)` : ''}: it tells little`,
-      pull: 'as with no history: the extra repeats went with its own words',
+      pull:
+        aoUnsettled(c) && w === 'ao'
+          ? 'as with no history, but more moves hit other walls: unsettled too'
+          : 'as with no history: the extra repeats went with its own words',
       part: 'part of the extra repeats stay',
       all: 'the extra repeats all stay',
     })[hideVerdict(c, w)];
@@ -49,22 +52,22 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
   const ao = hideVerdict(c, 'ao');
   const takeaway =
     ao === 'pull' && ltBringsMost(c)
-      ? "Most of the extra repeats go with the model's own latest answer: the turn before alone brings them back (LT), hiding its answers takes them away (AO)."
+      ? "LT and AO together point to the model's own latest answer: the turn before alone brings the extra repeats back, and hiding its answers takes them away."
       : ao === 'pull'
         ? "The extra repeats go with the model's own answers: hiding them (AO) takes them away."
         : "Hiding the model's own answers does not take all the extra repeats away: the pull is not only in its own words.";
   const sum = hideVerdict(c, 'sum');
   // The other two in one sentence: each changes more than the model's own words.
   const others = [
-    ...(sum === 'part' || sum === 'all' ? ['a summary (SUM) still carries those words in short'] : []),
+    ...(sum === 'part' || sum === 'all' ? ['a summary (SUM) still carries its words in short'] : []),
     ...(hideVerdict(c, 'filler') === 'below' ? ["Filler's odd text throws the model off"] : []),
   ].join('; ');
   return {
     takeaway,
     // Why AO: it keeps what the user said, so only the model's own words are missing.
-    said: `Of the three that hide its answers, AO is the cleanest test: it keeps every user turn, so the model still knows where the walls are. It takes away only its own words${
-      aoUnsettled(c) ? ', though its placeholders unsettle it too' : ''
-    }.${others ? ` ${others[0]!.toUpperCase()}${others.slice(1)}.` : ''} Next: inside the model, where it reads while it writes.`,
+    said: `Of the three that hide its answers, AO changes the least: it keeps every user turn, so the model still knows where the walls are, and takes away only its words.${
+      aoUnsettled(c) ? ' Yet its placeholders unsettle it (more moves into other walls), so part of the drop may be confusion.' : ''
+    }${others ? ` ${others[0]!.toUpperCase()}${others.slice(1)}.` : ''} Next: inside the model, where it reads while it writes.`,
     recap: recapRows(c),
     more: `Every rate is of the moves made on the ${c.turns} turns right after a wall, in ${c.episodes} mazes the demo model played; answers that make no move are left out (under Full ${noMoveRate(c, 'full')} % of the turns, under AO ${noMoveRate(c, 'ao')} %).`,
   };

@@ -6,6 +6,7 @@
 import { AO_PLACEHOLDER } from '../../context/apply';
 import { type PolicyNumbers, policySpecs } from '../../context/policy';
 import { SINK_TOKENS } from '../../context/render';
+import { turnsSeen } from '../../context/history';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
 import { stepNo } from './order';
@@ -33,6 +34,13 @@ const TABLE: PolicyNumbers = { window: 6, clipAt: 6, clipTo: 1 };
 const WALL: LessonSetup = { example: 'maze-wall', policy: 'full', turn: null, numbers: TABLE };
 /** The policies that drop earlier turns (the table's first step). */
 const DROPPING = policySpecs(TABLE).filter((p) => /^(window|clip|summary|lt|de)/.test(p));
+
+/** What Clip keeps at the lesson's turn, said in the step text: " (at turn 10, Clip shows turns 6 to 9)"; nothing before it cuts. */
+function clipShows(t: number): string {
+  const kept = turnsSeen({ kind: 'clip', h: TABLE.clipAt, l: TABLE.clipTo }, t).flatMap((x, i) => (x === 'whole' ? [i + 1] : []));
+  if (kept.length === t - 1) return ` (not yet on these ${t - 1} earlier turns)`;
+  return ` (at turn ${t}, Clip shows ${kept.length === 0 ? 'no earlier turn' : kept.length === 1 ? `turn ${kept[0]}` : `turns ${kept[0]} to ${kept.at(-1)}`})`;
+}
 
 export const LESSON: LessonStep[] = [
   {
@@ -79,7 +87,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `Dropping turns saves work and room. The table marks which earlier turns each policy shows the model, and how many tokens (word pieces) it reads. LT (last turn) keeps only the turn before, DE none, Window-6 the last 6; Clip and Summary cut the history back to the last ${TABLE.clipTo === 1 ? 'turn' : `${TABLE.clipTo} turns`} each time it reaches ${TABLE.clipAt}${w.turns - 1 <= TABLE.clipAt ? ` (not yet on these ${w.turns - 1} earlier turns)` : ''}. Does the turn before alone bring back the repeats?`,
+      `Dropping turns saves work and room. The table marks which earlier turns each policy shows the model, and how many tokens (word pieces) it reads. LT (last turn) keeps only the turn before, DE none, Window-6 the last 6. Clip and Summary let the history grow to ${TABLE.clipAt} turns, cut it back to the last ${TABLE.clipTo === 1 ? 'one' : TABLE.clipTo}, then let it grow again${clipShows(w.turns)}. Does the turn before alone bring back the repeats?`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, is cut back to the last L, then grows again; Summary-H→L does the same and leaves a one-sentence summary of the turns it cut; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table (or Window-6, Clip-6→1, Summary-6→1, DE).',
@@ -122,7 +130,7 @@ export const LESSON: LessonStep[] = [
     region: 'card',
     setup: WALL,
     text: () =>
-      `Steps ${stepNo('generate')}–${stepNo('hide')} counted what the model does right after walking into a wall, under policies that change what it is shown. The table puts them side by side: what each shows of the earlier turns, how often the model walks back into the wall, and what that tells. Read each against DE: even with no history, the goal pulls it there.`,
+      `Steps ${stepNo('generate')}–${stepNo('hide')} counted what the model does right after walking into a wall, under policies that change what it is shown. The table puts them side by side: what each shows of the earlier turns, how often the model walks back into the wall, and what that tells. Read each against DE: even with no history, the goal pulls it there. The papers behind this tool found the same pull in large chat models.`,
     source:
       "The counts of the steps before, together. AO as the test of the model's own words: paper 1, section 2 (the user's turns stay, only the answers go). The rates are of the moves made; answers with no move are left out, as on every count at the wall.",
     action: 'Read the table, then press Next.',
@@ -199,7 +207,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      `Even as wanted copying, the diagonal can point at parts of the model to test (step ${stepNo('heads')}). As drawn in step ${stepNo('reads')}, each layer has several heads side by side, each sharing out its own 100 %; the figures so far average the last layer's. The grid gives each head its own diagonal ratio, brighter for higher; heads are named layer.head, counting from 0 (1.2: the second layer's third head). Do a few heads do the copying, or all alike?`,
+      `Copying the list of cells is wanted, but the heads that do it may also carry the repeat: step ${stepNo('heads')} tests that. As drawn in step ${stepNo('reads')}, each layer has several heads; the figures so far average the last layer's. The grid gives each head its own diagonal ratio, brighter for higher; heads are named layer.head, counting from 0 (1.2: the second layer's third head). Do a few heads do the copying, or all alike?`,
     source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
     action: 'Click the brightest cell of the grid, marked ★: the heatmap and the figures then show that head alone.',
     target: '[data-testid="head-grid-0"] [data-top]',

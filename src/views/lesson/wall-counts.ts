@@ -82,7 +82,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
       ? 'Trained against inertia, the twin repeats the move no less often at the wall: on these turns the training does not show.'
       : chance.clear
         ? `Trained only where its history changed the move, the twin repeats it less often at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`
-        : `Trained where its history changed the move, the twin repeats it only a little less often, a drop chance could give${twinAboveNoHistory(c) ? ': most of the pull stays' : ''}.`,
+        : `Trained where its history changed the move, the twin repeats it only a little less often, a drop chance gives ${chance.said}${twinAboveNoHistory(c) ? ': most of the pull stays' : ''}.`,
     // No history's rate is drawn in the chart beside: the card keeps the two models' and the target's.
     said: `At a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')}.${ltTarget(c)}`,
     more: `Counted over the ${c.turns} stored turns at a wall, the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move). ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model')}`,
@@ -123,8 +123,6 @@ export interface Board {
   noHistory: number | null;
   /** What the bars count, when not the running count's turns after a wall. */
   caption?: string;
-  /** The bars count every turn, answers with no move drawn at the bar's end (else those are left out). */
-  noMoveDrawn?: boolean;
 }
 
 /**
@@ -160,14 +158,15 @@ export function scoreboard(
   };
 }
 
-/** Of the repeats, the share where a set of heads switched off changed the move, as the cards say it. */
-export const changedPct = (h: HeadsOffCounts, set: 'top' | 'bottom'): string => `${rate(h.of - h.repeats[set], h.of || 1)} %`;
+/** Of the moves a set of heads switched off still makes on the repeats, the share that changed (answers with no move left out, as at the wall). */
+const changedRate = (h: HeadsOffCounts, set: 'top' | 'bottom'): number => rate(h.moved[set] - h.repeats[set], h.moved[set] || 1);
+export const changedPct = (h: HeadsOffCounts, set: 'top' | 'bottom'): string => `${changedRate(h, set)} %`;
 
 /** Whether the turn before alone (LT) brings back at least half of what the whole history adds. */
 export const ltBringsMost = (c: WallCounts): boolean => (moveRate(c, 'lt') - moveRate(c, 'de')) * 2 >= historyAdds(c);
 
-/** Whether the top-diagonal heads off stop the repeat more often than the control by 5 points or more: what they carry beyond any three heads. */
-export const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && c.headsOff.repeats.top + c.headsOff.of * 0.05 <= c.headsOff.repeats.bottom;
+/** Whether the top-diagonal heads off change the repeat more often than the control by 5 points or more: what they carry beyond any three heads. */
+export const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && changedRate(c.headsOff, 'top') >= changedRate(c.headsOff, 'bottom') + 5;
 
 /** The heads step's count: over the stored repeats, how often each set of last-layer heads switched off still repeats the move. */
 export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
@@ -181,32 +180,31 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
       : carry
         ? 'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move clearly more often than switching off the lowest.'
         : 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
-    // How sure, in plain words: how often such a gap would come if the two sets were alike.
-    said: `Of the ${h.of} stored repeats, the top-diagonal heads off changed ${changedPct(h, 'top')}, the lowest ${changedPct(h, 'bottom')}: were the two sets alike, such a gap would come ${byChance(h.changed).said}.${carry ? headsLead(h) : ''}`,
+    // How sure, in plain words: how often such a gap would come if the two sets were alike. How many repeats: the chart's caption.
+    said: `Of the moves made, the top-diagonal heads off changed ${changedPct(h, 'top')}, the lowest ${changedPct(h, 'bottom')}: were the two sets alike, such a gap would come ${byChance(h.changed).said}.${carry ? headsLead(h) : ''}`,
     board: headsBoard(h),
-    more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: the move repeated ${h.repeats.top} and ${h.repeats.bottom} times, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.none.top} and ${h.none.bottom} (the other turns run into another wall). ${parted(h.changed, 'only the top-diagonal heads off changed the move', 'only the lowest', 'were both sets alike, chance')}`,
+    more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: a move made ${h.moved.top} and ${h.moved.bottom} times, the move repeated ${h.repeats.top} and ${h.repeats.bottom}, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.of - h.moved.top} and ${h.of - h.moved.bottom} (the other moves run into another wall). Where both sets make a move, t${parted(h.changed, 'only the top-diagonal heads off changed the move', 'only the lowest', 'were both sets alike, chance').slice(1)}`,
   };
 }
 
 /**
- * The heads step's count drawn: the stored repeats written again with every head on (all back into the wall, by
- * their choice), with the top-diagonal heads off and with the lowest off; each share of all the repeats, so a bar's
- * part short of 100 % is the changed share the card says.
+ * The heads step's count drawn as the running count is: the stored repeats written again with every head on (all
+ * back into the wall, by their choice), with the top-diagonal heads off and with the lowest off; each among the moves
+ * still made, the share with no move written beside, so a bar's part short of 100 % is the changed share the card says.
  */
 function headsBoard(h: HeadsOffCounts): Board {
   const row = (label: string, set: 'top' | 'bottom'): BoardRow => ({
     label,
-    repeats: rate(h.repeats[set], h.of),
-    open: rate(h.open[set], h.of),
-    noMove: rate(h.none[set], h.of),
+    repeats: rate(h.repeats[set], h.moved[set] || 1),
+    open: rate(h.open[set], h.moved[set] || 1),
+    noMove: rate(h.of - h.moved[set], h.of),
   });
   return {
     turns: h.of,
     episodes: 0,
     rows: [{ label: 'every head on', repeats: 100, open: 0, noMove: 0 }, row('top-diagonal heads off', 'top'), row('lowest heads off', 'bottom')],
     noHistory: null,
-    noMoveDrawn: true,
-    caption: `The ${h.of} stored repeats into a wall, written again with heads switched off: where the move goes (of all ${h.of})`,
+    caption: `The ${h.of} stored repeats into a wall, written again with heads switched off: where the move goes (answers with no move left out)`,
   };
 }
 
@@ -215,9 +213,9 @@ function headsBoard(h: HeadsOffCounts): Board {
  * list of cells, they still steer the move; a changed move is not a way out unless it is an open one.
  */
 function headsLead(h: HeadsOffCounts): string {
-  const changed = h.of - h.repeats.top;
+  const changed = h.moved.top - h.repeats.top;
   const open = h.open.top;
-  const walls = changed - open - h.none.top;
+  const walls = changed - open;
   if (changed <= 0) return '';
   return walls > open
     ? ' Most changed moves hit another wall: these heads carry part of the pull, but without them it seldom finds an open way.'

@@ -47,7 +47,9 @@ export interface HeadsOffCounts {
   repeats: { top: number; bottom: number };
   open: { top: number; bottom: number };
   none: { top: number; bottom: number };
-  /** The turns where only the top-diagonal heads off change the move, and where only the lowest do. */
+  /** Turns where the set off still makes a move (writes one, and not 'stay'): the basis of every rate, as at the wall. */
+  moved: { top: number; bottom: number };
+  /** Of the turns where both sets off make a move: where only the top-diagonal heads off change it, and where only the lowest do. */
   changed: Split;
 }
 
@@ -103,15 +105,19 @@ function headsOffCounts(turns: readonly WallTurn[]): HeadsOffCounts {
     top: off.filter((t) => hit(t, t.headsOff!.top)).length,
     bottom: off.filter((t) => hit(t, t.headsOff!.bottom)).length,
   });
+  const moves = (m: string | null) => m !== null && m !== 'stay';
+  // Paired on the turns where both sets still make a move: an answer with no move is left out, as in every rate at the wall.
+  const paired = off.filter((t) => moves(t.headsOff!.top) && moves(t.headsOff!.bottom));
   const changed = (m: string | null, t: WallTurn) => m !== t.hit;
   return {
     of: off.length,
     repeats: both((t, m) => m === t.hit),
     open: both(isOpen),
     none: both((_, m) => m === null),
+    moved: both((_, m) => moves(m)),
     changed: {
-      first: off.filter((t) => changed(t.headsOff!.top, t) && !changed(t.headsOff!.bottom, t)).length,
-      second: off.filter((t) => !changed(t.headsOff!.top, t) && changed(t.headsOff!.bottom, t)).length,
+      first: paired.filter((t) => changed(t.headsOff!.top, t) && !changed(t.headsOff!.bottom, t)).length,
+      second: paired.filter((t) => !changed(t.headsOff!.top, t) && changed(t.headsOff!.bottom, t)).length,
     },
   };
 }
