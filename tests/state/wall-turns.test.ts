@@ -7,6 +7,7 @@ import { summary } from '../../src/views/lesson/summary';
 import { headsTally, lookTally, policyTally, scoreboard, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
 import { hiddenTally } from '../../src/views/lesson/hidden-counts';
 import { recapReveal, recapRows } from '../../src/views/lesson/recap';
+import { WORDS } from '../../src/views/lesson/world';
 import { wallCounts, type WallTurn } from '../../src/views/lesson/wall-records';
 import { wallEpisode } from '../../training/wall-turns';
 
@@ -166,7 +167,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(twinTally(c)).toEqual({
       takeaway: 'Trained only where its history changed the move, the twin repeats it less often at the wall, but not as rarely as with no history.',
       // Its target, the answer that sees only the turn before, keeps much of the pull (LT 70 % against DE 45 %): said why.
-      said: 'At a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model 75 %. Its training target, the answer seeing only the turn before, itself repeats 70 % (LT), so it was never taught to ignore the latest turn.',
+      said: 'At a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model 75 %. Its training target, the answer seeing only the turn before, itself repeats 70 % (LT): it was never taught to ignore the latest turn.',
       more: 'Counted over the 200 stored turns at a wall, the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move). The two part on 52 turns: only the twin repeats the blocked move 11 times, only the demo model 41; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
     });
     const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null });
@@ -177,7 +178,7 @@ describe('the wall counts the lesson quotes', () => {
     // (60 %, below Full's 75 % − 5: part), Filler 20 of 100 (20 %, more than 10 below DE: confusion); Filler breaks 50 %.
     expect(hiddenTally(c)).toEqual({
       takeaway:
-        'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats seem to go with its own words, though the placeholders also unsettle it.',
+        'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats seem to go with its own words, though the placeholders unsettle it.',
       // Filler's rate is among half the turns (100 of 200 make a move): said beside it.
       said: "Of the moves made, AO (50 %) repeats the blocked move about as often as DE, and SUM (60 %) keeps part of the extra repeats. Filler (20 %) falls below even DE, and 50 % of its answers make no move: unfamiliar text changes its play beyond the pull. AO's moves also hit other walls far more than DE's (the grey).",
       more: "Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. DE: 45 %, Full: 75 % of their moves. Into other walls: 31 % of AO's moves, 15 % of DE's. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played. The two part on 82 turns: only AO repeats the blocked move 37 times, only DE 45; were the two alike, chance would split them this unevenly about 1 time in 2.",
@@ -210,6 +211,9 @@ describe('the wall counts the lesson quotes', () => {
     expect(recapRows(notWords).find((r) => r.label === 'AO')!.tells).toBe('the extra repeats all stay');
     expect(recapRows(notWords).find((r) => r.label === 'LT')!.tells).toBe('little of the extra comes back');
     expect(recapReveal(notWords).said).not.toMatch(/SUM|unsettle/);
+    // Every takeaway the stored counts give fits the card's bold line (the browser walk checks them as rendered too).
+    for (const r of [wallTally(), hiddenTally(), recapReveal(), headsTally(), twinTally(), policyTally('lt', 'LT')])
+      expect(r.takeaway?.split(/\s+/).length ?? 0, r.takeaway).toBeLessThanOrEqual(WORDS.takeaway);
     expect(policyTally('ao', 'AO', c).said).toMatch(/under AO against 75 % under Full\.$/);
     // LT (lt 140 of 200, de 90, full 150): the turn before alone brings back most of the extra repeats.
     expect(policyTally('lt', 'LT', c)).toEqual({

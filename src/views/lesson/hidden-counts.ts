@@ -51,7 +51,7 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   const unsettled = aoUnsettled(c) ? " AO's moves also hit other walls far more than DE's (the grey)." : '';
   const takeaway = {
     pull: unsettled
-      ? 'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats seem to go with its own words, though the placeholders also unsettle it.'
+      ? 'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats seem to go with its own words, though the placeholders unsettle it.'
       : 'With its own answers hidden (AO) it repeats the move no more than with no history: the extra repeats went with its own words.',
     part: 'With its own answers hidden (AO), the model repeats the move less than with them, more than with none: part of the extra repeats came with its own words.',
     all: 'With its own answers hidden (AO), the model repeats the move as often as with them: here the extra repeats do not come with its own words.',
