@@ -257,7 +257,7 @@ describe('the wall counts the lesson quotes', () => {
     // The same drop, but the two part on few turns (5 against 9): not clearly beyond chance (2 × 0.212 = 0.42: about 1 time in 2).
     const close = { ...c, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } };
     expect(twinTally(close).takeaway).toBe(
-      'Trained where its history changed the move, the twin repeats it only a little less often, a drop chance gives about 1 time in 2: most of the pull stays.',
+      'Trained where its history changed the move, the twin repeats only a little less often (chance gives such a drop about 1 time in 2): most of the pull stays.',
     );
     expect(twinTally(close).more).toContain('chance would split them this unevenly about 1 time in 2.');
     // The heads, paired where both sets make a move: 31 against 7 is clear (a sign test: about 1 time in 8,600).
