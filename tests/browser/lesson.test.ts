@@ -438,6 +438,21 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(bars.map((b) => b.match(/(\d+)\u00a0%chance/)?.[1])).toEqual([m.share, ...m.top, rest].map((v) => String(Math.round(v * 100))));
       expect(bars[0]).toMatch(new RegExp(`^the \\d+ "${m.move}" tokens in prior assistant answers`));
       expect(bars[4]).toMatch(/^the other \d+ tokens together/);
+      // Its largest single look lies far up the page: "show" brings that token into view, marked.
+      await card
+        .getByTestId('lesson-bars-row')
+        .nth(1)
+        .getByRole('button', { name: /^show / })
+        .click();
+      const shown = page.locator('[data-testid="token-view"] .tok-shown');
+      await expect
+        .poll(() => shown.evaluate((el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().bottom <= innerHeight), { timeout: 10_000 })
+        .toBe(true);
+      expect(Number(await shown.getAttribute('data-k'))).toBeLessThan(
+        Number(await page.locator('[data-testid="token-view"] .tok.query').first().getAttribute('data-k')),
+      );
+      // The move stays pointed at (locked): the shading is still where it looks.
+      expect(await page.getByTestId('token-source').textContent()).not.toContain('from the whole answer');
     });
     await step(6, async () => {
       await guess();

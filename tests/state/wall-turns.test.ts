@@ -230,7 +230,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(writes!.items).toEqual([
       'With its whole history it repeats the blocked move in 75 % of its moves; with none, 45 %.',
       'With only the turn before (LT), 70 %: the pull is mostly in the latest turn.',
-      'With its own answers hidden (AO), 50 %: the extra repeats go with its own words, though hiding them unsettles it.',
+      'With its own answers hidden (AO), 50 %: the extra repeats seem to go with its own words, though hiding them unsettles it.',
       'Its twin trained against it (CPL), 60 %.',
     ]);
     expect(attention!.items).toEqual([

@@ -571,6 +571,8 @@ describe('the lesson', () => {
       'the other 11 tokens together',
     ]);
     [0.3, 0.2, 0.1, 0.4].forEach((v, i) => expect(bars.rows[i]!.value).toBeCloseTo(v, 6));
+    // Each single token's place, for the card's "show"; the rest none.
+    expect(bars.rows.map((x) => x.at)).toEqual([expect.any(Number), expect.any(Number), expect.any(Number), undefined]);
     [1 / 14, 1 / 14, 1 / 14, 11 / 14].forEach((v, i) => expect(bars.rows[i]!.even).toBeCloseTo(v, 9));
     expect(topLooks(r, 3)).toBeNull();
   });

@@ -27,8 +27,8 @@ export function ModelShape({ w }: { w: LessonWorld }) {
         <li className="shape-io">the next token it writes</li>
       </ol>
       <figcaption>
-        This model has {layers} layers, one after the other, each with {heads} heads side by side. For each token, each head shares out 100&nbsp;% of its
-        attention over the tokens before it.
+        This model has {layers} layers, one after the other, each with {heads} heads, readers side by side. For each token, each head shares out 100&nbsp;% of
+        its attention over the tokens before it.
       </figcaption>
     </figure>
   );

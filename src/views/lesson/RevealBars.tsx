@@ -1,3 +1,4 @@
+import { showToken } from './show-token';
 import { type Bars, percent, unbroken } from './world';
 
 /**
@@ -15,7 +16,25 @@ export function RevealBars({ bars }: { bars: Bars }) {
       <figcaption>{bars.caption}</figcaption>
       {bars.rows.map((r) => (
         <div className="bar-row share-row" key={r.label} data-testid="lesson-bars-row">
-          <span>{r.label}</span>
+          <span>
+            {r.label}
+            {/* A token far from the part of the page in view: one click brings it there. The click keeps the focus
+                where it is (on the token pointed at), so the shading stays that token's. */}
+            {r.at !== undefined && (
+              <>
+                {' '}
+                <button
+                  type="button"
+                  className="link"
+                  onMouseDown={(e) => e.preventDefault()}
+                  onClick={() => showToken(r.at!)}
+                  aria-label={`show ${r.label} on the page`}
+                >
+                  show
+                </button>
+              </>
+            )}
+          </span>
           <span className="bar-track" role="img" aria-label={`${percent(r.value)}; looking at every token equally: ${percent(r.even)}`}>
             <span className="bar-share" style={{ width: at(r.value) }} />
             <span className="bar-mark" style={{ left: at(r.even) }} />

@@ -61,7 +61,7 @@ export function topLooks(r: PolicyResult, row: number, n = 3, group?: { keys: nu
   const one = 1 / (q + 1);
   const rows = [
     ...(group ? [{ label: group.label, value: group.keys.reduce((s, k) => s + at(k), 0), even: group.keys.length * one }] : []),
-    ...ks.map((k) => ({ label: `${quoted(r, k)} (${whereToken(r, k)})`, value: at(k), even: one })),
+    ...ks.map((k) => ({ label: `${quoted(r, k)} (${whereToken(r, k)})`, value: at(k), even: one, at: k })),
   ];
   const others = q + 1 - inGroup.size - ks.length;
   rows.push({ label: `the other ${others} tokens together`, value: 1 - rows.reduce((s, x) => s + x.value, 0), even: others * one });

@@ -130,7 +130,7 @@ export const LESSON: LessonStep[] = [
     region: 'card',
     setup: WALL,
     text: () =>
-      `Steps ${stepNo('generate')}–${stepNo('hide')} counted what the model does right after walking into a wall, under policies that change what it is shown. The table puts them side by side: what each shows of the earlier turns, how often the model walks back into the wall, and what that tells. Read each against DE: even with no history, the goal pulls it there. The papers behind this tool found the same pull in large chat models.`,
+      `Steps ${stepNo('generate')}–${stepNo('hide')} counted what the model does right after walking into a wall, under each policy. The table puts them side by side: what each shows of the earlier turns, how often the model walks back into the wall, and what that tells. Read each against DE: even with no history, the goal pulls it there. The papers behind this tool ("Mitigating conversational inertia", "Do LLMs benefit from their own words?") found the same pull in large chat models.`,
     source:
       "The counts of the steps before, together. AO as the test of the model's own words: paper 1, section 2 (the user's turns stay, only the answers go). The rates are of the moves made; answers with no move are left out, as on every count at the wall.",
     action: 'Read the table, then press Next.',
@@ -145,7 +145,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: () =>
-      `Now we look inside the model, at attention (drawn above): how much of each token's reading goes to each token before it. Attention gives clues, not causes: where the model reads, not why it chooses. The clue we follow is copying of its prior assistant answers; step ${stepNo('heads')} switches off the heads that copy, to test whether they carry the repeat. First one token, on the stored last answer: where does its move look?`,
+      `Now we look inside the model, at attention (drawn above): how much of each token's reading goes to each token before it. Attention gives clues, not causes: where the model reads, not why it chooses. The clue we follow is copying of its prior assistant answers; step ${stepNo('heads')} switches off the heads that copy most, to test whether they carry the repeat. First one token, on the stored last answer: where does its move look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
@@ -192,7 +192,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: WALL,
     text: () =>
-      `Wanted or not, copying shows where to look inside the model (step ${stepNo('heads')}). Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit? The Filler policy swaps each for neutral text of the same length in tokens: the positions stay, the words go. The model writes nothing here; it reads the same stored last answer as before.`,
+      `Wanted or not, copying shows where to look inside the model (step ${stepNo('heads')}). Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit? The Filler policy swaps each for neutral text of the same length in tokens: the positions stay, the words go. When the model writes, Filler's odd text throws it off (step ${stepNo('hide')}); here it writes nothing, it only reads the same stored last answer.`,
     source: 'The Filler control: paper 1 (Do LLMs benefit from their own words?), section 4.2.',
     action: 'Click Filler in the Context policy panel.',
     target: '[data-lesson="policies"] button[title="filler"]',
@@ -207,7 +207,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      `Copying the list of cells is wanted, but the heads that do it may also carry the repeat: step ${stepNo('heads')} tests that. As drawn in step ${stepNo('reads')}, each layer has several heads; the figures so far average the last layer's. The grid gives each head its own diagonal ratio, brighter for higher; heads are named layer.head, counting from 0 (1.2: the second layer's third head). Do a few heads do the copying, or all alike?`,
+      `Copying the list of cells is wanted, but the heads that do it may also carry the repeat: step ${stepNo('heads')} tests that. Each layer has several heads (drawn in step ${stepNo('reads')}); this step reads the last layer, as every figure does, though the first copies too. The grid gives each head its own diagonal ratio, brighter for higher; heads are named layer.head, counting from 0 (1.2: the second layer's third head). Do a few heads copy, or all alike?`,
     source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
     action: 'Click the brightest cell of the grid, marked ★: the heatmap and the figures then show that head alone.',
     target: '[data-testid="head-grid-0"] [data-top]',
@@ -220,7 +220,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      "Attention shows where heads read, not whether they make the move; switching them off tests that. One button switches off the last layer's three top-diagonal heads, then its three lowest as a control, and has the model answer each way. Any heads off change a model somewhat: the test is whether the copying heads change it more. The first layer's heads stay on: without them this small model writes no move at all. Do the top-diagonal heads carry the pull?",
+      "Attention shows where heads read, not whether they make the move; switching them off tests that. One button switches off the last layer's three top-diagonal heads, then its three lowest as a control, and has the model answer each way. Any heads off change a model somewhat: the test is whether the top-diagonal heads change it more. The first layer's heads stay on: without them this small model writes no move at all. Do the top-diagonal heads carry the pull?",
     source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three; random heads would be another fair control, not counted here): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 top-diagonal heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',

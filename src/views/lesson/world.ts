@@ -99,7 +99,8 @@ export interface Reveal {
 /** A few shares as bars: each row's value and, marked on it, what an even spread of attention gives the same tokens. */
 export interface Bars {
   caption: string;
-  rows: { label: string; value: number; even: number }[];
+  /** `at`: the one token a row stands for (its place in the context), which the card can bring into view. */
+  rows: { label: string; value: number; even: number; at?: number }[];
 }
 /** The most words (and a step text's most sentences, each of at most `sentence` words) a card may have, and the most numbers a reveal shows unfolded: read, not skimmed (tested on each). */
 export const WORDS = { text: 80, sentences: 5, sentence: 32, said: 90, saidSentences: 4, takeaway: 30, numbers: 5 } as const;

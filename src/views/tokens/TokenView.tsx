@@ -43,6 +43,8 @@ const Token = memo(function Token({ text, alpha, className, title, row, col, dis
       // The shade's strength; its colour and the text's are the stylesheet's (legible in either colour scheme).
       style={{ '--a': alpha } as CSSProperties}
       title={title}
+      // Its place in the context: what the lesson's "show it" finds.
+      data-k={col}
       // The answer's tokens are reachable by Tab too: focusing one selects it as pointing at it does.
       tabIndex={row !== null ? 0 : undefined}
       onMouseEnter={row !== null ? () => dispatch({ type: 'move', at: { row, col } }) : undefined}
