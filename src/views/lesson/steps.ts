@@ -87,7 +87,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `Dropping turns saves work and room. The table marks which earlier turns each policy shows the model, and how many tokens (word pieces) it reads. LT (last turn) keeps only the turn before, DE none, Window-6 the last 6. Clip and Summary let the history grow to ${TABLE.clipAt} turns, cut it back to the last ${TABLE.clipTo === 1 ? 'one' : TABLE.clipTo}, then let it grow again${clipShows(w.turns)}. Does the turn before alone bring back the repeats?`,
+      `Dropping turns saves work and room. The table marks which earlier turns each policy shows the model, and how many tokens (word pieces) it reads. LT (last turn) keeps only the turn before, DE none, Window-6 the last 6. Clip and Summary cut the history back to the last ${TABLE.clipTo === 1 ? 'turn' : `${TABLE.clipTo} turns`} as soon as it reaches ${TABLE.clipAt}, then let it grow again${clipShows(w.turns)}. Does the turn before alone bring back the repeats?`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, is cut back to the last L, then grows again; Summary-H→L does the same and leaves a one-sentence summary of the turns it cut; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table (or Window-6, Clip-6→1, Summary-6→1, DE).',
@@ -145,7 +145,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: () =>
-      `Now we look inside the model, at attention (drawn above): how much of each token's reading goes to each token before it. Attention gives clues, not causes: where the model reads, not why it chooses. The clue we follow is copying of its prior assistant answers; step ${stepNo('heads')} switches off the heads that copy most, to test whether they carry the repeat. First one token, on the stored last answer: where does its move look?`,
+      `Now we look inside the model, at attention (drawn above): how much of each token's reading goes to each token before it. Attention gives clues, not causes: where the model reads, not why it chooses. The clue we follow is copying of its prior assistant answers; step ${stepNo('heads')} switches off the heads with the most attention on copies, to test whether they carry the repeat. First one token, on the stored last answer: where does its move look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
@@ -207,7 +207,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      `Copying the list of cells is wanted, but the heads that do it may also carry the repeat: step ${stepNo('heads')} tests that. Each layer has several heads (drawn in step ${stepNo('reads')}); this step reads the last layer, as every figure does, though the first copies too. The grid gives each head its own diagonal ratio, brighter for higher; heads are named layer.head, counting from 0 (1.2: the second layer's third head). Do a few heads copy, or all alike?`,
+      `Copying the list of cells is wanted, but the heads that do it may also carry the repeat: step ${stepNo('heads')} tests that. Each layer has several heads (step ${stepNo('reads')}); this step reads the last, as every figure does (the first copies too: the grid's top row). The grid gives each head its own diagonal ratio, brighter for higher; heads are named layer.head, counting from 0 (1.2: the second layer's third head). Do a few heads copy, or all alike?`,
     source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
     action: 'Click the brightest cell of the grid, marked ★: the heatmap and the figures then show that head alone.',
     target: '[data-testid="head-grid-0"] [data-top]',
