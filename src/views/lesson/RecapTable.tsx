@@ -1,4 +1,5 @@
 import type { RecapRow } from './recap';
+import { unbroken } from './world';
 
 /**
  * The recap: each policy counted at the wall in a row, what it shows the model, how often the model walks back
@@ -25,7 +26,7 @@ export function RecapTable({ rows }: { rows: RecapRow[] }) {
             <td>
               <strong>{r.rate}&nbsp;%</strong>
             </td>
-            <td>{r.tells.replace(/(\d) %/g, '$1\u00a0%')}</td>
+            <td>{unbroken(r.tells)}</td>
           </tr>
         ))}
       </tbody>

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { LessonRegion, LessonStep } from './world';
 
 /** Smooth scrolling, unless the person asked for less motion. */
-const motion = (): ScrollBehavior => (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth');
+export const motion = (): ScrollBehavior => (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth');
 
 /** Whether the step (by its index) was already done when the learner entered it: then nothing it shows is news. */
 function useDoneOnEntry(index: number, reached: boolean): boolean {

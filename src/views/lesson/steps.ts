@@ -6,7 +6,6 @@
 import { AO_PLACEHOLDER } from '../../context/apply';
 import { type PolicyNumbers, policySpecs } from '../../context/policy';
 import { SINK_TOKENS } from '../../context/render';
-import { turnsSeen } from '../../context/history';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
 import { stepNo } from './order';
@@ -20,7 +19,7 @@ import { headsTally, policyTally, wallTally } from './wall-counts';
 import { hiddenTally } from './hidden-counts';
 import { summary } from './summary';
 import { recapReveal } from './recap';
-import { clipWorked, evenDiagonal, evenShare, figuresOf, type LessonStep, joined, only, readAgainstFull, SILENT } from './world';
+import { clipShown, clipWorked, evenDiagonal, evenShare, figuresOf, type LessonStep, joined, only, readAgainstFull, SILENT } from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion, type Reveal, revealText } from './world';
@@ -37,9 +36,8 @@ const DROPPING = policySpecs(TABLE).filter((p) => /^(window|clip|summary|lt|de)/
 
 /** What Clip keeps at the lesson's turn, said in the step text: " (at turn 10, Clip shows turns 6 to 9)"; nothing before it cuts. */
 function clipShows(t: number): string {
-  const kept = turnsSeen({ kind: 'clip', h: TABLE.clipAt, l: TABLE.clipTo }, t).flatMap((x, i) => (x === 'whole' ? [i + 1] : []));
-  if (kept.length === t - 1) return ` (not yet on these ${t - 1} earlier turns)`;
-  return ` (at turn ${t}, Clip shows ${kept.length === 0 ? 'no earlier turn' : kept.length === 1 ? `turn ${kept[0]}` : `turns ${kept[0]} to ${kept.at(-1)}`})`;
+  const shown = clipShown(t, TABLE);
+  return shown === null ? ` (not yet on these ${t - 1} earlier turns)` : ` (at turn ${t}, Clip shows ${shown})`;
 }
 
 export const LESSON: LessonStep[] = [

@@ -262,11 +262,17 @@ export const joined = (a: Reveal, b: Reveal): Reveal => ({
   ...(a.board || b.board ? { board: a.board ?? b.board } : {}),
 });
 
-/** Clip's row of the table worked out in words for the turn answered: which turns it shows, and why (null while it keeps them all). */
-export function clipWorked(t: number, n: PolicyNumbers): string | null {
+/** The earlier turns Clip shows answering turn t, in words ("turns 6 to 9"), or null while it keeps them all. */
+export function clipShown(t: number, n: PolicyNumbers): string | null {
   const seen = turnsSeen({ kind: 'clip', h: n.clipAt, l: n.clipTo }, t);
   const kept = seen.flatMap((x, i) => (x === 'whole' ? [i + 1] : []));
   if (kept.length === seen.length) return null;
-  const shown = kept.length === 0 ? 'no earlier turn' : kept.length === 1 ? `turn ${kept[0]}` : `turns ${kept[0]} to ${kept.at(-1)}`;
+  return kept.length === 0 ? 'no earlier turn' : kept.length === 1 ? `turn ${kept[0]}` : `turns ${kept[0]} to ${kept.at(-1)}`;
+}
+
+/** Clip's row of the table worked out in words for the turn answered: which turns it shows, and why (null while it keeps them all). */
+export function clipWorked(t: number, n: PolicyNumbers): string | null {
+  const shown = clipShown(t, n);
+  if (shown === null) return null;
   return `Answering turn ${t}, Clip-${n.clipAt}→${n.clipTo} shows ${shown}: each time the history reached ${n.clipAt} turns it was cut back to the last ${n.clipTo}, then grew again.`;
 }
