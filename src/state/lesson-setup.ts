@@ -11,6 +11,8 @@ import { resetHover } from './hover-store';
 export interface LessonSetup {
   example: string;
   policy: string;
+  /** Policies shown beside it (a recap reads their figures too). */
+  also?: string[];
   /** null: the last turn. */
   turn: number | null;
   compareModels?: boolean;
@@ -29,7 +31,7 @@ export function setupLine(s: LessonSetup): string {
   const example = EXAMPLES.find((e) => e.name === s.example)?.title.replace(/ \(.*\)$/, '') ?? s.example;
   const parts = [
     example,
-    s.policy === 'full' ? 'Full (the whole conversation)' : policyLabel(parsePolicy(s.policy)),
+    [s.policy, ...(s.also ?? [])].map((p) => (p === 'full' ? 'Full (the whole conversation)' : policyLabel(parsePolicy(p)))).join(' and '),
     s.turn === null ? 'last answer' : `turn ${s.turn}`,
     s.compareModels ? 'compare models on' : '',
     s.heads ? 'every head on' : '',
@@ -49,8 +51,8 @@ export function applySetup(s: LessonSetup): void {
   resetHover();
   const st = useInspector.getState();
   const want = {
-    policies: [s.policy],
-    compare: false,
+    policies: [s.policy, ...(s.also ?? [])],
+    compare: (s.also?.length ?? 0) > 0,
     compareModels: s.compareModels === true,
     turn: s.turn,
     heads: s.heads === true,
@@ -65,7 +67,13 @@ export function applySetup(s: LessonSetup): void {
   const same =
     st.text === example.text &&
     (Object.keys(want) as (keyof typeof want)[]).every((k) =>
-      k === 'policies' ? st.policies[0] === s.policy : k === 'policyNumbers' ? sameNumbers(st.policyNumbers, want.policyNumbers) : st[k] === want[k],
+      k === 'policies'
+        ? want.compare
+          ? st.policies.join() === want.policies.join()
+          : st.policies[0] === s.policy
+        : k === 'policyNumbers'
+          ? sameNumbers(st.policyNumbers, want.policyNumbers)
+          : st[k] === want[k],
     ) &&
     st.off.length === 0 &&
     st.generated.every((g) => Object.keys(g).length === 0);

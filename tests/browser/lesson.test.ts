@@ -14,7 +14,8 @@ import { openModel } from '../../src/runtime/open-model';
 import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { moveOf, moveClause, towardGoal, wallsIn } from '../../src/views/lesson/moves';
-import { headsTally, scoreboard } from '../../src/views/lesson/wall-counts';
+import { changedPct, headsTally, scoreboard } from '../../src/views/lesson/wall-counts';
+import { WALL_COUNTS } from '../../src/views/lesson/wall-records';
 import { recapReveal, recapRows } from '../../src/views/lesson/recap';
 import { analyzeHeads } from '../../src/analysis/heads';
 import { bottomHeads, headMask, headName, inHeadOrder, topHeads } from '../../src/analysis/ablation';
@@ -508,7 +509,22 @@ describe('the lesson, walked with the keyboard only', () => {
         heads.rows.map((r) => `${r.label}${r.repeats}\u00a0%${r.noMove ? `${r.noMove}\u00a0% no move` : ''}`),
       );
     });
-    await step(11, async () => {
+    await step(
+      11,
+      async () => {
+        // Each step of the attention half in a row: the counts' rows as the stored counts give them, Filler's from the figures on screen.
+        const rows = await card.getByTestId('lesson-recap-row').allTextContents();
+        expect(rows).toHaveLength(6);
+        const h = WALL_COUNTS.headsOff;
+        expect(rows[0]).toContain(`${Math.round((WALL_COUNTS.looks.back / WALL_COUNTS.looks.of) * 100)}\u00a0% of repeats do`);
+        expect(rows[5]).toContain(`${changedPct(h, 'top')} against ${changedPct(h, 'bottom')}`.replace(/ %/g, '\u00a0%'));
+        const shown = async (id: string) => `${Math.round(Number(await page.getByTestId(id).textContent()) * 100)}\u00a0%`;
+        expect(rows[3]).toContain(`${await shown('figure-filler-diagonal')} against ${await shown('figure-full-diagonal')}`);
+      },
+      undefined,
+      card.getByTestId('lesson-recap'),
+    );
+    await step(12, async () => {
       await press('Enter');
       // The twin is loaded, both write the wall's answer, and every turn is scored with both: the page tells the
       // story the same two models tell in Node.
@@ -522,7 +538,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await reveal.textContent()).toContain(`The demo model moves ${moveOf(mine)},`);
       expect(await reveal.textContent()).toContain(`its CPL twin moves ${moveOf(twin)},`);
     });
-    await step(12, async () => {
+    await step(13, async () => {
       for (const [i, q] of QUIZ.entries()) {
         // The first group has the focus from "take me there"; Tab moves to the next group, arrows choose within
         // one. Each question is an action of its own: its keys are counted from the question before.

@@ -101,7 +101,7 @@ function Card({ index }: { index: number }) {
     <>
       {board && COUNTED.has(s.id) && <WallChart board={board} />}
       {reveal.board && <WallChart board={reveal.board} />}
-      {reveal.recap && <RecapTable rows={reveal.recap} />}
+      {reveal.table && <RecapTable table={reveal.table} />}
       {reveal.bars && <RevealBars bars={reveal.bars} />}
       {reveal.points && <RevealPoints points={reveal.points} />}
     </>

@@ -1,30 +1,31 @@
-import type { RecapRow } from './recap';
-import { unbroken } from './world';
+import { unbroken, type RecapTable as Table } from './world';
 
 /**
- * The recap: each policy counted at the wall in a row, what it shows the model, how often the model walks back
- * into the wall, and what that tells. Three columns, what it shows under the policy's name, so it fits a phone.
+ * A recap's table: a row per policy (or per step), what it shows under its name, its figure, and what that tells.
+ * Three columns, the second line under the name, so it fits a phone.
  */
-export function RecapTable({ rows }: { rows: RecapRow[] }) {
+export function RecapTable({ table }: { table: Table }) {
   return (
-    <table className="lesson-recap" data-testid="lesson-recap">
-      <caption>Right after walking into a wall, how often it walks back in (of the moves it makes)</caption>
+    <table className={`lesson-recap${table.rows.some((r) => /\p{L}/u.test(r.figure)) ? ' worded' : ''}`} data-testid="lesson-recap">
+      <caption>{table.caption}</caption>
       <thead>
         <tr>
-          <th scope="col">Policy: what the model is shown</th>
-          <th scope="col">Back into the wall</th>
-          <th scope="col">What that tells</th>
+          {table.columns.map((c) => (
+            <th key={c} scope="col">
+              {c}
+            </th>
+          ))}
         </tr>
       </thead>
       <tbody>
-        {rows.map((r) => (
+        {table.rows.map((r) => (
           <tr key={r.label} data-testid="lesson-recap-row">
             <th scope="row">
               {r.label}
               <small className="muted">{r.sees}</small>
             </th>
             <td>
-              <strong>{r.rate}&nbsp;%</strong>
+              <strong>{unbroken(r.figure)}</strong>
             </td>
             <td>{unbroken(r.tells)}</td>
           </tr>

@@ -8,8 +8,9 @@ import type { Reveal } from './world';
 
 /** Moves into another wall, of the moves made (the bars' grey). */
 const otherWalls = (c: WallCounts, w: Writer): number => rate(c.moved[w] - c.repeats[w] - c.open[w], c.moved[w] || 1);
-/** AO's moves into other walls well above DE's: the placeholders unsettle the model as well as hiding its words. */
-export const aoUnsettled = (c: WallCounts): boolean => otherWalls(c, 'ao') > otherWalls(c, 'de') + 10;
+/** A writer's moves into other walls well above DE's: its placeholders unsettle the model as well as hiding its words. */
+export const unsettled = (c: WallCounts, w: Writer): boolean => otherWalls(c, w) > otherWalls(c, 'de') + 10;
+export const aoUnsettled = (c: WallCounts): boolean => unsettled(c, 'ao');
 
 /** The policies that keep every turn and hide the model's own answers, as the hide step names them. */
 const HIDING = [

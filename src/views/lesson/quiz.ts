@@ -6,9 +6,9 @@ export const QUIZ: QuizQuestion[] = [
     // The definition applied: what tells inertia apart from a model that only looks a lot at its answers.
     question: 'An agent keeps walking into a wall its user named. Which finding would show that this is conversational inertia?',
     options: [
-      'while writing the move it gives most of its attention to its prior assistant answers',
+      'while writing the move it gives most of its attention to its prior assistant answers, far above chance',
       'it repeats the move more often with its own prior assistant answers in view than with them hidden',
-      'it repeats the move just as often when the model is shown no earlier turn at all',
+      'it repeats the move just as often when the model is shown no earlier turn at all, only the last message',
     ],
     correct: 1,
     why: 'Inertia is about what the model does: its own answers in view make it repeat more than the task asks. Where it looks is a clue, not the proof; repeating with no history at all is the task itself, not the history.',
@@ -49,12 +49,12 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'hide',
   },
   {
-    // The recap's inference on new counts: LT (the turn before, both messages) with AO (answers hidden, user turns kept).
+    // The recap's direct test on new counts: only the latest answer hidden, against all of them hidden (AO).
     question:
-      'Another model repeats a wrong move in 80 % of its moves with its whole history, 50 % with none (DE), 52 % with only the turn before (LT) and 51 % with its own answers hidden (AO). Where does most of the extra pull sit?',
-    options: ['in its own answer of the turn before', "in the user's message of the turn before", 'in its own prior assistant answers before the latest turn'],
+      'Another model repeats a wrong move in 80 % of its moves with its whole history, 50 % with none (DE), 79 % with only its latest answer hidden and 51 % with all its answers hidden (AO). Where does most of the extra pull sit?',
+    options: ['in its own latest answer, which both of those hide', "in the user's turns, which both of those keep", 'in its own older answers'],
     correct: 2,
-    why: "LT keeps the turn before, the user's message and the model's answer, and brings almost none of the extra back, so it does not sit there; AO hides only the model's answers and takes it away. What is left: its own older answers.",
+    why: "Hiding only its latest answer leaves the extra repeats (79 %); hiding all its answers takes them away (51 %, near DE). The user's turns stay under both, so they cannot be the difference: what is left is its own older answers.",
     revisit: 'recap',
   },
   {
@@ -115,7 +115,7 @@ export const QUIZ: QuizQuestion[] = [
     options: [
       'the model copies the words of its prior assistant answers line for line',
       'the filler text happens to repeat the words of the answers it replaced',
-      'any text of that length would give it the same diagonal: it comes from token positions',
+      'it comes from where the tokens sit, not from what they say',
     ],
     correct: 2,
     why: 'Filler keeps the positions and removes the words: a diagonal that stays without the words was never about them. On the demo model it falls, so there it follows the words.',
@@ -126,7 +126,7 @@ export const QUIZ: QuizQuestion[] = [
     question:
       "A head's diagonal ratio is high, but in the heatmap its bright cells stand in one upright stripe crossing the band. What does its high ratio show?",
     options: [
-      'mostly one token that row after row looks at: the band counts the part of the stripe inside it, copying or not',
+      'one token read row after row; the band counts it, copying or not',
       'copying in step: a high diagonal ratio means the head reads each prior assistant answer token for token',
       "nothing about that head, since a head's diagonal ratio is computed from the mean of the layer's heads",
     ],

@@ -3,7 +3,7 @@
  * how often the model walks back into the wall, what that tells), read against no history, and why AO is the test
  * of the model's own words. Plain functions over the stored turns; every rate and reading computed from the counts.
  */
-import { aoUnsettled, hideVerdict } from './hidden-counts';
+import { hideVerdict, unsettled } from './hidden-counts';
 import { historyAdds, ltBringsMost, moveRate, noMoveRate } from './wall-counts';
 import { WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import type { Reveal } from './world';
@@ -21,13 +21,10 @@ export interface RecapRow {
 
 /** The recap's rows: Full and DE, the two ends; LT, which keeps the latest turn; the three that hide the answers. */
 export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
-  const hidden = (w: Writer): string =>
+  const hidden = (w: Writer, words = 'its own words'): string =>
     ({
       below: `it throws the model off${noMoveRate(c, w) >= 20 ? ` (${noMoveRate(c, w)} % of answers make no move)` : ''}: it tells little`,
-      pull:
-        aoUnsettled(c) && w === 'ao'
-          ? 'as with no history, but more moves hit other walls: unsettled too'
-          : 'as with no history: the extra repeats went with its own words',
+      pull: unsettled(c, w) ? 'as with no history, but more moves hit other walls: unsettled too' : `as with no history: the extra repeats went with ${words}`,
       part: 'part of the extra repeats stay',
       all: 'the extra repeats all stay',
     })[hideVerdict(c, w)];
@@ -44,31 +41,43 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
     row('AO', 'ao', 'every user turn; its answers replaced by a placeholder', hidden('ao')),
     row('SUM', 'sum', 'every user turn; its answers as one-sentence summaries', hidden('sum')),
     row('Filler', 'filler', 'every user turn; its answers as neutral text', hidden('filler')),
+    // Not a paper's policy: the direct test of what LT and AO together suggest.
+    row(
+      'Latest hidden',
+      'latest',
+      'every turn; only its latest answer replaced by the placeholder (a test built for this lesson)',
+      hidden('latest', 'that answer'),
+    ),
   ];
 }
 
 /** The recap's reveal: where the counts place the pull, and why AO, of the three that hide the answers, is the test. */
 export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
-  const ao = hideVerdict(c, 'ao');
+  const [ao, latest] = [hideVerdict(c, 'ao'), hideVerdict(c, 'latest')];
   const takeaway =
-    ao === 'pull' && ltBringsMost(c)
-      ? "LT and AO together point to the model's own latest answer: the turn before alone brings the extra repeats back, and hiding its answers takes them away."
+    latest === 'pull' && ltBringsMost(c)
+      ? "The extra repeats seem to go with the model's own latest answer: the turn before alone brings them back (LT), and hiding only that answer takes them away."
       : ao === 'pull'
-        ? "The extra repeats go with the model's own answers: hiding them (AO) takes them away."
+        ? "The extra repeats go with the model's own answers, not only the latest: hiding them all (AO) takes them away, hiding only the latest does not."
         : "Hiding the model's own answers does not take all the extra repeats away: the pull is not only in its own words.";
-  const sum = hideVerdict(c, 'sum');
-  // The other two in one sentence: each changes more than the model's own words.
-  const others = [
-    ...(sum === 'part' || sum === 'all' ? ['a summary (SUM) still carries its words in short'] : []),
-    ...(hideVerdict(c, 'filler') === 'below' ? ["Filler's odd text throws the model off"] : []),
-  ].join('; ');
+  // Both placeholders unsettling the model: said once, for both.
+  const shaken = [unsettled(c, 'ao') && ao === 'pull', unsettled(c, 'latest') && latest === 'pull'];
+  const confusion = shaken.every(Boolean)
+    ? ' Both placeholders unsettle it (more moves into other walls), so part of each drop may be confusion.'
+    : shaken[0]
+      ? " AO's placeholders unsettle it (more moves into other walls), so part of its drop may be confusion."
+      : shaken[1]
+        ? ' The one placeholder unsettles it (more moves into other walls), so part of that drop may be confusion.'
+        : '';
   return {
     takeaway,
-    // Why AO: it keeps what the user said, so only the model's own words are missing.
-    said: `Of the three that hide its answers, AO changes the least: it keeps every user turn, so the model still knows where the walls are, and takes away only its words.${
-      aoUnsettled(c) ? ' Yet its placeholders unsettle it (more moves into other walls), so part of the drop may be confusion.' : ''
-    }${others ? ` ${others[0]!.toUpperCase()}${others.slice(1)}.` : ''} Next: inside the model, where it reads while it writes.`,
-    recap: recapRows(c),
-    more: `Every rate is of the moves made on the ${c.turns} turns right after a wall, in ${c.episodes} mazes the demo model played; answers that make no move are left out (under Full ${noMoveRate(c, 'full')} % of the turns, under AO ${noMoveRate(c, 'ao')} %).`,
+    // Why AO, of the three that hide all its answers: it keeps what the user said, so only the model's own words are missing.
+    said: `Of the three that hide all its answers, AO changes the least: it keeps every user turn, so the model still knows where the walls are, and takes away only its words. The last row is the direct test, built for this lesson: only the latest answer hidden, every other word kept.${confusion} Next: inside the model, where it reads while it writes.`,
+    table: {
+      caption: 'Right after walking into a wall, how often it walks back in (of the moves it makes)',
+      columns: ['Policy: what the model is shown', 'Back into the wall', 'What that tells'],
+      rows: recapRows(c).map((r) => ({ ...r, figure: `${r.rate} %` })),
+    },
+    more: `Every rate is of the moves made on the ${c.turns} turns right after a wall, in ${c.episodes} mazes the demo model played; answers that make no move are left out (under Full ${noMoveRate(c, 'full')} % of the turns, under AO ${noMoveRate(c, 'ao')} %, with the latest answer hidden ${noMoveRate(c, 'latest')} %). The latest answer is hidden as AO hides each (its placeholder), without AO's line in the system prompt.`,
   };
 }

@@ -19,6 +19,7 @@ import { headsTally, policyTally, wallTally } from './wall-counts';
 import { hiddenTally } from './hidden-counts';
 import { summary } from './summary';
 import { recapReveal } from './recap';
+import { insideReveal } from './inside';
 import { clipShown, clipWorked, evenDiagonal, evenShare, figuresOf, type LessonStep, joined, only, readAgainstFull, SILENT } from './world';
 
 export { QUIZ } from './quiz';
@@ -143,7 +144,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: () =>
-      `Now we look inside the model, at attention (drawn above): how much of each token's reading goes to each token before it. Attention gives clues, not causes: where the model reads, not why it chooses. The clue we follow is copying of its prior assistant answers; step ${stepNo('heads')} switches off the heads with the most attention on copies, to test whether they carry the repeat. First one token, on the stored last answer: where does its move look?`,
+      `Now inside the model, at attention (drawn above): how much of each token's reading goes to each token before it. Steps ${stepNo('reads')}–${stepNo('inside')} ask one question: does where the model reads explain why it walks back into the wall? Attention gives clues, not causes; the clue followed is copying of its prior assistant answers, and step ${stepNo('heads')} tests it by switching heads off. First one token, on the stored last answer: where does its move look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
@@ -233,6 +234,22 @@ export const LESSON: LessonStep[] = [
       // Which of the three stands out: read on the step's start, every head on.
       return { ...t, more: `${t.more ?? ''} ${copiersSaid(figuresOf(base), w.offAnswers.off)}`.trim() };
     },
+  },
+  {
+    id: 'inside',
+    title: 'What the look inside told',
+    region: 'card',
+    // Filler beside Full, so its row reads the page's own figures; every head on, for the heads' row.
+    setup: { ...WALL, heads: true, also: ['filler'] },
+    text: () =>
+      `Steps ${stepNo('reads')}–${stepNo('heads')} asked one question: does where the model reads explain why it walks back into the wall? The table puts their answers side by side: what each step looked at, what it saw, and what that tells. Read it from the top: first clues (where it reads), then the one test (what changes when heads are switched off).`,
+    source:
+      "The figures of the steps before, together: the shares and the diagonal ratio (paper 2, section 3.4) of the lesson's last answer, under Full and Filler, its last layer's heads, and the stored counts of the turns right after a wall (scripts/inertia-turns.ts).",
+    action: 'Read the table, then press Next.',
+    target: '[data-testid="lesson-recap"]',
+    done: () => true,
+    reading: true,
+    reveal: (w) => insideReveal(w),
   },
   {
     id: 'cpl',

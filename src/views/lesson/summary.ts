@@ -3,7 +3,7 @@
  * (two lists on the card), from the stored counts and, where the page has them, the figures against chance.
  */
 import { byChance, changedPct, headsCarry, ltBringsMost, movePct, moveRate } from './wall-counts';
-import { aoUnsettled } from './hidden-counts';
+import { aoUnsettled, hideVerdict, unsettled } from './hidden-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
 
@@ -22,6 +22,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     `With its whole history it repeats the blocked move in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}.`,
     `With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ': the pull is mostly in the latest turn' : ''}.`,
     `With its own answers hidden (AO), ${movePct(c, 'ao')}${aoAtDe ? `: the extra repeats seem to go with its own words${aoUnsettled(c) ? ', though hiding them unsettles it' : ''}` : ''}.`,
+    `With only its latest answer hidden, ${movePct(c, 'latest')}${hideVerdict(c, 'latest') === 'pull' ? `: the pull seems to sit in that one answer${unsettled(c, 'latest') ? ', though the placeholder unsettles it' : ''}` : ''}.`,
     `Its twin trained against it (CPL), ${movePct(c, 'twin')}${moveRate(c, 'twin') < moveRate(c, 'full') && !twin ? ': lower, but not clearly beyond chance' : ''}.`,
   ];
   const attention = [

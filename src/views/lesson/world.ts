@@ -15,7 +15,6 @@ import type { Streak } from './moves';
 import type { MazeTrail } from './maze';
 import type { StepId } from './order';
 import type { Board } from './wall-counts';
-import type { RecapRow } from './recap';
 
 /** Answers written with every head on and with heads switched off (named layer.head); with a control set, that too. */
 export interface OffAnswers {
@@ -92,8 +91,16 @@ export interface Reveal {
   points?: { label: string; items: string[] }[];
   /** A count drawn as the running count's bars (the heads step: where the stored repeats went with heads off). */
   board?: Board;
-  /** The policies counted so far side by side, in a table (the recap after the behaviour steps). */
-  recap?: RecapRow[];
+  /** Steps or policies side by side, in a table (the recaps closing each half of the lesson). */
+  table?: RecapTable;
+}
+
+/** A recap's table: a row per policy or step, named with what it shows, its figure, and what that tells. */
+export interface RecapTable {
+  caption: string;
+  /** The three column heads: the row's name, its figure, what it tells. */
+  columns: [string, string, string];
+  rows: { label: string; sees: string; figure: string; tells: string }[];
 }
 
 /** A few shares as bars: each row's value and, marked on it, what an even spread of attention gives the same tokens. */

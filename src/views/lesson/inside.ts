@@ -1,0 +1,136 @@
+/**
+ * The recap after the steps that look inside the model: one question (does where the model reads explain why it walks
+ * back into the wall?) and each step's answer side by side, from clues (where it reads) to the test (heads switched
+ * off). Every figure is the page's (Full and Filler on the lesson's answer, the last layer's heads) or the stored counts'.
+ */
+import type { PolicyResult } from '../../analysis/analyze';
+import { stepNo } from './order';
+import { byChance, changedPct, headsCarry, looksRare, pct } from './wall-counts';
+import { WALL_COUNTS, type WallCounts } from './wall-records';
+import { evenDiagonal, evenShare, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, percent, type RecapTable, type Reveal } from './world';
+
+type Row = RecapTable['rows'][number];
+
+/** Against chance, as the steps read it: leaning (the shares step), a little more (the shares step), in order (the diagonal step). */
+const [LEANS, MORE, IN_ORDER] = [1.5, 1.05, 1.2];
+
+/** "2.4 times chance": a figure against what an even spread gives the same tokens (one decimal). */
+const times = (v: number, even: number): string => `${(v / even).toFixed(1)} times chance`;
+
+/** The head of the figures' layer with the highest diagonal ratio, and how many times the layer's average it has. */
+function topHead(r: PolicyResult): { name: string; times: number } | null {
+  if (!r.perHead?.length || r.diagonal <= 0) return null;
+  const i = r.perHead.reduce((best, h, k) => (h.diagonal > r.perHead[best]!.diagonal ? k : best), 0);
+  return { name: `${r.layer}.${i}`, times: r.perHead[i]!.diagonal / r.diagonal };
+}
+
+/** The rows: a step each, what it looked at (under its name), what it saw, what that tells of the repeat. */
+export function insideRows(full: PolicyResult, filler: PolicyResult | null, c: WallCounts = WALL_COUNTS): Row[] {
+  const row = (id: Parameters<typeof stepNo>[0], label: string, sees: string, figure: string, tells: string): Row => ({
+    label: `${stepNo(id)}. ${label}`,
+    sees,
+    figure,
+    tells,
+  });
+  const prior = full.ratios.prior / (evenShare(full, 'prior') || 1);
+  const diagonal = full.diagonal / (evenDiagonal(full) || 1);
+  const head = topHead(full);
+  const h = c.headsOff;
+  const carry = headsCarry(c) && byChance(h.changed).clear;
+  return [
+    row(
+      'reads',
+      'Where the move looks',
+      'one repeated move: does it look back at the same earlier move?',
+      `${pct(c.looks.back, c.looks.of)} of repeats do`,
+      looksRare(c) ? 'most repeats barely look at the move they copy: a look does not show why' : 'most repeats look back at the move they copy',
+    ),
+    row(
+      'shares',
+      'Five kinds of token',
+      'the whole answer: its share on its prior answers',
+      `${percent(full.ratios.prior)}, ${times(full.ratios.prior, evenShare(full, 'prior'))}`,
+      prior >= LEANS
+        ? 'it leans on its own answers: far more than their length gives them'
+        : prior >= MORE
+          ? 'a little more than their length gives them: mostly amount of text'
+          : 'about what their length gives them: amount of text',
+    ),
+    row(
+      'diagonal',
+      'The diagonal',
+      'how it reads them: in order?',
+      times(full.diagonal, evenDiagonal(full)),
+      diagonal >= IN_ORDER ? 'more than chance copies them in order, mostly the list of cells the task asks for' : 'no more in order than chance',
+    ),
+    ...(filler
+      ? [
+          row(
+            'filler',
+            'Words, not positions',
+            'the same places, neutral words',
+            `${percent(filler.diagonal)} against ${percent(full.diagonal)}`,
+            filler.diagonal < full.diagonal / 2 ? 'the copying follows their words' : 'part of the copying follows positions alone',
+          ),
+        ]
+      : []),
+    ...(head
+      ? [
+          row(
+            'head',
+            'One head at a time',
+            "the last layer's heads",
+            `head ${head.name}, ${head.times.toFixed(1)} times the average`,
+            head.times >= 1.5 ? 'a few heads do most of the copying' : 'the heads copy alike',
+          ),
+        ]
+      : []),
+    row(
+      'heads',
+      'Switching heads off',
+      'the test: the moves changed with the top-diagonal heads off, and with the lowest off',
+      `${changedPct(h, 'top')} against ${changedPct(h, 'bottom')}`,
+      carry
+        ? 'the top-diagonal heads carry part of the repeat'
+        : headsCarry(c)
+          ? 'they may carry part of it, not clearly beyond chance'
+          : 'they carry no more of it than any heads',
+    ),
+  ];
+}
+
+/** The inside recap's reveal: the half's question answered in one line, then how (clues, then the test). */
+export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Reveal {
+  const [full, filler] = [figuresOf(w, 'full'), figuresOf(w, 'filler')];
+  // The whole table at once: a row that arrives later would move the others.
+  if (!full || !filler) return LOADING;
+  const h = c.headsOff;
+  const carry = headsCarry(c) && byChance(h.changed).clear;
+  const takeaway = carry
+    ? looksRare(c)
+      ? 'Attention did not show why one move repeats, but it led to heads that matter: switching off the top-diagonal heads changes the move more than others.'
+      : 'Attention led to heads that matter: switching off the top-diagonal heads changes the move more than switching off others.'
+    : 'Attention showed what the model reads, but switching heads off did not tie the repeat to the top-diagonal heads.';
+  // Where the changed moves went: mostly another wall, so the heads feed the pull more than they block the way out.
+  const intoWalls = h.moved.top - h.repeats.top - h.open.top > h.open.top;
+  // The clues the rows found, in one sentence: each only where its figure is well above chance.
+  const head = topHead(full);
+  const prior = full.ratios.prior / (evenShare(full, 'prior') || 1);
+  const clues = [
+    prior >= LEANS ? 'it leans on its own answers' : prior >= MORE ? 'it reads its own answers a little more than their length gives' : '',
+    full.diagonal >= IN_ORDER * evenDiagonal(full) ? 'copies them in order more than chance' : '',
+    head && head.times >= 1.5 ? 'mostly through a few heads' : '',
+  ].filter(Boolean);
+  return {
+    takeaway,
+    said: `${clues.length ? `The clues: ${clues.join(', ')}. ` : ''}A clue is not a cause; the test is to switch heads off and see whether the move changes.${
+      carry && intoWalls ? ' Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out.' : ''
+    } Next: a model trained against the pull.`,
+    table: {
+      caption: 'Does where the model reads explain the repeat? What each step saw',
+      columns: ['Step: what it looked at', 'What it saw', 'What that tells'],
+      rows: insideRows(full, filler, c),
+    },
+    more: `The shares, the diagonal and the heads are the page's figures for the lesson's last answer (Full; Filler for its row); the looks and the heads switched off are counted over the ${c.turns} stored turns right after a wall (${h.of} repeats). A repeat looks back when it gives the earlier same moves ${LOOKS_BACK} times chance or more; a head's figure is its diagonal ratio against the layer's average.`,
+  };
+}

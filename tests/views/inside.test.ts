@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { PolicyResult } from '../../src/analysis/analyze';
+import { insideReveal, insideRows } from '../../src/views/lesson/inside';
+import { WALL_COUNTS, type WallCounts } from '../../src/views/lesson/wall-records';
+import type { LessonWorld } from '../../src/views/lesson/world';
+
+/**
+ * A hand-made answer of 2 tokens after 10 (4 of them prior assistant), one prior answer of 3 tokens, r = 1: chance
+ * gives the prior answers (4/11 + 4/12) / 2 = 34.8 % and the band (2/11 + 3/12) / 2 = 21.6 %.
+ */
+const cats = ['sink', 'sink', 'sink', 'system', 'prior', 'prior', 'user', 'prior', 'prior', 'user', 'current', 'current'];
+const result = (policy: string, diagonal: number, perHead: number[] = []): PolicyResult =>
+  ({
+    policy,
+    slot: 0,
+    layer: 1,
+    radius: 1,
+    diagonal,
+    ratios: { sink: 0.05, system: 0.05, user: 0.1, prior: 0.7, current: 0.1 },
+    query: { start: 10, end: 12 },
+    tokens: cats.map((category) => ({ category })),
+    diagonalPerAnswer: [{ message: 0, turn: 1, value: diagonal }],
+    messages: [{ content: { start: 2, length: 3 } }],
+    perHead: perHead.map((d) => ({ diagonal: d })),
+  }) as unknown as PolicyResult;
+const full = result('full', 0.6, [0.3, 1.2, 0.3]);
+const filler = result('filler', 0.1);
+/** The stored counts' shape, with hand-picked counts: 15 of 116 repeats look back; heads off change 43 of 111 and 12 of 99 moves. */
+const c: WallCounts = {
+  ...WALL_COUNTS,
+  turns: 149,
+  looks: { back: 15, of: 116 },
+  headsOff: {
+    of: 116,
+    repeats: { top: 68, bottom: 87 },
+    open: { top: 11, bottom: 9 },
+    none: { top: 5, bottom: 17 },
+    moved: { top: 111, bottom: 99 },
+    changed: { first: 31, second: 7 },
+  },
+};
+const world = (results: PolicyResult[]) => ({ results, fromModel: true, fromCache: false }) as unknown as LessonWorld;
+
+describe('the recap of the look inside', () => {
+  it('puts each step of the attention half in a row, its figure computed from the page and the counts (hand-computed)', () => {
+    expect(insideRows(full, filler, c).map((r) => [r.label, r.figure, r.tells])).toEqual([
+      // 15 of 116 = 12.9 %.
+      ['6. Where the move looks', '13 % of repeats do', 'most repeats barely look at the move they copy: a look does not show why'],
+      // 0.7 / 0.348 = 2.01.
+      ['7. Five kinds of token', '70 %, 2.0 times chance', 'it leans on its own answers: far more than their length gives them'],
+      // 0.6 / 0.216 = 2.78.
+      ['8. The diagonal', '2.8 times chance', 'more than chance copies them in order, mostly the list of cells the task asks for'],
+      ['9. Words, not positions', '10 % against 60 %', 'the copying follows their words'],
+      // Head 1 of layer 1: 1.2 against the layer's 0.6.
+      ['10. One head at a time', 'head 1.1, 2.0 times the average', 'a few heads do most of the copying'],
+      // (111 − 68) / 111 = 38.7 %, (99 − 87) / 99 = 12.1 %; 31 against 7 is clear.
+      ['11. Switching heads off', '39 % against 12 %', 'the top-diagonal heads carry part of the repeat'],
+    ]);
+  });
+
+  it('answers the half’s question in one line, from the same figures, and waits for both policies', () => {
+    const r = insideReveal(world([full, filler]), c);
+    expect(r.takeaway).toBe(
+      'Attention did not show why one move repeats, but it led to heads that matter: switching off the top-diagonal heads changes the move more than others.',
+    );
+    // Of the 43 moves changed, 11 open ways: 32 into other walls.
+    expect(r.said).toBe(
+      'The clues: it leans on its own answers, copies them in order more than chance, mostly through a few heads. A clue is not a cause; the test is to switch heads off and see whether the move changes. Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out. Next: a model trained against the pull.',
+    );
+    expect(r.table!.rows).toHaveLength(6);
+    // Filler not yet scored: no table with a row missing.
+    expect(insideReveal(world([full]), c).table).toBeUndefined();
+    // The control changing as many: no claim for the heads, in the row or the line.
+    const even = { ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 }, moved: { top: 99, bottom: 99 } } };
+    expect(insideRows(full, filler, even).at(-1)!.tells).toBe('they carry no more of it than any heads');
+    expect(insideReveal(world([full, filler]), even).takeaway).toBe(
+      'Attention showed what the model reads, but switching heads off did not tie the repeat to the top-diagonal heads.',
+    );
+    // Figures at chance: no clue claimed.
+    const flat = { ...full, ratios: { ...full.ratios, prior: 0.3 }, diagonal: 0.2, perHead: [{ diagonal: 0.2 }, { diagonal: 0.2 }] } as PolicyResult;
+    expect(insideReveal(world([flat, filler]), c).said).toMatch(/^A clue is not a cause/);
+    expect(
+      insideRows(flat, filler, c)
+        .slice(1, 3)
+        .map((r) => r.tells),
+    ).toEqual(['about what their length gives them: amount of text', 'no more in order than chance']);
+    // A little above chance (1.3 times, as on the demo model's answer): said as a little, and as a clue.
+    const some = { ...full, ratios: { ...full.ratios, prior: 0.45 } } as PolicyResult;
+    expect(insideRows(some, filler, c)[1]!.tells).toBe('a little more than their length gives them: mostly amount of text');
+    expect(insideReveal(world([some, filler]), c).said).toMatch(/^The clues: it reads its own answers a little more than their length gives, /);
+  });
+});
