@@ -52,7 +52,7 @@ describe('the recap of the look inside', () => {
       ['8. The diagonal', '2.8 times chance', 'more than chance copies them in order, mostly the list of cells the task asks for'],
       ['9. Words, not positions', '10 % against 60 %', 'the copying follows their words'],
       // Head 1 of layer 1: 1.2 against the layer's 0.6.
-      ['10. One head at a time', 'head 1.1, 2.0 times the average', 'a few heads do most of the copying'],
+      ['10. One head at a time', 'head 1.1, 2.0 times the average', 'one head stands out: the diagonal is not spread evenly'],
       // (111 − 68) / 111 = 38.7 %, (99 − 87) / 99 = 12.1 %; 31 against 7 is clear.
       ['11. Switching heads off', '39 % against 12 %', 'the top-diagonal heads carry part of the repeat'],
     ]);
@@ -65,7 +65,7 @@ describe('the recap of the look inside', () => {
     );
     // Of the 43 moves changed, 11 open ways: 32 into other walls.
     expect(r.said).toBe(
-      'The clues: it leans on its own answers, copies them in order more than chance, mostly through a few heads. A clue is not a cause; the test is to switch heads off and see whether the move changes. Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out. Next: a model trained against the pull.',
+      'The clues: it leans on its own answers, copies them in order more than chance, and one head holds much of that. A clue is not a cause; the test is to switch heads off and see whether the move changes. Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out. Next: a model trained against the pull.',
     );
     expect(r.table!.rows).toHaveLength(6);
     // Filler not yet scored: no table with a row missing.

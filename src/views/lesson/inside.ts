@@ -5,6 +5,7 @@
  */
 import type { PolicyResult } from '../../analysis/analyze';
 import { stepNo } from './order';
+import { stripesPhrase } from './band-reveals';
 import { byChance, changedPct, headsCarry, looksRare, pct } from './wall-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import { evenDiagonal, evenShare, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, percent, type RecapTable, type Reveal } from './world';
@@ -17,11 +18,28 @@ const [LEANS, MORE, IN_ORDER] = [1.5, 1.05, 1.2];
 /** "2.4 times chance": a figure against what an even spread gives the same tokens (one decimal). */
 const times = (v: number, even: number): string => `${(v / even).toFixed(1)} times chance`;
 
-/** The head of the figures' layer with the highest diagonal ratio, and how many times the layer's average it has. */
-function topHead(r: PolicyResult): { name: string; times: number } | null {
+/**
+ * The head of the figures' layer with the highest diagonal ratio: its name, how many times the layer's average it has,
+ * how many of the layer's heads have half as much again as the average, and whether its band is mostly upright stripes.
+ */
+function topHead(r: PolicyResult): { name: string; times: number; standOut: number; stripes: boolean } | null {
   if (!r.perHead?.length || r.diagonal <= 0) return null;
   const i = r.perHead.reduce((best, h, k) => (h.diagonal > r.perHead[best]!.diagonal ? k : best), 0);
-  return { name: `${r.layer}.${i}`, times: r.perHead[i]!.diagonal / r.diagonal };
+  return {
+    name: `${r.layer}.${i}`,
+    times: r.perHead[i]!.diagonal / r.diagonal,
+    standOut: r.perHead.filter((h) => h.diagonal >= 1.5 * r.diagonal).length,
+    stripes: stripesPhrase(r, i) !== null,
+  };
+}
+
+/** What the heads' row tells: how many stand out, and, as the head step says, whether the top one's band is stripes. */
+function headsTell(h: NonNullable<ReturnType<typeof topHead>>): string {
+  if (h.standOut === 0) return 'the heads hold the diagonal about alike';
+  const who = h.standOut === 1 ? 'one head stands out' : `${h.standOut} heads stand out`;
+  return h.stripes
+    ? `${who}; the top one's band is mostly upright stripes (one token read row after row), not a line-by-line copy`
+    : `${who}: the diagonal is not spread evenly`;
 }
 
 /** The rows: a step each, what it looked at (under its name), what it saw, what that tells of the repeat. */
@@ -75,20 +93,12 @@ export function insideRows(full: PolicyResult, filler: PolicyResult | null, c: W
         ]
       : []),
     ...(head
-      ? [
-          row(
-            'head',
-            'One head at a time',
-            "the last layer's heads",
-            `head ${head.name}, ${head.times.toFixed(1)} times the average`,
-            head.times >= 1.5 ? 'a few heads do most of the copying' : 'the heads copy alike',
-          ),
-        ]
+      ? [row('head', 'One head at a time', "the last layer's heads", `head ${head.name}, ${head.times.toFixed(1)} times the average`, headsTell(head))]
       : []),
     row(
       'heads',
       'Switching heads off',
-      'the test: the moves changed with the top-diagonal heads off, and with the lowest off',
+      'the test: of the repeats, the moves changed with the 3 top-diagonal heads off, and with the 3 lowest off',
       `${changedPct(h, 'top')} against ${changedPct(h, 'bottom')}`,
       carry
         ? 'the top-diagonal heads carry part of the repeat'
@@ -119,11 +129,12 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
   const clues = [
     prior >= LEANS ? 'it leans on its own answers' : prior >= MORE ? 'it reads its own answers a little more than their length gives' : '',
     full.diagonal >= IN_ORDER * evenDiagonal(full) ? 'copies them in order more than chance' : '',
-    head && head.times >= 1.5 ? 'mostly through a few heads' : '',
+    head && head.standOut > 0 ? (head.standOut === 1 ? 'one head holds much of that' : 'a few heads hold much of that') : '',
   ].filter(Boolean);
+  const listed = clues.length > 1 ? `${clues.slice(0, -1).join(', ')}, and ${clues.at(-1)}` : (clues[0] ?? '');
   return {
     takeaway,
-    said: `${clues.length ? `The clues: ${clues.join(', ')}. ` : ''}A clue is not a cause; the test is to switch heads off and see whether the move changes.${
+    said: `${listed ? `The clues: ${listed}. ` : ''}A clue is not a cause; the test is to switch heads off and see whether the move changes.${
       carry && intoWalls ? ' Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out.' : ''
     } Next: a model trained against the pull.`,
     table: {

@@ -144,7 +144,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: () =>
-      `Now inside the model, at attention (drawn above): how much of each token's reading goes to each token before it. Steps ${stepNo('reads')}–${stepNo('inside')} ask one question: does where the model reads explain why it walks back into the wall? Attention gives clues, not causes; the clue followed is copying of its prior assistant answers, and step ${stepNo('heads')} tests it by switching heads off. First one token, on the stored last answer: where does its move look?`,
+      `Now inside the model, at attention (drawn above): how much of each token's reading goes to each token before it. Steps ${stepNo('reads')}–${stepNo('heads')} ask one question: does where the model reads explain why it walks back into the wall? Attention gives clues, not causes; the clue followed is copying of its prior assistant answers, and step ${stepNo('heads')} tests it by switching heads off. First one token, on the stored last answer: where does its move look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
@@ -206,7 +206,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      `Copying the list of cells is wanted, but the heads that do it may also carry the repeat: step ${stepNo('heads')} tests that. Each layer has several heads (step ${stepNo('reads')}); this step reads the last, as every figure does (the first copies too: the grid's top row). The grid gives each head its own diagonal ratio, brighter for higher; heads are named layer.head, counting from 0 (1.2: the second layer's third head). Do a few heads copy, or all alike?`,
+      `Copying the list of cells is wanted; the heads doing it may also carry the repeat (step ${stepNo('heads')} tests that). The grid gives each head its own diagonal ratio, brighter for higher, named layer.head from 0 (1.2: second layer, third head). The top row, the first layer, scores higher, but without its heads this model writes no move, so the test and the figures use the last layer. Is the diagonal spread over its heads, or held by a few?`,
     source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
     action: 'Click the brightest cell of the grid, marked ★: the heatmap and the figures then show that head alone.',
     target: '[data-testid="head-grid-0"] [data-top]',

@@ -58,7 +58,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `Of the stored repeats into a wall, ${pct(c.looks.of - c.looks.back, c.looks.of)} look back at the earlier same moves less than ${LOOKS_BACK} times chance.`
+      ? `Of the repeats into a wall counted in step ${stepNo('generate')}, only ${pct(c.looks.back, c.looks.of)} look back at the earlier same moves that much (${LOOKS_BACK} times chance or more).`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step ${stepNo('generate')}) look back at ${LOOKS_BACK} times chance or more.${
@@ -204,7 +204,7 @@ function headsBoard(h: HeadsOffCounts): Board {
     episodes: 0,
     rows: [{ label: 'every head on', repeats: 100, open: 0, noMove: 0 }, row('top-diagonal heads off', 'top'), row('lowest heads off', 'bottom')],
     noHistory: null,
-    caption: `The ${h.of} stored repeats into a wall, written again with heads switched off: where the move goes (answers with no move left out)`,
+    caption: `The ${h.of} turns where the model walked back into the wall under Full (step ${stepNo('generate')}), so 100 % with every head on, written again with heads switched off: where the move goes (answers with no move left out)`,
   };
 }
 
