@@ -1,6 +1,6 @@
 /**
  * Maze episodes the demo model plays itself (the rollouts of cpl-figures.ts, seeds 700,000 + k); at each turn
- * right after it hit a wall, the move it writes under Full (the episode's own answer), LT, DE, Window-6, AO, Filler and SUM, with only its latest answer hidden,
+ * right after it hit a wall, the move it writes under Full (the episode's own answer), LT, DE, Window-6, AO, Filler and SUM, AO-last (only its latest answer hidden),
  * and the move the CPL twin writes under Full on the same history, and how much the Full answer's move looks back at
  * the same move in the earlier answers; where Full repeats the move, the moves it writes with the last layer's 3 heads
  * that follow the diagonal most switched off, and with the 3 that follow it least (the heads step's count). Used by
@@ -11,7 +11,6 @@ import { analyzePolicy, type AnalysisModel } from '../src/analysis/analyze';
 import { generateAnswer } from '../src/analysis/answer';
 import { analyzeHeads } from '../src/analysis/heads';
 import { SummaryCache } from '../src/analysis/policy-inputs';
-import { AO_PLACEHOLDER } from '../src/context/apply';
 import type { Message } from '../src/conversation/types';
 import type { OpenModel } from '../src/runtime/open-model';
 import { timesEven, tokenReading } from '../src/views/lesson/attention-reveals';
@@ -57,7 +56,7 @@ export async function wallEpisode({ model, twin, heads }: Writers, seed: number)
         de: await write(model, 'de'),
         'window:6': await write(model, 'window:6'),
         ao: await write(model, 'ao'),
-        latest: actionOf(await generateAnswer(model, { messages: latestHidden(history) }, 'full', t)),
+        'ao-last': await write(model, 'ao-last'),
         filler: await write(model, 'filler'),
         sum: await write(model, 'sum'),
         twin: await write(twin, 'full'),
@@ -71,17 +70,6 @@ export async function wallEpisode({ model, twin, heads }: Writers, seed: number)
     if (world.x === world.gx && world.y === world.gy) break;
   }
   return out;
-}
-
-/**
- * The history with only the model's latest answer (the one before the last question) replaced by AO's placeholder,
- * every other turn as it was: the direct test of whether the extra repeats go with that answer. Not a paper's policy,
- * so it is built here, on the messages, and written under Full.
- */
-export function latestHidden(history: readonly Message[]): Message[] {
-  const at = history.length - 3;
-  if (history[at]?.role !== 'assistant') throw new Error(`latestHidden: message ${at} is not the latest answer`);
-  return history.map((m, i) => (i === at ? { ...m, content: AO_PLACEHOLDER } : m));
 }
 
 /**

@@ -106,7 +106,8 @@ export function applyPolicy(conversation: Conversation, turns: Turns, p: Policy,
     for (const u of turn.users) out.push({ role: 'user', content: msgs[u]!.content, kind: 'user', source: u, turn: r });
     const a = turn.assistant;
     const base = { role: 'assistant' as const, source: a, turn: r };
-    if (p.kind === 'ao') out.push({ ...base, content: AO_PLACEHOLDER, kind: 'placeholder' });
+    // AO-last hides the latest answer alone, with no line added to the system prompt: one placeholder, every other word kept.
+    if (p.kind === 'ao' || (p.kind === 'ao-last' && r === visible.at(-1))) out.push({ ...base, content: AO_PLACEHOLDER, kind: 'placeholder' });
     else if (p.kind === 'sum') {
       const s = summary(a);
       out.push({ ...base, content: s.text, kind: 'summary', ...(s.generated && { generated: true }) });

@@ -73,5 +73,7 @@ export function turnsSeen(p: Policy, t: number): TurnSeen[] {
   const { visible, cuts } = visibleHistory(p, t);
   const listed = p.kind === 'summary' ? new Set(cuts.flat()) : new Set<number>();
   const kept: TurnSeen = p.kind === 'ao' ? 'placeholder' : p.kind === 'sum' ? 'summary' : p.kind === 'filler' ? 'filler' : 'whole';
-  return Array.from({ length: Math.max(0, t - 1) }, (_, i) => (visible.includes(i + 1) ? kept : listed.has(i + 1) ? 'summary-list' : 'dropped'));
+  // AO-last: every turn whole but the latest, its answer a placeholder.
+  const seen = (r: number): TurnSeen => (p.kind === 'ao-last' && r === visible.at(-1) ? 'placeholder' : kept);
+  return Array.from({ length: Math.max(0, t - 1) }, (_, i) => (visible.includes(i + 1) ? seen(i + 1) : listed.has(i + 1) ? 'summary-list' : 'dropped'));
 }

@@ -1,16 +1,20 @@
-/** Context policies (paper 2 §2.2, paper 1 §2 / A.3, paper 1 §4.2 for Filler), as short specs. */
+/**
+ * Context policies (paper 2 §2.2, paper 1 §2 / A.3, paper 1 §4.2 for Filler), as short specs. AO-last is this tool's,
+ * not a paper's: AO on the latest prior assistant answer only, the direct test of whether the pull sits in it.
+ */
 export type Policy =
   | { kind: 'full' }
   | { kind: 'window'; w: number }
   | { kind: 'clip'; h: number; l: number }
   | { kind: 'summary'; h: number; l: number }
   | { kind: 'ao' }
+  | { kind: 'ao-last' }
   | { kind: 'lt' }
   | { kind: 'sum' }
   | { kind: 'de' }
   | { kind: 'filler' };
 
-export const POLICY_SPECS = 'full, window:W, clip:H:L, summary:H:L, ao, lt, sum, de, filler';
+export const POLICY_SPECS = 'full, window:W, clip:H:L, summary:H:L, ao, ao-last, lt, sum, de, filler';
 
 /** The numbers of the policies that take them: Window's W, and Clip's and Summary's H (cut at) and L (back to). */
 export interface PolicyNumbers {
@@ -29,6 +33,7 @@ export const policySpecs = (n: PolicyNumbers): string[] => [
   `clip:${n.clipAt}:${n.clipTo}`,
   `summary:${n.clipAt}:${n.clipTo}`,
   'ao',
+  'ao-last',
   'lt',
   'sum',
   'de',
@@ -61,6 +66,7 @@ export function parsePolicy(spec: string): Policy {
   switch (name) {
     case 'full':
     case 'ao':
+    case 'ao-last':
     case 'lt':
     case 'sum':
     case 'de':
@@ -87,7 +93,7 @@ export function policySpec(p: Policy): string {
   return p.kind;
 }
 
-/** The papers' names: Full, Window-6, Clip-12→1, Summary-12→1, AO, LT, SUM, DE, Filler. */
+/** The papers' names: Full, Window-6, Clip-12→1, Summary-12→1, AO, LT, SUM, DE, Filler; and this tool's AO-last. */
 export function policyLabel(p: Policy): string {
   switch (p.kind) {
     case 'full':
@@ -100,6 +106,8 @@ export function policyLabel(p: Policy): string {
       return `Summary-${p.h}→${p.l}`;
     case 'filler':
       return 'Filler';
+    case 'ao-last':
+      return 'AO-last';
     default:
       return p.kind.toUpperCase();
   }

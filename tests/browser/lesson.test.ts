@@ -17,6 +17,7 @@ import { moveOf, moveClause, towardGoal, wallsIn } from '../../src/views/lesson/
 import { changedPct, headsTally, scoreboard } from '../../src/views/lesson/wall-counts';
 import { WALL_COUNTS } from '../../src/views/lesson/wall-records';
 import { recapReveal, recapRows } from '../../src/views/lesson/recap';
+import { latestTally } from '../../src/views/lesson/hidden-counts';
 import { analyzeHeads } from '../../src/analysis/heads';
 import { bottomHeads, headMask, headName, inHeadOrder, topHeads } from '../../src/analysis/ablation';
 import { LESSON, type LessonStep, QUIZ } from '../../src/views/lesson/steps';
@@ -397,7 +398,22 @@ describe('the lesson, walked with the keyboard only', () => {
       },
       page.getByTestId('figure-lt-diagonal'),
     );
-    await step(3, () => press('Enter'), page.getByTestId('figure-ao-diagonal'));
+    await step(
+      3,
+      async () => {
+        // AO-last first (the card asks for both): the table marks only the latest answer hidden, and the card reads its count.
+        expect(await page.getByTestId('contexts-ao-last').locator('[role="img"]').getAttribute('aria-label')).toMatch(
+          /^turns 1–8 whole \(the user turn and the answer\); turn 9 the user turn; the answer replaced by a placeholder/,
+        );
+        await page.getByTestId('contexts-ao-last').locator('button').click();
+        await page.getByTestId('figure-ao-last-diagonal').waitFor({ timeout: 120_000 });
+        await expect.poll(() => card.getByTestId('lesson-takeaway').textContent(), { timeout: 60_000 }).toBe(latestTally().takeaway);
+        // Then AO, by keyboard, as "take me there" left it: the card moves on to the three that hide every answer.
+        await page.getByTestId('contexts-ao').locator('button').focus();
+        await press('Enter');
+      },
+      page.getByTestId('figure-ao-diagonal'),
+    );
     await step(4, async () => {
       // The counts of the steps before, side by side: the stored counts, as the recap words them.
       expect(await card.getByTestId('lesson-recap-row').allTextContents()).toEqual(

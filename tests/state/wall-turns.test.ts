@@ -5,7 +5,7 @@ import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../../src/model/demo';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
 import { summary } from '../../src/views/lesson/summary';
 import { headsTally, lookTally, policyTally, scoreboard, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
-import { hiddenTally } from '../../src/views/lesson/hidden-counts';
+import { hiddenTally, latestTally } from '../../src/views/lesson/hidden-counts';
 import { recapReveal, recapRows } from '../../src/views/lesson/recap';
 import { WORDS } from '../../src/views/lesson/world';
 import { wallCounts, type WallTurn } from '../../src/views/lesson/wall-records';
@@ -27,21 +27,21 @@ describe('the wall counts the lesson quotes', () => {
       headsOff,
     });
     const c = wallCounts(2, [
-      turn({ full: 'south', lt: 'east', de: 'west', 'window:6': 'south', ao: 'east', filler: 'south', sum: null, latest: 'south', twin: null }, 5.6, {
+      turn({ full: 'south', lt: 'east', de: 'west', 'window:6': 'south', ao: 'east', filler: 'south', sum: null, 'ao-last': 'south', twin: null }, 5.6, {
         top: 'north',
         bottom: 'south',
       }),
-      turn({ full: 'south', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, filler: 'east', sum: 'south', latest: 'east', twin: 'north' }, 1.49, {
+      turn({ full: 'south', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, filler: 'east', sum: 'south', 'ao-last': 'east', twin: 'north' }, 1.49, {
         top: null,
         bottom: 'west',
       }),
       // Not a repeat under Full: neither its look nor its heads-off moves are counted.
-      turn({ full: 'east', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, filler: 'west', sum: 'south', latest: null, twin: 'north' }, 9, {
+      turn({ full: 'east', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, filler: 'west', sum: 'south', 'ao-last': null, twin: 'north' }, 9, {
         top: 'north',
         bottom: 'north',
       }),
       // Its look cannot be read: not counted either.
-      turn({ full: 'south', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, filler: 'stay', sum: 'north', latest: 'west', twin: 'north' }, null, {
+      turn({ full: 'south', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, filler: 'stay', sum: 'north', 'ao-last': 'west', twin: 'north' }, null, {
         top: 'south',
         bottom: 'south',
       }),
@@ -49,9 +49,9 @@ describe('the wall counts the lesson quotes', () => {
     expect(c).toEqual({
       episodes: 2,
       turns: 4,
-      repeats: { full: 3, lt: 3, de: 0, 'window:6': 4, ao: 0, filler: 1, sum: 2, latest: 1, twin: 0 },
-      open: { full: 1, lt: 1, de: 0, 'window:6': 0, ao: 1, filler: 1, sum: 1, latest: 1, twin: 3 },
-      moved: { full: 4, lt: 4, de: 1, 'window:6': 4, ao: 1, filler: 3, sum: 3, latest: 3, twin: 3 },
+      repeats: { full: 3, lt: 3, de: 0, 'window:6': 4, ao: 0, filler: 1, sum: 2, 'ao-last': 1, twin: 0 },
+      open: { full: 1, lt: 1, de: 0, 'window:6': 0, ao: 1, filler: 1, sum: 1, 'ao-last': 1, twin: 3 },
+      moved: { full: 4, lt: 4, de: 1, 'window:6': 4, ao: 1, filler: 3, sum: 3, 'ao-last': 3, twin: 3 },
       looks: { back: 1, of: 2 },
       // Only the top heads off change the first turn's move; neither the fourth's; on the second the top set makes none.
       headsOff: {
@@ -74,7 +74,7 @@ describe('the wall counts the lesson quotes', () => {
           filler: sp(0, 2),
           sum: sp(1, 2),
           // Hiding the latest answer repeats on turn 1 only; Full also on turns 2 and 4.
-          latest: sp(0, 2),
+          'ao-last': sp(0, 2),
           twin: sp(0, 3),
         },
         de: {
@@ -85,7 +85,7 @@ describe('the wall counts the lesson quotes', () => {
           ao: sp(0, 0),
           filler: sp(1, 0),
           sum: sp(2, 0),
-          latest: sp(1, 0),
+          'ao-last': sp(1, 0),
           twin: sp(0, 0),
         },
       },
@@ -128,9 +128,9 @@ describe('the wall counts the lesson quotes', () => {
     const c = {
       episodes: 40,
       turns: 200,
-      repeats: { full: 150, lt: 140, de: 90, 'window:6': 148, ao: 80, filler: 20, sum: 90, latest: 88, twin: 120 },
-      open: { full: 20, lt: 25, de: 80, 'window:6': 21, ao: 30, filler: 80, sum: 30, latest: 80, twin: 50 },
-      moved: { full: 200, lt: 200, de: 200, 'window:6': 200, ao: 160, filler: 100, sum: 150, latest: 190, twin: 200 },
+      repeats: { full: 150, lt: 140, de: 90, 'window:6': 148, ao: 80, filler: 20, sum: 90, 'ao-last': 88, twin: 120 },
+      open: { full: 20, lt: 25, de: 80, 'window:6': 21, ao: 30, filler: 80, sum: 30, 'ao-last': 80, twin: 50 },
+      moved: { full: 200, lt: 200, de: 200, 'window:6': 200, ao: 160, filler: 100, sum: 150, 'ao-last': 190, twin: 200 },
       looks: { back: 19, of: 116 },
       headsOff: {
         of: 116,
@@ -150,7 +150,7 @@ describe('the wall counts the lesson quotes', () => {
           ao: sp(10, 80),
           filler: sp(5, 135),
           sum: sp(20, 80),
-          latest: sp(8, 70),
+          'ao-last': sp(8, 70),
           twin: sp(11, 41),
         },
         de: {
@@ -161,7 +161,7 @@ describe('the wall counts the lesson quotes', () => {
           ao: sp(37, 45),
           filler: sp(5, 75),
           sum: sp(20, 20),
-          latest: sp(30, 32),
+          'ao-last': sp(30, 32),
           twin: sp(41, 11),
         },
       },
@@ -180,6 +180,8 @@ describe('the wall counts the lesson quotes', () => {
       row('last 6 turns (Window-6)', 74, 11),
       row('turn before only (LT)', 70, 13),
       row('own answers hidden (AO)', 50, 19, 20),
+      // 88 and 80 of the 190 moves; 10 of 200 turns make none.
+      row('latest answer hidden (AO-last)', 46, 42, 5),
       row('own answers summarised (SUM)', 60, 20, 25),
       row('own answers as filler (Filler)', 20, 80, 50),
       row('no history (DE)', 45, 40),
@@ -232,20 +234,36 @@ describe('the wall counts the lesson quotes', () => {
       ['SUM', 60, 'part of the extra repeats stay'],
       ['Filler', 20, 'it throws the model off (50 % of answers make no move): it tells little'],
       // 88 of 190 (46 %, at DE's 45 %), its other walls 12 % against DE's 15 %: settled, so the repeats went with that answer.
-      ['Latest hidden', 46, 'as with no history: the extra repeats went with that answer'],
+      ['AO-last', 46, 'as with no history: the extra repeats went with that answer'],
     ]);
     expect(recapReveal(c).takeaway).toBe(
       "The extra repeats seem to go with the model's own latest answer: the turn before alone brings them back (LT), and hiding only that answer takes them away.",
     );
     expect(recapReveal(c).said).toBe(
-      "Of the three that hide all its answers, AO changes the least: it keeps every user turn, so the model still knows where the walls are, and takes away only its words. The last row is the direct test, built for this lesson: only the latest answer hidden, every other word kept. AO's placeholders unsettle it (more moves into other walls), so part of its drop may be confusion. Next: inside the model, where it reads while it writes.",
+      "Of the three that hide all its answers, AO changes the least: it keeps every user turn, so the model still knows where the walls are, and takes away only its words. AO-last, the last row, is the direct test: only the latest answer hidden, every other word kept. AO's placeholders unsettle it (more moves into other walls), so part of its drop may be confusion. Next: inside the model, where it reads while it writes.",
+    );
+    // The hide step's AO-last: 88 of 190 moves (46 %) against DE's 45 % and Full's 75 %; its other walls 12 % against DE's 15 %.
+    expect(latestTally(c).takeaway).toBe(
+      'Hiding only its latest answer takes the extra repeats away, as hiding them all does: the pull seems to sit in that one answer.',
+    );
+    expect(latestTally(c).said).toBe(
+      'With only its latest answer hidden, every other word kept, it walks back into the wall in 46 % of its moves: DE 45 %, Full 75 %.',
+    );
+    expect(latestTally(c).more).toMatch(
+      /The counts: 88 of the 190 moves, from 40 episodes the demo model played \(10 of the 200 turns make no move\)\. Into other walls: 12 % of its moves, 15 % of DE's\. The two part on 62 turns: only AO-last repeats the blocked move 30 times, only DE 32;/,
+    );
+    expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40 } }).said).toMatch(
+      / Its moves also hit other walls far more than DE's \(the grey\): one placeholder unsettles it too\.$/,
+    );
+    expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-last': 145 } }).takeaway).toBe(
+      'Hiding only its latest answer leaves the extra repeats: the pull is not in that one answer.',
     );
     // Both placeholders unsettling (the latest answer's other walls at 33 %): said once, of both.
-    const shaken = { ...c, open: { ...c.open, latest: 40 } };
+    const shaken = { ...c, open: { ...c.open, 'ao-last': 40 } };
     expect(recapRows(shaken).at(-1)!.tells).toBe('as with no history, but more moves hit other walls: unsettled too');
     expect(recapReveal(shaken).said).toContain(' Both placeholders unsettle it (more moves into other walls), so part of each drop may be confusion.');
     // Hiding only the latest answer keeps the repeats while hiding them all takes them away: the older answers.
-    const older = { ...c, repeats: { ...c.repeats, latest: 145 } };
+    const older = { ...c, repeats: { ...c.repeats, 'ao-last': 145 } };
     expect(recapReveal(older).takeaway).toBe(
       "The extra repeats go with the model's own answers, not only the latest: hiding them all (AO) takes them away, hiding only the latest does not.",
     );
@@ -256,7 +274,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(recapRows(notWords).find((r) => r.label === 'LT')!.tells).toBe('little of the extra comes back');
     expect(recapReveal(notWords).said).not.toMatch(/unsettle/);
     // Every takeaway the stored counts give fits the card's bold line (the browser walk checks them as rendered too).
-    for (const r of [wallTally(), hiddenTally(), recapReveal(), headsTally(), twinTally(), policyTally('lt', 'LT')])
+    for (const r of [wallTally(), hiddenTally(), latestTally(), recapReveal(), headsTally(), twinTally(), policyTally('lt', 'LT')])
       expect(r.takeaway?.split(/\s+/).length ?? 0, r.takeaway).toBeLessThanOrEqual(WORDS.takeaway);
     expect(policyTally('ao', 'AO', c).said).toMatch(/under AO against 75 % under Full\.$/);
     // LT (lt 140 of 200, de 90, full 150): the turn before alone brings back most of the extra repeats.
@@ -276,7 +294,7 @@ describe('the wall counts the lesson quotes', () => {
       'With only the turn before (LT), 70 %: the pull is mostly in the latest turn.',
       'With its own answers hidden (AO), 50 %: the extra repeats seem to go with its own words, though hiding them unsettles it.',
       // 88 of 190 moves: 46 %, at DE's 45 %.
-      'With only its latest answer hidden, 46 %: the pull seems to sit in that one answer.',
+      'With only its latest answer hidden (AO-last), 46 %: the pull seems to sit in that one answer.',
       'Its twin trained against it (CPL), 60 %.',
     ]);
     expect(attention!.items).toEqual([
@@ -289,7 +307,7 @@ describe('the wall counts the lesson quotes', () => {
     const other = summary({ ...c, repeats: { ...c.repeats, ao: 100 }, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } }).points!;
     expect(other[0]!.items.slice(2)).toEqual([
       'With its own answers hidden (AO), 63 %.',
-      'With only its latest answer hidden, 46 %: the pull seems to sit in that one answer.',
+      'With only its latest answer hidden (AO-last), 46 %: the pull seems to sit in that one answer.',
       'Its twin trained against it (CPL), 60 %: lower, but not clearly beyond chance.',
     ]);
     expect(other[1]!.items).toHaveLength(3);

@@ -71,3 +71,23 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     more: `${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Into other walls: ${otherWalls(c, 'ao')} % of AO's moves, ${otherWalls(c, 'de')} % of DE's; an open way: ${aoOpen} % and ${deOpen} %. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played. ${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE')}`,
   };
 }
+
+/**
+ * The hide step's reveal for AO-last: only the latest answer hidden, every other word kept, against DE and Full,
+ * among the moves made; its extra moves into other walls said beside, as AO's are.
+ */
+export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
+  const v = hideVerdict(c, 'ao-last');
+  const shaken = unsettled(c, 'ao-last') ? " Its moves also hit other walls far more than DE's (the grey): one placeholder unsettles it too." : '';
+  const takeaway = {
+    pull: 'Hiding only its latest answer takes the extra repeats away, as hiding them all does: the pull seems to sit in that one answer.',
+    part: 'Hiding only its latest answer takes part of the extra repeats away: the pull sits partly in that one answer.',
+    all: 'Hiding only its latest answer leaves the extra repeats: the pull is not in that one answer.',
+    below: 'Hiding only its latest answer confuses the model: it repeats the move less than even with no history, so this tells little.',
+  }[v];
+  return {
+    takeaway,
+    said: `With only its latest answer hidden, every other word kept, it walks back into the wall in ${moveRate(c, 'ao-last')} % of its moves: DE ${moveRate(c, 'de')} %, Full ${moveRate(c, 'full')} %.${shaken}`,
+    more: `AO-last is this tool's test, not a paper's policy: the latest answer is hidden as AO hides each, without AO's line in the system prompt. The counts: ${c.repeats['ao-last']} of the ${c.moved['ao-last']} moves, from ${c.episodes} episodes the demo model played (${c.turns - c.moved['ao-last']} of the ${c.turns} turns make no move). Into other walls: ${otherWalls(c, 'ao-last')} % of its moves, ${otherWalls(c, 'de')} % of DE's. ${parted(c.split.de['ao-last'], 'only AO-last repeats the blocked move', 'only DE')}`,
+  };
+}

@@ -41,19 +41,14 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
     row('AO', 'ao', 'every user turn; its answers replaced by a placeholder', hidden('ao')),
     row('SUM', 'sum', 'every user turn; its answers as one-sentence summaries', hidden('sum')),
     row('Filler', 'filler', 'every user turn; its answers as neutral text', hidden('filler')),
-    // Not a paper's policy: the direct test of what LT and AO together suggest.
-    row(
-      'Latest hidden',
-      'latest',
-      'every turn; only its latest answer replaced by the placeholder (a test built for this lesson)',
-      hidden('latest', 'that answer'),
-    ),
+    // Not a paper's policy: this tool's direct test of what LT and AO together suggest.
+    row('AO-last', 'ao-last', "every turn; only its latest answer replaced by the placeholder (this tool's test)", hidden('ao-last', 'that answer')),
   ];
 }
 
 /** The recap's reveal: where the counts place the pull, and why AO, of the three that hide the answers, is the test. */
 export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
-  const [ao, latest] = [hideVerdict(c, 'ao'), hideVerdict(c, 'latest')];
+  const [ao, latest] = [hideVerdict(c, 'ao'), hideVerdict(c, 'ao-last')];
   const takeaway =
     latest === 'pull' && ltBringsMost(c)
       ? "The extra repeats seem to go with the model's own latest answer: the turn before alone brings them back (LT), and hiding only that answer takes them away."
@@ -61,7 +56,7 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
         ? "The extra repeats go with the model's own answers, not only the latest: hiding them all (AO) takes them away, hiding only the latest does not."
         : "Hiding the model's own answers does not take all the extra repeats away: the pull is not only in its own words.";
   // Both placeholders unsettling the model: said once, for both.
-  const shaken = [unsettled(c, 'ao') && ao === 'pull', unsettled(c, 'latest') && latest === 'pull'];
+  const shaken = [unsettled(c, 'ao') && ao === 'pull', unsettled(c, 'ao-last') && latest === 'pull'];
   const confusion = shaken.every(Boolean)
     ? ' Both placeholders unsettle it (more moves into other walls), so part of each drop may be confusion.'
     : shaken[0]
@@ -72,12 +67,12 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
   return {
     takeaway,
     // Why AO, of the three that hide all its answers: it keeps what the user said, so only the model's own words are missing.
-    said: `Of the three that hide all its answers, AO changes the least: it keeps every user turn, so the model still knows where the walls are, and takes away only its words. The last row is the direct test, built for this lesson: only the latest answer hidden, every other word kept.${confusion} Next: inside the model, where it reads while it writes.`,
+    said: `Of the three that hide all its answers, AO changes the least: it keeps every user turn, so the model still knows where the walls are, and takes away only its words. AO-last, the last row, is the direct test: only the latest answer hidden, every other word kept.${confusion} Next: inside the model, where it reads while it writes.`,
     table: {
       caption: 'Right after walking into a wall, how often it walks back in (of the moves it makes)',
       columns: ['Policy: what the model is shown', 'Back into the wall', 'What that tells'],
       rows: recapRows(c).map((r) => ({ ...r, figure: `${r.rate} %` })),
     },
-    more: `Every rate is of the moves made on the ${c.turns} turns right after a wall, in ${c.episodes} mazes the demo model played; answers that make no move are left out (under Full ${noMoveRate(c, 'full')} % of the turns, under AO ${noMoveRate(c, 'ao')} %, with the latest answer hidden ${noMoveRate(c, 'latest')} %). The latest answer is hidden as AO hides each (its placeholder), without AO's line in the system prompt.`,
+    more: `Every rate is of the moves made on the ${c.turns} turns right after a wall, in ${c.episodes} mazes the demo model played; answers that make no move are left out (under Full ${noMoveRate(c, 'full')} % of the turns, under AO ${noMoveRate(c, 'ao')} %, under AO-last ${noMoveRate(c, 'ao-last')} %). AO-last hides the latest answer as AO hides each (its placeholder), without AO's line in the system prompt.`,
   };
 }

@@ -16,7 +16,7 @@ import { copiersSaid, headReveal } from './head-reveal';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakSaid } from './moves';
 import { headsTally, policyTally, wallTally } from './wall-counts';
-import { hiddenTally } from './hidden-counts';
+import { hiddenTally, latestTally } from './hidden-counts';
 import { summary } from './summary';
 import { recapReveal } from './recap';
 import { insideReveal } from './inside';
@@ -109,17 +109,18 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: () =>
-      `Three policies keep every turn but hide the model's own answers. AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, SUM a one-sentence summary, Filler neutral text of the same length. The user's turns stay, so the model still knows what happened. Do the extra repeats go with its own words?`,
+      `Three policies keep every turn but hide the model's own answers. AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, SUM a one-sentence summary, Filler neutral text of the same length. The user's turns stay, so the model still knows what happened. AO-last, this tool's own test, hides only the latest answer. Do the extra repeats go with its own words?`,
     source:
-      'AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2.',
-    action: 'Click AO in the table.',
+      "AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2. AO-last is this tool's, not a paper's: AO's placeholder in place of the latest answer only, with no line added, to test whether the pull sits in that one answer.",
+    action: 'Click AO in the table, then AO-last.',
     target: '[data-testid="contexts-ao"] button',
-    done: (w) => only(w, 'ao'),
+    done: (w) => only(w, 'ao') || only(w, 'ao-last'),
     reveal: (w, base) => {
-      const r = figuresOf(w, 'ao');
+      const p = only(w, 'ao-last') ? 'ao-last' : 'ao';
+      const r = figuresOf(w, p);
       const a = r && readAgainstFull(r, base);
-      // The count at the wall is the step's point; how much AO reads, in the fold.
-      const t = hiddenTally();
+      // The count at the wall is the step's point; how much the policy reads, in the fold.
+      const t = p === 'ao' ? hiddenTally() : latestTally();
       return r && a ? { ...t, more: `${a.said}${a.more ? ` ${a.more}` : ''} ${t.more}` } : SILENT;
     },
   },

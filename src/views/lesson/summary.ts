@@ -22,7 +22,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     `With its whole history it repeats the blocked move in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}.`,
     `With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ': the pull is mostly in the latest turn' : ''}.`,
     `With its own answers hidden (AO), ${movePct(c, 'ao')}${aoAtDe ? `: the extra repeats seem to go with its own words${aoUnsettled(c) ? ', though hiding them unsettles it' : ''}` : ''}.`,
-    `With only its latest answer hidden, ${movePct(c, 'latest')}${hideVerdict(c, 'latest') === 'pull' ? `: the pull seems to sit in that one answer${unsettled(c, 'latest') ? ', though the placeholder unsettles it' : ''}` : ''}.`,
+    `With only its latest answer hidden (AO-last), ${movePct(c, 'ao-last')}${hideVerdict(c, 'ao-last') === 'pull' ? `: the pull seems to sit in that one answer${unsettled(c, 'ao-last') ? ', though the placeholder unsettles it' : ''}` : ''}.`,
     `Its twin trained against it (CPL), ${movePct(c, 'twin')}${moveRate(c, 'twin') < moveRate(c, 'full') && !twin ? ': lower, but not clearly beyond chance' : ''}.`,
   ];
   const attention = [

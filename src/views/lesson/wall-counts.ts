@@ -128,7 +128,7 @@ export interface Board {
 /**
  * The card's running count at the wall: what the agent does on the turns right after one, under each writer whose
  * step the learner has reached (Full and DE from the generation step, LT from the contexts step, AO from the hide
- * step with SUM and Filler, the twin from the CPL step), in the order taught.
+ * step with AO-last, SUM and Filler, the twin from the CPL step), in the order taught.
  */
 export function scoreboard(
   reached: { generate: boolean; contexts: boolean; hide: boolean; cpl: boolean },
@@ -147,7 +147,12 @@ export function scoreboard(
   const rows = [row('whole history (Full)', 'full')];
   if (reached.contexts) rows.push(row('last 6 turns (Window-6)', 'window:6'), row('turn before only (LT)', 'lt'));
   if (reached.hide)
-    rows.push(row('own answers hidden (AO)', 'ao'), row('own answers summarised (SUM)', 'sum'), row('own answers as filler (Filler)', 'filler'));
+    rows.push(
+      row('own answers hidden (AO)', 'ao'),
+      row('latest answer hidden (AO-last)', 'ao-last'),
+      row('own answers summarised (SUM)', 'sum'),
+      row('own answers as filler (Filler)', 'filler'),
+    );
   rows.push(row('no history (DE)', 'de'));
   if (reached.cpl) rows.push(row('CPL twin, whole history', 'twin'));
   return {

@@ -8,9 +8,10 @@ import { LOOKS_BACK } from './world';
 
 /**
  * Who wrote a move at a turn right after a wall: the demo model under Full, LT, DE, Window-6, AO, Filler and SUM (by their
- * policy specs) and under Full with only its latest answer hidden (`latest`, not a paper's policy), and the CPL twin under Full.
+ * policy specs) and under AO-last (only its latest answer hidden: this tool's test, not a paper's policy), and the CPL twin
+ * under Full.
  */
-export const WRITERS = ['full', 'lt', 'de', 'window:6', 'ao', 'filler', 'sum', 'latest', 'twin'] as const;
+export const WRITERS = ['full', 'lt', 'de', 'window:6', 'ao', 'filler', 'sum', 'ao-last', 'twin'] as const;
 export type Writer = (typeof WRITERS)[number];
 
 /** One turn right after the demo model hit a wall, in an episode it played itself. */
