@@ -352,7 +352,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.locator('details.turns').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
       // The maze drawn from the user turns: the example stands at (3,3) from its 5th turn to its 10th.
       expect(await card.getByTestId('lesson-maze').locator('figcaption').textContent()).toMatch(/from turn 5 to turn 10 it stands at the same cell\.$/);
-      expect(await card.getByTestId('lesson-maze-agent').getAttribute('cx')).toBe(String(3 * 22 + 11));
+      expect(await card.getByTestId('lesson-maze-agent').getAttribute('cx')).toBe(String(3 * 28 + 14)); // cells of 28 px
       // The cells it stood on carry the numbers the answers' lists use (the system prompt's cell = 6y + x + 1).
       expect(await card.getByTestId('lesson-maze-number').allTextContents()).toEqual(['3', '4', '10', '16', '22']);
     });
@@ -405,9 +405,19 @@ describe('the lesson, walked with the keyboard only', () => {
         expect(await page.getByTestId('contexts-ao-last').locator('[role="img"]').getAttribute('aria-label')).toMatch(
           /^turns 1–8 whole \(the user turn and the answer\); turn 9 the user turn; the answer replaced by a placeholder/,
         );
-        await page.getByTestId('contexts-ao-last').locator('button').click();
+        // By keyboard too: a mouse left over the page would point at tokens in the steps after.
+        await page.getByTestId('contexts-ao-last').locator('button').focus();
+        await page.keyboard.press('Enter');
         await page.getByTestId('figure-ao-last-diagonal').waitFor({ timeout: 120_000 });
         await expect.poll(() => card.getByTestId('lesson-takeaway').textContent(), { timeout: 60_000 }).toBe(latestTally().takeaway);
+        if (shots) {
+          await page.waitForTimeout(900);
+          await page.screenshot({ path: join(shots, 'desktop-04-hide-ao-last.png') });
+          appendFileSync(
+            join(shots, 'desktop-texts.md'),
+            `## 4, first AO-last\n\n> **${await card.getByTestId('lesson-takeaway').textContent()}** ${await card.getByTestId('lesson-said').textContent()}\n\n`,
+          );
+        }
         // Then AO, by keyboard, as "take me there" left it: the card moves on to the three that hide every answer.
         await page.getByTestId('contexts-ao').locator('button').focus();
         await press('Enter');

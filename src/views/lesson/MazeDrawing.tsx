@@ -1,7 +1,7 @@
 import { cellNumber, type MazeTrail } from './maze';
 
 /** One cell's side in the drawing, in CSS pixels. */
-const CELL = 22;
+const CELL = 28;
 
 /**
  * The maze the conversation plays, drawn from its user turns: the grid, the path the agent took (a line through
@@ -28,7 +28,7 @@ export function MazeDrawing({ maze }: { maze: MazeTrail }) {
   // The cells it stood on, each once, numbered as the answers' lists number them.
   const visited = [...new Map(maze.steps.map((s) => [`${s.x},${s.y}`, s])).values()];
   const n = maze.numbering;
-  const caption = `The maze as the user's turns tell it: the agent's path (blue line), ${n ? "each cell it stood on with its number as the answers' lists give it, " : ''}the walls they name (thick red), the goal (★)${
+  const caption = `The maze as the user's turns tell it: the agent's path (blue line), ${n ? "each cell it stood on with its number as the answers' lists give it (counted row by row from the top left), " : ''}the walls they name (thick red), the goal (★)${
     maze.stuck ? `; from turn ${maze.stuck.from} to turn ${maze.stuck.to} it stands at the same cell` : ''
   }.`;
   return (
