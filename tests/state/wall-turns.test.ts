@@ -195,7 +195,8 @@ describe('the wall counts the lesson quotes', () => {
       'twin',
     ]);
     expect(wallTally(c)).toEqual({
-      takeaway: "With its whole history it walks back into the wall in 75 % of its moves; with no history, 45 %: that gap is the history's pull.",
+      takeaway:
+        "With its whole history it walks back into the wall in 75 % of its moves; with no history, 45 %: the gap, the extra repeats, is the history's pull.",
       said: 'The chart counts every turn right after a wall in the mazes it played earlier. Even with no history, a goal that often lies just beyond the wall pulls it there.',
       more: 'Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
     });
@@ -247,7 +248,7 @@ describe('the wall counts the lesson quotes', () => {
       'Hiding only its latest answer takes the extra repeats away, as hiding them all does: the pull seems to sit in that one answer.',
     );
     expect(latestTally(c).said).toBe(
-      'With only its latest answer hidden, every other word kept, it walks back into the wall in 46 % of its moves: DE 45 %, Full 75 %.',
+      'With only its latest answer hidden, every other word kept, it walks back into the wall in 46 % of its moves; with all its answers hidden (AO), 50 %; with no history (DE), 45 %; with the whole history, 75 %.',
     );
     expect(latestTally(c).more).toMatch(
       /The counts: 88 of the 190 moves, from 40 episodes the demo model played \(10 of the 200 turns make no move\)\. Into other walls: 12 % of its moves, 15 % of DE's\. The two part on 62 turns: only AO-last repeats the blocked move 30 times, only DE 32;/,

@@ -6,7 +6,7 @@ export const QUIZ: QuizQuestion[] = [
     // The definition applied: what tells inertia apart from a model that only looks a lot at its answers.
     question: 'An agent keeps walking into a wall its user named. Which finding would show that this is conversational inertia?',
     options: [
-      'while writing the move it gives most of its attention to its prior assistant answers, far above chance',
+      'while writing the move it gives most of its attention to its prior assistant answers',
       'it repeats the move more often with its own prior assistant answers in view than with them hidden',
       'it repeats the move just as often when the model is shown no earlier turn at all, only the last message',
     ],
@@ -30,11 +30,7 @@ export const QUIZ: QuizQuestion[] = [
     // The control applied to new counts: the learner reads AO against DE, as the lesson did.
     question:
       'Another model repeats a wrong move in 70 % of turns with its whole history, in 40 % with none (DE) and in 68 % with only its own answers hidden (AO). What brings the extra repeats?',
-    options: [
-      'its own prior assistant answers, which AO hides',
-      "the user's turns, which AO keeps and DE drops",
-      'nothing in the history: the move is the same either way',
-    ],
+    options: ['its own answers, which AO hides', "the user's turns, which AO keeps and DE drops", 'nothing in the history: the move is the same either way'],
     correct: 1,
     why: "Hiding its own answers barely changes the count (68 %), while dropping the user's turns too brings it down (40 %): here the pull is in what the user said.",
     revisit: 'hide',
@@ -52,7 +48,11 @@ export const QUIZ: QuizQuestion[] = [
     // The recap's direct test on new counts: only the latest answer hidden, against all of them hidden (AO).
     question:
       'Another model repeats a wrong move in 80 % of its moves with its whole history, 50 % with none (DE), 79 % with only its latest answer hidden and 51 % with all its answers hidden (AO). Where does most of the extra pull sit?',
-    options: ['in its own latest answer, which both of those hide', "in the user's turns, which both of those keep", 'in its own older answers'],
+    options: [
+      'in its own latest answer, which both of those hide',
+      "in the user's turns, which both of those keep",
+      'in its own older answers, before the latest turn',
+    ],
     correct: 2,
     why: "Hiding only its latest answer leaves the extra repeats (79 %); hiding all its answers takes them away (51 %, near DE). The user's turns stay under both, so they cannot be the difference: what is left is its own older answers.",
     revisit: 'recap',
@@ -88,7 +88,7 @@ export const QUIZ: QuizQuestion[] = [
       'On another conversation a bright line slants down parallel to the dotted centre, but 8 tokens to its right. The band reaches 5 tokens either side of the centre. What does the diagonal ratio make of that line?',
     options: [
       'it misses the line: the copy runs outside the band, so the ratio can stay near chance',
-      'it counts the line in full, since the line runs at the same slope as the dotted centre',
+      'it counts the line in full: it runs at the same slope as the dotted centre',
       'it counts the line twice, since a line off the centre falls on two prior assistant answers',
     ],
     correct: 0,
@@ -101,7 +101,7 @@ export const QUIZ: QuizQuestion[] = [
       'On another conversation the diagonal ratio is 12 %, and chance (looking at every token equally) would put 12 % of the attention in the same band. What does that say?',
     options: [
       'the answer copies its prior assistant answers token for token, 12 % of the time',
-      "12 % of the answer's words are copied from its prior assistant answers",
+      "12 % of the answer's words are copied",
       'the band gets what chance gives it: no sign of copying here',
     ],
     correct: 2,

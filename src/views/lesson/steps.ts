@@ -120,7 +120,8 @@ export const LESSON: LessonStep[] = [
       const r = figuresOf(w, p);
       const a = r && readAgainstFull(r, base);
       // The count at the wall is the step's point; how much the policy reads, in the fold.
-      const t = p === 'ao' ? hiddenTally() : latestTally();
+      // AO first, as the action asks: then the card points on to AO-last.
+      const t = p === 'ao' ? { ...hiddenTally(), said: `${hiddenTally().said} Then click AO-last: only its latest answer hidden.` } : latestTally();
       return r && a ? { ...t, more: `${a.said}${a.more ? ` ${a.more}` : ''} ${t.more}` } : SILENT;
     },
   },
@@ -207,7 +208,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      `Copying the list of cells is wanted; the heads doing it may also carry the repeat (step ${stepNo('heads')} tests that). The grid gives each head its own diagonal ratio, brighter for higher, named layer.head from 0 (1.2: second layer, third head). The top row, the first layer, scores higher, but without its heads this model writes no move, so the test and the figures use the last layer. Is the diagonal spread over its heads, or held by a few?`,
+      `Copying the list of cells is wanted, but its heads may also carry the repeat (step ${stepNo('heads')} tests that). The grid gives each head its own diagonal ratio, brighter for higher, named layer.head from 0 (1.2: second layer, third head). The first layer (top row) scores higher on average, but without its heads this model writes no move, so the test and the figures use the last layer. Is the diagonal spread over its heads, or held by a few?`,
     source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
     action: 'Click the brightest cell of the grid, marked ★: the heatmap and the figures then show that head alone.',
     target: '[data-testid="head-grid-0"] [data-top]',
@@ -220,7 +221,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      "Attention shows where heads read, not whether they make the move; switching them off tests that. One button switches off the last layer's three top-diagonal heads, then its three lowest as a control, and has the model answer each way. Any heads off change a model somewhat: the test is whether the top-diagonal heads change it more. The first layer's heads stay on: without them this small model writes no move at all. Do the top-diagonal heads carry the pull?",
+      "Attention shows where heads read, not whether they make the move; switching them off tests that. One button switches off the last layer's three top-diagonal heads, then its three lowest as a control, and has the model answer each way. Any heads off change a model somewhat (watch the list of cells come out garbled): the test is whether the top-diagonal heads change the move more. Do the top-diagonal heads carry the pull?",
     source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three; random heads would be another fair control, not counted here): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 top-diagonal heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',

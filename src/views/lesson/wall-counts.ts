@@ -44,7 +44,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
     takeaway:
       gap > 0
-        ? `With its whole history it walks back into the wall in ${movePct(c, 'full')} of its moves; with no history, ${movePct(c, 'de')}: that gap is the history's pull.`
+        ? `With its whole history it walks back into the wall in ${movePct(c, 'full')} of its moves; with no history, ${movePct(c, 'de')}: the gap, the extra repeats, is the history's pull.`
         : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
     // The card keeps the two rates (the chart draws them); how many turns, mazes and extra repeats, in the fold.
     said: `The chart counts every turn right after a wall in the mazes it played earlier. Even with no history, a goal that often lies just beyond the wall pulls it there.`,
