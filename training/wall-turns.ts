@@ -6,7 +6,7 @@
  * that follow the diagonal most switched off, and with the 3 that follow it least (the heads step's count). Used by
  * scripts/inertia-turns.ts and its pinning test.
  */
-import { bottomHeads, topHeads, withHeadsOff } from '../src/analysis/ablation';
+import { bottomHeads, type HeadDiagonals, type HeadRef, topHeads, withHeadsOff } from '../src/analysis/ablation';
 import { analyzePolicy, type AnalysisModel } from '../src/analysis/analyze';
 import { generateAnswer } from '../src/analysis/answer';
 import { analyzeHeads } from '../src/analysis/heads';
@@ -61,7 +61,7 @@ export async function wallEpisode({ model, twin, heads }: Writers, seed: number)
         sum: await write(model, 'sum'),
         twin: await write(twin, 'full'),
       };
-      const headsOff = act === last ? await headsOffMoves(heads, history, t) : null;
+      const headsOff = act === last ? await headsOffMoves(heads, history, t, seed) : null;
       out.push({ turn: { seed, turn: t, hit: last, blocked, moves, look: await moveLook(model, history, t), headsOff }, history: [...history] });
     }
     if (act === 'stay') break;
@@ -86,11 +86,26 @@ async function moveLook(model: AnalysisModel, history: Message[], turn: number):
 
 /**
  * The heads step's moves for `turn` (the last in `history`): the last layer's 3 heads with the highest diagonal
- * ratio under Full switched off, then the 3 with the lowest, as the lesson's button does on the page.
+ * ratio under Full switched off, then the 3 with the lowest, as the lesson's button does on the page; then 3 drawn at
+ * random (the second control, in the stored count only).
  */
-async function headsOffMoves(model: OpenModel, history: Message[], turn: number): Promise<WallTurn['headsOff']> {
+async function headsOffMoves(model: OpenModel, history: Message[], turn: number, seed: number): Promise<WallTurn['headsOff']> {
   const conversation = { messages: history };
   const last = (await analyzeHeads(model, conversation, 'full', { turn })).slice(-1);
   const write = async (off: ReturnType<typeof topHeads>) => actionOf(await generateAnswer(withHeadsOff(model, off), conversation, 'full', turn));
-  return { top: await write(topHeads(last, 3)), bottom: await write(bottomHeads(last, 3)) };
+  return { top: await write(topHeads(last, 3)), bottom: await write(bottomHeads(last, 3)), random: await write(randomHeads(last, 3, seed * 100 + turn)) };
+}
+
+/**
+ * k of the last layer's heads drawn at random, whatever their diagonal ratio (seeded by the episode and the turn, so a
+ * rerun draws the same): the second control, beside the lowest heads, that reviewers of the lesson asked for.
+ */
+export function randomHeads(last: HeadDiagonals, k: number, seed: number): HeadRef[] {
+  const layer = last.at(-1)!;
+  const r = rng(seed);
+  const draws = layer.perHead.map((_, i) => ({ i, v: r() }));
+  return draws
+    .sort((x, y) => x.v - y.v)
+    .slice(0, k)
+    .map((x) => [layer.layer, x.i] as const);
 }

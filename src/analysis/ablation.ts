@@ -50,7 +50,7 @@ export function headMask(off: readonly HeadRef[], layers: number, heads: number)
   return mask;
 }
 
-type HeadDiagonals = readonly { layer: number; perHead: readonly { diagonal: number }[] }[];
+export type HeadDiagonals = readonly { layer: number; perHead: readonly { diagonal: number }[] }[];
 
 /** The k heads with the highest diagonal ratio, any layer (ties: the earlier head), leaving out `except` (heads switched off). */
 export function topHeads(layers: HeadDiagonals, k: number, except: readonly HeadRef[] = []): HeadRef[] {

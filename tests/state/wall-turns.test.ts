@@ -30,20 +30,24 @@ describe('the wall counts the lesson quotes', () => {
       turn({ full: 'south', lt: 'east', de: 'west', 'window:6': 'south', ao: 'east', filler: 'south', sum: null, 'ao-last': 'south', twin: null }, 5.6, {
         top: 'north',
         bottom: 'south',
+        random: 'south',
       }),
       turn({ full: 'south', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, filler: 'east', sum: 'south', 'ao-last': 'east', twin: 'north' }, 1.49, {
         top: null,
         bottom: 'west',
+        random: 'east',
       }),
       // Not a repeat under Full: neither its look nor its heads-off moves are counted.
       turn({ full: 'east', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, filler: 'west', sum: 'south', 'ao-last': null, twin: 'north' }, 9, {
         top: 'north',
         bottom: 'north',
+        random: 'north',
       }),
       // Its look cannot be read: not counted either.
       turn({ full: 'south', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, filler: 'stay', sum: 'north', 'ao-last': 'west', twin: 'north' }, null, {
         top: 'south',
         bottom: 'south',
+        random: 'stay',
       }),
     ]);
     expect(c).toEqual({
@@ -56,12 +60,14 @@ describe('the wall counts the lesson quotes', () => {
       // Only the top heads off change the first turn's move; neither the fourth's; on the second the top set makes none.
       headsOff: {
         of: 3,
-        repeats: { top: 1, bottom: 2 },
-        open: { top: 1, bottom: 0 },
-        none: { top: 1, bottom: 0 },
-        moved: { top: 2, bottom: 3 },
+        repeats: { top: 1, bottom: 2, random: 1 },
+        open: { top: 1, bottom: 0, random: 1 },
+        none: { top: 1, bottom: 0, random: 0 },
+        moved: { top: 2, bottom: 3, random: 2 },
         // Paired where both sets make a move (turns 1 and 4; the top set writes none on turn 2).
         changed: { first: 1, second: 0 },
+        // Against the random heads, only turn 1 pairs (turn 4's random set stays): the top set changes it, the random set not.
+        changedRandom: { first: 1, second: 0 },
       },
       // Full repeats on turns 1, 2 and 4; DE on none. Against Full, e.g. LT repeats on turn 3 only it, Full on turn 1 only it.
       split: {
@@ -93,8 +99,8 @@ describe('the wall counts the lesson quotes', () => {
     // One turn where the two sets part: fewer repeats with the top heads off, but not clearly beyond chance.
     expect(headsTally(c)).toEqual({
       takeaway: 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
-      said: 'Of the moves made, the top-diagonal heads off changed 50 %, the lowest 33 %: were the two sets alike, such a gap would come often.',
-      more: 'The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked: a move made 2 and 3 times, the move repeated 1 and 2, an open way 1 and 0, no move at all 1 and 0 (the other moves run into another wall). Where both sets make a move, the two part on 1 turn: only the top-diagonal heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly often.',
+      said: 'Of the moves made, the top-diagonal heads off changed 50 %, three heads drawn at random 50 %, the lowest 33 %: were the top and the lowest alike, such a gap would come often.',
+      more: "The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked (top-diagonal, lowest, at random): a move made 2, 3 and 2 times, the move repeated 1, 2 and 1, an open way 1, 0 and 1, no move at all 1, 0 and 1 (the other moves run into another wall). Where both sets make a move, the two part on 1 turn: only the top-diagonal heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly often. Against the random three, the two part on 1 turn: only the top-diagonal heads off changed it 1 time, only the random three 0; were both sets alike, chance would split them this unevenly often. The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).",
       // Drawn among the moves made: with the top heads off 1 repeat and 1 open way of 2 (50 % each; 1 of 3 no move, written beside); 2 of 3 with the lowest off.
       board: {
         turns: 3,
@@ -102,6 +108,7 @@ describe('the wall counts the lesson quotes', () => {
         rows: [
           { label: 'every head on', repeats: 100, open: 0, noMove: 0 },
           { label: 'top-diagonal heads off', repeats: 50, open: 50, noMove: 33 },
+          { label: 'three at random off', repeats: 50, open: 50, noMove: 33 },
           { label: 'lowest heads off', repeats: 67, open: 0, noMove: 0 },
         ],
         noHistory: null,
@@ -109,7 +116,7 @@ describe('the wall counts the lesson quotes', () => {
           'The 3 turns where the model walked back into the wall under Full (step 2), so 100 % with every head on, written again with heads switched off: where the move goes (answers with no move left out)',
       },
     });
-    const even = { ...c.headsOff, repeats: { top: 2, bottom: 2 } };
+    const even = { ...c.headsOff, repeats: { top: 2, bottom: 2, random: 2 } };
     expect(headsTally({ ...c, headsOff: even }).takeaway).toBe(
       'The top-diagonal heads carry no more of the pull than any three heads: in this model it does not sit in them.',
     );
@@ -134,11 +141,12 @@ describe('the wall counts the lesson quotes', () => {
       looks: { back: 19, of: 116 },
       headsOff: {
         of: 116,
-        repeats: { top: 68, bottom: 87 },
-        open: { top: 11, bottom: 9 },
-        none: { top: 5, bottom: 17 },
-        moved: { top: 111, bottom: 99 },
+        repeats: { top: 68, bottom: 87, random: 80 },
+        open: { top: 11, bottom: 9, random: 10 },
+        none: { top: 5, bottom: 17, random: 10 },
+        moved: { top: 111, bottom: 99, random: 104 },
         changed: sp(31, 7),
+        changedRandom: sp(25, 9),
       },
       // Against Full, then DE, on the same turns: where only the writer repeats the blocked move, and only Full (DE) does.
       split: {
@@ -314,9 +322,12 @@ describe('the wall counts the lesson quotes', () => {
     expect(other[1]!.items).toHaveLength(3);
     expect(other[1]!.items[1]).toBe('Its line-for-line copying (the diagonal) is mostly the list of cells the task asks for.');
     // The control stops as many: said so; and a gap within chance, said so.
-    expect(summary({ ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 }, moved: { top: 99, bottom: 99 } } }).points![1]!.items.at(-1)).toBe(
-      'Switching off the top-diagonal heads changed no more repeats than switching off the 3 lowest.',
-    );
+    expect(
+      summary({
+        ...c,
+        headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87, random: 87 }, moved: { top: 99, bottom: 99, random: 99 } },
+      }).points![1]!.items.at(-1),
+    ).toBe('Switching off the top-diagonal heads changed no more repeats than switching off the 3 lowest.');
     expect(summary({ ...c, headsOff: { ...c.headsOff, changed: sp(6, 4) } }).points![1]!.items.at(-1)).toMatch(
       /, not clearly beyond chance: attention picked the heads, switching them off tested them\.$/,
     );
@@ -328,10 +339,24 @@ describe('the wall counts the lesson quotes', () => {
     expect(twinTally(close).more).toContain('chance would split them this unevenly about 1 time in 2.');
     // The heads, paired where both sets make a move: 31 against 7 is clear (a sign test: about 1 time in 8,600).
     expect(headsTally(c).takeaway).toBe(
-      'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move clearly more often than switching off the lowest.',
+      'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move clearly more often than the lowest or three at random.',
+    );
+    // Three at random changing nearly as many (29 % of 105 against 39 %; paired 22 against 15, about 1 time in 3): said so, on the card and in the close.
+    const close3 = {
+      ...c,
+      headsOff: { ...c.headsOff, repeats: { ...c.headsOff.repeats, random: 75 }, moved: { ...c.headsOff.moved, random: 105 }, changedRandom: sp(22, 15) },
+    };
+    expect(headsTally(close3).takeaway).toBe(
+      'The top-diagonal heads change the repeated move clearly more than the lowest, but three heads at random come close: they matter, not clearly more than most.',
+    );
+    expect(headsTally(close3).said).toMatch(
+      /^Of the moves made, the top-diagonal heads off changed 39 %, three heads drawn at random 29 %, the lowest 12 %: the top set stands clearly apart from the lowest only\./,
+    );
+    expect(summary(close3).points![1]!.items.at(-1)).toBe(
+      'Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (39 % against 12 %), but 3 at random came close (29 %): attention picked the heads, switching them off tested them.',
     );
     expect(headsTally(c).more).toMatch(
-      /Where both sets make a move, the two part on 38 turns: only the top-diagonal heads off changed the move 31 times, only the lowest 7; were both sets alike, chance would split them this unevenly less than 1 time in 1,000\.$/,
+      /Where both sets make a move, the two part on 38 turns: only the top-diagonal heads off changed the move 31 times, only the lowest 7; were both sets alike, chance would split them this unevenly less than 1 time in 1,000\. Against the random three, the two part on 34 turns: only the top-diagonal heads off changed it 25 times, only the random three 9; were both sets alike, chance would split them this unevenly about 1 time in 111\./,
     );
     // LT near DE: no such reason to give.
     expect(twinTally({ ...c, repeats: { ...c.repeats, lt: 95 } }).said).toMatch(/the demo model 75 %\.$/);

@@ -32,11 +32,12 @@ const c: WallCounts = {
   looks: { back: 15, of: 116 },
   headsOff: {
     of: 116,
-    repeats: { top: 68, bottom: 87 },
-    open: { top: 11, bottom: 9 },
-    none: { top: 5, bottom: 17 },
-    moved: { top: 111, bottom: 99 },
+    repeats: { top: 68, bottom: 87, random: 80 },
+    open: { top: 11, bottom: 9, random: 10 },
+    none: { top: 5, bottom: 17, random: 10 },
+    moved: { top: 111, bottom: 99, random: 104 },
     changed: { first: 31, second: 7 },
+    changedRandom: { first: 25, second: 9 },
   },
 };
 const world = (results: PolicyResult[]) => ({ results, fromModel: true, fromCache: false }) as unknown as LessonWorld;
@@ -54,7 +55,8 @@ describe('the recap of the look inside', () => {
       // Head 1 of layer 1: 1.2 against the layer's 0.6.
       ['10. One head at a time', 'head 1.1, 2.0 times the average', 'one head stands out: the diagonal is not spread evenly'],
       // (111 − 68) / 111 = 38.7 %, (99 − 87) / 99 = 12.1 %; 31 against 7 is clear.
-      ['11. Switching heads off', '39 % against 12 %', 'the top-diagonal heads carry part of the repeat'],
+      // (104 − 80) / 104 = 23 % at random; 25 against 9 is clear too.
+      ['11. Switching heads off', '39 %, 23 %, 12 %', 'the top-diagonal heads carry part of the repeat, more than other heads'],
     ]);
   });
 
@@ -68,10 +70,27 @@ describe('the recap of the look inside', () => {
       'The clues: it leans on its own answers, copies them in order more than chance, and one head holds much of that. A clue is not a cause; the test is to switch heads off and see whether the move changes. Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out. Next: a model trained against the pull.',
     );
     expect(r.table!.rows).toHaveLength(6);
+    // Three at random changing nearly as many (29 %; 22 against 15 is within chance): the row, the line and the words say so.
+    const close = {
+      ...c,
+      headsOff: {
+        ...c.headsOff,
+        repeats: { ...c.headsOff.repeats, random: 75 },
+        moved: { ...c.headsOff.moved, random: 105 },
+        changedRandom: { first: 22, second: 15 },
+      },
+    };
+    expect(insideRows(full, filler, close).at(-1)!.tells).toBe('they matter more than the lowest, but random heads come close: not clearly special');
+    expect(insideReveal(world([full, filler]), close).takeaway).toBe(
+      'Attention did not show why one move repeats, and the heads it picked change the move less clearly than it seemed: three at random come close.',
+    );
+    expect(insideReveal(world([full, filler]), close).said).toContain(
+      ' Three heads at random change nearly as many moves as the top-diagonal ones: the pull seems spread over many heads, not held by the copying few.',
+    );
     // Filler not yet scored: no table with a row missing.
     expect(insideReveal(world([full]), c).table).toBeUndefined();
     // The control changing as many: no claim for the heads, in the row or the line.
-    const even = { ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87 }, moved: { top: 99, bottom: 99 } } };
+    const even = { ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87, random: 87 }, moved: { top: 99, bottom: 99, random: 99 } } };
     expect(insideRows(full, filler, even).at(-1)!.tells).toBe('they carry no more of it than any heads');
     expect(insideReveal(world([full, filler]), even).takeaway).toBe(
       'Attention showed what the model reads, but switching heads off did not tie the repeat to the top-diagonal heads.',

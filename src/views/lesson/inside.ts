@@ -6,7 +6,7 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import { stepNo } from './order';
 import { stripesPhrase } from './band-reveals';
-import { byChance, changedPct, headsCarry, looksRare, pct } from './wall-counts';
+import { beyondRandom, byChance, changedPct, headsCarry, looksRare, pct } from './wall-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import { evenDiagonal, evenShare, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, percent, type RecapTable, type Reveal } from './world';
 
@@ -98,10 +98,12 @@ export function insideRows(full: PolicyResult, filler: PolicyResult | null, c: W
     row(
       'heads',
       'Switching heads off',
-      'the test: of the repeats, the moves changed with the 3 top-diagonal heads off, and with the 3 lowest off',
-      `${changedPct(h, 'top')} against ${changedPct(h, 'bottom')}`,
+      'the test: of the repeats, the moves changed with the 3 top-diagonal heads off, 3 at random, the 3 lowest',
+      `${changedPct(h, 'top')}, ${changedPct(h, 'random')}, ${changedPct(h, 'bottom')}`,
       carry
-        ? 'the top-diagonal heads carry part of the repeat'
+        ? beyondRandom(h)
+          ? 'the top-diagonal heads carry part of the repeat, more than other heads'
+          : 'they matter more than the lowest, but random heads come close: not clearly special'
         : headsCarry(c)
           ? 'they may carry part of it, not clearly beyond chance'
           : 'they carry no more of it than any heads',
@@ -116,11 +118,12 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
   if (!full || !filler) return LOADING;
   const h = c.headsOff;
   const carry = headsCarry(c) && byChance(h.changed).clear;
-  const takeaway = carry
-    ? looksRare(c)
-      ? 'Attention did not show why one move repeats, but it led to heads that matter: switching off the top-diagonal heads changes the move more than others.'
-      : 'Attention led to heads that matter: switching off the top-diagonal heads changes the move more than switching off others.'
-    : 'Attention showed what the model reads, but switching heads off did not tie the repeat to the top-diagonal heads.';
+  const start = looksRare(c) ? 'Attention did not show why one move repeats' : 'Attention showed where the move reads';
+  const takeaway = !carry
+    ? 'Attention showed what the model reads, but switching heads off did not tie the repeat to the top-diagonal heads.'
+    : beyondRandom(h)
+      ? `${start}, but it led to heads that matter: switching off the top-diagonal heads changes the move more than others.`
+      : `${start}, and the heads it picked change the move less clearly than it seemed: three at random come close.`;
   // Where the changed moves went: mostly another wall, so the heads feed the pull more than they block the way out.
   const intoWalls = h.moved.top - h.repeats.top - h.open.top > h.open.top;
   // The clues the rows found, in one sentence: each only where its figure is well above chance.
@@ -135,7 +138,13 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
   return {
     takeaway,
     said: `${listed ? `The clues: ${listed}. ` : ''}A clue is not a cause; the test is to switch heads off and see whether the move changes.${
-      carry && intoWalls ? ' Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out.' : ''
+      !carry
+        ? ''
+        : beyondRandom(h)
+          ? intoWalls
+            ? ' Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out.'
+            : ''
+          : ' Three heads at random change nearly as many moves as the top-diagonal ones: the pull seems spread over many heads, not held by the copying few.'
     } Next: a model trained against the pull.`,
     table: {
       caption: 'Does where the model reads explain the repeat? What each step saw',

@@ -2,7 +2,7 @@
  * The lesson's close: what its history does to the move the model writes, and what attention showed, side by side
  * (two lists on the card), from the stored counts and, where the page has them, the figures against chance.
  */
-import { byChance, changedPct, headsCarry, ltBringsMost, movePct, moveRate } from './wall-counts';
+import { beyondRandom, byChance, changedPct, headsCarry, ltBringsMost, movePct, moveRate } from './wall-counts';
 import { aoUnsettled, hideVerdict, unsettled } from './hidden-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
@@ -30,7 +30,9 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     ...(x.prior === undefined ? [] : [`Its prior assistant answers get ${x.prior.toFixed(1)} times what their part of the text gives them.`]),
     `Its line-for-line copying (the diagonal${x.diagonal === undefined ? '' : `, ${x.diagonal.toFixed(1)} times chance`}) is mostly the list of cells the task asks for.`,
     headsCarry(c)
-      ? `Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (${changedPct(c.headsOff, 'top')} against ${changedPct(c.headsOff, 'bottom')})${heads ? '' : ', not clearly beyond chance'}: attention picked the heads, switching them off tested them.`
+      ? `Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (${changedPct(c.headsOff, 'top')} against ${changedPct(c.headsOff, 'bottom')})${heads ? '' : ', not clearly beyond chance'}${
+          heads && !beyondRandom(c.headsOff) ? `, but 3 at random came close (${changedPct(c.headsOff, 'random')})` : ''
+        }: attention picked the heads, switching them off tested them.`
       : 'Switching off the top-diagonal heads changed no more repeats than switching off the 3 lowest.',
   ];
   return {

@@ -5,7 +5,7 @@
  */
 import { signTest } from '../../metrics/stats';
 import { stepNo } from './order';
-import { type HeadsOffCounts, type Split, WALL_COUNTS, WALL_TURNS, type WallCounts, type WallTurn, WRITERS, type Writer } from './wall-records';
+import { type HeadSet, type HeadsOffCounts, type Split, WALL_COUNTS, WALL_TURNS, type WallCounts, type WallTurn, WRITERS, type Writer } from './wall-records';
 import { LOOKS_BACK, type Reveal, SILENT } from './world';
 
 /**
@@ -164,8 +164,14 @@ export function scoreboard(
 }
 
 /** Of the moves a set of heads switched off still makes on the repeats, the share that changed (answers with no move left out, as at the wall). */
-const changedRate = (h: HeadsOffCounts, set: 'top' | 'bottom'): number => rate(h.moved[set] - h.repeats[set], h.moved[set] || 1);
-export const changedPct = (h: HeadsOffCounts, set: 'top' | 'bottom'): string => `${changedRate(h, set)} %`;
+const changedRate = (h: HeadsOffCounts, set: HeadSet): number => rate(h.moved[set] - h.repeats[set], h.moved[set] || 1);
+export const changedPct = (h: HeadsOffCounts, set: HeadSet): string => `${changedRate(h, set)} %`;
+
+/**
+ * Whether the top-diagonal heads off change the repeat clearly more than three heads drawn at random (5 points or more,
+ * and beyond chance on the paired turns): the stricter control, since the lowest heads may be the least used.
+ */
+export const beyondRandom = (h: HeadsOffCounts): boolean => changedRate(h, 'top') >= changedRate(h, 'random') + 5 && byChance(h.changedRandom).clear;
 
 /** Whether the turn before alone (LT) brings back at least half of what the whole history adds. */
 export const ltBringsMost = (c: WallCounts): boolean => (moveRate(c, 'lt') - moveRate(c, 'de')) * 2 >= historyAdds(c);
@@ -179,16 +185,25 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   if (!h.of) return SILENT;
   // Where the changed moves went is said only of heads that clearly carry more than the control.
   const carry = headsCarry(c) && byChance(h.changed).clear;
+  const random = beyondRandom(h);
   return {
     takeaway: !headsCarry(c)
       ? 'The top-diagonal heads carry no more of the pull than any three heads: in this model it does not sit in them.'
-      : carry
-        ? 'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move clearly more often than switching off the lowest.'
-        : 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
-    // How sure, in plain words: how often such a gap would come if the two sets were alike. How many repeats: the chart's caption.
-    said: `Of the moves made, the top-diagonal heads off changed ${changedPct(h, 'top')}, the lowest ${changedPct(h, 'bottom')}: were the two sets alike, such a gap would come ${byChance(h.changed).said}.${carry ? headsLead(h) : ''}`,
+      : !carry
+        ? 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.'
+        : random
+          ? 'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move clearly more often than the lowest or three at random.'
+          : 'The top-diagonal heads change the repeated move clearly more than the lowest, but three heads at random come close: they matter, not clearly more than most.',
+    // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
+    said: `Of the moves made, the top-diagonal heads off changed ${changedPct(h, 'top')}, three heads drawn at random ${changedPct(h, 'random')}, the lowest ${changedPct(h, 'bottom')}${
+      carry
+        ? random
+          ? ': the top set stands clearly apart from both.'
+          : ': the top set stands clearly apart from the lowest only.'
+        : `: were the top and the lowest alike, such a gap would come ${byChance(h.changed).said}.`
+    }${carry ? headsLead(h) : ''}`,
     board: headsBoard(h),
-    more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked: a move made ${h.moved.top} and ${h.moved.bottom} times, the move repeated ${h.repeats.top} and ${h.repeats.bottom}, an open way ${h.open.top} and ${h.open.bottom}, no move at all ${h.of - h.moved.top} and ${h.of - h.moved.bottom} (the other moves run into another wall). Where both sets make a move, t${parted(h.changed, 'only the top-diagonal heads off changed the move', 'only the lowest', 'were both sets alike, chance').slice(1)}`,
+    more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked (top-diagonal, lowest, at random): a move made ${h.moved.top}, ${h.moved.bottom} and ${h.moved.random} times, the move repeated ${h.repeats.top}, ${h.repeats.bottom} and ${h.repeats.random}, an open way ${h.open.top}, ${h.open.bottom} and ${h.open.random}, no move at all ${h.of - h.moved.top}, ${h.of - h.moved.bottom} and ${h.of - h.moved.random} (the other moves run into another wall). Where both sets make a move, t${parted(h.changed, 'only the top-diagonal heads off changed the move', 'only the lowest', 'were both sets alike, chance').slice(1)} Against the random three, t${parted(h.changedRandom, 'only the top-diagonal heads off changed it', 'only the random three', 'were both sets alike, chance').slice(1)} The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).`,
   };
 }
 
@@ -198,7 +213,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
  * still made, the share with no move written beside, so a bar's part short of 100 % is the changed share the card says.
  */
 function headsBoard(h: HeadsOffCounts): Board {
-  const row = (label: string, set: 'top' | 'bottom'): BoardRow => ({
+  const row = (label: string, set: HeadSet): BoardRow => ({
     label,
     repeats: rate(h.repeats[set], h.moved[set] || 1),
     open: rate(h.open[set], h.moved[set] || 1),
@@ -207,7 +222,12 @@ function headsBoard(h: HeadsOffCounts): Board {
   return {
     turns: h.of,
     episodes: 0,
-    rows: [{ label: 'every head on', repeats: 100, open: 0, noMove: 0 }, row('top-diagonal heads off', 'top'), row('lowest heads off', 'bottom')],
+    rows: [
+      { label: 'every head on', repeats: 100, open: 0, noMove: 0 },
+      row('top-diagonal heads off', 'top'),
+      row('three at random off', 'random'),
+      row('lowest heads off', 'bottom'),
+    ],
     noHistory: null,
     caption: `The ${h.of} turns where the model walked back into the wall under Full (step ${stepNo('generate')}), so 100 % with every head on, written again with heads switched off: where the move goes (answers with no move left out)`,
   };
@@ -222,8 +242,11 @@ function headsLead(h: HeadsOffCounts): string {
   const open = h.open.top;
   const walls = changed - open;
   if (changed <= 0) return '';
+  // "Carry part of the pull" only where they also stand apart from heads drawn at random.
   return walls > open
-    ? ' Most changed moves hit another wall: these heads carry part of the pull, but without them it seldom finds an open way.'
+    ? beyondRandom(h)
+      ? ' Most changed moves hit another wall: these heads carry part of the pull, but without them it seldom finds an open way.'
+      : ' Most changed moves hit another wall: without these heads it seldom finds an open way.'
     : ' Most changed moves took an open way: without these heads it more often finds its way around the wall.';
 }
 

@@ -31,9 +31,10 @@ export interface WallTurn {
   look: number | null;
   /**
    * Where Full repeats the move (else null): the moves written with the last layer's 3 heads of highest diagonal
-   * ratio switched off (top) and, as the control, its 3 of lowest (bottom), ranked on this turn's Full answer.
+   * ratio switched off (top) and, as the controls, its 3 of lowest (bottom), ranked on this turn's Full answer, and
+   * 3 drawn at random (random).
    */
-  headsOff: { top: string | null; bottom: string | null } | null;
+  headsOff: { top: string | null; bottom: string | null; random: string | null } | null;
 }
 
 /** The same turns under two conditions: how many give the outcome under the first only, and under the second only (a sign test's pairs). */
@@ -42,16 +43,21 @@ export interface Split {
   second: number;
 }
 
+/** The sets of last-layer heads switched off: the top-diagonal ones, and the two controls. */
+export type HeadSet = 'top' | 'bottom' | 'random';
+
 /** Over the turns where Full repeats the move: how often each set of heads switched off still repeats it, takes an open way, writes no move. */
 export interface HeadsOffCounts {
   of: number;
-  repeats: { top: number; bottom: number };
-  open: { top: number; bottom: number };
-  none: { top: number; bottom: number };
+  repeats: Record<HeadSet, number>;
+  open: Record<HeadSet, number>;
+  none: Record<HeadSet, number>;
   /** Turns where the set off still makes a move (writes one, and not 'stay'): the basis of every rate, as at the wall. */
-  moved: { top: number; bottom: number };
+  moved: Record<HeadSet, number>;
   /** Of the turns where both sets off make a move: where only the top-diagonal heads off change it, and where only the lowest do. */
   changed: Split;
+  /** The same against the heads drawn at random. */
+  changedRandom: Split;
 }
 
 export interface WallCounts {
@@ -102,24 +108,29 @@ function splitAgainst(turns: readonly WallTurn[], other: Writer): Record<Writer,
 
 function headsOffCounts(turns: readonly WallTurn[]): HeadsOffCounts {
   const off = turns.filter((t) => t.moves.full === t.hit && t.headsOff);
-  const both = (hit: (t: WallTurn, m: string | null) => boolean) => ({
+  const sets = (hit: (t: WallTurn, m: string | null) => boolean): Record<HeadSet, number> => ({
     top: off.filter((t) => hit(t, t.headsOff!.top)).length,
     bottom: off.filter((t) => hit(t, t.headsOff!.bottom)).length,
+    random: off.filter((t) => hit(t, t.headsOff!.random)).length,
   });
   const moves = (m: string | null) => m !== null && m !== 'stay';
-  // Paired on the turns where both sets still make a move: an answer with no move is left out, as in every rate at the wall.
-  const paired = off.filter((t) => moves(t.headsOff!.top) && moves(t.headsOff!.bottom));
   const changed = (m: string | null, t: WallTurn) => m !== t.hit;
+  // Paired on the turns where both sets still make a move: an answer with no move is left out, as in every rate at the wall.
+  const against = (other: 'bottom' | 'random'): Split => {
+    const paired = off.filter((t) => moves(t.headsOff!.top) && moves(t.headsOff![other]));
+    return {
+      first: paired.filter((t) => changed(t.headsOff!.top, t) && !changed(t.headsOff![other], t)).length,
+      second: paired.filter((t) => !changed(t.headsOff!.top, t) && changed(t.headsOff![other], t)).length,
+    };
+  };
   return {
     of: off.length,
-    repeats: both((t, m) => m === t.hit),
-    open: both(isOpen),
-    none: both((_, m) => m === null),
-    moved: both((_, m) => moves(m)),
-    changed: {
-      first: paired.filter((t) => changed(t.headsOff!.top, t) && !changed(t.headsOff!.bottom, t)).length,
-      second: paired.filter((t) => !changed(t.headsOff!.top, t) && changed(t.headsOff!.bottom, t)).length,
-    },
+    repeats: sets((t, m) => m === t.hit),
+    open: sets(isOpen),
+    none: sets((_, m) => m === null),
+    moved: sets((_, m) => moves(m)),
+    changed: against('bottom'),
+    changedRandom: against('random'),
   };
 }
 
