@@ -126,7 +126,7 @@ describe('the wall counts the lesson quotes', () => {
       more: '1 of the 2 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Of the repeats into a wall counted at the start, only 13 % look back at the earlier same moves that much (1.5 times chance or more).',
+      said: 'Of the repeats into a wall counted at the start, only 13 % look back at the earlier same moves 1.5 times chance or more.',
       more: '15 of the 116 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
@@ -256,7 +256,7 @@ describe('the wall counts the lesson quotes', () => {
       'Hiding only its latest answer takes the extra repeats away, as hiding them all does: the pull seems to sit in that one answer.',
     );
     expect(latestTally(c).said).toBe(
-      'With only its latest answer hidden, every other word kept, it walks back into the wall in 46 % of its moves; with all its answers hidden (AO), 50 %; with no history (DE), 45 %; with the whole history, 75 %.',
+      'With only its latest answer hidden, every other word kept, it walks back into the wall in 46 % of its moves; with all its answers hidden (AO), 50 %; with no history (DE), 45 %; with the whole history, 75 %. A few points either way are within chance.',
     );
     expect(latestTally(c).more).toMatch(
       /The counts: 88 of the 190 moves, from 40 episodes the demo model played \(10 of the 200 turns make no move\)\. Into other walls: 12 % of its moves, 15 % of DE's\. The two part on 62 turns: only AO-last repeats the blocked move 30 times, only DE 32;/,
@@ -307,7 +307,7 @@ describe('the wall counts the lesson quotes', () => {
       'Its twin trained against it (CPL), 60 %.',
     ]);
     expect(attention!.items).toEqual([
-      'Where the model reads, not why it chooses.',
+      'Attention shows where the model reads, not why it chooses.',
       'Its prior assistant answers get 1.3 times what their part of the text gives them.',
       'Its line-for-line copying (the diagonal, 1.5 times chance) is mostly the list of cells the task asks for.',
       'Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (39 % against 12 %): attention picked the heads, switching them off tested them.',
@@ -334,7 +334,7 @@ describe('the wall counts the lesson quotes', () => {
     // The same drop, but the two part on few turns (5 against 9): not clearly beyond chance (2 × 0.212 = 0.42: about 1 time in 2).
     const close = { ...c, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } };
     expect(twinTally(close).takeaway).toBe(
-      'Trained where its history changed the move, the twin repeats only a little less often (chance gives such a drop about 1 time in 2): most of the pull stays.',
+      'Trained against it, the twin repeats a little less (were it no different, chance would give such a drop about 1 time in 2): most of the pull stays.',
     );
     expect(twinTally(close).more).toContain('chance would split them this unevenly about 1 time in 2.');
     // The heads, paired where both sets make a move: 31 against 7 is clear (a sign test: about 1 time in 8,600).

@@ -271,7 +271,7 @@ describe('the lesson', () => {
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
     // A twin that stays is said to stay, not to move 'stay' an open way.
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> stay' } }, w)).toMatch(
-      /^Trained where its history changed the move, .*\. The demo model moves south, into a wall; its CPL twin stays where it is\. .*their attention follows\. Together: a different answer and a different move\./,
+      /^Trained against it, .*\. The demo model moves south, into a wall; its CPL twin stays where it is\. .*their attention follows\. Together: a different answer and a different move\./,
     );
     expect(told('cpl', { ...cpl, generatedB: {} }, w)).toBe('');
     expect(sentences(step('cpl').reveal!(cpl, w).said)).toBeLessThanOrEqual(WORDS.saidSentences);

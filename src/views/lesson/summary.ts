@@ -26,7 +26,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     `Its twin trained against it (CPL), ${movePct(c, 'twin')}${moveRate(c, 'twin') < moveRate(c, 'full') && !twin ? ': lower, but not clearly beyond chance' : ''}.`,
   ];
   const attention = [
-    'Where the model reads, not why it chooses.',
+    'Attention shows where the model reads, not why it chooses.',
     ...(x.prior === undefined ? [] : [`Its prior assistant answers get ${x.prior.toFixed(1)} times what their part of the text gives them.`]),
     `Its line-for-line copying (the diagonal${x.diagonal === undefined ? '' : `, ${x.diagonal.toFixed(1)} times chance`}) is mostly the list of cells the task asks for.`,
     headsCarry(c)

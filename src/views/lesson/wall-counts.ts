@@ -58,7 +58,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `Of the repeats into a wall counted at the start, only ${pct(c.looks.back, c.looks.of)} look back at the earlier same moves that much (${LOOKS_BACK} times chance or more).`
+      ? `Of the repeats into a wall counted at the start, only ${pct(c.looks.back, c.looks.of)} look back at the earlier same moves ${LOOKS_BACK} times chance or more.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves ${LOOKS_BACK} times chance or more.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step ${stepNo('generate')}) look back at ${LOOKS_BACK} times chance or more.${
@@ -82,7 +82,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
       ? 'Trained against inertia, the twin repeats the move no less often at the wall: on these turns the training does not show.'
       : chance.clear
         ? `Trained only where its history changed the move, the twin repeats it less often at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`
-        : `Trained where its history changed the move, the twin repeats only a little less often (chance gives such a drop ${chance.said})${twinAboveNoHistory(c) ? ': most of the pull stays' : ''}.`,
+        : `Trained against it, the twin repeats a little less (were it no different, chance would give such a drop ${chance.said})${twinAboveNoHistory(c) ? ': most of the pull stays' : ''}.`,
     // No history's rate is drawn in the chart beside: the card keeps the two models' and the target's.
     said: `At a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')}.${ltTarget(c)}`,
     more: `Counted over the ${c.turns} stored turns at a wall, the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move). ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model')}`,
