@@ -38,7 +38,7 @@ function headsTell(h: NonNullable<ReturnType<typeof topHead>>): string {
   if (h.standOut === 0) return 'the heads hold the diagonal about alike';
   const who = h.standOut === 1 ? 'one head stands out' : `${h.standOut} heads stand out`;
   return h.stripes
-    ? `${who}; much of the top one's band is upright stripes (one token read row after row), so the heads step ${stepNo('heads')} picks are not pure copiers`
+    ? `${who}; much of the top one's band is upright stripes (one token read row after row), so the heads switched off in step ${stepNo('heads')} are not pure copiers`
     : `${who}: the diagonal is not spread evenly`;
 }
 
