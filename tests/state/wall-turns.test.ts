@@ -10,6 +10,7 @@ import { recapReveal, recapRows } from '../../src/views/lesson/recap';
 import { WORDS } from '../../src/views/lesson/world';
 import { wallCounts, type WallTurn } from '../../src/views/lesson/wall-records';
 import { wallEpisode } from '../../training/wall-turns';
+import { HEADS_OFF } from '../helpers/heads-off-counts';
 
 const stored = JSON.parse(readFileSync('examples/cache/wall-turns.json', 'utf8')) as { episodes: number; firstSeed: number; turns: WallTurn[] };
 
@@ -139,15 +140,7 @@ describe('the wall counts the lesson quotes', () => {
       open: { full: 20, lt: 25, de: 80, 'window:6': 21, ao: 30, filler: 80, sum: 30, 'ao-last': 80, twin: 50 },
       moved: { full: 200, lt: 200, de: 200, 'window:6': 200, ao: 160, filler: 100, sum: 150, 'ao-last': 190, twin: 200 },
       looks: { back: 19, of: 116 },
-      headsOff: {
-        of: 116,
-        repeats: { top: 68, bottom: 87, random: 80 },
-        open: { top: 11, bottom: 9, random: 10 },
-        none: { top: 5, bottom: 17, random: 10 },
-        moved: { top: 111, bottom: 99, random: 104 },
-        changed: sp(31, 7),
-        changedRandom: sp(25, 9),
-      },
+      headsOff: HEADS_OFF,
       // Against Full, then DE, on the same turns: where only the writer repeats the blocked move, and only Full (DE) does.
       split: {
         full: {

@@ -3,6 +3,7 @@ import type { PolicyResult } from '../../src/analysis/analyze';
 import { insideReveal, insideRows } from '../../src/views/lesson/inside';
 import { WALL_COUNTS, type WallCounts } from '../../src/views/lesson/wall-records';
 import type { LessonWorld } from '../../src/views/lesson/world';
+import { HEADS_OFF } from '../helpers/heads-off-counts';
 
 /**
  * A hand-made answer of 2 tokens after 10 (4 of them prior assistant), one prior answer of 3 tokens, r = 1: chance
@@ -30,15 +31,7 @@ const c: WallCounts = {
   ...WALL_COUNTS,
   turns: 149,
   looks: { back: 15, of: 116 },
-  headsOff: {
-    of: 116,
-    repeats: { top: 68, bottom: 87, random: 80 },
-    open: { top: 11, bottom: 9, random: 10 },
-    none: { top: 5, bottom: 17, random: 10 },
-    moved: { top: 111, bottom: 99, random: 104 },
-    changed: { first: 31, second: 7 },
-    changedRandom: { first: 25, second: 9 },
-  },
+  headsOff: HEADS_OFF,
 };
 const world = (results: PolicyResult[]) => ({ results, fromModel: true, fromCache: false }) as unknown as LessonWorld;
 

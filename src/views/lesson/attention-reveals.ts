@@ -6,7 +6,20 @@ import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
 import { bandOffsets, diagonalRows } from '../../metrics/inertia';
 import { type AttentionSlab, headOf, rowsOf } from '../../metrics/slab';
-import { evenBandRows, evenDiagonal, evenShare, figuresOf, type LessonWorld, LOADING, onPanel, percent, priorYardstick, type Reveal, SILENT } from './world';
+import {
+  AGAINST_CHANCE,
+  evenBandRows,
+  evenDiagonal,
+  evenShare,
+  figuresOf,
+  type LessonWorld,
+  LOADING,
+  onPanel,
+  percent,
+  priorYardstick,
+  type Reveal,
+  SILENT,
+} from './world';
 
 /** The kinds of token the shares step draws, by the names the figures panel gives them. */
 const CATEGORY_LABELS = {
@@ -60,9 +73,9 @@ function priorTakeaway(r: PolicyResult): Pick<Reveal, 'takeaway'> {
   const k = r.ratios.prior / even;
   return {
     takeaway:
-      k < 1.05
+      k < AGAINST_CHANCE.aLittle
         ? 'Its prior assistant answers get about what their part of the text gives them: amount of text, not leaning.'
-        : k < 1.5
+        : k < AGAINST_CHANCE.leans
           ? 'Its prior assistant answers get a little more than their part of the text gives them: mostly amount of text.'
           : `Its prior assistant answers get ${k.toFixed(1)} times what their part of the text gives them: it leans on them.`,
   };

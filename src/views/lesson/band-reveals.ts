@@ -7,7 +7,7 @@ import type { PolicyResult } from '../../analysis/analyze';
 import { bandColumns } from '../../metrics/inertia';
 import { answerRows, diagonalByLines, headLine, priorSpans, stripeSaid } from './attention-reveals';
 import { quoted, whereToken } from './reads-reveal';
-import { evenDiagonal, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, onPanel, percent, type Reveal, SILENT } from './world';
+import { AGAINST_CHANCE, evenDiagonal, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, onPanel, percent, type Reveal, SILENT } from './world';
 
 /**
  * The tokens the band's attention (of one head, or the head mean) falls on most: up to two, each with its part of
@@ -64,9 +64,9 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const even = evenDiagonal(r);
   const k = even > 0 ? r.diagonal / even : 0;
   // A verdict on the ratio, so the number is read, not only shown.
-  const said = k >= 2 ? 'well above chance' : k >= 1.2 ? 'more than chance, though not many times more' : 'about what chance gives';
+  const said = k >= 2 ? 'well above chance' : k >= AGAINST_CHANCE.inOrder ? 'more than chance, though not many times more' : 'about what chance gives';
   // At a wall, with the ratio above chance: the split by lines, said and drawn (computed once); the split is the verdict.
-  const atWall = w.walls !== null && k >= 1.2;
+  const atWall = w.walls !== null && k >= AGAINST_CHANCE.inOrder;
   const lines = atWall ? diagonalByLines(r) : null;
   const split = atWall ? wantedOrNot(r, lines) : SILENT;
   // Where its brightest cells stand, as the picture shows them (stripes, or a line off the dotted centre); off a

@@ -2,7 +2,7 @@
  * The hide step's count (the three ways of hiding the model's own answers at the wall) and the recap after it: every
  * policy's count side by side, read against no history. Plain functions over the stored turns (wall-records.ts).
  */
-import { moveRate, noMoveRate, parted, pct, rate } from './wall-counts';
+import { moveRate, noMoveRate, openRate, parted, pct, rate } from './wall-counts';
 import { WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import type { Reveal } from './world';
 
@@ -10,7 +10,6 @@ import type { Reveal } from './world';
 const otherWalls = (c: WallCounts, w: Writer): number => rate(c.moved[w] - c.repeats[w] - c.open[w], c.moved[w] || 1);
 /** A writer's moves into other walls well above DE's: its placeholders unsettle the model as well as hiding its words. */
 export const unsettled = (c: WallCounts, w: Writer): boolean => otherWalls(c, w) > otherWalls(c, 'de') + 10;
-export const aoUnsettled = (c: WallCounts): boolean => unsettled(c, 'ao');
 
 /** The policies that keep every turn and hide the model's own answers, as the hide step names them. */
 const HIDING = [
@@ -50,11 +49,11 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     })[verdict(w)];
   // The per cents of other walls in the fold: the bars draw them (the grey), and the card keeps few figures.
   // How often AO still finds a way out against DE, in words: "as often" alone would hide it.
-  const [aoOpen, deOpen] = [rate(c.open.ao, c.moved.ao || 1), rate(c.open.de, c.moved.de || 1)];
+  const [aoOpen, deOpen] = [openRate(c, 'ao'), openRate(c, 'de')];
   const fewerWays = aoOpen * 2 < deOpen ? ', and find an open way less than half as often' : aoOpen + 5 < deOpen ? ', and find an open way less often' : '';
-  const unsettled = aoUnsettled(c) ? ` AO's moves also hit other walls far more than DE's (the grey)${fewerWays}.` : '';
+  const shaken = unsettled(c, 'ao') ? ` AO's moves also hit other walls far more than DE's (the grey)${fewerWays}.` : '';
   const takeaway = {
-    pull: unsettled
+    pull: shaken
       ? 'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats seem to go with its own words, though the placeholders unsettle it.'
       : 'With its own answers hidden (AO) it repeats the move no more than with no history: the extra repeats went with its own words.',
     part: 'With its own answers hidden (AO), the model repeats the move less than with them, more than with none: part of the extra repeats came with its own words.',
@@ -66,7 +65,7 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   const readings = HIDING.map(([w, name]) => `${name} (${among(w)} %) ${reading(w)}`);
   return {
     takeaway: takeaway[verdict('ao')],
-    said: `Of the moves made, ${readings.slice(0, -1).join(', and ')}. ${readings.at(-1)}.${unsettled}`,
+    said: `Of the moves made, ${readings.slice(0, -1).join(', and ')}. ${readings.at(-1)}.${shaken}`,
     // DE's and Full's rates, the yardsticks the words read against, in the fold with the all-turn rates.
     more: `${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Into other walls: ${otherWalls(c, 'ao')} % of AO's moves, ${otherWalls(c, 'de')} % of DE's; an open way: ${aoOpen} % and ${deOpen} %. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played. ${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE')}`,
   };

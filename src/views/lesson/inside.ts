@@ -6,14 +6,11 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import { stepNo } from './order';
 import { stripesPhrase } from './band-reveals';
-import { beyondRandom, byChance, changedPct, headsCarry, looksRare, pct } from './wall-counts';
+import { beyondRandom, changedPct, headsCarry, headsClear, looksRare, mostlyIntoWalls, pct } from './wall-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
-import { evenDiagonal, evenShare, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, percent, type RecapTable, type Reveal } from './world';
+import { AGAINST_CHANCE, evenDiagonal, evenShare, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, percent, type RecapTable, type Reveal } from './world';
 
 type Row = RecapTable['rows'][number];
-
-/** Against chance, as the steps read it: leaning (the shares step), a little more (the shares step), in order (the diagonal step). */
-const [LEANS, MORE, IN_ORDER] = [1.5, 1.05, 1.2];
 
 /** "2.4 times chance": a figure against what an even spread gives the same tokens (one decimal). */
 const times = (v: number, even: number): string => `${(v / even).toFixed(1)} times chance`;
@@ -33,6 +30,18 @@ function topHead(r: PolicyResult): { name: string; times: number; standOut: numb
   };
 }
 
+/** The answer's figures against chance, read once for the rows and the words: its share on prior answers, its diagonal, its top head. */
+function readingsOf(full: PolicyResult) {
+  const [evenPrior, evenBand] = [evenShare(full, 'prior'), evenDiagonal(full)];
+  return {
+    evenPrior,
+    evenBand,
+    prior: full.ratios.prior / (evenPrior || 1),
+    diagonal: full.diagonal / (evenBand || 1),
+    head: topHead(full),
+  };
+}
+
 /** What the heads' row tells: how many stand out, and, as the head step says, whether the top one's band is stripes. */
 function headsTell(h: NonNullable<ReturnType<typeof topHead>>): string {
   if (h.standOut === 0) return 'the heads hold the diagonal about alike';
@@ -43,18 +52,16 @@ function headsTell(h: NonNullable<ReturnType<typeof topHead>>): string {
 }
 
 /** The rows: a step each, what it looked at (under its name), what it saw, what that tells of the repeat. */
-export function insideRows(full: PolicyResult, filler: PolicyResult | null, c: WallCounts = WALL_COUNTS): Row[] {
+export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCounts = WALL_COUNTS): Row[] {
   const row = (id: Parameters<typeof stepNo>[0], label: string, sees: string, figure: string, tells: string): Row => ({
     label: `${stepNo(id)}. ${label}`,
     sees,
     figure,
     tells,
   });
-  const prior = full.ratios.prior / (evenShare(full, 'prior') || 1);
-  const diagonal = full.diagonal / (evenDiagonal(full) || 1);
-  const head = topHead(full);
+  const { evenPrior, evenBand, prior, diagonal, head } = readingsOf(full);
   const h = c.headsOff;
-  const carry = headsCarry(c) && byChance(h.changed).clear;
+  const carry = headsClear(c);
   return [
     row(
       'reads',
@@ -67,10 +74,10 @@ export function insideRows(full: PolicyResult, filler: PolicyResult | null, c: W
       'shares',
       'Five kinds of token',
       'the whole answer: its share on its prior answers',
-      `${percent(full.ratios.prior)}, ${times(full.ratios.prior, evenShare(full, 'prior'))}`,
-      prior >= LEANS
+      `${percent(full.ratios.prior)}, ${times(full.ratios.prior, evenPrior)}`,
+      prior >= AGAINST_CHANCE.leans
         ? 'it leans on its own answers: far more than their length gives them'
-        : prior >= MORE
+        : prior >= AGAINST_CHANCE.aLittle
           ? 'a little more than their length gives them: mostly amount of text'
           : 'about what their length gives them: amount of text',
     ),
@@ -78,20 +85,16 @@ export function insideRows(full: PolicyResult, filler: PolicyResult | null, c: W
       'diagonal',
       'The diagonal',
       'how it reads them: in order?',
-      times(full.diagonal, evenDiagonal(full)),
-      diagonal >= IN_ORDER ? 'more than chance copies them in order, mostly the list of cells the task asks for' : 'no more in order than chance',
+      times(full.diagonal, evenBand),
+      diagonal >= AGAINST_CHANCE.inOrder ? 'more than chance copies them in order, mostly the list of cells the task asks for' : 'no more in order than chance',
     ),
-    ...(filler
-      ? [
-          row(
-            'filler',
-            'Words, not positions',
-            'the same places, neutral words',
-            `${percent(filler.diagonal)} against ${percent(full.diagonal)}`,
-            filler.diagonal < full.diagonal / 2 ? 'the copying follows their words' : 'part of the copying follows positions alone',
-          ),
-        ]
-      : []),
+    row(
+      'filler',
+      'Words, not positions',
+      'the same places, neutral words',
+      `${percent(filler.diagonal)} against ${percent(full.diagonal)}`,
+      filler.diagonal < full.diagonal / 2 ? 'the copying follows their words' : 'part of the copying follows positions alone',
+    ),
     ...(head
       ? [row('head', 'One head at a time', "the last layer's heads", `head ${head.name}, ${head.times.toFixed(1)} times the average`, headsTell(head))]
       : []),
@@ -117,21 +120,22 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
   // The whole table at once: a row that arrives later would move the others.
   if (!full || !filler) return LOADING;
   const h = c.headsOff;
-  const carry = headsCarry(c) && byChance(h.changed).clear;
+  const carry = headsClear(c);
   const start = looksRare(c) ? 'Attention did not show why one move repeats' : 'Attention showed where the move reads';
   const takeaway = !carry
     ? 'Attention showed what the model reads, but switching heads off did not tie the repeat to the top-diagonal heads.'
     : beyondRandom(h)
       ? `${start}, but it led to heads that matter: switching off the top-diagonal heads changes the move more than others.`
       : `${start}, and the heads it picked change the move less clearly than it seemed: three at random come close.`;
-  // Where the changed moves went: mostly another wall, so the heads feed the pull more than they block the way out.
-  const intoWalls = h.moved.top - h.repeats.top - h.open.top > h.open.top;
   // The clues the rows found, in one sentence: each only where its figure is well above chance.
-  const head = topHead(full);
-  const prior = full.ratios.prior / (evenShare(full, 'prior') || 1);
+  const { prior, diagonal, head } = readingsOf(full);
   const clues = [
-    prior >= LEANS ? 'it leans on its own answers' : prior >= MORE ? 'it reads its own answers a little more than their length gives' : '',
-    full.diagonal >= IN_ORDER * evenDiagonal(full) ? 'copies them in order more than chance' : '',
+    prior >= AGAINST_CHANCE.leans
+      ? 'it leans on its own answers'
+      : prior >= AGAINST_CHANCE.aLittle
+        ? 'it reads its own answers a little more than their length gives'
+        : '',
+    diagonal >= AGAINST_CHANCE.inOrder ? 'copies them in order more than chance' : '',
     head && head.standOut > 0 ? (head.standOut === 1 ? 'one head holds much of that' : 'a few heads hold much of that') : '',
   ].filter(Boolean);
   const listed = clues.length > 1 ? `${clues.slice(0, -1).join(', ')}, and ${clues.at(-1)}` : (clues[0] ?? '');
@@ -141,7 +145,7 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
       !carry
         ? ''
         : beyondRandom(h)
-          ? intoWalls
+          ? mostlyIntoWalls(h)
             ? ' Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out.'
             : ''
           : ' Three heads at random change nearly as many moves as the top-diagonal ones: the pull seems spread over many heads, not held by the copying few.'

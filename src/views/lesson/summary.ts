@@ -2,8 +2,8 @@
  * The lesson's close: what its history does to the move the model writes, and what attention showed, side by side
  * (two lists on the card), from the stored counts and, where the page has them, the figures against chance.
  */
-import { beyondRandom, byChance, changedPct, headsCarry, ltBringsMost, movePct, moveRate } from './wall-counts';
-import { aoUnsettled, hideVerdict, unsettled } from './hidden-counts';
+import { beyondRandom, byChance, changedPct, headsCarry, headsClear, ltBringsMost, movePct, moveRate } from './wall-counts';
+import { hideVerdict, unsettled } from './hidden-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
 
@@ -17,11 +17,12 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
   const lt = ltBringsMost(c);
   const aoAtDe = moveRate(c, 'ao') <= moveRate(c, 'de') + 5;
   const twin = byChance(c.split.full.twin).clear;
-  const heads = byChance(c.headsOff.changed).clear;
+  // Read inside the branch where the top-diagonal heads change more: there, whether they do so clearly.
+  const heads = headsClear(c);
   const writes = [
     `With its whole history it repeats the blocked move in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}.`,
     `With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ': the pull is mostly in the latest turn' : ''}.`,
-    `With its own answers hidden (AO), ${movePct(c, 'ao')}${aoAtDe ? `: the extra repeats seem to go with its own words${aoUnsettled(c) ? ', though hiding them unsettles it' : ''}` : ''}.`,
+    `With its own answers hidden (AO), ${movePct(c, 'ao')}${aoAtDe ? `: the extra repeats seem to go with its own words${unsettled(c, 'ao') ? ', though hiding them unsettles it' : ''}` : ''}.`,
     `With only its latest answer hidden (AO-last), ${movePct(c, 'ao-last')}${hideVerdict(c, 'ao-last') === 'pull' ? `: the pull seems to sit in that one answer${unsettled(c, 'ao-last') ? ', though the placeholder unsettles it' : ''}` : ''}.`,
     `Its twin trained against it (CPL), ${movePct(c, 'twin')}${moveRate(c, 'twin') < moveRate(c, 'full') && !twin ? ': lower, but not clearly beyond chance' : ''}.`,
   ];

@@ -29,6 +29,8 @@ export const pct = (n: number, total: number) => `${rate(n, total)} %`;
  */
 export const moveRate = (c: WallCounts, w: Writer): number => rate(c.repeats[w], c.moved[w] || 1);
 export const movePct = (c: WallCounts, w: Writer) => `${moveRate(c, w)} %`;
+/** Moves into an open way, of the moves made (the bars' green). */
+export const openRate = (c: WallCounts, w: Writer): number => rate(c.open[w], c.moved[w] || 1);
 
 /** Turns with no move at all (none written, or "stay"), of all the turns, in whole per cent. */
 export const noMoveRate = (c: WallCounts, w: Writer): number => rate(c.turns - c.moved[w], c.turns);
@@ -141,7 +143,7 @@ export function scoreboard(
     writer: w,
     label,
     repeats: moveRate(c, w),
-    open: rate(c.open[w], c.moved[w] || 1),
+    open: openRate(c, w),
     noMove: noMoveRate(c, w),
   });
   const rows = [row('whole history (Full)', 'full')];
@@ -178,13 +180,18 @@ export const ltBringsMost = (c: WallCounts): boolean => (moveRate(c, 'lt') - mov
 
 /** Whether the top-diagonal heads off change the repeat more often than the control by 5 points or more: what they carry beyond any three heads. */
 export const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && changedRate(c.headsOff, 'top') >= changedRate(c.headsOff, 'bottom') + 5;
+/** Whether they do so clearly: 5 points or more, and beyond chance on the turns where both sets make a move. */
+export const headsClear = (c: WallCounts): boolean => headsCarry(c) && byChance(c.headsOff.changed).clear;
+
+/** Whether the moves the top-diagonal heads off changed went mostly into another wall rather than an open way. */
+export const mostlyIntoWalls = (h: HeadsOffCounts): boolean => h.moved.top - h.repeats.top - h.open.top > h.open.top;
 
 /** The heads step's count: over the stored repeats, how often each set of last-layer heads switched off still repeats the move. */
 export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const h = c.headsOff;
   if (!h.of) return SILENT;
   // Where the changed moves went is said only of heads that clearly carry more than the control.
-  const carry = headsCarry(c) && byChance(h.changed).clear;
+  const carry = headsClear(c);
   const random = beyondRandom(h);
   return {
     takeaway: !headsCarry(c)
@@ -238,12 +245,9 @@ function headsBoard(h: HeadsOffCounts): Board {
  * list of cells, they still steer the move; a changed move is not a way out unless it is an open one.
  */
 function headsLead(h: HeadsOffCounts): string {
-  const changed = h.moved.top - h.repeats.top;
-  const open = h.open.top;
-  const walls = changed - open;
-  if (changed <= 0) return '';
+  if (h.moved.top - h.repeats.top <= 0) return '';
   // "Carry part of the pull" only where they also stand apart from heads drawn at random.
-  return walls > open
+  return mostlyIntoWalls(h)
     ? beyondRandom(h)
       ? ' Most changed moves hit another wall: these heads carry part of the pull, but without them it seldom finds an open way.'
       : ' Most changed moves hit another wall: without these heads it seldom finds an open way.'

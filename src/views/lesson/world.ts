@@ -180,6 +180,11 @@ export const onPanel = (...figures: [name: string, value: number][]): string =>
   `On the figures panel: ${figures.map(([n, v]) => `${n} ${share(v)}`).join(', ')}.`;
 /** How many times an even spread a token's attention on a set of tokens must be before the lesson says it looks back at them. */
 export const LOOKS_BACK = 1.5;
+/**
+ * How a figure reads against chance, as every step words it: a share that leans (1.5 times or more), a little above
+ * (1.05), and a diagonal that copies in order more than chance (1.2).
+ */
+export const AGAINST_CHANCE = { leans: 1.5, aLittle: 1.05, inOrder: 1.2 } as const;
 /** A share in whole per cents; one that rounds to 0 but is not 0 reads "under 1 %", so it does not contradict the panel's 0.0015. */
 export const percent = (v: number): string => (v > 0 && v < 0.005 ? 'under 1 %' : `${Math.round(v * 100)} %`);
 /** A figure and its unit on one line: "78 %" never wraps between the two. */
