@@ -12,6 +12,8 @@ export interface LessonState {
   answers: Record<number, number>;
   /** Steps whose action was done once: they stay done (a pointer that moves on does not undo a step). */
   reached: Record<number, true>;
+  /** Policies whose count at the wall the learner has revealed within a step (AO-last's bar waits for its click). */
+  seen: Record<string, true>;
   /** Regions a teacher's link hides (`hide=`). */
   hidden: Hideable[];
   /** The card shows its title, action and buttons only (a phone's screen has room for little else). */
@@ -23,6 +25,7 @@ export interface LessonState {
   open(step?: number): void;
   setHidden(hidden: Hideable[]): void;
   reach(step: number): void;
+  see(policy: string): void;
   close(): void;
   goTo(step: number): void;
   guess(key: string, value: number): void;
@@ -43,6 +46,7 @@ export const useLesson = create<LessonState>()((set) => ({
   guesses: {},
   answers: {},
   reached: {},
+  seen: {},
   hidden: [],
   folded: false,
   quiet: true,
@@ -51,6 +55,7 @@ export const useLesson = create<LessonState>()((set) => ({
   open: (step = 0) => set({ step }),
   setHidden: (hidden) => set({ hidden }),
   reach: (step) => set((s) => (s.reached[step] ? s : { reached: { ...s.reached, [step]: true } })),
+  see: (policy) => set((s) => (s.seen[policy] ? s : { seen: { ...s.seen, [policy]: true } })),
   close: () => set({ step: null }),
   goTo: (step) => set({ step }),
   guess: (key, value) => set((s) => ({ guesses: { ...s.guesses, [key]: value } })),

@@ -427,7 +427,7 @@ describe('the lesson, walked with the keyboard only', () => {
     await step(4, async () => {
       // The counts of the steps before, side by side: the stored counts, as the recap words them.
       expect(await card.getByTestId('lesson-recap-row').allTextContents()).toEqual(
-        recapRows().map((r) => `${r.label}${r.sees}${r.rate}\u00a0%${unbroken(r.tells)}`),
+        recapRows().map((r) => `${r.label}${r.sees}${r.rate}\u00a0%${r.luck ?? ''}${unbroken(r.tells)}`),
       );
       expect(await card.getByTestId('lesson-takeaway').textContent()).toBe(recapReveal().takeaway);
     });

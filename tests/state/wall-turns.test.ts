@@ -188,6 +188,8 @@ describe('the wall counts the lesson quotes', () => {
       row('no history (DE)', 45, 40),
       row('CPL twin, whole history', 60, 25),
     ]);
+    // In the hide step AO-last's bar waits for its click; elsewhere it is drawn once the step is reached.
+    expect(scoreboard({ generate: true, contexts: true, hide: true, cpl: false, aoLast: false }, c)!.rows.map((r) => r.writer)).not.toContain('ao-last');
     // The twin's step: only the rows its words read, in the same order.
     expect(scoreboard({ generate: true, contexts: true, hide: true, cpl: true }, c, ['full', 'lt', 'de', 'twin'])!.rows.map((r) => r.writer)).toEqual([
       'full',
@@ -237,6 +239,16 @@ describe('the wall counts the lesson quotes', () => {
       ['Filler', 20, 'it throws the model off (50 % of answers make no move): it tells little'],
       // 88 of 190 (46 %, at DE's 45 %), its other walls 12 % against DE's 15 %: settled, so the repeats went with that answer.
       ['AO-last', 46, 'as with no history: the extra repeats went with that answer'],
+    ]);
+    // How sure each gap to DE is, in plain words from the paired turns: Full 53 against 9 (rare by luck), AO 37 against 45 (often).
+    expect(recapRows(c).map((r) => r.luck)).toEqual([
+      'luck: less than 1 time in 1,000',
+      undefined,
+      'luck: less than 1 time in 1,000',
+      'luck: about 1 time in 2',
+      'luck: often',
+      'luck: less than 1 time in 1,000',
+      'luck: often',
     ]);
     expect(recapReveal(c).takeaway).toBe(
       "The extra repeats seem to go with the model's own latest answer: the turn before alone brings them back (LT), and hiding only that answer takes them away.",

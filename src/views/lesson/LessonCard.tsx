@@ -5,7 +5,7 @@ import { useLesson } from '../../state/lesson-store';
 import { goWhenShown } from './take-me-there';
 import { Guess, Quiz } from './LessonParts';
 import { figuresOf, LESSON, type LessonStep, type LessonWorld, type Reveal } from './steps';
-import { SILENT, unbroken } from './world';
+import { only, SILENT, unbroken } from './world';
 import { scoreboard } from './wall-counts';
 import { useLessonWorld } from './use-lesson-world';
 import { WallChart } from './WallChart';
@@ -56,12 +56,15 @@ const COUNTED = new Set(['generate', 'contexts', 'hide', 'cpl', 'check']);
 /** The running count at the wall as far as the learner has come: from the step that first shows it on. */
 function useBoard(s: LessonStep) {
   const reachedAt = useLesson((st) => st.reached);
+  const aoLastSeen = useLesson((st) => st.seen['ao-last'] === true);
   return scoreboard(
     {
       generate: reachedAt[AT.generate] === true,
       contexts: reachedAt[AT.contexts] === true,
       hide: reachedAt[AT.hide] === true,
       cpl: reachedAt[AT.cpl] === true,
+      // In the step that asks for it, AO-last's bar comes with its click, not before.
+      aoLast: s.id !== 'hide' || aoLastSeen,
     },
     undefined,
     // The twin's step draws the rows its words read: the twin against Full, LT (its training target) and DE.
@@ -77,7 +80,7 @@ export function LessonCard() {
 
 function Card({ index }: { index: number }) {
   const w = useLessonWorld();
-  const { goTo, close, reach, folded, setFolded } = useLesson();
+  const { goTo, close, reach, see, folded, setFolded } = useLesson();
   const reached = useLesson((st) => st.reached[index] === true);
   const s = LESSON[index]!;
   const board = useBoard(s);
@@ -94,6 +97,10 @@ function Card({ index }: { index: number }) {
   useEffect(() => {
     if (doneNow) reach(index);
   }, [doneNow, index, reach]);
+  const aoLastNow = doneNow && s.id === 'hide' && only(w, 'ao-last');
+  useEffect(() => {
+    if (aoLastNow) see('ao-last');
+  }, [aoLastNow, see]);
   const base = useBaseline(index, s, w);
   const reveal = useLatched(index, done && s.reveal ? s.reveal(w, base) : SILENT);
   const written = done ? writtenIn(s, w) : [];
@@ -127,7 +134,7 @@ function Card({ index }: { index: number }) {
   };
   return (
     <aside
-      className={`lesson${folded ? ' folded' : ''}${tall ? ' tall' : ''}`}
+      className={`lesson${folded ? ' folded' : ''}${tall ? ' tall' : ''}${reveal.table ? ' wide' : ''}`}
       aria-label="Lesson"
       data-testid="lesson-card"
       data-lesson="card"

@@ -27,8 +27,9 @@ export function ModelShape({ w }: { w: LessonWorld }) {
         <li className="shape-io">the next token it writes</li>
       </ol>
       <figcaption>
-        This model has {layers} layers, one after the other, each with {heads} heads, readers side by side. For each token, each head shares out 100&nbsp;% of
-        its attention over the tokens before it.
+        This model has {layers} layers, one after the other, each with {heads} heads, readers side by side. For each token (word piece), each head shares out
+        100&nbsp;% of its attention over the tokens before it. To measure attention the model does not write: it reads its stored last answer, already written,
+        and the figures record where each of that answer's tokens looks.
       </figcaption>
     </figure>
   );

@@ -26,6 +26,7 @@ export function RecapTable({ table }: { table: Table }) {
             </th>
             <td>
               <strong>{unbroken(r.figure)}</strong>
+              {r.luck && <small className="muted">{r.luck}</small>}
             </td>
             <td>{unbroken(r.tells)}</td>
           </tr>

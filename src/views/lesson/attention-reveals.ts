@@ -19,6 +19,7 @@ import {
   priorYardstick,
   type Reveal,
   SILENT,
+  share,
 } from './world';
 
 /** The kinds of token the shares step draws, by the names the figures panel gives them. */
@@ -41,7 +42,11 @@ export function sharesReveal(w: LessonWorld): Reveal {
     even: evenShare(r, c),
   }));
   return {
-    bars: { caption: "Where the answer's attention goes, averaged over its tokens (adding up to 100 %)", rows: kinds },
+    // Adding up to 100 %: why, where two kinds get more than chance, the user's turns get less (a reader asks).
+    bars: {
+      caption: `Where the answer's attention goes, averaged over its tokens, in per cent (the figures panel gives the same as fractions of 1: its ${share(r.ratios.prior)} is ${percent(r.ratios.prior)}). They add up to 100 %: what one kind gets above chance, the others give up.`,
+      rows: kinds,
+    },
     ...priorTakeaway(r),
     // The sink the text introduced, read at once where this model barely has one (its fold compares large models).
     said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers.${priorYardstick(r)}${

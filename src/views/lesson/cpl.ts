@@ -88,7 +88,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   // All turns lower while the count at the wall barely moves: attention is not the move, said where it shows.
   const at = t.priorLower === t.turns ? 'every turn' : `${t.priorLower} of ${t.turns} turns`;
   const yet = t.priorLower * 2 > t.turns && !byChance(WALL_COUNTS.split.full.twin).clear ? ', yet it repeats almost as often' : '';
-  const lines = ` "Shares by turn" shows the twin (model B) giving its prior assistant answers less attention at ${at}${yet}.`;
+  const lines = ` In "Shares by turn", the twin's line "model B: prior assistant share" lies under "prior assistant" at ${at}${yet}.`;
   return {
     takeaway,
     said: `${said}${lines}`,

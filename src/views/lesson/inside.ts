@@ -6,7 +6,7 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import { stepNo } from './order';
 import { stripesPhrase } from './band-reveals';
-import { beyondRandom, changedPct, headsCarry, headsClear, looksRare, mostlyIntoWalls, pct } from './wall-counts';
+import { beyondRandom, byChance, changedPct, headsCarry, headsClear, looksRare, mostlyIntoWalls, pct } from './wall-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import { AGAINST_CHANCE, evenDiagonal, evenShare, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, percent, type RecapTable, type Reveal } from './world';
 
@@ -53,10 +53,11 @@ function headsTell(h: NonNullable<ReturnType<typeof topHead>>): string {
 
 /** The rows: a step each, what it looked at (under its name), what it saw, what that tells of the repeat. */
 export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCounts = WALL_COUNTS): Row[] {
-  const row = (id: Parameters<typeof stepNo>[0], label: string, sees: string, figure: string, tells: string): Row => ({
+  const row = (id: Parameters<typeof stepNo>[0], label: string, sees: string, figure: string, tells: string, luck?: string): Row => ({
     label: `${stepNo(id)}. ${label}`,
     sees,
     figure,
+    ...(luck && { luck }),
     tells,
   });
   const { evenPrior, evenBand, prior, diagonal, head } = readingsOf(full);
@@ -110,6 +111,8 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
         : headsCarry(c)
           ? 'they may carry part of it, not clearly beyond chance'
           : 'they carry no more of it than any heads',
+      // How sure each gap is, in plain words: top against random, then against the lowest (paired turn by turn).
+      `luck: against random ${byChance(h.changedRandom).said}; against the lowest ${byChance(h.changed).said}`,
     ),
   ];
 }
@@ -151,7 +154,8 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
           : ' Three heads at random change nearly as many moves as the top-diagonal ones: the pull seems spread over many heads, not held by the copying few.'
     } Next: a model trained against the pull.`,
     table: {
-      caption: 'Does where the model reads explain the repeat? What each step saw',
+      caption:
+        'Does where the model reads explain the repeat? What each step saw ("luck": how often chance alone would give a gap this size, were the heads no different)',
       columns: ['Step: what it looked at', 'What it saw', 'What that tells'],
       rows: insideRows(full, filler, c),
     },

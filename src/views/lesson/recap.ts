@@ -4,7 +4,7 @@
  * of the model's own words. Plain functions over the stored turns; every rate and reading computed from the counts.
  */
 import { hideVerdict, unsettled } from './hidden-counts';
-import { historyAdds, ltBringsMost, moveRate, noMoveRate } from './wall-counts';
+import { byChance, historyAdds, ltBringsMost, moveRate, noMoveRate } from './wall-counts';
 import { WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import type { Reveal } from './world';
 
@@ -15,6 +15,8 @@ export interface RecapRow {
   sees: string;
   /** Moves back into the wall, of the moves made (the running count's rate). */
   rate: number;
+  /** How often luck alone would give its gap to DE, paired turn by turn (none for DE itself). */
+  luck?: string;
   /** What the rate tells, read against DE and Full. */
   tells: string;
 }
@@ -28,7 +30,13 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
       part: 'part of the extra repeats stay',
       all: 'the extra repeats all stay',
     })[hideVerdict(c, w)];
-  const row = (label: string, w: Writer, sees: string, tells: string): RecapRow => ({ label, sees, rate: moveRate(c, w), tells });
+  const row = (label: string, w: Writer, sees: string, tells: string): RecapRow => ({
+    label,
+    sees,
+    rate: moveRate(c, w),
+    ...(w !== 'de' && { luck: `luck: ${byChance(c.split.de[w]).said}` }),
+    tells,
+  });
   return [
     row('Full', 'full', 'every earlier turn', `${historyAdds(c)} more in every 100 moves than DE: the history's pull`),
     row('DE', 'de', 'no earlier turn (the last message still names the walls)', "the goal's own pull: the line to read the others against"),
@@ -69,7 +77,8 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
     // Why AO, of the three that hide all its answers: it keeps what the user said, so only the model's own words are missing.
     said: `Of the three that hide all its answers, AO changes the least: it keeps every user turn, so the model still knows where the walls are, and takes away only its words. AO-last, the last row, is the direct test: only the latest answer hidden, every other word kept.${confusion} Next: inside the model, where it reads while it writes.`,
     table: {
-      caption: 'Right after walking into a wall, how often it walks back in (of the moves it makes)',
+      caption:
+        'Right after walking into a wall, how often it walks back in (of the moves it makes). "Luck": how often chance alone would give a gap this size to DE, were the policy no different.',
       columns: ['Policy: what the model is shown', 'Back into the wall', 'What that tells'],
       rows: recapRows(c).map((r) => ({ ...r, figure: `${r.rate} %` })),
     },

@@ -259,7 +259,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      "So far we changed what the model is shown; Context Preference Learning (CPL) changes the model. At turns where its move with the whole history differed from its move seeing only the turn before, training showed it both answers. It nudged the model's weights (the numbers it computes with) to prefer the answer seeing only the turn before. The demo model has a twin trained this way. At the lesson's wall, does the twin still walk into it?",
+      "So far we changed what the model is shown; Context Preference Learning (CPL) changes the model. Where its move with the whole history differed from its move seeing only the turn before, training showed it both. It nudged the model's weights (the numbers it computes with) toward the answer seeing only the turn before, which has less history to lean on. The demo model has a twin so trained. At the lesson's wall, does the twin still walk into it?",
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

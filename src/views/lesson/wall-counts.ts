@@ -133,7 +133,8 @@ export interface Board {
  * step with AO-last, SUM and Filler, the twin from the CPL step), in the order taught.
  */
 export function scoreboard(
-  reached: { generate: boolean; contexts: boolean; hide: boolean; cpl: boolean },
+  // aoLast: AO-last's row, drawn once its count is revealed (in the hide step, after its click); drawn when absent.
+  reached: { generate: boolean; contexts: boolean; hide: boolean; cpl: boolean; aoLast?: boolean },
   c: WallCounts = WALL_COUNTS,
   // The writers a step reads (the CPL step: Full, LT, DE and the twin); all those reached when absent.
   only?: readonly Writer[],
@@ -151,7 +152,7 @@ export function scoreboard(
   if (reached.hide)
     rows.push(
       row('own answers hidden (AO)', 'ao'),
-      row('latest answer hidden (AO-last)', 'ao-last'),
+      ...(reached.aoLast === false ? [] : [row('latest answer hidden (AO-last)', 'ao-last')]),
       row('own answers summarised (SUM)', 'sum'),
       row('own answers as filler (Filler)', 'filler'),
     );
