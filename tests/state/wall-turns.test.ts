@@ -206,7 +206,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(twinTally(c)).toEqual({
       takeaway: 'Trained only where its history changed the move, the twin repeats it less often at the wall, but not as rarely as with no history.',
       // Its target, the answer that sees only the turn before, keeps much of the pull (LT 70 % against DE 45 %): said why.
-      said: 'At a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model 75 %. Its training target, the answer seeing only the turn before, itself repeats 70 % (LT): it was never taught to ignore the latest turn.',
+      said: 'At a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model 75 %. Its training target, the answer seeing only the turn before, repeats 70 % (LT): it was never taught to ignore the latest turn.',
       more: 'Counted over the 200 stored turns at a wall, the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move). The two part on 52 turns: only the twin repeats the blocked move 11 times, only the demo model 41; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
     });
     const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null });
@@ -261,7 +261,7 @@ describe('the wall counts the lesson quotes', () => {
       'Hiding only its latest answer takes the extra repeats away, as hiding them all does: the pull seems to sit in that one answer.',
     );
     expect(latestTally(c).said).toBe(
-      'With only its latest answer hidden, every other word kept, it walks back into the wall in 46 % of its moves; with all its answers hidden (AO), 50 %; with no history (DE), 45 %; with the whole history, 75 %. A few points either way are within chance.',
+      'With only its latest answer hidden, every other word kept, it walks back into the wall in 46 % of its moves. With all its answers hidden (AO), 50 %; with no history (DE), 45 %; with the whole history, 75 %. A few points either way are within chance.',
     );
     expect(latestTally(c).more).toMatch(
       /The counts: 88 of the 190 moves, from 40 episodes the demo model played \(10 of the 200 turns make no move\)\. Into other walls: 12 % of its moves, 15 % of DE's\. The two part on 62 turns: only AO-last repeats the blocked move 30 times, only DE 32;/,

@@ -86,7 +86,7 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   }[v];
   return {
     takeaway,
-    said: `With only its latest answer hidden, every other word kept, it walks back into the wall in ${moveRate(c, 'ao-last')} % of its moves; with all its answers hidden (AO), ${moveRate(c, 'ao')} %; with no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %. A few points either way are within chance.${shaken}`,
+    said: `With only its latest answer hidden, every other word kept, it walks back into the wall in ${moveRate(c, 'ao-last')} % of its moves. With all its answers hidden (AO), ${moveRate(c, 'ao')} %; with no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %. A few points either way are within chance.${shaken}`,
     more: `AO-last is this tool's test, not a paper's policy: the latest answer is hidden as AO hides each, without AO's line in the system prompt. The counts: ${c.repeats['ao-last']} of the ${c.moved['ao-last']} moves, from ${c.episodes} episodes the demo model played (${c.turns - c.moved['ao-last']} of the ${c.turns} turns make no move). Into other walls: ${otherWalls(c, 'ao-last')} % of its moves, ${otherWalls(c, 'de')} % of DE's. ${parted(c.split.de['ao-last'], 'only AO-last repeats the blocked move', 'only DE')}`,
   };
 }

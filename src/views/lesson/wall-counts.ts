@@ -97,7 +97,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
  */
 function ltTarget(c: WallCounts): string {
   if (!twinAboveNoHistory(c) || moveRate(c, 'lt') < moveRate(c, 'de') + 10) return '';
-  return ` Its training target, the answer seeing only the turn before, itself repeats ${movePct(c, 'lt')} (LT): it was never taught to ignore the latest turn.`;
+  return ` Its training target, the answer seeing only the turn before, repeats ${movePct(c, 'lt')} (LT): it was never taught to ignore the latest turn.`;
 }
 
 /** Whether the CPL twin, with the whole history, still repeats the move more often than the demo model with none. */
