@@ -1,7 +1,7 @@
 /**
  * Turns where the demo model walks into a wall it was just told about, played by the model itself: 40 maze
  * episodes (training/wall-turns.ts), each turn after a bump answered under Full (the whole history), LT (the
- * turn before only), DE (no earlier turn), Window-6, AO, AO-last, SUM and Filler, and by the CPL twin under Full on the same history;
+ * turn before only), DE (no earlier turn), Window-6, AO, AO-last, AO-second-last, SUM and Filler, and by the CPL twin under Full on the same history;
  * where Full repeats the move, also with the last layer's 3 most and 3 least diagonal heads switched off, and 3 at random.
  * Writes every such turn to examples/cache/wall-turns.json (the lesson quotes its counts; a test pins the first
  * episodes to a fresh run), and to examples/maze-wall.json the first episode, scored at turn 5 or later, where
@@ -37,7 +37,7 @@ const c = wallCounts(EPISODES, turns);
 console.log(
   `${c.turns} turns right after a wall in ${EPISODES} episodes: the move that hit it repeated under Full in ${c.repeats.full}, LT in ${c.repeats.lt}, DE in ${c.repeats.de}; by the CPL twin (Full) in ${c.repeats.twin}`,
 );
-console.log(`Window-6 repeats it in ${c.repeats['window:6']}, AO in ${c.repeats.ao}, AO-last in ${c.repeats['ao-last']}`);
+console.log(`Window-6 repeats it in ${c.repeats['window:6']}, AO in ${c.repeats.ao}, AO-last in ${c.repeats['ao-last']}, AO-second-last in ${c.repeats['ao-second-last']}`);
 const h = c.headsOff;
 console.log(
   `of the ${h.of} repeats under Full, with the last layer's top 3 heads off it repeats ${h.repeats.top} (open ${h.open.top}, no move ${h.none.top}), the bottom 3 off ${h.repeats.bottom} (open ${h.open.bottom}, no move ${h.none.bottom}), 3 at random off ${h.repeats.random} (open ${h.open.random}, no move ${h.none.random})`,

@@ -1,6 +1,6 @@
 /**
  * Maze episodes the demo model plays itself (the rollouts of cpl-figures.ts, seeds 700,000 + k); at each turn
- * right after it hit a wall, the move it writes under Full (the episode's own answer), LT, DE, Window-6, AO, Filler and SUM, AO-last (only its latest answer hidden),
+ * right after it hit a wall, the move it writes under Full (the episode's own answer), LT, DE, Window-6, AO, Filler and SUM, AO-last (only its latest answer hidden), AO-second-last (only the answer before it: the control),
  * and the move the CPL twin writes under Full on the same history, and how much the Full answer's move looks back at
  * the same move in the earlier answers; where Full repeats the move, the moves it writes with the last layer's 3 heads
  * that follow the diagonal most switched off, and with the 3 that follow it least (the heads step's count). Used by
@@ -57,6 +57,7 @@ export async function wallEpisode({ model, twin, heads }: Writers, seed: number)
         'window:6': await write(model, 'window:6'),
         ao: await write(model, 'ao'),
         'ao-last': await write(model, 'ao-last'),
+        'ao-second-last': await write(model, 'ao-second-last'),
         filler: await write(model, 'filler'),
         sum: await write(model, 'sum'),
         twin: await write(twin, 'full'),

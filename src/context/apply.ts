@@ -1,7 +1,7 @@
 import type { Conversation, Role } from '../conversation/types';
 import type { Turns } from '../conversation/turns';
 import type { Category, Span } from '../metrics/categories';
-import { visibleHistory } from './history';
+import { oneHidden, visibleHistory } from './history';
 import type { Policy } from './policy';
 
 /** Paper 1, appendix A.3, verbatim. */
@@ -106,8 +106,9 @@ export function applyPolicy(conversation: Conversation, turns: Turns, p: Policy,
     for (const u of turn.users) out.push({ role: 'user', content: msgs[u]!.content, kind: 'user', source: u, turn: r });
     const a = turn.assistant;
     const base = { role: 'assistant' as const, source: a, turn: r };
-    // AO-last hides the latest answer alone, with no line added to the system prompt: one placeholder, every other word kept.
-    if (p.kind === 'ao' || (p.kind === 'ao-last' && r === visible.at(-1))) out.push({ ...base, content: AO_PLACEHOLDER, kind: 'placeholder' });
+    // AO-last hides the latest answer alone (AO-second-last the one before), with no line added to the system prompt:
+    // one placeholder, every other word kept.
+    if (p.kind === 'ao' || r === oneHidden(p, visible)) out.push({ ...base, content: AO_PLACEHOLDER, kind: 'placeholder' });
     else if (p.kind === 'sum') {
       const s = summary(a);
       out.push({ ...base, content: s.text, kind: 'summary', ...(s.generated && { generated: true }) });

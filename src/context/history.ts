@@ -73,7 +73,12 @@ export function turnsSeen(p: Policy, t: number): TurnSeen[] {
   const { visible, cuts } = visibleHistory(p, t);
   const listed = p.kind === 'summary' ? new Set(cuts.flat()) : new Set<number>();
   const kept: TurnSeen = p.kind === 'ao' ? 'placeholder' : p.kind === 'sum' ? 'summary' : p.kind === 'filler' ? 'filler' : 'whole';
-  // AO-last: every turn whole but the latest, its answer a placeholder.
-  const seen = (r: number): TurnSeen => (p.kind === 'ao-last' && r === visible.at(-1) ? 'placeholder' : kept);
+  // AO-last: every turn whole but the latest, its answer a placeholder; AO-second-last the same on the turn before it.
+  const seen = (r: number): TurnSeen => (r === oneHidden(p, visible) ? 'placeholder' : kept);
   return Array.from({ length: Math.max(0, t - 1) }, (_, i) => (visible.includes(i + 1) ? seen(i + 1) : listed.has(i + 1) ? 'summary-list' : 'dropped'));
+}
+
+/** The one turn whose answer AO-last (the latest shown) or AO-second-last (the one before it) replaces; none for any other policy. */
+export function oneHidden(p: Policy, visible: readonly number[]): number | undefined {
+  return p.kind === 'ao-last' ? visible.at(-1) : p.kind === 'ao-second-last' ? visible.at(-2) : undefined;
 }

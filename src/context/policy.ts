@@ -1,6 +1,8 @@
 /**
  * Context policies (paper 2 §2.2, paper 1 §2 / A.3, paper 1 §4.2 for Filler), as short specs. AO-last is this tool's,
- * not a paper's: AO on the latest prior assistant answer only, the direct test of whether the pull sits in it.
+ * not a paper's: AO on the latest prior assistant answer only, the direct test of whether the pull sits in it; and
+ * AO-second-last, its control: the same one placeholder on the answer before it, so a drop that comes from a
+ * placeholder's confusion alone shows there too.
  */
 export type Policy =
   | { kind: 'full' }
@@ -9,12 +11,13 @@ export type Policy =
   | { kind: 'summary'; h: number; l: number }
   | { kind: 'ao' }
   | { kind: 'ao-last' }
+  | { kind: 'ao-second-last' }
   | { kind: 'lt' }
   | { kind: 'sum' }
   | { kind: 'de' }
   | { kind: 'filler' };
 
-export const POLICY_SPECS = 'full, window:W, clip:H:L, summary:H:L, ao, ao-last, lt, sum, de, filler';
+export const POLICY_SPECS = 'full, window:W, clip:H:L, summary:H:L, ao, ao-last, ao-second-last, lt, sum, de, filler';
 
 /** The numbers of the policies that take them: Window's W, and Clip's and Summary's H (cut at) and L (back to). */
 export interface PolicyNumbers {
@@ -34,6 +37,7 @@ export const policySpecs = (n: PolicyNumbers): string[] => [
   `summary:${n.clipAt}:${n.clipTo}`,
   'ao',
   'ao-last',
+  'ao-second-last',
   'lt',
   'sum',
   'de',
@@ -67,6 +71,7 @@ export function parsePolicy(spec: string): Policy {
     case 'full':
     case 'ao':
     case 'ao-last':
+    case 'ao-second-last':
     case 'lt':
     case 'sum':
     case 'de':
@@ -93,7 +98,7 @@ export function policySpec(p: Policy): string {
   return p.kind;
 }
 
-/** The papers' names: Full, Window-6, Clip-12→1, Summary-12→1, AO, LT, SUM, DE, Filler; and this tool's AO-last. */
+/** The papers' names: Full, Window-6, Clip-12→1, Summary-12→1, AO, LT, SUM, DE, Filler; and this tool's AO-last and AO-second-last. */
 export function policyLabel(p: Policy): string {
   switch (p.kind) {
     case 'full':
@@ -108,6 +113,8 @@ export function policyLabel(p: Policy): string {
       return 'Filler';
     case 'ao-last':
       return 'AO-last';
+    case 'ao-second-last':
+      return 'AO-second-last';
     default:
       return p.kind.toUpperCase();
   }

@@ -535,7 +535,7 @@ describe('the lesson, walked with the keyboard only', () => {
       // Where the stored repeats went with heads off, drawn: the stored counts, as the card words them.
       const heads = headsTally().board!;
       expect(await card.getByTestId('lesson-board-row').allTextContents()).toEqual(
-        heads.rows.map((r) => `${r.label}${r.repeats}\u00a0%${r.noMove ? `${r.noMove}\u00a0% no move` : ''}`),
+        heads.rows.map((r) => `${r.label}${unbroken(r.figure!)}${r.noMove ? `${r.noMove}\u00a0% no move` : ''}`),
       );
     });
     await step(

@@ -24,14 +24,30 @@ const turnsIn = (msgs: ReturnType<typeof applyPolicy>) => [...new Set(msgs.filte
 
 describe('policy specs', () => {
   it('parse, print and name', () => {
-    for (const s of ['full', 'window:6', 'clip:12:1', 'summary:12:0', 'ao', 'ao-last', 'lt', 'sum', 'de', 'filler']) expect(policySpec(parsePolicy(s))).toBe(s);
+    for (const s of ['full', 'window:6', 'clip:12:1', 'summary:12:0', 'ao', 'ao-last', 'ao-second-last', 'lt', 'sum', 'de', 'filler'])
+      expect(policySpec(parsePolicy(s))).toBe(s);
     expect(policyLabel(parsePolicy('ao-last'))).toBe('AO-last');
+    expect(policyLabel(parsePolicy('ao-second-last'))).toBe('AO-second-last');
     expect(policyLabel(parsePolicy('clip:12:1'))).toBe('Clip-12→1');
     expect(() => parsePolicy('clip:3:3')).toThrow('needs H ≥ 1 and 0 ≤ L < H');
     expect(() => parsePolicy('window')).toThrow('window takes 1 number');
-    expect(() => parsePolicy('recent')).toThrow('unknown policy "recent" (full, window:W, clip:H:L, summary:H:L, ao, ao-last, lt, sum, de, filler)');
+    expect(() => parsePolicy('recent')).toThrow(
+      'unknown policy "recent" (full, window:W, clip:H:L, summary:H:L, ao, ao-last, ao-second-last, lt, sum, de, filler)',
+    );
     // The bar's and the table's policies follow W, H and L; a spec with its own numbers sets them.
-    expect(policySpecs(PAPER_NUMBERS)).toEqual(['full', 'window:6', 'clip:12:1', 'summary:12:1', 'ao', 'ao-last', 'lt', 'sum', 'de', 'filler']);
+    expect(policySpecs(PAPER_NUMBERS)).toEqual([
+      'full',
+      'window:6',
+      'clip:12:1',
+      'summary:12:1',
+      'ao',
+      'ao-last',
+      'ao-second-last',
+      'lt',
+      'sum',
+      'de',
+      'filler',
+    ]);
     expect(policySpecs({ window: 3, clipAt: 6, clipTo: 2 }).slice(1, 4)).toEqual(['window:3', 'clip:6:2', 'summary:6:2']);
     expect(withNumbersOf(PAPER_NUMBERS, 'clip:6:1')).toEqual({ window: 6, clipAt: 6, clipTo: 1 });
     expect(withNumbersOf(PAPER_NUMBERS, 'summary:5:0')).toEqual({ window: 6, clipAt: 5, clipTo: 0 });
@@ -78,6 +94,14 @@ describe('what the model sees under each policy (turn 6)', () => {
     expect(last[0]!.content).toBe(sys);
     // At the first turn there is no answer to hide: as Full.
     expect(applyPolicy(conv, selectTurn(conv, 1), parsePolicy('ao-last'))).toEqual(applyPolicy(conv, selectTurn(conv, 1), parsePolicy('full')));
+  });
+  it('AO-second-last, the control: one placeholder on the answer before the latest, every other message as written', () => {
+    const second = applyPolicy(conv, turns, parsePolicy('ao-second-last'));
+    const full = applyPolicy(conv, turns, parsePolicy('full'));
+    expect(second.map((m) => m.content)).toEqual(full.map((m) => (m.turn === 4 && m.role === 'assistant' ? AO_PLACEHOLDER : m.content)));
+    expect(second[0]!.content).toBe(sys);
+    // With one earlier answer there is no answer before the latest to hide: as Full.
+    expect(applyPolicy(conv, selectTurn(conv, 2), parsePolicy('ao-second-last'))).toEqual(applyPolicy(conv, selectTurn(conv, 2), parsePolicy('full')));
   });
   it('SUM and Summary use the file’s summaries, and say which are missing', () => {
     const sum = applyPolicy(conv, turns, parsePolicy('sum'));
@@ -300,7 +324,7 @@ describe('a policy that keeps everything on a short conversation', () => {
   it('the table of what each policy keeps says what applyPolicy writes, turn by turn', () => {
     const kindOf = { assistant: 'whole', placeholder: 'placeholder', summary: 'summary', filler: 'filler' } as const;
     const inputs = { fillerOf: () => 'filler text' };
-    for (const spec of ['full', 'window:2', 'clip:3:1', 'summary:3:1', 'ao', 'ao-last', 'lt', 'sum', 'de', 'filler']) {
+    for (const spec of ['full', 'window:2', 'clip:3:1', 'summary:3:1', 'ao', 'ao-last', 'ao-second-last', 'lt', 'sum', 'de', 'filler']) {
       for (let t = 1; t <= 6; t++) {
         const msgs = applyPolicy(conv, selectTurn(conv, t), parsePolicy(spec), inputs);
         const want = Array.from({ length: t - 1 }, (_, i) => {

@@ -28,35 +28,95 @@ describe('the wall counts the lesson quotes', () => {
       headsOff,
     });
     const c = wallCounts(2, [
-      turn({ full: 'south', lt: 'east', de: 'west', 'window:6': 'south', ao: 'east', filler: 'south', sum: null, 'ao-last': 'south', twin: null }, 5.6, {
-        top: 'north',
-        bottom: 'south',
-        random: 'south',
-      }),
-      turn({ full: 'south', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, filler: 'east', sum: 'south', 'ao-last': 'east', twin: 'north' }, 1.49, {
-        top: null,
-        bottom: 'west',
-        random: 'east',
-      }),
+      turn(
+        {
+          full: 'south',
+          lt: 'east',
+          de: 'west',
+          'window:6': 'south',
+          ao: 'east',
+          filler: 'south',
+          sum: null,
+          'ao-last': 'south',
+          'ao-second-last': 'south',
+          twin: null,
+        },
+        5.6,
+        {
+          top: 'north',
+          bottom: 'south',
+          random: 'south',
+        },
+      ),
+      turn(
+        {
+          full: 'south',
+          lt: 'south',
+          de: 'stay',
+          'window:6': 'south',
+          ao: null,
+          filler: 'east',
+          sum: 'south',
+          'ao-last': 'east',
+          'ao-second-last': 'south',
+          twin: 'north',
+        },
+        1.49,
+        {
+          top: null,
+          bottom: 'west',
+          random: 'east',
+        },
+      ),
       // Not a repeat under Full: neither its look nor its heads-off moves are counted.
-      turn({ full: 'east', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, filler: 'west', sum: 'south', 'ao-last': null, twin: 'north' }, 9, {
-        top: 'north',
-        bottom: 'north',
-        random: 'north',
-      }),
+      turn(
+        {
+          full: 'east',
+          lt: 'south',
+          de: 'stay',
+          'window:6': 'south',
+          ao: null,
+          filler: 'west',
+          sum: 'south',
+          'ao-last': null,
+          'ao-second-last': null,
+          twin: 'north',
+        },
+        9,
+        {
+          top: 'north',
+          bottom: 'north',
+          random: 'north',
+        },
+      ),
       // Its look cannot be read: not counted either.
-      turn({ full: 'south', lt: 'south', de: 'stay', 'window:6': 'south', ao: null, filler: 'stay', sum: 'north', 'ao-last': 'west', twin: 'north' }, null, {
-        top: 'south',
-        bottom: 'south',
-        random: 'stay',
-      }),
+      turn(
+        {
+          full: 'south',
+          lt: 'south',
+          de: 'stay',
+          'window:6': 'south',
+          ao: null,
+          filler: 'stay',
+          sum: 'north',
+          'ao-last': 'west',
+          'ao-second-last': 'east',
+          twin: 'north',
+        },
+        null,
+        {
+          top: 'south',
+          bottom: 'south',
+          random: 'stay',
+        },
+      ),
     ]);
     expect(c).toEqual({
       episodes: 2,
       turns: 4,
-      repeats: { full: 3, lt: 3, de: 0, 'window:6': 4, ao: 0, filler: 1, sum: 2, 'ao-last': 1, twin: 0 },
-      open: { full: 1, lt: 1, de: 0, 'window:6': 0, ao: 1, filler: 1, sum: 1, 'ao-last': 1, twin: 3 },
-      moved: { full: 4, lt: 4, de: 1, 'window:6': 4, ao: 1, filler: 3, sum: 3, 'ao-last': 3, twin: 3 },
+      repeats: { full: 3, lt: 3, de: 0, 'window:6': 4, ao: 0, filler: 1, sum: 2, 'ao-last': 1, 'ao-second-last': 2, twin: 0 },
+      open: { full: 1, lt: 1, de: 0, 'window:6': 0, ao: 1, filler: 1, sum: 1, 'ao-last': 1, 'ao-second-last': 1, twin: 3 },
+      moved: { full: 4, lt: 4, de: 1, 'window:6': 4, ao: 1, filler: 3, sum: 3, 'ao-last': 3, 'ao-second-last': 3, twin: 3 },
       looks: { back: 1, of: 2 },
       // Only the top heads off change the first turn's move; neither the fourth's; on the second the top set makes none.
       headsOff: {
@@ -70,29 +130,35 @@ describe('the wall counts the lesson quotes', () => {
         // Against the random heads, only turn 1 pairs (turn 4's random set stays): the top set changes it, the random set not.
         changedRandom: { first: 1, second: 0 },
       },
-      // Full repeats on turns 1, 2 and 4; DE on none. Against Full, e.g. LT repeats on turn 3 only it, Full on turn 1 only it.
+      // Paired where both make a move, as every rate at the wall. Full repeats on turns 1, 2 and 4 and moves on all; DE moves on
+      // turn 1 only (west), so against DE only turn 1 pairs. Against Full, e.g. LT repeats on turn 3 only it, Full on turn 1 only it.
       split: {
         full: {
           full: sp(0, 0),
           lt: sp(1, 1),
-          de: sp(0, 3),
+          de: sp(0, 1),
           'window:6': sp(1, 0),
-          ao: sp(0, 3),
-          filler: sp(0, 2),
-          sum: sp(1, 2),
-          // Hiding the latest answer repeats on turn 1 only; Full also on turns 2 and 4.
+          ao: sp(0, 1),
+          // Filler stays on turn 4: turns 1–3 pair, and only Full repeats on turn 2.
+          filler: sp(0, 1),
+          // SUM writes nothing on turn 1: turns 2–4 pair; only SUM repeats on turn 3, only Full on turn 4.
+          sum: sp(1, 1),
+          // Hiding the latest answer repeats on turn 1 only; Full also on turns 2 and 4 (it writes nothing on turn 3).
           'ao-last': sp(0, 2),
-          twin: sp(0, 3),
+          // The control repeats with Full on turns 1 and 2; only Full on turn 4 (it writes nothing on turn 3).
+          'ao-second-last': sp(0, 1),
+          twin: sp(0, 2),
         },
         de: {
-          full: sp(3, 0),
-          lt: sp(3, 0),
+          full: sp(1, 0),
+          lt: sp(0, 0),
           de: sp(0, 0),
-          'window:6': sp(4, 0),
+          'window:6': sp(1, 0),
           ao: sp(0, 0),
           filler: sp(1, 0),
-          sum: sp(2, 0),
+          sum: sp(0, 0),
           'ao-last': sp(1, 0),
+          'ao-second-last': sp(1, 0),
           twin: sp(0, 0),
         },
       },
@@ -100,21 +166,21 @@ describe('the wall counts the lesson quotes', () => {
     // One turn where the two sets part: fewer repeats with the top heads off, but not clearly beyond chance.
     expect(headsTally(c)).toEqual({
       takeaway: 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
-      said: 'Of the moves made, the top-diagonal heads off changed 50 %, three heads drawn at random 50 %, the lowest 33 %: were the top and the lowest alike, such a gap would come often.',
-      more: "The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked (top-diagonal, lowest, at random): a move made 2, 3 and 2 times, the move repeated 1, 2 and 1, an open way 1, 0 and 1, no move at all 1, 0 and 1 (the other moves run into another wall). Where both sets make a move, the two part on 1 turn: only the top-diagonal heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly often. Against the random three, the two part on 1 turn: only the top-diagonal heads off changed it 1 time, only the random three 0; were both sets alike, chance would split them this unevenly often. The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).",
+      said: 'Of the moves made, the top-diagonal heads off changed 50 %, three heads drawn at random 50 %, the lowest 33 %: were the top and the lowest alike, such a gap would come 1 time in 2 or more.',
+      more: "The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked (top-diagonal, lowest, at random): a move made 2, 3 and 2 times, the move repeated 1, 2 and 1, an open way 1, 0 and 1, no move at all 1, 0 and 1 (the other moves run into another wall). Where both sets make a move, the two part on 1 turn: only the top-diagonal heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. Against the random three, the two part on 1 turn: only the top-diagonal heads off changed it 1 time, only the random three 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).",
       // Drawn among the moves made: with the top heads off 1 repeat and 1 open way of 2 (50 % each; 1 of 3 no move, written beside); 2 of 3 with the lowest off.
       board: {
         turns: 3,
         episodes: 0,
         rows: [
-          { label: 'every head on', repeats: 100, open: 0, noMove: 0 },
-          { label: 'top-diagonal heads off', repeats: 50, open: 50, noMove: 33 },
-          { label: 'three at random off', repeats: 50, open: 50, noMove: 33 },
-          { label: 'lowest heads off', repeats: 67, open: 0, noMove: 0 },
+          { label: 'every head on', repeats: 100, open: 0, noMove: 0, figure: '0 % changed' },
+          { label: 'top-diagonal heads off', repeats: 50, open: 50, noMove: 33, figure: '50 % changed' },
+          { label: 'three at random off', repeats: 50, open: 50, noMove: 33, figure: '50 % changed' },
+          { label: 'lowest heads off', repeats: 67, open: 0, noMove: 0, figure: '33 % changed' },
         ],
         noHistory: null,
         caption:
-          'The 3 turns where the model walked back into the wall under Full (step 2), so 100 % with every head on, written again with heads switched off: where the move goes (answers with no move left out)',
+          'The 3 turns where the model walked back into the wall under Full (step 2), so 100 % with every head on, written again with heads switched off: where the move goes, and beside each bar the share of moves changed (answers with no move left out)',
       },
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2, random: 2 } };
@@ -136,9 +202,9 @@ describe('the wall counts the lesson quotes', () => {
     const c = {
       episodes: 40,
       turns: 200,
-      repeats: { full: 150, lt: 140, de: 90, 'window:6': 148, ao: 80, filler: 20, sum: 90, 'ao-last': 88, twin: 120 },
-      open: { full: 20, lt: 25, de: 80, 'window:6': 21, ao: 30, filler: 80, sum: 30, 'ao-last': 80, twin: 50 },
-      moved: { full: 200, lt: 200, de: 200, 'window:6': 200, ao: 160, filler: 100, sum: 150, 'ao-last': 190, twin: 200 },
+      repeats: { full: 150, lt: 140, de: 90, 'window:6': 148, ao: 80, filler: 20, sum: 90, 'ao-last': 88, 'ao-second-last': 140, twin: 120 },
+      open: { full: 20, lt: 25, de: 80, 'window:6': 21, ao: 30, filler: 80, sum: 30, 'ao-last': 80, 'ao-second-last': 20, twin: 50 },
+      moved: { full: 200, lt: 200, de: 200, 'window:6': 200, ao: 160, filler: 100, sum: 150, 'ao-last': 190, 'ao-second-last': 195, twin: 200 },
       looks: { back: 19, of: 116 },
       headsOff: HEADS_OFF,
       // Against Full, then DE, on the same turns: where only the writer repeats the blocked move, and only Full (DE) does.
@@ -152,6 +218,7 @@ describe('the wall counts the lesson quotes', () => {
           filler: sp(5, 135),
           sum: sp(20, 80),
           'ao-last': sp(8, 70),
+          'ao-second-last': sp(12, 14),
           twin: sp(11, 41),
         },
         de: {
@@ -163,6 +230,7 @@ describe('the wall counts the lesson quotes', () => {
           filler: sp(5, 75),
           sum: sp(20, 20),
           'ao-last': sp(30, 32),
+          'ao-second-last': sp(62, 12),
           twin: sp(41, 11),
         },
       },
@@ -183,6 +251,8 @@ describe('the wall counts the lesson quotes', () => {
       row('own answers hidden (AO)', 50, 19, 20),
       // 88 and 80 of the 190 moves; 10 of 200 turns make none.
       row('latest answer hidden (AO-last)', 46, 42, 5),
+      // The control: 140 and 20 of 195 moves; 5 of 200 turns make none (2.5 %, rounded up).
+      row('the answer before it hidden (AO-second-last)', 72, 10, 3),
       row('own answers summarised (SUM)', 60, 20, 25),
       row('own answers as filler (Filler)', 20, 80, 50),
       row('no history (DE)', 45, 40),
@@ -239,6 +309,8 @@ describe('the wall counts the lesson quotes', () => {
       ['Filler', 20, 'it throws the model off (50 % of answers make no move): it tells little'],
       // 88 of 190 (46 %, at DE's 45 %), its other walls 12 % against DE's 15 %: settled, so the repeats went with that answer.
       ['AO-last', 46, 'as with no history: the extra repeats went with that answer'],
+      // 140 of 195 (72 %): 27 of the 30 extra stay with one placeholder on the answer before.
+      ['AO-second-last', 72, 'most of the extra repeats stay: one placeholder alone does not take them away'],
     ]);
     // How sure each gap to DE is, in plain words from the paired turns: Full 53 against 9 (rare by luck), AO 37 against 45 (often).
     expect(recapRows(c).map((r) => r.luck)).toEqual([
@@ -246,35 +318,46 @@ describe('the wall counts the lesson quotes', () => {
       undefined,
       'luck: less than 1 time in 1,000',
       'luck: about 1 time in 2',
-      'luck: often',
+      'luck: 1 time in 2 or more',
       'luck: less than 1 time in 1,000',
-      'luck: often',
+      'luck: 1 time in 2 or more',
+      'luck: less than 1 time in 1,000',
     ]);
     expect(recapReveal(c).takeaway).toBe(
-      "The extra repeats seem to go with the model's own latest answer: the turn before alone brings them back (LT), and hiding only that answer takes them away.",
+      "The extra repeats go with the model's latest answer: the turn before alone brings them back (LT); hiding that answer, not the one before, takes them away.",
     );
     expect(recapReveal(c).said).toBe(
-      "Of the three that hide all its answers, AO changes the least: it keeps every user turn, so the model still knows where the walls are, and takes away only its words. AO-last, the last row, is the direct test: only the latest answer hidden, every other word kept. AO's placeholders unsettle it (more moves into other walls), so part of its drop may be confusion. Next: inside the model, where it reads while it writes.",
+      "Of the three that hide all its answers, AO changes the least: it keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the latest answer hidden, every other word kept; the last row, its control, hides the one before instead and keeps the repeats: a placeholder alone does not take them away. AO's placeholders unsettle it (more moves into other walls), so part of its drop may be confusion. Next: inside the model, where it reads while it writes.",
     );
+    // Where the control drops too, the recap says the repeats only seem to go with the latest answer.
+    expect(recapReveal({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toMatch(/^The extra repeats seem to go with/);
     // The hide step's AO-last: 88 of 190 moves (46 %) against DE's 45 % and Full's 75 %; its other walls 12 % against DE's 15 %.
+    // Its control keeps 140 of 195 (72 %): the placeholder alone does not take the repeats away.
     expect(latestTally(c).takeaway).toBe(
-      'Hiding only its latest answer takes the extra repeats away, as hiding them all does: the pull seems to sit in that one answer.',
+      'Hiding only its latest answer takes the extra repeats away; hiding the one before it instead does not: the pull sits in that latest answer.',
     );
     expect(latestTally(c).said).toBe(
-      'With only its latest answer hidden, every other word kept, it walks back into the wall in 46 % of its moves. With all its answers hidden (AO), 50 %; with no history (DE), 45 %; with the whole history, 75 %. A few points either way are within chance.',
+      'With only its latest answer hidden, every other word kept, it walks back into the wall in 46 % of its moves. With only the answer before it hidden instead (AO-second-last, the control), 72 %; with no history (DE), 45 %; with the whole history, 75 %.',
+    );
+    expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toBe(
+      'Hiding only its latest answer takes the extra repeats away, but hiding the one before it does too: part of the drop is the placeholder itself.',
     );
     expect(latestTally(c).more).toMatch(
-      /The counts: 88 of the 190 moves, from 40 episodes the demo model played \(10 of the 200 turns make no move\)\. Into other walls: 12 % of its moves, 15 % of DE's\. The two part on 62 turns: only AO-last repeats the blocked move 30 times, only DE 32;/,
+      /The counts: 88 of the 190 moves under AO-last and 140 of the 195 under AO-second-last, from 40 episodes the demo model played \(of the 200 turns, 10 and 5 make no move\)\. Into other walls: 12 % of AO-last's moves, 18 % of the control's, 15 % of DE's\. The two part on 62 turns: only AO-last repeats the blocked move 30 times, only DE 32;.* Against Full, the control: the two part on 26 turns: only the control repeats it 12 times, only Full 14;/,
     );
+    // More moves into other walls (33 %) where the control's stay at 18 %: losing that answer, not the placeholder.
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40 } }).said).toMatch(
+      / Its moves also hit other walls far more than DE's \(the grey\), the control's do not: losing that answer, not the placeholder, throws it off\.$/,
+    );
+    expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40, 'ao-second-last': 0 } }).said).toMatch(
       / Its moves also hit other walls far more than DE's \(the grey\): one placeholder unsettles it too\.$/,
     );
     expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-last': 145 } }).takeaway).toBe(
       'Hiding only its latest answer leaves the extra repeats: the pull is not in that one answer.',
     );
-    // Both placeholders unsettling (the latest answer's other walls at 33 %): said once, of both.
-    const shaken = { ...c, open: { ...c.open, 'ao-last': 40 } };
-    expect(recapRows(shaken).at(-1)!.tells).toBe('as with no history, but more moves hit other walls: unsettled too');
+    // Both placeholders unsettling (the latest answer's other walls at 33 %, its control's at 28 %): said once, of both.
+    const shaken = { ...c, open: { ...c.open, 'ao-last': 40, 'ao-second-last': 0 } };
+    expect(recapRows(shaken).at(-2)!.tells).toBe('as with no history, but more moves hit other walls: unsettled too');
     expect(recapReveal(shaken).said).toContain(' Both placeholders unsettle it (more moves into other walls), so part of each drop may be confusion.');
     // Hiding only the latest answer keeps the repeats while hiding them all takes them away: the older answers.
     const older = { ...c, repeats: { ...c.repeats, 'ao-last': 145 } };
@@ -308,7 +391,8 @@ describe('the wall counts the lesson quotes', () => {
       'With only the turn before (LT), 70 %: the pull is mostly in the latest turn.',
       'With its own answers hidden (AO), 50 %: the extra repeats seem to go with its own words, though hiding them unsettles it.',
       // 88 of 190 moves: 46 %, at DE's 45 %.
-      'With only its latest answer hidden (AO-last), 46 %: the pull seems to sit in that one answer.',
+      // Its control keeps the repeats (72 %): the pull sits in the latest answer, said without "seems".
+      'With only its latest answer hidden (AO-last), 46 %; with only the one before it hidden, 72 %: the pull sits in the latest answer.',
       'Its twin trained against it (CPL), 60 %.',
     ]);
     expect(attention!.items).toEqual([
@@ -321,8 +405,9 @@ describe('the wall counts the lesson quotes', () => {
     const other = summary({ ...c, repeats: { ...c.repeats, ao: 100 }, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } }).points!;
     expect(other[0]!.items.slice(2)).toEqual([
       'With its own answers hidden (AO), 63 %.',
-      'With only its latest answer hidden (AO-last), 46 %: the pull seems to sit in that one answer.',
-      'Its twin trained against it (CPL), 60 %: lower, but not clearly beyond chance.',
+      // Its control keeps the repeats (72 %): the pull sits in the latest answer, said without "seems".
+      'With only its latest answer hidden (AO-last), 46 %; with only the one before it hidden, 72 %: the pull sits in the latest answer.',
+      'Its twin trained against it (CPL), 60 %: lower, but not clearly beyond luck (about 1 time in 2; 1 time in 20 or rarer counts as clear).',
     ]);
     expect(other[1]!.items).toHaveLength(3);
     expect(other[1]!.items[1]).toBe('Its line-for-line copying (the diagonal) is mostly the list of cells the task asks for.');
@@ -361,7 +446,7 @@ describe('the wall counts the lesson quotes', () => {
       'Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (39 % against 12 %), but 3 at random came close (29 %): attention picked the heads, switching them off tested them.',
     );
     expect(headsTally(c).more).toMatch(
-      /Where both sets make a move, the two part on 38 turns: only the top-diagonal heads off changed the move 31 times, only the lowest 7; were both sets alike, chance would split them this unevenly less than 1 time in 1,000\. Against the random three, the two part on 34 turns: only the top-diagonal heads off changed it 25 times, only the random three 9; were both sets alike, chance would split them this unevenly about 1 time in 111\./,
+      /Where both sets make a move, the two part on 38 turns: only the top-diagonal heads off changed the move 31 times, only the lowest 7; were both sets alike, chance would split them this unevenly less than 1 time in 1,000\. Against the random three, the two part on 34 turns: only the top-diagonal heads off changed it 25 times, only the random three 9; were both sets alike, chance would split them this unevenly less than 1 time in 100\./,
     );
     // LT near DE: no such reason to give.
     expect(twinTally({ ...c, repeats: { ...c.repeats, lt: 95 } }).said).toMatch(/the demo model 75 %\.$/);

@@ -603,7 +603,7 @@ describe('the lesson', () => {
     expect(same.even).toBeCloseTo(0.2, 12);
     const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
     expect(step('reads').reveal!(w, null).said).toBe(
-      `"south" gives 50 % of its attention to the earlier "south" tokens in prior assistant answers, 2.5 times chance (chance: 20 %, their share of the tokens). ${lookTally().said} A repeat needs no such look.`,
+      `"south" gives 50 % of its attention to the earlier "south" tokens in prior assistant answers, 2.5 times chance (chance: 20 %, their share of the tokens). ${lookTally().said} This one is among those few: a repeat needs no such look.`,
     );
     // Its largest single look on a token that names no move (a "," in the user turn, 0.3 against the souths' 0.2 + 0.2):
     // the takeaway names it, and the words then read the look back against it.

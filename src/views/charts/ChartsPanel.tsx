@@ -64,7 +64,15 @@ export function ChartsPanel() {
           </p>
         )}
         {sweep && sweep.points.length === 0 && <p className="muted">The sweep over turns needs at least two assistant turns.</p>}
-        {sweep && sweep.points.length > 0 && <LineChart testId="turns-chart" series={shares} xLabel="turn" yLabel="share" yFormat={(v) => v.toFixed(2)} />}
+        {sweep && sweep.points.length > 0 && (
+          <LineChart
+            testId="turns-chart"
+            series={shares}
+            xLabel="turn"
+            yLabel="share of the answer's attention (1 = all of it)"
+            yFormat={(v) => v.toFixed(2)}
+          />
+        )}
       </div>
       <div hidden={quiet}>
         <h3>Tokens per turn</h3>

@@ -10,7 +10,8 @@ export interface Series {
 
 const W = 440;
 const H = 220;
-const M = { top: 10, right: 12, bottom: 30, left: 48 };
+// Room at the top for the y axis's name, written above its ticks.
+const M = { top: 22, right: 12, bottom: 30, left: 48 };
 
 /** A small SVG line chart with integer x ticks (turns) and a legend; values as text in each point's title. */
 export function LineChart({
@@ -58,6 +59,9 @@ export function LineChart({
         ))}
         <text x={(M.left + W - M.right) / 2} y={H - 2} textAnchor="middle" className="tick">
           {xLabel}
+        </text>
+        <text x={4} y={12} className="tick" data-testid={`${testId}-y`}>
+          {yLabel}
         </text>
         {series.map((s) => (
           <g key={s.name}>

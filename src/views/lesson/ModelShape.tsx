@@ -26,10 +26,23 @@ export function ModelShape({ w }: { w: LessonWorld }) {
         ))}
         <li className="shape-io">the next token it writes</li>
       </ol>
+      {/* The words the look inside uses, each once, in plain terms: the reviewers' newcomers knew none of them. */}
       <figcaption>
-        This model has {layers} layers, one after the other, each with {heads} heads, readers side by side. For each token (word piece), each head shares out
-        100&nbsp;% of its attention over the tokens before it. To measure attention the model does not write: it reads its stored last answer, already written,
-        and the figures record where each of that answer's tokens looks.
+        <dl className="shape-words">
+          <dt>token</dt>
+          <dd>a word piece: the model reads and writes one at a time (&lt;|im_start|&gt; and &lt;|im_end|&gt; mark where each message starts and ends).</dd>
+          <dt>attention</dt>
+          <dd>for each token, how a reader shares out 100&nbsp;% of its look over the tokens before it, more on what it needs.</dd>
+          <dt>head</dt>
+          <dd>one such reader (a square above); each layer has {heads}, each looking its own way.</dd>
+          <dt>layer</dt>
+          <dd>
+            a row of heads; each layer reads what the one before found. The last of these {layers} sits next to the token written, so the figures read it, the
+            mean of its {heads} heads.
+          </dd>
+          <dt>the stored answer</dt>
+          <dd>to measure, the model reads its last answer again, already written: where each of its tokens looks.</dd>
+        </dl>
       </figcaption>
     </figure>
   );

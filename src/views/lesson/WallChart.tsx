@@ -1,5 +1,6 @@
 import { Fragment } from 'react';
 import type { Board } from './wall-counts';
+import { unbroken } from './world';
 
 /**
  * The running count at the wall as bars: for each writer the learner has met, where its move goes right after a
@@ -12,7 +13,7 @@ export function WallChart({ board }: { board: Board }) {
     <figure className="bar-chart" data-testid="lesson-board">
       <figcaption>
         {board.caption ??
-          `Right after hitting a wall, where its move goes (${board.turns} turns in ${board.episodes} mazes it played; answers with no move left out)`}
+          `Right after hitting a wall, where its move goes (${board.turns} turns in ${board.episodes} mazes it played; answers with no move left out: they neither repeat the move nor find a way)`}
       </figcaption>
       {board.rows.map((r) => (
         <div className="bar-row share-row" key={r.label} data-testid="lesson-board-row">
@@ -27,7 +28,7 @@ export function WallChart({ board }: { board: Board }) {
             {board.noHistory !== null && <span className="bar-mark" style={{ left: `${board.noHistory}%` }} />}
           </span>
           <span>
-            <strong>{r.repeats}&nbsp;%</strong>
+            <strong>{r.figure ? unbroken(r.figure) : <>{r.repeats}&nbsp;%</>}</strong>
             {r.noMove > 0 && <small className="muted">{r.noMove}&nbsp;% no move</small>}
           </span>
         </div>

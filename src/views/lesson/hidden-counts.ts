@@ -2,7 +2,7 @@
  * The hide step's count (the three ways of hiding the model's own answers at the wall) and the recap after it: every
  * policy's count side by side, read against no history. Plain functions over the stored turns (wall-records.ts).
  */
-import { moveRate, noMoveRate, openRate, parted, pct, rate } from './wall-counts';
+import { historyAdds, moveRate, noMoveRate, openRate, parted, pct, rate } from './wall-counts';
 import { WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import type { Reveal } from './world';
 
@@ -72,21 +72,36 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
 }
 
 /**
+ * Whether AO-last's control (AO-second-last: one placeholder on the answer before the latest) keeps more than half of
+ * what the whole history adds: then a drop under AO-last is not the placeholder's confusion alone.
+ */
+export const controlKeeps = (c: WallCounts): boolean => (moveRate(c, 'ao-second-last') - moveRate(c, 'de')) * 2 > historyAdds(c);
+
+/**
  * The hide step's reveal for AO-last: only the latest answer hidden, every other word kept, against DE and Full,
  * among the moves made; its extra moves into other walls said beside, as AO's are.
  */
 export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   const v = hideVerdict(c, 'ao-last');
-  const shaken = unsettled(c, 'ao-last') ? " Its moves also hit other walls far more than DE's (the grey): one placeholder unsettles it too." : '';
+  const keeps = controlKeeps(c);
+  // More moves into other walls: the placeholder's doing only where the control's placeholder does the same.
+  const shaken = !unsettled(c, 'ao-last')
+    ? ''
+    : unsettled(c, 'ao-second-last')
+      ? " Its moves also hit other walls far more than DE's (the grey): one placeholder unsettles it too."
+      : " Its moves also hit other walls far more than DE's (the grey), the control's do not: losing that answer, not the placeholder, throws it off.";
+  // Read against its control: the same one placeholder on the answer before, so confusion alone would drop there too.
   const takeaway = {
-    pull: 'Hiding only its latest answer takes the extra repeats away, as hiding them all does: the pull seems to sit in that one answer.',
+    pull: keeps
+      ? 'Hiding only its latest answer takes the extra repeats away; hiding the one before it instead does not: the pull sits in that latest answer.'
+      : 'Hiding only its latest answer takes the extra repeats away, but hiding the one before it does too: part of the drop is the placeholder itself.',
     part: 'Hiding only its latest answer takes part of the extra repeats away: the pull sits partly in that one answer.',
     all: 'Hiding only its latest answer leaves the extra repeats: the pull is not in that one answer.',
     below: 'Hiding only its latest answer confuses the model: it repeats the move less than even with no history, so this tells little.',
   }[v];
   return {
     takeaway,
-    said: `With only its latest answer hidden, every other word kept, it walks back into the wall in ${moveRate(c, 'ao-last')} % of its moves. With all its answers hidden (AO), ${moveRate(c, 'ao')} %; with no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %. A few points either way are within chance.${shaken}`,
-    more: `AO-last is this tool's test, not a paper's policy: the latest answer is hidden as AO hides each, without AO's line in the system prompt. The counts: ${c.repeats['ao-last']} of the ${c.moved['ao-last']} moves, from ${c.episodes} episodes the demo model played (${c.turns - c.moved['ao-last']} of the ${c.turns} turns make no move). Into other walls: ${otherWalls(c, 'ao-last')} % of its moves, ${otherWalls(c, 'de')} % of DE's. ${parted(c.split.de['ao-last'], 'only AO-last repeats the blocked move', 'only DE')}`,
+    said: `With only its latest answer hidden, every other word kept, it walks back into the wall in ${moveRate(c, 'ao-last')} % of its moves. With only the answer before it hidden instead (AO-second-last, the control), ${moveRate(c, 'ao-second-last')} %; with no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %.${shaken}`,
+    more: `AO-last and its control are this tool's tests, not a paper's policies: one answer is hidden as AO hides each, without AO's line in the system prompt. The counts: ${c.repeats['ao-last']} of the ${c.moved['ao-last']} moves under AO-last and ${c.repeats['ao-second-last']} of the ${c.moved['ao-second-last']} under AO-second-last, from ${c.episodes} episodes the demo model played (of the ${c.turns} turns, ${c.turns - c.moved['ao-last']} and ${c.turns - c.moved['ao-second-last']} make no move). Into other walls: ${otherWalls(c, 'ao-last')} % of AO-last's moves, ${otherWalls(c, 'ao-second-last')} % of the control's, ${otherWalls(c, 'de')} % of DE's. ${parted(c.split.de['ao-last'], 'only AO-last repeats the blocked move', 'only DE')} Against Full, the control: t${parted(c.split.full['ao-second-last'], 'only the control repeats it', 'only Full').slice(1)}`,
   };
 }

@@ -128,7 +128,8 @@ export function readsReveal(w: LessonWorld): Reveal {
           : `This repeated move looks back at the earlier ${name} tokens, as most repeats into a wall do.`;
   // Chance worked once, on the card: looking at every token equally gives a set of tokens its share of them.
   const against = k >= LOOKS_BACK ? `, ${k.toFixed(1)} times chance (chance: ${percent(s.even)}, their share of the tokens)` : ', about chance';
-  const rare = move && k >= LOOKS_BACK && looksRare() ? ' A repeat needs no such look.' : '';
+  // Said where the learner's token is the unusual case, so the step is not read as the rule.
+  const rare = move && k >= LOOKS_BACK && looksRare() ? ' This one is among those few: a repeat needs no such look.' : '';
   return {
     ...(takeaway ? { takeaway } : {}),
     // The largest single look in the fold, unless the takeaway names it: the bars name it, and it sits far from the move on the page.

@@ -3,7 +3,7 @@
  * how often the model walks back into the wall, what that tells), read against no history, and why AO is the test
  * of the model's own words. Plain functions over the stored turns; every rate and reading computed from the counts.
  */
-import { hideVerdict, unsettled } from './hidden-counts';
+import { controlKeeps, hideVerdict, unsettled } from './hidden-counts';
 import { byChance, historyAdds, ltBringsMost, moveRate, noMoveRate } from './wall-counts';
 import { WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import type { Reveal } from './world';
@@ -51,6 +51,15 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
     row('Filler', 'filler', 'every user turn; its answers as neutral text', hidden('filler')),
     // Not a paper's policy: this tool's direct test of what LT and AO together suggest.
     row('AO-last', 'ao-last', "every turn; only its latest answer replaced by the placeholder (this tool's test)", hidden('ao-last', 'that answer')),
+    // AO-last's control: the same one placeholder, on the answer before; read against Full, where a placeholder that changes nothing stays.
+    row(
+      'AO-second-last',
+      'ao-second-last',
+      'every turn; only the answer before the latest replaced (the control)',
+      controlKeeps(c)
+        ? 'most of the extra repeats stay: one placeholder alone does not take them away'
+        : 'the repeats drop here too: part of any drop is the placeholder',
+    ),
   ];
 }
 
@@ -59,12 +68,15 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
   const [ao, latest] = [hideVerdict(c, 'ao'), hideVerdict(c, 'ao-last')];
   const takeaway =
     latest === 'pull' && ltBringsMost(c)
-      ? "The extra repeats seem to go with the model's own latest answer: the turn before alone brings them back (LT), and hiding only that answer takes them away."
+      ? controlKeeps(c)
+        ? "The extra repeats go with the model's latest answer: the turn before alone brings them back (LT); hiding that answer, not the one before, takes them away."
+        : "The extra repeats seem to go with the model's own latest answer: the turn before alone brings them back (LT), and hiding only that answer takes them away."
       : ao === 'pull'
         ? "The extra repeats go with the model's own answers, not only the latest: hiding them all (AO) takes them away, hiding only the latest does not."
         : "Hiding the model's own answers does not take all the extra repeats away: the pull is not only in its own words.";
   // Both placeholders unsettling the model: said once, for both.
-  const shaken = [unsettled(c, 'ao') && ao === 'pull', unsettled(c, 'ao-last') && latest === 'pull'];
+  // AO-last's extra moves into other walls are confusion only where its control's placeholder does the same.
+  const shaken = [unsettled(c, 'ao') && ao === 'pull', unsettled(c, 'ao-last') && latest === 'pull' && unsettled(c, 'ao-second-last')];
   const confusion = shaken.every(Boolean)
     ? ' Both placeholders unsettle it (more moves into other walls), so part of each drop may be confusion.'
     : shaken[0]
@@ -75,10 +87,10 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
   return {
     takeaway,
     // Why AO, of the three that hide all its answers: it keeps what the user said, so only the model's own words are missing.
-    said: `Of the three that hide all its answers, AO changes the least: it keeps every user turn, so the model still knows where the walls are, and takes away only its words. AO-last, the last row, is the direct test: only the latest answer hidden, every other word kept.${confusion} Next: inside the model, where it reads while it writes.`,
+    said: `Of the three that hide all its answers, AO changes the least: it keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the latest answer hidden, every other word kept; the last row, its control, hides the one before instead${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.${confusion} Next: inside the model, where it reads while it writes.`,
     table: {
       caption:
-        'Right after walking into a wall, how often it walks back in (of the moves it makes). "Luck": how often chance alone would give a gap this size to DE, were the policy no different.',
+        'Right after walking into a wall, how often it walks back in (of the moves it makes). "Luck": how often chance alone would give a gap this size to DE, were the policy no different (1 time in 20 or rarer counts as clear).',
       columns: ['Policy: what the model is shown', 'Back into the wall', 'What that tells'],
       rows: recapRows(c).map((r) => ({ ...r, figure: `${r.rate} %` })),
     },

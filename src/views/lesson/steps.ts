@@ -109,9 +109,9 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: () =>
-      `Three policies keep every turn but hide the model's own answers. AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, SUM a one-sentence summary, Filler neutral text of the same length. The user's turns stay, so the model still knows what happened. AO-last, this tool's own test, hides only the latest answer. Do the extra repeats go with its own words?`,
+      `Three policies keep every turn but hide the model's own answers. AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, SUM a one-sentence summary, Filler neutral text of the same length. The user's turns stay, so the model still knows what happened. AO-last, this tool's own test, hides only the latest answer; its control, AO-second-last, only the one before. Do the extra repeats go with its own words?`,
     source:
-      "AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2. AO-last is this tool's, not a paper's: AO's placeholder in place of the latest answer only, with no line added, to test whether the pull sits in that one answer.",
+      "AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2. AO-last is this tool's, not a paper's: AO's placeholder in place of the latest answer only, with no line added, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before the latest: were the drop under AO-last the placeholder's confusion alone, it would drop there too.",
     action: 'Click AO in the table, then AO-last.',
     target: '[data-testid="contexts-ao"] button',
     done: (w) => only(w, 'ao') || only(w, 'ao-last'),
@@ -208,7 +208,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      `Copying the list of cells is wanted, but its heads may also carry the repeat (step ${stepNo('heads')} tests that). The grid gives each head its own diagonal ratio, brighter for higher, named layer.head from 0 (1.2: second layer, third head). The first layer (top row) scores higher on average, but without its heads this model writes no move, so the test and the figures use the last layer. Is the diagonal spread over its heads, or held by a few?`,
+      `The heads that copy the list of cells may also carry the repeat (step ${stepNo('heads')} tests that). The grid gives each head its diagonal ratio, brighter for higher, named layer.head from 0 (1.2: second layer, third head). The first layer (top row) scores higher, but without its top heads this model writes no move at all, so a test there tells nothing: the test uses the last layer. Is the diagonal spread over its heads, or held by a few?`,
     source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
     action: 'Click the brightest cell of the grid, marked ★: the heatmap and the figures then show that head alone.',
     target: '[data-testid="head-grid-0"] [data-top]',
@@ -221,7 +221,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      "Attention shows where heads read, not whether they make the move; switching them off tests that. One button switches off the last layer's three top-diagonal heads, then its three lowest as a control, and has the model answer each way. Over the stored repeats, three heads drawn at random are a second control. Any heads off change a model somewhat (its list of cells comes out garbled): do the top-diagonal heads change the move more?",
+      "Attention shows where heads read, not whether they make the move; switching them off tests that. One button switches off the last layer's three top-diagonal heads, then its three lowest as a control, and has the model answer each way. Over the stored repeats, three heads drawn anew at random for each are a second control. Any heads off change a model somewhat (its list of cells comes out garbled): do the top-diagonal heads change the move more?",
     source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three) and, in the count over the stored episodes, 3 heads drawn at random at each turn, the stricter control (the lowest heads may be the least used): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 top-diagonal heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
@@ -259,7 +259,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      "So far we changed what the model is shown; Context Preference Learning (CPL) changes the model. Where its move with the whole history differed from its move seeing only the turn before, training showed it both. It nudged the model's weights (the numbers it computes with) toward the answer seeing only the turn before, which has less history to lean on. The demo model has a twin so trained. At the lesson's wall, does the twin still walk into it?",
+      "So far we changed what the model is shown; Context Preference Learning (CPL) changes the model. Where its move with the whole history differed from its move seeing only the turn before, the two answers made a pair. Training nudged the model's weights (the numbers it computes with) to prefer the one seeing only the turn before, which has less history to lean on. The demo model has a twin so trained. Does the twin still walk into the wall?",
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

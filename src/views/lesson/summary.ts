@@ -3,7 +3,7 @@
  * (two lists on the card), from the stored counts and, where the page has them, the figures against chance.
  */
 import { beyondRandom, byChance, changedPct, headsCarry, headsClear, ltBringsMost, movePct, moveRate } from './wall-counts';
-import { hideVerdict, unsettled } from './hidden-counts';
+import { controlKeeps, hideVerdict, unsettled } from './hidden-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
 
@@ -23,8 +23,18 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     `With its whole history it repeats the blocked move in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}.`,
     `With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ': the pull is mostly in the latest turn' : ''}.`,
     `With its own answers hidden (AO), ${movePct(c, 'ao')}${aoAtDe ? `: the extra repeats seem to go with its own words${unsettled(c, 'ao') ? ', though hiding them unsettles it' : ''}` : ''}.`,
-    `With only its latest answer hidden (AO-last), ${movePct(c, 'ao-last')}${hideVerdict(c, 'ao-last') === 'pull' ? `: the pull seems to sit in that one answer${unsettled(c, 'ao-last') ? ', though the placeholder unsettles it' : ''}` : ''}.`,
-    `Its twin trained against it (CPL), ${movePct(c, 'twin')}${moveRate(c, 'twin') < moveRate(c, 'full') && !twin ? ': lower, but not clearly beyond chance' : ''}.`,
+    `With only its latest answer hidden (AO-last), ${movePct(c, 'ao-last')}; with only the one before it hidden, ${movePct(c, 'ao-second-last')}${
+      hideVerdict(c, 'ao-last') !== 'pull'
+        ? ''
+        : controlKeeps(c)
+          ? ': the pull sits in the latest answer'
+          : `: the pull seems to sit in the latest answer${unsettled(c, 'ao-last') ? ', though a placeholder unsettles it' : ''}`
+    }.`,
+    `Its twin trained against it (CPL), ${movePct(c, 'twin')}${
+      moveRate(c, 'twin') < moveRate(c, 'full') && !twin
+        ? `: lower, but not clearly beyond luck (${byChance(c.split.full.twin).said}; 1 time in 20 or rarer counts as clear)`
+        : ''
+    }.`,
   ];
   const attention = [
     'Attention shows where the model reads, not why it chooses.',

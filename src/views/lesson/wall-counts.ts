@@ -14,7 +14,10 @@ import { LOOKS_BACK, type Reveal, SILENT } from './world';
  */
 export function byChance(s: Split): { said: string; clear: boolean } {
   const p = signTest(s.first, s.second);
-  return { said: p < 0.001 ? 'less than 1 time in 1,000' : p >= 0.5 ? 'often' : `about 1 time in ${Math.round(1 / p)}`, clear: p < 0.05 };
+  // One form throughout ("1 time in N"), rounded as a newcomer would say it.
+  const said =
+    p < 0.001 ? 'less than 1 time in 1,000' : p < 0.01 ? 'less than 1 time in 100' : p >= 0.5 ? '1 time in 2 or more' : `about 1 time in ${Math.round(1 / p)}`;
+  return { said, clear: p < 0.05 };
 }
 
 /** n of total in whole per cent: the one rounding every count here is said and drawn with. */
@@ -114,6 +117,8 @@ export interface BoardRow {
   open: number;
   /** No move at all (none written, or "stay"), of all the turns. */
   noMove: number;
+  /** The figure written beside the bar, where the card's words count something else than the repeats (the heads step: "39 % changed"). */
+  figure?: string;
 }
 
 /** The running count at the wall: a row per writer the learner has reached, and DE's rate, the mark to read the others against. */
@@ -152,7 +157,9 @@ export function scoreboard(
   if (reached.hide)
     rows.push(
       row('own answers hidden (AO)', 'ao'),
-      ...(reached.aoLast === false ? [] : [row('latest answer hidden (AO-last)', 'ao-last')]),
+      ...(reached.aoLast === false
+        ? []
+        : [row('latest answer hidden (AO-last)', 'ao-last'), row('the answer before it hidden (AO-second-last)', 'ao-second-last')]),
       row('own answers summarised (SUM)', 'sum'),
       row('own answers as filler (Filler)', 'filler'),
     );
@@ -221,23 +228,25 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
  * still made, the share with no move written beside, so a bar's part short of 100 % is the changed share the card says.
  */
 function headsBoard(h: HeadsOffCounts): Board {
+  // Beside each bar, the share changed, as the card's words count it; the bar draws where the moves went.
   const row = (label: string, set: HeadSet): BoardRow => ({
     label,
     repeats: rate(h.repeats[set], h.moved[set] || 1),
     open: rate(h.open[set], h.moved[set] || 1),
     noMove: rate(h.of - h.moved[set], h.of),
+    figure: `${changedPct(h, set)} changed`,
   });
   return {
     turns: h.of,
     episodes: 0,
     rows: [
-      { label: 'every head on', repeats: 100, open: 0, noMove: 0 },
+      { label: 'every head on', repeats: 100, open: 0, noMove: 0, figure: '0 % changed' },
       row('top-diagonal heads off', 'top'),
       row('three at random off', 'random'),
       row('lowest heads off', 'bottom'),
     ],
     noHistory: null,
-    caption: `The ${h.of} turns where the model walked back into the wall under Full (step ${stepNo('generate')}), so 100 % with every head on, written again with heads switched off: where the move goes (answers with no move left out)`,
+    caption: `The ${h.of} turns where the model walked back into the wall under Full (step ${stepNo('generate')}), so 100 % with every head on, written again with heads switched off: where the move goes, and beside each bar the share of moves changed (answers with no move left out)`,
   };
 }
 

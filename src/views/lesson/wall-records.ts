@@ -8,10 +8,10 @@ import { LOOKS_BACK } from './world';
 
 /**
  * Who wrote a move at a turn right after a wall: the demo model under Full, LT, DE, Window-6, AO, Filler and SUM (by their
- * policy specs) and under AO-last (only its latest answer hidden: this tool's test, not a paper's policy), and the CPL twin
- * under Full.
+ * policy specs), under AO-last (only its latest answer hidden: this tool's test, not a paper's policy) and AO-second-last
+ * (only the answer before it: AO-last's control), and the CPL twin under Full.
  */
-export const WRITERS = ['full', 'lt', 'de', 'window:6', 'ao', 'filler', 'sum', 'ao-last', 'twin'] as const;
+export const WRITERS = ['full', 'lt', 'de', 'window:6', 'ao', 'filler', 'sum', 'ao-last', 'ao-second-last', 'twin'] as const;
 export type Writer = (typeof WRITERS)[number];
 
 /** One turn right after the demo model hit a wall, in an episode it played itself. */
@@ -95,14 +95,22 @@ export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCo
   };
 }
 
-/** Each writer against one other on the same turns: where only the writer repeats the blocked move, and where only the other does. */
+/**
+ * Each writer against one other on the same turns: where only the writer repeats the blocked move, and where only the
+ * other does. Paired on the turns where both make a move, as every rate at the wall is of the moves made: a writer that
+ * often writes no move would otherwise look as if it repeated less.
+ */
 function splitAgainst(turns: readonly WallTurn[], other: Writer): Record<Writer, Split> {
+  const moves = (m: string | null) => m !== null && m !== 'stay';
   const repeats = (t: WallTurn, w: Writer) => t.moves[w] === t.hit;
   return Object.fromEntries(
-    WRITERS.map((w) => [
-      w,
-      { first: turns.filter((t) => repeats(t, w) && !repeats(t, other)).length, second: turns.filter((t) => !repeats(t, w) && repeats(t, other)).length },
-    ]),
+    WRITERS.map((w) => {
+      const paired = turns.filter((t) => moves(t.moves[w]) && moves(t.moves[other]));
+      return [
+        w,
+        { first: paired.filter((t) => repeats(t, w) && !repeats(t, other)).length, second: paired.filter((t) => !repeats(t, w) && repeats(t, other)).length },
+      ];
+    }),
   ) as Record<Writer, Split>;
 }
 
