@@ -37,7 +37,9 @@ const c = wallCounts(EPISODES, turns);
 console.log(
   `${c.turns} turns right after a wall in ${EPISODES} episodes: the move that hit it repeated under Full in ${c.repeats.full}, LT in ${c.repeats.lt}, DE in ${c.repeats.de}; by the CPL twin (Full) in ${c.repeats.twin}`,
 );
-console.log(`Window-6 repeats it in ${c.repeats['window:6']}, AO in ${c.repeats.ao}, AO-last in ${c.repeats['ao-last']}, AO-second-last in ${c.repeats['ao-second-last']}`);
+console.log(
+  `Window-6 repeats it in ${c.repeats['window:6']}, AO in ${c.repeats.ao}, AO-last in ${c.repeats['ao-last']}, AO-second-last in ${c.repeats['ao-second-last']}`,
+);
 const h = c.headsOff;
 console.log(
   `of the ${h.of} repeats under Full, with the last layer's top 3 heads off it repeats ${h.repeats.top} (open ${h.open.top}, no move ${h.none.top}), the bottom 3 off ${h.repeats.bottom} (open ${h.open.bottom}, no move ${h.none.bottom}), 3 at random off ${h.repeats.random} (open ${h.open.random}, no move ${h.none.random})`,
