@@ -327,7 +327,7 @@ describe('the wall counts the lesson quotes', () => {
       "The extra repeats go with the model's latest answer: the turn before alone brings them back (LT); hiding that answer, not the one before, takes them away.",
     );
     expect(recapReveal(c).said).toBe(
-      "Of the three that hide all its answers, AO changes the least: it keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the latest answer hidden, every other word kept; the last row, its control, hides the one before instead and keeps the repeats: a placeholder alone does not take them away. AO's placeholders unsettle it (more moves into other walls), so part of its drop may be confusion. Next: inside the model, where it reads while it writes.",
+      "Of the three that hide all its answers, AO changes the least: it keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the latest answer hidden, every other word kept. Its control, the last row, hides the one before instead and keeps the repeats: a placeholder alone does not take them away. AO's placeholders unsettle it (more moves into other walls), so part of its drop may be confusion.",
     );
     // Where the control drops too, the recap says the repeats only seem to go with the latest answer.
     expect(recapReveal({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toMatch(/^The extra repeats seem to go with/);

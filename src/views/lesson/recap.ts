@@ -87,7 +87,7 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
   return {
     takeaway,
     // Why AO, of the three that hide all its answers: it keeps what the user said, so only the model's own words are missing.
-    said: `Of the three that hide all its answers, AO changes the least: it keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the latest answer hidden, every other word kept; the last row, its control, hides the one before instead${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.${confusion} Next: inside the model, where it reads while it writes.`,
+    said: `Of the three that hide all its answers, AO changes the least: it keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the latest answer hidden, every other word kept. Its control, the last row, hides the one before instead${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.${confusion}`,
     table: {
       caption:
         'Right after walking into a wall, how often it walks back in (of the moves it makes). "Luck": how often chance alone would give a gap this size to DE, were the policy no different (1 time in 20 or rarer counts as clear).',
