@@ -300,7 +300,7 @@ describe('the inspector on wasm: generation and long conversations', () => {
     await expect
       .poll(async () => (await page.locator('.heatmap .muted').first().textContent()) ?? '', { timeout: 120_000 })
       // The chat template's end marks after the answer are columns no row can see: said so.
-      .toMatch(new RegExp(`× ${S} columns \\(every token in view; a row sees those before it, so the last \\d+ no row sees\\)`));
+      .toMatch(new RegExp(`× ${S} columns \\(every token in view; a row sees only those before it, so no row sees the last \\d+\\)`));
     await canvas.scrollIntoViewIfNeeded();
     timings.push(`${S} tokens, answer rows: heatmap drawn in ${await canvas.getAttribute('data-render-ms')} ms`);
     await sweepDone(page);

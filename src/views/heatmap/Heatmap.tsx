@@ -172,8 +172,8 @@ function HeatmapToolbar(p: {
     <div className="row">
       <strong>{p.label}</strong>
       <span className="muted">
-        {p.rows} rows (tokens looking) × {p.keys} columns (every token in view; a row sees those before it
-        {p.unseen ? `, so the last ${p.unseen} no row sees` : ''}) ·{' '}
+        {p.rows} rows (tokens looking) × {p.keys} columns (every token in view; a row sees only those before it
+        {p.unseen ? `, so no row sees the last ${p.unseen}` : ''}) ·{' '}
         {quiet ? (
           'brighter = more attention'
         ) : (
