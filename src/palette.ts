@@ -30,7 +30,7 @@ export const CATEGORY_TEXT_COLORS: Record<Category, string> = {
 };
 
 /**
- * The edges of the diagonal's r-band on the heatmap (over a black edge): bright purple, a hue cividis never comes near,
+ * The edges of the diagonal's r-band on the heatmap (over a black edge): bright pink (magenta), a hue cividis never comes near,
  * so the band cannot be read as a run of bright cells. The legend's swatch (styles.css .swatch.band) uses it too.
  */
 export const BAND_COLOR = '#E040FB';

@@ -180,7 +180,7 @@ describe('the wall counts the lesson quotes', () => {
         ],
         noHistory: null,
         caption:
-          'The 3 turns where the model walked back into the wall under Full (step 2), so 100 % with every head on, written again with heads switched off: where the move goes, and beside each bar the share of moves changed (answers with no move left out)',
+          "The 3 turns where the model walked back into the wall under Full (step 2), so 100 % with every head on, written again with heads switched off: where the move goes, and beside each bar the share of moves changed (answers with no move left out). Luck would give the top set's gap to the lowest 1 time in 2 or more, to three at random 1 time in 2 or more.",
       },
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2, random: 2 } };
@@ -270,8 +270,9 @@ describe('the wall counts the lesson quotes', () => {
     expect(wallTally(c)).toEqual({
       takeaway:
         "With its whole history it walks back into the wall in 75 % of its moves; with no history, 45 %: the gap, the extra repeats, is the history's pull.",
-      said: 'The chart counts every turn right after a wall in the mazes it played earlier. Even with no history, a goal that often lies just beyond the wall pulls it there.',
-      more: 'Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 (75 %) under Full, 90 (45 %) under DE and 80 (40 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
+      // Luck, said first here: Full and DE part 69 against 9.
+      said: 'Even with no history, a goal that often lies just beyond the wall pulls it there. Were Full and DE alike, luck would give a gap this size less than 1 time in 1,000; the lesson calls a gap clear when luck gives it less than one time in twenty.',
+      more: 'Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 of 200 moves (75 %) under Full, 90 of 200 moves (45 %) under DE and 80 of 160 moves (50 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
     });
     expect(twinTally(c)).toEqual({
       takeaway: 'Trained only where its history changed the move, the twin repeats it less often at the wall, but not as rarely as with no history.',
@@ -347,7 +348,7 @@ describe('the wall counts the lesson quotes', () => {
     );
     // More moves into other walls (33 %) where the control's stay at 18 %: losing that answer, not the placeholder.
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40 } }).said).toMatch(
-      / Its moves also hit other walls far more than DE's \(the grey\), the control's do not: losing that answer, not the placeholder, throws it off\.$/,
+      / Its moves also hit other walls far more than DE's \(the grey\), the control's do not: without that answer it moves worse overall, not only less often back into the wall\.$/,
     );
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40, 'ao-second-last': 0 } }).said).toMatch(
       / Its moves also hit other walls far more than DE's \(the grey\): one placeholder unsettles it too\.$/,
@@ -424,7 +425,7 @@ describe('the wall counts the lesson quotes', () => {
     // The same drop, but the two part on few turns (5 against 9): not clearly beyond chance (2 × 0.212 = 0.42: about 1 time in 2).
     const close = { ...c, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } };
     expect(twinTally(close).takeaway).toBe(
-      'Trained against it, the twin repeats a little less (were it no different, chance would give such a drop about 1 time in 2): most of the pull stays.',
+      'The twin repeats a little less, but not clearly (were it no different, luck would give such a drop about 1 time in 2): most of the pull stays.',
     );
     expect(twinTally(close).more).toContain('chance would split them this unevenly about 1 time in 2.');
     // The heads, paired where both sets make a move: 31 against 7 is clear (a sign test: about 1 time in 8,600).

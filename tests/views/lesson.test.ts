@@ -271,7 +271,7 @@ describe('the lesson', () => {
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
     // A twin that stays is said to stay, not to move 'stay' an open way.
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> stay' } }, w)).toMatch(
-      /^Trained against it, .*\. The demo model moves south, into a wall; its CPL twin stays where it is\. .*their attention follows\. Together: a different answer and a different move\./,
+      /^The twin repeats a little less, .*\. The demo model moves south, into a wall; its CPL twin stays where it is\. .*their attention follows\. Together: a different answer and a different move\./,
     );
     expect(told('cpl', { ...cpl, generatedB: {} }, w)).toBe('');
     expect(sentences(step('cpl').reveal!(cpl, w).said)).toBeLessThanOrEqual(WORDS.saidSentences);
@@ -314,7 +314,7 @@ describe('the lesson', () => {
     expect(says('east', 'east').said.endsWith(`The same move both ways: here the earlier turns do not change what the model does. ${wallTally().said}`)).toBe(
       true,
     );
-    expect(says('east', 'south').said).toContain('Here the whole conversation helped: with less of it the model walks into a wall. The chart counts');
+    expect(says('east', 'south').said).toContain('Here the whole conversation helped: with less of it the model walks into a wall. Even with no history');
     expect(says('east', 'west').said).toMatch(/Both moves are open ways/);
     for (const [a, b] of [
       ['south', 'east'],
@@ -332,11 +332,11 @@ describe('the lesson', () => {
     );
     expect(told('generate', { ...w, generated: { lt: 'Move: east', full: 'Action -> South' } }, w)).not.toContain('is a guess');
     expect(says('stay', 'east').said).toMatch(
-      /^Under Full the model stays where it is; .*Together: a different answer and a different move\. The chart counts /,
+      /^Under Full the model stays where it is; .*Together: a different answer and a different move\. Even with no history,/,
     );
     // An observation with no walls named: the moves are not judged, only compared.
     expect(told('generate', { ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
-      /^With its whole history it walks back into the wall in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. The chart counts /,
+      /^With its whole history it walks back into the wall in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Even with no history,/,
     );
     const perHead = [0.1, 0.2, 0.3343].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
     const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
@@ -686,7 +686,7 @@ describe('the lesson', () => {
     // Filler below chance: said with the same yardstick.
     const filler = { ...w, shown: ['filler'], results: [{ ...r, policy: 'filler', diagonal: 0.05 }] };
     expect(told('filler', filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] })).toMatch(
-      /^With the words gone the diagonal mostly goes: it follows what the prior assistant answers say, not where their tokens sit\. Under Filler the diagonal ratio is 5 %, against 30 % with the real answers\. With nothing in it to copy, the band gets less than chance, 22 %: in the heatmap, between the purple lines, it is mostly dark\. On the figures panel: diagonal ratio under Filler 0\.0500, under Full 0\.3000\.$/,
+      /^With the words gone the diagonal mostly goes: it follows what the prior assistant answers say, not where their tokens sit\. Under Filler the diagonal ratio is 5 %, against 30 % with the real answers\. With nothing in it to copy, the band gets less than chance, 22 %: in the heatmap, between the pink lines, it is mostly dark\. On the figures panel: diagonal ratio under Filler 0\.0500, under Full 0\.3000\.$/,
     );
     // Drawn: Full's diagonal beside Filler's, each against its chance.
     expect(step('filler').reveal!(filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] }).bars!.rows.map((x) => [x.label, x.value])).toEqual([

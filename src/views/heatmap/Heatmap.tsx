@@ -21,10 +21,10 @@ export function shownSlab(r: PolicyResult, head: 'mean' | number): AttentionSlab
   return headOf(a.perHead, head);
 }
 
-const tokenLabel = (r: PolicyResult, i: number) => {
+const tokenLabel = (r: PolicyResult, i: number, plain = false) => {
   const t = r.tokens[i]!;
   const m = r.messages[t.message]!;
-  return `#${i} ${JSON.stringify(t.text)} (${CATEGORY_NAMES[t.category]}${m.turn !== null ? `, turn ${m.turn}` : ''})`;
+  return `${plain ? '' : `#${i} `}${JSON.stringify(t.text)} (${CATEGORY_NAMES[t.category]}${m.turn !== null ? `, turn ${m.turn}` : ''})`;
 };
 
 /**
@@ -54,6 +54,7 @@ export function Heatmap({
   alignedBand?: boolean;
 }) {
   const attention = r.attention!;
+  const quiet = useQuiet();
   const shown = useMemo(() => shownSlab(r, head), [r, head]);
   const { rows: nRows, seqLen: S, rowStart } = shown;
   // Compare mode: one scale for every heatmap (computed by the panel), so brightness compares across them.
@@ -135,7 +136,10 @@ export function Heatmap({
       />
       <p className="hover-line" aria-live="polite" data-testid={`heatmap-hover-${resultId(r)}`}>
         {focus
-          ? `${hover.locked ? 'locked · ' : ''}token ${tokenLabel(r, rowStart + focus.row)} looks at ${tokenLabel(r, focus.col)}: ${shown.data[focus.row * S + focus.col]!.toFixed(5)}`
+          ? // In the lesson, in words and per cent (a newcomer reads no token index nor five decimals); the researcher's line otherwise.
+            quiet
+            ? `${hover.locked ? 'locked · ' : ''}the token ${tokenLabel(r, rowStart + focus.row, true)} gives ${(shown.data[focus.row * S + focus.col]! * 100).toFixed(1)} % of its attention to ${tokenLabel(r, focus.col, true)}`
+            : `${hover.locked ? 'locked · ' : ''}token ${tokenLabel(r, rowStart + focus.row)} looks at ${tokenLabel(r, focus.col)}: ${shown.data[focus.row * S + focus.col]!.toFixed(5)}`
           : 'Point at a cell to read both tokens and the weight; click to lock it.'}
       </p>
     </div>

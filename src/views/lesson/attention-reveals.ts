@@ -205,7 +205,7 @@ export function fillerReveal(w: LessonWorld, base: LessonWorld | null): Reveal {
   const even = evenDiagonal(r);
   const belowChance =
     even > 0 && r.diagonal < even
-      ? ` With nothing in it to copy, the band gets less than chance, ${percent(even)}: in the heatmap, between the purple lines, it is mostly dark.`
+      ? ` With nothing in it to copy, the band gets less than chance, ${percent(even)}: in the heatmap, between the pink lines, it is mostly dark.`
       : '';
   const reading =
     r.diagonal < full.diagonal / 2

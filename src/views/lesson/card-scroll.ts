@@ -59,7 +59,9 @@ export function useCardScroll(index: number, said: string, reached: boolean, pic
     const r = revealRef.current;
     if (!said || doneBefore || !r) return;
     const tall = r.offsetHeight > (cardRef.current?.clientHeight ?? Number.POSITIVE_INFINITY) * 0.6;
-    r.scrollIntoView?.({ block: tall ? 'start' : 'nearest' });
+    // The quiz's score sits just above its reveal: the reveal opens under it, so the score stays in view.
+    const score = cardRef.current?.querySelector<HTMLElement>('[data-testid="lesson-score"]');
+    (tall && score ? score : r).scrollIntoView?.({ block: tall ? 'start' : 'nearest' });
   }, [said, pictures]);
   return { cardRef, revealRef, tall, setTall };
 }

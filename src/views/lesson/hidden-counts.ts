@@ -89,11 +89,13 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
     ? ''
     : unsettled(c, 'ao-second-last')
       ? " Its moves also hit other walls far more than DE's (the grey): one placeholder unsettles it too."
-      : " Its moves also hit other walls far more than DE's (the grey), the control's do not: losing that answer, not the placeholder, throws it off.";
+      : " Its moves also hit other walls far more than DE's (the grey), the control's do not: without that answer it moves worse overall, not only less often back into the wall.";
   // Read against its control: the same one placeholder on the answer before, so confusion alone would drop there too.
   const takeaway = {
     pull: keeps
-      ? 'Hiding only its latest answer takes the extra repeats away; hiding the one before it instead does not: the pull sits in that latest answer.'
+      ? shaken
+        ? 'Hiding only its latest answer takes the extra repeats away (though more moves hit other walls); hiding the one before changes nothing: the pull sits in the latest answer.'
+        : 'Hiding only its latest answer takes the extra repeats away; hiding the one before it instead does not: the pull sits in that latest answer.'
       : 'Hiding only its latest answer takes the extra repeats away, but hiding the one before it does too: part of the drop is the placeholder itself.',
     part: 'Hiding only its latest answer takes part of the extra repeats away: the pull sits partly in that one answer.',
     all: 'Hiding only its latest answer leaves the extra repeats: the pull is not in that one answer.',

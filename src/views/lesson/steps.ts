@@ -176,7 +176,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: (w) =>
-      `A share counts amount; copying has a shape. In the heatmap each row is a token of the answer, each column a token it can see, brighter for more attention. Copying a prior assistant answer word by word draws a diagonal line (dotted): the 10th token reads that answer's 10th. The diagonal ratio is the share of attention within ${w.radius} tokens of those lines (between the purple lines), wanted copying or not. ${diagonalAsk(w)}`,
+      `A share counts amount; copying has a shape. In the heatmap each row is a token of the answer, each column a token it can see, brighter for more attention. Copying a prior assistant answer word by word draws a diagonal line (dotted): the 10th token reads that answer's 10th. The diagonal ratio is the share of attention within ${w.radius} tokens of those lines (between the pink lines), wanted copying or not. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line.',
     action: 'Set your guess with the slider, then lock it in.',
@@ -244,7 +244,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full, so its row reads the page's own figures; every head on, for the heads' row.
     setup: { ...WALL, heads: true, also: ['filler'] },
     text: () =>
-      `Steps ${stepNo('reads')}–${stepNo('heads')} asked one question: does where the model reads explain why it walks back into the wall? The table puts their answers side by side: what each step looked at, what it saw, and what that tells. Read it from the top: first clues (where it reads), then the one test (what changes when heads are switched off).`,
+      `Steps ${stepNo('reads')}–${stepNo('heads')} asked one question: does where the model reads explain why it walks back into the wall? The table puts their answers side by side: what each step looked at, what it saw, and what that tells. Read it from the top: first clues, then the one test (heads switched off). Behind the card, Full and Filler side by side: in the grid "Filler − Full", red marks heads that copy less without the real words.`,
     source:
       "The figures of the steps before, together: the shares and the diagonal ratio (paper 2, section 3.4) of the lesson's last answer, under Full and Filler, its last layer's heads, and the stored counts of the turns right after a wall (scripts/inertia-turns.ts).",
     action: 'Read the table, then press Next.',

@@ -52,6 +52,14 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     points: [
       { label: 'What its history does to the move at a wall', items: writes },
       { label: 'What attention showed', items: attention },
+      // Why it matters beyond this toy: the papers' findings in large chat models, in words (their figures are theirs, not this page's).
+      {
+        label: 'What the papers found in large chat models',
+        items: [
+          '"Do LLMs benefit from their own words?": in real chats, keeping only the latest exchange, or one-sentence summaries of the answers, often answered as well with far less text; a model can carry its own earlier mistakes into later answers.',
+          '"Mitigating conversational inertia": agents copy their own prior assistant answers (a diagonal in attention) and explore less; training them to prefer answers written with less history helped.',
+        ],
+      },
     ],
     more: 'Every rate counts the moves made on the same stored turns right after a wall; the steps before give the counts and how often chance alone would give each gap. The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.',
   };

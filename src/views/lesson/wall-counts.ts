@@ -20,6 +20,17 @@ export function byChance(s: Split): { said: string; clear: boolean } {
   return { said, clear: p < 0.05 };
 }
 
+/**
+ * Luck, as the lesson first says it: how often chance alone would give the gap were the two alike, and the line it
+ * calls clear (in words, so the card's count of figures stays small).
+ */
+export function luckSaid(s: Split, two: string): string {
+  return `Were ${two} alike, luck would give a gap this size ${byChance(s).said}; the lesson calls a gap clear when luck gives it less than one time in twenty.`;
+}
+
+/** A writer's repeats among its moves made, counted and in per cent: "80 of 160 moves (50 %)". */
+const ofMoves = (c: WallCounts, w: Writer): string => `${c.repeats[w]} of ${c.moved[w]} moves (${moveRate(c, w)} %)`;
+
 /** n of total in whole per cent: the one rounding every count here is said and drawn with. */
 export const rate = (n: number, total: number): number => Math.round((n / total) * 100);
 const of = (n: number, total: number) => `${n} (${rate(n, total)} %)`;
@@ -52,8 +63,10 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
         ? `With its whole history it walks back into the wall in ${movePct(c, 'full')} of its moves; with no history, ${movePct(c, 'de')}: the gap, the extra repeats, is the history's pull.`
         : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
     // The card keeps the two rates (the chart draws them); how many turns, mazes and extra repeats, in the fold.
-    said: `The chart counts every turn right after a wall in the mazes it played earlier. Even with no history, a goal that often lies just beyond the wall pulls it there.`,
-    more: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from. The counts: ${of(c.repeats.full, c.turns)} under Full, ${of(c.repeats.de, c.turns)} under DE and ${of(c.repeats.ao, c.turns)} under AO, from ${c.episodes} episodes counted beforehand with the same model. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE')}`,
+    // Luck introduced here, where the first comparison is: every later count reads the same way.
+    // What the chart counts is its caption (the mazes, the moves made): the card keeps the reading.
+    said: `Even with no history, a goal that often lies just beyond the wall pulls it there. ${luckSaid(c.split.de.full, 'Full and DE')}`,
+    more: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from. The counts: ${ofMoves(c, 'full')} under Full, ${ofMoves(c, 'de')} under DE and ${ofMoves(c, 'ao')} under AO, from ${c.episodes} episodes counted beforehand with the same model. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE')}`,
   };
 }
 
@@ -87,7 +100,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
       ? 'Trained against inertia, the twin repeats the move no less often at the wall: on these turns the training does not show.'
       : chance.clear
         ? `Trained only where its history changed the move, the twin repeats it less often at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`
-        : `Trained against it, the twin repeats a little less (were it no different, chance would give such a drop ${chance.said})${twinAboveNoHistory(c) ? ': most of the pull stays' : ''}.`,
+        : `The twin repeats a little less, but not clearly (were it no different, luck would give such a drop ${chance.said})${twinAboveNoHistory(c) ? ': most of the pull stays' : ''}.`,
     // No history's rate is drawn in the chart beside: the card keeps the two models' and the target's.
     said: `At a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')}.${ltTarget(c)}`,
     more: `Counted over the ${c.turns} stored turns at a wall, the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move). ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model')}`,
@@ -246,7 +259,7 @@ function headsBoard(h: HeadsOffCounts): Board {
       row('lowest heads off', 'bottom'),
     ],
     noHistory: null,
-    caption: `The ${h.of} turns where the model walked back into the wall under Full (step ${stepNo('generate')}), so 100 % with every head on, written again with heads switched off: where the move goes, and beside each bar the share of moves changed (answers with no move left out)`,
+    caption: `The ${h.of} turns where the model walked back into the wall under Full (step ${stepNo('generate')}), so 100 % with every head on, written again with heads switched off: where the move goes, and beside each bar the share of moves changed (answers with no move left out). Luck would give the top set's gap to the lowest ${byChance(h.changed).said}, to three at random ${byChance(h.changedRandom).said}.`,
   };
 }
 
