@@ -27,6 +27,13 @@ const tokenLabel = (r: PolicyResult, i: number, plain = false) => {
   return `${plain ? '' : `#${i} `}${JSON.stringify(t.text)} (${CATEGORY_NAMES[t.category]}${m.turn !== null ? `, turn ${m.turn}` : ''})`;
 };
 
+/** One cell in words: in the lesson in per cent, no token index (a newcomer reads neither); the researcher's line otherwise. */
+function cellLine(r: PolicyResult, q: number, k: number, v: number, plain: boolean): string {
+  return plain
+    ? `the token ${tokenLabel(r, q, true)} gives ${(v * 100).toFixed(1)} % of its attention to ${tokenLabel(r, k, true)}`
+    : `token ${tokenLabel(r, q)} looks at ${tokenLabel(r, k)}: ${v.toFixed(5)}`;
+}
+
 /**
  * The attention matrix on a canvas: rows are query tokens (the answer's, or all on request), columns
  * every token; category bands on both axes; the r-band of the diagonal over each prior assistant answer.
@@ -136,10 +143,7 @@ export function Heatmap({
       />
       <p className="hover-line" aria-live="polite" data-testid={`heatmap-hover-${resultId(r)}`}>
         {focus
-          ? // In the lesson, in words and per cent (a newcomer reads no token index nor five decimals); the researcher's line otherwise.
-            quiet
-            ? `${hover.locked ? 'locked · ' : ''}the token ${tokenLabel(r, rowStart + focus.row, true)} gives ${(shown.data[focus.row * S + focus.col]! * 100).toFixed(1)} % of its attention to ${tokenLabel(r, focus.col, true)}`
-            : `${hover.locked ? 'locked · ' : ''}token ${tokenLabel(r, rowStart + focus.row)} looks at ${tokenLabel(r, focus.col)}: ${shown.data[focus.row * S + focus.col]!.toFixed(5)}`
+          ? `${hover.locked ? 'locked · ' : ''}${cellLine(r, rowStart + focus.row, focus.col, shown.data[focus.row * S + focus.col]!, quiet)}`
           : 'Point at a cell to read both tokens and the weight; click to lock it.'}
       </p>
     </div>
