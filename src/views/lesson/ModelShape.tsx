@@ -51,8 +51,8 @@ export function ModelShape({ w }: { w: LessonWorld }) {
 }
 
 /**
- * Attention worked once, from the page's figures: the answer's last token and where its 100 % goes, as bars under
- * the tokens (the few just before it, every earlier token together, itself). Nothing before the figures arrive.
+ * Attention worked once, from the page's figures: a token of the answer and where its 100 % goes, as bars above the
+ * tokens (the few it looks at most, every other one together). Nothing before the figures arrive.
  */
 function Worked({ w }: { w: LessonWorld }) {
   const r = figuresOf(w);
@@ -60,7 +60,10 @@ function Worked({ w }: { w: LessonWorld }) {
   if (!look) return null;
   return (
     <div className="worked" data-testid="lesson-worked">
-      <p>Attention, worked once: the answer's last token, {look.token}, shares out 100&nbsp;% of its look like this.</p>
+      <p>
+        Attention, worked once: one token of the answer, {look.token}, shares out 100&nbsp;% of its look: much to a few tokens, the rest spread thin over all
+        the others.
+      </p>
       <ol className="worked-parts">
         {look.parts.map((p) => (
           <li key={p.label} data-testid="lesson-worked-part">

@@ -25,7 +25,7 @@ export function byChance(s: Split): { said: string; clear: boolean } {
  * calls clear (in words, so the card's count of figures stays small).
  */
 export function luckSaid(s: Split, two: string): string {
-  return `Were ${two} alike, luck would give a gap this size ${byChance(s).said}; the lesson calls a gap clear when luck gives it less than one time in twenty.`;
+  return `Were ${two} alike, luck would give a gap this size ${byChance(s).said}; clear means less than one time in twenty.`;
 }
 
 /** A writer's repeats among its moves made, counted and in per cent: "80 of 160 moves (50 %)". */
