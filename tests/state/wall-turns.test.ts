@@ -278,7 +278,7 @@ describe('the wall counts the lesson quotes', () => {
       takeaway: 'Trained only where its history changed the move, the twin repeats it less often at the wall, but not as rarely as with no history.',
       // Its target, the answer that sees only the turn before, keeps much of the pull (LT 70 % against DE 45 %): said why.
       said: 'At a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model 75 %. Its training target, the answer seeing only the turn before, repeats 70 % (LT): it was never taught to ignore the latest turn.',
-      more: 'Counted over the 200 stored turns at a wall, the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move). The two part on 52 turns: only the twin repeats the blocked move 11 times, only the demo model 41; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
+      more: "Counted over the 200 stored turns at a wall, the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move). The two part on 52 turns: only the twin repeats the blocked move 11 times, only the demo model 41; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The twin repeats less than its training target (LT, 70 %): it was trained toward LT's answers only where they differed from the whole history's, not to copy LT everywhere.",
     });
     const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null });
     expect(policyTally('window:6', 'Window-6', c, [t(3), t(7), t(9)]).said).toBe(
@@ -315,14 +315,14 @@ describe('the wall counts the lesson quotes', () => {
     ]);
     // How sure each gap to DE is, in plain words from the paired turns: Full 53 against 9 (rare by luck), AO 37 against 45 (often).
     expect(recapRows(c).map((r) => r.luck)).toEqual([
-      'luck: less than 1 time in 1,000',
+      'clearly apart from DE (luck: less than 1 time in 1,000)',
       undefined,
-      'luck: less than 1 time in 1,000',
-      'luck: about 1 time in 2',
-      'luck: 1 time in 2 or more',
-      'luck: less than 1 time in 1,000',
-      'luck: 1 time in 2 or more',
-      'luck: less than 1 time in 1,000',
+      'clearly apart from DE (luck: less than 1 time in 1,000)',
+      'within luck of DE (about 1 time in 2)',
+      'within luck of DE (1 time in 2 or more)',
+      'clearly apart from DE (luck: less than 1 time in 1,000)',
+      'within luck of DE (1 time in 2 or more)',
+      'clearly apart from DE (luck: less than 1 time in 1,000)',
     ]);
     expect(recapReveal(c).takeaway).toBe(
       "The extra repeats go with the model's latest answer: the turn before alone brings them back (LT); hiding that answer, not the one before, takes them away.",
@@ -338,7 +338,7 @@ describe('the wall counts the lesson quotes', () => {
       'Hiding only its latest answer takes the extra repeats away; hiding the one before it instead does not: the pull sits in that latest answer.',
     );
     expect(latestTally(c).said).toBe(
-      'With only its latest answer hidden, every other word kept, it walks back into the wall in 46 % of its moves. With only the answer before it hidden instead (AO-second-last, the control), 72 %; with no history (DE), 45 %; with the whole history, 75 %.',
+      'With only its latest answer hidden, every other word kept, it walks back into the wall in 46 % of its moves. With only the answer before it hidden instead (AO-second-last, the control), 72 %; with no history (DE), 45 %; with the whole history, 75 %. The same placeholder one answer earlier leaves the repeats, so the drop is not confusion alone; and without the latest answer it finds an open way more often than with it.',
     );
     expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toBe(
       'Hiding only its latest answer takes the extra repeats away, but hiding the one before it does too: part of the drop is the placeholder itself.',
@@ -348,10 +348,10 @@ describe('the wall counts the lesson quotes', () => {
     );
     // More moves into other walls (33 %) where the control's stay at 18 %: losing that answer, not the placeholder.
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40 } }).said).toMatch(
-      / Its moves also hit other walls far more than DE's \(the grey\), the control's do not: without that answer it moves worse overall, not only less often back into the wall\.$/,
+      / Its moves also hit other walls far more than DE's \(the grey\), the control's do not: without that answer it moves worse overall, not only less often back into the wall\. The same placeholder one answer earlier leaves the repeats/,
     );
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40, 'ao-second-last': 0 } }).said).toMatch(
-      / Its moves also hit other walls far more than DE's \(the grey\): one placeholder unsettles it too\.$/,
+      / Its moves also hit other walls far more than DE's \(the grey\): one placeholder unsettles it too\. The same placeholder/,
     );
     expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-last': 145 } }).takeaway).toBe(
       'Hiding only its latest answer leaves the extra repeats: the pull is not in that one answer.',

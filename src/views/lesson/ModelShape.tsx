@@ -39,8 +39,8 @@ export function ModelShape({ w }: { w: LessonWorld }) {
           <dd>one such reader (a square above); each layer has {heads}, each looking its own way.</dd>
           <dt>layer</dt>
           <dd>
-            a row of heads; each layer reads what the one before found. The last of these {layers} sits next to the token written, so the figures read it, the
-            mean of its {heads} heads.
+            a row of heads; each layer reads what the one before found. The figures read the last of the {layers} layers, the one that picks the next token, as
+            the mean of its {heads} heads.
           </dd>
           <dt>the stored answer</dt>
           <dd>to measure, the model reads its last answer again, already written: where each of its tokens looks.</dd>

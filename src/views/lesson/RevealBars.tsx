@@ -3,14 +3,13 @@ import { type Bars, percent, unbroken } from './world';
 
 /**
  * A reveal's key shares as bars, each with a dark mark at what looking at every token equally would give the
- * same tokens: the yardstick the card's words read the share against, drawn. The bars run to 50 % or to 100 %
- * (past 50 %), said in the key.
+ * same tokens: the yardstick the card's words read the share against, drawn. The bars run from 0 to 100 %, said
+ * in the key.
  */
 export function RevealBars({ bars }: { bars: Bars }) {
-  const top = Math.max(...bars.rows.flatMap((r) => [r.value, r.even]));
-  // Two scales only, half and whole: a scale fitted to each chart made a 19 % bar look nearly full.
-  const scale = top <= 0.5 ? 0.5 : 1;
-  const at = (v: number) => `${Math.min(100, (v / scale) * 100)}%`;
+  // One scale for every chart, 0 to 100 %: a scale fitted to each made a 19 % bar look nearly full, and a second scale
+  // (0 to 50 %) read as the same one to a newcomer going from chart to chart.
+  const at = (v: number) => `${Math.min(100, v * 100)}%`;
   return (
     <figure className="bar-chart" data-testid="lesson-bars">
       <figcaption>{bars.caption}</figcaption>
@@ -46,7 +45,7 @@ export function RevealBars({ bars }: { bars: Bars }) {
         </div>
       ))}
       <p className="bar-key">
-        <span className="bar-swatch bar-swatch-mark" /> chance: looking at every token equally · the bars run from 0 to {Math.round(scale * 100)}&nbsp;%
+        <span className="bar-swatch bar-swatch-mark" /> chance: looking at every token equally · the bars run from 0 to 100&nbsp;%
       </p>
     </figure>
   );

@@ -72,6 +72,16 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
 }
 
 /**
+ * Less pull, or only confusion? Said where the control keeps the repeats (a placeholder alone takes none away) and AO-last
+ * finds an open way more often than the whole history does (the repeats went somewhere useful too).
+ */
+function confusion(c: WallCounts): string {
+  if (!controlKeeps(c) || hideVerdict(c, 'ao-last') !== 'pull') return '';
+  const ways = openRate(c, 'ao-last') >= openRate(c, 'full') + 5;
+  return ` The same placeholder one answer earlier leaves the repeats, so the drop is not confusion alone${ways ? '; and without the latest answer it finds an open way more often than with it' : ''}.`;
+}
+
+/**
  * Whether AO-last's control (AO-second-last: one placeholder on the answer before the latest) keeps more than half of
  * what the whole history adds: then a drop under AO-last is not the placeholder's confusion alone.
  */
@@ -94,7 +104,7 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   const takeaway = {
     pull: keeps
       ? shaken
-        ? 'Hiding only its latest answer takes the extra repeats away (though more moves hit other walls); hiding the one before changes nothing: the pull sits in the latest answer.'
+        ? 'Hiding only its latest answer takes the extra repeats away (though more moves hit other walls); hiding the one before changes nothing: the pull goes with the latest answer.'
         : 'Hiding only its latest answer takes the extra repeats away; hiding the one before it instead does not: the pull sits in that latest answer.'
       : 'Hiding only its latest answer takes the extra repeats away, but hiding the one before it does too: part of the drop is the placeholder itself.',
     part: 'Hiding only its latest answer takes part of the extra repeats away: the pull sits partly in that one answer.',
@@ -103,7 +113,7 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   }[v];
   return {
     takeaway,
-    said: `With only its latest answer hidden, every other word kept, it walks back into the wall in ${moveRate(c, 'ao-last')} % of its moves. With only the answer before it hidden instead (AO-second-last, the control), ${moveRate(c, 'ao-second-last')} %; with no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %.${shaken}`,
+    said: `With only its latest answer hidden, every other word kept, it walks back into the wall in ${moveRate(c, 'ao-last')} % of its moves. With only the answer before it hidden instead (AO-second-last, the control), ${moveRate(c, 'ao-second-last')} %; with no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %.${shaken}${confusion(c)}`,
     more: `AO-last and its control are this tool's tests, not a paper's policies: one answer is hidden as AO hides each, without AO's line in the system prompt. The counts: ${c.repeats['ao-last']} of the ${c.moved['ao-last']} moves under AO-last and ${c.repeats['ao-second-last']} of the ${c.moved['ao-second-last']} under AO-second-last, from ${c.episodes} episodes the demo model played (of the ${c.turns} turns, ${c.turns - c.moved['ao-last']} and ${c.turns - c.moved['ao-second-last']} make no move). Into other walls: ${otherWalls(c, 'ao-last')} % of AO-last's moves, ${otherWalls(c, 'ao-second-last')} % of the control's, ${otherWalls(c, 'de')} % of DE's. ${parted(c.split.de['ao-last'], 'only AO-last repeats the blocked move', 'only DE')} Against Full, the control: t${parted(c.split.full['ao-second-last'], 'only the control repeats it', 'only Full').slice(1)}`,
   };
 }

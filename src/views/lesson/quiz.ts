@@ -111,7 +111,7 @@ export const QUIZ: QuizQuestion[] = [
   {
     // The control read the other way round from what the lesson showed.
     question:
-      'On another model, Filler (neutral text of the same length in place of each prior assistant answer) leaves the diagonal ratio as high as under Full. What does that say?',
+      'On another model, Filler (unrelated filler words of the same length in place of each prior assistant answer) leaves the diagonal ratio as high as under Full. What does that say?',
     options: [
       'the model copies the words of its prior assistant answers line for line',
       'the filler text happens to repeat the words of the answers it replaced',

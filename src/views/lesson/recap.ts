@@ -5,7 +5,7 @@
  */
 import { controlKeeps, hideVerdict, unsettled } from './hidden-counts';
 import { byChance, historyAdds, ltBringsMost, moveRate, noMoveRate } from './wall-counts';
-import { WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
+import { type Split, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import type { Reveal } from './world';
 
 /** One policy's row of the recap. */
@@ -21,6 +21,12 @@ export interface RecapRow {
   tells: string;
 }
 
+/** How sure a gap to DE is, in plain words: clearly apart, or within luck, with how often luck alone would give it. */
+const luckBadge = (s: Split): string => {
+  const b = byChance(s);
+  return b.clear ? `clearly apart from DE (luck: ${b.said})` : `within luck of DE (${b.said})`;
+};
+
 /** The recap's rows: Full and DE, the two ends; LT, which keeps the latest turn; the three that hide the answers. */
 export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
   const hidden = (w: Writer, words = 'its own words'): string =>
@@ -34,7 +40,8 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
     label,
     sees,
     rate: moveRate(c, w),
-    ...(w !== 'de' && { luck: `luck: ${byChance(c.split.de[w]).said}` }),
+    // Read as a verdict first (a newcomer took "1 time in 2" for a bad sign), the chance after it.
+    ...(w !== 'de' && { luck: luckBadge(c.split.de[w]) }),
     tells,
   });
   return [
@@ -48,7 +55,7 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
     ),
     row('AO', 'ao', 'every user turn; its answers replaced by a placeholder', hidden('ao')),
     row('SUM', 'sum', 'every user turn; its answers as one-sentence summaries', hidden('sum')),
-    row('Filler', 'filler', 'every user turn; its answers as neutral text', hidden('filler')),
+    row('Filler', 'filler', 'every user turn; its answers as unrelated filler words', hidden('filler')),
     // Not a paper's policy: this tool's direct test of what LT and AO together suggest.
     row('AO-last', 'ao-last', "every turn; only its latest answer replaced by the placeholder (this tool's test)", hidden('ao-last', 'that answer')),
     // AO-last's control: the same one placeholder, on the answer before; read against Full, where a placeholder that changes nothing stays.

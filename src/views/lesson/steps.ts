@@ -48,7 +48,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `Conversational inertia is when a model leans on its own prior assistant answers (what it wrote in earlier turns) more than the task asks, even repeating a failing move. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. Each answer lists the cells visited (its own list, not always right), then a thought and a move.${streakSaid(w.streak)}`,
+      `Conversational inertia is when a model leans on its own prior assistant answers (what it wrote before) more than the task asks, even repeating a failing move. Chat models carry mistakes forward the same way. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. Each answer lists the cells visited, then a thought and a move.${streakSaid(w.streak)}`,
     source:
       'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1. The cells are numbered row by row, as the system prompt says; the task asks for the list. The lesson reads inertia in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention).',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
@@ -109,7 +109,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: () =>
-      `Three policies keep every turn but hide the model's own answers. AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, SUM a one-sentence summary, Filler neutral text of the same length. The user's turns stay, so the model still knows what happened. AO-last, this tool's own test, hides only the latest answer; its control, AO-second-last, only the one before. Do the extra repeats go with its own words?`,
+      `Three policies keep every turn but hide the model's own answers. AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, SUM a one-sentence summary, Filler unrelated filler words of the same length. The user's turns stay, so the model still knows what happened. AO-last, this tool's own test, hides only the latest answer; its control, AO-second-last, only the one before. Do the extra repeats go with its own words?`,
     source:
       "AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2. AO-last is this tool's, not a paper's: AO's placeholder in place of the latest answer only, with no line added, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before the latest: were the drop under AO-last the placeholder's confusion alone, it would drop there too.",
     action: 'Click AO in the table, then AO-last.',
@@ -193,7 +193,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: WALL,
     text: () =>
-      `Wanted or not, copying shows where to look inside the model (step ${stepNo('heads')}). Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit? The Filler policy swaps each for neutral text of the same length in tokens: the positions stay, the words go. When the model writes, Filler's odd text throws it off (step ${stepNo('hide')}); here it writes nothing, it only reads the same stored last answer.`,
+      `Wanted or not, copying shows where to look inside the model (step ${stepNo('heads')}). Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit? The Filler policy swaps each for unrelated filler words of the same length in tokens: the positions stay, the words go. When the model writes, Filler's odd text throws it off (step ${stepNo('hide')}); here it writes nothing, it only reads the same stored last answer.`,
     source: 'The Filler control: paper 1 (Do LLMs benefit from their own words?), section 4.2.',
     action: 'Click Filler in the Context policy panel.',
     target: '[data-lesson="policies"] button[title="filler"]',
