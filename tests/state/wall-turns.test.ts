@@ -338,7 +338,7 @@ describe('the wall counts the lesson quotes', () => {
       'Hiding only its latest answer takes the extra repeats away; hiding the one before it instead does not: the pull sits in that latest answer.',
     );
     expect(latestTally(c).said).toBe(
-      'With only its latest answer hidden, every other word kept, it walks back into the wall in 46 % of its moves. With only the answer before it hidden instead (AO-second-last, the control), 72 %; with no history (DE), 45 %; with the whole history, 75 %. The same placeholder one answer earlier leaves the repeats, so the drop is not confusion alone; and without the latest answer it finds an open way more often than with it.',
+      "With only its latest answer hidden, it walks back into the wall in 46 % of its moves. With only the answer before it hidden instead (AO-second-last, the control), 72 %; with no history (DE), 45 %; with the whole history, 75 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the latest answer it finds an open way more often.",
     );
     expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toBe(
       'Hiding only its latest answer takes the extra repeats away, but hiding the one before it does too: part of the drop is the placeholder itself.',
@@ -346,12 +346,12 @@ describe('the wall counts the lesson quotes', () => {
     expect(latestTally(c).more).toMatch(
       /The counts: 88 of the 190 moves under AO-last and 140 of the 195 under AO-second-last, from 40 episodes the demo model played \(of the 200 turns, 10 and 5 make no move\)\. Into other walls: 12 % of AO-last's moves, 18 % of the control's, 15 % of DE's\. The two part on 62 turns: only AO-last repeats the blocked move 30 times, only DE 32;.* Against Full, the control: the two part on 26 turns: only the control repeats it 12 times, only Full 14;/,
     );
-    // More moves into other walls (33 %) where the control's stay at 18 %: losing that answer, not the placeholder.
+    // More moves into other walls (33 %) where the control's stay at 18 %: said beside, then why it is not the placeholder's confusion alone.
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40 } }).said).toMatch(
-      / Its moves also hit other walls far more than DE's \(the grey\), the control's do not: without that answer it moves worse overall, not only less often back into the wall\. The same placeholder one answer earlier leaves the repeats/,
+      / Its moves also hit other walls more than DE's \(the grey\); the control's do not\. So the drop is not the placeholder's confusion alone/,
     );
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40, 'ao-second-last': 0 } }).said).toMatch(
-      / Its moves also hit other walls far more than DE's \(the grey\): one placeholder unsettles it too\. The same placeholder/,
+      / Its moves also hit other walls far more than DE's \(the grey\): one placeholder unsettles it too\. So the drop/,
     );
     expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-last': 145 } }).takeaway).toBe(
       'Hiding only its latest answer leaves the extra repeats: the pull is not in that one answer.',
