@@ -309,20 +309,22 @@ describe('the wall counts the lesson quotes', () => {
       ['SUM', 60, 'part of the extra repeats stay'],
       ['Filler', 20, 'it throws the model off (50 % of answers make no move): it tells little'],
       // 88 of 190 (46 %, at DE's 45 %), its other walls 12 % against DE's 15 %: settled, so the repeats went with that answer.
-      ['AO-last', 46, 'as with no history: the extra repeats went with that answer'],
+      // Its control keeps the repeats (72 %): read with it.
+      ['AO-last', 46, 'as with no history, while its control keeps them: the pull goes with that answer'],
       // 140 of 195 (72 %): 27 of the 30 extra stay with one placeholder on the answer before.
       ['AO-second-last', 72, 'most of the extra repeats stay: one placeholder alone does not take them away'],
     ]);
     // How sure each gap to DE is, in plain words from the paired turns: Full 53 against 9 (rare by luck), AO 37 against 45 (often).
     expect(recapRows(c).map((r) => r.luck)).toEqual([
-      'clearly apart from DE (luck: less than 1 time in 1,000)',
+      'from DE: clearly apart',
       undefined,
-      'clearly apart from DE (luck: less than 1 time in 1,000)',
-      'within luck of DE (about 1 time in 2)',
-      'within luck of DE (1 time in 2 or more)',
-      'clearly apart from DE (luck: less than 1 time in 1,000)',
-      'within luck of DE (1 time in 2 or more)',
-      'clearly apart from DE (luck: less than 1 time in 1,000)',
+      // LT against Full, 15 against 25: within luck (about 1 time in 6).
+      'from DE: clearly apart; from Full: within luck',
+      'from DE: within luck; from Full: clearly apart',
+      'from DE: within luck; from Full: clearly apart',
+      'from DE: clearly apart; from Full: clearly apart',
+      'from DE: within luck; from Full: clearly apart',
+      'from DE: clearly apart; from Full: within luck',
     ]);
     expect(recapReveal(c).takeaway).toBe(
       "The extra repeats go with the model's latest answer: the turn before alone brings them back (LT); hiding that answer, not the one before, takes them away.",
@@ -338,7 +340,7 @@ describe('the wall counts the lesson quotes', () => {
       'Hiding only its latest answer takes the extra repeats away; hiding the one before it instead does not: the pull sits in that latest answer.',
     );
     expect(latestTally(c).said).toBe(
-      "With only its latest answer hidden, it walks back into the wall in 46 % of its moves. With only the answer before it hidden instead (AO-second-last, the control), 72 %; with no history (DE), 45 %; with the whole history, 75 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the latest answer it finds an open way more often.",
+      "With only its latest answer hidden, it walks back into the wall in 46 % of its moves. With only the answer before it hidden instead (AO-second-last, the control), 72 %; with no history (DE), 45 %; with the whole history, 75 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the latest answer it finds an open way more often than with it.",
     );
     expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toBe(
       'Hiding only its latest answer takes the extra repeats away, but hiding the one before it does too: part of the drop is the placeholder itself.',
@@ -358,7 +360,11 @@ describe('the wall counts the lesson quotes', () => {
     );
     // Both placeholders unsettling (the latest answer's other walls at 33 %, its control's at 28 %): said once, of both.
     const shaken = { ...c, open: { ...c.open, 'ao-last': 40, 'ao-second-last': 0 } };
-    expect(recapRows(shaken).at(-2)!.tells).toBe('as with no history, but more moves hit other walls: unsettled too');
+    expect(recapRows(shaken).at(-2)!.tells).toBe('as with no history, while its control keeps them: the pull goes with that answer');
+    // Without a control that keeps the repeats, the row says the model is unsettled too.
+    expect(recapRows({ ...shaken, repeats: { ...shaken.repeats, 'ao-second-last': 90 } }).at(-2)!.tells).toBe(
+      'as with no history, but more moves hit other walls: unsettled too',
+    );
     expect(recapReveal(shaken).said).toContain(' Both placeholders unsettle it (more moves into other walls), so part of each drop may be confusion.');
     // Hiding only the latest answer keeps the repeats while hiding them all takes them away: the older answers.
     const older = { ...c, repeats: { ...c.repeats, 'ao-last': 145 } };

@@ -78,7 +78,7 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
 function confusion(c: WallCounts): string {
   if (!controlKeeps(c) || hideVerdict(c, 'ao-last') !== 'pull') return '';
   const ways = openRate(c, 'ao-last') >= openRate(c, 'full') + 5;
-  return ` So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats${ways ? ', and without the latest answer it finds an open way more often' : ''}.`;
+  return ` So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats${ways ? ', and without the latest answer it finds an open way more often than with it' : ''}.`;
 }
 
 /**

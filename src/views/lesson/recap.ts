@@ -21,11 +21,12 @@ export interface RecapRow {
   tells: string;
 }
 
-/** How sure a gap to DE is, in plain words: clearly apart, or within luck, with how often luck alone would give it. */
-const luckBadge = (s: Split): string => {
-  const b = byChance(s);
-  return b.clear ? `clearly apart from DE (luck: ${b.said})` : `within luck of DE (${b.said})`;
-};
+/** How sure a gap is, in plain words: clearly apart, or within luck (luck alone would give it 1 time in 20 or more). */
+const verdict = (s: Split): string => (byChance(s).clear ? 'clearly apart' : 'within luck');
+
+/** A row against both ends, DE and Full, as its reading compares it: the chances themselves are in the steps' folds. */
+const luckOf = (c: WallCounts, w: Writer): string | undefined =>
+  w === 'de' ? undefined : w === 'full' ? `from DE: ${verdict(c.split.de.full)}` : `from DE: ${verdict(c.split.de[w])}; from Full: ${verdict(c.split.full[w])}`;
 
 /** The recap's rows: Full and DE, the two ends; LT, which keeps the latest turn; the three that hide the answers. */
 export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
@@ -40,8 +41,8 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
     label,
     sees,
     rate: moveRate(c, w),
-    // Read as a verdict first (a newcomer took "1 time in 2" for a bad sign), the chance after it.
-    ...(w !== 'de' && { luck: luckBadge(c.split.de[w]) }),
+    // Read as verdicts (a newcomer took "1 time in 2" for a bad sign), against both ends: AO-last's claim rests on Full.
+    ...(luckOf(c, w) && { luck: luckOf(c, w) }),
     tells,
   });
   return [
@@ -57,7 +58,15 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
     row('SUM', 'sum', 'every user turn; its answers as one-sentence summaries', hidden('sum')),
     row('Filler', 'filler', 'every user turn; its answers as unrelated filler words', hidden('filler')),
     // Not a paper's policy: this tool's direct test of what LT and AO together suggest.
-    row('AO-last', 'ao-last', "every turn; only its latest answer replaced by the placeholder (this tool's test)", hidden('ao-last', 'that answer')),
+    row(
+      'AO-last',
+      'ao-last',
+      "every turn; only its latest answer replaced by the placeholder (this tool's test)",
+      // Read with its control where that keeps the repeats: then the more moves into other walls are not the placeholder's.
+      hideVerdict(c, 'ao-last') === 'pull' && controlKeeps(c)
+        ? 'as with no history, while its control keeps them: the pull goes with that answer'
+        : hidden('ao-last', 'that answer'),
+    ),
     // AO-last's control: the same one placeholder, on the answer before; read against Full, where a placeholder that changes nothing stays.
     row(
       'AO-second-last',
@@ -97,7 +106,7 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
     said: `Of the three that hide all its answers, AO changes the least: it keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the latest answer hidden, every other word kept. Its control, the last row, hides the one before instead${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.${confusion}`,
     table: {
       caption:
-        'Right after walking into a wall, how often it walks back in (of the moves it makes). "Luck": how often chance alone would give a gap this size to DE, were the policy no different (1 time in 20 or rarer counts as clear).',
+        'Right after walking into a wall, how often it walks back in (of the moves it makes). Under each rate, its gap to DE and to Full: "clearly apart" where luck alone would give it less than one time in twenty.',
       columns: ['Policy: what the model is shown', 'Back into the wall', 'What that tells'],
       rows: recapRows(c).map((r) => ({ ...r, figure: `${r.rate} %` })),
     },
