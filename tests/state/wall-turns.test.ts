@@ -340,7 +340,7 @@ describe('the wall counts the lesson quotes', () => {
       'Hiding only its latest answer takes the extra repeats away; hiding the one before it instead does not: the pull sits in that latest answer.',
     );
     expect(latestTally(c).said).toBe(
-      "With only its latest answer hidden, it walks back into the wall in 46 % of its moves. With only the answer before it hidden instead (AO-second-last, the control), 72 %; with no history (DE), 45 %; with the whole history, 75 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the latest answer it finds an open way more often than with it.",
+      "With only its latest answer hidden, it walks back into the wall in 46 % of its moves. With only the one before it hidden (AO-second-last, the control), 72 %; with no history (DE), 45 %; with the whole history, 75 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the latest answer it finds more open ways than with it.",
     );
     expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toBe(
       'Hiding only its latest answer takes the extra repeats away, but hiding the one before it does too: part of the drop is the placeholder itself.',

@@ -78,7 +78,7 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
 function confusion(c: WallCounts): string {
   if (!controlKeeps(c) || hideVerdict(c, 'ao-last') !== 'pull') return '';
   const ways = openRate(c, 'ao-last') >= openRate(c, 'full') + 5;
-  return ` So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats${ways ? ', and without the latest answer it finds an open way more often than with it' : ''}.`;
+  return ` So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats${ways ? ', and without the latest answer it finds more open ways than with it' : ''}.`;
 }
 
 /**
@@ -113,7 +113,7 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   }[v];
   return {
     takeaway,
-    said: `With only its latest answer hidden, it walks back into the wall in ${moveRate(c, 'ao-last')} % of its moves. With only the answer before it hidden instead (AO-second-last, the control), ${moveRate(c, 'ao-second-last')} %; with no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %.${shaken}${confusion(c)}`,
+    said: `With only its latest answer hidden, it walks back into the wall in ${moveRate(c, 'ao-last')} % of its moves. With only the one before it hidden (AO-second-last, the control), ${moveRate(c, 'ao-second-last')} %; with no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %.${shaken}${confusion(c)}`,
     more: `AO-last and its control are this tool's tests, not a paper's policies: one answer is hidden as AO hides each, without AO's line in the system prompt. The counts: ${c.repeats['ao-last']} of the ${c.moved['ao-last']} moves under AO-last and ${c.repeats['ao-second-last']} of the ${c.moved['ao-second-last']} under AO-second-last, from ${c.episodes} episodes the demo model played (of the ${c.turns} turns, ${c.turns - c.moved['ao-last']} and ${c.turns - c.moved['ao-second-last']} make no move). Into other walls: ${otherWalls(c, 'ao-last')} % of AO-last's moves, ${otherWalls(c, 'ao-second-last')} % of the control's, ${otherWalls(c, 'de')} % of DE's. ${parted(c.split.de['ao-last'], 'only AO-last repeats the blocked move', 'only DE')} Against Full, the control: t${parted(c.split.full['ao-second-last'], 'only the control repeats it', 'only Full').slice(1)}`,
   };
 }
