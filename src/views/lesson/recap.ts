@@ -37,14 +37,11 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
       part: 'part of the extra repeats stay',
       all: 'the extra repeats all stay',
     })[hideVerdict(c, w)];
-  const row = (label: string, w: Writer, sees: string, tells: string): RecapRow => ({
-    label,
-    sees,
-    rate: moveRate(c, w),
+  const row = (label: string, w: Writer, sees: string, tells: string): RecapRow => {
     // Read as verdicts (a newcomer took "1 time in 2" for a bad sign), against both ends: AO-last's claim rests on Full.
-    ...(luckOf(c, w) && { luck: luckOf(c, w) }),
-    tells,
-  });
+    const luck = luckOf(c, w);
+    return { label, sees, rate: moveRate(c, w), ...(luck && { luck }), tells };
+  };
   return [
     row('Full', 'full', 'every earlier turn', `${historyAdds(c)} more in every 100 moves than DE: the history's pull`),
     row('DE', 'de', 'no earlier turn (the last message still names the walls)', "the goal's own pull: the line to read the others against"),

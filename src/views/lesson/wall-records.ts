@@ -76,8 +76,31 @@ export interface WallCounts {
   split: { full: Record<Writer, Split>; de: Record<Writer, Split> };
 }
 
+/** An answer that makes a move: one is written, and it is not 'stay'. The basis of every rate at the wall. */
+const makesMove = (m: string | null): m is string => m !== null && m !== 'stay';
+
+/** The move that hit the wall, written again. */
+const repeatsHit = (t: WallTurn, m: string | null): boolean => m === t.hit;
+
 /** A move that leads somewhere from where the agent stands: written, not 'stay', and not into a wall. */
-export const isOpen = (t: WallTurn, m: string | null): boolean => m !== null && m !== 'stay' && !t.blocked.includes(m);
+export const isOpen = (t: WallTurn, m: string | null): boolean => makesMove(m) && !t.blocked.includes(m);
+
+/**
+ * Two conditions on the same turns, paired where both make a move (as every rate at the wall is of the moves made): on
+ * how many only the first gives the outcome, and on how many only the second does.
+ */
+function pairedSplit(
+  turns: readonly WallTurn[],
+  first: (t: WallTurn) => string | null,
+  second: (t: WallTurn) => string | null,
+  outcome: (t: WallTurn, m: string | null) => boolean,
+): Split {
+  const paired = turns.filter((t) => makesMove(first(t)) && makesMove(second(t)));
+  return {
+    first: paired.filter((t) => outcome(t, first(t)) && !outcome(t, second(t))).length,
+    second: paired.filter((t) => !outcome(t, first(t)) && outcome(t, second(t))).length,
+  };
+}
 
 export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCounts {
   const read = turns.filter((t) => t.moves.full === t.hit && t.look !== null);
@@ -86,9 +109,9 @@ export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCo
   return {
     episodes,
     turns: turns.length,
-    repeats: count((t, m) => m === t.hit),
+    repeats: count(repeatsHit),
     open: count(isOpen),
-    moved: count((_, m) => m !== null && m !== 'stay'),
+    moved: count((_, m) => makesMove(m)),
     looks: { back: read.filter((t) => t.look! >= LOOKS_BACK).length, of: read.length },
     headsOff: headsOffCounts(turns),
     split: { full: splitAgainst(turns, 'full'), de: splitAgainst(turns, 'de') },
@@ -101,16 +124,16 @@ export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCo
  * often writes no move would otherwise look as if it repeated less.
  */
 function splitAgainst(turns: readonly WallTurn[], other: Writer): Record<Writer, Split> {
-  const moves = (m: string | null) => m !== null && m !== 'stay';
-  const repeats = (t: WallTurn, w: Writer) => t.moves[w] === t.hit;
   return Object.fromEntries(
-    WRITERS.map((w) => {
-      const paired = turns.filter((t) => moves(t.moves[w]) && moves(t.moves[other]));
-      return [
-        w,
-        { first: paired.filter((t) => repeats(t, w) && !repeats(t, other)).length, second: paired.filter((t) => !repeats(t, w) && repeats(t, other)).length },
-      ];
-    }),
+    WRITERS.map((w) => [
+      w,
+      pairedSplit(
+        turns,
+        (t) => t.moves[w],
+        (t) => t.moves[other],
+        repeatsHit,
+      ),
+    ]),
   ) as Record<Writer, Split>;
 }
 
@@ -121,22 +144,20 @@ function headsOffCounts(turns: readonly WallTurn[]): HeadsOffCounts {
     bottom: off.filter((t) => hit(t, t.headsOff!.bottom)).length,
     random: off.filter((t) => hit(t, t.headsOff!.random)).length,
   });
-  const moves = (m: string | null) => m !== null && m !== 'stay';
-  const changed = (m: string | null, t: WallTurn) => m !== t.hit;
-  // Paired on the turns where both sets still make a move: an answer with no move is left out, as in every rate at the wall.
-  const against = (other: 'bottom' | 'random'): Split => {
-    const paired = off.filter((t) => moves(t.headsOff!.top) && moves(t.headsOff![other]));
-    return {
-      first: paired.filter((t) => changed(t.headsOff!.top, t) && !changed(t.headsOff![other], t)).length,
-      second: paired.filter((t) => !changed(t.headsOff!.top, t) && changed(t.headsOff![other], t)).length,
-    };
-  };
+  // The top set against a control, paired where both still make a move, as every rate at the wall.
+  const against = (other: 'bottom' | 'random'): Split =>
+    pairedSplit(
+      off,
+      (t) => t.headsOff!.top,
+      (t) => t.headsOff![other],
+      (t, m) => m !== t.hit,
+    );
   return {
     of: off.length,
-    repeats: sets((t, m) => m === t.hit),
+    repeats: sets(repeatsHit),
     open: sets(isOpen),
     none: sets((_, m) => m === null),
-    moved: sets((_, m) => moves(m)),
+    moved: sets((_, m) => makesMove(m)),
     changed: against('bottom'),
     changedRandom: against('random'),
   };
