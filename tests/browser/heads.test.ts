@@ -108,6 +108,7 @@ describe('layers × heads, and switching heads off', () => {
       // The grid does not move when the readout changes: above it, a taller readout made the hover flicker.
       const gridAt = () => page.getByTestId('head-grid-0').evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
       const before = await gridAt();
+      await page.mouse.move(1, 1);
       await page.getByTestId('head-grid-0').locator('[data-cell="1.1"]').focus();
       await expect
         .poll(() => page.getByTestId('heads-readout').textContent())

@@ -60,8 +60,11 @@ export function HeadGrid({
     e.preventDefault();
     focus(to[0], to[1]);
   };
+  // When the pointer leaves, the readout goes back to the cell the keyboard is on, if any: on a phone the page
+  // can scroll under a still pointer as a cell takes focus, and the focused cell's name must not be wiped.
+  const onLeave = () => onFocusCell(ref.current?.contains(document.activeElement) ? at : null);
   return (
-    <table className="head-grid" aria-label={label} ref={ref} onMouseLeave={() => onFocusCell(null)} data-testid={testId}>
+    <table className="head-grid" aria-label={label} ref={ref} onMouseLeave={onLeave} data-testid={testId}>
       <thead>
         <tr>
           <th scope="col" className="head-grid-layer">
