@@ -513,23 +513,17 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await card.getByTestId('lesson-more').textContent()).toContain(
         `the brightest among the conversation's words is "${stripe.text}" in turn 9's prior assistant answer, with ${pct(stripe.share)} of the answer's attention, in this zoom.`,
       );
-      // And drawn: the whole answer, then its two parts, as the same model gives them in Node.
-      expect((await card.getByTestId('lesson-bars-row').allTextContents()).slice(1)).toEqual([
+      // And drawn: the whole answer, then its two parts, as the same model gives them in Node; then Filler, beside it
+      // on the page, as its figure there says.
+      const filler = `${Math.round(Number(await page.getByTestId('figure-filler-diagonal').textContent()) * 100)}\u00a0%`;
+      expect((await card.getByTestId('lesson-bars-row').allTextContents()).slice(1, 3)).toEqual([
         `of the ${Math.round((split.before + split.last) * 100)} %: list of cells${pct(split.before)}chance ${pct(split.evenBefore)}`,
         `of the ${Math.round((split.before + split.last) * 100)} %: thought and move${pct(split.last)}chance ${pct(split.evenLast)}`,
       ]);
+      expect((await card.getByTestId('lesson-bars-row').allTextContents())[3]).toMatch(new RegExp(`^filler words in their place \\(Filler\\)${filler}chance`));
+      expect(await card.getByTestId('lesson-said').textContent()).toContain(`Under Filler it is ${filler}.`);
     });
-    await step(8, () => press('Enter'), page.getByTestId('figure-filler-diagonal'));
-    await step(
-      9,
-      async () => {
-        await press('Enter'); // "take me there" focused the brightest cell: open that head
-        await expect.poll(() => page.getByTestId('figures-head-mean').textContent(), { timeout: 120_000 }).toMatch(/^Head \d+\.\d+ alone/);
-      },
-      undefined,
-      page.locator('[data-testid="head-grid-0"] [data-top]'),
-    );
-    await step(10, async () => {
+    await step(8, async () => {
       await press('Enter'); // the last layer's top 3 heads off, the answer written each way, then the control
       // The page's answers lead where the same model's answers in Node do.
       const [moves, named] = await headsStory();
@@ -545,7 +539,7 @@ describe('the lesson, walked with the keyboard only', () => {
       );
     });
     await step(
-      11,
+      9,
       async () => {
         // Each step of the attention half in a row: the counts' rows as the stored counts give them, Filler's from the figures on screen.
         const rows = await card.getByTestId('lesson-recap-row').allTextContents();
@@ -559,7 +553,7 @@ describe('the lesson, walked with the keyboard only', () => {
       undefined,
       card.getByTestId('lesson-recap'),
     );
-    await step(12, async () => {
+    await step(10, async () => {
       await press('Enter');
       // The twin is loaded, both write the wall's answer, and every turn is scored with both: the page tells the
       // story the same two models tell in Node.
@@ -573,7 +567,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await reveal.textContent()).toContain(`The demo model moves ${moveOf(mine)},`);
       expect(await reveal.textContent()).toContain(`its CPL twin moves ${moveOf(twin)},`);
     });
-    await step(13, async () => {
+    await step(11, async () => {
       for (const [i, q] of QUIZ.entries()) {
         // The first group has the focus from "take me there"; Tab moves to the next group, arrows choose within
         // one. Each question is an action of its own: its keys are counted from the question before.
@@ -668,12 +662,14 @@ describe('the lesson, walked with the keyboard only', () => {
       if (n > 0) await card.getByRole('button', { name: 'Skip', exact: true }).click();
       await expect.poll(() => page.getByTestId('lesson-title').textContent()).toBe(s.title);
       expect((await card.boundingBox())!.height, `step ${n + 1}: the card's height`).toBeLessThanOrEqual(844 / 3 + 1);
-      // The diagonal step opens on the last prior assistant answer in square cells.
+      // The diagonal step opens on the last prior assistant answer in square cells: Full's heatmap and Filler's beside it.
       if (s.id === 'diagonal') {
-        const canvas = page.locator('[data-lesson="heatmap"] canvas[role="img"]').first();
-        await canvas.waitFor({ timeout: 120_000 });
-        expect(await canvas.getAttribute('data-column-px')).toBe(await canvas.getAttribute('data-row-px'));
-        expect(Number(await canvas.getAttribute('data-first-column'))).toBeGreaterThan(400);
+        const canvases = page.locator('[data-lesson="heatmap"] canvas[role="img"]');
+        await canvases.nth(1).waitFor({ timeout: 120_000 });
+        for (const canvas of await canvases.all()) {
+          expect(await canvas.getAttribute('data-column-px')).toBe(await canvas.getAttribute('data-row-px'));
+          expect(Number(await canvas.getAttribute('data-first-column'))).toBeGreaterThan(400);
+        }
         expect(await page.getByTestId('lesson-zoom').textContent()).toContain('square cells');
       }
       if (s.id === 'shares') expect(await axeViolations(page), 'a lesson step at a phone width').toEqual([]);

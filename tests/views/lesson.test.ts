@@ -16,8 +16,8 @@ import { STEP_IDS } from '../../src/views/lesson/order';
 import { clipWorked, evenDiagonal, evenShare, percent, priorYardstick, readAgainstFull } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { brightestColumn, diagonalByLines, headLine, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
-import { copiersSaid, headReveal } from '../../src/views/lesson/head-reveal';
-import { bandStripes, stripesPhrase } from '../../src/views/lesson/band-reveals';
+import { copiersSaid } from '../../src/views/lesson/head-reveal';
+import { bandStripes, linePhrase, stripesPhrase } from '../../src/views/lesson/band-reveals';
 import { topLooks, whereToken } from '../../src/views/lesson/reads-reveal';
 import { slab } from '../../src/metrics/slab';
 import { lookTally, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
@@ -147,19 +147,9 @@ describe('the lesson', () => {
       ['reads', { pointed: { row: 2, col: 40 } }],
       ['shares', { guesses: { prior: 0.3 } }],
       ['diagonal', { guesses: { diagonal: 0.05 } }],
-      ['filler', { shown: ['filler'], results: [figures('filler', 0.046, 0.2)] }],
       ['contexts', { shown: ['clip:6:1'], results: [figures('clip:6:1', 0.09, 0.1)] }],
       ['hide', { shown: ['ao'], results: [figures('ao', 0.0, 0.0)] }],
       ['generate', { generated: { full: 'Path: 8 9.', lt: 'Path: 9.' } }],
-      [
-        'head',
-        {
-          head: 2,
-          results: [
-            figures('full', 0.1133, 0.2991, { perHead: [0, 1, 2].map(() => ({ diagonal: 0.3, diagonalCopyAligned: 0.3, ratios: start.results[0]!.ratios })) }),
-          ],
-        },
-      ],
       ['heads', { offAnswers: { withAll: 'Move: east', withOff: 'Move: west', off: ['1.2'], control: { off: ['0.1'], withOff: 'Move: east' } } }],
       ['cpl', { compareModels: true, generated: { full: 'Move: south' }, generatedB: { full: 'Move: north' } }],
       ['check', { answers: Object.fromEntries(QUIZ.map((q, i) => [i, q.correct])) }],
@@ -199,12 +189,13 @@ describe('the lesson', () => {
     // The card shows at most three sentences; the rest is folded under "The figures behind this".
     expect(sentences(step('diagonal').reveal!(w, w).said)).toBeLessThanOrEqual(WORDS.saidSentences);
     expect(step('diagonal').text({ ...w, radius: 8 })).toContain('within 8 tokens');
-    // Filler, an earlier turn, another policy: each compared with the figures the step started from.
-    const filler = { ...w, shown: ['filler'], results: [figures('filler', 0.0567, 0.2)] };
-    expect(told('filler', filler, w)).toMatch(
-      /^Much of the diagonal stays without the words: part of it follows positions alone\. Under Filler the diagonal ratio is 6 %, against 11 % with the real answers\..* On the figures panel: diagonal ratio under Filler 0\.0567, under Full 0\.1133\.$/,
+    // Filler beside Full on the diagonal step: its ratio joins the card and the bars; here half or more of it stays.
+    const beside = { ...w, shown: ['full', 'filler'], results: [figures('full', 0.1133, 0.2991), figures('filler', 0.0567, 0.2)] };
+    expect(told('diagonal', beside, w)).toMatch(
+      /^With filler in their place much of it stays: part of it follows where the tokens sit\. You guessed 5 %; 11 % .* Under Filler it is 6 %\. .*On the figures panel: diagonal ratio under Filler 0\.0567\.$/,
     );
-    expect(told('filler', filler, null)).toBe('');
+    // Without Filler's figures (before they arrive) the step says what it has.
+    expect(told('diagonal', w, w)).not.toContain('Filler');
     const clip = { ...w, shown: ['clip:6:1'], results: [figures('clip:6:1', 0.0917, 0.1, { cost: [{ turn: 14, contextTokens: 236, prefilled: 40 }] })] };
     const full = { ...w, results: [figures('full', 0.1133, 0.2991, { cost: [{ turn: 14, contextTokens: 1020, prefilled: 40 }] })] };
     // Before the attention figures are taught, a policy is read by the tokens it leaves, not by its diagonal.
@@ -338,17 +329,6 @@ describe('the lesson', () => {
     expect(told('generate', { ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
       /^With its whole history it walks back into the wall in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Even with no history,/,
     );
-    const perHead = [0.1, 0.2, 0.3343].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
-    const oneHead = { ...w, head: 2, results: [figures('full', 0.226, 0.2991, { layer: 0, perHead })] };
-    // Without the heads' own attention on the page, no word on where the line runs.
-    expect(told('head', oneHead, w)).toMatch(
-      /^The heads differ: this one has 1\.5 times the average diagonal ratio\. Head 0\.2 puts 33 % of the answer's attention on the diagonal; the layer's 3 heads on average, 23 %\. On the figures panel: diagonal ratio of head 0\.2 0\.3343, layer 0's heads on average 0\.2260\. The figures now read layer 0, where this head sits\. The next step/,
-    );
-    // A head of the last layer: no layer to point out.
-    expect(told('head', { ...oneHead, results: [figures('full', 0.226, 0.2991, { layer: 1, perHead })] }, w)).toMatch(
-      /on average, 23 %\..*0\.2260\. The next step switches off the top-diagonal heads\.$/,
-    );
-    expect(step('head').done({ ...oneHead, head: 5 })).toBe(false);
     // The previous answer is 'Path: 8 9 10.\nMove: south'; the last user message names the wall east.
     const off = (withOff: string, control?: string) => ({
       ...w,
@@ -683,15 +663,21 @@ describe('the lesson', () => {
     expect(told('diagonal', twice, twice)).toMatch(
       /, 2\.3 times the 22 % chance would put there: well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move\. On/,
     );
-    // Filler below chance: said with the same yardstick.
-    const filler = { ...w, shown: ['filler'], results: [{ ...r, policy: 'filler', diagonal: 0.05 }] };
-    expect(told('filler', filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] })).toMatch(
-      /^With the words gone the diagonal mostly goes: it follows what the prior assistant answers say, not where their tokens sit\. Under Filler the diagonal ratio is 5 %, against 30 % with the real answers\. With nothing in it to copy, the band gets less than chance, 22 %: in the heatmap, between the pink lines, it is mostly dark\. On the figures panel: diagonal ratio under Filler 0\.0500, under Full 0\.3000\.$/,
+    // Filler below chance, beside Full: said with the same yardstick, and drawn, each against its chance.
+    const filler = {
+      ...w,
+      shown: ['full', 'filler'],
+      results: [
+        { ...r, policy: 'full', diagonal: 0.3 },
+        { ...r, policy: 'filler', diagonal: 0.05 },
+      ],
+    };
+    expect(told('diagonal', filler, filler)).toMatch(
+      /^It follows the words: with filler in their place, most of it goes\. You guessed .* Under Filler it is 5 %\. .*On the figures panel: diagonal ratio under Filler 0\.0500\. With nothing in it to copy, Filler's band gets less than chance, 22 %: between the pink lines its heatmap is mostly dark\.$/,
     );
-    // Drawn: Full's diagonal beside Filler's, each against its chance.
-    expect(step('filler').reveal!(filler, { ...w, results: [{ ...r, policy: 'full', diagonal: 0.3 }] }).bars!.rows.map((x) => [x.label, x.value])).toEqual([
-      ['the real answers (Full)', 0.3],
-      ['filler in their place', 0.05],
+    expect(step('diagonal').reveal!(filler, filler).bars!.rows.map((x) => [x.label, x.value])).toEqual([
+      ['whole answer', 0.3],
+      ['filler words in their place (Filler)', 0.05],
     ]);
     // The lesson leaves the copy-aligned band out: a displaced copy adds nothing to the reveal.
     const moved = { ...w, results: [{ ...r, copy: [{ message: 0, turn: 1, longestRun: 9, ngramOverlap: 0.5, shift: -4 }] }] };
@@ -836,28 +822,23 @@ describe('the lesson', () => {
       attention: { layer: 0, mean: slab(new Float64Array(24), 3, 8, 5), perHead: slab(data, 3, 8, 5, 2) },
     } as unknown as PolicyResult;
     expect([headLine(r, 0), headLine(r, 1)]).toEqual([0, 1]);
-    // The reveal says so, in words: the next token for head 1; for a line at the band's edge, "at least".
-    const perHead = [0.2, 0.6].map((diagonal) => ({ diagonal, diagonalCopyAligned: diagonal, ratios: start.results[0]!.ratios }));
+    // Said in words: the next token for head 1; for a line at the band's edge, "at least".
+    expect(linePhrase(headLine(r, 1)!)).toBe(
+      'one token right of the dotted centre: each row computes the next word, so a copier looks at the token after the in-step one, the word it is about to write',
+    );
+    expect(linePhrase(headLine({ ...r, radius: 0 } as PolicyResult, 0)!)).toBe('on the dotted centre');
+    const ahead2 = new Float64Array(2 * 3 * 8);
+    ahead2[0 * 8 + 4] = 1; // row 0 looks at token 2 + 0 + 2: two further along, the band's edge at r = 2
+    const edge = headLine({ ...r, radius: 2, attention: { ...r.attention!, perHead: slab(ahead2, 3, 8, 5, 2) } } as unknown as PolicyResult, 0)!;
+    expect(linePhrase(edge, edge === 2)).toBe('at least 2 tokens right of the dotted centre, not on it, so the band catches only part of that look');
+    // The head mean looking at the next token (head 1's rows as the mean): the diagonal step says where its line runs.
     const world = (x: PolicyResult, head: number) => ({
       ...start,
       fromModel: true,
       head,
       finalLayer: 0,
-      results: [{ ...x, policy: 'full', layer: 0, diagonal: 0.4, perHead }],
+      results: [{ ...x, policy: 'full', layer: 0, diagonal: 0.4 }],
     });
-    expect(headReveal(world(r, 1) as LessonWorld).said).toBe(
-      "Head 0.1 puts 60 % of the answer's attention on the diagonal; the layer's 2 heads on average, 40 %. The heatmap now shows it alone. Its bright cells sit one token right of the dotted centre: each row computes the next word, so a copier looks at the token after the in-step one, the word it is about to write.",
-    );
-    // 60 % against 40 %: the takeaway says the ratio is uneven; no stripes here, so no word of them.
-    expect(headReveal(world(r, 1) as LessonWorld).takeaway).toBe('The heads differ: this one has 1.5 times the average diagonal ratio.');
-    expect(headReveal(world({ ...r, radius: 0 } as PolicyResult, 0) as LessonWorld).said).toMatch(/Its bright cells sit on the dotted centre\.$/);
-    const ahead2 = new Float64Array(2 * 3 * 8);
-    ahead2[0 * 8 + 4] = 1; // row 0 looks at token 2 + 0 + 2: two further along, the band's edge at r = 2
-    expect(
-      headReveal(world({ ...r, radius: 2, attention: { ...r.attention!, perHead: slab(ahead2, 3, 8, 5, 2) } } as unknown as PolicyResult, 0) as LessonWorld)
-        .said,
-    ).toMatch(/sit at least 2 tokens right of the dotted centre, not on it, so the band catches only part of that look\.$/);
-    // The head mean looking at the next token (head 1's rows as the mean): the diagonal step says where its line runs.
     const nextMean = {
       ...r,
       tokens: Array.from({ length: 8 }, () => ({ text: 'x', category: 'prior', message: 1 })),
@@ -873,9 +854,10 @@ describe('the lesson', () => {
     for (let i = 0; i < 3; i++) twoAhead[i * 8 + Math.min(7, 4 + i)] = 1;
     const aheadMean = { ...nextMean, radius: 2, attention: { ...nextMean.attention!, mean: slab(twoAhead, 3, 8, 5) } } as unknown as PolicyResult;
     expect(headLine(aheadMean)).toBe(2);
-    expect(step('diagonal').reveal!(world(aheadMean, 0) as LessonWorld, null).said).toContain(
-      "Its brightest cells run a few tokens ahead of the dotted line, at the band's edge. Each row is a token just written, looking for the next one to copy, so it looks a token or two past its own place.",
-    );
+    // Why, in the fold: the card says only where.
+    const ahead = step('diagonal').reveal!(world(aheadMean, 0) as LessonWorld, null);
+    expect(ahead.said).toContain("Its brightest cells run a few tokens ahead of the dotted line, at the band's edge.");
+    expect(ahead.more).toContain('Each row is a token just written, looking for the next one to copy, so it looks a token or two past its own place.');
     // A head the page holds no attention for: null, and the reveal says nothing of a line.
     expect(headLine(r, 2)).toBeNull();
     expect(headLine({ ...r, attention: undefined }, 1)).toBeNull();

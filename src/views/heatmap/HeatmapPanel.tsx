@@ -22,11 +22,11 @@ export function HeatmapPanel() {
   const dispatch = useHover((s) => s.dispatch);
   const withAttention = useMemo(() => results.filter((r) => r.attention), [results]);
   const [oneScale, setOneScale] = useState(true);
-  // The lesson's diagonal, Filler and head steps open the heatmap on the last prior assistant answer, in square
-  // cells: the same view each time, so Filler's empty band is read against the diagonal step's.
+  // The lesson's diagonal step opens the heatmap on the last prior assistant answer, in square cells: Full's band
+  // and Filler's, side by side, in the same view.
   const opensOn = useLesson((s) => {
     const id = s.step === null ? undefined : LESSON[s.step]?.id;
-    return id === 'diagonal' || id === 'filler' || id === 'head' ? 'last-prior' : null;
+    return id === 'diagonal' ? 'last-prior' : null;
   });
   // The copy-aligned band is the researcher's check on shifted copies: the lesson draws the plain band only.
   const alignedBand = !useQuiet();
@@ -86,7 +86,7 @@ export function HeatmapPanel() {
               {...(sharedMax !== undefined && { sharedMax })}
             />
           ) : (
-            <Secondary key={resultId(r)} r={r} head={head} sharedMax={sharedMax} alignedBand={alignedBand} />
+            <Secondary key={resultId(r)} r={r} head={head} sharedMax={sharedMax} alignedBand={alignedBand} opensOn={opensOn} />
           ),
         )}
       </div>
@@ -94,7 +94,22 @@ export function HeatmapPanel() {
   );
 }
 
-function Secondary({ r, head, sharedMax, alignedBand }: { r: PolicyResult; head: 'mean' | number; sharedMax: number | undefined; alignedBand: boolean }) {
+/** A compared policy's heatmap, with its own hover; it opens on the same view as the first, so the two read alike. */
+function Secondary({
+  r,
+  head,
+  sharedMax,
+  alignedBand,
+  opensOn,
+}: {
+  r: PolicyResult;
+  head: 'mean' | number;
+  sharedMax: number | undefined;
+  alignedBand: boolean;
+  opensOn: 'last-prior' | null;
+}) {
   const [hover, dispatch] = useReducer(hoverReducer, NO_HOVER);
-  return <Heatmap r={r} head={head} hover={hover} dispatch={dispatch} alignedBand={alignedBand} {...(sharedMax !== undefined && { sharedMax })} />;
+  return (
+    <Heatmap r={r} head={head} hover={hover} dispatch={dispatch} alignedBand={alignedBand} opensOn={opensOn} {...(sharedMax !== undefined && { sharedMax })} />
+  );
 }

@@ -1,6 +1,6 @@
 /**
  * The reveals of the steps that read the attention figures against a yardstick: the five shares (the sink among them), the
- * diagonal ratio, the diagonal under Filler, and where one token looks. Plain functions of the page's snapshot.
+ * diagonal ratio, the diagonal under Filler beside it, and where one token looks. Plain functions of the page's snapshot.
  */
 import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
@@ -18,7 +18,6 @@ import {
   percent,
   priorYardstick,
   type Reveal,
-  SILENT,
   share,
 } from './world';
 
@@ -196,32 +195,29 @@ export function stripeSaid(r: PolicyResult): string {
   return `A bright upright stripe is one token that every row of the answer looks at: the brightest among the conversation's words is ${JSON.stringify(c.text.trim() || c.text)} in ${where}, with ${percent(c.share)} of the answer's attention${c.message === lastPrior ? ', in this zoom' : ' ("fit" shows it)'}.`;
 }
 
-/** The Filler step: its diagonal ratio against Full's at the step's start, and whether it falls below chance. */
-export function fillerReveal(w: LessonWorld, base: LessonWorld | null): Reveal {
-  const r = figuresOf(w, 'filler');
-  const full = figuresOf(base, 'full');
-  if (!r || !full) return SILENT;
-  // Below chance, not only below Full: say so with the yardstick of the diagonal step.
+/**
+ * The diagonal step's control, read beside Full: Filler keeps where the prior assistant answers' tokens sit and swaps
+ * their words. Its diagonal ratio joins the bars and the card; whether the copying goes with the words, the takeaway.
+ */
+export function withFiller(t: Reveal, w: LessonWorld): Reveal {
+  const [full, r] = [figuresOf(w, 'full'), figuresOf(w, 'filler')];
+  if (!r || !full || !t.bars) return t;
   const even = evenDiagonal(r);
+  const follows = r.diagonal < full.diagonal / 2;
+  // Below chance, not only below Full: said with the step's own yardstick, in the fold.
   const belowChance =
     even > 0 && r.diagonal < even
-      ? ` With nothing in it to copy, the band gets less than chance, ${percent(even)}: in the heatmap, between the pink lines, it is mostly dark.`
+      ? ` With nothing in it to copy, Filler's band gets less than chance, ${percent(even)}: between the pink lines its heatmap is mostly dark.`
       : '';
-  const reading =
-    r.diagonal < full.diagonal / 2
-      ? 'with the words gone the diagonal mostly goes: it follows what the prior assistant answers say, not where their tokens sit'
-      : 'much of the diagonal stays without the words: part of it follows positions alone';
+  const reading = follows
+    ? 'It follows the words: with filler in their place, most of it goes.'
+    : 'With filler in their place much of it stays: part of it follows where the tokens sit.';
   return {
-    bars: {
-      caption: 'Attention on the diagonal',
-      rows: [
-        { label: 'the real answers (Full)', value: full.diagonal, even: evenDiagonal(full) },
-        { label: 'filler in their place', value: r.diagonal, even },
-      ],
-    },
-    takeaway: `${reading[0]!.toUpperCase()}${reading.slice(1)}.`,
-    said: `Under Filler the diagonal ratio is ${percent(r.diagonal)}, against ${percent(full.diagonal)} with the real answers.${belowChance}`,
-    more: onPanel(['diagonal ratio under Filler', r.diagonal], ['under Full', full.diagonal]),
+    ...t,
+    bars: { ...t.bars, rows: [...t.bars.rows, { label: 'filler words in their place (Filler)', value: r.diagonal, even }] },
+    takeaway: `${t.takeaway ? `${t.takeaway} ` : ''}${reading}`,
+    said: `${t.said} Under Filler it is ${percent(r.diagonal)}.`,
+    more: `${t.more ? `${t.more} ` : ''}${onPanel(['diagonal ratio under Filler', r.diagonal])}${belowChance}`,
   };
 }
 

@@ -2,7 +2,6 @@
  * The diagonal step's reveal, and how the bright cells in the band are said: along a line off the dotted centre, or
  * in upright stripes where row after row looks at one token.
  */
-import { stepNo } from './order';
 import type { PolicyResult } from '../../analysis/analyze';
 import { bandColumns } from '../../metrics/inertia';
 import { answerRows, diagonalByLines, headLine, priorSpans, stripeSaid } from './attention-reveals';
@@ -84,7 +83,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
     bars: { caption: 'Attention on the diagonal', rows },
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),
     said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${stripe}${split.said}`,
-    more: `${split.more ? `${split.more} ` : ''}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
+    more: `${split.more ? `${split.more} ` : ''}${offLine(r, d)}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
   };
 }
 
@@ -103,7 +102,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought): the takeaway.
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   const takeaway = list
-    ? `${list} of the diagonal is the list of cells, which the task asks it to copy: ${traced ? 'wanted copying, beside a trace of the repeated move' : `wanted copying; whether the heads doing it also carry the repeat, step ${stepNo('heads')} tests`}.`
+    ? `${list} of the diagonal is the list of cells the task asks it to copy: ${traced ? 'wanted copying, beside a trace of the repeated move' : 'wanted copying'}.`
     : undefined;
   return {
     ...(takeaway ? { takeaway } : {}),
@@ -125,12 +124,7 @@ function stripeOnCard(r: PolicyResult, d: number | null): string {
     return d === null || d === 0
       ? ''
       : Math.abs(d) >= 2
-        ? ` Its brightest cells run a few tokens ${d > 0 ? 'ahead of' : 'behind'} the dotted line${Math.abs(d) === r.radius ? ", at the band's edge" : ''}${
-            // Ahead: the model writes one token at a time, so a copier reads on to what it copies next.
-            d > 0
-              ? '. Each row is a token just written, looking for the next one to copy, so it looks a token or two past its own place.'
-              : ': each row looks a little further back in that prior assistant answer than the word it copies.'
-          }`
+        ? ` Its brightest cells run a few tokens ${d > 0 ? 'ahead of' : 'behind'} the dotted line${Math.abs(d) === r.radius ? ", at the band's edge" : ''}.`
         : ` Its brightest cells run ${linePhrase(d)}.`;
   return ` Its brightest cells stand in ${namedStripes(r, top)}, looked at row after row: the band counts ${top.length > 1 ? 'them' : 'it'} too, copying or not.`;
 }
@@ -144,6 +138,17 @@ export function linePhrase(d: number, atLeast = false): string {
   if (d === 1)
     return 'one token right of the dotted centre: each row computes the next word, so a copier looks at the token after the in-step one, the word it is about to write';
   return `${atLeast ? 'at least ' : ''}${Math.abs(d)} tokens ${d > 0 ? 'right' : 'left'} of the dotted centre, not on it, so the band catches only part of that look`;
+}
+
+/**
+ * Why the brightest cells run off the dotted line, in the fold (the card says only where): the model writes one token
+ * at a time, so a copier reads on to what it copies next. Nothing where the card names stripes or a line near the centre.
+ */
+function offLine(r: PolicyResult, d: number | null): string {
+  if (strongStripes(r) || d === null || Math.abs(d) < 2) return '';
+  return d > 0
+    ? 'Each row is a token just written, looking for the next one to copy, so it looks a token or two past its own place. '
+    : 'Each row looks a little further back in that prior assistant answer than the word it copies. ';
 }
 
 /** The diagonal step's fold: how much of the band the head mean's upright stripes hold, when the card names them. */

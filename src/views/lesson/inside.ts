@@ -47,7 +47,7 @@ function headsTell(h: NonNullable<ReturnType<typeof topHead>>): string {
   if (h.standOut === 0) return 'the heads hold the diagonal about alike';
   const who = h.standOut === 1 ? 'one head stands out' : `${h.standOut} heads stand out`;
   return h.stripes
-    ? `${who}; much of the top one's band is upright stripes (one token read row after row), so the heads switched off in step ${stepNo('heads')} are not pure copiers`
+    ? `${who}; much of the top one's band is upright stripes (one token read row after row), so the heads switched off are not pure copiers`
     : `${who}: the diagonal is not spread evenly`;
 }
 
@@ -90,14 +90,14 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
       diagonal >= AGAINST_CHANCE.inOrder ? 'more than chance copies them in order, mostly the list of cells the task asks for' : 'no more in order than chance',
     ),
     row(
-      'filler',
+      'diagonal',
       'Words, not positions',
       'the same places, neutral words',
       `${percent(filler.diagonal)} against ${percent(full.diagonal)}`,
       filler.diagonal < full.diagonal / 2 ? 'the copying follows their words' : 'part of the copying follows positions alone',
     ),
     ...(head
-      ? [row('head', 'One head at a time', "the last layer's heads", `head ${head.name}, ${head.times.toFixed(1)} times the average`, headsTell(head))]
+      ? [row('heads', 'One head at a time', "the last layer's heads", `head ${head.name}, ${head.times.toFixed(1)} times the average`, headsTell(head))]
       : []),
     row(
       'heads',

@@ -119,7 +119,7 @@ export const QUIZ: QuizQuestion[] = [
     ],
     correct: 2,
     why: 'Filler keeps the positions and removes the words: a diagonal that stays without the words was never about them. On the demo model it falls, so there it follows the words.',
-    revisit: 'filler',
+    revisit: 'diagonal',
   },
   {
     // Reading a heatmap against the measure: the band counts whatever lies in it, copying in step or not.
@@ -132,7 +132,7 @@ export const QUIZ: QuizQuestion[] = [
     ],
     correct: 0,
     why: 'The diagonal ratio adds up the attention within a few tokens of the dotted line, whatever its shape. A stripe crossing the band adds to it with no copying in step: the heatmap tells the two apart, the ratio alone does not.',
-    revisit: 'head',
+    revisit: 'heads',
   },
   {
     // The mean over heads worked out: one strong head lifts the layer's figure above the rest.
@@ -144,7 +144,7 @@ export const QUIZ: QuizQuestion[] = [
     ],
     correct: 2,
     why: "The layer's figure is the mean over its heads: 4 × 20 = 80 points in all, 50 of them in one head, leaves 30 for three, 10 each. One strong head lifts the average well above the others.",
-    revisit: 'head',
+    revisit: 'heads',
   },
   {
     // The control read: a change that any heads bring is not the top-diagonal heads' doing.

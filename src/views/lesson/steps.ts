@@ -9,10 +9,10 @@ import { SINK_TOKENS } from '../../context/render';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
 import { stepNo } from './order';
-import { diagonalAsk, fillerReveal, sharesReveal } from './attention-reveals';
+import { diagonalAsk, sharesReveal, withFiller } from './attention-reveals';
 import { diagonalReveal } from './band-reveals';
 import { readsReveal } from './reads-reveal';
-import { copiersSaid, headReveal } from './head-reveal';
+import { copiersSaid } from './head-reveal';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakSaid } from './moves';
 import { headsTally, policyTally, wallTally } from './wall-counts';
@@ -146,9 +146,9 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: () =>
-      `Now inside the model, at attention (drawn above): how much of each token's reading goes to each token before it. Steps ${stepNo('reads')}–${stepNo('heads')} ask one question: does where the model reads explain why it walks back into the wall? Attention gives clues, not causes; the clue followed is copying of its prior assistant answers, and step ${stepNo('heads')} tests it by switching heads off. First one token, on the stored last answer: where does its move look?`,
+      `Now inside the model, at attention (drawn above): how each token shares its reading over the tokens before it. Steps ${stepNo('reads')}–${stepNo('heads')} ask one question: does where the model reads explain why it walks back into the wall? Up front: attention gives clues, not causes, and here they will not settle it; step ${stepNo('heads')} tests the main clue, copying of its prior assistant answers, by switching heads off. First one token, on the stored last answer: where does its move look?`,
     source:
-      'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much.',
+      'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much. Heads resting much attention on punctuation and separators when nothing in particular is needed: Clark et al., "What does BERT look at?" (2019).',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
     // The answer's last content token: its move (a maze answer ends "Action -> south").
     target: '[data-testid="token-view"] .tok:nth-last-child(1 of .query)',
@@ -174,46 +174,19 @@ export const LESSON: LessonStep[] = [
     id: 'diagonal',
     title: 'Reading the heatmap: the diagonal',
     region: 'heatmap',
-    setup: WALL,
+    // Filler beside Full: the same places, other words; the reveal reads both.
+    setup: { ...WALL, also: ['filler'] },
     text: (w) =>
-      `A share counts amount; copying has a shape. In the heatmap each row is a token of the answer, each column a token it can see, brighter for more attention. Copying a prior assistant answer word by word draws a diagonal line (dotted): the 10th token reads that answer's 10th. The diagonal ratio is the share of attention within ${w.radius} tokens of those lines (between the pink lines), wanted copying or not. ${diagonalAsk(w)}`,
+      `Copying has a shape: in the heatmap each row is a token of the answer, each column a token it can see, brighter for more. Copying a prior assistant answer word by word draws a dotted diagonal: the 10th token reads that answer's 10th. The diagonal ratio is the attention within ${w.radius} tokens of those lines (between the pink lines). Beside it, Filler swaps each for unrelated words of the same length. ${diagonalAsk(w)}`,
     source:
-      'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line.',
-    action: 'Set your guess with the slider, then lock it in.',
+      'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
+    action: 'Set your guess for Full (the left heatmap) with the slider, then lock it in.',
     target: '[data-testid="lesson-guess"]',
     // The heatmap itself, its diagonal, not the panel's legend.
     show: '[data-lesson="heatmap"] canvas[role="img"]',
     guess: { key: 'diagonal', label: 'attention on the diagonal' },
     done: (w) => w.guesses.diagonal !== undefined,
-    reveal: diagonalReveal,
-  },
-  {
-    id: 'filler',
-    title: 'Words, not positions',
-    region: 'policies',
-    setup: WALL,
-    text: () =>
-      `Wanted or not, copying shows where to look inside the model (step ${stepNo('heads')}). Does the diagonal come from what the prior assistant answers say, or only from where their tokens sit? The Filler policy swaps each for unrelated filler words of the same length in tokens: the positions stay, the words go. When the model writes, Filler's odd text throws it off (step ${stepNo('hide')}); here it writes nothing, it only reads the same stored last answer.`,
-    source: 'The Filler control: paper 1 (Do LLMs benefit from their own words?), section 4.2.',
-    action: 'Click Filler in the Context policy panel.',
-    target: '[data-lesson="policies"] button[title="filler"]',
-    // Filler's heatmap, its band now empty: what the reveal reads, below the policies.
-    after: '[data-lesson="heatmap"] canvas[role="img"]',
-    done: (w) => only(w, 'filler'),
-    reveal: fillerReveal,
-  },
-  {
-    id: 'head',
-    title: 'One head at a time',
-    region: 'heads',
-    setup: { ...WALL, heads: true },
-    text: () =>
-      `The heads that copy the list of cells may also carry the repeat (step ${stepNo('heads')} tests that). The grid gives each head its diagonal ratio, brighter for higher, named layer.head from 0 (1.2: second layer, third head). The first layer (top row) scores higher, but without its top heads this model writes no move at all, so a test there tells nothing: the test uses the last layer. Is the diagonal spread over its heads, or held by a few?`,
-    source: 'Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean.',
-    action: 'Click the brightest cell of the grid, marked ★: the heatmap and the figures then show that head alone.',
-    target: '[data-testid="head-grid-0"] [data-top]',
-    done: (w) => w.head !== null && figuresOf(w)?.perHead[w.head] !== undefined,
-    reveal: headReveal,
+    reveal: (w) => withFiller(diagonalReveal(w), w),
   },
   {
     id: 'heads',
@@ -221,11 +194,13 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: () =>
-      "Attention shows where heads read, not whether they make the move; switching them off tests that. One button switches off the last layer's three top-diagonal heads, then its three lowest as a control, and has the model answer each way. Over the stored repeats, three heads drawn anew at random for each are a second control. Any heads off change a model somewhat (its list of cells comes out garbled): do the top-diagonal heads change the move more?",
-    source: `Per-head attention and switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three) and, in the count over the stored episodes, 3 heads drawn at random at each turn, the stricter control (the lowest heads may be the least used): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
+      "The grid gives each head its own diagonal ratio, brighter for higher (★ the highest), named layer.head from 0. Attention shows where heads read, not whether they make the move: switching them off tests that. One button switches off the last layer's three top-diagonal heads, then its three lowest as a control, and has the model answer each way. Over the stored repeats, three heads at random are a second control. Do the top-diagonal heads change the move more?",
+    source: `Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean; heads and layers are counted from 0, so 1.2 is the second layer's third head. Switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three) and, in the count over the stored episodes, 3 heads drawn at random at each turn, the stricter control (the lowest heads may be the least used): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 top-diagonal heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
     act: { label: "Switch off the last layer's 3 top-diagonal heads, then its 3 lowest, and write the answer each way", run: 'heads-off' },
+    // The grid the text reads, centred: the region opens on the charts above it.
+    show: '[data-testid="head-grid-0"]',
     done: (w) => w.offAnswers?.control !== undefined,
     // The answers themselves are side by side in the panel: the card says where each move leads, then how often over the episodes.
     reveal: (w, base) => {
