@@ -512,6 +512,9 @@ describe('the lesson', () => {
       /^Of the three switched off, 1\.0 30 %, 1\.1 25 %, 1\.7 24 %, against the layer's 19 % on average\./,
     );
     expect(copiersSaid(null, ['1.0'])).toMatch(/^The first layer copies too/);
+    // The heads step's text names the grid's highest head against its layer: 0.38 / 0.19 = 2.0 (layer 1 in figures()).
+    expect(step('heads').text({ ...start, results: [{ ...r, layer: 1 }] })).toContain("; the highest, ★ 1.0, has 2.0 times its layer's average.");
+    expect(step('heads').text({ ...start, results: [] })).toContain('named layer.head from 0 (★ the highest).');
   });
 
   it('works one row of attention out as its few largest shares and the rest, each token named by turn and line (hand-computed)', () => {

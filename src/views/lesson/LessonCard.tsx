@@ -166,8 +166,6 @@ function Card({ index }: { index: number }) {
         {/* The case step draws the maze the turns tell: a path and a wall, not coordinates to work out. First, so a
             phone's sheet shows it without scrolling. */}
         {s.id === 'case' && w.maze && <MazeDrawing maze={w.maze} />}
-        {/* The step that starts the look inside draws the model's shape first: layers, heads, what the figures average. */}
-        {s.id === 'reads' && <ModelShape w={w} />}
         <p data-testid="lesson-text">{unbroken(s.text(w))}</p>
       </div>
       <p className="lesson-action" data-testid="lesson-action">
@@ -176,6 +174,9 @@ function Card({ index }: { index: number }) {
           Take me there
         </button>
       </p>
+      {/* The step that starts the look inside draws the model's shape and its words, after the question and the
+          action: read first, the list of words hid what to do. */}
+      {s.id === 'reads' && !folded && <ModelShape w={w} />}
       {lost === index && (
         <p className="warn" role="status">
           That is not on screen yet: the model may still be loading, or the panel is hidden.

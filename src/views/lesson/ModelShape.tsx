@@ -1,5 +1,4 @@
-import { figuresOf, type LessonWorld, percent, unbroken } from './world';
-import { workedLook } from './worked';
+import { figuresOf, type LessonWorld } from './world';
 
 /**
  * The loaded model's shape, drawn before the first look inside: the conversation goes in, through each layer in
@@ -27,7 +26,6 @@ export function ModelShape({ w }: { w: LessonWorld }) {
         ))}
         <li className="shape-io">the next token it writes</li>
       </ol>
-      <Worked w={w} />
       {/* The words the look inside uses, each once, in plain terms: the reviewers' newcomers knew none of them. */}
       <figcaption>
         <dl className="shape-words">
@@ -47,34 +45,5 @@ export function ModelShape({ w }: { w: LessonWorld }) {
         </dl>
       </figcaption>
     </figure>
-  );
-}
-
-/**
- * Attention worked once, from the page's figures: a token of the answer and where its 100 % goes, as bars above the
- * tokens (the few it looks at most, every other one together). Nothing before the figures arrive.
- */
-function Worked({ w }: { w: LessonWorld }) {
-  const r = figuresOf(w);
-  const look = r && workedLook(r);
-  if (!look) return null;
-  return (
-    <div className="worked" data-testid="lesson-worked">
-      <p>
-        Attention, worked once: one token of the answer, {look.token}, shares out 100&nbsp;% of its look: much to a few tokens, the rest spread thin over all
-        the others.
-      </p>
-      <ol className="worked-parts">
-        {look.parts.map((p) => (
-          <li key={p.label} data-testid="lesson-worked-part">
-            <span className="worked-value">{unbroken(percent(p.value))}</span>
-            <span className="worked-track">
-              <span className="worked-bar" style={{ height: `${Math.max(1, p.value * 100)}%` }} />
-            </span>
-            <span className="worked-token">{p.label}</span>
-          </li>
-        ))}
-      </ol>
-    </div>
   );
 }

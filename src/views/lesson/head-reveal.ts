@@ -1,6 +1,13 @@
 /** The heads step's fold: how the heads switched off compare on the diagonal ratio. */
 import type { PolicyResult } from '../../analysis/analyze';
+import { topHead } from './inside';
 import { percent } from './world';
+
+/** The grid's highest head against its layer's average, for the heads step's text ("; the highest, ★ 1.0, has 2.0 times …"). */
+export function topHeadSaid(r: PolicyResult | null): string {
+  const h = r && topHead(r);
+  return h ? `; the highest, ★ ${h.name}, has ${h.times.toFixed(1)} times its layer's average` : ' (★ the highest)';
+}
 
 /**
  * The heads step's fold: how the three heads switched off compare (one may stand out, the others barely above the

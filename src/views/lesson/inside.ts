@@ -5,7 +5,6 @@
  */
 import type { PolicyResult } from '../../analysis/analyze';
 import { stepNo } from './order';
-import { stripesPhrase } from './band-reveals';
 import { beyondRandom, byChance, changedPct, headsCarry, headsClear, looksRare, mostlyIntoWalls, pct } from './wall-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import { AGAINST_CHANCE, evenDiagonal, evenShare, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, percent, type RecapTable, type Reveal } from './world';
@@ -17,16 +16,15 @@ const times = (v: number, even: number): string => `${(v / even).toFixed(1)} tim
 
 /**
  * The head of the figures' layer with the highest diagonal ratio: its name, how many times the layer's average it has,
- * how many of the layer's heads have half as much again as the average, and whether its band is mostly upright stripes.
+ * and how many of the layer's heads have half as much again as the average.
  */
-function topHead(r: PolicyResult): { name: string; times: number; standOut: number; stripes: boolean } | null {
+export function topHead(r: PolicyResult): { name: string; times: number; standOut: number } | null {
   if (!r.perHead?.length || r.diagonal <= 0) return null;
   const i = r.perHead.reduce((best, h, k) => (h.diagonal > r.perHead[best]!.diagonal ? k : best), 0);
   return {
     name: `${r.layer}.${i}`,
     times: r.perHead[i]!.diagonal / r.diagonal,
     standOut: r.perHead.filter((h) => h.diagonal >= 1.5 * r.diagonal).length,
-    stripes: stripesPhrase(r, i) !== null,
   };
 }
 
@@ -42,13 +40,10 @@ function readingsOf(full: PolicyResult) {
   };
 }
 
-/** What the heads' row tells: how many stand out, and, as the head step says, whether the top one's band is stripes. */
+/** What the heads' row tells: how many stand out. */
 function headsTell(h: NonNullable<ReturnType<typeof topHead>>): string {
   if (h.standOut === 0) return 'the heads hold the diagonal about alike';
-  const who = h.standOut === 1 ? 'one head stands out' : `${h.standOut} heads stand out`;
-  return h.stripes
-    ? `${who}; much of the top one's band is upright stripes (one token read row after row), so the heads switched off are not pure copiers`
-    : `${who}: the diagonal is not spread evenly`;
+  return `${h.standOut === 1 ? 'one head stands out' : `${h.standOut} heads stand out`}: the diagonal is not spread evenly`;
 }
 
 /** The rows: a step each, what it looked at (under its name), what it saw, what that tells of the repeat. */

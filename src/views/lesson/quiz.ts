@@ -122,19 +122,6 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'diagonal',
   },
   {
-    // Reading a heatmap against the measure: the band counts whatever lies in it, copying in step or not.
-    question:
-      "A head's diagonal ratio is high, but in the heatmap its bright cells stand in one upright stripe crossing the band. What does its high ratio show?",
-    options: [
-      'one token read row after row; the band counts it, copying or not',
-      'copying in step: a high diagonal ratio means the head reads each prior assistant answer token for token',
-      "nothing about that head, since a head's diagonal ratio is computed from the mean of the layer's heads",
-    ],
-    correct: 0,
-    why: 'The diagonal ratio adds up the attention within a few tokens of the dotted line, whatever its shape. A stripe crossing the band adds to it with no copying in step: the heatmap tells the two apart, the ratio alone does not.',
-    revisit: 'heads',
-  },
-  {
     // The mean over heads worked out: one strong head lifts the layer's figure above the rest.
     question: "A layer has 4 heads. Their diagonal ratios average 20 %, and one head's is 50 %. What do the other three average?",
     options: [

@@ -131,9 +131,8 @@ export function readsReveal(w: LessonWorld): Reveal {
   // Said where the learner's token is the unusual case, so the step is not read as the rule.
   const rare = move && k >= LOOKS_BACK && looksRare() ? ' This one is among those few: a repeat needs no such look.' : '';
   // A large look at a mark with no letters puzzles a newcomer: heads often rest attention on punctuation when
-  // nothing in particular is needed (as on the sink), so a big look there says little.
-  const resting =
-    odd && !/\p{L}|\p{N}/u.test(t.top.text) ? ' Heads often rest attention on punctuation when they need nothing in particular, as on the sink.' : '';
+  // nothing in particular is needed, so a big look there says little.
+  const resting = odd && !/\p{L}|\p{N}/u.test(t.top.text) ? ' Heads often rest attention on punctuation when they need nothing in particular.' : '';
   return {
     ...(takeaway ? { takeaway } : {}),
     // The largest single look in the fold, unless the takeaway names it: the bars name it, and it sits far from the move on the page.

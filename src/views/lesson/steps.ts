@@ -12,7 +12,7 @@ import { stepNo } from './order';
 import { diagonalAsk, sharesReveal, withFiller } from './attention-reveals';
 import { diagonalReveal } from './band-reveals';
 import { readsReveal } from './reads-reveal';
-import { copiersSaid } from './head-reveal';
+import { copiersSaid, topHeadSaid } from './head-reveal';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakSaid } from './moves';
 import { headsTally, policyTally, wallTally } from './wall-counts';
@@ -146,7 +146,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: () =>
-      `Now inside the model, at attention (drawn above): how each token shares its reading over the tokens before it. Steps ${stepNo('reads')}–${stepNo('heads')} ask one question: does where the model reads explain why it walks back into the wall? Up front: attention gives clues, not causes, and here they will not settle it; step ${stepNo('heads')} tests the main clue, copying of its prior assistant answers, by switching heads off. First one token, on the stored last answer: where does its move look?`,
+      `Now inside the model, at attention: how each token shares its reading over the tokens before it (the words are below). Steps ${stepNo('reads')}–${stepNo('heads')} ask one question: does where the model reads explain why it walks back into the wall? Up front: attention gives clues, not causes, and here they will not settle it; step ${stepNo('heads')} tests the main clue, copying of its prior assistant answers, by switching heads off. First one token: where does the last answer's move look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much. Heads resting much attention on punctuation and separators when nothing in particular is needed: Clark et al., "What does BERT look at?" (2019).',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
@@ -193,8 +193,8 @@ export const LESSON: LessonStep[] = [
     title: 'Switching heads off',
     region: 'heads',
     setup: { ...WALL, heads: true },
-    text: () =>
-      "The grid gives each head its own diagonal ratio, brighter for higher (★ the highest), named layer.head from 0. Attention shows where heads read, not whether they make the move: switching them off tests that. One button switches off the last layer's three top-diagonal heads, then its three lowest as a control, and has the model answer each way. Over the stored repeats, three heads at random are a second control. Do the top-diagonal heads change the move more?",
+    text: (w) =>
+      `The grid gives each head its own diagonal ratio, brighter for higher, named layer.head from 0${topHeadSaid(figuresOf(w))}. Attention shows where heads read, not whether they make the move: switching them off tests that. One button switches off the last layer's three top-diagonal heads, then its three lowest as a control, and has the model answer each way. Do the top-diagonal heads change the move more than the lowest, or than three at random?`,
     source: `Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean; heads and layers are counted from 0, so 1.2 is the second layer's third head. Switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three) and, in the count over the stored episodes, 3 heads drawn at random at each turn, the stricter control (the lowest heads may be the least used): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 top-diagonal heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
@@ -219,7 +219,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full, so its row reads the page's own figures; every head on, for the heads' row.
     setup: { ...WALL, heads: true, also: ['filler'] },
     text: () =>
-      `Steps ${stepNo('reads')}–${stepNo('heads')} asked one question: does where the model reads explain why it walks back into the wall? The table puts their answers side by side: what each step looked at, what it saw, and what that tells. Read it from the top: first clues, then the one test (heads switched off). Behind the card, Full and Filler side by side: in the grid "Filler − Full", red marks heads that copy less without the real words.`,
+      `Steps ${stepNo('reads')}–${stepNo('heads')} asked one question: does where the model reads explain why it walks back into the wall? The table puts their answers side by side: what each step looked at, what it saw, and what that tells. Read it from the top: first clues, then the one test (heads switched off).`,
     source:
       "The figures of the steps before, together: the shares and the diagonal ratio (paper 2, section 3.4) of the lesson's last answer, under Full and Filler, its last layer's heads, and the stored counts of the turns right after a wall (scripts/inertia-turns.ts).",
     action: 'Read the table, then press Next.',
