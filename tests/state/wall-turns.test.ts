@@ -287,8 +287,7 @@ describe('the wall counts the lesson quotes', () => {
     // Hiding its answers, among the answers that make a move: AO 80 of 160 (50 %, at DE's 45 % + 5), SUM 90 of 150
     // (60 %, below Full's 75 % − 5: part), Filler 20 of 100 (20 %, more than 10 below DE: confusion); Filler breaks 50 %.
     expect(hiddenTally(c)).toEqual({
-      takeaway:
-        'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats seem to go with its own words, though the placeholders unsettle it.',
+      takeaway: 'With its own answers hidden (AO) it repeats only as often as with no history, so the extra repeats seem to go with its own words.',
       // Filler's rate is among half the turns (100 of 200 make a move): said beside it.
       said: "Of the moves made, AO (50 %) repeats the blocked move about as often as DE, and SUM (60 %) keeps part of the extra repeats. Filler (20 %) falls below even DE, and 50 % of its answers make no move: unfamiliar text changes its play beyond the pull. AO's moves also hit other walls far more than DE's (the grey), and find an open way less than half as often.",
       more: "Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. DE: 45 %, Full: 75 % of their moves. Into other walls: 31 % of AO's moves, 15 % of DE's; an open way: 19 % and 40 %. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played. The two part on 82 turns: only AO repeats the blocked move 37 times, only DE 45; were the two alike, chance would split them this unevenly about 1 time in 2.",
@@ -327,7 +326,7 @@ describe('the wall counts the lesson quotes', () => {
       'from DE: clearly apart; from Full: within luck',
     ]);
     expect(recapReveal(c).takeaway).toBe(
-      "The extra repeats go with the model's latest answer: the turn before alone brings them back (LT); hiding that answer, not the one before, takes them away.",
+      "The extra repeats go with the model's latest answer: the turn before alone brings them back, and hiding that answer, not the one before, takes them away.",
     );
     expect(recapReveal(c).said).toBe(
       "Of the three that hide all its answers, AO changes the least: it keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the latest answer hidden, every other word kept. Its control, the last row, hides the one before instead and keeps the repeats: a placeholder alone does not take them away. AO's placeholders unsettle it (more moves into other walls), so part of its drop may be confusion.",
@@ -337,7 +336,7 @@ describe('the wall counts the lesson quotes', () => {
     // The hide step's AO-last: 88 of 190 moves (46 %) against DE's 45 % and Full's 75 %; its other walls 12 % against DE's 15 %.
     // Its control keeps 140 of 195 (72 %): the placeholder alone does not take the repeats away.
     expect(latestTally(c).takeaway).toBe(
-      'Hiding only its latest answer takes the extra repeats away; hiding the one before it instead does not: the pull sits in that latest answer.',
+      'Hiding only its latest answer takes the extra repeats away and hiding the one before it instead does not, so the pull sits in that latest answer.',
     );
     expect(latestTally(c).said).toBe(
       "With only its latest answer hidden, it walks back into the wall in 46 % of its moves. With only the one before it hidden (AO-second-last, the control), 72 %; with no history (DE), 45 %; with the whole history, 75 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the latest answer it finds more open ways than with it.",
@@ -444,7 +443,7 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { ...c.headsOff, repeats: { ...c.headsOff.repeats, random: 75 }, moved: { ...c.headsOff.moved, random: 105 }, changedRandom: sp(22, 15) },
     };
     expect(headsTally(close3).takeaway).toBe(
-      'The top-diagonal heads change the repeated move clearly more than the lowest, but three heads at random come close: they matter, not clearly more than most.',
+      'The top-diagonal heads change the repeated move more than the lowest, beyond luck, but three heads at random come close, so these heads are not special.',
     );
     expect(headsTally(close3).said).toMatch(
       /^Of the moves made, the top-diagonal heads off changed 39 %, three heads drawn at random 29 %, the lowest 12 %: the top set stands clearly apart from the lowest only\./,

@@ -53,9 +53,10 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   const fewerWays = aoOpen * 2 < deOpen ? ', and find an open way less than half as often' : aoOpen + 5 < deOpen ? ', and find an open way less often' : '';
   const shaken = unsettled(c, 'ao') ? ` AO's moves also hit other walls far more than DE's (the grey)${fewerWays}.` : '';
   const takeaway = {
+    // The placeholders' unsettling in the words below the bars: a takeaway says one thing.
     pull: shaken
-      ? 'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats seem to go with its own words, though the placeholders unsettle it.'
-      : 'With its own answers hidden (AO) it repeats the move no more than with no history: the extra repeats went with its own words.',
+      ? 'With its own answers hidden (AO) it repeats only as often as with no history, so the extra repeats seem to go with its own words.'
+      : 'With its own answers hidden (AO) it repeats the move no more than with no history, so the extra repeats went with its own words.',
     part: 'With its own answers hidden (AO), the model repeats the move less than with them, more than with none: part of the extra repeats came with its own words.',
     all: 'With its own answers hidden (AO), the model repeats the move as often as with them: here the extra repeats do not come with its own words.',
     below: 'With its own answers hidden (AO), the model is confused: it repeats the move less than even with no history, so hiding tells little here.',
@@ -104,8 +105,8 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   const takeaway = {
     pull: keeps
       ? shaken
-        ? 'Hiding only its latest answer takes the extra repeats away (though more moves hit other walls); hiding the one before changes nothing: the pull goes with the latest answer.'
-        : 'Hiding only its latest answer takes the extra repeats away; hiding the one before it instead does not: the pull sits in that latest answer.'
+        ? 'Hiding only its latest answer takes the extra repeats away and hiding the one before changes nothing, so the pull goes with the latest answer.'
+        : 'Hiding only its latest answer takes the extra repeats away and hiding the one before it instead does not, so the pull sits in that latest answer.'
       : 'Hiding only its latest answer takes the extra repeats away, but hiding the one before it does too: part of the drop is the placeholder itself.',
     part: 'Hiding only its latest answer takes part of the extra repeats away: the pull sits partly in that one answer.',
     all: 'Hiding only its latest answer leaves the extra repeats: the pull is not in that one answer.',

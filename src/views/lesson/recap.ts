@@ -82,7 +82,7 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
   const takeaway =
     latest === 'pull' && ltBringsMost(c)
       ? controlKeeps(c)
-        ? "The extra repeats go with the model's latest answer: the turn before alone brings them back (LT); hiding that answer, not the one before, takes them away."
+        ? "The extra repeats go with the model's latest answer: the turn before alone brings them back, and hiding that answer, not the one before, takes them away."
         : "The extra repeats seem to go with the model's own latest answer: the turn before alone brings them back (LT), and hiding only that answer takes them away."
       : ao === 'pull'
         ? "The extra repeats go with the model's own answers, not only the latest: hiding them all (AO) takes them away, hiding only the latest does not."

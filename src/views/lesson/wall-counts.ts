@@ -225,7 +225,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
         ? 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.'
         : random
           ? 'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move clearly more often than the lowest or three at random.'
-          : 'The top-diagonal heads change the repeated move clearly more than the lowest, but three heads at random come close: they matter, not clearly more than most.',
+          : 'The top-diagonal heads change the repeated move more than the lowest, beyond luck, but three heads at random come close, so these heads are not special.',
     // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
     said: `Of the moves made, the top-diagonal heads off changed ${changedPct(h, 'top')}, three heads drawn at random ${changedPct(h, 'random')}, the lowest ${changedPct(h, 'bottom')}${
       carry
