@@ -189,11 +189,11 @@ describe('the wall counts the lesson quotes', () => {
     );
     expect(headsTally({ ...c, headsOff: { ...even, of: 0 } }).said).toBe('');
     expect(lookTally(c)).toEqual({
-      said: 'Such a look back is common: 50 % of the stored repeats into a wall look back at the earlier same moves 1.5 times chance or more.',
+      said: 'Such a look back is common: 50 % of the stored repeats into a wall look back at the earlier same moves well above chance.',
       more: '1 of the 2 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Of the repeats into a wall counted at the start, only 13 % look back at the earlier same moves 1.5 times chance or more.',
+      said: 'Yet of the repeats into a wall counted at the start, only 13 % look back at the earlier same moves well above chance.',
       more: '15 of the 116 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });

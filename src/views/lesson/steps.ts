@@ -177,7 +177,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full: the same places, other words; the reveal reads both.
     setup: { ...WALL, also: ['filler'] },
     text: (w) =>
-      `In the heatmap each row is a token of the answer, each column a token it can see, brighter for more. Copying a prior assistant answer word by word draws a dotted diagonal: the 10th token reads that answer's 10th. The diagonal ratio is the attention within ${w.radius} tokens of those lines (between the pink lines). Beside it, Filler swaps each prior assistant answer for unrelated words of the same length. ${diagonalAsk(w)}`,
+      `In the heatmap each row is a token of the answer, each column a token it can see, brighter for more. The tool's dotted lines mark where copying a prior assistant answer word by word would shine: the 10th token reading that answer's 10th. The diagonal ratio is the attention within ${w.radius} tokens of those lines (between the pink lines). Beside it, Filler swaps each prior assistant answer for unrelated words of the same length. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
     action: 'Set your guess for Full (the left heatmap) with the slider, then lock it in.',

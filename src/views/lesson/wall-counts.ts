@@ -76,8 +76,8 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `Of the repeats into a wall counted at the start, only ${pct(c.looks.back, c.looks.of)} look back at the earlier same moves ${LOOKS_BACK} times chance or more.`
-      : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves ${LOOKS_BACK} times chance or more.`,
+      ? `Yet of the repeats into a wall counted at the start, only ${pct(c.looks.back, c.looks.of)} look back at the earlier same moves well above chance.`
+      : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves well above chance.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step ${stepNo('generate')}) look back at ${LOOKS_BACK} times chance or more.${
       looksRare(c)
