@@ -119,3 +119,34 @@ export function policyLabel(p: Policy): string {
       return p.kind.toUpperCase();
   }
 }
+
+/**
+ * What a policy keeps, in a few plain words, beside its name where a newcomer meets the acronyms (the table of
+ * what each policy lets the model see): "its own answers hidden" for AO.
+ */
+export function policyGist(p: Policy): string {
+  switch (p.kind) {
+    case 'full':
+      return 'the whole conversation';
+    case 'window':
+      return `the last ${p.w} turns`;
+    case 'clip':
+      return `at ${p.h} turns, cut back to the last ${p.l === 1 ? 'one' : p.l}, then grows`;
+    case 'summary':
+      return 'as Clip, plus a summary of what was cut';
+    case 'ao':
+      return 'its own answers hidden';
+    case 'ao-last':
+      return 'only its latest answer hidden';
+    case 'ao-second-last':
+      return 'only the answer before the latest hidden';
+    case 'lt':
+      return 'only the turn before';
+    case 'sum':
+      return 'its answers as summaries';
+    case 'de':
+      return 'no earlier turn';
+    case 'filler':
+      return 'its answers as filler words';
+  }
+}

@@ -7,7 +7,7 @@ import { AO_PLACEHOLDER, AO_SYSTEM_PROMPT, applyPolicy, summariesNeeded } from '
 import { CostSeries, policyCost } from '../../src/context/cost';
 import { fillerText } from '../../src/context/filler';
 import { clipHistory, keepsEverythingNote, turnsSeen, visibleHistory } from '../../src/context/history';
-import { PAPER_NUMBERS, parsePolicy, policyLabel, policySpec, policySpecs, withNumbersOf } from '../../src/context/policy';
+import { PAPER_NUMBERS, parsePolicy, policyGist, policyLabel, policySpec, policySpecs, withNumbersOf } from '../../src/context/policy';
 import { asRenderer, renderContext } from '../../src/context/render';
 import { ChatTokenizer } from '../../src/model/tokenizer/tokenizer';
 import { tinyTokenizerConfig, tinyTokenizerJson } from '../helpers/tiny-tokenizer';
@@ -29,6 +29,12 @@ describe('policy specs', () => {
     expect(policyLabel(parsePolicy('ao-last'))).toBe('AO-last');
     expect(policyLabel(parsePolicy('ao-second-last'))).toBe('AO-second-last');
     expect(policyLabel(parsePolicy('clip:12:1'))).toBe('Clip-12→1');
+    // Each has its plain words beside the name, distinct, with its own numbers.
+    const gists = policySpecs(PAPER_NUMBERS).map((s) => policyGist(parsePolicy(s)));
+    expect(new Set(gists).size).toBe(gists.length);
+    expect(policyGist(parsePolicy('window:6'))).toBe('the last 6 turns');
+    expect(policyGist(parsePolicy('clip:6:1'))).toBe('at 6 turns, cut back to the last one, then grows');
+    expect(policyGist(parsePolicy('ao'))).toBe('its own answers hidden');
     expect(() => parsePolicy('clip:3:3')).toThrow('needs H ≥ 1 and 0 ≤ L < H');
     expect(() => parsePolicy('window')).toThrow('window takes 1 number');
     expect(() => parsePolicy('recent')).toThrow(

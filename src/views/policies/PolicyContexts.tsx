@@ -1,5 +1,5 @@
 import { turnsSeen, type TurnSeen } from '../../context/history';
-import { parsePolicy, policyLabel, policySpecs } from '../../context/policy';
+import { parsePolicy, policyGist, policyLabel, policySpecs } from '../../context/policy';
 import { useInspector } from '../../state/inspector-store';
 import { scoredTurn } from '../../state/inspector/types';
 import { Explain } from '../explain/Explain';
@@ -68,6 +68,7 @@ export function PolicyContexts() {
                   <th scope="col">policy</th>
                   <th scope="col">tokens read</th>
                   <th scope="col">turns 1–{turn - 1}</th>
+                  <th scope="col">in short</th>
                 </tr>
               </thead>
               <tbody>
@@ -99,6 +100,7 @@ export function PolicyContexts() {
                           ))}
                         </span>
                       </td>
+                      <td className="muted small">{policyGist(parsePolicy(spec))}</td>
                     </tr>
                   );
                 })}
