@@ -12,7 +12,7 @@ import { turnsSeen } from '../../src/context/history';
 import { parsePolicy } from '../../src/context/policy';
 import { headsOffReveal, towardGoal } from '../../src/views/lesson/moves';
 import { numbersOf, sentencesOf, WORDS } from '../../src/views/lesson/world';
-import { STEP_IDS } from '../../src/views/lesson/order';
+import { partOf, STEP_IDS, stepNo } from '../../src/views/lesson/order';
 import { clipWorked, evenDiagonal, evenShare, percent, priorYardstick, readAgainstFull } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { brightestColumn, diagonalByLines, headLine, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
@@ -140,6 +140,15 @@ describe('the lesson', () => {
         LESSON.some((s) => s.id === q.revisit),
         q.revisit,
       ).toBe(true);
+  });
+
+  it('names the part each step is in, from the first step of each part', () => {
+    expect(partOf(stepNo('case') - 1)).toEqual({ n: 1, of: 3, title: 'what the history does' });
+    expect(partOf(stepNo('recap') - 1).n).toBe(1);
+    expect(partOf(stepNo('reads') - 1)).toEqual({ n: 2, of: 3, title: 'inside the model' });
+    expect(partOf(stepNo('inside') - 1).n).toBe(2);
+    expect(partOf(stepNo('cpl') - 1).n).toBe(3);
+    expect(partOf(stepNo('check') - 1).n).toBe(3);
   });
 
   it('gates each step on its action: not done before it, done after', () => {

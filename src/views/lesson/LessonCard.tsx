@@ -5,6 +5,7 @@ import { useLesson } from '../../state/lesson-store';
 import { goWhenShown } from './take-me-there';
 import { Guess, Quiz } from './LessonParts';
 import { figuresOf, LESSON, type LessonStep, type LessonWorld, type Reveal } from './steps';
+import { partOf } from './order';
 import { only, SILENT, unbroken } from './world';
 import { scoreboard } from './wall-counts';
 import { useLessonWorld } from './use-lesson-world';
@@ -145,8 +146,8 @@ function Card({ index }: { index: number }) {
       {/* On a phone the sheet scrolls: the step's number and title stay at its top. */}
       <div className="lesson-top">
         <div className="lesson-head">
-          <p className="muted">
-            Lesson · step {index + 1} of {LESSON.length}
+          <p className="muted" data-testid="lesson-where">
+            Step {index + 1} of {LESSON.length} · part {partOf(index).n}, {partOf(index).title}
           </p>
           {/* On a phone the card keeps to a third of the screen; a person reading a long step may want more. */}
           {!folded && (
@@ -257,6 +258,12 @@ function Card({ index }: { index: number }) {
         <ol className="lesson-steps">
           {LESSON.map((x, i) => (
             <li key={x.id}>
+              {/* Each part named where it starts. */}
+              {(i === 0 || partOf(i).n !== partOf(i - 1).n) && (
+                <strong className="lesson-part">
+                  Part {partOf(i).n}, {partOf(i).title}
+                </strong>
+              )}
               <button type="button" className="link" aria-current={i === index ? 'step' : undefined} onClick={() => goTo(i)}>
                 {x.title}
               </button>
