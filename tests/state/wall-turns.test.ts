@@ -165,7 +165,7 @@ describe('the wall counts the lesson quotes', () => {
     });
     // One turn where the two sets part: fewer repeats with the top heads off, but not clearly beyond chance.
     expect(headsTally(c)).toEqual({
-      takeaway: 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.',
+      takeaway: 'Switching off the top-diagonal heads changed more moves than the control, but within luck.',
       said: 'Of the moves made, the top-diagonal heads off changed 50 %, three heads drawn at random 50 %, the lowest 33 %: were the top and the lowest alike, such a gap would come 1 time in 2 or more.',
       more: "The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked (top-diagonal, lowest, at random): a move made 2, 3 and 2 times, the move repeated 1, 2 and 1, an open way 1, 0 and 1, no move at all 1, 0 and 1 (the other moves run into another wall). Where both sets make a move, the two part on 1 turn: only the top-diagonal heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. Against the random three, the two part on 1 turn: only the top-diagonal heads off changed it 1 time, only the random three 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).",
       // Drawn among the moves made: with the top heads off 1 repeat and 1 open way of 2 (50 % each; 1 of 3 no move, written beside); 2 of 3 with the lowest off.
@@ -271,7 +271,7 @@ describe('the wall counts the lesson quotes', () => {
       takeaway:
         "With its whole history it walks back into the wall in 75 % of its moves; with no history, 45 %: the gap, the extra repeats, is the history's pull.",
       // Luck, said first here: Full and DE part 69 against 9.
-      said: 'Even with no history, a goal that often lies just beyond the wall pulls it there. Were Full and DE alike, luck would give a gap this size less than 1 time in 1,000; clear means less than one time in twenty.',
+      said: 'Even with no history, a goal that often lies just beyond the wall pulls it there. Were Full and DE alike, luck would give a gap this size less than 1 time in 1,000; beyond luck means less than one time in twenty.',
       more: 'Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 of 200 moves (75 %) under Full, 90 of 200 moves (45 %) under DE and 80 of 160 moves (50 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
     });
     expect(twinTally(c)).toEqual({
@@ -315,15 +315,15 @@ describe('the wall counts the lesson quotes', () => {
     ]);
     // How sure each gap to DE is, in plain words from the paired turns: Full 53 against 9 (rare by luck), AO 37 against 45 (often).
     expect(recapRows(c).map((r) => r.luck)).toEqual([
-      'from DE: clearly apart',
+      'from DE: beyond luck',
       undefined,
       // LT against Full, 15 against 25: within luck (about 1 time in 6).
-      'from DE: clearly apart; from Full: within luck',
-      'from DE: within luck; from Full: clearly apart',
-      'from DE: within luck; from Full: clearly apart',
-      'from DE: clearly apart; from Full: clearly apart',
-      'from DE: within luck; from Full: clearly apart',
-      'from DE: clearly apart; from Full: within luck',
+      'from DE: beyond luck; from Full: within luck',
+      'from DE: within luck; from Full: beyond luck',
+      'from DE: within luck; from Full: beyond luck',
+      'from DE: beyond luck; from Full: beyond luck',
+      'from DE: within luck; from Full: beyond luck',
+      'from DE: beyond luck; from Full: within luck',
     ]);
     expect(recapReveal(c).takeaway).toBe(
       "The extra repeats go with the model's latest answer: the turn before alone brings them back, and hiding that answer, not the one before, takes them away.",
@@ -413,7 +413,7 @@ describe('the wall counts the lesson quotes', () => {
       'With its own answers hidden (AO), 63 %.',
       // Its control keeps the repeats (72 %): the pull sits in the latest answer, said without "seems".
       'With only its latest answer hidden (AO-last), 46 %; with only the one before it hidden, 72 %: the pull sits in the latest answer.',
-      'Its twin trained against it (CPL), 60 %: lower, but not clearly beyond luck (about 1 time in 2; 1 time in 20 or rarer counts as clear).',
+      'Its twin trained against it (CPL), 60 %: lower, but within luck (about 1 time in 2).',
     ]);
     expect(other[1]!.items).toHaveLength(3);
     expect(other[1]!.items[1]).toBe('Its line-for-line copying (the diagonal) is mostly the list of cells the task asks for.');
@@ -425,17 +425,17 @@ describe('the wall counts the lesson quotes', () => {
       }).points![1]!.items.at(-1),
     ).toBe('Switching off the top-diagonal heads changed no more repeats than switching off the 3 lowest.');
     expect(summary({ ...c, headsOff: { ...c.headsOff, changed: sp(6, 4) } }).points![1]!.items.at(-1)).toMatch(
-      /, not clearly beyond chance: attention picked the heads, switching them off tested them\.$/,
+      /, within luck: attention picked the heads, switching them off tested them\.$/,
     );
     // The same drop, but the two part on few turns (5 against 9): not clearly beyond chance (2 × 0.212 = 0.42: about 1 time in 2).
     const close = { ...c, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } };
     expect(twinTally(close).takeaway).toBe(
-      'The twin repeats a little less, but not clearly (were it no different, luck would give such a drop about 1 time in 2): most of the pull stays.',
+      'The twin repeats a little less, but within luck (were it no different, luck would give such a drop about 1 time in 2): most of the pull stays.',
     );
     expect(twinTally(close).more).toContain('chance would split them this unevenly about 1 time in 2.');
     // The heads, paired where both sets make a move: 31 against 7 is clear (a sign test: about 1 time in 8,600).
     expect(headsTally(c).takeaway).toBe(
-      'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move clearly more often than the lowest or three at random.',
+      'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move more often than the lowest or three at random, beyond luck.',
     );
     // Three at random changing nearly as many (29 % of 105 against 39 %; paired 22 against 15, about 1 time in 3): said so, on the card and in the close.
     const close3 = {
@@ -446,7 +446,7 @@ describe('the wall counts the lesson quotes', () => {
       'The top-diagonal heads change the repeated move more than the lowest, beyond luck, but three heads at random come close, so these heads are not special.',
     );
     expect(headsTally(close3).said).toMatch(
-      /^Of the moves made, the top-diagonal heads off changed 39 %, three heads drawn at random 29 %, the lowest 12 %: the top set stands clearly apart from the lowest only\./,
+      /^Of the moves made, the top-diagonal heads off changed 39 %, three heads drawn at random 29 %, the lowest 12 %: only its gap to the lowest is beyond luck\./,
     );
     expect(summary(close3).points![1]!.items.at(-1)).toBe(
       'Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (39 % against 12 %), but 3 at random came close (29 %): attention picked the heads, switching them off tested them.',

@@ -78,7 +78,7 @@ describe('the recap of the look inside', () => {
         changedRandom: { first: 22, second: 15 },
       },
     };
-    expect(insideRows(full, filler, close).at(-1)!.tells).toBe('they matter more than the lowest, but random heads come close: not clearly special');
+    expect(insideRows(full, filler, close).at(-1)!.tells).toBe('they matter more than the lowest, but random heads come close: not special');
     expect(insideReveal(world([full, filler]), close).takeaway).toBe(
       'Attention did not show why one move repeats, and the heads it picked change the move less clearly than it seemed: three at random come close.',
     );

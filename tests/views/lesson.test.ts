@@ -351,7 +351,7 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall\. With the top-diagonal heads off it moves north, an open way; with the lowest off, east, into a wall\. Of the moves made, the top-diagonal heads off changed \d+ %, three heads drawn at random \d+ %, the lowest \d+ %: the top set stands clearly apart from the lowest only\. Most changed moves hit another wall: without these heads it seldom finds an open way\.$/,
+      /^With every head on the model moves east, into a wall\. With the top-diagonal heads off it moves north, an open way; with the lowest off, east, into a wall\. Of the moves made, the top-diagonal heads off changed \d+ %, three heads drawn at random \d+ %, the lowest \d+ %: only its gap to the lowest is beyond luck\. Most changed moves hit another wall: without these heads it seldom finds an open way\.$/,
     );
     expect(heads.more).toMatch(
       /^On this answer: both sets garble the list of cells; here only the top-diagonal heads change the move\. Switched off: 1\.0, 1\.2 \(top diagonal ratio\); 1\.3, 1\.5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked \(top-diagonal, lowest, at random\): /,

@@ -102,9 +102,9 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
       carry
         ? beyondRandom(h)
           ? 'the top-diagonal heads carry part of the repeat, more than other heads'
-          : 'they matter more than the lowest, but random heads come close: not clearly special'
+          : 'they matter more than the lowest, but random heads come close: not special'
         : headsCarry(c)
-          ? 'they may carry part of it, not clearly beyond chance'
+          ? 'they may carry part of it, within luck'
           : 'they carry no more of it than any heads',
       // How sure each gap is, in plain words: top against random, then against the lowest (paired turn by turn).
       `luck: against random ${byChance(h.changedRandom).said}; against the lowest ${byChance(h.changed).said}`,

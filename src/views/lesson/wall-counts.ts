@@ -25,7 +25,7 @@ export function byChance(s: Split): { said: string; clear: boolean } {
  * calls clear (in words, so the card's count of figures stays small).
  */
 export function luckSaid(s: Split, two: string): string {
-  return `Were ${two} alike, luck would give a gap this size ${byChance(s).said}; clear means less than one time in twenty.`;
+  return `Were ${two} alike, luck would give a gap this size ${byChance(s).said}; beyond luck means less than one time in twenty.`;
 }
 
 /** A writer's repeats among its moves made, counted and in per cent: "80 of 160 moves (50 %)". */
@@ -100,7 +100,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
       ? 'Trained against inertia, the twin repeats the move no less often at the wall: on these turns the training does not show.'
       : chance.clear
         ? `Trained only where its history changed the move, the twin repeats it less often at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`
-        : `The twin repeats a little less, but not clearly (were it no different, luck would give such a drop ${chance.said})${twinAboveNoHistory(c) ? ': most of the pull stays' : ''}.`,
+        : `The twin repeats a little less, but within luck (were it no different, luck would give such a drop ${chance.said})${twinAboveNoHistory(c) ? ': most of the pull stays' : ''}.`,
     // No history's rate is drawn in the chart beside: the card keeps the two models' and the target's.
     said: `At a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')}.${ltTarget(c)}`,
     more: `Counted over the ${c.turns} stored turns at a wall, the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move). ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model')}${
@@ -222,16 +222,16 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     takeaway: !headsCarry(c)
       ? 'The top-diagonal heads carry no more of the pull than any three heads: in this model it does not sit in them.'
       : !carry
-        ? 'Switching off the top-diagonal heads changed more moves than the control, but not clearly beyond chance.'
+        ? 'Switching off the top-diagonal heads changed more moves than the control, but within luck.'
         : random
-          ? 'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move clearly more often than the lowest or three at random.'
+          ? 'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move more often than the lowest or three at random, beyond luck.'
           : 'The top-diagonal heads change the repeated move more than the lowest, beyond luck, but three heads at random come close, so these heads are not special.',
     // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
     said: `Of the moves made, the top-diagonal heads off changed ${changedPct(h, 'top')}, three heads drawn at random ${changedPct(h, 'random')}, the lowest ${changedPct(h, 'bottom')}${
       carry
         ? random
-          ? ': the top set stands clearly apart from both.'
-          : ': the top set stands clearly apart from the lowest only.'
+          ? ': its gaps to both are beyond luck.'
+          : ': only its gap to the lowest is beyond luck.'
         : `: were the top and the lowest alike, such a gap would come ${byChance(h.changed).said}.`
     }${carry ? headsLead(h) : ''}`,
     board: headsBoard(h),
