@@ -177,13 +177,13 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full: the same places, other words; the reveal reads both.
     setup: { ...WALL, also: ['filler'] },
     text: (w) =>
-      `In the heatmap each row is a token of the answer, each column a token it can see, brighter for more. The tool's dotted lines mark where copying a prior assistant answer word by word would shine: the 10th token reading that answer's 10th. The diagonal ratio is the attention within ${w.radius} tokens of those lines (between the pink lines). Beside it, Filler swaps each prior assistant answer for unrelated words of the same length. ${diagonalAsk(w)}`,
+      `In the heatmap each row is a token of the answer, each column a token it can see, brighter for more. Dotted lines mark where word-by-word copying of a prior assistant answer would shine: its 10th token read by the 10th. The diagonal ratio is the attention within ${w.radius} tokens of those lines (between the pink lines). Beside it, Filler swaps each prior assistant answer for unrelated words, as long. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
     action: 'Set your guess for Full (the left heatmap) with the slider, then lock it in.',
     target: '[data-testid="lesson-guess"]',
     // The heatmap itself, its diagonal, not the panel's legend.
-    show: '[data-lesson="heatmap"] canvas[role="img"]',
+    show: '[data-lesson="heatmap"] canvas[data-testid="heatmap-full"]',
     guess: { key: 'diagonal', label: 'attention on the diagonal' },
     done: (w) => w.guesses.diagonal !== undefined,
     reveal: (w) => withFiller(diagonalReveal(w), w),
@@ -194,7 +194,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: (w) =>
-      `The grid gives each head its own diagonal ratio, brighter for higher, named layer.head from 0${topHeadSaid(figuresOf(w))}. Attention shows where heads read, not whether they make the move: switching them off tests that. One button switches off the last layer's three top-diagonal heads, then its three lowest as a control, and has the model answer each way. Do the top-diagonal heads change the move more than the lowest, or than three at random?`,
+      `The grid gives each head its own diagonal ratio, brighter for higher, named layer.head from 0${topHeadSaid(figuresOf(w))}. Attention shows where heads read, not whether they make the move: switching them off tests that. One button switches off the last layer's three top-diagonal heads, then its three lowest as a control, and has the model answer each way. Do the top-diagonal heads change the move more than others?`,
     source: `Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean; heads and layers are counted from 0, so 1.2 is the second layer's third head. Switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three) and, in the count over the stored episodes, 3 heads drawn at random at each turn, the stricter control (the lowest heads may be the least used): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 top-diagonal heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
