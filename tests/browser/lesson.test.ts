@@ -320,6 +320,12 @@ describe('the lesson, walked with the keyboard only', () => {
         // Each reveal leads with its point, in one short bold line.
         const takeaway = (await card.getByTestId('lesson-takeaway').textContent()) ?? '';
         expect(words(takeaway), `step ${n + 1} (${s.id}) takeaway words`).toBeLessThanOrEqual(WORDS.takeaway);
+        // Not under the card's sticky top (its step and title), where its first line showed cut.
+        const clear = async () => {
+          const [t, top] = [await card.getByTestId('lesson-takeaway').boundingBox(), await card.locator('.lesson-top').boundingBox()];
+          return !t || !top || t.y >= top.y + top.height - 1;
+        };
+        await expect.poll(clear, { message: `step ${n + 1} (${s.id}): the takeaway clear of the card's top`, timeout: 10_000 }).toBe(true);
         // A few figures unfolded, the rest under "The figures behind this": collected, named together at the end.
         const quoted = numbersOf(`${takeaway} ${said}`);
         if (quoted.length > WORDS.numbers) crowded.push(`step ${n + 1} (${s.id}): ${quoted.join(', ')}`);

@@ -522,7 +522,7 @@ describe('the lesson', () => {
     );
     expect(copiersSaid(null, ['1.0'])).toMatch(/^The first layer copies too/);
     // The heads step's text names the grid's highest head against its layer: 0.38 / 0.19 = 2.0 (layer 1 in figures()).
-    expect(step('heads').text({ ...start, results: [{ ...r, layer: 1 }] })).toContain("; the highest, ★ 1.0, has 2.0 times its layer's average.");
+    expect(step('heads').text({ ...start, results: [{ ...r, layer: 1 }] })).toContain("; the highest, ★ layer 1, head 0, has 2.0 times its layer's average.");
     expect(step('heads').text({ ...start, results: [] })).toContain('named layer.head from 0 (★ the highest).');
   });
 

@@ -61,7 +61,10 @@ export function useCardScroll(index: number, said: string, reached: boolean, pic
     const tall = r.offsetHeight > (cardRef.current?.clientHeight ?? Number.POSITIVE_INFINITY) * 0.6;
     // The quiz's score sits just above its reveal: the reveal opens under it, so the score stays in view.
     const score = cardRef.current?.querySelector<HTMLElement>('[data-testid="lesson-score"]');
-    (tall && score ? score : r).scrollIntoView?.({ block: tall ? 'start' : 'nearest' });
+    const to = tall && score ? score : r;
+    // Below the card's sticky top (step and title), not under it: the takeaway's first line showed cut.
+    to.style.scrollMarginTop = `${cardRef.current?.querySelector<HTMLElement>('.lesson-top')?.offsetHeight ?? 0}px`;
+    to.scrollIntoView?.({ block: tall ? 'start' : 'nearest' });
   }, [said, pictures]);
   return { cardRef, revealRef, tall, setTall };
 }

@@ -5,6 +5,7 @@
  */
 import type { PolicyResult } from '../../analysis/analyze';
 import { stepNo } from './order';
+import { spokenHead, topHead } from './head-reveal';
 import { beyondRandom, byChance, changedPct, headsCarry, headsClear, looksRare, mostlyIntoWalls, pct } from './wall-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import { AGAINST_CHANCE, evenDiagonal, evenShare, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, percent, type RecapTable, type Reveal } from './world';
@@ -13,20 +14,6 @@ type Row = RecapTable['rows'][number];
 
 /** "2.4 times chance": a figure against what an even spread gives the same tokens (one decimal). */
 const times = (v: number, even: number): string => `${(v / even).toFixed(1)} times chance`;
-
-/**
- * The head of the figures' layer with the highest diagonal ratio: its name, how many times the layer's average it has,
- * and how many of the layer's heads have half as much again as the average.
- */
-export function topHead(r: PolicyResult): { name: string; times: number; standOut: number } | null {
-  if (!r.perHead?.length || r.diagonal <= 0) return null;
-  const i = r.perHead.reduce((best, h, k) => (h.diagonal > r.perHead[best]!.diagonal ? k : best), 0);
-  return {
-    name: `${r.layer}.${i}`,
-    times: r.perHead[i]!.diagonal / r.diagonal,
-    standOut: r.perHead.filter((h) => h.diagonal >= 1.5 * r.diagonal).length,
-  };
-}
 
 /** The answer's figures against chance, read once for the rows and the words: its share on prior answers, its diagonal, its top head. */
 function readingsOf(full: PolicyResult) {
@@ -92,7 +79,7 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
       filler.diagonal < full.diagonal / 2 ? 'the copying follows their words' : 'part of the copying follows positions alone',
     ),
     ...(head
-      ? [row('heads', 'One head at a time', "the last layer's heads", `head ${head.name}, ${head.times.toFixed(1)} times the average`, headsTell(head))]
+      ? [row('heads', 'One head at a time', "the last layer's heads", `${spokenHead(head.name)}: ${head.times.toFixed(1)} times the average`, headsTell(head))]
       : []),
     row(
       'heads',
