@@ -193,7 +193,7 @@ describe('the wall counts the lesson quotes', () => {
       more: '1 of the 2 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Yet of the repeats into a wall counted at the start, only 13 % look back at the earlier same moves well above chance.',
+      said: 'Yet only 15 of the 116 repeats into a wall counted at the start look back at the earlier same moves well above chance.',
       more: '15 of the 116 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
@@ -271,7 +271,7 @@ describe('the wall counts the lesson quotes', () => {
       takeaway:
         "With its whole history it walks back into the wall in 75 % of its moves; with no history, 45 %: the gap, the extra repeats, is the history's pull.",
       // Luck, said first here: Full and DE part 69 against 9.
-      said: 'Even with no history, a goal that often lies just beyond the wall pulls it there. Were Full and DE alike, luck would give a gap this size less than 1 time in 1,000; beyond luck means less than one time in twenty.',
+      said: 'Even with no history, a goal that often lies just beyond the wall pulls it there; could luck alone give a gap this size, were Full and DE alike? Less than 1 time in 1,000, so it is beyond luck (beyond means rarer than one time in twenty).',
       more: 'Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 of 200 moves (75 %) under Full, 90 of 200 moves (45 %) under DE and 80 of 160 moves (50 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
     });
     expect(twinTally(c)).toEqual({
@@ -407,6 +407,12 @@ describe('the wall counts the lesson quotes', () => {
       'Its line-for-line copying (the diagonal, 1.5 times chance) is mostly the list of cells the task asks for.',
       'Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (39 % against 12 %): attention picked the heads, switching them off tested them.',
     ]);
+    // What it means for the chatbots a newcomer uses: the way out said with this model's own counts, and only where
+    // no history is well below the whole history (10 points or more).
+    expect(summary(c).points!.at(-1)!.items.at(-1)).toBe(
+      'When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, can break the loop: here, with no history, the model walked back into the wall in 45 % of its moves, not 75 %.',
+    );
+    expect(summary({ ...c, repeats: { ...c.repeats, de: c.repeats.full } }).points!.at(-1)!.items).toHaveLength(1);
     // AO well above DE: no word of its own words; the twin's drop within chance, said; no figures: none quoted.
     const other = summary({ ...c, repeats: { ...c.repeats, ao: 100 }, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } }).points!;
     expect(other[0]!.items.slice(2)).toEqual([

@@ -602,7 +602,7 @@ describe('the lesson', () => {
     const comma = { ...r, tokens: r.tokens.map((t, i) => (i === 4 ? { ...t, text: ',' } : t)) } as PolicyResult;
     data.set([0.05, 0, 0, 0.05, 0.3, 0.2, 0.05, 0.2, 0.05, 0.1]);
     const odd = step('reads').reveal!({ ...w, results: [comma] }, null);
-    expect(odd.takeaway).toBe('Its largest single look is "," in a user\'s turn, no earlier move: attention shows where the model reads, not why it chooses.');
+    expect(odd.takeaway).toBe('Where a token looks is not why it is written: this move\'s largest single look is "," in a user\'s turn, not an earlier move.');
     expect(odd.said).toMatch(/^Still, it gives 40 % of its attention to the earlier "south" tokens in prior assistant answers, 2\.0 times chance/);
     expect(odd.more).toContain("Its largest single look (30 %) is in turn 1's user message.");
     expect(odd.more).not.toContain('Its largest single look is at');

@@ -120,7 +120,7 @@ export function readsReveal(w: LessonWorld): Reveal {
   const takeaway = !move
     ? undefined
     : odd
-      ? `Its largest single look is ${quoted(rr, t.top.k)} in ${KIND[t.top.category]}, no earlier move: attention shows where the model reads, not why it chooses.`
+      ? `Where a token looks is not why it is written: this move's largest single look is ${quoted(rr, t.top.k)} in ${KIND[t.top.category]}, not an earlier move.`
       : k < LOOKS_BACK
         ? 'This move does not look back at the earlier ones more than at anything else.'
         : looksRare()

@@ -58,6 +58,19 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
           '"Mitigating conversational inertia": agents copy their own prior assistant answers (a diagonal in attention) and explore less; training them to prefer answers written with less history helped.',
         ],
       },
+      // What a newcomer takes home: the counts above and the papers' findings, for the chatbots they use.
+      {
+        label: 'What it means for chatbots you use',
+        items: [
+          'In a long chat a model may keep leaning on what it wrote before, mistakes included.',
+          // Said only where the counts show it: no history well below the whole history.
+          ...(moveRate(c, 'de') + 10 <= moveRate(c, 'full')
+            ? [
+                `When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, can break the loop: here, with no history, the model walked back into the wall in ${movePct(c, 'de')} of its moves, not ${movePct(c, 'full')}.`,
+              ]
+            : []),
+        ],
+      },
     ],
     more: 'Every rate counts the moves made on the same stored turns right after a wall; the steps before give the counts and how often chance alone would give each gap. The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.',
   };

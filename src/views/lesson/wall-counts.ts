@@ -25,7 +25,9 @@ export function byChance(s: Split): { said: string; clear: boolean } {
  * calls clear (in words, so the card's count of figures stays small).
  */
 export function luckSaid(s: Split, two: string): string {
-  return `Were ${two} alike, luck would give a gap this size ${byChance(s).said}; beyond luck means less than one time in twenty.`;
+  const b = byChance(s);
+  // A question, then its answer: the sentence that defines the lesson's one word for it.
+  return `could luck alone give a gap this size, were ${two} alike? ${b.said[0]!.toUpperCase()}${b.said.slice(1)}, so it is ${b.clear ? 'beyond' : 'within'} luck (beyond means rarer than one time in twenty).`;
 }
 
 /** A writer's repeats among its moves made, counted and in per cent: "80 of 160 moves (50 %)". */
@@ -65,7 +67,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // The card keeps the two rates (the chart draws them); how many turns, mazes and extra repeats, in the fold.
     // Luck introduced here, where the first comparison is: every later count reads the same way.
     // What the chart counts is its caption (the mazes, the moves made): the card keeps the reading.
-    said: `Even with no history, a goal that often lies just beyond the wall pulls it there. ${luckSaid(c.split.de.full, 'Full and DE')}`,
+    said: `Even with no history, a goal that often lies just beyond the wall pulls it there; ${luckSaid(c.split.de.full, 'Full and DE')}`,
     more: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from. The counts: ${ofMoves(c, 'full')} under Full, ${ofMoves(c, 'de')} under DE and ${ofMoves(c, 'ao')} under AO, from ${c.episodes} episodes counted beforehand with the same model. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE')}`,
   };
 }
@@ -76,7 +78,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `Yet of the repeats into a wall counted at the start, only ${pct(c.looks.back, c.looks.of)} look back at the earlier same moves well above chance.`
+      ? `Yet only ${c.looks.back} of the ${c.looks.of} repeats into a wall counted at the start look back at the earlier same moves well above chance.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves well above chance.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step ${stepNo('generate')}) look back at ${LOOKS_BACK} times chance or more.${
