@@ -253,8 +253,6 @@ describe('the wall counts the lesson quotes', () => {
       row('latest answer hidden (AO-last)', 46, 42, 5),
       // The control: 140 and 20 of 195 moves; 5 of 200 turns make none (2.5 %, rounded up).
       row('the answer before it hidden (AO-second-last)', 72, 10, 3),
-      row('own answers summarised (SUM)', 60, 20, 25),
-      row('own answers as filler (Filler)', 20, 80, 50),
       row('no history (DE)', 45, 40),
       row('CPL twin, whole history', 60, 25),
     ]);
@@ -289,13 +287,15 @@ describe('the wall counts the lesson quotes', () => {
     expect(hiddenTally(c)).toEqual({
       takeaway: 'With its own answers hidden (AO) it repeats only as often as with no history, so the extra repeats seem to go with its own words.',
       // Filler's rate is among half the turns (100 of 200 make a move): said beside it.
-      said: "Of the moves made, AO (50 %) repeats the blocked move about as often as DE, and SUM (60 %) keeps part of the extra repeats. Filler (20 %) falls below even DE, and 50 % of its answers make no move: unfamiliar text changes its play beyond the pull. AO's moves also hit other walls far more than DE's (the grey), and find an open way less than half as often.",
-      more: "Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. DE: 45 %, Full: 75 % of their moves. Into other walls: 31 % of AO's moves, 15 % of DE's; an open way: 19 % and 40 %. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played. The two part on 82 turns: only AO repeats the blocked move 37 times, only DE 45; were the two alike, chance would split them this unevenly about 1 time in 2.",
+      said: "Of the moves made, AO (50 %) repeats the blocked move about as often as DE. AO's moves also hit other walls far more than DE's (the grey), and find an open way less than half as often.",
+      // SUM and Filler in the fold: the card reads AO, the papers' own test.
+      more: "SUM (each answer as a one-sentence summary) and Filler (each as unrelated words) hide them too: of the moves made, SUM (60 %) keeps part of the extra repeats; Filler (20 %) falls below even DE, and 50 % of its answers make no move: unfamiliar text changes its play beyond the pull. Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. DE: 45 %, Full: 75 % of their moves. Into other walls: 31 % of AO's moves, 15 % of DE's; an open way: 19 % and 40 %. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played. The two part on 82 turns: only AO repeats the blocked move 37 times, only DE 45; were the two alike, chance would split them this unevenly about 1 time in 2.",
     });
     // Every answer a move: no word of missing moves. AO at Full's rate: the takeaway says the repeats do not come with its words.
     const fine = { ...c, repeats: { ...c.repeats, ao: 150, sum: 100 }, moved: { ...c.moved, ao: 200, sum: 200, filler: 200 } };
-    expect(hiddenTally(fine).said).toBe(
-      'Of the moves made, AO (75 %) keeps them all, as Full, and SUM (50 %) repeats the blocked move about as often as DE. Filler (10 %) falls below even DE: unfamiliar text changes its play beyond the pull.',
+    expect(hiddenTally(fine).said).toBe('Of the moves made, AO (75 %) keeps them all, as Full.');
+    expect(hiddenTally(fine).more).toMatch(
+      /^SUM \(each answer as a one-sentence summary\) and Filler \(each as unrelated words\) hide them too: of the moves made, SUM \(50 %\) repeats the blocked move about as often as DE; Filler \(10 %\) falls below even DE: unfamiliar text changes its play beyond the pull\. DE:/,
     );
     expect(hiddenTally(fine).takeaway).toMatch(/as often as with them: here the extra repeats do not come with its own words\.$/);
     // The recap after: each policy's rate and reading side by side, from the same counts (LT 70 %: most of the 30 extra back).
@@ -305,8 +305,6 @@ describe('the wall counts the lesson quotes', () => {
       ['LT', 70, 'most of the extra comes back: the pull is in the latest turn'],
       // AO's moves hit other walls far more than DE's (31 % against 15 %): said in its row.
       ['AO', 50, 'as with no history, but more moves hit other walls: unsettled too'],
-      ['SUM', 60, 'part of the extra repeats stay'],
-      ['Filler', 20, 'it throws the model off (50 % of answers make no move): it tells little'],
       // 88 of 190 (46 %, at DE's 45 %), its other walls 12 % against DE's 15 %: settled, so the repeats went with that answer.
       // Its control keeps the repeats (72 %): read with it.
       ['AO-last', 46, 'as with no history, while its control keeps them: the pull goes with that answer'],
@@ -321,15 +319,13 @@ describe('the wall counts the lesson quotes', () => {
       'from DE: beyond luck; from Full: within luck',
       'from DE: within luck; from Full: beyond luck',
       'from DE: within luck; from Full: beyond luck',
-      'from DE: beyond luck; from Full: beyond luck',
-      'from DE: within luck; from Full: beyond luck',
       'from DE: beyond luck; from Full: within luck',
     ]);
     expect(recapReveal(c).takeaway).toBe(
       "The extra repeats go with the model's latest answer: the turn before alone brings them back, and hiding that answer, not the one before, takes them away.",
     );
     expect(recapReveal(c).said).toBe(
-      "Of the three that hide all its answers, AO changes the least: it keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the latest answer hidden, every other word kept. Its control, the last row, hides the one before instead and keeps the repeats: a placeholder alone does not take them away. AO's placeholders unsettle it (more moves into other walls), so part of its drop may be confusion.",
+      "AO keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the latest answer hidden, every other word kept. Its control, the last row, hides the one before instead and keeps the repeats: a placeholder alone does not take them away. AO's placeholders unsettle it (more moves into other walls), so part of its drop may be confusion.",
     );
     // Where the control drops too, the recap says the repeats only seem to go with the latest answer.
     expect(recapReveal({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toMatch(/^The extra repeats seem to go with/);

@@ -236,7 +236,7 @@ describe('the lesson', () => {
     const muchLonger = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1200, prefilled: 40 }] })] };
     expect(told('hide', muchLonger, full)).toContain('Under ao the model reads 1200 tokens before answering, against 1020 under Full. It reads more');
     expect(step('hide').reveal!(longer, full).more).toMatch(
-      /^Under ao the model reads about as many tokens .*\. It reads more than under Full: AO adds a 35-word line to the system prompt, and the tokenizer splits rare words into many tokens\. Hidden answers sometimes leave no move .*\. DE: \d+ %, Full: \d+ % of their moves\. Into other walls: \d+ % of AO's moves, \d+ % of DE's; an open way: \d+ % and \d+ %\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
+      /^Under ao the model reads about as many tokens .*\. It reads more than under Full: AO adds a 35-word line to the system prompt, and the tokenizer splits rare words into many tokens\. SUM \(each answer as a one-sentence summary\) and Filler \(each as unrelated words\) hide them too: .*\. Hidden answers sometimes leave no move .*\. DE: \d+ %, Full: \d+ % of their moves\. Into other walls: \d+ % of AO's moves, \d+ % of DE's; an open way: \d+ % and \d+ %\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
     );
     expect(told('hide', ao, full)).not.toContain('adds a 35-word line');
     const sum = { ...longer, shown: ['sum'], results: [{ ...longer.results[0]!, policy: 'sum', label: 'SUM' }] };

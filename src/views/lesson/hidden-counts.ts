@@ -1,6 +1,6 @@
 /**
- * The hide step's count (the three ways of hiding the model's own answers at the wall) and the recap after it: every
- * policy's count side by side, read against no history. Plain functions over the stored turns (wall-records.ts).
+ * The hide step's count (AO on the card, SUM and Filler in its fold) and the recap after it: the policies' counts
+ * side by side, read against no history. Plain functions over the stored turns (wall-records.ts).
  */
 import { historyAdds, moveRate, noMoveRate, openRate, parted, pct, rate } from './wall-counts';
 import { WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
@@ -64,11 +64,14 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   const breaks = HIDING.some(([w]) => c.moved[w] < c.turns);
   // The last in a sentence of its own: three readings chained by semicolons were hard to follow.
   const readings = HIDING.map(([w, name]) => `${name} (${among(w)} %) ${reading(w)}`);
+  // The card reads AO alone, the papers' own test; SUM and Filler, two more ways to hide the answers, in the fold
+  // (a newcomer met too many policies at once, and Filler returns at the diagonal).
+  const others = `SUM (each answer as a one-sentence summary) and Filler (each as unrelated words) hide them too: of the moves made, ${readings.slice(1).join('; ')}.`;
   return {
     takeaway: takeaway[verdict('ao')],
-    said: `Of the moves made, ${readings.slice(0, -1).join(', and ')}. ${readings.at(-1)}.${shaken}`,
+    said: `Of the moves made, ${readings[0]}.${shaken}`,
     // DE's and Full's rates, the yardsticks the words read against, in the fold with the all-turn rates.
-    more: `${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Into other walls: ${otherWalls(c, 'ao')} % of AO's moves, ${otherWalls(c, 'de')} % of DE's; an open way: ${aoOpen} % and ${deOpen} %. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played. ${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE')}`,
+    more: `${others} ${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Into other walls: ${otherWalls(c, 'ao')} % of AO's moves, ${otherWalls(c, 'de')} % of DE's; an open way: ${aoOpen} % and ${deOpen} %. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played. ${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE')}`,
   };
 }
 

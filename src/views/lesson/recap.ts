@@ -52,8 +52,6 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
       ltBringsMost(c) ? 'most of the extra comes back: the pull is in the latest turn' : 'little of the extra comes back',
     ),
     row('AO', 'ao', 'every user turn; its answers replaced by a placeholder', hidden('ao')),
-    row('SUM', 'sum', 'every user turn; its answers as one-sentence summaries', hidden('sum')),
-    row('Filler', 'filler', 'every user turn; its answers as unrelated filler words', hidden('filler')),
     // Not a paper's policy: this tool's direct test of what LT and AO together suggest.
     row(
       'AO-last',
@@ -100,7 +98,7 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
   return {
     takeaway,
     // Why AO, of the three that hide all its answers: it keeps what the user said, so only the model's own words are missing.
-    said: `Of the three that hide all its answers, AO changes the least: it keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the latest answer hidden, every other word kept. Its control, the last row, hides the one before instead${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.${confusion}`,
+    said: `AO keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the latest answer hidden, every other word kept. Its control, the last row, hides the one before instead${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.${confusion}`,
     table: {
       caption:
         'Right after walking into a wall, how often it walks back in (of the moves it makes). Under each rate, its gap to DE and to Full: "beyond luck" where luck alone would give it less than one time in twenty.',

@@ -109,7 +109,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: () =>
-      `Three policies keep every turn but hide the model's own answers. AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, SUM a one-sentence summary, Filler unrelated filler words of the same length. The user's turns stay, so the model still knows what happened. AO-last, this tool's own test, hides only the latest answer; its control, AO-second-last, only the one before. Do the extra repeats go with its own words?`,
+      `These policies keep every turn but hide the model's own answers. AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each. The user's turns stay, so the model still knows what happened. AO-last, this tool's own test, hides only the latest answer; its control, AO-second-last, only the one before. Do the extra repeats go with its own words?`,
     source:
       "AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2. AO-last is this tool's, not a paper's: AO's placeholder in place of the latest answer only, with no line added, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before the latest: were the drop under AO-last the placeholder's confusion alone, it would drop there too.",
     action: 'Click AO in the table, then AO-last.',

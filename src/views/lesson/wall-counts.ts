@@ -179,8 +179,6 @@ export function scoreboard(
       ...(reached.aoLast === false
         ? []
         : [row('latest answer hidden (AO-last)', 'ao-last'), row('the answer before it hidden (AO-second-last)', 'ao-second-last')]),
-      row('own answers summarised (SUM)', 'sum'),
-      row('own answers as filler (Filler)', 'filler'),
     );
   rows.push(row('no history (DE)', 'de'));
   if (reached.cpl) rows.push(row('CPL twin, whole history', 'twin'));
