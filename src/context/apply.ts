@@ -106,7 +106,7 @@ export function applyPolicy(conversation: Conversation, turns: Turns, p: Policy,
     for (const u of turn.users) out.push({ role: 'user', content: msgs[u]!.content, kind: 'user', source: u, turn: r });
     const a = turn.assistant;
     const base = { role: 'assistant' as const, source: a, turn: r };
-    // AO-last hides the latest answer alone (AO-second-last the one before), with no line added to the system prompt:
+    // AO-last hides the previous answer alone (AO-second-last the one before), with no line added to the system prompt:
     // one placeholder, every other word kept.
     if (p.kind === 'ao' || r === oneHidden(p, visible)) out.push({ ...base, content: AO_PLACEHOLDER, kind: 'placeholder' });
     else if (p.kind === 'sum') {

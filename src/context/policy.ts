@@ -1,6 +1,6 @@
 /**
  * Context policies (paper 2 §2.2, paper 1 §2 / A.3, paper 1 §4.2 for Filler), as short specs. AO-last is this tool's,
- * not a paper's: AO on the latest prior assistant answer only, the direct test of whether the pull sits in it; and
+ * not a paper's: AO on the prior assistant answer just before the question only, the direct test of whether the pull sits in it; and
  * AO-second-last, its control: the same one placeholder on the answer before it, so a drop that comes from a
  * placeholder's confusion alone shows there too.
  */
@@ -137,9 +137,9 @@ export function policyGist(p: Policy): string {
     case 'ao':
       return 'its own answers hidden';
     case 'ao-last':
-      return 'only its latest answer hidden';
+      return 'only its previous answer hidden';
     case 'ao-second-last':
-      return 'only the answer before the latest hidden';
+      return 'only the answer before the previous one hidden';
     case 'lt':
       return 'only the turn before';
     case 'sum':

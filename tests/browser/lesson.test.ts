@@ -420,7 +420,7 @@ describe('the lesson, walked with the keyboard only', () => {
           await page.screenshot({ path: join(shots, 'desktop-04-hide-ao.png') });
           appendFileSync(join(shots, 'desktop-texts.md'), `## 4, first AO\n\n> **${await card.getByTestId('lesson-takeaway').textContent()}** ${aoSaid}\n\n`);
         }
-        // Then AO-last, as the card goes on to ask: the table marks only the latest answer hidden, and the card reads its count.
+        // Then AO-last, as the card goes on to ask: the table marks only the previous answer hidden, and the card reads its count.
         expect(await page.getByTestId('contexts-ao-last').locator('[role="img"]').getAttribute('aria-label')).toMatch(
           /^turns 1–8 whole \(the user turn and the answer\); turn 9 the user turn; the answer replaced by a placeholder/,
         );

@@ -92,7 +92,7 @@ describe('what the model sees under each policy (turn 6)', () => {
     expect(ao.filter((m) => m.kind === 'placeholder').map((m) => m.content)).toEqual(Array(5).fill(AO_PLACEHOLDER));
     expect(AO_SYSTEM_PROMPT).toContain('shown as ‘[Response provided]’ to save memory');
   });
-  it('AO-last: only the latest answer a placeholder, every other message as written, no line added', () => {
+  it('AO-last: only the previous answer a placeholder, every other message as written, no line added', () => {
     const last = applyPolicy(conv, turns, parsePolicy('ao-last'));
     const full = applyPolicy(conv, turns, parsePolicy('full'));
     expect(last.map((m) => m.content)).toEqual(full.map((m) => (m.turn === 5 && m.role === 'assistant' ? AO_PLACEHOLDER : m.content)));
@@ -101,7 +101,7 @@ describe('what the model sees under each policy (turn 6)', () => {
     // At the first turn there is no answer to hide: as Full.
     expect(applyPolicy(conv, selectTurn(conv, 1), parsePolicy('ao-last'))).toEqual(applyPolicy(conv, selectTurn(conv, 1), parsePolicy('full')));
   });
-  it('AO-second-last, the control: one placeholder on the answer before the latest, every other message as written', () => {
+  it('AO-second-last, the control: one placeholder on the answer before that, every other message as written', () => {
     const second = applyPolicy(conv, turns, parsePolicy('ao-second-last'));
     const full = applyPolicy(conv, turns, parsePolicy('full'));
     expect(second.map((m) => m.content)).toEqual(full.map((m) => (m.turn === 4 && m.role === 'assistant' ? AO_PLACEHOLDER : m.content)));

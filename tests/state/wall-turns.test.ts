@@ -143,7 +143,7 @@ describe('the wall counts the lesson quotes', () => {
           filler: sp(0, 1),
           // SUM writes nothing on turn 1: turns 2–4 pair; only SUM repeats on turn 3, only Full on turn 4.
           sum: sp(1, 1),
-          // Hiding the latest answer repeats on turn 1 only; Full also on turns 2 and 4 (it writes nothing on turn 3).
+          // Hiding the previous answer repeats on turn 1 only; Full also on turns 2 and 4 (it writes nothing on turn 3).
           'ao-last': sp(0, 2),
           // The control repeats with Full on turns 1 and 2; only Full on turn 4 (it writes nothing on turn 3).
           'ao-second-last': sp(0, 1),
@@ -193,7 +193,7 @@ describe('the wall counts the lesson quotes', () => {
       more: '1 of the 2 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Yet only 15 of the 116 repeats into a wall counted at the start look back at the earlier same moves well above chance.',
+      said: 'Yet of the repeats into a wall counted in step 2, only 13 % look back at the earlier same moves well above chance.',
       more: '15 of the 116 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
@@ -250,7 +250,7 @@ describe('the wall counts the lesson quotes', () => {
       row('turn before only (LT)', 70, 13),
       row('own answers hidden (AO)', 50, 19, 20),
       // 88 and 80 of the 190 moves; 10 of 200 turns make none.
-      row('latest answer hidden (AO-last)', 46, 42, 5),
+      row('previous answer hidden (AO-last)', 46, 42, 5),
       // The control: 140 and 20 of 195 moves; 5 of 200 turns make none (2.5 %, rounded up).
       row('the answer before it hidden (AO-second-last)', 72, 10, 3),
       row('no history (DE)', 45, 40),
@@ -266,8 +266,7 @@ describe('the wall counts the lesson quotes', () => {
       'twin',
     ]);
     expect(wallTally(c)).toEqual({
-      takeaway:
-        "With its whole history it walks back into the wall in 75 % of its moves; with no history, 45 %: the gap, the extra repeats, is the history's pull.",
+      takeaway: "Over 40 mazes, with its whole history it walks back into the wall in 75 % of its moves; with none, 45 %: the gap is the history's pull.",
       // Luck, said first here: Full and DE part 69 against 9.
       said: 'Even with no history, a goal that often lies just beyond the wall pulls it there; could luck alone give a gap this size, were Full and DE alike? Less than 1 time in 1,000, so it is beyond luck (beyond means rarer than one time in twenty).',
       more: 'Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 of 200 moves (75 %) under Full, 90 of 200 moves (45 %) under DE and 80 of 160 moves (50 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
@@ -275,7 +274,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(twinTally(c)).toEqual({
       takeaway: 'Trained only where its history changed the move, the twin repeats it less often at the wall, but not as rarely as with no history.',
       // Its target, the answer that sees only the turn before, keeps much of the pull (LT 70 % against DE 45 %): said why.
-      said: 'At a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model 75 %. Its training target, the answer seeing only the turn before, repeats 70 % (LT): it was never taught to ignore the latest turn.',
+      said: 'At a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model 75 %. Its training target, the answer seeing only the turn before, repeats 70 % (LT): it was never taught to ignore the turn before.',
       more: "Counted over the 200 stored turns at a wall, the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move). The two part on 52 turns: only the twin repeats the blocked move 11 times, only the demo model 41; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The twin repeats less than its training target (LT, 70 %): it was trained toward LT's answers only where they differed from the whole history's, not to copy LT everywhere.",
     });
     const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null });
@@ -302,7 +301,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(recapRows(c).map((r) => [r.label, r.rate, r.tells])).toEqual([
       ['Full', 75, "30 more in every 100 moves than DE: the history's pull"],
       ['DE', 45, "the goal's own pull: the line to read the others against"],
-      ['LT', 70, 'most of the extra comes back: the pull is in the latest turn'],
+      ['LT', 70, 'most of the extra comes back: the pull is in the turn before'],
       // AO's moves hit other walls far more than DE's (31 % against 15 %): said in its row.
       ['AO', 50, 'as with no history, but more moves hit other walls: unsettled too'],
       // 88 of 190 (46 %, at DE's 45 %), its other walls 12 % against DE's 15 %: settled, so the repeats went with that answer.
@@ -322,23 +321,23 @@ describe('the wall counts the lesson quotes', () => {
       'from DE: beyond luck; from Full: within luck',
     ]);
     expect(recapReveal(c).takeaway).toBe(
-      "The extra repeats go with the model's latest answer: the turn before alone brings them back, and hiding that answer, not the one before, takes them away.",
+      "The extra repeats go with the model's previous answer: the turn before alone brings them back, and hiding that answer, not the one before, takes them away.",
     );
     expect(recapReveal(c).said).toBe(
-      "AO keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the latest answer hidden, every other word kept. Its control, the last row, hides the one before instead and keeps the repeats: a placeholder alone does not take them away. AO's placeholders unsettle it (more moves into other walls), so part of its drop may be confusion.",
+      "AO keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the previous answer hidden, every other word kept. Its control, the last row, hides the one before instead and keeps the repeats: a placeholder alone does not take them away. AO's placeholders unsettle it (more moves into other walls), so part of its drop may be confusion.",
     );
-    // Where the control drops too, the recap says the repeats only seem to go with the latest answer.
+    // Where the control drops too, the recap says the repeats only seem to go with the previous answer.
     expect(recapReveal({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toMatch(/^The extra repeats seem to go with/);
     // The hide step's AO-last: 88 of 190 moves (46 %) against DE's 45 % and Full's 75 %; its other walls 12 % against DE's 15 %.
     // Its control keeps 140 of 195 (72 %): the placeholder alone does not take the repeats away.
     expect(latestTally(c).takeaway).toBe(
-      'Hiding only its latest answer takes the extra repeats away and hiding the one before it instead does not, so the pull sits in that latest answer.',
+      'Hiding only its previous answer takes the extra repeats away and hiding the one before it instead does not, so the pull sits in that previous answer.',
     );
     expect(latestTally(c).said).toBe(
-      "With only its latest answer hidden, it walks back into the wall in 46 % of its moves. With only the one before it hidden (AO-second-last, the control), 72 %; with no history (DE), 45 %; with the whole history, 75 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the latest answer it finds more open ways than with it.",
+      "With only its previous answer hidden, it walks back into the wall in 46 % of its moves. With only the one before it hidden (AO-second-last, the control), 72 %; with no history (DE), 45 %; with the whole history, 75 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the previous answer it finds more open ways than with it.",
     );
     expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toBe(
-      'Hiding only its latest answer takes the extra repeats away, but hiding the one before it does too: part of the drop is the placeholder itself.',
+      'Hiding only its previous answer takes the extra repeats away, but hiding the one before it does too: part of the drop is the placeholder itself.',
     );
     expect(latestTally(c).more).toMatch(
       /The counts: 88 of the 190 moves under AO-last and 140 of the 195 under AO-second-last, from 40 episodes the demo model played \(of the 200 turns, 10 and 5 make no move\)\. Into other walls: 12 % of AO-last's moves, 18 % of the control's, 15 % of DE's\. The two part on 62 turns: only AO-last repeats the blocked move 30 times, only DE 32;.* Against Full, the control: the two part on 26 turns: only the control repeats it 12 times, only Full 14;/,
@@ -351,9 +350,9 @@ describe('the wall counts the lesson quotes', () => {
       / Its moves also hit other walls far more than DE's \(the grey\): one placeholder unsettles it too\. So the drop/,
     );
     expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-last': 145 } }).takeaway).toBe(
-      'Hiding only its latest answer leaves the extra repeats: the pull is not in that one answer.',
+      'Hiding only its previous answer leaves the extra repeats: the pull is not in that one answer.',
     );
-    // Both placeholders unsettling (the latest answer's other walls at 33 %, its control's at 28 %): said once, of both.
+    // Both placeholders unsettling (the previous answer's other walls at 33 %, its control's at 28 %): said once, of both.
     const shaken = { ...c, open: { ...c.open, 'ao-last': 40, 'ao-second-last': 0 } };
     expect(recapRows(shaken).at(-2)!.tells).toBe('as with no history, while its control keeps them: the pull goes with that answer');
     // Without a control that keeps the repeats, the row says the model is unsettled too.
@@ -361,10 +360,10 @@ describe('the wall counts the lesson quotes', () => {
       'as with no history, but more moves hit other walls: unsettled too',
     );
     expect(recapReveal(shaken).said).toContain(' Both placeholders unsettle it (more moves into other walls), so part of each drop may be confusion.');
-    // Hiding only the latest answer keeps the repeats while hiding them all takes them away: the older answers.
+    // Hiding only the previous answer keeps the repeats while hiding them all takes them away: the older answers.
     const older = { ...c, repeats: { ...c.repeats, 'ao-last': 145 } };
     expect(recapReveal(older).takeaway).toBe(
-      "The extra repeats go with the model's own answers, not only the latest: hiding them all (AO) takes them away, hiding only the latest does not.",
+      "The extra repeats go with the model's own answers, not only the previous one: hiding them all (AO) takes them away, hiding only the previous one does not.",
     );
     // AO at Full's rate, LT bringing little back: the recap says the pull is not only in its words, and no row says otherwise.
     const notWords = { ...fine, repeats: { ...fine.repeats, lt: 100 } };
@@ -379,7 +378,7 @@ describe('the wall counts the lesson quotes', () => {
     // LT (lt 140 of 200, de 90, full 150): the turn before alone brings back most of the extra repeats.
     expect(policyTally('lt', 'LT', c)).toEqual({
       takeaway:
-        "The turn before alone brings back most of the extra repeats: the pull comes from the latest turn, the user's message or the model's own answer.",
+        "The turn before alone brings back most of the extra repeats: the pull comes from the turn before: the user's message or the model's previous answer.",
       said: 'At the wall it repeats the blocked move in 70 % under LT against 75 % under Full, and 45 % with no earlier turn (DE).',
       // LT and Full part on 40 turns, 15 against 25: chance gives that often (2 × 0.077: about 1 time in 6).
       more: 'The counts over the 200 stored turns right after a wall: 140 of the 200 moves under LT, 150 of 200 under Full, 90 of 200 under DE, from 40 episodes the demo model played. The two part on 40 turns: only LT repeats the blocked move 15 times, only Full 25; were the two alike, chance would split them this unevenly about 1 time in 6.',
@@ -390,11 +389,11 @@ describe('the wall counts the lesson quotes', () => {
     const [writes, attention] = summary(c, { prior: 1.31, diagonal: 1.52 }).points!;
     expect(writes!.items).toEqual([
       'With its whole history it repeats the blocked move in 75 % of its moves; with none, 45 %.',
-      'With only the turn before (LT), 70 %: the pull is mostly in the latest turn.',
+      'With only the turn before (LT), 70 %: the pull is mostly in the turn before.',
       'With its own answers hidden (AO), 50 %: the extra repeats seem to go with its own words, though hiding them unsettles it.',
       // 88 of 190 moves: 46 %, at DE's 45 %.
-      // Its control keeps the repeats (72 %): the pull sits in the latest answer, said without "seems".
-      'With only its latest answer hidden (AO-last), 46 %; with only the one before it hidden, 72 %: the pull sits in the latest answer.',
+      // Its control keeps the repeats (72 %): the pull sits in the previous answer, said without "seems".
+      'With only its previous answer hidden (AO-last), 46 %; with only the one before it hidden, 72 %: the pull sits in the previous answer.',
       'Its twin trained against it (CPL), 60 %.',
     ]);
     expect(attention!.items).toEqual([
@@ -413,8 +412,8 @@ describe('the wall counts the lesson quotes', () => {
     const other = summary({ ...c, repeats: { ...c.repeats, ao: 100 }, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } }).points!;
     expect(other[0]!.items.slice(2)).toEqual([
       'With its own answers hidden (AO), 63 %.',
-      // Its control keeps the repeats (72 %): the pull sits in the latest answer, said without "seems".
-      'With only its latest answer hidden (AO-last), 46 %; with only the one before it hidden, 72 %: the pull sits in the latest answer.',
+      // Its control keeps the repeats (72 %): the pull sits in the previous answer, said without "seems".
+      'With only its previous answer hidden (AO-last), 46 %; with only the one before it hidden, 72 %: the pull sits in the previous answer.',
       'Its twin trained against it (CPL), 60 %: lower, but within luck (about 1 time in 2).',
     ]);
     expect(other[1]!.items).toHaveLength(3);

@@ -46,7 +46,11 @@ describe('the recap of the look inside', () => {
       ['8. The diagonal', '2.8 times chance', 'more than chance copies them in order, mostly the list of cells the task asks for'],
       ['8. Words, not positions', '10 % against 60 %', 'the copying follows their words'],
       // Head 1 of layer 1: 1.2 against the layer's 0.6.
-      ['9. One head at a time', 'layer 1, head 1: 2.0 times the average', 'one head stands out: the diagonal is not spread evenly'],
+      [
+        '9. One head at a time',
+        'layer 1, head 1: 2.0 times the average',
+        'one head has the most copying-shaped attention; the test below asks whether it matters',
+      ],
       // (111 − 68) / 111 = 38.7 %, (99 − 87) / 99 = 12.1 %; 31 against 7 is clear.
       // (104 − 80) / 104 = 23 % at random; 25 against 9 is clear too.
       ['9. Switching heads off', '39 %, 23 %, 12 %', 'the top-diagonal heads carry part of the repeat, more than other heads'],

@@ -324,7 +324,7 @@ describe('the lesson', () => {
       expect(sentences(says(a, b).said), `${a}, ${b}`).toBeLessThanOrEqual(WORDS.saidSentences);
     // Written DE first, then Full: the verdict still reads Full against less of the conversation.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toMatch(
-      /^With its whole history it walks back into the wall in \d+ % .*\. Under Full the model moves south, into a wall; under DE it moves east, an open way\. The history changes what the model does/,
+      /^Over \d+ mazes, with its whole history it walks back into the wall in \d+ % .*\. Under Full the model moves south, into a wall; under DE it moves east, an open way\. The history changes what the model does/,
     );
     // Under DE the list of cells is a guess: said in the fold, not left a puzzle; not said without a DE answer.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toContain(
@@ -336,7 +336,7 @@ describe('the lesson', () => {
     );
     // An observation with no walls named: the moves are not judged, only compared.
     expect(told('generate', { ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
-      /^With its whole history it walks back into the wall in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Even with no history,/,
+      /^Over \d+ mazes, with its whole history it walks back into the wall in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Even with no history,/,
     );
     // The previous answer is 'Path: 8 9 10.\nMove: south'; the last user message names the wall east.
     const off = (withOff: string, control?: string) => ({

@@ -64,9 +64,9 @@ export const EXPLANATIONS = {
   },
   policies: {
     title: 'context policies',
-    what: 'Which earlier turns the model sees when it answers. Full: all of them. Window-W: the last W. Clip-H→L: the history grows, and when it would reach H turns it is cut back to the last L. Summary-H→L: as Clip, with a summary of each cut kept. AO: every user turn, each prior assistant answer replaced by a placeholder. AO-last: every turn whole except the latest prior assistant answer, replaced by the AO placeholder (with no line added to the system prompt). AO-second-last: the same on the answer before the latest, the control of AO-last: one placeholder, in another place. LT: the previous turn only. SUM: each prior assistant answer replaced by a one-sentence summary. DE: nothing. Filler: each prior assistant answer replaced by neutral text of the same length.',
+    what: 'Which earlier turns the model sees when it answers. Full: all of them. Window-W: the last W. Clip-H→L: the history grows, and when it would reach H turns it is cut back to the last L. Summary-H→L: as Clip, with a summary of each cut kept. AO: every user turn, each prior assistant answer replaced by a placeholder. AO-last: every turn whole except the prior assistant answer just before the question, replaced by the AO placeholder (with no line added to the system prompt). AO-second-last: the same on the answer before that, the control of AO-last: one placeholder, in another place. LT: the previous turn only. SUM: each prior assistant answer replaced by a one-sentence summary. DE: nothing. Filler: each prior assistant answer replaced by neutral text of the same length.',
     source:
-      "paper 2, §2.2 (Window, Clip, Summary); paper 1, §2 and A.3 (AO, LT, SUM, DE); paper 1, §4.2 (Filler); AO-last is this tool's test of the latest answer alone, and AO-second-last its control, neither a paper's policy",
+      "paper 2, §2.2 (Window, Clip, Summary); paper 1, §2 and A.3 (AO, LT, SUM, DE); paper 1, §4.2 (Filler); AO-last is this tool's test of the previous answer alone, and AO-second-last its control, neither a paper's policy",
     choice: "Summaries come from the conversation file when it has them, else from the loaded model with paper 1's prompt.",
   },
   view: {

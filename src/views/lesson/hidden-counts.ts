@@ -82,17 +82,17 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
 function confusion(c: WallCounts): string {
   if (!controlKeeps(c) || hideVerdict(c, 'ao-last') !== 'pull') return '';
   const ways = openRate(c, 'ao-last') >= openRate(c, 'full') + 5;
-  return ` So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats${ways ? ', and without the latest answer it finds more open ways than with it' : ''}.`;
+  return ` So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats${ways ? ', and without the previous answer it finds more open ways than with it' : ''}.`;
 }
 
 /**
- * Whether AO-last's control (AO-second-last: one placeholder on the answer before the latest) keeps more than half of
+ * Whether AO-last's control (AO-second-last: one placeholder on the answer before that) keeps more than half of
  * what the whole history adds: then a drop under AO-last is not the placeholder's confusion alone.
  */
 export const controlKeeps = (c: WallCounts): boolean => (moveRate(c, 'ao-second-last') - moveRate(c, 'de')) * 2 > historyAdds(c);
 
 /**
- * The hide step's reveal for AO-last: only the latest answer hidden, every other word kept, against DE and Full,
+ * The hide step's reveal for AO-last: only the previous answer hidden, every other word kept, against DE and Full,
  * among the moves made; its extra moves into other walls said beside, as AO's are.
  */
 export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
@@ -108,16 +108,16 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   const takeaway = {
     pull: keeps
       ? shaken
-        ? 'Hiding only its latest answer takes the extra repeats away and hiding the one before changes nothing, so the pull goes with the latest answer.'
-        : 'Hiding only its latest answer takes the extra repeats away and hiding the one before it instead does not, so the pull sits in that latest answer.'
-      : 'Hiding only its latest answer takes the extra repeats away, but hiding the one before it does too: part of the drop is the placeholder itself.',
-    part: 'Hiding only its latest answer takes part of the extra repeats away: the pull sits partly in that one answer.',
-    all: 'Hiding only its latest answer leaves the extra repeats: the pull is not in that one answer.',
-    below: 'Hiding only its latest answer confuses the model: it repeats the move less than even with no history, so this tells little.',
+        ? 'Hiding only its previous answer takes the extra repeats away and hiding the one before changes nothing, so the pull goes with the previous answer.'
+        : 'Hiding only its previous answer takes the extra repeats away and hiding the one before it instead does not, so the pull sits in that previous answer.'
+      : 'Hiding only its previous answer takes the extra repeats away, but hiding the one before it does too: part of the drop is the placeholder itself.',
+    part: 'Hiding only its previous answer takes part of the extra repeats away: the pull sits partly in that one answer.',
+    all: 'Hiding only its previous answer leaves the extra repeats: the pull is not in that one answer.',
+    below: 'Hiding only its previous answer confuses the model: it repeats the move less than even with no history, so this tells little.',
   }[v];
   return {
     takeaway,
-    said: `With only its latest answer hidden, it walks back into the wall in ${moveRate(c, 'ao-last')} % of its moves. With only the one before it hidden (AO-second-last, the control), ${moveRate(c, 'ao-second-last')} %; with no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %.${shaken}${confusion(c)}`,
+    said: `With only its previous answer hidden, it walks back into the wall in ${moveRate(c, 'ao-last')} % of its moves. With only the one before it hidden (AO-second-last, the control), ${moveRate(c, 'ao-second-last')} %; with no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %.${shaken}${confusion(c)}`,
     more: `AO-last and its control are this tool's tests, not a paper's policies: one answer is hidden as AO hides each, without AO's line in the system prompt. The counts: ${c.repeats['ao-last']} of the ${c.moved['ao-last']} moves under AO-last and ${c.repeats['ao-second-last']} of the ${c.moved['ao-second-last']} under AO-second-last, from ${c.episodes} episodes the demo model played (of the ${c.turns} turns, ${c.turns - c.moved['ao-last']} and ${c.turns - c.moved['ao-second-last']} make no move). Into other walls: ${otherWalls(c, 'ao-last')} % of AO-last's moves, ${otherWalls(c, 'ao-second-last')} % of the control's, ${otherWalls(c, 'de')} % of DE's. ${parted(c.split.de['ao-last'], 'only AO-last repeats the blocked move', 'only DE')} Against Full, the control: t${parted(c.split.full['ao-second-last'], 'only the control repeats it', 'only Full').slice(1)}`,
   };
 }

@@ -30,7 +30,8 @@ function readingsOf(full: PolicyResult) {
 /** What the heads' row tells: how many stand out. */
 function headsTell(h: NonNullable<ReturnType<typeof topHead>>): string {
   if (h.standOut === 0) return 'the heads hold the diagonal about alike';
-  return `${h.standOut === 1 ? 'one head stands out' : `${h.standOut} heads stand out`}: the diagonal is not spread evenly`;
+  // A clue, not a verdict: the next row's test says whether those heads matter more than others.
+  return `${h.standOut === 1 ? 'one head has the most copying-shaped attention' : `${h.standOut} heads have the most copying-shaped attention`}; the test below asks whether it matters`;
 }
 
 /** The rows: a step each, what it looked at (under its name), what it saw, what that tells of the repeat. */

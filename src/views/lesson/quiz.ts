@@ -45,16 +45,16 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'hide',
   },
   {
-    // The recap's direct test on new counts: only the latest answer hidden, against all of them hidden (AO).
+    // The recap's direct test on new counts: only the previous answer hidden, against all of them hidden (AO).
     question:
-      'Another model repeats a wrong move in 80 % of its moves with its whole history, 50 % with none (DE), 79 % with only its latest answer hidden and 51 % with all its answers hidden (AO). Where does most of the extra pull sit?',
+      'Another model repeats a wrong move in 80 % of its moves with its whole history, 50 % with none (DE), 79 % with only its previous answer hidden and 51 % with all its answers hidden (AO). Where does most of the extra pull sit?',
     options: [
-      'in its own latest answer, which both of those hide',
+      'in its own previous answer, which both of those hide',
       "in the user's turns, which both of those keep",
-      'in its own older answers, before the latest turn',
+      'in its own older answers, before the previous one',
     ],
     correct: 2,
-    why: "Hiding only its latest answer leaves the extra repeats (79 %); hiding all its answers takes them away (51 %, near DE). The user's turns stay under both, so they cannot be the difference: what is left is its own older answers.",
+    why: "Hiding only its previous answer leaves the extra repeats (79 %); hiding all its answers takes them away (51 %, near DE). The user's turns stay under both, so they cannot be the difference: what is left is its own older answers.",
     revisit: 'recap',
   },
   {

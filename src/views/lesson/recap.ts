@@ -49,14 +49,14 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
       'LT',
       'lt',
       'the turn before only',
-      ltBringsMost(c) ? 'most of the extra comes back: the pull is in the latest turn' : 'little of the extra comes back',
+      ltBringsMost(c) ? 'most of the extra comes back: the pull is in the turn before' : 'little of the extra comes back',
     ),
     row('AO', 'ao', 'every user turn; its answers replaced by a placeholder', hidden('ao')),
     // Not a paper's policy: this tool's direct test of what LT and AO together suggest.
     row(
       'AO-last',
       'ao-last',
-      "every turn; only its latest answer replaced by the placeholder (this tool's test)",
+      "every turn; only its previous answer replaced by the placeholder (this tool's test)",
       // Read with its control where that keeps the repeats: then the more moves into other walls are not the placeholder's.
       hideVerdict(c, 'ao-last') === 'pull' && controlKeeps(c)
         ? 'as with no history, while its control keeps them: the pull goes with that answer'
@@ -66,7 +66,7 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
     row(
       'AO-second-last',
       'ao-second-last',
-      'every turn; only the answer before the latest replaced (the control)',
+      'every turn; only the answer before the previous one replaced (the control)',
       controlKeeps(c)
         ? 'most of the extra repeats stay: one placeholder alone does not take them away'
         : 'the repeats drop here too: part of any drop is the placeholder',
@@ -80,10 +80,10 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
   const takeaway =
     latest === 'pull' && ltBringsMost(c)
       ? controlKeeps(c)
-        ? "The extra repeats go with the model's latest answer: the turn before alone brings them back, and hiding that answer, not the one before, takes them away."
-        : "The extra repeats seem to go with the model's own latest answer: the turn before alone brings them back (LT), and hiding only that answer takes them away."
+        ? "The extra repeats go with the model's previous answer: the turn before alone brings them back, and hiding that answer, not the one before, takes them away."
+        : "The extra repeats seem to go with the model's own previous answer: the turn before alone brings them back (LT), and hiding only that answer takes them away."
       : ao === 'pull'
-        ? "The extra repeats go with the model's own answers, not only the latest: hiding them all (AO) takes them away, hiding only the latest does not."
+        ? "The extra repeats go with the model's own answers, not only the previous one: hiding them all (AO) takes them away, hiding only the previous one does not."
         : "Hiding the model's own answers does not take all the extra repeats away: the pull is not only in its own words.";
   // Both placeholders unsettling the model: said once, for both.
   // AO-last's extra moves into other walls are confusion only where its control's placeholder does the same.
@@ -98,13 +98,13 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
   return {
     takeaway,
     // Why AO, of the three that hide all its answers: it keeps what the user said, so only the model's own words are missing.
-    said: `AO keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the latest answer hidden, every other word kept. Its control, the last row, hides the one before instead${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.${confusion}`,
+    said: `AO keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the previous answer hidden, every other word kept. Its control, the last row, hides the one before instead${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.${confusion}`,
     table: {
       caption:
         'Right after walking into a wall, how often it walks back in (of the moves it makes). Under each rate, its gap to DE and to Full: "beyond luck" where luck alone would give it less than one time in twenty.',
       columns: ['Policy: what the model is shown', 'Back into the wall', 'What that tells'],
       rows: recapRows(c).map((r) => ({ ...r, figure: `${r.rate} %` })),
     },
-    more: `Every rate is of the moves made on the ${c.turns} turns right after a wall, in ${c.episodes} mazes the demo model played; answers that make no move are left out (under Full ${noMoveRate(c, 'full')} % of the turns, under AO ${noMoveRate(c, 'ao')} %, under AO-last ${noMoveRate(c, 'ao-last')} %). AO-last hides the latest answer as AO hides each (its placeholder), without AO's line in the system prompt.`,
+    more: `Every rate is of the moves made on the ${c.turns} turns right after a wall, in ${c.episodes} mazes the demo model played; answers that make no move are left out (under Full ${noMoveRate(c, 'full')} % of the turns, under AO ${noMoveRate(c, 'ao')} %, under AO-last ${noMoveRate(c, 'ao-last')} %). AO-last hides the previous answer as AO hides each (its placeholder), without AO's line in the system prompt.`,
   };
 }

@@ -64,7 +64,7 @@ export const LESSON: LessonStep[] = [
     text: (w) =>
       `The agent walked into a wall, was told "You hit a wall", and answered the same move again, turn after turn${
         w.goalBeyond?.length ? '; its goal lies just beyond that wall' : ''
-      }. Let the model write the last answer twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"). Under DE it still sees the instructions and the last question, which names the walls. Full and DE are context policies: rules for what the model is shown of earlier turns.`,
+      }. Let the model write its new answer, turn ${w.turns}'s, twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"). Under DE it still sees the instructions and the last question, naming the walls. Full and DE are context policies: rules for what it is shown of earlier turns.`,
     source:
       'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes.',
     action: 'Click "Write it under Full, then under DE".',
@@ -108,10 +108,10 @@ export const LESSON: LessonStep[] = [
     title: "Policies that hide the model's answers",
     region: 'policies',
     setup: { ...WALL, contexts: true },
-    text: () =>
-      `These policies keep every turn but hide the model's own answers. AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each. The user's turns stay, so the model still knows what happened. AO-last, this tool's own test, hides only the latest answer; its control, AO-second-last, only the one before. Do the extra repeats go with its own words?`,
+    text: (w) =>
+      `These policies keep every turn but hide the model's own answers. AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each. The user's turns stay, so the model still knows what happened. AO-last, this tool's own test, hides only its previous answer (turn ${w.turns - 1}'s); its control, AO-second-last, only the one before (turn ${w.turns - 2}'s). Do the extra repeats go with its own words?`,
     source:
-      "AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2. AO-last is this tool's, not a paper's: AO's placeholder in place of the latest answer only, with no line added, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before the latest: were the drop under AO-last the placeholder's confusion alone, it would drop there too.",
+      "AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2. AO-last is this tool's, not a paper's: AO's placeholder in place of the previous answer only, with no line added, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before that: were the drop under AO-last the placeholder's confusion alone, it would drop there too.",
     action: 'Click AO in the table, then AO-last.',
     target: '[data-testid="contexts-ao"] button',
     done: (w) => only(w, 'ao') || only(w, 'ao-last'),
@@ -121,7 +121,7 @@ export const LESSON: LessonStep[] = [
       const a = r && readAgainstFull(r, base);
       // The count at the wall is the step's point; how much the policy reads, in the fold.
       // AO first, as the action asks: then the card points on to AO-last.
-      const t = p === 'ao' ? { ...hiddenTally(), said: `${hiddenTally().said} Then click AO-last: only its latest answer hidden.` } : latestTally();
+      const t = p === 'ao' ? { ...hiddenTally(), said: `${hiddenTally().said} Then click AO-last: only its previous answer hidden.` } : latestTally();
       return r && a ? { ...t, more: `${a.said}${a.more ? ` ${a.more}` : ''} ${t.more}` } : SILENT;
     },
   },

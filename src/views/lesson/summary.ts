@@ -21,14 +21,14 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
   const heads = headsClear(c);
   const writes = [
     `With its whole history it repeats the blocked move in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}.`,
-    `With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ': the pull is mostly in the latest turn' : ''}.`,
+    `With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ': the pull is mostly in the turn before' : ''}.`,
     `With its own answers hidden (AO), ${movePct(c, 'ao')}${aoAtDe ? `: the extra repeats seem to go with its own words${unsettled(c, 'ao') ? ', though hiding them unsettles it' : ''}` : ''}.`,
-    `With only its latest answer hidden (AO-last), ${movePct(c, 'ao-last')}; with only the one before it hidden, ${movePct(c, 'ao-second-last')}${
+    `With only its previous answer hidden (AO-last), ${movePct(c, 'ao-last')}; with only the one before it hidden, ${movePct(c, 'ao-second-last')}${
       hideVerdict(c, 'ao-last') !== 'pull'
         ? ''
         : controlKeeps(c)
-          ? ': the pull sits in the latest answer'
-          : `: the pull seems to sit in the latest answer${unsettled(c, 'ao-last') ? ', though a placeholder unsettles it' : ''}`
+          ? ': the pull sits in the previous answer'
+          : `: the pull seems to sit in the previous answer${unsettled(c, 'ao-last') ? ', though a placeholder unsettles it' : ''}`
     }.`,
     `Its twin trained against it (CPL), ${movePct(c, 'twin')}${
       moveRate(c, 'twin') < moveRate(c, 'full') && !twin ? `: lower, but within luck (${byChance(c.split.full.twin).said})` : ''

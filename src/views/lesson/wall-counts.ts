@@ -62,7 +62,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
     takeaway:
       gap > 0
-        ? `With its whole history it walks back into the wall in ${movePct(c, 'full')} of its moves; with no history, ${movePct(c, 'de')}: the gap, the extra repeats, is the history's pull.`
+        ? `Over ${c.episodes} mazes, with its whole history it walks back into the wall in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}: the gap is the history's pull.`
         : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
     // The card keeps the two rates (the chart draws them); how many turns, mazes and extra repeats, in the fold.
     // Luck introduced here, where the first comparison is: every later count reads the same way.
@@ -78,7 +78,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `Yet only ${c.looks.back} of the ${c.looks.of} repeats into a wall counted at the start look back at the earlier same moves well above chance.`
+      ? `Yet of the repeats into a wall counted in step ${stepNo('generate')}, only ${share} look back at the earlier same moves well above chance.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves well above chance.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step ${stepNo('generate')}) look back at ${LOOKS_BACK} times chance or more.${
@@ -119,7 +119,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
  */
 function ltTarget(c: WallCounts): string {
   if (!twinAboveNoHistory(c) || moveRate(c, 'lt') < moveRate(c, 'de') + 10) return '';
-  return ` Its training target, the answer seeing only the turn before, repeats ${movePct(c, 'lt')} (LT): it was never taught to ignore the latest turn.`;
+  return ` Its training target, the answer seeing only the turn before, repeats ${movePct(c, 'lt')} (LT): it was never taught to ignore the turn before.`;
 }
 
 /** Whether the CPL twin, with the whole history, still repeats the move more often than the demo model with none. */
@@ -178,7 +178,7 @@ export function scoreboard(
       row('own answers hidden (AO)', 'ao'),
       ...(reached.aoLast === false
         ? []
-        : [row('latest answer hidden (AO-last)', 'ao-last'), row('the answer before it hidden (AO-second-last)', 'ao-second-last')]),
+        : [row('previous answer hidden (AO-last)', 'ao-last'), row('the answer before it hidden (AO-second-last)', 'ao-second-last')]),
     );
   rows.push(row('no history (DE)', 'de'));
   if (reached.cpl) rows.push(row('CPL twin, whole history', 'twin'));
@@ -305,7 +305,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
     ...(most
       ? {
           takeaway:
-            "The turn before alone brings back most of the extra repeats: the pull comes from the latest turn, the user's message or the model's own answer.",
+            "The turn before alone brings back most of the extra repeats: the pull comes from the turn before: the user's message or the model's previous answer.",
         }
       : {}),
     said: `At the wall it repeats the blocked move in ${movePct(c, p)} under ${label} against ${movePct(c, 'full')} under Full${against}${why}.`,

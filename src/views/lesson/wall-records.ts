@@ -8,7 +8,7 @@ import { LOOKS_BACK } from './world';
 
 /**
  * Who wrote a move at a turn right after a wall: the demo model under Full, LT, DE, Window-6, AO, Filler and SUM (by their
- * policy specs), under AO-last (only its latest answer hidden: this tool's test, not a paper's policy) and AO-second-last
+ * policy specs), under AO-last (only its previous answer hidden: this tool's test, not a paper's policy) and AO-second-last
  * (only the answer before it: AO-last's control), and the CPL twin under Full.
  */
 export const WRITERS = ['full', 'lt', 'de', 'window:6', 'ao', 'filler', 'sum', 'ao-last', 'ao-second-last', 'twin'] as const;
