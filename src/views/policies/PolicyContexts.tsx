@@ -68,7 +68,9 @@ export function PolicyContexts() {
                   <th scope="col">policy</th>
                   <th scope="col">tokens read</th>
                   <th scope="col">turns 1–{turn - 1}</th>
-                  <th scope="col">in short</th>
+                  <th scope="col" className="gist">
+                    in short
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -86,6 +88,8 @@ export function PolicyContexts() {
                         >
                           {policyLabel(parsePolicy(spec))}
                         </button>
+                        {/* On a phone the table scrolls sideways: the words sit under the name instead of in their column. */}
+                        <small className="muted gist-under">{policyGist(parsePolicy(spec))}</small>
                       </th>
                       {/* The tokens before the marks: on a phone the marks scroll sideways, the count stays in view. */}
                       <td className="num" data-testid={`contexts-${spec}-tokens`}>
@@ -100,7 +104,7 @@ export function PolicyContexts() {
                           ))}
                         </span>
                       </td>
-                      <td className="muted small">{policyGist(parsePolicy(spec))}</td>
+                      <td className="muted small gist">{policyGist(parsePolicy(spec))}</td>
                     </tr>
                   );
                 })}
