@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
 import { numbersValid, type PolicyNumbers, parsePolicy, policyLabel, policySpecs } from '../../context/policy';
 import { activePolicies, useInspector } from '../../state/inspector-store';
+import { useQuiet } from '../../state/lesson-store';
 import { Explain } from '../explain/Explain';
 import { PolicyContexts } from './PolicyContexts';
 
 /** One click switches the policy; in compare mode the clicks choose 2–4 policies shown side by side. */
 export function PolicyBar() {
+  const quiet = useQuiet();
   const policies = useInspector((s) => s.policies);
   const compareModels = useInspector((s) => s.compareModels);
   // Comparing models, one policy is scored by both: the clicks choose it.
@@ -60,9 +62,10 @@ export function PolicyBar() {
         })}
       </fieldset>
       <div className="row">
-        {num('W (Window: turns kept)', w, edit('window'))}
-        {num('H (Clip, Summary: cut at)', h, edit('clipAt'))}
-        {num('L (… back to)', l, edit('clipTo'))}
+        {/* The policies' numbers are the researcher's: the lesson sets its own and says them in its words. */}
+        {!quiet && num('W (Window: turns kept)', w, edit('window'))}
+        {!quiet && num('H (Clip, Summary: cut at)', h, edit('clipAt'))}
+        {!quiet && num('L (… back to)', l, edit('clipTo'))}
         {!valid && <span className="error">Clip and Summary need H ≥ 1 and L &lt; H.</span>}
         <label title={compareModels ? 'models are being compared: one policy at a time (turn "compare models" off to compare policies)' : undefined}>
           <input type="checkbox" checked={compare} disabled={compareModels} onChange={(e) => setCompare(e.target.checked)} /> compare 2–4 policies side by side

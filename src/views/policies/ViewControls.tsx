@@ -2,11 +2,13 @@ import { splitTurns } from '../../conversation/turns';
 import { activePolicies, scoredTurn, unanswered, useInspector } from '../../state/inspector-store';
 import { FULL_MATRIX_MAX_TOKENS } from '../../state/limits';
 import { useModelStore } from '../../state/model-store';
+import { useQuiet } from '../../state/lesson-store';
 import { Explain } from '../explain/Explain';
 
 /** Turn, layer, head, radius and matrix extent, plus generation: what the figures are computed over. */
 export function ViewControls() {
   const s = useInspector();
+  const quiet = useQuiet();
   const spec = useModelStore((m) => m.info?.spec);
   const inspectable = useModelStore((m) => m.info?.inspectLayers) ?? [];
   const turns = s.parsed.conversation ? splitTurns(s.parsed.conversation.messages).all.length : 0;
@@ -71,22 +73,27 @@ export function ViewControls() {
         </select>
       </label>
       <Explain id="head" />
-      <label>
-        diagonal radius r{' '}
-        <input
-          aria-label="diagonal radius"
-          type="number"
-          min={0}
-          value={s.radius}
-          style={{ width: '4em' }}
-          onChange={(e) => s.setRadius(Math.max(0, Math.floor(Number(e.target.value) || 0)))}
-        />
-      </label>
-      <Explain id="radius" />
-      <label title={`a row for every token, not only the answer's, up to ${FULL_MATRIX_MAX_TOKENS} tokens`}>
-        <input type="checkbox" checked={s.fullMatrix} onChange={(e) => s.setFullMatrix(e.target.checked)} /> full matrix
-      </label>
-      <Explain id="fullMatrix" />
+      {/* The band's radius and the full matrix are the researcher's: the lesson reads r = 5 on the answer's rows. */}
+      {!quiet && (
+        <>
+          <label>
+            diagonal radius r{' '}
+            <input
+              aria-label="diagonal radius"
+              type="number"
+              min={0}
+              value={s.radius}
+              style={{ width: '4em' }}
+              onChange={(e) => s.setRadius(Math.max(0, Math.floor(Number(e.target.value) || 0)))}
+            />
+          </label>
+          <Explain id="radius" />
+          <label title={`a row for every token, not only the answer's, up to ${FULL_MATRIX_MAX_TOKENS} tokens`}>
+            <input type="checkbox" checked={s.fullMatrix} onChange={(e) => s.setFullMatrix(e.target.checked)} /> full matrix
+          </label>
+          <Explain id="fullMatrix" />
+        </>
+      )}
       {/* aria-disabled, not disabled, while it writes: a disabled button would drop the keyboard's focus to the page. */}
       <button
         type="button"
