@@ -396,7 +396,9 @@ describe('the lesson, walked with the keyboard only', () => {
       2,
       async () => {
         // The step sets Clip's and Summary's H to 6, so that on these 10 turns they cut: the bar and the table agree.
-        expect(await page.getByRole('spinbutton', { name: /^H \(Clip/ }).inputValue()).toBe('6');
+        // The fields that set W, H and L are the researcher's: out of the lesson's way.
+        expect(await page.getByRole('spinbutton', { name: /^H \(Clip/ }).count()).toBe(0);
+        expect(await page.getByRole('button', { name: 'Clip-6→1', exact: true }).first().isVisible()).toBe(true);
         await expect
           .poll(() => page.getByTestId('contexts-clip:6:1').locator('[role="img"]').getAttribute('aria-label'))
           .toBe('turns 1–5 not at all; turns 6–9 whole (the user turn and the answer)');
