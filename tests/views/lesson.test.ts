@@ -595,7 +595,7 @@ describe('the lesson', () => {
     expect(same.even).toBeCloseTo(0.2, 12);
     const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
     expect(step('reads').reveal!(w, null).said).toBe(
-      `"south" gives 50 % of its attention to the earlier "south" tokens in prior assistant answers, 2.5 times chance (chance: 20 %, their share of the tokens). ${lookTally().said} This one is among those few: a repeat needs no such look.`,
+      `"south" gives 50 % of its attention to the earlier "south" tokens in prior assistant answers, 2.5 times chance (chance: 20 %, their share of the tokens). ${lookTally().said} This move is one of those few.`,
     );
     // Its largest single look on a token that names no move (a "," in the user turn, 0.3 against the souths' 0.2 + 0.2):
     // the takeaway names it, and the words then read the look back against it.
@@ -603,7 +603,7 @@ describe('the lesson', () => {
     data.set([0.05, 0, 0, 0.05, 0.3, 0.2, 0.05, 0.2, 0.05, 0.1]);
     const odd = step('reads').reveal!({ ...w, results: [comma] }, null);
     expect(odd.takeaway).toBe('Where a token looks is not why it is written: this move\'s largest single look is "," in a user\'s turn, not an earlier move.');
-    expect(odd.said).toMatch(/^Still, it gives 40 % of its attention to the earlier "south" tokens in prior assistant answers, 2\.0 times chance/);
+    expect(odd.said).toMatch(/^It still gives 40 % of its attention to the earlier "south" tokens in prior assistant answers, 2\.0 times chance/);
     expect(odd.more).toContain("Its largest single look (30 %) is in turn 1's user message.");
     expect(odd.more).not.toContain('Its largest single look is at');
     data.set([0.05, 0, 0, 0.05, 0.2, 0.3, 0.05, 0.2, 0.05, 0.1]);
@@ -767,8 +767,8 @@ describe('the lesson', () => {
       caption: 'Attention on the diagonal',
       rows: [
         { label: 'whole answer', value: r.diagonal, even: evenDiagonal(r) },
-        { label: 'of the 30 %: list of cells', value: two.before, even: two.evenBefore },
-        { label: 'of the 30 %: thought and move', value: two.last, even: two.evenLast },
+        { label: 'its part on the list of cells', value: two.before, even: two.evenBefore },
+        { label: 'its part on the thought and move', value: two.last, even: two.evenLast },
       ],
     });
     // The band's cells a twentieth as bright: (0.02 + 0.015 + 0.01) / 3 = 1.5 %, about a tenth of chance, said so.

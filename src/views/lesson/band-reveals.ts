@@ -76,8 +76,8 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
   if (lines)
     rows.push(
-      { label: `of the ${percent(r.diagonal)}: list of cells`, value: lines.before, even: lines.evenBefore },
-      { label: `of the ${percent(r.diagonal)}: thought and move`, value: lines.last, even: lines.evenLast },
+      { label: 'its part on the list of cells', value: lines.before, even: lines.evenBefore },
+      { label: 'its part on the thought and move', value: lines.last, even: lines.evenLast },
     );
   return {
     bars: { caption: 'Attention on the diagonal', rows },
