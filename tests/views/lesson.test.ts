@@ -332,11 +332,11 @@ describe('the lesson', () => {
     );
     expect(told('generate', { ...w, generated: { lt: 'Move: east', full: 'Action -> South' } }, w)).not.toContain('is a guess');
     expect(says('stay', 'east').said).toMatch(
-      /^Under Full the model stays where it is; .*Together: a different answer and a different move\. Even with no history,/,
+      /^Under Full the model stays where it is; .*Together: a different answer and a different move\. Even with no history it often/,
     );
     // An observation with no walls named: the moves are not judged, only compared.
     expect(told('generate', { ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
-      /^Over \d+ mazes, with its whole history it walks back into the wall in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Even with no history,/,
+      /^Over \d+ mazes, with its whole history it walks back into the wall in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Even with no history it often/,
     );
     // The previous answer is 'Path: 8 9 10.\nMove: south'; the last user message names the wall east.
     const off = (withOff: string, control?: string) => ({
