@@ -377,8 +377,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(policyTally('ao', 'AO', c).said).toMatch(/under AO against 75 % under Full\.$/);
     // LT (lt 140 of 200, de 90, full 150): the turn before alone brings back most of the extra repeats.
     expect(policyTally('lt', 'LT', c)).toEqual({
-      takeaway:
-        "The turn before alone brings back most of the extra repeats: the pull comes from the turn before: the user's message or the model's previous answer.",
+      takeaway: "The turn before alone brings back most of the extra repeats, so the pull comes from it: the user's message or the model's previous answer.",
       said: 'At the wall it repeats the blocked move in 70 % under LT against 75 % under Full, and 45 % with no earlier turn (DE).',
       // LT and Full part on 40 turns, 15 against 25: chance gives that often (2 × 0.077: about 1 time in 6).
       more: 'The counts over the 200 stored turns right after a wall: 140 of the 200 moves under LT, 150 of 200 under Full, 90 of 200 under DE, from 40 episodes the demo model played. The two part on 40 turns: only LT repeats the blocked move 15 times, only Full 25; were the two alike, chance would split them this unevenly about 1 time in 6.',

@@ -85,6 +85,7 @@ function Card({ index }: { index: number }) {
   const { goTo, close, reach, see, folded, setFolded } = useLesson();
   const reached = useLesson((st) => st.reached[index] === true);
   const s = LESSON[index]!;
+  const part = partOf(index);
   const board = useBoard(s);
   // Every way into a step (Next, Back, the list, a link) sets what it needs; until then the page is the step
   // before's, and what it left (DE, after the generation step) must not count as this step done.
@@ -147,7 +148,7 @@ function Card({ index }: { index: number }) {
       <div className="lesson-top">
         <div className="lesson-head">
           <p className="muted" data-testid="lesson-where">
-            Step {index + 1} of {LESSON.length} · part {partOf(index).n}, {partOf(index).title}
+            Step {index + 1} of {LESSON.length} · part {part.n}, {part.title}
           </p>
           {/* On a phone the card keeps to a third of the screen; a person reading a long step may want more. */}
           {!folded && (

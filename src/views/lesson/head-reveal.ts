@@ -6,26 +6,24 @@ import { percent } from './world';
  * The head of the figures' layer with the highest diagonal ratio: its name, how many times the layer's average it has,
  * and how many of the layer's heads have half as much again as the average.
  */
-export function topHead(r: PolicyResult): { name: string; times: number; standOut: number } | null {
+export function topHead(r: PolicyResult): { layer: number; head: number; times: number; standOut: number } | null {
   if (!r.perHead?.length || r.diagonal <= 0) return null;
   const i = r.perHead.reduce((best, h, k) => (h.diagonal > r.perHead[best]!.diagonal ? k : best), 0);
   return {
-    name: `${r.layer}.${i}`,
+    layer: r.layer,
+    head: i,
     times: r.perHead[i]!.diagonal / r.diagonal,
     standOut: r.perHead.filter((h) => h.diagonal >= 1.5 * r.diagonal).length,
   };
 }
 
 /** A head's name in words, where "1.0" would read as a figure: "layer 1, head 0". */
-export const spokenHead = (name: string): string => {
-  const [l, h] = name.split('.');
-  return `layer ${l}, head ${h}`;
-};
+export const spokenHead = (h: { layer: number; head: number }): string => `layer ${h.layer}, head ${h.head}`;
 
-/** The grid's highest head against its layer's average, for the heads step's text ("; the highest, ★ 1.0, has 2.0 times …"). */
+/** The grid's highest head against its layer's average, for the heads step's text ("; the highest, ★ layer 1, head 0, has 2.0 times …"). */
 export function topHeadSaid(r: PolicyResult | null): string {
   const h = r && topHead(r);
-  return h ? `; the highest, ★ ${spokenHead(h.name)}, has ${h.times.toFixed(1)} times its layer's average` : ' (★ the highest)';
+  return h ? `; the highest, ★ ${spokenHead(h)}, has ${h.times.toFixed(1)} times its layer's average` : ' (★ the highest)';
 }
 
 /**

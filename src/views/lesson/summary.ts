@@ -2,7 +2,7 @@
  * The lesson's close: what its history does to the move the model writes, and what attention showed, side by side
  * (two lists on the card), from the stored counts and, where the page has them, the figures against chance.
  */
-import { beyondRandom, byChance, changedPct, headsCarry, headsClear, ltBringsMost, movePct, moveRate } from './wall-counts';
+import { beyondRandom, byChance, changedPct, headsCarry, headsClear, historyAdds, ltBringsMost, movePct, moveRate } from './wall-counts';
 import { controlKeeps, hideVerdict, unsettled } from './hidden-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
@@ -64,7 +64,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
         items: [
           'In a long chat a model may keep leaning on what it wrote before, mistakes included.',
           // Said only where the counts show it: no history well below the whole history.
-          ...(moveRate(c, 'de') + 10 <= moveRate(c, 'full')
+          ...(historyAdds(c) >= 10
             ? [
                 `When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, can break the loop: here, with no history, the model walked back into the wall in ${movePct(c, 'de')} of its moves, not ${movePct(c, 'full')}.`,
               ]

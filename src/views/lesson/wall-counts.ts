@@ -305,7 +305,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
     ...(most
       ? {
           takeaway:
-            "The turn before alone brings back most of the extra repeats: the pull comes from the turn before: the user's message or the model's previous answer.",
+            "The turn before alone brings back most of the extra repeats, so the pull comes from it: the user's message or the model's previous answer.",
         }
       : {}),
     said: `At the wall it repeats the blocked move in ${movePct(c, p)} under ${label} against ${movePct(c, 'full')} under Full${against}${why}.`,

@@ -75,7 +75,8 @@ export function PolicyContexts() {
               </thead>
               <tbody>
                 {policySpecs(numbers).map((spec) => {
-                  const seen = turnsSeen(parsePolicy(spec), turn);
+                  const policy = parsePolicy(spec);
+                  const seen = turnsSeen(policy, turn);
                   const tokens = tokensOf(spec);
                   return (
                     <tr key={spec} data-testid={`contexts-${spec}`}>
@@ -86,10 +87,10 @@ export function PolicyContexts() {
                           aria-pressed={current === spec}
                           onClick={() => setPolicy(spec)}
                         >
-                          {policyLabel(parsePolicy(spec))}
+                          {policyLabel(policy)}
                         </button>
                         {/* On a phone the table scrolls sideways: the words sit under the name instead of in their column. */}
-                        <small className="muted gist-under">{policyGist(parsePolicy(spec))}</small>
+                        <small className="muted gist-under">{policyGist(policy)}</small>
                       </th>
                       {/* The tokens before the marks: on a phone the marks scroll sideways, the count stays in view. */}
                       <td className="num" data-testid={`contexts-${spec}-tokens`}>
@@ -104,7 +105,7 @@ export function PolicyContexts() {
                           ))}
                         </span>
                       </td>
-                      <td className="muted small gist">{policyGist(parsePolicy(spec))}</td>
+                      <td className="muted small gist">{policyGist(policy)}</td>
                     </tr>
                   );
                 })}
