@@ -165,7 +165,7 @@ describe('the wall counts the lesson quotes', () => {
     });
     // One turn where the two sets part: fewer repeats with the top heads off, but not clearly beyond chance.
     expect(headsTally(c)).toEqual({
-      takeaway: 'Switching off the top-diagonal heads changed more moves than the control, but within luck.',
+      takeaway: 'Switching off the top-diagonal heads changed more moves than the control, but that could be luck.',
       said: 'Of the moves made, the top-diagonal heads off changed 50 %, three heads drawn at random 50 %, the lowest 33 %: were the top and the lowest alike, such a gap would come 1 time in 2 or more.',
       more: "The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked (top-diagonal, lowest, at random): a move made 2, 3 and 2 times, the move repeated 1, 2 and 1, an open way 1, 0 and 1, no move at all 1, 0 and 1 (the other moves run into another wall). Where both sets make a move, the two part on 1 turn: only the top-diagonal heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. Against the random three, the two part on 1 turn: only the top-diagonal heads off changed it 1 time, only the random three 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).",
       // Drawn among the moves made: with the top heads off 1 repeat and 1 open way of 2 (50 % each; 1 of 3 no move, written beside); 2 of 3 with the lowest off.
@@ -173,14 +173,12 @@ describe('the wall counts the lesson quotes', () => {
         turns: 3,
         episodes: 0,
         rows: [
-          { label: 'every head on', repeats: 100, open: 0, noMove: 0, figure: '0 % changed' },
           { label: 'top-diagonal heads off', repeats: 50, open: 50, noMove: 33, figure: '50 % changed' },
           { label: 'three at random off', repeats: 50, open: 50, noMove: 33, figure: '50 % changed' },
           { label: 'lowest heads off', repeats: 67, open: 0, noMove: 0, figure: '33 % changed' },
         ],
         noHistory: null,
-        caption:
-          "The 3 turns where the model walked back into the wall under Full (step 2), so 100 % with every head on, written again with heads switched off: where the move goes, and beside each bar the share of moves changed (answers with no move left out). Luck would give the top set's gap to the lowest 1 time in 2 or more, to three at random 1 time in 2 or more.",
+        caption: 'The 3 moves back into the wall under Full (step 2), written again with heads switched off: where each move goes now, and how many changed.',
       },
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2, random: 2 } };
@@ -268,7 +266,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(wallTally(c)).toEqual({
       takeaway: "Over 40 mazes, with its whole history it walks back into the wall in 75 % of its moves; with none, 45 %: the gap is the history's pull.",
       // Luck, said first here: Full and DE part 69 against 9.
-      said: 'Even with no history it often walks into the wall, since its goal often lies just beyond it; could luck alone give a gap this size, were Full and DE alike? Less than 1 time in 1,000, so it is beyond luck (beyond means rarer than one time in twenty).',
+      said: 'Even with no history it often walks into the wall, since its goal often lies just beyond it; could luck alone make a gap this size, were Full and DE alike? Less than 1 time in 1,000: it is more than luck (the lesson calls a gap more than luck when luck makes it less than 1 time in 20).',
       more: 'Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 of 200 moves (75 %) under Full, 90 of 200 moves (45 %) under DE and 80 of 160 moves (50 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
     });
     expect(twinTally(c)).toEqual({
@@ -312,13 +310,13 @@ describe('the wall counts the lesson quotes', () => {
     ]);
     // How sure each gap to DE is, in plain words from the paired turns: Full 53 against 9 (rare by luck), AO 37 against 45 (often).
     expect(recapRows(c).map((r) => r.luck)).toEqual([
-      'from DE: beyond luck',
+      'from DE: more than luck',
       undefined,
-      // LT against Full, 15 against 25: within luck (about 1 time in 6).
-      'from DE: beyond luck; from Full: within luck',
-      'from DE: within luck; from Full: beyond luck',
-      'from DE: within luck; from Full: beyond luck',
-      'from DE: beyond luck; from Full: within luck',
+      // LT against Full, 15 against 25: could be luck (about 1 time in 6).
+      'from DE: more than luck; from Full: could be luck',
+      'from DE: could be luck; from Full: more than luck',
+      'from DE: could be luck; from Full: more than luck',
+      'from DE: more than luck; from Full: could be luck',
     ]);
     expect(recapReveal(c).takeaway).toBe(
       "The extra repeats go with the model's previous answer: the turn before alone brings them back, and hiding that answer, not the one before, takes them away.",
@@ -397,7 +395,7 @@ describe('the wall counts the lesson quotes', () => {
     ]);
     expect(attention!.items).toEqual([
       'Attention shows where the model reads, not why it chooses.',
-      'Its prior assistant answers get 1.3 times what their part of the text gives them.',
+      'Its prior assistant answers get 1.3 times what their length alone would give them.',
       'Its line-for-line copying (the diagonal, 1.5 times chance) is mostly the list of cells the task asks for.',
       'Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (39 % against 12 %): attention picked the heads, switching them off tested them.',
     ]);
@@ -413,7 +411,7 @@ describe('the wall counts the lesson quotes', () => {
       'With its own answers hidden (AO), 63 %.',
       // Its control keeps the repeats (72 %): the pull sits in the previous answer, said without "seems".
       'With only its previous answer hidden (AO-last), 46 %; with only the one before it hidden, 72 %: the pull sits in the previous answer.',
-      'Its twin trained against it (CPL), 60 %: lower, but within luck (about 1 time in 2).',
+      'Its twin trained against it (CPL), 60 %: lower, but it could be luck (about 1 time in 2).',
     ]);
     expect(other[1]!.items).toHaveLength(3);
     expect(other[1]!.items[1]).toBe('Its line-for-line copying (the diagonal) is mostly the list of cells the task asks for.');
@@ -425,17 +423,17 @@ describe('the wall counts the lesson quotes', () => {
       }).points![1]!.items.at(-1),
     ).toBe('Switching off the top-diagonal heads changed no more repeats than switching off the 3 lowest.');
     expect(summary({ ...c, headsOff: { ...c.headsOff, changed: sp(6, 4) } }).points![1]!.items.at(-1)).toMatch(
-      /, within luck: attention picked the heads, switching them off tested them\.$/,
+      /, a gap that could be luck: attention picked the heads, switching them off tested them\.$/,
     );
     // The same drop, but the two part on few turns (5 against 9): not clearly beyond chance (2 × 0.212 = 0.42: about 1 time in 2).
     const close = { ...c, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } };
     expect(twinTally(close).takeaway).toBe(
-      'The twin repeats a little less, but within luck (were it no different, luck would give such a drop about 1 time in 2): most of the pull stays.',
+      'The twin repeats a little less, but that could be luck (luck alone would give such a drop about 1 time in 2): most of the pull stays.',
     );
     expect(twinTally(close).more).toContain('chance would split them this unevenly about 1 time in 2.');
     // The heads, paired where both sets make a move: 31 against 7 is clear (a sign test: about 1 time in 8,600).
     expect(headsTally(c).takeaway).toBe(
-      'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move more often than the lowest or three at random, beyond luck.',
+      'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move more often than the lowest or three at random, by more than luck.',
     );
     // Three at random changing nearly as many (29 % of 105 against 39 %; paired 22 against 15, about 1 time in 3): said so, on the card and in the close.
     const close3 = {
@@ -443,10 +441,10 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { ...c.headsOff, repeats: { ...c.headsOff.repeats, random: 75 }, moved: { ...c.headsOff.moved, random: 105 }, changedRandom: sp(22, 15) },
     };
     expect(headsTally(close3).takeaway).toBe(
-      'The top-diagonal heads change the repeated move more than the lowest, beyond luck, but three heads at random come close, so these heads are not special.',
+      'The top-diagonal heads change the repeated move more than the lowest, by more than luck, but three heads at random come close: these heads are not special.',
     );
     expect(headsTally(close3).said).toMatch(
-      /^Of the moves made, the top-diagonal heads off changed 39 %, three heads drawn at random 29 %, the lowest 12 %: only its gap to the lowest is beyond luck\./,
+      /^Of the moves made, the top-diagonal heads off changed 39 %, three heads drawn at random 29 %, the lowest 12 %: only its gap to the lowest is more than luck\./,
     );
     expect(summary(close3).points![1]!.items.at(-1)).toBe(
       'Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (39 % against 12 %), but 3 at random came close (29 %): attention picked the heads, switching them off tested them.',

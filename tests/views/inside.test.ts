@@ -104,10 +104,10 @@ describe('the recap of the look inside', () => {
       insideRows(flat, filler, c)
         .slice(1, 3)
         .map((r) => r.tells),
-    ).toEqual(['about what their length gives them: amount of text', 'no more in order than chance']);
+    ).toEqual(['about what their length gives them: no sign of leaning', 'no more in order than chance']);
     // A little above chance (1.3 times, as on the demo model's answer): said as a little, and as a clue.
     const some = { ...full, ratios: { ...full.ratios, prior: 0.45 } } as PolicyResult;
-    expect(insideRows(some, filler, c)[1]!.tells).toBe('a little more than their length gives them: mostly amount of text');
+    expect(insideRows(some, filler, c)[1]!.tells).toBe('a little more than their length gives them: mostly, they are just long');
     expect(insideReveal(world([some, filler]), c).said).toMatch(/^The clues: it reads its own answers a little more than their length gives, /);
   });
 });

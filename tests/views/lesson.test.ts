@@ -351,7 +351,7 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall\. With the top-diagonal heads off it moves north, an open way; with the lowest off, east, into a wall\. Of the moves made, the top-diagonal heads off changed \d+ %, three heads drawn at random \d+ %, the lowest \d+ %: only its gap to the lowest is beyond luck\. Most changed moves hit another wall: without these heads it seldom finds an open way\.$/,
+      /^With every head on the model moves east, into a wall\. With the top-diagonal heads off it moves north, an open way; with the lowest off, east, into a wall\. Of the moves made, the top-diagonal heads off changed \d+ %, three heads drawn at random \d+ %, the lowest \d+ %: only its gap to the lowest is more than luck\. Most changed moves hit another wall: without these heads it seldom finds an open way\.$/,
     );
     expect(heads.more).toMatch(
       /^On this answer: both sets garble the list of cells; here only the top-diagonal heads change the move\. Switched off: 1\.0, 1\.2 \(top diagonal ratio\); 1\.3, 1\.5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked \(top-diagonal, lowest, at random\): /,
@@ -443,7 +443,7 @@ describe('the lesson', () => {
     // Near what length alone gives: said so, and the diagonal named as what tells copying apart.
     const near = { ...r, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(priorYardstick(near)).toMatch(
-      /^ They are 35 % of the tokens it can see, and chance, looking at every token equally, would give them just that: they get a little more \(1\.1 times chance\)\. The diagonal, next, tells copying apart from mere amount of text\.$/,
+      /^ They are 35 % of the tokens it can see, and chance, looking at every token equally, would give them just that: they get a little more \(1\.1 times chance\)\. The diagonal, next, tells copying apart from mere length\.$/,
     );
     expect(priorYardstick({ ...r, ratios: { ...r.ratios, prior: 0.35 } } as PolicyResult)).toContain('would give them just that: they get about chance.');
   });
@@ -522,8 +522,10 @@ describe('the lesson', () => {
     );
     expect(copiersSaid(null, ['1.0'])).toMatch(/^The first layer copies too/);
     // The heads step's text names the grid's highest head against its layer: 0.38 / 0.19 = 2.0 (layer 1 in figures()).
-    expect(step('heads').text({ ...start, results: [{ ...r, layer: 1 }] })).toContain("; the highest, ★ layer 1, head 0, has 2.0 times its layer's average.");
-    expect(step('heads').text({ ...start, results: [] })).toContain('named layer.head from 0 (★ the highest).');
+    expect(step('heads').text({ ...start, results: [{ ...r, layer: 1 }] })).toContain(
+      "; the highest, ★ layer 1, head 0 (1.0 for short), has 2.0 times its layer's average.",
+    );
+    expect(step('heads').text({ ...start, results: [] })).toContain('(★ the highest; heads named layer.head, counted from 0).');
   });
 
   it('works one row of attention out as its few largest shares and the rest, each token named by turn and line (hand-computed)', () => {

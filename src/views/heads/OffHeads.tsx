@@ -37,8 +37,8 @@ export function OffHeads({ top }: { top: ((k: number) => HeadRef[]) | null }) {
         <label>
           a head switched off{' '}
           <select aria-label="how a head is switched off" value={offKind} onChange={(e) => useInspector.getState().setOffKind(e.target.value as AblationKind)}>
-            <option value="zero">passes nothing on (zero ablation)</option>
-            <option value="mean">writes its mean output over this conversation (mean ablation)</option>
+            <option value="zero">passes nothing on (zero)</option>
+            <option value="mean">passes on its average (mean)</option>
           </select>
         </label>
       </p>

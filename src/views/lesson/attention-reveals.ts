@@ -78,10 +78,10 @@ function priorTakeaway(r: PolicyResult): Pick<Reveal, 'takeaway'> {
   return {
     takeaway:
       k < AGAINST_CHANCE.aLittle
-        ? 'Its prior assistant answers get about what their part of the text gives them: amount of text, not leaning.'
+        ? 'Its prior assistant answers get about what their length alone would give them: no sign of leaning.'
         : k < AGAINST_CHANCE.leans
-          ? 'Its prior assistant answers get a little more than their part of the text gives them: mostly amount of text.'
-          : `Its prior assistant answers get ${k.toFixed(1)} times what their part of the text gives them: it leans on them.`,
+          ? 'Its prior assistant answers get a little more than their length alone would give them: mostly, they are just long.'
+          : `Its prior assistant answers get ${k.toFixed(1)} times what their length alone would give them: it leans on them.`,
   };
 }
 

@@ -20,10 +20,19 @@ export function topHead(r: PolicyResult): { layer: number; head: number; times: 
 /** A head's name in words, where "1.0" would read as a figure: "layer 1, head 0". */
 export const spokenHead = (h: { layer: number; head: number }): string => `layer ${h.layer}, head ${h.head}`;
 
+/** What a head is, with this model's count of them, for the heads step's text (a newcomer meets heads here first). */
+export function headsSaid(r: PolicyResult | null): string {
+  const n = r?.perHead?.length;
+  const shape = r && n ? `${r.layer + 1} layers of ${n} heads` : 'layers of heads';
+  return `The model is built of ${shape}: small parts that each choose where to look; the heatmaps so far averaged a layer's heads.`;
+}
+
 /** The grid's highest head against its layer's average, for the heads step's text ("; the highest, ★ layer 1, head 0, has 2.0 times …"). */
 export function topHeadSaid(r: PolicyResult | null): string {
   const h = r && topHead(r);
-  return h ? `; the highest, ★ ${spokenHead(h)}, has ${h.times.toFixed(1)} times its layer's average` : ' (★ the highest)';
+  return h
+    ? `; the highest, ★ ${spokenHead(h)} (${h.layer}.${h.head} for short), has ${h.times.toFixed(1)} times its layer's average`
+    : ' (★ the highest; heads named layer.head, counted from 0)';
 }
 
 /**

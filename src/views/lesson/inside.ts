@@ -62,8 +62,8 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
       prior >= AGAINST_CHANCE.leans
         ? 'it leans on its own answers: far more than their length gives them'
         : prior >= AGAINST_CHANCE.aLittle
-          ? 'a little more than their length gives them: mostly amount of text'
-          : 'about what their length gives them: amount of text',
+          ? 'a little more than their length gives them: mostly, they are just long'
+          : 'about what their length gives them: no sign of leaning',
     ),
     row(
       'diagonal',
@@ -92,7 +92,7 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
           ? 'the top-diagonal heads carry part of the repeat, more than other heads'
           : 'they matter more than the lowest, but random heads come close: not special'
         : headsCarry(c)
-          ? 'they may carry part of it, within luck'
+          ? 'they may carry part of it, or it could be luck'
           : 'they carry no more of it than any heads',
       // How sure each gap is, in plain words: top against random, then against the lowest (paired turn by turn).
       `luck: against random ${byChance(h.changedRandom).said}; against the lowest ${byChance(h.changed).said}`,

@@ -21,8 +21,8 @@ export interface RecapRow {
   tells: string;
 }
 
-/** How sure a gap is, in plain words: beyond luck, or within luck (luck alone would give it 1 time in 20 or more). */
-const verdict = (s: Split): string => (byChance(s).clear ? 'beyond luck' : 'within luck');
+/** How sure a gap is, in plain words: more than luck, or could be luck (luck alone would give it 1 time in 20 or more). */
+const verdict = (s: Split): string => (byChance(s).clear ? 'more than luck' : 'could be luck');
 
 /** A row against both ends, DE and Full, as its reading compares it: the chances themselves are in the steps' folds. */
 const luckOf = (c: WallCounts, w: Writer): string | undefined =>
@@ -101,7 +101,7 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
     said: `AO keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the previous answer hidden, every other word kept. Its control, the last row, hides the one before instead${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.${confusion}`,
     table: {
       caption:
-        'Right after walking into a wall, how often it walks back in (of the moves it makes). Under each rate, its gap to DE and to Full: "beyond luck" where luck alone would give it less than one time in twenty.',
+        'Right after walking into a wall, how often it walks back in (of the moves it makes). Under each rate, its gap to DE and to Full: "more than luck" where luck alone would give it less than 1 time in 20.',
       columns: ['Policy: what the model is shown', 'Back into the wall', 'What that tells'],
       rows: recapRows(c).map((r) => ({ ...r, figure: `${r.rate} %` })),
     },

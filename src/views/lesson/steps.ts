@@ -12,7 +12,7 @@ import { stepNo } from './order';
 import { diagonalAsk, sharesReveal, withFiller } from './attention-reveals';
 import { diagonalReveal } from './band-reveals';
 import { readsReveal } from './reads-reveal';
-import { copiersSaid, topHeadSaid } from './head-reveal';
+import { copiersSaid, headsSaid, topHeadSaid } from './head-reveal';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakSaid } from './moves';
 import { headsTally, policyTally, wallTally } from './wall-counts';
@@ -86,7 +86,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `Dropping turns saves work and room. The table marks which earlier turns each policy shows the model, and how many tokens (word pieces) it reads. LT (last turn) keeps only the turn before, DE none, Window-6 the last 6. Clip and Summary cut the history back to the last ${TABLE.clipTo === 1 ? 'turn' : `${TABLE.clipTo} turns`} as soon as it reaches ${TABLE.clipAt}, then let it grow again${clipShows(w.turns)}. Does the turn before alone bring back the repeats?`,
+      `Dropping turns saves work and room. The table marks which earlier turns each policy shows the model and how many tokens (word pieces) it reads. LT (last turn) keeps only the turn before, Window-6 the last 6. Clip and Summary cut back to the last ${TABLE.clipTo === 1 ? 'turn' : `${TABLE.clipTo} turns`} once ${TABLE.clipAt} have piled up${clipShows(w.turns)}. Does the turn before alone bring back the repeats?`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, is cut back to the last L, then grows again; Summary-H→L does the same and leaves a one-sentence summary of the turns it cut; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel, among the parts that "show them" brings back). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table (or Window-6, Clip-6→1, Summary-6→1, DE).',
@@ -146,7 +146,7 @@ export const LESSON: LessonStep[] = [
     region: 'tokens',
     setup: WALL,
     text: () =>
-      `Now inside the model, at attention: how each token shares its reading over the tokens before it (the words are below). Steps ${stepNo('reads')}–${stepNo('heads')} ask one question: does where the model reads explain why it walks back into the wall? Up front: attention gives clues, not causes, and here they will not settle it; step ${stepNo('heads')} tests the main clue, copying of its prior assistant answers, by switching heads off. First one token: where does the last answer's move look?`,
+      `Now inside the model. To write each token, it looks back at the tokens before it, some more than others: that share of its looking is attention, and it adds up to 100 %. Where it looks gives clues, not causes; step ${stepNo('heads')} puts the main clue to a test. First one token: where does the new answer's move look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much. Heads resting much attention on punctuation and separators when nothing in particular is needed: Clark et al., "What does BERT look at?" (2019).',
     action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
@@ -161,7 +161,7 @@ export const LESSON: LessonStep[] = [
     region: 'figures',
     setup: WALL,
     text: () =>
-      `Step ${stepNo('reads')} followed one token; now the whole answer. Every token it looks at is one of five kinds. The sink is the first ${SINK_TOKENS} tokens: large models pour much attention there when nothing else needs it, so it is counted apart. Then come the system prompt (the instructions at the top), the user's turns, the model's own prior assistant answers, and the answer itself. How much of the answer's attention goes to its own prior assistant answers?`,
+      `Step ${stepNo('reads')} followed one token; now every token of the answer, averaged. Each token it can look at is one of five kinds: the sink, the system prompt (the instructions), the user's turns, its own prior assistant answers, and the answer itself. The sink is the first ${SINK_TOKENS} tokens, where large models park attention they do not need. How much of its attention goes to its prior assistant answers?`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
@@ -177,7 +177,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full: the same places, other words; the reveal reads both.
     setup: { ...WALL, also: ['filler'] },
     text: (w) =>
-      `In the heatmap each row is a token of the answer, each column a token it can see, brighter for more. Dotted lines mark where word-by-word copying of a prior assistant answer would shine: its 10th token read by the 10th. The diagonal ratio is the attention within ${w.radius} tokens of those lines (between the pink lines). Beside it, Filler swaps each prior assistant answer for unrelated words, as long. ${diagonalAsk(w)}`,
+      `The heatmap draws all of it: a row per token of the answer, a column per token it can see, brighter for more. Were the answer copying a prior assistant answer word by word, its 10th token would read that answer's 10th: the dotted lines. The diagonal ratio is the attention within ${w.radius} tokens of them (between the pink lines); Filler, beside it, puts unrelated words in place of each prior assistant answer. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
     action: 'Set your guess for Full (the left heatmap) with the slider, then lock it in.',
@@ -194,7 +194,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: (w) =>
-      `The grid gives each head its own diagonal ratio, brighter for higher, named layer.head from 0${topHeadSaid(figuresOf(w))}. Attention shows where heads read, not whether they make the move: switching them off tests that. One button switches off the last layer's three top-diagonal heads, then its three lowest as a control, and has the model answer each way. Do the top-diagonal heads change the move more than others?`,
+      `${headsSaid(figuresOf(w))} The grid colours each head by its diagonal ratio${topHeadSaid(figuresOf(w))}. Do the heads that copy make the move? One button switches off the last layer's 3 top-diagonal heads, then its 3 lowest as a control, and has the model answer each way.`,
     source: `Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean; heads and layers are counted from 0, so 1.2 is the second layer's third head. Switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three) and, in the count over the stored episodes, 3 heads drawn at random at each turn, the stricter control (the lowest heads may be the least used): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 top-diagonal heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
@@ -219,7 +219,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full, so its row reads the page's own figures; every head on, for the heads' row.
     setup: { ...WALL, heads: true, also: ['filler'] },
     text: () =>
-      `Steps ${stepNo('reads')}–${stepNo('heads')} asked one question: does where the model reads explain why it walks back into the wall? The table puts their answers side by side: what each step looked at, what it saw, and what that tells. Read it from the top: first clues, then the one test (heads switched off).`,
+      `Steps ${stepNo('reads')}–${stepNo('heads')} asked one question: does where the model reads explain why it walks back into the wall? The table puts each step's answer side by side, from the top: first the clues, then the one test, heads switched off.`,
     source:
       "The figures of the steps before, together: the shares and the diagonal ratio (paper 2, section 3.4) of the lesson's last answer, under Full and Filler, its last layer's heads, and the stored counts of the turns right after a wall (scripts/inertia-turns.ts).",
     action: 'Read the table, then press Next.',
@@ -234,7 +234,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      "So far we changed what the model is shown; Context Preference Learning (CPL) changes the model. Where its move with the whole history differed from its move seeing only the turn before, the two answers made a pair. Training nudged the model's weights (the numbers it computes with) to prefer the one seeing only the turn before, which has less history to lean on. The demo model has a twin so trained. Does the twin still walk into the wall?",
+      'So far we changed what the model is shown; Context Preference Learning (CPL) changes the model itself. Wherever the whole history changed its move from the one it made seeing only the turn before, training nudged the model toward the latter, which has less history to lean on. The demo model has a twin trained so. Does the twin still walk into the wall?',
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

@@ -31,15 +31,15 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
           : `: the pull seems to sit in the previous answer${unsettled(c, 'ao-last') ? ', though a placeholder unsettles it' : ''}`
     }.`,
     `Its twin trained against it (CPL), ${movePct(c, 'twin')}${
-      moveRate(c, 'twin') < moveRate(c, 'full') && !twin ? `: lower, but within luck (${byChance(c.split.full.twin).said})` : ''
+      moveRate(c, 'twin') < moveRate(c, 'full') && !twin ? `: lower, but it could be luck (${byChance(c.split.full.twin).said})` : ''
     }.`,
   ];
   const attention = [
     'Attention shows where the model reads, not why it chooses.',
-    ...(x.prior === undefined ? [] : [`Its prior assistant answers get ${x.prior.toFixed(1)} times what their part of the text gives them.`]),
+    ...(x.prior === undefined ? [] : [`Its prior assistant answers get ${x.prior.toFixed(1)} times what their length alone would give them.`]),
     `Its line-for-line copying (the diagonal${x.diagonal === undefined ? '' : `, ${x.diagonal.toFixed(1)} times chance`}) is mostly the list of cells the task asks for.`,
     headsCarry(c)
-      ? `Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (${changedPct(c.headsOff, 'top')} against ${changedPct(c.headsOff, 'bottom')})${heads ? '' : ', within luck'}${
+      ? `Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (${changedPct(c.headsOff, 'top')} against ${changedPct(c.headsOff, 'bottom')})${heads ? '' : ', a gap that could be luck'}${
           heads && !beyondRandom(c.headsOff) ? `, but 3 at random came close (${changedPct(c.headsOff, 'random')})` : ''
         }: attention picked the heads, switching them off tested them.`
       : 'Switching off the top-diagonal heads changed no more repeats than switching off the 3 lowest.',

@@ -27,7 +27,7 @@ export function byChance(s: Split): { said: string; clear: boolean } {
 export function luckSaid(s: Split, two: string): string {
   const b = byChance(s);
   // A question, then its answer: the sentence that defines the lesson's one word for it.
-  return `could luck alone give a gap this size, were ${two} alike? ${b.said[0]!.toUpperCase()}${b.said.slice(1)}, so it is ${b.clear ? 'beyond' : 'within'} luck (beyond means rarer than one time in twenty).`;
+  return `could luck alone make a gap this size, were ${two} alike? ${b.said[0]!.toUpperCase()}${b.said.slice(1)}: ${b.clear ? 'it is more than luck' : 'it could be luck'} (the lesson calls a gap more than luck when luck makes it less than 1 time in 20).`;
 }
 
 /** A writer's repeats among its moves made, counted and in per cent: "80 of 160 moves (50 %)". */
@@ -102,7 +102,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
       ? 'Trained against inertia, the twin repeats the move no less often at the wall: on these turns the training does not show.'
       : chance.clear
         ? `Trained only where its history changed the move, the twin repeats it less often at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`
-        : `The twin repeats a little less, but within luck (were it no different, luck would give such a drop ${chance.said})${twinAboveNoHistory(c) ? ': most of the pull stays' : ''}.`,
+        : `The twin repeats a little less, but that could be luck (luck alone would give such a drop ${chance.said})${twinAboveNoHistory(c) ? ': most of the pull stays' : ''}.`,
     // No history's rate is drawn in the chart beside: the card keeps the two models' and the target's.
     said: `At a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')}.${ltTarget(c)}`,
     more: `Counted over the ${c.turns} stored turns at a wall, the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move). ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model')}${
@@ -222,16 +222,16 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     takeaway: !headsCarry(c)
       ? 'The top-diagonal heads carry no more of the pull than any three heads: in this model it does not sit in them.'
       : !carry
-        ? 'Switching off the top-diagonal heads changed more moves than the control, but within luck.'
+        ? 'Switching off the top-diagonal heads changed more moves than the control, but that could be luck.'
         : random
-          ? 'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move more often than the lowest or three at random, beyond luck.'
-          : 'The top-diagonal heads change the repeated move more than the lowest, beyond luck, but three heads at random come close, so these heads are not special.',
+          ? 'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move more often than the lowest or three at random, by more than luck.'
+          : 'The top-diagonal heads change the repeated move more than the lowest, by more than luck, but three heads at random come close: these heads are not special.',
     // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
     said: `Of the moves made, the top-diagonal heads off changed ${changedPct(h, 'top')}, three heads drawn at random ${changedPct(h, 'random')}, the lowest ${changedPct(h, 'bottom')}${
       carry
         ? random
-          ? ': its gaps to both are beyond luck.'
-          : ': only its gap to the lowest is beyond luck.'
+          ? ': its gaps to both are more than luck.'
+          : ': only its gap to the lowest is more than luck.'
         : `: were the top and the lowest alike, such a gap would come ${byChance(h.changed).said}.`
     }${carry ? headsLead(h) : ''}`,
     board: headsBoard(h),
@@ -240,9 +240,9 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
 }
 
 /**
- * The heads step's count drawn as the running count is: the stored repeats written again with every head on (all
- * back into the wall, by their choice), with the top-diagonal heads off and with the lowest off; each among the moves
- * still made, the share with no move written beside, so a bar's part short of 100 % is the changed share the card says.
+ * The heads step's count drawn as the running count is: the stored repeats (every one back into the wall with every
+ * head on, so no bar is drawn for that) written again with the top-diagonal heads off, three at random and the lowest;
+ * each among the moves still made, so a bar's part short of 100 % is the changed share written beside it.
  */
 function headsBoard(h: HeadsOffCounts): Board {
   // Beside each bar, the share changed, as the card's words count it; the bar draws where the moves went.
@@ -256,14 +256,9 @@ function headsBoard(h: HeadsOffCounts): Board {
   return {
     turns: h.of,
     episodes: 0,
-    rows: [
-      { label: 'every head on', repeats: 100, open: 0, noMove: 0, figure: '0 % changed' },
-      row('top-diagonal heads off', 'top'),
-      row('three at random off', 'random'),
-      row('lowest heads off', 'bottom'),
-    ],
+    rows: [row('top-diagonal heads off', 'top'), row('three at random off', 'random'), row('lowest heads off', 'bottom')],
     noHistory: null,
-    caption: `The ${h.of} turns where the model walked back into the wall under Full (step ${stepNo('generate')}), so 100 % with every head on, written again with heads switched off: where the move goes, and beside each bar the share of moves changed (answers with no move left out). Luck would give the top set's gap to the lowest ${byChance(h.changed).said}, to three at random ${byChance(h.changedRandom).said}.`,
+    caption: `The ${h.of} moves back into the wall under Full (step ${stepNo('generate')}), written again with heads switched off: where each move goes now, and how many changed.`,
   };
 }
 

@@ -262,7 +262,7 @@ export function priorYardstick(r: PolicyResult): string {
   if (even <= 0) return '';
   const k = (r.ratios.prior / even).toFixed(1);
   return r.ratios.prior / even < 1.5
-    ? ` They are ${percent(even)} of the tokens it can see, and chance, looking at every token equally, would give them just that: ${r.ratios.prior / even < 1.05 ? 'they get about chance' : `they get a little more (${k} times chance)`}. The diagonal, next, tells copying apart from mere amount of text.`
+    ? ` They are ${percent(even)} of the tokens it can see, and chance, looking at every token equally, would give them just that: ${r.ratios.prior / even < 1.05 ? 'they get about chance' : `they get a little more (${k} times chance)`}. The diagonal, next, tells copying apart from mere length.`
     : ` They are ${percent(even)} of the tokens it can see: it gives them ${k} times chance (looking at every token equally).`;
 }
 

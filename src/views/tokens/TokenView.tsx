@@ -18,6 +18,12 @@ export function receivedAttention(r: PolicyResult, shown: AttentionSlab, row: nu
   return out;
 }
 
+/**
+ * A chat template's mark ("<|im_start|>", "<start_of_turn>", "</s>"): a token that is one angle-bracketed name. Drawn
+ * small and explained above the frames, so a newcomer does not read it as garbled text.
+ */
+export const isTemplateMark = (text: string): boolean => /^<[|｜]?\/?[\w.-]{1,40}[|｜]?>$/u.test(text);
+
 /** Token spans rendered, counted for the browser test that hovering re-renders none it need not. */
 export const tokenRenders = { count: 0 };
 if (import.meta.env?.DEV && typeof window !== 'undefined') (window as unknown as { __tokenRenders: typeof tokenRenders }).__tokenRenders = tokenRenders;
@@ -77,6 +83,7 @@ const TokenFrames = memo(function TokenFrames({ r, head }: { r: PolicyResult; he
   const weights = useMemo(() => (shown ? receivedAttention(r, shown, focusRow) : null), [r, shown, focusRow]);
   if (!shown || !weights) return null;
   const k = shown;
+  const hasMarks = r.tokens.some((t) => isTemplateMark(t.text));
   let max = 0;
   for (let j = 3; j < weights.length; j++) max = Math.max(max, weights[j]!);
   const from =
@@ -91,6 +98,7 @@ const TokenFrames = memo(function TokenFrames({ r, head }: { r: PolicyResult; he
       </h2>
       <p className="muted" data-testid="token-source">
         Shaded by the attention they receive from {from}. Point at a token of the answer to follow it.
+        {hasMarks && " Small marks such as <|im_start|> are the chat template's: where each message starts and ends."}
       </p>
       <div className="tokens" data-testid="token-view" data-drawn={drawnId(r)}>
         {r.messages.map((m, mi) => (
@@ -112,8 +120,8 @@ const TokenFrames = memo(function TokenFrames({ r, head }: { r: PolicyResult; he
                     key={j}
                     text={r.tokens[j]!.text}
                     alpha={Math.sqrt(Math.min(1, w / (max || 1))).toFixed(3)}
-                    className={`tok${isQuery ? ' query' : ''}${focusRow === row ? ' focused' : ''}`}
-                    title={`#${j} ${CATEGORY_NAMES[r.tokens[j]!.category]}: ${w.toFixed(5)}`}
+                    className={`tok${isQuery ? ' query' : ''}${focusRow === row ? ' focused' : ''}${isTemplateMark(r.tokens[j]!.text) ? ' mark' : ''}`}
+                    title={`#${j} ${CATEGORY_NAMES[r.tokens[j]!.category]}${isTemplateMark(r.tokens[j]!.text) ? ' (chat template mark)' : ''}: ${w.toFixed(5)}`}
                     row={isQuery ? row : null}
                     col={j}
                     dispatch={dispatch}
