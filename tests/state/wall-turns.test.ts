@@ -191,7 +191,7 @@ describe('the wall counts the lesson quotes', () => {
       more: '1 of the 2 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'But most repeats do not look back like this: of those counted in step 2, only 13 % do.',
+      said: 'Most repeats into a wall do not look back like that: only 13 % of those counted in step 2 do.',
       more: '15 of the 116 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });

@@ -65,7 +65,7 @@ describe('the recap of the look inside', () => {
   it('answers the half’s question in one line, from the same figures, and waits for both policies', () => {
     const r = insideReveal(world([full, filler]), c);
     expect(r.takeaway).toBe(
-      'Attention did not show why one move repeats, but it led to heads that matter: switching off the top-diagonal heads changes the move more than others.',
+      'Attention gave clues, not the cause, but it led to heads that matter: switching off the heads that copy most changes the move more than switching off others.',
     );
     // Of the 43 moves changed, 11 open ways: 32 into other walls.
     expect(r.said).toBe(
@@ -84,7 +84,7 @@ describe('the recap of the look inside', () => {
     };
     expect(insideRows(full, filler, close).at(-1)!.tells).toBe('they matter more than the lowest, but random heads come close: not special');
     expect(insideReveal(world([full, filler]), close).takeaway).toBe(
-      'Attention did not show why one move repeats, and the heads it picked change the move less clearly than it seemed: three at random come close.',
+      'Attention gave clues, not the cause: switching off the heads that copy most changes the move barely more than switching off three at random.',
     );
     expect(insideReveal(world([full, filler]), close).said).toContain(
       ' Three heads at random change nearly as many moves as the top-diagonal ones: the pull seems spread over many heads, not held by the copying few.',
@@ -95,7 +95,7 @@ describe('the recap of the look inside', () => {
     const even = { ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87, random: 87 }, moved: { top: 99, bottom: 99, random: 99 } } };
     expect(insideRows(full, filler, even).at(-1)!.tells).toBe('they carry no more of it than any heads');
     expect(insideReveal(world([full, filler]), even).takeaway).toBe(
-      'Attention showed what the model reads, but switching heads off did not tie the repeat to the top-diagonal heads.',
+      'Attention gave clues, not the cause: switching off the heads that copy most did not change the repeat more than switching off others.',
     );
     // Figures at chance: no clue claimed.
     const flat = { ...full, ratios: { ...full.ratios, prior: 0.3 }, diagonal: 0.2, perHead: [{ diagonal: 0.2 }, { diagonal: 0.2 }] } as PolicyResult;

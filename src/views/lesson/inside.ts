@@ -107,12 +107,13 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
   if (!full || !filler) return LOADING;
   const h = c.headsOff;
   const carry = headsClear(c);
-  const start = looksRare(c) ? 'Attention did not show why one move repeats' : 'Attention showed where the move reads';
+  // Where most repeats do not look back, the clues are clues only; the test's verdict follows in the same line.
+  const start = looksRare(c) ? 'Attention gave clues, not the cause' : 'Attention showed where the move reads';
   const takeaway = !carry
-    ? 'Attention showed what the model reads, but switching heads off did not tie the repeat to the top-diagonal heads.'
+    ? `${start}: switching off the heads that copy most did not change the repeat more than switching off others.`
     : beyondRandom(h)
-      ? `${start}, but it led to heads that matter: switching off the top-diagonal heads changes the move more than others.`
-      : `${start}, and the heads it picked change the move less clearly than it seemed: three at random come close.`;
+      ? `${start}, but it led to heads that matter: switching off the heads that copy most changes the move more than switching off others.`
+      : `${start}: switching off the heads that copy most changes the move barely more than switching off three at random.`;
   // The clues the rows found, in one sentence: each only where its figure is well above chance.
   const { prior, diagonal, head } = readingsOf(full);
   const clues = [

@@ -120,7 +120,7 @@ export function readsReveal(w: LessonWorld): Reveal {
   const takeaway = !move
     ? undefined
     : odd
-      ? `Where a token looks is not why it is written: this move's largest single look is ${quoted(rr, t.top.k)} in ${KIND[t.top.category]}, not an earlier move.`
+      ? `This move looks most at ${quoted(rr, t.top.k)} in ${KIND[t.top.category]}, not at an earlier move: where a token looks is not why it is written.`
       : k < LOOKS_BACK
         ? 'This move does not look back at the earlier ones more than at anything else.'
         : looksRare()
@@ -128,15 +128,14 @@ export function readsReveal(w: LessonWorld): Reveal {
           : `This repeated move looks back at the earlier ${name} tokens, as most repeats into a wall do.`;
   // Chance worked once, on the card: looking at every token equally gives a set of tokens its share of them.
   const against = k >= LOOKS_BACK ? `, ${k.toFixed(1)} times chance (chance: ${percent(s.even)}, their share of the tokens)` : ', about chance';
-  // Said where the learner's token is the unusual case, so the step is not read as the rule.
-  const rare = move && k >= LOOKS_BACK && looksRare() ? ' This move is one of those few.' : '';
   // A large look at a mark with no letters puzzles a newcomer: heads often rest attention on punctuation when
   // nothing in particular is needed, so a big look there says little.
-  const resting = odd && !/\p{L}|\p{N}/u.test(t.top.text) ? ' Heads often rest attention on punctuation when they need nothing in particular.' : '';
+  const resting = odd && !/\p{L}|\p{N}/u.test(t.top.text) ? 'Models often park attention on punctuation when they need nothing in particular. ' : '';
   return {
     ...(takeaway ? { takeaway } : {}),
     // The largest single look in the fold, unless the takeaway names it: the bars name it, and it sits far from the move on the page.
-    said: `${odd ? 'It still' : name} gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers${against}.${move ? ` ${lookTally().said}${rare}` : ''}${resting}`,
+    // Punctuation first (it answers the takeaway's puzzle), then the look back, then whether repeats usually look back.
+    said: `${resting}${odd ? 'Still, it' : name} gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers${against}.${move ? ` ${lookTally().said}` : ''}`,
     bars,
     more: `There are ${s.count} of those tokens.${move && k >= LOOKS_BACK ? onOne : ''}${odd ? '' : largest}${largestWhere}${column} ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far. Tokens such as <|im_start|> and <|im_end|> are the chat template's marks where each message starts and ends.`,
   };

@@ -78,7 +78,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `But most repeats do not look back like this: of those counted in step ${stepNo('generate')}, only ${share} do.`
+      ? `Most repeats into a wall do not look back like that: only ${share} of those counted in step ${stepNo('generate')} do.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves well above chance.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step ${stepNo('generate')}) look back at ${LOOKS_BACK} times chance or more.${
