@@ -15,7 +15,7 @@ import { numbersOf, sentencesOf, WORDS } from '../../src/views/lesson/world';
 import { partOf, STEP_IDS, stepNo } from '../../src/views/lesson/order';
 import { clipWorked, evenDiagonal, evenShare, percent, priorYardstick, readAgainstFull } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
-import { brightestColumn, diagonalByLines, headLine, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
+import { brightestColumn, diagonalByLines, bandLine, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
 import { copiersSaid } from '../../src/views/lesson/head-reveal';
 import { bandStripes, linePhrase, stripesPhrase } from '../../src/views/lesson/band-reveals';
 import { topLooks, whereToken } from '../../src/views/lesson/reads-reveal';
@@ -822,31 +822,28 @@ describe('the lesson', () => {
     expect(stripeSaid({ ...r, attention: undefined })).toBe('');
   });
 
-  it("finds where a head's line runs in the band: one token right of the centre for a head that looks at the next token to copy (hand-computed)", () => {
-    // 8 tokens: an earlier answer at 2–4, the answer at 5–7 (3 rows). Head 0 row i looks at token 2 + i (the centre),
-    // head 1 at 2 + i + 1 (the token that came next); head 1's last row has no next token in the answer and looks at 0.
-    const data = new Float64Array(2 * 3 * 8);
+  it("finds where the answer's line runs in the band: one token right of the centre where it looks at the next token to copy (hand-computed)", () => {
+    // 8 tokens: an earlier answer at 2–4, the answer at 5–7 (3 rows). In `centre` row i looks at token 2 + i (the
+    // centre); in `next` at 2 + i + 1 (the token that came next), its last row, with no next token there, at 0.
+    const centre = new Float64Array(24);
+    const data = new Float64Array(24);
     for (let i = 0; i < 3; i++) {
-      data[i * 8 + 2 + i] = 1;
-      data[24 + i * 8 + (i < 2 ? 3 + i : 0)] = 1;
+      centre[i * 8 + 2 + i] = 1;
+      data[i * 8 + (i < 2 ? 3 + i : 0)] = 1;
     }
     const r = {
       radius: 1,
       query: { start: 5, end: 8 },
       messages: [{ content: { start: 0, length: 2 } }, { content: { start: 2, length: 3 } }],
       diagonalPerAnswer: [{ message: 1 }],
-      attention: { layer: 0, mean: slab(new Float64Array(24), 3, 8, 5), perHead: slab(data, 3, 8, 5, 2) },
+      attention: { layer: 0, mean: slab(centre, 3, 8, 5), perHead: null },
     } as unknown as PolicyResult;
-    expect([headLine(r, 0), headLine(r, 1)]).toEqual([0, 1]);
-    // Said in words: the next token for head 1; for a line at the band's edge, "at least".
-    expect(linePhrase(headLine(r, 1)!)).toBe(
+    expect(bandLine(r)).toBe(0);
+    // Said in words, either side: a copier computes the next word, so it reads the token after the in-step one.
+    expect(linePhrase(1)).toBe(
       'one token right of the dotted centre: each row computes the next word, so a copier looks at the token after the in-step one, the word it is about to write',
     );
-    expect(linePhrase(headLine({ ...r, radius: 0 } as PolicyResult, 0)!)).toBe('on the dotted centre');
-    const ahead2 = new Float64Array(2 * 3 * 8);
-    ahead2[0 * 8 + 4] = 1; // row 0 looks at token 2 + 0 + 2: two further along, the band's edge at r = 2
-    const edge = headLine({ ...r, radius: 2, attention: { ...r.attention!, perHead: slab(ahead2, 3, 8, 5, 2) } } as unknown as PolicyResult, 0)!;
-    expect(linePhrase(edge, edge === 2)).toBe('at least 2 tokens right of the dotted centre, not on it, so the band catches only part of that look');
+    expect(linePhrase(-1)).toBe('one token left of the dotted centre, not on it, so the band catches only part of that look');
     // The head mean looking at the next token (head 1's rows as the mean): the diagonal step says where its line runs.
     const world = (x: PolicyResult, head: number) => ({
       ...start,
@@ -859,9 +856,9 @@ describe('the lesson', () => {
       ...r,
       tokens: Array.from({ length: 8 }, () => ({ text: 'x', category: 'prior', message: 1 })),
       ratios: start.results[0]!.ratios,
-      attention: { ...r.attention!, mean: slab(data.slice(24), 3, 8, 5) },
+      attention: { ...r.attention!, mean: slab(data, 3, 8, 5) },
     } as unknown as PolicyResult;
-    expect(headLine(nextMean)).toBe(1);
+    expect(bandLine(nextMean)).toBe(1);
     expect(step('diagonal').reveal!(world(nextMean, 0) as LessonWorld, null).said).toContain(
       'Its brightest cells run one token right of the dotted centre: each row computes the next word',
     );
@@ -869,14 +866,13 @@ describe('the lesson', () => {
     const twoAhead = new Float64Array(24);
     for (let i = 0; i < 3; i++) twoAhead[i * 8 + Math.min(7, 4 + i)] = 1;
     const aheadMean = { ...nextMean, radius: 2, attention: { ...nextMean.attention!, mean: slab(twoAhead, 3, 8, 5) } } as unknown as PolicyResult;
-    expect(headLine(aheadMean)).toBe(2);
+    expect(bandLine(aheadMean)).toBe(2);
     // Why, in the fold: the card says only where.
     const ahead = step('diagonal').reveal!(world(aheadMean, 0) as LessonWorld, null);
     expect(ahead.said).toContain("Its brightest cells run a few tokens ahead of the dotted line, at the band's edge.");
     expect(ahead.more).toContain('Each row is a token just written, looking for the next one to copy, so it looks a token or two past its own place.');
-    // A head the page holds no attention for: null, and the reveal says nothing of a line.
-    expect(headLine(r, 2)).toBeNull();
-    expect(headLine({ ...r, attention: undefined }, 1)).toBeNull();
+    // Without the answer's rows of attention: null, and the reveal says nothing of a line.
+    expect(bandLine({ ...r, attention: undefined })).toBeNull();
   });
 
   it('says an upright stripe in the band: row after row on one token, named by turn and line (hand-computed)', () => {

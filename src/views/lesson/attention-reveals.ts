@@ -5,7 +5,7 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
 import { bandOffsets, diagonalRows } from '../../metrics/inertia';
-import { type AttentionSlab, headOf, rowsOf } from '../../metrics/slab';
+import { type AttentionSlab, rowsOf } from '../../metrics/slab';
 import {
   AGAINST_CHANCE,
   evenBandRows,
@@ -95,21 +95,19 @@ export function diagonalAsk(w: LessonWorld): string {
 /** The prior assistant answers' content spans, in the order of the diagonal's breakdown: where its bands lie. */
 export const priorSpans = (r: PolicyResult) => r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content);
 
-/** The answer's rows of the head-mean attention, or of one head (a full matrix starts at row 0); null where the page kept fewer, or none. */
-export function answerRows(r: PolicyResult, head?: number): AttentionSlab | null {
-  const a = r.attention;
-  const whole = head === undefined ? a?.mean : a?.perHead && head < a.perHead.heads ? headOf(a.perHead, head) : undefined;
+/** The answer's rows of the head-mean attention (a full matrix starts at row 0); null where the page kept fewer, or none. */
+export function answerRows(r: PolicyResult): AttentionSlab | null {
+  const whole = r.attention?.mean;
   const answer = whole ? rowsOf(whole, r.query.start, r.query.end) : null;
   return answer && answer.rows > 0 ? answer : null;
 }
 
 /**
- * Where one head's line (or, without `head`, the head mean's) runs in the band: the offset from the dotted centre
- * that gets the most of its diagonal (1: one token to the right, the token that came next in the earlier answer);
- * null without those rows.
+ * Where the answer's line (head mean) runs in the band: the offset from the dotted centre that gets the most of its
+ * diagonal (1: one token to the right, the token that came next in the earlier answer); null without those rows.
  */
-export function headLine(r: PolicyResult, head?: number): number | null {
-  const answer = answerRows(r, head);
+export function bandLine(r: PolicyResult): number | null {
+  const answer = answerRows(r);
   if (!answer) return null;
   const by = bandOffsets(answer, priorSpans(r), r.radius);
   let best = 0;

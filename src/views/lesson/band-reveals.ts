@@ -4,16 +4,13 @@
  */
 import type { PolicyResult } from '../../analysis/analyze';
 import { bandColumns } from '../../metrics/inertia';
-import { answerRows, diagonalByLines, headLine, priorSpans, stripeSaid } from './attention-reveals';
+import { answerRows, diagonalByLines, bandLine, priorSpans, stripeSaid } from './attention-reveals';
 import { quoted, whereToken } from './reads-reveal';
 import { AGAINST_CHANCE, evenDiagonal, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, onPanel, percent, type Reveal, SILENT } from './world';
 
-/**
- * The tokens the band's attention (of one head, or the head mean) falls on most: up to two, each with its part of
- * the band's attention; null without the rows.
- */
-export function bandStripes(r: PolicyResult, head?: number): { k: number; share: number; rows: number }[] | null {
-  const answer = answerRows(r, head);
+/** The tokens the band's attention falls on most: up to two, each with its part of the band's attention; null without the rows. */
+export function bandStripes(r: PolicyResult): { k: number; share: number; rows: number }[] | null {
+  const answer = answerRows(r);
   if (!answer) return null;
   const cols = bandColumns(answer, priorSpans(r), r.radius);
   const total = [...cols.values()].reduce((x, v) => x + v.mass, 0);
@@ -25,8 +22,8 @@ export function bandStripes(r: PolicyResult, head?: number): { k: number; share:
 }
 
 /** The band's stripes worth saying: a tenth of the band or more each, a third together, 3 rows or more each; null when none. */
-function strongStripes(r: PolicyResult, head?: number) {
-  const top = (bandStripes(r, head) ?? []).filter((s) => s.share >= 0.1 && s.rows >= 3);
+function strongStripes(r: PolicyResult) {
+  const top = (bandStripes(r) ?? []).filter((s) => s.share >= 0.1 && s.rows >= 3);
   return top.length && top.reduce((x, s) => x + s.share, 0) >= 1 / 3 ? top : null;
 }
 
@@ -44,8 +41,8 @@ function namedStripes(r: PolicyResult, top: { k: number }[], note: (k: number) =
  * third together) that row after row looks at (3 rows or more, each giving it a twentieth of its attention); null
  * when the band's attention is spread, not gathered so.
  */
-export function stripesPhrase(r: PolicyResult, head?: number): { said: string; more: string } | null {
-  const top = strongStripes(r, head);
+export function stripesPhrase(r: PolicyResult): { said: string; more: string } | null {
+  const top = strongStripes(r);
   if (!top) return null;
   // The lesson's heatmap opens on the last prior assistant answer: a stripe elsewhere is found with "fit".
   const last = priorSpans(r).at(-1);
@@ -70,7 +67,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const split = atWall ? wantedOrNot(r, lines) : SILENT;
   // Where its brightest cells stand, as the picture shows them (stripes, or a line off the dotted centre); off a
   // wall the card also gives the verdict on the ratio.
-  const d = headLine(r);
+  const d = bandLine(r);
   const stripe = stripeOnCard(r, d);
   const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance would put there${lines ? '' : `: ${said}`}` : '';
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
@@ -114,7 +111,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
 /**
  * Where the head mean's brightest cells stand in the band, said on the diagonal step's card: in upright stripes
  * (which the band counts too, copying or not), else along a line `d` tokens off the dotted centre (`d`: as
- * `headLine` found it); nothing when they run on it.
+ * `bandLine` found it); nothing when they run on it.
  */
 function stripeOnCard(r: PolicyResult, d: number | null): string {
   const top = strongStripes(r);
@@ -125,19 +122,18 @@ function stripeOnCard(r: PolicyResult, d: number | null): string {
       ? ''
       : Math.abs(d) >= 2
         ? ` Its brightest cells run a few tokens ${d > 0 ? 'ahead of' : 'behind'} the dotted line${Math.abs(d) === r.radius ? ", at the band's edge" : ''}.`
-        : ` Its brightest cells run ${linePhrase(d)}.`;
+        : ` Its brightest cells run ${linePhrase(d > 0 ? 1 : -1)}.`;
   return ` Its brightest cells stand in ${namedStripes(r, top)}, looked at row after row: the band counts ${top.length > 1 ? 'them' : 'it'} too, copying or not.`;
 }
 
 /**
- * Where bright cells sit against the dotted centre, `d` tokens off it (`atLeast`: at the band's edge, so maybe
- * further): a copier's row computes the next word, so it often reads the token after the in-step one.
+ * Where bright cells sit one token off the dotted centre (`d`: +1 or −1; further off, the card says "a few tokens"): a
+ * copier's row computes the next word, so it often reads the token after the in-step one.
  */
-export function linePhrase(d: number, atLeast = false): string {
-  if (d === 0) return 'on the dotted centre';
-  if (d === 1)
-    return 'one token right of the dotted centre: each row computes the next word, so a copier looks at the token after the in-step one, the word it is about to write';
-  return `${atLeast ? 'at least ' : ''}${Math.abs(d)} tokens ${d > 0 ? 'right' : 'left'} of the dotted centre, not on it, so the band catches only part of that look`;
+export function linePhrase(d: 1 | -1): string {
+  return d > 0
+    ? 'one token right of the dotted centre: each row computes the next word, so a copier looks at the token after the in-step one, the word it is about to write'
+    : 'one token left of the dotted centre, not on it, so the band catches only part of that look';
 }
 
 /**
