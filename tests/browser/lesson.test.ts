@@ -519,8 +519,8 @@ describe('the lesson, walked with the keyboard only', () => {
       // on the page, as its figure there says.
       const filler = `${Math.round(Number(await page.getByTestId('figure-filler-diagonal').textContent()) * 100)}\u00a0%`;
       expect((await card.getByTestId('lesson-bars-row').allTextContents()).slice(1, 3)).toEqual([
-        `its part on the list of cells${pct(split.before)}chance ${pct(split.evenBefore)}`,
-        `its part on the thought and move${pct(split.last)}chance ${pct(split.evenLast)}`,
+        `of which, from the list of cells${pct(split.before)}chance ${pct(split.evenBefore)}`,
+        `of which, from the thought and move${pct(split.last)}chance ${pct(split.evenLast)}`,
       ]);
       expect((await card.getByTestId('lesson-bars-row').allTextContents())[3]).toMatch(new RegExp(`^filler words in their place \\(Filler\\)${filler}chance`));
       expect(await card.getByTestId('lesson-said').textContent()).toContain(`Under Filler it is ${filler}.`);

@@ -201,7 +201,7 @@ describe('the lesson', () => {
     // Filler beside Full on the diagonal step: its ratio joins the card and the bars; here half or more of it stays.
     const beside = { ...w, shown: ['full', 'filler'], results: [figures('full', 0.1133, 0.2991), figures('filler', 0.0567, 0.2)] };
     expect(told('diagonal', beside, w)).toMatch(
-      /^With filler in their place much of it stays: part of it follows where the tokens sit\. You guessed 5 %; 11 % .* Under Filler it is 6 %\. .*On the figures panel: diagonal ratio under Filler 0\.0567\.$/,
+      /^With filler in their place much of it stays: part of it follows where the tokens sit\. You guessed 5 %; 11 % .* Under Filler it is 6 %: with filler in their place much of it stays: part of it follows where the tokens sit\. .*On the figures panel: diagonal ratio under Filler 0\.0567\.$/,
     );
     // Without Filler's figures (before they arrive) the step says what it has.
     expect(told('diagonal', w, w)).not.toContain('Filler');
@@ -689,7 +689,7 @@ describe('the lesson', () => {
       ],
     };
     expect(told('diagonal', filler, filler)).toMatch(
-      /^It follows the words: with filler in their place, most of it goes\. You guessed .* Under Filler it is 5 %\. .*On the figures panel: diagonal ratio under Filler 0\.0500\. With nothing in it to copy, Filler's band gets less than chance, 22 %: between the pink lines its heatmap is mostly dark\.$/,
+      /^With filler in place of the prior assistant answers, most of it goes: it follows the words\. You guessed .* Under Filler it is 5 %, below chance: with filler in place of the prior assistant answers, most of it goes: it follows the words\. .*On the figures panel: diagonal ratio under Filler 0\.0500\. With nothing in it to copy, Filler's band gets less than chance, 22 %: between the pink lines its heatmap is mostly dark\.$/,
     );
     expect(step('diagonal').reveal!(filler, filler).bars!.rows.map((x) => [x.label, x.value])).toEqual([
       ['whole answer', 0.3],
@@ -735,7 +735,7 @@ describe('the lesson', () => {
     // The diagonal step says the split, at a wall, with the answer's three lines (list, thought, move) read as two parts.
     const w = { ...start, guesses: { diagonal: 0.1 }, results: [{ ...r, ratios: { ...r.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(w, w).said).toMatch(
-      /, 2\.4 times the 13 % chance would put there\. The thought and move sit at 2\.4 times chance: the trace, in attention, of the repeated thought and move\.$/,
+      /, 2\.4 times the 13 % chance would put there\. Each list of cells is the one before plus a cell: copying it is the task\. The thought and move sit at 2\.4 times chance: the trace, in attention, of the repeated thought and move\.$/,
     );
     // Every row looking at "x" (key 2), which a band of radius 2 holds for each: an upright stripe, named on the card.
     const striped = {
@@ -759,7 +759,8 @@ describe('the lesson', () => {
       },
     } as unknown as PolicyResult;
     const ws = { ...w, results: [{ ...striped, diagonal: 0.5, ratios: { ...striped.ratios, prior: 0.5 } }] };
-    expect(step('diagonal').reveal!(ws, ws).said).toContain(
+    // At a wall the split by lines is the card's reading; the stripe, in the fold.
+    expect(step('diagonal').reveal!(ws, ws).more).toContain(
       'Its brightest cells stand in an upright stripe on "x" (turn 1\'s answer), looked at row after row: the band counts it too, copying or not.',
     );
     expect(step('diagonal').reveal!(w, w).more).toMatch(
@@ -771,8 +772,8 @@ describe('the lesson', () => {
       caption: 'Attention on the diagonal',
       rows: [
         { label: 'whole answer', value: r.diagonal, even: evenDiagonal(r) },
-        { label: 'its part on the list of cells', value: two.before, even: two.evenBefore },
-        { label: 'its part on the thought and move', value: two.last, even: two.evenLast },
+        { label: 'of which, from the list of cells', value: two.before, even: two.evenBefore },
+        { label: 'of which, from the thought and move', value: two.last, even: two.evenLast },
       ],
     });
     // The band's cells a twentieth as bright: (0.02 + 0.015 + 0.01) / 3 = 1.5 %, about a tenth of chance, said so.
@@ -785,7 +786,7 @@ describe('the lesson', () => {
     } as PolicyResult;
     const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(wf, wf).said).toMatch(
-      /chance would put there\. The thought and move sit below chance: they do not copy a prior assistant answer in step\.$/,
+      /chance would put there\. Each list of cells is the one before plus a cell: copying it is the task\. The thought and move sit below chance: they do not copy a prior assistant answer in step\.$/,
     );
   });
 

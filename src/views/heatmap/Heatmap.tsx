@@ -180,14 +180,14 @@ function HeatmapToolbar(p: {
     <div className="row">
       <strong>{p.label}</strong>
       <span className="muted">
-        {p.rows} rows (tokens looking) × {p.keys} columns (every token in view; a row sees only those before it
-        {p.unseen ? `, so no row sees the last ${p.unseen}` : ''}) ·{' '}
+        {/* The lesson's reader meets a heatmap here first: its axes in plain words; the colour scale is a researcher's. */}
         {quiet ? (
-          'brighter = more attention'
+          `each row: a token of the answer, looking back · each column: a token it can look at, in the order of the text (${p.keys} in all) · brighter = more attention · an upright stripe: one token that row after row looks at`
         ) : (
           <>
-            colour: square-root scale (faint weights stay visible), 0 … {p.max.toFixed(3)} ({p.shared ? 'shared by every heatmap: the highest of their' : 'the'}{' '}
-            99.5th percentile outside the sink; brighter = more)
+            {p.rows} rows (tokens looking) × {p.keys} columns (every token in view; a row sees only those before it
+            {p.unseen ? `, so no row sees the last ${p.unseen}` : ''}) · colour: square-root scale (faint weights stay visible), 0 … {p.max.toFixed(3)} (
+            {p.shared ? 'shared by every heatmap: the highest of their' : 'the'} 99.5th percentile outside the sink; brighter = more)
           </>
         )}
       </span>

@@ -207,14 +207,16 @@ export function withFiller(t: Reveal, w: LessonWorld): Reveal {
     even > 0 && r.diagonal < even
       ? ` With nothing in it to copy, Filler's band gets less than chance, ${percent(even)}: between the pink lines its heatmap is mostly dark.`
       : '';
+  const below = even > 0 && r.diagonal < even ? ', below chance' : '';
   const reading = follows
-    ? 'It follows the words: with filler in their place, most of it goes.'
-    : 'With filler in their place much of it stays: part of it follows where the tokens sit.';
+    ? 'with filler in place of the prior assistant answers, most of it goes: it follows the words.'
+    : 'with filler in their place much of it stays: part of it follows where the tokens sit.';
   return {
     ...t,
     bars: { ...t.bars, rows: [...t.bars.rows, { label: 'filler words in their place (Filler)', value: r.diagonal, even }] },
-    takeaway: `${t.takeaway ? `${t.takeaway} ` : ''}${reading}`,
-    said: `${t.said} Under Filler it is ${percent(r.diagonal)}.`,
+    // The step's point stays the takeaway (one sentence); Filler's reading ends the words, where its bar is read.
+    takeaway: t.takeaway ?? `${reading[0]!.toUpperCase()}${reading.slice(1)}`,
+    said: `${t.said} Under Filler it is ${percent(r.diagonal)}${below}: ${reading}`,
     more: `${t.more ? `${t.more} ` : ''}${onPanel(['diagonal ratio under Filler', r.diagonal])}${belowChance}`,
   };
 }

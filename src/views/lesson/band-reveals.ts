@@ -73,14 +73,15 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
   if (lines)
     rows.push(
-      { label: 'its part on the list of cells', value: lines.before, even: lines.evenBefore },
-      { label: 'its part on the thought and move', value: lines.last, even: lines.evenLast },
+      { label: 'of which, from the list of cells', value: lines.before, even: lines.evenBefore },
+      { label: 'of which, from the thought and move', value: lines.last, even: lines.evenLast },
     );
   return {
     bars: { caption: 'Attention on the diagonal', rows },
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),
-    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${stripe}${split.said}`,
-    more: `${split.more ? `${split.more} ` : ''}${offLine(r, d)}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
+    // Where the lines split it, that split is the card's reading; where the bright cells stand, in the fold.
+    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${lines ? '' : stripe}${split.said}`,
+    more: `${split.more ? `${split.more} ` : ''}${lines && stripe ? `${stripe.trim()} ` : ''}${offLine(r, d)}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
   };
 }
 
@@ -103,7 +104,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
     : undefined;
   return {
     ...(takeaway ? { takeaway } : {}),
-    said: ` The thought and move sit ${verdict}.`,
+    said: ` Each list of cells is the one before plus a cell: copying it is the task. The thought and move sit ${verdict}.`,
     more: `An answer that copied a whole prior assistant answer line for line would show here. Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}).`,
   };
 }
