@@ -35,10 +35,8 @@ export function setupLine(s: LessonSetup): string {
     s.turn === null ? 'last answer' : `turn ${s.turn}`,
     s.compareModels ? 'compare models on' : '',
     s.heads ? 'every head on' : '',
-    // The numbers are said where the step shows the policies' table; the others only keep them.
-    s.contexts && s.numbers && !sameNumbers(s.numbers, PAPER_NUMBERS)
-      ? `Window-${s.numbers.window}, Clip and Summary ${s.numbers.clipAt}→${s.numbers.clipTo}`
-      : '',
+    // Window's and Clip's numbers are not said: the policy buttons and the table name them, and a step that only
+    // reads AO would be told of policies it never uses.
   ].filter(Boolean);
   return `This step starts from: ${parts.join(' · ')}.`;
 }

@@ -64,9 +64,9 @@ describe("a lesson step's setup", () => {
     // W, H and L: a step that names them sets them, the next step goes back to the papers'.
     applySetup({ example: 'maze', policy: 'full', turn: null, numbers: { window: 6, clipAt: 6, clipTo: 1 } });
     expect(s().policyNumbers).toEqual({ window: 6, clipAt: 6, clipTo: 1 });
-    // Said where the step shows the policies' table, kept quietly elsewhere.
+    // Set, not said: the policy buttons and the table name them.
     expect(setupLine({ example: 'maze', policy: 'full', turn: null, contexts: true, numbers: { window: 6, clipAt: 6, clipTo: 1 } })).toBe(
-      'This step starts from: Maze episode · Full (the whole conversation) · last answer · Window-6, Clip and Summary 6→1.',
+      'This step starts from: Maze episode · Full (the whole conversation) · last answer.',
     );
     expect(setupLine({ example: 'maze', policy: 'full', turn: null, numbers: { window: 6, clipAt: 6, clipTo: 1 } })).toBe(
       'This step starts from: Maze episode · Full (the whole conversation) · last answer.',

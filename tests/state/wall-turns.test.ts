@@ -191,7 +191,7 @@ describe('the wall counts the lesson quotes', () => {
       more: '1 of the 2 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Most repeats into a wall do not look back like that: only 13 % of those counted in step 2 do.',
+      said: 'Most repeats into a wall do not look back this much (1.5 times chance or more): only 13 % of those counted do.',
       more: '15 of the 116 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
   });
@@ -441,7 +441,7 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { ...c.headsOff, repeats: { ...c.headsOff.repeats, random: 75 }, moved: { ...c.headsOff.moved, random: 105 }, changedRandom: sp(22, 15) },
     };
     expect(headsTally(close3).takeaway).toBe(
-      'The top-diagonal heads change the repeated move more than the lowest, by more than luck, but three heads at random come close: these heads are not special.',
+      'Switching off the top-diagonal heads changes more moves than switching off the lowest, but barely more than three at random: these heads are not special.',
     );
     expect(headsTally(close3).said).toMatch(
       /^Of the moves made, the top-diagonal heads off changed 39 %, three heads drawn at random 29 %, the lowest 12 %: only its gap to the lowest is more than luck\./,

@@ -63,6 +63,13 @@ export function ChartsPanel() {
             scoring every turn: {sweeping.done} of {sweeping.total}…
           </p>
         )}
+        {/* The lesson's reader sees this chart beside later steps: what its lines are, and the misreading to avoid. */}
+        {quiet && sweep && sweep.points.length > 0 && (
+          <p className="muted" data-testid="turns-chart-gist">
+            Each turn's answer scored as if it were the last, with only the turns before it. The prior assistant line rises as those answers pile up: more text
+            to read, not by itself more leaning.
+          </p>
+        )}
         {sweep && sweep.points.length === 0 && <p className="muted">The sweep over turns needs at least two assistant turns.</p>}
         {sweep && sweep.points.length > 0 && (
           <LineChart

@@ -28,7 +28,9 @@ export function MazeDrawing({ maze }: { maze: MazeTrail }) {
   // The cells it stood on, each once, numbered as the answers' lists number them.
   const visited = [...new Map(maze.steps.map((s) => [`${s.x},${s.y}`, s])).values()];
   const n = maze.numbering;
-  const caption = `The maze as the user's turns tell it: the agent's path (blue line), ${n ? "each cell it stood on with its number as the answers' lists give it (counted row by row from the top left), " : ''}the walls they name (thick red), the goal (★)${
+  // One position worked into its number, the agent's last: the user's turns give positions, the answers numbers.
+  const worked = n ? `; position (${last.x},${last.y}) is cell ${cellNumber(n, last.x, last.y)}` : '';
+  const caption = `The maze as the user's turns tell it: the agent's path (blue line), ${n ? `each cell it stood on with its number as the answers' lists give it (counted row by row from the top left${worked}), ` : ''}the walls they name (thick red), the goal (★)${
     maze.stuck ? `; from turn ${maze.stuck.from} to turn ${maze.stuck.to} it stands at the same cell` : ''
   }.`;
   return (

@@ -234,7 +234,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      'So far we changed what the model is shown; Context Preference Learning (CPL) changes the model itself. Wherever the whole history changed its move from the one it made seeing only the turn before, training nudged the model toward the latter, which has less history to lean on. The demo model has a twin trained so. Does the twin still walk into the wall?',
+      'So far we changed what the model is shown; Context Preference Learning (CPL) changes the model itself. We collected the turns where the model moved one way with the whole history and another with only the turn before. Training then taught it to prefer the move made with only the turn before. The demo model has a twin trained so. Does the twin still walk into the wall?',
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

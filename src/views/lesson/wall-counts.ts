@@ -78,7 +78,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `Most repeats into a wall do not look back like that: only ${share} of those counted in step ${stepNo('generate')} do.`
+      ? `Most repeats into a wall do not look back this much (${LOOKS_BACK} times chance or more): only ${share} of those counted do.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves well above chance.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step ${stepNo('generate')}) look back at ${LOOKS_BACK} times chance or more.${
@@ -225,7 +225,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
         ? 'Switching off the top-diagonal heads changed more moves than the control, but that could be luck.'
         : random
           ? 'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move more often than the lowest or three at random, by more than luck.'
-          : 'The top-diagonal heads change the repeated move more than the lowest, by more than luck, but three heads at random come close: these heads are not special.',
+          : 'Switching off the top-diagonal heads changes more moves than switching off the lowest, but barely more than three at random: these heads are not special.',
     // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
     said: `Of the moves made, the top-diagonal heads off changed ${changedPct(h, 'top')}, three heads drawn at random ${changedPct(h, 'random')}, the lowest ${changedPct(h, 'bottom')}${
       carry
