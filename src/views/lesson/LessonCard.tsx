@@ -129,7 +129,7 @@ function Card({ index }: { index: number }) {
   // Each step takes the focus, so a keyboard (and a screen reader) starts reading it at its title.
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves when the step does
   useEffect(() => heading.current?.focus(), [index]);
-  useHighlight(index, s.region, s.target, s.show, w.results);
+  useHighlight(index, s.region, s.target, s.show, w.results, setUp === index);
   // Closing gives the focus back to the button that opens the lesson.
   const finish = () => {
     close();
@@ -148,7 +148,12 @@ function Card({ index }: { index: number }) {
       <div className="lesson-top">
         <div className="lesson-head">
           <p className="muted" data-testid="lesson-where">
-            Step {index + 1} of {LESSON.length} · part {part.n}, {part.title}
+            Step {index + 1} of {LESSON.length}
+            {/* On a phone the part is left to the step list: the sheet's top keeps to one line. */}
+            <span className="lesson-part">
+              {' '}
+              · part {part.n}, {part.title}
+            </span>
           </p>
           {/* On a phone the card keeps to a third of the screen; a person reading a long step may want more. */}
           {!folded && (

@@ -13,7 +13,7 @@ export function WallChart({ board }: { board: Board }) {
     <figure className="bar-chart" data-testid="lesson-board">
       <figcaption>
         {board.caption ??
-          `Right after hitting a wall, where its move goes (${board.turns} turns in ${board.episodes} mazes it played; answers with no move left out: they neither repeat the move nor find a way)`}
+          `Right after hitting a wall, where its next move goes (${board.turns} turns in ${board.episodes} mazes; answers that name no move are not counted)`}
       </figcaption>
       {board.rows.map((r) => (
         <div className="bar-row share-row" key={r.label} data-testid="lesson-board-row">

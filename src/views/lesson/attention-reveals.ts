@@ -43,7 +43,7 @@ export function sharesReveal(w: LessonWorld): Reveal {
   return {
     // Adding up to 100 %: why, where two kinds get more than chance, the user's turns get less (a reader asks).
     bars: {
-      caption: `Where the answer's attention goes, averaged over its tokens, in per cent (the figures panel gives the same as fractions of 1: its ${share(r.ratios.prior)} is ${percent(r.ratios.prior)}). They add up to 100 %: what one kind gets above chance, the others give up.`,
+      caption: `Where the answer's attention goes, averaged over its tokens (the figures panel's ${share(r.ratios.prior)} is ${percent(r.ratios.prior)})`,
       rows: kinds,
     },
     ...priorTakeaway(r),
@@ -51,7 +51,7 @@ export function sharesReveal(w: LessonWorld): Reveal {
     said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers.${priorYardstick(r)}${
       r.ratios.sink < 0.05 ? ` The sink gets ${percent(r.ratios.sink)}: this small model barely has one.` : ''
     }`,
-    more: `${onPanel(['prior assistant', r.ratios.prior])} The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the answer itself${selfSaid(r)}. ${sinkSaid(r.ratios.sink)}`,
+    more: `${onPanel(['prior assistant', r.ratios.prior])} The five add up to 100 %: what one kind gets above chance, the others give up. The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the answer itself${selfSaid(r)}. ${sinkSaid(r.ratios.sink)}`,
   };
 }
 

@@ -17,14 +17,15 @@ function useDoneOnEntry(index: number, reached: boolean): boolean {
  * step. `present` re-runs it when new figures may have made the region appear; it does not scroll the
  * page back while the learner acts elsewhere.
  */
-export function useHighlight(step: number, region: LessonRegion, target: string, show: string | undefined, present: unknown) {
+export function useHighlight(step: number, region: LessonRegion, target: string, show: string | undefined, present: unknown, setUp: boolean) {
   const scrolledFor = useRef<number | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `present` is what changes when the region may have appeared
   useEffect(() => {
     const el = document.querySelector(`[data-lesson="${region}"]`);
     if (!el || region === 'card') return;
     el.classList.add('lesson-focus');
-    if (scrolledFor.current !== step) {
+    // Scrolled once the step's setup is drawn: a panel it closes above (the turns list) would move the region away.
+    if (setUp && scrolledFor.current !== step) {
       scrolledFor.current = step;
       // The step's target when it is on the page (a phone shows little above the card: the heatmap itself,
       // not its legend), else the region's top.
@@ -34,7 +35,7 @@ export function useHighlight(step: number, region: LessonRegion, target: string,
       else (t && el.contains(t) ? t : el).scrollIntoView({ block: 'start', behavior: motion() });
     }
     return () => el.classList.remove('lesson-focus');
-  }, [step, region, present]);
+  }, [step, region, present, setUp]);
 }
 
 /**
