@@ -26,7 +26,8 @@ export function RecapTable({ table }: { table: Table }) {
             </th>
             <td>
               <strong>{unbroken(r.figure)}</strong>
-              {r.luck && <small className="muted">{r.luck}</small>}
+              {/* How sure the gap is: the recap's point, so not greyed like the row's aside. */}
+              {r.luck && <small>{r.luck}</small>}
             </td>
             <td>{unbroken(r.tells)}</td>
           </tr>

@@ -150,7 +150,7 @@ export const QUIZ: QuizQuestion[] = [
     // What CPL changes: the model, not what it is shown.
     question: 'The CPL twin reads the same whole history as the demo model. What did its CPL training change?',
     options: [
-      'its weights, changed by training on pairs of its own answers; what it reads is unchanged',
+      'its weights, trained to prefer the move it made with only the turn before; what it reads is unchanged',
       'the context it is shown: fewer turns, as under LT, so its older answers are never read',
       'the words of its prior assistant answers, blanked by a filter before it reads them, as under Filler',
     ],
