@@ -149,11 +149,6 @@ function Card({ index }: { index: number }) {
         <div className="lesson-head">
           <p className="muted" data-testid="lesson-where">
             Step {index + 1} of {LESSON.length}
-            {/* On a phone the part is left to the step list: the sheet's top keeps to one line. */}
-            <span className="lesson-part">
-              {' '}
-              · part {part.n}, {part.title}
-            </span>
           </p>
           {/* On a phone the card keeps to a third of the screen; a person reading a long step may want more. */}
           {!folded && (
@@ -165,6 +160,10 @@ function Card({ index }: { index: number }) {
             {folded ? 'unfold the card' : 'fold the card'}
           </button>
         </div>
+        {/* On a phone the part is left to the step list: the sheet's top keeps to one line. */}
+        <p className="muted part-line">
+          part {part.n}, {part.title}
+        </p>
         <h2 tabIndex={-1} ref={heading} data-testid="lesson-title">
           {s.title}
         </h2>

@@ -31,7 +31,9 @@ export function useHighlight(step: number, region: LessonRegion, target: string,
       // not its legend), else the region's top.
       const shown = show ? document.querySelector(show) : null;
       const t = document.querySelector(target);
-      if (shown && el.contains(shown)) shown.scrollIntoView({ block: 'center', behavior: motion() });
+      // Centred, unless taller than most of the screen (a table): then from its top, so its head is read first.
+      const tall = shown && shown.getBoundingClientRect().height > innerHeight * 0.6;
+      if (shown && el.contains(shown)) shown.scrollIntoView({ block: tall ? 'start' : 'center', behavior: motion() });
       else (t && el.contains(t) ? t : el).scrollIntoView({ block: 'start', behavior: motion() });
     }
     return () => el.classList.remove('lesson-focus');

@@ -91,6 +91,8 @@ export const LESSON: LessonStep[] = [
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, is cut back to the last L, then grows again; Summary-H→L does the same and leaves a one-sentence summary of the turns it cut; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel, among the parts that "show them" brings back). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table (or Window-6, Clip-6→1, Summary-6→1, DE).',
     target: '[data-testid="contexts-lt"] button',
+    // The whole table from its head, not the row the action names.
+    show: '[data-testid="policy-contexts"] table.contexts',
     done: (w) => DROPPING.some((p) => only(w, p)),
     reveal: (w, base) => {
       const r = DROPPING.map((p) => (only(w, p) ? figuresOf(w, p) : null)).find(Boolean);
@@ -114,6 +116,7 @@ export const LESSON: LessonStep[] = [
       "AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2. AO-last is this tool's, not a paper's: AO's placeholder in place of the previous answer only, with no line added, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before that: were the drop under AO-last the placeholder's confusion alone, it would drop there too.",
     action: 'Click AO in the table, then AO-last.',
     target: '[data-testid="contexts-ao"] button',
+    show: '[data-testid="policy-contexts"] table.contexts',
     done: (w) => only(w, 'ao') || only(w, 'ao-last'),
     reveal: (w, base) => {
       const p = only(w, 'ao-last') ? 'ao-last' : 'ao';
