@@ -17,6 +17,11 @@ export type HeadRef = readonly [layer: number, head: number];
 
 export const headName = ([l, h]: HeadRef): string => `${l}.${h}`;
 
+/** A head as the page names it ("L1·H0"): "1.0" read as a number beside the figures. headName stays the links' and the CLI's. */
+export const headLabel = ([l, h]: HeadRef): string => `L${l}·H${h}`;
+/** The same from a head's name ("1.0" → "L1·H0"), as a result carries it. */
+export const labelOfName = (name: string): string => name.replace(/^(\d+)\.(\d+)$/, 'L$1·H$2');
+
 /** "3.1,3.4" → [[3, 1], [3, 4]], in layer then head order, each once; a message naming the first bad entry. */
 export function parseHeads(text: string, layers: number, heads: number): HeadRef[] | string {
   const out = new Map<string, HeadRef>();

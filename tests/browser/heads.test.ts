@@ -94,7 +94,7 @@ describe('layers × heads, and switching heads off', () => {
       await page.getByRole('checkbox', { name: 'a click switches a head off (or back on)' }).check();
       await page.getByTestId('head-grid-0').locator('[data-cell="1.1"]').click();
       await page.getByTestId('head-grid-0').locator('[data-cell="0.4"]').click();
-      await expect.poll(() => page.getByTestId('off-list').textContent()).toBe('0.4, 1.1');
+      await expect.poll(() => page.getByTestId('off-list').textContent()).toBe('L0·H4, L1·H1');
       await settled(page);
       await page.getByTestId('head-grid-0').waitFor();
       await expect.poll(() => figure(page, 'diagonal'), { timeout: 60_000 }).not.toBeCloseTo(finalMean, 4);
@@ -139,7 +139,7 @@ describe('layers × heads, and switching heads off', () => {
 
       // The top 3 by diagonal ratio in one click, then every head back on: the first figures again.
       await page.getByRole('button', { name: 'Switch them off' }).click();
-      await expect.poll(() => page.getByTestId('off-list').textContent()).toMatch(/^\d\.\d, \d\.\d, \d\.\d$/);
+      await expect.poll(() => page.getByTestId('off-list').textContent()).toMatch(/^L\d·H\d, L\d·H\d, L\d·H\d$/);
       await page.getByRole('button', { name: 'Switch every head back on' }).click();
       await settled(page);
       await expect.poll(() => figure(page, 'diagonal'), { timeout: 60_000 }).toBeCloseTo(finalMean, 4);

@@ -19,7 +19,7 @@ import { WALL_COUNTS } from '../../src/views/lesson/wall-records';
 import { recapReveal, recapRows } from '../../src/views/lesson/recap';
 import { hiddenTally, latestTally } from '../../src/views/lesson/hidden-counts';
 import { analyzeHeads } from '../../src/analysis/heads';
-import { bottomHeads, headMask, headName, inHeadOrder, topHeads } from '../../src/analysis/ablation';
+import { bottomHeads, headLabel, headMask, inHeadOrder, topHeads } from '../../src/analysis/ablation';
 import { LESSON, type LessonStep, QUIZ } from '../../src/views/lesson/steps';
 import { numbersOf, sentencesOf, unbroken, WORDS } from '../../src/views/lesson/world';
 import { startAppServer } from '../helpers/app-server';
@@ -63,7 +63,7 @@ async function headsStory(): Promise<[moves: string, named: string]> {
   const withControl = await generateAnswer(model, wall, 'full', turns);
   await model.session.release();
   // The page lists the heads off in layer and head order.
-  const listed = (hs: typeof top) => inHeadOrder(hs).map(headName).join(', ');
+  const listed = (hs: typeof top) => inHeadOrder(hs).map(headLabel).join(', ');
   const then = (x: string) => moveClause(x, walls, toGoal).replace(/^moves /, '');
   return [
     `With every head on the model ${moveClause(withAll, walls, toGoal)}. With the top-diagonal heads off it ${moveClause(withOff, walls, toGoal)}; with the lowest off, ${then(withControl)}.`,

@@ -188,7 +188,7 @@ describe('the lesson', () => {
     // A share that rounds to 0 % but is not 0 says so, beside the panel's four decimals.
     expect([percent(0.0015), percent(0), percent(0.005), percent(0.5123)]).toEqual(['under 1 %', '0 %', '1 %', '51 %']);
     expect(told('shares', w, w)).toMatch(
-      /^You guessed 30 %; the answer gives 30 % of its attention to its prior assistant answers\..* On the figures panel: prior assistant 0\.2991\. The rest: 18 % to the user's turns, 5 % to the system prompt/,
+      /^You guessed 30 %; the answer gives 30 % of its attention to its prior assistant answers\..* On the figures panel: prior assistant 0\.2991\. The five add up to 100 %: what one kind gets above chance, the others give up\. The rest: 18 % to the user's turns, 5 % to the system prompt/,
     );
     expect(told('diagonal', w, w)).toMatch(
       /^You guessed 5 %; 11 % of the answer's attention sits on the diagonal\b.*On the figures panel: diagonal ratio 0\.1133\. It is part of the 30 %/,
@@ -345,8 +345,8 @@ describe('the lesson', () => {
       offAnswers: {
         withAll: 'Path: 8 9 10 11.\nMove: east',
         withOff,
-        off: ['1.0', '1.2'],
-        ...(control !== undefined && { control: { off: ['1.3', '1.5'], withOff: control } }),
+        off: ['L1·H0', 'L1·H2'],
+        ...(control !== undefined && { control: { off: ['L1·H3', 'L1·H5'], withOff: control } }),
       },
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
@@ -354,7 +354,7 @@ describe('the lesson', () => {
       /^With every head on the model moves east, into a wall\. With the top-diagonal heads off it moves north, an open way; with the lowest off, east, into a wall\. Of the moves made, the top-diagonal heads off changed \d+ %, three heads drawn at random \d+ %, the lowest \d+ %: only its gap to the lowest is more than luck\. Most changed moves hit another wall: without these heads it seldom finds an open way\.$/,
     );
     expect(heads.more).toMatch(
-      /^On this answer: both sets garble the list of cells; here only the top-diagonal heads change the move\. Switched off: 1\.0, 1\.2 \(top diagonal ratio\); 1\.3, 1\.5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked \(top-diagonal, lowest, at random\): /,
+      /^On this answer: both sets garble the list of cells; here only the top-diagonal heads change the move\. Switched off: L1·H0, L1·H2 \(top diagonal ratio\); L1·H3, L1·H5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked \(top-diagonal, lowest, at random\): /,
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
@@ -513,17 +513,17 @@ describe('the lesson', () => {
     const head = (diagonal: number) => ({ ratios: figures('full', 0, 0).ratios, diagonal, diagonalCopyAligned: diagonal });
     const r = { ...figures('full', 0.19, 0.1), perHead: [0.38, 0.22, 0.1, 0.12, 0.15, 0.2, 0.1, 0.21].map(head) } as unknown as PolicyResult;
     // 0.38 ≥ 1.5 × 0.22: head 1.0 stands out; 1.1 and 1.7 barely above the mean.
-    expect(copiersSaid(r, ['1.0', '1.1', '1.7'])).toMatch(
-      /^Of the three switched off, head 1\.0 stands out \(38 %\); 1\.1 22 %, 1\.7 21 % are only a little above the layer's 19 % on average\. The first layer copies too/,
+    expect(copiersSaid(r, ['L1·H0', 'L1·H1', 'L1·H7'])).toMatch(
+      /^Of the three switched off, head L1·H0 stands out \(38 %\); L1·H1 22 %, L1·H7 21 % are only a little above the layer's 19 % on average\. The first layer copies too/,
     );
     const even = { ...r, perHead: [0.3, 0.25, 0.1, 0.1, 0.1, 0.1, 0.1, 0.24].map(head) } as unknown as PolicyResult;
-    expect(copiersSaid(even, ['1.0', '1.1', '1.7'])).toMatch(
-      /^Of the three switched off, 1\.0 30 %, 1\.1 25 %, 1\.7 24 %, against the layer's 19 % on average\./,
+    expect(copiersSaid(even, ['L1·H0', 'L1·H1', 'L1·H7'])).toMatch(
+      /^Of the three switched off, L1·H0 30 %, L1·H1 25 %, L1·H7 24 %, against the layer's 19 % on average\./,
     );
-    expect(copiersSaid(null, ['1.0'])).toMatch(/^The first layer copies too/);
+    expect(copiersSaid(null, ['L1·H0'])).toMatch(/^The first layer copies too/);
     // The heads step's text names the grid's highest head against its layer: 0.38 / 0.19 = 2.0 (layer 1 in figures()).
     expect(step('heads').text({ ...start, results: [{ ...r, layer: 1 }] })).toContain(
-      "; the highest, ★ layer 1, head 0 (1.0 for short), has 2.0 times its layer's average.",
+      "; the highest, ★ layer 1, head 0 (L1·H0 for short), has 2.0 times its layer's average.",
     );
     expect(step('heads').text({ ...start, results: [] })).toContain('(★ the highest; heads named layer.head, counted from 0).');
   });
@@ -925,11 +925,11 @@ describe('the lesson', () => {
       { label: 'Demo model', text: 'Move: south' },
       { label: 'CPL twin', text: 'Move: north' },
     ]);
-    const offAnswers = { withAll: 'Move: south', withOff: 'Move: north', off: ['1.0', '1.2'], control: { off: ['1.3'], withOff: 'Move: south' } };
+    const offAnswers = { withAll: 'Move: south', withOff: 'Move: north', off: ['L1·H0', 'L1·H2'], control: { off: ['L1·H3'], withOff: 'Move: south' } };
     expect(writtenIn(step('heads'), { ...start, offAnswers }).map((x) => x.label)).toEqual([
       'Every head on',
-      '1.0, 1.2 off (top diagonal ratio)',
-      '1.3 off (lowest)',
+      'L1·H0, L1·H2 off (top diagonal ratio)',
+      'L1·H3 off (lowest)',
     ]);
     // A step without an action of its own writes nothing.
     expect(writtenIn(step('shares'), { ...start, generated: { full: 'Move: south' } })).toEqual([]);

@@ -1,4 +1,5 @@
 import { DEFAULTS, type PolicyResult } from '../../analysis/analyze';
+import { labelOfName } from '../../analysis/ablation';
 import { CATEGORIES, type Category } from '../../metrics/categories';
 import { answerOf, sameTokens } from '../../export/figures';
 import { DEMO_MODEL_LABEL } from '../../model/demo';
@@ -81,7 +82,9 @@ function provenance(results: PolicyResult[], from: 'cache' | 'model' | null, sou
       : `${source ?? 'no model'}${backend ? ` on ${backend === 'webgpu' ? 'WebGPU' : backend}` : ''}${weights}`;
   const answers = results.map((r) => `${r.label}: ${answerOf(r) === 'model' ? 'the answer the model wrote here' : "the conversation's answer"}`);
   const r0 = results[0];
-  const off = r0?.headsOff ? `, heads ${r0.headsOff.join(', ')} switched off${r0.headsOffBy === 'mean' ? ' (each writes its mean output)' : ''}` : '';
+  const off = r0?.headsOff
+    ? `, heads ${r0.headsOff.map(labelOfName).join(', ')} switched off${r0.headsOffBy === 'mean' ? ' (each writes its mean output)' : ''}`
+    : '';
   return `Computed from ${model}${off}; scored answer: ${answers.join('; ')}.`;
 }
 

@@ -1,6 +1,6 @@
 import { interpolateCividis, interpolateRdBu } from 'd3-scale-chromatic';
 import { useState } from 'react';
-import { hasHead, headName, topHeads, type HeadRef } from '../../analysis/ablation';
+import { hasHead, headLabel, topHeads, type HeadRef } from '../../analysis/ablation';
 import type { LayerFigures } from '../../analysis/heads';
 import { CATEGORIES } from '../../metrics/categories';
 import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
@@ -122,9 +122,9 @@ export function HeadsPanel() {
             ? `Head mean, the diagonal ratio is highest at the final layer, layer ${peak} (${f4(first.layers[peak]!.diagonal)}).`
             : `Head mean, the diagonal ratio is highest at layer ${peak} (${f4(first.layers[peak]!.diagonal)}); at the final layer it is ${f4(first.layers[first.layers.length - 1]!.diagonal)}.`}{' '}
           The heads with the highest{off.length > 0 ? ' of those still on' : ''}:{' '}
-          {top.map((h) => `${headName(h)} (${f4(first.layers[h[0]]!.perHead[h[1]]!.diagonal)})`).join(', ')}.
+          {top.map((h) => `${headLabel(h)} (${f4(first.layers[h[0]]!.perHead[h[1]]!.diagonal)})`).join(', ')}.
           {/* Switched-off heads change every later layer's attention: the grid is this model with them off. */}
-          {off.length > 0 && <strong> Computed with heads {off.map(headName).join(', ')} switched off.</strong>}
+          {off.length > 0 && <strong> Computed with heads {off.map(headLabel).join(', ')} switched off.</strong>}
         </p>
       )}
       <div className="heads-body">

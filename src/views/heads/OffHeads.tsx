@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type AblationKind, compareAnswers, headName, type HeadRef } from '../../analysis/ablation';
+import { type AblationKind, compareAnswers, headLabel, type HeadRef } from '../../analysis/ablation';
 import { parsePolicy, policyLabel } from '../../context/policy';
 import { useInspector } from '../../state/inspector-store';
 import { Explain } from '../explain/Explain';
@@ -23,8 +23,8 @@ export function OffHeads({ top }: { top: ((k: number) => HeadRef[]) | null }) {
       <p>
         {off.length ? (
           <>
-            Switched off: <strong data-testid="off-list">{off.map(headName).join(', ')}</strong>. Every figure, heatmap, grid and chart on this page is computed
-            with them off (a head switched off still looks as before, so its own layer's attention stays; what it passes on is gone).{' '}
+            Switched off: <strong data-testid="off-list">{off.map(headLabel).join(', ')}</strong>. Every figure, heatmap, grid and chart on this page is
+            computed with them off (a head switched off still looks as before, so its own layer's attention stays; what it passes on is gone).{' '}
             <button type="button" onClick={() => setOff([])}>
               Switch every head back on
             </button>
@@ -75,7 +75,7 @@ export function OffHeads({ top }: { top: ((k: number) => HeadRef[]) | null }) {
       {answers && (
         <div data-testid="off-answers">
           <p>
-            {policyLabel(parsePolicy(answers.policy))}, turn {answers.turn}, heads {answers.off.map(headName).join(', ')} off:{' '}
+            {policyLabel(parsePolicy(answers.policy))}, turn {answers.turn}, heads {answers.off.map(headLabel).join(', ')} off:{' '}
             <strong data-testid="off-verdict">{compareAnswers(answers.withAll, answers.withOff)}</strong>
             {' (for the maze agent, the last line is its move)'}
           </p>
@@ -85,12 +85,12 @@ export function OffHeads({ top }: { top: ((k: number) => HeadRef[]) | null }) {
               <pre className="answer">{answers.withAll}</pre>
             </figure>
             <figure>
-              <figcaption>with {answers.off.map(headName).join(', ')} off</figcaption>
+              <figcaption>with {answers.off.map(headLabel).join(', ')} off</figcaption>
               <pre className="answer">{answers.withOff}</pre>
             </figure>
             {answers.control && (
               <figure data-testid="off-control">
-                <figcaption>control: with {answers.control.off.map(headName).join(', ')} off instead</figcaption>
+                <figcaption>control: with {answers.control.off.map(headLabel).join(', ')} off instead</figcaption>
                 <pre className="answer">{answers.control.withOff}</pre>
               </figure>
             )}

@@ -1,5 +1,6 @@
 /** The heads step's fold: how the heads switched off compare on the diagonal ratio. */
 import type { PolicyResult } from '../../analysis/analyze';
+import { headLabel } from '../../analysis/ablation';
 import { percent } from './world';
 
 /**
@@ -31,7 +32,7 @@ export function headsSaid(r: PolicyResult | null): string {
 export function topHeadSaid(r: PolicyResult | null): string {
   const h = r && topHead(r);
   return h
-    ? `; the highest, ★ ${spokenHead(h)} (${h.layer}.${h.head} for short), has ${h.times.toFixed(1)} times its layer's average`
+    ? `; the highest, ★ ${spokenHead(h)} (${headLabel([h.layer, h.head])} for short), has ${h.times.toFixed(1)} times its layer's average`
     : ' (★ the highest; heads named layer.head, counted from 0)';
 }
 
@@ -43,7 +44,8 @@ export function copiersSaid(r: PolicyResult | null, off: readonly string[]): str
   const first =
     'The first layer copies too (the chart "By layer"), but without its top heads this small model writes no move at all: only the last layer\'s are switched off.';
   if (!r?.perHead?.length) return first;
-  const named = off.map((name) => ({ name, d: r.perHead[Number(name.split('.')[1])]?.diagonal })).filter((h) => h.d !== undefined) as {
+  // Named as the page names them ("L1·H0"): the head's index after the H.
+  const named = off.map((name) => ({ name, d: r.perHead[Number(/H(\d+)$/.exec(name)?.[1] ?? Number.NaN)]?.diagonal })).filter((h) => h.d !== undefined) as {
     name: string;
     d: number;
   }[];

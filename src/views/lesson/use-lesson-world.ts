@@ -1,4 +1,4 @@
-import { headName } from '../../analysis/ablation';
+import { headLabel } from '../../analysis/ablation';
 import { splitTurns } from '../../conversation/turns';
 import { focusOf } from '../../state/hover-lock';
 import { useHover } from '../../state/hover-store';
@@ -75,12 +75,12 @@ export function useLessonWorld(): LessonWorld {
     maze,
     generated,
     generatedB,
-    off: offHeads.map(headName),
+    off: offHeads.map(headLabel),
     offAnswers: offAnswers && {
       withAll: offAnswers.withAll,
       withOff: offAnswers.withOff,
-      off: offAnswers.off.map(headName),
-      ...(offAnswers.control && { control: { off: offAnswers.control.off.map(headName), withOff: offAnswers.control.withOff } }),
+      off: offAnswers.off.map(headLabel),
+      ...(offAnswers.control && { control: { off: offAnswers.control.off.map(headLabel), withOff: offAnswers.control.withOff } }),
     },
     guesses,
     answers,
