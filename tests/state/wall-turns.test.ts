@@ -178,7 +178,8 @@ describe('the wall counts the lesson quotes', () => {
           { label: 'lowest heads off', repeats: 67, open: 0, noMove: 0, figure: '33 % changed' },
         ],
         noHistory: null,
-        caption: 'The 3 moves back into the wall under Full (step 2), written again with heads switched off: where each move goes now, and how many changed.',
+        caption:
+          'The 3 moves back into the wall under Full (step 2), written again with heads switched off: where each move goes now (what is not orange changed)',
       },
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2, random: 2 } };
@@ -191,9 +192,13 @@ describe('the wall counts the lesson quotes', () => {
       more: '1 of the 2 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'Most repeats into a wall do not look back this much (1.5 times chance or more): only 13 % of those counted do.',
+      said: 'This one is unusual: of the repeats into a wall counted, only 13 % give the earlier same moves even 1.5 times chance.',
       more: '15 of the 116 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
+    // A move that does not look back itself is not called the unusual one.
+    expect(lookTally({ ...c, looks: { back: 15, of: 116 } }, false).said).toBe(
+      'Of the repeats into a wall counted, only 13 % give the earlier same moves even 1.5 times chance.',
+    );
   });
 
   it("say the counts in words, with their shares of the turns, and what the twin's count means", () => {

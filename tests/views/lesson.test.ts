@@ -918,7 +918,7 @@ describe('the lesson', () => {
     expect(writtenIn(step('generate'), start)).toEqual([]);
     expect(writtenIn(step('generate'), { ...start, generated: { full: 'Move: south', de: 'Move: east' } })).toEqual([
       { label: 'Full', text: 'Move: south' },
-      { label: 'DE (no earlier turn: its list of cells is a guess)', text: 'Move: east' },
+      { label: 'DE (no earlier turn, so no list of cells to copy: its list is a guess)', text: 'Move: east' },
     ]);
     expect(writtenIn(step('cpl'), { ...start, generated: { full: 'Move: south' } })).toEqual([]);
     expect(writtenIn(step('cpl'), { ...start, generated: { full: 'Move: south' }, generatedB: { full: 'Move: north' } })).toEqual([

@@ -135,7 +135,7 @@ export function readsReveal(w: LessonWorld): Reveal {
     ...(takeaway ? { takeaway } : {}),
     // The largest single look in the fold, unless the takeaway names it: the bars name it, and it sits far from the move on the page.
     // Punctuation first (it answers the takeaway's puzzle), then the look back, then whether repeats usually look back.
-    said: `${resting}${odd ? 'Still, it' : name} gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers${against}.${move ? ` ${lookTally().said}` : ''}`,
+    said: `${resting}${odd ? 'Still, it' : name} gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers${against}.${move ? ` ${lookTally(undefined, k >= LOOKS_BACK).said}` : ''}`,
     bars,
     more: `There are ${s.count} of those tokens.${move && k >= LOOKS_BACK ? onOne : ''}${odd ? '' : largest}${largestWhere}${column} ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far. Tokens such as <|im_start|> and <|im_end|> are the chat template's marks where each message starts and ends.`,
   };

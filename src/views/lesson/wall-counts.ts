@@ -73,12 +73,12 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
 }
 
 /** The reads step's "is this one typical": how many of the moves repeated into a wall look back as much, and why the episode shows one that does. */
-export function lookTally(c: WallCounts = WALL_COUNTS): Reveal {
+export function lookTally(c: WallCounts = WALL_COUNTS, thisLooks = true): Reveal {
   const counted = `${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes`;
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `Most repeats into a wall do not look back this much (${LOOKS_BACK} times chance or more): only ${share} of those counted do.`
+      ? `${thisLooks ? 'This one is unusual: of' : 'Of'} the repeats into a wall counted, only ${share} give the earlier same moves even ${LOOKS_BACK} times chance.`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves well above chance.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step ${stepNo('generate')}) look back at ${LOOKS_BACK} times chance or more.${
@@ -258,7 +258,7 @@ function headsBoard(h: HeadsOffCounts): Board {
     episodes: 0,
     rows: [row('top-diagonal heads off', 'top'), row('three at random off', 'random'), row('lowest heads off', 'bottom')],
     noHistory: null,
-    caption: `The ${h.of} moves back into the wall under Full (step ${stepNo('generate')}), written again with heads switched off: where each move goes now, and how many changed.`,
+    caption: `The ${h.of} moves back into the wall under Full (step ${stepNo('generate')}), written again with heads switched off: where each move goes now (what is not orange changed)`,
   };
 }
 

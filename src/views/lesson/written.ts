@@ -17,7 +17,7 @@ export function writtenIn(s: LessonStep, w: LessonWorld): Written[] {
     case 'full-then-de':
       // With no earlier turn the model cannot know the cells it visited: said beside the list, not left a puzzle.
       return Object.entries(w.generated).map(([p, text]) => ({
-        label: p === 'de' ? 'DE (no earlier turn: its list of cells is a guess)' : policyLabel(parsePolicy(p)),
+        label: p === 'de' ? 'DE (no earlier turn, so no list of cells to copy: its list is a guess)' : policyLabel(parsePolicy(p)),
         text,
       }));
     case 'twin-writes':
