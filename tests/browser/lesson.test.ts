@@ -498,6 +498,8 @@ describe('the lesson, walked with the keyboard only', () => {
       await expect.poll(() => card.getByTestId('lesson-more').textContent(), { timeout: 60_000 }).toMatch(/The sink takes (under 1|\d+)\u00a0%/);
     });
     await step(7, async () => {
+      // Before the guess, a drawing of what a copy and a stripe look like, said to be a drawing.
+      expect(await card.getByTestId('lesson-copy-sketch').textContent()).toContain('A drawing, not the model');
       await guess();
       // The diagonal split by the answer's lines is what the same model gives in Node.
       const split = await lineSplit();

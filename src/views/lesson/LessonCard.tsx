@@ -13,6 +13,7 @@ import { WallChart } from './WallChart';
 import { RevealBars } from './RevealBars';
 import { RevealPoints } from './RevealPoints';
 import { MazeDrawing } from './MazeDrawing';
+import { CopySketch } from './CopySketch';
 import { ModelShape } from './ModelShape';
 import { RecapTable } from './RecapTable';
 import { writtenIn } from './written';
@@ -183,6 +184,8 @@ function Card({ index }: { index: number }) {
       {/* The step that starts the look inside draws the model's shape and its words, after the question and the
           action: read first, the list of words hid what to do. */}
       {s.id === 'reads' && !folded && <ModelShape w={w} />}
+      {/* What a copy would look like, before the guess on the real heatmap. */}
+      {s.id === 'diagonal' && !folded && <CopySketch />}
       {lost === index && (
         <p className="warn" role="status">
           That is not on screen yet: the model may still be loading, or the panel is hidden.
