@@ -665,7 +665,8 @@ describe('the lesson, walked with the keyboard only', () => {
     for (const [n, s] of LESSON.entries()) {
       if (n > 0) await card.getByRole('button', { name: 'Skip', exact: true }).click();
       await expect.poll(() => page.getByTestId('lesson-title').textContent()).toBe(s.title);
-      expect((await card.boundingBox())!.height, `step ${n + 1}: the card's height`).toBeLessThanOrEqual(844 / 3 + 1);
+      // A third at most where the step points at the page; a step read in the card alone (the recaps, the quiz) opens tall.
+      expect((await card.boundingBox())!.height, `step ${n + 1}: the card's height`).toBeLessThanOrEqual(s.region === 'card' ? 844 * 0.85 + 1 : 844 / 3 + 1);
       // The diagonal step opens on the last prior assistant answer in square cells: Full's heatmap and Filler's beside it.
       if (s.id === 'diagonal') {
         const canvases = page.locator('[data-lesson="heatmap"] canvas[role="img"]');

@@ -123,6 +123,8 @@ function Card({ index }: { index: number }) {
     reveal.said,
     reached || s.reading === true,
     (board?.rows.length ?? 0) + (reveal.bars ? 1 : 0),
+    // A step read in the card alone (the recaps, the quiz) points at nothing behind it: on a phone it opens tall.
+    s.region === 'card',
   );
   useAfter(index, s, doneNow, reached);
   const last = index === LESSON.length - 1;

@@ -45,15 +45,15 @@ export function useHighlight(step: number, region: LessonRegion, target: string,
  * reveal the learner's action brings is then brought into the card's view (on a phone the card scrolls; the
  * sheet keeps its third of the screen, so the figure the reveal reads stays in view above it).
  */
-export function useCardScroll(index: number, said: string, reached: boolean, pictures: number) {
-  const [tall, setTall] = useState(false);
+export function useCardScroll(index: number, said: string, reached: boolean, pictures: number, startTall = false) {
+  const [tall, setTall] = useState(startTall);
   const cardRef = useRef<HTMLElement>(null);
   const revealRef = useRef<HTMLDivElement>(null);
   const doneBefore = useDoneOnEntry(index, reached);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the card goes back to its top when the step changes
   useEffect(() => {
     cardRef.current?.scrollTo?.({ top: 0 });
-    setTall(false);
+    setTall(startTall);
   }, [index]);
   // Again when a picture joins it (the running count comes once the step is reached). A reveal taller than the card
   // opens at its top, its point and picture first; a shorter one just comes into view.
