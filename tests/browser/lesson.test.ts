@@ -549,7 +549,7 @@ describe('the lesson, walked with the keyboard only', () => {
         const rows = await card.getByTestId('lesson-recap-row').allTextContents();
         expect(rows).toHaveLength(6);
         const h = WALL_COUNTS.headsOff;
-        expect(rows[0]).toContain(`${Math.round((WALL_COUNTS.looks.back / WALL_COUNTS.looks.of) * 100)}\u00a0% of repeats do`);
+        expect(rows[0]).toContain(`${Math.round((WALL_COUNTS.looks.back / WALL_COUNTS.looks.of) * 100)}\u00a0% of repeats look back`);
         expect(rows[5]).toContain(`${changedPct(h, 'top')}, ${changedPct(h, 'random')}, ${changedPct(h, 'bottom')}`.replace(/ %/g, '\u00a0%'));
         const shown = async (id: string) => `${Math.round(Number(await page.getByTestId(id).textContent()) * 100)}\u00a0%`;
         expect(rows[3]).toContain(`${await shown('figure-filler-diagonal')} against ${await shown('figure-full-diagonal')}`);

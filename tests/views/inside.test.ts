@@ -39,7 +39,7 @@ describe('the recap of the look inside', () => {
   it('puts each step of the attention half in a row, its figure computed from the page and the counts (hand-computed)', () => {
     expect(insideRows(full, filler, c).map((r) => [r.label, r.figure, r.tells])).toEqual([
       // 15 of 116 = 12.9 %.
-      ['6. Where the move looks', '13 % of repeats do', 'most repeats barely look at the move they copy: a look does not show why'],
+      ['6. Where the move looks', '13 % of repeats look back', 'most repeats barely look at the move they copy: a look does not show why'],
       // 0.7 / 0.348 = 2.01.
       ['7. Five kinds of token', '70 %, 2.0 times chance', 'it leans on its own answers: far more than their length gives them'],
       // 0.6 / 0.216 = 2.78.

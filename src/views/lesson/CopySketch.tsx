@@ -36,8 +36,8 @@ export function CopySketch() {
         <small>an upright stripe</small>
       </div>
       <figcaption>
-        A drawing, not the model: rows are the new answer's tokens, columns an earlier answer's. In a copy the 1st token reads the earlier 1st, the 2nd the
-        2nd…: a bright line on the dotted centre, inside the pink band. A stripe is one token that every row reads.
+        A drawing, not the model: rows are the new answer's tokens, columns a prior assistant answer's. In a copy the 1st token reads that answer's 1st, the 2nd
+        its 2nd…: a bright line on the dotted centre, inside the pink band. A stripe is one token that every row reads.
       </figcaption>
     </figure>
   );

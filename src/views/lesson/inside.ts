@@ -51,7 +51,7 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
       'reads',
       'Where the move looks',
       'one repeated move: does it look back at the same earlier move?',
-      `${pct(c.looks.back, c.looks.of)} of repeats do`,
+      `${pct(c.looks.back, c.looks.of)} of repeats look back`,
       looksRare(c) ? 'most repeats barely look at the move they copy: a look does not show why' : 'most repeats look back at the move they copy',
     ),
     row(

@@ -27,7 +27,7 @@ export function byChance(s: Split): { said: string; clear: boolean } {
 export function luckSaid(s: Split, two: string): string {
   const b = byChance(s);
   // A question, then its answer: the sentence that defines the lesson's one word for it.
-  return `could luck alone make a gap this size, were ${two} alike? ${b.said[0]!.toUpperCase()}${b.said.slice(1)}: ${b.clear ? 'it is more than luck' : 'it could be luck'} (the lesson calls a gap more than luck when luck makes it less than one time in twenty).`;
+  return `could the gap be luck? Were ${two} alike, luck would make one this size ${b.said}: ${b.clear ? 'it is more than luck' : 'it could be luck'} (more than luck: rarer than one time in twenty).`;
 }
 
 /** A writer's repeats among its moves made, counted and in per cent: "80 of 160 moves (50 %)". */
