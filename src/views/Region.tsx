@@ -3,6 +3,7 @@ import { isQuiet, QUIET, useLesson } from '../state/lesson-store';
 import { ErrorBoundary } from './ErrorBoundary';
 import { LESSON } from './lesson/steps';
 import { guessesAhead } from './lesson/ahead';
+import { type StepId, stepNo } from './lesson/order';
 import { HIDEABLE_NAMES, type Hideable } from '../state/regions';
 
 /**
@@ -15,7 +16,9 @@ export function Region({ name, id, className, children }: { name: Hideable; id?:
   const open = useLesson((s) => COVERED.includes(name) && guessOpen(s));
   // The charts draw the figures later steps ask to guess, turn by turn: covered until those guesses are in.
   const ahead = useLesson((s) => name === 'charts' && guessesAhead(s.step, s.guesses) !== '');
-  const covered = open || ahead;
+  // A panel the lesson has not explained yet waits for the step that does, so nothing on screen is left unexplained.
+  const later = useLesson((s) => notYet(name, s));
+  const covered = open || ahead || later !== null;
   return (
     <ErrorBoundary name={HIDEABLE_NAMES[name].replace(/^the /, '')}>
       <div data-lesson={name} id={id ?? `region-${name}`} className={className} hidden={hidden}>
@@ -25,7 +28,9 @@ export function Region({ name, id, className, children }: { name: Hideable; id?:
             <p>
               {open
                 ? 'Hidden until you lock in your guess in the lesson card, so the figures do not give it away.'
-                : 'Hidden until the lesson has asked for your guesses: these charts draw the figures it asks about.'}
+                : ahead
+                  ? 'Hidden until the lesson has asked for your guesses: these charts draw the figures it asks about.'
+                  : `Not used yet: step ${later} of the lesson explains it.`}
             </p>
           </section>
         ) : (
@@ -34,6 +39,14 @@ export function Region({ name, id, className, children }: { name: Hideable; id?:
       </div>
     </ErrorBoundary>
   );
+}
+
+/** The step that first explains a region; before it, while the lesson keeps the page quiet, the region waits covered. */
+const TAUGHT_AT: Partial<Record<Hideable, StepId>> = { heatmap: 'diagonal', heads: 'heads', 'compare-models': 'cpl' };
+/** The number of the step a region waits for, or null where it is shown now. */
+function notYet(name: Hideable, s: Parameters<typeof isQuiet>[0]): number | null {
+  const at = TAUGHT_AT[name];
+  return at && isQuiet(s) && s.step !== null && s.step < stepNo(at) - 1 ? stepNo(at) : null;
 }
 
 /** The regions that show the figures a lesson step asks to guess. */

@@ -608,11 +608,11 @@ describe('the lesson, walked with the keyboard only', () => {
 
     // A teacher's exercise: chosen parts hidden, said so, and one click shows everything again.
     const exercise = await browser.newPage();
-    await exercise.goto(`${app.url}/?backend=wasm#lesson=6&hide=policies,heatmap`);
+    await exercise.goto(`${app.url}/?backend=wasm#lesson=8&hide=policies,heatmap`);
     await exercise.getByTestId('hidden-note').waitFor();
     expect(await exercise.locator('[data-lesson="policies"]').isHidden()).toBe(true);
     expect(await exercise.locator('[data-lesson="heatmap"]').isHidden()).toBe(true);
-    expect(await exercise.getByTestId('lesson-title').textContent()).toBe(LESSON[5]!.title);
+    expect(await exercise.getByTestId('lesson-title').textContent()).toBe(LESSON[7]!.title);
     expect(await exercise.evaluate(() => location.hash)).toContain('hide=policies,heatmap');
     await exercise.getByRole('button', { name: 'show everything' }).click();
     expect(await exercise.locator('[data-lesson="policies"]').isVisible()).toBe(true);

@@ -192,12 +192,12 @@ describe('the wall counts the lesson quotes', () => {
       more: '1 of the 2 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more.',
     });
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'This one is unusual: of the repeats into a wall counted, only 13 % give the earlier same moves even 1.5 times chance.',
+      said: 'This one is unusual: most repeats into a wall barely look back (only 13 % of those counted give the earlier same moves 1.5 times chance or more).',
       more: '15 of the 116 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
     // A move that does not look back itself is not called the unusual one.
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } }, false).said).toBe(
-      'Of the repeats into a wall counted, only 13 % give the earlier same moves even 1.5 times chance.',
+      'Most repeats into a wall barely look back (only 13 % of those counted give the earlier same moves 1.5 times chance or more).',
     );
   });
 
@@ -271,7 +271,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(wallTally(c)).toEqual({
       takeaway: "Over 40 mazes, with its whole history it walks back into the wall in 75 % of its moves; with none, 45 %: the gap is the history's pull.",
       // Luck, said first here: Full and DE part 69 against 9.
-      said: 'Even with no history it often walks into the wall, since its goal often lies just beyond it; could the gap be luck? Were Full and DE alike, luck would make one this size less than 1 time in 1,000: it is more than luck (more than luck: rarer than one time in twenty).',
+      said: 'Even with no history it often walks into the wall, since its goal often lies just beyond it; could the gap be luck? Were Full and DE alike, luck would make one this size less than 1 time in 1,000: it is more than luck.',
       more: 'Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 of 200 moves (75 %) under Full, 90 of 200 moves (45 %) under DE and 80 of 160 moves (50 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
     });
     expect(twinTally(c)).toEqual({
@@ -357,7 +357,9 @@ describe('the wall counts the lesson quotes', () => {
     );
     // Both placeholders unsettling (the previous answer's other walls at 33 %, its control's at 28 %): said once, of both.
     const shaken = { ...c, open: { ...c.open, 'ao-last': 40, 'ao-second-last': 0 } };
-    expect(recapRows(shaken).at(-2)!.tells).toBe('as with no history, while its control keeps them: the pull goes with that answer');
+    expect(recapRows(shaken).at(-2)!.tells).toBe(
+      'as with no history, with more moves into other walls, while its control keeps them: the pull goes with that answer',
+    );
     // Without a control that keeps the repeats, the row says the model is unsettled too.
     expect(recapRows({ ...shaken, repeats: { ...shaken.repeats, 'ao-second-last': 90 } }).at(-2)!.tells).toBe(
       'as with no history, but more moves hit other walls: unsettled too',

@@ -12,6 +12,7 @@ import { fmtShare as f4 } from '../figures/format';
 import { HeadGrid } from './HeadGrid';
 import { cellsOf, difference, largestChange, meanOf, sharedMax, type HeadMetric } from './heads-model';
 import { OffHeads } from './OffHeads';
+import { useQuiet } from '../../state/lesson-store';
 
 const METRIC_NAMES: Record<HeadMetric, string> = { diagonal: 'diagonal ratio', ...CATEGORY_NAMES };
 const SERIES_COLORS = ['#000000', '#0072B2', '#CC79A7', '#E69F00'];
@@ -35,6 +36,8 @@ function useGrids(): { key: string; label: string; layers: LayerFigures[] }[] {
  */
 export function HeadsPanel() {
   const shown = useInspector((s) => s.heads);
+  // The difference grid and the chart by layer are a researcher's: no lesson step reads them.
+  const quiet = useQuiet();
   const setShown = useInspector((s) => s.setHeadsShown);
   const off = useInspector((s) => s.off);
   const analyzing = useInspector((s) => s.analyzing);
@@ -145,7 +148,7 @@ export function HeadsPanel() {
                 />
               </figure>
             ))}
-            {diff && (
+            {diff && !quiet && (
               <figure>
                 <figcaption>
                   {grids[grids.length - 1]!.label} − {grids[0]!.label} (red: lower, blue: higher)
@@ -170,27 +173,39 @@ export function HeadsPanel() {
               : `Rows are layers (0 at the top), columns heads; colour: ${METRIC_NAMES[metric]}, 0 to ${f4(max)}${metric === 'diagonal' ? '; ★ marks the highest head, × a head switched off' : ''}. ${clickSwitches ? 'Click a cell to switch its head off.' : "Click a cell to open that head's heatmap."}`}
           </p>
         </div>
-        {first && (
-          <div className="heads-profile">
-            <p className="head-legend" aria-hidden="true">
-              <span>0</span>
-              <span className="head-legend-bar" style={{ background: `linear-gradient(to right, ${CIVIDIS_STOPS})` }} />
-              <span>{f4(max)}</span>
-              {diff && (
-                <>
-                  <span> · difference −{f4(largestChange(diff))}</span>
-                  <span className="head-legend-bar" style={{ background: `linear-gradient(to right, ${RDBU_STOPS})` }} />
-                  <span>+{f4(largestChange(diff))}</span>
-                </>
-              )}
-            </p>
-            <h3>By layer (head mean)</h3>
-            <LineChart testId="heads-profile" series={profile} xLabel="layer" yLabel="value" yFormat={(v) => v.toFixed(2)} />
-          </div>
-        )}
+        {first && <HeadsProfile max={max} change={diff && !quiet ? largestChange(diff) : null} profile={quiet ? null : profile} />}
       </div>
       <OffHeads top={first ? (k: number) => topHeads(first.layers, k) : null} />
     </section>
+  );
+}
+
+/**
+ * The grids' colour legend (and the difference grid's, where one is drawn) and the chart by layer (head mean);
+ * `profile` null: no chart (the lesson reads no layer profile).
+ */
+function HeadsProfile({ max, change, profile }: { max: number; change: number | null; profile: Series[] | null }) {
+  return (
+    <div className="heads-profile">
+      <p className="head-legend" aria-hidden="true">
+        <span>0</span>
+        <span className="head-legend-bar" style={{ background: `linear-gradient(to right, ${CIVIDIS_STOPS})` }} />
+        <span>{f4(max)}</span>
+        {change !== null && (
+          <>
+            <span> · difference −{f4(change)}</span>
+            <span className="head-legend-bar" style={{ background: `linear-gradient(to right, ${RDBU_STOPS})` }} />
+            <span>+{f4(change)}</span>
+          </>
+        )}
+      </p>
+      {profile && (
+        <>
+          <h3>By layer (head mean)</h3>
+          <LineChart testId="heads-profile" series={profile} xLabel="layer" yLabel="value" yFormat={(v) => v.toFixed(2)} />
+        </>
+      )}
+    </div>
   );
 }
 

@@ -59,7 +59,7 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
       "every turn; only its previous answer replaced by the placeholder (this tool's test)",
       // Read with its control where that keeps the repeats: then the more moves into other walls are not the placeholder's.
       hideVerdict(c, 'ao-last') === 'pull' && controlKeeps(c)
-        ? 'as with no history, while its control keeps them: the pull goes with that answer'
+        ? `as with no history${unsettled(c, 'ao-last') ? ', with more moves into other walls' : ''}, while its control keeps them: the pull goes with that answer`
         : hidden('ao-last', 'that answer'),
     ),
     // AO-last's control: the same one placeholder, on the answer before; read against Full, where a placeholder that changes nothing stays.

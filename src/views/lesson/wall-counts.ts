@@ -27,7 +27,7 @@ export function byChance(s: Split): { said: string; clear: boolean } {
 export function luckSaid(s: Split, two: string): string {
   const b = byChance(s);
   // A question, then its answer: the sentence that defines the lesson's one word for it.
-  return `could the gap be luck? Were ${two} alike, luck would make one this size ${b.said}: ${b.clear ? 'it is more than luck' : 'it could be luck'} (more than luck: rarer than one time in twenty).`;
+  return `could the gap be luck? Were ${two} alike, luck would make one this size ${b.said}: ${b.clear ? 'it is more than luck' : 'it could be luck'}.`;
 }
 
 /** A writer's repeats among its moves made, counted and in per cent: "80 of 160 moves (50 %)". */
@@ -78,7 +78,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS, thisLooks = true): Reveal
   const share = pct(c.looks.back, c.looks.of);
   return {
     said: looksRare(c)
-      ? `${thisLooks ? 'This one is unusual: of' : 'Of'} the repeats into a wall counted, only ${share} give the earlier same moves even ${LOOKS_BACK} times chance.`
+      ? `${thisLooks ? 'This one is unusual: most' : 'Most'} repeats into a wall barely look back (only ${share} of those counted give the earlier same moves ${LOOKS_BACK} times chance or more).`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves well above chance.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step ${stepNo('generate')}) look back at ${LOOKS_BACK} times chance or more.${
