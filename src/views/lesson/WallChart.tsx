@@ -39,7 +39,7 @@ export function WallChart({ board }: { board: Board }) {
           [
             ['wall-repeat', 'back into the wall'],
             ['wall-open', 'an open way'],
-            ['wall-other', 'another wall'],
+            ['wall-other', 'another wall the user named'],
           ] as const
         ).map(([swatch, words]) => (
           <Fragment key={swatch}>
@@ -54,6 +54,8 @@ export function WallChart({ board }: { board: Board }) {
           <span className="bar-swatch bar-swatch-mark" /> the rate with no history (DE): the part of a bar past it is what the history adds
         </p>
       )}
+      {/* "11 % no move" beside a bar: said once what it is, so the bars' base is not a puzzle. */}
+      {board.rows.some((r) => r.noMove > 0) && <p className="bar-key muted">"no move": answers that name no move, left out of the bar.</p>}
     </figure>
   );
 }
