@@ -102,7 +102,7 @@ describe('layers × heads, and switching heads off', () => {
       expect(Math.abs((await figure(page, 'diagonal')) - want.diagonal)).toBeLessThanOrEqual(1e-4);
       expect(Math.abs((await figure(page, 'prior')) - want.ratios.prior!)).toBeLessThanOrEqual(1e-4);
       expect(new URL(page.url()).searchParams.get('off')).toBe('0.4,1.1');
-      expect(await page.getByTestId('figures-from').textContent()).toContain('heads 0.4, 1.1 switched off');
+      expect(await page.getByTestId('figures-from').textContent()).toContain('heads L0·H4, L1·H1 switched off');
       // A switched-off head's own figures are still drawn: its readout says why they did not go.
       // Focus, not hover: on a phone the grid may still be moving as the page settles.
       // The grid does not move when the readout changes: above it, a taller readout made the hover flicker.
