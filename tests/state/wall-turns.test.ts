@@ -179,7 +179,7 @@ describe('the wall counts the lesson quotes', () => {
         ],
         noHistory: null,
         caption:
-          'The 3 moves back into the wall under Full (step 2), written again with heads switched off: where each move goes now (what is not orange changed)',
+          "The 3 moves back into the wall under Full (step 2), written again with heads switched off: where each move goes now (a bar's part that is not 'back into the wall' changed)",
       },
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2, random: 2 } };

@@ -440,6 +440,16 @@ describe('the lesson', () => {
     );
     const low = { ...r, ratios: { ...r.ratios, current: 0.2 } } as PolicyResult;
     expect(step('shares').reveal!({ ...start, results: [low], guesses: { prior: 0.5 } }, null).more).toContain('20 % to the answer itself. ');
+    // The user's turns under four fifths of their part of the tokens (chance (2/11 + 2/12)/2 ≈ 0.174): said on the card,
+    // with the answer's own words where those get twice chance or more; nothing where the user's turns get their part.
+    const said = (x: PolicyResult) => step('shares').reveal!({ ...start, results: [x], guesses: { prior: 0.5 } }, null).said;
+    expect(said({ ...self, ratios: { ...self.ratios, user: 0.1 } } as PolicyResult)).toMatch(
+      / The user's turns get less than their share of the tokens, the answer's own words far more: each token reads most the few words just before it\.$/,
+    );
+    expect(said({ ...low, ratios: { ...low.ratios, user: 0.1 } } as PolicyResult)).toMatch(
+      / The user's turns get less than their share of the tokens: what one kind gets above chance, the others give up\.$/,
+    );
+    expect(said({ ...self, ratios: { ...self.ratios, user: 0.15 } } as PolicyResult)).not.toContain("user's turns");
     // Near what length alone gives: said so, and the diagonal named as what tells copying apart.
     const near = { ...r, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(priorYardstick(near)).toMatch(

@@ -47,12 +47,20 @@ export function sharesReveal(w: LessonWorld): Reveal {
       rows: kinds,
     },
     ...priorTakeaway(r),
-    // The sink the text introduced, read at once where this model barely has one (its fold compares large models).
-    said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers.${priorYardstick(r)}${
-      r.ratios.sink < 0.05 ? ` The sink gets ${percent(r.ratios.sink)}: this small model barely has one.` : ''
-    }`,
+    // The bars a reader asks about next (the user's turns below chance, the answer itself far above); the sink, in the fold.
+    said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers.${priorYardstick(r)}${othersSaid(r)}`,
     more: `${onPanel(['prior assistant', r.ratios.prior])} The five add up to 100 %: what one kind gets above chance, the others give up. The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the answer itself${selfSaid(r)}. ${sinkSaid(r.ratios.sink)}`,
   };
+}
+
+/** The other bars that stand off chance, in words (no figures: the bars give them). */
+function othersSaid(r: PolicyResult): string {
+  const low = r.ratios.user < 0.8 * evenShare(r, 'user');
+  const self = r.ratios.current >= 2 * evenShare(r, 'current');
+  if (!low) return '';
+  return self
+    ? " The user's turns get less than their share of the tokens, the answer's own words far more: each token reads most the few words just before it."
+    : " The user's turns get less than their share of the tokens: what one kind gets above chance, the others give up.";
 }
 
 /** The answer's look at itself against chance, where well above it: the bar a reader asks about (a token reads the words just before it most). */

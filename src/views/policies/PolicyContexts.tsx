@@ -3,6 +3,8 @@ import { parsePolicy, policyGist, policyLabel, policySpecs } from '../../context
 import { useInspector } from '../../state/inspector-store';
 import { scoredTurn } from '../../state/inspector/types';
 import { Explain } from '../explain/Explain';
+import { isQuiet, useLesson } from '../../state/lesson-store';
+import { policiesMet } from '../lesson/policies-met';
 
 /** Each kind of what the model sees of a turn: its mark in the table and its words. */
 const SEEN: Record<TurnSeen, { mark: string; words: string }> = {
@@ -44,6 +46,8 @@ export function PolicyContexts() {
   const setPolicy = useInspector((s) => s.setPolicy);
   const current = useInspector((s) => s.policies[0]);
   const numbers = useInspector((s) => s.policyNumbers);
+  // In the lesson's two policy steps, only the rows the card has named so far.
+  const met = useLesson((s) => (isQuiet(s) ? policiesMet(s.step) : null));
   const tokensOf = (spec: string): number | null => {
     if (turn === null) return null;
     const r = results.find((x) => !x.slot && x.policy === spec && x.turn === turn);
@@ -74,41 +78,43 @@ export function PolicyContexts() {
                 </tr>
               </thead>
               <tbody>
-                {policySpecs(numbers).map((spec) => {
-                  const policy = parsePolicy(spec);
-                  const seen = turnsSeen(policy, turn);
-                  const tokens = tokensOf(spec);
-                  return (
-                    <tr key={spec} data-testid={`contexts-${spec}`}>
-                      <th scope="row">
-                        <button
-                          type="button"
-                          className={`policy${current === spec ? ' on' : ''}`}
-                          aria-pressed={current === spec}
-                          onClick={() => setPolicy(spec)}
-                        >
-                          {policyLabel(policy)}
-                        </button>
-                        {/* On a phone the table scrolls sideways: the words sit under the name instead of in their column. */}
-                        <small className="muted gist-under">{policyGist(policy)}</small>
-                      </th>
-                      {/* The tokens before the marks: on a phone the marks scroll sideways, the count stays in view. */}
-                      <td className="num" data-testid={`contexts-${spec}-tokens`}>
-                        {tokens === null ? '…' : tokens.toLocaleString('en')}
-                      </td>
-                      <td>
-                        <span className="seen" role="img" aria-label={seenInWords(seen)}>
-                          {seen.map((k, i) => (
-                            <span key={i} className={`seen-${k}`} title={`turn ${i + 1}: ${SEEN[k].words}`}>
-                              {SEEN[k].mark}
-                            </span>
-                          ))}
-                        </span>
-                      </td>
-                      <td className="muted small gist">{policyGist(policy)}</td>
-                    </tr>
-                  );
-                })}
+                {policySpecs(numbers)
+                  .filter((spec) => !met || met(spec))
+                  .map((spec) => {
+                    const policy = parsePolicy(spec);
+                    const seen = turnsSeen(policy, turn);
+                    const tokens = tokensOf(spec);
+                    return (
+                      <tr key={spec} data-testid={`contexts-${spec}`}>
+                        <th scope="row">
+                          <button
+                            type="button"
+                            className={`policy${current === spec ? ' on' : ''}`}
+                            aria-pressed={current === spec}
+                            onClick={() => setPolicy(spec)}
+                          >
+                            {policyLabel(policy)}
+                          </button>
+                          {/* On a phone the table scrolls sideways: the words sit under the name instead of in their column. */}
+                          <small className="muted gist-under">{policyGist(policy)}</small>
+                        </th>
+                        {/* The tokens before the marks: on a phone the marks scroll sideways, the count stays in view. */}
+                        <td className="num" data-testid={`contexts-${spec}-tokens`}>
+                          {tokens === null ? '…' : tokens.toLocaleString('en')}
+                        </td>
+                        <td>
+                          <span className="seen" role="img" aria-label={seenInWords(seen)}>
+                            {seen.map((k, i) => (
+                              <span key={i} className={`seen-${k}`} title={`turn ${i + 1}: ${SEEN[k].words}`}>
+                                {SEEN[k].mark}
+                              </span>
+                            ))}
+                          </span>
+                        </td>
+                        <td className="muted small gist">{policyGist(policy)}</td>
+                      </tr>
+                    );
+                  })}
               </tbody>
             </table>
           </section>

@@ -1,0 +1,12 @@
+import { STEP_IDS } from './order';
+
+/**
+ * The policies the lesson's table shows at a step: those it has explained by then, so a newcomer meets no row the
+ * card has not named (null: every policy, outside the two policy steps). SUM and Filler are told in the hide
+ * step's fold, in words: their rows would come with no explanation on the card.
+ */
+export function policiesMet(step: number | null): ((spec: string) => boolean) | null {
+  if (step === STEP_IDS.indexOf('contexts')) return (p) => /^(full|window|clip|summary|lt|de)\b/.test(p);
+  if (step === STEP_IDS.indexOf('hide')) return (p) => !/^(sum|filler)$/.test(p);
+  return null;
+}
