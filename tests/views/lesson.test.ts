@@ -941,6 +941,18 @@ describe('the lesson', () => {
       'L1·H0, L1·H2 off (top diagonal ratio)',
       'L1·H3 off (lowest)',
     ]);
+    // A list of cells other than with every head on: named beside its answer (here the top heads' run of 22s).
+    const lists = {
+      withAll: 'Been at: 3 4 22.\nAction -> south',
+      withOff: 'Been at: 3 4 22 22 22 22.\nAction -> north',
+      off: ['L1·H0'],
+      control: { off: ['L1·H3'], withOff: 'Been at: 3 4 22.\nAction -> south' },
+    };
+    expect(writtenIn(step('heads'), { ...start, offAnswers: lists }).map((x) => x.label)).toEqual([
+      'Every head on',
+      'L1·H0 off (top diagonal ratio; its list of cells comes out wrong)',
+      'L1·H3 off (lowest)',
+    ]);
     // A step without an action of its own writes nothing.
     expect(writtenIn(step('shares'), { ...start, generated: { full: 'Move: south' } })).toEqual([]);
   });

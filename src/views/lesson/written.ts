@@ -30,10 +30,15 @@ export function writtenIn(s: LessonStep, w: LessonWorld): Written[] {
     case 'heads-off': {
       const a = w.offAnswers;
       if (!a) return [];
+      // A list of cells that comes out other than with every head on (a run of one cell, say) is named beside it: a
+      // reader took the run for a broken model the card said nothing of.
+      // The list is an answer's first line where the answer has more (a maze answer: list, thought, move).
+      const list = (x: string) => (x.includes('\n') ? x.split('\n')[0] : null);
+      const wrong = (x: string) => (list(x) !== null && list(a.withAll) !== null && list(x) !== list(a.withAll) ? '; its list of cells comes out wrong' : '');
       return [
         { label: 'Every head on', text: a.withAll },
-        { label: `${a.off.join(', ')} off (top diagonal ratio)`, text: a.withOff },
-        ...(a.control ? [{ label: `${a.control.off.join(', ')} off (lowest)`, text: a.control.withOff }] : []),
+        { label: `${a.off.join(', ')} off (top diagonal ratio${wrong(a.withOff)})`, text: a.withOff },
+        ...(a.control ? [{ label: `${a.control.off.join(', ')} off (lowest${wrong(a.control.withOff)})`, text: a.control.withOff }] : []),
       ];
     }
     default:
