@@ -47,7 +47,9 @@ export function PolicyContexts() {
   const current = useInspector((s) => s.policies[0]);
   const numbers = useInspector((s) => s.policyNumbers);
   // In the lesson's two policy steps, only the rows the card has named so far.
-  const met = useLesson((s) => (isQuiet(s) ? policiesMet(s.step) : null));
+  const lessonStep = useLesson((s) => (isQuiet(s) ? s.step : null));
+  const met = policiesMet(lessonStep);
+  const specs = policySpecs(numbers).filter((spec) => !met || met(spec));
   const tokensOf = (spec: string): number | null => {
     if (turn === null) return null;
     const r = results.find((x) => !x.slot && x.policy === spec && x.turn === turn);
@@ -78,52 +80,53 @@ export function PolicyContexts() {
                 </tr>
               </thead>
               <tbody>
-                {policySpecs(numbers)
-                  .filter((spec) => !met || met(spec))
-                  .map((spec) => {
-                    const policy = parsePolicy(spec);
-                    const seen = turnsSeen(policy, turn);
-                    const tokens = tokensOf(spec);
-                    return (
-                      <tr key={spec} data-testid={`contexts-${spec}`}>
-                        <th scope="row">
-                          <button
-                            type="button"
-                            className={`policy${current === spec ? ' on' : ''}`}
-                            aria-pressed={current === spec}
-                            onClick={() => setPolicy(spec)}
-                          >
-                            {policyLabel(policy)}
-                          </button>
-                          {/* On a phone the table scrolls sideways: the words sit under the name instead of in their column. */}
-                          <small className="muted gist-under">{policyGist(policy)}</small>
-                        </th>
-                        {/* The tokens before the marks: on a phone the marks scroll sideways, the count stays in view. */}
-                        <td className="num" data-testid={`contexts-${spec}-tokens`}>
-                          {tokens === null ? '…' : tokens.toLocaleString('en')}
-                        </td>
-                        <td>
-                          <span className="seen" role="img" aria-label={seenInWords(seen)}>
-                            {seen.map((k, i) => (
-                              <span key={i} className={`seen-${k}`} title={`turn ${i + 1}: ${SEEN[k].words}`}>
-                                {SEEN[k].mark}
-                              </span>
-                            ))}
-                          </span>
-                        </td>
-                        <td className="muted small gist">{policyGist(policy)}</td>
-                      </tr>
-                    );
-                  })}
+                {specs.map((spec) => {
+                  const policy = parsePolicy(spec);
+                  const seen = turnsSeen(policy, turn);
+                  const tokens = tokensOf(spec);
+                  return (
+                    <tr key={spec} data-testid={`contexts-${spec}`}>
+                      <th scope="row">
+                        <button
+                          type="button"
+                          className={`policy${current === spec ? ' on' : ''}`}
+                          aria-pressed={current === spec}
+                          onClick={() => setPolicy(spec)}
+                        >
+                          {policyLabel(policy)}
+                        </button>
+                        {/* On a phone the table scrolls sideways: the words sit under the name instead of in their column. */}
+                        <small className="muted gist-under">{policyGist(policy)}</small>
+                      </th>
+                      {/* The tokens before the marks: on a phone the marks scroll sideways, the count stays in view. */}
+                      <td className="num" data-testid={`contexts-${spec}-tokens`}>
+                        {tokens === null ? '…' : tokens.toLocaleString('en')}
+                      </td>
+                      <td>
+                        <span className="seen" role="img" aria-label={seenInWords(seen)}>
+                          {seen.map((k, i) => (
+                            <span key={i} className={`seen-${k}`} title={`turn ${i + 1}: ${SEEN[k].words}`}>
+                              {SEEN[k].mark}
+                            </span>
+                          ))}
+                        </span>
+                      </td>
+                      <td className="muted small gist">{policyGist(policy)}</td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </section>
           <p className="muted small">
-            {(Object.keys(SEEN) as TurnSeen[]).map((k) => (
-              <span key={k} className="seen-key">
-                <span className={`seen-${k}`}>{SEEN[k].mark}</span> {SEEN[k].words}
-              </span>
-            ))}
+            {/* Only the marks the rows use: a key entry for a row not shown would name what is not there. */}
+            {(Object.keys(SEEN) as TurnSeen[])
+              .filter((k) => specs.some((spec) => turnsSeen(parsePolicy(spec), turn).includes(k)))
+              .map((k) => (
+                <span key={k} className="seen-key">
+                  <span className={`seen-${k}`}>{SEEN[k].mark}</span> {SEEN[k].words}
+                </span>
+              ))}
           </p>
         </>
       )}
