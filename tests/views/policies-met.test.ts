@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { policySpecs } from '../../src/context/policy';
+import { stepNo } from '../../src/views/lesson/order';
+import { policiesMet } from '../../src/views/lesson/policies-met';
+
+describe("the lesson's policy table", () => {
+  const specs = policySpecs({ window: 6, clipAt: 6, clipTo: 1 });
+  const rows = (step: number | null) => {
+    const met = policiesMet(step);
+    return met ? specs.filter(met) : specs;
+  };
+  it('shows the policies the card has named by then, and every one elsewhere', () => {
+    expect(rows(stepNo('contexts') - 1)).toEqual(['full', 'window:6', 'clip:6:1', 'summary:6:1', 'lt', 'de']);
+    expect(rows(stepNo('hide') - 1)).toEqual(['full', 'window:6', 'clip:6:1', 'summary:6:1', 'ao', 'ao-last', 'ao-second-last', 'lt', 'de']);
+    expect(rows(null)).toEqual(specs);
+    expect(rows(stepNo('diagonal') - 1)).toEqual(specs);
+  });
+});
