@@ -69,7 +69,7 @@ describe('the recap of the look inside', () => {
     );
     // Of the 43 moves changed, 11 open ways: 32 into other walls.
     expect(r.said).toBe(
-      'The clues: it leans on its own answers, copies them in order more than chance, and one head holds much of that. A clue is not a cause; the test is to switch heads off and see whether the move changes. Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out. Next: a model trained against the pull.',
+      'The clues: it leans on its own answers, copies them in order more than chance, and one head stands out from its layer. A clue is not a cause; the test is to switch heads off and see whether the move changes. Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out. Next: a model trained against the pull.',
     );
     expect(r.table!.rows).toHaveLength(6);
     // Three at random changing nearly as many (29 %; 22 against 15 is within chance): the row, the line and the words say so.

@@ -123,7 +123,7 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
         ? 'it reads its own answers a little more than their length gives'
         : '',
     diagonal >= AGAINST_CHANCE.inOrder ? 'copies them in order more than chance' : '',
-    head && head.standOut > 0 ? (head.standOut === 1 ? 'one head holds much of that' : 'a few heads hold much of that') : '',
+    head && head.standOut > 0 ? (head.standOut === 1 ? 'one head stands out from its layer' : 'a few heads stand out from their layer') : '',
   ].filter(Boolean);
   const listed = clues.length > 1 ? `${clues.slice(0, -1).join(', ')}, and ${clues.at(-1)}` : (clues[0] ?? '');
   return {
