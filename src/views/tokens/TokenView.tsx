@@ -81,9 +81,11 @@ const TokenFrames = memo(function TokenFrames({ r, head }: { r: PolicyResult; he
   const dispatch = useHover((s) => s.dispatch);
   const shown = useMemo(() => (r.attention ? shownSlab(r, head) : null), [r, head]);
   const weights = useMemo(() => (shown ? receivedAttention(r, shown, focusRow) : null), [r, shown, focusRow]);
+  // Which tokens are template marks: once per result, not on every focus move (this re-renders as the focus moves).
+  const marks = useMemo(() => r.tokens.map((t) => isTemplateMark(t.text)), [r]);
   if (!shown || !weights) return null;
   const k = shown;
-  const hasMarks = r.tokens.some((t) => isTemplateMark(t.text));
+  const hasMarks = marks.includes(true);
   let max = 0;
   for (let j = 3; j < weights.length; j++) max = Math.max(max, weights[j]!);
   const from =
@@ -120,8 +122,8 @@ const TokenFrames = memo(function TokenFrames({ r, head }: { r: PolicyResult; he
                     key={j}
                     text={r.tokens[j]!.text}
                     alpha={Math.sqrt(Math.min(1, w / (max || 1))).toFixed(3)}
-                    className={`tok${isQuery ? ' query' : ''}${focusRow === row ? ' focused' : ''}${isTemplateMark(r.tokens[j]!.text) ? ' mark' : ''}`}
-                    title={`#${j} ${CATEGORY_NAMES[r.tokens[j]!.category]}${isTemplateMark(r.tokens[j]!.text) ? ' (chat template mark)' : ''}: ${w.toFixed(5)}`}
+                    className={`tok${isQuery ? ' query' : ''}${focusRow === row ? ' focused' : ''}${marks[j] ? ' mark' : ''}`}
+                    title={`#${j} ${CATEGORY_NAMES[r.tokens[j]!.category]}${marks[j] ? ' (chat template mark)' : ''}: ${w.toFixed(5)}`}
                     row={isQuery ? row : null}
                     col={j}
                     dispatch={dispatch}
