@@ -466,10 +466,9 @@ describe('the lesson, walked with the keyboard only', () => {
       await expect
         .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
         .toContain(`gives ${pct(m.share)} of its attention to the earlier "${m.move}" tokens`);
-      // Chance worked out on the card: those tokens' share of the tokens the move can see.
-      expect(await card.getByTestId('lesson-said').textContent()).toContain(
-        `${(m.share / m.even).toFixed(1)} times chance (chance: ${pct(m.even)}, their share of the tokens)`,
-      );
+      // Chance worked out on the card: those tokens' share of the tokens the move can see; how many times it, in the takeaway.
+      expect(await card.getByTestId('lesson-said').textContent()).toContain(`(chance: ${pct(m.even)}, their share of the tokens)`);
+      expect(await card.getByTestId('lesson-takeaway').textContent()).toContain(`(${(m.share / m.even).toFixed(1)} times chance)`);
       expect(await card.getByTestId('lesson-more').textContent()).toContain(`The single "${m.move}" it looks at most`);
       expect(m.share / m.even, "the wall episode's move looks back at the earlier moves").toBeGreaterThan(1.5);
       // Where its 100 % goes, drawn: those tokens together, the three it looks at most besides, then the rest, as Node's row gives them.

@@ -195,6 +195,8 @@ describe('the wall counts the lesson quotes', () => {
       said: 'This one is unusual: most repeats into a wall barely look back (only 13 % of those counted give the earlier same moves 1.5 times chance or more).',
       more: '15 of the 116 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
     });
+    // Where the takeaway already says most do not look back: the figure alone.
+    expect(lookTally({ ...c, looks: { back: 15, of: 116 } }, 'told').said).toBe('Of the repeats counted, only 13 % look back so (1.5 times chance or more).');
     // A move that does not look back itself is not called the unusual one.
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } }, false).said).toBe(
       'Most repeats into a wall barely look back (only 13 % of those counted give the earlier same moves 1.5 times chance or more).',

@@ -607,16 +607,18 @@ describe('the lesson', () => {
     expect(same.even).toBeCloseTo(0.2, 12);
     const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
     expect(step('reads').reveal!(w, null).said).toBe(
-      `"south" gives 50 % of its attention to the earlier "south" tokens in prior assistant answers, 2.5 times chance (chance: 20 %, their share of the tokens). ${lookTally().said}`,
+      `"south" gives 50 % of its attention to the earlier "south" tokens in prior assistant answers (chance: 20 %, their share of the tokens). ${lookTally(undefined, 'told').said}`,
     );
     // Its largest single look on a token that names no move (a "," in the user turn, 0.3 against the souths' 0.2 + 0.2):
-    // the takeaway names it, and the words then read the look back against it.
+    // the card names it first, then the look back; the takeaway reads the look back against the stored repeats.
     const comma = { ...r, tokens: r.tokens.map((t, i) => (i === 4 ? { ...t, text: ',' } : t)) } as PolicyResult;
     data.set([0.05, 0, 0, 0.05, 0.3, 0.2, 0.05, 0.2, 0.05, 0.1]);
     const odd = step('reads').reveal!({ ...w, results: [comma] }, null);
-    expect(odd.takeaway).toBe('This move looks most at "," in a user\'s turn, not at an earlier move: where a token looks is not why it is written.');
+    expect(odd.takeaway).toBe(
+      'This move looks back at the earlier "south" tokens (2.0 times chance), but most repeats into a wall do not: a repeat needs no look back.',
+    );
     expect(odd.said).toMatch(
-      /^Models often park attention on punctuation when they need nothing in particular\. Still, it gives 40 % of its attention to the earlier "south" tokens in prior assistant answers, 2\.0 times chance/,
+      /^Its largest single look is at "," in a user's turn: models often park attention on punctuation when they need nothing in particular\. Still, it gives 40 % of its attention to the earlier "south" tokens in prior assistant answers \(chance: 20 %/,
     );
     expect(odd.more).toContain("Its largest single look (30 %) is in turn 1's user message.");
     expect(odd.more).not.toContain('Its largest single look is at');
@@ -745,7 +747,7 @@ describe('the lesson', () => {
     // The diagonal step says the split, at a wall, with the answer's three lines (list, thought, move) read as two parts.
     const w = { ...start, guesses: { diagonal: 0.1 }, results: [{ ...r, ratios: { ...r.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(w, w).said).toMatch(
-      /, 2\.4 times the 13 % chance would put there\. Each list of cells is the one before plus a cell: copying it is the task\. The thought and move sit at 2\.4 times chance: the trace, in attention, of the repeated thought and move\.$/,
+      /, 2\.4 times the 13 % chance would put there\. Each list of cells \(the rows above the white line\) is the one before plus a cell: copying it is the task\. The thought and move \(below it\) sit at 2\.4 times chance: the trace, in attention, of the repeated thought and move\.$/,
     );
     // Every row looking at "x" (key 2), which a band of radius 2 holds for each: an upright stripe, named on the card.
     const striped = {
@@ -796,7 +798,7 @@ describe('the lesson', () => {
     } as PolicyResult;
     const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(wf, wf).said).toMatch(
-      /chance would put there\. Each list of cells is the one before plus a cell: copying it is the task\. The thought and move sit below chance: they do not copy a prior assistant answer in step\.$/,
+      /chance would put there\. Each list of cells \(the rows above the white line\) is the one before plus a cell: copying it is the task\. The thought and move \(below it\) sit below chance: they do not copy a prior assistant answer in step\.$/,
     );
   });
 

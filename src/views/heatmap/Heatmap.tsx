@@ -10,7 +10,7 @@ import { categoryRuns, cellAt, clampViewport, fitViewport, heatmapPixels, openin
 import { CATEGORY_NAMES, colorLut, scaleMax } from '../../palette';
 import { headOf, type AttentionSlab } from '../../metrics/slab';
 import type { Span } from '../../metrics/categories';
-import { BAND, heatmapKey, paintHeatmap, svgToPng } from './paint';
+import { BAND, heatmapKey, paintHeatmap, type RowSplit, svgToPng } from './paint';
 
 const LUT = colorLut();
 
@@ -48,6 +48,7 @@ export function Heatmap({
   sharedMax,
   opensOn = null,
   alignedBand = true,
+  rowSplit = null,
 }: {
   r: PolicyResult;
   head: 'mean' | number;
@@ -59,6 +60,8 @@ export function Heatmap({
   opensOn?: 'last-prior' | null;
   /** Draws the copy-aligned band (dashed) where a copy is displaced; the lesson leaves it out. */
   alignedBand?: boolean;
+  /** A line across the answer's rows between two named parts (the lesson's list of cells, then thought and move). */
+  rowSplit?: RowSplit | null;
 }) {
   const attention = r.attention!;
   const quiet = useQuiet();
@@ -92,7 +95,7 @@ export function Heatmap({
 
   useEffect(() => {
     const c = canvas.current;
-    if (c) paintHeatmap(c, { width, areaW, areaH, vp, image, colRuns, rowRuns, priors, r, rowStart, focus, alignedBand });
+    if (c) paintHeatmap(c, { width, areaW, areaH, vp, image, colRuns, rowRuns, priors, r, rowStart, focus, alignedBand, rowSplit });
   });
 
   useWheelZoom(canvas, (f) => setVp((v) => clampViewport(f(clampViewport(v ?? fit, fit, nRows, S, areaW, areaH)), fit, nRows, S, areaW, areaH)));

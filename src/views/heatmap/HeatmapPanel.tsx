@@ -12,6 +12,8 @@ import { CATEGORY_COLORS, CATEGORY_NAMES, LEGEND_GRADIENT } from '../../palette'
 import { Explain } from '../explain/Explain';
 import { useQuiet, useLesson } from '../../state/lesson-store';
 import { LESSON } from '../lesson/steps';
+import { tailRow } from '../lesson/attention-reveals';
+import type { RowSplit } from './paint';
 
 /** One heatmap per shown policy (side by side in compare mode); the first follows the shared hover. */
 export function HeatmapPanel() {
@@ -28,6 +30,11 @@ export function HeatmapPanel() {
     const id = s.step === null ? undefined : LESSON[s.step]?.id;
     return id === 'diagonal' ? 'last-prior' : null;
   });
+  // There, a maze answer's rows split where its thought and move start: the reveal's parts, seen on the picture.
+  const rowSplit = (r: PolicyResult): RowSplit | null => {
+    const row = opensOn ? tailRow(r) : 0;
+    return row > 0 && row < r.query.end - r.query.start ? { row, above: 'list of cells', below: 'thought and move' } : null;
+  };
   // The copy-aligned band is the researcher's check on shifted copies: the lesson draws the plain band only.
   const alignedBand = !useQuiet();
   // Computed once per result and head (not on every hover), and only when the scale is shared.
@@ -68,8 +75,8 @@ export function HeatmapPanel() {
       </div>
       {opensOn && (
         <p className="muted" data-testid="lesson-zoom">
-          Zoomed in on the last prior assistant answer for the lesson, in square cells: a copy made token for token runs down at 45°. "fit" shows the whole
-          matrix.
+          Zoomed in on the last prior assistant answer for the lesson, in square cells: a copy made token for token runs down at 45°. The white dashed line
+          splits the answer's rows: above it, its list of cells; below, its thought and move. "fit" shows the whole matrix.
         </p>
       )}
       <div className={withAttention.length > 1 ? 'compare-grid' : ''}>
@@ -83,10 +90,11 @@ export function HeatmapPanel() {
               dispatch={dispatch}
               opensOn={opensOn}
               alignedBand={alignedBand}
+              rowSplit={rowSplit(r)}
               {...(sharedMax !== undefined && { sharedMax })}
             />
           ) : (
-            <Secondary key={resultId(r)} r={r} head={head} sharedMax={sharedMax} alignedBand={alignedBand} opensOn={opensOn} />
+            <Secondary key={resultId(r)} r={r} head={head} sharedMax={sharedMax} alignedBand={alignedBand} opensOn={opensOn} rowSplit={rowSplit(r)} />
           ),
         )}
       </div>
@@ -101,15 +109,26 @@ function Secondary({
   sharedMax,
   alignedBand,
   opensOn,
+  rowSplit,
 }: {
   r: PolicyResult;
   head: 'mean' | number;
   sharedMax: number | undefined;
   alignedBand: boolean;
   opensOn: 'last-prior' | null;
+  rowSplit: RowSplit | null;
 }) {
   const [hover, dispatch] = useReducer(hoverReducer, NO_HOVER);
   return (
-    <Heatmap r={r} head={head} hover={hover} dispatch={dispatch} alignedBand={alignedBand} opensOn={opensOn} {...(sharedMax !== undefined && { sharedMax })} />
+    <Heatmap
+      r={r}
+      head={head}
+      hover={hover}
+      dispatch={dispatch}
+      alignedBand={alignedBand}
+      opensOn={opensOn}
+      rowSplit={rowSplit}
+      {...(sharedMax !== undefined && { sharedMax })}
+    />
   );
 }

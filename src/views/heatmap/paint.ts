@@ -27,6 +27,14 @@ export interface Paint {
   focus: Cell | null;
   /** Whether the copy-aligned band is drawn too. */
   alignedBand: boolean;
+  /** A line across the answer's rows at `row` (from its first), each side named: the lesson's parts of a maze answer. */
+  rowSplit?: RowSplit | null;
+}
+
+export interface RowSplit {
+  row: number;
+  above: string;
+  below: string;
 }
 
 /** Draws the heatmap on its canvas: the category bands, the cells, the r-band, the selected cell. */
@@ -47,6 +55,7 @@ export function paintHeatmap(c: HTMLCanvasElement, p: Paint): void {
   ctx.imageSmoothingEnabled = false;
   ctx.drawImage(image.off, BAND + vp.tx, BAND + vp.ty, image.off.width * vp.sx, image.off.height * vp.sy);
   paintRBand(ctx, p);
+  if (p.rowSplit) paintRowSplit(ctx, p, p.rowSplit);
   if (p.focus) {
     ctx.strokeStyle = '#CC79A7';
     ctx.lineWidth = 2;
@@ -89,6 +98,35 @@ function paintRBand(ctx: CanvasRenderingContext2D, { priors, r, rowStart, vp, al
     centreLine(ctx, p, r.query.end - r.query.start, xOf, yOf);
     if (shift !== 0 && alignedBand) outlineBand(ctx, diagonalBand(p, r.query.end - r.query.start, r.radius, shift), xOf, yOf, [4, 3]);
   });
+}
+
+/**
+ * A white line across the area between two parts of the answer's rows, each part named at the area's right end on a
+ * dark patch (readable over bright cells), so a reader can see which rows hold the band's bright cells.
+ */
+function paintRowSplit(ctx: CanvasRenderingContext2D, { r, rowStart, vp, areaW }: Paint, split: RowSplit): void {
+  const y = BAND + vp.ty + (r.query.start - rowStart + split.row) * vp.sy;
+  ctx.strokeStyle = '#fff';
+  ctx.lineWidth = 2;
+  ctx.setLineDash([6, 3]);
+  ctx.beginPath();
+  ctx.moveTo(BAND, y);
+  ctx.lineTo(BAND + areaW, y);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.font = '12px sans-serif';
+  ctx.textBaseline = 'middle';
+  for (const [text, dy] of [
+    [`↑ ${split.above}`, -10],
+    [`↓ ${split.below}`, 10],
+  ] as const) {
+    const w = ctx.measureText(text).width + 8;
+    const x = BAND + areaW - w - 4;
+    ctx.fillStyle = 'rgba(0, 0, 0, 0.75)';
+    ctx.fillRect(x, y + dy - 8, w, 16);
+    ctx.fillStyle = '#fff';
+    ctx.fillText(text, x + 4, y + dy);
+  }
 }
 
 /** The band's centre, dotted: the answer's i-th token on the prior assistant answer's i-th, the line a copy follows. */

@@ -124,6 +124,22 @@ export function bandLine(r: PolicyResult): number | null {
 }
 
 /**
+ * The answer's first row (counted from its first token) on its last `tail` lines: where a maze answer's thought and
+ * move start, its list of cells above. A token that holds a line break ends its line.
+ */
+export function tailRow(r: PolicyResult, tail = 2): number {
+  const texts = r.tokens.slice(r.query.start, r.query.end).map((t) => t.text);
+  const lineOf: number[] = [];
+  let line = 0;
+  for (const t of texts) {
+    lineOf.push(line);
+    line += t.match(/\n/g)?.length ?? 0;
+  }
+  const first = lineOf.findIndex((l) => l >= line + 1 - tail);
+  return first < 0 ? texts.length : first;
+}
+
+/**
  * The diagonal ratio split by the answer's lines: the part its last `tail` lines put on the diagonal (a maze
  * answer's thought and move) and the part of the lines before them (its list of cells). Each is that part's rows
  * summed over all the answer's rows, so the two add up to the ratio; null without the answer's rows of attention.
@@ -133,21 +149,14 @@ export function diagonalByLines(r: PolicyResult, tail = 2): { before: number; la
   if (!answer) return null;
   const rows = answer.rows;
   const byRow = diagonalRows(answer, priorSpans(r), r.radius);
-  // Each row's line: the line breaks in the answer's tokens before it (a token that holds one ends its line).
-  const texts = r.tokens.slice(r.query.start, r.query.end).map((t) => t.text);
-  const lineOf: number[] = [];
-  let line = 0;
-  for (const t of texts) {
-    lineOf.push(line);
-    line += t.match(/\n/g)?.length ?? 0;
-  }
+  const from = tailRow(r, tail);
   // Each part beside what attention spread evenly would give the same rows: its own yardstick.
   const even = evenBandRows(r);
   const part = { before: 0, last: 0, evenBefore: 0, evenLast: 0 };
   for (let i = 0; i < rows; i++) {
-    const tailRow = lineOf[i]! >= line + 1 - tail;
-    part[tailRow ? 'last' : 'before'] += byRow[i]! / rows;
-    part[tailRow ? 'evenLast' : 'evenBefore'] += even[i]! / rows;
+    const tailPart = i >= from;
+    part[tailPart ? 'last' : 'before'] += byRow[i]! / rows;
+    part[tailPart ? 'evenLast' : 'evenBefore'] += even[i]! / rows;
   }
   return part;
 }

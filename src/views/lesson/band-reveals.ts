@@ -104,7 +104,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
     : undefined;
   return {
     ...(takeaway ? { takeaway } : {}),
-    said: ` Each list of cells is the one before plus a cell: copying it is the task. The thought and move sit ${verdict}.`,
+    said: ` Each list of cells (the rows above the white line) is the one before plus a cell: copying it is the task. The thought and move (below it) sit ${verdict}.`,
     more: `An answer that copied a whole prior assistant answer line for line would show here. Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}).`,
   };
 }

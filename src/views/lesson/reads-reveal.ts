@@ -114,28 +114,40 @@ export function readsReveal(w: LessonWorld): Reveal {
       : '';
   // The single earlier token it looks at most, in the fold: the bars draw it, and the card keeps few figures.
   const onOne = ` The single ${name} it looks at most is in ${whereToken(rr, s.top)} (${percent(at(rr, w.pointed.row, s.top))} of its attention).`;
-  // A move's takeaway: its largest single look where that is no earlier same move (the bars show it first, and a
-  // reader asks at once), else whether it looks back, and whether the stored repeats mostly do.
+  // A move's takeaway: whether it looks back, and whether the stored repeats mostly do (the group, not this one
+  // token, is the finding); else its largest single look where that is no earlier same move (the bars show it first).
   const odd = elsewhere && t.top.category !== 'current' && !isMove(t.top.text);
+  const rare = move && k >= LOOKS_BACK && looksRare();
   const takeaway = !move
     ? undefined
-    : odd
-      ? `This move looks most at ${quoted(rr, t.top.k)} in ${KIND[t.top.category]}, not at an earlier move: where a token looks is not why it is written.`
-      : k < LOOKS_BACK
-        ? 'This move does not look back at the earlier ones more than at anything else.'
-        : looksRare()
-          ? `This repeated move looks back at the earlier ${name} tokens, but most repeats do not: attention shows where the model reads, not why it chooses.`
+    : rare
+      ? `This move looks back at the earlier ${name} tokens (${k.toFixed(1)} times chance), but most repeats into a wall do not: a repeat needs no look back.`
+      : odd
+        ? `This move looks most at ${quoted(rr, t.top.k)} in ${KIND[t.top.category]}, not at an earlier move: where a token looks is not why it is written.`
+        : k < LOOKS_BACK
+          ? 'This move does not look back at the earlier ones more than at anything else.'
           : `This repeated move looks back at the earlier ${name} tokens, as most repeats into a wall do.`;
   // Chance worked once, on the card: looking at every token equally gives a set of tokens its share of them.
-  const against = k >= LOOKS_BACK ? `, ${k.toFixed(1)} times chance (chance: ${percent(s.even)}, their share of the tokens)` : ', about chance';
+  const against = rare
+    ? ` (chance: ${percent(s.even)}, their share of the tokens)`
+    : k >= LOOKS_BACK
+      ? `, ${k.toFixed(1)} times chance (chance: ${percent(s.even)}, their share of the tokens)`
+      : ', about chance';
   // A large look at a mark with no letters puzzles a newcomer: heads often rest attention on punctuation when
   // nothing in particular is needed, so a big look there says little.
-  const resting = odd && !/\p{L}|\p{N}/u.test(t.top.text) ? 'Models often park attention on punctuation when they need nothing in particular. ' : '';
+  const resting = odd && !/\p{L}|\p{N}/u.test(t.top.text) ? 'models often park attention on punctuation when they need nothing in particular' : '';
+  // Where the takeaway does not name the largest look, the card does first: the bars draw it biggest.
+  const first = !odd
+    ? ''
+    : rare
+      ? `Its largest single look is at ${quoted(rr, t.top.k)} in ${KIND[t.top.category]}${resting ? `: ${resting}` : ', naming no move'}. `
+      : resting
+        ? `${resting[0]!.toUpperCase()}${resting.slice(1)}. `
+        : '';
   return {
     ...(takeaway ? { takeaway } : {}),
-    // The largest single look in the fold, unless the takeaway names it: the bars name it, and it sits far from the move on the page.
-    // Punctuation first (it answers the takeaway's puzzle), then the look back, then whether repeats usually look back.
-    said: `${resting}${odd ? 'Still, it' : name} gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers${against}.${move ? ` ${lookTally(undefined, k >= LOOKS_BACK).said}` : ''}`,
+    // The largest single look in the fold, unless the takeaway or the card's first sentence names it.
+    said: `${first}${odd ? 'Still, it' : name} gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers${against}.${move ? ` ${lookTally(undefined, rare ? 'told' : k >= LOOKS_BACK).said}` : ''}`,
     bars,
     more: `There are ${s.count} of those tokens.${move && k >= LOOKS_BACK ? onOne : ''}${odd ? '' : largest}${largestWhere}${column} ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far. Tokens such as <|im_start|> and <|im_end|> are the chat template's marks where each message starts and ends.`,
   };

@@ -204,6 +204,8 @@ export const LESSON: LessonStep[] = [
     act: { label: "Switch off the last layer's 3 top-diagonal heads, then its 3 lowest, and write the answer each way", run: 'heads-off' },
     // The grid the text reads, centred: the region opens on the charts above it.
     show: '[data-testid="head-grid-0"]',
+    // Back to the grid once the answers are written: the panels above it grow as they come.
+    after: '[data-testid="head-grid-0"]',
     done: (w) => w.offAnswers?.control !== undefined,
     // The answers themselves are side by side in the panel: the card says where each move leads, then how often over the episodes.
     reveal: (w, base) => {

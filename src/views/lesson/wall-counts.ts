@@ -73,12 +73,15 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
 }
 
 /** The reads step's "is this one typical": how many of the moves repeated into a wall look back as much, and why the episode shows one that does. */
-export function lookTally(c: WallCounts = WALL_COUNTS, thisLooks = true): Reveal {
+export function lookTally(c: WallCounts = WALL_COUNTS, thisLooks: boolean | 'told' = true): Reveal {
   const counted = `${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes`;
   const share = pct(c.looks.back, c.looks.of);
   return {
+    // 'told': the takeaway already says most do not look back; the card gives the figure.
     said: looksRare(c)
-      ? `${thisLooks ? 'This one is unusual: most' : 'Most'} repeats into a wall barely look back (only ${share} of those counted give the earlier same moves ${LOOKS_BACK} times chance or more).`
+      ? thisLooks === 'told'
+        ? `Of the repeats counted, only ${share} look back so (${LOOKS_BACK} times chance or more).`
+        : `${thisLooks ? 'This one is unusual: most' : 'Most'} repeats into a wall barely look back (only ${share} of those counted give the earlier same moves ${LOOKS_BACK} times chance or more).`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves well above chance.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step ${stepNo('generate')}) look back at ${LOOKS_BACK} times chance or more.${
