@@ -13,6 +13,7 @@ import { HeadGrid } from './HeadGrid';
 import { cellsOf, difference, largestChange, meanOf, sharedMax, type HeadMetric } from './heads-model';
 import { OffHeads } from './OffHeads';
 import { useQuiet } from '../../state/lesson-store';
+import { percent } from '../lesson/world';
 
 const METRIC_NAMES: Record<HeadMetric, string> = { diagonal: 'diagonal ratio', ...CATEGORY_NAMES };
 const SERIES_COLORS = ['#000000', '#0072B2', '#CC79A7', '#E69F00'];
@@ -38,6 +39,9 @@ export function HeadsPanel() {
   const shown = useInspector((s) => s.heads);
   // The difference grid and the chart by layer are a researcher's: no lesson step reads them.
   const quiet = useQuiet();
+  // The lesson's reader has every figure in per cent, as its card says them; the researcher reads four decimals.
+  const fig = quiet ? percent : f4;
+  const mean = quiet ? 'Averaged over its heads' : 'Head mean';
   const setShown = useInspector((s) => s.setHeadsShown);
   const off = useInspector((s) => s.off);
   const analyzing = useInspector((s) => s.analyzing);
@@ -122,10 +126,10 @@ export function HeadsPanel() {
       {first && (
         <p data-testid="heads-summary">
           {peak === first.layers.length - 1
-            ? `Head mean, the diagonal ratio is highest at the final layer, layer ${peak} (${f4(first.layers[peak]!.diagonal)}).`
-            : `Head mean, the diagonal ratio is highest at layer ${peak} (${f4(first.layers[peak]!.diagonal)}); at the final layer it is ${f4(first.layers[first.layers.length - 1]!.diagonal)}.`}{' '}
+            ? `${mean}, the diagonal ratio is highest at the final layer, layer ${peak} (${fig(first.layers[peak]!.diagonal)}).`
+            : `${mean}, the diagonal ratio is highest at layer ${peak} (${fig(first.layers[peak]!.diagonal)}); at the final layer it is ${fig(first.layers[first.layers.length - 1]!.diagonal)}.`}{' '}
           The heads with the highest{off.length > 0 ? ' of those still on' : ''}:{' '}
-          {top.map((h) => `${headLabel(h)} (${f4(first.layers[h[0]]!.perHead[h[1]]!.diagonal)})`).join(', ')}.
+          {top.map((h) => `${headLabel(h)} (${fig(first.layers[h[0]]!.perHead[h[1]]!.diagonal)})`).join(', ')}.
           {/* Switched-off heads change every later layer's attention: the grid is this model with them off. */}
           {off.length > 0 && <strong> Computed with heads {off.map(headLabel).join(', ')} switched off.</strong>}
         </p>
@@ -170,10 +174,10 @@ export function HeadsPanel() {
           <p className="muted heads-readout" aria-live="polite" data-testid="heads-readout">
             {cell && first?.layers[cell[0]]?.perHead[cell[1]]
               ? readout(grids, cell, off)
-              : `Rows are layers (0 at the top), columns heads; colour: ${METRIC_NAMES[metric]}, 0 to ${f4(max)}${metric === 'diagonal' ? '; ★ marks the highest head, × a head switched off' : ''}. ${clickSwitches ? 'Click a cell to switch its head off.' : "Click a cell to open that head's heatmap."}`}
+              : `Rows are layers (0 at the top), columns heads; colour: ${METRIC_NAMES[metric]}, 0 to ${fig(max)}${metric === 'diagonal' ? '; ★ marks the highest head, × a head switched off' : ''}. ${clickSwitches ? 'Click a cell to switch its head off.' : "Click a cell to open that head's heatmap."}`}
           </p>
         </div>
-        {first && <HeadsProfile max={max} change={diff && !quiet ? largestChange(diff) : null} profile={quiet ? null : profile} />}
+        {first && <HeadsProfile fig={fig} max={max} change={diff && !quiet ? largestChange(diff) : null} profile={quiet ? null : profile} />}
       </div>
       <OffHeads top={first ? (k: number) => topHeads(first.layers, k) : null} />
     </section>
@@ -184,13 +188,13 @@ export function HeadsPanel() {
  * The grids' colour legend (and the difference grid's, where one is drawn) and the chart by layer (head mean);
  * `profile` null: no chart (the lesson reads no layer profile).
  */
-function HeadsProfile({ max, change, profile }: { max: number; change: number | null; profile: Series[] | null }) {
+function HeadsProfile({ fig, max, change, profile }: { fig: (v: number) => string; max: number; change: number | null; profile: Series[] | null }) {
   return (
     <div className="heads-profile">
       <p className="head-legend" aria-hidden="true">
         <span>0</span>
         <span className="head-legend-bar" style={{ background: `linear-gradient(to right, ${CIVIDIS_STOPS})` }} />
-        <span>{f4(max)}</span>
+        <span>{fig(max)}</span>
         {change !== null && (
           <>
             <span> · difference −{f4(change)}</span>
