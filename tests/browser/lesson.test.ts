@@ -14,7 +14,7 @@ import { openModel } from '../../src/runtime/open-model';
 import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { moveOf, moveClause, towardGoal, wallsIn } from '../../src/views/lesson/moves';
-import { changedPct, headsTally, scoreboard } from '../../src/views/lesson/wall-counts';
+import { changedPct, headsTally, scoreboard, wallTally } from '../../src/views/lesson/wall-counts';
 import { WALL_COUNTS } from '../../src/views/lesson/wall-records';
 import { recapReveal, recapRows } from '../../src/views/lesson/recap';
 import { hiddenTally, latestTally } from '../../src/views/lesson/hidden-counts';
@@ -390,6 +390,11 @@ describe('the lesson, walked with the keyboard only', () => {
           expect.stringMatching(/^whole history \(Full\)\d+\u00a0%$/),
           expect.stringMatching(/^no history \(DE\)\d+\u00a0%$/),
         ]);
+        // Luck on its meter, with the verdict the words give.
+        expect(await card.getByTestId('lesson-luck-row').allTextContents()).toEqual([
+          `Full against DE${wallTally().luck![0]!.clear ? 'more than luck' : 'could be luck'}`,
+        ]);
+        expect(await card.getByTestId('lesson-said').textContent()).toContain(wallTally().luck![0]!.clear ? 'it is more than luck' : 'it could be luck');
       },
       undefined,
       page.getByTestId('generate'),
@@ -541,6 +546,10 @@ describe('the lesson, walked with the keyboard only', () => {
       const heads = headsTally().board!;
       expect(await card.getByTestId('lesson-board-row').allTextContents()).toEqual(
         heads.rows.map((r) => `${r.label}${unbroken(r.figure!)}${r.noMove ? `${r.noMove}\u00a0% no move` : ''}`),
+      );
+      // Both of its comparisons on the luck meter, as the stored counts give them.
+      expect(await card.getByTestId('lesson-luck-row').allTextContents()).toEqual(
+        headsTally().luck!.map((l) => `${l.label}${l.clear ? 'more than luck' : 'could be luck'}`),
       );
     });
     await step(

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dirSource } from '../../src/cli/dir-source';
 import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../../src/model/demo';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
+import { signTest } from '../../src/metrics/stats';
 import { summary } from '../../src/views/lesson/summary';
 import { headsTally, lookTally, policyTally, scoreboard, twinTally, wallTally } from '../../src/views/lesson/wall-counts';
 import { hiddenTally, latestTally } from '../../src/views/lesson/hidden-counts';
@@ -181,6 +182,11 @@ describe('the wall counts the lesson quotes', () => {
         caption:
           "The 3 moves back into the wall under Full (step 2), written again with heads switched off: where each move goes now (a bar's part that is not 'back into the wall' changed)",
       },
+      // On the luck meter: each set parts from the top-diagonal one on a single turn (1 against 0): p = 1.
+      luck: [
+        { label: 'top-diagonal off against three at random', p: 1, said: '1 time in 2 or more', clear: false },
+        { label: 'top-diagonal off against the lowest off', p: 1, said: '1 time in 2 or more', clear: false },
+      ],
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2, random: 2 } };
     expect(headsTally({ ...c, headsOff: even }).takeaway).toBe(
@@ -275,12 +281,14 @@ describe('the wall counts the lesson quotes', () => {
       // Luck, said first here: Full and DE part 69 against 9.
       said: 'Even with no history it often walks into the wall, since its goal often lies just beyond it; could the gap be luck? Were Full and DE alike, luck would make one this size less than 1 time in 1,000: it is more than luck.',
       more: 'Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 of 200 moves (75 %) under Full, 90 of 200 moves (45 %) under DE and 80 of 160 moves (50 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
+      luck: [{ label: 'Full against DE', p: signTest(69, 9), said: 'less than 1 time in 1,000', clear: true }],
     });
     expect(twinTally(c)).toEqual({
       takeaway: 'Trained only where its history changed the move, the twin repeats it less often at the wall, but not as rarely as with no history.',
       // Its target, the answer that sees only the turn before, keeps much of the pull (LT 70 % against DE 45 %): said why.
       said: 'At a wall, with the whole history, the twin repeats the blocked move in 60 %, the demo model 75 %. Its training target, the answer seeing only the turn before, repeats 70 % (LT): it was never taught to ignore the turn before.',
       more: "Counted over the 200 stored turns at a wall, the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move). The two part on 52 turns: only the twin repeats the blocked move 11 times, only the demo model 41; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The twin repeats less than its training target (LT, 70 %): it was trained toward LT's answers only where they differed from the whole history's, not to copy LT everywhere.",
+      luck: [{ label: 'CPL twin against the demo model', p: signTest(11, 41), said: 'less than 1 time in 1,000', clear: true }],
     });
     const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null });
     expect(policyTally('window:6', 'Window-6', c, [t(3), t(7), t(9)]).said).toBe(
@@ -294,6 +302,11 @@ describe('the wall counts the lesson quotes', () => {
       said: "Of the moves made, AO (50 %) repeats the blocked move about as often as DE. AO's moves also hit other walls far more than DE's (the grey), and find an open way less than half as often.",
       // SUM and Filler in the fold: the card reads AO, the papers' own test.
       more: "SUM (each answer as a one-sentence summary) and Filler (each as unrelated words) hide them too: of the moves made, SUM (60 %) keeps part of the extra repeats; Filler (20 %) falls below even DE, and 50 % of its answers make no move: unfamiliar text changes its play beyond the pull. Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. DE: 45 %, Full: 75 % of their moves. Into other walls: 31 % of AO's moves, 15 % of DE's; an open way: 19 % and 40 %. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played. The two part on 82 turns: only AO repeats the blocked move 37 times, only DE 45; were the two alike, chance would split them this unevenly about 1 time in 2.",
+      // On the luck meter: AO against DE parts 37 against 45 (could be luck); against Full, 10 against 80.
+      luck: [
+        { label: 'AO against DE', p: signTest(37, 45), said: 'about 1 time in 2', clear: false },
+        { label: 'AO against Full', p: signTest(10, 80), said: 'less than 1 time in 1,000', clear: true },
+      ],
     });
     // Every answer a move: no word of missing moves. AO at Full's rate: the takeaway says the repeats do not come with its words.
     const fine = { ...c, repeats: { ...c.repeats, ao: 150, sum: 100 }, moved: { ...c.moved, ao: 200, sum: 200, filler: 200 } };
@@ -388,6 +401,11 @@ describe('the wall counts the lesson quotes', () => {
       said: 'At the wall it repeats the blocked move in 70 % under LT against 75 % under Full, and 45 % with no earlier turn (DE).',
       // LT and Full part on 40 turns, 15 against 25: chance gives that often (2 × 0.077: about 1 time in 6).
       more: 'The counts over the 200 stored turns right after a wall: 140 of the 200 moves under LT, 150 of 200 under Full, 90 of 200 under DE, from 40 episodes the demo model played. The two part on 40 turns: only LT repeats the blocked move 15 times, only Full 25; were the two alike, chance would split them this unevenly about 1 time in 6.',
+      // LT against DE (60 against 10: more than luck), then against Full (15 against 25: could be luck).
+      luck: [
+        { label: 'LT against DE', p: signTest(60, 10), said: 'less than 1 time in 1,000', clear: true },
+        { label: 'LT against Full', p: signTest(15, 25), said: 'about 1 time in 6', clear: false },
+      ],
     });
     expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/, and 45 % under DE \(no earlier turn\)\.$/);
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');

@@ -69,7 +69,7 @@ describe('the recap of the look inside', () => {
     );
     // Of the 43 moves changed, 11 open ways: 32 into other walls.
     expect(r.said).toBe(
-      'The clues: it leans on its own answers, copies them in order more than chance, and one head stands out from its layer. A clue is not a cause; the test is to switch heads off and see whether the move changes. Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out. Next: a model trained against the pull.',
+      'The clues: it leans on its own answers, copies them in order more than chance, and one head stands out from its layer. A clue is not a cause; the test: switch heads off and see whether the move changes. Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out. Part 1 found where the pull comes from (the previous answer); the look inside did not find how it travels.',
     );
     expect(r.table!.rows).toHaveLength(6);
     // Three at random changing nearly as many (29 %; 22 against 15 is within chance): the row, the line and the words say so.
@@ -87,7 +87,7 @@ describe('the recap of the look inside', () => {
       'Attention gave clues, not the cause: switching off the heads that copy most changes the move barely more than switching off three at random.',
     );
     expect(insideReveal(world([full, filler]), close).said).toContain(
-      ' Three heads at random change nearly as many moves as the top-diagonal ones: the pull seems spread over many heads, not held by the copying few.',
+      ' Three heads at random change nearly as many moves as the top-diagonal ones: the pull is not held by the copying few.',
     );
     // Filler not yet scored: no table with a row missing.
     expect(insideReveal(world([full]), c).table).toBeUndefined();

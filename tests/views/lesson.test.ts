@@ -309,6 +309,7 @@ describe('the lesson', () => {
       takeaway: wallTally().takeaway,
       said: `Under Full the model moves south, into a wall; under LT it moves east, an open way. The history changes what the model does. ${wallTally().said}`,
       more: `The last user message names the walls: south. Under Full it wrote: "Move: south". Under LT it wrote: "Move: east". ${wallTally().more}`,
+      luck: wallTally().luck,
     });
     // Two answers written: then the count over many episodes, after what the two say.
     expect(says('east', 'east').said.endsWith(`The same move both ways: here the earlier turns do not change what the model does. ${wallTally().said}`)).toBe(
@@ -393,7 +394,14 @@ describe('the lesson', () => {
     );
     // No control yet, no walls: only what changed, and no count over the episodes.
     expect(headsOffReveal(off('Path: 8 3.\nMove: north').offAnswers, null, ['east']).said).toBe(
-      'With every head on the model moves east, into a wall. With the top-diagonal heads off it moves north, an open way. Without those heads it takes an open way, though a model missing parts may also just write differently.',
+      'With every head on the model moves east, into a wall. With the top-diagonal heads off it moves north, an open way, and its list of cells comes out wrong. Without those heads it takes an open way, though a model missing parts may also just write differently.',
+    );
+    // The list said only where the top-diagonal heads alone garble it: not when the control's list comes out wrong too, nor when it is right.
+    expect(headsOffReveal(off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: east').offAnswers, null, ['east']).said).not.toContain(
+      'its list of cells comes out wrong',
+    );
+    expect(headsOffReveal(off('Path: 8 9 10 11.\nMove: north', 'Path: 8 9 10 11.\nMove: east').offAnswers, null, ['east']).said).not.toContain(
+      'its list of cells comes out wrong',
     );
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Move: east'), walls: null }, w)).not.toContain('stored turns');
   });
@@ -615,7 +623,7 @@ describe('the lesson', () => {
     data.set([0.05, 0, 0, 0.05, 0.3, 0.2, 0.05, 0.2, 0.05, 0.1]);
     const odd = step('reads').reveal!({ ...w, results: [comma] }, null);
     expect(odd.takeaway).toBe(
-      'This move looks back at the earlier "south" tokens (2.0 times chance), but most repeats into a wall do not: a repeat needs no look back.',
+      'This move looks back at the earlier "south" tokens (2.0 times chance), but most repeats into a wall do not: the pull need not pass through such a look.',
     );
     expect(odd.said).toMatch(
       /^Its largest single look is at "," in a user's turn: models often park attention on punctuation when they need nothing in particular\. Still, it gives 40 % of its attention to the earlier "south" tokens in prior assistant answers \(chance: 20 %/,

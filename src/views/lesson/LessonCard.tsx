@@ -11,6 +11,7 @@ import { scoreboard } from './wall-counts';
 import { useLessonWorld } from './use-lesson-world';
 import { WallChart } from './WallChart';
 import { RevealBars } from './RevealBars';
+import { LuckMeter } from './LuckMeter';
 import { RevealPoints } from './RevealPoints';
 import { MazeDrawing } from './MazeDrawing';
 import { CopySketch } from './CopySketch';
@@ -115,6 +116,7 @@ function Card({ index }: { index: number }) {
       {reveal.table && <RecapTable table={reveal.table} />}
       {reveal.bars && <RevealBars bars={reveal.bars} />}
       {reveal.points && <RevealPoints points={reveal.points} />}
+      {reveal.luck && reveal.luck.length > 0 && <LuckMeter rows={reveal.luck} />}
     </>
   );
   const [lost, setLost] = useState<number | null>(null);

@@ -2,7 +2,7 @@
  * The hide step's count (AO on the card, SUM and Filler in its fold) and the recap after it: the policies' counts
  * side by side, read against no history. Plain functions over the stored turns (wall-records.ts).
  */
-import { historyAdds, moveRate, noMoveRate, openRate, parted, pct, rate } from './wall-counts';
+import { historyAdds, luckRow, moveRate, noMoveRate, openRate, parted, pct, rate } from './wall-counts';
 import { WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import type { Reveal } from './world';
 
@@ -70,6 +70,7 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   return {
     takeaway: takeaway[verdict('ao')],
     said: `Of the moves made, ${readings[0]}.${shaken}`,
+    luck: [luckRow('AO against DE', c.split.de.ao), luckRow('AO against Full', c.split.full.ao)],
     // DE's and Full's rates, the yardsticks the words read against, in the fold with the all-turn rates.
     more: `${others} ${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Into other walls: ${otherWalls(c, 'ao')} % of AO's moves, ${otherWalls(c, 'de')} % of DE's; an open way: ${aoOpen} % and ${deOpen} %. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played. ${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE')}`,
   };
@@ -118,6 +119,7 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   return {
     takeaway,
     said: `With only its previous answer hidden, it walks back into the wall in ${moveRate(c, 'ao-last')} % of its moves. With only the one before it hidden (AO-second-last, the control), ${moveRate(c, 'ao-second-last')} %; with no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %.${shaken}${confusion(c)}`,
+    luck: [luckRow('AO-last against Full', c.split.full['ao-last']), luckRow('AO-second-last against Full', c.split.full['ao-second-last'])],
     more: `AO-last and its control are this tool's tests, not a paper's policies: one answer is hidden as AO hides each, without AO's line in the system prompt. The counts: ${c.repeats['ao-last']} of the ${c.moved['ao-last']} moves under AO-last and ${c.repeats['ao-second-last']} of the ${c.moved['ao-second-last']} under AO-second-last, from ${c.episodes} episodes the demo model played (of the ${c.turns} turns, ${c.turns - c.moved['ao-last']} and ${c.turns - c.moved['ao-second-last']} make no move). Into other walls: ${otherWalls(c, 'ao-last')} % of AO-last's moves, ${otherWalls(c, 'ao-second-last')} % of the control's, ${otherWalls(c, 'de')} % of DE's. ${parted(c.split.de['ao-last'], 'only AO-last repeats the blocked move', 'only DE')} Against Full, the control: t${parted(c.split.full['ao-second-last'], 'only the control repeats it', 'only Full').slice(1)}`,
   };
 }

@@ -128,15 +128,15 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
   const listed = clues.length > 1 ? `${clues.slice(0, -1).join(', ')}, and ${clues.at(-1)}` : (clues[0] ?? '');
   return {
     takeaway,
-    said: `${listed ? `The clues: ${listed}. ` : ''}A clue is not a cause; the test is to switch heads off and see whether the move changes.${
+    said: `${listed ? `The clues: ${listed}. ` : ''}A clue is not a cause; the test: switch heads off and see whether the move changes.${
       !carry
         ? ''
         : beyondRandom(h)
           ? mostlyIntoWalls(h)
             ? ' Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out.'
             : ''
-          : ' Three heads at random change nearly as many moves as the top-diagonal ones: the pull seems spread over many heads, not held by the copying few.'
-    } Next: a model trained against the pull.`,
+          : ' Three heads at random change nearly as many moves as the top-diagonal ones: the pull is not held by the copying few.'
+    } Part 1 found where the pull comes from (the previous answer); the look inside did not find how it travels.`,
     table: {
       caption:
         'Does where the model reads explain the repeat? What each step saw ("luck": how often chance alone would give a gap this size, were the heads no different)',

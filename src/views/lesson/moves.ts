@@ -134,6 +134,15 @@ export function wordsCopied(answer: string, from: string): number {
 }
 
 /**
+ * Whether an answer's list of cells (a maze answer's first line, where it has more) comes out other than with every
+ * head on: a run of one cell, say. Said beside it, so a garbled list is not left a puzzle.
+ */
+export function listWrong(x: string, withAll: string): boolean {
+  const list = (t: string) => (t.includes('\n') ? t.split('\n')[0] : null);
+  return list(x) !== null && list(withAll) !== null && list(x) !== list(withAll);
+}
+
+/**
  * The heads step's reveal: where the move leads with every head on, with the last layer's heads that follow the
  * diagonal most switched off, and as a control with those that follow it least off; what that says (said); and how
  * much of the previous answer's list each answer copies (more).
@@ -150,7 +159,9 @@ export function headsOffReveal(
   // "moves" once: the three answers in one sentence.
   const then = (x: string) => moveClause(x, walls, toGoal).replace(/^moves /, '');
   // The heads by name are in the panel and the fold: the card says where each move leads.
-  const moves = `With every head on the model ${moveClause(a.withAll, walls, toGoal)}. With the top-diagonal heads off it ${moveClause(a.withOff, walls, toGoal)}${
+  // A list of cells garbled by the top-diagonal heads alone: they copy the list (the diagonal step's finding), said where seen.
+  const garbled = listWrong(a.withOff, a.withAll) && !(c && listWrong(c.withOff, a.withAll)) ? ', and its list of cells comes out wrong' : '';
+  const moves = `With every head on the model ${moveClause(a.withAll, walls, toGoal)}. With the top-diagonal heads off it ${moveClause(a.withOff, walls, toGoal)}${garbled}${
     c ? `; with the lowest off, ${then(c.withOff)}` : ''
   }.`;
   const named = `Switched off: ${a.off.join(', ')} (top diagonal ratio)${c ? `; ${c.off.join(', ')} (lowest)` : ''}, in the last layer.`;

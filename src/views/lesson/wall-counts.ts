@@ -6,7 +6,7 @@
 import { signTest } from '../../metrics/stats';
 import { stepNo } from './order';
 import { type HeadSet, type HeadsOffCounts, type Split, WALL_COUNTS, WALL_TURNS, type WallCounts, type WallTurn, WRITERS, type Writer } from './wall-records';
-import { LOOKS_BACK, type Reveal, SILENT } from './world';
+import { LOOKS_BACK, type LuckRow, type Reveal, SILENT } from './world';
 
 /**
  * How often chance alone (a two-sided sign test on the turns where the two part) splits as unevenly as `s`, in words,
@@ -18,6 +18,11 @@ export function byChance(s: Split): { said: string; clear: boolean } {
   const said =
     p < 0.001 ? 'less than 1 time in 1,000' : p < 0.01 ? 'less than 1 time in 100' : p >= 0.5 ? '1 time in 2 or more' : `about 1 time in ${Math.round(1 / p)}`;
   return { said, clear: p < 0.05 };
+}
+
+/** A comparison for the luck meter, from the same sign test the words use. */
+export function luckRow(label: string, s: Split): LuckRow {
+  return { label, p: signTest(s.first, s.second), ...byChance(s) };
 }
 
 /**
@@ -68,6 +73,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // Luck introduced here, where the first comparison is: every later count reads the same way.
     // What the chart counts is its caption (the mazes, the moves made): the card keeps the reading.
     said: `Even with no history it often walks into the wall, since its goal often lies just beyond it; ${luckSaid(c.split.de.full, 'Full and DE')}`,
+    luck: [luckRow('Full against DE', c.split.de.full)],
     more: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from. The counts: ${ofMoves(c, 'full')} under Full, ${ofMoves(c, 'de')} under DE and ${ofMoves(c, 'ao')} under AO, from ${c.episodes} episodes counted beforehand with the same model. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE')}`,
   };
 }
@@ -108,6 +114,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
         : `The twin repeats a little less, but that could be luck (luck alone would give such a drop ${chance.said})${twinAboveNoHistory(c) ? ': most of the pull stays' : ''}.`,
     // No history's rate is drawn in the chart beside: the card keeps the two models' and the target's.
     said: `At a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')}.${ltTarget(c)}`,
+    luck: [luckRow('CPL twin against the demo model', c.split.full.twin)],
     more: `Counted over the ${c.turns} stored turns at a wall, the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move). ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model')}${
       moveRate(c, 'twin') < moveRate(c, 'lt')
         ? ` The twin repeats less than its training target (LT, ${movePct(c, 'lt')}): it was trained toward LT's answers only where they differed from the whole history's, not to copy LT everywhere.`
@@ -238,6 +245,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
         : `: were the top and the lowest alike, such a gap would come ${byChance(h.changed).said}.`
     }${carry ? headsLead(h) : ''}`,
     board: headsBoard(h),
+    luck: [luckRow('top-diagonal off against three at random', h.changedRandom), luckRow('top-diagonal off against the lowest off', h.changed)],
     more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked (top-diagonal, lowest, at random): a move made ${h.moved.top}, ${h.moved.bottom} and ${h.moved.random} times, the move repeated ${h.repeats.top}, ${h.repeats.bottom} and ${h.repeats.random}, an open way ${h.open.top}, ${h.open.bottom} and ${h.open.random}, no move at all ${h.of - h.moved.top}, ${h.of - h.moved.bottom} and ${h.of - h.moved.random} (the other moves run into another wall). Where both sets make a move, t${parted(h.changed, 'only the top-diagonal heads off changed the move', 'only the lowest', 'were both sets alike, chance').slice(1)} Against the random three, t${parted(h.changedRandom, 'only the top-diagonal heads off changed it', 'only the random three', 'were both sets alike, chance').slice(1)} The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).`,
   };
 }
@@ -307,6 +315,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
         }
       : {}),
     said: `At the wall it repeats the blocked move in ${movePct(c, p)} under ${label} against ${movePct(c, 'full')} under Full${against}${why}.`,
+    luck: [...(policy === 'lt' ? [luckRow(`${label} against DE`, c.split.de[p])] : []), luckRow(`${label} against Full`, c.split.full[p])],
     more: `The counts over the ${c.turns} stored turns right after a wall: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}. ${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full')}`,
   };
 }

@@ -93,6 +93,16 @@ export interface Reveal {
   board?: Board;
   /** Steps or policies side by side, in a table (the recaps closing each half of the lesson). */
   table?: RecapTable;
+  /** The step's comparisons of counts on the luck meter: how often luck alone would give each gap. */
+  luck?: LuckRow[];
+}
+
+/** One comparison on the luck meter: the sign test's chance `p`, in words (`said`), and whether it is under 1 in 20. */
+export interface LuckRow {
+  label: string;
+  p: number;
+  said: string;
+  clear: boolean;
 }
 
 /** A recap's table: a row per policy or step, named with what it shows, its figure, and what that tells. */
@@ -273,6 +283,7 @@ export const joined = (a: Reveal, b: Reveal): Reveal => ({
   more: `${a.more ?? ''} ${b.more ?? ''}`.trim(),
   ...(a.bars || b.bars ? { bars: a.bars ?? b.bars } : {}),
   ...(a.board || b.board ? { board: a.board ?? b.board } : {}),
+  ...(a.luck || b.luck ? { luck: [...(a.luck ?? []), ...(b.luck ?? [])] } : {}),
 });
 
 /** The earlier turns Clip shows answering turn t, in words ("turns 6 to 9"), or null while it keeps them all. */

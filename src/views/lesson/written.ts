@@ -4,6 +4,7 @@
  * them sits under the card. Plain functions.
  */
 import { parsePolicy, policyLabel } from '../../context/policy';
+import { listWrong } from './moves';
 import type { LessonStep, LessonWorld } from './world';
 
 export interface Written {
@@ -30,11 +31,9 @@ export function writtenIn(s: LessonStep, w: LessonWorld): Written[] {
     case 'heads-off': {
       const a = w.offAnswers;
       if (!a) return [];
-      // A list of cells that comes out other than with every head on (a run of one cell, say) is named beside it: a
-      // reader took the run for a broken model the card said nothing of.
-      // The list is an answer's first line where the answer has more (a maze answer: list, thought, move).
-      const list = (x: string) => (x.includes('\n') ? x.split('\n')[0] : null);
-      const wrong = (x: string) => (list(x) !== null && list(a.withAll) !== null && list(x) !== list(a.withAll) ? '; its list of cells comes out wrong' : '');
+      // A list of cells that comes out other than with every head on is named beside it: a reader took the run for a
+      // broken model the card said nothing of.
+      const wrong = (x: string) => (listWrong(x, a.withAll) ? '; its list of cells comes out wrong' : '');
       return [
         { label: 'Every head on', text: a.withAll },
         { label: `${a.off.join(', ')} off (top diagonal ratio${wrong(a.withOff)})`, text: a.withOff },

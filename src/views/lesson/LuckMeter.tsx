@@ -1,0 +1,48 @@
+import type { LuckRow } from './world';
+
+/** The meter's ends: luck alone giving the gap 1 time in 2 (left) and 1 time in 1,000 or rarer (right). */
+const EASY = 2;
+const RARE = 1000;
+/** The lesson's one line: a gap luck alone gives less than 1 time in 20 is "more than luck". */
+export const LUCK_LINE = 20;
+
+/** Where a chance of p sits on the meter, from 0 (1 time in 2) to 1 (1 time in 1,000 or rarer), on a log scale. */
+export function luckX(p: number): number {
+  const x = (Math.log(1 / Math.max(p, 1e-12)) - Math.log(EASY)) / (Math.log(RARE) - Math.log(EASY));
+  return Math.min(1, Math.max(0, x));
+}
+
+/**
+ * Every comparison a step makes on one meter, with one line on it: how often luck alone would give the gap were the
+ * two alike; right of the line (1 time in 20) the gap is more than luck. One picture, so the steps' "1 time in N"
+ * read as places on one scale, not as different rules.
+ */
+export function LuckMeter({ rows }: { rows: LuckRow[] }) {
+  const line = `${(luckX(1 / LUCK_LINE) * 100).toFixed(1)}%`;
+  return (
+    <figure className="bar-chart luck-meter" data-testid="lesson-luck">
+      <figcaption>Could the gap be luck? How often luck alone would give a gap this size, were the two alike</figcaption>
+      {rows.map((r) => (
+        <div className="luck-row" key={r.label} data-testid="lesson-luck-row">
+          <span className="luck-label">{r.label}</span>
+          <span className="luck-track" role="img" aria-label={`${r.said}: ${r.clear ? 'more than luck' : 'could be luck'}`}>
+            <span className="luck-clear" style={{ left: line }} />
+            <span className="luck-dot" style={{ left: `${(luckX(r.p) * 100).toFixed(1)}%` }} />
+          </span>
+          <strong>{r.clear ? 'more than luck' : 'could be luck'}</strong>
+        </div>
+      ))}
+      <p className="luck-row luck-scale" aria-hidden="true">
+        <span className="luck-ticks">
+          <span style={{ left: 0 }}>1 in 2</span>
+          <span style={{ left: line }}>1 in {LUCK_LINE}</span>
+          <span style={{ right: 0 }}>1 in 1,000</span>
+        </span>
+      </p>
+      <p className="bar-key">
+        Were the two alike, on each turn where they part, which of them does it would be a coin toss. The dot: how rarely tosses alone split so unevenly; right
+        of the line (rarer than 1 time in {LUCK_LINE}), more than luck.
+      </p>
+    </figure>
+  );
+}
