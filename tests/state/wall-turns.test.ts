@@ -175,7 +175,7 @@ describe('the wall counts the lesson quotes', () => {
         episodes: 0,
         rows: [
           { label: 'top-diagonal heads off', repeats: 50, open: 50, noMove: 33, figure: '50 % changed' },
-          { label: 'three at random off', repeats: 50, open: 50, noMove: 33, figure: '50 % changed' },
+          { label: 'three at random off (drawn anew each turn)', repeats: 50, open: 50, noMove: 33, figure: '50 % changed' },
           { label: 'lowest heads off', repeats: 67, open: 0, noMove: 0, figure: '33 % changed' },
         ],
         noHistory: null,

@@ -97,7 +97,7 @@ function priorTakeaway(r: PolicyResult): Pick<Reveal, 'takeaway'> {
 export function diagonalAsk(w: LessonWorld): string {
   const r = figuresOf(w);
   const even = r ? evenDiagonal(r) : 0;
-  return even > 0 ? `Guess it: chance would put ${percent(even)} there.` : 'Guess it.';
+  return even > 0 ? `Those cells are ${percent(even)} of what each row sees: chance would put ${percent(even)} there. Guess it.` : 'Guess it.';
 }
 
 /** The prior assistant answers' content spans, in the order of the diagonal's breakdown: where its bands lie. */

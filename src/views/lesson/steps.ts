@@ -180,7 +180,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full: the same places, other words; the reveal reads both.
     setup: { ...WALL, also: ['filler'] },
     text: (w) =>
-      `The heatmap draws it all: a row per answer token, a column per token it can see, brighter for more. Were the answer copying a prior assistant answer word by word, its 10th token would read that answer's 10th: the dotted lines. The diagonal ratio is the attention within ${w.radius} tokens of them (between the pink lines); Filler, beside it, puts unrelated words in place of each prior assistant answer. ${diagonalAsk(w)}`,
+      `Rows are the answer's tokens, columns the tokens they can see; brighter is more. Copying a prior assistant answer word by word, the answer's 10th token would read that answer's 10th: the dotted line. The diagonal ratio: the attention within ${w.radius} tokens of that line (between the pink lines), over every prior assistant answer; Filler, right, puts unrelated words in their place. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
     action: 'Set your guess for Full (the left heatmap) with the slider, then lock it in.',

@@ -267,7 +267,7 @@ function headsBoard(h: HeadsOffCounts): Board {
   return {
     turns: h.of,
     episodes: 0,
-    rows: [row('top-diagonal heads off', 'top'), row('three at random off', 'random'), row('lowest heads off', 'bottom')],
+    rows: [row('top-diagonal heads off', 'top'), row('three at random off (drawn anew each turn)', 'random'), row('lowest heads off', 'bottom')],
     noHistory: null,
     caption: `The ${h.of} moves back into the wall under Full (step ${stepNo('generate')}), written again with heads switched off: where each move goes now (a bar's part that is not 'back into the wall' changed)`,
   };
