@@ -358,6 +358,10 @@ describe('the lesson, walked with the keyboard only', () => {
     await step(0, async () => {
       // The step opened the list of turns to read; "take me there" went to it.
       expect(await page.locator('details.turns').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+      // To be read, not edited: the turns as text under who wrote them, no role menus, remove buttons or text boxes.
+      expect(await page.getByTestId('turn-transcript').locator('li').count()).toBe(21);
+      expect(await page.locator('details.turns textarea, details.turns select').count()).toBe(0);
+      expect(await page.getByTestId('turn-transcript').locator('li').last().textContent()).toMatch(/^assistant · turn 10 · the answer scoredBeen at:/);
       // The maze drawn from the user turns: the example stands at (3,3) from its 5th turn to its 10th.
       expect(await card.getByTestId('lesson-maze').locator('figcaption').textContent()).toMatch(/from turn 5 to turn 10 it stands at the same cell\.$/);
       expect(await card.getByTestId('lesson-maze-agent').getAttribute('cx')).toBe(String(3 * 28 + 14)); // cells of 28 px

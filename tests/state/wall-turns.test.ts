@@ -454,8 +454,13 @@ describe('the wall counts the lesson quotes', () => {
     );
     // The same drop, but the two part on few turns (5 against 9): not clearly beyond chance (2 × 0.212 = 0.42: about 1 time in 2).
     const close = { ...c, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } };
+    // Its target (LT, 70 % against DE's 45 % and Full's 75 %) keeps most of the pull: said as why the twin barely moved.
     expect(twinTally(close).takeaway).toBe(
-      'The twin repeats a little less, but that could be luck (luck alone would give such a drop about 1 time in 2): most of the pull stays.',
+      'The twin repeats a little less, which could be luck: it learned from answers that saw only the turn before, and those repeat almost as often.',
+    );
+    // A target that keeps little of the pull (LT 50 %): no such reason, only that most of the pull stays.
+    expect(twinTally({ ...close, repeats: { ...close.repeats, lt: 100 } }).takeaway).toBe(
+      'The twin repeats a little less, which could be luck: most of the pull stays.',
     );
     expect(twinTally(close).more).toContain('chance would split them this unevenly about 1 time in 2.');
     // The heads, paired where both sets make a move: 31 against 7 is clear (a sign test: about 1 time in 8,600).

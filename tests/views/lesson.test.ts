@@ -247,6 +247,8 @@ describe('the lesson', () => {
       takeaway: twinTally().takeaway,
       said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. ${twinTally().said}`,
       more: `Every turn is being scored with both models: their attention follows. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more}`,
+      // The twin against the demo model on the luck meter, as the count gives it.
+      luck: twinTally().luck,
     });
     // Both models' figures of the conversation's last answer on the page: their attention side by side, the count folded.
     const both = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43), slot: 1 }] };
@@ -254,6 +256,7 @@ describe('the lesson', () => {
       takeaway: twinTally().takeaway,
       said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. ${twinTally().said}`,
       more: `Every turn is being scored with both models: their attention follows. On this answer the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more} Diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
+      luck: twinTally().luck,
     });
     // The twin's share at chance (4 of 9, then 4 of 10 tokens: 42 %), while the stored count has it repeat more than
     // with no history: said to be no measure of the inertia.
@@ -437,6 +440,11 @@ describe('the lesson', () => {
     const shares = step('shares').reveal!({ ...start, results: [r], guesses: { prior: 0.5 } }, null).bars!;
     expect(shares.rows.map((x) => x.label)).toEqual(['sink (first 3 tokens)', 'system prompt', "user's turns", 'prior assistant answers', 'the answer itself']);
     expect(shares.rows.map((x) => x.value)).toEqual([r.ratios.sink, r.ratios.system, r.ratios.user, 0.7, r.ratios.current]);
+    // A sink that gets next to nothing (under 5 %): the row says this small model parks little there.
+    const little = { ...r, ratios: { ...r.ratios, sink: 0.01 } } as PolicyResult;
+    expect(step('shares').reveal!({ ...start, results: [little], guesses: { prior: 0.5 } }, null).bars!.rows[0]!.label).toBe(
+      'sink (first 3 tokens; this small model parks little there)',
+    );
     expect(shares.rows[1]!.even).toBeCloseTo((1 / 11 + 1 / 12) / 2, 12);
     expect(shares.rows[2]!.even).toBeCloseTo((2 / 11 + 2 / 12) / 2, 12);
     expect(shares.rows[4]!.even).toBeCloseTo((1 / 11 + 2 / 12) / 2, 12);
@@ -709,7 +717,7 @@ describe('the lesson', () => {
       ],
     };
     expect(told('diagonal', filler, filler)).toMatch(
-      /^With filler in place of the prior assistant answers, most of it goes: it follows the words\. You guessed .* Under Filler it is 5 %, below chance: with filler in place of the prior assistant answers, most of it goes: it follows the words\. .*On the figures panel: diagonal ratio under Filler 0\.0500\. With nothing in it to copy, Filler's band gets less than chance, 22 %: between the pink lines its heatmap is mostly dark\.$/,
+      /^With filler words in their place, most of it goes: it needs the words themselves\. You guessed .* Under Filler it is 5 %, below chance: with filler words in their place, most of it goes: it needs the words themselves\. .*On the figures panel: diagonal ratio under Filler 0\.0500\. With nothing in it to copy, Filler's band gets less than chance, 22 %: between the pink lines its heatmap is mostly dark\.$/,
     );
     expect(step('diagonal').reveal!(filler, filler).bars!.rows.map((x) => [x.label, x.value])).toEqual([
       ['whole answer', 0.3],

@@ -1,5 +1,6 @@
 import type { Message, Role } from '../../conversation/types';
 import { scoredTurn, useInspector } from '../../state/inspector-store';
+import { useQuiet } from '../../state/lesson-store';
 
 const ROLES: Role[] = ['system', 'user', 'assistant'];
 
@@ -11,7 +12,19 @@ export function TurnEditor({ messages }: { messages: Message[] }) {
   const update = (i: number, m: Partial<Message>) => setMessages(messages.map((x, k) => (k === i ? { ...x, ...m } : x)));
   const open = useInspector((s) => s.turnsOpen);
   const showTurns = useInspector((s) => s.showTurns);
+  // The lesson shows the turns to be read, not edited: a transcript, without a role menu and a remove button on each.
+  const quiet = useQuiet();
   let assistantNo = 0;
+  if (quiet)
+    return (
+      <details className="turns" open={open} onToggle={(e) => e.currentTarget.open !== open && showTurns(e.currentTarget.open)}>
+        <summary>
+          The turns ({messages.length} messages; the scored answer is turn {scored ?? '–'})
+        </summary>
+        <TurnTranscript messages={messages} scored={scored} />
+        <p className="muted">Closing the lesson brings back the editor (each message's role, text, and which answer is scored).</p>
+      </details>
+    );
   return (
     <details className="turns" open={open} onToggle={(e) => e.currentTarget.open !== open && showTurns(e.currentTarget.open)}>
       <summary>
@@ -54,5 +67,28 @@ export function TurnEditor({ messages }: { messages: Message[] }) {
         add a message
       </button>
     </details>
+  );
+}
+
+/** The turns as read-only text, each under who wrote it and its turn; the scored answer marked. */
+function TurnTranscript({ messages, scored }: { messages: Message[]; scored: number | null }) {
+  let assistantNo = 0;
+  let userNo = 0;
+  return (
+    <ol className="transcript" data-testid="turn-transcript">
+      {messages.map((m, i) => {
+        const turn = m.role === 'assistant' ? ++assistantNo : m.role === 'user' ? ++userNo : null;
+        const isScored = m.role === 'assistant' && turn === scored;
+        return (
+          <li key={i} className={`turn role-${m.role}${isScored ? ' scored' : ''}`}>
+            <span className="turn-who">
+              {m.role === 'system' ? 'system prompt' : `${m.role} · turn ${turn}`}
+              {isScored ? ' · the answer scored' : ''}
+            </span>
+            <span className="turn-text">{m.content}</span>
+          </li>
+        );
+      })}
+    </ol>
   );
 }

@@ -1,5 +1,5 @@
 import { resultId } from '../result-id';
-import { useDeferredValue, useMemo, useReducer, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useReducer, useState } from 'react';
 import type { PolicyResult } from '../../analysis/analyze';
 import { CATEGORIES } from '../../metrics/categories';
 import { hoverReducer, NO_HOVER } from '../../state/hover-lock';
@@ -13,6 +13,7 @@ import { Explain } from '../explain/Explain';
 import { useQuiet, useLesson } from '../../state/lesson-store';
 import { LESSON } from '../lesson/steps';
 import { tailRow } from '../lesson/attention-reveals';
+import { brightestCopy } from '../lesson/band-reveals';
 import type { RowSplit } from './paint';
 
 /** One heatmap per shown policy (side by side in compare mode); the first follows the shared hover. */
@@ -35,6 +36,16 @@ export function HeatmapPanel() {
     const row = opensOn ? tailRow(r) : 0;
     return row > 0 && row < r.query.end - r.query.start ? { row, above: 'list of cells', below: 'thought and move' } : null;
   };
+  // Once the diagonal's guess is in, the brightest copy in the band is locked: outlined, and read out under the
+  // heatmap, so one bright cell of the band is seen for what it is (an answer token reading the same word).
+  const guessed = useLesson((s) => s.guesses.diagonal !== undefined);
+  const first = withAttention[0];
+  const copy = useMemo(() => (opensOn && guessed && first ? brightestCopy(first, tailRow(first)) : null), [opensOn, guessed, first]);
+  useEffect(() => {
+    if (!copy || !first) return;
+    const rowStart = shownSlab(first, head).rowStart;
+    dispatch({ type: 'click', at: { row: copy.q - rowStart, col: copy.k } });
+  }, [copy, first, head, dispatch]);
   // The copy-aligned band is the researcher's check on shifted copies: the lesson draws the plain band only.
   const alignedBand = !useQuiet();
   // Computed once per result and head (not on every hover), and only when the scale is shared.
@@ -76,7 +87,9 @@ export function HeatmapPanel() {
       {opensOn && (
         <p className="muted" data-testid="lesson-zoom">
           Zoomed in on the last prior assistant answer for the lesson, in square cells: a copy made token for token runs down at 45°. The white dashed line
-          splits the answer's rows: above it, its list of cells; below, its thought and move. "fit" shows the whole matrix.
+          splits the answer's rows: above it, its list of cells; below, its thought and move.
+          {copy ? ' The blue box: the brightest copy above the line, an answer token reading the same word in that answer, read out under the heatmap.' : ''}{' '}
+          "fit" shows the whole matrix.
         </p>
       )}
       <div className={withAttention.length > 1 ? 'compare-grid' : ''}>

@@ -57,9 +57,15 @@ export function paintHeatmap(c: HTMLCanvasElement, p: Paint): void {
   paintRBand(ctx, p);
   if (p.rowSplit) paintRowSplit(ctx, p, p.rowSplit);
   if (p.focus) {
-    ctx.strokeStyle = '#CC79A7';
-    ctx.lineWidth = 2;
-    ctx.strokeRect(BAND + vp.tx + p.focus.col * vp.sx - 1, BAND + vp.ty + p.focus.row * vp.sy - 1, Math.max(3, vp.sx) + 2, Math.max(3, vp.sy) + 2);
+    // Black under the colour: the box reads on bright cells and on dark ones alike.
+    for (const [style, w] of [
+      ['#000', 4],
+      ['#00E5FF', 2],
+    ] as const) {
+      ctx.strokeStyle = style;
+      ctx.lineWidth = w;
+      ctx.strokeRect(BAND + vp.tx + p.focus.col * vp.sx - 1, BAND + vp.ty + p.focus.row * vp.sy - 1, Math.max(3, vp.sx) + 2, Math.max(3, vp.sy) + 2);
+    }
   }
   ctx.restore();
   c.dataset.renderMs = (image.ms + performance.now() - t0).toFixed(1);

@@ -36,7 +36,8 @@ export function sharesReveal(w: LessonWorld): Reveal {
   if (!r) return LOADING;
   // All five kinds, so the bars add up to 100 %, each against its share of the tokens the answer's rows can see.
   const kinds = (['sink', 'system', 'user', 'prior', 'current'] as const).map((c) => ({
-    label: CATEGORY_LABELS[c],
+    // The sink named as where large models park attention: a small one that parks next to none there is said so.
+    label: c === 'sink' && r.ratios.sink < 0.05 ? 'sink (first 3 tokens; this small model parks little there)' : CATEGORY_LABELS[c],
     value: r.ratios[c],
     even: evenShare(r, c),
   }));
@@ -226,7 +227,7 @@ export function withFiller(t: Reveal, w: LessonWorld): Reveal {
       : '';
   const below = even > 0 && r.diagonal < even ? ', below chance' : '';
   const reading = follows
-    ? 'with filler in place of the prior assistant answers, most of it goes: it follows the words.'
+    ? 'with filler words in their place, most of it goes: it needs the words themselves.'
     : 'with filler in their place much of it stays: part of it follows where the tokens sit.';
   return {
     ...t,

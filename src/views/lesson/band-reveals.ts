@@ -3,10 +3,38 @@
  * in upright stripes where row after row looks at one token.
  */
 import type { PolicyResult } from '../../analysis/analyze';
+import { diagonalBand } from '../../metrics/band';
 import { bandColumns } from '../../metrics/inertia';
+import { isTemplateMark } from '../tokens/TokenView';
 import { answerRows, diagonalByLines, bandLine, priorSpans, stripeSaid } from './attention-reveals';
 import { quoted, whereToken } from './reads-reveal';
 import { AGAINST_CHANCE, evenDiagonal, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, onPanel, percent, type Reveal, SILENT } from './world';
+
+/**
+ * The brightest copy in the band of the last prior assistant answer (the one the lesson's heatmap opens on): the cell
+ * where an answer token reads the same text in that answer within the band, with the most attention (head mean). As
+ * the token pair (`q`, `k`, indices in the context) and its weight; null without the rows or without such a cell.
+ * `rows`: only the answer's first rows (a maze answer's list of cells, above its thought and move).
+ */
+export function brightestCopy(r: PolicyResult, rows = Number.POSITIVE_INFINITY): { q: number; k: number; weight: number } | null {
+  const answer = answerRows(r);
+  const last = priorSpans(r).at(-1);
+  if (!answer || !last) return null;
+  const text = (k: number) => r.tokens[k]!.text.trim();
+  // The answer's own words only: not the chat template's header, whose "assistant" every answer repeats.
+  const own = r.messages.find((m) => m.category === 'current')?.content;
+  const words = (q: number) => !!own && q >= own.start && q < own.start + own.length && /\p{L}|\p{N}/u.test(text(q)) && !isTemplateMark(text(q));
+  let best: { q: number; k: number; weight: number } | null = null;
+  for (const b of diagonalBand(last, answer.rows, r.radius)) {
+    const q = r.query.start + b.row;
+    if (b.row >= rows || !words(q)) continue;
+    for (let k = b.from; k <= b.to; k++) {
+      const v = answer.data[b.row * answer.seqLen + k]!;
+      if (text(k) === text(q) && (!best || v > best.weight)) best = { q, k, weight: v };
+    }
+  }
+  return best;
+}
 
 /** The tokens the band's attention falls on most: up to two, each with its part of the band's attention; null without the rows. */
 export function bandStripes(r: PolicyResult): { k: number; share: number; rows: number }[] | null {

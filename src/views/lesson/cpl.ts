@@ -78,7 +78,12 @@ export function cplReveal(w: LessonWorld): Reveal {
   const [a, b] = [w.sweeps[0], w.sweeps[1]];
   const takeaway = tally.takeaway;
   if (w.sweeping || !a || !b || b.length < a.length)
-    return { takeaway, said, more: `Every turn is being scored with both models: their attention follows. ${counted}` };
+    return {
+      takeaway,
+      said,
+      more: `Every turn is being scored with both models: their attention follows. ${counted}`,
+      ...(tally.luck && { luck: tally.luck }),
+    };
   const t = turnByTurn(a, b);
   const verdict =
     t.priorLower * 2 > t.turns && t.diagonalLower * 2 > t.turns
@@ -91,6 +96,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   const lines = ` In "Shares by turn", the twin's line "model B: prior assistant share" lies under "prior assistant" at ${at}${yet}.`;
   return {
     takeaway,
+    ...(tally.luck && { luck: tally.luck }),
     said: `${said}${lines}`,
     more: `Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict} (the chart "Shares by turn" draws the twin's lines as model B's). ${counted}`,
   };

@@ -118,7 +118,7 @@ export const QUIZ: QuizQuestion[] = [
       'it comes from where the tokens sit, not from what they say',
     ],
     correct: 2,
-    why: 'Filler keeps the positions and removes the words: a diagonal that stays without the words was never about them. On the demo model it falls, so there it follows the words.',
+    why: 'Filler keeps the positions and removes the words: a diagonal that stays without the words was never about them. On the demo model it falls, so there it needs the words.',
     revisit: 'diagonal',
   },
   {

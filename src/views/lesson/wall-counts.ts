@@ -111,7 +111,14 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
       ? 'Trained against inertia, the twin repeats the move no less often at the wall: on these turns the training does not show.'
       : chance.clear
         ? `Trained only where its history changed the move, the twin repeats it less often at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`
-        : `The twin repeats a little less, but that could be luck (luck alone would give such a drop ${chance.said})${twinAboveNoHistory(c) ? ': most of the pull stays' : ''}.`,
+        : // Why it barely moved, where the counts say so: its target, the answer seeing only the turn before, repeats almost as often.
+          `The twin repeats a little less, which could be luck${
+            !twinAboveNoHistory(c)
+              ? ''
+              : ltBringsMost(c)
+                ? ': it learned from answers that saw only the turn before, and those repeat almost as often'
+                : ': most of the pull stays'
+          }.`,
     // No history's rate is drawn in the chart beside: the card keeps the two models' and the target's.
     said: `At a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')}.${ltTarget(c)}`,
     luck: [luckRow('CPL twin against the demo model', c.split.full.twin)],
