@@ -42,7 +42,7 @@ export function Region({ name, id, className, children }: { name: Hideable; id?:
 }
 
 /** The step that first explains a region; before it, while the lesson keeps the page quiet, the region waits covered. */
-const TAUGHT_AT: Partial<Record<Hideable, StepId>> = { heatmap: 'diagonal', heads: 'heads', 'compare-models': 'cpl' };
+const TAUGHT_AT: Partial<Record<Hideable, StepId>> = { heatmap: 'diagonal', heads: 'heads', charts: 'cpl', 'compare-models': 'cpl' };
 /** The number of the step a region waits for, or null where it is shown now. */
 function notYet(name: Hideable, s: Parameters<typeof isQuiet>[0]): number | null {
   const at = TAUGHT_AT[name];
@@ -50,7 +50,7 @@ function notYet(name: Hideable, s: Parameters<typeof isQuiet>[0]): number | null
 }
 
 /** The regions that show the figures a lesson step asks to guess. */
-const COVERED: Hideable[] = ['figures', 'charts', 'heads'];
+const COVERED: Hideable[] = ['figures', 'charts', 'heads', 'tokens'];
 /** A lesson step is waiting for a guess: its figures are not shown before it. */
 function guessOpen(s: { step: number | null; guesses: Record<string, number> }): boolean {
   const step = s.step === null ? undefined : LESSON[s.step];

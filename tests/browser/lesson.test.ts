@@ -266,6 +266,9 @@ describe('the lesson, walked with the keyboard only', () => {
       // Compare models waits covered until the step that explains it; from there its box says whether models are compared.
       if (await page.getByTestId('covered-compare-models').count()) expect(s.setup.compareModels, `step ${n + 1} compare models`).not.toBe(true);
       else expect(await page.getByTestId('compare-models').isChecked(), `step ${n + 1} compare models`).toBe(s.setup.compareModels === true);
+      // The turn-by-turn charts wait covered until the twin's step reads them (before it they sat unexplained behind the card).
+      if (n > 0 && n < LESSON.findIndex((x) => x.id === 'cpl'))
+        expect(await page.getByTestId('covered-charts').count(), `step ${n + 1}: the charts covered`).toBe(1);
       // What the step brings into view on entry (the wall's turns, not the list's top).
       if (s.show) {
         const inView = () =>
@@ -501,6 +504,11 @@ describe('the lesson, walked with the keyboard only', () => {
       );
       // The move stays pointed at (locked): the shading is still where it looks.
       expect(await page.getByTestId('token-source').textContent()).not.toContain('from the whole answer');
+      // Back to the move and the earlier answers it reads, as a reader who did not press "show" sees them.
+      await page
+        .locator('[data-testid="token-view"] .tok.query')
+        .last()
+        .evaluate((el) => el.scrollIntoView({ block: 'end' }));
     });
     await step(6, async () => {
       await guess();

@@ -3,6 +3,7 @@ import { type AblationKind, compareAnswers, headLabel, type HeadRef } from '../.
 import { parsePolicy, policyLabel } from '../../context/policy';
 import { useInspector } from '../../state/inspector-store';
 import { Explain } from '../explain/Explain';
+import { useQuiet } from '../../state/lesson-store';
 
 /**
  * Heads switched off: which, the top k by diagonal ratio in one click, and the answer written with every head
@@ -15,6 +16,8 @@ export function OffHeads({ top }: { top: ((k: number) => HeadRef[]) | null }) {
   const answers = useInspector((s) => s.offAnswers);
   const generating = useInspector((s) => s.generating);
   const [k, setK] = useState(3);
+  // The lesson switches heads off with its own button (the last layer's, by its rule): the researcher's choices wait.
+  const quiet = useQuiet();
   return (
     <div className="off-heads" data-testid="off-heads">
       <h3>
@@ -33,32 +36,40 @@ export function OffHeads({ top }: { top: ((k: number) => HeadRef[]) | null }) {
           'Every head is on.'
         )}
       </p>
-      <p className="row">
-        <label>
-          a head switched off{' '}
-          <select aria-label="how a head is switched off" value={offKind} onChange={(e) => useInspector.getState().setOffKind(e.target.value as AblationKind)}>
-            <option value="zero">passes nothing on (zero)</option>
-            <option value="mean">passes on its average (mean)</option>
-          </select>
-        </label>
-      </p>
-      <p className="row">
-        <label>
-          Switch off the top{' '}
-          <input
-            type="number"
-            aria-label="how many heads"
-            min={1}
-            max={64}
-            value={k}
-            onChange={(e) => setK(Math.max(1, Math.min(64, Number(e.target.value) || 1)))}
-          />{' '}
-          heads by diagonal ratio
-        </label>{' '}
-        <button type="button" disabled={!top} onClick={() => top && setOff(top(k))} data-testid="off-top">
-          Switch them off
-        </button>
-      </p>
+      {!quiet && (
+        <>
+          <p className="row">
+            <label>
+              a head switched off{' '}
+              <select
+                aria-label="how a head is switched off"
+                value={offKind}
+                onChange={(e) => useInspector.getState().setOffKind(e.target.value as AblationKind)}
+              >
+                <option value="zero">passes nothing on (zero)</option>
+                <option value="mean">passes on its average (mean)</option>
+              </select>
+            </label>
+          </p>
+          <p className="row">
+            <label>
+              Switch off the top{' '}
+              <input
+                type="number"
+                aria-label="how many heads"
+                min={1}
+                max={64}
+                value={k}
+                onChange={(e) => setK(Math.max(1, Math.min(64, Number(e.target.value) || 1)))}
+              />{' '}
+              heads by diagonal ratio
+            </label>{' '}
+            <button type="button" disabled={!top} onClick={() => top && setOff(top(k))} data-testid="off-top">
+              Switch them off
+            </button>
+          </p>
+        </>
+      )}
       {off.length > 0 && (
         <p>
           <button

@@ -6,9 +6,9 @@ import { Explain } from '../explain/Explain';
 import { isQuiet, useLesson } from '../../state/lesson-store';
 import { policiesMet } from '../lesson/policies-met';
 
-/** Each kind of what the model sees of a turn: its mark in the table and its words. */
+/** Each kind of what the model sees of a turn: its mark in the table (a full dot for a whole turn, no letter a reader takes for "assistant") and its words. */
 const SEEN: Record<TurnSeen, { mark: string; words: string }> = {
-  whole: { mark: 'A', words: 'whole (the user turn and the answer)' },
+  whole: { mark: '●', words: 'whole (the user turn and the answer)' },
   placeholder: {
     mark: 'P',
     words: 'the user turn; the answer replaced by a placeholder (AO also adds a line to the system prompt, so it may read more tokens than Full)',
