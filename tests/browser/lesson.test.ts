@@ -13,7 +13,7 @@ import { asRenderer, renderContext } from '../../src/context/render';
 import { openModel } from '../../src/runtime/open-model';
 import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
-import { moveOf, moveClause, towardGoal, wallsIn } from '../../src/views/lesson/moves';
+import { listWrong, moveOf, moveClause, towardGoal, wallsIn } from '../../src/views/lesson/moves';
 import { changedPct, headsTally, scoreboard, wallTally } from '../../src/views/lesson/wall-counts';
 import { WALL_COUNTS } from '../../src/views/lesson/wall-records';
 import { recapReveal, recapRows } from '../../src/views/lesson/recap';
@@ -65,8 +65,12 @@ async function headsStory(): Promise<[moves: string, named: string]> {
   // The page lists the heads off in layer and head order.
   const listed = (hs: typeof top) => inHeadOrder(hs).map(headLabel).join(', ');
   const then = (x: string) => moveClause(x, walls, toGoal).replace(/^moves /, '');
+  // Whose list of cells comes out other than with every head on: the top set's alone, or both.
+  const [topWrong, controlWrong] = [listWrong(withOff, withAll), listWrong(withControl, withAll)];
   return [
-    `With every head on the model ${moveClause(withAll, walls, toGoal)}. With the top-diagonal heads off it ${moveClause(withOff, walls, toGoal)}; with the lowest off, ${then(withControl)}.`,
+    `With every head on the model ${moveClause(withAll, walls, toGoal)}. With the top-diagonal heads off it ${moveClause(withOff, walls, toGoal)}${
+      topWrong && !controlWrong ? ', and its list of cells comes out wrong' : ''
+    }; with the lowest off, ${then(withControl)}${topWrong && controlWrong ? '; both break its list of cells' : ''}.`,
     `Switched off: ${listed(top)} (top diagonal ratio); ${listed(bottom)} (lowest), in the last layer.`,
   ];
 }

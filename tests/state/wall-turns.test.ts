@@ -442,6 +442,9 @@ describe('the wall counts the lesson quotes', () => {
     ]);
     expect(other[1]!.items).toHaveLength(3);
     expect(other[1]!.items[1]).toBe('Its line-for-line copying (the diagonal) is mostly the list of cells the task asks for.');
+    // The papers' training result beside this page's twin: its drop within luck, said so; a clear drop, not.
+    expect(other[2]!.items[1]).toMatch(/helped\. This page's tiny twin, trained so, dropped less, by an amount luck could give\.$/);
+    expect(summary(c).points![2]!.items[1]).toMatch(/helped\.$/);
     // The control stops as many: said so; and a gap within chance, said so.
     expect(
       summary({

@@ -160,9 +160,11 @@ export function headsOffReveal(
   const then = (x: string) => moveClause(x, walls, toGoal).replace(/^moves /, '');
   // The heads by name are in the panel and the fold: the card says where each move leads.
   // A list of cells garbled by the top-diagonal heads alone: they copy the list (the diagonal step's finding), said where seen.
-  const garbled = listWrong(a.withOff, a.withAll) && !(c && listWrong(c.withOff, a.withAll)) ? ', and its list of cells comes out wrong' : '';
+  // Both sets garbling it: said too, so a long run of one cell is not read as the copying heads' doing alone.
+  const [topWrong, controlWrong] = [listWrong(a.withOff, a.withAll), !!c && listWrong(c.withOff, a.withAll)];
+  const garbled = topWrong && !controlWrong ? ', and its list of cells comes out wrong' : '';
   const moves = `With every head on the model ${moveClause(a.withAll, walls, toGoal)}. With the top-diagonal heads off it ${moveClause(a.withOff, walls, toGoal)}${garbled}${
-    c ? `; with the lowest off, ${then(c.withOff)}` : ''
+    c ? `; with the lowest off, ${then(c.withOff)}${topWrong && controlWrong ? '; both break its list of cells' : ''}` : ''
   }.`;
   const named = `Switched off: ${a.off.join(', ')} (top diagonal ratio)${c ? `; ${c.off.join(', ')} (lowest)` : ''}, in the last layer.`;
   const copied =

@@ -12,7 +12,7 @@ export const stepNo = (id: StepId): number => STEP_IDS.indexOf(id) + 1;
 const PARTS: { from: StepId; title: string }[] = [
   { from: 'case', title: 'what the history does' },
   { from: 'reads', title: 'inside the model' },
-  { from: 'cpl', title: 'a fix, and a check' },
+  { from: 'cpl', title: 'a fix put to the test, and a check' },
 ];
 
 /** The part a step (by its index) belongs to: "part 2 of 3, inside the model". */

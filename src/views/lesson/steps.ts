@@ -15,12 +15,13 @@ import { readsReveal } from './reads-reveal';
 import { copiersSaid, headsSaid, topHeadSaid } from './head-reveal';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakSaid } from './moves';
-import { headsTally, policyTally, wallTally } from './wall-counts';
+import { headsTally, ltBringsMost, policyTally, wallTally } from './wall-counts';
+import { WALL_COUNTS } from './wall-records';
 import { hiddenTally, latestTally } from './hidden-counts';
 import { summary } from './summary';
 import { recapReveal } from './recap';
 import { insideReveal } from './inside';
-import { clipShown, clipWorked, evenDiagonal, evenShare, figuresOf, type LessonStep, joined, only, readAgainstFull, SILENT } from './world';
+import { clipShown, clipWorked, evenDiagonal, evenShare, figuresOf, type LessonStep, joined, only, percent, readAgainstFull, SILENT } from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion, type Reveal, revealText } from './world';
@@ -34,6 +35,12 @@ const TABLE: PolicyNumbers = { window: 6, clipAt: 6, clipTo: 1 };
 const WALL: LessonSetup = { example: 'maze-wall', policy: 'full', turn: null, numbers: TABLE };
 /** The policies that drop earlier turns (the table's first step). */
 const DROPPING = policySpecs(TABLE).filter((p) => /^(window|clip|summary|lt|de)/.test(p));
+
+/** The shares step's ask, with chance so the guess has a scale (as the diagonal step's): the prior assistant answers' part of the tokens. */
+function shareAsk(r: ReturnType<typeof figuresOf>): string {
+  const even = r ? evenShare(r, 'prior') : 0;
+  return even > 0 ? ` They are ${percent(even)} of the tokens it sees: chance would give them that.` : '';
+}
 
 /** What Clip keeps at the lesson's turn, said in the step text: " (at turn 10, Clip shows turns 6 to 9)"; nothing before it cuts. */
 function clipShows(t: number): string {
@@ -163,8 +170,8 @@ export const LESSON: LessonStep[] = [
     title: 'Five kinds of token',
     region: 'figures',
     setup: WALL,
-    text: () =>
-      `Step ${stepNo('reads')} followed one token; now every token of the answer, averaged. Each token it can look at is one of five kinds: the sink, the system prompt (the instructions), the user's turns, its own prior assistant answers, and the answer itself. The sink is the first ${SINK_TOKENS} tokens, where large models park attention they do not need. How much of its attention goes to its prior assistant answers?`,
+    text: (w) =>
+      `Step ${stepNo('reads')} followed one token; now the whole answer, averaged. Each token it can see is one of five kinds: the sink, the system prompt (the instructions), the user's turns, its prior assistant answers, and the answer itself. The sink is the first ${SINK_TOKENS} tokens, where large models park attention they do not need. How much of its attention goes to its prior assistant answers?${shareAsk(figuresOf(w))}`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
@@ -239,7 +246,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      'So far we changed what the model is shown; Context Preference Learning (CPL) changes the model itself. We collected the turns where the model moved one way with the whole history and another with only the turn before. Training then taught it to prefer the move made with only the turn before. The demo model has a twin trained so. Does the twin still walk into the wall?',
+      `So far we changed what the model is shown; Context Preference Learning (CPL), the second paper's fix, changes the model itself. On other mazes, we collected the turns where the model moved one way with the whole history and another with only the turn before. Training nudged a twin model toward the move made with only the turn before.${ltBringsMost(WALL_COUNTS) ? ` Step ${stepNo('contexts')} found that such moves keep most of the pull.` : ''} Does the twin still walk into the wall?`,
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',

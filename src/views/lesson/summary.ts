@@ -55,7 +55,10 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
         label: 'What the papers found in large chat models',
         items: [
           '"Do LLMs benefit from their own words?": in real chats, keeping only the latest exchange, or one-sentence summaries of the answers, often answered as well with far less text; a model can carry its own earlier mistakes into later answers.',
-          '"Mitigating conversational inertia": agents copy their own prior assistant answers (a diagonal in attention) and explore less; training them to prefer answers written with less history helped.',
+          `"Mitigating conversational inertia": agents copy their own prior assistant answers (a diagonal in attention) and explore less; training them to prefer answers written with less history helped.${
+            // The lesson's own twin, beside the paper's result: where its drop could be luck, said so, so the two do not read as one.
+            moveRate(c, 'twin') < moveRate(c, 'full') && !twin ? " This page's tiny twin, trained so, dropped less, by an amount luck could give." : ''
+          }`,
         ],
       },
       // What a newcomer takes home: the counts above and the papers' findings, for the chatbots they use.
