@@ -287,11 +287,13 @@ describe('the lesson', () => {
     // Once both are scored, the card reads the chart's twin line, within the card's limits.
     const scored = step('cpl').reveal!(lower, w);
     // Lower at every turn, while the stored count at the wall drops within chance: attention against the move, said.
-    expect(scored.said).toMatch(
-      / In "Shares by turn", the twin's line "model B: prior assistant share" lies under "prior assistant" at every turn, yet it repeats almost as often\.$/,
+    expect(scored.said).toMatch(/ In "Shares by turn", the twin's line "model B: prior assistant share" lies under "prior assistant" at every turn\.$/);
+    expect(scored.takeaway).toBe(
+      'The twin reads its prior assistant answers less at every turn, yet repeats almost as often: less attention on them is not less inertia.',
     );
     const some = { ...lower, sweeps: [mine, [pt(2, 0.11, 0.25), pt(3, 0.18, 0.3), pt(4, 0.18, 0.45)]] };
-    expect(step('cpl').reveal!(some, w).said).toMatch(/lies under "prior assistant" at 2 of 3 turns, yet it repeats almost as often\.$/);
+    expect(step('cpl').reveal!(some, w).said).toMatch(/lies under "prior assistant" at 2 of 3 turns\.$/);
+    expect(step('cpl').reveal!(some, w).takeaway).toMatch(/^The twin reads its prior assistant answers less at 2 of 3 turns, yet repeats almost as often/);
     expect(sentences(scored.said)).toBeLessThanOrEqual(WORDS.saidSentences);
     expect(words(scored.said)).toBeLessThanOrEqual(WORDS.said);
     expect(step('cpl').reveal!({ ...lower, sweeping: true }, w).said).not.toContain('Shares by turn');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { policySpecs } from '../../src/context/policy';
 import { stepNo } from '../../src/views/lesson/order';
-import { policiesMet } from '../../src/views/lesson/policies-met';
+import { buttonsMet, policiesMet } from '../../src/views/lesson/policies-met';
 
 describe("the lesson's policy table", () => {
   const specs = policySpecs({ window: 6, clipAt: 6, clipTo: 1 });
@@ -14,5 +14,17 @@ describe("the lesson's policy table", () => {
     expect(rows(stepNo('hide') - 1)).toEqual(['full', 'window:6', 'clip:6:1', 'summary:6:1', 'ao', 'ao-last', 'ao-second-last', 'lt', 'de']);
     expect(rows(null)).toEqual(specs);
     expect(rows(stepNo('diagonal') - 1)).toEqual(specs);
+  });
+
+  it("shows the lesson's policy buttons as its cards name them, every one outside it", () => {
+    const buttons = (step: number | null) => {
+      const met = buttonsMet(step);
+      return met ? specs.filter(met) : specs;
+    };
+    expect(buttons(stepNo('generate') - 1)).toEqual(['full', 'de']);
+    expect(buttons(stepNo('contexts') - 1)).toEqual(['full', 'window:6', 'clip:6:1', 'summary:6:1', 'lt', 'de']);
+    expect(buttons(stepNo('hide') - 1)).toEqual(['full', 'window:6', 'clip:6:1', 'summary:6:1', 'ao', 'ao-last', 'ao-second-last', 'lt', 'de']);
+    expect(buttons(stepNo('diagonal') - 1)).toEqual(specs.filter((p) => p !== 'sum'));
+    expect(buttons(null)).toEqual(specs);
   });
 });

@@ -93,55 +93,20 @@ export function HeatmapPanel() {
         </p>
       )}
       <div className={withAttention.length > 1 ? 'compare-grid' : ''}>
-        {withAttention.map((r, k) =>
-          k === 0 ? (
-            <Heatmap
-              key={resultId(r)}
-              r={r}
-              head={head}
-              hover={hover}
-              dispatch={dispatch}
-              opensOn={opensOn}
-              alignedBand={alignedBand}
-              rowSplit={rowSplit(r)}
-              {...(sharedMax !== undefined && { sharedMax })}
-            />
-          ) : (
-            <Secondary key={resultId(r)} r={r} head={head} sharedMax={sharedMax} alignedBand={alignedBand} opensOn={opensOn} rowSplit={rowSplit(r)} />
-          ),
-        )}
+        {withAttention.map((r, k) => {
+          // What every heatmap of the panel shares; the first follows the page's hover, the others each their own.
+          const shared: Shared = { r, head, alignedBand, opensOn, rowSplit: rowSplit(r), ...(sharedMax !== undefined && { sharedMax }) };
+          return k === 0 ? <Heatmap key={resultId(r)} hover={hover} dispatch={dispatch} {...shared} /> : <Secondary key={resultId(r)} {...shared} />;
+        })}
       </div>
     </section>
   );
 }
 
+type Shared = Omit<Parameters<typeof Heatmap>[0], 'hover' | 'dispatch'>;
+
 /** A compared policy's heatmap, with its own hover; it opens on the same view as the first, so the two read alike. */
-function Secondary({
-  r,
-  head,
-  sharedMax,
-  alignedBand,
-  opensOn,
-  rowSplit,
-}: {
-  r: PolicyResult;
-  head: 'mean' | number;
-  sharedMax: number | undefined;
-  alignedBand: boolean;
-  opensOn: 'last-prior' | null;
-  rowSplit: RowSplit | null;
-}) {
+function Secondary(p: Shared) {
   const [hover, dispatch] = useReducer(hoverReducer, NO_HOVER);
-  return (
-    <Heatmap
-      r={r}
-      head={head}
-      hover={hover}
-      dispatch={dispatch}
-      alignedBand={alignedBand}
-      opensOn={opensOn}
-      rowSplit={rowSplit}
-      {...(sharedMax !== undefined && { sharedMax })}
-    />
-  );
+  return <Heatmap hover={hover} dispatch={dispatch} {...p} />;
 }

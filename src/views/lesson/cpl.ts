@@ -92,10 +92,13 @@ export function cplReveal(w: LessonWorld): Reveal {
   // The chart on the page draws it: said on the card, so the twin's lower line is not left unread.
   // All turns lower while the count at the wall barely moves: attention is not the move, said where it shows.
   const at = t.priorLower === t.turns ? 'every turn' : `${t.priorLower} of ${t.turns} turns`;
-  const yet = t.priorLower * 2 > t.turns && !byChance(WALL_COUNTS.split.full.twin).clear ? ', yet it repeats almost as often' : '';
-  const lines = ` In "Shares by turn", the twin's line "model B: prior assistant share" lies under "prior assistant" at ${at}${yet}.`;
+  const yet = t.priorLower * 2 > t.turns && !byChance(WALL_COUNTS.split.full.twin).clear;
+  const lines = ` In "Shares by turn", the twin's line "model B: prior assistant share" lies under "prior assistant" at ${at}.`;
   return {
-    takeaway,
+    // Less attention on its answers at most turns, about as many repeats: the step's point, where the chart shows it.
+    takeaway: yet
+      ? `The twin reads its prior assistant answers less at ${at}, yet repeats almost as often: less attention on them is not less inertia.`
+      : takeaway,
     ...(tally.luck && { luck: tally.luck }),
     said: `${said}${lines}`,
     more: `Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict} (the chart "Shares by turn" draws the twin's lines as model B's). ${counted}`,

@@ -10,3 +10,15 @@ export function policiesMet(step: number | null): ((spec: string) => boolean) | 
   if (step === STEP_IDS.indexOf('hide')) return (p) => !/^(sum|filler)$/.test(p);
   return null;
 }
+
+/**
+ * The policy buttons the lesson shows at a step (null: every one, outside the lesson): those its cards have named by
+ * then, so a newcomer is not handed eleven buttons at once. SUM, told only in a fold, waits for the lesson's end.
+ */
+export function buttonsMet(step: number | null): ((spec: string) => boolean) | null {
+  if (step === null) return null;
+  if (step < STEP_IDS.indexOf('contexts')) return (p) => /^(full|de)$/.test(p);
+  if (step < STEP_IDS.indexOf('hide')) return (p) => /^(full|window|clip|summary|lt|de)\b/.test(p);
+  if (step < STEP_IDS.indexOf('diagonal')) return (p) => !/^(sum|filler)$/.test(p);
+  return (p) => p !== 'sum';
+}

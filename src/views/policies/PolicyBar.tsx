@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { numbersValid, type PolicyNumbers, parsePolicy, policyLabel, policySpecs } from '../../context/policy';
 import { activePolicies, useInspector } from '../../state/inspector-store';
-import { useQuiet } from '../../state/lesson-store';
+import { isQuiet, useLesson, useQuiet } from '../../state/lesson-store';
+import { buttonsMet } from '../lesson/policies-met';
 import { Explain } from '../explain/Explain';
 import { PolicyContexts } from './PolicyContexts';
 
@@ -23,7 +24,10 @@ export function PolicyBar() {
   const [draft, setDraft] = useState<PolicyNumbers>(numbers);
   useEffect(() => setDraft(numbers), [numbers]);
   const { window: w, clipAt: h, clipTo: l } = draft;
-  const specs = policySpecs(numbers);
+  // In the lesson, only the policies its cards have named so far (the one on stays, whatever it is).
+  const lessonStep = useLesson((s) => (isQuiet(s) ? s.step : null));
+  const met = buttonsMet(lessonStep);
+  const specs = policySpecs(numbers).filter((p) => !met || met(p) || active.includes(p));
   const valid = numbersValid(draft);
   const edit = (key: keyof PolicyNumbers) => (v: number) => {
     const next = { ...draft, [key]: v };
