@@ -259,6 +259,8 @@ describe('the lesson, walked with the keyboard only', () => {
     // Sentences longer than the cards allow, gathered over the walk so that one run names them all.
     const long: string[] = [];
     const crowded: string[] = [];
+    // The hide step's first reveal (AO), kept for the texts file: written there between the step's text and its last reveal.
+    let aoFirst = '';
     const step = async (n: number, act: () => Promise<void>, waitFor?: Locator, ready?: Locator) => {
       const s = LESSON[n]!;
       await expect.poll(() => title.textContent()).toBe(s.title);
@@ -349,7 +351,7 @@ describe('the lesson, walked with the keyboard only', () => {
       if (shots)
         appendFileSync(
           join(shots, 'desktop-texts.md'),
-          `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n> ${s.reveal ? `**${await card.getByTestId('lesson-takeaway').textContent()}** ${await card.getByTestId('lesson-said').textContent()}` : ''}\n\n${(await card.getByTestId('lesson-point').allTextContents()).map((t) => `- ${t}\n`).join('')}`,
+          `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n${s.id === 'hide' && aoFirst ? `> (first, with AO) ${aoFirst}\n\n> (then, with AO-last) ` : '> '}${s.reveal ? `**${await card.getByTestId('lesson-takeaway').textContent()}** ${await card.getByTestId('lesson-said').textContent()}` : ''}\n\n${(await card.getByTestId('lesson-point').allTextContents()).map((t) => `- ${t}\n`).join('')}`,
         );
       if (shots) await page.waitForTimeout(900); // the region's smooth scroll, then the picture
       if (shots) await page.screenshot({ path: join(shots, `desktop-${String(n + 1).padStart(2, '0')}-${s.id}.png`) });
@@ -438,7 +440,7 @@ describe('the lesson, walked with the keyboard only', () => {
         if (shots) {
           await page.waitForTimeout(900);
           await page.screenshot({ path: join(shots, 'desktop-04-hide-ao.png') });
-          appendFileSync(join(shots, 'desktop-texts.md'), `## 4, first AO\n\n> **${await card.getByTestId('lesson-takeaway').textContent()}** ${aoSaid}\n\n`);
+          aoFirst = `**${await card.getByTestId('lesson-takeaway').textContent()}** ${aoSaid}`;
         }
         // Then AO-last, as the card goes on to ask: the table marks only the previous answer hidden, and the card reads its count.
         expect(await page.getByTestId('contexts-ao-last').locator('[role="img"]').getAttribute('aria-label')).toMatch(

@@ -246,7 +246,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      `So far we changed what the model is shown; Context Preference Learning (CPL), the second paper's fix, changes the model itself. On other mazes, we collected the turns where the model moved one way with the whole history and another with only the turn before. Training nudged a twin model toward the move made with only the turn before.${ltBringsMost(WALL_COUNTS) ? ` Step ${stepNo('contexts')} found that such moves keep most of the pull.` : ''} Does the twin still walk into the wall?`,
+      `So far we changed what the model is shown; Context Preference Learning (CPL), from "Mitigating conversational inertia", changes the model itself. On other mazes, we collected the turns where the model moved one way with the whole history and another with only the turn before. Training nudged a twin model toward the move made with only the turn before.${ltBringsMost(WALL_COUNTS) ? ` Step ${stepNo('contexts')} found that such moves keep most of the pull.` : ''} Does the twin still walk into the wall?`,
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
     action: 'Click "Load the CPL twin and write the answer with both".',
