@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LUCK_LINE, luckX } from '../../src/views/lesson/LuckMeter';
-import { luckRow } from '../../src/views/lesson/wall-counts';
+import { luckX } from '../../src/views/lesson/LuckMeter';
+import { LUCK_LINE, luckRow } from '../../src/views/lesson/wall-counts';
 
 describe('the luck meter', () => {
   it('places a chance on one log scale, 1 time in 2 at the left, 1 in 1,000 or rarer at the right', () => {

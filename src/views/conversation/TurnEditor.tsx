@@ -4,32 +4,41 @@ import { useQuiet } from '../../state/lesson-store';
 
 const ROLES: Role[] = ['system', 'user', 'assistant'];
 
-/** The turns as a list: edit, add, remove, change role, choose the scored answer. Edits rewrite the text as JSON. */
+/**
+ * The turns, folded under one summary: an editor (edit, add, remove, change role, choose the scored answer; edits
+ * rewrite the text as JSON), or, while the lesson keeps the page quiet, a transcript to read.
+ */
 export function TurnEditor({ messages }: { messages: Message[] }) {
-  const setMessages = useInspector((s) => s.setMessages);
-  const setTurn = useInspector((s) => s.setTurn);
   const scored = useInspector(scoredTurn);
-  const update = (i: number, m: Partial<Message>) => setMessages(messages.map((x, k) => (k === i ? { ...x, ...m } : x)));
   const open = useInspector((s) => s.turnsOpen);
   const showTurns = useInspector((s) => s.showTurns);
   // The lesson shows the turns to be read, not edited: a transcript, without a role menu and a remove button on each.
   const quiet = useQuiet();
-  let assistantNo = 0;
-  if (quiet)
-    return (
-      <details className="turns" open={open} onToggle={(e) => e.currentTarget.open !== open && showTurns(e.currentTarget.open)}>
-        <summary>
-          The turns ({messages.length} messages; the scored answer is turn {scored ?? '–'})
-        </summary>
-        <TurnTranscript messages={messages} scored={scored} />
-        <p className="muted">Closing the lesson brings back the editor (each message's role, text, and which answer is scored).</p>
-      </details>
-    );
   return (
     <details className="turns" open={open} onToggle={(e) => e.currentTarget.open !== open && showTurns(e.currentTarget.open)}>
       <summary>
-        Edit the turns ({messages.length} messages; the scored answer is turn {scored ?? '–'})
+        {quiet ? 'The turns' : 'Edit the turns'} ({messages.length} messages; the scored answer is turn {scored ?? '–'})
       </summary>
+      {quiet ? (
+        <>
+          <TurnTranscript messages={messages} scored={scored} />
+          <p className="muted">Closing the lesson brings back the editor (each message's role, text, and which answer is scored).</p>
+        </>
+      ) : (
+        <TurnList messages={messages} scored={scored} />
+      )}
+    </details>
+  );
+}
+
+/** The turns to edit, each with its role, its text, a remove button and (an answer) the choice to score it; then "add". */
+function TurnList({ messages, scored }: { messages: Message[]; scored: number | null }) {
+  const setMessages = useInspector((s) => s.setMessages);
+  const setTurn = useInspector((s) => s.setTurn);
+  const update = (i: number, m: Partial<Message>) => setMessages(messages.map((x, k) => (k === i ? { ...x, ...m } : x)));
+  let assistantNo = 0;
+  return (
+    <>
       <ol>
         {messages.map((m, i) => {
           const turn = m.role === 'assistant' ? ++assistantNo : null;
@@ -66,7 +75,7 @@ export function TurnEditor({ messages }: { messages: Message[] }) {
       >
         add a message
       </button>
-    </details>
+    </>
   );
 }
 

@@ -32,15 +32,17 @@ export function HeatmapPanel() {
     return id === 'diagonal' ? 'last-prior' : null;
   });
   // There, a maze answer's rows split where its thought and move start: the reveal's parts, seen on the picture.
-  const rowSplit = (r: PolicyResult): RowSplit | null => {
-    const row = opensOn ? tailRow(r) : 0;
+  // Found once per result, not on every hover (the panel re-renders as the pointer moves).
+  const tails = useMemo(() => (opensOn ? withAttention.map((r) => tailRow(r)) : []), [withAttention, opensOn]);
+  const rowSplit = (r: PolicyResult, k: number): RowSplit | null => {
+    const row = tails[k] ?? 0;
     return row > 0 && row < r.query.end - r.query.start ? { row, above: 'list of cells', below: 'thought and move' } : null;
   };
   // Once the diagonal's guess is in, the brightest copy in the band is locked: outlined, and read out under the
   // heatmap, so one bright cell of the band is seen for what it is (an answer token reading the same word).
   const guessed = useLesson((s) => s.guesses.diagonal !== undefined);
   const first = withAttention[0];
-  const copy = useMemo(() => (opensOn && guessed && first ? brightestCopy(first, tailRow(first)) : null), [opensOn, guessed, first]);
+  const copy = useMemo(() => (opensOn && guessed && first ? brightestCopy(first, tails[0]) : null), [opensOn, guessed, first, tails]);
   useEffect(() => {
     if (!copy || !first) return;
     const rowStart = shownSlab(first, head).rowStart;
@@ -95,7 +97,7 @@ export function HeatmapPanel() {
       <div className={withAttention.length > 1 ? 'compare-grid' : ''}>
         {withAttention.map((r, k) => {
           // What every heatmap of the panel shares; the first follows the page's hover, the others each their own.
-          const shared: Shared = { r, head, alignedBand, opensOn, rowSplit: rowSplit(r), ...(sharedMax !== undefined && { sharedMax }) };
+          const shared: Shared = { r, head, alignedBand, opensOn, rowSplit: rowSplit(r, k), ...(sharedMax !== undefined && { sharedMax }) };
           return k === 0 ? <Heatmap key={resultId(r)} hover={hover} dispatch={dispatch} {...shared} /> : <Secondary key={resultId(r)} {...shared} />;
         })}
       </div>

@@ -1,10 +1,9 @@
+import { LUCK_LINE } from './wall-counts';
 import type { LuckRow } from './world';
 
 /** The meter's ends: luck alone giving the gap 1 time in 2 (left) and 1 time in 1,000 or rarer (right). */
 const EASY = 2;
 const RARE = 1000;
-/** The lesson's one line: a gap luck alone gives less than 1 time in 20 is "more than luck". */
-export const LUCK_LINE = 20;
 
 /** Where a chance of p sits on the meter, from 0 (1 time in 2) to 1 (1 time in 1,000 or rarer), on a log scale. */
 export function luckX(p: number): number {

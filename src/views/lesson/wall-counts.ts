@@ -8,21 +8,24 @@ import { stepNo } from './order';
 import { type HeadSet, type HeadsOffCounts, type Split, WALL_COUNTS, WALL_TURNS, type WallCounts, type WallTurn, WRITERS, type Writer } from './wall-records';
 import { LOOKS_BACK, type LuckRow, type Reveal, SILENT } from './world';
 
+/** The lesson's one line: a gap luck alone gives less than 1 time in 20 is "more than luck" (the words and the meter). */
+export const LUCK_LINE = 20;
+
 /**
  * How often chance alone (a two-sided sign test on the turns where the two part) splits as unevenly as `s`, in words,
  * and whether that is rarely enough (under 1 time in 20) to call the difference more than chance.
  */
-export function byChance(s: Split): { said: string; clear: boolean } {
+export function byChance(s: Split): { p: number; said: string; clear: boolean } {
   const p = signTest(s.first, s.second);
   // One form throughout ("1 time in N"), rounded as a newcomer would say it.
   const said =
     p < 0.001 ? 'less than 1 time in 1,000' : p < 0.01 ? 'less than 1 time in 100' : p >= 0.5 ? '1 time in 2 or more' : `about 1 time in ${Math.round(1 / p)}`;
-  return { said, clear: p < 0.05 };
+  return { p, said, clear: p < 1 / LUCK_LINE };
 }
 
 /** A comparison for the luck meter, from the same sign test the words use. */
 export function luckRow(label: string, s: Split): LuckRow {
-  return { label, p: signTest(s.first, s.second), ...byChance(s) };
+  return { label, ...byChance(s) };
 }
 
 /**
