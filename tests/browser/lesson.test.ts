@@ -358,8 +358,9 @@ describe('the lesson, walked with the keyboard only', () => {
       await tabTo(page, next);
       await page.keyboard.press('Enter');
     };
-    const guess = async () => {
-      await press('PageUp');
+    // A guess in per cent (the slider, then its lock), or among choices (Tab to "more than chance", which locks it).
+    const guess = async (among = false) => {
+      await press(among ? 'Tab' : 'PageUp');
       await press('Tab');
       await press('Enter');
     };
@@ -524,7 +525,8 @@ describe('the lesson, walked with the keyboard only', () => {
     await step(7, async () => {
       // Before the guess, a drawing of what a copy and a stripe look like, said to be a drawing.
       expect(await card.getByTestId('lesson-copy-sketch').textContent()).toContain('A drawing, not the model');
-      await guess();
+      await guess(true);
+      expect(await card.getByTestId('lesson-guess-locked').textContent()).toContain('more than chance');
       // The diagonal split by the answer's lines is what the same model gives in Node.
       const split = await lineSplit();
       const pct = (v: number) => `${Math.round(v * 100)}\u00a0%`;
@@ -549,7 +551,9 @@ describe('the lesson, walked with the keyboard only', () => {
         `of which, from the thought and move${pct(split.last)}chance ${pct(split.evenLast)}`,
       ]);
       expect((await card.getByTestId('lesson-bars-row').allTextContents())[3]).toMatch(new RegExp(`^filler words in their place \\(Filler\\)${filler}chance`));
-      expect(await card.getByTestId('lesson-said').textContent()).toMatch(new RegExp(`Under Filler it is ${filler}(, below chance)?: `));
+      expect(await card.getByTestId('lesson-said').textContent()).toMatch(
+        new RegExp(`Under Filler \\(right: unrelated words in their place\\) it is ${filler}(, below chance)?: `),
+      );
     });
     await step(8, async () => {
       await press('Enter'); // the last layer's top 3 heads off, the answer written each way, then the control
@@ -708,7 +712,7 @@ describe('the lesson, walked with the keyboard only', () => {
       if (s.id === 'shares') expect(await axeViolations(page), 'a lesson step at a phone width').toEqual([]);
       // The card's own actions (a guess locked in, an answer written) on the phone too: the reveal shows in the card.
       if (s.guess || s.act) {
-        await card.getByTestId(s.guess ? 'lesson-lock' : 'lesson-act').click({ timeout: 120_000 });
+        await card.getByTestId(s.guess ? (s.guess.choices ? 'lesson-choice-2' : 'lesson-lock') : 'lesson-act').click({ timeout: 120_000 });
         await card.getByTestId('lesson-reveal').waitFor({ timeout: 120_000 });
         await expect
           .poll(() => card.getByTestId('lesson-said').textContent(), { timeout: 120_000 })

@@ -99,7 +99,7 @@ describe('the lesson', () => {
   it('has 10–14 steps, each of short sentences in plain words, one action, a target, a setup and a source', () => {
     expect(LESSON.length).toBeGreaterThanOrEqual(10);
     expect(LESSON.length).toBeLessThanOrEqual(14);
-    const done = { ...start, guesses: { prior: 0.3, diagonal: 0.05 }, generated: { full: 'Move: east' } };
+    const done = { ...start, guesses: { prior: 0.3, diagonal: 2 }, generated: { full: 'Move: east' } };
     for (const s of LESSON) {
       // Short sentences, not ideas chained by colons: at most five, none longer than a line or two.
       const full = s.text({ ...start, streak: { from: 2, to: 10, move: 'south', wallFrom: 5 }, goalBeyond: ['south'] });
@@ -155,7 +155,7 @@ describe('the lesson', () => {
     const cases: [string, Partial<LessonWorld>][] = [
       ['reads', { pointed: { row: 2, col: 40 } }],
       ['shares', { guesses: { prior: 0.3 } }],
-      ['diagonal', { guesses: { diagonal: 0.05 } }],
+      ['diagonal', { guesses: { diagonal: 2 } }],
       ['contexts', { shown: ['clip:6:1'], results: [figures('clip:6:1', 0.09, 0.1)] }],
       ['hide', { shown: ['ao'], results: [figures('ao', 0.0, 0.0)] }],
       ['generate', { generated: { full: 'Path: 8 9.', lt: 'Path: 9.' } }],
@@ -180,7 +180,7 @@ describe('the lesson', () => {
   });
 
   it("fills its numbers from the figures; a guess and its figure in one unit; a change against the step's own start", () => {
-    const w = { ...start, guesses: { prior: 0.3, diagonal: 0.05 } };
+    const w = { ...start, guesses: { prior: 0.3, diagonal: 2 } };
     // The sink, folded into the shares step: its share read against what large models do.
     expect(told('shares', w, w)).toMatch(/The sink takes 51 %, as in most large models: bright columns at the heatmap's left edge/);
     const weak = { ...w, results: [figures('full', 0.1133, 0.2991, { ratios: { ...start.results[0]!.ratios, sink: 0.004 } })] };
@@ -191,7 +191,7 @@ describe('the lesson', () => {
       /^You guessed 30 %; the answer gives 30 % of its attention to its prior assistant answers\..* On the figures panel: prior assistant 0\.2991\. The five add up to 100 %: what one kind gets above chance, the others give up\. The rest: 18 % to the user's turns, 5 % to the system prompt/,
     );
     expect(told('diagonal', w, w)).toMatch(
-      /^You guessed 5 %; 11 % of the answer's attention sits on the diagonal\b.*On the figures panel: diagonal ratio 0\.1133\. It is part of the 30 %/,
+      /^You guessed more than chance; 11 % of the answer's attention sits on the diagonal\b.*On the figures panel: diagonal ratio 0\.1133\. It is part of the 30 %/,
     );
     // The card's line quotes per cents only; the panel's figures are in the fold.
     for (const id of ['shares', 'diagonal']) expect(step(id).reveal!(w, w).said, id).not.toMatch(/\d\.\d{4}/);
@@ -201,7 +201,7 @@ describe('the lesson', () => {
     // Filler beside Full on the diagonal step: its ratio joins the card and the bars; here half or more of it stays.
     const beside = { ...w, shown: ['full', 'filler'], results: [figures('full', 0.1133, 0.2991), figures('filler', 0.0567, 0.2)] };
     expect(told('diagonal', beside, w)).toMatch(
-      /^With filler in their place much of it stays: part of it follows where the tokens sit\. You guessed 5 %; 11 % .* Under Filler it is 6 %: with filler in their place much of it stays: part of it follows where the tokens sit\. .*On the figures panel: diagonal ratio under Filler 0\.0567\.$/,
+      /^With filler in their place, much of it stays, so part of it follows where the tokens sit\. You guessed more than chance; 11 % .* Under Filler \(right: unrelated words in their place\) it is 6 %: much of it stays, so part of it follows where the tokens sit\. .*On the figures panel: diagonal ratio under Filler 0\.0567\.$/,
     );
     // Without Filler's figures (before they arrive) the step says what it has.
     expect(told('diagonal', w, w)).not.toContain('Filler');
@@ -699,13 +699,14 @@ describe('the lesson', () => {
       messages: [{ content: { start: 2, length: 3 } }],
     } as unknown as PolicyResult;
     expect(evenDiagonal(r)).toBeCloseTo((2 / 11 + 3 / 12) / 2, 12);
-    const w = { ...start, guesses: { diagonal: 0.05 }, results: [r] };
+    // The guess (about chance) read against the figure in the same three words: right, then wrong.
+    const w = { ...start, guesses: { diagonal: 1 }, results: [r] };
     expect(told('diagonal', w, w)).toMatch(
-      /sits on the diagonal, 0\.9 times the 22 % chance would put there: about what chance gives\. On the figures panel: .* It is part of/,
+      /You guessed about chance, and so it is: 20 % of the answer's attention sits on the diagonal, 0\.9 times the 22 % chance: about chance\. On the figures panel: .* It is part of/,
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
     expect(told('diagonal', twice, twice)).toMatch(
-      /, 2\.3 times the 22 % chance would put there: well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move\. On/,
+      /You guessed about chance; 50 % of the answer's attention sits on the diagonal, 2\.3 times the 22 % chance: well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move\. On/,
     );
     // Filler below chance, beside Full: said with the same yardstick, and drawn, each against its chance.
     const filler = {
@@ -717,7 +718,7 @@ describe('the lesson', () => {
       ],
     };
     expect(told('diagonal', filler, filler)).toMatch(
-      /^With filler words in their place, most of it goes: it needs the words themselves\. You guessed .* Under Filler it is 5 %, below chance: with filler words in their place, most of it goes: it needs the words themselves\. .*On the figures panel: diagonal ratio under Filler 0\.0500\. With nothing in it to copy, Filler's band gets less than chance, 22 %: between the pink lines its heatmap is mostly dark\.$/,
+      /^With filler words in their place, most of it goes, so it needs the words themselves\. You guessed .* Under Filler \(right: unrelated words in their place\) it is 5 %, below chance: most of it goes, so it needs the words themselves\. .*On the figures panel: diagonal ratio under Filler 0\.0500\. With nothing in it to copy, Filler's band gets less than chance, 22 %: between the pink lines its heatmap is mostly dark\.$/,
     );
     expect(step('diagonal').reveal!(filler, filler).bars!.rows.map((x) => [x.label, x.value])).toEqual([
       ['whole answer', 0.3],
@@ -761,9 +762,12 @@ describe('the lesson', () => {
     expect(diagonalByLines(all, 1)!.last).toBeCloseTo(0.2 / 3, 7);
     expect(diagonalByLines({ ...r, attention: undefined }, 1)).toBeNull();
     // The diagonal step says the split, at a wall, with the answer's three lines (list, thought, move) read as two parts.
-    const w = { ...start, guesses: { diagonal: 0.1 }, results: [{ ...r, ratios: { ...r.ratios, prior: 0.5 } }] };
+    const w = { ...start, guesses: { diagonal: 2 }, results: [{ ...r, ratios: { ...r.ratios, prior: 0.5 } }] };
+    // Guessed right (more than chance), the split is the verdict; guessed wrong, the verdict is said first.
+    const wrong = { ...w, guesses: { diagonal: 0 } };
+    expect(step('diagonal').reveal!(wrong, wrong).said).toMatch(/^You guessed less than chance; .*, 2\.4 times the 13 % chance: well above chance\. Each list/);
     expect(step('diagonal').reveal!(w, w).said).toMatch(
-      /, 2\.4 times the 13 % chance would put there\. Each list of cells \(the rows above the white line\) is the one before plus a cell: copying it is the task\. The thought and move \(below it\) sit at 2\.4 times chance: the trace, in attention, of the repeated thought and move\.$/,
+      /^You guessed more than chance, and so it is: .*, 2\.4 times the 13 % chance\. Each list of cells \(above the white line\) is the one before plus a cell: copying it is the task\. The thought and move \(below it\) sit at 2\.4 times chance: the trace, in attention, of the repeated thought and move\.$/,
     );
     // Every row looking at "x" (key 2), which a band of radius 2 holds for each: an upright stripe, named on the card.
     const striped = {
@@ -814,7 +818,7 @@ describe('the lesson', () => {
     } as PolicyResult;
     const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(wf, wf).said).toMatch(
-      /chance would put there\. Each list of cells \(the rows above the white line\) is the one before plus a cell: copying it is the task\. The thought and move \(below it\) sit below chance: they do not copy a prior assistant answer in step\.$/,
+      /chance\. Each list of cells \(above the white line\) is the one before plus a cell: copying it is the task\. The thought and move \(below it\) sit below chance: they do not copy a prior assistant answer in step\.$/,
     );
   });
 

@@ -2,6 +2,8 @@
 const CELL = 12;
 const ROWS = 6;
 const COLS = 8;
+/** The band's cells in a row: the dotted centre's and one either side (its edges drawn half of it off the centre). */
+const BAND = 3;
 
 /**
  * What to look for in the heatmap, drawn before the guess: a made-up word-for-word copy (row i reads the earlier
@@ -19,8 +21,8 @@ export function CopySketch() {
       <line x1={0} y1={0} x2={ROWS * CELL} y2={ROWS * CELL} className="sketch-centre" />
       {band && (
         <>
-          <line x1={1.5 * CELL} y1={0} x2={(ROWS + 1.5) * CELL} y2={ROWS * CELL} className="sketch-band" />
-          <line x1={0} y1={1.5 * CELL} x2={(ROWS - 1.5) * CELL} y2={ROWS * CELL} className="sketch-band" />
+          <line x1={(BAND / 2) * CELL} y1={0} x2={(ROWS + BAND / 2) * CELL} y2={ROWS * CELL} className="sketch-band" />
+          <line x1={0} y1={(BAND / 2) * CELL} x2={(ROWS - BAND / 2) * CELL} y2={ROWS * CELL} className="sketch-band" />
         </>
       )}
     </svg>
@@ -37,7 +39,8 @@ export function CopySketch() {
       </div>
       <figcaption>
         A drawing, not the model: rows are the new answer's tokens, columns a prior assistant answer's. In a copy the 1st token reads that answer's 1st, the 2nd
-        its 2nd…: a bright line on the dotted centre, inside the pink band. A stripe is one token that every row reads.
+        its 2nd…: a bright line on the dotted centre, inside the pink band. Chance is the band's part of a row, here {BAND} cells of {COLS}: the copy puts all
+        of each row there, far more. A stripe is one token that every row reads; the band counts it only where it crosses.
       </figcaption>
     </figure>
   );

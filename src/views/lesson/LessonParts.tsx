@@ -3,9 +3,12 @@ import { useLesson } from '../../state/lesson-store';
 import { quizScore } from './quiz';
 import { LESSON, type LessonStep, type QuizQuestion } from './steps';
 
-/** A guess in whole per cent, locked in with a button: until then the figures it guesses stay hidden. */
+/**
+ * A guess in whole per cent locked in with a button, or one of a few choices, each a button that locks it in: until
+ * then the figures it guesses stay hidden.
+ */
 export function Guess({ step }: { step: LessonStep }) {
-  const { key, label } = step.guess!;
+  const { key, label, choices } = step.guess!;
   const locked = useLesson((s) => s.guesses[key]);
   const guess = useLesson((s) => s.guess);
   const [draft, setDraft] = useState(30);
@@ -25,8 +28,19 @@ export function Guess({ step }: { step: LessonStep }) {
   if (locked !== undefined)
     return (
       <p className="lesson-guess" data-testid="lesson-guess-locked" tabIndex={-1} ref={lockedLine}>
-        Your guess, {label}: <strong>{Math.round(locked * 100)}&nbsp;%</strong> (locked in)
+        Your guess, {label}: <strong>{choices ? choices[locked] : `${Math.round(locked * 100)}\u00a0%`}</strong> (locked in)
       </p>
+    );
+  if (choices)
+    return (
+      <fieldset className="lesson-guess lesson-choices">
+        <legend>your guess, {label}:</legend>
+        {choices.map((c, i) => (
+          <button type="button" key={c} onClick={() => guess(key, i)} data-testid={`lesson-choice-${i}`}>
+            {c}
+          </button>
+        ))}
+      </fieldset>
     );
   return (
     <div className="lesson-guess">

@@ -98,7 +98,9 @@ function priorTakeaway(r: PolicyResult): Pick<Reveal, 'takeaway'> {
 export function diagonalAsk(w: LessonWorld): string {
   const r = figuresOf(w);
   const even = r ? evenDiagonal(r) : 0;
-  return even > 0 ? `Those cells are ${percent(even)} of what each row sees: chance would put ${percent(even)} there. Guess it.` : 'Guess it.';
+  return even > 0
+    ? `Those cells are ${percent(even)} of each row, so chance puts ${percent(even)} there: does the band get more, as much, or less?`
+    : 'Does the band get more than chance, about as much, or less?';
 }
 
 /** The prior assistant answers' content spans, in the order of the diagonal's breakdown: where its bands lie. */
@@ -226,15 +228,15 @@ export function withFiller(t: Reveal, w: LessonWorld): Reveal {
       ? ` With nothing in it to copy, Filler's band gets less than chance, ${percent(even)}: between the pink lines its heatmap is mostly dark.`
       : '';
   const below = even > 0 && r.diagonal < even ? ', below chance' : '';
-  const reading = follows
-    ? 'with filler words in their place, most of it goes: it needs the words themselves.'
-    : 'with filler in their place much of it stays: part of it follows where the tokens sit.';
+  // What Filler's figure means: in the takeaway with what Filler is, on the card after its name says it.
+  const meaning = follows ? 'most of it goes, so it needs the words themselves.' : 'much of it stays, so part of it follows where the tokens sit.';
+  const reading = `${follows ? 'with filler words in their place' : 'with filler in their place'}, ${meaning}`;
   return {
     ...t,
     bars: { ...t.bars, rows: [...t.bars.rows, { label: 'filler words in their place (Filler)', value: r.diagonal, even }] },
     // The step's point stays the takeaway (one sentence); Filler's reading ends the words, where its bar is read.
     takeaway: t.takeaway ?? `${reading[0]!.toUpperCase()}${reading.slice(1)}`,
-    said: `${t.said} Under Filler it is ${percent(r.diagonal)}${below}: ${reading}`,
+    said: `${t.said} Under Filler (right: unrelated words in their place) it is ${percent(r.diagonal)}${below}: ${meaning}`,
     more: `${t.more ? `${t.more} ` : ''}${onPanel(['diagonal ratio under Filler', r.diagonal])}${belowChance}`,
   };
 }

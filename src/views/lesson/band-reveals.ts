@@ -8,7 +8,20 @@ import { bandColumns } from '../../metrics/inertia';
 import { isTemplateMark } from '../tokens/TokenView';
 import { answerRows, diagonalByLines, bandLine, priorSpans, stripeSaid } from './attention-reveals';
 import { quoted, whereToken } from './reads-reveal';
-import { AGAINST_CHANCE, evenDiagonal, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, onPanel, percent, type Reveal, SILENT } from './world';
+import {
+  AGAINST_CHANCE,
+  evenDiagonal,
+  figuresOf,
+  LOADING,
+  LOOKS_BACK,
+  type LessonWorld,
+  onPanel,
+  percent,
+  type Reveal,
+  SILENT,
+  VERSUS_CHANCE,
+  versusChance,
+} from './world';
 
 /**
  * The brightest copy in the band of the last prior assistant answer (the one the lesson's heatmap opens on): the cell
@@ -87,8 +100,10 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   if (!r) return LOADING;
   const even = evenDiagonal(r);
   const k = even > 0 ? r.diagonal / even : 0;
-  // A verdict on the ratio, so the number is read, not only shown.
-  const said = k >= 2 ? 'well above chance' : k >= AGAINST_CHANCE.inOrder ? 'more than chance, though not many times more' : 'about what chance gives';
+  // The guess was one of more, about or less than chance: the figure is read the same way, so the two meet.
+  const got = versusChance(k);
+  const guessed = w.guesses.diagonal;
+  const verdict = k >= 2 ? 'well above chance' : VERSUS_CHANCE[got];
   // At a wall, with the ratio above chance: the split by lines, said and drawn (computed once); the split is the verdict.
   const atWall = w.walls !== null && k >= AGAINST_CHANCE.inOrder;
   const lines = atWall ? diagonalByLines(r) : null;
@@ -97,7 +112,9 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   // wall the card also gives the verdict on the ratio.
   const d = bandLine(r);
   const stripe = stripeOnCard(r, d);
-  const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance would put there${lines ? '' : `: ${said}`}` : '';
+  const right = guessed === got;
+  const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance${right && lines ? '' : `: ${verdict}`}` : '';
+  const yours = guessed === undefined ? '' : `You guessed ${VERSUS_CHANCE[guessed]}${right ? ', and so it is: ' : '; '}`;
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
   if (lines)
     rows.push(
@@ -108,7 +125,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
     bars: { caption: 'Attention on the diagonal', rows },
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),
     // Where the lines split it, that split is the card's reading; where the bright cells stand, in the fold.
-    said: `You guessed ${percent(w.guesses.diagonal ?? 0)}; ${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${lines ? '' : stripe}${split.said}`,
+    said: `${yours}${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${lines ? '' : stripe}${split.said}`,
     more: `${split.more ? `${split.more} ` : ''}${lines && stripe ? `${stripe.trim()} ` : ''}${offLine(r, d)}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
   };
 }
@@ -132,7 +149,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
     : undefined;
   return {
     ...(takeaway ? { takeaway } : {}),
-    said: ` Each list of cells (the rows above the white line) is the one before plus a cell: copying it is the task. The thought and move (below it) sit ${verdict}.`,
+    said: ` Each list of cells (above the white line) is the one before plus a cell: copying it is the task. The thought and move (below it) sit ${verdict}.`,
     more: `An answer that copied a whole prior assistant answer line for line would show here. Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}).`,
   };
 }

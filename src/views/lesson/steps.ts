@@ -21,7 +21,21 @@ import { hiddenTally, latestTally } from './hidden-counts';
 import { summary } from './summary';
 import { recapReveal } from './recap';
 import { insideReveal } from './inside';
-import { clipShown, clipWorked, evenDiagonal, evenShare, figuresOf, type LessonStep, joined, only, percent, readAgainstFull, SILENT } from './world';
+import {
+  clipShown,
+  clipWorked,
+  evenDiagonal,
+  evenShare,
+  figuresOf,
+  type LessonStep,
+  type LessonWorld,
+  joined,
+  only,
+  percent,
+  readAgainstFull,
+  SILENT,
+  VERSUS_CHANCE,
+} from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion, type Reveal, revealText } from './world';
@@ -40,6 +54,12 @@ const DROPPING = policySpecs(TABLE).filter((p) => /^(window|clip|summary|lt|de)/
 function shareAsk(r: ReturnType<typeof figuresOf>): string {
   const even = r ? evenShare(r, 'prior') : 0;
   return even > 0 ? ` They are ${percent(even)} of the tokens it sees: chance would give them that.` : '';
+}
+
+/** "all 9 " prior assistant answers, as many as the answer reads; "every " before its figures are in. */
+function priorCount(w: LessonWorld): string {
+  const n = figuresOf(w)?.diagonalPerAnswer.length;
+  return n ? `all ${n} ` : 'every ';
 }
 
 /** What Clip keeps at the lesson's turn, said in the step text: " (at turn 10, Clip shows turns 6 to 9)"; nothing before it cuts. */
@@ -187,14 +207,14 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full: the same places, other words; the reveal reads both.
     setup: { ...WALL, also: ['filler'] },
     text: (w) =>
-      `Rows are the answer's tokens, columns the tokens they can see; brighter is more. Copying a prior assistant answer word by word, the answer's 10th token would read that answer's 10th: the dotted line. The diagonal ratio: the attention within ${w.radius} tokens of that line (between the pink lines), over every prior assistant answer; Filler, right, puts unrelated words in their place. ${diagonalAsk(w)}`,
+      `Rows are the answer's tokens, columns what they read; brighter is more. Copying a prior assistant answer, the answer's 10th token reads its 10th: the dotted line. The diagonal ratio is the share of attention within ${w.radius} tokens of that line (between the pink lines), over ${priorCount(w)}prior assistant answers; the heatmap shows the last. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
-    action: 'Set your guess for Full (the left heatmap) with the slider, then lock it in.',
-    target: '[data-testid="lesson-guess"]',
+    action: 'Look at the band in the left heatmap (Full), then pick your guess.',
+    target: '[data-testid="lesson-choice-0"]',
     // The heatmap itself, its diagonal, not the panel's legend.
     show: '[data-lesson="heatmap"] canvas[data-testid="heatmap-full"]',
-    guess: { key: 'diagonal', label: 'attention on the diagonal' },
+    guess: { key: 'diagonal', label: 'attention on the diagonal', choices: VERSUS_CHANCE },
     done: (w) => w.guesses.diagonal !== undefined,
     reveal: (w) => withFiller(diagonalReveal(w), w),
   },

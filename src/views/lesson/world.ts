@@ -170,8 +170,11 @@ export interface LessonStep {
   reveal?(w: LessonWorld, base: LessonWorld | null): Reveal;
   /** An action the card itself runs (a button labelled `label`), when the inspector's way takes too many keys. */
   act?: { label: string; run: LessonAction };
-  /** A guess asked before the reveal: its key in `guesses`; the figures stay hidden until it is locked in. */
-  guess?: { key: string; label: string };
+  /**
+   * A guess asked before the reveal: its key in `guesses`; the figures stay hidden until it is locked in. In whole
+   * per cent, or with `choices` one of them (its index is stored).
+   */
+  guess?: { key: string; label: string; choices?: readonly string[] };
   quiz?: QuizQuestion[];
 }
 
@@ -196,6 +199,10 @@ export const LOOKS_BACK = 1.5;
  * (1.05), and a diagonal that copies in order more than chance (1.2).
  */
 export const AGAINST_CHANCE = { leans: 1.5, aLittle: 1.05, inOrder: 1.2 } as const;
+/** A figure against chance in three words, the order a guess offers them: within a factor of 1.2 either way is "about". */
+export const VERSUS_CHANCE = ['less than chance', 'about chance', 'more than chance'] as const;
+/** Which of `VERSUS_CHANCE` a figure `k` times chance reads as (its index). */
+export const versusChance = (k: number): 0 | 1 | 2 => (k >= AGAINST_CHANCE.inOrder ? 2 : k <= 1 / AGAINST_CHANCE.inOrder ? 0 : 1);
 /** A share in whole per cents; one that rounds to 0 but is not 0 reads "under 1 %", so it does not contradict the panel's 0.0015. */
 export const percent = (v: number): string => (v > 0 && v < 0.005 ? 'under 1 %' : `${Math.round(v * 100)} %`);
 /** A figure and its unit on one line: "78 %" never wraps between the two. */
