@@ -1,7 +1,7 @@
 /**
  * Turns where the demo model walks into a wall it was just told about, played by the model itself: 40 maze
  * episodes (training/wall-turns.ts), each turn after a bump answered under Full (the whole history), LT (the
- * turn before only), DE (no earlier turn), Window-6, AO, AO-last, AO-second-last, SUM and Filler, and by the CPL twin under Full on the same history;
+ * turn before only), DE (no earlier turn), Window-6, AO, AO-last, AO-second-last, SUM and Filler, and by the CPL twin and the second twin (trained toward DE's answers) under Full on the same history;
  * where Full repeats the move, also with the last layer's 3 most and 3 least diagonal heads switched off, and 3 at random.
  * Writes every such turn to examples/cache/wall-turns.json (the lesson quotes its counts; a test pins the first
  * episodes to a fresh run), and to examples/maze-wall.json the first episode, scored at turn 5 or later, where
@@ -13,17 +13,18 @@ import { dirSource } from '../src/cli/dir-source';
 import type { Message } from '../src/conversation/types';
 import { openModel } from '../src/runtime/open-model';
 import { isOpen, wallCounts, type WallTurn } from '../src/views/lesson/wall-records';
-import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../src/model/demo';
+import { CPL_DE_MODEL_PATH, CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../src/model/demo';
 import { FIRST_SEED, wallEpisode } from '../training/wall-turns';
 
 const EPISODES = 40;
 const model = await openModel(dirSource(DEMO_MODEL_PATH));
 const twin = await openModel(dirSource(CPL_MODEL_PATH));
+const twinDe = await openModel(dirSource(CPL_DE_MODEL_PATH));
 const heads = await openModel(dirSource(DEMO_MODEL_PATH), { headFigures: true });
 const turns: WallTurn[] = [];
 let best: { seed: number; turn: number; messages: Message[] } | null = null;
 for (let k = 0; k < EPISODES; k++) {
-  for (const { turn: w, history } of await wallEpisode({ model, twin, heads }, FIRST_SEED + k)) {
+  for (const { turn: w, history } of await wallEpisode({ model, twin, twinDe, heads }, FIRST_SEED + k)) {
     turns.push(w);
     const open = (m: string | null) => isOpen(w, m) && m !== w.hit;
     // The lesson's example: the earliest such turn from turn 5 on (so the history holds a few answers to copy)
@@ -35,7 +36,7 @@ for (let k = 0; k < EPISODES; k++) {
 }
 const c = wallCounts(EPISODES, turns);
 console.log(
-  `${c.turns} turns right after a wall in ${EPISODES} episodes: the move that hit it repeated under Full in ${c.repeats.full}, LT in ${c.repeats.lt}, DE in ${c.repeats.de}; by the CPL twin (Full) in ${c.repeats.twin}`,
+  `${c.turns} turns right after a wall in ${EPISODES} episodes: the move that hit it repeated under Full in ${c.repeats.full}, LT in ${c.repeats.lt}, DE in ${c.repeats.de}; by the CPL twin (Full) in ${c.repeats.twin}, by the second twin (trained toward DE) in ${c.repeats['twin-de']}`,
 );
 console.log(
   `Window-6 repeats it in ${c.repeats['window:6']}, AO in ${c.repeats.ao}, AO-last in ${c.repeats['ao-last']}, AO-second-last in ${c.repeats['ao-second-last']}`,
@@ -47,10 +48,10 @@ console.log(
 console.log(`an open way: Full ${c.open.full}, LT ${c.open.lt}, DE ${c.open.de}, Window-6 ${c.open['window:6']}, AO ${c.open.ao}, the CPL twin ${c.open.twin}`);
 writeFileSync(
   'examples/cache/wall-turns.json',
-  `${JSON.stringify({ model: 'inertia-demo', twin: 'inertia-demo-cpl', episodes: EPISODES, firstSeed: FIRST_SEED, turns })}\n`,
+  `${JSON.stringify({ model: 'inertia-demo', twin: 'inertia-demo-cpl', twinDe: 'inertia-demo-cpl-de', episodes: EPISODES, firstSeed: FIRST_SEED, turns })}\n`,
 );
 if (best) {
   writeFileSync('examples/maze-wall.json', `${JSON.stringify({ messages: best.messages }, null, 2)}\n`);
   console.log(`examples/maze-wall.json: seed ${best.seed}, turn ${best.turn}`);
 }
-await Promise.all([model.session.release(), twin.session.release(), heads.session.release()]);
+await Promise.all([model.session.release(), twin.session.release(), twinDe.session.release(), heads.session.release()]);

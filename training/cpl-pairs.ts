@@ -7,6 +7,8 @@
  * history beyond the short context (the minimum context gap) and the two actions differ.
  *
  *   npx tsx training/cpl-pairs.ts        → training/out/cpl-pairs.json (token ids, read by training/cpl.py)
+ *   CPL_WINDOW=0 CPL_PAIRS=training/out/cpl-de-pairs.json npx tsx training/cpl-pairs.ts   → the second twin's pairs:
+ *     the short context is no earlier turn at all (DE)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirSource } from '../src/cli/dir-source';
@@ -126,7 +128,7 @@ async function main() {
     kept: pairs.length,
     seconds: Math.round((Date.now() - t0) / 1000),
   };
-  writeFileSync('training/out/cpl-pairs.json', JSON.stringify({ summary, pairs }));
+  writeFileSync(process.env.CPL_PAIRS ?? 'training/out/cpl-pairs.json', JSON.stringify({ summary, pairs }));
   console.log(JSON.stringify(summary));
 }
 

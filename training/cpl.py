@@ -3,6 +3,12 @@ training/cpl-pairs.ts collected, starting from the committed demo model, merged 
 
     npx tsx training/cpl-pairs.ts && /usr/bin/python3 training/cpl.py
 
+The second twin, trained toward the answer written with no earlier turn (DE) instead of the turn before:
+
+    CPL_WINDOW=0 CPL_PAIRS=training/out/cpl-de-pairs.json npx tsx training/cpl-pairs.ts
+    CPL_PAIRS=training/out/cpl-de-pairs.json MODEL_DIR=models/inertia-demo-cpl-de \
+      CPL_FIXTURE=tests/fixtures/cpl-de-forward.json /usr/bin/python3 training/cpl.py
+
 Reads models/inertia-demo/ and training/out/cpl-pairs.json; writes models/inertia-demo-cpl/
 {config.json, model.safetensors, tokenizer files, training.json}. Both answers of a pair are scored
 with the short context as input (the paper's design): the short-context answer is chosen, the
@@ -25,7 +31,7 @@ TARGETS = tuple(os.environ.get("CPL_TARGETS", "q_proj,k_proj,v_proj,o_proj").spl
 SCORE = os.environ.get("CPL_SCORE", "answer")
 BASE = "models/inertia-demo"
 MODEL_DIR = os.environ.get("MODEL_DIR", "models/inertia-demo-cpl")
-PAIRS = "training/out/cpl-pairs.json"
+PAIRS = os.environ.get("CPL_PAIRS", "training/out/cpl-pairs.json")
 
 torch.manual_seed(SEED)
 random.seed(SEED)
@@ -160,7 +166,7 @@ def main():
     assert gap < 1e-4, f"the merged weights differ from the LoRA model by {gap}"
     os.makedirs(MODEL_DIR, exist_ok=True)
     # This script's own logits on a fixed input, which the TypeScript graph must reproduce (as train.py's).
-    fixture = "tests/fixtures/cpl-forward.json" if MODEL_DIR == "models/inertia-demo-cpl" else f"{MODEL_DIR}/cpl-forward.json"
+    fixture = os.environ.get("CPL_FIXTURE", "tests/fixtures/cpl-forward.json" if MODEL_DIR == "models/inertia-demo-cpl" else f"{MODEL_DIR}/cpl-forward.json")
     json.dump({"ids": fixture_ids, "positions": list(range(len(fixture_ids) - 8, len(fixture_ids))),
                "logits": [[round(float(v), 7) for v in row] for row in logits[-8:]]}, open(fixture, "w"))
     train.save_safetensors(f"{MODEL_DIR}/model.safetensors", merged)

@@ -1,7 +1,7 @@
 /**
  * Maze episodes the demo model plays itself (the rollouts of cpl-figures.ts, seeds 700,000 + k); at each turn
  * right after it hit a wall, the move it writes under Full (the episode's own answer), LT, DE, Window-6, AO, Filler and SUM, AO-last (only its latest answer hidden), AO-second-last (only the answer before it: the control),
- * and the move the CPL twin writes under Full on the same history, and how much the Full answer's move looks back at
+ * and the moves the CPL twin and the second twin (trained toward DE's answers) write under Full on the same history, and how much the Full answer's move looks back at
  * the same move in the earlier answers; where Full repeats the move, the moves it writes with the last layer's 3 heads
  * that follow the diagonal most switched off, and with the 3 that follow it least (the heads step's count). Used by
  * scripts/inertia-turns.ts and its pinning test.
@@ -29,11 +29,13 @@ const TURNS = 16;
 export interface Writers {
   model: OpenModel;
   twin: OpenModel;
+  /** The second twin, trained toward the answer with no earlier turn (DE). */
+  twinDe: OpenModel;
   heads: OpenModel;
 }
 
 /** One episode: its turns right after a wall, and the history as it stood at each (for picking the lesson's). */
-export async function wallEpisode({ model, twin, heads }: Writers, seed: number): Promise<{ turn: WallTurn; history: Message[] }[]> {
+export async function wallEpisode({ model, twin, twinDe, heads }: Writers, seed: number): Promise<{ turn: WallTurn; history: Message[] }[]> {
   let world = mazeWorld(rng(seed));
   let bumped = false;
   let last: string | null = null;
@@ -61,6 +63,7 @@ export async function wallEpisode({ model, twin, heads }: Writers, seed: number)
         filler: await write(model, 'filler'),
         sum: await write(model, 'sum'),
         twin: await write(twin, 'full'),
+        'twin-de': await write(twinDe, 'full'),
       };
       const headsOff = act === last ? await headsOffMoves(heads, history, t, seed) : null;
       out.push({ turn: { seed, turn: t, hit: last, blocked, moves, look: await moveLook(model, history, t), headsOff }, history: [...history] });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dirSource } from '../../src/cli/dir-source';
-import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../../src/model/demo';
+import { CPL_DE_MODEL_PATH, CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../../src/model/demo';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
 import { change, cplAttention, medianChange } from '../../training/cpl-figures';
 import { heldOutContinuations } from '../../training/figures';
@@ -55,6 +55,26 @@ describe('the CPL-tuned demo model', () => {
 
   it('still continues its formats, mostly (measured 23 of 24; the base model 24)', async () => {
     const c = await heldOutContinuations(cpl);
+    expect(c.wellFormed).toBeGreaterThanOrEqual(20);
+  });
+});
+
+/** The second twin (trained toward the answer with no earlier turn, DE): the lesson counts its moves at the wall. */
+describe('the second twin, trained toward DE', () => {
+  let twin: OpenModel;
+  beforeAll(async () => {
+    twin = await openModel(dirSource(CPL_DE_MODEL_PATH));
+  });
+
+  it("reproduces the training script's own logits (the merged LoRA weights) to 1e-4", async () => {
+    expect(existsSync(`${CPL_DE_MODEL_PATH}/README.md`)).toBe(true);
+    const fx = JSON.parse(readFileSync('tests/fixtures/cpl-de-forward.json', 'utf8')) as { ids: number[]; positions: number[]; logits: number[][] };
+    const out = await twin.session.forward({ ids: fx.ids, logitRows: [fx.positions[0]!, fx.positions[fx.positions.length - 1]! + 1], layers: [] });
+    expect(maxAbsDiff(out.logits!.data, fx.logits.flat())).toBeLessThanOrEqual(1e-4);
+  });
+
+  it('still continues its formats, mostly', async () => {
+    const c = await heldOutContinuations(twin);
     expect(c.wellFormed).toBeGreaterThanOrEqual(20);
   });
 });

@@ -123,7 +123,8 @@ export function HeadsPanel() {
           {analyzing ? 'reading every layer and head…' : 'every layer and head comes after the figures…'}
         </p>
       )}
-      {first && (
+      {/* In the lesson the card names the starred head; a second "highest" (a layer's mean) read as a contradiction. */}
+      {first && !quiet && (
         <p data-testid="heads-summary">
           {peak === first.layers.length - 1
             ? `${mean}, the diagonal ratio is highest at the final layer, layer ${peak} (${fig(first.layers[peak]!.diagonal)}).`

@@ -2,6 +2,7 @@ import { useQuiet } from '../../state/lesson-store';
 import { resultId } from '../result-id';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type RefObject } from 'react';
 import type { PolicyResult } from '../../analysis/analyze';
+import { parsePolicy, policyGist } from '../../context/policy';
 import { SINK_TOKENS } from '../../context/render';
 import { heatmapSvg } from '../../export/heatmap-svg';
 import { focusOf, type HoverAction, type HoverState } from '../../state/hover-lock';
@@ -111,7 +112,7 @@ export function Heatmap({
     <div className="heatmap" ref={wrap}>
       <HeatmapToolbar
         // The head it draws, when one is open: the figures' header says it, and so must the picture.
-        label={head === 'mean' ? r.label : `${r.label} · layer ${r.layer}, head ${head} alone`}
+        label={`${head === 'mean' ? r.label : `${r.label} · layer ${r.layer}, head ${head} alone`}${quiet ? ` (${policyGist(parsePolicy(r.policy))})` : ''}`}
         rows={nRows}
         keys={S}
         unseen={Math.max(0, S - (rowStart + nRows))}

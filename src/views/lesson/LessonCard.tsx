@@ -72,7 +72,7 @@ function useBoard(s: LessonStep) {
     undefined,
     // The twin's step draws the rows its words read: the twin against Full, LT (its training target) and DE.
     // The hide step draws only the rows it reads: Full, the ways of hiding, DE (the step before's Window-6 and LT apart).
-    s.id === 'cpl' ? ['full', 'lt', 'de', 'twin'] : s.id === 'hide' ? ['full', 'ao', 'ao-last', 'ao-second-last', 'de'] : undefined,
+    s.id === 'cpl' ? ['full', 'lt', 'de', 'twin', 'twin-de'] : s.id === 'hide' ? ['full', 'ao', 'ao-last', 'ao-second-last', 'de'] : undefined,
   );
 }
 

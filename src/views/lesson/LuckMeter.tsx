@@ -39,8 +39,8 @@ export function LuckMeter({ rows }: { rows: LuckRow[] }) {
         </span>
       </p>
       <p className="bar-key">
-        Were the two alike, on each turn where they part, which of them does it would be a coin toss. The dot: how rarely tosses alone split so unevenly; right
-        of the line (rarer than 1 time in {LUCK_LINE}), more than luck.
+        If the two made no difference, each turn where only one of them does it would be a coin toss. The dot: how rarely coin tosses alone split this unevenly.
+        Right of the line (rarer than 1 time in {LUCK_LINE}): more than luck.
       </p>
     </figure>
   );

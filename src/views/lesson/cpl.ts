@@ -1,7 +1,8 @@
 /** The CPL step's reading of two models: the move each writes at the wall, then their attention turn by turn. */
 import type { SweepPoint } from '../../analysis/sweep';
 import { compareMoves, moveClause, offGoal } from './moves';
-import { byChance, twinAboveNoHistory, twinTally } from './wall-counts';
+import { secondTwinWorks, twinAboveNoHistory, twinTally } from './twin-tally';
+import { byChance } from './wall-counts';
 import { WALL_COUNTS } from './wall-records';
 import { evenShare, figuresOf, percent, SILENT, twinOf, type LessonWorld, type Reveal } from './world';
 
@@ -97,7 +98,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   return {
     // Less attention on its answers at most turns, about as many repeats: the step's point, where the chart shows it.
     takeaway: yet
-      ? `The twin reads its prior assistant answers less at ${at}, yet repeats almost as often: less attention on them is not less inertia.`
+      ? `${secondTwinWorks() ? 'The twin' : 'Neither twin repeats clearly less, though the first'} reads its prior assistant answers less at ${at}${secondTwinWorks() ? ', yet repeats almost as often' : ''}: less attention on them did not mean fewer repeats.`
       : takeaway,
     ...(tally.luck && { luck: tally.luck }),
     said: `${said}${lines}`,

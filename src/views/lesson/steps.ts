@@ -93,7 +93,7 @@ export const LESSON: LessonStep[] = [
         w.goalBeyond?.length ? '; its goal lies just beyond that wall' : ''
       }. Let the model write its new answer, turn ${w.turns}'s, twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"). Under DE it still sees the instructions and the last question, naming the walls. Full and DE are context policies: rules for what it is shown of earlier turns.`,
     source:
-      'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes.',
+      'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes. "Could it be luck" is a two-sided sign test on the turns where the two part, each turn counted as one coin toss; turns of one maze share their history, so they are not fully independent and the test is somewhat generous.',
     action: 'Click "Write it under Full, then under DE".',
     target: '[data-testid="lesson-act"]',
     // The turns at the wall, not the first ones: the answer it wrote there, centred.
@@ -138,7 +138,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `These policies keep every turn but hide the model's own answers. AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each. The user's turns stay, so the model still knows what happened. AO-last, this tool's own test, hides only its previous answer (turn ${w.turns - 1}'s); its control, AO-second-last, only the one before (turn ${w.turns - 2}'s). Do the extra repeats go with its own words?`,
+      `These policies keep every turn but hide the model's own answers. AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each. The user's turns stay, so the model still knows what happened. AO-last, a test this tool adds, hides only its previous answer (turn ${w.turns - 1}'s); its control, AO-second-last, only the one before (turn ${w.turns - 2}'s). Do the extra repeats go with its own words?`,
     source:
       "AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2. AO-last is this tool's, not a paper's: AO's placeholder in place of the previous answer only, with no line added, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before that: were the drop under AO-last the placeholder's confusion alone, it would drop there too.",
     action: 'Click AO in the table, then AO-last.',
@@ -266,9 +266,9 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      `So far we changed what the model is shown; Context Preference Learning (CPL), from "Mitigating conversational inertia", changes the model itself. On other mazes, we collected the turns where the model moved one way with the whole history and another with only the turn before. Training nudged a twin model toward the move made with only the turn before.${ltBringsMost(WALL_COUNTS) ? ` Step ${stepNo('contexts')} found that such moves keep most of the pull.` : ''} Does the twin still walk into the wall?`,
+      `So far we changed what the model sees; Context Preference Learning (CPL), from "Mitigating conversational inertia", changes the model itself. On other mazes, where the model moved one way with the whole history and another with only the turn before, training nudged a twin toward the latter move.${ltBringsMost(WALL_COUNTS) ? ` Step ${stepNo('contexts')} found that such moves keep most of the pull, so` : ' Then'} a second twin was nudged toward the move made with no history (DE). Does either still walk into the wall?`,
     source:
-      'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts.',
+      'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts; the second twin the same way, with no earlier turn as the short context (a variant of this tool, not of the paper), and is counted only over the stored turns at a wall (scripts/inertia-turns.ts), not loaded on the page.',
     action: 'Click "Load the CPL twin and write the answer with both".',
     target: '[data-testid="lesson-act"]',
     act: { label: 'Load the CPL twin and write the answer with both', run: 'twin-writes' },

@@ -6,6 +6,7 @@ import { beyondRandom, byChance, changedPct, headsCarry, headsClear, historyAdds
 import { controlKeeps, hideVerdict, unsettled } from './hidden-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
+import { secondTwinWorks } from './twin-tally';
 
 /** The figures of the conversation's last answer against chance: its prior assistant share and its diagonal ratio. */
 export interface AgainstChance {
@@ -32,7 +33,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     }.`,
     `Its twin trained against it (CPL), ${movePct(c, 'twin')}${
       moveRate(c, 'twin') < moveRate(c, 'full') && !twin ? `: lower, but it could be luck (${byChance(c.split.full.twin).said})` : ''
-    }.`,
+    }; a second twin trained toward the move made with no history, ${movePct(c, 'twin-de')}${secondTwinWorks(c) ? ': clearly lower' : ''}.`,
   ];
   const attention = [
     'Attention shows where the model reads, not why it chooses.',
@@ -57,7 +58,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
           '"Do LLMs benefit from their own words?": in real chats, keeping only the latest exchange, or one-sentence summaries of the answers, often answered as well with far less text; a model can carry its own earlier mistakes into later answers.',
           `"Mitigating conversational inertia": agents copy their own prior assistant answers (a diagonal in attention) and explore less; training them to prefer answers written with less history helped.${
             // The lesson's own twin, beside the paper's result: where its drop could be luck, said so, so the two do not read as one.
-            moveRate(c, 'twin') < moveRate(c, 'full') && !twin ? " This page's tiny twin, trained so, dropped less, by an amount luck could give." : ''
+            !twin && !secondTwinWorks(c) ? " This page's two tiny twins, trained so, dropped by no more than luck could give." : ''
           }`,
         ],
       },

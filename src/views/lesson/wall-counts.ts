@@ -43,7 +43,7 @@ const ofMoves = (c: WallCounts, w: Writer): string => `${c.repeats[w]} of ${c.mo
 
 /** n of total in whole per cent: the one rounding every count here is said and drawn with. */
 export const rate = (n: number, total: number): number => Math.round((n / total) * 100);
-const of = (n: number, total: number) => `${n} (${rate(n, total)} %)`;
+export const of = (n: number, total: number) => `${n} (${rate(n, total)} %)`;
 export const pct = (n: number, total: number) => `${rate(n, total)} %`;
 
 /**
@@ -89,7 +89,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS, thisLooks: boolean | 'tol
     // 'told': the takeaway already says most do not look back; the card gives the figure.
     said: looksRare(c)
       ? thisLooks === 'told'
-        ? `Of the repeats counted, only ${share} look back so (${LOOKS_BACK} times chance or more).`
+        ? `Of the repeats counted, only ${share} look back like this (${LOOKS_BACK} times chance or more).`
         : `${thisLooks ? 'This one is unusual: most' : 'Most'} repeats into a wall barely look back (only ${share} of those counted give the earlier same moves ${LOOKS_BACK} times chance or more).`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves well above chance.`,
     // The count and the cut-off in the fold: the card keeps one figure.
@@ -103,47 +103,6 @@ export function lookTally(c: WallCounts = WALL_COUNTS, thisLooks: boolean | 'tol
 
 /** Whether fewer than half the stored repeats look back plainly: then the reads step calls its episode an unusual case. */
 export const looksRare = (c: WallCounts = WALL_COUNTS): boolean => c.looks.back * 2 < c.looks.of;
-
-/** The CPL step's count over the same turns: the twin against the demo model, both with the whole history. */
-export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
-  const lower = moveRate(c, 'twin') < moveRate(c, 'full');
-  // Twin against Full on the same turns: a drop chance alone gives often is said to be one.
-  const chance = byChance(c.split.full.twin);
-  return {
-    takeaway: !lower
-      ? 'Trained against inertia, the twin repeats the move no less often at the wall: on these turns the training does not show.'
-      : chance.clear
-        ? `Trained only where its history changed the move, the twin repeats it less often at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`
-        : // Why it barely moved, where the counts say so: its target, the answer seeing only the turn before, repeats almost as often.
-          `The twin repeats a little less, which could be luck${
-            !twinAboveNoHistory(c)
-              ? ''
-              : ltBringsMost(c)
-                ? ': it learned from answers that saw only the turn before, and those repeat almost as often'
-                : ': most of the pull stays'
-          }.`,
-    // No history's rate is drawn in the chart beside: the card keeps the two models' and the target's.
-    said: `At a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')}.${ltTarget(c)}`,
-    luck: [luckRow('CPL twin against the demo model', c.split.full.twin)],
-    more: `Counted over the ${c.turns} stored turns at a wall, the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move). ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model')}${
-      moveRate(c, 'twin') < moveRate(c, 'lt')
-        ? ` The twin repeats less than its training target (LT, ${movePct(c, 'lt')}): it was trained toward LT's answers only where they differed from the whole history's, not to copy LT everywhere.`
-        : ''
-    }`,
-  };
-}
-
-/**
- * Why the twin stops short of no history, where it does: CPL trained it toward the answer written seeing only the
- * turn before, and that answer keeps the latest turn's pull (LT's rate, step 3). Said when LT stays well above DE.
- */
-function ltTarget(c: WallCounts): string {
-  if (!twinAboveNoHistory(c) || moveRate(c, 'lt') < moveRate(c, 'de') + 10) return '';
-  return ` Its training target, the answer seeing only the turn before, repeats ${movePct(c, 'lt')} (LT): it was never taught to ignore the turn before.`;
-}
-
-/** Whether the CPL twin, with the whole history, still repeats the move more often than the demo model with none. */
-export const twinAboveNoHistory = (c: WallCounts = WALL_COUNTS): boolean => moveRate(c, 'twin') > moveRate(c, 'de');
 
 /** One writer's row of the running count: where its move went on the turns right after a wall, in per cent as the card says them. */
 export interface BoardRow {
@@ -201,7 +160,7 @@ export function scoreboard(
         : [row('previous answer hidden (AO-last)', 'ao-last'), row('the answer before it hidden (AO-second-last)', 'ao-second-last')]),
     );
   rows.push(row('no history (DE)', 'de'));
-  if (reached.cpl) rows.push(row('CPL twin, whole history', 'twin'));
+  if (reached.cpl) rows.push(row('CPL twin, whole history', 'twin'), row('second twin (toward DE), whole history', 'twin-de'));
   return {
     turns: c.turns,
     episodes: c.episodes,

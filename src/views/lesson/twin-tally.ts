@@ -1,0 +1,45 @@
+/**
+ * The CPL step's count over the stored turns at a wall: the demo model's two twins against it, all with the whole
+ * history. The first twin is the paper's CPL (trained toward the move made seeing only the turn before); the second,
+ * this tool's variant, toward the move made with no history (DE), which step 3 found free of most of the pull.
+ */
+import { byChance, luckRow, movePct, moveRate, of, parted } from './wall-counts';
+import { WALL_COUNTS, type WallCounts } from './wall-records';
+import type { Reveal } from './world';
+
+/** Whether the CPL twin, with the whole history, still repeats the move more often than the demo model with none. */
+export const twinAboveNoHistory = (c: WallCounts = WALL_COUNTS): boolean => moveRate(c, 'twin') > moveRate(c, 'de');
+
+/** Whether the second twin (trained toward DE's move) repeats clearly less than the demo model: more than luck. */
+export const secondTwinWorks = (c: WallCounts = WALL_COUNTS): boolean =>
+  moveRate(c, 'twin-de') < moveRate(c, 'full') && byChance(c.split.full['twin-de']).clear;
+
+/**
+ * The takeaway: the second twin answers the first's excuse (its target kept the pull). Where neither drops by more
+ * than luck, the training, wherever aimed, is what leaves the pull; where the second does, the target was the reason.
+ */
+function takeaway(c: WallCounts): string {
+  const firstClear = moveRate(c, 'twin') < moveRate(c, 'full') && byChance(c.split.full.twin).clear;
+  if (secondTwinWorks(c))
+    return firstClear
+      ? 'Both twins repeat less at the wall, the one trained toward the move made with no history too.'
+      : 'The twin trained toward the move made with no history repeats clearly less; the one trained toward the turn before could be luck.';
+  if (!firstClear) return 'Neither twin repeats clearly less: aimed at the move made with the turn before or with none, this small training leaves the pull.';
+  return `Trained only where its history changed the move, the twin repeats it less often at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`;
+}
+
+/** Why the first twin stops short, said only while the second twin bears it out (it repeats clearly less). */
+function ltTarget(c: WallCounts): string {
+  if (!secondTwinWorks(c) || !twinAboveNoHistory(c) || moveRate(c, 'lt') < moveRate(c, 'de') + 10) return '';
+  return ` The first twin's training target, the answer seeing only the turn before, repeats ${movePct(c, 'lt')} (LT): it was never taught to ignore the turn before.`;
+}
+
+export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
+  return {
+    takeaway: takeaway(c),
+    // No history's rate is drawn in the chart beside: the card keeps the models' rates.
+    said: `At a wall, with the whole history, the twin repeats the blocked move in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')}; a second twin, trained toward the move made with no history (DE), ${movePct(c, 'twin-de')}.${ltTarget(c)}`,
+    luck: [luckRow('CPL twin against the demo model', c.split.full.twin), luckRow('second twin (toward DE) against the demo model', c.split.full['twin-de'])],
+    more: `Counted over the ${c.turns} stored turns at a wall, the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the second twin in ${of(c.repeats['twin-de'], c.turns)} and ${of(c.open['twin-de'], c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move). ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model')} ${parted(c.split.full['twin-de'], 'only the second twin repeats it', 'only the demo model')} Both twins were scored as the paper scores them, each answer of a pair read with the short context as input: they learn which answer to prefer there, which may carry over little to the whole history (our reading, not measured).`,
+  };
+}
