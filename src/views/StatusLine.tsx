@@ -1,6 +1,7 @@
 import { ANSWER_MAX_TOKENS, type GenerationStop } from '../analysis/generate';
 import { parsePolicy, policyLabel } from '../context/policy';
 import { useInspector } from '../state/inspector-store';
+import { useQuiet } from '../state/lesson-store';
 import { slotName } from '../state/model-client';
 import { useModelStore } from '../state/model-store';
 
@@ -18,6 +19,7 @@ export function StatusLine() {
   const others = generated.slice(1).flatMap((g, i) => Object.entries(g ?? {}).map(([p, text]) => ({ slot: i + 1, p, text })));
   const results = useInspector((s) => s.results);
   const shown = results.map((r) => r.policy);
+  const quiet = useQuiet();
   const loading = useModelStore((s) => s.load.status === 'loading');
   const backend = useModelStore((s) => s.info?.report.backend);
   return (
@@ -69,8 +71,9 @@ export function StatusLine() {
           {Object.entries(own).map(([p, text]) => (
             <p key={p}>
               <strong>
-                {policyLabel(parsePolicy(p))}, the model's answer (
-                {shown.includes(p) ? 'scored below' : `not shown now: choose ${policyLabel(parsePolicy(p))} to see it scored`}):
+                {/* The lesson's card says what each answer is for; which view scores it is the inspector's business. */}
+                {policyLabel(parsePolicy(p))}, the model's answer
+                {quiet ? '' : ` (${shown.includes(p) ? 'scored below' : `not shown now: choose ${policyLabel(parsePolicy(p))} to see it scored`})`}:
               </strong>{' '}
               <span className="answer">{text || '(empty)'}</span>
             </p>

@@ -406,7 +406,7 @@ describe('the lesson, walked with the keyboard only', () => {
         ]);
         // Luck on its meter, with the verdict the words give.
         expect(await card.getByTestId('lesson-luck-row').allTextContents()).toEqual([
-          `Full against DE${wallTally().luck![0]!.clear ? 'more than luck' : 'could be luck'}`,
+          `Full against DE${wallTally().luck![0]!.clear ? 'more than luck' : 'could be luck'}${wallTally().luck![0]!.said}`,
         ]);
         expect(await card.getByTestId('lesson-said').textContent()).toContain(wallTally().luck![0]!.clear ? 'it is more than luck' : 'it could be luck');
       },
@@ -571,7 +571,7 @@ describe('the lesson, walked with the keyboard only', () => {
       );
       // Both of its comparisons on the luck meter, as the stored counts give them.
       expect(await card.getByTestId('lesson-luck-row').allTextContents()).toEqual(
-        headsTally().luck!.map((l) => `${l.label}${l.clear ? 'more than luck' : 'could be luck'}`),
+        headsTally().luck!.map((l) => `${l.label}${l.clear ? 'more than luck' : 'could be luck'}${l.said}`),
       );
     });
     await step(

@@ -210,7 +210,7 @@ describe('the wall counts the lesson quotes', () => {
     });
     // Where the takeaway already says most do not look back: the figure alone.
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } }, 'told').said).toBe(
-      'Of the repeats counted, only 13 % look back like this (1.5 times chance or more).',
+      'Of the repeats counted, only 13 % look back even 1.5 times chance, far less than this one.',
     );
     // A move that does not look back itself is not called the unusual one.
     expect(lookTally({ ...c, looks: { back: 15, of: 116 } }, false).said).toBe(

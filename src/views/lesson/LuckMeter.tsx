@@ -28,7 +28,11 @@ export function LuckMeter({ rows }: { rows: LuckRow[] }) {
             <span className="luck-clear" style={{ left: line }} />
             <span className="luck-dot" style={{ left: `${(luckX(r.p) * 100).toFixed(1)}%` }} />
           </span>
-          <strong>{r.clear ? 'more than luck' : 'could be luck'}</strong>
+          {/* The dot's place in words too: the figure a reader would otherwise read off a log scale. */}
+          <strong>
+            {r.clear ? 'more than luck' : 'could be luck'}
+            <small className="luck-said">{r.said}</small>
+          </strong>
         </div>
       ))}
       <p className="luck-row luck-scale" aria-hidden="true">

@@ -56,10 +56,10 @@ function shareAsk(r: ReturnType<typeof figuresOf>): string {
   return even > 0 ? ` They are ${percent(even)} of the tokens it sees: chance would give them that.` : '';
 }
 
-/** "all 9 " prior assistant answers, as many as the answer reads; "every " before its figures are in. */
+/** "each of the 9 " prior assistant answers, as many as the answer reads; "every " before its figures are in. */
 function priorCount(w: LessonWorld): string {
   const n = figuresOf(w)?.diagonalPerAnswer.length;
-  return n ? `all ${n} ` : 'every ';
+  return n ? `each of the ${n} ` : 'every ';
 }
 
 /** What Clip keeps at the lesson's turn, said in the step text: " (at turn 10, Clip shows turns 6 to 9)"; nothing before it cuts. */
@@ -207,7 +207,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full: the same places, other words; the reveal reads both.
     setup: { ...WALL, also: ['filler'] },
     text: (w) =>
-      `Rows are the answer's tokens, columns what they read; brighter is more. Copying a prior assistant answer, the answer's 10th token reads its 10th: the dotted line. The diagonal ratio is the share of attention within ${w.radius} tokens of that line (between the pink lines), over ${priorCount(w)}prior assistant answers; the heatmap shows the last. ${diagonalAsk(w)}`,
+      `Rows are the answer's tokens, columns what they read; brighter is more. Copying a prior assistant answer, the answer's 10th token reads its 10th: the dotted line. The diagonal ratio is the attention within ${w.radius} tokens of it (between the pink lines), in ${priorCount(w)}prior assistant answers; the heatmap shows the last. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
     action: 'Look at the band in the left heatmap (Full), then pick your guess.',

@@ -89,7 +89,7 @@ export function lookTally(c: WallCounts = WALL_COUNTS, thisLooks: boolean | 'tol
     // 'told': the takeaway already says most do not look back; the card gives the figure.
     said: looksRare(c)
       ? thisLooks === 'told'
-        ? `Of the repeats counted, only ${share} look back like this (${LOOKS_BACK} times chance or more).`
+        ? `Of the repeats counted, only ${share} look back even ${LOOKS_BACK} times chance, far less than this one.`
         : `${thisLooks ? 'This one is unusual: most' : 'Most'} repeats into a wall barely look back (only ${share} of those counted give the earlier same moves ${LOOKS_BACK} times chance or more).`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves well above chance.`,
     // The count and the cut-off in the fold: the card keeps one figure.
