@@ -315,7 +315,7 @@ describe('the lesson, walked with the keyboard only', () => {
         await reveal.waitFor({ timeout: 120_000 });
         // Every figure the reveal quotes is on the figures panel, as written there now or when the step began.
         const unmatched = async () => {
-          const quoted = ((await reveal.textContent()) ?? '').match(/\d+\.\d{4}/g) ?? [];
+          const quoted = ((await reveal.textContent()) ?? '').match(/\d+\.\d{2}\u00a0%/g) ?? [];
           const shown = ((await figures.textContent()) ?? '') + before;
           return quoted.filter((q) => !shown.includes(q));
         };
@@ -545,14 +545,14 @@ describe('the lesson, walked with the keyboard only', () => {
       );
       // And drawn: the whole answer, then its two parts, as the same model gives them in Node; then Filler, beside it
       // on the page, as its figure there says.
-      const filler = `${Math.round(Number(await page.getByTestId('figure-filler-diagonal').textContent()) * 100)}\u00a0%`;
+      const filler = `${Math.round(Number(await page.getByTestId('figure-filler-diagonal').getAttribute('data-value')) * 100)}\u00a0%`;
       expect((await card.getByTestId('lesson-bars-row').allTextContents()).slice(1, 3)).toEqual([
         `of which, from the list of cells${pct(split.before)}chance ${pct(split.evenBefore)}`,
         `of which, from the thought and move${pct(split.last)}chance ${pct(split.evenLast)}`,
       ]);
       expect((await card.getByTestId('lesson-bars-row').allTextContents())[3]).toMatch(new RegExp(`^filler words in their place \\(Filler\\)${filler}chance`));
       expect(await card.getByTestId('lesson-said').textContent()).toMatch(
-        new RegExp(`Under Filler \\(right: unrelated words in their place\\) it is ${filler}(, below chance)?: `),
+        new RegExp(`Under Filler \\(second heatmap: unrelated words in their place\\) it is ${filler}(, below chance)?: `),
       );
     });
     await step(8, async () => {
@@ -583,7 +583,7 @@ describe('the lesson, walked with the keyboard only', () => {
         const h = WALL_COUNTS.headsOff;
         expect(rows[0]).toContain(`${Math.round((WALL_COUNTS.looks.back / WALL_COUNTS.looks.of) * 100)}\u00a0% of repeats look back`);
         expect(rows[5]).toContain(`${changedPct(h, 'top')}, ${changedPct(h, 'random')}, ${changedPct(h, 'bottom')}`.replace(/ %/g, '\u00a0%'));
-        const shown = async (id: string) => `${Math.round(Number(await page.getByTestId(id).textContent()) * 100)}\u00a0%`;
+        const shown = async (id: string) => `${Math.round(Number(await page.getByTestId(id).getAttribute('data-value')) * 100)}\u00a0%`;
         expect(rows[3]).toContain(`${await shown('figure-filler-diagonal')} against ${await shown('figure-full-diagonal')}`);
       },
       undefined,

@@ -176,7 +176,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...start, fromModel: false, shown: ['clip:6:1'], results: [figures('clip:6:1', 0.09, 0.1)] })).toBe(false);
     // While the model loads, the example's stored figures serve the steps that read Full at the last turn.
     const cached = { ...start, fromModel: false, fromCache: true, guesses: { prior: 0.3 } };
-    expect(told('shares', cached, null)).toContain('0.2991');
+    expect(told('shares', cached, null)).toContain('29.91\u00a0%');
     expect(told('shares', { ...cached, fromCache: false }, null)).toMatch(/still loading/);
   });
 
@@ -189,10 +189,10 @@ describe('the lesson', () => {
     // A share that rounds to 0 % but is not 0 says so, beside the panel's four decimals.
     expect([percent(0.0015), percent(0), percent(0.005), percent(0.5123)]).toEqual(['under 1 %', '0 %', '1 %', '51 %']);
     expect(told('shares', w, w)).toMatch(
-      /^You guessed 30 %; the answer gives 30 % of its attention to its prior assistant answers\..* On the figures panel: prior assistant 0\.2991\. The five add up to 100 %: what one kind gets above chance, the others give up\. The rest: 18 % to the user's turns, 5 % to the system prompt/,
+      /^You guessed 30 %; the answer gives 30 % of its attention to its prior assistant answers\..* On the figures panel: prior assistant 29\.91\u00a0%\. The five add up to 100 %: what one kind gets above chance, the others give up\. The rest: 18 % to the user's turns, 5 % to the system prompt/,
     );
     expect(told('diagonal', w, w)).toMatch(
-      /^You guessed more than chance; 11 % of the answer's attention sits on the diagonal\b.*On the figures panel: diagonal ratio 0\.1133\. It is part of the 30 %/,
+      /^You guessed more than chance; 11 % of the answer's attention sits on the diagonal\b.*On the figures panel: diagonal ratio 11\.33\u00a0%\. It is part of the 30 %/,
     );
     // The card's line quotes per cents only; the panel's figures are in the fold.
     for (const id of ['shares', 'diagonal']) expect(step(id).reveal!(w, w).said, id).not.toMatch(/\d\.\d{4}/);
@@ -202,7 +202,7 @@ describe('the lesson', () => {
     // Filler beside Full on the diagonal step: its ratio joins the card and the bars; here half or more of it stays.
     const beside = { ...w, shown: ['full', 'filler'], results: [figures('full', 0.1133, 0.2991), figures('filler', 0.0567, 0.2)] };
     expect(told('diagonal', beside, w)).toMatch(
-      /^With filler in their place, much of it stays, so part of it follows where the tokens sit\. You guessed more than chance; 11 % .* Under Filler \(right: unrelated words in their place\) it is 6 %: much of it stays, so part of it follows where the tokens sit\. .*On the figures panel: diagonal ratio under Filler 0\.0567\.$/,
+      /^With filler in their place, much of it stays, so part of it follows where the tokens sit\. You guessed more than chance; 11 % .* Under Filler \(second heatmap: unrelated words in their place\) it is 6 %: much of it stays, so part of it follows where the tokens sit\. .*On the figures panel: diagonal ratio under Filler 5\.67\u00a0%\.$/,
     );
     // Without Filler's figures (before they arrive) the step says what it has.
     expect(told('diagonal', w, w)).not.toContain('Filler');
@@ -634,7 +634,7 @@ describe('the lesson', () => {
     data.set([0.05, 0, 0, 0.05, 0.3, 0.2, 0.05, 0.2, 0.05, 0.1]);
     const odd = step('reads').reveal!({ ...w, results: [comma] }, null);
     expect(odd.takeaway).toBe(
-      'This move looks back at the earlier "south" tokens (2.0 times chance), but most repeats into a wall do not: the pull need not pass through such a look.',
+      'This move looks back at the earlier "south" tokens (2.0 times chance), but most repeats into a wall do not, so a repeat needs no such look.',
     );
     expect(odd.said).toMatch(
       /^Its largest single look is at "," in a user's turn: models often park attention on punctuation when they need nothing in particular\. Still, it gives 40 % of its attention to the earlier "south" tokens in prior assistant answers \(chance: 20 %/,
@@ -721,7 +721,7 @@ describe('the lesson', () => {
       ],
     };
     expect(told('diagonal', filler, filler)).toMatch(
-      /^With filler words in their place, most of it goes, so it needs the words themselves\. You guessed .* Under Filler \(right: unrelated words in their place\) it is 5 %, below chance: most of it goes, so it needs the words themselves\. .*On the figures panel: diagonal ratio under Filler 0\.0500\. With nothing in it to copy, Filler's band gets less than chance, 22 %: between the pink lines its heatmap is mostly dark\.$/,
+      /^With filler words in their place, most of it goes, so it needs the words themselves\. You guessed .* Under Filler \(second heatmap: unrelated words in their place\) it is 5 %, below chance: most of it goes, so it needs the words themselves\. .*On the figures panel: diagonal ratio under Filler 5\.00\u00a0%\. With nothing in it to copy, Filler's band gets less than chance, 22 %: between the pink lines its heatmap is mostly dark\.$/,
     );
     expect(step('diagonal').reveal!(filler, filler).bars!.rows.map((x) => [x.label, x.value])).toEqual([
       ['whole answer', 0.3],

@@ -76,8 +76,9 @@ export function ChartsPanel() {
             testId="turns-chart"
             series={shares}
             xLabel="turn"
-            yLabel="share of the answer's attention (1 = all of it)"
-            yFormat={(v) => v.toFixed(2)}
+            // In the lesson in per cent, as its cards and panels speak.
+            yLabel={quiet ? "share of the answer's attention" : "share of the answer's attention (1 = all of it)"}
+            yFormat={(v) => (quiet ? `${Math.round(v * 100)} %` : v.toFixed(2))}
           />
         )}
       </div>

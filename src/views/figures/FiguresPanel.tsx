@@ -13,7 +13,7 @@ import { DemoOnOtherText } from './DemoNote';
 import { useGuessMask } from '../lesson/ahead';
 import { useQuiet } from '../../state/lesson-store';
 
-import { fmtShare as f4, fmtSigned as signed } from './format';
+import { fmtShare as f4, fmtPercent, fmtSignedPercent, fmtSigned as signed } from './format';
 import { Explain } from '../explain/Explain';
 import type { ExplainId } from '../explain/explanations';
 import { PER_ANSWER_SCALE, perAnswerBar } from './per-answer';
@@ -156,7 +156,8 @@ function Shares({
   const { masked, any } = useGuessMask();
   // The copy-aligned diagonal is the researcher's check on shifted copies: the lesson leaves it out.
   const quiet = useQuiet();
-  const shown = (key: string, v: number) => (masked(key) ? '?' : f4(v));
+  // In the lesson the panel speaks in per cent, as its cards do.
+  const shown = (key: string, v: number) => (masked(key) ? '?' : quiet ? fmtPercent(v) : f4(v));
   return (
     <div className="figures-grid">
       <div>
@@ -224,7 +225,9 @@ function Shares({
           {quiet ? 'Each prior assistant answer: its diagonal ratio' : 'Each prior assistant answer: its diagonal ratio, and how much of it the answer copies'}
           <Explain id="copy" />
         </h3>
-        <p className="muted small">bars on one scale in every view: full width = {PER_ANSWER_SCALE}; a longer one is cut there and ends in ▸</p>
+        <p className="muted small">
+          bars on one scale in every view: full width = {quiet ? `${PER_ANSWER_SCALE * 100} %` : PER_ANSWER_SCALE}; a longer one is cut there and ends in ▸
+        </p>
         {r.diagonalPerAnswer.length === 0 ? (
           <p className="muted">No prior assistant answer is in this context.</p>
         ) : (
@@ -303,11 +306,11 @@ function CompareTable({ results }: { results: PolicyResult[] }) {
               const d = v - fig.value(base);
               return [
                 <td key={`${resultId(r)}-v`} className="num" data-testid={`figure-${resultId(r)}-${fig.key}`} data-value={v}>
-                  {fig.fmt(v)}
+                  {quiet && fig.fmt === f4 ? fmtPercent(v) : fig.fmt(v)}
                 </td>,
                 k > 0 && (
                   <td key={`${resultId(r)}-d`} className={`num delta ${d > 0 ? 'up' : d < 0 ? 'down' : ''}`}>
-                    {fig.fmt === f4 ? signed(d) : `${d >= 0 ? '+' : '−'}${Math.abs(d)}`}
+                    {fig.fmt === f4 ? (quiet ? fmtSignedPercent(d) : signed(d)) : `${d >= 0 ? '+' : '−'}${Math.abs(d)}`}
                   </td>
                 ),
               ];

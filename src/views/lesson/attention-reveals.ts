@@ -18,7 +18,6 @@ import {
   percent,
   priorYardstick,
   type Reveal,
-  share,
 } from './world';
 
 /** The kinds of token the shares step draws, by the names the figures panel gives them. */
@@ -44,7 +43,7 @@ export function sharesReveal(w: LessonWorld): Reveal {
   return {
     // Adding up to 100 %: why, where two kinds get more than chance, the user's turns get less (a reader asks).
     bars: {
-      caption: `Where the answer's attention goes, averaged over its tokens (the figures panel's ${share(r.ratios.prior)} is ${percent(r.ratios.prior)})`,
+      caption: "Where the answer's attention goes, averaged over its tokens",
       rows: kinds,
     },
     ...priorTakeaway(r),
@@ -235,7 +234,7 @@ export function withFiller(t: Reveal, w: LessonWorld): Reveal {
     bars: { ...t.bars, rows: [...t.bars.rows, { label: 'filler words in their place (Filler)', value: r.diagonal, even }] },
     // The step's point stays the takeaway (one sentence); Filler's reading ends the words, where its bar is read.
     takeaway: t.takeaway ?? `${reading[0]!.toUpperCase()}${reading.slice(1)}`,
-    said: `${t.said} Under Filler (right: unrelated words in their place) it is ${percent(r.diagonal)}${below}: ${meaning}`,
+    said: `${t.said} Under Filler (second heatmap: unrelated words in their place) it is ${percent(r.diagonal)}${below}: ${meaning}`,
     more: `${t.more ? `${t.more} ` : ''}${onPanel(['diagonal ratio under Filler', r.diagonal])}${belowChance}`,
   };
 }

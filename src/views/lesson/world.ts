@@ -10,7 +10,7 @@ import type { LessonSetup } from '../../state/lesson-setup';
 import { AO_SYSTEM_PROMPT } from '../../context/apply';
 import { turnsSeen } from '../../context/history';
 import type { PolicyNumbers } from '../../context/policy';
-import { fmtShare } from '../figures/format';
+import { fmtPercent } from '../figures/format';
 import type { Streak } from './moves';
 import type { MazeTrail } from './maze';
 import type { StepId } from './order';
@@ -187,8 +187,8 @@ export function figuresOf(w: LessonWorld | null, policy?: string): PolicyResult 
   return w.results.find((r) => !r.slot && (policy === undefined || r.policy === policy)) ?? null;
 }
 export const twinOf = (w: LessonWorld): PolicyResult | null => (w.fromModel ? (w.results.find((r) => r.slot === 1) ?? null) : null);
-/** A figure as the figures panel writes it (the browser test finds each quoted figure there). */
-export const share = (v: number): string => fmtShare(v);
+/** A figure as the figures panel writes it in the lesson, in per cent (the browser test finds each quoted figure there). */
+export const share = (v: number): string => fmtPercent(v);
 /** Where the card's figures are on the figures panel, for the fold: 'On the figures panel: "prior assistant" 0.5293.' */
 export const onPanel = (...figures: [name: string, value: number][]): string =>
   `On the figures panel: ${figures.map(([n, v]) => `${n} ${share(v)}`).join(', ')}.`;
