@@ -158,7 +158,7 @@ describe('the lesson', () => {
       ['shares', { guesses: { prior: 0.3 } }],
       ['diagonal', { guesses: { diagonal: 2 } }],
       ['contexts', { shown: ['clip:6:1'], results: [figures('clip:6:1', 0.09, 0.1)] }],
-      ['hide', { shown: ['ao'], results: [figures('ao', 0.0, 0.0)] }],
+      ['hide', { shown: ['ao-last'], results: [figures('ao-last', 0.0, 0.0)] }],
       ['generate', { generated: { full: 'Path: 8 9.', lt: 'Path: 9.' } }],
       ['heads', { offAnswers: { withAll: 'Move: east', withOff: 'Move: west', off: ['1.2'], control: { off: ['0.1'], withOff: 'Move: east' } } }],
       ['cpl', { compareModels: true, generated: { full: 'Move: south' }, generatedB: { full: 'Move: north' } }],
@@ -290,7 +290,7 @@ describe('the lesson', () => {
     // Lower at every turn, while the stored count at the wall drops within chance: attention against the move, said.
     expect(scored.said).toMatch(/ In "Shares by turn", the twin's line "model B: prior assistant share" lies under "prior assistant" at every turn\.$/);
     expect(scored.takeaway).toBe(
-      'Neither twin repeats clearly less, though the first reads its prior assistant answers less at every turn: less attention on them did not mean fewer repeats.',
+      'Neither twin repeats clearly less, though the first reads its prior assistant answers less at every turn: less attention on them did not clearly mean fewer repeats.',
     );
     const some = { ...lower, sweeps: [mine, [pt(2, 0.11, 0.25), pt(3, 0.18, 0.3), pt(4, 0.18, 0.45)]] };
     expect(step('cpl').reveal!(some, w).said).toMatch(/lies under "prior assistant" at 2 of 3 turns\.$/);

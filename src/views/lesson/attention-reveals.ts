@@ -98,7 +98,7 @@ export function diagonalAsk(w: LessonWorld): string {
   const r = figuresOf(w);
   const even = r ? evenDiagonal(r) : 0;
   if (!r || !(even > 0)) return 'Does the band get more than chance, about as much, or less?';
-  return `Those cells, up to ${2 * r.radius + 1} per answer, are ${percent(even)} of a row, chance's share: does the band get more, as much, or less?`;
+  return `Together those cells, up to ${2 * r.radius + 1} per answer, are ${percent(even)} of a row, chance's share: does the band get more, as much, or less?`;
 }
 
 /** The prior assistant answers' content spans, in the order of the diagonal's breakdown: where its bands lie. */

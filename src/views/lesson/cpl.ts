@@ -98,7 +98,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   return {
     // Less attention on its answers at most turns, about as many repeats: the step's point, where the chart shows it.
     takeaway: yet
-      ? `${secondTwinWorks() ? 'The twin' : 'Neither twin repeats clearly less, though the first'} reads its prior assistant answers less at ${at}${secondTwinWorks() ? ', yet repeats almost as often' : ''}: less attention on them did not mean fewer repeats.`
+      ? `${secondTwinWorks() ? 'The twin' : 'Neither twin repeats clearly less, though the first'} reads its prior assistant answers less at ${at}${secondTwinWorks() ? ', yet repeats almost as often' : ''}: less attention on them did not clearly mean fewer repeats.`
       : takeaway,
     ...(tally.luck && { luck: tally.luck }),
     said: `${said}${lines}`,
