@@ -7,6 +7,13 @@ import { change, cplAttention, medianChange } from '../../training/cpl-figures';
 import { heldOutContinuations } from '../../training/figures';
 import { maxAbsDiff } from '../helpers/compare';
 
+/** The largest gap between a model's logits and the ones its training script wrote for a fixed input (`path`). */
+async function fixtureGap(model: OpenModel, path: string): Promise<number> {
+  const fx = JSON.parse(readFileSync(path, 'utf8')) as { ids: number[]; positions: number[]; logits: number[][] };
+  const out = await model.session.forward({ ids: fx.ids, logitRows: [fx.positions[0]!, fx.positions[fx.positions.length - 1]! + 1], layers: [] });
+  return maxAbsDiff(out.logits!.data, fx.logits.flat());
+}
+
 /**
  * The committed CPL-tuned demo model against the base demo model (paper 2 Fig. 7 at demo scale),
  * measured with the analysis pipeline itself. The figures are deterministic for a given checkpoint;
@@ -26,9 +33,7 @@ describe('the CPL-tuned demo model', () => {
 
   it("reproduces the training script's own logits (the merged LoRA weights) to 1e-4", async () => {
     expect(existsSync(`${CPL_MODEL_PATH}/README.md`)).toBe(true);
-    const fx = JSON.parse(readFileSync('tests/fixtures/cpl-forward.json', 'utf8')) as { ids: number[]; positions: number[]; logits: number[][] };
-    const out = await cpl.session.forward({ ids: fx.ids, logitRows: [fx.positions[0]!, fx.positions[fx.positions.length - 1]! + 1], layers: [] });
-    expect(maxAbsDiff(out.logits!.data, fx.logits.flat())).toBeLessThanOrEqual(1e-4);
+    expect(await fixtureGap(cpl, 'tests/fixtures/cpl-forward.json')).toBeLessThanOrEqual(1e-4);
   });
 
   // The figures are deterministic for the checkpoint. Paper 2 reports −10% or more under every policy;
@@ -68,9 +73,7 @@ describe('the second twin, trained toward DE', () => {
 
   it("reproduces the training script's own logits (the merged LoRA weights) to 1e-4", async () => {
     expect(existsSync(`${CPL_DE_MODEL_PATH}/README.md`)).toBe(true);
-    const fx = JSON.parse(readFileSync('tests/fixtures/cpl-de-forward.json', 'utf8')) as { ids: number[]; positions: number[]; logits: number[][] };
-    const out = await twin.session.forward({ ids: fx.ids, logitRows: [fx.positions[0]!, fx.positions[fx.positions.length - 1]! + 1], layers: [] });
-    expect(maxAbsDiff(out.logits!.data, fx.logits.flat())).toBeLessThanOrEqual(1e-4);
+    expect(await fixtureGap(twin, 'tests/fixtures/cpl-de-forward.json')).toBeLessThanOrEqual(1e-4);
   });
 
   it('still continues its formats, mostly', async () => {

@@ -94,11 +94,12 @@ export function cplReveal(w: LessonWorld): Reveal {
   // All turns lower while the count at the wall barely moves: attention is not the move, said where it shows.
   const at = t.priorLower === t.turns ? 'every turn' : `${t.priorLower} of ${t.turns} turns`;
   const yet = t.priorLower * 2 > t.turns && !byChance(WALL_COUNTS.split.full.twin).clear;
+  const second = secondTwinWorks();
   const lines = ` In "Shares by turn", the twin's line "model B: prior assistant share" lies under "prior assistant" at ${at}.`;
   return {
     // Less attention on its answers at most turns, about as many repeats: the step's point, where the chart shows it.
     takeaway: yet
-      ? `${secondTwinWorks() ? 'The twin' : 'Neither twin repeats clearly less, though the first'} reads its prior assistant answers less at ${at}${secondTwinWorks() ? ', yet repeats almost as often' : ''}: less attention on them did not clearly mean fewer repeats.`
+      ? `${second ? 'The twin' : 'Neither twin repeats clearly less, though the first'} reads its prior assistant answers less at ${at}${second ? ', yet repeats almost as often' : ''}: less attention on them did not clearly mean fewer repeats.`
       : takeaway,
     ...(tally.luck && { luck: tally.luck }),
     said: `${said}${lines}`,

@@ -10,16 +10,18 @@ import type { Reveal } from './world';
 /** Whether the CPL twin, with the whole history, still repeats the move more often than the demo model with none. */
 export const twinAboveNoHistory = (c: WallCounts = WALL_COUNTS): boolean => moveRate(c, 'twin') > moveRate(c, 'de');
 
-/** Whether the second twin (trained toward DE's move) repeats clearly less than the demo model: more than luck. */
-export const secondTwinWorks = (c: WallCounts = WALL_COUNTS): boolean =>
-  moveRate(c, 'twin-de') < moveRate(c, 'full') && byChance(c.split.full['twin-de']).clear;
+/** Whether a twin, with the whole history, repeats clearly less than the demo model: lower, by more than luck. */
+const clearlyLower = (c: WallCounts, twin: 'twin' | 'twin-de'): boolean => moveRate(c, twin) < moveRate(c, 'full') && byChance(c.split.full[twin]).clear;
+
+/** Whether the second twin (trained toward DE's move) repeats clearly less than the demo model. */
+export const secondTwinWorks = (c: WallCounts = WALL_COUNTS): boolean => clearlyLower(c, 'twin-de');
 
 /**
  * The takeaway: the second twin answers the first's excuse (its target kept the pull). Where neither drops by more
  * than luck, the training, wherever aimed, is what leaves the pull; where the second does, the target was the reason.
  */
 function takeaway(c: WallCounts): string {
-  const firstClear = moveRate(c, 'twin') < moveRate(c, 'full') && byChance(c.split.full.twin).clear;
+  const firstClear = clearlyLower(c, 'twin');
   if (secondTwinWorks(c))
     return firstClear
       ? 'Both twins repeat less at the wall, the one trained toward the move made with no history too.'
