@@ -322,7 +322,7 @@ describe('the lesson, walked with the keyboard only', () => {
         await expect.poll(unmatched, { message: `step ${n + 1} (${s.id}) quotes only figures on screen`, timeout: 60_000 }).toEqual([]);
         expect(await reveal.textContent()).not.toMatch(PAPER_TALK);
         // Short enough to be read: what the reveal says on the card, its figures folded.
-        const said = (await card.getByTestId('lesson-said').textContent()) ?? '';
+        const said = (await card.getByTestId('lesson-reveal').getAttribute('data-said')) ?? '';
         expect(words(said), `step ${n + 1} (${s.id}) reveal words`).toBeLessThanOrEqual(WORDS.said);
         // In short sentences too, as the step texts.
         const saidParts = sentencesOf(said);
@@ -338,7 +338,9 @@ describe('the lesson, walked with the keyboard only', () => {
         };
         await expect.poll(clear, { message: `step ${n + 1} (${s.id}): the takeaway clear of the card's top`, timeout: 10_000 }).toBe(true);
         // A few figures unfolded, the rest under "The figures behind this": collected, named together at the end.
-        const quoted = numbersOf(`${takeaway} ${said}`);
+        // Unfolded: the takeaway and the one sentence under the picture.
+        const lead = (await card.getByTestId('lesson-lead').textContent()) ?? '';
+        const quoted = numbersOf(`${takeaway} ${lead}`);
         if (quoted.length > WORDS.numbers) crowded.push(`step ${n + 1} (${s.id}): ${quoted.join(', ')}`);
       }
       const text = (await card.getByTestId('lesson-text').textContent()) ?? '';
@@ -351,7 +353,7 @@ describe('the lesson, walked with the keyboard only', () => {
       if (shots)
         appendFileSync(
           join(shots, 'desktop-texts.md'),
-          `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n${s.id === 'hide' && aoFirst ? `> (first, with AO) ${aoFirst}\n\n> (then, with AO-last) ` : '> '}${s.reveal ? `**${await card.getByTestId('lesson-takeaway').textContent()}** ${await card.getByTestId('lesson-said').textContent()}` : ''}\n\n${(await card.getByTestId('lesson-point').allTextContents()).map((t) => `- ${t}\n`).join('')}`,
+          `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n${s.id === 'hide' && aoFirst ? `> (first, with AO) ${aoFirst}\n\n> (then, with AO-last) ` : '> '}${s.reveal ? `**${await card.getByTestId('lesson-takeaway').textContent()}** ${await card.getByTestId('lesson-lead').textContent()}${(await card.getByTestId('lesson-more').count()) ? ` [folded under "${await card.locator('[data-testid="lesson-more"] > summary').textContent()}":] ${(await card.getByTestId('lesson-said-rest').count()) ? await card.getByTestId('lesson-said-rest').textContent() : ''}` : ''}` : ''}\n\n${(await card.getByTestId('lesson-point').allTextContents()).map((t) => `- ${t}\n`).join('')}`,
         );
       if (shots) await page.waitForTimeout(900); // the region's smooth scroll, then the picture
       if (shots) await page.screenshot({ path: join(shots, `desktop-${String(n + 1).padStart(2, '0')}-${s.id}.png`) });
@@ -392,7 +394,7 @@ describe('the lesson, walked with the keyboard only', () => {
         // The episode the step sets up is one where the history changes the move (scripts/inertia-turns.ts
         // found it in Node): the page's own generation must tell the same story.
         await expect
-          .poll(() => card.getByTestId('lesson-said').textContent(), { timeout: 120_000 })
+          .poll(() => card.getByTestId('lesson-reveal').getAttribute('data-said'), { timeout: 120_000 })
           .toMatch(
             /^Under Full the model moves south, into a wall; under DE it moves east, an open way, around the wall\. The history changes what the model does/s,
           );
@@ -408,7 +410,9 @@ describe('the lesson, walked with the keyboard only', () => {
         expect(await card.getByTestId('lesson-luck-row').allTextContents()).toEqual([
           `Full against DE${wallTally().luck![0]!.clear ? 'more than luck' : 'could be luck'}${wallTally().luck![0]!.said}`,
         ]);
-        expect(await card.getByTestId('lesson-said').textContent()).toContain(wallTally().luck![0]!.clear ? 'it is more than luck' : 'it could be luck');
+        expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toContain(
+          wallTally().luck![0]!.clear ? 'it is more than luck' : 'it could be luck',
+        );
       },
       undefined,
       page.getByTestId('generate'),
@@ -436,7 +440,7 @@ describe('the lesson, walked with the keyboard only', () => {
         await expect.poll(() => card.getByTestId('lesson-takeaway').textContent(), { timeout: 60_000 }).toBe(hiddenTally().takeaway);
         // AO-last's bar waits for its own click.
         expect(await card.getByTestId('lesson-board-row').allTextContents()).not.toContainEqual(expect.stringContaining('AO-last'));
-        const aoSaid = (await card.getByTestId('lesson-said').textContent()) ?? '';
+        const aoSaid = (await card.getByTestId('lesson-reveal').getAttribute('data-said')) ?? '';
         expect(words(aoSaid), 'step 4 (AO) reveal words').toBeLessThanOrEqual(WORDS.said);
         if (shots) {
           await page.waitForTimeout(900);
@@ -486,7 +490,7 @@ describe('the lesson, walked with the keyboard only', () => {
         .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
         .toContain(`gives ${pct(m.share)} of its attention to the earlier "${m.move}" tokens`);
       // Chance worked out on the card: those tokens' share of the tokens the move can see; how many times it, in the takeaway.
-      expect(await card.getByTestId('lesson-said').textContent()).toContain(`(chance: ${pct(m.even)}, their share of the tokens)`);
+      expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toContain(`(chance: ${pct(m.even)}, their share of the tokens)`);
       expect(await card.getByTestId('lesson-takeaway').textContent()).toContain(`(${(m.share / m.even).toFixed(1)} times chance)`);
       expect(await card.getByTestId('lesson-more').textContent()).toContain(`The single "${m.move}" it looks at most`);
       expect(m.share / m.even, "the wall episode's move looks back at the earlier moves").toBeGreaterThan(1.5);
@@ -551,7 +555,7 @@ describe('the lesson, walked with the keyboard only', () => {
         `of which, from the thought and move${pct(split.last)}chance ${pct(split.evenLast)}`,
       ]);
       expect((await card.getByTestId('lesson-bars-row').allTextContents())[3]).toMatch(new RegExp(`^filler words in their place \\(Filler\\)${filler}chance`));
-      expect(await card.getByTestId('lesson-said').textContent()).toMatch(
+      expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toMatch(
         new RegExp(`Under Filler \\(second heatmap: unrelated words in their place\\) it is ${filler}(, below chance)?: `),
       );
     });
@@ -559,7 +563,7 @@ describe('the lesson, walked with the keyboard only', () => {
       await press('Enter'); // the last layer's top 3 heads off, the answer written each way, then the control
       // The page's answers lead where the same model's answers in Node do.
       const [moves, named] = await headsStory();
-      await expect.poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 180_000 }).toContain(moves);
+      await expect.poll(() => card.getByTestId('lesson-reveal').getAttribute('data-said'), { timeout: 180_000 }).toContain(moves);
       expect(await card.getByTestId('lesson-reveal').textContent()).toContain(named);
       await page.getByTestId('off-control').waitFor();
       // The ★ stays on the head with the highest diagonal ratio, now switched off: a mark that moved would read as a new finding.
@@ -715,7 +719,7 @@ describe('the lesson, walked with the keyboard only', () => {
         await card.getByTestId(s.guess ? (s.guess.choices ? 'lesson-choice-2' : 'lesson-lock') : 'lesson-act').click({ timeout: 120_000 });
         await card.getByTestId('lesson-reveal').waitFor({ timeout: 120_000 });
         await expect
-          .poll(() => card.getByTestId('lesson-said').textContent(), { timeout: 120_000 })
+          .poll(() => card.getByTestId('lesson-reveal').getAttribute('data-said'), { timeout: 120_000 })
           .toMatch(s.act ? (s.id === 'cpl' ? /its CPL twin moves/ : s.id === 'heads' ? /^With every head on/ : /under DE/) : /^You guessed/);
         // A guess uncovers figures above the step's region: the region (or what the step shows) is brought back
         // into view, above the card.

@@ -3,7 +3,7 @@ import { LESSON_ACTIONS } from '../../state/lesson-actions';
 import { applySetup, setupLine } from '../../state/lesson-setup';
 import { useLesson } from '../../state/lesson-store';
 import { goWhenShown } from './take-me-there';
-import { Guess, Quiz } from './LessonParts';
+import { Glossary, Guess, Quiz } from './LessonParts';
 import { figuresOf, LESSON, type LessonStep, type LessonWorld, type Reveal } from './steps';
 import { partOf } from './order';
 import { only, SILENT, unbroken } from './world';
@@ -19,6 +19,7 @@ import { ModelShape } from './ModelShape';
 import { RecapTable } from './RecapTable';
 import { writtenIn } from './written';
 import { useAfter, useCardScroll, useHighlight } from './card-scroll';
+import { RevealBox } from './RevealBox';
 
 /** The page as the step set it up: its first figures of the setup's policy and turn (what changes are compared with). */
 function useBaseline(index: number, s: LessonStep, w: LessonWorld): LessonWorld | null {
@@ -107,18 +108,19 @@ function Card({ index }: { index: number }) {
     if (aoLastNow) see('ao-last');
   }, [aoLastNow, see]);
   const base = useBaseline(index, s, w);
-  const reveal = useLatched(index, done && s.reveal ? s.reveal(w, base) : SILENT);
+  const shows = done || (setUp === index && s.shows?.(w) === true);
+  const reveal = useLatched(index, shows && s.reveal ? s.reveal(w, base) : SILENT);
   const written = done ? writtenIn(s, w) : [];
-  const pictures = (
-    <>
-      {board && COUNTED.has(s.id) && <WallChart board={board} />}
-      {reveal.board && <WallChart board={reveal.board} />}
-      {reveal.table && <RecapTable table={reveal.table} />}
-      {reveal.bars && <RevealBars bars={reveal.bars} />}
-      {reveal.points && <RevealPoints points={reveal.points} />}
-      {reveal.luck && reveal.luck.length > 0 && <LuckMeter rows={reveal.luck} />}
-    </>
-  );
+  // One picture shown, the first the reveal has; the others (the luck meter among them) folded under it.
+  const pictures = [
+    board && COUNTED.has(s.id) && <WallChart key="count" board={board} />,
+    reveal.board && <WallChart key="board" board={reveal.board} />,
+    reveal.table && <RecapTable key="table" table={reveal.table} />,
+    reveal.bars && <RevealBars key="bars" bars={reveal.bars} />,
+    reveal.points && <RevealPoints key="points" points={reveal.points} />,
+    reveal.luck && reveal.luck.length > 0 && <LuckMeter key="luck" rows={reveal.luck} />,
+  ].filter(Boolean);
+  const [picture = null, ...others] = pictures;
   const [lost, setLost] = useState<number | null>(null);
   const { cardRef, revealRef, tall, setTall } = useCardScroll(
     index,
@@ -205,36 +207,9 @@ function Card({ index }: { index: number }) {
       {s.guess && <Guess step={s} />}
       {s.quiz && <Quiz questions={s.quiz} />}
       <div aria-live="polite">
+        {/* Its point, then the picture, then a sentence: on a phone the reveal's top is what shows. */}
         {reveal.said && !folded && (
-          <div className="lesson-reveal" data-testid="lesson-reveal" ref={revealRef}>
-            {/* Its point, then the picture, then the figures in words: on a phone the reveal's top is what shows. A
-                step that wrote answers shows them last, under the words that read them. */}
-            {reveal.takeaway && (
-              <p className="lesson-takeaway" data-testid="lesson-takeaway">
-                <strong>{unbroken(reveal.takeaway)}</strong>
-              </p>
-            )}
-            {pictures}
-            <p data-testid="lesson-said">{unbroken(reveal.said)}</p>
-            {written.length > 0 && (
-              <dl className="lesson-written" data-testid="lesson-written">
-                {written.map(({ label, text }) => (
-                  <div key={label}>
-                    <dt>{label}</dt>
-                    <dd>
-                      <pre>{text || '(empty)'}</pre>
-                    </dd>
-                  </div>
-                ))}
-              </dl>
-            )}
-            {reveal.more && (
-              <details data-testid="lesson-more">
-                <summary>The figures behind this</summary>
-                <p>{unbroken(reveal.more)}</p>
-              </details>
-            )}
-          </div>
+          <RevealBox reveal={reveal} picture={picture} folded={others.length > 0 ? others : null} written={written} boxRef={revealRef} />
         )}
         {reveal.said && !folded && w.fromCache && !w.fromModel && (
           <p className="muted" data-testid="lesson-cached">
@@ -249,6 +224,7 @@ function Card({ index }: { index: number }) {
         <summary>Where this comes from</summary>
         <p>{s.source}</p>
       </details>
+      <Glossary hidden={folded} />
       <div className="row lesson-nav">
         <button type="button" onClick={() => goTo(index - 1)} disabled={index === 0}>
           Back

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLesson } from '../../state/lesson-store';
+import { GLOSSARY } from './glossary';
 import { quizScore } from './quiz';
 import { LESSON, type LessonStep, type QuizQuestion } from './steps';
 
@@ -110,5 +111,22 @@ export function Quiz({ questions }: { questions: QuizQuestion[] }) {
         </p>
       )}
     </div>
+  );
+}
+
+/** The lesson's words, folded at the card's foot: one place to look a word up when a later step uses it again. */
+export function Glossary({ hidden }: { hidden: boolean }) {
+  return (
+    <details hidden={hidden} data-testid="lesson-glossary">
+      <summary>Words used here</summary>
+      <dl className="lesson-glossary">
+        {GLOSSARY.map((g) => (
+          <div key={g.term}>
+            <dt>{g.term}</dt>
+            <dd>{g.means}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
   );
 }

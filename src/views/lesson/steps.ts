@@ -44,7 +44,7 @@ export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type Q
  * The lesson's policy numbers: Clip and Summary cut at 6 turns, not the papers' 12, so that on this 10-turn
  * episode they cut (at 12 they would match Full). Set from the first step, so a label never changes mid-lesson.
  */
-const TABLE: PolicyNumbers = { window: 6, clipAt: 6, clipTo: 1 };
+export const TABLE: PolicyNumbers = { window: 6, clipAt: 6, clipTo: 1 };
 /** The episode where the demo model keeps walking into a wall: every step reads it. */
 const WALL: LessonSetup = { example: 'maze-wall', policy: 'full', turn: null, numbers: TABLE };
 /** The policies that drop earlier turns (the table's first step). */
@@ -144,14 +144,16 @@ export const LESSON: LessonStep[] = [
     action: 'Click AO in the table, then AO-last.',
     target: '[data-testid="contexts-ao"] button',
     show: '[data-testid="policy-contexts"] table.contexts',
-    done: (w) => only(w, 'ao') || only(w, 'ao-last'),
+    // Done with AO-last, the step's test; AO, the first click, already reads its count.
+    done: (w) => only(w, 'ao-last'),
+    shows: (w) => only(w, 'ao') || only(w, 'ao-last'),
     reveal: (w, base) => {
       const p = only(w, 'ao-last') ? 'ao-last' : 'ao';
       const r = figuresOf(w, p);
       const a = r && readAgainstFull(r, base);
       // The count at the wall is the step's point; how much the policy reads, in the fold.
       // AO first, as the action asks: then the card points on to AO-last.
-      const t = p === 'ao' ? { ...hiddenTally(), said: `${hiddenTally().said} Then click AO-last: only its previous answer hidden.` } : latestTally();
+      const t = p === 'ao' ? { ...hiddenTally(), said: `Now click AO-last: only its previous answer hidden. ${hiddenTally().said}` } : latestTally();
       return r && a ? { ...t, more: `${a.said}${a.more ? ` ${a.more}` : ''} ${t.more}` } : SILENT;
     },
   },

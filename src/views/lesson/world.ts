@@ -161,6 +161,8 @@ export interface LessonStep {
   /** The picture the reveal reads, brought into view once the action is done, when it lies outside the action's region (a CSS selector, centred). */
   after?: string;
   done(w: LessonWorld): boolean;
+  /** When a reveal shows before the step is done (a first half of a two-part action); by default, once done. */
+  shows?(w: LessonWorld): boolean;
   /** Nothing to do but read: done on entry, its reveal read with its text (the card does not scroll to it). */
   reading?: true;
   /**

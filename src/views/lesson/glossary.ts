@@ -1,0 +1,46 @@
+/**
+ * The lesson's words, each said once in plain words: readers asked for one place to look a word up when a step
+ * uses it again. The policies' entries come from the policies' own names and gists, so they match the tables.
+ */
+import { parsePolicy, policyGist, policyLabel, policySpecs } from '../../context/policy';
+import { TABLE } from './steps';
+import { LUCK_LINE } from './wall-counts';
+
+export interface Entry {
+  term: string;
+  means: string;
+}
+
+const WORDS: Entry[] = [
+  { term: 'conversational inertia', means: 'a model leaning on its own prior assistant answers more than the task asks, mistakes included.' },
+  { term: 'token', means: 'a word piece: the model reads and writes text as tokens.' },
+  { term: 'prior assistant answers', means: 'what the model itself wrote in the earlier turns.' },
+  { term: 'system prompt', means: 'the instructions at the top of the conversation.' },
+  {
+    term: 'attention',
+    means: 'for each token it writes, how the model shares out its looking over the tokens before it; the shares add up to 100 %.',
+  },
+  { term: 'sink', means: 'the first few tokens, where large models park attention they do not need.' },
+  { term: 'chance', means: "a part's share of the tokens: what it would get if the model looked at every token equally." },
+  { term: 'heatmap', means: 'a row per token of the answer, a column per token it can look at; brighter is more attention.' },
+  {
+    term: 'diagonal ratio',
+    means: "the attention near the dotted line where the answer's 10th token meets a prior assistant answer's 10th: what copying in step looks like.",
+  },
+  { term: 'layer, head', means: 'the model is a stack of layers; each layer has heads, parts that each choose where to look.' },
+  { term: 'context policy', means: 'a rule for what the model is shown of the earlier turns before it answers.' },
+  { term: 'CPL twin', means: 'a copy of the model trained to prefer the move it makes with less history.' },
+  {
+    term: 'luck',
+    means: `how often coin tosses alone would give a gap this size were the two compared alike; rarer than 1 time in ${LUCK_LINE} counts as more than luck.`,
+  },
+];
+
+/** The words, then each policy the lesson uses by its name and what it keeps. */
+export const GLOSSARY: Entry[] = [
+  ...WORDS,
+  ...policySpecs(TABLE).map((spec) => {
+    const p = parsePolicy(spec);
+    return { term: policyLabel(p), means: `${policyGist(p)}.` };
+  }),
+];
