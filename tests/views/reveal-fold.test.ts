@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parsePolicy, policyLabel, policySpecs } from '../../src/context/policy';
 import { GLOSSARY } from '../../src/views/lesson/glossary';
 import { foldSummary, splitSaid } from '../../src/views/lesson/RevealBox';
-import { TABLE } from '../../src/views/lesson/steps';
+import { TABLE } from '../../src/views/lesson/policy-numbers';
 
 describe('the reveal, cut where a newcomer stops', () => {
   it('shows the first sentence and folds the rest, whole', () => {

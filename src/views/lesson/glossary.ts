@@ -3,7 +3,7 @@
  * uses it again. The policies' entries come from the policies' own names and gists, so they match the tables.
  */
 import { parsePolicy, policyGist, policyLabel, policySpecs } from '../../context/policy';
-import { TABLE } from './steps';
+import { TABLE } from './policy-numbers';
 import { LUCK_LINE } from './wall-counts';
 
 export interface Entry {

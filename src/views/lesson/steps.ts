@@ -4,7 +4,8 @@
  * formulas are in each step's "where this comes from" (`source`).
  */
 import { AO_PLACEHOLDER } from '../../context/apply';
-import { type PolicyNumbers, policySpecs } from '../../context/policy';
+import { policySpecs } from '../../context/policy';
+import { TABLE } from './policy-numbers';
 import { SINK_TOKENS } from '../../context/render';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
@@ -40,11 +41,6 @@ import {
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion, type Reveal, revealText } from './world';
 
-/**
- * The lesson's policy numbers: Clip and Summary cut at 6 turns, not the papers' 12, so that on this 10-turn
- * episode they cut (at 12 they would match Full). Set from the first step, so a label never changes mid-lesson.
- */
-export const TABLE: PolicyNumbers = { window: 6, clipAt: 6, clipTo: 1 };
 /** The episode where the demo model keeps walking into a wall: every step reads it. */
 const WALL: LessonSetup = { example: 'maze-wall', policy: 'full', turn: null, numbers: TABLE };
 /** The policies that drop earlier turns (the table's first step). */
