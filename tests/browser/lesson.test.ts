@@ -68,9 +68,9 @@ async function headsStory(): Promise<[moves: string, named: string]> {
   // Whose list of cells comes out other than with every head on: the top set's alone, or both.
   const [topWrong, controlWrong] = [listWrong(withOff, withAll), listWrong(withControl, withAll)];
   return [
-    `With every head on the model ${moveClause(withAll, walls, toGoal)}. With the top-diagonal heads off it ${moveClause(withOff, walls, toGoal)}${
+    `With every head on the model ${moveClause(withAll, walls, toGoal)}; with the top-diagonal heads off, ${then(withOff)}${
       topWrong && !controlWrong ? ', and its list of cells comes out wrong' : ''
-    }; with the lowest off, ${then(withControl)}${topWrong && controlWrong ? '; both break its list of cells' : ''}.`,
+    }. With the lowest off, ${then(withControl)}${topWrong && controlWrong ? '; both break its list of cells' : ''}.`,
     `Switched off: ${listed(top)} (top diagonal ratio); ${listed(bottom)} (lowest), in the last layer.`,
   ];
 }

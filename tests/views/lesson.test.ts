@@ -220,7 +220,7 @@ describe('the lesson', () => {
       results: [figures('full', 0.1133, 0.2991, { cost: [{ turn: 14, contextTokens: 1020, prefilled: 40 }], diagonalPerAnswer: priors })],
     };
     expect(step('contexts').reveal!(de, fullWithPriors).said).toMatch(
-      /^Under de the model reads 81 tokens before answering, against 1020 under Full\. At the wall it repeats the blocked move in \d+ % under de against \d+ % under Full\.$/,
+      /^At the wall it repeats the blocked move in \d+ % under de against \d+ % under Full\. Under de the model reads 81 tokens before answering, against 1020 under Full\.$/,
     );
     // Only the policies that drop turns pass the first table step; AO is the second's.
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
@@ -360,21 +360,21 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall\. With the top-diagonal heads off it moves north, an open way; with the lowest off, east, into a wall; both break its list of cells\. Of the moves made, the top-diagonal heads off changed \d+ %, three heads drawn at random \d+ %, the lowest \d+ %: only its gap to the lowest is more than luck\. Most changed moves hit another wall: without these heads it seldom finds an open way\.$/,
+      /^With every head on the model moves east, into a wall; with the top-diagonal heads off, north, an open way\. With the lowest off, east, into a wall; both break its list of cells\. Of the moves made, the top-diagonal heads off changed \d+ %, three heads drawn at random \d+ %, the lowest \d+ %: only its gap to the lowest is more than luck\. Most changed moves hit another wall: without these heads it seldom finds an open way\.$/,
     );
     expect(heads.more).toMatch(
       /^On this answer: both sets garble the list of cells; here only the top-diagonal heads change the move\. Switched off: L1·H0, L1·H2 \(top diagonal ratio\); L1·H3, L1·H5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked \(top-diagonal, lowest, at random\): /,
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
-      'heads off it moves north, an open way, but away from the goal; with the lowest off, east, into a wall; both break its list of cells. Of the moves made',
+      'heads off, north, an open way, but away from the goal. With the lowest off, east, into a wall; both break its list of cells. Of the moves made',
     );
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['west'] }, w)).toContain(
-      'north, an open way, but not toward the goal;',
+      'north, an open way, but not toward the goal.',
     );
     // Every way toward the goal walled: a sideways move goes around the wall, and is not blamed.
     const around = told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['east'] }, w);
-    expect(around).toContain('north, an open way, around the wall;');
+    expect(around).toContain('north, an open way, around the wall.');
     expect(around).not.toContain('away from the goal');
     // Only the top-diagonal heads off garble the list: said on the card, as a sign that they copy.
     const onlyTop = told('heads', off('Path: 8 3.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w);
@@ -385,7 +385,7 @@ describe('the lesson', () => {
     expect(neither).toContain('On this answer: only the top-diagonal heads change the move: they carry some of the pull of its earlier moves.');
     expect(neither).not.toMatch(/garble/);
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['north', 'east'] }, w)).toContain(
-      'north, an open way, toward the goal; with the lowest off, east, into a wall; both break its list of cells. Of the moves made',
+      'north, an open way, toward the goal. With the lowest off, east, into a wall; both break its list of cells. Of the moves made',
     );
     // The control changes the move too: the bright heads are not singled out.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: west'), w)).toContain(
@@ -402,12 +402,12 @@ describe('the lesson', () => {
     );
     // No control yet, no walls: only what changed, and no count over the episodes.
     expect(headsOffReveal(off('Path: 8 3.\nMove: north').offAnswers, null, ['east']).said).toBe(
-      'With every head on the model moves east, into a wall. With the top-diagonal heads off it moves north, an open way, and its list of cells comes out wrong. Without those heads it takes an open way, though a model missing parts may also just write differently.',
+      'With every head on the model moves east, into a wall; with the top-diagonal heads off, north, an open way, and its list of cells comes out wrong. Without those heads it takes an open way, though a model missing parts may also just write differently.',
     );
     // "Its list comes out wrong" only where the top-diagonal heads alone garble it; where both sets do, said of both; where neither, nothing.
     const bothWrong = headsOffReveal(off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: east').offAnswers, null, ['east']).said;
     expect(bothWrong).not.toContain('its list of cells comes out wrong');
-    expect(bothWrong).toContain('; with the lowest off, east, into a wall; both break its list of cells.');
+    expect(bothWrong).toContain('. With the lowest off, east, into a wall; both break its list of cells.');
     expect(headsOffReveal(off('Path: 8 9 10 11.\nMove: north', 'Path: 8 9 10 11.\nMove: east').offAnswers, null, ['east']).said).not.toContain('list of cells');
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Move: east'), walls: null }, w)).not.toContain('stored turns');
   });

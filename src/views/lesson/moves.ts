@@ -163,9 +163,10 @@ export function headsOffReveal(
   // Both sets garbling it: said too, so a long run of one cell is not read as the copying heads' doing alone.
   const [topWrong, controlWrong] = [listWrong(a.withOff, a.withAll), !!c && listWrong(c.withOff, a.withAll)];
   const garbled = topWrong && !controlWrong ? ', and its list of cells comes out wrong' : '';
-  const moves = `With every head on the model ${moveClause(a.withAll, walls, toGoal)}. With the top-diagonal heads off it ${moveClause(a.withOff, walls, toGoal)}${garbled}${
-    c ? `; with the lowest off, ${then(c.withOff)}${topWrong && controlWrong ? '; both break its list of cells' : ''}` : ''
-  }.`;
+  // The first sentence is what the card shows unfolded: the two answers the step is about, side by side.
+  const moves = `With every head on the model ${moveClause(a.withAll, walls, toGoal)}; with the top-diagonal heads off, ${then(a.withOff)}${garbled}.${
+    c ? ` With the lowest off, ${then(c.withOff)}${topWrong && controlWrong ? '; both break its list of cells' : ''}.` : ''
+  }`;
   const named = `Switched off: ${a.off.join(', ')} (top diagonal ratio)${c ? `; ${c.off.join(', ')} (lowest)` : ''}, in the last layer.`;
   const copied =
     previous === null

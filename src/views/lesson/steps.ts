@@ -123,7 +123,9 @@ export const LESSON: LessonStep[] = [
       if (!r || !a) return SILENT;
       // Then what it does to the move at a wall, where the stored episodes were written under that policy too;
       // Clip's row worked out in the fold (its marks are the table's hardest to read).
-      const t = joined(a, policyTally(r.policy, r.label));
+      // The count at the wall said first: it is the sentence the card shows unfolded.
+      const tally = policyTally(r.policy, r.label);
+      const t = { ...joined(a, tally), said: `${tally.said} ${a.said}`.trim() };
       const clip = clipWorked(w.turns, TABLE);
       return clip ? { ...t, more: `${t.more ? `${t.more} ` : ''}${clip}` } : t;
     },
