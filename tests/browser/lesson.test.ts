@@ -153,6 +153,14 @@ async function brightestStripe(): Promise<{ text: string; share: number }> {
 /** What a newcomer stops at: a paper's section, figure or table. */
 const PAPER_TALK = /paper \d|§|\bfig(ure)?\.? ?\d|\btable \d|\bsection\b/i;
 const words = (t: string | null) => (t ?? '').split(/\s+/).filter(Boolean).length;
+/** A reveal as the screenshots' reader gets it: the point, the sentence shown, what to do then, and what the fold holds. */
+async function revealAsRead(card: Locator): Promise<string> {
+  const text = async (id: string) => ((await card.getByTestId(id).count()) ? ((await card.getByTestId(id).textContent()) ?? '') : '');
+  const fold = (await card.getByTestId('lesson-more').count())
+    ? ` [folded under "${await card.locator('[data-testid="lesson-more"] > summary').textContent()}":] ${await text('lesson-said-rest')}`
+    : '';
+  return `**${await text('lesson-takeaway')}** ${await text('lesson-lead')}${(await text('lesson-next')) ? ` ${await text('lesson-next')}` : ''}${fold}`;
+}
 
 /**
  * A step's action as a person on a phone does it, after "take me there" brought its target above the card: a tap
@@ -353,7 +361,7 @@ describe('the lesson, walked with the keyboard only', () => {
       if (shots)
         appendFileSync(
           join(shots, 'desktop-texts.md'),
-          `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n${s.id === 'hide' && aoFirst ? `> (first, with AO) ${aoFirst}\n\n> (then, with AO-last) ` : '> '}${s.reveal ? `**${await card.getByTestId('lesson-takeaway').textContent()}** ${await card.getByTestId('lesson-lead').textContent()}${(await card.getByTestId('lesson-more').count()) ? ` [folded under "${await card.locator('[data-testid="lesson-more"] > summary').textContent()}":] ${(await card.getByTestId('lesson-said-rest').count()) ? await card.getByTestId('lesson-said-rest').textContent() : ''}` : ''}` : ''}\n\n${(await card.getByTestId('lesson-point').allTextContents()).map((t) => `- ${t}\n`).join('')}`,
+          `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n${s.id === 'hide' && aoFirst ? `> (first, with AO) ${aoFirst}\n\n> (then, with AO-last) ` : '> '}${s.reveal ? await revealAsRead(card) : ''}\n\n${(await card.getByTestId('lesson-point').allTextContents()).map((t) => `- ${t}\n`).join('')}`,
         );
       if (shots) await page.waitForTimeout(900); // the region's smooth scroll, then the picture
       if (shots) await page.screenshot({ path: join(shots, `desktop-${String(n + 1).padStart(2, '0')}-${s.id}.png`) });
@@ -445,7 +453,7 @@ describe('the lesson, walked with the keyboard only', () => {
         if (shots) {
           await page.waitForTimeout(900);
           await page.screenshot({ path: join(shots, 'desktop-04-hide-ao.png') });
-          aoFirst = `**${await card.getByTestId('lesson-takeaway').textContent()}** ${aoSaid}`;
+          aoFirst = await revealAsRead(card);
         }
         // Then AO-last, as the card goes on to ask: the table marks only the previous answer hidden, and the card reads its count.
         expect(await page.getByTestId('contexts-ao-last').locator('[role="img"]').getAttribute('aria-label')).toMatch(
@@ -491,7 +499,7 @@ describe('the lesson, walked with the keyboard only', () => {
         .toContain(`gives ${pct(m.share)} of its attention to the earlier "${m.move}" tokens`);
       // Chance worked out on the card: those tokens' share of the tokens the move can see; how many times it, in the takeaway.
       expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toContain(`(chance: ${pct(m.even)}, their share of the tokens)`);
-      expect(await card.getByTestId('lesson-takeaway').textContent()).toContain(`(${(m.share / m.even).toFixed(1)} times chance)`);
+      expect(await card.getByTestId('lesson-takeaway').textContent()).toContain(`(${(m.share / m.even).toFixed(1)} times chance at the earlier`);
       expect(await card.getByTestId('lesson-more').textContent()).toContain(`The single "${m.move}" it looks at most`);
       expect(m.share / m.even, "the wall episode's move looks back at the earlier moves").toBeGreaterThan(1.5);
       // Where its 100 % goes, drawn: those tokens together, the three it looks at most besides, then the rest, as Node's row gives them.

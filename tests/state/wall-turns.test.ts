@@ -286,7 +286,7 @@ describe('the wall counts the lesson quotes', () => {
       scoreboard({ generate: true, contexts: true, hide: true, cpl: true }, c, ['full', 'lt', 'de', 'twin', 'twin-de'])!.rows.map((r) => r.writer),
     ).toEqual(['full', 'lt', 'de', 'twin', 'twin-de']);
     expect(wallTally(c)).toEqual({
-      takeaway: "Over 40 mazes, with its whole history it walks back into the wall in 75 % of its moves; with none, 45 %: the gap is the history's pull.",
+      takeaway: "Right after hitting a wall, it walks back into it in 75 % of its moves with its whole history, 45 % with none: the gap is the history's pull.",
       // Luck, said first here: Full and DE part 69 against 9.
       said: 'Even with no history it often walks into the wall, since its goal often lies just beyond it; could the gap be luck? Were Full and DE alike, luck would make one this size less than 1 time in 1,000: it is more than luck.',
       more: 'Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 of 200 moves (75 %) under Full, 90 of 200 moves (45 %) under DE and 80 of 160 moves (50 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',

@@ -333,7 +333,7 @@ describe('the lesson', () => {
       expect(sentences(says(a, b).said), `${a}, ${b}`).toBeLessThanOrEqual(WORDS.saidSentences);
     // Written DE first, then Full: the verdict still reads Full against less of the conversation.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toMatch(
-      /^Over \d+ mazes, with its whole history it walks back into the wall in \d+ % .*\. Under Full the model moves south, into a wall; under DE it moves east, an open way\. The history changes what the model does/,
+      /^Right after hitting a wall, it walks back into it in \d+ % .*\. Under Full the model moves south, into a wall; under DE it moves east, an open way\. The history changes what the model does/,
     );
     // Under DE the list of cells is a guess: said in the fold, not left a puzzle; not said without a DE answer.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toContain(
@@ -345,7 +345,7 @@ describe('the lesson', () => {
     );
     // An observation with no walls named: the moves are not judged, only compared.
     expect(told('generate', { ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
-      /^Over \d+ mazes, with its whole history it walks back into the wall in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Even with no history it often/,
+      /^Right after hitting a wall, it walks back into it in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Even with no history it often/,
     );
     // The previous answer is 'Path: 8 9 10.\nMove: south'; the last user message names the wall east.
     const off = (withOff: string, control?: string) => ({
@@ -634,7 +634,7 @@ describe('the lesson', () => {
     data.set([0.05, 0, 0, 0.05, 0.3, 0.2, 0.05, 0.2, 0.05, 0.1]);
     const odd = step('reads').reveal!({ ...w, results: [comma] }, null);
     expect(odd.takeaway).toBe(
-      'This move looks back at the earlier "south" tokens (2.0 times chance), but most repeats into a wall do not, so a repeat needs no such look.',
+      'Most repeats into a wall do not look back at the earlier moves; this one does (2.0 times chance at the earlier "south" tokens): a repeat needs no such look.',
     );
     expect(odd.said).toMatch(
       /^Its largest single look is at "," in a user's turn: models often park attention on punctuation when they need nothing in particular\. Still, it gives 40 % of its attention to the earlier "south" tokens in prior assistant answers \(chance: 20 %/,

@@ -58,15 +58,18 @@ const AT = {
 const COUNTED = new Set(['generate', 'contexts', 'hide', 'cpl', 'check']);
 
 /** The running count at the wall as far as the learner has come: from the step that first shows it on. */
-function useBoard(s: LessonStep) {
+function useBoard(s: LessonStep, shows: boolean) {
   const reachedAt = useLesson((st) => st.reached);
   const aoLastSeen = useLesson((st) => st.seen['ao-last'] === true);
+  // The closing summary draws every row, whichever steps were skipped: it is the lesson's whole count.
+  const all = s.id === 'check';
   return scoreboard(
     {
-      generate: reachedAt[AT.generate] === true,
-      contexts: reachedAt[AT.contexts] === true,
-      hide: reachedAt[AT.hide] === true,
-      cpl: reachedAt[AT.cpl] === true,
+      generate: all || reachedAt[AT.generate] === true,
+      contexts: all || reachedAt[AT.contexts] === true,
+      // The hide step's AO bar comes with AO's click, before the step is done (at AO-last).
+      hide: all || reachedAt[AT.hide] === true || (s.id === 'hide' && shows),
+      cpl: all || reachedAt[AT.cpl] === true,
       // In the step that asks for it, AO-last's bar comes with its click, not before.
       aoLast: s.id !== 'hide' || aoLastSeen,
     },
@@ -89,7 +92,6 @@ function Card({ index }: { index: number }) {
   const reached = useLesson((st) => st.reached[index] === true);
   const s = LESSON[index]!;
   const part = partOf(index);
-  const board = useBoard(s);
   // Every way into a step (Next, Back, the list, a link) sets what it needs; until then the page is the step
   // before's, and what it left (DE, after the generation step) must not count as this step done.
   const [setUp, setSetUp] = useState(-1);
@@ -109,6 +111,7 @@ function Card({ index }: { index: number }) {
   }, [aoLastNow, see]);
   const base = useBaseline(index, s, w);
   const shows = done || (setUp === index && s.shows?.(w) === true);
+  const board = useBoard(s, shows);
   const reveal = useLatched(index, shows && s.reveal ? s.reveal(w, base) : SILENT);
   const written = done ? writtenIn(s, w) : [];
   // One picture shown, the first the reveal has; the others (the luck meter among them) folded under it.

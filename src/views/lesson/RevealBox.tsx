@@ -44,6 +44,11 @@ export function RevealBox(props: { reveal: Reveal; picture: ReactNode; folded: R
       )}
       {picture}
       <p data-testid="lesson-lead">{unbroken(lead)}</p>
+      {reveal.next && (
+        <p className="lesson-next" data-testid="lesson-next">
+          <strong>Then:</strong> {reveal.next}
+        </p>
+      )}
       {hasFold && (
         <details data-testid="lesson-more">
           <summary>{foldSummary(reveal, rest, written)}</summary>

@@ -121,7 +121,7 @@ export function readsReveal(w: LessonWorld): Reveal {
   const takeaway = !move
     ? undefined
     : rare
-      ? `This move looks back at the earlier ${name} tokens (${k.toFixed(1)} times chance), but most repeats into a wall do not, so a repeat needs no such look.`
+      ? `Most repeats into a wall do not look back at the earlier moves; this one does (${k.toFixed(1)} times chance at the earlier ${name} tokens): a repeat needs no such look.`
       : odd
         ? `This move looks most at ${quoted(rr, t.top.k)} in ${KIND[t.top.category]}, not at an earlier move: where a token looks is not why it is written.`
         : k < LOOKS_BACK

@@ -151,7 +151,7 @@ export const LESSON: LessonStep[] = [
       const a = r && readAgainstFull(r, base);
       // The count at the wall is the step's point; how much the policy reads, in the fold.
       // AO first, as the action asks: then the card points on to AO-last.
-      const t = p === 'ao' ? { ...hiddenTally(), said: `Now click AO-last: only its previous answer hidden. ${hiddenTally().said}` } : latestTally();
+      const t = p === 'ao' ? { ...hiddenTally(), next: 'click AO-last, to hide only its previous answer.' } : latestTally();
       return r && a ? { ...t, more: `${a.said}${a.more ? ` ${a.more}` : ''} ${t.more}` } : SILENT;
     },
   },

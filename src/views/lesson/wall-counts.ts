@@ -70,7 +70,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
     takeaway:
       gap > 0
-        ? `Over ${c.episodes} mazes, with its whole history it walks back into the wall in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}: the gap is the history's pull.`
+        ? `Right after hitting a wall, it walks back into it in ${movePct(c, 'full')} of its moves with its whole history, ${movePct(c, 'de')} with none: the gap is the history's pull.`
         : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
     // The card keeps the two rates (the chart draws them); how many turns, mazes and extra repeats, in the fold.
     // Luck introduced here, where the first comparison is: every later count reads the same way.

@@ -84,6 +84,8 @@ export interface Reveal {
   /** The one line to take away, shown first in bold: what the figures below it mean. */
   takeaway?: string;
   said: string;
+  /** What to do next within the step, shown unfolded under the reveal's sentence (the hide step's AO-last). */
+  next?: string;
   more?: string;
   /** The reveal's key figures drawn, each beside what looking at every token equally would give. */
   bars?: Bars;
