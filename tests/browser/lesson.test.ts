@@ -482,11 +482,11 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await layers.count()).toBe(config.num_hidden_layers);
       expect(await layers.last().locator('.shape-head').count()).toBe(config.num_attention_heads);
       // "take me there" focused the last answer's move: pointing at it. The figures later steps ask to guess
-      // read "?" until then.
-      expect(await page.getByTestId('figure-full-prior').textContent()).toBe('?');
-      expect(await page.getByTestId('figure-full-diagonal').textContent()).toBe('?');
+      // read "guess first" until then.
+      expect(await page.getByTestId('figure-full-prior').textContent()).toBe('guess first');
+      expect(await page.getByTestId('figure-full-diagonal').textContent()).toBe('guess first');
       // So do the other four shares: they add up to 100 % with it, and would give it away.
-      for (const c of ['sink', 'system', 'user', 'current']) expect(await page.getByTestId(`figure-full-${c}`).textContent(), c).toBe('?');
+      for (const c of ['sink', 'system', 'user', 'current']) expect(await page.getByTestId(`figure-full-${c}`).textContent(), c).toBe('guess first');
       // The copy-aligned diagonal is the researcher's: the lesson leaves it out.
       expect(await page.getByTestId('figure-full-diagonalCopy').isVisible()).toBe(false);
       // The charts draw those figures turn by turn: covered until the guesses are in.

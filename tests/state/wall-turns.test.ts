@@ -187,7 +187,7 @@ describe('the wall counts the lesson quotes', () => {
         ],
         noHistory: null,
         caption:
-          "The 3 moves back into the wall under Full (step 2), written again with heads switched off: where each move goes now (a bar's part that is not 'back into the wall' changed)",
+          "The 3 moves back into the wall under Full (of step 2's 4 turns right after a wall), written again with heads switched off: where each move goes now (a bar's part that is not 'back into the wall' changed)",
       },
       // On the luck meter: each set parts from the top-diagonal one on a single turn (1 against 0): p = 1.
       luck: [

@@ -47,7 +47,7 @@ describe('the recap of the look inside', () => {
       ['8. Words, not positions', '10 % against 60 %', 'the copying follows their words'],
       // Head 1 of layer 1: 1.2 against the layer's 0.6.
       [
-        '9. One head at a time',
+        "9. Each head's diagonal",
         'layer 1, head 1: 2.0 times the average',
         'one head has the most copying-shaped attention; the test below asks whether it matters',
       ],

@@ -18,6 +18,9 @@ import { Explain } from '../explain/Explain';
 import type { ExplainId } from '../explain/explanations';
 import { PER_ANSWER_SCALE, perAnswerBar } from './per-answer';
 
+/** What a figure the lesson asks to guess later reads until then. */
+const GUESS_FIRST = 'guess first';
+
 interface Figure {
   key: string;
   name: string;
@@ -152,12 +155,13 @@ function Shares({
   view: { ratios: Record<Category, number>; diagonal: number; diagonalCopyAligned: number };
   head: number | null;
 }) {
-  // A figure a later lesson step asks to guess reads "?" until then (the copy-aligned one goes with the diagonal).
+  // A figure a later lesson step asks to guess reads "guess first" until then (the copy-aligned one goes with the
+  // diagonal): a bare "?" read as a figure that failed to load.
   const { masked, any } = useGuessMask();
   // The copy-aligned diagonal is the researcher's check on shifted copies: the lesson leaves it out.
   const quiet = useQuiet();
   // In the lesson the panel speaks in per cent, as its cards do.
-  const shown = (key: string, v: number) => (masked(key) ? '?' : quiet ? fmtPercent(v) : f4(v));
+  const shown = (key: string, v: number) => (masked(key) ? GUESS_FIRST : quiet ? fmtPercent(v) : f4(v));
   return (
     <div className="figures-grid">
       <div>
@@ -207,8 +211,8 @@ function Shares({
         </table>
         {any && (
           <p className="muted" data-testid="figures-ahead">
-            ? : a later step of the lesson asks you to guess this figure first{masked('prior') ? ' (the five shares add up to 100 %, so all of them wait)' : ''}
-            .
+            "{GUESS_FIRST}": a later step of the lesson asks you to guess this figure before it shows
+            {masked('prior') ? ' (the five shares add up to 100 %, so all of them wait)' : ''}.
           </p>
         )}
         {head !== null && (
@@ -302,7 +306,7 @@ function CompareTable({ results }: { results: PolicyResult[] }) {
             </th>
             {results.map((r, k) => {
               const v = fig.value(r);
-              if (masked(fig.key)) return [<td key={`${resultId(r)}-v`}>?</td>, k > 0 && <td key={`${resultId(r)}-d`}>?</td>];
+              if (masked(fig.key)) return [<td key={`${resultId(r)}-v`}>{GUESS_FIRST}</td>, k > 0 && <td key={`${resultId(r)}-d`}>{GUESS_FIRST}</td>];
               const d = v - fig.value(base);
               return [
                 <td key={`${resultId(r)}-v`} className="num" data-testid={`figure-${resultId(r)}-${fig.key}`} data-value={v}>

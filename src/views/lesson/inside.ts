@@ -80,7 +80,15 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
       filler.diagonal < full.diagonal / 2 ? 'the copying follows their words' : 'part of the copying follows positions alone',
     ),
     ...(head
-      ? [row('heads', 'One head at a time', "the last layer's heads", `${spokenHead(head)}: ${head.times.toFixed(1)} times the average`, headsTell(head))]
+      ? [
+          row(
+            'heads',
+            "Each head's diagonal",
+            "the last layer's heads, each read on its own",
+            `${spokenHead(head)}: ${head.times.toFixed(1)} times the average`,
+            headsTell(head),
+          ),
+        ]
       : []),
     row(
       'heads',

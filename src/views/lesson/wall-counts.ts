@@ -213,7 +213,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
           : ': only its gap to the lowest is more than luck.'
         : `: were the top and the lowest alike, such a gap would come ${byChance(h.changed).said}.`
     }${carry ? headsLead(h) : ''}`,
-    board: headsBoard(h),
+    board: headsBoard(h, c.turns),
     luck: [luckRow('top-diagonal off against three at random', h.changedRandom), luckRow('top-diagonal off against the lowest off', h.changed)],
     more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked (top-diagonal, lowest, at random): a move made ${h.moved.top}, ${h.moved.bottom} and ${h.moved.random} times, the move repeated ${h.repeats.top}, ${h.repeats.bottom} and ${h.repeats.random}, an open way ${h.open.top}, ${h.open.bottom} and ${h.open.random}, no move at all ${h.of - h.moved.top}, ${h.of - h.moved.bottom} and ${h.of - h.moved.random} (the other moves run into another wall). Where both sets make a move, t${parted(h.changed, 'only the top-diagonal heads off changed the move', 'only the lowest', 'were both sets alike, chance').slice(1)} Against the random three, t${parted(h.changedRandom, 'only the top-diagonal heads off changed it', 'only the random three', 'were both sets alike, chance').slice(1)} The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).`,
   };
@@ -224,7 +224,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
  * head on, so no bar is drawn for that) written again with the top-diagonal heads off, three at random and the lowest;
  * each among the moves still made, so a bar's part short of 100 % is the changed share written beside it.
  */
-function headsBoard(h: HeadsOffCounts): Board {
+function headsBoard(h: HeadsOffCounts, turns: number): Board {
   // Beside each bar, the share changed, as the card's words count it; the bar draws where the moves went.
   const row = (label: string, set: HeadSet): BoardRow => ({
     label,
@@ -238,7 +238,7 @@ function headsBoard(h: HeadsOffCounts): Board {
     episodes: 0,
     rows: [row('top-diagonal heads off', 'top'), row('three at random off (drawn anew each turn)', 'random'), row('lowest heads off', 'bottom')],
     noHistory: null,
-    caption: `The ${h.of} moves back into the wall under Full (step ${stepNo('generate')}), written again with heads switched off: where each move goes now (a bar's part that is not 'back into the wall' changed)`,
+    caption: `The ${h.of} moves back into the wall under Full (of step ${stepNo('generate')}'s ${turns} turns right after a wall), written again with heads switched off: where each move goes now (a bar's part that is not 'back into the wall' changed)`,
   };
 }
 
