@@ -246,7 +246,7 @@ describe('the lesson', () => {
     const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };
     expect(step('cpl').reveal!(cpl, w)).toEqual({
       takeaway: twinTally().takeaway,
-      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. ${twinTally().said}`,
+      said: `${twinTally().said} The demo model moves south, into a wall; its CPL twin moves north, an open way.`,
       more: `Every turn is being scored with both models: their attention follows. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more}`,
       // The twin against the demo model on the luck meter, as the count gives it.
       luck: twinTally().luck,
@@ -255,7 +255,7 @@ describe('the lesson', () => {
     const both = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43), slot: 1 }] };
     expect(step('cpl').reveal!(both, w)).toEqual({
       takeaway: twinTally().takeaway,
-      said: `The demo model moves south, into a wall; its CPL twin moves north, an open way. ${twinTally().said}`,
+      said: `${twinTally().said} The demo model moves south, into a wall; its CPL twin moves north, an open way.`,
       more: `Every turn is being scored with both models: their attention follows. On this answer the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more} Diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
       luck: twinTally().luck,
     });
@@ -271,7 +271,7 @@ describe('the lesson', () => {
     expect(told('cpl', { ...cpl, toGoal: ['south'] }, w)).toContain(
       'Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move, though it plays no better.',
     );
-    expect(told('cpl', { ...cpl, toGoal: ['north'] }, w)).toContain('moves north, an open way, toward the goal. At a wall');
+    expect(told('cpl', { ...cpl, toGoal: ['north'] }, w)).toContain('its CPL twin moves north, an open way, toward the goal.');
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
     // A twin that stays is said to stay, not to move 'stay' an open way.
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> stay' } }, w)).toMatch(

@@ -74,7 +74,8 @@ export function cplReveal(w: LessonWorld): Reveal {
   // moves already say where each leads) and the attention of this one answer in the fold, apart from the counts.
   const moves = `The demo model ${moveClause(mine, w.walls, w.toGoal)}; its CPL twin ${moveClause(twin, w.walls, w.toGoal)}.`;
   const reading = together(mine, twin, w.walls, w.toGoal ?? null);
-  const said = `${moves} ${tally.said}`;
+  // The count first: it is the sentence the card shows unfolded; this one answer's moves after it.
+  const said = `${tally.said} ${moves}`;
   const counted = `${look ? `${look} ` : ''}${reading} ${tally.more}${diagonals}`;
   const [a, b] = [w.sweeps[0], w.sweeps[1]];
   const takeaway = tally.takeaway;
