@@ -1,7 +1,7 @@
 /**
  * Turns where the demo model walks into a wall it was just told about, played by the model itself: 40 maze
  * episodes (training/wall-turns.ts), each turn after a bump answered under Full (the whole history), LT (the
- * turn before only), DE (no earlier turn), Window-6, AO, AO-last, AO-second-last, SUM and Filler, and by the CPL twin and the second twin (trained toward DE's answers) under Full on the same history;
+ * turn before only), DE (no earlier turn), Window-6, Clip-6→1, Summary-6→1, AO, AO-last, AO-second-last, SUM and Filler, and by the CPL twin and the second twin (trained toward DE's answers) under Full on the same history;
  * where Full repeats the move, also with the last layer's 3 most and 3 least diagonal heads switched off, and 3 at random.
  * Writes every such turn to examples/cache/wall-turns.json (the lesson quotes its counts; a test pins the first
  * episodes to a fresh run), and to examples/maze-wall.json the first episode, scored at turn 5 or later, where

@@ -57,6 +57,8 @@ export async function wallEpisode({ model, twin, twinDe, heads }: Writers, seed:
         lt: await write(model, 'lt'),
         de: await write(model, 'de'),
         'window:6': await write(model, 'window:6'),
+        'clip:6:1': await write(model, 'clip:6:1'),
+        'summary:6:1': await write(model, 'summary:6:1'),
         ao: await write(model, 'ao'),
         'ao-last': await write(model, 'ao-last'),
         'ao-second-last': await write(model, 'ao-second-last'),

@@ -14,8 +14,12 @@ import { HIDEABLE_NAMES, type Hideable } from '../state/regions';
 export function Region({ name, id, className, children }: { name: Hideable; id?: string; className?: string; children: ReactNode }) {
   const hidden = useLesson((s) => s.hidden.includes(name) || (isQuiet(s) && QUIET.includes(name)));
   const open = useLesson((s) => COVERED.includes(name) && guessOpen(s));
-  // The charts draw the figures later steps ask to guess, turn by turn: covered until those guesses are in.
-  const ahead = useLesson((s) => name === 'charts' && guessesAhead(s.step, s.guesses) !== '');
+  // The charts draw the figures later steps ask to guess, turn by turn: covered until those guesses are in. So is the
+  // figures panel while the five shares are still to guess: a table of "guess first" cells read as broken.
+  const ahead = useLesson(
+    (s) =>
+      (name === 'charts' && guessesAhead(s.step, s.guesses) !== '') || (name === 'figures' && guessesAhead(s.step, s.guesses).split(',').includes('prior')),
+  );
   // A panel the lesson has not explained yet waits for the step that does, so nothing on screen is left unexplained.
   const later = useLesson((s) => notYet(name, s));
   const covered = open || ahead || later !== null;
@@ -29,7 +33,7 @@ export function Region({ name, id, className, children }: { name: Hideable; id?:
               {open
                 ? 'Hidden until you lock in your guess in the lesson card, so the figures do not give it away.'
                 : ahead
-                  ? 'Hidden until the lesson has asked for your guesses: these charts draw the figures it asks about.'
+                  ? `Hidden until the lesson has asked for your guesses: ${name === 'charts' ? 'these charts draw' : 'this panel lists'} the figures it asks about.`
                   : `Not used yet: step ${later} of the lesson explains it.`}
             </p>
           </section>

@@ -437,15 +437,15 @@ describe('the lesson, walked with the keyboard only', () => {
           .toBe('turns 1–5 not at all; turns 6–9 whole (the user turn and the answer)');
         await press('Enter');
       },
-      page.getByTestId('figure-lt-diagonal'),
+      // The figures panel is covered until the shares are guessed: the reveal says LT's figures are in.
+      card.getByTestId('lesson-takeaway'),
     );
     await step(
       3,
       async () => {
         // AO first, as the card asks, by keyboard as "take me there" left it: the card reads the three that hide every answer.
         await press('Enter');
-        await page.getByTestId('figure-ao-diagonal').waitFor({ timeout: 120_000 });
-        await expect.poll(() => card.getByTestId('lesson-takeaway').textContent(), { timeout: 60_000 }).toBe(hiddenTally().takeaway);
+        await expect.poll(() => card.getByTestId('lesson-takeaway').textContent(), { timeout: 180_000 }).toBe(hiddenTally().takeaway);
         // AO-last's bar waits for its own click.
         expect(await card.getByTestId('lesson-board-row').allTextContents()).not.toContainEqual(expect.stringContaining('AO-last'));
         const aoSaid = (await card.getByTestId('lesson-reveal').getAttribute('data-said')) ?? '';
@@ -462,11 +462,10 @@ describe('the lesson, walked with the keyboard only', () => {
         // By keyboard too: a mouse left over the page would point at tokens in the steps after.
         await page.getByTestId('contexts-ao-last').locator('button').focus();
         await page.keyboard.press('Enter');
-        await page.getByTestId('figure-ao-last-diagonal').waitFor({ timeout: 120_000 });
-        await expect.poll(() => card.getByTestId('lesson-takeaway').textContent(), { timeout: 60_000 }).toBe(latestTally().takeaway);
+        await expect.poll(() => card.getByTestId('lesson-takeaway').textContent(), { timeout: 180_000 }).toBe(latestTally().takeaway);
         expect(await card.getByTestId('lesson-board-row').allTextContents()).toContainEqual(expect.stringContaining('AO-last'));
       },
-      page.getByTestId('figure-ao-last-diagonal'),
+      card.getByTestId('lesson-takeaway'),
     );
     await step(4, async () => {
       // The counts of the steps before, side by side: the stored counts, as the recap words them.
@@ -481,14 +480,10 @@ describe('the lesson, walked with the keyboard only', () => {
       const layers = card.getByTestId('lesson-shape-layer');
       expect(await layers.count()).toBe(config.num_hidden_layers);
       expect(await layers.last().locator('.shape-head').count()).toBe(config.num_attention_heads);
-      // "take me there" focused the last answer's move: pointing at it. The figures later steps ask to guess
-      // read "guess first" until then.
-      expect(await page.getByTestId('figure-full-prior').textContent()).toBe('guess first');
-      expect(await page.getByTestId('figure-full-diagonal').textContent()).toBe('guess first');
-      // So do the other four shares: they add up to 100 % with it, and would give it away.
-      for (const c of ['sink', 'system', 'user', 'current']) expect(await page.getByTestId(`figure-full-${c}`).textContent(), c).toBe('guess first');
-      // The copy-aligned diagonal is the researcher's: the lesson leaves it out.
-      expect(await page.getByTestId('figure-full-diagonalCopy').isVisible()).toBe(false);
+      // "take me there" focused the last answer's move: pointing at it. The figures panel lists the shares the next
+      // step asks to guess: covered until then.
+      expect(await page.getByTestId('covered-figures').count()).toBe(1);
+      expect(await page.getByTestId('figure-full-prior').count()).toBe(0);
       // The charts draw those figures turn by turn: covered until the guesses are in.
       expect(await page.getByTestId('covered-charts').count()).toBe(1);
       // The move looks back at the same move in the earlier answers as much as the same model says in Node.
@@ -499,7 +494,7 @@ describe('the lesson, walked with the keyboard only', () => {
         .toContain(`gives ${pct(m.share)} of its attention to the earlier "${m.move}" tokens`);
       // Chance worked out on the card: those tokens' share of the tokens the move can see; how many times it, in the takeaway.
       expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toContain(`(chance: ${pct(m.even)}, their share of the tokens)`);
-      expect(await card.getByTestId('lesson-takeaway').textContent()).toContain(`(${(m.share / m.even).toFixed(1)} times chance at the earlier`);
+      expect(await card.getByTestId('lesson-takeaway').textContent()).toContain(`This one does, ${(m.share / m.even).toFixed(1)} times.`);
       expect(await card.getByTestId('lesson-more').textContent()).toContain(`The single "${m.move}" it looks at most`);
       expect(m.share / m.even, "the wall episode's move looks back at the earlier moves").toBeGreaterThan(1.5);
       // Where its 100 % goes, drawn: those tokens together, the three it looks at most besides, then the rest, as Node's row gives them.
@@ -533,6 +528,10 @@ describe('the lesson, walked with the keyboard only', () => {
       await guess();
       // The sink, folded into the shares: its share as the panel gives it.
       await expect.poll(() => card.getByTestId('lesson-more').textContent(), { timeout: 60_000 }).toMatch(/The sink takes (under 1|\d+)\u00a0%/);
+      // Once guessed, the panel shows the shares; the diagonal the next step asks for reads "guess first" until then,
+      // and the copy-aligned diagonal, the researcher's, is left out of the lesson.
+      expect(await page.getByTestId('figure-full-diagonal').textContent()).toBe('guess first');
+      expect(await page.getByTestId('figure-full-diagonalCopy').isVisible()).toBe(false);
     });
     await step(7, async () => {
       // Before the guess, a drawing of what a copy and a stripe look like, said to be a drawing.
@@ -575,7 +574,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await card.getByTestId('lesson-reveal').textContent()).toContain(named);
       await page.getByTestId('off-control').waitFor();
       // The ★ stays on the head with the highest diagonal ratio, now switched off: a mark that moved would read as a new finding.
-      await expect.poll(() => page.locator('[data-testid="head-grid-0"] [data-top]').textContent()).toBe('×★');
+      await expect.poll(() => page.locator('[data-testid="head-grid-0"] [data-top]').textContent()).toBe('× ★');
       // Where the stored repeats went with heads off, drawn: the stored counts, as the card words them.
       const heads = headsTally().board!;
       expect(await card.getByTestId('lesson-board-row').allTextContents()).toEqual(

@@ -21,7 +21,7 @@ import { bandStripes, linePhrase, stripesPhrase } from '../../src/views/lesson/b
 import { topLooks, whereToken } from '../../src/views/lesson/reads-reveal';
 import { slab } from '../../src/metrics/slab';
 import { twinTally } from '../../src/views/lesson/twin-tally';
-import { lookTally, wallTally } from '../../src/views/lesson/wall-counts';
+import { looksBackShare, wallTally } from '../../src/views/lesson/wall-counts';
 import type { SweepPoint } from '../../src/analysis/sweep';
 
 /** Figures as the page holds them, only the fields the steps read (the browser test reads real ones). */
@@ -208,9 +208,13 @@ describe('the lesson', () => {
     expect(told('diagonal', w, w)).not.toContain('Filler');
     const clip = { ...w, shown: ['clip:6:1'], results: [figures('clip:6:1', 0.0917, 0.1, { cost: [{ turn: 14, contextTokens: 236, prefilled: 40 }] })] };
     const full = { ...w, results: [figures('full', 0.1133, 0.2991, { cost: [{ turn: 14, contextTokens: 1020, prefilled: 40 }] })] };
-    // Before the attention figures are taught, a policy is read by the tokens it leaves, not by its diagonal.
-    expect(told('contexts', clip, full)).toBe(
-      'Under clip:6:1 the model reads 236 tokens before answering, against 1020 under Full. Answering turn 14, Clip-6→1 shows turns 11 to 13: each time the history reached 6 turns it was cut back to the last 1, then grew again.',
+    // Before the attention figures are taught, a policy is read by its count at the wall and the tokens it leaves, not
+    // by its diagonal; Clip keeps every turn early in an episode, and the card says at how many of the stored turns.
+    expect(step('contexts').reveal!(clip, full).said).toMatch(
+      /^At the wall it repeats the blocked move in \d+ % under clip:6:1 against \d+ % under Full: at \d+ of those turns clip:6:1 still keeps every turn(, so at the wall it changes little)?\. Under clip:6:1 the model reads 236 tokens before answering, against 1020 under Full\.$/,
+    );
+    expect(told('contexts', clip, full)).toContain(
+      'Answering turn 14, Clip-6→1 shows turns 11 to 13: each time the history reached 6 turns it was cut back to the last 1, then grew again.',
     );
     // Under a policy the stored episodes were also written with: the count at the wall follows.
     const de = { ...w, shown: ['de'], results: [figures('de', 0, 0, { cost: [{ turn: 14, contextTokens: 81, prefilled: 40 }] })] };
@@ -626,7 +630,7 @@ describe('the lesson', () => {
     expect(same.even).toBeCloseTo(0.2, 12);
     const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
     expect(step('reads').reveal!(w, null).said).toBe(
-      `"south" gives 50 % of its attention to the earlier "south" tokens in prior assistant answers (chance: 20 %, their share of the tokens). ${lookTally(undefined, 'told').said}`,
+      'This move gives 50 % of its attention to the earlier "south" tokens in prior assistant answers (chance: 20 %, their share of the tokens).',
     );
     // Its largest single look on a token that names no move (a "," in the user turn, 0.3 against the souths' 0.2 + 0.2):
     // the card names it first, then the look back; the takeaway reads the look back against the stored repeats.
@@ -634,10 +638,10 @@ describe('the lesson', () => {
     data.set([0.05, 0, 0, 0.05, 0.3, 0.2, 0.05, 0.2, 0.05, 0.1]);
     const odd = step('reads').reveal!({ ...w, results: [comma] }, null);
     expect(odd.takeaway).toBe(
-      'Most repeats into a wall do not look back at the earlier moves; this one does (2.0 times chance at the earlier "south" tokens): a repeat needs no such look.',
+      `Only ${looksBackShare()} of the repeats into a wall look back at the earlier moves even 1.5 times chance: a repeat needs no such look. This one does, 2.0 times.`,
     );
     expect(odd.said).toMatch(
-      /^Its largest single look is at "," in a user's turn: models often park attention on punctuation when they need nothing in particular\. Still, it gives 40 % of its attention to the earlier "south" tokens in prior assistant answers \(chance: 20 %/,
+      /^This move gives 40 % of its attention to the earlier "south" tokens in prior assistant answers \(chance: 20 %, their share of the tokens\)\. Its largest single look is at "," in a user's turn: models often park attention on punctuation when they need nothing in particular\.$/,
     );
     expect(odd.more).toContain("Its largest single look (30 %) is in turn 1's user message.");
     expect(odd.more).not.toContain('Its largest single look is at');

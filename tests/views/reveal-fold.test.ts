@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parsePolicy, policyLabel, policySpecs } from '../../src/context/policy';
 import { GLOSSARY } from '../../src/views/lesson/glossary';
+import { STEP_IDS } from '../../src/views/lesson/order';
+import { buttonsMet } from '../../src/views/lesson/policies-met';
 import { foldSummary, splitSaid } from '../../src/views/lesson/RevealBox';
 import { TABLE } from '../../src/views/lesson/policy-numbers';
 
@@ -17,15 +19,18 @@ describe('the reveal, cut where a newcomer stops', () => {
   });
   it('names in its summary only what the fold holds', () => {
     const luck = [{ label: 'Full against DE', p: 0.001, said: 'less than 1 time in 1,000', clear: true }];
-    expect(foldSummary({ said: 'a', luck }, 'b', [])).toBe('Read more: more in words · could it be luck?');
-    expect(foldSummary({ said: 'a', more: 'figures' }, '', [{ label: 'Full', text: 'x' }])).toBe('Read more: the answers it wrote · the figures behind this');
+    expect(foldSummary({ said: 'a', luck }, 'b')).toBe('Read more: more in words · could it be luck?');
+    // Where the lesson teaches luck, its meter is shown: the fold does not name it.
+    expect(foldSummary({ said: 'a', luck, more: 'figures' }, '', true)).toBe('Read more: the figures behind this');
   });
 });
 
 describe('the words used here', () => {
-  it('names every policy the lesson offers, by the label the tables use', () => {
+  it('names every policy the lesson offers, by the label the tables use, and no other', () => {
     const terms = GLOSSARY.map((g) => g.term);
-    for (const spec of policySpecs(TABLE)) expect(terms).toContain(policyLabel(parsePolicy(spec)));
+    const offered = buttonsMet(STEP_IDS.length - 1)!;
+    for (const spec of policySpecs(TABLE)) expect(terms.includes(policyLabel(parsePolicy(spec))), spec).toBe(offered(spec));
+    expect(terms).not.toContain('SUM');
   });
   it('says each word once, in a sentence', () => {
     const terms = GLOSSARY.map((g) => g.term);

@@ -104,7 +104,8 @@ export function HeadGrid({
                     onFocus={() => (setAt([l, h]), onFocusCell([l, h]))}
                     onClick={() => onChoose?.([l, h])}
                   >
-                    {`${crossed ? '×' : ''}${highest ? '★' : ''}`}
+                    {/* Spaced: run together, the two marks read as one glyph. */}
+                    {[crossed && '×', highest && '★'].filter(Boolean).join(' ')}
                   </button>
                 </td>
               );

@@ -9,14 +9,9 @@ import { partOf } from './order';
 import { only, SILENT, unbroken } from './world';
 import { scoreboard } from './wall-counts';
 import { useLessonWorld } from './use-lesson-world';
-import { WallChart } from './WallChart';
-import { RevealBars } from './RevealBars';
-import { LuckMeter } from './LuckMeter';
-import { RevealPoints } from './RevealPoints';
 import { MazeDrawing } from './MazeDrawing';
 import { CopySketch } from './CopySketch';
 import { ModelShape } from './ModelShape';
-import { RecapTable } from './RecapTable';
 import { writtenIn } from './written';
 import { useAfter, useCardScroll, useHighlight } from './card-scroll';
 import { RevealBox } from './RevealBox';
@@ -56,6 +51,8 @@ const AT = {
 };
 /** The steps whose reveal speaks of the count at the wall: they draw it, as far as the learner has come. */
 const COUNTED = new Set(['generate', 'contexts', 'hide', 'cpl', 'check']);
+/** The step that first asks whether a gap could be luck: its meter shown, not folded, so the rule is met once in full. */
+const LUCK_TAUGHT = 'generate';
 
 /** The running count at the wall as far as the learner has come: from the step that first shows it on. */
 function useBoard(s: LessonStep, shows: boolean) {
@@ -114,16 +111,6 @@ function Card({ index }: { index: number }) {
   const board = useBoard(s, shows);
   const reveal = useLatched(index, shows && s.reveal ? s.reveal(w, base) : SILENT);
   const written = done ? writtenIn(s, w) : [];
-  // One picture shown, the first the reveal has; the others (the luck meter among them) folded under it.
-  const pictures = [
-    board && COUNTED.has(s.id) && <WallChart key="count" board={board} />,
-    reveal.board && <WallChart key="board" board={reveal.board} />,
-    reveal.table && <RecapTable key="table" table={reveal.table} />,
-    reveal.bars && <RevealBars key="bars" bars={reveal.bars} />,
-    reveal.points && <RevealPoints key="points" points={reveal.points} />,
-    reveal.luck && reveal.luck.length > 0 && <LuckMeter key="luck" rows={reveal.luck} />,
-  ].filter(Boolean);
-  const [picture = null, ...others] = pictures;
   const [lost, setLost] = useState<number | null>(null);
   const { cardRef, revealRef, tall, setTall } = useCardScroll(
     index,
@@ -212,7 +199,7 @@ function Card({ index }: { index: number }) {
       <div aria-live="polite">
         {/* Its point, then the picture, then a sentence: on a phone the reveal's top is what shows. */}
         {reveal.said && !folded && (
-          <RevealBox reveal={reveal} picture={picture} folded={others.length > 0 ? others : null} written={written} boxRef={revealRef} />
+          <RevealBox reveal={reveal} count={board && COUNTED.has(s.id) ? board : null} luckTaught={s.id === LUCK_TAUGHT} written={written} boxRef={revealRef} />
         )}
         {reveal.said && !folded && w.fromCache && !w.fromModel && (
           <p className="muted" data-testid="lesson-cached">

@@ -1,4 +1,10 @@
-import type { ReactNode, Ref } from 'react';
+import type { Ref } from 'react';
+import { LuckMeter } from './LuckMeter';
+import { RecapTable } from './RecapTable';
+import { RevealBars } from './RevealBars';
+import { RevealPoints } from './RevealPoints';
+import type { Board } from './wall-counts';
+import { WallChart } from './WallChart';
 import { sentencesOf, unbroken, type Reveal } from './world';
 
 /** An answer the step had the model write, under its label. */
@@ -17,24 +23,31 @@ export function splitSaid(said: string): { lead: string; rest: string } {
 }
 
 /** What the fold holds, in its summary's words, so a reader knows what opening it gives. */
-export function foldSummary(r: Reveal, rest: string, written: Written[]): string {
-  const parts = [
-    rest && 'more in words',
-    r.luck && r.luck.length > 0 && 'could it be luck?',
-    written.length > 0 && 'the answers it wrote',
-    r.more && 'the figures behind this',
-  ].filter(Boolean);
+export function foldSummary(r: Reveal, rest: string, luckShown = false): string {
+  const parts = [rest && 'more in words', !luckShown && r.luck && r.luck.length > 0 && 'could it be luck?', r.more && 'the figures behind this'].filter(
+    Boolean,
+  );
   return `Read more: ${parts.join(' · ')}`;
 }
 
 /**
- * A reveal as the card shows it: the point in bold, one picture, one sentence; then, folded, the rest of the
- * words, the luck meter, the answers the step wrote and the figures behind it.
+ * A reveal as the card shows it: the point in bold, one picture, one sentence, and what the step wrote; then, folded,
+ * the rest of the words, the other pictures (the luck meter, but where the lesson first teaches it) and the figures
+ * behind it. `count` is the running count at the wall, where the step draws it.
  */
-export function RevealBox(props: { reveal: Reveal; picture: ReactNode; folded: ReactNode; written: Written[]; boxRef: Ref<HTMLDivElement> }) {
-  const { reveal, picture, folded, written, boxRef } = props;
+export function RevealBox(props: { reveal: Reveal; count: Board | null; luckTaught: boolean; written: Written[]; boxRef: Ref<HTMLDivElement> }) {
+  const { reveal, count, luckTaught, written, boxRef } = props;
   const { lead, rest } = splitSaid(reveal.said);
-  const hasFold = rest !== '' || folded !== null || written.length > 0 || reveal.more !== undefined;
+  const luck = reveal.luck && reveal.luck.length > 0 ? <LuckMeter rows={reveal.luck} /> : null;
+  const pictures = [
+    count && <WallChart key="count" board={count} />,
+    reveal.board && <WallChart key="board" board={reveal.board} />,
+    reveal.table && <RecapTable key="table" table={reveal.table} />,
+    reveal.bars && <RevealBars key="bars" bars={reveal.bars} />,
+  ].filter(Boolean);
+  const [picture = null, ...others] = pictures;
+  const folded = [...others, luckTaught ? null : luck].filter(Boolean);
+  const hasFold = rest !== '' || folded.length > 0 || reveal.more !== undefined;
   return (
     <div className="lesson-reveal" data-testid="lesson-reveal" data-said={unbroken(reveal.said)} ref={boxRef}>
       {reveal.takeaway && (
@@ -43,29 +56,33 @@ export function RevealBox(props: { reveal: Reveal; picture: ReactNode; folded: R
         </p>
       )}
       {picture}
+      {/* The closing lists are the lesson's summary: read, never folded. */}
+      {reveal.points && <RevealPoints points={reveal.points} />}
       <p data-testid="lesson-lead">{unbroken(lead)}</p>
       {reveal.next && (
         <p className="lesson-next" data-testid="lesson-next">
           <strong>Then:</strong> {reveal.next}
         </p>
       )}
+      {luckTaught && luck}
+      {/* What the step had the model write, unfolded: an odd answer sits under the label that explains it. */}
+      {written.length > 0 && (
+        <dl className="lesson-written" data-testid="lesson-written">
+          {written.map(({ label, text }) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>
+                <pre>{text || '(empty)'}</pre>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
       {hasFold && (
         <details data-testid="lesson-more">
-          <summary>{foldSummary(reveal, rest, written)}</summary>
+          <summary>{foldSummary(reveal, rest, luckTaught)}</summary>
           {rest && <p data-testid="lesson-said-rest">{unbroken(rest)}</p>}
           {folded}
-          {written.length > 0 && (
-            <dl className="lesson-written" data-testid="lesson-written">
-              {written.map(({ label, text }) => (
-                <div key={label}>
-                  <dt>{label}</dt>
-                  <dd>
-                    <pre>{text || '(empty)'}</pre>
-                  </dd>
-                </div>
-              ))}
-            </dl>
-          )}
           {reveal.more && <p data-testid="lesson-figures">{unbroken(reveal.more)}</p>}
         </details>
       )}

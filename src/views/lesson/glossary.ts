@@ -3,6 +3,8 @@
  * uses it again. The policies' entries come from the policies' own names and gists, so they match the tables.
  */
 import { parsePolicy, policyGist, policyLabel, policySpecs } from '../../context/policy';
+import { STEP_IDS } from './order';
+import { buttonsMet } from './policies-met';
 import { TABLE } from './policy-numbers';
 import { LUCK_LINE } from './wall-counts';
 
@@ -20,7 +22,7 @@ const WORDS: Entry[] = [
     term: 'attention',
     means: 'for each token it writes, how the model shares out its looking over the tokens before it; the shares add up to 100 %.',
   },
-  { term: 'sink', means: 'the first few tokens, where large models park attention they do not need.' },
+  { term: 'sink', means: 'the first few tokens, where large models park attention they do not need (a small model may park little there).' },
   { term: 'chance', means: "a part's share of the tokens: what it would get if the model looked at every token equally." },
   { term: 'heatmap', means: 'a row per token of the answer, a column per token it can look at; brighter is more attention.' },
   {
@@ -36,11 +38,16 @@ const WORDS: Entry[] = [
   },
 ];
 
+/** The policies the lesson's buttons offer by its last step: a word the lesson never uses is not listed. */
+const offered = buttonsMet(STEP_IDS.length - 1) ?? (() => true);
+
 /** The words, then each policy the lesson uses by its name and what it keeps. */
 export const GLOSSARY: Entry[] = [
   ...WORDS,
-  ...policySpecs(TABLE).map((spec) => {
-    const p = parsePolicy(spec);
-    return { term: policyLabel(p), means: `${policyGist(p)}.` };
-  }),
+  ...policySpecs(TABLE)
+    .filter(offered)
+    .map((spec) => {
+      const p = parsePolicy(spec);
+      return { term: policyLabel(p), means: `${policyGist(p)}.` };
+    }),
 ];

@@ -108,6 +108,10 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
   ];
 }
 
+/** What the look inside means for someone who wants to know why a model repeats. */
+export const SO_WHAT =
+  'Part 1 found where the pull comes from (the previous answer) by changing what the model reads; the look inside did not find how it travels: attention only says where to look.';
+
 /** The inside recap's reveal: the half's question answered in one line, then how (clues, then the test). */
 export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Reveal {
   const [full, filler] = [figuresOf(w, 'full'), figuresOf(w, 'filler')];
@@ -136,7 +140,8 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
   const listed = clues.length > 1 ? `${clues.slice(0, -1).join(', ')}, and ${clues.at(-1)}` : (clues[0] ?? '');
   return {
     takeaway,
-    said: `${listed ? `The clues: ${listed}. ` : ''}A clue is not a cause; the test: switch heads off and see whether the move changes.${
+    // What this means for a reader first (the sentence shown unfolded), then the clues and the test.
+    said: `${SO_WHAT}${listed ? ` The clues: ${listed}.` : ''}${
       !carry
         ? ''
         : beyondRandom(h)
@@ -144,7 +149,7 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
             ? ' Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out.'
             : ''
           : ' Three heads at random change nearly as many moves as the top-diagonal ones: the pull is not held by the copying few.'
-    } Part 1 found where the pull comes from (the previous answer); the look inside did not find how it travels.`,
+    }`,
     table: {
       caption:
         'Does where the model reads explain the repeat? What each step saw ("luck": how often chance alone would give a gap this size, were the heads no different)',

@@ -6,7 +6,7 @@ import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
 import { answerRows, columnMean, timesEven, tokenReading } from './attention-reveals';
 import { isMove } from './moves';
-import { looksRare, lookTally } from './wall-counts';
+import { looksBackShare, looksRare, lookTally } from './wall-counts';
 import { type Bars, figuresOf, LOOKS_BACK, type LessonWorld, percent, type Reveal, SILENT } from './world';
 
 /** Where token k sits, as the Conversation panel shows it: the turn and kind of its message, and its line's name ("Thought"). */
@@ -121,7 +121,7 @@ export function readsReveal(w: LessonWorld): Reveal {
   const takeaway = !move
     ? undefined
     : rare
-      ? `Most repeats into a wall do not look back at the earlier moves; this one does (${k.toFixed(1)} times chance at the earlier ${name} tokens): a repeat needs no such look.`
+      ? `Only ${looksBackShare()} of the repeats into a wall look back at the earlier moves even ${LOOKS_BACK} times chance: a repeat needs no such look. This one does, ${k.toFixed(1)} times.`
       : odd
         ? `This move looks most at ${quoted(rr, t.top.k)} in ${KIND[t.top.category]}, not at an earlier move: where a token looks is not why it is written.`
         : k < LOOKS_BACK
@@ -147,7 +147,11 @@ export function readsReveal(w: LessonWorld): Reveal {
   return {
     ...(takeaway ? { takeaway } : {}),
     // The largest single look in the fold, unless the takeaway or the card's first sentence names it.
-    said: `${first}${odd ? 'Still, it' : name} gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers${against}.${move ? ` ${lookTally(undefined, rare ? 'told' : k >= LOOKS_BACK).said}` : ''}`,
+    // Where the takeaway gives the group's figure, this one token's look leads the card and its largest single look
+    // (a comma, often) follows in the fold.
+    said: rare
+      ? `This move gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers${against}. ${first}`.trim()
+      : `${first}${odd ? 'Still, it' : name} gives ${percent(s.share)} of its attention to the earlier ${name} tokens in prior assistant answers${against}.${move ? ` ${lookTally(undefined, k >= LOOKS_BACK).said}` : ''}`,
     bars,
     more: `There are ${s.count} of those tokens.${move && k >= LOOKS_BACK ? onOne : ''}${odd ? '' : largest}${largestWhere}${column} ${move ? `${lookTally().more} ` : ''}In all it gives ${kinds}, and ${percent(t.shares.current)} to its own answer so far. Tokens such as <|im_start|> and <|im_end|> are the chat template's marks where each message starts and ends.`,
   };

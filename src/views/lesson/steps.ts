@@ -87,7 +87,7 @@ export const LESSON: LessonStep[] = [
     text: (w) =>
       `The agent walked into a wall, was told "You hit a wall", and answered the same move again, turn after turn${
         w.goalBeyond?.length ? '; its goal lies just beyond that wall' : ''
-      }. Let the model write its new answer, turn ${w.turns}'s, twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"). Under DE it still sees the instructions and the last question, naming the walls. Full and DE are context policies: rules for what it is shown of earlier turns.`,
+      }. Let the model write turn ${w.turns}'s answer twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"), only the instructions and the question naming the walls. Full and DE are context policies: rules for what it is shown. Then the same moves are counted over ${WALL_COUNTS.episodes} mazes.`,
     source:
       'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes. "Could it be luck" is a two-sided sign test on the turns where the two part, each turn counted as one coin toss; turns of one maze share their history, so they are not fully independent and the test is somewhat generous.',
     action: 'Click "Write it under Full, then under DE".',
@@ -191,7 +191,7 @@ export const LESSON: LessonStep[] = [
     region: 'figures',
     setup: WALL,
     text: (w) =>
-      `Step ${stepNo('reads')} followed one token; now the whole answer, averaged. Each token it can see is one of five kinds: the sink, the system prompt (the instructions), the user's turns, its prior assistant answers, and the answer itself. The sink is the first ${SINK_TOKENS} tokens, where large models park attention they do not need. How much of its attention goes to its prior assistant answers?${shareAsk(figuresOf(w))}`,
+      `Now the whole answer, averaged. Each token it can see is one of five kinds: the sink, the system prompt (the instructions), the user's turns, its prior assistant answers, and the answer itself. The sink is the first ${SINK_TOKENS} tokens, where large models park attention they do not need (a small one may not). How much of its attention goes to its prior assistant answers?${shareAsk(figuresOf(w))}`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',

@@ -4,6 +4,8 @@
  * words and per cents the cards use. Plain functions.
  */
 import { signTest } from '../../metrics/stats';
+import { turnsSeen } from '../../context/history';
+import { parsePolicy } from '../../context/policy';
 import { stepNo } from './order';
 import { type HeadSet, type HeadsOffCounts, type Split, WALL_COUNTS, WALL_TURNS, type WallCounts, type WallTurn, WRITERS, type Writer } from './wall-records';
 import { LOOKS_BACK, type LuckRow, type Reveal, SILENT } from './world';
@@ -82,15 +84,12 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
 }
 
 /** The reads step's "is this one typical": how many of the moves repeated into a wall look back as much, and why the episode shows one that does. */
-export function lookTally(c: WallCounts = WALL_COUNTS, thisLooks: boolean | 'told' = true): Reveal {
+export function lookTally(c: WallCounts = WALL_COUNTS, thisLooks = true): Reveal {
   const counted = `${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes`;
-  const share = pct(c.looks.back, c.looks.of);
+  const share = looksBackShare(c);
   return {
-    // 'told': the takeaway already says most do not look back; the card gives the figure.
     said: looksRare(c)
-      ? thisLooks === 'told'
-        ? `Of the repeats counted, only ${share} look back even ${LOOKS_BACK} times chance, far less than this one.`
-        : `${thisLooks ? 'This one is unusual: most' : 'Most'} repeats into a wall barely look back (only ${share} of those counted give the earlier same moves ${LOOKS_BACK} times chance or more).`
+      ? `${thisLooks ? 'This one is unusual: most' : 'Most'} repeats into a wall barely look back (only ${share} of those counted give the earlier same moves ${LOOKS_BACK} times chance or more).`
       : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves well above chance.`,
     // The count and the cut-off in the fold: the card keeps one figure.
     more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step ${stepNo('generate')}) look back at ${LOOKS_BACK} times chance or more.${
@@ -103,6 +102,8 @@ export function lookTally(c: WallCounts = WALL_COUNTS, thisLooks: boolean | 'tol
 
 /** Whether fewer than half the stored repeats look back plainly: then the reads step calls its episode an unusual case. */
 export const looksRare = (c: WallCounts = WALL_COUNTS): boolean => c.looks.back * 2 < c.looks.of;
+/** The share of the stored repeats into a wall that look back at the earlier same moves (in per cent, as said). */
+export const looksBackShare = (c: WallCounts = WALL_COUNTS): string => pct(c.looks.back, c.looks.of);
 
 /** One writer's row of the running count: where its move went on the turns right after a wall, in per cent as the card says them. */
 export interface BoardRow {
@@ -151,7 +152,13 @@ export function scoreboard(
     noMove: noMoveRate(c, w),
   });
   const rows = [row('whole history (Full)', 'full')];
-  if (reached.contexts) rows.push(row('last 6 turns (Window-6)', 'window:6'), row('turn before only (LT)', 'lt'));
+  if (reached.contexts)
+    rows.push(
+      row('last 6 turns (Window-6)', 'window:6'),
+      row('piled up to 6, then the last (Clip-6→1)', 'clip:6:1'),
+      row('as Clip, with summaries (Summary-6→1)', 'summary:6:1'),
+      row('turn before only (LT)', 'lt'),
+    );
   if (reached.hide)
     rows.push(
       row('own answers hidden (AO)', 'ao'),
@@ -266,11 +273,11 @@ export function parted(s: Split, first: string, second: string, chance = 'were t
 export function policyTally(policy: string, label: string, c: WallCounts = WALL_COUNTS, turns: readonly WallTurn[] = WALL_TURNS): Reveal {
   if (!(WRITERS as readonly string[]).includes(policy) || policy === 'full' || policy === 'twin') return SILENT;
   const p = policy as Writer;
-  // Window-6 keeps everything up to its 7th turn: say how many of the turns come that early.
-  const early = policy === 'window:6' ? turns.filter((t) => t.turn <= 7).length : null;
+  // Window, Clip and Summary keep every turn early in an episode: say how many of the turns come that early.
+  const cuts = /^(window|clip|summary):/.test(policy) ? parsePolicy(policy) : null;
+  const early = cuts && turns.filter((t) => turnsSeen(cuts, t.turn).every((x) => x === 'whole')).length;
   const near = Math.abs(moveRate(c, p) - moveRate(c, 'full')) <= 5;
-  const why =
-    early === null ? '' : `: ${early} of those turns come by turn 7, when Window-6 still keeps every turn${near ? ', so at the wall it changes little' : ''}`;
+  const why = !early ? '' : `: at ${early} of those turns ${label} still keeps every turn${near ? ', so at the wall it changes little' : ''}`;
   // LT keeps the turn before only: against DE, which keeps nothing; DE's count alone where it shows nothing more.
   const de = movePct(c, 'de');
   const most = policy === 'lt' && ltBringsMost(c);

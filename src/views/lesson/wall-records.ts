@@ -7,12 +7,27 @@ import stored from '../../../examples/cache/wall-turns.json';
 import { LOOKS_BACK } from './world';
 
 /**
- * Who wrote a move at a turn right after a wall: the demo model under Full, LT, DE, Window-6, AO, Filler and SUM (by their
+ * Who wrote a move at a turn right after a wall: the demo model under Full, LT, DE, Window-6, Clip-6→1, Summary-6→1 (the
+ * lesson's policy numbers), AO, Filler and SUM (by their
  * policy specs), under AO-last (only its previous answer hidden: this tool's test, not a paper's policy) and AO-second-last
  * (only the answer before it: AO-last's control), the CPL twin under Full, and the second twin (trained toward the
  * answer with no earlier turn, DE) under Full.
  */
-export const WRITERS = ['full', 'lt', 'de', 'window:6', 'ao', 'filler', 'sum', 'ao-last', 'ao-second-last', 'twin', 'twin-de'] as const;
+export const WRITERS = [
+  'full',
+  'lt',
+  'de',
+  'window:6',
+  'clip:6:1',
+  'summary:6:1',
+  'ao',
+  'filler',
+  'sum',
+  'ao-last',
+  'ao-second-last',
+  'twin',
+  'twin-de',
+] as const;
 export type Writer = (typeof WRITERS)[number];
 
 /** One turn right after the demo model hit a wall, in an episode it played itself. */
