@@ -16,13 +16,11 @@ export function Region({ name, id, className, children }: { name: Hideable; id?:
   const open = useLesson((s) => COVERED.includes(name) && guessOpen(s));
   // The charts draw the figures later steps ask to guess, turn by turn: covered until those guesses are in. So is the
   // figures panel while the five shares are still to guess: a table of "guess first" cells read as broken.
-  const ahead = useLesson(
-    (s) =>
-      (name === 'charts' && guessesAhead(s.step, s.guesses) !== '') || (name === 'figures' && guessesAhead(s.step, s.guesses).split(',').includes('prior')),
-  );
+  // The number of the step that asks for that guess (0: none ahead), so the cover says what it waits for.
+  const ahead = useLesson((s) => (name === 'charts' || name === 'figures' ? guessStep(s.step, s.guesses, name === 'figures' ? 'prior' : null) : 0));
   // A panel the lesson has not explained yet waits for the step that does, so nothing on screen is left unexplained.
   const later = useLesson((s) => notYet(name, s));
-  const covered = open || ahead || later !== null;
+  const covered = open || ahead > 0 || later !== null;
   return (
     <ErrorBoundary name={HIDEABLE_NAMES[name].replace(/^the /, '')}>
       <div data-lesson={name} id={id ?? `region-${name}`} className={className} hidden={hidden}>
@@ -32,8 +30,8 @@ export function Region({ name, id, className, children }: { name: Hideable; id?:
             <p>
               {open
                 ? 'Hidden until you lock in your guess in the lesson card, so the figures do not give it away.'
-                : ahead
-                  ? `Hidden until the lesson has asked for your guesses: ${name === 'charts' ? 'these charts draw' : 'this panel lists'} the figures it asks about.`
+                : ahead > 0
+                  ? `Step ${ahead} asks you to guess ${name === 'charts' ? 'figures these charts draw' : 'these figures'} first: they show once you have guessed.`
                   : `Not used yet: step ${later} of the lesson explains it.`}
             </p>
           </section>
@@ -59,4 +57,13 @@ const COVERED: Hideable[] = ['figures', 'charts', 'heads', 'tokens'];
 function guessOpen(s: { step: number | null; guesses: Record<string, number> }): boolean {
   const step = s.step === null ? undefined : LESSON[s.step];
   return step?.guess !== undefined && s.guesses[step.guess.key] === undefined;
+}
+
+/** The number of the first step ahead that asks for a guess (of `key`, or any), or 0 where none does. */
+function guessStep(step: number | null, guesses: Record<string, number>, key: string | null): number {
+  const ahead = guessesAhead(step, guesses).split(',');
+  const at = LESSON.findIndex(
+    (x, i) => step !== null && i > step && x.guess !== undefined && ahead.includes(x.guess.key) && (key === null || x.guess.key === key),
+  );
+  return at + 1;
 }

@@ -241,7 +241,8 @@ describe('the wall counts the lesson quotes', () => {
         ],
         noHistory: null,
         caption:
-          "The 3 moves back into the wall under Full (of step 2's 4 turns right after a wall), written again with heads switched off: where each move goes now (a bar's part that is not 'back into the wall' changed)",
+          "The 3 moves back into the wall under Full (of step 2's 4 turns right after a wall), written again with heads switched off: where each move goes now (the figure beside a bar: the part that changed)",
+        repeatKey: 'still back into the wall: unchanged',
       },
       // On the luck meter: each set parts from the top-diagonal one on a single turn (1 against 0): p = 1.
       luck: [
@@ -558,7 +559,7 @@ describe('the wall counts the lesson quotes', () => {
     // What it means for the chatbots a newcomer uses: the way out said with this model's own counts, and only where
     // no history is well below the whole history (10 points or more).
     expect(summary(c).points!.at(-1)!.items.at(-1)).toBe(
-      'When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, can break the loop: here, with no history, the model walked back into the wall in 45 % of its moves, not 75 %.',
+      'When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, makes the loop less likely, not gone: here, with no history, the model walked back into the wall in 45 % of its moves, not 75 %.',
     );
     expect(summary({ ...c, repeats: { ...c.repeats, de: c.repeats.full } }).points!.at(-1)!.items).toHaveLength(1);
     // AO well above DE: no word of its own words; the twin's drop within chance, said; no figures: none quoted.

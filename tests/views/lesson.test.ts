@@ -979,7 +979,7 @@ describe('the lesson', () => {
     };
     expect(writtenIn(step('heads'), { ...start, offAnswers: lists }).map((x) => x.label)).toEqual([
       'Every head on',
-      'L1·H0 off (top diagonal ratio; its list of cells comes out wrong)',
+      'L1·H0 off (top diagonal ratio; its list of cells comes out wrong: the model, missing parts, not the page)',
       'L1·H3 off (lowest)',
     ]);
     // A step without an action of its own writes nothing.

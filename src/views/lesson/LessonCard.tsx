@@ -172,7 +172,7 @@ function Card({ index }: { index: number }) {
         <p data-testid="lesson-text">{unbroken(s.text(w))}</p>
       </div>
       <p className="lesson-action" data-testid="lesson-action">
-        <strong>{done && !last ? 'Done' : 'Your turn'}:</strong> {s.action}{' '}
+        <strong>{done && !last && !s.reading ? 'Done' : 'Your turn'}:</strong> {s.action}{' '}
         <button type="button" onClick={() => goWhenShown(s.target, (ok) => setLost(ok ? null : index))} data-testid="lesson-go">
           Take me there
         </button>

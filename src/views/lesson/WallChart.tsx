@@ -37,7 +37,7 @@ export function WallChart({ board }: { board: Board }) {
         {/* Each swatch kept on one line with its words. */}
         {(
           [
-            ['wall-repeat', 'back into the wall'],
+            ['wall-repeat', board.repeatKey ?? 'back into the wall'],
             ['wall-open', 'an open way'],
             ['wall-other', 'another wall the user named'],
           ] as const

@@ -70,7 +70,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
           // Said only where the counts show it: no history well below the whole history.
           ...(historyAdds(c) >= 10
             ? [
-                `When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, can break the loop: here, with no history, the model walked back into the wall in ${movePct(c, 'de')} of its moves, not ${movePct(c, 'full')}.`,
+                `When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, makes the loop less likely, not gone: here, with no history, the model walked back into the wall in ${movePct(c, 'de')} of its moves, not ${movePct(c, 'full')}.`,
               ]
             : []),
         ],

@@ -129,6 +129,8 @@ export interface Board {
   noHistory: number | null;
   /** What the bars count, when not the running count's turns after a wall. */
   caption?: string;
+  /** The key's words for the bars' first part, when not "back into the wall" (the heads step: the moves unchanged). */
+  repeatKey?: string;
 }
 
 /**
@@ -245,7 +247,8 @@ function headsBoard(h: HeadsOffCounts, turns: number): Board {
     episodes: 0,
     rows: [row('top-diagonal heads off', 'top'), row('three at random off (drawn anew each turn)', 'random'), row('lowest heads off', 'bottom')],
     noHistory: null,
-    caption: `The ${h.of} moves back into the wall under Full (of step ${stepNo('generate')}'s ${turns} turns right after a wall), written again with heads switched off: where each move goes now (a bar's part that is not 'back into the wall' changed)`,
+    caption: `The ${h.of} moves back into the wall under Full (of step ${stepNo('generate')}'s ${turns} turns right after a wall), written again with heads switched off: where each move goes now (the figure beside a bar: the part that changed)`,
+    repeatKey: 'still back into the wall: unchanged',
   };
 }
 
