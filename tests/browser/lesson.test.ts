@@ -159,7 +159,9 @@ async function revealAsRead(card: Locator): Promise<string> {
   const fold = (await card.getByTestId('lesson-more').count())
     ? ` [folded under "${await card.locator('[data-testid="lesson-more"] > summary').textContent()}":] ${await text('lesson-said-rest')}`
     : '';
-  return `**${await text('lesson-takeaway')}** ${await text('lesson-lead')}${(await text('lesson-next')) ? ` ${await text('lesson-next')}` : ''}${fold}`;
+  // The closing lists are shown, not folded: listed before the fold.
+  const points = (await card.getByTestId('lesson-point').allTextContents()).map((t) => `- ${t}\n`).join('');
+  return `**${await text('lesson-takeaway')}** ${await text('lesson-lead')}${(await text('lesson-next')) ? ` ${await text('lesson-next')}` : ''}${points ? `\n\n${points}\n` : ''}${fold}`;
 }
 
 /**
@@ -361,7 +363,7 @@ describe('the lesson, walked with the keyboard only', () => {
       if (shots)
         appendFileSync(
           join(shots, 'desktop-texts.md'),
-          `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n${s.id === 'hide' && aoFirst ? `> (first, with AO) ${aoFirst}\n\n> (then, with AO-last) ` : '> '}${s.reveal ? await revealAsRead(card) : ''}\n\n${(await card.getByTestId('lesson-point').allTextContents()).map((t) => `- ${t}\n`).join('')}`,
+          `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n${s.id === 'hide' && aoFirst ? `> (first, with AO) ${aoFirst}\n\n> (then, with AO-last) ` : '> '}${s.reveal ? await revealAsRead(card) : ''}\n\n`,
         );
       if (shots) await page.waitForTimeout(900); // the region's smooth scroll, then the picture
       if (shots) await page.screenshot({ path: join(shots, `desktop-${String(n + 1).padStart(2, '0')}-${s.id}.png`) });

@@ -426,7 +426,8 @@ describe('the wall counts the lesson quotes', () => {
     // Hiding its answers, among the answers that make a move: AO 80 of 160 (50 %, at DE's 45 % + 5), SUM 90 of 150
     // (60 %, below Full's 75 % − 5: part), Filler 20 of 100 (20 %, more than 10 below DE: confusion); Filler breaks 50 %.
     expect(hiddenTally(c)).toEqual({
-      takeaway: 'With its own answers hidden (AO) it repeats only as often as with no history, so the extra repeats seem to go with its own words.',
+      takeaway:
+        'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats seem to go with its own words, though hiding them unsettles it.',
       // Filler's rate is among half the turns (100 of 200 make a move): said beside it.
       said: "Of the moves made, AO (50 %) repeats the blocked move about as often as DE. AO's moves also hit other walls far more than DE's (the grey), and find an open way less than half as often.",
       // SUM and Filler in the fold: the card reads AO, the papers' own test.

@@ -641,7 +641,7 @@ describe('the lesson', () => {
       `Only ${looksBackShare()} of the repeats into a wall look back at the earlier moves even 1.5 times chance: a repeat needs no such look. This one does, 2.0 times.`,
     );
     expect(odd.said).toMatch(
-      /^This move gives 40 % of its attention to the earlier "south" tokens in prior assistant answers \(chance: 20 %, their share of the tokens\)\. Its largest single look is at "," in a user's turn: models often park attention on punctuation when they need nothing in particular\.$/,
+      /^This move gives 40 % of its attention to the earlier "south" tokens in prior assistant answers \(chance: 20 %, their share of the tokens\)\. Its largest single look is at "," in a user's turn: models often rest attention on punctuation when they need nothing in particular\.$/,
     );
     expect(odd.more).toContain("Its largest single look (30 %) is in turn 1's user message.");
     expect(odd.more).not.toContain('Its largest single look is at');

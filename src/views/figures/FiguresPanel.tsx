@@ -46,6 +46,7 @@ export function FiguresPanel() {
   const backend = useModelStore((s) => s.info?.report.backend ?? null);
   const precision = useModelStore((s) => s.info?.precision ?? null);
   const example = useInspector((s) => s.exampleName !== null);
+  const quietTitle = useQuiet();
   if (!results.length) return null;
   const r0 = results[0]!;
   const pick = (r: PolicyResult) =>
@@ -55,7 +56,9 @@ export function FiguresPanel() {
       <h2 id="figures-title">
         Where the answer's attention goes{' '}
         <span className="muted">
-          (turn {r0.turn}, layer {r0.layer}, {head === 'mean' ? 'mean of heads' : `head ${head}`}, r = {r0.radius})
+          {/* In the lesson the band's radius is said in words on the cards ("within 5 tokens"): no bare "r". */}
+          (turn {r0.turn}, layer {r0.layer}, {head === 'mean' ? 'mean of heads' : `head ${head}`}
+          {quietTitle ? '' : `, r = ${r0.radius}`})
         </span>
         <Explain id="figures" />
       </h2>
@@ -186,7 +189,8 @@ function Shares({
             ))}
             <tr className="diag">
               <th scope="row">
-                diagonal ratio (r = {r.radius})<Explain id="diagonal" />
+                diagonal ratio{quiet ? '' : ` (r = ${r.radius})`}
+                <Explain id="diagonal" />
               </th>
               <td className="num" data-testid={`figure-${r.policy}-diagonal`} data-value={view.diagonal}>
                 {shown('diagonal', view.diagonal)}
@@ -234,6 +238,11 @@ function Shares({
         </p>
         {r.diagonalPerAnswer.length === 0 ? (
           <p className="muted">No prior assistant answer is in this context.</p>
+        ) : masked('diagonal') ? (
+          // One line, not a column of "guess first": a reader took the column for a page that failed to load.
+          <p className="muted" data-testid="per-answer-ahead">
+            The {r.diagonalPerAnswer.length} answers' ratios show once you have guessed the diagonal ratio in a later step.
+          </p>
         ) : (
           // biome-ignore lint/a11y/noNoninteractiveTabindex: the list scrolls, so it takes the focus for a keyboard to scroll it
           <ol className="per-answer" tabIndex={0} aria-label="diagonal ratio per prior assistant answer">

@@ -69,7 +69,8 @@ export function HeatmapPanel() {
           </span>
         ))}
         <span>
-          <span className="swatch band" /> r-band of the diagonal over each prior assistant answer (dotted: its centre, where token i looks at token i)
+          <span className="swatch band" /> {alignedBand ? 'r-band' : `band (within ${results[0]?.radius ?? ''} tokens)`} of the diagonal over each prior
+          assistant answer (dotted: its centre, where token i looks at token i)
         </span>
         {alignedBand && withAttention.some((r) => r.copy.some((c) => c.shift !== 0)) && (
           <span data-testid="aligned-band-legend">

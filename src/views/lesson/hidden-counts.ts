@@ -53,9 +53,9 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   const fewerWays = aoOpen * 2 < deOpen ? ', and find an open way less than half as often' : aoOpen + 5 < deOpen ? ', and find an open way less often' : '';
   const shaken = unsettled(c, 'ao') ? ` AO's moves also hit other walls far more than DE's (the grey)${fewerWays}.` : '';
   const takeaway = {
-    // The placeholders' unsettling in the words below the bars: a takeaway says one thing.
+    // The placeholders' unsettling said in the takeaway too: readers took the bold line for the whole story.
     pull: shaken
-      ? 'With its own answers hidden (AO) it repeats only as often as with no history, so the extra repeats seem to go with its own words.'
+      ? 'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats seem to go with its own words, though hiding them unsettles it.'
       : 'With its own answers hidden (AO) it repeats the move no more than with no history, so the extra repeats went with its own words.',
     part: 'With its own answers hidden (AO), the model repeats the move less than with them, more than with none: part of the extra repeats came with its own words.',
     all: 'With its own answers hidden (AO), the model repeats the move as often as with them: here the extra repeats do not come with its own words.',

@@ -135,7 +135,7 @@ export function readsReveal(w: LessonWorld): Reveal {
       : ', about chance';
   // A large look at a mark with no letters puzzles a newcomer: heads often rest attention on punctuation when
   // nothing in particular is needed, so a big look there says little.
-  const resting = odd && !/\p{L}|\p{N}/u.test(t.top.text) ? 'models often park attention on punctuation when they need nothing in particular' : '';
+  const resting = odd && !/\p{L}|\p{N}/u.test(t.top.text) ? 'models often rest attention on punctuation when they need nothing in particular' : '';
   // Where the takeaway does not name the largest look, the card does first: the bars draw it biggest.
   const first = !odd
     ? ''

@@ -109,7 +109,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `Dropping turns saves work and room. The table marks which earlier turns each policy shows the model and how many tokens (word pieces) it reads. LT (last turn) keeps only the turn before, Window-6 the last 6. Clip and Summary let turns pile up to ${TABLE.clipAt}, then keep only the last ${TABLE.clipTo === 1 ? 'one' : TABLE.clipTo} and pile up again${clipShows(w.turns)}. Does the turn before alone bring back the repeats?`,
+      `Dropping turns saves work and room. The table marks which earlier turns each policy shows the model and how many tokens (word pieces) it reads. LT (last turn) keeps only the turn before, Window-6 the last 6. Clip and Summary let turns pile up; once there are ${TABLE.clipAt}, they keep only the last ${TABLE.clipTo === 1 ? 'one' : TABLE.clipTo} and pile up again${clipShows(w.turns)}. Does the turn before alone bring back the repeats?`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, is cut back to the last L, then grows again; Summary-H→L does the same and leaves a one-sentence summary of the turns it cut; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel, among the parts that "show them" brings back). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table: only the turn before.',
