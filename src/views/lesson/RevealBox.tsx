@@ -47,7 +47,8 @@ export function RevealBox(props: { reveal: Reveal; count: Board | null; luckTaug
   ].filter(Boolean);
   const [picture = null, ...others] = pictures;
   const folded = [...others, luckTaught ? null : luck].filter(Boolean);
-  const hasFold = rest !== '' || folded.length > 0 || reveal.more !== undefined;
+  // An empty "more" is no fold: a reader opened one and found nothing.
+  const hasFold = rest !== '' || folded.length > 0 || Boolean(reveal.more);
   return (
     <div className="lesson-reveal" data-testid="lesson-reveal" data-said={unbroken(reveal.said)} ref={boxRef}>
       {reveal.takeaway && (

@@ -179,7 +179,7 @@ export const LESSON: LessonStep[] = [
       `Now inside the model. To write each token, it looks back at the tokens before it, some more than others: that share of its looking is attention, and it adds up to 100 %. Where it looks gives clues, not causes; step ${stepNo('heads')} puts the main clue to a test. First one token: where does the new answer's move look?`,
     source:
       'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much. Heads resting much attention on punctuation and separators when nothing in particular is needed: Clark et al., "What does BERT look at?" (2019).',
-    action: "Point at the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
+    action: "Point at (or tap) the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
     // The answer's last content token: its move (a maze answer ends "Action -> south").
     target: '[data-testid="token-view"] .tok:nth-last-child(1 of .query)',
     done: (w) => w.pointed !== null,
@@ -266,7 +266,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      `Context Preference Learning (CPL), from "Mitigating conversational inertia", changes the model itself; there it helped large agents. On other mazes, a twin was nudged toward the move made with only the turn before, where it differed from the whole history's.${ltBringsMost(WALL_COUNTS) ? ` Step ${stepNo('contexts')} found that moves made with only the turn before keep most of the pull, so` : ' Then'} a second twin was nudged toward the move made with no history (DE). Does either still walk into the wall?`,
+      `Context Preference Learning (CPL), from "Mitigating conversational inertia", changes the model itself; there it helped large agents. On other mazes, a twin was retrained toward the move made with only the turn before, where it differed from the whole history's.${ltBringsMost(WALL_COUNTS) ? ` Step ${stepNo('contexts')} found that moves made with only the turn before keep most of the pull, so` : ' Then'} a second twin was retrained toward the move made with no history (DE). Does either still walk into the wall?`,
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts; the second twin the same way, with no earlier turn as the short context (a variant of this tool, not of the paper), and is counted only over the stored turns at a wall (scripts/inertia-turns.ts), not loaded on the page.',
     action: 'Click "Load the CPL twin and write the answer with both".',
