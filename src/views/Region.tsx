@@ -2,7 +2,6 @@ import type { ReactNode } from 'react';
 import { isQuiet, QUIET, useLesson } from '../state/lesson-store';
 import { ErrorBoundary } from './ErrorBoundary';
 import { LESSON } from './lesson/steps';
-import { guessesAhead } from './lesson/ahead';
 import { type StepId, stepNo } from './lesson/order';
 import { HIDEABLE_NAMES, type Hideable } from '../state/regions';
 
@@ -59,11 +58,9 @@ function guessOpen(s: { step: number | null; guesses: Record<string, number> }):
   return step?.guess !== undefined && s.guesses[step.guess.key] === undefined;
 }
 
-/** The number of the first step ahead that asks for a guess (of `key`, or any), or 0 where none does. */
+/** The number of the first step ahead that asks for a guess not yet given (of `key`, or any), or 0 where none does. */
 function guessStep(step: number | null, guesses: Record<string, number>, key: string | null): number {
-  const ahead = guessesAhead(step, guesses).split(',');
-  const at = LESSON.findIndex(
-    (x, i) => step !== null && i > step && x.guess !== undefined && ahead.includes(x.guess.key) && (key === null || x.guess.key === key),
-  );
+  if (step === null) return 0;
+  const at = LESSON.findIndex((x, i) => i > step && x.guess !== undefined && guesses[x.guess.key] === undefined && (key === null || x.guess.key === key));
   return at + 1;
 }

@@ -215,8 +215,7 @@ function Shares({
         </table>
         {any && (
           <p className="muted" data-testid="figures-ahead">
-            "{GUESS_FIRST}": a later step of the lesson asks you to guess this figure before it shows
-            {masked('prior') ? ' (the five shares add up to 100 %, so all of them wait)' : ''}.
+            "{GUESS_FIRST}": a later step of the lesson asks you to guess this figure before it shows.
           </p>
         )}
         {head !== null && (

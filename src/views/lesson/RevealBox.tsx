@@ -5,13 +5,8 @@ import { RevealBars } from './RevealBars';
 import { RevealPoints } from './RevealPoints';
 import type { Board } from './wall-counts';
 import { WallChart } from './WallChart';
+import type { Written } from './written';
 import { sentencesOf, unbroken, type Reveal } from './world';
-
-/** An answer the step had the model write, under its label. */
-export interface Written {
-  label: string;
-  text: string;
-}
 
 /**
  * The reveal's words cut where a newcomer stops: its first sentence shown under the picture, the rest folded with
