@@ -13,7 +13,8 @@ import { HIDEABLE_NAMES, type Hideable } from '../state/regions';
 export function Region({ name, id, className, children }: { name: Hideable; id?: string; className?: string; children: ReactNode }) {
   const hidden = useLesson((s) => s.hidden.includes(name) || (isQuiet(s) && QUIET.includes(name)));
   const open = useLesson((s) => COVERED.includes(name) && guessOpen(s));
-  // The charts draw the figures later steps ask to guess, turn by turn: covered until those guesses are in. So is the
+  // The charts draw the figures later steps ask to guess, turn by turn: covered until those guesses are in (said as
+  // waiting for the step that explains them, where that comes later: one panel naming the guess is enough). So is the
   // figures panel while the five shares are still to guess: a table of "guess first" cells read as broken.
   // The number of the step that asks for that guess (0: none ahead), so the cover says what it waits for.
   const ahead = useLesson((s) => (name === 'charts' || name === 'figures' ? guessStep(s.step, s.guesses, name === 'figures' ? 'prior' : null) : 0));
@@ -29,9 +30,9 @@ export function Region({ name, id, className, children }: { name: Hideable; id?:
             <p>
               {open
                 ? 'Hidden until you lock in your guess in the lesson card, so the figures do not give it away.'
-                : ahead > 0
-                  ? `Step ${ahead} asks you to guess ${name === 'charts' ? 'figures these charts draw' : 'these figures'} first: they show once you have guessed.`
-                  : `Not used yet: step ${later} of the lesson explains it.`}
+                : later !== null
+                  ? `Not used yet: step ${later} of the lesson explains it.`
+                  : `Step ${ahead} asks you to guess ${name === 'charts' ? 'figures these charts draw' : 'these figures'} first: they show once you have guessed.`}
             </p>
           </section>
         ) : (

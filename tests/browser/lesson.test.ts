@@ -88,24 +88,6 @@ async function wallAnswerRows(): Promise<{ r: ReturnType<typeof renderContext>; 
   return { r, answer, a: res.attention.at(-1)!.mean.data };
 }
 /**
- * The reads step's story computed apart from the page: the demo model on onnxruntime-node reads the wall episode
- * under Full, and the last answer's move (its last token) puts this much of its last layer's head-mean attention
- * on the same move in the prior assistant answers, against an even spread over the tokens it can see.
- */
-async function moveLook(): Promise<{ move: string; share: number; even: number; top: number[] }> {
-  const { r, answer, a } = await wallAnswerRows();
-  const q = answer.start + answer.length - 1;
-  const row = a.subarray((answer.length - 1) * r.ids.length);
-  const move = r.tokenTexts[q]!.trim();
-  const same = r.tokenTexts.flatMap((t, k) => (k < q && r.categories[k] === 'prior' && t.trim().toLowerCase() === move ? [k] : []));
-  // The three largest weights of its row besides those tokens: the card's worked example of attention.
-  const top = Array.from(row.subarray(0, q + 1))
-    .filter((_, k) => !same.includes(k))
-    .sort((x, y) => y - x)
-    .slice(0, 3);
-  return { move, share: same.reduce((x, k) => x + row[k]!, 0), even: same.length / (q + 1), top };
-}
-/**
  * The diagonal step's split computed apart from the page: the demo model on onnxruntime-node reads the wall episode
  * under Full; each row of the answer adds the attention within r = 5 of its offset in every prior assistant answer,
  * and the rows of its last two lines (thought and move) are summed apart from those before; each over all rows;
@@ -365,6 +347,9 @@ describe('the lesson, walked with the keyboard only', () => {
           join(shots, 'desktop-texts.md'),
           `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n${s.id === 'hide' && aoFirst ? `> (first, with AO) ${aoFirst}\n\n> (then, with AO-last) ` : '> '}${s.reveal ? await revealAsRead(card) : ''}\n\n`,
         );
+      // Beside the card the page narrows: the card covers none of it.
+      const [mainBox, cardBox] = [await page.locator('main.with-lesson').boundingBox(), await card.boundingBox()];
+      expect(mainBox!.x + mainBox!.width, `step ${n + 1}: the page ends left of the card`).toBeLessThanOrEqual(cardBox!.x);
       if (shots) await page.waitForTimeout(900); // the region's smooth scroll, then the picture
       if (shots) await page.screenshot({ path: join(shots, `desktop-${String(n + 1).padStart(2, '0')}-${s.id}.png`) });
       await tabTo(page, next);
@@ -482,51 +467,6 @@ describe('the lesson, walked with the keyboard only', () => {
       const layers = card.getByTestId('lesson-shape-layer');
       expect(await layers.count()).toBe(config.num_hidden_layers);
       expect(await layers.last().locator('.shape-head').count()).toBe(config.num_attention_heads);
-      // "take me there" focused the last answer's move: pointing at it. The figures panel lists the shares the next
-      // step asks to guess: covered until then.
-      expect(await page.getByTestId('covered-figures').count()).toBe(1);
-      expect(await page.getByTestId('figure-full-prior').count()).toBe(0);
-      // The charts draw those figures turn by turn: covered until the guesses are in.
-      expect(await page.getByTestId('covered-charts').count()).toBe(1);
-      // The move looks back at the same move in the earlier answers as much as the same model says in Node.
-      const m = await moveLook();
-      const pct = (v: number) => `${Math.round(v * 100)}\u00a0%`;
-      await expect
-        .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
-        .toContain(`gives ${pct(m.share)} of its attention to the earlier "${m.move}" tokens`);
-      // Chance worked out on the card: those tokens' share of the tokens the move can see; how many times it, in the takeaway.
-      expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toContain(`(chance: ${pct(m.even)}, their share of the tokens)`);
-      expect(await card.getByTestId('lesson-takeaway').textContent()).toContain(`This one does, ${(m.share / m.even).toFixed(1)} times.`);
-      expect(await card.getByTestId('lesson-more').textContent()).toContain(`The single "${m.move}" it looks at most`);
-      expect(m.share / m.even, "the wall episode's move looks back at the earlier moves").toBeGreaterThan(1.5);
-      // Where its 100 % goes, drawn: those tokens together, the three it looks at most besides, then the rest, as Node's row gives them.
-      const bars = await card.getByTestId('lesson-bars-row').allTextContents();
-      const rest = 1 - m.share - m.top.reduce((x, v) => x + v, 0);
-      expect(bars.map((b) => b.match(/(\d+)\u00a0%chance/)?.[1])).toEqual([m.share, ...m.top, rest].map((v) => String(Math.round(v * 100))));
-      expect(bars[0]).toMatch(new RegExp(`^the \\d+ "${m.move}" tokens in prior assistant answers`));
-      expect(bars[4]).toMatch(/^the other \d+ tokens together/);
-      // Its largest single look lies far up the page: "show" brings that token into view, marked.
-      await card
-        .getByTestId('lesson-bars-row')
-        .nth(1)
-        .getByRole('button', { name: /^show / })
-        .click();
-      const shown = page.locator('[data-testid="token-view"] .tok-shown');
-      await expect
-        .poll(() => shown.evaluate((el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().bottom <= innerHeight), { timeout: 10_000 })
-        .toBe(true);
-      expect(Number(await shown.getAttribute('data-k'))).toBeLessThan(
-        Number(await page.locator('[data-testid="token-view"] .tok.query').first().getAttribute('data-k')),
-      );
-      // The move stays pointed at (locked): the shading is still where it looks.
-      expect(await page.getByTestId('token-source').textContent()).not.toContain('from the whole answer');
-      // Back to the move and the earlier answers it reads, as a reader who did not press "show" sees them.
-      await page
-        .locator('[data-testid="token-view"] .tok.query')
-        .last()
-        .evaluate((el) => el.scrollIntoView({ block: 'end' }));
-    });
-    await step(6, async () => {
       await guess();
       // The sink, folded into the shares: its share as the panel gives it.
       await expect.poll(() => card.getByTestId('lesson-more').textContent(), { timeout: 60_000 }).toMatch(/The sink takes (under 1|\d+)\u00a0%/);
@@ -535,7 +475,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('figure-full-diagonal').textContent()).toBe('guess first');
       expect(await page.getByTestId('figure-full-diagonalCopy').isVisible()).toBe(false);
     });
-    await step(7, async () => {
+    await step(6, async () => {
       // Before the guess, a drawing of what a copy and a stripe look like, said to be a drawing.
       expect(await card.getByTestId('lesson-copy-sketch').textContent()).toContain('A drawing, not the model');
       await guess(true);
@@ -568,7 +508,7 @@ describe('the lesson, walked with the keyboard only', () => {
         new RegExp(`Under Filler \\(second heatmap: unrelated words in their place\\) it is ${filler}(, below chance)?: `),
       );
     });
-    await step(8, async () => {
+    await step(7, async () => {
       await press('Enter'); // the last layer's top 3 heads off, the answer written each way, then the control
       // The page's answers lead where the same model's answers in Node do.
       const [moves, named] = await headsStory();
@@ -588,21 +528,20 @@ describe('the lesson, walked with the keyboard only', () => {
       );
     });
     await step(
-      9,
+      8,
       async () => {
         // Each step of the attention half in a row: the counts' rows as the stored counts give them, Filler's from the figures on screen.
         const rows = await card.getByTestId('lesson-recap-row').allTextContents();
-        expect(rows).toHaveLength(6);
+        expect(rows).toHaveLength(5);
         const h = WALL_COUNTS.headsOff;
-        expect(rows[0]).toContain(`${Math.round((WALL_COUNTS.looks.back / WALL_COUNTS.looks.of) * 100)}\u00a0% of repeats look back`);
-        expect(rows[5]).toContain(`${changedPct(h, 'top')}, ${changedPct(h, 'random')}, ${changedPct(h, 'bottom')}`.replace(/ %/g, '\u00a0%'));
+        expect(rows[4]).toContain(`${changedPct(h, 'top')}, ${changedPct(h, 'random')}, ${changedPct(h, 'bottom')}`.replace(/ %/g, '\u00a0%'));
         const shown = async (id: string) => `${Math.round(Number(await page.getByTestId(id).getAttribute('data-value')) * 100)}\u00a0%`;
-        expect(rows[3]).toContain(`${await shown('figure-filler-diagonal')} against ${await shown('figure-full-diagonal')}`);
+        expect(rows[2]).toContain(`${await shown('figure-filler-diagonal')} against ${await shown('figure-full-diagonal')}`);
       },
       undefined,
       card.getByTestId('lesson-recap'),
     );
-    await step(10, async () => {
+    await step(9, async () => {
       await press('Enter');
       // The twin is loaded, both write the wall's answer, and every turn is scored with both: the page tells the
       // story the same two models tell in Node.
@@ -616,7 +555,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await reveal.textContent()).toContain(`The demo model moves ${moveOf(mine)},`);
       expect(await reveal.textContent()).toContain(`its CPL twin moves ${moveOf(twin)},`);
     });
-    await step(11, async () => {
+    await step(10, async () => {
       for (const [i, q] of QUIZ.entries()) {
         // The first group has the focus from "take me there"; Tab moves to the next group, arrows choose within
         // one. Each question is an action of its own: its keys are counted from the question before.
@@ -653,11 +592,11 @@ describe('the lesson, walked with the keyboard only', () => {
 
     // A teacher's exercise: chosen parts hidden, said so, and one click shows everything again.
     const exercise = await browser.newPage();
-    await exercise.goto(`${app.url}/?backend=wasm#lesson=8&hide=policies,heatmap`);
+    await exercise.goto(`${app.url}/?backend=wasm#lesson=7&hide=policies,heatmap`);
     await exercise.getByTestId('hidden-note').waitFor();
     expect(await exercise.locator('[data-lesson="policies"]').isHidden()).toBe(true);
     expect(await exercise.locator('[data-lesson="heatmap"]').isHidden()).toBe(true);
-    expect(await exercise.getByTestId('lesson-title').textContent()).toBe(LESSON[7]!.title);
+    expect(await exercise.getByTestId('lesson-title').textContent()).toBe(LESSON[6]!.title);
     expect(await exercise.evaluate(() => location.hash)).toContain('hide=policies,heatmap');
     await exercise.getByRole('button', { name: 'show everything' }).click();
     expect(await exercise.locator('[data-lesson="policies"]').isVisible()).toBe(true);

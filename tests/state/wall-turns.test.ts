@@ -6,7 +6,7 @@ import { openModel, type OpenModel } from '../../src/runtime/open-model';
 import { signTest } from '../../src/metrics/stats';
 import { summary } from '../../src/views/lesson/summary';
 import { twinTally } from '../../src/views/lesson/twin-tally';
-import { headsTally, looksBackShare, lookTally, policyTally, scoreboard, wallTally } from '../../src/views/lesson/wall-counts';
+import { headsTally, looksBackShare, looksRare, policyTally, scoreboard, wallTally } from '../../src/views/lesson/wall-counts';
 import { hiddenTally, latestTally } from '../../src/views/lesson/hidden-counts';
 import { recapReveal, recapRows } from '../../src/views/lesson/recap';
 import { WORDS } from '../../src/views/lesson/world';
@@ -255,19 +255,9 @@ describe('the wall counts the lesson quotes', () => {
       'The top-diagonal heads carry no more of the pull than any three heads: in this model it does not sit in them.',
     );
     expect(headsTally({ ...c, headsOff: { ...even, of: 0 } }).said).toBe('');
-    expect(lookTally(c)).toEqual({
-      said: 'Such a look back is common: 50 % of the stored repeats into a wall look back at the earlier same moves well above chance.',
-      more: '1 of the 2 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more.',
-    });
-    expect(lookTally({ ...c, looks: { back: 15, of: 116 } })).toEqual({
-      said: 'This one is unusual: most repeats into a wall barely look back (only 13 % of those counted give the earlier same moves 1.5 times chance or more).',
-      more: '15 of the 116 moves it repeated into a wall in the stored episodes (the repeats among the 4 turns right after a wall, step 2) look back at 1.5 times chance or more. So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.',
-    });
     expect(looksBackShare({ ...c, looks: { back: 15, of: 116 } })).toBe('13 %');
-    // A move that does not look back itself is not called the unusual one.
-    expect(lookTally({ ...c, looks: { back: 15, of: 116 } }, false).said).toBe(
-      'Most repeats into a wall barely look back (only 13 % of those counted give the earlier same moves 1.5 times chance or more).',
-    );
+    expect(looksRare({ ...c, looks: { back: 15, of: 116 } })).toBe(true);
+    expect(looksRare(c)).toBe(false);
   });
 
   it("say the counts in words, with their shares of the turns, and what the twin's count means", () => {

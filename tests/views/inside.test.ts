@@ -38,26 +38,24 @@ const world = (results: PolicyResult[]) => ({ results, fromModel: true, fromCach
 describe('the recap of the look inside', () => {
   it('puts each step of the attention half in a row, its figure computed from the page and the counts (hand-computed)', () => {
     expect(insideRows(full, filler, c).map((r) => [r.label, r.figure, r.tells])).toEqual([
-      // 15 of 116 = 12.9 %.
-      ['6. Where the move looks', '13 % of repeats look back', 'most repeats barely look at the move they copy: a look does not show why'],
       // 0.7 / 0.348 = 2.01.
-      ['7. Five kinds of token', '70 %, 2.0 times chance', 'it leans on its own answers: far more than their length gives them'],
+      ['6. Five kinds of token', '70 %, 2.0 times chance', 'it leans on its own answers: far more than their length gives them'],
       // 0.6 / 0.216 = 2.78.
-      ['8. The diagonal', '2.8 times chance', 'more than chance copies them in order, mostly the list of cells the task asks for'],
-      ['8. Words, not positions', '10 % against 60 %', 'the copying follows their words'],
+      ['7. The diagonal', '2.8 times chance', 'more than chance copies them in order, mostly the list of cells the task asks for'],
+      ['7. Words, not positions', '10 % against 60 %', 'the copying follows their words'],
       // Head 1 of layer 1: 1.2 against the layer's 0.6.
       [
-        "9. Each head's diagonal",
+        "8. Each head's diagonal",
         'layer 1, head 1: 2.0 times the average',
         'one head has the most copying-shaped attention; the test below asks whether it matters',
       ],
       // (111 − 68) / 111 = 38.7 %, (99 − 87) / 99 = 12.1 %; 31 against 7 is clear.
       // (104 − 80) / 104 = 23 % at random; 25 against 9 is clear too.
-      ['9. Switching heads off', '39 %, 23 %, 12 %', 'the top-diagonal heads carry part of the repeat, more than other heads'],
+      ['8. Switching heads off', '39 %, 23 %, 12 %', 'the top-diagonal heads carry part of the repeat, more than other heads'],
     ]);
     // Only the test's row says how sure its gaps are: 25 against 9 (two-sided sign test: p = 0.009), 31 against 7.
     expect(insideRows(full, filler, c).map((r) => r.luck)).toEqual([
-      ...Array(5).fill(undefined),
+      ...Array(4).fill(undefined),
       'luck: against random less than 1 time in 100; against the lowest less than 1 time in 1,000',
     ]);
   });
@@ -71,7 +69,12 @@ describe('the recap of the look inside', () => {
     expect(r.said).toBe(
       `${SO_WHAT} The clues: it leans on its own answers, copies them in order more than chance, and one head stands out from its layer. Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out.`,
     );
-    expect(r.table!.rows).toHaveLength(6);
+    expect(r.table!.rows).toHaveLength(5);
+    // The stored repeats read one by one, in the fold: 15 of 116 = 12.9 %, fewer than half, so a look is not needed.
+    expect(r.more).toContain('only 13 % of the repeated moves look back at the earlier same moves 1.5 times chance or more, so a repeat needs no such look.');
+    expect(insideReveal(world([full, filler]), { ...c, looks: { back: 80, of: 116 } }).more).toContain(
+      '69 % of the repeated moves look back at the earlier same moves 1.5 times chance or more.',
+    );
     // Three at random changing nearly as many (29 %; 22 against 15 is within chance): the row, the line and the words say so.
     const close = {
       ...c,
@@ -102,12 +105,12 @@ describe('the recap of the look inside', () => {
     expect(insideReveal(world([flat, filler]), c).said).not.toContain('The clues');
     expect(
       insideRows(flat, filler, c)
-        .slice(1, 3)
+        .slice(0, 2)
         .map((r) => r.tells),
     ).toEqual(['about what their length gives them: no sign of leaning', 'no more in order than chance']);
     // A little above chance (1.3 times, as on the demo model's answer): said as a little, and as a clue.
     const some = { ...full, ratios: { ...full.ratios, prior: 0.45 } } as PolicyResult;
-    expect(insideRows(some, filler, c)[1]!.tells).toBe('a little more than their length gives them: mostly, they are just long');
+    expect(insideRows(some, filler, c)[0]!.tells).toBe('a little more than their length gives them: mostly, they are just long');
     expect(insideReveal(world([some, filler]), c).said).toContain(`${SO_WHAT} The clues: it reads its own answers a little more than their length gives, `);
   });
 });

@@ -18,10 +18,10 @@ import { turnByTurn } from '../../src/views/lesson/cpl';
 import { brightestColumn, diagonalByLines, bandLine, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
 import { copiersSaid } from '../../src/views/lesson/head-reveal';
 import { bandStripes, linePhrase, stripesPhrase } from '../../src/views/lesson/band-reveals';
-import { topLooks, whereToken } from '../../src/views/lesson/reads-reveal';
+import { whereToken } from '../../src/views/lesson/token-where';
 import { slab } from '../../src/metrics/slab';
 import { twinTally } from '../../src/views/lesson/twin-tally';
-import { looksBackShare, wallTally } from '../../src/views/lesson/wall-counts';
+import { wallTally } from '../../src/views/lesson/wall-counts';
 import type { SweepPoint } from '../../src/analysis/sweep';
 
 /** Figures as the page holds them, only the fields the steps read (the browser test reads real ones). */
@@ -146,7 +146,7 @@ describe('the lesson', () => {
   it('names the part each step is in, from the first step of each part', () => {
     expect(partOf(stepNo('case') - 1)).toEqual({ n: 1, of: 3, title: 'what the history does' });
     expect(partOf(stepNo('recap') - 1).n).toBe(1);
-    expect(partOf(stepNo('reads') - 1)).toEqual({ n: 2, of: 3, title: 'inside the model' });
+    expect(partOf(stepNo('shares') - 1)).toEqual({ n: 2, of: 3, title: 'inside the model' });
     expect(partOf(stepNo('inside') - 1).n).toBe(2);
     expect(partOf(stepNo('cpl') - 1).n).toBe(3);
     expect(partOf(stepNo('check') - 1).n).toBe(3);
@@ -154,7 +154,6 @@ describe('the lesson', () => {
 
   it('gates each step on its action: not done before it, done after', () => {
     const cases: [string, Partial<LessonWorld>][] = [
-      ['reads', { pointed: { row: 2, col: 40 } }],
       ['shares', { guesses: { prior: 0.3 } }],
       ['diagonal', { guesses: { diagonal: 2 } }],
       ['contexts', { shown: ['clip:6:1'], results: [figures('clip:6:1', 0.09, 0.1)] }],
@@ -287,12 +286,12 @@ describe('the lesson', () => {
     const mine = [pt(2, 0.13, 0.29), pt(3, 0.17, 0.33), pt(4, 0.2, 0.41)];
     const lower = { ...cpl, sweeps: [mine, [pt(2, 0.11, 0.25), pt(3, 0.18, 0.3), pt(4, 0.18, 0.37)]] };
     expect(told('cpl', lower, w)).toMatch(
-      /Their attention, turn by turn: the twin gives its prior assistant answers less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: it leans less on them over the whole conversation \(the chart "Shares by turn" draws the twin's lines as model B's\)\. Trained to lean less .* Counted over/,
+      /Their attention, turn by turn: the twin gives its prior assistant answers less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: it leans less on them over the whole conversation. Trained to lean less .* Counted over/,
     );
     // Once both are scored, the card reads the chart's twin line, within the card's limits.
     const scored = step('cpl').reveal!(lower, w);
     // Lower at every turn, while the stored count at the wall drops within chance: attention against the move, said.
-    expect(scored.said).toMatch(/ In "Shares by turn", the twin's line "model B: prior assistant share" lies under "prior assistant" at every turn\.$/);
+    expect(scored.said).toMatch(/ In "Shares by turn", the line "CPL twin: prior assistant share" lies under "prior assistant" at every turn\.$/);
     expect(scored.takeaway).toBe(
       'Neither twin repeats clearly less, though the first reads its prior assistant answers less at every turn: less attention on them did not clearly mean fewer repeats.',
     );
@@ -308,7 +307,7 @@ describe('the lesson', () => {
     expect(told('cpl', { ...lower, sweeps: [mine, mine.slice(0, 2)] }, w)).toMatch(/their attention follows\. Trained to lean less .* Counted over/);
     const notLower = { ...cpl, sweeps: [mine, [pt(2, 0.14, 0.3), pt(3, 0.16, 0.34), pt(4, 0.21, 0.4)]] };
     expect(told('cpl', notLower, w)).toMatch(
-      /at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less \(the chart .*\)\. Trained to lean less .* Counted over/,
+      /at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less\. Trained to lean less .* Counted over/,
     );
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
     expect(step('generate').reveal!(one, w)).toEqual({
@@ -505,16 +504,18 @@ describe('the lesson', () => {
         { answer: 'no move', asked: null },
       ]),
     ).toBeNull();
-    expect(step('case').text({ ...start, streak: { from: 5, to: 8, move: 'west', wallFrom: 8 } })).toContain(
-      'Turns 5 to 8 say west 4 times in a row, the last into a wall the user named.',
-    );
-    expect(step('case').text({ ...start, streak: { from: 2, to: 10, move: 'south', wallFrom: 5 } })).toContain(
-      'Turns 2 to 10 say south 9 times in a row, from turn 5 on into a wall the user named.',
-    );
-    expect(step('case').text({ ...start, streak: { from: 2, to: 4, move: 'south', wallFrom: 2 } })).toContain(
-      'say south 3 times in a row, each into a wall the user named.',
-    );
-    expect(step('case').text({ ...start, streak: { from: 2, to: 4, move: 'south', wallFrom: null } })).toMatch(/say south 3 times in a row\.$/);
+    // Said in the first step's reveal: the run, and the point (only where it walks into a wall more than once).
+    const caseSaid = (streak: LessonWorld['streak']) => step('case').reveal!({ ...start, streak }, null);
+    expect(caseSaid({ from: 5, to: 8, move: 'west', wallFrom: 8 })).toEqual({
+      said: 'Turns 5 to 8 say west 4 times in a row, the last into a wall the user named.',
+    });
+    expect(caseSaid({ from: 2, to: 10, move: 'south', wallFrom: 5 })).toEqual({
+      takeaway: 'It answers south into a wall the user named, 6 turns in a row. The steps ahead ask why.',
+      said: 'Turns 2 to 10 say south 9 times in a row, from turn 5 on into a wall the user named.',
+    });
+    expect(caseSaid({ from: 2, to: 4, move: 'south', wallFrom: 2 }).said).toBe('Turns 2 to 4 say south 3 times in a row, each into a wall the user named.');
+    expect(caseSaid({ from: 2, to: 4, move: 'south', wallFrom: null }).said).toBe('Turns 2 to 4 say south 3 times in a row.');
+    expect(caseSaid(null).said).toBe('');
   });
 
   it('reads one token of the answer: its attention by kind of token and the prior assistant answer it looks at most (hand-computed)', () => {
@@ -537,9 +538,6 @@ describe('the lesson', () => {
     expect(first.topAnswer!.share).toBeCloseTo(0.6, 6);
     expect(tokenReading(r, 1)!.topAnswer!.share).toBeCloseTo(0.2, 6);
     expect(tokenReading(r, 2)).toBeNull();
-    expect(told('reads', { ...start, pointed: { row: 0, col: 5 }, results: [r] }, null)).toBe(
-      'This one, "t8", gives 60 % of its attention to prior assistant answers and 20 % to the user\'s turns; summed answer by answer, the most goes to turn 1\'s (60 %).',
-    );
   });
 
   it('says which of the heads switched off stands out, against the layer on average (hand-computed)', () => {
@@ -561,7 +559,7 @@ describe('the lesson', () => {
     expect(step('heads').text({ ...start, results: [] })).toContain('(★ the highest; heads named layer.head, counted from 0).');
   });
 
-  it('works one row of attention out as its few largest shares and the rest, each token named by turn and line (hand-computed)', () => {
+  it("names each token by turn and line, as the heatmap's stripes are named (hand-computed)", () => {
     const toks: [string, string, number][] = [
       ['<s>', 'sink', 0],
       [' Go', 'system', 0],
@@ -589,19 +587,6 @@ describe('the lesson', () => {
       "turn 2's user message",
       'its own answer, Thought line',
     ]);
-    const bars = topLooks(r, 2)!;
-    expect(bars.caption).toBe('Where its 100 % goes: the 3 tokens it looks at most, and the rest');
-    expect(bars.rows.map((x) => x.label)).toEqual([
-      '"south" (turn 1\'s answer, Thought line)',
-      '"south" (its own answer, Thought line)',
-      '"south" (turn 1\'s answer, Action line)',
-      'the other 11 tokens together',
-    ]);
-    [0.3, 0.2, 0.1, 0.4].forEach((v, i) => expect(bars.rows[i]!.value).toBeCloseTo(v, 6));
-    // Each single token's place, for the card's "show"; the rest none.
-    expect(bars.rows.map((x) => x.at)).toEqual([expect.any(Number), expect.any(Number), expect.any(Number), undefined]);
-    [1 / 14, 1 / 14, 1 / 14, 11 / 14].forEach((v, i) => expect(bars.rows[i]!.even).toBeCloseTo(v, 9));
-    expect(topLooks(r, 3)).toBeNull();
   });
 
   it('reads how much a repeated word looks at the same word in earlier answers, against looking at every token equally (hand-computed)', () => {
@@ -628,54 +613,12 @@ describe('the lesson', () => {
     expect(same.count).toBe(2);
     expect(same.share).toBeCloseTo(0.5, 6);
     expect(same.even).toBeCloseTo(0.2, 12);
-    const w = { ...start, pointed: { row: 0, col: 9 }, results: [r] };
-    expect(step('reads').reveal!(w, null).said).toBe(
-      'This move gives 50 % of its attention to the earlier "south" tokens in prior assistant answers (chance: 20 %, their share of the tokens).',
-    );
-    // Its largest single look on a token that names no move (a "," in the user turn, 0.3 against the souths' 0.2 + 0.2):
-    // the card names it first, then the look back; the takeaway reads the look back against the stored repeats.
-    const comma = { ...r, tokens: r.tokens.map((t, i) => (i === 4 ? { ...t, text: ',' } : t)) } as PolicyResult;
-    data.set([0.05, 0, 0, 0.05, 0.3, 0.2, 0.05, 0.2, 0.05, 0.1]);
-    const odd = step('reads').reveal!({ ...w, results: [comma] }, null);
-    expect(odd.takeaway).toBe(
-      `Only ${looksBackShare()} of the repeats into a wall look back at the earlier moves even 1.5 times chance: a repeat needs no such look. This one does, 2.0 times.`,
-    );
-    expect(odd.said).toMatch(
-      /^This move gives 40 % of its attention to the earlier "south" tokens in prior assistant answers \(chance: 20 %, their share of the tokens\)\. Its largest single look is at "," in a user's turn: models often rest attention on punctuation when they need nothing in particular\.$/,
-    );
-    expect(odd.more).toContain("Its largest single look (30 %) is in turn 1's user message.");
-    expect(odd.more).not.toContain('Its largest single look is at');
-    data.set([0.05, 0, 0, 0.05, 0.2, 0.3, 0.05, 0.2, 0.05, 0.1]);
-    // The single earlier "south" it looks at most, in the fold.
-    expect(step('reads').reveal!(w, null).more).toContain(`The single "south" it looks at most is in turn 1's answer (30 % of its attention).`);
-    // About chance: said so, not dressed up as looking back.
-    data.set([0.05, 0, 0, 0.05, 0.5, 0.1, 0.05, 0.1, 0.05, 0.1]);
-    expect(told('reads', w, null)).toMatch(
-      /^This move does not look back at the earlier ones more than at anything else\. "south" gives 20 % of its attention to the earlier "south" tokens in prior assistant answers, about chance\. /,
-    );
-    // Its largest single look elsewhere (the user's "South", 0.5): named in the fold (the bars name it on the card), and said to name no move of its own answer's.
-    expect(step('reads').reveal!(w, null).said).not.toContain('largest');
-    expect(step('reads').reveal!(w, null).more).toContain('Its largest single look is at "South" in a user\'s turn, another move: attention does not say why.');
-    expect(step('reads').reveal!(w, null).more).toContain("Its largest single look (50 %) is in turn 1's user message.");
-    expect(step('reads').reveal!(w, null).more).toContain('The answer\'s tokens give "South" 50 % on average.');
-    // The worked example: the group first, then the largest single tokens besides it, then the rest; adding up to 100 %.
-    const bars = step('reads').reveal!(w, null).bars!;
-    expect(bars.rows.map((x) => x.label)).toEqual([
-      'the 2 "south" tokens in prior assistant answers',
-      '"South" (turn 1\'s user message)',
-      '"south" (its own answer)',
-      '"a" (the sink)',
-      'the other 5 tokens together',
-    ]);
-    [0.2, 0.5, 0.1, 0.05, 0.15].forEach((v, i) => expect(bars.rows[i]!.value, bars.rows[i]!.label).toBeCloseTo(v, 6));
-    [0.2, 0.1, 0.1, 0.1, 0.5].forEach((v, i) => expect(bars.rows[i]!.even).toBeCloseTo(v, 9));
     // The one token it looks at most in its own answer (a " south" at 8, made current, takes 0.6): named as such.
     const ownCats = cats.map((c, i) => (i === 8 ? 'current' : c));
     const texts8 = texts.map((t, i) => (i === 8 ? ' south' : t));
     data.set([0.05, 0, 0, 0.05, 0, 0.15, 0, 0.1, 0.6, 0.05]);
     const own = { ...r, tokens: ownCats.map((category, i) => ({ category, text: texts8[i] })), query: { start: 8, end: 10 } } as unknown as PolicyResult;
     expect(tokenReading(own, 0)!.top).toEqual({ k: 8, text: ' south', category: 'current' });
-    expect(told('reads', { ...w, results: [own] }, null)).toContain('Its largest single look is at "south" in its own answer so far.');
     // A token no earlier answer wrote, or one without a letter: no such sentence.
     expect(tokenReading({ ...r, tokens: r.tokens.map((t, i) => (i === 9 ? { ...t, text: '.' } : t)) } as PolicyResult, 0)!.sameWord).toBeNull();
   });

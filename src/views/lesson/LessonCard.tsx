@@ -179,7 +179,7 @@ function Card({ index }: { index: number }) {
       </p>
       {/* The step that starts the look inside draws the model's shape and its words, after the question and the
           action: read first, the list of words hid what to do. */}
-      {s.id === 'reads' && !folded && <ModelShape w={w} />}
+      {s.id === 'shares' && !folded && <ModelShape w={w} />}
       {/* What a copy would look like, before the guess on the real heatmap. */}
       {s.id === 'diagonal' && !folded && <CopySketch />}
       {lost === index && (

@@ -252,7 +252,7 @@ export interface SameWord {
   top: number;
 }
 
-/** How many times what an even spread would give them the same word's tokens get: the reads step's "look back". */
+/** How many times what an even spread would give them the same word's tokens get: a repeat's "look back" (the stored counts, training/wall-turns.ts). */
 export const timesEven = (s: SameWord): number => s.share / s.even;
 
 /** A word to match across answers: the token's text trimmed and lower-cased, or null when it holds no letter. */

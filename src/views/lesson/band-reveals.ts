@@ -7,7 +7,7 @@ import { diagonalBand } from '../../metrics/band';
 import { bandColumns } from '../../metrics/inertia';
 import { isTemplateMark } from '../tokens/TokenView';
 import { answerRows, diagonalByLines, bandLine, priorSpans, stripeSaid } from './attention-reveals';
-import { quoted, whereToken } from './reads-reveal';
+import { quoted, whereToken } from './token-where';
 import {
   AGAINST_CHANCE,
   evenDiagonal,

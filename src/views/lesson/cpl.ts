@@ -96,7 +96,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   const at = t.priorLower === t.turns ? 'every turn' : `${t.priorLower} of ${t.turns} turns`;
   const yet = t.priorLower * 2 > t.turns && !byChance(WALL_COUNTS.split.full.twin).clear;
   const second = secondTwinWorks();
-  const lines = ` In "Shares by turn", the twin's line "model B: prior assistant share" lies under "prior assistant" at ${at}.`;
+  const lines = ` In "Shares by turn", the line "CPL twin: prior assistant share" lies under "prior assistant" at ${at}.`;
   return {
     // Less attention on its answers at most turns, about as many repeats: the step's point, where the chart shows it.
     takeaway: yet
@@ -104,6 +104,6 @@ export function cplReveal(w: LessonWorld): Reveal {
       : takeaway,
     ...(tally.luck && { luck: tally.luck }),
     said: `${said}${lines}`,
-    more: `Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict} (the chart "Shares by turn" draws the twin's lines as model B's). ${counted}`,
+    more: `Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict}. ${counted}`,
   };
 }

@@ -6,7 +6,7 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import { stepNo } from './order';
 import { spokenHead, topHead } from './head-reveal';
-import { beyondRandom, byChance, changedPct, headsCarry, headsClear, looksRare, mostlyIntoWalls, pct } from './wall-counts';
+import { beyondRandom, byChance, changedPct, headsCarry, headsClear, looksBackShare, looksRare, mostlyIntoWalls } from './wall-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import { AGAINST_CHANCE, evenDiagonal, evenShare, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, percent, type RecapTable, type Reveal } from './world';
 
@@ -47,13 +47,6 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
   const h = c.headsOff;
   const carry = headsClear(c);
   return [
-    row(
-      'reads',
-      'Where the move looks',
-      'one repeated move: does it look back at the same earlier move?',
-      `${pct(c.looks.back, c.looks.of)} of repeats look back`,
-      looksRare(c) ? 'most repeats barely look at the move they copy: a look does not show why' : 'most repeats look back at the move they copy',
-    ),
     row(
       'shares',
       'Five kinds of token',
@@ -156,6 +149,6 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
       columns: ['Step: what it looked at', 'What it saw', 'What that tells'],
       rows: insideRows(full, filler, c),
     },
-    more: `The shares, the diagonal and the heads are the page's figures for the lesson's last answer (Full; Filler for its row); the looks and the heads switched off are counted over the ${c.turns} stored turns right after a wall (${h.of} repeats). A repeat looks back when it gives the earlier same moves ${LOOKS_BACK} times chance or more; a head's figure is its diagonal ratio against the layer's average.`,
+    more: `The shares, the diagonal and the heads are the page's figures for the lesson's last answer (Full; Filler for its row); the heads switched off are counted over the ${c.turns} stored turns right after a wall (${h.of} repeats). A head's figure is its diagonal ratio against the layer's average. The same repeats, read one by one: ${looksRare(c) ? 'only ' : ''}${looksBackShare(c)} of the repeated moves look back at the earlier same moves ${LOOKS_BACK} times chance or more${looksRare(c) ? ', so a repeat needs no such look' : ''}.`,
   };
 }

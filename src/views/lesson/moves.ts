@@ -237,6 +237,18 @@ export function longestStreak(turns: readonly { answer: string; asked: string | 
   return best;
 }
 
+/** The first step's point: the run of one move into a wall the user named, which the lesson sets out to explain. */
+export function streakReveal(s: Streak | null): Reveal {
+  if (!s) return SILENT;
+  const into = s.wallFrom === null ? 0 : s.to - s.wallFrom + 1;
+  return {
+    ...(into >= 2 && {
+      takeaway: `It answers ${s.move} into a wall the user named, ${into} turns in a row. The steps ahead ask why.`,
+    }),
+    said: streakSaid(s).trim(),
+  };
+}
+
 /** Where the conversation repeats itself: "; turns 2 to 10 say south 9 times in a row, from turn 5 on into a wall the user named". */
 export const streakSaid = (s: Streak | null): string => {
   if (!s) return '';

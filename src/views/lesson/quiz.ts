@@ -80,7 +80,7 @@ export const QUIZ: QuizQuestion[] = [
     ],
     correct: 1,
     why: 'Attention shows where a token reads, against chance; whether what it read made the choice is tested by what the model writes with and without it.',
-    revisit: 'reads',
+    revisit: 'shares',
   },
   {
     // The band's edge applied: a copy shifted further than r is missed, so a low ratio does not rule copying out.
@@ -150,7 +150,7 @@ export const QUIZ: QuizQuestion[] = [
     // What CPL changes: the model, not what it is shown.
     question: 'The CPL twin reads the same whole history as the demo model. What did its CPL training change?',
     options: [
-      'its weights, trained to prefer the move it made with only the turn before; what it reads is unchanged',
+      'the model itself, retrained to prefer the move it made with only the turn before; what it reads is unchanged',
       'the context it is shown: fewer turns, as under LT, so its older answers are never read',
       'the words of its prior assistant answers, blanked by a filter before it reads them, as under Filler',
     ],

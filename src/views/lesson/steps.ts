@@ -12,11 +12,10 @@ import { QUIZ } from './quiz';
 import { stepNo } from './order';
 import { diagonalAsk, sharesReveal, withFiller } from './attention-reveals';
 import { diagonalReveal } from './band-reveals';
-import { readsReveal } from './reads-reveal';
 import { copiersSaid, headsSaid, topHeadSaid } from './head-reveal';
 import { cplReveal } from './cpl';
-import { generationReveal, headsOffReveal, streakSaid } from './moves';
-import { headsTally, ltBringsMost, policyTally, wallTally } from './wall-counts';
+import { generationReveal, headsOffReveal, streakReveal } from './moves';
+import { headsTally, ltBringsMost, movePct, policyTally, wallTally } from './wall-counts';
 import { WALL_COUNTS } from './wall-records';
 import { hiddenTally, latestTally } from './hidden-counts';
 import { summary } from './summary';
@@ -71,13 +70,15 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `Conversational inertia is when a model leans on its own prior assistant answers (what it wrote before) more than the task asks, even repeating a failing move. Chat models carry mistakes forward the same way. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. Each answer lists the cells visited, then a thought and a move.${streakSaid(w.streak)}`,
+      `Conversational inertia is when a model leans on its own prior assistant answers (what it wrote before) more than the task asks, even repeating a failing move. Chat models carry mistakes forward the same way. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. Each answer lists the cells visited, then a thought and a move.`,
     source:
       'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1. The cells are numbered row by row, as the system prompt says; the task asks for the list. The lesson reads inertia in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention).',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
     done: () => true,
     reading: true,
+    // The repeat to explain, as the bold point: read from the turns on the page.
+    reveal: (w) => streakReveal(w.streak),
   },
   {
     id: 'generate',
@@ -136,7 +137,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `These policies keep every turn but hide the model's own answers. AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each. The user's turns stay, so the model still knows what happened. AO-last, a test this tool adds, hides only its previous answer (turn ${w.turns - 1}'s); its control, AO-second-last, only the one before (turn ${w.turns - 2}'s). Do the extra repeats go with its own words?`,
+      `These policies keep every turn but hide the model's own answers: AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, and the user's turns stay. AO-last, a test this tool adds, hides only its previous answer (turn ${w.turns - 1}'s); its control, AO-second-last, only the one before (turn ${w.turns - 2}'s). Hidden answers can throw it off so that it writes no move at all, so the counts are of the moves made. Do the extra repeats go with its own words?`,
     source:
       "AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2. AO-last is this tool's, not a paper's: AO's placeholder in place of the previous answer only, with no line added, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before that: were the drop under AO-last the placeholder's confusion alone, it would drop there too.",
     action: 'Click AO in the table, then AO-last.',
@@ -161,7 +162,7 @@ export const LESSON: LessonStep[] = [
     region: 'card',
     setup: WALL,
     text: () =>
-      `Steps ${stepNo('generate')}–${stepNo('hide')} counted what the model does right after walking into a wall, under each policy. The table puts them side by side: what each shows of the earlier turns, how often the model walks back into the wall, and what that tells. Read each against DE: even with no history, the goal pulls it there. The papers behind this tool ("Mitigating conversational inertia", "Do LLMs benefit from their own words?") found the same pull in large chat models.`,
+      `Steps ${stepNo('generate')}–${stepNo('hide')} counted, under each policy, how often the model walks back into a wall it just hit; the table puts them side by side. Read each against DE: even with no history, the goal pulls it there. The papers behind this tool found the same pull in large chat models: for a chatbot stuck repeating a wrong answer, a fresh chat helps (here ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}).`,
     source:
       "The counts of the steps before, together. AO as the test of the model's own words: paper 1, section 2 (the user's turns stay, only the answers go). The rates are of the moves made; answers with no move are left out, as on every count at the wall.",
     action: 'Read the table, then press Next.',
@@ -171,27 +172,12 @@ export const LESSON: LessonStep[] = [
     reveal: () => recapReveal(),
   },
   {
-    id: 'reads',
-    title: 'Where the repeated move looks',
-    region: 'tokens',
-    setup: WALL,
-    text: () =>
-      `Now inside the model. To write each token, it looks back at the tokens before it, some more than others: that share of its looking is attention, and it adds up to 100 %. Where it looks gives clues, not causes; step ${stepNo('heads')} puts the main clue to a test. First one token: where does the new answer's move look?`,
-    source:
-      'Attention weights of the final layer, averaged over heads: paper 2, section 3.4. The panels count layers from 0, so the last of 2 is labelled layer 1. Only what the model writes shows whether what it copies is too much. Heads resting much attention on punctuation and separators when nothing in particular is needed: Clark et al., "What does BERT look at?" (2019).',
-    action: "Point at (or tap) the last answer's move, its last word (the answer's tokens are outlined), in the Tokens panel, or focus it by keyboard.",
-    // The answer's last content token: its move (a maze answer ends "Action -> south").
-    target: '[data-testid="token-view"] .tok:nth-last-child(1 of .query)',
-    done: (w) => w.pointed !== null,
-    reveal: readsReveal,
-  },
-  {
     id: 'shares',
     title: 'Five kinds of token',
     region: 'figures',
     setup: WALL,
     text: (w) =>
-      `Now the whole answer, averaged. Each token it can see is one of five kinds: the sink, the system prompt (the instructions), the user's turns, its prior assistant answers, and the answer itself. The sink is the first ${SINK_TOKENS} tokens, where large models park attention they do not need (a small one may not). How much of its attention goes to its prior assistant answers?${shareAsk(figuresOf(w))}`,
+      `Part 1 tested causes by changing what the model reads; attention (where it looks) gives clues, which step ${stepNo('heads')} tests by switching heads off. Each token shares 100 % of its look over the tokens before it: the sink (first ${SINK_TOKENS}), the system prompt, the user's turns, its prior assistant answers, the answer itself. How much goes to its prior assistant answers?${shareAsk(figuresOf(w))}`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
@@ -251,7 +237,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full, so its row reads the page's own figures; every head on, for the heads' row.
     setup: { ...WALL, heads: true, also: ['filler'] },
     text: () =>
-      `Steps ${stepNo('reads')}–${stepNo('heads')} asked one question: does where the model reads explain why it walks back into the wall? The table puts each step's answer side by side, from the top: first the clues, then the one test, heads switched off.`,
+      `Steps ${stepNo('shares')}–${stepNo('heads')} asked one question: does where the model reads explain why it walks back into the wall? The table puts each step's answer side by side, from the top: first the clues, then the one test, heads switched off.`,
     source:
       "The figures of the steps before, together: the shares and the diagonal ratio (paper 2, section 3.4) of the lesson's last answer, under Full and Filler, its last layer's heads, and the stored counts of the turns right after a wall (scripts/inertia-turns.ts).",
     action: 'Read the table, then press Next.',

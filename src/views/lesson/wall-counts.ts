@@ -83,24 +83,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   };
 }
 
-/** The reads step's "is this one typical": how many of the moves repeated into a wall look back as much, and why the episode shows one that does. */
-export function lookTally(c: WallCounts = WALL_COUNTS, thisLooks = true): Reveal {
-  const counted = `${c.looks.back} of the ${c.looks.of} moves it repeated into a wall in the stored episodes`;
-  const share = looksBackShare(c);
-  return {
-    said: looksRare(c)
-      ? `${thisLooks ? 'This one is unusual: most' : 'Most'} repeats into a wall barely look back (only ${share} of those counted give the earlier same moves ${LOOKS_BACK} times chance or more).`
-      : `Such a look back is common: ${share} of the stored repeats into a wall look back at the earlier same moves well above chance.`,
-    // The count and the cut-off in the fold: the card keeps one figure.
-    more: `${counted} (the repeats among the ${c.turns} turns right after a wall, step ${stepNo('generate')}) look back at ${LOOKS_BACK} times chance or more.${
-      looksRare(c)
-        ? ' So a repeat needs no such look; what the model wrote with and without its answers in view, in the first steps, tests the why. This episode was picked for what the model does, not for this look; the heads step, later, tests the link another way.'
-        : ''
-    }`,
-  };
-}
-
-/** Whether fewer than half the stored repeats look back plainly: then the reads step calls its episode an unusual case. */
+/** Whether fewer than half the stored repeats look back plainly: then the inside recap calls attention a clue, not the cause. */
 export const looksRare = (c: WallCounts = WALL_COUNTS): boolean => c.looks.back * 2 < c.looks.of;
 /** The share of the stored repeats into a wall that look back at the earlier same moves (in per cent, as said). */
 export const looksBackShare = (c: WallCounts = WALL_COUNTS): string => pct(c.looks.back, c.looks.of);

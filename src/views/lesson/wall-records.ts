@@ -42,7 +42,7 @@ export interface WallTurn {
   moves: Record<Writer, string | null>;
   /**
    * How much the Full answer's move looks back at the same move in the prior assistant answers: its attention on
-   * them, in times what an even spread gives them (the reads step's figure); null when it cannot be read.
+   * them, in times what an even spread gives them (the inside recap's fold counts how few look back); null when it cannot be read.
    */
   look: number | null;
   /**
