@@ -69,6 +69,15 @@ export function bottomHeads(layers: HeadDiagonals, k: number): HeadRef[] {
   return ranked(layers, 1).slice(0, k);
 }
 
+/**
+ * The final layer's k heads with the highest diagonal ratio and, as their control, its k lowest: the lesson's heads
+ * step switches off the first, then the second (the final layer is the one every figure reads).
+ */
+export function lastLayerSets(layers: HeadDiagonals, k = 3): { first: HeadRef[]; control: HeadRef[] } {
+  const last = layers.slice(-1);
+  return { first: topHeads(last, k), control: bottomHeads(last, k) };
+}
+
 /** Every head by its diagonal ratio, ascending (order 1) or descending (-1), ties to the earlier head. */
 function ranked(layers: HeadDiagonals, order: 1 | -1): HeadRef[] {
   const all = layers.flatMap((l) => l.perHead.map((h, i) => ({ at: [l.layer, i] as const, d: h.diagonal })));

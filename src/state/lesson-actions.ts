@@ -1,7 +1,7 @@
 import { CPL_MODEL_LABEL, CPL_MODEL_PATH } from '../model/demo';
 import { demoSource } from './demo-source';
 import { CPL_REF } from './hub-access';
-import { bottomHeads, topHeads } from '../analysis/ablation';
+import { lastLayerSets } from '../analysis/ablation';
 import type { LayerFigures } from '../analysis/heads';
 import { activePolicies, useInspector } from './inspector-store';
 import { modelStore } from './model-store';
@@ -36,9 +36,9 @@ export async function writeWithTheTwin(): Promise<void> {
 export async function writeWithHeadsOff(): Promise<void> {
   const layers = await headFiguresOfFull();
   if (!layers) return; // not computed in time (the grid's panel says why)
-  const last = layers.slice(-1);
-  useInspector.getState().setOff(topHeads(last, 3));
-  await useInspector.getState().answerWithHeadsOff(bottomHeads(last, 3));
+  const { first, control } = lastLayerSets(layers);
+  useInspector.getState().setOff(first);
+  await useInspector.getState().answerWithHeadsOff(control);
 }
 
 /** Model A's head figures under the policy shown, with every head on: at once, or once the grid's pass brings them. */

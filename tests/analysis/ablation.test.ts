@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bottomHeads, compareAnswers, headMask, parseHeads, topHeads } from '../../src/analysis/ablation';
+import { bottomHeads, compareAnswers, headMask, lastLayerSets, parseHeads, topHeads } from '../../src/analysis/ablation';
 import type { LayerFigures } from '../../src/analysis/heads';
 
 const ratios = { sink: 0, system: 0, user: 0, prior: 0, current: 0 };
@@ -45,6 +45,21 @@ describe('switching heads off: names, masks, choices', () => {
       [2, 0],
       [0, 0],
     ]);
+  });
+  it("picks the final layer's highest and lowest heads, whatever the layers before hold", () => {
+    const stack = [layer(0, [0.9, 0.8, 0.7, 0.6]), layer(1, [0.2, 0.5, 0.1, 0.4, 0.3])];
+    expect(lastLayerSets(stack)).toEqual({
+      first: [
+        [1, 1],
+        [1, 3],
+        [1, 4],
+      ],
+      control: [
+        [1, 2],
+        [1, 0],
+        [1, 4],
+      ],
+    });
   });
   it('compares two answers in plain words by their text and their last line', () => {
     expect(compareAnswers('Path: 1 2.\nMove: east', 'Path: 1 2.\nMove: east\n')).toBe('same answer');

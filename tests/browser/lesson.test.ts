@@ -68,10 +68,10 @@ async function headsStory(): Promise<[moves: string, named: string]> {
   // Whose list of cells comes out other than with every head on: the top set's alone, or both.
   const [topWrong, controlWrong] = [listWrong(withOff, withAll), listWrong(withControl, withAll)];
   return [
-    `With every head on the model ${moveClause(withAll, walls, toGoal)}; with the top-diagonal heads off, ${then(withOff)}${
+    `With every head on the model ${moveClause(withAll, walls, toGoal)}; with the most-copying heads off, ${then(withOff)}${
       topWrong && !controlWrong ? ', and its list of cells comes out wrong' : ''
     }. With the lowest off, ${then(withControl)}${topWrong && controlWrong ? '; both break its list of cells' : ''}.`,
-    `Switched off: ${listed(top)} (top diagonal ratio); ${listed(bottom)} (lowest), in the last layer.`,
+    `Switched off: ${listed(top)} (most copying: highest diagonal ratio); ${listed(bottom)} (lowest), in the last layer.`,
   ];
 }
 /**
@@ -468,6 +468,15 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await layers.count()).toBe(config.num_hidden_layers);
       expect(await layers.last().locator('.shape-head').count()).toBe(config.num_attention_heads);
       await guess();
+      // Read down to the reveal, the card's top says the question again; back at the top, the text says it once.
+      const readAt = await card.evaluate((el) => el.scrollTop);
+      await card.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+      await expect
+        .poll(() => card.getByTestId('lesson-recall').textContent())
+        .toMatch(/^Its prior assistant answers are \d+\u00a0% of those tokens: does it lean on them, giving them more\?$/);
+      await card.evaluate((el) => el.scrollTo({ top: 0 }));
+      await expect.poll(() => card.getByTestId('lesson-recall').count()).toBe(0);
+      await card.evaluate((el, top) => el.scrollTo({ top }), readAt);
       // The sink, folded into the shares: its share as the panel gives it.
       await expect.poll(() => card.getByTestId('lesson-more').textContent(), { timeout: 60_000 }).toMatch(/The sink takes (under 1|\d+)\u00a0%/);
       // Once guessed, the panel shows the shares; the diagonal the next step asks for reads "guess first" until then,
@@ -478,7 +487,10 @@ describe('the lesson, walked with the keyboard only', () => {
     await step(6, async () => {
       // Before the guess, a drawing of what a copy and a stripe look like, said to be a drawing.
       expect(await card.getByTestId('lesson-copy-sketch').textContent()).toContain('A drawing, not the model');
+      // Before the guess the heatmap holds the band alone; the line between the answer's parts comes with the reveal that reads them.
+      expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       await guess(true);
+      await expect.poll(() => page.getByTestId('lesson-zoom').textContent()).toContain('white dashed line');
       expect(await card.getByTestId('lesson-guess-locked').textContent()).toContain('more than chance');
       // The diagonal split by the answer's lines is what the same model gives in Node.
       const split = await lineSplit();
@@ -516,7 +528,12 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await card.getByTestId('lesson-reveal').textContent()).toContain(named);
       await page.getByTestId('off-control').waitFor();
       // The ★ stays on the head with the highest diagonal ratio, now switched off: a mark that moved would read as a new finding.
-      await expect.poll(() => page.locator('[data-testid="head-grid-0"] [data-top]').textContent()).toBe('× ★');
+      await expect.poll(() => page.locator('[data-testid="head-grid-0"] [data-top] .head-mark').textContent()).toBe('× ★');
+      // The three switched off are the three ringed before the click, the last layer's highest.
+      const ringed = page.locator('[data-testid="head-grid-0"] [data-rank="first"]');
+      expect(await ringed.count()).toBe(3);
+      for (const cell of await ringed.all()) expect(await cell.locator('.head-mark').textContent()).toMatch(/^×/);
+      expect(await page.locator('[data-testid="head-grid-0"] [data-rank="control"]').count()).toBe(3);
       // Where the stored repeats went with heads off, drawn: the stored counts, as the card words them.
       const heads = headsTally().board!;
       expect(await card.getByTestId('lesson-board-row').allTextContents()).toEqual(

@@ -1,7 +1,7 @@
 import type { HeadsOffCounts } from '../../src/views/lesson/wall-records';
 
 /**
- * Hand-set counts of the heads switched off, shaped like the stored ones: of 116 repeats, the top-diagonal heads off
+ * Hand-set counts of the heads switched off, shaped like the stored ones: of 116 repeats, the most-copying heads off
  * change 43 of 111 moves (39 %), the lowest 12 of 99 (12 %), three at random 24 of 104 (23 %); paired, the top set
  * against the lowest 31 turns to 7, against the random three 25 to 9 (both clear).
  */

@@ -227,15 +227,15 @@ describe('the wall counts the lesson quotes', () => {
     });
     // One turn where the two sets part: fewer repeats with the top heads off, but not clearly beyond chance.
     expect(headsTally(c)).toEqual({
-      takeaway: 'Switching off the top-diagonal heads changed more moves than the control, but that could be luck.',
-      said: 'Of the moves made, the top-diagonal heads off changed 50 %, three heads drawn at random 50 %, the lowest 33 %: were the top and the lowest alike, such a gap would come 1 time in 2 or more.',
-      more: "The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked (top-diagonal, lowest, at random): a move made 2, 3 and 2 times, the move repeated 1, 2 and 1, an open way 1, 0 and 1, no move at all 1, 0 and 1 (the other moves run into another wall). Where both sets make a move, the two part on 1 turn: only the top-diagonal heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. Against the random three, the two part on 1 turn: only the top-diagonal heads off changed it 1 time, only the random three 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).",
+      takeaway: 'Switching off the most-copying heads changed more moves than the control, but that could be luck.',
+      said: 'Of the moves made, the most-copying heads off changed 50 %, three heads drawn at random 50 %, the lowest 33 %: were the top and the lowest alike, such a gap would come 1 time in 2 or more.',
+      more: "The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked (most-copying, lowest, at random): a move made 2, 3 and 2 times, the move repeated 1, 2 and 1, an open way 1, 0 and 1, no move at all 1, 0 and 1 (the other moves run into another wall). Where both sets make a move, the two part on 1 turn: only the most-copying heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. Against the random three, the two part on 1 turn: only the most-copying heads off changed it 1 time, only the random three 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).",
       // Drawn among the moves made: with the top heads off 1 repeat and 1 open way of 2 (50 % each; 1 of 3 no move, written beside); 2 of 3 with the lowest off.
       board: {
         turns: 3,
         episodes: 0,
         rows: [
-          { label: 'top-diagonal heads off', repeats: 50, open: 50, noMove: 33, figure: '50 % changed' },
+          { label: 'most-copying heads off', repeats: 50, open: 50, noMove: 33, figure: '50 % changed' },
           { label: 'three at random off (drawn anew each turn)', repeats: 50, open: 50, noMove: 33, figure: '50 % changed' },
           { label: 'lowest heads off', repeats: 67, open: 0, noMove: 0, figure: '33 % changed' },
         ],
@@ -244,15 +244,15 @@ describe('the wall counts the lesson quotes', () => {
           "The 3 moves back into the wall under Full (of step 2's 4 turns right after a wall), written again with heads switched off: where each move goes now (the figure beside a bar: the part that changed)",
         repeatKey: 'still back into the wall: unchanged',
       },
-      // On the luck meter: each set parts from the top-diagonal one on a single turn (1 against 0): p = 1.
+      // On the luck meter: each set parts from the most-copying one on a single turn (1 against 0): p = 1.
       luck: [
-        { label: 'top-diagonal off against three at random', p: 1, said: '1 time in 2 or more', clear: false },
-        { label: 'top-diagonal off against the lowest off', p: 1, said: '1 time in 2 or more', clear: false },
+        { label: 'most-copying off against three at random', p: 1, said: '1 time in 2 or more', clear: false },
+        { label: 'most-copying off against the lowest off', p: 1, said: '1 time in 2 or more', clear: false },
       ],
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2, random: 2 } };
     expect(headsTally({ ...c, headsOff: even }).takeaway).toBe(
-      'The top-diagonal heads carry no more of the pull than any three heads: in this model it does not sit in them.',
+      'The most-copying heads carry no more of the pull than any three heads: in this model it does not sit in them.',
     );
     expect(headsTally({ ...c, headsOff: { ...even, of: 0 } }).said).toBe('');
     expect(looksBackShare({ ...c, looks: { back: 15, of: 116 } })).toBe('13 %');
@@ -545,7 +545,7 @@ describe('the wall counts the lesson quotes', () => {
       'Attention shows where the model reads, not why it chooses.',
       'Its prior assistant answers get 1.3 times what their length alone would give them.',
       'Its line-for-line copying (the diagonal, 1.5 times chance) is mostly the list of cells the task asks for.',
-      'Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (39 % against 12 %): attention picked the heads, switching them off tested them.',
+      'Switching off the most-copying heads changed more repeats than switching off the 3 lowest (39 % against 12 %): attention picked the heads, switching them off tested them.',
     ]);
     // What it means for the chatbots a newcomer uses: the way out said with this model's own counts, and only where
     // no history is well below the whole history (10 points or more).
@@ -572,7 +572,7 @@ describe('the wall counts the lesson quotes', () => {
         ...c,
         headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87, random: 87 }, moved: { top: 99, bottom: 99, random: 99 } },
       }).points![1]!.items.at(-1),
-    ).toBe('Switching off the top-diagonal heads changed no more repeats than switching off the 3 lowest.');
+    ).toBe('Switching off the most-copying heads changed no more repeats than switching off the 3 lowest.');
     expect(summary({ ...c, headsOff: { ...c.headsOff, changed: sp(6, 4) } }).points![1]!.items.at(-1)).toMatch(
       /, a gap that could be luck: attention picked the heads, switching them off tested them\.$/,
     );
@@ -583,7 +583,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(twinTally(close).more).toContain('chance would split them this unevenly about 1 time in 2.');
     // The heads, paired where both sets make a move: 31 against 7 is clear (a sign test: about 1 time in 8,600).
     expect(headsTally(c).takeaway).toBe(
-      'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move more often than the lowest or three at random, by more than luck.',
+      'Attention pointed at heads that matter: switching off the most-copying heads changes the repeated move more often than the lowest or three at random, by more than luck.',
     );
     // Three at random changing nearly as many (29 % of 105 against 39 %; paired 22 against 15, about 1 time in 3): said so, on the card and in the close.
     const close3 = {
@@ -591,16 +591,16 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { ...c.headsOff, repeats: { ...c.headsOff.repeats, random: 75 }, moved: { ...c.headsOff.moved, random: 105 }, changedRandom: sp(22, 15) },
     };
     expect(headsTally(close3).takeaway).toBe(
-      'Switching off the top-diagonal heads changes more moves than switching off the lowest, but barely more than three at random: these heads are not special.',
+      'Switching off the most-copying heads changes more moves than switching off the lowest, but barely more than three at random: these heads are not special.',
     );
     expect(headsTally(close3).said).toMatch(
-      /^Of the moves made, the top-diagonal heads off changed 39 %, three heads drawn at random 29 %, the lowest 12 %: only its gap to the lowest is more than luck\./,
+      /^Of the moves made, the most-copying heads off changed 39 %, three heads drawn at random 29 %, the lowest 12 %: only its gap to the lowest is more than luck\./,
     );
     expect(summary(close3).points![1]!.items.at(-1)).toBe(
-      'Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (39 % against 12 %), but 3 at random came close (29 %): attention picked the heads, switching them off tested them.',
+      'Switching off the most-copying heads changed more repeats than switching off the 3 lowest (39 % against 12 %), but 3 at random came close (29 %): attention picked the heads, switching them off tested them.',
     );
     expect(headsTally(c).more).toMatch(
-      /Where both sets make a move, the two part on 38 turns: only the top-diagonal heads off changed the move 31 times, only the lowest 7; were both sets alike, chance would split them this unevenly less than 1 time in 1,000\. Against the random three, the two part on 34 turns: only the top-diagonal heads off changed it 25 times, only the random three 9; were both sets alike, chance would split them this unevenly less than 1 time in 100\./,
+      /Where both sets make a move, the two part on 38 turns: only the most-copying heads off changed the move 31 times, only the lowest 7; were both sets alike, chance would split them this unevenly less than 1 time in 1,000\. Against the random three, the two part on 34 turns: only the most-copying heads off changed it 25 times, only the random three 9; were both sets alike, chance would split them this unevenly less than 1 time in 100\./,
     );
     // LT near DE: no such reason to give, even with the second twin clearly lower.
     const secondLower = { ...c, repeats: { ...c.repeats, lt: 95 }, split: { ...c.split, full: { ...c.split.full, 'twin-de': sp(5, 40) } } };

@@ -51,7 +51,7 @@ describe('the recap of the look inside', () => {
       ],
       // (111 − 68) / 111 = 38.7 %, (99 − 87) / 99 = 12.1 %; 31 against 7 is clear.
       // (104 − 80) / 104 = 23 % at random; 25 against 9 is clear too.
-      ['8. Switching heads off', '39 %, 23 %, 12 %', 'the top-diagonal heads carry part of the repeat, more than other heads'],
+      ['8. Switching heads off', '39 %, 23 %, 12 %', 'the most-copying heads carry part of the repeat, more than other heads'],
     ]);
     // Only the test's row says how sure its gaps are: 25 against 9 (two-sided sign test: p = 0.009), 31 against 7.
     expect(insideRows(full, filler, c).map((r) => r.luck)).toEqual([
@@ -90,7 +90,7 @@ describe('the recap of the look inside', () => {
       'Attention gave clues, not the cause: switching off the heads that copy most changes the move barely more than switching off three at random.',
     );
     expect(insideReveal(world([full, filler]), close).said).toContain(
-      ' Three heads at random change nearly as many moves as the top-diagonal ones: the pull is not held by the copying few.',
+      ' Three heads at random change nearly as many moves as the most-copying ones: the pull is not held by the copying few.',
     );
     // Filler not yet scored: no table with a row missing.
     expect(insideReveal(world([full]), c).table).toBeUndefined();

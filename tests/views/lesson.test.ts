@@ -11,7 +11,7 @@ import { writtenIn } from '../../src/views/lesson/written';
 import { turnsSeen } from '../../src/context/history';
 import { parsePolicy } from '../../src/context/policy';
 import { headsOffReveal, towardGoal } from '../../src/views/lesson/moves';
-import { numbersOf, sentencesOf, WORDS } from '../../src/views/lesson/world';
+import { numbersOf, questionOf, sentencesOf, WORDS } from '../../src/views/lesson/world';
 import { partOf, STEP_IDS, stepNo } from '../../src/views/lesson/order';
 import { clipWorked, evenDiagonal, evenShare, percent, priorYardstick, readAgainstFull } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
@@ -141,6 +141,30 @@ describe('the lesson', () => {
         LESSON.some((s) => s.id === q.revisit),
         q.revisit,
       ).toBe(true);
+  });
+
+  it("works the diagonal's chance out in round numbers before its guess: the band's cells against the tokens a row sees (hand-computed)", () => {
+    // Two answer rows after 10 tokens, one prior answer of 3 tokens, r = 1: the band has 2 cells in the first row
+    // (its offsets 0 and 1), 3 in the second; the rows see 11 and 12 tokens. Chance: (2/11 + 3/12) / 2 = 21.6 %.
+    const r = figures('full', 0.3, 0.5, {
+      radius: 1,
+      query: { start: 10, end: 12 },
+      diagonalPerAnswer: [{ message: 0, turn: 1, value: 0.3 }],
+      messages: [{ content: { start: 2, length: 3 } }],
+    } as unknown as Partial<PolicyResult>);
+    expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
+      /summed over all 1 prior assistant answers; the heatmap shows the last\. Those cells are about 3 of the 12 tokens a row can see: 22 %, chance's share\. Does the band get more, as much, or less\?$/,
+    );
+  });
+
+  it("finds a step's question for the card's top to say again, and none in a step that asks none", () => {
+    expect(questionOf('Rows are tokens. Does the band get more, as much, or less? Chance is 13 %.')).toBe('Does the band get more, as much, or less?');
+    expect(questionOf(step('shares').text(start))).toBe('How much goes to its prior assistant answers?');
+    // With the figures in, the question asks whether it leans on them beyond their share of the tokens.
+    expect(questionOf('They are 42 % of those tokens: does it lean on them, giving them more? Guess how much they get.')).toBe(
+      'They are 42 % of those tokens: does it lean on them, giving them more?',
+    );
+    expect(questionOf(step('recap').text(start))).toBeNull();
   });
 
   it('names the part each step is in, from the first step of each part', () => {
@@ -363,10 +387,10 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the top-diagonal heads off, north, an open way\. With the lowest off, east, into a wall; both break its list of cells\. Of the moves made, the top-diagonal heads off changed \d+ %, three heads drawn at random \d+ %, the lowest \d+ %: only its gap to the lowest is more than luck\. Most changed moves hit another wall: without these heads it seldom finds an open way\.$/,
+      /^With every head on the model moves east, into a wall; with the most-copying heads off, north, an open way\. With the lowest off, east, into a wall; both break its list of cells\. Of the moves made, the most-copying heads off changed \d+ %, three heads drawn at random \d+ %, the lowest \d+ %: only its gap to the lowest is more than luck\. Most changed moves hit another wall: without these heads it seldom finds an open way\.$/,
     );
     expect(heads.more).toMatch(
-      /^On this answer: both sets garble the list of cells; here only the top-diagonal heads change the move\. Switched off: L1·H0, L1·H2 \(top diagonal ratio\); L1·H3, L1·H5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked \(top-diagonal, lowest, at random\): /,
+      /^On this answer: both sets garble the list of cells; here only the most-copying heads change the move\. Switched off: L1·H0, L1·H2 \(most copying: highest diagonal ratio\); L1·H3, L1·H5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked \(most-copying, lowest, at random\): /,
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
@@ -379,24 +403,24 @@ describe('the lesson', () => {
     const around = told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['east'] }, w);
     expect(around).toContain('north, an open way, around the wall.');
     expect(around).not.toContain('away from the goal');
-    // Only the top-diagonal heads off garble the list: said on the card, as a sign that they copy.
+    // Only the most-copying heads off garble the list: said on the card, as a sign that they copy.
     const onlyTop = told('heads', off('Path: 8 3.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w);
-    expect(onlyTop).toContain('On this answer: only the top-diagonal heads change the move, and they garble the list of cells too: they copy.');
+    expect(onlyTop).toContain('On this answer: only the most-copying heads change the move, and they garble the list of cells too: they copy.');
     expect(onlyTop).not.toContain('Both sets');
     // Neither list garbled: the move alone.
     const neither = told('heads', off('Path: 8 9 10 11.\nMove: north', 'Path: 8 9 10 11.\nMove: east'), w);
-    expect(neither).toContain('On this answer: only the top-diagonal heads change the move: they carry some of the pull of its earlier moves.');
+    expect(neither).toContain('On this answer: only the most-copying heads change the move: they carry some of the pull of its earlier moves.');
     expect(neither).not.toMatch(/garble/);
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['north', 'east'] }, w)).toContain(
       'north, an open way, toward the goal. With the lowest off, east, into a wall; both break its list of cells. Of the moves made',
     );
     // The control changes the move too: the bright heads are not singled out.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: west'), w)).toContain(
-      'On this answer: the others off change the move too: in a model this small any three heads matter, so this does not single out the top-diagonal heads.',
+      'On this answer: the others off change the move too: in a model this small any three heads matter, so this does not single out the most-copying heads.',
     );
     // Into another wall, not an open way; the control as it was.
     expect(told('heads', { ...off('Path: 8 3.\nMove: south', 'Path: 8.\nMove: east'), walls: ['east', 'south'] }, w)).toContain(
-      'On this answer: the top-diagonal heads change the move, though not to an open way; the others leave it as it was.',
+      'On this answer: the most-copying heads change the move, though not to an open way; the others leave it as it was.',
     );
     expect(told('heads', off('Path: 8 3.\nMove: east', 'Path: 8.\nMove: east'), w)).toContain('On this answer: the move does not hang on those heads alone.');
     // An answer that no longer ends in a move fell apart: not read as the pull going.
@@ -405,9 +429,9 @@ describe('the lesson', () => {
     );
     // No control yet, no walls: only what changed, and no count over the episodes.
     expect(headsOffReveal(off('Path: 8 3.\nMove: north').offAnswers, null, ['east']).said).toBe(
-      'With every head on the model moves east, into a wall; with the top-diagonal heads off, north, an open way, and its list of cells comes out wrong. Without those heads it takes an open way, though a model missing parts may also just write differently.',
+      'With every head on the model moves east, into a wall; with the most-copying heads off, north, an open way, and its list of cells comes out wrong. Without those heads it takes an open way, though a model missing parts may also just write differently.',
     );
-    // "Its list comes out wrong" only where the top-diagonal heads alone garble it; where both sets do, said of both; where neither, nothing.
+    // "Its list comes out wrong" only where the most-copying heads alone garble it; where both sets do, said of both; where neither, nothing.
     const bothWrong = headsOffReveal(off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: east').offAnswers, null, ['east']).said;
     expect(bothWrong).not.toContain('its list of cells comes out wrong');
     expect(bothWrong).toContain('. With the lowest off, east, into a wall; both break its list of cells.');
@@ -510,10 +534,13 @@ describe('the lesson', () => {
       said: 'Turns 5 to 8 say west 4 times in a row, the last into a wall the user named.',
     });
     expect(caseSaid({ from: 2, to: 10, move: 'south', wallFrom: 5 })).toEqual({
-      takeaway: 'It answers south into a wall the user named, 6 turns in a row. The steps ahead ask why.',
-      said: 'Turns 2 to 10 say south 9 times in a row, from turn 5 on into a wall the user named.',
+      takeaway: 'From turn 5 on, it answers south into a wall the user named, 6 turns in a row. The steps ahead ask why.',
+      said: 'It had said south since turn 2; from turn 5 on, that way is a wall, and it keeps saying it.',
     });
-    expect(caseSaid({ from: 2, to: 4, move: 'south', wallFrom: 2 }).said).toBe('Turns 2 to 4 say south 3 times in a row, each into a wall the user named.');
+    expect(caseSaid({ from: 2, to: 4, move: 'south', wallFrom: 2 })).toEqual({
+      takeaway: 'From turn 2 on, it answers south into a wall the user named, 3 turns in a row. The steps ahead ask why.',
+      said: 'Each of those south moves runs into a wall the user named.',
+    });
     expect(caseSaid({ from: 2, to: 4, move: 'south', wallFrom: null }).said).toBe('Turns 2 to 4 say south 3 times in a row.');
     expect(caseSaid(null).said).toBe('');
   });
@@ -910,7 +937,7 @@ describe('the lesson', () => {
     const offAnswers = { withAll: 'Move: south', withOff: 'Move: north', off: ['L1·H0', 'L1·H2'], control: { off: ['L1·H3'], withOff: 'Move: south' } };
     expect(writtenIn(step('heads'), { ...start, offAnswers }).map((x) => x.label)).toEqual([
       'Every head on',
-      'L1·H0, L1·H2 off (top diagonal ratio)',
+      'L1·H0, L1·H2 off (most copying: highest diagonal ratio)',
       'L1·H3 off (lowest)',
     ]);
     // A list of cells other than with every head on: named beside its answer (here the top heads' run of 22s).
@@ -922,7 +949,7 @@ describe('the lesson', () => {
     };
     expect(writtenIn(step('heads'), { ...start, offAnswers: lists }).map((x) => x.label)).toEqual([
       'Every head on',
-      'L1·H0 off (top diagonal ratio; its list of cells comes out wrong: the model, missing parts, not the page)',
+      'L1·H0 off (most copying: highest diagonal ratio; its list of cells comes out wrong: the model, missing parts, not the page)',
       'L1·H3 off (lowest)',
     ]);
     // A step without an action of its own writes nothing.

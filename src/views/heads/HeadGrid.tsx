@@ -24,6 +24,7 @@ export function HeadGrid({
   onFocusCell,
   testId,
   top,
+  ranks,
 }: {
   cells: Cells;
   max: number;
@@ -35,6 +36,8 @@ export function HeadGrid({
   testId?: string;
   /** The head with the highest figure, marked for the lesson's "take me there". */
   top?: HeadRef;
+  /** Heads outlined before anything is switched off (the lesson's heads step: the 3 to switch off and the control's 3). */
+  ranks?: { first: readonly HeadRef[]; control: readonly HeadRef[] };
 }) {
   const [at, setAt] = useState<HeadRef>([Math.max(0, cells.length - 1), 0]);
   const ref = useRef<HTMLTableElement>(null);
@@ -45,6 +48,8 @@ export function HeadGrid({
     height: Math.round(Math.min(32, Math.max(12, 240 / Math.max(1, cells.length)))),
   };
   const colour = (v: number) => cellColour(v, max, diverging);
+  // Each cell's figure written in it where the cells are wide enough: near-equal colours are hard to rank by eye.
+  const written = !diverging && size.width >= 30;
   const isOff = (l: number, h: number) => hasHead(off, [l, h]);
   const focus = (l: number, h: number) => {
     const next: HeadRef = [Math.min(cells.length - 1, Math.max(0, l)), Math.min(heads - 1, Math.max(0, h))];
@@ -88,16 +93,18 @@ export function HeadGrid({
               const crossed = isOff(l, h);
               // The highest cell is marked, not only brightest: two near-equal colours are hard to tell apart.
               const highest = top !== undefined && top[0] === l && top[1] === h;
+              const rank = ranks && (hasHead(ranks.first, [l, h]) ? 'first' : hasHead(ranks.control, [l, h]) ? 'control' : undefined);
               return (
                 <td key={h}>
                   <button
                     type="button"
                     data-cell={`${l}.${h}`}
                     data-top={highest ? '' : undefined}
-                    className={crossed ? 'head-cell off' : 'head-cell'}
+                    data-rank={rank}
+                    className={`head-cell${crossed ? ' off' : ''}${rank ? ` rank-${rank}` : ''}`}
                     tabIndex={at[0] === l && at[1] === h ? 0 : -1}
                     style={{ ...size, background: bg, color: isDark(bg) ? '#fff' : '#000' }}
-                    aria-label={`layer ${l}, head ${h}: ${v.toFixed(4)}${highest ? ', the highest' : ''}${crossed ? ', switched off' : ''}`}
+                    aria-label={`layer ${l}, head ${h}: ${v.toFixed(4)}${highest ? ', the highest' : ''}${rank === 'first' ? ', among the 3 to switch off' : rank === 'control' ? ', among the control' : ''}${crossed ? ', switched off' : ''}`}
                     aria-pressed={onChoose ? crossed : undefined}
                     onKeyDown={onKey}
                     onMouseEnter={() => onFocusCell([l, h])}
@@ -105,7 +112,8 @@ export function HeadGrid({
                     onClick={() => onChoose?.([l, h])}
                   >
                     {/* Spaced: run together, the two marks read as one glyph. */}
-                    {[crossed && '×', highest && '★'].filter(Boolean).join(' ')}
+                    <span className="head-mark">{[crossed && '×', highest && '★'].filter(Boolean).join(' ')}</span>
+                    {written && <span className="head-value">{Math.round(v * 100)}</span>}
                   </button>
                 </td>
               );

@@ -1,6 +1,6 @@
 import { interpolateCividis, interpolateRdBu } from 'd3-scale-chromatic';
 import { useState } from 'react';
-import { hasHead, headLabel, topHeads, type HeadRef } from '../../analysis/ablation';
+import { hasHead, headLabel, lastLayerSets, topHeads, type HeadRef } from '../../analysis/ablation';
 import type { LayerFigures } from '../../analysis/heads';
 import { CATEGORIES } from '../../metrics/categories';
 import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
@@ -94,8 +94,9 @@ export function HeadsPanel() {
   ]);
   // A head switched off still forms its attention but writes nothing: rank only the heads still on.
   const top = first ? topHeads(first.layers, 3, off) : [];
-  // The grid's ★ stays on the head with the highest diagonal ratio, switched off or not: a mark that moved would read as a new finding.
+  // The ★ stays on the highest head, switched off or not: a mark that moved would read as a new finding.
   const star = first ? topHeads(first.layers, 1)[0] : undefined;
+  const lessonRanks = first && quiet && metric === 'diagonal' ? lastLayerSets(first.layers) : undefined; // ringed in the lesson
   const peak = first ? meanOf(first.layers, 'diagonal').reduce((b, v, l, a) => (v > a[b]! ? l : b), 0) : 0;
   return (
     <section className="panel heads" aria-labelledby="heads-title">
@@ -150,6 +151,7 @@ export function HeadsPanel() {
                   onFocusCell={setCell}
                   testId={`head-grid-${k}`}
                   top={k === 0 && metric === 'diagonal' ? star : undefined}
+                  ranks={k === 0 ? lessonRanks : undefined}
                 />
               </figure>
             ))}
@@ -173,9 +175,7 @@ export function HeadsPanel() {
           {/* Below the grids, not above: a readout that changes height above them would move the cell under the
             pointer, and the hover would flicker between two cells. */}
           <p className="muted heads-readout" aria-live="polite" data-testid="heads-readout">
-            {cell && first?.layers[cell[0]]?.perHead[cell[1]]
-              ? readout(grids, cell, off)
-              : `Rows are layers (0 at the top), columns heads; colour: ${METRIC_NAMES[metric]}, 0 to ${fig(max)}${metric === 'diagonal' ? '; ★ marks the highest head, × a head switched off' : ''}. ${clickSwitches ? 'Click a cell to switch its head off.' : "Click a cell to open that head's heatmap."}`}
+            {cell && first?.layers[cell[0]]?.perHead[cell[1]] ? readout(grids, cell, off) : gridKey(metric, fig(max), lessonRanks !== undefined, clickSwitches)}
           </p>
         </div>
         {first && <HeadsProfile fig={fig} max={max} change={diff && !quiet ? largestChange(diff) : null} profile={quiet ? null : profile} />}
@@ -183,6 +183,14 @@ export function HeadsPanel() {
       <OffHeads top={first ? (k: number) => topHeads(first.layers, k) : null} />
     </section>
   );
+}
+
+/** How to read the grid, while no cell is pointed at: its axes, its colour, its marks and what a click does. */
+function gridKey(metric: HeadMetric, max: string, ringed: boolean, clickSwitches: boolean): string {
+  const marks = metric === 'diagonal' ? '; ★ marks the highest head, × a head switched off' : '';
+  const rings = ringed ? "; the double ring: the last layer's 3 highest, switched off first; dashed: its 3 lowest, the control" : '';
+  const click = clickSwitches ? 'Click a cell to switch its head off.' : "Click a cell to open that head's heatmap.";
+  return `Rows are layers (0 at the top), columns heads; colour: ${METRIC_NAMES[metric]}, 0 to ${max}${marks}${rings}. ${click}`;
 }
 
 /**

@@ -34,13 +34,14 @@ export function HeatmapPanel() {
   // There, a maze answer's rows split where its thought and move start: the reveal's parts, seen on the picture.
   // Found once per result, not on every hover (the panel re-renders as the pointer moves).
   const tails = useMemo(() => (opensOn ? withAttention.map((r) => tailRow(r)) : []), [withAttention, opensOn]);
-  const rowSplit = (r: PolicyResult, k: number): RowSplit | null => {
-    const row = tails[k] ?? 0;
-    return row > 0 && row < r.query.end - r.query.start ? { row, above: 'list of cells', below: 'thought and move' } : null;
-  };
   // Once the diagonal's guess is in, the brightest copy in the band is locked: outlined, and read out under the
   // heatmap, so one bright cell of the band is seen for what it is (an answer token reading the same word).
   const guessed = useLesson((s) => s.guesses.diagonal !== undefined);
+  // The split is drawn with the reveal that reads it: before the guess the picture holds the band alone.
+  const rowSplit = (r: PolicyResult, k: number): RowSplit | null => {
+    const row = guessed ? (tails[k] ?? 0) : 0;
+    return row > 0 && row < r.query.end - r.query.start ? { row, above: 'list of cells', below: 'thought and move' } : null;
+  };
   const first = withAttention[0];
   const copy = useMemo(() => (opensOn && guessed && first ? brightestCopy(first, tails[0]) : null), [opensOn, guessed, first, tails]);
   useEffect(() => {
@@ -89,8 +90,8 @@ export function HeatmapPanel() {
       </div>
       {opensOn && (
         <p className="muted" data-testid="lesson-zoom">
-          Zoomed in on the last prior assistant answer for the lesson, in square cells: a copy made token for token runs down at 45°. The white dashed line
-          splits the answer's rows: above it, its list of cells; below, its thought and move.
+          Zoomed in on the last prior assistant answer for the lesson, in square cells: a copy made token for token runs down at 45°.
+          {guessed ? " The white dashed line splits the answer's rows: above it, its list of cells; below, its thought and move." : ''}
           {copy ? ' The blue box: the brightest copy above the line, an answer token reading the same word in that answer, read out under the heatmap.' : ''}{' '}
           "fit" shows the whole matrix.
         </p>

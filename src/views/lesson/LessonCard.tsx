@@ -6,14 +6,14 @@ import { goWhenShown } from './take-me-there';
 import { Glossary, Guess, Quiz } from './LessonParts';
 import { figuresOf, LESSON, type LessonStep, type LessonWorld, type Reveal } from './steps';
 import { partOf } from './order';
-import { only, SILENT, unbroken } from './world';
+import { only, questionOf, SILENT, unbroken } from './world';
 import { scoreboard } from './wall-counts';
 import { useLessonWorld } from './use-lesson-world';
 import { MazeDrawing } from './MazeDrawing';
 import { CopySketch } from './CopySketch';
 import { ModelShape } from './ModelShape';
 import { writtenIn } from './written';
-import { useAfter, useCardScroll, useHighlight } from './card-scroll';
+import { useAfter, useCardScroll, useHighlight, useTextScrolledAway } from './card-scroll';
 import { RevealBox } from './RevealBox';
 
 /** The page as the step set it up: its first figures of the setup's policy and turn (what changes are compared with). */
@@ -121,6 +121,8 @@ function Card({ index }: { index: number }) {
     s.region === 'card',
   );
   useAfter(index, s, doneNow, reached);
+  const question = questionOf(s.text(w));
+  const textAway = useTextScrolledAway(cardRef, index);
   const last = index === LESSON.length - 1;
   const heading = useRef<HTMLHeadingElement>(null);
   // Each step takes the focus, so a keyboard (and a screen reader) starts reading it at its title.
@@ -164,6 +166,12 @@ function Card({ index }: { index: number }) {
         <h2 tabIndex={-1} ref={heading} data-testid="lesson-title">
           {s.title}
         </h2>
+        {/* The question again once its text has scrolled away: the reveal below answers it. */}
+        {question && textAway && !folded && (
+          <p className="lesson-recall" data-testid="lesson-recall">
+            {unbroken(question)}
+          </p>
+        )}
       </div>
       <div id="lesson-body" hidden={folded}>
         {/* The case step draws the maze the turns tell: a path and a wall, not coordinates to work out. First, so a

@@ -9,6 +9,7 @@ import { type AttentionSlab, rowsOf } from '../../metrics/slab';
 import {
   AGAINST_CHANCE,
   evenBandRows,
+  bandCells,
   evenDiagonal,
   evenShare,
   figuresOf,
@@ -98,7 +99,10 @@ export function diagonalAsk(w: LessonWorld): string {
   const r = figuresOf(w);
   const even = r ? evenDiagonal(r) : 0;
   if (!r || !(even > 0)) return 'Does the band get more than chance, about as much, or less?';
-  return `Together those cells, up to ${2 * r.radius + 1} per answer, are ${percent(even)} of a row, chance's share: does the band get more, as much, or less?`;
+  // Chance worked out in round numbers: the band's cells and the tokens a row sees, each averaged over the rows.
+  const rows = bandCells(r);
+  const mean = (f: (x: { cells: number; seen: number }) => number) => Math.round(rows.reduce((t, x) => t + f(x), 0) / rows.length);
+  return `Those cells are about ${mean((x) => x.cells)} of the ${mean((x) => x.seen)} tokens a row can see: ${percent(even)}, chance's share. Does the band get more, as much, or less?`;
 }
 
 /** The prior assistant answers' content spans, in the order of the diagonal's breakdown: where its bands lie. */

@@ -1,5 +1,5 @@
 /** Where the lesson brings the page and the card into view: the step's region on entry, the reveal, the picture after an action. */
-import { useEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import type { LessonRegion, LessonStep } from './world';
 
 /** Smooth scrolling, unless the person asked for less motion. */
@@ -82,4 +82,25 @@ export function useAfter(index: number, s: LessonStep, doneNow: boolean, reached
     if (!doneNow || doneBefore || !s.after) return;
     requestAnimationFrame(() => document.querySelector(s.after!)?.scrollIntoView({ block: 'center', behavior: motion() }));
   }, [doneNow, doneBefore, s]);
+}
+
+/**
+ * Whether the step's text has scrolled up under the card's sticky top: then the top says its question again, so a
+ * reveal read further down still has the question it answers in view.
+ */
+export function useTextScrolledAway(cardRef: RefObject<HTMLElement | null>, index: number): boolean {
+  const [away, setAway] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: checked again when the step (and so its text) changes
+  useEffect(() => {
+    const card = cardRef.current;
+    if (!card) return;
+    const check = () => {
+      const [text, top] = [card.querySelector('[data-testid="lesson-text"]'), card.querySelector('.lesson-top')];
+      setAway(!!text && !!top && text.getBoundingClientRect().bottom < top.getBoundingClientRect().bottom);
+    };
+    check();
+    card.addEventListener('scroll', check, { passive: true });
+    return () => card.removeEventListener('scroll', check);
+  }, [cardRef, index]);
+  return away;
 }

@@ -31,6 +31,7 @@ const WORDS: Entry[] = [
     means: "the attention near the dotted line where the answer's 10th token meets a prior assistant answer's 10th: what copying in step looks like.",
   },
   { term: 'layer, head', means: 'the model is a stack of layers; each layer has heads, parts that each choose where to look.' },
+  { term: 'most-copying heads', means: 'the heads with the highest diagonal ratio: their attention looks most like copying in step.' },
   { term: 'context policy', means: 'a rule for what the model is shown of the earlier turns before it answers.' },
   { term: 'CPL twin', means: 'a copy of the model trained to prefer the move it makes with less history.' },
   {

@@ -86,11 +86,11 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
     row(
       'heads',
       'Switching heads off',
-      'the test: of the repeats, the moves changed with the 3 top-diagonal heads off, 3 at random, the 3 lowest',
+      'the test: of the repeats, the moves changed with the 3 most-copying heads off, 3 at random, the 3 lowest',
       `${changedPct(h, 'top')}, ${changedPct(h, 'random')}, ${changedPct(h, 'bottom')}`,
       carry
         ? beyondRandom(h)
-          ? 'the top-diagonal heads carry part of the repeat, more than other heads'
+          ? 'the most-copying heads carry part of the repeat, more than other heads'
           : 'they matter more than the lowest, but random heads come close: not special'
         : headsCarry(c)
           ? 'they may carry part of it, or it could be luck'
@@ -103,7 +103,7 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
 
 /** What the look inside means for someone who wants to know why a model repeats. */
 export const SO_WHAT =
-  'Part 1 found where the pull comes from (the previous answer) by changing what the model reads; the look inside did not find how it travels: attention only says where to look.';
+  'Part 1 found where the pull comes from (the previous answer) by changing what the model reads; the look inside did not find how it travels: attention shows where, not why.';
 
 /** The inside recap's reveal: the half's question answered in one line, then how (clues, then the test). */
 export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Reveal {
@@ -141,7 +141,7 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
           ? mostlyIntoWalls(h)
             ? ' Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out.'
             : ''
-          : ' Three heads at random change nearly as many moves as the top-diagonal ones: the pull is not held by the copying few.'
+          : ' Three heads at random change nearly as many moves as the most-copying ones: the pull is not held by the copying few.'
     }`,
     table: {
       caption:

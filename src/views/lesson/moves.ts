@@ -159,15 +159,15 @@ export function headsOffReveal(
   // "moves" once: the three answers in one sentence.
   const then = (x: string) => moveClause(x, walls, toGoal).replace(/^moves /, '');
   // The heads by name are in the panel and the fold: the card says where each move leads.
-  // A list of cells garbled by the top-diagonal heads alone: they copy the list (the diagonal step's finding), said where seen.
+  // A list of cells garbled by the most-copying heads alone: they copy the list (the diagonal step's finding), said where seen.
   // Both sets garbling it: said too, so a long run of one cell is not read as the copying heads' doing alone.
   const [topWrong, controlWrong] = [listWrong(a.withOff, a.withAll), !!c && listWrong(c.withOff, a.withAll)];
   const garbled = topWrong && !controlWrong ? ', and its list of cells comes out wrong' : '';
   // The first sentence is what the card shows unfolded: the two answers the step is about, side by side.
-  const moves = `With every head on the model ${moveClause(a.withAll, walls, toGoal)}; with the top-diagonal heads off, ${then(a.withOff)}${garbled}.${
+  const moves = `With every head on the model ${moveClause(a.withAll, walls, toGoal)}; with the most-copying heads off, ${then(a.withOff)}${garbled}.${
     c ? ` With the lowest off, ${then(c.withOff)}${topWrong && controlWrong ? '; both break its list of cells' : ''}.` : ''
   }`;
-  const named = `Switched off: ${a.off.join(', ')} (top diagonal ratio)${c ? `; ${c.off.join(', ')} (lowest)` : ''}, in the last layer.`;
+  const named = `Switched off: ${a.off.join(', ')} (most copying: highest diagonal ratio)${c ? `; ${c.off.join(', ')} (lowest)` : ''}, in the last layer.`;
   const copied =
     previous === null
       ? ''
@@ -182,7 +182,7 @@ export function headsOffReveal(
   };
 }
 
-/** What the moves with heads off say: whether the top-diagonal heads carry the repeated move, against the control. */
+/** What the moves with heads off say: whether the most-copying heads carry the repeated move, against the control. */
 function offMeaning(a: OffAnswers, walls: string[] | null): string {
   const [on, off] = [moveOf(a.withAll), moveOf(a.withOff)];
   const control = a.control && moveOf(a.control.withOff);
@@ -195,16 +195,16 @@ function offMeaning(a: OffAnswers, walls: string[] | null): string {
       ? 'Without those heads it takes an open way, though a model missing parts may also just write differently.'
       : 'Without those heads the move changes.';
   if (control !== on)
-    return 'The others off change the move too: in a model this small any three heads matter, so this does not single out the top-diagonal heads.';
+    return 'The others off change the move too: in a model this small any three heads matter, so this does not single out the most-copying heads.';
   // A list of cells gone wrong shows in the answers on the card: said, so it is not left a puzzle. Without the
-  // top-diagonal heads alone it shows they copy the list too; with both sets it is what any three heads off do.
+  // most-copying heads alone it shows they copy the list too; with both sets it is what any three heads off do.
   const [list, offList, controlList] = [a.withAll, a.withOff, a.control!.withOff].map((x) => x.split('\n')[0]);
-  if (!escapes) return 'The top-diagonal heads change the move, though not to an open way; the others leave it as it was.';
+  if (!escapes) return 'The most-copying heads change the move, though not to an open way; the others leave it as it was.';
   // Where the new move leads against the goal is in the first sentence ("but away from the goal"); how much of
   // the pull they carry, in the count over the stored turns that follows.
-  if (offList !== list && controlList === list) return 'Only the top-diagonal heads change the move, and they garble the list of cells too: they copy.';
-  if (offList !== list) return 'Both sets garble the list of cells; here only the top-diagonal heads change the move.';
-  return 'Only the top-diagonal heads change the move: they carry some of the pull of its earlier moves.';
+  if (offList !== list && controlList === list) return 'Only the most-copying heads change the move, and they garble the list of cells too: they copy.';
+  if (offList !== list) return 'Both sets garble the list of cells; here only the most-copying heads change the move.';
+  return 'Only the most-copying heads change the move: they carry some of the pull of its earlier moves.';
 }
 
 /** A run of turns that give the same move, and whether its last move runs into a wall the user message named. */
@@ -241,11 +241,14 @@ export function longestStreak(turns: readonly { answer: string; asked: string | 
 export function streakReveal(s: Streak | null): Reveal {
   if (!s) return SILENT;
   const into = s.wallFrom === null ? 0 : s.to - s.wallFrom + 1;
+  if (into < 2) return { said: streakSaid(s).trim() };
+  // The run into the wall in bold; where the move began earlier, when it still led somewhere, said apart (one count each).
   return {
-    ...(into >= 2 && {
-      takeaway: `It answers ${s.move} into a wall the user named, ${into} turns in a row. The steps ahead ask why.`,
-    }),
-    said: streakSaid(s).trim(),
+    takeaway: `From turn ${s.wallFrom} on, it answers ${s.move} into a wall the user named, ${into} turns in a row. The steps ahead ask why.`,
+    said:
+      s.wallFrom! > s.from
+        ? `It had said ${s.move} since turn ${s.from}; from turn ${s.wallFrom} on, that way is a wall, and it keeps saying it.`
+        : `Each of those ${s.move} moves runs into a wall the user named.`,
   };
 }
 

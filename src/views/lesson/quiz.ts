@@ -134,16 +134,16 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'heads',
   },
   {
-    // The control read: a change that any heads bring is not the top-diagonal heads' doing.
+    // The control read: a change that any heads bring is not the most-copying heads' doing.
     question:
-      'With its three top-diagonal heads switched off the agent stops walking into the wall; with three other heads switched off instead, it stops too. What does that say?',
+      'With its three most-copying heads switched off the agent stops walking into the wall; with three other heads switched off instead, it stops too. What does that say?',
     options: [
-      'the top-diagonal heads carry the pull toward the repeated move, since switching them off stopped it',
+      'the most-copying heads carry the pull toward the repeated move, since switching them off stopped it',
       'the model reads the walls the user names with those six heads only, so either set stops the move',
-      'switching off any three heads changes the move here: nothing singles out the top-diagonal heads',
+      'switching off any three heads changes the move here: nothing singles out the most-copying heads',
     ],
     correct: 2,
-    why: 'The control heads are there for this: only a move that changes without the top-diagonal heads, and not without the others, points at them.',
+    why: 'The control heads are there for this: only a move that changes without the most-copying heads, and not without the others, points at them.',
     revisit: 'heads',
   },
   {

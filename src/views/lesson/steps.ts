@@ -45,16 +45,21 @@ const WALL: LessonSetup = { example: 'maze-wall', policy: 'full', turn: null, nu
 /** The policies that drop earlier turns (the table's first step). */
 const DROPPING = policySpecs(TABLE).filter((p) => /^(window|clip|summary|lt|de)/.test(p));
 
-/** The shares step's ask, with chance so the guess has a scale (as the diagonal step's): the prior assistant answers' part of the tokens. */
+/**
+ * The shares step's ask, with chance so the guess has a scale (as the diagonal step's): the prior assistant answers'
+ * part of the tokens, and the question the guess answers, whether it leans on them beyond that.
+ */
 function shareAsk(r: ReturnType<typeof figuresOf>): string {
   const even = r ? evenShare(r, 'prior') : 0;
-  return even > 0 ? ` They are ${percent(even)} of the tokens it sees: chance would give them that.` : '';
+  return even > 0
+    ? `Its prior assistant answers are ${percent(even)} of those tokens: does it lean on them, giving them more? Guess how much they get.`
+    : 'How much goes to its prior assistant answers?';
 }
 
-/** "each of the 9 " prior assistant answers, as many as the answer reads; "every " before its figures are in. */
+/** "all 9 " prior assistant answers, as many as the answer reads; "all the " before its figures are in. */
 function priorCount(w: LessonWorld): string {
   const n = figuresOf(w)?.diagonalPerAnswer.length;
-  return n ? `each of the ${n} ` : 'every ';
+  return n ? `all ${n} ` : 'all the ';
 }
 
 /** What Clip keeps at the lesson's turn, said in the step text: " (at turn 10, Clip shows turns 6 to 9)"; nothing before it cuts. */
@@ -177,7 +182,7 @@ export const LESSON: LessonStep[] = [
     region: 'figures',
     setup: WALL,
     text: (w) =>
-      `Part 1 tested causes by changing what the model reads; attention (where it looks) gives clues, which step ${stepNo('heads')} tests by switching heads off. Each token shares 100 % of its look over the tokens before it: the sink (first ${SINK_TOKENS}), the system prompt, the user's turns, its prior assistant answers, the answer itself. How much goes to its prior assistant answers?${shareAsk(figuresOf(w))}`,
+      `Part 1 tested causes by changing what the model reads; attention (where it looks) gives clues, which step ${stepNo('heads')} tests by switching heads off. Each token shares 100 % of its look over the tokens before it: the sink (first ${SINK_TOKENS}), the system prompt, the user's turns, its prior assistant answers, the answer itself. ${shareAsk(figuresOf(w))}`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
@@ -193,7 +198,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full: the same places, other words; the reveal reads both.
     setup: { ...WALL, also: ['filler'] },
     text: (w) =>
-      `Rows are the answer's tokens, columns what they read; brighter is more. Copying a prior assistant answer, the answer's 10th token reads its 10th: the dotted line. The diagonal ratio is the attention within ${w.radius} tokens of it (between the pink lines), in ${priorCount(w)}prior assistant answers; the heatmap shows the last. ${diagonalAsk(w)}`,
+      `Rows are the answer's tokens, columns what they read; brighter is more. Copying a prior assistant answer, the answer's 10th token reads its 10th: the dotted line. The diagonal ratio is the attention within ${w.radius} tokens of it (between the pink lines), summed over ${priorCount(w)}prior assistant answers; the heatmap shows the last. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
     action: 'Look at the band in the left heatmap (Full), then pick your guess.',
@@ -210,11 +215,11 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: (w) =>
-      `${headsSaid(figuresOf(w))} The grid colours each head by its diagonal ratio${topHeadSaid(figuresOf(w))}. Do the heads that copy make the move? The button switches off the last layer's 3 top-diagonal heads, then its 3 lowest as a control, and has the model answer each way.`,
+      `${headsSaid(figuresOf(w))} The grid colours each head by its diagonal ratio${topHeadSaid(figuresOf(w))}. Do the heads that copy make the move? The button switches off the last layer's 3 most-copying heads (double ring), then its 3 lowest (dashed) as a control, and the model answers each way.`,
     source: `Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean; heads and layers are counted from 0, so 1.2 is the second layer's third head. Switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three) and, in the count over the stored episodes, 3 heads drawn at random at each turn, the stricter control (the lowest heads may be the least used): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
-    action: 'Click "Switch off the last layer\'s 3 top-diagonal heads, then its 3 lowest, and write the answer each way".',
+    action: 'Click "Switch off the last layer\'s 3 most-copying heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
-    act: { label: "Switch off the last layer's 3 top-diagonal heads, then its 3 lowest, and write the answer each way", run: 'heads-off' },
+    act: { label: "Switch off the last layer's 3 most-copying heads, then its 3 lowest, and write the answer each way", run: 'heads-off' },
     // The grid the text reads, centred: the region opens on the charts above it.
     show: '[data-testid="head-grid-0"]',
     // Back to the grid once the answers are written: the panels above it grow as they come.
@@ -252,7 +257,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      `Context Preference Learning (CPL), from "Mitigating conversational inertia", changes the model itself; there it helped large agents. On other mazes, a twin was retrained toward the move made with only the turn before, where it differed from the whole history's.${ltBringsMost(WALL_COUNTS) ? ` Step ${stepNo('contexts')} found that moves made with only the turn before keep most of the pull, so` : ' Then'} a second twin was retrained toward the move made with no history (DE). Does either still walk into the wall?`,
+      `CPL (Context Preference Learning, from "Mitigating conversational inertia") changes the model itself. Shown two of its own answers to one turn, one written seeing only the turn before and one seeing the whole history, it is trained to prefer the first. A twin was trained so on other mazes; ${ltBringsMost(WALL_COUNTS) ? `as the turn before keeps most of the pull (step ${stepNo('contexts')}), ` : ''}a second twin was trained to prefer the answer written with no history. Does either still walk into the wall?`,
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts; the second twin the same way, with no earlier turn as the short context (a variant of this tool, not of the paper), and is counted only over the stored turns at a wall (scripts/inertia-turns.ts), not loaded on the page.',
     action: 'Click "Load the CPL twin and write the answer with both".',

@@ -18,7 +18,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
   const lt = ltBringsMost(c);
   const aoAtDe = moveRate(c, 'ao') <= moveRate(c, 'de') + 5;
   const twin = byChance(c.split.full.twin).clear;
-  // Read inside the branch where the top-diagonal heads change more: there, whether they do so clearly.
+  // Read inside the branch where the most-copying heads change more: there, whether they do so clearly.
   const heads = headsClear(c);
   const writes = [
     `With its whole history it repeats the blocked move in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}.`,
@@ -40,10 +40,10 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     ...(x.prior === undefined ? [] : [`Its prior assistant answers get ${x.prior.toFixed(1)} times what their length alone would give them.`]),
     `Its line-for-line copying (the diagonal${x.diagonal === undefined ? '' : `, ${x.diagonal.toFixed(1)} times chance`}) is mostly the list of cells the task asks for.`,
     headsCarry(c)
-      ? `Switching off the top-diagonal heads changed more repeats than switching off the 3 lowest (${changedPct(c.headsOff, 'top')} against ${changedPct(c.headsOff, 'bottom')})${heads ? '' : ', a gap that could be luck'}${
+      ? `Switching off the most-copying heads changed more repeats than switching off the 3 lowest (${changedPct(c.headsOff, 'top')} against ${changedPct(c.headsOff, 'bottom')})${heads ? '' : ', a gap that could be luck'}${
           heads && !beyondRandom(c.headsOff) ? `, but 3 at random came close (${changedPct(c.headsOff, 'random')})` : ''
         }: attention picked the heads, switching them off tested them.`
-      : 'Switching off the top-diagonal heads changed no more repeats than switching off the 3 lowest.',
+      : 'Switching off the most-copying heads changed no more repeats than switching off the 3 lowest.',
   ];
   return {
     takeaway: 'Conversational inertia: a model leans on its own prior assistant answers more than the task needs.',

@@ -166,7 +166,7 @@ const changedRate = (h: HeadsOffCounts, set: HeadSet): number => rate(h.moved[se
 export const changedPct = (h: HeadsOffCounts, set: HeadSet): string => `${changedRate(h, set)} %`;
 
 /**
- * Whether the top-diagonal heads off change the repeat clearly more than three heads drawn at random (5 points or more,
+ * Whether the most-copying heads off change the repeat clearly more than three heads drawn at random (5 points or more,
  * and beyond chance on the paired turns): the stricter control, since the lowest heads may be the least used.
  */
 export const beyondRandom = (h: HeadsOffCounts): boolean => changedRate(h, 'top') >= changedRate(h, 'random') + 5 && byChance(h.changedRandom).clear;
@@ -174,12 +174,12 @@ export const beyondRandom = (h: HeadsOffCounts): boolean => changedRate(h, 'top'
 /** Whether the turn before alone (LT) brings back at least half of what the whole history adds. */
 export const ltBringsMost = (c: WallCounts): boolean => (moveRate(c, 'lt') - moveRate(c, 'de')) * 2 >= historyAdds(c);
 
-/** Whether the top-diagonal heads off change the repeat more often than the control by 5 points or more: what they carry beyond any three heads. */
+/** Whether the most-copying heads off change the repeat more often than the control by 5 points or more: what they carry beyond any three heads. */
 export const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && changedRate(c.headsOff, 'top') >= changedRate(c.headsOff, 'bottom') + 5;
 /** Whether they do so clearly: 5 points or more, and beyond chance on the turns where both sets make a move. */
 export const headsClear = (c: WallCounts): boolean => headsCarry(c) && byChance(c.headsOff.changed).clear;
 
-/** Whether the moves the top-diagonal heads off changed went mostly into another wall rather than an open way. */
+/** Whether the moves the most-copying heads off changed went mostly into another wall rather than an open way. */
 export const mostlyIntoWalls = (h: HeadsOffCounts): boolean => h.moved.top - h.repeats.top - h.open.top > h.open.top;
 
 /** The heads step's count: over the stored repeats, how often each set of last-layer heads switched off still repeats the move. */
@@ -191,14 +191,14 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const random = beyondRandom(h);
   return {
     takeaway: !headsCarry(c)
-      ? 'The top-diagonal heads carry no more of the pull than any three heads: in this model it does not sit in them.'
+      ? 'The most-copying heads carry no more of the pull than any three heads: in this model it does not sit in them.'
       : !carry
-        ? 'Switching off the top-diagonal heads changed more moves than the control, but that could be luck.'
+        ? 'Switching off the most-copying heads changed more moves than the control, but that could be luck.'
         : random
-          ? 'Attention pointed at heads that matter: switching off the top-diagonal heads changes the repeated move more often than the lowest or three at random, by more than luck.'
-          : 'Switching off the top-diagonal heads changes more moves than switching off the lowest, but barely more than three at random: these heads are not special.',
+          ? 'Attention pointed at heads that matter: switching off the most-copying heads changes the repeated move more often than the lowest or three at random, by more than luck.'
+          : 'Switching off the most-copying heads changes more moves than switching off the lowest, but barely more than three at random: these heads are not special.',
     // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
-    said: `Of the moves made, the top-diagonal heads off changed ${changedPct(h, 'top')}, three heads drawn at random ${changedPct(h, 'random')}, the lowest ${changedPct(h, 'bottom')}${
+    said: `Of the moves made, the most-copying heads off changed ${changedPct(h, 'top')}, three heads drawn at random ${changedPct(h, 'random')}, the lowest ${changedPct(h, 'bottom')}${
       carry
         ? random
           ? ': its gaps to both are more than luck.'
@@ -206,14 +206,14 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
         : `: were the top and the lowest alike, such a gap would come ${byChance(h.changed).said}.`
     }${carry ? headsLead(h) : ''}`,
     board: headsBoard(h, c.turns),
-    luck: [luckRow('top-diagonal off against three at random', h.changedRandom), luckRow('top-diagonal off against the lowest off', h.changed)],
-    more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked (top-diagonal, lowest, at random): a move made ${h.moved.top}, ${h.moved.bottom} and ${h.moved.random} times, the move repeated ${h.repeats.top}, ${h.repeats.bottom} and ${h.repeats.random}, an open way ${h.open.top}, ${h.open.bottom} and ${h.open.random}, no move at all ${h.of - h.moved.top}, ${h.of - h.moved.bottom} and ${h.of - h.moved.random} (the other moves run into another wall). Where both sets make a move, t${parted(h.changed, 'only the top-diagonal heads off changed the move', 'only the lowest', 'were both sets alike, chance').slice(1)} Against the random three, t${parted(h.changedRandom, 'only the top-diagonal heads off changed it', 'only the random three', 'were both sets alike, chance').slice(1)} The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).`,
+    luck: [luckRow('most-copying off against three at random', h.changedRandom), luckRow('most-copying off against the lowest off', h.changed)],
+    more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked (most-copying, lowest, at random): a move made ${h.moved.top}, ${h.moved.bottom} and ${h.moved.random} times, the move repeated ${h.repeats.top}, ${h.repeats.bottom} and ${h.repeats.random}, an open way ${h.open.top}, ${h.open.bottom} and ${h.open.random}, no move at all ${h.of - h.moved.top}, ${h.of - h.moved.bottom} and ${h.of - h.moved.random} (the other moves run into another wall). Where both sets make a move, t${parted(h.changed, 'only the most-copying heads off changed the move', 'only the lowest', 'were both sets alike, chance').slice(1)} Against the random three, t${parted(h.changedRandom, 'only the most-copying heads off changed it', 'only the random three', 'were both sets alike, chance').slice(1)} The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).`,
   };
 }
 
 /**
  * The heads step's count drawn as the running count is: the stored repeats (every one back into the wall with every
- * head on, so no bar is drawn for that) written again with the top-diagonal heads off, three at random and the lowest;
+ * head on, so no bar is drawn for that) written again with the most-copying heads off, three at random and the lowest;
  * each among the moves still made, so a bar's part short of 100 % is the changed share written beside it.
  */
 function headsBoard(h: HeadsOffCounts, turns: number): Board {
@@ -228,7 +228,7 @@ function headsBoard(h: HeadsOffCounts, turns: number): Board {
   return {
     turns: h.of,
     episodes: 0,
-    rows: [row('top-diagonal heads off', 'top'), row('three at random off (drawn anew each turn)', 'random'), row('lowest heads off', 'bottom')],
+    rows: [row('most-copying heads off', 'top'), row('three at random off (drawn anew each turn)', 'random'), row('lowest heads off', 'bottom')],
     noHistory: null,
     caption: `The ${h.of} moves back into the wall under Full (of step ${stepNo('generate')}'s ${turns} turns right after a wall), written again with heads switched off: where each move goes now (the figure beside a bar: the part that changed)`,
     repeatKey: 'still back into the wall: unchanged',
@@ -236,7 +236,7 @@ function headsBoard(h: HeadsOffCounts, turns: number): Board {
 }
 
 /**
- * Where the moves the top-diagonal heads off changed went: into another wall or an open way. Picked for copying the
+ * Where the moves the most-copying heads off changed went: into another wall or an open way. Picked for copying the
  * list of cells, they still steer the move; a changed move is not a way out unless it is an open one.
  */
 function headsLead(h: HeadsOffCounts): string {

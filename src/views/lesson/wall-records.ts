@@ -59,7 +59,7 @@ export interface Split {
   second: number;
 }
 
-/** The sets of last-layer heads switched off: the top-diagonal ones, and the two controls. */
+/** The sets of last-layer heads switched off: the most-copying ones, and the two controls. */
 export type HeadSet = 'top' | 'bottom' | 'random';
 
 /** Over the turns where Full repeats the move: how often each set of heads switched off still repeats it, takes an open way, writes no move. */
@@ -70,7 +70,7 @@ export interface HeadsOffCounts {
   none: Record<HeadSet, number>;
   /** Turns where the set off still makes a move (writes one, and not 'stay'): the basis of every rate, as at the wall. */
   moved: Record<HeadSet, number>;
-  /** Of the turns where both sets off make a move: where only the top-diagonal heads off change it, and where only the lowest do. */
+  /** Of the turns where both sets off make a move: where only the most-copying heads off change it, and where only the lowest do. */
   changed: Split;
   /** The same against the heads drawn at random. */
   changedRandom: Split;

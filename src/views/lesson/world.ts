@@ -128,6 +128,12 @@ export const WORDS = { text: 80, sentences: 5, sentence: 32, said: 90, saidSente
 export const numbersOf = (t: string): string[] => t.match(/\d+(?:[.,]\d+)*/g) ?? [];
 /** A card's text cut into the sentences `WORDS` counts: at a full stop, question or exclamation mark before a capital, a quote or a bracket. */
 export const sentencesOf = (t: string): string[] => t.split(/(?<=[.!?])\s+(?=[A-Z"(])/).filter(Boolean);
+
+/** A step text's question (its last sentence asking one), or null for a step that asks none (a recap, the case). */
+export const questionOf = (text: string): string | null =>
+  sentencesOf(text)
+    .filter((x) => x.trim().endsWith('?'))
+    .at(-1) ?? null;
 /** Nothing to say yet (the figures are still computed, or the action is not done). */
 export const SILENT: Reveal = { said: '' };
 /** A reveal as one text (the tests' way of reading it whole). */
@@ -269,11 +275,16 @@ export function evenDiagonal(r: PolicyResult): number {
 
 /** Row by row, what attention spread evenly puts in the band: the band's cells over the tokens the row can see. */
 export function evenBandRows(r: PolicyResult): number[] {
+  return bandCells(r).map((x) => x.cells / x.seen);
+}
+
+/** Row by row, the band's cells (over every prior assistant answer) and the tokens the row can see: chance worked out. */
+export function bandCells(r: PolicyResult): { cells: number; seen: number }[] {
   const spans = r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content);
   return Array.from({ length: Math.max(0, r.query.end - r.query.start) }, (_, i) => {
-    let band = 0;
-    for (const p of spans) band += Math.max(0, Math.min(p.length - 1, i + r.radius) - Math.max(0, i - r.radius) + 1);
-    return band / (r.query.start + i + 1);
+    let cells = 0;
+    for (const p of spans) cells += Math.max(0, Math.min(p.length - 1, i + r.radius) - Math.max(0, i - r.radius) + 1);
+    return { cells, seen: r.query.start + i + 1 };
   });
 }
 

@@ -36,7 +36,7 @@ export function writtenIn(s: LessonStep, w: LessonWorld): Written[] {
       const wrong = (x: string) => (listWrong(x, a.withAll) ? '; its list of cells comes out wrong: the model, missing parts, not the page' : '');
       return [
         { label: 'Every head on', text: a.withAll },
-        { label: `${a.off.join(', ')} off (top diagonal ratio${wrong(a.withOff)})`, text: a.withOff },
+        { label: `${a.off.join(', ')} off (most copying: highest diagonal ratio${wrong(a.withOff)})`, text: a.withOff },
         ...(a.control ? [{ label: `${a.control.off.join(', ')} off (lowest${wrong(a.control.withOff)})`, text: a.control.withOff }] : []),
       ];
     }
