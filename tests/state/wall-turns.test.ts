@@ -386,7 +386,7 @@ describe('the wall counts the lesson quotes', () => {
     // The first twin clearly lower, the second (toward DE) by a gap luck could give: the first twin's verdict.
     expect(twinTally(c)).toEqual({
       takeaway: 'Trained only where its history changed the move, the twin repeats it less often at the wall, but not as rarely as with no history.',
-      said: 'At a wall the twin repeats the blocked move in 60 %, the demo model 75 % (luck gives such a gap less than 1 time in 1,000), the second twin 70 %.',
+      said: 'At a wall the twin walks back in 60 %, the demo model 75 % (a gap luck gives less than 1 time in 1,000: more than luck), the second twin 70 %.',
       more: 'Counted over the 200 stored turns at a wall, the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the second twin in 140 (70 %) and 30 (15 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move). The two part on 52 turns: only the twin repeats the blocked move 11 times, only the demo model 41; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The two part on 46 turns: only the second twin repeats it 18 times, only the demo model 28; were the two alike, chance would split them this unevenly about 1 time in 5. Both twins were scored as the paper scores them, each answer of a pair read with the short context as input: they learn which answer to prefer there, which may carry over little to the whole history (our reading, not measured).',
       luck: [
         { label: 'CPL twin against the demo model', p: signTest(11, 41), said: 'less than 1 time in 1,000', clear: true },

@@ -153,7 +153,7 @@ describe('the lesson', () => {
       messages: [{ content: { start: 2, length: 3 } }],
     } as unknown as Partial<PolicyResult>);
     expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
-      /summed over all 1 prior assistant answers; the heatmap shows the last\. Those cells are about 3 of the 12 tokens a row can see: 22 %, chance's share\. Does the band get more, as much, or less\?$/,
+      /summed over all 1 prior assistant answers; the heatmap shows the last\. Those cells, about 3 a row, are 22 % of what a row sees: chance's share\. Does the band get more, as much, or less\?$/,
     );
   });
 
@@ -387,14 +387,14 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on the model moves east, into a wall; with the most-copying heads off, north, an open way\. With the lowest off, east, into a wall; both break its list of cells\. Of the moves made, the most-copying heads off changed \d+ %, three heads drawn at random \d+ %, the lowest \d+ %: only its gap to the lowest is more than luck\. Most changed moves hit another wall: without these heads it seldom finds an open way\.$/,
+      /^Of the moves made, the most-copying heads off changed \d+ %, three heads drawn at random \d+ %, the lowest \d+ %: only its gap to the lowest is more than luck\. Most changed moves hit another wall: without these heads it seldom finds an open way\. With every head on the model moves east, into a wall; with the most-copying heads off, north, an open way\. With the lowest off, east, into a wall; both break its list of cells\.$/,
     );
     expect(heads.more).toMatch(
       /^On this answer: both sets garble the list of cells; here only the most-copying heads change the move\. Switched off: L1·H0, L1·H2 \(most copying: highest diagonal ratio\); L1·H3, L1·H5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked \(most-copying, lowest, at random\): /,
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
-      'heads off, north, an open way, but away from the goal. With the lowest off, east, into a wall; both break its list of cells. Of the moves made',
+      'heads off, north, an open way, but away from the goal. With the lowest off, east, into a wall; both break its list of cells. On this answer',
     );
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['west'] }, w)).toContain(
       'north, an open way, but not toward the goal.',
@@ -412,7 +412,7 @@ describe('the lesson', () => {
     expect(neither).toContain('On this answer: only the most-copying heads change the move: they carry some of the pull of its earlier moves.');
     expect(neither).not.toMatch(/garble/);
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['north', 'east'] }, w)).toContain(
-      'north, an open way, toward the goal. With the lowest off, east, into a wall; both break its list of cells. Of the moves made',
+      'north, an open way, toward the goal. With the lowest off, east, into a wall; both break its list of cells. On this answer',
     );
     // The control changes the move too: the bright heads are not singled out.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: west'), w)).toContain(
@@ -468,7 +468,7 @@ describe('the lesson', () => {
     // The shares step draws all five kinds, adding up to 100 %, each against its part of the tokens (hand-counted:
     // 3 sink, 1 system, 2 user tokens; the answer's own, 1 then 2).
     const shares = step('shares').reveal!({ ...start, results: [r], guesses: { prior: 0.5 } }, null).bars!;
-    expect(shares.rows.map((x) => x.label)).toEqual(['sink (first 3 tokens)', 'system prompt', "user's turns", 'prior assistant answers', 'the answer itself']);
+    expect(shares.rows.map((x) => x.label)).toEqual(['sink (first 3 tokens)', 'system prompt', "user's turns", 'prior assistant answers', 'current answer']);
     expect(shares.rows.map((x) => x.value)).toEqual([r.ratios.sink, r.ratios.system, r.ratios.user, 0.7, r.ratios.current]);
     // A sink that gets next to nothing (under 5 %): the row says this small model parks little there.
     const little = { ...r, ratios: { ...r.ratios, sink: 0.01 } } as PolicyResult;
@@ -482,10 +482,10 @@ describe('the lesson', () => {
     const self = { ...r, ratios: { ...r.ratios, current: 0.5 } } as PolicyResult;
     const times = (0.5 / ((1 / 11 + 2 / 12) / 2)).toFixed(1);
     expect(step('shares').reveal!({ ...start, results: [self], guesses: { prior: 0.5 } }, null).more).toContain(
-      `50 % to the answer itself (${times} times chance: each token reads the few words just before it most`,
+      `50 % to the current answer itself (${times} times chance: each token reads the few words just before it most`,
     );
     const low = { ...r, ratios: { ...r.ratios, current: 0.2 } } as PolicyResult;
-    expect(step('shares').reveal!({ ...start, results: [low], guesses: { prior: 0.5 } }, null).more).toContain('20 % to the answer itself. ');
+    expect(step('shares').reveal!({ ...start, results: [low], guesses: { prior: 0.5 } }, null).more).toContain('20 % to the current answer itself. ');
     // The user's turns under four fifths of their part of the tokens (chance (2/11 + 2/12)/2 ≈ 0.174): said on the card,
     // with the answer's own words where those get twice chance or more; nothing where the user's turns get their part.
     const said = (x: PolicyResult) => step('shares').reveal!({ ...start, results: [x], guesses: { prior: 0.5 } }, null).said;
@@ -654,7 +654,7 @@ describe('the lesson', () => {
     expect(towardGoal('Round 10. Position (3,3). Walls: south. Goal: (3,4). You hit a wall.')).toEqual(['south']);
     expect(towardGoal('Round 12. Position (5,2). Walls: north, east. Goal: (3,3).')).toEqual(['south', 'west']);
     expect(towardGoal('Plan a trip to Lisbon.')).toBeNull();
-    expect(step('generate').text({ ...start, goalBeyond: ['south'] })).toContain('turn after turn; its goal lies just beyond that wall.');
+    expect(step('generate').text({ ...start, goalBeyond: ['south'] })).toMatch(/^Its goal lies just beyond the wall it keeps hitting\. Let the model/);
     expect(step('generate').text({ ...start, goalBeyond: [] })).not.toContain('goal');
   });
 

@@ -40,8 +40,11 @@ export function ModelShape({ w }: { w: LessonWorld }) {
             a row of heads; each layer reads what the one before found. The figures read the last of the {layers} layers, the one that picks the next token, as
             the mean of its {heads} heads.
           </dd>
-          <dt>the answer measured</dt>
-          <dd>the conversation's last answer, already written: the model reads it through once, and we record where each of its tokens looks.</dd>
+          <dt>current answer</dt>
+          <dd>
+            the conversation's last answer, already written, whose attention is measured: the model reads it through once, and we record where each of its
+            tokens looks.
+          </dd>
         </dl>
       </figcaption>
     </figure>

@@ -27,7 +27,7 @@ const CATEGORY_LABELS = {
   system: 'system prompt',
   user: "user's turns",
   prior: 'prior assistant answers',
-  current: 'the answer itself',
+  current: 'current answer',
 } as const;
 
 /** The shares step: the guess, the share on prior assistant answers and its yardstick; the other shares folded. */
@@ -48,9 +48,9 @@ export function sharesReveal(w: LessonWorld): Reveal {
       rows: kinds,
     },
     ...priorTakeaway(r),
-    // The bars a reader asks about next (the user's turns below chance, the answer itself far above); the sink, in the fold.
+    // The bars a reader asks about next (the user's turns below chance, the current answer far above); the sink, in the fold.
     said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers.${priorYardstick(r)}${othersSaid(r)}`,
-    more: `${onPanel(['prior assistant', r.ratios.prior])} The five add up to 100 %: what one kind gets above chance, the others give up. The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the answer itself${selfSaid(r)}. ${sinkSaid(r.ratios.sink)}`,
+    more: `${onPanel(['prior assistant', r.ratios.prior])} The five add up to 100 %: what one kind gets above chance, the others give up. The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the current answer itself${selfSaid(r)}. ${sinkSaid(r.ratios.sink)}`,
   };
 }
 
@@ -99,10 +99,10 @@ export function diagonalAsk(w: LessonWorld): string {
   const r = figuresOf(w);
   const even = r ? evenDiagonal(r) : 0;
   if (!r || !(even > 0)) return 'Does the band get more than chance, about as much, or less?';
-  // Chance worked out in round numbers: the band's cells and the tokens a row sees, each averaged over the rows.
+  // Chance worked out in round numbers: the band's cells in a row, averaged over the rows, against what the row sees.
   const rows = bandCells(r);
-  const mean = (f: (x: { cells: number; seen: number }) => number) => Math.round(rows.reduce((t, x) => t + f(x), 0) / rows.length);
-  return `Those cells are about ${mean((x) => x.cells)} of the ${mean((x) => x.seen)} tokens a row can see: ${percent(even)}, chance's share. Does the band get more, as much, or less?`;
+  const cells = Math.round(rows.reduce((t, x) => t + x.cells, 0) / rows.length);
+  return `Those cells, about ${cells} a row, are ${percent(even)} of what a row sees: chance's share. Does the band get more, as much, or less?`;
 }
 
 /** The prior assistant answers' content spans, in the order of the diagonal's breakdown: where its bands lie. */

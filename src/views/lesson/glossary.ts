@@ -17,6 +17,7 @@ const WORDS: Entry[] = [
   { term: 'conversational inertia', means: 'a model leaning on its own prior assistant answers more than the task asks, mistakes included.' },
   { term: 'token', means: 'a word piece: the model reads and writes text as tokens.' },
   { term: 'prior assistant answers', means: 'what the model itself wrote in the earlier turns.' },
+  { term: 'current answer', means: "the conversation's last answer, already written: the one whose attention is measured." },
   { term: 'system prompt', means: 'the instructions at the top of the conversation.' },
   {
     term: 'attention',
@@ -28,7 +29,8 @@ const WORDS: Entry[] = [
   { term: 'heatmap', means: 'a row per token of the answer, a column per token it can look at; brighter is more attention.' },
   {
     term: 'diagonal ratio',
-    means: "the attention near the dotted line where the answer's 10th token meets a prior assistant answer's 10th: what copying in step looks like.",
+    means:
+      "the attention near the dotted line where the answer's 10th token meets a prior assistant answer's 10th: what copying in step looks like (a copy shifted further than the band reaches is not counted).",
   },
   { term: 'layer, head', means: 'the model is a stack of layers; each layer has heads, parts that each choose where to look.' },
   { term: 'most-copying heads', means: 'the heads with the highest diagonal ratio: their attention looks most like copying in step.' },

@@ -91,9 +91,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `The agent walked into a wall, was told "You hit a wall", and answered the same move again, turn after turn${
-        w.goalBeyond?.length ? '; its goal lies just beyond that wall' : ''
-      }. Let the model write turn ${w.turns}'s answer twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"), only the instructions and the question naming the walls. Full and DE are context policies: rules for what it is shown. Then the same moves are counted over ${WALL_COUNTS.episodes} mazes.`,
+      `${w.goalBeyond?.length ? 'Its goal lies just beyond the wall it keeps hitting. ' : ''}Let the model write turn ${w.turns}'s answer twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"), only the instructions and the last user message. Full and DE are context policies: rules for what the model is shown. Then the same moves are counted over ${WALL_COUNTS.episodes} mazes.`,
     source:
       'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes. "Could it be luck" is a two-sided sign test on the turns where the two part, each turn counted as one coin toss; turns of one maze share their history, so they are not fully independent and the test is somewhat generous.',
     action: 'Click "Write it under Full, then under DE".',
@@ -115,7 +113,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `Dropping turns saves work and room. The table marks which earlier turns each policy shows the model and how many tokens (word pieces) it reads. LT (last turn) keeps only the turn before, Window-6 the last 6. Clip and Summary let turns pile up; once there are ${TABLE.clipAt}, they keep only the last ${TABLE.clipTo === 1 ? 'one' : TABLE.clipTo} and pile up again${clipShows(w.turns)}. Does the turn before alone bring back the repeats?`,
+      `Dropping turns saves work and room. The table marks the earlier turns each policy shows and the tokens (word pieces) the model reads. LT (last turn) keeps only the turn before, Window-6 the last 6. Clip and Summary let turns pile up; once there are ${TABLE.clipAt}, they keep only the last ${TABLE.clipTo === 1 ? 'one' : TABLE.clipTo} and pile up again${clipShows(w.turns)}. Does the turn before alone bring back the repeats?`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, is cut back to the last L, then grows again; Summary-H→L does the same and leaves a one-sentence summary of the turns it cut; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel, among the parts that "show them" brings back). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table: only the turn before.',
@@ -142,7 +140,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `These policies keep every turn but hide the model's own answers: AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, and the user's turns stay. AO-last, a test this tool adds, hides only its previous answer (turn ${w.turns - 1}'s); its control, AO-second-last, only the one before (turn ${w.turns - 2}'s). Hidden answers can throw it off so that it writes no move at all, so the counts are of the moves made. Do the extra repeats go with its own words?`,
+      `These policies keep every turn but hide the model's own answers: AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, and the user's turns stay. AO-last, a test this tool adds, hides only its previous answer (turn ${w.turns - 1}'s); its control, AO-second-last, only the one before (turn ${w.turns - 2}'s). Hidden answers can leave it writing no move; the counts are of the moves made. Do the extra repeats go with its own words?`,
     source:
       "AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2. AO-last is this tool's, not a paper's: AO's placeholder in place of the previous answer only, with no line added, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before that: were the drop under AO-last the placeholder's confusion alone, it would drop there too.",
     action: 'Click AO in the table, then AO-last.',
@@ -182,7 +180,7 @@ export const LESSON: LessonStep[] = [
     region: 'figures',
     setup: WALL,
     text: (w) =>
-      `Part 1 tested causes by changing what the model reads; attention (where it looks) gives clues, which step ${stepNo('heads')} tests by switching heads off. Each token shares 100 % of its look over the tokens before it: the sink (first ${SINK_TOKENS}), the system prompt, the user's turns, its prior assistant answers, the answer itself. ${shareAsk(figuresOf(w))}`,
+      `Part 1 tested causes by changing what the model reads; attention (where it looks) gives clues, which step ${stepNo('heads')} tests by switching heads off. Each token shares 100 % of its look over the tokens before it: the sink (first ${SINK_TOKENS}), the system prompt, the user's turns, its prior assistant answers, the current answer. ${shareAsk(figuresOf(w))}`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
@@ -215,7 +213,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: (w) =>
-      `${headsSaid(figuresOf(w))} The grid colours each head by its diagonal ratio${topHeadSaid(figuresOf(w))}. Do the heads that copy make the move? The button switches off the last layer's 3 most-copying heads (double ring), then its 3 lowest (dashed) as a control, and the model answers each way.`,
+      `${headsSaid(figuresOf(w))} The grid gives each head's diagonal ratio${topHeadSaid(figuresOf(w))}. Do the heads that copy make the move? The button switches off the last layer's 3 most-copying heads (double ring), then its 3 lowest (dashed) as a control; without the first layer's top heads it writes no move.`,
     source: `Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean; heads and layers are counted from 0, so 1.2 is the second layer's third head. Switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three) and, in the count over the stored episodes, 3 heads drawn at random at each turn, the stricter control (the lowest heads may be the least used): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 most-copying heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
@@ -230,7 +228,9 @@ export const LESSON: LessonStep[] = [
       if (!w.offAnswers) return SILENT;
       const counted = w.walls !== null && w.offAnswers.control !== undefined;
       const r = headsOffReveal(w.offAnswers, w.previousAnswer, w.walls, w.toGoal, counted);
-      const t = counted ? joined(r, headsTally()) : r;
+      // The count over the stored repeats said first, with its luck: the sentence the card shows unfolded.
+      const tally = headsTally();
+      const t = counted ? { ...joined(r, tally), said: `${tally.said} ${r.said}`.trim() } : r;
       // Which of the three stands out: read on the step's start, every head on.
       return { ...t, more: `${t.more ?? ''} ${copiersSaid(figuresOf(base), w.offAnswers.off)}`.trim() };
     },
