@@ -153,7 +153,7 @@ describe('the lesson', () => {
       messages: [{ content: { start: 2, length: 3 } }],
     } as unknown as Partial<PolicyResult>);
     expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
-      /summed over all 1 prior assistant answers; the heatmap shows the last\. Those cells, about 3 a row, are 22 % of what a row sees: chance's share\. Does the band get more, as much, or less\?$/,
+      /in all 1 prior assistant answers; the heatmap shows the last\. Across them, those cells are about 3 of the 12 tokens a row sees: 22 %, chance's share\. Does the band get more, as much, or less\?$/,
     );
   });
 
@@ -315,17 +315,20 @@ describe('the lesson', () => {
     // Once both are scored, the card reads the chart's twin line, within the card's limits.
     const scored = step('cpl').reveal!(lower, w);
     // Lower at every turn, while the stored count at the wall drops within chance: attention against the move, said.
-    expect(scored.said).toMatch(/ In "Shares by turn", the line "CPL twin: prior assistant share" lies under "prior assistant" at every turn\.$/);
+    expect(scored.next).toBe(
+      'look at "Shares by turn" in the Charts panel: the line "CPL twin: prior assistant share" lies under "prior assistant" at every turn.',
+    );
     expect(scored.takeaway).toBe(
       'Neither twin repeats clearly less, though the first reads its prior assistant answers less at every turn: less attention on them did not clearly mean fewer repeats.',
     );
     const some = { ...lower, sweeps: [mine, [pt(2, 0.11, 0.25), pt(3, 0.18, 0.3), pt(4, 0.18, 0.45)]] };
-    expect(step('cpl').reveal!(some, w).said).toMatch(/lies under "prior assistant" at 2 of 3 turns\.$/);
+    expect(step('cpl').reveal!(some, w).next).toMatch(/lies under "prior assistant" at 2 of 3 turns\.$/);
     expect(step('cpl').reveal!(some, w).takeaway).toMatch(
       /^Neither twin repeats clearly less, though the first reads its prior assistant answers less at 2 of 3 turns: /,
     );
     expect(sentences(scored.said)).toBeLessThanOrEqual(WORDS.saidSentences);
     expect(words(scored.said)).toBeLessThanOrEqual(WORDS.said);
+    expect(step('cpl').reveal!({ ...lower, sweeping: true }, w).next).toBeUndefined();
     expect(step('cpl').reveal!({ ...lower, sweeping: true }, w).said).not.toContain('Shares by turn');
     expect(told('cpl', { ...lower, sweeping: true }, w)).toMatch(/their attention follows\. Trained to lean less .* Counted over/);
     expect(told('cpl', { ...lower, sweeps: [mine, mine.slice(0, 2)] }, w)).toMatch(/their attention follows\. Trained to lean less .* Counted over/);

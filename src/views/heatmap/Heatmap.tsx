@@ -186,7 +186,7 @@ function HeatmapToolbar(p: {
       <span className="muted">
         {/* The lesson's reader meets a heatmap here first: its axes in plain words; the colour scale is a researcher's. */}
         {quiet ? (
-          `each row: a token of the answer, looking back · each column: a token it can look at, in the order of the text (${p.keys} in all) · brighter = more attention · an upright stripe: one token that row after row looks at`
+          'each row: a token of the answer, looking back · each column: a token it can look at, in the order of the text · brighter = more attention · an upright stripe: one token that row after row looks at'
         ) : (
           <>
             {p.rows} rows (tokens looking) × {p.keys} columns (every token in view; a row sees only those before it
@@ -204,12 +204,17 @@ function HeatmapToolbar(p: {
       <button type="button" onClick={p.fit}>
         fit
       </button>
-      <button type="button" onClick={p.exportPng}>
-        PNG
-      </button>
-      <button type="button" onClick={p.exportSvg}>
-        SVG
-      </button>
+      {/* The exports are a researcher's, out of the lesson's way with the page's other exports. */}
+      {!quiet && (
+        <>
+          <button type="button" onClick={p.exportPng}>
+            PNG
+          </button>
+          <button type="button" onClick={p.exportSvg}>
+            SVG
+          </button>
+        </>
+      )}
     </div>
   );
 }

@@ -102,7 +102,10 @@ export function diagonalAsk(w: LessonWorld): string {
   // Chance worked out in round numbers: the band's cells in a row, averaged over the rows, against what the row sees.
   const rows = bandCells(r);
   const cells = Math.round(rows.reduce((t, x) => t + x.cells, 0) / rows.length);
-  return `Those cells, about ${cells} a row, are ${percent(even)} of what a row sees: chance's share. Does the band get more, as much, or less?`;
+  // The tokens a row sees, to two figures (597 → 600): the rows see a few more each, so no one count is exact.
+  const seen = rows.reduce((t, x) => t + x.seen, 0) / rows.length;
+  const unit = 10 ** Math.max(0, Math.floor(Math.log10(seen)) - 1);
+  return `Across them, those cells are about ${cells} of the ${Math.round(seen / unit) * unit} tokens a row sees: ${percent(even)}, chance's share. Does the band get more, as much, or less?`;
 }
 
 /** The prior assistant answers' content spans, in the order of the diagonal's breakdown: where its bands lie. */

@@ -145,7 +145,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought): the takeaway.
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   const takeaway = list
-    ? `${list} of the diagonal is the list of cells the task asks it to copy: ${traced ? 'wanted copying, beside a trace of the repeated move' : 'wanted copying'}.`
+    ? `${list} of the diagonal is the list of cells the task asks it to copy: ${traced ? 'wanted copying, beside a trace of the repeated move' : 'wanted copying; the thought and move are not copied in step'}.`
     : undefined;
   return {
     ...(takeaway ? { takeaway } : {}),

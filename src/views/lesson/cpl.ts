@@ -96,14 +96,16 @@ export function cplReveal(w: LessonWorld): Reveal {
   const at = t.priorLower === t.turns ? 'every turn' : `${t.priorLower} of ${t.turns} turns`;
   const yet = t.priorLower * 2 > t.turns && !byChance(WALL_COUNTS.split.full.twin).clear;
   const second = secondTwinWorks();
-  const lines = ` In "Shares by turn", the line "CPL twin: prior assistant share" lies under "prior assistant" at ${at}.`;
+  // Where to look, unfolded under the reveal's sentence: the chart is below the card's reach.
+  const lines = `look at "Shares by turn" in the Charts panel: the line "CPL twin: prior assistant share" lies under "prior assistant" at ${at}.`;
   return {
     // Less attention on its answers at most turns, about as many repeats: the step's point, where the chart shows it.
     takeaway: yet
       ? `${second ? 'The twin' : 'Neither twin repeats clearly less, though the first'} reads its prior assistant answers less at ${at}${second ? ', yet repeats almost as often' : ''}: less attention on them did not clearly mean fewer repeats.`
       : takeaway,
     ...(tally.luck && { luck: tally.luck }),
-    said: `${said}${lines}`,
+    said,
+    next: lines,
     more: `Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict}. ${counted}`,
   };
 }

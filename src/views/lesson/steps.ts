@@ -196,7 +196,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full: the same places, other words; the reveal reads both.
     setup: { ...WALL, also: ['filler'] },
     text: (w) =>
-      `Rows are the answer's tokens, columns what they read; brighter is more. Copying a prior assistant answer, the answer's 10th token reads its 10th: the dotted line. The diagonal ratio is the attention within ${w.radius} tokens of it (between the pink lines), summed over ${priorCount(w)}prior assistant answers; the heatmap shows the last. ${diagonalAsk(w)}`,
+      `Rows are the answer's tokens, columns what they read; brighter is more. Copying a prior assistant answer, the answer's 10th token reads its 10th: the dotted line. The diagonal ratio is the attention within ${w.radius} tokens of it (between the pink lines), in ${priorCount(w)}prior assistant answers; the heatmap shows the last. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
     action: 'Look at the band in the left heatmap (Full), then pick your guess.',
@@ -213,7 +213,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: (w) =>
-      `${headsSaid(figuresOf(w))} The grid gives each head's diagonal ratio${topHeadSaid(figuresOf(w))}. Do the heads that copy make the move? The button switches off the last layer's 3 most-copying heads (double ring), then its 3 lowest (dashed) as a control; without the first layer's top heads it writes no move.`,
+      `${headsSaid(figuresOf(w))} The grid gives each head's diagonal ratio${topHeadSaid(figuresOf(w))}. Do the heads that copy make the move? The button switches off the last layer's 3 most-copying heads (double ring), then its 3 lowest (dashed) as one control; without the first layer's top heads it writes no move.`,
     source: `Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean; heads and layers are counted from 0, so 1.2 is the second layer's third head. Switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three) and, in the count over the stored episodes, 3 heads drawn at random at each turn, the stricter control (the lowest heads may be the least used): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 most-copying heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
