@@ -493,6 +493,8 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       await guess(true);
       await expect.poll(() => page.getByTestId('lesson-zoom').textContent()).toContain('white dashed line');
+      // The demo model's copy of the list runs a token right of the centre (its band's brightest offset): said under the heatmap.
+      expect(await page.getByTestId('lesson-zoom').textContent()).toContain('Its copy runs just right of the dotted line');
       expect(await card.getByTestId('lesson-guess-locked').textContent()).toContain('more than chance');
       // The diagonal split by the answer's lines is what the same model gives in Node.
       const split = await lineSplit();

@@ -12,7 +12,7 @@ import { CATEGORY_COLORS, CATEGORY_NAMES, LEGEND_GRADIENT } from '../../palette'
 import { Explain } from '../explain/Explain';
 import { useQuiet, useLesson } from '../../state/lesson-store';
 import { LESSON } from '../lesson/steps';
-import { tailRow } from '../lesson/attention-reveals';
+import { bandLine, tailRow } from '../lesson/attention-reveals';
 import { brightestCopy } from '../lesson/band-reveals';
 import type { RowSplit } from './paint';
 
@@ -44,6 +44,8 @@ export function HeatmapPanel() {
   };
   const first = withAttention[0];
   const copy = useMemo(() => (opensOn && guessed && first ? brightestCopy(first, tails[0]) : null), [opensOn, guessed, first, tails]);
+  // Where the copy runs against the dotted centre, said once the guess is in: a reader looks for it on the line.
+  const rightOfCentre = useMemo(() => opensOn !== null && guessed && first !== undefined && (bandLine(first) ?? 0) >= 1, [opensOn, guessed, first]);
   useEffect(() => {
     if (!copy || !first) return;
     const rowStart = shownSlab(first, head).rowStart;
@@ -91,7 +93,9 @@ export function HeatmapPanel() {
       {opensOn && (
         <p className="muted" data-testid="lesson-zoom">
           Zoomed in on the last prior assistant answer for the lesson, in square cells: a copy made token for token runs down at 45°.
-          {guessed ? " The white dashed line splits the answer's rows: above it, its list of cells; below, its thought and move." : ''}
+          {guessed
+            ? ` The white dashed line splits the answer's rows: above it, its list of cells; below, its thought and move.${rightOfCentre ? ' Its copy runs just right of the dotted line: each row, a token just written, looks at the next one to copy.' : ''}`
+            : ''}
           {copy ? ' The blue box: the brightest copy above the line, an answer token reading the same word in that answer, read out under the heatmap.' : ''}{' '}
           "fit" shows the whole matrix.
         </p>

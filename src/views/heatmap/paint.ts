@@ -142,9 +142,10 @@ function centreLine(ctx: CanvasRenderingContext2D, p: Span, answerRows: number, 
   ctx.beginPath();
   ctx.moveTo(xOf(p.start), yOf(0));
   ctx.lineTo(xOf(p.start + n), yOf(n));
-  ctx.setLineDash([2, 3]);
+  // Heavier than the band's edges: it is the line the lesson asks a reader to find.
+  ctx.setLineDash([4, 3]);
   ctx.strokeStyle = BAND_COLOR;
-  ctx.lineWidth = 1;
+  ctx.lineWidth = 2;
   ctx.stroke();
   ctx.setLineDash([]);
 }

@@ -165,7 +165,7 @@ export const LESSON: LessonStep[] = [
     region: 'card',
     setup: WALL,
     text: () =>
-      `Steps ${stepNo('generate')}–${stepNo('hide')} counted, under each policy, how often the model walks back into a wall it just hit; the table puts them side by side. Read each against DE: even with no history, the goal pulls it there. The papers behind this tool found the same pull in large chat models: for a chatbot stuck repeating a wrong answer, a fresh chat helps (here ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}).`,
+      `Steps ${stepNo('generate')}–${stepNo('hide')} counted, under each policy, how often the model walks back into a wall it just hit; the table puts them side by side. Read each against DE: even with no history, the goal pulls it there. The papers behind this tool ("Mitigating conversational inertia", "Do LLMs benefit from their own words?") found the same pull in large chat models. For a chatbot stuck repeating a wrong answer, a fresh chat helps (here ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}).`,
     source:
       "The counts of the steps before, together. AO as the test of the model's own words: paper 1, section 2 (the user's turns stay, only the answers go). The rates are of the moves made; answers with no move are left out, as on every count at the wall.",
     action: 'Read the table, then press Next.',
