@@ -591,7 +591,7 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { ...c.headsOff, repeats: { ...c.headsOff.repeats, random: 75 }, moved: { ...c.headsOff.moved, random: 105 }, changedRandom: sp(22, 15) },
     };
     expect(headsTally(close3).takeaway).toBe(
-      'Switching off the most-copying heads changes barely more moves than switching off three at random: these heads are not special.',
+      'Switching off the most-copying heads changes more moves than the lowest, but not clearly more than three at random: these heads are not special.',
     );
     expect(headsTally(close3).said).toMatch(
       /^Of the moves made, the most-copying heads off changed 39 %, three heads drawn at random 29 %, the lowest 12 %: only its gap to the lowest is more than luck\./,

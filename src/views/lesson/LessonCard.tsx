@@ -185,9 +185,6 @@ function Card({ index }: { index: number }) {
           Take me there
         </button>
       </p>
-      {/* The step that starts the look inside draws the model's shape and its words, after the question and the
-          action: read first, the list of words hid what to do. */}
-      {s.id === 'shares' && !folded && <ModelShape w={w} />}
       {/* What a copy would look like, before the guess on the real heatmap. */}
       {s.id === 'diagonal' && !folded && <CopySketch />}
       {lost === index && (
@@ -203,6 +200,9 @@ function Card({ index }: { index: number }) {
         </p>
       )}
       {s.guess && <Guess step={s} />}
+      {/* The step that starts the look inside draws the model's shape and its words, after the question, the action
+          and the slider: read first, the list of words hid what to do. */}
+      {s.id === 'shares' && !folded && <ModelShape w={w} />}
       {s.quiz && <Quiz questions={s.quiz} />}
       <div aria-live="polite">
         {/* Its point, then the picture, then a sentence: on a phone the reveal's top is what shows. */}

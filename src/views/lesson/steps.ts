@@ -180,7 +180,7 @@ export const LESSON: LessonStep[] = [
     region: 'figures',
     setup: WALL,
     text: (w) =>
-      `Part 1 tested causes by changing what the model reads; attention (where it looks) gives clues, which step ${stepNo('heads')} tests by switching heads off. Each token shares 100 % of its look over the tokens before it: the sink (first ${SINK_TOKENS}), the system prompt, the user's turns, its prior assistant answers, the current answer. ${shareAsk(figuresOf(w))}`,
+      `Part 1 tested causes by changing what the model reads; attention (where it looks) gives clues, which step ${stepNo('heads')} tests by switching heads off. Each answer token shares 100 % of its look over the tokens before it: the sink (first ${SINK_TOKENS}), the system prompt, the user's turns, its prior assistant answers, the current answer. ${shareAsk(figuresOf(w))}`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
@@ -213,7 +213,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: (w) =>
-      `${headsSaid(figuresOf(w))} The grid gives each head's diagonal ratio${topHeadSaid(figuresOf(w))}. Do the heads that copy make the move? The button switches off the last layer's 3 most-copying heads (double ring), then its 3 lowest (dashed) as one control; without the first layer's top heads it writes no move.`,
+      `${headsSaid(figuresOf(w))} The grid gives each head's diagonal ratio${topHeadSaid(figuresOf(w))}. Do the heads that copy make the move? The button switches off the last layer's 3 most-copying heads (double ring), then its 3 lowest (dashed) as one control; without layer 0's top heads it writes no move.`,
     source: `Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean; heads and layers are counted from 0, so 1.2 is the second layer's third head. Switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three) and, in the count over the stored episodes, 3 heads drawn at random at each turn, the stricter control (the lowest heads may be the least used): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 most-copying heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',

@@ -196,7 +196,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
         ? 'Switching off the most-copying heads changed more moves than the control, but that could be luck.'
         : random
           ? 'Attention pointed at heads that matter: switching off the most-copying heads changes the repeated move more often than the lowest or three at random, by more than luck.'
-          : 'Switching off the most-copying heads changes barely more moves than switching off three at random: these heads are not special.',
+          : 'Switching off the most-copying heads changes more moves than the lowest, but not clearly more than three at random: these heads are not special.',
     // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
     said: `Of the moves made, the most-copying heads off changed ${changedPct(h, 'top')}, three heads drawn at random ${changedPct(h, 'random')}, the lowest ${changedPct(h, 'bottom')}${
       carry
