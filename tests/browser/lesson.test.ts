@@ -495,6 +495,8 @@ describe('the lesson, walked with the keyboard only', () => {
       await expect.poll(() => page.getByTestId('lesson-zoom').textContent()).toContain('white dashed line');
       // The demo model's copy of the list runs a token right of the centre (its band's brightest offset): said under the heatmap.
       expect(await page.getByTestId('lesson-zoom').textContent()).toContain('Its copy runs just right of the dotted line');
+      // And what the band misses, the quiz's shifted copy: said on the page, with the page's radius.
+      expect(await page.getByTestId('lesson-zoom').textContent()).toContain('within 5 tokens of the dotted line: a copy shifted further is missed');
       expect(await card.getByTestId('lesson-guess-locked').textContent()).toContain('more than chance');
       // The diagonal split by the answer's lines is what the same model gives in Node.
       const split = await lineSplit();

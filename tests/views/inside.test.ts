@@ -85,7 +85,7 @@ describe('the recap of the look inside', () => {
         changedRandom: { first: 22, second: 15 },
       },
     };
-    expect(insideRows(full, filler, close).at(-1)!.tells).toBe('they matter more than the lowest, but random heads come close: not special');
+    expect(insideRows(full, filler, close).at(-1)!.tells).toBe('more than the lowest, not clearly more than three at random: not special');
     expect(insideReveal(world([full, filler]), close).takeaway).toBe(
       'Attention gave clues, not the cause: switching off the heads that copy most changes the move barely more than switching off three at random.',
     );

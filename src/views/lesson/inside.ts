@@ -91,7 +91,7 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
       carry
         ? beyondRandom(h)
           ? 'the most-copying heads carry part of the repeat, more than other heads'
-          : 'they matter more than the lowest, but random heads come close: not special'
+          : 'more than the lowest, not clearly more than three at random: not special'
         : headsCarry(c)
           ? 'they may carry part of it, or it could be luck'
           : 'they carry no more of it than any heads',
