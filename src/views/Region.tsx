@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { isQuiet, QUIET, useLesson } from '../state/lesson-store';
 import { ErrorBoundary } from './ErrorBoundary';
 import { LESSON } from './lesson/steps';
+import { guessStep } from './lesson/ahead';
 import { type StepId, stepNo } from './lesson/order';
 import { HIDEABLE_NAMES, type Hideable } from '../state/regions';
 
@@ -57,11 +58,4 @@ const COVERED: Hideable[] = ['figures', 'charts', 'heads', 'tokens'];
 function guessOpen(s: { step: number | null; guesses: Record<string, number> }): boolean {
   const step = s.step === null ? undefined : LESSON[s.step];
   return step?.guess !== undefined && s.guesses[step.guess.key] === undefined;
-}
-
-/** The number of the first step ahead that asks for a guess not yet given (of `key`, or any), or 0 where none does. */
-function guessStep(step: number | null, guesses: Record<string, number>, key: string | null): number {
-  if (step === null) return 0;
-  const at = LESSON.findIndex((x, i) => i > step && x.guess !== undefined && guesses[x.guess.key] === undefined && (key === null || x.guess.key === key));
-  return at + 1;
 }

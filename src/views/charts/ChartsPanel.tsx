@@ -26,23 +26,24 @@ export function ChartsPanel() {
         { name: 'diagonal ratio', color: CATEGORY_COLORS.prior, dashed: true, points: sweep.points.map((p) => ({ x: p.turn, y: p.diagonal })) },
         // Compare models: each compared model's prior share and diagonal, in its own colour over A's. In the lesson
         // the second model is always the CPL twin, and the card calls it so.
-        ...sweeps.flatMap((other, slot) =>
-          slot > 0 && other && results.some((r) => r.slot === slot)
+        ...sweeps.flatMap((other, slot) => {
+          const who = quiet && slot === 1 ? 'CPL twin' : `model ${slotName(slot)}`;
+          return slot > 0 && other && results.some((r) => r.slot === slot)
             ? [
                 {
-                  name: `${quiet && slot === 1 ? 'CPL twin' : `model ${slotName(slot)}`}: ${CATEGORY_NAMES.prior} share`,
+                  name: `${who}: ${CATEGORY_NAMES.prior} share`,
                   color: modelColor(slot),
                   points: other.points.map((p) => ({ x: p.turn, y: p.ratios.prior })),
                 },
                 {
-                  name: `${quiet && slot === 1 ? 'CPL twin' : `model ${slotName(slot)}`}: diagonal ratio`,
+                  name: `${who}: diagonal ratio`,
                   color: modelColor(slot),
                   dashed: true,
                   points: other.points.map((p) => ({ x: p.turn, y: p.diagonal })),
                 },
               ]
-            : [],
-        ),
+            : [];
+        }),
       ]
     : [];
   const cost: Series[] = results.flatMap((r, k) => [

@@ -46,7 +46,7 @@ export function FiguresPanel() {
   const backend = useModelStore((s) => s.info?.report.backend ?? null);
   const precision = useModelStore((s) => s.info?.precision ?? null);
   const example = useInspector((s) => s.exampleName !== null);
-  const quietTitle = useQuiet();
+  const quiet = useQuiet();
   if (!results.length) return null;
   const r0 = results[0]!;
   const pick = (r: PolicyResult) =>
@@ -58,7 +58,7 @@ export function FiguresPanel() {
         <span className="muted">
           {/* In the lesson the band's radius is said in words on the cards ("within 5 tokens"): no bare "r". */}
           (turn {r0.turn}, layer {r0.layer}, {head === 'mean' ? 'mean of heads' : `head ${head}`}
-          {quietTitle ? '' : `, r = ${r0.radius}`})
+          {quiet ? '' : `, r = ${r0.radius}`})
         </span>
         <Explain id="figures" />
       </h2>

@@ -58,7 +58,7 @@ export function HeatmapPanel() {
     () => (oneScale && withAttention.length > 1 ? Math.max(...withAttention.map((r) => scaleMax(shownSlab(r, head), SINK_TOKENS))) : undefined),
     [withAttention, head, oneScale],
   );
-  if (!withAttention.length) return null;
+  if (!first) return null;
   return (
     <section className="panel" aria-labelledby="heatmap-title">
       <h2 id="heatmap-title">
@@ -94,7 +94,7 @@ export function HeatmapPanel() {
         <p className="muted" data-testid="lesson-zoom">
           Zoomed in on the last prior assistant answer for the lesson, in square cells: a copy made token for token runs down at 45°.
           {guessed
-            ? ` The white dashed line splits the answer's rows: above it, its list of cells; below, its thought and move.${rightOfCentre ? ' Its copy runs just right of the dotted line: each row, a token just written, looks at the next one to copy.' : ''} The band counts only what lies within ${first?.radius ?? 5} tokens of the dotted line: a copy shifted further is missed.`
+            ? ` The white dashed line splits the answer's rows: above it, its list of cells; below, its thought and move.${rightOfCentre ? ' Its copy runs just right of the dotted line: each row, a token just written, looks at the next one to copy.' : ''} The band counts only what lies within ${first.radius} tokens of the dotted line: a copy shifted further is missed.`
             : ''}
           {copy ? ' The blue box: the brightest copy above the line, an answer token reading the same word in that answer, read out under the heatmap.' : ''}{' '}
           "fit" shows the whole matrix.

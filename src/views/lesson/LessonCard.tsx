@@ -121,7 +121,8 @@ function Card({ index }: { index: number }) {
     s.region === 'card',
   );
   useAfter(index, s, doneNow, reached);
-  const question = questionOf(s.text(w));
+  const text = s.text(w);
+  const question = questionOf(text);
   const textAway = useTextScrolledAway(cardRef, index);
   const last = index === LESSON.length - 1;
   const heading = useRef<HTMLHeadingElement>(null);
@@ -177,7 +178,7 @@ function Card({ index }: { index: number }) {
         {/* The case step draws the maze the turns tell: a path and a wall, not coordinates to work out. First, so a
             phone's sheet shows it without scrolling. */}
         {s.id === 'case' && w.maze && <MazeDrawing maze={w.maze} />}
-        <p data-testid="lesson-text">{unbroken(s.text(w))}</p>
+        <p data-testid="lesson-text">{unbroken(text)}</p>
       </div>
       <p className="lesson-action" data-testid="lesson-action">
         <strong>{done && !last && !s.reading ? 'Done' : 'Your turn'}:</strong> {s.action}{' '}

@@ -8,10 +8,20 @@ import { LESSON } from './steps';
  * then: a guess is not worth much once an earlier step has shown its answer.
  */
 export function guessesAhead(step: number | null, guesses: Record<string, number>): string {
-  if (step === null) return '';
-  return LESSON.slice(step + 1)
-    .flatMap((s) => (s.guess && guesses[s.guess.key] === undefined ? [s.guess.key] : []))
+  return stepsAhead(step, guesses)
+    .map((a) => a.key)
     .join(',');
+}
+
+/** The number of the first step ahead that asks for a guess not given yet (of `key`, or any), or 0 where none does. */
+export function guessStep(step: number | null, guesses: Record<string, number>, key: string | null): number {
+  return stepsAhead(step, guesses).find((a) => key === null || a.key === key)?.no ?? 0;
+}
+
+/** The steps after `step` that ask for a guess not given yet: each one's number (from 1) and the figure it asks for. */
+function stepsAhead(step: number | null, guesses: Record<string, number>): { no: number; key: string }[] {
+  if (step === null) return [];
+  return LESSON.flatMap((s, i) => (i > step && s.guess && guesses[s.guess.key] === undefined ? [{ no: i + 1, key: s.guess.key }] : []));
 }
 
 /**

@@ -113,7 +113,8 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
   const h = c.headsOff;
   const carry = headsClear(c);
   // Where most repeats do not look back, the clues are clues only; the test's verdict follows in the same line.
-  const start = looksRare(c) ? 'Attention gave clues, not the cause' : 'Attention showed where the move reads';
+  const rare = looksRare(c);
+  const start = rare ? 'Attention gave clues, not the cause' : 'Attention showed where the move reads';
   const takeaway = !carry
     ? `${start}: switching off the heads that copy most did not change the repeat more than switching off others.`
     : beyondRandom(h)
@@ -149,6 +150,6 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
       columns: ['Step: what it looked at', 'What it saw', 'What that tells'],
       rows: insideRows(full, filler, c),
     },
-    more: `The shares, the diagonal and the heads are the page's figures for the lesson's last answer (Full; Filler for its row); the heads switched off are counted over the ${c.turns} stored turns right after a wall (${h.of} repeats). A head's figure is its diagonal ratio against the layer's average. The same repeats, read one by one: ${looksRare(c) ? 'only ' : ''}${looksBackShare(c)} of the repeated moves look back at the earlier same moves ${LOOKS_BACK} times chance or more${looksRare(c) ? ', so a repeat needs no such look' : ''}.`,
+    more: `The shares, the diagonal and the heads are the page's figures for the lesson's last answer (Full; Filler for its row); the heads switched off are counted over the ${c.turns} stored turns right after a wall (${h.of} repeats). A head's figure is its diagonal ratio against the layer's average. The same repeats, read one by one: ${rare ? 'only ' : ''}${looksBackShare(c)} of the repeated moves look back at the earlier same moves ${LOOKS_BACK} times chance or more${rare ? ', so a repeat needs no such look' : ''}.`,
   };
 }

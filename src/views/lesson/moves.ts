@@ -241,7 +241,7 @@ export function longestStreak(turns: readonly { answer: string; asked: string | 
 export function streakReveal(s: Streak | null): Reveal {
   if (!s) return SILENT;
   const into = s.wallFrom === null ? 0 : s.to - s.wallFrom + 1;
-  if (into < 2) return { said: streakSaid(s).trim() };
+  if (into < 2) return { said: streakSaid(s) };
   // The run into the wall in bold; where the move began earlier, when it still led somewhere, said apart (one count each).
   return {
     takeaway: `From turn ${s.wallFrom} on, it answers ${s.move} into a wall the user named, ${into} turns in a row. The steps ahead ask why.`,
@@ -252,14 +252,13 @@ export function streakReveal(s: Streak | null): Reveal {
   };
 }
 
-/** Where the conversation repeats itself: "; turns 2 to 10 say south 9 times in a row, from turn 5 on into a wall the user named". */
-export const streakSaid = (s: Streak | null): string => {
-  if (!s) return '';
+/** Where the conversation repeats itself: "Turns 2 to 10 say south 9 times in a row, from turn 5 on into a wall the user named." */
+const streakSaid = (s: Streak): string => {
   const walls =
     s.wallFrom === null
       ? ''
       : s.wallFrom === s.to
         ? ', the last into a wall the user named'
         : `, ${s.wallFrom === s.from ? 'each' : `from turn ${s.wallFrom} on`} into a wall the user named`;
-  return ` Turns ${s.from} to ${s.to} say ${s.move} ${s.to - s.from + 1} times in a row${walls}.`;
+  return `Turns ${s.from} to ${s.to} say ${s.move} ${s.to - s.from + 1} times in a row${walls}.`;
 };
