@@ -9,7 +9,8 @@ export interface HoverState {
   locked: Cell | null;
 }
 
-export type HoverAction = { type: 'move'; at: Cell | null } | { type: 'click'; at: Cell | null } | { type: 'escape' };
+/** `lock` pins a cell whatever was locked before (a view pointing at a cell for the person); `click` toggles, as a click does. */
+export type HoverAction = { type: 'move'; at: Cell | null } | { type: 'click'; at: Cell | null } | { type: 'lock'; at: Cell } | { type: 'escape' };
 
 export const NO_HOVER: HoverState = { hover: null, locked: null };
 
@@ -23,6 +24,8 @@ export function hoverReducer(s: HoverState, a: HoverAction): HoverState {
       // Clicking the locked cell (or outside the matrix) unlocks; clicking elsewhere moves the lock.
       if (a.at === null || same(s.locked, a.at)) return { hover: a.at, locked: null };
       return { hover: a.at, locked: a.at };
+    case 'lock':
+      return same(s.locked, a.at) && same(s.hover, a.at) ? s : { hover: a.at, locked: a.at };
     case 'escape':
       return { ...s, locked: null };
   }
@@ -32,3 +35,6 @@ export function hoverReducer(s: HoverState, a: HoverAction): HoverState {
 export function focusOf(s: HoverState): Cell | null {
   return s.locked ?? s.hover;
 }
+
+/** The cell where it lies within a matrix of `rows` × `cols`, else null. */
+export const inMatrix = (c: Cell | null, rows: number, cols: number): Cell | null => (c && c.row < rows && c.col < cols ? c : null);

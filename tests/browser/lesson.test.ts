@@ -93,14 +93,14 @@ async function wallAnswerRows(): Promise<{ r: ReturnType<typeof renderContext>; 
  * and the rows of its last two lines (thought and move) are summed apart from those before; each over all rows;
  * beside each, what attention spread evenly over the tokens each row sees would put in the band.
  */
-async function lineSplit(): Promise<{ before: number; last: number; evenBefore: number; evenLast: number }> {
+async function lineSplit(): Promise<{ before: number; last: number; evenBefore: number; evenLast: number; rowsBefore: number; rowsLast: number }> {
   const { r, answer, a } = await wallAnswerRows();
   const S = r.ids.length;
   const priors = r.contentSpans.filter((c) => c.start < answer.start && r.categories[c.start] === 'prior');
   const text = r.tokenTexts.slice(answer.start, answer.start + answer.length);
   const lineOf = text.map((_, i) => text.slice(0, i).join('').split('\n').length - 1);
   const lines = text.join('').split('\n').length;
-  const part = { before: 0, last: 0, evenBefore: 0, evenLast: 0 };
+  const part = { before: 0, last: 0, evenBefore: 0, evenLast: 0, rowsBefore: 0, rowsLast: 0 };
   for (let i = 0; i < answer.length; i++) {
     // The band's attention, and its cells over the tokens the row sees (what an even spread gives it).
     let [band, cells] = [0, 0];
@@ -112,6 +112,7 @@ async function lineSplit(): Promise<{ before: number; last: number; evenBefore: 
     const last = lineOf[i]! >= lines - 2;
     part[last ? 'last' : 'before'] += band / answer.length;
     part[last ? 'evenLast' : 'evenBefore'] += cells / (answer.start + i + 1) / answer.length;
+    part[last ? 'rowsLast' : 'rowsBefore']++;
   }
   return part;
 }
@@ -491,6 +492,12 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await card.getByTestId('lesson-copy-sketch').textContent()).toContain('A drawing, not the model');
       // Before the guess the heatmap holds the band alone; the line between the answer's parts comes with the reveal that reads them.
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
+      // But one real copy is outlined, said in the card and under the heatmap, and Filler is said where it stands.
+      expect(await card.getByTestId('lesson-text').textContent()).toContain('A copy runs down the dotted line, as in the blue box: ');
+      expect(await page.getByTestId('lesson-zoom').textContent()).toContain('The blue box: one real copy, an answer token reading the same word');
+      expect(await page.getByTestId('lesson-zoom').textContent()).toContain(
+        'Right: Filler, the same answer with the words of its prior assistant answers swapped',
+      );
       await guess(true);
       await expect.poll(() => page.getByTestId('lesson-zoom').textContent()).toContain('white dashed line');
       // The demo model's copy of the list runs a token right of the centre (its band's brightest offset): said under the heatmap.
@@ -517,11 +524,15 @@ describe('the lesson, walked with the keyboard only', () => {
       // And drawn: the whole answer, then its two parts, as the same model gives them in Node; then Filler, beside it
       // on the page, as its figure there says.
       const filler = `${Math.round(Number(await page.getByTestId('figure-filler-diagonal').getAttribute('data-value')) * 100)}\u00a0%`;
+      // Each part averaged over its own rows.
+      const own = (v: number, n: number) => pct((v * (split.rowsBefore + split.rowsLast)) / n);
       expect((await card.getByTestId('lesson-bars-row').allTextContents()).slice(1, 3)).toEqual([
-        `of which, from the list of cells${pct(split.before)}chance ${pct(split.evenBefore)}`,
-        `of which, from the thought and move${pct(split.last)}chance ${pct(split.evenLast)}`,
+        `list of cells (above the white line)${own(split.before, split.rowsBefore)}chance ${own(split.evenBefore, split.rowsBefore)}`,
+        `thought and move (below it)${own(split.last, split.rowsLast)}chance ${own(split.evenLast, split.rowsLast)}`,
       ]);
-      expect((await card.getByTestId('lesson-bars-row').allTextContents())[3]).toMatch(new RegExp(`^filler words in their place \\(Filler\\)${filler}chance`));
+      expect((await card.getByTestId('lesson-bars-row').allTextContents())[3]).toMatch(
+        new RegExp(`^whole answer under Filler \\(right heatmap\\)${filler}chance`),
+      );
       expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toMatch(
         new RegExp(`Under Filler \\(second heatmap: unrelated words in their place\\) it is ${filler}(, below chance)?: `),
       );

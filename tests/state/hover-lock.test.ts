@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { focusOf, hoverReducer, NO_HOVER } from '../../src/state/hover-lock';
+import { focusOf, hoverReducer, inMatrix, NO_HOVER } from '../../src/state/hover-lock';
 
 describe('hover lock', () => {
   const a = { row: 1, col: 2 };
@@ -21,6 +21,17 @@ describe('hover lock', () => {
     s = hoverReducer(s, { type: 'escape' });
     expect(s.locked).toBeNull();
     expect(focusOf(hoverReducer(s, { type: 'move', at: null }))).toBeNull();
+  });
+  it('pins a cell on lock, whatever was locked, and a second lock on it keeps it (a click would free it)', () => {
+    const s = hoverReducer(hoverReducer(NO_HOVER, { type: 'click', at: a }), { type: 'lock', at: b });
+    expect(s).toEqual({ hover: b, locked: b });
+    expect(hoverReducer(s, { type: 'lock', at: { ...b } })).toBe(s);
+  });
+  it('a cell outside the matrix drawn is no cell of it (the hover outlives a result for a render)', () => {
+    expect(inMatrix(b, 4, 5)).toBe(b);
+    expect(inMatrix(b, 3, 5)).toBeNull();
+    expect(inMatrix(b, 4, 4)).toBeNull();
+    expect(inMatrix(null, 4, 5)).toBeNull();
   });
   it('returns the same state for a move to the same cell (no re-render)', () => {
     const s = hoverReducer(NO_HOVER, { type: 'move', at: a });

@@ -594,7 +594,7 @@ describe('the wall counts the lesson quotes', () => {
       'Switching off the most-copying heads changes more moves than the lowest, but not clearly more than three at random: these heads are not special.',
     );
     expect(headsTally(close3).said).toMatch(
-      /^Of the moves made, the most-copying heads off changed 39 %, three heads drawn at random 29 %, the lowest 12 %: only its gap to the lowest is more than luck\./,
+      /^Of the moves made, the most-copying heads off changed 39 %, most into another wall, three heads drawn at random 29 %, the lowest 12 %\. Only its gap to the lowest is more than luck\./,
     );
     expect(summary(close3).points![1]!.items.at(-1)).toBe(
       'Switching off the most-copying heads changed more repeats than switching off the 3 lowest (39 % against 12 %), but 3 at random came close (29 %): attention picked the heads, switching them off tested them.',

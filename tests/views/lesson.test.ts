@@ -17,7 +17,7 @@ import { clipWorked, evenDiagonal, evenShare, percent, priorYardstick, readAgain
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { brightestColumn, diagonalByLines, bandLine, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
 import { copiersSaid } from '../../src/views/lesson/head-reveal';
-import { bandStripes, linePhrase, stripesPhrase } from '../../src/views/lesson/band-reveals';
+import { bandStripes, linePhrase, perToken, stripesPhrase } from '../../src/views/lesson/band-reveals';
 import { whereToken } from '../../src/views/lesson/token-where';
 import { slab } from '../../src/metrics/slab';
 import { twinTally } from '../../src/views/lesson/twin-tally';
@@ -153,7 +153,7 @@ describe('the lesson', () => {
       messages: [{ content: { start: 2, length: 3 } }],
     } as unknown as Partial<PolicyResult>);
     expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
-      /in all 1 prior assistant answers; the heatmap shows the last\. Across them, those cells are about 3 of the 12 tokens a row sees: 22 %, chance's share\. Does the band get more, as much, or less\?$/,
+      /over all 1 prior assistant answers\. Those cells are about 3 of the 12 tokens a row sees: 22 %, chance's share\. Does the band get more, as much, or less\?$/,
     );
   });
 
@@ -390,7 +390,7 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^Of the moves made, the most-copying heads off changed \d+ %, three heads drawn at random \d+ %, the lowest \d+ %: only its gap to the lowest is more than luck\. Most changed moves hit another wall: without these heads it seldom finds an open way\. With every head on the model moves east, into a wall; with the most-copying heads off, north, an open way\. With the lowest off, east, into a wall; both break its list of cells\.$/,
+      /^Of the moves made, the most-copying heads off changed \d+ %, most into another wall, three heads drawn at random \d+ %, the lowest \d+ %\. Only its gap to the lowest is more than luck\. With every head on the model moves east, into a wall; with the most-copying heads off, north, an open way\. With the lowest off, east, into a wall; both break its list of cells\.$/,
     );
     expect(heads.more).toMatch(
       /^On this answer: both sets garble the list of cells; here only the most-copying heads change the move\. Switched off: L1·H0, L1·H2 \(most copying: highest diagonal ratio\); L1·H3, L1·H5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked \(most-copying, lowest, at random\): /,
@@ -702,7 +702,7 @@ describe('the lesson', () => {
     );
     expect(step('diagonal').reveal!(filler, filler).bars!.rows.map((x) => [x.label, x.value])).toEqual([
       ['whole answer', 0.3],
-      ['filler words in their place (Filler)', 0.05],
+      ['whole answer under Filler (right heatmap)', 0.05],
     ]);
     // The lesson leaves the copy-aligned band out: a displaced copy adds nothing to the reveal.
     const moved = { ...w, results: [{ ...r, copy: [{ message: 0, turn: 1, longestRun: 9, ngramOverlap: 0.5, shift: -4 }] }] };
@@ -776,16 +776,26 @@ describe('the lesson', () => {
       'Its brightest cells stand in an upright stripe on "x" (turn 1\'s answer), looked at row after row: the band counts it too, copying or not.',
     );
     expect(step('diagonal').reveal!(w, w).more).toMatch(
-      /^An answer that copied a whole prior assistant answer line for line would show here\. Of that 30 %, the list of cells, which the task asks it to copy, gives 0 % \(chance 0 %\), the thought and move lines 30 % \(chance 13 %\)\. On the figures panel/,
+      /^An answer that copied a whole prior assistant answer line for line would show here\. Of that 30 %, the list of cells, which the task asks it to copy, gives 0 % \(chance 0 %\), the thought and move lines 30 % \(chance 13 %\); the bars give each as an average over its own tokens\. On the figures panel/,
     );
-    // Drawn: the whole answer and its two parts, each against its own chance.
-    const two = diagonalByLines(r)!;
+    // Drawn: the whole answer and its two parts, each averaged over its own tokens, against its own chance. With the
+    // last line as the tail: the list is rows 0 and 1 ((0.4 + 0.3) / 2), the move row 2 (0.2), chance 1/7, 1/8, 1/9.
+    const one = perToken(split, 3);
+    // The weights are float32 (7 places); chance is exact.
+    expect(one.before).toBeCloseTo((0.4 + 0.3) / 2, 7);
+    expect(one.last).toBeCloseTo(0.2, 7);
+    expect(one.evenBefore).toBeCloseTo((1 / 7 + 1 / 8) / 2, 12);
+    expect(one.evenLast).toBeCloseTo(1 / 9, 12);
+    expect([split.rowsBefore, split.rowsLast]).toEqual([2, 1]);
+    // With both lines as the tail, the list has no rows: its average is 0, not a division by nothing.
+    expect(perToken(diagonalByLines(r, 2)!, 3)).toMatchObject({ before: 0, evenBefore: 0 });
+    const two = perToken(diagonalByLines(r)!, 3);
     expect(step('diagonal').reveal!(w, w).bars).toEqual({
-      caption: 'Attention on the diagonal',
+      caption: 'Attention on the diagonal: each part averaged over its own tokens',
       rows: [
         { label: 'whole answer', value: r.diagonal, even: evenDiagonal(r) },
-        { label: 'of which, from the list of cells', value: two.before, even: two.evenBefore },
-        { label: 'of which, from the thought and move', value: two.last, even: two.evenLast },
+        { label: 'list of cells (above the white line)', value: two.before, even: two.evenBefore },
+        { label: 'thought and move (below it)', value: two.last, even: two.evenLast },
       ],
     });
     // The band's cells a twentieth as bright: (0.02 + 0.015 + 0.01) / 3 = 1.5 %, about a tenth of chance, said so.

@@ -5,7 +5,7 @@ import type { PolicyResult } from '../../analysis/analyze';
 import { parsePolicy, policyGist } from '../../context/policy';
 import { SINK_TOKENS } from '../../context/render';
 import { heatmapSvg } from '../../export/heatmap-svg';
-import { focusOf, type HoverAction, type HoverState } from '../../state/hover-lock';
+import { focusOf, type HoverAction, type HoverState, inMatrix } from '../../state/hover-lock';
 import { download } from '../share/download';
 import { categoryRuns, cellAt, clampViewport, fitViewport, heatmapPixels, openingView, zoomAt, followCell, type Viewport } from './heatmap-model';
 import { CATEGORY_NAMES, colorLut, scaleMax } from '../../palette';
@@ -82,7 +82,8 @@ export function Heatmap({
   useEffect(() => setVp(null), [attention]);
   const start = openingView(fit, opensOn, r.messages.filter((m) => m.category === 'prior').at(-1)?.span.start);
   const vp = clampViewport(vpRaw ?? start, fit, nRows, S, areaW, areaH);
-  const focus = focusOf(hover);
+  // A cell of another matrix (the page's hover outlives a result for a render, until its reset) is no cell of this one.
+  const focus = inMatrix(focusOf(hover), nRows, S);
   // Zoomed in, the locked cell stays in view as the arrow keys move it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only the locked cell's moves pan; a pan itself must not
   useEffect(() => {

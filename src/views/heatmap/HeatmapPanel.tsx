@@ -34,8 +34,9 @@ export function HeatmapPanel() {
   // There, a maze answer's rows split where its thought and move start: the reveal's parts, seen on the picture.
   // Found once per result, not on every hover (the panel re-renders as the pointer moves).
   const tails = useMemo(() => (opensOn ? withAttention.map((r) => tailRow(r)) : []), [withAttention, opensOn]);
-  // Once the diagonal's guess is in, the brightest copy in the band is locked: outlined, and read out under the
-  // heatmap, so one bright cell of the band is seen for what it is (an answer token reading the same word).
+  // The brightest copy in the band is locked: outlined, and read out under the heatmap, so one bright cell of the band
+  // is seen for what it is (an answer token reading the same word). Before the guess too: readers asked to see a real
+  // copy before judging the band; it shows what to look for, not how much of it there is.
   const guessed = useLesson((s) => s.guesses.diagonal !== undefined);
   // The split is drawn with the reveal that reads it: before the guess the picture holds the band alone.
   const rowSplit = (r: PolicyResult, k: number): RowSplit | null => {
@@ -43,14 +44,17 @@ export function HeatmapPanel() {
     return row > 0 && row < r.query.end - r.query.start ? { row, above: 'list of cells', below: 'thought and move' } : null;
   };
   const first = withAttention[0];
-  const copy = useMemo(() => (opensOn && guessed && first ? brightestCopy(first, tails[0]) : null), [opensOn, guessed, first, tails]);
+  const copy = useMemo(() => (opensOn && first ? brightestCopy(first, tails[0]) : null), [opensOn, first, tails]);
   // Where the copy runs against the dotted centre, said once the guess is in: a reader looks for it on the line.
   const rightOfCentre = useMemo(() => opensOn !== null && guessed && first !== undefined && (bandLine(first) ?? 0) >= 1, [opensOn, guessed, first]);
   useEffect(() => {
     if (!copy || !first) return;
     const rowStart = shownSlab(first, head).rowStart;
-    dispatch({ type: 'click', at: { row: copy.q - rowStart, col: copy.k } });
+    // Locked, not clicked: a click on the cell already locked (the same copy in a new pass) would free it.
+    dispatch({ type: 'lock', at: { row: copy.q - rowStart, col: copy.k } });
   }, [copy, first, head, dispatch]);
+  // Filler beside Full: what it is, said where its heatmap stands (the card's words are spent on the band).
+  const fillerBeside = opensOn !== null && withAttention[1]?.policy === 'filler';
   // The copy-aligned band is the researcher's check on shifted copies: the lesson draws the plain band only.
   const alignedBand = !useQuiet();
   // Computed once per result and head (not on every hover), and only when the scale is shared.
@@ -96,7 +100,12 @@ export function HeatmapPanel() {
           {guessed
             ? ` The white dashed line splits the answer's rows: above it, its list of cells; below, its thought and move.${rightOfCentre ? ' Its copy runs just right of the dotted line: each row, a token just written, looks at the next one to copy.' : ''} The band counts only what lies within ${first.radius} tokens of the dotted line: a copy shifted further is missed.`
             : ''}
-          {copy ? ' The blue box: the brightest copy above the line, an answer token reading the same word in that answer, read out under the heatmap.' : ''}{' '}
+          {copy
+            ? ` The blue box: ${guessed ? 'the brightest copy above the line' : 'one real copy'}, an answer token reading the same word in that answer, read out under the heatmap.`
+            : ''}
+          {fillerBeside
+            ? ' Right: Filler, the same answer with the words of its prior assistant answers swapped for filler, so nothing there can be copied.'
+            : ''}{' '}
           "fit" shows the whole matrix.
         </p>
       )}

@@ -105,7 +105,7 @@ export function diagonalAsk(w: LessonWorld): string {
   // The tokens a row sees, to two figures (597 → 600): the rows see a few more each, so no one count is exact.
   const seen = rows.reduce((t, x) => t + x.seen, 0) / rows.length;
   const unit = 10 ** Math.max(0, Math.floor(Math.log10(seen)) - 1);
-  return `Across them, those cells are about ${cells} of the ${Math.round(seen / unit) * unit} tokens a row sees: ${percent(even)}, chance's share. Does the band get more, as much, or less?`;
+  return `Those cells are about ${cells} of the ${Math.round(seen / unit) * unit} tokens a row sees: ${percent(even)}, chance's share. Does the band get more, as much, or less?`;
 }
 
 /** The prior assistant answers' content spans, in the order of the diagonal's breakdown: where its bands lie. */
@@ -150,9 +150,13 @@ export function tailRow(r: PolicyResult, tail = 2): number {
 /**
  * The diagonal ratio split by the answer's lines: the part its last `tail` lines put on the diagonal (a maze
  * answer's thought and move) and the part of the lines before them (its list of cells). Each is that part's rows
- * summed over all the answer's rows, so the two add up to the ratio; null without the answer's rows of attention.
+ * summed over all the answer's rows, so the two add up to the ratio, with each part's count of rows (its own
+ * average is the part times the answer's rows over its own); null without the answer's rows of attention.
  */
-export function diagonalByLines(r: PolicyResult, tail = 2): { before: number; last: number; evenBefore: number; evenLast: number } | null {
+export function diagonalByLines(
+  r: PolicyResult,
+  tail = 2,
+): { before: number; last: number; evenBefore: number; evenLast: number; rowsBefore: number; rowsLast: number } | null {
   const answer = answerRows(r);
   if (!answer) return null;
   const rows = answer.rows;
@@ -160,7 +164,7 @@ export function diagonalByLines(r: PolicyResult, tail = 2): { before: number; la
   const from = tailRow(r, tail);
   // Each part beside what attention spread evenly would give the same rows: its own yardstick.
   const even = evenBandRows(r);
-  const part = { before: 0, last: 0, evenBefore: 0, evenLast: 0 };
+  const part = { before: 0, last: 0, evenBefore: 0, evenLast: 0, rowsBefore: Math.min(from, rows), rowsLast: Math.max(0, rows - from) };
   for (let i = 0; i < rows; i++) {
     const tailPart = i >= from;
     part[tailPart ? 'last' : 'before'] += byRow[i]! / rows;
@@ -238,7 +242,7 @@ export function withFiller(t: Reveal, w: LessonWorld): Reveal {
   const reading = `${follows ? 'with filler words in their place' : 'with filler in their place'}, ${meaning}`;
   return {
     ...t,
-    bars: { ...t.bars, rows: [...t.bars.rows, { label: 'filler words in their place (Filler)', value: r.diagonal, even }] },
+    bars: { ...t.bars, rows: [...t.bars.rows, { label: 'whole answer under Filler (right heatmap)', value: r.diagonal, even }] },
     // The step's point stays the takeaway (one sentence); Filler's reading ends the words, where its bar is read.
     takeaway: t.takeaway ?? `${reading[0]!.toUpperCase()}${reading.slice(1)}`,
     said: `${t.said} Under Filler (second heatmap: unrelated words in their place) it is ${percent(r.diagonal)}${below}: ${meaning}`,

@@ -6,7 +6,7 @@ import type { PolicyResult } from '../../analysis/analyze';
 import { diagonalBand } from '../../metrics/band';
 import { bandColumns } from '../../metrics/inertia';
 import { isTemplateMark } from '../tokens/TokenView';
-import { answerRows, diagonalByLines, bandLine, priorSpans, stripeSaid } from './attention-reveals';
+import { answerRows, diagonalByLines, bandLine, priorSpans, stripeSaid, tailRow } from './attention-reveals';
 import { quoted, whereToken } from './token-where';
 import {
   AGAINST_CHANCE,
@@ -47,6 +47,12 @@ export function brightestCopy(r: PolicyResult, rows = Number.POSITIVE_INFINITY):
     }
   }
   return best;
+}
+
+/** The diagonal step's pointer to the real copy the heatmap outlines (as HeatmapPanel finds it), for its text; nothing without one. */
+export function copyBoxSaid(w: LessonWorld): string {
+  const r = figuresOf(w);
+  return r && brightestCopy(r, tailRow(r)) ? ', as in the blue box' : '';
 }
 
 /** The tokens the band's attention falls on most: up to two, each with its part of the band's attention; null without the rows. */
@@ -115,14 +121,17 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const right = guessed === got;
   const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance${right && lines ? '' : `: ${verdict}`}` : '';
   const yours = guessed === undefined ? '' : `You guessed ${VERSUS_CHANCE[guessed]}${right ? ', and so it is: ' : '; '}`;
+  // Each bar an average over its own tokens, against its own chance: readers took parts of one sum for one figure.
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
-  if (lines)
+  if (lines) {
+    const own = perToken(lines, answerRows(r)?.rows ?? 0);
     rows.push(
-      { label: 'of which, from the list of cells', value: lines.before, even: lines.evenBefore },
-      { label: 'of which, from the thought and move', value: lines.last, even: lines.evenLast },
+      { label: 'list of cells (above the white line)', value: own.before, even: own.evenBefore },
+      { label: 'thought and move (below it)', value: own.last, even: own.evenLast },
     );
+  }
   return {
-    bars: { caption: 'Attention on the diagonal', rows },
+    bars: { caption: 'Attention on the diagonal: each part averaged over its own tokens', rows },
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),
     // Where the lines split it, that split is the card's reading; where the bright cells stand, in the fold.
     said: `${yours}${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${lines ? '' : stripe}${split.said}`,
@@ -150,7 +159,21 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   return {
     ...(takeaway ? { takeaway } : {}),
     said: ` Each list of cells (above the white line) is the one before plus a cell: copying it is the task. The thought and move (below it) sit ${verdict}.`,
-    more: `An answer that copied a whole prior assistant answer line for line would show here. Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}).`,
+    more: `An answer that copied a whole prior assistant answer line for line would show here. Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}); the bars give each as an average over its own tokens.`,
+  };
+}
+
+/**
+ * The split by lines as each part's own average: its rows' diagonal over its own count of rows, not over the whole
+ * answer's (`rows`), and its chance the same way. A part with no rows gets 0.
+ */
+export function perToken(s: NonNullable<ReturnType<typeof diagonalByLines>>, rows: number) {
+  const own = (part: number, n: number) => (n > 0 ? (part * rows) / n : 0);
+  return {
+    before: own(s.before, s.rowsBefore),
+    evenBefore: own(s.evenBefore, s.rowsBefore),
+    last: own(s.last, s.rowsLast),
+    evenLast: own(s.evenLast, s.rowsLast),
   };
 }
 

@@ -11,7 +11,7 @@ import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
 import { stepNo } from './order';
 import { diagonalAsk, sharesReveal, withFiller } from './attention-reveals';
-import { diagonalReveal } from './band-reveals';
+import { copyBoxSaid, diagonalReveal } from './band-reveals';
 import { copiersSaid, headsSaid, topHeadSaid } from './head-reveal';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakReveal } from './moves';
@@ -196,7 +196,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full: the same places, other words; the reveal reads both.
     setup: { ...WALL, also: ['filler'] },
     text: (w) =>
-      `Rows are the answer's tokens, columns what they read; brighter is more. Copying a prior assistant answer, the answer's 10th token reads its 10th: the dotted line. The diagonal ratio is the attention within ${w.radius} tokens of it (between the pink lines), in ${priorCount(w)}prior assistant answers; the heatmap shows the last. ${diagonalAsk(w)}`,
+      `Rows are the answer's tokens, columns what they read. A copy runs down the dotted line${copyBoxSaid(w)}: the answer's 10th token reads a prior assistant answer's 10th. The diagonal ratio is the attention within ${w.radius} tokens of that line (between the pink lines), over ${priorCount(w)}prior assistant answers. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
     action: 'Look at the band in the left heatmap (Full), then pick your guess.',

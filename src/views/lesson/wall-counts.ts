@@ -8,7 +8,7 @@ import { turnsSeen } from '../../context/history';
 import { parsePolicy } from '../../context/policy';
 import { stepNo } from './order';
 import { type HeadSet, type HeadsOffCounts, type Split, WALL_COUNTS, WALL_TURNS, type WallCounts, type WallTurn, WRITERS, type Writer } from './wall-records';
-import { LOOKS_BACK, type LuckRow, type Reveal, SILENT } from './world';
+import { type LuckRow, type Reveal, SILENT } from './world';
 
 /** The lesson's one line: a gap luck alone gives less than 1 time in 20 is "more than luck" (the words and the meter). */
 export const LUCK_LINE = 20;
@@ -198,11 +198,12 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
           ? 'Attention pointed at heads that matter: switching off the most-copying heads changes the repeated move more often than the lowest or three at random, by more than luck.'
           : 'Switching off the most-copying heads changes more moves than the lowest, but not clearly more than three at random: these heads are not special.',
     // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
-    said: `Of the moves made, the most-copying heads off changed ${changedPct(h, 'top')}, three heads drawn at random ${changedPct(h, 'random')}, the lowest ${changedPct(h, 'bottom')}${
+    // Where the changed moves went, in the one sentence the card shows: a reader took "changed" for "cured".
+    said: `Of the moves made, the most-copying heads off changed ${changedPct(h, 'top')}${carry ? wentTo(h) : ''}, three heads drawn at random ${changedPct(h, 'random')}, the lowest ${changedPct(h, 'bottom')}${
       carry
         ? random
-          ? ': its gaps to both are more than luck.'
-          : ': only its gap to the lowest is more than luck.'
+          ? '. Its gaps to both are more than luck.'
+          : '. Only its gap to the lowest is more than luck.'
         : `: were the top and the lowest alike, such a gap would come ${byChance(h.changed).said}.`
     }${carry ? headsLead(h) : ''}`,
     board: headsBoard(h, c.turns),
@@ -241,12 +242,19 @@ function headsBoard(h: HeadsOffCounts, turns: number): Board {
  */
 function headsLead(h: HeadsOffCounts): string {
   if (h.moved.top - h.repeats.top <= 0) return '';
-  // "Carry part of the pull" only where they also stand apart from heads drawn at random.
+  // "Carry part of the pull" only where they also stand apart from heads drawn at random; into walls otherwise, the
+  // count's own words ("most into another wall") say it.
   return mostlyIntoWalls(h)
     ? beyondRandom(h)
-      ? ' Most changed moves hit another wall: these heads carry part of the pull, but without them it seldom finds an open way.'
-      : ' Most changed moves hit another wall: without these heads it seldom finds an open way.'
-    : ' Most changed moves took an open way: without these heads it more often finds its way around the wall.';
+      ? ' These heads carry part of the pull, but without them it seldom finds an open way.'
+      : ''
+    : ' Without these heads it more often finds its way around the wall.';
+}
+
+/** Where the most-copying heads' changed moves went, said beside their count ("39 %, most into another wall"); nothing without any. */
+function wentTo(h: HeadsOffCounts): string {
+  if (h.moved.top - h.repeats.top <= 0) return '';
+  return mostlyIntoWalls(h) ? ', most into another wall' : ', most onto an open way';
 }
 
 /** Where two conditions part on the same turns, counted, and how often chance alone splits them as unevenly (the folds' "how sure"). */
