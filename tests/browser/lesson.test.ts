@@ -144,7 +144,7 @@ async function revealAsRead(card: Locator): Promise<string> {
     : '';
   // The closing lists are shown, not folded: listed before the fold.
   const points = (await card.getByTestId('lesson-point').allTextContents()).map((t) => `- ${t}\n`).join('');
-  return `**${await text('lesson-takeaway')}** ${await text('lesson-lead')}${(await text('lesson-next')) ? ` ${await text('lesson-next')}` : ''}${points ? `\n\n${points}\n` : ''}${fold}`;
+  return `**${await text('lesson-takeaway')}** ${await text('lesson-lead')}${(await text('lesson-caveat')) ? ` ${await text('lesson-caveat')}` : ''}${(await text('lesson-next')) ? ` ${await text('lesson-next')}` : ''}${points ? `\n\n${points}\n` : ''}${fold}`;
 }
 
 /**
@@ -336,6 +336,11 @@ describe('the lesson, walked with the keyboard only', () => {
         // Unfolded: the takeaway and the one sentence under the picture.
         const lead = (await card.getByTestId('lesson-lead').textContent()) ?? '';
         const quoted = numbersOf(`${takeaway} ${lead}`);
+        // The caveat, unfolded too: one short sentence, with a figure or two at most.
+        const caveat = (await card.getByTestId('lesson-caveat').count()) ? ((await card.getByTestId('lesson-caveat').textContent()) ?? '') : '';
+        expect(words(caveat), `step ${n + 1} (${s.id}) caveat words`).toBeLessThanOrEqual(WORDS.caveat);
+        expect(sentencesOf(caveat).length, `step ${n + 1} (${s.id}) caveat sentences`).toBeLessThanOrEqual(1);
+        expect(numbersOf(caveat).length, `step ${n + 1} (${s.id}) caveat figures`).toBeLessThanOrEqual(2);
         if (quoted.length > WORDS.numbers) crowded.push(`step ${n + 1} (${s.id}): ${quoted.join(', ')}`);
       }
       const text = (await card.getByTestId('lesson-text').textContent()) ?? '';
@@ -493,7 +498,9 @@ describe('the lesson, walked with the keyboard only', () => {
       // Before the guess the heatmap holds the band alone; the line between the answer's parts comes with the reveal that reads them.
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       // But one real copy is outlined, said in the card and under the heatmap, and Filler is said where it stands.
-      expect(await card.getByTestId('lesson-text').textContent()).toContain('A copy runs down the dotted line, as in the blue box: ');
+      expect(await card.getByTestId('lesson-text').textContent()).toContain(
+        "A copy runs down the dotted line or 1 token right of it, as in the blue box: the answer's 10th token reads a prior assistant answer's 10th or 11th.",
+      );
       expect(await page.getByTestId('lesson-zoom').textContent()).toContain('The blue box: one real copy, an answer token reading the same word');
       expect(await page.getByTestId('lesson-zoom').textContent()).toContain(
         'Right: Filler, the same answer with the words of its prior assistant answers swapped',

@@ -379,7 +379,9 @@ describe('the wall counts the lesson quotes', () => {
     expect(wallTally(c)).toEqual({
       takeaway: "Right after hitting a wall, it walks back into it in 75 % of its moves with its whole history, 45 % with none: the gap is the history's pull.",
       // Luck, said first here: Full and DE part 69 against 9.
-      said: 'Even with no history it often walks into the wall, since its goal often lies just beyond it; could the gap be luck? Were Full and DE alike, luck would make one this size less than 1 time in 1,000: it is more than luck.',
+      said: 'Could the gap be luck? Were Full and DE alike, luck would make one this size less than 1 time in 1,000: it is more than luck.',
+      // Why no history still repeats, unfolded: its own rate, and what the pull is measured from.
+      caveat: "even with no history it walks back in 45 %: its goal often lies just beyond the wall, so the history's pull is the gap above that.",
       more: 'Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 of 200 moves (75 %) under Full, 90 of 200 moves (45 %) under DE and 80 of 160 moves (50 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
       luck: [{ label: 'Full against DE', p: signTest(69, 9), said: 'less than 1 time in 1,000', clear: true }],
     });
@@ -419,7 +421,9 @@ describe('the wall counts the lesson quotes', () => {
       takeaway:
         'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats seem to go with its own words, though hiding them unsettles it.',
       // Filler's rate is among half the turns (100 of 200 make a move): said beside it.
-      said: "Of the moves made, AO (50 %) repeats the blocked move about as often as DE. AO's moves also hit other walls far more than DE's (the grey), and find an open way less than half as often.",
+      said: 'Of the moves made, AO (50 %) repeats the blocked move about as often as DE.',
+      // What "unsettles" means, unfolded beside the bold line: 31 % of its moves into other walls against DE's 15 %.
+      caveat: "AO's moves also hit other walls far more than DE's (the grey), and find an open way less than half as often: hiding its answers unsettles it.",
       // SUM and Filler in the fold: the card reads AO, the papers' own test.
       more: "SUM (each answer as a one-sentence summary) and Filler (each as unrelated words) hide them too: of the moves made, SUM (60 %) keeps part of the extra repeats; Filler (20 %) falls below even DE, and 50 % of its answers make no move: unfamiliar text changes its play beyond the pull. Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. DE: 45 %, Full: 75 % of their moves. Into other walls: 31 % of AO's moves, 15 % of DE's; an open way: 19 % and 40 %. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played. The two part on 82 turns: only AO repeats the blocked move 37 times, only DE 45; were the two alike, chance would split them this unevenly about 1 time in 2.",
       // On the luck meter: AO against DE parts 37 against 45 (could be luck); against Full, 10 against 80.

@@ -13,11 +13,11 @@ import { parsePolicy } from '../../src/context/policy';
 import { headsOffReveal, towardGoal } from '../../src/views/lesson/moves';
 import { numbersOf, questionOf, sentencesOf, WORDS } from '../../src/views/lesson/world';
 import { partOf, STEP_IDS, stepNo } from '../../src/views/lesson/order';
-import { clipWorked, evenDiagonal, evenShare, percent, priorYardstick, readAgainstFull } from '../../src/views/lesson/world';
+import { clipWorked, evenDiagonal, evenShare, percent, readAgainstFull } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
-import { brightestColumn, diagonalByLines, bandLine, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
+import { brightestColumn, diagonalByLines, bandLine, priorYardstick, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
 import { copiersSaid } from '../../src/views/lesson/head-reveal';
-import { bandStripes, linePhrase, perToken, stripesPhrase } from '../../src/views/lesson/band-reveals';
+import { bandStripes, linePhrase, ordinal, perToken, stripesPhrase } from '../../src/views/lesson/band-reveals';
 import { whereToken } from '../../src/views/lesson/token-where';
 import { slab } from '../../src/metrics/slab';
 import { twinTally } from '../../src/views/lesson/twin-tally';
@@ -153,7 +153,7 @@ describe('the lesson', () => {
       messages: [{ content: { start: 2, length: 3 } }],
     } as unknown as Partial<PolicyResult>);
     expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
-      /over all 1 prior assistant answers\. Those cells are about 3 of the 12 tokens a row sees: 22 %, chance's share\. Does the band get more, as much, or less\?$/,
+      /^A copy runs down the dotted line: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. Those cells, about 3 per answer, are 3 of the 12 tokens a row sees: 22 %, chance's share\. Does the band get more, as much, or less\?$/,
     );
   });
 
@@ -274,6 +274,8 @@ describe('the lesson', () => {
     expect(step('cpl').reveal!(cpl, w)).toEqual({
       takeaway: twinTally().takeaway,
       said: `${twinTally().said} The demo model moves south, into a wall; its CPL twin moves north, an open way.`,
+      // The stored twin's gap could be luck: the paper's own result said beside it, unfolded.
+      caveat: 'the paper saw CPL help large agents; a twin this tiny, trained on a few mazes, may be too small to show the same.',
       more: `Every turn is being scored with both models: their attention follows. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more}`,
       // The twin against the demo model on the luck meter, as the count gives it.
       luck: twinTally().luck,
@@ -283,6 +285,8 @@ describe('the lesson', () => {
     expect(step('cpl').reveal!(both, w)).toEqual({
       takeaway: twinTally().takeaway,
       said: `${twinTally().said} The demo model moves south, into a wall; its CPL twin moves north, an open way.`,
+      // The stored twin's gap could be luck: the paper's own result said beside it, unfolded.
+      caveat: 'the paper saw CPL help large agents; a twin this tiny, trained on a few mazes, may be too small to show the same.',
       more: `Every turn is being scored with both models: their attention follows. On this answer the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more} Diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
       luck: twinTally().luck,
     });
@@ -346,6 +350,7 @@ describe('the lesson', () => {
     expect(says('south', 'east')).toEqual({
       takeaway: wallTally().takeaway,
       said: `Under Full the model moves south, into a wall; under LT it moves east, an open way. The history changes what the model does. ${wallTally().said}`,
+      caveat: wallTally().caveat,
       more: `The last user message names the walls: south. Under Full it wrote: "Move: south". Under LT it wrote: "Move: east". ${wallTally().more}`,
       luck: wallTally().luck,
     });
@@ -353,7 +358,7 @@ describe('the lesson', () => {
     expect(says('east', 'east').said.endsWith(`The same move both ways: here the earlier turns do not change what the model does. ${wallTally().said}`)).toBe(
       true,
     );
-    expect(says('east', 'south').said).toContain('Here the whole conversation helped: with less of it the model walks into a wall. Even with no history');
+    expect(says('east', 'south').said).toContain('Here the whole conversation helped: with less of it the model walks into a wall. Could the gap be luck?');
     expect(says('east', 'west').said).toMatch(/Both moves are open ways/);
     for (const [a, b] of [
       ['south', 'east'],
@@ -371,11 +376,11 @@ describe('the lesson', () => {
     );
     expect(told('generate', { ...w, generated: { lt: 'Move: east', full: 'Action -> South' } }, w)).not.toContain('is a guess');
     expect(says('stay', 'east').said).toMatch(
-      /^Under Full the model stays where it is; .*Together: a different answer and a different move\. Even with no history it often/,
+      /^Under Full the model stays where it is; .*Together: a different answer and a different move\. Could the gap be luck\?/,
     );
     // An observation with no walls named: the moves are not judged, only compared.
     expect(told('generate', { ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
-      /^Right after hitting a wall, it walks back into it in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Even with no history it often/,
+      /^Right after hitting a wall, it walks back into it in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Could the gap be luck\?/,
     );
     // The previous answer is 'Path: 8 9 10.\nMove: south'; the last user message names the wall east.
     const off = (withOff: string, control?: string) => ({
@@ -467,7 +472,10 @@ describe('the lesson', () => {
     expect(evenShare(r, 'sink')).toBeCloseTo((3 / 11 + 3 / 12) / 2, 12);
     const all = (['sink', 'system', 'user', 'prior', 'current'] as const).reduce((x, c) => x + evenShare(r, c), 0);
     expect(all).toBeCloseTo(1, 12);
-    expect(priorYardstick(r)).toBe(' They are 35 % of the tokens it can see: it gives them 2.0 times chance (looking at every token equally).');
+    expect(priorYardstick(r)).toEqual({
+      lead: ', 2.0 times chance (they are 35 % of the tokens it can see)',
+      rest: ' Chance is what looking at every token equally would give them.',
+    });
     // The shares step draws all five kinds, adding up to 100 %, each against its part of the tokens (hand-counted:
     // 3 sink, 1 system, 2 user tokens; the answer's own, 1 then 2).
     const shares = step('shares').reveal!({ ...start, results: [r], guesses: { prior: 0.5 } }, null).bars!;
@@ -501,10 +509,11 @@ describe('the lesson', () => {
     expect(said({ ...self, ratios: { ...self.ratios, user: 0.15 } } as PolicyResult)).not.toContain("user's turns");
     // Near what length alone gives: said so, and the diagonal named as what tells copying apart.
     const near = { ...r, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
-    expect(priorYardstick(near)).toMatch(
-      /^ They are 35 % of the tokens it can see, and chance, looking at every token equally, would give them just that: they get a little more \(1\.1 times chance\)\. The diagonal, next, tells copying apart from mere length\.$/,
-    );
-    expect(priorYardstick({ ...r, ratios: { ...r.ratios, prior: 0.35 } } as PolicyResult)).toContain('would give them just that: they get about chance.');
+    expect(priorYardstick(near)).toEqual({
+      lead: ', 1.1 times chance (they are 35 % of the tokens it can see)',
+      rest: ' Chance, looking at every token equally, would give them just their share of the tokens: they get a little more. The diagonal, next, tells copying apart from mere length.',
+    });
+    expect(priorYardstick({ ...r, ratios: { ...r.ratios, prior: 0.35 } } as PolicyResult).rest).toContain('share of the tokens: they get about chance.');
   });
 
   it('counts, turn by turn, where a second model is lower: only turns both have scored, ties not lower', () => {
@@ -682,11 +691,11 @@ describe('the lesson', () => {
     // The guess (about chance) read against the figure in the same three words: right, then wrong.
     const w = { ...start, guesses: { diagonal: 1 }, results: [r] };
     expect(told('diagonal', w, w)).toMatch(
-      /You guessed about chance, and so it is: 20 % of the answer's attention sits on the diagonal, 0\.9 times the 22 % chance: about chance\. On the figures panel: .* It is part of/,
+      /You guessed about chance, and so it is: 20 % of the answer's attention sits on the diagonal, 0\.9 times the 22 % chance: about chance\. the bright upright stripes are single tokens that every row reads, not copies: .* On the figures panel: .* It is part of/,
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
     expect(told('diagonal', twice, twice)).toMatch(
-      /You guessed about chance; 50 % of the answer's attention sits on the diagonal, 2\.3 times the 22 % chance: well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move\. On/,
+      /You guessed about chance; 50 % of the answer's attention sits on the diagonal, 2\.3 times the 22 % chance: well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move\. the bright upright stripes .* On/,
     );
     // Filler below chance, beside Full: said with the same yardstick, and drawn, each against its chance.
     const filler = {
@@ -778,6 +787,22 @@ describe('the lesson', () => {
     expect(step('diagonal').reveal!(w, w).more).toMatch(
       /^An answer that copied a whole prior assistant answer line for line would show here\. Of that 30 %, the list of cells, which the task asks it to copy, gives 0 % \(chance 0 %\), the thought and move lines 30 % \(chance 13 %\); the bars give each as an average over its own tokens\. On the figures panel/,
     );
+    // Positions in words, for the copy the diagonal step outlines ("the 10th or 11th").
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 100, 101, 111].map(ordinal)).toEqual([
+      '1st',
+      '2nd',
+      '3rd',
+      '4th',
+      '11th',
+      '12th',
+      '13th',
+      '21st',
+      '22nd',
+      '23rd',
+      '100th',
+      '101st',
+      '111th',
+    ]);
     // Drawn: the whole answer and its two parts, each averaged over its own tokens, against its own chance. With the
     // last line as the tail: the list is rows 0 and 1 ((0.4 + 0.3) / 2), the move row 2 (0.2), chance 1/7, 1/8, 1/9.
     const one = perToken(split, 3);

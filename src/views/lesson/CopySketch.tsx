@@ -40,8 +40,8 @@ export function CopySketch() {
       <figcaption>
         A drawing, not the model: rows are the new answer's tokens, columns a prior assistant answer's. In a copy the 1st token reads that answer's 1st, the 2nd
         its 2nd…: a bright line on the dotted centre, inside the pink band (or a cell to its right, where each token looks ahead at the next one to copy).
-        Chance is the band's part of a row, here {BAND} cells of {COLS}: the copy puts all of each row there, far more. A stripe is one token that every row
-        reads; the band counts it only where it crosses.
+        Chance is the band's part of a row, in this drawing {BAND} cells of {COLS}: the copy puts all of each row there, far more. A stripe is one token that
+        every row reads; the band counts it only where it crosses.
       </figcaption>
     </figure>
   );

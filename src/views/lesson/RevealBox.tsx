@@ -55,6 +55,11 @@ export function RevealBox(props: { reveal: Reveal; count: Board | null; luckTaug
       {/* The closing lists are the lesson's summary: read, never folded. */}
       {reveal.points && <RevealPoints points={reveal.points} />}
       <p data-testid="lesson-lead">{unbroken(lead)}</p>
+      {reveal.caveat && (
+        <p className="lesson-caveat" data-testid="lesson-caveat">
+          <strong>Careful:</strong> {unbroken(reveal.caveat)}
+        </p>
+      )}
       {reveal.next && (
         <p className="lesson-next" data-testid="lesson-next">
           <strong>Then:</strong> {reveal.next}

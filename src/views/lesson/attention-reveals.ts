@@ -6,20 +6,7 @@ import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
 import { bandOffsets, diagonalRows } from '../../metrics/inertia';
 import { type AttentionSlab, rowsOf } from '../../metrics/slab';
-import {
-  AGAINST_CHANCE,
-  evenBandRows,
-  bandCells,
-  evenDiagonal,
-  evenShare,
-  figuresOf,
-  type LessonWorld,
-  LOADING,
-  onPanel,
-  percent,
-  priorYardstick,
-  type Reveal,
-} from './world';
+import { AGAINST_CHANCE, evenBandRows, bandCells, evenDiagonal, evenShare, figuresOf, type LessonWorld, LOADING, onPanel, percent, type Reveal } from './world';
 
 /** The kinds of token the shares step draws, by the names the figures panel gives them. */
 const CATEGORY_LABELS = {
@@ -34,6 +21,7 @@ const CATEGORY_LABELS = {
 export function sharesReveal(w: LessonWorld): Reveal {
   const r = figuresOf(w);
   if (!r) return LOADING;
+  const yardstick = priorYardstick(r);
   // All five kinds, so the bars add up to 100 %, each against its share of the tokens the answer's rows can see.
   const kinds = (['sink', 'system', 'user', 'prior', 'current'] as const).map((c) => ({
     // The sink named as where large models park attention: a small one that parks next to none there is said so.
@@ -49,8 +37,23 @@ export function sharesReveal(w: LessonWorld): Reveal {
     },
     ...priorTakeaway(r),
     // The bars a reader asks about next (the user's turns below chance, the current answer far above); the sink, in the fold.
-    said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers.${priorYardstick(r)}${othersSaid(r)}`,
+    said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers${yardstick.lead}.${yardstick.rest}${othersSaid(r)}`,
     more: `${onPanel(['prior assistant', r.ratios.prior])} The five add up to 100 %: what one kind gets above chance, the others give up. The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the current answer itself${selfSaid(r)}. ${sinkSaid(r.ratios.sink)}`,
+  };
+}
+
+/** Is a share a lot? Against what the prior assistant answers would get if attention were spread evenly over the tokens. */
+export function priorYardstick(r: PolicyResult): { lead: string; rest: string } {
+  const even = evenShare(r, 'prior');
+  if (even <= 0) return { lead: '', rest: '' };
+  const k = r.ratios.prior / even;
+  // The times-chance in the sentence the card shows: readers found it only in the fold.
+  return {
+    lead: `, ${k.toFixed(1)} times chance (they are ${percent(even)} of the tokens it can see)`,
+    rest:
+      k < 1.5
+        ? ` Chance, looking at every token equally, would give them just their share of the tokens: ${k < 1.05 ? 'they get about chance' : 'they get a little more'}. The diagonal, next, tells copying apart from mere length.`
+        : ' Chance is what looking at every token equally would give them.',
   };
 }
 
@@ -105,7 +108,9 @@ export function diagonalAsk(w: LessonWorld): string {
   // The tokens a row sees, to two figures (597 → 600): the rows see a few more each, so no one count is exact.
   const seen = rows.reduce((t, x) => t + x.seen, 0) / rows.length;
   const unit = 10 ** Math.max(0, Math.floor(Math.log10(seen)) - 1);
-  return `Those cells are about ${cells} of the ${Math.round(seen / unit) * unit} tokens a row sees: ${percent(even)}, chance's share. Does the band get more, as much, or less?`;
+  // Where the count comes from: a few cells in each prior assistant answer (a reader could not tell).
+  const each = Math.round(cells / Math.max(1, r.diagonalPerAnswer.length));
+  return `Those cells, about ${each} per answer, are ${cells} of the ${Math.round(seen / unit) * unit} tokens a row sees: ${percent(even)}, chance's share. Does the band get more, as much, or less?`;
 }
 
 /** The prior assistant answers' content spans, in the order of the diagonal's breakdown: where its bands lie. */

@@ -49,11 +49,23 @@ export function brightestCopy(r: PolicyResult, rows = Number.POSITIVE_INFINITY):
   return best;
 }
 
-/** The diagonal step's pointer to the real copy the heatmap outlines (as HeatmapPanel finds it), for its text; nothing without one. */
+/**
+ * The diagonal step's first sentence: what a copy looks like, and the real one the heatmap outlines (as HeatmapPanel
+ * finds it) where it stands against the dotted line: readers saw the box off the line the sentence promised.
+ */
 export function copyBoxSaid(w: LessonWorld): string {
   const r = figuresOf(w);
-  return r && brightestCopy(r, tailRow(r)) ? ', as in the blue box' : '';
+  const copy = r && brightestCopy(r, tailRow(r));
+  const last = r && priorSpans(r).at(-1);
+  const off = copy && last ? copy.k - last.start - (copy.q - r.query.start) : null;
+  const n = Math.abs(off ?? 0);
+  const where =
+    off === null ? '' : off === 0 ? ', as in the blue box' : ` or ${n} token${n === 1 ? '' : 's'} ${off > 0 ? 'right' : 'left'} of it, as in the blue box`;
+  return `A copy runs down the dotted line${where}: the answer's 10th token reads a prior assistant answer's 10th${off ? ` or ${ordinal(10 + off)}` : ''}.`;
 }
+
+/** 1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st: a position said in words. */
+export const ordinal = (n: number): string => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
 
 /** The tokens the band's attention falls on most: up to two, each with its part of the band's attention; null without the rows. */
 export function bandStripes(r: PolicyResult): { k: number; share: number; rows: number }[] | null {
@@ -132,6 +144,8 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   }
   return {
     bars: { caption: 'Attention on the diagonal: each part averaged over its own tokens', rows },
+    // The brightest things on the heatmap are not what the band measures: said unfolded, readers judged by them.
+    caveat: 'the bright upright stripes are single tokens that every row reads, not copies: the band counts them only where they cross it.',
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),
     // Where the lines split it, that split is the card's reading; where the bright cells stand, in the fold.
     said: `${yours}${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${lines ? '' : stripe}${split.said}`,
@@ -154,7 +168,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought): the takeaway.
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   const takeaway = list
-    ? `${list} of the diagonal is the list of cells the task asks it to copy: ${traced ? 'wanted copying, beside a trace of the repeated move' : 'wanted copying; the thought and move are not copied in step'}.`
+    ? `${list} of the diagonal is the list of cells the task asks it to copy: ${traced ? 'wanted copying, beside a trace of the repeated move' : `wanted copying; the thought and move sit ${k < 0.67 ? 'below' : 'near'} chance`}.`
     : undefined;
   return {
     ...(takeaway ? { takeaway } : {}),

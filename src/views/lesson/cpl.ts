@@ -79,10 +79,15 @@ export function cplReveal(w: LessonWorld): Reveal {
   const counted = `${look ? `${look} ` : ''}${reading} ${tally.more}${diagonals}`;
   const [a, b] = [w.sweeps[0], w.sweeps[1]];
   const takeaway = tally.takeaway;
+  // A null result beside the paper's: said unfolded, so "could be luck" is not read as "CPL does not work".
+  const caveat = byChance(WALL_COUNTS.split.full.twin).clear
+    ? {}
+    : { caveat: 'the paper saw CPL help large agents; a twin this tiny, trained on a few mazes, may be too small to show the same.' };
   if (w.sweeping || !a || !b || b.length < a.length)
     return {
       takeaway,
       said,
+      ...caveat,
       more: `Every turn is being scored with both models: their attention follows. ${counted}`,
       ...(tally.luck && { luck: tally.luck }),
     };
@@ -105,6 +110,7 @@ export function cplReveal(w: LessonWorld): Reveal {
       : takeaway,
     ...(tally.luck && { luck: tally.luck }),
     said,
+    ...caveat,
     next: lines,
     more: `Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict}. ${counted}`,
   };

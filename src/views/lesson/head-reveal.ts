@@ -25,7 +25,7 @@ export const spokenHead = (h: { layer: number; head: number }): string => `layer
 export function headsSaid(r: PolicyResult | null): string {
   const n = r?.perHead?.length;
   const shape = r && n ? `${r.layer + 1} layers of ${n} heads` : 'layers of heads';
-  return `The model has ${shape}, each choosing where to look; the heatmaps so far averaged them.`;
+  return `The model has ${shape}, each choosing where to look; the heatmaps averaged them.`;
 }
 
 /** The grid's highest head against its layer's average, for the heads step's text ("; the highest, ★ layer 1, head 0, has 2.0 times …"). */

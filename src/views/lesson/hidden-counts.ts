@@ -51,7 +51,7 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   // How often AO still finds a way out against DE, in words: "as often" alone would hide it.
   const [aoOpen, deOpen] = [openRate(c, 'ao'), openRate(c, 'de')];
   const fewerWays = aoOpen * 2 < deOpen ? ', and find an open way less than half as often' : aoOpen + 5 < deOpen ? ', and find an open way less often' : '';
-  const shaken = unsettled(c, 'ao') ? ` AO's moves also hit other walls far more than DE's (the grey)${fewerWays}.` : '';
+  const shaken = unsettled(c, 'ao') ? `AO's moves also hit other walls far more than DE's (the grey)${fewerWays}: hiding its answers unsettles it.` : '';
   const takeaway = {
     // The placeholders' unsettling said in the takeaway too: readers took the bold line for the whole story.
     pull: shaken
@@ -69,7 +69,9 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   const others = `SUM (each answer as a one-sentence summary) and Filler (each as unrelated words) hide them too: of the moves made, ${readings.slice(1).join('; ')}.`;
   return {
     takeaway: takeaway[verdict('ao')],
-    said: `Of the moves made, ${readings[0]}.${shaken}`,
+    said: `Of the moves made, ${readings[0]}.`,
+    // What "unsettles" means, beside the bold line that says it: readers found it only in the fold.
+    ...(shaken && { caveat: shaken }),
     luck: [luckRow('AO against DE', c.split.de.ao), luckRow('AO against Full', c.split.full.ao)],
     // DE's and Full's rates, the yardsticks the words read against, in the fold with the all-turn rates.
     more: `${others} ${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Into other walls: ${otherWalls(c, 'ao')} % of AO's moves, ${otherWalls(c, 'de')} % of DE's; an open way: ${aoOpen} % and ${deOpen} %. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played. ${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE')}`,

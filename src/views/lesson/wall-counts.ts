@@ -77,7 +77,8 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // The card keeps the two rates (the chart draws them); how many turns, mazes and extra repeats, in the fold.
     // Luck introduced here, where the first comparison is: every later count reads the same way.
     // What the chart counts is its caption (the mazes, the moves made): the card keeps the reading.
-    said: `Even with no history it often walks into the wall, since its goal often lies just beyond it; ${luckSaid(c.split.de.full, 'Full and DE')}`,
+    said: `C${luckSaid(c.split.de.full, 'Full and DE').slice(1)}`,
+    caveat: `even with no history it walks back in ${movePct(c, 'de')}: its goal often lies just beyond the wall, so the history's pull is the gap above that.`,
     luck: [luckRow('Full against DE', c.split.de.full)],
     more: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from. The counts: ${ofMoves(c, 'full')} under Full, ${ofMoves(c, 'de')} under DE and ${ofMoves(c, 'ao')} under AO, from ${c.episodes} episodes counted beforehand with the same model. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE')}`,
   };

@@ -86,6 +86,11 @@ export interface Reveal {
   said: string;
   /** What to do next within the step, shown unfolded under the reveal's sentence (the hide step's AO-last). */
   next?: string;
+  /**
+   * The one limit a newcomer must not miss, shown unfolded under "Careful:" (why no history still repeats, what hiding
+   * answers does besides): readers found each such caveat only under "Read more" and took the bold line for all of it.
+   */
+  caveat?: string;
   more?: string;
   /** The reveal's key figures drawn, each beside what looking at every token equally would give. */
   bars?: Bars;
@@ -123,7 +128,7 @@ export interface Bars {
   rows: { label: string; value: number; even: number; at?: number }[];
 }
 /** The most words (and a step text's most sentences, each of at most `sentence` words) a card may have, and the most numbers a reveal shows unfolded: read, not skimmed (tested on each). */
-export const WORDS = { text: 80, sentences: 5, sentence: 32, said: 90, saidSentences: 4, takeaway: 30, numbers: 5 } as const;
+export const WORDS = { text: 80, sentences: 5, sentence: 32, said: 90, saidSentences: 4, takeaway: 30, numbers: 5, caveat: 30 } as const;
 /** The numbers a text quotes ("78 %", "1.5 times", "turn 9"): a reveal's takeaway and words keep to `WORDS.numbers`, the rest folded. */
 export const numbersOf = (t: string): string[] => t.match(/\d+(?:[.,]\d+)*/g) ?? [];
 /** A card's text cut into the sentences `WORDS` counts: at a full stop, question or exclamation mark before a capital, a quote or a bracket. */
@@ -138,7 +143,7 @@ export const questionOf = (text: string): string | null =>
 export const SILENT: Reveal = { said: '' };
 /** A reveal as one text (the tests' way of reading it whole). */
 export const revealText = (r: Reveal): string =>
-  [r.takeaway, r.said, ...(r.points ?? []).flatMap((p) => [p.label, ...p.items]), r.more].filter(Boolean).join(' ');
+  [r.takeaway, r.said, r.caveat, ...(r.points ?? []).flatMap((p) => [p.label, ...p.items]), r.more].filter(Boolean).join(' ');
 
 export interface QuizQuestion {
   question: string;
@@ -288,20 +293,11 @@ export function bandCells(r: PolicyResult): { cells: number; seen: number }[] {
   });
 }
 
-/** Is a share a lot? Against what the prior assistant answers would get if attention were spread evenly over the tokens. */
-export function priorYardstick(r: PolicyResult): string {
-  const even = evenShare(r, 'prior');
-  if (even <= 0) return '';
-  const k = (r.ratios.prior / even).toFixed(1);
-  return r.ratios.prior / even < 1.5
-    ? ` They are ${percent(even)} of the tokens it can see, and chance, looking at every token equally, would give them just that: ${r.ratios.prior / even < 1.05 ? 'they get about chance' : `they get a little more (${k} times chance)`}. The diagonal, next, tells copying apart from mere length.`
-    : ` They are ${percent(even)} of the tokens it can see: it gives them ${k} times chance (looking at every token equally).`;
-}
-
 /** Two reveals one after the other (a policy against Full, then its count at the wall). */
 export const joined = (a: Reveal, b: Reveal): Reveal => ({
   ...(a.takeaway || b.takeaway ? { takeaway: a.takeaway ?? b.takeaway } : {}),
   said: `${a.said} ${b.said}`.trim(),
+  ...(a.caveat || b.caveat ? { caveat: a.caveat ?? b.caveat } : {}),
   more: `${a.more ?? ''} ${b.more ?? ''}`.trim(),
   ...(a.bars || b.bars ? { bars: a.bars ?? b.bars } : {}),
   ...(a.board || b.board ? { board: a.board ?? b.board } : {}),
