@@ -14,7 +14,7 @@ import { openModel } from '../../src/runtime/open-model';
 import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { listWrong, moveOf, moveClause, towardGoal, wallsIn } from '../../src/views/lesson/moves';
-import { changedPct, headsTally, scoreboard, wallTally } from '../../src/views/lesson/wall-counts';
+import { headsTally, scoreboard, stillPct, wallTally } from '../../src/views/lesson/wall-counts';
 import { WALL_COUNTS } from '../../src/views/lesson/wall-records';
 import { recapReveal, recapRows } from '../../src/views/lesson/recap';
 import { hiddenTally, latestTally } from '../../src/views/lesson/hidden-counts';
@@ -561,7 +561,7 @@ describe('the lesson, walked with the keyboard only', () => {
       // Where the stored repeats went with heads off, drawn: the stored counts, as the card words them.
       const heads = headsTally().board!;
       expect(await card.getByTestId('lesson-board-row').allTextContents()).toEqual(
-        heads.rows.map((r) => `${r.label}${unbroken(r.figure!)}${r.noMove ? `${r.noMove}\u00a0% no move` : ''}`),
+        heads.rows.map((r) => `${r.label}${r.repeats}\u00a0%${r.noMove ? `${r.noMove}\u00a0% no move` : ''}`),
       );
       // Both of its comparisons on the luck meter, as the stored counts give them.
       expect(await card.getByTestId('lesson-luck-row').allTextContents()).toEqual(
@@ -575,7 +575,7 @@ describe('the lesson, walked with the keyboard only', () => {
         const rows = await card.getByTestId('lesson-recap-row').allTextContents();
         expect(rows).toHaveLength(5);
         const h = WALL_COUNTS.headsOff;
-        expect(rows[4]).toContain(`${changedPct(h, 'top')}, ${changedPct(h, 'random')}, ${changedPct(h, 'bottom')}`.replace(/ %/g, '\u00a0%'));
+        expect(rows[4]).toContain(`${stillPct(h, 'top')}, ${stillPct(h, 'random')}, ${stillPct(h, 'bottom')}`.replace(/ %/g, '\u00a0%'));
         const shown = async (id: string) => `${Math.round(Number(await page.getByTestId(id).getAttribute('data-value')) * 100)}\u00a0%`;
         expect(rows[2]).toContain(`${await shown('figure-filler-diagonal')} against ${await shown('figure-full-diagonal')}`);
       },

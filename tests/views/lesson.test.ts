@@ -153,7 +153,7 @@ describe('the lesson', () => {
       messages: [{ content: { start: 2, length: 3 } }],
     } as unknown as Partial<PolicyResult>);
     expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
-      /^A copy runs down the dotted line: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. Those cells, about 3 per answer, are 3 of the 12 tokens a row sees: 22 %, chance's share\. Does the band get more, as much, or less\?$/,
+      /^A copy runs down the dotted line: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. Those cells, at most 3 per answer, are 3 of the 12 tokens a row sees: 22 %, chance's share\. Does the band get more, as much, or less\?$/,
     );
   });
 
@@ -221,7 +221,7 @@ describe('the lesson', () => {
     for (const id of ['shares', 'diagonal']) expect(step(id).reveal!(w, w).said, id).not.toMatch(/\d\.\d{4}/);
     // The card shows at most three sentences; the rest is folded under "The figures behind this".
     expect(sentences(step('diagonal').reveal!(w, w).said)).toBeLessThanOrEqual(WORDS.saidSentences);
-    expect(step('diagonal').text({ ...w, radius: 8 })).toContain('within 8 tokens');
+    expect(step('diagonal').text({ ...w, radius: 8 })).toContain('8 tokens either side,');
     // Filler beside Full on the diagonal step: its ratio joins the card and the bars; here half or more of it stays.
     const beside = { ...w, shown: ['full', 'filler'], results: [figures('full', 0.1133, 0.2991), figures('filler', 0.0567, 0.2)] };
     expect(told('diagonal', beside, w)).toMatch(
@@ -320,13 +320,13 @@ describe('the lesson', () => {
     const scored = step('cpl').reveal!(lower, w);
     // Lower at every turn, while the stored count at the wall drops within chance: attention against the move, said.
     expect(scored.next).toBe(
-      'look at "Shares by turn" in the Charts panel: the line "CPL twin: prior assistant share" lies under "prior assistant" at every turn.',
+      'look at "Shares by turn" in the Charts panel: the line "CPL twin: prior assistant share" lies under "prior assistant" at every turn. Both rise as the answers pile up: more text to read, not by itself more leaning.',
     );
     expect(scored.takeaway).toBe(
       'Neither twin repeats clearly less, though the first reads its prior assistant answers less at every turn: less attention on them did not clearly mean fewer repeats.',
     );
     const some = { ...lower, sweeps: [mine, [pt(2, 0.11, 0.25), pt(3, 0.18, 0.3), pt(4, 0.18, 0.45)]] };
-    expect(step('cpl').reveal!(some, w).next).toMatch(/lies under "prior assistant" at 2 of 3 turns\.$/);
+    expect(step('cpl').reveal!(some, w).next).toMatch(/lies under "prior assistant" at 2 of 3 turns\. Both rise/);
     expect(step('cpl').reveal!(some, w).takeaway).toMatch(
       /^Neither twin repeats clearly less, though the first reads its prior assistant answers less at 2 of 3 turns: /,
     );
@@ -395,7 +395,7 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^Of the moves made, the most-copying heads off changed \d+ %, most into another wall, three heads drawn at random \d+ %, the lowest \d+ %\. Only its gap to the lowest is more than luck\. With every head on the model moves east, into a wall; with the most-copying heads off, north, an open way\. With the lowest off, east, into a wall; both break its list of cells\.$/,
+      /^With every head on, all walked back in; with the most-copying heads off, \d+ % still do, most others into another wall; three at random, \d+ %; the lowest, \d+ %\. Only its gap to the lowest is more than luck\. With every head on the model moves east, into a wall; with the most-copying heads off, north, an open way\. With the lowest off, east, into a wall; both break its list of cells\.$/,
     );
     expect(heads.more).toMatch(
       /^On this answer: both sets garble the list of cells; here only the most-copying heads change the move\. Switched off: L1·H0, L1·H2 \(most copying: highest diagonal ratio\); L1·H3, L1·H5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked \(most-copying, lowest, at random\): /,
@@ -501,8 +501,13 @@ describe('the lesson', () => {
     // with the answer's own words where those get twice chance or more; nothing where the user's turns get their part.
     const said = (x: PolicyResult) => step('shares').reveal!({ ...start, results: [x], guesses: { prior: 0.5 } }, null).said;
     expect(said({ ...self, ratios: { ...self.ratios, user: 0.1 } } as PolicyResult)).toMatch(
-      / The user's turns get less than their share of the tokens, the answer's own words far more: each token reads most the few words just before it\.$/,
+      / The user's turns get less than their share of the tokens: what one kind gets above chance, the others give up\.$/,
     );
+    // The answer's own words at twice chance or more: said unfolded, under "Careful:", with their times chance.
+    expect(step('shares').reveal!({ ...start, results: [self], guesses: { prior: 0.5 } }, null).caveat).toBe(
+      `the answer's own words get the most for their length, ${times} times chance: each token reads the few words just before it most.`,
+    );
+    expect(step('shares').reveal!({ ...start, results: [low], guesses: { prior: 0.5 } }, null).caveat).toBeUndefined();
     expect(said({ ...low, ratios: { ...low.ratios, user: 0.1 } } as PolicyResult)).toMatch(
       / The user's turns get less than their share of the tokens: what one kind gets above chance, the others give up\.$/,
     );
@@ -816,7 +821,8 @@ describe('the lesson', () => {
     expect(perToken(diagonalByLines(r, 2)!, 3)).toMatchObject({ before: 0, evenBefore: 0 });
     const two = perToken(diagonalByLines(r)!, 3);
     expect(step('diagonal').reveal!(w, w).bars).toEqual({
-      caption: 'Attention on the diagonal: each part averaged over its own tokens',
+      caption:
+        'Attention on the diagonal: each part averaged over its own tokens, against its own chance (a later row sees more tokens, so its chance is smaller)',
       rows: [
         { label: 'whole answer', value: r.diagonal, even: evenDiagonal(r) },
         { label: 'list of cells (above the white line)', value: two.before, even: two.evenBefore },

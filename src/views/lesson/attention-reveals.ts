@@ -6,7 +6,7 @@ import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
 import { bandOffsets, diagonalRows } from '../../metrics/inertia';
 import { type AttentionSlab, rowsOf } from '../../metrics/slab';
-import { AGAINST_CHANCE, evenBandRows, bandCells, evenDiagonal, evenShare, figuresOf, type LessonWorld, LOADING, onPanel, percent, type Reveal } from './world';
+import { AGAINST_CHANCE, evenBandRows, evenDiagonal, evenShare, figuresOf, type LessonWorld, LOADING, onPanel, percent, type Reveal } from './world';
 
 /** The kinds of token the shares step draws, by the names the figures panel gives them. */
 const CATEGORY_LABELS = {
@@ -36,6 +36,7 @@ export function sharesReveal(w: LessonWorld): Reveal {
       rows: kinds,
     },
     ...priorTakeaway(r),
+    ...selfCaveat(r),
     // The bars a reader asks about next (the user's turns below chance, the current answer far above); the sink, in the fold.
     said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers${yardstick.lead}.${yardstick.rest}${othersSaid(r)}`,
     more: `${onPanel(['prior assistant', r.ratios.prior])} The five add up to 100 %: what one kind gets above chance, the others give up. The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the current answer itself${selfSaid(r)}. ${sinkSaid(r.ratios.sink)}`,
@@ -57,14 +58,20 @@ export function priorYardstick(r: PolicyResult): { lead: string; rest: string } 
   };
 }
 
-/** The other bars that stand off chance, in words (no figures: the bars give them). */
+/** The other bars that stand off chance, in words (no figures: the bars give them); the answer's own words, in the caveat. */
 function othersSaid(r: PolicyResult): string {
   const low = r.ratios.user < 0.8 * evenShare(r, 'user');
-  const self = r.ratios.current >= 2 * evenShare(r, 'current');
-  if (!low) return '';
-  return self
-    ? " The user's turns get less than their share of the tokens, the answer's own words far more: each token reads most the few words just before it."
-    : " The user's turns get less than their share of the tokens: what one kind gets above chance, the others give up.";
+  return low ? " The user's turns get less than their share of the tokens: what one kind gets above chance, the others give up." : '';
+}
+
+/** The answer's look at itself, where well above chance, unfolded: readers found the biggest bar for its length only in the fold. */
+function selfCaveat(r: PolicyResult): Pick<Reveal, 'caveat'> {
+  const even = evenShare(r, 'current');
+  return even > 0 && r.ratios.current >= 2 * even
+    ? {
+        caveat: `the answer's own words get the most for their length, ${(r.ratios.current / even).toFixed(1)} times chance: each token reads the few words just before it most.`,
+      }
+    : {};
 }
 
 /** The answer's look at itself against chance, where well above it: the bar a reader asks about (a token reads the words just before it most). */
@@ -95,22 +102,6 @@ function priorTakeaway(r: PolicyResult): Pick<Reveal, 'takeaway'> {
           ? 'Its prior assistant answers get a little more than their length alone would give them: mostly, they are just long.'
           : `Its prior assistant answers get ${k.toFixed(1)} times what their length alone would give them: it leans on them.`,
   };
-}
-
-/** The diagonal step's ask, with the chance level so the guess has a scale (the ask alone until the figures are in). */
-export function diagonalAsk(w: LessonWorld): string {
-  const r = figuresOf(w);
-  const even = r ? evenDiagonal(r) : 0;
-  if (!r || !(even > 0)) return 'Does the band get more than chance, about as much, or less?';
-  // Chance worked out in round numbers: the band's cells in a row, averaged over the rows, against what the row sees.
-  const rows = bandCells(r);
-  const cells = Math.round(rows.reduce((t, x) => t + x.cells, 0) / rows.length);
-  // The tokens a row sees, to two figures (597 → 600): the rows see a few more each, so no one count is exact.
-  const seen = rows.reduce((t, x) => t + x.seen, 0) / rows.length;
-  const unit = 10 ** Math.max(0, Math.floor(Math.log10(seen)) - 1);
-  // Where the count comes from: a few cells in each prior assistant answer (a reader could not tell).
-  const each = Math.round(cells / Math.max(1, r.diagonalPerAnswer.length));
-  return `Those cells, about ${each} per answer, are ${cells} of the ${Math.round(seen / unit) * unit} tokens a row sees: ${percent(even)}, chance's share. Does the band get more, as much, or less?`;
 }
 
 /** The prior assistant answers' content spans, in the order of the diagonal's breakdown: where its bands lie. */

@@ -10,6 +10,7 @@ import { answerRows, diagonalByLines, bandLine, priorSpans, stripeSaid, tailRow 
 import { quoted, whereToken } from './token-where';
 import {
   AGAINST_CHANCE,
+  bandCells,
   evenDiagonal,
   figuresOf,
   LOADING,
@@ -47,6 +48,20 @@ export function brightestCopy(r: PolicyResult, rows = Number.POSITIVE_INFINITY):
     }
   }
   return best;
+}
+
+/** The diagonal step's ask, with the chance level so the guess has a scale (the ask alone until the figures are in). */
+export function diagonalAsk(w: LessonWorld): string {
+  const r = figuresOf(w);
+  const even = r ? evenDiagonal(r) : 0;
+  if (!r || !(even > 0)) return 'Does the band get more than chance, about as much, or less?';
+  // Chance worked out in round numbers: the band's cells in a row, averaged over the rows, against what the row sees.
+  const rows = bandCells(r);
+  const cells = Math.round(rows.reduce((t, x) => t + x.cells, 0) / rows.length);
+  // The tokens a row sees, to two figures (597 → 600): the rows see a few more each, so no one count is exact.
+  const seen = rows.reduce((t, x) => t + x.seen, 0) / rows.length;
+  const unit = 10 ** Math.max(0, Math.floor(Math.log10(seen)) - 1);
+  return `Those cells, at most ${2 * r.radius + 1} per answer, are ${cells} of the ${Math.round(seen / unit) * unit} tokens a row sees: ${percent(even)}, chance's share. Does the band get more, as much, or less?`;
 }
 
 /**
@@ -143,7 +158,11 @@ export function diagonalReveal(w: LessonWorld): Reveal {
     );
   }
   return {
-    bars: { caption: 'Attention on the diagonal: each part averaged over its own tokens', rows },
+    bars: {
+      caption:
+        'Attention on the diagonal: each part averaged over its own tokens, against its own chance (a later row sees more tokens, so its chance is smaller)',
+      rows,
+    },
     // The brightest things on the heatmap are not what the band measures: said unfolded, readers judged by them.
     caveat: 'the bright upright stripes are single tokens that every row reads, not copies: the band counts them only where they cross it.',
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),

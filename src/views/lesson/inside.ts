@@ -6,7 +6,7 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import { stepNo } from './order';
 import { spokenHead, topHead } from './head-reveal';
-import { beyondRandom, byChance, changedPct, headsCarry, headsClear, looksBackShare, looksRare, mostlyIntoWalls } from './wall-counts';
+import { beyondRandom, byChance, headsCarry, headsClear, looksBackShare, looksRare, mostlyIntoWalls, stillPct } from './wall-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import { AGAINST_CHANCE, evenDiagonal, evenShare, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, percent, type RecapTable, type Reveal } from './world';
 
@@ -86,12 +86,12 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
     row(
       'heads',
       'Switching heads off',
-      'the test: of the repeats, the moves changed with the 3 most-copying heads off, 3 at random, the 3 lowest',
-      `${changedPct(h, 'top')}, ${changedPct(h, 'random')}, ${changedPct(h, 'bottom')}`,
+      'the test: of the repeats, the moves still back into the wall with the 3 most-copying heads off, 3 at random, the 3 lowest',
+      `${stillPct(h, 'top')}, ${stillPct(h, 'random')}, ${stillPct(h, 'bottom')}`,
       carry
         ? beyondRandom(h)
           ? 'the most-copying heads carry part of the repeat, more than other heads'
-          : 'more than the lowest, not clearly more than three at random: not special'
+          : 'fewer than with the lowest off, not clearly fewer than with three at random: not special'
         : headsCarry(c)
           ? 'they may carry part of it, or it could be luck'
           : 'they carry no more of it than any heads',
@@ -103,7 +103,7 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
 
 /** What the look inside means for someone who wants to know why a model repeats. */
 export const SO_WHAT =
-  'Part 1 found where the pull comes from (the previous answer) by changing what the model reads; the look inside did not find how it travels: attention shows where, not why.';
+  'Part 1 traced the pull to the previous answer by changing what the model reads; the look inside did not find how it travels: attention shows where it reads, not why.';
 
 /** The inside recap's reveal: the half's question answered in one line, then how (clues, then the test). */
 export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Reveal {

@@ -10,8 +10,8 @@ import { SINK_TOKENS } from '../../context/render';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
 import { stepNo } from './order';
-import { diagonalAsk, sharesReveal, withFiller } from './attention-reveals';
-import { copyBoxSaid, diagonalReveal } from './band-reveals';
+import { sharesReveal, withFiller } from './attention-reveals';
+import { copyBoxSaid, diagonalAsk, diagonalReveal } from './band-reveals';
 import { copiersSaid, headsSaid, topHeadSaid } from './head-reveal';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakReveal } from './moves';
@@ -75,7 +75,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `Conversational inertia is when a model leans on its own prior assistant answers (what it wrote before) more than the task asks, even repeating a failing move. Chat models carry mistakes forward the same way. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. Each answer lists the cells visited, then a thought and a move.`,
+      `Conversational inertia is when a model leans on its own prior assistant answers (what it wrote before) more than the task asks, even repeating a failing move. Chat models carry mistakes forward the same way. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. The user is the maze game, reporting where it stands and the walls; each answer lists the cells visited, then a thought and a move.`,
     source:
       'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1. The cells are numbered row by row, as the system prompt says; the task asks for the list. The lesson reads inertia in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention).',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
@@ -180,7 +180,7 @@ export const LESSON: LessonStep[] = [
     region: 'figures',
     setup: WALL,
     text: (w) =>
-      `Part 1 tested causes by changing what the model reads; attention (where it looks) gives clues, which step ${stepNo('heads')} tests by switching heads off. Each answer token shares 100 % of its look over the tokens before it: the sink (first ${SINK_TOKENS}), the system prompt, the user's turns, its prior assistant answers, the current answer. ${shareAsk(figuresOf(w))}`,
+      `Part 1 tested causes by changing what the model reads; attention (where it looks) gives clues, which step ${stepNo('heads')} tests by switching heads off. Each answer token spreads 100 % of its attention over the tokens before it: the sink (first ${SINK_TOKENS}), the system prompt, the user's turns, its prior assistant answers, the current answer. ${shareAsk(figuresOf(w))}`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
@@ -196,7 +196,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full: the same places, other words; the reveal reads both.
     setup: { ...WALL, also: ['filler'] },
     text: (w) =>
-      `${copyBoxSaid(w)} The diagonal ratio is the attention within ${w.radius} tokens of that line (between the pink lines), over ${priorCount(w)}prior assistant answers. ${diagonalAsk(w)}`,
+      `${copyBoxSaid(w)} The diagonal ratio is the attention between the pink lines, ${w.radius} tokens either side, over ${priorCount(w)}prior assistant answers. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
     action: 'Look at the band in the left heatmap (Full), then pick your guess.',
@@ -257,7 +257,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      `CPL (Context Preference Learning), which helped large agents in "Mitigating conversational inertia", retrains the model itself. Shown two of its answers to one turn, one written seeing only the turn before, one seeing the whole history, it learns to prefer the first. A twin was trained so on other mazes; ${ltBringsMost(WALL_COUNTS) ? `as the turn before keeps most of the pull (step ${stepNo('contexts')}), ` : ''}a second twin learned to prefer answers written with no history. Does either still walk into the wall?`,
+      `CPL (Context Preference Learning, from "Mitigating conversational inertia") retrains the model itself. Given two of its answers to one turn, one written seeing only the turn before, one the whole history, it learns to prefer the first. A twin, a copy of this model, was trained so on other mazes. ${ltBringsMost(WALL_COUNTS) ? `As the turn before keeps most of the pull (step ${stepNo('contexts')}), a` : 'A'} second twin learned to prefer answers written with no history. Does either still walk into the wall?`,
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts; the second twin the same way, with no earlier turn as the short context (a variant of this tool, not of the paper), and is counted only over the stored turns at a wall (scripts/inertia-turns.ts), not loaded on the page.',
     action: 'Click "Load the CPL twin and write the answer with both".',

@@ -2,7 +2,7 @@
  * The lesson's close: what its history does to the move the model writes, and what attention showed, side by side
  * (two lists on the card), from the stored counts and, where the page has them, the figures against chance.
  */
-import { beyondRandom, byChance, changedPct, headsCarry, headsClear, historyAdds, ltBringsMost, movePct, moveRate } from './wall-counts';
+import { beyondRandom, byChance, headsCarry, headsClear, historyAdds, ltBringsMost, movePct, moveRate, stillPct } from './wall-counts';
 import { controlKeeps, hideVerdict, unsettled } from './hidden-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
@@ -40,10 +40,10 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     ...(x.prior === undefined ? [] : [`Its prior assistant answers get ${x.prior.toFixed(1)} times what their length alone would give them.`]),
     `Its line-for-line copying (the diagonal${x.diagonal === undefined ? '' : `, ${x.diagonal.toFixed(1)} times chance`}) is mostly the list of cells the task asks for.`,
     headsCarry(c)
-      ? `Switching off the most-copying heads changed more repeats than switching off the 3 lowest (${changedPct(c.headsOff, 'top')} against ${changedPct(c.headsOff, 'bottom')})${heads ? '' : ', a gap that could be luck'}${
-          heads && !beyondRandom(c.headsOff) ? `, but 3 at random came close (${changedPct(c.headsOff, 'random')})` : ''
+      ? `With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (${stillPct(c.headsOff, 'top')} against ${stillPct(c.headsOff, 'bottom')})${heads ? '' : ', a gap that could be luck'}${
+          heads && !beyondRandom(c.headsOff) ? `, but 3 at random came close (${stillPct(c.headsOff, 'random')})` : ''
         }: attention picked the heads, switching them off tested them.`
-      : 'Switching off the most-copying heads changed no more repeats than switching off the 3 lowest.',
+      : 'Switching off the most-copying heads left about as many repeats back in the wall as switching off the 3 lowest.',
   ];
   return {
     takeaway: 'Conversational inertia: a model leans on its own prior assistant answers more than the task needs.',
@@ -55,8 +55,8 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
       {
         label: 'What the papers found in large chat models',
         items: [
-          '"Do LLMs benefit from their own words?": in real chats, keeping only the latest exchange, or one-sentence summaries of the answers, often answered as well with far less text; a model can carry its own earlier mistakes into later answers.',
-          `"Mitigating conversational inertia": agents copy their own prior assistant answers (a diagonal in attention) and explore less; training them to prefer answers written with less history helped.${
+          '"Do LLMs benefit from their own words?": in real chats, keeping only the latest exchange (as LT does here) or one-sentence summaries of the answers (as SUM does) often answered as well with far less text; a model can carry its own earlier mistakes into later answers.',
+          `"Mitigating conversational inertia": agents copy their own prior assistant answers (a diagonal in attention) and so try fewer new moves; training them to prefer answers written with less history helped.${
             // The lesson's own twin, beside the paper's result: where its drop could be luck, said so, so the two do not read as one.
             !twin && !secondTwinWorks(c) ? " This page's two tiny twins, trained so, dropped by no more than luck could give." : ''
           }`,

@@ -164,7 +164,11 @@ export function scoreboard(
 
 /** Of the moves a set of heads switched off still makes on the repeats, the share that changed (answers with no move left out, as at the wall). */
 const changedRate = (h: HeadsOffCounts, set: HeadSet): number => rate(h.moved[set] - h.repeats[set], h.moved[set] || 1);
-export const changedPct = (h: HeadsOffCounts, set: HeadSet): string => `${changedRate(h, set)} %`;
+/**
+ * Of those moves, the share still back into the wall: the measure every other step says ("walks back in 78 %"),
+ * where readers of a "changed" share took it for the part cured and misread the bars beside it.
+ */
+export const stillPct = (h: HeadsOffCounts, set: HeadSet): string => `${rate(h.repeats[set], h.moved[set] || 1)} %`;
 
 /**
  * Whether the most-copying heads off change the repeat clearly more than three heads drawn at random (5 points or more,
@@ -197,10 +201,11 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
         ? 'Switching off the most-copying heads changed more moves than the control, but that could be luck.'
         : random
           ? 'Attention pointed at heads that matter: switching off the most-copying heads changes the repeated move more often than the lowest or three at random, by more than luck.'
-          : 'Switching off the most-copying heads changes more moves than the lowest, but not clearly more than three at random: these heads are not special.',
+          : 'Fewer repeats survive switching off the most-copying heads than the lowest, but not clearly fewer than three at random: these heads are not special.',
     // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
-    // Where the changed moves went, in the one sentence the card shows: a reader took "changed" for "cured".
-    said: `Of the moves made, the most-copying heads off changed ${changedPct(h, 'top')}${carry ? wentTo(h) : ''}, three heads drawn at random ${changedPct(h, 'random')}, the lowest ${changedPct(h, 'bottom')}${
+    // In step 2's measure (back into the wall), with where the others went in the one sentence the card shows: a
+    // reader took "changed" for "cured".
+    said: `With every head on, all walked back in; with the most-copying heads off, ${stillPct(h, 'top')} still do${carry ? wentTo(h) : ''}; three at random, ${stillPct(h, 'random')}; the lowest, ${stillPct(h, 'bottom')}${
       carry
         ? random
           ? '. Its gaps to both are more than luck.'
@@ -216,24 +221,22 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
 /**
  * The heads step's count drawn as the running count is: the stored repeats (every one back into the wall with every
  * head on, so no bar is drawn for that) written again with the most-copying heads off, three at random and the lowest;
- * each among the moves still made, so a bar's part short of 100 % is the changed share written beside it.
+ * each among the moves still made, its figure the part still back into the wall, as every count of the lesson.
  */
 function headsBoard(h: HeadsOffCounts, turns: number): Board {
-  // Beside each bar, the share changed, as the card's words count it; the bar draws where the moves went.
   const row = (label: string, set: HeadSet): BoardRow => ({
     label,
     repeats: rate(h.repeats[set], h.moved[set] || 1),
     open: rate(h.open[set], h.moved[set] || 1),
     noMove: rate(h.of - h.moved[set], h.of),
-    figure: `${changedPct(h, set)} changed`,
   });
   return {
     turns: h.of,
     episodes: 0,
     rows: [row('most-copying heads off', 'top'), row('three at random off (drawn anew each turn)', 'random'), row('lowest heads off', 'bottom')],
     noHistory: null,
-    caption: `The ${h.of} moves back into the wall under Full (of step ${stepNo('generate')}'s ${turns} turns right after a wall), written again with heads switched off: where each move goes now (the figure beside a bar: the part that changed)`,
-    repeatKey: 'still back into the wall: unchanged',
+    caption: `The ${h.of} moves back into the wall with every head on (of step ${stepNo('generate')}'s ${turns} turns right after a wall), written again with heads switched off: where each move goes now`,
+    repeatKey: 'still back into the wall',
   };
 }
 
@@ -252,16 +255,40 @@ function headsLead(h: HeadsOffCounts): string {
     : ' Without these heads it more often finds its way around the wall.';
 }
 
-/** Where the most-copying heads' changed moves went, said beside their count ("39 %, most into another wall"); nothing without any. */
+/** Where the most-copying heads' changed moves went, said beside their count ("61 % still do, most others into another wall"); nothing without any. */
 function wentTo(h: HeadsOffCounts): string {
   if (h.moved.top - h.repeats.top <= 0) return '';
-  return mostlyIntoWalls(h) ? ', most into another wall' : ', most onto an open way';
+  return mostlyIntoWalls(h) ? ', most others into another wall' : ', most others onto an open way';
 }
 
 /** Where two conditions part on the same turns, counted, and how often chance alone splits them as unevenly (the folds' "how sure"). */
 export function parted(s: Split, first: string, second: string, chance = 'were the two alike, chance'): string {
   const n = s.first + s.second;
   return `The two part on ${n} turn${n === 1 ? '' : 's'}: ${first} ${s.first} time${s.first === 1 ? '' : 's'}, ${second} ${s.second}; ${chance} would split them this unevenly ${byChance(s).said}.`;
+}
+
+/**
+ * The chart's other rows, said beside LT's reading (readers asked why Window-6 matches Full and what Summary's lower
+ * bar means): the cutting policies keep every turn at many of the walls, and the lowest of them against its luck.
+ */
+function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'caveat'> {
+  const cut = [
+    ['window:6', 'Window-6'],
+    ['clip:6:1', 'Clip'],
+    ['summary:6:1', 'Summary'],
+  ] as const;
+  const keepAll = (w: Writer) => turns.filter((t) => turnsSeen(parsePolicy(w), t.turn).every((x) => x === 'whole')).length;
+  const near = cut.filter(([w]) => Math.abs(moveRate(c, w) - moveRate(c, 'full')) <= 5);
+  const [low, name] = [...cut].sort((a, b) => moveRate(c, a[0]) - moveRate(c, b[0]))[0]!;
+  if (!near.length) return {};
+  const share = Math.round((100 * Math.min(...near.map(([w]) => keepAll(w)))) / Math.max(1, turns.length));
+  const lower = near.some(([w]) => w === low)
+    ? ''
+    : `; ${name}${low === 'summary:6:1' ? ', swapping cut answers for summaries,' : ''} is ${byChance(c.split.full[low]).clear ? 'clearly lower' : 'lower, but that could be luck'}`;
+  const names = near.map(([, n]) => n);
+  return {
+    caveat: `${names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]} keep every turn at ${share} % or more of these walls, so sit near Full${lower}.`,
+  };
 }
 
 /** How a policy the stored episodes were also written under does at the wall, against Full (nothing for another policy). */
@@ -286,6 +313,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
         }
       : {}),
     said: `At the wall it repeats the blocked move in ${movePct(c, p)} under ${label} against ${movePct(c, 'full')} under Full${against}${why}.`,
+    ...(policy === 'lt' ? cutRows(c, turns) : {}),
     luck: [...(policy === 'lt' ? [luckRow(`${label} against DE`, c.split.de[p])] : []), luckRow(`${label} against Full`, c.split.full[p])],
     more: `The counts over the ${c.turns} stored turns right after a wall: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}. ${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full')}`,
   };
