@@ -215,7 +215,7 @@ describe('the lesson', () => {
       /^You guessed 30 %; the answer gives 30 % of its attention to its prior assistant answers\..* On the figures panel: prior assistant 29\.91\u00a0%\. The five add up to 100 %: what one kind gets above chance, the others give up\. The rest: 18 % to the user's turns, 5 % to the system prompt/,
     );
     expect(told('diagonal', w, w)).toMatch(
-      /^You guessed more than chance; 11 % of the answer's attention sits on the diagonal\b.*On the figures panel: diagonal ratio 11\.33\u00a0%\. It is part of the 30 %/,
+      /^You guessed more than chance; the diagonal gets 11 % of the answer's attention\b.*On the figures panel: diagonal ratio 11\.33\u00a0%\. It is part of the 30 %/,
     );
     // The card's line quotes per cents only; the panel's figures are in the fold.
     for (const id of ['shares', 'diagonal']) expect(step(id).reveal!(w, w).said, id).not.toMatch(/\d\.\d{4}/);
@@ -225,7 +225,7 @@ describe('the lesson', () => {
     // Filler beside Full on the diagonal step: its ratio joins the card and the bars; here half or more of it stays.
     const beside = { ...w, shown: ['full', 'filler'], results: [figures('full', 0.1133, 0.2991), figures('filler', 0.0567, 0.2)] };
     expect(told('diagonal', beside, w)).toMatch(
-      /^With filler in their place, much of it stays, so part of it follows where the tokens sit\. You guessed more than chance; 11 % .* Under Filler \(second heatmap: unrelated words in their place\) it is 6 %: much of it stays, so part of it follows where the tokens sit\. .*On the figures panel: diagonal ratio under Filler 5\.67\u00a0%\.$/,
+      /^With filler in their place, much of it stays, so part of it follows where the tokens sit\. You guessed more than chance; the diagonal gets 11 % .*; with filler in its answers' place, 6 %\. .*Under Filler: much of it stays, so part of it follows where the tokens sit\. .*On the figures panel: diagonal ratio under Filler 5\.67\u00a0%\.$/,
     );
     // Without Filler's figures (before they arrive) the step says what it has.
     expect(told('diagonal', w, w)).not.toContain('Filler');
@@ -395,14 +395,14 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^With every head on, all walked back in; with the most-copying heads off, \d+ % still do, most others into another wall; three at random, \d+ %; the lowest, \d+ %\. Only its gap to the lowest is more than luck\. With every head on the model moves east, into a wall; with the most-copying heads off, north, an open way\. With the lowest off, east, into a wall; both break its list of cells\.$/,
+      /^These \d+ moves were picked for walking back in with every head on; with the most-copying heads off, \d+ % still do; three at random, \d+ %; the lowest, \d+ %\. Only its gap to the lowest is more than luck\. With every head on the model moves east, into a wall; with the most-copying heads off, north, an open way\. With the lowest off, east, into a wall; both break its list of cells\.$/,
     );
     expect(heads.more).toMatch(
       /^On this answer: both sets garble the list of cells; here only the most-copying heads change the move\. Switched off: L1·H0, L1·H2 \(most copying: highest diagonal ratio\); L1·H3, L1·H5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked \(most-copying, lowest, at random\): /,
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
-      'heads off, north, an open way, but away from the goal. With the lowest off, east, into a wall; both break its list of cells. On this answer',
+      'heads off, north, an open way, but away from the goal. With the lowest off, east, into a wall; both break its list of cells. most moves that changed went into another wall',
     );
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['west'] }, w)).toContain(
       'north, an open way, but not toward the goal.',
@@ -420,7 +420,7 @@ describe('the lesson', () => {
     expect(neither).toContain('On this answer: only the most-copying heads change the move: they carry some of the pull of its earlier moves.');
     expect(neither).not.toMatch(/garble/);
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['north', 'east'] }, w)).toContain(
-      'north, an open way, toward the goal. With the lowest off, east, into a wall; both break its list of cells. On this answer',
+      'north, an open way, toward the goal. With the lowest off, east, into a wall; both break its list of cells. most moves that changed',
     );
     // The control changes the move too: the bright heads are not singled out.
     expect(told('heads', off('Path: 8 3.\nMove: north', 'Path: 8.\nMove: west'), w)).toContain(
@@ -598,7 +598,7 @@ describe('the lesson', () => {
     expect(copiersSaid(null, ['L1·H0'])).toMatch(/^The first layer copies too/);
     // The heads step's text names the grid's highest head against its layer: 0.38 / 0.19 = 2.0 (layer 1 in figures()).
     expect(step('heads').text({ ...start, results: [{ ...r, layer: 1 }] })).toContain(
-      "; the highest, ★ layer 1, head 0 (L1·H0 for short), has 2.0 times its layer's average.",
+      "; the highest, ★ the last layer's head 0 (L1·H0, counting from 0), has 2.0 times its layer's average.",
     );
     expect(step('heads').text({ ...start, results: [] })).toContain('(★ the highest; heads named layer.head, counted from 0).');
   });
@@ -696,11 +696,11 @@ describe('the lesson', () => {
     // The guess (about chance) read against the figure in the same three words: right, then wrong.
     const w = { ...start, guesses: { diagonal: 1 }, results: [r] };
     expect(told('diagonal', w, w)).toMatch(
-      /You guessed about chance, and so it is: 20 % of the answer's attention sits on the diagonal, 0\.9 times the 22 % chance: about chance\. the bright upright stripes are single tokens that every row reads, not copies: .* On the figures panel: .* It is part of/,
+      /You guessed about chance, and so it is: the diagonal gets 20 % of the answer's attention, 0\.9 times the 22 % chance: about chance\. the bright upright stripes are single tokens that every row reads, not copies: .* On the figures panel: .* It is part of/,
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
     expect(told('diagonal', twice, twice)).toMatch(
-      /You guessed about chance; 50 % of the answer's attention sits on the diagonal, 2\.3 times the 22 % chance: well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move\. the bright upright stripes .* On/,
+      /You guessed about chance; the diagonal gets 50 % of the answer's attention, 2\.3 times the 22 % chance: well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move\. the bright upright stripes .* On/,
     );
     // Filler below chance, beside Full: said with the same yardstick, and drawn, each against its chance.
     const filler = {
@@ -712,7 +712,7 @@ describe('the lesson', () => {
       ],
     };
     expect(told('diagonal', filler, filler)).toMatch(
-      /^With filler words in their place, most of it goes, so it needs the words themselves\. You guessed .* Under Filler \(second heatmap: unrelated words in their place\) it is 5 %, below chance: most of it goes, so it needs the words themselves\. .*On the figures panel: diagonal ratio under Filler 5\.00\u00a0%\. With nothing in it to copy, Filler's band gets less than chance, 22 %: between the pink lines its heatmap is mostly dark\.$/,
+      /^With filler words in their place, most of it goes, so it needs the words themselves\. You guessed .*; with filler in its answers' place, 5 %\. .*Under Filler the band falls below chance: most of it goes, so it needs the words themselves\. .*On the figures panel: diagonal ratio under Filler 5\.00\u00a0%\. With nothing in it to copy, Filler's band gets less than chance, 22 %: between the pink lines its heatmap is mostly dark\.$/,
     );
     expect(step('diagonal').reveal!(filler, filler).bars!.rows.map((x) => [x.label, x.value])).toEqual([
       ['whole answer', 0.3],

@@ -6,7 +6,7 @@ import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
 import { bandOffsets, diagonalRows } from '../../metrics/inertia';
 import { type AttentionSlab, rowsOf } from '../../metrics/slab';
-import { AGAINST_CHANCE, evenBandRows, evenDiagonal, evenShare, figuresOf, type LessonWorld, LOADING, onPanel, percent, type Reveal } from './world';
+import { AGAINST_CHANCE, evenBandRows, evenShare, figuresOf, type LessonWorld, LOADING, onPanel, percent, type Reveal } from './world';
 
 /** The kinds of token the shares step draws, by the names the figures panel gives them. */
 const CATEGORY_LABELS = {
@@ -216,34 +216,6 @@ export function stripeSaid(r: PolicyResult): string {
   const lastPrior = r.messages.map((m) => m.category).lastIndexOf('prior');
   const where = c.turn === null ? `the ${KIND[c.category]}` : `turn ${c.turn}'s ${KIND[c.category]}`;
   return `A bright upright stripe is one token that every row of the answer looks at: the brightest among the conversation's words is ${JSON.stringify(c.text.trim() || c.text)} in ${where}, with ${percent(c.share)} of the answer's attention${c.message === lastPrior ? ', in this zoom' : ' ("fit" shows it)'}.`;
-}
-
-/**
- * The diagonal step's control, read beside Full: Filler keeps where the prior assistant answers' tokens sit and swaps
- * their words. Its diagonal ratio joins the bars and the card; whether the copying goes with the words, the takeaway.
- */
-export function withFiller(t: Reveal, w: LessonWorld): Reveal {
-  const [full, r] = [figuresOf(w, 'full'), figuresOf(w, 'filler')];
-  if (!r || !full || !t.bars) return t;
-  const even = evenDiagonal(r);
-  const follows = r.diagonal < full.diagonal / 2;
-  // Below chance, not only below Full: said with the step's own yardstick, in the fold.
-  const belowChance =
-    even > 0 && r.diagonal < even
-      ? ` With nothing in it to copy, Filler's band gets less than chance, ${percent(even)}: between the pink lines its heatmap is mostly dark.`
-      : '';
-  const below = even > 0 && r.diagonal < even ? ', below chance' : '';
-  // What Filler's figure means: in the takeaway with what Filler is, on the card after its name says it.
-  const meaning = follows ? 'most of it goes, so it needs the words themselves.' : 'much of it stays, so part of it follows where the tokens sit.';
-  const reading = `${follows ? 'with filler words in their place' : 'with filler in their place'}, ${meaning}`;
-  return {
-    ...t,
-    bars: { ...t.bars, rows: [...t.bars.rows, { label: 'whole answer under Filler (right heatmap)', value: r.diagonal, even }] },
-    // The step's point stays the takeaway (one sentence); Filler's reading ends the words, where its bar is read.
-    takeaway: t.takeaway ?? `${reading[0]!.toUpperCase()}${reading.slice(1)}`,
-    said: `${t.said} Under Filler (second heatmap: unrelated words in their place) it is ${percent(r.diagonal)}${below}: ${meaning}`,
-    more: `${t.more ? `${t.more} ` : ''}${onPanel(['diagonal ratio under Filler', r.diagonal])}${belowChance}`,
-  };
 }
 
 /** The tokens of the prior assistant answers with the same text as a token, and the attention they get from it. */

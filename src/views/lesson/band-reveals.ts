@@ -20,6 +20,7 @@ import {
   percent,
   type Reveal,
   SILENT,
+  sentencesOf,
   VERSUS_CHANCE,
   versusChance,
 } from './world';
@@ -167,7 +168,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
     caveat: 'the bright upright stripes are single tokens that every row reads, not copies: the band counts them only where they cross it.',
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),
     // Where the lines split it, that split is the card's reading; where the bright cells stand, in the fold.
-    said: `${yours}${percent(r.diagonal)} of the answer's attention sits on the diagonal${times}.${lines ? '' : stripe}${split.said}`,
+    said: `${yours}the diagonal gets ${percent(r.diagonal)} of the answer's attention${times}.${lines ? '' : stripe}${split.said}`,
     more: `${split.more ? `${split.more} ` : ''}${lines && stripe ? `${stripe.trim()} ` : ''}${offLine(r, d)}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
   };
 }
@@ -254,3 +255,38 @@ const lineSaid = (r: PolicyResult): string => {
   const stripes = stripesPhrase(r);
   return stripes ? `${stripes.more} ` : '';
 };
+
+/**
+ * The diagonal step's control, read beside Full: Filler keeps where the prior assistant answers' tokens sit and swaps
+ * their words. Its diagonal ratio joins the bars and the card; whether the copying goes with the words, the takeaway.
+ */
+export function withFiller(t: Reveal, w: LessonWorld): Reveal {
+  const [full, r] = [figuresOf(w, 'full'), figuresOf(w, 'filler')];
+  if (!r || !full || !t.bars) return t;
+  const even = evenDiagonal(r);
+  const follows = r.diagonal < full.diagonal / 2;
+  // Below chance, not only below Full: said with the step's own yardstick, in the fold.
+  const belowChance =
+    even > 0 && r.diagonal < even
+      ? ` With nothing in it to copy, Filler's band gets less than chance, ${percent(even)}: between the pink lines its heatmap is mostly dark.`
+      : '';
+  const below = even > 0 && r.diagonal < even ? ', below chance' : '';
+  // What Filler's figure means: in the takeaway with what Filler is, on the card after its name says it.
+  const meaning = follows ? 'most of it goes, so it needs the words themselves.' : 'much of it stays, so part of it follows where the tokens sit.';
+  const reading = `${follows ? 'with filler words in their place' : 'with filler in their place'}, ${meaning}`;
+  return {
+    ...t,
+    bars: { ...t.bars, rows: [...t.bars.rows, { label: 'whole answer under Filler (right heatmap)', value: r.diagonal, even }] },
+    // The step's point stays the takeaway (one sentence); Filler's reading ends the words, where its bar is read.
+    takeaway: t.takeaway ?? `${reading[0]!.toUpperCase()}${reading.slice(1)}`,
+    // Filler's figure in the sentence the card shows (a later step's table leans on it); what it means, in the fold.
+    said: `${withFillerFigure(t.said, percent(r.diagonal))} Under Filler${below ? ' the band falls below chance' : ''}: ${meaning}`,
+    more: `${t.more ? `${t.more} ` : ''}${onPanel(['diagonal ratio under Filler', r.diagonal])}${belowChance}`,
+  };
+}
+
+/** The diagonal step's first sentence with Filler's figure added at its end ("…; with filler in its answers' place, 3 %."). */
+function withFillerFigure(said: string, filler: string): string {
+  const [first = '', ...rest] = sentencesOf(said);
+  return [`${first.replace(/\.$/, '')}; with filler in its answers' place, ${filler}.`, ...rest].join(' ');
+}

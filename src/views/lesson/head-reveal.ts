@@ -18,8 +18,11 @@ export function topHead(r: PolicyResult): { layer: number; head: number; times: 
   };
 }
 
-/** A head's name in words, where "1.0" would read as a figure: "layer 1, head 0". */
-export const spokenHead = (h: { layer: number; head: number }): string => `layer ${h.layer}, head ${h.head}`;
+/**
+ * A head of the figures' layer in words, where "1.0" would read as a figure and "layer 1" as the first: "the last
+ * layer's head 0" (the lesson's figures read the last layer).
+ */
+export const spokenHead = (h: { layer: number; head: number }): string => `the last layer's head ${h.head}`;
 
 /** What a head is, with this model's count of them, for the heads step's text (a newcomer meets heads here first). */
 export function headsSaid(r: PolicyResult | null): string {
@@ -28,11 +31,11 @@ export function headsSaid(r: PolicyResult | null): string {
   return `The model has ${shape}, each choosing where to look; the heatmaps averaged them.`;
 }
 
-/** The grid's highest head against its layer's average, for the heads step's text ("; the highest, ★ layer 1, head 0, has 2.0 times …"). */
+/** The grid's highest head against its layer's average, for the heads step's text ("; the highest, ★ the last layer's head 0, has 2.0 times …"). */
 export function topHeadSaid(r: PolicyResult | null): string {
   const h = r && topHead(r);
   return h
-    ? `; the highest, ★ ${spokenHead(h)} (${headLabel([h.layer, h.head])} for short), has ${h.times.toFixed(1)} times its layer's average`
+    ? `; the highest, ★ ${spokenHead(h)} (${headLabel([h.layer, h.head])}, counting from 0), has ${h.times.toFixed(1)} times its layer's average`
     : ' (★ the highest; heads named layer.head, counted from 0)';
 }
 

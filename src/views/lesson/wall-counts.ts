@@ -205,13 +205,14 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
     // In step 2's measure (back into the wall), with where the others went in the one sentence the card shows: a
     // reader took "changed" for "cured".
-    said: `With every head on, all walked back in; with the most-copying heads off, ${stillPct(h, 'top')} still do${carry ? wentTo(h) : ''}; three at random, ${stillPct(h, 'random')}; the lowest, ${stillPct(h, 'bottom')}${
+    said: `These ${h.of} moves were picked for walking back in with every head on; with the most-copying heads off, ${stillPct(h, 'top')} still do; three at random, ${stillPct(h, 'random')}; the lowest, ${stillPct(h, 'bottom')}${
       carry
         ? random
           ? '. Its gaps to both are more than luck.'
           : '. Only its gap to the lowest is more than luck.'
         : `: were the top and the lowest alike, such a gap would come ${byChance(h.changed).said}.`
     }${carry ? headsLead(h) : ''}`,
+    ...(carry && wentTo(h) && { caveat: wentTo(h) }),
     board: headsBoard(h, c.turns),
     luck: [luckRow('most-copying off against three at random', h.changedRandom), luckRow('most-copying off against the lowest off', h.changed)],
     more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked (most-copying, lowest, at random): a move made ${h.moved.top}, ${h.moved.bottom} and ${h.moved.random} times, the move repeated ${h.repeats.top}, ${h.repeats.bottom} and ${h.repeats.random}, an open way ${h.open.top}, ${h.open.bottom} and ${h.open.random}, no move at all ${h.of - h.moved.top}, ${h.of - h.moved.bottom} and ${h.of - h.moved.random} (the other moves run into another wall). Where both sets make a move, t${parted(h.changed, 'only the most-copying heads off changed the move', 'only the lowest', 'were both sets alike, chance').slice(1)} Against the random three, t${parted(h.changedRandom, 'only the most-copying heads off changed it', 'only the random three', 'were both sets alike, chance').slice(1)} The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).`,
@@ -255,10 +256,12 @@ function headsLead(h: HeadsOffCounts): string {
     : ' Without these heads it more often finds its way around the wall.';
 }
 
-/** Where the most-copying heads' changed moves went, said beside their count ("61 % still do, most others into another wall"); nothing without any. */
+/** Where the most-copying heads' changed moves went, unfolded under "Careful:" (readers took a change for a cure); empty without any. */
 function wentTo(h: HeadsOffCounts): string {
   if (h.moved.top - h.repeats.top <= 0) return '';
-  return mostlyIntoWalls(h) ? ', most others into another wall' : ', most others onto an open way';
+  return mostlyIntoWalls(h)
+    ? 'most moves that changed went into another wall, not an open way: switching heads off breaks the model more often than it frees it.'
+    : 'most moves that changed took an open way.';
 }
 
 /** Where two conditions part on the same turns, counted, and how often chance alone splits them as unevenly (the folds' "how sure"). */
@@ -286,9 +289,10 @@ function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'cavea
     ? ''
     : `; ${name}${low === 'summary:6:1' ? ', swapping cut answers for summaries,' : ''} is ${byChance(c.split.full[low]).clear ? 'clearly lower' : 'lower, but that could be luck'}`;
   const names = near.map(([, n]) => n);
-  return {
-    caveat: `${names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]} keep every turn at ${share} % or more of these walls, so sit near Full${lower}.`,
-  };
+  const both = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
+  // The share in words: the caveat keeps its figures to the policies' names.
+  const part = share >= 50 ? 'half' : share >= 33 ? 'a third' : share >= 25 ? 'a quarter' : 'some';
+  return { caveat: `at ${part} or more of these walls the maze is still young, so ${both} drop nothing${lower}.` };
 }
 
 /** How a policy the stored episodes were also written under does at the wall, against Full (nothing for another policy). */
