@@ -4,7 +4,7 @@ import { applyPolicy, priorAnswers } from '../context/apply';
 import { parsePolicy, type Policy } from '../context/policy';
 import { asRenderer, renderContext } from '../context/render';
 import type { CategoryRatios } from '../metrics/categories';
-import { categoryRatios, diagonalRatio } from '../metrics/inertia';
+import { categoryRatios, chanceRatios, diagonalRatio } from '../metrics/inertia';
 import { checkFinite } from '../metrics/finite';
 import { rowsOf, slab } from '../metrics/slab';
 import { analyzePolicyLayers, costSeriesFor, DEFAULTS, SummaryCache, type AnalysisModel, type AnalysisOptions, type PolicyResult } from './analyze';
@@ -15,6 +15,8 @@ export interface SweepPoint {
   turn: number;
   tokens: number;
   ratios: CategoryRatios;
+  /** What each category would get from attention spread evenly over the tokens each answer row sees (chance). */
+  chance: CategoryRatios;
   diagonal: number;
   /** This turn's prompt length and prefill under the policy (the last entry of its cost). */
   contextTokens: number;
@@ -23,7 +25,20 @@ export interface SweepPoint {
 
 export function sweepPoint(r: PolicyResult): SweepPoint {
   const cost = r.cost[r.cost.length - 1]!;
-  return { turn: r.turn, tokens: r.tokens.length, ratios: r.ratios, diagonal: r.diagonal, contextTokens: cost.contextTokens, prefilled: cost.prefilled };
+  const chance = chanceRatios(
+    r.tokens.map((t) => t.category),
+    r.query.start,
+    r.query.end,
+  );
+  return {
+    turn: r.turn,
+    tokens: r.tokens.length,
+    ratios: r.ratios,
+    chance,
+    diagonal: r.diagonal,
+    contextTokens: cost.contextTokens,
+    prefilled: cost.prefilled,
+  };
 }
 
 export interface SweepOptions extends Omit<AnalysisOptions, 'turn' | 'keepAttention' | 'fullMatrixMaxTokens'> {
@@ -170,6 +185,7 @@ async function sharedFullPass(
           turn: t,
           tokens: St,
           ratios: categoryRatios(att, r.categories),
+          chance: chanceRatios(r.categories, q.start, q.start + q.length),
           diagonal: diagonalRatio(att, priorSpans, radius).total,
           contextTokens: c.contextTokens,
           prefilled: c.prefilled,

@@ -30,6 +30,25 @@ export function categoryRatios(a: Rows, categories: readonly Category[]): Catego
 
 const CATEGORY_INDEX = new Map<Category, number>(CATEGORIES.map((c, k) => [c, k]));
 
+/**
+ * The category ratios attention spread evenly would give (chance): each answer row, `start` to `end` (token indices),
+ * shares its weight equally over the keys it can see (itself and every token before it), so a category gets its part
+ * of those keys; then the mean over rows. The yardstick a share is read against: long text gets more by itself.
+ */
+export function chanceRatios(categories: readonly Category[], start: number, end: number): CategoryRatios {
+  const out = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as CategoryRatios;
+  if (end <= start) return out;
+  const seen = new Float64Array(CATEGORIES.length);
+  for (let k = 0; k < start; k++) seen[CATEGORY_INDEX.get(categories[k]!)!]!++;
+  const sums = new Float64Array(CATEGORIES.length);
+  for (let i = start; i < end; i++) {
+    seen[CATEGORY_INDEX.get(categories[i]!)!]!++;
+    for (let c = 0; c < CATEGORIES.length; c++) sums[c]! += seen[c]! / (i + 1);
+  }
+  CATEGORIES.forEach((c, k) => (out[c] = sums[k]! / (end - start)));
+  return out;
+}
+
 export interface DiagonalResult {
   /** Mean over query rows of the attention inside the diagonal bands of every earlier answer. */
   total: number;

@@ -91,6 +91,15 @@ describe('analysis on a real (tiny) model against the float64 reference', () => 
     const points = await turnsSweep(model, conv, 'full');
     expect(points.map((p) => p.turn)).toEqual([2, 3, 4]);
     expect(points[0]!.tokens).toBeLessThan(points[2]!.tokens);
+    // Each point's chance, counted by hand from that turn's own analysis: every answer row shares its weight evenly
+    // over itself and the tokens before it, so the prior assistant answers get their part of those.
+    for (const p of points) {
+      const r = await analyzePolicy(model, conv, 'full', { turn: p.turn });
+      let sum = 0;
+      for (let q = r.query.start; q < r.query.end; q++) sum += r.tokens.slice(0, q + 1).filter((t) => t.category === 'prior').length / (q + 1);
+      expect(p.chance.prior).toBeCloseTo(sum / (r.query.end - r.query.start), 12);
+      expect(Object.values(p.chance).reduce((x, v) => x + v, 0)).toBeCloseTo(1, 12);
+    }
   });
 
   it('awaits the pause hook before every turn, and a cancellation seen after a pause stops the sweep', async () => {

@@ -595,6 +595,8 @@ describe('the lesson, walked with the keyboard only', () => {
         );
       expect(await reveal.textContent()).toContain(`The demo model moves ${moveOf(mine)},`);
       expect(await reveal.textContent()).toContain(`its CPL twin moves ${moveOf(twin)},`);
+      // The chart the card points at draws the prior assistant answers' chance beside their share.
+      expect(await page.getByTestId('turns-chart').textContent()).toContain('prior assistant: chance (their part of the tokens)');
     });
     await step(10, async () => {
       for (const [i, q] of QUIZ.entries()) {

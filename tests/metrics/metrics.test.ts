@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Category } from '../../src/metrics/categories';
 import { copyShift, longestCommonRun, longestCommonRunAt, ngramOverlap } from '../../src/metrics/copy';
-import { bandColumns, bandOffsets, categoryRatios, diagonalRatio, diagonalRows, massPerMessage, rowSums } from '../../src/metrics/inertia';
+import { bandColumns, bandOffsets, categoryRatios, chanceRatios, diagonalRatio, diagonalRows, massPerMessage, rowSums } from '../../src/metrics/inertia';
 import { headOf, headsOf, layerRows, rowsOf, slab } from '../../src/metrics/slab';
 
 const close = (got: number, want: number) => expect(got).toBeCloseTo(want, 12);
@@ -23,6 +23,17 @@ describe('category ratios (hand-computed)', () => {
     close(r.prior, 0.325);
     close(r.current, 0.115);
     close(r.sink + r.system + r.user + r.prior + r.current, 1);
+  });
+  it('gives chance: each answer row spreads its weight evenly over itself and every token before it', () => {
+    // Row 10 sees 11 tokens (3 sink, 1 system, 3 user, 3 prior, itself); row 11 sees 12 (one more current).
+    const c = chanceRatios(CATS, 10, 12);
+    close(c.sink, (3 / 11 + 3 / 12) / 2);
+    close(c.system, (1 / 11 + 1 / 12) / 2);
+    close(c.user, (3 / 11 + 3 / 12) / 2);
+    close(c.prior, (3 / 11 + 3 / 12) / 2);
+    close(c.current, (1 / 11 + 2 / 12) / 2);
+    close(c.sink + c.system + c.user + c.prior + c.current, 1);
+    expect(chanceRatios(CATS, 10, 10).prior).toBe(0);
   });
   it('is zero with no query rows and refuses mismatched categories', () => {
     expect(categoryRatios(slab([], 0, 12), CATS).prior).toBe(0);

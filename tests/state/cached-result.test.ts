@@ -39,6 +39,8 @@ describe('cached start figures', () => {
         cached.sweep.map((p) => p.ratios.prior),
       ),
     ).toBeLessThanOrEqual(1e-4);
+    // Chance is counted from the tokens alone: the same to the last digit.
+    expect(cached.sweep.map((p) => p.chance)).toEqual(sweep.map((p) => p.chance));
   });
 
   it('keeping every row changes no figure, and the answer rows are the same rows', async () => {

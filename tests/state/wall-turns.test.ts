@@ -478,7 +478,7 @@ describe('the wall counts the lesson quotes', () => {
       'Hiding only its previous answer takes the extra repeats away and hiding the one before it instead does not, so the pull sits in that previous answer.',
     );
     expect(latestTally(c).said).toBe(
-      "With only its previous answer hidden, it walks back into the wall in 46 % of its moves. With only the one before it hidden (AO-second-last, the control), 72 %; with no history (DE), 45 %; with the whole history, 75 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the previous answer it finds more open ways than with it.",
+      "With only its previous answer hidden, it walks back in 46 % of its moves; with only the one before hidden (AO-second-last, the control), 72 %. With no history (DE), 45 %; with the whole history, 75 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the previous answer it finds more open ways than with it.",
     );
     expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toBe(
       'Hiding only its previous answer takes the extra repeats away, but hiding the one before it does too: part of the drop is the placeholder itself.',
@@ -528,7 +528,7 @@ describe('the wall counts the lesson quotes', () => {
       // The chart's other rows (Window-6, Clip and Summary at 74 %, Full 75 %): near Full, with the share of the stored
       // walls where each still keeps every turn (the least of the three).
       caveat: expect.stringMatching(
-        /^at (half|a third|a quarter|some) or more of these walls the maze is still young, so Window-6, Clip and Summary drop nothing\.$/,
+        /^the bars count walls from every turn, and at (half|a third|a quarter|some) or more of them the maze is still too young for Window-6, Clip and Summary to drop anything\.$/,
       ),
       // LT and Full part on 40 turns, 15 against 25: chance gives that often (2 × 0.077: about 1 time in 6).
       more: 'The counts over the 200 stored turns right after a wall: 140 of the 200 moves under LT, 150 of 200 under Full, 90 of 200 under DE, from 40 episodes the demo model played. The two part on 40 turns: only LT repeats the blocked move 15 times, only Full 25; were the two alike, chance would split them this unevenly about 1 time in 6.',
@@ -543,11 +543,14 @@ describe('the wall counts the lesson quotes', () => {
     const t3 = (turn: number) => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null }) as WallTurn;
     const lowSummary = { ...c, repeats: { ...c.repeats, 'summary:6:1': 100 }, split: { ...c.split, full: { ...c.split.full, 'summary:6:1': sp(0, 50) } } };
     expect(policyTally('lt', 'LT', lowSummary, [t3(3), t3(7), t3(9)]).caveat).toBe(
-      'at a third or more of these walls the maze is still young, so Window-6 and Clip drop nothing; Summary, swapping cut answers for summaries, is clearly lower.',
+      'the bars count walls from every turn, and at a third or more of them the maze is still too young for Window-6 and Clip to drop anything.',
     );
     expect(
-      policyTally('lt', 'LT', { ...lowSummary, split: { ...lowSummary.split, full: { ...lowSummary.split.full, 'summary:6:1': sp(5, 7) } } }, [t3(3)]).caveat,
-    ).toMatch(/; Summary, swapping cut answers for summaries, is lower, but that could be luck\.$/);
+      policyTally('lt', 'LT', { ...lowSummary, split: { ...lowSummary.split, full: { ...lowSummary.split.full, 'summary:6:1': sp(5, 7) } } }, [t3(3)]).more,
+    ).toMatch(/ Summary, swapping cut answers for summaries, is lower than Full \(50 %; luck: 1 time in 2 or more\)\.$/);
+    expect(policyTally('lt', 'LT', lowSummary, [t3(3)]).more).toMatch(
+      / Summary, swapping cut answers for summaries, is lower than Full \(50 %; luck: less than 1 time in 1,000\)\.$/,
+    );
     expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/, and 45 % under DE \(no earlier turn\)\.$/);
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');
     // The close: what the history does to the move, what attention showed, two lists from the same counts.
@@ -612,7 +615,7 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { ...c.headsOff, repeats: { ...c.headsOff.repeats, random: 75 }, moved: { ...c.headsOff.moved, random: 105 }, changedRandom: sp(22, 15) },
     };
     expect(headsTally(close3).takeaway).toBe(
-      'Fewer repeats survive switching off the most-copying heads than the lowest, but not clearly fewer than three at random: these heads are not special.',
+      'Switching off the most-copying heads stops more repeats than switching off the lowest, but not clearly more than switching off three at random: not special.',
     );
     expect(headsTally(close3).said).toMatch(
       /^These 116 moves were picked for walking back in with every head on; with the most-copying heads off, 61 % still do; three at random, 71 %; the lowest, 88 %\. Only its gap to the lowest is more than luck\./,

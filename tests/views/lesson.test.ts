@@ -320,7 +320,7 @@ describe('the lesson', () => {
     const scored = step('cpl').reveal!(lower, w);
     // Lower at every turn, while the stored count at the wall drops within chance: attention against the move, said.
     expect(scored.next).toBe(
-      'look at "Shares by turn" in the Charts panel: the line "CPL twin: prior assistant share" lies under "prior assistant" at every turn. Both rise as the answers pile up: more text to read, not by itself more leaning.',
+      'look at "Shares by turn" in the Charts panel: the line "CPL twin: prior assistant share" lies under "prior assistant" at every turn. Both rise as the answers pile up, and so does their chance (grey, dashed): more text to read, not by itself more leaning.',
     );
     expect(scored.takeaway).toBe(
       'Neither twin repeats clearly less, though the first reads its prior assistant answers less at every turn: less attention on them did not clearly mean fewer repeats.',

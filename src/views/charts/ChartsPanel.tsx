@@ -8,6 +8,9 @@ import { LineChart, type Series } from './LineChart';
 import { Explain } from '../explain/Explain';
 import { useQuiet } from '../../state/lesson-store';
 
+/** The chance line's grey: no category's colour, dark enough to read on white. */
+const CHANCE_COLOR = '#666666';
+
 /** Colours for policies in the cost chart (Okabe–Ito, the ones the categories do not use). */
 const POLICY_COLORS = ['#0072B2', '#CC79A7', '#E69F00', '#009E73'];
 
@@ -24,6 +27,14 @@ export function ChartsPanel() {
     ? [
         ...CATEGORIES.map((c) => ({ name: CATEGORY_NAMES[c], color: CATEGORY_COLORS[c], points: sweep.points.map((p) => ({ x: p.turn, y: p.ratios[c] })) })),
         { name: 'diagonal ratio', color: CATEGORY_COLORS.prior, dashed: true, points: sweep.points.map((p) => ({ x: p.turn, y: p.diagonal })) },
+        // The prior assistant line's yardstick: it rises as answers pile up even at chance (readers could not check
+        // "more text, not more leaning" without it).
+        {
+          name: `${CATEGORY_NAMES.prior}: chance (their part of the tokens)`,
+          color: CHANCE_COLOR,
+          dashed: true,
+          points: sweep.points.map((p) => ({ x: p.turn, y: p.chance.prior })),
+        },
         // Compare models: each compared model's prior share and diagonal, in its own colour over A's. In the lesson
         // the second model is always the CPL twin, and the card calls it so.
         ...sweeps.flatMap((other, slot) => {
@@ -68,8 +79,8 @@ export function ChartsPanel() {
         {/* The lesson's reader sees this chart beside later steps: what its lines are, and the misreading to avoid. */}
         {quiet && sweep && sweep.points.length > 0 && (
           <p className="muted" data-testid="turns-chart-gist">
-            Each turn's answer scored as if it were the last, with only the turns before it. The prior assistant line rises as those answers pile up: more text
-            to read, not by itself more leaning.
+            Each turn's answer scored as if it were the last, with only the turns before it. The prior assistant line rises as those answers pile up, and so
+            does its chance (grey, dashed): more text to read, not by itself more leaning.
           </p>
         )}
         {sweep && sweep.points.length === 0 && <p className="muted">The sweep over turns needs at least two assistant turns.</p>}

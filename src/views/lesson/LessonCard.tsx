@@ -51,8 +51,6 @@ const AT = {
 };
 /** The steps whose reveal speaks of the count at the wall: they draw it, as far as the learner has come. */
 const COUNTED = new Set(['generate', 'contexts', 'hide', 'cpl', 'check']);
-/** The step that first asks whether a gap could be luck: its meter shown, not folded, so the rule is met once in full. */
-const LUCK_TAUGHT = 'generate';
 
 /** The running count at the wall as far as the learner has come: from the step that first shows it on. */
 function useBoard(s: LessonStep, shows: boolean) {
@@ -208,7 +206,7 @@ function Card({ index }: { index: number }) {
       <div aria-live="polite">
         {/* Its point, then the picture, then a sentence: on a phone the reveal's top is what shows. */}
         {reveal.said && !folded && (
-          <RevealBox reveal={reveal} count={board && COUNTED.has(s.id) ? board : null} luckTaught={s.id === LUCK_TAUGHT} written={written} boxRef={revealRef} />
+          <RevealBox reveal={reveal} count={board && COUNTED.has(s.id) ? board : null} step={s.id} written={written} boxRef={revealRef} />
         )}
         {reveal.said && !folded && w.fromCache && !w.fromModel && (
           <p className="muted" data-testid="lesson-cached">

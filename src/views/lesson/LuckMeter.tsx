@@ -16,7 +16,7 @@ export function luckX(p: number): number {
  * two alike; right of the line (1 time in 20) the gap is more than luck. One picture, so the steps' "1 time in N"
  * read as places on one scale, not as different rules.
  */
-export function LuckMeter({ rows }: { rows: LuckRow[] }) {
+export function LuckMeter({ rows, taught = true }: { rows: LuckRow[]; taught?: boolean }) {
   const line = `${(luckX(1 / LUCK_LINE) * 100).toFixed(1)}%`;
   return (
     <figure className="bar-chart luck-meter" data-testid="lesson-luck">
@@ -42,8 +42,10 @@ export function LuckMeter({ rows }: { rows: LuckRow[] }) {
           <span style={{ right: 0 }}>1 in 1,000</span>
         </span>
       </p>
+      {/* The coin toss told once, where the meter is first met; after it, the line's rule alone. */}
       <p className="bar-key">
-        If the two made no difference, each turn where only one of them does it would be a coin toss. The dot: how rarely coin tosses alone split this unevenly.
+        {taught &&
+          'If the two made no difference, each turn where only one of them does it would be a coin toss. The dot: how rarely coin tosses alone split this unevenly. '}
         Right of the line (rarer than 1 time in {LUCK_LINE}): more than luck.
       </p>
     </figure>

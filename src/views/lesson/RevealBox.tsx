@@ -25,15 +25,32 @@ export function foldSummary(r: Reveal, rest: string, luckShown = false): string 
   return `Read more: ${parts.join(' · ')}`;
 }
 
+/** The step that first asks whether a gap could be luck: its meter shown, not folded, with the words that teach it. */
+const LUCK_TAUGHT = 'generate';
+/**
+ * The steps whose point is "could be luck" (the heads against three at random, the twin against the demo model): their
+ * meter shown too, so the verdict sits beside its line; readers met the figures only in a later step.
+ */
+const LUCK_SHOWN = new Set([LUCK_TAUGHT, 'heads', 'cpl']);
+
+interface RevealBoxProps {
+  reveal: Reveal;
+  count: Board | null;
+  /** The step's id: where the luck meter is unfolded, and where it is taught. */
+  step: string;
+  written: Written[];
+  boxRef: Ref<HTMLDivElement>;
+}
+
 /**
  * A reveal as the card shows it: the point in bold, one picture, one sentence, and what the step wrote; then, folded,
  * the rest of the words, the other pictures (the luck meter, but where the lesson first teaches it) and the figures
  * behind it. `count` is the running count at the wall, where the step draws it.
  */
-export function RevealBox(props: { reveal: Reveal; count: Board | null; luckTaught: boolean; written: Written[]; boxRef: Ref<HTMLDivElement> }) {
-  const { reveal, count, luckTaught, written, boxRef } = props;
+export function RevealBox({ reveal, count, step, written, boxRef }: RevealBoxProps) {
+  const [luckShown, luckTaught] = [LUCK_SHOWN.has(step), step === LUCK_TAUGHT];
   const { lead, rest } = splitSaid(reveal.said);
-  const luck = reveal.luck && reveal.luck.length > 0 ? <LuckMeter rows={reveal.luck} /> : null;
+  const luck = reveal.luck && reveal.luck.length > 0 ? <LuckMeter rows={reveal.luck} taught={luckTaught} /> : null;
   const pictures = [
     count && <WallChart key="count" board={count} />,
     reveal.board && <WallChart key="board" board={reveal.board} />,
@@ -41,7 +58,7 @@ export function RevealBox(props: { reveal: Reveal; count: Board | null; luckTaug
     reveal.bars && <RevealBars key="bars" bars={reveal.bars} />,
   ].filter(Boolean);
   const [picture = null, ...others] = pictures;
-  const folded = [...others, luckTaught ? null : luck].filter(Boolean);
+  const folded = [...others, luckShown ? null : luck].filter(Boolean);
   // An empty "more" is no fold: a reader opened one and found nothing.
   const hasFold = rest !== '' || folded.length > 0 || Boolean(reveal.more);
   return (
@@ -65,7 +82,7 @@ export function RevealBox(props: { reveal: Reveal; count: Board | null; luckTaug
           <strong>Then:</strong> {reveal.next}
         </p>
       )}
-      {luckTaught && luck}
+      {luckShown && luck}
       {/* What the step had the model write, unfolded: an odd answer sits under the label that explains it. */}
       {written.length > 0 && (
         <dl className="lesson-written" data-testid="lesson-written">
@@ -81,7 +98,7 @@ export function RevealBox(props: { reveal: Reveal; count: Board | null; luckTaug
       )}
       {hasFold && (
         <details data-testid="lesson-more">
-          <summary>{foldSummary(reveal, rest, luckTaught)}</summary>
+          <summary>{foldSummary(reveal, rest, luckShown)}</summary>
           {rest && <p data-testid="lesson-said-rest">{unbroken(rest)}</p>}
           {folded}
           {reveal.more && <p data-testid="lesson-figures">{unbroken(reveal.more)}</p>}

@@ -134,6 +134,8 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
   const listed = clues.length > 1 ? `${clues.slice(0, -1).join(', ')}, and ${clues.at(-1)}` : (clues[0] ?? '');
   return {
     takeaway,
+    // The use of it for a class, unfolded: readers left part 2 with nothing plain to take back.
+    caveat: 'attention maps look convincing, but only switching parts off tests them; here the copying heads did not pass that test.',
     // What this means for a reader first (the sentence shown unfolded), then the clues and the test.
     said: `${SO_WHAT}${listed ? ` The clues: ${listed}.` : ''}${
       !carry

@@ -55,7 +55,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
       {
         label: 'What the papers found in large chat models',
         items: [
-          '"Do LLMs benefit from their own words?": in real chats, keeping only the latest exchange (as LT does here) or one-sentence summaries of the answers (as SUM does) often answered as well with far less text; a model can carry its own earlier mistakes into later answers.',
+          '"Do LLMs benefit from their own words?": in real chats, keeping only the latest exchange (as LT does here) or one-sentence summaries of the answers often answered as well with far less text; a model can carry its own earlier mistakes into later answers.',
           `"Mitigating conversational inertia": agents copy their own prior assistant answers (a diagonal in attention) and so try fewer new moves; training them to prefer answers written with less history helped.${
             // The lesson's own twin, beside the paper's result: where its drop could be luck, said so, so the two do not read as one.
             !twin && !secondTwinWorks(c) ? " This page's two tiny twins, trained so, dropped by no more than luck could give." : ''

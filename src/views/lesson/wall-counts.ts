@@ -201,7 +201,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
         ? 'Switching off the most-copying heads changed more moves than the control, but that could be luck.'
         : random
           ? 'Attention pointed at heads that matter: switching off the most-copying heads changes the repeated move more often than the lowest or three at random, by more than luck.'
-          : 'Fewer repeats survive switching off the most-copying heads than the lowest, but not clearly fewer than three at random: these heads are not special.',
+          : 'Switching off the most-copying heads stops more repeats than switching off the lowest, but not clearly more than switching off three at random: not special.',
     // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
     // In step 2's measure (back into the wall), with where the others went in the one sentence the card shows: a
     // reader took "changed" for "cured".
@@ -274,7 +274,7 @@ export function parted(s: Split, first: string, second: string, chance = 'were t
  * The chart's other rows, said beside LT's reading (readers asked why Window-6 matches Full and what Summary's lower
  * bar means): the cutting policies keep every turn at many of the walls, and the lowest of them against its luck.
  */
-function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'caveat'> {
+function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'caveat' | 'more'> {
   const cut = [
     ['window:6', 'Window-6'],
     ['clip:6:1', 'Clip'],
@@ -283,16 +283,19 @@ function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'cavea
   const keepAll = (w: Writer) => turns.filter((t) => turnsSeen(parsePolicy(w), t.turn).every((x) => x === 'whole')).length;
   const near = cut.filter(([w]) => Math.abs(moveRate(c, w) - moveRate(c, 'full')) <= 5);
   const [low, name] = [...cut].sort((a, b) => moveRate(c, a[0]) - moveRate(c, b[0]))[0]!;
-  if (!near.length) return {};
+  // The lowest, where it stands apart, in the fold with its luck: the caveat keeps to one point.
+  const more = near.some(([w]) => w === low)
+    ? {}
+    : {
+        more: `${name}${low === 'summary:6:1' ? ', swapping cut answers for summaries,' : ''} is lower than Full (${movePct(c, low)}; luck: ${byChance(c.split.full[low]).said}).`,
+      };
+  if (!near.length) return more;
   const share = Math.round((100 * Math.min(...near.map(([w]) => keepAll(w)))) / Math.max(1, turns.length));
-  const lower = near.some(([w]) => w === low)
-    ? ''
-    : `; ${name}${low === 'summary:6:1' ? ', swapping cut answers for summaries,' : ''} is ${byChance(c.split.full[low]).clear ? 'clearly lower' : 'lower, but that could be luck'}`;
   const names = near.map(([, n]) => n);
   const both = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
   // The share in words: the caveat keeps its figures to the policies' names.
   const part = share >= 50 ? 'half' : share >= 33 ? 'a third' : share >= 25 ? 'a quarter' : 'some';
-  return { caveat: `at ${part} or more of these walls the maze is still young, so ${both} drop nothing${lower}.` };
+  return { ...more, caveat: `the bars count walls from every turn, and at ${part} or more of them the maze is still too young for ${both} to drop anything.` };
 }
 
 /** How a policy the stored episodes were also written under does at the wall, against Full (nothing for another policy). */
@@ -308,6 +311,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
   const de = movePct(c, 'de');
   const most = policy === 'lt' && ltBringsMost(c);
   const against = policy !== 'lt' ? '' : most ? `, and ${de} with no earlier turn (DE)` : `, and ${de} under DE (no earlier turn)`;
+  const rows = policy === 'lt' ? cutRows(c, turns) : {};
   return {
     // The latest turn holds the user's message and the model's own answer: which of the two pulls is the next step's question.
     ...(most
@@ -317,8 +321,8 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
         }
       : {}),
     said: `At the wall it repeats the blocked move in ${movePct(c, p)} under ${label} against ${movePct(c, 'full')} under Full${against}${why}.`,
-    ...(policy === 'lt' ? cutRows(c, turns) : {}),
+    ...(rows.caveat && { caveat: rows.caveat }),
     luck: [...(policy === 'lt' ? [luckRow(`${label} against DE`, c.split.de[p])] : []), luckRow(`${label} against Full`, c.split.full[p])],
-    more: `The counts over the ${c.turns} stored turns right after a wall: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}. ${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full')}`,
+    more: `The counts over the ${c.turns} stored turns right after a wall: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}. ${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full')}${rows.more ? ` ${rows.more}` : ''}`,
   };
 }

@@ -5,6 +5,7 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
 import type { SweepPoint } from '../../analysis/sweep';
+import { chanceRatios } from '../../metrics/inertia';
 import type { LessonAction } from '../../state/lesson-actions';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { AO_SYSTEM_PROMPT } from '../../context/apply';
@@ -257,16 +258,12 @@ export function readAgainstFull(r: PolicyResult, base: LessonWorld | null): Reve
  * token it can see, of which the category's tokens before the answer are a part. The shares step's yardstick.
  */
 export function evenShare(r: PolicyResult, category: Category): number {
-  const rows = r.query.end - r.query.start;
-  if (rows <= 0) return 0;
-  // The category's tokens a row can see: those before the answer, and the answer's own up to the row.
-  let seen = r.tokens.slice(0, r.query.start).filter((t) => t.category === category).length;
-  let total = 0;
-  for (let i = 0; i < rows; i++) {
-    if (r.tokens[r.query.start + i]?.category === category) seen++;
-    total += seen / (r.query.start + i + 1);
-  }
-  return total / rows;
+  const end = Math.min(r.query.end, r.tokens.length);
+  return chanceRatios(
+    r.tokens.slice(0, end).map((t) => t.category),
+    r.query.start,
+    end,
+  )[category];
 }
 
 /**
