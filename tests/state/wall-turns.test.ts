@@ -235,6 +235,8 @@ describe('the wall counts the lesson quotes', () => {
         turns: 3,
         episodes: 0,
         rows: [
+          // The moves as picked: all back into the wall with every head on.
+          { label: 'every head on (how these were picked)', repeats: 100, open: 0, noMove: 0 },
           { label: 'most-copying heads off', repeats: 50, open: 50, noMove: 33 },
           { label: 'three at random off (drawn anew each turn)', repeats: 50, open: 50, noMove: 33 },
           { label: 'lowest heads off', repeats: 67, open: 0, noMove: 0 },

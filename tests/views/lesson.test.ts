@@ -153,7 +153,7 @@ describe('the lesson', () => {
       messages: [{ content: { start: 2, length: 3 } }],
     } as unknown as Partial<PolicyResult>);
     expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
-      /^A copy runs down the dotted line: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. Those cells, at most 3 per answer, are 3 of the 12 tokens a row sees: 22 %, chance's share\. Does the band get more, as much, or less\?$/,
+      /^A copy runs down the dotted line: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. Those cells \(up to 3 per answer, fewer where short\) are 3 of the 12 tokens a row sees: 22 %, chance\. Does the band get more than chance\?$/,
     );
   });
 

@@ -62,7 +62,7 @@ export function diagonalAsk(w: LessonWorld): string {
   // The tokens a row sees, to two figures (597 → 600): the rows see a few more each, so no one count is exact.
   const seen = rows.reduce((t, x) => t + x.seen, 0) / rows.length;
   const unit = 10 ** Math.max(0, Math.floor(Math.log10(seen)) - 1);
-  return `Those cells, at most ${2 * r.radius + 1} per answer, are ${cells} of the ${Math.round(seen / unit) * unit} tokens a row sees: ${percent(even)}, chance's share. Does the band get more, as much, or less?`;
+  return `Those cells (up to ${2 * r.radius + 1} per answer, fewer where short) are ${cells} of the ${Math.round(seen / unit) * unit} tokens a row sees: ${percent(even)}, chance. Does the band get more than chance?`;
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { SweepPoint } from '../../analysis/sweep';
 import { compareMoves, moveClause, offGoal } from './moves';
 import { secondTwinWorks, twinAboveNoHistory, twinTally } from './twin-tally';
-import { byChance } from './wall-counts';
+import { byChance, movePct } from './wall-counts';
 import { WALL_COUNTS } from './wall-records';
 import { evenShare, figuresOf, percent, SILENT, twinOf, type LessonWorld, type Reveal } from './world';
 
@@ -102,7 +102,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   const yet = t.priorLower * 2 > t.turns && !byChance(WALL_COUNTS.split.full.twin).clear;
   const second = secondTwinWorks();
   // Where to look, unfolded under the reveal's sentence: the chart is below the card's reach.
-  const lines = `look at "Shares by turn" in the Charts panel: the line "CPL twin: prior assistant share" lies under "prior assistant" at ${at}. Both rise as the answers pile up, and so does their chance (grey, dashed): more text to read, not by itself more leaning.`;
+  const lines = `look at "Shares by turn" in the Charts panel: the line "CPL twin: prior assistant share" lies under "prior assistant" at ${at}. Both rise as the answers pile up, and so does their chance (grey, dashed): more text to read, not by itself more leaning.${atChance ? ` The twin's line ends on the chance line, yet at a wall it still walks back in ${movePct(WALL_COUNTS, 'twin')}.` : ''}`;
   return {
     // Less attention on its answers at most turns, about as many repeats: the step's point, where the chart shows it.
     takeaway: yet

@@ -234,7 +234,13 @@ function headsBoard(h: HeadsOffCounts, turns: number): Board {
   return {
     turns: h.of,
     episodes: 0,
-    rows: [row('most-copying heads off', 'top'), row('three at random off (drawn anew each turn)', 'random'), row('lowest heads off', 'bottom')],
+    // The moves as picked, every head on: all back into the wall, the bar the others are read against.
+    rows: [
+      { label: 'every head on (how these were picked)', repeats: 100, open: 0, noMove: 0 },
+      row('most-copying heads off', 'top'),
+      row('three at random off (drawn anew each turn)', 'random'),
+      row('lowest heads off', 'bottom'),
+    ],
     noHistory: null,
     caption: `The ${h.of} moves back into the wall with every head on (of step ${stepNo('generate')}'s ${turns} turns right after a wall), written again with heads switched off: where each move goes now`,
     repeatKey: 'still back into the wall',
