@@ -42,7 +42,7 @@ describe('the recap of the look inside', () => {
       ['6. Five kinds of token', '70 %, 2.0 times chance', 'it leans on its own answers: far more than their length gives them'],
       // 0.6 / 0.216 = 2.78.
       ['7. The diagonal', '2.8 times chance', 'more than chance copies them in order, mostly the list of cells the task asks for'],
-      ['7. Words, not positions', '10 % against 60 %', 'the copying follows their words'],
+      ['7. Filler in place of its answers', '10 % against 60 %', 'the copying follows their words'],
       // Head 1 of layer 1: 1.2 against the layer's 0.6.
       [
         "8. Each head's diagonal",

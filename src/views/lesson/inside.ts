@@ -67,8 +67,8 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
     ),
     row(
       'diagonal',
-      'Words, not positions',
-      'the same places, neutral words',
+      'Filler in place of its answers',
+      'the same places, filler words (the right heatmap)',
       `${percent(filler.diagonal)} against ${percent(full.diagonal)}`,
       filler.diagonal < full.diagonal / 2 ? 'the copying follows their words' : 'part of the copying follows positions alone',
     ),

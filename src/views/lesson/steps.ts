@@ -75,7 +75,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `Conversational inertia is when a model leans on its own prior assistant answers (what it wrote before) more than the task asks, even repeating a failing move. Chat models carry mistakes forward the same way. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. The user is the maze game, reporting where it stands and the walls; each answer lists the cells visited, then a thought and a move.`,
+      `Conversational inertia is when a model leans on its own prior assistant answers (what it wrote before) more than the task asks, even repeating a failing move. Chat models carry mistakes forward the same way. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. The user is the maze game, reporting where it stands and the walls; each answer lists the cells visited (this tiny model sometimes miscopies it), then a thought and a move.`,
     source:
       'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1. The cells are numbered row by row, as the system prompt says; the task asks for the list. The lesson reads inertia in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention).',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
