@@ -23,13 +23,28 @@ export interface SweepPoint {
   prefilled: number;
 }
 
+/**
+ * A result's chance ratios (`chanceRatios` over its tokens' categories and answer rows), computed once per result: the
+ * sweep point carries them, and the lesson reads each category's yardstick from them many times a render.
+ */
+export function chanceOf(r: PolicyResult): CategoryRatios {
+  let c = CHANCE.get(r);
+  if (!c) {
+    const end = Math.min(r.query.end, r.tokens.length);
+    c = chanceRatios(
+      r.tokens.slice(0, end).map((t) => t.category),
+      r.query.start,
+      end,
+    );
+    CHANCE.set(r, c);
+  }
+  return c;
+}
+const CHANCE = new WeakMap<PolicyResult, CategoryRatios>();
+
 export function sweepPoint(r: PolicyResult): SweepPoint {
   const cost = r.cost[r.cost.length - 1]!;
-  const chance = chanceRatios(
-    r.tokens.map((t) => t.category),
-    r.query.start,
-    r.query.end,
-  );
+  const chance = chanceOf(r);
   return {
     turn: r.turn,
     tokens: r.tokens.length,

@@ -66,20 +66,22 @@ function othersSaid(r: PolicyResult): string {
 
 /** The answer's look at itself, where well above chance, unfolded: readers found the biggest bar for its length only in the fold. */
 function selfCaveat(r: PolicyResult): Pick<Reveal, 'caveat'> {
+  const k = selfTimes(r);
+  return k === null
+    ? {}
+    : { caveat: `the answer's own words get the most for their length, ${k.toFixed(1)} times chance: each token reads the few words just before it most.` };
+}
+
+/** How many times chance the answer's look at itself is, where twice chance or more (said on the card and in the fold); else null. */
+function selfTimes(r: PolicyResult): number | null {
   const even = evenShare(r, 'current');
-  return even > 0 && r.ratios.current >= 2 * even
-    ? {
-        caveat: `the answer's own words get the most for their length, ${(r.ratios.current / even).toFixed(1)} times chance: each token reads the few words just before it most.`,
-      }
-    : {};
+  return even > 0 && r.ratios.current >= 2 * even ? r.ratios.current / even : null;
 }
 
 /** The answer's look at itself against chance, where well above it: the bar a reader asks about (a token reads the words just before it most). */
 function selfSaid(r: PolicyResult): string {
-  const even = evenShare(r, 'current');
-  return even > 0 && r.ratios.current >= 2 * even
-    ? ` (${(r.ratios.current / even).toFixed(1)} times chance: each token reads the few words just before it most, the bright cells at the heatmap's right end)`
-    : '';
+  const k = selfTimes(r);
+  return k === null ? '' : ` (${k.toFixed(1)} times chance: each token reads the few words just before it most, the bright cells at the heatmap's right end)`;
 }
 
 /** The sink's share, read against what large models do: a strong sink shows as bright columns at the heatmap's left edge. */

@@ -20,7 +20,6 @@ import {
   percent,
   type Reveal,
   SILENT,
-  sentencesOf,
   VERSUS_CHANCE,
   versusChance,
 } from './world';
@@ -149,6 +148,10 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const right = guessed === got;
   const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance${right && lines ? '' : `: ${verdict}`}` : '';
   const yours = guessed === undefined ? '' : `You guessed ${VERSUS_CHANCE[guessed]}${right ? ', and so it is: ' : '; '}`;
+  // Filler's figure beside Full's in the sentence the card shows (a later step's table leans on it); its reading, in
+  // the fold (`withFiller`).
+  const filler = figuresOf(w, 'filler');
+  const fillerSaid = filler && figuresOf(w, 'full') ? `; with filler in its answers' place, ${percent(filler.diagonal)}` : '';
   // Each bar an average over its own tokens, against its own chance: readers took parts of one sum for one figure.
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
   if (lines) {
@@ -168,7 +171,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
     caveat: 'the bright upright stripes are single tokens that every row reads, not copies: the band counts them only where they cross it.',
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),
     // Where the lines split it, that split is the card's reading; where the bright cells stand, in the fold.
-    said: `${yours}the diagonal gets ${percent(r.diagonal)} of the answer's attention${times}.${lines ? '' : stripe}${split.said}`,
+    said: `${yours}the diagonal gets ${percent(r.diagonal)} of the answer's attention${times}${fillerSaid}.${lines ? '' : stripe}${split.said}`,
     more: `${split.more ? `${split.more} ` : ''}${lines && stripe ? `${stripe.trim()} ` : ''}${offLine(r, d)}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
   };
 }
@@ -279,14 +282,8 @@ export function withFiller(t: Reveal, w: LessonWorld): Reveal {
     bars: { ...t.bars, rows: [...t.bars.rows, { label: 'whole answer under Filler (right heatmap)', value: r.diagonal, even }] },
     // The step's point stays the takeaway (one sentence); Filler's reading ends the words, where its bar is read.
     takeaway: t.takeaway ?? `${reading[0]!.toUpperCase()}${reading.slice(1)}`,
-    // Filler's figure in the sentence the card shows (a later step's table leans on it); what it means, in the fold.
-    said: `${withFillerFigure(t.said, percent(r.diagonal))} Under Filler${below ? ' the band falls below chance' : ''}: ${meaning}`,
+    // What Filler's figure (in the reveal's first sentence) means, after it.
+    said: `${t.said} Under Filler${below ? ' the band falls below chance' : ''}: ${meaning}`,
     more: `${t.more ? `${t.more} ` : ''}${onPanel(['diagonal ratio under Filler', r.diagonal])}${belowChance}`,
   };
-}
-
-/** The diagonal step's first sentence with Filler's figure added at its end ("…; with filler in its answers' place, 3 %."). */
-function withFillerFigure(said: string, filler: string): string {
-  const [first = '', ...rest] = sentencesOf(said);
-  return [`${first.replace(/\.$/, '')}; with filler in its answers' place, ${filler}.`, ...rest].join(' ');
 }

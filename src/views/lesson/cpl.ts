@@ -80,7 +80,8 @@ export function cplReveal(w: LessonWorld): Reveal {
   const [a, b] = [w.sweeps[0], w.sweeps[1]];
   const takeaway = tally.takeaway;
   // A null result beside the paper's: said unfolded, so "could be luck" is not read as "CPL does not work".
-  const caveat = byChance(WALL_COUNTS.split.full.twin).clear
+  const twinClear = byChance(WALL_COUNTS.split.full.twin).clear;
+  const caveat = twinClear
     ? {}
     : { caveat: 'the paper saw CPL help large agents; a twin this tiny, trained on a few mazes, may be too small to show the same.' };
   if (w.sweeping || !a || !b || b.length < a.length)
@@ -99,7 +100,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   // The chart on the page draws it: said on the card, so the twin's lower line is not left unread.
   // All turns lower while the count at the wall barely moves: attention is not the move, said where it shows.
   const at = t.priorLower === t.turns ? 'every turn' : `${t.priorLower} of ${t.turns} turns`;
-  const yet = t.priorLower * 2 > t.turns && !byChance(WALL_COUNTS.split.full.twin).clear;
+  const yet = t.priorLower * 2 > t.turns && !twinClear;
   const second = secondTwinWorks();
   // Where to look, unfolded under the reveal's sentence: the chart is below the card's reach.
   const lines = `look at "Shares by turn" in the Charts panel: the line "CPL twin: prior assistant share" lies under "prior assistant" at ${at}. Both rise as the answers pile up, and so does their chance (grey, dashed): more text to read, not by itself more leaning.${atChance ? ` The twin's line ends on the chance line, yet at a wall it still walks back in ${movePct(WALL_COUNTS, 'twin')}.` : ''}`;

@@ -15,7 +15,8 @@ import { copyBoxSaid, diagonalAsk, diagonalReveal, withFiller } from './band-rev
 import { copiersSaid, headsSaid, topHeadSaid } from './head-reveal';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakReveal } from './moves';
-import { headsTally, ltBringsMost, movePct, policyTally, wallTally } from './wall-counts';
+import { headsTally, ltBringsMost, movePct, wallTally } from './wall-counts';
+import { policyTally } from './policy-tally';
 import { WALL_COUNTS } from './wall-records';
 import { hiddenTally, latestTally } from './hidden-counts';
 import { summary } from './summary';

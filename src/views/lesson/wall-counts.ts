@@ -4,10 +4,8 @@
  * words and per cents the cards use. Plain functions.
  */
 import { signTest } from '../../metrics/stats';
-import { turnsSeen } from '../../context/history';
-import { parsePolicy } from '../../context/policy';
 import { stepNo } from './order';
-import { type HeadSet, type HeadsOffCounts, type Split, WALL_COUNTS, WALL_TURNS, type WallCounts, type WallTurn, WRITERS, type Writer } from './wall-records';
+import { type HeadSet, type HeadsOffCounts, type Split, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import { type LuckRow, type Reveal, SILENT } from './world';
 
 /** The lesson's one line: a gap luck alone gives less than 1 time in 20 is "more than luck" (the words and the meter). */
@@ -194,6 +192,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   // Where the changed moves went is said only of heads that clearly carry more than the control.
   const carry = headsClear(c);
   const random = beyondRandom(h);
+  const went = wentTo(h);
   return {
     takeaway: !headsCarry(c)
       ? 'The most-copying heads carry no more of the pull than any three heads: in this model it does not sit in them.'
@@ -203,8 +202,8 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
           ? 'Attention pointed at heads that matter: switching off the most-copying heads changes the repeated move more often than the lowest or three at random, by more than luck.'
           : 'Switching off the most-copying heads stops more repeats than switching off the lowest, but not clearly more than switching off three at random: not special.',
     // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
-    // In step 2's measure (back into the wall), with where the others went in the one sentence the card shows: a
-    // reader took "changed" for "cured".
+    // In step 2's measure (back into the wall); where the changed moves went, under "Careful:": a reader took
+    // "changed" for "cured".
     said: `These ${h.of} moves were picked for walking back in with every head on; with the most-copying heads off, ${stillPct(h, 'top')} still do; three at random, ${stillPct(h, 'random')}; the lowest, ${stillPct(h, 'bottom')}${
       carry
         ? random
@@ -212,7 +211,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
           : '. Only its gap to the lowest is more than luck.'
         : `: were the top and the lowest alike, such a gap would come ${byChance(h.changed).said}.`
     }${carry ? headsLead(h) : ''}`,
-    ...(carry && wentTo(h) && { caveat: wentTo(h) }),
+    ...(carry && went && { caveat: went }),
     board: headsBoard(h, c.turns),
     luck: [luckRow('most-copying off against three at random', h.changedRandom), luckRow('most-copying off against the lowest off', h.changed)],
     more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked (most-copying, lowest, at random): a move made ${h.moved.top}, ${h.moved.bottom} and ${h.moved.random} times, the move repeated ${h.repeats.top}, ${h.repeats.bottom} and ${h.repeats.random}, an open way ${h.open.top}, ${h.open.bottom} and ${h.open.random}, no move at all ${h.of - h.moved.top}, ${h.of - h.moved.bottom} and ${h.of - h.moved.random} (the other moves run into another wall). Where both sets make a move, t${parted(h.changed, 'only the most-copying heads off changed the move', 'only the lowest', 'were both sets alike, chance').slice(1)} Against the random three, t${parted(h.changedRandom, 'only the most-copying heads off changed it', 'only the random three', 'were both sets alike, chance').slice(1)} The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).`,
@@ -221,7 +220,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
 
 /**
  * The heads step's count drawn as the running count is: the stored repeats (every one back into the wall with every
- * head on, so no bar is drawn for that) written again with the most-copying heads off, three at random and the lowest;
+ * head on, drawn as a 100 % bar) written again with the most-copying heads off, three at random and the lowest;
  * each among the moves still made, its figure the part still back into the wall, as every count of the lesson.
  */
 function headsBoard(h: HeadsOffCounts, turns: number): Board {
@@ -254,7 +253,7 @@ function headsBoard(h: HeadsOffCounts, turns: number): Board {
 function headsLead(h: HeadsOffCounts): string {
   if (h.moved.top - h.repeats.top <= 0) return '';
   // "Carry part of the pull" only where they also stand apart from heads drawn at random; into walls otherwise, the
-  // count's own words ("most into another wall") say it.
+  // caveat (`wentTo`) says it.
   return mostlyIntoWalls(h)
     ? beyondRandom(h)
       ? ' These heads carry part of the pull, but without them it seldom finds an open way.'
@@ -274,61 +273,4 @@ function wentTo(h: HeadsOffCounts): string {
 export function parted(s: Split, first: string, second: string, chance = 'were the two alike, chance'): string {
   const n = s.first + s.second;
   return `The two part on ${n} turn${n === 1 ? '' : 's'}: ${first} ${s.first} time${s.first === 1 ? '' : 's'}, ${second} ${s.second}; ${chance} would split them this unevenly ${byChance(s).said}.`;
-}
-
-/**
- * The chart's other rows, said beside LT's reading (readers asked why Window-6 matches Full and what Summary's lower
- * bar means): the cutting policies keep every turn at many of the walls, and the lowest of them against its luck.
- */
-function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'caveat' | 'more'> {
-  const cut = [
-    ['window:6', 'Window-6'],
-    ['clip:6:1', 'Clip'],
-    ['summary:6:1', 'Summary'],
-  ] as const;
-  const keepAll = (w: Writer) => turns.filter((t) => turnsSeen(parsePolicy(w), t.turn).every((x) => x === 'whole')).length;
-  const near = cut.filter(([w]) => Math.abs(moveRate(c, w) - moveRate(c, 'full')) <= 5);
-  const [low, name] = [...cut].sort((a, b) => moveRate(c, a[0]) - moveRate(c, b[0]))[0]!;
-  // The lowest, where it stands apart, in the fold with its luck: the caveat keeps to one point.
-  const more = near.some(([w]) => w === low)
-    ? {}
-    : {
-        more: `${name}${low === 'summary:6:1' ? ', swapping cut answers for summaries,' : ''} is lower than Full (${movePct(c, low)}; luck: ${byChance(c.split.full[low]).said}).`,
-      };
-  if (!near.length) return more;
-  const share = Math.round((100 * Math.min(...near.map(([w]) => keepAll(w)))) / Math.max(1, turns.length));
-  const names = near.map(([, n]) => n);
-  const both = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
-  // The share in words: the caveat keeps its figures to the policies' names.
-  const part = share >= 50 ? 'half' : share >= 33 ? 'a third' : share >= 25 ? 'a quarter' : 'some';
-  return { ...more, caveat: `the bars count walls from every turn, and at ${part} or more of them the maze is still too young for ${both} to drop anything.` };
-}
-
-/** How a policy the stored episodes were also written under does at the wall, against Full (nothing for another policy). */
-export function policyTally(policy: string, label: string, c: WallCounts = WALL_COUNTS, turns: readonly WallTurn[] = WALL_TURNS): Reveal {
-  if (!(WRITERS as readonly string[]).includes(policy) || policy === 'full' || policy === 'twin') return SILENT;
-  const p = policy as Writer;
-  // Window, Clip and Summary keep every turn early in an episode: say how many of the turns come that early.
-  const cuts = /^(window|clip|summary):/.test(policy) ? parsePolicy(policy) : null;
-  const early = cuts && turns.filter((t) => turnsSeen(cuts, t.turn).every((x) => x === 'whole')).length;
-  const near = Math.abs(moveRate(c, p) - moveRate(c, 'full')) <= 5;
-  const why = !early ? '' : `: at ${early} of those turns ${label} still keeps every turn${near ? ', so at the wall it changes little' : ''}`;
-  // LT keeps the turn before only: against DE, which keeps nothing; DE's count alone where it shows nothing more.
-  const de = movePct(c, 'de');
-  const most = policy === 'lt' && ltBringsMost(c);
-  const against = policy !== 'lt' ? '' : most ? `, and ${de} with no earlier turn (DE)` : `, and ${de} under DE (no earlier turn)`;
-  const rows = policy === 'lt' ? cutRows(c, turns) : {};
-  return {
-    // The latest turn holds the user's message and the model's own answer: which of the two pulls is the next step's question.
-    ...(most
-      ? {
-          takeaway:
-            "The turn before alone brings back most of the extra repeats, so the pull comes from it: the user's message or the model's previous answer.",
-        }
-      : {}),
-    said: `At the wall it repeats the blocked move in ${movePct(c, p)} under ${label} against ${movePct(c, 'full')} under Full${against}${why}.`,
-    ...(rows.caveat && { caveat: rows.caveat }),
-    luck: [...(policy === 'lt' ? [luckRow(`${label} against DE`, c.split.de[p])] : []), luckRow(`${label} against Full`, c.split.full[p])],
-    more: `The counts over the ${c.turns} stored turns right after a wall: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}. ${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full')}${rows.more ? ` ${rows.more}` : ''}`,
-  };
 }

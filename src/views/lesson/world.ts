@@ -4,8 +4,7 @@
  */
 import type { PolicyResult } from '../../analysis/analyze';
 import type { Category } from '../../metrics/categories';
-import type { SweepPoint } from '../../analysis/sweep';
-import { chanceRatios } from '../../metrics/inertia';
+import { chanceOf, type SweepPoint } from '../../analysis/sweep';
 import type { LessonAction } from '../../state/lesson-actions';
 import type { LessonSetup } from '../../state/lesson-setup';
 import { AO_SYSTEM_PROMPT } from '../../context/apply';
@@ -258,12 +257,7 @@ export function readAgainstFull(r: PolicyResult, base: LessonWorld | null): Reve
  * token it can see, of which the category's tokens before the answer are a part. The shares step's yardstick.
  */
 export function evenShare(r: PolicyResult, category: Category): number {
-  const end = Math.min(r.query.end, r.tokens.length);
-  return chanceRatios(
-    r.tokens.slice(0, end).map((t) => t.category),
-    r.query.start,
-    end,
-  )[category];
+  return chanceOf(r)[category];
 }
 
 /**

@@ -1,0 +1,68 @@
+/**
+ * How a policy the stored episodes were also written under does at the wall, against Full: the drop-turns step's
+ * count, with why the cutting policies sit near Full at many of the walls.
+ */
+import { turnsSeen } from '../../context/history';
+import { parsePolicy, type Policy } from '../../context/policy';
+import { byChance, ltBringsMost, luckRow, movePct, moveRate, parted } from './wall-counts';
+import { type WallCounts, type WallTurn, WALL_COUNTS, WALL_TURNS, WRITERS, type Writer } from './wall-records';
+import { type Reveal, SILENT } from './world';
+
+/** The stored turns at which a policy still shows every earlier turn whole (early in an episode, Window and Clip cut nothing). */
+const keptWhole = (p: Policy, turns: readonly WallTurn[]): number => turns.filter((t) => turnsSeen(p, t.turn).every((x) => x === 'whole')).length;
+
+/**
+ * The chart's other rows, said beside LT's reading (readers asked why Window-6 matches Full and what Summary's lower
+ * bar means): the cutting policies keep every turn at many of the walls, and the lowest of them against its luck.
+ */
+function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'caveat' | 'more'> {
+  const cut = [
+    ['window:6', 'Window-6'],
+    ['clip:6:1', 'Clip'],
+    ['summary:6:1', 'Summary'],
+  ] as const;
+  const near = cut.filter(([w]) => Math.abs(moveRate(c, w) - moveRate(c, 'full')) <= 5);
+  const [low, name] = [...cut].sort((a, b) => moveRate(c, a[0]) - moveRate(c, b[0]))[0]!;
+  // The lowest, where it stands apart, in the fold with its luck: the caveat keeps to one point.
+  const more = near.some(([w]) => w === low)
+    ? {}
+    : {
+        more: `${name}${low === 'summary:6:1' ? ', swapping cut answers for summaries,' : ''} is lower than Full (${movePct(c, low)}; luck: ${byChance(c.split.full[low]).said}).`,
+      };
+  if (!near.length) return more;
+  const share = Math.round((100 * Math.min(...near.map(([w]) => keptWhole(parsePolicy(w), turns)))) / Math.max(1, turns.length));
+  const names = near.map(([, n]) => n);
+  const both = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
+  // The share in words: the caveat keeps its figures to the policies' names.
+  const part = share >= 50 ? 'half' : share >= 33 ? 'a third' : share >= 25 ? 'a quarter' : 'some';
+  return { ...more, caveat: `the bars count walls from every turn, and at ${part} or more of them the maze is still too young for ${both} to drop anything.` };
+}
+
+/** How a policy the stored episodes were also written under does at the wall, against Full (nothing for another policy). */
+export function policyTally(policy: string, label: string, c: WallCounts = WALL_COUNTS, turns: readonly WallTurn[] = WALL_TURNS): Reveal {
+  if (!(WRITERS as readonly string[]).includes(policy) || policy === 'full' || policy === 'twin') return SILENT;
+  const p = policy as Writer;
+  // Window, Clip and Summary keep every turn early in an episode: say how many of the turns come that early.
+  const cuts = /^(window|clip|summary):/.test(policy) ? parsePolicy(policy) : null;
+  const early = cuts && keptWhole(cuts, turns);
+  const near = Math.abs(moveRate(c, p) - moveRate(c, 'full')) <= 5;
+  const why = !early ? '' : `: at ${early} of those turns ${label} still keeps every turn${near ? ', so at the wall it changes little' : ''}`;
+  // LT keeps the turn before only: against DE, which keeps nothing; DE's count alone where it shows nothing more.
+  const de = movePct(c, 'de');
+  const most = policy === 'lt' && ltBringsMost(c);
+  const against = policy !== 'lt' ? '' : most ? `, and ${de} with no earlier turn (DE)` : `, and ${de} under DE (no earlier turn)`;
+  const rows = policy === 'lt' ? cutRows(c, turns) : {};
+  return {
+    // The latest turn holds the user's message and the model's own answer: which of the two pulls is the next step's question.
+    ...(most
+      ? {
+          takeaway:
+            "The turn before alone brings back most of the extra repeats, so the pull comes from it: the user's message or the model's previous answer.",
+        }
+      : {}),
+    said: `At the wall it repeats the blocked move in ${movePct(c, p)} under ${label} against ${movePct(c, 'full')} under Full${against}${why}.`,
+    ...(rows.caveat && { caveat: rows.caveat }),
+    luck: [...(policy === 'lt' ? [luckRow(`${label} against DE`, c.split.de[p])] : []), luckRow(`${label} against Full`, c.split.full[p])],
+    more: `The counts over the ${c.turns} stored turns right after a wall: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}. ${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full')}${rows.more ? ` ${rows.more}` : ''}`,
+  };
+}
