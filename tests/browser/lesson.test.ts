@@ -502,9 +502,10 @@ describe('the lesson, walked with the keyboard only', () => {
         "A copy runs down the dotted line or 1 token right of it, as in the blue box: the answer's 10th token reads a prior assistant answer's 10th or 11th.",
       );
       expect(await page.getByTestId('lesson-zoom').textContent()).toContain('The blue box: one real copy, an answer token reading the same word');
-      expect(await page.getByTestId('lesson-zoom').textContent()).toContain(
-        'Right: Filler, the same answer with the words of its prior assistant answers swapped',
-      );
+      // Filler's heatmap comes with its own pass, after Full's: waited for, as the page shows it when it arrives.
+      await expect
+        .poll(() => page.getByTestId('lesson-zoom').textContent(), { timeout: 60_000 })
+        .toContain('Right: Filler, the same answer with the words of its prior assistant answers swapped');
       await guess(true);
       await expect.poll(() => page.getByTestId('lesson-zoom').textContent()).toContain('white dashed line');
       // The demo model's copy of the list runs a token right of the centre (its band's brightest offset): said under the heatmap.
