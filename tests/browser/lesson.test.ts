@@ -481,7 +481,7 @@ describe('the lesson, walked with the keyboard only', () => {
       await card.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
       await expect
         .poll(() => card.getByTestId('lesson-recall').textContent())
-        .toMatch(/^Its prior assistant answers are \d+\u00a0% of those tokens: does it lean on them, giving them more\?$/);
+        .toMatch(/^Its prior assistant answers are \d+\u00a0% of those tokens; does it lean on them, giving them more\?$/);
       await card.evaluate((el) => el.scrollTo({ top: 0 }));
       await expect.poll(() => card.getByTestId('lesson-recall').count()).toBe(0);
       await card.evaluate((el, top) => el.scrollTo({ top }), readAt);
@@ -499,7 +499,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       // But one real copy is outlined, said in the card and under the heatmap, and Filler is said where it stands.
       expect(await card.getByTestId('lesson-text').textContent()).toContain(
-        "A copy runs down the dotted line or 1 token right of it, as in the blue box: the answer's 10th token reads a prior assistant answer's 10th or 11th.",
+        "A copy runs down the dotted line or 1 token right of it (the blue box): the answer's 10th token reads a prior assistant answer's 10th or 11th.",
       );
       expect(await page.getByTestId('lesson-zoom').textContent()).toContain('The blue box: one real copy, an answer token reading the same word');
       // Filler's heatmap comes with its own pass, after Full's: waited for, as the page shows it when it arrives.
@@ -542,7 +542,7 @@ describe('the lesson, walked with the keyboard only', () => {
         new RegExp(`^whole answer under Filler \\(right heatmap\\)${filler}chance`),
       );
       expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toMatch(
-        new RegExp(`^You guessed .*?; with filler in its answers' place, ${filler}\\. .*Under Filler( the band falls below chance)?: `),
+        new RegExp(`^You guessed .*?, and ${filler} with filler in its answers' place\\. .*Under Filler( the band falls below chance)?; `),
       );
     });
     await step(7, async () => {
@@ -553,7 +553,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await card.getByTestId('lesson-reveal').textContent()).toContain(named);
       await page.getByTestId('off-control').waitFor();
       // The ★ stays on the head with the highest diagonal ratio, now switched off: a mark that moved would read as a new finding.
-      await expect.poll(() => page.locator('[data-testid="head-grid-0"] [data-top] .head-mark').textContent()).toBe('× ★');
+      await expect.poll(() => page.locator('[data-testid="head-grid-0"] [data-top] .head-mark').textContent()).toBe('× ★ ▲');
       // The three switched off are the three ringed before the click, the last layer's highest.
       const ringed = page.locator('[data-testid="head-grid-0"] [data-rank="first"]');
       expect(await ringed.count()).toBe(3);
@@ -598,6 +598,12 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await reveal.textContent()).toContain(`its CPL twin moves ${moveOf(twin)},`);
       // The chart the card points at draws the prior assistant answers' chance beside their share.
       expect(await page.getByTestId('turns-chart').textContent()).toContain('prior assistant: chance (their part of the tokens)');
+      // Only the three lines the card reads: the prior assistant share, its chance and the twin's share.
+      expect(await page.getByTestId('turns-chart').locator('figcaption > span').allTextContents()).toEqual([
+        ' prior assistant',
+        ' prior assistant: chance (their part of the tokens)',
+        ' CPL twin: prior assistant share',
+      ]);
     });
     await step(10, async () => {
       for (const [i, q] of QUIZ.entries()) {

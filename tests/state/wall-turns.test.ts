@@ -380,18 +380,19 @@ describe('the wall counts the lesson quotes', () => {
       scoreboard({ generate: true, contexts: true, hide: true, cpl: true }, c, ['full', 'lt', 'de', 'twin', 'twin-de'])!.rows.map((r) => r.writer),
     ).toEqual(['full', 'lt', 'de', 'twin', 'twin-de']);
     expect(wallTally(c)).toEqual({
-      takeaway: "Right after hitting a wall, it walks back into it in 75 % of its moves with its whole history, 45 % with none: the gap is the history's pull.",
+      takeaway: "After hitting a wall, it walks back into it in 75 % of its moves with its whole history and 45 % with none. The gap is the history's pull.",
       // Luck, said first here: Full and DE part 69 against 9.
-      said: 'Could the gap be luck? Were Full and DE alike, luck would make one this size less than 1 time in 1,000: it is more than luck.',
+      said: 'Could the gap be luck? Were Full and DE alike, luck would make one this size less than 1 time in 1,000, so it is more than luck.',
       // Why no history still repeats, unfolded: its own rate, and what the pull is measured from.
-      caveat: "even with no history it walks back in 45 %: its goal often lies just beyond the wall, so the history's pull is the gap above that.",
+      caveat:
+        "even with no history it walks back in 45 %, because its goal often lies just beyond the wall, so only the part above that is the history's pull.",
       more: 'Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 of 200 moves (75 %) under Full, 90 of 200 moves (45 %) under DE and 80 of 160 moves (50 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
       luck: [{ label: 'Full against DE', p: signTest(69, 9), said: 'less than 1 time in 1,000', clear: true }],
     });
     // The first twin clearly lower, the second (toward DE) by a gap luck could give: the first twin's verdict.
     expect(twinTally(c)).toEqual({
       takeaway: 'Trained only where its history changed the move, the twin repeats it less often at the wall, but not as rarely as with no history.',
-      said: 'At a wall the twin walks back in 60 %, the demo model 75 % (luck gives that gap less than 1 time in 1,000: more than luck), the second twin 70 %.',
+      said: 'At a wall the twin walks back in 60 %, the demo model 75 % (luck gives that gap less than 1 time in 1,000: more than luck). The second twin walks back in 70 %.',
       more: 'Counted over the 200 stored turns at a wall, the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the second twin in 140 (70 %) and 30 (15 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move). The two part on 52 turns: only the twin repeats the blocked move 11 times, only the demo model 41; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The two part on 46 turns: only the second twin repeats it 18 times, only the demo model 28; were the two alike, chance would split them this unevenly about 1 time in 5. Both twins were scored as the paper scores them, each answer of a pair read with the short context as input: they learn which answer to prefer there, which may carry over little to the whole history (our reading, not measured).',
       luck: [
         { label: 'CPL twin against the demo model', p: signTest(11, 41), said: 'less than 1 time in 1,000', clear: true },
@@ -414,7 +415,7 @@ describe('the wall counts the lesson quotes', () => {
     // Neither clearly lower: the training, wherever aimed, leaves the pull.
     const neither = { ...c, split: { ...c.split, full: { ...c.split.full, twin: sp(20, 28) } } };
     expect(twinTally(neither).takeaway).toBe(
-      'Neither twin repeats clearly less: aimed at the move made with the turn before or with none, this small training leaves the pull.',
+      'Neither twin repeats clearly less. Aimed at the move made with the turn before or with none, this small training leaves the pull.',
     );
     const t = (turn: number): WallTurn => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null });
     expect(policyTally('window:6', 'Window-6', c, [t(3), t(7), t(9)]).said).toBe(
@@ -424,11 +425,11 @@ describe('the wall counts the lesson quotes', () => {
     // (60 %, below Full's 75 % − 5: part), Filler 20 of 100 (20 %, more than 10 below DE: confusion); Filler breaks 50 %.
     expect(hiddenTally(c)).toEqual({
       takeaway:
-        'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats seem to go with its own words, though hiding them unsettles it.',
+        'With its own answers hidden (AO), it repeats as often as with no history. So the extra repeats seem to go with its own words, though hiding them unsettles it.',
       // Filler's rate is among half the turns (100 of 200 make a move): said beside it.
       said: 'Of the moves made, AO (50 %) repeats the blocked move about as often as DE.',
       // What "unsettles" means, unfolded beside the bold line: 31 % of its moves into other walls against DE's 15 %.
-      caveat: "AO's moves also hit other walls far more than DE's (the grey), and find an open way less than half as often: hiding its answers unsettles it.",
+      caveat: "hiding its answers also unsettles it, as AO's moves hit other walls far more than DE's (the grey) and find an open way less than half as often.",
       // SUM and Filler in the fold: the card reads AO, the papers' own test.
       more: "SUM (each answer as a one-sentence summary) and Filler (each as unrelated words) hide them too: of the moves made, SUM (60 %) keeps part of the extra repeats; Filler (20 %) falls below even DE, and 50 % of its answers make no move: unfamiliar text changes its play beyond the pull. Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. DE: 45 %, Full: 75 % of their moves. Into other walls: 31 % of AO's moves, 15 % of DE's; an open way: 19 % and 40 %. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played. The two part on 82 turns: only AO repeats the blocked move 37 times, only DE 45; were the two alike, chance would split them this unevenly about 1 time in 2.",
       // On the luck meter: AO against DE parts 37 against 45 (could be luck); against Full, 10 against 80.
@@ -560,11 +561,11 @@ describe('the wall counts the lesson quotes', () => {
     const [writes, attention] = summary(c, { prior: 1.31, diagonal: 1.52 }).points!;
     expect(writes!.items).toEqual([
       'With its whole history it repeats the blocked move in 75 % of its moves; with none, 45 %.',
-      'With only the turn before (LT), 70 %: the pull is mostly in the turn before.',
-      'With its own answers hidden (AO), 50 %: the extra repeats seem to go with its own words, though hiding them unsettles it.',
+      'With only the turn before (LT), 70 %, so the pull is mostly in the turn before.',
+      'With its own answers hidden (AO), 50 %, so the extra repeats seem to go with its own words, though hiding them unsettles it.',
       // 88 of 190 moves: 46 %, at DE's 45 %.
       // Its control keeps the repeats (72 %): the pull sits in the previous answer, said without "seems".
-      'With only its previous answer hidden (AO-last), 46 %; with only the one before it hidden, 72 %: the pull sits in the previous answer.',
+      'With only its previous answer hidden (AO-last), 46 %; with only the one before it hidden, 72 %, so the pull sits in the previous answer.',
       // The second twin at 70 %, its drop within luck (18 against 28): no verdict of its own.
       'Its twin trained against it (CPL), 60 %; a second twin trained toward the move made with no history, 70 %.',
     ]);
@@ -572,12 +573,12 @@ describe('the wall counts the lesson quotes', () => {
       'Attention shows where the model reads, not why it chooses.',
       'Its prior assistant answers get 1.3 times what their length alone would give them.',
       'Its line-for-line copying (the diagonal, 1.5 times chance) is mostly the list of cells the task asks for.',
-      'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %): attention picked the heads, switching them off tested them.',
+      'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %). Attention picked the heads; switching them off tested them.',
     ]);
     // What it means for the chatbots a newcomer uses: the way out said with this model's own counts, and only where
     // no history is well below the whole history (10 points or more).
     expect(summary(c).points!.at(-1)!.items.at(-1)).toBe(
-      'When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, makes the loop less likely, not gone: here, with no history, the model walked back into the wall in 45 % of its moves, not 75 %.',
+      'When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, makes the loop less likely, not gone. Here, with no history, the model walked back into the wall in 45 % of its moves, not 75 %.',
     );
     expect(summary({ ...c, repeats: { ...c.repeats, de: c.repeats.full } }).points!.at(-1)!.items).toHaveLength(1);
     // AO well above DE: no word of its own words; the twin's drop within chance, said; no figures: none quoted.
@@ -585,7 +586,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(other[0]!.items.slice(2)).toEqual([
       'With its own answers hidden (AO), 63 %.',
       // Its control keeps the repeats (72 %): the pull sits in the previous answer, said without "seems".
-      'With only its previous answer hidden (AO-last), 46 %; with only the one before it hidden, 72 %: the pull sits in the previous answer.',
+      'With only its previous answer hidden (AO-last), 46 %; with only the one before it hidden, 72 %, so the pull sits in the previous answer.',
       'Its twin trained against it (CPL), 60 %: lower, but it could be luck (about 1 time in 2); a second twin trained toward the move made with no history, 70 %.',
     ]);
     expect(other[1]!.items).toHaveLength(3);
@@ -601,7 +602,7 @@ describe('the wall counts the lesson quotes', () => {
       }).points![1]!.items.at(-1),
     ).toBe('Switching off the most-copying heads left about as many repeats back in the wall as switching off the 3 lowest.');
     expect(summary({ ...c, headsOff: { ...c.headsOff, changed: sp(6, 4) } }).points![1]!.items.at(-1)).toMatch(
-      /, a gap that could be luck: attention picked the heads, switching them off tested them\.$/,
+      /, a gap that could be luck\. Attention picked the heads; switching them off tested them\.$/,
     );
     // The same drop, but the two part on few turns (5 against 9): not clearly beyond chance (2 × 0.212 = 0.42: about 1 time in 2).
     const close = { ...c, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } };
@@ -618,20 +619,20 @@ describe('the wall counts the lesson quotes', () => {
       headsOff: { ...c.headsOff, repeats: { ...c.headsOff.repeats, random: 75 }, moved: { ...c.headsOff.moved, random: 105 }, changedRandom: sp(22, 15) },
     };
     expect(headsTally(close3).takeaway).toBe(
-      'Switching off the most-copying heads stops more repeats than switching off the lowest, but not clearly more than switching off three at random: not special.',
+      'Switching off the most-copying heads stops more repeats than switching off the lowest, but not clearly more than switching off three at random.',
     );
     expect(headsTally(close3).said).toMatch(
       /^These 116 moves were picked for walking back in with every head on; with the most-copying heads off, 61 % still do; three at random, 71 %; the lowest, 88 %\. Only its gap to the lowest is more than luck\./,
     );
     expect(summary(close3).points![1]!.items.at(-1)).toBe(
-      'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %), but 3 at random came close (71 %): attention picked the heads, switching them off tested them.',
+      'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %), but 3 at random came close (71 %). Attention picked the heads; switching them off tested them.',
     );
     expect(headsTally(c).more).toMatch(
       /Where both sets make a move, the two part on 38 turns: only the most-copying heads off changed the move 31 times, only the lowest 7; were both sets alike, chance would split them this unevenly less than 1 time in 1,000\. Against the random three, the two part on 34 turns: only the most-copying heads off changed it 25 times, only the random three 9; were both sets alike, chance would split them this unevenly less than 1 time in 100\./,
     );
     // LT near DE: no such reason to give, even with the second twin clearly lower.
     const secondLower = { ...c, repeats: { ...c.repeats, lt: 95 }, split: { ...c.split, full: { ...c.split.full, 'twin-de': sp(5, 40) } } };
-    expect(twinTally(secondLower).said).toMatch(/the second twin 70 %\.$/);
+    expect(twinTally(secondLower).said).toMatch(/The second twin walks back in 70 %\.$/);
     // A twin no lower than the demo model is not clearly lower either.
     expect(twinTally({ ...c, repeats: { ...c.repeats, twin: 150 } }).takeaway).toMatch(/^Neither twin repeats clearly less/);
   });

@@ -67,7 +67,7 @@ describe('the recap of the look inside', () => {
     );
     // Of the 43 moves changed, 11 open ways: 32 into other walls.
     expect(r.said).toBe(
-      `${SO_WHAT} The clues: it leans on its own answers, copies them in order more than chance, and one head stands out from its layer. Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out.`,
+      `${SO_WHAT} The clues were that it leans on its own answers, copies them in order more than chance, and one head stands out from its layer. Most moves it changes run into another wall; the heads feed the pull, but removing them does not show the way out.`,
     );
     expect(r.table!.rows).toHaveLength(5);
     // The stored repeats read one by one, in the fold: 15 of 116 = 12.9 %, fewer than half, so a look is not needed.
@@ -87,10 +87,10 @@ describe('the recap of the look inside', () => {
     };
     expect(insideRows(full, filler, close).at(-1)!.tells).toBe('fewer than with the lowest off, not clearly fewer than with three at random: not special');
     expect(insideReveal(world([full, filler]), close).takeaway).toBe(
-      'Attention gave clues, not the cause: switching off the heads that copy most changes the move barely more than switching off three at random.',
+      'Attention gave clues, not the cause. Switching off the heads that copy most changes the move barely more than switching off three at random.',
     );
     expect(insideReveal(world([full, filler]), close).said).toContain(
-      ' Three heads at random change nearly as many moves as the most-copying ones: the pull is not held by the copying few.',
+      ' Three heads at random change nearly as many moves as the most-copying ones, so the pull is not held by the copying few.',
     );
     // Filler not yet scored: no table with a row missing.
     expect(insideReveal(world([full]), c).table).toBeUndefined();
@@ -98,7 +98,7 @@ describe('the recap of the look inside', () => {
     const even = { ...c, headsOff: { ...c.headsOff, repeats: { top: 87, bottom: 87, random: 87 }, moved: { top: 99, bottom: 99, random: 99 } } };
     expect(insideRows(full, filler, even).at(-1)!.tells).toBe('they carry no more of it than any heads');
     expect(insideReveal(world([full, filler]), even).takeaway).toBe(
-      'Attention gave clues, not the cause: switching off the heads that copy most did not change the repeat more than switching off others.',
+      'Attention gave clues, not the cause. Switching off the heads that copy most did not change the repeat more than switching off others.',
     );
     // Figures at chance: no clue claimed.
     const flat = { ...full, ratios: { ...full.ratios, prior: 0.3 }, diagonal: 0.2, perHead: [{ diagonal: 0.2 }, { diagonal: 0.2 }] } as PolicyResult;
@@ -111,6 +111,8 @@ describe('the recap of the look inside', () => {
     // A little above chance (1.3 times, as on the demo model's answer): said as a little, and as a clue.
     const some = { ...full, ratios: { ...full.ratios, prior: 0.45 } } as PolicyResult;
     expect(insideRows(some, filler, c)[0]!.tells).toBe('a little more than their length gives them: mostly, they are just long');
-    expect(insideReveal(world([some, filler]), c).said).toContain(`${SO_WHAT} The clues: it reads its own answers a little more than their length gives, `);
+    expect(insideReveal(world([some, filler]), c).said).toContain(
+      `${SO_WHAT} The clues were that it reads its own answers a little more than their length gives, `,
+    );
   });
 });

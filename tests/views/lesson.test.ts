@@ -153,7 +153,7 @@ describe('the lesson', () => {
       messages: [{ content: { start: 2, length: 3 } }],
     } as unknown as Partial<PolicyResult>);
     expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
-      /^A copy runs down the dotted line: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. Those cells \(up to 3 per answer, fewer where short\) are 3 of the 12 tokens a row sees: 22 %, chance\. Does the band get more than chance\?$/,
+      /^A copy runs down the dotted line: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. Each row's band holds up to 3 tokens per answer \(fewer where short\), 3 of the 12 it sees: chance is 22 %\. Does the band get more than chance\?$/,
     );
   });
 
@@ -225,7 +225,7 @@ describe('the lesson', () => {
     // Filler beside Full on the diagonal step: its ratio joins the card and the bars; here half or more of it stays.
     const beside = { ...w, shown: ['full', 'filler'], results: [figures('full', 0.1133, 0.2991), figures('filler', 0.0567, 0.2)] };
     expect(told('diagonal', beside, w)).toMatch(
-      /^With filler in their place, much of it stays, so part of it follows where the tokens sit\. You guessed more than chance; the diagonal gets 11 % .*; with filler in its answers' place, 6 %\. .*Under Filler: much of it stays, so part of it follows where the tokens sit\. .*On the figures panel: diagonal ratio under Filler 5\.67\u00a0%\.$/,
+      /^With filler in their place, much of it stays, so part of it follows where the tokens sit\. You guessed more than chance; the diagonal gets 11 % .*, and 6 % with filler in its answers' place\. .*Under Filler; much of it stays, so part of it follows where the tokens sit\. .*On the figures panel: diagonal ratio under Filler 5\.67\u00a0%\.$/,
     );
     // Without Filler's figures (before they arrive) the step says what it has.
     expect(told('diagonal', w, w)).not.toContain('Filler');
@@ -253,7 +253,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^With its own answers hidden \(AO\) .*\. Of the moves made, AO \(\d+ %\) .*\. Under ao the model reads 743 tokens.*\. Hidden answers sometimes leave no move .*: the bars leave those out and write their share beside each\. DE: \d+ %, Full: \d+ % of their moves\. Into other walls: \d+ % of AO's moves, \d+ % of DE's; an open way: \d+ % and \d+ %\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
+      /^With its own answers hidden \(AO\), .*\. Of the moves made, AO \(\d+ %\) .*\. Under ao the model reads 743 tokens.*\. Hidden answers sometimes leave no move .*: the bars leave those out and write their share beside each\. DE: \d+ %, Full: \d+ % of their moves\. Into other walls: \d+ % of AO's moves, \d+ % of DE's; an open way: \d+ % and \d+ %\. Of all \d+ turns, those with no move counted in: .*\. The counts: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
@@ -306,7 +306,7 @@ describe('the lesson', () => {
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
     // A twin that stays is said to stay, not to move 'stay' an open way.
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> stay' } }, w)).toMatch(
-      /^Neither twin repeats clearly less: .*\. The demo model moves south, into a wall; its CPL twin stays where it is\. .*their attention follows\. Together: a different answer and a different move\./,
+      /^Neither twin repeats clearly less\. .*\. The demo model moves south, into a wall; its CPL twin stays where it is\. .*their attention follows\. Together: a different answer and a different move\./,
     );
     expect(told('cpl', { ...cpl, generatedB: {} }, w)).toBe('');
     expect(sentences(step('cpl').reveal!(cpl, w).said)).toBeLessThanOrEqual(WORDS.saidSentences);
@@ -320,15 +320,15 @@ describe('the lesson', () => {
     const scored = step('cpl').reveal!(lower, w);
     // Lower at every turn, while the stored count at the wall drops within chance: attention against the move, said.
     expect(scored.next).toBe(
-      'look at "Shares by turn" in the Charts panel: the line "CPL twin: prior assistant share" lies under "prior assistant" at every turn. Both rise as the answers pile up, and so does their chance (grey, dashed): more text to read, not by itself more leaning.',
+      'look at "Shares by turn" in the Charts panel, where the line "CPL twin: prior assistant share" lies under "prior assistant" at every turn. Both rise as the answers pile up, and so does their chance (grey, dashed), since there is more text to read.',
     );
     expect(scored.takeaway).toBe(
-      'Neither twin repeats clearly less, though the first reads its prior assistant answers less at every turn: less attention on them did not clearly mean fewer repeats.',
+      'Neither twin repeats clearly less, though the first reads its prior assistant answers less at every turn. Less attention on them did not clearly mean fewer repeats.',
     );
     const some = { ...lower, sweeps: [mine, [pt(2, 0.11, 0.25), pt(3, 0.18, 0.3), pt(4, 0.18, 0.45)]] };
     expect(step('cpl').reveal!(some, w).next).toMatch(/lies under "prior assistant" at 2 of 3 turns\. Both rise/);
     expect(step('cpl').reveal!(some, w).takeaway).toMatch(
-      /^Neither twin repeats clearly less, though the first reads its prior assistant answers less at 2 of 3 turns: /,
+      /^Neither twin repeats clearly less, though the first reads its prior assistant answers less at 2 of 3 turns\. /,
     );
     expect(sentences(scored.said)).toBeLessThanOrEqual(WORDS.saidSentences);
     expect(words(scored.said)).toBeLessThanOrEqual(WORDS.said);
@@ -368,7 +368,7 @@ describe('the lesson', () => {
       expect(sentences(says(a, b).said), `${a}, ${b}`).toBeLessThanOrEqual(WORDS.saidSentences);
     // Written DE first, then Full: the verdict still reads Full against less of the conversation.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toMatch(
-      /^Right after hitting a wall, it walks back into it in \d+ % .*\. Under Full the model moves south, into a wall; under DE it moves east, an open way\. The history changes what the model does/,
+      /^After hitting a wall, it walks back into it in \d+ % .*\. Under Full the model moves south, into a wall; under DE it moves east, an open way\. The history changes what the model does/,
     );
     // Under DE the list of cells is a guess: said in the fold, not left a puzzle; not said without a DE answer.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toContain(
@@ -380,7 +380,7 @@ describe('the lesson', () => {
     );
     // An observation with no walls named: the moves are not judged, only compared.
     expect(told('generate', { ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
-      /^Right after hitting a wall, it walks back into it in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Could the gap be luck\?/,
+      /^After hitting a wall, it walks back into it in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Could the gap be luck\?/,
     );
     // The previous answer is 'Path: 8 9 10.\nMove: south'; the last user message names the wall east.
     const off = (withOff: string, control?: string) => ({
@@ -501,24 +501,24 @@ describe('the lesson', () => {
     // with the answer's own words where those get twice chance or more; nothing where the user's turns get their part.
     const said = (x: PolicyResult) => step('shares').reveal!({ ...start, results: [x], guesses: { prior: 0.5 } }, null).said;
     expect(said({ ...self, ratios: { ...self.ratios, user: 0.1 } } as PolicyResult)).toMatch(
-      / The user's turns get less than their share of the tokens: what one kind gets above chance, the others give up\.$/,
+      / The user's turns get less than their share of the tokens, since what one kind gets above chance, the others give up\.$/,
     );
     // The answer's own words at twice chance or more: said unfolded, under "Careful:", with their times chance.
     expect(step('shares').reveal!({ ...start, results: [self], guesses: { prior: 0.5 } }, null).caveat).toBe(
-      `the answer's own words get the most for their length, ${times} times chance: each token reads the few words just before it most.`,
+      `the answer's own words get the most for their length, ${times} times chance, because each token reads the few words just before it most.`,
     );
     expect(step('shares').reveal!({ ...start, results: [low], guesses: { prior: 0.5 } }, null).caveat).toBeUndefined();
     expect(said({ ...low, ratios: { ...low.ratios, user: 0.1 } } as PolicyResult)).toMatch(
-      / The user's turns get less than their share of the tokens: what one kind gets above chance, the others give up\.$/,
+      / The user's turns get less than their share of the tokens, since what one kind gets above chance, the others give up\.$/,
     );
     expect(said({ ...self, ratios: { ...self.ratios, user: 0.15 } } as PolicyResult)).not.toContain("user's turns");
     // Near what length alone gives: said so, and the diagonal named as what tells copying apart.
     const near = { ...r, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(priorYardstick(near)).toEqual({
       lead: ', 1.1 times chance (they are 35 % of the tokens it can see)',
-      rest: ' Chance, looking at every token equally, would give them just their share of the tokens: they get a little more. The diagonal, next, tells copying apart from mere length.',
+      rest: ' Chance, looking at every token equally, would give them just their share of the tokens; they get a little more. The diagonal, next, tells copying apart from mere length.',
     });
-    expect(priorYardstick({ ...r, ratios: { ...r.ratios, prior: 0.35 } } as PolicyResult).rest).toContain('share of the tokens: they get about chance.');
+    expect(priorYardstick({ ...r, ratios: { ...r.ratios, prior: 0.35 } } as PolicyResult).rest).toContain('share of the tokens; they get about that.');
   });
 
   it('counts, turn by turn, where a second model is lower: only turns both have scored, ties not lower', () => {
@@ -696,11 +696,11 @@ describe('the lesson', () => {
     // The guess (about chance) read against the figure in the same three words: right, then wrong.
     const w = { ...start, guesses: { diagonal: 1 }, results: [r] };
     expect(told('diagonal', w, w)).toMatch(
-      /You guessed about chance, and so it is: the diagonal gets 20 % of the answer's attention, 0\.9 times the 22 % chance: about chance\. the bright upright stripes are single tokens that every row reads, not copies: .* On the figures panel: .* It is part of/,
+      /You guessed about chance, rightly; the diagonal gets 20 % of the answer's attention, 0\.9 times the 22 % chance, about chance\. the bright upright stripes are not copies but single tokens every row reads, and .* On the figures panel: .* It is part of/,
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
     expect(told('diagonal', twice, twice)).toMatch(
-      /You guessed about chance; the diagonal gets 50 % of the answer's attention, 2\.3 times the 22 % chance: well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move\. the bright upright stripes .* On/,
+      /You guessed about chance; the diagonal gets 50 % of the answer's attention, 2\.3 times the 22 % chance, well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move\. the bright upright stripes .* On/,
     );
     // Filler below chance, beside Full: said with the same yardstick, and drawn, each against its chance.
     const filler = {
@@ -712,7 +712,7 @@ describe('the lesson', () => {
       ],
     };
     expect(told('diagonal', filler, filler)).toMatch(
-      /^With filler words in their place, most of it goes, so it needs the words themselves\. You guessed .*; with filler in its answers' place, 5 %\. .*Under Filler the band falls below chance: most of it goes, so it needs the words themselves\. .*On the figures panel: diagonal ratio under Filler 5\.00\u00a0%\. With nothing in it to copy, Filler's band gets less than chance, 22 %: between the pink lines its heatmap is mostly dark\.$/,
+      /^With filler words in their place, most of it goes, so it needs the words themselves\. You guessed .*, and 5 % with filler in its answers' place\. .*Under Filler the band falls below chance; most of it goes, so it needs the words themselves\. .*On the figures panel: diagonal ratio under Filler 5\.00\u00a0%\. With nothing in it to copy, Filler's band gets less than chance, 22 %: between the pink lines its heatmap is mostly dark\.$/,
     );
     expect(step('diagonal').reveal!(filler, filler).bars!.rows.map((x) => [x.label, x.value])).toEqual([
       ['whole answer', 0.3],
@@ -759,9 +759,9 @@ describe('the lesson', () => {
     const w = { ...start, guesses: { diagonal: 2 }, results: [{ ...r, ratios: { ...r.ratios, prior: 0.5 } }] };
     // Guessed right (more than chance), the split is the verdict; guessed wrong, the verdict is said first.
     const wrong = { ...w, guesses: { diagonal: 0 } };
-    expect(step('diagonal').reveal!(wrong, wrong).said).toMatch(/^You guessed less than chance; .*, 2\.4 times the 13 % chance: well above chance\. Each list/);
+    expect(step('diagonal').reveal!(wrong, wrong).said).toMatch(/^You guessed less than chance; .*, 2\.4 times the 13 % chance, well above chance\. Each list/);
     expect(step('diagonal').reveal!(w, w).said).toMatch(
-      /^You guessed more than chance, and so it is: .*, 2\.4 times the 13 % chance\. Each list of cells \(above the white line\) is the one before plus a cell: copying it is the task\. The thought and move \(below it\) sit at 2\.4 times chance: the trace, in attention, of the repeated thought and move\.$/,
+      /^You guessed more than chance, rightly; .*, 2\.4 times the 13 % chance\. Each list of cells \(above the white line\) is the one before plus a cell, so copying it is the task\. The thought and move \(below it\) sit at 2\.4 times chance, the trace in attention of the repeated thought and move\.$/,
     );
     // Every row looking at "x" (key 2), which a band of radius 2 holds for each: an upright stripe, named on the card.
     const striped = {
@@ -839,7 +839,7 @@ describe('the lesson', () => {
     } as PolicyResult;
     const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(wf, wf).said).toMatch(
-      /chance\. Each list of cells \(above the white line\) is the one before plus a cell: copying it is the task\. The thought and move \(below it\) sit below chance: they do not copy a prior assistant answer in step\.$/,
+      /chance\. Each list of cells \(above the white line\) is the one before plus a cell, so copying it is the task\. The thought and move \(below it\) sit below chance, so they do not copy a prior assistant answer in step\.$/,
     );
   });
 

@@ -11,6 +11,10 @@ import { useQuiet } from '../../state/lesson-store';
 /** The chance line's grey: no category's colour, dark enough to read on white. */
 const CHANCE_COLOR = '#666666';
 
+/** The lines the lesson's twin step reads, by their legend names. */
+const CHANCE_LINE = `${CATEGORY_NAMES.prior}: chance (their part of the tokens)`;
+const TWIN_STEP_LINES = [CATEGORY_NAMES.prior, CHANCE_LINE, `CPL twin: ${CATEGORY_NAMES.prior} share`];
+
 /** Colours for policies in the cost chart (Okabe–Ito, the ones the categories do not use). */
 const POLICY_COLORS = ['#0072B2', '#CC79A7', '#E69F00', '#009E73'];
 
@@ -30,7 +34,7 @@ export function ChartsPanel() {
         // The prior assistant line's yardstick: it rises as answers pile up even at chance (readers could not check
         // "more text, not more leaning" without it).
         {
-          name: `${CATEGORY_NAMES.prior}: chance (their part of the tokens)`,
+          name: CHANCE_LINE,
           color: CHANCE_COLOR,
           dashed: true,
           points: sweep.points.map((p) => ({ x: p.turn, y: p.chance.prior })),
@@ -57,6 +61,10 @@ export function ChartsPanel() {
         }),
       ]
     : [];
+  // The lesson's twin step reads three lines (the prior assistant share, its chance, the twin's): the other six drew
+  // the eye away (readers counted nine). The inspector draws them all.
+  const twinStep = quiet && shares.some((s) => s.name.startsWith('CPL twin'));
+  const drawn = twinStep ? shares.filter((s) => TWIN_STEP_LINES.includes(s.name)) : shares;
   const cost: Series[] = results.flatMap((r, k) => [
     { name: `${r.label} in context`, color: POLICY_COLORS[k % 4]!, points: r.cost.map((c) => ({ x: c.turn, y: c.contextTokens })) },
     { name: `${r.label} prefilled`, color: POLICY_COLORS[k % 4]!, dashed: true, points: r.cost.map((c) => ({ x: c.turn, y: c.prefilled })) },
@@ -83,11 +91,16 @@ export function ChartsPanel() {
             does its chance (grey, dashed): more text to read, not by itself more leaning.
           </p>
         )}
+        {twinStep && (
+          <p className="muted" data-testid="turns-chart-few">
+            Only the three lines the lesson reads are drawn here; outside the lesson the chart draws every kind of token and the diagonal ratio too.
+          </p>
+        )}
         {sweep && sweep.points.length === 0 && <p className="muted">The sweep over turns needs at least two assistant turns.</p>}
         {sweep && sweep.points.length > 0 && (
           <LineChart
             testId="turns-chart"
-            series={shares}
+            series={drawn}
             xLabel="turn"
             // In the lesson in per cent, as its cards and panels speak.
             yLabel={quiet ? "share of the answer's attention" : "share of the answer's attention (1 = all of it)"}

@@ -14,6 +14,9 @@ const isDark = (c: string) => {
  * One tab stop; the arrow keys move between cells, Enter or a click chooses one, and hovering or focusing a
  * cell names it through `onFocusCell`. Heads switched off are crossed out.
  */
+/** The marks of the lesson's two sets, beside their rings: a ring and a dashed outline alone looked alike to readers. */
+export const RANK_MARK = { first: '▲', control: '▽' } as const;
+
 export function HeadGrid({
   cells,
   max,
@@ -112,7 +115,7 @@ export function HeadGrid({
                     onClick={() => onChoose?.([l, h])}
                   >
                     {/* Spaced: run together, the two marks read as one glyph. */}
-                    <span className="head-mark">{[crossed && '×', highest && '★'].filter(Boolean).join(' ')}</span>
+                    <span className="head-mark">{[crossed && '×', highest && '★', rank && RANK_MARK[rank]].filter(Boolean).join(' ')}</span>
                     {written && <span className="head-value">{Math.round(v * 100)}</span>}
                   </button>
                 </td>

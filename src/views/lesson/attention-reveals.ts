@@ -53,7 +53,7 @@ export function priorYardstick(r: PolicyResult): { lead: string; rest: string } 
     lead: `, ${k.toFixed(1)} times chance (they are ${percent(even)} of the tokens it can see)`,
     rest:
       k < 1.5
-        ? ` Chance, looking at every token equally, would give them just their share of the tokens: ${k < 1.05 ? 'they get about chance' : 'they get a little more'}. The diagonal, next, tells copying apart from mere length.`
+        ? ` Chance, looking at every token equally, would give them just their share of the tokens; ${k < 1.05 ? 'they get about that' : 'they get a little more'}. The diagonal, next, tells copying apart from mere length.`
         : ' Chance is what looking at every token equally would give them.',
   };
 }
@@ -61,7 +61,7 @@ export function priorYardstick(r: PolicyResult): { lead: string; rest: string } 
 /** The other bars that stand off chance, in words (no figures: the bars give them); the answer's own words, in the caveat. */
 function othersSaid(r: PolicyResult): string {
   const low = r.ratios.user < 0.8 * evenShare(r, 'user');
-  return low ? " The user's turns get less than their share of the tokens: what one kind gets above chance, the others give up." : '';
+  return low ? " The user's turns get less than their share of the tokens, since what one kind gets above chance, the others give up." : '';
 }
 
 /** The answer's look at itself, where well above chance, unfolded: readers found the biggest bar for its length only in the fold. */
@@ -69,7 +69,9 @@ function selfCaveat(r: PolicyResult): Pick<Reveal, 'caveat'> {
   const k = selfTimes(r);
   return k === null
     ? {}
-    : { caveat: `the answer's own words get the most for their length, ${k.toFixed(1)} times chance: each token reads the few words just before it most.` };
+    : {
+        caveat: `the answer's own words get the most for their length, ${k.toFixed(1)} times chance, because each token reads the few words just before it most.`,
+      };
 }
 
 /** How many times chance the answer's look at itself is, where twice chance or more (said on the card and in the fold); else null. */
@@ -99,9 +101,9 @@ function priorTakeaway(r: PolicyResult): Pick<Reveal, 'takeaway'> {
   return {
     takeaway:
       k < AGAINST_CHANCE.aLittle
-        ? 'Its prior assistant answers get about what their length alone would give them: no sign of leaning.'
+        ? 'Its prior assistant answers get about what their length alone would give them. No sign of leaning.'
         : k < AGAINST_CHANCE.leans
-          ? 'Its prior assistant answers get a little more than their length alone would give them: mostly, they are just long.'
+          ? 'Its prior assistant answers get a little more than their length alone would give them. Mostly, they get a lot because they are long.'
           : `Its prior assistant answers get ${k.toFixed(1)} times what their length alone would give them: it leans on them.`,
   };
 }

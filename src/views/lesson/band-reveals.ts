@@ -61,7 +61,7 @@ export function diagonalAsk(w: LessonWorld): string {
   // The tokens a row sees, to two figures (597 → 600): the rows see a few more each, so no one count is exact.
   const seen = rows.reduce((t, x) => t + x.seen, 0) / rows.length;
   const unit = 10 ** Math.max(0, Math.floor(Math.log10(seen)) - 1);
-  return `Those cells (up to ${2 * r.radius + 1} per answer, fewer where short) are ${cells} of the ${Math.round(seen / unit) * unit} tokens a row sees: ${percent(even)}, chance. Does the band get more than chance?`;
+  return `Each row's band holds up to ${2 * r.radius + 1} tokens per answer (fewer where short), ${cells} of the ${Math.round(seen / unit) * unit} it sees: chance is ${percent(even)}. Does the band get more than chance?`;
 }
 
 /**
@@ -74,8 +74,7 @@ export function copyBoxSaid(w: LessonWorld): string {
   const last = r && priorSpans(r).at(-1);
   const off = copy && last ? copy.k - last.start - (copy.q - r.query.start) : null;
   const n = Math.abs(off ?? 0);
-  const where =
-    off === null ? '' : off === 0 ? ', as in the blue box' : ` or ${n} token${n === 1 ? '' : 's'} ${off > 0 ? 'right' : 'left'} of it, as in the blue box`;
+  const where = off === null ? '' : off === 0 ? ' (the blue box)' : ` or ${n} token${n === 1 ? '' : 's'} ${off > 0 ? 'right' : 'left'} of it (the blue box)`;
   return `A copy runs down the dotted line${where}: the answer's 10th token reads a prior assistant answer's 10th${off ? ` or ${ordinal(10 + off)}` : ''}.`;
 }
 
@@ -146,12 +145,12 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const d = bandLine(r);
   const stripe = stripeOnCard(r, d);
   const right = guessed === got;
-  const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance${right && lines ? '' : `: ${verdict}`}` : '';
-  const yours = guessed === undefined ? '' : `You guessed ${VERSUS_CHANCE[guessed]}${right ? ', and so it is: ' : '; '}`;
+  const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance${right && lines ? '' : `, ${verdict}`}` : '';
+  const yours = guessed === undefined ? '' : `You guessed ${VERSUS_CHANCE[guessed]}${right ? ', rightly; ' : '; '}`;
   // Filler's figure beside Full's in the sentence the card shows (a later step's table leans on it); its reading, in
   // the fold (`withFiller`).
   const filler = figuresOf(w, 'filler');
-  const fillerSaid = filler && figuresOf(w, 'full') ? `; with filler in its answers' place, ${percent(filler.diagonal)}` : '';
+  const fillerSaid = filler && figuresOf(w, 'full') ? `, and ${percent(filler.diagonal)} with filler in its answers' place` : '';
   // Each bar an average over its own tokens, against its own chance: readers took parts of one sum for one figure.
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
   if (lines) {
@@ -168,7 +167,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
       rows,
     },
     // The brightest things on the heatmap are not what the band measures: said unfolded, readers judged by them.
-    caveat: 'the bright upright stripes are single tokens that every row reads, not copies: the band counts them only where they cross it.',
+    caveat: 'the bright upright stripes are not copies but single tokens every row reads, and the band counts them only where they cross it.',
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),
     // Where the lines split it, that split is the card's reading; where the bright cells stand, in the fold.
     said: `${yours}the diagonal gets ${percent(r.diagonal)} of the answer's attention${times}${fillerSaid}.${lines ? '' : stripe}${split.said}`,
@@ -186,16 +185,16 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   const k = s.evenLast > 0 ? s.last / s.evenLast : 0;
   const traced = k >= LOOKS_BACK;
   const verdict = traced
-    ? `at ${k.toFixed(1)} times chance: the trace, in attention, of the repeated thought and move`
-    : `${k < 0.67 ? 'below' : 'at about'} chance: they do not copy a prior assistant answer in step`;
+    ? `at ${k.toFixed(1)} times chance, the trace in attention of the repeated thought and move`
+    : `${k < 0.67 ? 'below' : 'at about'} chance, so they do not copy a prior assistant answer in step`;
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought): the takeaway.
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   const takeaway = list
-    ? `${list} of the diagonal is the list of cells the task asks it to copy: ${traced ? 'wanted copying, beside a trace of the repeated move' : `wanted copying; the thought and move sit ${k < 0.67 ? 'below' : 'near'} chance`}.`
+    ? `${list} of the diagonal is the list of cells, which the task asks it to copy. ${traced ? 'The thought and move show a trace of the repeated move.' : `The thought and move sit ${k < 0.67 ? 'below' : 'near'} chance.`}`
     : undefined;
   return {
     ...(takeaway ? { takeaway } : {}),
-    said: ` Each list of cells (above the white line) is the one before plus a cell: copying it is the task. The thought and move (below it) sit ${verdict}.`,
+    said: ` Each list of cells (above the white line) is the one before plus a cell, so copying it is the task. The thought and move (below it) sit ${verdict}.`,
     more: `An answer that copied a whole prior assistant answer line for line would show here. Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}); the bars give each as an average over its own tokens.`,
   };
 }
@@ -283,7 +282,7 @@ export function withFiller(t: Reveal, w: LessonWorld): Reveal {
     // The step's point stays the takeaway (one sentence); Filler's reading ends the words, where its bar is read.
     takeaway: t.takeaway ?? `${reading[0]!.toUpperCase()}${reading.slice(1)}`,
     // What Filler's figure (in the reveal's first sentence) means, after it.
-    said: `${t.said} Under Filler${below ? ' the band falls below chance' : ''}: ${meaning}`,
+    said: `${t.said} Under Filler${below ? ' the band falls below chance' : ''}; ${meaning}`,
     more: `${t.more ? `${t.more} ` : ''}${onPanel(['diagonal ratio under Filler', r.diagonal])}${belowChance}`,
   };
 }

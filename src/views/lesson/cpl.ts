@@ -103,11 +103,11 @@ export function cplReveal(w: LessonWorld): Reveal {
   const yet = t.priorLower * 2 > t.turns && !twinClear;
   const second = secondTwinWorks();
   // Where to look, unfolded under the reveal's sentence: the chart is below the card's reach.
-  const lines = `look at "Shares by turn" in the Charts panel: the line "CPL twin: prior assistant share" lies under "prior assistant" at ${at}. Both rise as the answers pile up, and so does their chance (grey, dashed): more text to read, not by itself more leaning.${atChance ? ` The twin's line ends on the chance line, yet at a wall it still walks back in ${movePct(WALL_COUNTS, 'twin')}.` : ''}`;
+  const lines = `look at "Shares by turn" in the Charts panel, where the line "CPL twin: prior assistant share" lies under "prior assistant" at ${at}. Both rise as the answers pile up, and so does their chance (grey, dashed), since there is more text to read.${atChance ? ` The twin's line ends on the chance line, yet at a wall it still walks back in ${movePct(WALL_COUNTS, 'twin')}.` : ''}`;
   return {
     // Less attention on its answers at most turns, about as many repeats: the step's point, where the chart shows it.
     takeaway: yet
-      ? `${second ? 'The twin' : 'Neither twin repeats clearly less, though the first'} reads its prior assistant answers less at ${at}${second ? ', yet repeats almost as often' : ''}: less attention on them did not clearly mean fewer repeats.`
+      ? `${second ? 'The twin' : 'Neither twin repeats clearly less, though the first'} reads its prior assistant answers less at ${at}${second ? ', yet repeats almost as often' : ''}. Less attention on them did not clearly mean fewer repeats.`
       : takeaway,
     ...(tally.luck && { luck: tally.luck }),
     said,

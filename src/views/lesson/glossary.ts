@@ -17,7 +17,10 @@ const WORDS: Entry[] = [
   { term: 'conversational inertia', means: 'a model leaning on its own prior assistant answers more than the task asks, mistakes included.' },
   { term: 'token', means: 'a word piece: the model reads and writes text as tokens.' },
   { term: 'prior assistant answers', means: 'what the model itself wrote in the earlier turns.' },
-  { term: 'current answer', means: "the conversation's last answer, already written: the one whose attention is measured." },
+  {
+    term: 'current answer',
+    means: "the conversation's last answer, already written: the one whose attention is measured (the page calls it the scored answer).",
+  },
   { term: 'system prompt', means: 'the instructions at the top of the conversation.' },
   {
     term: 'attention',

@@ -28,7 +28,7 @@ export const spokenHead = (h: { layer: number; head: number }): string => `the l
 export function headsSaid(r: PolicyResult | null): string {
   const n = r?.perHead?.length;
   const shape = r && n ? `${r.layer + 1} layers of ${n} heads` : 'layers of heads';
-  return `The model has ${shape}, each choosing where to look; the heatmaps averaged them.`;
+  return `The model has ${shape}, each choosing where to look; the heatmaps averaged the last layer's.`;
 }
 
 /** The grid's highest head against its layer's average, for the heads step's text ("; the highest, ★ the last layer's head 0, has 2.0 times …"). */

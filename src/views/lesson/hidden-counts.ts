@@ -50,12 +50,12 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   // The per cents of other walls in the fold: the bars draw them (the grey), and the card keeps few figures.
   // How often AO still finds a way out against DE, in words: "as often" alone would hide it.
   const [aoOpen, deOpen] = [openRate(c, 'ao'), openRate(c, 'de')];
-  const fewerWays = aoOpen * 2 < deOpen ? ', and find an open way less than half as often' : aoOpen + 5 < deOpen ? ', and find an open way less often' : '';
-  const shaken = unsettled(c, 'ao') ? `AO's moves also hit other walls far more than DE's (the grey)${fewerWays}: hiding its answers unsettles it.` : '';
+  const fewerWays = aoOpen * 2 < deOpen ? ' and find an open way less than half as often' : aoOpen + 5 < deOpen ? ' and find an open way less often' : '';
+  const shaken = unsettled(c, 'ao') ? `hiding its answers also unsettles it, as AO's moves hit other walls far more than DE's (the grey)${fewerWays}.` : '';
   const takeaway = {
     // The placeholders' unsettling said in the takeaway too: readers took the bold line for the whole story.
     pull: shaken
-      ? 'With its own answers hidden (AO) it repeats only as often as with no history: the extra repeats seem to go with its own words, though hiding them unsettles it.'
+      ? 'With its own answers hidden (AO), it repeats as often as with no history. So the extra repeats seem to go with its own words, though hiding them unsettles it.'
       : 'With its own answers hidden (AO) it repeats the move no more than with no history, so the extra repeats went with its own words.',
     part: 'With its own answers hidden (AO), the model repeats the move less than with them, more than with none: part of the extra repeats came with its own words.',
     all: 'With its own answers hidden (AO), the model repeats the move as often as with them: here the extra repeats do not come with its own words.',
@@ -111,7 +111,7 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   const takeaway = {
     pull: keeps
       ? shaken
-        ? 'Hiding only its previous answer takes the extra repeats away and hiding the answer before it changes nothing, so the pull goes with the previous answer.'
+        ? 'Hiding only its previous answer takes the extra repeats away; hiding the answer before it changes nothing. So the pull goes with the previous answer.'
         : 'Hiding only its previous answer takes the extra repeats away and hiding the one before it instead does not, so the pull sits in that previous answer.'
       : 'Hiding only its previous answer takes the extra repeats away, but hiding the one before it does too: part of the drop is the placeholder itself.',
     part: 'Hiding only its previous answer takes part of the extra repeats away: the pull sits partly in that one answer.',

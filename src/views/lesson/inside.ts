@@ -103,7 +103,7 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
 
 /** What the look inside means for someone who wants to know why a model repeats. */
 export const SO_WHAT =
-  'Part 1 traced the pull to the previous answer by changing what the model reads; the look inside did not find how it travels: attention shows where it reads, not why.';
+  'Part 1 found the pull in the previous answer by changing what the model reads; looking inside did not show how it travels, as attention shows where it reads, not why.';
 
 /** The inside recap's reveal: the half's question answered in one line, then how (clues, then the test). */
 export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Reveal {
@@ -116,10 +116,10 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
   const rare = looksRare(c);
   const start = rare ? 'Attention gave clues, not the cause' : 'Attention showed where the move reads';
   const takeaway = !carry
-    ? `${start}: switching off the heads that copy most did not change the repeat more than switching off others.`
+    ? `${start}. Switching off the heads that copy most did not change the repeat more than switching off others.`
     : beyondRandom(h)
       ? `${start}, but it led to heads that matter: switching off the heads that copy most changes the move more than switching off others.`
-      : `${start}: switching off the heads that copy most changes the move barely more than switching off three at random.`;
+      : `${start}. Switching off the heads that copy most changes the move barely more than switching off three at random.`;
   // The clues the rows found, in one sentence: each only where its figure is well above chance.
   const { prior, diagonal, head } = readingsOf(full);
   const clues = [
@@ -137,14 +137,14 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
     // The use of it for a class, unfolded: readers left part 2 with nothing plain to take back.
     caveat: 'attention maps look convincing, but only switching parts off tests them; here the copying heads did not pass that test.',
     // What this means for a reader first (the sentence shown unfolded), then the clues and the test.
-    said: `${SO_WHAT}${listed ? ` The clues: ${listed}.` : ''}${
+    said: `${SO_WHAT}${listed ? ` The clues were that ${listed}.` : ''}${
       !carry
         ? ''
         : beyondRandom(h)
           ? mostlyIntoWalls(h)
-            ? ' Most moves it changes run into another wall: the heads feed the pull, and removing them does not show the way out.'
+            ? ' Most moves it changes run into another wall; the heads feed the pull, but removing them does not show the way out.'
             : ''
-          : ' Three heads at random change nearly as many moves as the most-copying ones: the pull is not held by the copying few.'
+          : ' Three heads at random change nearly as many moves as the most-copying ones, so the pull is not held by the copying few.'
     }`,
     table: {
       caption:

@@ -53,7 +53,7 @@ const DROPPING = policySpecs(TABLE).filter((p) => /^(window|clip|summary|lt|de)/
 function shareAsk(r: ReturnType<typeof figuresOf>): string {
   const even = r ? evenShare(r, 'prior') : 0;
   return even > 0
-    ? `Its prior assistant answers are ${percent(even)} of those tokens: does it lean on them, giving them more? Guess how much they get.`
+    ? `Its prior assistant answers are ${percent(even)} of those tokens; does it lean on them, giving them more? Guess how much they get.`
     : 'How much goes to its prior assistant answers?';
 }
 
@@ -166,7 +166,7 @@ export const LESSON: LessonStep[] = [
     region: 'card',
     setup: WALL,
     text: () =>
-      `Steps ${stepNo('generate')}–${stepNo('hide')} counted, under each policy, how often the model walks back into a wall it just hit; the table puts them side by side. Read each against DE: even with no history, the goal pulls it there. The papers behind this tool ("Mitigating conversational inertia", "Do LLMs benefit from their own words?") found the same pull in large chat models. For a chatbot stuck repeating a wrong answer, a fresh chat helps (here ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}).`,
+      `Steps ${stepNo('generate')}–${stepNo('hide')} counted, under each policy, how often the model walks back into a wall it just hit; the table puts them side by side. Read each against DE, since even with no history the goal pulls it there. The papers behind this tool ("Mitigating conversational inertia", "Do LLMs benefit from their own words?") found the same pull in large chat models. For a chatbot stuck repeating a wrong answer, a fresh chat helps (here ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}).`,
     source:
       "The counts of the steps before, together. AO as the test of the model's own words: paper 1, section 2 (the user's turns stay, only the answers go). The rates are of the moves made; answers with no move are left out, as on every count at the wall.",
     action: 'Read the table, then press Next.',
@@ -181,7 +181,7 @@ export const LESSON: LessonStep[] = [
     region: 'figures',
     setup: WALL,
     text: (w) =>
-      `Part 1 tested causes by changing what the model reads; attention (where it looks) gives clues, which step ${stepNo('heads')} tests by switching heads off. Each answer token spreads 100 % of its attention over the tokens before it: the sink (first ${SINK_TOKENS}), the system prompt, the user's turns, its prior assistant answers, the current answer. ${shareAsk(figuresOf(w))}`,
+      `Part 2 looks inside the model, at its attention (where each token looks): clues that step ${stepNo('heads')} tests by switching heads off. Each answer token spreads 100 % of its attention over the tokens before it: the sink (first ${SINK_TOKENS}, where models park spare attention), system prompt, user's turns, prior assistant answers, current answer. ${shareAsk(figuresOf(w))}`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
@@ -214,7 +214,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: (w) =>
-      `${headsSaid(figuresOf(w))} The grid gives each head's diagonal ratio${topHeadSaid(figuresOf(w))}. Do the heads that copy make the move? The button switches off the last layer's 3 most-copying heads (double ring), then its 3 lowest (dashed) as a control; a count over ${WALL_COUNTS.episodes} mazes adds 3 at random.`,
+      `${headsSaid(figuresOf(w))} The grid gives each head's diagonal ratio${topHeadSaid(figuresOf(w))}. Do the heads that copy make the move? The button switches off the last layer's 3 most-copying heads (▲), then its 3 lowest (▽) as a control; a count over ${WALL_COUNTS.episodes} mazes adds 3 at random.`,
     source: `Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean; heads and layers are counted from 0, so 1.2 is the second layer's third head. Switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three) and, in the count over the stored episodes, 3 heads drawn at random at each turn, the stricter control (the lowest heads may be the least used): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 most-copying heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
@@ -243,7 +243,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full, so its row reads the page's own figures; every head on, for the heads' row.
     setup: { ...WALL, heads: true, also: ['filler'] },
     text: () =>
-      `Steps ${stepNo('shares')}–${stepNo('heads')} asked one question: does where the model reads explain why it walks back into the wall? The table puts each step's answer side by side, from the top: first the clues, then the one test, heads switched off.`,
+      `Steps ${stepNo('shares')}–${stepNo('heads')} asked one question. Does where the model reads explain why it walks back into the wall? The table puts each step's answer side by side, the clues first, then the one test, heads switched off.`,
     source:
       "The figures of the steps before, together: the shares and the diagonal ratio (paper 2, section 3.4) of the lesson's last answer, under Full and Filler, its last layer's heads, and the stored counts of the turns right after a wall (scripts/inertia-turns.ts).",
     action: 'Read the table, then press Next.',

@@ -22,18 +22,18 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
   const heads = headsClear(c);
   const writes = [
     `With its whole history it repeats the blocked move in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}.`,
-    `With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ': the pull is mostly in the turn before' : ''}.`,
-    `With its own answers hidden (AO), ${movePct(c, 'ao')}${aoAtDe ? `: the extra repeats seem to go with its own words${unsettled(c, 'ao') ? ', though hiding them unsettles it' : ''}` : ''}.`,
+    `With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ', so the pull is mostly in the turn before' : ''}.`,
+    `With its own answers hidden (AO), ${movePct(c, 'ao')}${aoAtDe ? `, so the extra repeats seem to go with its own words${unsettled(c, 'ao') ? ', though hiding them unsettles it' : ''}` : ''}.`,
     `With only its previous answer hidden (AO-last), ${movePct(c, 'ao-last')}; with only the one before it hidden, ${movePct(c, 'ao-second-last')}${
       hideVerdict(c, 'ao-last') !== 'pull'
         ? ''
         : controlKeeps(c)
-          ? ': the pull sits in the previous answer'
-          : `: the pull seems to sit in the previous answer${unsettled(c, 'ao-last') ? ', though a placeholder unsettles it' : ''}`
+          ? ', so the pull sits in the previous answer'
+          : `, so the pull seems to sit in the previous answer${unsettled(c, 'ao-last') ? ', though a placeholder unsettles it' : ''}`
     }.`,
     `Its twin trained against it (CPL), ${movePct(c, 'twin')}${
       moveRate(c, 'twin') < moveRate(c, 'full') && !twin ? `: lower, but it could be luck (${byChance(c.split.full.twin).said})` : ''
-    }; a second twin trained toward the move made with no history, ${movePct(c, 'twin-de')}${secondTwinWorks(c) ? ': clearly lower' : ''}.`,
+    }; a second twin trained toward the move made with no history, ${movePct(c, 'twin-de')}${secondTwinWorks(c) ? ', clearly lower' : ''}.`,
   ];
   const attention = [
     'Attention shows where the model reads, not why it chooses.',
@@ -42,11 +42,11 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     headsCarry(c)
       ? `With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (${stillPct(c.headsOff, 'top')} against ${stillPct(c.headsOff, 'bottom')})${heads ? '' : ', a gap that could be luck'}${
           heads && !beyondRandom(c.headsOff) ? `, but 3 at random came close (${stillPct(c.headsOff, 'random')})` : ''
-        }: attention picked the heads, switching them off tested them.`
+        }. Attention picked the heads; switching them off tested them.`
       : 'Switching off the most-copying heads left about as many repeats back in the wall as switching off the 3 lowest.',
   ];
   return {
-    takeaway: 'Conversational inertia: a model leans on its own prior assistant answers more than the task needs.',
+    takeaway: 'Conversational inertia is a model leaning on its own prior assistant answers more than the task needs.',
     said: 'What the model writes measures the inertia; attention shows where to look, and switching parts off tests what it shows.',
     points: [
       { label: 'What its history does to the move at a wall', items: writes },
@@ -55,8 +55,8 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
       {
         label: 'What the papers found in large chat models',
         items: [
-          '"Do LLMs benefit from their own words?": in real chats, keeping only the latest exchange (as LT does here) or one-sentence summaries of the answers often answered as well with far less text; a model can carry its own earlier mistakes into later answers.',
-          `"Mitigating conversational inertia": agents copy their own prior assistant answers (a diagonal in attention) and so try fewer new moves; training them to prefer answers written with less history helped.${
+          '"Do LLMs benefit from their own words?" found that in real chats, keeping only the latest exchange (as LT does here) or one-sentence summaries of the answers often answered as well with far less text. A model can carry its own earlier mistakes into later answers.',
+          `"Mitigating conversational inertia" found that agents copy their own prior assistant answers (a diagonal in attention) and so try fewer new moves. Training them to prefer answers written with less history helped.${
             // The lesson's own twin, beside the paper's result: where its drop could be luck, said so, so the two do not read as one.
             !twin && !secondTwinWorks(c) ? " This page's two tiny twins, trained so, dropped by no more than luck could give." : ''
           }`,
@@ -70,7 +70,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
           // Said only where the counts show it: no history well below the whole history.
           ...(historyAdds(c) >= 10
             ? [
-                `When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, makes the loop less likely, not gone: here, with no history, the model walked back into the wall in ${movePct(c, 'de')} of its moves, not ${movePct(c, 'full')}.`,
+                `When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, makes the loop less likely, not gone. Here, with no history, the model walked back into the wall in ${movePct(c, 'de')} of its moves, not ${movePct(c, 'full')}.`,
               ]
             : []),
         ],

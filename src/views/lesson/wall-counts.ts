@@ -35,7 +35,7 @@ export function luckRow(label: string, s: Split): LuckRow {
 export function luckSaid(s: Split, two: string): string {
   const b = byChance(s);
   // A question, then its answer: the sentence that defines the lesson's one word for it.
-  return `could the gap be luck? Were ${two} alike, luck would make one this size ${b.said}: ${b.clear ? 'it is more than luck' : 'it could be luck'}.`;
+  return `could the gap be luck? Were ${two} alike, luck would make one this size ${b.said}, so ${b.clear ? 'it is more than luck' : 'it could be luck'}.`;
 }
 
 /** A writer's repeats among its moves made, counted and in per cent: "80 of 160 moves (50 %)". */
@@ -70,13 +70,13 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
     takeaway:
       gap > 0
-        ? `Right after hitting a wall, it walks back into it in ${movePct(c, 'full')} of its moves with its whole history, ${movePct(c, 'de')} with none: the gap is the history's pull.`
+        ? `After hitting a wall, it walks back into it in ${movePct(c, 'full')} of its moves with its whole history and ${movePct(c, 'de')} with none. The gap is the history's pull.`
         : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
     // The card keeps the two rates (the chart draws them); how many turns, mazes and extra repeats, in the fold.
     // Luck introduced here, where the first comparison is: every later count reads the same way.
     // What the chart counts is its caption (the mazes, the moves made): the card keeps the reading.
     said: `C${luckSaid(c.split.de.full, 'Full and DE').slice(1)}`,
-    caveat: `even with no history it walks back in ${movePct(c, 'de')}: its goal often lies just beyond the wall, so the history's pull is the gap above that.`,
+    caveat: `even with no history it walks back in ${movePct(c, 'de')}, because its goal often lies just beyond the wall, so only the part above that is the history's pull.`,
     luck: [luckRow('Full against DE', c.split.de.full)],
     more: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from. The counts: ${ofMoves(c, 'full')} under Full, ${ofMoves(c, 'de')} under DE and ${ofMoves(c, 'ao')} under AO, from ${c.episodes} episodes counted beforehand with the same model. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE')}`,
   };
@@ -200,7 +200,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
         ? 'Switching off the most-copying heads changed more moves than the control, but that could be luck.'
         : random
           ? 'Attention pointed at heads that matter: switching off the most-copying heads changes the repeated move more often than the lowest or three at random, by more than luck.'
-          : 'Switching off the most-copying heads stops more repeats than switching off the lowest, but not clearly more than switching off three at random: not special.',
+          : 'Switching off the most-copying heads stops more repeats than switching off the lowest, but not clearly more than switching off three at random.',
     // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
     // In step 2's measure (back into the wall); where the changed moves went, under "Careful:": a reader took
     // "changed" for "cured".
@@ -265,7 +265,7 @@ function headsLead(h: HeadsOffCounts): string {
 function wentTo(h: HeadsOffCounts): string {
   if (h.moved.top - h.repeats.top <= 0) return '';
   return mostlyIntoWalls(h)
-    ? 'most moves that changed went into another wall, not an open way: switching heads off breaks the model more often than it frees it.'
+    ? 'most moves that changed went into another wall, not an open way, so switching heads off breaks the model more often than it frees it.'
     : 'most moves that changed took an open way.';
 }
 
