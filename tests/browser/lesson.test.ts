@@ -481,7 +481,7 @@ describe('the lesson, walked with the keyboard only', () => {
       await card.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
       await expect
         .poll(() => card.getByTestId('lesson-recall').textContent())
-        .toMatch(/^Its prior assistant answers are \d+\u00a0% of those tokens; does it lean on them, giving them more\?$/);
+        .toMatch(/^Its prior assistant answers are \d+\u00a0% of those tokens; do they get more of its attention\?$/);
       await card.evaluate((el) => el.scrollTo({ top: 0 }));
       await expect.poll(() => card.getByTestId('lesson-recall').count()).toBe(0);
       await card.evaluate((el, top) => el.scrollTo({ top }), readAt);
@@ -498,10 +498,10 @@ describe('the lesson, walked with the keyboard only', () => {
       // Before the guess the heatmap holds the band alone; the line between the answer's parts comes with the reveal that reads them.
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       // But one real copy is outlined, said in the card and under the heatmap, and Filler is said where it stands.
-      expect(await card.getByTestId('lesson-text').textContent()).toContain(
-        "A copy runs down the dotted line or 1 token right of it (the blue box): the answer's 10th token reads a prior assistant answer's 10th or 11th.",
+      expect(await card.getByTestId('lesson-text').textContent()).toMatch(
+        /A word-for-word copy is a slanted line along the dotted one: the answer's 10th token reads a prior assistant answer's 10th or 11th\. The light-blue box marks one real copy: "\d+" reading "\d+" in turn \d+'s answer, 1 token right of the dotted line\./,
       );
-      expect(await page.getByTestId('lesson-zoom').textContent()).toContain('The blue box: one real copy, an answer token reading the same word');
+      expect(await page.getByTestId('lesson-zoom').textContent()).toContain('The light-blue box: one real copy, an answer token reading the same word');
       // Filler's heatmap comes with its own pass, after Full's: waited for, as the page shows it when it arrives.
       await expect
         .poll(() => page.getByTestId('lesson-zoom').textContent(), { timeout: 60_000 })

@@ -380,7 +380,7 @@ describe('the wall counts the lesson quotes', () => {
       scoreboard({ generate: true, contexts: true, hide: true, cpl: true }, c, ['full', 'lt', 'de', 'twin', 'twin-de'])!.rows.map((r) => r.writer),
     ).toEqual(['full', 'lt', 'de', 'twin', 'twin-de']);
     expect(wallTally(c)).toEqual({
-      takeaway: "After hitting a wall, it walks back into it in 75 % of its moves with its whole history and 45 % with none. The gap is the history's pull.",
+      takeaway: "In 40 mazes, right after a wall it walks back in 75 % of moves with its whole history, 45 % with none. The gap is the history's pull.",
       // Luck, said first here: Full and DE part 69 against 9.
       said: 'Could the gap be luck? Were Full and DE alike, luck would make one this size less than 1 time in 1,000, so it is more than luck.',
       // Why no history still repeats, unfolded: its own rate, and what the pull is measured from.
@@ -425,11 +425,12 @@ describe('the wall counts the lesson quotes', () => {
     // (60 %, below Full's 75 % − 5: part), Filler 20 of 100 (20 %, more than 10 below DE: confusion); Filler breaks 50 %.
     expect(hiddenTally(c)).toEqual({
       takeaway:
-        'With its own answers hidden (AO), it repeats as often as with no history. So the extra repeats seem to go with its own words, though hiding them unsettles it.',
+        'With its own answers hidden (AO), it repeats as often as with no history. So the extra repeats seem to go with its own words, though hiding them confuses it.',
       // Filler's rate is among half the turns (100 of 200 make a move): said beside it.
       said: 'Of the moves made, AO (50 %) repeats the blocked move about as often as DE.',
       // What "unsettles" means, unfolded beside the bold line: 31 % of its moves into other walls against DE's 15 %.
-      caveat: "hiding its answers also unsettles it, as AO's moves hit other walls far more than DE's (the grey) and find an open way less than half as often.",
+      caveat:
+        "hiding its answers also confuses it: 31 % of AO's moves hit another wall (the grey), against 15 % of DE's, and it finds an open way less than half as often.",
       // SUM and Filler in the fold: the card reads AO, the papers' own test.
       more: "SUM (each answer as a one-sentence summary) and Filler (each as unrelated words) hide them too: of the moves made, SUM (60 %) keeps part of the extra repeats; Filler (20 %) falls below even DE, and 50 % of its answers make no move: unfamiliar text changes its play beyond the pull. Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. DE: 45 %, Full: 75 % of their moves. Into other walls: 31 % of AO's moves, 15 % of DE's; an open way: 19 % and 40 %. Of all 200 turns, those with no move counted in: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played. The two part on 82 turns: only AO repeats the blocked move 37 times, only DE 45; were the two alike, chance would split them this unevenly about 1 time in 2.",
       // On the luck meter: AO against DE parts 37 against 45 (could be luck); against Full, 10 against 80.
@@ -451,7 +452,7 @@ describe('the wall counts the lesson quotes', () => {
       ['DE', 45, "the goal's own pull: the line to read the others against"],
       ['LT', 70, 'most of the extra comes back: the pull is in the turn before'],
       // AO's moves hit other walls far more than DE's (31 % against 15 %): said in its row.
-      ['AO', 50, 'as with no history, but more moves hit other walls: unsettled too'],
+      ['AO', 50, 'as with no history, but more moves hit other walls: confused too'],
       // 88 of 190 (46 %, at DE's 45 %), its other walls 12 % against DE's 15 %: settled, so the repeats went with that answer.
       // Its control keeps the repeats (72 %): read with it.
       ['AO-last', 46, 'as with no history, while its control keeps them: the pull goes with that answer'],
@@ -472,7 +473,7 @@ describe('the wall counts the lesson quotes', () => {
       "The extra repeats go with the model's previous answer: the turn before alone brings them back, and hiding that answer, not the one before, takes them away.",
     );
     expect(recapReveal(c).said).toBe(
-      "AO keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the previous answer hidden, every other word kept. Its control, the last row, hides the one before instead and keeps the repeats: a placeholder alone does not take them away. AO's placeholders unsettle it (more moves into other walls), so part of its drop may be confusion.",
+      "AO keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the previous answer hidden, every other word kept. Its control, the last row, hides the one before instead and keeps the repeats: a placeholder alone does not take them away. AO's placeholders confuse it (more moves into other walls), so part of its drop may be confusion.",
     );
     // Where the control drops too, the recap says the repeats only seem to go with the previous answer.
     expect(recapReveal({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toMatch(/^The extra repeats seem to go with/);
@@ -495,7 +496,7 @@ describe('the wall counts the lesson quotes', () => {
       / Its moves also hit other walls more than DE's \(the grey\); the control's do not\. So the drop is not the placeholder's confusion alone/,
     );
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40, 'ao-second-last': 0 } }).said).toMatch(
-      / Its moves also hit other walls far more than DE's \(the grey\): one placeholder unsettles it too\. So the drop/,
+      / Its moves also hit other walls far more than DE's \(the grey\): one placeholder confuses it too\. So the drop/,
     );
     expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-last': 145 } }).takeaway).toBe(
       'Hiding only its previous answer leaves the extra repeats: the pull is not in that one answer.',
@@ -505,11 +506,11 @@ describe('the wall counts the lesson quotes', () => {
     expect(recapRows(shaken).at(-2)!.tells).toBe(
       'as with no history, with more moves into other walls, while its control keeps them: the pull goes with that answer',
     );
-    // Without a control that keeps the repeats, the row says the model is unsettled too.
+    // Without a control that keeps the repeats, the row says the model is confused too.
     expect(recapRows({ ...shaken, repeats: { ...shaken.repeats, 'ao-second-last': 90 } }).at(-2)!.tells).toBe(
-      'as with no history, but more moves hit other walls: unsettled too',
+      'as with no history, but more moves hit other walls: confused too',
     );
-    expect(recapReveal(shaken).said).toContain(' Both placeholders unsettle it (more moves into other walls), so part of each drop may be confusion.');
+    expect(recapReveal(shaken).said).toContain(' Both placeholders confuse it (more moves into other walls), so part of each drop may be confusion.');
     // Hiding only the previous answer keeps the repeats while hiding them all takes them away: the older answers.
     const older = { ...c, repeats: { ...c.repeats, 'ao-last': 145 } };
     expect(recapReveal(older).takeaway).toBe(
@@ -532,7 +533,7 @@ describe('the wall counts the lesson quotes', () => {
       // The chart's other rows (Window-6, Clip and Summary at 74 %, Full 75 %): near Full, with the share of the stored
       // walls where each still keeps every turn (the least of the three).
       caveat: expect.stringMatching(
-        /^the bars count walls from every turn, and at (half|a third|a quarter|some) or more of them the maze is still too young for Window-6, Clip and Summary to drop anything\.$/,
+        /^the bars count walls at every turn, and at (half|a third|a quarter|some) or more of them too few turns had passed for Window-6, Clip and Summary to drop any, so they showed everything\.$/,
       ),
       // LT and Full part on 40 turns, 15 against 25: chance gives that often (2 × 0.077: about 1 time in 6).
       more: 'The counts over the 200 stored turns right after a wall: 140 of the 200 moves under LT, 150 of 200 under Full, 90 of 200 under DE, from 40 episodes the demo model played. The two part on 40 turns: only LT repeats the blocked move 15 times, only Full 25; were the two alike, chance would split them this unevenly about 1 time in 6.',
@@ -547,7 +548,7 @@ describe('the wall counts the lesson quotes', () => {
     const t3 = (turn: number) => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null }) as WallTurn;
     const lowSummary = { ...c, repeats: { ...c.repeats, 'summary:6:1': 100 }, split: { ...c.split, full: { ...c.split.full, 'summary:6:1': sp(0, 50) } } };
     expect(policyTally('lt', 'LT', lowSummary, [t3(3), t3(7), t3(9)]).caveat).toBe(
-      'the bars count walls from every turn, and at a third or more of them the maze is still too young for Window-6 and Clip to drop anything.',
+      'the bars count walls at every turn, and at a third or more of them too few turns had passed for Window-6 and Clip to drop any, so they showed everything.',
     );
     expect(
       policyTally('lt', 'LT', { ...lowSummary, split: { ...lowSummary.split, full: { ...lowSummary.split.full, 'summary:6:1': sp(5, 7) } } }, [t3(3)]).more,
@@ -562,7 +563,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(writes!.items).toEqual([
       'With its whole history it repeats the blocked move in 75 % of its moves; with none, 45 %.',
       'With only the turn before (LT), 70 %, so the pull is mostly in the turn before.',
-      'With its own answers hidden (AO), 50 %, so the extra repeats seem to go with its own words, though hiding them unsettles it.',
+      'With its own answers hidden (AO), 50 %, so the extra repeats seem to go with its own words, though hiding them confuses it.',
       // 88 of 190 moves: 46 %, at DE's 45 %.
       // Its control keeps the repeats (72 %): the pull sits in the previous answer, said without "seems".
       'With only its previous answer hidden (AO-last), 46 %; with only the one before it hidden, 72 %, so the pull sits in the previous answer.',

@@ -17,7 +17,7 @@ import { clipWorked, evenDiagonal, evenShare, percent, readAgainstFull } from '.
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { brightestColumn, diagonalByLines, bandLine, priorYardstick, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
 import { copiersSaid } from '../../src/views/lesson/head-reveal';
-import { bandStripes, linePhrase, ordinal, perToken, stripesPhrase } from '../../src/views/lesson/band-reveals';
+import { bandStripes, bandWorked, linePhrase, ordinal, perToken, stripesPhrase } from '../../src/views/lesson/band-reveals';
 import { whereToken } from '../../src/views/lesson/token-where';
 import { slab } from '../../src/metrics/slab';
 import { twinTally } from '../../src/views/lesson/twin-tally';
@@ -143,7 +143,7 @@ describe('the lesson', () => {
       ).toBe(true);
   });
 
-  it("works the diagonal's chance out in round numbers before its guess: the band's cells against the tokens a row sees (hand-computed)", () => {
+  it("gives the diagonal's chance before its guess, and works it out in round numbers in the fold: the band's cells against the tokens a row sees (hand-computed)", () => {
     // Two answer rows after 10 tokens, one prior answer of 3 tokens, r = 1: the band has 2 cells in the first row
     // (its offsets 0 and 1), 3 in the second; the rows see 11 and 12 tokens. Chance: (2/11 + 3/12) / 2 = 21.6 %.
     const r = figures('full', 0.3, 0.5, {
@@ -152,8 +152,11 @@ describe('the lesson', () => {
       diagonalPerAnswer: [{ message: 0, turn: 1, value: 0.3 }],
       messages: [{ content: { start: 2, length: 3 } }],
     } as unknown as Partial<PolicyResult>);
+    expect(bandWorked(r)).toBe(
+      "Chance worked out: a row's band holds up to 3 tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, 3 in all on average, of the 12 tokens a row sees.",
+    );
     expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
-      /^A copy runs down the dotted line: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. Each row's band holds up to 3 tokens per answer \(fewer where short\), 3 of the 12 it sees: chance is 22 %\. Does the band get more than chance\?$/,
+      /^A word-for-word copy is a slanted line along the dotted one: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. On average the band holds 22 % of the tokens a row sees, so chance would put 22 % there\. Does the band get more than chance\?$/,
     );
   });
 
@@ -368,7 +371,7 @@ describe('the lesson', () => {
       expect(sentences(says(a, b).said), `${a}, ${b}`).toBeLessThanOrEqual(WORDS.saidSentences);
     // Written DE first, then Full: the verdict still reads Full against less of the conversation.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toMatch(
-      /^After hitting a wall, it walks back into it in \d+ % .*\. Under Full the model moves south, into a wall; under DE it moves east, an open way\. The history changes what the model does/,
+      /^In \d+ mazes, right after a wall it walks back in \d+ % .*\. Under Full the model moves south, into a wall; under DE it moves east, an open way\. The history changes what the model does/,
     );
     // Under DE the list of cells is a guess: said in the fold, not left a puzzle; not said without a DE answer.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toContain(
@@ -380,7 +383,7 @@ describe('the lesson', () => {
     );
     // An observation with no walls named: the moves are not judged, only compared.
     expect(told('generate', { ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
-      /^After hitting a wall, it walks back into it in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Could the gap be luck\?/,
+      /^In \d+ mazes, right after a wall it walks back in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Could the gap be luck\?/,
     );
     // The previous answer is 'Path: 8 9 10.\nMove: south'; the last user message names the wall east.
     const off = (withOff: string, control?: string) => ({

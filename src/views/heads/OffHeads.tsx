@@ -27,7 +27,7 @@ export function OffHeads({ top }: { top: ((k: number) => HeadRef[]) | null }) {
         {off.length ? (
           <>
             Switched off: <strong data-testid="off-list">{off.map(headLabel).join(', ')}</strong>. Every figure, heatmap, grid and chart on this page is
-            computed with them off (a head switched off still looks as before, so its own layer's attention stays; what it passes on is gone).{' '}
+            computed with them off (a head switched off still shows where it looks, but what it read no longer reaches the answer).{' '}
             <button type="button" onClick={() => setOff([])}>
               Switch every head back on
             </button>

@@ -101,7 +101,7 @@ export function HeatmapPanel() {
             ? ` The white dashed line splits the answer's rows: above it, its list of cells; below, its thought and move.${rightOfCentre ? ' Its copy runs just right of the dotted line: each row, a token just written, looks at the next one to copy.' : ''} The band counts only what lies within ${first.radius} tokens of the dotted line: a copy shifted further is missed.`
             : ''}
           {copy
-            ? ` The blue box: ${guessed ? 'the brightest copy above the line' : 'one real copy'}, an answer token reading the same word in that answer, read out under the heatmap.`
+            ? ` The light-blue box: ${guessed ? 'the brightest copy above the line' : 'one real copy'}, an answer token reading the same word in that answer, read out under the heatmap.`
             : ''}
           {fillerBeside
             ? ' Right: Filler, the same answer with the words of its prior assistant answers swapped for filler, so nothing there can be copied.'

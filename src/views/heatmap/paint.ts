@@ -57,14 +57,21 @@ export function paintHeatmap(c: HTMLCanvasElement, p: Paint): void {
   paintRBand(ctx, p);
   if (p.rowSplit) paintRowSplit(ctx, p, p.rowSplit);
   if (p.focus) {
-    // Black under the colour: the box reads on bright cells and on dark ones alike.
+    // Black under the colour: the box reads on bright cells and on dark ones alike. A few pixels clear of the cell, so
+    // a one-cell box is seen at a glance (readers missed it).
+    const pad = 3;
     for (const [style, w] of [
-      ['#000', 4],
-      ['#00E5FF', 2],
+      ['#000', 5],
+      ['#00E5FF', 3],
     ] as const) {
       ctx.strokeStyle = style;
       ctx.lineWidth = w;
-      ctx.strokeRect(BAND + vp.tx + p.focus.col * vp.sx - 1, BAND + vp.ty + p.focus.row * vp.sy - 1, Math.max(3, vp.sx) + 2, Math.max(3, vp.sy) + 2);
+      ctx.strokeRect(
+        BAND + vp.tx + p.focus.col * vp.sx - pad,
+        BAND + vp.ty + p.focus.row * vp.sy - pad,
+        Math.max(3, vp.sx) + 2 * pad,
+        Math.max(3, vp.sy) + 2 * pad,
+      );
     }
   }
   ctx.restore();

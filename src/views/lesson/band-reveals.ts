@@ -55,27 +55,38 @@ export function diagonalAsk(w: LessonWorld): string {
   const r = figuresOf(w);
   const even = r ? evenDiagonal(r) : 0;
   if (!r || !(even > 0)) return 'Does the band get more than chance, about as much, or less?';
-  // Chance worked out in round numbers: the band's cells in a row, averaged over the rows, against what the row sees.
-  const rows = bandCells(r);
-  const cells = Math.round(rows.reduce((t, x) => t + x.cells, 0) / rows.length);
-  // The tokens a row sees, to two figures (597 → 600): the rows see a few more each, so no one count is exact.
-  const seen = rows.reduce((t, x) => t + x.seen, 0) / rows.length;
-  const unit = 10 ** Math.max(0, Math.floor(Math.log10(seen)) - 1);
-  return `Each row's band holds up to ${2 * r.radius + 1} tokens per answer (fewer where short), ${cells} of the ${Math.round(seen / unit) * unit} it sees: chance is ${percent(even)}. Does the band get more than chance?`;
+  // The share alone before the guess: readers stopped at the cells' arithmetic (`bandWorked`, in the fold after).
+  return `On average the band holds ${percent(even)} of the tokens a row sees, so chance would put ${percent(even)} there. Does the band get more than chance?`;
 }
 
 /**
- * The diagonal step's first sentence: what a copy looks like, and the real one the heatmap outlines (as HeatmapPanel
- * finds it) where it stands against the dotted line: readers saw the box off the line the sentence promised.
+ * Chance worked out in round numbers, for the reveal's fold: the band's cells in a row, averaged over the rows,
+ * against the tokens a row sees (to two figures, 597 → 600: the rows see a few more each, so no one count is exact).
+ */
+export function bandWorked(r: PolicyResult): string {
+  const rows = bandCells(r);
+  if (!rows.length) return '';
+  const cells = Math.round(rows.reduce((t, x) => t + x.cells, 0) / rows.length);
+  const seen = rows.reduce((t, x) => t + x.seen, 0) / rows.length;
+  const unit = 10 ** Math.max(0, Math.floor(Math.log10(seen)) - 1);
+  return `Chance worked out: a row's band holds up to ${2 * r.radius + 1} tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, ${cells} in all on average, of the ${Math.round(seen / unit) * unit} tokens a row sees.`;
+}
+
+/**
+ * The diagonal step's first sentences: what a copy looks like, then the real one the heatmap outlines (as
+ * HeatmapPanel finds it), its tokens and where it stands against the dotted line: readers missed the box, one cell.
  */
 export function copyBoxSaid(w: LessonWorld): string {
   const r = figuresOf(w);
   const copy = r && brightestCopy(r, tailRow(r));
   const last = r && priorSpans(r).at(-1);
   const off = copy && last ? copy.k - last.start - (copy.q - r.query.start) : null;
-  const n = Math.abs(off ?? 0);
-  const where = off === null ? '' : off === 0 ? ' (the blue box)' : ` or ${n} token${n === 1 ? '' : 's'} ${off > 0 ? 'right' : 'left'} of it (the blue box)`;
-  return `A copy runs down the dotted line${where}: the answer's 10th token reads a prior assistant answer's 10th${off ? ` or ${ordinal(10 + off)}` : ''}.`;
+  const line = `A word-for-word copy is a slanted line along the dotted one: the answer's 10th token reads a prior assistant answer's 10th${off ? ` or ${ordinal(10 + off)}` : ''}.`;
+  if (!r || !copy || off === null) return line;
+  const n = Math.abs(off);
+  const where = off === 0 ? 'on the dotted line' : `${n} token${n === 1 ? '' : 's'} ${off > 0 ? 'right' : 'left'} of the dotted line`;
+  const turn = r.messages[r.tokens[copy.k]!.message]?.turn;
+  return `${line} The light-blue box marks one real copy: ${quoted(r, copy.q)} reading ${quoted(r, copy.k)}${turn ? ` in turn ${turn}'s answer` : ''}, ${where}.`;
 }
 
 /** 1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st: a position said in words. */
@@ -171,7 +182,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),
     // Where the lines split it, that split is the card's reading; where the bright cells stand, in the fold.
     said: `${yours}the diagonal gets ${percent(r.diagonal)} of the answer's attention${times}${fillerSaid}.${lines ? '' : stripe}${split.said}`,
-    more: `${split.more ? `${split.more} ` : ''}${lines && stripe ? `${stripe.trim()} ` : ''}${offLine(r, d)}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
+    more: `${split.more ? `${split.more} ` : ''}${lines && stripe ? `${stripe.trim()} ` : ''}${offLine(r, d)}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} ${even > 0 ? `${bandWorked(r)} ` : ''}It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
   };
 }
 
@@ -190,7 +201,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought): the takeaway.
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   const takeaway = list
-    ? `${list} of the diagonal is the list of cells, which the task asks it to copy. ${traced ? 'The thought and move show a trace of the repeated move.' : `The thought and move sit ${k < 0.67 ? 'below' : 'near'} chance.`}`
+    ? `${list} of the diagonal is the list of cells, which the task asks it to copy. ${traced ? 'The thought and move show a trace of the repeated move.' : `The thought and move sit ${k < 0.67 ? 'below' : 'near'} chance: repeating a move needs no copying in order.`}`
     : undefined;
   return {
     ...(takeaway ? { takeaway } : {}),

@@ -29,6 +29,7 @@ const WORDS: Entry[] = [
   { term: 'sink', means: 'the first few tokens, where large models park attention they do not need (a small model may park little there).' },
   { term: 'chance', means: "a part's share of the tokens: what it would get if the model looked at every token equally." },
   { term: 'times chance', means: 'a share divided by its chance: 1 is no more than chance, 2 twice as much.' },
+  { term: 'parameters', means: "the model's learned numbers (its weights): the Compare models panel gives each model's count." },
   { term: 'heatmap', means: 'a row per token of the answer, a column per token it can look at; brighter is more attention.' },
   {
     term: 'diagonal ratio',

@@ -50,12 +50,15 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   // The per cents of other walls in the fold: the bars draw them (the grey), and the card keeps few figures.
   // How often AO still finds a way out against DE, in words: "as often" alone would hide it.
   const [aoOpen, deOpen] = [openRate(c, 'ao'), openRate(c, 'de')];
-  const fewerWays = aoOpen * 2 < deOpen ? ' and find an open way less than half as often' : aoOpen + 5 < deOpen ? ' and find an open way less often' : '';
-  const shaken = unsettled(c, 'ao') ? `hiding its answers also unsettles it, as AO's moves hit other walls far more than DE's (the grey)${fewerWays}.` : '';
+  const fewerWays =
+    aoOpen * 2 < deOpen ? ', and it finds an open way less than half as often' : aoOpen + 5 < deOpen ? ', and it finds an open way less often' : '';
+  const shaken = unsettled(c, 'ao')
+    ? `hiding its answers also confuses it: ${otherWalls(c, 'ao')} % of AO's moves hit another wall (the grey), against ${otherWalls(c, 'de')} % of DE's${fewerWays}.`
+    : '';
   const takeaway = {
     // The placeholders' unsettling said in the takeaway too: readers took the bold line for the whole story.
     pull: shaken
-      ? 'With its own answers hidden (AO), it repeats as often as with no history. So the extra repeats seem to go with its own words, though hiding them unsettles it.'
+      ? 'With its own answers hidden (AO), it repeats as often as with no history. So the extra repeats seem to go with its own words, though hiding them confuses it.'
       : 'With its own answers hidden (AO) it repeats the move no more than with no history, so the extra repeats went with its own words.',
     part: 'With its own answers hidden (AO), the model repeats the move less than with them, more than with none: part of the extra repeats came with its own words.',
     all: 'With its own answers hidden (AO), the model repeats the move as often as with them: here the extra repeats do not come with its own words.',
@@ -105,7 +108,7 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   const shaken = !unsettled(c, 'ao-last')
     ? ''
     : unsettled(c, 'ao-second-last')
-      ? " Its moves also hit other walls far more than DE's (the grey): one placeholder unsettles it too."
+      ? " Its moves also hit other walls far more than DE's (the grey): one placeholder confuses it too."
       : " Its moves also hit other walls more than DE's (the grey); the control's do not.";
   // Read against its control: the same one placeholder on the answer before, so confusion alone would drop there too.
   const takeaway = {

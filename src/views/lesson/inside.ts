@@ -103,7 +103,7 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
 
 /** What the look inside means for someone who wants to know why a model repeats. */
 export const SO_WHAT =
-  'Part 1 found the pull in the previous answer by changing what the model reads; looking inside did not show how it travels, as attention shows where it reads, not why.';
+  'Part 1 found the pull in the previous answer by changing what the model reads; looking inside did not show how that pull works, as attention shows where it reads, not why.';
 
 /** The inside recap's reveal: the half's question answered in one line, then how (clues, then the test). */
 export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Reveal {

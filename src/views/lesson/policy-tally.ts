@@ -35,7 +35,10 @@ function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'cavea
   const both = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
   // The share in words: the caveat keeps its figures to the policies' names.
   const part = share >= 50 ? 'half' : share >= 33 ? 'a third' : share >= 25 ? 'a quarter' : 'some';
-  return { ...more, caveat: `the bars count walls from every turn, and at ${part} or more of them the maze is still too young for ${both} to drop anything.` };
+  return {
+    ...more,
+    caveat: `the bars count walls at every turn, and at ${part} or more of them too few turns had passed for ${both} to drop any, so they showed everything.`,
+  };
 }
 
 /** How a policy the stored episodes were also written under does at the wall, against Full (nothing for another policy). */

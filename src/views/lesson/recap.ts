@@ -33,7 +33,7 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
   const hidden = (w: Writer, words = 'its own words'): string =>
     ({
       below: `it throws the model off${noMoveRate(c, w) >= 20 ? ` (${noMoveRate(c, w)} % of answers make no move)` : ''}: it tells little`,
-      pull: unsettled(c, w) ? 'as with no history, but more moves hit other walls: unsettled too' : `as with no history: the extra repeats went with ${words}`,
+      pull: unsettled(c, w) ? 'as with no history, but more moves hit other walls: confused too' : `as with no history: the extra repeats went with ${words}`,
       part: 'part of the extra repeats stay',
       all: 'the extra repeats all stay',
     })[hideVerdict(c, w)];
@@ -89,11 +89,11 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
   // AO-last's extra moves into other walls are confusion only where its control's placeholder does the same.
   const shaken = [unsettled(c, 'ao') && ao === 'pull', unsettled(c, 'ao-last') && latest === 'pull' && unsettled(c, 'ao-second-last')];
   const confusion = shaken.every(Boolean)
-    ? ' Both placeholders unsettle it (more moves into other walls), so part of each drop may be confusion.'
+    ? ' Both placeholders confuse it (more moves into other walls), so part of each drop may be confusion.'
     : shaken[0]
-      ? " AO's placeholders unsettle it (more moves into other walls), so part of its drop may be confusion."
+      ? " AO's placeholders confuse it (more moves into other walls), so part of its drop may be confusion."
       : shaken[1]
-        ? ' The one placeholder unsettles it (more moves into other walls), so part of that drop may be confusion.'
+        ? ' The one placeholder confuses it (more moves into other walls), so part of that drop may be confusion.'
         : '';
   return {
     takeaway,

@@ -70,7 +70,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
     takeaway:
       gap > 0
-        ? `After hitting a wall, it walks back into it in ${movePct(c, 'full')} of its moves with its whole history and ${movePct(c, 'de')} with none. The gap is the history's pull.`
+        ? `In ${c.episodes} mazes, right after a wall it walks back in ${movePct(c, 'full')} of moves with its whole history, ${movePct(c, 'de')} with none. The gap is the history's pull.`
         : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
     // The card keeps the two rates (the chart draws them); how many turns, mazes and extra repeats, in the fold.
     // Luck introduced here, where the first comparison is: every later count reads the same way.
