@@ -499,7 +499,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       // But one real copy is outlined, said in the card and under the heatmap, and Filler is said where it stands.
       expect(await card.getByTestId('lesson-text').textContent()).toMatch(
-        /A word-for-word copy is a slanted line along the dotted one: the answer's 10th token reads a prior assistant answer's 10th or 11th\. The light-blue box marks one real copy: "\d+" reading "\d+" in turn \d+'s answer, 1 token right of the dotted line\./,
+        /A word-for-word copy is a slanted line: the answer's 10th token reads a prior assistant answer's 10th or 11th\. The light-blue box marks a real one: "\d+" reading "\d+" in turn \d+'s answer\./,
       );
       expect(await page.getByTestId('lesson-zoom').textContent()).toContain('The light-blue box: one real copy, an answer token reading the same word');
       // Filler's heatmap comes with its own pass, after Full's: waited for, as the page shows it when it arrives.

@@ -156,7 +156,7 @@ describe('the lesson', () => {
       "Chance worked out: a row's band holds up to 3 tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, 3 in all on average, of the 12 tokens a row sees.",
     );
     expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
-      /^A word-for-word copy is a slanted line along the dotted one: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. On average the band holds 22 % of the tokens a row sees, so chance would put 22 % there\. Does the band get more than chance\?$/,
+      /^A word-for-word copy is a slanted line: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. The band holds 22 % of the tokens a row sees, so chance would put 22 % there\. Does the band get more than chance\?$/,
     );
   });
 
@@ -224,7 +224,7 @@ describe('the lesson', () => {
     for (const id of ['shares', 'diagonal']) expect(step(id).reveal!(w, w).said, id).not.toMatch(/\d\.\d{4}/);
     // The card shows at most three sentences; the rest is folded under "The figures behind this".
     expect(sentences(step('diagonal').reveal!(w, w).said)).toBeLessThanOrEqual(WORDS.saidSentences);
-    expect(step('diagonal').text({ ...w, radius: 8 })).toContain('8 tokens either side,');
+    expect(step('diagonal').text({ ...w, radius: 8 })).toContain('(8 tokens either side),');
     // Filler beside Full on the diagonal step: its ratio joins the card and the bars; here half or more of it stays.
     const beside = { ...w, shown: ['full', 'filler'], results: [figures('full', 0.1133, 0.2991), figures('filler', 0.0567, 0.2)] };
     expect(told('diagonal', beside, w)).toMatch(

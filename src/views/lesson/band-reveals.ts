@@ -56,7 +56,7 @@ export function diagonalAsk(w: LessonWorld): string {
   const even = r ? evenDiagonal(r) : 0;
   if (!r || !(even > 0)) return 'Does the band get more than chance, about as much, or less?';
   // The share alone before the guess: readers stopped at the cells' arithmetic (`bandWorked`, in the fold after).
-  return `On average the band holds ${percent(even)} of the tokens a row sees, so chance would put ${percent(even)} there. Does the band get more than chance?`;
+  return `The band holds ${percent(even)} of the tokens a row sees, so chance would put ${percent(even)} there. Does the band get more than chance?`;
 }
 
 /**
@@ -81,12 +81,11 @@ export function copyBoxSaid(w: LessonWorld): string {
   const copy = r && brightestCopy(r, tailRow(r));
   const last = r && priorSpans(r).at(-1);
   const off = copy && last ? copy.k - last.start - (copy.q - r.query.start) : null;
-  const line = `A word-for-word copy is a slanted line along the dotted one: the answer's 10th token reads a prior assistant answer's 10th${off ? ` or ${ordinal(10 + off)}` : ''}.`;
+  // The box's own offset names the second place ("10th or 11th"): where the real copy stands against the line.
+  const line = `A word-for-word copy is a slanted line: the answer's 10th token reads a prior assistant answer's 10th${off ? ` or ${ordinal(10 + off)}` : ''}.`;
   if (!r || !copy || off === null) return line;
-  const n = Math.abs(off);
-  const where = off === 0 ? 'on the dotted line' : `${n} token${n === 1 ? '' : 's'} ${off > 0 ? 'right' : 'left'} of the dotted line`;
   const turn = r.messages[r.tokens[copy.k]!.message]?.turn;
-  return `${line} The light-blue box marks one real copy: ${quoted(r, copy.q)} reading ${quoted(r, copy.k)}${turn ? ` in turn ${turn}'s answer` : ''}, ${where}.`;
+  return `${line} The light-blue box marks a real one: ${quoted(r, copy.q)} reading ${quoted(r, copy.k)}${turn ? ` in turn ${turn}'s answer` : ''}.`;
 }
 
 /** 1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st: a position said in words. */
@@ -201,7 +200,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought): the takeaway.
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   const takeaway = list
-    ? `${list} of the diagonal is the list of cells, which the task asks it to copy. ${traced ? 'The thought and move show a trace of the repeated move.' : `The thought and move sit ${k < 0.67 ? 'below' : 'near'} chance: repeating a move needs no copying in order.`}`
+    ? `${list} of the diagonal is the list of cells, which the task asks it to copy. ${traced ? 'The thought and move show a trace of the repeated move.' : `The thought and move sit ${k < 0.67 ? 'below' : 'near'} chance: a repeated move needs no in-order copy.`}`
     : undefined;
   return {
     ...(takeaway ? { takeaway } : {}),

@@ -189,7 +189,7 @@ export const LESSON: LessonStep[] = [
     region: 'figures',
     setup: WALL,
     text: (w) =>
-      `Part 1 changed what the model reads; now we look inside it. Attention is how each answer token shares 100 % of its looking over the tokens before it, as a reader's eyes jump back. They are of five kinds: the sink (first ${SINK_TOKENS}, a parking place for spare attention), system prompt, user's turns, prior assistant answers and current answer (its words so far). ${shareAsk(figuresOf(w))}`,
+      `Part 1 changed what the model reads; now we look inside. Attention is how each answer token shares 100 % of its looking over the tokens before it, as a reader's eyes jump back. They are of five kinds: the sink (first ${SINK_TOKENS}, a parking place for spare attention), system prompt, user's turns, prior assistant answers and current answer (its words so far). ${shareAsk(figuresOf(w))}`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
@@ -205,7 +205,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full: the same places, other words; the reveal reads both.
     setup: { ...WALL, also: ['filler'] },
     text: (w) =>
-      `${copyBoxSaid(w)} The diagonal ratio is the attention in the pink band around the dotted line, ${w.radius} tokens either side, over ${priorCount(w)}prior assistant answers. ${diagonalAsk(w)}`,
+      `${copyBoxSaid(w)} The diagonal ratio is the attention in the pink band (${w.radius} tokens either side), over ${priorCount(w)}prior assistant answers. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
     action: 'Look at the band in the left heatmap (Full), then pick your guess.',
@@ -222,7 +222,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: (w) =>
-      `${headsSaid(figuresOf(w))} The grid gives each head's diagonal ratio${topHeadSaid(figuresOf(w))}. Do the heads that copy make the move? The button switches off the last layer's 3 most-copying heads (▲), then its 3 lowest (▽) as a control; a count over ${WALL_COUNTS.episodes} mazes also tries 3 at random.`,
+      `${headsSaid(figuresOf(w))} The grid gives each head's diagonal ratio${topHeadSaid(figuresOf(w))}. Do the copying heads make the move? The button switches off the last layer's 3 most-copying heads (▲), then its 3 lowest (▽) as a control; a count over ${WALL_COUNTS.episodes} mazes tries 3 at random too.`,
     source: `Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean; heads and layers are counted from 0, so 1.2 is the second layer's third head. Switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three) and, in the count over the stored episodes, 3 heads drawn at random at each turn, the stricter control (the lowest heads may be the least used): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 most-copying heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
