@@ -229,7 +229,7 @@ describe('the wall counts the lesson quotes', () => {
     // One turn where the two sets part: fewer repeats with the top heads off, but not clearly beyond chance.
     expect(headsTally(c)).toEqual({
       takeaway: 'Switching off the most-copying heads changed more moves than the control, but that could be luck.',
-      said: 'These 3 moves were picked for walking back in with every head on; with the most-copying heads off, 50 % still do; three at random, 50 %; the lowest, 67 %: were the top and the lowest alike, such a gap would come 1 time in 2 or more.',
+      said: "These 3 moves are step 2's repeats into the wall; with the most-copying heads off, 50 % still walk into it; three at random, 50 %; the lowest, 67 %: were the top and the lowest alike, such a gap would come 1 time in 2 or more.",
       more: "The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked (most-copying, lowest, at random): a move made 2, 3 and 2 times, the move repeated 1, 2 and 1, an open way 1, 0 and 1, no move at all 1, 0 and 1 (the other moves run into another wall). Where both sets make a move, the two part on 1 turn: only the most-copying heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. Against the random three, the two part on 1 turn: only the most-copying heads off changed it 1 time, only the random three 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).",
       // Drawn among the moves made: with the top heads off 1 repeat and 1 open way of 2 (50 % each; 1 of 3 no move, written beside); 2 of 3 with the lowest off.
       board: {
@@ -245,7 +245,7 @@ describe('the wall counts the lesson quotes', () => {
         noHistory: null,
         caption:
           "The 3 moves back into the wall with every head on (of step 2's 4 turns right after a wall), written again with heads switched off: where each move goes now",
-        repeatKey: 'still back into the wall',
+        repeatKey: 'still into the same wall',
       },
       // On the luck meter: each set parts from the most-copying one on a single turn (1 against 0): p = 1.
       luck: [
@@ -368,7 +368,7 @@ describe('the wall counts the lesson quotes', () => {
       // 88 and 80 of the 190 moves; 10 of 200 turns make none.
       row('previous answer hidden (AO-last)', 46, 42, 5),
       // The control: 140 and 20 of 195 moves; 5 of 200 turns make none (2.5 %, rounded up).
-      row('the answer before it hidden (AO-second-last)', 72, 10, 3),
+      row('answer two turns back hidden (AO-second-last)', 72, 10, 3),
       row('no history (DE)', 45, 40),
       row('CPL twin, whole history', 60, 25),
       row('second twin (toward DE), whole history', 70, 15),
@@ -380,19 +380,19 @@ describe('the wall counts the lesson quotes', () => {
       scoreboard({ generate: true, contexts: true, hide: true, cpl: true }, c, ['full', 'lt', 'de', 'twin', 'twin-de'])!.rows.map((r) => r.writer),
     ).toEqual(['full', 'lt', 'de', 'twin', 'twin-de']);
     expect(wallTally(c)).toEqual({
-      takeaway: "In 40 mazes, right after a wall it walks back in 75 % of moves with its whole history, 45 % with none. The gap is the history's pull.",
+      takeaway: "In 40 mazes, at a wall it walks into it again in 75 % of moves with its whole history, 45 % with none. The gap is the history's pull.",
       // Luck, said first here: Full and DE part 69 against 9.
       said: 'Could the gap be luck? Were Full and DE alike, luck would make one this size less than 1 time in 1,000, so it is more than luck.',
       // Why no history still repeats, unfolded: its own rate, and what the pull is measured from.
       caveat:
-        "even with no history it walks back in 45 %, because its goal often lies just beyond the wall, so only the part above that is the history's pull.",
+        "even with no history it walks into the wall again in 45 %, because its goal often lies just beyond it; the part above that is the history's pull.",
       more: 'Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 of 200 moves (75 %) under Full, 90 of 200 moves (45 %) under DE and 80 of 160 moves (50 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
       luck: [{ label: 'Full against DE', p: signTest(69, 9), said: 'less than 1 time in 1,000', clear: true }],
     });
     // The first twin clearly lower, the second (toward DE) by a gap luck could give: the first twin's verdict.
     expect(twinTally(c)).toEqual({
       takeaway: 'Trained only where its history changed the move, the twin repeats it less often at the wall, but not as rarely as with no history.',
-      said: 'At a wall the twin walks back in 60 %, the demo model 75 % (luck gives that gap less than 1 time in 1,000: more than luck). The second twin walks back in 70 %.',
+      said: 'At a wall the twin walks into it again in 60 %, the demo model 75 % (luck gives that gap less than 1 time in 1,000: more than luck). The second twin does in 70 %.',
       more: 'Counted over the 200 stored turns at a wall, the twin repeats the move in 120 (60 %) and takes an open way in 50 (25 %); the second twin in 140 (70 %) and 30 (15 %); the demo model in 150 (75 %) and 20 (10 %) (the other turns run into another wall or write no move). The two part on 52 turns: only the twin repeats the blocked move 11 times, only the demo model 41; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The two part on 46 turns: only the second twin repeats it 18 times, only the demo model 28; were the two alike, chance would split them this unevenly about 1 time in 5. Both twins were scored as the paper scores them, each answer of a pair read with the short context as input: they learn which answer to prefer there, which may carry over little to the whole history (our reading, not measured).',
       luck: [
         { label: 'CPL twin against the demo model', p: signTest(11, 41), said: 'less than 1 time in 1,000', clear: true },
@@ -470,7 +470,7 @@ describe('the wall counts the lesson quotes', () => {
       'from DE: more than luck; from Full: could be luck',
     ]);
     expect(recapReveal(c).takeaway).toBe(
-      "The extra repeats go with the model's previous answer: the turn before alone brings them back, and hiding that answer, not the one before, takes them away.",
+      "The extra repeats go with the model's previous answer: the turn before alone brings them back, and hiding that answer, not the one two turns back, takes them away.",
     );
     expect(recapReveal(c).said).toBe(
       "AO keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the previous answer hidden, every other word kept. Its control, the last row, hides the one before instead and keeps the repeats: a placeholder alone does not take them away. AO's placeholders confuse it (more moves into other walls), so part of its drop may be confusion.",
@@ -480,13 +480,13 @@ describe('the wall counts the lesson quotes', () => {
     // The hide step's AO-last: 88 of 190 moves (46 %) against DE's 45 % and Full's 75 %; its other walls 12 % against DE's 15 %.
     // Its control keeps 140 of 195 (72 %): the placeholder alone does not take the repeats away.
     expect(latestTally(c).takeaway).toBe(
-      'Hiding only its previous answer takes the extra repeats away and hiding the one before it instead does not, so the pull sits in that previous answer.',
+      'Hiding only its previous answer takes the extra repeats away and hiding the answer two turns back instead does not, so the pull sits in that previous answer.',
     );
     expect(latestTally(c).said).toBe(
-      "With only its previous answer hidden, it walks back in 46 % of its moves; with only the one before hidden (AO-second-last, the control), 72 %. With no history (DE), 45 %; with the whole history, 75 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the previous answer it finds more open ways than with it.",
+      "With only its previous answer hidden, it walks into the wall again in 46 % of its moves; with only the answer two turns back hidden (AO-second-last, the control), 72 %. With no history (DE), 45 %; with the whole history, 75 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the previous answer it finds more open ways than with it.",
     );
     expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toBe(
-      'Hiding only its previous answer takes the extra repeats away, but hiding the one before it does too: part of the drop is the placeholder itself.',
+      'Hiding only its previous answer takes the extra repeats away, but hiding the answer two turns back does too: part of the drop is the placeholder itself.',
     );
     expect(latestTally(c).more).toMatch(
       /The counts: 88 of the 190 moves under AO-last and 140 of the 195 under AO-second-last, from 40 episodes the demo model played \(of the 200 turns, 10 and 5 make no move\)\. Into other walls: 12 % of AO-last's moves, 18 % of the control's, 15 % of DE's\. The two part on 62 turns: only AO-last repeats the blocked move 30 times, only DE 32;.* Against Full, the control: the two part on 26 turns: only the control repeats it 12 times, only Full 14;/,
@@ -566,7 +566,7 @@ describe('the wall counts the lesson quotes', () => {
       'With its own answers hidden (AO), 50 %, so the extra repeats seem to go with its own words, though hiding them confuses it.',
       // 88 of 190 moves: 46 %, at DE's 45 %.
       // Its control keeps the repeats (72 %): the pull sits in the previous answer, said without "seems".
-      'With only its previous answer hidden (AO-last), 46 %; with only the one before it hidden, 72 %, so the pull sits in the previous answer.',
+      'With only its previous answer hidden (AO-last), 46 %; with only the answer two turns back hidden, 72 %, so the pull sits in the previous answer.',
       // The second twin at 70 %, its drop within luck (18 against 28): no verdict of its own.
       'Its twin trained against it (CPL), 60 %; a second twin trained toward the move made with no history, 70 %.',
     ]);
@@ -587,7 +587,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(other[0]!.items.slice(2)).toEqual([
       'With its own answers hidden (AO), 63 %.',
       // Its control keeps the repeats (72 %): the pull sits in the previous answer, said without "seems".
-      'With only its previous answer hidden (AO-last), 46 %; with only the one before it hidden, 72 %, so the pull sits in the previous answer.',
+      'With only its previous answer hidden (AO-last), 46 %; with only the answer two turns back hidden, 72 %, so the pull sits in the previous answer.',
       'Its twin trained against it (CPL), 60 %: lower, but it could be luck (about 1 time in 2); a second twin trained toward the move made with no history, 70 %.',
     ]);
     expect(other[1]!.items).toHaveLength(3);
@@ -623,7 +623,7 @@ describe('the wall counts the lesson quotes', () => {
       'Switching off the most-copying heads stops more repeats than switching off the lowest, but not clearly more than switching off three at random.',
     );
     expect(headsTally(close3).said).toMatch(
-      /^These 116 moves were picked for walking back in with every head on; with the most-copying heads off, 61 % still do; three at random, 71 %; the lowest, 88 %\. Only its gap to the lowest is more than luck\./,
+      /^These 116 moves are step 2's repeats into the wall; with the most-copying heads off, 61 % still walk into it; three at random, 71 %; the lowest, 88 %\. Only its gap to the lowest is more than luck\./,
     );
     expect(summary(close3).points![1]!.items.at(-1)).toBe(
       'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %), but 3 at random came close (71 %). Attention picked the heads; switching them off tested them.',
@@ -633,7 +633,7 @@ describe('the wall counts the lesson quotes', () => {
     );
     // LT near DE: no such reason to give, even with the second twin clearly lower.
     const secondLower = { ...c, repeats: { ...c.repeats, lt: 95 }, split: { ...c.split, full: { ...c.split.full, 'twin-de': sp(5, 40) } } };
-    expect(twinTally(secondLower).said).toMatch(/The second twin walks back in 70 %\.$/);
+    expect(twinTally(secondLower).said).toMatch(/The second twin does in 70 %\.$/);
     // A twin no lower than the demo model is not clearly lower either.
     expect(twinTally({ ...c, repeats: { ...c.repeats, twin: 150 } }).takeaway).toMatch(/^Neither twin repeats clearly less/);
   });

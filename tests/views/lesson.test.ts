@@ -156,7 +156,7 @@ describe('the lesson', () => {
       "Chance worked out: a row's band holds up to 3 tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, 3 in all on average, of the 12 tokens a row sees.",
     );
     expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
-      /^A word-for-word copy is a slanted line: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. The band holds 22 % of the tokens a row sees, so chance would put 22 % there\. Does the band get more than chance\?$/,
+      /^A word-for-word copy is a slanted line: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. The band holds 22 % of the tokens a row sees: chance would put 22 % there\. Does the band get more than chance\?$/,
     );
   });
 
@@ -224,7 +224,7 @@ describe('the lesson', () => {
     for (const id of ['shares', 'diagonal']) expect(step(id).reveal!(w, w).said, id).not.toMatch(/\d\.\d{4}/);
     // The card shows at most three sentences; the rest is folded under "The figures behind this".
     expect(sentences(step('diagonal').reveal!(w, w).said)).toBeLessThanOrEqual(WORDS.saidSentences);
-    expect(step('diagonal').text({ ...w, radius: 8 })).toContain('(8 tokens either side),');
+    expect(step('diagonal').text({ ...w, radius: 8 })).toContain('(8 tokens either side) over');
     // Filler beside Full on the diagonal step: its ratio joins the card and the bars; here half or more of it stays.
     const beside = { ...w, shown: ['full', 'filler'], results: [figures('full', 0.1133, 0.2991), figures('filler', 0.0567, 0.2)] };
     expect(told('diagonal', beside, w)).toMatch(
@@ -371,7 +371,7 @@ describe('the lesson', () => {
       expect(sentences(says(a, b).said), `${a}, ${b}`).toBeLessThanOrEqual(WORDS.saidSentences);
     // Written DE first, then Full: the verdict still reads Full against less of the conversation.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toMatch(
-      /^In \d+ mazes, right after a wall it walks back in \d+ % .*\. Under Full the model moves south, into a wall; under DE it moves east, an open way\. The history changes what the model does/,
+      /^In \d+ mazes, at a wall it walks into it again in \d+ % .*\. Under Full the model moves south, into a wall; under DE it moves east, an open way\. The history changes what the model does/,
     );
     // Under DE the list of cells is a guess: said in the fold, not left a puzzle; not said without a DE answer.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toContain(
@@ -383,7 +383,7 @@ describe('the lesson', () => {
     );
     // An observation with no walls named: the moves are not judged, only compared.
     expect(told('generate', { ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
-      /^In \d+ mazes, right after a wall it walks back in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Could the gap be luck\?/,
+      /^In \d+ mazes, at a wall it walks into it again in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Could the gap be luck\?/,
     );
     // The previous answer is 'Path: 8 9 10.\nMove: south'; the last user message names the wall east.
     const off = (withOff: string, control?: string) => ({
@@ -398,7 +398,7 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^These \d+ moves were picked for walking back in with every head on; with the most-copying heads off, \d+ % still do; three at random, \d+ %; the lowest, \d+ %\. Only its gap to the lowest is more than luck\. With every head on the model moves east, into a wall; with the most-copying heads off, north, an open way\. With the lowest off, east, into a wall; both break its list of cells\.$/,
+      /^These \d+ moves are step 2's repeats into the wall; with the most-copying heads off, \d+ % still walk into it; three at random, \d+ %; the lowest, \d+ %\. Only its gap to the lowest is more than luck\. With every head on the model moves east, into a wall; with the most-copying heads off, north, an open way\. With the lowest off, east, into a wall; both break its list of cells\.$/,
     );
     expect(heads.more).toMatch(
       /^On this answer: both sets garble the list of cells; here only the most-copying heads change the move\. Switched off: L1·H0, L1·H2 \(most copying: highest diagonal ratio\); L1·H3, L1·H5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): with every head on it repeats its first 4 words, with those heads off 2, with the others off 4\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked \(most-copying, lowest, at random\): /,
@@ -601,7 +601,7 @@ describe('the lesson', () => {
     expect(copiersSaid(null, ['L1·H0'])).toMatch(/^The first layer copies too/);
     // The heads step's text names the grid's highest head against its layer: 0.38 / 0.19 = 2.0 (layer 1 in figures()).
     expect(step('heads').text({ ...start, results: [{ ...r, layer: 1 }] })).toContain(
-      "; the highest, ★ the last layer's head 0 (L1·H0, counting from 0), has 2.0 times its layer's average.",
+      "In the grid, ★ marks the highest diagonal ratio, the last layer's head 0 (L1·H0), at 2.0 times its layer's average.",
     );
     expect(step('heads').text({ ...start, results: [] })).toContain('(★ the highest; heads named layer.head, counted from 0).');
   });

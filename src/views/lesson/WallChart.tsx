@@ -21,7 +21,7 @@ export function WallChart({ board }: { board: Board }) {
           <span
             className="bar-track"
             role="img"
-            aria-label={`${r.repeats} % back into the wall, ${r.open} % an open way${r.noMove > 0 ? `; ${r.noMove} % of answers make no move` : ''}`}
+            aria-label={`${r.repeats} % into the same wall again, ${r.open} % an open way${r.noMove > 0 ? `; ${r.noMove} % of answers make no move` : ''}`}
           >
             <span className="wall-repeat" style={{ width: `${r.repeats}%` }} />
             <span className="wall-open" style={{ width: `${r.open}%` }} />
@@ -37,7 +37,7 @@ export function WallChart({ board }: { board: Board }) {
         {/* Each swatch kept on one line with its words. */}
         {(
           [
-            ['wall-repeat', board.repeatKey ?? 'back into the wall'],
+            ['wall-repeat', board.repeatKey ?? 'into the same wall again'],
             ['wall-open', 'an open way'],
             ['wall-other', 'another wall the user named'],
           ] as const

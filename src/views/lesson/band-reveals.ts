@@ -56,7 +56,7 @@ export function diagonalAsk(w: LessonWorld): string {
   const even = r ? evenDiagonal(r) : 0;
   if (!r || !(even > 0)) return 'Does the band get more than chance, about as much, or less?';
   // The share alone before the guess: readers stopped at the cells' arithmetic (`bandWorked`, in the fold after).
-  return `The band holds ${percent(even)} of the tokens a row sees, so chance would put ${percent(even)} there. Does the band get more than chance?`;
+  return `The band holds ${percent(even)} of the tokens a row sees: chance would put ${percent(even)} there. Does the band get more than chance?`;
 }
 
 /**
@@ -82,10 +82,12 @@ export function copyBoxSaid(w: LessonWorld): string {
   const last = r && priorSpans(r).at(-1);
   const off = copy && last ? copy.k - last.start - (copy.q - r.query.start) : null;
   // The box's own offset names the second place ("10th or 11th"): where the real copy stands against the line.
-  const line = `A word-for-word copy is a slanted line: the answer's 10th token reads a prior assistant answer's 10th${off ? ` or ${ordinal(10 + off)}` : ''}.`;
+  // One ahead, said why: a row computes the next word, so a copier reads the word it copies next.
+  const second = !off ? '' : off > 0 ? `, or its ${ordinal(10 + off)}, the word it copies next` : ` or ${ordinal(10 + off)}`;
+  const line = `A word-for-word copy is a slanted line: the answer's 10th token reads a prior assistant answer's 10th${second}.`;
   if (!r || !copy || off === null) return line;
   const turn = r.messages[r.tokens[copy.k]!.message]?.turn;
-  return `${line} The light-blue box marks a real one: ${quoted(r, copy.q)} reading ${quoted(r, copy.k)}${turn ? ` in turn ${turn}'s answer` : ''}.`;
+  return `${line} The heatmap shows ${turn ? `turn ${turn}'s` : 'the last'} answer; the light-blue box marks a real copy.`;
 }
 
 /** 1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st: a position said in words. */

@@ -103,7 +103,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   const yet = t.priorLower * 2 > t.turns && !twinClear;
   const second = secondTwinWorks();
   // Where to look, unfolded under the reveal's sentence: the chart is below the card's reach.
-  const lines = `look at "Shares by turn" in the Charts panel, where the line "CPL twin: prior assistant share" lies under "prior assistant" at ${at}. Both rise as the answers pile up, and so does their chance (grey, dashed), since there is more text to read.${atChance ? ` The twin's line ends on the chance line, yet at a wall it still walks back in ${movePct(WALL_COUNTS, 'twin')}.` : ''}`;
+  const lines = `look at "Shares by turn" in the Charts panel, where the line "CPL twin: prior assistant share" lies under "prior assistant" at ${at}. Both rise as the answers pile up, and so does their chance (grey, dashed), since there is more text to read.${atChance ? ` The twin's line ends on the chance line, yet at a wall it still walks into it again in ${movePct(WALL_COUNTS, 'twin')}.` : ''}`;
   return {
     // Less attention on its answers at most turns, about as many repeats: the step's point, where the chart shows it.
     takeaway: yet

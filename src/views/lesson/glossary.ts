@@ -19,14 +19,19 @@ const WORDS: Entry[] = [
   { term: 'prior assistant answers', means: 'what the model itself wrote in the earlier turns.' },
   {
     term: 'current answer',
-    means: "the conversation's last answer, already written: the one whose attention is measured (the page calls it the scored answer).",
+    means:
+      "the conversation's last answer, already written, read back token by token: each of its tokens sees only the words before it (the page calls it the scored answer).",
   },
   { term: 'system prompt', means: 'the instructions at the top of the conversation.' },
   {
     term: 'attention',
     means: 'for each token it writes, how the model shares out its looking over the tokens before it; the shares add up to 100 %.',
   },
-  { term: 'sink', means: 'the first few tokens, where large models park attention they do not need (a small model may park little there).' },
+  {
+    term: 'sink',
+    means:
+      "the first few tokens: a token's shares must add up to 100 %, so looking with nowhere useful to go is dumped there (large models do so a lot; a small one may not).",
+  },
   { term: 'chance', means: "a part's share of the tokens: what it would get if the model looked at every token equally." },
   { term: 'times chance', means: 'a share divided by its chance: 1 is no more than chance, 2 twice as much.' },
   { term: 'parameters', means: "the model's learned numbers (its weights): the Compare models panel gives each model's count." },

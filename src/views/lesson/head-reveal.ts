@@ -28,15 +28,15 @@ export const spokenHead = (h: { layer: number; head: number }): string => `the l
 export function headsSaid(r: PolicyResult | null): string {
   const n = r?.perHead?.length;
   const shape = r && n ? `${r.layer + 1} layers of ${n} heads` : 'layers of heads';
-  return `The model has ${shape}, each choosing where to look; the heatmaps averaged the last layer's.`;
+  return `The model has ${shape}, each choosing where to look.`;
 }
 
-/** The grid's highest head against its layer's average, for the heads step's text ("; the highest, ★ the last layer's head 0, has 2.0 times …"). */
+/** The grid's highest head against its layer's average, for the heads step's text ("In the grid, ★ marks the highest diagonal ratio, …"). */
 export function topHeadSaid(r: PolicyResult | null): string {
   const h = r && topHead(r);
   return h
-    ? `; the highest, ★ ${spokenHead(h)} (${headLabel([h.layer, h.head])}, counting from 0), has ${h.times.toFixed(1)} times its layer's average`
-    : ' (★ the highest; heads named layer.head, counted from 0)';
+    ? `In the grid, ★ marks the highest diagonal ratio, ${spokenHead(h)} (${headLabel([h.layer, h.head])}), at ${h.times.toFixed(1)} times its layer's average.`
+    : "The grid gives each head's diagonal ratio (★ the highest; heads named layer.head, counted from 0).";
 }
 
 /**

@@ -114,16 +114,16 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   const takeaway = {
     pull: keeps
       ? shaken
-        ? 'Hiding only its previous answer takes the extra repeats away; hiding the answer before it changes nothing. So the pull goes with the previous answer.'
-        : 'Hiding only its previous answer takes the extra repeats away and hiding the one before it instead does not, so the pull sits in that previous answer.'
-      : 'Hiding only its previous answer takes the extra repeats away, but hiding the one before it does too: part of the drop is the placeholder itself.',
+        ? 'Hiding only its previous answer takes the extra repeats away; hiding the answer two turns back changes nothing. So the pull goes with the previous answer.'
+        : 'Hiding only its previous answer takes the extra repeats away and hiding the answer two turns back instead does not, so the pull sits in that previous answer.'
+      : 'Hiding only its previous answer takes the extra repeats away, but hiding the answer two turns back does too: part of the drop is the placeholder itself.',
     part: 'Hiding only its previous answer takes part of the extra repeats away: the pull sits partly in that one answer.',
     all: 'Hiding only its previous answer leaves the extra repeats: the pull is not in that one answer.',
     below: 'Hiding only its previous answer confuses the model: it repeats the move less than even with no history, so this tells little.',
   }[v];
   return {
     takeaway,
-    said: `With only its previous answer hidden, it walks back in ${moveRate(c, 'ao-last')} % of its moves; with only the one before hidden (AO-second-last, the control), ${moveRate(c, 'ao-second-last')} %. With no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %.${shaken}${confusion(c)}`,
+    said: `With only its previous answer hidden, it walks into the wall again in ${moveRate(c, 'ao-last')} % of its moves; with only the answer two turns back hidden (AO-second-last, the control), ${moveRate(c, 'ao-second-last')} %. With no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %.${shaken}${confusion(c)}`,
     luck: [luckRow('AO-last against Full', c.split.full['ao-last']), luckRow('AO-second-last against Full', c.split.full['ao-second-last'])],
     more: `AO-last and its control are this tool's tests, not a paper's policies: one answer is hidden as AO hides each, without AO's line in the system prompt. The counts: ${c.repeats['ao-last']} of the ${c.moved['ao-last']} moves under AO-last and ${c.repeats['ao-second-last']} of the ${c.moved['ao-second-last']} under AO-second-last, from ${c.episodes} episodes the demo model played (of the ${c.turns} turns, ${c.turns - c.moved['ao-last']} and ${c.turns - c.moved['ao-second-last']} make no move). Into other walls: ${otherWalls(c, 'ao-last')} % of AO-last's moves, ${otherWalls(c, 'ao-second-last')} % of the control's, ${otherWalls(c, 'de')} % of DE's. ${parted(c.split.de['ao-last'], 'only AO-last repeats the blocked move', 'only DE')} Against Full, the control: t${parted(c.split.full['ao-second-last'], 'only the control repeats it', 'only Full').slice(1)}`,
   };

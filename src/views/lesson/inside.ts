@@ -86,7 +86,7 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
     row(
       'heads',
       'Switching heads off',
-      'the test: of the repeats, the moves still back into the wall with the 3 most-copying heads off, 3 at random, the 3 lowest',
+      'the test: of the repeats, the moves still into the same wall with the 3 most-copying heads off, 3 at random, the 3 lowest',
       `${stillPct(h, 'top')}, ${stillPct(h, 'random')}, ${stillPct(h, 'bottom')}`,
       carry
         ? beyondRandom(h)

@@ -80,7 +80,7 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
   const takeaway =
     latest === 'pull' && ltBringsMost(c)
       ? controlKeeps(c)
-        ? "The extra repeats go with the model's previous answer: the turn before alone brings them back, and hiding that answer, not the one before, takes them away."
+        ? "The extra repeats go with the model's previous answer: the turn before alone brings them back, and hiding that answer, not the one two turns back, takes them away."
         : "The extra repeats seem to go with the model's own previous answer: the turn before alone brings them back (LT), and hiding only that answer takes them away."
       : ao === 'pull'
         ? "The extra repeats go with the model's own answers, not only the previous one: hiding them all (AO) takes them away, hiding only the previous one does not."
@@ -101,7 +101,7 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
     said: `AO keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the previous answer hidden, every other word kept. Its control, the last row, hides the one before instead${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.${confusion}`,
     table: {
       caption:
-        'Right after walking into a wall, how often it walks back in (of the moves it makes). Under each rate, its gap to DE and to Full: "more than luck" where luck alone would give it less than 1 time in 20.',
+        'Right after walking into a wall, how often it walks into it again (of the moves it makes). Under each rate, its gap to DE and to Full: "more than luck" where luck alone would give it less than 1 time in 20.',
       columns: ['Policy: what the model is shown', 'Back into the wall', 'What that tells'],
       rows: recapRows(c).map((r) => ({ ...r, figure: `${r.rate} %` })),
     },

@@ -64,17 +64,17 @@ function priorCount(w: LessonWorld): string {
 }
 
 /**
- * What Clip keeps, said in the step text: a sentence of its own with the first cut and the lesson's turn ("At turn 7
- * Clip shows turn 6; at turn 10, turns 6 to 9."), or a clause while it cuts nothing yet.
+ * What Clip keeps, said in the step text: the first cut and the lesson's turn (": at turn 7 Clip shows turn 6; at turn
+ * 10, turns 6 to 9."), or a clause while it cuts nothing yet.
  */
 function clipShows(t: number): string {
   const shown = clipShown(t, TABLE);
   if (shown === null) return ` (not yet on these ${t - 1} earlier turns).`;
   // A first cut worked out too, where it comes earlier: readers rebuilt the rule on paper from one example.
   const first = clipShown(TABLE.clipAt + 1, TABLE);
-  const early =
-    first !== null && TABLE.clipAt + 1 < t ? `At turn ${TABLE.clipAt + 1} Clip shows ${first}; at turn ${t}, ${shown}.` : `At turn ${t} Clip shows ${shown}.`;
-  return `. ${early}`;
+  return first !== null && TABLE.clipAt + 1 < t
+    ? `: at turn ${TABLE.clipAt + 1} Clip shows ${first}; at turn ${t}, ${shown}.`
+    : `: at turn ${t} Clip shows ${shown}.`;
 }
 
 export const LESSON: LessonStep[] = [
@@ -122,7 +122,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `Dropping turns saves work and room; the table marks the earlier turns each policy shows and the tokens (word pieces) the model reads. LT (last turn) keeps only the turn before, Window-6 the last 6. Clip and Summary let turns pile up; once there are ${TABLE.clipAt}, they keep only the last ${TABLE.clipTo === 1 ? 'one' : TABLE.clipTo} and pile up again${clipShows(w.turns)} Does the turn before alone bring back the repeats?`,
+      `Dropping turns saves work and room; the table marks the earlier turns each policy shows and the tokens (word pieces) the model reads. LT (last turn) keeps only the turn before, Window-6 the last 6. When the earlier turns reach ${TABLE.clipAt}, Clip and Summary drop all but the newest${TABLE.clipTo === 1 ? '' : ` ${TABLE.clipTo}`} and collect again${clipShows(w.turns)} Does the turn before alone bring back the repeats?`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, is cut back to the last L, then grows again; Summary-H→L does the same and leaves a one-sentence summary of the turns it cut; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel, among the parts that "show them" brings back). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table: only the turn before.',
@@ -149,7 +149,7 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `These policies keep every turn but hide the model's own answers: AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, and the user's turns stay. AO-last, a test this tool adds, hides only its previous answer (turn ${w.turns - 1}'s); its control, AO-second-last, only the one before (turn ${w.turns - 2}'s). Hidden answers can leave it writing no move; the counts are of the moves made. Do the extra repeats go with its own words?`,
+      `These policies keep every turn but hide the model's own answers: AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, and the user's turns stay. AO-last, a test this tool adds, hides only its previous answer (turn ${w.turns - 1}'s); its control, AO-second-last, only the answer two turns back (turn ${w.turns - 2}'s). Hidden answers can leave it writing no move; the counts are of the moves made. Do the extra repeats go with its own words?`,
     source:
       "AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2. AO-last is this tool's, not a paper's: AO's placeholder in place of the previous answer only, with no line added, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before that: were the drop under AO-last the placeholder's confusion alone, it would drop there too.",
     action: 'Click AO in the table, then AO-last.',
@@ -174,7 +174,7 @@ export const LESSON: LessonStep[] = [
     region: 'card',
     setup: WALL,
     text: () =>
-      `Steps ${stepNo('generate')}–${stepNo('hide')} counted, under each policy, how often the model walks back into a wall it just hit; the table puts them together. Read each against DE, since even with no history the goal pulls it there. The papers behind this tool ("Mitigating conversational inertia", "Do LLMs benefit from their own words?") found the same pull in large chat models. For a chatbot stuck repeating a wrong answer, starting afresh helps (DE here: ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}).`,
+      `Steps ${stepNo('generate')}–${stepNo('hide')} counted, under each policy, how often the model walks again into a wall it just hit; the table puts them together. Read each against DE, since even with no history the goal pulls it there. The papers behind this tool ("Mitigating conversational inertia", "Do LLMs benefit from their own words?") found the same pull in large chat models. For a chatbot stuck repeating a wrong answer, starting afresh helps (DE here: ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}).`,
     source:
       "The counts of the steps before, together. AO as the test of the model's own words: paper 1, section 2 (the user's turns stay, only the answers go). The rates are of the moves made; answers with no move are left out, as on every count at the wall.",
     action: 'Read the table, then press Next.',
@@ -189,7 +189,7 @@ export const LESSON: LessonStep[] = [
     region: 'figures',
     setup: WALL,
     text: (w) =>
-      `Part 1 changed what the model reads; now we look inside. Attention is how each answer token shares 100 % of its looking over the tokens before it, as a reader's eyes jump back. They are of five kinds: the sink (first ${SINK_TOKENS}, a parking place for spare attention), system prompt, user's turns, prior assistant answers and current answer (its words so far). ${shareAsk(figuresOf(w))}`,
+      `Now we look inside the model. Attention is how each answer token shares 100 % of its looking over the tokens before it, as a reader's eyes jump back. They are of five kinds: the sink (first ${SINK_TOKENS}, where looking with nowhere useful to go is dumped), system prompt, user's turns, prior assistant answers and current answer (its words so far). ${shareAsk(figuresOf(w))}`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
@@ -205,7 +205,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full: the same places, other words; the reveal reads both.
     setup: { ...WALL, also: ['filler'] },
     text: (w) =>
-      `${copyBoxSaid(w)} The diagonal ratio is the attention in the pink band (${w.radius} tokens either side), over ${priorCount(w)}prior assistant answers. ${diagonalAsk(w)}`,
+      `${copyBoxSaid(w)} The diagonal ratio adds up the pink band (${w.radius} tokens either side) over ${priorCount(w)}prior assistant answers. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
     action: 'Look at the band in the left heatmap (Full), then pick your guess.',
@@ -222,7 +222,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: (w) =>
-      `${headsSaid(figuresOf(w))} The grid gives each head's diagonal ratio${topHeadSaid(figuresOf(w))}. Do the copying heads make the move? The button switches off the last layer's 3 most-copying heads (▲), then its 3 lowest (▽) as a control; a count over ${WALL_COUNTS.episodes} mazes tries 3 at random too.`,
+      `${headsSaid(figuresOf(w))} ${topHeadSaid(figuresOf(w))} Switching a head off zeroes what it passes on, like knocking out a gene. Do the copying heads make the move? The button switches off the 3 most-copying heads (▲), then, as controls, the 3 lowest (▽) and, over ${WALL_COUNTS.episodes} mazes, 3 at random.`,
     source: `Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean; heads and layers are counted from 0, so 1.2 is the second layer's third head. Switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three) and, in the count over the stored episodes, 3 heads drawn at random at each turn, the stricter control (the lowest heads may be the least used): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 most-copying heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
@@ -251,7 +251,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full, so its row reads the page's own figures; every head on, for the heads' row.
     setup: { ...WALL, heads: true, also: ['filler'] },
     text: () =>
-      `Steps ${stepNo('shares')}–${stepNo('heads')} asked one question. Does where the model reads explain why it walks back into the wall? The table puts each step's answer side by side, the clues first, then the one test, heads switched off.`,
+      `Steps ${stepNo('shares')}–${stepNo('heads')} asked one question. Does where the model reads explain why it walks into the wall again? The table puts each step's answer side by side, the clues first, then the one test, heads switched off.`,
     source:
       "The figures of the steps before, together: the shares and the diagonal ratio (paper 2, section 3.4) of the lesson's last answer, under Full and Filler, its last layer's heads, and the stored counts of the turns right after a wall (scripts/inertia-turns.ts).",
     action: 'Read the table, then press Next.',
@@ -266,7 +266,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      `CPL (Context Preference Learning, from "Mitigating conversational inertia") retrains the model itself. For two of its answers to one turn, written seeing only the turn before or the whole history, training makes the first more likely and the second less. A twin, a copy of this model, was trained so on other mazes. ${ltBringsMost(WALL_COUNTS) ? `As the turn before keeps most of the pull (step ${stepNo('contexts')}), a` : 'A'} second twin was trained toward no history. Does either still walk into the wall?`,
+      `CPL (Context Preference Learning, from "Mitigating conversational inertia") retrains the model itself. For one turn it writes answer A seeing only the turn before, and B seeing everything; training makes A more likely and B less. A twin, a copy of this model, was trained so on other mazes. ${ltBringsMost(WALL_COUNTS) ? `As the turn before keeps most of the pull (step ${stepNo('contexts')}), a` : 'A'} second twin was trained toward no history. Does either still walk into the wall?`,
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts; the second twin the same way, with no earlier turn as the short context (a variant of this tool, not of the paper), and is counted only over the stored turns at a wall (scripts/inertia-turns.ts), not loaded on the page.',
     action: 'Click "Load the CPL twin and write the answer with both".',

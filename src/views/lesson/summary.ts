@@ -24,7 +24,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     `With its whole history it repeats the blocked move in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}.`,
     `With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ', so the pull is mostly in the turn before' : ''}.`,
     `With its own answers hidden (AO), ${movePct(c, 'ao')}${aoAtDe ? `, so the extra repeats seem to go with its own words${unsettled(c, 'ao') ? ', though hiding them confuses it' : ''}` : ''}.`,
-    `With only its previous answer hidden (AO-last), ${movePct(c, 'ao-last')}; with only the one before it hidden, ${movePct(c, 'ao-second-last')}${
+    `With only its previous answer hidden (AO-last), ${movePct(c, 'ao-last')}; with only the answer two turns back hidden, ${movePct(c, 'ao-second-last')}${
       hideVerdict(c, 'ao-last') !== 'pull'
         ? ''
         : controlKeeps(c)

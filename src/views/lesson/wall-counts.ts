@@ -70,13 +70,13 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
     takeaway:
       gap > 0
-        ? `In ${c.episodes} mazes, right after a wall it walks back in ${movePct(c, 'full')} of moves with its whole history, ${movePct(c, 'de')} with none. The gap is the history's pull.`
+        ? `In ${c.episodes} mazes, at a wall it walks into it again in ${movePct(c, 'full')} of moves with its whole history, ${movePct(c, 'de')} with none. The gap is the history's pull.`
         : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
     // The card keeps the two rates (the chart draws them); how many turns, mazes and extra repeats, in the fold.
     // Luck introduced here, where the first comparison is: every later count reads the same way.
     // What the chart counts is its caption (the mazes, the moves made): the card keeps the reading.
     said: `C${luckSaid(c.split.de.full, 'Full and DE').slice(1)}`,
-    caveat: `even with no history it walks back in ${movePct(c, 'de')}, because its goal often lies just beyond the wall, so only the part above that is the history's pull.`,
+    caveat: `even with no history it walks into the wall again in ${movePct(c, 'de')}, because its goal often lies just beyond it; the part above that is the history's pull.`,
     luck: [luckRow('Full against DE', c.split.de.full)],
     more: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from. The counts: ${ofMoves(c, 'full')} under Full, ${ofMoves(c, 'de')} under DE and ${ofMoves(c, 'ao')} under AO, from ${c.episodes} episodes counted beforehand with the same model. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE')}`,
   };
@@ -148,7 +148,7 @@ export function scoreboard(
       row('own answers hidden (AO)', 'ao'),
       ...(reached.aoLast === false
         ? []
-        : [row('previous answer hidden (AO-last)', 'ao-last'), row('the answer before it hidden (AO-second-last)', 'ao-second-last')]),
+        : [row('previous answer hidden (AO-last)', 'ao-last'), row('answer two turns back hidden (AO-second-last)', 'ao-second-last')]),
     );
   rows.push(row('no history (DE)', 'de'));
   if (reached.cpl) rows.push(row('CPL twin, whole history', 'twin'), row('second twin (toward DE), whole history', 'twin-de'));
@@ -204,7 +204,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
     // In step 2's measure (back into the wall); where the changed moves went, under "Careful:": a reader took
     // "changed" for "cured".
-    said: `These ${h.of} moves were picked for walking back in with every head on; with the most-copying heads off, ${stillPct(h, 'top')} still do; three at random, ${stillPct(h, 'random')}; the lowest, ${stillPct(h, 'bottom')}${
+    said: `These ${h.of} moves are step ${stepNo('generate')}'s repeats into the wall; with the most-copying heads off, ${stillPct(h, 'top')} still walk into it; three at random, ${stillPct(h, 'random')}; the lowest, ${stillPct(h, 'bottom')}${
       carry
         ? random
           ? '. Its gaps to both are more than luck.'
@@ -242,7 +242,7 @@ function headsBoard(h: HeadsOffCounts, turns: number): Board {
     ],
     noHistory: null,
     caption: `The ${h.of} moves back into the wall with every head on (of step ${stepNo('generate')}'s ${turns} turns right after a wall), written again with heads switched off: where each move goes now`,
-    repeatKey: 'still back into the wall',
+    repeatKey: 'still into the same wall',
   };
 }
 
