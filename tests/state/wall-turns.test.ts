@@ -533,7 +533,7 @@ describe('the wall counts the lesson quotes', () => {
       // The chart's other rows (Window-6, Clip and Summary at 74 %, Full 75 %): near Full, with the share of the stored
       // walls where each still keeps every turn (the least of the three).
       caveat: expect.stringMatching(
-        /^the bars count walls at every turn, and at (half|a third|a quarter|some) or more of them too few turns had passed for Window-6, Clip and Summary to drop any\.$/,
+        /^in early turns Window-6, Clip and Summary still show everything, so at (half|a third|a quarter|some) or more of the walls they read what Full reads\.$/,
       ),
       // LT and Full part on 40 turns, 15 against 25: chance gives that often (2 × 0.077: about 1 time in 6).
       more: 'The counts over the 200 stored turns right after a wall: 140 of the 200 moves under LT, 150 of 200 under Full, 90 of 200 under DE, from 40 episodes the demo model played. The two part on 40 turns: only LT repeats the blocked move 15 times, only Full 25; were the two alike, chance would split them this unevenly about 1 time in 6.',
@@ -548,7 +548,7 @@ describe('the wall counts the lesson quotes', () => {
     const t3 = (turn: number) => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null }) as WallTurn;
     const lowSummary = { ...c, repeats: { ...c.repeats, 'summary:6:1': 100 }, split: { ...c.split, full: { ...c.split.full, 'summary:6:1': sp(0, 50) } } };
     expect(policyTally('lt', 'LT', lowSummary, [t3(3), t3(7), t3(9)]).caveat).toBe(
-      'the bars count walls at every turn, and at a third or more of them too few turns had passed for Window-6 and Clip to drop any.',
+      'in early turns Window-6 and Clip still show everything, so at a third or more of the walls they read what Full reads.',
     );
     expect(
       policyTally('lt', 'LT', { ...lowSummary, split: { ...lowSummary.split, full: { ...lowSummary.split.full, 'summary:6:1': sp(5, 7) } } }, [t3(3)]).more,

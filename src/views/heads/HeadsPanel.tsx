@@ -188,7 +188,9 @@ export function HeadsPanel() {
 /** How to read the grid, while no cell is pointed at: its axes, its colour, its marks and what a click does. */
 function gridKey(metric: HeadMetric, max: string, ringed: boolean, clickSwitches: boolean): string {
   const marks = metric === 'diagonal' ? '; ★ marks the highest head, × a head switched off' : '';
-  const rings = ringed ? "; ▲ and a double ring: the last layer's 3 highest, switched off first; ▽ and a dashed ring: its 3 lowest, the control" : '';
+  const rings = ringed
+    ? "; ▲ and a double ring: the last layer's 3 highest, switched off first (the first layer's stay on: without its top heads this model writes no move at all); ▽ and a dashed ring: its 3 lowest, the control"
+    : '';
   const click = clickSwitches ? 'Click a cell to switch its head off.' : "Click a cell to open that head's heatmap.";
   return `Rows are layers (0 at the top), columns heads; colour: ${METRIC_NAMES[metric]}, 0 to ${max}${marks}${rings}. ${click}`;
 }

@@ -56,7 +56,7 @@ export function diagonalAsk(w: LessonWorld): string {
   const even = r ? evenDiagonal(r) : 0;
   if (!r || !(even > 0)) return 'Does the band get more than chance, about as much, or less?';
   // The share alone before the guess: readers stopped at the cells' arithmetic (`bandWorked`, in the fold after).
-  return `The band holds ${percent(even)} of the tokens a row sees: chance would put ${percent(even)} there. Does the band get more than chance?`;
+  return `Chance would put ${percent(even)} in the band: its share of the tokens a row sees. Does the band beat chance?`;
 }
 
 /**
@@ -87,7 +87,7 @@ export function copyBoxSaid(w: LessonWorld): string {
   const line = `A word-for-word copy is a slanted line: the answer's 10th token reads a prior assistant answer's 10th${second}.`;
   if (!r || !copy || off === null) return line;
   const turn = r.messages[r.tokens[copy.k]!.message]?.turn;
-  return `${line} The heatmap shows ${turn ? `turn ${turn}'s` : 'the last'} answer; the light-blue box marks a real copy.`;
+  return `${line} Rows are the current answer's tokens, columns ${turn ? `turn ${turn}'s` : 'the last'} answer's; in the light-blue box, a real copy.`;
 }
 
 /** 1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st: a position said in words. */

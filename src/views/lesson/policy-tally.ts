@@ -37,7 +37,7 @@ function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'cavea
   const part = share >= 50 ? 'half' : share >= 33 ? 'a third' : share >= 25 ? 'a quarter' : 'some';
   return {
     ...more,
-    caveat: `the bars count walls at every turn, and at ${part} or more of them too few turns had passed for ${both} to drop any.`,
+    caveat: `in early turns ${both} still show everything, so at ${part} or more of the walls they read what Full reads.`,
   };
 }
 

@@ -189,7 +189,7 @@ export const LESSON: LessonStep[] = [
     region: 'figures',
     setup: WALL,
     text: (w) =>
-      `Now we look inside the model. Attention is how each answer token shares 100 % of its looking over the tokens before it, as a reader's eyes jump back. They are of five kinds: the sink (first ${SINK_TOKENS}, where looking with nowhere useful to go is dumped), system prompt, user's turns, prior assistant answers and current answer (its words so far). ${shareAsk(figuresOf(w))}`,
+      `Now we look inside the model. To write each next token, it mixes in information from the tokens before it; attention gives each one's share of the mix, adding up to 100 %. Those tokens are of five kinds: the sink (the first ${SINK_TOKENS}), system prompt, user's turns, prior assistant answers and the current answer's own earlier tokens. ${shareAsk(figuresOf(w))}`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
@@ -205,7 +205,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full: the same places, other words; the reveal reads both.
     setup: { ...WALL, also: ['filler'] },
     text: (w) =>
-      `${copyBoxSaid(w)} The diagonal ratio adds up the pink band (${w.radius} tokens either side) over ${priorCount(w)}prior assistant answers. ${diagonalAsk(w)}`,
+      `${copyBoxSaid(w)} The diagonal ratio sums the pink band (${w.radius} tokens either side) over ${priorCount(w)}prior assistant answers. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
     action: 'Look at the band in the left heatmap (Full), then pick your guess.',
@@ -266,7 +266,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      `CPL (Context Preference Learning, from "Mitigating conversational inertia") retrains the model itself. For one turn it writes answer A seeing only the turn before, and B seeing everything; training makes A more likely and B less. A twin, a copy of this model, was trained so on other mazes. ${ltBringsMost(WALL_COUNTS) ? `As the turn before keeps most of the pull (step ${stepNo('contexts')}), a` : 'A'} second twin was trained toward no history. Does either still walk into the wall?`,
+      `CPL (Context Preference Learning, from "Mitigating conversational inertia") retrains the model itself. For one turn it writes answer A seeing only the turn before, and B seeing everything; training raises the probability of writing A and lowers B's. A twin, a copy of this model, was trained so on other mazes. ${ltBringsMost(WALL_COUNTS) ? `As the turn before keeps most of the pull (step ${stepNo('contexts')}), a` : 'A'} second twin was trained toward no history. Does either still walk into the wall?`,
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts; the second twin the same way, with no earlier turn as the short context (a variant of this tool, not of the paper), and is counted only over the stored turns at a wall (scripts/inertia-turns.ts), not loaded on the page.',
     action: 'Click "Load the CPL twin and write the answer with both".',
