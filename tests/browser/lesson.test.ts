@@ -499,7 +499,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       // But one real copy is outlined, said in the card and under the heatmap, and Filler is said where it stands.
       expect(await card.getByTestId('lesson-text').textContent()).toMatch(
-        /A word-for-word copy is a slanted line: the answer's 10th token reads a prior assistant answer's 10th, or its 11th, the word it copies next\. Rows are the current answer's tokens, columns turn \d+'s answer's; in the light-blue box, a real copy\./,
+        /A word-for-word copy is a slanted line: the answer's 10th token reads a prior assistant answer's 10th, or its 11th, the word it copies next\. Columns here are turn \d+'s answer; in the light-blue box, a real copy\./,
       );
       expect(await page.getByTestId('lesson-zoom').textContent()).toContain('The light-blue box: one real copy, an answer token reading the same word');
       // Filler's heatmap comes with its own pass, after Full's: waited for, as the page shows it when it arrives.

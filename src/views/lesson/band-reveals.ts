@@ -87,7 +87,7 @@ export function copyBoxSaid(w: LessonWorld): string {
   const line = `A word-for-word copy is a slanted line: the answer's 10th token reads a prior assistant answer's 10th${second}.`;
   if (!r || !copy || off === null) return line;
   const turn = r.messages[r.tokens[copy.k]!.message]?.turn;
-  return `${line} Rows are the current answer's tokens, columns ${turn ? `turn ${turn}'s` : 'the last'} answer's; in the light-blue box, a real copy.`;
+  return `${line} Columns here are ${turn ? `turn ${turn}'s` : 'the last'} answer; in the light-blue box, a real copy.`;
 }
 
 /** 1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st: a position said in words. */

@@ -20,7 +20,7 @@ const WORDS: Entry[] = [
   {
     term: 'current answer',
     means:
-      "the conversation's last answer, already written, read back token by token: each of its tokens sees only the words before it (the page calls it the scored answer).",
+      "the conversation's last answer, already written and read once more so the page can record where each of its tokens looked; each sees only the words before it (the page calls it the scored answer).",
   },
   { term: 'system prompt', means: 'the instructions at the top of the conversation.' },
   {

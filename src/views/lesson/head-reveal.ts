@@ -7,12 +7,13 @@ import { percent } from './world';
  * The head of the figures' layer with the highest diagonal ratio: its name, how many times the layer's average it has,
  * and how many of the layer's heads have half as much again as the average.
  */
-export function topHead(r: PolicyResult): { layer: number; head: number; times: number; standOut: number } | null {
+export function topHead(r: PolicyResult): { layer: number; head: number; diagonal: number; times: number; standOut: number } | null {
   if (!r.perHead?.length || r.diagonal <= 0) return null;
   const i = r.perHead.reduce((best, h, k) => (h.diagonal > r.perHead[best]!.diagonal ? k : best), 0);
   return {
     layer: r.layer,
     head: i,
+    diagonal: r.perHead[i]!.diagonal,
     times: r.perHead[i]!.diagonal / r.diagonal,
     standOut: r.perHead.filter((h) => h.diagonal >= 1.5 * r.diagonal).length,
   };
@@ -35,7 +36,7 @@ export function headsSaid(r: PolicyResult | null): string {
 export function topHeadSaid(r: PolicyResult | null): string {
   const h = r && topHead(r);
   return h
-    ? `In the grid, ★ marks the highest diagonal ratio, ${spokenHead(h)} (${headLabel([h.layer, h.head])}), at ${h.times.toFixed(1)} times its layer's average.`
+    ? `In the grid, ★ marks the highest diagonal ratio, ${spokenHead(h)} (${headLabel([h.layer, h.head])}), at ${percent(h.diagonal)}, ${h.times.toFixed(1)} times its layer's average.`
     : "The grid gives each head's diagonal ratio (★ the highest; heads named layer.head, counted from 0).";
 }
 

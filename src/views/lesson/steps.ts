@@ -205,7 +205,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full: the same places, other words; the reveal reads both.
     setup: { ...WALL, also: ['filler'] },
     text: (w) =>
-      `${copyBoxSaid(w)} The diagonal ratio sums the pink band (${w.radius} tokens either side) over ${priorCount(w)}prior assistant answers. ${diagonalAsk(w)}`,
+      `${copyBoxSaid(w)} The diagonal ratio sums the band between the pink lines (${w.radius} tokens either side) over ${priorCount(w)}prior assistant answers. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
     action: 'Look at the band in the left heatmap (Full), then pick your guess.',
