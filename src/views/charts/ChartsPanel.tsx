@@ -11,9 +11,8 @@ import { useQuiet } from '../../state/lesson-store';
 /** The chance line's grey: no category's colour, dark enough to read on white. */
 const CHANCE_COLOR = '#666666';
 
-/** The lines the lesson's twin step reads, by their legend names. */
-const CHANCE_LINE = `${CATEGORY_NAMES.prior}: chance (their part of the tokens)`;
-const TWIN_STEP_LINES = [CATEGORY_NAMES.prior, CHANCE_LINE, `CPL twin: ${CATEGORY_NAMES.prior} share`];
+/** A line of "Shares by turn"; `twinStep`: one of the three the lesson's twin step reads (the rest are left out there). */
+type Line = Series & { twinStep?: boolean };
 
 /** Colours for policies in the cost chart (Okabe–Ito, the ones the categories do not use). */
 const POLICY_COLORS = ['#0072B2', '#CC79A7', '#E69F00', '#009E73'];
@@ -27,16 +26,22 @@ export function ChartsPanel() {
   // The cost chart is a researcher's: the lesson never speaks of it, so it stays out of the way there.
   const quiet = useQuiet();
   if (!results.length) return null;
-  const shares: Series[] = sweep
+  const shares: Line[] = sweep
     ? [
-        ...CATEGORIES.map((c) => ({ name: CATEGORY_NAMES[c], color: CATEGORY_COLORS[c], points: sweep.points.map((p) => ({ x: p.turn, y: p.ratios[c] })) })),
+        ...CATEGORIES.map((c) => ({
+          name: CATEGORY_NAMES[c],
+          color: CATEGORY_COLORS[c],
+          twinStep: c === 'prior',
+          points: sweep.points.map((p) => ({ x: p.turn, y: p.ratios[c] })),
+        })),
         { name: 'diagonal ratio', color: CATEGORY_COLORS.prior, dashed: true, points: sweep.points.map((p) => ({ x: p.turn, y: p.diagonal })) },
         // The prior assistant line's yardstick: it rises as answers pile up even at chance (readers could not check
         // "more text, not more leaning" without it).
         {
-          name: CHANCE_LINE,
+          name: `${CATEGORY_NAMES.prior}: chance (their part of the tokens)`,
           color: CHANCE_COLOR,
           dashed: true,
+          twinStep: true,
           points: sweep.points.map((p) => ({ x: p.turn, y: p.chance.prior })),
         },
         // Compare models: each compared model's prior share and diagonal, in its own colour over A's. In the lesson
@@ -48,6 +53,7 @@ export function ChartsPanel() {
                 {
                   name: `${who}: ${CATEGORY_NAMES.prior} share`,
                   color: modelColor(slot),
+                  twinStep: quiet && slot === 1,
                   points: other.points.map((p) => ({ x: p.turn, y: p.ratios.prior })),
                 },
                 {
@@ -63,8 +69,8 @@ export function ChartsPanel() {
     : [];
   // The lesson's twin step reads three lines (the prior assistant share, its chance, the twin's): the other six drew
   // the eye away (readers counted nine). The inspector draws them all.
-  const twinStep = quiet && shares.some((s) => s.name.startsWith('CPL twin'));
-  const drawn = twinStep ? shares.filter((s) => TWIN_STEP_LINES.includes(s.name)) : shares;
+  const twinStep = quiet && results.some((r) => r.slot === 1) && !!sweeps[1];
+  const drawn = twinStep ? shares.filter((s) => s.twinStep) : shares;
   const cost: Series[] = results.flatMap((r, k) => [
     { name: `${r.label} in context`, color: POLICY_COLORS[k % 4]!, points: r.cost.map((c) => ({ x: c.turn, y: c.contextTokens })) },
     { name: `${r.label} prefilled`, color: POLICY_COLORS[k % 4]!, dashed: true, points: r.cost.map((c) => ({ x: c.turn, y: c.prefilled })) },

@@ -9,7 +9,7 @@ import { useModelStore } from '../../state/model-store';
 import { LineChart, type Series } from '../charts/LineChart';
 import { Explain } from '../explain/Explain';
 import { fmtShare as f4 } from '../figures/format';
-import { HeadGrid } from './HeadGrid';
+import { HeadGrid, RANK_MARK } from './HeadGrid';
 import { cellsOf, difference, largestChange, meanOf, sharedMax, type HeadMetric } from './heads-model';
 import { OffHeads } from './OffHeads';
 import { useQuiet } from '../../state/lesson-store';
@@ -189,7 +189,7 @@ export function HeadsPanel() {
 function gridKey(metric: HeadMetric, max: string, ringed: boolean, clickSwitches: boolean): string {
   const marks = metric === 'diagonal' ? '; ★ marks the highest head, × a head switched off' : '';
   const rings = ringed
-    ? "; ▲ and a double ring: the last layer's 3 highest, switched off first (the first layer's stay on: without its top heads this model writes no move at all); ▽ and a dashed ring: its 3 lowest, the control"
+    ? `; ${RANK_MARK.first} and a double ring: the last layer's 3 highest, switched off first (the first layer's stay on: without its top heads this model writes no move at all); ${RANK_MARK.control} and a dashed ring: its 3 lowest, the control`
     : '';
   const click = clickSwitches ? 'Click a cell to switch its head off.' : "Click a cell to open that head's heatmap.";
   return `Rows are layers (0 at the top), columns heads; colour: ${METRIC_NAMES[metric]}, 0 to ${max}${marks}${rings}. ${click}`;

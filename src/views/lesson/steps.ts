@@ -13,6 +13,7 @@ import { stepNo } from './order';
 import { sharesReveal } from './attention-reveals';
 import { copyBoxSaid, diagonalAsk, diagonalReveal, withFiller } from './band-reveals';
 import { copiersSaid, headsSaid, topHeadSaid } from './head-reveal';
+import { RANK_MARK } from '../heads/HeadGrid';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakReveal } from './moves';
 import { headsTally, ltBringsMost, movePct, wallTally } from './wall-counts';
@@ -222,7 +223,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: (w) =>
-      `${headsSaid(figuresOf(w))} ${topHeadSaid(figuresOf(w))} Switching a head off zeroes what it passes on, like knocking out a gene. Do the copying heads make the move? The button switches off the 3 most-copying heads (▲), then, as controls, the 3 lowest (▽) and, over ${WALL_COUNTS.episodes} mazes, 3 at random.`,
+      `${headsSaid(figuresOf(w))} ${topHeadSaid(figuresOf(w))} Switching a head off zeroes what it passes on, like knocking out a gene. Do the copying heads make the move? The button switches off the 3 most-copying heads (${RANK_MARK.first}), then, as controls, the 3 lowest (${RANK_MARK.control}) and, over ${WALL_COUNTS.episodes} mazes, 3 at random.`,
     source: `Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean; heads and layers are counted from 0, so 1.2 is the second layer's third head. Switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three) and, in the count over the stored episodes, 3 heads drawn at random at each turn, the stricter control (the lowest heads may be the least used): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 most-copying heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',

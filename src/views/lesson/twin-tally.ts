@@ -37,11 +37,12 @@ function ltTarget(c: WallCounts): string {
 }
 
 export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
+  const luck = byChance(c.split.full.twin);
   return {
     takeaway: takeaway(c),
     // No history's rate is drawn in the chart beside: the card keeps the models' rates.
     // The first gap's luck in the sentence shown: readers met it only in the summary's fold.
-    said: `At a wall the twin walks into it again in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')} (luck gives that gap ${byChance(c.split.full.twin).said}: ${byChance(c.split.full.twin).clear ? 'more than luck' : 'could be luck'}). The second twin does in ${movePct(c, 'twin-de')}.${ltTarget(c)}`,
+    said: `At a wall the twin walks into it again in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')} (luck gives that gap ${luck.said}: ${luck.clear ? 'more than luck' : 'could be luck'}). The second twin does in ${movePct(c, 'twin-de')}.${ltTarget(c)}`,
     luck: [luckRow('CPL twin against the demo model', c.split.full.twin), luckRow('second twin (toward DE) against the demo model', c.split.full['twin-de'])],
     more: `Counted over the ${c.turns} stored turns at a wall, the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the second twin in ${of(c.repeats['twin-de'], c.turns)} and ${of(c.open['twin-de'], c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move). ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model')} ${parted(c.split.full['twin-de'], 'only the second twin repeats it', 'only the demo model')} Both twins were scored as the paper scores them, each answer of a pair read with the short context as input: they learn which answer to prefer there, which may carry over little to the whole history (our reading, not measured).`,
   };
