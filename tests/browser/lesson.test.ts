@@ -14,8 +14,8 @@ import { openModel } from '../../src/runtime/open-model';
 import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { listWrong, moveOf, moveClause, towardGoal, wallsIn } from '../../src/views/lesson/moves';
-import { headsTally, scoreboard, stillPct, wallTally } from '../../src/views/lesson/wall-counts';
-import { WALL_COUNTS } from '../../src/views/lesson/wall-records';
+import { CUTTING, headsTally, scoreboard, stillPct, wallTally } from '../../src/views/lesson/wall-counts';
+import { WALL_COUNTS, WRITERS } from '../../src/views/lesson/wall-records';
 import { recapReveal, recapRows } from '../../src/views/lesson/recap';
 import { hiddenTally, latestTally } from '../../src/views/lesson/hidden-counts';
 import { analyzeHeads } from '../../src/analysis/heads';
@@ -431,6 +431,24 @@ describe('the lesson, walked with the keyboard only', () => {
           .poll(() => page.getByTestId('contexts-clip:6:1').locator('[role="img"]').getAttribute('aria-label'))
           .toBe('turns 1–5 not at all; turns 6–9 whole (the user turn and the answer)');
         await press('Enter');
+        // The count leads with Full, LT and DE; the policies that cut in steps wait in the fold, beside Full and DE.
+        const rows = (where: Locator) => where.getByTestId('lesson-board-row').allTextContents();
+        await expect
+          .poll(() => rows(card.getByTestId('lesson-board').first()), { timeout: 180_000 })
+          .toEqual([
+            expect.stringMatching(/^whole history \(Full\)/),
+            expect.stringMatching(/^turn before only \(LT\)/),
+            expect.stringMatching(/^no history \(DE\)/),
+          ]);
+        expect(await rows(card.getByTestId('lesson-more'))).toEqual(
+          [
+            'whole history (Full)',
+            'last 6 turns (Window-6)',
+            'piled up to 6, then the last (Clip-6→1)',
+            'as Clip, with summaries (Summary-6→1)',
+            'no history (DE)',
+          ].map((label) => expect.stringMatching(new RegExp(`^${label.replace(/[()]/g, '\\$&')}\\d+\u00a0%`))),
+        );
       },
       // The figures panel is covered until the shares are guessed: the reveal says LT's figures are in.
       card.getByTestId('lesson-takeaway'),
@@ -494,14 +512,16 @@ describe('the lesson, walked with the keyboard only', () => {
     });
     await step(6, async () => {
       // Before the guess, a drawing of what a copy and a stripe look like, said to be a drawing.
-      expect(await card.getByTestId('lesson-copy-sketch').textContent()).toContain('A drawing, not the model');
+      expect(await page.getByTestId('lesson-copy-sketch').textContent()).toContain('A drawing of what to look for, not the model');
       // Before the guess the heatmap holds the band alone; the line between the answer's parts comes with the reveal that reads them.
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       // But one real copy is outlined, said in the card and under the heatmap, and Filler is said where it stands.
       expect(await card.getByTestId('lesson-text').textContent()).toMatch(
-        /A word-for-word copy is a slanted line: the answer's 10th token reads a prior assistant answer's 10th, or its 11th, the word it copies next\. Columns here are turn \d+'s answer; in the light-blue box, a real copy\./,
+        /A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th, or its 11th, the word it copies next\. Columns here are turn \d+'s answer; the arrow marks a real copy\./,
       );
-      expect(await page.getByTestId('lesson-zoom').textContent()).toContain('The light-blue box: one real copy, an answer token reading the same word');
+      expect(await page.getByTestId('lesson-zoom').textContent()).toContain(
+        'The light-blue box and arrow: one real copy, an answer token reading the same word',
+      );
       // Filler's heatmap comes with its own pass, after Full's: waited for, as the page shows it when it arrives.
       await expect
         .poll(() => page.getByTestId('lesson-zoom').textContent(), { timeout: 60_000 })
@@ -620,7 +640,12 @@ describe('the lesson, walked with the keyboard only', () => {
       }
       expect(await card.getByTestId('lesson-score').textContent()).toContain(`${QUIZ.length} of ${QUIZ.length} right`);
       // The running count at the wall, every writer's step reached: the stored counts, as the card words them.
-      const board = scoreboard({ generate: true, contexts: true, hide: true, cpl: true })!;
+      // The cutting policies (Window, Clip, Summary) stay in their step's fold.
+      const board = scoreboard(
+        { generate: true, contexts: true, hide: true, cpl: true },
+        undefined,
+        WRITERS.filter((w) => !(CUTTING as readonly string[]).includes(w)),
+      )!;
       expect(await card.getByTestId('lesson-board-row').allTextContents()).toEqual(
         board.rows.map((r) => `${r.label}${r.repeats}\u00a0%${r.noMove ? `${r.noMove}\u00a0% no move` : ''}`),
       );

@@ -156,7 +156,7 @@ describe('the lesson', () => {
       "Chance worked out: a row's band holds up to 3 tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, 3 in all on average, of the 12 tokens a row sees.",
     );
     expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
-      /^A word-for-word copy is a slanted line: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. Chance would put 22 % in the band: its share of the tokens a row sees\. Does the band beat chance\?$/,
+      /^A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. Chance would put 22 % in the band: its share of the tokens a row sees\. Does the band beat chance\?$/,
     );
   });
 
@@ -1008,17 +1008,14 @@ describe('the lesson', () => {
     const missed = QUIZ.findIndex((q) => q.question.includes('8 tokens to its right'));
     const wrong = Object.fromEntries(QUIZ.map((q, i) => [i, i === missed ? (q.correct + 1) % q.options.length : q.correct]));
     expect(quizScore(wrong)).toEqual({ right: QUIZ.length - 1, answered: QUIZ.length, revisit: ['diagonal'] });
-    // The Clip question's right answer is what the policy keeps, as the table draws it.
-    const q = QUIZ.find((x) => x.question.includes('Answering turn 12, it shows'))!;
+    // The Clip question's turns are what the policy keeps at the lesson's turn, as the table draws them.
+    const q = QUIZ.find((x) => x.question.includes('Clip-6→1 answering turn 10'))!;
     expect(
-      turnsSeen(parsePolicy('clip:6:1'), 12)
+      turnsSeen(parsePolicy('clip:6:1'), 10)
         .map((k, i) => (k === 'whole' ? i + 1 : null))
         .filter(Boolean),
-    ).toEqual([11]);
-    expect(q.options[q.correct]).toMatch(/^turn 11 only:/);
-    // The head-average question's right answer is the mean worked out: (4 × 20 − 50) / 3.
-    const mean = QUIZ.find((x) => x.question.startsWith('A layer has 4 heads'))!;
-    expect(mean.options[mean.correct]).toMatch(new RegExp(`^${(4 * 20 - 50) / 3} %`));
+    ).toEqual([6, 7, 8, 9]);
+    expect(q.options[q.correct]).toMatch(/cut back to the last, turn 6/);
     // The right option is not given away by its length (the longest, or the shortest, in at most a third of the
     // questions, as chance would have it), nor by always sitting in the same place.
     for (const pick of [Math.max, Math.min]) {

@@ -11,7 +11,7 @@ import { categoryRuns, cellAt, clampViewport, fitViewport, heatmapPixels, openin
 import { CATEGORY_NAMES, colorLut, scaleMax } from '../../palette';
 import { headOf, type AttentionSlab } from '../../metrics/slab';
 import type { Span } from '../../metrics/categories';
-import { BAND, heatmapKey, paintHeatmap, type RowSplit, svgToPng } from './paint';
+import { BAND, heatmapKey, paintHeatmap, type CellMark, type RowSplit, svgToPng } from './paint';
 
 const LUT = colorLut();
 
@@ -50,6 +50,7 @@ export function Heatmap({
   opensOn = null,
   alignedBand = true,
   rowSplit = null,
+  mark = null,
 }: {
   r: PolicyResult;
   head: 'mean' | number;
@@ -63,6 +64,8 @@ export function Heatmap({
   alignedBand?: boolean;
   /** A line across the answer's rows between two named parts (the lesson's list of cells, then thought and move). */
   rowSplit?: RowSplit | null;
+  /** A cell pointed at with a named arrow (the lesson's real copy). */
+  mark?: CellMark | null;
 }) {
   const attention = r.attention!;
   const quiet = useQuiet();
@@ -97,7 +100,7 @@ export function Heatmap({
 
   useEffect(() => {
     const c = canvas.current;
-    if (c) paintHeatmap(c, { width, areaW, areaH, vp, image, colRuns, rowRuns, priors, r, rowStart, focus, alignedBand, rowSplit });
+    if (c) paintHeatmap(c, { width, areaW, areaH, vp, image, colRuns, rowRuns, priors, r, rowStart, focus, alignedBand, rowSplit, mark });
   });
 
   useWheelZoom(canvas, (f) => setVp((v) => clampViewport(f(clampViewport(v ?? fit, fit, nRows, S, areaW, areaH)), fit, nRows, S, areaW, areaH)));
@@ -112,6 +115,7 @@ export function Heatmap({
   return (
     <div className="heatmap" ref={wrap}>
       <HeatmapToolbar
+        axesSaid={opensOn !== null}
         // The head it draws, when one is open: the figures' header says it, and so must the picture.
         label={`${head === 'mean' ? r.label : `${r.label} · layer ${r.layer}, head ${head} alone`}${quiet ? ` (${policyGist(parsePolicy(r.policy))})` : ''}`}
         rows={nRows}
@@ -167,6 +171,8 @@ function cellImage(shown: AttentionSlab, max: number): { off: HTMLCanvasElement;
 
 /** The heatmap's title line: what it shows, its colour scale, zoom and export. */
 function HeatmapToolbar(p: {
+  /** The lesson's drawing above says the axes: not repeated over each heatmap. */
+  axesSaid: boolean;
   label: string;
   rows: number;
   keys: number;
@@ -187,6 +193,7 @@ function HeatmapToolbar(p: {
       <span className="muted">
         {/* The lesson's reader meets a heatmap here first: its axes in plain words; the colour scale is a researcher's. */}
         {quiet ? (
+          !p.axesSaid &&
           'each row: a token of the answer, looking back · each column: a token it can look at, in the order of the text · brighter = more attention · an upright stripe: one token that row after row looks at'
         ) : (
           <>

@@ -14,7 +14,8 @@ import { useQuiet, useLesson } from '../../state/lesson-store';
 import { LESSON } from '../lesson/steps';
 import { bandLine, tailRow } from '../lesson/attention-reveals';
 import { brightestCopy } from '../lesson/band-reveals';
-import type { RowSplit } from './paint';
+import type { CellMark, RowSplit } from './paint';
+import { CopySketch } from '../lesson/CopySketch';
 
 /** One heatmap per shown policy (side by side in compare mode); the first follows the shared hover. */
 export function HeatmapPanel() {
@@ -47,6 +48,11 @@ export function HeatmapPanel() {
   const copy = useMemo(() => (opensOn && first ? brightestCopy(first, tails[0]) : null), [opensOn, first, tails]);
   // Where the copy runs against the dotted centre, said once the guess is in: a reader looks for it on the line.
   const rightOfCentre = useMemo(() => opensOn !== null && guessed && first !== undefined && (bandLine(first) ?? 0) >= 1, [opensOn, guessed, first]);
+  // The same cell named by an arrow that stays when the reader locks another.
+  const mark = useMemo(
+    (): CellMark | null => (copy && first ? { cell: { row: copy.q - shownSlab(first, head).rowStart, col: copy.k }, label: 'a real copy' } : null),
+    [copy, first, head],
+  );
   useEffect(() => {
     if (!copy || !first) return;
     const rowStart = shownSlab(first, head).rowStart;
@@ -94,6 +100,20 @@ export function HeatmapPanel() {
           </label>
         )}
       </div>
+      {/* What to look for, drawn above the real thing: readers learned it from the drawing, so it stands where they compare. */}
+      {opensOn && <CopySketch />}
+      <div className={withAttention.length > 1 ? 'compare-grid' : ''}>
+        {withAttention.map((r, k) => {
+          // What every heatmap of the panel shares; the first follows the page's hover, the others each their own.
+          const shared: Shared = { r, head, alignedBand, opensOn, rowSplit: rowSplit(r, k), ...(sharedMax !== undefined && { sharedMax }) };
+          return k === 0 ? (
+            <Heatmap key={resultId(r)} hover={hover} dispatch={dispatch} mark={mark} {...shared} />
+          ) : (
+            <Secondary key={resultId(r)} {...shared} />
+          );
+        })}
+      </div>
+      {/* Under the pictures it reads: above them, the drawing and the heatmaps share one screen. */}
       {opensOn && (
         <p className="muted" data-testid="lesson-zoom">
           Zoomed in on the last prior assistant answer for the lesson, in square cells: a copy made token for token runs down at 45°.
@@ -101,7 +121,7 @@ export function HeatmapPanel() {
             ? ` The white dashed line splits the answer's rows: above it, its list of cells; below, its thought and move.${rightOfCentre ? ' Its copy runs just right of the dotted line: each row, a token just written, looks at the next one to copy.' : ''} The band counts only what lies within ${first.radius} tokens of the dotted line: a copy shifted further is missed.`
             : ''}
           {copy
-            ? ` The light-blue box: ${guessed ? 'the brightest copy above the line' : 'one real copy'}, an answer token reading the same word in that answer, read out under the heatmap.`
+            ? ` The light-blue box and arrow: ${guessed ? 'the brightest copy above the line' : 'one real copy'}, an answer token reading the same word in that answer, read out under the heatmap.`
             : ''}
           {fillerBeside
             ? ' Right: Filler, the same answer with the words of its prior assistant answers swapped for filler, so nothing there can be copied.'
@@ -109,13 +129,6 @@ export function HeatmapPanel() {
           "fit" shows the whole matrix.
         </p>
       )}
-      <div className={withAttention.length > 1 ? 'compare-grid' : ''}>
-        {withAttention.map((r, k) => {
-          // What every heatmap of the panel shares; the first follows the page's hover, the others each their own.
-          const shared: Shared = { r, head, alignedBand, opensOn, rowSplit: rowSplit(r, k), ...(sharedMax !== undefined && { sharedMax }) };
-          return k === 0 ? <Heatmap key={resultId(r)} hover={hover} dispatch={dispatch} {...shared} /> : <Secondary key={resultId(r)} {...shared} />;
-        })}
-      </div>
     </section>
   );
 }

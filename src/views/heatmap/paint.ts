@@ -29,6 +29,13 @@ export interface Paint {
   alignedBand: boolean;
   /** A line across the answer's rows at `row` (from its first), each side named: the lesson's parts of a maze answer. */
   rowSplit?: RowSplit | null;
+  /** A cell pointed at with a named arrow (the lesson's real copy), apart from the focus, which the reader moves. */
+  mark?: CellMark | null;
+}
+
+export interface CellMark {
+  cell: Cell;
+  label: string;
 }
 
 export interface RowSplit {
@@ -56,6 +63,7 @@ export function paintHeatmap(c: HTMLCanvasElement, p: Paint): void {
   ctx.drawImage(image.off, BAND + vp.tx, BAND + vp.ty, image.off.width * vp.sx, image.off.height * vp.sy);
   paintRBand(ctx, p);
   if (p.rowSplit) paintRowSplit(ctx, p, p.rowSplit);
+  if (p.mark) paintMark(ctx, p, p.mark);
   if (p.focus) {
     // Black under the colour: the box reads on bright cells and on dark ones alike. A few pixels clear of the cell, so
     // a one-cell box is seen at a glance (readers missed it).
@@ -140,6 +148,38 @@ function paintRowSplit(ctx: CanvasRenderingContext2D, { r, rowStart, vp, areaW }
     ctx.fillStyle = '#fff';
     ctx.fillText(text, x + 4, y + dy);
   }
+}
+
+/**
+ * A named arrow to one cell, on a dark patch beside it (left where there is room): readers missed a boxed cell among
+ * bright stripes until something on the picture said "this one".
+ */
+function paintMark(ctx: CanvasRenderingContext2D, { vp, areaW }: Paint, { cell, label }: CellMark): void {
+  const [cx, cy] = [BAND + vp.tx + (cell.col + 0.5) * vp.sx, BAND + vp.ty + (cell.row + 0.5) * vp.sy];
+  ctx.font = 'bold 12px sans-serif';
+  ctx.textBaseline = 'middle';
+  const w = ctx.measureText(label).width + 8;
+  const gap = Math.max(vp.sx, 6) / 2 + 22;
+  const left = cx - gap - w >= BAND;
+  const x = left ? cx - gap - w : Math.min(cx + gap, BAND + areaW - w);
+  const y = cy + Math.max(vp.sy, 6) + 10;
+  const [tipX, tipY] = [cx + (left ? -1 : 1) * (Math.max(vp.sx, 3) / 2 + 4), cy + Math.max(vp.sy, 3) / 2 + 4];
+  const [fromX, fromY] = [left ? x + w : x, y];
+  for (const [style, lw] of [
+    ['#000', 4],
+    ['#00E5FF', 2],
+  ] as const) {
+    ctx.strokeStyle = style;
+    ctx.lineWidth = lw;
+    ctx.beginPath();
+    ctx.moveTo(fromX, fromY);
+    ctx.lineTo(tipX, tipY);
+    ctx.stroke();
+  }
+  ctx.fillStyle = 'rgba(0, 0, 0, 0.8)';
+  ctx.fillRect(x, y - 9, w, 18);
+  ctx.fillStyle = '#00E5FF';
+  ctx.fillText(label, x + 4, y);
 }
 
 /** The band's centre, dotted: the answer's i-th token on the prior assistant answer's i-th, the line a copy follows. */

@@ -6,7 +6,7 @@ const COLS = 8;
 const BAND = 3;
 
 /**
- * What to look for in the heatmap, drawn before the guess: a made-up word-for-word copy (row i reads the earlier
+ * What to look for in the heatmap, drawn above it: a made-up word-for-word copy (row i reads the earlier
  * answer's token i: a bright line on the dotted centre, inside the band) beside an upright stripe (one token every
  * row reads). A drawing, said so in its caption: the figures come from the model on the page, never from here.
  */
@@ -38,10 +38,9 @@ export function CopySketch() {
         <small>an upright stripe</small>
       </div>
       <figcaption>
-        A drawing, not the model: rows are the new answer's tokens, columns a prior assistant answer's. In a copy the 1st token reads that answer's 1st, the 2nd
-        its 2nd…: a bright line on the dotted centre, inside the pink band (or a cell to its right, where each token looks ahead at the next one to copy).
-        Chance is the band's part of a row, in this drawing {BAND} cells of {COLS}: the copy puts all of each row there, far more. A stripe is one token that
-        every row reads; the band counts it only where it crosses.
+        A drawing of what to look for, not the model. Rows: the new answer's tokens; columns: a prior assistant answer's; brighter = more attention. In a copy,
+        the 1st token reads that answer's 1st, the 2nd its 2nd…: a bright line along the dotted centre, inside the pink band. A stripe is one token every row
+        reads; the band counts it only where it crosses. Chance is the band's part of a row: in this drawing, {BAND} cells of {COLS}.
       </figcaption>
     </figure>
   );

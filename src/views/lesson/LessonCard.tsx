@@ -7,10 +7,10 @@ import { Glossary, Guess, Quiz } from './LessonParts';
 import { figuresOf, LESSON, type LessonStep, type LessonWorld, type Reveal } from './steps';
 import { partOf } from './order';
 import { only, questionOf, SILENT, unbroken } from './world';
-import { scoreboard } from './wall-counts';
+import { CUTTING, scoreboard } from './wall-counts';
+import { WRITERS } from './wall-records';
 import { useLessonWorld } from './use-lesson-world';
 import { MazeDrawing } from './MazeDrawing';
-import { CopySketch } from './CopySketch';
 import { ModelShape } from './ModelShape';
 import { writtenIn } from './written';
 import { useAfter, useCardScroll, useHighlight, useTextScrolledAway } from './card-scroll';
@@ -53,7 +53,7 @@ const AT = {
 const COUNTED = new Set(['generate', 'contexts', 'hide', 'cpl', 'check']);
 
 /** The running count at the wall as far as the learner has come: from the step that first shows it on. */
-function useBoard(s: LessonStep, shows: boolean) {
+function useBoard(s: LessonStep, shows: boolean, w: LessonWorld) {
   const reachedAt = useLesson((st) => st.reached);
   const aoLastSeen = useLesson((st) => st.seen['ao-last'] === true);
   // The closing summary draws every row, whichever steps were skipped: it is the lesson's whole count.
@@ -71,7 +71,12 @@ function useBoard(s: LessonStep, shows: boolean) {
     undefined,
     // The twin's step draws the rows its words read: the twin against Full, LT (its training target) and DE.
     // The hide step draws only the rows it reads: Full, the ways of hiding, DE (the step before's Window-6 and LT apart).
-    s.id === 'cpl' ? ['full', 'lt', 'de', 'twin', 'twin-de'] : s.id === 'hide' ? ['full', 'ao', 'ao-last', 'ao-second-last', 'de'] : undefined,
+    // Elsewhere the cutting policies stay in the drop-turns step's fold, but the one the reader clicked there.
+    s.id === 'cpl'
+      ? ['full', 'lt', 'de', 'twin', 'twin-de']
+      : s.id === 'hide'
+        ? ['full', 'ao', 'ao-last', 'ao-second-last', 'de']
+        : WRITERS.filter((p) => !(CUTTING as readonly string[]).includes(p) || (s.id === 'contexts' && only(w, p))),
   );
 }
 
@@ -106,7 +111,7 @@ function Card({ index }: { index: number }) {
   }, [aoLastNow, see]);
   const base = useBaseline(index, s, w);
   const shows = done || (setUp === index && s.shows?.(w) === true);
-  const board = useBoard(s, shows);
+  const board = useBoard(s, shows, w);
   const reveal = useLatched(index, shows && s.reveal ? s.reveal(w, base) : SILENT);
   const written = done ? writtenIn(s, w) : [];
   const [lost, setLost] = useState<number | null>(null);
@@ -185,7 +190,6 @@ function Card({ index }: { index: number }) {
         </button>
       </p>
       {/* What a copy would look like, before the guess on the real heatmap. */}
-      {s.id === 'diagonal' && !folded && <CopySketch />}
       {lost === index && (
         <p className="warn" role="status">
           That is not on screen yet: the model may still be loading, or the panel is hidden.

@@ -84,10 +84,11 @@ export function copyBoxSaid(w: LessonWorld): string {
   // The box's own offset names the second place ("10th or 11th"): where the real copy stands against the line.
   // One ahead, said why: a row computes the next word, so a copier reads the word it copies next.
   const second = !off ? '' : off > 0 ? `, or its ${ordinal(10 + off)}, the word it copies next` : ` or ${ordinal(10 + off)}`;
-  const line = `A word-for-word copy is a slanted line: the answer's 10th token reads a prior assistant answer's 10th${second}.`;
+  // Pointed at the drawing above the heatmaps: readers learned the idea from it, not from the real picture.
+  const line = `A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th${second}.`;
   if (!r || !copy || off === null) return line;
   const turn = r.messages[r.tokens[copy.k]!.message]?.turn;
-  return `${line} Columns here are ${turn ? `turn ${turn}'s` : 'the last'} answer; in the light-blue box, a real copy.`;
+  return `${line} Columns here are ${turn ? `turn ${turn}'s` : 'the last'} answer; the arrow marks a real copy.`;
 }
 
 /** 1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st: a position said in words. */

@@ -4,7 +4,7 @@
  */
 import { turnsSeen } from '../../context/history';
 import { parsePolicy, type Policy } from '../../context/policy';
-import { byChance, ltBringsMost, luckRow, movePct, moveRate, parted } from './wall-counts';
+import { type Board, byChance, CUTTING, ltBringsMost, luckRow, movePct, moveRate, parted, scoreboard } from './wall-counts';
 import { type WallCounts, type WallTurn, WALL_COUNTS, WALL_TURNS, WRITERS, type Writer } from './wall-records';
 import { type Reveal, SILENT } from './world';
 
@@ -41,6 +41,12 @@ function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'cavea
   };
 }
 
+/** The cutting policies' bars, for the drop-turns step's fold: beside Full and DE, the two ends they lie between. */
+function cutBoard(c: WallCounts): Board | null {
+  const b = scoreboard({ generate: true, contexts: true, hide: false, cpl: false }, c, ['full', ...CUTTING, 'de']);
+  return b && { ...b, caption: `The policies that cut the history in steps, at the same ${b.turns} turns right after a wall` };
+}
+
 /** How a policy the stored episodes were also written under does at the wall, against Full (nothing for another policy). */
 export function policyTally(policy: string, label: string, c: WallCounts = WALL_COUNTS, turns: readonly WallTurn[] = WALL_TURNS): Reveal {
   if (!(WRITERS as readonly string[]).includes(policy) || policy === 'full' || policy === 'twin') return SILENT;
@@ -54,7 +60,9 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
   const de = movePct(c, 'de');
   const most = policy === 'lt' && ltBringsMost(c);
   const against = policy !== 'lt' ? '' : most ? `, and ${de} with no earlier turn (DE)` : `, and ${de} under DE (no earlier turn)`;
+  // LT's reading on the card; the cutting policies' bars and why they sit near Full, in its fold.
   const rows = policy === 'lt' ? cutRows(c, turns) : {};
+  const cutBars = cuts || policy === 'lt' ? cutBoard(c) : null;
   return {
     // The latest turn holds the user's message and the model's own answer: which of the two pulls is the next step's question.
     ...(most
@@ -64,8 +72,8 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
         }
       : {}),
     said: `At the wall it repeats the blocked move in ${movePct(c, p)} under ${label} against ${movePct(c, 'full')} under Full${against}${why}.`,
-    ...(rows.caveat && { caveat: rows.caveat }),
+    ...(cutBars && { board: cutBars }),
     luck: [...(policy === 'lt' ? [luckRow(`${label} against DE`, c.split.de[p])] : []), luckRow(`${label} against Full`, c.split.full[p])],
-    more: `The counts over the ${c.turns} stored turns right after a wall: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}. ${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full')}${rows.more ? ` ${rows.more}` : ''}`,
+    more: `The counts over the ${c.turns} stored turns right after a wall: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}. ${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full')}${rows.caveat ? ` In the bars above: ${rows.caveat}` : ''}${rows.more ? ` ${rows.more}` : ''}`,
   };
 }

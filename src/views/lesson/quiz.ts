@@ -36,15 +36,6 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'hide',
   },
   {
-    // The rate at the wall on the lesson's own basis: among the answers that make a move, worked out by the learner.
-    question:
-      'Under another policy 30 % of the answers at a wall make no move at all, and 40 % of all those turns walk back into the wall. Counted as the lesson counts, among the answers that make a move, how often does it repeat the blocked move?',
-    options: ['40 %: the share of all the turns', 'about 57 %: 40 of every 70 moves made', '70 %: the share of the answers that make a move'],
-    correct: 1,
-    why: 'The lesson counts repeats among the moves made, so that an answer with no move does not pass for a wall avoided: 40 of the 70 turns in every 100 that make a move is about 57 %.',
-    revisit: 'hide',
-  },
-  {
     // The recap's direct test on new counts: only the previous answer hidden, against all of them hidden (AO).
     question:
       'Another model repeats a wrong move in 80 % of its moves with its whole history, 50 % with none (DE), 79 % with only its previous answer hidden and 51 % with all its answers hidden (AO). Where does most of the extra pull sit?',
@@ -58,15 +49,15 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'recap',
   },
   {
-    // The table read for a policy the step text only names: Clip at the scored turn, worked out.
-    question: 'The lesson showed Clip-6→1 at turn 10. Answering turn 12, it shows the model…',
+    // The table's Clip row read back: which turns it shows at the lesson's own turn, and why.
+    question: "In the step's table, Clip-6→1 answering turn 10 shows turns 6 to 9 and nothing of turns 1 to 5. Why?",
     options: [
-      'turns 6 to 11: cut back once, at turn 7, then grown again',
-      'turn 11 only: the history reached 6 turns again and was cut back once more',
-      'turns 7 to 11: the last 5 turns',
+      'Clip keeps the last 4 turns, whatever turn it answers',
+      'at 6 earlier turns it cut back to the last, turn 6, then grew again',
+      'turns 1 to 5 named no wall, so Clip left them out',
     ],
     correct: 1,
-    why: 'At turn 7 the history reached 6 turns and was cut back to turn 6; it grew again to turns 6 to 11, 6 turns, so answering turn 12 it was cut back once more, to turn 11.',
+    why: 'Clip lets the history pile up to 6 turns, then cuts it back to the last one and lets it grow again: answering turn 7 it showed turns 1 to 6, so it cut back to turn 6; by turn 10 it had grown to turns 6 to 9.',
     revisit: 'contexts',
   },
   {
@@ -120,18 +111,6 @@ export const QUIZ: QuizQuestion[] = [
     correct: 2,
     why: 'Filler keeps the positions and removes the words: a diagonal that stays without the words was never about them. On the demo model it falls, so there it needs the words.',
     revisit: 'diagonal',
-  },
-  {
-    // The mean over heads worked out: one strong head lifts the layer's figure above the rest.
-    question: "A layer has 4 heads. Their diagonal ratios average 20 %, and one head's is 50 %. What do the other three average?",
-    options: [
-      '20 %, the same as the layer, since it is their average',
-      "about 17 %: the layer's figure spread over the other three",
-      '10 %: together they hold 80 − 50 = 30 points',
-    ],
-    correct: 2,
-    why: "The layer's figure is the mean over its heads: 4 × 20 = 80 points in all, 50 of them in one head, leaves 30 for three, 10 each. One strong head lifts the average well above the others.",
-    revisit: 'heads',
   },
   {
     // The control read: a change that any heads bring is not the most-copying heads' doing.

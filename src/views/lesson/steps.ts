@@ -24,7 +24,6 @@ import { summary } from './summary';
 import { recapReveal } from './recap';
 import { insideReveal } from './inside';
 import {
-  clipShown,
   clipWorked,
   evenDiagonal,
   evenShare,
@@ -62,20 +61,6 @@ function shareAsk(r: ReturnType<typeof figuresOf>): string {
 function priorCount(w: LessonWorld): string {
   const n = figuresOf(w)?.diagonalPerAnswer.length;
   return n ? `all ${n} ` : 'all the ';
-}
-
-/**
- * What Clip keeps, said in the step text: the first cut and the lesson's turn (": at turn 7 Clip shows turn 6; at turn
- * 10, turns 6 to 9."), or a clause while it cuts nothing yet.
- */
-function clipShows(t: number): string {
-  const shown = clipShown(t, TABLE);
-  if (shown === null) return ` (not yet on these ${t - 1} earlier turns).`;
-  // A first cut worked out too, where it comes earlier: readers rebuilt the rule on paper from one example.
-  const first = clipShown(TABLE.clipAt + 1, TABLE);
-  return first !== null && TABLE.clipAt + 1 < t
-    ? `: at turn ${TABLE.clipAt + 1} Clip shows ${first}; at turn ${t}, ${shown}.`
-    : `: at turn ${t} Clip shows ${shown}.`;
 }
 
 export const LESSON: LessonStep[] = [
@@ -122,8 +107,9 @@ export const LESSON: LessonStep[] = [
     title: 'Policies that drop turns',
     region: 'policies',
     setup: { ...WALL, contexts: true },
-    text: (w) =>
-      `Dropping turns saves work and room; the table marks the earlier turns each policy shows and the tokens (word pieces) the model reads. LT (last turn) keeps only the turn before, Window-6 the last 6. When the earlier turns reach ${TABLE.clipAt}, Clip and Summary drop all but the newest${TABLE.clipTo === 1 ? '' : ` ${TABLE.clipTo}`} and collect again${clipShows(w.turns)} Does the turn before alone bring back the repeats?`,
+    text: () =>
+      // Three names lead (Full, LT, DE); Window, Clip and Summary are left to the table's own words and the fold.
+      `Dropping turns saves work and room. The table shows which earlier turns each policy lets the model see, and the tokens (word pieces) it reads. LT (last turn) keeps only the turn before; the table's last column says how the others cut. Does the turn before alone bring back the repeats?`,
     source:
       'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, is cut back to the last L, then grows again; Summary-H→L does the same and leaves a one-sentence summary of the turns it cut; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel, among the parts that "show them" brings back). LT and DE: paper 1, section 2 and appendix A.3.',
     action: 'Click LT in the table: only the turn before.',
@@ -206,7 +192,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full: the same places, other words; the reveal reads both.
     setup: { ...WALL, also: ['filler'] },
     text: (w) =>
-      `${copyBoxSaid(w)} The diagonal ratio sums the band between the pink lines (${w.radius} tokens either side) over ${priorCount(w)}prior assistant answers. ${diagonalAsk(w)}`,
+      `${copyBoxSaid(w)} The diagonal ratio sums the pink band (${w.radius} tokens either side) over ${priorCount(w)}prior assistant answers. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
     action: 'Look at the band in the left heatmap (Full), then pick your guess.',

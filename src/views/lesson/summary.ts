@@ -2,7 +2,7 @@
  * The lesson's close: what its history does to the move the model writes, and what attention showed, side by side
  * (two lists on the card), from the stored counts and, where the page has them, the figures against chance.
  */
-import { beyondRandom, byChance, headsCarry, headsClear, historyAdds, ltBringsMost, movePct, moveRate, stillPct } from './wall-counts';
+import { beyondRandom, byChance, headsCarry, headsClear, historyAdds, ltBringsMost, movePct, stillPct } from './wall-counts';
 import { controlKeeps, hideVerdict, unsettled } from './hidden-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
@@ -16,14 +16,13 @@ export interface AgainstChance {
 
 export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Reveal {
   const lt = ltBringsMost(c);
-  const aoAtDe = moveRate(c, 'ao') <= moveRate(c, 'de') + 5;
   const twin = byChance(c.split.full.twin).clear;
   // Read inside the branch where the most-copying heads change more: there, whether they do so clearly.
   const heads = headsClear(c);
+  // Three counts, each a step's finding (AO and the twins are read in their steps): readers found 13 bullets too many.
   const writes = [
     `With its whole history it repeats the blocked move in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}.`,
     `With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ', so the pull is mostly in the turn before' : ''}.`,
-    `With its own answers hidden (AO), ${movePct(c, 'ao')}${aoAtDe ? `, so the extra repeats seem to go with its own words${unsettled(c, 'ao') ? ', though hiding them confuses it' : ''}` : ''}.`,
     `With only its previous answer hidden (AO-last), ${movePct(c, 'ao-last')}; with only the answer two turns back hidden, ${movePct(c, 'ao-second-last')}${
       hideVerdict(c, 'ao-last') !== 'pull'
         ? ''
@@ -31,14 +30,14 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
           ? ', so the pull sits in the previous answer'
           : `, so the pull seems to sit in the previous answer${unsettled(c, 'ao-last') ? ', though a placeholder confuses it' : ''}`
     }.`,
-    `Its twin trained against it (CPL), ${movePct(c, 'twin')}${
-      moveRate(c, 'twin') < moveRate(c, 'full') && !twin ? `: lower, but it could be luck (${byChance(c.split.full.twin).said})` : ''
-    }; a second twin trained toward the move made with no history, ${movePct(c, 'twin-de')}${secondTwinWorks(c) ? ', clearly lower' : ''}.`,
   ];
+  const againstChance =
+    x.prior === undefined
+      ? 'Its line-for-line copying (the diagonal'
+      : `Its prior assistant answers get ${x.prior.toFixed(1)} times what their length alone would give them, and its line-for-line copying (the diagonal`;
   const attention = [
     'Attention shows where the model reads, not why it chooses.',
-    ...(x.prior === undefined ? [] : [`Its prior assistant answers get ${x.prior.toFixed(1)} times what their length alone would give them.`]),
-    `Its line-for-line copying (the diagonal${x.diagonal === undefined ? '' : `, ${x.diagonal.toFixed(1)} times chance`}) is mostly the list of cells the task asks for.`,
+    `${againstChance}${x.diagonal === undefined ? '' : `, ${x.diagonal.toFixed(1)} times chance`}) is mostly the list of cells the task asks for.`,
     headsCarry(c)
       ? `With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (${stillPct(c.headsOff, 'top')} against ${stillPct(c.headsOff, 'bottom')})${heads ? '' : ', a gap that could be luck'}${
           heads && !beyondRandom(c.headsOff) ? `, but 3 at random came close (${stillPct(c.headsOff, 'random')})` : ''
@@ -58,21 +57,20 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
           '"Do LLMs benefit from their own words?" found that in real chats, keeping only the latest exchange (as LT does here) or one-sentence summaries of the answers often answered as well with far less text. A model can carry its own earlier mistakes into later answers.',
           `"Mitigating conversational inertia" found that agents copy their own prior assistant answers (a diagonal in attention) and so try fewer new moves. Training them to prefer answers written with less history helped.${
             // The lesson's own twin, beside the paper's result: where its drop could be luck, said so, so the two do not read as one.
-            !twin && !secondTwinWorks(c) ? " This page's two tiny twins, trained so, dropped by no more than luck could give." : ''
+            !twin && !secondTwinWorks(c)
+              ? ` This page's two tiny twins, trained so, dropped by no more than luck could give (${movePct(c, 'twin')} and ${movePct(c, 'twin-de')}, against ${movePct(c, 'full')}).`
+              : ''
           }`,
         ],
       },
       // What a newcomer takes home: the counts above and the papers' findings, for the chatbots they use.
       {
         label: 'What it means for chatbots you use',
+        // One line: the way out, with this model's own counts where they show it; else what to expect.
         items: [
-          'In a long chat a model may keep leaning on what it wrote before, mistakes included.',
-          // Said only where the counts show it: no history well below the whole history.
-          ...(historyAdds(c) >= 10
-            ? [
-                `When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, makes the loop less likely, not gone. Here, with no history, the model walked back into the wall in ${movePct(c, 'de')} of its moves, not ${movePct(c, 'full')}.`,
-              ]
-            : []),
+          historyAdds(c) >= 10
+            ? `When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, makes the loop less likely, not gone. Here, with no history, the model walked into the wall again in ${movePct(c, 'de')} of its moves, not ${movePct(c, 'full')}.`
+            : 'In a long chat a model may keep leaning on what it wrote before, mistakes included.',
         ],
       },
     ],

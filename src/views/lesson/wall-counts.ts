@@ -102,6 +102,12 @@ export interface BoardRow {
   figure?: string;
 }
 
+/**
+ * The policies that cut the history in steps (Window, Clip, Summary): drawn in the drop-turns step's fold, not on the
+ * running count, which leads with Full, LT and DE (readers lost the thread among nine bars).
+ */
+export const CUTTING = ['window:6', 'clip:6:1', 'summary:6:1'] as const satisfies readonly Writer[];
+
 /** The running count at the wall: a row per writer the learner has reached, and DE's rate, the mark to read the others against. */
 export interface Board {
   turns: number;
