@@ -72,3 +72,30 @@ export function signTest(a: number, b: number): number {
   }
   return Math.min(1, 2 * tail);
 }
+
+/**
+ * The two-sided exact sign-flip (randomisation) test on paired differences, one per cluster: how often giving each
+ * difference a random sign makes a sum at least as far from 0 as the one seen. For clusters whose own turns are not
+ * independent (the turns of one maze share its history), each cluster counts once, its size kept. Exact over every
+ * sign pattern, counted by sums (integer differences only), so many clusters cost no more than a few.
+ */
+export function signFlipTest(diffs: readonly number[]): number {
+  if (diffs.some((d) => !Number.isInteger(d))) throw new RangeError('signFlipTest needs whole differences');
+  const sizes = diffs.map(Math.abs).filter((d) => d > 0);
+  const seen = Math.abs(diffs.reduce((s, d) => s + d, 0));
+  // ways[s]: the sign patterns whose sum is s − total (the sum runs from −total to total).
+  const total = sizes.reduce((s, d) => s + d, 0);
+  let ways = new Array<number>(2 * total + 1).fill(0);
+  ways[total] = 1;
+  for (const d of sizes) {
+    const next = new Array<number>(ways.length).fill(0);
+    ways.forEach((w, s) => {
+      if (!w) return;
+      next[s + d] = next[s + d]! + w;
+      next[s - d] = next[s - d]! + w;
+    });
+    ways = next;
+  }
+  const far = ways.reduce((n, w, s) => (Math.abs(s - total) >= seen ? n + w : n), 0);
+  return far / 2 ** sizes.length;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { median, signTest, slope, spearman } from '../../src/metrics/stats';
+import { median, signFlipTest, signTest, slope, spearman } from '../../src/metrics/stats';
 
 describe('rank correlation and slope (hand-computed)', () => {
   it('spearman', () => {
@@ -37,5 +37,24 @@ describe('the sign test (hand-computed)', () => {
     expect(signTest(0, 0)).toBe(1);
     expect(() => signTest(-1, 2)).toThrow(RangeError);
     expect(() => signTest(600, 600)).toThrow(RangeError);
+  });
+
+  it('sign-flip test on cluster differences (hand-computed)', () => {
+    // Differences 3, 1, −1: 8 sign patterns, sums ±5, ±3, ±1, ±3 (3+1+1, 3+1−1, 3−1+1, 3−1−1 and their negatives):
+    // |sum| ≥ |3 + 1 − 1| = 3 in 6 of 8.
+    expect(signFlipTest([3, 1, -1])).toBeCloseTo(6 / 8, 15);
+    // All one way, 2 and 2: only the two patterns with equal signs reach |4|: 2 of 4.
+    expect(signFlipTest([2, 2])).toBeCloseTo(2 / 4, 15);
+    // Clusters with no difference carry no sign: the same as without them.
+    expect(signFlipTest([2, 0, 2, 0])).toBeCloseTo(2 / 4, 15);
+    // Five clusters each +1: the sign test's 2 / 32.
+    expect(signFlipTest([1, 1, 1, 1, 1])).toBeCloseTo(signTest(5, 0), 15);
+    // A large one outweighs small ones against it: 9, −1, −1 → |7|; patterns with the 9's sign: |9±1±1| ≥ 7 all 4; the
+    // other 4 by symmetry: 8 of 8.
+    expect(signFlipTest([9, -1, -1])).toBe(1);
+    // 6, 1, 1, 1 → 9: only the 9's sign with all three alike (|9|) and mirrored: 2 of 16.
+    expect(signFlipTest([6, 1, 1, 1])).toBeCloseTo(2 / 16, 15);
+    expect(signFlipTest([])).toBe(1);
+    expect(() => signFlipTest([0.5])).toThrow(RangeError);
   });
 });

@@ -225,11 +225,13 @@ describe('the wall counts the lesson quotes', () => {
           'twin-de': sp(0, 0),
         },
       },
+      // One maze (every turn seed 1): its one paired turn, only Full repeating.
+      byMaze: [1],
     });
     // One turn where the two sets part: fewer repeats with the top heads off, but not clearly beyond chance.
     expect(headsTally(c)).toEqual({
       takeaway: 'Switching off the most-copying heads changed more moves than the control, but that could be luck.',
-      said: "These 3 moves are step 2's repeats into the wall; with the most-copying heads off, 50 % still walk into it; three at random, 50 %; the lowest, 67 %: were the top and the lowest alike, such a gap would come 1 time in 2 or more.",
+      said: 'These 3 moves walked into the wall again with every head on; with the most-copying heads off, 50 % of them still do; three at random, 50 %; the lowest, 67 %: were the top and the lowest alike, such a gap would come 1 time in 2 or more.',
       more: "The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked (most-copying, lowest, at random): a move made 2, 3 and 2 times, the move repeated 1, 2 and 1, an open way 1, 0 and 1, no move at all 1, 0 and 1 (the other moves run into another wall). Where both sets make a move, the two part on 1 turn: only the most-copying heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. Against the random three, the two part on 1 turn: only the most-copying heads off changed it 1 time, only the random three 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).",
       // Drawn among the moves made: with the top heads off 1 repeat and 1 open way of 2 (50 % each; 1 of 3 no move, written beside); 2 of 3 with the lowest off.
       board: {
@@ -267,6 +269,8 @@ describe('the wall counts the lesson quotes', () => {
     const c = {
       episodes: 40,
       turns: 200,
+      // Three mazes with a wall: Full repeats more in two (by 3 and 1), DE in one (by 1); sign flips: |±3±1±1| ≥ 3 in 6 of 8.
+      byMaze: [3, 1, -1],
       repeats: {
         full: 150,
         lt: 140,
@@ -386,8 +390,17 @@ describe('the wall counts the lesson quotes', () => {
       // Why no history still repeats, unfolded: its own rate, and what the pull is measured from.
       caveat:
         "even with no history it walks into the wall again in 45 %, because its goal often lies just beyond it; the part above that is the history's pull.",
-      more: 'Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 of 200 moves (75 %) under Full, 90 of 200 moves (45 %) under DE and 80 of 160 moves (50 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000.',
-      luck: [{ label: 'Full against DE', p: signTest(69, 9), said: 'less than 1 time in 1,000', clear: true }],
+      more: "Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 of 200 moves (75 %) under Full, 90 of 200 moves (45 %) under DE and 80 of 160 moves (50 %) under AO, from 40 episodes counted beforehand with the same model. The two part on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in 2 of the 3 mazes with a wall, DE in 1; were the two alike, flipping each maze's gap at random would give a total this far from even 1 time in 2 or more.",
+      luck: [
+        { label: 'Full against DE', p: signTest(69, 9), said: 'less than 1 time in 1,000', clear: true },
+        {
+          label: 'the same, each maze counted once',
+          p: 6 / 8,
+          said: '1 time in 2 or more',
+          clear: false,
+          note: "The second line counts each maze once, by how many more of its turns repeat under Full: a maze's turns share one history, so they are not independent tosses.",
+        },
+      ],
     });
     // The first twin clearly lower, the second (toward DE) by a gap luck could give: the first twin's verdict.
     expect(twinTally(c)).toEqual({
@@ -536,6 +549,7 @@ describe('the wall counts the lesson quotes', () => {
       // walls where each still keeps every turn (the least of the three).
       // In the fold, under their bars (Full, the three, DE).
       board: { ...cutBars, caption: 'The policies that cut the history in steps, at the same 200 turns right after a wall' },
+      caveat: 'Window-6, Clip and Summary sit near Full, since early in a maze they show every turn; all three bars are under "Read more".',
       // LT and Full part on 40 turns, 15 against 25: chance gives that often (2 × 0.077: about 1 time in 6).
       more: expect.stringMatching(
         /^The counts over the 200 stored turns right after a wall: 140 of the 200 moves under LT, 150 of 200 under Full, 90 of 200 under DE, from 40 episodes the demo model played\. The two part on 40 turns: only LT repeats the blocked move 15 times, only Full 25; were the two alike, chance would split them this unevenly about 1 time in 6\. In the bars above: in early turns Window-6, Clip and Summary still show everything, so at (half|a third|a quarter|some) or more of the walls they read what Full reads\.$/,
@@ -620,7 +634,7 @@ describe('the wall counts the lesson quotes', () => {
       'Switching off the most-copying heads stops more repeats than switching off the lowest, but not clearly more than switching off three at random.',
     );
     expect(headsTally(close3).said).toMatch(
-      /^These 116 moves are step 2's repeats into the wall; with the most-copying heads off, 61 % still walk into it; three at random, 71 %; the lowest, 88 %\. Only its gap to the lowest is more than luck\./,
+      /^These 116 moves walked into the wall again with every head on; with the most-copying heads off, 61 % of them still do; three at random, 71 %; the lowest, 88 %\. Only its gap to the lowest is more than luck\./,
     );
     expect(summary(close3).points![1]!.items.at(-1)).toBe(
       'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %), but 3 at random came close (71 %). Attention picked the heads; switching them off tested them.',

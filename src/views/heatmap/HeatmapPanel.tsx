@@ -76,6 +76,8 @@ export function HeatmapPanel() {
         <Explain id="heatmap" />
       </h2>
       <div className="row legend">
+        {/* The strips along the top and left edges: said what they are, or they read as decoration. */}
+        <span>strips on the edges, each token's kind:</span>
         {CATEGORIES.map((c) => (
           <span key={c}>
             <span className="swatch" style={{ background: CATEGORY_COLORS[c] }} /> {CATEGORY_NAMES[c]}

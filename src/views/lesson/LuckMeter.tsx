@@ -47,6 +47,7 @@ export function LuckMeter({ rows, taught = true }: { rows: LuckRow[]; taught?: b
         {taught &&
           'If the two made no difference, each turn where only one of them does it would be a coin toss. The dot: how rarely coin tosses alone split this unevenly. '}
         Right of the line (rarer than 1 time in {LUCK_LINE}): more than luck.
+        {rows.map((r) => (r.note ? ` ${r.note}` : '')).join('')}
       </p>
     </figure>
   );

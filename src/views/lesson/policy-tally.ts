@@ -15,7 +15,7 @@ const keptWhole = (p: Policy, turns: readonly WallTurn[]): number => turns.filte
  * The chart's other rows, said beside LT's reading (readers asked why Window-6 matches Full and what Summary's lower
  * bar means): the cutting policies keep every turn at many of the walls, and the lowest of them against its luck.
  */
-function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'caveat' | 'more'> {
+function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'caveat' | 'more'> & { card?: string } {
   const cut = [
     ['window:6', 'Window-6'],
     ['clip:6:1', 'Clip'],
@@ -38,6 +38,8 @@ function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'cavea
   return {
     ...more,
     caveat: `in early turns ${both} still show everything, so at ${part} or more of the walls they read what Full reads.`,
+    // On the card, the three named with where they stand: readers took their table rows for policies never measured.
+    card: `${both} ${names.length > 1 ? 'sit' : 'sits'} near Full, since early in a maze ${names.length > 1 ? 'they show' : 'it shows'} every turn; all three bars are under "Read more".`,
   };
 }
 
@@ -73,6 +75,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
       : {}),
     said: `At the wall it repeats the blocked move in ${movePct(c, p)} under ${label} against ${movePct(c, 'full')} under Full${against}${why}.`,
     ...(cutBars && { board: cutBars }),
+    ...(rows.card && { caveat: rows.card }),
     luck: [...(policy === 'lt' ? [luckRow(`${label} against DE`, c.split.de[p])] : []), luckRow(`${label} against Full`, c.split.full[p])],
     more: `The counts over the ${c.turns} stored turns right after a wall: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}. ${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full')}${rows.caveat ? ` In the bars above: ${rows.caveat}` : ''}${rows.more ? ` ${rows.more}` : ''}`,
   };

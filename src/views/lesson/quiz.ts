@@ -49,15 +49,16 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'recap',
   },
   {
-    // The table's Clip row read back: which turns it shows at the lesson's own turn, and why.
-    question: "In the step's table, Clip-6→1 answering turn 10 shows turns 6 to 9 and nothing of turns 1 to 5. Why?",
+    // The drop-turns step's reading applied to new counts: LT near DE puts the pull in the older turns.
+    question:
+      'Another model repeats a wrong move in 80 % of its moves with its whole history, 50 % with none (DE) and 52 % with only the turn before (LT). Where is the extra pull?',
     options: [
-      'Clip keeps the last 4 turns, whatever turn it answers',
-      'at 6 earlier turns it cut back to the last, turn 6, then grew again',
-      'turns 1 to 5 named no wall, so Clip left them out',
+      'in the turn before: LT keeps it, and under LT it still repeats',
+      'in older turns: with the turn before alone it repeats as with none',
+      'in no part of the history: the move comes out the same under every policy',
     ],
     correct: 1,
-    why: 'Clip lets the history pile up to 6 turns, then cuts it back to the last one and lets it grow again: answering turn 7 it showed turns 1 to 6, so it cut back to turn 6; by turn 10 it had grown to turns 6 to 9.',
+    why: 'With only the turn before, it repeats about as rarely as with no history (52 % against 50 %): the turn before brings back almost none of the extra 30 points, so they come from the turns LT drops.',
     revisit: 'contexts',
   },
   {

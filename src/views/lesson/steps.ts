@@ -88,7 +88,7 @@ export const LESSON: LessonStep[] = [
     text: (w) =>
       `${w.goalBeyond?.length ? 'Its goal lies just beyond the wall it keeps hitting. ' : ''}Let the model write turn ${w.turns}'s answer twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"), only the instructions and the last user message. Full and DE are context policies: rules for what the model is shown. Then the same moves are counted over ${WALL_COUNTS.episodes} mazes.`,
     source:
-      'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes. "Could it be luck" is a two-sided sign test on the turns where the two part, each turn counted as one coin toss; turns of one maze share their history, so they are not fully independent and the test is somewhat generous.',
+      'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes. "Could it be luck" is a two-sided sign test on the turns where the two part, each turn counted as one coin toss; turns of one maze share their history, so they are not fully independent and that test is generous. The meter\'s second line counts each maze once: an exact sign-flip (randomisation) test on each maze\'s gap, the turns where only Full repeats less those where only DE does.',
     action: 'Click "Write it under Full, then under DE".',
     target: '[data-testid="lesson-act"]',
     // The turns at the wall, not the first ones: the answer it wrote there, centred.
@@ -176,7 +176,8 @@ export const LESSON: LessonStep[] = [
     region: 'figures',
     setup: WALL,
     text: (w) =>
-      `Now we look inside the model. To write each next token, it mixes in information from the tokens before it; attention gives each one's share of the mix, adding up to 100 %. Those tokens are of five kinds: the sink (the first ${SINK_TOKENS}), system prompt, user's turns, prior assistant answers and the current answer's own earlier tokens. ${shareAsk(figuresOf(w))}`,
+      // Which answer is read, and the sink said where it is named: readers wondered whether a newly written answer was read, and what a sink is.
+      `Now we look inside the model reading turn ${w.turns}'s answer. To write each token, it mixes in the tokens before it; attention is each one's share of the mix, adding up to 100 %. They are of five kinds: the sink (the first ${SINK_TOKENS}, where models park spare attention), system prompt, user's turns, prior assistant answers and the answer's own earlier tokens. ${shareAsk(figuresOf(w))}`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
@@ -259,6 +260,8 @@ export const LESSON: LessonStep[] = [
     action: 'Click "Load the CPL twin and write the answer with both".',
     target: '[data-testid="lesson-act"]',
     act: { label: 'Load the CPL twin and write the answer with both', run: 'twin-writes' },
+    // The chart its reveal reads, brought into view once both have written (on a phone it sat above the card, out of sight).
+    after: '[data-testid="turns-chart"]',
     done: (w) => w.compareModels && w.generated.full !== undefined && w.generatedB.full !== undefined,
     reveal: cplReveal,
   },

@@ -3,7 +3,7 @@
  * into a wall again, under each policy and with heads switched off, against no history and against chance, in the
  * words and per cents the cards use. Plain functions.
  */
-import { signTest } from '../../metrics/stats';
+import { signFlipTest, signTest } from '../../metrics/stats';
 import { stepNo } from './order';
 import { type HeadSet, type HeadsOffCounts, type Split, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import { type LuckRow, type Reveal, SILENT } from './world';
@@ -16,7 +16,11 @@ export const LUCK_LINE = 20;
  * and whether that is rarely enough (under 1 time in 20) to call the difference more than chance.
  */
 export function byChance(s: Split): { p: number; said: string; clear: boolean } {
-  const p = signTest(s.first, s.second);
+  return chanceOf(signTest(s.first, s.second));
+}
+
+/** A chance `p` in the lesson's words, and whether it is under the line. */
+function chanceOf(p: number): { p: number; said: string; clear: boolean } {
   // One form throughout ("1 time in N"), rounded as a newcomer would say it.
   const said =
     p < 0.001 ? 'less than 1 time in 1,000' : p < 0.01 ? 'less than 1 time in 100' : p >= 0.5 ? '1 time in 2 or more' : `about 1 time in ${Math.round(1 / p)}`;
@@ -77,9 +81,26 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // What the chart counts is its caption (the mazes, the moves made): the card keeps the reading.
     said: `C${luckSaid(c.split.de.full, 'Full and DE').slice(1)}`,
     caveat: `even with no history it walks into the wall again in ${movePct(c, 'de')}, because its goal often lies just beyond it; the part above that is the history's pull.`,
-    luck: [luckRow('Full against DE', c.split.de.full)],
-    more: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from. The counts: ${ofMoves(c, 'full')} under Full, ${ofMoves(c, 'de')} under DE and ${ofMoves(c, 'ao')} under AO, from ${c.episodes} episodes counted beforehand with the same model. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE')}`,
+    // The same gap with each maze counted once, its size kept: the stricter test, for the turns of a maze are not independent.
+    luck: [
+      luckRow('Full against DE', c.split.de.full),
+      {
+        label: 'the same, each maze counted once',
+        ...chanceOf(signFlipTest(c.byMaze)),
+        note: "The second line counts each maze once, by how many more of its turns repeat under Full: a maze's turns share one history, so they are not independent tosses.",
+      },
+    ],
+    more: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from. The counts: ${ofMoves(c, 'full')} under Full, ${ofMoves(c, 'de')} under DE and ${ofMoves(c, 'ao')} under AO, from ${c.episodes} episodes counted beforehand with the same model. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE')} ${mazeSaid(c.byMaze)}`,
   };
+}
+
+/**
+ * The Full–DE gap tested maze by maze, in words: the turns of one maze share its history, so the turn-by-turn count
+ * treats them as more independent tosses than they are.
+ */
+function mazeSaid(d: readonly number[]): string {
+  const [more, fewer] = [d.filter((x) => x > 0).length, d.filter((x) => x < 0).length];
+  return `The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in ${more} of the ${d.length} mazes with a wall, DE in ${fewer}; were the two alike, flipping each maze's gap at random would give a total this far from even ${chanceOf(signFlipTest(d)).said}.`;
 }
 
 /** Whether fewer than half the stored repeats look back plainly: then the inside recap calls attention a clue, not the cause. */
@@ -210,7 +231,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
     // In step 2's measure (back into the wall); where the changed moves went, under "Careful:": a reader took
     // "changed" for "cured".
-    said: `These ${h.of} moves are step ${stepNo('generate')}'s repeats into the wall; with the most-copying heads off, ${stillPct(h, 'top')} still walk into it; three at random, ${stillPct(h, 'random')}; the lowest, ${stillPct(h, 'bottom')}${
+    said: `These ${h.of} moves walked into the wall again with every head on; with the most-copying heads off, ${stillPct(h, 'top')} of them still do; three at random, ${stillPct(h, 'random')}; the lowest, ${stillPct(h, 'bottom')}${
       carry
         ? random
           ? '. Its gaps to both are more than luck.'

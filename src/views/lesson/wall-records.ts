@@ -90,6 +90,8 @@ export interface WallCounts {
   headsOff: HeadsOffCounts;
   /** Each writer against Full and against DE on the same turns: where only it repeats the blocked move, and where only Full (or DE) does. */
   split: { full: Record<Writer, Split>; de: Record<Writer, Split> };
+  /** Full against DE with each maze counted once: per maze, its paired turns where only Full repeats the blocked move less those where only DE does. */
+  byMaze: number[];
 }
 
 /** An answer that makes a move: one is written, and it is not 'stay'. The basis of every rate at the wall. */
@@ -131,7 +133,25 @@ export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCo
     looks: { back: read.filter((t) => t.look! >= LOOKS_BACK).length, of: read.length },
     headsOff: headsOffCounts(turns),
     split: { full: splitAgainst(turns, 'full'), de: splitAgainst(turns, 'de') },
+    byMaze: mazeDiffs(turns, 'full', 'de'),
   };
+}
+
+/**
+ * Two writers with each maze counted once: the turns of one maze share its history, so they are not independent
+ * tosses (a reader from the lab called the turn-by-turn test pseudoreplication). Per maze, in maze order: the paired
+ * turns where only the first repeats the blocked move, less those where only the second does.
+ */
+function mazeDiffs(turns: readonly WallTurn[], first: Writer, second: Writer): number[] {
+  const mazes = [...new Set(turns.map((t) => t.seed))].map((seed) =>
+    pairedSplit(
+      turns.filter((t) => t.seed === seed),
+      (t) => t.moves[first],
+      (t) => t.moves[second],
+      repeatsHit,
+    ),
+  );
+  return mazes.map((m) => m.first - m.second);
 }
 
 /**

@@ -110,6 +110,8 @@ export interface LuckRow {
   p: number;
   said: string;
   clear: boolean;
+  /** What this line counts otherwise, said under the meter (each maze once). */
+  note?: string;
 }
 
 /** A recap's table: a row per policy or step, named with what it shows, its figure, and what that tells. */
