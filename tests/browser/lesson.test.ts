@@ -139,8 +139,10 @@ const words = (t: string | null) => (t ?? '').split(/\s+/).filter(Boolean).lengt
 /** A reveal as the screenshots' reader gets it: the point, the sentence shown, what to do then, and what the fold holds. */
 async function revealAsRead(card: Locator): Promise<string> {
   const text = async (id: string) => ((await card.getByTestId(id).count()) ? ((await card.getByTestId(id).textContent()) ?? '') : '');
+  // The fold as opened: its words, the pictures it holds (by their captions) and the figures behind them.
+  const pictures = (await card.locator('[data-testid="lesson-more"] figure > figcaption').allTextContents()).map((c) => `[picture: ${c}] `).join('');
   const fold = (await card.getByTestId('lesson-more').count())
-    ? ` [folded under "${await card.locator('[data-testid="lesson-more"] > summary').textContent()}":] ${await text('lesson-said-rest')}`
+    ? ` [folded under "${await card.locator('[data-testid="lesson-more"] > summary').textContent()}":] ${await text('lesson-said-rest')} ${pictures}${await text('lesson-figures')}`
     : '';
   // The closing lists are shown, not folded: listed before the fold.
   const points = (await card.getByTestId('lesson-point').allTextContents()).map((t) => `- ${t}\n`).join('');
@@ -520,7 +522,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       // But one real copy is outlined, said in the card and under the heatmap, and Filler is said where it stands.
       expect(await card.getByTestId('lesson-text').textContent()).toMatch(
-        /A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th, or its 11th, the word it copies next\. Columns here are turn \d+'s answer; the arrow marks a real copy\./,
+        /A word-for-word copy is a slanted line, as drawn above: the answer's 10th token reads a prior assistant answer's 10th, or its 11th, the word it copies next\. In turn \d+'s answer, shown here, (no bright line runs longer than \d+ cells?|a bright line runs \d+ cells); the arrow marks one real copy\./,
       );
       expect(await page.getByTestId('lesson-zoom').textContent()).toContain(
         'The light-blue box and arrow: one real copy, an answer token reading the same word',
@@ -565,7 +567,7 @@ describe('the lesson, walked with the keyboard only', () => {
         new RegExp(`^whole answer under Filler \\(right heatmap\\)${filler}chance`),
       );
       expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toMatch(
-        new RegExp(`^You guessed .*?, and ${filler} with filler in its answers' place\\. .*Under Filler( the band falls below chance)?; `),
+        new RegExp(`^You guessed .*?, and ${filler} with filler in its answers' place(, so it needs their words)?\\. .*Under Filler( the band falls below chance)?; `),
       );
     });
     await step(7, async () => {

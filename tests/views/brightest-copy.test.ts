@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyResult } from '../../src/analysis/analyze';
-import { brightestCopy } from '../../src/views/lesson/band-reveals';
+import { brightestCopy, longestRun } from '../../src/views/lesson/copy-run';
 
 // Tokens: 0 system, 1–4 a prior assistant answer (header "assistant", then "Been", "22", "south"), 5 a user turn,
 // 6–9 the answer (header "assistant", then "Been", "22", "east"). The answer's rows: 6 to 9.
@@ -43,5 +43,22 @@ describe('the brightest copy in the band', () => {
 
   it('is null without attention rows', () => {
     expect(brightestCopy({ ...result({}), attention: undefined } as unknown as PolicyResult)).toBeNull();
+  });
+});
+
+describe('the longest slanted line of bright cells', () => {
+  // The answer's rows 1–3 (tokens 7–9, seeing 8, 9 and 10 tokens) each read the prior answer's token one place
+  // before their own (Been, 22, south at 2–4): offset −1. Bright: at least 3 times 1 / the tokens the row sees.
+  it('runs along one offset while every cell is bright (hand-computed)', () => {
+    expect(longestRun(result({ 7: { 2: 0.5 }, 8: { 3: 0.5 }, 9: { 4: 0.5 } }))).toEqual({ length: 3, row: 1, d: -1 });
+    // 0.3 × 9 = 2.7 < 3: the middle cell is not bright, so the line breaks into two of 1; the first found is kept.
+    expect(longestRun(result({ 7: { 2: 0.5 }, 8: { 3: 0.3 }, 9: { 4: 0.5 } }))).toEqual({ length: 1, row: 1, d: -1 });
+    // Two bright cells on different offsets make no line longer than 1.
+    expect(longestRun(result({ 7: { 2: 0.5 }, 8: { 4: 0.5 } }))?.length).toBe(1);
+  });
+
+  it('is null with no bright cell, or without attention rows', () => {
+    expect(longestRun(result({ 7: { 2: 0.1 } }))).toBeNull();
+    expect(longestRun({ ...result({}), attention: undefined } as unknown as PolicyResult)).toBeNull();
   });
 });

@@ -154,7 +154,7 @@ describe('the lesson', () => {
       "Chance worked out: a row's band holds up to 3 tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, 3 in all on average, of the 12 tokens a row sees.",
     );
     expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
-      /^A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. Chance would put 22 % in the band: its share of the tokens a row sees\. Does the band beat chance\?$/,
+      /^A word-for-word copy is a slanted line, as drawn above: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. Chance would put 22 % there\. Does the band beat chance\?$/,
     );
   });
 
@@ -216,7 +216,7 @@ describe('the lesson', () => {
       /^You guessed 30 %; the answer gives 30 % of its attention to its prior assistant answers\..* On the figures panel: prior assistant 29\.91\u00a0%\. The five add up to 100 %: what one kind gets above chance, the others give up\. The rest: 18 % to the user's turns, 5 % to the system prompt/,
     );
     expect(told('diagonal', w, w)).toMatch(
-      /^You guessed more than chance; the diagonal gets 11 % of the answer's attention\b.*On the figures panel: diagonal ratio 11\.33\u00a0%\. It is part of the 30 %/,
+      /^You guessed more than chance; the band gets 11 %.*On the figures panel: diagonal ratio 11\.33\u00a0%\. It is part of the 30 %/,
     );
     // The card's line quotes per cents only; the panel's figures are in the fold.
     for (const id of ['shares', 'diagonal']) expect(step(id).reveal!(w, w).said, id).not.toMatch(/\d\.\d{4}/);
@@ -226,7 +226,7 @@ describe('the lesson', () => {
     // Filler beside Full on the diagonal step: its ratio joins the card and the bars; here half or more of it stays.
     const beside = { ...w, shown: ['full', 'filler'], results: [figures('full', 0.1133, 0.2991), figures('filler', 0.0567, 0.2)] };
     expect(told('diagonal', beside, w)).toMatch(
-      /^With filler in their place, much of it stays, so part of it follows where the tokens sit\. You guessed more than chance; the diagonal gets 11 % .*, and 6 % with filler in its answers' place\. .*Under Filler; much of it stays, so part of it follows where the tokens sit\. .*On the figures panel: diagonal ratio under Filler 5\.67\u00a0%\.$/,
+      /^With filler in their place, much of it stays, so part of it follows where the tokens sit\. You guessed more than chance; the band gets 11 %.*, and 6 % with filler in its answers' place\. .*Under Filler; much of it stays, so part of it follows where the tokens sit\. .*On the figures panel: diagonal ratio under Filler 5\.67\u00a0%\.$/,
     );
     // Without Filler's figures (before they arrive) the step says what it has.
     expect(told('diagonal', w, w)).not.toContain('Filler');
@@ -697,11 +697,11 @@ describe('the lesson', () => {
     // The guess (about chance) read against the figure in the same three words: right, then wrong.
     const w = { ...start, guesses: { diagonal: 1 }, results: [r] };
     expect(told('diagonal', w, w)).toMatch(
-      /You guessed about chance, rightly; the diagonal gets 20 % of the answer's attention, 0\.9 times the 22 % chance, about chance\. the bright upright stripes are not copies but single tokens every row reads, and .* On the figures panel: .* It is part of/,
+      /You guessed about chance, rightly; the band gets 20 %, 0\.9 times the 22 % chance, about chance\. the bright upright stripes are not copies but single tokens every row reads, and .* On the figures panel: .* It is part of/,
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
     expect(told('diagonal', twice, twice)).toMatch(
-      /You guessed about chance; the diagonal gets 50 % of the answer's attention, 2\.3 times the 22 % chance, well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move\. the bright upright stripes .* On/,
+      /You guessed about chance; the band gets 50 %, 2\.3 times the 22 % chance, well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move\. the bright upright stripes .* On/,
     );
     // Filler below chance, beside Full: said with the same yardstick, and drawn, each against its chance.
     const filler = {
@@ -713,7 +713,7 @@ describe('the lesson', () => {
       ],
     };
     expect(told('diagonal', filler, filler)).toMatch(
-      /^With filler words in their place, most of it goes, so it needs the words themselves\. You guessed .*, and 5 % with filler in its answers' place\. .*Under Filler the band falls below chance; most of it goes, so it needs the words themselves\. .*On the figures panel: diagonal ratio under Filler 5\.00\u00a0%\. With nothing in it to copy, Filler's band gets less than chance, 22 %: between the pink lines its heatmap is mostly dark\.$/,
+      /^With filler words in their place, most of it goes, so it needs the words themselves\. You guessed .*, and 5 % with filler in its answers' place, so it needs their words\. .*Under Filler the band falls below chance; most of it goes, so it needs the words themselves\. .*On the figures panel: diagonal ratio under Filler 5\.00\u00a0%\. With nothing in it to copy, Filler's band gets less than chance, 22 %: between the pink lines its heatmap is mostly dark\.$/,
     );
     expect(step('diagonal').reveal!(filler, filler).bars!.rows.map((x) => [x.label, x.value])).toEqual([
       ['whole answer', 0.3],

@@ -13,7 +13,7 @@ import { Explain } from '../explain/Explain';
 import { useQuiet, useLesson } from '../../state/lesson-store';
 import { LESSON } from '../lesson/steps';
 import { bandLine, tailRow } from '../lesson/attention-reveals';
-import { brightestCopy } from '../lesson/band-reveals';
+import { brightestCopy } from '../lesson/copy-run';
 import type { CellMark, RowSplit } from './paint';
 import { CopySketch } from '../lesson/CopySketch';
 

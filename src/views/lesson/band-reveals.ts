@@ -3,10 +3,9 @@
  * in upright stripes where row after row looks at one token.
  */
 import type { PolicyResult } from '../../analysis/analyze';
-import { diagonalBand } from '../../metrics/band';
 import { bandColumns } from '../../metrics/inertia';
-import { isTemplateMark } from '../tokens/TokenView';
 import { answerRows, diagonalByLines, bandLine, priorSpans, stripeSaid, tailRow } from './attention-reveals';
+import { brightestCopy, longestRun } from './copy-run';
 import { quoted, whereToken } from './token-where';
 import {
   AGAINST_CHANCE,
@@ -24,39 +23,13 @@ import {
   versusChance,
 } from './world';
 
-/**
- * The brightest copy in the band of the last prior assistant answer (the one the lesson's heatmap opens on): the cell
- * where an answer token reads the same text in that answer within the band, with the most attention (head mean). As
- * the token pair (`q`, `k`, indices in the context) and its weight; null without the rows or without such a cell.
- * `rows`: only the answer's first rows (a maze answer's list of cells, above its thought and move).
- */
-export function brightestCopy(r: PolicyResult, rows = Number.POSITIVE_INFINITY): { q: number; k: number; weight: number } | null {
-  const answer = answerRows(r);
-  const last = priorSpans(r).at(-1);
-  if (!answer || !last) return null;
-  const text = (k: number) => r.tokens[k]!.text.trim();
-  // The answer's own words only: not the chat template's header, whose "assistant" every answer repeats.
-  const own = r.messages.find((m) => m.category === 'current')?.content;
-  const words = (q: number) => !!own && q >= own.start && q < own.start + own.length && /\p{L}|\p{N}/u.test(text(q)) && !isTemplateMark(text(q));
-  let best: { q: number; k: number; weight: number } | null = null;
-  for (const b of diagonalBand(last, answer.rows, r.radius)) {
-    const q = r.query.start + b.row;
-    if (b.row >= rows || !words(q)) continue;
-    for (let k = b.from; k <= b.to; k++) {
-      const v = answer.data[b.row * answer.seqLen + k]!;
-      if (text(k) === text(q) && (!best || v > best.weight)) best = { q, k, weight: v };
-    }
-  }
-  return best;
-}
-
 /** The diagonal step's ask, with the chance level so the guess has a scale (the ask alone until the figures are in). */
 export function diagonalAsk(w: LessonWorld): string {
   const r = figuresOf(w);
   const even = r ? evenDiagonal(r) : 0;
   if (!r || !(even > 0)) return 'Does the band get more than chance, about as much, or less?';
   // The share alone before the guess: readers stopped at the cells' arithmetic (`bandWorked`, in the fold after).
-  return `Chance would put ${percent(even)} in the band: its share of the tokens a row sees. Does the band beat chance?`;
+  return `Chance would put ${percent(even)} there. Does the band beat chance?`;
 }
 
 /**
@@ -85,10 +58,13 @@ export function copyBoxSaid(w: LessonWorld): string {
   // One ahead, said why: a row computes the next word, so a copier reads the word it copies next.
   const second = !off ? '' : off > 0 ? `, or its ${ordinal(10 + off)}, the word it copies next` : ` or ${ordinal(10 + off)}`;
   // Pointed at the drawing above the heatmaps: readers learned the idea from it, not from the real picture.
-  const line = `A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th${second}.`;
+  const line = `A word-for-word copy is a slanted line, as drawn above: the answer's 10th token reads a prior assistant answer's 10th${second}.`;
   if (!r || !copy || off === null) return line;
   const turn = r.messages[r.tokens[copy.k]!.message]?.turn;
-  return `${line} Columns here are ${turn ? `turn ${turn}'s` : 'the last'} answer; the arrow marks a real copy.`;
+  // How long the real line runs, so a reader does not hunt for the drawing's long one (readers found none).
+  const run = longestRun(r)?.length ?? 0;
+  const runs = run >= 3 ? `a bright line runs ${run} cells` : `no bright line runs longer than ${Math.max(run, 1)} ${run > 1 ? 'cells' : 'cell'}`;
+  return `${line} In ${turn ? `turn ${turn}'s` : 'the last'} answer, shown here, ${runs}; the arrow marks one real copy.`;
 }
 
 /** 1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st: a position said in words. */
@@ -163,7 +139,11 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   // Filler's figure beside Full's in the sentence the card shows (a later step's table leans on it); its reading, in
   // the fold (`withFiller`).
   const filler = figuresOf(w, 'filler');
-  const fillerSaid = filler && figuresOf(w, 'full') ? `, and ${percent(filler.diagonal)} with filler in its answers' place` : '';
+  // What Filler's figure means, in the same sentence: readers met "3 %" with no word of what it tells.
+  const fillerSaid =
+    filler && figuresOf(w, 'full')
+      ? `, and ${percent(filler.diagonal)} with filler in its answers' place${filler.diagonal < r.diagonal / 2 ? ', so it needs their words' : ''}`
+      : '';
   // Each bar an average over its own tokens, against its own chance: readers took parts of one sum for one figure.
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
   if (lines) {
@@ -183,7 +163,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
     caveat: 'the bright upright stripes are not copies but single tokens every row reads, and the band counts them only where they cross it.',
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),
     // Where the lines split it, that split is the card's reading; where the bright cells stand, in the fold.
-    said: `${yours}the diagonal gets ${percent(r.diagonal)} of the answer's attention${times}${fillerSaid}.${lines ? '' : stripe}${split.said}`,
+    said: `${yours}the band gets ${percent(r.diagonal)}${times}${fillerSaid}.${lines ? '' : stripe}${split.said}`,
     more: `${split.more ? `${split.more} ` : ''}${lines && stripe ? `${stripe.trim()} ` : ''}${offLine(r, d)}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} ${even > 0 ? `${bandWorked(r)} ` : ''}It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
   };
 }
