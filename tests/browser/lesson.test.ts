@@ -498,6 +498,10 @@ describe('the lesson, walked with the keyboard only', () => {
       const layers = card.getByTestId('lesson-shape-layer');
       expect(await layers.count()).toBe(config.num_hidden_layers);
       expect(await layers.last().locator('.shape-head').count()).toBe(config.num_attention_heads);
+      // One token's share-out in numbers, from the page's own figures, before the guess (hand-computed in tests/views/token-mix.test.ts).
+      expect(await card.getByTestId('lesson-token-mix').textContent()).toMatch(
+        /^For example, the answer's last word, ".+", gives \d+\u00a0% to .+ and \d+\u00a0% to .+; the other \d+ tokens share the last \d+\u00a0%\.$/,
+      );
       await guess();
       // Read down to the reveal, the card's top says the question again; back at the top, the text says it once.
       const readAt = await card.evaluate((el) => el.scrollTop);
@@ -567,7 +571,9 @@ describe('the lesson, walked with the keyboard only', () => {
         new RegExp(`^whole answer under Filler \\(right heatmap\\)${filler}chance`),
       );
       expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toMatch(
-        new RegExp(`^You guessed .*?, and ${filler} with filler in its answers' place(, so it needs their words)?\\. .*Under Filler( the band falls below chance)?; `),
+        new RegExp(
+          `^You guessed .*?, and ${filler} with filler in its answers' place(, so it needs their words)?\\. .*Under Filler( the band falls below chance)?; `,
+        ),
       );
     });
     await step(7, async () => {
