@@ -526,7 +526,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       // But one real copy is outlined, said in the card and under the heatmap, and Filler is said where it stands.
       expect(await card.getByTestId('lesson-text').textContent()).toMatch(
-        /A word-for-word copy is a slanted line, as drawn above: the answer's 10th token reads a prior assistant answer's 10th, or its 11th, the word it copies next\. In turn \d+'s answer, shown here, (no bright line runs longer than \d+ cells?|a bright line runs \d+ cells); the arrow marks one real copy\./,
+        /A word-for-word copy is a slanted line, as in the drawing above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th, or its 11th, the word it copies next\. In turn \d+'s answer, shown here, (no bright line runs longer than \d+ cells?|a bright line runs \d+ cells); the arrow marks one real copy\./,
       );
       expect(await page.getByTestId('lesson-zoom').textContent()).toContain(
         'The light-blue box and arrow: one real copy, an answer token reading the same word',
@@ -545,10 +545,12 @@ describe('the lesson, walked with the keyboard only', () => {
       // The diagonal split by the answer's lines is what the same model gives in Node.
       const split = await lineSplit();
       const pct = (v: number) => `${Math.round(v * 100)}\u00a0%`;
+      // Each part averaged over its own rows, in the fold as on the bars.
+      const own = (v: number, n: number) => pct((v * (split.rowsBefore + split.rowsLast)) / n);
       await expect
         .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
         .toContain(
-          `the list of cells, which the task asks it to copy, gives ${pct(split.before)} (chance ${pct(split.evenBefore)}), the thought and move lines ${pct(split.last)} (chance ${pct(split.evenLast)})`,
+          `the list of cells, which the task asks it to copy, ${own(split.before, split.rowsBefore)} (chance ${own(split.evenBefore, split.rowsBefore)}); the thought and move lines ${own(split.last, split.rowsLast)} (chance ${own(split.evenLast, split.rowsLast)})`,
         );
       // Said in words on the card: the list gives most of it.
       expect(split.before).toBeGreaterThan(split.last);
@@ -561,8 +563,6 @@ describe('the lesson, walked with the keyboard only', () => {
       // And drawn: the whole answer, then its two parts, as the same model gives them in Node; then Filler, beside it
       // on the page, as its figure there says.
       const filler = `${Math.round(Number(await page.getByTestId('figure-filler-diagonal').getAttribute('data-value')) * 100)}\u00a0%`;
-      // Each part averaged over its own rows.
-      const own = (v: number, n: number) => pct((v * (split.rowsBefore + split.rowsLast)) / n);
       expect((await card.getByTestId('lesson-bars-row').allTextContents()).slice(1, 3)).toEqual([
         `list of cells (above the white line)${own(split.before, split.rowsBefore)}chance ${own(split.evenBefore, split.rowsBefore)}`,
         `thought and move (below it)${own(split.last, split.rowsLast)}chance ${own(split.evenLast, split.rowsLast)}`,

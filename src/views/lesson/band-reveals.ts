@@ -58,7 +58,7 @@ export function copyBoxSaid(w: LessonWorld): string {
   // One ahead, said why: a row computes the next word, so a copier reads the word it copies next.
   const second = !off ? '' : off > 0 ? `, or its ${ordinal(10 + off)}, the word it copies next` : ` or ${ordinal(10 + off)}`;
   // Pointed at the drawing above the heatmaps: readers learned the idea from it, not from the real picture.
-  const line = `A word-for-word copy is a slanted line, as drawn above: the answer's 10th token reads a prior assistant answer's 10th${second}.`;
+  const line = `A word-for-word copy is a slanted line, as in the drawing above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th${second}.`;
   if (!r || !copy || off === null) return line;
   const turn = r.messages[r.tokens[copy.k]!.message]?.turn;
   // How long the real line runs, so a reader does not hunt for the drawing's long one (readers found none).
@@ -176,6 +176,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   if (!s) return { said: ' Here much of it is the list of cells, which the task asks it to copy, not the move.' };
   // The thought and move lines against their own chance: copying there is the trace of the repeated move.
   const k = s.evenLast > 0 ? s.last / s.evenLast : 0;
+  const own = perToken(s, answerRows(r)?.rows ?? 0);
   const traced = k >= LOOKS_BACK;
   const verdict = traced
     ? `at ${k.toFixed(1)} times chance, the trace in attention of the repeated thought and move`
@@ -188,7 +189,8 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   return {
     ...(takeaway ? { takeaway } : {}),
     said: ` Each list of cells (above the white line) is the one before plus a cell, so copying it is the task. The thought and move (below it) sit ${verdict}.`,
-    more: `An answer that copied a whole prior assistant answer line for line would show here. Of that ${percent(r.diagonal)}, the list of cells, which the task asks it to copy, gives ${percent(s.before)} (chance ${percent(s.evenBefore)}), the thought and move lines ${percent(s.last)} (chance ${percent(s.evenLast)}); the bars give each as an average over its own tokens.`,
+    // Each part as the bars give it, an average over its own tokens: readers met the parts of the sum beside the bars and took them for other figures.
+    more: `An answer that copied a whole prior assistant answer line for line would show here. As the bars give them, averaged over their own tokens: the list of cells, which the task asks it to copy, ${percent(own.before)} (chance ${percent(own.evenBefore)}); the thought and move lines ${percent(own.last)} (chance ${percent(own.evenLast)}).`,
   };
 }
 

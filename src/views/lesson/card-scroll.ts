@@ -80,7 +80,21 @@ export function useAfter(index: number, s: LessonStep, doneNow: boolean, reached
   const doneBefore = useDoneOnEntry(index, reached);
   useEffect(() => {
     if (!doneNow || doneBefore || !s.after) return;
-    requestAnimationFrame(() => document.querySelector(s.after!)?.scrollIntoView({ block: 'center', behavior: motion() }));
+    const bring = (behavior: ScrollBehavior) => document.querySelector(s.after!)?.scrollIntoView({ block: 'center', behavior });
+    requestAnimationFrame(() => bring(motion()));
+    // What the action started may still arrive above the picture (the twin's pass over the turns) and push it out of
+    // view: kept in view while the page settles, until the learner scrolls or types themselves.
+    const keep = new ResizeObserver(() => bring('auto'));
+    const stop = () => keep.disconnect();
+    keep.observe(document.body);
+    const quit = window.setTimeout(stop, 8000);
+    const mine = ['wheel', 'touchstart', 'keydown'] as const;
+    for (const e of mine) window.addEventListener(e, stop, { once: true, passive: true });
+    return () => {
+      stop();
+      window.clearTimeout(quit);
+      for (const e of mine) window.removeEventListener(e, stop);
+    };
   }, [doneNow, doneBefore, s]);
 }
 

@@ -77,7 +77,7 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     ...(shaken && { caveat: shaken }),
     luck: [luckRow('AO against DE', c.split.de.ao), luckRow('AO against Full', c.split.full.ao)],
     // DE's and Full's rates, the yardsticks the words read against, in the fold with the all-turn rates.
-    more: `${others} ${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Into other walls: ${otherWalls(c, 'ao')} % of AO's moves, ${otherWalls(c, 'de')} % of DE's; an open way: ${aoOpen} % and ${deOpen} %. Of all ${c.turns} turns, those with no move counted in: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played. ${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE')}`,
+    more: `${others} ${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Into other walls: ${otherWalls(c, 'ao')} % of AO's moves, ${otherWalls(c, 'de')} % of DE's; an open way: ${aoOpen} % and ${deOpen} %. Counted over all ${c.turns} turns instead, an answer with no move as no repeat: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played. ${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE')}`,
   };
 }
 
@@ -104,12 +104,13 @@ export const controlKeeps = (c: WallCounts): boolean => (moveRate(c, 'ao-second-
 export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   const v = hideVerdict(c, 'ao-last');
   const keeps = controlKeeps(c);
-  // More moves into other walls: the placeholder's doing only where the control's placeholder does the same.
+  // More moves into other walls: the placeholder's doing only where the control's placeholder does the same. On the
+  // card, with its figures, as AO's is: a reader from the lab found the confound only in the fold.
   const shaken = !unsettled(c, 'ao-last')
     ? ''
     : unsettled(c, 'ao-second-last')
-      ? " Its moves also hit other walls far more than DE's (the grey): one placeholder confuses it too."
-      : " Its moves also hit other walls more than DE's (the grey); the control's do not.";
+      ? `one placeholder confuses it: ${otherWalls(c, 'ao-last')} % of AO-last's moves hit another wall (the grey), against ${otherWalls(c, 'de')} % of DE's, and the control's too, yet the control keeps the repeats.`
+      : `hiding its previous answer also confuses it: ${otherWalls(c, 'ao-last')} % of its moves hit another wall (the grey), against ${otherWalls(c, 'de')} % of DE's; the control's placeholder does not.`;
   // Read against its control: the same one placeholder on the answer before, so confusion alone would drop there too.
   const takeaway = {
     pull: keeps
@@ -123,8 +124,9 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   }[v];
   return {
     takeaway,
-    said: `With only its previous answer hidden, it walks into the wall again in ${moveRate(c, 'ao-last')} % of its moves; with only the answer two turns back hidden (AO-second-last, the control), ${moveRate(c, 'ao-second-last')} %. With no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %.${shaken}${confusion(c)}`,
+    said: `With only its previous answer hidden, it walks into the wall again in ${moveRate(c, 'ao-last')} % of its moves; with only the answer two turns back hidden (AO-second-last, the control), ${moveRate(c, 'ao-second-last')} %. With no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %.${confusion(c)}`,
+    ...(shaken && { caveat: shaken }),
     luck: [luckRow('AO-last against Full', c.split.full['ao-last']), luckRow('AO-second-last against Full', c.split.full['ao-second-last'])],
-    more: `AO-last and its control are this tool's tests, not a paper's policies: one answer is hidden as AO hides each, without AO's line in the system prompt. The counts: ${c.repeats['ao-last']} of the ${c.moved['ao-last']} moves under AO-last and ${c.repeats['ao-second-last']} of the ${c.moved['ao-second-last']} under AO-second-last, from ${c.episodes} episodes the demo model played (of the ${c.turns} turns, ${c.turns - c.moved['ao-last']} and ${c.turns - c.moved['ao-second-last']} make no move). Into other walls: ${otherWalls(c, 'ao-last')} % of AO-last's moves, ${otherWalls(c, 'ao-second-last')} % of the control's, ${otherWalls(c, 'de')} % of DE's. ${parted(c.split.de['ao-last'], 'only AO-last repeats the blocked move', 'only DE')} Against Full, the control: t${parted(c.split.full['ao-second-last'], 'only the control repeats it', 'only Full').slice(1)}`,
+    more: `AO-last and its control are this tool's tests, not a paper's policies: one answer is hidden as AO hides each, without AO's line in the system prompt. The counts: ${c.repeats['ao-last']} of the ${c.moved['ao-last']} moves under AO-last and ${c.repeats['ao-second-last']} of the ${c.moved['ao-second-last']} under AO-second-last, from ${c.episodes} episodes the demo model played (of the ${c.turns} turns, ${c.turns - c.moved['ao-last']} and ${c.turns - c.moved['ao-second-last']} make no move). Into other walls: ${otherWalls(c, 'ao-last')} % of AO-last's moves, ${otherWalls(c, 'ao-second-last')} % of the control's, ${otherWalls(c, 'de')} % of DE's. ${parted(c.split.full['ao-last'], 'only AO-last repeats the blocked move', 'only Full')} The control against Full: t${parted(c.split.full['ao-second-last'], 'only the control repeats it', 'only Full').slice(1)}`,
   };
 }

@@ -56,6 +56,11 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
         items: [
           '"Do LLMs benefit from their own words?" found that in real chats, keeping only the latest exchange (as LT does here) or one-sentence summaries of the answers often answered as well with far less text. A model can carry its own earlier mistakes into later answers.',
           `"Mitigating conversational inertia" found that agents copy their own prior assistant answers (a diagonal in attention) and so try fewer new moves. Training them to prefer answers written with less history helped.${
+            // Beside the look inside's verdict, so the paper's diagonal and "clues, not the cause" do not read as a contradiction.
+            beyondRandom(c.headsOff)
+              ? ''
+              : ' In this tiny model the diagonal is mostly the list of cells, and switching off its copying heads did not single them out.'
+          }${
             // The lesson's own twin, beside the paper's result: where its drop could be luck, said so, so the two do not read as one.
             !twin && !secondTwinWorks(c)
               ? ` This page's two tiny twins, trained so, dropped by no more than luck could give (${movePct(c, 'twin')} and ${movePct(c, 'twin-de')}, against ${movePct(c, 'full')}).`

@@ -27,5 +27,9 @@ export function tokenMixSaid(r: PolicyResult | null): string {
   const mix = r && tokenMix(r);
   if (!r || !mix) return '';
   const named = mix.parts.map((p) => `${percent(p.share)} to ${quoted(r, p.k)} (${whereToken(r, p.k)})`);
-  return `For example, the answer's last word, ${quoted(r, mix.q)}, gives ${named.slice(0, -1).join(', ')} and ${named.at(-1)}; the other ${mix.others} tokens share the last ${percent(mix.rest)}.`;
+  // Punctuation read most: said to be ordinary, so a reader does not take it for a fault of the page.
+  const mark = !/\p{L}|\p{N}/u.test(r.tokens[mix.parts[0]!.k]!.text)
+    ? ' Attention need not fall where a person would look: punctuation often gets much of it.'
+    : '';
+  return `For example, the answer's last word, ${quoted(r, mix.q)}, gives ${named.slice(0, -1).join(', ')} and ${named.at(-1)}; the other ${mix.others} tokens share the last ${percent(mix.rest)}.${mark}`;
 }

@@ -3,7 +3,7 @@
  * history. The first twin is the paper's CPL (trained toward the move made seeing only the turn before); the second,
  * this tool's variant, toward the move made with no history (DE), which step 3 found free of most of the pull.
  */
-import { byChance, luckRow, movePct, moveRate, of, parted } from './wall-counts';
+import { byChance, luckRow, movePct, moveRate, ofMoves, parted } from './wall-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
 
@@ -44,6 +44,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
     // The first gap's luck in the sentence shown: readers met it only in the summary's fold.
     said: `At a wall the twin walks into it again in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')} (luck gives that gap ${luck.said}: ${luck.clear ? 'more than luck' : 'could be luck'}). The second twin does in ${movePct(c, 'twin-de')}.${ltTarget(c)}`,
     luck: [luckRow('CPL twin against the demo model', c.split.full.twin), luckRow('second twin (toward DE) against the demo model', c.split.full['twin-de'])],
-    more: `Counted over the ${c.turns} stored turns at a wall, the twin repeats the move in ${of(c.repeats.twin, c.turns)} and takes an open way in ${of(c.open.twin, c.turns)}; the second twin in ${of(c.repeats['twin-de'], c.turns)} and ${of(c.open['twin-de'], c.turns)}; the demo model in ${of(c.repeats.full, c.turns)} and ${of(c.open.full, c.turns)} (the other turns run into another wall or write no move). ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model')} ${parted(c.split.full['twin-de'], 'only the second twin repeats it', 'only the demo model')} Both twins were scored as the paper scores them, each answer of a pair read with the short context as input: they learn which answer to prefer there, which may carry over little to the whole history (our reading, not measured).`,
+    // Of the moves made, as the bars and every rate at the wall: readers met a share of all turns beside the bar's.
+    more: `Over the ${c.turns} stored turns at a wall, the twin repeats the move in ${ofMoves(c, 'twin')} and takes an open way in ${c.open.twin}; the second twin in ${ofMoves(c, 'twin-de')} and ${c.open['twin-de']}; the demo model in ${ofMoves(c, 'full')} and ${c.open.full} (the other moves run into another wall; the other turns write no move). ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model')} ${parted(c.split.full['twin-de'], 'only the second twin repeats it', 'only the demo model')} Both twins were scored as the paper scores them, each answer of a pair read with the short context as input: they learn which answer to prefer there, which may carry over little to the whole history (our reading, not measured).`,
   };
 }

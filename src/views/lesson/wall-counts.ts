@@ -43,7 +43,7 @@ export function luckSaid(s: Split, two: string): string {
 }
 
 /** A writer's repeats among its moves made, counted and in per cent: "80 of 160 moves (50 %)". */
-const ofMoves = (c: WallCounts, w: Writer): string => `${c.repeats[w]} of ${c.moved[w]} moves (${moveRate(c, w)} %)`;
+export const ofMoves = (c: WallCounts, w: Writer): string => `${c.repeats[w]} of ${c.moved[w]} moves (${moveRate(c, w)} %)`;
 
 /** n of total in whole per cent: the one rounding every count here is said and drawn with. */
 export const rate = (n: number, total: number): number => Math.round((n / total) * 100);
@@ -99,8 +99,13 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
  * treats them as more independent tosses than they are.
  */
 function mazeSaid(d: readonly number[]): string {
-  const [more, fewer] = [d.filter((x) => x > 0).length, d.filter((x) => x < 0).length];
-  return `The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in ${more} of the ${d.length} mazes with a wall, DE in ${fewer}; were the two alike, flipping each maze's gap at random would give a total this far from even ${chanceOf(signFlipTest(d)).said}.`;
+  const [more, fewer] = [d.filter((x) => x > 0), d.filter((x) => x < 0).map((x) => -x)];
+  // By how much, each way: the test weighs each maze by its gap, and a reader counting mazes alone saw a weak split.
+  const by = (xs: number[]) => {
+    const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
+    return xs.length ? ` (by ${lo === hi ? lo : `${lo} to ${hi}`} ${hi === 1 ? 'turn' : 'turns'})` : '';
+  };
+  return `The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in ${more.length} of the ${d.length} mazes with a wall${by(more)}, DE in ${fewer.length}${by(fewer)}; were the two alike, flipping the sign of each maze's gap at random would give a total this far from even ${chanceOf(signFlipTest(d)).said}.`;
 }
 
 /** Whether fewer than half the stored repeats look back plainly: then the inside recap calls attention a clue, not the cause. */

@@ -238,14 +238,15 @@ export function readAgainstFull(r: PolicyResult, base: LessonWorld | null): Reve
   if (!full || read(r) === undefined) return null;
   // Reading more than Full: AO adds a line to the system prompt; another policy's stand-ins outgrow the answers.
   // Said in the fold: an aside, not the step's point.
+  // About as many as Full (AO: a placeholder for each answer, a line added to the system prompt): said so, and only
+  // that (readers met "about as many" and "more" side by side).
+  const same = Math.abs(read(r)! - read(full)!) <= read(full)! * 0.05;
   const longer =
-    read(r)! > (read(full) ?? Infinity)
+    !same && read(r)! > (read(full) ?? Infinity)
       ? r.policy === 'ao'
         ? `It reads more than under Full: AO adds a ${AO_SYSTEM_PROMPT.split(/\s+/).length}-word line to the system prompt, and the tokenizer splits rare words into many tokens.`
         : 'It reads more than under Full: what it puts in place of the answers is longer than they are.'
       : undefined;
-  // About as many as Full (AO: a placeholder for each answer, a line added to the system prompt): said so.
-  const same = Math.abs(read(r)! - read(full)!) <= read(full)! * 0.05;
   return {
     said: same
       ? `Under ${r.label} the model reads about as many tokens before answering as under Full (${read(r)} against ${read(full)}${r.policy === 'ao' ? ': AO also adds a line to the system prompt' : ''}).`
