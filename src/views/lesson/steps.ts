@@ -177,7 +177,7 @@ export const LESSON: LessonStep[] = [
     setup: WALL,
     text: (w) =>
       // Which answer is read, and the sink said where it is named: readers wondered whether a newly written answer was read, and what a sink is.
-      `Now we look inside the model as it reads turn ${w.turns}'s answer, already written. To write each token, it mixes in the tokens before it; attention is each one's share, adding up to 100 %. They are of five kinds: the sink (the first ${SINK_TOKENS}, a resting place for spare attention), system prompt, user's turns, prior assistant answers and the answer's own earlier tokens. ${shareAsk(figuresOf(w))}`,
+      `Now we look inside the model as it reads turn ${w.turns}'s written answer. To write each token, it mixes in the tokens before it; attention is each one's share, adding up to 100 %. They are of five kinds: the sink (the first ${SINK_TOKENS}, a resting place for spare attention), system prompt, user's turns, prior assistant answers and the answer's own earlier tokens. ${shareAsk(figuresOf(w))}`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
