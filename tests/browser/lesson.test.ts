@@ -499,8 +499,10 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await layers.count()).toBe(config.num_hidden_layers);
       expect(await layers.last().locator('.shape-head').count()).toBe(config.num_attention_heads);
       // One token's share-out in numbers, from the page's own figures, before the guess (hand-computed in tests/views/token-mix.test.ts).
-      expect(await card.getByTestId('lesson-token-mix').textContent()).toMatch(
-        /^For example, the answer's last word, ".+", gives \d+\u00a0% to .+ and \d+\u00a0% to .+; the other \d+ tokens share the last \d+\u00a0%\.( Attention need not fall where a person would look: punctuation often gets much of it\.)?$/,
+      const bar = card.getByTestId('lesson-token-mix-bar');
+      expect(await bar.locator('li').count()).toBe(4);
+      expect(await bar.locator('[role="img"]').getAttribute('aria-label')).toMatch(
+        /^For example, the answer's last word, ".+", gives \d+ % to .+ and \d+ % to .+; the other \d+ tokens share the last \d+ %\.( Attention need not fall where a person would look: punctuation often gets much of it\.)?$/,
       );
       await guess();
       // Read down to the reveal, the card's top says the question again; back at the top, the text says it once.

@@ -407,7 +407,7 @@ describe('the wall counts the lesson quotes', () => {
       takeaway: 'Trained only where its history changed the move, the twin repeats it less often at the wall, but not as rarely as with no history.',
       said: 'At a wall the twin walks into it again in 60 %, the demo model 75 % (luck gives that gap less than 1 time in 1,000: more than luck). The second twin does in 70 %.',
       // Of the moves made, as the bars give them.
-      more: 'Over the 200 stored turns at a wall, the twin repeats the move in 120 of 200 moves (60 %) and takes an open way in 50; the second twin in 140 of 200 moves (70 %) and 30; the demo model in 150 of 200 moves (75 %) and 20 (the other moves run into another wall; the other turns write no move). The two part on 52 turns: only the twin repeats the blocked move 11 times, only the demo model 41; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The two part on 46 turns: only the second twin repeats it 18 times, only the demo model 28; were the two alike, chance would split them this unevenly about 1 time in 5. Both twins were scored as the paper scores them, each answer of a pair read with the short context as input: they learn which answer to prefer there, which may carry over little to the whole history (our reading, not measured).',
+      more: 'Over the 200 stored turns at a wall, the twin repeats the move in 120 of 200 moves (60 %) and takes an open way in 50; the second twin in 140 of 200 moves (70 %) and 30; the demo model in 150 of 200 moves (75 %) and 20 (the other moves run into another wall; the other turns write no move). The two part on 52 turns: only the twin repeats the blocked move 11 times, only the demo model 41; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The two part on 46 turns: only the second twin repeats it 18 times, only the demo model 28; were the two alike, chance would split them this unevenly about 1 time in 5.',
       luck: [
         { label: 'CPL twin against the demo model', p: signTest(11, 41), said: 'less than 1 time in 1,000', clear: true },
         { label: 'second twin (toward DE) against the demo model', p: signTest(18, 28), said: 'about 1 time in 5', clear: false },
@@ -508,8 +508,7 @@ describe('the wall counts the lesson quotes', () => {
     // More moves into other walls (33 %) where the control's stay at 18 %: said beside, then why it is not the placeholder's confusion alone.
     // On the card, as AO's confusion is, with its figures; why it is not the placeholder's confusion alone, in the words after.
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40 } })).toMatchObject({
-      caveat:
-        "hiding its previous answer also confuses it: 33 % of its moves hit another wall (the grey), against 15 % of DE's; the control's placeholder does not.",
+      caveat: "its previous answer also holds the list of cells it copies, so hiding it confuses it: 33 % of its moves hit another wall, against 15 % of DE's.",
       said: expect.stringMatching(/ So the drop is not the placeholder's confusion alone/),
     });
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40, 'ao-second-last': 0 } }).caveat).toBe(

@@ -85,7 +85,7 @@ describe('the recap of the look inside', () => {
         changedRandom: { first: 22, second: 15 },
       },
     };
-    expect(insideRows(full, filler, close).at(-1)!.tells).toBe('fewer than with the lowest off, not clearly fewer than with three at random: not special');
+    expect(insideRows(full, filler, close).at(-1)!.tells).toBe('fewer than with the lowest off, not clearly fewer than with three at random: not singled out');
     expect(insideReveal(world([full, filler]), close).takeaway).toBe(
       'Attention gave clues, not the cause. Switching off the heads that copy most changes the move barely more than switching off three at random.',
     );

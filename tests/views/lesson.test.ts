@@ -717,7 +717,7 @@ describe('the lesson', () => {
       ],
     };
     expect(told('diagonal', filler, filler)).toMatch(
-      /^With filler words in their place, most of it goes, so it needs the words themselves\. You guessed .*, and 5 % with filler in its answers' place, so it needs their words\. .*Under Filler the band falls below chance; most of it goes, so it needs the words themselves\. .*On the figures panel: diagonal ratio under Filler 5\.00\u00a0%\. With nothing in it to copy, Filler's band gets less than chance, 22 %: between the pink lines its heatmap is mostly dark\.$/,
+      /^With filler words in their place, most of it goes, so it needs the words themselves\. You guessed .*, and 5 % with filler in its answers' place, so it needs their words\. .*Under Filler the band falls below chance; most of it goes, so it needs the words themselves\. .*On the figures panel: diagonal ratio under Filler 5\.00\u00a0%\. With nothing in it to copy, Filler's band gets 5 %, less than the 22 % chance: between the pink lines its heatmap is mostly dark\.$/,
     );
     expect(step('diagonal').reveal!(filler, filler).bars!.rows.map((x) => [x.label, x.value])).toEqual([
       ['whole answer', 0.3],

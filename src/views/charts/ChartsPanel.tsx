@@ -69,7 +69,8 @@ export function ChartsPanel() {
     : [];
   // The lesson's twin step reads three lines (the prior assistant share, its chance, the twin's): the other six drew
   // the eye away (readers counted nine). The inspector draws them all.
-  const twinStep = quiet && results.some((r) => r.slot === 1) && !!sweeps[1];
+  // From the twin step's start (before the twin is loaded: readers met seven tangled lines there) to the close.
+  const twinStep = quiet;
   const drawn = twinStep ? shares.filter((s) => s.twinStep) : shares;
   const cost: Series[] = results.flatMap((r, k) => [
     { name: `${r.label} in context`, color: POLICY_COLORS[k % 4]!, points: r.cost.map((c) => ({ x: c.turn, y: c.contextTokens })) },
@@ -99,7 +100,7 @@ export function ChartsPanel() {
         )}
         {twinStep && (
           <p className="muted" data-testid="turns-chart-few">
-            Only the three lines the lesson reads are drawn here; outside the lesson the chart draws every kind of token and the diagonal ratio too.
+            Only the lines the lesson reads are drawn here; outside the lesson the chart draws every kind of token and the diagonal ratio too.
           </p>
         )}
         {sweep && sweep.points.length === 0 && <p className="muted">The sweep over turns needs at least two assistant turns.</p>}

@@ -45,7 +45,7 @@ export function LuckMeter({ rows, taught = true }: { rows: LuckRow[]; taught?: b
       {/* The coin toss told once, where the meter is first met; after it, the line's rule alone. */}
       <p className="bar-key">
         {taught &&
-          'If the two made no difference, each turn where only one of them does it would be a coin toss. The dot: how rarely coin tosses alone split this unevenly. '}
+          'If the two made no difference, each turn where only one of them does it would be a coin toss (a paired sign test). The dot: how rarely coin tosses alone split this unevenly. '}
         Right of the line (rarer than 1 time in {LUCK_LINE}): more than luck.
         {rows.map((r) => (r.note ? ` ${r.note}` : '')).join('')}
       </p>

@@ -1,5 +1,5 @@
-import { tokenMixSaid } from './token-mix';
-import { figuresOf, type LessonWorld, unbroken } from './world';
+import { TokenMixBar } from './TokenMixBar';
+import { figuresOf, type LessonWorld } from './world';
 
 /**
  * The loaded model's shape, drawn before the first look inside: the conversation goes in, through each layer in
@@ -27,16 +27,14 @@ export function ModelShape({ w }: { w: LessonWorld }) {
         ))}
         <li className="shape-io">the next token it writes</li>
       </ol>
+      <TokenMixBar r={figuresOf(w)} />
       {/* The words the look inside uses, each once, in plain terms: the reviewers' newcomers knew none of them. */}
       <figcaption>
         <dl className="shape-words">
           <dt>token</dt>
           <dd>a word piece: the model reads and writes one at a time (&lt;|im_start|&gt; and &lt;|im_end|&gt; mark where each message starts and ends).</dd>
           <dt>attention</dt>
-          <dd>
-            for each token, how a reader shares out 100&nbsp;% of its look over the tokens before it, more on what it needs.{' '}
-            <span data-testid="lesson-token-mix">{unbroken(tokenMixSaid(figuresOf(w)))}</span>
-          </dd>
+          <dd>for each token, how a reader shares out 100&nbsp;% of its look over the tokens before it, more on what it needs (one token's, drawn above).</dd>
           <dt>head</dt>
           <dd>one such reader (a square above); each layer has {heads}, each looking its own way.</dd>
           <dt>layer</dt>

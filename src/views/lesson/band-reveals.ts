@@ -265,7 +265,7 @@ export function withFiller(t: Reveal, w: LessonWorld): Reveal {
   // Below chance, not only below Full: said with the step's own yardstick, in the fold.
   const belowChance =
     even > 0 && r.diagonal < even
-      ? ` With nothing in it to copy, Filler's band gets less than chance, ${percent(even)}: between the pink lines its heatmap is mostly dark.`
+      ? ` With nothing in it to copy, Filler's band gets ${percent(r.diagonal)}, less than the ${percent(even)} chance: between the pink lines its heatmap is mostly dark.`
       : '';
   const below = even > 0 && r.diagonal < even ? ', below chance' : '';
   // What Filler's figure means: in the takeaway with what Filler is, on the card after its name says it.

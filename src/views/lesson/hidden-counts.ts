@@ -110,7 +110,7 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
     ? ''
     : unsettled(c, 'ao-second-last')
       ? `one placeholder confuses it: ${otherWalls(c, 'ao-last')} % of AO-last's moves hit another wall (the grey), against ${otherWalls(c, 'de')} % of DE's, and the control's too, yet the control keeps the repeats.`
-      : `hiding its previous answer also confuses it: ${otherWalls(c, 'ao-last')} % of its moves hit another wall (the grey), against ${otherWalls(c, 'de')} % of DE's; the control's placeholder does not.`;
+      : `its previous answer also holds the list of cells it copies, so hiding it confuses it: ${otherWalls(c, 'ao-last')} % of its moves hit another wall, against ${otherWalls(c, 'de')} % of DE's.`;
   // Read against its control: the same one placeholder on the answer before, so confusion alone would drop there too.
   const takeaway = {
     pull: keeps

@@ -91,7 +91,7 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
       carry
         ? beyondRandom(h)
           ? 'the most-copying heads carry part of the repeat, more than other heads'
-          : 'fewer than with the lowest off, not clearly fewer than with three at random: not special'
+          : 'fewer than with the lowest off, not clearly fewer than with three at random: not singled out'
         : headsCarry(c)
           ? 'they may carry part of it, or it could be luck'
           : 'they carry no more of it than any heads',
@@ -135,7 +135,7 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
   return {
     takeaway,
     // The use of it for a class, unfolded: readers left part 2 with nothing plain to take back.
-    caveat: 'attention maps look convincing, but only switching parts off tests them; here the copying heads did not pass that test.',
+    caveat: 'attention maps look convincing, but only switching parts off tests them; here the test did not single out the copying heads.',
     // What this means for a reader first (the sentence shown unfolded), then the clues and the test.
     said: `${SO_WHAT}${listed ? ` The clues were that ${listed}.` : ''}${
       !carry

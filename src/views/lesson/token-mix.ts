@@ -27,9 +27,12 @@ export function tokenMixSaid(r: PolicyResult | null): string {
   const mix = r && tokenMix(r);
   if (!r || !mix) return '';
   const named = mix.parts.map((p) => `${percent(p.share)} to ${quoted(r, p.k)} (${whereToken(r, p.k)})`);
-  // Punctuation read most: said to be ordinary, so a reader does not take it for a fault of the page.
-  const mark = !/\p{L}|\p{N}/u.test(r.tokens[mix.parts[0]!.k]!.text)
-    ? ' Attention need not fall where a person would look: punctuation often gets much of it.'
-    : '';
-  return `For example, the answer's last word, ${quoted(r, mix.q)}, gives ${named.slice(0, -1).join(', ')} and ${named.at(-1)}; the other ${mix.others} tokens share the last ${percent(mix.rest)}.${mark}`;
+  const mark = punctuationNote(r, mix);
+  return `For example, the answer's last word, ${quoted(r, mix.q)}, gives ${named.slice(0, -1).join(', ')} and ${named.at(-1)}; the other ${mix.others} tokens share the last ${percent(mix.rest)}.${mark ? ` ${mark}` : ''}`;
+}
+
+/** Punctuation read most: said to be ordinary, so a reader does not take it for a fault of the page ('' otherwise). */
+export function punctuationNote(r: PolicyResult, mix: NonNullable<ReturnType<typeof tokenMix>>): string {
+  const first = mix.parts[0];
+  return first && !/\p{L}|\p{N}/u.test(r.tokens[first.k]!.text) ? 'Attention need not fall where a person would look: punctuation often gets much of it.' : '';
 }
