@@ -524,6 +524,8 @@ describe('the lesson, walked with the keyboard only', () => {
     await step(6, async () => {
       // Before the guess, a drawing of what a copy and a stripe look like, said to be a drawing.
       expect(await page.getByTestId('lesson-copy-sketch').textContent()).toContain('A drawing of what to look for, not the model');
+      // The real picture's axes named by the strips that mark them, with the turn the zoom opens on.
+      expect(await page.getByTestId('lesson-axes').textContent()).toMatch(/Columns: turn 9's answer \(the prior assistant strip along the top\)/);
       // Before the guess the heatmap holds the band alone; the line between the answer's parts comes with the reveal that reads them.
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       // But one real copy is outlined, said in the card and under the heatmap, and Filler is said where it stands.

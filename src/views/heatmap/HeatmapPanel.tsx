@@ -45,6 +45,7 @@ export function HeatmapPanel() {
     return row > 0 && row < r.query.end - r.query.start ? { row, above: 'list of cells', below: 'thought and move' } : null;
   };
   const first = withAttention[0];
+  const lastPriorTurn = first?.messages.filter((m) => m.category === 'prior').at(-1)?.turn ?? null;
   const copy = useMemo(() => (opensOn && first ? brightestCopy(first, tails[0]) : null), [opensOn, first, tails]);
   // Where the copy runs against the dotted centre, said once the guess is in: a reader looks for it on the line.
   const rightOfCentre = useMemo(() => opensOn !== null && guessed && first !== undefined && (bandLine(first) ?? 0) >= 1, [opensOn, guessed, first]);
@@ -104,6 +105,13 @@ export function HeatmapPanel() {
       </div>
       {/* What to look for, drawn above the real thing: readers learned it from the drawing, so it stands where they compare. */}
       {opensOn && <CopySketch />}
+      {/* The zoom's axes named on the real picture, by the strips that mark them: a reader could not tell where turn N's columns start. */}
+      {opensOn && lastPriorTurn !== null && (
+        <p className="muted" data-testid="lesson-axes">
+          Below, rows: the answer's tokens (its strip on the left). Columns: turn {lastPriorTurn}'s answer (the prior assistant strip along the top), between
+          the user messages before and after it.
+        </p>
+      )}
       <div className={withAttention.length > 1 ? 'compare-grid' : ''}>
         {withAttention.map((r, k) => {
           // What every heatmap of the panel shares; the first follows the page's hover, the others each their own.
