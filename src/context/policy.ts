@@ -131,7 +131,7 @@ export function policyGist(p: Policy): string {
     case 'window':
       return `the last ${p.w} turns`;
     case 'clip':
-      return `at ${p.h} turns, cut back to the last ${p.l === 1 ? 'one' : p.l}, then grows`;
+      return `grows to ${p.h} turns, then keeps only the newest${p.l === 1 ? '' : ` ${p.l}`} and grows again`;
     case 'summary':
       return 'as Clip, plus a summary of what was cut';
     case 'ao':

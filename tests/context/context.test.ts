@@ -33,7 +33,7 @@ describe('policy specs', () => {
     const gists = policySpecs(PAPER_NUMBERS).map((s) => policyGist(parsePolicy(s)));
     expect(new Set(gists).size).toBe(gists.length);
     expect(policyGist(parsePolicy('window:6'))).toBe('the last 6 turns');
-    expect(policyGist(parsePolicy('clip:6:1'))).toBe('at 6 turns, cut back to the last one, then grows');
+    expect(policyGist(parsePolicy('clip:6:1'))).toBe('grows to 6 turns, then keeps only the newest and grows again');
     expect(policyGist(parsePolicy('ao'))).toBe('its own answers hidden');
     expect(() => parsePolicy('clip:3:3')).toThrow('needs H ≥ 1 and 0 ≤ L < H');
     expect(() => parsePolicy('window')).toThrow('window takes 1 number');

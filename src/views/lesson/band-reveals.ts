@@ -63,7 +63,8 @@ export function copyBoxSaid(w: LessonWorld): string {
   const turn = r.messages[r.tokens[copy.k]!.message]?.turn;
   // How long the real line runs, so a reader does not hunt for the drawing's long one (readers found none).
   const run = longestRun(r)?.length ?? 0;
-  const runs = run >= 3 ? `a bright line runs ${run} cells` : `no bright line runs longer than ${Math.max(run, 1)} ${run > 1 ? 'cells' : 'cell'}`;
+  // Bright: at least BRIGHT times chance (fainter grey runs are weaker than a copy's).
+  const runs = run >= 3 ? `a bright line runs ${run} cells` : `bright cells line up ${Math.max(run, 1)} at most`;
   return `${line} In ${turn ? `turn ${turn}'s` : 'the last'} answer, shown here, ${runs}; the arrow marks one real copy.`;
 }
 

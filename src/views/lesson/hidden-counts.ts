@@ -115,7 +115,7 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   const takeaway = {
     pull: keeps
       ? shaken
-        ? 'Hiding only its previous answer takes the extra repeats away; hiding the answer two turns back changes nothing. So the pull goes with the previous answer.'
+        ? 'Hiding only its previous answer takes the extra repeats away; hiding the answer two turns back changes nothing. So the pull seems to go with the previous answer.'
         : 'Hiding only its previous answer takes the extra repeats away and hiding the answer two turns back instead does not, so the pull sits in that previous answer.'
       : 'Hiding only its previous answer takes the extra repeats away, but hiding the answer two turns back does too: part of the drop is the placeholder itself.',
     part: 'Hiding only its previous answer takes part of the extra repeats away: the pull sits partly in that one answer.',

@@ -26,7 +26,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     `With only its previous answer hidden (AO-last), ${movePct(c, 'ao-last')}; with only the answer two turns back hidden, ${movePct(c, 'ao-second-last')}${
       hideVerdict(c, 'ao-last') !== 'pull'
         ? ''
-        : controlKeeps(c)
+        : controlKeeps(c) && !unsettled(c, 'ao-last')
           ? ', so the pull sits in the previous answer'
           : `, so the pull seems to sit in the previous answer${unsettled(c, 'ao-last') ? ', though a placeholder confuses it' : ''}`
     }.`,
