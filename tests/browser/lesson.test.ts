@@ -21,6 +21,7 @@ import { hiddenTally, latestTally } from '../../src/views/lesson/hidden-counts';
 import { analyzeHeads } from '../../src/analysis/heads';
 import { bottomHeads, headLabel, headMask, inHeadOrder, topHeads } from '../../src/analysis/ablation';
 import { LESSON, type LessonStep, QUIZ } from '../../src/views/lesson/steps';
+import { stepNo } from '../../src/views/lesson/order';
 import { numbersOf, sentencesOf, unbroken, WORDS } from '../../src/views/lesson/world';
 import { startAppServer } from '../helpers/app-server';
 import { axeViolations } from '../helpers/axe';
@@ -493,7 +494,8 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await card.getByTestId('lesson-takeaway').textContent()).toBe(recapReveal().takeaway);
     });
     await step(5, async () => {
-      // The model's shape drawn first, from the model on the page: its layers, each with its heads, as its config says.
+      // Attention met on one token: the model's shape, from the model on the page (its layers, each with its heads, as its
+      // config says), and one token's share-out as one bar (hand-computed in tests/views/token-mix.test.ts).
       const config = JSON.parse(readFileSync('models/inertia-demo/config.json', 'utf8')) as { num_hidden_layers: number; num_attention_heads: number };
       const layers = card.getByTestId('lesson-shape-layer');
       expect(await layers.count()).toBe(config.num_hidden_layers);
@@ -504,6 +506,9 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await bar.locator('[role="img"]').getAttribute('aria-label')).toMatch(
         /^For example, the answer's last word, ".+", gives \d+ % to .+ and \d+ % to .+; the other \d+ tokens share the last \d+ %\.( Attention need not fall where a person would look: punctuation often gets much of it\.)?$/,
       );
+      expect(await card.getByTestId('lesson-takeaway').textContent()).toMatch(/^Attention is how each token shares out 100\u00a0% of its reading/);
+    });
+    await step(6, async () => {
       await guess();
       // Read down to the reveal, the card's top says the question again; back at the top, the text says it once.
       const readAt = await card.evaluate((el) => el.scrollTop);
@@ -521,7 +526,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('figure-full-diagonal').textContent()).toBe('guess first');
       expect(await page.getByTestId('figure-full-diagonalCopy').isVisible()).toBe(false);
     });
-    await step(6, async () => {
+    await step(7, async () => {
       // Before the guess, a drawing of what a copy and a stripe look like, said to be a drawing.
       expect(await page.getByTestId('lesson-copy-sketch').textContent()).toContain('A drawing of what to look for, not the model');
       // The real picture's axes named by the strips that mark them, with the turn the zoom opens on.
@@ -580,7 +585,7 @@ describe('the lesson, walked with the keyboard only', () => {
         ),
       );
     });
-    await step(7, async () => {
+    await step(8, async () => {
       await press('Enter'); // the last layer's top 3 heads off, the answer written each way, then the control
       // The page's answers lead where the same model's answers in Node do.
       const [moves, named] = await headsStory();
@@ -605,7 +610,7 @@ describe('the lesson, walked with the keyboard only', () => {
       );
     });
     await step(
-      8,
+      9,
       async () => {
         // Each step of the attention half in a row: the counts' rows as the stored counts give them, Filler's from the figures on screen.
         const rows = await card.getByTestId('lesson-recap-row').allTextContents();
@@ -618,7 +623,7 @@ describe('the lesson, walked with the keyboard only', () => {
       undefined,
       card.getByTestId('lesson-recap'),
     );
-    await step(9, async () => {
+    await step(10, async () => {
       await press('Enter');
       // The twin is loaded, both write the wall's answer, and every turn is scored with both: the page tells the
       // story the same two models tell in Node.
@@ -639,7 +644,7 @@ describe('the lesson, walked with the keyboard only', () => {
         .poll(() => page.getByTestId('turns-chart').locator('figcaption > span').allTextContents(), { timeout: 120_000 })
         .toEqual([' prior assistant', ' prior assistant: chance (their part of the tokens)', ' CPL twin: prior assistant share']);
     });
-    await step(10, async () => {
+    await step(11, async () => {
       for (const [i, q] of QUIZ.entries()) {
         // The first group has the focus from "take me there"; Tab moves to the next group, arrows choose within
         // one. Each question is an action of its own: its keys are counted from the question before.
@@ -681,11 +686,11 @@ describe('the lesson, walked with the keyboard only', () => {
 
     // A teacher's exercise: chosen parts hidden, said so, and one click shows everything again.
     const exercise = await browser.newPage();
-    await exercise.goto(`${app.url}/?backend=wasm#lesson=7&hide=policies,heatmap`);
+    await exercise.goto(`${app.url}/?backend=wasm#lesson=${stepNo('diagonal')}&hide=policies,heatmap`);
     await exercise.getByTestId('hidden-note').waitFor();
     expect(await exercise.locator('[data-lesson="policies"]').isHidden()).toBe(true);
     expect(await exercise.locator('[data-lesson="heatmap"]').isHidden()).toBe(true);
-    expect(await exercise.getByTestId('lesson-title').textContent()).toBe(LESSON[6]!.title);
+    expect(await exercise.getByTestId('lesson-title').textContent()).toBe(LESSON[stepNo('diagonal') - 1]!.title);
     expect(await exercise.evaluate(() => location.hash)).toContain('hide=policies,heatmap');
     await exercise.getByRole('button', { name: 'show everything' }).click();
     expect(await exercise.locator('[data-lesson="policies"]').isVisible()).toBe(true);

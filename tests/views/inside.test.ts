@@ -39,19 +39,19 @@ describe('the recap of the look inside', () => {
   it('puts each step of the attention half in a row, its figure computed from the page and the counts (hand-computed)', () => {
     expect(insideRows(full, filler, c).map((r) => [r.label, r.figure, r.tells])).toEqual([
       // 0.7 / 0.348 = 2.01.
-      ['6. Five kinds of token', '70 %, 2.0 times chance', 'it leans on its own answers: far more than their length gives them'],
+      ['7. Five kinds of token', '70 %, 2.0 times chance', 'it leans on its own answers: far more than their length gives them'],
       // 0.6 / 0.216 = 2.78.
-      ['7. The diagonal', '2.8 times chance', 'more than chance copies them in order, mostly the list of cells the task asks for'],
-      ['7. Filler in place of its answers', '10 % against 60 %', 'the copying follows their words'],
+      ['8. The diagonal', '2.8 times chance', 'more than chance copies them in order, mostly the list of cells the task asks for'],
+      ['8. Filler in place of its answers', '10 % against 60 %', 'the copying follows their words'],
       // Head 1 of layer 1: 1.2 against the layer's 0.6.
       [
-        "8. Each head's diagonal",
+        "9. Each head's diagonal",
         "the last layer's head 1: 2.0 times the average",
         'one head has the most copying-shaped attention; the test below asks whether it matters',
       ],
       // (111 − 68) / 111 = 38.7 %, (99 − 87) / 99 = 12.1 %; 31 against 7 is clear.
       // (104 − 80) / 104 = 23 % at random; 25 against 9 is clear too.
-      ['8. Switching heads off', '61 %, 77 %, 88 %', 'the most-copying heads carry part of the repeat, more than other heads'],
+      ['9. Switching heads off', '61 %, 77 %, 88 %', 'the most-copying heads carry part of the repeat, more than other heads'],
     ]);
     // Only the test's row says how sure its gaps are: 25 against 9 (two-sided sign test: p = 0.009), 31 against 7.
     expect(insideRows(full, filler, c).map((r) => r.luck)).toEqual([

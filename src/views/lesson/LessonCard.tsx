@@ -205,7 +205,7 @@ function Card({ index }: { index: number }) {
       {s.guess && <Guess step={s} />}
       {/* The step that starts the look inside draws the model's shape and its words, after the question, the action
           and the slider: read first, the list of words hid what to do. */}
-      {s.id === 'shares' && !folded && <ModelShape w={w} />}
+      {s.id === 'attention' && !folded && <ModelShape w={w} />}
       {s.quiz && <Quiz questions={s.quiz} />}
       <div aria-live="polite">
         {/* Its point, then the picture, then a sentence: on a phone the reveal's top is what shows. */}

@@ -11,6 +11,7 @@ import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
 import { stepNo } from './order';
 import { sharesReveal } from './attention-reveals';
+import { attentionReveal } from './token-mix';
 import { copyBoxSaid, diagonalAsk, diagonalReveal, withFiller } from './band-reveals';
 import { copiersSaid, headsSaid, topHeadSaid } from './head-reveal';
 import { RANK_MARK } from '../heads/HeadGrid';
@@ -171,13 +172,29 @@ export const LESSON: LessonStep[] = [
     reveal: () => recapReveal(),
   },
   {
+    id: 'attention',
+    title: 'What attention is',
+    region: 'card',
+    setup: WALL,
+    // Attention met on one token first, in numbers, before the steps that sum it: readers asked for it on its own.
+    text: (w) =>
+      `Now we look inside the model, starting with one token. The model writes one token (a word piece) at a time; to write the next, it mixes in information from the tokens before it. Attention is each earlier token's share of that mix, adding up to 100 %. The bar is one real token's share-out, as the model reads turn ${w.turns}'s answer back.`,
+    source:
+      'Attention: each head weighs the tokens before the one it reads with a softmax, weights that add up to 1 (Vaswani et al., "Attention is all you need"). The bar is this tool\'s: it reads the last layer, averaged over its heads, as every figure of the lesson does. The answer is the conversation\'s own, read back through the model once (as in training, so each token sees only those before it), not written anew.',
+    action: 'Read the bar and the drawing of the model, then press Next.',
+    target: '[data-testid="lesson-token-mix-bar"]',
+    done: () => true,
+    reading: true,
+    reveal: attentionReveal,
+  },
+  {
     id: 'shares',
     title: 'Five kinds of token',
     region: 'figures',
     setup: WALL,
     text: (w) =>
       // Which answer is read, and the sink said where it is named: readers wondered whether a newly written answer was read, and what a sink is.
-      `Now we look inside the model as it reads turn ${w.turns}'s written answer. To write each token, it mixes in the tokens before it; attention is each one's share, adding up to 100 %. They are of five kinds: the sink (the first ${SINK_TOKENS}, a resting place for spare attention), system prompt, user's turns, prior assistant answers and the answer's own earlier tokens. ${shareAsk(figuresOf(w))}`,
+      `Now all of turn ${w.turns}'s answer: the figures average its tokens' attention. The tokens they read are of five kinds: the sink (the first ${SINK_TOKENS}, a resting place for spare attention), system prompt, user's turns, prior assistant answers and the answer's own earlier tokens. ${shareAsk(figuresOf(w))}`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',

@@ -5,7 +5,7 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import { answerRows } from './attention-reveals';
 import { quoted, whereToken } from './token-where';
-import { percent } from './world';
+import { figuresOf, LOADING, type LessonWorld, percent, type Reveal } from './world';
 
 /** The answer's last word (its message's last token) and its `top` most-read tokens, each with its share; null without rows. */
 export function tokenMix(r: PolicyResult, top = 3): { q: number; parts: { k: number; share: number }[]; rest: number; others: number } | null {
@@ -35,4 +35,20 @@ export function tokenMixSaid(r: PolicyResult | null): string {
 export function punctuationNote(r: PolicyResult, mix: NonNullable<ReturnType<typeof tokenMix>>): string {
   const first = mix.parts[0];
   return first && !/\p{L}|\p{N}/u.test(r.tokens[first.k]!.text) ? 'Attention need not fall where a person would look: punctuation often gets much of it.' : '';
+}
+
+/**
+ * The attention step's reveal, read on entry: what attention is, said of the one token the bar draws, and how
+ * unevenly it shares out (a few tokens take most where its three most-read take half or more).
+ */
+export function attentionReveal(w: LessonWorld): Reveal {
+  const r = figuresOf(w);
+  const mix = r && tokenMix(r);
+  if (!r || !mix) return LOADING;
+  const top = mix.parts.reduce((s, p) => s + p.share, 0);
+  return {
+    takeaway: `Attention is how each token shares out 100 % of its reading over the tokens before it. ${top >= 0.5 ? 'It is far from even: a few tokens get most of it.' : 'Here it is spread over many tokens.'}`,
+    said: `Here ${quoted(r, mix.q)} gives ${percent(top)} to ${mix.parts.length} tokens and ${percent(mix.rest)} to the other ${mix.others}. The next steps add up every token of the answer this way, by the kind of token read.`,
+    more: tokenMixSaid(r),
+  };
 }
