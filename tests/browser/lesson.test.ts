@@ -504,9 +504,11 @@ describe('the lesson, walked with the keyboard only', () => {
       const bar = card.getByTestId('lesson-token-mix-bar');
       expect(await bar.locator('li').count()).toBe(4);
       expect(await bar.locator('[role="img"]').getAttribute('aria-label')).toMatch(
-        /^For example, the answer's last word, ".+", gives \d+ % to .+ and \d+ % to .+; the other \d+ tokens share the last \d+ %\.( Attention need not fall where a person would look: punctuation often gets much of it\.)?$/,
+        /^For example, ".+", the token whose row picks the answer's last word, ".+", gives \d+ % to .+ and \d+ % to .+; the other \d+ tokens share the last \d+ %\.( Attention need not fall where a person would look: punctuation often gets much of it\.)?$/,
       );
-      expect(await card.getByTestId('lesson-takeaway').textContent()).toMatch(/^Attention is how each token shares out 100\u00a0% of its reading/);
+      expect(await card.getByTestId('lesson-takeaway').textContent()).toMatch(
+        /^Attention is each earlier token's share of what one token reads, adding up to 100\u00a0%\./,
+      );
     });
     await step(6, async () => {
       await guess();
@@ -535,7 +537,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       // But one real copy is outlined, said in the card and under the heatmap, and Filler is said where it stands.
       expect(await card.getByTestId('lesson-text').textContent()).toMatch(
-        /A word-for-word copy is a slanted line, as in the drawing above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th, or its 11th, the word it copies next\. In turn \d+'s answer, shown here, (bright cells line up \d+ at most|a bright line runs \d+ cells); the arrow marks one real copy\./,
+        /A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th, or its 11th, the word it copies next\. In turn \d+'s answer( the copy is faint: bright cells line up \d+ at most|, shown here, a bright line runs \d+ cells); the arrow marks one real copy\./,
       );
       expect(await page.getByTestId('lesson-zoom').textContent()).toContain(
         'The light-blue box and arrow: one real copy, an answer token reading the same word',

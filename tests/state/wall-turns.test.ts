@@ -484,8 +484,10 @@ describe('the wall counts the lesson quotes', () => {
       'from DE: more than luck; from Full: could be luck',
     ]);
     expect(recapReveal(c).takeaway).toBe(
-      "The extra repeats go with the model's previous answer: the turn before alone brings them back, and hiding that answer, not the one two turns back, takes them away.",
+      "The extra repeats go with the model's previous answer: the turn before alone brings them back, and hiding that answer, not an older one, takes them away.",
     );
+    // Where hiding that answer also sends its moves into other walls (33 % against DE's 15 %): "seem to", as the hide step says.
+    expect(recapReveal({ ...c, open: { ...c.open, 'ao-last': 40 } }).takeaway).toMatch(/^The extra repeats seem to go with the model's previous answer: /);
     expect(recapReveal(c).said).toBe(
       "AO keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the previous answer hidden, every other word kept. Its control, the last row, hides the one before instead and keeps the repeats: a placeholder alone does not take them away. AO's placeholders confuse it (more moves into other walls), so part of its drop may be confusion.",
     );

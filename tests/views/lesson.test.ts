@@ -154,7 +154,7 @@ describe('the lesson', () => {
       "Chance worked out: a row's band holds up to 3 tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, 3 in all on average, of the 12 tokens a row sees.",
     );
     expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
-      /^A word-for-word copy is a slanted line, as in the drawing above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. Chance would put 22 % there\. Does the band beat chance\?$/,
+      /^A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. Chance would put 22 % there\. Does the band beat chance\?$/,
     );
   });
 

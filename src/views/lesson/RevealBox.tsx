@@ -25,13 +25,14 @@ export function foldSummary(r: Reveal, rest: string, luckShown = false): string 
   return `Read more: ${parts.join(' · ')}`;
 }
 
-/** The step that first asks whether a gap could be luck: its meter shown, not folded, with the words that teach it. */
+/** The step that first asks whether a gap could be luck: its meter, in the fold, carries the words that teach it. */
 const LUCK_TAUGHT = 'generate';
 /**
  * The steps whose point is "could be luck" (the heads against three at random, the twin against the demo model): their
- * meter shown too, so the verdict sits beside its line; readers met the figures only in a later step.
+ * meter shown unfolded, so the verdict sits beside its line. Where it is taught it waits in the fold: readers found a
+ * chart of chances on the card's face too much for the lesson's first count.
  */
-const LUCK_SHOWN = new Set([LUCK_TAUGHT, 'heads', 'cpl']);
+const LUCK_SHOWN = new Set(['heads', 'cpl']);
 
 interface RevealBoxProps {
   reveal: Reveal;

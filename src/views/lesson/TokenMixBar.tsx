@@ -5,7 +5,7 @@ import { quoted, whereToken } from './token-where';
 import { percent, unbroken } from './world';
 
 /**
- * One token's attention drawn as one bar of 100 %: the answer's last word, the three tokens it reads most (each in its
+ * One token's attention drawn as one bar of 100 %: the token that picks the answer's last word, the three tokens it reads most (each in its
  * kind's colour) and the rest in grey, from the model on the page. The picture the heatmap's rows are made of: readers
  * asked to see attention for one word before it is summed.
  */
@@ -23,7 +23,9 @@ export function TokenMixBar({ r }: { r: PolicyResult | null }) {
   ];
   return (
     <figure className="token-mix" data-testid="lesson-token-mix-bar">
-      <figcaption>The attention of one token, {quoted(r, mix.q)}, the answer's last word: 100&nbsp;% shared out</figcaption>
+      <figcaption>
+        The attention of one token, {quoted(r, mix.q)}, as the model picks the next word, {quoted(r, mix.next)}: 100&nbsp;% shared out
+      </figcaption>
       <div className="token-mix-track" role="img" aria-label={tokenMixSaid(r)}>
         {parts.map((p) => (
           <span key={p.key} style={{ width: `${(p.share * 100).toFixed(1)}%`, background: p.color }} />

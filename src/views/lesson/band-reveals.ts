@@ -58,14 +58,14 @@ export function copyBoxSaid(w: LessonWorld): string {
   // One ahead, said why: a row computes the next word, so a copier reads the word it copies next.
   const second = !off ? '' : off > 0 ? `, or its ${ordinal(10 + off)}, the word it copies next` : ` or ${ordinal(10 + off)}`;
   // Pointed at the drawing above the heatmaps: readers learned the idea from it, not from the real picture.
-  const line = `A word-for-word copy is a slanted line, as in the drawing above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th${second}.`;
+  const line = `A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th${second}.`;
   if (!r || !copy || off === null) return line;
   const turn = r.messages[r.tokens[copy.k]!.message]?.turn;
   // How long the real line runs, so a reader does not hunt for the drawing's long one (readers found none).
   const run = longestRun(r)?.length ?? 0;
   // Bright: at least BRIGHT times chance (fainter grey runs are weaker than a copy's).
-  const runs = run >= 3 ? `a bright line runs ${run} cells` : `bright cells line up ${Math.max(run, 1)} at most`;
-  return `${line} In ${turn ? `turn ${turn}'s` : 'the last'} answer, shown here, ${runs}; the arrow marks one real copy.`;
+  const runs = run >= 3 ? `, shown here, a bright line runs ${run} cells` : ` the copy is faint: bright cells line up ${Math.max(run, 1)} at most`;
+  return `${line} In ${turn ? `turn ${turn}'s` : 'the last'} answer${runs}; the arrow marks one real copy.`;
 }
 
 /** 1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st: a position said in words. */

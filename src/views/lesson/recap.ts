@@ -80,7 +80,8 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
   const takeaway =
     latest === 'pull' && ltBringsMost(c)
       ? controlKeeps(c)
-        ? "The extra repeats go with the model's previous answer: the turn before alone brings them back, and hiding that answer, not the one two turns back, takes them away."
+        ? // "Seem to" where hiding that answer also confuses the model, as the hide step says it.
+          `The extra repeats ${unsettled(c, 'ao-last') ? 'seem to go' : 'go'} with the model's previous answer: the turn before alone brings them back, and hiding that answer, not an older one, takes them away.`
         : "The extra repeats seem to go with the model's own previous answer: the turn before alone brings them back (LT), and hiding only that answer takes them away."
       : ao === 'pull'
         ? "The extra repeats go with the model's own answers, not only the previous one: hiding them all (AO) takes them away, hiding only the previous one does not."

@@ -1,25 +1,30 @@
 /**
- * One token's share-out, worked from the model on the page: before the five kinds' guess, the answer's last word and
- * the few tokens it gives most of its attention to. A reader asked for attention shown in numbers before it is summed.
+ * One token's share-out, worked from the model on the page, before the five kinds' guess: the token just before the
+ * answer's last word (its row picks that word: in a maze answer, the move) and the few tokens it gives most of its
+ * attention to. Readers asked for attention in numbers before it is summed, on the token that chooses.
  */
 import type { PolicyResult } from '../../analysis/analyze';
 import { answerRows } from './attention-reveals';
 import { quoted, whereToken } from './token-where';
 import { figuresOf, LOADING, type LessonWorld, percent, type Reveal } from './world';
 
-/** The answer's last word (its message's last token) and its `top` most-read tokens, each with its share; null without rows. */
-export function tokenMix(r: PolicyResult, top = 3): { q: number; parts: { k: number; share: number }[]; rest: number; others: number } | null {
+/**
+ * The token before the answer's last word (`q`; `next`: that word, which its row picks) and its `top` most-read tokens,
+ * each with its share; null without rows or with an answer of one token.
+ */
+export function tokenMix(r: PolicyResult, top = 3): { q: number; next: number; parts: { k: number; share: number }[]; rest: number; others: number } | null {
   const answer = answerRows(r);
   const own = r.messages.find((m) => m.category === 'current')?.content;
-  if (!answer || !own || own.length === 0) return null;
-  const q = own.start + own.length - 1;
+  if (!answer || !own || own.length < 2) return null;
+  const next = own.start + own.length - 1;
+  const q = next - 1;
   const row = q - r.query.start;
   if (row < 0 || row >= answer.rows) return null;
   // The tokens the row can see: itself and those before it.
   const seen = Array.from({ length: q + 1 }, (_, k) => ({ k, share: answer.data[row * answer.seqLen + k]! }));
   const parts = [...seen].sort((a, b) => b.share - a.share).slice(0, top);
   const rest = Math.max(0, 1 - parts.reduce((s, p) => s + p.share, 0));
-  return { q, parts, rest, others: seen.length - parts.length };
+  return { q, next, parts, rest, others: seen.length - parts.length };
 }
 
 /** The share-out in words, for the card (empty without rows). */
@@ -28,7 +33,7 @@ export function tokenMixSaid(r: PolicyResult | null): string {
   if (!r || !mix) return '';
   const named = mix.parts.map((p) => `${percent(p.share)} to ${quoted(r, p.k)} (${whereToken(r, p.k)})`);
   const mark = punctuationNote(r, mix);
-  return `For example, the answer's last word, ${quoted(r, mix.q)}, gives ${named.slice(0, -1).join(', ')} and ${named.at(-1)}; the other ${mix.others} tokens share the last ${percent(mix.rest)}.${mark ? ` ${mark}` : ''}`;
+  return `For example, ${quoted(r, mix.q)}, the token whose row picks the answer's last word, ${quoted(r, mix.next)}, gives ${named.slice(0, -1).join(', ')} and ${named.at(-1)}; the other ${mix.others} tokens share the last ${percent(mix.rest)}.${mark ? ` ${mark}` : ''}`;
 }
 
 /** Punctuation read most: said to be ordinary, so a reader does not take it for a fault of the page ('' otherwise). */
@@ -46,9 +51,12 @@ export function attentionReveal(w: LessonWorld): Reveal {
   const mix = r && tokenMix(r);
   if (!r || !mix) return LOADING;
   const top = mix.parts.reduce((s, p) => s + p.share, 0);
+  // In words: the card shows at most five figures before its fold.
+  const most = ['no', 'one', 'two', 'three', 'four', 'five'][mix.parts.length] ?? String(mix.parts.length);
   return {
-    takeaway: `Attention is how each token shares out 100 % of its reading over the tokens before it. ${top >= 0.5 ? 'It is far from even: a few tokens get most of it.' : 'Here it is spread over many tokens.'}`,
-    said: `Here ${quoted(r, mix.q)} gives ${percent(top)} to ${mix.parts.length} tokens and ${percent(mix.rest)} to the other ${mix.others}. The next steps add up every token of the answer this way, by the kind of token read.`,
+    // One direction throughout, as the step text says it: each earlier token's share of what one token reads.
+    takeaway: `Attention is each earlier token's share of what one token reads, adding up to 100 %. ${top >= 0.5 ? 'It is far from even: a few tokens get most of it.' : `It is spread wide: its ${most} most-read tokens get under half.`}`,
+    said: `Here, picking ${quoted(r, mix.next)}, ${quoted(r, mix.q)} gives ${percent(top)} to its ${most} most-read tokens and ${percent(mix.rest)} to the other ${mix.others}. The next steps add up every token of the answer this way, by the kind of token read.`,
     more: tokenMixSaid(r),
   };
 }
