@@ -46,7 +46,7 @@ describe('the recap of the look inside', () => {
       // Head 1 of layer 1: 1.2 against the layer's 0.6.
       [
         "9. Each head's diagonal",
-        "the last layer's head 1: 2.0 times the average",
+        "the last layer's 2nd head: 2.0 times the average",
         'one head has the most copying-shaped attention; the test below asks whether it matters',
       ],
       // (111 − 68) / 111 = 38.7 %, (99 − 87) / 99 = 12.1 %; 31 against 7 is clear.

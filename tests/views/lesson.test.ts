@@ -279,7 +279,7 @@ describe('the lesson', () => {
       said: `${twinTally().said} The demo model moves south, into a wall; its CPL twin moves north, an open way.`,
       // The stored twin's gap could be luck: the paper's own result said beside it, unfolded.
       caveat: 'the paper saw CPL help large agents; a twin this tiny, trained on a few mazes, may be too small to show the same.',
-      more: `Every turn is being scored with both models: their attention follows. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more}`,
+      more: `Every turn is being scored with both models: their attention follows. Trained to lean less on its prior assistant answers, the twin avoids the wall here, where the demo model walks into it. ${twinTally().more}`,
       // The twin against the demo model on the luck meter, as the count gives it.
       luck: twinTally().luck,
     });
@@ -290,7 +290,7 @@ describe('the lesson', () => {
       said: `${twinTally().said} The demo model moves south, into a wall; its CPL twin moves north, an open way.`,
       // The stored twin's gap could be luck: the paper's own result said beside it, unfolded.
       caveat: 'the paper saw CPL help large agents; a twin this tiny, trained on a few mazes, may be too small to show the same.',
-      more: `Every turn is being scored with both models: their attention follows. On this answer the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %. Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move. ${twinTally().more} Diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
+      more: `Every turn is being scored with both models: their attention follows. On this answer the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %. Trained to lean less on its prior assistant answers, the twin avoids the wall here, where the demo model walks into it. ${twinTally().more} Diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
       luck: twinTally().luck,
     });
     // The twin's share at chance (4 of 9, then 4 of 10 tokens: 42 %), while the stored count has it repeat more than
@@ -303,7 +303,7 @@ describe('the lesson', () => {
     );
     // With the goal told (south, beyond the wall): the twin's way off the wall is not called playing better.
     expect(told('cpl', { ...cpl, toGoal: ['south'] }, w)).toContain(
-      'Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move, though it plays no better.',
+      'Trained to lean less on its prior assistant answers, the twin avoids the wall here, where the demo model walks into it, though its move leads away from the goal.',
     );
     expect(told('cpl', { ...cpl, toGoal: ['north'] }, w)).toContain('its CPL twin moves north, an open way, toward the goal.');
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
@@ -603,7 +603,7 @@ describe('the lesson', () => {
     expect(copiersSaid(null, ['L1·H0'])).toMatch(/^The first layer copies too/);
     // The heads step's text names the grid's highest head against its layer: 0.38 / 0.19 = 2.0 (layer 1 in figures()).
     expect(step('heads').text({ ...start, results: [{ ...r, layer: 1 }] })).toContain(
-      "In the grid, ★ marks the highest diagonal ratio, the last layer's head 0 (L1·H0), at 38 %, 2.0 times its layer's average.",
+      "In the grid, ★ marks the highest diagonal ratio, the last layer's 1st head (L1·H0), at 38 %, 2.0 times its layer's average.",
     );
     expect(step('heads').text({ ...start, results: [] })).toContain('(★ the highest; heads named layer.head, counted from 0).');
   });

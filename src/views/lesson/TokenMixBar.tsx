@@ -1,5 +1,5 @@
 import type { PolicyResult } from '../../analysis/analyze';
-import { CATEGORY_COLORS } from '../../palette';
+import { CATEGORY_COLORS, CATEGORY_NAMES } from '../../palette';
 import { punctuationNote, tokenMix, tokenMixSaid } from './token-mix';
 import { quoted, whereToken } from './token-where';
 import { percent, unbroken } from './world';
@@ -17,7 +17,8 @@ export function TokenMixBar({ r }: { r: PolicyResult | null }) {
       key: String(p.k),
       share: p.share,
       color: CATEGORY_COLORS[r.tokens[p.k]!.category],
-      label: `${quoted(r, p.k)}, ${whereToken(r, p.k)}`,
+      // The kind named beside its colour: readers could not tell which colour was which.
+      label: `${quoted(r, p.k)}, ${whereToken(r, p.k)} (${CATEGORY_NAMES[r.tokens[p.k]!.category]})`,
     })),
     { key: 'rest', share: mix.rest, color: '#c8ccd2', label: `the other ${mix.others} tokens` },
   ];

@@ -29,10 +29,10 @@ export function turnByTurn(a: readonly SweepPoint[], b: readonly SweepPoint[]): 
 /** What the two moves say together, told from the walls the turn's user message names and where the goal lies. */
 const together = (mine: string, twin: string, walls: string[] | null, toGoal: string[] | null): string => {
   // Off the wall is not toward the goal: a twin that leaves the wall the wrong way is not called the better player.
-  const better = offGoal(twin, walls, toGoal) ? ', though it plays no better' : '';
+  const better = offGoal(twin, walls, toGoal) ? ', though its move leads away from the goal' : '';
   return compareMoves(mine, twin, walls, {
     same: 'Both models make the same move here.',
-    secondEscapes: `Trained to lean less on its prior assistant answers, the twin leaves the wall where the demo model repeats its move${better}.`,
+    secondEscapes: `Trained to lean less on its prior assistant answers, the twin avoids the wall here, where the demo model walks into it${better}.`,
     secondWalls: 'Here the twin walks into a wall the demo model avoids: training against inertia does not fix every move.',
     bothWalls: 'Both run into walls: neither model finds the way here.',
     bothOpen: 'Both moves are open ways: the training changed the move, not whether it works.',

@@ -1,4 +1,5 @@
 /** The heads step's fold: how the heads switched off compare on the diagonal ratio. */
+import { ordinal } from './band-reveals';
 import type { PolicyResult } from '../../analysis/analyze';
 import { headLabel } from '../../analysis/ablation';
 import { percent } from './world';
@@ -23,7 +24,8 @@ export function topHead(r: PolicyResult): { layer: number; head: number; diagona
  * A head of the figures' layer in words, where "1.0" would read as a figure and "layer 1" as the first: "the last
  * layer's head 0" (the lesson's figures read the last layer).
  */
-export const spokenHead = (h: { layer: number; head: number }): string => `the last layer's head ${h.head}`;
+// Counted from 1 in words, beside the page's label counted from 0 ("1st head (L1·H0)"): readers took L1 for the first layer.
+export const spokenHead = (h: { layer: number; head: number }): string => `the last layer's ${ordinal(h.head + 1)} head`;
 
 /** What a head is, with this model's count of them, for the heads step's text (a newcomer meets heads here first). */
 export function headsSaid(r: PolicyResult | null): string {

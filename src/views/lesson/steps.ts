@@ -178,7 +178,7 @@ export const LESSON: LessonStep[] = [
     setup: WALL,
     // Attention met on one token first, in numbers, before the steps that sum it: readers asked for it on its own.
     text: (w) =>
-      `Now we look inside the model, starting with one token. The model writes one token (a word piece) at a time; to pick the next, it mixes in information from the tokens before it, like a reader glancing back over earlier lines. Attention is each earlier token's share of that mix, adding up to 100 %. The bar shows it for the token just before turn ${w.turns}'s move, where the model picks the move.`,
+      `Now, inside the model, one token. The model writes one token (a word piece) at a time; to pick the next, it mixes in information from the tokens before it, like a reader glancing back over earlier lines. It scores each earlier token for relevance; attention is those scores made into shares of the mix, adding up to 100 %. The bar shows it for the token just before turn ${w.turns}'s move, where the model picks the move.`,
     source:
       'Attention: each head weighs the tokens before the one it reads with a softmax, weights that add up to 1 (Vaswani et al., "Attention is all you need"). The bar is this tool\'s: it reads the last layer, averaged over its heads, as every figure of the lesson does. The answer is the conversation\'s own, read back through the model once (as in training, so each token sees only those before it), not written anew.',
     action: 'Read the bar and the drawing of the model, then press Next.',
