@@ -231,7 +231,7 @@ describe('the wall counts the lesson quotes', () => {
     // One turn where the two sets part: fewer repeats with the top heads off, but not clearly beyond chance.
     expect(headsTally(c)).toEqual({
       takeaway: 'Switching off the most-copying heads changed more moves than the control, but that could be luck.',
-      said: 'These 3 moves walked into the wall again with every head on; with the most-copying heads off, 50 % of them still do; three at random, 50 %; the lowest, 67 %: were the top and the lowest alike, such a gap would come 1 time in 2 or more.',
+      said: 'These 3 moves walked into the wall again with every head on; with the most-copying heads off, 50 in every 100 of them still do; three at random, 50; the lowest, 67: were the top and the lowest alike, such a gap would come 1 time in 2 or more.',
       more: "The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked (most-copying, lowest, at random): a move made 2, 3 and 2 times, the move repeated 1, 2 and 1, an open way 1, 0 and 1, no move at all 1, 0 and 1 (the other moves run into another wall). Where both sets make a move, the two disagree on 1 turn: only the most-copying heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. Against the random three, the two disagree on 1 turn: only the most-copying heads off changed it 1 time, only the random three 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).",
       // Drawn among the moves made: with the top heads off 1 repeat and 1 open way of 2 (50 % each; 1 of 3 no move, written beside); 2 of 3 with the lowest off.
       board: {
@@ -640,7 +640,7 @@ describe('the wall counts the lesson quotes', () => {
       'Switching off the most-copying heads stops more repeats than switching off the lowest, but not clearly more than switching off three at random.',
     );
     expect(headsTally(close3).said).toMatch(
-      /^These 116 moves walked into the wall again with every head on; with the most-copying heads off, 61 % of them still do; three at random, 71 %; the lowest, 88 %\. Only its gap to the lowest is more than luck\./,
+      /^These 116 moves walked into the wall again with every head on; with the most-copying heads off, 61 in every 100 of them still do; three at random, 71; the lowest, 88\. Only its gap to the lowest is more than luck\./,
     );
     expect(summary(close3).points![1]!.items.at(-1)).toBe(
       'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %), but 3 at random came close (71 %). Attention picked the heads; switching them off tested them.',

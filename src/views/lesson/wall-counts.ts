@@ -198,7 +198,8 @@ const changedRate = (h: HeadsOffCounts, set: HeadSet): number => rate(h.moved[se
  * Of those moves, the share still back into the wall: the measure every other step says ("walks back in 78 %"),
  * where readers of a "changed" share took it for the part cured and misread the bars beside it.
  */
-export const stillPct = (h: HeadsOffCounts, set: HeadSet): string => `${rate(h.repeats[set], h.moved[set] || 1)} %`;
+export const stillPct = (h: HeadsOffCounts, set: HeadSet): string => `${still(h, set)} %`;
+const still = (h: HeadsOffCounts, set: HeadSet): number => rate(h.repeats[set], h.moved[set] || 1);
 
 /**
  * Whether the most-copying heads off change the repeat clearly more than three heads drawn at random (5 points or more,
@@ -236,7 +237,8 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
     // In step 2's measure (back into the wall); where the changed moves went, under "Careful:": a reader took
     // "changed" for "cured".
-    said: `These ${h.of} moves walked into the wall again with every head on; with the most-copying heads off, ${stillPct(h, 'top')} of them still do; three at random, ${stillPct(h, 'random')}; the lowest, ${stillPct(h, 'bottom')}${
+    // "In every 100 of them": the base said in the sentence, so 61 is not read against the 78 % of every move at a wall.
+    said: `These ${h.of} moves walked into the wall again with every head on; with the most-copying heads off, ${still(h, 'top')} in every 100 of them still do; three at random, ${still(h, 'random')}; the lowest, ${still(h, 'bottom')}${
       carry
         ? random
           ? '. Its gaps to both are more than luck.'
