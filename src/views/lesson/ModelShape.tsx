@@ -32,9 +32,9 @@ export function ModelShape({ w }: { w: LessonWorld }) {
       <figcaption>
         <dl className="shape-words">
           <dt>token</dt>
-          <dd>a word piece: the model reads and writes one at a time (&lt;|im_start|&gt; and &lt;|im_end|&gt; mark where each message starts and ends).</dd>
+          <dd>a word piece: the model reads and writes one at a time.</dd>
           <dt>attention</dt>
-          <dd>for each token, how a reader shares out 100&nbsp;% of its look over the tokens before it, more on what it needs (one token's, drawn above).</dd>
+          <dd>each earlier token's share of what a token reads, adding up to 100&nbsp;% (one token's, drawn above).</dd>
           <dt>head</dt>
           <dd>one such reader (a square above); each layer has {heads}, each looking its own way.</dd>
           <dt>layer</dt>
