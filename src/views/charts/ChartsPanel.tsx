@@ -11,8 +11,8 @@ import { useQuiet } from '../../state/lesson-store';
 /** The chance line's grey: no category's colour, dark enough to read on white. */
 const CHANCE_COLOR = '#666666';
 
-/** A line of "Shares by turn"; `twinStep`: one of the three the lesson's twin step reads (the rest are left out there). */
-type Line = Series & { twinStep?: boolean };
+/** A line of "Shares by turn"; `lesson`: one of the lines the lesson reads (the prior assistant share, its chance, the twin's). */
+type Line = Series & { lesson?: boolean };
 
 /** Colours for policies in the cost chart (Okabe–Ito, the ones the categories do not use). */
 const POLICY_COLORS = ['#0072B2', '#CC79A7', '#E69F00', '#009E73'];
@@ -31,7 +31,7 @@ export function ChartsPanel() {
         ...CATEGORIES.map((c) => ({
           name: CATEGORY_NAMES[c],
           color: CATEGORY_COLORS[c],
-          twinStep: c === 'prior',
+          lesson: c === 'prior',
           points: sweep.points.map((p) => ({ x: p.turn, y: p.ratios[c] })),
         })),
         { name: 'diagonal ratio', color: CATEGORY_COLORS.prior, dashed: true, points: sweep.points.map((p) => ({ x: p.turn, y: p.diagonal })) },
@@ -41,7 +41,7 @@ export function ChartsPanel() {
           name: `${CATEGORY_NAMES.prior}: chance (their part of the tokens)`,
           color: CHANCE_COLOR,
           dashed: true,
-          twinStep: true,
+          lesson: true,
           points: sweep.points.map((p) => ({ x: p.turn, y: p.chance.prior })),
         },
         // Compare models: each compared model's prior share and diagonal, in its own colour over A's. In the lesson
@@ -53,7 +53,7 @@ export function ChartsPanel() {
                 {
                   name: `${who}: ${CATEGORY_NAMES.prior} share`,
                   color: modelColor(slot),
-                  twinStep: quiet && slot === 1,
+                  lesson: slot === 1,
                   points: other.points.map((p) => ({ x: p.turn, y: p.ratios.prior })),
                 },
                 {
@@ -67,11 +67,9 @@ export function ChartsPanel() {
         }),
       ]
     : [];
-  // The lesson's twin step reads three lines (the prior assistant share, its chance, the twin's): the other six drew
-  // the eye away (readers counted nine). The inspector draws them all.
-  // From the twin step's start (before the twin is loaded: readers met seven tangled lines there) to the close.
-  const twinStep = quiet;
-  const drawn = twinStep ? shares.filter((s) => s.twinStep) : shares;
+  // The lesson reads three lines (the prior assistant share, its chance, the twin's), from the twin step, the first to
+  // show this chart, to the close: the other six drew the eye away (readers counted nine). The inspector draws them all.
+  const drawn = quiet ? shares.filter((s) => s.lesson) : shares;
   const cost: Series[] = results.flatMap((r, k) => [
     { name: `${r.label} in context`, color: POLICY_COLORS[k % 4]!, points: r.cost.map((c) => ({ x: c.turn, y: c.contextTokens })) },
     { name: `${r.label} prefilled`, color: POLICY_COLORS[k % 4]!, dashed: true, points: r.cost.map((c) => ({ x: c.turn, y: c.prefilled })) },
@@ -98,7 +96,7 @@ export function ChartsPanel() {
             does its chance (grey, dashed): more text to read, not by itself more leaning.
           </p>
         )}
-        {twinStep && (
+        {quiet && (
           <p className="muted" data-testid="turns-chart-few">
             Only the lines the lesson reads are drawn here; outside the lesson the chart draws every kind of token and the diagonal ratio too.
           </p>

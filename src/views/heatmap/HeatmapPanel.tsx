@@ -49,17 +49,15 @@ export function HeatmapPanel() {
   const copy = useMemo(() => (opensOn && first ? brightestCopy(first, tails[0]) : null), [opensOn, first, tails]);
   // Where the copy runs against the dotted centre, said once the guess is in: a reader looks for it on the line.
   const rightOfCentre = useMemo(() => opensOn !== null && guessed && first !== undefined && (bandLine(first) ?? 0) >= 1, [opensOn, guessed, first]);
-  // The same cell named by an arrow that stays when the reader locks another.
+  // The copy's cell in the drawn matrix: named by an arrow that stays when the reader locks another, and locked.
   const mark = useMemo(
     (): CellMark | null => (copy && first ? { cell: { row: copy.q - shownSlab(first, head).rowStart, col: copy.k }, label: 'a real copy' } : null),
     [copy, first, head],
   );
   useEffect(() => {
-    if (!copy || !first) return;
-    const rowStart = shownSlab(first, head).rowStart;
     // Locked, not clicked: a click on the cell already locked (the same copy in a new pass) would free it.
-    dispatch({ type: 'lock', at: { row: copy.q - rowStart, col: copy.k } });
-  }, [copy, first, head, dispatch]);
+    if (mark) dispatch({ type: 'lock', at: mark.cell });
+  }, [mark, dispatch]);
   // Filler beside Full: what it is, said where its heatmap stands (the card's words are spent on the band).
   const fillerBeside = opensOn !== null && withAttention[1]?.policy === 'filler';
   // The copy-aligned band is the researcher's check on shifted copies: the lesson draws the plain band only.

@@ -189,7 +189,6 @@ function Card({ index }: { index: number }) {
           Take me there
         </button>
       </p>
-      {/* What a copy would look like, before the guess on the real heatmap. */}
       {lost === index && (
         <p className="warn" role="status">
           That is not on screen yet: the model may still be loading, or the panel is hidden.

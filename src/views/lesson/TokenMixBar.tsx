@@ -12,6 +12,7 @@ import { percent, unbroken } from './world';
 export function TokenMixBar({ r }: { r: PolicyResult | null }) {
   const mix = r && tokenMix(r);
   if (!r || !mix) return null;
+  const note = punctuationNote(r, mix);
   const parts = [
     ...mix.parts.map((p) => ({
       key: String(p.k),
@@ -27,7 +28,7 @@ export function TokenMixBar({ r }: { r: PolicyResult | null }) {
       <figcaption>
         The attention of one token, {quoted(r, mix.q)}, as the model picks the next word, {quoted(r, mix.next)}: 100&nbsp;% shared out
       </figcaption>
-      <div className="token-mix-track" role="img" aria-label={tokenMixSaid(r)}>
+      <div className="token-mix-track" role="img" aria-label={tokenMixSaid(r, mix)}>
         {parts.map((p) => (
           <span key={p.key} style={{ width: `${(p.share * 100).toFixed(1)}%`, background: p.color }} />
         ))}
@@ -39,7 +40,7 @@ export function TokenMixBar({ r }: { r: PolicyResult | null }) {
           </li>
         ))}
       </ul>
-      {punctuationNote(r, mix) && <p className="muted">{punctuationNote(r, mix)}</p>}
+      {note && <p className="muted">{note}</p>}
     </figure>
   );
 }

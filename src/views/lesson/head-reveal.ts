@@ -22,9 +22,9 @@ export function topHead(r: PolicyResult): { layer: number; head: number; diagona
 
 /**
  * A head of the figures' layer in words, where "1.0" would read as a figure and "layer 1" as the first: "the last
- * layer's head 0" (the lesson's figures read the last layer).
+ * layer's 1st head" (the lesson's figures read the last layer). Counted from 1, beside the page's label counted from 0
+ * ("1st head (L1·H0)"): readers took L1 for the first layer.
  */
-// Counted from 1 in words, beside the page's label counted from 0 ("1st head (L1·H0)"): readers took L1 for the first layer.
 export const spokenHead = (h: { layer: number; head: number }): string => `the last layer's ${ordinal(h.head + 1)} head`;
 
 /** What a head is, with this model's count of them, for the heads step's text (a newcomer meets heads here first). */

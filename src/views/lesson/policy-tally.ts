@@ -11,19 +11,19 @@ import { type Reveal, SILENT } from './world';
 /** The stored turns at which a policy still shows every earlier turn whole (early in an episode, Window and Clip cut nothing). */
 const keptWhole = (p: Policy, turns: readonly WallTurn[]): number => turns.filter((t) => turnsSeen(p, t.turn).every((x) => x === 'whole')).length;
 
+/** The cutting policies by the names the card says them. */
+const CUT_NAMES: Record<(typeof CUTTING)[number], string> = { 'window:6': 'Window-6', 'clip:6:1': 'Clip', 'summary:6:1': 'Summary' };
+
 /**
- * The chart's other rows, said beside LT's reading (readers asked why Window-6 matches Full and what Summary's lower
- * bar means): the cutting policies keep every turn at many of the walls, and the lowest of them against its luck.
+ * The cutting policies' bars, said beside LT's reading (readers asked why Window-6 matches Full and what Summary's lower
+ * bar means): where they stand, on the card (`caveat`); why, in the fold under their bars (`early`: they keep every turn
+ * at many of the walls); and the lowest of them against its luck (`more`).
  */
-function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'caveat' | 'more'> & { card?: string } {
-  const cut = [
-    ['window:6', 'Window-6'],
-    ['clip:6:1', 'Clip'],
-    ['summary:6:1', 'Summary'],
-  ] as const;
+function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'caveat' | 'more'> & { early?: string } {
+  const cut = CUTTING.map((w) => [w, CUT_NAMES[w]] as const);
   const near = cut.filter(([w]) => Math.abs(moveRate(c, w) - moveRate(c, 'full')) <= 5);
   const [low, name] = [...cut].sort((a, b) => moveRate(c, a[0]) - moveRate(c, b[0]))[0]!;
-  // The lowest, where it stands apart, in the fold with its luck: the caveat keeps to one point.
+  // The lowest, where it stands apart, in the fold with its luck.
   const more = near.some(([w]) => w === low)
     ? {}
     : {
@@ -33,13 +33,13 @@ function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'cavea
   const share = Math.round((100 * Math.min(...near.map(([w]) => keptWhole(parsePolicy(w), turns)))) / Math.max(1, turns.length));
   const names = near.map(([, n]) => n);
   const both = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
-  // The share in words: the caveat keeps its figures to the policies' names.
+  // The share in words: the sentence keeps its figures to the policies' names.
   const part = share >= 50 ? 'half' : share >= 33 ? 'a third' : share >= 25 ? 'a quarter' : 'some';
   return {
     ...more,
-    caveat: `in early turns ${both} still show everything, so at ${part} or more of the walls they read what Full reads.`,
+    early: `in early turns ${both} still show everything, so at ${part} or more of the walls they read what Full reads.`,
     // On the card, the three named with where they stand: readers took their table rows for policies never measured.
-    card: `${both} ${names.length > 1 ? 'sit' : 'sits'} near Full, since early in a maze ${names.length > 1 ? 'they show' : 'it shows'} every turn; their own bars are folded under "Read more".`,
+    caveat: `${both} ${names.length > 1 ? 'sit' : 'sits'} near Full, since early in a maze ${names.length > 1 ? 'they show' : 'it shows'} every turn; their own bars are folded under "Read more".`,
   };
 }
 
@@ -75,8 +75,8 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
       : {}),
     said: `At the wall it repeats the blocked move in ${movePct(c, p)} under ${label} against ${movePct(c, 'full')} under Full${against}${why}.`,
     ...(cutBars && { board: cutBars }),
-    ...(rows.card && { caveat: rows.card }),
+    ...(rows.caveat && { caveat: rows.caveat }),
     luck: [...(policy === 'lt' ? [luckRow(`${label} against DE`, c.split.de[p])] : []), luckRow(`${label} against Full`, c.split.full[p])],
-    more: `The counts over the ${c.turns} stored turns right after a wall: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}. ${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full')}${rows.caveat ? ` In the bars above: ${rows.caveat}` : ''}${rows.more ? ` ${rows.more}` : ''}`,
+    more: `The counts over the ${c.turns} stored turns right after a wall: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}. ${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full')}${rows.early ? ` In the bars above: ${rows.early}` : ''}${rows.more ? ` ${rows.more}` : ''}`,
   };
 }

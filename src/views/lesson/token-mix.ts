@@ -27,9 +27,8 @@ export function tokenMix(r: PolicyResult, top = 3): { q: number; next: number; p
   return { q, next, parts, rest, others: seen.length - parts.length };
 }
 
-/** The share-out in words, for the card (empty without rows). */
-export function tokenMixSaid(r: PolicyResult | null): string {
-  const mix = r && tokenMix(r);
+/** The share-out in words, for the card (empty without rows); `mix`: as `tokenMix` found it, where the caller has it. */
+export function tokenMixSaid(r: PolicyResult | null, mix = r && tokenMix(r)): string {
   if (!r || !mix) return '';
   const named = mix.parts.map((p) => `${percent(p.share)} to ${quoted(r, p.k)} (${whereToken(r, p.k)})`);
   const mark = punctuationNote(r, mix);
@@ -57,6 +56,6 @@ export function attentionReveal(w: LessonWorld): Reveal {
     // One direction throughout, as the step text says it: each earlier token's share of what one token reads.
     takeaway: `Attention is each earlier token's share of what one token reads, adding up to 100 %. ${top >= 0.5 ? 'It is far from even: a few tokens get most of it.' : `It is spread wide: its ${most} most-read tokens get under half.`}`,
     said: `Here, picking ${quoted(r, mix.next)}, ${quoted(r, mix.q)} gives ${percent(top)} to its ${most} most-read tokens and ${percent(mix.rest)} to the other ${mix.others}. The next steps add up every token of the answer this way, by the kind of token read.`,
-    more: tokenMixSaid(r),
+    more: tokenMixSaid(r, mix),
   };
 }

@@ -68,6 +68,8 @@ export const historyAdds = (c: WallCounts): number => moveRate(c, 'full') - move
 
 /** The generation step's "not only this once": how often, over all the episodes, Full and DE repeat the move. */
 export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
+  // Each maze counted once: its chance read by the meter and said in the fold, worked out once.
+  const byMaze = chanceOf(signFlipTest(c.byMaze));
   // AO keeps every user turn and hides only the model's own answers: the control that tells what the history's pull is.
   const gap = historyAdds(c);
   return {
@@ -86,11 +88,11 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
       luckRow('Full against DE', c.split.de.full),
       {
         label: 'the same, each maze counted once',
-        ...chanceOf(signFlipTest(c.byMaze)),
+        ...byMaze,
         note: "The second line counts each maze once, by how many more of its turns repeat under Full: a maze's turns share one history, so they are not independent tosses.",
       },
     ],
-    more: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from. The counts: ${ofMoves(c, 'full')} under Full and ${ofMoves(c, 'de')} under DE, from ${c.episodes} episodes counted beforehand with the same model. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE')} ${mazeSaid(c.byMaze)}`,
+    more: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from. The counts: ${ofMoves(c, 'full')} under Full and ${ofMoves(c, 'de')} under DE, from ${c.episodes} episodes counted beforehand with the same model. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE')} ${mazeSaid(c.byMaze, byMaze.said)}`,
   };
 }
 
@@ -98,14 +100,14 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
  * The Full–DE gap tested maze by maze, in words: the turns of one maze share its history, so the turn-by-turn count
  * treats them as more independent tosses than they are.
  */
-function mazeSaid(d: readonly number[]): string {
+function mazeSaid(d: readonly number[], chance: string): string {
   const [more, fewer] = [d.filter((x) => x > 0), d.filter((x) => x < 0).map((x) => -x)];
   // By how much, each way: the test weighs each maze by its gap, and a reader counting mazes alone saw a weak split.
   const by = (xs: number[]) => {
     const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
     return xs.length ? ` (by ${lo === hi ? lo : `${lo} to ${hi}`} ${hi === 1 ? 'turn' : 'turns'})` : '';
   };
-  return `The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in ${more.length} of the ${d.length} mazes with a wall${by(more)}, DE in ${fewer.length}${by(fewer)}; were the two alike, flipping the sign of each maze's gap at random would give a total this far from even ${chanceOf(signFlipTest(d)).said}.`;
+  return `The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in ${more.length} of the ${d.length} mazes with a wall${by(more)}, DE in ${fewer.length}${by(fewer)}; were the two alike, flipping the sign of each maze's gap at random would give a total this far from even ${chance}.`;
 }
 
 /** Whether fewer than half the stored repeats look back plainly: then the inside recap calls attention a clue, not the cause. */
