@@ -1,8 +1,8 @@
 /**
  * Turns where the demo model walks into a wall it was just told about, played by the model itself: 40 maze
  * episodes (training/wall-turns.ts), each turn after a bump answered under Full (the whole history), LT (the
- * turn before only), DE (no earlier turn), Window-6, Clip-6→1, Summary-6→1, AO, AO-last, AO-second-last, SUM and Filler, and by the CPL twin and the second twin (trained toward DE's answers) under Full on the same history;
- * where Full repeats the move, also with the last layer's 3 most and 3 least diagonal heads switched off, and 3 at random.
+ * turn before only), DE (no earlier turn), Window-6, Clip-6→1, Summary-6→1, AO, AO-last, AO-second-last, Cut-last, SUM and Filler, and by the CPL twin and the second twin (trained toward DE's answers) under Full on the same history;
+ * where Full repeats the move, also with the last layer's 3 most and 3 least diagonal heads switched off, and 3 drawn at random from the other five.
  * Writes every such turn to examples/cache/wall-turns.json (the lesson quotes its counts; a test pins the first
  * episodes to a fresh run), and to examples/maze-wall.json the first episode, scored at turn 5 or later, where
  * Full repeats the move and LT and DE both take an open way (the lesson's example of inertia changing the move).
@@ -39,7 +39,7 @@ console.log(
   `${c.turns} turns right after a wall in ${EPISODES} episodes: the move that hit it repeated under Full in ${c.repeats.full}, LT in ${c.repeats.lt}, DE in ${c.repeats.de}; by the CPL twin (Full) in ${c.repeats.twin}, by the second twin (trained toward DE) in ${c.repeats['twin-de']}`,
 );
 console.log(
-  `Window-6 repeats it in ${c.repeats['window:6']}, AO in ${c.repeats.ao}, AO-last in ${c.repeats['ao-last']}, AO-second-last in ${c.repeats['ao-second-last']}`,
+  `Window-6 repeats it in ${c.repeats['window:6']}, AO in ${c.repeats.ao}, AO-last in ${c.repeats['ao-last']}, AO-second-last in ${c.repeats['ao-second-last']}, Cut-last in ${c.repeats['cut-last']} (moves made: AO-last ${c.moved['ao-last']}, Cut-last ${c.moved['cut-last']})`,
 );
 const h = c.headsOff;
 console.log(

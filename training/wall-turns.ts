@@ -1,6 +1,6 @@
 /**
  * Maze episodes the demo model plays itself (the rollouts of cpl-figures.ts, seeds 700,000 + k); at each turn
- * right after it hit a wall, the move it writes under Full (the episode's own answer), LT, DE, Window-6, AO, Filler and SUM, AO-last (only its latest answer hidden), AO-second-last (only the answer before it: the control),
+ * right after it hit a wall, the move it writes under Full (the episode's own answer), LT, DE, Window-6, AO, Filler and SUM, AO-last (only its latest answer hidden), AO-second-last (only the answer before it: the control), Cut-last (the latest answer cut to its first line, the list of cells: the control that keeps those facts),
  * and the moves the CPL twin and the second twin (trained toward DE's answers) write under Full on the same history, and how much the Full answer's move looks back at
  * the same move in the earlier answers; where Full repeats the move, the moves it writes with the last layer's 3 heads
  * that follow the diagonal most switched off, and with the 3 that follow it least (the heads step's count). Used by
@@ -62,6 +62,7 @@ export async function wallEpisode({ model, twin, twinDe, heads }: Writers, seed:
         ao: await write(model, 'ao'),
         'ao-last': await write(model, 'ao-last'),
         'ao-second-last': await write(model, 'ao-second-last'),
+        'cut-last': await write(model, 'cut-last'),
         filler: await write(model, 'filler'),
         sum: await write(model, 'sum'),
         twin: await write(twin, 'full'),
@@ -103,13 +104,15 @@ async function headsOffMoves(model: OpenModel, history: Message[], turn: number,
 }
 
 /**
- * k of the last layer's heads drawn at random, whatever their diagonal ratio (seeded by the episode and the turn, so a
- * rerun draws the same): the second control, beside the lowest heads, that reviewers of the lesson asked for.
+ * k of the last layer's heads drawn at random from those outside its top k by diagonal ratio (seeded by the episode and
+ * the turn, so a rerun draws the same): the second control, beside the lowest heads. Drawn from every head, it could
+ * switch off top heads too, and a reader could not tell what set it apart.
  */
 export function randomHeads(last: HeadDiagonals, k: number, seed: number): HeadRef[] {
   const layer = last.at(-1)!;
+  const top = new Set(topHeads(last, k).map(([, h]) => h));
   const r = rng(seed);
-  const draws = layer.perHead.map((_, i) => ({ i, v: r() }));
+  const draws = layer.perHead.flatMap((_, i) => (top.has(i) ? [] : [{ i, v: r() }]));
   return draws
     .sort((x, y) => x.v - y.v)
     .slice(0, k)

@@ -43,7 +43,7 @@ Options:
               or a Hub id, owner/name[@revision], downloaded once into the Hugging Face cache (HF_HOME,
               HF_HUB_CACHE, HF_TOKEN, HF_ENDPOINT, HF_HUB_OFFLINE as the Python tools read them); repeat it to
               compare models: each runs in turn, and analyze prints each against the first
-  --policy S  full, window:W, clip:H:L, summary:H:L, ao, ao-last, ao-second-last, lt, sum, de, filler (repeatable; default full)
+  --policy S  full, window:W, clip:H:L, summary:H:L, ao, ao-last, ao-second-last, cut-last, lt, sum, de, filler (repeatable; default full)
   --turn N    the assistant turn to score, 1-based (default: the last); later messages are ignored
   --radius R  diagonal radius r (default 5)
   --sweep     also score every turn t ≥ 2 (paper 2's Fig. 2 curve)

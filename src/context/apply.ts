@@ -12,7 +12,18 @@ export const AO_SYSTEM_PROMPT =
 export const SUMMARY_PROMPT = 'Summarize the following assistant response in exactly one sentence: {response}';
 
 /** What a message the model sees stands for. */
-export type SourceKind = 'system' | 'ao-system' | 'template-system' | 'user' | 'assistant' | 'placeholder' | 'summary' | 'summary-list' | 'filler' | 'current';
+export type SourceKind =
+  | 'system'
+  | 'ao-system'
+  | 'template-system'
+  | 'user'
+  | 'assistant'
+  | 'first-line'
+  | 'placeholder'
+  | 'summary'
+  | 'summary-list'
+  | 'filler'
+  | 'current';
 
 export interface ContextMessage {
   role: Role;
@@ -33,6 +44,7 @@ export const CATEGORY_OF: Record<SourceKind, Exclude<Category, 'sink'>> = {
   user: 'user',
   current: 'current',
   assistant: 'prior',
+  'first-line': 'prior',
   placeholder: 'prior',
   summary: 'prior',
   'summary-list': 'prior',
@@ -108,7 +120,9 @@ export function applyPolicy(conversation: Conversation, turns: Turns, p: Policy,
     const base = { role: 'assistant' as const, source: a, turn: r };
     // AO-last hides the previous answer alone (AO-second-last the one before), with no line added to the system prompt:
     // one placeholder, every other word kept.
-    if (p.kind === 'ao' || r === oneHidden(p, visible)) out.push({ ...base, content: AO_PLACEHOLDER, kind: 'placeholder' });
+    const one = r === oneHidden(p, visible);
+    if (one && p.kind === 'cut-last') out.push({ ...base, content: firstLine(msgs[a]!.content), kind: 'first-line' });
+    else if (p.kind === 'ao' || one) out.push({ ...base, content: AO_PLACEHOLDER, kind: 'placeholder' });
     else if (p.kind === 'sum') {
       const s = summary(a);
       out.push({ ...base, content: s.text, kind: 'summary', ...(s.generated && { generated: true }) });
@@ -129,6 +143,9 @@ export function applyPolicy(conversation: Conversation, turns: Turns, p: Policy,
   });
   return out;
 }
+
+/** Cut-last's cut: an answer's first non-empty line (the whole answer when it has one line). */
+export const firstLine = (text: string): string => text.trim().split(/\r?\n/)[0]!.trim();
 
 /** The prior assistant answers of a rendered context: their message indices and content spans, in context order. */
 export function priorAnswers(r: { messages: readonly Pick<ContextMessage, 'kind'>[]; contentSpans: readonly Span[] }): { index: number[]; spans: Span[] } {

@@ -62,7 +62,7 @@ export function keepsEverythingNote(p: Policy, t: number, label: string): string
 }
 
 /** What the model sees of one earlier turn under a policy. */
-export type TurnSeen = 'whole' | 'placeholder' | 'summary' | 'summary-list' | 'filler' | 'dropped';
+export type TurnSeen = 'whole' | 'placeholder' | 'first-line' | 'summary' | 'summary-list' | 'filler' | 'dropped';
 
 /**
  * What the model answering turn t sees of each earlier turn (index 0: turn 1), as applyPolicy writes it:
@@ -74,11 +74,11 @@ export function turnsSeen(p: Policy, t: number): TurnSeen[] {
   const listed = p.kind === 'summary' ? new Set(cuts.flat()) : new Set<number>();
   const kept: TurnSeen = p.kind === 'ao' ? 'placeholder' : p.kind === 'sum' ? 'summary' : p.kind === 'filler' ? 'filler' : 'whole';
   // AO-last: every turn whole but the latest, its answer a placeholder; AO-second-last the same on the turn before it.
-  const seen = (r: number): TurnSeen => (r === oneHidden(p, visible) ? 'placeholder' : kept);
+  const seen = (r: number): TurnSeen => (r === oneHidden(p, visible) ? (p.kind === 'cut-last' ? 'first-line' : 'placeholder') : kept);
   return Array.from({ length: Math.max(0, t - 1) }, (_, i) => (visible.includes(i + 1) ? seen(i + 1) : listed.has(i + 1) ? 'summary-list' : 'dropped'));
 }
 
-/** The one turn whose answer AO-last (the latest shown) or AO-second-last (the one before it) replaces; none for any other policy. */
+/** The one turn whose answer AO-last and Cut-last (the latest shown) or AO-second-last (the one before it) change; none for any other policy. */
 export function oneHidden(p: Policy, visible: readonly number[]): number | undefined {
-  return p.kind === 'ao-last' ? visible.at(-1) : p.kind === 'ao-second-last' ? visible.at(-2) : undefined;
+  return p.kind === 'ao-last' || p.kind === 'cut-last' ? visible.at(-1) : p.kind === 'ao-second-last' ? visible.at(-2) : undefined;
 }

@@ -2,7 +2,9 @@
  * Context policies (paper 2 §2.2, paper 1 §2 / A.3, paper 1 §4.2 for Filler), as short specs. AO-last is this tool's,
  * not a paper's: AO on the prior assistant answer just before the question only, the direct test of whether the pull sits in it; and
  * AO-second-last, its control: the same one placeholder on the answer before it, so a drop that comes from a
- * placeholder's confusion alone shows there too.
+ * placeholder's confusion alone shows there too. Cut-last, also this tool's: the previous answer cut to its first line, a
+ * second control that hides what the answer says last (in the demo's mazes its thought and move) and keeps its first line (the
+ * list of cells it has been at), so the model is not left without the facts it copies.
  */
 export type Policy =
   | { kind: 'full' }
@@ -12,12 +14,13 @@ export type Policy =
   | { kind: 'ao' }
   | { kind: 'ao-last' }
   | { kind: 'ao-second-last' }
+  | { kind: 'cut-last' }
   | { kind: 'lt' }
   | { kind: 'sum' }
   | { kind: 'de' }
   | { kind: 'filler' };
 
-export const POLICY_SPECS = 'full, window:W, clip:H:L, summary:H:L, ao, ao-last, ao-second-last, lt, sum, de, filler';
+export const POLICY_SPECS = 'full, window:W, clip:H:L, summary:H:L, ao, ao-last, ao-second-last, cut-last, lt, sum, de, filler';
 
 /** The numbers of the policies that take them: Window's W, and Clip's and Summary's H (cut at) and L (back to). */
 export interface PolicyNumbers {
@@ -38,6 +41,7 @@ export const policySpecs = (n: PolicyNumbers): string[] => [
   'ao',
   'ao-last',
   'ao-second-last',
+  'cut-last',
   'lt',
   'sum',
   'de',
@@ -72,6 +76,7 @@ export function parsePolicy(spec: string): Policy {
     case 'ao':
     case 'ao-last':
     case 'ao-second-last':
+    case 'cut-last':
     case 'lt':
     case 'sum':
     case 'de':
@@ -98,7 +103,7 @@ export function policySpec(p: Policy): string {
   return p.kind;
 }
 
-/** The papers' names: Full, Window-6, Clip-12→1, Summary-12→1, AO, LT, SUM, DE, Filler; and this tool's AO-last and AO-second-last. */
+/** The papers' names: Full, Window-6, Clip-12→1, Summary-12→1, AO, LT, SUM, DE, Filler; and this tool's AO-last, AO-second-last and Cut-last. */
 export function policyLabel(p: Policy): string {
   switch (p.kind) {
     case 'full':
@@ -115,6 +120,8 @@ export function policyLabel(p: Policy): string {
       return 'AO-last';
     case 'ao-second-last':
       return 'AO-second-last';
+    case 'cut-last':
+      return 'Cut-last';
     default:
       return p.kind.toUpperCase();
   }
@@ -140,6 +147,8 @@ export function policyGist(p: Policy): string {
       return 'only its previous answer hidden';
     case 'ao-second-last':
       return 'only the answer before the previous one hidden';
+    case 'cut-last':
+      return 'its previous answer cut to its first line';
     case 'lt':
       return 'only the turn before';
     case 'sum':

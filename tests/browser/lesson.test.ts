@@ -142,8 +142,14 @@ async function revealAsRead(card: Locator): Promise<string> {
   const text = async (id: string) => ((await card.getByTestId(id).count()) ? ((await card.getByTestId(id).textContent()) ?? '') : '');
   // The fold as opened: its words, the pictures it holds (by their captions) and the figures behind them.
   const pictures = (await card.locator('[data-testid="lesson-more"] figure > figcaption').allTextContents()).map((c) => `[picture: ${c}] `).join('');
+  // The count table, row by row, as a reader scans it.
+  const counts = (await card.getByTestId('lesson-counts').count())
+    ? `[table: ${await card.locator('[data-testid="lesson-counts"] caption').textContent()}; ${await card
+        .getByTestId('lesson-counts')
+        .evaluate((t) => [...t.querySelectorAll('tr')].map((r) => [...r.cells].map((c) => c.textContent).join(' | ')).join(' / '))}]`
+    : '';
   const fold = (await card.getByTestId('lesson-more').count())
-    ? ` [folded under "${await card.locator('[data-testid="lesson-more"] > summary').textContent()}":] ${await text('lesson-said-rest')} ${pictures}${await text('lesson-figures')}`
+    ? ` [folded under "${await card.locator('[data-testid="lesson-more"] > summary').textContent()}":] ${await text('lesson-said-rest')} ${pictures}${await text('lesson-figures')}${counts ? ` ${counts}` : ''}`
     : '';
   // The closing lists are shown, not folded: listed before the fold.
   const points = (await card.getByTestId('lesson-point').allTextContents()).map((t) => `- ${t}\n`).join('');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConversation } from '../../src/conversation/parse';
 import { selectTurn } from '../../src/conversation/turns';
-import { AO_PLACEHOLDER, AO_SYSTEM_PROMPT, applyPolicy, summariesNeeded } from '../../src/context/apply';
+import { AO_PLACEHOLDER, AO_SYSTEM_PROMPT, applyPolicy, firstLine, summariesNeeded } from '../../src/context/apply';
 import { CostSeries, policyCost } from '../../src/context/cost';
 import { fillerText } from '../../src/context/filler';
 import { clipHistory, keepsEverythingNote, turnsSeen, visibleHistory } from '../../src/context/history';
@@ -24,10 +24,11 @@ const turnsIn = (msgs: ReturnType<typeof applyPolicy>) => [...new Set(msgs.filte
 
 describe('policy specs', () => {
   it('parse, print and name', () => {
-    for (const s of ['full', 'window:6', 'clip:12:1', 'summary:12:0', 'ao', 'ao-last', 'ao-second-last', 'lt', 'sum', 'de', 'filler'])
+    for (const s of ['full', 'window:6', 'clip:12:1', 'summary:12:0', 'ao', 'ao-last', 'ao-second-last', 'cut-last', 'lt', 'sum', 'de', 'filler'])
       expect(policySpec(parsePolicy(s))).toBe(s);
     expect(policyLabel(parsePolicy('ao-last'))).toBe('AO-last');
     expect(policyLabel(parsePolicy('ao-second-last'))).toBe('AO-second-last');
+    expect(policyLabel(parsePolicy('cut-last'))).toBe('Cut-last');
     expect(policyLabel(parsePolicy('clip:12:1'))).toBe('Clip-12→1');
     // Each has its plain words beside the name, distinct, with its own numbers.
     const gists = policySpecs(PAPER_NUMBERS).map((s) => policyGist(parsePolicy(s)));
@@ -38,7 +39,7 @@ describe('policy specs', () => {
     expect(() => parsePolicy('clip:3:3')).toThrow('needs H ≥ 1 and 0 ≤ L < H');
     expect(() => parsePolicy('window')).toThrow('window takes 1 number');
     expect(() => parsePolicy('recent')).toThrow(
-      'unknown policy "recent" (full, window:W, clip:H:L, summary:H:L, ao, ao-last, ao-second-last, lt, sum, de, filler)',
+      'unknown policy "recent" (full, window:W, clip:H:L, summary:H:L, ao, ao-last, ao-second-last, cut-last, lt, sum, de, filler)',
     );
     // The bar's and the table's policies follow W, H and L; a spec with its own numbers sets them.
     expect(policySpecs(PAPER_NUMBERS)).toEqual([
@@ -49,6 +50,7 @@ describe('policy specs', () => {
       'ao',
       'ao-last',
       'ao-second-last',
+      'cut-last',
       'lt',
       'sum',
       'de',
@@ -108,6 +110,17 @@ describe('what the model sees under each policy (turn 6)', () => {
     expect(second[0]!.content).toBe(sys);
     // With one earlier answer there is no answer before the latest to hide: as Full.
     expect(applyPolicy(conv, selectTurn(conv, 2), parsePolicy('ao-second-last'))).toEqual(applyPolicy(conv, selectTurn(conv, 2), parsePolicy('full')));
+  });
+  it('Cut-last: only the previous answer cut to its first line, every other message as written, no line added', () => {
+    const cut = applyPolicy(conv, turns, parsePolicy('cut-last'));
+    const full = applyPolicy(conv, turns, parsePolicy('full'));
+    const five = full.find((m) => m.turn === 5 && m.role === 'assistant')!.content;
+    expect(five).toContain('\n');
+    expect(cut.map((m) => m.content)).toEqual(full.map((m) => (m.turn === 5 && m.role === 'assistant' ? five.split('\n')[0] : m.content)));
+    expect(cut.filter((m) => m.kind === 'first-line').map((m) => m.turn)).toEqual([5]);
+    expect(firstLine('\n  Been at: 3 4.\r\nThought: east.\nAction -> east')).toBe('Been at: 3 4.');
+    expect(firstLine('one line')).toBe('one line');
+    expect(applyPolicy(conv, selectTurn(conv, 1), parsePolicy('cut-last'))).toEqual(applyPolicy(conv, selectTurn(conv, 1), parsePolicy('full')));
   });
   it('SUM and Summary use the file’s summaries, and say which are missing', () => {
     const sum = applyPolicy(conv, turns, parsePolicy('sum'));
@@ -328,9 +341,9 @@ describe('a policy that keeps everything on a short conversation', () => {
   });
 
   it('the table of what each policy keeps says what applyPolicy writes, turn by turn', () => {
-    const kindOf = { assistant: 'whole', placeholder: 'placeholder', summary: 'summary', filler: 'filler' } as const;
+    const kindOf = { assistant: 'whole', 'first-line': 'first-line', placeholder: 'placeholder', summary: 'summary', filler: 'filler' } as const;
     const inputs = { fillerOf: () => 'filler text' };
-    for (const spec of ['full', 'window:2', 'clip:3:1', 'summary:3:1', 'ao', 'ao-last', 'ao-second-last', 'lt', 'sum', 'de', 'filler']) {
+    for (const spec of ['full', 'window:2', 'clip:3:1', 'summary:3:1', 'ao', 'ao-last', 'ao-second-last', 'cut-last', 'lt', 'sum', 'de', 'filler']) {
       for (let t = 1; t <= 6; t++) {
         const msgs = applyPolicy(conv, selectTurn(conv, t), parsePolicy(spec), inputs);
         const want = Array.from({ length: t - 1 }, (_, i) => {

@@ -44,6 +44,7 @@ describe('the wall counts the lesson quotes', () => {
           sum: null,
           'ao-last': 'south',
           'ao-second-last': 'south',
+          'cut-last': 'west',
           twin: null,
           'twin-de': null,
         },
@@ -67,6 +68,7 @@ describe('the wall counts the lesson quotes', () => {
           sum: 'south',
           'ao-last': 'east',
           'ao-second-last': 'south',
+          'cut-last': 'south',
           twin: 'north',
           'twin-de': 'north',
         },
@@ -91,6 +93,7 @@ describe('the wall counts the lesson quotes', () => {
           sum: 'south',
           'ao-last': null,
           'ao-second-last': null,
+          'cut-last': 'north',
           twin: 'north',
           'twin-de': 'north',
         },
@@ -115,6 +118,7 @@ describe('the wall counts the lesson quotes', () => {
           sum: 'north',
           'ao-last': 'west',
           'ao-second-last': 'east',
+          'cut-last': null,
           twin: 'north',
           'twin-de': 'north',
         },
@@ -141,6 +145,7 @@ describe('the wall counts the lesson quotes', () => {
         sum: 2,
         'ao-last': 1,
         'ao-second-last': 2,
+        'cut-last': 1,
         twin: 0,
         'twin-de': 0,
       },
@@ -156,6 +161,7 @@ describe('the wall counts the lesson quotes', () => {
         sum: 1,
         'ao-last': 1,
         'ao-second-last': 1,
+        'cut-last': 1,
         twin: 3,
         'twin-de': 3,
       },
@@ -171,6 +177,7 @@ describe('the wall counts the lesson quotes', () => {
         sum: 3,
         'ao-last': 3,
         'ao-second-last': 3,
+        'cut-last': 3,
         twin: 3,
         'twin-de': 3,
       },
@@ -206,6 +213,8 @@ describe('the wall counts the lesson quotes', () => {
           'ao-last': sp(0, 2),
           // The control repeats with Full on turns 1 and 2; only Full on turn 4 (it writes nothing on turn 3).
           'ao-second-last': sp(0, 1),
+          // The list kept: it moves on turns 1–3; only Full repeats on turn 1, both on turn 2, neither on turn 3.
+          'cut-last': sp(0, 1),
           twin: sp(0, 2),
           'twin-de': sp(0, 2),
         },
@@ -221,6 +230,7 @@ describe('the wall counts the lesson quotes', () => {
           sum: sp(0, 0),
           'ao-last': sp(1, 0),
           'ao-second-last': sp(1, 0),
+          'cut-last': sp(0, 0),
           twin: sp(0, 0),
           'twin-de': sp(0, 0),
         },
@@ -232,7 +242,18 @@ describe('the wall counts the lesson quotes', () => {
     expect(headsTally(c)).toEqual({
       takeaway: 'Switching off the most-copying heads changed more moves than the control, but that could be luck.',
       said: 'These 3 moves walked into the wall again with every head on; with the most-copying heads off, 50 in every 100 of them still do; three at random, 50; the lowest, 67: were the top and the lowest alike, such a gap would come 1 time in 2 or more.',
-      more: "The repeats are 75 % of 4 turns right after a wall. The counts, each turn with its own heads ranked (most-copying, lowest, at random): a move made 2, 3 and 2 times, the move repeated 1, 2 and 1, an open way 1, 0 and 1, no move at all 1, 0 and 1 (the other moves run into another wall). Where both sets make a move, the two disagree on 1 turn: only the most-copying heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. Against the random three, the two disagree on 1 turn: only the most-copying heads off changed it 1 time, only the random three 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).",
+      more: "The repeats are 75 % of 4 turns right after a wall; each turn has its own heads ranked. Where both sets make a move, the two disagree on 1 turn: only the most-copying heads off changed the move 1 time, only the lowest 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. Against the random three, the two disagree on 1 turn: only the most-copying heads off changed it 1 time, only the random three 0; were both sets alike, chance would split them this unevenly 1 time in 2 or more. The random three are drawn anew at each turn from the last layer's heads outside the most-copying three (seeded, so a rerun draws the same).",
+      // Over the 3 repeats: with the top heads off 1 repeat, 1 open way, 1 no move; the random set the same; the lowest 2 repeats and 1 other wall.
+      counts: {
+        caption: 'The counts: where the move went with heads switched off, on each of the 3 repeats (every one into the wall with every head on)',
+        rowsAre: 'heads off',
+        turns: 3,
+        rows: [
+          { label: 'most-copying 3', repeats: 1, otherWall: 0, open: 1, noMove: 1, rate: 50 },
+          { label: '3 at random', repeats: 1, otherWall: 0, open: 1, noMove: 1, rate: 50 },
+          { label: 'lowest 3', repeats: 2, otherWall: 1, open: 0, noMove: 0, rate: 67 },
+        ],
+      },
       // Drawn among the moves made: with the top heads off 1 repeat and 1 open way of 2 (50 % each; 1 of 3 no move, written beside); 2 of 3 with the lowest off.
       board: {
         turns: 3,
@@ -283,6 +304,7 @@ describe('the wall counts the lesson quotes', () => {
         sum: 90,
         'ao-last': 88,
         'ao-second-last': 140,
+        'cut-last': 100,
         twin: 120,
         'twin-de': 140,
       },
@@ -298,6 +320,7 @@ describe('the wall counts the lesson quotes', () => {
         sum: 30,
         'ao-last': 80,
         'ao-second-last': 20,
+        'cut-last': 60,
         twin: 50,
         'twin-de': 30,
       },
@@ -313,6 +336,7 @@ describe('the wall counts the lesson quotes', () => {
         sum: 150,
         'ao-last': 190,
         'ao-second-last': 195,
+        'cut-last': 198,
         twin: 200,
         'twin-de': 200,
       },
@@ -332,6 +356,7 @@ describe('the wall counts the lesson quotes', () => {
           sum: sp(20, 80),
           'ao-last': sp(8, 70),
           'ao-second-last': sp(12, 14),
+          'cut-last': sp(6, 56),
           twin: sp(11, 41),
           'twin-de': sp(18, 28),
         },
@@ -347,6 +372,7 @@ describe('the wall counts the lesson quotes', () => {
           sum: sp(20, 20),
           'ao-last': sp(30, 32),
           'ao-second-last': sp(62, 12),
+          'cut-last': sp(40, 30),
           twin: sp(41, 11),
           'twin-de': sp(41, 11),
         },
@@ -371,6 +397,8 @@ describe('the wall counts the lesson quotes', () => {
       row('own answers hidden (AO)', 50, 19, 20),
       // 88 and 80 of the 190 moves; 10 of 200 turns make none.
       row('previous answer hidden (AO-last)', 46, 42, 5),
+      // The list kept: 100 and 60 of 198 moves; 2 of 200 turns make none.
+      row('its thought and move cut, list kept (Cut-last)', 51, 30, 1),
       // The control: 140 and 20 of 195 moves; 5 of 200 turns make none (2.5 %, rounded up).
       row('answer two turns back hidden (AO-second-last)', 72, 10, 3),
       row('no history (DE)', 45, 40),
@@ -390,7 +418,16 @@ describe('the wall counts the lesson quotes', () => {
       // Why no history still repeats, unfolded: its own rate, and what the pull is measured from.
       caveat:
         "even with no history it walks into the wall again in 45 %, because its goal often lies just beyond it; the part above that is the history's pull.",
-      more: "Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The counts: 150 of 200 moves (75 %) under Full and 90 of 200 moves (45 %) under DE, from 40 episodes counted beforehand with the same model. The two disagree on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in 2 of the 3 mazes with a wall (by 1 to 3 turns), DE in 1 (by 1 turn); were the two alike, flipping the sign of each maze's gap at random would give a total this far from even 1 time in 2 or more.",
+      more: "Over 200 turns right after a wall, in 40 mazes, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The two disagree on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in 2 of the 3 mazes with a wall (by 1 to 3 turns), DE in 1 (by 1 turn); were the two alike, flipping the sign of each maze's gap at random would give a total this far from even 1 time in 2 or more.",
+      counts: {
+        caption: 'The counts: where the move went, on each of the 200 turns right after a wall (40 mazes the demo model played)',
+        rowsAre: 'policy',
+        turns: 200,
+        rows: [
+          { label: 'Full', repeats: 150, otherWall: 30, open: 20, noMove: 0, rate: 75 },
+          { label: 'DE', repeats: 90, otherWall: 30, open: 80, noMove: 0, rate: 45 },
+        ],
+      },
       luck: [
         { label: 'Full against DE', p: signTest(69, 9), said: 'less than 1 time in 1,000', clear: true },
         {
@@ -407,7 +444,17 @@ describe('the wall counts the lesson quotes', () => {
       takeaway: 'Trained only where its history changed the move, the twin repeats it less often at the wall, but not as rarely as with no history.',
       said: 'At a wall the twin walks into it again in 60 %, the demo model 75 % (luck gives that gap less than 1 time in 1,000: more than luck). The second twin does in 70 %.',
       // Of the moves made, as the bars give them.
-      more: 'Over the 200 stored turns at a wall, the twin repeats the move in 120 of 200 moves (60 %) and takes an open way in 50; the second twin in 140 of 200 moves (70 %) and 30; the demo model in 150 of 200 moves (75 %) and 20 (the other moves run into another wall; the other turns write no move). The two disagree on 52 turns: only the twin repeats the blocked move 11 times, only the demo model 41; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The two disagree on 46 turns: only the second twin repeats it 18 times, only the demo model 28; were the two alike, chance would split them this unevenly about 1 time in 5.',
+      counts: {
+        caption: 'The counts: where the move went, on each of the 200 turns right after a wall (40 mazes the demo model played)',
+        rowsAre: 'policy',
+        turns: 200,
+        rows: [
+          { label: 'CPL twin', repeats: 120, otherWall: 30, open: 50, noMove: 0, rate: 60 },
+          { label: 'second twin (toward DE)', repeats: 140, otherWall: 30, open: 30, noMove: 0, rate: 70 },
+          { label: 'demo model', repeats: 150, otherWall: 30, open: 20, noMove: 0, rate: 75 },
+        ],
+      },
+      more: 'All three read the whole history. The two disagree on 52 turns: only the twin repeats the blocked move 11 times, only the demo model 41; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The two disagree on 46 turns: only the second twin repeats it 18 times, only the demo model 28; were the two alike, chance would split them this unevenly about 1 time in 5.',
       luck: [
         { label: 'CPL twin against the demo model', p: signTest(11, 41), said: 'less than 1 time in 1,000', clear: true },
         { label: 'second twin (toward DE) against the demo model', p: signTest(18, 28), said: 'about 1 time in 5', clear: false },
@@ -446,7 +493,20 @@ describe('the wall counts the lesson quotes', () => {
       caveat:
         "hiding its answers also confuses it: 31 % of AO's moves hit another wall (the grey), against 15 % of DE's, and it finds an open way less than half as often.",
       // SUM and Filler in the fold: the card reads AO, the papers' own test.
-      more: "SUM (each answer as a one-sentence summary) and Filler (each as unrelated words) hide them too: of the moves made, SUM (60 %) keeps part of the extra repeats; Filler (20 %) falls below even DE, and 50 % of its answers make no move: unfamiliar text changes its play beyond the pull. Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. DE: 45 %, Full: 75 % of their moves. Into other walls: 31 % of AO's moves, 15 % of DE's; an open way: 19 % and 40 %. Counted over all 200 turns instead, an answer with no move as no repeat: 40 % under AO, 45 % under SUM, 10 % under Filler. The counts: 80 of the 160 moves under AO, 90 of the 150 moves under SUM, 20 of the 100 moves under Filler, 150 of 200 under Full and 90 of 200 under DE, from 40 episodes the demo model played. The two disagree on 82 turns: only AO repeats the blocked move 37 times, only DE 45; were the two alike, chance would split them this unevenly about 1 time in 2.",
+      more: 'SUM (each answer as a one-sentence summary) and Filler (each as unrelated words) hide them too: of the moves made, SUM (60 %) keeps part of the extra repeats; Filler (20 %) falls below even DE, and 50 % of its answers make no move: unfamiliar text changes its play beyond the pull. Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. The two disagree on 82 turns: only AO repeats the blocked move 37 times, only DE 45; were the two alike, chance would split them this unevenly about 1 time in 2.',
+      // The counts in the fold's table, every row over the 200 turns: AO 80 + 49 + 31 + 40 (no move).
+      counts: {
+        caption: 'The counts: where the move went, on each of the 200 turns right after a wall (40 mazes the demo model played)',
+        rowsAre: 'policy',
+        turns: 200,
+        rows: [
+          { label: 'AO', repeats: 80, otherWall: 50, open: 30, noMove: 40, rate: 50 },
+          { label: 'SUM', repeats: 90, otherWall: 30, open: 30, noMove: 50, rate: 60 },
+          { label: 'Filler', repeats: 20, otherWall: 0, open: 80, noMove: 100, rate: 20 },
+          { label: 'Full', repeats: 150, otherWall: 30, open: 20, noMove: 0, rate: 75 },
+          { label: 'DE', repeats: 90, otherWall: 30, open: 80, noMove: 0, rate: 45 },
+        ],
+      },
       // On the luck meter: AO against DE parts 37 against 45 (could be luck); against Full, 10 against 80.
       luck: [
         { label: 'AO against DE', p: signTest(37, 45), said: 'about 1 time in 2', clear: false },
@@ -457,7 +517,7 @@ describe('the wall counts the lesson quotes', () => {
     const fine = { ...c, repeats: { ...c.repeats, ao: 150, sum: 100 }, moved: { ...c.moved, ao: 200, sum: 200, filler: 200 } };
     expect(hiddenTally(fine).said).toBe('Of the moves made, AO (75 %) keeps them all, as Full.');
     expect(hiddenTally(fine).more).toMatch(
-      /^SUM \(each answer as a one-sentence summary\) and Filler \(each as unrelated words\) hide them too: of the moves made, SUM \(50 %\) repeats the blocked move about as often as DE; Filler \(10 %\) falls below even DE: unfamiliar text changes its play beyond the pull\. DE:/,
+      /^SUM \(each answer as a one-sentence summary\) and Filler \(each as unrelated words\) hide them too: of the moves made, SUM \(50 %\) repeats the blocked move about as often as DE; Filler \(10 %\) falls below even DE: unfamiliar text changes its play beyond the pull\. The two disagree/,
     );
     expect(hiddenTally(fine).takeaway).toMatch(/as often as with them: here the extra repeats do not come with its own words\.$/);
     // The recap after: each policy's rate and reading side by side, from the same counts (LT 70 %: most of the 30 extra back).
@@ -470,6 +530,8 @@ describe('the wall counts the lesson quotes', () => {
       // 88 of 190 (46 %, at DE's 45 %), its other walls 12 % against DE's 15 %: settled, so the repeats went with that answer.
       // Its control keeps the repeats (72 %): read with it.
       ['AO-last', 46, 'as with no history, while its control keeps them: the pull goes with that answer'],
+      // Its list kept, 100 of 198 (51 %): above DE's 45 % + 5, below Full's 75 % − 5.
+      ['Cut-last', 51, 'part of the extra repeats stay'],
       // 140 of 195 (72 %): 27 of the 30 extra stay with one placeholder on the answer before.
       ['AO-second-last', 72, 'most of the extra repeats stay: one placeholder alone does not take them away'],
     ]);
@@ -480,6 +542,8 @@ describe('the wall counts the lesson quotes', () => {
       // LT against Full, 15 against 25: could be luck (about 1 time in 6).
       'from DE: more than luck; from Full: could be luck',
       'from DE: could be luck; from Full: more than luck',
+      'from DE: could be luck; from Full: more than luck',
+      // Cut-last: 40 against 30 from DE, 6 against 56 from Full.
       'from DE: could be luck; from Full: more than luck',
       'from DE: more than luck; from Full: could be luck',
     ]);
@@ -495,22 +559,40 @@ describe('the wall counts the lesson quotes', () => {
     expect(recapReveal({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toMatch(/^The extra repeats seem to go with/);
     // The hide step's AO-last: 88 of 190 moves (46 %) against DE's 45 % and Full's 75 %; its other walls 12 % against DE's 15 %.
     // Its control keeps 140 of 195 (72 %): the placeholder alone does not take the repeats away.
+    // Its list kept (Cut-last, 51 %), part of the extra stays: the pull is said to sit in the answer, not in its thought and move.
     expect(latestTally(c).takeaway).toBe(
-      'Hiding only its previous answer takes the extra repeats away and hiding the answer two turns back instead does not, so the pull sits in that previous answer.',
+      'Hiding its previous answer takes the extra repeats away and hiding an older one does not, but cutting only its thought and move leaves some: the pull sits in that answer.',
+    );
+    // Cut-last at DE's level (90 of 198, 45 %): the pull in the thought and move.
+    expect(latestTally({ ...c, repeats: { ...c.repeats, 'cut-last': 90 } }).takeaway).toBe(
+      'Hiding its previous answer, or only its thought and move, removes the extra repeats; hiding an older one does not: the pull sits in that thought and move.',
     );
     expect(latestTally(c).said).toBe(
-      "With only its previous answer hidden, it walks into the wall again in 46 % of its moves; with only the answer two turns back hidden (AO-second-last, the control), 72 %. With no history (DE), 45 %; with the whole history, 75 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the previous answer it finds more open ways than with it.",
+      "With only its previous answer hidden, it walks into the wall again in 46 % of its moves; with only that answer's thought and move cut, its list kept, 51 %. With only the answer two turns back hidden (the control), 72 %; with no history (DE), 45 %; with the whole history, 75 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the previous answer it finds more open ways than with it.",
     );
     expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toBe(
       'Hiding only its previous answer takes the extra repeats away, but hiding the answer two turns back does too: part of the drop is the placeholder itself.',
     );
     expect(latestTally(c).more).toMatch(
-      /The counts: 88 of the 190 moves under AO-last and 140 of the 195 under AO-second-last, from 40 episodes the demo model played \(of the 200 turns, 10 and 5 make no move\)\. Into other walls: 12 % of AO-last's moves, 18 % of the control's, 15 % of DE's\. The two disagree on \d+ turns: only AO-last repeats the blocked move \d+ times?, only Full \d+;.* The control against Full: the two disagree on 26 turns: only the control repeats it 12 times, only Full 14;/,
+      /^AO-last, Cut-last and AO-second-last are this tool's tests, not a paper's policies\. .* The two disagree on 78 turns: only AO-last repeats the blocked move 8 times, only Full 70;/,
     );
+    // Its table: 88 + 22 + 80 + 10 (no move) of 200; the list kept, 100 + 38 + 60 + 2.
+    expect(latestTally(c).counts!.rows.slice(0, 3)).toEqual([
+      { label: 'AO-last', repeats: 88, otherWall: 22, open: 80, noMove: 10, rate: 46 },
+      { label: 'Cut-last', repeats: 100, otherWall: 38, open: 60, noMove: 2, rate: 51 },
+      { label: 'AO-second-last', repeats: 140, otherWall: 35, open: 20, noMove: 5, rate: 72 },
+    ]);
+    expect(latestTally(c).luck!.map((r) => r.label)).toEqual(['AO-last against Full', 'Cut-last against Full', 'AO-second-last against Full']);
     // More moves into other walls (33 %) where the control's stay at 18 %: said beside, then why it is not the placeholder's confusion alone.
     // On the card, as AO's confusion is, with its figures; why it is not the placeholder's confusion alone, in the words after.
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40 } })).toMatchObject({
       caveat: "its previous answer also holds the list of cells it copies, so hiding it confuses it: 33 % of its moves hit another wall, against 15 % of DE's.",
+      said: expect.stringMatching(/ So the drop is not the placeholder's confusion alone/),
+    });
+    // With the list kept, as many moves into other walls (69 of 198, 35 %): the list was not what it missed.
+    expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40, 'cut-last': 29 } })).toMatchObject({
+      caveat:
+        'changing its previous answer at all confuses it: even with its list of cells kept, 35 % of its moves hit another wall, against 15 % with no history.',
       said: expect.stringMatching(/ So the drop is not the placeholder's confusion alone/),
     });
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40, 'ao-second-last': 0 } }).caveat).toBe(
@@ -522,11 +604,11 @@ describe('the wall counts the lesson quotes', () => {
     );
     // Both placeholders unsettling (the previous answer's other walls at 33 %, its control's at 28 %): said once, of both.
     const shaken = { ...c, open: { ...c.open, 'ao-last': 40, 'ao-second-last': 0 } };
-    expect(recapRows(shaken).at(-2)!.tells).toBe(
+    expect(recapRows(shaken).at(-3)!.tells).toBe(
       'as with no history, with more moves into other walls, while its control keeps them: the pull goes with that answer',
     );
     // Without a control that keeps the repeats, the row says the model is confused too.
-    expect(recapRows({ ...shaken, repeats: { ...shaken.repeats, 'ao-second-last': 90 } }).at(-2)!.tells).toBe(
+    expect(recapRows({ ...shaken, repeats: { ...shaken.repeats, 'ao-second-last': 90 } }).at(-3)!.tells).toBe(
       'as with no history, but more moves hit other walls: confused too',
     );
     expect(recapReveal(shaken).said).toContain(' Both placeholders confuse it (more moves into other walls), so part of each drop may be confusion.');
@@ -558,8 +640,18 @@ describe('the wall counts the lesson quotes', () => {
       caveat: 'Window-6, Clip and Summary sit near Full, since early in a maze they show every turn; their own bars are folded under "Read more".',
       // LT and Full part on 40 turns, 15 against 25: chance gives that often (2 × 0.077: about 1 time in 6).
       more: expect.stringMatching(
-        /^The counts over the 200 stored turns right after a wall: 140 of the 200 moves under LT, 150 of 200 under Full, 90 of 200 under DE, from 40 episodes the demo model played\. The two disagree on 40 turns: only LT repeats the blocked move 15 times, only Full 25; were the two alike, chance would split them this unevenly about 1 time in 6\. In the bars above: in early turns Window-6, Clip and Summary still show everything, so at (half|a third|a quarter|some) or more of the walls they read what Full reads\.$/,
+        /^The two disagree on 40 turns: only LT repeats the blocked move 15 times, only Full 25; were the two alike, chance would split them this unevenly about 1 time in 6\. In the bars above: in early turns Window-6, Clip and Summary still show everything, so at (half|a third|a quarter|some) or more of the walls they read what Full reads\.$/,
       ),
+      // The table: LT, the two ends, then the three that cut in steps (Window-6's counts in this fixture).
+      counts: expect.objectContaining({
+        turns: 200,
+        rows: [
+          { label: 'LT', repeats: 140, otherWall: 35, open: 25, noMove: 0, rate: 70 },
+          { label: 'Full', repeats: 150, otherWall: 30, open: 20, noMove: 0, rate: 75 },
+          { label: 'DE', repeats: 90, otherWall: 30, open: 80, noMove: 0, rate: 45 },
+          ...['Window-6', 'Clip', 'Summary'].map((label) => ({ label, repeats: 148, otherWall: 31, open: 21, noMove: 0, rate: 74 })),
+        ],
+      }),
       // LT against DE (60 against 10: more than luck), then against Full (15 against 25: could be luck).
       luck: [
         { label: 'LT against DE', p: signTest(60, 10), said: 'less than 1 time in 1,000', clear: true },

@@ -254,7 +254,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^With its own answers hidden \(AO\), .*\. Of the moves made, AO \(\d+ %\) .*\. Under ao the model reads 743 tokens.*\. Hidden answers sometimes leave no move .*: the bars leave those out and write their share beside each\. DE: \d+ %, Full: \d+ % of their moves\. Into other walls: \d+ % of AO's moves, \d+ % of DE's; an open way: \d+ % and \d+ %\. Counted over all \d+ turns instead, an answer with no move as no repeat: .*\. The counts: /,
+      /^With its own answers hidden \(AO\), .*\. Of the moves made, AO \(\d+ %\) .*\. Under ao the model reads 743 tokens.*\. Hidden answers sometimes leave no move .*: the bars leave those out and write their share beside each\. The two disagree on \d+ turns: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
@@ -267,7 +267,7 @@ describe('the lesson', () => {
     const muchLonger = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1200, prefilled: 40 }] })] };
     expect(told('hide', muchLonger, full)).toContain('Under ao the model reads 1200 tokens before answering, against 1020 under Full. It reads more');
     expect(step('hide').reveal!(longer, full).more).toMatch(
-      /^Under ao the model reads about as many tokens .*\. SUM \(each answer as a one-sentence summary\) and Filler \(each as unrelated words\) hide them too: .*\. Hidden answers sometimes leave no move .*\. DE: \d+ %, Full: \d+ % of their moves\. Into other walls: \d+ % of AO's moves, \d+ % of DE's; an open way: \d+ % and \d+ %\. Counted over all \d+ turns instead, an answer with no move as no repeat: .*\. The counts: /,
+      /^Under ao the model reads about as many tokens .*\. SUM \(each answer as a one-sentence summary\) and Filler \(each as unrelated words\) hide them too: .*\. Hidden answers sometimes leave no move .*\. The two disagree on \d+ turns: /,
     );
     expect(told('hide', ao, full)).not.toContain('adds a 35-word line');
     const sum = { ...muchLonger, shown: ['sum'], results: [{ ...muchLonger.results[0]!, policy: 'sum', label: 'SUM' }] };
@@ -282,6 +282,7 @@ describe('the lesson', () => {
       more: `Every turn is being scored with both models: their attention follows. Trained to lean less on its prior assistant answers, the twin avoids the wall here, where the demo model walks into it. ${twinTally().more}`,
       // The twin against the demo model on the luck meter, as the count gives it.
       luck: twinTally().luck,
+      counts: twinTally().counts,
     });
     // Both models' figures of the conversation's last answer on the page: their attention side by side, the count folded.
     const both = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43), slot: 1 }] };
@@ -292,6 +293,7 @@ describe('the lesson', () => {
       caveat: 'the paper saw CPL help large agents; a twin this tiny, trained on a few mazes, may be too small to show the same.',
       more: `Every turn is being scored with both models: their attention follows. On this answer the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %. Trained to lean less on its prior assistant answers, the twin avoids the wall here, where the demo model walks into it. ${twinTally().more} Diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
       luck: twinTally().luck,
+      counts: twinTally().counts,
     });
     // The twin's share at chance (4 of 9, then 4 of 10 tokens: 42 %), while the stored count has it repeat more than
     // with no history: said to be no measure of the inertia.
@@ -317,7 +319,7 @@ describe('the lesson', () => {
     const mine = [pt(2, 0.13, 0.29), pt(3, 0.17, 0.33), pt(4, 0.2, 0.41)];
     const lower = { ...cpl, sweeps: [mine, [pt(2, 0.11, 0.25), pt(3, 0.18, 0.3), pt(4, 0.18, 0.37)]] };
     expect(told('cpl', lower, w)).toMatch(
-      /Their attention, turn by turn: the twin gives its prior assistant answers less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: it leans less on them over the whole conversation. Trained to lean less .* Over the \d+ stored turns at a wall/,
+      /Their attention, turn by turn: the twin gives its prior assistant answers less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: it leans less on them over the whole conversation. Trained to lean less .* All three read the whole history\. /,
     );
     // Once both are scored, the card reads the chart's twin line, within the card's limits.
     const scored = step('cpl').reveal!(lower, w);
@@ -337,13 +339,13 @@ describe('the lesson', () => {
     expect(words(scored.said)).toBeLessThanOrEqual(WORDS.said);
     expect(step('cpl').reveal!({ ...lower, sweeping: true }, w).next).toBeUndefined();
     expect(step('cpl').reveal!({ ...lower, sweeping: true }, w).said).not.toContain('Shares by turn');
-    expect(told('cpl', { ...lower, sweeping: true }, w)).toMatch(/their attention follows\. Trained to lean less .* Over the \d+ stored turns at a wall/);
+    expect(told('cpl', { ...lower, sweeping: true }, w)).toMatch(/their attention follows\. Trained to lean less .* All three read the whole history\. /);
     expect(told('cpl', { ...lower, sweeps: [mine, mine.slice(0, 2)] }, w)).toMatch(
-      /their attention follows\. Trained to lean less .* Over the \d+ stored turns at a wall/,
+      /their attention follows\. Trained to lean less .* All three read the whole history\. /,
     );
     const notLower = { ...cpl, sweeps: [mine, [pt(2, 0.14, 0.3), pt(3, 0.16, 0.34), pt(4, 0.21, 0.4)]] };
     expect(told('cpl', notLower, w)).toMatch(
-      /at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less\. Trained to lean less .* Over the \d+ stored turns/,
+      /at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less\. Trained to lean less .* All three read the whole history\./,
     );
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
     expect(step('generate').reveal!(one, w)).toEqual({
@@ -358,6 +360,7 @@ describe('the lesson', () => {
       caveat: wallTally().caveat,
       more: `The last user message names the walls: south. Under Full it wrote: "Move: south". Under LT it wrote: "Move: east". ${wallTally().more}`,
       luck: wallTally().luck,
+      counts: wallTally().counts,
     });
     // Two answers written: then the count over many episodes, after what the two say.
     expect(says('east', 'east').said.endsWith(`The same move both ways: here the earlier turns do not change what the model does. ${wallTally().said}`)).toBe(
@@ -400,10 +403,10 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^These \d+ moves walked into the wall again with every head on; with the most-copying heads off, \d+ in every 100 of them still do; three at random, \d+; the lowest, \d+\. Only its gap to the lowest is more than luck\. With every head on the model moves east, into a wall; with the most-copying heads off, north, an open way\. With the lowest off, east, into a wall; both break its list of cells\.$/,
+      /^These \d+ moves walked into the wall again with every head on; with the most-copying heads off, \d+ in every 100 of them still do; three at random, \d+; the lowest, \d+\. Its gaps to both are more than luck\. With every head on the model moves east, into a wall; with the most-copying heads off, north, an open way\. With the lowest off, east, into a wall; both break its list of cells\.$/,
     );
     expect(heads.more).toMatch(
-      /^On this answer: both sets garble the list of cells; here only the most-copying heads change the move\. Switched off: L1·H0, L1·H2 \(most copying: highest diagonal ratio\); L1·H3, L1·H5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): its first 4 words match that answer's with every head on, 2 with those heads off, 4 with the others off; a list that comes out wrong goes wrong after those words\. The repeats are \d+ % of \d+ turns right after a wall\. The counts, each turn with its own heads ranked \(most-copying, lowest, at random\): /,
+      /^On this answer: both sets garble the list of cells; here only the most-copying heads change the move\. Switched off: L1·H0, L1·H2 \(most copying: highest diagonal ratio\); L1·H3, L1·H5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\): its first 4 words match that answer's with every head on, 2 with those heads off, 4 with the others off; a list that comes out wrong goes wrong after those words\. The repeats are \d+ % of \d+ turns right after a wall; each turn has its own heads ranked\. /,
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(

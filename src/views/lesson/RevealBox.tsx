@@ -1,4 +1,5 @@
 import type { Ref } from 'react';
+import { CountTable } from './CountTable';
 import { LuckMeter } from './LuckMeter';
 import { RecapTable } from './RecapTable';
 import { RevealBars } from './RevealBars';
@@ -19,9 +20,11 @@ export function splitSaid(said: string): { lead: string; rest: string } {
 
 /** What the fold holds, in its summary's words, so a reader knows what opening it gives. */
 export function foldSummary(r: Reveal, rest: string, luckShown = false): string {
-  const parts = [rest && 'more in words', !luckShown && r.luck && r.luck.length > 0 && 'could it be luck?', r.more && 'the figures behind this'].filter(
-    Boolean,
-  );
+  const parts = [
+    rest && 'more in words',
+    !luckShown && r.luck && r.luck.length > 0 && 'could it be luck?',
+    (r.more || r.counts) && 'the figures behind this',
+  ].filter(Boolean);
   return `Read more: ${parts.join(' · ')}`;
 }
 
@@ -61,7 +64,7 @@ export function RevealBox({ reveal, count, step, written, boxRef }: RevealBoxPro
   const [picture = null, ...others] = pictures;
   const folded = [...others, luckShown ? null : luck].filter(Boolean);
   // An empty "more" is no fold: a reader opened one and found nothing.
-  const hasFold = rest !== '' || folded.length > 0 || Boolean(reveal.more);
+  const hasFold = rest !== '' || folded.length > 0 || Boolean(reveal.more) || Boolean(reveal.counts);
   return (
     <div className="lesson-reveal" data-testid="lesson-reveal" data-said={unbroken(reveal.said)} ref={boxRef}>
       {reveal.takeaway && (
@@ -102,6 +105,7 @@ export function RevealBox({ reveal, count, step, written, boxRef }: RevealBoxPro
           <summary>{foldSummary(reveal, rest, luckShown)}</summary>
           {rest && <p data-testid="lesson-said-rest">{unbroken(rest)}</p>}
           {folded}
+          {reveal.counts && <CountTable table={reveal.counts} />}
           {reveal.more && <p data-testid="lesson-figures">{unbroken(reveal.more)}</p>}
         </details>
       )}

@@ -91,6 +91,7 @@ export function cplReveal(w: LessonWorld): Reveal {
       ...caveat,
       more: `Every turn is being scored with both models: their attention follows. ${counted}`,
       ...(tally.luck && { luck: tally.luck }),
+      ...(tally.counts && { counts: tally.counts }),
     };
   const t = turnByTurn(a, b);
   const verdict =
@@ -110,6 +111,7 @@ export function cplReveal(w: LessonWorld): Reveal {
       ? `${second ? 'The twin' : 'Neither twin repeats clearly less, though the first'} reads its prior assistant answers less at ${at}${second ? ', yet repeats almost as often' : ''}. Less attention on them did not clearly mean fewer repeats.`
       : takeaway,
     ...(tally.luck && { luck: tally.luck }),
+    ...(tally.counts && { counts: tally.counts }),
     said,
     ...caveat,
     next: lines,

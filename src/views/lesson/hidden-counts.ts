@@ -2,7 +2,8 @@
  * The hide step's count (AO on the card, SUM and Filler in its fold) and the recap after it: the policies' counts
  * side by side, read against no history. Plain functions over the stored turns (wall-records.ts).
  */
-import { historyAdds, luckRow, moveRate, noMoveRate, openRate, parted, pct, rate } from './wall-counts';
+import { historyAdds, luckRow, moveRate, noMoveRate, openRate, parted, rate } from './wall-counts';
+import { countTable } from './count-table';
 import { WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import type { Reveal } from './world';
 
@@ -34,8 +35,6 @@ export function hideVerdict(c: WallCounts, w: Writer): HideVerdict {
  */
 export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   const among = (w: Writer) => moveRate(c, w);
-  const de = among('de');
-  const full = among('full');
   const verdict = (w: Writer) => hideVerdict(c, w);
   // Each policy's reading in words, its rate beside (the bars draw them all).
   // Many answers with no move make a rate among the moves made a thin one: said beside a fall below DE.
@@ -76,8 +75,9 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     // What "unsettles" means, beside the bold line that says it: readers found it only in the fold.
     ...(shaken && { caveat: shaken }),
     luck: [luckRow('AO against DE', c.split.de.ao), luckRow('AO against Full', c.split.full.ao)],
-    // DE's and Full's rates, the yardsticks the words read against, in the fold with the all-turn rates.
-    more: `${others} ${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}DE: ${de} %, Full: ${full} % of their moves. Into other walls: ${otherWalls(c, 'ao')} % of AO's moves, ${otherWalls(c, 'de')} % of DE's; an open way: ${aoOpen} % and ${deOpen} %. Counted over all ${c.turns} turns instead, an answer with no move as no repeat: ${HIDING.map(([w, name]) => `${pct(c.repeats[w], c.turns)} under ${name}`).join(', ')}. The counts: ${HIDING.map(([w, name]) => `${c.repeats[w]} of the ${c.moved[w]} moves under ${name}`).join(', ')}, ${c.repeats.full} of ${c.moved.full} under Full and ${c.repeats.de} of ${c.moved.de} under DE, from ${c.episodes} episodes the demo model played. ${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE')}`,
+    // The rates and counts behind the words, one row per policy, in the fold's table (every row over the same turns).
+    counts: countTable([...HIDING.map(([w, name]) => [name, w] as const), ['Full', 'full'], ['DE', 'de']], c),
+    more: `${others} ${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE')}`,
   };
 }
 
@@ -97,36 +97,64 @@ function confusion(c: WallCounts): string {
  */
 export const controlKeeps = (c: WallCounts): boolean => (moveRate(c, 'ao-second-last') - moveRate(c, 'de')) * 2 > historyAdds(c);
 
+/** Whether cutting the previous answer to its list of cells (Cut-last) takes the extra repeats away as hiding it whole does. */
+const cutPull = (c: WallCounts): boolean => hideVerdict(c, 'cut-last') === 'pull';
+
+/**
+ * Why AO-last's moves go into other walls, said where they do: the placeholder's doing where its control's placeholder
+ * does the same; the missing list of cells where Cut-last, which keeps the list, does not; else any change to that answer.
+ */
+function latestShaken(c: WallCounts): string {
+  if (!unsettled(c, 'ao-last')) return '';
+  if (unsettled(c, 'ao-second-last'))
+    return `one placeholder confuses it: ${otherWalls(c, 'ao-last')} % of AO-last's moves hit another wall (the grey), against ${otherWalls(c, 'de')} % of DE's, and the control's too, yet the control keeps the repeats.`;
+  if (!unsettled(c, 'cut-last'))
+    return `its previous answer also holds the list of cells it copies, so hiding it confuses it: ${otherWalls(c, 'ao-last')} % of its moves hit another wall, against ${otherWalls(c, 'de')} % of DE's.`;
+  // Readers asked whether the missing list was the confusion: the list kept, the moves into other walls stay.
+  return `changing its previous answer at all confuses it: even with its list of cells kept, ${otherWalls(c, 'cut-last')} % of its moves hit another wall, against ${otherWalls(c, 'de')} % with no history.`;
+}
+
 /**
  * The hide step's reveal for AO-last: only the previous answer hidden, every other word kept, against DE and Full,
- * among the moves made; its extra moves into other walls said beside, as AO's are.
+ * among the moves made; beside it Cut-last (that answer cut to its list of cells: its thought and move hidden, the
+ * facts it copies kept) and the control AO-second-last (the same placeholder on the answer before). Its extra moves
+ * into other walls said beside, as AO's are.
  */
 export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   const v = hideVerdict(c, 'ao-last');
   const keeps = controlKeeps(c);
-  // More moves into other walls: the placeholder's doing only where the control's placeholder does the same. On the
-  // card, with its figures, as AO's is: a reader from the lab found the confound only in the fold.
-  const shaken = !unsettled(c, 'ao-last')
-    ? ''
-    : unsettled(c, 'ao-second-last')
-      ? `one placeholder confuses it: ${otherWalls(c, 'ao-last')} % of AO-last's moves hit another wall (the grey), against ${otherWalls(c, 'de')} % of DE's, and the control's too, yet the control keeps the repeats.`
-      : `its previous answer also holds the list of cells it copies, so hiding it confuses it: ${otherWalls(c, 'ao-last')} % of its moves hit another wall, against ${otherWalls(c, 'de')} % of DE's.`;
-  // Read against its control: the same one placeholder on the answer before, so confusion alone would drop there too.
+  const shaken = latestShaken(c);
+  // Read against its control (the same one placeholder on the answer before, so confusion alone would drop there too)
+  // and against Cut-last (were the list the pull, keeping it would bring the repeats back).
   const takeaway = {
-    pull: keeps
-      ? shaken
-        ? 'Hiding only its previous answer takes the extra repeats away; hiding the answer two turns back changes nothing. So the pull seems to go with the previous answer.'
-        : 'Hiding only its previous answer takes the extra repeats away and hiding the answer two turns back instead does not, so the pull sits in that previous answer.'
-      : 'Hiding only its previous answer takes the extra repeats away, but hiding the answer two turns back does too: part of the drop is the placeholder itself.',
+    pull: !keeps
+      ? 'Hiding only its previous answer takes the extra repeats away, but hiding the answer two turns back does too: part of the drop is the placeholder itself.'
+      : cutPull(c)
+        ? `Hiding its previous answer, or only its thought and move, removes the extra repeats; hiding an older one does not: the pull ${shaken ? 'seems to sit' : 'sits'} in that thought and move.`
+        : `Hiding its previous answer takes the extra repeats away and hiding an older one does not, but cutting only its thought and move leaves some: the pull ${shaken ? 'seems to sit' : 'sits'} in that answer.`,
     part: 'Hiding only its previous answer takes part of the extra repeats away: the pull sits partly in that one answer.',
     all: 'Hiding only its previous answer leaves the extra repeats: the pull is not in that one answer.',
     below: 'Hiding only its previous answer confuses the model: it repeats the move less than even with no history, so this tells little.',
   }[v];
   return {
     takeaway,
-    said: `With only its previous answer hidden, it walks into the wall again in ${moveRate(c, 'ao-last')} % of its moves; with only the answer two turns back hidden (AO-second-last, the control), ${moveRate(c, 'ao-second-last')} %. With no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %.${confusion(c)}`,
+    said: `With only its previous answer hidden, it walks into the wall again in ${moveRate(c, 'ao-last')} % of its moves; with only that answer's thought and move cut, its list kept, ${moveRate(c, 'cut-last')} %. With only the answer two turns back hidden (the control), ${moveRate(c, 'ao-second-last')} %; with no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %.${confusion(c)}`,
     ...(shaken && { caveat: shaken }),
-    luck: [luckRow('AO-last against Full', c.split.full['ao-last']), luckRow('AO-second-last against Full', c.split.full['ao-second-last'])],
-    more: `AO-last and its control are this tool's tests, not a paper's policies: one answer is hidden as AO hides each, without AO's line in the system prompt. The counts: ${c.repeats['ao-last']} of the ${c.moved['ao-last']} moves under AO-last and ${c.repeats['ao-second-last']} of the ${c.moved['ao-second-last']} under AO-second-last, from ${c.episodes} episodes the demo model played (of the ${c.turns} turns, ${c.turns - c.moved['ao-last']} and ${c.turns - c.moved['ao-second-last']} make no move). Into other walls: ${otherWalls(c, 'ao-last')} % of AO-last's moves, ${otherWalls(c, 'ao-second-last')} % of the control's, ${otherWalls(c, 'de')} % of DE's. ${parted(c.split.full['ao-last'], 'only AO-last repeats the blocked move', 'only Full')} The control against Full: t${parted(c.split.full['ao-second-last'], 'only the control repeats it', 'only Full').slice(1)}`,
+    luck: [
+      luckRow('AO-last against Full', c.split.full['ao-last']),
+      luckRow('Cut-last against Full', c.split.full['cut-last']),
+      luckRow('AO-second-last against Full', c.split.full['ao-second-last']),
+    ],
+    counts: countTable(
+      [
+        ['AO-last', 'ao-last'],
+        ['Cut-last', 'cut-last'],
+        ['AO-second-last', 'ao-second-last'],
+        ['Full', 'full'],
+        ['DE', 'de'],
+      ],
+      c,
+    ),
+    more: `AO-last, Cut-last and AO-second-last are this tool's tests, not a paper's policies. AO-last puts AO's placeholder in place of the previous answer, without AO's line in the system prompt; Cut-last keeps that answer's first line, the list of cells; AO-second-last puts the placeholder on the answer before. ${parted(c.split.full['ao-last'], 'only AO-last repeats the blocked move', 'only Full')}`,
   };
 }

@@ -135,7 +135,12 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
   return {
     takeaway,
     // The use of it for a class, unfolded: readers left part 2 with nothing plain to take back.
-    caveat: 'attention maps look convincing, but only switching parts off tests them; here the test did not single out the copying heads.',
+    // What the test said of the copying heads, in the same words as the takeaway's verdict.
+    caveat: `attention maps look convincing, but only switching parts off tests them; ${
+      carry && beyondRandom(h)
+        ? `here the test backed the copying heads${mostlyIntoWalls(h) ? ', yet without them the model mostly hits other walls' : ''}`
+        : 'here the test did not single out the copying heads'
+    }.`,
     // What this means for a reader first (the sentence shown unfolded), then the clues and the test.
     said: `${SO_WHAT}${listed ? ` The clues were that ${listed}.` : ''}${
       !carry

@@ -4,6 +4,7 @@
  */
 import { turnsSeen } from '../../context/history';
 import { parsePolicy, type Policy } from '../../context/policy';
+import { countTable } from './count-table';
 import { type Board, byChance, CUTTING, ltBringsMost, luckRow, movePct, moveRate, parted, scoreboard } from './wall-counts';
 import { type WallCounts, type WallTurn, WALL_COUNTS, WALL_TURNS, WRITERS, type Writer } from './wall-records';
 import { type Reveal, SILENT } from './world';
@@ -77,6 +78,15 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
     ...(cutBars && { board: cutBars }),
     ...(rows.caveat && { caveat: rows.caveat }),
     luck: [...(policy === 'lt' ? [luckRow(`${label} against DE`, c.split.de[p])] : []), luckRow(`${label} against Full`, c.split.full[p])],
-    more: `The counts over the ${c.turns} stored turns right after a wall: ${c.repeats[p]} of the ${c.moved[p]} moves under ${label}, ${c.repeats.full} of ${c.moved.full} under Full${policy === 'lt' ? `, ${c.repeats.de} of ${c.moved.de} under DE` : ''}, from ${c.episodes} episodes the demo model played${c.moved[p] < c.turns ? `; under ${label} ${c.turns - c.moved[p]} of the ${c.turns} turns make no move` : ''}. ${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full')}${rows.early ? ` In the bars above: ${rows.early}` : ''}${rows.more ? ` ${rows.more}` : ''}`,
+    // The counts in the fold's table: the policy, the two ends, and at LT the cutting policies its bars draw.
+    counts: countTable(
+      [
+        [label, p],
+        ...(['full', 'de'] as const).filter((w) => w !== p).map((w) => [w === 'full' ? 'Full' : 'DE', w] as const),
+        ...(policy === 'lt' ? CUTTING.map((w) => [CUT_NAMES[w], w] as const) : []),
+      ],
+      c,
+    ),
+    more: `${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full')}${rows.early ? ` In the bars above: ${rows.early}` : ''}${rows.more ? ` ${rows.more}` : ''}`,
   };
 }

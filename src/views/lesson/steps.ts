@@ -137,9 +137,9 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `These policies keep every turn but hide the model's own answers: AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, and the user's turns stay. AO-last, a test this tool adds, hides only its previous answer (turn ${w.turns - 1}'s); its control, AO-second-last, only the answer two turns back (turn ${w.turns - 2}'s). Do the extra repeats go with its own words?`,
+      `These policies keep every turn but hide the model's own answers: AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, and the user's turns stay. AO-last, a test this tool adds, hides only its previous answer (turn ${w.turns - 1}'s), and Cut-last only that answer's thought and move. Their control, AO-second-last, hides only the answer two turns back (turn ${w.turns - 2}'s). Do the extra repeats go with its own words?`,
     source:
-      "AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2. AO-last is this tool's, not a paper's: AO's placeholder in place of the previous answer only, with no line added, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before that: were the drop under AO-last the placeholder's confusion alone, it would drop there too.",
+      "AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2. AO-last is this tool's, not a paper's: AO's placeholder in place of the previous answer only, with no line added, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before that: were the drop under AO-last the placeholder's confusion alone, it would drop there too. Cut-last, also this tool's, keeps the previous answer's first line (the list of cells) and cuts the rest: were the missing list what confused the model under AO-last, keeping it would settle it.",
     action: 'Click AO in the table, then AO-last.',
     target: '[data-testid="contexts-ao"] button',
     show: '[data-testid="policy-contexts"] table.contexts',

@@ -28,7 +28,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
         ? ''
         : controlKeeps(c) && !unsettled(c, 'ao-last')
           ? ', so the pull sits in the previous answer'
-          : `, so the pull seems to sit in the previous answer${unsettled(c, 'ao-last') ? ', though a placeholder confuses it' : ''}`
+          : `, so the pull seems to sit in the previous answer${unsettled(c, 'ao-last') ? ', though changing it confuses the model' : ''}`
     }.`,
   ];
   const againstChance =

@@ -39,6 +39,12 @@ function focusTarget(selector: string): boolean {
   const el = document.querySelector<HTMLElement>(selector);
   if (!el || el.closest('[hidden]')) return false;
   focusElement(el);
-  el.scrollIntoView({ block: 'center' });
+  // A target in the card's reveal (the recap's table) is read under its point: the reveal from its top, below the
+  // card's sticky top. Centred, a tall table hid the takeaway above it.
+  const reveal = el.closest<HTMLElement>('[data-testid="lesson-reveal"]');
+  if (reveal) {
+    reveal.style.scrollMarginTop = `${reveal.closest('[data-testid="lesson-card"]')?.querySelector<HTMLElement>('.lesson-top')?.offsetHeight ?? 0}px`;
+    reveal.scrollIntoView({ block: 'start' });
+  } else el.scrollIntoView({ block: 'center' });
   return document.activeElement === el;
 }

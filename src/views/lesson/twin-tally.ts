@@ -3,7 +3,8 @@
  * history. The first twin is the paper's CPL (trained toward the move made seeing only the turn before); the second,
  * this tool's variant, toward the move made with no history (DE), which step 3 found free of most of the pull.
  */
-import { byChance, luckRow, movePct, moveRate, ofMoves, parted } from './wall-counts';
+import { byChance, luckRow, movePct, moveRate, parted } from './wall-counts';
+import { countTable } from './count-table';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
 
@@ -45,6 +46,14 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
     said: `At a wall the twin walks into it again in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')} (luck gives that gap ${luck.said}: ${luck.clear ? 'more than luck' : 'could be luck'}). The second twin does in ${movePct(c, 'twin-de')}.${ltTarget(c)}`,
     luck: [luckRow('CPL twin against the demo model', c.split.full.twin), luckRow('second twin (toward DE) against the demo model', c.split.full['twin-de'])],
     // Of the moves made, as the bars and every rate at the wall: readers met a share of all turns beside the bar's.
-    more: `Over the ${c.turns} stored turns at a wall, the twin repeats the move in ${ofMoves(c, 'twin')} and takes an open way in ${c.open.twin}; the second twin in ${ofMoves(c, 'twin-de')} and ${c.open['twin-de']}; the demo model in ${ofMoves(c, 'full')} and ${c.open.full} (the other moves run into another wall; the other turns write no move). ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model')} ${parted(c.split.full['twin-de'], 'only the second twin repeats it', 'only the demo model')}`,
+    counts: countTable(
+      [
+        ['CPL twin', 'twin'],
+        ['second twin (toward DE)', 'twin-de'],
+        ['demo model', 'full'],
+      ],
+      c,
+    ),
+    more: `All three read the whole history. ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model')} ${parted(c.split.full['twin-de'], 'only the second twin repeats it', 'only the demo model')}`,
   };
 }

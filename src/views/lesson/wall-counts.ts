@@ -4,6 +4,7 @@
  * words and per cents the cards use. Plain functions.
  */
 import { signFlipTest, signTest } from '../../metrics/stats';
+import { countTable, headsCountTable } from './count-table';
 import { stepNo } from './order';
 import { type HeadSet, type HeadsOffCounts, type Split, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import { type LuckRow, type Reveal, SILENT } from './world';
@@ -92,7 +93,14 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
         note: "The second line counts each maze once, by how many more of its turns repeat under Full: a maze's turns share one history, so they are not independent tosses.",
       },
     ],
-    more: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from. The counts: ${ofMoves(c, 'full')} under Full and ${ofMoves(c, 'de')} under DE, from ${c.episodes} episodes counted beforehand with the same model. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE')} ${mazeSaid(c.byMaze, byMaze.said)}`,
+    counts: countTable(
+      [
+        ['Full', 'full'],
+        ['DE', 'de'],
+      ],
+      c,
+    ),
+    more: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE')} ${mazeSaid(c.byMaze, byMaze.said)}`,
   };
 }
 
@@ -182,7 +190,11 @@ export function scoreboard(
       row('own answers hidden (AO)', 'ao'),
       ...(reached.aoLast === false
         ? []
-        : [row('previous answer hidden (AO-last)', 'ao-last'), row('answer two turns back hidden (AO-second-last)', 'ao-second-last')]),
+        : [
+            row('previous answer hidden (AO-last)', 'ao-last'),
+            row('its thought and move cut, list kept (Cut-last)', 'cut-last'),
+            row('answer two turns back hidden (AO-second-last)', 'ao-second-last'),
+          ]),
     );
   rows.push(row('no history (DE)', 'de'));
   if (reached.cpl) rows.push(row('CPL twin, whole history', 'twin'), row('second twin (toward DE), whole history', 'twin-de'));
@@ -250,7 +262,8 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     ...(carry && went && { caveat: went }),
     board: headsBoard(h, c.turns),
     luck: [luckRow('most-copying off against three at random', h.changedRandom), luckRow('most-copying off against the lowest off', h.changed)],
-    more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall. The counts, each turn with its own heads ranked (most-copying, lowest, at random): a move made ${h.moved.top}, ${h.moved.bottom} and ${h.moved.random} times, the move repeated ${h.repeats.top}, ${h.repeats.bottom} and ${h.repeats.random}, an open way ${h.open.top}, ${h.open.bottom} and ${h.open.random}, no move at all ${h.of - h.moved.top}, ${h.of - h.moved.bottom} and ${h.of - h.moved.random} (the other moves run into another wall). Where both sets make a move, t${parted(h.changed, 'only the most-copying heads off changed the move', 'only the lowest', 'were both sets alike, chance').slice(1)} Against the random three, t${parted(h.changedRandom, 'only the most-copying heads off changed it', 'only the random three', 'were both sets alike, chance').slice(1)} The random three are drawn anew at each turn from the last layer's heads (seeded, so a rerun draws the same).`,
+    counts: headsCountTable(h),
+    more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall; each turn has its own heads ranked. Where both sets make a move, t${parted(h.changed, 'only the most-copying heads off changed the move', 'only the lowest', 'were both sets alike, chance').slice(1)} Against the random three, t${parted(h.changedRandom, 'only the most-copying heads off changed it', 'only the random three', 'were both sets alike, chance').slice(1)} The random three are drawn anew at each turn from the last layer's heads outside the most-copying three (seeded, so a rerun draws the same).`,
   };
 }
 
@@ -288,13 +301,8 @@ function headsBoard(h: HeadsOffCounts, turns: number): Board {
  */
 function headsLead(h: HeadsOffCounts): string {
   if (h.moved.top - h.repeats.top <= 0) return '';
-  // "Carry part of the pull" only where they also stand apart from heads drawn at random; into walls otherwise, the
-  // caveat (`wentTo`) says it.
-  return mostlyIntoWalls(h)
-    ? beyondRandom(h)
-      ? ' These heads carry part of the pull, but without them it seldom finds an open way.'
-      : ''
-    : ' Without these heads it more often finds its way around the wall.';
+  // Into walls, the caveat (`wentTo`) says it, and the takeaway what they carry.
+  return mostlyIntoWalls(h) ? '' : ' Without these heads it more often finds its way around the wall.';
 }
 
 /** Where the most-copying heads' changed moves went, unfolded under "Careful:" (readers took a change for a cure); empty without any. */

@@ -10,7 +10,8 @@ import { LOOKS_BACK } from './world';
  * Who wrote a move at a turn right after a wall: the demo model under Full, LT, DE, Window-6, Clip-6→1, Summary-6→1 (the
  * lesson's policy numbers), AO, Filler and SUM (by their
  * policy specs), under AO-last (only its previous answer hidden: this tool's test, not a paper's policy) and AO-second-last
- * (only the answer before it: AO-last's control), the CPL twin under Full, and the second twin (trained toward the
+ * (only the answer before it: AO-last's control), under Cut-last (the previous answer cut to its first line, the list of cells
+ * it has been at: the control that keeps those facts), the CPL twin under Full, and the second twin (trained toward the
  * answer with no earlier turn, DE) under Full.
  */
 export const WRITERS = [
@@ -25,6 +26,7 @@ export const WRITERS = [
   'sum',
   'ao-last',
   'ao-second-last',
+  'cut-last',
   'twin',
   'twin-de',
 ] as const;
@@ -48,7 +50,7 @@ export interface WallTurn {
   /**
    * Where Full repeats the move (else null): the moves written with the last layer's 3 heads of highest diagonal
    * ratio switched off (top) and, as the controls, its 3 of lowest (bottom), ranked on this turn's Full answer, and
-   * 3 drawn at random (random).
+   * 3 drawn at random from the 5 heads outside the top 3 (random).
    */
   headsOff: { top: string | null; bottom: string | null; random: string | null } | null;
 }

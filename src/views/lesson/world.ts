@@ -15,6 +15,7 @@ import type { Streak } from './moves';
 import type { MazeTrail } from './maze';
 import type { StepId } from './order';
 import type { Board } from './wall-counts';
+import type { CountTable } from './count-table';
 
 /** Answers written with every head on and with heads switched off (named layer.head); with a control set, that too. */
 export interface OffAnswers {
@@ -100,6 +101,8 @@ export interface Reveal {
   board?: Board;
   /** Steps or policies side by side, in a table (the recaps closing each half of the lesson). */
   table?: RecapTable;
+  /** The policies' counts at the wall as a table, in the fold (count-table.ts): every row over the same turns. */
+  counts?: CountTable;
   /** The step's comparisons of counts on the luck meter: how often luck alone would give each gap. */
   luck?: LuckRow[];
 }
@@ -295,6 +298,7 @@ export const joined = (a: Reveal, b: Reveal): Reveal => ({
   more: `${a.more ?? ''} ${b.more ?? ''}`.trim(),
   ...(a.bars || b.bars ? { bars: a.bars ?? b.bars } : {}),
   ...(a.board || b.board ? { board: a.board ?? b.board } : {}),
+  ...(a.counts || b.counts ? { counts: a.counts ?? b.counts } : {}),
   ...(a.luck || b.luck ? { luck: [...(a.luck ?? []), ...(b.luck ?? [])] } : {}),
 });
 

@@ -13,6 +13,7 @@ const SEEN: Record<TurnSeen, { mark: string; words: string }> = {
     mark: 'P',
     words: 'the user turn; the answer replaced by a placeholder (AO also adds a line to the system prompt, so it may read more tokens than Full)',
   },
+  'first-line': { mark: '1', words: 'the user turn; the answer cut to its first line' },
   summary: { mark: 'S', words: 'the user turn; the answer replaced by a one-sentence summary' },
   'summary-list': { mark: 'Σ', words: 'in a list of summaries of the turns cut' },
   filler: { mark: 'F', words: 'the user turn; the answer replaced by neutral text of the same length' },
