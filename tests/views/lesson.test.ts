@@ -15,7 +15,8 @@ import { clipWorked, evenDiagonal, evenShare, percent, readAgainstFull } from '.
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { brightestColumn, diagonalByLines, bandLine, priorYardstick, stripeSaid, tokenReading } from '../../src/views/lesson/attention-reveals';
 import { copiersSaid } from '../../src/views/lesson/head-reveal';
-import { bandStripes, bandWorked, linePhrase, ordinal, perToken, stripesPhrase } from '../../src/views/lesson/band-reveals';
+import { bandStripes, bandWorked, linePhrase, perToken, stripesPhrase } from '../../src/views/lesson/band-reveals';
+import { ordinal } from '../../src/util/ordinal';
 import { whereToken } from '../../src/views/lesson/token-where';
 import { slab } from '../../src/metrics/slab';
 import { twinTally } from '../../src/views/lesson/twin-tally';

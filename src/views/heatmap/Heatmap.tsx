@@ -11,6 +11,7 @@ import { categoryRuns, cellAt, clampViewport, fitViewport, heatmapPixels, openin
 import { CATEGORY_NAMES, colorLut, scaleMax } from '../../palette';
 import { headOf, type AttentionSlab } from '../../metrics/slab';
 import type { Span } from '../../metrics/categories';
+import { ordinal } from '../../util/ordinal';
 import { BAND, heatmapKey, paintHeatmap, type CellMark, type RowSplit, svgToPng } from './paint';
 
 const LUT = colorLut();
@@ -25,7 +26,10 @@ export function shownSlab(r: PolicyResult, head: 'mean' | number): AttentionSlab
 const tokenLabel = (r: PolicyResult, i: number, plain = false) => {
   const t = r.tokens[i]!;
   const m = r.messages[t.message]!;
-  return `${plain ? '' : `#${i} `}${JSON.stringify(t.text)} (${CATEGORY_NAMES[t.category]}${m.turn !== null ? `, turn ${m.turn}` : ''})`;
+  // In the lesson, its place in its message: in a list of "22"s, which one reads which (the same place: a copy in step).
+  const at = i - m.content.start;
+  const place = plain && at >= 0 && at < m.content.length ? `, its ${ordinal(at + 1)} token` : '';
+  return `${plain ? '' : `#${i} `}${JSON.stringify(t.text)} (${CATEGORY_NAMES[t.category]}${m.turn !== null ? `, turn ${m.turn}` : ''}${place})`;
 };
 
 /** One cell in words: in the lesson in per cent, no token index (a newcomer reads neither); the researcher's line otherwise. */

@@ -2,6 +2,7 @@
  * The diagonal step's reveal, and how the bright cells in the band are said: along a line off the dotted centre, or
  * in upright stripes where row after row looks at one token.
  */
+import { ordinal } from '../../util/ordinal';
 import type { PolicyResult } from '../../analysis/analyze';
 import { bandColumns } from '../../metrics/inertia';
 import { answerRows, diagonalByLines, bandLine, priorSpans, stripeSaid, tailRow } from './attention-reveals';
@@ -67,9 +68,6 @@ export function copyBoxSaid(w: LessonWorld): string {
   const runs = run >= 3 ? `, shown here, a bright line runs ${run} cells` : ` the copy is faint: bright cells line up ${Math.max(run, 1)} at most`;
   return `${line} In ${turn ? `turn ${turn}'s` : 'the last'} answer${runs}; the arrow marks one real copy.`;
 }
-
-/** 1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st: a position said in words. */
-export const ordinal = (n: number): string => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
 
 /** The tokens the band's attention falls on most: up to two, each with its part of the band's attention; null without the rows. */
 export function bandStripes(r: PolicyResult): { k: number; share: number; rows: number }[] | null {

@@ -1,5 +1,5 @@
 /** The heads step's fold: how the heads switched off compare on the diagonal ratio. */
-import { ordinal } from './band-reveals';
+import { ordinal } from '../../util/ordinal';
 import type { PolicyResult } from '../../analysis/analyze';
 import { headLabel } from '../../analysis/ablation';
 import { percent } from './world';
