@@ -30,6 +30,8 @@ describe('the longest slanted line of bright cells', () => {
   // before their own (Been, 22, south at 2–4): offset −1. Bright: at least 3 times 1 / the tokens the row sees.
   it('runs along one offset while every cell is bright (hand-computed)', () => {
     expect(longestRun(result({ 7: { 2: 0.5 }, 8: { 3: 0.5 }, 9: { 4: 0.5 } }))).toEqual({ length: 3, row: 1, d: -1 });
+    // Looked for only on the dotted centre (reach 0), the line one token off it is not found.
+    expect(longestRun(result({ 7: { 2: 0.5 }, 8: { 3: 0.5 }, 9: { 4: 0.5 } }), 0)).toBeNull();
     // 0.3 × 9 = 2.7 < 3: the middle cell is not bright, so the line breaks into two of 1; the first found is kept.
     expect(longestRun(result({ 7: { 2: 0.5 }, 8: { 3: 0.3 }, 9: { 4: 0.5 } }))).toEqual({ length: 1, row: 1, d: -1 });
     // Two bright cells on different offsets make no line longer than 1.

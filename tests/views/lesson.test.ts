@@ -255,7 +255,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^With its own answers hidden \(AO\), .*\. Of the moves made, AO \(\d+ %\) .*\. Under ao the model reads 743 tokens.*\. Hidden answers sometimes leave no move .*: the bars leave those out and write their share beside each\. The two disagree on \d+ turns: /,
+      /^With its own answers hidden \(AO\), .*\. Of the moves made, AO \(\d+ %\) .*\. Under ao the model reads 743 tokens.*\. Hidden answers sometimes leave no move .*: the bars leave those out and write their share beside each\. Where both make a move, the two disagree on \d+ turns: /,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
@@ -268,7 +268,7 @@ describe('the lesson', () => {
     const muchLonger = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1200, prefilled: 40 }] })] };
     expect(told('hide', muchLonger, full)).toContain('Under ao the model reads 1200 tokens before answering, against 1020 under Full. It reads more');
     expect(step('hide').reveal!(longer, full).more).toMatch(
-      /^Under ao the model reads about as many tokens .*\. SUM \(each answer as a one-sentence summary\) and Filler \(each as unrelated words\) hide them too: .*\. Hidden answers sometimes leave no move .*\. The two disagree on \d+ turns: /,
+      /^Under ao the model reads about as many tokens .*\. SUM \(each answer as a one-sentence summary\) and Filler \(each as unrelated words\) hide them too: .*\. Hidden answers sometimes leave no move .*\. Where both make a move, the two disagree on \d+ turns: /,
     );
     expect(told('hide', ao, full)).not.toContain('adds a 35-word line');
     const sum = { ...muchLonger, shown: ['sum'], results: [{ ...muchLonger.results[0]!, policy: 'sum', label: 'SUM' }] };
@@ -377,7 +377,7 @@ describe('the lesson', () => {
       expect(sentences(says(a, b).said), `${a}, ${b}`).toBeLessThanOrEqual(WORDS.saidSentences);
     // Written DE first, then Full: the verdict still reads Full against less of the conversation.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toMatch(
-      /^In \d+ mazes, at a wall it walks into it again in \d+ % .*\. Under Full the model moves south, into a wall; under DE it moves east, an open way\. The history changes what the model does/,
+      /^After hitting a wall \(\d+ mazes\), it walks into it again in \d+ % .*\. Under Full the model moves south, into a wall; under DE it moves east, an open way\. The history changes what the model does/,
     );
     // Under DE the list of cells is a guess: said in the fold, not left a puzzle; not said without a DE answer.
     expect(told('generate', { ...w, generated: { de: 'Move: east', full: 'Action -> South' } }, w)).toContain(
@@ -389,7 +389,7 @@ describe('the lesson', () => {
     );
     // An observation with no walls named: the moves are not judged, only compared.
     expect(told('generate', { ...w, walls: null, generated: { full: 'Move: south', lt: 'Move: east' } }, w)).toMatch(
-      /^In \d+ mazes, at a wall it walks into it again in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Could the gap be luck\?/,
+      /^After hitting a wall \(\d+ mazes\), it walks into it again in \d+ % .*\. Under Full the model moves south; under LT it moves east\. Together: a different answer and a different move\. Could the gap be luck\?/,
     );
     // The previous answer is 'Path: 8 9 10.\nMove: south'; the last user message names the wall east.
     const off = (withOff: string, control?: string) => ({

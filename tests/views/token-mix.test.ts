@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyResult } from '../../src/analysis/analyze';
-import { attentionReveal, tokenMix, tokenMixSaid } from '../../src/views/lesson/token-mix';
+import { attentionReveal, notTheWord, tokenMix, tokenMixSaid } from '../../src/views/lesson/token-mix';
 import type { LessonWorld } from '../../src/views/lesson/world';
 import { tinyAnswer } from './tiny-answer';
 
@@ -40,7 +40,12 @@ describe("one token's share-out, before the five kinds' guess", () => {
       takeaway: "Attention is each earlier token's share of what one token reads, adding up to 100 %. It is far from even: a few tokens get most of it.",
       said: 'Here, picking "east", "22" gives 85 % to its three most-read tokens and 15 % to the other 6. The next steps add up every token of the answer this way, by the kind of token read.',
       more: expect.stringMatching(/^For example, "22", the token whose row picks the answer's last word, "east", gives 50 % to "22"/),
+      // "22", "south", "22": none is "east", so the card says what a glance reads.
+      caveat: 'none of them is "east" itself: a glance takes what the model has built up at that place from the words before it, not the word alone.',
     });
+    // Were the word about to be written among them ("south", token 4), nothing to say.
+    const r = result({ 0: 0.1, 3: 0.5, 4: 0.2, 8: 0.15, 5: 0.05 });
+    expect(notTheWord(r, { ...tokenMix(r)!, next: 4 })).toBe(false);
     // Spread evenly over its 9 tokens (1/9 each): the top three take a third, under half.
     const even = Object.fromEntries(Array.from({ length: 9 }, (_, k) => [k, 1 / 9]));
     expect(attentionReveal(world(result(even))).takeaway).toMatch(/It is spread wide: its three most-read tokens get under half\.$/);

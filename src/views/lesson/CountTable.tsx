@@ -13,6 +13,7 @@ export function CountTable({ table }: { table: Table }) {
           <th scope="col">open way</th>
           <th scope="col">no move</th>
           <th scope="col">same wall, of moves made</th>
+          <th scope="col">any wall, of moves made</th>
         </tr>
       </thead>
       <tbody>
@@ -24,6 +25,7 @@ export function CountTable({ table }: { table: Table }) {
             <td>{r.open}</td>
             <td>{r.noMove}</td>
             <td>{r.rate}&nbsp;%</td>
+            <td>{r.anyWall}&nbsp;%</td>
           </tr>
         ))}
       </tbody>

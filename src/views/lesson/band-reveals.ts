@@ -50,6 +50,9 @@ export function bandWorked(r: PolicyResult): string {
  * The diagonal step's first sentences: what a copy looks like, then the real one the heatmap outlines (as
  * HeatmapPanel finds it), its tokens and where it stands against the dotted line: readers missed the box, one cell.
  */
+/** How far past the band's edge the card looks for a longer slanted line (a copy shifted beyond the band's reach). */
+const PAST_EDGE = 3;
+
 export function copyBoxSaid(w: LessonWorld): string {
   const r = figuresOf(w);
   const copy = r && brightestCopy(r, tailRow(r));
@@ -64,8 +67,16 @@ export function copyBoxSaid(w: LessonWorld): string {
   const turn = r.messages[r.tokens[copy.k]!.message]?.turn;
   // How long the real line runs, so a reader does not hunt for the drawing's long one (readers found none).
   const run = longestRun(r)?.length ?? 0;
+  // A longer line just past the band's edge (a copy shifted further than the band reaches), named where readers saw it.
+  const past = longestRun(r, r.radius + PAST_EDGE);
+  const outside = past && Math.abs(past.d) > r.radius && past.length > Math.max(run, 2) ? `, ${past.length} past the band's edge` : '';
   // Bright: at least BRIGHT times chance (fainter grey runs are weaker than a copy's).
-  const runs = run >= 3 ? `, shown here, a bright line runs ${run} cells` : ` the copy is faint: bright cells line up ${Math.max(run, 1)} at most`;
+  const runs =
+    run >= 3
+      ? `, shown here, a bright line runs ${run} cells${outside}`
+      : outside
+        ? ` bright cells line up ${Math.max(run, 1)} at most${outside}`
+        : ` the copy is faint: bright cells line up ${Math.max(run, 1)} at most`;
   return `${line} In ${turn ? `turn ${turn}'s` : 'the last'} answer${runs}; the arrow marks one real copy.`;
 }
 

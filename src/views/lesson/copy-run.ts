@@ -40,9 +40,10 @@ export const BRIGHT = 3;
  * The longest slanted line of bright cells (head mean) in the band of the last prior assistant answer: consecutive
  * answer rows reading that answer at one offset `d` from the dotted centre (row i at its token i + d), each cell at
  * least BRIGHT times chance. `row`: the line's first answer row. Null without the rows or without a bright cell.
- * Readers looked for the drawing's long line in the real heatmap: the card says how long the real one runs.
+ * Readers looked for the drawing's long line in the real heatmap: the card says how long the real one runs. `reach`:
+ * how far from the dotted centre to look (the band's radius; wider finds a shifted copy the band misses, which readers saw).
  */
-export function longestRun(r: PolicyResult): { length: number; row: number; d: number } | null {
+export function longestRun(r: PolicyResult, reach = r.radius): { length: number; row: number; d: number } | null {
   const answer = answerRows(r);
   const last = priorSpans(r).at(-1);
   if (!answer || !last) return null;
@@ -52,7 +53,7 @@ export function longestRun(r: PolicyResult): { length: number; row: number; d: n
     return answer.data[i * answer.seqLen + last.start + j]! * (r.query.start + i + 1) >= BRIGHT;
   };
   let best: { length: number; row: number; d: number } | null = null;
-  for (let d = -r.radius; d <= r.radius; d++) {
+  for (let d = -reach; d <= reach; d++) {
     let run = 0;
     for (let i = 0; i <= answer.rows; i++) {
       if (i < answer.rows && bright(i, d)) run++;

@@ -14,6 +14,8 @@ export interface CountRow {
   noMove: number;
   /** Repeats in every 100 moves made, rounded: the figure the bars draw. */
   rate: number;
+  /** Moves into any wall, the same or another, in every 100 moves made: a drop in repeats may only swap walls. */
+  anyWall: number;
 }
 
 export interface CountTable {
@@ -33,6 +35,7 @@ const row = (label: string, turns: number, repeats: number, open: number, moved:
   open,
   noMove: turns - moved,
   rate: Math.round((repeats / (moved || 1)) * 100),
+  anyWall: Math.round(((moved - open) / (moved || 1)) * 100),
 });
 
 /** The rows for these policies (label, writer), in order. */

@@ -77,7 +77,7 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     luck: [luckRow('AO against DE', c.split.de.ao), luckRow('AO against Full', c.split.full.ao)],
     // The rates and counts behind the words, one row per policy, in the fold's table (every row over the same turns).
     counts: countTable([...HIDING.map(([w, name]) => [name, w] as const), ['Full', 'full'], ['DE', 'de']], c),
-    more: `${others} ${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE')}`,
+    more: `${others} ${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}Where both make a move, t${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE').slice(1)}`,
   };
 }
 
@@ -111,7 +111,8 @@ function latestShaken(c: WallCounts): string {
   if (!unsettled(c, 'cut-last'))
     return `its previous answer also holds the list of cells it copies, so hiding it confuses it: ${otherWalls(c, 'ao-last')} % of its moves hit another wall, against ${otherWalls(c, 'de')} % of DE's.`;
   // Readers asked whether the missing list was the confusion: the list kept, the moves into other walls stay.
-  return `changing its previous answer at all confuses it: even with its list of cells kept, ${otherWalls(c, 'cut-last')} % of its moves hit another wall, against ${otherWalls(c, 'de')} % with no history.`;
+  // Many of the repeats it loses only swap walls: said, as readers counted any wall from the table.
+  return `changing its previous answer confuses it, list kept or not: ${otherWalls(c, 'cut-last')} % of moves hit another wall, against ${otherWalls(c, 'de')} % with no history, so many repeats just swap walls.`;
 }
 
 /**
@@ -130,7 +131,7 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
     pull: !keeps
       ? 'Hiding only its previous answer takes the extra repeats away, but hiding the answer two turns back does too: part of the drop is the placeholder itself.'
       : cutPull(c)
-        ? `Hiding its previous answer, or only its thought and move, removes the extra repeats; hiding an older one does not: the pull ${shaken ? 'seems to sit' : 'sits'} in that thought and move.`
+        ? `Hiding its previous answer, or only its thought and move, brings its repeats down to DE's; hiding an older one does not: the pull ${shaken ? 'seems to sit' : 'sits'} in those lines.`
         : `Hiding its previous answer takes the extra repeats away and hiding an older one does not, but cutting only its thought and move leaves some: the pull ${shaken ? 'seems to sit' : 'sits'} in that answer.`,
     part: 'Hiding only its previous answer takes part of the extra repeats away: the pull sits partly in that one answer.',
     all: 'Hiding only its previous answer leaves the extra repeats: the pull is not in that one answer.',
@@ -155,6 +156,6 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
       ],
       c,
     ),
-    more: `AO-last, Cut-last and AO-second-last are this tool's tests, not a paper's policies. AO-last puts AO's placeholder in place of the previous answer, without AO's line in the system prompt; Cut-last keeps that answer's first line, the list of cells; AO-second-last puts the placeholder on the answer before. ${parted(c.split.full['ao-last'], 'only AO-last repeats the blocked move', 'only Full')}`,
+    more: `AO-last, Cut-last and AO-second-last are this tool's tests, not a paper's policies. AO-last puts AO's placeholder in place of the previous answer, without AO's line in the system prompt; Cut-last keeps that answer's first line, the list of cells; AO-second-last puts the placeholder on the answer before. Where both make a move, t${parted(c.split.full['ao-last'], 'only AO-last repeats the blocked move', 'only Full').slice(1)}`,
   };
 }

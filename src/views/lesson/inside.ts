@@ -90,7 +90,9 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
       `${stillPct(h, 'top')}, ${stillPct(h, 'random')}, ${stillPct(h, 'bottom')}`,
       carry
         ? beyondRandom(h)
-          ? 'the most-copying heads carry part of the repeat, more than other heads'
+          ? mostlyIntoWalls(h)
+            ? 'switching them off changes the repeat more than other heads do, though mostly into other walls: they matter, how is open'
+            : 'the most-copying heads carry part of the repeat, more than other heads'
           : 'fewer than with the lowest off, not clearly fewer than with three at random: not singled out'
         : headsCarry(c)
           ? 'they may carry part of it, or it could be luck'
@@ -138,7 +140,7 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
     // What the test said of the copying heads, in the same words as the takeaway's verdict.
     caveat: `attention maps look convincing, but only switching parts off tests them; ${
       carry && beyondRandom(h)
-        ? `here the test backed the copying heads${mostlyIntoWalls(h) ? ', yet without them the model mostly hits other walls' : ''}`
+        ? `here the test backed the copying heads${mostlyIntoWalls(h) ? ', though most moves it changed went into other walls' : ''}`
         : 'here the test did not single out the copying heads'
     }.`,
     // What this means for a reader first (the sentence shown unfolded), then the clues and the test.

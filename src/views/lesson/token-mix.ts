@@ -45,6 +45,12 @@ export function punctuationNote(r: PolicyResult, mix: NonNullable<ReturnType<typ
  * The attention step's reveal, read on entry: what attention is, said of the one token the bar draws, and how
  * unevenly it shares out (a few tokens take most where its three most-read take half or more).
  */
+/** Whether none of the most-read tokens is the word about to be written (its text, spaces aside). */
+export const notTheWord = (r: PolicyResult, mix: NonNullable<ReturnType<typeof tokenMix>>): boolean => {
+  const word = r.tokens[mix.next]!.text.trim();
+  return mix.parts.every((p) => r.tokens[p.k]!.text.trim() !== word);
+};
+
 export function attentionReveal(w: LessonWorld): Reveal {
   const r = figuresOf(w);
   const mix = r && tokenMix(r);
@@ -57,5 +63,9 @@ export function attentionReveal(w: LessonWorld): Reveal {
     takeaway: `Attention is each earlier token's share of what one token reads, adding up to 100 %. ${top >= 0.5 ? 'It is far from even: a few tokens get most of it.' : `It is spread wide: its ${most} most-read tokens get under half.`}`,
     said: `Here, picking ${quoted(r, mix.next)}, ${quoted(r, mix.q)} gives ${percent(top)} to its ${most} most-read tokens and ${percent(mix.rest)} to the other ${mix.others}. The next steps add up every token of the answer this way, by the kind of token read.`,
     more: tokenMixSaid(r, mix),
+    ...(notTheWord(r, mix) && {
+      // Readers asked why the token picking "south" reads none of the "south"s: said where they ask it.
+      caveat: `none of them is ${quoted(r, mix.next)} itself: a glance takes what the model has built up at that place from the words before it, not the word alone.`,
+    }),
   };
 }

@@ -13,12 +13,19 @@ import { type LuckRow, type Reveal, SILENT } from './world';
 export const LUCK_LINE = 20;
 
 /**
- * How often chance alone (a two-sided sign test on the turns where the two part) splits as unevenly as `s`, in words,
- * and whether that is rarely enough (under 1 time in 20) to call the difference more than chance.
+ * How often luck alone would give a gap the size of `s`'s, in words, and whether that is rarely enough (under 1 time
+ * in 20) to call the difference more than luck. Each maze counted once where the split has its mazes (a sign-flip test
+ * on each maze's gap: its turns share one history, so they are not independent tosses); else turn by turn.
  */
 export function byChance(s: Split): { p: number; said: string; clear: boolean } {
-  return chanceOf(signTest(s.first, s.second));
+  return s.byMaze ? chanceOf(signFlipTest(s.byMaze)) : turnByTurn(s);
 }
+
+/** A split read turn by turn, its mazes left out: step 2 says both ways, turn by turn first. */
+const turnsOnly = ({ first, second }: Split): Split => ({ first, second });
+
+/** The same turn by turn: a two-sided sign test on the turns where the two part (the first line of step 2's meter). */
+const turnByTurn = (s: Split) => chanceOf(signTest(s.first, s.second));
 
 /** A chance `p` in the lesson's words, and whether it is under the line. */
 function chanceOf(p: number): { p: number; said: string; clear: boolean } {
@@ -70,14 +77,14 @@ export const historyAdds = (c: WallCounts): number => moveRate(c, 'full') - move
 /** The generation step's "not only this once": how often, over all the episodes, Full and DE repeat the move. */
 export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   // Each maze counted once: its chance read by the meter and said in the fold, worked out once.
-  const byMaze = chanceOf(signFlipTest(c.byMaze));
+  const byMaze = byChance(c.split.de.full);
   // AO keeps every user turn and hides only the model's own answers: the control that tells what the history's pull is.
   const gap = historyAdds(c);
   return {
     // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
     takeaway:
       gap > 0
-        ? `In ${c.episodes} mazes, at a wall it walks into it again in ${movePct(c, 'full')} of moves with its whole history, ${movePct(c, 'de')} with none. The gap is the history's pull.`
+        ? `After hitting a wall (${c.mazes} mazes), it walks into it again in ${movePct(c, 'full')} of moves with its whole history, ${movePct(c, 'de')} with none. The gap is the history's pull.`
         : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
     // The card keeps the two rates (the chart draws them); how many turns, mazes and extra repeats, in the fold.
     // Luck introduced here, where the first comparison is: every later count reads the same way.
@@ -86,11 +93,11 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     caveat: `even with no history it walks into the wall again in ${movePct(c, 'de')}, because its goal often lies just beyond it; the part above that is the history's pull.`,
     // The same gap with each maze counted once, its size kept: the stricter test, for the turns of a maze are not independent.
     luck: [
-      luckRow('Full against DE', c.split.de.full),
+      { label: 'Full against DE, turn by turn', ...turnByTurn(c.split.de.full) },
       {
         label: 'the same, each maze counted once',
         ...byMaze,
-        note: "The second line counts each maze once, by how many more of its turns repeat under Full: a maze's turns share one history, so they are not independent tosses.",
+        note: "The second line counts each maze once, by how many more of its turns repeat under Full: a maze's turns share one history, so they are not independent tosses. From here on, every gap is read this stricter way.",
       },
     ],
     counts: countTable(
@@ -100,7 +107,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
       ],
       c,
     ),
-    more: `Over ${c.turns} turns right after a wall, in ${c.episodes} mazes, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from. ${parted(c.split.de.full, 'only Full repeats the blocked move', 'only DE')} ${mazeSaid(c.byMaze, byMaze.said)}`,
+    more: `Over ${c.turns} turns right after a wall, in the ${c.mazes} of the ${c.episodes} mazes where it hit one, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from. ${parted(turnsOnly(c.split.de.full), 'only Full repeats the blocked move', 'only DE')} ${mazeSaid(c.split.de.full.byMaze ?? [], byMaze.said)}`,
   };
 }
 
@@ -263,7 +270,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     board: headsBoard(h, c.turns),
     luck: [luckRow('most-copying off against three at random', h.changedRandom), luckRow('most-copying off against the lowest off', h.changed)],
     counts: headsCountTable(h),
-    more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall; each turn has its own heads ranked. Where both sets make a move, t${parted(h.changed, 'only the most-copying heads off changed the move', 'only the lowest', 'were both sets alike, chance').slice(1)} Against the random three, t${parted(h.changedRandom, 'only the most-copying heads off changed it', 'only the random three', 'were both sets alike, chance').slice(1)} The random three are drawn anew at each turn from the last layer's heads outside the most-copying three (seeded, so a rerun draws the same).`,
+    more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall; each turn has its own heads ranked. Where both sets make a move, t${parted(h.changed, 'only the most-copying heads off changed the move', 'only the lowest', 'were both sets alike').slice(1)} Against the random three, t${parted(h.changedRandom, 'only the most-copying heads off changed it', 'only the random three', 'were both sets alike').slice(1)} The random three are drawn anew at each turn from the last layer's heads outside the most-copying three (seeded, so a rerun draws the same).`,
   };
 }
 
@@ -313,8 +320,11 @@ function wentTo(h: HeadsOffCounts): string {
     : 'most moves that changed took an open way.';
 }
 
-/** Where two conditions part on the same turns, counted, and how often chance alone splits them as unevenly (the folds' "how sure"). */
-export function parted(s: Split, first: string, second: string, chance = 'were the two alike, chance'): string {
+/** Where two conditions part on the same turns, counted, and how often luck alone gives such a gap (the folds' "how sure"). */
+export function parted(s: Split, first: string, second: string, alike = 'were the two alike'): string {
   const n = s.first + s.second;
-  return `The two disagree on ${n} turn${n === 1 ? '' : 's'}: ${first} ${s.first} time${s.first === 1 ? '' : 's'}, ${second} ${s.second}; ${chance} would split them this unevenly ${byChance(s).said}.`;
+  const luck = s.byMaze
+    ? `with each maze counted once, ${alike}, luck would give a gap this size ${byChance(s).said}`
+    : `${alike}, chance would split them this unevenly ${byChance(s).said}`;
+  return `The two disagree on ${n} turn${n === 1 ? '' : 's'}: ${first} ${s.first} time${s.first === 1 ? '' : 's'}, ${second} ${s.second}; ${luck}.`;
 }

@@ -59,6 +59,12 @@ export interface WallTurn {
 export interface Split {
   first: number;
   second: number;
+  /**
+   * Per maze, in maze order: its turns where only the first gives the outcome, less those where only the second does.
+   * The turns of one maze share its history, so the luck of a gap is read with each maze counted once (absent in a
+   * hand-made split: then turn by turn).
+   */
+  byMaze?: number[];
 }
 
 /** The sets of last-layer heads switched off: the most-copying ones, and the two controls. */
@@ -92,8 +98,8 @@ export interface WallCounts {
   headsOff: HeadsOffCounts;
   /** Each writer against Full and against DE on the same turns: where only it repeats the blocked move, and where only Full (or DE) does. */
   split: { full: Record<Writer, Split>; de: Record<Writer, Split> };
-  /** Full against DE with each maze counted once: per maze, its paired turns where only Full repeats the blocked move less those where only DE does. */
-  byMaze: number[];
+  /** The mazes where the model hit a wall at all: the turns come from these, not from every episode. */
+  mazes: number;
 }
 
 /** An answer that makes a move: one is written, and it is not 'stay'. The basis of every rate at the wall. */
@@ -116,9 +122,16 @@ function pairedSplit(
   outcome: (t: WallTurn, m: string | null) => boolean,
 ): Split {
   const paired = turns.filter((t) => makesMove(first(t)) && makesMove(second(t)));
+  const onlyFirst = (t: WallTurn) => outcome(t, first(t)) && !outcome(t, second(t));
+  const onlySecond = (t: WallTurn) => !outcome(t, first(t)) && outcome(t, second(t));
+  const mazes = [...new Set(turns.map((t) => t.seed))];
   return {
-    first: paired.filter((t) => outcome(t, first(t)) && !outcome(t, second(t))).length,
-    second: paired.filter((t) => !outcome(t, first(t)) && outcome(t, second(t))).length,
+    first: paired.filter(onlyFirst).length,
+    second: paired.filter(onlySecond).length,
+    byMaze: mazes.map((seed) => {
+      const here = paired.filter((t) => t.seed === seed);
+      return here.filter(onlyFirst).length - here.filter(onlySecond).length;
+    }),
   };
 }
 
@@ -135,25 +148,8 @@ export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCo
     looks: { back: read.filter((t) => t.look! >= LOOKS_BACK).length, of: read.length },
     headsOff: headsOffCounts(turns),
     split: { full: splitAgainst(turns, 'full'), de: splitAgainst(turns, 'de') },
-    byMaze: mazeDiffs(turns, 'full', 'de'),
+    mazes: new Set(turns.map((t) => t.seed)).size,
   };
-}
-
-/**
- * Two writers with each maze counted once: the turns of one maze share its history, so they are not independent
- * tosses (a reader from the lab called the turn-by-turn test pseudoreplication). Per maze, in maze order: the paired
- * turns where only the first repeats the blocked move, less those where only the second does.
- */
-function mazeDiffs(turns: readonly WallTurn[], first: Writer, second: Writer): number[] {
-  const mazes = [...new Set(turns.map((t) => t.seed))].map((seed) =>
-    pairedSplit(
-      turns.filter((t) => t.seed === seed),
-      (t) => t.moves[first],
-      (t) => t.moves[second],
-      repeatsHit,
-    ),
-  );
-  return mazes.map((m) => m.first - m.second);
 }
 
 /**
