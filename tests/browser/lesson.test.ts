@@ -543,7 +543,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       // But one real copy is outlined, said in the card and under the heatmap, and Filler is said where it stands.
       expect(await card.getByTestId('lesson-text').textContent()).toMatch(
-        /A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th, or its 11th, the word it copies next\. In turn \d+'s answer( the copy is faint: bright cells line up \d+ at most| bright cells line up \d+ at most, \d+ past the band's edge|, shown here, a bright line runs \d+ cells(, \d+ past the band's edge)?); the arrow marks one real copy\./,
+        /A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th, or its 11th, the word it copies next\. In turn \d+'s answer( the copy is faint: bright cells line up \d+ at most| bright cells run \d+ in a row, \d+ just past the band|, shown here, a bright line runs \d+ cells(, \d+ just past the band)?); the arrow marks a real copy\./,
       );
       expect(await page.getByTestId('lesson-zoom').textContent()).toContain(
         'The light-blue box and arrow: one real copy, an answer token reading the same word',

@@ -405,6 +405,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(scoreboard({ generate: true, contexts: false, hide: false, cpl: false }, c)).toEqual({
       turns: 200,
       episodes: 40,
+      mazes: 3,
       rows: [row('whole history (Full)', 75, 10), row('no history (DE)', 45, 40)],
       noHistory: 45,
     });
@@ -616,7 +617,7 @@ describe('the wall counts the lesson quotes', () => {
     // With the list kept, as many moves into other walls (69 of 198, 35 %): the list was not what it missed.
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40, 'cut-last': 29 } })).toMatchObject({
       caveat:
-        'changing its previous answer confuses it, list kept or not: 35 % of moves hit another wall, against 15 % with no history, so many repeats just swap walls.',
+        'changing its previous answer confuses it: even with its list kept, 35 % of moves hit another wall, against 15 % with no history; many repeats just swap walls.',
       said: expect.stringMatching(/ So the drop is not the placeholder's confusion alone/),
     });
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40, 'ao-second-last': 0 } }).caveat).toBe(
@@ -744,9 +745,13 @@ describe('the wall counts the lesson quotes', () => {
     expect(twinTally(close).takeaway).toMatch(/^Neither twin repeats clearly less/);
     expect(twinTally(close).more).toContain('chance would split them this unevenly about 1 time in 2.');
     // The heads, paired where both sets make a move: 31 against 7 is clear (a sign test: about 1 time in 8,600).
+    // Most of its changed moves hit another wall (32 of 43): which wall, not whether.
     expect(headsTally(c).takeaway).toBe(
-      'Attention pointed at heads that matter: switching off the most-copying heads changes the repeated move more often than the lowest or three at random, by more than luck.',
+      'Switching off the most-copying heads changes the repeated move more often than the lowest or three at random, but mostly to another wall: they change which wall, not whether.',
     );
+    // Were most of them open ways, the heads that matter.
+    const freed = { ...c, headsOff: { ...c.headsOff, open: { ...c.headsOff.open, top: 40 } } };
+    expect(headsTally(freed).takeaway).toMatch(/^Attention pointed at heads that matter: /);
     // Three at random changing nearly as many (29 % of 105 against 39 %; paired 22 against 15, about 1 time in 3): said so, on the card and in the close.
     const close3 = {
       ...c,

@@ -55,7 +55,7 @@ describe('the recap of the look inside', () => {
       [
         '9. Switching heads off',
         '61 %, 77 %, 88 %',
-        'switching them off changes the repeat more than other heads do, though mostly into other walls: they matter, how is open',
+        'switching them off changes the repeated move more than other heads do, but mostly to another wall: which wall, not whether',
       ],
     ]);
     // Only the test's row says how sure its gaps are: 25 against 9 (two-sided sign test: p = 0.009), 31 against 7.
@@ -68,7 +68,8 @@ describe('the recap of the look inside', () => {
   it('answers the half’s question in one line, from the same figures, and waits for both policies', () => {
     const r = insideReveal(world([full, filler]), c);
     expect(r.takeaway).toBe(
-      'Attention gave clues, not the cause, but it led to heads that matter: switching off the heads that copy most changes the move more than switching off others.',
+      // Most of the changed moves hit another wall (32 of 43): said in the takeaway, which wall, not an open way.
+      'Attention gave clues, not the cause. Switching off the heads that copy most changes the move more than switching off others, but mostly to another wall.',
     );
     // Of the 43 moves changed, 11 open ways: 32 into other walls.
     expect(r.said).toBe(

@@ -38,10 +38,11 @@ describe("one token's share-out, before the five kinds' guess", () => {
     // The top three take 0.85: far from even.
     expect(attentionReveal(world(result({ 0: 0.1, 3: 0.5, 4: 0.2, 8: 0.15, 5: 0.05 })))).toEqual({
       takeaway: "Attention is each earlier token's share of what one token reads, adding up to 100 %. It is far from even: a few tokens get most of it.",
-      said: 'Here, picking "east", "22" gives 85 % to its three most-read tokens and 15 % to the other 6. The next steps add up every token of the answer this way, by the kind of token read.',
+      said: `Here, picking "east", "22" gives 85 % to its three most-read tokens and 15 % to the other 6 it sees, the answer's own so far included. The next steps add up every token of the answer this way, by the kind of token read.`,
       more: expect.stringMatching(/^For example, "22", the token whose row picks the answer's last word, "east", gives 50 % to "22"/),
       // "22", "south", "22": none is "east", so the card says what a glance reads.
-      caveat: 'none of them is "east" itself: a glance takes what the model has built up at that place from the words before it, not the word alone.',
+      caveat:
+        'none of them is "east" itself: by this layer each place holds what the model gathered from the words before it, so a glance brings more than one word.',
     });
     // Were the word about to be written among them ("south", token 4), nothing to say.
     const r = result({ 0: 0.1, 3: 0.5, 4: 0.2, 8: 0.15, 5: 0.05 });

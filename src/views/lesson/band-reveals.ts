@@ -69,15 +69,15 @@ export function copyBoxSaid(w: LessonWorld): string {
   const run = longestRun(r)?.length ?? 0;
   // A longer line just past the band's edge (a copy shifted further than the band reaches), named where readers saw it.
   const past = longestRun(r, r.radius + PAST_EDGE);
-  const outside = past && Math.abs(past.d) > r.radius && past.length > Math.max(run, 2) ? `, ${past.length} past the band's edge` : '';
+  const outside = past && Math.abs(past.d) > r.radius && past.length > Math.max(run, 2) ? `, ${past.length} just past the band` : '';
   // Bright: at least BRIGHT times chance (fainter grey runs are weaker than a copy's).
   const runs =
     run >= 3
       ? `, shown here, a bright line runs ${run} cells${outside}`
       : outside
-        ? ` bright cells line up ${Math.max(run, 1)} at most${outside}`
+        ? ` bright cells run ${Math.max(run, 1)} in a row${outside}`
         : ` the copy is faint: bright cells line up ${Math.max(run, 1)} at most`;
-  return `${line} In ${turn ? `turn ${turn}'s` : 'the last'} answer${runs}; the arrow marks one real copy.`;
+  return `${line} In ${turn ? `turn ${turn}'s` : 'the last'} answer${runs}; the arrow marks a real copy.`;
 }
 
 /** The tokens the band's attention falls on most: up to two, each with its part of the band's attention; null without the rows. */

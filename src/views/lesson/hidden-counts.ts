@@ -112,7 +112,7 @@ function latestShaken(c: WallCounts): string {
     return `its previous answer also holds the list of cells it copies, so hiding it confuses it: ${otherWalls(c, 'ao-last')} % of its moves hit another wall, against ${otherWalls(c, 'de')} % of DE's.`;
   // Readers asked whether the missing list was the confusion: the list kept, the moves into other walls stay.
   // Many of the repeats it loses only swap walls: said, as readers counted any wall from the table.
-  return `changing its previous answer confuses it, list kept or not: ${otherWalls(c, 'cut-last')} % of moves hit another wall, against ${otherWalls(c, 'de')} % with no history, so many repeats just swap walls.`;
+  return `changing its previous answer confuses it: even with its list kept, ${otherWalls(c, 'cut-last')} % of moves hit another wall, against ${otherWalls(c, 'de')} % with no history; many repeats just swap walls.`;
 }
 
 /**

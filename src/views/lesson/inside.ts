@@ -91,7 +91,7 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
       carry
         ? beyondRandom(h)
           ? mostlyIntoWalls(h)
-            ? 'switching them off changes the repeat more than other heads do, though mostly into other walls: they matter, how is open'
+            ? 'switching them off changes the repeated move more than other heads do, but mostly to another wall: which wall, not whether'
             : 'the most-copying heads carry part of the repeat, more than other heads'
           : 'fewer than with the lowest off, not clearly fewer than with three at random: not singled out'
         : headsCarry(c)
@@ -120,7 +120,9 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
   const takeaway = !carry
     ? `${start}. Switching off the heads that copy most did not change the repeat more than switching off others.`
     : beyondRandom(h)
-      ? `${start}, but it led to heads that matter: switching off the heads that copy most changes the move more than switching off others.`
+      ? mostlyIntoWalls(h)
+        ? `${start}. Switching off the heads that copy most changes the move more than switching off others, but mostly to another wall.`
+        : `${start}, but it led to heads that matter: switching off the heads that copy most changes the move more than switching off others.`
       : `${start}. Switching off the heads that copy most changes the move barely more than switching off three at random.`;
   // The clues the rows found, in one sentence: each only where its figure is well above chance.
   const { prior, diagonal, head } = readingsOf(full);

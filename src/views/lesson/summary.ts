@@ -55,7 +55,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
         label: 'What the papers found in large chat models',
         items: [
           '"Do LLMs benefit from their own words?" found that in real chats, keeping only the latest exchange (as LT does here) or one-sentence summaries of the answers often answered as well with far less text. A model can carry its own earlier mistakes into later answers.',
-          `"Mitigating conversational inertia" found that agents copy their own prior assistant answers (a diagonal in attention) and so try fewer new moves. Training them to prefer answers written with less history helped.${
+          `"Mitigating conversational inertia" found that agents copy their own prior assistant answers (a diagonal in attention) and try fewer new moves. Training them to prefer answers written with less history helped.${
             // Beside the look inside's verdict, so the paper's diagonal and "clues, not the cause" do not read as a contradiction.
             beyondRandom(c.headsOff)
               ? ''

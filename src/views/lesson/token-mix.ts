@@ -61,11 +61,11 @@ export function attentionReveal(w: LessonWorld): Reveal {
   return {
     // One direction throughout, as the step text says it: each earlier token's share of what one token reads.
     takeaway: `Attention is each earlier token's share of what one token reads, adding up to 100 %. ${top >= 0.5 ? 'It is far from even: a few tokens get most of it.' : `It is spread wide: its ${most} most-read tokens get under half.`}`,
-    said: `Here, picking ${quoted(r, mix.next)}, ${quoted(r, mix.q)} gives ${percent(top)} to its ${most} most-read tokens and ${percent(mix.rest)} to the other ${mix.others}. The next steps add up every token of the answer this way, by the kind of token read.`,
+    said: `Here, picking ${quoted(r, mix.next)}, ${quoted(r, mix.q)} gives ${percent(top)} to its ${most} most-read tokens and ${percent(mix.rest)} to the other ${mix.others} it sees, the answer's own so far included. The next steps add up every token of the answer this way, by the kind of token read.`,
     more: tokenMixSaid(r, mix),
     ...(notTheWord(r, mix) && {
       // Readers asked why the token picking "south" reads none of the "south"s: said where they ask it.
-      caveat: `none of them is ${quoted(r, mix.next)} itself: a glance takes what the model has built up at that place from the words before it, not the word alone.`,
+      caveat: `none of them is ${quoted(r, mix.next)} itself: by this layer each place holds what the model gathered from the words before it, so a glance brings more than one word.`,
     }),
   };
 }

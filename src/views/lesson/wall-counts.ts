@@ -155,6 +155,8 @@ export const CUTTING = ['window:6', 'clip:6:1', 'summary:6:1'] as const satisfie
 export interface Board {
   turns: number;
   episodes: number;
+  /** The mazes the turns come from (those where it hit a wall), said in the caption beside all the episodes. */
+  mazes?: number;
   rows: BoardRow[];
   /** DE's rate: the goal's own pull, marked on every bar (null: no mark, the heads step's count). */
   noHistory: number | null;
@@ -208,6 +210,7 @@ export function scoreboard(
   return {
     turns: c.turns,
     episodes: c.episodes,
+    mazes: c.mazes,
     rows: only ? rows.filter((r) => r.writer !== undefined && only.includes(r.writer)) : rows,
     noHistory: moveRate(c, 'de'),
   };
@@ -253,7 +256,9 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
       : !carry
         ? 'Switching off the most-copying heads changed more moves than the control, but that could be luck.'
         : random
-          ? 'Attention pointed at heads that matter: switching off the most-copying heads changes the repeated move more often than the lowest or three at random, by more than luck.'
+          ? mostlyIntoWalls(h)
+            ? 'Switching off the most-copying heads changes the repeated move more often than the lowest or three at random, but mostly to another wall: they change which wall, not whether.'
+            : 'Attention pointed at heads that matter: switching off the most-copying heads changes the repeated move more often than the lowest or three at random, by more than luck.'
           : 'Switching off the most-copying heads stops more repeats than switching off the lowest, but not clearly more than switching off three at random.',
     // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
     // In step 2's measure (back into the wall); where the changed moves went, under "Careful:": a reader took
