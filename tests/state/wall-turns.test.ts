@@ -590,7 +590,7 @@ describe('the wall counts the lesson quotes', () => {
     );
     // Cut-last at DE's level (90 of 198, 45 %): the pull in the thought and move.
     expect(latestTally({ ...c, repeats: { ...c.repeats, 'cut-last': 90 } }).takeaway).toBe(
-      "Hiding its previous answer, or only its thought and move, brings its repeats down to DE's; hiding an older one does not: the pull sits in those lines.",
+      "Hiding its previous answer, or just its thought and move, brings same-wall repeats down to DE's; hiding an older one does not: the pull sits in those lines.",
     );
     expect(latestTally(c).said).toBe(
       "With only its previous answer hidden, it walks into the wall again in 46 % of its moves; with only that answer's thought and move cut, its list kept, 51 %. With only the answer two turns back hidden (the control), 72 %; with no history (DE), 45 %; with the whole history, 75 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the previous answer it finds more open ways than with it.",
@@ -710,7 +710,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(attention!.items).toEqual([
       'Attention shows where the model reads, not why it chooses.',
       'Its prior assistant answers get 1.3 times what their length alone would give them, and its line-for-line copying (the diagonal, 1.5 times chance) is mostly the list of cells the task asks for.',
-      'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %). Attention picked the heads; switching them off tested them.',
+      'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %), though most moves it changed hit another wall. Attention picked the heads; switching them off tested them.',
     ]);
     // What it means for the chatbots a newcomer uses: the way out said with this model's own counts, and only where
     // no history is well below the whole history (10 points or more); else what to expect, in words.
@@ -764,7 +764,7 @@ describe('the wall counts the lesson quotes', () => {
       /^These 116 moves walked into the wall again with every head on; with the most-copying heads off, 61 in every 100 of them still do; three at random, 71; the lowest, 88\. Only its gap to the lowest is more than luck\./,
     );
     expect(summary(close3).points![1]!.items.at(-1)).toBe(
-      'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %), but 3 at random came close (71 %). Attention picked the heads; switching them off tested them.',
+      'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %), but 3 at random came close (71 %), though most moves it changed hit another wall. Attention picked the heads; switching them off tested them.',
     );
     expect(headsTally(c).more).toMatch(
       /Where both sets make a move, the two disagree on 38 turns: only the most-copying heads off changed the move 31 times, only the lowest 7; were both sets alike, chance would split them this unevenly less than 1 time in 1,000\. Against the random three, the two disagree on 34 turns: only the most-copying heads off changed it 25 times, only the random three 9; were both sets alike, chance would split them this unevenly less than 1 time in 100\./,

@@ -73,7 +73,7 @@ describe('the recap of the look inside', () => {
     );
     // Of the 43 moves changed, 11 open ways: 32 into other walls.
     expect(r.said).toBe(
-      `${SO_WHAT} The clues were that it leans on its own answers, copies them in order more than chance, and one head stands out from its layer. Most moves it changes run into another wall; the heads feed the pull, but removing them does not show the way out.`,
+      `${SO_WHAT} The clues were that it leans on its own answers, copies them in order more than chance, and one head stands out from its layer. Most moves it changes run into another wall: the heads change which wall, not whether, so they do not show the way out.`,
     );
     expect(r.table!.rows).toHaveLength(5);
     // The stored repeats read one by one, in the fold: 15 of 116 = 12.9 %, fewer than half, so a look is not needed.

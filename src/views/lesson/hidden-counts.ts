@@ -131,7 +131,7 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
     pull: !keeps
       ? 'Hiding only its previous answer takes the extra repeats away, but hiding the answer two turns back does too: part of the drop is the placeholder itself.'
       : cutPull(c)
-        ? `Hiding its previous answer, or only its thought and move, brings its repeats down to DE's; hiding an older one does not: the pull ${shaken ? 'seems to sit' : 'sits'} in those lines.`
+        ? `Hiding its previous answer, or just its thought and move, brings same-wall repeats down to DE's; hiding an older one does not: the pull ${shaken ? 'seems to sit' : 'sits'} in those lines.`
         : `Hiding its previous answer takes the extra repeats away and hiding an older one does not, but cutting only its thought and move leaves some: the pull ${shaken ? 'seems to sit' : 'sits'} in that answer.`,
     part: 'Hiding only its previous answer takes part of the extra repeats away: the pull sits partly in that one answer.',
     all: 'Hiding only its previous answer leaves the extra repeats: the pull is not in that one answer.',

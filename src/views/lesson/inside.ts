@@ -142,7 +142,9 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
     // What the test said of the copying heads, in the same words as the takeaway's verdict.
     caveat: `attention maps look convincing, but only switching parts off tests them; ${
       carry && beyondRandom(h)
-        ? `here the test backed the copying heads${mostlyIntoWalls(h) ? ', though most moves it changed went into other walls' : ''}`
+        ? mostlyIntoWalls(h)
+          ? 'here switching off the copying heads changed which wall it walks into more than whether it hits one'
+          : 'here the test backed the copying heads'
         : 'here the test did not single out the copying heads'
     }.`,
     // What this means for a reader first (the sentence shown unfolded), then the clues and the test.
@@ -151,7 +153,7 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
         ? ''
         : beyondRandom(h)
           ? mostlyIntoWalls(h)
-            ? ' Most moves it changes run into another wall; the heads feed the pull, but removing them does not show the way out.'
+            ? ' Most moves it changes run into another wall: the heads change which wall, not whether, so they do not show the way out.'
             : ''
           : ' Three heads at random change nearly as many moves as the most-copying ones, so the pull is not held by the copying few.'
     }`,

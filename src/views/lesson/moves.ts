@@ -171,9 +171,9 @@ export function headsOffReveal(
   const copied =
     previous === null
       ? ''
-      : ` Each begins with the list of cells visited, copied from the previous answer (copying the task asks for): its first ${wordsCopied(a.withAll, previous)} words match that answer's with every head on, ${wordsCopied(a.withOff, previous)} with those heads off${
-          c ? `, ${wordsCopied(c.withOff, previous)} with the others off` : ''
-        }${topWrong || controlWrong ? '; a list that comes out wrong goes wrong after those words' : ''}.`;
+      : ` Each begins with the list of cells visited, copied from the previous answer (copying the task asks for). How many words each copies before it first differs: ${wordsCopied(a.withAll, previous)} with every head on, ${wordsCopied(a.withOff, previous)} with the most-copying heads off${
+          c ? `, ${wordsCopied(c.withOff, previous)} with the lowest off` : ''
+        }${topWrong || controlWrong ? '; a list that comes out wrong goes wrong there' : ''}.`;
   const grid = ' In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio.';
   const reading = offMeaning(a, walls);
   return {

@@ -92,7 +92,10 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
     latest === 'pull' && ltBringsMost(c)
       ? controlKeeps(c)
         ? // "Seem to" where hiding that answer also confuses the model, as the hide step says it.
-          `The extra repeats ${unsettled(c, 'ao-last') ? 'seem to go' : 'go'} with the model's previous answer: the turn before alone brings them back, and hiding that answer, not an older one, takes them away.`
+          // Where hiding it sends many moves into other walls, said in the bold line: readers took "takes them away" for a cure.
+          unsettled(c, 'ao-last')
+          ? "The extra repeats seem to go with the model's previous answer: the turn before brings them back; hiding that answer, not an older one, moves them, often to another wall."
+          : "The extra repeats go with the model's previous answer: the turn before alone brings them back, and hiding that answer, not an older one, takes them away."
         : "The extra repeats seem to go with the model's own previous answer: the turn before alone brings them back (LT), and hiding only that answer takes them away."
       : ao === 'pull'
         ? "The extra repeats go with the model's own answers, not only the previous one: hiding them all (AO) takes them away, hiding only the previous one does not."

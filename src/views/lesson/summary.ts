@@ -2,7 +2,7 @@
  * The lesson's close: what its history does to the move the model writes, and what attention showed, side by side
  * (two lists on the card), from the stored counts and, where the page has them, the figures against chance.
  */
-import { beyondRandom, byChance, headsCarry, headsClear, historyAdds, ltBringsMost, movePct, stillPct } from './wall-counts';
+import { beyondRandom, byChance, headsCarry, headsClear, historyAdds, ltBringsMost, mostlyIntoWalls, movePct, stillPct } from './wall-counts';
 import { controlKeeps, hideVerdict, unsettled } from './hidden-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
@@ -41,7 +41,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     headsCarry(c)
       ? `With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (${stillPct(c.headsOff, 'top')} against ${stillPct(c.headsOff, 'bottom')})${heads ? '' : ', a gap that could be luck'}${
           heads && !beyondRandom(c.headsOff) ? `, but 3 at random came close (${stillPct(c.headsOff, 'random')})` : ''
-        }. Attention picked the heads; switching them off tested them.`
+        }${heads && mostlyIntoWalls(c.headsOff) ? ', though most moves it changed hit another wall' : ''}. Attention picked the heads; switching them off tested them.`
       : 'Switching off the most-copying heads left about as many repeats back in the wall as switching off the 3 lowest.',
   ];
   return {
