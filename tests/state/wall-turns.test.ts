@@ -692,9 +692,9 @@ describe('the wall counts the lesson quotes', () => {
     );
     expect(
       policyTally('lt', 'LT', { ...lowSummary, split: { ...lowSummary.split, full: { ...lowSummary.split.full, 'summary:6:1': sp(5, 7) } } }, [t3(3)]).more,
-    ).toMatch(/ Summary, swapping cut answers for summaries, is lower than Full \(50 %; luck: 1 time in 2 or more\)\.$/);
+    ).toMatch(/ Summary, swapping cut answers for summaries, is lower than Full \(50 %; luck: 1 time in 2 or more, so it could be luck\)\.$/);
     expect(policyTally('lt', 'LT', lowSummary, [t3(3)]).more).toMatch(
-      / Summary, swapping cut answers for summaries, is lower than Full \(50 %; luck: less than 1 time in 1,000\)\.$/,
+      / Summary, swapping cut answers for summaries, is lower than Full \(50 %; luck: less than 1 time in 1,000, so more than luck\)\.$/,
     );
     expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/, and 45 % under DE \(no earlier turn\)\.$/);
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');

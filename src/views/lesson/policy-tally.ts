@@ -28,7 +28,8 @@ function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'cavea
   const more = near.some(([w]) => w === low)
     ? {}
     : {
-        more: `${name}${low === 'summary:6:1' ? ', swapping cut answers for summaries,' : ''} is lower than Full (${movePct(c, low)}; luck: ${byChance(c.split.full[low]).said}).`,
+        // With the lesson's one verdict beside the chance: a reader held "1 time in 16" against the line of 1 in 20.
+        more: `${name}${low === 'summary:6:1' ? ', swapping cut answers for summaries,' : ''} is lower than Full (${movePct(c, low)}; luck: ${byChance(c.split.full[low]).said}, so ${byChance(c.split.full[low]).clear ? 'more than luck' : 'it could be luck'}).`,
       };
   if (!near.length) return more;
   const share = Math.round((100 * Math.min(...near.map(([w]) => keptWhole(parsePolicy(w), turns)))) / Math.max(1, turns.length));
