@@ -4,7 +4,7 @@
  * the rate the bars and the words give, that of the moves made. Readers asked for a small table in place of the
  * fold's sentences of counts.
  */
-import { type HeadSet, type HeadsOffCounts, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
+import { type HeadSet, type HeadsOffCounts, rate, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 
 export interface CountRow {
   label: string;
@@ -34,8 +34,8 @@ const row = (label: string, turns: number, repeats: number, open: number, moved:
   otherWall: moved - repeats - open,
   open,
   noMove: turns - moved,
-  rate: Math.round((repeats / (moved || 1)) * 100),
-  anyWall: Math.round(((moved - open) / (moved || 1)) * 100),
+  rate: rate(repeats, moved || 1),
+  anyWall: rate(moved - open, moved || 1),
 });
 
 /** The rows for these policies (label, writer), in order. */

@@ -6,7 +6,7 @@
 import { signFlipTest, signTest } from '../../metrics/stats';
 import { countTable, headsCountTable } from './count-table';
 import { stepNo } from './order';
-import { type HeadSet, type HeadsOffCounts, type Split, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
+import { type HeadSet, type HeadsOffCounts, rate, type Split, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import { type LuckRow, type Reveal, SILENT } from './world';
 
 /** The lesson's one line: a gap luck alone gives less than 1 time in 20 is "more than luck" (the words and the meter). */
@@ -53,8 +53,7 @@ export function luckSaid(s: Split, two: string): string {
 /** A writer's repeats among its moves made, counted and in per cent: "80 of 160 moves (50 %)". */
 export const ofMoves = (c: WallCounts, w: Writer): string => `${c.repeats[w]} of ${c.moved[w]} moves (${moveRate(c, w)} %)`;
 
-/** n of total in whole per cent: the one rounding every count here is said and drawn with. */
-export const rate = (n: number, total: number): number => Math.round((n / total) * 100);
+export { rate };
 export const of = (n: number, total: number) => `${n} (${rate(n, total)} %)`;
 export const pct = (n: number, total: number) => `${rate(n, total)} %`;
 

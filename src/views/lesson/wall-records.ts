@@ -197,6 +197,9 @@ function headsOffCounts(turns: readonly WallTurn[]): HeadsOffCounts {
   };
 }
 
+/** n of total in whole per cent: the one rounding every count here is said, drawn and tabled with. */
+export const rate = (n: number, total: number): number => Math.round((n / total) * 100);
+
 /** The stored turns themselves, for the counts a step makes of them (Window-6's early turns). */
 export const WALL_TURNS = stored.turns as WallTurn[];
 
