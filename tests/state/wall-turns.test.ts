@@ -419,8 +419,6 @@ describe('the wall counts the lesson quotes', () => {
       row('own answers hidden (AO)', 50, 19, 20),
       // 88 and 80 of the 190 moves; 10 of 200 turns make none.
       row('previous answer hidden (AO-last)', 46, 42, 5),
-      // The list kept: 100 and 60 of 198 moves; 2 of 200 turns make none.
-      row('its thought and move cut, list kept (Cut-last)', 51, 30, 1),
       // The control: 140 and 20 of 195 moves; 5 of 200 turns make none (2.5 %, rounded up).
       row('answer two turns back hidden (AO-second-last)', 72, 10, 3),
       row('no history (DE)', 45, 40),
@@ -506,18 +504,16 @@ describe('the wall counts the lesson quotes', () => {
     expect(policyTally('window:6', 'Window-6', c, [t(3), t(7), t(9)]).said).toBe(
       'At the wall it repeats the blocked move in 74 % under Window-6 against 75 % under Full: at 2 of those turns Window-6 still keeps every turn, so at the wall it changes little.',
     );
-    // Hiding its answers, among the answers that make a move: AO 80 of 160 (50 %, at DE's 45 % + 5), SUM 90 of 150
-    // (60 %, below Full's 75 % − 5: part), Filler 20 of 100 (20 %, more than 10 below DE: confusion); Filler breaks 50 %.
+    // Hiding its answers, among the answers that make a move: AO 80 of 160 (50 %, at DE's 45 % + 5).
     expect(hiddenTally(c)).toEqual({
       takeaway:
         'With its own answers hidden (AO), it repeats as often as with no history. So the extra repeats seem to go with its own words, though hiding them confuses it.',
-      // Filler's rate is among half the turns (100 of 200 make a move): said beside it.
       said: 'Of the moves made, AO (50 %) repeats the blocked move about as often as DE.',
       // What "unsettles" means, unfolded beside the bold line: 31 % of its moves into other walls against DE's 15 %.
       caveat:
         "hiding its answers also confuses it: 31 % of AO's moves hit another wall (the grey), against 15 % of DE's, and it finds an open way less than half as often.",
-      // SUM and Filler in the fold: the card reads AO, the papers' own test.
-      more: 'SUM (each answer as a one-sentence summary) and Filler (each as unrelated words) hide them too: of the moves made, SUM (60 %) keeps part of the extra repeats; Filler (20 %) falls below even DE, and 50 % of its answers make no move: unfamiliar text changes its play beyond the pull. Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. Where both make a move, the two disagree on 82 turns: only AO repeats the blocked move 37 times, only DE 45; were the two alike, chance would split them this unevenly about 1 time in 2.',
+      // AO alone, the papers' own test: SUM and Filler are not in the step.
+      more: 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. Where both make a move, the two disagree on 82 turns: only AO repeats the blocked move 37 times, only DE 45; were the two alike, chance would split them this unevenly about 1 time in 2.',
       // The counts in the fold's table, every row over the 200 turns: AO 80 + 49 + 31 + 40 (no move).
       counts: {
         caption: 'The counts: where the move went, on each of the 200 turns right after a wall (40 mazes the demo model played)',
@@ -525,8 +521,6 @@ describe('the wall counts the lesson quotes', () => {
         turns: 200,
         rows: [
           { label: 'AO', repeats: 80, otherWall: 50, open: 30, noMove: 40, rate: 50, anyWall: 81 },
-          { label: 'SUM', repeats: 90, otherWall: 30, open: 30, noMove: 50, rate: 60, anyWall: 80 },
-          { label: 'Filler', repeats: 20, otherWall: 0, open: 80, noMove: 100, rate: 20, anyWall: 20 },
           { label: 'Full', repeats: 150, otherWall: 30, open: 20, noMove: 0, rate: 75, anyWall: 90 },
           { label: 'DE', repeats: 90, otherWall: 30, open: 80, noMove: 0, rate: 45, anyWall: 60 },
         ],
@@ -540,9 +534,9 @@ describe('the wall counts the lesson quotes', () => {
     // Every answer a move: no word of missing moves. AO at Full's rate: the takeaway says the repeats do not come with its words.
     const fine = { ...c, repeats: { ...c.repeats, ao: 150, sum: 100 }, moved: { ...c.moved, ao: 200, sum: 200, filler: 200 } };
     expect(hiddenTally(fine).said).toBe('Of the moves made, AO (75 %) keeps them all, as Full.');
-    expect(hiddenTally(fine).more).toMatch(
-      /^SUM \(each answer as a one-sentence summary\) and Filler \(each as unrelated words\) hide them too: of the moves made, SUM \(50 %\) repeats the blocked move about as often as DE; Filler \(10 %\) falls below even DE: unfamiliar text changes its play beyond the pull\. Where both make a move, the two disagree/,
-    );
+    // SUM and Filler are not in the step: AO alone, then its table.
+    expect(hiddenTally(fine).more).toMatch(/^Where both make a move, the two disagree/);
+    expect(hiddenTally(fine).counts!.rows.map((r) => r.label)).toEqual(['AO', 'Full', 'DE']);
     expect(hiddenTally(fine).takeaway).toMatch(/as often as with them: here the extra repeats do not come with its own words\.$/);
     // The recap after: each policy's rate and reading side by side, from the same counts (LT 70 %: most of the 30 extra back).
     expect(recapRows(c).map((r) => [r.label, r.rate, r.tells])).toEqual([
@@ -554,8 +548,6 @@ describe('the wall counts the lesson quotes', () => {
       // 88 of 190 (46 %, at DE's 45 %), its other walls 12 % against DE's 15 %: settled, so the repeats went with that answer.
       // Its control keeps the repeats (72 %): read with it.
       ['AO-last', 46, 'as with no history, while its control keeps them: the pull goes with that answer'],
-      // Its list kept, 100 of 198 (51 %): above DE's 45 % + 5, below Full's 75 % − 5.
-      ['Cut-last', 51, 'part of the extra repeats stay'],
       // 140 of 195 (72 %): 27 of the 30 extra stay with one placeholder on the answer before.
       ['AO-second-last', 72, 'most of the extra repeats stay: one placeholder alone does not take them away'],
     ]);
@@ -568,9 +560,12 @@ describe('the wall counts the lesson quotes', () => {
       'from DE: more than luck; from Full: could be luck',
       'from DE: could be luck; from Full: more than luck',
       'from DE: could be luck; from Full: more than luck',
-      // Cut-last: 40 against 30 from DE, 6 against 56 from Full.
-      'from DE: could be luck; from Full: more than luck',
       'from DE: more than luck; from Full: could be luck',
+    ]);
+    // Under each rate, how often it finds an open way: Full 20 of 200 moves, DE 80 of 200.
+    expect(recapReveal(c).table!.rows.slice(0, 2).map((r) => [r.figure, r.also])).toEqual([
+      ['75 %', 'open way: 10 %'],
+      ['45 %', 'open way: 40 %'],
     ]);
     expect(recapReveal(c).takeaway).toBe(
       "The extra repeats go with the model's previous answer: the turn before alone brings them back, and hiding that answer, not an older one, takes them away.",
@@ -584,44 +579,49 @@ describe('the wall counts the lesson quotes', () => {
     expect(recapReveal({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toMatch(/^The extra repeats seem to go with/);
     // The hide step's AO-last: 88 of 190 moves (46 %) against DE's 45 % and Full's 75 %; its other walls 12 % against DE's 15 %.
     // Its control keeps 140 of 195 (72 %): the placeholder alone does not take the repeats away.
-    // Its list kept (Cut-last, 51 %), part of the extra stays: the pull is said to sit in the answer, not in its thought and move.
     expect(latestTally(c).takeaway).toBe(
-      'Hiding its previous answer takes the extra repeats away and hiding an older one does not, but cutting only its thought and move leaves some: the pull sits in that answer.',
+      "Hiding only its previous answer brings repeats into the wall down to DE's; hiding the one before does not: the pull sits in that answer.",
     );
-    // Cut-last at DE's level (90 of 198, 45 %): the pull in the thought and move.
-    expect(latestTally({ ...c, repeats: { ...c.repeats, 'cut-last': 90 } }).takeaway).toBe(
-      "Hiding its previous answer, or just its thought and move, brings same-wall repeats down to DE's; hiding an older one does not: the pull sits in those lines.",
+    // Where many of its moves hit another wall (33 % against DE's 15 %), the bold line says they move to another wall.
+    expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40 } }).takeaway).toBe(
+      "Hiding only its previous answer brings repeats into the same wall down to DE's, though many just move to another wall; hiding the one before does not.",
     );
+    // The same wall and any wall, side by side: AO-last 88 and 110 of 190 moves; the control 140 and 175 of 195; DE 90 and 120 of 200 (45 %, 60 %); Full 150 and 180 of 200.
     expect(latestTally(c).said).toBe(
-      "With only its previous answer hidden, it walks into the wall again in 46 % of its moves; with only that answer's thought and move cut, its list kept, 51 %. With only the answer two turns back hidden (the control), 72 %; with no history (DE), 45 %; with the whole history, 75 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the previous answer it finds more open ways than with it.",
+      "With only its previous answer hidden (AO-last), 46 % of its moves go into the same wall, 58 % into any wall. With only the one before hidden (AO-second-last, the control), 72 % and 90 %; with no history (DE), 45 % and 60 %; with the whole history, 75 % and 90 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the previous answer it finds more open ways than with it.",
     );
     expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toBe(
       'Hiding only its previous answer takes the extra repeats away, but hiding the answer two turns back does too: part of the drop is the placeholder itself.',
     );
     expect(latestTally(c).more).toMatch(
-      /^AO-last, Cut-last and AO-second-last are this tool's tests, not a paper's policies\. .* Where both make a move, the two disagree on 78 turns: only AO-last repeats the blocked move 8 times, only Full 70;/,
+      /^AO-last and AO-second-last are this tool's tests, not a paper's policies: .* Where both make a move, the two disagree on 78 turns: only AO-last repeats the blocked move 8 times, only Full 70;/,
     );
+    // Cut-last in the fold: 100 of 198 moves (51 %) into the same wall, 38 (19 %) into another, at DE's 15 % + 4: the missing list was the confusion.
+    expect(latestTally(c).more).toContain(
+      "Cut-last, this tool's second test, keeps the previous answer's first line, the list, and cuts its thought and move: 51 % of its moves go into the same wall, 19 % into another wall, as with no history: the missing list was the confusion.",
+    );
+    // The harshest reading, no move counted as a repeat: AO-last (88 + 10) of 200, Cut-last (100 + 2) of 200, Full 150 of 200.
+    expect(latestTally(c).more).toMatch(/Counting the answers that make no move as repeats, AO-last would be 49 % and Cut-last 51 %, against 75 % for Full\.$/);
     // Its table: 88 + 22 + 80 + 10 (no move) of 200; the list kept, 100 + 38 + 60 + 2.
-    expect(latestTally(c).counts!.rows.slice(0, 3)).toEqual([
+    expect(latestTally(c).counts!.rows.map((r) => r.label)).toEqual(['AO-last', 'AO-second-last', 'Full', 'DE', 'Cut-last']);
+    expect(latestTally(c).counts!.rows.slice(0, 2)).toEqual([
       { label: 'AO-last', repeats: 88, otherWall: 22, open: 80, noMove: 10, rate: 46, anyWall: 58 },
-      { label: 'Cut-last', repeats: 100, otherWall: 38, open: 60, noMove: 2, rate: 51, anyWall: 70 },
       { label: 'AO-second-last', repeats: 140, otherWall: 35, open: 20, noMove: 5, rate: 72, anyWall: 90 },
     ]);
-    expect(latestTally(c).luck!.map((r) => r.label)).toEqual(['AO-last against Full', 'Cut-last against Full', 'AO-second-last against Full']);
+    expect(latestTally(c).counts!.rows.at(-1)).toEqual({ label: 'Cut-last', repeats: 100, otherWall: 38, open: 60, noMove: 2, rate: 51, anyWall: 70 });
+    expect(latestTally(c).luck!.map((r) => r.label)).toEqual(['AO-last against Full', 'AO-second-last against Full', 'Cut-last against Full']);
     // More moves into other walls (33 %) where the control's stay at 18 %: said beside, then why it is not the placeholder's confusion alone.
     // On the card, as AO's confusion is, with its figures; why it is not the placeholder's confusion alone, in the words after.
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40 } })).toMatchObject({
-      caveat: "its previous answer also holds the list of cells it copies, so hiding it confuses it: 33 % of its moves hit another wall, against 15 % of DE's.",
+      caveat: 'hiding it confuses the model: 33 % of its moves hit another wall, against 15 % with no history; many repeats just swap walls.',
       said: expect.stringMatching(/ So the drop is not the placeholder's confusion alone/),
     });
-    // With the list kept, as many moves into other walls (69 of 198, 35 %): the list was not what it missed.
-    expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40, 'cut-last': 29 } })).toMatchObject({
-      caveat:
-        'changing its previous answer confuses it: even with its list kept, 35 % of moves hit another wall, against 15 % with no history; many repeats just swap walls.',
-      said: expect.stringMatching(/ So the drop is not the placeholder's confusion alone/),
-    });
+    // With the list kept, as many moves into other walls (69 of 198, 35 %): the list was not what it missed, said in the fold.
+    expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40, 'cut-last': 29 } }).more).toContain(
+      '51 % of its moves go into the same wall, 35 % into another wall, so the missing list is not what confuses it.',
+    );
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40, 'ao-second-last': 0 } }).caveat).toBe(
-      "one placeholder confuses it: 33 % of AO-last's moves hit another wall (the grey), against 15 % of DE's, and the control's too, yet the control keeps the repeats.",
+      "one placeholder confuses it: 33 % of AO-last's moves hit another wall, against 15 % of DE's, and the control's too, yet the control keeps the repeats.",
     );
     expect(latestTally(c).caveat).toBeUndefined();
     expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-last': 145 } }).takeaway).toBe(
@@ -629,11 +629,11 @@ describe('the wall counts the lesson quotes', () => {
     );
     // Both placeholders unsettling (the previous answer's other walls at 33 %, its control's at 28 %): said once, of both.
     const shaken = { ...c, open: { ...c.open, 'ao-last': 40, 'ao-second-last': 0 } };
-    expect(recapRows(shaken).at(-3)!.tells).toBe(
+    expect(recapRows(shaken).find((r) => r.label === 'AO-last')!.tells).toBe(
       'as with no history, with more moves into other walls, while its control keeps them: the pull goes with that answer',
     );
     // Without a control that keeps the repeats, the row says the model is confused too.
-    expect(recapRows({ ...shaken, repeats: { ...shaken.repeats, 'ao-second-last': 90 } }).at(-3)!.tells).toBe(
+    expect(recapRows({ ...shaken, repeats: { ...shaken.repeats, 'ao-second-last': 90 } }).find((r) => r.label === 'AO-last')!.tells).toBe(
       'as with no history, but more moves hit other walls: confused too',
     );
     expect(recapReveal(shaken).said).toContain(' Both placeholders confuse it (more moves into other walls), so part of each drop may be confusion.');

@@ -268,7 +268,7 @@ describe('the lesson', () => {
     const muchLonger = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1200, prefilled: 40 }] })] };
     expect(told('hide', muchLonger, full)).toContain('Under ao the model reads 1200 tokens before answering, against 1020 under Full. It reads more');
     expect(step('hide').reveal!(longer, full).more).toMatch(
-      /^Under ao the model reads about as many tokens .*\. SUM \(each answer as a one-sentence summary\) and Filler \(each as unrelated words\) hide them too: .*\. Hidden answers sometimes leave no move .*\. Where both make a move, the two disagree on \d+ turns: /,
+      /^Under ao the model reads about as many tokens .*\. Hidden answers sometimes leave no move .*\. Where both make a move, the two disagree on \d+ turns: /,
     );
     expect(told('hide', ao, full)).not.toContain('adds a 35-word line');
     const sum = { ...muchLonger, shown: ['sum'], results: [{ ...muchLonger.results[0]!, policy: 'sum', label: 'SUM' }] };

@@ -26,6 +26,7 @@ export function RecapTable({ table }: { table: Table }) {
             </th>
             <td>
               <strong>{unbroken(r.figure)}</strong>
+              {r.also && <small className="muted">{unbroken(r.also)}</small>}
               {/* How sure the gap is: the recap's point, so not greyed like the row's aside. */}
               {r.luck && <small>{r.luck}</small>}
             </td>

@@ -1,6 +1,6 @@
 /**
- * The hide step's count (AO on the card, SUM and Filler in its fold) and the recap after it: the policies' counts
- * side by side, read against no history. Plain functions over the stored turns (wall-records.ts).
+ * The hide step's counts (AO, then AO-last against its control; Cut-last in the fold): each policy read against
+ * no history and the whole history. Plain functions over the stored turns (wall-records.ts).
  */
 import { historyAdds, luckRow, moveRate, noMoveRate, openRate, parted, rate } from './wall-counts';
 import { countTable } from './count-table';
@@ -12,13 +12,6 @@ const otherWalls = (c: WallCounts, w: Writer): number => rate(c.moved[w] - c.rep
 /** A writer's moves into other walls well above DE's: its placeholders unsettle the model as well as hiding its words. */
 export const unsettled = (c: WallCounts, w: Writer): boolean => otherWalls(c, w) > otherWalls(c, 'de') + 10;
 
-/** The policies that keep every turn and hide the model's own answers, as the hide step names them. */
-const HIDING = [
-  ['ao', 'AO'],
-  ['sum', 'SUM'],
-  ['filler', 'Filler'],
-] as const;
-
 /** How a policy that hides the model's answers reads against DE (the goal's own pull) and Full, among its moves made. */
 export type HideVerdict = 'below' | 'pull' | 'part' | 'all';
 export function hideVerdict(c: WallCounts, w: Writer): HideVerdict {
@@ -27,9 +20,9 @@ export function hideVerdict(c: WallCounts, w: Writer): HideVerdict {
 }
 
 /**
- * The hide step's count: the three ways of hiding the model's own answers at the wall, against Full and DE (the
- * goal's own pull). Hidden answers often leave no move (the demo model never trained on them), so each is read
- * among the answers that still make a move: at DE's level the extra repeats went with its words, between DE and
+ * The hide step's first count: AO, every answer of the model's hidden, at the wall, against Full and DE (the goal's
+ * own pull). Hidden answers often leave no move (the demo model never trained on them), so it is read among the
+ * answers that still make a move: at DE's level the extra repeats went with its words, between DE and
  * Full part stayed, far below DE the unfamiliar text changed its play beyond the pull. AO's reading is the
  * takeaway (the papers' own test), with its extra moves into other walls said beside it.
  */
@@ -63,21 +56,24 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
     all: 'With its own answers hidden (AO), the model repeats the move as often as with them: here the extra repeats do not come with its own words.',
     below: 'With its own answers hidden (AO), the model is confused: it repeats the move less than even with no history, so hiding tells little here.',
   };
-  const breaks = HIDING.some(([w]) => c.moved[w] < c.turns);
-  // The last in a sentence of its own: three readings chained by semicolons were hard to follow.
-  const readings = HIDING.map(([w, name]) => `${name} (${among(w)} %) ${reading(w)}`);
-  // The card reads AO alone, the papers' own test; SUM and Filler, two more ways to hide the answers, in the fold
-  // (a newcomer met too many policies at once, and Filler returns at the diagonal).
-  const others = `SUM (each answer as a one-sentence summary) and Filler (each as unrelated words) hide them too: of the moves made, ${readings.slice(1).join('; ')}.`;
+  // AO alone, the papers' own test: SUM and Filler, two more ways to hide the answers, left the step (a newcomer met
+  // too many names at once, and took SUM for Summary); Filler returns at the diagonal, where it is used.
   return {
     takeaway: takeaway[verdict('ao')],
-    said: `Of the moves made, ${readings[0]}.`,
+    said: `Of the moves made, AO (${among('ao')} %) ${reading('ao')}.`,
     // What "unsettles" means, beside the bold line that says it: readers found it only in the fold.
     ...(shaken && { caveat: shaken }),
     luck: [luckRow('AO against DE', c.split.de.ao), luckRow('AO against Full', c.split.full.ao)],
     // The rates and counts behind the words, one row per policy, in the fold's table (every row over the same turns).
-    counts: countTable([...HIDING.map(([w, name]) => [name, w] as const), ['Full', 'full'], ['DE', 'de']], c),
-    more: `${others} ${breaks ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}Where both make a move, t${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE').slice(1)}`,
+    counts: countTable(
+      [
+        ['AO', 'ao'],
+        ['Full', 'full'],
+        ['DE', 'de'],
+      ],
+      c,
+    ),
+    more: `${c.moved.ao < c.turns ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}Where both make a move, t${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE').slice(1)}`,
   };
 }
 
@@ -97,65 +93,83 @@ function confusion(c: WallCounts): string {
  */
 export const controlKeeps = (c: WallCounts): boolean => (moveRate(c, 'ao-second-last') - moveRate(c, 'de')) * 2 > historyAdds(c);
 
-/** Whether cutting the previous answer to its list of cells (Cut-last) takes the extra repeats away as hiding it whole does. */
-const cutPull = (c: WallCounts): boolean => hideVerdict(c, 'cut-last') === 'pull';
+/** Moves into any wall, the same or another, of the moves made: a drop in same-wall repeats may only swap walls. */
+const anyWall = (c: WallCounts, w: Writer): number => rate(c.moved[w] - c.open[w], c.moved[w] || 1);
 
 /**
  * Why AO-last's moves go into other walls, said where they do: the placeholder's doing where its control's placeholder
- * does the same; the missing list of cells where Cut-last, which keeps the list, does not; else any change to that answer.
+ * does the same; else any change to that answer (Cut-last, which keeps its list of cells, in the fold, tells which).
  */
 function latestShaken(c: WallCounts): string {
   if (!unsettled(c, 'ao-last')) return '';
   if (unsettled(c, 'ao-second-last'))
-    return `one placeholder confuses it: ${otherWalls(c, 'ao-last')} % of AO-last's moves hit another wall (the grey), against ${otherWalls(c, 'de')} % of DE's, and the control's too, yet the control keeps the repeats.`;
-  if (!unsettled(c, 'cut-last'))
-    return `its previous answer also holds the list of cells it copies, so hiding it confuses it: ${otherWalls(c, 'ao-last')} % of its moves hit another wall, against ${otherWalls(c, 'de')} % of DE's.`;
-  // Readers asked whether the missing list was the confusion: the list kept, the moves into other walls stay.
-  // Many of the repeats it loses only swap walls: said, as readers counted any wall from the table.
-  return `changing its previous answer confuses it: even with its list kept, ${otherWalls(c, 'cut-last')} % of moves hit another wall, against ${otherWalls(c, 'de')} % with no history; many repeats just swap walls.`;
+    return `one placeholder confuses it: ${otherWalls(c, 'ao-last')} % of AO-last's moves hit another wall, against ${otherWalls(c, 'de')} % of DE's, and the control's too, yet the control keeps the repeats.`;
+  // Readers counted any wall from the table: many of the repeats it loses only swap walls.
+  return `hiding it confuses the model: ${otherWalls(c, 'ao-last')} % of its moves hit another wall, against ${otherWalls(c, 'de')} % with no history; many repeats just swap walls.`;
 }
 
 /**
- * The hide step's reveal for AO-last: only the previous answer hidden, every other word kept, against DE and Full,
- * among the moves made; beside it Cut-last (that answer cut to its list of cells: its thought and move hidden, the
- * facts it copies kept) and the control AO-second-last (the same placeholder on the answer before). Its extra moves
- * into other walls said beside, as AO's are.
+ * Was the missing list of cells what unsettled it? Cut-last keeps that answer's first line (the list it copies) and
+ * cuts its thought and move: said in the fold, with where its moves went.
+ */
+function cutSaid(c: WallCounts): string {
+  const kept = unsettled(c, 'cut-last')
+    ? `${otherWalls(c, 'cut-last')} % into another wall, so the missing list is not what confuses it`
+    : `${otherWalls(c, 'cut-last')} % into another wall, as with no history: the missing list was the confusion`;
+  return `Was it the missing list of cells that confused it? Cut-last, this tool's second test, keeps the previous answer's first line, the list, and cuts its thought and move: ${moveRate(c, 'cut-last')} % of its moves go into the same wall, ${kept}.`;
+}
+
+/**
+ * The rates with the answers that make no move counted as repeats, the harshest reading: readers asked whether leaving
+ * them out flattered the policies that hide answers.
+ */
+function noMoveAsRepeat(c: WallCounts): string {
+  const r = (w: Writer) => `${rate(c.repeats[w] + c.turns - c.moved[w], c.turns)} %`;
+  return `Counting the answers that make no move as repeats, AO-last would be ${r('ao-last')} and Cut-last ${r('cut-last')}, against ${r('full')} for Full.`;
+}
+
+/**
+ * The hide step's reveal for AO-last: only the previous answer hidden, every other word kept, against its control
+ * AO-second-last (the same placeholder on the answer before), DE and Full, among the moves made, the same wall and
+ * any wall side by side (a drop in the one may only swap walls). Cut-last in the fold.
  */
 export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   const v = hideVerdict(c, 'ao-last');
   const keeps = controlKeeps(c);
   const shaken = latestShaken(c);
-  // Read against its control (the same one placeholder on the answer before, so confusion alone would drop there too)
-  // and against Cut-last (were the list the pull, keeping it would bring the repeats back).
+  // Read against its control: the same one placeholder on the answer before, so confusion alone would drop there too.
+  // Where many of its moves hit another wall, the bold line says so: readers took "brings repeats down" for a cure.
   const takeaway = {
     pull: !keeps
       ? 'Hiding only its previous answer takes the extra repeats away, but hiding the answer two turns back does too: part of the drop is the placeholder itself.'
-      : cutPull(c)
-        ? `Hiding its previous answer, or just its thought and move, brings same-wall repeats down to DE's; hiding an older one does not: the pull ${shaken ? 'seems to sit' : 'sits'} in those lines.`
-        : `Hiding its previous answer takes the extra repeats away and hiding an older one does not, but cutting only its thought and move leaves some: the pull ${shaken ? 'seems to sit' : 'sits'} in that answer.`,
+      : shaken
+        ? "Hiding only its previous answer brings repeats into the same wall down to DE's, though many just move to another wall; hiding the one before does not."
+        : "Hiding only its previous answer brings repeats into the wall down to DE's; hiding the one before does not: the pull sits in that answer.",
     part: 'Hiding only its previous answer takes part of the extra repeats away: the pull sits partly in that one answer.',
     all: 'Hiding only its previous answer leaves the extra repeats: the pull is not in that one answer.',
     below: 'Hiding only its previous answer confuses the model: it repeats the move less than even with no history, so this tells little.',
   }[v];
+  // The same wall and any wall, side by side: readers counted any wall from the table and found the swap.
+  const both = (w: Writer) => `${moveRate(c, w)} % and ${anyWall(c, w)} %`;
   return {
     takeaway,
-    said: `With only its previous answer hidden, it walks into the wall again in ${moveRate(c, 'ao-last')} % of its moves; with only that answer's thought and move cut, its list kept, ${moveRate(c, 'cut-last')} %. With only the answer two turns back hidden (the control), ${moveRate(c, 'ao-second-last')} %; with no history (DE), ${moveRate(c, 'de')} %; with the whole history, ${moveRate(c, 'full')} %.${confusion(c)}`,
+    said: `With only its previous answer hidden (AO-last), ${moveRate(c, 'ao-last')} % of its moves go into the same wall, ${anyWall(c, 'ao-last')} % into any wall. With only the one before hidden (AO-second-last, the control), ${both('ao-second-last')}; with no history (DE), ${both('de')}; with the whole history, ${both('full')}.${confusion(c)}`,
     ...(shaken && { caveat: shaken }),
     luck: [
       luckRow('AO-last against Full', c.split.full['ao-last']),
-      luckRow('Cut-last against Full', c.split.full['cut-last']),
       luckRow('AO-second-last against Full', c.split.full['ao-second-last']),
+      luckRow('Cut-last against Full', c.split.full['cut-last']),
     ],
     counts: countTable(
       [
         ['AO-last', 'ao-last'],
-        ['Cut-last', 'cut-last'],
         ['AO-second-last', 'ao-second-last'],
         ['Full', 'full'],
         ['DE', 'de'],
+        ['Cut-last', 'cut-last'],
       ],
       c,
     ),
-    more: `AO-last, Cut-last and AO-second-last are this tool's tests, not a paper's policies. AO-last puts AO's placeholder in place of the previous answer, without AO's line in the system prompt; Cut-last keeps that answer's first line, the list of cells; AO-second-last puts the placeholder on the answer before. Where both make a move, t${parted(c.split.full['ao-last'], 'only AO-last repeats the blocked move', 'only Full').slice(1)}`,
+    more: `AO-last and AO-second-last are this tool's tests, not a paper's policies: each puts AO's placeholder in place of one answer, without AO's line in the system prompt. Where both make a move, t${parted(c.split.full['ao-last'], 'only AO-last repeats the blocked move', 'only Full').slice(1)} ${cutSaid(c)} ${noMoveAsRepeat(c)}`,
   };
 }

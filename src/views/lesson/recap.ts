@@ -5,7 +5,7 @@
  */
 import { controlKeeps, hideVerdict, unsettled } from './hidden-counts';
 import { countTable } from './count-table';
-import { byChance, historyAdds, ltBringsMost, moveRate, noMoveRate } from './wall-counts';
+import { byChance, historyAdds, ltBringsMost, moveRate, noMoveRate, openRate } from './wall-counts';
 import { type Split, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import type { Reveal } from './world';
 
@@ -17,6 +17,8 @@ export interface RecapRow {
   sees: string;
   /** Moves back into the wall, of the moves made (the running count's rate). */
   rate: number;
+  /** Moves into an open way, of the moves made: a drop in repeats may only swap walls. */
+  open: number;
   /** How often luck alone would give its gap to DE, paired turn by turn (none for DE itself). */
   luck?: string;
   /** What the rate tells, read against DE and Full. */
@@ -42,7 +44,7 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
   const row = (label: string, w: Writer, sees: string, tells: string): RecapRow => {
     // Read as verdicts (a newcomer took "1 time in 2" for a bad sign), against both ends: AO-last's claim rests on Full.
     const luck = luckOf(c, w);
-    return { label, writer: w, sees, rate: moveRate(c, w), ...(luck && { luck }), tells };
+    return { label, writer: w, sees, rate: moveRate(c, w), open: openRate(c, w), ...(luck && { luck }), tells };
   };
   return [
     row('Full', 'full', 'every earlier turn', `${historyAdds(c)} more in every 100 moves than DE: the history's pull`),
@@ -63,15 +65,6 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
       hideVerdict(c, 'ao-last') === 'pull' && controlKeeps(c)
         ? `as with no history${unsettled(c, 'ao-last') ? ', with more moves into other walls' : ''}, while its control keeps them: the pull goes with that answer`
         : hidden('ao-last', 'that answer'),
-    ),
-    // The second control: the previous answer's list of cells kept, its thought and move cut. Were the list what it missed, the repeats would come back.
-    row(
-      'Cut-last',
-      'cut-last',
-      "every turn; its previous answer cut to its list of cells (this tool's test)",
-      hideVerdict(c, 'cut-last') === 'pull'
-        ? `as with no history${unsettled(c, 'cut-last') ? ', with more moves into other walls' : ''}: the pull seems to be in its thought and move, not its list`
-        : hidden('cut-last', 'its thought and move'),
     ),
     // AO-last's control: the same one placeholder, on the answer before; read against Full, where a placeholder that changes nothing stays.
     row(
@@ -113,12 +106,12 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
   return {
     takeaway,
     // Why AO, of the three that hide all its answers: it keeps what the user said, so only the model's own words are missing.
-    said: `AO keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the previous answer hidden, every other word kept${hideVerdict(c, 'cut-last') === 'pull' ? '; cutting only its thought and move (Cut-last) drops the repeats as far' : ''}. Its control, the last row, hides the one before instead${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.${confusion}`,
+    said: `AO keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the previous answer hidden, every other word kept. Its control, the last row, hides the one before instead${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.${confusion}`,
     table: {
       caption:
-        'Right after walking into a wall, how often it walks into it again (of the moves it makes). Under each rate, its gap to DE and to Full: "more than luck" where luck alone would give it less than 1 time in 20.',
+        'Right after walking into a wall, how often it walks into it again (of the moves it makes). Under each rate, how often it finds an open way, then its gap to DE and to Full: "more than luck" where luck alone would give it less than 1 time in 20.',
       columns: ['Policy: what the model is shown', 'Back into the wall', 'What that tells'],
-      rows: recapRows(c).map(({ writer: _, ...r }) => ({ ...r, figure: `${r.rate} %` })),
+      rows: recapRows(c).map(({ writer: _, open, ...r }) => ({ ...r, figure: `${r.rate} %`, also: `open way: ${open} %` })),
     },
     // The same policies counted over every turn, "no move" a column of its own: the rates' one base, in the fold.
     counts: countTable(

@@ -137,9 +137,10 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: (w) =>
-      `These policies keep every turn but hide the model's own answers: AO (assistant omitted) puts "${AO_PLACEHOLDER}" in place of each, and the user's turns stay. AO-last, a test this tool adds, hides only its previous answer (turn ${w.turns - 1}'s), and Cut-last only that answer's thought and move. Their control, AO-second-last, hides only the answer two turns back (turn ${w.turns - 2}'s). Do the extra repeats go with its own words?`,
+      // One policy named before the click, the next in the reveal: readers met four names in this text and nearly quit.
+      `AO (assistant omitted) keeps every turn but puts "${AO_PLACEHOLDER}" in place of each of the model's answers; the user's turns, which name the walls, stay. If the extra repeats come with its own words, AO brings them down to DE's level: does it?`,
     source:
-      "AO and SUM: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted); Filler: paper 1, section 4.2. AO-last is this tool's, not a paper's: AO's placeholder in place of the previous answer only, with no line added, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before that: were the drop under AO-last the placeholder's confusion alone, it would drop there too. Cut-last, also this tool's, keeps the previous answer's first line (the list of cells) and cuts the rest: were the missing list what confused the model under AO-last, keeping it would settle it.",
+      "AO: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted). AO-last is this tool's, not a paper's: AO's placeholder in place of the previous answer only, with no line added, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before that: were the drop under AO-last the placeholder's confusion alone, it would drop there too. Cut-last, also this tool's and told in the fold, keeps the previous answer's first line (the list of cells) and cuts the rest: were the missing list what confused the model under AO-last, keeping it would settle it.",
     action: 'Click AO in the table, then AO-last.',
     target: '[data-testid="contexts-ao"] button',
     show: '[data-testid="policy-contexts"] table.contexts',
@@ -152,7 +153,7 @@ export const LESSON: LessonStep[] = [
       const a = r && readAgainstFull(r, base);
       // The count at the wall is the step's point; how much the policy reads, in the fold.
       // AO first, as the action asks: then the card points on to AO-last.
-      const t = p === 'ao' ? { ...hiddenTally(), next: 'click AO-last, to hide only its previous answer.' } : latestTally();
+      const t = p === 'ao' ? { ...hiddenTally(), next: `click AO-last, which hides only its previous answer (turn ${w.turns - 1}'s).` } : latestTally();
       return r && a ? { ...t, more: `${a.said}${a.more ? ` ${a.more}` : ''} ${t.more}` } : SILENT;
     },
   },

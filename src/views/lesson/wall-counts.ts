@@ -168,7 +168,8 @@ export interface Board {
 /**
  * The card's running count at the wall: what the agent does on the turns right after one, under each writer whose
  * step the learner has reached (Full and DE from the generation step, LT from the contexts step, AO from the hide
- * step with AO-last, SUM and Filler, the twin from the CPL step), in the order taught.
+ * step with AO-last and its control, the twin from the CPL step), in the order taught. Cut-last, SUM and Filler are
+ * left to the folds: a newcomer met too many names at once.
  */
 export function scoreboard(
   // aoLast: AO-last's row, drawn once its count is revealed (in the hide step, after its click); drawn when absent.
@@ -198,11 +199,7 @@ export function scoreboard(
       row('own answers hidden (AO)', 'ao'),
       ...(reached.aoLast === false
         ? []
-        : [
-            row('previous answer hidden (AO-last)', 'ao-last'),
-            row('its thought and move cut, list kept (Cut-last)', 'cut-last'),
-            row('answer two turns back hidden (AO-second-last)', 'ao-second-last'),
-          ]),
+        : [row('previous answer hidden (AO-last)', 'ao-last'), row('answer two turns back hidden (AO-second-last)', 'ao-second-last')]),
     );
   rows.push(row('no history (DE)', 'de'));
   if (reached.cpl) rows.push(row('CPL twin, whole history', 'twin'), row('second twin (toward DE), whole history', 'twin-de'));

@@ -122,8 +122,11 @@ export interface RecapTable {
   caption: string;
   /** The three column heads: the row's name, its figure, what it tells. */
   columns: [string, string, string];
-  /** `luck`: under the figure, how often chance alone would give its gap (plain words, from a sign test). */
-  rows: { label: string; sees: string; figure: string; luck?: string; tells: string }[];
+  /**
+   * `also`: under the figure, a second figure that reads it (how often it finds an open way); `luck`: under that,
+   * how often chance alone would give its gap (plain words, from a sign test).
+   */
+  rows: { label: string; sees: string; figure: string; also?: string; luck?: string; tells: string }[];
 }
 
 /** A few shares as bars: each row's value and, marked on it, what an even spread of attention gives the same tokens. */
