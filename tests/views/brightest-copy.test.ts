@@ -20,6 +20,20 @@ describe('the brightest copy in the band', () => {
     expect(brightestCopy(r)).toEqual({ q: 8, k: 3, weight: expect.closeTo(0.1, 6) });
   });
 
+  it('prefers a copy of a word that appears once in its band, so the cell can only be that word', () => {
+    // The prior answer made "Been 22 22": the answer's "22" reading either is a match as much as a copy.
+    const twice = (rows: Record<number, Record<number, number>>) => {
+      const r = result(rows);
+      return { ...r, tokens: r.tokens.map((t, i) => (i === 4 ? { ...t, text: '22' } : t)) } as PolicyResult;
+    };
+    // "Been" reads "Been" with 0.4, bright (0.4 × the 8 tokens its row sees ≥ 3): named before the brighter "22".
+    expect(brightestCopy(twice({ 7: { 2: 0.4 }, 8: { 3: 0.5 } }))).toEqual({ q: 7, k: 2, weight: expect.closeTo(0.4, 6) });
+    // At 0.2 it is not bright (1.6 < 3): the brightest copy, though ambiguous.
+    expect(brightestCopy(twice({ 7: { 2: 0.2 }, 8: { 3: 0.5 } }))).toEqual({ q: 8, k: 3, weight: expect.closeTo(0.5, 6) });
+    // With no word once in its band, the brightest copy still.
+    expect(brightestCopy(twice({ 8: { 3: 0.5, 4: 0.1 } }))).toEqual({ q: 8, k: 3, weight: expect.closeTo(0.5, 6) });
+  });
+
   it('is null without attention rows', () => {
     expect(brightestCopy({ ...result({}), attention: undefined } as unknown as PolicyResult)).toBeNull();
   });

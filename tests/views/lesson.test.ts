@@ -277,7 +277,7 @@ describe('the lesson', () => {
     const cpl = { ...w, compareModels: true, generated: { full: 'Been at: 22.\nAction -> south' }, generatedB: { full: 'Been at: 22.\nAction -> north' } };
     expect(step('cpl').reveal!(cpl, w)).toEqual({
       takeaway: twinTally().takeaway,
-      said: `${twinTally().said} The demo model moves south, into a wall; its CPL twin moves north, an open way.`,
+      said: `${twinTally().said} On this one answer, the demo model moves south, into a wall; its CPL twin moves north, an open way.`,
       // The stored twin's gap could be luck: the paper's own result said beside it, unfolded.
       caveat: 'the paper saw CPL help large agents; a twin this tiny, trained on a few mazes, may be too small to show the same.',
       more: `Every turn is being scored with both models: their attention follows. Trained to lean less on its prior assistant answers, the twin avoids the wall here, where the demo model walks into it. ${twinTally().more}`,
@@ -289,7 +289,7 @@ describe('the lesson', () => {
     const both = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43), slot: 1 }] };
     expect(step('cpl').reveal!(both, w)).toEqual({
       takeaway: twinTally().takeaway,
-      said: `${twinTally().said} The demo model moves south, into a wall; its CPL twin moves north, an open way.`,
+      said: `${twinTally().said} On this one answer, the demo model moves south, into a wall; its CPL twin moves north, an open way.`,
       // The stored twin's gap could be luck: the paper's own result said beside it, unfolded.
       caveat: 'the paper saw CPL help large agents; a twin this tiny, trained on a few mazes, may be too small to show the same.',
       more: `Every turn is being scored with both models: their attention follows. On this answer the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %. Trained to lean less on its prior assistant answers, the twin avoids the wall here, where the demo model walks into it. ${twinTally().more} Diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
@@ -302,7 +302,7 @@ describe('the lesson', () => {
     const seen = { query: { start: 8, end: 10 }, tokens: cats.map((category) => ({ category, text: 'x' })) };
     const atChance = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43, seen as never), slot: 1 }] };
     expect(step('cpl').reveal!(atChance, w).more).toContain(
-      'On this answer the twin gives its prior assistant answers 43 % of its attention (chance 42 %), the demo model 53 %: at chance, while at the wall it still repeats more than with no history, so a share of attention is not the inertia.',
+      'On this answer the twin gives its prior assistant answers 43 % of its attention (chance 42 %), the demo model 53 %: at chance, while at the wall it still repeats more than with no history, so a share of attention need not follow the inertia.',
     );
     // With the goal told (south, beyond the wall): the twin's way off the wall is not called playing better.
     expect(told('cpl', { ...cpl, toGoal: ['south'] }, w)).toContain(
@@ -312,7 +312,7 @@ describe('the lesson', () => {
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
     // A twin that stays is said to stay, not to move 'stay' an open way.
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> stay' } }, w)).toMatch(
-      /^Neither twin repeats clearly less\. .*\. The demo model moves south, into a wall; its CPL twin stays where it is\. .*their attention follows\. Together: a different answer and a different move\./,
+      /^Neither twin repeats clearly less\. .*. On this one answer, the demo model moves south, into a wall; its CPL twin stays where it is\. .*their attention follows\. Together: a different answer and a different move\./,
     );
     expect(told('cpl', { ...cpl, generatedB: {} }, w)).toBe('');
     expect(sentences(step('cpl').reveal!(cpl, w).said)).toBeLessThanOrEqual(WORDS.saidSentences);
@@ -607,7 +607,7 @@ describe('the lesson', () => {
     expect(copiersSaid(null, ['L1·H0'])).toMatch(/^The first layer copies too/);
     // The heads step's text names the grid's highest head against its layer: 0.38 / 0.19 = 2.0 (layer 1 in figures()).
     expect(step('heads').text({ ...start, results: [{ ...r, layer: 1 }] })).toContain(
-      "In the grid, ★ marks the highest diagonal ratio, the last layer's 1st head (L1·H0), at 38 %, 2.0 times its layer's average.",
+      "In the grid, ★ marks the highest diagonal ratio, the last layer's 1st head (L1·H0: labels count from 0), at 38 %, 2.0 times its layer's average.",
     );
     expect(step('heads').text({ ...start, results: [] })).toContain('(★ the highest; heads named layer.head, counted from 0).');
   });

@@ -122,6 +122,8 @@ function Card({ index }: { index: number }) {
     (board?.rows.length ?? 0) + (reveal.bars ? 1 : 0),
     // A step read in the card alone (the recaps, the quiz) points at nothing behind it: on a phone it opens tall.
     s.region === 'card',
+    // The running count drawn in the card, and no page figure to keep in view (a guess's region, an "after" picture).
+    !!board && !s.after && !s.guess,
   );
   useAfter(index, s, doneNow, reached);
   const text = s.text(w);

@@ -43,9 +43,10 @@ export function useHighlight(step: number, region: LessonRegion, target: string,
 /**
  * Each step opens at the card's top, its question first, even when its reveal stands from an earlier visit; a
  * reveal the learner's action brings is then brought into the card's view (on a phone the card scrolls; the
- * sheet keeps its third of the screen, so the figure the reveal reads stays in view above it).
+ * sheet keeps its third of the screen, so the figure the reveal reads stays in view above it, unless that figure is
+ * in the card: `ownPicture`).
  */
-export function useCardScroll(index: number, said: string, reached: boolean, pictures: number, startTall = false) {
+export function useCardScroll(index: number, said: string, reached: boolean, pictures: number, startTall = false, ownPicture = false) {
   const [tall, setTall] = useState(startTall);
   const cardRef = useRef<HTMLElement>(null);
   const revealRef = useRef<HTMLDivElement>(null);
@@ -61,6 +62,9 @@ export function useCardScroll(index: number, said: string, reached: boolean, pic
   useEffect(() => {
     const r = revealRef.current;
     if (!said || doneBefore || !r) return;
+    // The reveal's picture in the card itself (the running count's bars): on a phone the card opens tall, as readers
+    // saw only the headline in a third of the screen. "shorter" gives the page back.
+    if (ownPicture) setTall(true);
     const tall = r.offsetHeight > (cardRef.current?.clientHeight ?? Number.POSITIVE_INFINITY) * 0.6;
     // The quiz's score sits just above its reveal: the reveal opens under it, so the score stays in view.
     const score = cardRef.current?.querySelector<HTMLElement>('[data-testid="lesson-score"]');

@@ -9,7 +9,8 @@ import { answerRows, priorSpans } from './attention-reveals';
 
 /**
  * The brightest copy in the band of the last prior assistant answer (the one the lesson's heatmap opens on): the cell
- * where an answer token reads the same text in that answer within the band, with the most attention (head mean). As
+ * where an answer token reads the same text in that answer within the band, with the most attention (head mean),
+ * among the bright ones whose word appears once in the row's band where there are any. As
  * the token pair (`q`, `k`, indices in the context) and its weight; null without the rows or without such a cell.
  * `rows`: only the answer's first rows (a maze answer's list of cells, above its thought and move).
  */
@@ -21,16 +22,24 @@ export function brightestCopy(r: PolicyResult, rows = Number.POSITIVE_INFINITY):
   // The answer's own words only: not the chat template's header, whose "assistant" every answer repeats.
   const own = r.messages.find((m) => m.category === 'current')?.content;
   const words = (q: number) => !!own && q >= own.start && q < own.start + own.length && /\p{L}|\p{N}/u.test(text(q)) && !isTemplateMark(text(q));
-  let best: { q: number; k: number; weight: number } | null = null;
+  // A bright copy a reader can tell apart first: the word appears once in its row's band, so the cell can only be that
+  // word (readers saw " 22" read " 22" among five 22s and asked whether it was a copy or a match). Any copy where none is.
+  type Cell = { q: number; k: number; weight: number };
+  let best: Cell | null = null;
+  let plain: Cell | null = null;
   for (const b of diagonalBand(last, answer.rows, r.radius)) {
     const q = r.query.start + b.row;
     if (b.row >= rows || !words(q)) continue;
+    let same = 0;
+    for (let k = b.from; k <= b.to; k++) if (text(k) === text(q)) same++;
     for (let k = b.from; k <= b.to; k++) {
       const v = answer.data[b.row * answer.seqLen + k]!;
-      if (text(k) === text(q) && (!best || v > best.weight)) best = { q, k, weight: v };
+      if (text(k) !== text(q)) continue;
+      if (!best || v > best.weight) best = { q, k, weight: v };
+      if (same === 1 && v * (q + 1) >= BRIGHT && (!plain || v > plain.weight)) plain = { q, k, weight: v };
     }
   }
-  return best;
+  return plain ?? best;
 }
 
 /** A cell is bright at this many times what looking at every token equally gives it (1 / the tokens its row sees). */

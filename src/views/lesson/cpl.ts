@@ -60,7 +60,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   const look =
     me && it
       ? `On this answer the twin gives its prior assistant answers ${percent(it.ratios.prior)} of its attention${chance > 0 ? ` (chance ${percent(chance)})` : ''}, the demo model ${percent(me.ratios.prior)}${
-          atChance ? ': at chance, while at the wall it still repeats more than with no history, so a share of attention is not the inertia' : ''
+          atChance ? ': at chance, while at the wall it still repeats more than with no history, so a share of attention need not follow the inertia' : ''
         }.`
       : null;
   const diagonals =
@@ -72,7 +72,8 @@ export function cplReveal(w: LessonWorld): Reveal {
       : '';
   // The moves and the count over many turns on the card (with what the training aimed at); the moves' reading (the
   // moves already say where each leads) and the attention of this one answer in the fold, apart from the counts.
-  const moves = `The demo model ${moveClause(mine, w.walls, w.toGoal)}; its CPL twin ${moveClause(twin, w.walls, w.toGoal)}.`;
+  // One answer, said as one: readers took this answer's escape for the twin's record.
+  const moves = `On this one answer, the demo model ${moveClause(mine, w.walls, w.toGoal)}; its CPL twin ${moveClause(twin, w.walls, w.toGoal)}.`;
   const reading = together(mine, twin, w.walls, w.toGoal ?? null);
   // The count first: it is the sentence the card shows unfolded; this one answer's moves after it.
   const said = `${tally.said} ${moves}`;

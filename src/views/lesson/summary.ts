@@ -7,6 +7,7 @@ import { controlKeeps, hideVerdict, unsettled } from './hidden-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
 import { secondTwinWorks } from './twin-tally';
+import { PAPERS } from './papers';
 
 /** The figures of the conversation's last answer against chance: its prior assistant share and its diagonal ratio. */
 export interface AgainstChance {
@@ -50,12 +51,12 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     points: [
       { label: 'What its history does to the move at a wall', items: writes },
       { label: 'What attention showed', items: attention },
-      // Why it matters beyond this toy: the papers' findings in large chat models, in words (their figures are theirs, not this page's).
+      // Why it matters beyond this toy: the papers' findings in large chat models, with one figure each, quoted (papers.ts).
       {
         label: 'What the papers found in large chat models',
         items: [
-          '"Do LLMs benefit from their own words?" found that in real chats, keeping only the latest exchange (as LT does here) or one-sentence summaries of the answers often answered as well with far less text. A model can carry its own earlier mistakes into later answers.',
-          `"Mitigating conversational inertia" found that agents copy their own prior assistant answers (a diagonal in attention) and try fewer new moves. Training them to prefer answers written with less history helped.${
+          `"${PAPERS.ownWords.title}" found that in real chats, keeping only the latest exchange (as LT does here) or one-sentence summaries of the answers often answered as well with ${PAPERS.ownWords.lessContext} less text. In ${PAPERS.ownWords.pollutedTurns} of turns, a model carried a prior assistant answer's error or style forward.`,
+          `"${PAPERS.inertia.title}" found that agents copy their own prior assistant answers (a diagonal in attention) and try fewer new moves. Training them to prefer answers written with less history cut that diagonal by ${PAPERS.inertia.diagonalCut} and raised success by ${PAPERS.inertia.successGain}.${
             // Beside the look inside's verdict, so the paper's diagonal and "clues, not the cause" do not read as a contradiction.
             beyondRandom(c.headsOff)
               ? ''

@@ -37,13 +37,23 @@ function ltTarget(c: WallCounts): string {
   return ` The first twin's training target, the answer seeing only the turn before, repeats ${movePct(c, 'lt')} (LT): it was never taught to ignore the turn before.`;
 }
 
+/**
+ * The second twin's rate, and what it tells beside the first's: readers asked why the twin trained toward no history
+ * repeats more than the first. Where neither gap to the demo model is more than luck, the order of the two is luck too.
+ */
+function secondSaid(c: WallCounts): string {
+  const rate = `The second twin, trained toward the move made with no history, does in ${movePct(c, 'twin-de')}`;
+  if (secondTwinWorks(c) || clearlyLower(c, 'twin')) return `${rate}.`;
+  return `${rate}; its gap could be luck too, so neither aim clearly helped, and which twin is lower may be luck.`;
+}
+
 export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
   const luck = byChance(c.split.full.twin);
   return {
     takeaway: takeaway(c),
     // No history's rate is drawn in the chart beside: the card keeps the models' rates.
     // The first gap's luck in the sentence shown: readers met it only in the summary's fold.
-    said: `At a wall the twin walks into it again in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')} (luck gives that gap ${luck.said}: ${luck.clear ? 'more than luck' : 'could be luck'}). The second twin does in ${movePct(c, 'twin-de')}.${ltTarget(c)}`,
+    said: `At a wall the twin walks into it again in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')} (luck gives that gap ${luck.said}: ${luck.clear ? 'more than luck' : 'could be luck'}). ${secondSaid(c)}${ltTarget(c)}`,
     luck: [luckRow('CPL twin against the demo model', c.split.full.twin), luckRow('second twin (toward DE) against the demo model', c.split.full['twin-de'])],
     // Of the moves made, as the bars and every rate at the wall: readers met a share of all turns beside the bar's.
     counts: countTable(
