@@ -8,16 +8,16 @@ const result = tinyAnswer;
 describe('the brightest copy in the band', () => {
   it('finds the answer token that reads the same word in the last prior assistant answer the most', () => {
     // "22" (row 8) reads the earlier "22" (3) with 0.3, "Been" (7) reads "Been" (2) with 0.2; "east" reads "south" with 0.6 (no copy).
-    expect(brightestCopy(result({ 7: { 2: 0.2 }, 8: { 3: 0.3 }, 9: { 4: 0.6 } }))).toEqual({ q: 8, k: 3, weight: expect.closeTo(0.3, 6) });
-    expect(brightestCopy(result({ 7: { 2: 0.4 }, 8: { 3: 0.3 } }))).toEqual({ q: 7, k: 2, weight: expect.closeTo(0.4, 6) });
+    expect(brightestCopy(result({ 7: { 2: 0.2 }, 8: { 3: 0.3 }, 9: { 4: 0.6 } }))).toEqual({ q: 8, k: 3, weight: expect.closeTo(0.3, 6), reads: 'same' });
+    expect(brightestCopy(result({ 7: { 2: 0.4 }, 8: { 3: 0.3 } }))).toEqual({ q: 7, k: 2, weight: expect.closeTo(0.4, 6), reads: 'same' });
     // Among the first rows only (the answer's rows 0 and 1: its header and "Been"): the "22" below is left out.
-    expect(brightestCopy(result({ 7: { 2: 0.2 }, 8: { 3: 0.3 } }), 2)).toEqual({ q: 7, k: 2, weight: expect.closeTo(0.2, 6) });
+    expect(brightestCopy(result({ 7: { 2: 0.2 }, 8: { 3: 0.3 } }), 2)).toEqual({ q: 7, k: 2, weight: expect.closeTo(0.2, 6), reads: 'same' });
   });
 
   it("leaves out the template's header, which every answer repeats", () => {
     // The answer's "assistant" reading the prior's "assistant": not the answer's own words, not a copy worth naming.
     const r = result({ 6: { 1: 0.9 }, 8: { 3: 0.1 } });
-    expect(brightestCopy(r)).toEqual({ q: 8, k: 3, weight: expect.closeTo(0.1, 6) });
+    expect(brightestCopy(r)).toEqual({ q: 8, k: 3, weight: expect.closeTo(0.1, 6), reads: 'same' });
   });
 
   it('prefers a copy of a word that appears once in its band, so the cell can only be that word', () => {
@@ -27,11 +27,20 @@ describe('the brightest copy in the band', () => {
       return { ...r, tokens: r.tokens.map((t, i) => (i === 4 ? { ...t, text: '22' } : t)) } as PolicyResult;
     };
     // "Been" reads "Been" with 0.4, bright (0.4 × the 8 tokens its row sees ≥ 3): named before the brighter "22".
-    expect(brightestCopy(twice({ 7: { 2: 0.4 }, 8: { 3: 0.5 } }))).toEqual({ q: 7, k: 2, weight: expect.closeTo(0.4, 6) });
+    expect(brightestCopy(twice({ 7: { 2: 0.4 }, 8: { 3: 0.5 } }))).toEqual({ q: 7, k: 2, weight: expect.closeTo(0.4, 6), reads: 'same' });
     // At 0.2 it is not bright (1.6 < 3): the brightest copy, though ambiguous.
-    expect(brightestCopy(twice({ 7: { 2: 0.2 }, 8: { 3: 0.5 } }))).toEqual({ q: 8, k: 3, weight: expect.closeTo(0.5, 6) });
+    expect(brightestCopy(twice({ 7: { 2: 0.2 }, 8: { 3: 0.5 } }))).toEqual({ q: 8, k: 3, weight: expect.closeTo(0.5, 6), reads: 'same' });
     // With no word once in its band, the brightest copy still.
-    expect(brightestCopy(twice({ 8: { 3: 0.5, 4: 0.1 } }))).toEqual({ q: 8, k: 3, weight: expect.closeTo(0.5, 6) });
+    expect(brightestCopy(twice({ 8: { 3: 0.5, 4: 0.1 } }))).toEqual({ q: 8, k: 3, weight: expect.closeTo(0.5, 6), reads: 'same' });
+  });
+
+  it('prefers a bright cell reading the word the answer writes next, as a copier does', () => {
+    // "Been" (row 7) writes "22" next and reads the prior's "22" (3) with 0.4, bright (× 8 ≥ 3): named before "22" reading "22".
+    expect(brightestCopy(result({ 7: { 3: 0.4 }, 8: { 3: 0.5 } }))).toEqual({ q: 7, k: 3, weight: expect.closeTo(0.4, 6), reads: 'next' });
+    // Bright, but under half the brightest same-word cell (0.4 × 2 < 0.9): a faint example convinces no one.
+    expect(brightestCopy(result({ 7: { 3: 0.4 }, 8: { 3: 0.9 } }))).toEqual({ q: 8, k: 3, weight: expect.closeTo(0.9, 6), reads: 'same' });
+    // Not bright (0.3 × 8 = 2.4): the same-word copy.
+    expect(brightestCopy(result({ 7: { 3: 0.3 }, 8: { 3: 0.5 } }))).toEqual({ q: 8, k: 3, weight: expect.closeTo(0.5, 6), reads: 'same' });
   });
 
   it('is null without attention rows', () => {

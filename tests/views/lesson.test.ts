@@ -607,7 +607,7 @@ describe('the lesson', () => {
     expect(copiersSaid(null, ['L1·H0'])).toMatch(/^The first layer copies too/);
     // The heads step's text names the grid's highest head against its layer: 0.38 / 0.19 = 2.0 (layer 1 in figures()).
     expect(step('heads').text({ ...start, results: [{ ...r, layer: 1 }] })).toContain(
-      "In the grid, ★ marks the highest diagonal ratio, the last layer's 1st head (L1·H0: labels count from 0), at 38 %, 2.0 times its layer's average.",
+      "In the grid, ★ marks the highest diagonal ratio, the last layer's 1st head (L1·H0, counted from 0), at 38 %, 2.0 times its layer's average.",
     );
     expect(step('heads').text({ ...start, results: [] })).toContain('(★ the highest; heads named layer.head, counted from 0).');
   });

@@ -129,7 +129,11 @@ export function HeatmapPanel() {
             ? ` The white dashed line splits the answer's rows: above it, its list of cells; below, its thought and move.${rightOfCentre ? ' Its copy runs just right of the dotted line: each row, a token just written, looks at the next one to copy.' : ''} The band counts only what lies within ${first.radius} tokens of the dotted line: a copy shifted further is missed.`
             : ''}
           {copy
-            ? ` The light-blue box and arrow: ${guessed ? 'the brightest copy above the line' : 'one real copy'}, an answer token reading the same word in that answer, read out under the heatmap.`
+            ? ` The light-blue box and arrow: ${guessed ? 'a bright copy above the line' : 'one real copy'}, ${
+                copy.reads === 'next'
+                  ? 'an answer token reading, in that answer, the word it writes next'
+                  : 'an answer token reading the same word in that answer'
+              }, read out under the heatmap.`
             : ''}
           {fillerBeside
             ? ' Right: Filler, the same answer with the words of its prior assistant answers swapped for filler, so nothing there can be copied.'

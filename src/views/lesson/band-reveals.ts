@@ -6,7 +6,7 @@ import { ordinal } from '../../util/ordinal';
 import type { PolicyResult } from '../../analysis/analyze';
 import { bandColumns } from '../../metrics/inertia';
 import { answerRows, diagonalByLines, bandLine, priorSpans, stripeSaid, tailRow } from './attention-reveals';
-import { brightestCopy, longestRun } from './copy-run';
+import { brightestCopy, copies, longestRun } from './copy-run';
 import { quoted, whereToken } from './token-where';
 import {
   AGAINST_CHANCE,
@@ -57,8 +57,10 @@ export function copyBoxSaid(w: LessonWorld): string {
   const r = figuresOf(w);
   const copy = r && brightestCopy(r, tailRow(r));
   const last = r && priorSpans(r).at(-1);
-  const off = copy && last ? copy.k - last.start - (copy.q - r.query.start) : null;
-  // The box's own offset names the second place ("10th or 11th"): where the real copy stands against the line.
+  // The brightest copy's offset names the second place ("10th or 11th"): where copies stand against the line (the
+  // boxed example may sit on it, a ":" read at its own place, while the list's brightest copies run one ahead).
+  const top = r && copies(r, tailRow(r))?.any;
+  const off = top && last ? top.k - last.start - (top.q - r.query.start) : null;
   // One ahead, said why: a row computes the next word, so a copier reads the word it copies next.
   const second = !off ? '' : off > 0 ? `, or its ${ordinal(10 + off)}, the word it copies next` : ` or ${ordinal(10 + off)}`;
   // Pointed at the drawing above the heatmaps: readers learned the idea from it, not from the real picture.
@@ -77,7 +79,10 @@ export function copyBoxSaid(w: LessonWorld): string {
       : outside
         ? ` bright cells run ${Math.max(run, 1)} in a row${outside}`
         : ` the copy is faint: bright cells line up ${Math.max(run, 1)} at most`;
-  return `${line} In ${turn ? `turn ${turn}'s` : 'the last'} answer${runs}; the arrow marks a real copy.`;
+  // The boxed cell's two tokens, so the reader knows what to find under the arrow.
+  const pair =
+    copy.reads === 'next' ? `${quoted(r, copy.q)} reading ${quoted(r, copy.k)}, the word it writes next` : `${quoted(r, copy.q)} reading ${quoted(r, copy.k)}`;
+  return `${line} In ${turn ? `turn ${turn}'s` : 'the last'} answer${runs}; the arrow marks a real copy, ${pair}.`;
 }
 
 /** The tokens the band's attention falls on most: up to two, each with its part of the band's attention; null without the rows. */

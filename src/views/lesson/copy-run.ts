@@ -7,39 +7,70 @@ import { diagonalBand } from '../../metrics/band';
 import { isTemplateMark } from '../tokens/TokenView';
 import { answerRows, priorSpans } from './attention-reveals';
 
+/** A copy in the heatmap: answer token `q` reading token `k` of a prior assistant answer, with `weight`. */
+export interface Copy {
+  q: number;
+  k: number;
+  weight: number;
+  /** What `k` is to `q`: the same word, or the word the answer writes next (a row is a token just written, looking for the next one). */
+  reads: 'same' | 'next';
+}
+
 /**
- * The brightest copy in the band of the last prior assistant answer (the one the lesson's heatmap opens on): the cell
- * where an answer token reads the same text in that answer within the band, with the most attention (head mean),
- * among the bright ones whose word appears once in the row's band where there are any. As
- * the token pair (`q`, `k`, indices in the context) and its weight; null without the rows or without such a cell.
+ * The copy the lesson points at in the band of the last prior assistant answer (the one its heatmap opens on). First
+ * a bright cell (BRIGHT times chance or more) where an answer token reads, in that answer, the word it writes next,
+ * that word once in the row's band: the copying the card describes, and no other cell could be it (readers saw " 22"
+ * read " 22" among five 22s and asked whether it was a copy or a match). Else a bright one reading the same word, once
+ * in the band; either only when half as bright as the brightest cell reading the same word, else that cell. Null
+ * without the rows or without any such cell.
  * `rows`: only the answer's first rows (a maze answer's list of cells, above its thought and move).
  */
-export function brightestCopy(r: PolicyResult, rows = Number.POSITIVE_INFINITY): { q: number; k: number; weight: number } | null {
+export function brightestCopy(r: PolicyResult, rows = Number.POSITIVE_INFINITY): Copy | null {
+  const found = copies(r, rows);
+  if (!found) return null;
+  // A plain example only where it is about as bright as the brightest copy (half or more): a faint cell convinces no one.
+  const strong = (c: Copy | null) => (c && found.any && c.weight * 2 >= found.any.weight ? c : null);
+  return strong(found.next) ?? strong(found.same) ?? found.any ?? found.next;
+}
+
+/**
+ * The band's copies of the last prior assistant answer, three ways: the brightest cell reading the same word (`any`),
+ * and the brightest bright ones, their word once in the band, reading the word written next (`next`) or the same (`same`).
+ */
+export function copies(r: PolicyResult, rows = Number.POSITIVE_INFINITY): Record<'next' | 'same' | 'any', Copy | null> | null {
   const answer = answerRows(r);
   const last = priorSpans(r).at(-1);
   if (!answer || !last) return null;
   const text = (k: number) => r.tokens[k]!.text.trim();
   // The answer's own words only: not the chat template's header, whose "assistant" every answer repeats.
   const own = r.messages.find((m) => m.category === 'current')?.content;
-  const words = (q: number) => !!own && q >= own.start && q < own.start + own.length && /\p{L}|\p{N}/u.test(text(q)) && !isTemplateMark(text(q));
-  // A bright copy a reader can tell apart first: the word appears once in its row's band, so the cell can only be that
-  // word (readers saw " 22" read " 22" among five 22s and asked whether it was a copy or a match). Any copy where none is.
-  type Cell = { q: number; k: number; weight: number };
-  let best: Cell | null = null;
-  let plain: Cell | null = null;
+  // Punctuation too (a ":" read at its own place is as plain a copy as a word), not blanks or line ends.
+  const words = (q: number) => !!own && q >= own.start && q < own.start + own.length && text(q) !== '' && !isTemplateMark(text(q));
+  const found: Record<'next' | 'same' | 'any', Copy | null> = { next: null, same: null, any: null };
+  const keep = (at: keyof typeof found, c: Copy) => {
+    if (!found[at] || c.weight > found[at]!.weight) found[at] = c;
+  };
   for (const b of diagonalBand(last, answer.rows, r.radius)) {
     const q = r.query.start + b.row;
     if (b.row >= rows || !words(q)) continue;
-    let same = 0;
-    for (let k = b.from; k <= b.to; k++) if (text(k) === text(q)) same++;
+    // The word written next, where the answer has one (its last row writes none).
+    const next = words(q + 1) ? text(q + 1) : null;
+    const once = (t: string | null) => {
+      let n = 0;
+      for (let k = b.from; k <= b.to; k++) if (text(k) === t) n++;
+      return n === 1;
+    };
+    const [nextOnce, sameOnce] = [once(next), once(text(q))];
     for (let k = b.from; k <= b.to; k++) {
-      const v = answer.data[b.row * answer.seqLen + k]!;
+      const weight = answer.data[b.row * answer.seqLen + k]!;
+      const bright = weight * (q + 1) >= BRIGHT;
+      if (text(k) === next && nextOnce && bright) keep('next', { q, k, weight, reads: 'next' });
       if (text(k) !== text(q)) continue;
-      if (!best || v > best.weight) best = { q, k, weight: v };
-      if (same === 1 && v * (q + 1) >= BRIGHT && (!plain || v > plain.weight)) plain = { q, k, weight: v };
+      if (sameOnce && bright) keep('same', { q, k, weight, reads: 'same' });
+      keep('any', { q, k, weight, reads: 'same' });
     }
   }
-  return plain ?? best;
+  return found;
 }
 
 /** A cell is bright at this many times what looking at every token equally gives it (1 / the tokens its row sees). */

@@ -39,7 +39,7 @@ export function topHeadSaid(r: PolicyResult | null): string {
   const h = r && topHead(r);
   return h
     ? // The label counts from 0, as the code and the papers do: said where a reader first meets it.
-      `In the grid, ★ marks the highest diagonal ratio, ${spokenHead(h)} (${headLabel([h.layer, h.head])}: labels count from 0), at ${percent(h.diagonal)}, ${h.times.toFixed(1)} times its layer's average.`
+      `In the grid, ★ marks the highest diagonal ratio, ${spokenHead(h)} (${headLabel([h.layer, h.head])}, counted from 0), at ${percent(h.diagonal)}, ${h.times.toFixed(1)} times its layer's average.`
     : "The grid gives each head's diagonal ratio (★ the highest; heads named layer.head, counted from 0).";
 }
 

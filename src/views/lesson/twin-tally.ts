@@ -44,7 +44,7 @@ function ltTarget(c: WallCounts): string {
 function secondSaid(c: WallCounts): string {
   const rate = `The second twin, trained toward the move made with no history, does in ${movePct(c, 'twin-de')}`;
   if (secondTwinWorks(c) || clearlyLower(c, 'twin')) return `${rate}.`;
-  return `${rate}; its gap could be luck too, so neither aim clearly helped, and which twin is lower may be luck.`;
+  return `${rate}: its gap could be luck too, and so could which twin is lower.`;
 }
 
 export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
