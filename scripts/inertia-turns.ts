@@ -45,6 +45,12 @@ const h = c.headsOff;
 console.log(
   `of the ${h.of} repeats under Full, with the last layer's top 3 heads off it repeats ${h.repeats.top} (open ${h.open.top}, no move ${h.none.top}), the bottom 3 off ${h.repeats.bottom} (open ${h.open.bottom}, no move ${h.none.bottom}), 3 at random off ${h.repeats.random} (open ${h.open.random}, no move ${h.none.random})`,
 );
+if (c.reads)
+  console.log(
+    `over the turns, Full's answer: prior assistant share ${c.reads.prior.toFixed(3)} (even ${c.reads.priorEven.toFixed(3)}), diagonal ${c.reads.diagonal.toFixed(3)} (even ${c.reads.diagonalEven.toFixed(3)})`,
+  );
+if (c.goalBeyond)
+  console.log(`the goal beyond the wall just hit: ${c.goalBeyond.turns} of ${c.turns} turns; of DE's ${c.repeats.de} repeats, ${c.goalBeyond.deRepeats}`);
 console.log(`an open way: Full ${c.open.full}, LT ${c.open.lt}, DE ${c.open.de}, Window-6 ${c.open['window:6']}, AO ${c.open.ao}, the CPL twin ${c.open.twin}`);
 writeFileSync(
   'examples/cache/wall-turns.json',

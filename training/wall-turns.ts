@@ -14,7 +14,8 @@ import { SummaryCache } from '../src/analysis/policy-inputs';
 import type { Message } from '../src/conversation/types';
 import type { OpenModel } from '../src/runtime/open-model';
 import { timesEven, tokenReading } from '../src/views/lesson/attention-reveals';
-import { isMove, MOVES } from '../src/views/lesson/moves';
+import { evenDiagonal, evenShare } from '../src/views/lesson/world';
+import { isMove, MOVES, towardGoal } from '../src/views/lesson/moves';
 import type { WallTurn } from '../src/views/lesson/wall-records';
 import { actionOf, greedyAnswer } from './cpl-pairs';
 import { MAZE_SYSTEM, mazeMove, mazeObservation, mazeWorld, rng } from './data';
@@ -52,6 +53,8 @@ export async function wallEpisode({ model, twin, twinDe, heads }: Writers, seed:
     if (bumped && last !== null) {
       const write = async (m: OpenModel, policy: string) => actionOf(await generateAnswer(m, { messages: history }, policy, t, { summaries }));
       const blocked = MOVES.filter((d) => mazeMove(world, d).bumped);
+      // Where the goal lies from here, as the turn's user message says it: is it beyond the wall just hit?
+      const toGoal = towardGoal(history.at(-2)!.content) ?? [];
       const moves = {
         full: act,
         lt: await write(model, 'lt'),
@@ -69,7 +72,7 @@ export async function wallEpisode({ model, twin, twinDe, heads }: Writers, seed:
         'twin-de': await write(twinDe, 'full'),
       };
       const headsOff = act === last ? await headsOffMoves(heads, history, t, seed) : null;
-      out.push({ turn: { seed, turn: t, hit: last, blocked, moves, look: await moveLook(model, history, t), headsOff }, history: [...history] });
+      out.push({ turn: { seed, turn: t, hit: last, blocked, toGoal, moves, ...(await moveLook(model, history, t)), headsOff }, history: [...history] });
     }
     if (act === 'stay') break;
     ({ world, bumped } = mazeMove(world, act));
@@ -83,12 +86,16 @@ export async function wallEpisode({ model, twin, twinDe, heads }: Writers, seed:
  * The reads step's figure for the Full answer of `turn` (the last in `history`): its move, the answer's last token, puts
  * this many times an even spread of its last layer's attention on the same move in the prior assistant answers (two
  * decimals; null when the answer ends in no move, or no earlier answer wrote it). The page computes it the same way.
+ * With it, the answer's prior assistant share and diagonal ratio, each beside what an even spread gives (`reads`).
  */
-async function moveLook(model: AnalysisModel, history: Message[], turn: number): Promise<number | null> {
+async function moveLook(model: AnalysisModel, history: Message[], turn: number): Promise<Pick<WallTurn, 'look' | 'reads'>> {
   const r = await analyzePolicy(model, { messages: history }, 'full', { turn, keepAttention: 'answer', cost: 'last' });
   const t = tokenReading(r, r.query.end - r.query.start - 1);
   const s = t?.sameWord;
-  return t && s && isMove(t.text) ? Math.round(timesEven(s) * 100) / 100 : null;
+  // The answer's shares as the shares and diagonal steps read them, so the lesson can say them over every turn, not one answer.
+  const four = (x: number) => Math.round(x * 10_000) / 10_000;
+  const reads = { prior: four(r.ratios.prior), priorEven: four(evenShare(r, 'prior')), diagonal: four(r.diagonal), diagonalEven: four(evenDiagonal(r)) };
+  return { look: t && s && isMove(t.text) ? Math.round(timesEven(s) * 100) / 100 : null, reads };
 }
 
 /**

@@ -14,7 +14,8 @@ import { openModel } from '../../src/runtime/open-model';
 import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { listWrong, moveOf, moveClause, towardGoal, wallsIn } from '../../src/views/lesson/moves';
-import { CUTTING, headsTally, scoreboard, stillPct, wallTally } from '../../src/views/lesson/wall-counts';
+import { CUTTING, scoreboard, wallTally } from '../../src/views/lesson/wall-counts';
+import { headsTally, stillPct } from '../../src/views/lesson/heads-tally';
 import { WALL_COUNTS, WRITERS } from '../../src/views/lesson/wall-records';
 import { recapReveal, recapRows } from '../../src/views/lesson/recap';
 import { hiddenTally, latestTally } from '../../src/views/lesson/hidden-counts';
@@ -543,7 +544,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       // But one real copy is outlined, said in the card and under the heatmap, and Filler is said where it stands.
       expect(await card.getByTestId('lesson-text').textContent()).toMatch(
-        /A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th(, or its 11th, the word it copies next)?\. In turn \d+'s answer( the copy is faint: bright cells line up \d+ at most| bright cells run \d+ in a row, \d+ just past the band|, shown here, a bright line runs \d+ cells(, \d+ just past the band)?); the arrow marks a real copy, "[^"]+" reading "[^"]+"(, the word it writes next)?\./,
+        /A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th(, or its 11th, the word it copies next)?\. In turn \d+'s answer( copies are short: single bright cells, not a long line|, shown here, a bright line runs \d+ cells); the arrow marks a real copy, "[^"]+" reading "[^"]+"(, the word it writes next)?\./,
       );
       expect(await page.getByTestId('lesson-zoom').textContent()).toMatch(
         /The light-blue box and arrow: one real copy, an answer token reading( the same word in that answer|, in that answer, the word it writes next), read out under the heatmap\./,

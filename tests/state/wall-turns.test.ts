@@ -6,7 +6,8 @@ import { openModel, type OpenModel } from '../../src/runtime/open-model';
 import { signTest } from '../../src/metrics/stats';
 import { summary } from '../../src/views/lesson/summary';
 import { twinTally } from '../../src/views/lesson/twin-tally';
-import { byChance, headsTally, looksBackShare, looksRare, scoreboard, wallTally } from '../../src/views/lesson/wall-counts';
+import { byChance, looksBackShare, looksRare, noHistoryLean, scoreboard, wallTally } from '../../src/views/lesson/wall-counts';
+import { headsTally } from '../../src/views/lesson/heads-tally';
 import { policyTally } from '../../src/views/lesson/policy-tally';
 import { hiddenTally, latestTally } from '../../src/views/lesson/hidden-counts';
 import { recapReveal, recapRows } from '../../src/views/lesson/recap';
@@ -136,6 +137,8 @@ describe('the wall counts the lesson quotes', () => {
       episodes: 2,
       turns: 4,
       mazes: 1,
+      // DE's moves made, by direction: one, west.
+      noHistoryMoves: { west: 1 },
       repeats: {
         full: 3,
         lt: 3,
@@ -242,8 +245,8 @@ describe('the wall counts the lesson quotes', () => {
     // One turn where the two sets part: fewer repeats with the top heads off, but not clearly beyond chance.
     expect(headsTally(c)).toEqual({
       takeaway: 'Switching off the most-copying heads changed more moves than the control, but that could be luck.',
-      said: 'These 3 moves walked into the wall again with every head on; with the most-copying heads off, 50 in every 100 of them still do; three at random, 50; the lowest, 67: were the top and the lowest alike, such a gap would come 1 time in 2 or more.',
-      more: "The repeats are 75 % of 4 turns right after a wall; each turn has its own heads ranked. Where both sets make a move, the two disagree on 1 turn: only the most-copying heads off changed the move 1 time, only the lowest 0; with each maze counted once, were both sets alike, luck would give a gap this size 1 time in 2 or more. Against the random three, the two disagree on 1 turn: only the most-copying heads off changed it 1 time, only the random three 0; with each maze counted once, were both sets alike, luck would give a gap this size 1 time in 2 or more. The random three are drawn anew at each turn from the last layer's heads outside the most-copying three (seeded, so a rerun draws the same).",
+      said: 'These 3 moves hit the wall with every head on; of the moves still made with the most-copying heads off, 50 in 100 do; three at random, 50; the lowest, 67: were the top and the lowest alike, such a gap would come 1 time in 2 or more.',
+      more: "The repeats are 75 % of 4 turns right after a wall; each turn has its own heads ranked. The random three are drawn anew at each turn from the last layer's heads outside the most-copying three (seeded, so a rerun draws the same).",
       // Over the 3 repeats: with the top heads off 1 repeat, 1 open way, 1 no move; the random set the same; the lowest 2 repeats and 1 other wall.
       counts: {
         caption: 'The counts: where the move went with heads switched off, on each of the 3 repeats (every one into the wall with every head on)',
@@ -438,9 +441,8 @@ describe('the wall counts the lesson quotes', () => {
       // Read with each maze counted once (3 mazes: 1 time in 2 or more), as every gap after it.
       said: 'Could the gap be luck? Were Full and DE alike, luck would make one this size 1 time in 2 or more, so it could be luck.',
       // Why no history still repeats, unfolded: its own rate, and what the pull is measured from.
-      caveat:
-        "even with no history it walks into the wall again in 45 %, because its goal often lies just beyond it; the part above that is the history's pull.",
-      more: "Over 200 turns right after a wall, in the 3 of the 40 mazes where it hit one, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The two disagree on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in 2 of the 3 mazes with a wall (by 1 to 3 turns), DE in 1 (by 1 turn); were the two alike, flipping the sign of each maze's gap at random would give a total this far from even 1 time in 2 or more.",
+      caveat: "even with no history it walks into the wall again in 45 %: the last message alone leads it there; what Full adds is the history's pull.",
+      more: "Over 200 turns right after a wall, in the 3 of the 40 mazes where it hit one, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The two disagree on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in 2 of the 3 mazes with a wall (by 1 to 3 turns), DE in 1 (by 1 turn); were the two alike, which one repeats more in a maze would be a coin toss, and the mazes' gaps would add up this lopsided 1 time in 2 or more.",
       counts: {
         caption: 'The counts: where the move went, on each of the 200 turns right after a wall (40 mazes the demo model played)',
         rowsAre: 'policy',
@@ -457,10 +459,21 @@ describe('the wall counts the lesson quotes', () => {
           p: 6 / 8,
           said: '1 time in 2 or more',
           clear: false,
-          note: "The second line counts each maze once, by how many more of its turns repeat under Full: a maze's turns share one history, so they are not independent tosses. From here on, every gap is read this stricter way.",
+          note: "The second line counts each maze once, by how many more of its turns repeat under Full: a maze's turns share one history, so they are not independent tosses. From here on, every gap is read this stricter way. The lesson makes many such comparisons, and among many, one could pass the line by luck: trust most the ones its steps agree on.",
         },
       ],
     });
+    // Where the model heads with no history (north 80, west 54 of 149: 90 %) and how rarely the goal lies beyond the
+    // wall (39 of 149 turns, 8 of DE's repeats): the caveat names the lean, the fold the counts.
+    const leaning = { ...c, noHistoryMoves: { north: 80, west: 54, south: 9, east: 6 }, goalBeyond: { turns: 39, deRepeats: 8 } };
+    expect(wallTally(leaning).caveat).toBe(
+      "even with no history it walks into the wall again in 45 %, as this tiny model mostly heads north or west; what Full adds is the history's pull.",
+    );
+    expect(wallTally(leaning).more).toContain(
+      " Why so often with none? Its goal lies beyond the wall it hit at only 39 of the 200 turns, and at 8 of DE's 90 repeats; with no history it heads north or west in 90 % of its moves, wherever the walls are.",
+    );
+    // No two ways make three in four of its moves: no lean named.
+    expect(noHistoryLean({ ...c, noHistoryMoves: { north: 40, west: 40, south: 40, east: 29 } })).toBeNull();
     // The first twin clearly lower, the second (toward DE) by a gap luck could give: the first twin's verdict.
     expect(twinTally(c)).toEqual({
       takeaway: 'Trained only where its history changed the move, the twin repeats it less often at the wall, but not as rarely as with no history.',
@@ -476,7 +489,7 @@ describe('the wall counts the lesson quotes', () => {
           { label: 'demo model', repeats: 150, otherWall: 30, open: 20, noMove: 0, rate: 75, anyWall: 90 },
         ],
       },
-      more: 'All three read the whole history. The two disagree on 52 turns: only the twin repeats the blocked move 11 times, only the demo model 41; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The two disagree on 46 turns: only the second twin repeats it 18 times, only the demo model 28; were the two alike, chance would split them this unevenly about 1 time in 5.',
+      more: 'All three read the whole history.',
       luck: [
         { label: 'CPL twin against the demo model', p: signTest(11, 41), said: 'less than 1 time in 1,000', clear: true },
         { label: 'second twin (toward DE) against the demo model', p: signTest(18, 28), said: 'about 1 time in 5', clear: false },
@@ -513,7 +526,7 @@ describe('the wall counts the lesson quotes', () => {
       caveat:
         "hiding its answers also confuses it: 31 % of AO's moves hit another wall (the grey), against 15 % of DE's, and it finds an open way less than half as often.",
       // AO alone, the papers' own test: SUM and Filler are not in the step.
-      more: 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. Where both make a move, the two disagree on 82 turns: only AO repeats the blocked move 37 times, only DE 45; were the two alike, chance would split them this unevenly about 1 time in 2.',
+      more: 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each.',
       // The counts in the fold's table, every row over the 200 turns: AO 80 + 49 + 31 + 40 (no move).
       counts: {
         caption: 'The counts: where the move went, on each of the 200 turns right after a wall (40 mazes the demo model played)',
@@ -535,13 +548,13 @@ describe('the wall counts the lesson quotes', () => {
     const fine = { ...c, repeats: { ...c.repeats, ao: 150, sum: 100 }, moved: { ...c.moved, ao: 200, sum: 200, filler: 200 } };
     expect(hiddenTally(fine).said).toBe('Of the moves made, AO (75 %) keeps them all, as Full.');
     // SUM and Filler are not in the step: AO alone, then its table.
-    expect(hiddenTally(fine).more).toMatch(/^Where both make a move, the two disagree/);
+    expect(hiddenTally(fine).more).toBeUndefined();
     expect(hiddenTally(fine).counts!.rows.map((r) => r.label)).toEqual(['AO', 'Full', 'DE']);
     expect(hiddenTally(fine).takeaway).toMatch(/as often as with them: here the extra repeats do not come with its own words\.$/);
     // The recap after: each policy's rate and reading side by side, from the same counts (LT 70 %: most of the 30 extra back).
     expect(recapRows(c).map((r) => [r.label, r.rate, r.tells])).toEqual([
       ['Full', 75, "30 more in every 100 moves than DE: the history's pull"],
-      ['DE', 45, "the goal's own pull: the line to read the others against"],
+      ['DE', 45, 'its pull with no history at all: the line to read the others against'],
       ['LT', 70, 'most of the extra comes back: the pull is in the turn before'],
       // AO's moves hit other walls far more than DE's (31 % against 15 %): said in its row.
       ['AO', 50, 'as with no history, but more moves hit other walls: confused too'],
@@ -598,7 +611,7 @@ describe('the wall counts the lesson quotes', () => {
       'Hiding only its previous answer takes the extra repeats away, but hiding the answer two turns back does too: part of the drop is the placeholder itself.',
     );
     expect(latestTally(c).more).toMatch(
-      /^AO-last and AO-second-last are this tool's tests, not a paper's policies: .* Where both make a move, the two disagree on 78 turns: only AO-last repeats the blocked move 8 times, only Full 70;/,
+      /^AO-last and AO-second-last are this tool's tests, not a paper's policies: each puts AO's placeholder in place of one answer, without AO's line in the system prompt\. Was it the missing list/,
     );
     // Cut-last in the fold: 100 of 198 moves (51 %) into the same wall, 38 (19 %) into another, at DE's 15 % + 4: the missing list was the confusion.
     expect(latestTally(c).more).toContain(
@@ -666,10 +679,10 @@ describe('the wall counts the lesson quotes', () => {
       // walls where each still keeps every turn (the least of the three).
       // In the fold, under their bars (Full, the three, DE).
       board: { ...cutBars, caption: 'The policies that cut the history in steps, at the same 200 turns right after a wall' },
-      caveat: 'Window-6, Clip and Summary sit near Full, since early in a maze they show every turn; their own bars are folded under "Read more".',
-      // LT and Full part on 40 turns, 15 against 25: chance gives that often (2 × 0.077: about 1 time in 6).
+      caveat: 'Window-6, Clip-6→1 and Summary-6→1 sit near Full, since early in a maze they show every turn; their own bars are folded under "Read more".',
+      // LT against DE, 60 against 10: more than luck; against Full, 15 against 25: could be luck (about 1 time in 6).
       more: expect.stringMatching(
-        /^The two disagree on 40 turns: only LT repeats the blocked move 15 times, only Full 25; were the two alike, chance would split them this unevenly about 1 time in 6\. In the bars above: in early turns Window-6, Clip and Summary still show everything, so at (half|a third|a quarter|some) or more of the walls they read what Full reads\.$/,
+        /^LT's gap to DE is more than luck; its gap to Full could be luck\. In the bars above: in early turns Window-6, Clip-6→1 and Summary-6→1 still show everything, so at (half|a third|a quarter|some) or more of the walls they read what Full reads\.$/,
       ),
       // The table: LT, the two ends, then the three that cut in steps (Window-6's counts in this fixture).
       counts: expect.objectContaining({
@@ -678,7 +691,7 @@ describe('the wall counts the lesson quotes', () => {
           { label: 'LT', repeats: 140, otherWall: 35, open: 25, noMove: 0, rate: 70, anyWall: 88 },
           { label: 'Full', repeats: 150, otherWall: 30, open: 20, noMove: 0, rate: 75, anyWall: 90 },
           { label: 'DE', repeats: 90, otherWall: 30, open: 80, noMove: 0, rate: 45, anyWall: 60 },
-          ...['Window-6', 'Clip', 'Summary'].map((label) => ({ label, repeats: 148, otherWall: 31, open: 21, noMove: 0, rate: 74, anyWall: 90 })),
+          ...['Window-6', 'Clip-6→1', 'Summary-6→1'].map((label) => ({ label, repeats: 148, otherWall: 31, open: 21, noMove: 0, rate: 74, anyWall: 90 })),
         ],
       }),
       // LT against DE (60 against 10: more than luck), then against Full (15 against 25: could be luck).
@@ -692,13 +705,13 @@ describe('the wall counts the lesson quotes', () => {
     const t3 = (turn: number) => ({ seed: 1, turn, hit: 'south', blocked: [], moves: c.open as never, look: null, headsOff: null }) as WallTurn;
     const lowSummary = { ...c, repeats: { ...c.repeats, 'summary:6:1': 100 }, split: { ...c.split, full: { ...c.split.full, 'summary:6:1': sp(0, 50) } } };
     expect(policyTally('lt', 'LT', lowSummary, [t3(3), t3(7), t3(9)]).more).toContain(
-      ' In the bars above: in early turns Window-6 and Clip still show everything, so at a third or more of the walls they read what Full reads.',
+      ' In the bars above: in early turns Window-6 and Clip-6→1 still show everything, so at a third or more of the walls they read what Full reads.',
     );
     expect(
       policyTally('lt', 'LT', { ...lowSummary, split: { ...lowSummary.split, full: { ...lowSummary.split.full, 'summary:6:1': sp(5, 7) } } }, [t3(3)]).more,
-    ).toMatch(/ Summary, swapping cut answers for summaries, is lower than Full \(50 %; luck: 1 time in 2 or more, so it could be luck\)\.$/);
+    ).toMatch(/ Summary-6→1, swapping cut answers for summaries, is lower than Full \(50 %; luck: 1 time in 2 or more, so it could be luck\)\.$/);
     expect(policyTally('lt', 'LT', lowSummary, [t3(3)]).more).toMatch(
-      / Summary, swapping cut answers for summaries, is lower than Full \(50 %; luck: less than 1 time in 1,000, so more than luck\)\.$/,
+      / Summary-6→1, swapping cut answers for summaries, is lower than Full \(50 %; luck: less than 1 time in 1,000, so more than luck\)\.$/,
     );
     expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/, and 45 % under DE \(no earlier turn\)\.$/);
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');
@@ -714,7 +727,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(attention!.items).toEqual([
       'Attention shows where the model reads, not why it chooses.',
       'Its prior assistant answers get 1.3 times what their length alone would give them, and its line-for-line copying (the diagonal, 1.5 times chance) is mostly the list of cells the task asks for.',
-      'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %), though most moves it changed hit another wall. Attention picked the heads; switching them off tested them.',
+      'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %), though it found an open way no more often. Attention picked the heads; switching them off tested them.',
     ]);
     // What it means for the chatbots a newcomer uses: the way out said with this model's own counts, and only where
     // no history is well below the whole history (10 points or more); else what to expect, in words.
@@ -730,9 +743,9 @@ describe('the wall counts the lesson quotes', () => {
     expect(other[1]!.items[1]).toBe('Its line-for-line copying (the diagonal) is mostly the list of cells the task asks for.');
     // The papers' training result beside this page's twin: its drop within luck, said so; a clear drop, not.
     expect(other[2]!.items[1]).toMatch(
-      /raised success by about 4 %\. This page's two tiny twins, trained so, dropped by no more than luck could give \(60 % and 70 %, against 75 %\)\.$/,
+      /raised its success rate by about 4 %\. This page's two tiny twins, trained so, dropped by no more than luck could give \(60 % and 70 %, against 75 %\)\.$/,
     );
-    expect(summary(c).points![2]!.items[1]).toMatch(/raised success by about 4 %\.$/);
+    expect(summary(c).points![2]!.items[1]).toMatch(/raised its success rate by about 4 %\.$/);
     // The control stops as many: said so; and a gap within chance, said so.
     expect(
       summary({
@@ -747,10 +760,20 @@ describe('the wall counts the lesson quotes', () => {
     const close = { ...c, split: { ...c.split, full: { ...c.split.full, twin: sp(5, 9) } } };
     // With the second twin's gap luck could give too: neither clearly lower.
     expect(twinTally(close).takeaway).toMatch(/^Neither twin repeats clearly less/);
-    expect(twinTally(close).more).toContain('chance would split them this unevenly about 1 time in 2.');
+    // Its luck on the meter, in the lesson's words.
+    expect(twinTally(close).luck![0]).toMatchObject({ said: 'about 1 time in 2', clear: false });
     // The heads, paired where both sets make a move: 31 against 7 is clear (a sign test: about 1 time in 8,600).
-    // Most of its changed moves hit another wall (32 of 43): which wall, not whether.
+    // Most of its changed moves hit another wall (32 of 43), and it finds an open way no more often (11 of 111, 10 %,
+    // against 10 of 104 at random): which wall, not whether.
     expect(headsTally(c).takeaway).toBe(
+      'Switching off the most-copying heads changes the repeated move more often than other heads, but finds an open way no more often: they change which wall, not whether.',
+    );
+    expect(headsTally(c).caveat).toBe(
+      'with them off it finds an open way as rarely as with others off (10 % against 10 % at random): they do not hold the way out.',
+    );
+    // More open ways than either control (21 of 111, 19 %), still mostly other walls (22): the changed moves said as walls.
+    const freer = { ...c, headsOff: { ...c.headsOff, open: { ...c.headsOff.open, top: 21 } } };
+    expect(headsTally(freer).takeaway).toBe(
       'Switching off the most-copying heads changes the repeated move more often than the lowest or three at random, but mostly to another wall: they change which wall, not whether.',
     );
     // Were most of them open ways, the heads that matter.
@@ -765,14 +788,16 @@ describe('the wall counts the lesson quotes', () => {
       'Switching off the most-copying heads stops more repeats than switching off the lowest, but not clearly more than switching off three at random.',
     );
     expect(headsTally(close3).said).toMatch(
-      /^These 116 moves walked into the wall again with every head on; with the most-copying heads off, 61 in every 100 of them still do; three at random, 71; the lowest, 88\. Only its gap to the lowest is more than luck\./,
+      /^These 116 moves hit the wall with every head on; of the moves still made with the most-copying heads off, 61 in 100 do; three at random, 71; the lowest, 88\. Only its gap to the lowest is more than luck\./,
     );
     expect(summary(close3).points![1]!.items.at(-1)).toBe(
-      'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %), but 3 at random came close (71 %), though most moves it changed hit another wall. Attention picked the heads; switching them off tested them.',
+      'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %), but 3 at random came close (71 %), though it found an open way no more often. Attention picked the heads; switching them off tested them.',
     );
-    expect(headsTally(c).more).toMatch(
-      /Where both sets make a move, the two disagree on 38 turns: only the most-copying heads off changed the move 31 times, only the lowest 7; were both sets alike, chance would split them this unevenly less than 1 time in 1,000\. Against the random three, the two disagree on 34 turns: only the most-copying heads off changed it 25 times, only the random three 9; were both sets alike, chance would split them this unevenly less than 1 time in 100\./,
-    );
+    // The turns where the sets part, on the meter: 31 against 7, then 25 against 9 (turn by turn in this fixture).
+    expect(headsTally(c).luck!.map((r) => [r.label, r.said])).toEqual([
+      ['most-copying off against three at random', 'less than 1 time in 100'],
+      ['most-copying off against the lowest off', 'less than 1 time in 1,000'],
+    ]);
     // LT near DE: no such reason to give, even with the second twin clearly lower.
     const secondLower = { ...c, repeats: { ...c.repeats, lt: 95 }, split: { ...c.split, full: { ...c.split.full, 'twin-de': sp(5, 40) } } };
     expect(twinTally(secondLower).said).toMatch(/The second twin, trained toward the move made with no history, does in 70 %\.$/);
@@ -808,10 +833,13 @@ describe('the wall counts the lesson quotes', () => {
       for (const seed of seeds) {
         const fresh = (await wallEpisode({ model, twin, twinDe, heads }, seed)).map((x) => x.turn);
         const kept = stored.turns.filter((t) => t.seed === seed);
-        // The moves exactly; each look to within rounding (another CPU may sum the attention in another order).
-        const moves = (ts: WallTurn[]) => ts.map((t) => ({ ...t, look: t.look === null }));
+        // The moves exactly; each look and share to within rounding (another CPU may sum the attention in another order).
+        const moves = (ts: WallTurn[]) => ts.map((t) => ({ ...t, look: t.look === null, reads: Object.keys(t.reads ?? {}) }));
         expect(moves(fresh), `seed ${seed}`).toEqual(moves(kept));
         fresh.forEach((t, i) => t.look !== null && expect(t.look, `seed ${seed} turn ${t.turn}`).toBeCloseTo(kept[i]!.look!, 1));
+        fresh.forEach((t, i) => {
+          for (const [k, v] of Object.entries(t.reads!)) expect(v, `seed ${seed} turn ${t.turn} ${k}`).toBeCloseTo(kept[i]!.reads![k as 'prior'], 3);
+        });
       }
       expect(stored.episodes).toBe(40);
       expect(Math.max(...stored.turns.map((t) => t.seed))).toBeLessThan(stored.firstSeed + stored.episodes);

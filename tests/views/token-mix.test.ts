@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyResult } from '../../src/analysis/analyze';
-import { attentionReveal, notTheWord, tokenMix, tokenMixSaid } from '../../src/views/lesson/token-mix';
+import { attentionReveal, notTheWord, spreadSaid, tokenMix, tokenMixSaid } from '../../src/views/lesson/token-mix';
 import type { LessonWorld } from '../../src/views/lesson/world';
 import { tinyAnswer } from './tiny-answer';
 
@@ -41,8 +41,7 @@ describe("one token's share-out, before the five kinds' guess", () => {
       said: `Here, picking "east", "22" gives 85 % to its three most-read tokens and 15 % to the other 6 it sees, the answer's own so far included. The next steps add up every token of the answer this way, by the kind of token read.`,
       more: expect.stringMatching(/^For example, "22", the token whose row picks the answer's last word, "east", gives 50 % to "22"/),
       // "22", "south", "22": none is "east", so the card says what a glance reads.
-      caveat:
-        'none of them is "east" itself: by this layer each place holds what the model gathered from the words before it, so a glance brings more than one word.',
+      caveat: 'none of them is "east" itself: in this last layer each token already carries a mix of the words before it, so one glance brings in several.',
     });
     // Were the word about to be written among them ("south", token 4), nothing to say.
     const r = result({ 0: 0.1, 3: 0.5, 4: 0.2, 8: 0.15, 5: 0.05 });
@@ -50,5 +49,9 @@ describe("one token's share-out, before the five kinds' guess", () => {
     // Spread evenly over its 9 tokens (1/9 each): the top three take a third, under half.
     const even = Object.fromEntries(Array.from({ length: 9 }, (_, k) => [k, 1 / 9]));
     expect(attentionReveal(world(result(even))).takeaway).toMatch(/It is spread wide: its three most-read tokens get under half\.$/);
+    // 32 % on 3 of 609 tokens (an even share gives them 0.5 %): far above it, yet under half; 3 of 9 at a third: even.
+    expect(spreadSaid(0.32, 3, 609)).toBe('Its three most-read tokens get far more than an even share, yet under half.');
+    expect(spreadSaid(1 / 3, 3, 9)).toBe('It is spread wide: its three most-read tokens get under half.');
+    expect(spreadSaid(0.85, 3, 9)).toBe('It is far from even: a few tokens get most of it.');
   });
 });

@@ -7,6 +7,7 @@ import type { Category } from '../../metrics/categories';
 import { bandOffsets, diagonalRows } from '../../metrics/inertia';
 import { type AttentionSlab, rowsOf } from '../../metrics/slab';
 import { AGAINST_CHANCE, evenBandRows, evenShare, figuresOf, type LessonWorld, LOADING, onPanel, percent, type Reveal } from './world';
+import { WALL_COUNTS, type WallCounts } from './wall-records';
 
 /** The kinds of token the shares step draws, by the names the figures panel gives them. */
 const CATEGORY_LABELS = {
@@ -39,8 +40,25 @@ export function sharesReveal(w: LessonWorld): Reveal {
     ...selfCaveat(r),
     // The bars a reader asks about next (the user's turns below chance, the current answer far above); the sink, in the fold.
     said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers${yardstick.lead}.${yardstick.rest}${othersSaid(r)}`,
-    more: `${onPanel(['prior assistant', r.ratios.prior])} The five add up to 100 %: what one kind gets above chance, the others give up. The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the current answer itself${selfSaid(r)}. ${sinkSaid(r.ratios.sink)}`,
+    // Over every turn at a wall, not one answer; and what step 6 said of a glance, carried here: a share by kind is a rough map.
+    more: `${onPanel(['prior assistant', r.ratios.prior])}${w.walls !== null ? overTurns('prior', r.ratios.prior / (evenShare(r, 'prior') || 1)) : ''} The five add up to 100 %: what one kind gets above chance, the others give up. The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the current answer itself${selfSaid(r)}. ${sinkSaid(r.ratios.sink)} Each token also carries a mix of the words before it, so these shares say where the answer looks, not exactly what it takes in.`,
   };
+}
+
+/**
+ * The same figure over every stored turn right after a wall, against its chance there, beside this one answer's
+ * (`k`: its figure in times chance): readers asked whether one answer stands for the rest. Empty without the record.
+ */
+export function overTurns(kind: 'prior' | 'diagonal', k: number, c: WallCounts = WALL_COUNTS): string {
+  const reads = c.reads;
+  if (!reads) return '';
+  const [v, e] = kind === 'prior' ? [reads.prior, reads.priorEven] : [reads.diagonal, reads.diagonalEven];
+  if (!(e > 0)) return '';
+  const times = v / e;
+  const what = kind === 'prior' ? 'the answers give their prior assistant answers' : 'the band gets';
+  const like =
+    Math.abs(times - k) <= 0.15 ? ': this answer is typical' : times < k ? ': this answer leans more than most' : ': this answer leans less than most';
+  return ` Over the ${c.turns} turns right after a wall, ${what} ${percent(v)} on average (chance ${percent(e)}), ${times.toFixed(1)} times chance${like}.`;
 }
 
 /** Is a share a lot? Against what the prior assistant answers would get if attention were spread evenly over the tokens. */

@@ -5,7 +5,7 @@
 import { ordinal } from '../../util/ordinal';
 import type { PolicyResult } from '../../analysis/analyze';
 import { bandColumns } from '../../metrics/inertia';
-import { answerRows, diagonalByLines, bandLine, priorSpans, stripeSaid, tailRow } from './attention-reveals';
+import { answerRows, diagonalByLines, bandLine, overTurns, priorSpans, stripeSaid, tailRow } from './attention-reveals';
 import { brightestCopy, copies, longestRun } from './copy-run';
 import { quoted, whereToken } from './token-where';
 import {
@@ -50,9 +50,6 @@ export function bandWorked(r: PolicyResult): string {
  * The diagonal step's first sentences: what a copy looks like, then the real one the heatmap outlines (as
  * HeatmapPanel finds it), its tokens and where it stands against the dotted line: readers missed the box, one cell.
  */
-/** How far past the band's edge the card looks for a longer slanted line (a copy shifted beyond the band's reach). */
-const PAST_EDGE = 3;
-
 export function copyBoxSaid(w: LessonWorld): string {
   const r = figuresOf(w);
   const copy = r && brightestCopy(r, tailRow(r));
@@ -67,18 +64,10 @@ export function copyBoxSaid(w: LessonWorld): string {
   const line = `A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th${second}.`;
   if (!r || !copy || off === null) return line;
   const turn = r.messages[r.tokens[copy.k]!.message]?.turn;
-  // How long the real line runs, so a reader does not hunt for the drawing's long one (readers found none).
+  // How long the real line runs, so a reader does not hunt for the drawing's long one (readers found none). A short
+  // one said plainly: counting runs "2 in a row, 4 just past the band" sent readers hunting cell by cell.
   const run = longestRun(r)?.length ?? 0;
-  // A longer line just past the band's edge (a copy shifted further than the band reaches), named where readers saw it.
-  const past = longestRun(r, r.radius + PAST_EDGE);
-  const outside = past && Math.abs(past.d) > r.radius && past.length > Math.max(run, 2) ? `, ${past.length} just past the band` : '';
-  // Bright: at least BRIGHT times chance (fainter grey runs are weaker than a copy's).
-  const runs =
-    run >= 3
-      ? `, shown here, a bright line runs ${run} cells${outside}`
-      : outside
-        ? ` bright cells run ${Math.max(run, 1)} in a row${outside}`
-        : ` the copy is faint: bright cells line up ${Math.max(run, 1)} at most`;
+  const runs = run >= 3 ? `, shown here, a bright line runs ${run} cells` : ' copies are short: single bright cells, not a long line';
   // The boxed cell's two tokens, so the reader knows what to find under the arrow.
   const pair =
     copy.reads === 'next' ? `${quoted(r, copy.q)} reading ${quoted(r, copy.k)}, the word it writes next` : `${quoted(r, copy.q)} reading ${quoted(r, copy.k)}`;
@@ -179,7 +168,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),
     // Where the lines split it, that split is the card's reading; where the bright cells stand, in the fold.
     said: `${yours}the band gets ${percent(r.diagonal)}${times}${fillerSaid}.${lines ? '' : stripe}${split.said}`,
-    more: `${split.more ? `${split.more} ` : ''}${lines && stripe ? `${stripe.trim()} ` : ''}${offLine(r, d)}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} ${even > 0 ? `${bandWorked(r)} ` : ''}It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all. ${stripeSaid(r)}`.trim(),
+    more: `${split.more ? `${split.more} ` : ''}${lines && stripe ? `${stripe.trim()} ` : ''}${offLine(r, d)}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} ${even > 0 ? `${bandWorked(r)} ` : ''}It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all.${w.walls !== null ? overTurns('diagonal', k) : ''} ${stripeSaid(r)}`.trim(),
   };
 }
 

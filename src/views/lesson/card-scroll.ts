@@ -41,6 +41,15 @@ export function useHighlight(step: number, region: LessonRegion, target: string,
 }
 
 /**
+ * Brings an element of the lesson card into the card's view below its sticky top (step and title), not under it: the
+ * takeaway's first line showed cut. `block` as scrollIntoView's.
+ */
+export function scrollUnderCardTop(el: HTMLElement, block: ScrollLogicalPosition): void {
+  el.style.scrollMarginTop = `${el.closest('[data-testid="lesson-card"]')?.querySelector<HTMLElement>('.lesson-top')?.offsetHeight ?? 0}px`;
+  el.scrollIntoView?.({ block });
+}
+
+/**
  * Each step opens at the card's top, its question first, even when its reveal stands from an earlier visit; a
  * reveal the learner's action brings is then brought into the card's view (on a phone the card scrolls; the
  * sheet keeps its third of the screen, so the figure the reveal reads stays in view above it, unless that figure is
@@ -69,9 +78,7 @@ export function useCardScroll(index: number, said: string, reached: boolean, pic
     // The quiz's score sits just above its reveal: the reveal opens under it, so the score stays in view.
     const score = cardRef.current?.querySelector<HTMLElement>('[data-testid="lesson-score"]');
     const to = tall && score ? score : r;
-    // Below the card's sticky top (step and title), not under it: the takeaway's first line showed cut.
-    to.style.scrollMarginTop = `${cardRef.current?.querySelector<HTMLElement>('.lesson-top')?.offsetHeight ?? 0}px`;
-    to.scrollIntoView?.({ block: tall ? 'start' : 'nearest' });
+    scrollUnderCardTop(to, tall ? 'start' : 'nearest');
   }, [said, pictures]);
   return { cardRef, revealRef, tall, setTall };
 }

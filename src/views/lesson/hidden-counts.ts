@@ -2,7 +2,7 @@
  * The hide step's counts (AO, then AO-last against its control; Cut-last in the fold): each policy read against
  * no history and the whole history. Plain functions over the stored turns (wall-records.ts).
  */
-import { historyAdds, luckRow, moveRate, noMoveRate, openRate, parted, rate } from './wall-counts';
+import { historyAdds, luckRow, moveRate, noMoveRate, openRate, rate } from './wall-counts';
 import { countTable } from './count-table';
 import { WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import type { Reveal } from './world';
@@ -12,7 +12,7 @@ const otherWalls = (c: WallCounts, w: Writer): number => rate(c.moved[w] - c.rep
 /** A writer's moves into other walls well above DE's: its placeholders unsettle the model as well as hiding its words. */
 export const unsettled = (c: WallCounts, w: Writer): boolean => otherWalls(c, w) > otherWalls(c, 'de') + 10;
 
-/** How a policy that hides the model's answers reads against DE (the goal's own pull) and Full, among its moves made. */
+/** How a policy that hides the model's answers reads against DE (no history at all) and Full, among its moves made. */
 export type HideVerdict = 'below' | 'pull' | 'part' | 'all';
 export function hideVerdict(c: WallCounts, w: Writer): HideVerdict {
   const [r, de, full] = [moveRate(c, w), moveRate(c, 'de'), moveRate(c, 'full')];
@@ -20,8 +20,8 @@ export function hideVerdict(c: WallCounts, w: Writer): HideVerdict {
 }
 
 /**
- * The hide step's first count: AO, every answer of the model's hidden, at the wall, against Full and DE (the goal's
- * own pull). Hidden answers often leave no move (the demo model never trained on them), so it is read among the
+ * The hide step's first count: AO, every answer of the model's hidden, at the wall, against Full and DE (no history
+ * at all). Hidden answers often leave no move (the demo model never trained on them), so it is read among the
  * answers that still make a move: at DE's level the extra repeats went with its words, between DE and
  * Full part stayed, far below DE the unfamiliar text changed its play beyond the pull. AO's reading is the
  * takeaway (the papers' own test), with its extra moves into other walls said beside it.
@@ -73,7 +73,10 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
       ],
       c,
     ),
-    more: `${c.moved.ao < c.turns ? 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each. ' : ''}Where both make a move, t${parted(c.split.de.ao, 'only AO repeats the blocked move', 'only DE').slice(1)}`,
+    // The turns where the two part are in the table and on the meter: readers asked for fewer counts in words.
+    ...(c.moved.ao < c.turns && {
+      more: 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each.',
+    }),
   };
 }
 
@@ -170,6 +173,6 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
       ],
       c,
     ),
-    more: `AO-last and AO-second-last are this tool's tests, not a paper's policies: each puts AO's placeholder in place of one answer, without AO's line in the system prompt. Where both make a move, t${parted(c.split.full['ao-last'], 'only AO-last repeats the blocked move', 'only Full').slice(1)} ${cutSaid(c)} ${noMoveAsRepeat(c)}`,
+    more: `AO-last and AO-second-last are this tool's tests, not a paper's policies: each puts AO's placeholder in place of one answer, without AO's line in the system prompt. ${cutSaid(c)} ${noMoveAsRepeat(c)}`,
   };
 }

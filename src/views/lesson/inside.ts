@@ -6,7 +6,8 @@
 import type { PolicyResult } from '../../analysis/analyze';
 import { stepNo } from './order';
 import { spokenHead, topHead } from './head-reveal';
-import { beyondRandom, byChance, headsCarry, headsClear, looksBackShare, looksRare, mostlyIntoWalls, stillPct } from './wall-counts';
+import { byChance, looksBackShare, looksRare } from './wall-counts';
+import { beyondRandom, freesNoMore, headsCarry, headsClear, mostlyIntoWalls, stillPct } from './heads-tally';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import { AGAINST_CHANCE, evenDiagonal, evenShare, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, percent, type RecapTable, type Reveal } from './world';
 
@@ -91,7 +92,9 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
       carry
         ? beyondRandom(h)
           ? mostlyIntoWalls(h)
-            ? 'switching them off changes the repeated move more than other heads do, but mostly to another wall: which wall, not whether'
+            ? freesNoMore(h)
+              ? 'switching them off changes the repeated move more than other heads do, but finds an open way no more often: which wall, not whether'
+              : 'switching them off changes the repeated move more than other heads do, but mostly to another wall: which wall, not whether'
             : 'the most-copying heads carry part of the repeat, more than other heads'
           : 'fewer than with the lowest off, not clearly fewer than with three at random: not singled out'
         : headsCarry(c)
@@ -121,7 +124,9 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
     ? `${start}. Switching off the heads that copy most did not change the repeat more than switching off others.`
     : beyondRandom(h)
       ? mostlyIntoWalls(h)
-        ? `${start}. Switching off the heads that copy most changes the move more than switching off others, but mostly to another wall.`
+        ? freesNoMore(h)
+          ? `${start}. Switching off the heads that copy most changes the move more than switching off others, but frees it no more often.`
+          : `${start}. Switching off the heads that copy most changes the move more than switching off others, but mostly to another wall.`
         : `${start}, but it led to heads that matter: switching off the heads that copy most changes the move more than switching off others.`
       : `${start}. Switching off the heads that copy most changes the move barely more than switching off three at random.`;
   // The clues the rows found, in one sentence: each only where its figure is well above chance.
@@ -163,6 +168,6 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
       columns: ['Step: what it looked at', 'What it saw', 'What that tells'],
       rows: insideRows(full, filler, c),
     },
-    more: `The shares, the diagonal and the heads are the page's figures for the lesson's last answer (Full; Filler for its row); the heads switched off are counted over the ${c.turns} stored turns right after a wall (${h.of} repeats). A head's figure is its diagonal ratio against the layer's average. The same repeats, read one by one: ${rare ? 'only ' : ''}${looksBackShare(c)} of the repeated moves look back at the earlier same moves ${LOOKS_BACK} times chance or more${rare ? ', so a repeat needs no such look' : ''}.`,
+    more: `The shares, the diagonal and the heads are the page's figures for the lesson's last answer (Full; Filler for its row); the heads switched off are counted over the ${c.turns} stored turns right after a wall (${h.of} repeats). A head's figure is its diagonal ratio against the layer's average. The same repeats, read one by one: when it writes the repeated move, it gives the same move in its prior assistant answers ${LOOKS_BACK} times chance or more ${rare ? 'only ' : ''}${looksBackShare(c)} of the time${rare ? ', so a repeat needs no look back at the old move' : ''}.`,
   };
 }

@@ -5,15 +5,15 @@
 import { turnsSeen } from '../../context/history';
 import { parsePolicy, type Policy } from '../../context/policy';
 import { countTable } from './count-table';
-import { type Board, byChance, CUTTING, ltBringsMost, luckRow, movePct, moveRate, parted, scoreboard } from './wall-counts';
-import { type WallCounts, type WallTurn, WALL_COUNTS, WALL_TURNS, WRITERS, type Writer } from './wall-records';
+import { type Board, byChance, CUTTING, ltBringsMost, luckRow, movePct, moveRate, scoreboard } from './wall-counts';
+import { type Split, type WallCounts, type WallTurn, WALL_COUNTS, WALL_TURNS, WRITERS, type Writer } from './wall-records';
 import { type Reveal, SILENT } from './world';
 
 /** The stored turns at which a policy still shows every earlier turn whole (early in an episode, Window and Clip cut nothing). */
 const keptWhole = (p: Policy, turns: readonly WallTurn[]): number => turns.filter((t) => turnsSeen(p, t.turn).every((x) => x === 'whole')).length;
 
 /** The cutting policies by the names the card says them. */
-const CUT_NAMES: Record<(typeof CUTTING)[number], string> = { 'window:6': 'Window-6', 'clip:6:1': 'Clip', 'summary:6:1': 'Summary' };
+const CUT_NAMES: Record<(typeof CUTTING)[number], string> = { 'window:6': 'Window-6', 'clip:6:1': 'Clip-6→1', 'summary:6:1': 'Summary-6→1' };
 
 /**
  * The cutting policies' bars, said beside LT's reading (readers asked why Window-6 matches Full and what Summary's lower
@@ -52,6 +52,14 @@ function cutBoard(c: WallCounts): Board | null {
 }
 
 /** How a policy the stored episodes were also written under does at the wall, against Full (nothing for another policy). */
+/** A policy's gaps in the lesson's verdicts: to DE (LT only, the turn before against none) and to Full. */
+function luckWords(c: WallCounts, p: Writer, label: string): string {
+  const say = (s: Split) => (byChance(s).clear ? 'is more than luck' : 'could be luck');
+  return p === 'lt'
+    ? `${label}'s gap to DE ${say(c.split.de[p])}; its gap to Full ${say(c.split.full[p])}.`
+    : `${label}'s gap to Full ${say(c.split.full[p])}.`;
+}
+
 export function policyTally(policy: string, label: string, c: WallCounts = WALL_COUNTS, turns: readonly WallTurn[] = WALL_TURNS): Reveal {
   if (!(WRITERS as readonly string[]).includes(policy) || policy === 'full' || policy === 'twin') return SILENT;
   const p = policy as Writer;
@@ -88,6 +96,7 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
       ],
       c,
     ),
-    more: `${parted(c.split.full[p], `only ${label} repeats the blocked move`, 'only Full')}${rows.early ? ` In the bars above: ${rows.early}` : ''}${rows.more ? ` ${rows.more}` : ''}`,
+    // How sure each gap is, in words beside the meter's: the turns where the two part are in the table.
+    more: `${luckWords(c, p, label)}${rows.early ? ` In the bars above: ${rows.early}` : ''}${rows.more ? ` ${rows.more}` : ''}`,
   };
 }

@@ -48,7 +48,7 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
   };
   return [
     row('Full', 'full', 'every earlier turn', `${historyAdds(c)} more in every 100 moves than DE: the history's pull`),
-    row('DE', 'de', 'no earlier turn (the last message still names the walls)', "the goal's own pull: the line to read the others against"),
+    row('DE', 'de', 'no earlier turn (the last message still names the walls)', 'its pull with no history at all: the line to read the others against'),
     row(
       'LT',
       'lt',

@@ -17,7 +17,8 @@ import { copiersSaid, headsSaid, topHeadSaid } from './head-reveal';
 import { RANK_MARK } from '../heads/HeadGrid';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakReveal } from './moves';
-import { headsTally, ltBringsMost, movePct, wallTally } from './wall-counts';
+import { ltBringsMost, movePct, wallTally } from './wall-counts';
+import { headsTally } from './heads-tally';
 import { policyTally } from './policy-tally';
 import { WALL_COUNTS } from './wall-records';
 import { hiddenTally, latestTally } from './hidden-counts';
@@ -72,7 +73,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `Conversational inertia is when a model leans on its own prior assistant answers (what it wrote before) more than the task asks, even repeating a failing move. Chat models carry mistakes forward the same way. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. The user is the maze game, reporting where it stands and the walls; each answer lists the cells visited (this tiny model sometimes miscopies it), then a thought and a move.`,
+      `Conversational inertia is when a model leans on its own prior assistant answers (what it wrote before) more than the task asks, even repeating a failing move. Papers report large chat models carrying mistakes forward too. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. The user is the maze game, reporting where it stands and the walls; each answer lists the cells visited (this tiny model sometimes miscopies it), then a thought and a move.`,
     source:
       'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1. The cells are numbered row by row, as the system prompt says; the task asks for the list. The lesson reads inertia in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention).',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
@@ -138,7 +139,6 @@ export const LESSON: LessonStep[] = [
     region: 'policies',
     setup: { ...WALL, contexts: true },
     text: () =>
-      // One policy named before the click, the next in the reveal: readers met four names in this text and nearly quit.
       `AO (assistant omitted) keeps every turn but puts "${AO_PLACEHOLDER}" in place of each of the model's answers; the user's turns, which name the walls, stay. If the extra repeats come with its own words, AO brings them down to DE's level: does it?`,
     source:
       "AO: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted). AO-last is this tool's, not a paper's: AO's placeholder in place of the previous answer only, with no line added, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before that: were the drop under AO-last the placeholder's confusion alone, it would drop there too. Cut-last, also this tool's and told in the fold, keeps the previous answer's first line (the list of cells) and cuts the rest: were the missing list what confused the model under AO-last, keeping it would settle it.",
@@ -164,7 +164,7 @@ export const LESSON: LessonStep[] = [
     region: 'card',
     setup: WALL,
     text: () =>
-      `Steps ${stepNo('generate')}–${stepNo('hide')} counted, under each policy, how often the model walks again into a wall it just hit; the table puts them together. Read each against DE, since even with no history the goal pulls it there. Large models show the pull too: in real chats, ${PAPERS.ownWords.pollutedTurns} of turns carried a prior assistant answer's error or style forward. For a chatbot stuck repeating a wrong answer, starting afresh helps (DE here: ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}).`,
+      `Steps ${stepNo('generate')}–${stepNo('hide')} counted, under each policy, how often the model walks again into a wall it just hit; the table puts them together. Read each against DE, since even with no history it walks back in often. A paper reports the pull in large models too: in real chats, ${PAPERS.ownWords.pollutedTurns} of turns carried a prior assistant answer's error or style forward. For a chatbot stuck repeating a wrong answer, starting afresh helps (DE here: ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}).`,
     source:
       "The counts of the steps before, together. AO as the test of the model's own words: paper 1, section 2 (the user's turns stay, only the answers go). The large models' figure: paper 1 (Do LLMs benefit from their own words?), section 4.2 and table 1 (104 of 729 turns of real chats judged polluted by a prior assistant answer). The rates are of the moves made; answers with no move are left out, as on every count at the wall.",
     action: 'Read the table, then press Next.',

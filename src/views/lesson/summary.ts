@@ -2,7 +2,8 @@
  * The lesson's close: what its history does to the move the model writes, and what attention showed, side by side
  * (two lists on the card), from the stored counts and, where the page has them, the figures against chance.
  */
-import { beyondRandom, byChance, headsCarry, headsClear, historyAdds, ltBringsMost, mostlyIntoWalls, movePct, stillPct } from './wall-counts';
+import { byChance, historyAdds, ltBringsMost, movePct } from './wall-counts';
+import { beyondRandom, freesNoMore, headsCarry, headsClear, mostlyIntoWalls, stillPct } from './heads-tally';
 import { controlKeeps, hideVerdict, unsettled } from './hidden-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
@@ -42,7 +43,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     headsCarry(c)
       ? `With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (${stillPct(c.headsOff, 'top')} against ${stillPct(c.headsOff, 'bottom')})${heads ? '' : ', a gap that could be luck'}${
           heads && !beyondRandom(c.headsOff) ? `, but 3 at random came close (${stillPct(c.headsOff, 'random')})` : ''
-        }${heads && mostlyIntoWalls(c.headsOff) ? ', though most moves it changed hit another wall' : ''}. Attention picked the heads; switching them off tested them.`
+        }${heads && mostlyIntoWalls(c.headsOff) ? (freesNoMore(c.headsOff) ? ', though it found an open way no more often' : ', though most moves it changed hit another wall') : ''}. Attention picked the heads; switching them off tested them.`
       : 'Switching off the most-copying heads left about as many repeats back in the wall as switching off the 3 lowest.',
   ];
   return {
@@ -53,10 +54,10 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
       { label: 'What attention showed', items: attention },
       // Why it matters beyond this toy: the papers' findings in large chat models, with one figure each, quoted (papers.ts).
       {
-        label: 'What the papers found in large chat models',
+        label: "What the papers report in large chat models (their figures, not this page's)",
         items: [
           `"${PAPERS.ownWords.title}" found that in real chats, keeping only the latest exchange (as LT does here) or one-sentence summaries of the answers often answered as well with ${PAPERS.ownWords.lessContext} less text. In ${PAPERS.ownWords.pollutedTurns} of turns, a model carried a prior assistant answer's error or style forward.`,
-          `"${PAPERS.inertia.title}" found that agents copy their own prior assistant answers (a diagonal in attention) and try fewer new moves. Training them to prefer answers written with less history cut that diagonal by ${PAPERS.inertia.diagonalCut} and raised success by ${PAPERS.inertia.successGain}.${
+          `"${PAPERS.inertia.title}" found that agents copy their own prior assistant answers (a diagonal in attention) and try fewer new moves. Training them to prefer answers written with less history cut that diagonal by ${PAPERS.inertia.diagonalCut} and raised its success rate by ${PAPERS.inertia.successGain}.${
             // Beside the look inside's verdict, so the paper's diagonal and "clues, not the cause" do not read as a contradiction.
             beyondRandom(c.headsOff)
               ? ''

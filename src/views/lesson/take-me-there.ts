@@ -1,6 +1,7 @@
 import { useInspector } from '../../state/inspector-store';
 import { drawnId } from '../drawn';
 import { focusElement } from '../SkipLinks';
+import { scrollUnderCardTop } from './card-scroll';
 
 /**
  * "Take me there": at once when the page shows the figures of the step's conversation; while they are still
@@ -42,9 +43,7 @@ function focusTarget(selector: string): boolean {
   // A target in the card's reveal (the recap's table) is read under its point: the reveal from its top, below the
   // card's sticky top. Centred, a tall table hid the takeaway above it.
   const reveal = el.closest<HTMLElement>('[data-testid="lesson-reveal"]');
-  if (reveal) {
-    reveal.style.scrollMarginTop = `${reveal.closest('[data-testid="lesson-card"]')?.querySelector<HTMLElement>('.lesson-top')?.offsetHeight ?? 0}px`;
-    reveal.scrollIntoView({ block: 'start' });
-  } else el.scrollIntoView({ block: 'center' });
+  if (reveal) scrollUnderCardTop(reveal, 'start');
+  else el.scrollIntoView({ block: 'center' });
   return document.activeElement === el;
 }

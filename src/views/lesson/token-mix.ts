@@ -51,6 +51,19 @@ export const notTheWord = (r: PolicyResult, mix: NonNullable<ReturnType<typeof t
   return mix.parts.every((p) => r.tokens[p.k]!.text.trim() !== word);
 };
 
+/**
+ * How spread one token's attention is, in words: `top`, the share of its `n` most-read tokens among the `seen` it
+ * reads. Far above an even share and still under half is said as both: "spread wide" alone contradicted a bar where
+ * 3 of 609 tokens took 32 %.
+ */
+export function spreadSaid(top: number, n: number, seen: number): string {
+  const most = ['no', 'one', 'two', 'three', 'four', 'five'][n] ?? String(n);
+  if (top >= 0.5) return 'It is far from even: a few tokens get most of it.';
+  return top * seen >= 3 * n
+    ? `Its ${most} most-read tokens get far more than an even share, yet under half.`
+    : `It is spread wide: its ${most} most-read tokens get under half.`;
+}
+
 export function attentionReveal(w: LessonWorld): Reveal {
   const r = figuresOf(w);
   const mix = r && tokenMix(r);
@@ -60,12 +73,12 @@ export function attentionReveal(w: LessonWorld): Reveal {
   const most = ['no', 'one', 'two', 'three', 'four', 'five'][mix.parts.length] ?? String(mix.parts.length);
   return {
     // One direction throughout, as the step text says it: each earlier token's share of what one token reads.
-    takeaway: `Attention is each earlier token's share of what one token reads, adding up to 100 %. ${top >= 0.5 ? 'It is far from even: a few tokens get most of it.' : `It is spread wide: its ${most} most-read tokens get under half.`}`,
+    takeaway: `Attention is each earlier token's share of what one token reads, adding up to 100 %. ${spreadSaid(top, mix.parts.length, mix.others + mix.parts.length)}`,
     said: `Here, picking ${quoted(r, mix.next)}, ${quoted(r, mix.q)} gives ${percent(top)} to its ${most} most-read tokens and ${percent(mix.rest)} to the other ${mix.others} it sees, the answer's own so far included. The next steps add up every token of the answer this way, by the kind of token read.`,
     more: tokenMixSaid(r, mix),
     ...(notTheWord(r, mix) && {
       // Readers asked why the token picking "south" reads none of the "south"s: said where they ask it.
-      caveat: `none of them is ${quoted(r, mix.next)} itself: by this layer each place holds what the model gathered from the words before it, so a glance brings more than one word.`,
+      caveat: `none of them is ${quoted(r, mix.next)} itself: in this last layer each token already carries a mix of the words before it, so one glance brings in several.`,
     }),
   };
 }

@@ -3,7 +3,7 @@
  * history. The first twin is the paper's CPL (trained toward the move made seeing only the turn before); the second,
  * this tool's variant, toward the move made with no history (DE), which step 3 found free of most of the pull.
  */
-import { byChance, luckRow, movePct, moveRate, parted } from './wall-counts';
+import { byChance, luckRow, movePct, moveRate } from './wall-counts';
 import { countTable } from './count-table';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
@@ -64,6 +64,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
       ],
       c,
     ),
-    more: `All three read the whole history. ${parted(c.split.full.twin, 'only the twin repeats the blocked move', 'only the demo model')} ${parted(c.split.full['twin-de'], 'only the second twin repeats it', 'only the demo model')}`,
+    // The turns where they part are in the table and on the meter: readers asked for fewer counts in words.
+    more: 'All three read the whole history.',
   };
 }

@@ -1,13 +1,12 @@
 /**
  * What the lesson says of the stored turns right after a wall (wall-records.ts): how often the demo model walks
- * into a wall again, under each policy and with heads switched off, against no history and against chance, in the
+ * into a wall again under each policy, against no history and against chance, in the
  * words and per cents the cards use. Plain functions.
  */
 import { signFlipTest, signTest } from '../../metrics/stats';
-import { countTable, headsCountTable } from './count-table';
-import { stepNo } from './order';
-import { type HeadSet, type HeadsOffCounts, rate, type Split, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
-import { type LuckRow, type Reveal, SILENT } from './world';
+import { countTable } from './count-table';
+import { rate, type Split, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
+import type { LuckRow, Reveal } from './world';
 
 /** The lesson's one line: a gap luck alone gives less than 1 time in 20 is "more than luck" (the words and the meter). */
 export const LUCK_LINE = 20;
@@ -79,8 +78,9 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
   const byMaze = byChance(c.split.de.full);
   // AO keeps every user turn and hides only the model's own answers: the control that tells what the history's pull is.
   const gap = historyAdds(c);
+  const lean = noHistoryLean(c);
   return {
-    // With no history it still repeats often: the goal beyond the wall is the task's own pull; inertia is the gap.
+    // With no history it still repeats often (the model's own lean, said in the caveat); inertia is the gap.
     takeaway:
       gap > 0
         ? `After hitting a wall (${c.mazes} mazes), it walks into it again in ${movePct(c, 'full')} of moves with its whole history, ${movePct(c, 'de')} with none. The gap is the history's pull.`
@@ -89,14 +89,18 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // Luck introduced here, where the first comparison is: every later count reads the same way.
     // What the chart counts is its caption (the mazes, the moves made): the card keeps the reading.
     said: `C${luckSaid(c.split.de.full, 'Full and DE').slice(1)}`,
-    caveat: `even with no history it walks into the wall again in ${movePct(c, 'de')}, because its goal often lies just beyond it; the part above that is the history's pull.`,
+    // Why so often with none, from the record: not the goal (it lies beyond the wall at few of these turns), but where
+    // the model heads when alone with the last message. The lesson said "the goal" until the record counted it.
+    caveat: `even with no history it walks into the wall again in ${movePct(c, 'de')}${
+      lean ? `, as this tiny model mostly heads ${lean.ways}` : ': the last message alone leads it there'
+    }; what Full adds is the history's pull.`,
     // The same gap with each maze counted once, its size kept: the stricter test, for the turns of a maze are not independent.
     luck: [
       { label: 'Full against DE, turn by turn', ...turnByTurn(c.split.de.full) },
       {
         label: 'the same, each maze counted once',
         ...byMaze,
-        note: "The second line counts each maze once, by how many more of its turns repeat under Full: a maze's turns share one history, so they are not independent tosses. From here on, every gap is read this stricter way.",
+        note: "The second line counts each maze once, by how many more of its turns repeat under Full: a maze's turns share one history, so they are not independent tosses. From here on, every gap is read this stricter way. The lesson makes many such comparisons, and among many, one could pass the line by luck: trust most the ones its steps agree on.",
       },
     ],
     counts: countTable(
@@ -106,8 +110,29 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
       ],
       c,
     ),
-    more: `Over ${c.turns} turns right after a wall, in the ${c.mazes} of the ${c.episodes} mazes where it hit one, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from. ${parted(turnsOnly(c.split.de.full), 'only Full repeats the blocked move', 'only DE')} ${mazeSaid(c.split.de.full.byMaze ?? [], byMaze.said)}`,
+    more: `Over ${c.turns} turns right after a wall, in the ${c.mazes} of the ${c.episodes} mazes where it hit one, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from.${whyNoHistory(c, lean)} ${parted(turnsOnly(c.split.de.full), 'only Full repeats the blocked move', 'only DE')} ${mazeSaid(c.split.de.full.byMaze ?? [], byMaze.said)}`,
   };
+}
+
+/**
+ * Where the model heads with no history at all: its two commonest moves under DE, when they make three in four of
+ * its moves or more (null else), as "north or west" and their share.
+ */
+export function noHistoryLean(c: WallCounts): { ways: string; share: number } | null {
+  const by = Object.entries(c.noHistoryMoves ?? {}).sort((a, b) => b[1] - a[1]);
+  const made = by.reduce((s, [, n]) => s + n, 0);
+  const two = by.slice(0, 2);
+  const n = two.reduce((s, [, k]) => s + k, 0);
+  return made > 0 && n * 4 >= made * 3 ? { ways: two.map(([m]) => m).join(' or '), share: rate(n, made) } : null;
+}
+
+/** Why DE repeats so often, in the fold: how rarely the goal lies beyond the wall, and where it heads instead. */
+function whyNoHistory(c: WallCounts, lean: ReturnType<typeof noHistoryLean>): string {
+  const g = c.goalBeyond;
+  if (!g) return '';
+  return ` Why so often with none? Its goal lies beyond the wall it hit at only ${g.turns} of the ${c.turns} turns, and at ${g.deRepeats} of DE's ${c.repeats.de} repeats${
+    lean ? `; with no history it heads ${lean.ways} in ${lean.share} % of its moves, wherever the walls are` : ''
+  }.`;
 }
 
 /**
@@ -121,7 +146,7 @@ function mazeSaid(d: readonly number[], chance: string): string {
     const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
     return xs.length ? ` (by ${lo === hi ? lo : `${lo} to ${hi}`} ${hi === 1 ? 'turn' : 'turns'})` : '';
   };
-  return `The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in ${more.length} of the ${d.length} mazes with a wall${by(more)}, DE in ${fewer.length}${by(fewer)}; were the two alike, flipping the sign of each maze's gap at random would give a total this far from even ${chance}.`;
+  return `The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in ${more.length} of the ${d.length} mazes with a wall${by(more)}, DE in ${fewer.length}${by(fewer)}; were the two alike, which one repeats more in a maze would be a coin toss, and the mazes' gaps would add up this lopsided ${chance}.`;
 }
 
 /** Whether fewer than half the stored repeats look back plainly: then the inside recap calls attention a clue, not the cause. */
@@ -157,7 +182,7 @@ export interface Board {
   /** The mazes the turns come from (those where it hit a wall), said in the caption beside all the episodes. */
   mazes?: number;
   rows: BoardRow[];
-  /** DE's rate: the goal's own pull, marked on every bar (null: no mark, the heads step's count). */
+  /** DE's rate: the pull with no history at all, marked on every bar (null: no mark, the heads step's count). */
   noHistory: number | null;
   /** What the bars count, when not the running count's turns after a wall. */
   caption?: string;
@@ -212,114 +237,8 @@ export function scoreboard(
   };
 }
 
-/** Of the moves a set of heads switched off still makes on the repeats, the share that changed (answers with no move left out, as at the wall). */
-const changedRate = (h: HeadsOffCounts, set: HeadSet): number => rate(h.moved[set] - h.repeats[set], h.moved[set] || 1);
-/**
- * Of those moves, the share still back into the wall: the measure every other step says ("walks back in 78 %"),
- * where readers of a "changed" share took it for the part cured and misread the bars beside it.
- */
-export const stillPct = (h: HeadsOffCounts, set: HeadSet): string => `${still(h, set)} %`;
-const still = (h: HeadsOffCounts, set: HeadSet): number => rate(h.repeats[set], h.moved[set] || 1);
-
-/**
- * Whether the most-copying heads off change the repeat clearly more than three heads drawn at random (5 points or more,
- * and beyond chance on the paired turns): the stricter control, since the lowest heads may be the least used.
- */
-export const beyondRandom = (h: HeadsOffCounts): boolean => changedRate(h, 'top') >= changedRate(h, 'random') + 5 && byChance(h.changedRandom).clear;
-
 /** Whether the turn before alone (LT) brings back at least half of what the whole history adds. */
 export const ltBringsMost = (c: WallCounts): boolean => (moveRate(c, 'lt') - moveRate(c, 'de')) * 2 >= historyAdds(c);
-
-/** Whether the most-copying heads off change the repeat more often than the control by 5 points or more: what they carry beyond any three heads. */
-export const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && changedRate(c.headsOff, 'top') >= changedRate(c.headsOff, 'bottom') + 5;
-/** Whether they do so clearly: 5 points or more, and beyond chance on the turns where both sets make a move. */
-export const headsClear = (c: WallCounts): boolean => headsCarry(c) && byChance(c.headsOff.changed).clear;
-
-/** Whether the moves the most-copying heads off changed went mostly into another wall rather than an open way. */
-export const mostlyIntoWalls = (h: HeadsOffCounts): boolean => h.moved.top - h.repeats.top - h.open.top > h.open.top;
-
-/** The heads step's count: over the stored repeats, how often each set of last-layer heads switched off still repeats the move. */
-export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
-  const h = c.headsOff;
-  if (!h.of) return SILENT;
-  // Where the changed moves went is said only of heads that clearly carry more than the control.
-  const carry = headsClear(c);
-  const random = beyondRandom(h);
-  const went = wentTo(h);
-  return {
-    takeaway: !headsCarry(c)
-      ? 'The most-copying heads carry no more of the pull than any three heads: in this model it does not sit in them.'
-      : !carry
-        ? 'Switching off the most-copying heads changed more moves than the control, but that could be luck.'
-        : random
-          ? mostlyIntoWalls(h)
-            ? 'Switching off the most-copying heads changes the repeated move more often than the lowest or three at random, but mostly to another wall: they change which wall, not whether.'
-            : 'Attention pointed at heads that matter: switching off the most-copying heads changes the repeated move more often than the lowest or three at random, by more than luck.'
-          : 'Switching off the most-copying heads stops more repeats than switching off the lowest, but not clearly more than switching off three at random.',
-    // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
-    // In step 2's measure (back into the wall); where the changed moves went, under "Careful:": a reader took
-    // "changed" for "cured".
-    // "In every 100 of them": the base said in the sentence, so 61 is not read against the 78 % of every move at a wall.
-    said: `These ${h.of} moves walked into the wall again with every head on; with the most-copying heads off, ${still(h, 'top')} in every 100 of them still do; three at random, ${still(h, 'random')}; the lowest, ${still(h, 'bottom')}${
-      carry
-        ? random
-          ? '. Its gaps to both are more than luck.'
-          : '. Only its gap to the lowest is more than luck.'
-        : `: were the top and the lowest alike, such a gap would come ${byChance(h.changed).said}.`
-    }${carry ? headsLead(h) : ''}`,
-    ...(carry && went && { caveat: went }),
-    board: headsBoard(h, c.turns),
-    luck: [luckRow('most-copying off against three at random', h.changedRandom), luckRow('most-copying off against the lowest off', h.changed)],
-    counts: headsCountTable(h),
-    more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall; each turn has its own heads ranked. Where both sets make a move, t${parted(h.changed, 'only the most-copying heads off changed the move', 'only the lowest', 'were both sets alike').slice(1)} Against the random three, t${parted(h.changedRandom, 'only the most-copying heads off changed it', 'only the random three', 'were both sets alike').slice(1)} The random three are drawn anew at each turn from the last layer's heads outside the most-copying three (seeded, so a rerun draws the same).`,
-  };
-}
-
-/**
- * The heads step's count drawn as the running count is: the stored repeats (every one back into the wall with every
- * head on, drawn as a 100 % bar) written again with the most-copying heads off, three at random and the lowest;
- * each among the moves still made, its figure the part still back into the wall, as every count of the lesson.
- */
-function headsBoard(h: HeadsOffCounts, turns: number): Board {
-  const row = (label: string, set: HeadSet): BoardRow => ({
-    label,
-    repeats: rate(h.repeats[set], h.moved[set] || 1),
-    open: rate(h.open[set], h.moved[set] || 1),
-    noMove: rate(h.of - h.moved[set], h.of),
-  });
-  return {
-    turns: h.of,
-    episodes: 0,
-    // The moves as picked, every head on: all back into the wall, the bar the others are read against.
-    rows: [
-      { label: 'every head on (how these were picked)', repeats: 100, open: 0, noMove: 0 },
-      row('most-copying heads off', 'top'),
-      row('three at random off (drawn anew each turn)', 'random'),
-      row('lowest heads off', 'bottom'),
-    ],
-    noHistory: null,
-    caption: `The ${h.of} moves back into the wall with every head on (of step ${stepNo('generate')}'s ${turns} turns right after a wall), written again with heads switched off: where each move goes now`,
-    repeatKey: 'still into the same wall',
-  };
-}
-
-/**
- * Where the moves the most-copying heads off changed went: into another wall or an open way. Picked for copying the
- * list of cells, they still steer the move; a changed move is not a way out unless it is an open one.
- */
-function headsLead(h: HeadsOffCounts): string {
-  if (h.moved.top - h.repeats.top <= 0) return '';
-  // Into walls, the caveat (`wentTo`) says it, and the takeaway what they carry.
-  return mostlyIntoWalls(h) ? '' : ' Without these heads it more often finds its way around the wall.';
-}
-
-/** Where the most-copying heads' changed moves went, unfolded under "Careful:" (readers took a change for a cure); empty without any. */
-function wentTo(h: HeadsOffCounts): string {
-  if (h.moved.top - h.repeats.top <= 0) return '';
-  return mostlyIntoWalls(h)
-    ? 'most moves that changed went into another wall, not an open way, so switching heads off breaks the model more often than it frees it.'
-    : 'most moves that changed took an open way.';
-}
 
 /** Where two conditions part on the same turns, counted, and how often luck alone gives such a gap (the folds' "how sure"). */
 export function parted(s: Split, first: string, second: string, alike = 'were the two alike'): string {

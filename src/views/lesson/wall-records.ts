@@ -40,6 +40,8 @@ export interface WallTurn {
   hit: string;
   /** The moves that would hit a wall from where the agent stands (north, south, east, west). */
   blocked: string[];
+  /** The moves that bring it nearer its goal from where it stands (absent in turns recorded before it was kept). */
+  toGoal?: string[];
   /** Each writer's move (null: it wrote none). */
   moves: Record<Writer, string | null>;
   /**
@@ -47,6 +49,11 @@ export interface WallTurn {
    * them, in times what an even spread gives them (the inside recap's fold counts how few look back); null when it cannot be read.
    */
   look: number | null;
+  /**
+   * The Full answer's prior assistant share and diagonal ratio (last layer, head mean), each beside what an even spread
+   * of attention gives (absent in turns recorded before they were kept).
+   */
+  reads?: { prior: number; priorEven: number; diagonal: number; diagonalEven: number };
   /**
    * Where Full repeats the move (else null): the moves written with the last layer's 3 heads of highest diagonal
    * ratio switched off (top) and, as the controls, its 3 of lowest (bottom), ranked on this turn's Full answer, and
@@ -100,6 +107,15 @@ export interface WallCounts {
   split: { full: Record<Writer, Split>; de: Record<Writer, Split> };
   /** The mazes where the model hit a wall at all: the turns come from these, not from every episode. */
   mazes: number;
+  /**
+   * Turns where the move that hit the wall still leads toward the goal (the goal lies beyond the wall), and of DE's
+   * repeats, those: why it walks into the wall even with no history. Absent where the turns do not say where the goal is.
+   */
+  goalBeyond?: { turns: number; deRepeats: number };
+  /** DE's moves made, by direction: where the model heads with no history at all. */
+  noHistoryMoves?: Record<string, number>;
+  /** The mean over the turns of each `reads` figure: the shares and diagonal over every turn at a wall, not one answer. */
+  reads?: { prior: number; priorEven: number; diagonal: number; diagonalEven: number };
 }
 
 /** An answer that makes a move: one is written, and it is not 'stay'. The basis of every rate at the wall. */
@@ -149,7 +165,29 @@ export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCo
     headsOff: headsOffCounts(turns),
     split: { full: splitAgainst(turns, 'full'), de: splitAgainst(turns, 'de') },
     mazes: new Set(turns.map((t) => t.seed)).size,
+    ...(turns.length > 0 && turns.every((t) => t.toGoal) && { goalBeyond: goalBeyond(turns) }),
+    ...(turns.length > 0 && turns.every((t) => t.reads) && { reads: meanReads(turns) }),
+    noHistoryMoves: byDirection(turns.map((t) => t.moves.de).filter(makesMove)),
   };
+}
+
+/** How many of these moves go each way. */
+function byDirection(moves: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of moves) out[m] = (out[m] ?? 0) + 1;
+  return out;
+}
+
+/** The mean of each answer's shares over the turns. */
+function meanReads(turns: readonly WallTurn[]): NonNullable<WallCounts['reads']> {
+  const mean = (k: keyof NonNullable<WallTurn['reads']>) => turns.reduce((s, t) => s + t.reads![k], 0) / turns.length;
+  return { prior: mean('prior'), priorEven: mean('priorEven'), diagonal: mean('diagonal'), diagonalEven: mean('diagonalEven') };
+}
+
+/** Where the goal lies beyond the wall just hit: the blocked move is one that would bring the agent nearer it. */
+function goalBeyond(turns: readonly WallTurn[]): { turns: number; deRepeats: number } {
+  const beyond = turns.filter((t) => t.toGoal!.includes(t.hit));
+  return { turns: beyond.length, deRepeats: beyond.filter((t) => repeatsHit(t, t.moves.de)).length };
 }
 
 /**

@@ -138,7 +138,8 @@ export interface Bars {
 /** The most words (and a step text's most sentences, each of at most `sentence` words) a card may have, and the most numbers a reveal shows unfolded: read, not skimmed (tested on each). */
 export const WORDS = { text: 80, sentences: 5, sentence: 32, said: 90, saidSentences: 4, takeaway: 30, numbers: 5, caveat: 30 } as const;
 /** The numbers a text quotes ("78 %", "1.5 times", "turn 9"): a reveal's takeaway and words keep to `WORDS.numbers`, the rest folded. */
-export const numbersOf = (t: string): string[] => t.match(/\d+(?:[.,]\d+)*/g) ?? [];
+// A policy's name is not a figure: the digits of "Window-6" and "Clip-6→1" are left out.
+export const numbersOf = (t: string): string[] => t.match(/(?<![A-Za-z]-|→)\d+(?:[.,]\d+)*/g) ?? [];
 /** A card's text cut into the sentences `WORDS` counts: at a full stop, question or exclamation mark before a capital, a quote or a bracket. */
 export const sentencesOf = (t: string): string[] => t.split(/(?<=[.!?])\s+(?=[A-Z"(])/).filter(Boolean);
 
@@ -255,7 +256,7 @@ export function readAgainstFull(r: PolicyResult, base: LessonWorld | null): Reve
       : undefined;
   return {
     said: same
-      ? `Under ${r.label} the model reads about as many tokens before answering as under Full (${read(r)} against ${read(full)}${r.policy === 'ao' ? ': AO also adds a line to the system prompt' : ''}).`
+      ? `Under ${r.label} the model reads about as many tokens before answering as under Full (${read(r)} against ${read(full)}${r.policy === 'ao' ? ': AO also adds a note to the system prompt, telling the model its answers are shown as placeholders' : ''}).`
       : `Under ${r.label} the model reads ${read(r)} tokens before answering, against ${read(full)} under Full.`,
     more: longer,
   };

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { overTurns } from '../../src/views/lesson/attention-reveals';
+import { WALL_COUNTS } from '../../src/views/lesson/wall-records';
+
+describe('a figure over every stored turn at a wall, beside one answer', () => {
+  const c = { ...WALL_COUNTS, turns: 149, reads: { prior: 0.5, priorEven: 0.4, diagonal: 0.18, diagonalEven: 0.12 } };
+
+  it('says the mean against its chance, and whether this answer is typical (hand-computed)', () => {
+    // 0.5 / 0.4 = 1.25 times; this answer at 1.3: within 0.15, typical.
+    expect(overTurns('prior', 1.3, c)).toBe(
+      ' Over the 149 turns right after a wall, the answers give their prior assistant answers 50 % on average (chance 40 %), 1.3 times chance: this answer is typical.',
+    );
+    // 0.18 / 0.12 = 1.5 times; this answer at 2.0 leans more.
+    expect(overTurns('diagonal', 2, c)).toBe(
+      ' Over the 149 turns right after a wall, the band gets 18 % on average (chance 12 %), 1.5 times chance: this answer leans more than most.',
+    );
+    expect(overTurns('diagonal', 1.1, c)).toMatch(/: this answer leans less than most\.$/);
+  });
+
+  it('says nothing without the record', () => {
+    expect(overTurns('prior', 1.3, { ...c, reads: undefined })).toBe('');
+  });
+});
