@@ -1,7 +1,7 @@
 /**
  * Turns where the demo model walks into a wall it was just told about, played by the model itself: 40 maze
  * episodes (training/wall-turns.ts), each turn after a bump answered under Full (the whole history), LT (the
- * turn before only), DE (no earlier turn), Window-6, Clip-6→1, Summary-6→1, AO, AO-last, AO-second-last, Cut-last, SUM and Filler, and by the CPL twin and the second twin (trained toward DE's answers) under Full on the same history;
+ * turn before only), DE (no earlier turn), Window-6, Clip-6→1, Summary-6→1, AO, AO-last, AO-second-last, Cut-last, SUM and Filler, and by the CPL twin and the second twin (trained toward DE's answers) under Full on the same history, and with its previous answer's move swapped for an open way (the swap test);
  * where Full repeats the move, also with the last layer's 3 most and 3 least diagonal heads switched off, and 3 drawn at random from the other five.
  * Writes every such turn to examples/cache/wall-turns.json (the lesson quotes its counts; a test pins the first
  * episodes to a fresh run), and to examples/maze-wall.json the first episode, scored at turn 5 or later, where
@@ -48,6 +48,10 @@ console.log(
 if (c.reads)
   console.log(
     `over the turns, Full's answer: prior assistant share ${c.reads.prior.toFixed(3)} (even ${c.reads.priorEven.toFixed(3)}), diagonal ${c.reads.diagonal.toFixed(3)} (even ${c.reads.diagonalEven.toFixed(3)})`,
+  );
+if (c.followed)
+  console.log(
+    `the swap test (its previous answer's move changed to an open way): it writes that move in ${c.followed.swap} of ${c.moved['swap-last']} moves; on the same turns Full writes it in ${c.followed.full}, DE in ${c.followed.de}; the blocked move in ${c.repeats['swap-last']}`,
   );
 if (c.goalBeyond)
   console.log(`the goal beyond the wall just hit: ${c.goalBeyond.turns} of ${c.turns} turns; of DE's ${c.repeats.de} repeats, ${c.goalBeyond.deRepeats}`);

@@ -1,7 +1,8 @@
 /**
  * Maze episodes the demo model plays itself (the rollouts of cpl-figures.ts, seeds 700,000 + k); at each turn
  * right after it hit a wall, the move it writes under Full (the episode's own answer), LT, DE, Window-6, AO, Filler and SUM, AO-last (only its latest answer hidden), AO-second-last (only the answer before it: the control), Cut-last (the latest answer cut to its first line, the list of cells: the control that keeps those facts),
- * and the moves the CPL twin and the second twin (trained toward DE's answers) write under Full on the same history, and how much the Full answer's move looks back at
+ * and the moves the CPL twin and the second twin (trained toward DE's answers) write under Full on the same history, and the
+ * move written with the previous answer's move swapped for an open way (the swap test), and how much the Full answer's move looks back at
  * the same move in the earlier answers; where Full repeats the move, the moves it writes with the last layer's 3 heads
  * that follow the diagonal most switched off, and with the 3 that follow it least (the heads step's count). Used by
  * scripts/inertia-turns.ts and its pinning test.
@@ -55,6 +56,8 @@ export async function wallEpisode({ model, twin, twinDe, heads }: Writers, seed:
       const blocked = MOVES.filter((d) => mazeMove(world, d).bumped);
       // Where the goal lies from here, as the turn's user message says it: is it beyond the wall just hit?
       const toGoal = towardGoal(history.at(-2)!.content) ?? [];
+      // The swap test's move: the first open way other than the one that hit the wall.
+      const swapTo = MOVES.find((d) => d !== last && !blocked.includes(d)) ?? last;
       const moves = {
         full: act,
         lt: await write(model, 'lt'),
@@ -70,9 +73,11 @@ export async function wallEpisode({ model, twin, twinDe, heads }: Writers, seed:
         sum: await write(model, 'sum'),
         twin: await write(twin, 'full'),
         'twin-de': await write(twinDe, 'full'),
+        // The swap test: its previous answer's move (thought and action) changed to an open way, every other word kept.
+        'swap-last': actionOf(await generateAnswer(model, { messages: swapLastMove(history, last, swapTo) }, 'full', t)),
       };
       const headsOff = act === last ? await headsOffMoves(heads, history, t, seed) : null;
-      out.push({ turn: { seed, turn: t, hit: last, blocked, toGoal, moves, ...(await moveLook(model, history, t)), headsOff }, history: [...history] });
+      out.push({ turn: { seed, turn: t, hit: last, blocked, toGoal, swapTo, moves, ...(await moveLook(model, history, t)), headsOff }, history: [...history] });
     }
     if (act === 'stay') break;
     ({ world, bumped } = mazeMove(world, act));
@@ -80,6 +85,20 @@ export async function wallEpisode({ model, twin, twinDe, heads }: Writers, seed:
     if (world.x === world.gx && world.y === world.gy) break;
   }
   return out;
+}
+
+/**
+ * The history with the previous answer (turn t − 1's, before the last user message and the answer being written) told
+ * another move: in its lines after the first (the thought and the action; the first, the list of cells, is left), each
+ * `from` becomes `to`. The swap test: does the model follow the move it is shown to have made?
+ */
+export function swapLastMove(history: readonly Message[], from: string, to: string): Message[] {
+  const i = history.length - 3;
+  const prev = history[i];
+  if (prev?.role !== 'assistant') return [...history];
+  const [first, ...rest] = prev.content.split('\n');
+  const content = [first, ...rest.map((l) => l.replaceAll(from, to))].join('\n');
+  return history.map((m, k) => (k === i ? { ...m, content } : m));
 }
 
 /**

@@ -146,7 +146,7 @@ export function policyGist(p: Policy): string {
     case 'ao-last':
       return 'only its previous answer hidden';
     case 'ao-second-last':
-      return 'only the answer before the previous one hidden';
+      return 'only the answer two turns back hidden';
     case 'cut-last':
       return 'its previous answer cut to its first line';
     case 'lt':

@@ -71,8 +71,8 @@ async function headsStory(): Promise<[moves: string, named: string]> {
   const [topWrong, controlWrong] = [listWrong(withOff, withAll), listWrong(withControl, withAll)];
   return [
     `With every head on the model ${moveClause(withAll, walls, toGoal)}; with the most-copying heads off, ${then(withOff)}${
-      topWrong && !controlWrong ? ', and its list of cells comes out wrong' : ''
-    }. With the lowest off, ${then(withControl)}${topWrong && controlWrong ? '; both break its list of cells' : ''}.`,
+      topWrong && !controlWrong ? ', and its list of cells comes out different' : ''
+    }. With the lowest off, ${then(withControl)}${topWrong && controlWrong ? '; both change its list of cells' : ''}.`,
     `Switched off: ${listed(top)} (most copying: highest diagonal ratio); ${listed(bottom)} (lowest), in the last layer.`,
   ];
 }
@@ -544,7 +544,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       // But one real copy is outlined, said in the card and under the heatmap, and Filler is said where it stands.
       expect(await card.getByTestId('lesson-text').textContent()).toMatch(
-        /A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th(, or its 11th, the word it copies next)?\. In turn \d+'s answer( copies are short: single bright cells, not a long line|, shown here, a bright line runs \d+ cells); the arrow marks a real copy, "[^"]+" reading "[^"]+"(, the word it writes next)?\./,
+        /A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th(, or its 11th, the word it copies next)?\. In turn \d+'s answer( copies are short: single bright cells, not a long line|, shown here, a bright line runs \d+ cells); the arrow marks a real copy, "[^"]+" reading "[^"]+"(, the word it writes next| at its own place, on the dotted line)?\./,
       );
       expect(await page.getByTestId('lesson-zoom').textContent()).toMatch(
         /The light-blue box and arrow: one real copy, an answer token reading( the same word in that answer|, in that answer, the word it writes next), read out under the heatmap\./,

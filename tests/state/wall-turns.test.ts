@@ -13,7 +13,7 @@ import { hiddenTally, latestTally } from '../../src/views/lesson/hidden-counts';
 import { recapReveal, recapRows } from '../../src/views/lesson/recap';
 import { WORDS } from '../../src/views/lesson/world';
 import { wallCounts, type WallTurn, WRITERS } from '../../src/views/lesson/wall-records';
-import { wallEpisode } from '../../training/wall-turns';
+import { swapLastMove, wallEpisode } from '../../training/wall-turns';
 import { HEADS_OFF } from '../helpers/heads-off-counts';
 
 const stored = JSON.parse(readFileSync('examples/cache/wall-turns.json', 'utf8')) as { episodes: number; firstSeed: number; turns: WallTurn[] };
@@ -50,6 +50,7 @@ describe('the wall counts the lesson quotes', () => {
           'cut-last': 'west',
           twin: null,
           'twin-de': null,
+          'swap-last': null,
         },
         5.6,
         {
@@ -74,6 +75,7 @@ describe('the wall counts the lesson quotes', () => {
           'cut-last': 'south',
           twin: 'north',
           'twin-de': 'north',
+          'swap-last': 'north',
         },
         1.49,
         {
@@ -99,6 +101,7 @@ describe('the wall counts the lesson quotes', () => {
           'cut-last': 'north',
           twin: 'north',
           'twin-de': 'north',
+          'swap-last': 'north',
         },
         9,
         {
@@ -124,6 +127,7 @@ describe('the wall counts the lesson quotes', () => {
           'cut-last': null,
           twin: 'north',
           'twin-de': 'north',
+          'swap-last': 'north',
         },
         null,
         {
@@ -139,6 +143,7 @@ describe('the wall counts the lesson quotes', () => {
       mazes: 1,
       // DE's moves made, by direction: one, west.
       noHistoryMoves: { west: 1 },
+      hitWays: { south: 4 },
       repeats: {
         full: 3,
         lt: 3,
@@ -154,6 +159,7 @@ describe('the wall counts the lesson quotes', () => {
         'cut-last': 1,
         twin: 0,
         'twin-de': 0,
+        'swap-last': 0,
       },
       open: {
         full: 1,
@@ -170,6 +176,7 @@ describe('the wall counts the lesson quotes', () => {
         'cut-last': 1,
         twin: 3,
         'twin-de': 3,
+        'swap-last': 3,
       },
       moved: {
         full: 4,
@@ -186,6 +193,7 @@ describe('the wall counts the lesson quotes', () => {
         'cut-last': 3,
         twin: 3,
         'twin-de': 3,
+        'swap-last': 3,
       },
       looks: { back: 1, of: 2 },
       // Only the top heads off change the first turn's move; neither the fourth's; on the second the top set makes none.
@@ -223,6 +231,7 @@ describe('the wall counts the lesson quotes', () => {
           'cut-last': spm(0, 1),
           twin: spm(0, 2),
           'twin-de': spm(0, 2),
+          'swap-last': spm(0, 2),
         },
         de: {
           full: spm(1, 0),
@@ -239,6 +248,7 @@ describe('the wall counts the lesson quotes', () => {
           'cut-last': spm(0, 0),
           twin: spm(0, 0),
           'twin-de': spm(0, 0),
+          'swap-last': spm(0, 0),
         },
       },
     });
@@ -330,6 +340,7 @@ describe('the wall counts the lesson quotes', () => {
         'cut-last': 100,
         twin: 120,
         'twin-de': 140,
+        'swap-last': 140,
       },
       open: {
         full: 20,
@@ -346,6 +357,7 @@ describe('the wall counts the lesson quotes', () => {
         'cut-last': 60,
         twin: 50,
         'twin-de': 30,
+        'swap-last': 30,
       },
       moved: {
         full: 200,
@@ -362,6 +374,7 @@ describe('the wall counts the lesson quotes', () => {
         'cut-last': 198,
         twin: 200,
         'twin-de': 200,
+        'swap-last': 200,
       },
       looks: { back: 19, of: 116 },
       headsOff: HEADS_OFF,
@@ -382,6 +395,7 @@ describe('the wall counts the lesson quotes', () => {
           'cut-last': sp(6, 56),
           twin: sp(11, 41),
           'twin-de': sp(18, 28),
+          'swap-last': sp(18, 28),
         },
         de: {
           // Three mazes with a wall: Full repeats more in two (by 3 and 1), DE in one (by 1); sign flips: |±3±1±1| ≥ 3 in 6 of 8.
@@ -399,6 +413,7 @@ describe('the wall counts the lesson quotes', () => {
           'cut-last': sp(40, 30),
           twin: sp(41, 11),
           'twin-de': sp(41, 11),
+          'swap-last': sp(41, 11),
         },
       },
     };
@@ -471,6 +486,10 @@ describe('the wall counts the lesson quotes', () => {
     );
     expect(wallTally(leaning).more).toContain(
       " Why so often with none? Its goal lies beyond the wall it hit at only 39 of the 200 turns, and at 8 of DE's 90 repeats; with no history it heads north or west in 90 % of its moves, wherever the walls are.",
+    );
+    // Most of the walls hit stand that way too (north 93 and west 9 of 149): the lean alone walks it into them.
+    expect(wallTally({ ...leaning, hitWays: { north: 93, south: 32, east: 15, west: 9 } }).caveat).toBe(
+      'even with no history it walks into the wall again in 45 %: this tiny model mostly heads north or west, where most of these walls are.',
     );
     // No two ways make three in four of its moves: no lean named.
     expect(noHistoryLean({ ...c, noHistoryMoves: { north: 40, west: 40, south: 40, east: 29 } })).toBeNull();
@@ -590,22 +609,32 @@ describe('the wall counts the lesson quotes', () => {
     // Where hiding that answer also sends its moves into other walls (33 % against DE's 15 %): "seem to", as the hide step says.
     expect(recapReveal({ ...c, open: { ...c.open, 'ao-last': 40 } }).takeaway).toMatch(/^The extra repeats seem to go with the model's previous answer: /);
     expect(recapReveal(c).said).toBe(
-      "AO keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the previous answer hidden, every other word kept. Its control, the last row, hides the one before instead and keeps the repeats: a placeholder alone does not take them away. AO's placeholders confuse it (more moves into other walls), so part of its drop may be confusion.",
+      "AO-last is the direct test: only the previous answer hidden; its control hides the answer two turns back and keeps the repeats: a placeholder alone does not take them away. AO's placeholders confuse it (more moves into other walls), so part of its drop may be confusion.",
     );
+    // The swap test first where the model follows it (41 of 147 moves against 17 of 149, 27 turns against 3).
+    const swapped = { ...c, followed: { swap: 41, full: 17, de: 17, split: sp(27, 3) }, moved: { ...c.moved, 'swap-last': 147, full: 149 } };
+    expect(recapReveal(swapped).said).toMatch(
+      /^A last test: with its previous answer's move changed to an open way, it takes that way in 28 % of its moves, against 11 % with the answer as written\. It follows what it is shown to have done\. AO-last is the direct test/,
+    );
+    expect(latestTally(swapped).more).toMatch(
+      /^The swap test, this tool's: with its previous answer's move changed to an open way, it takes that way in 28 % of its moves, against 11 % with the answer as written\. Its thought and action are changed, its list of cells kept; luck would give that gap less than 1 time in 1,000, so it is more than luck: it follows what it is shown to have done\. /,
+    );
+    // As many with the answer as written: not said in the recap.
+    expect(recapReveal({ ...swapped, followed: { ...swapped.followed, swap: 17, split: sp(3, 3) } }).said).toMatch(/^AO-last is the direct test/);
     // Where the control drops too, the recap says the repeats only seem to go with the previous answer.
     expect(recapReveal({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toMatch(/^The extra repeats seem to go with/);
     // The hide step's AO-last: 88 of 190 moves (46 %) against DE's 45 % and Full's 75 %; its other walls 12 % against DE's 15 %.
     // Its control keeps 140 of 195 (72 %): the placeholder alone does not take the repeats away.
     expect(latestTally(c).takeaway).toBe(
-      "Hiding only its previous answer brings repeats into the wall down to DE's; hiding the one before does not: the pull sits in that answer.",
+      "Hiding only its previous answer brings repeats into the wall down to DE's; hiding the answer two turns back does not: the pull sits in that answer.",
     );
     // Where many of its moves hit another wall (33 % against DE's 15 %), the bold line says they move to another wall.
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40 } }).takeaway).toBe(
-      "Hiding only its previous answer brings repeats into the same wall down to DE's, though many just move to another wall; hiding the one before does not.",
+      "Hiding only its previous answer brings repeats into the same wall down to DE's, though many just move to another wall; hiding the answer two turns back does not.",
     );
     // The same wall and any wall, side by side: AO-last 88 and 110 of 190 moves; the control 140 and 175 of 195; DE 90 and 120 of 200 (45 %, 60 %); Full 150 and 180 of 200.
     expect(latestTally(c).said).toBe(
-      "With only its previous answer hidden (AO-last), 46 % of its moves go into the same wall, 58 % into any wall. With only the one before hidden (AO-second-last, the control), 72 % and 90 %; with no history (DE), 45 % and 60 %; with the whole history, 75 % and 90 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the previous answer it finds more open ways than with it.",
+      "With only its previous answer hidden (AO-last), 46 % of its moves go into the same wall, 58 % into any wall. The control, the answer two turns back hidden: 72 % and 90 %; no history (DE): 45 % and 60 %; the whole history: 75 % and 90 %. So the drop is not the placeholder's confusion alone: the same placeholder one answer earlier leaves the repeats, and without the previous answer it finds more open ways than with it.",
     );
     expect(latestTally({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toBe(
       'Hiding only its previous answer takes the extra repeats away, but hiding the answer two turns back does too: part of the drop is the placeholder itself.',
@@ -743,9 +772,9 @@ describe('the wall counts the lesson quotes', () => {
     expect(other[1]!.items[1]).toBe('Its line-for-line copying (the diagonal) is mostly the list of cells the task asks for.');
     // The papers' training result beside this page's twin: its drop within luck, said so; a clear drop, not.
     expect(other[2]!.items[1]).toMatch(
-      /raised its success rate by about 4 %\. This page's two tiny twins, trained so, dropped by no more than luck could give \(60 % and 70 %, against 75 %\)\.$/,
+      /raised the agents' success by about 4 %\. This page's two tiny twins, trained so, dropped by no more than luck could give \(60 % and 70 %, against 75 %\)\.$/,
     );
-    expect(summary(c).points![2]!.items[1]).toMatch(/raised its success rate by about 4 %\.$/);
+    expect(summary(c).points![2]!.items[1]).toMatch(/raised the agents' success by about 4 %\.$/);
     // The control stops as many: said so; and a gap within chance, said so.
     expect(
       summary({
@@ -806,6 +835,21 @@ describe('the wall counts the lesson quotes', () => {
     expect(twinTally(noneClear).said).toMatch(/does in 70 %: its gap could be luck too, and so could which twin is lower\.$/);
     // A twin no lower than the demo model is not clearly lower either.
     expect(twinTally({ ...c, repeats: { ...c.repeats, twin: 150 } }).takeaway).toMatch(/^Neither twin repeats clearly less/);
+  });
+
+  it("the swap test's history: the previous answer's thought and action told another move, its list of cells and every other message kept", () => {
+    const history = [
+      { role: 'system' as const, content: 'maze' },
+      { role: 'user' as const, content: 'Round 1. Walls: south.' },
+      { role: 'assistant' as const, content: 'Been at: 16 22.\nThought: south, now south.\nAction -> south' },
+      { role: 'user' as const, content: 'Round 2. Walls: south. You hit a wall.' },
+      { role: 'assistant' as const, content: 'Been at: 22.\nThought: south.\nAction -> south' },
+    ];
+    const swapped = swapLastMove(history, 'south', 'east');
+    expect(swapped[2]!.content).toBe('Been at: 16 22.\nThought: east, now east.\nAction -> east');
+    expect(swapped.filter((_, i) => i !== 2)).toEqual(history.filter((_, i) => i !== 2));
+    // No previous answer where it should be: the history unchanged.
+    expect(swapLastMove(history.slice(0, 2), 'south', 'east')).toEqual(history.slice(0, 2));
   });
 
   // The stored file is what the two demo models write now (else `npx tsx scripts/inertia-turns.ts`): the first

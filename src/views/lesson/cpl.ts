@@ -69,7 +69,9 @@ export function cplReveal(w: LessonWorld): Reveal {
   const look =
     me && it
       ? `On this answer the twin gives its prior assistant answers ${percent(it.ratios.prior)} of its attention${chance > 0 ? ` (chance ${percent(chance)})` : ''}, the demo model ${percent(me.ratios.prior)}${
-          atChance ? ': at chance, while at the wall it still repeats more than with no history, so a share of attention need not follow the inertia' : ''
+          atChance
+            ? `: at chance, while at the wall it still repeats the blocked move in ${movePct(WALL_COUNTS, 'twin')} of its moves, so a share of attention need not follow the inertia`
+            : ''
         }.`
       : null;
   const diagonals =
@@ -110,7 +112,8 @@ export function cplReveal(w: LessonWorld): Reveal {
       : ': on this conversation it does not lean clearly less';
   // The chart on the page draws it: said on the card, so the twin's lower line is not left unread.
   // All turns lower while the count at the wall barely moves: attention is not the move, said where it shows.
-  const at = t.priorLower === t.turns ? 'every turn' : `${t.priorLower} of ${t.turns} turns`;
+  // Of this conversation: readers set the chart's one conversation against the counts over 149 turns.
+  const at = t.priorLower === t.turns ? 'every turn of this conversation' : `${t.priorLower} of this conversation's ${t.turns} turns`;
   const yet = t.priorLower * 2 > t.turns && !twinClear;
   const second = secondTwinWorks();
   // Where to look, unfolded under the reveal's sentence: the chart is below the card's reach.

@@ -2,7 +2,7 @@
  * The hide step's counts (AO, then AO-last against its control; Cut-last in the fold): each policy read against
  * no history and the whole history. Plain functions over the stored turns (wall-records.ts).
  */
-import { historyAdds, luckRow, moveRate, noMoveRate, openRate, rate } from './wall-counts';
+import { byChance, historyAdds, luckRow, moveRate, noMoveRate, openRate, rate } from './wall-counts';
 import { countTable } from './count-table';
 import { WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import type { Reveal } from './world';
@@ -123,6 +123,21 @@ function cutSaid(c: WallCounts): string {
 }
 
 /**
+ * The swap test in words: its previous answer's thought and move changed to an open way, every other word kept; how
+ * often it then takes that way, against the answer as written (Full on the same turns), of the moves made. Readers
+ * asked for it: a placeholder only takes words away, a swap tells the model it did something else. Empty without it.
+ */
+export function swapSaid(c: WallCounts = WALL_COUNTS, lead = 'With'): string {
+  const f = c.followed;
+  if (!f) return '';
+  const [swap, full] = [rate(f.swap, c.moved['swap-last'] || 1), rate(f.full, c.moved.full || 1)];
+  return `${lead} its previous answer's move changed to an open way, it takes that way in ${swap} % of its moves, against ${full} % with the answer as written.`;
+}
+
+/** Whether the swapped answer's move is taken clearly more often than with the answer as written: more, and beyond luck. */
+export const followsSwap = (c: WallCounts = WALL_COUNTS): boolean => !!c.followed && c.followed.swap > c.followed.full && byChance(c.followed.split).clear;
+
+/**
  * The rates with the answers that make no move counted as repeats, the harshest reading: readers asked whether leaving
  * them out flattered the policies that hide answers.
  */
@@ -136,6 +151,14 @@ function noMoveAsRepeat(c: WallCounts): string {
  * AO-second-last (the same placeholder on the answer before), DE and Full, among the moves made, the same wall and
  * any wall side by side (a drop in the one may only swap walls). Cut-last in the fold.
  */
+/** The swap test in the hide step's fold, with its luck: first, as the plainest test of the pull. */
+function swapMore(c: WallCounts): string {
+  const f = c.followed;
+  if (!f) return '';
+  const luck = byChance(f.split);
+  return `The swap test, this tool's: ${swapSaid(c, 'with')} Its thought and action are changed, its list of cells kept; luck would give that gap ${luck.said}, so ${luck.clear ? 'it is more than luck: it follows what it is shown to have done' : 'it could be luck'}. `;
+}
+
 export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   const v = hideVerdict(c, 'ao-last');
   const keeps = controlKeeps(c);
@@ -146,8 +169,8 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
     pull: !keeps
       ? 'Hiding only its previous answer takes the extra repeats away, but hiding the answer two turns back does too: part of the drop is the placeholder itself.'
       : shaken
-        ? "Hiding only its previous answer brings repeats into the same wall down to DE's, though many just move to another wall; hiding the one before does not."
-        : "Hiding only its previous answer brings repeats into the wall down to DE's; hiding the one before does not: the pull sits in that answer.",
+        ? "Hiding only its previous answer brings repeats into the same wall down to DE's, though many just move to another wall; hiding the answer two turns back does not."
+        : "Hiding only its previous answer brings repeats into the wall down to DE's; hiding the answer two turns back does not: the pull sits in that answer.",
     part: 'Hiding only its previous answer takes part of the extra repeats away: the pull sits partly in that one answer.',
     all: 'Hiding only its previous answer leaves the extra repeats: the pull is not in that one answer.',
     below: 'Hiding only its previous answer confuses the model: it repeats the move less than even with no history, so this tells little.',
@@ -156,12 +179,13 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   const both = (w: Writer) => `${moveRate(c, w)} % and ${anyWall(c, w)} %`;
   return {
     takeaway,
-    said: `With only its previous answer hidden (AO-last), ${moveRate(c, 'ao-last')} % of its moves go into the same wall, ${anyWall(c, 'ao-last')} % into any wall. With only the one before hidden (AO-second-last, the control), ${both('ao-second-last')}; with no history (DE), ${both('de')}; with the whole history, ${both('full')}.${confusion(c)}`,
+    said: `With only its previous answer hidden (AO-last), ${moveRate(c, 'ao-last')} % of its moves go into the same wall, ${anyWall(c, 'ao-last')} % into any wall. The control, the answer two turns back hidden: ${both('ao-second-last')}; no history (DE): ${both('de')}; the whole history: ${both('full')}.${confusion(c)}`,
     ...(shaken && { caveat: shaken }),
     luck: [
       luckRow('AO-last against Full', c.split.full['ao-last']),
       luckRow('AO-second-last against Full', c.split.full['ao-second-last']),
       luckRow('Cut-last against Full', c.split.full['cut-last']),
+      ...(c.followed ? [luckRow('swap test: takes the new move, against the answer as written', c.followed.split)] : []),
     ],
     counts: countTable(
       [
@@ -173,6 +197,6 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
       ],
       c,
     ),
-    more: `AO-last and AO-second-last are this tool's tests, not a paper's policies: each puts AO's placeholder in place of one answer, without AO's line in the system prompt. ${cutSaid(c)} ${noMoveAsRepeat(c)}`,
+    more: `${swapMore(c)}AO-last and AO-second-last are this tool's tests, not a paper's policies: each puts AO's placeholder in place of one answer, without AO's line in the system prompt. ${cutSaid(c)} ${noMoveAsRepeat(c)}`,
   };
 }

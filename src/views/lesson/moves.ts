@@ -162,10 +162,10 @@ export function headsOffReveal(
   // A list of cells garbled by the most-copying heads alone: they copy the list (the diagonal step's finding), said where seen.
   // Both sets garbling it: said too, so a long run of one cell is not read as the copying heads' doing alone.
   const [topWrong, controlWrong] = [listWrong(a.withOff, a.withAll), !!c && listWrong(c.withOff, a.withAll)];
-  const garbled = topWrong && !controlWrong ? ', and its list of cells comes out wrong' : '';
+  const garbled = topWrong && !controlWrong ? ', and its list of cells comes out different' : '';
   // The first sentence is what the card shows unfolded: the two answers the step is about, side by side.
   const moves = `With every head on the model ${moveClause(a.withAll, walls, toGoal)}; with the most-copying heads off, ${then(a.withOff)}${garbled}.${
-    c ? ` With the lowest off, ${then(c.withOff)}${topWrong && controlWrong ? '; both break its list of cells' : ''}.` : ''
+    c ? ` With the lowest off, ${then(c.withOff)}${topWrong && controlWrong ? '; both change its list of cells' : ''}.` : ''
   }`;
   const named = `Switched off: ${a.off.join(', ')} (most copying: highest diagonal ratio)${c ? `; ${c.off.join(', ')} (lowest)` : ''}, in the last layer.`;
   const copied =
@@ -173,7 +173,7 @@ export function headsOffReveal(
       ? ''
       : ` Each begins with the list of cells visited, copied from the previous answer (copying the task asks for). How many words each copies before it first differs: ${wordsCopied(a.withAll, previous)} with every head on, ${wordsCopied(a.withOff, previous)} with the most-copying heads off${
           c ? `, ${wordsCopied(c.withOff, previous)} with the lowest off` : ''
-        }${topWrong || controlWrong ? '; a list that comes out wrong goes wrong there' : ''}.`;
+        }${topWrong || controlWrong ? '; where a list comes out different, that is where' : ''}.`;
   const grid = ' In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio.';
   const reading = offMeaning(a, walls);
   return {
@@ -202,8 +202,8 @@ function offMeaning(a: OffAnswers, walls: string[] | null): string {
   if (!escapes) return 'The most-copying heads change the move, though not to an open way; the others leave it as it was.';
   // Where the new move leads against the goal is in the first sentence ("but away from the goal"); how much of
   // the pull they carry, in the count over the stored turns that follows.
-  if (offList !== list && controlList === list) return 'Only the most-copying heads change the move, and they garble the list of cells too: they copy.';
-  if (offList !== list) return 'Both sets garble the list of cells; here only the most-copying heads change the move.';
+  if (offList !== list && controlList === list) return 'Only the most-copying heads change the move, and they change the list of cells too: they copy.';
+  if (offList !== list) return 'Both sets change the list of cells; here only the most-copying heads change the move.';
   return 'Only the most-copying heads change the move: they carry some of the pull of its earlier moves.';
 }
 

@@ -8,8 +8,6 @@ export const PAPERS = {
     title: 'Do LLMs benefit from their own words?',
     /** Turns where an earlier answer's error, hallucination or style carried forward ("context pollution"): section 4.2, table 1 (104 of 729 turns). */
     pollutedTurns: '14 %',
-    /** How much less context the last exchange or one-sentence summaries use, often answering as well: the abstract. */
-    lessContext: '8 times',
   },
   inertia: {
     title: 'Mitigating conversational inertia',

@@ -8,11 +8,25 @@ export const QUIZ: QuizQuestion[] = [
     options: [
       'while writing the move it gives most of its attention to its prior assistant answers',
       'it repeats the move more often with its own prior assistant answers in view than with them hidden',
-      'it repeats the move just as often when the model is shown no earlier turn at all, only the last message',
+      // A believable slip: the raw rate, with no baseline to read it against (readers found the old option absurd).
+      'it walks into the wall again at most of the turns right after hitting it, though the user names that wall each time',
     ],
     correct: 1,
-    why: 'Inertia is about what the model does: its own answers in view make it repeat more than the task asks. Where it looks is a clue, not the proof; repeating with no history at all is the task itself, not the history.',
+    why: 'Inertia is about what the model does: its own answers in view make it repeat more than the task asks. Where it looks is a clue, not the proof; a high rate alone says nothing until it is read against the rate with no history.',
     revisit: 'hide',
+  },
+  {
+    // The baseline: why every rate is read against DE's, not against none (readers asked what the 48 % is).
+    question:
+      'In the lesson the demo model, shown no earlier turn at all (DE), still walked back into the wall in about half of its moves. Why is every other rate read against that, not against zero?',
+    options: [
+      "because even with no history something leads it there: only the part above is the history's pull",
+      'because a maze has only four moves, so with no help at all about half of them would run into some wall',
+      'because DE still shows the model its older answers, so it repeats some of them',
+    ],
+    correct: 0,
+    why: "DE shows only the instructions and the last message, so whatever it repeats does not come from the history; what the whole history adds above it is the history's pull.",
+    revisit: 'generate',
   },
   {
     question:
@@ -55,10 +69,10 @@ export const QUIZ: QuizQuestion[] = [
     options: [
       'in the turn before: LT keeps it, and under LT it still repeats',
       'in older turns: with the turn before alone it repeats as with none',
-      'in no part of the history: the move comes out the same under every policy',
+      'in the last user message, which every policy keeps',
     ],
     correct: 1,
-    why: 'With only the turn before, it repeats about as rarely as with no history (52 % against 50 %): the turn before brings back almost none of the extra 30 points, so they come from the turns LT drops.',
+    why: 'With only the turn before, it repeats about as rarely as with no history (52 % against 50 %): the turn before brings back almost none of the extra 30 points, so they come from the turns LT drops; the last message, which DE keeps too, brings none of them.',
     revisit: 'contexts',
   },
   {
@@ -106,7 +120,7 @@ export const QUIZ: QuizQuestion[] = [
       'On another model, Filler (unrelated filler words of the same length in place of each prior assistant answer) leaves the diagonal ratio as high as under Full. What does that say?',
     options: [
       'the model copies the words of its prior assistant answers line for line',
-      'the filler text happens to repeat the words of the answers it replaced',
+      'the model copies its answers so strongly that filler cannot stop it',
       'it comes from where the tokens sit, not from what they say',
     ],
     correct: 2,

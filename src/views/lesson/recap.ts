@@ -3,7 +3,7 @@
  * how often the model walks back into the wall, what that tells), read against no history, and why AO is the test
  * of the model's own words. Plain functions over the stored turns; every rate and reading computed from the counts.
  */
-import { controlKeeps, hideVerdict, unsettled } from './hidden-counts';
+import { controlKeeps, followsSwap, hideVerdict, swapSaid, unsettled } from './hidden-counts';
 import { countTable } from './count-table';
 import { byChance, historyAdds, ltBringsMost, moveRate, noMoveRate, openRate } from './wall-counts';
 import { type Split, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
@@ -70,7 +70,7 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
     row(
       'AO-second-last',
       'ao-second-last',
-      'every turn; only the answer before the previous one replaced (the control)',
+      'every turn; only the answer two turns back replaced (the control)',
       controlKeeps(c)
         ? 'most of the extra repeats stay: one placeholder alone does not take them away'
         : 'the repeats drop here too: part of any drop is the placeholder',
@@ -106,7 +106,9 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
   return {
     takeaway,
     // Why AO, of the three that hide all its answers: it keeps what the user said, so only the model's own words are missing.
-    said: `AO keeps every user turn (where the walls are) and takes away only its words. AO-last is the direct test: only the previous answer hidden, every other word kept. Its control, the last row, hides the one before instead${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.${confusion}`,
+    // The swap test first, the plainest of them, where it shows the pull: the model follows what its answer says.
+    // AO's own reading (it keeps the user's turns, where the walls are) is in the hide step: four sentences at most here.
+    said: `${followsSwap(c) ? `${swapSaid(c, 'A last test: with')} It follows what it is shown to have done. ` : ''}AO-last is the direct test: only the previous answer hidden; its control hides the answer two turns back${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.${confusion}`,
     table: {
       caption:
         'Right after walking into a wall, how often it walks into it again (of the moves it makes). Under each rate, how often it finds an open way, then its gap to DE and to Full: "more than luck" where luck alone would give it less than 1 time in 20.',

@@ -23,23 +23,11 @@ import { policyTally } from './policy-tally';
 import { WALL_COUNTS } from './wall-records';
 import { hiddenTally, latestTally } from './hidden-counts';
 import { summary } from './summary';
+import { goalRarelyBeyond, priorCount, shareAsk } from './step-words';
 import { PAPERS } from './papers';
 import { recapReveal } from './recap';
 import { insideReveal } from './inside';
-import {
-  clipWorked,
-  evenDiagonal,
-  evenShare,
-  figuresOf,
-  type LessonStep,
-  type LessonWorld,
-  joined,
-  only,
-  percent,
-  readAgainstFull,
-  SILENT,
-  VERSUS_CHANCE,
-} from './world';
+import { clipWorked, evenDiagonal, evenShare, figuresOf, type LessonStep, joined, only, readAgainstFull, SILENT, VERSUS_CHANCE } from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion, type Reveal, revealText } from './world';
@@ -48,23 +36,6 @@ export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type Q
 const WALL: LessonSetup = { example: 'maze-wall', policy: 'full', turn: null, numbers: TABLE };
 /** The policies that drop earlier turns (the table's first step). */
 const DROPPING = policySpecs(TABLE).filter((p) => /^(window|clip|summary|lt|de)/.test(p));
-
-/**
- * The shares step's ask, with chance so the guess has a scale (as the diagonal step's): the prior assistant answers'
- * part of the tokens, and the question the guess answers, whether it leans on them beyond that.
- */
-function shareAsk(r: ReturnType<typeof figuresOf>): string {
-  const even = r ? evenShare(r, 'prior') : 0;
-  return even > 0
-    ? `Its prior assistant answers are ${percent(even)} of those tokens; do they get more of its attention?`
-    : 'How much goes to its prior assistant answers?';
-}
-
-/** "all 9 " prior assistant answers, as many as the answer reads; "all the " before its figures are in. */
-function priorCount(w: LessonWorld): string {
-  const n = figuresOf(w)?.diagonalPerAnswer.length;
-  return n ? `all ${n} ` : 'all the ';
-}
 
 export const LESSON: LessonStep[] = [
   {
@@ -89,7 +60,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `${w.goalBeyond?.length ? 'Its goal lies just beyond the wall it keeps hitting. ' : ''}Let the model write turn ${w.turns}'s answer twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"), only the instructions and the last user message. Full and DE are context policies: rules for what the model is shown. Then the same moves are counted over ${WALL_COUNTS.episodes} mazes.`,
+      `${w.goalBeyond?.length ? `Here its goal lies just beyond the wall it keeps hitting${goalRarelyBeyond() ? ' (at most walls in these mazes it does not)' : ''}. ` : ''}Let the model write turn ${w.turns}'s answer twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"), only the instructions and the last user message. Full and DE are context policies: rules for what the model is shown. Then the same moves are counted over ${WALL_COUNTS.episodes} mazes.`,
     source:
       'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes. "Could it be luck" is a two-sided sign test on the turns where the two part, each turn counted as one coin toss; turns of one maze share their history, so they are not fully independent and that test is generous. The meter\'s second line counts each maze once: an exact sign-flip (randomisation) test on each maze\'s gap, the turns where only Full repeats less those where only DE does.',
     action: 'Click "Write it under Full, then under DE".',

@@ -4,7 +4,7 @@
  */
 import { byChance, historyAdds, ltBringsMost, movePct } from './wall-counts';
 import { beyondRandom, freesNoMore, headsCarry, headsClear, mostlyIntoWalls, stillPct } from './heads-tally';
-import { controlKeeps, hideVerdict, unsettled } from './hidden-counts';
+import { controlKeeps, followsSwap, hideVerdict, swapSaid, unsettled } from './hidden-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
 import { secondTwinWorks } from './twin-tally';
@@ -32,6 +32,8 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
           ? ', so the pull sits in the previous answer'
           : `, so the pull seems to sit in the previous answer${unsettled(c, 'ao-last') ? ', though changing it confuses the model' : ''}`
     }.`,
+    // The swap test, where it shows the pull: the plainest evidence that the model follows its own answer.
+    ...(followsSwap(c) ? [`${swapSaid(c)} It follows what it is shown to have done.`] : []),
   ];
   const againstChance =
     x.prior === undefined
@@ -56,8 +58,8 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
       {
         label: "What the papers report in large chat models (their figures, not this page's)",
         items: [
-          `"${PAPERS.ownWords.title}" found that in real chats, keeping only the latest exchange (as LT does here) or one-sentence summaries of the answers often answered as well with ${PAPERS.ownWords.lessContext} less text. In ${PAPERS.ownWords.pollutedTurns} of turns, a model carried a prior assistant answer's error or style forward.`,
-          `"${PAPERS.inertia.title}" found that agents copy their own prior assistant answers (a diagonal in attention) and try fewer new moves. Training them to prefer answers written with less history cut that diagonal by ${PAPERS.inertia.diagonalCut} and raised its success rate by ${PAPERS.inertia.successGain}.${
+          `"${PAPERS.ownWords.title}" found that in real chats, keeping only the latest exchange (as LT does here) or one-sentence summaries of the answers often answered as well with far less text. In ${PAPERS.ownWords.pollutedTurns} of turns, a model carried a prior assistant answer's error or style forward.`,
+          `"${PAPERS.inertia.title}" found that agents copy their own prior assistant answers (a diagonal in attention) and try fewer new moves. Training them to prefer answers written with less history cut that diagonal by ${PAPERS.inertia.diagonalCut} in an 8-billion-parameter model and raised the agents' success by ${PAPERS.inertia.successGain}.${
             // Beside the look inside's verdict, so the paper's diagonal and "clues, not the cause" do not read as a contradiction.
             beyondRandom(c.headsOff)
               ? ''

@@ -92,8 +92,12 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // Why so often with none, from the record: not the goal (it lies beyond the wall at few of these turns), but where
     // the model heads when alone with the last message. The lesson said "the goal" until the record counted it.
     caveat: `even with no history it walks into the wall again in ${movePct(c, 'de')}${
-      lean ? `, as this tiny model mostly heads ${lean.ways}` : ': the last message alone leads it there'
-    }; what Full adds is the history's pull.`,
+      lean
+        ? lean.walls
+          ? `: this tiny model mostly heads ${lean.ways}, where most of these walls are`
+          : `, as this tiny model mostly heads ${lean.ways}; what Full adds is the history's pull`
+        : ": the last message alone leads it there; what Full adds is the history's pull"
+    }.`,
     // The same gap with each maze counted once, its size kept: the stricter test, for the turns of a maze are not independent.
     luck: [
       { label: 'Full against DE, turn by turn', ...turnByTurn(c.split.de.full) },
@@ -118,12 +122,15 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
  * Where the model heads with no history at all: its two commonest moves under DE, when they make three in four of
  * its moves or more (null else), as "north or west" and their share.
  */
-export function noHistoryLean(c: WallCounts): { ways: string; share: number } | null {
+export function noHistoryLean(c: WallCounts): { ways: string; share: number; walls: boolean } | null {
   const by = Object.entries(c.noHistoryMoves ?? {}).sort((a, b) => b[1] - a[1]);
   const made = by.reduce((s, [, n]) => s + n, 0);
   const two = by.slice(0, 2);
   const n = two.reduce((s, [, k]) => s + k, 0);
-  return made > 0 && n * 4 >= made * 3 ? { ways: two.map(([m]) => m).join(' or '), share: rate(n, made) } : null;
+  // Whether most of the walls hit stand that way too: then the lean alone walks it into them.
+  const hits = Object.values(c.hitWays ?? {}).reduce((s, k) => s + k, 0);
+  const there = two.reduce((s, [m]) => s + (c.hitWays?.[m] ?? 0), 0);
+  return made > 0 && n * 4 >= made * 3 ? { ways: two.map(([m]) => m).join(' or '), share: rate(n, made), walls: there * 2 > hits } : null;
 }
 
 /** Why DE repeats so often, in the fold: how rarely the goal lies beyond the wall, and where it heads instead. */

@@ -29,6 +29,7 @@ export const WRITERS = [
   'cut-last',
   'twin',
   'twin-de',
+  'swap-last',
 ] as const;
 export type Writer = (typeof WRITERS)[number];
 
@@ -40,6 +41,8 @@ export interface WallTurn {
   hit: string;
   /** The moves that would hit a wall from where the agent stands (north, south, east, west). */
   blocked: string[];
+  /** The open way the swap test writes into the previous answer in place of the move that hit the wall. */
+  swapTo?: string;
   /** The moves that bring it nearer its goal from where it stands (absent in turns recorded before it was kept). */
   toGoal?: string[];
   /** Each writer's move (null: it wrote none). */
@@ -112,8 +115,15 @@ export interface WallCounts {
    * repeats, those: why it walks into the wall even with no history. Absent where the turns do not say where the goal is.
    */
   goalBeyond?: { turns: number; deRepeats: number };
+  /**
+   * The swap test: on how many turns the model writes the move its previous answer was changed to (`swap`), and, on the
+   * same turns, how often that move comes under Full and under DE anyway. Absent where the turns do not keep it.
+   */
+  followed?: { swap: number; full: number; de: number; split: Split };
   /** DE's moves made, by direction: where the model heads with no history at all. */
   noHistoryMoves?: Record<string, number>;
+  /** The moves that hit the walls, by direction: where the walls of these turns stand. */
+  hitWays?: Record<string, number>;
   /** The mean over the turns of each `reads` figure: the shares and diagonal over every turn at a wall, not one answer. */
   reads?: { prior: number; priorEven: number; diagonal: number; diagonalEven: number };
 }
@@ -167,8 +177,23 @@ export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCo
     mazes: new Set(turns.map((t) => t.seed)).size,
     ...(turns.length > 0 && turns.every((t) => t.toGoal) && { goalBeyond: goalBeyond(turns) }),
     ...(turns.length > 0 && turns.every((t) => t.reads) && { reads: meanReads(turns) }),
+    ...(turns.length > 0 && turns.every((t) => t.swapTo) && { followed: followedSwap(turns) }),
     noHistoryMoves: byDirection(turns.map((t) => t.moves.de).filter(makesMove)),
+    hitWays: byDirection(turns.map((t) => t.hit)),
   };
+}
+
+/** How often each writer writes the swap test's move: the swapped answer's, Full's and DE's. */
+function followedSwap(turns: readonly WallTurn[]): NonNullable<WallCounts['followed']> {
+  const to = (w: Writer) => turns.filter((t) => t.moves[w] === t.swapTo).length;
+  // Paired with Full on the same turns: where only the swapped answer's model writes the new move, and where only Full does.
+  const split = pairedSplit(
+    turns,
+    (t) => t.moves['swap-last'],
+    (t) => t.moves.full,
+    (t, m) => m === t.swapTo,
+  );
+  return { swap: to('swap-last'), full: to('full'), de: to('de'), split };
 }
 
 /** How many of these moves go each way. */

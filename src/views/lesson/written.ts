@@ -33,7 +33,7 @@ export function writtenIn(s: LessonStep, w: LessonWorld): Written[] {
       if (!a) return [];
       // A list of cells that comes out other than with every head on is named beside it: a reader took the run for a
       // broken model the card said nothing of.
-      const wrong = (x: string) => (listWrong(x, a.withAll) ? '; its list of cells comes out wrong: the model, missing parts, not the page' : '');
+      const wrong = (x: string) => (listWrong(x, a.withAll) ? '; its list of cells comes out different: the model, missing parts, not the page' : '');
       return [
         { label: 'Every head on', text: a.withAll },
         { label: `${a.off.join(', ')} off (most copying: highest diagonal ratio${wrong(a.withOff)})`, text: a.withOff },
