@@ -457,7 +457,7 @@ describe('the wall counts the lesson quotes', () => {
       said: 'Could the gap be luck? Were Full and DE alike, luck would make one this size 1 time in 2 or more, so it could be luck.',
       // Why no history still repeats, unfolded: its own rate, and what the pull is measured from.
       caveat: "even with no history it walks into the wall again in 45 %: the last message alone leads it there; what Full adds is the history's pull.",
-      more: "Over 200 turns right after a wall, in the 3 of the 40 mazes where it hit one, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The two disagree on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in 2 of the 3 mazes with a wall (by 1 to 3 turns), DE in 1 (by 1 turn); were the two alike, which one repeats more in a maze would be a coin toss, and the mazes' gaps would add up this lopsided 1 time in 2 or more.",
+      more: "Over 200 turns right after a wall, in the 3 of the 40 mazes where it hit one, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The model always writes its likeliest next token, so a rerun writes the same answers: luck here is which mazes and turns came up. The two disagree on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in 2 of the 3 mazes with a wall (by 1 to 3 turns), DE in 1 (by 1 turn); were the two alike, which one repeats more in a maze would be a coin toss, and the mazes' gaps would add up this lopsided 1 time in 2 or more.",
       counts: {
         caption: 'The counts: where the move went, on each of the 200 turns right after a wall (40 mazes the demo model played)',
         rowsAre: 'policy',
@@ -611,13 +611,19 @@ describe('the wall counts the lesson quotes', () => {
     expect(recapReveal(c).said).toBe(
       "AO-last is the direct test: only the previous answer hidden; its control hides the answer two turns back and keeps the repeats: a placeholder alone does not take them away. AO's placeholders confuse it (more moves into other walls), so part of its drop may be confusion.",
     );
+    // The close reads the shares over every stored turn where the record has them, this answer beside: 0.5 / 0.4 and 0.18 / 0.12.
+    expect(
+      summary({ ...c, reads: { prior: 0.5, priorEven: 0.4, diagonal: 0.18, diagonalEven: 0.12 } }, { prior: 1.3, diagonal: 1.5 }).points![1]!.items[1],
+    ).toBe(
+      'Over the 200 turns at a wall, its prior assistant answers get 1.3 times what their length alone would give them (this answer: 1.3). Its line-for-line copying (the diagonal, 1.5 times chance) is mostly the list of cells the task asks for.',
+    );
     // The swap test first where the model follows it (41 of 147 moves against 17 of 149, 27 turns against 3).
     const swapped = { ...c, followed: { swap: 41, full: 17, de: 17, split: sp(27, 3) }, moved: { ...c.moved, 'swap-last': 147, full: 149 } };
     expect(recapReveal(swapped).said).toMatch(
-      /^A last test: with its previous answer's move changed to an open way, it takes that way in 28 % of its moves, against 11 % with the answer as written\. It follows what it is shown to have done\. AO-last is the direct test/,
+      /^A last test: with its previous answer's move changed to an open way, it takes that way in 28 % of its moves; unchanged, 11 % go that way\. It follows what it is shown to have done\. AO-last is the direct test/,
     );
     expect(latestTally(swapped).more).toMatch(
-      /^The swap test, this tool's: with its previous answer's move changed to an open way, it takes that way in 28 % of its moves, against 11 % with the answer as written\. Its thought and action are changed, its list of cells kept; luck would give that gap less than 1 time in 1,000, so it is more than luck: it follows what it is shown to have done\. /,
+      /^The swap test, this tool's: with its previous answer's move changed to an open way, it takes that way in 28 % of its moves; unchanged, 11 % go that way\. Its thought and action are changed, its list of cells kept; luck would give that gap less than 1 time in 1,000, so it is more than luck: it follows what it is shown to have done\. /,
     );
     // As many with the answer as written: not said in the recap.
     expect(recapReveal({ ...swapped, followed: { ...swapped.followed, swap: 17, split: sp(3, 3) } }).said).toMatch(/^AO-last is the direct test/);

@@ -83,7 +83,7 @@ describe('the recap of the look inside', () => {
     expect(r.table!.rows).toHaveLength(5);
     // The stored repeats read one by one, in the fold: 15 of 116 = 12.9 %, fewer than half, so a look is not needed.
     expect(r.more).toContain(
-      'when it writes the repeated move, it gives the same move in its prior assistant answers 1.5 times chance or more only 13 % of the time, so a repeat needs no look back at the old move.',
+      'when it writes the repeated move, it gives the same move in its prior assistant answers 1.5 times chance or more only 13 % of the time, so a repeat is rarely a plain look back at the old move (each token also carries a mix of the words before it).',
     );
     expect(insideReveal(world([full, filler]), { ...c, looks: { back: 80, of: 116 } }).more).toContain(
       'when it writes the repeated move, it gives the same move in its prior assistant answers 1.5 times chance or more 69 % of the time.',

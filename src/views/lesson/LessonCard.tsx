@@ -75,7 +75,7 @@ function useBoard(s: LessonStep, shows: boolean, w: LessonWorld) {
     s.id === 'cpl'
       ? ['full', 'lt', 'de', 'twin', 'twin-de']
       : s.id === 'hide'
-        ? ['full', 'ao', 'ao-last', 'cut-last', 'ao-second-last', 'de']
+        ? ['full', 'ao', 'ao-last', 'ao-second-last', 'de']
         : WRITERS.filter((p) => !(CUTTING as readonly string[]).includes(p) || (s.id === 'contexts' && only(w, p))),
   );
 }

@@ -131,7 +131,8 @@ export function swapSaid(c: WallCounts = WALL_COUNTS, lead = 'With'): string {
   const f = c.followed;
   if (!f) return '';
   const [swap, full] = [rate(f.swap, c.moved['swap-last'] || 1), rate(f.full, c.moved.full || 1)];
-  return `${lead} its previous answer's move changed to an open way, it takes that way in ${swap} % of its moves, against ${full} % with the answer as written.`;
+  // Both rates of the same thing, moves that way, so the base is plain: readers set 11 % against Full's open ways.
+  return `${lead} its previous answer's move changed to an open way, it takes that way in ${swap} % of its moves; unchanged, ${full} % go that way.`;
 }
 
 /** Whether the swapped answer's move is taken clearly more often than with the answer as written: more, and beyond luck. */

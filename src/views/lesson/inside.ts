@@ -168,6 +168,6 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
       columns: ['Step: what it looked at', 'What it saw', 'What that tells'],
       rows: insideRows(full, filler, c),
     },
-    more: `The shares, the diagonal and the heads are the page's figures for the lesson's last answer (Full; Filler for its row); the heads switched off are counted over the ${c.turns} stored turns right after a wall (${h.of} repeats). A head's figure is its diagonal ratio against the layer's average. The same repeats, read one by one: when it writes the repeated move, it gives the same move in its prior assistant answers ${LOOKS_BACK} times chance or more ${rare ? 'only ' : ''}${looksBackShare(c)} of the time${rare ? ', so a repeat needs no look back at the old move' : ''}.`,
+    more: `The shares, the diagonal and the heads are the page's figures for the lesson's last answer (Full; Filler for its row); the heads switched off are counted over the ${c.turns} stored turns right after a wall (${h.of} repeats). A head's figure is its diagonal ratio against the layer's average. The same repeats, read one by one: when it writes the repeated move, it gives the same move in its prior assistant answers ${LOOKS_BACK} times chance or more ${rare ? 'only ' : ''}${looksBackShare(c)} of the time${rare ? ', so a repeat is rarely a plain look back at the old move (each token also carries a mix of the words before it)' : ''}.`,
   };
 }

@@ -39,9 +39,15 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     x.prior === undefined
       ? 'Its line-for-line copying (the diagonal'
       : `Its prior assistant answers get ${x.prior.toFixed(1)} times what their length alone would give them, and its line-for-line copying (the diagonal`;
+  // Over every stored turn at a wall where the record has it, this one answer beside: readers took one answer for all.
+  const r = c.reads;
+  const overTurns =
+    r && r.priorEven > 0 && r.diagonalEven > 0
+      ? `Over the ${c.turns} turns at a wall, its prior assistant answers get ${(r.prior / r.priorEven).toFixed(1)} times what their length alone would give them${x.prior === undefined ? '' : ` (this answer: ${x.prior.toFixed(1)})`}. Its line-for-line copying (the diagonal, ${(r.diagonal / r.diagonalEven).toFixed(1)} times chance) is mostly the list of cells the task asks for.`
+      : null;
   const attention = [
     'Attention shows where the model reads, not why it chooses.',
-    `${againstChance}${x.diagonal === undefined ? '' : `, ${x.diagonal.toFixed(1)} times chance`}) is mostly the list of cells the task asks for.`,
+    overTurns ?? `${againstChance}${x.diagonal === undefined ? '' : `, ${x.diagonal.toFixed(1)} times chance`}) is mostly the list of cells the task asks for.`,
     headsCarry(c)
       ? `With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (${stillPct(c.headsOff, 'top')} against ${stillPct(c.headsOff, 'bottom')})${heads ? '' : ', a gap that could be luck'}${
           heads && !beyondRandom(c.headsOff) ? `, but 3 at random came close (${stillPct(c.headsOff, 'random')})` : ''

@@ -114,7 +114,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
       ],
       c,
     ),
-    more: `Over ${c.turns} turns right after a wall, in the ${c.mazes} of the ${c.episodes} mazes where it hit one, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from.${whyNoHistory(c, lean)} ${parted(turnsOnly(c.split.de.full), 'only Full repeats the blocked move', 'only DE')} ${mazeSaid(c.split.de.full.byMaze ?? [], byMaze.said)}`,
+    more: `Over ${c.turns} turns right after a wall, in the ${c.mazes} of the ${c.episodes} mazes where it hit one, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from.${whyNoHistory(c, lean)} The model always writes its likeliest next token, so a rerun writes the same answers: luck here is which mazes and turns came up. ${parted(turnsOnly(c.split.de.full), 'only Full repeats the blocked move', 'only DE')} ${mazeSaid(c.split.de.full.byMaze ?? [], byMaze.said)}`,
   };
 }
 
