@@ -705,7 +705,7 @@ describe('the lesson', () => {
     // The guess (about chance) read against the figure in the same three words: right, then wrong.
     const w = { ...start, guesses: { diagonal: 1 }, results: [r] };
     expect(told('diagonal', w, w)).toMatch(
-      /You guessed about chance, rightly; the band gets 20 %, 0\.9 times the 22 % chance, about chance\. the bright upright stripes are not copies but single tokens every row reads, and .* On the figures panel: .* It is part of/,
+      /You guessed about chance, rightly; the band gets 20 %, 0\.9 times the 22 % chance, about chance\. the bright upright stripes are not copies but single tokens every row reads; they add to the band only where they pass through it\. On the figures panel: .* It is part of/,
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
     expect(told('diagonal', twice, twice)).toMatch(

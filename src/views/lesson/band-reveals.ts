@@ -164,7 +164,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
       rows,
     },
     // The brightest things on the heatmap are not what the band measures: said unfolded, readers judged by them.
-    caveat: 'the bright upright stripes are not copies but single tokens every row reads, and the band counts them only where they cross it.',
+    caveat: 'the bright upright stripes are not copies but single tokens every row reads; they add to the band only where they pass through it.',
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),
     // Where the lines split it, that split is the card's reading; where the bright cells stand, in the fold.
     said: `${yours}the band gets ${percent(r.diagonal)}${times}${fillerSaid}.${lines ? '' : stripe}${split.said}`,
