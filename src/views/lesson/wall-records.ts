@@ -11,8 +11,9 @@ import { LOOKS_BACK } from './world';
  * lesson's policy numbers), AO, Filler and SUM (by their
  * policy specs), under AO-last (only its previous answer hidden: this tool's test, not a paper's policy) and AO-second-last
  * (only the answer before it: AO-last's control), under Cut-last (the previous answer cut to its first line, the list of cells
- * it has been at: the control that keeps those facts), the CPL twin under Full, and the second twin (trained toward the
- * answer with no earlier turn, DE) under Full.
+ * it has been at: the control that keeps those facts), the CPL twin under Full, the second twin (trained toward the
+ * answer with no earlier turn, DE) under Full, and the demo model under Full with its previous answer's move swapped for
+ * an open way (the swap test, `swap-last`).
  */
 export const WRITERS = [
   'full',
