@@ -1,4 +1,4 @@
-import { LUCK_LINE } from './wall-counts';
+import { LUCK_LINE, luckWord } from './wall-counts';
 import type { LuckRow } from './world';
 
 /** The meter's ends: luck alone giving the gap 1 time in 2 (left) and 1 time in 1,000 or rarer (right). */
@@ -24,13 +24,13 @@ export function LuckMeter({ rows, taught = true }: { rows: LuckRow[]; taught?: b
       {rows.map((r) => (
         <div className="luck-row" key={r.label} data-testid="lesson-luck-row">
           <span className="luck-label">{r.label}</span>
-          <span className="luck-track" role="img" aria-label={`${r.said}: ${r.clear ? 'more than luck' : 'could be luck'}`}>
+          <span className="luck-track" role="img" aria-label={`${r.said}: ${luckWord(r.clear)}`}>
             <span className="luck-clear" style={{ left: line }} />
             <span className="luck-dot" style={{ left: `${(luckX(r.p) * 100).toFixed(1)}%` }} />
           </span>
           {/* The dot's place in words too: the figure a reader would otherwise read off a log scale. */}
           <strong>
-            {r.clear ? 'more than luck' : 'could be luck'}
+            {luckWord(r.clear)}
             <small className="luck-said">{r.said}</small>
           </strong>
         </div>

@@ -50,15 +50,21 @@ export function sharesReveal(w: LessonWorld): Reveal {
  * (`k`: its figure in times chance): readers asked whether one answer stands for the rest. Empty without the record.
  */
 export function overTurns(kind: 'prior' | 'diagonal', k: number, c: WallCounts = WALL_COUNTS): string {
-  const reads = c.reads;
-  if (!reads) return '';
-  const [v, e] = kind === 'prior' ? [reads.prior, reads.priorEven] : [reads.diagonal, reads.diagonalEven];
-  if (!(e > 0)) return '';
-  const times = v / e;
+  const mean = overTurnsMean(kind, c);
+  if (!mean) return '';
+  const { v, e, times } = mean;
   const what = kind === 'prior' ? 'the answers give their prior assistant answers' : 'the band gets';
   const like =
     Math.abs(times - k) <= 0.15 ? ': this answer is typical' : times < k ? ': this answer leans more than most' : ': this answer leans less than most';
   return ` Over the ${c.turns} turns right after a wall, ${what} ${percent(v)} on average (chance ${percent(e)}), ${times.toFixed(1)} times chance${like}.`;
+}
+
+/** A figure's mean over every stored turn at a wall, its chance there and the two's ratio; null without the record. */
+export function overTurnsMean(kind: 'prior' | 'diagonal', c: WallCounts = WALL_COUNTS): { v: number; e: number; times: number } | null {
+  const reads = c.reads;
+  if (!reads) return null;
+  const [v, e] = kind === 'prior' ? [reads.prior, reads.priorEven] : [reads.diagonal, reads.diagonalEven];
+  return e > 0 ? { v, e, times: v / e } : null;
 }
 
 /** Is a share a lot? Against what the prior assistant answers would get if attention were spread evenly over the tokens. */

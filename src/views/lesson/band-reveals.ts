@@ -6,7 +6,7 @@ import { ordinal } from '../../util/ordinal';
 import type { PolicyResult } from '../../analysis/analyze';
 import { bandColumns } from '../../metrics/inertia';
 import { answerRows, diagonalByLines, bandLine, overTurns, priorSpans, stripeSaid, tailRow } from './attention-reveals';
-import { brightestCopy, copies, longestRun } from './copy-run';
+import { copies, longestRun, pickCopy } from './copy-run';
 import { quoted, whereToken } from './token-where';
 import {
   AGAINST_CHANCE,
@@ -52,11 +52,13 @@ export function bandWorked(r: PolicyResult): string {
  */
 export function copyBoxSaid(w: LessonWorld): string {
   const r = figuresOf(w);
-  const copy = r && brightestCopy(r, tailRow(r));
+  // The band's copies found once: the boxed one, and the brightest, whose offset names the second place.
+  const found = r && copies(r, tailRow(r));
+  const copy = found && pickCopy(found);
   const last = r && priorSpans(r).at(-1);
   // The brightest copy's offset names the second place ("10th or 11th"): where copies stand against the line (the
   // boxed example may sit on it, a ":" read at its own place, while the list's brightest copies run one ahead).
-  const top = r && copies(r, tailRow(r))?.any;
+  const top = found?.any;
   const off = top && last ? top.k - last.start - (top.q - r.query.start) : null;
   // One ahead, said why: a row computes the next word, so a copier reads the word it copies next.
   const second = !off ? '' : off > 0 ? `, or its ${ordinal(10 + off)}, the word it copies next` : ` or ${ordinal(10 + off)}`;

@@ -27,7 +27,11 @@ export interface Copy {
  */
 export function brightestCopy(r: PolicyResult, rows = Number.POSITIVE_INFINITY): Copy | null {
   const found = copies(r, rows);
-  if (!found) return null;
+  return found && pickCopy(found);
+}
+
+/** The copy to point at among the band's copies (`copies`), as `brightestCopy` picks it. */
+export function pickCopy(found: Record<'next' | 'same' | 'any', Copy | null>): Copy | null {
   // A plain example only where it is about as bright as the brightest copy (half or more): a faint cell convinces no one.
   const strong = (c: Copy | null) => (c && found.any && c.weight * 2 >= found.any.weight ? c : null);
   return strong(found.next) ?? strong(found.same) ?? found.any ?? found.next;

@@ -17,6 +17,8 @@ const changedRate = (h: HeadsOffCounts, set: HeadSet): number => rate(h.moved[se
  */
 export const stillPct = (h: HeadsOffCounts, set: HeadSet): string => `${still(h, set)} %`;
 const still = (h: HeadsOffCounts, set: HeadSet): number => rate(h.repeats[set], h.moved[set] || 1);
+/** Of those moves, the share that takes an open way (the bars' green). */
+const openOf = (h: HeadsOffCounts, set: HeadSet): number => rate(h.open[set], h.moved[set] || 1);
 
 /**
  * Whether the most-copying heads off change the repeat clearly more than three heads drawn at random (5 points or more,
@@ -81,8 +83,8 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
 function headsBoard(h: HeadsOffCounts, turns: number): Board {
   const row = (label: string, set: HeadSet): BoardRow => ({
     label,
-    repeats: rate(h.repeats[set], h.moved[set] || 1),
-    open: rate(h.open[set], h.moved[set] || 1),
+    repeats: still(h, set),
+    open: openOf(h, set),
     noMove: rate(h.of - h.moved[set], h.of),
   });
   return {
@@ -116,12 +118,9 @@ function wentTo(h: HeadsOffCounts): string {
   if (h.moved.top - h.repeats.top <= 0) return '';
   if (!mostlyIntoWalls(h)) return 'most moves that changed took an open way.';
   return freesNoMore(h)
-    ? `with them off it finds an open way as rarely as with others off (${pct(h.open.top, h.moved.top || 1)} against ${pct(h.open.random, h.moved.random || 1)} at random): they do not hold the way out.`
+    ? `with them off it finds an open way as rarely as with others off (${openOf(h, 'top')} % against ${openOf(h, 'random')} % at random): they do not hold the way out.`
     : 'most moves that changed went into another wall, not an open way, so switching heads off breaks the model more often than it frees it.';
 }
 
 /** Whether the most-copying heads off find an open way no more often (within 5 points) than either control: no way out held there. */
-export const freesNoMore = (h: HeadsOffCounts): boolean => {
-  const open = (set: HeadSet) => rate(h.open[set], h.moved[set] || 1);
-  return open('top') <= Math.max(open('random'), open('bottom')) + 5;
-};
+export const freesNoMore = (h: HeadsOffCounts): boolean => openOf(h, 'top') <= Math.max(openOf(h, 'random'), openOf(h, 'bottom')) + 5;

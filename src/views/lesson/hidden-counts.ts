@@ -147,11 +147,6 @@ function noMoveAsRepeat(c: WallCounts): string {
   return `Counting the answers that make no move as repeats, AO-last would be ${r('ao-last')} and Cut-last ${r('cut-last')}, against ${r('full')} for Full.`;
 }
 
-/**
- * The hide step's reveal for AO-last: only the previous answer hidden, every other word kept, against its control
- * AO-second-last (the same placeholder on the answer before), DE and Full, among the moves made, the same wall and
- * any wall side by side (a drop in the one may only swap walls). Cut-last in the fold.
- */
 /** The swap test in the hide step's fold, with its luck: first, as the plainest test of the pull. */
 function swapMore(c: WallCounts): string {
   const f = c.followed;
@@ -160,6 +155,11 @@ function swapMore(c: WallCounts): string {
   return `The swap test, this tool's: ${swapSaid(c, 'with')} Its thought and action are changed, its list of cells kept; luck would give that gap ${luck.said}, so ${luck.clear ? 'it is more than luck: it follows what it is shown to have done' : 'it could be luck'}. `;
 }
 
+/**
+ * The hide step's reveal for AO-last: only the previous answer hidden, every other word kept, against its control
+ * AO-second-last (the same placeholder on the answer before), DE and Full, among the moves made, the same wall and
+ * any wall side by side (a drop in the one may only swap walls). Cut-last in the fold.
+ */
 export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   const v = hideVerdict(c, 'ao-last');
   const keeps = controlKeeps(c);

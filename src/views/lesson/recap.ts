@@ -5,7 +5,7 @@
  */
 import { controlKeeps, followsSwap, hideVerdict, swapSaid, unsettled } from './hidden-counts';
 import { countTable } from './count-table';
-import { byChance, historyAdds, ltBringsMost, moveRate, noMoveRate, openRate } from './wall-counts';
+import { byChance, historyAdds, ltBringsMost, luckWord, moveRate, noMoveRate, openRate } from './wall-counts';
 import { type Split, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import type { Reveal } from './world';
 
@@ -26,7 +26,7 @@ export interface RecapRow {
 }
 
 /** How sure a gap is, in plain words: more than luck, or could be luck (luck alone would give it 1 time in 20 or more). */
-const verdict = (s: Split): string => (byChance(s).clear ? 'more than luck' : 'could be luck');
+const verdict = (s: Split): string => luckWord(byChance(s).clear);
 
 /** A row against both ends, DE and Full, as its reading compares it: the chances themselves are in the steps' folds. */
 const luckOf = (c: WallCounts, w: Writer): string | undefined =>

@@ -9,6 +9,7 @@ import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
 import { secondTwinWorks } from './twin-tally';
 import { PAPERS } from './papers';
+import { overTurnsMean } from './attention-reveals';
 
 /** The figures of the conversation's last answer against chance: its prior assistant share and its diagonal ratio. */
 export interface AgainstChance {
@@ -40,10 +41,10 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
       ? 'Its line-for-line copying (the diagonal'
       : `Its prior assistant answers get ${x.prior.toFixed(1)} times what their length alone would give them, and its line-for-line copying (the diagonal`;
   // Over every stored turn at a wall where the record has it, this one answer beside: readers took one answer for all.
-  const r = c.reads;
+  const [prior, diagonal] = [overTurnsMean('prior', c), overTurnsMean('diagonal', c)];
   const overTurns =
-    r && r.priorEven > 0 && r.diagonalEven > 0
-      ? `Over the ${c.turns} turns at a wall, its prior assistant answers get ${(r.prior / r.priorEven).toFixed(1)} times what their length alone would give them${x.prior === undefined ? '' : ` (this answer: ${x.prior.toFixed(1)})`}. Its line-for-line copying (the diagonal, ${(r.diagonal / r.diagonalEven).toFixed(1)} times chance) is mostly the list of cells the task asks for.`
+    prior && diagonal
+      ? `Over the ${c.turns} turns at a wall, its prior assistant answers get ${prior.times.toFixed(1)} times what their length alone would give them${x.prior === undefined ? '' : ` (this answer: ${x.prior.toFixed(1)})`}. Its line-for-line copying (the diagonal, ${diagonal.times.toFixed(1)} times chance) is mostly the list of cells the task asks for.`
       : null;
   const attention = [
     'Attention shows where the model reads, not why it chooses.',

@@ -51,13 +51,16 @@ export const notTheWord = (r: PolicyResult, mix: NonNullable<ReturnType<typeof t
   return mix.parts.every((p) => r.tokens[p.k]!.text.trim() !== word);
 };
 
+/** A small count in words ("three"), as the card says the most-read tokens: it shows few figures before its fold. */
+const inWords = (n: number): string => ['no', 'one', 'two', 'three', 'four', 'five'][n] ?? String(n);
+
 /**
  * How spread one token's attention is, in words: `top`, the share of its `n` most-read tokens among the `seen` it
  * reads. Far above an even share and still under half is said as both: "spread wide" alone contradicted a bar where
  * 3 of 609 tokens took 32 %.
  */
 export function spreadSaid(top: number, n: number, seen: number): string {
-  const most = ['no', 'one', 'two', 'three', 'four', 'five'][n] ?? String(n);
+  const most = inWords(n);
   if (top >= 0.5) return 'It is far from even: a few tokens get most of it.';
   return top * seen >= 3 * n
     ? `Its ${most} most-read tokens get far more than an even share, yet under half.`
@@ -70,7 +73,7 @@ export function attentionReveal(w: LessonWorld): Reveal {
   if (!r || !mix) return LOADING;
   const top = mix.parts.reduce((s, p) => s + p.share, 0);
   // In words: the card shows at most five figures before its fold.
-  const most = ['no', 'one', 'two', 'three', 'four', 'five'][mix.parts.length] ?? String(mix.parts.length);
+  const most = inWords(mix.parts.length);
   return {
     // One direction throughout, as the step text says it: each earlier token's share of what one token reads.
     takeaway: `Attention is each earlier token's share of what one token reads, adding up to 100 %. ${spreadSaid(top, mix.parts.length, mix.others + mix.parts.length)}`,

@@ -3,7 +3,7 @@
  * history. The first twin is the paper's CPL (trained toward the move made seeing only the turn before); the second,
  * this tool's variant, toward the move made with no history (DE), which step 3 found free of most of the pull.
  */
-import { byChance, luckRow, movePct, moveRate } from './wall-counts';
+import { byChance, luckRow, luckWord, movePct, moveRate } from './wall-counts';
 import { countTable } from './count-table';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
@@ -53,7 +53,7 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
     takeaway: takeaway(c),
     // No history's rate is drawn in the chart beside: the card keeps the models' rates.
     // The first gap's luck in the sentence shown: readers met it only in the summary's fold.
-    said: `At a wall the twin walks into it again in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')} (luck gives that gap ${luck.said}: ${luck.clear ? 'more than luck' : 'could be luck'}). ${secondSaid(c)}${ltTarget(c)}`,
+    said: `At a wall the twin walks into it again in ${movePct(c, 'twin')}, the demo model ${movePct(c, 'full')} (luck gives that gap ${luck.said}: ${luckWord(luck.clear)}). ${secondSaid(c)}${ltTarget(c)}`,
     luck: [luckRow('CPL twin against the demo model', c.split.full.twin), luckRow('second twin (toward DE) against the demo model', c.split.full['twin-de'])],
     // Of the moves made, as the bars and every rate at the wall: readers met a share of all turns beside the bar's.
     counts: countTable(

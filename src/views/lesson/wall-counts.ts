@@ -20,6 +20,9 @@ export function byChance(s: Split): { p: number; said: string; clear: boolean } 
   return s.byMaze ? chanceOf(signFlipTest(s.byMaze)) : turnByTurn(s);
 }
 
+/** The lesson's verdict on a gap, in its two words: the meter, the recap and the cards say it alike. */
+export const luckWord = (clear: boolean): string => (clear ? 'more than luck' : 'could be luck');
+
 /** A split read turn by turn, its mazes left out: step 2 says both ways, turn by turn first. */
 const turnsOnly = ({ first, second }: Split): Split => ({ first, second });
 
