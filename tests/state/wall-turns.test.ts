@@ -12,7 +12,7 @@ import { policyTally } from '../../src/views/lesson/policy-tally';
 import { hiddenTally, latestTally } from '../../src/views/lesson/hidden-counts';
 import { recapReveal, recapRows } from '../../src/views/lesson/recap';
 import { WORDS } from '../../src/views/lesson/world';
-import { wallCounts, type WallTurn, WRITERS } from '../../src/views/lesson/wall-records';
+import { hasWayOut, WALL_COUNTS, WALL_TURNS, wallCounts, type WallTurn, WRITERS } from '../../src/views/lesson/wall-records';
 import { swapLastMove, wallEpisode } from '../../training/wall-turns';
 import { HEADS_OFF } from '../helpers/heads-off-counts';
 
@@ -21,6 +21,19 @@ const stored = JSON.parse(readFileSync('examples/cache/wall-turns.json', 'utf8')
 const sp = (first: number, second: number) => ({ first, second });
 
 describe('the wall counts the lesson quotes', () => {
+  it('leave out a turn in a cell walled on all four sides, and say how many (hand-computed)', () => {
+    const moves = Object.fromEntries(WRITERS.map((w) => [w, 'south'])) as WallTurn['moves'];
+    const at = (seed: number, blocked: string[]): WallTurn => ({ seed, turn: 3, hit: 'south', blocked, moves, look: null, headsOff: null });
+    // Maze 1: one turn with a way out (east). Maze 2: walled in, every move a wall; no policy could do otherwise.
+    const c = wallCounts(2, [at(1, ['south', 'west', 'north']), at(2, ['south', 'west', 'north', 'east']), at(2, ['south', 'west', 'north', 'east'])]);
+    expect(c.turns).toBe(1);
+    expect(c.mazes).toBe(1);
+    expect(c.walledIn).toEqual({ turns: 2, mazes: 1 });
+    expect(c.repeats.full).toBe(1);
+    // The stored records: two mazes start the model in a walled-in cell (14 turns), none of them counted.
+    expect(WALL_TURNS.every(hasWayOut)).toBe(true);
+    expect(WALL_COUNTS.walledIn).toEqual({ turns: 14, mazes: 2 });
+  });
   it('count repeats and open ways per writer from the records (hand-computed)', () => {
     const turn = (moves: WallTurn['moves'], look: number | null, headsOff: WallTurn['headsOff'] = null): WallTurn => ({
       seed: 1,
@@ -141,6 +154,7 @@ describe('the wall counts the lesson quotes', () => {
       episodes: 2,
       turns: 4,
       mazes: 1,
+      walledIn: { turns: 0, mazes: 0 },
       // DE's moves made, by direction: one, west.
       noHistoryMoves: { west: 1 },
       hitWays: { south: 4 },

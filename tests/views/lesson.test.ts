@@ -155,7 +155,7 @@ describe('the lesson', () => {
       "Chance worked out: a row's band holds up to 3 tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, 3 in all on average, of the 12 tokens a row sees.",
     );
     expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
-      /^A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th\. .*over all 1 prior assistant answers\. Chance would put 22 % there\. Does the band beat chance\?$/,
+      /^The diagonal ratio adds up the answer's attention inside the pink band, within 1 tokens of the dotted line, where copies in order fall, over all 1 prior assistant answers\. A copy shifted further off is missed\. Chance would put 22 % there\. Does the band beat chance\?$/,
     );
   });
 
@@ -214,7 +214,7 @@ describe('the lesson', () => {
     // A share that rounds to 0 % but is not 0 says so, beside the panel's four decimals.
     expect([percent(0.0015), percent(0), percent(0.005), percent(0.5123)]).toEqual(['under 1 %', '0 %', '1 %', '51 %']);
     expect(told('shares', w, w)).toMatch(
-      /^You guessed 30 %; the answer gives 30 % of its attention to its prior assistant answers\..* On the figures panel: prior assistant 29\.91\u00a0%\. Over the 149 turns right after a wall, the answers give their prior assistant answers \d+ % on average \(chance \d+ %\), [\d.]+ times chance: this answer [a-z ]+\. The five add up to 100 %: what one kind gets above chance, the others give up\. The rest: 18 % to the user's turns, 5 % to the system prompt/,
+      /^You guessed 30 %; the answer gives 30 % of its attention to its prior assistant answers\..* On the figures panel: prior assistant 29\.91\u00a0%\. Over the \d+ turns right after a wall, the answers give their prior assistant answers \d+ % on average \(chance \d+ %\), [\d.]+ times chance: this answer [a-z ]+\. The five add up to 100 %: what one kind gets above chance, the others give up\. The rest: 18 % to the user's turns, 5 % to the system prompt/,
     );
     expect(told('diagonal', w, w)).toMatch(
       /^You guessed more than chance; the band gets 11 %.*On the figures panel: diagonal ratio 11\.33\u00a0%\. It is part of the 30 %/,
@@ -223,7 +223,7 @@ describe('the lesson', () => {
     for (const id of ['shares', 'diagonal']) expect(step(id).reveal!(w, w).said, id).not.toMatch(/\d\.\d{4}/);
     // The card shows at most three sentences; the rest is folded under "The figures behind this".
     expect(sentences(step('diagonal').reveal!(w, w).said)).toBeLessThanOrEqual(WORDS.saidSentences);
-    expect(step('diagonal').text({ ...w, radius: 8 })).toContain('(8 tokens either side) over');
+    expect(step('diagonal').text({ ...w, radius: 8 })).toContain('within 8 tokens of the dotted line');
     // Filler beside Full on the diagonal step: its ratio joins the card and the bars; here half or more of it stays.
     const beside = { ...w, shown: ['full', 'filler'], results: [figures('full', 0.1133, 0.2991), figures('filler', 0.0567, 0.2)] };
     expect(told('diagonal', beside, w)).toMatch(
@@ -300,7 +300,7 @@ describe('the lesson', () => {
     const seen = { query: { start: 8, end: 10 }, tokens: cats.map((category) => ({ category, text: 'x' })) };
     const atChance = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43, seen as never), slot: 1 }] };
     expect(step('cpl').reveal!(atChance, w).more).toContain(
-      'On this answer the twin gives its prior assistant answers 43 % of its attention (chance 42 %), the demo model 53 %: at chance, while at the wall it still repeats the blocked move in 70 % of its moves, so a share of attention need not follow the inertia.',
+      'On this answer the twin gives its prior assistant answers 43 % of its attention (chance 42 %), the demo model 53 %: at chance, while at the wall it still repeats the blocked move in 73 % of its moves, so a share of attention need not follow the inertia.',
     );
     // With the goal told (south, beyond the wall): the twin's way off the wall is not called playing better.
     expect(told('cpl', { ...cpl, toGoal: ['south'] }, w)).toContain(
@@ -705,11 +705,11 @@ describe('the lesson', () => {
     // The guess (about chance) read against the figure in the same three words: right, then wrong.
     const w = { ...start, guesses: { diagonal: 1 }, results: [r] };
     expect(told('diagonal', w, w)).toMatch(
-      /You guessed about chance, rightly; the band gets 20 %, 0\.9 times the 22 % chance, about chance\. the bright upright stripes are not copies but single tokens every row reads; they add to the band only where they pass through it\. On the figures panel: .* It is part of/,
+      /You guessed about chance, rightly; the band gets 20 %, 0\.9 times the 22 % chance, about chance\. a stripe's cells inside the band count too, though they are not copies, so a band can beat chance with little copying\. On the figures panel: .* It is part of/,
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
     expect(told('diagonal', twice, twice)).toMatch(
-      /You guessed about chance; the band gets 50 %, 2\.3 times the 22 % chance, well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move\. the bright upright stripes .* On/,
+      /You guessed about chance; the band gets 50 %, 2\.3 times the 22 % chance, well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move\. a stripe's cells .* On/,
     );
     // Filler below chance, beside Full: said with the same yardstick, and drawn, each against its chance.
     const filler = {
@@ -933,7 +933,7 @@ describe('the lesson', () => {
     // Why, in the fold: the card says only where.
     const ahead = step('diagonal').reveal!(world(aheadMean, 0) as LessonWorld, null);
     expect(ahead.said).toContain("Its brightest cells run a few tokens ahead of the dotted line, at the band's edge.");
-    expect(ahead.more).toContain('Each row is a token just written, looking for the next one to copy, so it looks a token or two past its own place.');
+    expect(ahead.more).toContain('Each row is a token just written, looking ahead for what to copy next, so it reads past its own place.');
     // Without the answer's rows of attention: null, and the reveal says nothing of a line.
     expect(bandLine({ ...r, attention: undefined })).toBeNull();
   });

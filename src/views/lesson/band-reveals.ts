@@ -2,11 +2,9 @@
  * The diagonal step's reveal, and how the bright cells in the band are said: along a line off the dotted centre, or
  * in upright stripes where row after row looks at one token.
  */
-import { ordinal } from '../../util/ordinal';
 import type { PolicyResult } from '../../analysis/analyze';
 import { bandColumns } from '../../metrics/inertia';
-import { answerRows, diagonalByLines, bandLine, overTurns, priorSpans, stripeSaid, tailRow } from './attention-reveals';
-import { copies, longestRun, pickCopy } from './copy-run';
+import { answerRows, diagonalByLines, bandLine, overTurns, priorSpans } from './attention-reveals';
 import { quoted, whereToken } from './token-where';
 import {
   AGAINST_CHANCE,
@@ -44,36 +42,6 @@ export function bandWorked(r: PolicyResult): string {
   const seen = rows.reduce((t, x) => t + x.seen, 0) / rows.length;
   const unit = 10 ** Math.max(0, Math.floor(Math.log10(seen)) - 1);
   return `Chance worked out: a row's band holds up to ${2 * r.radius + 1} tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, ${cells} in all on average, of the ${Math.round(seen / unit) * unit} tokens a row sees.`;
-}
-
-/**
- * The diagonal step's first sentences: what a copy looks like, then the real one the heatmap outlines (as
- * HeatmapPanel finds it), its tokens and where it stands against the dotted line: readers missed the box, one cell.
- */
-export function copyBoxSaid(w: LessonWorld): string {
-  const r = figuresOf(w);
-  // The band's copies found once: the boxed one, and the brightest, whose offset names the second place.
-  const found = r && copies(r, tailRow(r));
-  const copy = found && pickCopy(found);
-  const last = r && priorSpans(r).at(-1);
-  // The brightest copy's offset names the second place ("10th or 11th"): where copies stand against the line (the
-  // boxed example may sit on it, a ":" read at its own place, while the list's brightest copies run one ahead).
-  const top = found?.any;
-  const off = top && last ? top.k - last.start - (top.q - r.query.start) : null;
-  // One ahead, said why: a row computes the next word, so a copier reads the word it copies next.
-  const second = !off ? '' : off > 0 ? `, or its ${ordinal(10 + off)}, the word it copies next` : ` or ${ordinal(10 + off)}`;
-  // Pointed at the drawing above the heatmaps: readers learned the idea from it, not from the real picture.
-  const line = `A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th${second}.`;
-  if (!r || !copy || off === null) return line;
-  const turn = r.messages[r.tokens[copy.k]!.message]?.turn;
-  // How long the real line runs, so a reader does not hunt for the drawing's long one (readers found none). A short
-  // one said plainly: counting runs "2 in a row, 4 just past the band" sent readers hunting cell by cell.
-  const run = longestRun(r)?.length ?? 0;
-  const runs = run >= 3 ? `, shown here, a bright line runs ${run} cells` : ' copies are short: single bright cells, not a long line';
-  // The boxed cell's two tokens, so the reader knows what to find under the arrow.
-  const pair =
-    copy.reads === 'next' ? `${quoted(r, copy.q)} reading ${quoted(r, copy.k)}, the word it writes next` : `${quoted(r, copy.q)} reading ${quoted(r, copy.k)}`;
-  return `${line} In ${turn ? `turn ${turn}'s` : 'the last'} answer${runs}; the arrow marks a real copy, ${pair}.`;
 }
 
 /** The tokens the band's attention falls on most: up to two, each with its part of the band's attention; null without the rows. */
@@ -166,11 +134,11 @@ export function diagonalReveal(w: LessonWorld): Reveal {
       rows,
     },
     // The brightest things on the heatmap are not what the band measures: said unfolded, readers judged by them.
-    caveat: 'the bright upright stripes are not copies but single tokens every row reads; they add to the band only where they pass through it.',
+    caveat: "a stripe's cells inside the band count too, though they are not copies, so a band can beat chance with little copying.",
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),
     // Where the lines split it, that split is the card's reading; where the bright cells stand, in the fold.
     said: `${yours}the band gets ${percent(r.diagonal)}${times}${fillerSaid}.${lines ? '' : stripe}${split.said}`,
-    more: `${split.more ? `${split.more} ` : ''}${lines && stripe ? `${stripe.trim()} ` : ''}${offLine(r, d)}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} ${even > 0 ? `${bandWorked(r)} ` : ''}It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all.${w.walls !== null ? overTurns('diagonal', k) : ''} ${stripeSaid(r)}`.trim(),
+    more: `${split.more ? `${split.more} ` : ''}${lines && stripe ? `${stripe.trim()} ` : ''}${offLine(r, d)}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} ${even > 0 ? `${bandWorked(r)} ` : ''}It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all.${w.walls !== null ? overTurns('diagonal', k) : ''}`.trim(),
   };
 }
 
@@ -249,7 +217,7 @@ export function linePhrase(d: 1 | -1): string {
 function offLine(r: PolicyResult, d: number | null): string {
   if (strongStripes(r) || d === null || Math.abs(d) < 2) return '';
   return d > 0
-    ? 'Each row is a token just written, looking for the next one to copy, so it looks a token or two past its own place. '
+    ? 'Each row is a token just written, looking ahead for what to copy next, so it reads past its own place. '
     : 'Each row looks a little further back in that prior assistant answer than the word it copies. ';
 }
 

@@ -12,7 +12,8 @@ import { QUIZ } from './quiz';
 import { stepNo } from './order';
 import { sharesReveal } from './attention-reveals';
 import { attentionReveal } from './token-mix';
-import { copyBoxSaid, diagonalAsk, diagonalReveal, withFiller } from './band-reveals';
+import { diagonalAsk, diagonalReveal, withFiller } from './band-reveals';
+import { heatmapReveal, heatmapText } from './heatmap-reveal';
 import { copiersSaid, headsSaid, topHeadSaid } from './head-reveal';
 import { RANK_MARK } from '../heads/HeadGrid';
 import { cplReveal } from './cpl';
@@ -177,13 +178,27 @@ export const LESSON: LessonStep[] = [
     reveal: sharesReveal,
   },
   {
+    id: 'heatmap',
+    title: 'Reading the heatmap',
+    region: 'heatmap',
+    setup: WALL,
+    text: heatmapText,
+    source:
+      'The heatmap: the attention matrix of the last layer, averaged over its heads, one row per token of the answer (paper 2, figure 2 draws the same). The answer is read back through the model once, so each row sees only the tokens before it. A stripe is attention on one token, whatever the row: large models show one on their first tokens, the sink (Xiao et al., "Efficient streaming language models with attention sinks").',
+    action: 'Find the arrow in the heatmap; point at its cell, or any other, to read it under the heatmap, then press Next.',
+    target: '[data-lesson="heatmap"] canvas[data-testid="heatmap-full"]',
+    done: () => true,
+    reading: true,
+    reveal: heatmapReveal,
+  },
+  {
     id: 'diagonal',
-    title: 'Reading the heatmap: the diagonal',
+    title: 'The diagonal: copying in order',
     region: 'heatmap',
     // Filler beside Full: the same places, other words; the reveal reads both.
     setup: { ...WALL, also: ['filler'] },
     text: (w) =>
-      `${copyBoxSaid(w)} The diagonal ratio sums the pink band (${w.radius} tokens either side) over ${priorCount(w)}prior assistant answers. ${diagonalAsk(w)}`,
+      `The diagonal ratio adds up the answer's attention inside the pink band, within ${w.radius} tokens of the dotted line, where copies in order fall, over ${priorCount(w)}prior assistant answers. A copy shifted further off is missed. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
     action: 'Look at the band in the left heatmap (Full), then pick your guess.',

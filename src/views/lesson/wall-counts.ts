@@ -117,7 +117,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
       ],
       c,
     ),
-    more: `Over ${c.turns} turns right after a wall, in the ${c.mazes} of the ${c.episodes} mazes where it hit one, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from.${whyNoHistory(c, lean)} The model always writes its likeliest next token, so a rerun writes the same answers: luck here is which mazes and turns came up. ${parted(turnsOnly(c.split.de.full), 'only Full repeats the blocked move', 'only DE')} ${mazeSaid(c.split.de.full.byMaze ?? [], byMaze.said)}`,
+    more: `Over ${c.turns} turns right after a wall, in the ${c.mazes} of the ${c.episodes} mazes where it hit one${walledOut(c)}, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from.${whyNoHistory(c, lean)} The model always writes its likeliest next token, so a rerun writes the same answers: luck here is which mazes and turns came up. ${parted(turnsOnly(c.split.de.full), 'only Full repeats the blocked move', 'only DE')} ${mazeSaid(c.split.de.full.byMaze ?? [], byMaze.said)}`,
   };
 }
 
@@ -257,4 +257,14 @@ export function parted(s: Split, first: string, second: string, alike = 'were th
     ? `with each maze counted once, ${alike}, luck would give a gap this size ${byChance(s).said}`
     : `${alike}, chance would split them this unevenly ${byChance(s).said}`;
   return `The two disagree on ${n} turn${n === 1 ? '' : 's'}: ${first} ${s.first} time${s.first === 1 ? '' : 's'}, ${second} ${s.second}; ${luck}.`;
+}
+
+/**
+ * The turns left out of every count, said once where the counts are first given: two mazes start the model in a cell
+ * walled on all four sides, where every move hits a wall whatever it reads. Empty when none.
+ */
+export function walledOut(c: WallCounts): string {
+  const w = c.walledIn;
+  if (!w?.turns) return '';
+  return ` (leaving out ${w.turns} turns in ${w.mazes === 1 ? 'a maze that starts' : `${w.mazes} mazes that start`} it in a cell walled on all four sides, where every move hits a wall)`;
 }

@@ -111,6 +111,8 @@ export interface WallCounts {
   split: { full: Record<Writer, Split>; de: Record<Writer, Split> };
   /** The mazes where the model hit a wall at all: the turns come from these, not from every episode. */
   mazes: number;
+  /** The turns left out (`hasWayOut`), in a cell walled on all four sides, and the mazes they are in. */
+  walledIn?: { turns: number; mazes: number };
   /**
    * Turns where the move that hit the wall still leads toward the goal (the goal lies beyond the wall), and of DE's
    * repeats, those: why it walks into the wall even with no history. Absent where the turns do not say where the goal is.
@@ -162,7 +164,16 @@ function pairedSplit(
   };
 }
 
-export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCounts {
+/**
+ * A turn where some way is open: in two of the stored mazes the model starts in a cell walled on all four sides, where
+ * every move hits a wall and no policy could do otherwise (the swap test has no open way to offer). Those turns are
+ * left out of every count, and said so.
+ */
+export const hasWayOut = (t: WallTurn): boolean => t.blocked.length < 4;
+
+export function wallCounts(episodes: number, all: readonly WallTurn[]): WallCounts {
+  const turns = all.filter(hasWayOut);
+  const walled = all.filter((t) => !hasWayOut(t));
   const read = turns.filter((t) => t.moves.full === t.hit && t.look !== null);
   const count = (hit: (t: WallTurn, m: string | null) => boolean) =>
     Object.fromEntries(WRITERS.map((w) => [w, turns.filter((t) => hit(t, t.moves[w])).length])) as Record<Writer, number>;
@@ -176,6 +187,7 @@ export function wallCounts(episodes: number, turns: readonly WallTurn[]): WallCo
     headsOff: headsOffCounts(turns),
     split: { full: splitAgainst(turns, 'full'), de: splitAgainst(turns, 'de') },
     mazes: new Set(turns.map((t) => t.seed)).size,
+    walledIn: { turns: walled.length, mazes: new Set(walled.map((t) => t.seed)).size },
     ...(turns.length > 0 && turns.every((t) => t.toGoal) && { goalBeyond: goalBeyond(turns) }),
     ...(turns.length > 0 && turns.every((t) => t.reads) && { reads: meanReads(turns) }),
     ...(turns.length > 0 && turns.every((t) => t.swapTo) && { followed: followedSwap(turns) }),
@@ -265,7 +277,7 @@ function headsOffCounts(turns: readonly WallTurn[]): HeadsOffCounts {
 export const rate = (n: number, total: number): number => Math.round((n / total) * 100);
 
 /** The stored turns themselves, for the counts a step makes of them (Window-6's early turns). */
-export const WALL_TURNS = stored.turns as WallTurn[];
+export const WALL_TURNS = (stored.turns as WallTurn[]).filter(hasWayOut);
 
 /** The counts of the stored episodes (examples/cache/wall-turns.json, pinned to a fresh run by a test). */
-export const WALL_COUNTS: WallCounts = wallCounts(stored.episodes, WALL_TURNS);
+export const WALL_COUNTS: WallCounts = wallCounts(stored.episodes, stored.turns as WallTurn[]);

@@ -1,0 +1,75 @@
+/**
+ * The heatmap step: how to read the picture before any figure is summed from it. A row is one token's attention
+ * (the attention step's bar, laid out in colour); a copy is one bright cell where a token reads its word in an
+ * earlier answer; a stripe is one token every row reads. Readers met all three and the band in one step and asked
+ * for the picture first, the band after: the diagonal step now sums what this one taught to see.
+ */
+import { ordinal } from '../../util/ordinal';
+import { brightestColumn, priorSpans, tailRow } from './attention-reveals';
+import { copies, longestRun, pickCopy } from './copy-run';
+import { stepNo } from './order';
+import { quoted, whereToken } from './token-where';
+import { figuresOf, LOADING, type LessonWorld, percent, type Reveal } from './world';
+
+/** The heatmap step's text: what a row and a column are, then what a copy looks like and the real one the arrow marks. */
+export function heatmapText(w: LessonWorld): string {
+  const r = figuresOf(w);
+  const turn = r?.messages.filter((m) => m.category === 'prior').at(-1)?.turn;
+  return `Each row is one token of turn ${w.turns}'s answer, its attention laid out as step ${stepNo('attention')}'s bar was: the brighter a cell, the more. The columns are the tokens it reads; zoomed in, ${turn ? `turn ${turn}'s` : 'the last'} answer. ${copyBoxSaid(w)}`;
+}
+
+/**
+ * What a copy looks like, then the real one the heatmap outlines (as HeatmapPanel finds it), its tokens and where
+ * it stands against the dotted line: readers missed the box, one cell.
+ */
+export function copyBoxSaid(w: LessonWorld): string {
+  const r = figuresOf(w);
+  // The band's copies found once: the boxed one, and the brightest, whose offset names the second place.
+  const found = r && copies(r, tailRow(r));
+  const copy = found && pickCopy(found);
+  const last = r && priorSpans(r).at(-1);
+  // The brightest copy's offset names the second place ("10th or 11th"): where copies stand against the line (the
+  // boxed example may sit on it, a ":" read at its own place, while the list's brightest copies run one ahead).
+  const top = found?.any;
+  const off = top && last ? top.k - last.start - (top.q - r.query.start) : null;
+  // One ahead, said why: a row computes the next word, so a copier reads the word it copies next.
+  const second = !off ? '' : off > 0 ? `, or its ${ordinal(10 + off)}, the word it copies next` : ` or ${ordinal(10 + off)}`;
+  // Pointed at the drawing above the heatmaps: readers learned the idea from it, not from the real picture.
+  const line = `A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th${second}.`;
+  if (!r || !copy || off === null) return line;
+  // How long the real line runs, so a reader does not hunt for the drawing's long one (readers found none). A short
+  // one said plainly: counting runs "2 in a row, 4 just past the band" sent readers hunting cell by cell.
+  const run = longestRun(r)?.length ?? 0;
+  const runs = run >= 3 ? `a bright line runs ${run} cells` : 'copies are short, single bright cells';
+  // The boxed cell's two tokens, so the reader knows what to find under the arrow.
+  const pair =
+    copy.reads === 'next' ? `${quoted(r, copy.q)} reading ${quoted(r, copy.k)}, the word it writes next` : `${quoted(r, copy.q)} reading ${quoted(r, copy.k)}`;
+  return `${line} Here ${runs}; the arrow marks one, ${pair}.`;
+}
+
+/**
+ * The heatmap step's reveal, read off the page's result: the arrow's copy, with its weight against an even spread,
+ * and the brightest stripe. Both are what the diagonal step's band will count, so the step ends on telling them apart.
+ */
+export function heatmapReveal(w: LessonWorld): Reveal {
+  const r = figuresOf(w);
+  if (!r) return LOADING;
+  const found = copies(r, tailRow(r));
+  const copy = found && pickCopy(found);
+  const column = brightestColumn(r);
+  // The arrow's cell as read out under the heatmap (its weight to the same decimal): its two tokens and its weight, against an even spread over its row.
+  const cell = copy
+    ? `The arrow's cell: ${quoted(r, copy.q)} (${whereToken(r, copy.q)}) gives ${(copy.weight * 100).toFixed(1)} % of its attention to ${quoted(r, copy.k)} (${whereToken(r, copy.k)}), ${Math.round(copy.weight * (copy.q + 1))} times an even share.`
+    : '';
+  // The stripe in one sentence; where its column is, so the reader finds it ("fit" when outside the zoom).
+  const lastPrior = r.messages.map((m) => m.category).lastIndexOf('prior');
+  const stripe = column
+    ? ` The brightest stripe is ${JSON.stringify(column.text.trim() || column.text)} (${column.turn === null ? 'the system prompt' : `turn ${column.turn}'s ${column.category === 'prior' ? 'answer' : column.category === 'user' ? 'user message' : 'text'}`}${column.message === lastPrior ? '' : ', "fit" shows it'}): every row reads it, ${percent(column.share)} of the answer's attention in all.`
+    : '';
+  return {
+    takeaway: 'Bright cells come in two kinds: a copy, one token reading its word in a prior assistant answer, and a stripe, one token every row reads.',
+    said: `${cell}${stripe}`.trim(),
+    caveat: 'a stripe is not a copy: every row reads that token, whatever word the row itself is.',
+    more: `Each row adds up to 100 %, as the bar of step ${stepNo('attention')} did, over the tokens before its own; the heatmap shows the part of each row that falls on the zoomed columns. Point at a cell to read its two tokens and its weight under the heatmap; "fit" shows the whole conversation.`,
+  };
+}
