@@ -45,7 +45,7 @@ export function Region({ name, id, className, children }: { name: Hideable; id?:
 }
 
 /** The step that first explains a region; before it, while the lesson keeps the page quiet, the region waits covered. */
-const TAUGHT_AT: Partial<Record<Hideable, StepId>> = { heatmap: 'diagonal', heads: 'heads', charts: 'cpl', 'compare-models': 'cpl' };
+const TAUGHT_AT: Partial<Record<Hideable, StepId>> = { heatmap: 'heatmap', heads: 'heads', charts: 'cpl', 'compare-models': 'cpl' };
 /** The number of the step a region waits for, or null where it is shown now. */
 function notYet(name: Hideable, s: Parameters<typeof isQuiet>[0]): number | null {
   const at = TAUGHT_AT[name];

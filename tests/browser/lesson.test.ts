@@ -536,19 +536,35 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('figure-full-diagonalCopy').isVisible()).toBe(false);
     });
     await step(7, async () => {
-      // Before the guess, a drawing of what a copy and a stripe look like, said to be a drawing.
+      // A drawing of what a copy and a stripe look like, said to be a drawing.
       expect(await page.getByTestId('lesson-copy-sketch').textContent()).toContain('A drawing of what to look for, not the model');
       // The real picture's axes named by the strips that mark them, with the turn the zoom opens on.
       expect(await page.getByTestId('lesson-axes').textContent()).toMatch(/Columns: turn 9's answer \(the prior assistant strip along the top\)/);
-      // Before the guess the heatmap holds the band alone; the line between the answer's parts comes with the reveal that reads them.
+      // The band's parts come with the diagonal step's reveal: here the picture holds the band alone.
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
-      // But one real copy is outlined, said in the card and under the heatmap, and Filler is said where it stands.
+      // One real copy is outlined, said in the card and under the heatmap.
       expect(await card.getByTestId('lesson-text').textContent()).toMatch(
-        /A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th(, or its 11th, the word it copies next)?\. In turn \d+'s answer( copies are short: single bright cells, not a long line|, shown here, a bright line runs \d+ cells); the arrow marks a real copy, "[^"]+" reading "[^"]+"(, the word it writes next| at its own place, on the dotted line)?\./,
+        /^Each row is one token of turn 10's answer, its attention laid out as step 6's bar was: the brighter a cell, the more\. The columns are the tokens it reads; zoomed in, turn 9's answer\. A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th(, or its 11th, the word it copies next)?\. Here (copies are short, single bright cells|a bright line runs \d+ cells); the arrow marks one, "[^"]+" reading "[^"]+"(, the word it writes next)?\.$/,
       );
       expect(await page.getByTestId('lesson-zoom').textContent()).toMatch(
         /The light-blue box and arrow: one real copy, an answer token reading( the same word in that answer|, in that answer, the word it writes next), read out under the heatmap\./,
       );
+      // The card reads the arrow's cell as the line under the heatmap does: its two tokens and its weight.
+      const readout = (await page.getByTestId('heatmap-hover-full').textContent()) ?? '';
+      const weight = /gives ([\d.]+) % of its attention/.exec(readout)?.[1];
+      expect(weight).toBeDefined();
+      await expect.poll(() => card.getByTestId('lesson-reveal').getAttribute('data-said')).toContain(`gives ${weight}\u00a0% of its attention to`);
+      // The brightest upright stripe, in the zoom on the last prior assistant answer, is the token the same model's answer looks at most in Node.
+      const stripe = await brightestStripe();
+      const pct = (v: number) => `${Math.round(v * 100)}\u00a0%`;
+      expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toMatch(
+        new RegExp(
+          `The brightest stripe is "${stripe.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" \\(turn 9's answer(, \\w+ line)?\\): every row reads it, ${pct(stripe.share)} of the answer's attention in all\\.`,
+        ),
+      );
+    });
+    await step(8, async () => {
+      // Filler is said where it stands.
       // Filler's heatmap comes with its own pass, after Full's: waited for, as the page shows it when it arrives.
       await expect
         .poll(() => page.getByTestId('lesson-zoom').textContent(), { timeout: 60_000 })
@@ -573,11 +589,6 @@ describe('the lesson, walked with the keyboard only', () => {
       // Said in words on the card: the list gives most of it.
       expect(split.before).toBeGreaterThan(split.last);
       expect(await card.getByTestId('lesson-takeaway').textContent()).toContain('Most of the diagonal is the list of cells');
-      // The brightest upright stripe, in the zoom on the last prior assistant answer, is the token the same model's answer looks at most in Node.
-      const stripe = await brightestStripe();
-      expect(await card.getByTestId('lesson-more').textContent()).toContain(
-        `the brightest among the conversation's words is "${stripe.text}" in turn 9's prior assistant answer, with ${pct(stripe.share)} of the answer's attention, in this zoom.`,
-      );
       // And drawn: the whole answer, then its two parts, as the same model gives them in Node; then Filler, beside it
       // on the page, as its figure there says.
       const filler = `${Math.round(Number(await page.getByTestId('figure-filler-diagonal').getAttribute('data-value')) * 100)}\u00a0%`;
@@ -594,7 +605,7 @@ describe('the lesson, walked with the keyboard only', () => {
         ),
       );
     });
-    await step(8, async () => {
+    await step(9, async () => {
       await press('Enter'); // the last layer's top 3 heads off, the answer written each way, then the control
       // The page's answers lead where the same model's answers in Node do.
       const [moves, named] = await headsStory();
@@ -619,7 +630,7 @@ describe('the lesson, walked with the keyboard only', () => {
       );
     });
     await step(
-      9,
+      10,
       async () => {
         // Each step of the attention half in a row: the counts' rows as the stored counts give them, Filler's from the figures on screen.
         const rows = await card.getByTestId('lesson-recap-row').allTextContents();
@@ -632,7 +643,7 @@ describe('the lesson, walked with the keyboard only', () => {
       undefined,
       card.getByTestId('lesson-recap'),
     );
-    await step(10, async () => {
+    await step(11, async () => {
       await press('Enter');
       // The twin is loaded, both write the wall's answer, and every turn is scored with both: the page tells the
       // story the same two models tell in Node.
@@ -653,7 +664,7 @@ describe('the lesson, walked with the keyboard only', () => {
         .poll(() => page.getByTestId('turns-chart').locator('figcaption > span').allTextContents(), { timeout: 120_000 })
         .toEqual([' prior assistant', ' prior assistant: chance (their part of the tokens)', ' CPL twin: prior assistant share']);
     });
-    await step(11, async () => {
+    await step(12, async () => {
       for (const [i, q] of QUIZ.entries()) {
         // The first group has the focus from "take me there"; Tab moves to the next group, arrows choose within
         // one. Each question is an action of its own: its keys are counted from the question before.

@@ -209,7 +209,7 @@ export function columnMean(slab: AttentionSlab, k: number): number {
  * the answer (the sink and the template's markers aside) that the answer's rows give the most attention, as a mean
  * over those rows; null without the answer's rows of attention.
  */
-export function brightestColumn(r: PolicyResult): { text: string; category: Category; turn: number | null; message: number; share: number } | null {
+export function brightestColumn(r: PolicyResult): { k: number; text: string; category: Category; turn: number | null; message: number; share: number } | null {
   const answer = answerRows(r);
   if (!answer) return null;
   let best: { k: number; share: number } | null = null;
@@ -222,28 +222,7 @@ export function brightestColumn(r: PolicyResult): { text: string; category: Cate
   }
   if (!best) return null;
   const t = r.tokens[best.k]!;
-  return { text: t.text, category: t.category, turn: r.messages[t.message]?.turn ?? null, message: t.message, share: best.share };
-}
-
-/** Where a stripe's token sits, in words: "turn 8's user message", "the system prompt". */
-const KIND: Record<Category, string> = {
-  sink: 'sink',
-  system: 'system prompt',
-  user: 'user message',
-  prior: 'prior assistant answer',
-  current: 'answer itself',
-};
-
-/**
- * The heatmap's brightest upright stripe, said where the learner sees it: the diagonal step zooms on the last prior
- * assistant answer, so a stripe there is on screen; another is found with "fit". Empty without the answer's rows.
- */
-export function stripeSaid(r: PolicyResult): string {
-  const c = brightestColumn(r);
-  if (!c) return '';
-  const lastPrior = r.messages.map((m) => m.category).lastIndexOf('prior');
-  const where = c.turn === null ? `the ${KIND[c.category]}` : `turn ${c.turn}'s ${KIND[c.category]}`;
-  return `A bright upright stripe is one token that every row of the answer looks at: the brightest among the conversation's words is ${JSON.stringify(c.text.trim() || c.text)} in ${where}, with ${percent(c.share)} of the answer's attention${c.message === lastPrior ? ', in this zoom' : ' ("fit" shows it)'}.`;
+  return { k: best.k, text: t.text, category: t.category, turn: r.messages[t.message]?.turn ?? null, message: t.message, share: best.share };
 }
 
 /** The tokens of the prior assistant answers with the same text as a token, and the attention they get from it. */

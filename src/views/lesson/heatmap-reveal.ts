@@ -4,6 +4,7 @@
  * earlier answer; a stripe is one token every row reads. Readers met all three and the band in one step and asked
  * for the picture first, the band after: the diagonal step now sums what this one taught to see.
  */
+import type { PolicyResult } from '../../analysis/analyze';
 import { ordinal } from '../../util/ordinal';
 import { brightestColumn, priorSpans, tailRow } from './attention-reveals';
 import { copies, longestRun, pickCopy } from './copy-run';
@@ -56,20 +57,27 @@ export function heatmapReveal(w: LessonWorld): Reveal {
   if (!r) return LOADING;
   const found = copies(r, tailRow(r));
   const copy = found && pickCopy(found);
-  const column = brightestColumn(r);
   // The arrow's cell as read out under the heatmap (its weight to the same decimal): its two tokens and its weight, against an even spread over its row.
   const cell = copy
     ? `The arrow's cell: ${quoted(r, copy.q)} (${whereToken(r, copy.q)}) gives ${(copy.weight * 100).toFixed(1)} % of its attention to ${quoted(r, copy.k)} (${whereToken(r, copy.k)}), ${Math.round(copy.weight * (copy.q + 1))} times an even share.`
     : '';
-  // The stripe in one sentence; where its column is, so the reader finds it ("fit" when outside the zoom).
-  const lastPrior = r.messages.map((m) => m.category).lastIndexOf('prior');
-  const stripe = column
-    ? ` The brightest stripe is ${JSON.stringify(column.text.trim() || column.text)} (${column.turn === null ? 'the system prompt' : `turn ${column.turn}'s ${column.category === 'prior' ? 'answer' : column.category === 'user' ? 'user message' : 'text'}`}${column.message === lastPrior ? '' : ', "fit" shows it'}): every row reads it, ${percent(column.share)} of the answer's attention in all.`
-    : '';
+  const stripe = stripeSaid(r);
   return {
     takeaway: 'Bright cells come in two kinds: a copy, one token reading its word in a prior assistant answer, and a stripe, one token every row reads.',
-    said: `${cell}${stripe}`.trim(),
+    said: `${cell} ${stripe}`.trim(),
     caveat: 'a stripe is not a copy: every row reads that token, whatever word the row itself is.',
     more: `Each row adds up to 100 %, as the bar of step ${stepNo('attention')} did, over the tokens before its own; the heatmap shows the part of each row that falls on the zoomed columns. Point at a cell to read its two tokens and its weight under the heatmap; "fit" shows the whole conversation.`,
   };
+}
+
+/**
+ * The heatmap's brightest upright stripe, said where the learner sees it: the token before the answer its rows read
+ * most, where it sits, and its share of the answer's attention. The zoom opens on the last prior assistant answer,
+ * so a stripe there is on screen; another is found with "fit". Empty without the answer's rows.
+ */
+export function stripeSaid(r: PolicyResult): string {
+  const c = brightestColumn(r);
+  if (!c) return '';
+  const lastPrior = r.messages.map((m) => m.category).lastIndexOf('prior');
+  return `The brightest stripe is ${quoted(r, c.k)} (${whereToken(r, c.k)}${c.message === lastPrior ? '' : ', "fit" shows it'}): every row reads it, ${percent(c.share)} of the answer's attention in all.`;
 }

@@ -171,9 +171,9 @@ export function headsOffReveal(
   const copied =
     previous === null
       ? ''
-      : ` Each begins with the list of cells visited, copied from the previous answer (copying the task asks for). How many words each copies before it first differs: ${wordsCopied(a.withAll, previous)} with every head on, ${wordsCopied(a.withOff, previous)} with the most-copying heads off${
+      : ` Each begins with the list of cells visited, copied from the previous answer (copying the task asks for). How many words each copies alike before it first differs from that answer: ${wordsCopied(a.withAll, previous)} with every head on, ${wordsCopied(a.withOff, previous)} with the most-copying heads off${
           c ? `, ${wordsCopied(c.withOff, previous)} with the lowest off` : ''
-        }${topWrong || controlWrong ? '; where a list comes out different, that is where' : ''}.`;
+        }${topWrong || controlWrong ? '; a list that comes out different differs after those words' : ''}.`;
   const grid = ' In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio.';
   const reading = offMeaning(a, walls);
   return {

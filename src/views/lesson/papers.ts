@@ -17,3 +17,6 @@ export const PAPERS = {
     successGain: 'about 4 %',
   },
 } as const;
+
+/** Both papers by title, quoted, where the lesson first names them. */
+export const quotedTitles = (): string => `"${PAPERS.ownWords.title}" and "${PAPERS.inertia.title}"`;

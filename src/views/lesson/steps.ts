@@ -25,7 +25,7 @@ import { WALL_COUNTS } from './wall-records';
 import { hiddenTally, latestTally } from './hidden-counts';
 import { summary } from './summary';
 import { goalRarelyBeyond, priorCount, shareAsk } from './step-words';
-import { PAPERS } from './papers';
+import { PAPERS, quotedTitles } from './papers';
 import { recapReveal } from './recap';
 import { insideReveal } from './inside';
 import { clipWorked, evenDiagonal, evenShare, figuresOf, type LessonStep, joined, only, readAgainstFull, SILENT, VERSUS_CHANCE } from './world';
@@ -45,7 +45,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `Conversational inertia is when a model leans on its own prior assistant answers (what it wrote before) more than the task asks, even repeating a failing move. Papers report large chat models carrying mistakes forward too. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. The user is the maze game, reporting where it stands and the walls; each answer lists the cells visited (this tiny model sometimes miscopies it), then a thought and a move.`,
+      `Conversational inertia is when a model leans on its own prior assistant answers (what it wrote before) more than it should, even repeating a failing move. Two papers, ${quotedTitles()}, report it in large chat models. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. The user is the maze game, naming position and walls; each answer lists the cells visited (some miscopied), then a thought and move.`,
     source:
       'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1. The cells are numbered row by row, as the system prompt says; the task asks for the list. The lesson reads inertia in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention).',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
@@ -61,7 +61,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `${w.goalBeyond?.length ? `Here its goal lies just beyond the wall it keeps hitting${goalRarelyBeyond() ? ' (at most walls in these mazes it does not)' : ''}. ` : ''}Let the model write turn ${w.turns}'s answer twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"), only the instructions and the last user message. Full and DE are context policies: rules for what the model is shown. Then the same moves are counted over ${WALL_COUNTS.episodes} mazes.`,
+      `${w.goalBeyond?.length ? `Here its goal lies just beyond the wall it keeps hitting${goalRarelyBeyond() ? ', though at most walls in these mazes it does not' : ''}. ` : ''}Let the model write turn ${w.turns}'s answer twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"), only the instructions and the last user message. Full and DE are context policies: rules for what the model is shown. Then the same moves are counted over ${WALL_COUNTS.episodes} mazes.`,
     source:
       'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes. "Could it be luck" is a two-sided sign test on the turns where the two part, each turn counted as one coin toss; turns of one maze share their history, so they are not fully independent and that test is generous. The meter\'s second line counts each maze once: an exact sign-flip (randomisation) test on each maze\'s gap, the turns where only Full repeats less those where only DE does.',
     action: 'Click "Write it under Full, then under DE".',
@@ -136,7 +136,7 @@ export const LESSON: LessonStep[] = [
     region: 'card',
     setup: WALL,
     text: () =>
-      `Steps ${stepNo('generate')}–${stepNo('hide')} counted, under each policy, how often the model walks again into a wall it just hit; the table puts them together. Read each against DE, since even with no history it walks back in often. A paper reports the pull in large models too: in real chats, ${PAPERS.ownWords.pollutedTurns} of turns carried a prior assistant answer's error or style forward. For a chatbot stuck repeating a wrong answer, starting afresh helps (DE here: ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}).`,
+      `Steps ${stepNo('generate')}–${stepNo('hide')} counted how often the model walks again into a wall it just hit; the table puts them together. Read each against DE: with no history it still walks back in often. "${PAPERS.ownWords.title}" found it in large models too: in real chats, ${PAPERS.ownWords.pollutedTurns} of turns carried a prior assistant answer's error or style forward. For a chatbot stuck on a wrong answer, starting afresh helps (DE here: ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}).`,
     source:
       "The counts of the steps before, together. AO as the test of the model's own words: paper 1, section 2 (the user's turns stay, only the answers go). The large models' figure: paper 1 (Do LLMs benefit from their own words?), section 4.2 and table 1 (104 of 729 turns of real chats judged polluted by a prior assistant answer). The rates are of the moves made; answers with no move are left out, as on every count at the wall.",
     action: 'Read the table, then press Next.',
@@ -168,7 +168,7 @@ export const LESSON: LessonStep[] = [
     setup: WALL,
     text: (w) =>
       // Which answer is read, and the sink said where it is named: readers wondered whether a newly written answer was read, and what a sink is.
-      `Now all of turn ${w.turns}'s answer: the figures average its tokens' attention. The tokens they read are of five kinds: the sink (the first ${SINK_TOKENS}, where large models park spare attention), system prompt, user's turns, prior assistant answers and the answer's own earlier tokens. ${shareAsk(figuresOf(w))}`,
+      `Now all of turn ${w.turns}'s answer: the figures average its tokens' attention. The tokens they read are of five kinds: the sink (the first ${SINK_TOKENS}), system prompt, user's turns, prior assistant answers and the answer's own earlier tokens. Large models look at the sink when nothing else needs their attention. ${shareAsk(figuresOf(w))}`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
