@@ -153,7 +153,7 @@ describe('the lesson', () => {
       messages: [{ content: { start: 2, length: 3 } }],
     } as unknown as Partial<PolicyResult>);
     expect(bandWorked(r)).toBe(
-      "Chance worked out: a row's band holds up to 3 tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, 3 in all on average, of the 12 tokens a row sees.",
+      "Chance worked out: a row's band holds up to 3 tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, 3 in all on average, of the 12 tokens a row sees (those before the answer, and the answer's own so far: a later row sees more).",
     );
     expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
       /^The diagonal ratio adds up the answer's attention inside the pink band, within 1 tokens of the dotted line, where copies in order fall, over all 1 prior assistant answers\. A copy shifted further off is missed\. Chance would put 22 % there\. Does the band beat chance\?$/,

@@ -41,7 +41,7 @@ export function bandWorked(r: PolicyResult): string {
   const cells = Math.round(rows.reduce((t, x) => t + x.cells, 0) / rows.length);
   const seen = rows.reduce((t, x) => t + x.seen, 0) / rows.length;
   const unit = 10 ** Math.max(0, Math.floor(Math.log10(seen)) - 1);
-  return `Chance worked out: a row's band holds up to ${2 * r.radius + 1} tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, ${cells} in all on average, of the ${Math.round(seen / unit) * unit} tokens a row sees.`;
+  return `Chance worked out: a row's band holds up to ${2 * r.radius + 1} tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, ${cells} in all on average, of the ${Math.round(seen / unit) * unit} tokens a row sees (those before the answer, and the answer's own so far: a later row sees more).`;
 }
 
 /** The tokens the band's attention falls on most: up to two, each with its part of the band's attention; null without the rows. */
