@@ -41,6 +41,13 @@ console.log(
 console.log(
   `Window-6 repeats it in ${c.repeats['window:6']}, AO in ${c.repeats.ao}, AO-last in ${c.repeats['ao-last']}, AO-second-last in ${c.repeats['ao-second-last']}, Cut-last in ${c.repeats['cut-last']} (moves made: AO-last ${c.moved['ao-last']}, Cut-last ${c.moved['cut-last']})`,
 );
+if (c.walledIn?.turns) console.log(`left out: ${c.walledIn.turns} turns in ${c.walledIn.mazes} mazes that start the model walled in on all four sides`);
+if (c.stages) {
+  const { first, after } = c.stages;
+  console.log(
+    `meeting a wall for the first time (${first.turns} turns): Full repeats ${first.full.repeats} of ${first.full.moved}, DE ${first.de.repeats} of ${first.de.moved}; after its previous answer walked into it (${after.turns} turns): Full ${after.full.repeats} of ${after.full.moved}, DE ${after.de.repeats} of ${after.de.moved}`,
+  );
+}
 const h = c.headsOff;
 console.log(
   `of the ${h.of} repeats under Full, with the last layer's top 3 heads off it repeats ${h.repeats.top} (open ${h.open.top}, no move ${h.none.top}), the bottom 3 off ${h.repeats.bottom} (open ${h.open.bottom}, no move ${h.none.bottom}), 3 at random off ${h.repeats.random} (open ${h.open.random}, no move ${h.none.random})`,

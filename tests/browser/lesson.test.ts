@@ -547,7 +547,7 @@ describe('the lesson, walked with the keyboard only', () => {
         /^Each row is one token of turn 10's answer, its attention laid out as step 6's bar was: the brighter a cell, the more\. The columns are the tokens it reads; zoomed in, turn 9's answer\. A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th(, or its 11th, the word it copies next)?\. Here (copies are short, single bright cells|a bright line runs \d+ cells); the arrow marks one, "[^"]+" reading "[^"]+"(, the word it writes next)?\.$/,
       );
       expect(await page.getByTestId('lesson-zoom').textContent()).toMatch(
-        /The light-blue box and arrow: one real copy, an answer token reading( the same word in that answer|, in that answer, the word it writes next), read out under the heatmap\./,
+        /The light-blue box and arrow: one real copy, an answer token reading( the same word in that answer|, in that answer, the word it writes next), read out under the heatmap until you point at another cell \(a white box\)\./,
       );
       // The card reads the arrow's cell as the line under the heatmap does: its two tokens and its weight.
       const readout = (await page.getByTestId('heatmap-hover-full').textContent()) ?? '';

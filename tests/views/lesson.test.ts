@@ -680,7 +680,7 @@ describe('the lesson', () => {
     expect(towardGoal('Round 12. Position (5,2). Walls: north, east. Goal: (3,3).')).toEqual(['south', 'west']);
     expect(towardGoal('Plan a trip to Lisbon.')).toBeNull();
     expect(step('generate').text({ ...start, goalBeyond: ['south'] })).toMatch(
-      /^Here its goal lies just beyond the wall it keeps hitting, though at most walls in these mazes it does not\. Let the model/,
+      /^Here its goal lies just beyond the wall it keeps hitting, which is rare in these mazes\. Let the model/,
     );
     expect(step('generate').text({ ...start, goalBeyond: [] })).not.toContain('goal');
   });
@@ -938,7 +938,7 @@ describe('the lesson', () => {
     expect(bandLine(aheadMean)).toBe(2);
     // Why, in the fold: the card says only where.
     const ahead = step('diagonal').reveal!(world(aheadMean, 0) as LessonWorld, null);
-    expect(ahead.said).toContain("Its brightest cells run a few tokens ahead of the dotted line, at the band's edge.");
+    expect(ahead.said).toContain("Its brightest cells sit a few tokens right of the dotted line, up to the band's edge: the band counts them, as it counts anything within 2 tokens of the line.");
     expect(ahead.more).toContain('Each row is a token just written, looking ahead for what to copy next, so it reads past its own place.');
     // Without the answer's rows of attention: null, and the reveal says nothing of a line.
     expect(bandLine({ ...r, attention: undefined })).toBeNull();

@@ -41,7 +41,7 @@ describe("one token's share-out, before the five kinds' guess", () => {
       said: `Here, picking "east", "22" gives 85 % to its three most-read tokens and 15 % to the other 6 it sees, the answer's own so far included. The next steps add up every token of the answer this way, by the kind of token read.`,
       more: expect.stringMatching(/^For example, "22", the token whose row picks the answer's last word, "east", gives 50 % to "22"/),
       // "22", "south", "22": none is "east", so the card says what a glance reads.
-      caveat: 'none of them is "east" itself: in this last layer each token already carries a mix of the words before it, so one glance brings in several.',
+      caveat: 'none of them is "east" itself: the first layer already mixed earlier words into each token, so one glance at a token brings in others too.',
     });
     // Were the word about to be written among them ("south", token 4), nothing to say.
     const r = result({ 0: 0.1, 3: 0.5, 4: 0.2, 8: 0.15, 5: 0.05 });

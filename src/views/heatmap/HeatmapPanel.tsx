@@ -133,7 +133,7 @@ export function HeatmapPanel() {
                 copy.reads === 'next'
                   ? 'an answer token reading, in that answer, the word it writes next'
                   : 'an answer token reading the same word in that answer'
-              }, read out under the heatmap.`
+              }, read out under the heatmap until you point at another cell (a white box).`
             : ''}
           {fillerBeside
             ? ' Right: Filler, the same answer with the words of its prior assistant answers swapped for filler, so nothing there can be copied.'

@@ -63,27 +63,35 @@ export function paintHeatmap(c: HTMLCanvasElement, p: Paint): void {
   ctx.drawImage(image.off, BAND + vp.tx, BAND + vp.ty, image.off.width * vp.sx, image.off.height * vp.sy);
   paintRBand(ctx, p);
   if (p.rowSplit) paintRowSplit(ctx, p, p.rowSplit);
-  if (p.mark) paintMark(ctx, p, p.mark);
-  if (p.focus) {
-    // Black under the colour: the box reads on bright cells and on dark ones alike. A few pixels clear of the cell, so
-    // a one-cell box is seen at a glance (readers missed it).
-    const pad = 3;
-    for (const [style, w] of [
-      ['#000', 5],
-      ['#00E5FF', 3],
-    ] as const) {
-      ctx.strokeStyle = style;
-      ctx.lineWidth = w;
-      ctx.strokeRect(
-        BAND + vp.tx + p.focus.col * vp.sx - pad,
-        BAND + vp.ty + p.focus.row * vp.sy - pad,
-        Math.max(3, vp.sx) + 2 * pad,
-        Math.max(3, vp.sy) + 2 * pad,
-      );
-    }
+  if (p.mark) {
+    paintMark(ctx, p, p.mark);
+    cellBox(ctx, p, p.mark.cell, MARK_COLOR);
   }
+  // The cell the reader points at: white where a named mark stands elsewhere, so the arrow's box and the reader's are
+  // told apart (readers took a box moved by a tap for the arrow's copy).
+  const apart = p.mark && p.focus && (p.focus.row !== p.mark.cell.row || p.focus.col !== p.mark.cell.col);
+  if (p.focus) cellBox(ctx, p, p.focus, apart ? '#FFFFFF' : MARK_COLOR);
   ctx.restore();
   c.dataset.renderMs = (image.ms + performance.now() - t0).toFixed(1);
+}
+
+/** The named mark's colour, its box and arrow: light blue. */
+const MARK_COLOR = '#00E5FF';
+
+/**
+ * A box around one cell. Black under the colour: the box reads on bright cells and on dark ones alike. A few pixels
+ * clear of the cell, so a one-cell box is seen at a glance (readers missed it).
+ */
+function cellBox(ctx: CanvasRenderingContext2D, { vp }: Paint, cell: Cell, color: string): void {
+  const pad = 3;
+  for (const [style, w] of [
+    ['#000', 5],
+    [color, 3],
+  ] as const) {
+    ctx.strokeStyle = style;
+    ctx.lineWidth = w;
+    ctx.strokeRect(BAND + vp.tx + cell.col * vp.sx - pad, BAND + vp.ty + cell.row * vp.sy - pad, Math.max(3, vp.sx) + 2 * pad, Math.max(3, vp.sy) + 2 * pad);
+  }
 }
 
 /** Category bands: columns along the top, query rows down the left, a rectangle per run of one category. */
@@ -167,7 +175,7 @@ function paintMark(ctx: CanvasRenderingContext2D, { vp, areaW }: Paint, { cell, 
   const [fromX, fromY] = [left ? x + w : x, y];
   for (const [style, lw] of [
     ['#000', 4],
-    ['#00E5FF', 2],
+    [MARK_COLOR, 2],
   ] as const) {
     ctx.strokeStyle = style;
     ctx.lineWidth = lw;
@@ -178,7 +186,7 @@ function paintMark(ctx: CanvasRenderingContext2D, { vp, areaW }: Paint, { cell, 
   }
   ctx.fillStyle = 'rgba(0, 0, 0, 0.8)';
   ctx.fillRect(x, y - 9, w, 18);
-  ctx.fillStyle = '#00E5FF';
+  ctx.fillStyle = MARK_COLOR;
   ctx.fillText(label, x + 4, y);
 }
 

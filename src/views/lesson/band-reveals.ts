@@ -158,7 +158,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought): the takeaway.
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   const takeaway = list
-    ? `${list} of the diagonal is the list of cells, which the task asks it to copy. ${traced ? 'The thought and move show a trace of the repeated move.' : `The thought and move sit ${k < 0.67 ? 'below' : 'near'} chance: a repeated move needs no in-order copy.`}`
+    ? `${list} of the diagonal is the list of cells, which the task asks it to copy. ${traced ? 'The thought and move show a trace of the repeated move.' : `The thought and move sit ${k < 0.67 ? 'below' : 'near'} chance: the repeated move is not an in-order copy.`}`
     : undefined;
   return {
     ...(takeaway ? { takeaway } : {}),
@@ -195,7 +195,7 @@ function stripeOnCard(r: PolicyResult, d: number | null): string {
     return d === null || d === 0
       ? ''
       : Math.abs(d) >= 2
-        ? ` Its brightest cells run a few tokens ${d > 0 ? 'ahead of' : 'behind'} the dotted line${Math.abs(d) === r.radius ? ", at the band's edge" : ''}.`
+        ? ` Its brightest cells sit a few tokens ${d > 0 ? 'right' : 'left'} of the dotted line${Math.abs(d) === r.radius ? ", up to the band's edge" : ''}: the band counts them, as it counts anything within ${r.radius} tokens of the line.`
         : ` Its brightest cells run ${linePhrase(d > 0 ? 1 : -1)}.`;
   return ` Its brightest cells stand in ${namedStripes(r, top)}, looked at row after row: the band counts ${top.length > 1 ? 'them' : 'it'} too, copying or not.`;
 }

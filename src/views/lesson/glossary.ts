@@ -14,7 +14,7 @@ export interface Entry {
 }
 
 const WORDS: Entry[] = [
-  { term: 'conversational inertia', means: 'a model leaning on its own prior assistant answers more than the task asks, mistakes included.' },
+  { term: 'conversational inertia', means: 'a model leaning on its own prior assistant answers more than the task needs, mistakes included.' },
   { term: 'token', means: 'a word piece: the model reads and writes text as tokens.' },
   { term: 'prior assistant answers', means: 'what the model itself wrote in the earlier turns.' },
   {

@@ -147,12 +147,15 @@ function noMoveAsRepeat(c: WallCounts): string {
   return `Counting the answers that make no move as repeats, AO-last would be ${r('ao-last')} and Cut-last ${r('cut-last')}, against ${r('full')} for Full.`;
 }
 
+/** What the swap test shows where its gap is more than luck: a pull toward the move shown, not a rule (most moves do not follow it). */
+export const SWAP_PULL = 'It leans toward what it is shown to have done.';
+
 /** The swap test in the hide step's fold, with its luck: first, as the plainest test of the pull. */
 function swapMore(c: WallCounts): string {
   const f = c.followed;
   if (!f) return '';
   const luck = byChance(f.split);
-  return `The swap test, this tool's: ${swapSaid(c, 'with')} Its thought and action are changed, its list of cells kept; luck would give that gap ${luck.said}, so ${luck.clear ? 'it is more than luck: it follows what it is shown to have done' : 'it could be luck'}. `;
+  return `The swap test, this tool's: ${swapSaid(c, 'with')} Its thought and action are changed, its list of cells kept; luck would give that gap ${luck.said}, so ${luck.clear ? `it is more than luck. ${SWAP_PULL.slice(0, -1)}, though most of its moves still do not follow it.` : 'it could be luck.'} `;
 }
 
 /**

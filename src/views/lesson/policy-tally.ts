@@ -41,7 +41,7 @@ function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'cavea
     ...more,
     early: `in early turns ${both} still show everything, so at ${part} or more of the walls they read what Full reads.`,
     // On the card, the three named with where they stand: readers took their table rows for policies never measured.
-    caveat: `${both} ${names.length > 1 ? 'sit' : 'sits'} near Full, since early in a maze ${names.length > 1 ? 'they show' : 'it shows'} every turn; their own bars are folded under "Read more".`,
+    caveat: `${both} ${names.length > 1 ? 'sit' : 'sits'} near Full, since ${names.length > 1 ? 'they keep' : 'it keeps'} the turn before too (early in a maze, every turn); their own bars are folded under "Read more".`,
   };
 }
 

@@ -12,7 +12,7 @@ export const QUIZ: QuizQuestion[] = [
       'it walks into the wall again at most of the turns right after hitting it, though the user names that wall each time',
     ],
     correct: 1,
-    why: 'Inertia is about what the model does: its own answers in view make it repeat more than the task asks. Where it looks is a clue, not the proof; a high rate alone says nothing until it is read against the rate with no history.',
+    why: 'Inertia is about what the model does: its own answers in view make it repeat more than the task needs. Where it looks is a clue, not the proof; a high rate alone says nothing until it is read against the rate with no history.',
     revisit: 'hide',
   },
   {

@@ -3,7 +3,7 @@
  * how often the model walks back into the wall, what that tells), read against no history, and why AO is the test
  * of the model's own words. Plain functions over the stored turns; every rate and reading computed from the counts.
  */
-import { controlKeeps, followsSwap, hideVerdict, swapSaid, unsettled } from './hidden-counts';
+import { controlKeeps, followsSwap, hideVerdict, SWAP_PULL, swapSaid, unsettled } from './hidden-counts';
 import { countTable } from './count-table';
 import { byChance, historyAdds, ltBringsMost, luckWord, moveRate, noMoveRate, openRate } from './wall-counts';
 import { type Split, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
@@ -108,7 +108,7 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
     // Why AO, of the three that hide all its answers: it keeps what the user said, so only the model's own words are missing.
     // The swap test first, the plainest of them, where it shows the pull: the model follows what its answer says.
     // AO's own reading (it keeps the user's turns, where the walls are) is in the hide step: four sentences at most here.
-    said: `${followsSwap(c) ? `${swapSaid(c, 'A last test: with')} It follows what it is shown to have done. ` : ''}AO-last is the direct test: only the previous answer hidden; its control hides the answer two turns back${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.${confusion}`,
+    said: `${followsSwap(c) ? `${swapSaid(c, 'A last test: with')} ${SWAP_PULL} ` : ''}AO-last is the direct test: only the previous answer hidden; its control hides the answer two turns back${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.${confusion}`,
     table: {
       caption:
         'Right after walking into a wall, how often it walks into it again (of the moves it makes). Under each rate, how often it finds an open way, then its gap to DE and to Full: "more than luck" where luck alone would give it less than 1 time in 20.',

@@ -45,7 +45,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `Conversational inertia is when a model leans on its own prior assistant answers (what it wrote before) more than it should, even repeating a failing move. Two papers, ${quotedTitles()}, report it in large chat models. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. The user is the maze game, naming position and walls; each answer lists the cells visited (some miscopied), then a thought and move.`,
+      `Conversational inertia is when a model leans on its own prior assistant answers (its earlier words) more than the task needs, even repeating a failing move. Two papers, ${quotedTitles()}, report it in large chat models. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. The user is the maze game, naming position and walls; each answer lists the cells visited (some miscopied), then a thought and move.`,
     source:
       'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1. The cells are numbered row by row, as the system prompt says; the task asks for the list. The lesson reads inertia in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention).',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
@@ -61,7 +61,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `${w.goalBeyond?.length ? `Here its goal lies just beyond the wall it keeps hitting${goalRarelyBeyond() ? ', though at most walls in these mazes it does not' : ''}. ` : ''}Let the model write turn ${w.turns}'s answer twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"), only the instructions and the last user message. Full and DE are context policies: rules for what the model is shown. Then the same moves are counted over ${WALL_COUNTS.episodes} mazes.`,
+      `${w.goalBeyond?.length ? `Here its goal lies just beyond the wall it keeps hitting${goalRarelyBeyond() ? ', which is rare in these mazes' : ''}. ` : ''}Let the model write turn ${w.turns}'s answer twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"), only the instructions and the last user message. Full and DE are context policies: rules for what the model is shown. Then the same moves are counted over ${WALL_COUNTS.episodes} mazes.`,
     source:
       'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes. "Could it be luck" is a two-sided sign test on the turns where the two part, each turn counted as one coin toss; turns of one maze share their history, so they are not fully independent and that test is generous. The meter\'s second line counts each maze once: an exact sign-flip (randomisation) test on each maze\'s gap, the turns where only Full repeats less those where only DE does.',
     action: 'Click "Write it under Full, then under DE".',
@@ -168,7 +168,7 @@ export const LESSON: LessonStep[] = [
     setup: WALL,
     text: (w) =>
       // Which answer is read, and the sink said where it is named: readers wondered whether a newly written answer was read, and what a sink is.
-      `Now all of turn ${w.turns}'s answer: the figures average its tokens' attention. The tokens they read are of five kinds: the sink (the first ${SINK_TOKENS}), system prompt, user's turns, prior assistant answers and the answer's own earlier tokens. Large models look at the sink when nothing else needs their attention. ${shareAsk(figuresOf(w))}`,
+      `Now all of turn ${w.turns}'s answer: the figures average its tokens' attention. The tokens they read are of five kinds: the first ${SINK_TOKENS} (the "sink", counted apart as the papers do), system prompt, user's turns, prior assistant answers and the answer's own earlier tokens. ${shareAsk(figuresOf(w))}`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
@@ -259,7 +259,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      `CPL (Context Preference Learning, from "Mitigating conversational inertia") retrains the model. For one turn it writes answer A seeing only the turn before (less history, less pull), and B seeing everything; training raises the probability of writing A and lowers B's. A twin of this model was trained so on other mazes. ${ltBringsMost(WALL_COUNTS) ? `As the turn before keeps most of the pull (step ${stepNo('contexts')}), a` : 'A'} second twin was trained toward no history. Does either still walk into the wall?`,
+      `CPL (Context Preference Learning, from "Mitigating conversational inertia") retrains the model. For one turn it writes answer A seeing only the turn before (less history), and B seeing everything; training raises the probability of writing A and lowers B's. A twin of this model was trained so on other mazes. ${ltBringsMost(WALL_COUNTS) ? `As the turn before keeps most of the pull (step ${stepNo('contexts')}), a` : 'A'} second twin was trained toward no history. Does either still walk into the wall?`,
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts; the second twin the same way, with no earlier turn as the short context (a variant of this tool, not of the paper), and is counted only over the stored turns at a wall (scripts/inertia-turns.ts), not loaded on the page.',
     action: 'Click "Load the CPL twin and write the answer with both".',

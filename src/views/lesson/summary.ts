@@ -2,9 +2,9 @@
  * The lesson's close: what its history does to the move the model writes, and what attention showed, side by side
  * (two lists on the card), from the stored counts and, where the page has them, the figures against chance.
  */
-import { byChance, historyAdds, ltBringsMost, movePct } from './wall-counts';
+import { byChance, growsSaid, historyAdds, ltBringsMost, movePct } from './wall-counts';
 import { beyondRandom, freesNoMore, headsCarry, headsClear, mostlyIntoWalls, stillPct } from './heads-tally';
-import { controlKeeps, followsSwap, hideVerdict, swapSaid, unsettled } from './hidden-counts';
+import { controlKeeps, followsSwap, hideVerdict, SWAP_PULL, swapSaid, unsettled } from './hidden-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
 import { secondTwinWorks } from './twin-tally';
@@ -24,7 +24,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
   const heads = headsClear(c);
   // Three counts, each a step's finding (AO and the twins are read in their steps): readers found 13 bullets too many.
   const writes = [
-    `With its whole history it repeats the blocked move in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}.`,
+    `With its whole history it repeats the blocked move in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}.${growsSaid(c)}`,
     `With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ', so the pull is mostly in the turn before' : ''}.`,
     `With only its previous answer hidden (AO-last), ${movePct(c, 'ao-last')}; with only the answer two turns back hidden, ${movePct(c, 'ao-second-last')}${
       hideVerdict(c, 'ao-last') !== 'pull'
@@ -34,7 +34,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
           : `, so the pull seems to sit in the previous answer${unsettled(c, 'ao-last') ? ', though changing it confuses the model' : ''}`
     }.`,
     // The swap test, where it shows the pull: the plainest evidence that the model follows its own answer.
-    ...(followsSwap(c) ? [`${swapSaid(c)} It follows what it is shown to have done.`] : []),
+    ...(followsSwap(c) ? [`${swapSaid(c)} ${SWAP_PULL}`] : []),
   ];
   const againstChance =
     x.prior === undefined

@@ -81,7 +81,7 @@ export function attentionReveal(w: LessonWorld): Reveal {
     more: tokenMixSaid(r, mix),
     ...(notTheWord(r, mix) && {
       // Readers asked why the token picking "south" reads none of the "south"s: said where they ask it.
-      caveat: `none of them is ${quoted(r, mix.next)} itself: in this last layer each token already carries a mix of the words before it, so one glance brings in several.`,
+      caveat: `none of them is ${quoted(r, mix.next)} itself: the first layer already mixed earlier words into each token, so one glance at a token brings in others too.`,
     }),
   };
 }

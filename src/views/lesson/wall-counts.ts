@@ -97,7 +97,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     caveat: `even with no history it walks into the wall again in ${movePct(c, 'de')}${
       lean
         ? lean.walls
-          ? `: this tiny model mostly heads ${lean.ways}, where most of these walls are`
+          ? `: this tiny model heads ${lean.ways} in ${lean.share} % of its moves, where most of these walls are`
           : `, as this tiny model mostly heads ${lean.ways}; what Full adds is the history's pull`
         : ": the last message alone leads it there; what Full adds is the history's pull"
     }.`,
@@ -117,7 +117,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
       ],
       c,
     ),
-    more: `Over ${c.turns} turns right after a wall, in the ${c.mazes} of the ${c.episodes} mazes where it hit one${walledOut(c)}, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from.${whyNoHistory(c, lean)} The model always writes its likeliest next token, so a rerun writes the same answers: luck here is which mazes and turns came up. ${parted(turnsOnly(c.split.de.full), 'only Full repeats the blocked move', 'only DE')} ${mazeSaid(c.split.de.full.byMaze ?? [], byMaze.said)}`,
+    more: `${stagesSaid(c)}Over ${c.turns} turns right after a wall, in the ${c.mazes} of the ${c.episodes} mazes where it hit one${walledOut(c)}, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from.${whyNoHistory(c, lean)} The model always writes its likeliest next token, so a rerun writes the same answers: luck here is which mazes and turns came up. ${parted(turnsOnly(c.split.de.full), 'only Full repeats the blocked move', 'only DE')} ${mazeSaid(c.split.de.full.byMaze ?? [], byMaze.said)}`,
   };
 }
 
@@ -267,4 +267,25 @@ export function walledOut(c: WallCounts): string {
   const w = c.walledIn;
   if (!w?.turns) return '';
   return ` (leaving out ${w.turns} turns in ${w.mazes === 1 ? 'a maze that starts' : `${w.mazes} mazes that start`} it in a cell walled on all four sides, where every move hits a wall)`;
+}
+
+/**
+ * Where the gap between Full and DE is, said first in step 2's fold: at the first meeting of a wall, and once the
+ * model's previous answer already walked into it (`Stages`). Readers asked whether stuck runs, which pile up turns
+ * at a wall, build the gap in: this says they carry it. Empty where the counts have no stages.
+ */
+export function stagesSaid(c: WallCounts): string {
+  const s = c.stages;
+  if (!s?.first.turns || !s.after.turns) return '';
+  const r = (x: { repeats: number; moved: number }) => `${rate(x.repeats, x.moved || 1)} %`;
+  const [first, after] = [byChance(s.first.split), byChance(s.after.split)];
+  return `Where the gap is: the first time it meets a wall (${s.first.turns} turns), it walks back in at ${r(s.first.full)} with its whole history and ${r(s.first.de)} with none (${luckWord(first.clear)}). Once its previous answer has already walked into that wall (${s.after.turns} turns), ${r(s.after.full)} against ${r(s.after.de)} (${luckWord(after.clear)}). The pull grows with its own repeats. `;
+}
+
+/** The same, in the close: one short sentence after Full's and DE's rates, where the gap grows clearly after a repeat. */
+export function growsSaid(c: WallCounts): string {
+  const s = c.stages;
+  if (!s?.first.turns || !s.after.turns || !byChance(s.after.split).clear) return '';
+  const r = (x: { repeats: number; moved: number }) => `${rate(x.repeats, x.moved || 1)} %`;
+  return ` The gap grows with its own repeats: ${r(s.first.full)} against ${r(s.first.de)} the first time it meets a wall, ${r(s.after.full)} against ${r(s.after.de)} once its previous answer walked into it.`;
 }

@@ -5,6 +5,9 @@
  */
 import stored from '../../../examples/cache/wall-turns.json';
 import { LOOKS_BACK } from './world';
+import { hitStages, isOpen, makesMove, pairedSplit, repeatsHit, type Stages } from './paired';
+
+export { isOpen, pairedSplit } from './paired';
 
 /**
  * Who wrote a move at a turn right after a wall: the demo model under Full, LT, DE, Window-6, Clip-6→1, Summary-6→1 (the
@@ -129,39 +132,8 @@ export interface WallCounts {
   hitWays?: Record<string, number>;
   /** The mean over the turns of each `reads` figure: the shares and diagonal over every turn at a wall, not one answer. */
   reads?: { prior: number; priorEven: number; diagonal: number; diagonalEven: number };
-}
-
-/** An answer that makes a move: one is written, and it is not 'stay'. The basis of every rate at the wall. */
-const makesMove = (m: string | null): m is string => m !== null && m !== 'stay';
-
-/** The move that hit the wall, written again. */
-const repeatsHit = (t: WallTurn, m: string | null): boolean => m === t.hit;
-
-/** A move that leads somewhere from where the agent stands: written, not 'stay', and not into a wall. */
-export const isOpen = (t: WallTurn, m: string | null): boolean => makesMove(m) && !t.blocked.includes(m);
-
-/**
- * Two conditions on the same turns, paired where both make a move (as every rate at the wall is of the moves made): on
- * how many only the first gives the outcome, and on how many only the second does.
- */
-function pairedSplit(
-  turns: readonly WallTurn[],
-  first: (t: WallTurn) => string | null,
-  second: (t: WallTurn) => string | null,
-  outcome: (t: WallTurn, m: string | null) => boolean,
-): Split {
-  const paired = turns.filter((t) => makesMove(first(t)) && makesMove(second(t)));
-  const onlyFirst = (t: WallTurn) => outcome(t, first(t)) && !outcome(t, second(t));
-  const onlySecond = (t: WallTurn) => !outcome(t, first(t)) && outcome(t, second(t));
-  const mazes = [...new Set(turns.map((t) => t.seed))];
-  return {
-    first: paired.filter(onlyFirst).length,
-    second: paired.filter(onlySecond).length,
-    byMaze: mazes.map((seed) => {
-      const here = paired.filter((t) => t.seed === seed);
-      return here.filter(onlyFirst).length - here.filter(onlySecond).length;
-    }),
-  };
+  /** Full against DE at the first meeting of a wall, and once the model's own answers already hold that repeat. */
+  stages?: Stages;
 }
 
 /**
@@ -188,6 +160,7 @@ export function wallCounts(episodes: number, all: readonly WallTurn[]): WallCoun
     split: { full: splitAgainst(turns, 'full'), de: splitAgainst(turns, 'de') },
     mazes: new Set(turns.map((t) => t.seed)).size,
     walledIn: { turns: walled.length, mazes: new Set(walled.map((t) => t.seed)).size },
+    stages: hitStages(turns),
     ...(turns.length > 0 && turns.every((t) => t.toGoal) && { goalBeyond: goalBeyond(turns) }),
     ...(turns.length > 0 && turns.every((t) => t.reads) && { reads: meanReads(turns) }),
     ...(turns.length > 0 && turns.every((t) => t.swapTo) && { followed: followedSwap(turns) }),
