@@ -759,7 +759,8 @@ describe('the wall counts the lesson quotes', () => {
       // walls where each still keeps every turn (the least of the three).
       // In the fold, under their bars (Full, the three, DE).
       board: { ...cutBars, caption: 'The policies that cut the history in steps, at the same 200 turns right after a wall' },
-      caveat: 'Window-6, Clip-6→1 and Summary-6→1 sit near Full, since they keep the turn before too (early in a maze, every turn); their own bars are folded under "Read more".',
+      caveat:
+        'Window-6, Clip-6→1 and Summary-6→1 sit near Full, since they keep the turn before too (early in a maze, every turn); their own bars are folded under "Read more".',
       // LT against DE, 60 against 10: more than luck; against Full, 15 against 25: could be luck (about 1 time in 6).
       more: expect.stringMatching(
         /^LT's gap to DE is more than luck; its gap to Full could be luck\. In the bars above: in early turns Window-6, Clip-6→1 and Summary-6→1 still show everything, so at (half|a third|a quarter|some) or more of the walls they read what Full reads\.$/,

@@ -938,7 +938,9 @@ describe('the lesson', () => {
     expect(bandLine(aheadMean)).toBe(2);
     // Why, in the fold: the card says only where.
     const ahead = step('diagonal').reveal!(world(aheadMean, 0) as LessonWorld, null);
-    expect(ahead.said).toContain("Its brightest cells sit a few tokens right of the dotted line, up to the band's edge: the band counts them, as it counts anything within 2 tokens of the line.");
+    expect(ahead.said).toContain(
+      "Its brightest cells sit a few tokens right of the dotted line, up to the band's edge: the band counts them, as it counts anything within 2 tokens of the line.",
+    );
     expect(ahead.more).toContain('Each row is a token just written, looking ahead for what to copy next, so it reads past its own place.');
     // Without the answer's rows of attention: null, and the reveal says nothing of a line.
     expect(bandLine({ ...r, attention: undefined })).toBeNull();
