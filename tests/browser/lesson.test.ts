@@ -168,8 +168,6 @@ async function tapAction(page: Page, card: Locator, s: LessonStep): Promise<void
   const target = page.locator(s.target).first();
   if (s.quiz) for (const [i, q] of s.quiz.entries()) await card.locator('fieldset').nth(i).locator('input[type="radio"]').nth(q.correct).check();
   else await target.click({ timeout: 180_000 });
-  // The hide step is done at its second click, AO-last: the picture shows the step done, as the desktop walk does.
-  if (s.id === 'hide') await page.getByTestId('contexts-ao-last').locator('button').click({ timeout: 180_000 });
 }
 
 /** Presses Tab (Shift+Tab when the target comes before the focus) until `target` has the focus: what a keyboard user does. */
@@ -265,7 +263,6 @@ describe('the lesson, walked with the keyboard only', () => {
     const long: string[] = [];
     const crowded: string[] = [];
     // The hide step's first reveal (AO), kept for the texts file: written there between the step's text and its last reveal.
-    let aoFirst = '';
     const step = async (n: number, act: () => Promise<void>, waitFor?: Locator, ready?: Locator) => {
       const s = LESSON[n]!;
       await expect.poll(() => title.textContent()).toBe(s.title);
@@ -363,7 +360,7 @@ describe('the lesson, walked with the keyboard only', () => {
       if (shots)
         appendFileSync(
           join(shots, 'desktop-texts.md'),
-          `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n${s.id === 'hide' && aoFirst ? `> (first, with AO) ${aoFirst}\n\n> (then, with AO-last) ` : '> '}${s.reveal ? await revealAsRead(card) : ''}\n\n`,
+          `## ${n + 1}. ${s.title}\n\n${await card.getByTestId('lesson-text').textContent()}\n\n> ${s.reveal ? await revealAsRead(card) : ''}\n\n`,
         );
       // Beside the card the page narrows: the card covers none of it.
       const [mainBox, cardBox] = [await page.locator('main.with-lesson').boundingBox(), await card.boundingBox()];
@@ -469,38 +466,36 @@ describe('the lesson, walked with the keyboard only', () => {
     await step(
       3,
       async () => {
-        // AO first, as the card asks, by keyboard as "take me there" left it: the card reads the three that hide every answer.
+        // AO, by keyboard as "take me there" left it: the card reads the three that hide every answer.
         await press('Enter');
         await expect.poll(() => card.getByTestId('lesson-takeaway').textContent(), { timeout: 180_000 }).toBe(hiddenTally().takeaway);
-        // AO-last's bar waits for its own click.
+        // AO-last waits for its own step: no bar, no row in the table.
         expect(await card.getByTestId('lesson-board-row').allTextContents()).not.toContainEqual(expect.stringContaining('AO-last'));
-        const aoSaid = (await card.getByTestId('lesson-reveal').getAttribute('data-said')) ?? '';
-        expect(words(aoSaid), 'step 4 (AO) reveal words').toBeLessThanOrEqual(WORDS.said);
-        if (shots) {
-          await page.waitForTimeout(900);
-          await page.screenshot({ path: join(shots, 'desktop-04-hide-ao.png') });
-          aoFirst = await revealAsRead(card);
-        }
-        // Then AO-last, as the card goes on to ask: the table marks only the previous answer hidden, and the card reads its count.
+        expect(await page.getByTestId('contexts-ao-last').count()).toBe(0);
+      },
+      card.getByTestId('lesson-takeaway'),
+    );
+    await step(
+      4,
+      async () => {
+        // AO-last: the table marks only the previous answer hidden, and the card reads its count.
         expect(await page.getByTestId('contexts-ao-last').locator('[role="img"]').getAttribute('aria-label')).toMatch(
           /^turns 1–8 whole \(the user turn and the answer\); turn 9 the user turn; the answer replaced by a placeholder/,
         );
-        // By keyboard too: a mouse left over the page would point at tokens in the steps after.
-        await page.getByTestId('contexts-ao-last').locator('button').focus();
-        await page.keyboard.press('Enter');
+        await press('Enter');
         await expect.poll(() => card.getByTestId('lesson-takeaway').textContent(), { timeout: 180_000 }).toBe(latestTally().takeaway);
         expect(await card.getByTestId('lesson-board-row').allTextContents()).toContainEqual(expect.stringContaining('AO-last'));
       },
       card.getByTestId('lesson-takeaway'),
     );
-    await step(4, async () => {
+    await step(5, async () => {
       // The counts of the steps before, side by side: the stored counts, as the recap words them.
       expect(await card.getByTestId('lesson-recap-row').allTextContents()).toEqual(
         recapRows().map((r) => `${r.label}${r.sees}${r.rate}\u00a0%open way: ${r.open}\u00a0%${r.luck ?? ''}${unbroken(r.tells)}`),
       );
       expect(await card.getByTestId('lesson-takeaway').textContent()).toBe(recapReveal().takeaway);
     });
-    await step(5, async () => {
+    await step(6, async () => {
       // Attention met on one token: the model's shape, from the model on the page (its layers, each with its heads, as its
       // config says), and one token's share-out as one bar (hand-computed in tests/views/token-mix.test.ts).
       const config = JSON.parse(readFileSync('models/inertia-demo/config.json', 'utf8')) as { num_hidden_layers: number; num_attention_heads: number };
@@ -517,7 +512,7 @@ describe('the lesson, walked with the keyboard only', () => {
         /^Attention is each earlier token's share of what one token reads, adding up to 100\u00a0%\./,
       );
     });
-    await step(6, async () => {
+    await step(7, async () => {
       await guess();
       // Read down to the reveal, the card's top says the question again; back at the top, the text says it once.
       const readAt = await card.evaluate((el) => el.scrollTop);
@@ -535,7 +530,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('figure-full-diagonal').textContent()).toBe('guess first');
       expect(await page.getByTestId('figure-full-diagonalCopy').isVisible()).toBe(false);
     });
-    await step(7, async () => {
+    await step(8, async () => {
       // A drawing of what a copy and a stripe look like, said to be a drawing.
       expect(await page.getByTestId('lesson-copy-sketch').textContent()).toContain('A drawing of what to look for, not the model');
       // The real picture's axes named by the strips that mark them, with the turn the zoom opens on.
@@ -544,7 +539,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       // One real copy is outlined, said in the card and under the heatmap.
       expect(await card.getByTestId('lesson-text').textContent()).toMatch(
-        /^Each row is one token of turn 10's answer, its attention laid out as step 6's bar was: the brighter a cell, the more\. The columns are the tokens it reads; zoomed in, turn 9's answer\. A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th(, or its 11th, the word it copies next)?\. Here (copies are short, single bright cells|a bright line runs \d+ cells); the arrow marks one, "[^"]+" reading "[^"]+"(, the word it writes next)?\.$/,
+        /^Each row is one token of turn 10's answer, its attention laid out as step 7's bar was: the brighter a cell, the more\. The columns are the tokens it reads; zoomed in, turn 9's answer\. A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th(, or its 11th, the word it copies next)?\. Here (copies are short, single bright cells|a bright line runs \d+ cells); the arrow marks one, "[^"]+" reading "[^"]+"(, the word it writes next)?\.$/,
       );
       expect(await page.getByTestId('lesson-zoom').textContent()).toMatch(
         /The light-blue box and arrow: one real copy, an answer token reading( the same word in that answer|, in that answer, the word it writes next), read out under the heatmap until you point at another cell \(a white box\)\./,
@@ -563,7 +558,7 @@ describe('the lesson, walked with the keyboard only', () => {
         ),
       );
     });
-    await step(8, async () => {
+    await step(9, async () => {
       // Filler is said where it stands.
       // Filler's heatmap comes with its own pass, after Full's: waited for, as the page shows it when it arrives.
       await expect
@@ -605,7 +600,7 @@ describe('the lesson, walked with the keyboard only', () => {
         ),
       );
     });
-    await step(9, async () => {
+    await step(10, async () => {
       await press('Enter'); // the last layer's top 3 heads off, the answer written each way, then the control
       // The page's answers lead where the same model's answers in Node do.
       const [moves, named] = await headsStory();
@@ -630,7 +625,7 @@ describe('the lesson, walked with the keyboard only', () => {
       );
     });
     await step(
-      10,
+      11,
       async () => {
         // Each step of the attention half in a row: the counts' rows as the stored counts give them, Filler's from the figures on screen.
         const rows = await card.getByTestId('lesson-recap-row').allTextContents();
@@ -643,7 +638,7 @@ describe('the lesson, walked with the keyboard only', () => {
       undefined,
       card.getByTestId('lesson-recap'),
     );
-    await step(11, async () => {
+    await step(12, async () => {
       await press('Enter');
       // The twin is loaded, both write the wall's answer, and every turn is scored with both: the page tells the
       // story the same two models tell in Node.
@@ -664,7 +659,7 @@ describe('the lesson, walked with the keyboard only', () => {
         .poll(() => page.getByTestId('turns-chart').locator('figcaption > span').allTextContents(), { timeout: 120_000 })
         .toEqual([' prior assistant', ' prior assistant: chance (their part of the tokens)', ' CPL twin: prior assistant share']);
     });
-    await step(12, async () => {
+    await step(13, async () => {
       for (const [i, q] of QUIZ.entries()) {
         // The first group has the focus from "take me there"; Tab moves to the next group, arrows choose within
         // one. Each question is an action of its own: its keys are counted from the question before.
@@ -798,7 +793,7 @@ describe('the lesson, walked with the keyboard only', () => {
       if (s.reveal) await card.getByTestId('lesson-reveal').waitFor({ timeout: 180_000 });
       if (s.quiz) await expect.poll(() => card.getByTestId('lesson-score').textContent()).toContain(`${s.quiz.length} of ${s.quiz.length} right`);
       // A reveal whose bars are in the card opens it tall, so they show beside their headline.
-      if (s.id === 'generate' || s.id === 'hide')
+      if (s.id === 'generate' || s.id === 'hide' || s.id === 'hide-last')
         await expect.poll(async () => (await card.boundingBox())!.height, { message: `step ${n + 1}: the card opened tall` }).toBeGreaterThan(844 / 3 + 20);
       // The region's scroll is smooth: the picture after it.
       await page.waitForTimeout(900);

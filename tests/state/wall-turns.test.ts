@@ -534,7 +534,7 @@ describe('the wall counts the lesson quotes', () => {
     );
     // Most of the walls hit stand that way too (north 93 and west 9 of 149): the lean alone walks it into them.
     expect(wallTally({ ...leaning, hitWays: { north: 93, south: 32, east: 15, west: 9 } }).caveat).toBe(
-      'even with no history it walks into the wall again in 45 %: this tiny model heads north or west in 90 % of its moves, where most of these walls are.',
+      'even with no history it walks into the wall again in 45 %: this tiny model heads north or west in 90 % of moves, where most walls are.',
     );
     // No two ways make three in four of its moves: no lean named.
     expect(noHistoryLean({ ...c, noHistoryMoves: { north: 40, west: 40, south: 40, east: 29 } })).toBeNull();
@@ -588,7 +588,7 @@ describe('the wall counts the lesson quotes', () => {
       said: 'Of the moves made, AO (50 %) repeats the blocked move about as often as DE.',
       // What "unsettles" means, unfolded beside the bold line: 31 % of its moves into other walls against DE's 15 %.
       caveat:
-        "hiding its answers also confuses it: 31 % of AO's moves hit another wall (the grey), against 15 % of DE's, and it finds an open way less than half as often.",
+        "hiding its answers also confuses it: 31 % of AO's moves hit another wall, against 15 % of DE's, and finds an open way less than half as often.",
       // AO alone, the papers' own test: SUM and Filler are not in the step.
       more: 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each.',
       // The counts in the fold's table, every row over the 200 turns: AO 80 + 49 + 31 + 40 (no move).

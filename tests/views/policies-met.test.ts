@@ -11,7 +11,9 @@ describe("the lesson's policy table", () => {
   };
   it('shows the policies the card has named by then, and every one elsewhere', () => {
     expect(rows(stepNo('contexts') - 1)).toEqual(['full', 'window:6', 'clip:6:1', 'summary:6:1', 'lt', 'de']);
-    expect(rows(stepNo('hide') - 1)).toEqual(['full', 'window:6', 'clip:6:1', 'summary:6:1', 'ao', 'ao-last', 'ao-second-last', 'lt', 'de']);
+    // AO's step has AO's row; AO-last and its control come with their own step.
+    expect(rows(stepNo('hide') - 1)).toEqual(['full', 'window:6', 'clip:6:1', 'summary:6:1', 'ao', 'lt', 'de']);
+    expect(rows(stepNo('hide-last') - 1)).toEqual(['full', 'window:6', 'clip:6:1', 'summary:6:1', 'ao', 'ao-last', 'ao-second-last', 'lt', 'de']);
     expect(rows(null)).toEqual(specs);
     expect(rows(stepNo('diagonal') - 1)).toEqual(specs);
   });
@@ -23,7 +25,8 @@ describe("the lesson's policy table", () => {
     };
     expect(buttons(stepNo('generate') - 1)).toEqual(['full', 'de']);
     expect(buttons(stepNo('contexts') - 1)).toEqual(['full', 'window:6', 'clip:6:1', 'summary:6:1', 'lt', 'de']);
-    expect(buttons(stepNo('hide') - 1)).toEqual(['full', 'window:6', 'clip:6:1', 'summary:6:1', 'ao', 'ao-last', 'ao-second-last', 'lt', 'de']);
+    expect(buttons(stepNo('hide') - 1)).toEqual(['full', 'window:6', 'clip:6:1', 'summary:6:1', 'ao', 'lt', 'de']);
+    expect(buttons(stepNo('hide-last') - 1)).toEqual(['full', 'window:6', 'clip:6:1', 'summary:6:1', 'ao', 'ao-last', 'ao-second-last', 'lt', 'de']);
     expect(buttons(stepNo('diagonal') - 1)).toEqual(specs.filter((p) => p !== 'sum'));
     expect(buttons(null)).toEqual(specs);
   });

@@ -47,26 +47,26 @@ const AT = {
   generate: LESSON.findIndex((x) => x.id === 'generate'),
   contexts: LESSON.findIndex((x) => x.id === 'contexts'),
   hide: LESSON.findIndex((x) => x.id === 'hide'),
+  hideLast: LESSON.findIndex((x) => x.id === 'hide-last'),
   cpl: LESSON.findIndex((x) => x.id === 'cpl'),
 };
 /** The steps whose reveal speaks of the count at the wall: they draw it, as far as the learner has come. */
-const COUNTED = new Set(['generate', 'contexts', 'hide', 'cpl', 'check']);
+const COUNTED = new Set(['generate', 'contexts', 'hide', 'hide-last', 'cpl', 'check']);
 
 /** The running count at the wall as far as the learner has come: from the step that first shows it on. */
 function useBoard(s: LessonStep, shows: boolean, w: LessonWorld) {
   const reachedAt = useLesson((st) => st.reached);
-  const aoLastSeen = useLesson((st) => st.seen['ao-last'] === true);
   // The closing summary draws every row, whichever steps were skipped: it is the lesson's whole count.
   const all = s.id === 'check';
   return scoreboard(
     {
       generate: all || reachedAt[AT.generate] === true,
       contexts: all || reachedAt[AT.contexts] === true,
-      // The hide step's AO bar comes with AO's click, before the step is done (at AO-last).
-      hide: all || reachedAt[AT.hide] === true || (s.id === 'hide' && shows),
+      // The hiding steps' AO bar comes with AO's click (or with the step after it, entered by a link).
+      hide: all || reachedAt[AT.hide] === true || (s.id === 'hide' && shows) || s.id === 'hide-last',
       cpl: all || reachedAt[AT.cpl] === true,
-      // In the step that asks for it, AO-last's bar comes with its click, not before.
-      aoLast: s.id !== 'hide' || aoLastSeen,
+      // In the step that asks for it, AO-last's bar comes with its click, not before; in the AO step, not at all.
+      aoLast: all || reachedAt[AT.hideLast] === true || (s.id === 'hide-last' && shows),
     },
     undefined,
     // The twin's step draws the rows its words read: the twin against Full, LT (its training target) and DE.
@@ -75,8 +75,10 @@ function useBoard(s: LessonStep, shows: boolean, w: LessonWorld) {
     s.id === 'cpl'
       ? ['full', 'lt', 'de', 'twin', 'twin-de']
       : s.id === 'hide'
-        ? ['full', 'ao', 'ao-last', 'ao-second-last', 'de']
-        : WRITERS.filter((p) => !(CUTTING as readonly string[]).includes(p) || (s.id === 'contexts' && only(w, p))),
+        ? ['full', 'ao', 'de']
+        : s.id === 'hide-last'
+          ? ['full', 'ao', 'ao-last', 'ao-second-last', 'de']
+          : WRITERS.filter((p) => !(CUTTING as readonly string[]).includes(p) || (s.id === 'contexts' && only(w, p))),
   );
 }
 
@@ -88,7 +90,7 @@ export function LessonCard() {
 
 function Card({ index }: { index: number }) {
   const w = useLessonWorld();
-  const { goTo, close, reach, see, folded, setFolded } = useLesson();
+  const { goTo, close, reach, folded, setFolded } = useLesson();
   const reached = useLesson((st) => st.reached[index] === true);
   const s = LESSON[index]!;
   const part = partOf(index);
@@ -105,10 +107,6 @@ function Card({ index }: { index: number }) {
   useEffect(() => {
     if (doneNow) reach(index);
   }, [doneNow, index, reach]);
-  const aoLastNow = doneNow && s.id === 'hide' && only(w, 'ao-last');
-  useEffect(() => {
-    if (aoLastNow) see('ao-last');
-  }, [aoLastNow, see]);
   const base = useBaseline(index, s, w);
   const shows = done || (setUp === index && s.shows?.(w) === true);
   const board = useBoard(s, shows, w);

@@ -158,7 +158,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought): the takeaway.
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   const takeaway = list
-    ? `${list} of the diagonal is the list of cells, which the task asks it to copy. ${traced ? 'The thought and move show a trace of the repeated move.' : `The thought and move sit ${k < 0.67 ? 'below' : 'near'} chance: the repeated move is not an in-order copy.`}`
+    ? `${list} of the diagonal is the list of cells, which the task asks it to copy. ${traced ? 'The thought and move show a trace of the repeated move.' : `The thought and move sit ${k < 0.67 ? 'below' : 'near'} chance: the move is not copied in order.`}`
     : undefined;
   return {
     ...(takeaway ? { takeaway } : {}),

@@ -5,7 +5,7 @@
 import { byChance, historyAdds, luckRow, moveRate, noMoveRate, openRate, rate } from './wall-counts';
 import { countTable } from './count-table';
 import { WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
-import type { Reveal } from './world';
+import { figuresOf, type LessonWorld, readAgainstFull, type Reveal, SILENT } from './world';
 
 /** Moves into another wall, of the moves made (the bars' grey). */
 const otherWalls = (c: WallCounts, w: Writer): number => rate(c.moved[w] - c.repeats[w] - c.open[w], c.moved[w] || 1);
@@ -43,9 +43,9 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   // How often AO still finds a way out against DE, in words: "as often" alone would hide it.
   const [aoOpen, deOpen] = [openRate(c, 'ao'), openRate(c, 'de')];
   const fewerWays =
-    aoOpen * 2 < deOpen ? ', and it finds an open way less than half as often' : aoOpen + 5 < deOpen ? ', and it finds an open way less often' : '';
+    aoOpen * 2 < deOpen ? ', and finds an open way less than half as often' : aoOpen + 5 < deOpen ? ', and finds an open way less often' : '';
   const shaken = unsettled(c, 'ao')
-    ? `hiding its answers also confuses it: ${otherWalls(c, 'ao')} % of AO's moves hit another wall (the grey), against ${otherWalls(c, 'de')} % of DE's${fewerWays}.`
+    ? `hiding its answers also confuses it: ${otherWalls(c, 'ao')} % of AO's moves hit another wall, against ${otherWalls(c, 'de')} % of DE's${fewerWays}.`
     : '';
   const takeaway = {
     // The placeholders' unsettling said in the takeaway too: readers took the bold line for the whole story.
@@ -203,4 +203,11 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
     ),
     more: `${swapMore(c)}AO-last and AO-second-last are this tool's tests, not a paper's policies: each puts AO's placeholder in place of one answer, without AO's line in the system prompt. ${cutSaid(c)} ${noMoveAsRepeat(c)}`,
   };
+}
+
+/** A hiding step's reveal: its count at the wall first, then, in the fold, how much the policy reads against Full. */
+export function hidingReveal(w: LessonWorld, base: LessonWorld | null, p: string, t: Reveal): Reveal {
+  const r = figuresOf(w, p);
+  const a = r && readAgainstFull(r, base);
+  return r && a ? { ...t, more: `${a.said}${a.more ? ` ${a.more}` : ''} ${t.more}` } : SILENT;
 }

@@ -7,6 +7,7 @@ export const STEP_IDS = [
   'generate',
   'contexts',
   'hide',
+  'hide-last',
   'recap',
   'attention',
   'shares',

@@ -7,7 +7,8 @@ import { STEP_IDS } from './order';
  */
 export function policiesMet(step: number | null): ((spec: string) => boolean) | null {
   if (step === STEP_IDS.indexOf('contexts')) return (p) => /^(full|window|clip|summary|lt|de)\b/.test(p);
-  if (step === STEP_IDS.indexOf('hide')) return (p) => !/^(sum|filler|cut-last)$/.test(p);
+  if (step === STEP_IDS.indexOf('hide')) return (p) => !/^(sum|filler|cut-last|ao-last|ao-second-last)$/.test(p);
+  if (step === STEP_IDS.indexOf('hide-last')) return (p) => !/^(sum|filler|cut-last)$/.test(p);
   return null;
 }
 
@@ -20,6 +21,7 @@ export function buttonsMet(step: number | null): ((spec: string) => boolean) | n
   if (step === null) return null;
   if (step < STEP_IDS.indexOf('contexts')) return (p) => /^(full|de)$/.test(p);
   if (step < STEP_IDS.indexOf('hide')) return (p) => /^(full|window|clip|summary|lt|de)\b/.test(p);
+  if (step < STEP_IDS.indexOf('hide-last')) return (p) => !/^(sum|filler|cut-last|ao-last|ao-second-last)$/.test(p);
   if (step < STEP_IDS.indexOf('diagonal')) return (p) => !/^(sum|filler|cut-last)$/.test(p);
   return (p) => p !== 'sum';
 }

@@ -54,13 +54,13 @@ export const QUIZ: QuizQuestion[] = [
     question:
       'Another model repeats a wrong move in 80 % of its moves with its whole history, 50 % with none (DE), 79 % with only its previous answer hidden and 51 % with all its answers hidden (AO). Where does most of the extra pull sit?',
     options: [
-      'in its own previous answer, which both of those hide',
+      'in its own previous answer, which both of those hide from its view',
       "in the user's turns, which both of those keep",
-      'in its own older answers, before the previous one',
+      'in its older answers, still pulling with the previous one hidden',
     ],
     correct: 2,
-    why: "Hiding only its previous answer leaves the extra repeats (79 %); hiding all its answers takes them away (51 %, near DE). The user's turns stay under both, so they cannot be the difference: what is left is its own older answers.",
-    revisit: 'recap',
+    why: "Hiding only its previous answer leaves the extra repeats (79 %); hiding all its answers takes them away (51 %, near DE). The user's turns stay under both, so they cannot be the difference: with the previous answer hidden, its older answers still carry the pull. The previous one may carry it too: any one of them may be enough.",
+    revisit: 'hide-last',
   },
   {
     // The drop-turns step's reading applied to new counts: LT near DE puts the pull in the older turns.

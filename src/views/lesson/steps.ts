@@ -22,7 +22,7 @@ import { ltBringsMost, movePct, wallTally } from './wall-counts';
 import { headsTally } from './heads-tally';
 import { policyTally } from './policy-tally';
 import { WALL_COUNTS } from './wall-records';
-import { hiddenTally, latestTally } from './hidden-counts';
+import { hiddenTally, hidingReveal, latestTally } from './hidden-counts';
 import { summary } from './summary';
 import { goalRarelyBeyond, priorCount, shareAsk } from './step-words';
 import { PAPERS, quotedTitles } from './papers';
@@ -112,23 +112,28 @@ export const LESSON: LessonStep[] = [
     setup: { ...WALL, contexts: true },
     text: () =>
       `AO (assistant omitted) keeps every turn but puts "${AO_PLACEHOLDER}" in place of each of the model's answers; the user's turns, which name the walls, stay. If the extra repeats come with its own words, AO brings them down to DE's level: does it?`,
-    source:
-      "AO: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted). AO-last is this tool's, not a paper's: AO's placeholder in place of the previous answer only, with no line added, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before that: were the drop under AO-last the placeholder's confusion alone, it would drop there too. Cut-last, also this tool's and told in the fold, keeps the previous answer's first line (the list of cells) and cuts the rest: were the missing list what confused the model under AO-last, keeping it would settle it.",
-    action: 'Click AO in the table, then AO-last.',
+    source: 'AO: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted).',
+    action: 'Click AO in the table.',
     target: '[data-testid="contexts-ao"] button',
     show: '[data-testid="policy-contexts"] table.contexts',
-    // Done with AO-last, the step's test; AO, the first click, already reads its count.
+    done: (w) => only(w, 'ao'),
+    reveal: (w, base) => hidingReveal(w, base, 'ao', hiddenTally()),
+  },
+  {
+    // Its own step: readers found AO and AO-last in one card two lessons in one.
+    id: 'hide-last',
+    title: 'Hiding only its previous answer',
+    region: 'policies',
+    setup: { ...WALL, contexts: true },
+    text: (w) =>
+      `AO hid every answer it wrote. AO-last hides only its previous answer (turn ${w.turns - 1}'s), with the same placeholder; its control hides the answer two turns back instead. If the pull sits in the previous answer, AO-last takes the extra repeats away and the control does not. Does it?`,
+    source:
+      "AO-last is this tool's, not a paper's: AO's placeholder in place of the previous answer only, with no line added to the system prompt, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before that: were the drop under AO-last the placeholder's confusion alone, it would drop there too. Cut-last, also this tool's and told in the fold, keeps the previous answer's first line (the list of cells) and cuts the rest: were the missing list what confused the model under AO-last, keeping it would settle it. The swap test, in the fold, is this tool's too (scripts/inertia-turns.ts).",
+    action: 'Click AO-last in the table.',
+    target: '[data-testid="contexts-ao-last"] button',
+    show: '[data-testid="policy-contexts"] table.contexts',
     done: (w) => only(w, 'ao-last'),
-    shows: (w) => only(w, 'ao') || only(w, 'ao-last'),
-    reveal: (w, base) => {
-      const p = only(w, 'ao-last') ? 'ao-last' : 'ao';
-      const r = figuresOf(w, p);
-      const a = r && readAgainstFull(r, base);
-      // The count at the wall is the step's point; how much the policy reads, in the fold.
-      // AO first, as the action asks: then the card points on to AO-last.
-      const t = p === 'ao' ? { ...hiddenTally(), next: `click AO-last, which hides only its previous answer (turn ${w.turns - 1}'s).` } : latestTally();
-      return r && a ? { ...t, more: `${a.said}${a.more ? ` ${a.more}` : ''} ${t.more}` } : SILENT;
-    },
+    reveal: (w, base) => hidingReveal(w, base, 'ao-last', latestTally()),
   },
   {
     id: 'recap',
@@ -136,7 +141,7 @@ export const LESSON: LessonStep[] = [
     region: 'card',
     setup: WALL,
     text: () =>
-      `Steps ${stepNo('generate')}–${stepNo('hide')} counted how often the model walks again into a wall it just hit; the table puts them together. Read each against DE: with no history it still walks back in often. "${PAPERS.ownWords.title}" found it in large models too: in real chats, ${PAPERS.ownWords.pollutedTurns} of turns carried a prior assistant answer's error or style forward. For a chatbot stuck on a wrong answer, starting afresh helps (DE here: ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}).`,
+      `Steps ${stepNo('generate')}–${stepNo('hide-last')} counted how often the model walks again into a wall it just hit; the table puts them together. Read each against DE: with no history it still walks back in often. "${PAPERS.ownWords.title}" found it in large models too: in real chats, ${PAPERS.ownWords.pollutedTurns} of turns carried a prior assistant answer's error or style forward. For a chatbot stuck on a wrong answer, starting afresh helps (DE here: ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}).`,
     source:
       "The counts of the steps before, together. AO as the test of the model's own words: paper 1, section 2 (the user's turns stay, only the answers go). The large models' figure: paper 1 (Do LLMs benefit from their own words?), section 4.2 and table 1 (104 of 729 turns of real chats judged polluted by a prior assistant answer). The rates are of the moves made; answers with no move are left out, as on every count at the wall.",
     action: 'Read the table, then press Next.',

@@ -97,7 +97,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     caveat: `even with no history it walks into the wall again in ${movePct(c, 'de')}${
       lean
         ? lean.walls
-          ? `: this tiny model heads ${lean.ways} in ${lean.share} % of its moves, where most of these walls are`
+          ? `: this tiny model heads ${lean.ways} in ${lean.share} % of moves, where most walls are`
           : `, as this tiny model mostly heads ${lean.ways}; what Full adds is the history's pull`
         : ": the last message alone leads it there; what Full adds is the history's pull"
     }.`,
