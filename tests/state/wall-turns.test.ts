@@ -587,7 +587,7 @@ describe('the wall counts the lesson quotes', () => {
         'With its own answers hidden (AO), it repeats as often as with no history. So the extra repeats seem to go with its own words, though hiding them confuses it.',
       said: 'Of the moves made, AO (50 %) repeats the blocked move about as often as DE.',
       // What "unsettles" means, unfolded beside the bold line: 31 % of its moves into other walls against DE's 15 %.
-      caveat: "hiding its answers also confuses it: 31 % of AO's moves hit another wall, against 15 % of DE's, and finds an open way less than half as often.",
+      caveat: "hiding its answers confuses it: 31 % of AO's moves hit another wall, against 15 % of DE's; it finds an open way less than half as often.",
       // AO alone, the papers' own test: SUM and Filler are not in the step.
       more: 'Hidden answers sometimes leave no move (the model never trained on them): the bars leave those out and write their share beside each.',
       // The counts in the fold's table, every row over the 200 turns: AO 80 + 49 + 31 + 40 (no move).

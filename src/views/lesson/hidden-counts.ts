@@ -42,9 +42,9 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   // The per cents of other walls in the fold: the bars draw them (the grey), and the card keeps few figures.
   // How often AO still finds a way out against DE, in words: "as often" alone would hide it.
   const [aoOpen, deOpen] = [openRate(c, 'ao'), openRate(c, 'de')];
-  const fewerWays = aoOpen * 2 < deOpen ? ', and finds an open way less than half as often' : aoOpen + 5 < deOpen ? ', and finds an open way less often' : '';
+  const fewerWays = aoOpen * 2 < deOpen ? '; it finds an open way less than half as often' : aoOpen + 5 < deOpen ? '; it finds an open way less often' : '';
   const shaken = unsettled(c, 'ao')
-    ? `hiding its answers also confuses it: ${otherWalls(c, 'ao')} % of AO's moves hit another wall, against ${otherWalls(c, 'de')} % of DE's${fewerWays}.`
+    ? `hiding its answers confuses it: ${otherWalls(c, 'ao')} % of AO's moves hit another wall, against ${otherWalls(c, 'de')} % of DE's${fewerWays}.`
     : '';
   const takeaway = {
     // The placeholders' unsettling said in the takeaway too: readers took the bold line for the whole story.

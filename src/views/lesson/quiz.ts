@@ -63,6 +63,19 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'hide-last',
   },
   {
+    // The hiding steps' caveat on new counts: a drop in repeats that comes with more moves into other walls.
+    question:
+      'With only its previous answer hidden, another model repeats the blocked move in 45 % of its moves, against 80 % with it; but now 35 % of its moves hit another wall, against 10 % before. What follows?',
+    options: [
+      'the previous answer held the whole pull, so hiding it cures the repeats',
+      'the repeats drop, but part of the drop may be confusion: it hits other walls instead',
+      'nothing at all: a model confused by the placeholder tells us nothing',
+    ],
+    correct: 1,
+    why: 'Hiding an answer takes words away the model was trained to see: more moves into other walls say it is confused, so not all of the drop is the pull removed. The control (the same placeholder on an older answer) tells how much; a cure would show as more open ways.',
+    revisit: 'hide-last',
+  },
+  {
     // The drop-turns step's reading applied to new counts: LT near DE puts the pull in the older turns.
     question:
       'Another model repeats a wrong move in 80 % of its moves with its whole history, 50 % with none (DE) and 52 % with only the turn before (LT). Where is the extra pull?',
