@@ -530,7 +530,7 @@ describe('the wall counts the lesson quotes', () => {
       "even with no history it walks into the wall again in 45 %, as this tiny model mostly heads north or west; what Full adds is the history's pull.",
     );
     expect(wallTally(leaning).more).toContain(
-      " Why so often with none? Its goal lies beyond the wall it hit at only 39 of the 200 turns, and at 8 of DE's 90 repeats; with no history it heads north or west in 90 % of its moves, wherever the walls are.",
+      " Why so often with none? Its goal lies beyond the wall it hit at only 39 of the 200 turns, and at 8 of DE's 90 repeats; with no history it heads north or west in 90 % of its moves.",
     );
     // Most of the walls hit stand that way too (north 93 and west 9 of 149): the lean alone walks it into them.
     expect(wallTally({ ...leaning, hitWays: { north: 93, south: 32, east: 15, west: 9 } }).caveat).toBe(
@@ -823,9 +823,11 @@ describe('the wall counts the lesson quotes', () => {
     expect(other[1]!.items[1]).toBe('Its line-for-line copying (the diagonal) is mostly the list of cells the task asks for.');
     // The papers' training result beside this page's twin: its drop within luck, said so; a clear drop, not.
     expect(other[2]!.items[1]).toMatch(
-      /raised the agents' success by about 4 %\. This page's two tiny twins, trained so, dropped by no more than luck could give \(60 % and 70 %, against 75 %\)\.$/,
+      /raised the agents' success by about 4 % \(as its abstract gives them, not saying whether in points or in proportion\)\. This page's two tiny twins, trained so, dropped by no more than luck could give \(60 % and 70 %, against 75 %\)\.$/,
     );
-    expect(summary(c).points![2]!.items[1]).toMatch(/raised the agents' success by about 4 %\.$/);
+    expect(summary(c).points![2]!.items[1]).toMatch(
+      /raised the agents' success by about 4 % \(as its abstract gives them, not saying whether in points or in proportion\)\.$/,
+    );
     // The control stops as many: said so; and a gap within chance, said so.
     expect(
       summary({

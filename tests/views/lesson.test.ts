@@ -4,7 +4,7 @@ import { lessonFragment, parseHide } from '../../src/state/regions';
 import { setupLine } from '../../src/state/lesson-setup';
 import { quizScore } from '../../src/views/lesson/quiz';
 import { LESSON, QUIZ, type LessonWorld, revealText } from '../../src/views/lesson/steps';
-import { longestStreak, wallsIn } from '../../src/views/lesson/moves';
+import { copiedAlike, longestStreak, wallsIn } from '../../src/views/lesson/moves';
 import { guessesAhead, maskedBy } from '../../src/views/lesson/ahead';
 import { cellNumber, mazeTrail } from '../../src/views/lesson/maze';
 import { writtenIn } from '../../src/views/lesson/written';
@@ -216,7 +216,7 @@ describe('the lesson', () => {
     // A share that rounds to 0 % but is not 0 says so, beside the panel's four decimals.
     expect([percent(0.0015), percent(0), percent(0.005), percent(0.5123)]).toEqual(['under 1 %', '0 %', '1 %', '51 %']);
     expect(told('shares', w, w)).toMatch(
-      /^You guessed 30 %; the answer gives 30 % of its attention to its prior assistant answers\..* On the figures panel: prior assistant 29\.91\u00a0%\. Over the \d+ turns right after a wall, the answers give their prior assistant answers \d+ % on average \(chance \d+ %\), [\d.]+ times chance: this answer [a-z ]+\. The five add up to 100 %: what one kind gets above chance, the others give up\. The rest: 18 % to the user's turns, 5 % to the system prompt/,
+      /^You guessed 30 %; the answer gives 30 % of its attention to its prior assistant answers\..* On the figures panel: prior assistant 29\.91\u00a0%\. Over the \d+ turns right after a wall, the answers give their prior assistant answers \d+ % of their attention on average \(chance \d+ %\), [\d.]+ times chance: this answer [a-z ]+\. The five add up to 100 %: what one kind gets above chance, the others give up\. The rest: 18 % to the user's turns, 5 % to the system prompt/,
     );
     expect(told('diagonal', w, w)).toMatch(
       /^You guessed more than chance; the band gets 11 %.*On the figures panel: diagonal ratio 11\.33\u00a0%\. It is part of the 30 %/,
@@ -404,10 +404,10 @@ describe('the lesson', () => {
     });
     const heads = step('heads').reveal!(off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), w);
     expect(heads.said).toMatch(
-      /^These \d+ moves hit the wall with every head on; of the moves still made with the most-copying heads off, \d+ in 100 do; three at random, \d+; the lowest, \d+\. Its gaps to both are more than luck\. With every head on the model moves east, into a wall; with the most-copying heads off, north, an open way\. With the lowest off, east, into a wall; both change its list of cells\.$/,
+      /^These \d+ moves hit the wall with every head on; of the moves still made with the most-copying heads off, \d+ in 100 do; three at random, \d+; the lowest, \d+\. Its gaps to both are more than luck(, to the random three only just)?\. With every head on the model moves east, into a wall; with the most-copying heads off, north, an open way\. With the lowest off, east, into a wall; both change its list of cells\.$/,
     );
     expect(heads.more).toMatch(
-      /^On this answer: both sets change the list of cells; here only the most-copying heads change the move\. Switched off: L1·H0, L1·H2 \(most copying: highest diagonal ratio\); L1·H3, L1·H5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\)\. How many words each copies alike before it first differs from that answer: 4 with every head on, 2 with the most-copying heads off, 4 with the lowest off; a list that comes out different differs after those words\. The repeats are \d+ % of \d+ turns right after a wall; each turn has its own heads ranked\. /,
+      /^On this answer: both sets change the list of cells; here only the most-copying heads change the move\. Switched off: L1·H0, L1·H2 \(most copying: highest diagonal ratio\); L1·H3, L1·H5 \(lowest\), in the last layer\. In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio\. The answers are side by side under the button\. Each begins with the list of cells visited, copied from the previous answer \(copying the task asks for\)\. Words copied from it before an answer first differs: 4 with every head on, 2 with the most-copying heads off, 4 with the lowest off\. The repeats are \d+ % of \d+ turns right after a wall; each turn has its own heads ranked\. /,
     );
     // With the goal told: where the open move leads against it, and that leaving the wall is not playing better.
     expect(told('heads', { ...off('Path: 8 3.\nMove: north', 'Path: 8 9 10 12.\nMove: east'), toGoal: ['south'] }, w)).toContain(
@@ -1016,6 +1016,14 @@ describe('the lesson', () => {
     ]);
     // A step without an action of its own writes nothing.
     expect(writtenIn(step('shares'), { ...start, generated: { full: 'Move: south' } })).toEqual([]);
+  });
+
+  it('says how far the answers with heads off copy the previous one, once where they agree', () => {
+    expect(copiedAlike([11, 11, 11], true)).toBe('All three copy its first 11 words alike, then go their own ways.');
+    expect(copiedAlike([11, 11], false)).toBe('Both copy its first 11 words alike.');
+    expect(copiedAlike([4, 2, 4], true)).toBe(
+      'Words copied from it before an answer first differs: 4 with every head on, 2 with the most-copying heads off, 4 with the lowest off.',
+    );
   });
 
   it('scores the quiz and names the steps to revisit', () => {

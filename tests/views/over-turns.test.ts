@@ -8,7 +8,7 @@ describe('a figure over every stored turn at a wall, beside one answer', () => {
   it('says the mean against its chance, and whether this answer is typical (hand-computed)', () => {
     // 0.5 / 0.4 = 1.25 times; this answer at 1.3: within 0.15, typical.
     expect(overTurns('prior', 1.3, c)).toBe(
-      ' Over the 149 turns right after a wall, the answers give their prior assistant answers 50 % on average (chance 40 %), 1.3 times chance: this answer is typical.',
+      ' Over the 149 turns right after a wall, the answers give their prior assistant answers 50 % of their attention on average (chance 40 %), 1.3 times chance: this answer is typical.',
     );
     // 0.18 / 0.12 = 1.5 times; this answer at 2.0 leans more.
     expect(overTurns('diagonal', 2, c)).toBe(

@@ -54,9 +54,11 @@ export function overTurns(kind: 'prior' | 'diagonal', k: number, c: WallCounts =
   if (!mean) return '';
   const { v, e, times } = mean;
   const what = kind === 'prior' ? 'the answers give their prior assistant answers' : 'the band gets';
+  // "Of their attention": the share of the tokens is a per cent too, and readers took one for the other.
+  const of = kind === 'prior' ? ' of their attention' : '';
   const like =
     Math.abs(times - k) <= 0.15 ? ': this answer is typical' : times < k ? ': this answer leans more than most' : ': this answer leans less than most';
-  return ` Over the ${c.turns} turns right after a wall, ${what} ${percent(v)} on average (chance ${percent(e)}), ${times.toFixed(1)} times chance${like}.`;
+  return ` Over the ${c.turns} turns right after a wall, ${what} ${percent(v)}${of} on average (chance ${percent(e)}), ${times.toFixed(1)} times chance${like}.`;
 }
 
 /** A figure's mean over every stored turn at a wall, its chance there and the two's ratio; null without the record. */

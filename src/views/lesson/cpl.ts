@@ -118,7 +118,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   const yet = t.priorLower * 2 > t.turns && !twinClear;
   const second = secondTwinWorks();
   // Where to look, unfolded under the reveal's sentence: the chart is below the card's reach.
-  const lines = `look at "Shares by turn" in the Charts panel, where the line "CPL twin: prior assistant share" lies under "prior assistant" at ${at}. Both rise as the answers pile up, and so does their chance (grey, dashed), since there is more text to read.${atChance ? ` The twin's line ends on the chance line, yet at a wall it still walks into it again in ${movePct(WALL_COUNTS, 'twin')}.` : ''}`;
+  const lines = `look at "Shares by turn" in the Charts panel, where the line "CPL twin: prior assistant share" lies under "prior assistant" at ${at}. Both rise as the answers pile up, and so does their chance (grey, dashed), since there is more text to read.${atChance ? ` The twin's line ends on the chance line here, yet over the stored turns at a wall it still walks back in ${movePct(WALL_COUNTS, 'twin')} of its moves.` : ''}`;
   return {
     // Less attention on its answers at most turns, about as many repeats: the step's point, where the chart shows it.
     takeaway: yet
@@ -135,4 +135,4 @@ export function cplReveal(w: LessonWorld): Reveal {
 
 /** The paper's own CPL figures, with their units and model, where the twin is met: readers found them only in the close. */
 export const paperCpl = (): string =>
-  `For scale, the paper's figures: in an 8-billion-parameter model (Qwen3-8B), CPL made the diagonal ${PAPERS.inertia.diagonalCut} smaller and raised the agents' task success by ${PAPERS.inertia.successGain}, across eight task environments.`;
+  `For scale, the paper's figures: in an 8-billion-parameter model (Qwen3-8B), CPL made the diagonal ${PAPERS.inertia.diagonalCut} smaller and raised the agents' task success by ${PAPERS.inertia.successGain}, across eight task environments (as its abstract gives them, not saying whether in points or in proportion).`;

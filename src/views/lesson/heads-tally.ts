@@ -62,7 +62,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     said: `These ${h.of} moves hit the wall with every head on; of the moves still made with the most-copying heads off, ${still(h, 'top')} in 100 do; three at random, ${still(h, 'random')}; the lowest, ${still(h, 'bottom')}${
       carry
         ? random
-          ? '. Its gaps to both are more than luck.'
+          ? `. Its gaps to both are more than luck${byChance(h.changedRandom).p > 1 / 40 ? ', to the random three only just' : ''}.`
           : '. Only its gap to the lowest is more than luck.'
         : `: were the top and the lowest alike, such a gap would come ${byChance(h.changed).said}.`
     }${carry ? headsLead(h) : ''}`,

@@ -171,9 +171,10 @@ export function headsOffReveal(
   const copied =
     previous === null
       ? ''
-      : ` Each begins with the list of cells visited, copied from the previous answer (copying the task asks for). How many words each copies alike before it first differs from that answer: ${wordsCopied(a.withAll, previous)} with every head on, ${wordsCopied(a.withOff, previous)} with the most-copying heads off${
-          c ? `, ${wordsCopied(c.withOff, previous)} with the lowest off` : ''
-        }${topWrong || controlWrong ? '; a list that comes out different differs after those words' : ''}.`;
+      : ` Each begins with the list of cells visited, copied from the previous answer (copying the task asks for). ${copiedAlike(
+          [wordsCopied(a.withAll, previous), wordsCopied(a.withOff, previous), ...(c ? [wordsCopied(c.withOff, previous)] : [])],
+          topWrong || controlWrong,
+        )}`;
   const grid = ' In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio.';
   const reading = offMeaning(a, walls);
   return {
@@ -262,3 +263,15 @@ const streakSaid = (s: Streak): string => {
         : `, ${s.wallFrom === s.from ? 'each' : `from turn ${s.wallFrom} on`} into a wall the user named`;
   return `Turns ${s.from} to ${s.to} say ${s.move} ${s.to - s.from + 1} times in a row${walls}.`;
 };
+
+/**
+ * How far each answer copies the previous one before it differs, said once where they agree: readers could not read
+ * "11 with every head on, 11 with the most-copying heads off, 11 with the lowest off". `n`: every head on, the
+ * most-copying off, then the lowest off where written.
+ */
+export function copiedAlike(n: number[], changed: boolean): string {
+  const after = changed ? ', then go their own ways' : '';
+  if (n.every((x) => x === n[0])) return `${n.length === 3 ? 'All three' : 'Both'} copy its first ${n[0]} words alike${after}.`;
+  const names = ['with every head on', 'with the most-copying heads off', 'with the lowest off'];
+  return `Words copied from it before an answer first differs: ${n.map((x, i) => `${x} ${names[i]}`).join(', ')}.`;
+}

@@ -65,8 +65,8 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
       {
         label: "What the papers report in large chat models (their figures, not this page's)",
         items: [
-          `"${PAPERS.ownWords.title}" found that in real chats, keeping only the latest exchange (as LT does here) or one-sentence summaries of the answers often answered as well with far less text. In ${PAPERS.ownWords.pollutedTurns} of turns, a model carried a prior assistant answer's error or style forward.`,
-          `"${PAPERS.inertia.title}" found that agents copy their own prior assistant answers (a diagonal in attention) and try fewer new moves. Training them to prefer answers written with less history cut that diagonal by ${PAPERS.inertia.diagonalCut} in an 8-billion-parameter model and raised the agents' success by ${PAPERS.inertia.successGain}.${
+          `"${PAPERS.ownWords.title}" found that in real chats, keeping only the latest exchange (as LT does, which here kept the repeats) or one-sentence summaries of the answers often answered as well with far less text. In ${PAPERS.ownWords.pollutedTurns} of turns, a model carried a prior assistant answer's error or style forward.`,
+          `"${PAPERS.inertia.title}" found that agents copy their own prior assistant answers (a diagonal in attention) and try fewer new moves. Training them to prefer answers written with less history cut that diagonal by ${PAPERS.inertia.diagonalCut} in an 8-billion-parameter model and raised the agents' success by ${PAPERS.inertia.successGain} (as its abstract gives them, not saying whether in points or in proportion).${
             // Beside the look inside's verdict, so the paper's diagonal and "clues, not the cause" do not read as a contradiction.
             beyondRandom(c.headsOff)
               ? ''

@@ -141,7 +141,7 @@ function whyNoHistory(c: WallCounts, lean: ReturnType<typeof noHistoryLean>): st
   const g = c.goalBeyond;
   if (!g) return '';
   return ` Why so often with none? Its goal lies beyond the wall it hit at only ${g.turns} of the ${c.turns} turns, and at ${g.deRepeats} of DE's ${c.repeats.de} repeats${
-    lean ? `; with no history it heads ${lean.ways} in ${lean.share} % of its moves, wherever the walls are` : ''
+    lean ? `; with no history it heads ${lean.ways} in ${lean.share} % of its moves` : ''
   }.`;
 }
 
