@@ -14,7 +14,7 @@ import { partOf, STEP_IDS, stepNo } from '../../src/views/lesson/order';
 import { clipWorked, evenDiagonal, evenShare, percent, readAgainstFull } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { brightestColumn, diagonalByLines, bandLine, priorYardstick, tokenReading } from '../../src/views/lesson/attention-reveals';
-import { stripeSaid } from '../../src/views/lesson/heatmap-reveal';
+import { stripeCell, stripeSaid } from '../../src/views/lesson/heatmap-reveal';
 import { copiersSaid } from '../../src/views/lesson/head-reveal';
 import { bandStripes, bandWorked, linePhrase, perToken, stripesPhrase } from '../../src/views/lesson/band-reveals';
 import { ordinal } from '../../src/util/ordinal';
@@ -887,6 +887,10 @@ describe('the lesson', () => {
     expect(brightestColumn(marker)).toMatchObject({ text: 'x', turn: 1 });
     // In the last prior assistant answer: the diagonal step's zoom shows it.
     const prior = { ...marker, messages: marker.messages.map((m, k) => (k === 1 ? { ...m, category: 'prior' } : m)) } as PolicyResult;
+    // The heatmap points at it where it is brightest: "x" (key 2) is read most by the first row (token 6); "u" lies
+    // outside the zoom on the last prior assistant answer, so no arrow.
+    expect(stripeCell({ ...prior, diagonalPerAnswer: [{ message: 1, turn: 1, value: 0 }] } as PolicyResult)).toEqual({ q: 6, k: 2 });
+    expect(stripeCell(r)).toBeNull();
     expect(stripeSaid(prior)).toBe(`The brightest stripe is "x" (turn 1's answer): every row reads it, 13 % of the answer's attention in all.`);
     expect(brightestColumn({ ...r, attention: undefined })).toBeNull();
     expect(stripeSaid({ ...r, attention: undefined })).toBe('');

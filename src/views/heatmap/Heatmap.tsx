@@ -55,6 +55,7 @@ export function Heatmap({
   alignedBand = true,
   rowSplit = null,
   mark = null,
+  stripe = null,
 }: {
   r: PolicyResult;
   head: 'mean' | number;
@@ -70,6 +71,8 @@ export function Heatmap({
   rowSplit?: RowSplit | null;
   /** A cell pointed at with a named arrow (the lesson's real copy). */
   mark?: CellMark | null;
+  /** A column pointed at with a named arrow, no box (the lesson's brightest stripe). */
+  stripe?: CellMark | null;
 }) {
   const attention = r.attention!;
   const quiet = useQuiet();
@@ -104,7 +107,7 @@ export function Heatmap({
 
   useEffect(() => {
     const c = canvas.current;
-    if (c) paintHeatmap(c, { width, areaW, areaH, vp, image, colRuns, rowRuns, priors, r, rowStart, focus, alignedBand, rowSplit, mark });
+    if (c) paintHeatmap(c, { width, areaW, areaH, vp, image, colRuns, rowRuns, priors, r, rowStart, focus, alignedBand, rowSplit, mark, stripe });
   });
 
   useWheelZoom(canvas, (f) => setVp((v) => clampViewport(f(clampViewport(v ?? fit, fit, nRows, S, areaW, areaH)), fit, nRows, S, areaW, areaH)));

@@ -13,6 +13,7 @@ import { Explain } from '../explain/Explain';
 import { useQuiet, useLesson } from '../../state/lesson-store';
 import { LESSON } from '../lesson/steps';
 import { bandLine, tailRow } from '../lesson/attention-reveals';
+import { stripeCell } from '../lesson/heatmap-reveal';
 import { brightestCopy } from '../lesson/copy-run';
 import type { CellMark, RowSplit } from './paint';
 import { CopySketch } from '../lesson/CopySketch';
@@ -54,6 +55,12 @@ export function HeatmapPanel() {
     (): CellMark | null => (copy && first ? { cell: { row: copy.q - shownSlab(first, head).rowStart, col: copy.k }, label: 'a real copy' } : null),
     [copy, first, head],
   );
+  // The brightest stripe the heatmap step names, pointed at where it is brightest (no box: a column, not a cell), so the
+  // reader finds the stripe the card names among the bright ones (readers could not tell which).
+  const stripe = useMemo((): CellMark | null => {
+    const at = opensOn && first ? stripeCell(first) : null;
+    return at && first ? { cell: { row: at.q - shownSlab(first, head).rowStart, col: at.k }, label: 'a stripe' } : null;
+  }, [opensOn, first, head]);
   useEffect(() => {
     // Locked, not clicked: a click on the cell already locked (the same copy in a new pass) would free it.
     if (mark) dispatch({ type: 'lock', at: mark.cell });
@@ -115,7 +122,7 @@ export function HeatmapPanel() {
           // What every heatmap of the panel shares; the first follows the page's hover, the others each their own.
           const shared: Shared = { r, head, alignedBand, opensOn, rowSplit: rowSplit(r, k), ...(sharedMax !== undefined && { sharedMax }) };
           return k === 0 ? (
-            <Heatmap key={resultId(r)} hover={hover} dispatch={dispatch} mark={mark} {...shared} />
+            <Heatmap key={resultId(r)} hover={hover} dispatch={dispatch} mark={mark} stripe={stripe} {...shared} />
           ) : (
             <Secondary key={resultId(r)} {...shared} />
           );
@@ -135,6 +142,7 @@ export function HeatmapPanel() {
                   : 'an answer token reading the same word in that answer'
               }, read out under the heatmap until you point at another cell (a white box).`
             : ''}
+          {stripe ? ' The arrow "a stripe": the column every row of the answer reads most, where it is brightest.' : ''}
           {fillerBeside
             ? ' Right: Filler, the same answer with the words of its prior assistant answers swapped for filler, so nothing there can be copied.'
             : ''}{' '}

@@ -31,6 +31,8 @@ export interface Paint {
   rowSplit?: RowSplit | null;
   /** A cell pointed at with a named arrow (the lesson's real copy), apart from the focus, which the reader moves. */
   mark?: CellMark | null;
+  /** A second named arrow, with no box: a column every row reads (the lesson's brightest stripe). */
+  stripe?: CellMark | null;
 }
 
 export interface CellMark {
@@ -63,6 +65,7 @@ export function paintHeatmap(c: HTMLCanvasElement, p: Paint): void {
   ctx.drawImage(image.off, BAND + vp.tx, BAND + vp.ty, image.off.width * vp.sx, image.off.height * vp.sy);
   paintRBand(ctx, p);
   if (p.rowSplit) paintRowSplit(ctx, p, p.rowSplit);
+  if (p.stripe) paintMark(ctx, p, p.stripe);
   if (p.mark) {
     paintMark(ctx, p, p.mark);
     cellBox(ctx, p, p.mark.cell, MARK_COLOR);

@@ -6,7 +6,7 @@
  */
 import type { PolicyResult } from '../../analysis/analyze';
 import { ordinal } from '../../util/ordinal';
-import { brightestColumn, priorSpans, tailRow } from './attention-reveals';
+import { answerRows, brightestColumn, priorSpans, tailRow } from './attention-reveals';
 import { copies, longestRun, pickCopy } from './copy-run';
 import { stepNo } from './order';
 import { quoted, whereToken } from './token-where';
@@ -80,4 +80,18 @@ export function stripeSaid(r: PolicyResult): string {
   if (!c) return '';
   const lastPrior = r.messages.map((m) => m.category).lastIndexOf('prior');
   return `The brightest stripe is ${quoted(r, c.k)} (${whereToken(r, c.k)}${c.message === lastPrior ? '' : ', "fit" shows it'}): every row reads it, ${percent(c.share)} of the answer's attention in all.`;
+}
+
+/**
+ * Where the heatmap points at the brightest stripe (`brightestColumn`): its column and the answer row that reads it
+ * most, as token indices; null when the stripe lies outside the zoom on the last prior assistant answer.
+ */
+export function stripeCell(r: PolicyResult): { q: number; k: number } | null {
+  const c = brightestColumn(r);
+  const answer = answerRows(r);
+  const last = priorSpans(r).at(-1);
+  if (!c || !answer || !last || c.k < last.start || c.k >= last.start + last.length) return null;
+  let best = 0;
+  for (let i = 1; i < answer.rows; i++) if (answer.data[i * answer.seqLen + c.k]! > answer.data[best * answer.seqLen + c.k]!) best = i;
+  return { q: r.query.start + best, k: c.k };
 }
