@@ -21,7 +21,7 @@ export const QUIZ: QuizQuestion[] = [
       'In the lesson the demo model, shown no earlier turn at all (DE), still walked back into the wall in about half of its moves. Why is every other rate read against that, not against zero?',
     options: [
       "because even with no history something leads it there: only the part above is the history's pull",
-      'because a maze has only four moves, so with no help at all about half of them would run into some wall',
+      'because DE is the model at its best, and every other policy is judged by how far it falls short of that',
       'because DE still shows the model its older answers, so it repeats some of them',
     ],
     correct: 0,
@@ -52,14 +52,27 @@ export const QUIZ: QuizQuestion[] = [
   {
     // The recap's direct test on new counts: only the previous answer hidden, against all of them hidden (AO).
     question:
-      'Another model repeats a wrong move in 80 % of its moves with its whole history, 50 % with none (DE), 79 % with only its previous answer hidden and 51 % with all its answers hidden (AO). Where does most of the extra pull sit?',
+      'Another model repeats a wrong move in 80 % of its moves with its whole history, 50 % with none (DE), 79 % with only its previous answer hidden and 51 % with all its answers hidden (AO). What do these counts show?',
     options: [
-      'in its own previous answer, which both of those hide from its view',
-      "in the user's turns, which both of those keep",
-      'in its older answers, still pulling with the previous one hidden',
+      'the pull sits in its previous answer alone, which both of those hide',
+      "the pull sits in the user's turns, which both of those keep",
+      'its older answers carry the pull even with the previous one hidden',
     ],
     correct: 2,
     why: "Hiding only its previous answer leaves the extra repeats (79 %); hiding all its answers takes them away (51 %, near DE). The user's turns stay under both, so they cannot be the difference: with the previous answer hidden, its older answers still carry the pull. The previous one may carry it too: any one of them may be enough.",
+    revisit: 'hide-last',
+  },
+  {
+    // The lesson's own control, recalled: what hiding the answer two turns back rules out.
+    question:
+      'In the lesson, hiding only its previous answer (AO-last) brought the repeats at a wall down near DE, while hiding the answer two turns back did not. What does that second result rule out?',
+    options: [
+      'that its previous answer carries the pull: the older answer held it all along',
+      'that the placeholder alone, wherever it stands, takes the repeats away',
+      "that the user's turns, which name the walls, carry the pull",
+    ],
+    correct: 1,
+    why: 'The same placeholder one answer further back left the repeats as they were: a placeholder as such does not take them away, so the drop under AO-last goes with that one answer.',
     revisit: 'hide-last',
   },
   {
