@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { analyzePolicy } from '../../src/analysis/analyze';
 import { turnsSweep } from '../../src/analysis/sweep';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
@@ -97,13 +97,16 @@ describe('the inspector reuses what it computed', () => {
     let dropped = false;
     const stop = useInspector.subscribe((st) => (dropped ||= st.sweeps[0] === null));
     useInspector.getState().toggleOff([0, 1]);
+    // The new curve is waited for, not only an idle page: on a slow machine the pass may start after the first check.
+    await vi.waitFor(() => expect(useInspector.getState().sweeps[0]?.of[6]).toBe('zero:0.1'), { timeout: 60_000 });
     await idle();
-    const off = useInspector.getState().sweeps[0]!;
     expect(dropped).toBe(true);
+    const off = useInspector.getState().sweeps[0]!;
     expect(off.of[6]).toBe('zero:0.1');
     expect(off.points.some((p, i) => p.diagonal !== on.points[i]!.diagonal)).toBe(true);
     dropped = false;
     useInspector.getState().toggleOff([0, 1]);
+    await vi.waitFor(() => expect(useInspector.getState().sweeps[0]?.of[6]).toBe(''), { timeout: 60_000 });
     await idle();
     stop();
     expect(dropped).toBe(true);

@@ -6,7 +6,7 @@ import { openModel, type OpenModel } from '../../src/runtime/open-model';
 import { signTest } from '../../src/metrics/stats';
 import { summary } from '../../src/views/lesson/summary';
 import { twinTally } from '../../src/views/lesson/twin-tally';
-import { byChance, looksBackShare, looksRare, noHistoryLean, scoreboard, wallTally } from '../../src/views/lesson/wall-counts';
+import { byChance, growsSaid, looksBackShare, looksRare, noHistoryLean, scoreboard, stagesSaid, wallTally } from '../../src/views/lesson/wall-counts';
 import { headsTally } from '../../src/views/lesson/heads-tally';
 import { policyTally } from '../../src/views/lesson/policy-tally';
 import { hiddenTally, latestTally } from '../../src/views/lesson/hidden-counts';
@@ -45,6 +45,26 @@ describe('the wall counts the lesson quotes', () => {
     ]);
     expect(s.after).toEqual({ turns: 2, mazes: 1, full: { repeats: 2, moved: 2 }, de: { repeats: 1, moved: 2 }, split: { first: 1, second: 0, byMaze: [1] } });
     expect(s.first).toEqual({ turns: 4, mazes: 1, full: { repeats: 3, moved: 4 }, de: { repeats: 0, moved: 4 }, split: { first: 3, second: 0, byMaze: [3] } });
+  });
+
+  it('say where the gap is: at a first meeting of a wall, and once the previous answer walked into it (hand-computed)', () => {
+    const stage = (fullR: number, deR: number, n: number, byMaze: number[]) => ({
+      turns: n,
+      mazes: byMaze.length,
+      full: { repeats: fullR, moved: n },
+      de: { repeats: deR, moved: n },
+      split: { first: byMaze.filter((x) => x > 0).length, second: byMaze.filter((x) => x < 0).length, byMaze },
+    });
+    // First meetings: 5 mazes each one turn apart, 1 time in 16 by a sign flip (could be luck); after a repeat, 15 mazes: clear.
+    const c = { ...WALL_COUNTS, stages: { first: stage(18, 13, 41, [1, 1, 1, 1, 1]), after: stage(90, 49, 94, Array(15).fill(1)) } };
+    expect(stagesSaid(c)).toBe(
+      'Where the gap is: the first time it meets a wall (41 turns), it walks back in at 44 % with its whole history and 32 % with none (could be luck). Once its previous answer has already walked into that wall (94 turns), 96 % against 52 % (more than luck). Most of the gap sits in those runs of repeats, which also pile up the turns counted here. ',
+    );
+    expect(growsSaid(c)).toBe(
+      ' Most of the gap sits where its previous answer already walked into the wall (96 % against 52 %); the first time it meets a wall, 44 % against 32 %, which could be luck.',
+    );
+    // Where the gap after a repeat could be luck too, the close says nothing of it.
+    expect(growsSaid({ ...c, stages: { ...c.stages, after: stage(90, 49, 94, [1, -1]) } })).toBe('');
   });
 
   it('leave out a turn in a cell walled on all four sides, and say how many (hand-computed)', () => {

@@ -39,9 +39,17 @@ describe('the recap of the look inside', () => {
   it('puts each step of the attention half in a row, its figure computed from the page and the counts (hand-computed)', () => {
     expect(insideRows(full, filler, c).map((r) => [r.label, r.figure, r.tells])).toEqual([
       // 0.7 / 0.348 = 2.01.
-      ['8. Five kinds of token', '70 %, 2.0 times chance', 'it leans on its own answers: far more than their length gives them'],
+      [
+        '8. Five kinds of token',
+        '70 %, 2.0 times chance (over 149 turns at a wall, 1.1)',
+        'it leans on its own answers: far more than their length gives them',
+      ],
       // 0.6 / 0.216 = 2.78.
-      ['10. The diagonal', '2.8 times chance', 'more than chance copies them in order, mostly the list of cells the task asks for'],
+      [
+        '10. The diagonal',
+        '2.8 times chance (over 149 turns at a wall, 1.4)',
+        'more than chance copies them in order, mostly the list of cells the task asks for',
+      ],
       ['10. Filler in place of its answers', '10 % against 60 %', 'the copying follows their words'],
       // Head 1 of layer 1: 1.2 against the layer's 0.6.
       [

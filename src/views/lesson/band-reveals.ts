@@ -217,7 +217,7 @@ export function linePhrase(d: 1 | -1): string {
 function offLine(r: PolicyResult, d: number | null): string {
   if (strongStripes(r) || d === null || Math.abs(d) < 2) return '';
   return d > 0
-    ? 'Each row is a token just written, looking ahead for what to copy next, so it reads past its own place. '
+    ? 'Each row is a token just written; a copier reads the word that comes next in the prior assistant answer, a little past its own place. '
     : 'Each row looks a little further back in that prior assistant answer than the word it copies. ';
 }
 

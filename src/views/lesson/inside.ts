@@ -5,6 +5,7 @@
  */
 import type { PolicyResult } from '../../analysis/analyze';
 import { stepNo } from './order';
+import { overTurnsMean } from './attention-reveals';
 import { spokenHead, topHead } from './head-reveal';
 import { byChance, looksBackShare, looksRare } from './wall-counts';
 import { beyondRandom, freesNoMore, headsCarry, headsClear, mostlyIntoWalls, stillPct } from './heads-tally';
@@ -52,7 +53,7 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
       'shares',
       'Five kinds of token',
       'the whole answer: its share on its prior answers',
-      `${percent(full.ratios.prior)}, ${times(full.ratios.prior, evenPrior)}`,
+      `${percent(full.ratios.prior)}, ${times(full.ratios.prior, evenPrior)}${typical('prior', c)}`,
       prior >= AGAINST_CHANCE.leans
         ? 'it leans on its own answers: far more than their length gives them'
         : prior >= AGAINST_CHANCE.aLittle
@@ -63,7 +64,7 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
       'diagonal',
       'The diagonal',
       'how it reads them: in order?',
-      times(full.diagonal, evenBand),
+      `${times(full.diagonal, evenBand)}${typical('diagonal', c)}`,
       diagonal >= AGAINST_CHANCE.inOrder ? 'more than chance copies them in order, mostly the list of cells the task asks for' : 'no more in order than chance',
     ),
     row(
@@ -170,4 +171,10 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
     },
     more: `The shares, the diagonal and the heads are the page's figures for the lesson's last answer (Full; Filler for its row); the heads switched off are counted over the ${c.turns} stored turns right after a wall (${h.of} repeats). A head's figure is its diagonal ratio against the layer's average. The same repeats, read one by one: when it writes the repeated move, it gives the same move in its prior assistant answers ${LOOKS_BACK} times chance or more ${rare ? 'only ' : ''}${looksBackShare(c)} of the time${rare ? ', so a repeat is rarely a plain look back at the old move (each token also carries a mix of the words before it)' : ''}.`,
   };
+}
+
+/** The figure over every stored turn at a wall, beside this answer's: readers took one answer's 1.3 for the finding. */
+function typical(kind: 'prior' | 'diagonal', c: WallCounts): string {
+  const m = overTurnsMean(kind, c);
+  return m ? ` (over ${c.turns} turns at a wall, ${m.times.toFixed(1)})` : '';
 }

@@ -37,7 +37,7 @@ export const QUIZ: QuizQuestion[] = [
       'Window-6, which keeps the last 6 turns whole and drops the older ones',
     ],
     correct: 0,
-    why: 'DE drops the user turns too, so it cannot tell which part of the history pulls; AO changes only what the model itself wrote.',
+    why: 'DE drops the user turns too, so it cannot tell which part of the history pulls; AO changes only what the model itself wrote (its placeholders confuse the model too, so the lesson then hides one answer, with a control).',
     revisit: 'hide',
   },
   {

@@ -1,5 +1,4 @@
 /** Small pieces of the steps' texts, filled from the page's figures and the stored counts. */
-import { WALL_COUNTS } from './wall-records';
 import { evenShare, figuresOf, type LessonWorld, percent } from './world';
 
 /**
@@ -12,9 +11,6 @@ export function shareAsk(r: ReturnType<typeof figuresOf>): string {
     ? `Its prior assistant answers are ${percent(even)} of those tokens; do they get more of its attention?`
     : 'How much goes to its prior assistant answers?';
 }
-
-/** Whether the goal lies beyond the wall just hit at fewer than half the stored turns: the lesson's maze is then not the rule. */
-export const goalRarelyBeyond = (): boolean => !!WALL_COUNTS.goalBeyond && WALL_COUNTS.goalBeyond.turns * 2 < WALL_COUNTS.turns;
 
 /** "all 9 " prior assistant answers, as many as the answer reads; "all the " before its figures are in. */
 export function priorCount(w: LessonWorld): string {

@@ -24,7 +24,7 @@ import { policyTally } from './policy-tally';
 import { WALL_COUNTS } from './wall-records';
 import { hiddenTally, hidingReveal, latestTally } from './hidden-counts';
 import { summary } from './summary';
-import { goalRarelyBeyond, priorCount, shareAsk } from './step-words';
+import { priorCount, shareAsk } from './step-words';
 import { PAPERS, quotedTitles } from './papers';
 import { recapReveal } from './recap';
 import { insideReveal } from './inside';
@@ -45,7 +45,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `Conversational inertia is when a model leans on its own prior assistant answers (its earlier words) more than the task needs, even repeating a failing move. Two papers, ${quotedTitles()}, report it in large chat models. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. The user is the maze game, naming position and walls; each answer lists the cells visited (some miscopied), then a thought and move.`,
+      `Conversational inertia is when a model leans on its own prior assistant answers (its earlier words) more than the task needs, even repeating a failing move. Two papers, ${quotedTitles()}, report it in large chat models. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. The user is the maze game, naming position and walls; each answer lists the cells visited, then a thought and move.`,
     source:
       'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1. The cells are numbered row by row, as the system prompt says; the task asks for the list. The lesson reads inertia in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention).',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
@@ -61,7 +61,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `${w.goalBeyond?.length ? `Here its goal lies just beyond the wall it keeps hitting${goalRarelyBeyond() ? ', which is rare in these mazes' : ''}. ` : ''}Let the model write turn ${w.turns}'s answer twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"), only the instructions and the last user message. Full and DE are context policies: rules for what the model is shown. Then the same moves are counted over ${WALL_COUNTS.episodes} mazes.`,
+      `Let the model write turn ${w.turns}'s answer twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"), only the instructions and the last user message. Full and DE are context policies: rules for what the model is shown. Then the same moves are counted over ${WALL_COUNTS.episodes} mazes.`,
     source:
       'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes. "Could it be luck" is a two-sided sign test on the turns where the two part, each turn counted as one coin toss; turns of one maze share their history, so they are not fully independent and that test is generous. The meter\'s second line counts each maze once: an exact sign-flip (randomisation) test on each maze\'s gap, the turns where only Full repeats less those where only DE does.',
     action: 'Click "Write it under Full, then under DE".',
@@ -141,7 +141,7 @@ export const LESSON: LessonStep[] = [
     region: 'card',
     setup: WALL,
     text: () =>
-      `Steps ${stepNo('generate')}–${stepNo('hide-last')} counted how often the model walks back into a wall it just hit. Read each against DE: with no history it still walks back in often. "${PAPERS.ownWords.title}" found it in large models: in real chats, ${PAPERS.ownWords.pollutedTurns} of turns carried a prior assistant answer's error or style forward. Dropping the whole history helped (DE: ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}); cutting it back now and then, as Clip does, did not (${movePct(WALL_COUNTS, 'clip:6:1')}).`,
+      `Steps ${stepNo('generate')}–${stepNo('hide-last')} counted how often the model walks back into a wall it just hit. Read each against DE: with no history it still walks back in often. "${PAPERS.ownWords.title}" found it in large models: in real chats, ${PAPERS.ownWords.pollutedTurns} of turns carried a prior assistant answer's error or style forward. Here, dropping the whole history helped (DE: ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}); cutting it back, as Clip does, did not (${movePct(WALL_COUNTS, 'clip:6:1')}).`,
     source:
       "The counts of the steps before, together. AO as the test of the model's own words: paper 1, section 2 (the user's turns stay, only the answers go). The large models' figure: paper 1 (Do LLMs benefit from their own words?), section 4.2 and table 1 (104 of 729 turns of real chats judged polluted by a prior assistant answer). The rates are of the moves made; answers with no move are left out, as on every count at the wall.",
     action: 'Read the table, then press Next.',

@@ -47,7 +47,6 @@ export function useLessonWorld(): LessonWorld {
   const asked = texts[(turn ?? turns) - 1]?.asked;
   const walls = asked == null ? null : wallsIn(asked);
   const toGoal = asked == null ? null : towardGoal(asked);
-  const goalBeyond = (walls ?? []).filter((d) => toGoal?.includes(d));
   // The answer before the scored one: what the heads step counts the copy against.
   const previousAnswer = texts[(turn ?? turns) - 2]?.answer ?? null;
   const streak = longestStreak(texts);
@@ -68,7 +67,6 @@ export function useLessonWorld(): LessonWorld {
     pointed,
     exampleName,
     walls,
-    goalBeyond,
     toGoal,
     previousAnswer,
     streak,

@@ -279,7 +279,7 @@ export function stagesSaid(c: WallCounts): string {
   if (!s?.first.turns || !s.after.turns) return '';
   const r = (x: { repeats: number; moved: number }) => `${rate(x.repeats, x.moved || 1)} %`;
   const [first, after] = [byChance(s.first.split), byChance(s.after.split)];
-  return `Where the gap is: the first time it meets a wall (${s.first.turns} turns), it walks back in at ${r(s.first.full)} with its whole history and ${r(s.first.de)} with none (${luckWord(first.clear)}). Once its previous answer has already walked into that wall (${s.after.turns} turns), ${r(s.after.full)} against ${r(s.after.de)} (${luckWord(after.clear)}). The pull grows with its own repeats. `;
+  return `Where the gap is: the first time it meets a wall (${s.first.turns} turns), it walks back in at ${r(s.first.full)} with its whole history and ${r(s.first.de)} with none (${luckWord(first.clear)}). Once its previous answer has already walked into that wall (${s.after.turns} turns), ${r(s.after.full)} against ${r(s.after.de)} (${luckWord(after.clear)}). Most of the gap sits in those runs of repeats, which also pile up the turns counted here. `;
 }
 
 /** The same, in the close: one short sentence after Full's and DE's rates, where the gap grows clearly after a repeat. */
@@ -287,5 +287,5 @@ export function growsSaid(c: WallCounts): string {
   const s = c.stages;
   if (!s?.first.turns || !s.after.turns || !byChance(s.after.split).clear) return '';
   const r = (x: { repeats: number; moved: number }) => `${rate(x.repeats, x.moved || 1)} %`;
-  return ` The gap grows with its own repeats: ${r(s.first.full)} against ${r(s.first.de)} the first time it meets a wall, ${r(s.after.full)} against ${r(s.after.de)} once its previous answer walked into it.`;
+  return ` Most of the gap sits where its previous answer already walked into the wall (${r(s.after.full)} against ${r(s.after.de)}); the first time it meets a wall, ${r(s.first.full)} against ${r(s.first.de)}${byChance(s.first.split).clear ? ', more than luck too' : ', which could be luck'}.`;
 }

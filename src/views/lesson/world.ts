@@ -45,8 +45,6 @@ export interface LessonWorld {
   exampleName: string | null;
   /** The walls the user message of the scored turn names ("Walls: south." → ['south']), or null: it names none. */
   walls: string[] | null;
-  /** The walls of that message that stand between the agent and its goal ('south' when the goal lies just beyond it). */
-  goalBeyond?: string[];
   /** The moves that bring the agent nearer its goal, from that message (null or absent: it names no goal). */
   toGoal?: string[] | null;
   /** The answer before the scored one (null: the scored answer is the first). */
