@@ -59,7 +59,7 @@ export function heatmapReveal(w: LessonWorld): Reveal {
   const copy = found && pickCopy(found);
   // The arrow's cell as read out under the heatmap (its weight to the same decimal): its two tokens and its weight, against an even spread over its row.
   const cell = copy
-    ? `The arrow's cell: ${quoted(r, copy.q)} (${whereToken(r, copy.q)}) gives ${(copy.weight * 100).toFixed(1)} % of its attention to ${quoted(r, copy.k)} (${whereToken(r, copy.k)}), ${Math.round(copy.weight * (copy.q + 1))} times what an even spread over its row would give.`
+    ? `The arrow's cell: ${quoted(r, copy.q)} (${whereToken(r, copy.q)}) gives ${(copy.weight * 100).toFixed(1)} % of its attention to ${quoted(r, copy.k)} (${whereToken(r, copy.k)}), ${Math.round(copy.weight * (copy.q + 1))} times an even spread.`
     : '';
   const stripe = stripeSaid(r);
   return {
@@ -67,7 +67,7 @@ export function heatmapReveal(w: LessonWorld): Reveal {
       'Bright cells come in two kinds: a copy, one token reading its word in a prior assistant answer, and a stripe, one token that row after row reads.',
     said: `${cell} ${stripe}`.trim(),
     caveat: 'a stripe is not a copy: row after row reads that token, whatever word the row itself is.',
-    more: `Each row adds up to 100 %, as the bar of step ${stepNo('attention')} did, over the tokens before its own; the heatmap shows the part of each row that falls on the zoomed columns. Point at a cell to read its two tokens and its weight under the heatmap; "fit" shows the whole conversation.`,
+    more: `${copy ? `An even spread would give each of the ${copy.q + 1} tokens the arrow's row sees the same share. ` : ''}Each row adds up to 100 %, as the bar of step ${stepNo('attention')} did, over the tokens before its own; the heatmap shows the part of each row that falls on the zoomed columns. Point at a cell to read its two tokens and its weight under the heatmap; "fit" shows the whole conversation.`,
   };
 }
 
