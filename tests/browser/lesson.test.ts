@@ -519,7 +519,9 @@ describe('the lesson, walked with the keyboard only', () => {
       await card.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
       await expect
         .poll(() => card.getByTestId('lesson-recall').textContent())
-        .toMatch(/^Its prior assistant answers are (\d+)\u00a0% of those tokens, so reading every token alike would give them \1\u00a0%, "chance"; do they get more\?$/);
+        .toMatch(
+          /^Its prior assistant answers are (\d+)\u00a0% of those tokens, so reading every token alike would give them \1\u00a0%, "chance"; do they get more\?$/,
+        );
       await card.evaluate((el) => el.scrollTo({ top: 0 }));
       await expect.poll(() => card.getByTestId('lesson-recall').count()).toBe(0);
       await card.evaluate((el, top) => el.scrollTo({ top }), readAt);
