@@ -43,6 +43,11 @@ describe("one token's share-out, before the five kinds' guess", () => {
       // "22", "south", "22": none is "east", so the card says what a glance reads.
       caveat: 'none of them is "east" itself: the first layer already mixed earlier words into each token, so one glance at a token brings in others too.',
     });
+    // The 9 tokens it sees, against the 6 read before answering (as the drop-turns step counts them): 3 of its own answer.
+    const counted = { ...result({ 0: 0.1, 3: 0.5, 4: 0.2, 8: 0.15, 5: 0.05 }), turn: 2, cost: [{ turn: 2, contextTokens: 6 }] } as unknown as PolicyResult;
+    expect(attentionReveal(world(counted)).more).toMatch(
+      / It sees 9 tokens: the 6 the model reads before answering \(step 3 counts them under Full\) and the 3 after them, the answer's own up to it\.$/,
+    );
     // Were the word about to be written among them ("south", token 4), nothing to say.
     const r = result({ 0: 0.1, 3: 0.5, 4: 0.2, 8: 0.15, 5: 0.05 });
     expect(notTheWord(r, { ...tokenMix(r)!, next: 4 })).toBe(false);

@@ -3,6 +3,7 @@
  * answer's last word (its row picks that word: in a maze answer, the move) and the few tokens it gives most of its
  * attention to. Readers asked for attention in numbers before it is summed, on the token that chooses.
  */
+import { stepNo } from './order';
 import type { PolicyResult } from '../../analysis/analyze';
 import { answerRows } from './attention-reveals';
 import { quoted, whereToken } from './token-where';
@@ -78,10 +79,21 @@ export function attentionReveal(w: LessonWorld): Reveal {
     // One direction throughout, as the step text says it: each earlier token's share of what one token reads.
     takeaway: `Attention is each earlier token's share of what one token reads, adding up to 100 %. ${spreadSaid(top, mix.parts.length, mix.others + mix.parts.length)}`,
     said: `Here, picking ${quoted(r, mix.next)}, ${quoted(r, mix.q)} gives ${percent(top)} to its ${most} most-read tokens and ${percent(mix.rest)} to the other ${mix.others} it sees, the answer's own so far included. The next steps add up every token of the answer this way, by the kind of token read.`,
-    more: tokenMixSaid(r, mix),
+    more: `${tokenMixSaid(r, mix)}${seenSaid(r, mix.q)}`,
     ...(notTheWord(r, mix) && {
       // Readers asked why the token picking "south" reads none of the "south"s: said where they ask it.
       caveat: `none of them is ${quoted(r, mix.next)} itself: the first layer already mixed earlier words into each token, so one glance at a token brings in others too.`,
     }),
   };
+}
+
+/**
+ * The tokens one row sees, reconciled with the count the drop-turns step gives under Full (the tokens read before
+ * answering): readers met 583 there and 609 here and could not tell why. Empty without that count.
+ */
+export function seenSaid(r: PolicyResult, q: number): string {
+  const before = r.cost?.find((c) => c.turn === r.turn)?.contextTokens;
+  const seen = q + 1;
+  if (before === undefined || before > seen) return '';
+  return ` It sees ${seen} tokens: the ${before} the model reads before answering (step ${stepNo('contexts')} counts them under Full) and the ${seen - before} after them, the answer's own up to it.`;
 }
