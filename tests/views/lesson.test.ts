@@ -884,10 +884,15 @@ describe('the lesson', () => {
     const marker = { ...r, messages: [r.messages[0], r.messages[1], { ...r.messages[2], content: { start: 6, length: 0 } }, r.messages[3]] } as PolicyResult;
     expect(brightestColumn(marker)).toMatchObject({ text: 'x', turn: 1 });
     // In the last prior assistant answer: the diagonal step's zoom shows it.
-    const prior = { ...marker, messages: marker.messages.map((m, k) => (k === 1 ? { ...m, category: 'prior' } : m)) } as PolicyResult;
+    // A result lists each prior assistant answer's diagonal: message 1, now one, among them.
+    const prior = {
+      ...marker,
+      messages: marker.messages.map((m, k) => (k === 1 ? { ...m, category: 'prior' } : m)),
+      diagonalPerAnswer: [{ message: 1, turn: 1, value: 0 }],
+    } as PolicyResult;
     // The heatmap points at it where it is brightest: "x" (key 2) is read most by the first row (token 6); "u" lies
     // outside the zoom on the last prior assistant answer, so no arrow.
-    expect(stripeCell({ ...prior, diagonalPerAnswer: [{ message: 1, turn: 1, value: 0 }] } as PolicyResult)).toEqual({ q: 6, k: 2 });
+    expect(stripeCell(prior)).toEqual({ q: 6, k: 2 });
     expect(stripeCell(r)).toBeNull();
     expect(stripeSaid(prior)).toBe(`The brightest stripe is "x" (turn 1's answer): every row reads it, 13 % of the answer's attention in all.`);
     expect(brightestColumn({ ...r, attention: undefined })).toBeNull();

@@ -87,13 +87,20 @@ const MARK_COLOR = '#00E5FF';
  */
 function cellBox(ctx: CanvasRenderingContext2D, { vp }: Paint, cell: Cell, color: string): void {
   const pad = 3;
+  outlined(ctx, color, 5, 3, () =>
+    ctx.strokeRect(BAND + vp.tx + cell.col * vp.sx - pad, BAND + vp.ty + cell.row * vp.sy - pad, Math.max(3, vp.sx) + 2 * pad, Math.max(3, vp.sy) + 2 * pad),
+  );
+}
+
+/** Strokes a shape twice, wide in black, then narrower in `color` on top: a mark that reads on bright cells and dark alike. */
+function outlined(ctx: CanvasRenderingContext2D, color: string, under: number, over: number, stroke: () => void): void {
   for (const [style, w] of [
-    ['#000', 5],
-    [color, 3],
+    ['#000', under],
+    [color, over],
   ] as const) {
     ctx.strokeStyle = style;
     ctx.lineWidth = w;
-    ctx.strokeRect(BAND + vp.tx + cell.col * vp.sx - pad, BAND + vp.ty + cell.row * vp.sy - pad, Math.max(3, vp.sx) + 2 * pad, Math.max(3, vp.sy) + 2 * pad);
+    stroke();
   }
 }
 
@@ -176,17 +183,12 @@ function paintMark(ctx: CanvasRenderingContext2D, { vp, areaW }: Paint, { cell, 
   const y = cy + Math.max(vp.sy, 6) + 10;
   const [tipX, tipY] = [cx + (left ? -1 : 1) * (Math.max(vp.sx, 3) / 2 + 4), cy + Math.max(vp.sy, 3) / 2 + 4];
   const [fromX, fromY] = [left ? x + w : x, y];
-  for (const [style, lw] of [
-    ['#000', 4],
-    [MARK_COLOR, 2],
-  ] as const) {
-    ctx.strokeStyle = style;
-    ctx.lineWidth = lw;
+  outlined(ctx, MARK_COLOR, 4, 2, () => {
     ctx.beginPath();
     ctx.moveTo(fromX, fromY);
     ctx.lineTo(tipX, tipY);
     ctx.stroke();
-  }
+  });
   ctx.fillStyle = 'rgba(0, 0, 0, 0.8)';
   ctx.fillRect(x, y - 9, w, 18);
   ctx.fillStyle = MARK_COLOR;
@@ -228,14 +230,7 @@ function outlineBand(
   }
   ctx.closePath();
   ctx.setLineDash(dash);
-  for (const [style, w] of [
-    ['#000', 3],
-    [BAND_COLOR, 1.5],
-  ] as const) {
-    ctx.strokeStyle = style;
-    ctx.lineWidth = w;
-    ctx.stroke();
-  }
+  outlined(ctx, BAND_COLOR, 3, 1.5, () => ctx.stroke());
   ctx.setLineDash([]);
 }
 

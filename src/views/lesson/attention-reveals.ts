@@ -137,6 +137,12 @@ function priorTakeaway(r: PolicyResult): Pick<Reveal, 'takeaway'> {
 /** The prior assistant answers' content spans, in the order of the diagonal's breakdown: where its bands lie. */
 export const priorSpans = (r: PolicyResult) => r.diagonalPerAnswer.map((d) => r.messages[d.message]!.content);
 
+/** Whether token `k` lies in the last prior assistant answer's words: the lesson's heatmap zoom, where a stripe is on screen. */
+export function inLastPrior(r: PolicyResult, k: number): boolean {
+  const last = priorSpans(r).at(-1);
+  return !!last && k >= last.start && k < last.start + last.length;
+}
+
 /** The answer's rows of the head-mean attention (a full matrix starts at row 0); null where the page kept fewer, or none. */
 export function answerRows(r: PolicyResult): AttentionSlab | null {
   const whole = r.attention?.mean;

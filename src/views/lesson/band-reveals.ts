@@ -4,7 +4,7 @@
  */
 import type { PolicyResult } from '../../analysis/analyze';
 import { bandColumns } from '../../metrics/inertia';
-import { answerRows, diagonalByLines, bandLine, overTurns, priorSpans } from './attention-reveals';
+import { answerRows, diagonalByLines, bandLine, inLastPrior, overTurns, priorSpans } from './attention-reveals';
 import { quoted, whereToken } from './token-where';
 import {
   AGAINST_CHANCE,
@@ -81,10 +81,8 @@ export function stripesPhrase(r: PolicyResult): { said: string; more: string } |
   const top = strongStripes(r);
   if (!top) return null;
   // The lesson's heatmap opens on the last prior assistant answer: a stripe elsewhere is found with "fit".
-  const last = priorSpans(r).at(-1);
-  const inZoom = (k: number) => !!last && k >= last.start && k < last.start + last.length;
   return {
-    said: `in ${namedStripes(r, top, (k) => (inZoom(k) ? '' : ', outside the zoom'))}`,
+    said: `in ${namedStripes(r, top, (k) => (inLastPrior(r, k) ? '' : ', outside the zoom'))}`,
     more: `${top.length > 1 ? 'Those tokens get' : 'That token gets'} ${top.map((s) => percent(s.share)).join(' and ')} of the attention in the band; the band counts only the part of a stripe within ${r.radius} tokens of the dotted line.`,
   };
 }

@@ -6,8 +6,8 @@
  */
 import type { PolicyResult } from '../../analysis/analyze';
 import { ordinal } from '../../util/ordinal';
-import { answerRows, brightestColumn, priorSpans, tailRow } from './attention-reveals';
-import { copies, longestRun, pickCopy } from './copy-run';
+import { answerRows, brightestColumn, inLastPrior, priorSpans, tailRow } from './attention-reveals';
+import { brightestCopy, copies, longestRun, pickCopy } from './copy-run';
 import { stepNo } from './order';
 import { quoted, whereToken } from './token-where';
 import { figuresOf, LOADING, type LessonWorld, percent, type Reveal } from './world';
@@ -55,8 +55,8 @@ export function copyBoxSaid(w: LessonWorld): string {
 export function heatmapReveal(w: LessonWorld): Reveal {
   const r = figuresOf(w);
   if (!r) return LOADING;
-  const found = copies(r, tailRow(r));
-  const copy = found && pickCopy(found);
+  // The arrow's copy, found as the heatmap finds it.
+  const copy = brightestCopy(r, tailRow(r));
   // The arrow's cell as read out under the heatmap (its weight to the same decimal): its two tokens and its weight, against an even spread over its row.
   const cell = copy
     ? `The arrow's cell: ${quoted(r, copy.q)} (${whereToken(r, copy.q)}) gives ${(copy.weight * 100).toFixed(1)} % of its attention to ${quoted(r, copy.k)} (${whereToken(r, copy.k)}), ${Math.round(copy.weight * (copy.q + 1))} times an even spread.`
@@ -79,8 +79,7 @@ export function heatmapReveal(w: LessonWorld): Reveal {
 export function stripeSaid(r: PolicyResult): string {
   const c = brightestColumn(r);
   if (!c) return '';
-  const lastPrior = r.messages.map((m) => m.category).lastIndexOf('prior');
-  return `The brightest stripe is ${quoted(r, c.k)} (${whereToken(r, c.k)}${c.message === lastPrior ? '' : ', "fit" shows it'}): every row reads it, ${percent(c.share)} of the answer's attention in all.`;
+  return `The brightest stripe is ${quoted(r, c.k)} (${whereToken(r, c.k)}${inLastPrior(r, c.k) ? '' : ', "fit" shows it'}): every row reads it, ${percent(c.share)} of the answer's attention in all.`;
 }
 
 /**
@@ -90,8 +89,7 @@ export function stripeSaid(r: PolicyResult): string {
 export function stripeCell(r: PolicyResult): { q: number; k: number } | null {
   const c = brightestColumn(r);
   const answer = answerRows(r);
-  const last = priorSpans(r).at(-1);
-  if (!c || !answer || !last || c.k < last.start || c.k >= last.start + last.length) return null;
+  if (!c || !answer || !inLastPrior(r, c.k)) return null;
   let best = 0;
   for (let i = 1; i < answer.rows; i++) if (answer.data[i * answer.seqLen + c.k]! > answer.data[best * answer.seqLen + c.k]!) best = i;
   return { q: r.query.start + best, k: c.k };

@@ -269,6 +269,9 @@ export function walledOut(c: WallCounts): string {
   return ` (leaving out ${w.turns} turns in ${w.mazes === 1 ? 'a maze that starts' : `${w.mazes} mazes that start`} it in a cell walled on all four sides, where every move hits a wall)`;
 }
 
+/** A stage's repeats among its moves made, in whole per cent, as `stagesSaid` and `growsSaid` say them. */
+const stageRate = (x: { repeats: number; moved: number }): string => `${rate(x.repeats, x.moved || 1)} %`;
+
 /**
  * Where the gap between Full and DE is, said first in step 2's fold: at the first meeting of a wall, and once the
  * model's previous answer already walked into it (`Stages`). Readers asked whether stuck runs, which pile up turns
@@ -277,7 +280,7 @@ export function walledOut(c: WallCounts): string {
 export function stagesSaid(c: WallCounts): string {
   const s = c.stages;
   if (!s?.first.turns || !s.after.turns) return '';
-  const r = (x: { repeats: number; moved: number }) => `${rate(x.repeats, x.moved || 1)} %`;
+  const r = stageRate;
   const [first, after] = [byChance(s.first.split), byChance(s.after.split)];
   return `Where the gap is: the first time it meets a wall (${s.first.turns} turns), it walks back in at ${r(s.first.full)} with its whole history and ${r(s.first.de)} with none (${luckWord(first.clear)}). Once its previous answer has already walked into that wall (${s.after.turns} turns), ${r(s.after.full)} against ${r(s.after.de)} (${luckWord(after.clear)}). Most of the gap sits in those runs of repeats, which also pile up the turns counted here. `;
 }
@@ -286,6 +289,6 @@ export function stagesSaid(c: WallCounts): string {
 export function growsSaid(c: WallCounts): string {
   const s = c.stages;
   if (!s?.first.turns || !s.after.turns || !byChance(s.after.split).clear) return '';
-  const r = (x: { repeats: number; moved: number }) => `${rate(x.repeats, x.moved || 1)} %`;
+  const r = stageRate;
   return ` Most of the gap sits where its previous answer already walked into the wall (${r(s.after.full)} against ${r(s.after.de)}); the first time it meets a wall, ${r(s.first.full)} against ${r(s.first.de)}${byChance(s.first.split).clear ? ', more than luck too' : ', which could be luck'}.`;
 }
