@@ -73,7 +73,7 @@ async function headsStory(): Promise<[moves: string, named: string]> {
     `With every head on the model ${moveClause(withAll, walls, toGoal)}; with the most-copying heads off, ${then(withOff)}${
       topWrong && !controlWrong ? ', and its list of cells comes out different' : ''
     }. With the lowest off, ${then(withControl)}${topWrong && controlWrong ? '; both change its list of cells' : ''}.`,
-    `Switched off: ${listed(top)} (most copying: highest diagonal ratio); ${listed(bottom)} (lowest), in the last layer.`,
+    `Switched off (named by layer and head, each counted from 0, so L1·H0 is the last layer's 1st head): ${listed(top)} (most copying: highest diagonal ratio); ${listed(bottom)} (lowest), in the last layer.`,
   ];
 }
 /**
@@ -333,6 +333,9 @@ describe('the lesson, walked with the keyboard only', () => {
         // Each reveal leads with its point, in one short bold line.
         const takeaway = (await card.getByTestId('lesson-takeaway').textContent()) ?? '';
         expect(words(takeaway), `step ${n + 1} (${s.id}) takeaway words`).toBeLessThanOrEqual(WORDS.takeaway);
+        // One plain claim: one sentence, no colon chain (a teacher read "X: Y; Z" headlines as three claims).
+        expect(sentencesOf(takeaway).length, `step ${n + 1} (${s.id}) takeaway sentences`).toBeLessThanOrEqual(1);
+        expect(takeaway, `step ${n + 1} (${s.id}) takeaway`).not.toMatch(/[:;]/);
         // Not under the card's sticky top (its step and title), where its first line showed cut.
         const clear = async () => {
           const [t, top] = [await card.getByTestId('lesson-takeaway').boundingBox(), await card.locator('.lesson-top').boundingBox()];
@@ -343,6 +346,7 @@ describe('the lesson, walked with the keyboard only', () => {
         // Unfolded: the takeaway and the one sentence under the picture.
         const lead = (await card.getByTestId('lesson-lead').textContent()) ?? '';
         const quoted = numbersOf(`${takeaway} ${lead}`);
+        expect(words(lead), `step ${n + 1} (${s.id}) lead words`).toBeLessThanOrEqual(WORDS.lead);
         // The caveat, unfolded too: one short sentence, with a figure or two at most.
         const caveat = (await card.getByTestId('lesson-caveat').count()) ? ((await card.getByTestId('lesson-caveat').textContent()) ?? '') : '';
         expect(words(caveat), `step ${n + 1} (${s.id}) caveat words`).toBeLessThanOrEqual(WORDS.caveat);
@@ -509,7 +513,7 @@ describe('the lesson, walked with the keyboard only', () => {
         /^For example, ".+", the token whose row picks the answer's last word, ".+", gives \d+ % to .+ and \d+ % to .+; the other \d+ tokens share the last \d+ %\.( Attention need not fall where a person would look: punctuation often gets much of it\.)?$/,
       );
       expect(await card.getByTestId('lesson-takeaway').textContent()).toMatch(
-        /^Attention is each earlier token's share of what one token reads, adding up to 100\u00a0%\./,
+        /^Its three most-read tokens get far more than an even share, yet under half of it\.$/,
       );
     });
     await step(7, async () => {
@@ -541,7 +545,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       // One real copy is outlined, said in the card and under the heatmap.
       expect(await card.getByTestId('lesson-text').textContent()).toMatch(
-        /^Each row is one token of turn 10's answer, its attention laid out as step 7's bar was: the brighter a cell, the more\. The columns are the tokens it reads; zoomed in, turn 9's answer\. A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th(, or its 11th, the word it copies next)?\. Here (copies are short, single bright cells|a bright line runs \d+ cells); the arrow marks one, "[^"]+" reading "[^"]+"(, the word it writes next)?\.$/,
+        /^Each row is one token of turn 10's answer, laid out as step 7's bar: the brighter a cell, the more attention\. The columns are the tokens it reads, zoomed in on turn 9's answer\. A word-for-word copy is a slanted line \(drawn above the heatmaps\): the answer's 10th token reads a prior assistant answer's 10th(, or its 11th, the word it copies next)?\. Here (copies are short, single cells|a bright line runs \d+ cells); the arrow marks one, "[^"]+" reading "[^"]+"(, the word it writes next)?\.$/,
       );
       expect(await page.getByTestId('lesson-zoom').textContent()).toMatch(
         /The light-blue box and arrow: one real copy, an answer token reading( the same word in that answer|, in that answer, the word it writes next), read out under the heatmap until you point at another cell \(a white box\)\./,
@@ -585,7 +589,7 @@ describe('the lesson, walked with the keyboard only', () => {
         );
       // Said in words on the card: the list gives most of it.
       expect(split.before).toBeGreaterThan(split.last);
-      expect(await card.getByTestId('lesson-takeaway').textContent()).toContain('Most of the diagonal is the list of cells');
+      expect(await card.getByTestId('lesson-takeaway').textContent()).toContain('It copies in order mostly the list of cells');
       // And drawn: the whole answer, then its two parts, as the same model gives them in Node; then Filler, beside it
       // on the page, as its figure there says.
       const filler = `${Math.round(Number(await page.getByTestId('figure-filler-diagonal').getAttribute('data-value')) * 100)}\u00a0%`;

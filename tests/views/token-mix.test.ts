@@ -37,11 +37,11 @@ describe("one token's share-out, before the five kinds' guess", () => {
     const world = (r: PolicyResult) => ({ results: [r], fromModel: true, fromCache: false }) as unknown as LessonWorld;
     // The top three take 0.85: far from even.
     expect(attentionReveal(world(result({ 0: 0.1, 3: 0.5, 4: 0.2, 8: 0.15, 5: 0.05 })))).toEqual({
-      takeaway: "Attention is each earlier token's share of what one token reads, adding up to 100 %. It is far from even: a few tokens get most of it.",
-      said: `Here, picking "east", "22" gives 85 % to its three most-read tokens and 15 % to the other 6 it sees, the answer's own so far included. The next steps add up every token of the answer this way, by the kind of token read.`,
+      takeaway: 'A few of the tokens it sees get most of it.',
+      said: `Here, picking "east", "22" gives 85 % to its three most-read tokens and 15 % to the other 6 it sees. The next steps add up every token of the answer this way, by the kind of token read.`,
       more: expect.stringMatching(/^For example, "22", the token whose row picks the answer's last word, "east", gives 50 % to "22"/),
       // "22", "south", "22": none is "east", so the card says what a glance reads.
-      caveat: 'none of them is "east" itself: the first layer already mixed earlier words into each token, so one glance at a token brings in others too.',
+      caveat: 'none of them is "east" itself, as the first layer already mixed earlier words into each token.',
     });
     // The 9 tokens it sees, against the 6 read before answering (as the drop-turns step counts them): 3 of its own answer.
     const counted = { ...result({ 0: 0.1, 3: 0.5, 4: 0.2, 8: 0.15, 5: 0.05 }), turn: 2, cost: [{ turn: 2, contextTokens: 6 }] } as unknown as PolicyResult;
@@ -53,10 +53,10 @@ describe("one token's share-out, before the five kinds' guess", () => {
     expect(notTheWord(r, { ...tokenMix(r)!, next: 4 })).toBe(false);
     // Spread evenly over its 9 tokens (1/9 each): the top three take a third, under half.
     const even = Object.fromEntries(Array.from({ length: 9 }, (_, k) => [k, 1 / 9]));
-    expect(attentionReveal(world(result(even))).takeaway).toMatch(/It is spread wide: its three most-read tokens get under half\.$/);
+    expect(attentionReveal(world(result(even))).takeaway).toBe('It is spread wide, its three most-read tokens getting under half.');
     // 32 % on 3 of 609 tokens (an even share gives them 0.5 %): far above it, yet under half; 3 of 9 at a third: even.
-    expect(spreadSaid(0.32, 3, 609)).toBe('Its three most-read tokens get far more than an even share, yet under half.');
-    expect(spreadSaid(1 / 3, 3, 9)).toBe('It is spread wide: its three most-read tokens get under half.');
-    expect(spreadSaid(0.85, 3, 9)).toBe('It is far from even: a few tokens get most of it.');
+    expect(spreadSaid(0.32, 3, 609)).toBe('Its three most-read tokens get far more than an even share, yet under half of it.');
+    expect(spreadSaid(1 / 3, 3, 9)).toBe('It is spread wide, its three most-read tokens getting under half.');
+    expect(spreadSaid(0.85, 3, 9)).toBe('A few of the tokens it sees get most of it.');
   });
 });

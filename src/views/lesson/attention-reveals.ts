@@ -39,7 +39,7 @@ export function sharesReveal(w: LessonWorld): Reveal {
     ...priorTakeaway(r),
     ...selfCaveat(r),
     // The bars a reader asks about next (the user's turns below chance, the current answer far above); the sink, in the fold.
-    said: `You guessed ${percent(w.guesses.prior ?? 0)}; the answer gives ${percent(r.ratios.prior)} of its attention to its prior assistant answers${yardstick.lead}.${yardstick.rest}${othersSaid(r)}`,
+    said: `You guessed ${percent(w.guesses.prior ?? 0)}; they get ${percent(r.ratios.prior)} of its attention${yardstick.lead}.${yardstick.rest}${othersSaid(r)}`,
     // Over every turn at a wall, not one answer; and what step 6 said of a glance, carried here: a share by kind is a rough map.
     more: `${onPanel(['prior assistant', r.ratios.prior])}${w.walls !== null ? overTurns('prior', r.ratios.prior / (evenShare(r, 'prior') || 1)) : ''} The five add up to 100 %: what one kind gets above chance, the others give up. The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the current answer itself${selfSaid(r)}. ${sinkSaid(r.ratios.sink)} Each token also carries a mix of the words before it, so these shares say where the answer looks, not exactly what it takes in.`,
   };
@@ -96,7 +96,7 @@ function selfCaveat(r: PolicyResult): Pick<Reveal, 'caveat'> {
   return k === null
     ? {}
     : {
-        caveat: `the answer's own words get the most for their length, ${k.toFixed(1)} times chance, because each token reads the few words just before it most.`,
+        caveat: `the answer's own words get the most for their length (${k.toFixed(1)} times chance): each token reads the words just before it most.`,
       };
 }
 
@@ -127,10 +127,10 @@ function priorTakeaway(r: PolicyResult): Pick<Reveal, 'takeaway'> {
   return {
     takeaway:
       k < AGAINST_CHANCE.aLittle
-        ? 'Its prior assistant answers get about what their length alone would give them. No sign of leaning.'
+        ? 'Its prior assistant answers get about what their length alone would give them.'
         : k < AGAINST_CHANCE.leans
-          ? 'Its prior assistant answers get a little more than their length alone would give them. Mostly, they get a lot because they are long.'
-          : `Its prior assistant answers get ${k.toFixed(1)} times what their length alone would give them: it leans on them.`,
+          ? 'Its prior assistant answers get a lot of attention mostly because they are long.'
+          : `Its prior assistant answers get ${k.toFixed(1)} times what their length alone would give them.`,
   };
 }
 

@@ -112,10 +112,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   // the fold (`withFiller`).
   const filler = figuresOf(w, 'filler');
   // What Filler's figure means, in the same sentence: readers met "3 %" with no word of what it tells.
-  const fillerSaid =
-    filler && figuresOf(w, 'full')
-      ? `, and ${percent(filler.diagonal)} with filler in its answers' place${filler.diagonal < r.diagonal / 2 ? ', so it needs their words' : ''}`
-      : '';
+  const fillerSaid = filler && figuresOf(w, 'full') ? `, and ${percent(filler.diagonal)} with filler in its answers' place` : '';
   // Each bar an average over its own tokens, against its own chance: readers took parts of one sum for one figure.
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
   if (lines) {
@@ -156,7 +153,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought): the takeaway.
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   const takeaway = list
-    ? `${list} of the diagonal is the list of cells, which the task asks it to copy. ${traced ? 'The thought and move show a trace of the repeated move.' : `The thought and move sit ${k < 0.67 ? 'below' : 'near'} chance: the move is not copied in order.`}`
+    ? `It copies in order ${list === 'Most' ? 'mostly' : 'partly'} the list of cells the task asks for, ${traced ? 'and the move too' : 'not the move'}.`
     : undefined;
   return {
     ...(takeaway ? { takeaway } : {}),
@@ -241,7 +238,7 @@ export function withFiller(t: Reveal, w: LessonWorld): Reveal {
       : '';
   const below = even > 0 && r.diagonal < even ? ', below chance' : '';
   // What Filler's figure means: in the takeaway with what Filler is, on the card after its name says it.
-  const meaning = follows ? 'most of it goes, so it needs the words themselves.' : 'much of it stays, so part of it follows where the tokens sit.';
+  const meaning = follows ? 'most of it goes, so it rests on what the answers say.' : 'much of it stays, so part of it follows where the tokens sit.';
   const reading = `${follows ? 'with filler words in their place' : 'with filler in their place'}, ${meaning}`;
   return {
     ...t,

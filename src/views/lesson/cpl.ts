@@ -94,9 +94,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   const takeaway = tally.takeaway;
   // A null result beside the paper's: said unfolded, so "could be luck" is not read as "CPL does not work".
   const twinClear = byChance(WALL_COUNTS.split.full.twin).clear;
-  const caveat = twinClear
-    ? {}
-    : { caveat: 'the paper saw CPL help large agents; a twin this tiny, trained on a few mazes, may be too small to show the same.' };
+  const caveat = twinClear ? {} : { caveat: 'the paper saw CPL help large agents; a twin this tiny, trained on few mazes, may be too small to show it.' };
   if (w.sweeping || !a || !b || b.length < a.length)
     return {
       takeaway,
@@ -118,18 +116,22 @@ export function cplReveal(w: LessonWorld): Reveal {
   const yet = t.priorLower * 2 > t.turns && !twinClear;
   const second = secondTwinWorks();
   // Where to look, unfolded under the reveal's sentence: the chart is below the card's reach.
-  const lines = `look at "Shares by turn" in the Charts panel, where the line "CPL twin: prior assistant share" lies under "prior assistant" at ${at}. Both rise as the answers pile up, and so does their chance (grey, dashed), since there is more text to read.${atChance ? ` The twin's line ends on the chance line here, yet over the stored turns at a wall it still walks back in ${movePct(WALL_COUNTS, 'twin')} of its moves.` : ''}`;
+  const lines = `look at "Shares by turn" in the Charts panel, where the twin's line ("CPL twin: prior assistant share") lies under the demo model's ("prior assistant") at ${at}.`;
+  // What else the chart shows, in the fold: the card keeps where to look.
+  const chart = `Both lines rise as the answers pile up, and so does their chance (grey, dashed), since there is more text to read.${atChance ? ` The twin's line ends on the chance line here, yet over the stored turns at a wall it still walks back in ${movePct(WALL_COUNTS, 'twin')} of its moves.` : ''}`;
   return {
     // Less attention on its answers at most turns, about as many repeats: the step's point, where the chart shows it.
     takeaway: yet
-      ? `${second ? 'The twin' : 'Neither twin repeats clearly less, though the first'} reads its prior assistant answers less at ${at}${second ? ', yet repeats almost as often' : ''}. Less attention on them did not clearly mean fewer repeats.`
+      ? second
+        ? 'The twin reads its prior assistant answers less, yet repeats almost as often.'
+        : 'Neither twin repeats clearly less, though the first reads its prior assistant answers less.'
       : takeaway,
     ...(tally.luck && { luck: tally.luck }),
     ...(tally.counts && { counts: tally.counts }),
     said,
     ...caveat,
     next: lines,
-    more: `Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict}. ${counted} ${paperCpl()}`,
+    more: `${chart} Less attention on them did not clearly mean fewer repeats. Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict}. ${counted} ${paperCpl()}`,
   };
 }
 

@@ -1,7 +1,6 @@
 /** The heads step's fold: how the heads switched off compare on the diagonal ratio. */
 import { ordinal } from '../../util/ordinal';
 import type { PolicyResult } from '../../analysis/analyze';
-import { headLabel } from '../../analysis/ablation';
 import { percent } from './world';
 
 /**
@@ -38,8 +37,8 @@ export function headsSaid(r: PolicyResult | null): string {
 export function topHeadSaid(r: PolicyResult | null): string {
   const h = r && topHead(r);
   return h
-    ? // The label counts from 0, as the code and the papers do: said where a reader first meets it.
-      `In the grid, ★ marks the highest diagonal ratio, ${spokenHead(h)} (${headLabel([h.layer, h.head])}, counted from 0), at ${percent(h.diagonal)}, ${h.times.toFixed(1)} times its layer's average.`
+    ? // Said in words, not by its label: the label counts from 0, as the code and the papers do, and tripped readers.
+      `In the grid, ★ marks the head with the highest diagonal ratio, ${spokenHead(h).replace(/ head$/, '')}, at ${h.times.toFixed(1)} times its layer's average.`
     : "The grid gives each head's diagonal ratio (★ the highest; heads named layer.head, counted from 0).";
 }
 

@@ -42,36 +42,40 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const carry = headsClear(c);
   const random = beyondRandom(h);
   const went = wentTo(h);
+  const justBeyond = byChance(h.changedRandom).p > 1 / 40;
   return {
+    // One plain claim each: how sure, under "Careful:" where only just; the figures under the chart.
     takeaway: !headsCarry(c)
-      ? 'The most-copying heads carry no more of the pull than any three heads: in this model it does not sit in them.'
+      ? 'The most-copying heads carry no more of the pull than any three heads.'
       : !carry
-        ? 'Switching off the most-copying heads changed more moves than the control, but that could be luck.'
+        ? 'The most-copying heads changed more moves than the control, but that could be luck.'
         : random
           ? mostlyIntoWalls(h)
             ? // The plain result first, where the way out is no likelier: readers found the null result undersold.
               freesNoMore(h)
-              ? 'Switching off the most-copying heads changes the repeated move more often than other heads, but finds an open way no more often: they change which wall, not whether.'
-              : 'Switching off the most-copying heads changes the repeated move more often than the lowest or three at random, but mostly to another wall: they change which wall, not whether.'
-            : 'Attention pointed at heads that matter: switching off the most-copying heads changes the repeated move more often than the lowest or three at random, by more than luck.'
-          : 'Switching off the most-copying heads stops more repeats than switching off the lowest, but not clearly more than switching off three at random.',
+              ? 'Switching off the copying heads changes which wall it walks into, not whether.'
+              : 'Switching off the copying heads changes the repeated move, mostly into another wall.'
+            : 'Switching off the copying heads changes the repeated move more than other heads do.'
+          : 'The copying heads stop more repeats than the lowest, not clearly more than three at random.',
     // How sure, in words; the chances themselves in the fold. How many repeats: the chart's caption.
     // In step 2's measure (back into the wall); where the changed moves went, under "Careful:": a reader took
     // "changed" for "cured".
     // "In every 100 of them": the base said in the sentence, so 61 is not read against the 78 % of every move at a wall.
-    said: `These ${h.of} moves hit the wall with every head on; of the moves still made with the most-copying heads off, ${still(h, 'top')} in 100 do; three at random, ${still(h, 'random')}; the lowest, ${still(h, 'bottom')}${
+    said: `Of the ${h.of} repeats, ${still(h, 'top')} in 100 still hit the wall with the most-copying heads off; ${still(h, 'random')} with three at random off, ${still(h, 'bottom')} with the lowest${
       carry
         ? random
-          ? `. Its gaps to both are more than luck${byChance(h.changedRandom).p > 1 / 40 ? ', to the random three only just' : ''}.`
+          ? `. Its gaps to both are more than luck${justBeyond ? ', to the random three only just' : ''}.`
           : '. Only its gap to the lowest is more than luck.'
         : `: were the top and the lowest alike, such a gap would come ${byChance(h.changed).said}.`
     }${carry ? headsLead(h) : ''}`,
-    ...(carry && went && { caveat: went }),
+    // How sure, unfolded where only just: readers read the bold line as settled.
+    ...(carry && random && justBeyond ? { caveat: 'its gap to three heads at random is only just more than luck.' } : carry && went && { caveat: went }),
     board: headsBoard(h, c.turns),
     luck: [luckRow('most-copying off against three at random', h.changedRandom), luckRow('most-copying off against the lowest off', h.changed)],
     counts: headsCountTable(h),
     // The turns where the sets part are in the table and on the meter: readers asked for fewer counts in words.
-    more: `The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall; each turn has its own heads ranked. The random three are drawn anew at each turn from the last layer's heads outside the most-copying three (seeded, so a rerun draws the same).`,
+    // Where the changed moves went, in the fold where the caveat says how sure instead.
+    more: `${carry && random && justBeyond && went ? `${went[0]!.toUpperCase()}${went.slice(1)} ` : ''}The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall; each turn has its own heads ranked. The random three are drawn anew at each turn from the last layer's heads outside the most-copying three (seeded, so a rerun draws the same).`,
   };
 }
 
@@ -118,7 +122,7 @@ function wentTo(h: HeadsOffCounts): string {
   if (h.moved.top - h.repeats.top <= 0) return '';
   if (!mostlyIntoWalls(h)) return 'most moves that changed took an open way.';
   return freesNoMore(h)
-    ? `with them off it finds an open way as rarely as with others off (${openOf(h, 'top')} % against ${openOf(h, 'random')} % at random): they do not hold the way out.`
+    ? `with them off it finds an open way as rarely as with others off (${openOf(h, 'top')} % against ${openOf(h, 'random')} % at random).`
     : 'most moves that changed went into another wall, not an open way, so switching heads off breaks the model more often than it frees it.';
 }
 

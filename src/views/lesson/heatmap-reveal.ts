@@ -16,7 +16,7 @@ import { figuresOf, LOADING, type LessonWorld, percent, type Reveal } from './wo
 export function heatmapText(w: LessonWorld): string {
   const r = figuresOf(w);
   const turn = r?.messages.filter((m) => m.category === 'prior').at(-1)?.turn;
-  return `Each row is one token of turn ${w.turns}'s answer, its attention laid out as step ${stepNo('attention')}'s bar was: the brighter a cell, the more. The columns are the tokens it reads; zoomed in, ${turn ? `turn ${turn}'s` : 'the last'} answer. ${copyBoxSaid(w)}`;
+  return `Each row is one token of turn ${w.turns}'s answer, laid out as step ${stepNo('attention')}'s bar: the brighter a cell, the more attention. The columns are the tokens it reads, zoomed in on ${turn ? `turn ${turn}'s` : 'the last'} answer. ${copyBoxSaid(w)}`;
 }
 
 /**
@@ -36,12 +36,12 @@ export function copyBoxSaid(w: LessonWorld): string {
   // One ahead, said why: a row computes the next word, so a copier reads the word it copies next.
   const second = !off ? '' : off > 0 ? `, or its ${ordinal(10 + off)}, the word it copies next` : ` or ${ordinal(10 + off)}`;
   // Pointed at the drawing above the heatmaps: readers learned the idea from it, not from the real picture.
-  const line = `A word-for-word copy is a slanted line, as drawn above the heatmaps: the answer's 10th token reads a prior assistant answer's 10th${second}.`;
+  const line = `A word-for-word copy is a slanted line (drawn above the heatmaps): the answer's 10th token reads a prior assistant answer's 10th${second}.`;
   if (!r || !copy || off === null) return line;
   // How long the real line runs, so a reader does not hunt for the drawing's long one (readers found none). A short
   // one said plainly: counting runs "2 in a row, 4 just past the band" sent readers hunting cell by cell.
   const run = longestRun(r)?.length ?? 0;
-  const runs = run >= 3 ? `a bright line runs ${run} cells` : 'copies are short, single bright cells';
+  const runs = run >= 3 ? `a bright line runs ${run} cells` : 'copies are short, single cells';
   // The boxed cell's two tokens, so the reader knows what to find under the arrow.
   const pair =
     copy.reads === 'next' ? `${quoted(r, copy.q)} reading ${quoted(r, copy.k)}, the word it writes next` : `${quoted(r, copy.q)} reading ${quoted(r, copy.k)}`;
@@ -63,8 +63,7 @@ export function heatmapReveal(w: LessonWorld): Reveal {
     : '';
   const stripe = stripeSaid(r);
   return {
-    takeaway:
-      'Bright cells come in two kinds: a copy, one token reading its word in a prior assistant answer, and a stripe, one token that row after row reads.',
+    takeaway: 'Bright cells are copies of the same word, or stripes that every row reads.',
     said: `${cell} ${stripe}`.trim(),
     caveat: 'a stripe is not a copy: row after row reads that token, whatever word the row itself is.',
     more: `${copy ? `An even spread would give each of the ${copy.q + 1} tokens the arrow's row sees the same share. ` : ''}Each row adds up to 100 %, as the bar of step ${stepNo('attention')} did, over the tokens before its own; the heatmap shows the part of each row that falls on the zoomed columns. Point at a cell to read its two tokens and its weight under the heatmap; "fit" shows the whole conversation.`,

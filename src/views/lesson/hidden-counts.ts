@@ -42,24 +42,28 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   // The per cents of other walls in the fold: the bars draw them (the grey), and the card keeps few figures.
   // How often AO still finds a way out against DE, in words: "as often" alone would hide it.
   const [aoOpen, deOpen] = [openRate(c, 'ao'), openRate(c, 'de')];
-  const fewerWays = aoOpen * 2 < deOpen ? '; it finds an open way less than half as often' : aoOpen + 5 < deOpen ? '; it finds an open way less often' : '';
+  const fewerWays =
+    aoOpen * 2 < deOpen
+      ? ' It finds an open way less than half as often as with no history.'
+      : aoOpen + 5 < deOpen
+        ? ' It finds an open way less often than with no history.'
+        : '';
   const shaken = unsettled(c, 'ao')
-    ? `hiding its answers confuses it: ${otherWalls(c, 'ao')} % of AO's moves hit another wall, against ${otherWalls(c, 'de')} % of DE's${fewerWays}.`
+    ? `hiding its answers confuses it, so ${otherWalls(c, 'ao')} % of its moves hit another wall, against ${otherWalls(c, 'de')} % with no history.`
     : '';
   const takeaway = {
     // The placeholders' unsettling said in the takeaway too: readers took the bold line for the whole story.
-    pull: shaken
-      ? 'With its own answers hidden (AO), it repeats as often as with no history. So the extra repeats seem to go with its own words, though hiding them confuses it.'
-      : 'With its own answers hidden (AO) it repeats the move no more than with no history, so the extra repeats went with its own words.',
-    part: 'With its own answers hidden (AO), the model repeats the move less than with them, more than with none: part of the extra repeats came with its own words.',
-    all: 'With its own answers hidden (AO), the model repeats the move as often as with them: here the extra repeats do not come with its own words.',
-    below: 'With its own answers hidden (AO), the model is confused: it repeats the move less than even with no history, so hiding tells little here.',
+    // One plain claim each; the confusion is the caveat's, under it.
+    pull: 'Hiding its own answers (AO) takes the extra repeats away.',
+    part: 'Hiding its own answers (AO) takes part of the extra repeats away.',
+    all: 'Hiding its own answers (AO) leaves the extra repeats as they were.',
+    below: 'Hiding its own answers (AO) confuses it below even no history, so it tells little.',
   };
   // AO alone, the papers' own test: SUM and Filler, two more ways to hide the answers, left the step (a newcomer met
   // too many names at once, and took SUM for Summary); Filler returns at the diagonal, where it is used.
   return {
     takeaway: takeaway[verdict('ao')],
-    said: `Of the moves made, AO (${among('ao')} %) ${reading('ao')}.`,
+    said: `Of the moves made, AO (${among('ao')} %) ${reading('ao')}.${shaken ? fewerWays : ''}`,
     // What "unsettles" means, beside the bold line that says it: readers found it only in the fold.
     ...(shaken && { caveat: shaken }),
     luck: [luckRow('AO against DE', c.split.de.ao), luckRow('AO against Full', c.split.full.ao)],
@@ -105,9 +109,9 @@ const anyWall = (c: WallCounts, w: Writer): number => rate(c.moved[w] - c.open[w
 function latestShaken(c: WallCounts): string {
   if (!unsettled(c, 'ao-last')) return '';
   if (unsettled(c, 'ao-second-last'))
-    return `one placeholder confuses it: ${otherWalls(c, 'ao-last')} % of AO-last's moves hit another wall, against ${otherWalls(c, 'de')} % of DE's, and the control's too, yet the control keeps the repeats.`;
+    return `any one placeholder confuses it (${otherWalls(c, 'ao-last')} % of moves into another wall, against ${otherWalls(c, 'de')} % with no history), yet the control keeps the repeats.`;
   // Readers counted any wall from the table: many of the repeats it loses only swap walls.
-  return `hiding it confuses the model: ${otherWalls(c, 'ao-last')} % of its moves hit another wall, against ${otherWalls(c, 'de')} % with no history; many repeats just swap walls.`;
+  return `hiding it confuses the model, so many repeats just move to another wall (${otherWalls(c, 'ao-last')} % of moves, against ${otherWalls(c, 'de')} % with no history).`;
 }
 
 /**
@@ -169,20 +173,20 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   // Read against its control: the same one placeholder on the answer before, so confusion alone would drop there too.
   // Where many of its moves hit another wall, the bold line says so: readers took "brings repeats down" for a cure.
   const takeaway = {
+    // One plain claim each: where the repeats went instead (another wall) is the caveat's, under it.
     pull: !keeps
-      ? 'Hiding only its previous answer takes the extra repeats away, but hiding the answer two turns back does too: part of the drop is the placeholder itself.'
-      : shaken
-        ? "Hiding only its previous answer brings repeats into the same wall down to DE's, though many just move to another wall; hiding the answer two turns back does not."
-        : "Hiding only its previous answer brings repeats into the wall down to DE's; hiding the answer two turns back does not: the pull sits in that answer.",
-    part: 'Hiding only its previous answer takes part of the extra repeats away: the pull sits partly in that one answer.',
-    all: 'Hiding only its previous answer leaves the extra repeats: the pull is not in that one answer.',
-    below: 'Hiding only its previous answer confuses the model: it repeats the move less than even with no history, so this tells little.',
+      ? 'Hiding its previous answer takes the extra repeats away, and so does hiding an older one.'
+      : 'Hiding its previous answer, not an older one, takes the extra repeats away.',
+    part: 'Hiding its previous answer takes part of the extra repeats away.',
+    all: 'Hiding its previous answer leaves the extra repeats as they were.',
+    below: 'Hiding its previous answer confuses it below even no history, so it tells little.',
   }[v];
   // The same wall and any wall, side by side: readers counted any wall from the table and found the swap.
   const both = (w: Writer) => `${moveRate(c, w)} % and ${anyWall(c, w)} %`;
   return {
     takeaway,
-    said: `With only its previous answer hidden (AO-last), ${moveRate(c, 'ao-last')} % of its moves go into the same wall, ${anyWall(c, 'ao-last')} % into any wall. The control, the answer two turns back hidden: ${both('ao-second-last')}; no history (DE): ${both('de')}; the whole history: ${both('full')}.${confusion(c)}`,
+    // The card's sentence: the test against its control, the same wall only; any wall, in the fold.
+    said: `With its previous answer hidden (AO-last), ${moveRate(c, 'ao-last')} % of its moves go back into the wall; with the one two turns back hidden, ${moveRate(c, 'ao-second-last')} %. Into the same wall and into any wall: AO-last ${both('ao-last')}, its control ${both('ao-second-last')}. No history (DE): ${both('de')}; the whole history: ${both('full')}.`,
     ...(shaken && { caveat: shaken }),
     luck: [
       luckRow('AO-last against Full', c.split.full['ao-last']),
@@ -200,7 +204,7 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
       ],
       c,
     ),
-    more: `${swapMore(c)}AO-last and AO-second-last are this tool's tests, not a paper's policies: each puts AO's placeholder in place of one answer, without AO's line in the system prompt. ${cutSaid(c)} ${noMoveAsRepeat(c)}`,
+    more: `${confusion(c).trim()}${confusion(c) ? ' ' : ''}${swapMore(c)}AO-last and AO-second-last are this tool's tests, not a paper's policies: each puts AO's placeholder in place of one answer, without AO's line in the system prompt. ${cutSaid(c)} ${noMoveAsRepeat(c)}`,
   };
 }
 

@@ -108,8 +108,7 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
 }
 
 /** What the look inside means for someone who wants to know why a model repeats. */
-export const SO_WHAT =
-  'Part 1 found the pull in the previous answer by changing what the model reads; looking inside did not show how that pull works, as attention shows where it reads, not why.';
+export const SO_WHAT = 'Part 1 found the pull in the previous answer by changing what the model reads; attention showed where it reads, not why.';
 
 /** The inside recap's reveal: the half's question answered in one line, then how (clues, then the test). */
 export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Reveal {
@@ -121,15 +120,8 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
   // Where most repeats do not look back, the clues are clues only; the test's verdict follows in the same line.
   const rare = looksRare(c);
   const start = rare ? 'Attention gave clues, not the cause' : 'Attention showed where the move reads';
-  const takeaway = !carry
-    ? `${start}. Switching off the heads that copy most did not change the repeat more than switching off others.`
-    : beyondRandom(h)
-      ? mostlyIntoWalls(h)
-        ? freesNoMore(h)
-          ? `${start}. Switching off the heads that copy most changes the move more than switching off others, but frees it no more often.`
-          : `${start}. Switching off the heads that copy most changes the move more than switching off others, but mostly to another wall.`
-        : `${start}, but it led to heads that matter: switching off the heads that copy most changes the move more than switching off others.`
-      : `${start}. Switching off the heads that copy most changes the move barely more than switching off three at random.`;
+  // One plain claim: what the test found of the copying heads is the caveat's and the table's.
+  const takeaway = carry && beyondRandom(h) && !mostlyIntoWalls(h) ? `${start}, and it led to heads that matter.` : `${start}.`;
   // The clues the rows found, in one sentence: each only where its figure is well above chance.
   const { prior, diagonal, head } = readingsOf(full);
   const clues = [
@@ -149,7 +141,9 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
     caveat: `attention maps look convincing, but only switching parts off tests them; ${
       carry && beyondRandom(h)
         ? mostlyIntoWalls(h)
-          ? 'here switching off the copying heads changed which wall it walks into more than whether it hits one'
+          ? freesNoMore(h)
+            ? 'here it changed which wall, not whether'
+            : 'here it changed the move, mostly into another wall'
           : 'here the test backed the copying heads'
         : 'here the test did not single out the copying heads'
     }.`,

@@ -167,7 +167,7 @@ export function headsOffReveal(
   const moves = `With every head on the model ${moveClause(a.withAll, walls, toGoal)}; with the most-copying heads off, ${then(a.withOff)}${garbled}.${
     c ? ` With the lowest off, ${then(c.withOff)}${topWrong && controlWrong ? '; both change its list of cells' : ''}.` : ''
   }`;
-  const named = `Switched off: ${a.off.join(', ')} (most copying: highest diagonal ratio)${c ? `; ${c.off.join(', ')} (lowest)` : ''}, in the last layer.`;
+  const named = `Switched off (named by layer and head, each counted from 0, so L1·H0 is the last layer's 1st head): ${a.off.join(', ')} (most copying: highest diagonal ratio)${c ? `; ${c.off.join(', ')} (lowest)` : ''}, in the last layer.`;
   const copied =
     previous === null
       ? ''
@@ -245,7 +245,7 @@ export function streakReveal(s: Streak | null): Reveal {
   if (into < 2) return { said: streakSaid(s) };
   // The run into the wall in bold; where the move began earlier, when it still led somewhere, said apart (one count each).
   return {
-    takeaway: `From turn ${s.wallFrom} on, it answers ${s.move} into a wall the user named, ${into} turns in a row. The steps ahead ask why.`,
+    takeaway: `From turn ${s.wallFrom} on, it answers ${s.move} into a wall the user named, ${into} turns in a row.`,
     said:
       s.wallFrom! > s.from
         ? `It had said ${s.move} since turn ${s.from}; from turn ${s.wallFrom} on, that way is a wall, and it keeps saying it.`

@@ -41,7 +41,7 @@ function cutRows(c: WallCounts, turns: readonly WallTurn[]): Pick<Reveal, 'cavea
     ...more,
     early: `in early turns ${both} still show everything, so at ${part} or more of the walls they read what Full reads.`,
     // On the card, the three named with where they stand: readers took their table rows for policies never measured.
-    caveat: `${both} ${names.length > 1 ? 'sit' : 'sits'} near Full, since ${names.length > 1 ? 'they keep' : 'it keeps'} the turn before too (early in a maze, every turn); their own bars are folded under "Read more".`,
+    caveat: `${both} ${names.length > 1 ? 'sit' : 'sits'} near Full, since ${names.length > 1 ? 'they keep' : 'it keeps'} the turn before too (early in a maze, every turn).`,
   };
 }
 
@@ -79,13 +79,13 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
     // The latest turn holds the user's message and the model's own answer: which of the two pulls is the next step's question.
     ...(most
       ? {
-          takeaway:
-            "The turn before alone brings back most of the extra repeats, so the pull comes from it: the user's message or the model's previous answer.",
+          takeaway: 'The turn before alone brings back the extra repeats.',
         }
       : {}),
     said: `At the wall it repeats the blocked move in ${movePct(c, p)} under ${label} against ${movePct(c, 'full')} under Full${against}${why}.`,
     ...(cutBars && { board: cutBars }),
-    ...(rows.caveat && { caveat: rows.caveat }),
+    // What the turn before holds, on the card: readers took "the turn before" for the model's answer alone.
+    ...(most && { caveat: "the turn before holds both the user's message and the model's answer; the next two steps tell them apart." }),
     luck: [...(policy === 'lt' ? [luckRow(`${label} against DE`, c.split.de[p])] : []), luckRow(`${label} against Full`, c.split.full[p])],
     // The counts in the fold's table: the policy, the two ends, and at LT the cutting policies its bars draw.
     counts: countTable(
@@ -97,6 +97,6 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
       c,
     ),
     // How sure each gap is, in words beside the meter's: the turns where the two part are in the table.
-    more: `${luckWords(c, p, label)}${rows.early ? ` In the bars above: ${rows.early}` : ''}${rows.more ? ` ${rows.more}` : ''}`,
+    more: `${luckWords(c, p, label)}${rows.caveat ? ` ${rows.caveat[0]!.toUpperCase()}${rows.caveat.slice(1)}` : ''}${rows.early ? ` In the bars above: ${rows.early}` : ''}${rows.more ? ` ${rows.more}` : ''}`,
   };
 }

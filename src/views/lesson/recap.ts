@@ -83,32 +83,32 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
   const [ao, latest] = [hideVerdict(c, 'ao'), hideVerdict(c, 'ao-last')];
   const takeaway =
     latest === 'pull' && ltBringsMost(c)
-      ? controlKeeps(c)
-        ? // "Seem to" where hiding that answer also confuses the model, as the hide step says it.
-          // Where hiding it sends many moves into other walls, said in the bold line: readers took "takes them away" for a cure.
-          unsettled(c, 'ao-last')
-          ? "The extra repeats seem to go with the model's previous answer: the turn before brings them back; hiding that answer, not an older one, moves them, often to another wall."
-          : "The extra repeats go with the model's previous answer: the turn before alone brings them back, and hiding that answer, not an older one, takes them away."
-        : "The extra repeats seem to go with the model's own previous answer: the turn before alone brings them back (LT), and hiding only that answer takes them away."
+      ? // One plain claim; the confusion that hedges it is the caveat's. "Seem to" where the control does not rule the placeholder out.
+        controlKeeps(c)
+        ? "The extra repeats come with the model's previous answer."
+        : "The extra repeats seem to come with the model's previous answer."
       : ao === 'pull'
-        ? "The extra repeats go with the model's own answers, not only the previous one: hiding them all (AO) takes them away, hiding only the previous one does not."
-        : "Hiding the model's own answers does not take all the extra repeats away: the pull is not only in its own words.";
+        ? "The extra repeats come with the model's own answers, not only the previous one."
+        : "The extra repeats do not come only with the model's own words.";
   // Both placeholders unsettling the model: said once, for both.
   // AO-last's extra moves into other walls are confusion only where its control's placeholder does the same.
   const shaken = [unsettled(c, 'ao') && ao === 'pull', unsettled(c, 'ao-last') && latest === 'pull' && unsettled(c, 'ao-second-last')];
+  // The previous answer's first where the bold line rests on it (AO-last's drop), AO's else.
+  const latestShaken = latest === 'pull' && unsettled(c, 'ao-last');
   const confusion = shaken.every(Boolean)
-    ? ' Both placeholders confuse it (more moves into other walls), so part of each drop may be confusion.'
-    : shaken[0]
-      ? " AO's placeholders confuse it (more moves into other walls), so part of its drop may be confusion."
-      : shaken[1]
-        ? ' The one placeholder confuses it (more moves into other walls), so part of that drop may be confusion.'
+    ? 'both placeholders confuse it (more moves into other walls), so part of each drop may be confusion.'
+    : latestShaken && ltBringsMost(c)
+      ? 'hiding its previous answer confuses it (more moves into other walls), so part of that drop may be confusion.'
+      : shaken[0]
+        ? "AO's placeholders confuse it (more moves into other walls), so part of its drop may be confusion."
         : '';
   return {
     takeaway,
     // Why AO, of the three that hide all its answers: it keeps what the user said, so only the model's own words are missing.
     // The swap test first, the plainest of them, where it shows the pull: the model follows what its answer says.
     // AO's own reading (it keeps the user's turns, where the walls are) is in the hide step: four sentences at most here.
-    said: `${followsSwap(c) ? `${swapSaid(c, 'A last test: with')} ${SWAP_PULL} ` : ''}AO-last is the direct test: only the previous answer hidden; its control hides the answer two turns back${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.${confusion}`,
+    said: `${followsSwap(c) ? `${swapSaid(c)} ${SWAP_PULL} ` : ''}AO-last is the direct test: only the previous answer hidden; its control hides the answer two turns back${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.`,
+    ...(confusion && { caveat: confusion }),
     table: {
       caption:
         'Right after walking into a wall, how often it walks into it again (of the moves it makes). Under each rate, how often it finds an open way, then its gap to DE and to Full: "more than luck" where luck alone would give it less than 1 time in 20.',

@@ -45,7 +45,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `Conversational inertia is when a model leans on its own prior assistant answers (its earlier words) more than the task needs, even repeating a failing move. Two papers, ${quotedTitles()}, report it in large chat models. Here a tiny model, trained only on mazes, played a ${w.turns}-turn maze. The user is the maze game, naming position and walls; each answer lists the cells visited, then a thought and move.`,
+      `Conversational inertia is when a model leans on its own prior assistant answers more than the task needs, even repeating a failing move. Two papers, ${quotedTitles()}, found it in large chat models. A tiny model trained only on mazes played this ${w.turns}-turn maze: each user turn names the walls; each answer lists cells visited, a thought and a move.`,
     source:
       'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1. The cells are numbered row by row, as the system prompt says; the task asks for the list. The lesson reads inertia in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention).',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
@@ -61,7 +61,7 @@ export const LESSON: LessonStep[] = [
     region: 'conversation',
     setup: { ...WALL, turns: true },
     text: (w) =>
-      `Let the model write turn ${w.turns}'s answer twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"), only the instructions and the last user message. Full and DE are context policies: rules for what the model is shown. Then the same moves are counted over ${WALL_COUNTS.episodes} mazes.`,
+      `Let the model write turn ${w.turns}'s answer twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"), only the instructions and the last user message. Full and DE are context policies: rules for what the model is shown. Then the same moves are counted over ${WALL_COUNTS.episodes} mazes; the gap between the two is the history's pull.`,
     source:
       'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes. "Could it be luck" is a two-sided sign test on the turns where the two part, each turn counted as one coin toss; turns of one maze share their history, so they are not fully independent and that test is generous. The meter\'s second line counts each maze once: an exact sign-flip (randomisation) test on each maze\'s gap, the turns where only Full repeats less those where only DE does.',
     action: 'Click "Write it under Full, then under DE".',
@@ -141,7 +141,7 @@ export const LESSON: LessonStep[] = [
     region: 'card',
     setup: WALL,
     text: () =>
-      `Steps ${stepNo('generate')}–${stepNo('hide-last')} counted how often the model walks back into a wall it just hit. Read each against DE: with no history it still walks back in often. "${PAPERS.ownWords.title}" found it in large models: in real chats, ${PAPERS.ownWords.pollutedTurns} of turns carried a prior assistant answer's error or style forward. Here, dropping the whole history helped (DE: ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}); cutting it back, as Clip does, did not (${movePct(WALL_COUNTS, 'clip:6:1')}).`,
+      `Steps ${stepNo('generate')}–${stepNo('hide-last')} counted how often the model walks back into a wall it just hit, now side by side. "${PAPERS.ownWords.title}" found the same in large models: in real chats, ${PAPERS.ownWords.pollutedTurns} of turns carried a prior assistant answer's error or style forward. Dropping the whole history helped (DE: ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}); cutting it back, as Clip does, did not (${movePct(WALL_COUNTS, 'clip:6:1')}).`,
     source:
       "The counts of the steps before, together. AO as the test of the model's own words: paper 1, section 2 (the user's turns stay, only the answers go). The large models' figure: paper 1 (Do LLMs benefit from their own words?), section 4.2 and table 1 (104 of 729 turns of real chats judged polluted by a prior assistant answer). The rates are of the moves made; answers with no move are left out, as on every count at the wall.",
     action: 'Read the table, then press Next.',
@@ -157,7 +157,7 @@ export const LESSON: LessonStep[] = [
     setup: WALL,
     // Attention met on one token first, in numbers, before the steps that sum it: readers asked for it on its own.
     text: (w) =>
-      `Now, inside the model, one token. The model writes one token (a word piece) at a time; to pick the next, it mixes in information from the tokens before it, like a reader glancing back over earlier lines. It scores each earlier token for relevance; attention is those scores made into shares of the mix, adding up to 100 %. The bar shows it for the token just before turn ${w.turns}'s move, where the model picks the move.`,
+      `Now, inside the model. It writes one token (a word piece) at a time; to pick the next, it glances back over the tokens before it, like a reader over earlier lines. Attention is how much of that glance each earlier token gets, as shares adding up to 100 %. The bar shows it for the token just before turn ${w.turns}'s move, where the model picks the move.`,
     source:
       'Attention: each head weighs the tokens before the one it reads with a softmax, weights that add up to 1 (Vaswani et al., "Attention is all you need"). The bar is this tool\'s: it reads the last layer, averaged over its heads, as every figure of the lesson does. The answer is the conversation\'s own, read back through the model once (as in training, so each token sees only those before it), not written anew.',
     action: 'Read the bar and the drawing of the model, then press Next.',
@@ -220,7 +220,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: (w) =>
-      `${headsSaid(figuresOf(w))} ${topHeadSaid(figuresOf(w))} Switching a head off zeroes what it passes on, like knocking out a gene. Do the copying heads make the move? The button switches off the 3 most-copying (${RANK_MARK.first}); controls: the 3 lowest (${RANK_MARK.control}) and, over ${WALL_COUNTS.episodes} mazes, 3 at random.`,
+      `${headsSaid(figuresOf(w))} ${topHeadSaid(figuresOf(w))} Switching a head off, like knocking out a gene, silences its output. Do the copying heads make the move? The button switches off the 3 most-copying (${RANK_MARK.first}), then the 3 lowest (${RANK_MARK.control}) as a control.`,
     source: `Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean; heads and layers are counted from 0, so 1.2 is the second layer's third head. Switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three) and, in the count over the stored episodes, 3 heads drawn at random at each turn, the stricter control (the lowest heads may be the least used): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 most-copying heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
@@ -264,7 +264,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      `CPL (Context Preference Learning, from "Mitigating conversational inertia") retrains the model. For one turn it writes answer A seeing only the turn before (less history), and B seeing everything; training raises the probability of writing A and lowers B's. A twin of this model was trained so on other mazes. ${ltBringsMost(WALL_COUNTS) ? `As the turn before keeps most of the pull (step ${stepNo('contexts')}), a` : 'A'} second twin was trained toward no history. Does either still walk into the wall?`,
+      `CPL (Context Preference Learning, from "Mitigating conversational inertia") retrains the model. For one turn, it learns to prefer answer A, written seeing only the turn before, over B, written seeing everything. A twin of this model was trained so on other mazes; a second twin, toward A written with no history${ltBringsMost(WALL_COUNTS) ? `, as the turn before keeps most of the pull (step ${stepNo('contexts')})` : ''}. Does either still walk into the wall?`,
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts; the second twin the same way, with no earlier turn as the short context (a variant of this tool, not of the paper), and is counted only over the stored turns at a wall (scripts/inertia-turns.ts), not loaded on the page.',
     action: 'Click "Load the CPL twin and write the answer with both".',

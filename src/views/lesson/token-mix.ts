@@ -62,10 +62,10 @@ const inWords = (n: number): string => ['no', 'one', 'two', 'three', 'four', 'fi
  */
 export function spreadSaid(top: number, n: number, seen: number): string {
   const most = inWords(n);
-  if (top >= 0.5) return 'It is far from even: a few tokens get most of it.';
+  if (top >= 0.5) return 'A few of the tokens it sees get most of it.';
   return top * seen >= 3 * n
-    ? `Its ${most} most-read tokens get far more than an even share, yet under half.`
-    : `It is spread wide: its ${most} most-read tokens get under half.`;
+    ? `Its ${most} most-read tokens get far more than an even share, yet under half of it.`
+    : `It is spread wide, its ${most} most-read tokens getting under half.`;
 }
 
 export function attentionReveal(w: LessonWorld): Reveal {
@@ -77,12 +77,13 @@ export function attentionReveal(w: LessonWorld): Reveal {
   const most = inWords(mix.parts.length);
   return {
     // One direction throughout, as the step text says it: each earlier token's share of what one token reads.
-    takeaway: `Attention is each earlier token's share of what one token reads, adding up to 100 %. ${spreadSaid(top, mix.parts.length, mix.others + mix.parts.length)}`,
-    said: `Here, picking ${quoted(r, mix.next)}, ${quoted(r, mix.q)} gives ${percent(top)} to its ${most} most-read tokens and ${percent(mix.rest)} to the other ${mix.others} it sees, the answer's own so far included. The next steps add up every token of the answer this way, by the kind of token read.`,
+    // What attention is, the step text says: the bold line is what this one token's shows.
+    takeaway: spreadSaid(top, mix.parts.length, mix.others + mix.parts.length),
+    said: `Here, picking ${quoted(r, mix.next)}, ${quoted(r, mix.q)} gives ${percent(top)} to its ${most} most-read tokens and ${percent(mix.rest)} to the other ${mix.others} it sees. The next steps add up every token of the answer this way, by the kind of token read.`,
     more: `${tokenMixSaid(r, mix)}${seenSaid(r, mix.q)}`,
     ...(notTheWord(r, mix) && {
       // Readers asked why the token picking "south" reads none of the "south"s: said where they ask it.
-      caveat: `none of them is ${quoted(r, mix.next)} itself: the first layer already mixed earlier words into each token, so one glance at a token brings in others too.`,
+      caveat: `none of them is ${quoted(r, mix.next)} itself, as the first layer already mixed earlier words into each token.`,
     }),
   };
 }

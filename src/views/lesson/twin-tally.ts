@@ -24,11 +24,9 @@ export const secondTwinWorks = (c: WallCounts = WALL_COUNTS): boolean => clearly
 function takeaway(c: WallCounts): string {
   const firstClear = clearlyLower(c, 'twin');
   if (secondTwinWorks(c))
-    return firstClear
-      ? 'Both twins repeat less at the wall, the one trained toward the move made with no history too.'
-      : 'The twin trained toward the move made with no history repeats clearly less; the one trained toward the turn before could be luck.';
-  if (!firstClear) return 'Neither twin repeats clearly less. Aimed at the move made with the turn before or with none, this small training leaves the pull.';
-  return `Trained only where its history changed the move, the twin repeats it less often at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`;
+    return firstClear ? 'Both twins repeat less at the wall.' : 'The twin trained toward no history repeats clearly less, the other could be luck.';
+  if (!firstClear) return 'Neither twin repeats clearly less at the wall.';
+  return `The twin repeats less at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`;
 }
 
 /** Why the first twin stops short, said only while the second twin bears it out (it repeats clearly less). */

@@ -86,21 +86,17 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // With no history it still repeats often (the model's own lean, said in the caveat); inertia is the gap.
     takeaway:
       gap > 0
-        ? `After hitting a wall (${c.mazes} mazes), it walks into it again in ${movePct(c, 'full')} of moves with its whole history, ${movePct(c, 'de')} with none. The gap is the history's pull.`
-        : 'Here the history adds no repeats into the wall: no inertia shows in the move.',
+        ? `After a wall, it walks into it again in ${movePct(c, 'full')} of moves with history, ${movePct(c, 'de')} without.`
+        : 'Here the history adds no repeats into the wall.',
     // The card keeps the two rates (the chart draws them); how many turns, mazes and extra repeats, in the fold.
     // Luck introduced here, where the first comparison is: every later count reads the same way.
     // What the chart counts is its caption (the mazes, the moves made): the card keeps the reading.
     said: `C${luckSaid(c.split.de.full, 'Full and DE').slice(1)}`,
     // Why so often with none, from the record: not the goal (it lies beyond the wall at few of these turns), but where
     // the model heads when alone with the last message. The lesson said "the goal" until the record counted it.
-    caveat: `even with no history it walks into the wall again in ${movePct(c, 'de')}${
-      lean
-        ? lean.walls
-          ? `: this tiny model heads ${lean.ways} in ${lean.share} % of moves, where most walls are`
-          : `, as this tiny model mostly heads ${lean.ways}; what Full adds is the history's pull`
-        : ": the last message alone leads it there; what Full adds is the history's pull"
-    }.`,
+    caveat: lean
+      ? `with no history it walks back in often too: it ${lean.walls ? `heads ${lean.ways} in ${lean.share} % of moves, where most walls are` : `mostly heads ${lean.ways}`}.`
+      : `with no history the last message alone leads it back in ${movePct(c, 'de')} of moves.`,
     // The same gap with each maze counted once, its size kept: the stricter test, for the turns of a maze are not independent.
     luck: [
       { label: 'Full against DE, turn by turn', ...turnByTurn(c.split.de.full) },

@@ -134,7 +134,9 @@ export interface Bars {
   rows: { label: string; value: number; even: number; at?: number }[];
 }
 /** The most words (and a step text's most sentences, each of at most `sentence` words) a card may have, and the most numbers a reveal shows unfolded: read, not skimmed (tested on each). */
-export const WORDS = { text: 80, sentences: 5, sentence: 32, said: 90, saidSentences: 4, takeaway: 30, numbers: 5, caveat: 30 } as const;
+// A teacher, reading every card, asked for one plain claim and one figure per card: the takeaway one sentence with no
+// colon chain, the sentence under it (`lead`) and the caveat short; the rest folded.
+export const WORDS = { text: 70, sentences: 5, sentence: 32, said: 90, saidSentences: 4, takeaway: 18, lead: 30, numbers: 5, caveat: 24 } as const;
 /** The numbers a text quotes ("78 %", "1.5 times", "turn 9"): a reveal's takeaway and words keep to `WORDS.numbers`, the rest folded. */
 // A policy's name is not a figure: the digits of "Window-6" and "Clip-6→1" are left out.
 export const numbersOf = (t: string): string[] => t.match(/(?<![A-Za-z]-|→)\d+(?:[.,]\d+)*/g) ?? [];
