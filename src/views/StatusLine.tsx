@@ -63,7 +63,9 @@ export function StatusLine() {
       )}
       {!generating && last && (Object.keys(own).length > 0 || others.length > 0) && (
         <p className="muted" data-testid="generation-done">
-          {rateLine(last.tokens, last.ms)}; it stopped {STOPS[last.stop]}.
+          {/* Named, so its count is not read as the scored answer's (readers set 17 written tokens against 27 scored). */}
+          The last answer written ({policyLabel(parsePolicy(last.policy))}
+          {last.slot > 0 ? `, model ${slotName(last.slot)}` : ''}): {rateLine(last.tokens, last.ms)}; it stopped {STOPS[last.stop]}.
         </p>
       )}
       {!generating && (Object.keys(own).length > 0 || others.length > 0) && (

@@ -18,6 +18,7 @@ import { CUTTING, scoreboard, wallTally } from '../../src/views/lesson/wall-coun
 import { headsTally, stillPct } from '../../src/views/lesson/heads-tally';
 import { WALL_COUNTS, WRITERS } from '../../src/views/lesson/wall-records';
 import { recapReveal, recapRows } from '../../src/views/lesson/recap';
+import { CLOSED_LOOP, type Player, playTally } from '../../src/views/lesson/closed-loop';
 import { hiddenTally, latestTally } from '../../src/views/lesson/hidden-counts';
 import { analyzeHeads } from '../../src/analysis/heads';
 import { bottomHeads, headLabel, headMask, inHeadOrder, topHeads } from '../../src/analysis/ablation';
@@ -405,7 +406,9 @@ describe('the lesson, walked with the keyboard only', () => {
         // Then how many tokens, how fast, and why it stopped.
         await expect
           .poll(() => page.getByTestId('generation-done').textContent(), { timeout: 120_000 })
-          .toMatch(/^\d+ tokens? in \d+\.\d s( \([\d.]+ tokens a second\))?; it stopped (because the model ended its answer|at the limit of 96 tokens)\.$/);
+          .toMatch(
+            /^The last answer written \(DE\): \d+ tokens? in \d+\.\d s( \([\d.]+ tokens a second\))?; it stopped (because the model ended its answer|at the limit of 96 tokens)\.$/,
+          );
         // The episode the step sets up is one where the history changes the move (scripts/inertia-turns.ts
         // found it in Node): the page's own generation must tell the same story.
         await expect
@@ -418,9 +421,13 @@ describe('the lesson, walked with the keyboard only', () => {
         expect(written).toMatch(/^Full.*Action -> south.*DE.*Action -> east/s);
         // The count at the wall, drawn: Full and DE so far.
         expect(await card.getByTestId('lesson-board-row').allTextContents()).toEqual([
-          expect.stringMatching(/^whole history \(Full\)\d+\u00a0%$/),
-          expect.stringMatching(/^no history \(DE\)\d+\u00a0%$/),
+          expect.stringMatching(/^whole history \(Full\)\d+\u00a0%\d+ of \d+$/),
+          expect.stringMatching(/^no history \(DE\)\d+\u00a0%\d+ of \d+$/),
         ]);
+        // Each bar's count beside its per cent, as the stored counts give it.
+        expect(await card.getByTestId('lesson-board-counted').allTextContents()).toEqual(
+          (['full', 'de'] as const).map((w) => `${WALL_COUNTS.repeats[w]} of ${WALL_COUNTS.moved[w]}`),
+        );
         // Luck on its meter, with the verdict the words give.
         // Turn by turn, then each maze counted once (its turns share one history).
         expect(await card.getByTestId('lesson-luck-row').allTextContents()).toEqual(
@@ -495,7 +502,11 @@ describe('the lesson, walked with the keyboard only', () => {
     await step(5, async () => {
       // The counts of the steps before, side by side: the stored counts, as the recap words them.
       expect(await card.getByTestId('lesson-recap-row').allTextContents()).toEqual(
-        recapRows().map((r) => `${r.label}${r.sees}${r.rate}\u00a0%open way: ${r.open}\u00a0%${r.luck ?? ''}${unbroken(r.tells)}`),
+        recapRows().map(
+          (r) =>
+            // Under each rate its open ways and, played through under that policy, its goals (the twin is not a row).
+            `${r.label}${r.sees}${r.rate}\u00a0%open way: ${r.open}\u00a0% · goal: ${playTally(CLOSED_LOOP.played[r.writer as Player]).reached} of ${playTally(CLOSED_LOOP.played.full).mazes}${r.luck ?? ''}${unbroken(r.tells)}`,
+        ),
       );
       expect(await card.getByTestId('lesson-takeaway').textContent()).toBe(recapReveal().takeaway);
     });
@@ -513,7 +524,7 @@ describe('the lesson, walked with the keyboard only', () => {
         /^For example, ".+", the token whose row picks the answer's last word, ".+", gives \d+ % to .+ and \d+ % to .+; the other \d+ tokens share the last \d+ %\.( Attention need not fall where a person would look: punctuation often gets much of it\.)?$/,
       );
       expect(await card.getByTestId('lesson-takeaway').textContent()).toMatch(
-        /^Its three most-read tokens get far more than an even share, yet under half of it\.$/,
+        /^Its three most-read tokens get far more than an even share, yet under half of all its attention\.$/,
       );
     });
     await step(7, async () => {
@@ -687,7 +698,7 @@ describe('the lesson, walked with the keyboard only', () => {
         WRITERS.filter((w) => !(CUTTING as readonly string[]).includes(w)),
       )!;
       expect(await card.getByTestId('lesson-board-row').allTextContents()).toEqual(
-        board.rows.map((r) => `${r.label}${r.repeats}\u00a0%${r.noMove ? `${r.noMove}\u00a0% no move` : ''}`),
+        board.rows.map((r) => `${r.label}${r.repeats}\u00a0%${r.counted ?? ''}${r.noMove ? `${r.noMove}\u00a0% no move` : ''}`),
       );
     });
     await expect.poll(() => card.count()).toBe(0);

@@ -10,7 +10,8 @@ import { byChance, growsSaid, looksBackShare, looksRare, noHistoryLean, scoreboa
 import { headsTally } from '../../src/views/lesson/heads-tally';
 import { policyTally } from '../../src/views/lesson/policy-tally';
 import { hiddenTally, latestTally } from '../../src/views/lesson/hidden-counts';
-import { recapReveal, recapRows } from '../../src/views/lesson/recap';
+import { recapReveal as recapWith, recapRows } from '../../src/views/lesson/recap';
+import type { ClosedLoopRecord } from '../../src/views/lesson/closed-loop';
 import { WORDS } from '../../src/views/lesson/world';
 import { hasWayOut, WALL_COUNTS, WALL_TURNS, wallCounts, type WallTurn, WRITERS } from '../../src/views/lesson/wall-records';
 import { hitStages } from '../../src/views/lesson/paired';
@@ -20,6 +21,10 @@ import { HEADS_OFF } from '../helpers/heads-off-counts';
 const stored = JSON.parse(readFileSync('examples/cache/wall-turns.json', 'utf8')) as { episodes: number; firstSeed: number; turns: WallTurn[] };
 
 const sp = (first: number, second: number) => ({ first, second });
+
+/** No mazes played through: the fixture's recap reads its own counts only (the closed-loop figures have their own test). */
+const NO_LOOP: ClosedLoopRecord = { episodes: 0, firstSeed: 0, played: { full: [], lt: [], de: [], ao: [], 'ao-last': [], 'ao-second-last': [], twin: [] } };
+const recapReveal = (c: Parameters<typeof recapWith>[0]) => recapWith(c, NO_LOOP);
 
 describe('the wall counts the lesson quotes', () => {
   it('split the turns by whether the previous answer already walked into the same wall (hand-computed)', () => {
@@ -490,6 +495,8 @@ describe('the wall counts the lesson quotes', () => {
       rows: [row('whole history (Full)', 75, 10), row('no history (DE)', 45, 40)],
       noHistory: 45,
     });
+    // Each bar's count beside its per cent: Full 150 of its 200 moves, DE 90 of 200.
+    expect(scoreboard({ generate: true, contexts: false, hide: false, cpl: false }, c)!.rows.map((r) => r.counted)).toEqual(['150 of 200', '90 of 200']);
     expect(scoreboard({ generate: true, contexts: true, hide: true, cpl: true }, c)!.rows).toEqual([
       row('whole history (Full)', 75, 10),
       row('last 6 turns (Window-6)', 74, 11),
@@ -519,7 +526,7 @@ describe('the wall counts the lesson quotes', () => {
       said: 'Could the gap be luck? Were Full and DE alike, luck would make one this size 1 time in 2 or more, so it could be luck.',
       // Why no history still repeats, unfolded: its own rate, and what the pull is measured from.
       caveat: 'with no history the last message alone leads it back in 45 % of moves.',
-      more: "Over 200 turns right after a wall, in the 3 of the 40 mazes where it hit one, the whole history adds 30 repeats in every 100 moves (75 − 45); the next two steps find where they come from. The model always writes its likeliest next token, so a rerun writes the same answers: luck here is which mazes and turns came up. The two disagree on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in 2 of the 3 mazes with a wall (by 1 to 3 turns), DE in 1 (by 1 turn); were the two alike, which one repeats more in a maze would be a coin toss, and the mazes' gaps would add up this lopsided 1 time in 2 or more.",
+      more: "Over 200 turns right after a wall, in the 3 of the 40 mazes where it hit one, the whole history adds 30 repeats in every 100 moves (75 − 45); the next steps find where they come from. The model always writes its likeliest next token, so a rerun writes the same answers: luck here is which mazes and turns came up. The two disagree on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in 2 of the 3 mazes with a wall (by 1 to 3 turns), DE in 1 (by 1 turn); were the two alike, which one repeats more in a maze would be a coin toss, and the mazes' gaps would add up this lopsided 1 time in 2 or more.",
       counts: {
         caption: 'The counts: where the move went, on each of the 200 turns right after a wall (40 mazes the demo model played)',
         rowsAre: 'policy',
@@ -755,7 +762,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(recapRows(notWords).find((r) => r.label === 'LT')!.tells).toBe('little of the extra comes back');
     expect(recapReveal(notWords).said).not.toMatch(/unsettle/);
     // Every takeaway the stored counts give fits the card's bold line (the browser walk checks them as rendered too).
-    for (const r of [wallTally(), hiddenTally(), latestTally(), recapReveal(), headsTally(), twinTally(), policyTally('lt', 'LT')])
+    for (const r of [wallTally(), hiddenTally(), latestTally(), recapWith(), headsTally(), twinTally(), policyTally('lt', 'LT')])
       expect(r.takeaway?.split(/\s+/).length ?? 0, r.takeaway).toBeLessThanOrEqual(WORDS.takeaway);
     expect(policyTally('ao', 'AO', c).said).toMatch(/under AO against 75 % under Full\.$/);
     // LT (lt 140 of 200, de 90, full 150): the turn before alone brings back most of the extra repeats.
@@ -806,7 +813,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(policyTally('lt', 'LT', { ...c, repeats: { ...c.repeats, lt: 110 } }).said).toMatch(/, and 45 % under DE \(no earlier turn\)\.$/);
     expect(policyTally('clip:12:1', 'Clip-12→1', c).said).toBe('');
     // The close: what the history does to the move, what attention showed, two lists from the same counts.
-    const [writes, attention] = summary(c, { prior: 1.31, diagonal: 1.52 }).points!;
+    const [writes, attention] = summary(c, { prior: 1.31, diagonal: 1.52 }, NO_LOOP).points!;
     expect(writes!.items).toEqual([
       'With its whole history it repeats the blocked move in 75 % of its moves; with none, 45 %.',
       'With only the turn before (LT), 70 %, so the pull is mostly in the turn before.',

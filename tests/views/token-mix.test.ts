@@ -55,7 +55,7 @@ describe("one token's share-out, before the five kinds' guess", () => {
     const even = Object.fromEntries(Array.from({ length: 9 }, (_, k) => [k, 1 / 9]));
     expect(attentionReveal(world(result(even))).takeaway).toBe('It is spread wide, its three most-read tokens getting under half.');
     // 32 % on 3 of 609 tokens (an even share gives them 0.5 %): far above it, yet under half; 3 of 9 at a third: even.
-    expect(spreadSaid(0.32, 3, 609)).toBe('Its three most-read tokens get far more than an even share, yet under half of it.');
+    expect(spreadSaid(0.32, 3, 609)).toBe('Its three most-read tokens get far more than an even share, yet under half of all its attention.');
     expect(spreadSaid(1 / 3, 3, 9)).toBe('It is spread wide, its three most-read tokens getting under half.');
     expect(spreadSaid(0.85, 3, 9)).toBe('A few of the tokens it sees get most of it.');
   });

@@ -29,6 +29,11 @@ export function WallChart({ board }: { board: Board }) {
           </span>
           <span>
             <strong>{r.figure ? unbroken(r.figure) : <>{r.repeats}&nbsp;%</>}</strong>
+            {r.counted && (
+              <small className="muted" data-testid="lesson-board-counted">
+                {unbroken(r.counted)}
+              </small>
+            )}
             {r.noMove > 0 && <small className="muted">{r.noMove}&nbsp;% no move</small>}
           </span>
         </div>

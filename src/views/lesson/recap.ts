@@ -8,6 +8,10 @@ import { countTable } from './count-table';
 import { byChance, historyAdds, ltBringsMost, luckWord, moveRate, noMoveRate, openRate } from './wall-counts';
 import { type Split, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import type { Reveal } from './world';
+import { CLOSED_LOOP, type ClosedLoopRecord, closedSaid, goalsOf, noGoalGain, PLAYERS, type Player } from './closed-loop';
+
+/** How sure a gap in goals is (mazes where only one of two reached it), in the lesson's words. */
+const goalLuck = (only: number, other: number) => byChance({ first: only, second: other });
 
 /** One policy's row of the recap. */
 export interface RecapRow {
@@ -79,8 +83,9 @@ export function recapRows(c: WallCounts = WALL_COUNTS): RecapRow[] {
 }
 
 /** The recap's reveal: where the counts place the pull, and why AO, of the three that hide the answers, is the test. */
-export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
+export function recapReveal(c: WallCounts = WALL_COUNTS, loop: ClosedLoopRecord = CLOSED_LOOP): Reveal {
   const [ao, latest] = [hideVerdict(c, 'ao'), hideVerdict(c, 'ao-last')];
+  const played = loop.played.full.length > 0;
   const takeaway =
     latest === 'pull' && ltBringsMost(c)
       ? // One plain claim; the confusion that hedges it is the caveat's. "Seem to" where the control does not rule the placeholder out.
@@ -108,18 +113,27 @@ export function recapReveal(c: WallCounts = WALL_COUNTS): Reveal {
     // The swap test first, the plainest of them, where it shows the pull: the model follows what its answer says.
     // AO's own reading (it keeps the user's turns, where the walls are) is in the hide step: four sentences at most here.
     said: `${followsSwap(c) ? `${swapSaid(c)} ${SWAP_PULL} ` : ''}AO-last is the direct test: only the previous answer hidden; its control hides the answer two turns back${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.`,
-    ...(confusion && { caveat: confusion }),
+    // Played to the end, where no policy reaches the goal clearly more often: the limit a reader must not miss (a drop
+    // in repeats at Full's turns read as a cure). Else the placeholders' confusion.
+    ...(played && noGoalGain(loop, (a, b) => goalLuck(a, b).clear)
+      ? { caveat: 'fewer repeats did not mean more goals: played to the end, no policy reached the goal clearly more often than Full.' }
+      : confusion && { caveat: confusion }),
     table: {
-      caption:
-        'Right after walking into a wall, how often it walks into it again (of the moves it makes). Under each rate, how often it finds an open way, then its gap to DE and to Full: "more than luck" where luck alone would give it less than 1 time in 20.',
+      caption: `Right after walking into a wall, how often it walks into it again (of the moves it makes). Under each rate, how often it finds an open way${
+        played ? `, in how many mazes it reached the goal playing whole mazes under that policy on its own answers,` : ','
+      } then its gap to DE and to Full: "more than luck" where luck alone would give it less than 1 time in 20.`,
       columns: ['Policy: what the model is shown', 'Back into the wall', 'What that tells'],
-      rows: recapRows(c).map(({ writer: _, open, ...r }) => ({ ...r, figure: `${r.rate} %`, also: `open way: ${open} %` })),
+      rows: recapRows(c).map(({ writer, open, ...r }) => ({
+        ...r,
+        figure: `${r.rate} %`,
+        also: `open way: ${open} %${played && (PLAYERS as readonly string[]).includes(writer) ? ` · goal: ${goalsOf(loop, writer as Player)}` : ''}`,
+      })),
     },
     // The same policies counted over every turn, "no move" a column of its own: the rates' one base, in the fold.
     counts: countTable(
       recapRows(c).map((r) => [r.label, r.writer] as const),
       c,
     ),
-    more: `Every rate is of the moves made on the ${c.turns} turns right after a wall, in ${c.episodes} mazes the demo model played; answers that make no move are left out (the table counts them). AO-last hides the previous answer as AO hides each (its placeholder), without AO's line in the system prompt.`,
+    more: `${played && confusion ? `${confusion[0]!.toUpperCase()}${confusion.slice(1)} ` : ''}Every rate is of the moves made on the ${c.turns} turns right after a wall, in ${c.episodes} mazes the demo model played; answers that make no move are left out (the table counts them). AO-last hides the previous answer as AO hides each (its placeholder), without AO's line in the system prompt.${closedSaid(loop, (a, b) => goalLuck(a, b).said)}`,
   };
 }

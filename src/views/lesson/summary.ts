@@ -10,6 +10,18 @@ import type { Reveal } from './world';
 import { secondTwinWorks } from './twin-tally';
 import { PAPERS } from './papers';
 import { overTurnsMean } from './attention-reveals';
+import { CLOSED_LOOP, type ClosedLoopRecord, goalSplit, noGoalGain, playTally } from './closed-loop';
+
+/** The close's line on whole mazes: goals with its history, with none, with its previous answer hidden. */
+function playedSaid(loop: ClosedLoopRecord): string {
+  const [full, de, latest] = [playTally(loop.played.full), playTally(loop.played.de), playTally(loop.played['ao-last'])];
+  const noGain = noGoalGain(loop, (a, b) => byChance({ first: a, second: b }).clear);
+  // Goals, not repeats: where a policy reaches more, it is said by name instead.
+  const more = goalSplit(loop.played.de, loop.played.full);
+  return `Played to the end on its own answers, it reached the goal in ${full.reached} of ${full.mazes} mazes with its whole history, ${de.reached} with none, and ${latest.reached} with its previous answer hidden${
+    noGain ? ': fewer repeats did not mean more goals' : more.only > more.other ? ', more with none' : ''
+  }.`;
+}
 
 /** The figures of the conversation's last answer against chance: its prior assistant share and its diagonal ratio. */
 export interface AgainstChance {
@@ -17,7 +29,7 @@ export interface AgainstChance {
   diagonal?: number;
 }
 
-export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Reveal {
+export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop: ClosedLoopRecord = CLOSED_LOOP): Reveal {
   const lt = ltBringsMost(c);
   const twin = byChance(c.split.full.twin).clear;
   // Read inside the branch where the most-copying heads change more: there, whether they do so clearly.
@@ -35,6 +47,8 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}): Rev
     }.`,
     // The swap test, where it shows the pull: the plainest evidence that the model follows its own answer.
     ...(followsSwap(c) ? [`${swapSaid(c)} ${SWAP_PULL}`] : []),
+    // Whole mazes played under each policy: whether fewer repeats meant reaching the goal (a reader asked for it).
+    ...(loop.played.full.length ? [playedSaid(loop)] : []),
   ];
   const againstChance =
     x.prior === undefined

@@ -64,7 +64,7 @@ export function spreadSaid(top: number, n: number, seen: number): string {
   const most = inWords(n);
   if (top >= 0.5) return 'A few of the tokens it sees get most of it.';
   return top * seen >= 3 * n
-    ? `Its ${most} most-read tokens get far more than an even share, yet under half of it.`
+    ? `Its ${most} most-read tokens get far more than an even share, yet under half of all its attention.`
     : `It is spread wide, its ${most} most-read tokens getting under half.`;
 }
 

@@ -113,7 +113,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
       ],
       c,
     ),
-    more: `${stagesSaid(c)}Over ${c.turns} turns right after a wall, in the ${c.mazes} of the ${c.episodes} mazes where it hit one${walledOut(c)}, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next two steps find where they come from.${whyNoHistory(c, lean)} The model always writes its likeliest next token, so a rerun writes the same answers: luck here is which mazes and turns came up. ${parted(turnsOnly(c.split.de.full), 'only Full repeats the blocked move', 'only DE')} ${mazeSaid(c.split.de.full.byMaze ?? [], byMaze.said)}`,
+    more: `${stagesSaid(c)}Over ${c.turns} turns right after a wall, in the ${c.mazes} of the ${c.episodes} mazes where it hit one${walledOut(c)}, the whole history adds ${gap} repeats in every 100 moves (${moveRate(c, 'full')} − ${moveRate(c, 'de')}); the next steps find where they come from.${whyNoHistory(c, lean)} The model always writes its likeliest next token, so a rerun writes the same answers: luck here is which mazes and turns came up. ${parted(turnsOnly(c.split.de.full), 'only Full repeats the blocked move', 'only DE')} ${mazeSaid(c.split.de.full.byMaze ?? [], byMaze.said)}`,
   };
 }
 
@@ -173,6 +173,8 @@ export interface BoardRow {
   noMove: number;
   /** The figure written beside the bar, where the card's words count something else than the repeats (the heads step: "39 % changed"). */
   figure?: string;
+  /** The count behind the per cent, "108 of 135": a reader asked for the n beside every per cent. */
+  counted?: string;
 }
 
 /**
@@ -216,6 +218,7 @@ export function scoreboard(
     repeats: moveRate(c, w),
     open: openRate(c, w),
     noMove: noMoveRate(c, w),
+    counted: `${c.repeats[w]} of ${c.moved[w]}`,
   });
   const rows = [row('whole history (Full)', 'full')];
   if (reached.contexts)

@@ -1,0 +1,105 @@
+/**
+ * The mazes played to their end under each policy (training/closed-loop.ts, stored in examples/cache/closed-loop.json):
+ * whether each reached the goal, and how often each walked back into a wall it had just hit, on its own turns rather
+ * than Full's. Plain functions over the stored record.
+ */
+import record from '../../../examples/cache/closed-loop.json';
+import { rate } from './wall-records';
+
+/** One maze played under one policy. */
+export interface PlayedMaze {
+  seed: number;
+  /** Turns played (the last one included). */
+  turns: number;
+  reached: boolean;
+  /** Moves into a wall. */
+  hits: number;
+  /** Turns right after a move into a wall where it made a move, and of those, the ones that repeat that move. */
+  afterWall: number;
+  repeats: number;
+  /** Why the maze ended: the goal, an answer with no move, "stay", or the last turn. */
+  ended: 'goal' | 'no move' | 'stay' | 'turns';
+}
+
+/** The policies (and the twin, under Full) that played every maze. */
+export const PLAYERS = ['full', 'lt', 'de', 'ao', 'ao-last', 'ao-second-last', 'twin'] as const;
+export type Player = (typeof PLAYERS)[number];
+
+export interface ClosedLoopRecord {
+  episodes: number;
+  firstSeed: number;
+  /** Each player's mazes, in seed order; the mazes walled in at the start are left out. */
+  played: Record<Player, PlayedMaze[]>;
+}
+
+/** One player's tally: mazes, goals reached, and repeats right after a wall among the moves made there. */
+export interface PlayTally {
+  mazes: number;
+  reached: number;
+  afterWall: number;
+  repeats: number;
+  /** Repeats of the moves made right after a wall, in whole per cent. */
+  repeatRate: number;
+}
+
+export function playTally(mazes: readonly PlayedMaze[]): PlayTally {
+  const sum = (f: (m: PlayedMaze) => number) => mazes.reduce((s, m) => s + f(m), 0);
+  const [afterWall, repeats] = [sum((m) => m.afterWall), sum((m) => m.repeats)];
+  return { mazes: mazes.length, reached: sum((m) => (m.reached ? 1 : 0)), afterWall, repeats, repeatRate: rate(repeats, afterWall || 1) };
+}
+
+/**
+ * Paired by maze, two players' goals: in how many mazes only the first reached it, and only the second (the turns where
+ * they part, for a sign test, as every comparison of the lesson).
+ */
+export function goalSplit(a: readonly PlayedMaze[], b: readonly PlayedMaze[]): { only: number; other: number } {
+  const bySeed = new Map(b.map((m) => [m.seed, m.reached]));
+  let only = 0;
+  let other = 0;
+  for (const m of a) {
+    const theirs = bySeed.get(m.seed);
+    if (theirs === undefined || theirs === m.reached) continue;
+    if (m.reached) only++;
+    else other++;
+  }
+  return { only, other };
+}
+
+export const CLOSED_LOOP = record as ClosedLoopRecord;
+
+/** The goal count of a player, "6 of 38". */
+export const goalsOf = (r: ClosedLoopRecord, p: Player): string => {
+  const t = playTally(r.played[p]);
+  return `${t.reached} of ${t.mazes}`;
+};
+
+/** Whether no policy reached the goal in clearly more mazes than Full: a gap in goals luck would give 1 time in 20 or more. */
+export function noGoalGain(r: ClosedLoopRecord, luck: (only: number, other: number) => boolean): boolean {
+  return PLAYERS.filter((p) => p !== 'full').every((p) => {
+    const s = goalSplit(r.played[p], r.played.full);
+    return s.only <= s.other || !luck(s.only, s.other);
+  });
+}
+
+/**
+ * The recap's fold: the same policies playing whole mazes on their own answers, each maze from its first turn, against
+ * the turns Full reached (steps 2–5). Empty without a record.
+ */
+export function closedSaid(r: ClosedLoopRecord, luckSaid: (only: number, other: number) => string): string {
+  if (!r.played.full.length) return '';
+  const names: Record<Player, string> = {
+    full: 'Full',
+    lt: 'LT',
+    de: 'DE',
+    ao: 'AO',
+    'ao-last': 'AO-last',
+    'ao-second-last': 'AO-second-last',
+    twin: 'the CPL twin',
+  };
+  const each = PLAYERS.map((p) => {
+    const t = playTally(r.played[p]);
+    return `${names[p]} ${t.repeatRate} % (${t.repeats} of ${t.afterWall}), goal in ${t.reached}`;
+  });
+  const de = goalSplit(r.played.de, r.played.full);
+  return ` Steps 2–5 answered the turns Full reached. Played instead from the first turn to the end, each policy on its own answers (the ${playTally(r.played.full).mazes} mazes that do not start walled in), right after a wall it wrote the same move again in: ${each.join('; ')} mazes. DE against Full in goals: ${de.only} mazes only DE reached, ${de.other} only Full; luck gives that ${luckSaid(de.only, de.other)}. With no history it repeats more on its own turns than on Full's: nothing tells it which way it just tried.`;
+}

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dirSource } from '../../src/cli/dir-source';
+import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../../src/model/demo';
+import { openModel, type OpenModel } from '../../src/runtime/open-model';
+import { CLOSED_LOOP, type ClosedLoopRecord, closedSaid, goalSplit, noGoalGain, type PlayedMaze, playTally } from '../../src/views/lesson/closed-loop';
+import { recapReveal } from '../../src/views/lesson/recap';
+import { summary } from '../../src/views/lesson/summary';
+import { WALL_COUNTS } from '../../src/views/lesson/wall-records';
+import { playMaze } from '../../training/closed-loop';
+
+const maze = (seed: number, reached: boolean, afterWall: number, repeats: number): PlayedMaze => ({
+  seed,
+  turns: 10,
+  reached,
+  hits: afterWall,
+  afterWall,
+  repeats,
+  ended: reached ? 'goal' : 'turns',
+});
+
+/** Three mazes each: Full reaches the goal in 1, DE in 2 (maze 2 only DE, maze 3 both); the hidden ones in none. */
+const loop: ClosedLoopRecord = {
+  episodes: 3,
+  firstSeed: 1,
+  played: {
+    full: [maze(1, false, 4, 3), maze(2, false, 2, 2), maze(3, true, 0, 0)],
+    lt: [maze(1, false, 4, 3), maze(2, false, 2, 2), maze(3, true, 0, 0)],
+    de: [maze(1, false, 3, 1), maze(2, true, 1, 0), maze(3, true, 0, 0)],
+    ao: [maze(1, false, 5, 4), maze(2, false, 5, 4), maze(3, false, 5, 4)],
+    'ao-last': [maze(1, false, 5, 3), maze(2, false, 5, 3), maze(3, false, 5, 3)],
+    'ao-second-last': [maze(1, false, 4, 3), maze(2, false, 2, 2), maze(3, true, 0, 0)],
+    twin: [maze(1, false, 4, 2), maze(2, false, 2, 2), maze(3, true, 0, 0)],
+  },
+};
+
+describe('the mazes played to the end under each policy', () => {
+  it('counts goals and repeats right after a wall, each maze once (hand-computed)', () => {
+    // Full: 1 goal of 3; 5 repeats of 6 moves right after a wall = 83 %.
+    expect(playTally(loop.played.full)).toEqual({ mazes: 3, reached: 1, afterWall: 6, repeats: 5, repeatRate: 83 });
+    // DE against Full: maze 2 only DE reached, none only Full; maze 3 both (not counted).
+    expect(goalSplit(loop.played.de, loop.played.full)).toEqual({ only: 1, other: 0 });
+    expect(goalSplit(loop.played.ao, loop.played.full)).toEqual({ only: 0, other: 1 });
+    // 1 against 0 is luck (a sign test gives 1 time in 1): no policy reaches the goal clearly more often.
+    expect(noGoalGain(loop, (a, b) => a >= 10 && b === 0)).toBe(true);
+    expect(noGoalGain(loop, (a) => a >= 1)).toBe(false);
+  });
+
+  it('are said in the recap: a goal count under each rate, the caveat where no policy gains goals, the counts in the fold', () => {
+    const r = recapReveal(WALL_COUNTS, loop);
+    expect(r.table!.rows.find((x) => x.label === 'DE')!.also).toBe(
+      `open way: ${r.table!.rows.find((x) => x.label === 'DE')!.also!.match(/\d+ %/)![0]} · goal: 2 of 3`,
+    );
+    expect(r.table!.rows.find((x) => x.label === 'AO-last')!.also).toMatch(/ · goal: 0 of 3$/);
+    expect(r.caveat).toBe('fewer repeats did not mean more goals: played to the end, no policy reached the goal clearly more often than Full.');
+    expect(closedSaid(loop, (a, b) => `${a}/${b}`)).toBe(
+      " Steps 2–5 answered the turns Full reached. Played instead from the first turn to the end, each policy on its own answers (the 3 mazes that do not start walled in), right after a wall it wrote the same move again in: Full 83 % (5 of 6), goal in 1; LT 83 % (5 of 6), goal in 1; DE 25 % (1 of 4), goal in 2; AO 80 % (12 of 15), goal in 0; AO-last 60 % (9 of 15), goal in 0; AO-second-last 83 % (5 of 6), goal in 1; the CPL twin 67 % (4 of 6), goal in 1 mazes. DE against Full in goals: 1 mazes only DE reached, 0 only Full; luck gives that 1/0. With no history it repeats more on its own turns than on Full's: nothing tells it which way it just tried.",
+    );
+    expect(r.more).toContain(closedSaid(loop, (a, b) => (a + b > 0 ? '1 time in 2 or more' : '')).trim());
+    expect(summary(WALL_COUNTS, {}, loop).points![0]!.items.at(-1)).toBe(
+      'Played to the end on its own answers, it reached the goal in 1 of 3 mazes with its whole history, 2 with none, and 0 with its previous answer hidden: fewer repeats did not mean more goals.',
+    );
+  });
+
+  it('agree with the stored wall turns: Full plays the same mazes the same way', () => {
+    // The wall turns re-answer Full's own turns; played through under Full, the same greedy answers: the same counts.
+    const full = playTally(CLOSED_LOOP.played.full);
+    expect([full.repeats, full.afterWall]).toEqual([WALL_COUNTS.repeats.full, WALL_COUNTS.moved.full]);
+    expect(full.mazes).toBe(CLOSED_LOOP.episodes - (WALL_COUNTS.walledIn?.mazes ?? 0));
+  });
+
+  // The stored file is what the demo models write now (else `npx tsx scripts/closed-loop.ts`).
+  describe('the stored mazes, played again', () => {
+    let model: OpenModel;
+    let twin: OpenModel;
+    beforeAll(async () => {
+      [model, twin] = await Promise.all([openModel(dirSource(DEMO_MODEL_PATH)), openModel(dirSource(CPL_MODEL_PATH))]);
+    });
+    afterAll(async () => {
+      await Promise.all([model?.session.release(), twin?.session.release()]);
+    });
+
+    it('equal a fresh run of the first maze under DE, AO-last and by the twin', async () => {
+      for (const p of ['de', 'ao-last', 'twin'] as const) {
+        const kept = CLOSED_LOOP.played[p][0]!;
+        expect(await playMaze(p === 'twin' ? twin : model, p === 'twin' ? 'full' : p, kept.seed), p).toEqual(kept);
+      }
+    });
+  });
+});
