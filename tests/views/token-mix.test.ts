@@ -41,7 +41,7 @@ describe("one token's share-out, before the five kinds' guess", () => {
       said: `Here, picking "east", "22" gives 85 % to its three most-read tokens and 15 % to the other 6 it sees. The next steps add up every token of the answer this way, by the kind of token read.`,
       more: expect.stringMatching(/^For example, "22", the token whose row picks the answer's last word, "east", gives 50 % to "22"/),
       // "22", "south", "22": none is "east", so the card says what a glance reads.
-      caveat: 'none of them is "east" itself, as the first layer already mixed earlier words into each token.',
+      caveat: 'none of them is "east" itself: each token here also carries the words before it, so reading one brings in those too.',
     });
     // The 9 tokens it sees, against the 6 read before answering (as the drop-turns step counts them): 3 of its own answer.
     const counted = { ...result({ 0: 0.1, 3: 0.5, 4: 0.2, 8: 0.15, 5: 0.05 }), turn: 2, cost: [{ turn: 2, contextTokens: 6 }] } as unknown as PolicyResult;

@@ -2,7 +2,7 @@
 import { PAPERS } from './papers';
 import type { SweepPoint } from '../../analysis/sweep';
 import { compareMoves, moveClause, offGoal } from './moves';
-import { secondTwinWorks, twinAboveNoHistory, twinTally } from './twin-tally';
+import { twinAboveNoHistory, twinTally } from './twin-tally';
 import { byChance, movePct } from './wall-counts';
 import { WALL_COUNTS } from './wall-records';
 import { evenShare, figuresOf, percent, SILENT, twinOf, type LessonWorld, type Reveal } from './world';
@@ -114,18 +114,13 @@ export function cplReveal(w: LessonWorld): Reveal {
   // Of this conversation: readers set the chart's one conversation against the counts over every turn at a wall.
   const at = t.priorLower === t.turns ? 'every turn of this conversation' : `${t.priorLower} of this conversation's ${t.turns} turns`;
   const yet = t.priorLower * 2 > t.turns && !twinClear;
-  const second = secondTwinWorks();
   // Where to look, unfolded under the reveal's sentence: the chart is below the card's reach.
   const lines = `look at "Shares by turn" in the Charts panel, where the twin's line ("CPL twin: prior assistant share") lies under the demo model's ("prior assistant") at ${at}.`;
   // What else the chart shows, in the fold: the card keeps where to look.
   const chart = `Both lines rise as the answers pile up, and so does their chance (grey, dashed), since there is more text to read.${atChance ? ` The twin's line ends on the chance line here, yet over the stored turns at a wall it still walks back in ${movePct(WALL_COUNTS, 'twin')} of its moves.` : ''}`;
   return {
     // Less attention on its answers at most turns, about as many repeats: the step's point, where the chart shows it.
-    takeaway: yet
-      ? second
-        ? 'The twin reads its prior assistant answers less, yet repeats almost as often.'
-        : 'Neither twin repeats clearly less, though the first reads its prior assistant answers less.'
-      : takeaway,
+    takeaway: yet ? 'The twin reads its prior assistant answers less, yet does not repeat clearly less.' : takeaway,
     ...(tally.luck && { luck: tally.luck }),
     ...(tally.counts && { counts: tally.counts }),
     said,

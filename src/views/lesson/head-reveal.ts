@@ -38,7 +38,7 @@ export function topHeadSaid(r: PolicyResult | null): string {
   const h = r && topHead(r);
   return h
     ? // Said in words, not by its label: the label counts from 0, as the code and the papers do, and tripped readers.
-      `In the grid, ★ marks the head with the highest diagonal ratio, ${spokenHead(h).replace(/ head$/, '')}, at ${h.times.toFixed(1)} times its layer's average.`
+      `In the grid, ★ marks the head with the highest diagonal ratio, ${spokenHead(h).replace(/ head$/, '')}.`
     : "The grid gives each head's diagonal ratio (★ the highest; heads named layer.head, counted from 0).";
 }
 

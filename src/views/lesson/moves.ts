@@ -239,7 +239,7 @@ export function longestStreak(turns: readonly { answer: string; asked: string | 
 }
 
 /** The first step's point: the run of one move into a wall the user named, which the lesson sets out to explain. */
-export function streakReveal(s: Streak | null): Reveal {
+export function streakReveal(s: Streak | null, toGoal: readonly string[] | null = null): Reveal {
   if (!s) return SILENT;
   const into = s.wallFrom === null ? 0 : s.to - s.wallFrom + 1;
   if (into < 2) return { said: streakSaid(s) };
@@ -250,6 +250,8 @@ export function streakReveal(s: Streak | null): Reveal {
       s.wallFrom! > s.from
         ? `It had said ${s.move} since turn ${s.from}; from turn ${s.wallFrom} on, that way is a wall, and it keeps saying it.`
         : `Each of those ${s.move} moves runs into a wall the user named.`,
+    // Where the goal does lie that way, said on the card: readers took the repeat for heading to the goal.
+    ...(toGoal?.includes(s.move) && { caveat: 'its goal does lie that way, but a wall the user named blocks it, and it keeps trying.' }),
   };
 }
 

@@ -89,6 +89,19 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'hide-last',
   },
   {
+    // The recap's played-through mazes: a drop in repeats at Full's turns is not a solved task.
+    question:
+      'Played through whole mazes on its own answers, the model reached the goal about as often with no history as with its whole history, though at the turns Full reached it repeated a blocked move far less with no history. What does that tell?',
+    options: [
+      "that the history had no pull after all, and the gap counted at Full's own turns was only luck",
+      'that fewer repeats into one wall is not a solved maze: other habits can still fail it',
+      'that no history is the best policy, since it reaches the goal as often with far less text',
+    ],
+    correct: 1,
+    why: "At Full's turns the history's pull was more than luck. Played through with no history, nothing told the model which way it had just tried, and its own lean sent it into walls again: taking a pull away frees a move, not the task.",
+    revisit: 'recap',
+  },
+  {
     // The drop-turns step's reading applied to new counts: LT near DE puts the pull in the older turns.
     question:
       'Another model repeats a wrong move in 80 % of its moves with its whole history, 50 % with none (DE) and 52 % with only the turn before (LT). Where is the extra pull?',

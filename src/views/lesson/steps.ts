@@ -18,7 +18,7 @@ import { copiersSaid, headsSaid, topHeadSaid } from './head-reveal';
 import { RANK_MARK } from '../heads/HeadGrid';
 import { cplReveal } from './cpl';
 import { generationReveal, headsOffReveal, streakReveal } from './moves';
-import { ltBringsMost, movePct, wallTally } from './wall-counts';
+import { movePct, wallTally } from './wall-counts';
 import { headsTally } from './heads-tally';
 import { policyTally } from './policy-tally';
 import { WALL_COUNTS } from './wall-records';
@@ -53,7 +53,7 @@ export const LESSON: LessonStep[] = [
     done: () => true,
     reading: true,
     // The repeat to explain, as the bold point: read from the turns on the page.
-    reveal: (w) => streakReveal(w.streak),
+    reveal: (w) => streakReveal(w.streak, w.toGoal),
   },
   {
     id: 'generate',
@@ -220,7 +220,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: (w) =>
-      `${headsSaid(figuresOf(w))} ${topHeadSaid(figuresOf(w))} Switching a head off, like knocking out a gene, silences its output. Do the copying heads make the move? The button switches off the 3 most-copying (${RANK_MARK.first}), then the 3 lowest (${RANK_MARK.control}) as a control.`,
+      `${headsSaid(figuresOf(w))} ${topHeadSaid(figuresOf(w))} Switching a head off, like knocking out a gene, silences its output. Do the copying heads make the move? The button switches off the 3 most-copying (${RANK_MARK.first}), then, as controls, the 3 lowest (${RANK_MARK.control}) and 3 at random.`,
     source: `Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean; heads and layers are counted from 0, so 1.2 is the second layer's third head. Switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three) and, in the count over the stored episodes, 3 heads drawn at random at each turn, the stricter control (the lowest heads may be the least used): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 most-copying heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',
@@ -264,7 +264,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      `CPL (Context Preference Learning, from "Mitigating conversational inertia") retrains the model. For one turn, it learns to prefer answer A, written seeing only the turn before, over B, written seeing everything. A twin of this model was trained so on other mazes; a second twin, toward A written with no history${ltBringsMost(WALL_COUNTS) ? `, as the turn before keeps most of the pull (step ${stepNo('contexts')})` : ''}. Does either still walk into the wall?`,
+      `CPL (Context Preference Learning, from "Mitigating conversational inertia") retrains the model. For one turn, it learns to prefer answer A, written seeing only the turn before, over B, written seeing everything. A twin of this model was trained so on other mazes. Does it still walk into the wall?`,
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts; the second twin the same way, with no earlier turn as the short context (a variant of this tool, not of the paper), and is counted only over the stored turns at a wall (scripts/inertia-turns.ts), not loaded on the page.',
     action: 'Click "Load the CPL twin and write the answer with both".',

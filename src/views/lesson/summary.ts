@@ -36,8 +36,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop
   const heads = headsClear(c);
   // Three counts, each a step's finding (AO and the twins are read in their steps): readers found 13 bullets too many.
   const writes = [
-    `With its whole history it repeats the blocked move in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}.${growsSaid(c)}`,
-    `With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ', so the pull is mostly in the turn before' : ''}.`,
+    `With its whole history it repeats the blocked move in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}.`,
     `With only its previous answer hidden (AO-last), ${movePct(c, 'ao-last')}; with only the answer two turns back hidden, ${movePct(c, 'ao-second-last')}${
       hideVerdict(c, 'ao-last') !== 'pull'
         ? ''
@@ -69,41 +68,41 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop
         }${heads && mostlyIntoWalls(c.headsOff) ? (freesNoMore(c.headsOff) ? ', though it found an open way no more often' : ', though most moves it changed hit another wall') : ''}. Attention picked the heads; switching them off tested them.`
       : 'Switching off the most-copying heads left about as many repeats back in the wall as switching off the 3 lowest.',
   ];
+  // Why it matters beyond this toy: the papers' findings in large chat models, in the fold (a teacher counted 476 words on the card).
+  const papers = [
+    `"${PAPERS.ownWords.title}" found that in real chats, keeping only the latest exchange (as LT does, which here kept the repeats) or one-sentence summaries of the answers often answered as well with far less text. In ${PAPERS.ownWords.pollutedTurns} of turns, a model carried a prior assistant answer's error or style forward.`,
+    `"${PAPERS.inertia.title}" found that agents copy their own prior assistant answers (a diagonal in attention) and try fewer new moves. Training them to prefer answers written with less history cut that diagonal by ${PAPERS.inertia.diagonalCut} in an 8-billion-parameter model and raised the agents' success by ${PAPERS.inertia.successGain} (as its abstract gives them, not saying whether in points or in proportion).${
+      // Beside the look inside's verdict, so the paper's diagonal and "clues, not the cause" do not read as a contradiction.
+      beyondRandom(c.headsOff)
+        ? ''
+        : ' In this tiny model the diagonal is mostly the list of cells, and switching off its copying heads did not single them out.'
+    }${
+      // The lesson's own twin, beside the paper's result: where its drop could be luck, said so, so the two do not read as one.
+      !twin && !secondTwinWorks(c)
+        ? ` This page's two tiny twins, trained so, dropped by no more than luck could give (${movePct(c, 'twin')} and ${movePct(c, 'twin-de')}, against ${movePct(c, 'full')}).`
+        : ''
+    }`,
+  ];
   return {
     takeaway: 'Conversational inertia is a model leaning on its own prior assistant answers more than the task needs.',
     said: 'What the model writes measures the inertia; attention shows where to look, and switching parts off tests what it shows.',
     points: [
       { label: 'What its history does to the move at a wall', items: writes },
       { label: 'What attention showed', items: attention },
-      // Why it matters beyond this toy: the papers' findings in large chat models, with one figure each, quoted (papers.ts).
-      {
-        label: "What the papers report in large chat models (their figures, not this page's)",
-        items: [
-          `"${PAPERS.ownWords.title}" found that in real chats, keeping only the latest exchange (as LT does, which here kept the repeats) or one-sentence summaries of the answers often answered as well with far less text. In ${PAPERS.ownWords.pollutedTurns} of turns, a model carried a prior assistant answer's error or style forward.`,
-          `"${PAPERS.inertia.title}" found that agents copy their own prior assistant answers (a diagonal in attention) and try fewer new moves. Training them to prefer answers written with less history cut that diagonal by ${PAPERS.inertia.diagonalCut} in an 8-billion-parameter model and raised the agents' success by ${PAPERS.inertia.successGain} (as its abstract gives them, not saying whether in points or in proportion).${
-            // Beside the look inside's verdict, so the paper's diagonal and "clues, not the cause" do not read as a contradiction.
-            beyondRandom(c.headsOff)
-              ? ''
-              : ' In this tiny model the diagonal is mostly the list of cells, and switching off its copying heads did not single them out.'
-          }${
-            // The lesson's own twin, beside the paper's result: where its drop could be luck, said so, so the two do not read as one.
-            !twin && !secondTwinWorks(c)
-              ? ` This page's two tiny twins, trained so, dropped by no more than luck could give (${movePct(c, 'twin')} and ${movePct(c, 'twin-de')}, against ${movePct(c, 'full')}).`
-              : ''
-          }`,
-        ],
-      },
       // What a newcomer takes home: the counts above and the papers' findings, for the chatbots they use.
       {
         label: 'What it means for chatbots you use',
         // One line: the way out, with this model's own counts where they show it; else what to expect.
         items: [
           historyAdds(c) >= 10
-            ? `When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, makes the loop less likely, not gone. Here, with no history, the model walked into the wall again in ${movePct(c, 'de')} of its moves, not ${movePct(c, 'full')}.`
+            ? `When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, makes the loop less likely, not gone. Here, with no history, the model walked into the wall again in ${movePct(c, 'de')} of its moves, not ${movePct(c, 'full')}${
+                loop.played.full.length && noGoalGain(loop, (a, b) => byChance({ first: a, second: b }).clear) ? ', yet it reached the goal no more often' : ''
+              }.`
             : 'In a long chat a model may keep leaning on what it wrote before, mistakes included.',
         ],
       },
     ],
-    more: 'Every rate counts the moves made on the same stored turns right after a wall; the steps before give the counts and how often chance alone would give each gap. The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.',
+    // The card keeps four lines on the move; where the gap sits and what LT showed, with the papers' findings, folded.
+    more: `${growsSaid(c).trim()}${growsSaid(c) ? ' ' : ''}With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ', so the pull is mostly in the turn before' : ''}. What the papers report in large chat models (their figures, not this page's): ${papers.join(' ')} Every rate counts the moves made on the same stored turns right after a wall; the steps before give the counts and how often chance alone would give each gap. The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }

@@ -83,7 +83,7 @@ export function attentionReveal(w: LessonWorld): Reveal {
     more: `${tokenMixSaid(r, mix)}${seenSaid(r, mix.q)}`,
     ...(notTheWord(r, mix) && {
       // Readers asked why the token picking "south" reads none of the "south"s: said where they ask it.
-      caveat: `none of them is ${quoted(r, mix.next)} itself, as the first layer already mixed earlier words into each token.`,
+      caveat: `none of them is ${quoted(r, mix.next)} itself: each token here also carries the words before it, so reading one brings in those too.`,
     }),
   };
 }

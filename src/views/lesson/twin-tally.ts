@@ -25,7 +25,8 @@ function takeaway(c: WallCounts): string {
   const firstClear = clearlyLower(c, 'twin');
   if (secondTwinWorks(c))
     return firstClear ? 'Both twins repeat less at the wall.' : 'The twin trained toward no history repeats clearly less, the other could be luck.';
-  if (!firstClear) return 'Neither twin repeats clearly less at the wall.';
+  // The second twin is the fold's: the card speaks of the one the step introduces.
+  if (!firstClear) return 'The twin does not repeat clearly less at the wall.';
   return `The twin repeats less at the wall${twinAboveNoHistory(c) ? ', but not as rarely as with no history' : ''}.`;
 }
 

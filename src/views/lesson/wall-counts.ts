@@ -95,7 +95,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // Why so often with none, from the record: not the goal (it lies beyond the wall at few of these turns), but where
     // the model heads when alone with the last message. The lesson said "the goal" until the record counted it.
     caveat: lean
-      ? `with no history it walks back in often too: it ${lean.walls ? `heads ${lean.ways} in ${lean.share} % of moves, where most walls are` : `mostly heads ${lean.ways}`}.`
+      ? `with no history, habit walks it back in: it ${lean.walls ? `heads ${lean.ways} in ${lean.share} % of moves, where most walls are` : `mostly heads ${lean.ways}`}.`
       : `with no history the last message alone leads it back in ${movePct(c, 'de')} of moves.`,
     // The same gap with each maze counted once, its size kept: the stricter test, for the turns of a maze are not independent.
     luck: [
