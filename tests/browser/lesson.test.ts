@@ -612,10 +612,10 @@ describe('the lesson, walked with the keyboard only', () => {
         new RegExp(`^whole answer under Filler \\(right heatmap\\)${filler}chance`),
       );
       expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toMatch(
-        new RegExp(
-          `^You guessed .*?, and ${filler} with filler in its answers' place(, so it needs their words)?\\. .*Under Filler( the band falls below chance)?; `,
-        ),
+        new RegExp(`^You guessed .*?, and ${filler} with filler in its answers' place\\. `),
       );
+      // What Filler's figure means, first in the fold.
+      expect(await card.getByTestId('lesson-figures').textContent()).toMatch(/^Under Filler( the band falls below chance)?; /);
     });
     await step(10, async () => {
       await press('Enter'); // the last layer's top 3 heads off, the answer written each way, then the control

@@ -325,7 +325,7 @@ describe('the wall counts the lesson quotes', () => {
     // One turn where the two sets part: fewer repeats with the top heads off, but not clearly beyond chance.
     expect(headsTally(c)).toEqual({
       takeaway: 'The most-copying heads changed more moves than the control, but that could be luck.',
-      said: 'Of the 3 repeats, 50 % still hit the wall with the most-copying heads off; 50 % with three at random off, 67 % with the lowest: were the top and the lowest alike, such a gap would come 1 time in 2 or more.',
+      said: 'Written again with the most-copying heads off, 50 % of the moves made still hit the wall; 50 % with three at random off, 67 % with the lowest: were the top and the lowest alike, such a gap would come 1 time in 2 or more.',
       more: "The repeats are 75 % of 4 turns right after a wall; each turn has its own heads ranked. The random three are drawn anew at each turn from the last layer's heads outside the most-copying three (seeded, so a rerun draws the same).",
       // Over the 3 repeats: with the top heads off 1 repeat, 1 open way, 1 no move; the random set the same; the lowest 2 repeats and 1 other wall.
       counts: {
@@ -601,7 +601,7 @@ describe('the wall counts the lesson quotes', () => {
     );
     // Hiding its answers, among the answers that make a move: AO 80 of 160 (50 %, at DE's 45 % + 5).
     expect(hiddenTally(c)).toEqual({
-      takeaway: 'Hiding its own answers (AO) takes the extra repeats away.',
+      takeaway: "At Full's turns, hiding its own answers (AO) takes the extra repeats away.",
       said: 'Of the moves made, AO (50 %) repeats the blocked move about as often as DE. It finds an open way less than half as often as with no history.',
       // What "unsettles" means, unfolded beside the bold line: 31 % of its moves into other walls against DE's 15 %.
       caveat: 'hiding its answers confuses it, so 31 % of its moves hit another wall, against 15 % with no history.',
@@ -694,10 +694,10 @@ describe('the wall counts the lesson quotes', () => {
     expect(recapReveal({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toMatch(/^The extra repeats seem to come with/);
     // The hide step's AO-last: 88 of 190 moves (46 %) against DE's 45 % and Full's 75 %; its other walls 12 % against DE's 15 %.
     // Its control keeps 140 of 195 (72 %): the placeholder alone does not take the repeats away.
-    expect(latestTally(c).takeaway).toBe('Hiding its previous answer, not an older one, takes the extra repeats away.');
+    expect(latestTally(c).takeaway).toBe("At Full's turns, hiding its previous answer, not an older one, takes the extra repeats away.");
     // Where many of its moves hit another wall (33 % against DE's 15 %), the bold line stays plain: the caveat says where they went.
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40 } }).takeaway).toBe(
-      'Hiding its previous answer, not an older one, takes the extra repeats away.',
+      "At Full's turns, hiding its previous answer, not an older one, takes the extra repeats away.",
     );
     // The same wall and any wall, side by side: AO-last 88 and 110 of 190 moves; the control 140 and 175 of 195; DE 90 and 120 of 200 (45 %, 60 %); Full 150 and 180 of 200.
     expect(latestTally(c).said).toBe(
@@ -885,7 +885,7 @@ describe('the wall counts the lesson quotes', () => {
     };
     expect(headsTally(close3).takeaway).toBe('The copying heads stop more repeats than the lowest, not clearly more than three at random.');
     expect(headsTally(close3).said).toMatch(
-      /^Of the 116 repeats, 61 % still hit the wall with the most-copying heads off; 71 % with three at random off, 88 % with the lowest\. Only its gap to the lowest is more than luck\./,
+      /^Written again with the most-copying heads off, 61 % of the moves made still hit the wall; 71 % with three at random off, 88 % with the lowest\. Only its gap to the lowest is more than luck\./,
     );
     expect(summary(close3).points![1]!.items.at(-1)).toBe(
       'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %), but 3 at random came close (71 %), though it found an open way no more often. Attention picked the heads; switching them off tested them.',

@@ -69,11 +69,12 @@ function useBoard(s: LessonStep, shows: boolean, w: LessonWorld) {
       aoLast: all || reachedAt[AT.hideLast] === true || (s.id === 'hide-last' && shows),
     },
     undefined,
-    // The twin's step draws the rows its words read: the twin against Full, LT (its training target) and DE.
+    // The twin's step draws the rows its words read: the twin against Full, LT (its training target) and DE; the
+    // second twin, which its text no longer introduces, waits in the fold's table.
     // The hide step draws only the rows it reads: Full, the ways of hiding, DE (the step before's Window-6 and LT apart).
     // Elsewhere the cutting policies stay in the drop-turns step's fold, but the one the reader clicked there.
     s.id === 'cpl'
-      ? ['full', 'lt', 'de', 'twin', 'twin-de']
+      ? ['full', 'lt', 'de', 'twin']
       : s.id === 'hide'
         ? ['full', 'ao', 'de']
         : s.id === 'hide-last'

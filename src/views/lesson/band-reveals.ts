@@ -157,7 +157,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
     : undefined;
   return {
     ...(takeaway ? { takeaway } : {}),
-    said: ` Each list of cells (above the white line) is the one before plus a cell, so copying it is the task. The thought and move (below it) sit ${verdict}.`,
+    said: ` Each list of cells (above the white line) should be the one before plus the new cell (the model sometimes gets it wrong), so copying it is the task. The thought and move (below it) sit ${verdict}.`,
     // Each part as the bars give it, an average over its own tokens: readers met the parts of the sum beside the bars and took them for other figures.
     more: `An answer that copied a whole prior assistant answer line for line would show here. As the bars give them, averaged over their own tokens: the list of cells, which the task asks it to copy, ${percent(own.before)} (chance ${percent(own.evenBefore)}); the thought and move lines ${percent(own.last)} (chance ${percent(own.evenLast)}).`,
   };
@@ -246,7 +246,8 @@ export function withFiller(t: Reveal, w: LessonWorld): Reveal {
     // The step's point stays the takeaway (one sentence); Filler's reading ends the words, where its bar is read.
     takeaway: t.takeaway ?? `${reading[0]!.toUpperCase()}${reading.slice(1)}`,
     // What Filler's figure (in the reveal's first sentence) means, after it.
-    said: `${t.said} Under Filler${below ? ' the band falls below chance' : ''}; ${meaning}`,
-    more: `${t.more ? `${t.more} ` : ''}${onPanel(['diagonal ratio under Filler', r.diagonal])}${belowChance}`,
+    said: t.said,
+    // Filler's reading first in the fold: the card's sentence gives its figure.
+    more: `Under Filler${below ? ' the band falls below chance' : ''}; ${meaning} ${t.more ? `${t.more} ` : ''}${onPanel(['diagonal ratio under Filler', r.diagonal])}${belowChance}`,
   };
 }

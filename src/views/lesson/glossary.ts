@@ -7,6 +7,7 @@ import { STEP_IDS } from './order';
 import { buttonsMet } from './policies-met';
 import { TABLE } from './policy-numbers';
 import { LUCK_LINE } from './wall-counts';
+import { AO_PLACEHOLDER } from '../../context/apply';
 
 export interface Entry {
   term: string;
@@ -37,14 +38,38 @@ const WORDS: Entry[] = [
   { term: 'parameters', means: "the model's learned numbers (its weights): the Compare models panel gives each model's count." },
   { term: 'heatmap', means: 'a row per token of the answer, a column per token it can look at; brighter is more attention.' },
   {
+    term: 'copy, stripe',
+    means:
+      'on the heatmap, a copy is one bright cell where a token reads the same word in a prior assistant answer; a stripe is a column every row reads, whatever its word.',
+  },
+  {
     term: 'diagonal ratio',
     means:
-      "the attention near the dotted line where the answer's 10th token meets a prior assistant answer's 10th: what copying in step looks like (a copy shifted further than the band reaches is not counted).",
+      "the share of the answer's attention inside the pink band, within a few tokens either side of the dotted line where the answer's 10th token meets a prior assistant answer's 10th: copies in order fall there, often a token or two right of the line (a copy shifted further is not counted).",
   },
   { term: 'layer, head', means: 'the model is a stack of layers; each layer has heads, parts that each choose where to look.' },
   { term: 'most-copying heads', means: 'the heads with the highest diagonal ratio: their attention looks most like copying in step.' },
   { term: 'context policy', means: 'a rule for what the model is shown of the earlier turns before it answers.' },
-  { term: 'CPL twin', means: 'a copy of the model trained to prefer the move it makes with less history.' },
+  {
+    term: 'CPL (Context Preference Learning)',
+    means: 'training a model to prefer the answer it writes seeing less history over the one it writes seeing all of it.',
+  },
+  { term: 'CPL twin', means: 'a copy of the model trained so, to prefer the move it makes seeing only the turn before.' },
+  { term: 'second twin', means: "a copy trained the same way toward the move it makes with no earlier turn at all (this tool's variant)." },
+  { term: 'placeholder', means: `the words put in place of a hidden answer by AO and AO-last ("${AO_PLACEHOLDER}").` },
+  {
+    term: 'the turn before, the previous answer',
+    means: "the turn before is the last earlier turn whole (the user's message and the model's answer); the previous answer is the model's answer in it alone.",
+  },
+  {
+    term: 'swap test',
+    means: "this tool's test: the previous answer's move changed to an open way, every other word kept, to see whether the model follows it.",
+  },
+  {
+    term: "at Full's turns, played through",
+    means:
+      'the counts at a wall answer again the turns the model reached with its whole history (Full); played through, each policy plays whole mazes on its own answers, and reaching the goal is counted.',
+  },
   {
     term: 'luck',
     means: `how often coin tosses alone would give a gap this size were the two compared alike; rarer than 1 time in ${LUCK_LINE} counts as more than luck.`,

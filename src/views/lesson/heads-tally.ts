@@ -61,7 +61,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     // In step 2's measure (back into the wall); where the changed moves went, under "Careful:": a reader took
     // "changed" for "cured".
     // "In every 100 of them": the base said in the sentence, so 61 is not read against the 78 % of every move at a wall.
-    said: `Of the ${h.of} repeats, ${still(h, 'top')} % still hit the wall with the most-copying heads off; ${still(h, 'random')} % with three at random off, ${still(h, 'bottom')} % with the lowest${
+    said: `Written again with the most-copying heads off, ${still(h, 'top')} % of the moves made still hit the wall; ${still(h, 'random')} % with three at random off, ${still(h, 'bottom')} % with the lowest${
       carry
         ? random
           ? `. Its gaps to both are more than luck${justBeyond ? ', to the random three only just' : ''}.`

@@ -54,7 +54,7 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   const takeaway = {
     // The placeholders' unsettling said in the takeaway too: readers took the bold line for the whole story.
     // One plain claim each; the confusion is the caveat's, under it.
-    pull: 'Hiding its own answers (AO) takes the extra repeats away.',
+    pull: "At Full's turns, hiding its own answers (AO) takes the extra repeats away.",
     part: 'Hiding its own answers (AO) takes part of the extra repeats away.',
     all: 'Hiding its own answers (AO) leaves the extra repeats as they were.',
     below: 'Hiding its own answers (AO) confuses it below even no history, so it tells little.',
@@ -176,7 +176,7 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
     // One plain claim each: where the repeats went instead (another wall) is the caveat's, under it.
     pull: !keeps
       ? 'Hiding its previous answer takes the extra repeats away, and so does hiding an older one.'
-      : 'Hiding its previous answer, not an older one, takes the extra repeats away.',
+      : "At Full's turns, hiding its previous answer, not an older one, takes the extra repeats away.",
     part: 'Hiding its previous answer takes part of the extra repeats away.',
     all: 'Hiding its previous answer leaves the extra repeats as they were.',
     below: 'Hiding its previous answer confuses it below even no history, so it tells little.',
