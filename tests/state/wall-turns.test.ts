@@ -525,7 +525,7 @@ describe('the wall counts the lesson quotes', () => {
       // Read with each maze counted once (3 mazes: 1 time in 2 or more), as every gap after it.
       said: 'Could the gap be luck? Were Full and DE alike, luck would make one this size 1 time in 2 or more, so it could be luck.',
       // Why no history still repeats, unfolded: its own rate, and what the pull is measured from.
-      caveat: 'with no history the last message alone leads it back in 45 % of moves.',
+      caveat: "with no history it still walks back in 45 % of the time, so only the gap above that is the history's pull.",
       more: "Over 200 turns right after a wall, in the 3 of the 40 mazes where it hit one, the whole history adds 30 repeats in every 100 moves (75 − 45); the next steps find where they come from. The model always writes its likeliest next token, so a rerun writes the same answers: luck here is which mazes and turns came up. The two disagree on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in 2 of the 3 mazes with a wall (by 1 to 3 turns), DE in 1 (by 1 turn); were the two alike, which one repeats more in a maze would be a coin toss, and the mazes' gaps would add up this lopsided 1 time in 2 or more.",
       counts: {
         caption: 'The counts: where the move went, on each of the 200 turns right after a wall (40 mazes the demo model played)',
@@ -550,13 +550,13 @@ describe('the wall counts the lesson quotes', () => {
     // Where the model heads with no history (north 80, west 54 of 149: 90 %) and how rarely the goal lies beyond the
     // wall (39 of 149 turns, 8 of DE's repeats): the caveat names the lean, the fold the counts.
     const leaning = { ...c, noHistoryMoves: { north: 80, west: 54, south: 9, east: 6 }, goalBeyond: { turns: 39, deRepeats: 8 } };
-    expect(wallTally(leaning).caveat).toBe('with no history, habit walks it back in: it mostly heads north or west.');
+    expect(wallTally(leaning).caveat).toBe("with no history it still walks back in 45 % of the time, so only the gap above that is the history's pull.");
     expect(wallTally(leaning).more).toContain(
       " Why so often with none? Its goal lies beyond the wall it hit at only 39 of the 200 turns, and at 8 of DE's 90 repeats; with no history it heads north or west in 90 % of its moves.",
     );
     // Most of the walls hit stand that way too (north 93 and west 9 of 149): the lean alone walks it into them.
     expect(wallTally({ ...leaning, hitWays: { north: 93, south: 32, east: 15, west: 9 } }).caveat).toBe(
-      'with no history, habit walks it back in: it heads north or west in 90 % of moves, where most walls are.',
+      "with no history it still walks back in 45 % of the time, so only the gap above that is the history's pull.",
     );
     // No two ways make three in four of its moves: no lean named.
     expect(noHistoryLean({ ...c, noHistoryMoves: { north: 40, west: 40, south: 40, east: 29 } })).toBeNull();

@@ -13,7 +13,7 @@ export function WallChart({ board }: { board: Board }) {
     <figure className="bar-chart" data-testid="lesson-board">
       <figcaption>
         {board.caption ??
-          `Right after hitting a wall, where its next move goes (the ${board.turns} such turns Full reached ${board.mazes ? `in the ${board.mazes} of ${board.episodes} mazes where it hit one` : `in ${board.episodes} mazes`}, each answered again under each policy; answers that name no move are not counted)`}
+          `Where its next move goes right after a wall: the ${board.turns} such turns Full reached ${board.mazes ? `in ${board.mazes} of ${board.episodes} mazes` : `in ${board.episodes} mazes`}, answered again under each policy`}
       </figcaption>
       {board.rows.map((r) => (
         <div className="bar-row share-row" key={r.label} data-testid="lesson-board-row">

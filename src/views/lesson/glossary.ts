@@ -8,6 +8,8 @@ import { buttonsMet } from './policies-met';
 import { TABLE } from './policy-numbers';
 import { LUCK_LINE } from './wall-counts';
 import { AO_PLACEHOLDER } from '../../context/apply';
+import { SINK_TOKENS } from '../../context/render';
+import { DEFAULTS } from '../../analysis/analyze';
 
 export interface Entry {
   term: string;
@@ -30,8 +32,7 @@ const WORDS: Entry[] = [
   },
   {
     term: 'sink',
-    means:
-      "the first few tokens: a token's shares must add up to 100 %, so looking with nowhere useful to go is dumped there (large models do so a lot; a small one may not).",
+    means: `the first ${SINK_TOKENS} tokens: a token's shares must add up to 100 %, so looking with nowhere useful to go is dumped there (large models do so a lot; a small one may not).`,
   },
   { term: 'chance', means: "a part's share of the tokens: what it would get if the model looked at every token equally." },
   { term: 'times chance', means: 'a share divided by its chance: 1 is no more than chance, 2 twice as much.' },
@@ -44,8 +45,7 @@ const WORDS: Entry[] = [
   },
   {
     term: 'diagonal ratio',
-    means:
-      "the share of the answer's attention inside the pink band, within a few tokens either side of the dotted line where the answer's 10th token meets a prior assistant answer's 10th: copies in order fall there, often a token or two right of the line (a copy shifted further is not counted).",
+    means: `the share of the answer's attention inside the pink band, within ${DEFAULTS.radius} tokens either side of the dotted line where the answer's 10th token meets a prior assistant answer's 10th: copies in order fall there, often a token or two right of the line, where a token reads the word it copies next (a copy shifted further is not counted).`,
   },
   { term: 'layer, head', means: 'the model is a stack of layers; each layer has heads, parts that each choose where to look.' },
   { term: 'most-copying heads', means: 'the heads with the highest diagonal ratio: their attention looks most like copying in step.' },

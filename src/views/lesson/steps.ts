@@ -141,7 +141,7 @@ export const LESSON: LessonStep[] = [
     region: 'card',
     setup: WALL,
     text: () =>
-      `Steps ${stepNo('generate')}–${stepNo('hide-last')} counted how often the model walks back into a wall it just hit, side by side. "${PAPERS.ownWords.title}" found the same in large models: in real chats, ${PAPERS.ownWords.pollutedTurns} of turns carried a prior assistant answer's error or style forward. Dropping the whole history cut the repeats (DE: ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}); cutting it back, as Clip does, did not (${movePct(WALL_COUNTS, 'clip:6:1')}).`,
+      `Steps ${stepNo('generate')}–${stepNo('hide-last')} counted how often the model walks back into a wall it just hit. "${PAPERS.ownWords.title}" found something like it in large models: in real chats, ${PAPERS.ownWords.pollutedTurns} of turns carried a prior assistant answer's error or style forward. Dropping the whole history cut the repeats (DE: ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}); cutting it back, as Clip does, did not (${movePct(WALL_COUNTS, 'clip:6:1')}).`,
     source:
       "The counts of the steps before, together. AO as the test of the model's own words: paper 1, section 2 (the user's turns stay, only the answers go). The large models' figure: paper 1 (Do LLMs benefit from their own words?), section 4.2 and table 1 (104 of 729 turns of real chats judged polluted by a prior assistant answer). The rates are of the moves made; answers with no move are left out, as on every count at the wall.",
     action: 'Read the table, then press Next.',

@@ -94,9 +94,8 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     said: `C${luckSaid(c.split.de.full, 'Full and DE').slice(1)}`,
     // Why so often with none, from the record: not the goal (it lies beyond the wall at few of these turns), but where
     // the model heads when alone with the last message. The lesson said "the goal" until the record counted it.
-    caveat: lean
-      ? `with no history, habit walks it back in: it ${lean.walls ? `heads ${lean.ways} in ${lean.share} % of moves, where most walls are` : `mostly heads ${lean.ways}`}.`
-      : `with no history the last message alone leads it back in ${movePct(c, 'de')} of moves.`,
+    // The baseline, plainly: why only the gap counts (readers could not tie the no-history lean to this maze; it is in the fold).
+    caveat: `with no history it still walks back in ${movePct(c, 'de')} of the time, so only the gap above that is the history's pull.`,
     // The same gap with each maze counted once, its size kept: the stricter test, for the turns of a maze are not independent.
     luck: [
       { label: 'Full against DE, turn by turn', ...turnByTurn(c.split.de.full) },
