@@ -9,6 +9,7 @@ import { quoted, whereToken } from './token-where';
 import {
   AGAINST_CHANCE,
   bandCells,
+  capitalised,
   evenDiagonal,
   figuresOf,
   LOADING,
@@ -244,7 +245,7 @@ export function withFiller(t: Reveal, w: LessonWorld): Reveal {
     ...t,
     bars: { ...t.bars, rows: [...t.bars.rows, { label: 'whole answer under Filler (right heatmap)', value: r.diagonal, even }] },
     // The step's point stays the takeaway (one sentence); Filler's reading ends the words, where its bar is read.
-    takeaway: t.takeaway ?? `${reading[0]!.toUpperCase()}${reading.slice(1)}`,
+    takeaway: t.takeaway ?? capitalised(reading),
     // What Filler's figure (in the reveal's first sentence) means, after it.
     said: t.said,
     // Filler's reading first in the fold: the card's sentence gives its figure.

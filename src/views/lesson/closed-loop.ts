@@ -4,6 +4,7 @@
  * than Full's. Plain functions over the stored record.
  */
 import record from '../../../examples/cache/closed-loop.json';
+import { byChance } from './wall-counts';
 import { rate } from './wall-records';
 
 /** One maze played under one policy. */
@@ -73,8 +74,11 @@ export const goalsOf = (r: ClosedLoopRecord, p: Player): string => {
   return `${t.reached} of ${t.mazes}`;
 };
 
+/** How sure a gap in goals is (mazes where only one of two reached it, a sign test as every comparison of the lesson). */
+const goalLuck = (only: number, other: number) => byChance({ first: only, second: other });
+
 /** Whether no policy reached the goal in clearly more mazes than Full: a gap in goals luck would give 1 time in 20 or more. */
-export function noGoalGain(r: ClosedLoopRecord, luck: (only: number, other: number) => boolean): boolean {
+export function noGoalGain(r: ClosedLoopRecord, luck = (only: number, other: number): boolean => goalLuck(only, other).clear): boolean {
   return PLAYERS.filter((p) => p !== 'full').every((p) => {
     const s = goalSplit(r.played[p], r.played.full);
     return s.only <= s.other || !luck(s.only, s.other);
@@ -85,7 +89,7 @@ export function noGoalGain(r: ClosedLoopRecord, luck: (only: number, other: numb
  * The recap's fold: the same policies playing whole mazes on their own answers, each maze from its first turn, against
  * the turns Full reached (steps 2–5). Empty without a record.
  */
-export function closedSaid(r: ClosedLoopRecord, luckSaid: (only: number, other: number) => string): string {
+export function closedSaid(r: ClosedLoopRecord, luckSaid = (only: number, other: number): string => goalLuck(only, other).said): string {
   if (!r.played.full.length) return '';
   const names: Record<Player, string> = {
     full: 'Full',

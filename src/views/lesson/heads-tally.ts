@@ -7,7 +7,7 @@ import { stepNo } from './order';
 import { headsCountTable } from './count-table';
 import { type Board, type BoardRow, byChance, luckRow, pct } from './wall-counts';
 import { type HeadSet, type HeadsOffCounts, rate, WALL_COUNTS, type WallCounts } from './wall-records';
-import { type Reveal, SILENT } from './world';
+import { capitalised, type Reveal, SILENT } from './world';
 
 /** Of the moves a set of heads switched off still makes on the repeats, the share that changed (answers with no move left out, as at the wall). */
 const changedRate = (h: HeadsOffCounts, set: HeadSet): number => rate(h.moved[set] - h.repeats[set], h.moved[set] || 1);
@@ -75,7 +75,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     counts: headsCountTable(h),
     // The turns where the sets part are in the table and on the meter: readers asked for fewer counts in words.
     // Where the changed moves went, in the fold where the caveat says how sure instead.
-    more: `${carry && random && justBeyond && went ? `${went[0]!.toUpperCase()}${went.slice(1)} ` : ''}The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall; each turn has its own heads ranked. The random three are drawn anew at each turn from the last layer's heads outside the most-copying three (seeded, so a rerun draws the same).`,
+    more: `${carry && random && justBeyond && went ? `${capitalised(went)} ` : ''}The repeats are ${pct(h.of, c.turns)} of ${c.turns} turns right after a wall; each turn has its own heads ranked. The random three are drawn anew at each turn from the last layer's heads outside the most-copying three (seeded, so a rerun draws the same).`,
   };
 }
 

@@ -183,6 +183,8 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
   }[v];
   // The same wall and any wall, side by side: readers counted any wall from the table and found the swap.
   const both = (w: Writer) => `${moveRate(c, w)} % and ${anyWall(c, w)} %`;
+  // Why the drop is not the placeholder's confusion alone, first in the fold.
+  const drop = confusion(c).trim();
   return {
     takeaway,
     // The card's sentence: the test against its control, the same wall only; any wall, in the fold.
@@ -204,7 +206,7 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
       ],
       c,
     ),
-    more: `${confusion(c).trim()}${confusion(c) ? ' ' : ''}${swapMore(c)}AO-last and AO-second-last are this tool's tests, not a paper's policies: each puts AO's placeholder in place of one answer, without AO's line in the system prompt. ${cutSaid(c)} ${noMoveAsRepeat(c)}`,
+    more: `${drop ? `${drop} ` : ''}${swapMore(c)}AO-last and AO-second-last are this tool's tests, not a paper's policies: each puts AO's placeholder in place of one answer, without AO's line in the system prompt. ${cutSaid(c)} ${noMoveAsRepeat(c)}`,
   };
 }
 

@@ -7,7 +7,7 @@ import { parsePolicy, type Policy } from '../../context/policy';
 import { countTable } from './count-table';
 import { type Board, byChance, CUTTING, ltBringsMost, luckRow, movePct, moveRate, scoreboard } from './wall-counts';
 import { type Split, type WallCounts, type WallTurn, WALL_COUNTS, WALL_TURNS, WRITERS, type Writer } from './wall-records';
-import { type Reveal, SILENT } from './world';
+import { capitalised, type Reveal, SILENT } from './world';
 
 /** The stored turns at which a policy still shows every earlier turn whole (early in an episode, Window and Clip cut nothing). */
 const keptWhole = (p: Policy, turns: readonly WallTurn[]): number => turns.filter((t) => turnsSeen(p, t.turn).every((x) => x === 'whole')).length;
@@ -97,6 +97,6 @@ export function policyTally(policy: string, label: string, c: WallCounts = WALL_
       c,
     ),
     // How sure each gap is, in words beside the meter's: the turns where the two part are in the table.
-    more: `${luckWords(c, p, label)}${rows.caveat ? ` ${rows.caveat[0]!.toUpperCase()}${rows.caveat.slice(1)}` : ''}${rows.early ? ` In the bars above: ${rows.early}` : ''}${rows.more ? ` ${rows.more}` : ''}`,
+    more: `${luckWords(c, p, label)}${rows.caveat ? ` ${capitalised(rows.caveat)}` : ''}${rows.early ? ` In the bars above: ${rows.early}` : ''}${rows.more ? ` ${rows.more}` : ''}`,
   };
 }

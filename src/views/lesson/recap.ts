@@ -7,11 +7,8 @@ import { controlKeeps, followsSwap, hideVerdict, SWAP_PULL, swapSaid, unsettled 
 import { countTable } from './count-table';
 import { byChance, historyAdds, ltBringsMost, luckWord, moveRate, noMoveRate, openRate } from './wall-counts';
 import { type Split, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
-import type { Reveal } from './world';
+import { capitalised, type Reveal } from './world';
 import { CLOSED_LOOP, type ClosedLoopRecord, closedSaid, goalsOf, noGoalGain, PLAYERS, type Player } from './closed-loop';
-
-/** How sure a gap in goals is (mazes where only one of two reached it), in the lesson's words. */
-const goalLuck = (only: number, other: number) => byChance({ first: only, second: other });
 
 /** One policy's row of the recap. */
 export interface RecapRow {
@@ -115,7 +112,7 @@ export function recapReveal(c: WallCounts = WALL_COUNTS, loop: ClosedLoopRecord 
     said: `${followsSwap(c) ? `${swapSaid(c)} ${SWAP_PULL} ` : ''}AO-last is the direct test: only the previous answer hidden; its control hides the answer two turns back${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.`,
     // Played to the end, where no policy reaches the goal clearly more often: the limit a reader must not miss (a drop
     // in repeats at Full's turns read as a cure). Else the placeholders' confusion.
-    ...(played && noGoalGain(loop, (a, b) => goalLuck(a, b).clear)
+    ...(played && noGoalGain(loop)
       ? { caveat: 'fewer repeats did not mean more goals: played to the end, no policy reached the goal clearly more often than Full.' }
       : confusion && { caveat: confusion }),
     table: {
@@ -134,6 +131,6 @@ export function recapReveal(c: WallCounts = WALL_COUNTS, loop: ClosedLoopRecord 
       recapRows(c).map((r) => [r.label, r.writer] as const),
       c,
     ),
-    more: `${played && confusion ? `${confusion[0]!.toUpperCase()}${confusion.slice(1)} ` : ''}Every rate is of the moves made on the ${c.turns} turns right after a wall, in ${c.episodes} mazes the demo model played; answers that make no move are left out (the table counts them). AO-last hides the previous answer as AO hides each (its placeholder), without AO's line in the system prompt.${closedSaid(loop, (a, b) => goalLuck(a, b).said)}`,
+    more: `${played && confusion ? `${capitalised(confusion)} ` : ''}Every rate is of the moves made on the ${c.turns} turns right after a wall, in ${c.episodes} mazes the demo model played; answers that make no move are left out (the table counts them). AO-last hides the previous answer as AO hides each (its placeholder), without AO's line in the system prompt.${closedSaid(loop)}`,
   };
 }

@@ -15,7 +15,7 @@ import { CLOSED_LOOP, type ClosedLoopRecord, goalSplit, noGoalGain, playTally } 
 /** The close's line on whole mazes: goals with its history, with none, with its previous answer hidden. */
 function playedSaid(loop: ClosedLoopRecord): string {
   const [full, de, latest] = [playTally(loop.played.full), playTally(loop.played.de), playTally(loop.played['ao-last'])];
-  const noGain = noGoalGain(loop, (a, b) => byChance({ first: a, second: b }).clear);
+  const noGain = noGoalGain(loop);
   // Goals, not repeats: where a policy reaches more, it is said by name instead.
   const more = goalSplit(loop.played.de, loop.played.full);
   return `Played to the end on its own answers, it reached the goal in ${full.reached} of ${full.mazes} mazes with its whole history, ${de.reached} with none, and ${latest.reached} with its previous answer hidden${
@@ -31,6 +31,7 @@ export interface AgainstChance {
 
 export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop: ClosedLoopRecord = CLOSED_LOOP): Reveal {
   const lt = ltBringsMost(c);
+  const grows = growsSaid(c).trim();
   const twin = byChance(c.split.full.twin).clear;
   // Read inside the branch where the most-copying heads change more: there, whether they do so clearly.
   const heads = headsClear(c);
@@ -96,13 +97,13 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop
         items: [
           historyAdds(c) >= 10
             ? `When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, makes the loop less likely, not gone. Here, with no history, the model walked into the wall again in ${movePct(c, 'de')} of its moves, not ${movePct(c, 'full')}${
-                loop.played.full.length && noGoalGain(loop, (a, b) => byChance({ first: a, second: b }).clear) ? ', yet it reached the goal no more often' : ''
+                loop.played.full.length && noGoalGain(loop) ? ', yet it reached the goal no more often' : ''
               }.`
             : 'In a long chat a model may keep leaning on what it wrote before, mistakes included.',
         ],
       },
     ],
     // The card keeps four lines on the move; where the gap sits and what LT showed, with the papers' findings, folded.
-    more: `${growsSaid(c).trim()}${growsSaid(c) ? ' ' : ''}With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ', so the pull is mostly in the turn before' : ''}. What the papers report in large chat models (their figures, not this page's): ${papers.join(' ')} Every rate counts the moves made on the same stored turns right after a wall; the steps before give the counts and how often chance alone would give each gap. The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
+    more: `${grows ? `${grows} ` : ''}With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ', so the pull is mostly in the turn before' : ''}. What the papers report in large chat models (their figures, not this page's): ${papers.join(' ')} Every rate counts the moves made on the same stored turns right after a wall; the steps before give the counts and how often chance alone would give each gap. The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }

@@ -231,6 +231,8 @@ export const versusChance = (k: number): 0 | 1 | 2 => (k >= AGAINST_CHANCE.inOrd
 export const percent = (v: number): string => (v > 0 && v < 0.005 ? 'under 1 %' : `${Math.round(v * 100)} %`);
 /** A figure and its unit on one line: "78 %" never wraps between the two. */
 export const unbroken = (text: string): string => text.replace(/(\d) %/g, '$1\u00a0%');
+/** A caveat or reading, said as a sentence of its own in a fold: its first letter capital. */
+export const capitalised = (text: string): string => (text ? `${text[0]!.toUpperCase()}${text.slice(1)}` : text);
 /** Only this policy is shown, and its figures are the model's. */
 export const only = (w: LessonWorld, policy: string): boolean => w.shown.length === 1 && w.shown[0] === policy && figuresOf(w, policy) !== null;
 export const LOADING: Reveal = { said: 'The model is still loading: its figures follow.' };
