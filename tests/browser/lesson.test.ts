@@ -14,9 +14,9 @@ import { openModel } from '../../src/runtime/open-model';
 import { setupLine } from '../../src/state/lesson-setup';
 import { turnByTurn } from '../../src/views/lesson/cpl';
 import { listWrong, moveOf, moveClause, towardGoal, wallsIn } from '../../src/views/lesson/moves';
-import { CUTTING, scoreboard, wallTally } from '../../src/views/lesson/wall-counts';
+import { scoreboard, wallTally } from '../../src/views/lesson/wall-counts';
 import { headsTally, stillPct } from '../../src/views/lesson/heads-tally';
-import { WALL_COUNTS, WRITERS } from '../../src/views/lesson/wall-records';
+import { WALL_COUNTS } from '../../src/views/lesson/wall-records';
 import { recapReveal, recapRows } from '../../src/views/lesson/recap';
 import { CLOSED_LOOP, type Player, playTally } from '../../src/views/lesson/closed-loop';
 import { hiddenTally, latestTally } from '../../src/views/lesson/hidden-counts';
@@ -136,6 +136,8 @@ async function brightestStripe(): Promise<{ text: string; share: number }> {
   }
   return { text: r.tokenTexts[best.k]!.trim(), share: best.share };
 }
+/** A step's index in the walk, by its id. */
+const at = (id: Parameters<typeof stepNo>[0]) => stepNo(id) - 1;
 /** What a newcomer stops at: a paper's section, figure or table. */
 const PAPER_TALK = /paper \d|§|\bfig(ure)?\.? ?\d|\btable \d|\bsection\b/i;
 const words = (t: string | null) => (t ?? '').split(/\s+/).filter(Boolean).length;
@@ -499,7 +501,23 @@ describe('the lesson, walked with the keyboard only', () => {
       },
       card.getByTestId('lesson-takeaway'),
     );
-    await step(5, async () => {
+    await step(
+      at('played'),
+      async () => {
+        // Goals reached playing whole mazes under each policy: the stored record, as the bars draw it.
+        const mazes = playTally(CLOSED_LOOP.played.full).mazes;
+        expect(await card.getByTestId('lesson-goals-row').allTextContents()).toEqual(
+          (['full', 'lt', 'de', 'ao', 'ao-last', 'ao-second-last'] as const).map(
+            (p) =>
+              `${{ full: 'Full', lt: 'LT', de: 'DE', ao: 'AO', 'ao-last': 'AO-last', 'ao-second-last': 'AO-second-last' }[p]}${playTally(CLOSED_LOOP.played[p]).reached}of ${mazes}`,
+          ),
+        );
+        expect(await card.getByTestId('lesson-takeaway').textContent()).toBe('Fewer repeats did not mean more goals for this tiny model.');
+      },
+      undefined,
+      card.getByTestId('lesson-goals'),
+    );
+    await step(at('recap'), async () => {
       // The counts of the steps before, side by side: the stored counts, as the recap words them.
       expect(await card.getByTestId('lesson-recap-row').allTextContents()).toEqual(
         recapRows().map(
@@ -510,7 +528,7 @@ describe('the lesson, walked with the keyboard only', () => {
       );
       expect(await card.getByTestId('lesson-takeaway').textContent()).toBe(recapReveal().takeaway);
     });
-    await step(6, async () => {
+    await step(at('attention'), async () => {
       // Attention met on one token: the model's shape, from the model on the page (its layers, each with its heads, as its
       // config says), and one token's share-out as one bar (hand-computed in tests/views/token-mix.test.ts).
       const config = JSON.parse(readFileSync('models/inertia-demo/config.json', 'utf8')) as { num_hidden_layers: number; num_attention_heads: number };
@@ -527,7 +545,7 @@ describe('the lesson, walked with the keyboard only', () => {
         /^Its three most-read tokens get far more than an even share, yet under half of all its attention\.$/,
       );
     });
-    await step(7, async () => {
+    await step(at('shares'), async () => {
       await guess();
       // Read down to the reveal, the card's top says the question again; back at the top, the text says it once.
       const readAt = await card.evaluate((el) => el.scrollTop);
@@ -547,7 +565,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('figure-full-diagonal').textContent()).toBe('guess first');
       expect(await page.getByTestId('figure-full-diagonalCopy').isVisible()).toBe(false);
     });
-    await step(8, async () => {
+    await step(at('heatmap'), async () => {
       // A drawing of what a copy and a stripe look like, said to be a drawing.
       expect(await page.getByTestId('lesson-copy-sketch').textContent()).toContain('A drawing of what to look for, not the model');
       // The real picture's axes named by the strips that mark them, with the turn the zoom opens on.
@@ -556,7 +574,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       // One real copy is outlined, said in the card and under the heatmap.
       expect(await card.getByTestId('lesson-text').textContent()).toMatch(
-        /^Each row is one token of turn 10's answer, laid out as step 7's bar: the brighter a cell, the more attention\. The columns are the tokens it reads, zoomed in on turn 9's answer\. A word-for-word copy is a slanted line \(drawn above the heatmaps\): the answer's 10th token reads a prior assistant answer's 10th(, or its 11th, the word it copies next)?\. Here (copies are short, single cells|a bright line runs \d+ cells); the arrow marks one, "[^"]+" reading "[^"]+"(, the word it writes next)?\.$/,
+        /^Each row is one token of turn 10's answer, laid out as step \d+'s bar: the brighter a cell, the more attention\. The columns are the tokens it reads, zoomed in on turn 9's answer\. A word-for-word copy is a slanted line \(drawn above the heatmaps\): the answer's 10th token reads a prior assistant answer's 10th(, or its 11th, the word it copies next)?\. Here (copies are short, single cells|a bright line runs \d+ cells); the arrow marks one, "[^"]+" reading "[^"]+"(, the word it writes next)?\.$/,
       );
       expect(await page.getByTestId('lesson-zoom').textContent()).toMatch(
         /The light-blue box and arrow: one real copy, an answer token reading( the same word in that answer|, in that answer, the word it writes next), read out under the heatmap until you point at another cell \(a white box\)\./,
@@ -575,14 +593,11 @@ describe('the lesson, walked with the keyboard only', () => {
         ),
       );
     });
-    await step(9, async () => {
-      // Filler is said where it stands.
-      // Filler's heatmap comes with its own pass, after Full's: waited for, as the page shows it when it arrives.
-      await expect
-        .poll(() => page.getByTestId('lesson-zoom').textContent(), { timeout: 60_000 })
-        .toContain('Right: Filler, the same answer with the words of its prior assistant answers swapped');
+    await step(at('diagonal'), async () => {
       await guess(true);
       await expect.poll(() => page.getByTestId('lesson-zoom').textContent()).toContain('white dashed line');
+      // The band alone: Filler waits for its own step.
+      expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('Filler');
       // The demo model's copy of the list runs a token right of the centre (its band's brightest offset): said under the heatmap.
       expect(await page.getByTestId('lesson-zoom').textContent()).toContain('Its copy runs just right of the dotted line');
       // And what the band misses, the quiz's shifted copy: said on the page, with the page's radius.
@@ -601,23 +616,33 @@ describe('the lesson, walked with the keyboard only', () => {
       // Said in words on the card: the list gives most of it.
       expect(split.before).toBeGreaterThan(split.last);
       expect(await card.getByTestId('lesson-takeaway').textContent()).toContain('It copies in order mostly the list of cells');
-      // And drawn: the whole answer, then its two parts, as the same model gives them in Node; then Filler, beside it
-      // on the page, as its figure there says.
-      const filler = `${Math.round(Number(await page.getByTestId('figure-filler-diagonal').getAttribute('data-value')) * 100)}\u00a0%`;
-      expect((await card.getByTestId('lesson-bars-row').allTextContents()).slice(1, 3)).toEqual([
+      // And drawn: the whole answer, then its two parts, as the same model gives them in Node.
+      expect((await card.getByTestId('lesson-bars-row').allTextContents()).slice(1)).toEqual([
         `list of cells (above the white line)${own(split.before, split.rowsBefore)}chance ${own(split.evenBefore, split.rowsBefore)}`,
         `thought and move (below it)${own(split.last, split.rowsLast)}chance ${own(split.evenLast, split.rowsLast)}`,
       ]);
-      expect((await card.getByTestId('lesson-bars-row').allTextContents())[3]).toMatch(
-        new RegExp(`^whole answer under Filler \\(right heatmap\\)${filler}chance`),
-      );
-      expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toMatch(
-        new RegExp(`^You guessed .*?, and ${filler} with filler in its answers' place\\. `),
-      );
-      // What Filler's figure means, first in the fold.
-      expect(await card.getByTestId('lesson-figures').textContent()).toMatch(/^Under Filler( the band falls below chance)?; /);
     });
-    await step(10, async () => {
+    await step(at('filler'), async () => {
+      // Filler is said where it stands. Its heatmap comes with its own pass, after Full's: waited for, as the page shows it.
+      await expect
+        .poll(() => page.getByTestId('lesson-zoom').textContent(), { timeout: 60_000 })
+        .toContain('Right: Filler, the same answer with the words of its prior assistant answers swapped');
+      // "It falls", the first choice, where "take me there" put the focus.
+      await press('Enter');
+      expect(await card.getByTestId('lesson-guess-locked').textContent()).toContain('falls');
+      // Both bands as the figures panel gives them, on the bars and in the card's sentence.
+      const shown = async (id: string) => `${Math.round(Number(await page.getByTestId(id).getAttribute('data-value')) * 100)}\u00a0%`;
+      await page.getByTestId('figure-filler-diagonal').waitFor({ timeout: 60_000 });
+      const [full, filler] = [await shown('figure-full-diagonal'), await shown('figure-filler-diagonal')];
+      const rows = await card.getByTestId('lesson-bars-row').allTextContents();
+      expect(rows[0]).toMatch(new RegExp(`^as written \\(left heatmap\\)${full}chance`));
+      expect(rows[1]).toMatch(new RegExp(`^with filler \\(right heatmap\\)${filler}chance`));
+      expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toMatch(
+        new RegExp(`^You guessed it falls, rightly; the band gets ${filler} with filler in the answers' place, against ${full} as written\\.`),
+      );
+      expect(await card.getByTestId('lesson-takeaway').textContent()).toBe('Most of the band goes with the words, so it rests on what the answers say.');
+    });
+    await step(at('heads'), async () => {
       await press('Enter'); // the last layer's top 3 heads off, the answer written each way, then the control
       // The page's answers lead where the same model's answers in Node do.
       const [moves, named] = await headsStory();
@@ -642,7 +667,7 @@ describe('the lesson, walked with the keyboard only', () => {
       );
     });
     await step(
-      11,
+      at('inside'),
       async () => {
         // Each step of the attention half in a row: the counts' rows as the stored counts give them, Filler's from the figures on screen.
         const rows = await card.getByTestId('lesson-recap-row').allTextContents();
@@ -655,7 +680,7 @@ describe('the lesson, walked with the keyboard only', () => {
       undefined,
       card.getByTestId('lesson-recap'),
     );
-    await step(12, async () => {
+    await step(at('cpl'), async () => {
       await press('Enter');
       // The twin is loaded, both write the wall's answer, and every turn is scored with both: the page tells the
       // story the same two models tell in Node.
@@ -676,7 +701,7 @@ describe('the lesson, walked with the keyboard only', () => {
         .poll(() => page.getByTestId('turns-chart').locator('figcaption > span').allTextContents(), { timeout: 120_000 })
         .toEqual([' prior assistant', ' prior assistant: chance (their part of the tokens)', ' CPL twin: prior assistant share']);
     });
-    await step(13, async () => {
+    await step(at('check'), async () => {
       for (const [i, q] of QUIZ.entries()) {
         // The first group has the focus from "take me there"; Tab moves to the next group, arrows choose within
         // one. Each question is an action of its own: its keys are counted from the question before.
@@ -690,13 +715,8 @@ describe('the lesson, walked with the keyboard only', () => {
         await expect.poll(() => card.getByTestId(`lesson-feedback-${i}`).textContent()).toMatch(/^Right\./);
       }
       expect(await card.getByTestId('lesson-score').textContent()).toContain(`${QUIZ.length} of ${QUIZ.length} right`);
-      // The running count at the wall, every writer's step reached: the stored counts, as the card words them.
-      // The cutting policies (Window, Clip, Summary) stay in their step's fold.
-      const board = scoreboard(
-        { generate: true, contexts: true, hide: true, cpl: true },
-        undefined,
-        WRITERS.filter((w) => !(CUTTING as readonly string[]).includes(w)),
-      )!;
+      // The running count at the wall, its five key rows: the stored counts, as the card words them.
+      const board = scoreboard({ generate: true, contexts: true, hide: true, cpl: true }, undefined, ['full', 'de', 'ao-last', 'ao-second-last', 'twin'])!;
       expect(await card.getByTestId('lesson-board-row').allTextContents()).toEqual(
         board.rows.map((r) => `${r.label}${r.repeats}\u00a0%${r.counted ?? ''}${r.noMove ? `${r.noMove}\u00a0% no move` : ''}`),
       );
@@ -761,6 +781,16 @@ describe('the lesson, walked with the keyboard only', () => {
     await phoneCard.getByRole('button', { name: 'shorter' }).click();
     await expect.poll(async () => (await phoneCard.boundingBox())!.height).toBeLessThanOrEqual(844 / 3 + 1);
     await phone.close();
+    // Folded after its reveal, the card keeps the reveal's headline: the picture behind shows, and so does its point.
+    const played = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await played.goto(`${app.url}/?backend=wasm#lesson=${stepNo('played')}`);
+    const playedCard = played.getByTestId('lesson-card');
+    await playedCard.getByTestId('lesson-takeaway').waitFor();
+    const headline = await playedCard.getByTestId('lesson-takeaway').textContent();
+    await playedCard.getByRole('button', { name: 'fold the card' }).click();
+    expect(await playedCard.getByTestId('lesson-folded-takeaway').textContent()).toBe(headline);
+    expect(await playedCard.getByTestId('lesson-reveal').count()).toBe(0);
+    await played.close();
   }, 600_000);
 
   it('on a phone: the card takes at most a third of the screen, the diagonal step zooms the heatmap, every step is drawn; axe-core finds nothing', async () => {
@@ -777,10 +807,11 @@ describe('the lesson, walked with the keyboard only', () => {
       await expect.poll(() => page.getByTestId('lesson-title').textContent()).toBe(s.title);
       // A third at most where the step points at the page; a step read in the card alone (the recaps, the quiz) opens tall.
       expect((await card.boundingBox())!.height, `step ${n + 1}: the card's height`).toBeLessThanOrEqual(s.region === 'card' ? 844 * 0.85 + 1 : 844 / 3 + 1);
-      // The diagonal step opens on the last prior assistant answer in square cells: Full's heatmap and Filler's beside it.
-      if (s.id === 'diagonal') {
+      // The diagonal step opens on the last prior assistant answer in square cells.
+      // The diagonal step opens on the band alone; the Filler step adds Filler's beside it.
+      if (s.id === 'diagonal' || s.id === 'filler') {
         const canvases = page.locator('[data-lesson="heatmap"] canvas[role="img"]');
-        await canvases.nth(1).waitFor({ timeout: 120_000 });
+        await canvases.nth(s.id === 'filler' ? 1 : 0).waitFor({ timeout: 120_000 });
         for (const canvas of await canvases.all()) {
           expect(await canvas.getAttribute('data-column-px')).toBe(await canvas.getAttribute('data-row-px'));
           expect(Number(await canvas.getAttribute('data-first-column'))).toBeGreaterThan(400);

@@ -4,6 +4,8 @@ import { CPL_MODEL_PATH, DEMO_MODEL_PATH } from '../../src/model/demo';
 import { openModel, type OpenModel } from '../../src/runtime/open-model';
 import { CLOSED_LOOP, type ClosedLoopRecord, closedSaid, goalSplit, noGoalGain, type PlayedMaze, playTally } from '../../src/views/lesson/closed-loop';
 import { recapReveal } from '../../src/views/lesson/recap';
+import { playedReveal } from '../../src/views/lesson/played';
+import { stepNo } from '../../src/views/lesson/order';
 import { summary } from '../../src/views/lesson/summary';
 import { WALL_COUNTS } from '../../src/views/lesson/wall-records';
 import { playMaze } from '../../training/closed-loop';
@@ -45,17 +47,34 @@ describe('the mazes played to the end under each policy', () => {
     expect(noGoalGain(loop, (a) => a >= 1)).toBe(false);
   });
 
-  it('are said in the recap: a goal count under each rate, the caveat where no policy gains goals, the counts in the fold', () => {
+  it("are said on their own card, and in the recap a goal count under each rate; the counts in the played step's fold", () => {
     const r = recapReveal(WALL_COUNTS, loop);
     expect(r.table!.rows.find((x) => x.label === 'DE')!.also).toBe(
       `open way: ${r.table!.rows.find((x) => x.label === 'DE')!.also!.match(/\d+ %/)![0]} · goal: 2 of 3`,
     );
     expect(r.table!.rows.find((x) => x.label === 'AO-last')!.also).toMatch(/ · goal: 0 of 3$/);
-    expect(r.caveat).toBe('fewer repeats did not mean more goals: played to the end, no policy reached the goal clearly more often than Full.');
-    expect(closedSaid(loop, (a, b) => `${a}/${b}`)).toBe(
-      " Steps 2–5 answered the turns Full reached. Played instead from the first turn to the end, each policy on its own answers (the 3 mazes that do not start walled in), right after a wall it wrote the same move again in: Full 83 % (5 of 6), goal in 1; LT 83 % (5 of 6), goal in 1; DE 25 % (1 of 4), goal in 2; AO 80 % (12 of 15), goal in 0; AO-last 60 % (9 of 15), goal in 0; AO-second-last 83 % (5 of 6), goal in 1; the CPL twin 67 % (4 of 6), goal in 1 mazes. DE against Full in goals: 1 mazes only DE reached, 0 only Full; luck gives that 1/0. With no history it repeats more on its own turns than on Full's: nothing tells it which way it just tried.",
+    const played = playedReveal(loop);
+    // 1 against 0 is luck: no policy reaches the goal clearly more often.
+    expect(played.takeaway).toBe('Fewer repeats did not mean more goals for this tiny model.');
+    expect(played.goals!.rows.map((x) => `${x.label} ${x.reached}/${x.mazes}`)).toEqual([
+      'Full 1/3',
+      'LT 1/3',
+      'DE 2/3',
+      'AO 0/3',
+      'AO-last 0/3',
+      'AO-second-last 1/3',
+    ]);
+    expect(played.said).toBe(
+      'With its whole history it reached the goal in 1 of 3 mazes; with none (DE), in 2. Maze by maze, only DE reached it in 1, only Full in 0, a gap luck alone could give. Hiding its answers (AO, AO-last) left it reaching no goal at all.',
     );
-    expect(r.more).toContain(closedSaid(loop, (a, b) => (a + b > 0 ? '1 time in 2 or more' : '')).trim());
+    expect(closedSaid(loop, (a, b) => `${a}/${b}`)).toBe(
+      ` Steps ${stepNo('generate')}–${stepNo('hide-last')} answered the turns Full reached. Played instead from the first turn to the end, each policy on its own answers (the 3 mazes that do not start walled in), right after a wall it wrote the same move again in: Full 83 % (5 of 6), goal in 1; LT 83 % (5 of 6), goal in 1; DE 25 % (1 of 4), goal in 2; AO 80 % (12 of 15), goal in 0; AO-last 60 % (9 of 15), goal in 0; AO-second-last 83 % (5 of 6), goal in 1; the CPL twin 67 % (4 of 6), goal in 1 mazes. DE against Full in goals: 1 mazes only DE reached, 0 only Full; luck gives that 1/0. With no history it repeats more on its own turns than on Full's: nothing tells it which way it just tried.`,
+    );
+    expect(played.more).toContain(closedSaid(loop).trim());
+    // Where DE reaches the goal in 12 mazes Full never does (a sign test: 2 in 4,096), the bold line says so.
+    const twelve = (reached: boolean) => Array.from({ length: 12 }, (_, i) => maze(i + 1, reached, 2, 1));
+    const better: ClosedLoopRecord = { ...loop, played: { ...loop.played, full: twelve(false), lt: twelve(false), de: twelve(true) } };
+    expect(playedReveal(better).takeaway).toBe('DE reached the goal clearly more often than Full.');
     expect(summary(WALL_COUNTS, {}, loop).points![0]!.items.at(-1)).toBe(
       'Played to the end on its own answers, it reached the goal in 1 of 3 mazes with its whole history, 2 with none, and 0 with its previous answer hidden: fewer repeats did not mean more goals.',
     );

@@ -1,3 +1,4 @@
+import { stepNo } from '../../src/views/lesson/order';
 import { describe, expect, it } from 'vitest';
 import type { PolicyResult } from '../../src/analysis/analyze';
 import { insideReveal, insideRows, SO_WHAT } from '../../src/views/lesson/inside';
@@ -40,20 +41,20 @@ describe('the recap of the look inside', () => {
     expect(insideRows(full, filler, c).map((r) => [r.label, r.figure, r.tells])).toEqual([
       // 0.7 / 0.348 = 2.01.
       [
-        '8. Five kinds of token',
+        `${stepNo('shares')}. Five kinds of token`,
         '70 %, 2.0 times chance (over 149 turns at a wall, 1.1)',
         'it leans on its own answers: far more than their length gives them',
       ],
       // 0.6 / 0.216 = 2.78.
       [
-        '10. The diagonal',
+        `${stepNo('diagonal')}. The diagonal`,
         '2.8 times chance (over 149 turns at a wall, 1.4)',
         'more than chance copies them in order, mostly the list of cells the task asks for',
       ],
-      ['10. Filler in place of its answers', '10 % against 60 %', 'the copying follows their words'],
+      [`${stepNo('filler')}. Filler in place of its answers`, '10 % against 60 %', 'the copying follows their words'],
       // Head 1 of layer 1: 1.2 against the layer's 0.6.
       [
-        "11. Each head's diagonal",
+        `${stepNo('heads')}. Each head's diagonal`,
         "the last layer's 2nd head: 2.0 times the average",
         'one head has the most copying-shaped attention; the test below asks whether it matters',
       ],
@@ -61,7 +62,7 @@ describe('the recap of the look inside', () => {
       // (104 − 80) / 104 = 23 % at random; 25 against 9 is clear too.
       // Most of the changed moves go into other walls (32 against 11 open): they matter, how is left open.
       [
-        '11. Switching heads off',
+        `${stepNo('heads')}. Switching heads off`,
         '61 %, 77 %, 88 %',
         'switching them off changes the repeated move more than other heads do, but finds an open way no more often: which wall, not whether',
       ],

@@ -27,11 +27,11 @@ export function HeatmapPanel() {
   const dispatch = useHover((s) => s.dispatch);
   const withAttention = useMemo(() => results.filter((r) => r.attention), [results]);
   const [oneScale, setOneScale] = useState(true);
-  // The lesson's heatmap and diagonal steps open the heatmap on the last prior assistant answer, in square cells: Full's band
+  // The lesson's heatmap, diagonal and Filler steps open the heatmap on the last prior assistant answer, in square cells: Full's band
   // and Filler's, side by side, in the same view.
   const opensOn = useLesson((s) => {
     const id = s.step === null ? undefined : LESSON[s.step]?.id;
-    return id === 'heatmap' || id === 'diagonal' ? 'last-prior' : null;
+    return id === 'heatmap' || id === 'diagonal' || id === 'filler' ? 'last-prior' : null;
   });
   // There, a maze answer's rows split where its thought and move start: the reveal's parts, seen on the picture.
   // Found once per result, not on every hover (the panel re-renders as the pointer moves).

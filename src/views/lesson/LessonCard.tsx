@@ -73,13 +73,17 @@ function useBoard(s: LessonStep, shows: boolean, w: LessonWorld) {
     // second twin, which its text no longer introduces, waits in the fold's table.
     // The hide step draws only the rows it reads: Full, the ways of hiding, DE (the step before's Window-6 and LT apart).
     // Elsewhere the cutting policies stay in the drop-turns step's fold, but the one the reader clicked there.
-    s.id === 'cpl'
-      ? ['full', 'lt', 'de', 'twin']
-      : s.id === 'hide'
-        ? ['full', 'ao', 'de']
-        : s.id === 'hide-last'
-          ? ['full', 'ao', 'ao-last', 'ao-second-last', 'de']
-          : WRITERS.filter((p) => !(CUTTING as readonly string[]).includes(p) || (s.id === 'contexts' && only(w, p))),
+    // The close draws the lesson's five key rows (a teacher counted eight bars there): the two ends, the direct test and
+    // its control, and the twin.
+    s.id === 'check'
+      ? ['full', 'de', 'ao-last', 'ao-second-last', 'twin']
+      : s.id === 'cpl'
+        ? ['full', 'lt', 'de', 'twin']
+        : s.id === 'hide'
+          ? ['full', 'ao', 'de']
+          : s.id === 'hide-last'
+            ? ['full', 'ao', 'ao-last', 'ao-second-last', 'de']
+            : WRITERS.filter((p) => !(CUTTING as readonly string[]).includes(p) || (s.id === 'contexts' && only(w, p))),
   );
 }
 
@@ -211,6 +215,12 @@ function Card({ index }: { index: number }) {
         {/* Its point, then the picture, then a sentence: on a phone the reveal's top is what shows. */}
         {reveal.said && !folded && (
           <RevealBox reveal={reveal} count={board && COUNTED.has(s.id) ? board : null} step={s.id} written={written} boxRef={revealRef} />
+        )}
+        {/* Folded, the card keeps the reveal's headline: on a phone the picture behind it shows, and so does its point. */}
+        {reveal.said && folded && reveal.takeaway && (
+          <p className="lesson-takeaway" data-testid="lesson-folded-takeaway">
+            <strong>{unbroken(reveal.takeaway)}</strong>
+          </p>
         )}
         {reveal.said && !folded && w.fromCache && !w.fromModel && (
           <p className="muted" data-testid="lesson-cached">

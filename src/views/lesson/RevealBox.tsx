@@ -1,5 +1,6 @@
 import type { Ref } from 'react';
 import { CountTable } from './CountTable';
+import { GoalChart } from './GoalChart';
 import { LuckMeter } from './LuckMeter';
 import { RecapTable } from './RecapTable';
 import { RevealBars } from './RevealBars';
@@ -58,6 +59,7 @@ export function RevealBox({ reveal, count, step, written, boxRef }: RevealBoxPro
   const pictures = [
     count && <WallChart key="count" board={count} />,
     reveal.board && <WallChart key="board" board={reveal.board} />,
+    reveal.goals && <GoalChart key="goals" chart={reveal.goals} />,
     reveal.table && <RecapTable key="table" table={reveal.table} />,
     reveal.bars && <RevealBars key="bars" bars={reveal.bars} />,
   ].filter(Boolean);

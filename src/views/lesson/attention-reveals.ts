@@ -42,7 +42,7 @@ export function sharesReveal(w: LessonWorld): Reveal {
     // Over every turn at a wall, not one answer; and what step 6 said of a glance, carried here: a share by kind is a rough map.
     more: `${onPanel(['prior assistant', r.ratios.prior])}${w.walls !== null ? overTurns('prior', r.ratios.prior / (evenShare(r, 'prior') || 1)) : ''} The five add up to 100 %: what one kind gets above chance, the others give up. The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the current answer itself${selfSaid(r)}. ${sinkSaid(r.ratios.sink)}`,
     // The limit of any share, unfolded: the 5.2 times chance of the answer's own words waits in the fold (a teacher found it pulled the eye off the point).
-    caveat: 'a share says where the answer looks, not exactly what it takes in: each token also carries the words before it.',
+    caveat: 'a share says where the answer looks, not what it takes in: each token carries the words before it, like a running summary.',
   };
 }
 
@@ -107,7 +107,7 @@ function selfSaid(r: PolicyResult): string {
 function sinkSaid(sink: number): string {
   return sink >= 0.2
     ? `The sink takes ${percent(sink)}, as in most large models: bright columns at the heatmap's left edge, tokens every row of the answer looks at.`
-    : `The sink takes ${percent(sink)}: this tiny model has almost no sink, unlike most large models (load one by its Hub id in the Model panel, such as Qwen/Qwen2.5-0.5B-Instruct, to see bright columns at the heatmap's left edge).`;
+    : `The sink takes ${percent(sink)}: this tiny model has almost no sink, unlike most large models, where it shows as bright columns at the heatmap's left edge.`;
 }
 
 /** The shares step's point: the prior assistant answers' share against their part of the text. */

@@ -109,11 +109,6 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const right = guessed === got;
   const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance${right && lines ? '' : `, ${verdict}`}` : '';
   const yours = guessed === undefined ? '' : `You guessed ${VERSUS_CHANCE[guessed]}${right ? ', rightly; ' : '; '}`;
-  // Filler's figure beside Full's in the sentence the card shows (a later step's table leans on it); its reading, in
-  // the fold (`withFiller`).
-  const filler = figuresOf(w, 'filler');
-  // What Filler's figure means, in the same sentence: readers met "3 %" with no word of what it tells.
-  const fillerSaid = filler && figuresOf(w, 'full') ? `, and ${percent(filler.diagonal)} with filler in its answers' place` : '';
   // Each bar an average over its own tokens, against its own chance: readers took parts of one sum for one figure.
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
   if (lines) {
@@ -133,7 +128,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
     caveat: "a stripe's cells inside the band count too, though they are not copies, so a band can beat chance with little copying.",
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),
     // Where the lines split it, that split is the card's reading; where the bright cells stand, in the fold.
-    said: `${yours}the band gets ${percent(r.diagonal)}${times}${fillerSaid}.${lines ? '' : stripe}${split.said}`,
+    said: `${yours}the band gets ${percent(r.diagonal)}${times}.${lines ? '' : stripe}${split.said}`,
     more: `${split.more ? `${split.more} ` : ''}${lines && stripe ? `${stripe.trim()} ` : ''}${offLine(r, d)}${lineSaid(r)}${onPanel(['diagonal ratio', r.diagonal])} ${even > 0 ? `${bandWorked(r)} ` : ''}It is part of the ${percent(r.ratios.prior)} the answer gives its prior assistant answers in all.${w.walls !== null ? overTurns('diagonal', k) : ''}`.trim(),
   };
 }
@@ -223,32 +218,41 @@ const lineSaid = (r: PolicyResult): string => {
   return stripes ? `${stripes.more} ` : '';
 };
 
+/** What the band does under Filler, in the order a guess offers it. */
+export const UNDER_FILLER = ['falls', 'stays about the same', 'rises'] as const;
+/** Which of `UNDER_FILLER` Filler's band against Full's reads as: within a factor of 1.2 either way is "about the same". */
+export const fillerMoves = (full: number, filler: number): 0 | 1 | 2 =>
+  filler <= full / AGAINST_CHANCE.inOrder ? 0 : filler >= full * AGAINST_CHANCE.inOrder ? 2 : 1;
+
 /**
- * The diagonal step's control, read beside Full: Filler keeps where the prior assistant answers' tokens sit and swaps
- * their words. Its diagonal ratio joins the bars and the card; whether the copying goes with the words, the takeaway.
+ * The Filler step: Filler keeps where the prior assistant answers' tokens sit and swaps their words, so a band that
+ * falls with it rests on what the answers say, one that stays on where the tokens sit. Its own step, after the band:
+ * readers found the band and its control in one card two lessons in one.
  */
-export function withFiller(t: Reveal, w: LessonWorld): Reveal {
+export function fillerReveal(w: LessonWorld): Reveal {
   const [full, r] = [figuresOf(w, 'full'), figuresOf(w, 'filler')];
-  if (!r || !full || !t.bars) return t;
-  const even = evenDiagonal(r);
+  if (!full || !r) return LOADING;
+  const [even, evenFull] = [evenDiagonal(r), evenDiagonal(full)];
+  const got = fillerMoves(full.diagonal, r.diagonal);
+  const guessed = w.guesses.filler;
+  const yours = guessed === undefined ? '' : `You guessed it ${UNDER_FILLER[guessed]}${guessed === got ? ', rightly' : ''}; `;
   const follows = r.diagonal < full.diagonal / 2;
-  // Below chance, not only below Full: said with the step's own yardstick, in the fold.
-  const belowChance =
-    even > 0 && r.diagonal < even
-      ? ` With nothing in it to copy, Filler's band gets ${percent(r.diagonal)}, less than the ${percent(even)} chance: between the pink lines its heatmap is mostly dark.`
-      : '';
-  const below = even > 0 && r.diagonal < even ? ', below chance' : '';
-  // What Filler's figure means: in the takeaway with what Filler is, on the card after its name says it.
-  const meaning = follows ? 'most of it goes, so it rests on what the answers say.' : 'much of it stays, so part of it follows where the tokens sit.';
-  const reading = `${follows ? 'with filler words in their place' : 'with filler in their place'}, ${meaning}`;
+  const belowChance = even > 0 && r.diagonal < even;
   return {
-    ...t,
-    bars: { ...t.bars, rows: [...t.bars.rows, { label: 'whole answer under Filler (right heatmap)', value: r.diagonal, even }] },
-    // The step's point stays the takeaway (one sentence); Filler's reading ends the words, where its bar is read.
-    takeaway: t.takeaway ?? capitalised(reading),
-    // What Filler's figure (in the reveal's first sentence) means, after it.
-    said: t.said,
-    // Filler's reading first in the fold: the card's sentence gives its figure.
-    more: `Under Filler${below ? ' the band falls below chance' : ''}; ${meaning} ${t.more ? `${t.more} ` : ''}${onPanel(['diagonal ratio under Filler', r.diagonal])}${belowChance}`,
+    takeaway: follows
+      ? 'Most of the band goes with the words, so it rests on what the answers say.'
+      : 'Much of the band stays without the words, so part of it follows where tokens sit.',
+    bars: {
+      caption: 'Attention on the diagonal of the same answer, with the prior assistant answers as written and with filler in their place',
+      rows: [
+        { label: 'as written (left heatmap)', value: full.diagonal, even: evenFull },
+        { label: 'with filler (right heatmap)', value: r.diagonal, even },
+      ],
+    },
+    said: `${capitalised(`${yours}the band gets ${percent(r.diagonal)} with filler in the answers' place, against ${percent(full.diagonal)} as written.`)}${
+      belowChance ? ` That is below its ${percent(even)} chance: between the pink lines Filler's heatmap is mostly dark.` : ''
+    }`,
+    caveat: 'filler is odd text to the model, so part of the drop may be how it reads filler, not lost copies.',
+    more: `Filler keeps every token where it was, so the band covers the same cells; only what they say changed. ${onPanel(['diagonal ratio', full.diagonal], ['diagonal ratio under Filler', r.diagonal])}`,
   };
 }

@@ -68,7 +68,7 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
       diagonal >= AGAINST_CHANCE.inOrder ? 'more than chance copies them in order, mostly the list of cells the task asks for' : 'no more in order than chance',
     ),
     row(
-      'diagonal',
+      'filler',
       'Filler in place of its answers',
       'the same places, filler words (the right heatmap)',
       `${percent(filler.diagonal)} against ${percent(full.diagonal)}`,

@@ -15,13 +15,13 @@ export function policiesMet(step: number | null): ((spec: string) => boolean) | 
 /**
  * The policy buttons the lesson shows at a step (null: every one, outside the lesson): those its cards have named by
  * then, so a newcomer is not handed eleven buttons at once. SUM, never told, waits for the lesson's end; Cut-last,
- * told in a fold, comes with Filler at the diagonal.
+ * told in a fold, comes with Filler at its step.
  */
 export function buttonsMet(step: number | null): ((spec: string) => boolean) | null {
   if (step === null) return null;
   if (step < STEP_IDS.indexOf('contexts')) return (p) => /^(full|de)$/.test(p);
   if (step < STEP_IDS.indexOf('hide')) return (p) => /^(full|window|clip|summary|lt|de)\b/.test(p);
   if (step < STEP_IDS.indexOf('hide-last')) return (p) => !/^(sum|filler|cut-last|ao-last|ao-second-last)$/.test(p);
-  if (step < STEP_IDS.indexOf('diagonal')) return (p) => !/^(sum|filler|cut-last)$/.test(p);
+  if (step < STEP_IDS.indexOf('filler')) return (p) => !/^(sum|filler|cut-last)$/.test(p);
   return (p) => p !== 'sum';
 }

@@ -89,7 +89,7 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'hide-last',
   },
   {
-    // The recap's played-through mazes: a drop in repeats at Full's turns is not a solved task.
+    // The played-through mazes: a drop in repeats at Full's turns is not a solved task.
     question:
       'Played through whole mazes on its own answers, the model reached the goal about as often with no history as with its whole history, though at the turns Full reached it repeated a blocked move far less with no history. What does that tell?',
     options: [
@@ -99,7 +99,7 @@ export const QUIZ: QuizQuestion[] = [
     ],
     correct: 1,
     why: "At Full's turns the history's pull was more than luck. Played through with no history, nothing told the model which way it had just tried, and its own lean sent it into walls again: taking a pull away frees a move, not the task.",
-    revisit: 'recap',
+    revisit: 'played',
   },
   {
     // The drop-turns step's reading applied to new counts: LT near DE puts the pull in the older turns.
@@ -164,7 +164,7 @@ export const QUIZ: QuizQuestion[] = [
     ],
     correct: 2,
     why: 'Filler keeps the positions and removes the words: a diagonal that stays without the words was never about them. On the demo model it falls, so there it needs the words.',
-    revisit: 'diagonal',
+    revisit: 'filler',
   },
   {
     // The control read: a change that any heads bring is not the most-copying heads' doing.

@@ -7,8 +7,8 @@ import { controlKeeps, followsSwap, hideVerdict, SWAP_PULL, swapSaid, unsettled 
 import { countTable } from './count-table';
 import { byChance, historyAdds, ltBringsMost, luckWord, moveRate, noMoveRate, openRate } from './wall-counts';
 import { type Split, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
-import { capitalised, type Reveal } from './world';
-import { CLOSED_LOOP, type ClosedLoopRecord, closedSaid, goalsOf, noGoalGain, PLAYERS, type Player } from './closed-loop';
+import type { Reveal } from './world';
+import { CLOSED_LOOP, type ClosedLoopRecord, goalsOf, PLAYERS, type Player } from './closed-loop';
 
 /** One policy's row of the recap. */
 export interface RecapRow {
@@ -110,11 +110,8 @@ export function recapReveal(c: WallCounts = WALL_COUNTS, loop: ClosedLoopRecord 
     // The swap test first, the plainest of them, where it shows the pull: the model follows what its answer says.
     // AO's own reading (it keeps the user's turns, where the walls are) is in the hide step: four sentences at most here.
     said: `${followsSwap(c) ? `${swapSaid(c)} ${SWAP_PULL} ` : ''}AO-last is the direct test: only the previous answer hidden; its control hides the answer two turns back${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.`,
-    // Played to the end, where no policy reaches the goal clearly more often: the limit a reader must not miss (a drop
-    // in repeats at Full's turns read as a cure). Else the placeholders' confusion.
-    ...(played && noGoalGain(loop)
-      ? { caveat: 'fewer repeats did not mean more goals: played to the end, no policy reached the goal clearly more often than Full.' }
-      : confusion && { caveat: confusion }),
+    // The placeholders' confusion: the limit of the bold line (whole mazes have their own step, just before).
+    ...(confusion && { caveat: confusion }),
     table: {
       caption: `Right after walking into a wall, how often it walks into it again (of the moves it makes). Under each rate, how often it finds an open way${
         played ? `, in how many mazes it reached the goal playing whole mazes under that policy on its own answers,` : ','
@@ -131,6 +128,6 @@ export function recapReveal(c: WallCounts = WALL_COUNTS, loop: ClosedLoopRecord 
       recapRows(c).map((r) => [r.label, r.writer] as const),
       c,
     ),
-    more: `${played && confusion ? `${capitalised(confusion)} ` : ''}Every rate is of the moves made on the ${c.turns} turns right after a wall, in ${c.episodes} mazes the demo model played; answers that make no move are left out (the table counts them). AO-last hides the previous answer as AO hides each (its placeholder), without AO's line in the system prompt.${closedSaid(loop)}`,
+    more: `Every rate is of the moves made on the ${c.turns} turns right after a wall, in ${c.episodes} mazes the demo model played; answers that make no move are left out (the table counts them). AO-last hides the previous answer as AO hides each (its placeholder), without AO's line in the system prompt.`,
   };
 }

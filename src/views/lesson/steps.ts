@@ -1,155 +1,32 @@
 /**
  * The lesson: short steps over the live inspector, each with its own starting state, one thing to do and a
  * reveal made of the model's own figures. Texts name things by what they are on screen; the papers and the
- * formulas are in each step's "where this comes from" (`source`).
+ * formulas are in each step's "where this comes from" (`source`). The first part (what the history does) is in
+ * steps-history.ts; here, the look inside the model, the CPL twin and the check.
  */
-import { AO_PLACEHOLDER } from '../../context/apply';
-import { policySpecs } from '../../context/policy';
-import { TABLE } from './policy-numbers';
 import { SINK_TOKENS } from '../../context/render';
-import type { LessonSetup } from '../../state/lesson-setup';
 import { QUIZ } from './quiz';
+import { HISTORY_STEPS, WALL } from './steps-history';
 import { stepNo } from './order';
 import { sharesReveal } from './attention-reveals';
 import { attentionReveal } from './token-mix';
-import { diagonalAsk, diagonalReveal, withFiller } from './band-reveals';
+import { diagonalAsk, diagonalReveal, fillerReveal, UNDER_FILLER } from './band-reveals';
 import { heatmapReveal, heatmapText } from './heatmap-reveal';
 import { copiersSaid, headsSaid, topHeadSaid } from './head-reveal';
 import { RANK_MARK } from '../heads/HeadGrid';
 import { cplReveal } from './cpl';
-import { generationReveal, headsOffReveal, streakReveal } from './moves';
-import { movePct, wallTally } from './wall-counts';
+import { headsOffReveal } from './moves';
 import { headsTally } from './heads-tally';
-import { policyTally } from './policy-tally';
-import { WALL_COUNTS } from './wall-records';
-import { hiddenTally, hidingReveal, latestTally } from './hidden-counts';
 import { summary } from './summary';
 import { priorCount, shareAsk } from './step-words';
-import { PAPERS, quotedTitles } from './papers';
-import { recapReveal } from './recap';
 import { insideReveal } from './inside';
-import { clipWorked, evenDiagonal, evenShare, figuresOf, type LessonStep, joined, only, readAgainstFull, SILENT, VERSUS_CHANCE } from './world';
+import { evenDiagonal, evenShare, figuresOf, type LessonStep, joined, SILENT, VERSUS_CHANCE } from './world';
 
 export { QUIZ } from './quiz';
 export { figuresOf, type LessonRegion, type LessonStep, type LessonWorld, type QuizQuestion, type Reveal, revealText } from './world';
 
-/** The episode where the demo model keeps walking into a wall: every step reads it. */
-const WALL: LessonSetup = { example: 'maze-wall', policy: 'full', turn: null, numbers: TABLE };
-/** The policies that drop earlier turns (the table's first step). */
-const DROPPING = policySpecs(TABLE).filter((p) => /^(window|clip|summary|lt|de)/.test(p));
-
 export const LESSON: LessonStep[] = [
-  {
-    id: 'case',
-    title: 'An agent that repeats itself',
-    region: 'conversation',
-    setup: { ...WALL, turns: true },
-    text: (w) =>
-      `Conversational inertia is when a model leans on its own prior assistant answers more than the task needs, even repeating a failing move. Two papers, ${quotedTitles()}, found it in large chat models. A tiny model trained only on mazes played this ${w.turns}-turn maze: each user turn names the walls; each answer lists cells visited, a thought and a move.`,
-    source:
-      'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1. The cells are numbered row by row, as the system prompt says; the task asks for the list. The lesson reads inertia in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention).',
-    action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
-    target: '[data-lesson="conversation"] details.turns > summary',
-    done: () => true,
-    reading: true,
-    // The repeat to explain, as the bold point: read from the turns on the page.
-    reveal: (w) => streakReveal(w.streak, w.toGoal),
-  },
-  {
-    id: 'generate',
-    title: 'What inertia does to a move',
-    region: 'conversation',
-    setup: { ...WALL, turns: true },
-    text: (w) =>
-      `Let the model write turn ${w.turns}'s answer twice: with the whole conversation (Full), then with no earlier turn (DE, "drop everything"), only the instructions and the last user message. Full and DE are context policies: rules for what the model is shown. Then the same moves are counted over ${WALL_COUNTS.episodes} mazes; the gap between the two is the history's pull.`,
-    source:
-      'Greedy decoding with the same model; the comparison of policies by what the model writes: paper 1, section 3. The episode was played greedily by the demo model and picked by scripts/inertia-turns.ts, which also counts how often this happens over 40 episodes. "Could it be luck" is a two-sided sign test on the turns where the two part, each turn counted as one coin toss; turns of one maze share their history, so they are not fully independent and that test is generous. The meter\'s second line counts each maze once: an exact sign-flip (randomisation) test on each maze\'s gap, the turns where only Full repeats less those where only DE does.',
-    action: 'Click "Write it under Full, then under DE".',
-    target: '[data-testid="lesson-act"]',
-    // The turns at the wall, not the first ones: the answer it wrote there, centred.
-    show: '[data-lesson="conversation"] li.turn.scored',
-    act: { label: 'Write it under Full, then under DE', run: 'full-then-de' },
-    done: (w) => Object.keys(w.generated).length >= 2,
-    // Both answers written: then how often it happens over many episodes, not only in this one.
-    reveal: (w) => {
-      const r = generationReveal(w.generated, w.walls, w.toGoal);
-      if (Object.keys(w.generated).length < 2) return r;
-      return joined(r, wallTally());
-    },
-  },
-  {
-    id: 'contexts',
-    title: 'Policies that drop turns',
-    region: 'policies',
-    setup: { ...WALL, contexts: true },
-    text: () =>
-      // Three names lead (Full, LT, DE); Window, Clip and Summary are left to the table's own words and the fold.
-      `Dropping turns saves work and room. The table shows which earlier turns each policy lets the model see, and the tokens (word pieces) it reads. LT (last turn) keeps only the turn before; the table's last column says how the others cut. Does the turn before alone bring back the repeats?`,
-    source:
-      'Window, Clip and Summary: paper 2, section 2.2 (Clip-H→L: the history grows to H turns, is cut back to the last L, then grows again; Summary-H→L does the same and leaves a one-sentence summary of the turns it cut; the paper uses H = 12, which on these 10 turns would cut nothing, so the lesson sets H to 6: the H field of the Context policy panel, among the parts that "show them" brings back). LT and DE: paper 1, section 2 and appendix A.3.',
-    action: 'Click LT in the table: only the turn before.',
-    target: '[data-testid="contexts-lt"] button',
-    // The whole table from its head, not the row the action names.
-    show: '[data-testid="policy-contexts"] table.contexts',
-    done: (w) => DROPPING.some((p) => only(w, p)),
-    reveal: (w, base) => {
-      const r = DROPPING.map((p) => (only(w, p) ? figuresOf(w, p) : null)).find(Boolean);
-      const a = r && readAgainstFull(r, base);
-      if (!r || !a) return SILENT;
-      // Then what it does to the move at a wall, where the stored episodes were written under that policy too;
-      // Clip's row worked out in the fold (its marks are the table's hardest to read).
-      // The count at the wall said first: it is the sentence the card shows unfolded.
-      const tally = policyTally(r.policy, r.label);
-      const t = { ...joined(a, tally), said: `${tally.said} ${a.said}`.trim() };
-      const clip = clipWorked(w.turns, TABLE);
-      return clip ? { ...t, more: `${t.more ? `${t.more} ` : ''}${clip}` } : t;
-    },
-  },
-  {
-    id: 'hide',
-    title: "Policies that hide the model's answers",
-    region: 'policies',
-    setup: { ...WALL, contexts: true },
-    text: () =>
-      `AO (assistant omitted) keeps every turn but puts "${AO_PLACEHOLDER}" in place of each of the model's answers; the user's turns, which name the walls, stay. If the extra repeats come with its own words, AO brings them down to DE's level: does it?`,
-    source: 'AO: paper 1, section 2 and appendix A.3 (AO also adds a line to the system prompt saying the answers are omitted).',
-    action: 'Click AO in the table.',
-    target: '[data-testid="contexts-ao"] button',
-    show: '[data-testid="policy-contexts"] table.contexts',
-    done: (w) => only(w, 'ao'),
-    reveal: (w, base) => hidingReveal(w, base, 'ao', hiddenTally()),
-  },
-  {
-    // Its own step: readers found AO and AO-last in one card two lessons in one.
-    id: 'hide-last',
-    title: 'Hiding only its previous answer',
-    region: 'policies',
-    setup: { ...WALL, contexts: true },
-    text: (w) =>
-      `AO hid every answer it wrote. AO-last hides only its previous answer (turn ${w.turns - 1}'s), with the same placeholder; its control hides the answer two turns back instead. If the pull sits in the previous answer, AO-last takes the extra repeats away and the control does not. Does it?`,
-    source:
-      "AO-last is this tool's, not a paper's: AO's placeholder in place of the previous answer only, with no line added to the system prompt, to test whether the pull sits in that one answer. AO-second-last, its control, puts the same one placeholder on the answer before that: were the drop under AO-last the placeholder's confusion alone, it would drop there too. Cut-last, also this tool's and told in the fold, keeps the previous answer's first line (the list of cells) and cuts the rest: were the missing list what confused the model under AO-last, keeping it would settle it. The swap test, in the fold, is this tool's too (scripts/inertia-turns.ts).",
-    action: 'Click AO-last in the table.',
-    target: '[data-testid="contexts-ao-last"] button',
-    show: '[data-testid="policy-contexts"] table.contexts',
-    done: (w) => only(w, 'ao-last'),
-    reveal: (w, base) => hidingReveal(w, base, 'ao-last', latestTally()),
-  },
-  {
-    id: 'recap',
-    title: 'What the counts told',
-    region: 'card',
-    setup: WALL,
-    text: () =>
-      `Steps ${stepNo('generate')}–${stepNo('hide-last')} counted how often the model walks back into a wall it just hit. "${PAPERS.ownWords.title}" found something like it in large models: in real chats, ${PAPERS.ownWords.pollutedTurns} of turns carried a prior assistant answer's error or style forward. Dropping the whole history cut the repeats (DE: ${movePct(WALL_COUNTS, 'de')} against ${movePct(WALL_COUNTS, 'full')}); cutting it back, as Clip does, did not (${movePct(WALL_COUNTS, 'clip:6:1')}).`,
-    source:
-      "The counts of the steps before, together. AO as the test of the model's own words: paper 1, section 2 (the user's turns stay, only the answers go). The large models' figure: paper 1 (Do LLMs benefit from their own words?), section 4.2 and table 1 (104 of 729 turns of real chats judged polluted by a prior assistant answer). The rates are of the moves made; answers with no move are left out, as on every count at the wall.",
-    action: 'Read the table, then press Next.',
-    target: '[data-testid="lesson-recap"]',
-    done: () => true,
-    reading: true,
-    reveal: () => recapReveal(),
-  },
+  ...HISTORY_STEPS,
   {
     id: 'attention',
     title: 'What attention is',
@@ -200,19 +77,36 @@ export const LESSON: LessonStep[] = [
     id: 'diagonal',
     title: 'The diagonal: copying in order',
     region: 'heatmap',
-    // Filler beside Full: the same places, other words; the reveal reads both.
-    setup: { ...WALL, also: ['filler'] },
+    setup: WALL,
     text: (w) =>
       `The diagonal ratio adds up the answer's attention inside the pink band, within ${w.radius} tokens of the dotted line, where copies in order fall, over ${priorCount(w)}prior assistant answers. A copy shifted further off is missed. ${diagonalAsk(w)}`,
     source:
-      'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line. The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2; here the model writes nothing, it reads the same stored last answer with filler in place of its prior assistant answers.',
+      'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line.',
     action: 'Look at the band in the left heatmap (Full), then pick your guess.',
     target: '[data-testid="lesson-choice-0"]',
     // The heatmap itself, its diagonal, not the panel's legend.
     show: '[data-lesson="heatmap"] canvas[data-testid="heatmap-full"]',
     guess: { key: 'diagonal', label: 'attention on the diagonal', choices: VERSUS_CHANCE },
     done: (w) => w.guesses.diagonal !== undefined,
-    reveal: (w) => withFiller(diagonalReveal(w), w),
+    reveal: diagonalReveal,
+  },
+  {
+    // Its own step: readers found the band and its control in one card two lessons in one.
+    id: 'filler',
+    title: 'Same places, other words',
+    region: 'heatmap',
+    // Filler beside Full: the same places, other words; the reveal reads both.
+    setup: { ...WALL, also: ['filler'] },
+    text: () =>
+      `Is the band copying, or does it only follow where tokens sit? Filler keeps every token in its place but swaps the words of the prior assistant answers for filler, so nothing there can be copied. The right heatmap reads the same answer so. If the band is copying, it falls under Filler. Look at its band: does it fall?`,
+    source:
+      'The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2. Here the model writes nothing: it reads the same stored last answer with filler in place of its prior assistant answers, and the band is summed as in the step before.',
+    action: 'Compare the bands of the two heatmaps, then pick your guess.',
+    target: '[data-testid="lesson-choice-0"]',
+    show: '[data-lesson="heatmap"] canvas[data-testid="heatmap-full"]',
+    guess: { key: 'filler', label: 'the band under Filler', choices: UNDER_FILLER },
+    done: (w) => w.guesses.filler !== undefined,
+    reveal: fillerReveal,
   },
   {
     id: 'heads',

@@ -35,7 +35,8 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop
   const twin = byChance(c.split.full.twin).clear;
   // Read inside the branch where the most-copying heads change more: there, whether they do so clearly.
   const heads = headsClear(c);
-  // Three counts, each a step's finding (AO and the twins are read in their steps): readers found 13 bullets too many.
+  // Three counts, each a step's finding (AO, the swap test and the twins are read in their steps, the swap test in
+  // the fold here): readers found 13 bullets too many, then 8.
   const writes = [
     `With its whole history it repeats the blocked move in ${movePct(c, 'full')} of its moves; with none, ${movePct(c, 'de')}.`,
     `With only its previous answer hidden (AO-last), ${movePct(c, 'ao-last')}; with only the answer two turns back hidden, ${movePct(c, 'ao-second-last')}${
@@ -45,8 +46,6 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop
           ? ', so the pull sits in the previous answer'
           : `, so the pull seems to sit in the previous answer${unsettled(c, 'ao-last') ? ', though changing it confuses the model' : ''}`
     }.`,
-    // The swap test, where it shows the pull: the plainest evidence that the model follows its own answer.
-    ...(followsSwap(c) ? [`${swapSaid(c)} ${SWAP_PULL}`] : []),
     // Whole mazes played under each policy: whether fewer repeats meant reaching the goal (a reader asked for it).
     ...(loop.played.full.length ? [playedSaid(loop)] : []),
   ];
@@ -60,8 +59,8 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop
     prior && diagonal
       ? `Over the ${c.turns} turns at a wall, its prior assistant answers get ${prior.times.toFixed(1)} times what their length alone would give them${x.prior === undefined ? '' : ` (this answer: ${x.prior.toFixed(1)})`}. Its line-for-line copying (the diagonal, ${diagonal.times.toFixed(1)} times chance) is mostly the list of cells the task asks for.`
       : null;
+  // Where attention points, not why it chooses: the card's sentence says it, so the list starts with what it showed.
   const attention = [
-    'Attention shows where the model reads, not why it chooses.',
     overTurns ?? `${againstChance}${x.diagonal === undefined ? '' : `, ${x.diagonal.toFixed(1)} times chance`}) is mostly the list of cells the task asks for.`,
     headsCarry(c)
       ? `With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (${stillPct(c.headsOff, 'top')} against ${stillPct(c.headsOff, 'bottom')})${heads ? '' : ', a gap that could be luck'}${
@@ -104,6 +103,6 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop
       },
     ],
     // The card keeps four lines on the move; where the gap sits and what LT showed, with the papers' findings, folded.
-    more: `${grows ? `${grows} ` : ''}With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ', so the pull is mostly in the turn before' : ''}. What the papers report in large chat models (their figures, not this page's): ${papers.join(' ')} Every rate counts the moves made on the same stored turns right after a wall; the steps before give the counts and how often chance alone would give each gap. The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
+    more: `${grows ? `${grows} ` : ''}${followsSwap(c) ? `${swapSaid(c)} ${SWAP_PULL} ` : ''}With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ', so the pull is mostly in the turn before' : ''}. What the papers report in large chat models (their figures, not this page's): ${papers.join(' ')} Every rate counts the moves made on the same stored turns right after a wall; the steps before give the counts and how often chance alone would give each gap. The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }

@@ -68,6 +68,11 @@ export function spreadSaid(top: number, n: number, seen: number): string {
     : `It is spread wide, its ${most} most-read tokens getting under half.`;
 }
 
+/** A share as the card writes it, with a decimal under 1 % (an even share of 3 in 609 is 0.5 %, not "under 1 %"). */
+const fine = (v: number): string => (v > 0 && v < 0.01 ? `${(v * 100).toFixed(1)} %` : percent(v));
+/** A ratio to chance: one decimal under 10, whole above (65 times, not 64.6). */
+const timesOf = (k: number): string => (k >= 10 ? String(Math.round(k)) : k.toFixed(1));
+
 export function attentionReveal(w: LessonWorld): Reveal {
   const r = figuresOf(w);
   const mix = r && tokenMix(r);
@@ -75,15 +80,20 @@ export function attentionReveal(w: LessonWorld): Reveal {
   const top = mix.parts.reduce((s, p) => s + p.share, 0);
   // In words: the card shows at most five figures before its fold.
   const most = inWords(mix.parts.length);
+  // What an even spread over the tokens it sees gives the same tokens: the yardstick every later step calls chance.
+  const seen = mix.others + mix.parts.length;
+  const even = mix.parts.length / seen;
   return {
     // One direction throughout, as the step text says it: each earlier token's share of what one token reads.
     // What attention is, the step text says: the bold line is what this one token's shows.
     takeaway: spreadSaid(top, mix.parts.length, mix.others + mix.parts.length),
-    said: `Here, picking ${quoted(r, mix.next)}, ${quoted(r, mix.q)} gives ${percent(top)} to its ${most} most-read tokens and ${percent(mix.rest)} to the other ${mix.others} it sees. The next steps add up every token of the answer this way, by the kind of token read.`,
+    // "Times chance" worked once, where it is first met: the even share and the ratio, on the card (a teacher asked).
+    said: `Here, picking ${quoted(r, mix.next)}, ${quoted(r, mix.q)} gives ${percent(top)} to its ${most} most-read tokens; an even spread over the ${seen} it sees would give them ${fine(even)}: ${timesOf(top / even)} times chance. The other ${mix.others} share the last ${percent(mix.rest)}. The next steps add up every token of the answer this way, by the kind of token read.`,
     more: `${tokenMixSaid(r, mix)}${seenSaid(r, mix.q)}`,
     ...(notTheWord(r, mix) && {
       // Readers asked why the token picking "south" reads none of the "south"s: said where they ask it.
-      caveat: `none of them is ${quoted(r, mix.next)} itself: each token here also carries the words before it, so reading one brings in those too.`,
+      // An analogy for what a token carries (a teacher asked for one): a running summary of the words up to it.
+      caveat: `none of them is ${quoted(r, mix.next)} itself: each token carries the words before it, like a running summary, so it brings those in too.`,
     }),
   };
 }

@@ -16,6 +16,7 @@ import type { MazeTrail } from './maze';
 import type { StepId } from './order';
 import type { Board } from './wall-counts';
 import type { CountTable } from './count-table';
+import type { GoalChart } from './played';
 
 /** Answers written with every head on and with heads switched off (named layer.head); with a control set, that too. */
 export interface OffAnswers {
@@ -97,6 +98,8 @@ export interface Reveal {
   points?: { label: string; items: string[] }[];
   /** A count drawn as the running count's bars (the heads step: where the stored repeats went with heads off). */
   board?: Board;
+  /** Goals reached playing whole mazes under each policy (the played-through step). */
+  goals?: GoalChart;
   /** Steps or policies side by side, in a table (the recaps closing each half of the lesson). */
   table?: RecapTable;
   /** The policies' counts at the wall as a table, in the fold (count-table.ts): every row over the same turns. */

@@ -1,0 +1,62 @@
+/**
+ * The played-through step: every policy plays the mazes from their first turn on its own answers (closed-loop.ts),
+ * so a policy is judged on where it leads, not on the turns Full got stuck at. Readers asked for this result on a
+ * card of its own, before the recap, and for it to say plainly what cutting the history did to the task.
+ */
+import { CLOSED_LOOP, type ClosedLoopRecord, closedSaid, goalSplit, noGoalGain, type Player, playTally } from './closed-loop';
+import { byChance } from './wall-counts';
+import type { Reveal } from './world';
+
+/** The players the step draws (the twin waits for its own step) and their names on the card. */
+const DRAWN: { player: Player; label: string }[] = [
+  { player: 'full', label: 'Full' },
+  { player: 'lt', label: 'LT' },
+  { player: 'de', label: 'DE' },
+  { player: 'ao', label: 'AO' },
+  { player: 'ao-last', label: 'AO-last' },
+  { player: 'ao-second-last', label: 'AO-second-last' },
+];
+
+/** One bar of the goals chart: the mazes where the goal was reached, of those played. */
+export interface GoalRow {
+  label: string;
+  reached: number;
+  mazes: number;
+}
+
+export interface GoalChart {
+  caption: string;
+  rows: GoalRow[];
+}
+
+/** The first drawn policy that reached the goal in clearly more mazes than Full (a sign test over the mazes where they part). */
+function gainer(loop: ClosedLoopRecord): string {
+  const gains = ({ player }: { player: Player }) => {
+    const s = goalSplit(loop.played[player], loop.played.full);
+    return s.only > s.other && byChance({ first: s.only, second: s.other }).clear;
+  };
+  return DRAWN.find(gains)?.label ?? 'A policy';
+}
+
+/** The step's reveal: goals reached under each policy, and DE against Full maze by maze, with its luck. */
+export function playedReveal(loop: ClosedLoopRecord = CLOSED_LOOP): Reveal {
+  if (!loop.played.full.length) return { said: '' };
+  const t = (p: Player) => playTally(loop.played[p]);
+  const [full, de, ao, latest] = [t('full'), t('de'), t('ao'), t('ao-last')];
+  const split = goalSplit(loop.played.de, loop.played.full);
+  const luck = byChance({ first: split.only, second: split.other });
+  const noGain = noGoalGain(loop);
+  // Hiding its answers: said only where it reached no goal at all (what the picture shows at a glance).
+  const lost = ao.reached === 0 && latest.reached === 0 ? ' Hiding its answers (AO, AO-last) left it reaching no goal at all.' : '';
+  return {
+    takeaway: noGain ? 'Fewer repeats did not mean more goals for this tiny model.' : `${gainer(loop)} reached the goal clearly more often than Full.`,
+    goals: {
+      caption: `Goal reached, of the ${full.mazes} mazes that do not start walled in, each played from its first turn under one policy`,
+      rows: DRAWN.map(({ player, label }) => ({ label, reached: t(player).reached, mazes: t(player).mazes })),
+    },
+    said: `With its whole history it reached the goal in ${full.reached} of ${full.mazes} mazes; with none (DE), in ${de.reached}. Maze by maze, only DE reached it in ${split.only}, only Full in ${split.other}, ${luck.clear ? 'a gap more than luck' : 'a gap luck alone could give'}.${lost}`,
+    caveat: `${full.mazes} mazes are few, so a small gain would not show, and this is one tiny model.`,
+    // Every player's repeats on its own turns, the bridge to the counts at Full's turns.
+    more: `${closedSaid(loop).trim()} A maze ends at the goal, at an answer with no move, or after its last turn.`,
+  };
+}
