@@ -99,3 +99,34 @@ export function signFlipTest(diffs: readonly number[]): number {
   const far = ways.reduce((n, w, s) => (Math.abs(s - total) >= seen ? n + w : n), 0);
   return far / 2 ** sizes.length;
 }
+
+/** A small seeded random source (mulberry32): the same draws on every run, so a printed interval never moves. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A percentile bootstrap interval for the sum of per-cluster differences, the clusters (mazes) drawn with replacement:
+ * how far the total could move had other mazes of the same kind come up. Seeded, so it is the same on every run; a
+ * plain resampling loop, too small for a statistics package.
+ */
+export function clusterInterval(diffs: readonly number[], level = 0.95, draws = 10_000, seed = 1): [lo: number, hi: number] {
+  if (!diffs.length) return [0, 0];
+  const next = seeded(seed);
+  const sums = new Float64Array(draws);
+  for (let b = 0; b < draws; b++) {
+    let s = 0;
+    for (let i = 0; i < diffs.length; i++) s += diffs[Math.floor(next() * diffs.length)]!;
+    sums[b] = s;
+  }
+  sums.sort();
+  const tail = (1 - level) / 2;
+  return [sums[Math.floor(tail * (draws - 1))]!, sums[Math.ceil((1 - tail) * (draws - 1))]!];
+}

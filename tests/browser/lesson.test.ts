@@ -123,7 +123,7 @@ async function lineSplit(): Promise<{ before: number; last: number; evenBefore: 
  * The diagonal step's stripe computed apart from the page: the token of a message's text before the last answer, sink
  * aside, that the answer's rows give the most of their last layer's head-mean attention, averaged over those rows.
  */
-async function brightestStripe(): Promise<{ text: string; share: number }> {
+async function brightestStripe(): Promise<{ text: string; share: number; marker: { text: string; share: number } }> {
   const { r, answer, a } = await wallAnswerRows();
   let best = { k: -1, share: -1 };
   // The conversation's words: the text of each message before the answer, not the template's markers.
@@ -134,7 +134,15 @@ async function brightestStripe(): Promise<{ text: string; share: number }> {
     for (let i = 0; i < answer.length; i++) share += a[i * r.ids.length + k]! / answer.length;
     if (share > best.share) best = { k, share };
   }
-  return { text: r.tokenTexts[best.k]!.trim(), share: best.share };
+  // And the chat format's tokens (outside every message's text, the sink aside): the brightest of them.
+  let marker = { k: -1, share: -1 };
+  for (let k = 0; k < answer.start; k++) {
+    if (r.categories[k] === 'sink' || inText.has(k)) continue;
+    let share = 0;
+    for (let i = 0; i < answer.length; i++) share += a[i * r.ids.length + k]! / answer.length;
+    if (share > marker.share) marker = { k, share };
+  }
+  return { text: r.tokenTexts[best.k]!.trim(), share: best.share, marker: { text: r.tokenTexts[marker.k]!.trim(), share: marker.share } };
 }
 /** A step's index in the walk, by its id. */
 const at = (id: Parameters<typeof stepNo>[0]) => stepNo(id) - 1;
@@ -529,12 +537,9 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await card.getByTestId('lesson-takeaway').textContent()).toBe(recapReveal().takeaway);
     });
     await step(at('attention'), async () => {
-      // Attention met on one token: the model's shape, from the model on the page (its layers, each with its heads, as its
-      // config says), and one token's share-out as one bar (hand-computed in tests/views/token-mix.test.ts).
-      const config = JSON.parse(readFileSync('models/inertia-demo/config.json', 'utf8')) as { num_hidden_layers: number; num_attention_heads: number };
-      const layers = card.getByTestId('lesson-shape-layer');
-      expect(await layers.count()).toBe(config.num_hidden_layers);
-      expect(await layers.last().locator('.shape-head').count()).toBe(config.num_attention_heads);
+      // Attention met on one token: its share-out as one bar (hand-computed in tests/views/token-mix.test.ts); heads and
+      // layers wait for their step.
+      expect(await card.getByTestId('lesson-shape').count()).toBe(0);
       // One token's share-out in numbers, from the page's own figures, before the guess (hand-computed in tests/views/token-mix.test.ts).
       const bar = card.getByTestId('lesson-token-mix-bar');
       expect(await bar.locator('li').count()).toBe(4);
@@ -589,9 +594,16 @@ describe('the lesson, walked with the keyboard only', () => {
       const pct = (v: number) => `${Math.round(v * 100)}\u00a0%`;
       expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toMatch(
         new RegExp(
-          `The brightest stripe is "${stripe.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" \\(turn 9's answer(, \\w+ line)?\\): every row reads it, ${pct(stripe.share)} of the answer's attention in all\\.`,
+          `(The|Of the conversation's words, the) brightest stripe is "${stripe.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" \\(turn 9's answer(, \\w+ line)?\\): every row reads it, ${pct(stripe.share)} of the answer's attention in all\\.`,
         ),
       );
+      // The chat format's marker before the answer, read more than any word (the tallest column): named, as in Node.
+      if (stripe.marker.share > stripe.share) {
+        expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toContain(
+          `The tallest column is "${stripe.marker.text}", the marker the chat format puts before the answer (${pct(stripe.marker.share)})`,
+        );
+        expect(await page.getByTestId('lesson-zoom').textContent()).toContain("The taller column at the answer's start is the chat format's marker");
+      }
     });
     await step(at('diagonal'), async () => {
       await guess(true);
@@ -643,6 +655,11 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await card.getByTestId('lesson-takeaway').textContent()).toBe('Most of the band goes with the words, so it rests on what the answers say.');
     });
     await step(at('heads'), async () => {
+      // Heads met here: the model's shape, from the model on the page (its layers, each with its heads, as its config says).
+      const config = JSON.parse(readFileSync('models/inertia-demo/config.json', 'utf8')) as { num_hidden_layers: number; num_attention_heads: number };
+      const layers = card.getByTestId('lesson-shape-layer');
+      expect(await layers.count()).toBe(config.num_hidden_layers);
+      expect(await layers.last().locator('.shape-head').count()).toBe(config.num_attention_heads);
       await press('Enter'); // the last layer's top 3 heads off, the answer written each way, then the control
       // The page's answers lead where the same model's answers in Node do.
       const [moves, named] = await headsStory();

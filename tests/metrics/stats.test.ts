@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { median, signFlipTest, signTest, slope, spearman } from '../../src/metrics/stats';
+import { clusterInterval, median, signFlipTest, signTest, slope, spearman } from '../../src/metrics/stats';
 
 describe('rank correlation and slope (hand-computed)', () => {
   it('spearman', () => {
@@ -56,5 +56,23 @@ describe('the sign test (hand-computed)', () => {
     expect(signFlipTest([6, 1, 1, 1])).toBeCloseTo(2 / 16, 15);
     expect(signFlipTest([])).toBe(1);
     expect(() => signFlipTest([0.5])).toThrow(RangeError);
+  });
+
+  it('bootstraps the sum over clusters: each draw a resample of whole clusters (hand-checked)', () => {
+    // Every cluster alike: every resample sums the same.
+    expect(clusterInterval([2, 2, 2])).toEqual([6, 6]);
+    expect(clusterInterval([5])).toEqual([5, 5]);
+    expect(clusterInterval([])).toEqual([0, 0]);
+    // Two clusters, 0 and 4: a resample sums 0, 4 or 8 (chances 1/4, 1/2, 1/4), so the 95 % interval spans 0 to 8.
+    expect(clusterInterval([0, 4])).toEqual([0, 8]);
+    // Seeded: the same on every run; a narrower level sits inside a wider one, around the sum seen.
+    const d = [3, 0, -1, 5, 2, 0, 1, 4, -2, 0];
+    expect(clusterInterval(d)).toEqual(clusterInterval(d));
+    const [lo, hi] = clusterInterval(d);
+    const [lo50, hi50] = clusterInterval(d, 0.5);
+    expect(lo).toBeLessThan(12);
+    expect(hi).toBeGreaterThan(12);
+    expect(lo50).toBeGreaterThanOrEqual(lo);
+    expect(hi50).toBeLessThanOrEqual(hi);
   });
 });

@@ -13,7 +13,7 @@ import { numbersOf, questionOf, sentencesOf, WORDS } from '../../src/views/lesso
 import { partOf, STEP_IDS, stepNo } from '../../src/views/lesson/order';
 import { clipWorked, evenDiagonal, evenShare, percent, readAgainstFull } from '../../src/views/lesson/world';
 import { turnByTurn } from '../../src/views/lesson/cpl';
-import { brightestColumn, diagonalByLines, bandLine, priorYardstick, tokenReading } from '../../src/views/lesson/attention-reveals';
+import { brighterMarker, brightestColumn, diagonalByLines, bandLine, priorYardstick, tokenReading } from '../../src/views/lesson/attention-reveals';
 import { stripeCell, stripeSaid } from '../../src/views/lesson/heatmap-reveal';
 import { copiersSaid } from '../../src/views/lesson/head-reveal';
 import { bandStripes, bandWorked, linePhrase, perToken, stripesPhrase } from '../../src/views/lesson/band-reveals';
@@ -899,7 +899,12 @@ describe('the lesson', () => {
     // outside the zoom on the last prior assistant answer, so no arrow.
     expect(stripeCell(prior)).toEqual({ q: 6, k: 2 });
     expect(stripeCell(r)).toBeNull();
-    expect(stripeSaid(prior)).toBe(`The brightest stripe is "x" (turn 1's answer): every row reads it, 13 % of the answer's attention in all.`);
+    // The marker " u" is read more (0.45 / 3) than "x" (0.4 / 3): the tallest column, said so it is not taken for the stripe named.
+    expect(brighterMarker(marker)).toEqual({ k: 5, share: expect.closeTo(0.15, 7) });
+    expect(brighterMarker(r)).toBeNull();
+    expect(stripeSaid(prior)).toBe(
+      `Of the conversation's words, the brightest stripe is "x" (turn 1's answer): every row reads it, 13 % of the answer's attention in all. The tallest column is "u", the marker the chat format puts before the answer (15 %): a stripe too, though nobody wrote it.`,
+    );
     expect(brightestColumn({ ...r, attention: undefined })).toBeNull();
     expect(stripeSaid({ ...r, attention: undefined })).toBe('');
   });

@@ -15,6 +15,10 @@ describe('a figure over every stored turn at a wall, beside one answer', () => {
       ' Over the 149 turns right after a wall, the band gets 18 % on average (chance 12 %), 1.5 times chance: this answer leans more than most.',
     );
     expect(overTurns('diagonal', 1.1, c)).toMatch(/: this answer leans less than most\.$/);
+    // 0.156 / 0.114 = 1.37 times, but 16 % against 11 % reads 1.5: the per cents get their decimal.
+    expect(overTurns('diagonal', 1.4, { ...c, reads: { ...c.reads, diagonal: 0.156, diagonalEven: 0.114 } })).toBe(
+      ' Over the 149 turns right after a wall, the band gets 15.6 % on average (chance 11.4 %), 1.4 times chance: this answer is typical.',
+    );
   });
 
   it('says nothing without the record', () => {

@@ -12,7 +12,7 @@ import { CATEGORY_COLORS, CATEGORY_NAMES, LEGEND_GRADIENT } from '../../palette'
 import { Explain } from '../explain/Explain';
 import { useQuiet, useLesson } from '../../state/lesson-store';
 import { LESSON } from '../lesson/steps';
-import { bandLine, tailRow } from '../lesson/attention-reveals';
+import { bandLine, brighterMarker, tailRow } from '../lesson/attention-reveals';
 import { stripeCell } from '../lesson/heatmap-reveal';
 import { brightestCopy } from '../lesson/copy-run';
 import type { CellMark, RowSplit } from './paint';
@@ -129,27 +129,53 @@ export function HeatmapPanel() {
         })}
       </div>
       {/* Under the pictures it reads: above them, the drawing and the heatmaps share one screen. */}
-      {opensOn && (
-        <p className="muted" data-testid="lesson-zoom">
-          Zoomed in on the last prior assistant answer for the lesson, in square cells: a copy made token for token runs down at 45°.
-          {guessed
-            ? ` The white dashed line splits the answer's rows: above it, its list of cells; below, its thought and move.${rightOfCentre ? ' Its copy runs just right of the dotted line: each row, a token just written, looks at the next one to copy.' : ''} The band counts only what lies within ${first.radius} tokens of the dotted line: a copy shifted further is missed.`
-            : ''}
-          {copy
-            ? ` The light-blue box and arrow: ${guessed ? 'a bright copy above the line' : 'one real copy'}, ${
-                copy.reads === 'next'
-                  ? 'an answer token reading, in that answer, the word it writes next'
-                  : 'an answer token reading the same word in that answer'
-              }, read out under the heatmap until you point at another cell (a white box).`
-            : ''}
-          {stripe ? ' The arrow "a stripe": the column every row of the answer reads most, where it is brightest.' : ''}
-          {fillerBeside
-            ? ' Right: Filler, the same answer with the words of its prior assistant answers swapped for filler, so nothing there can be copied.'
-            : ''}{' '}
-          "fit" shows the whole matrix.
-        </p>
+      {opensOn && first && (
+        <ZoomNote
+          result={first}
+          guessed={guessed}
+          rightOfCentre={rightOfCentre}
+          copyReads={copy?.reads ?? null}
+          stripe={stripe !== null}
+          fillerBeside={fillerBeside}
+        />
       )}
     </section>
+  );
+}
+
+interface ZoomNoteProps {
+  result: PolicyResult;
+  guessed: boolean;
+  rightOfCentre: boolean;
+  /** How the boxed copy reads (null: no copy boxed). */
+  copyReads: 'same' | 'next' | null;
+  stripe: boolean;
+  fillerBeside: boolean;
+}
+
+/** What the lesson's zoomed heatmap shows, said under it: the zoom, the split and band once guessed, the copy, the stripe, Filler. */
+function ZoomNote({ result, guessed, rightOfCentre, copyReads, stripe, fillerBeside }: ZoomNoteProps) {
+  // The chat format's marker before the answer, where its column is taller than the stripe's: said, so the arrow is not doubted.
+  const marker = useMemo(() => brighterMarker(result), [result]);
+  return (
+    <p className="muted" data-testid="lesson-zoom">
+      Zoomed in on the last prior assistant answer for the lesson, in square cells: a copy made token for token runs down at 45°.
+      {guessed
+        ? ` The white dashed line splits the answer's rows: above it, its list of cells; below, its thought and move.${rightOfCentre ? ' Its copy runs just right of the dotted line: each row, a token just written, looks at the next one to copy.' : ''} The band counts only what lies within ${result.radius} tokens of the dotted line: a copy shifted further is missed.`
+        : ''}
+      {copyReads
+        ? ` The light-blue box and arrow: ${guessed ? 'a bright copy above the line' : 'one real copy'}, ${
+            copyReads === 'next' ? 'an answer token reading, in that answer, the word it writes next' : 'an answer token reading the same word in that answer'
+          }, read out under the heatmap until you point at another cell (a white box).`
+        : ''}
+      {stripe
+        ? ` The arrow "a stripe": the word of the conversation every row of the answer reads most, where it is brightest.${
+            marker !== null ? " The taller column at the answer's start is the chat format's marker before it, read more still." : ''
+          }`
+        : ''}
+      {fillerBeside ? ' Right: Filler, the same answer with the words of its prior assistant answers swapped for filler, so nothing there can be copied.' : ''}{' '}
+      "fit" shows the whole matrix.
+    </p>
   );
 }
 

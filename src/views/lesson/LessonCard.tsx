@@ -11,7 +11,7 @@ import { CUTTING, scoreboard } from './wall-counts';
 import { WRITERS } from './wall-records';
 import { useLessonWorld } from './use-lesson-world';
 import { MazeDrawing } from './MazeDrawing';
-import { ModelShape } from './ModelShape';
+import { AttentionWords, ModelShape } from './ModelShape';
 import { writtenIn } from './written';
 import { useAfter, useCardScroll, useHighlight, useTextScrolledAway } from './card-scroll';
 import { RevealBox } from './RevealBox';
@@ -209,7 +209,9 @@ function Card({ index }: { index: number }) {
       {s.guess && <Guess step={s} />}
       {/* The step that starts the look inside draws the model's shape and its words, after the question, the action
           and the slider: read first, the list of words hid what to do. */}
-      {s.id === 'attention' && !folded && <ModelShape w={w} />}
+      {s.id === 'attention' && !folded && <AttentionWords w={w} />}
+      {/* Heads and layers drawn where they are first met (the step's text points at it). */}
+      {s.id === 'heads' && !folded && <ModelShape w={w} />}
       {s.quiz && <Quiz questions={s.quiz} />}
       <div aria-live="polite">
         {/* Its point, then the picture, then a sentence: on a phone the reveal's top is what shows. */}

@@ -2,9 +2,10 @@ import { TokenMixBar } from './TokenMixBar';
 import { figuresOf, type LessonWorld } from './world';
 
 /**
- * The loaded model's shape, drawn before the first look inside: the conversation goes in, through each layer in
- * turn, each layer's heads reading side by side, and the next token comes out; the last layer is the one the
- * figures average. Drawn from the model on the page (its layers, its heads), nothing when none is loaded.
+ * The loaded model's shape, drawn where heads are first met (the heads step): the conversation goes in, through each
+ * layer in turn, each layer's heads reading side by side, and the next token comes out; the last layer is the one the
+ * figures average. Drawn from the model on the page (its layers, its heads), nothing when none is loaded. A teacher
+ * asked for heads and layers there, not in the attention step beside three other new words.
  */
 export function ModelShape({ w }: { w: LessonWorld }) {
   const heads = figuresOf(w)?.perHead.length ?? 0;
@@ -27,21 +28,35 @@ export function ModelShape({ w }: { w: LessonWorld }) {
         ))}
         <li className="shape-io">the next token it writes</li>
       </ol>
+      <figcaption>
+        <dl className="shape-words">
+          <dt>head</dt>
+          <dd>one reader of attention (a square above); each layer has {heads}, each looking its own way.</dd>
+          <dt>layer</dt>
+          <dd>
+            a row of heads; each layer reads what the one before found. The figures read the last of the {layers} layers, the one that picks the next token, as
+            the mean of its {heads} heads.
+          </dd>
+        </dl>
+      </figcaption>
+    </figure>
+  );
+}
+
+/**
+ * The attention step's picture and words: one token's attention as a bar, and the three words the look inside starts
+ * with, each once, in plain terms (the reviewers' newcomers knew none of them).
+ */
+export function AttentionWords({ w }: { w: LessonWorld }) {
+  return (
+    <figure className="model-shape" data-testid="lesson-attention-words">
       <TokenMixBar r={figuresOf(w)} />
-      {/* The words the look inside uses, each once, in plain terms: the reviewers' newcomers knew none of them. */}
       <figcaption>
         <dl className="shape-words">
           <dt>token</dt>
           <dd>a word piece: the model reads and writes one at a time.</dd>
           <dt>attention</dt>
           <dd>each earlier token's share of what a token reads, adding up to 100&nbsp;% (one token's, drawn above).</dd>
-          <dt>head</dt>
-          <dd>one such reader (a square above); each layer has {heads}, each looking its own way.</dd>
-          <dt>layer</dt>
-          <dd>
-            a row of heads; each layer reads what the one before found. The figures read the last of the {layers} layers, the one that picks the next token, as
-            the mean of its {heads} heads.
-          </dd>
           <dt>current answer</dt>
           <dd>
             the conversation's last answer, already written, whose attention is measured: the model reads it through once, and we record where each of its

@@ -59,7 +59,11 @@ export function overTurns(kind: 'prior' | 'diagonal', k: number, c: WallCounts =
   const of = kind === 'prior' ? ' of their attention' : '';
   const like =
     Math.abs(times - k) <= 0.15 ? ': this answer is typical' : times < k ? ': this answer leans more than most' : ': this answer leans less than most';
-  return ` Over the ${c.turns} turns right after a wall, ${what} ${percent(v)}${of} on average (chance ${percent(e)}), ${times.toFixed(1)} times chance${like}.`;
+  // Whole per cents where their ratio reads as the one given; else one decimal (a reader met "16 % (chance 12 %), 1.4
+  // times" and worked out 1.3).
+  const whole = (Math.round(v * 100) / Math.round(e * 100)).toFixed(1) === times.toFixed(1);
+  const [pv, pe] = whole ? [percent(v), percent(e)] : [`${(v * 100).toFixed(1)} %`, `${(e * 100).toFixed(1)} %`];
+  return ` Over the ${c.turns} turns right after a wall, ${what} ${pv}${of} on average (chance ${pe}), ${times.toFixed(1)} times chance${like}.`;
 }
 
 /** A figure's mean over every stored turn at a wall, its chance there and the two's ratio; null without the record. */
@@ -222,6 +226,26 @@ export function brightestColumn(r: PolicyResult): { k: number; text: string; cat
   if (!best) return null;
   const t = r.tokens[best.k]!;
   return { k: best.k, text: t.text, category: t.category, turn: r.messages[t.message]?.turn ?? null, message: t.message, share: best.share };
+}
+
+/**
+ * The chat format's brightest marker before the answer ("<|im_start|>" and the like: tokens outside every message's
+ * text, the sink aside), when the answer's rows read it more than any word of the conversation (`brightestColumn`):
+ * the tallest column on the heatmap, which readers took for the stripe the card names. Null otherwise.
+ */
+export function brighterMarker(r: PolicyResult): { k: number; share: number } | null {
+  const answer = answerRows(r);
+  const named = brightestColumn(r);
+  if (!answer || !named) return null;
+  let best: { k: number; share: number } | null = null;
+  for (let k = 0; k < r.query.start; k++) {
+    const t = r.tokens[k]!;
+    const text = r.messages[t.message]?.content;
+    if (t.category === 'sink' || (text && k >= text.start && k < text.start + text.length)) continue;
+    const share = columnMean(answer, k);
+    if (!best || share > best.share) best = { k, share };
+  }
+  return best && best.share > named.share ? best : null;
 }
 
 /** The tokens of the prior assistant answers with the same text as a token, and the attention they get from it. */

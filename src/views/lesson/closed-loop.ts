@@ -6,7 +6,6 @@
 import record from '../../../examples/cache/closed-loop.json';
 import { byChance } from './wall-counts';
 import { rate } from './wall-records';
-import { stepNo } from './order';
 
 /** One maze played under one policy. */
 export interface PlayedMaze {
@@ -87,10 +86,10 @@ export function noGoalGain(r: ClosedLoopRecord, luck = (only: number, other: num
 }
 
 /**
- * The played step's fold: the same policies playing whole mazes on their own answers, each maze from its first turn, against
- * the turns Full reached (steps 2–5). Empty without a record.
+ * The played step's fold: every policy's repeats right after a wall on its own turns, beside its goals (the step's
+ * text says how the mazes were played, its sentence how DE and Full part). Empty without a record.
  */
-export function closedSaid(r: ClosedLoopRecord, luckSaid = (only: number, other: number): string => goalLuck(only, other).said): string {
+export function closedSaid(r: ClosedLoopRecord): string {
   if (!r.played.full.length) return '';
   const names: Record<Player, string> = {
     full: 'Full',
@@ -105,6 +104,5 @@ export function closedSaid(r: ClosedLoopRecord, luckSaid = (only: number, other:
     const t = playTally(r.played[p]);
     return `${names[p]} ${t.repeatRate} % (${t.repeats} of ${t.afterWall}), goal in ${t.reached}`;
   });
-  const de = goalSplit(r.played.de, r.played.full);
-  return ` Steps ${stepNo('generate')}–${stepNo('hide-last')} answered the turns Full reached. Played instead from the first turn to the end, each policy on its own answers (the ${playTally(r.played.full).mazes} mazes that do not start walled in), right after a wall it wrote the same move again in: ${each.join('; ')} mazes. DE against Full in goals: ${de.only} mazes only DE reached, ${de.other} only Full; luck gives that ${luckSaid(de.only, de.other)}. With no history it repeats more on its own turns than on Full's: nothing tells it which way it just tried.`;
+  return `Right after a wall, on its own turns, it wrote the same move again in: ${each.join('; ')} mazes. With no history it repeats more on its own turns than on Full's: nothing tells it which way it just tried.`;
 }

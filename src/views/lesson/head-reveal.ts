@@ -30,7 +30,7 @@ export const spokenHead = (h: { layer: number; head: number }): string => `the l
 export function headsSaid(r: PolicyResult | null): string {
   const n = r?.perHead?.length;
   const shape = r && n ? `${r.layer + 1} layers of ${n} heads` : 'layers of heads';
-  return `The model has ${shape}, each choosing where to look.`;
+  return `The model has ${shape} (drawn below), each looking its own way.`;
 }
 
 /** The grid's highest head against its layer's average, for the heads step's text ("In the grid, ★ marks the highest diagonal ratio, …"). */

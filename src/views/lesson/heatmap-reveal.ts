@@ -6,7 +6,7 @@
  */
 import type { PolicyResult } from '../../analysis/analyze';
 import { ordinal } from '../../util/ordinal';
-import { answerRows, brightestColumn, inLastPrior, priorSpans, tailRow } from './attention-reveals';
+import { answerRows, brighterMarker, brightestColumn, inLastPrior, priorSpans, tailRow } from './attention-reveals';
 import { brightestCopy, copies, longestRun, pickCopy } from './copy-run';
 import { stepNo } from './order';
 import { quoted, whereToken } from './token-where';
@@ -78,7 +78,12 @@ export function heatmapReveal(w: LessonWorld): Reveal {
 export function stripeSaid(r: PolicyResult): string {
   const c = brightestColumn(r);
   if (!c) return '';
-  return `The brightest stripe is ${quoted(r, c.k)} (${whereToken(r, c.k)}${inLastPrior(r, c.k) ? '' : ', "fit" shows it'}): every row reads it, ${percent(c.share)} of the answer's attention in all.`;
+  // The chat format's marker, where it is read more: the tallest column, said so it is not taken for the stripe named.
+  const marker = brighterMarker(r);
+  const named = `${quoted(r, c.k)} (${whereToken(r, c.k)}${inLastPrior(r, c.k) ? '' : ', "fit" shows it'}): every row reads it, ${percent(c.share)} of the answer's attention in all.`;
+  return marker
+    ? `Of the conversation's words, the brightest stripe is ${named} The tallest column is ${quoted(r, marker.k)}, the marker the chat format puts before the answer (${percent(marker.share)}): a stripe too, though nobody wrote it.`
+    : `The brightest stripe is ${named}`;
 }
 
 /**

@@ -54,9 +54,9 @@ export function playedReveal(loop: ClosedLoopRecord = CLOSED_LOOP): Reveal {
       caption: `Goal reached, of the ${full.mazes} mazes that do not start walled in, each played from its first turn under one policy`,
       rows: DRAWN.map(({ player, label }) => ({ label, reached: t(player).reached, mazes: t(player).mazes })),
     },
-    said: `With its whole history it reached the goal in ${full.reached} of ${full.mazes} mazes; with none (DE), in ${de.reached}. Maze by maze, only DE reached it in ${split.only}, only Full in ${split.other}, ${luck.clear ? 'a gap more than luck' : 'a gap luck alone could give'}.${lost}`,
+    said: `With its whole history it reached the goal in ${full.reached} of ${full.mazes} mazes; with none (DE), in ${de.reached}. Maze by maze, only DE reached it in ${split.only}, only Full in ${split.other}, ${luck.clear ? 'a split more than luck' : 'a split luck alone could give'}.${lost}`,
     caveat: `${full.mazes} mazes are few, so a small gain would not show, and this is one tiny model.`,
     // Every player's repeats on its own turns, the bridge to the counts at Full's turns.
-    more: `${closedSaid(loop).trim()} A maze ends at the goal, at an answer with no move, or after its last turn.`,
+    more: `Were the two alike, luck would split the mazes so ${luck.said}. ${closedSaid(loop)} A maze ends at the goal, at an answer with no move, or after its last turn.`,
   };
 }

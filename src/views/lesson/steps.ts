@@ -37,7 +37,7 @@ export const LESSON: LessonStep[] = [
       `Now, inside the model. It writes one token (a word piece) at a time; to pick the next, it glances back over the tokens before it, like a reader over earlier lines. Attention is how much of that glance each earlier token gets, as shares adding up to 100 %. The bar shows it for the token just before turn ${w.turns}'s move, where the model picks the move.`,
     source:
       'Attention: each head weighs the tokens before the one it reads with a softmax, weights that add up to 1 (Vaswani et al., "Attention is all you need"). The bar is this tool\'s: it reads the last layer, averaged over its heads, as every figure of the lesson does. The answer is the conversation\'s own, read back through the model once (as in training, so each token sees only those before it), not written anew.',
-    action: 'Read the bar and the drawing of the model, then press Next.',
+    action: 'Read the bar and the words under it, then press Next.',
     target: '[data-testid="lesson-token-mix-bar"]',
     done: () => true,
     reading: true,
@@ -114,7 +114,7 @@ export const LESSON: LessonStep[] = [
     region: 'heads',
     setup: { ...WALL, heads: true },
     text: (w) =>
-      `${headsSaid(figuresOf(w))} ${topHeadSaid(figuresOf(w))} Switching a head off, like knocking out a gene, silences its output. Do the copying heads make the move? The button switches off the last layer's 3 most-copying (${RANK_MARK.first}), then, as controls, the 3 lowest (${RANK_MARK.control}) and 3 at random.`,
+      `${headsSaid(figuresOf(w))} ${topHeadSaid(figuresOf(w))} Switching a head off, like knocking out a gene, silences it. Do the copying heads make the move? The button switches off the last layer's 3 most-copying (${RANK_MARK.first}), then, as controls, the 3 lowest (${RANK_MARK.control}) and 3 at random.`,
     source: `Per-head attention: the same diagonal ratio (paper 2, section 3.4) read on one head instead of the head mean; heads and layers are counted from 0, so 1.2 is the second layer's third head. Switching heads off (zero ablation: the head writes nothing), with the last layer's heads of lowest diagonal ratio as the control (they share no head with the top three) and, in the count over the stored episodes, 3 heads drawn at random at each turn, the stricter control (the lowest heads may be the least used): this tool, after the head analyses of paper 2, section 3.4. The last layer only (the layer every figure reads): without the first layer's top heads this small model writes no move at all. A head switched off still attends as before (its own square keeps its colour) but passes nothing on, so the later layers, the answer and the other figures change. The same in the inspector: "Switch them off", then "Write the answer with every head on, then with these off". The count over the stored episodes: scripts/inertia-turns.ts.`,
     action: 'Click "Switch off the last layer\'s 3 most-copying heads, then its 3 lowest, and write the answer each way".',
     target: '[data-testid="lesson-act"]',

@@ -3,7 +3,7 @@
  * into a wall again under each policy, against no history and against chance, in the
  * words and per cents the cards use. Plain functions.
  */
-import { signFlipTest, signTest } from '../../metrics/stats';
+import { clusterInterval, signFlipTest, signTest } from '../../metrics/stats';
 import { countTable } from './count-table';
 import { rate, type Split, WALL_COUNTS, type WallCounts, type Writer } from './wall-records';
 import type { LuckRow, Reveal } from './world';
@@ -144,6 +144,9 @@ function whyNoHistory(c: WallCounts, lean: ReturnType<typeof noHistoryLean>): st
  * The Full–DE gap tested maze by maze, in words: the turns of one maze share its history, so the turn-by-turn count
  * treats them as more independent tosses than they are.
  */
+/** A whole number with a true minus sign where negative. */
+const signed = (n: number): string => (n < 0 ? `\u2212${-n}` : String(n));
+
 function mazeSaid(d: readonly number[], chance: string): string {
   const [more, fewer] = [d.filter((x) => x > 0), d.filter((x) => x < 0).map((x) => -x)];
   // By how much, each way: the test weighs each maze by its gap, and a reader counting mazes alone saw a weak split.
@@ -151,7 +154,10 @@ function mazeSaid(d: readonly number[], chance: string): string {
     const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
     return xs.length ? ` (by ${lo === hi ? lo : `${lo} to ${hi}`} ${hi === 1 ? 'turn' : 'turns'})` : '';
   };
-  return `The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in ${more.length} of the ${d.length} mazes with a wall${by(more)}, DE in ${fewer.length}${by(fewer)}; were the two alike, which one repeats more in a maze would be a coin toss, and the mazes' gaps would add up this lopsided ${chance}.`;
+  // How far the total could move with other mazes: a reader asked for an interval computed maze by maze, not turn by turn.
+  const total = d.reduce((x, y) => x + y, 0);
+  const [lo, hi] = clusterInterval(d);
+  return `The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in ${more.length} of the ${d.length} mazes with a wall${by(more)}, DE in ${fewer.length}${by(fewer)}; were the two alike, which one repeats more in a maze would be a coin toss, and the mazes' gaps would add up this lopsided ${chance}. Full's extra repeats come to ${total} turns; drawing ${d.length} of these mazes again at random, 10,000 times, 95 % of the totals fall between ${signed(lo)} and ${signed(hi)}.`;
 }
 
 /** Whether fewer than half the stored repeats look back plainly: then the inside recap calls attention a clue, not the cause. */
