@@ -27,6 +27,7 @@ import { stepNo } from '../../src/views/lesson/order';
 import { numbersOf, sentencesOf, unbroken, WORDS } from '../../src/views/lesson/world';
 import { startAppServer } from '../helpers/app-server';
 import { axeViolations } from '../helpers/axe';
+import { pValue } from '../../src/views/lesson/LuckMeter';
 import { launchChromium } from '../helpers/chromium';
 
 const SHOTS = process.env.SCREENSHOT_DIR;
@@ -153,7 +154,16 @@ const words = (t: string | null) => (t ?? '').split(/\s+/).filter(Boolean).lengt
 async function revealAsRead(card: Locator): Promise<string> {
   const text = async (id: string) => ((await card.getByTestId(id).count()) ? ((await card.getByTestId(id).textContent()) ?? '') : '');
   // The fold as opened: its words, the pictures it holds (by their captions) and the figures behind them.
-  const pictures = (await card.locator('[data-testid="lesson-more"] figure > figcaption').allTextContents()).map((c) => `[picture: ${c}] `).join('');
+  // Each with its key, so the reader of the texts meets what the learner reads under it (the luck meter's coin toss).
+  const pictures = (
+    await card
+      .locator('[data-testid="lesson-more"] figure')
+      .evaluateAll((fs) =>
+        fs.map((f) => [f.querySelector(':scope > figcaption')?.textContent ?? '', [...f.querySelectorAll('.bar-key')].map((k) => k.textContent).join(' ')]),
+      )
+  )
+    .map(([c, k]) => `[picture: ${c}${k ? `; key: ${k}` : ''}] `)
+    .join('');
   // The count table, row by row, as a reader scans it.
   const counts = (await card.getByTestId('lesson-counts').count())
     ? `[table: ${await card.locator('[data-testid="lesson-counts"] caption').textContent()}; ${await card
@@ -441,7 +451,7 @@ describe('the lesson, walked with the keyboard only', () => {
         // Luck on its meter, with the verdict the words give.
         // Turn by turn, then each maze counted once (its turns share one history).
         expect(await card.getByTestId('lesson-luck-row').allTextContents()).toEqual(
-          wallTally().luck!.map((l) => `${l.label}${l.clear ? 'more than luck' : 'could be luck'}${l.said}`),
+          wallTally().luck!.map((l) => `${l.label}${l.clear ? 'more than luck' : 'could be luck'}${l.said}${pValue(l.p)}`),
         );
         expect(wallTally().luck!.map((l) => l.label)).toEqual(['Full against DE, turn by turn', 'the same, each maze counted once']);
         expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toContain(
@@ -517,7 +527,7 @@ describe('the lesson, walked with the keyboard only', () => {
         expect(await card.getByTestId('lesson-goals-row').allTextContents()).toEqual(
           (['full', 'lt', 'de', 'ao', 'ao-last', 'ao-second-last'] as const).map(
             (p) =>
-              `${{ full: 'Full', lt: 'LT', de: 'DE', ao: 'AO', 'ao-last': 'AO-last', 'ao-second-last': 'AO-second-last' }[p]}${playTally(CLOSED_LOOP.played[p]).reached}of ${mazes}`,
+              `${{ full: 'Full', lt: 'LT', de: 'DE', ao: 'AO', 'ao-last': 'AO-last', 'ao-second-last': 'AO-second-last' }[p]}${playTally(CLOSED_LOOP.played[p]).reached}of ${mazes}repeats ${playTally(CLOSED_LOOP.played[p]).repeatRate}\u00a0%`,
           ),
         );
         expect(await card.getByTestId('lesson-takeaway').textContent()).toBe('Fewer repeats did not mean more goals for this tiny model.');
@@ -680,7 +690,7 @@ describe('the lesson, walked with the keyboard only', () => {
       );
       // Both of its comparisons on the luck meter, as the stored counts give them.
       expect(await card.getByTestId('lesson-luck-row').allTextContents()).toEqual(
-        headsTally().luck!.map((l) => `${l.label}${l.clear ? 'more than luck' : 'could be luck'}${l.said}`),
+        headsTally().luck!.map((l) => `${l.label}${l.clear ? 'more than luck' : 'could be luck'}${l.said}${pValue(l.p)}`),
       );
     });
     await step(

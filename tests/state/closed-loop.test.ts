@@ -55,25 +55,33 @@ describe('the mazes played to the end under each policy', () => {
     const played = playedReveal(loop);
     // 1 against 0 is luck: no policy reaches the goal clearly more often.
     expect(played.takeaway).toBe('Fewer repeats did not mean more goals for this tiny model.');
-    expect(played.goals!.rows.map((x) => `${x.label} ${x.reached}/${x.mazes}`)).toEqual([
-      'Full 1/3',
-      'LT 1/3',
-      'DE 2/3',
-      'AO 0/3',
-      'AO-last 0/3',
-      'AO-second-last 1/3',
+    // Goals and, beside each, repeats on its own turns: Full 5 of 6 = 83 %, DE 1 of 4 = 25 %, AO 12 of 15 = 80 %.
+    expect(played.goals!.rows.map((x) => `${x.label} ${x.reached}/${x.mazes} ${x.repeats} %`)).toEqual([
+      'Full 1/3 83 %',
+      'LT 1/3 83 %',
+      'DE 2/3 25 %',
+      'AO 0/3 80 %',
+      'AO-last 0/3 60 %',
+      'AO-second-last 1/3 83 %',
     ]);
     expect(played.said).toBe(
-      'With its whole history it reached the goal in 1 of 3 mazes; with none (DE), in 2. Maze by maze, only DE reached it in 1, only Full in 0, a split luck alone could give. Hiding its answers (AO, AO-last) left it reaching no goal at all.',
+      'On its own answers, with no history it walked back into a wall 25 % of the time, not 83 %, and reached the goal in 2 mazes, not 1. Hiding all its answers (AO) or only its previous one (AO-last) left it reaching no goal at all.',
     );
     expect(closedSaid(loop)).toBe(
-      "Right after a wall, on its own turns, it wrote the same move again in: Full 83 % (5 of 6), goal in 1; LT 83 % (5 of 6), goal in 1; DE 25 % (1 of 4), goal in 2; AO 80 % (12 of 15), goal in 0; AO-last 60 % (9 of 15), goal in 0; AO-second-last 83 % (5 of 6), goal in 1; the CPL twin 67 % (4 of 6), goal in 1 mazes. With no history it repeats more on its own turns than on Full's: nothing tells it which way it just tried.",
+      'The counts behind the repeats: Full 5 of 6 moves, DE 1 of 4 moves, AO-last 9 of 15 moves. With no history it repeats more on its own turns than at the walls Full hit: nothing tells it which way it just tried. The CPL twin (met later) played the same way: 67 % (4 of 6 moves), goal in 1.',
     );
     expect(played.more).toContain(closedSaid(loop));
+    expect(played.more).toMatch(
+      /^Maze by maze, only DE reached the goal in 1, only Full in 0; were the two alike, luck would split them so 1 time in 2 or more, so it could be luck\. /,
+    );
     // Where DE reaches the goal in 12 mazes Full never does (a sign test: 2 in 4,096), the bold line says so.
     const twelve = (reached: boolean) => Array.from({ length: 12 }, (_, i) => maze(i + 1, reached, 2, 1));
     const better: ClosedLoopRecord = { ...loop, played: { ...loop.played, full: twelve(false), lt: twelve(false), de: twelve(true) } };
     expect(playedReveal(better).takeaway).toBe('DE reached the goal clearly more often than Full.');
+    // The chatbot line gives both designs: at the walls Full hit, then played through (DE 25 % on its own answers).
+    expect(summary(WALL_COUNTS, {}, loop).points!.at(-1)!.items[0]).toMatch(
+      /; playing on its own answers, only to 25 %, and it reached the goal no more often\.$/,
+    );
     expect(summary(WALL_COUNTS, {}, loop).points![0]!.items.at(-1)).toBe(
       'Played to the end on its own answers, it reached the goal in 1 of 3 mazes with its whole history, 2 with none, and 0 with its previous answer hidden: fewer repeats did not mean more goals.',
     );

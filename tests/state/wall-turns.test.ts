@@ -575,7 +575,7 @@ describe('the wall counts the lesson quotes', () => {
           { label: 'demo model', repeats: 150, otherWall: 30, open: 20, noMove: 0, rate: 75, anyWall: 90 },
         ],
       },
-      more: 'All three read the whole history.',
+      more: 'In these counts the twins and the demo model all read the whole history (Full).',
       luck: [
         { label: 'CPL twin against the demo model', p: signTest(11, 41), said: 'less than 1 time in 1,000', clear: true },
         { label: 'second twin (toward DE) against the demo model', p: signTest(18, 28), said: 'about 1 time in 5', clear: false },
@@ -601,7 +601,7 @@ describe('the wall counts the lesson quotes', () => {
     );
     // Hiding its answers, among the answers that make a move: AO 80 of 160 (50 %, at DE's 45 % + 5).
     expect(hiddenTally(c)).toEqual({
-      takeaway: "At Full's turns, hiding its own answers (AO) takes the extra repeats away.",
+      takeaway: 'At the walls Full hit, hiding its own answers (AO) takes the extra repeats away.',
       said: 'Of the moves made, AO (50 %) repeats the blocked move about as often as DE. It finds an open way less than half as often as with no history.',
       // What "unsettles" means, unfolded beside the bold line: 31 % of its moves into other walls against DE's 15 %.
       caveat: 'hiding its answers confuses it, so 31 % of its moves hit another wall, against 15 % with no history.',
@@ -678,15 +678,15 @@ describe('the wall counts the lesson quotes', () => {
     expect(
       summary({ ...c, reads: { prior: 0.5, priorEven: 0.4, diagonal: 0.18, diagonalEven: 0.12 } }, { prior: 1.3, diagonal: 1.5 }).points![1]!.items[0],
     ).toBe(
-      'Over the 200 turns at a wall, its prior assistant answers get 1.3 times what their length alone would give them (this answer: 1.3). Its line-for-line copying (the diagonal, 1.5 times chance) is mostly the list of cells the task asks for.',
+      'Over the 200 turns at a wall, its prior assistant answers get 1.3 times what their length alone would give them (this answer: 1.3). Its line-for-line copying (the diagonal, 1.5 times chance; this answer: 1.5) is mostly the list of cells the task asks for.',
     );
     // The swap test first where the model follows it (41 of 147 moves against 17 of 149, 27 turns against 3).
     const swapped = { ...c, followed: { swap: 41, full: 17, de: 17, split: sp(27, 3) }, moved: { ...c.moved, 'swap-last': 147, full: 149 } };
     expect(recapReveal(swapped).said).toMatch(
-      /^With its previous answer's move changed to an open way, it takes that way in 28 % of its moves; unchanged, 11 % go that way\. It leans toward what it is shown to have done\. AO-last is the direct test/,
+      /^The swap test: with its previous answer's move changed to an open way, it takes that way in 28 % of its moves; unchanged, 11 % go that way\. It leans toward what it is shown to have done\. AO-last is the direct test/,
     );
     expect(latestTally(swapped).more).toMatch(
-      /^The swap test, this tool's: with its previous answer's move changed to an open way, it takes that way in 28 % of its moves; unchanged, 11 % go that way\. Its thought and action are changed, its list of cells kept; luck would give that gap less than 1 time in 1,000, so it is more than luck\. It leans toward what it is shown to have done, though most of its moves still do not follow it\. /,
+      /^The swap test, this tool's: with its previous answer's move changed to an open way, it takes that way in 28 % of its moves; unchanged, 11 % go that way \(41 of 147 moves, against 17 of 149\)\. Its thought and action are changed, its list of cells kept; luck would give that gap less than 1 time in 1,000, so it is more than luck\. It leans toward what it is shown to have done, though most of its moves still do not follow it\. /,
     );
     // As many with the answer as written: not said in the recap.
     expect(recapReveal({ ...swapped, followed: { ...swapped.followed, swap: 17, split: sp(3, 3) } }).said).toMatch(/^AO-last is the direct test/);
@@ -694,10 +694,10 @@ describe('the wall counts the lesson quotes', () => {
     expect(recapReveal({ ...c, repeats: { ...c.repeats, 'ao-second-last': 90 } }).takeaway).toMatch(/^The extra repeats seem to come with/);
     // The hide step's AO-last: 88 of 190 moves (46 %) against DE's 45 % and Full's 75 %; its other walls 12 % against DE's 15 %.
     // Its control keeps 140 of 195 (72 %): the placeholder alone does not take the repeats away.
-    expect(latestTally(c).takeaway).toBe("At Full's turns, hiding its previous answer, not an older one, takes the extra repeats away.");
+    expect(latestTally(c).takeaway).toBe('At the walls Full hit, hiding its previous answer, not an older one, takes the extra repeats away.');
     // Where many of its moves hit another wall (33 % against DE's 15 %), the bold line stays plain: the caveat says where they went.
     expect(latestTally({ ...c, open: { ...c.open, 'ao-last': 40 } }).takeaway).toBe(
-      "At Full's turns, hiding its previous answer, not an older one, takes the extra repeats away.",
+      'At the walls Full hit, hiding its previous answer, not an older one, takes the extra repeats away.',
     );
     // The same wall and any wall, side by side: AO-last 88 and 110 of 190 moves; the control 140 and 175 of 195; DE 90 and 120 of 200 (45 %, 60 %); Full 150 and 180 of 200.
     expect(latestTally(c).said).toBe(
@@ -829,7 +829,7 @@ describe('the wall counts the lesson quotes', () => {
     // What it means for the chatbots a newcomer uses: the way out said with this model's own counts, and only where
     // no history is well below the whole history (10 points or more); else what to expect, in words.
     expect(summary(c, {}, NO_LOOP).points!.at(-1)!.items).toEqual([
-      'When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, makes the loop less likely, not gone. Here, with no history, the model walked into the wall again in 45 % of its moves, not 75 %.',
+      'When a chatbot keeps repeating a wrong answer, a fresh chat may break that loop but not solve the task. Here, at the walls its history had hit, no history cut the repeats from 75 % to 45 %.',
     ]);
     expect(summary({ ...c, repeats: { ...c.repeats, de: c.repeats.full } }, {}, NO_LOOP).points!.at(-1)!.items).toEqual([
       'In a long chat a model may keep leaning on what it wrote before, mistakes included.',

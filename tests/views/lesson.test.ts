@@ -1,3 +1,4 @@
+import { TAUGHT } from '../../src/views/lesson/moves';
 import { describe, expect, it } from 'vitest';
 import type { PolicyResult } from '../../src/analysis/analyze';
 import { lessonFragment, parseHide } from '../../src/state/regions';
@@ -263,7 +264,7 @@ describe('the lesson', () => {
     expect(step('contexts').done({ ...w, shown: ['ao'], results: [figures('ao', 0, 0)] })).toBe(false);
     const ao = { ...w, shown: ['ao'], results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 743, prefilled: 40 }] })] };
     expect(told('hide', ao, full)).toMatch(
-      /^At Full's turns, hiding its own answers \(AO\) .*\. Of the moves made, AO \(\d+ %\) .*\. Under ao the model reads 743 tokens.*\. Hidden answers sometimes leave no move .*: the bars leave those out and write their share beside each\.$/,
+      /^At the walls Full hit, hiding its own answers \(AO\) .*\. Of the moves made, AO \(\d+ %\) .*\. Under ao the model reads 743 tokens.*\. Hidden answers sometimes leave no move .*: the bars leave those out and write their share beside each\.$/,
     );
     // Reading more than Full (AO's placeholders outgrow short answers): said why.
     const longer = { ...ao, results: [figures('ao', 0, 0.0012, { cost: [{ turn: 14, contextTokens: 1030, prefilled: 40 }] })] };
@@ -286,7 +287,7 @@ describe('the lesson', () => {
       said: `${twinTally().said} On this one answer, the demo model moves south, into a wall; its CPL twin moves north, an open way.`,
       // The stored twin's gap could be luck: the paper's own result said beside it, unfolded.
       caveat: 'the paper saw CPL help large agents; a twin this tiny, trained on few mazes, may be too small to show it.',
-      more: `Every turn is being scored with both models: their attention follows. Trained to lean less on its prior assistant answers, the twin avoids the wall here, where the demo model walks into it. ${twinTally().more}`,
+      more: `Every turn is being scored with both models: their attention follows. On this one answer the twin, trained to lean less on its prior assistant answers, avoids the wall the demo model walks into. ${twinTally().more}`,
       // The twin against the demo model on the luck meter, as the count gives it.
       luck: twinTally().luck,
       counts: twinTally().counts,
@@ -298,7 +299,7 @@ describe('the lesson', () => {
       said: `${twinTally().said} On this one answer, the demo model moves south, into a wall; its CPL twin moves north, an open way.`,
       // The stored twin's gap could be luck: the paper's own result said beside it, unfolded.
       caveat: 'the paper saw CPL help large agents; a twin this tiny, trained on few mazes, may be too small to show it.',
-      more: `Every turn is being scored with both models: their attention follows. On this answer the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %. Trained to lean less on its prior assistant answers, the twin avoids the wall here, where the demo model walks into it. ${twinTally().more} Diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
+      more: `Every turn is being scored with both models: their attention follows. On this answer the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %. On this one answer the twin, trained to lean less on its prior assistant answers, avoids the wall the demo model walks into. ${twinTally().more} Diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
       luck: twinTally().luck,
       counts: twinTally().counts,
     });
@@ -312,7 +313,7 @@ describe('the lesson', () => {
     );
     // With the goal told (south, beyond the wall): the twin's way off the wall is not called playing better.
     expect(told('cpl', { ...cpl, toGoal: ['south'] }, w)).toContain(
-      'Trained to lean less on its prior assistant answers, the twin avoids the wall here, where the demo model walks into it, though its move leads away from the goal.',
+      'On this one answer the twin, trained to lean less on its prior assistant answers, avoids the wall the demo model walks into, though its move leads away from the goal.',
     );
     expect(told('cpl', { ...cpl, toGoal: ['north'] }, w)).toContain('its CPL twin moves north, an open way, toward the goal.');
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
@@ -326,7 +327,7 @@ describe('the lesson', () => {
     const mine = [pt(2, 0.13, 0.29), pt(3, 0.17, 0.33), pt(4, 0.2, 0.41)];
     const lower = { ...cpl, sweeps: [mine, [pt(2, 0.11, 0.25), pt(3, 0.18, 0.3), pt(4, 0.18, 0.37)]] };
     expect(told('cpl', lower, w)).toMatch(
-      /Their attention, turn by turn: the twin gives its prior assistant answers less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: it leans less on them over the whole conversation. Trained to lean less .* All three read the whole history\./,
+      /Their attention, turn by turn: the twin gives its prior assistant answers less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: it leans less on them over the whole conversation. On this one answer the twin, .* In these counts the twins and the demo model all read the whole history \(Full\)\./,
     );
     // Once both are scored, the card reads the chart's twin line, within the card's limits.
     const scored = step('cpl').reveal!(lower, w);
@@ -342,13 +343,15 @@ describe('the lesson', () => {
     expect(words(scored.said)).toBeLessThanOrEqual(WORDS.said);
     expect(step('cpl').reveal!({ ...lower, sweeping: true }, w).next).toBeUndefined();
     expect(step('cpl').reveal!({ ...lower, sweeping: true }, w).said).not.toContain('Shares by turn');
-    expect(told('cpl', { ...lower, sweeping: true }, w)).toMatch(/their attention follows\. Trained to lean less .* All three read the whole history\./);
+    expect(told('cpl', { ...lower, sweeping: true }, w)).toMatch(
+      /their attention follows\. On this one answer the twin, .* In these counts the twins and the demo model all read the whole history \(Full\)\./,
+    );
     expect(told('cpl', { ...lower, sweeps: [mine, mine.slice(0, 2)] }, w)).toMatch(
-      /their attention follows\. Trained to lean less .* All three read the whole history\./,
+      /their attention follows\. On this one answer the twin, .* In these counts the twins and the demo model all read the whole history \(Full\)\./,
     );
     const notLower = { ...cpl, sweeps: [mine, [pt(2, 0.14, 0.3), pt(3, 0.16, 0.34), pt(4, 0.21, 0.4)]] };
     expect(told('cpl', notLower, w)).toMatch(
-      /at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less\. Trained to lean less .* All three read the whole history\./,
+      /at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less\. On this one answer the twin, .* In these counts the twins and the demo model all read the whole history \(Full\)\./,
     );
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
     expect(step('generate').reveal!(one, w)).toEqual({
@@ -561,13 +564,20 @@ describe('the lesson', () => {
     expect(caseSaid({ from: 5, to: 8, move: 'west', wallFrom: 8 })).toEqual({
       said: 'Turns 5 to 8 say west 4 times in a row, the last into a wall the user named.',
     });
+    // The habit's origin, the caveat of every run into a wall: the demo model was taught it.
     expect(caseSaid({ from: 2, to: 10, move: 'south', wallFrom: 5 })).toEqual({
       takeaway: 'From turn 5 on, it answers south into a wall the user named, 6 turns in a row.',
-      said: 'It had said south since turn 2; from turn 5 on, that way is a wall, and it keeps saying it.',
+      said: 'It had said south since turn 2; from turn 5 on, a wall blocks that way, and it keeps saying it.',
+      caveat: TAUGHT,
     });
+    // Where its goal lies that way, said in the sentence.
+    expect(step('case').reveal!({ ...start, streak: { from: 2, to: 10, move: 'south', wallFrom: 5 }, toGoal: ['south', 'east'] }, null).said).toBe(
+      'It had said south since turn 2, toward its goal; from turn 5 on, a wall blocks that way, and it keeps saying it.',
+    );
     expect(caseSaid({ from: 2, to: 4, move: 'south', wallFrom: 2 })).toEqual({
       takeaway: 'From turn 2 on, it answers south into a wall the user named, 3 turns in a row.',
       said: 'Each of those south moves runs into a wall the user named.',
+      caveat: TAUGHT,
     });
     expect(caseSaid({ from: 2, to: 4, move: 'south', wallFrom: null }).said).toBe('Turns 2 to 4 say south 3 times in a row.');
     expect(caseSaid(null).said).toBe('');

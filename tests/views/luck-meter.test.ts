@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { luckX } from '../../src/views/lesson/LuckMeter';
+import { luckX, pValue } from '../../src/views/lesson/LuckMeter';
 import { LUCK_LINE, luckRow } from '../../src/views/lesson/wall-counts';
 
 describe('the luck meter', () => {
@@ -22,5 +22,13 @@ describe('the luck meter', () => {
     expect(luck.clear).toBe(false);
     expect(luckX(luck.p)).toBeLessThan(luckX(1 / LUCK_LINE));
     expect(clear.p).toBeCloseTo(22 / 1024, 12);
+  });
+
+  it('gives the p-value beside the words, as a researcher reports it', () => {
+    // 22/1024 = 0.0215; 6 against 4: 0.754; past 1 in 1,000, a bound.
+    expect(pValue(luckRow('a', { first: 9, second: 1 }).p)).toBe('p = 0.02');
+    expect(pValue(luckRow('b', { first: 6, second: 4 }).p)).toBe('p = 0.75');
+    expect(pValue(0.0004)).toBe('p < 0.001');
+    expect(pValue(0.004)).toBe('p = 0.004');
   });
 });

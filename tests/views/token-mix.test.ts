@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyResult } from '../../src/analysis/analyze';
-import { attentionReveal, notTheWord, spreadSaid, tokenMix, tokenMixSaid } from '../../src/views/lesson/token-mix';
+import { attentionReveal, notTheWord, spreadSaid, timesOf, tokenMix, tokenMixSaid } from '../../src/views/lesson/token-mix';
 import type { LessonWorld } from '../../src/views/lesson/world';
 import { tinyAnswer } from './tiny-answer';
 
@@ -59,5 +59,8 @@ describe("one token's share-out, before the five kinds' guess", () => {
     expect(spreadSaid(0.32, 3, 609)).toBe('Its three most-read tokens get far more than an even share, yet under half of all its attention.');
     expect(spreadSaid(1 / 3, 3, 9)).toBe('It is spread wide, its three most-read tokens getting under half.');
     expect(spreadSaid(0.85, 3, 9)).toBe('A few of the tokens it sees get most of it.');
+    // 0.315 / (3 / 609) = 64.0: read back from "32 %" and "0.5 %" it is 64, from 3 in 609 65; said "about 65".
+    expect(timesOf(0.315 / (3 / 609))).toBe('about 65');
+    expect(timesOf(2.56)).toBe('2.6');
   });
 });

@@ -1,6 +1,6 @@
 import type { GoalChart as Chart } from './played';
 
-/** Goals reached under each policy, as bars out of the mazes played (0 to all of them), the count beside each. */
+/** Goals reached under each policy, as bars out of the mazes played (0 to all of them), the count and its repeats beside each. */
 export function GoalChart({ chart }: { chart: Chart }) {
   return (
     <figure className="bar-chart" data-testid="lesson-goals">
@@ -14,6 +14,9 @@ export function GoalChart({ chart }: { chart: Chart }) {
           <span>
             <strong>{r.reached}</strong>
             <small className="muted">of {r.mazes}</small>
+            <small className="muted" data-testid="lesson-goals-repeats">
+              repeats {r.repeats}&nbsp;%
+            </small>
           </span>
         </div>
       ))}

@@ -11,6 +11,12 @@ export function luckX(p: number): number {
   return Math.min(1, Math.max(0, x));
 }
 
+/** The test's p-value as a researcher reads it, beside the words: "p = 0.004", "p < 0.001". */
+export function pValue(p: number): string {
+  if (p < 0.001) return 'p < 0.001';
+  return `p = ${p >= 0.1 ? p.toFixed(2) : p.toPrecision(1)}`;
+}
+
 /**
  * Every comparison a step makes on one meter, with one line on it: how often luck alone would give the gap were the
  * two alike; right of the line (1 time in 20) the gap is more than luck. One picture, so the steps' "1 time in N"
@@ -32,6 +38,8 @@ export function LuckMeter({ rows, taught = true }: { rows: LuckRow[]; taught?: b
           <strong>
             {luckWord(r.clear)}
             <small className="luck-said">{r.said}</small>
+            {/* The figure itself, for the reader who reports it (a researcher asked for it beside "1 time in N"). */}
+            <small className="luck-said muted">{pValue(r.p)}</small>
           </strong>
         </div>
       ))}
@@ -45,8 +53,8 @@ export function LuckMeter({ rows, taught = true }: { rows: LuckRow[]; taught?: b
       {/* The coin toss told once, where the meter is first met; after it, the line's rule alone. */}
       <p className="bar-key">
         {taught &&
-          'If the two made no difference, each turn where only one of them does it would be a coin toss (a paired sign test). The dot: how rarely coin tosses alone split this unevenly. '}
-        Right of the line (rarer than 1 time in {LUCK_LINE}): more than luck.
+          'If the two made no difference, each turn where only one of them does it would be a coin toss (a paired sign test). The dot: how rarely coin tosses alone split this unevenly, from 1 time in 2 at the left to 1 in 1,000 at the right. '}
+        A dot in the hatched part, right of the line (rarer than 1 time in {LUCK_LINE}): more than luck.
         {rows.map((r) => (r.note ? ` ${r.note}` : '')).join('')}
       </p>
     </figure>

@@ -86,23 +86,15 @@ export function noGoalGain(r: ClosedLoopRecord, luck = (only: number, other: num
 }
 
 /**
- * The played step's fold: every policy's repeats right after a wall on its own turns, beside its goals (the step's
- * text says how the mazes were played, its sentence how DE and Full part). Empty without a record.
+ * The played step's fold: the counts behind the bars' repeats for Full, DE and AO-last (the bars give every rate), and
+ * the CPL twin, which plays the same way and is met later. Empty without a record.
  */
 export function closedSaid(r: ClosedLoopRecord): string {
   if (!r.played.full.length) return '';
-  const names: Record<Player, string> = {
-    full: 'Full',
-    lt: 'LT',
-    de: 'DE',
-    ao: 'AO',
-    'ao-last': 'AO-last',
-    'ao-second-last': 'AO-second-last',
-    twin: 'the CPL twin',
-  };
-  const each = PLAYERS.map((p) => {
+  const count = (p: Player) => {
     const t = playTally(r.played[p]);
-    return `${names[p]} ${t.repeatRate} % (${t.repeats} of ${t.afterWall}), goal in ${t.reached}`;
-  });
-  return `Right after a wall, on its own turns, it wrote the same move again in: ${each.join('; ')} mazes. With no history it repeats more on its own turns than on Full's: nothing tells it which way it just tried.`;
+    return `${t.repeats} of ${t.afterWall} moves`;
+  };
+  const twin = playTally(r.played.twin);
+  return `The counts behind the repeats: Full ${count('full')}, DE ${count('de')}, AO-last ${count('ao-last')}. With no history it repeats more on its own turns than at the walls Full hit: nothing tells it which way it just tried. The CPL twin (met later) played the same way: ${twin.repeatRate} % (${count('twin')}), goal in ${twin.reached}.`;
 }

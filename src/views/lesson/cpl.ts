@@ -42,7 +42,7 @@ const together = (mine: string, twin: string, walls: string[] | null, toGoal: st
   const better = offGoal(twin, walls, toGoal) ? ', though its move leads away from the goal' : '';
   return compareMoves(mine, twin, walls, {
     same: 'Both models make the same move here.',
-    secondEscapes: `Trained to lean less on its prior assistant answers, the twin avoids the wall here, where the demo model walks into it${better}.`,
+    secondEscapes: `On this one answer the twin, trained to lean less on its prior assistant answers, avoids the wall the demo model walks into${better}.`,
     secondWalls: 'Here the twin walks into a wall the demo model avoids: training against inertia does not fix every move.',
     bothWalls: 'Both run into walls: neither model finds the way here.',
     bothOpen: 'Both moves are open ways: the training changed the move, not whether it works.',

@@ -66,13 +66,13 @@ const WORDS: Entry[] = [
     means: "this tool's test: the previous answer's move changed to an open way, every other word kept, to see whether the model follows it.",
   },
   {
-    term: "at Full's turns, played through",
+    term: 'at the walls Full hit, played through',
     means:
-      'the counts at a wall answer again the turns the model reached with its whole history (Full); played through, each policy plays whole mazes on its own answers, and reaching the goal is counted.',
+      'the counts at a wall answer again, under each policy, the turns the model reached with its whole history (Full); played through, each policy plays whole mazes on its own answers, and reaching the goal is counted.',
   },
   {
     term: 'luck',
-    means: `how often coin tosses alone would give a gap this size were the two compared alike; rarer than 1 time in ${LUCK_LINE} counts as more than luck.`,
+    means: `how often coin tosses alone would give a gap this size were the two compared alike; rarer than 1 time in ${LUCK_LINE} counts as more than luck (on the meter, right of the line, in the hatched part).`,
   },
 ];
 

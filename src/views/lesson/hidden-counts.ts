@@ -54,7 +54,7 @@ export function hiddenTally(c: WallCounts = WALL_COUNTS): Reveal {
   const takeaway = {
     // The placeholders' unsettling said in the takeaway too: readers took the bold line for the whole story.
     // One plain claim each; the confusion is the caveat's, under it.
-    pull: "At Full's turns, hiding its own answers (AO) takes the extra repeats away.",
+    pull: 'At the walls Full hit, hiding its own answers (AO) takes the extra repeats away.',
     part: 'Hiding its own answers (AO) takes part of the extra repeats away.',
     all: 'Hiding its own answers (AO) leaves the extra repeats as they were.',
     below: 'Hiding its own answers (AO) confuses it below even no history, so it tells little.',
@@ -158,7 +158,9 @@ function swapMore(c: WallCounts): string {
   const f = c.followed;
   if (!f) return '';
   const luck = byChance(f.split);
-  return `The swap test, this tool's: ${swapSaid(c, 'with')} Its thought and action are changed, its list of cells kept; luck would give that gap ${luck.said}, so ${luck.clear ? `it is more than luck. ${SWAP_PULL.slice(0, -1)}, though most of its moves still do not follow it.` : 'it could be luck.'} `;
+  // The counts behind the two rates: a reader asked for the n of the lesson's plainest causal test.
+  const n = c.followed ? ` (${c.followed.swap} of ${c.moved['swap-last']} moves, against ${c.followed.full} of ${c.moved.full})` : '';
+  return `The swap test, this tool's: ${swapSaid(c, 'with').slice(0, -1)}${n}. Its thought and action are changed, its list of cells kept; luck would give that gap ${luck.said}, so ${luck.clear ? `it is more than luck. ${SWAP_PULL.slice(0, -1)}, though most of its moves still do not follow it.` : 'it could be luck.'} `;
 }
 
 /**
@@ -176,7 +178,7 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
     // One plain claim each: where the repeats went instead (another wall) is the caveat's, under it.
     pull: !keeps
       ? 'Hiding its previous answer takes the extra repeats away, and so does hiding an older one.'
-      : "At Full's turns, hiding its previous answer, not an older one, takes the extra repeats away.",
+      : 'At the walls Full hit, hiding its previous answer, not an older one, takes the extra repeats away.',
     part: 'Hiding its previous answer takes part of the extra repeats away.',
     all: 'Hiding its previous answer leaves the extra repeats as they were.',
     below: 'Hiding its previous answer confuses it below even no history, so it tells little.',

@@ -239,6 +239,9 @@ export function longestStreak(turns: readonly { answer: string; asked: string | 
 }
 
 /** The first step's point: the run of one move into a wall the user named, which the lesson sets out to explain. */
+/** Where the demo model's habit comes from (training/data.ts: about half its maze games repeat one move for a few turns). */
+export const TAUGHT = 'this habit was taught: about half the maze games it learned from keep repeating one move for a few turns, walls or not.';
+
 export function streakReveal(s: Streak | null, toGoal: readonly string[] | null = null): Reveal {
   if (!s) return SILENT;
   const into = s.wallFrom === null ? 0 : s.to - s.wallFrom + 1;
@@ -246,12 +249,13 @@ export function streakReveal(s: Streak | null, toGoal: readonly string[] | null 
   // The run into the wall in bold; where the move began earlier, when it still led somewhere, said apart (one count each).
   return {
     takeaway: `From turn ${s.wallFrom} on, it answers ${s.move} into a wall the user named, ${into} turns in a row.`,
+    // Where the goal does lie that way, said in the sentence: readers took the repeat for heading to the goal.
     said:
       s.wallFrom! > s.from
-        ? `It had said ${s.move} since turn ${s.from}; from turn ${s.wallFrom} on, that way is a wall, and it keeps saying it.`
-        : `Each of those ${s.move} moves runs into a wall the user named.`,
-    // Where the goal does lie that way, said on the card: readers took the repeat for heading to the goal.
-    ...(toGoal?.includes(s.move) && { caveat: 'its goal does lie that way, but a wall the user named blocks it, and it keeps trying.' }),
+        ? `It had said ${s.move} since turn ${s.from}${toGoal?.includes(s.move) ? ', toward its goal' : ''}; from turn ${s.wallFrom} on, a wall blocks that way, and it keeps saying it.`
+        : `Each of those ${s.move} moves runs into a wall the user named${toGoal?.includes(s.move) ? ', though its goal lies that way' : ''}.`,
+    // Where the habit comes from, said first: a reader took the demo model's repeats for something it found on its own.
+    caveat: TAUGHT,
   };
 }
 

@@ -22,6 +22,8 @@ export interface GoalRow {
   label: string;
   reached: number;
   mazes: number;
+  /** Back into the wall right after hitting it, of the moves made there, in whole per cent (on its own turns). */
+  repeats: number;
 }
 
 export interface GoalChart {
@@ -46,17 +48,20 @@ export function playedReveal(loop: ClosedLoopRecord = CLOSED_LOOP): Reveal {
   const split = goalSplit(loop.played.de, loop.played.full);
   const luck = byChance({ first: split.only, second: split.other });
   const noGain = noGoalGain(loop);
-  // Hiding its answers: said only where it reached no goal at all (what the picture shows at a glance).
-  const lost = ao.reached === 0 && latest.reached === 0 ? ' Hiding its answers (AO, AO-last) left it reaching no goal at all.' : '';
+  // Hiding all its answers or the previous one: said only where neither reached a goal (what the picture shows at a glance).
+  const lost =
+    ao.reached === 0 && latest.reached === 0 ? ' Hiding all its answers (AO) or only its previous one (AO-last) left it reaching no goal at all.' : '';
   return {
     takeaway: noGain ? 'Fewer repeats did not mean more goals for this tiny model.' : `${gainer(loop)} reached the goal clearly more often than Full.`,
+    // Each bar with its repeats on its own turns: both measures side by side (readers asked for the two designs together).
     goals: {
-      caption: `Goal reached, of the ${full.mazes} mazes that do not start walled in, each played from its first turn under one policy`,
-      rows: DRAWN.map(({ player, label }) => ({ label, reached: t(player).reached, mazes: t(player).mazes })),
+      caption: `Goal reached, of the ${full.mazes} mazes that do not start walled in, each played from its first turn under one policy; beside it, how often it walked back into a wall right after hitting it`,
+      rows: DRAWN.map(({ player, label }) => ({ label, reached: t(player).reached, mazes: t(player).mazes, repeats: t(player).repeatRate })),
     },
-    said: `With its whole history it reached the goal in ${full.reached} of ${full.mazes} mazes; with none (DE), in ${de.reached}. Maze by maze, only DE reached it in ${split.only}, only Full in ${split.other}, ${luck.clear ? 'a split more than luck' : 'a split luck alone could give'}.${lost}`,
+    // The repeats first, on its own answers: at the walls Full hit, no history cut them to 46 %; played through, far less.
+    said: `On its own answers, with no history it walked back into a wall ${de.repeatRate} % of the time, not ${full.repeatRate} %, and reached the goal in ${de.reached} mazes, not ${full.reached}.${lost}`,
     caveat: `${full.mazes} mazes are few, so a small gain would not show, and this is one tiny model.`,
     // Every player's repeats on its own turns, the bridge to the counts at Full's turns.
-    more: `Were the two alike, luck would split the mazes so ${luck.said}. ${closedSaid(loop)} A maze ends at the goal, at an answer with no move, or after its last turn.`,
+    more: `Maze by maze, only DE reached the goal in ${split.only}, only Full in ${split.other}; were the two alike, luck would split them so ${luck.said}${luck.clear ? '' : ', so it could be luck'}. ${closedSaid(loop)} A maze ends at the goal, at an answer with no move, or after its last turn.`,
   };
 }

@@ -98,7 +98,7 @@ export const QUIZ: QuizQuestion[] = [
       'that no history is the best policy, since it reaches the goal as often with far less text',
     ],
     correct: 1,
-    why: "At Full's turns the history's pull was more than luck. Played through with no history, nothing told the model which way it had just tried, and its own lean sent it into walls again: taking a pull away frees a move, not the task.",
+    why: "At the walls Full hit, the history's pull was more than luck. Played through with no history, nothing told the model which way it had just tried, and its own lean sent it into walls again: taking a pull away frees a move, not the task.",
     revisit: 'played',
   },
   {

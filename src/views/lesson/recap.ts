@@ -109,7 +109,8 @@ export function recapReveal(c: WallCounts = WALL_COUNTS, loop: ClosedLoopRecord 
     // Why AO, of the three that hide all its answers: it keeps what the user said, so only the model's own words are missing.
     // The swap test first, the plainest of them, where it shows the pull: the model follows what its answer says.
     // AO's own reading (it keeps the user's turns, where the walls are) is in the hide step: four sentences at most here.
-    said: `${followsSwap(c) ? `${swapSaid(c)} ${SWAP_PULL} ` : ''}AO-last is the direct test: only the previous answer hidden; its control hides the answer two turns back${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.`,
+    // The swap test said as the new test it is on this card (a reader found its figures only in step 5's fold before).
+    said: `${followsSwap(c) ? `${swapSaid(c, 'The swap test: with')} ${SWAP_PULL} ` : ''}AO-last is the direct test: only the previous answer hidden; its control hides the answer two turns back${controlKeeps(c) ? ' and keeps the repeats: a placeholder alone does not take them away' : ''}.`,
     // The placeholders' confusion: the limit of the bold line (whole mazes have their own step, just before).
     ...(confusion && { caveat: confusion }),
     table: {

@@ -32,7 +32,7 @@ export const HISTORY_STEPS: LessonStep[] = [
     text: (w) =>
       `Conversational inertia is when a model leans on its own prior assistant answers more than the task needs, even repeating a failing move. Two papers, ${quotedTitles()}, found it in large chat models. A tiny model trained only on mazes played this ${w.turns}-turn maze: each user turn names the walls; each answer lists cells visited, a thought and a move.`,
     source:
-      'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1. The cells are numbered row by row, as the system prompt says; the task asks for the list. The lesson reads inertia in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention).',
+      'The maze task and the term "conversational inertia": paper 2 (Mitigating conversational inertia), section 1. The cells are numbered row by row, as the system prompt says; the task asks for the list. The lesson reads inertia in what the model writes (does it repeat the move?) and, as a clue, in where it looks (its attention). The demo model learned from synthetic games (training/data.ts, docs/demo-model.md): in about half its maze games the player keeps repeating its last move for 2 to 6 turns, into walls or not, and most of those then break out, as the agents of paper 2 do; the lesson asks where in the conversation that habit takes its cue.',
     action: 'Read a few turns in the Conversation panel (opened for you), then press Next.',
     target: '[data-lesson="conversation"] details.turns > summary',
     done: () => true,

@@ -50,7 +50,7 @@ export const LESSON: LessonStep[] = [
     setup: WALL,
     text: (w) =>
       // Which answer is read, and the sink said where it is named: readers wondered whether a newly written answer was read, and what a sink is.
-      `Now all of turn ${w.turns}'s answer: the figures average its tokens' attention. The tokens they read are of five kinds: the first ${SINK_TOKENS} (the "sink", counted apart as the papers do), system prompt, user's turns, prior assistant answers and the answer's own earlier tokens. ${shareAsk(figuresOf(w))}`,
+      `Now all of turn ${w.turns}'s answer: the figures average its tokens' attention. The tokens they read are of five kinds: the first ${SINK_TOKENS} (the "sink", where models park spare attention), system prompt, user's turns, prior assistant answers and the answer's own earlier tokens. ${shareAsk(figuresOf(w))}`,
     source:
       'The five categories and their shares: paper 2, section 3.4. Share = the mean over the answer\'s tokens of the attention on that category. The sink, counted apart so it does not blur the rest: Xiao et al., "Efficient streaming language models with attention sinks"; the first 3 tokens: paper 2, section 3.4. The chart "Shares by turn" gives the shares at every turn, each scored with only the turns before it (paper 2, figure 2).',
     action: 'Drag the slider to your guess (by keyboard: Page Up moves it by 10), then lock it in.',
@@ -158,7 +158,7 @@ export const LESSON: LessonStep[] = [
     region: 'compare-models',
     setup: { ...WALL, compareModels: true },
     text: () =>
-      `CPL (Context Preference Learning, from "Mitigating conversational inertia") retrains the model. For one turn, it learns to prefer answer A, written seeing only the turn before, over B, written seeing everything. A twin of this model was trained so on other mazes. Does it still walk into the wall?`,
+      `CPL (Context Preference Learning, from "Mitigating conversational inertia") retrains the model on pairs of answers to one turn: A, written seeing only the turn before, and B, written seeing everything. Training nudges its weights so that A becomes likelier than B. A twin of this model was trained so on other mazes. Does it still walk into the wall?`,
     source:
       'How a model learns to prefer one answer: for each pair, training nudges its weights so that the short-context answer becomes more likely and the whole-history one less likely (direct preference optimisation, DPO). Context Preference Learning (CPL): paper 2, section 2.1; its effect on the diagonal: paper 2, figure 7. The twin was trained by training/cpl.py on pairs made by training/cpl-pairs.ts; the second twin the same way, with no earlier turn as the short context (a variant of this tool, not of the paper), and is counted only over the stored turns at a wall (scripts/inertia-turns.ts), not loaded on the page.',
     action: 'Click "Load the CPL twin and write the answer with both".',

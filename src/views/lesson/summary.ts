@@ -57,7 +57,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop
   const [prior, diagonal] = [overTurnsMean('prior', c), overTurnsMean('diagonal', c)];
   const overTurns =
     prior && diagonal
-      ? `Over the ${c.turns} turns at a wall, its prior assistant answers get ${prior.times.toFixed(1)} times what their length alone would give them${x.prior === undefined ? '' : ` (this answer: ${x.prior.toFixed(1)})`}. Its line-for-line copying (the diagonal, ${diagonal.times.toFixed(1)} times chance) is mostly the list of cells the task asks for.`
+      ? `Over the ${c.turns} turns at a wall, its prior assistant answers get ${prior.times.toFixed(1)} times what their length alone would give them${x.prior === undefined ? '' : ` (this answer: ${x.prior.toFixed(1)})`}. Its line-for-line copying (the diagonal, ${diagonal.times.toFixed(1)} times chance${x.diagonal === undefined ? '' : `; this answer: ${x.diagonal.toFixed(1)}`}) is mostly the list of cells the task asks for.`
       : null;
   // Where attention points, not why it chooses: the card's sentence says it, so the list starts with what it showed.
   const attention = [
@@ -91,12 +91,16 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop
       { label: 'What attention showed', items: attention },
       // What a newcomer takes home: the counts above and the papers' findings, for the chatbots they use.
       {
-        label: 'What it means for chatbots you use',
-        // One line: the way out, with this model's own counts where they show it; else what to expect.
+        // Marked as a guess: a reader found advice drawn from a 2-layer maze model overreached.
+        label: 'What it may mean for chatbots you use (a guess from one tiny model)',
+        // One line: the way out, with this model's own counts where they show it, at the walls Full hit and played
+        // through (where no history cut far fewer repeats: a reader caught the 46 % taken for the whole story).
         items: [
           historyAdds(c) >= 10
-            ? `When a chatbot keeps repeating a wrong answer, a fresh chat, or one without its old answers, makes the loop less likely, not gone. Here, with no history, the model walked into the wall again in ${movePct(c, 'de')} of its moves, not ${movePct(c, 'full')}${
-                loop.played.full.length && noGoalGain(loop) ? ', yet it reached the goal no more often' : ''
+            ? `When a chatbot keeps repeating a wrong answer, a fresh chat may break that loop but not solve the task. Here, at the walls its history had hit, no history cut the repeats from ${movePct(c, 'full')} to ${movePct(c, 'de')}${
+                loop.played.full.length
+                  ? `; playing on its own answers, only to ${playTally(loop.played.de).repeatRate} %${noGoalGain(loop) ? ', and it reached the goal no more often' : ''}`
+                  : ''
               }.`
             : 'In a long chat a model may keep leaning on what it wrote before, mistakes included.',
         ],

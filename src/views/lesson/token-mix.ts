@@ -70,8 +70,11 @@ export function spreadSaid(top: number, n: number, seen: number): string {
 
 /** A share as the card writes it, with a decimal under 1 % (an even share of 3 in 609 is 0.5 %, not "under 1 %"). */
 const fine = (v: number): string => (v > 0 && v < 0.01 ? `${(v * 100).toFixed(1)} %` : percent(v));
-/** A ratio to chance: one decimal under 10, whole above (65 times, not 64.6). */
-const timesOf = (k: number): string => (k >= 10 ? String(Math.round(k)) : k.toFixed(1));
+/**
+ * A ratio to chance: one decimal under 10; above, "about" and to the nearest 5, since a reader recomputing it from the
+ * rounded shares beside it (32 % over 0.5 %) gets a figure a little off the exact one (64.0).
+ */
+export const timesOf = (k: number): string => (k >= 10 ? `about ${Math.round(k / 5) * 5}` : k.toFixed(1));
 
 export function attentionReveal(w: LessonWorld): Reveal {
   const r = figuresOf(w);

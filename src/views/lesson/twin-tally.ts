@@ -64,6 +64,6 @@ export function twinTally(c: WallCounts = WALL_COUNTS): Reveal {
       c,
     ),
     // The turns where they part are in the table and on the meter: readers asked for fewer counts in words.
-    more: 'All three read the whole history.',
+    more: 'In these counts the twins and the demo model all read the whole history (Full).',
   };
 }
