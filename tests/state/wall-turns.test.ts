@@ -841,11 +841,9 @@ describe('the wall counts the lesson quotes', () => {
     expect(other[1]!.items[0]).toBe('Its line-for-line copying (the diagonal) is mostly the list of cells the task asks for.');
     // The papers' training result beside this page's twin, in the fold: its drop within luck, said so; a clear drop, not.
     expect(otherSummary.more).toMatch(
-      /raised the agents' success by about 4 % \(as its abstract gives them, not saying whether in points or in proportion\)\. This page's two tiny twins, trained so, dropped by no more than luck could give \(60 % and 70 %, against 75 %\)\. Every rate/,
+      /raised the agents' success by about 4 % \(as its abstract gives them\)\. This page's two tiny twins, trained so, dropped by no more than luck could give \(60 % and 70 %, against 75 %\)\. Every rate/,
     );
-    expect(summary(c, {}, NO_LOOP).more).toMatch(
-      /raised the agents' success by about 4 % \(as its abstract gives them, not saying whether in points or in proportion\)\. Every rate/,
-    );
+    expect(summary(c, {}, NO_LOOP).more).toMatch(/raised the agents' success by about 4 % \(as its abstract gives them\)\. Every rate/);
     // The control stops as many: said so; and a gap within chance, said so.
     expect(
       summary({

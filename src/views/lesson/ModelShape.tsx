@@ -1,3 +1,4 @@
+import { ordinal } from '../../util/ordinal';
 import { TokenMixBar } from './TokenMixBar';
 import { figuresOf, type LessonWorld } from './world';
 
@@ -17,7 +18,10 @@ export function ModelShape({ w }: { w: LessonWorld }) {
         <li className="shape-io">the conversation, token by token</li>
         {Array.from({ length: layers }, (_, l) => (
           <li key={`layer-${l}`} className={`shape-layer${l === layers - 1 ? ' shape-read' : ''}`} data-testid="lesson-shape-layer">
-            <span>layer {l}</span>
+            {/* In words, counted from 1: the inspector's labels count from 0, and "layer 1" of "2 layers" tripped readers. */}
+            <span>
+              {ordinal(l + 1)} layer{l === layers - 1 ? ' (the last)' : ''}
+            </span>
             <span className="shape-heads" role="img" aria-label={`${heads} heads`}>
               {Array.from({ length: heads }, (_, h) => (
                 <span key={`head-${l}.${h}`} className="shape-head" />

@@ -132,4 +132,4 @@ export function cplReveal(w: LessonWorld): Reveal {
 
 /** The paper's own CPL figures, with their units and model, where the twin is met: readers found them only in the close. */
 export const paperCpl = (): string =>
-  `For scale, the paper's figures: in an 8-billion-parameter model (Qwen3-8B), CPL made the diagonal ${PAPERS.inertia.diagonalCut} smaller and raised the agents' task success by ${PAPERS.inertia.successGain}, across eight task environments (as its abstract gives them, not saying whether in points or in proportion).`;
+  `For scale, the paper's figures: in an 8-billion-parameter model (Qwen3-8B), CPL made the diagonal ${PAPERS.inertia.diagonalCut} smaller and raised the agents' task success by ${PAPERS.inertia.successGain}, across eight task environments (as its abstract gives them).`;

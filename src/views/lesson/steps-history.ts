@@ -127,7 +127,7 @@ export const HISTORY_STEPS: LessonStep[] = [
     region: 'card',
     setup: WALL,
     text: () =>
-      `Steps ${stepNo('generate')}–${stepNo('hide-last')} answered again the turns Full reached, so every policy was judged where Full got stuck. Here each policy played the ${CLOSED_LOOP.played.full.length} mazes from their first turn, each answer written on its own prior assistant answers. If the history's pull is what holds it back, cutting the history should reach the goal more often. Does it?`,
+      `Steps ${stepNo('generate')}–${stepNo('hide-last')} answered again the turns Full reached, so every policy was judged where Full got stuck. Here each policy played step ${stepNo('generate')}'s ${CLOSED_LOOP.episodes} mazes, less the ${CLOSED_LOOP.episodes - CLOSED_LOOP.played.full.length} that start walled in, from their first turn, each answer written on its own prior assistant answers. If the history's pull is what holds it back, cutting the history should reach the goal more often. Does it?`,
     source:
       "This tool's experiment, not a paper's: training/closed-loop.ts plays each of the 40 mazes of the counts (those that start walled in left out) from the first turn, up to 16 turns, every answer written by the demo model under one policy on a history of its own prior assistant answers; scripts/closed-loop.ts writes examples/cache/closed-loop.json. Mazes where only one of two reached the goal are compared with a two-sided sign test, as every comparison of the lesson.",
     action: 'Read the bars, then press Next.',

@@ -71,7 +71,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop
   // Why it matters beyond this toy: the papers' findings in large chat models, in the fold (a teacher counted 476 words on the card).
   const papers = [
     `"${PAPERS.ownWords.title}" found that in real chats, keeping only the latest exchange (as LT does, which here kept the repeats) or one-sentence summaries of the answers often answered as well with far less text. In ${PAPERS.ownWords.pollutedTurns} of turns, a model carried a prior assistant answer's error or style forward.`,
-    `"${PAPERS.inertia.title}" found that agents copy their own prior assistant answers (a diagonal in attention) and try fewer new moves. Training them to prefer answers written with less history cut that diagonal by ${PAPERS.inertia.diagonalCut} in an 8-billion-parameter model and raised the agents' success by ${PAPERS.inertia.successGain} (as its abstract gives them, not saying whether in points or in proportion).${
+    `"${PAPERS.inertia.title}" found that agents copy their own prior assistant answers (a diagonal in attention) and try fewer new moves. Training them to prefer answers written with less history cut that diagonal by ${PAPERS.inertia.diagonalCut} in an 8-billion-parameter model and raised the agents' success by ${PAPERS.inertia.successGain} (as its abstract gives them).${
       // Beside the look inside's verdict, so the paper's diagonal and "clues, not the cause" do not read as a contradiction.
       beyondRandom(c.headsOff)
         ? ''
