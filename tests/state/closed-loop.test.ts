@@ -65,12 +65,15 @@ describe('the mazes played to the end under each policy', () => {
       'AO-second-last 1/3 83 %',
     ]);
     expect(played.said).toBe(
-      'On its own answers, with no history it walked back into a wall 25 % of the time, not 83 %, and reached the goal in 2 mazes, not 1. Hiding all its answers (AO) or only its previous one (AO-last) left it reaching no goal at all.',
+      'On its own answers, with no history it hit the same wall again 25 % of the time, not 83 %, and reached the goal in 2 mazes, not 1. Hiding all its answers (AO) or only its previous one (AO-last) left it reaching no goal at all.',
     );
     expect(closedSaid(loop)).toBe(
       'The counts behind the repeats: Full 5 of 6 moves, DE 1 of 4 moves, AO-last 9 of 15 moves. With no history it repeats more on its own turns than at the walls Full hit: nothing tells it which way it just tried. The CPL twin (met later) played the same way: 67 % (4 of 6 moves), goal in 1.',
     );
     expect(played.more).toContain(closedSaid(loop));
+    // The most goals, where neither Full nor DE: said against Full (AO-second-last 3 of 3, Full 1: 2 mazes to 0).
+    const most: ClosedLoopRecord = { ...loop, played: { ...loop.played, 'ao-second-last': [maze(1, true, 0, 0), maze(2, true, 0, 0), maze(3, true, 0, 0)] } };
+    expect(playedReveal(most).more).toContain(' AO-second-last reached it most often (3); against Full, maze by maze, 2 to 0, a split luck alone could give. ');
     expect(played.more).toMatch(
       /^Maze by maze, only DE reached the goal in 1, only Full in 0; were the two alike, luck would split them so 1 time in 2 or more, so it could be luck\. /,
     );

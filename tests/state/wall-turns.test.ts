@@ -668,7 +668,7 @@ describe('the wall counts the lesson quotes', () => {
     // Where hiding that answer also sends its moves into other walls (33 % against DE's 15 %): the claim stays plain, the caveat says it.
     expect(recapReveal({ ...c, open: { ...c.open, 'ao-last': 40 } })).toMatchObject({
       takeaway: "The extra repeats come with the model's previous answer.",
-      caveat: 'hiding its previous answer confuses it (more moves into other walls), so part of that drop may be confusion.',
+      caveat: 'hiding its previous answer confuses it (more moves into other walls), so part of its drop in repeats (AO-last) may be confusion.',
     });
     expect(recapReveal(c).said).toBe(
       'AO-last is the direct test: only the previous answer hidden; its control hides the answer two turns back and keeps the repeats: a placeholder alone does not take them away.',

@@ -285,9 +285,9 @@ describe('the lesson', () => {
     expect(step('cpl').reveal!(cpl, w)).toEqual({
       takeaway: twinTally().takeaway,
       said: `${twinTally().said} On this one answer, the demo model moves south, into a wall; its CPL twin moves north, an open way.`,
-      // The stored twin's gap could be luck: the paper's own result said beside it, unfolded.
-      caveat: 'the paper saw CPL help large agents; a twin this tiny, trained on few mazes, may be too small to show it.',
-      more: `Every turn is being scored with both models: their attention follows. On this one answer the twin, trained to lean less on its prior assistant answers, avoids the wall the demo model walks into. ${twinTally().more}`,
+      // The stored twin's gap could be luck, and its target (LT) repeats about as much as Full: said unfolded.
+      caveat: 'its preferred answers saw only the turn before, which repeats nearly as much as Full (step 3), so little change was expected.',
+      more: `Every turn is being scored with both models: their attention follows. So on this answer the twin avoids the wall the demo model walks into. ${twinTally().more}`,
       // The twin against the demo model on the luck meter, as the count gives it.
       luck: twinTally().luck,
       counts: twinTally().counts,
@@ -297,9 +297,9 @@ describe('the lesson', () => {
     expect(step('cpl').reveal!(both, w)).toEqual({
       takeaway: twinTally().takeaway,
       said: `${twinTally().said} On this one answer, the demo model moves south, into a wall; its CPL twin moves north, an open way.`,
-      // The stored twin's gap could be luck: the paper's own result said beside it, unfolded.
-      caveat: 'the paper saw CPL help large agents; a twin this tiny, trained on few mazes, may be too small to show it.',
-      more: `Every turn is being scored with both models: their attention follows. On this answer the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %. On this one answer the twin, trained to lean less on its prior assistant answers, avoids the wall the demo model walks into. ${twinTally().more} Diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
+      // The stored twin's gap could be luck, and its target (LT) repeats about as much as Full: said unfolded.
+      caveat: 'its preferred answers saw only the turn before, which repeats nearly as much as Full (step 3), so little change was expected.',
+      more: `Every turn is being scored with both models: their attention follows. On this answer the twin gives its prior assistant answers 43 % of its attention, the demo model 53 %. So on this answer the twin avoids the wall the demo model walks into. ${twinTally().more} Diagonal ratio 18 % against 19 %: both still copy the list of cells.`,
       luck: twinTally().luck,
       counts: twinTally().counts,
     });
@@ -313,7 +313,7 @@ describe('the lesson', () => {
     );
     // With the goal told (south, beyond the wall): the twin's way off the wall is not called playing better.
     expect(told('cpl', { ...cpl, toGoal: ['south'] }, w)).toContain(
-      'On this one answer the twin, trained to lean less on its prior assistant answers, avoids the wall the demo model walks into, though its move leads away from the goal.',
+      'So on this answer the twin avoids the wall the demo model walks into, though its move leads away from the goal.',
     );
     expect(told('cpl', { ...cpl, toGoal: ['north'] }, w)).toContain('its CPL twin moves north, an open way, toward the goal.');
     expect(told('cpl', { ...cpl, generatedB: { full: 'Action -> south' } }, w)).toContain('Both models make the same move here.');
@@ -327,7 +327,7 @@ describe('the lesson', () => {
     const mine = [pt(2, 0.13, 0.29), pt(3, 0.17, 0.33), pt(4, 0.2, 0.41)];
     const lower = { ...cpl, sweeps: [mine, [pt(2, 0.11, 0.25), pt(3, 0.18, 0.3), pt(4, 0.18, 0.37)]] };
     expect(told('cpl', lower, w)).toMatch(
-      /Their attention, turn by turn: the twin gives its prior assistant answers less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: it leans less on them over the whole conversation. On this one answer the twin, .* In these counts the twins and the demo model all read the whole history \(Full\)\./,
+      /Their attention, turn by turn: the twin gives its prior assistant answers less attention at 3 of 3 turns and has the smaller diagonal ratio at 2 of 3: it leans less on them over the whole conversation. So on this answer the twin .* In these counts the twins and the demo model all read the whole history \(Full\)\./,
     );
     // Once both are scored, the card reads the chart's twin line, within the card's limits.
     const scored = step('cpl').reveal!(lower, w);
@@ -344,14 +344,14 @@ describe('the lesson', () => {
     expect(step('cpl').reveal!({ ...lower, sweeping: true }, w).next).toBeUndefined();
     expect(step('cpl').reveal!({ ...lower, sweeping: true }, w).said).not.toContain('Shares by turn');
     expect(told('cpl', { ...lower, sweeping: true }, w)).toMatch(
-      /their attention follows\. On this one answer the twin, .* In these counts the twins and the demo model all read the whole history \(Full\)\./,
+      /their attention follows\. So on this answer the twin .* In these counts the twins and the demo model all read the whole history \(Full\)\./,
     );
     expect(told('cpl', { ...lower, sweeps: [mine, mine.slice(0, 2)] }, w)).toMatch(
-      /their attention follows\. On this one answer the twin, .* In these counts the twins and the demo model all read the whole history \(Full\)\./,
+      /their attention follows\. So on this answer the twin .* In these counts the twins and the demo model all read the whole history \(Full\)\./,
     );
     const notLower = { ...cpl, sweeps: [mine, [pt(2, 0.14, 0.3), pt(3, 0.16, 0.34), pt(4, 0.21, 0.4)]] };
     expect(told('cpl', notLower, w)).toMatch(
-      /at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less\. On this one answer the twin, .* In these counts the twins and the demo model all read the whole history \(Full\)\./,
+      /at 1 of 3 turns .* at 1 of 3: on this conversation it does not lean clearly less\. So on this answer the twin .* In these counts the twins and the demo model all read the whole history \(Full\)\./,
     );
     const one = { ...w, generated: { 'clip:12:1': 'Path: 8 9.\nThought: go.\nMove: west' } };
     expect(step('generate').reveal!(one, w)).toEqual({

@@ -57,7 +57,9 @@ export function FiguresPanel() {
         Where the answer's attention goes{' '}
         <span className="muted">
           {/* In the lesson the band's radius is said in words on the cards ("within 5 tokens"): no bare "r". */}
-          (turn {r0.turn}, layer {r0.layer}, {head === 'mean' ? 'mean of heads' : `head ${head}`}
+          {/* In the lesson, the layer in words: "layer 1" of a 2-layer model read as the first to a newcomer. */}
+          (turn {r0.turn}, {quiet ? 'the last layer' : `layer ${r0.layer}`},{' '}
+          {head === 'mean' ? (quiet ? 'its heads averaged' : 'mean of heads') : `head ${head}`}
           {quiet ? '' : `, r = ${r0.radius}`})
         </span>
         <Explain id="figures" />

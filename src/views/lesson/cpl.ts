@@ -3,7 +3,8 @@ import { PAPERS } from './papers';
 import type { SweepPoint } from '../../analysis/sweep';
 import { compareMoves, moveClause, offGoal } from './moves';
 import { twinAboveNoHistory, twinTally } from './twin-tally';
-import { byChance, movePct } from './wall-counts';
+import { byChance, ltBringsMost, movePct } from './wall-counts';
+import { stepNo } from './order';
 import { WALL_COUNTS } from './wall-records';
 import { evenShare, figuresOf, percent, SILENT, twinOf, type LessonWorld, type Reveal } from './world';
 
@@ -42,7 +43,7 @@ const together = (mine: string, twin: string, walls: string[] | null, toGoal: st
   const better = offGoal(twin, walls, toGoal) ? ', though its move leads away from the goal' : '';
   return compareMoves(mine, twin, walls, {
     same: 'Both models make the same move here.',
-    secondEscapes: `On this one answer the twin, trained to lean less on its prior assistant answers, avoids the wall the demo model walks into${better}.`,
+    secondEscapes: `So on this answer the twin avoids the wall the demo model walks into${better}.`,
     secondWalls: 'Here the twin walks into a wall the demo model avoids: training against inertia does not fix every move.',
     bothWalls: 'Both run into walls: neither model finds the way here.',
     bothOpen: 'Both moves are open ways: the training changed the move, not whether it works.',
@@ -94,7 +95,15 @@ export function cplReveal(w: LessonWorld): Reveal {
   const takeaway = tally.takeaway;
   // A null result beside the paper's: said unfolded, so "could be luck" is not read as "CPL does not work".
   const twinClear = byChance(WALL_COUNTS.split.full.twin).clear;
-  const caveat = twinClear ? {} : { caveat: 'the paper saw CPL help large agents; a twin this tiny, trained on few mazes, may be too small to show it.' };
+  // Where its target (LT) repeats about as much as Full, the null was to be expected: said first (readers caught it); else
+  // the size of the model.
+  const caveat = twinClear
+    ? {}
+    : {
+        caveat: ltBringsMost(WALL_COUNTS)
+          ? `its preferred answers saw only the turn before, which repeats nearly as much as Full (step ${stepNo('contexts')}), so little change was expected.`
+          : 'the paper saw CPL help large agents; a twin this tiny, trained on few mazes, may be too small to show it.',
+      };
   if (w.sweeping || !a || !b || b.length < a.length)
     return {
       takeaway,
@@ -126,7 +135,7 @@ export function cplReveal(w: LessonWorld): Reveal {
     said,
     ...caveat,
     next: lines,
-    more: `${chart} Less attention on them did not clearly mean fewer repeats. Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict}. ${counted} ${paperCpl()}`,
+    more: `${chart} Less attention on them did not clearly mean fewer repeats.${ltBringsMost(WALL_COUNTS) && !twinClear ? ' The paper saw CPL help large agents; a twin this tiny, trained on few mazes, may also be too small to show it.' : ''} Their attention, turn by turn: the twin gives its prior assistant answers less attention at ${t.priorLower} of ${t.turns} turns and has the smaller diagonal ratio at ${t.diagonalLower} of ${t.turns}${verdict}. ${counted} ${paperCpl()}`,
   };
 }
 

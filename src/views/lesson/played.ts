@@ -40,6 +40,20 @@ function gainer(loop: ClosedLoopRecord): string {
   return DRAWN.find(gains)?.label ?? 'A policy';
 }
 
+/**
+ * The policy that reached the goal most often, where it is not Full, against Full maze by maze: a reader asked why the
+ * bars' longest (AO-second-last's 7) went unsaid. Empty where Full or DE reached it most (said already).
+ */
+function mostSaid(loop: ClosedLoopRecord): string {
+  const reached = (p: Player) => playTally(loop.played[p]).reached;
+  const top = DRAWN.reduce((best, d) => (reached(d.player) > reached(best.player) ? d : best), DRAWN[0]!);
+  // Full's and DE's goals are said already.
+  if (top.player === 'full' || top.player === 'de') return '';
+  const s = goalSplit(loop.played[top.player], loop.played.full);
+  const luck = byChance({ first: s.only, second: s.other });
+  return ` ${top.label} reached it most often (${reached(top.player)}); against Full, maze by maze, ${s.only} to ${s.other}, ${luck.clear ? 'more than luck' : 'a split luck alone could give'}.`;
+}
+
 /** The step's reveal: goals reached under each policy, and DE against Full maze by maze, with its luck. */
 export function playedReveal(loop: ClosedLoopRecord = CLOSED_LOOP): Reveal {
   if (!loop.played.full.length) return { said: '' };
@@ -55,13 +69,13 @@ export function playedReveal(loop: ClosedLoopRecord = CLOSED_LOOP): Reveal {
     takeaway: noGain ? 'Fewer repeats did not mean more goals for this tiny model.' : `${gainer(loop)} reached the goal clearly more often than Full.`,
     // Each bar with its repeats on its own turns: both measures side by side (readers asked for the two designs together).
     goals: {
-      caption: `Goal reached, of the ${full.mazes} mazes that do not start walled in, each played from its first turn under one policy; beside it, how often it walked back into a wall right after hitting it`,
+      caption: `Goal reached, of the ${full.mazes} mazes that do not start walled in, each played from its first turn under one policy; beside it, how often it walked back into the same wall right after hitting it`,
       rows: DRAWN.map(({ player, label }) => ({ label, reached: t(player).reached, mazes: t(player).mazes, repeats: t(player).repeatRate })),
     },
     // The repeats first, on its own answers: at the walls Full hit, no history cut them to 46 %; played through, far less.
-    said: `On its own answers, with no history it walked back into a wall ${de.repeatRate} % of the time, not ${full.repeatRate} %, and reached the goal in ${de.reached} mazes, not ${full.reached}.${lost}`,
+    said: `On its own answers, with no history it hit the same wall again ${de.repeatRate} % of the time, not ${full.repeatRate} %, and reached the goal in ${de.reached} mazes, not ${full.reached}.${lost}`,
     caveat: `${full.mazes} mazes are few, so a small gain would not show, and this is one tiny model.`,
     // Every player's repeats on its own turns, the bridge to the counts at Full's turns.
-    more: `Maze by maze, only DE reached the goal in ${split.only}, only Full in ${split.other}; were the two alike, luck would split them so ${luck.said}${luck.clear ? '' : ', so it could be luck'}. ${closedSaid(loop)} A maze ends at the goal, at an answer with no move, or after its last turn.`,
+    more: `Maze by maze, only DE reached the goal in ${split.only}, only Full in ${split.other}; were the two alike, luck would split them so ${luck.said}${luck.clear ? '' : ', so it could be luck'}.${mostSaid(loop)} ${closedSaid(loop)} A maze ends at the goal, at an answer with no move, or after its last turn.`,
   };
 }

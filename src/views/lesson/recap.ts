@@ -100,7 +100,7 @@ export function recapReveal(c: WallCounts = WALL_COUNTS, loop: ClosedLoopRecord 
   const confusion = shaken.every(Boolean)
     ? 'both placeholders confuse it (more moves into other walls), so part of each drop may be confusion.'
     : latestShaken && ltBringsMost(c)
-      ? 'hiding its previous answer confuses it (more moves into other walls), so part of that drop may be confusion.'
+      ? 'hiding its previous answer confuses it (more moves into other walls), so part of its drop in repeats (AO-last) may be confusion.'
       : shaken[0]
         ? "AO's placeholders confuse it (more moves into other walls), so part of its drop may be confusion."
         : '';
