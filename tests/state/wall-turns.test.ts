@@ -526,7 +526,7 @@ describe('the wall counts the lesson quotes', () => {
       said: 'Could the gap be luck? Were Full and DE alike, luck would make one this size 1 time in 2 or more, so it could be luck.',
       // Why no history still repeats, unfolded: its own rate, and what the pull is measured from.
       caveat: "with no history it still walks back in 45 % of the time, so only the gap above that is the history's pull.",
-      more: "Over 200 turns right after a wall, in the 3 of the 40 mazes where it hit one, the whole history adds 30 repeats in every 100 moves (75 − 45); the next steps find where they come from. The model always writes its likeliest next token, so a rerun writes the same answers: luck here is which mazes and turns came up. The two disagree on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, chance would split them this unevenly less than 1 time in 1,000. The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in 2 of the 3 mazes with a wall (by 1 to 3 turns), DE in 1 (by 1 turn); were the two alike, which one repeats more in a maze would be a coin toss, and the mazes' gaps would add up this lopsided 1 time in 2 or more. Full's extra repeats come to 3 turns; drawing 3 of these mazes again at random, 10,000 times, 95 % of the totals fall between −3 and 9.",
+      more: "Over 200 turns right after a wall, in the 3 of the 40 mazes where it hit one, the whole history adds 30 repeats in every 100 moves (75 − 45); the next steps find where they come from. The model always writes its likeliest next token, so a rerun writes the same answers: luck here is which mazes and turns came up. The two disagree on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, luck would split them this unevenly less than 1 time in 1,000. The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in 2 of the 3 mazes with a wall (by 1 to 3 turns), DE in 1 (by 1 turn); were the two alike, which one repeats more in a maze would be a coin toss, and the mazes' gaps would add up this lopsided 1 time in 2 or more. Full's extra repeats come to 3 turns; drawing 3 of these mazes again at random, 10,000 times, 95 % of the totals fall between −3 and 9.",
       counts: {
         caption: 'The counts: where the move went, on each of the 200 turns right after a wall (40 mazes the demo model played)',
         rowsAre: 'policy',
@@ -824,7 +824,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(summary(c, {}, NO_LOOP).more).toMatch(/^With only the turn before \(LT\), 70 %, so the pull is mostly in the turn before\. What the papers report/);
     expect(attention!.items).toEqual([
       'Its prior assistant answers get 1.3 times what their length alone would give them, and its line-for-line copying (the diagonal, 1.5 times chance) is mostly the list of cells the task asks for.',
-      'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %), though it found an open way no more often. Attention picked the heads; switching them off tested them.',
+      'Written again with the most-copying heads off, fewer of the 116 repeats stayed in the wall than with the 3 lowest off (61 % of the moves made against 88 %; with every head on, all of them), though it found an open way no more often. Attention picked the heads; switching them off tested them.',
     ]);
     // What it means for the chatbots a newcomer uses: the way out said with this model's own counts, and only where
     // no history is well below the whole history (10 points or more); else what to expect, in words.
@@ -885,7 +885,7 @@ describe('the wall counts the lesson quotes', () => {
       /^Written again with the most-copying heads off, 61 % of the moves made still hit the wall; 71 % with three at random off, 88 % with the lowest\. Only its gap to the lowest is more than luck\./,
     );
     expect(summary(close3).points![1]!.items.at(-1)).toBe(
-      'With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (61 % against 88 %), but 3 at random came close (71 %), though it found an open way no more often. Attention picked the heads; switching them off tested them.',
+      'Written again with the most-copying heads off, fewer of the 116 repeats stayed in the wall than with the 3 lowest off (61 % of the moves made against 88 %; with every head on, all of them), but 3 at random came close (71 %), though it found an open way no more often. Attention picked the heads; switching them off tested them.',
     );
     // The turns where the sets part, on the meter: 31 against 7, then 25 against 9 (turn by turn in this fixture).
     expect(headsTally(c).luck!.map((r) => [r.label, r.said])).toEqual([

@@ -35,7 +35,10 @@ export function ModelShape({ w }: { w: LessonWorld }) {
       <figcaption>
         <dl className="shape-words">
           <dt>head</dt>
-          <dd>one reader of attention (a square above); each layer has {heads}, each looking its own way.</dd>
+          <dd>
+            one attention pattern (a square above): each head shares out its own 100&nbsp;% over the earlier tokens, and its layer combines what its {heads}{' '}
+            heads read.
+          </dd>
           <dt>layer</dt>
           <dd>
             a row of heads; each layer reads what the one before found. The figures read the last of the {layers} layers, the one that picks the next token, as

@@ -1,5 +1,5 @@
 import { showToken } from './show-token';
-import { type Bars, percent, unbroken } from './world';
+import { type Bars, finePercent, percent, unbroken } from './world';
 
 /**
  * A reveal's key shares as bars, each with a dark mark at what looking at every token equally would give the
@@ -34,13 +34,13 @@ export function RevealBars({ bars }: { bars: Bars }) {
               </>
             )}
           </span>
-          <span className="bar-track" role="img" aria-label={`${percent(r.value)}; looking at every token equally: ${percent(r.even)}`}>
+          <span className="bar-track" role="img" aria-label={`${percent(r.value)}; looking at every token equally: ${finePercent(r.even)}`}>
             <span className="bar-share" style={{ width: at(r.value) }} />
             <span className="bar-mark" style={{ left: at(r.even) }} />
           </span>
           <span>
             <strong>{unbroken(percent(r.value))}</strong>
-            <small className="muted">chance {unbroken(percent(r.even))}</small>
+            <small className="muted">chance {unbroken(finePercent(r.even))}</small>
           </span>
         </div>
       ))}

@@ -159,7 +159,7 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
     }`,
     table: {
       caption:
-        'Does where the model reads explain the repeat? What each step saw ("luck": how often chance alone would give a gap this size, were the heads no different)',
+        'Does where the model reads explain the repeat? What each step saw ("luck": how often coin tosses alone would give a gap this size, were the heads no different)',
       columns: ['Step: what it looked at', 'What it saw', 'What that tells'],
       rows: insideRows(full, filler, c),
     },

@@ -239,8 +239,11 @@ export function longestStreak(turns: readonly { answer: string; asked: string | 
 }
 
 /** The first step's point: the run of one move into a wall the user named, which the lesson sets out to explain. */
-/** Where the demo model's habit comes from (training/data.ts: about half its maze games repeat one move for a few turns). */
-export const TAUGHT = 'this habit was taught: about half the maze games it learned from keep repeating one move for a few turns, walls or not.';
+/**
+ * Where the demo model's habit comes from (training/data.ts: about half its maze games repeat one move for a few turns),
+ * and what the lesson asks of it then: a reader asked whether a taught habit is still inertia.
+ */
+export const TAUGHT = 'this habit was taught (about half its practice mazes repeat a move); the lesson asks what in the conversation sets it off.';
 
 export function streakReveal(s: Streak | null, toGoal: readonly string[] | null = null): Reveal {
   if (!s) return SILENT;

@@ -64,7 +64,12 @@ export function playedReveal(loop: ClosedLoopRecord = CLOSED_LOOP): Reveal {
   const noGain = noGoalGain(loop);
   // Hiding all its answers or the previous one: said only where neither reached a goal (what the picture shows at a glance).
   const lost =
-    ao.reached === 0 && latest.reached === 0 ? ' Hiding all its answers (AO) or only its previous one (AO-last) left it reaching no goal at all.' : '';
+    ao.reached === 0 && latest.reached === 0
+      ? ` Hiding all its answers (AO) or only its previous one (AO-last) left it reaching no goal at all${
+          // AO's repeats on its own answers, where as many as Full's: a reader caught step 4's drop gone here, unsaid.
+          Math.abs(ao.repeatRate - full.repeatRate) <= 3 ? ', and AO, playing on, repeated as often as Full' : ''
+        }.`
+      : '';
   return {
     takeaway: noGain ? 'Fewer repeats did not mean more goals for this tiny model.' : `${gainer(loop)} reached the goal clearly more often than Full.`,
     // Each bar with its repeats on its own turns: both measures side by side (readers asked for the two designs together).

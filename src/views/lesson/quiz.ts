@@ -6,7 +6,7 @@ export const QUIZ: QuizQuestion[] = [
     // The definition applied: what tells inertia apart from a model that only looks a lot at its answers.
     question: 'An agent keeps walking into a wall its user named. Which finding would show that this is conversational inertia?',
     options: [
-      'while writing the move it gives most of its attention to its prior assistant answers',
+      'while writing the move it gives most of its attention to its prior assistant answers, a sign, if not proof, that it leans on them',
       'it repeats the move more often with its own prior assistant answers in view than with them hidden',
       // A believable slip: the raw rate, with no baseline to read it against (readers found the old option absurd).
       'it walks into the wall again at most of the turns right after hitting it, though the user names that wall each time',
@@ -80,7 +80,7 @@ export const QUIZ: QuizQuestion[] = [
     question:
       'With only its previous answer hidden, another model repeats the blocked move in 45 % of its moves, against 80 % with it; but now 35 % of its moves hit another wall, against 10 % before. What follows?',
     options: [
-      'the previous answer held the whole pull, so hiding it cures the repeats',
+      'the previous answer probably held most of the pull, though a second maze would help: hiding it cures most repeats',
       'the repeats drop, but part of the drop may be confusion: it hits other walls instead',
       'nothing at all: a model confused by the placeholder tells us nothing',
     ],
@@ -121,7 +121,7 @@ export const QUIZ: QuizQuestion[] = [
     options: [
       'that those earlier moves cause the repeat, since the model copies what it looks at',
       'that the move weighed those tokens heavily; whether they made the choice needs a test of what it writes without them',
-      'nothing at all, since 30 % is well under half of the attention the move shares out',
+      'probably little, though it is a hint: 30 % is well under half of the attention the move shares out, so the earlier moves weigh little',
     ],
     correct: 1,
     why: 'Attention shows where a token reads, against chance; whether what it read made the choice is tested by what the model writes with and without it.',
@@ -145,7 +145,7 @@ export const QUIZ: QuizQuestion[] = [
     question:
       'On another conversation the diagonal ratio is 12 %, and chance (looking at every token equally) would put 12 % of the attention in the same band. What does that say?',
     options: [
-      'the answer copies its prior assistant answers token for token, 12 % of the time',
+      'probably some copying, though a test would help: 12 % of the attention in the band is a sizeable share',
       "12 % of the answer's words are copied",
       'the band gets what chance gives it: no sign of copying here',
     ],
@@ -171,7 +171,7 @@ export const QUIZ: QuizQuestion[] = [
     question:
       'With its three most-copying heads switched off the agent stops walking into the wall; with three other heads switched off instead, it stops too. What does that say?',
     options: [
-      'the most-copying heads carry the pull toward the repeated move, since switching them off stopped it',
+      'most likely the most-copying heads carry the pull, though the other three may carry some of it too',
       'the model reads the walls the user names with those six heads only, so either set stops the move',
       'switching off any three heads changes the move here: nothing singles out the most-copying heads',
     ],

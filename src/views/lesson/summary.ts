@@ -63,7 +63,7 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop
   const attention = [
     overTurns ?? `${againstChance}${x.diagonal === undefined ? '' : `, ${x.diagonal.toFixed(1)} times chance`}) is mostly the list of cells the task asks for.`,
     headsCarry(c)
-      ? `With the most-copying heads off, fewer repeats stayed back in the wall than with the 3 lowest off (${stillPct(c.headsOff, 'top')} against ${stillPct(c.headsOff, 'bottom')})${heads ? '' : ', a gap that could be luck'}${
+      ? `Written again with the most-copying heads off, fewer of the ${c.headsOff.of} repeats stayed in the wall than with the 3 lowest off (${stillPct(c.headsOff, 'top')} of the moves made against ${stillPct(c.headsOff, 'bottom')}; with every head on, all of them)${heads ? '' : ', a gap that could be luck'}${
           heads && !beyondRandom(c.headsOff) ? `, but 3 at random came close (${stillPct(c.headsOff, 'random')})` : ''
         }${heads && mostlyIntoWalls(c.headsOff) ? (freesNoMore(c.headsOff) ? ', though it found an open way no more often' : ', though most moves it changed hit another wall') : ''}. Attention picked the heads; switching them off tested them.`
       : 'Switching off the most-copying heads left about as many repeats back in the wall as switching off the 3 lowest.',
@@ -107,6 +107,6 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop
       },
     ],
     // The card keeps four lines on the move; where the gap sits and what LT showed, with the papers' findings, folded.
-    more: `${grows ? `${grows} ` : ''}${followsSwap(c) ? `${swapSaid(c)} ${SWAP_PULL} ` : ''}With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ', so the pull is mostly in the turn before' : ''}. What the papers report in large chat models (their figures, not this page's): ${papers.join(' ')} Every rate counts the moves made on the same stored turns right after a wall; the steps before give the counts and how often chance alone would give each gap. The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
+    more: `${grows ? `${grows} ` : ''}${followsSwap(c) ? `${swapSaid(c)} ${SWAP_PULL} ` : ''}With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ', so the pull is mostly in the turn before' : ''}. What the papers report in large chat models (their figures, not this page's): ${papers.join(' ')} Every rate counts the moves made on the same stored turns right after a wall; the steps before give the counts and how often luck alone would give each gap. The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
 }

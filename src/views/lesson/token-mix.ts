@@ -7,7 +7,7 @@ import { stepNo } from './order';
 import type { PolicyResult } from '../../analysis/analyze';
 import { answerRows } from './attention-reveals';
 import { quoted, whereToken } from './token-where';
-import { figuresOf, LOADING, type LessonWorld, percent, type Reveal } from './world';
+import { figuresOf, finePercent, LOADING, type LessonWorld, percent, type Reveal } from './world';
 
 /**
  * The token before the answer's last word (`q`; `next`: that word, which its row picks) and its `top` most-read tokens,
@@ -68,8 +68,6 @@ export function spreadSaid(top: number, n: number, seen: number): string {
     : `It is spread wide, its ${most} most-read tokens getting under half.`;
 }
 
-/** A share as the card writes it, with a decimal under 1 % (an even share of 3 in 609 is 0.5 %, not "under 1 %"). */
-const fine = (v: number): string => (v > 0 && v < 0.01 ? `${(v * 100).toFixed(1)} %` : percent(v));
 /**
  * A ratio to chance: one decimal under 10; above, "about" and to the nearest 5, since a reader recomputing it from the
  * rounded shares beside it (32 % over 0.5 %) gets a figure a little off the exact one (64.0).
@@ -91,7 +89,7 @@ export function attentionReveal(w: LessonWorld): Reveal {
     // What attention is, the step text says: the bold line is what this one token's shows.
     takeaway: spreadSaid(top, mix.parts.length, mix.others + mix.parts.length),
     // "Times chance" worked once, where it is first met: the even share and the ratio, on the card (a teacher asked).
-    said: `Here, picking ${quoted(r, mix.next)}, ${quoted(r, mix.q)} gives ${percent(top)} to its ${most} most-read tokens; an even spread over the ${seen} it sees would give them ${fine(even)}: ${timesOf(top / even)} times chance. The next steps add up every token of the answer this way, by the kind of token read.`,
+    said: `Here, picking ${quoted(r, mix.next)}, ${quoted(r, mix.q)} gives ${percent(top)} to its ${most} most-read tokens; an even spread over the ${seen} it sees would give them ${finePercent(even)}: ${timesOf(top / even)} times chance. The next steps add up every token of the answer this way, by the kind of token read.`,
     more: `${tokenMixSaid(r, mix)}${seenSaid(r, mix.q)}`,
     ...(notTheWord(r, mix) && {
       // Readers asked why the token picking "south" reads none of the "south"s: said where they ask it.

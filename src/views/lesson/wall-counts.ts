@@ -259,7 +259,7 @@ export function parted(s: Split, first: string, second: string, alike = 'were th
   const n = s.first + s.second;
   const luck = s.byMaze
     ? `with each maze counted once, ${alike}, luck would give a gap this size ${byChance(s).said}`
-    : `${alike}, chance would split them this unevenly ${byChance(s).said}`;
+    : `${alike}, luck would split them this unevenly ${byChance(s).said}`;
   return `The two disagree on ${n} turn${n === 1 ? '' : 's'}: ${first} ${s.first} time${s.first === 1 ? '' : 's'}, ${second} ${s.second}; ${luck}.`;
 }
 

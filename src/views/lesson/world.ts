@@ -232,6 +232,8 @@ export const VERSUS_CHANCE = ['less than chance', 'about chance', 'more than cha
 export const versusChance = (k: number): 0 | 1 | 2 => (k >= AGAINST_CHANCE.inOrder ? 2 : k <= 1 / AGAINST_CHANCE.inOrder ? 0 : 1);
 /** A share in whole per cents; one that rounds to 0 but is not 0 reads "under 1 %", so it does not contradict the panel's 0.0015. */
 export const percent = (v: number): string => (v > 0 && v < 0.005 ? 'under 1 %' : `${Math.round(v * 100)} %`);
+/** A share with a decimal under 1 % (an even share of 3 in 609 is 0.5 %, not "1 %" or "under 1 %"); whole per cents above. */
+export const finePercent = (v: number): string => (v > 0 && v < 0.01 ? `${(v * 100).toFixed(1)} %` : percent(v));
 /** A figure and its unit on one line: "78 %" never wraps between the two. */
 export const unbroken = (text: string): string => text.replace(/(\d) %/g, '$1\u00a0%');
 /** A caveat or reading, said as a sentence of its own in a fold: its first letter capital. */
