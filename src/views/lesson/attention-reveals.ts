@@ -208,21 +208,30 @@ export function columnMean(slab: AttentionSlab, k: number): number {
 }
 
 /**
+ * The column before the answer (the sink aside) that the answer's rows read most, as a mean over those rows: among
+ * the tokens of a message's text (`inText`), or among the chat template's markers around them (not `inText`).
+ */
+function brightestBefore(r: PolicyResult, answer: AttentionSlab, inText: boolean): { k: number; share: number } | null {
+  let best: { k: number; share: number } | null = null;
+  for (let k = 0; k < r.query.start; k++) {
+    const t = r.tokens[k]!;
+    const text = r.messages[t.message]?.content;
+    const isText = text !== undefined && k >= text.start && k < text.start + text.length;
+    if (t.category === 'sink' || isText !== inText) continue;
+    const share = columnMean(answer, k);
+    if (!best || share > best.share) best = { k, share };
+  }
+  return best;
+}
+
+/**
  * The heatmap's brightest upright stripe among the conversation's words: the one token of a message's text before
  * the answer (the sink and the template's markers aside) that the answer's rows give the most attention, as a mean
  * over those rows; null without the answer's rows of attention.
  */
 export function brightestColumn(r: PolicyResult): { k: number; text: string; category: Category; turn: number | null; message: number; share: number } | null {
   const answer = answerRows(r);
-  if (!answer) return null;
-  let best: { k: number; share: number } | null = null;
-  for (let k = 0; k < r.query.start; k++) {
-    const t = r.tokens[k]!;
-    const text = r.messages[t.message]?.content;
-    if (t.category === 'sink' || !text || k < text.start || k >= text.start + text.length) continue;
-    const share = columnMean(answer, k);
-    if (!best || share > best.share) best = { k, share };
-  }
+  const best = answer && brightestBefore(r, answer, true);
   if (!best) return null;
   const t = r.tokens[best.k]!;
   return { k: best.k, text: t.text, category: t.category, turn: r.messages[t.message]?.turn ?? null, message: t.message, share: best.share };
@@ -230,22 +239,14 @@ export function brightestColumn(r: PolicyResult): { k: number; text: string; cat
 
 /**
  * The chat format's brightest marker before the answer ("<|im_start|>" and the like: tokens outside every message's
- * text, the sink aside), when the answer's rows read it more than any word of the conversation (`brightestColumn`):
- * the tallest column on the heatmap, which readers took for the stripe the card names. Null otherwise.
+ * text, the sink aside), when the answer's rows read it more than any word of the conversation (`named`, the
+ * `brightestColumn` a caller has already found): the tallest column on the heatmap, which readers took for the stripe
+ * the card names. Null otherwise.
  */
-export function brighterMarker(r: PolicyResult): { k: number; share: number } | null {
+export function brighterMarker(r: PolicyResult, named = brightestColumn(r)): { k: number; share: number } | null {
   const answer = answerRows(r);
-  const named = brightestColumn(r);
-  if (!answer || !named) return null;
-  let best: { k: number; share: number } | null = null;
-  for (let k = 0; k < r.query.start; k++) {
-    const t = r.tokens[k]!;
-    const text = r.messages[t.message]?.content;
-    if (t.category === 'sink' || (text && k >= text.start && k < text.start + text.length)) continue;
-    const share = columnMean(answer, k);
-    if (!best || share > best.share) best = { k, share };
-  }
-  return best && best.share > named.share ? best : null;
+  const best = answer && named && brightestBefore(r, answer, false);
+  return best && best.share > named!.share ? best : null;
 }
 
 /** The tokens of the prior assistant answers with the same text as a token, and the attention they get from it. */

@@ -75,7 +75,7 @@ export const goalsOf = (r: ClosedLoopRecord, p: Player): string => {
 };
 
 /** How sure a gap in goals is (mazes where only one of two reached it, a sign test as every comparison of the lesson). */
-const goalLuck = (only: number, other: number) => byChance({ first: only, second: other });
+export const goalLuck = (only: number, other: number) => byChance({ first: only, second: other });
 
 /** Whether no policy reached the goal in clearly more mazes than Full: a gap in goals luck would give 1 time in 20 or more. */
 export function noGoalGain(r: ClosedLoopRecord, luck = (only: number, other: number): boolean => goalLuck(only, other).clear): boolean {

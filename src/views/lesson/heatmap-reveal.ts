@@ -79,7 +79,7 @@ export function stripeSaid(r: PolicyResult): string {
   const c = brightestColumn(r);
   if (!c) return '';
   // The chat format's marker, where it is read more: the tallest column, said so it is not taken for the stripe named.
-  const marker = brighterMarker(r);
+  const marker = brighterMarker(r, c);
   const named = `${quoted(r, c.k)} (${whereToken(r, c.k)}${inLastPrior(r, c.k) ? '' : ', "fit" shows it'}): every row reads it, ${percent(c.share)} of the answer's attention in all.`;
   return marker
     ? `Of the conversation's words, the brightest stripe is ${named} The tallest column is ${quoted(r, marker.k)}, the marker the chat format puts before the answer (${percent(marker.share)}): a stripe too, though nobody wrote it.`

@@ -3,8 +3,7 @@
  * so a policy is judged on where it leads, not on the turns Full got stuck at. Readers asked for this result on a
  * card of its own, before the recap, and for it to say plainly what cutting the history did to the task.
  */
-import { CLOSED_LOOP, type ClosedLoopRecord, closedSaid, goalSplit, noGoalGain, type Player, playTally } from './closed-loop';
-import { byChance } from './wall-counts';
+import { CLOSED_LOOP, type ClosedLoopRecord, closedSaid, goalLuck, goalSplit, noGoalGain, type Player, playTally } from './closed-loop';
 import type { Reveal } from './world';
 
 /** The players the step draws (the twin waits for its own step) and their names on the card. */
@@ -35,7 +34,7 @@ export interface GoalChart {
 function gainer(loop: ClosedLoopRecord): string {
   const gains = ({ player }: { player: Player }) => {
     const s = goalSplit(loop.played[player], loop.played.full);
-    return s.only > s.other && byChance({ first: s.only, second: s.other }).clear;
+    return s.only > s.other && goalLuck(s.only, s.other).clear;
   };
   return DRAWN.find(gains)?.label ?? 'A policy';
 }
@@ -50,7 +49,7 @@ function mostSaid(loop: ClosedLoopRecord): string {
   // Full's and DE's goals are said already.
   if (top.player === 'full' || top.player === 'de') return '';
   const s = goalSplit(loop.played[top.player], loop.played.full);
-  const luck = byChance({ first: s.only, second: s.other });
+  const luck = goalLuck(s.only, s.other);
   return ` ${top.label} reached it most often (${reached(top.player)}); against Full, maze by maze, ${s.only} to ${s.other}, ${luck.clear ? 'more than luck' : 'a split luck alone could give'}.`;
 }
 
@@ -60,7 +59,7 @@ export function playedReveal(loop: ClosedLoopRecord = CLOSED_LOOP): Reveal {
   const t = (p: Player) => playTally(loop.played[p]);
   const [full, de, ao, latest] = [t('full'), t('de'), t('ao'), t('ao-last')];
   const split = goalSplit(loop.played.de, loop.played.full);
-  const luck = byChance({ first: split.only, second: split.other });
+  const luck = goalLuck(split.only, split.other);
   const noGain = noGoalGain(loop);
   // Hiding all its answers or the previous one: said only where neither reached a goal (what the picture shows at a glance).
   const lost =
@@ -75,12 +74,15 @@ export function playedReveal(loop: ClosedLoopRecord = CLOSED_LOOP): Reveal {
     // Each bar with its repeats on its own turns: both measures side by side (readers asked for the two designs together).
     goals: {
       caption: `Goal reached, of the ${full.mazes} mazes that do not start walled in, each played from its first turn under one policy; beside it, how often it walked back into the same wall right after hitting it`,
-      rows: DRAWN.map(({ player, label }) => ({ label, reached: t(player).reached, mazes: t(player).mazes, repeats: t(player).repeatRate })),
+      rows: DRAWN.map(({ player, label }) => {
+        const { reached, mazes, repeatRate } = t(player);
+        return { label, reached, mazes, repeats: repeatRate };
+      }),
     },
     // The repeats first, on its own answers: at the walls Full hit, no history cut them to 46 %; played through, far less.
     said: `On its own answers, with no history it hit the same wall again ${de.repeatRate} % of the time, not ${full.repeatRate} %, and reached the goal in ${de.reached} mazes, not ${full.reached}.${lost}`,
     caveat: `${full.mazes} mazes are few, so a small gain would not show, and this is one tiny model.`,
-    // Every player's repeats on its own turns, the bridge to the counts at Full's turns.
+    // DE against Full maze by maze, the most goals where another policy has them, and the counts behind the bars.
     more: `Maze by maze, only DE reached the goal in ${split.only}, only Full in ${split.other}; were the two alike, luck would split them so ${luck.said}${luck.clear ? '' : ', so it could be luck'}.${mostSaid(loop)} ${closedSaid(loop)} A maze ends at the goal, at an answer with no move, or after its last turn.`,
   };
 }
