@@ -396,7 +396,7 @@ describe('the lesson, walked with the keyboard only', () => {
       await page.keyboard.press('Enter');
     };
     // A guess in per cent (the slider where it starts, as the step's first picture shows it, then its lock), or among
-    // choices (Tab to "more than chance", which locks it).
+    // choices (Tab to "more than an even share", which locks it).
     const guess = async (among = false) => {
       if (among) await press('Tab');
       await press('Tab');
@@ -568,7 +568,7 @@ describe('the lesson, walked with the keyboard only', () => {
       await expect
         .poll(() => card.getByTestId('lesson-recall').textContent())
         .toMatch(
-          /^Its prior assistant answers are (\d+)\u00a0% of those tokens, so reading every token alike would give them \1\u00a0%, "chance"; do they get more\?$/,
+          /^Its prior assistant answers are (\d+)\u00a0% of those tokens, so reading every token alike would give them \1\u00a0%, an "even share"; do they get more\?$/,
         );
       await card.evaluate((el) => el.scrollTo({ top: 0 }));
       await expect.poll(() => card.getByTestId('lesson-recall').count()).toBe(0);
@@ -624,7 +624,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('lesson-zoom').textContent()).toContain('Its copy runs just right of the dotted line');
       // And what the band misses, the quiz's shifted copy: said on the page, with the page's radius.
       expect(await page.getByTestId('lesson-zoom').textContent()).toContain('within 5 tokens of the dotted line: a copy shifted further is missed');
-      expect(await card.getByTestId('lesson-guess-locked').textContent()).toContain('more than chance');
+      expect(await card.getByTestId('lesson-guess-locked').textContent()).toContain('more than an even share');
       // The diagonal split by the answer's lines is what the same model gives in Node.
       const split = await lineSplit();
       const pct = (v: number) => `${Math.round(v * 100)}\u00a0%`;
@@ -633,15 +633,15 @@ describe('the lesson, walked with the keyboard only', () => {
       await expect
         .poll(() => card.getByTestId('lesson-reveal').textContent(), { timeout: 60_000 })
         .toContain(
-          `the list of cells, which the task asks it to copy, ${own(split.before, split.rowsBefore)} (chance ${own(split.evenBefore, split.rowsBefore)}); the thought and move lines ${own(split.last, split.rowsLast)} (chance ${own(split.evenLast, split.rowsLast)})`,
+          `the list of cells, which the task asks it to copy, ${own(split.before, split.rowsBefore)} (even share ${own(split.evenBefore, split.rowsBefore)}); the thought and move lines ${own(split.last, split.rowsLast)} (even share ${own(split.evenLast, split.rowsLast)})`,
         );
       // Said in words on the card: the list gives most of it.
       expect(split.before).toBeGreaterThan(split.last);
       expect(await card.getByTestId('lesson-takeaway').textContent()).toContain('It copies in order mostly the list of cells');
       // And drawn: the whole answer, then its two parts, as the same model gives them in Node.
       expect((await card.getByTestId('lesson-bars-row').allTextContents()).slice(1)).toEqual([
-        `list of cells (above the white line)${own(split.before, split.rowsBefore)}chance ${own(split.evenBefore, split.rowsBefore)}`,
-        `thought and move (below it)${own(split.last, split.rowsLast)}chance ${own(split.evenLast, split.rowsLast)}`,
+        `list of cells (above the white line)${own(split.before, split.rowsBefore)}even share ${own(split.evenBefore, split.rowsBefore)}`,
+        `thought and move (below it)${own(split.last, split.rowsLast)}even share ${own(split.evenLast, split.rowsLast)}`,
       ]);
     });
     await step(at('filler'), async () => {
@@ -657,8 +657,8 @@ describe('the lesson, walked with the keyboard only', () => {
       await page.getByTestId('figure-filler-diagonal').waitFor({ timeout: 60_000 });
       const [full, filler] = [await shown('figure-full-diagonal'), await shown('figure-filler-diagonal')];
       const rows = await card.getByTestId('lesson-bars-row').allTextContents();
-      expect(rows[0]).toMatch(new RegExp(`^as written \\(left heatmap\\)${full}chance`));
-      expect(rows[1]).toMatch(new RegExp(`^with filler \\(right heatmap\\)${filler}chance`));
+      expect(rows[0]).toMatch(new RegExp(`^as written \\(left heatmap\\)${full}even share`));
+      expect(rows[1]).toMatch(new RegExp(`^with filler \\(right heatmap\\)${filler}even share`));
       expect(await card.getByTestId('lesson-reveal').getAttribute('data-said')).toMatch(
         new RegExp(`^You guessed it falls, rightly; the band gets ${filler} with filler in the answers' place, against ${full} as written\\.`),
       );
@@ -721,12 +721,12 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await reveal.textContent()).toContain(`the demo model moves ${moveOf(mine)},`);
       expect(await reveal.textContent()).toContain(`its CPL twin moves ${moveOf(twin)},`);
       // The chart the card points at draws the prior assistant answers' chance beside their share.
-      expect(await page.getByTestId('turns-chart').textContent()).toContain('prior assistant: chance (their part of the tokens)');
+      expect(await page.getByTestId('turns-chart').textContent()).toContain('prior assistant: even share (their part of the tokens)');
       // Only the three lines the card reads: the prior assistant share, its chance and the twin's share.
       // (The twin's line comes with its own pass over the turns, after the answers: waited for.)
       await expect
         .poll(() => page.getByTestId('turns-chart').locator('figcaption > span').allTextContents(), { timeout: 120_000 })
-        .toEqual([' prior assistant', ' prior assistant: chance (their part of the tokens)', ' CPL twin: prior assistant share']);
+        .toEqual([' prior assistant', ' prior assistant: even share (their part of the tokens)', ' CPL twin: prior assistant share']);
     });
     await step(at('check'), async () => {
       for (const [i, q] of QUIZ.entries()) {

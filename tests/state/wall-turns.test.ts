@@ -678,7 +678,7 @@ describe('the wall counts the lesson quotes', () => {
     expect(
       summary({ ...c, reads: { prior: 0.5, priorEven: 0.4, diagonal: 0.18, diagonalEven: 0.12 } }, { prior: 1.3, diagonal: 1.5 }).points![1]!.items[0],
     ).toBe(
-      'Over the 200 turns at a wall, its prior assistant answers get 1.3 times what their length alone would give them (this answer: 1.3). Its line-for-line copying (the diagonal, 1.5 times chance; this answer: 1.5) is mostly the list of cells the task asks for.',
+      'Over the 200 turns at a wall, its prior assistant answers get 1.3 times what their length alone would give them (this answer: 1.3). Its line-for-line copying (the diagonal, 1.5 times an even share; this answer: 1.5) is mostly the list of cells the task asks for.',
     );
     // The swap test first where the model follows it (41 of 147 moves against 17 of 149, 27 turns against 3).
     const swapped = { ...c, followed: { swap: 41, full: 17, de: 17, split: sp(27, 3) }, moved: { ...c.moved, 'swap-last': 147, full: 149 } };
@@ -823,7 +823,7 @@ describe('the wall counts the lesson quotes', () => {
     // What LT showed, in the fold with the papers' findings: the card keeps its lines on the move few.
     expect(summary(c, {}, NO_LOOP).more).toMatch(/^With only the turn before \(LT\), 70 %, so the pull is mostly in the turn before\. What the papers report/);
     expect(attention!.items).toEqual([
-      'Its prior assistant answers get 1.3 times what their length alone would give them, and its line-for-line copying (the diagonal, 1.5 times chance) is mostly the list of cells the task asks for.',
+      'Its prior assistant answers get 1.3 times what their length alone would give them, and its line-for-line copying (the diagonal, 1.5 times an even share) is mostly the list of cells the task asks for.',
       'Written again with the most-copying heads off, fewer of the 116 repeats stayed in the wall than with the 3 lowest off (61 % of the moves made against 88 %; with every head on, all of them), though it found an open way no more often. Attention picked the heads; switching them off tested them.',
     ]);
     // What it means for the chatbots a newcomer uses: the way out said with this model's own counts, and only where

@@ -157,10 +157,10 @@ describe('the lesson', () => {
       messages: [{ content: { start: 2, length: 3 } }],
     } as unknown as Partial<PolicyResult>);
     expect(bandWorked(r)).toBe(
-      "Chance worked out: a row's band holds up to 3 tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, 3 in all on average, of the 12 tokens a row sees (those before the answer, and the answer's own so far: a later row sees more).",
+      "The even share worked out: a row's band holds up to 3 tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, 3 in all on average, of the 12 tokens a row sees (those before the answer, and the answer's own so far: a later row sees more).",
     );
     expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
-      /^The diagonal ratio adds up the answer's attention inside the pink band, within 1 tokens of the dotted line, where copies in order fall, over all 1 prior assistant answers\. A copy shifted further off is missed\. Chance would put 22 % there\. Does the band beat chance\?$/,
+      /^The diagonal ratio adds up the answer's attention inside the pink band, within 1 tokens of the dotted line, where copies in order fall, over all 1 prior assistant answers\. A copy shifted further off is missed\. An even share, looking at every token equally, would put 22 % there\. Does the band get more\?$/,
     );
   });
 
@@ -221,10 +221,10 @@ describe('the lesson', () => {
     // A share that rounds to 0 % but is not 0 says so, beside the panel's four decimals.
     expect([percent(0.0015), percent(0), percent(0.005), percent(0.5123)]).toEqual(['under 1 %', '0 %', '1 %', '51 %']);
     expect(told('shares', w, w)).toMatch(
-      /^You guessed 30 %; they get 30 % of its attention\..* On the figures panel: prior assistant 29\.91\u00a0%\. Over the \d+ turns right after a wall, the answers give their prior assistant answers \d+ % of their attention on average \(chance \d+ %\), [\d.]+ times chance: this answer [a-z ]+\. The five add up to 100 %: what one kind gets above chance, the others give up\. The rest: 18 % to the user's turns, 5 % to the system prompt/,
+      /^You guessed 30 %; they get 30 % of its attention\..* On the figures panel: prior assistant 29\.91\u00a0%\. Over the \d+ turns right after a wall, the answers give their prior assistant answers \d+ % of their attention on average \(even share \d+ %\), [\d.]+ times an even share: this answer [a-z ]+\. The five add up to 100 %: what one kind gets above its even share, the others give up\. The rest: 18 % to the user's turns, 5 % to the system prompt/,
     );
     expect(told('diagonal', w, w)).toMatch(
-      /^You guessed more than chance; the band gets 11 %.*On the figures panel: diagonal ratio 11\.33\u00a0%\. It is part of the 30 %/,
+      /^You guessed more than an even share; the band gets 11 %.*On the figures panel: diagonal ratio 11\.33\u00a0%\. It is part of the 30 %/,
     );
     // The card's line quotes per cents only; the panel's figures are in the fold.
     for (const id of ['shares', 'diagonal']) expect(step(id).reveal!(w, w).said, id).not.toMatch(/\d\.\d{4}/);
@@ -309,7 +309,7 @@ describe('the lesson', () => {
     const seen = { query: { start: 8, end: 10 }, tokens: cats.map((category) => ({ category, text: 'x' })) };
     const atChance = { ...cpl, results: [figures('full', 0.19, 0.53), { ...figures('full', 0.18, 0.43, seen as never), slot: 1 }] };
     expect(step('cpl').reveal!(atChance, w).more).toContain(
-      'On this answer the twin gives its prior assistant answers 43 % of its attention (chance 42 %), the demo model 53 %: at chance, while at the wall it still repeats the blocked move in 73 % of its moves, so a share of attention need not follow the inertia.',
+      'On this answer the twin gives its prior assistant answers 43 % of its attention (even share 42 %), the demo model 53 %: about its even share, while at the wall it still repeats the blocked move in 73 % of its moves, so a share of attention need not follow the inertia.',
     );
     // With the goal told (south, beyond the wall): the twin's way off the wall is not called playing better.
     expect(told('cpl', { ...cpl, toGoal: ['south'] }, w)).toContain(
@@ -488,8 +488,8 @@ describe('the lesson', () => {
     const all = (['sink', 'system', 'user', 'prior', 'current'] as const).reduce((x, c) => x + evenShare(r, c), 0);
     expect(all).toBeCloseTo(1, 12);
     expect(priorYardstick(r)).toEqual({
-      lead: ', 2.0 times chance (they are 35 % of the tokens it can see)',
-      rest: ' Chance is what looking at every token equally would give them.',
+      lead: ', 2.0 times an even share (they are 35 % of the tokens it can see)',
+      rest: ' An even share is what looking at every token equally would give them.',
     });
     // The shares step draws all five kinds, adding up to 100 %, each against its part of the tokens (hand-counted:
     // 3 sink, 1 system, 2 user tokens; the answer's own, 1 then 2).
@@ -508,31 +508,31 @@ describe('the lesson', () => {
     const self = { ...r, ratios: { ...r.ratios, current: 0.5 } } as PolicyResult;
     const times = (0.5 / ((1 / 11 + 2 / 12) / 2)).toFixed(1);
     expect(step('shares').reveal!({ ...start, results: [self], guesses: { prior: 0.5 } }, null).more).toContain(
-      `50 % to the current answer itself (${times} times chance: each token reads the few words just before it most`,
+      `50 % to the current answer itself (${times} times an even share: each token reads the few words just before it most`,
     );
     const low = { ...r, ratios: { ...r.ratios, current: 0.2 } } as PolicyResult;
     expect(step('shares').reveal!({ ...start, results: [low], guesses: { prior: 0.5 } }, null).more).toContain('20 % to the current answer itself. ');
-    // The user's turns under four fifths of their part of the tokens (chance (2/11 + 2/12)/2 ≈ 0.174): said on the card,
+    // The user's turns under four fifths of their part of the tokens (even share (2/11 + 2/12)/2 ≈ 0.174): said on the card,
     // with the answer's own words where those get twice chance or more; nothing where the user's turns get their part.
     const said = (x: PolicyResult) => step('shares').reveal!({ ...start, results: [x], guesses: { prior: 0.5 } }, null).said;
     expect(said({ ...self, ratios: { ...self.ratios, user: 0.1 } } as PolicyResult)).toMatch(
-      / The user's turns get less than their share of the tokens, since what one kind gets above chance, the others give up\.$/,
+      / The user's turns get less than their share of the tokens, since what one kind gets above its even share, the others give up\.$/,
     );
     // Unfolded under "Careful:", the limit of any share; the answer's own words at twice chance, in the fold (above).
     expect(step('shares').reveal!({ ...start, results: [self], guesses: { prior: 0.5 } }, null).caveat).toBe(
       'a share says where the answer looks, not what it takes in: each token carries the words before it, like a running summary.',
     );
     expect(said({ ...low, ratios: { ...low.ratios, user: 0.1 } } as PolicyResult)).toMatch(
-      / The user's turns get less than their share of the tokens, since what one kind gets above chance, the others give up\.$/,
+      / The user's turns get less than their share of the tokens, since what one kind gets above its even share, the others give up\.$/,
     );
     expect(said({ ...self, ratios: { ...self.ratios, user: 0.15 } } as PolicyResult)).not.toContain("user's turns");
     // Near what length alone gives: said so, and the diagonal named as what tells copying apart.
     const near = { ...r, ratios: { ...r.ratios, prior: 0.4 } } as PolicyResult;
     expect(priorYardstick(near)).toEqual({
-      lead: ', 1.1 times chance (they are 35 % of the tokens it can see)',
-      rest: ' Chance, looking at every token equally, would give them just their share of the tokens; they get a little more. The diagonal, next, tells copying apart from mere length.',
+      lead: ', 1.1 times an even share (they are 35 % of the tokens it can see)',
+      rest: ' An even share, looking at every token equally, would give them just their part of the tokens; they get a little more. The diagonal, next, tells copying apart from mere length.',
     });
-    expect(priorYardstick({ ...r, ratios: { ...r.ratios, prior: 0.35 } } as PolicyResult).rest).toContain('share of the tokens; they get about that.');
+    expect(priorYardstick({ ...r, ratios: { ...r.ratios, prior: 0.35 } } as PolicyResult).rest).toContain('part of the tokens; they get about that.');
   });
 
   it('counts, turn by turn, where a second model is lower: only turns both have scored, ties not lower', () => {
@@ -714,14 +714,14 @@ describe('the lesson', () => {
       messages: [{ content: { start: 2, length: 3 } }],
     } as unknown as PolicyResult;
     expect(evenDiagonal(r)).toBeCloseTo((2 / 11 + 3 / 12) / 2, 12);
-    // The guess (about chance) read against the figure in the same three words: right, then wrong.
+    // The guess (about an even share) read against the figure in the same three words: right, then wrong.
     const w = { ...start, guesses: { diagonal: 1 }, results: [r] };
     expect(told('diagonal', w, w)).toMatch(
-      /You guessed about chance, rightly; the band gets 20 %, 0\.9 times the 22 % chance, about chance\. a stripe's cells inside the band count too, though they are not copies, so a band can beat chance with little copying\. On the figures panel: .* It is part of/,
+      /You guessed about an even share, rightly; the band gets 20 %, 0\.9 times the 22 % even share, about an even share\. a stripe's cells inside the band count too, though they are not copies, so a band can pass its even share with little copying\. On the figures panel: .* It is part of/,
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
     expect(told('diagonal', twice, twice)).toMatch(
-      /You guessed about chance; the band gets 50 %, 2\.3 times the 22 % chance, well above chance\. Here much of it is the list of cells, which the task asks it to copy, not the move\. a stripe's cells .* On/,
+      /You guessed about an even share; the band gets 50 %, 2\.3 times the 22 % even share, well above an even share\. Here much of it is the list of cells, which the task asks it to copy, not the move\. a stripe's cells .* On/,
     );
     // Filler below chance, beside Full: said with the same yardstick, and drawn, each against its chance.
     const filler = {
@@ -735,7 +735,7 @@ describe('the lesson', () => {
     // The guess (it falls) read against the figures in the same words, and each bar against its own chance.
     const guessed = { ...filler, guesses: { filler: 0 } };
     expect(told('filler', guessed, guessed)).toMatch(
-      /^Most of the band goes with the words, so it rests on what the answers say\. You guessed it falls, rightly; the band gets 5 % with filler in the answers' place, against 30 % as written\. That is below its 22 % chance: between the pink lines Filler's heatmap is mostly dark\. filler is odd text/,
+      /^Most of the band goes with the words, so it rests on what the answers say\. You guessed it falls, rightly; the band gets 5 % with filler in the answers' place, against 30 % as written\. That is below its 22 % even share: between the pink lines Filler's heatmap is mostly dark\. filler is odd text/,
     );
     expect(told('filler', { ...filler, guesses: { filler: 2 } }, filler)).toMatch(/You guessed it rises; the band gets 5 %/);
     expect(step('filler').reveal!(filler, filler).bars!.rows.map((x) => [x.label, x.value])).toEqual([
@@ -781,11 +781,13 @@ describe('the lesson', () => {
     expect(diagonalByLines({ ...r, attention: undefined }, 1)).toBeNull();
     // The diagonal step says the split, at a wall, with the answer's three lines (list, thought, move) read as two parts.
     const w = { ...start, guesses: { diagonal: 2 }, results: [{ ...r, ratios: { ...r.ratios, prior: 0.5 } }] };
-    // Guessed right (more than chance), the split is the verdict; guessed wrong, the verdict is said first.
+    // Guessed right (more than an even share), the split is the verdict; guessed wrong, the verdict is said first.
     const wrong = { ...w, guesses: { diagonal: 0 } };
-    expect(step('diagonal').reveal!(wrong, wrong).said).toMatch(/^You guessed less than chance; .*, 2\.4 times the 13 % chance, well above chance\. Each list/);
+    expect(step('diagonal').reveal!(wrong, wrong).said).toMatch(
+      /^You guessed less than an even share; .*, 2\.4 times the 13 % even share, well above an even share\. Each list/,
+    );
     expect(step('diagonal').reveal!(w, w).said).toMatch(
-      /^You guessed more than chance, rightly; .*, 2\.4 times the 13 % chance\. Each list of cells \(above the white line\) should be the one before plus the new cell \(the model sometimes gets it wrong\), so copying it is the task\. The thought and move \(below it\) sit at 2\.4 times chance, the trace in attention of the repeated thought and move\.$/,
+      /^You guessed more than an even share, rightly; .*, 2\.4 times the 13 % even share\. Each list of cells \(above the white line\) should be the one before plus the new cell \(the model sometimes gets it wrong\), so copying it is the task\. The thought and move \(below it\) sit at 2\.4 times an even share, the trace in attention of the repeated thought and move\.$/,
     );
     // Every row looking at "x" (key 2), which a band of radius 2 holds for each: an upright stripe, named on the card.
     const striped = {
@@ -814,7 +816,7 @@ describe('the lesson', () => {
       'Its brightest cells stand in an upright stripe on "x" (turn 1\'s answer), looked at row after row: the band counts it too, copying or not.',
     );
     expect(step('diagonal').reveal!(w, w).more).toMatch(
-      /^An answer that copied a whole prior assistant answer line for line would show here\. As the bars give them, averaged over their own tokens: the list of cells, which the task asks it to copy, 0 % \(chance 0 %\); the thought and move lines 30 % \(chance 13 %\)\. On the figures panel/,
+      /^An answer that copied a whole prior assistant answer line for line would show here\. As the bars give them, averaged over their own tokens: the list of cells, which the task asks it to copy, 0 % \(even share 0 %\); the thought and move lines 30 % \(even share 13 %\)\. On the figures panel/,
     );
     // Positions in words, for the copy the diagonal step outlines ("the 10th or 11th").
     expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 100, 101, 111].map(ordinal)).toEqual([
@@ -846,7 +848,7 @@ describe('the lesson', () => {
     const two = perToken(diagonalByLines(r)!, 3);
     expect(step('diagonal').reveal!(w, w).bars).toEqual({
       caption:
-        'Attention on the diagonal: each part averaged over its own tokens, against its own chance (a later row sees more tokens, so its chance is smaller)',
+        'Attention on the diagonal: each part averaged over its own tokens, against its own even share (a later row sees more tokens, so its even share is smaller)',
       rows: [
         { label: 'whole answer', value: r.diagonal, even: evenDiagonal(r) },
         { label: 'list of cells (above the white line)', value: two.before, even: two.evenBefore },
@@ -863,7 +865,7 @@ describe('the lesson', () => {
     } as PolicyResult;
     const wf = { ...w, results: [{ ...faint, diagonal: 0.3, ratios: { ...faint.ratios, prior: 0.5 } }] };
     expect(step('diagonal').reveal!(wf, wf).said).toMatch(
-      /chance\. Each list of cells \(above the white line\) should be the one before plus the new cell \(the model sometimes gets it wrong\), so copying it is the task\. The thought and move \(below it\) sit below chance, so they do not copy a prior assistant answer in step\.$/,
+      /even share\. Each list of cells \(above the white line\) should be the one before plus the new cell \(the model sometimes gets it wrong\), so copying it is the task\. The thought and move \(below it\) sit below an even share, so they do not copy a prior assistant answer in step\.$/,
     );
   });
 

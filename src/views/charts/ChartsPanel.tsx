@@ -38,7 +38,7 @@ export function ChartsPanel() {
         // The prior assistant line's yardstick: it rises as answers pile up even at chance (readers could not check
         // "more text, not more leaning" without it).
         {
-          name: `${CATEGORY_NAMES.prior}: chance (their part of the tokens)`,
+          name: `${CATEGORY_NAMES.prior}: even share (their part of the tokens)`,
           color: CHANCE_COLOR,
           dashed: true,
           lesson: true,
@@ -93,7 +93,7 @@ export function ChartsPanel() {
         {quiet && sweep && sweep.points.length > 0 && (
           <p className="muted" data-testid="turns-chart-gist">
             Each turn's answer scored as if it were the last, with only the turns before it. The prior assistant line rises as those answers pile up, and so
-            does its chance (grey, dashed): more text to read, not by itself more leaning.
+            does its even share (grey, dashed): more text to read, not by itself more leaning.
           </p>
         )}
         {quiet && (

@@ -40,7 +40,7 @@ export function CopySketch() {
       <figcaption>
         A drawing of what to look for, not the model. Rows: the new answer's tokens; columns: a prior assistant answer's; brighter = more attention. In a copy,
         the 1st token reads that answer's 1st, the 2nd its 2nd…: a bright line along the dotted centre, inside the pink band. A stripe is one token every row
-        reads; the band counts it only where it crosses. Chance is the band's part of a row: in this drawing, {BAND} cells of {COLS}.
+        reads; the band counts it only where it crosses. An even share is the band's part of a row: in this drawing, {BAND} cells of {COLS}.
       </figcaption>
     </figure>
   );

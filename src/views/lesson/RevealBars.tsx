@@ -40,12 +40,12 @@ export function RevealBars({ bars }: { bars: Bars }) {
           </span>
           <span>
             <strong>{unbroken(percent(r.value))}</strong>
-            <small className="muted">chance {unbroken(finePercent(r.even))}</small>
+            <small className="muted">even share {unbroken(finePercent(r.even))}</small>
           </span>
         </div>
       ))}
       <p className="bar-key">
-        <span className="bar-swatch bar-swatch-mark" /> chance: looking at every token equally · the bars run from 0 to 100&nbsp;%
+        <span className="bar-swatch bar-swatch-mark" /> even share: looking at every token equally · the bars run from 0 to 100&nbsp;%
       </p>
     </figure>
   );

@@ -40,7 +40,7 @@ export function sharesReveal(w: LessonWorld): Reveal {
     // The bars a reader asks about next (the user's turns below chance, the current answer far above); the sink, in the fold.
     said: `You guessed ${percent(w.guesses.prior ?? 0)}; they get ${percent(r.ratios.prior)} of its attention${yardstick.lead}.${yardstick.rest}${othersSaid(r)}`,
     // Over every turn at a wall, not one answer; and what step 6 said of a glance, carried here: a share by kind is a rough map.
-    more: `${onPanel(['prior assistant', r.ratios.prior])}${w.walls !== null ? overTurns('prior', r.ratios.prior / (evenShare(r, 'prior') || 1)) : ''} The five add up to 100 %: what one kind gets above chance, the others give up. The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the current answer itself${selfSaid(r)}. ${sinkSaid(r.ratios.sink)}`,
+    more: `${onPanel(['prior assistant', r.ratios.prior])}${w.walls !== null ? overTurns('prior', r.ratios.prior / (evenShare(r, 'prior') || 1)) : ''} The five add up to 100 %: what one kind gets above its even share, the others give up. The rest: ${percent(r.ratios.user)} to the user's turns, ${percent(r.ratios.system)} to the system prompt, ${percent(r.ratios.current)} to the current answer itself${selfSaid(r)}. ${sinkSaid(r.ratios.sink)}`,
     // The limit of any share, unfolded: the 5.2 times chance of the answer's own words waits in the fold (a teacher found it pulled the eye off the point).
     caveat: 'a share says where the answer looks, not what it takes in: each token carries the words before it, like a running summary.',
   };
@@ -63,7 +63,7 @@ export function overTurns(kind: 'prior' | 'diagonal', k: number, c: WallCounts =
   // times" and worked out 1.3).
   const whole = (Math.round(v * 100) / Math.round(e * 100)).toFixed(1) === times.toFixed(1);
   const [pv, pe] = whole ? [percent(v), percent(e)] : [`${(v * 100).toFixed(1)} %`, `${(e * 100).toFixed(1)} %`];
-  return ` Over the ${c.turns} turns right after a wall, ${what} ${pv}${of} on average (chance ${pe}), ${times.toFixed(1)} times chance${like}.`;
+  return ` Over the ${c.turns} turns right after a wall, ${what} ${pv}${of} on average (even share ${pe}), ${times.toFixed(1)} times an even share${like}.`;
 }
 
 /** A figure's mean over every stored turn at a wall, its chance there and the two's ratio; null without the record. */
@@ -81,18 +81,18 @@ export function priorYardstick(r: PolicyResult): { lead: string; rest: string } 
   const k = r.ratios.prior / even;
   // The times-chance in the sentence the card shows: readers found it only in the fold.
   return {
-    lead: `, ${k.toFixed(1)} times chance (they are ${percent(even)} of the tokens it can see)`,
+    lead: `, ${k.toFixed(1)} times an even share (they are ${percent(even)} of the tokens it can see)`,
     rest:
       k < 1.5
-        ? ` Chance, looking at every token equally, would give them just their share of the tokens; ${k < 1.05 ? 'they get about that' : 'they get a little more'}. The diagonal, next, tells copying apart from mere length.`
-        : ' Chance is what looking at every token equally would give them.',
+        ? ` An even share, looking at every token equally, would give them just their part of the tokens; ${k < 1.05 ? 'they get about that' : 'they get a little more'}. The diagonal, next, tells copying apart from mere length.`
+        : ' An even share is what looking at every token equally would give them.',
   };
 }
 
 /** The other bars that stand off chance, in words (no figures: the bars give them); the answer's own words, in the caveat. */
 function othersSaid(r: PolicyResult): string {
   const low = r.ratios.user < 0.8 * evenShare(r, 'user');
-  return low ? " The user's turns get less than their share of the tokens, since what one kind gets above chance, the others give up." : '';
+  return low ? " The user's turns get less than their share of the tokens, since what one kind gets above its even share, the others give up." : '';
 }
 
 /** How many times chance the answer's look at itself is, where twice chance or more (said on the card and in the fold); else null. */
@@ -104,7 +104,9 @@ function selfTimes(r: PolicyResult): number | null {
 /** The answer's look at itself against chance, where well above it: the bar a reader asks about (a token reads the words just before it most). */
 function selfSaid(r: PolicyResult): string {
   const k = selfTimes(r);
-  return k === null ? '' : ` (${k.toFixed(1)} times chance: each token reads the few words just before it most, the bright cells at the heatmap's right end)`;
+  return k === null
+    ? ''
+    : ` (${k.toFixed(1)} times an even share: each token reads the few words just before it most, the bright cells at the heatmap's right end)`;
 }
 
 /** The sink's share, read against what large models do: a strong sink shows as bright columns at the heatmap's left edge. */

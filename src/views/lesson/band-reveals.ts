@@ -27,9 +27,9 @@ import {
 export function diagonalAsk(w: LessonWorld): string {
   const r = figuresOf(w);
   const even = r ? evenDiagonal(r) : 0;
-  if (!r || !(even > 0)) return 'Does the band get more than chance, about as much, or less?';
+  if (!r || !(even > 0)) return 'Does the band get more than an even share, about as much, or less?';
   // The share alone before the guess: readers stopped at the cells' arithmetic (`bandWorked`, in the fold after).
-  return `Chance would put ${percent(even)} there. Does the band beat chance?`;
+  return `An even share, looking at every token equally, would put ${percent(even)} there. Does the band get more?`;
 }
 
 /**
@@ -42,7 +42,7 @@ export function bandWorked(r: PolicyResult): string {
   const cells = Math.round(rows.reduce((t, x) => t + x.cells, 0) / rows.length);
   const seen = rows.reduce((t, x) => t + x.seen, 0) / rows.length;
   const unit = 10 ** Math.max(0, Math.floor(Math.log10(seen)) - 1);
-  return `Chance worked out: a row's band holds up to ${2 * r.radius + 1} tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, ${cells} in all on average, of the ${Math.round(seen / unit) * unit} tokens a row sees (those before the answer, and the answer's own so far: a later row sees more).`;
+  return `The even share worked out: a row's band holds up to ${2 * r.radius + 1} tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, ${cells} in all on average, of the ${Math.round(seen / unit) * unit} tokens a row sees (those before the answer, and the answer's own so far: a later row sees more).`;
 }
 
 /** The tokens the band's attention falls on most: up to two, each with its part of the band's attention; null without the rows. */
@@ -97,7 +97,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   // The guess was one of more, about or less than chance: the figure is read the same way, so the two meet.
   const got = versusChance(k);
   const guessed = w.guesses.diagonal;
-  const verdict = k >= 2 ? 'well above chance' : VERSUS_CHANCE[got];
+  const verdict = k >= 2 ? 'well above an even share' : VERSUS_CHANCE[got];
   // At a wall, with the ratio above chance: the split by lines, said and drawn (computed once); the split is the verdict.
   const atWall = w.walls !== null && k >= AGAINST_CHANCE.inOrder;
   const lines = atWall ? diagonalByLines(r) : null;
@@ -107,7 +107,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   const d = bandLine(r);
   const stripe = stripeOnCard(r, d);
   const right = guessed === got;
-  const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} chance${right && lines ? '' : `, ${verdict}`}` : '';
+  const times = even > 0 ? `, ${k.toFixed(1)} times the ${percent(even)} even share${right && lines ? '' : `, ${verdict}`}` : '';
   const yours = guessed === undefined ? '' : `You guessed ${VERSUS_CHANCE[guessed]}${right ? ', rightly; ' : '; '}`;
   // Each bar an average over its own tokens, against its own chance: readers took parts of one sum for one figure.
   const rows = [{ label: 'whole answer', value: r.diagonal, even }];
@@ -121,11 +121,11 @@ export function diagonalReveal(w: LessonWorld): Reveal {
   return {
     bars: {
       caption:
-        'Attention on the diagonal: each part averaged over its own tokens, against its own chance (a later row sees more tokens, so its chance is smaller)',
+        'Attention on the diagonal: each part averaged over its own tokens, against its own even share (a later row sees more tokens, so its even share is smaller)',
       rows,
     },
     // The brightest things on the heatmap are not what the band measures: said unfolded, readers judged by them.
-    caveat: "a stripe's cells inside the band count too, though they are not copies, so a band can beat chance with little copying.",
+    caveat: "a stripe's cells inside the band count too, though they are not copies, so a band can pass its even share with little copying.",
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),
     // Where the lines split it, that split is the card's reading; where the bright cells stand, in the fold.
     said: `${yours}the band gets ${percent(r.diagonal)}${times}.${lines ? '' : stripe}${split.said}`,
@@ -144,8 +144,8 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
   const own = perToken(s, answerRows(r)?.rows ?? 0);
   const traced = k >= LOOKS_BACK;
   const verdict = traced
-    ? `at ${k.toFixed(1)} times chance, the trace in attention of the repeated thought and move`
-    : `${k < 0.67 ? 'below' : 'at about'} chance, so they do not copy a prior assistant answer in step`;
+    ? `at ${k.toFixed(1)} times an even share, the trace in attention of the repeated thought and move`
+    : `${k < 0.67 ? 'below' : 'at about'} an even share, so they do not copy a prior assistant answer in step`;
   // How much of the diagonal the list gives, in words (none: the answer has no line before its thought): the takeaway.
   const list = s.before >= s.last ? 'Most' : s.before > 0 ? 'Part' : null;
   const takeaway = list
@@ -155,7 +155,7 @@ function wantedOrNot(r: PolicyResult, s: ReturnType<typeof diagonalByLines>): Re
     ...(takeaway ? { takeaway } : {}),
     said: ` Each list of cells (above the white line) should be the one before plus the new cell (the model sometimes gets it wrong), so copying it is the task. The thought and move (below it) sit ${verdict}.`,
     // Each part as the bars give it, an average over its own tokens: readers met the parts of the sum beside the bars and took them for other figures.
-    more: `An answer that copied a whole prior assistant answer line for line would show here. As the bars give them, averaged over their own tokens: the list of cells, which the task asks it to copy, ${percent(own.before)} (chance ${percent(own.evenBefore)}); the thought and move lines ${percent(own.last)} (chance ${percent(own.evenLast)}).`,
+    more: `An answer that copied a whole prior assistant answer line for line would show here. As the bars give them, averaged over their own tokens: the list of cells, which the task asks it to copy, ${percent(own.before)} (even share ${percent(own.evenBefore)}); the thought and move lines ${percent(own.last)} (even share ${percent(own.evenLast)}).`,
   };
 }
 
@@ -250,7 +250,7 @@ export function fillerReveal(w: LessonWorld): Reveal {
       ],
     },
     said: `${capitalised(`${yours}the band gets ${percent(r.diagonal)} with filler in the answers' place, against ${percent(full.diagonal)} as written.`)}${
-      belowChance ? ` That is below its ${percent(even)} chance: between the pink lines Filler's heatmap is mostly dark.` : ''
+      belowChance ? ` That is below its ${percent(even)} even share: between the pink lines Filler's heatmap is mostly dark.` : ''
     }`,
     caveat: 'filler is odd text to the model, so part of the drop may be how it reads filler, not lost copies.',
     more: `Filler keeps every token where it was, so the band covers the same cells; only what they say changed. ${onPanel(['diagonal ratio', full.diagonal], ['diagonal ratio under Filler', r.diagonal])}`,

@@ -70,9 +70,9 @@ export function cplReveal(w: LessonWorld): Reveal {
   const atChance = !!it && chance > 0 && it.ratios.prior < chance * 1.1 && twinAboveNoHistory();
   const look =
     me && it
-      ? `On this answer the twin gives its prior assistant answers ${percent(it.ratios.prior)} of its attention${chance > 0 ? ` (chance ${percent(chance)})` : ''}, the demo model ${percent(me.ratios.prior)}${
+      ? `On this answer the twin gives its prior assistant answers ${percent(it.ratios.prior)} of its attention${chance > 0 ? ` (even share ${percent(chance)})` : ''}, the demo model ${percent(me.ratios.prior)}${
           atChance
-            ? `: at chance, while at the wall it still repeats the blocked move in ${movePct(WALL_COUNTS, 'twin')} of its moves, so a share of attention need not follow the inertia`
+            ? `: about its even share, while at the wall it still repeats the blocked move in ${movePct(WALL_COUNTS, 'twin')} of its moves, so a share of attention need not follow the inertia`
             : ''
         }.`
       : null;
@@ -126,7 +126,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   // Where to look, unfolded under the reveal's sentence: the chart is below the card's reach.
   const lines = `look at "Shares by turn" in the Charts panel, where the twin's line ("CPL twin: prior assistant share") lies under the demo model's ("prior assistant") at ${at}.`;
   // What else the chart shows, in the fold: the card keeps where to look.
-  const chart = `Both lines rise as the answers pile up, and so does their chance (grey, dashed), since there is more text to read.${atChance ? ` The twin's line ends on the chance line here, yet over the stored turns at a wall it still walks back in ${movePct(WALL_COUNTS, 'twin')} of its moves.` : ''}`;
+  const chart = `Both lines rise as the answers pile up, and so does their even share (grey, dashed), since there is more text to read.${atChance ? ` The twin's line ends on the even-share line here, yet over the stored turns at a wall it still walks back in ${movePct(WALL_COUNTS, 'twin')} of its moves.` : ''}`;
   return {
     // Less attention on its answers at most turns, about as many repeats: the step's point, where the chart shows it.
     takeaway: yet ? 'The twin reads its prior assistant answers less, yet does not repeat clearly less.' : takeaway,

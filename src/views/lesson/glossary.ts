@@ -34,8 +34,8 @@ const WORDS: Entry[] = [
     term: 'sink',
     means: `the first ${SINK_TOKENS} tokens: a token's shares must add up to 100 %, so looking with nowhere useful to go is dumped there (large models do so a lot; a small one may not).`,
   },
-  { term: 'chance', means: "a part's share of the tokens: what it would get if the model looked at every token equally." },
-  { term: 'times chance', means: 'a share divided by its chance: 1 is no more than chance, 2 twice as much.' },
+  { term: 'even share', means: "a part's share of the tokens: what it would get if the model looked at every token equally." },
+  { term: 'times an even share', means: 'a share divided by its even share: 1 is no more than even, 2 twice as much.' },
   { term: 'parameters', means: "the model's learned numbers (its weights): the Compare models panel gives each model's count." },
   { term: 'heatmap', means: 'a row per token of the answer, a column per token it can look at; brighter is more attention.' },
   {

@@ -59,14 +59,14 @@ export function heatmapReveal(w: LessonWorld): Reveal {
   const copy = brightestCopy(r, tailRow(r));
   // The arrow's cell as read out under the heatmap (its weight to the same decimal): its two tokens and its weight, against an even spread over its row.
   const cell = copy
-    ? `The arrow's cell: ${quoted(r, copy.q)} (${whereToken(r, copy.q)}) gives ${(copy.weight * 100).toFixed(1)} % of its attention to ${quoted(r, copy.k)} (${whereToken(r, copy.k)}), ${Math.round(copy.weight * (copy.q + 1))} times chance.`
+    ? `The arrow's cell: ${quoted(r, copy.q)} (${whereToken(r, copy.q)}) gives ${(copy.weight * 100).toFixed(1)} % of its attention to ${quoted(r, copy.k)} (${whereToken(r, copy.k)}), ${Math.round(copy.weight * (copy.q + 1))} times an even share.`
     : '';
   const stripe = stripeSaid(r);
   return {
     takeaway: 'Bright cells are copies of the same word, or stripes that every row reads.',
     said: `${cell} ${stripe}`.trim(),
     caveat: 'a stripe is not a copy: row after row reads that token, whatever word the row itself is.',
-    more: `${copy ? `Chance here is an even spread: each of the ${copy.q + 1} tokens the arrow's row sees given the same share. ` : ''}Each row adds up to 100 %, as the bar of step ${stepNo('attention')} did, over the tokens before its own; the heatmap shows the part of each row that falls on the zoomed columns. Point at a cell to read its two tokens and its weight under the heatmap; "fit" shows the whole conversation.`,
+    more: `${copy ? `An even share here: each of the ${copy.q + 1} tokens the arrow's row sees given the same. ` : ''}Each row adds up to 100 %, as the bar of step ${stepNo('attention')} did, over the tokens before its own; the heatmap shows the part of each row that falls on the zoomed columns. Point at a cell to read its two tokens and its weight under the heatmap; "fit" shows the whole conversation.`,
   };
 }
 

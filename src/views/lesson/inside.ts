@@ -15,7 +15,7 @@ import { AGAINST_CHANCE, evenDiagonal, evenShare, figuresOf, LOADING, LOOKS_BACK
 type Row = RecapTable['rows'][number];
 
 /** "2.4 times chance": a figure against what an even spread gives the same tokens (one decimal). */
-const times = (v: number, even: number): string => `${(v / even).toFixed(1)} times chance`;
+const times = (v: number, even: number): string => `${(v / even).toFixed(1)} times an even share`;
 
 /** The answer's figures against chance, read once for the rows and the words: its share on prior answers, its diagonal, its top head. */
 function readingsOf(full: PolicyResult) {
@@ -65,7 +65,9 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
       'The diagonal',
       'how it reads them: in order?',
       `${times(full.diagonal, evenBand)}${typical('diagonal', c)}`,
-      diagonal >= AGAINST_CHANCE.inOrder ? 'more than chance copies them in order, mostly the list of cells the task asks for' : 'no more in order than chance',
+      diagonal >= AGAINST_CHANCE.inOrder
+        ? 'copies them in order more than an even share gives, mostly the list of cells the task asks for'
+        : 'no more in order than an even share gives',
     ),
     row(
       'filler',
@@ -130,7 +132,7 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
       : prior >= AGAINST_CHANCE.aLittle
         ? 'it reads its own answers a little more than their length gives'
         : '',
-    diagonal >= AGAINST_CHANCE.inOrder ? 'copies them in order more than chance' : '',
+    diagonal >= AGAINST_CHANCE.inOrder ? 'copies them in order more than an even share gives' : '',
     head && head.standOut > 0 ? (head.standOut === 1 ? 'one head stands out from its layer' : 'a few heads stand out from their layer') : '',
   ].filter(Boolean);
   const listed = clues.length > 1 ? `${clues.slice(0, -1).join(', ')}, and ${clues.at(-1)}` : (clues[0] ?? '');
@@ -163,7 +165,7 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
       columns: ['Step: what it looked at', 'What it saw', 'What that tells'],
       rows: insideRows(full, filler, c),
     },
-    more: `The shares, the diagonal and the heads are the page's figures for the lesson's last answer (Full; Filler for its row); the heads switched off are counted over the ${c.turns} stored turns right after a wall (${h.of} repeats). A head's figure is its diagonal ratio against the layer's average. The same repeats, read one by one: when it writes the repeated move, it gives the same move in its prior assistant answers ${LOOKS_BACK} times chance or more ${rare ? 'only ' : ''}${looksBackShare(c)} of the time${rare ? ', so a repeat is rarely a plain look back at the old move (each token also carries a mix of the words before it)' : ''}.`,
+    more: `The shares, the diagonal and the heads are the page's figures for the lesson's last answer (Full; Filler for its row); the heads switched off are counted over the ${c.turns} stored turns right after a wall (${h.of} repeats). A head's figure is its diagonal ratio against the layer's average. The same repeats, read one by one: when it writes the repeated move, it gives the same move in its prior assistant answers ${LOOKS_BACK} times an even share or more ${rare ? 'only ' : ''}${looksBackShare(c)} of the time${rare ? ', so a repeat is rarely a plain look back at the old move (each token also carries a mix of the words before it)' : ''}.`,
   };
 }
 

@@ -117,14 +117,14 @@ export const QUIZ: QuizQuestion[] = [
   {
     // The step's own reading applied to a new figure: a look back shows where, not why.
     question:
-      'In another conversation a repeated move gives 30 % of its attention to the earlier tokens of the same move, where chance would give them 5 %. What does that show?',
+      'In another conversation a repeated move gives 30 % of its attention to the earlier tokens of the same move, where an even share would be 5 %. What does that show?',
     options: [
       'that those earlier moves cause the repeat, since the model copies what it looks at',
       'that the move weighed those tokens heavily; whether they made the choice needs a test of what it writes without them',
       'probably little, though it is a hint: 30 % is well under half of the attention the move shares out, so the earlier moves weigh little',
     ],
     correct: 1,
-    why: 'Attention shows where a token reads, against chance; whether what it read made the choice is tested by what the model writes with and without it.',
+    why: 'Attention shows where a token reads, against an even share; whether what it read made the choice is tested by what the model writes with and without it.',
     revisit: 'shares',
   },
   {
@@ -132,7 +132,7 @@ export const QUIZ: QuizQuestion[] = [
     question:
       'On another conversation a bright line slants down parallel to the dotted centre, but 8 tokens to its right. The band reaches 5 tokens either side of the centre. What does the diagonal ratio make of that line?',
     options: [
-      'it misses the line: the copy runs outside the band, so the ratio can stay near chance',
+      'it misses the line: the copy runs outside the band, so the ratio can stay near its even share',
       'it counts the line in full: it runs at the same slope as the dotted centre',
       'it counts the line twice, since a line off the centre falls on two prior assistant answers',
     ],
@@ -143,14 +143,14 @@ export const QUIZ: QuizQuestion[] = [
   {
     // Applying the yardstick, not recalling the definition: a figure is read against what chance gives.
     question:
-      'On another conversation the diagonal ratio is 12 %, and chance (looking at every token equally) would put 12 % of the attention in the same band. What does that say?',
+      'On another conversation the diagonal ratio is 12 %, and an even share (looking at every token equally) would put 12 % of the attention in the same band. What does that say?',
     options: [
       'probably some copying, though a test would help: 12 % of the attention in the band is a sizeable share',
       "12 % of the answer's words are copied",
-      'the band gets what chance gives it: no sign of copying here',
+      'the band gets just its even share: no sign of copying here',
     ],
     correct: 2,
-    why: 'The diagonal is read against chance: at 1.0 times chance, nothing lines up with the prior assistant answers.',
+    why: 'The diagonal is read against an even share: at 1.0 times it, nothing lines up with the prior assistant answers.',
     revisit: 'diagonal',
   },
   {

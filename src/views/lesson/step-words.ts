@@ -8,7 +8,7 @@ import { evenShare, figuresOf, type LessonWorld, percent } from './world';
 export function shareAsk(r: ReturnType<typeof figuresOf>): string {
   const even = r ? evenShare(r, 'prior') : 0;
   return even > 0
-    ? `Its prior assistant answers are ${percent(even)} of those tokens, so reading every token alike would give them ${percent(even)}, "chance"; do they get more?`
+    ? `Its prior assistant answers are ${percent(even)} of those tokens, so reading every token alike would give them ${percent(even)}, an "even share"; do they get more?`
     : 'How much goes to its prior assistant answers?';
 }
 

@@ -57,11 +57,12 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop
   const [prior, diagonal] = [overTurnsMean('prior', c), overTurnsMean('diagonal', c)];
   const overTurns =
     prior && diagonal
-      ? `Over the ${c.turns} turns at a wall, its prior assistant answers get ${prior.times.toFixed(1)} times what their length alone would give them${x.prior === undefined ? '' : ` (this answer: ${x.prior.toFixed(1)})`}. Its line-for-line copying (the diagonal, ${diagonal.times.toFixed(1)} times chance${x.diagonal === undefined ? '' : `; this answer: ${x.diagonal.toFixed(1)}`}) is mostly the list of cells the task asks for.`
+      ? `Over the ${c.turns} turns at a wall, its prior assistant answers get ${prior.times.toFixed(1)} times what their length alone would give them${x.prior === undefined ? '' : ` (this answer: ${x.prior.toFixed(1)})`}. Its line-for-line copying (the diagonal, ${diagonal.times.toFixed(1)} times an even share${x.diagonal === undefined ? '' : `; this answer: ${x.diagonal.toFixed(1)}`}) is mostly the list of cells the task asks for.`
       : null;
   // Where attention points, not why it chooses: the card's sentence says it, so the list starts with what it showed.
   const attention = [
-    overTurns ?? `${againstChance}${x.diagonal === undefined ? '' : `, ${x.diagonal.toFixed(1)} times chance`}) is mostly the list of cells the task asks for.`,
+    overTurns ??
+      `${againstChance}${x.diagonal === undefined ? '' : `, ${x.diagonal.toFixed(1)} times an even share`}) is mostly the list of cells the task asks for.`,
     headsCarry(c)
       ? `Written again with the most-copying heads off, fewer of the ${c.headsOff.of} repeats stayed in the wall than with the 3 lowest off (${stillPct(c.headsOff, 'top')} of the moves made against ${stillPct(c.headsOff, 'bottom')}; with every head on, all of them)${heads ? '' : ', a gap that could be luck'}${
           heads && !beyondRandom(c.headsOff) ? `, but 3 at random came close (${stillPct(c.headsOff, 'random')})` : ''

@@ -227,7 +227,7 @@ export const LOOKS_BACK = 1.5;
  */
 export const AGAINST_CHANCE = { leans: 1.5, aLittle: 1.05, inOrder: 1.2 } as const;
 /** A figure against chance in three words, the order a guess offers them: within a factor of 1.2 either way is "about". */
-export const VERSUS_CHANCE = ['less than chance', 'about chance', 'more than chance'] as const;
+export const VERSUS_CHANCE = ['less than an even share', 'about an even share', 'more than an even share'] as const;
 /** Which of `VERSUS_CHANCE` a figure `k` times chance reads as (its index). */
 export const versusChance = (k: number): 0 | 1 | 2 => (k >= AGAINST_CHANCE.inOrder ? 2 : k <= 1 / AGAINST_CHANCE.inOrder ? 0 : 1);
 /** A share in whole per cents; one that rounds to 0 but is not 0 reads "under 1 %", so it does not contradict the panel's 0.0015. */
