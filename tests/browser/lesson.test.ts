@@ -188,7 +188,13 @@ async function tapAction(page: Page, card: Locator, s: LessonStep): Promise<void
   await card.getByTestId('lesson-go').click();
   const target = page.locator(s.target).first();
   if (s.quiz) for (const [i, q] of s.quiz.entries()) await card.locator('fieldset').nth(i).locator('input[type="radio"]').nth(q.correct).check();
-  else await target.click({ timeout: 180_000 });
+  else if (s.id === 'heatmap') {
+    // The card asks to point at the arrow's cell: the tap lands on it, and the line under the heatmap reads it.
+    await target.waitFor({ timeout: 180_000 });
+    const [x, y] = ((await target.getAttribute('data-mark-px')) ?? '').split(',').map(Number);
+    await target.click({ position: { x: x!, y: y! } });
+    expect(await page.getByTestId('heatmap-hover-full').textContent()).toMatch(/^locked · the token ":"/);
+  } else await target.click({ timeout: 180_000 });
 }
 
 /** Presses Tab (Shift+Tab when the target comes before the focus) until `target` has the focus: what a keyboard user does. */
@@ -411,7 +417,9 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.locator('details.turns textarea, details.turns select').count()).toBe(0);
       expect(await page.getByTestId('turn-transcript').locator('li').last().textContent()).toMatch(/^assistant · turn 10 · the answer scoredBeen at:/);
       // The maze drawn from the user turns: the example stands at (3,3) from its 5th turn to its 10th.
-      expect(await card.getByTestId('lesson-maze').locator('figcaption').textContent()).toMatch(/from turn 5 to turn 10 it stands at the same cell\.$/);
+      expect(await card.getByTestId('lesson-maze').locator('figcaption').textContent()).toMatch(
+        /from turn 5 to turn 10 it stands at the same cell\. The "Been at" lists are the model's own notes, kept loosely: from turn 6 they stop matching the path: standing at cell 22, some answers add it to the list again and some do not\.$/,
+      );
       expect(await card.getByTestId('lesson-maze-agent').getAttribute('cx')).toBe(String(3 * 28 + 14)); // cells of 28 px
       // The cells it stood on carry the numbers the answers' lists use (the system prompt's cell = 6y + x + 1).
       expect(await card.getByTestId('lesson-maze-number').allTextContents()).toEqual(['3', '4', '10', '16', '22']);
@@ -589,7 +597,7 @@ describe('the lesson, walked with the keyboard only', () => {
       expect(await page.getByTestId('lesson-zoom').textContent()).not.toContain('white dashed line');
       // One real copy is outlined, said in the card and under the heatmap.
       expect(await card.getByTestId('lesson-text').textContent()).toMatch(
-        /^Each row is one token of turn 10's answer, laid out as step \d+'s bar: the brighter a cell, the more attention\. The columns are the tokens it reads, zoomed in on turn 9's answer\. A word-for-word copy is a slanted line \(drawn above the heatmaps\): the answer's 10th token reads a prior assistant answer's 10th(, or its 11th, the word it copies next)?\. Here (copies are short, single cells|a bright line runs \d+ cells); the arrow marks one, "[^"]+" reading "[^"]+"(, the word it writes next)?\.$/,
+        /^Each row is one token of turn 10's answer, laid out as step \d+'s bar: the brighter a cell, the more attention\. The columns are the tokens it reads, zoomed in on turn 9's answer\. A copy is a token reading the same word in a prior assistant answer\. Copies in order make a slanted line \(drawn above the heatmaps\): the answer's 10th token reads that answer's 10th(, or its 11th, the word it copies next)?\. Here (copies are short, single cells|a bright line runs \d+ cells); the arrow marks one, "[^"]+" reading "[^"]+"(, the word it writes next)?\.$/,
       );
       expect(await page.getByTestId('lesson-zoom').textContent()).toMatch(
         /The light-blue box and arrow: one real copy, an answer token reading( the same word in that answer|, in that answer, the word it writes next), read out under the heatmap until you point at another cell \(a white box\)\./,

@@ -160,7 +160,7 @@ describe('the lesson', () => {
       "The even share worked out: a row's band holds up to 3 tokens of each prior assistant answer, fewer where an answer is short or the row is near its start, 3 in all on average, of the 12 tokens a row sees (those before the answer, and the answer's own so far: a later row sees more).",
     );
     expect(step('diagonal').text({ ...start, radius: 1, results: [r] })).toMatch(
-      /^The diagonal ratio adds up the answer's attention inside the pink band, within 1 tokens of the dotted line, where copies in order fall, over all 1 prior assistant answers\. A copy shifted further off is missed\. An even share, looking at every token equally, would put 22 % there\. Does the band get more\?$/,
+      /^The diagonal ratio adds up the answer's attention inside the pink band, over all 1 prior assistant answers\. The band reaches 1 tokens either side of the dotted line, where copies in order \(step \d+'s slanted line\) fall; a copy shifted further off is missed\. An even share, looking at every token equally, would put 22 % there\. Does the band get more\?$/,
     );
   });
 
@@ -230,7 +230,7 @@ describe('the lesson', () => {
     for (const id of ['shares', 'diagonal']) expect(step(id).reveal!(w, w).said, id).not.toMatch(/\d\.\d{4}/);
     // The card shows at most three sentences; the rest is folded under "The figures behind this".
     expect(sentences(step('diagonal').reveal!(w, w).said)).toBeLessThanOrEqual(WORDS.saidSentences);
-    expect(step('diagonal').text({ ...w, radius: 8 })).toContain('within 8 tokens of the dotted line');
+    expect(step('diagonal').text({ ...w, radius: 8 })).toContain('reaches 8 tokens either side of the dotted line');
     // Filler beside Full, its own step: its ratio and Full's on the card and the bars; here half or more of it stays.
     const beside = { ...w, shown: ['full', 'filler'], results: [figures('full', 0.1133, 0.2991), figures('filler', 0.0567, 0.2)] };
     expect(told('filler', beside, w)).toMatch(
@@ -1105,7 +1105,20 @@ describe('the lesson', () => {
       goal: { x: 3, y: 4 },
       stuck: { from: 3, to: 5 },
       numbering: { a: 6, b: 1 },
+      drift: null,
     });
+    // The answers' lists are the model's notes: (2,0) is 3, (3,0) 4, (3,1) 10. Lists that match the path: no drift.
+    const said = (cells: string) => `Been at: ${cells}.\nThought: south.\nAction -> south`;
+    const exact = ['3', '3 4', '3 4 10', '3 4 10 10', '3 4 10 10 10'].map(said);
+    expect(mazeTrail(sys, obs, exact)!.drift).toBeNull();
+    // Turn 4 names cell 10 once where it stood there twice; turn 5 adds it again: uneven in the run at one cell.
+    const loose = ['3', '3 4', '3 4 10', '3 4 10', '3 4 10 10'].map(said);
+    expect(mazeTrail(sys, obs, loose)!.drift).toEqual({ turn: 4, uneven: true });
+    // Every list in the run short alike (none grows): the turn alone.
+    expect(mazeTrail(sys, obs, ['3', '3 4', '3 4 10', '3 4 10', '3 4 10'].map(said))!.drift).toEqual({ turn: 4, uneven: false });
+    // Answers with no list, or no numbering to check them by: nothing said.
+    expect(mazeTrail(sys, obs, ['east', 'south'])!.drift).toBeNull();
+    expect(mazeTrail(null, obs, loose)!.drift).toBeNull();
     // The system prompt's numbering, as the answers' lists use it: (3,3) is 22.
     expect(cellNumber({ a: 6, b: 1 }, 3, 3)).toBe(22);
     expect(mazeTrail(null, obs)!.numbering).toBeNull();

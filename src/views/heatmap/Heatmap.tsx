@@ -39,24 +39,11 @@ function cellLine(r: PolicyResult, q: number, k: number, v: number, plain: boole
     : `token ${tokenLabel(r, q)} looks at ${tokenLabel(r, k)}: ${v.toFixed(5)}`;
 }
 
-/**
- * The attention matrix on a canvas: rows are query tokens (the answer's, or all on request), columns
- * every token; category bands on both axes; the r-band of the diagonal over each prior assistant answer.
- * Wheel or +/− zooms, drag or arrows pan/move, click locks the hovered cell, Escape frees it.
- */
-export function Heatmap({
-  r,
-  head,
-  hover,
-  dispatch,
-  height,
-  sharedMax,
-  opensOn = null,
-  alignedBand = true,
-  rowSplit = null,
-  mark = null,
-  stripe = null,
-}: {
+/** The line under the heatmap before a cell is pointed at. */
+const POINT_AT = 'Point at a cell to read both tokens and the weight; click to lock it.';
+
+/** What a heatmap draws, and the lesson's marks on it. */
+interface HeatmapProps {
   r: PolicyResult;
   head: 'mean' | number;
   hover: HoverState;
@@ -73,7 +60,15 @@ export function Heatmap({
   mark?: CellMark | null;
   /** A column pointed at with a named arrow, no box (the lesson's brightest stripe). */
   stripe?: CellMark | null;
-}) {
+}
+
+/**
+ * The attention matrix on a canvas: rows are query tokens (the answer's, or all on request), columns
+ * every token; category bands on both axes; the r-band of the diagonal over each prior assistant answer.
+ * Wheel or +/− zooms, drag or arrows pan/move, click locks the hovered cell, Escape frees it.
+ */
+export function Heatmap(props: HeatmapProps) {
+  const { r, head, hover, dispatch, height, sharedMax, opensOn = null, alignedBand = true, rowSplit = null, mark = null, stripe = null } = props;
   const attention = r.attention!;
   const quiet = useQuiet();
   const shown = useMemo(() => shownSlab(r, head), [r, head]);
@@ -141,6 +136,7 @@ export function Heatmap({
         data-column-px={vp.sx.toFixed(1)}
         data-row-px={vp.sy.toFixed(1)}
         data-first-column={Math.round(-vp.tx / vp.sx)}
+        data-mark-px={markPx(mark, vp)}
         tabIndex={0}
         role="img"
         aria-label={`attention heatmap of ${r.label}: arrow keys move the selected cell, Home and End go to the row's first and last key, + and − zoom, Escape frees the selection`}
@@ -158,13 +154,15 @@ export function Heatmap({
         onKeyDown={onKey}
       />
       <p className="hover-line" aria-live="polite" data-testid={`heatmap-hover-${resultId(r)}`}>
-        {focus
-          ? `${hover.locked ? 'locked · ' : ''}${cellLine(r, rowStart + focus.row, focus.col, shown.data[focus.row * S + focus.col]!, quiet)}`
-          : 'Point at a cell to read both tokens and the weight; click to lock it.'}
+        {focus ? `${hover.locked ? 'locked · ' : ''}${cellLine(r, rowStart + focus.row, focus.col, shown.data[focus.row * S + focus.col]!, quiet)}` : POINT_AT}
       </p>
     </div>
   );
 }
+
+/** Where the named mark's cell is drawn (CSS px from the canvas's corner): a test taps it, as a person would. */
+const markPx = (mark: CellMark | null, vp: Viewport): string | undefined =>
+  mark ? `${(BAND + vp.tx + (mark.cell.col + 0.5) * vp.sx).toFixed(1)},${(BAND + vp.ty + (mark.cell.row + 0.5) * vp.sy).toFixed(1)}` : undefined;
 
 /** The cells as an image, one pixel each (drawn scaled on the canvas), and the milliseconds it took. */
 function cellImage(shown: AttentionSlab, max: number): { off: HTMLCanvasElement; ms: number } {

@@ -31,16 +31,16 @@ export function CopySketch() {
     <figure className="copy-sketch" data-testid="lesson-copy-sketch">
       <div>
         {grid((r, c) => r === c, true)}
-        <small>a word-for-word copy</small>
+        <small>copies in order</small>
       </div>
       <div>
         {grid((_, c) => c === 5, true)}
         <small>an upright stripe</small>
       </div>
       <figcaption>
-        A drawing of what to look for, not the model. Rows: the new answer's tokens; columns: a prior assistant answer's; brighter = more attention. In a copy,
-        the 1st token reads that answer's 1st, the 2nd its 2nd…: a bright line along the dotted centre, inside the pink band. A stripe is one token every row
-        reads; the band counts it only where it crosses. An even share is the band's part of a row: in this drawing, {BAND} cells of {COLS}.
+        A drawing of what to look for, not the model. Rows: the new answer's tokens; columns: a prior assistant answer's; brighter = more attention. In copies
+        in order, the 1st token reads that answer's 1st, the 2nd its 2nd…: a bright line along the dotted centre, inside the pink band. A stripe is one token
+        every row reads; the band counts it only where it crosses. An even share is the band's part of a row: in this drawing, {BAND} cells of {COLS}.
       </figcaption>
     </figure>
   );

@@ -13,7 +13,7 @@ import { useLessonWorld } from './use-lesson-world';
 import { MazeDrawing } from './MazeDrawing';
 import { AttentionWords, ModelShape } from './ModelShape';
 import { writtenIn } from './written';
-import { useAfter, useCardScroll, useHighlight, useTextScrolledAway } from './card-scroll';
+import { scrollCardOn, useAfter, useCardScroll, useHighlight, useMoreBelow, useTextScrolledAway } from './card-scroll';
 import { RevealBox } from './RevealBox';
 
 /** The page as the step set it up: its first figures of the setup's policy and turn (what changes are compared with). */
@@ -132,6 +132,7 @@ function Card({ index }: { index: number }) {
   const text = s.text(w);
   const question = questionOf(text);
   const textAway = useTextScrolledAway(cardRef, index);
+  const moreBelow = useMoreBelow(cardRef, index);
   const last = index === LESSON.length - 1;
   const heading = useRef<HTMLHeadingElement>(null);
   // Each step takes the focus, so a keyboard (and a screen reader) starts reading it at its title.
@@ -239,6 +240,12 @@ function Card({ index }: { index: number }) {
       </details>
       <Glossary hidden={folded} />
       <div className="row lesson-nav">
+        {moreBelow && !folded && (
+          // Tab order keeps Next first after the card's text: this is a pointer's shortcut, and the keyboard scrolls anyway.
+          <button type="button" className="lesson-more" tabIndex={-1} onClick={() => scrollCardOn(cardRef.current)} data-testid="lesson-more">
+            more below ↓
+          </button>
+        )}
         <button type="button" onClick={() => goTo(index - 1)} disabled={index === 0}>
           Back
         </button>

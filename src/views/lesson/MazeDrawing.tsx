@@ -3,6 +3,16 @@ import { cellNumber, type MazeTrail } from './maze';
 /** One cell's side in the drawing, in CSS pixels. */
 const CELL = 28;
 
+/** The answers' lists are the model's own notes: where they stop matching the path, said so a reader does not hunt for a pattern. */
+function driftSaid(maze: MazeTrail): string {
+  const d = maze.drift;
+  if (!d || !maze.numbering) return '';
+  const last = maze.steps.at(-1)!;
+  const cell = cellNumber(maze.numbering, last.x, last.y);
+  const how = d.uneven && maze.stuck && d.turn >= maze.stuck.from ? `: standing at cell ${cell}, some answers add it to the list again and some do not` : '';
+  return ` The "Been at" lists are the model's own notes, kept loosely: from turn ${d.turn} they stop matching the path${how}.`;
+}
+
 /**
  * The maze the conversation plays, drawn from its user turns: the grid, the path the agent took (a line through
  * the cells it stood on, its last cell filled), the walls the turns name (thick), the goal (★). Row 0 at the top,
@@ -32,7 +42,7 @@ export function MazeDrawing({ maze }: { maze: MazeTrail }) {
   const worked = n ? `; position (${last.x},${last.y}) is cell ${cellNumber(n, last.x, last.y)}` : '';
   const caption = `The maze as the user's turns tell it: the agent's path (blue line), ${n ? `each cell it stood on with its number as the answers' lists give it (counted row by row from the top left${worked}), ` : ''}the walls they name (thick red), the goal (★)${
     maze.stuck ? `; from turn ${maze.stuck.from} to turn ${maze.stuck.to} it stands at the same cell` : ''
-  }.`;
+  }.${driftSaid(maze)}`;
   return (
     <figure className="lesson-maze" data-testid="lesson-maze">
       <svg viewBox={`-2 -2 ${side + 4} ${side + 4}`} width={side + 4} height={side + 4} role="img" aria-label={caption}>

@@ -129,3 +129,33 @@ export function useTextScrolledAway(cardRef: RefObject<HTMLElement | null>, inde
   }, [cardRef, index]);
   return away;
 }
+
+/**
+ * Whether the card holds more text below what it shows: on a phone the sheet is a third of the screen and readers
+ * took its last visible line for its end. Checked on scroll and whenever the card or its contents change size.
+ */
+export function useMoreBelow(cardRef: RefObject<HTMLElement | null>, index: number): boolean {
+  const [more, setMore] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: checked again when the step (and so its text) changes
+  useEffect(() => {
+    const card = cardRef.current;
+    if (!card) return;
+    // A few pixels of slack: the sticky buttons' negative offset leaves the card a hair taller than it scrolls.
+    const check = () => setMore(card.scrollHeight - card.scrollTop - card.clientHeight > 8);
+    check();
+    card.addEventListener('scroll', check, { passive: true });
+    const sized = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(check);
+    sized?.observe(card);
+    for (const child of card.children) sized?.observe(child);
+    return () => {
+      card.removeEventListener('scroll', check);
+      sized?.disconnect();
+    };
+  }, [cardRef, index]);
+  return more;
+}
+
+/** Scrolls the card down by most of what it shows, keeping a line or two of what was read in view. */
+export function scrollCardOn(card: HTMLElement | null): void {
+  card?.scrollBy({ top: card.clientHeight * 0.7, behavior: motion() });
+}

@@ -41,7 +41,7 @@ const WORDS: Entry[] = [
   {
     term: 'copy, stripe',
     means:
-      'on the heatmap, a copy is one bright cell where a token reads the same word in a prior assistant answer; a stripe is a column every row reads, whatever its word.',
+      'on the heatmap, a copy is one bright cell where a token reads the same word in a prior assistant answer, and copies in order make a slanted line; a stripe is a column every row reads, whatever its word.',
   },
   {
     term: 'diagonal ratio',

@@ -36,7 +36,7 @@ export function copyBoxSaid(w: LessonWorld): string {
   // One ahead, said why: a row computes the next word, so a copier reads the word it copies next.
   const second = !off ? '' : off > 0 ? `, or its ${ordinal(10 + off)}, the word it copies next` : ` or ${ordinal(10 + off)}`;
   // Pointed at the drawing above the heatmaps: readers learned the idea from it, not from the real picture.
-  const line = `A word-for-word copy is a slanted line (drawn above the heatmaps): the answer's 10th token reads a prior assistant answer's 10th${second}.`;
+  const line = `A copy is a token reading the same word in a prior assistant answer. Copies in order make a slanted line (drawn above the heatmaps): the answer's 10th token reads that answer's 10th${second}.`;
   if (!r || !copy || off === null) return line;
   // How long the real line runs, so a reader does not hunt for the drawing's long one (readers found none). A short
   // one said plainly: counting runs "2 in a row, 4 just past the band" sent readers hunting cell by cell.

@@ -41,28 +41,6 @@ export const QUIZ: QuizQuestion[] = [
     revisit: 'hide',
   },
   {
-    // The control applied to new counts: the learner reads AO against DE, as the lesson did.
-    question:
-      'Another model repeats a wrong move in 70 % of turns with its whole history, in 40 % with none (DE) and in 68 % with only its own answers hidden (AO). What brings the extra repeats?',
-    options: ['its own answers, which AO hides', "the user's turns, which AO keeps and DE drops", 'nothing in the history: the move is the same either way'],
-    correct: 1,
-    why: "Hiding its own answers barely changes the count (68 %), while dropping the user's turns too brings it down (40 %): here the pull is in what the user said.",
-    revisit: 'hide',
-  },
-  {
-    // The recap's direct test on new counts: only the previous answer hidden, against all of them hidden (AO).
-    question:
-      'Another model repeats a wrong move in 80 % of its moves with its whole history, 50 % with none (DE), 79 % with only its previous answer hidden and 51 % with all its answers hidden (AO). What do these counts show?',
-    options: [
-      'the pull sits in its previous answer alone, which both of those hide',
-      "the pull sits in the user's turns, which both of those keep",
-      'its older answers carry the pull even with the previous one hidden',
-    ],
-    correct: 2,
-    why: "Hiding only its previous answer leaves the extra repeats (79 %); hiding all its answers takes them away (51 %, near DE). The user's turns stay under both, so they cannot be the difference: with the previous answer hidden, its older answers still carry the pull. The previous one may carry it too: any one of them may be enough.",
-    revisit: 'hide-last',
-  },
-  {
     // The lesson's own control, recalled: what hiding the answer two turns back rules out.
     question:
       'In the lesson, hiding only its previous answer (AO-last) brought the repeats at a wall down near DE, while hiding the answer two turns back did not. What does that second result rule out?',
@@ -126,6 +104,31 @@ export const QUIZ: QuizQuestion[] = [
     correct: 1,
     why: 'Attention shows where a token reads, against an even share; whether what it read made the choice is tested by what the model writes with and without it.',
     revisit: 'shares',
+  },
+  {
+    // The sink, met on the shares step: bright, yet not what the answer leans on.
+    question:
+      "In a large chat model, the heatmap's first column (the conversation's first token) is bright in almost every row, though that token says nothing about the task. What is it most likely?",
+    options: [
+      'a copy: every row of the answer writes again the first word of the conversation',
+      'probably the instructions, which every token must read to answer, though a test would tell',
+      'the sink: where the model parks attention it has no use for, which says little about what it leans on',
+    ],
+    correct: 2,
+    why: "A token's shares must add up to 100 %, and large models park what they do not need on the first tokens: the sink. Its brightness says little about which words the answer leans on, so the shares count it apart.",
+    revisit: 'shares',
+  },
+  {
+    // Copy against stripe, as the heatmap step tells them apart.
+    question: 'On the heatmap, one token of a prior assistant answer is bright in every row of the new answer, whatever word the row itself is. What is it?',
+    options: [
+      'a stripe: a token every row reads, not a copy of any one word',
+      'a copy in order: each row reads the word at its own place in that answer',
+      'most likely a copy of that word, made again at every row, though a test would tell',
+    ],
+    correct: 0,
+    why: 'A copy is one bright cell, a token reading the same word; copies in order make a slanted line. A column bright in every row, whatever the row says, is a stripe.',
+    revisit: 'heatmap',
   },
   {
     // The band's edge applied: a copy shifted further than r is missed, so a low ratio does not rule copying out.

@@ -79,7 +79,7 @@ export const LESSON: LessonStep[] = [
     region: 'heatmap',
     setup: WALL,
     text: (w) =>
-      `The diagonal ratio adds up the answer's attention inside the pink band, within ${w.radius} tokens of the dotted line, where copies in order fall, over ${priorCount(w)}prior assistant answers. A copy shifted further off is missed. ${diagonalAsk(w)}`,
+      `The diagonal ratio adds up the answer's attention inside the pink band, over ${priorCount(w)}prior assistant answers. The band reaches ${w.radius} tokens either side of the dotted line, where copies in order (step ${stepNo('heatmap')}'s slanted line) fall; a copy shifted further off is missed. ${diagonalAsk(w)}`,
     source:
       'The diagonal inertia indicator of paper 2, section 3.4: D = mean over answer tokens i of the sum, over prior assistant answers p and offsets |j − i| ≤ r, of A[i, start of p + j], with r = 5. The list of cells grows each turn, so in older answers the copied words drift off the line.',
     action: 'Look at the band in the left heatmap (Full), then pick your guess.',

@@ -54,6 +54,7 @@ export function useLessonWorld(): LessonWorld {
   const maze = mazeTrail(
     system,
     texts.slice(0, turn ?? turns).flatMap((t) => (t.asked === null ? [] : [t.asked])),
+    texts.slice(0, turn ?? turns).flatMap((t) => (t.asked === null ? [] : [t.answer])),
   );
   return {
     results,
