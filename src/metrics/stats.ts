@@ -130,3 +130,19 @@ export function clusterInterval(diffs: readonly number[], level = 0.95, draws = 
   const tail = (1 - level) / 2;
   return [sums[Math.floor(tail * (draws - 1))]!, sums[Math.ceil((1 - tail) * (draws - 1))]!];
 }
+
+/**
+ * Holm's step-down correction for many comparisons: the smallest p times their number, the next times one fewer, and
+ * so on, each at least the one before it and at most 1. A finding that passes after it passes with every comparison
+ * made counted, not just its own (a few lines; no statistics package needed).
+ */
+export function holm(ps: readonly number[]): number[] {
+  const order = ps.map((p, i) => [p, i] as const).sort((a, b) => a[0] - b[0]);
+  const out = new Array<number>(ps.length);
+  let floor = 0;
+  order.forEach(([p, i], rank) => {
+    floor = Math.max(floor, Math.min(1, (ps.length - rank) * p));
+    out[i] = floor;
+  });
+  return out;
+}

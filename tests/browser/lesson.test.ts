@@ -23,6 +23,7 @@ import { hiddenTally, latestTally } from '../../src/views/lesson/hidden-counts';
 import { analyzeHeads } from '../../src/analysis/heads';
 import { bottomHeads, headLabel, headMask, inHeadOrder, topHeads } from '../../src/analysis/ablation';
 import { LESSON, type LessonStep, QUIZ } from '../../src/views/lesson/steps';
+import { evidenceRows } from '../../src/views/lesson/evidence';
 import { stepNo } from '../../src/views/lesson/order';
 import { numbersOf, sentencesOf, unbroken, WORDS } from '../../src/views/lesson/world';
 import { startAppServer } from '../helpers/app-server';
@@ -164,12 +165,17 @@ async function revealAsRead(card: Locator): Promise<string> {
   )
     .map(([c, k]) => `[picture: ${c}${k ? `; key: ${k}` : ''}] `)
     .join('');
-  // The count table, row by row, as a reader scans it.
-  const counts = (await card.getByTestId('lesson-counts').count())
-    ? `[table: ${await card.locator('[data-testid="lesson-counts"] caption').textContent()}; ${await card
-        .getByTestId('lesson-counts')
-        .evaluate((t) => [...t.querySelectorAll('tr')].map((r) => [...r.cells].map((c) => c.textContent).join(' | ')).join(' / '))}]`
-    : '';
+  // The fold's tables (the counts, the check's comparisons), row by row, as a reader scans them.
+  const counts = (
+    await card
+      .locator('[data-testid="lesson-more"] table')
+      .evaluateAll((ts) =>
+        ts.map(
+          (t) =>
+            `[table: ${t.querySelector('caption')?.textContent}; ${[...t.querySelectorAll('tr')].map((r) => [...r.cells].map((c) => c.textContent).join(' | ')).join(' / ')}]`,
+        ),
+      )
+  ).join(' ');
   const fold = (await card.getByTestId('lesson-more').count())
     ? ` [folded under "${await card.locator('[data-testid="lesson-more"] > summary').textContent()}":] ${await text('lesson-said-rest')} ${pictures}${await text('lesson-figures')}${counts ? ` ${counts}` : ''}`
     : '';
@@ -754,6 +760,13 @@ describe('the lesson, walked with the keyboard only', () => {
       const board = scoreboard({ generate: true, contexts: true, hide: true, cpl: true }, undefined, ['full', 'de', 'ao-last', 'ao-second-last', 'twin'])!;
       expect(await card.getByTestId('lesson-board-row').allTextContents()).toEqual(
         board.rows.map((r) => `${r.label}${r.repeats}\u00a0%${r.counted ?? ''}${r.noMove ? `${r.noMove}\u00a0% no move` : ''}`),
+      );
+      // Every comparison in one table, in the fold: a row each, its luck alone and counted with the rest.
+      const evidence = evidenceRows();
+      const rows = card.getByTestId('lesson-evidence-row');
+      expect(await rows.count()).toBe(evidence.length);
+      expect(await rows.first().textContent()).toBe(
+        `${evidence[0]!.compared} (repeats the blocked move; step 2)${evidence[0]!.onlyFirst} / ${evidence[0]!.onlySecond}+${evidence[0]!.gap} (+${evidence[0]!.range[0]} to +${evidence[0]!.range[1]})${evidence[0]!.said}${evidence[0]!.holmSaid}: more than luck`,
       );
     });
     await expect.poll(() => card.count()).toBe(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusterInterval, median, signFlipTest, signTest, slope, spearman } from '../../src/metrics/stats';
+import { clusterInterval, holm, median, signFlipTest, signTest, slope, spearman } from '../../src/metrics/stats';
 
 describe('rank correlation and slope (hand-computed)', () => {
   it('spearman', () => {
@@ -74,5 +74,16 @@ describe('the sign test (hand-computed)', () => {
     expect(hi).toBeGreaterThan(12);
     expect(lo50).toBeGreaterThanOrEqual(lo);
     expect(hi50).toBeLessThanOrEqual(hi);
+  });
+});
+
+describe("Holm's correction for many comparisons (hand-computed)", () => {
+  it('multiplies the smallest p by their number, the next by one fewer, never falling, at most 1', () => {
+    // Sorted: 0.01 × 4 = 0.04; 0.03 × 3 = 0.09; 0.04 × 2 = 0.08, raised to 0.09; 0.5 × 1 = 0.5. Back in input order.
+    const got = holm([0.01, 0.04, 0.03, 0.5]);
+    [0.04, 0.09, 0.09, 0.5].forEach((p, i) => expect(got[i]).toBeCloseTo(p, 12));
+    expect(holm([0.4, 0.3])).toEqual([0.6, 0.6]);
+    expect(holm([0.9, 0.9, 0.9])).toEqual([1, 1, 1]);
+    expect(holm([])).toEqual([]);
   });
 });

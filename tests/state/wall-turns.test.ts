@@ -526,7 +526,7 @@ describe('the wall counts the lesson quotes', () => {
       said: 'Could the gap be luck? Were Full and DE alike, luck would make one this size 1 time in 2 or more, so it could be luck.',
       // Why no history still repeats, unfolded: its own rate, and what the pull is measured from.
       caveat: "with no history it still walks back in 45 % of the time, so only the gap above that is the history's pull.",
-      more: "Over 200 turns right after a wall, in the 3 of the 40 mazes where it hit one, the whole history adds 30 repeats in every 100 moves (75 − 45); the next steps find where they come from. The model always writes its likeliest next token, so a rerun writes the same answers: luck here is which mazes and turns came up. The two disagree on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, luck would split them this unevenly less than 1 time in 1,000. The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in 2 of the 3 mazes with a wall (by 1 to 3 turns), DE in 1 (by 1 turn); were the two alike, which one repeats more in a maze would be a coin toss, and the mazes' gaps would add up this lopsided 1 time in 2 or more. Full's extra repeats come to 3 turns; drawing 3 of these mazes again at random, 10,000 times, 95 % of the totals fall between −3 and 9.",
+      more: "Over 200 turns right after a wall, in the 3 of the 40 mazes where it hit one, the whole history adds 30 repeats in every 100 moves (75 − 45); the next steps find where they come from. The model always writes its likeliest next token, so a rerun writes the same answers: luck here is which mazes and turns came up. The two disagree on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, luck would split them this unevenly less than 1 time in 1,000. Counted maze by maze, Full repeats more in 2 of the 3 mazes with a wall (by 1 to 3 turns), DE in 1 (by 1 turn); were the two alike, which one repeats more in a maze would be a coin toss, and the mazes' gaps would add up this lopsided 1 time in 2 or more. Full's extra repeats come to 3 turns; drawing 3 of these mazes again at random, 10,000 times, 95 % of the totals fall between −3 and 9.",
       counts: {
         caption: 'The counts: where the move went, on each of the 200 turns right after a wall (40 mazes the demo model played)',
         rowsAre: 'policy',
@@ -701,7 +701,7 @@ describe('the wall counts the lesson quotes', () => {
     );
     // The same wall and any wall, side by side: AO-last 88 and 110 of 190 moves; the control 140 and 175 of 195; DE 90 and 120 of 200 (45 %, 60 %); Full 150 and 180 of 200.
     expect(latestTally(c).said).toBe(
-      'With its previous answer hidden (AO-last), 46 % of its moves go back into the wall; with the one two turns back hidden, 72 %. Into the same wall and into any wall: AO-last 46 % and 58 %, its control 72 % and 90 %. No history (DE): 45 % and 60 %; the whole history: 75 % and 90 %.',
+      'With its previous answer hidden (AO-last), 46 % of its moves go back into the wall; with the one two turns back hidden, 72 %.',
     );
     // Why the drop is not the placeholder's confusion alone, first in the fold.
     expect(latestTally(c).more).toMatch(

@@ -1,5 +1,6 @@
 import type { Ref } from 'react';
 import { CountTable } from './CountTable';
+import { EvidenceTable } from './EvidenceTable';
 import { GoalChart } from './GoalChart';
 import { LuckMeter } from './LuckMeter';
 import { RecapTable } from './RecapTable';
@@ -25,6 +26,7 @@ export function foldSummary(r: Reveal, rest: string, luckShown = false): string 
     rest && 'more in words',
     !luckShown && r.luck && r.luck.length > 0 && 'could it be luck?',
     (r.more || r.counts) && 'the figures behind this',
+    r.evidence && 'how sure is each finding?',
   ].filter(Boolean);
   return `Read more: ${parts.join(' · ')}`;
 }
@@ -66,7 +68,7 @@ export function RevealBox({ reveal, count, step, written, boxRef }: RevealBoxPro
   const [picture = null, ...others] = pictures;
   const folded = [...others, luckShown ? null : luck].filter(Boolean);
   // An empty "more" is no fold: a reader opened one and found nothing.
-  const hasFold = rest !== '' || folded.length > 0 || Boolean(reveal.more) || Boolean(reveal.counts);
+  const hasFold = rest !== '' || folded.length > 0 || Boolean(reveal.more) || Boolean(reveal.counts) || Boolean(reveal.evidence);
   return (
     <div className="lesson-reveal" data-testid="lesson-reveal" data-said={unbroken(reveal.said)} ref={boxRef}>
       {reveal.takeaway && (
@@ -109,6 +111,7 @@ export function RevealBox({ reveal, count, step, written, boxRef }: RevealBoxPro
           {folded}
           {reveal.counts && <CountTable table={reveal.counts} />}
           {reveal.more && <p data-testid="lesson-figures">{unbroken(reveal.more)}</p>}
+          {reveal.evidence && <EvidenceTable rows={reveal.evidence} />}
         </details>
       )}
     </div>

@@ -99,9 +99,6 @@ function confusion(c: WallCounts): string {
  */
 export const controlKeeps = (c: WallCounts): boolean => (moveRate(c, 'ao-second-last') - moveRate(c, 'de')) * 2 > historyAdds(c);
 
-/** Moves into any wall, the same or another, of the moves made: a drop in same-wall repeats may only swap walls. */
-const anyWall = (c: WallCounts, w: Writer): number => rate(c.moved[w] - c.open[w], c.moved[w] || 1);
-
 /**
  * Why AO-last's moves go into other walls, said where they do: the placeholder's doing where its control's placeholder
  * does the same; else any change to that answer (Cut-last, which keeps its list of cells, in the fold, tells which).
@@ -183,14 +180,12 @@ export function latestTally(c: WallCounts = WALL_COUNTS): Reveal {
     all: 'Hiding its previous answer leaves the extra repeats as they were.',
     below: 'Hiding its previous answer confuses it below even no history, so it tells little.',
   }[v];
-  // The same wall and any wall, side by side: readers counted any wall from the table and found the swap.
-  const both = (w: Writer) => `${moveRate(c, w)} % and ${anyWall(c, w)} %`;
   // Why the drop is not the placeholder's confusion alone, first in the fold.
   const drop = confusion(c).trim();
   return {
     takeaway,
     // The card's sentence: the test against its control, the same wall only; any wall, in the fold.
-    said: `With its previous answer hidden (AO-last), ${moveRate(c, 'ao-last')} % of its moves go back into the wall; with the one two turns back hidden, ${moveRate(c, 'ao-second-last')} %. Into the same wall and into any wall: AO-last ${both('ao-last')}, its control ${both('ao-second-last')}. No history (DE): ${both('de')}; the whole history: ${both('full')}.`,
+    said: `With its previous answer hidden (AO-last), ${moveRate(c, 'ao-last')} % of its moves go back into the wall; with the one two turns back hidden, ${moveRate(c, 'ao-second-last')} %.`,
     ...(shaken && { caveat: shaken }),
     luck: [
       luckRow('AO-last against Full', c.split.full['ao-last']),

@@ -175,7 +175,7 @@ export function headsOffReveal(
           [wordsCopied(a.withAll, previous), wordsCopied(a.withOff, previous), ...(c ? [wordsCopied(c.withOff, previous)] : [])],
           topWrong || controlWrong,
         )}`;
-  const grid = ' In the grid, × marks a head switched off and ★ the head with the highest diagonal ratio.';
+  const grid = ' In the grid, × marks a head switched off.';
   const reading = offMeaning(a, walls);
   return {
     said: readingInFold ? moves : `${moves} ${reading}`,

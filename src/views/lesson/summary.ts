@@ -2,7 +2,8 @@
  * The lesson's close: what its history does to the move the model writes, and what attention showed, side by side
  * (two lists on the card), from the stored counts and, where the page has them, the figures against chance.
  */
-import { byChance, growsSaid, historyAdds, ltBringsMost, movePct } from './wall-counts';
+import { type EvidenceRow, evidenceRows } from './evidence';
+import { byChance, growsSaid, historyAdds, LUCK_LINE, ltBringsMost, movePct } from './wall-counts';
 import { beyondRandom, freesNoMore, headsCarry, headsClear, mostlyIntoWalls, stillPct } from './heads-tally';
 import { controlKeeps, followsSwap, hideVerdict, SWAP_PULL, swapSaid, unsettled } from './hidden-counts';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
@@ -84,7 +85,9 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop
         : ''
     }`,
   ];
+  const evidence = evidenceRows(c, loop);
   return {
+    evidence,
     takeaway: 'Conversational inertia is a model leaning on its own prior assistant answers more than the task needs.',
     said: 'What the model writes measures the inertia; attention shows where to look, and switching parts off tests what it shows.',
     points: [
@@ -108,6 +111,15 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop
       },
     ],
     // The card keeps four lines on the move; where the gap sits and what LT showed, with the papers' findings, folded.
-    more: `${grows ? `${grows} ` : ''}${followsSwap(c) ? `${swapSaid(c)} ${SWAP_PULL} ` : ''}With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ', so the pull is mostly in the turn before' : ''}. What the papers report in large chat models (their figures, not this page's): ${papers.join(' ')} Every rate counts the moves made on the same stored turns right after a wall; the steps before give the counts and how often luck alone would give each gap. The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
+    more: `${grows ? `${grows} ` : ''}${followsSwap(c) ? `${swapSaid(c)} ${SWAP_PULL} ` : ''}With only the turn before (LT), ${movePct(c, 'lt')}${lt ? ', so the pull is mostly in the turn before' : ''}. What the papers report in large chat models (their figures, not this page's): ${papers.join(' ')} Every rate counts the moves made on the same stored turns right after a wall. ${evidenceSaid(evidence)} The inspector stays open: every panel has its "what is this", and a real chat model loads by its Hub id in the Model panel.`,
   };
+}
+
+/** The table's reading in one sentence: how many gaps pass alone, and how many once every comparison is counted. */
+export function evidenceSaid(rows: readonly EvidenceRow[]): string {
+  const alone = rows.filter((r) => r.p < 1 / LUCK_LINE).length;
+  const held = rows.filter((r) => r.clear).length;
+  const names = rows.filter((r) => r.clear).map((r) => r.compared);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
+  return `Counted alone, ${alone} of the lesson's ${rows.length} comparisons give a gap more than luck. Among many comparisons one may pass by luck, so the table below also counts all ${rows.length} at once: then ${held === 0 ? 'none does' : `${held} ${held === 1 ? 'does' : 'do'}, ${list}`}. Trust most what several steps agree on.`;
 }

@@ -30,7 +30,7 @@ const turnsOnly = ({ first, second }: Split): Split => ({ first, second });
 const turnByTurn = (s: Split) => chanceOf(signTest(s.first, s.second));
 
 /** A chance `p` in the lesson's words, and whether it is under the line. */
-function chanceOf(p: number): { p: number; said: string; clear: boolean } {
+export function chanceOf(p: number): { p: number; said: string; clear: boolean } {
   // One form throughout ("1 time in N"), rounded as a newcomer would say it.
   const said =
     p < 0.001 ? 'less than 1 time in 1,000' : p < 0.01 ? 'less than 1 time in 100' : p >= 0.5 ? '1 time in 2 or more' : `about 1 time in ${Math.round(1 / p)}`;
@@ -157,7 +157,7 @@ function mazeSaid(d: readonly number[], chance: string): string {
   // How far the total could move with other mazes: a reader asked for an interval computed maze by maze, not turn by turn.
   const total = d.reduce((x, y) => x + y, 0);
   const [lo, hi] = clusterInterval(d);
-  return `The turns of one maze share its history, so they are not independent tosses. Counted maze by maze, Full repeats more in ${more.length} of the ${d.length} mazes with a wall${by(more)}, DE in ${fewer.length}${by(fewer)}; were the two alike, which one repeats more in a maze would be a coin toss, and the mazes' gaps would add up this lopsided ${chance}. Full's extra repeats come to ${total} turns; drawing ${d.length} of these mazes again at random, 10,000 times, 95 % of the totals fall between ${signed(lo)} and ${signed(hi)}.`;
+  return `Counted maze by maze, Full repeats more in ${more.length} of the ${d.length} mazes with a wall${by(more)}, DE in ${fewer.length}${by(fewer)}; were the two alike, which one repeats more in a maze would be a coin toss, and the mazes' gaps would add up this lopsided ${chance}. Full's extra repeats come to ${total} turns; drawing ${d.length} of these mazes again at random, 10,000 times, 95 % of the totals fall between ${signed(lo)} and ${signed(hi)}.`;
 }
 
 /** Whether fewer than half the stored repeats look back plainly: then the inside recap calls attention a clue, not the cause. */

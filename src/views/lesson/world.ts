@@ -12,6 +12,7 @@ import { turnsSeen } from '../../context/history';
 import type { PolicyNumbers } from '../../context/policy';
 import { fmtPercent } from '../figures/format';
 import type { Streak } from './moves';
+import type { EvidenceRow } from './evidence';
 import type { MazeTrail } from './maze';
 import type { StepId } from './order';
 import type { Board } from './wall-counts';
@@ -106,6 +107,8 @@ export interface Reveal {
   counts?: CountTable;
   /** The step's comparisons of counts on the luck meter: how often luck alone would give each gap. */
   luck?: LuckRow[];
+  /** Every comparison of the lesson in one table, each with its luck alone and counted with the rest (the check's fold). */
+  evidence?: EvidenceRow[];
 }
 
 /** One comparison on the luck meter: the sign test's chance `p`, in words (`said`), and whether it is under 1 in 20. */
