@@ -23,7 +23,11 @@ describe("the check's table of every comparison", () => {
     // The range holds the gap; Holm's correction is of every row's p, and never lowers one.
     expect(first.range[0]).toBeLessThanOrEqual(first.gap);
     expect(first.range[1]).toBeGreaterThanOrEqual(first.gap);
-    expect(rows.map((r) => r.holm)).toEqual(holm(rows.map((r) => r.p)));
+    // Holm's correction within each question: the main comparison alone keeps its own luck.
+    expect(first.holm).toBe(first.p);
+    const where = rows.filter((r) => r.question === rows[1]!.question);
+    expect(where.map((r) => r.holm)).toEqual(holm(where.map((r) => r.p)));
+    expect(where.map((r) => r.step)).toEqual(['contexts', 'hide', 'hide-last', 'hide-last', 'hide-last']);
     for (const r of rows) expect(r.holm).toBeGreaterThanOrEqual(r.p);
     // Each hiding row reads Full first: Full repeats more where its answers are hidden (the gap is Full's extra repeats).
     const aoLast = rows.find((r) => r.compared.startsWith('Full against AO-last'))!;
@@ -45,12 +49,12 @@ describe("the check's table of every comparison", () => {
     expect(goalsByMaze(a, b)).toEqual({ first: 1, second: 1, byMaze: [1, -1, 0] });
   });
 
-  it('says how many pass alone and how many once all are counted, naming those', () => {
+  it('says how many pass alone, and names those that could be luck once their question is counted', () => {
     const row = (compared: string, p: number, clear: boolean) => ({ compared, p, clear }) as EvidenceRow;
     expect(evidenceSaid([row('A', 0.001, true), row('B', 0.03, false), row('C', 0.4, false)])).toBe(
-      "Counted alone, 2 of the lesson's 3 comparisons give a gap more than luck. Among many comparisons one may pass by luck, so the table below also counts all 3 at once: then 1 does, A. Trust most what several steps agree on.",
+      "Counted alone, 2 of the lesson's 3 comparisons give a gap more than luck. Among many comparisons one may pass by luck, so the table below also counts together those made for one question: then B could be luck. Trust most what several steps agree on.",
     );
-    expect(evidenceSaid([row('A', 0.001, true), row('B', 0.002, true), row('C', 0.4, false)])).toContain('then 2 do, A and B.');
-    expect(evidenceSaid([row('A', 0.2, false)])).toContain('then none does.');
+    expect(evidenceSaid([row('A', 0.01, false), row('B', 0.02, false), row('C', 0.4, false)])).toContain('then A and B could be luck.');
+    expect(evidenceSaid([row('A', 0.001, true), row('C', 0.4, false)])).toContain('each still passes.');
   });
 });

@@ -49,7 +49,7 @@ describe('the recap of the look inside', () => {
       [
         `${stepNo('diagonal')}. The diagonal`,
         '2.8 times an even share (over 149 turns at a wall, 1.4)',
-        'copies them in order more than an even share gives, mostly the list of cells the task asks for',
+        'copies them in order beyond an even share, mostly the list of cells the task asks for',
       ],
       [`${stepNo('filler')}. Filler in place of its answers`, '10 % against 60 %', 'the copying follows their words'],
       // Head 1 of layer 1: 1.2 against the layer's 0.6.
@@ -86,7 +86,7 @@ describe('the recap of the look inside', () => {
     );
     // Of the 43 moves changed, 11 open ways: 32 into other walls.
     expect(r.said).toBe(
-      `${SO_WHAT} The clues were that it leans on its own answers, copies them in order more than an even share gives, and one head stands out from its layer. Most moves it changes run into another wall: the heads change which wall, not whether, so they do not show the way out.`,
+      `${SO_WHAT} The clues were that it leans on its own answers, copies them in order beyond an even share, and one head stands out from its layer. Most moves it changes run into another wall: the heads change which wall, not whether, so they do not show the way out.`,
     );
     expect(r.table!.rows).toHaveLength(5);
     // The stored repeats read one by one, in the fold: 15 of 116 = 12.9 %, fewer than half, so a look is not needed.
@@ -125,7 +125,7 @@ describe('the recap of the look inside', () => {
       insideRows(flat, filler, c)
         .slice(0, 2)
         .map((r) => r.tells),
-    ).toEqual(['about what their length gives them: no sign of leaning', 'no more in order than an even share gives']);
+    ).toEqual(['about what their length gives them: no sign of leaning', 'no more in order than an even share']);
     // A little above chance (1.3 times, as on the demo model's answer): said as a little, and as a clue.
     const some = { ...full, ratios: { ...full.ratios, prior: 0.45 } } as PolicyResult;
     expect(insideRows(some, filler, c)[0]!.tells).toBe('a little more than their length gives them: mostly, they are just long');

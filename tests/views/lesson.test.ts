@@ -717,7 +717,7 @@ describe('the lesson', () => {
     // The guess (about an even share) read against the figure in the same three words: right, then wrong.
     const w = { ...start, guesses: { diagonal: 1 }, results: [r] };
     expect(told('diagonal', w, w)).toMatch(
-      /You guessed about an even share, rightly; the band gets 20 %, 0\.9 times the 22 % even share, about an even share\. a stripe's cells inside the band count too, though they are not copies, so a band can pass its even share with little copying\. On the figures panel: .* It is part of/,
+      /You guessed about an even share, rightly; the band gets 20 %, 0\.9 times the 22 % even share, about an even share\. a stripe's cells inside the band count too, though not copies, so a band can pass its even share with little copying\. On the figures panel: .* It is part of/,
     );
     const twice = { ...w, results: [{ ...r, diagonal: 0.5 }] };
     expect(told('diagonal', twice, twice)).toMatch(

@@ -1,20 +1,20 @@
-import type { EvidenceRow } from './evidence';
+import { type EvidenceRow, QUESTIONS } from './evidence';
 import { stepNo } from './order';
 
 /** A gap with its sign, as the table reads it: "+46", "−3". */
 const signed = (n: number): string => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
 
 /**
- * The check's fold: every comparison the lesson makes, with its luck alone and counted against all of them (Holm's
- * correction), so a reader sees in one place which findings hold once the many comparisons are counted.
+ * The check's fold: every comparison the lesson makes, under the question it answers, with its luck alone and counted
+ * with the other comparisons of that question (Holm's correction), so a reader sees in one place which findings hold.
  */
 export function EvidenceTable({ rows }: { rows: EvidenceRow[] }) {
   return (
     <table className="lesson-counts lesson-evidence" data-testid="lesson-evidence">
       <caption>
-        How sure is each finding? Every comparison the lesson makes, on the same turns (or mazes). The gap: how many more times the first does what is counted;
-        in brackets, where 95 % of 10,000 redraws of the mazes put it. Luck: how often luck alone would give the gap, were the two alike; then the same counting
-        that the lesson makes {rows.length} comparisons (Holm's correction).
+        How sure is each finding? Every comparison the lesson makes, under the question it answers, on the same turns (or mazes). The gap: how many more times
+        the first does what is counted; in brackets, where 95 % of 10,000 redraws of the mazes put it. Luck: how often luck alone would give the gap, were the
+        two alike; then the same counting the other comparisons made for that question (Holm's correction).
       </caption>
       <thead>
         <tr>
@@ -22,28 +22,37 @@ export function EvidenceTable({ rows }: { rows: EvidenceRow[] }) {
           <th scope="col">only the first / only the second</th>
           <th scope="col">gap (95 % range)</th>
           <th scope="col">luck alone</th>
-          <th scope="col">luck, counting all {rows.length}</th>
+          <th scope="col">luck, counting its question's comparisons</th>
         </tr>
       </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.compared} data-testid="lesson-evidence-row">
-            <th scope="row">
-              {r.compared} ({r.counted}; step {stepNo(r.step)})
+      {QUESTIONS.map((q) => (
+        <tbody key={q}>
+          <tr>
+            <th scope="colgroup" colSpan={5} className="lesson-evidence-question">
+              {q}
             </th>
-            <td>
-              {r.onlyFirst} / {r.onlySecond}
-            </td>
-            <td>
-              {signed(r.gap)} ({signed(r.range[0])} to {signed(r.range[1])})
-            </td>
-            <td>{r.said}</td>
-            <td>
-              {r.holmSaid}: <strong>{r.clear ? 'more than luck' : 'could be luck'}</strong>
-            </td>
           </tr>
-        ))}
-      </tbody>
+          {rows
+            .filter((r) => r.question === q)
+            .map((r) => (
+              <tr key={r.compared} data-testid="lesson-evidence-row">
+                <th scope="row">
+                  {r.compared} ({r.counted}; step {stepNo(r.step)})
+                </th>
+                <td>
+                  {r.onlyFirst} / {r.onlySecond}
+                </td>
+                <td>
+                  {signed(r.gap)} ({signed(r.range[0])} to {signed(r.range[1])})
+                </td>
+                <td>{r.said}</td>
+                <td>
+                  {r.holmSaid}: <strong>{r.clear ? 'more than luck' : 'could be luck'}</strong>
+                </td>
+              </tr>
+            ))}
+        </tbody>
+      ))}
     </table>
   );
 }

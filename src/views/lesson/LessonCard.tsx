@@ -242,7 +242,7 @@ function Card({ index }: { index: number }) {
       <div className="row lesson-nav">
         {moreBelow && !folded && (
           // Tab order keeps Next first after the card's text: this is a pointer's shortcut, and the keyboard scrolls anyway.
-          <button type="button" className="lesson-more" tabIndex={-1} onClick={() => scrollCardOn(cardRef.current)} data-testid="lesson-more">
+          <button type="button" className="lesson-more" tabIndex={-1} onClick={() => scrollCardOn(cardRef.current)} data-testid="lesson-more-below">
             more below ↓
           </button>
         )}

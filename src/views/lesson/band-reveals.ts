@@ -125,7 +125,7 @@ export function diagonalReveal(w: LessonWorld): Reveal {
       rows,
     },
     // The brightest things on the heatmap are not what the band measures: said unfolded, readers judged by them.
-    caveat: "a stripe's cells inside the band count too, though they are not copies, so a band can pass its even share with little copying.",
+    caveat: "a stripe's cells inside the band count too, though not copies, so a band can pass its even share with little copying.",
     ...(split.takeaway ? { takeaway: split.takeaway } : {}),
     // Where the lines split it, that split is the card's reading; where the bright cells stand, in the fold.
     said: `${yours}the band gets ${percent(r.diagonal)}${times}.${lines ? '' : stripe}${split.said}`,

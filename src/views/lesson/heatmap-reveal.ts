@@ -16,7 +16,7 @@ import { figuresOf, LOADING, type LessonWorld, percent, type Reveal } from './wo
 export function heatmapText(w: LessonWorld): string {
   const r = figuresOf(w);
   const turn = r?.messages.filter((m) => m.category === 'prior').at(-1)?.turn;
-  return `Each row is one token of turn ${w.turns}'s answer, laid out as step ${stepNo('attention')}'s bar: the brighter a cell, the more attention. The columns are the tokens it reads, zoomed in on ${turn ? `turn ${turn}'s` : 'the last'} answer. ${copyBoxSaid(w)}`;
+  return `Each row is one token of turn ${w.turns}'s answer, laid out as step ${stepNo('attention')}'s bar: brighter is more attention. Columns: the tokens it reads, zoomed on ${turn ? `turn ${turn}'s` : 'the last'} answer. ${copyBoxSaid(w)}`;
 }
 
 /**
@@ -36,12 +36,12 @@ export function copyBoxSaid(w: LessonWorld): string {
   // One ahead, said why: a row computes the next word, so a copier reads the word it copies next.
   const second = !off ? '' : off > 0 ? `, or its ${ordinal(10 + off)}, the word it copies next` : ` or ${ordinal(10 + off)}`;
   // Pointed at the drawing above the heatmaps: readers learned the idea from it, not from the real picture.
-  const line = `A copy is a token reading the same word in a prior assistant answer. Copies in order make a slanted line (drawn above the heatmaps): the answer's 10th token reads that answer's 10th${second}.`;
+  const line = `A copy: a token reading the same word in a prior assistant answer. Copies in order make a slanted line (drawn above): its 10th token reads that answer's 10th${second}.`;
   if (!r || !copy || off === null) return line;
   // How long the real line runs, so a reader does not hunt for the drawing's long one (readers found none). A short
   // one said plainly: counting runs "2 in a row, 4 just past the band" sent readers hunting cell by cell.
   const run = longestRun(r)?.length ?? 0;
-  const runs = run >= 3 ? `a bright line runs ${run} cells` : 'copies are short, single cells';
+  const runs = run >= 3 ? `a bright line runs ${run} cells` : 'copies are single cells';
   // The boxed cell's two tokens, so the reader knows what to find under the arrow.
   const pair =
     copy.reads === 'next' ? `${quoted(r, copy.q)} reading ${quoted(r, copy.k)}, the word it writes next` : `${quoted(r, copy.q)} reading ${quoted(r, copy.k)}`;

@@ -66,8 +66,8 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
       'how it reads them: in order?',
       `${times(full.diagonal, evenBand)}${typical('diagonal', c)}`,
       diagonal >= AGAINST_CHANCE.inOrder
-        ? 'copies them in order more than an even share gives, mostly the list of cells the task asks for'
-        : 'no more in order than an even share gives',
+        ? 'copies them in order beyond an even share, mostly the list of cells the task asks for'
+        : 'no more in order than an even share',
     ),
     row(
       'filler',
@@ -132,7 +132,7 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
       : prior >= AGAINST_CHANCE.aLittle
         ? 'it reads its own answers a little more than their length gives'
         : '',
-    diagonal >= AGAINST_CHANCE.inOrder ? 'copies them in order more than an even share gives' : '',
+    diagonal >= AGAINST_CHANCE.inOrder ? 'copies them in order beyond an even share' : '',
     head && head.standOut > 0 ? (head.standOut === 1 ? 'one head stands out from its layer' : 'a few heads stand out from their layer') : '',
   ].filter(Boolean);
   const listed = clues.length > 1 ? `${clues.slice(0, -1).join(', ')}, and ${clues.at(-1)}` : (clues[0] ?? '');

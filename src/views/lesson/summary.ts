@@ -117,9 +117,8 @@ export function summary(c: WallCounts = WALL_COUNTS, x: AgainstChance = {}, loop
 
 /** The table's reading in one sentence: how many gaps pass alone, and how many once every comparison is counted. */
 export function evidenceSaid(rows: readonly EvidenceRow[]): string {
-  const alone = rows.filter((r) => r.p < 1 / LUCK_LINE).length;
-  const held = rows.filter((r) => r.clear).length;
-  const names = rows.filter((r) => r.clear).map((r) => r.compared);
-  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
-  return `Counted alone, ${alone} of the lesson's ${rows.length} comparisons give a gap more than luck. Among many comparisons one may pass by luck, so the table below also counts all ${rows.length} at once: then ${held === 0 ? 'none does' : `${held} ${held === 1 ? 'does' : 'do'}, ${list}`}. Trust most what several steps agree on.`;
+  const alone = rows.filter((r) => r.p < 1 / LUCK_LINE);
+  const lost = alone.filter((r) => !r.clear).map((r) => r.compared);
+  const list = lost.length > 1 ? `${lost.slice(0, -1).join(', ')} and ${lost.at(-1)}` : (lost[0] ?? '');
+  return `Counted alone, ${alone.length} of the lesson's ${rows.length} comparisons give a gap more than luck. Among many comparisons one may pass by luck, so the table below also counts together those made for one question: ${lost.length ? `then ${list} could be luck` : 'each still passes'}. Trust most what several steps agree on.`;
 }
