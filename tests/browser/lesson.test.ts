@@ -766,7 +766,7 @@ describe('the lesson, walked with the keyboard only', () => {
       const rows = card.getByTestId('lesson-evidence-row');
       expect(await rows.count()).toBe(evidence.length);
       expect(await rows.first().textContent()).toBe(
-        `${evidence[0]!.compared} (repeats the blocked move; step 2)${evidence[0]!.onlyFirst} / ${evidence[0]!.onlySecond}+${evidence[0]!.gap} (+${evidence[0]!.range[0]} to +${evidence[0]!.range[1]})${evidence[0]!.said}${evidence[0]!.holmSaid}: more than luck`,
+        `${evidence[0]!.compared}repeats the blocked move · step 2${evidence[0]!.onlyFirst} / ${evidence[0]!.onlySecond}+${evidence[0]!.gap} (+${evidence[0]!.range[0]} to +${evidence[0]!.range[1]})${evidence[0]!.said}${evidence[0]!.holmSaid}: more than luck`,
       );
     });
     await expect.poll(() => card.count()).toBe(0);

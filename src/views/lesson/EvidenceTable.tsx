@@ -10,49 +10,57 @@ const signed = (n: number): string => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0
  */
 export function EvidenceTable({ rows }: { rows: EvidenceRow[] }) {
   return (
-    <table className="lesson-counts lesson-evidence" data-testid="lesson-evidence">
-      <caption>
-        How sure is each finding? Every comparison the lesson makes, under the question it answers, on the same turns (or mazes). The gap: how many more times
-        the first does what is counted; in brackets, where 95 % of 10,000 redraws of the mazes put it. Luck: how often luck alone would give the gap, were the
-        two alike; then the same counting the other comparisons made for that question (Holm's correction).
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">compared (what is counted)</th>
-          <th scope="col">only the first / only the second</th>
-          <th scope="col">gap (95 % range)</th>
-          <th scope="col">luck alone</th>
-          <th scope="col">luck, counting its question's comparisons</th>
-        </tr>
-      </thead>
-      {QUESTIONS.map((q) => (
-        <tbody key={q}>
+    // Five columns do not fit a phone's width: the table scrolls sideways in its own box there.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls must take the focus, so a keyboard can scroll it
+    <section className="lesson-evidence-box" tabIndex={0} aria-label="How sure is each finding: the table scrolls sideways">
+      <table className="lesson-counts lesson-evidence" data-testid="lesson-evidence">
+        <caption>
+          How sure is each finding? Every comparison the lesson makes, under the question it answers, on the same turns (or mazes). The gap: how many more times
+          the first does what is counted; in brackets, where 95 % of 10,000 redraws of the mazes put it. Luck: how often luck alone would give the gap, were the
+          two alike; then the same counting the other comparisons made for that question (Holm's correction).
+        </caption>
+        <thead>
           <tr>
-            <th scope="colgroup" colSpan={5} className="lesson-evidence-question">
-              {q}
-            </th>
+            <th scope="col">compared (what is counted)</th>
+            <th scope="col">only the first / only the second</th>
+            <th scope="col">gap (95 % range)</th>
+            <th scope="col">luck alone</th>
+            <th scope="col">luck, counting its question's comparisons</th>
           </tr>
-          {rows
-            .filter((r) => r.question === q)
-            .map((r) => (
-              <tr key={r.compared} data-testid="lesson-evidence-row">
-                <th scope="row">
-                  {r.compared} ({r.counted}; step {stepNo(r.step)})
-                </th>
-                <td>
-                  {r.onlyFirst} / {r.onlySecond}
-                </td>
-                <td>
-                  {signed(r.gap)} ({signed(r.range[0])} to {signed(r.range[1])})
-                </td>
-                <td>{r.said}</td>
-                <td>
-                  {r.holmSaid}: <strong>{r.clear ? 'more than luck' : 'could be luck'}</strong>
-                </td>
-              </tr>
-            ))}
-        </tbody>
-      ))}
-    </table>
+        </thead>
+        {QUESTIONS.map((q) => (
+          <tbody key={q}>
+            <tr>
+              <th scope="colgroup" colSpan={5} className="lesson-evidence-question">
+                {q}
+              </th>
+            </tr>
+            {rows
+              .filter((r) => r.question === q)
+              .map((r) => (
+                <tr key={r.compared} data-testid="lesson-evidence-row">
+                  <th scope="row">
+                    {r.compared}
+                    <br />
+                    <small className="muted">
+                      {r.counted} · step {stepNo(r.step)}
+                    </small>
+                  </th>
+                  <td>
+                    {r.onlyFirst} / {r.onlySecond}
+                  </td>
+                  <td>
+                    {signed(r.gap)} ({signed(r.range[0])} to {signed(r.range[1])})
+                  </td>
+                  <td>{r.said}</td>
+                  <td>
+                    {r.holmSaid}: <strong>{r.clear ? 'more than luck' : 'could be luck'}</strong>
+                  </td>
+                </tr>
+              ))}
+          </tbody>
+        ))}
+      </table>
+    </section>
   );
 }

@@ -146,7 +146,7 @@ function Card({ index }: { index: number }) {
   };
   return (
     <aside
-      className={`lesson${folded ? ' folded' : ''}${tall ? ' tall' : ''}${reveal.table ? ' wide' : ''}`}
+      className={`lesson${folded ? ' folded' : ''}${tall ? ' tall' : ''}${reveal.table || reveal.evidence ? ' wide' : ''}`}
       aria-label="Lesson"
       data-testid="lesson-card"
       data-lesson="card"
