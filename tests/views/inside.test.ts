@@ -70,7 +70,7 @@ describe('the recap of the look inside', () => {
     // Only the test's row says how sure its gaps are: 25 against 9 (two-sided sign test: p = 0.009), 31 against 7.
     expect(insideRows(full, filler, c).map((r) => r.luck)).toEqual([
       ...Array(4).fill(undefined),
-      'luck: against random less than 1 time in 100; against the lowest less than 1 time in 1,000',
+      'luck, both tests counted: against random less than 1 time in 100; against the lowest less than 1 time in 1,000',
     ]);
   });
 

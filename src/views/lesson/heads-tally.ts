@@ -3,9 +3,10 @@
  * switched off (the most-copying three, three at random, the lowest three) still repeats the blocked move, where the
  * moves it changed went, and the verdicts the later steps read. Plain functions.
  */
+import { holm } from '../../metrics/stats';
 import { stepNo } from './order';
 import { headsCountTable } from './count-table';
-import { type Board, type BoardRow, byChance, luckRow, pct } from './wall-counts';
+import { type Board, type BoardRow, byChance, chanceOf, LUCK_LINE, luckRow, pct } from './wall-counts';
 import { type HeadSet, type HeadsOffCounts, rate, WALL_COUNTS, type WallCounts } from './wall-records';
 import { capitalised, type Reveal, SILENT } from './world';
 
@@ -21,15 +22,24 @@ const still = (h: HeadsOffCounts, set: HeadSet): number => rate(h.repeats[set], 
 const openOf = (h: HeadsOffCounts, set: HeadSet): number => rate(h.open[set], h.moved[set] || 1);
 
 /**
+ * The two controls' luck counted together (Holm's correction over the heads' two tests), as the check's table counts
+ * them: a reader found the step calling a gap "more than luck" that the table, counting both, called luck.
+ */
+export function headsLuck(h: HeadsOffCounts): { random: number; lowest: number } {
+  const [random, lowest] = holm([byChance(h.changedRandom).p, byChance(h.changed).p]);
+  return { random: random!, lowest: lowest! };
+}
+
+/**
  * Whether the most-copying heads off change the repeat clearly more than three heads drawn at random (5 points or more,
  * and beyond chance on the paired turns): the stricter control, since the lowest heads may be the least used.
  */
-export const beyondRandom = (h: HeadsOffCounts): boolean => changedRate(h, 'top') >= changedRate(h, 'random') + 5 && byChance(h.changedRandom).clear;
+export const beyondRandom = (h: HeadsOffCounts): boolean => changedRate(h, 'top') >= changedRate(h, 'random') + 5 && headsLuck(h).random < 1 / LUCK_LINE;
 
 /** Whether the most-copying heads off change the repeat more often than the control by 5 points or more: what they carry beyond any three heads. */
 export const headsCarry = (c: WallCounts): boolean => c.headsOff.of > 0 && changedRate(c.headsOff, 'top') >= changedRate(c.headsOff, 'bottom') + 5;
-/** Whether they do so clearly: 5 points or more, and beyond chance on the turns where both sets make a move. */
-export const headsClear = (c: WallCounts): boolean => headsCarry(c) && byChance(c.headsOff.changed).clear;
+/** Whether they do so clearly: 5 points or more, and beyond luck on the turns where both sets make a move, both tests counted. */
+export const headsClear = (c: WallCounts): boolean => headsCarry(c) && headsLuck(c.headsOff).lowest < 1 / LUCK_LINE;
 
 /** Whether the moves the most-copying heads off changed went mostly into another wall rather than an open way. */
 export const mostlyIntoWalls = (h: HeadsOffCounts): boolean => h.moved.top - h.repeats.top - h.open.top > h.open.top;
@@ -42,7 +52,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const carry = headsClear(c);
   const random = beyondRandom(h);
   const went = wentTo(h);
-  const justBeyond = byChance(h.changedRandom).p > 1 / 40;
+  const justBeyond = headsLuck(h).random > 1 / 40;
   return {
     // One plain claim each: how sure, under "Careful:" where only just; the figures under the chart.
     takeaway: !headsCarry(c)
@@ -66,10 +76,13 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
         ? random
           ? `. Its gaps to both are more than luck${justBeyond ? ', to the random three only just' : ''}.`
           : '. Only its gap to the lowest is more than luck.'
-        : `: were the top and the lowest alike, such a gap would come ${byChance(h.changed).said}.`
+        : `. Were the top and the lowest alike, luck alone would give such a gap ${byChance(h.changed).said}; counting the test against three at random too, ${chanceOf(headsLuck(h).lowest).said}.`
     }${carry ? headsLead(h) : ''}`,
     // How sure, unfolded where only just: readers read the bold line as settled.
-    ...(carry && random && justBeyond ? { caveat: 'its gap to three heads at random is only just more than luck.' } : carry && went && { caveat: went }),
+    // Where the changed moves went, under "Careful:" also where the gap could be luck: it is the step's other finding.
+    ...(carry && random && justBeyond
+      ? { caveat: 'its gap to three heads at random is only just more than luck.' }
+      : headsCarry(c) && went && { caveat: went }),
     board: headsBoard(h, c.turns),
     luck: [luckRow('most-copying off against three at random', h.changedRandom), luckRow('most-copying off against the lowest off', h.changed)],
     counts: headsCountTable(h),

@@ -7,8 +7,8 @@ import type { PolicyResult } from '../../analysis/analyze';
 import { stepNo } from './order';
 import { overTurnsMean } from './attention-reveals';
 import { spokenHead, topHead } from './head-reveal';
-import { byChance, looksBackShare, looksRare } from './wall-counts';
-import { beyondRandom, freesNoMore, headsCarry, headsClear, mostlyIntoWalls, stillPct } from './heads-tally';
+import { chanceOf, looksBackShare, looksRare } from './wall-counts';
+import { beyondRandom, freesNoMore, headsCarry, headsClear, headsLuck, mostlyIntoWalls, stillPct } from './heads-tally';
 import { WALL_COUNTS, type WallCounts } from './wall-records';
 import { AGAINST_CHANCE, evenDiagonal, evenShare, figuresOf, LOADING, LOOKS_BACK, type LessonWorld, percent, type RecapTable, type Reveal } from './world';
 
@@ -103,8 +103,8 @@ export function insideRows(full: PolicyResult, filler: PolicyResult, c: WallCoun
         : headsCarry(c)
           ? 'they may carry part of it, or it could be luck'
           : 'they carry no more of it than any heads',
-      // How sure each gap is, in plain words: top against random, then against the lowest (paired turn by turn).
-      `luck: against random ${byChance(h.changedRandom).said}; against the lowest ${byChance(h.changed).said}`,
+      // How sure each gap is, in plain words, the two tests counted together as the heads step and the check count them.
+      `luck, both tests counted: against random ${chanceOf(headsLuck(h).random).said}; against the lowest ${chanceOf(headsLuck(h).lowest).said}`,
     ),
   ];
 }
