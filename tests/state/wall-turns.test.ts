@@ -550,7 +550,7 @@ describe('the wall counts the lesson quotes', () => {
       ],
     });
     // Where the model heads with no history (north 80, west 54 of 149: 90 %) and how rarely the goal lies beyond the
-    // wall (39 of 149 turns, 8 of DE's repeats): the caveat names the lean, the fold the counts.
+    // wall (39 of 149 turns, 8 of DE's repeats): the fold gives the counts; the caveat names the lean where it walks into these walls.
     const leaning = { ...c, noHistoryMoves: { north: 80, west: 54, south: 9, east: 6 }, goalBeyond: { turns: 39, deRepeats: 8 } };
     expect(wallTally(leaning).caveat).toBe("with no history it still walks back in 45 % of the time, so only the gap above that is the history's pull.");
     expect(wallTally(leaning).more).toContain(
@@ -558,7 +558,7 @@ describe('the wall counts the lesson quotes', () => {
     );
     // Most of the walls hit stand that way too (north 93 and west 9 of 149): the lean alone walks it into them.
     expect(wallTally({ ...leaning, hitWays: { north: 93, south: 32, east: 15, west: 9 } }).caveat).toBe(
-      "with no history it still walks back in 45 % of the time, so only the gap above that is the history's pull.",
+      "with no history it heads north or west, into most of these walls (45 %); only the gap above that is the history's pull.",
     );
     // No two ways make three in four of its moves: no lean named.
     expect(noHistoryLean({ ...c, noHistoryMoves: { north: 40, west: 40, south: 40, east: 29 } })).toBeNull();

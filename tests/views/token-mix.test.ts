@@ -39,7 +39,7 @@ describe("one token's share-out, before the five kinds' guess", () => {
     expect(attentionReveal(world(result({ 0: 0.1, 3: 0.5, 4: 0.2, 8: 0.15, 5: 0.05 })))).toEqual({
       takeaway: 'A few of the tokens it sees get most of it.',
       // An even spread over 9 tokens gives three of them 3/9 = 33 %; 0.85 / (3/9) = 2.55.
-      said: `Here, picking "east", "22" gives 85 % to its three most-read tokens, 2.6 times the 33 % an even share of the 9 it sees would give them. The next steps add up every token of the answer this way, by the kind of token read.`,
+      said: `The token "22", picking "east", gives 85 % to its three most-read tokens: 2.6 times the 33 % an even share of the 9 it sees gives them. The next steps add up every token of the answer this way, by the kind of token read.`,
       more: expect.stringMatching(/^For example, "22", the token whose row picks the answer's last word, "east", gives 50 % to "22"/),
       // "22", "south", "22": none is "east", so the card says what a glance reads.
       caveat: 'none of them is "east" itself: each token carries the words before it, like a running summary, so it brings those in too.',

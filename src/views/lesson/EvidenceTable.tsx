@@ -10,7 +10,7 @@ const signed = (n: number): string => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0
  */
 export function EvidenceTable({ rows }: { rows: EvidenceRow[] }) {
   return (
-    // Five columns do not fit a phone's width: the table scrolls sideways in its own box there.
+    // Five columns do not fit a phone's width: there each row stacks its cells, each named (styles.css).
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls must take the focus, so a keyboard can scroll it
     <section className="lesson-evidence-box" tabIndex={0} aria-label="How sure is each finding: the table scrolls sideways">
       <table className="lesson-counts lesson-evidence" data-testid="lesson-evidence">
@@ -46,14 +46,14 @@ export function EvidenceTable({ rows }: { rows: EvidenceRow[] }) {
                       {r.counted} · step {stepNo(r.step)}
                     </small>
                   </th>
-                  <td>
+                  <td data-label="only the first / only the second">
                     {r.onlyFirst} / {r.onlySecond}
                   </td>
-                  <td>
+                  <td data-label="gap (95 % range)">
                     {signed(r.gap)} ({signed(r.range[0])} to {signed(r.range[1])})
                   </td>
-                  <td>{r.said}</td>
-                  <td>
+                  <td data-label="luck alone">{r.said}</td>
+                  <td data-label="counted with its question">
                     {r.holmSaid}: <strong>{r.clear ? 'more than luck' : 'could be luck'}</strong>
                   </td>
                 </tr>

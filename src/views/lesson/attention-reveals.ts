@@ -126,7 +126,7 @@ function priorTakeaway(r: PolicyResult): Pick<Reveal, 'takeaway'> {
       k < AGAINST_CHANCE.aLittle
         ? 'Its prior assistant answers get about what their length alone would give them.'
         : k < AGAINST_CHANCE.leans
-          ? 'Its prior assistant answers get a lot of attention mostly because they are long.'
+          ? 'Its prior assistant answers get a little more attention than their length alone gives them.'
           : `Its prior assistant answers get ${k.toFixed(1)} times what their length alone would give them.`,
   };
 }

@@ -89,7 +89,7 @@ export function attentionReveal(w: LessonWorld): Reveal {
     // What attention is, the step text says: the bold line is what this one token's shows.
     takeaway: spreadSaid(top, mix.parts.length, mix.others + mix.parts.length),
     // "Times chance" worked once, where it is first met: the even share and the ratio, on the card (a teacher asked).
-    said: `Here, picking ${quoted(r, mix.next)}, ${quoted(r, mix.q)} gives ${percent(top)} to its ${most} most-read tokens, ${timesOf(top / even)} times the ${finePercent(even)} an even share of the ${seen} it sees would give them. The next steps add up every token of the answer this way, by the kind of token read.`,
+    said: `The token ${quoted(r, mix.q)}, picking ${quoted(r, mix.next)}, gives ${percent(top)} to its ${most} most-read tokens: ${timesOf(top / even)} times the ${finePercent(even)} an even share of the ${seen} it sees gives them. The next steps add up every token of the answer this way, by the kind of token read.`,
     more: `${tokenMixSaid(r, mix)}${seenSaid(r, mix.q)}`,
     ...(notTheWord(r, mix) && {
       // Readers asked why the token picking "south" reads none of the "south"s: said where they ask it.

@@ -95,7 +95,9 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // Why so often with none, from the record: not the goal (it lies beyond the wall at few of these turns), but where
     // the model heads when alone with the last message. The lesson said "the goal" until the record counted it.
     // The baseline, plainly: why only the gap counts (readers could not tie the no-history lean to this maze; it is in the fold).
-    caveat: `with no history it still walks back in ${movePct(c, 'de')} of the time, so only the gap above that is the history's pull.`,
+    caveat: lean?.walls
+      ? `with no history it heads ${lean.ways}, into most of these walls (${movePct(c, 'de')}); only the gap above that is the history's pull.`
+      : `with no history it still walks back in ${movePct(c, 'de')} of the time, so only the gap above that is the history's pull.`,
     // The same gap with each maze counted once, its size kept: the stricter test, for the turns of a maze are not independent.
     luck: [
       { label: 'Full against DE, turn by turn', ...turnByTurn(c.split.de.full) },
