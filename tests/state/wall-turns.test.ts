@@ -327,7 +327,7 @@ describe('the wall counts the lesson quotes', () => {
       takeaway: 'The most-copying heads changed more moves than the control, but that could be luck.',
       // Where its changed moves went, still said: the step's other finding.
       caveat: 'most moves that changed took an open way.',
-      said: 'Written again with the most-copying heads off, 50 % of the moves made still hit the wall; 50 % with three at random off, 67 % with the lowest. Were the top and the lowest alike, luck alone would give such a gap 1 time in 2 or more; counting the test against three at random too, 1 time in 2 or more.',
+      said: 'Written again with the most-copying heads off, 50 % of the moves made still hit the wall; 50 % with three at random off, 67 % with the lowest. Counting both its tests, luck alone would give a gap like the one to the lowest 1 time in 2 or more.',
       more: "The repeats are 75 % of 4 turns right after a wall; each turn has its own heads ranked. The random three are drawn anew at each turn from the last layer's heads outside the most-copying three (seeded, so a rerun draws the same).",
       // Over the 3 repeats: with the top heads off 1 repeat, 1 open way, 1 no move; the random set the same; the lowest 2 repeats and 1 other wall.
       counts: {
@@ -558,7 +558,7 @@ describe('the wall counts the lesson quotes', () => {
     );
     // Most of the walls hit stand that way too (north 93 and west 9 of 149): the lean alone walks it into them.
     expect(wallTally({ ...leaning, hitWays: { north: 93, south: 32, east: 15, west: 9 } }).caveat).toBe(
-      "with no history it heads north or west, into most of these walls (45 %); only the gap above that is the history's pull.",
+      "with no history it heads north or west, into most of these walls (45 %); only the gap above is the history's pull.",
     );
     // No two ways make three in four of its moves: no lean named.
     expect(noHistoryLean({ ...c, noHistoryMoves: { north: 40, west: 40, south: 40, east: 29 } })).toBeNull();

@@ -76,7 +76,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
         ? random
           ? `. Its gaps to both are more than luck${justBeyond ? ', to the random three only just' : ''}.`
           : '. Only its gap to the lowest is more than luck.'
-        : `. Were the top and the lowest alike, luck alone would give such a gap ${byChance(h.changed).said}; counting the test against three at random too, ${chanceOf(headsLuck(h).lowest).said}.`
+        : `. Counting both its tests, luck alone would give a gap like the one to the lowest ${chanceOf(headsLuck(h).lowest).said}.`
     }${carry ? headsLead(h) : ''}`,
     // How sure, unfolded where only just: readers read the bold line as settled.
     // Where the changed moves went, under "Careful:" also where the gap could be luck: it is the step's other finding.

@@ -243,7 +243,7 @@ export function longestStreak(turns: readonly { answer: string; asked: string | 
  * Where the demo model's habit comes from (training/data.ts: about half its maze games repeat one move for a few turns),
  * and what the lesson asks of it then: a reader asked whether a taught habit is still inertia.
  */
-export const TAUGHT = 'its practice mazes often repeat a move, so the habit is in the model; the lesson asks what in the conversation sets it off.';
+export const TAUGHT = 'practice mazes often repeat a move, so the habit is in the model; the lesson asks what in the conversation sets it off.';
 
 export function streakReveal(s: Streak | null, toGoal: readonly string[] | null = null): Reveal {
   if (!s) return SILENT;

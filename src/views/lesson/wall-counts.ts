@@ -96,7 +96,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // the model heads when alone with the last message. The lesson said "the goal" until the record counted it.
     // The baseline, plainly: why only the gap counts (readers could not tie the no-history lean to this maze; it is in the fold).
     caveat: lean?.walls
-      ? `with no history it heads ${lean.ways}, into most of these walls (${movePct(c, 'de')}); only the gap above that is the history's pull.`
+      ? `with no history it heads ${lean.ways}, into most of these walls (${movePct(c, 'de')}); only the gap above is the history's pull.`
       : `with no history it still walks back in ${movePct(c, 'de')} of the time, so only the gap above that is the history's pull.`,
     // The same gap with each maze counted once, its size kept: the stricter test, for the turns of a maze are not independent.
     luck: [
