@@ -7,7 +7,6 @@ import { recapReveal } from '../../src/views/lesson/recap';
 import { playedReveal } from '../../src/views/lesson/played';
 import { summary } from '../../src/views/lesson/summary';
 import { WALL_COUNTS } from '../../src/views/lesson/wall-records';
-import { movePct } from '../../src/views/lesson/wall-counts';
 import { playMaze } from '../../training/closed-loop';
 
 const maze = (seed: number, reached: boolean, afterWall: number, repeats: number): PlayedMaze => ({
@@ -66,7 +65,7 @@ describe('the mazes played to the end under each policy', () => {
       'AO-second-last 1/3 83 %',
     ]);
     expect(played.said).toBe(
-      `With no history, at walls it met on its own, it walked back in 25 % (${movePct(WALL_COUNTS, 'de')} at Full's walls) and reached the goal in 2 mazes, not 1. Hiding all its answers (AO) or only its previous one (AO-last) left it reaching no goal at all, and AO, playing on, repeated as often as Full.`,
+      `With no history it walked back into walls met on its own in 25 %, Full in 83 %, and reached the goal in 2 mazes, not 1. Hiding all its answers (AO) or only its previous one (AO-last) left it reaching no goal at all, and AO, playing on, repeated as often as Full.`,
     );
     expect(closedSaid(loop)).toBe(
       'The counts behind the repeats: Full 5 of 6 moves, DE 1 of 4 moves, AO-last 9 of 15 moves. With no history it repeats more on its own turns than at the walls Full hit: nothing tells it which way it just tried. The CPL twin (met later) played the same way: 67 % (4 of 6 moves), goal in 1.',

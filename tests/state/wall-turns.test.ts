@@ -359,7 +359,13 @@ describe('the wall counts the lesson quotes', () => {
       // On the luck meter: each set parts from the most-copying one on a single turn (1 against 0): p = 1.
       luck: [
         { label: 'most-copying off against three at random', p: 1, said: '1 time in 2 or more', clear: false },
-        { label: 'most-copying off against the lowest off', p: 1, said: '1 time in 2 or more', clear: false },
+        {
+          label: 'most-copying off against the lowest off',
+          p: 1,
+          said: '1 time in 2 or more',
+          clear: false,
+          note: 'Both dots count the two tests together: a gap that passes one of several tests may pass by luck.',
+        },
       ],
     });
     const even = { ...c.headsOff, repeats: { top: 2, bottom: 2, random: 2 } };
@@ -527,7 +533,7 @@ describe('the wall counts the lesson quotes', () => {
       // Read with each maze counted once (3 mazes: 1 time in 2 or more), as every gap after it.
       said: 'Could the gap be luck? Were Full and DE alike, luck would make one this size 1 time in 2 or more, so it could be luck.',
       // Why no history still repeats, unfolded: its own rate, and what the pull is measured from.
-      caveat: "with no history it still walks back in 45 % of the time, so only the gap above that is the history's pull.",
+      caveat: 'even with no history it walks back in 45 % of the time; only the extra 30 points come from its history.',
       more: "Over 200 turns right after a wall, in the 3 of the 40 mazes where it hit one, the whole history adds 30 repeats in every 100 moves (75 − 45); the next steps find where they come from. The model always writes its likeliest next token, so a rerun writes the same answers: luck here is which mazes and turns came up. The two disagree on 78 turns: only Full repeats the blocked move 69 times, only DE 9; were the two alike, luck would split them this unevenly less than 1 time in 1,000. Counted maze by maze, Full repeats more in 2 of the 3 mazes with a wall (by 1 to 3 turns), DE in 1 (by 1 turn); were the two alike, which one repeats more in a maze would be a coin toss, and the mazes' gaps would add up this lopsided 1 time in 2 or more. Full's extra repeats come to 3 turns; drawing 3 of these mazes again at random, 10,000 times, 95 % of the totals fall between −3 and 9.",
       counts: {
         caption: 'The counts: where the move went, on each of the 200 turns right after a wall (40 mazes the demo model played)',
@@ -550,15 +556,15 @@ describe('the wall counts the lesson quotes', () => {
       ],
     });
     // Where the model heads with no history (north 80, west 54 of 149: 90 %) and how rarely the goal lies beyond the
-    // wall (39 of 149 turns, 8 of DE's repeats): the fold gives the counts; the caveat names the lean where it walks into these walls.
+    // wall (39 of 149 turns, 8 of DE's repeats): the fold gives the counts; the caveat, the same either way, the gap.
     const leaning = { ...c, noHistoryMoves: { north: 80, west: 54, south: 9, east: 6 }, goalBeyond: { turns: 39, deRepeats: 8 } };
-    expect(wallTally(leaning).caveat).toBe("with no history it still walks back in 45 % of the time, so only the gap above that is the history's pull.");
+    expect(wallTally(leaning).caveat).toBe('even with no history it walks back in 45 % of the time; only the extra 30 points come from its history.');
     expect(wallTally(leaning).more).toContain(
       " Why so often with none? Its goal lies beyond the wall it hit at only 39 of the 200 turns, and at 8 of DE's 90 repeats; with no history it heads north or west in 90 % of its moves.",
     );
     // Most of the walls hit stand that way too (north 93 and west 9 of 149): the lean alone walks it into them.
     expect(wallTally({ ...leaning, hitWays: { north: 93, south: 32, east: 15, west: 9 } }).caveat).toBe(
-      "with no history it heads north or west, into most of these walls (45 %); only the gap above is the history's pull.",
+      'even with no history it walks back in 45 % of the time; only the extra 30 points come from its history.',
     );
     // No two ways make three in four of its moves: no lean named.
     expect(noHistoryLean({ ...c, noHistoryMoves: { north: 40, west: 40, south: 40, east: 29 } })).toBeNull();

@@ -335,10 +335,10 @@ describe('the lesson', () => {
     expect(scored.next).toBe(
       'look at "Shares by turn" in the Charts panel, where the twin\'s line ("CPL twin: prior assistant share") lies under the demo model\'s ("prior assistant") at every turn of this conversation.',
     );
-    expect(scored.takeaway).toBe('The twin reads its prior assistant answers less, yet does not repeat clearly less.');
+    expect(scored.takeaway).toBe('The twin pays its prior assistant answers less attention, yet does not repeat clearly less.');
     const some = { ...lower, sweeps: [mine, [pt(2, 0.11, 0.25), pt(3, 0.18, 0.3), pt(4, 0.18, 0.45)]] };
     expect(step('cpl').reveal!(some, w).next).toMatch(/lies under the demo model's \("prior assistant"\) at 2 of this conversation's 3 turns\.$/);
-    expect(step('cpl').reveal!(some, w).takeaway).toBe('The twin reads its prior assistant answers less, yet does not repeat clearly less.');
+    expect(step('cpl').reveal!(some, w).takeaway).toBe('The twin pays its prior assistant answers less attention, yet does not repeat clearly less.');
     expect(sentences(scored.said)).toBeLessThanOrEqual(WORDS.saidSentences);
     expect(words(scored.said)).toBeLessThanOrEqual(WORDS.said);
     expect(step('cpl').reveal!({ ...lower, sweeping: true }, w).next).toBeUndefined();

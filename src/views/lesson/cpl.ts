@@ -129,7 +129,7 @@ export function cplReveal(w: LessonWorld): Reveal {
   const chart = `Both lines rise as the answers pile up, and so does their even share (grey, dashed), since there is more text to read.${atChance ? ` The twin's line ends on the even-share line here, yet over the stored turns at a wall it still walks back in ${movePct(WALL_COUNTS, 'twin')} of its moves.` : ''}`;
   return {
     // Less attention on its answers at most turns, about as many repeats: the step's point, where the chart shows it.
-    takeaway: yet ? 'The twin reads its prior assistant answers less, yet does not repeat clearly less.' : takeaway,
+    takeaway: yet ? 'The twin pays its prior assistant answers less attention, yet does not repeat clearly less.' : takeaway,
     ...(tally.luck && { luck: tally.luck }),
     ...(tally.counts && { counts: tally.counts }),
     said,

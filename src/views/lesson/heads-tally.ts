@@ -6,7 +6,7 @@
 import { holm } from '../../metrics/stats';
 import { stepNo } from './order';
 import { headsCountTable } from './count-table';
-import { type Board, type BoardRow, byChance, chanceOf, LUCK_LINE, luckRow, pct } from './wall-counts';
+import { type Board, type BoardRow, byChance, chanceOf, LUCK_LINE, pct } from './wall-counts';
 import { type HeadSet, type HeadsOffCounts, rate, WALL_COUNTS, type WallCounts } from './wall-records';
 import { capitalised, type Reveal, SILENT } from './world';
 
@@ -84,7 +84,15 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
       ? { caveat: 'its gap to three heads at random is only just more than luck.' }
       : headsCarry(c) && went && { caveat: went }),
     board: headsBoard(h, c.turns),
-    luck: [luckRow('most-copying off against three at random', h.changedRandom), luckRow('most-copying off against the lowest off', h.changed)],
+    // Each dot where the two tests counted together put it, as the takeaway and the check's table read them.
+    luck: [
+      { label: 'most-copying off against three at random', ...chanceOf(headsLuck(h).random) },
+      {
+        label: 'most-copying off against the lowest off',
+        ...chanceOf(headsLuck(h).lowest),
+        note: 'Both dots count the two tests together: a gap that passes one of several tests may pass by luck.',
+      },
+    ],
     counts: headsCountTable(h),
     // The turns where the sets part are in the table and on the meter: readers asked for fewer counts in words.
     // Where the changed moves went, in the fold where the caveat says how sure instead.

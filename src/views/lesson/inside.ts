@@ -147,7 +147,9 @@ export function insideReveal(w: LessonWorld, c: WallCounts = WALL_COUNTS): Revea
             ? 'here it changed which wall, not whether'
             : 'here it changed the move, mostly into another wall'
           : 'here the test backed the copying heads'
-        : 'here the test did not single out the copying heads'
+        : !carry && headsCarry(c)
+          ? "here the test could not tell the copying heads' effect from luck"
+          : 'here the test did not single out the copying heads'
     }.`,
     // What this means for a reader first (the sentence shown unfolded), then the clues and the test.
     said: `${SO_WHAT}${listed ? ` The clues were that ${listed}.` : ''}${

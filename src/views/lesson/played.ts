@@ -4,8 +4,6 @@
  * card of its own, before the recap, and for it to say plainly what cutting the history did to the task.
  */
 import { CLOSED_LOOP, type ClosedLoopRecord, closedSaid, goalLuck, goalSplit, noGoalGain, type Player, playTally } from './closed-loop';
-import { movePct } from './wall-counts';
-import { WALL_COUNTS, type WallCounts } from './wall-records';
 import type { Reveal } from './world';
 
 /** The players the step draws (the twin waits for its own step) and their names on the card. */
@@ -56,7 +54,7 @@ function mostSaid(loop: ClosedLoopRecord): string {
 }
 
 /** The step's reveal: goals reached under each policy, and DE against Full maze by maze, with its luck. */
-export function playedReveal(loop: ClosedLoopRecord = CLOSED_LOOP, c: WallCounts = WALL_COUNTS): Reveal {
+export function playedReveal(loop: ClosedLoopRecord = CLOSED_LOOP): Reveal {
   if (!loop.played.full.length) return { said: '' };
   const t = (p: Player) => playTally(loop.played[p]);
   const [full, de, ao, latest] = [t('full'), t('de'), t('ao'), t('ao-last')];
@@ -82,8 +80,8 @@ export function playedReveal(loop: ClosedLoopRecord = CLOSED_LOOP, c: WallCounts
       }),
     },
     // The repeats first, on its own answers: at the walls Full hit, no history cut them to 46 %; played through, far less.
-    // Its no-history rate beside step 2's, each named by whose walls: a reader took the two for one figure that moved.
-    said: `With no history, at walls it met on its own, it walked back in ${de.repeatRate} % (${movePct(c, 'de')} at Full's walls) and reached the goal in ${de.reached} mazes, not ${full.reached}.${lost}`,
+    // Named by whose walls it counts: a reader took it for step 2's no-history rate, moved; step 2's beside it was one rate too many.
+    said: `With no history it walked back into walls met on its own in ${de.repeatRate} %, Full in ${full.repeatRate} %, and reached the goal in ${de.reached} mazes, not ${full.reached}.${lost}`,
     caveat: `${full.mazes} mazes are few, so a small gain would not show, and this is one tiny model.`,
     // DE against Full maze by maze, the most goals where another policy has them, and the counts behind the bars.
     more: `Maze by maze, only DE reached the goal in ${split.only}, only Full in ${split.other}; were the two alike, luck would split them so ${luck.said}${luck.clear ? '' : ', so it could be luck'}.${mostSaid(loop)} ${closedSaid(loop)} A maze ends at the goal, at an answer with no move, or after its last turn.`,

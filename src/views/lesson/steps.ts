@@ -67,7 +67,7 @@ export const LESSON: LessonStep[] = [
     text: heatmapText,
     source:
       'The heatmap: the attention matrix of the last layer, averaged over its heads, one row per token of the answer (paper 2, figure 2 draws the same). The answer is read back through the model once, so each row sees only the tokens before it. A stripe is attention on one token, whatever the row: large models show one on their first tokens, the sink (Xiao et al., "Efficient streaming language models with attention sinks").',
-    action: 'Find the arrow in the heatmap; point at its cell, or any other, to read it under the heatmap, then press Next.',
+    action: 'Find the arrow in the heatmap; point at (or tap) its cell, or any other, to read it under the heatmap, then press Next.',
     target: '[data-lesson="heatmap"] canvas[data-testid="heatmap-full"]',
     done: () => true,
     reading: true,

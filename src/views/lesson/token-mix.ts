@@ -68,12 +68,6 @@ export function spreadSaid(top: number, n: number, seen: number): string {
     : `It is spread wide, its ${most} most-read tokens getting under half.`;
 }
 
-/**
- * A ratio to chance: one decimal under 10; above, "about" and to the nearest 5, since a reader recomputing it from the
- * rounded shares beside it (32 % over 0.5 %) gets a figure a little off the exact one (64.0).
- */
-export const timesOf = (k: number): string => (k >= 10 ? `about ${Math.round(k / 5) * 5}` : k.toFixed(1));
-
 export function attentionReveal(w: LessonWorld): Reveal {
   const r = figuresOf(w);
   const mix = r && tokenMix(r);
@@ -89,7 +83,7 @@ export function attentionReveal(w: LessonWorld): Reveal {
     // What attention is, the step text says: the bold line is what this one token's shows.
     takeaway: spreadSaid(top, mix.parts.length, mix.others + mix.parts.length),
     // "Times chance" worked once, where it is first met: the even share and the ratio, on the card (a teacher asked).
-    said: `The token ${quoted(r, mix.q)}, picking ${quoted(r, mix.next)}, gives ${percent(top)} to its ${most} most-read tokens: ${timesOf(top / even)} times the ${finePercent(even)} an even share of the ${seen} it sees gives them. The next steps add up every token of the answer this way, by the kind of token read.`,
+    said: `The token ${quoted(r, mix.q)}, picking ${quoted(r, mix.next)}, gives ${percent(top)} to its ${most} most-read tokens; spread evenly over all ${seen} tokens it sees, they would get ${finePercent(even)}. The next steps add up every token of the answer this way, by the kind of token read.`,
     more: `${tokenMixSaid(r, mix)}${seenSaid(r, mix.q)}`,
     ...(notTheWord(r, mix) && {
       // Readers asked why the token picking "south" reads none of the "south"s: said where they ask it.

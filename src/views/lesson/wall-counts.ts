@@ -95,9 +95,7 @@ export function wallTally(c: WallCounts = WALL_COUNTS): Reveal {
     // Why so often with none, from the record: not the goal (it lies beyond the wall at few of these turns), but where
     // the model heads when alone with the last message. The lesson said "the goal" until the record counted it.
     // The baseline, plainly: why only the gap counts (readers could not tie the no-history lean to this maze; it is in the fold).
-    caveat: lean?.walls
-      ? `with no history it heads ${lean.ways}, into most of these walls (${movePct(c, 'de')}); only the gap above is the history's pull.`
-      : `with no history it still walks back in ${movePct(c, 'de')} of the time, so only the gap above that is the history's pull.`,
+    caveat: `even with no history it walks back in ${movePct(c, 'de')} of the time; only the extra ${gap} points come from its history.`,
     // The same gap with each maze counted once, its size kept: the stricter test, for the turns of a maze are not independent.
     luck: [
       { label: 'Full against DE, turn by turn', ...turnByTurn(c.split.de.full) },
