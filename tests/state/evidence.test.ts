@@ -52,7 +52,7 @@ describe("the check's table of every comparison", () => {
   it('says how many pass alone, and names those that could be luck once their question is counted', () => {
     const row = (compared: string, p: number, clear: boolean) => ({ compared, p, clear }) as EvidenceRow;
     expect(evidenceSaid([row('A', 0.001, true), row('B', 0.03, false), row('C', 0.4, false)])).toBe(
-      "Counted alone, 2 of the lesson's 3 comparisons give a gap more than luck. Among many comparisons one may pass by luck, so the table below also counts together those made for one question: then B could be luck. Trust most what several steps agree on.",
+      'Counted alone, 2 of the 3 comparisons its findings rest on give a gap more than luck. Among many comparisons one may pass by luck, so the table below also counts together those made for one question: then B could be luck. Trust most what several steps agree on.',
     );
     expect(evidenceSaid([row('A', 0.01, false), row('B', 0.02, false), row('C', 0.4, false)])).toContain('then A and B could be luck.');
     expect(evidenceSaid([row('A', 0.001, true), row('C', 0.4, false)])).toContain('each still passes.');

@@ -26,7 +26,8 @@ describe('the luck meter', () => {
 
   it('gives the p-value beside the words, as a researcher reports it', () => {
     // 22/1024 = 0.0215; 6 against 4: 0.754; past 1 in 1,000, a bound.
-    expect(pValue(luckRow('a', { first: 9, second: 1 }).p)).toBe('p = 0.02');
+    expect(pValue(luckRow('a', { first: 9, second: 1 }).p)).toBe('p = 0.021');
+    expect(pValue(0.0519)).toBe('p = 0.052');
     expect(pValue(luckRow('b', { first: 6, second: 4 }).p)).toBe('p = 0.75');
     expect(pValue(0.0004)).toBe('p < 0.001');
     expect(pValue(0.004)).toBe('p = 0.004');

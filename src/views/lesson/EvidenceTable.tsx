@@ -12,12 +12,13 @@ export function EvidenceTable({ rows }: { rows: EvidenceRow[] }) {
   return (
     // Five columns do not fit a phone's width: there each row stacks its cells, each named (styles.css).
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls must take the focus, so a keyboard can scroll it
-    <section className="lesson-evidence-box" tabIndex={0} aria-label="How sure is each finding: the table scrolls sideways">
+    <section className="lesson-evidence-box" tabIndex={0} aria-label="How sure is each finding">
       <table className="lesson-counts lesson-evidence" data-testid="lesson-evidence">
         <caption>
-          How sure is each finding? Every comparison the lesson makes, under the question it answers, on the same turns (or mazes). The gap: how many more times
-          the first does what is counted; in brackets, where 95 % of 10,000 redraws of the mazes put it. Luck: how often luck alone would give the gap, were the
-          two alike; then the same counting the other comparisons made for that question (Holm's correction).
+          How sure is each finding? The comparisons the lesson's findings rest on, under the question each answers. The gap: on how many more turns (or mazes)
+          the first does what is counted than the second, of those where both make a move, so it is a count, not the per-cent gap of the cards; in brackets,
+          where 95 % of 10,000 redraws of the mazes put it. Luck: how often luck alone would give the gap, were the two alike; then the same counting the other
+          comparisons made for that question (Holm's correction).
         </caption>
         <thead>
           <tr>

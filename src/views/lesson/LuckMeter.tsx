@@ -14,7 +14,8 @@ export function luckX(p: number): number {
 /** The test's p-value as a researcher reads it, beside the words: "p = 0.004", "p < 0.001". */
 export function pValue(p: number): string {
   if (p < 0.001) return 'p < 0.001';
-  return `p = ${p >= 0.1 ? p.toFixed(2) : p.toPrecision(1)}`;
+  // Two digits near the line (0.052 is not 0.05): a reader saw "p = 0.05" called luck beside a line at 1 in 20.
+  return `p = ${p >= 0.1 ? p.toFixed(2) : p >= 0.01 ? p.toPrecision(2) : p.toPrecision(1)}`;
 }
 
 /**

@@ -85,7 +85,7 @@ export const QUIZ: QuizQuestion[] = [
       'Another model repeats a wrong move in 80 % of its moves with its whole history, 50 % with none (DE) and 52 % with only the turn before (LT). Where is the extra pull?',
     options: [
       'in the turn before: LT keeps it, and under LT it still repeats',
-      'in older turns: with the turn before alone it repeats as with none',
+      'probably in older turns, though more mazes would tell: with the turn before alone it repeats about as with none',
       'in the last user message, which every policy keeps',
     ],
     correct: 1,

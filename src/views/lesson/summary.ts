@@ -120,5 +120,5 @@ export function evidenceSaid(rows: readonly EvidenceRow[]): string {
   const alone = rows.filter((r) => r.p < 1 / LUCK_LINE);
   const lost = alone.filter((r) => !r.clear).map((r) => r.compared);
   const list = lost.length > 1 ? `${lost.slice(0, -1).join(', ')} and ${lost.at(-1)}` : (lost[0] ?? '');
-  return `Counted alone, ${alone.length} of the lesson's ${rows.length} comparisons give a gap more than luck. Among many comparisons one may pass by luck, so the table below also counts together those made for one question: ${lost.length ? `then ${list} could be luck` : 'each still passes'}. Trust most what several steps agree on.`;
+  return `Counted alone, ${alone.length} of the ${rows.length} comparisons its findings rest on give a gap more than luck. Among many comparisons one may pass by luck, so the table below also counts together those made for one question: ${lost.length ? `then ${list} could be luck` : 'each still passes'}. Trust most what several steps agree on.`;
 }
