@@ -98,7 +98,7 @@ export const LESSON: LessonStep[] = [
     // Filler beside Full: the same places, other words; the reveal reads both.
     setup: { ...WALL, also: ['filler'] },
     text: () =>
-      `Is the band copying, or does it only follow where tokens sit? Filler keeps every token in its place but swaps the words of the prior assistant answers for filler, so nothing there can be copied. The right heatmap reads the same answer so. If the band is copying, it falls under Filler. Look at its band: does it fall?`,
+      `Is the band copying, or does it only follow where tokens sit? Filler keeps every token in its place but swaps the words of the prior assistant answers for filler, so nothing there can be copied. The right heatmap reads the same answer so. Look at its band: does it fall, stay about the same, or rise?`,
     source:
       'The Filler control, which keeps where the tokens sit and changes what they say: paper 1 (Do LLMs benefit from their own words?), section 4.2. Here the model writes nothing: it reads the same stored last answer with filler in place of its prior assistant answers, and the band is summed as in the step before.',
     action: 'Compare the bands of the two heatmaps, then pick your guess.',
