@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { holm, signFlipTest } from '../../src/metrics/stats';
-import type { PlayedMaze } from '../../src/views/lesson/closed-loop';
-import { type EvidenceRow, evidenceRows, goalsByMaze } from '../../src/views/lesson/evidence';
+import { goalsByMaze, type PlayedMaze } from '../../src/views/lesson/closed-loop';
+import { type EvidenceRow, evidenceRows } from '../../src/views/lesson/evidence';
+import { headsLuck } from '../../src/views/lesson/heads-tally';
 import { evidenceSaid } from '../../src/views/lesson/summary';
 import { WALL_COUNTS, WALL_TURNS } from '../../src/views/lesson/wall-records';
 
@@ -28,6 +29,11 @@ describe("the check's table of every comparison", () => {
     const where = rows.filter((r) => r.question === rows[1]!.question);
     expect(where.map((r) => r.holm)).toEqual(holm(where.map((r) => r.p)));
     expect(where.map((r) => r.step)).toEqual(['contexts', 'hide', 'hide-last', 'hide-last', 'hide-last']);
+    // The heads step counts its two tests together as this table does: the same two figures.
+    const heads = rows.filter((r) => r.step === 'heads').map((r) => r.holm);
+    expect(heads).toEqual([headsLuck(WALL_COUNTS.headsOff).random, headsLuck(WALL_COUNTS.headsOff).lowest]);
+    // The stored records' table is worked out once.
+    expect(evidenceRows()).toBe(rows);
     for (const r of rows) expect(r.holm).toBeGreaterThanOrEqual(r.p);
     // Each hiding row reads Full first: Full repeats more where its answers are hidden (the gap is Full's extra repeats).
     const aoLast = rows.find((r) => r.compared.startsWith('Full against AO-last'))!;

@@ -5,7 +5,7 @@
  */
 import record from '../../../examples/cache/closed-loop.json';
 import { byChance } from './wall-counts';
-import { rate } from './wall-records';
+import { rate, type Split } from './wall-records';
 
 /** One maze played under one policy. */
 export interface PlayedMaze {
@@ -49,21 +49,20 @@ export function playTally(mazes: readonly PlayedMaze[]): PlayTally {
   return { mazes: mazes.length, reached: sum((m) => (m.reached ? 1 : 0)), afterWall, repeats, repeatRate: rate(repeats, afterWall || 1) };
 }
 
+/** Two players' goals, maze by maze (mazes only one of them played left out): +1 where only the first reached it, −1 where only the second did. */
+export function goalsByMaze(a: readonly PlayedMaze[], b: readonly PlayedMaze[]): Split {
+  const bySeed = new Map(b.map((m) => [m.seed, m.reached]));
+  const byMaze = a.filter((m) => bySeed.has(m.seed)).map((m) => Number(m.reached) - Number(bySeed.get(m.seed)));
+  return { first: byMaze.filter((d) => d > 0).length, second: byMaze.filter((d) => d < 0).length, byMaze };
+}
+
 /**
  * Paired by maze, two players' goals: in how many mazes only the first reached it, and only the second (the turns where
  * they part, for a sign test, as every comparison of the lesson).
  */
 export function goalSplit(a: readonly PlayedMaze[], b: readonly PlayedMaze[]): { only: number; other: number } {
-  const bySeed = new Map(b.map((m) => [m.seed, m.reached]));
-  let only = 0;
-  let other = 0;
-  for (const m of a) {
-    const theirs = bySeed.get(m.seed);
-    if (theirs === undefined || theirs === m.reached) continue;
-    if (m.reached) only++;
-    else other++;
-  }
-  return { only, other };
+  const s = goalsByMaze(a, b);
+  return { only: s.first, other: s.second };
 }
 
 export const CLOSED_LOOP = record as ClosedLoopRecord;

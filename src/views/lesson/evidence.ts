@@ -6,7 +6,7 @@
  * Full against no history, stands alone). Plain functions over the stored records.
  */
 import { clusterInterval, holm, signFlipTest } from '../../metrics/stats';
-import { CLOSED_LOOP, type ClosedLoopRecord, type PlayedMaze } from './closed-loop';
+import { CLOSED_LOOP, type ClosedLoopRecord, goalsByMaze } from './closed-loop';
 import type { StepId } from './order';
 import { chanceOf, LUCK_LINE } from './wall-counts';
 import { type Split, WALL_COUNTS, type WallCounts } from './wall-records';
@@ -35,13 +35,6 @@ export interface EvidenceRow {
 
 /** The same split read the other way round: the second condition first. */
 const flip = (s: Split): Split => ({ first: s.second, second: s.first, byMaze: s.byMaze?.map((d) => -d) });
-
-/** Two players' goals, maze by maze: +1 where only the first reached it, −1 where only the second did. */
-export function goalsByMaze(a: readonly PlayedMaze[], b: readonly PlayedMaze[]): Split {
-  const bySeed = new Map(b.map((m) => [m.seed, m.reached]));
-  const byMaze = a.filter((m) => bySeed.has(m.seed)).map((m) => Number(m.reached) - Number(bySeed.get(m.seed)));
-  return { first: byMaze.filter((d) => d > 0).length, second: byMaze.filter((d) => d < 0).length, byMaze };
-}
 
 const REPEATS = 'repeats the blocked move';
 
@@ -116,8 +109,19 @@ function comparisons(c: WallCounts, loop: ClosedLoopRecord): { question: Questio
   ];
 }
 
+/** The stored records' table, worked out once: each row's range redraws the mazes 10,000 times, too much for every render of the check. */
+let stored: EvidenceRow[] | null = null;
+
 /** The table's rows: each comparison's gap, its range over redrawn mazes, and its luck alone and counted with the rest. */
 export function evidenceRows(c: WallCounts = WALL_COUNTS, loop: ClosedLoopRecord = CLOSED_LOOP): EvidenceRow[] {
+  if (c === WALL_COUNTS && loop === CLOSED_LOOP) {
+    stored ??= rowsOf(c, loop);
+    return stored;
+  }
+  return rowsOf(c, loop);
+}
+
+function rowsOf(c: WallCounts, loop: ClosedLoopRecord): EvidenceRow[] {
   const rows = comparisons(c, loop).map(({ split, ...r }) => {
     const byMaze = split.byMaze ?? [split.first - split.second];
     return { ...r, onlyFirst: split.first, onlySecond: split.second, gap: split.first - split.second, range: clusterInterval(byMaze), p: signFlipTest(byMaze) };

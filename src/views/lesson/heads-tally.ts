@@ -52,7 +52,8 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
   const carry = headsClear(c);
   const random = beyondRandom(h);
   const went = wentTo(h);
-  const justBeyond = headsLuck(h).random > 1 / 40;
+  const luck = headsLuck(h);
+  const justBeyond = luck.random > 1 / 40;
   return {
     // One plain claim each: how sure, under "Careful:" where only just; the figures under the chart.
     takeaway: !headsCarry(c)
@@ -76,7 +77,7 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
         ? random
           ? `. Its gaps to both are more than luck${justBeyond ? ', to the random three only just' : ''}.`
           : '. Only its gap to the lowest is more than luck.'
-        : `. Counting both its tests, luck alone would give a gap like the one to the lowest ${chanceOf(headsLuck(h).lowest).said}.`
+        : `. Counting both its tests, luck alone would give a gap like the one to the lowest ${chanceOf(luck.lowest).said}.`
     }${carry ? headsLead(h) : ''}`,
     // How sure, unfolded where only just: readers read the bold line as settled.
     // Where the changed moves went, under "Careful:" also where the gap could be luck: it is the step's other finding.
@@ -86,10 +87,10 @@ export function headsTally(c: WallCounts = WALL_COUNTS): Reveal {
     board: headsBoard(h, c.turns),
     // Each dot where the two tests counted together put it, as the takeaway and the check's table read them.
     luck: [
-      { label: 'most-copying off against three at random', ...chanceOf(headsLuck(h).random) },
+      { label: 'most-copying off against three at random', ...chanceOf(luck.random) },
       {
         label: 'most-copying off against the lowest off',
-        ...chanceOf(headsLuck(h).lowest),
+        ...chanceOf(luck.lowest),
         note: 'Both dots count the two tests together: a gap that passes one of several tests may pass by luck.',
       },
     ],
